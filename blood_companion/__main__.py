@@ -1,0 +1,3 @@
+from blood_companion.cli.entry import main
+
+raise SystemExit(main())

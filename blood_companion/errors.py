@@ -1,0 +1,30 @@
+"""The one error family the CLI turns into a clear message and an exit code.
+
+The engine, the content loader and the store raise subclasses of :class:`BloodError`; the CLI
+catches them in one place (``blood_companion.cli.common``) and prints them without a traceback.
+"""
+
+from __future__ import annotations
+
+
+class BloodError(Exception):
+    """A refused rule, bad input or bad file. ``exit_code`` is 1 unless a subclass says so."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"ok": False, "error": self.message}
+        if self.hint:
+            out["hint"] = self.hint
+        return out
+
+
+class UsageError(BloodError):
+    """Bad command-line input that the argument parser could not catch (exit code 2)."""
+
+    exit_code = 2
