@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 
 stdout = Console(highlight=False, soft_wrap=False)
-stderr = Console(stderr=True, highlight=False)
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 JSON_HELP = "Print exactly one JSON document on stdout."
 

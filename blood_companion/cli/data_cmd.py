@@ -1,0 +1,194 @@
+"""`blood data ...`: validate the data pack, show records, export JSON Schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from pydantic import BaseModel, TypeAdapter
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from blood_companion.cli.common import JSON_HELP, print_json, settings, stdout
+from blood_companion.content import models as m
+from blood_companion.content.loader import (
+    KINDS,
+    Catalog,
+    load_catalog,
+    resolve_kind,
+    shipped_data_dir,
+    validate_layers,
+)
+from blood_companion.content.render import render_effect
+from blood_companion.errors import BloodError
+
+data_app = typer.Typer(help="The data pack: validate it, show cards, export JSON Schema.",
+                       no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(data_app, name="data")
+
+
+def catalog() -> Catalog:
+    """The catalog for the current command (shipped pack + --data-dir overlay)."""
+    return load_catalog(settings().data_dir)
+
+
+@data_app.command("validate")
+def validate(
+    directory: Path = typer.Argument(
+        None, help="A folder to check, layered over the shipped pack [default: the shipped pack"
+        " plus --data-dir]."
+    ),
+    alone: bool = typer.Option(
+        False, "--alone", help="Check DIR as a complete pack on its own, not as an overlay."
+    ),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Check every file (YAML, fields, references, counts); print the counts per kind."""
+    overlay = directory if directory is not None else settings().data_dir
+    if alone and directory is None:
+        raise BloodError("--alone needs a DIR to check")
+    layers = [directory] if alone and directory else [shipped_data_dir()]
+    if not alone and overlay is not None:
+        layers.append(overlay)
+    cat = validate_layers(layers)  # raises ContentError with every problem
+    counts = cat.counts()
+    if as_json:
+        print_json({"ok": True, "layers": [str(p) for p in layers], "counts": counts})
+        return
+    table = Table(title="Data pack: valid", title_justify="left")
+    table.add_column("kind")
+    table.add_column("count", justify="right")
+    for k, v in counts.items():
+        table.add_row(k, str(v))
+    stdout.print(table)
+    stdout.print("Layers: " + ", ".join(str(p) for p in layers))
+
+
+def _record_json(rec: BaseModel) -> dict[str, Any]:
+    return rec.model_dump(mode="json", exclude_none=True)
+
+
+def _summary(rec: Any) -> str:
+    bits: list[str] = []
+    for attr in ("type", "kind", "art", "letter", "zone", "nemesis", "trouper", "side", "category"):
+        v = getattr(rec, attr, None)
+        if isinstance(v, str):
+            bits.append(v)
+    if isinstance(rec, m.Die):
+        bits.append(" ".join(str(f.triumphs) + ("x" if f.defeats else "") for f in rec.faces))
+    if isinstance(rec, m.Nemesis):
+        bits.append(f"defense P{rec.defenses.physical}/M{rec.defenses.mind}")
+    if isinstance(rec, m.TacticCard):
+        bits.append(f"threat {rec.threat}")
+    return ", ".join(bits)
+
+
+def _render_value(value: Any, indent: int = 0) -> list[str]:
+    pad = "  " * indent
+    if isinstance(value, m.Effect):
+        return [pad + "- " + render_effect(value)]
+    if isinstance(value, BaseModel):
+        lines: list[str] = []
+        for name in type(value).model_fields:
+            v = getattr(value, name)
+            if v is None or v == [] or v == {}:
+                continue
+            if isinstance(v, (BaseModel, list, dict)):
+                lines.append(f"{pad}{name}:")
+                lines.extend(_render_value(v, indent + 1))
+            else:
+                lines.append(f"{pad}{name}: {v}")
+        return lines
+    if isinstance(value, list):
+        out: list[str] = []
+        for item in value:
+            if isinstance(item, m.Effect):
+                out.extend(_render_value(item, indent))
+            elif isinstance(item, BaseModel):
+                sub = _render_value(item, indent + 1)
+                if sub:
+                    sub[0] = pad + "- " + sub[0].lstrip()
+                out.extend(sub)
+            else:
+                out.append(f"{pad}- {item}")
+        return out
+    if isinstance(value, dict):
+        return [f"{pad}{k}: {v}" for k, v in value.items()]
+    return [pad + str(value)]
+
+
+@data_app.command("show")
+def show(
+    kind: str = typer.Argument(..., help="What to show: " + ", ".join(KINDS)),
+    record_id: str = typer.Argument(None, metavar="[ID]", help="One record's id."),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Show the records of a kind, or one record with its Effects in words."""
+    key = resolve_kind(kind)
+    cat = catalog()
+    records = cat.all(key)
+    if record_id is not None:
+        rec = cat.get(key, record_id)
+        if rec is None:
+            close = [r.id for r in records if record_id.lower() in r.id][:8]
+            raise BloodError(
+                f"no {key} record with id {record_id!r}",
+                hint=("did you mean: " + ", ".join(close)) if close else
+                f"`blood data show {key}` lists them",
+            )
+        if as_json:
+            print_json(_record_json(rec))
+            return
+        body = "\n".join(_render_value(rec))
+        title = f"{rec.name} [{rec.id}]"
+        if rec.source == "placeholder":
+            title += "  (placeholder content)"
+        stdout.print(Panel(Text(body), title=title, title_align="left"))
+        return
+    if as_json:
+        print_json({key: [_record_json(r) for r in records]})
+        return
+    table = Table(title=f"{key} ({len(records)})", title_justify="left")
+    table.add_column("id", no_wrap=True)
+    table.add_column("name")
+    table.add_column("details")
+    table.add_column("source")
+    for r in records:
+        table.add_row(r.id, r.name, _summary(r), r.source)
+    stdout.print(table)
+    if any(r.source == "placeholder" for r in records):
+        stdout.print("placeholder = our own stand-in content; transcribe your box over it "
+                     "(README, 'Transcribing your box').")
+
+
+@data_app.command("schema")
+def schema(
+    out: Path = typer.Option(None, "--out", help="Write one <kind>.schema.json per kind here."),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Export a JSON Schema per kind, for an editor to check YAML while you transcribe cards."""
+    schemas = {
+        name: TypeAdapter(list[kind.model]).json_schema()  # type: ignore[name-defined]
+        for name, kind in KINDS.items()
+    }
+    if out is None:
+        print_json(schemas)
+        return
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, sch in schemas.items():
+            sch = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                   "title": f"Blood Companion {name}", **sch}
+            (out / f"{name}.schema.json").write_text(json.dumps(sch, indent=2) + "\n")
+    except OSError as exc:
+        raise BloodError(f"cannot write schemas to {out}: {exc.strerror}") from exc
+    if as_json:
+        print_json({"ok": True, "out": str(out), "kinds": sorted(schemas)})
+    else:
+        stdout.print(f"Wrote {len(schemas)} schemas to {out}/ (e.g. {out}/reactions.schema.json).")

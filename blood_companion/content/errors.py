@@ -1,0 +1,40 @@
+"""Data-pack errors: one message per problem, each naming file, line, field and what was wrong."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from blood_companion.errors import BloodError
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file + (f":{self.line}" if self.line else "")
+        field = f" [{self.field}]" if self.field else ""
+        return f"{where}{field}: {self.message}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"file": self.file, "line": self.line, "field": self.field, "message": self.message}
+
+
+class ContentError(BloodError):
+    """The data pack (shipped or an overlay) has one or more problems."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        problems = sorted(problems, key=lambda p: (p.file, p.line or 0))
+        self.problems = problems
+        n = len(problems)
+        lines = "\n".join(f"  {p}" for p in problems)
+        super().__init__(
+            f"the data pack has {n} problem{'s' if n != 1 else ''}:\n{lines}",
+            hint="fix the files named above; `blood data validate DIR` checks a folder",
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {"ok": False, "errors": [p.to_json() for p in self.problems]}

@@ -1,0 +1,588 @@
+"""Load the YAML data pack into validated pydantic models.
+
+* Safe YAML only (the C loader when available): a tag that tries to build a Python object is an
+  error, never executed.
+* Every problem is reported with file, line, field and message (:class:`ContentError`).
+* Layers: the shipped pack first, then ``--data-dir`` / ``BLOOD_DATA_DIR``; a record with the
+  same id replaces the shipped one, a new id adds a record.
+* A validated catalog is cached (pickle in the user cache folder), keyed by the path, size and
+  modification time of every data file, so a change to any file invalidates it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from blood_companion import __version__
+from blood_companion.content import models as m
+from blood_companion.content.checks import cross_check
+from blood_companion.content.errors import ContentError, Problem
+
+try:  # the C loader is much faster; fall back to the pure-Python safe loader
+    from yaml import CSafeLoader as SafeLoader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    model: type[m.Record]
+    count_key: str | None = None  # key in `blood data validate --json` counts
+
+
+# One entry per kind: data/<name>.yaml and/or data/<name>/*.yaml.
+KINDS: dict[str, Kind] = {
+    k.name: k
+    for k in [
+        Kind("components", m.Components),
+        Kind("rules_config", m.RulesConfig),
+        Kind("dice", m.Die, "dice"),
+        Kind("night_board", m.NightBoard, "night_board"),
+        Kind("insanity", m.InsanityTrack, "insanity_tracks"),
+        Kind("village", m.Village, "village"),
+        Kind("difficulty", m.DifficultyLevel, "difficulty_levels"),
+        Kind("zones", m.Zone, "zones"),
+        Kind("locations", m.Location, "locations"),
+        Kind("events", m.Event, "events"),
+        Kind("minions", m.Minion, "minions"),
+        Kind("nemeses", m.Nemesis, "nemeses"),
+        Kind("reactions", m.ReactionCard, "reaction_cards"),
+        Kind("vlad_reactions", m.VladReactionCard, "vlad_reaction_cards"),
+        Kind("weaknesses", m.WeaknessCard, "weakness_cards"),
+        Kind("troupers", m.Trouper, "troupers"),
+        Kind("starting_tactics", m.TacticCard, "starting_tactic_cards"),
+        Kind("trouper_items", m.ItemCard, "trouper_items"),
+        Kind("advanced_tactics", m.TacticCard, "advanced_tactic_cards"),
+        Kind("special_tactics", m.TacticCard, "location_nemesis_tactic_cards"),
+        Kind("special_items", m.ItemCard, "location_nemesis_item_cards"),
+    ]
+}
+
+# Friendly names accepted by `blood data show`.
+KIND_ALIASES = {
+    "die": "dice",
+    "nemesis": "nemeses",
+    "reaction": "reactions",
+    "reaction_cards": "reactions",
+    "vlad": "vlad_reactions",
+    "vlad_reaction_cards": "vlad_reactions",
+    "weakness": "weaknesses",
+    "weakness_cards": "weaknesses",
+    "minion": "minions",
+    "zone": "zones",
+    "location": "locations",
+    "event": "events",
+    "trouper": "troupers",
+    "tactics": "starting_tactics",
+    "starting_tactic_cards": "starting_tactics",
+    "items": "trouper_items",
+    "advanced": "advanced_tactics",
+    "advanced_tactic_cards": "advanced_tactics",
+    "board": "night_board",
+    "buildings": "village",
+    "bran": "village",
+    "config": "rules_config",
+    "levels": "difficulty",
+    "difficulty_levels": "difficulty",
+}
+
+
+def resolve_kind(name: str) -> str:
+    key = name.strip().lower().replace("-", "_")
+    key = KIND_ALIASES.get(key, key)
+    if key not in KINDS:
+        from blood_companion.errors import UsageError
+
+        raise UsageError(
+            f"unknown kind {name!r}",
+            hint="kinds: " + ", ".join(KINDS),
+        )
+    return key
+
+
+def shipped_data_dir() -> Path:
+    """The data pack inside the installed wheel, or the repository's data/ when run from source."""
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "_data"
+    if packaged.is_dir():
+        return packaged
+    return here.parent / "data"
+
+
+def overlay_dir_from_env() -> Path | None:
+    value = os.environ.get("BLOOD_DATA_DIR")
+    return Path(value) if value else None
+
+
+# --------------------------------------------------------------------------- YAML reading
+
+
+@dataclass
+class ParsedFile:
+    path: Path
+    data: list[Any]
+    node: yaml.Node
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _mark_line(exc: yaml.YAMLError) -> int | None:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    return mark.line + 1 if mark is not None else None
+
+
+def _duplicate_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for key, value in n.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    if key.value in seen:
+                        problems.append(
+                            Problem(
+                                _display(path),
+                                key.start_mark.line + 1,
+                                key.value,
+                                f"duplicate key {key.value!r} (first on line {seen[key.value]})",
+                            )
+                        )
+                    else:
+                        seen[key.value] = key.start_mark.line + 1
+                stack.append(value)
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(n.value)
+
+
+def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
+    """Parse one data file safely; append problems instead of raising."""
+    shown = _display(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        problems.append(Problem(shown, None, None, f"cannot read the file: {exc.strerror}"))
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        problems.append(
+            Problem(shown, line, None, f"the file is not UTF-8 text (byte {exc.start})")
+        )
+        return None
+    if not text.strip() or all(
+        not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()
+    ):
+        problems.append(Problem(shown, None, None, "the file is empty: expected a list of records"))
+        return None
+    loader = SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            problems.append(Problem(shown, None, None, "the file is empty: expected a list"))
+            return None
+        dup: list[Problem] = []
+        _duplicate_keys(node, path, dup)
+        if dup:
+            problems.extend(dup)
+            return None
+        data = loader.construct_document(node)
+    except yaml.constructor.ConstructorError as exc:
+        problems.append(
+            Problem(
+                shown,
+                _mark_line(exc),
+                None,
+                f"YAML tag not allowed ({exc.problem}); only plain YAML data is read",
+            )
+        )
+        return None
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        problems.append(Problem(shown, _mark_line(exc), None, f"invalid YAML: {problem}"))
+        return None
+    finally:
+        loader.dispose()
+    if not isinstance(data, list):
+        problems.append(
+            Problem(
+                shown,
+                node.start_mark.line + 1,
+                None,
+                f"expected a list of records (lines starting with '- '), found {_kind_of(data)}",
+            )
+        )
+        return None
+    return ParsedFile(path, data, node)
+
+
+def _kind_of(value: object) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return f"{type(value).__name__} {value!r}"
+
+
+def line_of(node: yaml.Node, loc: Sequence[int | str]) -> int:
+    """The line of the deepest YAML node that `loc` (a pydantic error path) reaches."""
+    current = node
+    for part in loc:
+        if isinstance(current, yaml.SequenceNode) and isinstance(part, int):
+            if 0 <= part < len(current.value):
+                current = current.value[part]
+                continue
+            break
+        if isinstance(current, yaml.MappingNode):
+            found = None
+            for key, value in current.value:
+                if isinstance(key, yaml.ScalarNode) and key.value == str(part):
+                    found = value
+                    break
+            if found is None:
+                break
+            current = found
+            continue
+        break
+    return current.start_mark.line + 1
+
+
+def _field_path(loc: Sequence[int | str]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def _describe(err: dict[str, Any]) -> str:
+    kind = err.get("type", "")
+    msg = str(err.get("msg", "invalid value"))
+    got = err.get("input")
+    if kind == "missing":
+        return "missing required field"
+    if kind == "extra_forbidden":
+        return "unknown field (not part of this kind; check the spelling)"
+    if kind.startswith("value_error"):
+        return msg.removeprefix("Value error, ")
+    shown = repr(got)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return f"{msg}; found {shown}"
+
+
+# --------------------------------------------------------------------------- catalog
+
+
+@dataclass
+class Origin:
+    file: Path
+    index: int
+
+
+@dataclass
+class Catalog:
+    """The validated data pack: records per kind, in file order, and lookups by id."""
+
+    records: dict[str, list[Any]]
+    origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
+    layers: list[Path] = field(default_factory=list)
+    _by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._by_id = {k: {r.id: r for r in recs} for k, recs in self.records.items()}
+
+    # generic -------------------------------------------------------------
+    def all(self, kind: str) -> list[Any]:
+        return self.records.get(kind, [])
+
+    def get(self, kind: str, id: str) -> Any | None:
+        return self._by_id.get(kind, {}).get(id)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for k in KINDS.values():
+            if k.count_key:
+                out[k.count_key] = len(self.all(k.name))
+        out["village_buildings"] = sum(len(v.buildings) for v in self.all("village"))
+        out["nemeses_lieutenants"] = sum(1 for n in self.all("nemeses") if not n.vlad)
+        out["tactic_cards_total"] = sum(
+            len(self.all(k))
+            for k in ("starting_tactics", "advanced_tactics", "special_tactics")
+        )
+        out["placeholder_records"] = sum(
+            1 for recs in self.records.values() for r in recs if r.source == "placeholder"
+        )
+        return dict(sorted(out.items()))
+
+    # typed accessors -----------------------------------------------------
+    @property
+    def config(self) -> m.RulesConfig:
+        return self.all("rules_config")[0]  # type: ignore[no-any-return]
+
+    @property
+    def board(self) -> m.NightBoard:
+        return self.all("night_board")[0]  # type: ignore[no-any-return]
+
+    @property
+    def insanity(self) -> m.InsanityTrack:
+        return self.all("insanity")[0]  # type: ignore[no-any-return]
+
+    @property
+    def village(self) -> m.Village:
+        return self.all("village")[0]  # type: ignore[no-any-return]
+
+    @property
+    def dice(self) -> list[m.Die]:
+        return self.all("dice")
+
+    def die(self, letter: str) -> m.Die:
+        for d in self.dice:
+            if d.letter == letter.upper():
+                return d
+        raise KeyError(letter)
+
+    def nemesis(self, id: str) -> m.Nemesis | None:
+        return self.get("nemeses", id)
+
+    def trouper(self, id: str) -> m.Trouper | None:
+        return self.get("troupers", id)
+
+    def reactions_for(self, nemesis: str) -> list[m.ReactionCard]:
+        return [r for r in self.all("reactions") if r.nemesis == nemesis]
+
+    def weaknesses_for(self, nemesis: str) -> list[m.WeaknessCard]:
+        return [w for w in self.all("weaknesses") if w.nemesis == nemesis]
+
+    def starting_tactics_for(self, trouper: str) -> list[m.TacticCard]:
+        return [t for t in self.all("starting_tactics") if t.trouper == trouper]
+
+    def items_for(self, trouper: str) -> list[m.ItemCard]:
+        return [i for i in self.all("trouper_items") if i.trouper == trouper]
+
+    def advanced_deck(self, art: str) -> list[m.TacticCard]:
+        return [t for t in self.all("advanced_tactics") if t.art == art]
+
+    def tactic(self, id: str) -> m.TacticCard | None:
+        for k in ("starting_tactics", "advanced_tactics", "special_tactics"):
+            card = self.get(k, id)
+            if card is not None:
+                return card  # type: ignore[no-any-return]
+        return None
+
+    def item(self, id: str) -> m.ItemCard | None:
+        for k in ("trouper_items", "special_items"):
+            card = self.get(k, id)
+            if card is not None:
+                return card  # type: ignore[no-any-return]
+        return None
+
+    def locations_in(self, zone: str) -> list[m.Location]:
+        return [loc for loc in self.all("locations") if loc.zone == zone]
+
+    def events_in(self, zone: str) -> list[m.Event]:
+        return [e for e in self.all("events") if e.zone == zone]
+
+    def vlad_reactions_in(self, zone: str) -> list[m.VladReactionCard]:
+        return [v for v in self.all("vlad_reactions") if v.zone == zone]
+
+    def vlad(self) -> m.Nemesis | None:
+        return next((n for n in self.all("nemeses") if n.vlad), None)
+
+    def lieutenants(self) -> list[m.Nemesis]:
+        return [n for n in self.all("nemeses") if not n.vlad]
+
+    def origin_line(self, kind: str, id: str) -> tuple[str, int | None]:
+        """File and line where a record was defined (for messages)."""
+        origin = self.origins.get((kind, id))
+        if origin is None:
+            return ("?", None)
+        problems: list[Problem] = []
+        parsed = read_yaml_file(origin.file, problems)
+        if parsed is None:
+            return (_display(origin.file), None)
+        return (_display(origin.file), line_of(parsed.node, [origin.index]))
+
+
+def kind_files(root: Path, kind: str) -> list[Path]:
+    files: list[Path] = []
+    single = root / f"{kind}.yaml"
+    if single.is_file():
+        files.append(single)
+    folder = root / kind
+    if folder.is_dir():
+        files.extend(sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml")))
+    return files
+
+
+def _validate_file(
+    kind: Kind, parsed: ParsedFile, problems: list[Problem]
+) -> list[tuple[int, BaseModel]]:
+    out: list[tuple[int, BaseModel]] = []
+    shown = _display(parsed.path)
+    for i, raw in enumerate(parsed.data):
+        if not isinstance(raw, dict):
+            problems.append(
+                Problem(
+                    shown,
+                    line_of(parsed.node, [i]),
+                    f"[{i}]",
+                    f"expected a record (a mapping of fields), found {_kind_of(raw)}",
+                )
+            )
+            continue
+        try:
+            out.append((i, kind.model.model_validate(raw)))
+        except ValidationError as exc:
+            rid = raw.get("id")
+            for err in exc.errors():
+                loc = list(err["loc"])
+                field_name = _field_path(loc) or None
+                if rid and field_name:
+                    field_name = f"{rid}.{field_name}"
+                problems.append(
+                    Problem(shown, line_of(parsed.node, [i, *loc]), field_name, _describe(err))
+                )
+    return out
+
+
+def _load_layers(layers: Sequence[Path], problems: list[Problem]) -> Catalog:
+    records: dict[str, dict[str, BaseModel]] = {k: {} for k in KINDS}
+    origins: dict[tuple[str, str], Origin] = {}
+    for root in layers:
+        for kind in KINDS.values():
+            in_layer: dict[str, tuple[Path, int]] = {}
+            for path in kind_files(root, kind.name):
+                parsed = read_yaml_file(path, problems)
+                if parsed is None:
+                    continue
+                for index, rec in _validate_file(kind, parsed, problems):
+                    rid = rec.id  # type: ignore[attr-defined]
+                    if rid in in_layer:
+                        first, first_index = in_layer[rid]
+                        problems.append(
+                            Problem(
+                                _display(path),
+                                line_of(parsed.node, [index]),
+                                f"{rid}.id",
+                                f"duplicate id {rid!r} (also in {_display(first)})",
+                            )
+                        )
+                        continue
+                    in_layer[rid] = (path, index)
+                    records[kind.name][rid] = rec
+                    origins[(kind.name, rid)] = Origin(path, index)
+    return Catalog(
+        records={k: list(v.values()) for k, v in records.items()},
+        origins=origins,
+        layers=list(layers),
+    )
+
+
+def _layers(data_dir: Path | None, include_shipped: bool = True) -> list[Path]:
+    layers = [shipped_data_dir()] if include_shipped else []
+    if data_dir is not None:
+        layers.append(data_dir)
+    return layers
+
+
+def load_unchecked(layers: Sequence[Path]) -> Catalog:
+    """Records that validate on their own, without the cross-checks (for tools and tests of
+    partial packs). Problems are ignored."""
+    return _load_layers(layers, [])
+
+
+def validate_layers(layers: Sequence[Path]) -> Catalog:
+    """Load and cross-check the given layers; raise ContentError listing every problem."""
+    problems: list[Problem] = []
+    for root in layers:
+        if not root.is_dir():
+            problems.append(Problem(_display(root), None, None, "no such data folder"))
+    if problems:
+        raise ContentError(problems)
+    catalog = _load_layers(layers, problems)
+    if not problems:
+        problems.extend(cross_check(catalog, _display))
+    if problems:
+        raise ContentError(problems)
+    return catalog
+
+
+# --------------------------------------------------------------------------- cache
+
+
+def _cache_dir() -> Path:
+    env = os.environ.get("BLOOD_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "blood-companion"
+
+
+def _fingerprint(layers: Iterable[Path]) -> str:
+    h = hashlib.sha256(__version__.encode())
+    h.update(m.__file__.encode() if m.__file__ else b"")
+    for root in layers:
+        h.update(str(root.resolve()).encode())
+        for kind in KINDS:
+            for path in kind_files(root, kind):
+                st = path.stat()
+                h.update(f"{path}|{st.st_size}|{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:32]
+
+
+def load_catalog(data_dir: Path | None = None, *, use_cache: bool = True) -> Catalog:
+    """The validated catalog: shipped pack plus the overlay (argument or BLOOD_DATA_DIR).
+
+    Raises ContentError when any file has a problem.
+    """
+    if data_dir is None:
+        data_dir = overlay_dir_from_env()
+    layers = _layers(data_dir)
+    if not use_cache or os.environ.get("BLOOD_NO_CACHE"):
+        return validate_layers(layers)
+    try:
+        key = _fingerprint(layers)
+    except OSError:
+        return validate_layers(layers)
+    cache_file = _cache_dir() / f"catalog-{key}.pickle"
+    try:
+        with cache_file.open("rb") as fh:
+            cached = pickle.load(fh)
+        if isinstance(cached, Catalog):
+            return cached
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+        pass
+    catalog = validate_layers(layers)
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as fh:
+            pickle.dump(catalog, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, cache_file)
+        for old in cache_file.parent.glob("catalog-*.pickle"):
+            if old != cache_file:
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a read-only home folder only costs speed
+    return catalog

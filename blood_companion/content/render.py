@@ -1,0 +1,167 @@
+"""One renderer that turns any structured Effect into readable text.
+
+Follows the rulebook's "Reading an Effect": Target, Cost, Condition, then the Outcome line with
+a parenthesised Test whose success cancels the Elements before it.
+"""
+
+from __future__ import annotations
+
+from blood_companion.content import models as m
+
+KEYWORD_NAMES = {
+    "step": "Step",
+    "run": "Run",
+    "fly": "Fly",
+    "escape": "Escape",
+    "push": "Push",
+    "attract": "Attract",
+    "move": "Move",
+    "draw": "Draw",
+    "discard": "Discard",
+    "heal": "Heal",
+    "deplete": "Deplete",
+    "rest": "Rest",
+    "summon": "Summon",
+}
+PRIORITY_NAMES = {
+    "closest": "closest",
+    "farthest": "farthest",
+    "fewest_bites": "fewest Bites",
+    "most_bites": "most Bites",
+    "fewest_wounds": "fewest Wounds",
+    "most_wounds": "most Wounds",
+    "fewest_cards_in_hand": "fewest cards in hand",
+    "most_cards_in_hand": "most cards in hand",
+    "exhausted": "Exhausted first",
+    "not_exhausted": "not Exhausted first",
+    "lowest_insanity": "lowest Insanity",
+    "highest_insanity": "highest Insanity",
+}
+COST_NAMES = {
+    "deplete_vigor": "Deplete {n} Vigor",
+    "discard_card": "Discard {n} Tactic card{s}",
+    "discard_bite": "Discard {n} Bite{s}",
+    "sacrifice": "Sacrifice",
+    "deplete_item": "Deplete this Item",
+}
+CONDITION_NAMES = {
+    "bites_at_least": "{n}+ Bites",
+    "hand_below": "fewer than {n} cards in hand",
+    "wounds_at_least": "{n}+ Wounds",
+    "exhausted": "Exhausted",
+    "insanity_at_least": "Insanity {n}+",
+    "threat_at_least": "Threat {n}+",
+}
+TIMING_NAMES = {
+    "beginning_of_night": "At the Beginning of the Night",
+    "beginning_of_turn": "At the Beginning of the Turn",
+    "beginning_of_cleanup": "At the beginning of the Cleanup Phase",
+    "on_wound": "When wounded",
+    "always": "Always",
+}
+
+
+def _distance(d: str) -> str:
+    if d == "any":
+        return "any distance"
+    if d == "area":
+        return "Special Area"
+    return f"Distance {d}"
+
+
+def render_target(t: m.Target) -> str:
+    kind = {"troupers_all": "every Trouper", "self": "Self"}.get(t.kind, t.kind.capitalize())
+    if t.minion_type:
+        kind = f"{t.minion_type.capitalize()} {kind}"
+    if t.kind == "self":
+        return kind
+    parts = [_distance(t.distance)]
+    if t.priority:
+        parts.append("then ".join(PRIORITY_NAMES[p] + " " for p in t.priority).strip())
+    return f"{kind} ({'; '.join(parts)})"
+
+
+def render_outcome(o: m.Outcome) -> str:
+    k = o.kind
+    if k in m.KEYWORDS_WITH_N:
+        return f"{KEYWORD_NAMES[k]} {o.n}"
+    if k in ("run", "fly", "rest", "deplete"):
+        return KEYWORD_NAMES[k]
+    if k == "summon":
+        return f"Summon {o.minion_type.capitalize()}" if o.minion_type else "Summon"
+    times = f"{o.n}x " if o.n > 1 else ""
+    if k == "wound":
+        return f"{times}Wound"
+    if k == "bite":
+        return f"{times}Bite"
+    if k == "exhausted":
+        return "Exhausted"
+    if k == "physical_attack":
+        return ", ".join(["Physical Attack"] * o.n)
+    if k == "mind_attack":
+        return ", ".join(["Mind Attack"] * o.n)
+    if k == "threat":
+        return f"+{o.n} Threat"
+    if k == "bonus_triumphs":
+        return f"+{o.n} Bonus Triumph{'s' if o.n > 1 else ''}"
+    if k == "reroll":
+        return f"Re-roll {o.n}"
+    if k == "bonus_die":
+        colour = {"G": "Grey", "B": "Black", "R": "Red"}[o.die or "G"]
+        return f"+{colour} die"
+    if k == "place_trap":
+        return "Place a Trap"
+    if k == "place_whisper":
+        return "Place a Whisper"
+    if k == "gain_resource":
+        return f"+{o.n} {(o.resource or 'Resource').capitalize()}"
+    return o.text or k
+
+
+def render_test(t: m.EffectTest) -> str:
+    what = " / ".join(x.capitalize() for x in t.traits) if t.traits else (t.dice or "")
+    if t.traits and t.dice:
+        what += f" / {t.dice}"
+    return f"({what} {t.target})" if t.target is not None else f"({what})"
+
+
+def render_effect(e: m.Effect) -> str:
+    """A one-paragraph reading of an Effect, e.g.
+    ``Target: Trouper (any distance; closest then fewest Bites). Outcome: Run, Wound, Bite
+    (Strength / Dexterity 5).``"""
+    parts: list[str] = []
+    head = []
+    if e.type != "standard":
+        head.append(e.type.capitalize())
+    if e.name:
+        head.append(e.name)
+    if e.timing:
+        head.append(TIMING_NAMES[e.timing])
+    if head:
+        parts.append(" - ".join(head) + ":")
+    if e.target:
+        parts.append(f"Target: {render_target(e.target)}.")
+    if e.cost:
+        parts.append(
+            "Cost: "
+            + ", ".join(
+                COST_NAMES[c.kind].format(n=c.n, s="s" if c.n > 1 else "") for c in e.cost
+            )
+            + "."
+        )
+    if e.condition:
+        c = e.condition
+        text = c.text if c.kind == "text" else CONDITION_NAMES[c.kind].format(n=c.n)
+        parts.append(f"Condition: {text}.")
+    if e.outcome or e.test:
+        line = ", ".join(render_outcome(o) for o in e.outcome)
+        if e.test:
+            line = f"{line} {render_test(e.test)}".strip()
+        parts.append(f"Outcome: {line}.")
+    if e.on_failure:
+        parts.append("On a failure: " + ", ".join(render_outcome(o) for o in e.on_failure) + ".")
+    if e.repeat > 1:
+        parts.append(f"Repeat x{e.repeat}.")
+    if e.text:
+        parts.append(e.text)
+    return " ".join(parts)

@@ -1,0 +1,144 @@
+"""Actions: every change to a campaign is one small pydantic value applied by the engine.
+
+* Each action class has a unique ``type`` literal; :func:`action_adapter` builds the
+  discriminated union of every registered class, :func:`parse_action` reads one from JSON.
+* :func:`apply` runs one action on a state with a :class:`Context` whose RNG is derived from the
+  campaign seed and the action's position in the log, so replaying the log rebuilds the same
+  state, bit for bit.
+* An action that the rules refuse raises :class:`RuleError`; the input state is untouched.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+_REGISTRY: dict[str, type[Action]] = {}
+
+# Modules that define actions; imported before the union is built.
+ACTION_MODULES = (
+    "blood_companion.engine.campaign",
+    "blood_companion.engine.testing",
+    "blood_companion.engine.day",
+    "blood_companion.engine.night",
+    "blood_companion.engine.endgame",
+)
+
+
+def rng_for(seed: int, index: int) -> random.Random:
+    """The RNG of the action at `index`: derived from the seed, never the global one."""
+    return random.Random(f"blood:{seed}:{index}")
+
+
+@dataclass(frozen=True)
+class Context:
+    catalog: Catalog
+    rng: random.Random
+    index: int = 0
+
+
+class Action(BaseModel):
+    """Base of every action. Subclasses set ``type: Literal["..."] = "..."``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    type: str
+
+    # Actions allowed in these parts of the game (None: any).
+    parts: ClassVar[tuple[str, ...] | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        field = cls.model_fields.get("type")
+        default = field.default if field is not None else None
+        if isinstance(default, str) and default:
+            if default in _REGISTRY and _REGISTRY[default] is not cls:
+                raise TypeError(f"duplicate action type {default!r}")
+            _REGISTRY[default] = cls
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        """Return the new state; raise RuleError to refuse."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """A readable sentence for `blood campaign log`."""
+        fields = {k: v for k, v in self.model_dump().items() if k != "type"}
+        args = ", ".join(f"{k}={v}" for k, v in fields.items())
+        return f"{self.type.replace('_', ' ')}" + (f" ({args})" if args else "")
+
+
+def _import_action_modules() -> None:
+    import importlib
+
+    for name in ACTION_MODULES:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+
+
+@cache
+def action_adapter() -> TypeAdapter[Any]:
+    """A TypeAdapter for the discriminated union of every registered action."""
+    _import_action_modules()
+    classes = tuple(_REGISTRY.values())
+    if len(classes) == 1:
+        return TypeAdapter(classes[0])
+    union = Annotated[Union[classes], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
+    return TypeAdapter(union)
+
+
+def action_types() -> dict[str, type[Action]]:
+    _import_action_modules()
+    return dict(_REGISTRY)
+
+
+def parse_action(data: dict[str, Any] | str) -> Action:
+    """An action from its JSON form; raises RuleError for an unknown or malformed action."""
+    adapter = action_adapter()
+    try:
+        if isinstance(data, str):
+            return adapter.validate_json(data)  # type: ignore[no-any-return]
+        return adapter.validate_python(data)  # type: ignore[no-any-return]
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"])
+        raise RuleError(f"malformed action ({loc}: {err['msg']})") from exc
+
+
+def apply(state: CampaignState, action: Action, catalog: Catalog, index: int) -> CampaignState:
+    """Apply one action at log position `index`. Raises RuleError when refused."""
+    if action.parts is not None and state.part not in action.parts:
+        allowed = " or ".join(action.parts)
+        raise RuleError(
+            f"'{action.type.replace('_', ' ')}' is for the {allowed} part; "
+            f"the campaign is in the {state.part} part"
+        )
+    ctx = Context(catalog=catalog, rng=rng_for(state.seed, index), index=index)
+    new = action.apply(state, ctx)
+    if not isinstance(new, CampaignState):  # pragma: no cover - programming error
+        raise TypeError(f"{type(action).__name__}.apply returned {type(new).__name__}")
+    return new
+
+
+def replay(
+    actions: list[Action], catalog: Catalog, start: CampaignState | None = None, first: int = 0
+) -> CampaignState:
+    """Rebuild the state by applying `actions` (log positions first, first+1, ...)."""
+    state = start if start is not None else CampaignState()
+    for offset, action in enumerate(actions):
+        state = apply(state, action, catalog, first + offset)
+    return state

@@ -1,0 +1,131 @@
+"""The campaign state: everything the box keeps between games, plus the current Part.
+
+Frozen pydantic models; engine functions return new states (``model_copy(update=...)``) and
+never mutate, so a refused action leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RESOURCE_NAMES = ("jewels", "coins", "trinkets", "scrolls")
+PLAYER_COLOURS = ("crimson", "azure", "emerald", "amber")  # placeholder colour names
+
+
+class StateModel(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Wagon(StateModel):
+    """The Wagon's four disks ("Resources"). Never negative."""
+
+    jewels: int = Field(default=0, ge=0)
+    coins: int = Field(default=0, ge=0)
+    trinkets: int = Field(default=0, ge=0)
+    scrolls: int = Field(default=0, ge=0)
+
+    def total(self) -> int:
+        return self.jewels + self.coins + self.trinkets + self.scrolls
+
+    def as_dict(self) -> dict[str, int]:
+        return {r: getattr(self, r) for r in RESOURCE_NAMES}
+
+
+class ItemSlot(StateModel):
+    """One of a Trouper's six Item sleeves; ``advanced`` is the red (upgraded) side."""
+
+    item: str
+    advanced: bool = False
+
+
+class TrouperState(StateModel):
+    """One player's Trouper: what persists between games, and the night's counters."""
+
+    seat: int  # 0-based, clockwise order around the table
+    colour: str
+    trouper: str
+    deck: list[str]  # the 12 Tactic cards sleeved in the Trouper deck
+    reserve_cards: list[str] = Field(default_factory=list)
+    reserve_items: list[str] = Field(default_factory=list)
+    sleeves: list[ItemSlot] = Field(default_factory=list)  # the six Item sleeves
+    bites: int = Field(default=0, ge=0)
+    insanity: int = Field(default=0, ge=0)
+    # --- night counters (reset by the Day Part's Recovery and the night setup)
+    draw_pile: list[str] = Field(default_factory=list)
+    hand: list[str] = Field(default_factory=list)
+    discard: list[str] = Field(default_factory=list)
+    wounds: list[str] = Field(default_factory=list)
+    vigor_depleted: int = Field(default=0, ge=0)
+    exhausted: bool = False
+    knocked_out: bool = False
+    equipped: dict[str, str] = Field(default_factory=dict)  # category -> item id
+    depleted_items: list[str] = Field(default_factory=list)
+    rested_this_turn: bool = False
+
+
+class GameRecord(StateModel):
+    """One game in the campaign history."""
+
+    number: int
+    mode: str
+    troupers: list[str]
+    nemesis: str | None = None
+    zone: str | None = None
+    location: str | None = None
+    difficulty: int | None = None
+    result: Literal["won", "lost", "abandoned"] | None = None
+    rewards: dict[str, Any] = Field(default_factory=dict)
+
+
+class CampaignState(StateModel):
+    """The whole campaign. ``part`` says where the table is; later Parts add their own state."""
+
+    schema_version: int = 1
+    name: str = ""
+    mode: Literal["roguelite", "single"] = "roguelite"
+    seed: int = 0
+    started: bool = False
+    troupers: list[TrouperState] = Field(default_factory=list)
+    leader: int = 0  # index into troupers
+    wagon: Wagon = Wagon()
+    location_trophies: dict[str, int] = Field(default_factory=dict)
+    nemesis_trophies: dict[str, int] = Field(default_factory=dict)
+    vlad_weakened: list[str] = Field(default_factory=list)
+    advanced_decks: dict[str, list[str]] = Field(default_factory=dict)  # art -> top first
+    training: list[str] = Field(default_factory=list)  # Location/Nemesis Tactic cards
+    crafting: list[str] = Field(default_factory=list)  # Location/Nemesis Item cards
+    history: list[GameRecord] = Field(default_factory=list)
+    game: int = 0  # number of the game being played (1-based once started)
+    part: Literal["setup", "day", "night", "over"] = "setup"
+    phase: str = ""  # the current step inside the Part (set by day/night engines)
+    day: dict[str, Any] = Field(default_factory=dict)  # Day Part scratch (choices so far)
+    night: dict[str, Any] = Field(default_factory=dict)  # Night Part board (night engine)
+    resources_earned: int = 0
+    resources_spent: int = 0
+    vlad_defeats: int = 0
+
+    def trouper_index(self, who: str) -> int:
+        """Index of a Trouper by Trouper id, colour or 1-based seat number.
+
+        Raises KeyError when nobody matches.
+        """
+        key = who.strip().lower()
+        for i, t in enumerate(self.troupers):
+            if key in (t.trouper, t.colour, str(t.seat + 1)):
+                return i
+        raise KeyError(who)
+
+
+def canonical_json(state: BaseModel) -> str:
+    """Canonical JSON of a state: equal states give byte-equal text."""
+    return json.dumps(
+        state.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
+
+
+def state_hash(state: BaseModel) -> str:
+    return hashlib.sha256(canonical_json(state).encode()).hexdigest()
