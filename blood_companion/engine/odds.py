@@ -1,0 +1,519 @@
+"""Exact odds of a roll or a Test, with the best Re-roll policy and Bonus Dice placement.
+
+Only a die's Triumph count matters to success (with ``defeats_cancel`` a Defeat counts -1), so
+each die becomes a small table of values and how many faces show each one. Every number below
+is an integer: a probability is a numerator over a power of the number of ways the pool can
+fall, turned into a ``Fraction`` only at the end. Pure: no I/O, no printing.
+
+Re-rolls ("Re-rolling the Dice"): a Re-roll lets the player roll again any dice they choose,
+after seeing the dice. With several Re-rolls the best play is sequential, so the engine solves
+it by dynamic programming over (dice showing, Re-rolls left, Insanity bonus unused): at each
+point it takes the best of confirming and every subset to re-roll. The Insanity track
+("Insanity") adds one bonus taken after the roll and before confirming: a Re-roll (of any dice,
+or of one die, per ``rules_config.insanity_reroll_reading``) or bonus Triumphs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from math import prod
+from typing import Annotated, Literal, cast
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from blood_companion.engine.dice import (
+    TEST_DICE,
+    DiceBox,
+    DieLetter,
+    DieSpec,
+    Face,
+    Pool,
+    check_pool,
+)
+from blood_companion.engine.errors import DiceError
+
+# One die as (value, number of faces showing it), values ascending.
+Dist = tuple[tuple[int, int], ...]
+
+# Sanity caps for input that no card gives; they keep a typo from asking for a huge search.
+MAX_REROLLS = 10
+MAX_BONUS_TRIUMPHS = 20
+MAX_BONUS_DICE = 6
+MAX_TARGET = 99
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+
+class InsanityBonuses(_Model):
+    """What the Insanity track offers at (or before) the cube: the Trouper takes one of them.
+
+    ``triumphs`` is the best bonus-Triumph bonus reachable (0: none). ``reroll`` says a Re-roll
+    bonus is reachable; ``reroll_max_dice`` is ``None`` when it re-rolls any chosen dice (the
+    ``any_dice`` reading of "Re-roll 1") or the number of dice it may re-roll (``one_die``).
+    """
+
+    triumphs: Annotated[int, Field(ge=0, le=MAX_BONUS_TRIUMPHS)] = 0
+    reroll: bool = False
+    reroll_max_dice: Annotated[int, Field(ge=1)] | None = None
+
+    @property
+    def any(self) -> bool:
+        return self.reroll or self.triumphs > 0
+
+
+class Substitution(_Model):
+    """A Bonus Die that replaces the die in ``slot`` of the pool ("Bonus Dice")."""
+
+    bonus: DieLetter
+    slot: Annotated[int, Field(ge=0)]
+    replaced: DieLetter
+
+
+class Decision(_Model):
+    """The best next move of a Test in progress, and the chance of success it keeps."""
+
+    action: Literal["confirm", "reroll", "insanity_reroll"]
+    slots: tuple[int, ...] = ()  # the dice to re-roll, by position in the pool
+    use_insanity_triumphs: bool = False  # at confirm: take the Insanity bonus Triumphs
+    probability: Fraction
+
+
+class OddsResult(_Model):
+    """The exact chance of reaching ``target`` and the Triumph distribution under the best play.
+
+    ``pool`` is the pool rolled, after the best Bonus Dice placement (``substitutions``);
+    ``given_pool`` is the pool asked about. ``distribution`` maps the final result (Triumphs
+    rolled plus every bonus) to its probability.
+    """
+
+    given_pool: Pool
+    pool: Pool
+    target: int
+    rerolls: int
+    bonus_triumphs: int
+    bonus_dice: tuple[DieLetter, ...] = ()
+    substitutions: tuple[Substitution, ...] = ()
+    insanity: InsanityBonuses | None = None
+    defeats_cancel: bool = False
+    probability: Fraction
+    distribution: tuple[tuple[int, Fraction], ...]
+
+    def at_least(self, n: int) -> Fraction:
+        return sum((p for t, p in self.distribution if t >= n), Fraction(0))
+
+
+# --------------------------------------------------------------------------- die tables
+
+
+def value_dist(spec: DieSpec, *, defeats_cancel: bool = False) -> Dist:
+    """The die as (value, faces) pairs: what the odds engine works on."""
+    counts: dict[int, int] = {}
+    for f in spec.faces:
+        v = face_value(f, defeats_cancel=defeats_cancel)
+        counts[v] = counts.get(v, 0) + 1
+    return tuple(sorted(counts.items()))
+
+
+def face_value(face: Face, *, defeats_cancel: bool = False) -> int:
+    return face.triumphs - face.defeats if defeats_cancel else face.triumphs
+
+
+def pool_dists(
+    pool: Sequence[str], box: DiceBox, *, defeats_cancel: bool = False
+) -> tuple[Dist, ...]:
+    return tuple(value_dist(box.die(x), defeats_cancel=defeats_cancel) for x in pool)
+
+
+def sum_distribution(dists: Sequence[Dist]) -> dict[int, Fraction]:
+    """Distribution of the sum of one roll of every die (no Re-rolls): integer convolution."""
+    counts = _convolve(tuple(dists))
+    total = prod(sum(w for _, w in d) for d in dists)
+    return {v: Fraction(c, total) for v, c in counts}
+
+
+@lru_cache(maxsize=1024)
+def _convolve(dists: tuple[Dist, ...]) -> tuple[tuple[int, int], ...]:
+    acc: dict[int, int] = {0: 1}
+    for d in dists:
+        nxt: dict[int, int] = {}
+        for s, c in acc.items():
+            for v, w in d:
+                nxt[s + v] = nxt.get(s + v, 0) + c * w
+        acc = nxt
+    return tuple(sorted(acc.items()))
+
+
+# --------------------------------------------------------------------------- the solver
+
+
+class _Space:
+    """Every way the dice of one (ordered) pool can show, and for every subset of dice to
+    re-roll, which states share the kept dice and what the re-rolled dice can become."""
+
+    def __init__(self, dists: tuple[Dist, ...]) -> None:
+        self.dists = dists
+        n = len(dists)
+        self.n = n
+        self.face_totals = [sum(w for _, w in d) for d in dists]
+        self.W = prod(self.face_totals)
+        self.states = list(itertools.product(*(range(len(d)) for d in dists)))
+        self.index = {st: i for i, st in enumerate(self.states)}
+        self.totals = [sum(dists[k][st[k]][0] for k in range(n)) for st in self.states]
+        self.weights = [prod(dists[k][st[k]][1] for k in range(n)) for st in self.states]
+        # Masks by number of dice, so ties go to re-rolling fewer dice.
+        self.masks = sorted(range(1, 1 << n), key=lambda m: (bin(m).count("1"), m))
+        self.proj: dict[int, list[int]] = {}
+        self.outcomes: dict[int, list[list[tuple[int, int]]]] = {}
+        self.scale: dict[int, int] = {}
+        self.rerolled_total: dict[int, int] = {}
+        for mask in self.masks:
+            keep = [k for k in range(n) if not mask >> k & 1]
+            kept_ids: dict[tuple[int, ...], int] = {}
+            proj = []
+            outs: list[list[tuple[int, int]]] = []
+            for sid, st in enumerate(self.states):
+                key = tuple(st[k] for k in keep)
+                kid = kept_ids.get(key)
+                if kid is None:
+                    kid = kept_ids[key] = len(outs)
+                    outs.append([])
+                proj.append(kid)
+                w = prod(dists[k][st[k]][1] for k in range(n) if mask >> k & 1)
+                outs[kid].append((sid, w))
+            self.proj[mask] = proj
+            self.outcomes[mask] = outs
+            self.scale[mask] = prod(self.face_totals[k] for k in keep)
+            self.rerolled_total[mask] = prod(self.face_totals[k] for k in range(n) if mask >> k & 1)
+
+
+@lru_cache(maxsize=256)
+def _space(dists: tuple[Dist, ...]) -> _Space:
+    return _Space(dists)
+
+
+# (kind, mask): kind 0 confirm, 1 Re-roll from an Effect, 2 the Insanity Re-roll.
+_Choice = tuple[int, int]
+_Key = tuple[int, int]  # (Re-rolls left, Insanity bonus still unused 0/1)
+
+
+class _Solution:
+    """Values (integer numerators over W ** moves) and best choices of every decision point."""
+
+    def __init__(
+        self, space: _Space, need: int, rerolls: int, ins_triumphs: int, ins_reroll: int | None
+    ) -> None:
+        # ins_reroll: -1 no Insanity bonus at all, 0 an Insanity bonus without a Re-roll,
+        # None a Re-roll of any dice, k >= 1 a Re-roll of at most k dice.
+        self.space = space
+        self.need = need
+        self.has_insanity = ins_reroll != -1
+        self.ins_triumphs = ins_triumphs if self.has_insanity else 0
+        self.ins_reroll_masks: list[int] = []
+        if self.has_insanity and ins_reroll != 0:
+            limit = space.n if ins_reroll is None else ins_reroll
+            self.ins_reroll_masks = [m for m in space.masks if bin(m).count("1") <= limit]
+        self.values: dict[_Key, list[int]] = {}
+        self.choices: dict[_Key, list[_Choice]] = {}
+        for r in range(rerolls + 1):
+            for a in (0, 1) if self.has_insanity else (0,):
+                self._solve(r, a)
+
+    def moves(self, key: _Key) -> int:
+        r, a = key
+        return r + (1 if a and self.ins_reroll_masks else 0)
+
+    def success(self, sid: int, a: int) -> bool:
+        total = max(0, self.space.totals[sid]) + (self.ins_triumphs if a else 0)
+        return total >= self.need
+
+    def _solve(self, r: int, a: int) -> None:
+        sp = self.space
+        key = (r, a)
+        top = sp.W ** self.moves(key)
+        best = [top if self.success(s, a) else 0 for s in range(len(sp.states))]
+        choice: list[_Choice] = [(0, 0)] * len(sp.states)
+        options: list[tuple[int, list[int], list[int]]] = []
+        if r > 0:
+            options.append((1, self.values[(r - 1, a)], sp.masks))
+        if a and self.ins_reroll_masks:
+            options.append((2, self.values[(r, 0)], self.ins_reroll_masks))
+        for kind, child, masks in options:
+            for mask in masks:
+                scale = sp.scale[mask]
+                expect = [
+                    sum(w * child[sid] for sid, w in outs) * scale for outs in sp.outcomes[mask]
+                ]
+                proj = sp.proj[mask]
+                for s, kid in enumerate(proj):
+                    v = expect[kid]
+                    if v > best[s]:
+                        best[s] = v
+                        choice[s] = (kind, mask)
+        self.values[key] = best
+        self.choices[key] = choice
+
+    def probability(self, key: _Key) -> Fraction:
+        sp = self.space
+        num = sum(w * v for w, v in zip(sp.weights, self.values[key], strict=True))
+        return Fraction(num, sp.W ** (self.moves(key) + 1))
+
+    def distribution(self, key: _Key, bonus: int) -> dict[int, Fraction]:
+        """Final results under the best play (ties: confirm, then fewer dice re-rolled)."""
+        sp = self.space
+        m0 = self.moves(key)
+        denom = sp.W ** (m0 + 1)
+        layer: dict[_Key, dict[int, int]] = {
+            key: {s: w * sp.W**m0 for s, w in enumerate(sp.weights)}
+        }
+        final: dict[int, int] = {}
+        # Every move uses one Re-roll or the Insanity bonus, so moves-left strictly falls.
+        for m in range(m0, -1, -1):
+            for k in [k for k in layer if self.moves(k) == m]:
+                r, a = k
+                for s, mass in layer.pop(k).items():
+                    kind, mask = self.choices[k][s]
+                    if kind == 0:
+                        extra = self.ins_triumphs if a else 0
+                        result = max(0, sp.totals[s]) + bonus + extra
+                        final[result] = final.get(result, 0) + mass
+                        continue
+                    child_key = (r - 1, a) if kind == 1 else (r, 0)
+                    bucket = layer.setdefault(child_key, {})
+                    unit = mass // sp.rerolled_total[mask]
+                    for sid, w in sp.outcomes[mask][sp.proj[mask][s]]:
+                        bucket[sid] = bucket.get(sid, 0) + unit * w
+        return {t: Fraction(c, denom) for t, c in sorted(final.items())}
+
+
+@lru_cache(maxsize=4096)
+def _solution(
+    dists: tuple[Dist, ...], need: int, rerolls: int, ins_triumphs: int, ins_reroll: int | None
+) -> _Solution:
+    return _Solution(_space(dists), need, rerolls, ins_triumphs, ins_reroll)
+
+
+def _ins_args(insanity: InsanityBonuses | None) -> tuple[int, int | None]:
+    if insanity is None or not insanity.any:
+        return 0, -1
+    if not insanity.reroll:
+        return insanity.triumphs, 0
+    return insanity.triumphs, insanity.reroll_max_dice
+
+
+def success_probability(
+    dists: Sequence[Dist],
+    need: int,
+    *,
+    rerolls: int = 0,
+    insanity: InsanityBonuses | None = None,
+) -> Fraction:
+    """Chance that the dice reach ``need`` Triumphs (target minus bonus Triumphs) with
+    ``rerolls`` Re-rolls and the Insanity bonus played as well as possible."""
+    if need <= 0:
+        return Fraction(1)
+    canon = tuple(sorted(dists))  # the order of the dice does not change the odds
+    if rerolls == 0 and (insanity is None or not insanity.any):
+        counts = _convolve(canon)
+        total = prod(sum(w for _, w in d) for d in canon)
+        return Fraction(sum(c for v, c in counts if v >= need), total)
+    ins_t, ins_r = _ins_args(insanity)
+    sol = _solution(canon, need, rerolls, ins_t, ins_r)
+    return sol.probability((rerolls, 1 if sol.has_insanity else 0))
+
+
+def result_distribution(
+    dists: Sequence[Dist],
+    need: int,
+    *,
+    bonus: int = 0,
+    rerolls: int = 0,
+    insanity: InsanityBonuses | None = None,
+) -> dict[int, Fraction]:
+    """Distribution of the final result (dice plus ``bonus`` plus any Insanity Triumphs) when
+    the player plays for ``need`` Triumphs from the dice."""
+    canon = tuple(sorted(dists))
+    if rerolls == 0 and (insanity is None or not insanity.any):
+        return {max(0, v) + bonus: p for v, p in _merged_nonneg(canon).items()}
+    ins_t, ins_r = _ins_args(insanity)
+    sol = _solution(canon, max(need, 0), rerolls, ins_t, ins_r)
+    return sol.distribution((rerolls, 1 if sol.has_insanity else 0), bonus)
+
+
+def _merged_nonneg(dists: tuple[Dist, ...]) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for v, p in sum_distribution(dists).items():
+        out[max(0, v)] = out.get(max(0, v), Fraction(0)) + p
+    return out
+
+
+def advise(
+    dists: Sequence[Dist],
+    showing: Sequence[int],
+    need: int,
+    *,
+    rerolls_left: int,
+    insanity: InsanityBonuses | None = None,
+) -> Decision:
+    """The best next move for dice in pool order showing the values ``showing``, with
+    ``rerolls_left`` Re-rolls and (if not ``None``) the Insanity bonus still to take."""
+    ordered = tuple(dists)
+    if len(showing) != len(ordered):
+        raise DiceError(f"{len(showing)} values for {len(ordered)} dice")
+    ins_t, ins_r = _ins_args(insanity)
+    sol = _solution(ordered, max(need, 0), rerolls_left, ins_t, ins_r)
+    sp = sol.space
+    try:
+        state = tuple([v for v, _ in d].index(x) for d, x in zip(ordered, showing, strict=True))
+    except ValueError as exc:
+        raise DiceError(f"a die cannot show the values {list(showing)}") from exc
+    sid = sp.index[state]
+    key = (rerolls_left, 1 if sol.has_insanity else 0)
+    kind, mask = sol.choices[key][sid]
+    prob = Fraction(sol.values[key][sid], sp.W ** sol.moves(key))
+    if kind == 0:
+        # Taking the Insanity bonus Triumphs costs nothing once no Re-roll is wanted.
+        use = bool(key[1] and sol.ins_triumphs)
+        return Decision(action="confirm", use_insanity_triumphs=use, probability=prob)
+    slots = tuple(k for k in range(sp.n) if mask >> k & 1)
+    return Decision(
+        action="reroll" if kind == 1 else "insanity_reroll", slots=slots, probability=prob
+    )
+
+
+# --------------------------------------------------------------------------- Bonus Dice
+
+
+def apply_substitutions(pool: Sequence[str], subs: Sequence[Substitution]) -> Pool:
+    """The pool after each Bonus Die replaced its slot. Raises DiceError for a slot that is
+    not in the pool, is used twice, or does not hold the die the substitution names."""
+    out = list(pool)
+    used: set[int] = set()
+    for s in subs:
+        if s.slot >= len(out):
+            raise DiceError(f"there is no die {s.slot + 1} in a pool of {len(out)} dice")
+        if s.slot in used:
+            raise DiceError(f"die {s.slot + 1} is replaced by two Bonus Dice")
+        if pool[s.slot] != s.replaced:
+            raise DiceError(f"die {s.slot + 1} is {pool[s.slot]}, not {s.replaced}")
+        used.add(s.slot)
+        out[s.slot] = s.bonus
+    return cast(Pool, tuple(out))
+
+
+def substitution_options(
+    pool: Sequence[str], bonus_dice: Sequence[str]
+) -> list[tuple[Substitution, ...]]:
+    """Every distinct way to use some of the Bonus Dice, each replacing a different die of the
+    pool, fewest substitutions first (using none is the first option)."""
+    seen: set[tuple[str, ...]] = set()
+    found: list[tuple[Substitution, ...]] = []
+    n = len(pool)
+    for used in range(min(len(bonus_dice), n) + 1):
+        for bonus_idx in itertools.combinations(range(len(bonus_dice)), used):
+            for slots in itertools.permutations(range(n), used):
+                subs = tuple(
+                    Substitution.model_validate(
+                        {"bonus": bonus_dice[b], "slot": s, "replaced": pool[s]}
+                    )
+                    for b, s in zip(bonus_idx, slots, strict=True)
+                )
+                key = tuple(sorted(apply_substitutions(pool, subs)))
+                if key in seen:
+                    continue
+                seen.add(key)
+                found.append(tuple(sorted(subs, key=lambda x: x.slot)))
+    return found
+
+
+# --------------------------------------------------------------------------- the query
+
+
+def odds(
+    pool: Sequence[str],
+    box: DiceBox,
+    target: int,
+    *,
+    rerolls: int = 0,
+    bonus_triumphs: int = 0,
+    bonus_dice: Sequence[str] = (),
+    insanity: InsanityBonuses | None = None,
+    defeats_cancel: bool = False,
+) -> OddsResult:
+    """Exact chance that ``pool`` reaches ``target`` with the best Bonus Dice placement, the
+    best sequential Re-roll policy and the best use of the Insanity bonus.
+
+    Raises DiceError for a pool the box cannot roll, a negative target or count, or Test
+    options (Re-rolls, Bonus Dice, Insanity) on more than the 3 dice a Test rolls.
+    """
+    check_odds_inputs(pool, box, target, rerolls, bonus_triumphs, bonus_dice, insanity)
+    need = target - bonus_triumphs
+    best: tuple[Fraction, tuple[Substitution, ...]] | None = None
+    for subs in substitution_options(pool, bonus_dice):
+        rolled = apply_substitutions(pool, subs)
+        p = success_probability(
+            pool_dists(rolled, box, defeats_cancel=defeats_cancel),
+            need,
+            rerolls=rerolls,
+            insanity=insanity,
+        )
+        if best is None or p > best[0]:
+            best = (p, subs)
+    assert best is not None
+    prob, subs = best
+    rolled = apply_substitutions(pool, subs)
+    dist = result_distribution(
+        pool_dists(rolled, box, defeats_cancel=defeats_cancel),
+        need,
+        bonus=bonus_triumphs,
+        rerolls=rerolls,
+        insanity=insanity,
+    )
+    return OddsResult(
+        given_pool=cast(Pool, tuple(pool)),
+        pool=rolled,
+        target=target,
+        rerolls=rerolls,
+        bonus_triumphs=bonus_triumphs,
+        bonus_dice=cast(Pool, tuple(bonus_dice)),
+        substitutions=subs,
+        insanity=insanity if insanity is not None and insanity.any else None,
+        defeats_cancel=defeats_cancel,
+        probability=prob,
+        distribution=tuple(dist.items()),
+    )
+
+
+def check_odds_inputs(
+    pool: Sequence[str],
+    box: DiceBox,
+    target: int,
+    rerolls: int = 0,
+    bonus_triumphs: int = 0,
+    bonus_dice: Sequence[str] = (),
+    insanity: InsanityBonuses | None = None,
+) -> None:
+    """Refuse what no Test can ask for. Raises DiceError."""
+    check_pool(pool, box)
+    if target < 0:
+        raise DiceError(f"the target {target} is below 0: a Test needs 0 or more Triumphs")
+    if target > MAX_TARGET:
+        raise DiceError(f"the target {target} is far beyond any Test (at most {MAX_TARGET})")
+    if not 0 <= rerolls <= MAX_REROLLS:
+        raise DiceError(f"{rerolls} Re-rolls: give 0 to {MAX_REROLLS}")
+    if not 0 <= bonus_triumphs <= MAX_BONUS_TRIUMPHS:
+        raise DiceError(f"{bonus_triumphs} bonus Triumphs: give 0 to {MAX_BONUS_TRIUMPHS}")
+    if len(bonus_dice) > MAX_BONUS_DICE:
+        raise DiceError(f"{len(bonus_dice)} Bonus Dice: give at most {MAX_BONUS_DICE}")
+    for b in bonus_dice:
+        box.die(b)
+    test_options = rerolls or bonus_dice or (insanity is not None and insanity.reroll)
+    if test_options and len(pool) > TEST_DICE:
+        raise DiceError(
+            f"Re-rolls, Bonus Dice and Insanity belong to Tests, which roll {TEST_DICE} dice; "
+            f"this pool has {len(pool)}"
+        )

@@ -1,0 +1,524 @@
+"""The Test procedure ("Tests"), the Insanity track, Exhausted, Knocked Out and Attack targets.
+
+A Test runs the rulebook's seven steps in order:
+
+1. bonus Triumphs from Effects are activated (``TestSetup.bonus_triumphs``);
+2. the dice are taken: the Trait's dice on the Trouper card or the Test's own pool
+   ("Exhausted and Knocked Out": 3 Red dice instead for an Exhausted or Knocked Out Trouper);
+3. Bonus Dice replace dice of the pool, chosen before any roll ("Bonus Dice");
+4. the dice are rolled;
+5. Re-rolls, each of any chosen dice, as many as Effects allow ("Re-rolling the Dice"); the
+   Insanity bonus may be taken after the roll, before confirming ("Insanity");
+6. the bonus Triumphs are added ("Bonus Triumphs");
+7. the result is confirmed: a Success when it reaches the target.
+
+A Knocked Out Trouper uses no Bonus Dice, bonus Triumphs or Re-rolls, from Effects or from
+game rules, so no Insanity bonus either. Each step is a pure function from one
+:class:`TestState` to the next; every roll is kept as a :class:`RollRecord` (digital or typed in
+from physical dice), so a recorded Test replays exactly (:func:`replay_test`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from blood_companion.engine.dice import (
+    TEST_DICE,
+    DiceBox,
+    DieLetter,
+    Face,
+    Pool,
+    check_pool,
+    format_pool,
+    parse_pool,
+    roll_pool,
+    triumph_total,
+)
+from blood_companion.engine.errors import DiceError, RuleError
+from blood_companion.engine.odds import (
+    MAX_BONUS_TRIUMPHS,
+    MAX_REROLLS,
+    MAX_TARGET,
+    Decision,
+    InsanityBonuses,
+    OddsResult,
+    Substitution,
+    advise,
+    apply_substitutions,
+    check_odds_inputs,
+    face_value,
+    odds,
+    pool_dists,
+)
+
+KNOCKED_OUT_NOTE = (
+    "Knocked Out: no Bonus Dice, bonus Triumphs, Re-rolls or Insanity bonus; 3 Red dice"
+)
+EXHAUSTED_NOTE = "Exhausted: the Test uses 3 Red dice"
+CONDITION_POOL: Pool = ("R", "R", "R")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TestSetup(_Model):
+    """Everything known before a Test's dice are taken: what the players and Effects bring."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    pool: Pool  # the Trait's dice or the Test's given dice
+    target: Annotated[int, Field(ge=0, le=MAX_TARGET)]
+    bonus_triumphs: Annotated[int, Field(ge=0, le=MAX_BONUS_TRIUMPHS)] = 0
+    bonus_dice: tuple[DieLetter, ...] = ()
+    rerolls: Annotated[int, Field(ge=0, le=MAX_REROLLS)] = 0
+    exhausted: bool = False
+    knocked_out: bool = False
+    insanity: InsanityBonuses | None = None  # the bonuses reachable at the cube
+    defeats_cancel: bool = False
+    label: str | None = None  # what the Test is for, e.g. "Strength" or "Physical Attack"
+
+
+class RollRecord(_Model):
+    """One throw during a Test: which dice (by position) and what they showed."""
+
+    kind: Literal["roll", "reroll", "insanity_reroll"]
+    slots: tuple[int, ...]
+    faces: tuple[Face, ...]
+    source: Literal["digital", "physical"] = "digital"
+
+
+class RerollChoice(_Model):
+    """A player's Re-roll: the dice to roll again; ``insanity`` when it is the Insanity bonus."""
+
+    slots: tuple[int, ...]
+    insanity: bool = False
+
+
+class TestState(_Model):
+    """A Test in progress (steps 1-5 done as far as ``faces`` and ``rolls`` show)."""
+
+    __test__ = False
+
+    setup: TestSetup
+    pool: Pool  # the dice rolled: after Exhausted/Knocked Out and the Bonus Dice
+    substitutions: tuple[Substitution, ...] = ()
+    bonus_triumphs: int  # what step 6 adds (0 when Knocked Out)
+    rerolls_left: int
+    insanity: InsanityBonuses | None  # None once taken, or when there is none to take
+    insanity_used: Literal["reroll", "triumphs"] | None = None
+    faces: tuple[Face, ...] = ()
+    rolls: tuple[RollRecord, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def rolled(self) -> bool:
+        return bool(self.rolls)
+
+
+class TestResult(_Model):
+    """A confirmed Test (step 7), with every roll recorded so it replays exactly."""
+
+    __test__ = False
+
+    setup: TestSetup
+    pool: Pool
+    substitutions: tuple[Substitution, ...]
+    rolls: tuple[RollRecord, ...]
+    faces: tuple[Face, ...]
+    dice_triumphs: int
+    bonus_triumphs: int
+    insanity_used: Literal["reroll", "triumphs"] | None
+    insanity_triumphs: int
+    total: int
+    target: int
+    success: bool
+    notes: tuple[str, ...] = ()
+
+
+# --------------------------------------------------------------------------- steps 1-3
+
+
+def effective_setup(setup: TestSetup) -> tuple[TestSetup, tuple[str, ...]]:
+    """The setup as the rules let it be used ("Exhausted and Knocked Out"), and why it changed.
+
+    Exhausted: the pool becomes 3 Red dice (Bonus Dice may still replace them). Knocked Out:
+    3 Red dice and no Bonus Dice, bonus Triumphs, Re-rolls or Insanity bonus.
+    """
+    notes: list[str] = []
+    update: dict[str, Any] = {}
+    if setup.knocked_out:
+        update = {
+            "pool": CONDITION_POOL,
+            "bonus_dice": (),
+            "bonus_triumphs": 0,
+            "rerolls": 0,
+            "insanity": None,
+        }
+        notes.append(KNOCKED_OUT_NOTE)
+    elif setup.exhausted:
+        update = {"pool": CONDITION_POOL}
+        notes.append(EXHAUSTED_NOTE)
+    return setup.model_copy(update=update), tuple(notes)
+
+
+def odds_for_test(setup: TestSetup, box: DiceBox) -> OddsResult:
+    """Exact odds of a Test before it is taken, with Exhausted/Knocked Out applied and the best
+    Bonus Dice placement, Re-roll policy and Insanity bonus. Raises DiceError for bad input."""
+    eff, _ = effective_setup(setup)
+    return odds(
+        eff.pool,
+        box,
+        eff.target,
+        rerolls=eff.rerolls,
+        bonus_triumphs=eff.bonus_triumphs,
+        bonus_dice=eff.bonus_dice,
+        insanity=eff.insanity,
+        defeats_cancel=eff.defeats_cancel,
+    )
+
+
+def prepare_test(
+    setup: TestSetup,
+    box: DiceBox,
+    substitutions: Sequence[Substitution] | None = None,
+) -> TestState:
+    """Steps 1-3: bonus Triumphs, the dice, and the Bonus Dice placed before the roll.
+
+    ``substitutions=None`` places the Bonus Dice where they give the best chance of success;
+    an explicit list is checked against the Bonus Dice the setup grants. Raises DiceError when
+    the pool is not 3 dice of the box, or for a substitution the setup does not allow.
+    """
+    eff, notes = effective_setup(setup)
+    check_pool(eff.pool, box, max_dice=TEST_DICE)
+    if len(eff.pool) != TEST_DICE:
+        raise DiceError(
+            f"a Test rolls {TEST_DICE} dice; {format_pool(eff.pool)!r} is {len(eff.pool)}"
+        )
+    check_odds_inputs(
+        eff.pool, box, eff.target, eff.rerolls, eff.bonus_triumphs, eff.bonus_dice, eff.insanity
+    )
+    if substitutions is None:
+        subs = odds_for_test(eff, box).substitutions
+    else:
+        subs = tuple(substitutions)
+        granted = Counter(eff.bonus_dice)
+        wanted = Counter(s.bonus for s in subs)
+        for letter, n in wanted.items():
+            if n > granted[letter]:
+                raise RuleError(
+                    f"{n} {letter} Bonus Dice placed; the Test grants {granted[letter]}"
+                    + (" (Knocked Out)" if setup.knocked_out else "")
+                )
+    pool = apply_substitutions(eff.pool, subs)
+    insanity = eff.insanity if eff.insanity is not None and eff.insanity.any else None
+    return TestState(
+        setup=setup,
+        pool=pool,
+        substitutions=subs,
+        bonus_triumphs=eff.bonus_triumphs,
+        rerolls_left=eff.rerolls,
+        insanity=insanity,
+        notes=notes,
+    )
+
+
+# --------------------------------------------------------------------------- steps 4-5
+
+
+def roll_test(
+    state: TestState,
+    box: DiceBox,
+    *,
+    rng: random.Random | None = None,
+    faces: Sequence[Face] | None = None,
+) -> TestState:
+    """Step 4: roll the dice with ``rng``, or record the ``faces`` typed in from physical dice.
+    Raises RuleError when the dice were already rolled, DiceError for a face a die lacks."""
+    if state.rolled:
+        raise RuleError("the dice of this Test are already rolled")
+    slots = tuple(range(len(state.pool)))
+    record = _throw("roll", state, box, slots, rng, faces)
+    return state.model_copy(update={"faces": record.faces, "rolls": (record,)})
+
+
+def reroll_test(
+    state: TestState,
+    box: DiceBox,
+    slots: Sequence[int],
+    *,
+    insanity: bool = False,
+    rng: random.Random | None = None,
+    faces: Sequence[Face] | None = None,
+) -> TestState:
+    """Step 5: a Re-roll of the chosen dice (by position in the pool, from 0), from an Effect
+    or, with ``insanity``, the Insanity track's Re-roll bonus. Raises RuleError when no such
+    Re-roll is left, DiceError for bad positions or faces."""
+    if not state.rolled:
+        raise RuleError("roll the dice before re-rolling them")
+    chosen = tuple(sorted(set(slots)))
+    if len(chosen) != len(slots):
+        raise DiceError("a die is named twice in the Re-roll")
+    if not chosen:
+        raise DiceError("name at least one die to re-roll")
+    for s in chosen:
+        if not 0 <= s < len(state.pool):
+            raise DiceError(f"there is no die {s + 1}: the Test rolls {len(state.pool)} dice")
+    update: dict[str, Any]
+    if insanity:
+        bonus = state.insanity
+        if bonus is None or not bonus.reroll:
+            raise RuleError("no Insanity Re-roll is available for this Test")
+        if bonus.reroll_max_dice is not None and len(chosen) > bonus.reroll_max_dice:
+            raise RuleError(
+                f"the Insanity Re-roll re-rolls at most {bonus.reroll_max_dice} die"
+                " (rules_config insanity_reroll_reading: one_die)"
+            )
+        update = {"insanity": None, "insanity_used": "reroll"}
+        kind: Literal["reroll", "insanity_reroll"] = "insanity_reroll"
+    else:
+        if state.rerolls_left <= 0:
+            why = " (Knocked Out)" if state.setup.knocked_out else ""
+            raise RuleError("no Re-roll is left for this Test" + why)
+        update = {"rerolls_left": state.rerolls_left - 1}
+        kind = "reroll"
+    record = _throw(kind, state, box, chosen, rng, faces)
+    new_faces = list(state.faces)
+    for s, f in zip(chosen, record.faces, strict=True):
+        new_faces[s] = f
+    update |= {"faces": tuple(new_faces), "rolls": (*state.rolls, record)}
+    return state.model_copy(update=update)
+
+
+def _throw(
+    kind: Literal["roll", "reroll", "insanity_reroll"],
+    state: TestState,
+    box: DiceBox,
+    slots: tuple[int, ...],
+    rng: random.Random | None,
+    faces: Sequence[Face] | None,
+) -> RollRecord:
+    dice = tuple(state.pool[s] for s in slots)
+    if (rng is None) == (faces is None):
+        raise RuleError("a throw needs either a random generator or the faces typed in")
+    if faces is None:
+        assert rng is not None
+        return RollRecord(kind=kind, slots=slots, faces=roll_pool(dice, box, rng))
+    check_faces(faces, dice, box)
+    return RollRecord(kind=kind, slots=slots, faces=tuple(faces), source="physical")
+
+
+def check_faces(faces: Sequence[Face], dice: Sequence[str], box: DiceBox) -> None:
+    """Refuse typed-in faces that do not match the dice thrown. Raises DiceError."""
+    if len(faces) != len(dice):
+        raise DiceError(f"{len(faces)} face(s) given for {len(dice)} dice ({format_pool(dice)})")
+    for f, letter in zip(faces, dice, strict=True):
+        if f.die != letter:
+            raise DiceError(f"a {f.die} face was given for a {letter} die")
+        if all(g.counts != f.counts for g in box.die(letter).faces):
+            raise DiceError(
+                f"the {box.die(letter).name} has no face with {f.triumphs} Triumph(s) and "
+                f"{f.defeats} Defeat(s)"
+            )
+
+
+def advise_test(state: TestState, box: DiceBox) -> Decision:
+    """The move that keeps the best chance of success from here (Re-roll which dice, take the
+    Insanity bonus, or confirm). Raises RuleError before the roll."""
+    if not state.rolled:
+        raise RuleError("roll the dice first")
+    defeats_cancel = state.setup.defeats_cancel
+    return advise(
+        pool_dists(state.pool, box, defeats_cancel=defeats_cancel),
+        [face_value(f, defeats_cancel=defeats_cancel) for f in state.faces],
+        state.setup.target - state.bonus_triumphs,
+        rerolls_left=state.rerolls_left,
+        insanity=state.insanity,
+    )
+
+
+# --------------------------------------------------------------------------- steps 6-7
+
+
+def confirm_test(state: TestState, *, use_insanity_triumphs: bool | None = None) -> TestResult:
+    """Steps 6-7: add the bonus Triumphs (and the Insanity bonus Triumphs when taken; by
+    default whenever the Insanity bonus is still unused) and decide Success or Failure.
+    Raises RuleError before the roll or for an Insanity bonus that is not there."""
+    if not state.rolled:
+        raise RuleError("roll the dice before confirming the Test")
+    bonus = state.insanity
+    can_take = bonus is not None and bonus.triumphs > 0
+    take = can_take if use_insanity_triumphs is None else use_insanity_triumphs
+    if take and not can_take:
+        raise RuleError("no Insanity bonus Triumphs are available for this Test")
+    ins_triumphs = bonus.triumphs if take and bonus is not None else 0
+    dice = triumph_total(state.faces, defeats_cancel=state.setup.defeats_cancel)
+    total = dice + state.bonus_triumphs + ins_triumphs
+    return TestResult(
+        setup=state.setup,
+        pool=state.pool,
+        substitutions=state.substitutions,
+        rolls=state.rolls,
+        faces=state.faces,
+        dice_triumphs=dice,
+        bonus_triumphs=state.bonus_triumphs,
+        insanity_used="triumphs" if take else state.insanity_used,
+        insanity_triumphs=ins_triumphs,
+        total=total,
+        target=state.setup.target,
+        success=total >= state.setup.target,
+        notes=state.notes,
+    )
+
+
+# --------------------------------------------------------------------------- whole Tests
+
+
+def run_test(
+    setup: TestSetup,
+    box: DiceBox,
+    rng: random.Random | None,
+    *,
+    substitutions: Sequence[Substitution] | None = None,
+    rerolls: Sequence[RerollChoice] | None = None,
+    physical: Sequence[Sequence[Face]] | None = None,
+    use_insanity_triumphs: bool | None = None,
+) -> TestResult:
+    """All seven steps at once.
+
+    ``substitutions``/``rerolls`` ``None`` play the best Bonus Dice placement and the best
+    sequential Re-roll policy (Insanity Re-roll included); explicit ``rerolls`` are taken in
+    order. ``physical`` gives the faces of every throw in order (the roll, then each Re-roll's
+    dice); otherwise ``rng`` rolls. Raises RuleError/DiceError for anything the rules refuse.
+    """
+    throws = list(physical) if physical is not None else None
+
+    def next_faces() -> Sequence[Face] | None:
+        if throws is None:
+            return None
+        if not throws:
+            raise DiceError("fewer physical throws were entered than the Test needs")
+        return throws.pop(0)
+
+    dice_rng = rng if throws is None else None
+    state = prepare_test(setup, box, substitutions)
+    state = roll_test(state, box, rng=dice_rng, faces=next_faces())
+    if rerolls is None:
+        while True:
+            move = advise_test(state, box)
+            if move.action == "confirm":
+                break
+            state = reroll_test(
+                state,
+                box,
+                move.slots,
+                insanity=move.action == "insanity_reroll",
+                rng=dice_rng,
+                faces=next_faces(),
+            )
+    else:
+        for choice in rerolls:
+            state = reroll_test(
+                state,
+                box,
+                choice.slots,
+                insanity=choice.insanity,
+                rng=dice_rng,
+                faces=next_faces(),
+            )
+    if throws:
+        raise DiceError(f"{len(throws)} more physical throw(s) entered than the Test used")
+    return confirm_test(state, use_insanity_triumphs=use_insanity_triumphs)
+
+
+def replay_test(result: TestResult, box: DiceBox) -> TestResult:
+    """Rebuild a recorded Test from its setup, substitutions and rolls; equal to ``result``
+    when the record is honest. Raises RuleError/DiceError when it is not consistent."""
+    state = prepare_test(result.setup, box, result.substitutions)
+    for rec in result.rolls:
+        if rec.kind == "roll":
+            state = roll_test(state, box, faces=rec.faces)
+        else:
+            state = reroll_test(
+                state, box, rec.slots, insanity=rec.kind == "insanity_reroll", faces=rec.faces
+            )
+    replayed = confirm_test(state, use_insanity_triumphs=result.insanity_used == "triumphs")
+    # The source of each throw (digital or physical) is part of the record, not of the rules.
+    return replayed.model_copy(update={"rolls": result.rolls})
+
+
+# --------------------------------------------------------------------------- Insanity track
+
+
+def insanity_bonuses(
+    spaces: Sequence[Any],
+    cube: int,
+    reading: Literal["any_dice", "one_die"] = "any_dice",
+) -> InsanityBonuses:
+    """The bonuses a Trouper may pick from with the cube on space ``cube`` (0 = leftmost):
+    those at the cube or to its left ("Insanity"). ``spaces`` are the track's spaces (each with
+    a ``bonus`` of ``kind`` reroll/bonus_triumphs and ``n``, or none). Raises RuleError for a
+    cube off the track."""
+    if not 0 <= cube < len(spaces):
+        raise RuleError(f"the Insanity cube is on spaces 0 to {len(spaces) - 1}, not {cube}")
+    triumphs = 0
+    reroll_dice: int | None = None
+    reroll = False
+    for space in spaces[: cube + 1]:
+        bonus = _bonus_of(space)
+        if bonus is None:
+            continue
+        kind, n = bonus
+        if kind == "bonus_triumphs":
+            triumphs = max(triumphs, n)
+        elif kind == "reroll":
+            reroll = True
+            reroll_dice = max(reroll_dice or 0, n)
+    return InsanityBonuses(
+        triumphs=triumphs,
+        reroll=reroll,
+        reroll_max_dice=reroll_dice if reroll and reading == "one_die" else None,
+    )
+
+
+def _bonus_of(space: Any) -> tuple[str, int] | None:
+    bonus = space.get("bonus") if isinstance(space, Mapping) else getattr(space, "bonus", None)
+    if bonus is None:
+        return None
+    if isinstance(bonus, Mapping):
+        return str(bonus["kind"]), int(bonus.get("n", 1))
+    return str(bonus.kind), int(bonus.n)
+
+
+def apply_insanity_after_test(cube: int, success: bool, track_length: int) -> int:
+    """Where the Insanity cube stands after a Test: one space right after a Failure, never
+    past the last space ("Insanity")."""
+    if not 0 <= cube < track_length:
+        raise RuleError(f"the Insanity cube is on spaces 0 to {track_length - 1}, not {cube}")
+    return cube if success else min(cube + 1, track_length - 1)
+
+
+# --------------------------------------------------------------------------- Attacks
+
+
+def attack_target(defense: int, fatigue: Sequence[int] = (), modifier: int = 0) -> int:
+    """Triumphs an Attack needs ("Attacks and Defenses"): the target's Physical or Mind
+    Defense, lowered by the Fatigue of the Reaction cards on the Reaction Line (a Nemesis)
+    and changed by a Weakness ``modifier`` on the side hit; never below 0."""
+    if defense < 0 or any(f < 0 for f in fatigue):
+        raise RuleError("Defense and Fatigue values are 0 or more")
+    return max(0, defense - sum(fatigue) + modifier)
+
+
+def trait_pool(traits: Mapping[str, str], trait: str, box: DiceBox | None = None) -> Pool:
+    """The dice a Trouper's Trait gives (the Trouper card). Raises RuleError for a Trait the
+    Trouper does not have, DiceError for a pool the box cannot roll."""
+    key = trait.lower()
+    if key not in traits:
+        raise RuleError(f"no Trait {trait!r}", hint="Traits are " + ", ".join(sorted(traits)))
+    return parse_pool(traits[key], box, max_dice=TEST_DICE)
