@@ -82,7 +82,12 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
     letters = Counter(d.letter for d in cat.dice)
     for letter in ("R", "G", "B"):
         if letters[letter] != 1:
-            add("dice", None, "letter", f"expected one die with letter {letter}, found {letters[letter]}")
+            add(
+                "dice",
+                None,
+                "letter",
+                f"expected one die {letter}, found {letters[letter]}",
+            )
     try:
         location_die = cat.die(config.location_die)
         face_labels = [f.label for f in location_die.faces]
@@ -92,23 +97,46 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
     # zones, locations, events ---------------------------------------------------
     for z in cat.all("zones"):
         if z.tile_count() != config.tiles_per_zone:
-            add("zones", z.id, "tiles", f"tiles add up to {z.tile_count()}, rules_config says "
-                f"{config.tiles_per_zone} per Zone")
+            add(
+                "zones",
+                z.id,
+                "tiles",
+                f"tiles add up to {z.tile_count()}, rules_config says "
+                f"{config.tiles_per_zone} per Zone",
+            )
     for loc in cat.all("locations"):
         ref("locations", loc.id, "zone", loc.zone, zones, "zone")
         if loc.choice not in face_labels:
-            add("locations", loc.id, "choice",
+            add(
+                "locations",
+                loc.id,
+                "choice",
                 f"{loc.choice!r} is not a face of the location die ({config.location_die}): "
-                f"{', '.join(str(x) for x in face_labels)}")
+                f"{', '.join(str(x) for x in face_labels)}",
+            )
         got = {r.level for r in loc.rewards}
         if got != levels:
-            add("locations", loc.id, "rewards", f"rewards cover levels {sorted(got)}, "
-                f"the Difficulty levels are {sorted(levels)}")
+            add(
+                "locations",
+                loc.id,
+                "rewards",
+                f"rewards cover levels {sorted(got)}, the Difficulty levels are {sorted(levels)}",
+            )
     for zone in zones:
         choices = Counter(loc.choice for loc in cat.locations_in(zone))
         for choice, n in choices.items():
             if n > 1:
                 add("zones", zone, None, f"{n} Location cards share the die result {choice!r}")
+        missing = [label for label in face_labels if label not in choices]
+        if missing:
+            add(
+                "zones",
+                zone,
+                "locations",
+                "no Location card for the die result(s) "
+                + ", ".join(str(x) for x in missing)
+                + " (one Location card per face)",
+            )
     for e in cat.all("events"):
         ref("events", e.id, "zone", e.zone, zones, "zone")
 
@@ -116,20 +144,34 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
     for n in cat.all("nemeses"):
         got = {lv.level for lv in n.levels}
         if got != levels:
-            add("nemeses", n.id, "levels", f"levels {sorted(got)} differ from the Difficulty "
-                f"levels {sorted(levels)}")
+            add(
+                "nemeses",
+                n.id,
+                "levels",
+                f"levels {sorted(got)} differ from the Difficulty levels {sorted(levels)}",
+            )
         weak = cat.weaknesses_for(n.id)
         sides = Counter(w.side for w in weak)
         if len(weak) != 3 or any(sides[s] != 1 for s in m.SIDES):
-            add("nemeses", n.id, "weaknesses", "needs exactly 3 Weakness cards, one per side "
-                f"(front, left, right); found {dict(sides) or 'none'}")
+            add(
+                "nemeses",
+                n.id,
+                "weaknesses",
+                "needs exactly 3 Weakness cards, one per side "
+                f"(front, left, right); found {dict(sides) or 'none'}",
+            )
         if not n.vlad:
             count = len(cat.reactions_for(n.id))
             if count != 12:
                 add("nemeses", n.id, "reactions", f"needs exactly 12 Reaction cards, found {count}")
     vlads = [n for n in nemeses.values() if n.vlad]
     if len(vlads) != 1:
-        add("nemeses", None, "vlad", f"expected exactly one Nemesis with vlad: true, found {len(vlads)}")
+        add(
+            "nemeses",
+            None,
+            "vlad",
+            f"expected one Vlad (vlad: true), found {len(vlads)}",
+        )
     for r in cat.all("reactions"):
         ref("reactions", r.id, "nemesis", r.nemesis, lieutenants, "lieutenant Nemesis")
     for w in cat.all("weaknesses"):
@@ -149,17 +191,31 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
             add("troupers", t.id, "building", f"the building rule counts {total} cards, not 12")
         deck = cat.starting_tactics_for(t.id)
         if len(deck) != 12:
-            add("troupers", t.id, "starting_tactics", f"needs 12 Starting Tactic cards, found {len(deck)}")
+            add(
+                "troupers",
+                t.id,
+                "starting_tactics",
+                f"needs 12 Starting cards, found {len(deck)}",
+            )
         arts = Counter(c.art for c in deck)
         want = {b.art: b.count for b in t.building}
         if dict(arts) != want:
-            add("troupers", t.id, "building", f"the Starting deck's Arts {dict(arts)} do not "
-                f"follow the building rule {want}")
+            add(
+                "troupers",
+                t.id,
+                "building",
+                f"the Starting deck's Arts {dict(arts)} do not follow the building rule {want}",
+            )
         items = cat.items_for(t.id)
         cats = Counter(i.category for i in items)
         if len(items) != 6 or any(cats[c] == 0 for c in m.ITEM_CATEGORIES):
-            add("troupers", t.id, "items", "needs 6 Trouper Item cards covering protection, tool "
-                f"and artifact; found {dict(cats) or 'none'}")
+            add(
+                "troupers",
+                t.id,
+                "items",
+                "needs 6 Trouper Item cards covering protection, tool "
+                f"and artifact; found {dict(cats) or 'none'}",
+            )
 
     for card in cat.all("advanced_tactics"):
         if card.kind != "advanced":
@@ -184,14 +240,18 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         "weaknesses": ("Weakness Cards", len(cat.all("weaknesses"))),
         "events": ("Event Cards", len(cat.all("events"))),
     }
-    for kind, (label, got) in expected.items():
+    for kind, (label, n_have) in expected.items():
         want_n = box.get(label)
-        if want_n is not None and got != want_n:
-            add(kind, None, None, f"the box has {want_n} {label}, the data pack has {got}")
-    boards = box.get("Trouper Boards")
-    if boards is not None and len(troupers) != boards:
-        add("troupers", None, None, f"the box has {boards} Trouper Boards, the data pack has "
-            f"{len(troupers)} Troupers")
+        if want_n is not None and n_have != want_n:
+            add(kind, None, None, f"the box has {want_n} {label}, the data pack has {n_have}")
+    n_boards = box.get("Trouper Boards")
+    if n_boards is not None and len(troupers) != n_boards:
+        add(
+            "troupers",
+            None,
+            None,
+            f"the box has {n_boards} Trouper Boards, the data pack has {len(troupers)} Troupers",
+        )
     for zone in zones:
         n_events = len(cat.events_in(zone))
         if n_events != 6:

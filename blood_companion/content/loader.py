@@ -275,7 +275,7 @@ def _field_path(loc: Sequence[int | str]) -> str:
     return out
 
 
-def _describe(err: dict[str, Any]) -> str:
+def _describe(err: Any) -> str:
     kind = err.get("type", "")
     msg = str(err.get("msg", "invalid value"))
     got = err.get("input")
@@ -327,8 +327,7 @@ class Catalog:
         out["village_buildings"] = sum(len(v.buildings) for v in self.all("village"))
         out["nemeses_lieutenants"] = sum(1 for n in self.all("nemeses") if not n.vlad)
         out["tactic_cards_total"] = sum(
-            len(self.all(k))
-            for k in ("starting_tactics", "advanced_tactics", "special_tactics")
+            len(self.all(k)) for k in ("starting_tactics", "advanced_tactics", "special_tactics")
         )
         out["placeholder_records"] = sum(
             1 for recs in self.records.values() for r in recs if r.source == "placeholder"
@@ -338,19 +337,19 @@ class Catalog:
     # typed accessors -----------------------------------------------------
     @property
     def config(self) -> m.RulesConfig:
-        return self.all("rules_config")[0]  # type: ignore[no-any-return]
+        return self.all("rules_config")[0]
 
     @property
     def board(self) -> m.NightBoard:
-        return self.all("night_board")[0]  # type: ignore[no-any-return]
+        return self.all("night_board")[0]
 
     @property
     def insanity(self) -> m.InsanityTrack:
-        return self.all("insanity")[0]  # type: ignore[no-any-return]
+        return self.all("insanity")[0]
 
     @property
     def village(self) -> m.Village:
-        return self.all("village")[0]  # type: ignore[no-any-return]
+        return self.all("village")[0]
 
     @property
     def dice(self) -> list[m.Die]:
@@ -387,14 +386,14 @@ class Catalog:
         for k in ("starting_tactics", "advanced_tactics", "special_tactics"):
             card = self.get(k, id)
             if card is not None:
-                return card  # type: ignore[no-any-return]
+                return card
         return None
 
     def item(self, id: str) -> m.ItemCard | None:
         for k in ("trouper_items", "special_items"):
             card = self.get(k, id)
             if card is not None:
-                return card  # type: ignore[no-any-return]
+                return card
         return None
 
     def locations_in(self, zone: str) -> list[m.Location]:

@@ -46,9 +46,7 @@ class Record(Model):
 class Target(Model):
     """Who or what an Effect applies to ("Reading the Elements of a Target")."""
 
-    kind: Literal[
-        "self", "trouper", "troupers_all", "enemy", "nemesis", "minion", "tile", "event"
-    ]
+    kind: Literal["self", "trouper", "troupers_all", "enemy", "nemesis", "minion", "tile", "event"]
     # "0", "0-1", "1", "0-3", "any" (the infinity sign), or "area" for a Special Area.
     distance: Annotated[str, Field(pattern=r"^(any|area|\d+(-\d+)?)$")] = "any"
     # Tie breakers in order (Nemesis Target Priority); the Leader's Rule follows them all.
@@ -552,7 +550,7 @@ class Components(Record):
 
 
 class RulesConfig(Record):
-    """Choices where the alpha rulebook is silent or contradicts itself (docs/rules-decisions.md)."""
+    """Where the alpha rulebook is silent or contradicts itself (docs/rules-decisions.md)."""
 
     tiles_per_zone: Annotated[int, Field(ge=1)]
     location_die: DieLetter

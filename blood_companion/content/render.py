@@ -144,9 +144,7 @@ def render_effect(e: m.Effect) -> str:
     if e.cost:
         parts.append(
             "Cost: "
-            + ", ".join(
-                COST_NAMES[c.kind].format(n=c.n, s="s" if c.n > 1 else "") for c in e.cost
-            )
+            + ", ".join(COST_NAMES[c.kind].format(n=c.n, s="s" if c.n > 1 else "") for c in e.cost)
             + "."
         )
     if e.condition:

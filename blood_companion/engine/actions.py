@@ -111,8 +111,8 @@ def parse_action(data: dict[str, Any] | str) -> Action:
     adapter = action_adapter()
     try:
         if isinstance(data, str):
-            return adapter.validate_json(data)  # type: ignore[no-any-return]
-        return adapter.validate_python(data)  # type: ignore[no-any-return]
+            return adapter.validate_json(data)
+        return adapter.validate_python(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(x) for x in err["loc"])

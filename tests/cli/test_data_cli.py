@@ -1,0 +1,101 @@
+"""`blood data ...` as a person and a script use it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def test_validate_json_counts(blood) -> None:  # type: ignore[no-untyped-def]
+    r = blood("data", "validate", "--json")
+    assert r.code == 0, r.err
+    doc = r.json()
+    assert doc["ok"] is True
+    c = doc["counts"]
+    assert (c["nemeses"], c["reaction_cards"], c["vlad_reaction_cards"]) == (6, 60, 12)
+    assert (c["weakness_cards"], c["minions"], c["zones"], c["events"]) == (18, 8, 4, 24)
+    assert (c["troupers"], c["starting_tactic_cards"], c["trouper_items"]) == (4, 48, 24)
+    assert (c["village_buildings"], c["dice"]) == (5, 3)
+    assert c["locations"] == 16 and c["advanced_tactic_cards"] >= 36
+
+
+def test_validate_bad_dir_json_errors(blood, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "minions.yaml").write_text("- id: x\n  name: [\n")
+    r = blood("data", "validate", str(tmp_path), "--json")
+    assert r.code == 1
+    doc = r.json()
+    assert doc["ok"] is False
+    (err,) = doc["errors"]
+    assert set(err) == {"file", "line", "field", "message"}
+    assert err["file"].endswith("minions.yaml") and err["line"] == 2
+
+
+def test_validate_bad_dir_human(blood_proc, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "minions.yaml").write_text("- !!python/object:os.system {}\n")
+    r = blood_proc("data", "validate", str(tmp_path))
+    assert r.code == 1
+    assert "Traceback" not in r.err
+    assert "minions.yaml:1" in r.err and "tag not allowed" in r.err
+
+
+def test_show_dice_contract(blood) -> None:  # type: ignore[no-untyped-def]
+    r = blood("data", "show", "dice", "--json")
+    assert r.code == 0
+    dice = r.json()["dice"]
+    assert [d["letter"] for d in dice] == ["R", "G", "B"]
+    for d in dice:
+        assert {"id", "name", "source", "letter", "faces"} <= set(d)
+        assert all({"triumphs", "defeats"} <= set(f) for f in d["faces"])
+
+
+def test_show_kinds_have_id_name_source(blood) -> None:  # type: ignore[no-untyped-def]
+    for kind in ("troupers", "nemeses", "minions", "locations", "events", "village"):
+        r = blood("data", "show", kind, "--json")
+        assert r.code == 0, (kind, r.err)
+        records = r.json()[kind]
+        assert records
+        for rec in records:
+            assert {"id", "name", "source"} <= set(rec)
+
+
+def test_show_one_record_in_words(blood) -> None:  # type: ignore[no-untyped-def]
+    r = blood("data", "show", "nemeses", "lucilla")
+    assert r.code == 0
+    assert "Lucilla" in r.out
+    r = blood("data", "show", "reactions", "lucilla-r01")
+    assert "Target:" in r.out or "Outcome:" in r.out
+
+
+def test_show_unknown(blood) -> None:  # type: ignore[no-untyped-def]
+    r = blood("data", "show", "nemeses", "dracula")
+    assert r.code == 1 and "no nemeses record with id 'dracula'" in r.err
+    r = blood("data", "show", "spaceships")
+    assert r.code == 2 and "unknown kind" in r.err
+
+
+def test_overlay_changes_a_card(blood, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = blood("data", "show", "nemeses", "lucilla", "--json")
+    card = r.json()
+    card["name"] = "Lucilla, Transcribed"
+    card["source"] = "rulebook"
+    (tmp_path / "nemeses.yaml").write_text(json.dumps([card]))  # JSON is valid YAML
+    r = blood("--data-dir", str(tmp_path), "data", "show", "nemeses", "lucilla", "--json")
+    assert r.code == 0, r.err
+    assert r.json()["name"] == "Lucilla, Transcribed"
+    r = blood("data", "show", "nemeses", "--json", "--data-dir", str(tmp_path))
+    assert len(r.json()["nemeses"]) == 6
+
+
+def test_schema_out(blood, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = blood("data", "schema", "--out", str(tmp_path / "schemas"))
+    assert r.code == 0
+    sch = json.loads((tmp_path / "schemas" / "reactions.schema.json").read_text())
+    assert sch["type"] == "array"
+    assert "$defs" in sch
+
+
+def test_version_and_help(blood_proc) -> None:  # type: ignore[no-untyped-def]
+    r = blood_proc("--version")
+    assert r.code == 0 and r.out.startswith("blood-companion ")
+    r = blood_proc("data", "--help")
+    assert r.code == 0 and "validate" in r.out
