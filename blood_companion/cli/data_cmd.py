@@ -25,8 +25,9 @@ from blood_companion.content.loader import (
 from blood_companion.content.render import render_effect
 from blood_companion.errors import BloodError
 
-data_app = typer.Typer(help="The data pack: validate it, show cards, export JSON Schema.",
-                       no_args_is_help=True)
+data_app = typer.Typer(
+    help="The data pack: validate it, show cards, export JSON Schema.", no_args_is_help=True
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -41,8 +42,9 @@ def catalog() -> Catalog:
 @data_app.command("validate")
 def validate(
     directory: Path = typer.Argument(
-        None, help="A folder to check, layered over the shipped pack [default: the shipped pack"
-        " plus --data-dir]."
+        None,
+        help="A folder to check, layered over the shipped pack [default: the shipped pack"
+        " plus --data-dir].",
     ),
     alone: bool = typer.Option(
         False, "--alone", help="Check DIR as a complete pack on its own, not as an overlay."
@@ -139,8 +141,9 @@ def show(
             close = [r.id for r in records if record_id.lower() in r.id][:8]
             raise BloodError(
                 f"no {key} record with id {record_id!r}",
-                hint=("did you mean: " + ", ".join(close)) if close else
-                f"`blood data show {key}` lists them",
+                hint=("did you mean: " + ", ".join(close))
+                if close
+                else f"`blood data show {key}` lists them",
             )
         if as_json:
             print_json(_record_json(rec))
@@ -163,8 +166,10 @@ def show(
         table.add_row(r.id, r.name, _summary(r), r.source)
     stdout.print(table)
     if any(r.source == "placeholder" for r in records):
-        stdout.print("placeholder = our own stand-in content; transcribe your box over it "
-                     "(README, 'Transcribing your box').")
+        stdout.print(
+            "placeholder = our own stand-in content; transcribe your box over it "
+            "(README, 'Transcribing your box')."
+        )
 
 
 @data_app.command("schema")
@@ -183,8 +188,11 @@ def schema(
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, sch in schemas.items():
-            sch = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-                   "title": f"Blood Companion {name}", **sch}
+            sch = {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "title": f"Blood Companion {name}",
+                **sch,
+            }
             (out / f"{name}.schema.json").write_text(json.dumps(sch, indent=2) + "\n")
     except OSError as exc:
         raise BloodError(f"cannot write schemas to {out}: {exc.strerror}") from exc

@@ -215,6 +215,10 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
         return None
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        context = getattr(exc, "context", None)
+        context_mark = getattr(exc, "context_mark", None)
+        if context and context_mark is not None:
+            problem += f" ({context} started on line {context_mark.line + 1})"
         problems.append(Problem(shown, _mark_line(exc), None, f"invalid YAML: {problem}"))
         return None
     finally:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action, Context, rng_for
+from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import (
     PLAYER_COLOURS,
@@ -112,6 +113,7 @@ class StartCampaign(Action):
                 "game": 1,
                 "part": "day",
                 "phase": "recovery",
+                "day": DayState(),
             }
         )
 

@@ -12,6 +12,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from blood_companion.engine.day_state import DayState
+from blood_companion.engine.night_state import NightState
+
 RESOURCE_NAMES = ("jewels", "coins", "trinkets", "scrolls")
 PLAYER_COLOURS = ("crimson", "azure", "emerald", "amber")  # placeholder colour names
 
@@ -102,8 +105,8 @@ class CampaignState(StateModel):
     game: int = 0  # number of the game being played (1-based once started)
     part: Literal["setup", "day", "night", "over"] = "setup"
     phase: str = ""  # the current step inside the Part (set by day/night engines)
-    day: dict[str, Any] = Field(default_factory=dict)  # Day Part scratch (choices so far)
-    night: dict[str, Any] = Field(default_factory=dict)  # Night Part board (night engine)
+    day: DayState | None = None  # the Day Part's choices so far (engine/day.py)
+    night: NightState | None = None  # the Night Board (engine/night.py)
     resources_earned: int = 0
     resources_spent: int = 0
     vlad_defeats: int = 0

@@ -27,7 +27,7 @@ def test_validate_bad_dir_json_errors(blood, tmp_path: Path) -> None:  # type: i
     assert doc["ok"] is False
     (err,) = doc["errors"]
     assert set(err) == {"file", "line", "field", "message"}
-    assert err["file"].endswith("minions.yaml") and err["line"] == 2
+    assert err["file"].endswith("minions.yaml") and err["line"] == 3
 
 
 def test_validate_bad_dir_human(blood_proc, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,58 @@
+"""The Day Part's choices so far (Show Phase and Dusk Phase), as data only."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+DayStep = Literal[
+    "recovery",
+    "purchases",
+    "zone",
+    "location",
+    "minions",
+    "last_assault",
+    "nemesis",
+    "dusk_map",
+    "dusk_reaction_deck",
+    "dusk_difficulty",
+    "dusk_events",
+    "equipping",
+    "done",
+]
+DAY_STEPS: tuple[str, ...] = (
+    "recovery",
+    "purchases",
+    "zone",
+    "location",
+    "minions",
+    "last_assault",
+    "nemesis",
+    "dusk_map",
+    "dusk_reaction_deck",
+    "dusk_difficulty",
+    "dusk_events",
+    "equipping",
+    "done",
+)
+
+
+class DayState(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    step: DayStep = "recovery"
+    # Buildings bought this Day that change the selection steps ("Village Card").
+    hunting_house: bool = False
+    cartographer: bool = False
+    asylum: bool = False
+    zone: str | None = None
+    location: str | None = None
+    location_roll: str | None = None  # the die face that picked it (physical or digital)
+    minion_pool: list[str] = Field(default_factory=list)  # Hunting House: the four chosen
+    minions: list[str] = Field(default_factory=list)  # [A, B]
+    last_assault: bool = False
+    nemesis: str | None = None
+    difficulty: int | None = None
+    events: list[str] = Field(default_factory=list)  # Event cards placed on the Chain
+    equipped: dict[int, dict[str, str]] = Field(default_factory=dict)  # trouper -> cat -> item
