@@ -1,0 +1,321 @@
+"""`blood rules`: the rules reference at the table, without typer, pydantic or YAML.
+
+``cli.entry`` calls :func:`fast_main` for ``blood rules ...`` (help goes to the typer app,
+see ``cli.rules_cmd``). Imports stay minimal: the cached index loads with ``marshal``, JSON
+is imported only for ``--json`` and rich only when a person is reading a terminal.
+
+    blood rules QUERY...            search ("how does push work", "exausted test")
+    blood rules keyword NAME        one Element keyword or symbol (Push, Draw, bite)
+    blood rules phase NAME          a part or phase of the game with its ordered steps
+    blood rules list [KIND]         every entry, or those of one kind
+    options: --json  --plain  --limit N  --kind KIND
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
+if TYPE_CHECKING:
+    from blood_companion.rules.entry import RuleEntry
+    from blood_companion.rules.index import RulesIndex
+
+USAGE = (
+    "Usage: blood rules [OPTIONS] QUERY...\n"
+    "       blood rules keyword NAME | phase NAME | list [KIND]\n"
+    "Options: --json, --plain, --limit N (results to show, default 5), --kind KIND\n"
+    "Try 'blood rules --help' for help."
+)
+KEYWORD_KINDS = ("keyword", "symbol")
+PHASE_KINDS = ("phase", "procedure")
+SUBCOMMANDS = ("keyword", "phase", "list")
+
+
+class Usage(Exception):
+    """Bad command-line input (exit code 2)."""
+
+
+class Options:
+    __slots__ = ("json", "plain", "limit", "kind", "words")
+
+    def __init__(self) -> None:
+        self.json = False
+        self.plain = False
+        self.limit = 5
+        self.kind: str | None = None
+        self.words: list[str] = []
+
+
+def parse(args: list[str]) -> Options:
+    """Options and words of ``blood rules ...``; raises Usage on bad input."""
+    opts = Options()
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            opts.words.extend(args[i + 1 :])
+            break
+        name, eq, value = arg.partition("=")
+        if arg == "--json":
+            opts.json = True
+        elif arg == "--plain":
+            opts.plain = True
+        elif name in ("--limit", "-n", "--kind"):
+            if not eq:
+                if i + 1 >= len(args):
+                    raise Usage(f"option {name} needs a value")
+                value = args[i + 1]
+                i += 1
+            if name == "--kind":
+                opts.kind = value
+            else:
+                try:
+                    opts.limit = int(value)
+                except ValueError:
+                    raise Usage(f"option {name} needs a whole number, not {value!r}") from None
+                if opts.limit < 1:
+                    raise Usage(f"option {name} must be at least 1")
+        elif arg.startswith("-") and len(arg) > 1 and not arg[1:].isdigit():
+            raise Usage(f"no such option: {arg}")
+        else:
+            opts.words.append(arg)
+        i += 1
+    return opts
+
+
+# ---------------------------------------------------------------------- documents
+
+
+def entry_doc(entry: RuleEntry, score: float | None = None, full: bool = True) -> dict:
+    doc: dict[str, object] = {
+        "id": entry.id,
+        "title": entry.title,
+        "section": entry.section,
+        "text": entry.text,
+        "kind": entry.kind,
+    }
+    if full:
+        doc.update(
+            steps=entry.steps,
+            related=entry.related,
+            aliases=entry.aliases,
+            source=entry.source,
+        )
+    if score is not None:
+        doc["score"] = score
+    return doc
+
+
+class Answer:
+    """What to show: the mode, the query and the (entry, score) results, best first."""
+
+    __slots__ = ("mode", "query", "results", "index")
+
+    def __init__(self, mode: str, query: str, results: list, index: RulesIndex) -> None:
+        self.mode = mode
+        self.query = query
+        self.results = results
+        self.index = index
+
+
+class NotFound(Exception):
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+def answer(opts: Options, index: RulesIndex) -> Answer:
+    """Resolve the words into an Answer; raises NotFound or Usage."""
+    from blood_companion.rules.entry import KINDS
+
+    if opts.kind is not None and opts.kind not in KINDS:
+        raise Usage(f"--kind must be one of {', '.join(KINDS)}")
+    words = opts.words
+    head = words[0].lower() if words else ""
+    rest = " ".join(words[1:]).strip()
+    if head in ("keyword", "phase"):
+        kinds = KEYWORD_KINDS if head == "keyword" else PHASE_KINDS
+        plural = "keywords and symbols" if head == "keyword" else "phases and procedures"
+        if not rest:
+            return Answer("list", head, [(e, None) for e in index.of_kinds(kinds)], index)
+        entry = index.find(rest, kinds)
+        if entry is None:
+            names = ", ".join(e.id for e in index.of_kinds(kinds))
+            raise NotFound(f"no {head} named {rest!r}", hint=f"{plural}: {names}")
+        return Answer(head, rest, [(entry, None)], index)
+    if head == "list" or not words:
+        kind = opts.kind or (rest if head == "list" and rest else None)
+        if kind is not None and kind not in KINDS:
+            raise Usage(f"list takes one of {', '.join(KINDS)}, not {kind!r}")
+        return Answer("list", kind or "", [(e, None) for e in index.listing(kind)], index)
+    query = " ".join(words)
+    only = (opts.kind,) if opts.kind else None
+    results = index.search(query, limit=opts.limit, kinds=only)
+    if not results:
+        raise NotFound(
+            f"no rules entry matches {query!r}",
+            hint="try other words, 'blood rules list' or 'blood rules keyword NAME'",
+        )
+    return Answer("search", query, results, index)
+
+
+def json_doc(ans: Answer, limit: int) -> dict:
+    listing = ans.mode == "list"
+    results = ans.results if listing else ans.results[:limit]
+    return {
+        "ok": True,
+        "query": ans.query,
+        "mode": ans.mode,
+        "results": [entry_doc(e, s, full=not listing) for e, s in results],
+    }
+
+
+# ---------------------------------------------------------------------- plain text
+
+
+def plain_entry(entry: RuleEntry) -> list[str]:
+    lines = [entry.title, f"Section: {entry.section} ({entry.source})", f"Kind: {entry.kind}", ""]
+    lines.extend(p for para in entry.text.split("\n\n") for p in (para, ""))
+    if entry.steps:
+        lines.append("Steps:")
+        lines.extend(f"{n}. {step}" for n, step in enumerate(entry.steps, 1))
+        lines.append("")
+    if entry.related:
+        lines.append("Related: " + ", ".join(entry.related))
+    return lines
+
+
+def plain_lines(ans: Answer, limit: int) -> list[str]:
+    if ans.mode == "list":
+        lines: list[str] = []
+        kind = None
+        for e, _ in ans.results:
+            if e.kind != kind:
+                kind = e.kind
+                lines.append(f"{kind}:" if not lines else f"\n{kind}:")
+            lines.append(f"  {e.id}: {e.title}")
+        return lines
+    first, _ = ans.results[0]
+    lines = plain_entry(first)
+    others = ans.results[1:limit]
+    if others:
+        lines.append("")
+        lines.append("Also matching:")
+        lines.extend(f"- {e.title} ({e.id})" for e, _ in others)
+    return lines
+
+
+# ---------------------------------------------------------------------- rich
+
+
+def print_rich(ans: Answer, limit: int) -> None:
+    from rich.console import Console, Group
+    from rich.panel import Panel
+    from rich.text import Text
+
+    console = Console(highlight=False)
+    if ans.mode == "list":
+        kind = None
+        for e, _ in ans.results:
+            if e.kind != kind:
+                kind = e.kind
+                console.print(Text(f"\n{kind}", style="bold"))
+            console.print(Text.assemble(("  " + e.id, "cyan"), f"  {e.title}"))
+        return
+    first, _ = ans.results[0]
+    parts: list = [Text(p) for p in first.text.split("\n\n")]
+    if first.steps:
+        steps = Text()
+        for n, step in enumerate(first.steps, 1):
+            steps.append(f"{n:>2}. ", style="bold")
+            steps.append(step + ("\n" if n < len(first.steps) else ""))
+        parts.append(steps)
+    if first.related:
+        parts.append(Text("Related: " + ", ".join(first.related), style="dim"))
+    body = Group(*[x for p in parts for x in (p, Text(""))][:-1])
+    console.print(
+        Panel(
+            body,
+            title=Text(first.title, style="bold"),
+            title_align="left",
+            subtitle=Text(f"{first.section} - {first.kind}", style="dim"),
+            subtitle_align="right",
+            border_style="red" if first.kind == "gap" else "cyan",
+        )
+    )
+    others = ans.results[1:limit]
+    if others:
+        line = Text("Also: ", style="dim")
+        for n, (e, _) in enumerate(others):
+            if n:
+                line.append(" | ", style="dim")
+            line.append(e.title)
+            line.append(f" ({e.id})", style="dim")
+        console.print(line)
+
+
+# ---------------------------------------------------------------------- main
+
+
+def _wants_rich(opts: Options) -> bool:
+    if opts.plain or opts.json or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _print_json(doc: dict) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+
+
+def _error(message: str, hint: str | None, as_json: bool, code: int) -> int:
+    if as_json:
+        doc = {"ok": False, "error": message}
+        if hint:
+            doc["hint"] = hint
+        _print_json(doc)
+    sys.stderr.write(f"Error: {message}\n")
+    if hint:
+        sys.stderr.write(f"Hint: {hint}\n")
+    return code
+
+
+def fast_main(args: list[str]) -> int:
+    """Run ``blood rules`` with the words after ``rules``; return the exit code."""
+    as_json = "--json" in args
+    try:
+        opts = parse(args)
+        from blood_companion.rules.loader import load_index
+
+        ans = answer(opts, load_index())
+    except Usage as exc:
+        if not as_json:
+            sys.stderr.write(USAGE + "\n")
+        return _error(str(exc), None, as_json, 2)
+    except NotFound as exc:
+        return _error(exc.message, exc.hint, as_json, 1)
+    except Exception as exc:  # a BloodError from the loader (bad YAML): report, no traceback
+        from blood_companion.errors import BloodError
+
+        if not isinstance(exc, BloodError):
+            raise
+        return _error(exc.message, exc.hint, as_json, exc.exit_code)
+    try:
+        if opts.json:
+            _print_json(json_doc(ans, opts.limit))
+        elif _wants_rich(opts):
+            print_rich(ans, opts.limit)
+        else:
+            sys.stdout.write("\n".join(plain_lines(ans, opts.limit)) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: stop quietly, as other commands in a pipe do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0

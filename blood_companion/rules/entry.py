@@ -1,0 +1,152 @@
+"""One entry of the rules reference (``data/rules/*.yaml``) and the checks a raw entry must pass.
+
+Plain classes, not pydantic: the lookup path must not pay for importing pydantic. The checks
+run only when the reference is (re)compiled from YAML, never on a cached lookup.
+"""
+
+from __future__ import annotations
+
+KINDS = (
+    "keyword",  # an Element keyword: Step, Push, Draw, Summon...
+    "symbol",  # an Element symbol: wound, bite, exhausted
+    "phase",  # a part, phase or ordered procedure of the game flow
+    "procedure",  # an ordered procedure that is not a phase (a Test, wounding a Nemesis)
+    "concept",  # a rule or term (Threat, Insanity, Path)
+    "component",  # what a game component is and how it is used
+    "mode",  # a game mode
+    "gap",  # a printed gap or contradiction, with the choice the app made
+)
+SOURCES = ("rulebook", "placeholder")
+REQUIRED = ("id", "title", "section", "kind", "text")
+LIST_FIELDS = ("steps", "related", "aliases", "tags")
+ALLOWED = (*REQUIRED, *LIST_FIELDS, "source")
+
+
+class RuleEntry:
+    """A rules reference entry. ``steps`` is the ordered procedure (phases), maybe empty."""
+
+    __slots__ = (
+        "id",
+        "title",
+        "section",
+        "kind",
+        "text",
+        "steps",
+        "related",
+        "aliases",
+        "tags",
+        "source",
+        "file",
+    )
+
+    def __init__(
+        self,
+        id: str,
+        title: str,
+        section: str,
+        kind: str,
+        text: str,
+        steps: list[str] | None = None,
+        related: list[str] | None = None,
+        aliases: list[str] | None = None,
+        tags: list[str] | None = None,
+        source: str = "rulebook",
+        file: str = "",
+    ) -> None:
+        self.id = id
+        self.title = title
+        self.section = section
+        self.kind = kind
+        self.text = text
+        self.steps = list(steps or [])
+        self.related = list(related or [])
+        self.aliases = list(aliases or [])
+        self.tags = list(tags or [])
+        self.source = source
+        self.file = file
+
+    def to_dict(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, object]) -> RuleEntry:
+        return cls(**d)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        return f"RuleEntry({self.id!r})"
+
+
+def check_raw(raw: object, where: str) -> tuple[RuleEntry | None, list[str]]:
+    """Check one raw YAML entry; return the entry (or None) and the problems found.
+
+    ``where`` names the file and line for the messages ("data/rules/keywords.yaml:12").
+    """
+    problems: list[str] = []
+    if not isinstance(raw, dict):
+        return None, [f"{where}: an entry must be a mapping, found {type(raw).__name__}"]
+    ident = raw.get("id")
+    label = f"{where} ({ident})" if isinstance(ident, str) else where
+    for key in raw:
+        if key not in ALLOWED:
+            problems.append(f"{label}: unknown field {key!r} (allowed: {', '.join(ALLOWED)})")
+    for key in REQUIRED:
+        value = raw.get(key)
+        if not isinstance(value, str) or not value.strip():
+            problems.append(f"{label}: field {key!r} must be a non-empty string")
+    if isinstance(ident, str) and not _valid_id(ident):
+        problems.append(f"{label}: id must be lower-case letters, digits and dashes")
+    kind = raw.get("kind")
+    if isinstance(kind, str) and kind not in KINDS:
+        problems.append(f"{label}: kind {kind!r} is not one of {', '.join(KINDS)}")
+    source = raw.get("source", "rulebook")
+    if source not in SOURCES:
+        problems.append(f"{label}: source must be one of {', '.join(SOURCES)}")
+    for key in ("aliases", "tags"):
+        # A bare number in a tag list ("0-1" is a string, but 3 is not) is meant as text.
+        value = raw.get(key)
+        if isinstance(value, list):
+            raw = {**raw, key: [str(v) if isinstance(v, int | float) else v for v in value]}
+    for key in LIST_FIELDS:
+        value = raw.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            problems.append(f"{label}: field {key!r} must be a list of strings")
+    if problems:
+        return None, problems
+    entry = RuleEntry(
+        id=raw["id"],
+        title=raw["title"].strip(),
+        section=raw["section"].strip(),
+        kind=raw["kind"],
+        text=_paragraphs(raw["text"]),
+        steps=[" ".join(s.split()) for s in raw.get("steps", [])],
+        related=list(raw.get("related", [])),
+        aliases=list(raw.get("aliases", [])),
+        tags=list(raw.get("tags", [])),
+        source=source,
+        file=where.rsplit(":", 1)[0],
+    )
+    return entry, []
+
+
+def _paragraphs(text: str) -> str:
+    # Folded YAML keeps blank lines between paragraphs; everything else becomes one space.
+    paras = (" ".join(p.split()) for p in text.split("\n\n"))
+    return "\n\n".join(p for p in paras if p)
+
+
+def _valid_id(ident: str) -> bool:
+    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789-")
+    return bool(ident) and ident[0].isalnum() and set(ident) <= allowed and len(ident) <= 64
+
+
+def check_links(entries: list[RuleEntry]) -> list[str]:
+    """Problems across entries: related ids that name no entry, or an entry related to itself."""
+    ids = {e.id for e in entries}
+    problems = []
+    for e in entries:
+        for r in e.related:
+            if r == e.id:
+                problems.append(f"{e.file} ({e.id}): related lists the entry itself")
+            elif r not in ids:
+                problems.append(f"{e.file} ({e.id}): related id {r!r} names no entry")
+    return problems

@@ -1,0 +1,194 @@
+"""Find, read and cache the rules reference.
+
+The reference is ``rules/*.yaml`` in the shipped data pack (``blood_companion/_data`` in an
+installed wheel, the repository's ``data/`` in a checkout), with an optional overlay in
+``$BLOOD_DATA_DIR/rules`` (an entry with the same id replaces ours, a new id adds one).
+
+Reading YAML costs far more than a lookup, so the compiled search index is cached with
+``marshal`` in the user's cache folder (``$BLOOD_CACHE_DIR``, else ``$XDG_CACHE_HOME`` or
+``~/.cache``, then ``blood-companion/``), keyed by the path, size and modification time of
+every YAML file, the package version and the Python version. A stale, corrupt or unreadable
+cache is simply rebuilt; a cache folder that cannot be written is skipped.
+
+Only this file's YAML path imports ``yaml``; the cached path imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import zlib
+
+from blood_companion import __version__
+from blood_companion.errors import BloodError
+from blood_companion.rules.entry import RuleEntry, check_links, check_raw
+from blood_companion.rules.index import INDEX_FORMAT, RulesIndex, build_index
+
+
+class RulesDataError(BloodError):
+    """The rules reference could not be read; ``problems`` lists each one with file:line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        shown = "\n".join(problems[:20])
+        more = f"\n... and {len(problems) - 20} more" if len(problems) > 20 else ""
+        super().__init__(
+            f"the rules reference has {len(problems)} problem(s):\n{shown}{more}",
+            hint="fix the file(s) named above (see docs/rules-reference.md)",
+        )
+        self.problems = problems
+
+
+def shipped_rules_dir() -> str:
+    """The rules folder of the shipped data pack (wheel or checkout)."""
+    import blood_companion
+
+    pkg = os.path.dirname(os.path.abspath(blood_companion.__file__))
+    data = os.path.join(pkg, "_data")
+    if not os.path.isdir(data):
+        data = os.path.join(os.path.dirname(pkg), "data")
+    return os.path.join(data, "rules")
+
+
+def overlay_rules_dir() -> str | None:
+    """``$BLOOD_DATA_DIR/rules`` if that folder exists."""
+    base = os.environ.get("BLOOD_DATA_DIR")
+    if not base:
+        return None
+    path = os.path.join(os.path.abspath(base), "rules")
+    return path if os.path.isdir(path) else None
+
+
+def rules_dirs() -> list[str]:
+    """The layers to read, shipped first; raises RulesDataError if the shipped one is missing."""
+    shipped = shipped_rules_dir()
+    if not os.path.isdir(shipped):
+        raise RulesDataError([f"{shipped}: the rules reference folder is missing"])
+    overlay = overlay_rules_dir()
+    return [shipped, overlay] if overlay else [shipped]
+
+
+def yaml_files(folder: str) -> list[str]:
+    names = sorted(n for n in os.listdir(folder) if n.endswith((".yaml", ".yml")))
+    return [os.path.join(folder, n) for n in names if not n.startswith(".")]
+
+
+def signature(dirs: list[str]) -> tuple:
+    """What the cache must match: format, versions and every file's path, size and mtime."""
+    files = []
+    for folder in dirs:
+        for path in yaml_files(folder):
+            st = os.stat(path)
+            files.append((path, st.st_size, st.st_mtime_ns))
+    return (INDEX_FORMAT, __version__, tuple(sys.version_info[:3]), tuple(dirs), tuple(files))
+
+
+def cache_path(dirs: list[str]) -> str:
+    base = os.environ.get("BLOOD_CACHE_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        base = os.path.join(xdg, "blood-companion")
+    key = zlib.crc32("\0".join(dirs).encode("utf-8"))
+    return os.path.join(base, f"rules-{key:08x}.marshal")
+
+
+def read_layer(folder: str) -> tuple[list[RuleEntry], list[str]]:
+    """Entries of one folder's YAML files, in file then entry order, and the problems found."""
+    import yaml
+
+    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    entries: list[RuleEntry] = []
+    problems: list[str] = []
+    seen: dict[str, str] = {}
+    for path in yaml_files(folder):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                loader = loader_cls(fh)
+                try:
+                    node = loader.get_single_node()
+                    data = loader.construct_document(node) if node is not None else None
+                finally:
+                    loader.dispose()
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            at = f":{mark.line + 1}" if mark is not None else ""
+            problem = getattr(exc, "problem", None) or str(exc)
+            problems.append(f"{path}{at}: not valid YAML: {problem}")
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(f"{path}: cannot be read: {exc}")
+            continue
+        if data is None:
+            continue
+        if not isinstance(data, list):
+            problems.append(f"{path}:1: expected a list of entries at the top level")
+            continue
+        items = getattr(node, "value", [])
+        for n, raw in enumerate(data):
+            line = items[n].start_mark.line + 1 if n < len(items) else 0
+            entry, found = check_raw(raw, f"{path}:{line}")
+            problems.extend(found)
+            if entry is None:
+                continue
+            if entry.id in seen:
+                problems.append(f"{path}:{line}: id {entry.id!r} already used in {seen[entry.id]}")
+                continue
+            seen[entry.id] = f"{path}:{line}"
+            entries.append(entry)
+    return entries, problems
+
+
+def load_entries(dirs: list[str] | None = None) -> list[RuleEntry]:
+    """Read and check every layer (no cache); raises RulesDataError listing all problems."""
+    dirs = rules_dirs() if dirs is None else dirs
+    merged: dict[str, RuleEntry] = {}
+    problems: list[str] = []
+    for folder in dirs:
+        entries, found = read_layer(folder)
+        problems.extend(found)
+        for e in entries:
+            merged[e.id] = e  # same id: the later layer replaces, keeping the position
+    result = list(merged.values())
+    problems.extend(check_links(result))
+    if not result and not problems:
+        problems.append(f"{dirs[0]}: no rules entries found")
+    if problems:
+        raise RulesDataError(problems)
+    return result
+
+
+def load_index(use_cache: bool = True) -> RulesIndex:
+    """The search index, from the cache when it is fresh, else compiled from YAML (and cached).
+
+    Raises RulesDataError when the YAML has problems.
+    """
+    dirs = rules_dirs()
+    sig = signature(dirs)
+    path = cache_path(dirs)
+    if use_cache:
+        try:
+            with open(path, "rb") as fh:
+                data = marshal.load(fh)
+            if isinstance(data, dict) and data.get("signature") == sig:
+                return RulesIndex(data)
+        except (OSError, EOFError, ValueError, TypeError, KeyError):
+            pass
+    data = build_index(load_entries(dirs))
+    data["signature"] = sig
+    if use_cache:
+        _write_cache(path, data)
+    return RulesIndex(data)
+
+
+def _write_cache(path: str, data: dict) -> None:
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as fh:
+            marshal.dump(data, fh)
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        import contextlib
+
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
