@@ -1,0 +1,35 @@
+"""Saves: one SQLite file per campaign, the only code that touches save files.
+
+* :class:`CampaignStore` — open/create a campaign, ``record(action)``, undo/redo/marks, log,
+  verify, ``backup(reason)``, ``export_doc()``.
+* :mod:`transfer` — export/import as readable JSON; :mod:`manage` — list, delete, recover.
+* :mod:`schema` — tables, schema version and migrations; :mod:`saves` — folder layout.
+"""
+
+from blood_companion.store.campaign_store import CampaignStore, LogEntry, VerifyReport
+from blood_companion.store.errors import (
+    BadNameError,
+    CampaignExists,
+    CampaignNotFound,
+    DamagedSave,
+    ImportRefused,
+    NothingToRedo,
+    NothingToUndo,
+    SaveInUse,
+    StoreError,
+)
+
+__all__ = [
+    "BadNameError",
+    "CampaignExists",
+    "CampaignNotFound",
+    "CampaignStore",
+    "DamagedSave",
+    "ImportRefused",
+    "LogEntry",
+    "NothingToRedo",
+    "NothingToUndo",
+    "SaveInUse",
+    "StoreError",
+    "VerifyReport",
+]

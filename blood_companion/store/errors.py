@@ -1,0 +1,62 @@
+"""Typed errors of the save store; each says what is wrong and how to recover.
+
+All are :class:`BloodError` subclasses, so the CLI prints them without a traceback (exit 1).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from blood_companion.errors import BloodError
+
+
+class StoreError(BloodError):
+    """A save that cannot be read, written or found."""
+
+
+class BadNameError(StoreError):
+    """A campaign or mark name that is not allowed (nothing is written)."""
+
+
+class CampaignNotFound(StoreError):
+    """No campaign of that name in the saves folder."""
+
+
+class CampaignExists(StoreError):
+    """`new` or `import` would overwrite a campaign."""
+
+
+class SaveInUse(StoreError):
+    """Another process held the campaign longer than we were willing to wait."""
+
+
+class DamagedSave(StoreError):
+    """A truncated, corrupted, hand-edited or unknown-version save file (left untouched)."""
+
+    def __init__(self, path: Path, problem: str, *, hint: str | None = None) -> None:
+        name = path.name.removesuffix(SAVE_SUFFIX)
+        super().__init__(
+            f"the save file {path} cannot be used: {problem}. The file was left untouched.",
+            hint=hint
+            or (
+                f"`blood campaign recover --campaign {name}` restores the newest good backup "
+                "(the damaged file is kept beside the backups)"
+            ),
+        )
+        self.path = path
+        self.problem = problem
+
+
+class NothingToUndo(StoreError):
+    """Undo (or undo --to) asked for more steps than the log has."""
+
+
+class NothingToRedo(StoreError):
+    """Redo with no undone steps (none, or replaced by a newer action)."""
+
+
+class ImportRefused(StoreError):
+    """An import file that does not validate; nothing was stored."""
+
+
+SAVE_SUFFIX = ".blood.db"
