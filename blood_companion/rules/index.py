@@ -120,14 +120,25 @@ class RulesIndex:
     ) -> list[tuple[RuleEntry, float]]:
         """Entries for a question, best first, with their scores (empty if nothing matches)."""
         qterms = query_terms(query)
+        # Numbers ("Step 2", "8 wounds") help when the reference has them but never count
+        # against an entry that lacks them, unless the question is nothing but numbers.
+        words = [q for q in qterms if not q.isdigit()]
+        numbers = [q for q in qterms if q.isdigit() and q in self.postings]
+        if words:
+            qterms = words + numbers
         if not qterms:
             return []
+        needed = len(words) or len(qterms)
         per_term: list[dict[int, float]] = []
         via_name: dict[int, int] = {}
+        best_forms: list[str] = []
         for q in qterms:
             scores: dict[int, float] = {}
             named: set[int] = set()
-            for v, sim in self.expand(q).items():
+            alternatives = self.expand(q)
+            # The phrase test below uses each word's most likely meaning ("nemisis" -> nemesis).
+            best_forms.append(next(iter(alternatives), q))
+            for v, sim in alternatives.items():
                 idf = self.idf(v)
                 by_entry: dict[int, float] = {}
                 for i, f, n in self.postings[v]:
@@ -144,7 +155,7 @@ class RulesIndex:
             per_term.append(scores)
             for i in named:
                 via_name[i] = via_name.get(i, 0) + 1
-        phrase = " ".join(qterms)
+        phrase = " ".join(best_forms)
         gap_question = bool(GAP_WORDS & set(qterms))
         totals: dict[int, float] = {}
         for i in set().union(*per_term):
@@ -152,9 +163,12 @@ class RulesIndex:
             if kinds and e.kind not in kinds:
                 continue
             parts = [s[i] for s in per_term if i in s]
-            coverage = len(parts) / len(qterms)
+            matched = sum(1 for n, s in enumerate(per_term) if i in s and n < needed)
+            coverage = matched / needed
+            if not coverage:
+                continue
             score = sum(parts) * coverage * coverage
-            if via_name.get(i, 0) >= len(qterms):
+            if via_name.get(i, 0) >= needed:
                 score *= 1.3
             if phrase in self.names[i]:
                 score = score * 2.0 + 5.0
@@ -171,9 +185,11 @@ class RulesIndex:
         if name in self.by_id and self.by_id[name].kind in kinds:
             return self.by_id[name]
         key = " ".join(query_terms(name))
-        for i, e in enumerate(self.entries):
-            if e.kind in kinds and key in self.names[i]:
-                return e
+        # "phase nemesis" means the Nemesis Phase, not the Nemesis: try "<name> phase" too.
+        for candidate in (key, f"{key} {query_terms('phase')[0]}"):
+            for i, e in enumerate(self.entries):
+                if e.kind in kinds and candidate in self.names[i]:
+                    return e
         hits = self.search(name, limit=1, kinds=kinds)
         # A weak, partial match is not an answer to "keyword X": the caller suggests instead.
         if hits and hits[0][1] >= 1.5:

@@ -27,6 +27,8 @@ IRREGULAR = {
     "ko": "knockout",
     "ko'd": "knockout",
     "bitten": "bite",
+    "won": "win",
+    "lost": "lose",
     "bit": "bite",
     "enemies": "enemy",
     "minis": "miniature",
@@ -108,10 +110,11 @@ def terms(text: str) -> list[str]:
 def query_terms(text: str) -> list[str]:
     """The meaningful stems of a question, in order, without repeats.
 
-    Stopwords and bare numbers ("Step 2") are dropped; if nothing is left, every word counts.
+    Stopwords are dropped; if nothing is left, every word counts. Numbers are kept (the
+    search treats them as optional: "Step 2" must still find Step N).
     """
     words = raw_words(text)
-    kept = [w for w in words if w not in STOPWORDS and not w.isdigit()]
+    kept = [w for w in words if w not in STOPWORDS]
     if not kept:
         kept = words
     seen: list[str] = []
