@@ -195,7 +195,7 @@ def plain_lines(ans: Answer, limit: int) -> list[str]:
             if e.kind != kind:
                 kind = e.kind
                 lines.append(f"{kind}:" if not lines else f"\n{kind}:")
-            lines.append(f"  {e.id}: {e.title}")
+            lines.append(f"  {e.id}: {e.title}")  # one "id: title" per line, easy to cut
         return lines
     first, _ = ans.results[0]
     lines = plain_entry(first)
@@ -217,20 +217,31 @@ def print_rich(ans: Answer, limit: int) -> None:
 
     console = Console(highlight=False)
     if ans.mode == "list":
+        from rich.table import Table
+
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="cyan", no_wrap=True)
+        table.add_column()
         kind = None
         for e, _ in ans.results:
             if e.kind != kind:
+                if kind is not None:
+                    table.add_row("", "")
                 kind = e.kind
-                console.print(Text(f"\n{kind}", style="bold"))
-            console.print(Text.assemble(("  " + e.id, "cyan"), f"  {e.title}"))
+                table.add_row(Text(kind, style="bold"), "")
+            table.add_row("  " + e.id, e.title)
+        console.print(table)
         return
     first, _ = ans.results[0]
     parts: list = [Text(p) for p in first.text.split("\n\n")]
     if first.steps:
-        steps = Text()
+        from rich.table import Table
+
+        steps = Table.grid(padding=(0, 1))
+        steps.add_column(justify="right", style="bold")
+        steps.add_column()
         for n, step in enumerate(first.steps, 1):
-            steps.append(f"{n:>2}. ", style="bold")
-            steps.append(step + ("\n" if n < len(first.steps) else ""))
+            steps.add_row(f"{n}.", step)
         parts.append(steps)
     if first.related:
         parts.append(Text("Related: " + ", ".join(first.related), style="dim"))

@@ -168,7 +168,8 @@ def load_index(use_cache: bool = True) -> RulesIndex:
     if use_cache:
         try:
             with open(path, "rb") as fh:
-                data = marshal.load(fh)
+                # loads(read()) rather than load(fh): load() reads the file in tiny pieces.
+                data = marshal.loads(fh.read())
             if isinstance(data, dict) and data.get("signature") == sig:
                 return RulesIndex(data)
         except (OSError, EOFError, ValueError, TypeError, KeyError):
