@@ -1,0 +1,157 @@
+"""Setting a night up: what the Dusk Phase and the Beginning of the Night put on the table.
+
+Used by the Day Part's last step and by Single Game mode's direct setup ("Single Game Mode":
+each aspect of the night chosen or generated at random). Pure: the caller passes the RNG.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night_state import ChainSlot, MinionSlot, NightState
+from blood_companion.engine.state import CampaignState, TrouperState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+
+def reaction_deck_ids(state: CampaignState, catalog: Catalog, nemesis: str) -> list[str]:
+    """The 12 Reaction cards of a Nemesis (Vlad's with their current sides, by id)."""
+    card = catalog.nemesis(nemesis)
+    if card is None:
+        known = ", ".join(n.id for n in catalog.all("nemeses"))
+        raise RuleError(f"unknown Nemesis {nemesis!r}", hint=f"Nemeses: {known}")
+    if card.vlad:
+        return [v.id for v in catalog.all("vlad_reactions")]
+    return [r.id for r in catalog.reactions_for(nemesis)]
+
+
+def minion_miniatures(catalog: Catalog, zone: str, space: str) -> int:
+    """How many Miniatures a Minion card on space A or B starts with: one per Tile with that
+    Minion symbol in the Zone ("Dusk Phase": one Miniature per Tile)."""
+    z = catalog.get("zones", zone)
+    symbol = {"A": "minion_a", "B": "minion_b"}.get(space)
+    if z is None or symbol is None:
+        return 1
+    return sum(g.count for g in z.tiles if g.symbol == symbol) or 1
+
+
+def draw(t: TrouperState, n: int, rng: random.Random) -> TrouperState:
+    """Draw N ("Draw N"): reshuffle the discard pile when the deck runs out; stop when both
+    are empty."""
+    pile, hand, discard = list(t.draw_pile), list(t.hand), list(t.discard)
+    for _ in range(n):
+        if not pile:
+            if not discard:
+                break
+            pile = discard
+            discard = []
+            rng.shuffle(pile)
+        hand.append(pile.pop(0))
+    return t.model_copy(update={"draw_pile": pile, "hand": hand, "discard": discard})
+
+
+def setup_night(
+    state: CampaignState,
+    catalog: Catalog,
+    rng: random.Random,
+    *,
+    nemesis: str,
+    location: str,
+    minions: list[str],
+    difficulty: int,
+    events: list[str] | None = None,
+    equipped: Mapping[int, Mapping[str, str]] | None = None,
+) -> CampaignState:
+    """Lay out the night and run the Beginning of the Night's draw (five cards each).
+
+    `events` are the Event cards for the Chain (drawn at random from the Zone when None);
+    `equipped` maps a Trouper index to its three items (category -> item id); by default each
+    Trouper equips the first sleeve item of each category. Raises RuleError on unknown ids or a
+    difficulty the Nemesis card does not list.
+    """
+    loc = catalog.get("locations", location)
+    if loc is None:
+        raise RuleError(f"unknown Location card {location!r}")
+    nem = catalog.nemesis(nemesis)
+    deck = reaction_deck_ids(state, catalog, nemesis)
+    assert nem is not None
+    level = next((lv for lv in nem.levels if lv.level == difficulty), None)
+    if level is None:
+        levels = ", ".join(str(lv.level) for lv in nem.levels)
+        raise RuleError(f"{nem.name} has no Difficulty level {difficulty} (levels: {levels})")
+    if len(minions) != 2 or len(set(minions)) != 2:
+        raise RuleError("a night starts with two different Minion cards (spaces A and B)")
+    for mid in minions:
+        if catalog.get("minions", mid) is None:
+            raise RuleError(f"unknown Minion card {mid!r}")
+    zone_events = [e.id for e in catalog.events_in(loc.zone)]
+    if events is None:
+        events = rng.sample(zone_events, min(level.influence, len(zone_events)))
+    else:
+        for eid in events:
+            if eid not in zone_events:
+                raise RuleError(f"Event {eid!r} is not an Event card of {loc.zone}")
+    board = catalog.board
+    if len(events) >= board.chain_spaces:
+        raise RuleError("the Events would fill the whole Chain")
+    rng.shuffle(deck)
+    chain = [ChainSlot(kind="event", card=e) for e in events]
+    slots = [
+        MinionSlot(space=space, minion=mid, alive=minion_miniatures(catalog, loc.zone, space))
+        for space, mid in zip(("A", "B"), minions, strict=True)
+    ]
+    hand_size = catalog.config.hand_size
+    troupers = []
+    for i, t in enumerate(state.troupers):
+        pile = list(t.deck)
+        rng.shuffle(pile)
+        if equipped is not None and i in equipped:
+            gear = dict(equipped[i])
+        else:
+            gear = {}
+            for slot in t.sleeves:
+                item = catalog.item(slot.item)
+                if item is not None and item.category not in gear:
+                    gear[item.category] = slot.item
+        fresh = t.model_copy(
+            update={
+                "draw_pile": pile,
+                "hand": [],
+                "discard": [],
+                "wounds": [],
+                "vigor_depleted": 0,
+                "exhausted": False,
+                "knocked_out": False,
+                "equipped": gear,
+                "depleted_items": [],
+                "rested_this_turn": False,
+            }
+        )
+        troupers.append(draw(fresh, hand_size, rng))
+    night = NightState(
+        nemesis=nemesis,
+        vlad=nem.vlad,
+        zone=loc.zone,
+        location=location,
+        difficulty=difficulty,
+        turn=1,
+        phase="beginning_of_night",
+        chain=chain,
+        chain_spaces=board.chain_spaces,
+        reaction_deck=deck,
+        minions=slots,
+        event_deck=[e for e in zone_events if e not in events],
+        to_play=state.leader,
+    )
+    return state.model_copy(
+        update={
+            "troupers": troupers,
+            "part": "night",
+            "phase": "beginning_of_night",
+            "night": night,
+        }
+    )
