@@ -299,7 +299,8 @@ def _error(message: str, hint: str | None, as_json: bool, code: int) -> int:
 
 def fast_main(args: list[str]) -> int:
     """Run ``blood rules`` with the words after ``rules``; return the exit code."""
-    as_json = "--json" in args
+    options = args[: args.index("--")] if "--" in args else args
+    as_json = "--json" in options
     try:
         opts = parse(args)
         from blood_companion.rules.loader import load_index
