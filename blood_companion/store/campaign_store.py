@@ -56,6 +56,7 @@ _DATA_CHANGED_HINT = (
     "the data pack may have changed since the step was recorded; `blood campaign verify` lists "
     "the problems, `blood campaign recover` restores the newest good backup"
 )
+BACKUP_EVERY = 200  # a backup every so many recorded steps, besides the end of each Part
 LOCK_TIMEOUT = 5.0  # seconds a process waits for another one's write before "in use"
 
 
@@ -207,7 +208,10 @@ class CampaignStore:
             saves_dir, name, [Entry(start, _hash_text(text), _now())], head=1,
             final_state=(state, text), install=True,
         )
-        return cls.open(saves_dir, name, cat)
+        store = cls.open(saves_dir, name, cat)
+        with contextlib.suppress(StoreError, OSError):
+            store.backup("new campaign")
+        return store
 
     def close(self) -> None:
         self._conn.close()
@@ -281,9 +285,14 @@ class CampaignStore:
             )
             self._move_head(conn, head, head + 1, text, digest)
         self._after_write(head + 1, head + 1, new, digest)
+        reason = None
         if before.part != new.part or before.game != new.game:
+            reason = f"end of {before.part} game {before.game}"
+        elif (head + 1) % BACKUP_EVERY == 0:
+            reason = f"step {head + 1}"
+        if reason:
             with contextlib.suppress(StoreError, OSError):
-                self.backup(f"end of {before.part} game {before.game}")
+                self.backup(reason)
         return new
 
     def undo(self, n: int = 1) -> CampaignState:
@@ -524,9 +533,9 @@ class CampaignStore:
                 ) from None
             if "readonly" in text or "read-only" in text:
                 raise StoreError(f"the save file {self.path} is read-only: {text}") from None
-            raise DamagedSave(self.path, text) from None
+            raise DamagedSave(self.path, explain_sqlite(exc)) from None
         except sqlite3.DatabaseError as exc:
-            raise DamagedSave(self.path, str(exc)) from None
+            raise DamagedSave(self.path, explain_sqlite(exc)) from None
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
@@ -767,6 +776,15 @@ class CampaignStore:
 # ---------------------------------------------------------------------- files
 
 
+def explain_sqlite(exc: sqlite3.Error) -> str:
+    text = str(exc)
+    if "malformed" in text:
+        return f"it is damaged or truncated (SQLite: {text})"
+    if "not a database" in text:
+        return f"it is not a SQLite database, or its header is damaged (SQLite: {text})"
+    return f"SQLite: {text}"
+
+
 def _connect(path: Path, timeout: float) -> sqlite3.Connection:
     """Open an existing file read-write (never create one) with our pragmas."""
     try:
@@ -774,9 +792,13 @@ def _connect(path: Path, timeout: float) -> sqlite3.Connection:
             path.resolve().as_uri() + "?mode=rw", uri=True, timeout=timeout,
             isolation_level=None, check_same_thread=False,
         )
-        conn.execute("PRAGMA synchronous = FULL")
     except sqlite3.OperationalError as exc:
         raise StoreError(f"cannot open the save file {path}: {exc}") from None
+    try:
+        conn.execute("PRAGMA synchronous = FULL")
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise DamagedSave(path, explain_sqlite(exc)) from None
     return conn
 
 

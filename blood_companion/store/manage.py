@@ -101,6 +101,60 @@ class Recovery:
     restored_from: Path
     log_length: int
     damaged_copy: Path | None
+    salvaged: int = 0
+
+
+def _readable_steps(path: Path) -> tuple[list[tuple[int, str, str | None]], int | None]:
+    """The log rows (and head) still readable in a damaged file; empty when none are."""
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    except sqlite3.Error:
+        return [], None
+    try:
+        rows = conn.execute("SELECT step, data, state_hash FROM actions ORDER BY step").fetchall()
+        try:
+            head: int | None = int(
+                conn.execute("SELECT value FROM meta WHERE key = 'head'").fetchone()[0])
+        except (sqlite3.Error, TypeError, ValueError):
+            head = None
+        return rows, head
+    except sqlite3.Error:
+        return [], None
+    finally:
+        conn.close()
+
+
+def _salvage(store: CampaignStore, damaged: Path) -> int:
+    """Re-record the damaged file's steps after the backup's, as long as each one replays to the
+    state hash recorded with it (so nothing doubtful is brought back). Returns how many."""
+    from blood_companion.engine.actions import parse_action
+    from blood_companion.engine.errors import RuleError
+    from blood_companion.engine.state import state_hash
+
+    rows, head = _readable_steps(damaged)
+    by_step = {s: (d, h) for s, d, h in rows}
+    if store.redo_available:
+        store.redo(store.redo_available)
+    last = store.head
+    mine = store.log()
+    if last not in by_step or by_step[last][1] != mine[-1].state_hash:
+        return 0  # not the same history (or unreadable): leave the backup as it is
+    count = 0
+    step = last + 1
+    while step in by_step:
+        data, digest = by_step[step]
+        try:
+            new = store.record(parse_action(data))
+        except (RuleError, StoreError):
+            break
+        if digest is not None and state_hash(new) != digest:
+            store.undo(1)  # kept as an undone step: the players can look and redo it
+            break
+        count += 1
+        step += 1
+    if head is not None and 1 <= head < store.head:
+        store.undo_to(head)
+    return count
 
 
 def _good(path: Path, catalog: Catalog | None) -> int | None:
@@ -172,7 +226,14 @@ def recover_campaign(
         finally:
             with contextlib.suppress(OSError):
                 tmp.unlink()
-        return Recovery(name, backup, length, damaged)
+        salvaged = 0
+        if damaged is not None and catalog is not None and not force:
+            with contextlib.suppress(StoreError, OSError), CampaignStore.open(
+                saves_dir, name, catalog
+            ) as store:
+                salvaged = _salvage(store, damaged)
+                length = store.log_length
+        return Recovery(name, backup, length, damaged, salvaged)
     folder = saves.backup_dir(saves_dir, name)
     raise StoreError(
         f"no good backup of {name!r} in {folder}",

@@ -1,0 +1,418 @@
+"""`blood campaign ...`: start, show, log, undo/redo, marks, export/import, verify, recover.
+
+Each command parses its options, calls the store (through ``cli.session``) and renders. With
+``--json`` a command prints exactly one JSON document (``log --json``: one JSON line per step).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from blood_companion.cli import session
+from blood_companion.cli.common import JSON_HELP, print_json, stderr, stdout
+from blood_companion.engine.campaign import (
+    AddTrouper,
+    AdjustWagon,
+    RetireTrouper,
+    Seat,
+    SetLeader,
+    StartCampaign,
+)
+from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.errors import BloodError, UsageError
+from blood_companion.store import CampaignStore, StoreError, saves
+from blood_companion.store.manage import delete_campaign, list_campaigns, recover_campaign
+from blood_companion.store.names import check_campaign_name
+from blood_companion.store.transfer import export_campaign, import_campaign
+
+campaign_app = typer.Typer(
+    help="Campaigns: start one, see it, undo/redo, marks, export/import, verify, recover.",
+    no_args_is_help=True,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(campaign_app, name="campaign")
+
+
+JsonOpt = typer.Option(False, "--json", help=JSON_HELP)
+
+
+# ---------------------------------------------------------------------- rendering
+
+
+def summary(store: CampaignStore) -> dict[str, Any]:
+    """The `show --json` document (also printed by commands that change the campaign)."""
+    st = store.state
+    return {
+        "name": store.name,
+        "mode": st.mode,
+        "seed": st.seed,
+        "game": st.game,
+        "part": st.part,
+        "phase": st.phase,
+        "log_length": store.log_length,
+        "head": store.head,
+        "redo": store.redo_available,
+        "state_hash": store.state_hash,
+        "leader": st.troupers[st.leader].trouper if st.troupers else None,
+        "troupers": [
+            {
+                "seat": t.seat + 1,
+                "trouper": t.trouper,
+                "colour": t.colour,
+                "deck_size": len(t.deck),
+                "bites": t.bites,
+                "insanity": t.insanity,
+                "items": [s.item + ("+" if s.advanced else "") for s in t.sleeves],
+            }
+            for t in st.troupers
+        ],
+        "wagon": st.wagon.as_dict(),
+        "location_trophies": st.location_trophies,
+        "nemesis_trophies": st.nemesis_trophies,
+        "games_played": len(st.history),
+        "file": str(store.path),
+    }
+
+
+def _print_show(store: CampaignStore) -> None:
+    doc = summary(store)
+    st: CampaignState = store.state
+    where = f"game {doc['game']}, {doc['part']}" + (f" ({doc['phase']})" if doc["phase"] else "")
+    stdout.print(Text.assemble(
+        (store.name, "bold"), f"  {doc['mode']} · seed {doc['seed']} · {where}"
+    ))
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
+    for col in ("seat", "trouper", "deck", "bites", "insanity", "items"):
+        table.add_column(col, justify="right" if col in ("seat", "deck", "bites", "insanity")
+                         else "left")
+    for i, t in enumerate(doc["troupers"]):
+        who = t["trouper"] + (" (leader)" if i == st.leader else "")
+        table.add_row(str(t["seat"]), who, str(t["deck_size"]), str(t["bites"]),
+                      str(t["insanity"]), ", ".join(t["items"]))
+    stdout.print(table)
+    wagon = ", ".join(f"{v} {k}" for k, v in doc["wagon"].items())
+    stdout.print(f"Wagon: {wagon}")
+    trophies = {**doc["location_trophies"], **doc["nemesis_trophies"]}
+    if trophies:
+        stdout.print("Trophies: " + ", ".join(f"{k} ×{v}" for k, v in trophies.items()))
+    redo = f", {doc['redo']} undone (redo-able)" if doc["redo"] else ""
+    stdout.print(Text(f"Log: {doc['log_length']} steps{redo}", style="dim"))
+
+
+def _changed(store: CampaignStore, as_json: bool, message: str, **extra: Any) -> None:
+    if as_json:
+        print_json({"ok": True, **extra, **summary(store)})
+    else:
+        stdout.print(message)
+
+
+# ---------------------------------------------------------------------- commands
+
+
+@campaign_app.command("new")
+def new(
+    name: str = typer.Argument(..., help="Campaign name (becomes the save file's name)."),
+    troupers: str = typer.Option(
+        ..., "--troupers", help="Trouper ids, comma-separated: A,B[,C,D]."
+    ),
+    mode: str = typer.Option("roguelite", "--mode", help="roguelite or single."),
+    seed: int = typer.Option(None, "--seed", help="Random seed [a new random one]."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Start a campaign: the table, the mode and the seed become step 1 of its log."""
+    if mode not in ("roguelite", "single"):
+        raise UsageError(f"unknown mode {mode!r}", hint="--mode roguelite or --mode single")
+    name = check_campaign_name(name)
+    ids = [t.strip().lower() for t in troupers.split(",") if t.strip()]
+    if not ids:
+        raise UsageError(
+            "--troupers needs at least one Trouper id", hint="e.g. --troupers aurel,zora"
+        )
+    if seed is None:
+        seed = secrets.randbelow(10**9)
+    start = StartCampaign(
+        name=name, mode=mode, seed=seed, seats=[Seat(trouper=t) for t in ids]  # type: ignore[arg-type]
+    )
+    folder = session.saves_dir()
+    with CampaignStore.create(folder, name, start, session.catalog) as store:
+        saves.write_last_used(folder, store.name)
+        if as_json:
+            print_json({"ok": True, **summary(store)})
+            return
+        stdout.print(Text(start.describe(), style="green"))
+        stdout.print(Text(f"Saved in {store.path}", style="dim"))
+
+
+@campaign_app.command("list")
+def list_(as_json: bool = JsonOpt) -> None:
+    """The campaigns in the saves folder (* = used last)."""
+    folder = session.saves_dir()
+    infos = list_campaigns(folder)
+    last = saves.read_last_used(folder)
+    if as_json:
+        print_json({
+            "saves_dir": str(folder),
+            "last_used": last,
+            "campaigns": [i.to_json() | {"last_used": i.name == last} for i in infos],
+        })
+        return
+    if not infos:
+        stdout.print(f"No campaigns in {folder}. `blood campaign new NAME --troupers A,B` "
+                     "starts one.")
+        return
+    table = Table(box=None, pad_edge=False, header_style="dim")
+    for col in ("", "name", "mode", "game", "part", "steps", "modified"):
+        table.add_column(col)
+    for i in infos:
+        star = "*" if i.name == last else ""
+        if i.error:
+            table.add_row(star, i.name, Text(f"unreadable: {i.error}", style="red"), "", "", "",
+                          i.modified)
+        else:
+            table.add_row(star, i.name, i.mode, str(i.game), i.part, str(i.log_length),
+                          i.modified)
+    stdout.print(table)
+
+
+@campaign_app.command("show")
+def show(as_json: bool = JsonOpt) -> None:
+    """The campaign at a glance: table, Troupers, Wagon, trophies, log length."""
+    with session.open_session() as store:
+        if as_json:
+            print_json(summary(store))
+        else:
+            _print_show(store)
+
+
+@campaign_app.command("log")
+def log(
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per step (JSON lines)."),
+    all_: bool = typer.Option(False, "--all", help="Also list abandoned (replaced) steps."),
+) -> None:
+    """The numbered log in sentences; undone steps are dimmed, the head is marked."""
+    with session.open_session() as store:
+        entries = store.log(include_abandoned=all_)
+        head = store.head
+    if as_json:
+        for e in entries:
+            sys.stdout.write(json.dumps(e.to_json(), ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+        return
+    width = len(str(max((e.step for e in entries), default=1)))
+    for e in entries:
+        marks = "".join(f"  [{m}]" for m in e.marks)
+        if e.status == "abandoned":
+            stdout.print(Text(f"  {'x':>{width}}  {e.sentence}  (abandoned)", style="dim strike"))
+            continue
+        pointer = "→" if e.step == head else " "
+        line = Text(f"{pointer} {e.step:>{width}}. {e.sentence}")
+        if marks:
+            line.append(marks, style="cyan")
+        if e.status == "undone":
+            line.stylize("dim")
+            line.append("  (undone)", style="dim italic")
+        stdout.print(line)
+
+
+@campaign_app.command("undo")
+def undo(
+    n: int = typer.Argument(1, help="How many steps to take back."),
+    to: str = typer.Option(None, "--to", help="Jump to a step number or a mark instead."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Take back the last N steps (they stay redo-able until a new action replaces them)."""
+    with session.open_session() as store:
+        before = store.head
+        if to is not None:
+            store.undo_to(to)
+        else:
+            store.undo(n)
+        _changed(store, as_json, f"Back to step {store.head} (was {before}); "
+                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
+
+
+@campaign_app.command("redo")
+def redo(
+    n: int = typer.Argument(1, help="How many undone steps to re-apply."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Re-apply N undone steps."""
+    with session.open_session() as store:
+        before = store.head
+        store.redo(n)
+        _changed(store, as_json, f"Redone to step {store.head} (was {before}).",
+                 redone=store.head - before)
+
+
+@campaign_app.command("mark")
+def mark(
+    name: str = typer.Argument(..., help='A save point name, e.g. "before Lucilla".'),
+    move: bool = typer.Option(False, "--move", help="Move an existing mark to this step."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Name the current step; `undo --to NAME` comes back to it."""
+    with session.open_session() as store:
+        step = store.mark(name, move=move)
+        _changed(store, as_json, f"Marked step {step} as {name.strip()!r}.",
+                 mark=name.strip(), step=step)
+
+
+@campaign_app.command("export")
+def export(
+    file: Path = typer.Argument(..., help="JSON file to write."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing file."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Write the whole campaign (log, marks, state) as readable JSON."""
+    with session.open_session() as store:
+        export_campaign(store, file, force=force)
+        _changed(store, as_json, f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
+                 exported=str(file))
+
+
+@campaign_app.command("import")
+def import_(
+    file: Path = typer.Argument(..., help="A file written by `blood campaign export`."),
+    name: str = typer.Option(None, "--name", help="Store it under this name [the file's]."),
+    replace: bool = typer.Option(False, "--replace",
+                                 help="Replace a campaign of that name (backed up first)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Check the whole file (every action replayed), then store it as a campaign."""
+    folder = session.saves_dir()
+    stored = import_campaign(folder, file, session.catalog(), name=name, replace=replace)
+    with CampaignStore.open(folder, stored, session.catalog) as store:
+        saves.write_last_used(folder, stored)
+        _changed(store, as_json, f"Imported {file} as {stored!r} ({store.log_length} steps).",
+                 imported=str(file))
+
+
+@campaign_app.command("delete")
+def delete(
+    name: str = typer.Argument(..., help="The campaign to delete."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Delete a campaign; a copy stays in the backups folder (`recover` brings it back)."""
+    folder = session.saves_dir()
+    kept = delete_campaign(folder, name)
+    if as_json:
+        print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
+        return
+    stdout.print(f"Deleted {name!r}. A copy is kept in {kept}; "
+                 f"`blood campaign recover --campaign {name}` restores it.")
+
+
+@campaign_app.command("verify")
+def verify(as_json: bool = JsonOpt) -> None:
+    """Replay the whole log and compare it with the stored snapshots and hashes."""
+    with session.open_session() as store:
+        report = store.verify()
+    doc = {"ok": report.ok, "name": store.name, "steps": report.steps, "head": report.head,
+           "state_hash": report.state_hash, "problems": report.problems}
+    if not report.ok:
+        err = StoreError(
+            f"{store.path} does not verify: " + "; ".join(report.problems),
+            hint="`blood campaign recover` restores the newest good backup",
+        )
+        if as_json:
+            print_json(doc)
+            stderr.print(Text.assemble(("Error: ", "bold red"), err.message))
+            raise typer.Exit(1)
+        raise err
+    if as_json:
+        print_json(doc)
+    else:
+        stdout.print(f"{store.name}: {report.steps} steps replayed; the state matches the save.")
+
+
+@campaign_app.command("recover")
+def recover(
+    name: str = typer.Argument(None, help="The campaign [--campaign / last used]."),
+    force: bool = typer.Option(False, "--force", help="Restore even if the save is fine."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Restore the newest good backup (a damaged save is kept beside the backups)."""
+    folder = session.saves_dir()
+    chosen = check_campaign_name(name or session.campaign_name())
+    try:
+        cat = session.catalog()
+    except BloodError:  # a broken data pack must not stop a restore
+        cat = None
+    result = recover_campaign(folder, chosen, cat, force=force)
+    doc = {"ok": True, "name": chosen, "restored_from": str(result.restored_from),
+           "log_length": result.log_length, "salvaged": result.salvaged,
+           "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None}
+    if as_json:
+        print_json(doc)
+        return
+    salvaged = (f"; {result.salvaged} later step(s) re-applied from the damaged file"
+                if result.salvaged else "")
+    stdout.print(f"Restored {chosen!r} from {result.restored_from.name}{salvaged} "
+                 f"({result.log_length} steps).")
+    if result.damaged_copy:
+        stdout.print(Text(f"The previous file is kept as {result.damaged_copy}", style="dim"))
+
+
+# ---------------------------------------------------------------------- campaign-level actions
+
+
+def _act(action: Any, as_json: bool) -> None:
+    with session.open_session() as store:
+        session.record(action, store)
+        _changed(store, as_json, f"{store.head}. {action.describe()}",
+                 recorded=action.model_dump(mode="json"))
+
+
+@campaign_app.command("add-trouper")
+def add_trouper(
+    trouper: str = typer.Argument(..., help="Trouper id."),
+    colour: str = typer.Option(None, "--colour", help="Player colour [the first free one]."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """A new player joins the table (between games, in the Day Part)."""
+    _act(AddTrouper(trouper=trouper.strip().lower(), colour=colour), as_json)
+
+
+@campaign_app.command("retire-trouper")
+def retire_trouper(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat number."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """A player leaves the table (between games, in the Day Part)."""
+    _act(RetireTrouper(trouper=trouper), as_json)
+
+
+@campaign_app.command("leader")
+def leader(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat number."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Hand the Leader token to a Trouper."""
+    _act(SetLeader(trouper=trouper), as_json)
+
+
+@campaign_app.command("wagon")
+def wagon(
+    jewels: int = typer.Option(0, "--jewels", help="Add (or with a minus, remove) Jewels."),
+    coins: int = typer.Option(0, "--coins"),
+    trinkets: int = typer.Option(0, "--trinkets"),
+    scrolls: int = typer.Option(0, "--scrolls"),
+    reason: str = typer.Option("", "--reason", help="Why (shown in the log)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Correct the Wagon's Resources by hand (never below zero)."""
+    change = {"jewels": jewels, "coins": coins, "trinkets": trinkets, "scrolls": scrolls}
+    if not any(change.values()):
+        raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
+    assert set(change) == set(RESOURCE_NAMES)
+    _act(AdjustWagon(**change, reason=reason), as_json)

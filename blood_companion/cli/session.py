@@ -1,0 +1,88 @@
+"""The one way CLI commands reach a campaign: open it, record an action, remember it.
+
+Every command that changes the game is a few lines::
+
+    from blood_companion.cli import session
+
+    state = session.record(SomeAction(...))     # opens, applies, stores, closes
+
+or, when it also needs to read first::
+
+    with session.open_session() as store:
+        ...store.state...
+        state = session.record(SomeAction(...), store)
+
+The campaign is ``--campaign NAME`` / ``BLOOD_CAMPAIGN``, else the one used last, else the only
+one in the saves folder. The catalog is loaded lazily (reading commands never need it).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from blood_companion.cli.common import settings
+from blood_companion.store import CampaignStore, StoreError, saves
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+    from blood_companion.engine.actions import Action
+    from blood_companion.engine.state import CampaignState
+
+
+def saves_dir() -> Path:
+    return settings().saves_dir
+
+
+def catalog() -> Catalog:
+    """The validated catalog: shipped pack plus --data-dir (cached per data folder)."""
+    return _catalog_for(settings().data_dir)
+
+
+@cache
+def _catalog_for(data_dir: Path | None) -> Catalog:
+    from blood_companion.content.loader import load_catalog
+
+    return load_catalog(data_dir)
+
+
+def campaign_name(explicit: str | None = None) -> str:
+    """Which campaign a command acts on. Raises StoreError when none can be chosen."""
+    name = explicit or settings().campaign
+    if name:
+        return name
+    folder = saves_dir()
+    last = saves.read_last_used(folder)
+    names = saves.campaign_names(folder)
+    if last and last in names:
+        return last
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise StoreError(
+            f"no campaign in {folder}",
+            hint="`blood campaign new NAME --troupers A,B` starts one "
+            "(or pass --saves-dir DIR)",
+        )
+    raise StoreError(
+        "which campaign? " + ", ".join(names),
+        hint="pass --campaign NAME (or set BLOOD_CAMPAIGN)",
+    )
+
+
+def open_session(name: str | None = None) -> CampaignStore:
+    """Open the selected campaign and remember it as the last used."""
+    chosen = campaign_name(name)
+    store = CampaignStore.open(saves_dir(), chosen, catalog)
+    saves.write_last_used(store.saves_dir, store.name)
+    return store
+
+
+def record(action: Action, store: CampaignStore | None = None) -> CampaignState:
+    """Apply and store one action on the selected campaign (or on `store`); return the new
+    state. A refused action raises RuleError and leaves the save unchanged."""
+    if store is not None:
+        return store.record(action)
+    with open_session() as opened:
+        return opened.record(action)
