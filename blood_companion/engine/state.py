@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.night_state import NightState
+from blood_companion.engine.reward_state import RewardState
 
 RESOURCE_NAMES = ("jewels", "coins", "trinkets", "scrolls")
 PLAYER_COLOURS = ("crimson", "azure", "emerald", "amber")  # placeholder colour names
@@ -103,10 +104,11 @@ class CampaignState(StateModel):
     crafting: list[str] = Field(default_factory=list)  # Location/Nemesis Item cards
     history: list[GameRecord] = Field(default_factory=list)
     game: int = 0  # number of the game being played (1-based once started)
-    part: Literal["setup", "day", "night", "over"] = "setup"
+    part: Literal["setup", "day", "night", "end", "over"] = "setup"
     phase: str = ""  # the current step inside the Part (set by day/night engines)
     day: DayState | None = None  # the Day Part's choices so far (engine/day.py)
     night: NightState | None = None  # the Night Board (engine/night.py)
+    rewards: RewardState | None = None  # End of the Night rewards still owed (engine/endgame.py)
     resources_earned: int = 0
     resources_spent: int = 0
     vlad_defeats: int = 0

@@ -1,0 +1,411 @@
+"""End of the Night: rewards, the campaign history, and the Roguelite loop to Vlad and back.
+
+Rulebook sections: "End of the Night", "The Players Were Defeated", "The Players Won",
+"Roguelite Mode", "Reaction Card - Vlad". Every roll may be physical (faces entered by the
+players and stored in the action) or digital (drawn from the action's derived RNG).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+
+from blood_companion.content.models import ARTS, LootRoll
+from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.day_state import DayState
+from blood_companion.engine.dice import DiceBox, Face, parse_faces, parse_pool, roll_pool
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.reward_state import PendingLoot, RewardState
+from blood_companion.engine.state import (
+    RESOURCE_NAMES,
+    CampaignState,
+    GameRecord,
+    ItemSlot,
+    TrouperState,
+    Wagon,
+)
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+NEMESIS_TROPHIES_PER_NEMESIS = 3  # "Components": 15 Nemesis Trophy tokens, 3 per Nemesis
+
+
+def _box(catalog: Catalog) -> DiceBox:
+    return DiceBox.from_models(catalog.dice)
+
+
+def _roll(catalog: Catalog, ctx: Context, dice: str, faces: list[Face] | str | None) -> list[Face]:
+    box = _box(catalog)
+    pool = parse_pool(dice, box)
+    if faces is None:
+        return list(roll_pool(pool, box, ctx.rng))
+    if isinstance(faces, str):
+        return list(parse_faces(faces, pool, box))
+    if [f.die for f in faces] != list(pool):
+        raise RuleError(f"enter one face per die of {dice} in that order")
+    return list(faces)
+
+
+def _gain(state: CampaignState, resource: str, n: int) -> CampaignState:
+    if resource not in RESOURCE_NAMES:
+        raise RuleError(
+            f"choose which Resource the Triumphs give: {', '.join(RESOURCE_NAMES)}",
+        )
+    wagon = state.wagon.as_dict()
+    wagon[resource] += n
+    return state.model_copy(
+        update={"wagon": Wagon(**wagon), "resources_earned": state.resources_earned + n}
+    )
+
+
+def _rewards(state: CampaignState) -> RewardState:
+    if state.part != "end" or state.rewards is None:
+        raise RuleError("there are no rewards to take now; the night is not over")
+    return state.rewards
+
+
+class EndNight(Action):
+    """Close a finished night: clear the board and read the Location card's reward column."""
+
+    type: Literal["end_night"] = "end_night"
+    parts = ("night",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        night = state.night
+        if night is None or night.result is None:
+            raise RuleError("the night is still going on: it ends when it is won or lost")
+        location = ctx.catalog.get("locations", night.location)
+        if location is None:
+            raise RuleError(f"unknown Location card {night.location!r}")
+        column = next((r for r in location.rewards if r.level == night.difficulty), None)
+        if column is None:
+            raise RuleError(f"{location.name} has no reward column for level {night.difficulty}")
+        record = GameRecord(
+            number=state.game,
+            mode=state.mode,
+            troupers=[t.trouper for t in state.troupers],
+            nemesis=night.nemesis,
+            zone=night.zone,
+            location=night.location,
+            difficulty=night.difficulty,
+            result=night.result,
+        )
+        troupers = [_after_night(t) for t in state.troupers]
+        base = state.model_copy(
+            update={"troupers": troupers, "night": None, "history": [*state.history, record]}
+        )
+        if state.mode == "single":
+            # "End of the Night": in Single Game mode the game simply ends.
+            return base.model_copy(update={"part": "over", "phase": "game over"})
+        if night.result == "lost":
+            rewards = RewardState(
+                result="lost",
+                nemesis=night.nemesis,
+                zone=night.zone,
+                location=night.location,
+                difficulty=night.difficulty,
+                vlad=night.vlad,
+                loot=[_pending(column.defeat_roll)],
+            )
+        else:
+            rewards = RewardState(
+                result="won",
+                nemesis=night.nemesis,
+                zone=night.zone,
+                location=night.location,
+                difficulty=night.difficulty,
+                vlad=night.vlad,
+                vlad_cards=0 if night.vlad else column.vlad_cards,
+                advanced_tactics=column.advanced_tactics + len(state.troupers),
+                loot=[_pending(x) for x in column.loot],
+            )
+            base, taken = _take_trophies(
+                base, ctx.catalog, night.zone, night.nemesis, night.vlad, column
+            )
+            rewards = rewards.model_copy(update={"trophies": taken})
+        return base.model_copy(update={"part": "end", "phase": "rewards", "rewards": rewards})
+
+    def describe(self) -> str:
+        return "The night ended; the board was cleared and the rewards read"
+
+
+def _pending(roll: LootRoll) -> PendingLoot:
+    return PendingLoot(dice=roll.dice, resource=roll.resource)
+
+
+def _after_night(t: TrouperState) -> TrouperState:
+    """Cards go back into the Trouper deck; Bites and the Insanity cube stay until the Day's
+    Recovery ("Show Phase")."""
+    return t.model_copy(
+        update={
+            "draw_pile": [],
+            "hand": [],
+            "discard": [],
+            "wounds": [],
+            "equipped": {},
+            "depleted_items": [],
+            "exhausted": False,
+            "knocked_out": False,
+            "rested_this_turn": False,
+        }
+    )
+
+
+def _take_trophies(
+    state: CampaignState,
+    catalog: Catalog,
+    zone: str,
+    nemesis: str,
+    vlad: bool,
+    column: object,
+) -> tuple[CampaignState, dict[str, int]]:
+    """Trophy tokens are limited by the box: 3 per Location and 3 per Nemesis."""
+    taken: dict[str, int] = {}
+    loc = dict(state.location_trophies)
+    nem = dict(state.nemesis_trophies)
+    zone_rec = catalog.get("zones", zone)
+    loc_cap = zone_rec.location_trophies if zone_rec is not None else 3
+    want_loc = getattr(column, "location_trophies", 0)
+    got_loc = max(0, min(want_loc, loc_cap - loc.get(zone, 0)))
+    if got_loc:
+        loc[zone] = loc.get(zone, 0) + got_loc
+        taken[f"location:{zone}"] = got_loc
+    if not vlad:
+        want_nem = getattr(column, "nemesis_trophies", 0)
+        got_nem = max(0, min(want_nem, NEMESIS_TROPHIES_PER_NEMESIS - nem.get(nemesis, 0)))
+        if got_nem:
+            nem[nemesis] = nem.get(nemesis, 0) + got_nem
+            taken[f"nemesis:{nemesis}"] = got_nem
+    return (
+        state.model_copy(update={"location_trophies": loc, "nemesis_trophies": nem}),
+        taken,
+    )
+
+
+class WeakenVlad(Action):
+    """Turn Vlad Reaction cards of the night's Zone to their Weakened side."""
+
+    type: Literal["weaken_vlad"] = "weaken_vlad"
+    cards: list[str] = Field(min_length=1)
+    parts = ("end",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        rw = _rewards(state)
+        if rw.vlad_cards < len(self.cards):
+            raise RuleError(
+                f"the Location card lets you weaken {rw.vlad_cards} more Vlad card(s), "
+                f"not {len(self.cards)}"
+            )
+        zone_cards = {v.id for v in ctx.catalog.vlad_reactions_in(rw.zone)}
+        weakened = list(state.vlad_weakened)
+        for cid in self.cards:
+            if cid not in zone_cards:
+                raise RuleError(
+                    f"{cid!r} is not a Vlad Reaction card of {rw.zone}",
+                    hint="choose among: " + ", ".join(sorted(zone_cards)),
+                )
+            if cid in weakened:
+                raise RuleError(f"{cid} already shows its Weakened side")
+            weakened.append(cid)
+        rw = rw.model_copy(
+            update={
+                "vlad_cards": rw.vlad_cards - len(self.cards),
+                "weakened": [*rw.weakened, *self.cards],
+            }
+        )
+        return state.model_copy(update={"vlad_weakened": weakened, "rewards": rw})
+
+    def describe(self) -> str:
+        return "Vlad card(s) turned to the Weakened side: " + ", ".join(self.cards)
+
+
+class TakeAdvancedTactic(Action):
+    """Take the top card of an Art's Advanced Tactic deck into a Trouper's Personal Reserve."""
+
+    type: Literal["take_advanced_tactic"] = "take_advanced_tactic"
+    art: str
+    trouper: str
+    parts = ("end",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        rw = _rewards(state)
+        if rw.advanced_tactics <= 0:
+            raise RuleError("no Advanced Tactic cards are left to take")
+        if self.art not in ARTS:
+            raise RuleError(f"unknown Art {self.art!r}", hint="Arts: " + ", ".join(ARTS))
+        deck = list(state.advanced_decks.get(self.art, []))
+        if not deck:
+            raise RuleError(f"the {self.art} deck is empty; take from another Art")
+        try:
+            idx = state.trouper_index(self.trouper)
+        except KeyError:
+            raise RuleError(f"no Trouper {self.trouper!r} at the table") from None
+        card = deck.pop(0)
+        troupers = list(state.troupers)
+        t = troupers[idx]
+        troupers[idx] = t.model_copy(update={"reserve_cards": [*t.reserve_cards, card]})
+        decks = {**state.advanced_decks, self.art: deck}
+        rw = rw.model_copy(
+            update={
+                "advanced_tactics": rw.advanced_tactics - 1,
+                "tactics_taken": [*rw.tactics_taken, card],
+            }
+        )
+        return state.model_copy(
+            update={"troupers": troupers, "advanced_decks": decks, "rewards": rw}
+        )
+
+    def describe(self) -> str:
+        return f"{self.trouper} took the top {self.art} Advanced Tactic card"
+
+
+class RollLoot(Action):
+    """Make the next loot roll of the column (or the defeat roll): each Triumph gives one
+    Resource of the roll's type, or of the players' choice for "any"."""
+
+    type: Literal["roll_loot"] = "roll_loot"
+    faces: str | None = None  # physical dice, as typed ("2 x 1"); None rolls digitally
+    resource: str | None = None  # the players' choice when the roll gives "any"
+    parts = ("end",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        rw = _rewards(state)
+        if not rw.loot:
+            raise RuleError("there is no loot roll left to make")
+        roll, rest = rw.loot[0], rw.loot[1:]
+        resource = roll.resource
+        if resource == "any":
+            if self.resource is None:
+                raise RuleError(
+                    f"this roll ({roll.dice}) gives any Resource: choose one with --resource",
+                    hint="jewels, coins, trinkets or scrolls",
+                )
+            resource = self.resource
+        elif self.resource not in (None, resource):
+            raise RuleError(f"this roll gives {resource}, not {self.resource}")
+        faces = _roll(ctx.catalog, ctx, roll.dice, self.faces)
+        n = sum(f.triumphs for f in faces)
+        state = _gain(state, resource, n)
+        gained = dict(rw.gained)
+        gained[resource] = gained.get(resource, 0) + n
+        rw = rw.model_copy(update={"loot": rest, "gained": gained})
+        return state.model_copy(update={"rewards": rw})
+
+    def describe(self) -> str:
+        how = f"physical dice {self.faces}" if self.faces else "digital dice"
+        what = f" for {self.resource}" if self.resource else ""
+        return f"Loot roll with {how}{what}"
+
+
+class FinishGame(Action):
+    """End the game: write the rewards into the history, then start the next Day (Roguelite)
+    or, after Vlad falls, return the box to its starting state (the history stays)."""
+
+    type: Literal["finish_game"] = "finish_game"
+    forfeit: bool = False  # leave untaken rewards behind
+    parts = ("end",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        rw = _rewards(state)
+        left = []
+        if rw.loot:
+            left.append(f"{len(rw.loot)} loot roll(s)")
+        if rw.advanced_tactics:
+            left.append(f"{rw.advanced_tactics} Advanced Tactic card(s)")
+        if rw.vlad_cards:
+            left.append(f"{rw.vlad_cards} Vlad card(s) to weaken")
+        if left and not self.forfeit:
+            raise RuleError(
+                "rewards are still waiting: " + ", ".join(left),
+                hint="take them, or finish with --forfeit to leave them",
+            )
+        record = state.history[-1].model_copy(
+            update={
+                "rewards": {
+                    "resources": rw.gained,
+                    "trophies": rw.trophies,
+                    "vlad_weakened": rw.weakened,
+                    "advanced_tactics": rw.tactics_taken,
+                }
+            }
+        )
+        history = [*state.history[:-1], record]
+        if rw.result == "won" and rw.vlad:
+            return _reset_box(state, ctx, history)
+        return state.model_copy(
+            update={
+                "history": history,
+                "rewards": None,
+                "game": state.game + 1,
+                "part": "day",
+                "phase": "recovery",
+                "day": DayState(),
+            }
+        )
+
+    def describe(self) -> str:
+        return "Game finished" + (" (rewards left behind)" if self.forfeit else "")
+
+
+def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) -> CampaignState:
+    """Vlad is defeated: "Roguelite Mode" returns the box to where it started. The same players
+    keep their seats and colours with Starting decks and items; the history stays."""
+    cat = ctx.catalog
+    troupers = []
+    for t in state.troupers:
+        troupers.append(
+            TrouperState(
+                seat=t.seat,
+                colour=t.colour,
+                trouper=t.trouper,
+                deck=[c.id for c in cat.starting_tactics_for(t.trouper)],
+                sleeves=[ItemSlot(item=i.id) for i in cat.items_for(t.trouper)],
+            )
+        )
+    decks: dict[str, list[str]] = {}
+    for art in ARTS:
+        cards = [c.id for c in cat.advanced_deck(art)]
+        ctx.rng.shuffle(cards)
+        decks[art] = cards
+    return state.model_copy(
+        update={
+            "troupers": troupers,
+            "wagon": Wagon(),
+            "location_trophies": {},
+            "nemesis_trophies": {},
+            "vlad_weakened": [],
+            "advanced_decks": decks,
+            "training": [c.id for c in cat.all("special_tactics")],
+            "crafting": [c.id for c in cat.all("special_items")],
+            "history": history,
+            "rewards": None,
+            "game": state.game + 1,
+            "part": "day",
+            "phase": "recovery",
+            "day": DayState(),
+            "vlad_defeats": state.vlad_defeats + 1,
+        }
+    )
+
+
+def rewards_next(state: CampaignState) -> str:
+    """What the table does now at the End of the Night (one sentence)."""
+    rw = state.rewards
+    if state.part != "end" or rw is None:
+        return ""
+    if rw.vlad_cards:
+        return (
+            f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {rw.zone} to the Weakened side "
+            "(blood end weaken CARD...)."
+        )
+    if rw.advanced_tactics:
+        return (
+            f"Take {rw.advanced_tactics} Advanced Tactic card(s) from the tops of the Art decks "
+            "(blood end take ART TROUPER)."
+        )
+    if rw.loot:
+        roll = rw.loot[0]
+        return f"Roll {roll.dice} for {roll.resource} (blood end loot [--dice FACES])."
+    return "All rewards taken: finish the game (blood end finish)."

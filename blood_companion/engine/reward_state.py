@@ -1,0 +1,33 @@
+"""What the End of the Night still owes the players (data only; rules in engine/endgame.py)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class PendingLoot(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    dice: str
+    resource: str  # a resource name or "any"
+
+
+class RewardState(BaseModel):
+    """What the Location card's column still owes the players after a night."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    result: Literal["won", "lost"]
+    nemesis: str
+    zone: str
+    location: str
+    difficulty: int
+    vlad: bool = False
+    vlad_cards: int = 0  # Vlad Reaction cards of the Zone still to turn Weakened
+    advanced_tactics: int = 0  # Advanced Tactic cards still to take
+    loot: list[PendingLoot] = Field(default_factory=list)  # rolls still to make
+    gained: dict[str, int] = Field(default_factory=dict)  # what was won, for the history
+    weakened: list[str] = Field(default_factory=list)
+    tactics_taken: list[str] = Field(default_factory=list)
+    trophies: dict[str, int] = Field(default_factory=dict)
