@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "test_cmd",
     "day_cmd",
     "night_cmd",
+    "end_cmd",
     "status_cmd",
     "play_cmd",
     "rules_cmd",
