@@ -16,7 +16,7 @@ _STOPWORDS = """
     what which who whom whose when where why how can could may might must shall should will
     would there here any some all each every also just only not no yes
     happen happens happened work works working mean means meaning rule rules explain
-    tell please get gets got let lets one's oneself
+    tell please get gets got let lets one's oneself many much until
 """
 STOPWORDS = frozenset(_STOPWORDS.split())
 

@@ -111,6 +111,12 @@ QUESTIONS = [
     ("atract", "attract"),
     ("which dice do I roll for strength", "test"),
     ("everyone is knocked out", "gap-all-knocked-out"),
+    ("what is N", "elements"),
+    ("how many cards do i draw at the start", "beginning-of-the-night"),
+    ("can i attack the nemesis from behind", "nemesis-sides"),
+    ("what's the difference between push and move", "push"),
+    ("can i play two cards", "cascade"),
+    ("what happens when the threat token reaches an alert space", "alert-space"),
 ]
 
 
