@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from rich.text import Text
 
 from blood_companion.cli.common import JSON_HELP, print_json, settings, stdout
 from blood_companion.content import models as m
+from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
     KINDS,
     Catalog,
@@ -60,6 +62,7 @@ def validate(
         layers.append(overlay)
     cat = validate_layers(layers)  # raises ContentError with every problem
     counts = cat.counts()
+    counts["rules_entries"] = _validate_rules(layers)
     if as_json:
         print_json({"ok": True, "layers": [str(p) for p in layers], "counts": counts})
         return
@@ -70,6 +73,36 @@ def validate(
         table.add_row(k, str(v))
     stdout.print(table)
     stdout.print("Layers: " + ", ".join(str(p) for p in layers))
+
+
+def _validate_rules(layers: list[Path]) -> int:
+    """Check the rules reference of the same layers; return its entry count."""
+    from blood_companion.rules.loader import RulesDataError, load_entries
+
+    dirs = [str(p / "rules") for p in layers if (p / "rules").is_dir()]
+    if not dirs:
+        return 0
+    try:
+        return len(load_entries(dirs))
+    except RulesDataError as exc:
+        problems = []
+        for text in getattr(exc, "problems", [str(exc)]):
+            match = re.match(
+                r"^(?P<file>[^:]+):(?P<line>\d+)?\s*(?:\((?P<id>[^)]*)\))?:?\s*(?P<msg>.*)$", text
+            )
+            if match:
+                line = match.group("line")
+                problems.append(
+                    Problem(
+                        match.group("file"),
+                        int(line) if line else None,
+                        match.group("id"),
+                        match.group("msg"),
+                    )
+                )
+            else:
+                problems.append(Problem("rules", None, None, text))
+        raise ContentError(problems) from exc
 
 
 def _record_json(rec: BaseModel) -> dict[str, Any]:

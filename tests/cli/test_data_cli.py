@@ -99,3 +99,14 @@ def test_version_and_help(blood_proc) -> None:  # type: ignore[no-untyped-def]
     assert r.code == 0 and r.out.startswith("blood-companion ")
     r = blood_proc("data", "--help")
     assert r.code == 0 and "validate" in r.out
+
+
+def test_validate_checks_the_rules_reference(blood, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    r = blood("data", "validate", "--json")
+    assert r.json()["counts"]["rules_entries"] > 100
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "mine.yaml").write_text("- id: push\n  title: 5\n")
+    r = blood("data", "validate", str(tmp_path), "--json")
+    assert r.code == 1
+    errs = r.json()["errors"]
+    assert errs and all(e["file"].endswith("mine.yaml") and e["line"] == 1 for e in errs)
