@@ -1,0 +1,197 @@
+"""`blood campaign ...` as players and scripts use it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _private_env(saves_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `--campaign` is moved into the environment by the entry point: restore it after each test.
+    monkeypatch.setenv("BLOOD_CAMPAIGN", "")
+
+
+def _new(blood: Any, name: str = "tuesday", *extra: str) -> Any:
+    r = blood("campaign", "new", name, "--troupers", "aurel,zora", "--seed", "7", *extra)
+    assert r.code == 0, r.err
+    return r
+
+
+def test_new_show_json(blood: Any, saves_dir: Path) -> None:
+    r = _new(blood, "tuesday", "--json")
+    doc = r.json()
+    assert doc["ok"] is True and doc["name"] == "tuesday"
+    doc = blood("campaign", "show", "--json").json()
+    assert {"name", "mode", "seed", "log_length", "state_hash"} <= set(doc)
+    assert (doc["name"], doc["mode"], doc["seed"], doc["log_length"]) == ("tuesday", "roguelite",
+                                                                          7, 1)
+    assert [t["trouper"] for t in doc["troupers"]] == ["aurel", "zora"]
+    assert doc["troupers"][0]["deck_size"] == 12 and len(doc["troupers"][0]["items"]) == 6
+    assert (saves_dir / "tuesday.blood.db").is_file()
+
+
+def test_single_mode_and_random_seed(blood: Any) -> None:
+    r = blood("campaign", "new", "one-night", "--troupers", "petru", "--mode", "single", "--json")
+    assert r.code == 0, r.err
+    doc = r.json()
+    assert doc["mode"] == "single" and isinstance(doc["seed"], int)
+    r = blood("campaign", "new", "x", "--troupers", "petru", "--mode", "coop")
+    assert r.code == 2 and "unknown mode" in r.err
+
+
+def test_actions_undo_redo_and_hashes(blood: Any) -> None:
+    _new(blood)
+    h1 = blood("campaign", "show", "--json").json()["state_hash"]
+    assert blood("campaign", "wagon", "--coins", "3", "--reason", "found").code == 0
+    assert blood("campaign", "add-trouper", "petru").code == 0
+    r = blood("campaign", "leader", "petru", "--json")
+    assert r.code == 0 and r.json()["log_length"] == 4
+    h4 = r.json()["state_hash"]
+    r = blood("campaign", "undo", "3", "--json")
+    assert r.code == 0, r.err
+    doc = r.json()
+    assert (doc["state_hash"], doc["log_length"], doc["redo"]) == (h1, 1, 3)
+    doc = blood("campaign", "redo", "3", "--json").json()
+    assert (doc["state_hash"], doc["log_length"]) == (h4, 4)
+    assert blood("campaign", "retire-trouper", "zora").code == 0
+    show = blood("campaign", "show", "--json").json()
+    assert [t["trouper"] for t in show["troupers"]] == ["aurel", "petru"]
+    assert show["wagon"]["coins"] == 3 and show["leader"] == "petru"
+
+
+def test_marks_and_undo_to(blood: Any) -> None:
+    _new(blood)
+    blood("campaign", "wagon", "--coins", "1")
+    r = blood("campaign", "mark", "before Lucilla")
+    assert r.code == 0, r.err
+    marked = blood("campaign", "show", "--json").json()["state_hash"]
+    blood("campaign", "wagon", "--coins", "1")
+    blood("campaign", "wagon", "--jewels", "2")
+    r = blood("campaign", "undo", "--to", "before Lucilla", "--json")
+    assert r.code == 0 and r.json()["state_hash"] == marked
+    r = blood("campaign", "undo", "--to", "1", "--json")
+    assert r.code == 0 and r.json()["log_length"] == 1
+    r = blood("campaign", "undo", "--to", "no such mark")
+    assert r.code == 1 and "no mark" in r.err and "before Lucilla" in r.err
+
+
+def test_log_human_and_json_lines(blood: Any) -> None:
+    _new(blood)
+    blood("campaign", "wagon", "--coins", "2", "--reason", "found a purse")
+    blood("campaign", "wagon", "--jewels", "1")
+    blood("campaign", "mark", "here")
+    blood("campaign", "undo")
+    r = blood("campaign", "log")
+    assert r.code == 0
+    lines = r.out.splitlines()
+    assert "1. Started roguelite campaign 'tuesday' with aurel, zora (seed 7)" in lines[0]
+    assert lines[1].startswith("→") and "+2 coins (found a purse)" in lines[1]
+    assert "(undone)" in lines[2] and "[here]" in lines[2]
+    r = blood("campaign", "log", "--json")
+    docs = [json.loads(line) for line in r.out.splitlines()]
+    assert [d["step"] for d in docs] == [1, 2, 3]
+    assert docs[1]["type"] == "adjust_wagon" and docs[1]["action"]["coins"] == 2
+    assert docs[1]["sentence"] == "Wagon adjusted: +2 coins (found a purse)"
+    assert [d["status"] for d in docs] == ["done", "done", "undone"]
+
+
+def test_clear_refusals(blood: Any, saves_dir: Path) -> None:
+    r = blood("campaign", "show")
+    assert r.code == 1 and "no campaign" in r.err
+    _new(blood)
+    r = blood("campaign", "undo")
+    assert r.code == 1 and "nothing to undo" in r.err
+    r = blood("campaign", "redo", "--json")
+    assert r.code == 1 and r.json() == {"ok": False, "error": "nothing to redo",
+                                        "hint": r.json()["hint"]}
+    blood("campaign", "wagon", "--coins", "1")
+    blood("campaign", "undo")
+    blood("campaign", "wagon", "--jewels", "1")
+    r = blood("campaign", "redo")
+    assert r.code == 1 and "nothing to redo" in r.err and "replaced" in r.err
+    before = (saves_dir / "tuesday.blood.db").read_bytes()
+    r = blood("campaign", "wagon", "--coins", "-5")
+    assert r.code == 1 and "cannot lose 5" in r.err and "Traceback" not in r.err
+    assert (saves_dir / "tuesday.blood.db").read_bytes() == before
+    r = blood("campaign", "add-trouper", "nobody")
+    assert r.code == 1 and "unknown Trouper" in r.err
+    r = blood("--campaign", "friday", "campaign", "show")
+    assert r.code == 1 and "no campaign 'friday'" in r.err
+    r = blood("campaign", "new", "tuesday", "--troupers", "aurel")
+    assert r.code == 1 and "already exists" in r.err
+
+
+@pytest.mark.parametrize("name", ["../escape", "a/b", "..", "bad\x07name", "x" * 100])
+def test_bad_names_write_nothing(blood: Any, name: str, tmp_path: Path, saves_dir: Path) -> None:
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    r = blood("campaign", "new", name, "--troupers", "aurel")
+    assert r.code == 1 and "bad campaign name" in r.err and "Hint:" in r.err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def test_several_campaigns_last_used_and_list(blood: Any) -> None:
+    _new(blood, "alpha")
+    _new(blood, "beta")
+    assert blood("campaign", "show", "--json").json()["name"] == "beta"  # last used
+    assert blood("--campaign", "alpha", "campaign", "wagon", "--coins", "1").code == 0
+    assert blood("campaign", "show", "--json").json()["name"] == "alpha"
+    doc = blood("campaign", "list", "--json").json()
+    assert [c["name"] for c in doc["campaigns"]] == ["alpha", "beta"]
+    assert doc["last_used"] == "alpha" and doc["campaigns"][0]["log_length"] == 2
+
+
+def test_export_import_delete_recover_verify(blood: Any, tmp_path: Path) -> None:
+    _new(blood)
+    blood("campaign", "wagon", "--coins", "2")
+    h = blood("campaign", "show", "--json").json()["state_hash"]
+    out = tmp_path / "tuesday.json"
+    assert blood("campaign", "export", str(out)).code == 0
+    assert json.loads(out.read_text())["format"] == "blood-companion-campaign"
+    r = blood("campaign", "import", str(out), "--name", "copy", "--json")
+    assert r.code == 0, r.err
+    assert r.json()["state_hash"] == h and r.json()["name"] == "copy"
+    r = blood("campaign", "verify", "--json")
+    assert r.code == 0 and r.json()["ok"] is True and r.json()["steps"] == 2
+    r = blood("campaign", "delete", "copy", "--json")
+    assert r.code == 0 and Path(r.json()["kept_copy"]).is_file()
+    r = blood("--campaign", "copy", "campaign", "show")
+    assert r.code == 1
+    r = blood("campaign", "recover", "copy", "--json")
+    assert r.code == 0, r.err
+    assert blood("--campaign", "copy", "campaign", "show", "--json").json()["state_hash"] == h
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "blood-companion-campaign", "format_version": 1')
+    r = blood("campaign", "import", str(bad))
+    assert r.code == 1 and str(bad) in r.err and "not valid JSON" in r.err
+
+
+def test_damaged_save_message_and_recover(blood: Any, saves_dir: Path) -> None:
+    _new(blood)
+    blood("campaign", "wagon", "--coins", "2")
+    path = saves_dir / "tuesday.blood.db"
+    path.write_bytes(path.read_bytes()[:3000])
+    damaged = path.read_bytes()
+    r = blood("campaign", "show", "--json")
+    assert r.code == 1
+    doc = r.json()
+    assert str(path) in doc["error"] and "recover" in doc["hint"]
+    assert path.read_bytes() == damaged
+    r = blood("campaign", "recover")
+    assert r.code == 0, r.err
+    assert blood("campaign", "show", "--json").json()["log_length"] >= 1
+
+
+def test_installed_blood_process(blood_proc: Any, tmp_path: Path) -> None:
+    saves = tmp_path / "elsewhere"
+    r = blood_proc("campaign", "new", "proc", "--troupers", "ioana,petru", "--seed", "3",
+                   "--saves-dir", str(saves))
+    assert r.code == 0, r.err
+    r = blood_proc("--saves-dir", str(saves), "campaign", "show", "--json")
+    assert r.code == 0 and r.json()["seed"] == 3 and r.json()["log_length"] == 1
+    (saves / "proc.blood.db").write_bytes(b"garbage" * 100)
+    r = blood_proc("campaign", "log", "--saves-dir", str(saves))
+    assert r.code == 1 and "Traceback" not in r.err and "proc.blood.db" in r.err
