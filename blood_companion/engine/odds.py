@@ -152,8 +152,10 @@ def _convolve(dists: tuple[Dist, ...]) -> tuple[tuple[int, int], ...]:
 
 
 class _Space:
-    """Every way the dice of one (ordered) pool can show, and for every subset of dice to
-    re-roll, which states share the kept dice and what the re-rolled dice can become."""
+    """Every way the dice of one (ordered) pool can show, numbered in mixed radix (die ``k``
+    showing its ``d``-th value adds ``d * stride[k]``), and for every subset of dice to re-roll:
+    the states with those dice at their first value ("bases", one per way the kept dice show)
+    and the offsets, with weights, that the re-rolled dice add to a base."""
 
     def __init__(self, dists: tuple[Dist, ...]) -> None:
         self.dists = dists
@@ -161,34 +163,52 @@ class _Space:
         self.n = n
         self.face_totals = [sum(w for _, w in d) for d in dists]
         self.W = prod(self.face_totals)
-        self.states = list(itertools.product(*(range(len(d)) for d in dists)))
-        self.index = {st: i for i, st in enumerate(self.states)}
-        self.totals = [sum(dists[k][st[k]][0] for k in range(n)) for st in self.states]
-        self.weights = [prod(dists[k][st[k]][1] for k in range(n)) for st in self.states]
+        self.strides = [prod(len(d) for d in dists[:k]) for k in range(n)]
+        self.size = prod(len(d) for d in dists)
+        self.totals = [0] * self.size
+        self.weights = [1] * self.size
+        for sid, digits in enumerate(itertools.product(*(range(len(d)) for d in reversed(dists)))):
+            # itertools.product varies the last factor fastest: die 0 is the least significant.
+            for k, dig in enumerate(reversed(digits)):
+                v, w = dists[k][dig]
+                self.totals[sid] += v
+                self.weights[sid] *= w
         # Masks by number of dice, so ties go to re-rolling fewer dice.
         self.masks = sorted(range(1, 1 << n), key=lambda m: (bin(m).count("1"), m))
-        self.proj: dict[int, list[int]] = {}
-        self.outcomes: dict[int, list[list[tuple[int, int]]]] = {}
+        self.bases: dict[int, list[int]] = {}
+        self.base_of: dict[int, list[int]] = {}  # per mask: each state's base
+        self.offsets: dict[int, list[tuple[int, int]]] = {}
         self.scale: dict[int, int] = {}
         self.rerolled_total: dict[int, int] = {}
         for mask in self.masks:
-            keep = [k for k in range(n) if not mask >> k & 1]
-            kept_ids: dict[tuple[int, ...], int] = {}
-            proj = []
-            outs: list[list[tuple[int, int]]] = []
-            for sid, st in enumerate(self.states):
-                key = tuple(st[k] for k in keep)
-                kid = kept_ids.get(key)
-                if kid is None:
-                    kid = kept_ids[key] = len(outs)
-                    outs.append([])
-                proj.append(kid)
-                w = prod(dists[k][st[k]][1] for k in range(n) if mask >> k & 1)
-                outs[kid].append((sid, w))
-            self.proj[mask] = proj
-            self.outcomes[mask] = outs
-            self.scale[mask] = prod(self.face_totals[k] for k in keep)
-            self.rerolled_total[mask] = prod(self.face_totals[k] for k in range(n) if mask >> k & 1)
+            rolled = [k for k in range(n) if mask >> k & 1]
+            kept = [k for k in range(n) if not mask >> k & 1]
+            self.bases[mask] = self._combos(kept)
+            self.offsets[mask] = [
+                (off, w) for off, w in zip(self._combos(rolled), self._weights(rolled), strict=True)
+            ]
+            base_of = [0] * self.size
+            for base in self.bases[mask]:
+                for off, _ in self.offsets[mask]:
+                    base_of[base + off] = base
+            self.base_of[mask] = base_of
+            self.scale[mask] = prod(self.face_totals[k] for k in kept)
+            self.rerolled_total[mask] = prod(self.face_totals[k] for k in rolled)
+
+    def _combos(self, dice: list[int]) -> list[int]:
+        out = [0]
+        for k in dice:
+            out = [o + d * self.strides[k] for o in out for d in range(len(self.dists[k]))]
+        return out
+
+    def _weights(self, dice: list[int]) -> list[int]:
+        out = [1]
+        for k in dice:
+            out = [o * w for o in out for _, w in self.dists[k]]
+        return out
+
+    def state_id(self, digits: Sequence[int]) -> int:
+        return sum(d * s for d, s in zip(digits, self.strides, strict=True))
 
 
 @lru_cache(maxsize=256)
@@ -219,6 +239,7 @@ class _Solution:
             self.ins_reroll_masks = [m for m in space.masks if bin(m).count("1") <= limit]
         self.values: dict[_Key, list[int]] = {}
         self.choices: dict[_Key, list[_Choice]] = {}
+        self._distributions: dict[tuple[_Key, int], dict[int, Fraction]] = {}
         for r in range(rerolls + 1):
             for a in (0, 1) if self.has_insanity else (0,):
                 self._solve(r, a)
@@ -235,8 +256,9 @@ class _Solution:
         sp = self.space
         key = (r, a)
         top = sp.W ** self.moves(key)
-        best = [top if self.success(s, a) else 0 for s in range(len(sp.states))]
-        choice: list[_Choice] = [(0, 0)] * len(sp.states)
+        need = self.need - (self.ins_triumphs if a else 0)
+        best = [top if max(0, t) >= need else 0 for t in sp.totals]
+        choice: list[_Choice] = [(0, 0)] * sp.size
         options: list[tuple[int, list[int], list[int]]] = []
         if r > 0:
             options.append((1, self.values[(r - 1, a)], sp.masks))
@@ -245,15 +267,16 @@ class _Solution:
         for kind, child, masks in options:
             for mask in masks:
                 scale = sp.scale[mask]
-                expect = [
-                    sum(w * child[sid] for sid, w in outs) * scale for outs in sp.outcomes[mask]
-                ]
-                proj = sp.proj[mask]
-                for s, kid in enumerate(proj):
-                    v = expect[kid]
-                    if v > best[s]:
-                        best[s] = v
-                        choice[s] = (kind, mask)
+                offsets = sp.offsets[mask]
+                for base in sp.bases[mask]:
+                    # The chance after re-rolling these dice is the same for every state that
+                    # shares the kept dice, i.e. for every base + offset.
+                    v = sum(w * child[base + off] for off, w in offsets) * scale
+                    for off, _ in offsets:
+                        s = base + off
+                        if v > best[s]:
+                            best[s] = v
+                            choice[s] = (kind, mask)
         self.values[key] = best
         self.choices[key] = choice
 
@@ -264,29 +287,42 @@ class _Solution:
 
     def distribution(self, key: _Key, bonus: int) -> dict[int, Fraction]:
         """Final results under the best play (ties: confirm, then fewer dice re-rolled)."""
+        cached = self._distributions.get((key, bonus))
+        if cached is None:
+            cached = self._distributions[(key, bonus)] = self._forward(key, bonus)
+        return dict(cached)
+
+    def _forward(self, key: _Key, bonus: int) -> dict[int, Fraction]:
+        # Push the probability mass of every state through the best choices, as integers over
+        # W ** (moves + 1): a Re-roll of dice that can fall P ways divides a mass that still
+        # holds a factor W ** moves-left, so every share stays a whole number.
         sp = self.space
         m0 = self.moves(key)
-        denom = sp.W ** (m0 + 1)
-        layer: dict[_Key, dict[int, int]] = {
-            key: {s: w * sp.W**m0 for s, w in enumerate(sp.weights)}
-        }
+        layer: dict[_Key, list[int]] = {key: [w * sp.W**m0 for w in sp.weights]}
         final: dict[int, int] = {}
         # Every move uses one Re-roll or the Insanity bonus, so moves-left strictly falls.
         for m in range(m0, -1, -1):
             for k in [k for k in layer if self.moves(k) == m]:
                 r, a = k
-                for s, mass in layer.pop(k).items():
-                    kind, mask = self.choices[k][s]
+                extra = bonus + (self.ins_triumphs if a else 0)
+                choices = self.choices[k]
+                for s, mass in enumerate(layer.pop(k)):
+                    if not mass:
+                        continue
+                    kind, mask = choices[s]
                     if kind == 0:
-                        extra = self.ins_triumphs if a else 0
-                        result = max(0, sp.totals[s]) + bonus + extra
+                        result = max(0, sp.totals[s]) + extra
                         final[result] = final.get(result, 0) + mass
                         continue
                     child_key = (r - 1, a) if kind == 1 else (r, 0)
-                    bucket = layer.setdefault(child_key, {})
+                    bucket = layer.get(child_key)
+                    if bucket is None:
+                        bucket = layer[child_key] = [0] * sp.size
                     unit = mass // sp.rerolled_total[mask]
-                    for sid, w in sp.outcomes[mask][sp.proj[mask][s]]:
-                        bucket[sid] = bucket.get(sid, 0) + unit * w
+                    base = sp.base_of[mask][s]
+                    for off, w in sp.offsets[mask]:
+                        bucket[base + off] += unit * w
+        denom = sp.W ** (m0 + 1)
         return {t: Fraction(c, denom) for t, c in sorted(final.items())}
 
 
@@ -368,10 +404,10 @@ def advise(
     sol = _solution(ordered, max(need, 0), rerolls_left, ins_t, ins_r)
     sp = sol.space
     try:
-        state = tuple([v for v, _ in d].index(x) for d, x in zip(ordered, showing, strict=True))
+        digits = [[v for v, _ in d].index(x) for d, x in zip(ordered, showing, strict=True)]
     except ValueError as exc:
         raise DiceError(f"a die cannot show the values {list(showing)}") from exc
-    sid = sp.index[state]
+    sid = sp.state_id(digits)
     key = (rerolls_left, 1 if sol.has_insanity else 0)
     kind, mask = sol.choices[key][sid]
     prob = Fraction(sol.values[key][sid], sp.W ** sol.moves(key))
