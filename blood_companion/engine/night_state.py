@@ -75,6 +75,69 @@ class NightLogEntry(NightModel):
     text: str
 
 
+class Question(NightModel):
+    """Something only the table knows, which the engine waits for before going on.
+
+    * ``in_range``: which of ``candidates`` are within the Effect's distance of the source
+      (answer: any subset, possibly none);
+    * ``closest`` / ``farthest``: which of ``candidates`` are the closest / farthest (a
+      non-empty subset; several when tied);
+    * ``leader``: the Leader's Rule picks exactly one of ``candidates``;
+    * ``test``: ``trouper`` takes the dodge Test (``traits`` or ``dice``, ``target``);
+    * ``discard``: ``trouper`` discards ``n`` cards of their choice from their hand.
+    """
+
+    kind: Literal["in_range", "closest", "farthest", "leader", "test", "discard"]
+    prompt: str
+    candidates: list[int] = Field(default_factory=list)
+    trouper: int | None = None
+    traits: list[str] = Field(default_factory=list)
+    dice: str | None = None
+    target: int | None = None
+    n: int = 0
+
+
+class EnemyJob(NightModel):
+    """One Enemy card (or Skill) being resolved, with a cursor to resume after a question.
+
+    ``source``: ``reaction`` (a Reaction card on the Line, ``slot`` its index), ``minion`` (one
+    Miniature of the Minion card on ``space``), ``skill`` (a Nemesis Skill, ``effects`` names
+    which) or ``weakness`` (a Weakness card's Effects)."""
+
+    source: Literal["reaction", "minion", "skill", "weakness"]
+    card: str
+    label: str
+    slot: int | None = None
+    space: str | None = None
+    effects: list[int] | None = None  # only these Effect indexes (None: all)
+    effect: int = 0  # position in the Effect list being resolved
+    rep: int = 0  # repetition of that Effect already done
+    stage: Literal["start", "priorities", "tests"] = "start"
+    candidates: list[int] = Field(default_factory=list)
+    priority_at: int = 0  # next Target Priority to apply
+    targets: list[int] = Field(default_factory=list)  # chosen targets still to resolve
+    check_done: bool = False
+
+
+class Bonus(NightModel):
+    """Test modifiers a Trouper has gained for their next Test (Items, Supports)."""
+
+    triumphs: int = 0
+    rerolls: int = 0
+    dice: list[Literal["R", "G", "B"]] = Field(default_factory=list)
+
+
+class Activation(NightModel):
+    """The Active Trouper's activation in the Tactic Phase ("Tactic Phase")."""
+
+    slot: int  # Chain index of the card being resolved
+    trouper: int
+    done: dict[int, int] = Field(default_factory=dict)  # effect index -> times resolved
+    last: int = -1  # the lowest index still allowed is last (top to bottom)
+    event_used: bool = False
+    rest_drawn: bool = False
+
+
 def _no_wounds() -> dict[str, list[str]]:
     return {"front": [], "left": [], "right": []}
 
@@ -111,3 +174,11 @@ class NightState(NightModel):
     result: Literal["won", "lost"] | None = None
     reason: str = ""
     log: list[NightLogEntry] = Field(default_factory=list)
+    # Engine cursor (engine/night.py): questions waiting for the table, Enemy cards queued.
+    pending: list[Question] = Field(default_factory=list)
+    queue: list[EnemyJob] = Field(default_factory=list)
+    activation: Activation | None = None
+    bonuses: dict[int, Bonus] = Field(default_factory=dict)  # Trouper index -> next Test
+    phase_done: bool = False  # the automatic phase finished; `continue` moves on
+    after_play: Literal["next", "cascade", "end"] | None = None  # planning, after Interruptions
+    started: bool = False  # the Beginning of the Night has been resolved

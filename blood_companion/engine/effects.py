@@ -1,0 +1,427 @@
+"""The bookkeeping the app tracks for the Night Part: Wounds, Bites, Threat, Summons, the
+Nemesis deck. Pure functions over :class:`CampaignState`; randomness from the caller's RNG.
+
+Rulebook sections: "Wounds" (Wounding a Trouper / a Nemesis / a Minion), "Threat",
+"Summon", "Elements - Symbols" (Bite, Exhausted), "Draw N", "Heal N", "Discard N",
+"Use of Items and Tokens" (Vigor).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.content import models as m
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night_setup import draw
+from blood_companion.engine.night_state import (
+    EnemyJob,
+    MinionSlot,
+    NightLogEntry,
+    NightState,
+    ReactionSlot,
+)
+from blood_companion.engine.state import CampaignState, TrouperState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+# Outcome kinds that move a Miniature on the Map: the app shows them, the players move.
+MOVES = {"step", "run", "fly", "escape", "push", "attract", "move"}
+
+
+# --------------------------------------------------------------------------- state access
+
+
+def night_of(state: CampaignState) -> NightState:
+    if state.night is None:
+        raise RuleError("no night is being played", hint="`blood night setup ...` starts one")
+    return state.night
+
+
+def with_night(state: CampaignState, **update: Any) -> CampaignState:
+    night = night_of(state).model_copy(update=update)
+    return state.model_copy(update={"night": night, "phase": night.phase})
+
+
+def with_trouper(state: CampaignState, i: int, **update: Any) -> CampaignState:
+    troupers = list(state.troupers)
+    troupers[i] = troupers[i].model_copy(update=update)
+    return state.model_copy(update={"troupers": troupers})
+
+
+def log(state: CampaignState, text: str) -> CampaignState:
+    n = night_of(state)
+    entry = NightLogEntry(turn=n.turn, phase=n.phase, text=text)
+    return with_night(state, log=[*n.log, entry])
+
+
+def name_of(state: CampaignState, catalog: Catalog, i: int) -> str:
+    t = state.troupers[i]
+    card = catalog.trouper(t.trouper)
+    return card.name if card is not None else t.trouper
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def reaction_face(state: CampaignState, catalog: Catalog, card_id: str) -> m.ReactionFace:
+    """What a Reaction card shows: Vlad's use the Weakened face once turned ("Reaction Card -
+    Vlad"), every other card its only face."""
+    vlad = catalog.get("vlad_reactions", card_id)
+    if vlad is not None:
+        return vlad.weakened if card_id in state.vlad_weakened else vlad.enhanced
+    card = catalog.get("reactions", card_id)
+    if card is None:
+        raise RuleError(f"unknown Reaction card {card_id!r}")
+    face: m.ReactionFace = card.face()
+    return face
+
+
+def nemesis_card(state: CampaignState, catalog: Catalog) -> m.Nemesis:
+    nem = catalog.nemesis(night_of(state).nemesis)
+    if nem is None:
+        raise RuleError(f"unknown Nemesis {night_of(state).nemesis!r}")
+    return nem
+
+
+def nemesis_level(state: CampaignState, catalog: Catalog) -> m.NemesisLevel:
+    n = night_of(state)
+    nem = nemesis_card(state, catalog)
+    for lv in nem.levels:
+        if lv.level == n.difficulty:
+            return lv
+    raise RuleError(f"{nem.name} has no Difficulty level {n.difficulty}")
+
+
+def weakness(state: CampaignState, catalog: Catalog, side: str) -> m.WeaknessCard | None:
+    for w in catalog.weaknesses_for(night_of(state).nemesis):
+        if w.side == side:
+            return w
+    return None
+
+
+def fatigue(state: CampaignState, catalog: Catalog) -> tuple[list[int], list[int]]:
+    """Physical and Mind Fatigue of every card on the Reaction Line ("Reaction Card": Fatigue
+    lowers the Nemesis's Defenses while the card is on the Line)."""
+    phys: list[int] = []
+    mind: list[int] = []
+    for slot in night_of(state).reaction_line:
+        face = reaction_face(state, catalog, slot.card)
+        phys.append(face.fatigue.physical)
+        mind.append(face.fatigue.mind)
+    return phys, mind
+
+
+# --------------------------------------------------------------------------- Troupers
+
+
+def usable_vigor(t: TrouperState, tokens: int) -> int:
+    """Vigor tokens face up and without a Bite. The app places Bites on depleted tokens first
+    (the placement that keeps the most Vigor usable; players choose, "Elements - Symbols")."""
+    return max(0, tokens - max(t.vigor_depleted, t.bites))
+
+
+def wound_trouper(
+    state: CampaignState, catalog: Catalog, i: int, rng: random.Random, n: int = 1
+) -> CampaignState:
+    """ "Wounding a Trouper": the top card of the deck goes to Wounds, the discard pile
+    reshuffled into a new deck when the deck is empty."""
+    for _ in range(n):
+        t = state.troupers[i]
+        pile, discard = list(t.draw_pile), list(t.discard)
+        if not pile and discard:
+            pile, discard = discard, []
+            rng.shuffle(pile)
+            state = log(state, f"{name_of(state, catalog, i)} reshuffles the discard pile")
+        if not pile:
+            state = log(state, f"{name_of(state, catalog, i)} has no card left to take a Wound")
+            break
+        card = pile.pop(0)
+        state = with_trouper(state, i, draw_pile=pile, discard=discard, wounds=[*t.wounds, card])
+        state = log(
+            state,
+            f"{name_of(state, catalog, i)} suffers a Wound ({len(t.wounds) + 1} Wound cards)",
+        )
+    return state
+
+
+def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> CampaignState:
+    """A Bite token goes on a Vigor token; with every Vigor token bitten, no more Bites."""
+    tokens = catalog.config.vigor_tokens
+    for _ in range(n):
+        t = state.troupers[i]
+        if t.bites >= tokens:
+            state = log(state, f"{name_of(state, catalog, i)}: every Vigor token is bitten")
+            break
+        state = with_trouper(state, i, bites=t.bites + 1)
+        state = log(state, f"{name_of(state, catalog, i)} gets a Bite ({t.bites + 1})")
+    return state
+
+
+def exhaust(state: CampaignState, catalog: Catalog, i: int) -> CampaignState:
+    if state.troupers[i].exhausted:
+        return state
+    state = with_trouper(state, i, exhausted=True)
+    return log(state, f"{name_of(state, catalog, i)} is Exhausted")
+
+
+def draw_cards(
+    state: CampaignState, catalog: Catalog, i: int, n: int, rng: random.Random
+) -> CampaignState:
+    before = len(state.troupers[i].hand)
+    t = draw(state.troupers[i], n, rng)
+    troupers = list(state.troupers)
+    troupers[i] = t
+    state = state.model_copy(update={"troupers": troupers})
+    return log(state, f"{name_of(state, catalog, i)} draws {len(t.hand) - before}")
+
+
+def discard_cards(
+    state: CampaignState, catalog: Catalog, i: int, cards: list[str]
+) -> CampaignState:
+    t = state.troupers[i]
+    hand = list(t.hand)
+    for c in cards:
+        if c not in hand:
+            raise RuleError(f"{c!r} is not in {name_of(state, catalog, i)}'s hand")
+        hand.remove(c)
+    state = with_trouper(state, i, hand=hand, discard=[*t.discard, *cards])
+    return log(state, f"{name_of(state, catalog, i)} discards {len(cards)}")
+
+
+def heal(
+    state: CampaignState, catalog: Catalog, i: int, n: int, cards: list[str] | None = None
+) -> CampaignState:
+    """ "Heal N": N Wound cards of the player's choice (the oldest unless named) to the discard
+    pile."""
+    t = state.troupers[i]
+    wounds = list(t.wounds)
+    chosen = list(cards or [])
+    for c in chosen:
+        if c not in wounds:
+            raise RuleError(f"{c!r} is not among {name_of(state, catalog, i)}'s Wounds")
+    for c in wounds:
+        if len(chosen) >= n:
+            break
+        if c not in chosen:
+            chosen.append(c)
+    chosen = chosen[:n]
+    for c in chosen:
+        wounds.remove(c)
+    state = with_trouper(state, i, wounds=wounds, discard=[*t.discard, *chosen])
+    return log(state, f"{name_of(state, catalog, i)} heals {len(chosen)}")
+
+
+# --------------------------------------------------------------------------- Threat
+
+
+def add_threat(state: CampaignState, catalog: Catalog, n: int, rng: random.Random) -> CampaignState:
+    """Move the Threat token; each Alert space reached or passed reveals a Reaction card
+    ("Game Turns", "Threat"). The token stops at the end of the track."""
+    night = night_of(state)
+    track = catalog.board.threat_track
+    new = max(0, min(track.length, night.threat + n))
+    crossed = [a for a in track.alert_spaces if night.threat < a <= new]
+    state = with_night(state, threat=new)
+    if n:
+        state = log(state, f"Threat {night.threat} -> {new}")
+    for _ in crossed:
+        state = reveal_reaction(state, catalog, rng)
+    return state
+
+
+def take_reaction(state: CampaignState, rng: random.Random) -> tuple[CampaignState, str | None]:
+    """The top card of the Nemesis deck, the discard pile shuffled into a new deck first when
+    the deck is empty ("Wounding a Nemesis"). None when both are empty."""
+    n = night_of(state)
+    deck, discard = list(n.reaction_deck), list(n.reaction_discard)
+    if not deck and discard:
+        deck, discard = discard, []
+        rng.shuffle(deck)
+        state = with_night(state, reaction_deck=deck, reaction_discard=discard)
+        state = log(state, "The Nemesis deck is empty: its discard pile is shuffled into it")
+    if not deck:
+        return state, None
+    card = deck.pop(0)
+    return with_night(state, reaction_deck=deck), card
+
+
+def reveal_reaction(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+    """An Alert: the top Reaction card to the leftmost free Reaction space; an Interruption is
+    queued to resolve at once. With the Line full, nothing is revealed (our reading)."""
+    n = night_of(state)
+    if len(n.reaction_line) >= catalog.board.reaction_spaces:
+        return log(state, "Alert: the Reaction Line is full, no card is revealed")
+    state, card = take_reaction(state, rng)
+    if card is None:
+        return log(state, "Alert: the Nemesis has no Reaction card left")
+    face = reaction_face(state, catalog, card)
+    n = night_of(state)
+    slot = ReactionSlot(card=card, interruption=face.interruption)
+    line = [*n.reaction_line, slot]
+    state = with_night(state, reaction_line=line)
+    state = log(
+        state,
+        f"Alert: the Nemesis reveals {face.name}"
+        + (" (Interruption: it resolves now)" if face.interruption else ""),
+    )
+    if face.interruption:
+        job = EnemyJob(source="reaction", card=card, label=face.name, slot=len(line) - 1)
+        state = with_night(state, queue=[job, *night_of(state).queue])
+    return state
+
+
+# --------------------------------------------------------------------------- Nemesis wounds
+
+
+def wound_nemesis(
+    state: CampaignState, catalog: Catalog, side: str, n: int, rng: random.Random
+) -> CampaignState:
+    """ "Wounding a Nemesis": per Wound, reveal Reaction cards until one without Interruption,
+    put it under the side hit and shuffle the others back. On-wound Skills and the side's
+    Weakness Effects are queued. Ends the night when every side has its Wounds."""
+    nem = nemesis_card(state, catalog)
+    for _ in range(n):
+        revealed: list[str] = []
+        taken: str | None = None
+        # Every card of the deck and discard may be an Interruption: stop after a full pass.
+        night = night_of(state)
+        limit = len(night.reaction_deck) + len(night.reaction_discard)
+        while taken is None and len(revealed) < limit:
+            state, card = take_reaction(state, rng)
+            if card is None:
+                break
+            if reaction_face(state, catalog, card).interruption:
+                revealed.append(card)
+            else:
+                taken = card
+        night = night_of(state)
+        deck = [*night.reaction_deck, *revealed]
+        rng.shuffle(deck)
+        wounds = {k: list(v) for k, v in night.nemesis_wounds.items()}
+        wounds.setdefault(side, []).append(taken or "-")
+        state = with_night(state, reaction_deck=deck, nemesis_wounds=wounds)
+        state = log(
+            state,
+            f"{nem.name} suffers a Wound on the {side} ({len(wounds[side])} there)"
+            + ("" if taken else "; no Reaction card was left to mark it"),
+        )
+        jobs = [
+            EnemyJob(
+                source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
+            )
+            for k, sk in enumerate(nem.skills)
+            if sk.timing == "on_wound"
+        ]
+        w = weakness(state, catalog, side)
+        if w is not None and any(e.timing == "on_wound" for e in w.effects):
+            jobs.append(
+                EnemyJob(
+                    source="weakness",
+                    card=w.id,
+                    label=f"{w.name}: {w.effect_name}",
+                    effects=[k for k, e in enumerate(w.effects) if e.timing == "on_wound"],
+                )
+            )
+        state = with_night(state, queue=[*jobs, *night_of(state).queue])
+        state = check_victory(state, catalog)
+        if night_of(state).result is not None:
+            break
+    return state
+
+
+def check_victory(state: CampaignState, catalog: Catalog) -> CampaignState:
+    """The night is won when every side has taken the Wounds the Difficulty asks
+    ("Wounding a Nemesis")."""
+    night = night_of(state)
+    if night.result is not None:
+        return state
+    need = nemesis_level(state, catalog).wounds
+    if all(len(night.nemesis_wounds.get(s, [])) >= k for s, k in need.items()):
+        return end_night(state, "won", "the Nemesis took every Wound its Difficulty requires")
+    return state
+
+
+def end_night(state: CampaignState, result: str, reason: str) -> CampaignState:
+    state = with_night(
+        state,
+        result=result,
+        reason=reason,
+        phase="over",
+        pending=[],
+        queue=[],
+        activation=None,
+    )
+    return log(state, f"The night is {result}: {reason}")
+
+
+def check_rule_holds(state: CampaignState, catalog: Catalog, rule: m.CheckRule) -> bool:
+    """A Check card's condition. A threshold that no table of this size can reach (more Bites
+    than its Vigor tokens, more Knocked Out Troupers than players) is capped at the most the
+    table can reach (docs/rules-decisions.md, "Night Part")."""
+    night = night_of(state)
+    players = len(state.troupers)
+    if rule.kind == "always":
+        return True
+    if rule.kind == "bites_total_at_least":
+        cap = catalog.config.vigor_tokens * players
+        return sum(t.bites for t in state.troupers) >= min(rule.n, cap)
+    if rule.kind == "knocked_out_at_least":
+        return sum(t.knocked_out for t in state.troupers) >= min(rule.n, players)
+    if rule.kind == "nemesis_discard_at_least":
+        return len(night.reaction_discard) >= rule.n
+    if rule.kind == "turn_at_least":
+        return night.turn >= rule.n
+    return False  # pragma: no cover - the model lists every kind
+
+
+# --------------------------------------------------------------------------- Minions
+
+
+def wound_minion(state: CampaignState, catalog: Catalog, space: str, n: int = 1) -> CampaignState:
+    """ "Wounding a Minion": one Miniature removed per Wound; a summoned Minion's card leaves
+    the board with its last Miniature (A and B stay)."""
+    night = night_of(state)
+    slots = list(night.minions)
+    idx = next((k for k, s in enumerate(slots) if s.space == space), None)
+    if idx is None or slots[idx].alive <= 0:
+        raise RuleError(f"no Minion stands on space {space}")
+    slot = slots[idx]
+    card = catalog.get("minions", slot.minion)
+    name = card.name if card is not None else slot.minion
+    alive = max(0, slot.alive - n)
+    if alive == 0 and slot.summoned:
+        del slots[idx]
+        state = with_night(state, minions=slots)
+        return log(state, f"{name} is defeated; its card leaves the Night Board")
+    slots[idx] = slot.model_copy(update={"alive": alive})
+    state = with_night(state, minions=slots)
+    return log(state, f"{name} loses a Miniature ({alive} left)")
+
+
+def summon(
+    state: CampaignState, catalog: Catalog, rng: random.Random, minion_type: str | None
+) -> CampaignState:
+    """ "Summon": a random unused Minion card (of the type when one is left, else any) on the
+    first free Minion space in Flow order; ignored when no space is free."""
+    night = night_of(state)
+    used = {s.minion for s in night.minions}
+    taken = {s.space for s in night.minions}
+    free = [sp for sp in catalog.board.minion_spaces[2:] if sp not in taken]
+    if not free:
+        return log(state, "Summon ignored: no Minion space is free")
+    unused = [mi.id for mi in catalog.all("minions") if mi.id not in used]
+    types = {mi.id: mi.type for mi in catalog.all("minions")}
+    typed = [mid for mid in unused if types[mid] == minion_type]
+    pool = typed if minion_type and typed else unused
+    if not pool:
+        return log(state, "Summon ignored: no Minion card is left")
+    mid = rng.choice(sorted(pool))
+    slot = MinionSlot(space=free[0], minion=mid, summoned=True, alive=1)
+    state = with_night(state, minions=[*night.minions, slot])
+    name = next(mi.name for mi in catalog.all("minions") if mi.id == mid)
+    return log(
+        state,
+        f"Summon: {name} on space {free[0]} - place its Miniature on the Nemesis's Tile",
+    )

@@ -1,0 +1,420 @@
+"""The Enemy side: Reaction cards, Minion cards, Nemesis Skills and Weakness Effects resolved
+top to bottom, with the Nemesis Target Priority and questions for what only the table knows.
+
+Rulebook sections: "Resolving the Effects" (Reaction / Minion cards: mandatory, top to bottom,
+an Effect without a valid target is skipped), "Reading the Elements of a Target" (Distance,
+Nemesis Target Priority, Leader's Rule), "Reading an Effect" (a parenthesised Test passed by
+the target cancels the Elements before it), "Repetition".
+
+The queue (``NightState.queue``) holds :class:`EnemyJob` cursors. :func:`run_queue` resolves
+them until the queue is empty or a :class:`Question` is pending; the answer actions call
+:func:`answer_targets`, :func:`answer_discard` or :func:`answer_test` and run the queue again.
+Distance-based choices (in range, closest, farthest) are asked; Bites, Wounds, hand size,
+Exhausted and Insanity tie breakers are applied here; the Leader is asked only if still tied.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from blood_companion.content import models as m
+from blood_companion.content.render import render_outcome
+from blood_companion.engine import effects as fx
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night_state import EnemyJob, Question
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+DISTANCE_PRIORITIES = {"closest", "farthest"}
+TARGETLESS = {"self", "tile", "nemesis", "enemy", "minion", "event"}
+
+
+def job_effects(state: CampaignState, catalog: Catalog, job: EnemyJob) -> list[m.Effect]:
+    if job.source == "reaction":
+        return list(fx.reaction_face(state, catalog, job.card).effects)
+    if job.source == "minion":
+        card = catalog.get("minions", job.card)
+        return list(card.effects) if card is not None else []
+    if job.source == "skill":
+        return list(fx.nemesis_card(state, catalog).skills)
+    w = catalog.get("weaknesses", job.card)
+    return list(w.effects) if w is not None else []
+
+
+def source_name(state: CampaignState, catalog: Catalog, job: EnemyJob) -> str:
+    if job.source == "minion":
+        card = catalog.get("minions", job.card)
+        return card.name if card is not None else job.card
+    return fx.nemesis_card(state, catalog).name
+
+
+def _order(job: EnemyJob, effects: list[m.Effect]) -> list[int]:
+    return list(job.effects) if job.effects is not None else list(range(len(effects)))
+
+
+def _set_job(state: CampaignState, job: EnemyJob) -> CampaignState:
+    q = list(fx.night_of(state).queue)
+    q[0] = job
+    return fx.with_night(state, queue=q)
+
+
+def _ask(state: CampaignState, question: Question) -> CampaignState:
+    return fx.with_night(state, pending=[*fx.night_of(state).pending, question])
+
+
+def _names(state: CampaignState, catalog: Catalog, idx: list[int]) -> str:
+    return ", ".join(fx.name_of(state, catalog, i) for i in idx) or "nobody"
+
+
+# --------------------------------------------------------------------------- the loop
+
+
+def run_queue(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+    """Resolve queued Enemy cards until a question is pending, the queue is empty or the night
+    ends."""
+    for _ in range(10_000):  # a guard against a data loop, never reached by real cards
+        night = fx.night_of(state)
+        if night.pending or not night.queue or night.result is not None:
+            return state
+        state = _advance(state, catalog, rng)
+    raise RuleError("the Enemy cards did not finish resolving")  # pragma: no cover
+
+
+def _finish_job(state: CampaignState, catalog: Catalog, job: EnemyJob) -> CampaignState:
+    night = fx.night_of(state)
+    state = fx.with_night(state, queue=list(night.queue[1:]))
+    if job.source == "reaction" and job.slot is not None:
+        line = list(fx.night_of(state).reaction_line)
+        if job.slot < len(line):
+            line[job.slot] = line[job.slot].model_copy(update={"resolved": True})
+            state = fx.with_night(state, reaction_line=line)
+        state = fx.log(state, f"{job.label}: resolved (Resolved token)")
+    return state
+
+
+def _next_effect(state: CampaignState, job: EnemyJob) -> CampaignState:
+    return _set_job(
+        state,
+        job.model_copy(
+            update={
+                "effect": job.effect + 1,
+                "rep": 0,
+                "stage": "start",
+                "candidates": [],
+                "priority_at": 0,
+                "targets": [],
+            }
+        ),
+    )
+
+
+def _advance(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+    night = fx.night_of(state)
+    job = night.queue[0]
+    if job.source == "reaction" and not job.check_done:
+        face = fx.reaction_face(state, catalog, job.card)
+        if face.check is not None:
+            what = face.check.text or face.check.kind.replace("_", " ")
+            if fx.check_rule_holds(state, catalog, face.check):
+                state = fx.log(
+                    state, f"{job.label} is a Check card and its condition holds: {what}"
+                )
+                return fx.end_night(state, "lost", f"{job.label}: {what}")
+            state = fx.log(
+                state, f"{job.label} is a Check card; its condition does not hold ({what})"
+            )
+        job = job.model_copy(update={"check_done": True})
+        state = _set_job(state, job)
+    if job.source == "minion":
+        slot = next((s for s in night.minions if s.space == job.space), None)
+        if slot is None or slot.minion != job.card or slot.alive <= 0:
+            return fx.with_night(state, queue=list(night.queue[1:]))
+    effects = job_effects(state, catalog, job)
+    order = _order(job, effects)
+    if job.effect >= len(order):
+        return _finish_job(state, catalog, job)
+    eff = effects[order[job.effect]]
+    src = source_name(state, catalog, job)
+    if job.stage == "start":
+        target = eff.target
+        if target is None or target.kind in TARGETLESS:
+            state = _apply_global(state, catalog, rng, job, eff, src)
+            return _next_effect(state, fx.night_of(state).queue[0])
+        everyone = list(range(len(state.troupers)))
+        job = job.model_copy(
+            update={"stage": "priorities", "candidates": everyone, "priority_at": 0}
+        )
+        state = _set_job(state, job)
+        if target.distance != "any":
+            dist = "Special Area" if target.distance == "area" else f"Distance {target.distance}"
+            return _ask(
+                state,
+                Question(
+                    kind="in_range",
+                    prompt=f"{job.label} (Effect {order[job.effect] + 1}): which Troupers are at "
+                    f"{dist} from {src}?",
+                    candidates=everyone,
+                ),
+            )
+        return state
+    if job.stage == "priorities":
+        return _apply_priorities(state, catalog, job, eff, src)
+    return _resolve_targets(state, catalog, rng, job, eff, src)
+
+
+def _apply_priorities(
+    state: CampaignState, catalog: Catalog, job: EnemyJob, eff: m.Effect, src: str
+) -> CampaignState:
+    assert eff.target is not None
+    cands = list(job.candidates)
+    if eff.target.kind != "troupers_all":
+        prios = eff.target.priority
+        at = job.priority_at
+        while at < len(prios) and len(cands) > 1:
+            p = prios[at]
+            at += 1
+            if p in DISTANCE_PRIORITIES:
+                job = job.model_copy(update={"candidates": cands, "priority_at": at})
+                state = _set_job(state, job)
+                return _ask(
+                    state,
+                    Question(
+                        kind="closest" if p == "closest" else "farthest",
+                        prompt=f"{job.label}: which of {_names(state, catalog, cands)} "
+                        f"{'is' if len(cands) == 1 else 'are'} {p} to {src}? "
+                        "(name every one tied)",
+                        candidates=cands,
+                    ),
+                )
+            cands = tie_break(state, p, cands)
+        if len(cands) > 1:
+            job = job.model_copy(update={"candidates": cands, "priority_at": at})
+            state = _set_job(state, job)
+            return _ask(
+                state,
+                Question(
+                    kind="leader",
+                    prompt=f"{job.label}: still tied between {_names(state, catalog, cands)}; "
+                    "the Leader picks the target (Leader's Rule)",
+                    candidates=cands,
+                ),
+            )
+    if not cands:
+        state = fx.log(state, f"{job.label}: no valid target, the Effect is ignored")
+    job = job.model_copy(update={"stage": "tests", "targets": cands, "candidates": cands})
+    return _set_job(state, job)
+
+
+def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int]:
+    """Keep the candidates that best match one Nemesis Target Priority the app can evaluate."""
+    ts = state.troupers
+    keys = {
+        "fewest_bites": lambda i: ts[i].bites,
+        "most_bites": lambda i: -ts[i].bites,
+        "fewest_wounds": lambda i: len(ts[i].wounds),
+        "most_wounds": lambda i: -len(ts[i].wounds),
+        "fewest_cards_in_hand": lambda i: len(ts[i].hand),
+        "most_cards_in_hand": lambda i: -len(ts[i].hand),
+        "exhausted": lambda i: 0 if ts[i].exhausted else 1,
+        "not_exhausted": lambda i: 1 if ts[i].exhausted else 0,
+        "lowest_insanity": lambda i: ts[i].insanity,
+        "highest_insanity": lambda i: -ts[i].insanity,
+    }
+    key = keys.get(priority)
+    if key is None or not cands:
+        return cands
+    best = min(key(i) for i in cands)
+    return [i for i in cands if key(i) == best]
+
+
+def _resolve_targets(
+    state: CampaignState,
+    catalog: Catalog,
+    rng: random.Random,
+    job: EnemyJob,
+    eff: m.Effect,
+    src: str,
+) -> CampaignState:
+    if not job.targets:
+        if job.rep + 1 < eff.repeat:
+            return _set_job(
+                state,
+                job.model_copy(
+                    update={
+                        "rep": job.rep + 1,
+                        "stage": "start",
+                        "candidates": [],
+                        "priority_at": 0,
+                    }
+                ),
+            )
+        return _next_effect(state, job)
+    t = job.targets[0]
+    if eff.test is not None:
+        return _ask(
+            state,
+            Question(
+                kind="test",
+                prompt=f"{job.label}: {fx.name_of(state, catalog, t)} may dodge "
+                f"[{', '.join(render_outcome(o) for o in eff.outcome)}] with a Test",
+                trouper=t,
+                traits=list(eff.test.traits),
+                dice=eff.test.dice,
+                target=eff.test.target if eff.test.target is not None else 0,
+            ),
+        )
+    state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
+    return apply_to_trouper(state, catalog, rng, t, eff.outcome, src)
+
+
+def _apply_global(
+    state: CampaignState,
+    catalog: Catalog,
+    rng: random.Random,
+    job: EnemyJob,
+    eff: m.Effect,
+    src: str,
+) -> CampaignState:
+    for o in eff.outcome:
+        if o.kind == "threat":
+            state = fx.add_threat(state, catalog, o.n, rng)
+        elif o.kind == "summon":
+            state = fx.summon(state, catalog, rng, o.minion_type)
+        elif o.kind in fx.MOVES:
+            where = ""
+            if eff.target is not None and eff.target.kind == "tile":
+                where = f" to a Tile at Distance {eff.target.distance} (Leader's Rule picks it)"
+            state = fx.log(state, f"MOVE {src}: {render_outcome(o)}{where}")
+        else:
+            state = fx.log(state, f"{src}: {render_outcome(o)}")
+    if eff.text:
+        state = fx.log(state, f"{job.label}: {eff.text}")
+    return state
+
+
+def apply_to_trouper(
+    state: CampaignState,
+    catalog: Catalog,
+    rng: random.Random,
+    t: int,
+    outcome: list[m.Outcome],
+    src: str,
+) -> CampaignState:
+    """Apply an Enemy Effect's Elements to one Trouper (the Elements the app tracks, and the
+    movements as lines for the players to carry out)."""
+    who = fx.name_of(state, catalog, t)
+    for o in outcome:
+        k = o.kind
+        if k == "wound":
+            state = fx.wound_trouper(state, catalog, t, rng, o.n)
+        elif k == "bite":
+            state = fx.bite_trouper(state, catalog, t, o.n)
+        elif k == "exhausted":
+            state = fx.exhaust(state, catalog, t)
+        elif k == "threat":
+            state = fx.add_threat(state, catalog, o.n, rng)
+        elif k == "summon":
+            state = fx.summon(state, catalog, rng, o.minion_type)
+        elif k == "draw":
+            state = fx.draw_cards(state, catalog, t, o.n, rng)
+        elif k == "heal":
+            state = fx.heal(state, catalog, t, o.n)
+        elif k == "discard":
+            hand = state.troupers[t].hand
+            if len(hand) <= o.n:
+                state = fx.discard_cards(state, catalog, t, list(hand))
+            else:
+                state = _ask(
+                    state,
+                    Question(
+                        kind="discard",
+                        prompt=f"{who} discards {o.n} card(s) of their choice from their hand",
+                        trouper=t,
+                        candidates=[t],
+                        n=o.n,
+                    ),
+                )
+        elif k in ("run", "fly", "step", "escape"):
+            state = fx.log(state, f"MOVE {src}: {render_outcome(o)} toward {who}")
+        elif k in ("push", "attract", "move"):
+            state = fx.log(state, f"MOVE {src}: {render_outcome(o)} {who}")
+        else:
+            state = fx.log(state, f"{src} -> {who}: {render_outcome(o)}")
+    return state
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def current_question(state: CampaignState) -> Question:
+    night = fx.night_of(state)
+    if not night.pending:
+        raise RuleError("no question is waiting for an answer")
+    return night.pending[0]
+
+
+def answer_targets(
+    state: CampaignState, catalog: Catalog, rng: random.Random, chosen: list[int]
+) -> CampaignState:
+    """Answer an in_range / closest / farthest / leader question with Trouper indexes."""
+    q = current_question(state)
+    night = fx.night_of(state)
+    if q.kind in ("test", "discard"):
+        raise RuleError(
+            "this question is answered with "
+            + ("`blood night roll`" if q.kind == "test" else "the cards to discard")
+        )
+    bad = [i for i in chosen if i not in q.candidates]
+    if bad:
+        raise RuleError(
+            f"{_names(state, catalog, bad)} cannot be chosen here",
+            hint=f"choose among {_names(state, catalog, q.candidates)}",
+        )
+    chosen = sorted(set(chosen))
+    if q.kind in ("closest", "farthest", "leader") and not chosen:
+        raise RuleError(f"name at least one of {_names(state, catalog, q.candidates)}")
+    if q.kind == "leader" and len(chosen) != 1:
+        raise RuleError("the Leader picks exactly one target")
+    job = night.queue[0]
+    job = job.model_copy(update={"candidates": chosen})
+    state = fx.with_night(state, pending=list(night.pending[1:]))
+    state = _set_job(state, job)
+    state = fx.log(state, f"Answer: {_names(state, catalog, chosen)}")
+    return run_queue(state, catalog, rng)
+
+
+def answer_discard(
+    state: CampaignState, catalog: Catalog, rng: random.Random, cards: list[str]
+) -> CampaignState:
+    q = current_question(state)
+    if q.kind != "discard" or q.trouper is None:
+        raise RuleError("the waiting question is not a discard")
+    if len(cards) != q.n:
+        raise RuleError(f"discard exactly {q.n} card(s)")
+    state = fx.discard_cards(state, catalog, q.trouper, cards)
+    state = fx.with_night(state, pending=list(fx.night_of(state).pending[1:]))
+    return run_queue(state, catalog, rng)
+
+
+def answer_test(
+    state: CampaignState, catalog: Catalog, rng: random.Random, success: bool
+) -> CampaignState:
+    """The dodge Test of the current target is done: a Success cancels the Elements."""
+    q = current_question(state)
+    if q.kind != "test" or q.trouper is None:
+        raise RuleError("the waiting question is not a Test")
+    night = fx.night_of(state)
+    job = night.queue[0]
+    effects = job_effects(state, catalog, job)
+    eff = effects[_order(job, effects)[job.effect]]
+    src = source_name(state, catalog, job)
+    state = fx.with_night(state, pending=list(night.pending[1:]))
+    state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
+    if success:
+        state = fx.log(state, f"{fx.name_of(state, catalog, q.trouper)} dodges")
+    else:
+        state = apply_to_trouper(state, catalog, rng, q.trouper, eff.outcome, src)
+    return run_queue(state, catalog, rng)
