@@ -78,7 +78,7 @@ def _pool_arg(words: list[str] | None) -> str:
 def roll(
     pool_words: list[str] = typer.Argument(..., metavar="POOL", help=POOL_HELP),
     seed: int = typer.Option(
-        None, "--seed", help="Seed for a reproducible roll [a fresh one, printed]."
+        None, "--seed", help="Seed for a reproducible roll (default: a fresh seed, shown)."
     ),
     dice: str = typer.Option(
         None,
@@ -155,7 +155,7 @@ def _face_json(face: Face) -> dict[str, Any]:
 
 def odds(
     pool_words: list[str] = typer.Argument(
-        None, metavar="[POOL]", help=POOL_HELP + " Or use --trouper and --trait."
+        None, metavar="POOL", help=POOL_HELP + " Or use --trouper and --trait."
     ),
     target: int = typer.Option(..., "--target", "-t", help="Triumphs needed (0 or more)."),
     reroll: int = typer.Option(
@@ -183,7 +183,7 @@ def odds(
     insanity_reading: str = typer.Option(
         None,
         "--insanity-reading",
-        help='How "Re-roll 1" reads: any-dice or one-die [rules_config].',
+        help='How "Re-roll 1" reads: any-dice or one-die (default: rules_config).',
     ),
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
