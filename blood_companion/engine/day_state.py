@@ -1,4 +1,8 @@
-"""The Day Part's choices so far (Show Phase and Dusk Phase), as data only."""
+"""The Day Part's choices so far (Show Phase and Dusk Phase), as data only.
+
+The rules that fill it in live in ``engine/day.py``; this module only holds the shape so the
+campaign state can carry it without importing the rules.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# The Day Part's steps, in the order "Show Phase" and "Dusk Phase" list them. "purchases" covers
+# the Show's Purchases and the replacing of cards and items ("Replacing a Tactic Card",
+# "Replacing an Item Card"); laying out the Map and shuffling the Reaction deck need no choice,
+# so the Dusk starts with the Difficulty Level.
 DayStep = Literal[
     "recovery",
     "purchases",
@@ -14,8 +22,6 @@ DayStep = Literal[
     "minions",
     "last_assault",
     "nemesis",
-    "dusk_map",
-    "dusk_reaction_deck",
     "dusk_difficulty",
     "dusk_events",
     "equipping",
@@ -29,8 +35,6 @@ DAY_STEPS: tuple[str, ...] = (
     "minions",
     "last_assault",
     "nemesis",
-    "dusk_map",
-    "dusk_reaction_deck",
     "dusk_difficulty",
     "dusk_events",
     "equipping",
@@ -46,6 +50,7 @@ class DayState(BaseModel):
     hunting_house: bool = False
     cartographer: bool = False
     asylum: bool = False
+    purchases: list[str] = Field(default_factory=list)  # what was bought, in order (readable)
     zone: str | None = None
     location: str | None = None
     location_roll: str | None = None  # the die face that picked it (physical or digital)
