@@ -141,7 +141,7 @@ def new(
     if seed is None:
         seed = secrets.randbelow(10**9)
     start = StartCampaign(
-        name=name, mode=mode, seed=seed, seats=[Seat(trouper=t) for t in ids]  # type: ignore[arg-type]
+        name=name, mode=mode, seed=seed, seats=[Seat(trouper=t) for t in ids]
     )
     folder = session.saves_dir()
     with CampaignStore.create(folder, name, start, session.catalog) as store:
