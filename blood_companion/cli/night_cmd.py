@@ -1,0 +1,446 @@
+"""`blood night ...`: play the Night Part with the app as the Nemesis.
+
+Each command builds one engine action (blood_companion/engine/night.py), records it through
+the store and prints what changed and what the table does next. With ``--json`` a command
+prints one JSON document: ``{"ok", "action", "changes", "next", ...}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from rich.text import Text
+
+from blood_companion.cli import session
+from blood_companion.cli.common import JSON_HELP, print_json, stdout
+from blood_companion.engine.actions import Action
+from blood_companion.engine.night import (
+    AnswerQuestion,
+    Attack,
+    FinishActivation,
+    NextPhase,
+    PassCascade,
+    PlayCard,
+    ResolveEffect,
+    Rest,
+    RestRedraw,
+    RollTest,
+    SetupNight,
+    UseEvent,
+    UseItem,
+    UseSupport,
+    board_view,
+    whose_turn,
+)
+from blood_companion.engine.state import CampaignState
+from blood_companion.errors import BloodError, UsageError
+
+night_app = typer.Typer(
+    help="The Night Part: play cards, resolve them, answer the Nemesis's questions.",
+    no_args_is_help=True,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(night_app, name="night")
+
+
+JsonOpt = typer.Option(False, "--json", help=JSON_HELP)
+DiceOpt = typer.Option(
+    None,
+    "--dice",
+    help='Faces of your physical dice, e.g. "2 x 1" or "B3 R0 Gx"; repeat for each Re-roll. '
+    "Without it the app rolls.",
+)
+RerollOpt = typer.Option(
+    None, "--reroll", help="Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll)."
+)
+TraitOpt = typer.Option(None, "--trait", help="Trait for the Test [the best odds].")
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _split(values: list[str] | None) -> list[str]:
+    out: list[str] = []
+    for v in values or []:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+def _trouper(state: CampaignState, who: str) -> str:
+    try:
+        return state.troupers[state.trouper_index(who)].trouper
+    except KeyError:
+        names = ", ".join(f"{t.seat + 1} {t.trouper} ({t.colour})" for t in state.troupers)
+        raise BloodError(f"no Trouper {who!r} at the table", hint=f"Troupers: {names}") from None
+
+
+def _card(state: CampaignState, trouper: str, key: str) -> str:
+    """A card in the Trouper's hand by id, position in hand (1-based), unique id prefix or
+    (part of) its name."""
+    cat = session.catalog()
+    t = state.troupers[state.trouper_index(trouper)]
+    low = key.strip().lower()
+    if low in t.hand:
+        return low
+    if low.isdigit() and 1 <= int(low) <= len(t.hand):
+        return t.hand[int(low) - 1]
+    found = [c for c in t.hand if c.startswith(low)]
+    if len(found) != 1:
+        named = []
+        for c in t.hand:
+            card = cat.tactic(c)
+            if card is not None and low in card.name.lower():
+                named.append(c)
+        found = found or named
+    if len(set(found)) == 1:
+        return found[0]
+    hand = ", ".join(f"{c} ({cat.tactic(c).name if cat.tactic(c) else c})" for c in t.hand)
+    what = "matches several cards" if found else "matches no card"
+    raise BloodError(f"{key!r} {what} in {t.trouper}'s hand", hint=f"hand: {hand}")
+
+
+def _night_state(state: CampaignState) -> None:
+    if state.night is None:
+        raise BloodError(
+            "no night is being played",
+            hint="`blood night setup --nemesis ID --location ID --minions A,B --difficulty N`",
+        )
+
+
+def _record(build: Any, as_json: bool) -> None:
+    """Open the campaign, build the action from its state, record it, print the changes."""
+    with session.open_session() as store:
+        before = store.state
+        action: Action = build(before) if callable(build) else build
+        before_log = len(before.night.log) if before.night is not None else 0
+        state = store.record(action)
+        cat = store.catalog
+        assert state.night is not None
+        start = 0 if action.type == "night_setup" else before_log
+        changes = [e.text for e in state.night.log[start:]]
+        nxt = whose_turn(state, cat)
+        if as_json:
+            print_json(
+                {
+                    "ok": True,
+                    "action": action.describe(),
+                    "changes": changes,
+                    "next": nxt,
+                    "state_hash": store.state_hash,
+                }
+            )
+            return
+        for line in changes:
+            style = (
+                "cyan"
+                if line.startswith("MOVE")
+                else "yellow"
+                if line.startswith("TEST")
+                else "bold red"
+                if line.startswith("The night is")
+                else ""
+            )
+            stdout.print(Text(line, style=style))
+        _print_next(nxt)
+
+
+def _print_next(nxt: dict[str, Any]) -> None:
+    head = f"Turn {nxt['turn']} · {nxt['phase_name']}"
+    stdout.print(Text(head, style="bold"))
+    stdout.print(Text(nxt.get("prompt", ""), style="green"))
+    for line in nxt.get("effects", []):
+        stdout.print("  " + line)
+    if nxt.get("hand"):
+        cat = session.catalog()
+        names = []
+        for c in nxt["hand"]:
+            card = cat.tactic(c)
+            names.append(f"{c} ({card.name}, Threat {card.threat})" if card else c)
+        stdout.print("  hand: " + "; ".join(names))
+    for cmd in nxt.get("commands", []):
+        stdout.print(Text("  $ " + cmd, style="dim"))
+
+
+# ---------------------------------------------------------------------- commands
+
+
+@night_app.command("setup")
+def setup(
+    nemesis: str = typer.Option(..., "--nemesis", help="Nemesis id (lucilla, corvin, ...)."),
+    location: str = typer.Option(..., "--location", help="Location card id."),
+    minions: str = typer.Option(..., "--minions", help="Two Minion card ids: A,B."),
+    difficulty: int = typer.Option(1, "--difficulty", help="Difficulty level."),
+    events: str = typer.Option(None, "--events", help="Event ids for the Chain [random]."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Lay out a night (Single Game mode) and begin it: five cards each, Game Turn 1."""
+    action = SetupNight(
+        nemesis=nemesis.strip().lower(),
+        location=location.strip().lower(),
+        minions=_split([minions]),
+        difficulty=difficulty,
+        events=_split([events]) if events else None,
+    )
+    _record(action, as_json)
+
+
+@night_app.command("next")
+def next_(as_json: bool = JsonOpt) -> None:
+    """What the table does now: whose move, the question waiting, the commands that fit."""
+    with session.open_session() as store:
+        _night_state(store.state)
+        nxt = whose_turn(store.state, store.catalog)
+    if as_json:
+        print_json(nxt)
+    else:
+        _print_next(nxt)
+
+
+@night_app.command("board")
+def board(as_json: bool = JsonOpt) -> None:
+    """The Night Board (same as `blood status`)."""
+    from blood_companion.cli.status_cmd import print_night
+
+    with session.open_session() as store:
+        _night_state(store.state)
+        view = board_view(store.state, store.catalog)
+    if as_json:
+        print_json(view)
+    else:
+        print_night(view)
+
+
+@night_app.command("log")
+def log(
+    turn: int = typer.Option(None, "--turn", help="Only this Game Turn."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """The night's log: what the Nemesis, the Minions and the players did."""
+    with session.open_session() as store:
+        _night_state(store.state)
+        night = store.state.night
+        assert night is not None
+        entries = [e for e in night.log if turn is None or e.turn == turn]
+    if as_json:
+        print_json({"log": [e.model_dump() for e in entries]})
+        return
+    for e in entries:
+        stdout.print(f"[{e.turn}] {e.text}", markup=False)
+
+
+@night_app.command("play")
+def play(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
+    card: str = typer.Argument(..., help="Card id, id prefix or name."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Planning Phase: play a Tactic card on the leftmost free Chain space."""
+
+    def build(state: CampaignState) -> Action:
+        who = _trouper(state, trouper)
+        return PlayCard(trouper=who, card=_card(state, who, card))
+
+    _record(build, as_json)
+
+
+@night_app.command("rest")
+def rest(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
+    card: str = typer.Argument(..., help="The card placed face down."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Planning Phase: Rest (a face-down card, 1 Threat, Exhausted); once a Game Turn."""
+
+    def build(state: CampaignState) -> Action:
+        who = _trouper(state, trouper)
+        return Rest(trouper=who, card=_card(state, who, card))
+
+    _record(build, as_json)
+
+
+@night_app.command("pass")
+def pass_(
+    trouper: str = typer.Argument(..., help="The player who just played a Cascade card."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Planning Phase: play no more cards after a Cascade."""
+    _record(lambda s: PassCascade(trouper=_trouper(s, trouper)), as_json)
+
+
+@night_app.command("attack")
+def attack(
+    effect: int = typer.Argument(..., help="Effect number on the Active card (1 = top)."),
+    target: str = typer.Argument(..., help="nemesis, or a Minion space (A, B, C...)."),
+    side: str = typer.Option(None, "--side", help="Nemesis side hit: front, left or right."),
+    trait: str = TraitOpt,
+    dice: list[str] = DiceOpt,
+    reroll: list[str] = RerollOpt,
+    bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
+    distance: int = typer.Option(None, "--distance", help="Distance to the target."),
+    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Tactic Phase: the Active Trouper attacks with an Effect of their card."""
+    if side is not None and side.lower() not in ("front", "left", "right"):
+        raise UsageError(f"unknown side {side!r}", hint="--side front, left or right")
+    action = Attack(
+        effect=effect,
+        target=target,
+        side=side.lower() if side else None,
+        trait=trait,
+        dice=list(dice or []),
+        reroll=list(reroll or []),
+        bonus_triumphs=bonus,
+        distance=distance,
+        discard=_split(discard),
+    )
+    _record(action, as_json)
+
+
+@night_app.command("effect")
+def effect(
+    number: int = typer.Argument(..., help="Effect number on the Active card (1 = top)."),
+    trait: str = TraitOpt,
+    dice: list[str] = DiceOpt,
+    reroll: list[str] = RerollOpt,
+    for_: str = typer.Option(None, "--for", help="The Trouper an ally Effect applies to."),
+    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
+    heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
+    distance: int = typer.Option(None, "--distance", help="Distance to the target."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Tactic Phase: resolve a non-attack Effect (Step, Heal, Draw, a bonus...)."""
+    action = ResolveEffect(
+        effect=number,
+        trait=trait,
+        dice=list(dice or []),
+        reroll=list(reroll or []),
+        recipient=for_,
+        discard=_split(discard),
+        heal=_split(heal),
+        distance=distance,
+    )
+    _record(action, as_json)
+
+
+@night_app.command("support")
+def support(
+    space: int = typer.Argument(..., help="Chain space of the card with the Support."),
+    effect: int = typer.Option(0, "--effect", help="Effect number [its Support Effect]."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Tactic Phase: use another Trouper's Support Effect from a card to the left."""
+    _record(UseSupport(slot=space, effect=effect), as_json)
+
+
+@night_app.command("item")
+def item(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
+    item_id: str = typer.Argument(..., metavar="ITEM", help="Equipped Item id or id prefix."),
+    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
+    heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Use an equipped Item (a Quick one also outside your activation)."""
+    _record(
+        lambda s: UseItem(
+            trouper=_trouper(s, trouper), item=item_id, discard=_split(discard), heal=_split(heal)
+        ),
+        as_json,
+    )
+
+
+@night_app.command("event")
+def event(
+    event_id: str = typer.Argument(..., metavar="EVENT", help="Event id, prefix or Chain space."),
+    effect: int = typer.Option(1, "--effect", help="Effect number on the Event card."),
+    target: str = typer.Option(None, "--target", help="Minion space for an attack Event."),
+    trait: str = TraitOpt,
+    dice: list[str] = DiceOpt,
+    reroll: list[str] = RerollOpt,
+    distance: int = typer.Option(None, "--distance", help="Distance to the Event's target."),
+    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Tactic Phase: attempt one Event Effect during your activation."""
+    action = UseEvent(
+        event=event_id,
+        effect=effect,
+        target=target,
+        trait=trait,
+        dice=list(dice or []),
+        reroll=list(reroll or []),
+        distance=distance,
+        discard=_split(discard),
+    )
+    _record(action, as_json)
+
+
+@night_app.command("redraw")
+def redraw(
+    discard: list[str] = typer.Option(None, "--discard", help="Card(s) to discard first."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Tactic Phase, a Rest card: discard any cards, then draw up to five."""
+    _record(RestRedraw(discard=_split(discard)), as_json)
+
+
+@night_app.command("done")
+def done(as_json: bool = JsonOpt) -> None:
+    """Tactic Phase: the Active Trouper finishes (Resolved token); the next one activates."""
+    _record(FinishActivation(), as_json)
+
+
+@night_app.command("answer")
+def answer(
+    who: list[str] = typer.Argument(
+        None, help="Troupers (id, colour or seat), 'none', or the cards to discard."
+    ),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Answer the question the Nemesis or a Minion is waiting on."""
+    names = _split(who)
+
+    def build(state: CampaignState) -> Action:
+        night = state.night
+        if night is None or not night.pending:
+            raise BloodError("no question is waiting", hint="`blood night next`")
+        q = night.pending[0]
+        if q.kind == "discard":
+            t = state.troupers[q.trouper or 0].trouper
+            return AnswerQuestion(cards=[_card(state, t, c) for c in names])
+        if [n.lower() for n in names] in ([], ["none"]):
+            return AnswerQuestion(troupers=[])
+        return AnswerQuestion(troupers=[_trouper(state, n) for n in names])
+
+    _record(build, as_json)
+
+
+@night_app.command("roll")
+def roll(
+    trait: str = TraitOpt,
+    dice: list[str] = DiceOpt,
+    reroll: list[str] = RerollOpt,
+    bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """The waiting dodge Test: the app rolls, or type in your dice with --dice."""
+    action = RollTest(
+        trait=trait, dice=list(dice or []), reroll=list(reroll or []), bonus_triumphs=bonus
+    )
+    _record(action, as_json)
+
+
+@night_app.command("continue")
+def continue_(as_json: bool = JsonOpt) -> None:
+    """Move on to the next phase; the Nemesis, Minions and Cleanup resolve inside."""
+    _record(NextPhase(), as_json)
+
+
+@night_app.command("phase", hidden=True)
+def phase(as_json: bool = JsonOpt) -> None:
+    """Same as `continue`."""
+    _record(NextPhase(), as_json)
