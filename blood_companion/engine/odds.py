@@ -248,10 +248,6 @@ class _Solution:
         r, a = key
         return r + (1 if a and self.ins_reroll_masks else 0)
 
-    def success(self, sid: int, a: int) -> bool:
-        total = max(0, self.space.totals[sid]) + (self.ins_triumphs if a else 0)
-        return total >= self.need
-
     def _solve(self, r: int, a: int) -> None:
         sp = self.space
         key = (r, a)
