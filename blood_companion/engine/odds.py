@@ -302,6 +302,8 @@ class _Solution:
                 r, a = k
                 extra = bonus + (self.ins_triumphs if a else 0)
                 choices = self.choices[k]
+                # States that re-roll the same dice and keep the same ones share one spread.
+                spread: dict[tuple[int, int, int], int] = {}
                 for s, mass in enumerate(layer.pop(k)):
                     if not mass:
                         continue
@@ -310,12 +312,14 @@ class _Solution:
                         result = max(0, sp.totals[s]) + extra
                         final[result] = final.get(result, 0) + mass
                         continue
+                    group = (kind, mask, sp.base_of[mask][s])
+                    spread[group] = spread.get(group, 0) + mass
+                for (kind, mask, base), mass in spread.items():
                     child_key = (r - 1, a) if kind == 1 else (r, 0)
                     bucket = layer.get(child_key)
                     if bucket is None:
                         bucket = layer[child_key] = [0] * sp.size
                     unit = mass // sp.rerolled_total[mask]
-                    base = sp.base_of[mask][s]
                     for off, w in sp.offsets[mask]:
                         bucket[base + off] += unit * w
         denom = sp.W ** (m0 + 1)
