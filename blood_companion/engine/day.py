@@ -106,7 +106,8 @@ def _item_names(catalog: Catalog, ids: Iterable[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _building(catalog: Catalog, text: str) -> m.Building:
+def building_for(catalog: Catalog, text: str) -> m.Building:
+    """The Bran building named by id, effect name, name or a unique prefix."""
     buildings = catalog.village.buildings
     key = text.strip().lower().replace("-", "_").replace(" ", "_")
     for b in buildings:
@@ -465,7 +466,7 @@ class BuyBuilding(Action):
         cat = ctx.catalog
         _no_single(state, "no buildings")
         day = _require(state, cat, ["purchases"], "Using a building")
-        b = _building(cat, self.building)
+        b = building_for(cat, self.building)
         flags = {"hunting_house": "hunting_house", "cartographer": "cartographer"}
         flags["asylum"] = "asylum"
         if b.effect in flags and getattr(day, flags[b.effect]):
@@ -1445,6 +1446,7 @@ __all__ = [
     "SwapTactic",
     "UpgradeItem",
     "available_nemeses",
+    "building_for",
     "building_problem",
     "day_next",
     "difficulty_levels",

@@ -1,0 +1,550 @@
+"""`blood day ...`: the Day Part's Show and Dusk steps, in order, one action per command.
+
+The rules live in ``engine/day.py``; this module parses, records through ``cli.session`` and
+renders. ``blood day next`` (and every command after it records) says what comes next, from
+the engine's one ``day_next`` function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from blood_companion.cli import session
+from blood_companion.cli.common import JSON_HELP, print_json, stdout
+from blood_companion.engine import day as d
+from blood_companion.engine.actions import Action
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.errors import UsageError
+
+day_app = typer.Typer(
+    help="The Day Part: Show (recovery, purchases, selections) and Dusk, step by step.",
+    no_args_is_help=True,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(day_app, name="day")
+
+
+JsonOpt = typer.Option(False, "--json", help=JSON_HELP)
+PayOpt = typer.Option(
+    None, "--pay", help="Resources paid, e.g. coins=2,jewels=1 (needed for 'any' costs)."
+)
+
+
+# ---------------------------------------------------------------------- parsing
+
+
+def _resource(word: str) -> str:
+    key = word.strip().lower()
+    hits = [r for r in RESOURCE_NAMES if r.startswith(key) or key == r.rstrip("s")]
+    if len(hits) != 1:
+        raise UsageError(
+            f"unknown Resource {word!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES)
+        )
+    return hits[0]
+
+
+def parse_counts(text: str, option: str) -> dict[str, int]:
+    """``a=2,b=1`` -> {"a": 2, "b": 1}; a bare name counts 1. Raises UsageError."""
+    out: dict[str, int] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        name, eq, value = part.partition("=")
+        try:
+            n = int(value) if eq else 1
+        except ValueError:
+            raise UsageError(
+                f"{option}: {part!r} is not NAME=NUMBER", hint=f"e.g. {option} coins=2,jewels=1"
+            ) from None
+        out[name.strip()] = out.get(name.strip(), 0) + n
+    return out
+
+
+def parse_pay(text: str | None) -> dict[str, int] | None:
+    if text is None:
+        return None
+    pay: dict[str, int] = {}
+    for name, n in parse_counts(text, "--pay").items():
+        r = _resource(name)
+        pay[r] = pay.get(r, 0) + n
+    return pay
+
+
+def _ids(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _trouper(state: CampaignState, who: str) -> int:
+    return d.trouper_at(state, who)
+
+
+def _who(who: str | None) -> str | None:
+    """The Trouper id for an id, colour or seat (as recorded in the log)."""
+    if who is None:
+        return None
+    with session.open_session() as store:
+        st = store.state
+        return st.troupers[_trouper(st, who)].trouper
+
+
+# ---------------------------------------------------------------------- recording & output
+
+
+def _record(action: Action, as_json: bool, **extra: Any) -> None:
+    with session.open_session() as store:
+        state = store.record(action)
+        nxt = d.day_next(state, store.catalog)
+        if as_json:
+            print_json(
+                {
+                    "ok": True,
+                    "action": action.model_dump(mode="json"),
+                    "done": action.describe(),
+                    **extra,
+                    "part": state.part,
+                    "phase": state.phase,
+                    "day": state.day.model_dump(mode="json") if state.day else None,
+                    "wagon": state.wagon.as_dict(),
+                    "location_trophies": state.location_trophies,
+                    "nemesis_trophies": state.nemesis_trophies,
+                    "next": nxt.model_dump(mode="json"),
+                    "log_length": store.log_length,
+                    "state_hash": store.state_hash,
+                }
+            )
+            return
+        stdout.print(Text(action.describe(), style="green"))
+        _print_result(action, state, store.catalog)
+        _print_next_short(nxt)
+
+
+def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
+    """The one or two facts the action revealed (a die, the cards drawn, the night)."""
+    day = state.day
+    if day is None:
+        return
+    if isinstance(action, d.EndDay) and state.night is not None:
+        n = state.night
+        stdout.print(f"The night is ready: {n.nemesis} at {n.location}, Difficulty {n.difficulty}.")
+    elif isinstance(action, (d.RollLocation, d.ChooseLocation)) and day.location:
+        loc = cat.get("locations", day.location)
+        roll = f" (die: {day.location_roll})" if day.location_roll else ""
+        stdout.print(f"Location card: {loc.name if loc else day.location}{roll}")
+    elif isinstance(action, (d.DrawMinions, d.ChooseMinions)) and day.minions:
+        stdout.print(f"Minion A: {day.minions[0]}   Minion B: {day.minions[1]}")
+    elif isinstance(action, (d.DrawNemesis, d.ChooseNemesis, d.LastAssault)) and day.nemesis:
+        nem = cat.nemesis(day.nemesis)
+        stdout.print(f"Nemesis: {nem.name if nem else day.nemesis}")
+    elif isinstance(action, d.PlaceEvents):
+        stdout.print("Events on the Chain: " + (", ".join(day.events) or "none"))
+    elif day.step == "purchases":
+        stdout.print("Wagon: " + ", ".join(f"{n} {r}" for r, n in state.wagon.as_dict().items()))
+
+
+def _print_next_short(nxt: d.NextStep) -> None:
+    stdout.print(Text.assemble(("Next: ", "bold"), nxt.sentence))
+    if nxt.commands:
+        stdout.print(Text("  " + nxt.commands[0], style="cyan"))
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, dict):
+        return " ".join(f"{k}:{_cell(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_cell(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "" if value is None else str(value)
+
+
+def _choices_table(choices: list[dict[str, Any]]) -> Table:
+    cols: list[str] = []
+    for c in choices:
+        cols.extend(k for k in c if k not in cols)
+    table = Table(box=None, pad_edge=False, header_style="dim")
+    for col in cols:
+        table.add_column(col.replace("_", " "), overflow="fold")
+    for c in choices:
+        table.add_row(*(_cell(c.get(col)) for col in cols))
+    return table
+
+
+def purchases_table(choices: list[dict[str, Any]]) -> Table:
+    """What can be bought now, one row each; "ok" when the Wagon (and trophies) can pay."""
+    table = Table(box=None, pad_edge=False, header_style="dim")
+    for col in ("buy", "id", "cost", "ok"):
+        table.add_column(col, overflow="fold")
+    for c in choices:
+        kind = c["kind"]
+        if kind == "building":
+            what, cmd_id = "building", c["id"]
+        elif kind == "advanced_tactic":
+            what, cmd_id = f"top {c['art']} ({c['left']})", c["id"]
+        elif kind == "upgrade":
+            what, cmd_id = f"upgrade {c['trouper']}", c["id"]
+        else:
+            what, cmd_id = kind.replace("special_", "Loc/Nem "), c["id"]
+        cost = c["cost"] + (f" + {c['trophies']}" if c.get("trophies") else "")
+        ok = "used" if c.get("used") else ("yes" if c["affordable"] else "-")
+        table.add_row(what, cmd_id, cost, ok)
+    return table
+
+
+def equipping_table(choices: list[dict[str, Any]]) -> Table:
+    table = Table(box=None, pad_edge=False, header_style="dim")
+    for col in ("trouper", "protection", "tool", "artifact", "equipped"):
+        table.add_column(col, overflow="fold")
+    for c in choices:
+        sl = c["sleeves"]
+        table.add_row(
+            c["trouper"],
+            ", ".join(sl.get("protection", [])),
+            ", ".join(sl.get("tool", [])),
+            ", ".join(sl.get("artifact", [])),
+            ", ".join(c["equipped"].values()) or "-",
+        )
+    return table
+
+
+def levels_table(levels: list[dict[str, Any]]) -> Table:
+    """The Difficulty Levels: what each one means (Nemesis and Location cards)."""
+    table = Table(box=None, pad_edge=False, header_style="dim")
+    for col in ("lvl", "name", "wounds F/L/R", "events", "rewards if won"):
+        table.add_column(col, overflow="fold")
+    for lv in levels:
+        w = lv["wounds"]
+        r = lv["rewards"]
+        reward = (
+            f"Vlad cards {r['vlad_cards']}, trophies L{r['location_trophies']} "
+            f"N{r['nemesis_trophies']}, +{r['advanced_tactics']} tactics; loot "
+            + (", ".join(r["loot"]) or "none")
+        )
+        table.add_row(
+            str(lv["level"]),
+            f"{lv['name']} / {lv['nemesis_level']}",
+            f"{w['front']}/{w['left']}/{w['right']}",
+            str(lv["influence"]),
+            reward,
+        )
+    return table
+
+
+def _print_next(nxt: d.NextStep) -> None:
+    stdout.print(Text(nxt.title, style="bold"))
+    stdout.print(nxt.sentence)
+    if nxt.step == "dusk_difficulty":
+        det = nxt.details
+        stdout.print(f"Location: {det.get('location_name')}   Nemesis: {det.get('nemesis')}")
+        if det.get("map"):
+            stdout.print(Text("Map:", style="dim"))
+            for i, row in enumerate(det["map"]):
+                stdout.print(("  " if i % 2 else "") + " ".join(row))
+        stdout.print(levels_table(nxt.choices))
+    elif nxt.step == "purchases":
+        det = nxt.details
+        stdout.print("Wagon: " + ", ".join(f"{n} {r}" for r, n in det["wagon"].items()))
+        trophies = [f"{k} x{v}" for k, v in det["location_trophies"].items()]
+        trophies += [f"{k} x{v}" for k, v in det["nemesis_trophies"].items()]
+        if trophies:
+            stdout.print("Trophies: " + ", ".join(trophies))
+        stdout.print(purchases_table(nxt.choices))
+    elif nxt.step == "equipping":
+        stdout.print(equipping_table(nxt.choices))
+    elif nxt.choices:
+        stdout.print(_choices_table(nxt.choices))
+    for cmd in nxt.commands:
+        stdout.print(Text("  " + cmd, style="cyan"))
+
+
+# ---------------------------------------------------------------------- commands
+
+
+@day_app.command("next")
+def next_(as_json: bool = JsonOpt) -> None:
+    """What the table does next, with the legal choices."""
+    with session.open_session() as store:
+        nxt = d.day_next(store.state, store.catalog)
+    if as_json:
+        print_json(nxt.model_dump(mode="json"))
+    else:
+        _print_next(nxt)
+
+
+@day_app.command("recover")
+def recover(as_json: bool = JsonOpt) -> None:
+    """Show 1, Recovery: Vigor back, Insanity cubes to the left (Bites stay)."""
+    _record(d.Recover(), as_json)
+
+
+@day_app.command("buy")
+def buy(
+    building: str = typer.Argument(..., help="hunting-house, cartographer, sanatorium, ..."),
+    trouper: str = typer.Argument(None, help="Sanatorium: whose Bite is discarded."),
+    pay: str = PayOpt,
+    give: str = typer.Option(None, "--give", help="Alchemist: Resources given, e.g. scrolls=2."),
+    get: str = typer.Option(None, "--get", help="Alchemist: the Resource gained, e.g. jewels."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Use a Bran building, paying its cost from the Wagon."""
+    trade_from, amount, trade_to = None, 0, None
+    if give is not None:
+        counts = parse_counts(give, "--give")
+        if len(counts) != 1:
+            raise UsageError("--give names one Resource, e.g. --give scrolls=2")
+        name, amount = next(iter(counts.items()))
+        trade_from = _resource(name)
+    if get is not None:
+        trade_to = _resource(get)
+    with session.open_session() as store:
+        building_id = d.building_for(store.catalog, building).id
+    action = d.BuyBuilding(
+        building=building_id,
+        pay=parse_pay(pay),
+        trouper=_who(trouper),
+        trade_from=trade_from,
+        trade_to=trade_to,
+        amount=amount,
+    )
+    _record(action, as_json)
+
+
+@day_app.command("buy-tactic")
+def buy_tactic(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
+    art: str = typer.Option(..., "--art", help="The Advanced Tactic deck (an Art)."),
+    pay: str = PayOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Buy the top card of an Advanced Tactic deck into a Trouper's Personal Reserve."""
+    with session.open_session() as store:
+        state = store.state
+        trouper = state.troupers[_trouper(state, trouper)].trouper
+        art_id = d.match_id(art, [(a, a) for a in state.advanced_decks], "Art")
+        deck = state.advanced_decks.get(art_id) or []
+        card = deck[0] if deck else None
+    _record(
+        d.BuyAdvancedTactic(trouper=trouper, art=art_id, pay=parse_pay(pay)), as_json, card=card
+    )
+
+
+@day_app.command("buy-card")
+def buy_card(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
+    card: str = typer.Argument(..., help="A Location/Nemesis Tactic or Item card (id or prefix)."),
+    pay: str = PayOpt,
+    trophies: str = typer.Option(
+        None, "--trophies", help="Trophy tokens spent, e.g. halls=1,lucilla=1."
+    ),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Buy a Location or Nemesis card with Resources and Trophy tokens."""
+    with session.open_session() as store:
+        st, cat = store.state, store.catalog
+        offer = [(c, getattr(cat.tactic(c) or cat.item(c), "name", c)) for c in st.training]
+        offer += [(c, getattr(cat.item(c), "name", c)) for c in st.crafting]
+        cid = d.match_id(card, offer, "Location/Nemesis card on the Village Card")
+        trouper = st.troupers[_trouper(st, trouper)].trouper
+    paid_trophies = parse_counts(trophies, "--trophies") if trophies is not None else None
+    action = d.BuySpecialCard(trouper=trouper, card=cid, pay=parse_pay(pay), trophies=paid_trophies)
+    _record(action, as_json)
+
+
+def _sleeved(store: Any, trouper: str, text: str) -> tuple[str, str]:
+    st, cat = store.state, store.catalog
+    t = st.troupers[_trouper(st, trouper)]
+    cands = [(s.item, getattr(cat.item(s.item), "name", s.item)) for s in t.sleeves]
+    return t.trouper, d.match_id(text, cands, f"Item in {t.trouper}'s sleeves")
+
+
+@day_app.command("upgrade")
+def upgrade(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
+    item: str = typer.Argument(..., help="A sleeved Trouper Item (id or prefix)."),
+    pay: str = PayOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Turn a Trouper Item to its Advanced side, paying its upgrade cost."""
+    with session.open_session() as store:
+        who, iid = _sleeved(store, trouper, item)
+    _record(d.UpgradeItem(trouper=who, item=iid, pay=parse_pay(pay)), as_json)
+
+
+@day_app.command("swap-tactic")
+def swap_tactic(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
+    out: str = typer.Argument(..., help="The deck card going to the Reserve."),
+    into: str = typer.Argument(..., metavar="IN", help="The Reserve card going into the deck."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Replace a deck card with a Reserve card of the same Art (Building rule kept)."""
+    with session.open_session() as store:
+        st, cat = store.state, store.catalog
+        t = st.troupers[_trouper(st, trouper)]
+
+        def names(ids: list[str]) -> list[tuple[str, str]]:
+            return [(c, getattr(cat.tactic(c), "name", c)) for c in ids]
+
+        out_id = d.match_id(out, names(t.deck), f"card in {t.trouper}'s deck")
+        in_id = d.match_id(into, names(t.reserve_cards), f"card in {t.trouper}'s Reserve")
+    _record(d.SwapTactic(trouper=t.trouper, out=out_id, into=in_id), as_json)
+
+
+@day_app.command("swap-item")
+def swap_item(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
+    out: str = typer.Argument(..., help="The sleeved Item going to the Reserve."),
+    into: str = typer.Argument(..., metavar="IN", help="The Reserve Item going into the sleeve."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Replace a sleeved Item with a Reserve Item of the same category."""
+    with session.open_session() as store:
+        who, out_id = _sleeved(store, trouper, out)
+        st, cat = store.state, store.catalog
+        t = st.troupers[_trouper(st, trouper)]
+        cands = [(i, getattr(cat.item(i), "name", i)) for i in t.reserve_items]
+        in_id = d.match_id(into, cands, f"Item in {who}'s Reserve")
+    _record(d.SwapItem(trouper=who, out=out_id, into=in_id), as_json)
+
+
+@day_app.command("zone")
+def zone(
+    zone: str = typer.Argument(..., help="catacombs, garden, graveyard or halls."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Zone Selection (ends the purchases)."""
+    with session.open_session() as store:
+        zid = d.match_id(zone, [(z.id, z.name) for z in store.catalog.all("zones")], "Zone")
+    _record(d.ChooseZone(zone=zid), as_json)
+
+
+@day_app.command("location")
+def location(
+    card: str = typer.Argument(None, help="Cartographer's Office: the Location card."),
+    roll: bool = typer.Option(False, "--roll", help="Roll the Location die digitally."),
+    dice: str = typer.Option(None, "--dice", help="The face of your physical die, e.g. 2 or x."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """The Location card: by a die roll, or chosen with the Cartographer's Office."""
+    if sum(x is not None and x is not False for x in (card, dice, roll or None)) > 1:
+        raise UsageError("give one of: a Location card, --roll, --dice FACE")
+    action: Action
+    if card is not None:
+        with session.open_session() as store:
+            day = store.state.day
+            zone_id = day.zone if day is not None and day.zone else ""
+            locs = [(x.id, x.name) for x in store.catalog.locations_in(zone_id)]
+            lid = d.match_id(card, locs, f"Location card of {zone_id or 'the Zone'}")
+        action = d.ChooseLocation(location=lid)
+    else:
+        action = d.RollLocation(faces=dice)
+    _record(action, as_json)
+
+
+@day_app.command("minions")
+def minions(
+    cards: str = typer.Argument(None, help="Hunting House: four Minion cards, comma-separated."),
+    random_: bool = typer.Option(False, "--random", help="Reveal two Minion cards at random."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Minion Selection: two at random, or four chosen with the Hunting House."""
+    if cards is not None and random_:
+        raise UsageError("give the Minion cards or --random, not both")
+    action: Action
+    if cards is None:
+        action = d.DrawMinions()
+    else:
+        with session.open_session() as store:
+            cands = [(mn.id, mn.name) for mn in store.catalog.all("minions")]
+            picked = [d.match_id(x, cands, "Minion card") for x in _ids(cards)]
+        action = d.ChooseMinions(minions=picked)
+    _record(action, as_json)
+
+
+@day_app.command("last-assault")
+def last_assault(
+    yes: bool = typer.Option(None, "--yes/--no", help="Face Vlad tonight?"),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Last Assault: face Vlad (--yes) or not (--no)."""
+    if yes is None:
+        raise UsageError("say --yes (face Vlad) or --no")
+    _record(d.LastAssault(face_vlad=yes), as_json)
+
+
+@day_app.command("nemesis")
+def nemesis(
+    card: str = typer.Argument(None, help="Asylum: the Nemesis chosen."),
+    random_: bool = typer.Option(False, "--random", help="Reveal the Nemesis at random."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Nemesis Selection: at random among the available, or chosen with the Asylum."""
+    if card is not None and random_:
+        raise UsageError("give the Nemesis or --random, not both")
+    action: Action
+    if card is None:
+        action = d.DrawNemesis()
+    else:
+        with session.open_session() as store:
+            cands = [(n.id, n.name) for n in store.catalog.all("nemeses")]
+            action = d.ChooseNemesis(nemesis=d.match_id(card, cands, "Nemesis"))
+    _record(action, as_json)
+
+
+@day_app.command("difficulty")
+def difficulty(
+    level: int = typer.Argument(None, help="The Difficulty Level (omit to see the table)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Dusk: see what each Difficulty Level means, then choose one."""
+    with session.open_session() as store:
+        levels = d.difficulty_levels(store.state, store.catalog)
+        step = store.state.day.step if store.state.day else None
+    if level is None:
+        if step != "dusk_difficulty" and not levels:
+            raise RuleError("the Difficulty Level is chosen once the Nemesis is known")
+        if as_json:
+            print_json({"levels": levels})
+        else:
+            stdout.print(levels_table(levels))
+        return
+    if not as_json and step == "dusk_difficulty":
+        stdout.print(levels_table(levels))
+    _record(d.ChooseDifficulty(level=level), as_json)
+
+
+@day_app.command("events")
+def events(
+    cards: str = typer.Argument(None, help="Event cards drawn from your deck [random]."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Dusk: place the influence's number of Event cards on the Chain."""
+    _record(d.PlaceEvents(events=_ids(cards) if cards is not None else None), as_json)
+
+
+@day_app.command("equip")
+def equip(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
+    items: str = typer.Argument(..., help="Three sleeved Items, one per category: A,B,C."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Dusk, Equipping: three Items, one Protection, one Tool, one Artifact."""
+    with session.open_session() as store:
+        resolved = []
+        who = trouper
+        for text in _ids(items):
+            who, iid = _sleeved(store, trouper, text)
+            resolved.append(iid)
+    _record(d.Equip(trouper=who, items=resolved), as_json)
+
+
+@day_app.command("end")
+def end(as_json: bool = JsonOpt) -> None:
+    """The Day Part ends: the night is set up."""
+    _record(d.EndDay(), as_json)
