@@ -39,6 +39,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState, canonical_json
 from blood_companion.store import saves, schema
 from blood_companion.store.errors import (
+    BadNameError,
     CampaignExists,
     CampaignNotFound,
     DamagedSave,
@@ -554,10 +555,11 @@ class CampaignStore:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
-            except BaseException:
+            except BaseException as exc:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
-                self._revision = -1  # our cache may hold a state that was not committed
+                if not isinstance(exc, (RuleError, NothingToUndo, NothingToRedo, BadNameError)):
+                    self._revision = -1  # the cache may be ahead of the file: reload next time
                 raise
             try:
                 conn.execute("COMMIT")
