@@ -1,0 +1,254 @@
+"""`blood test`: a Trouper's seven-step Test inside a campaign, recorded on the log."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import typer
+from rich.table import Table
+
+from blood_companion.cli import session
+from blood_companion.cli.common import JSON_HELP, print_json, stderr, stdout
+from blood_companion.engine.dice import DiceBox, format_faces, format_pool, parse_faces
+from blood_companion.engine.errors import DiceError, RuleError
+from blood_companion.engine.testing import TakeTest, setup_for_test
+from blood_companion.engine.tests_procedure import (
+    TestResult,
+    TestState,
+    advise_test,
+    confirm_test,
+    odds_for_test,
+    prepare_test,
+    reroll_test,
+    roll_test,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("test")(test)
+
+
+def _faces_prompt(dice: tuple[str, ...], box: DiceBox) -> list:  # type: ignore[type-arg]
+    while True:
+        text = typer.prompt(f"Faces of {format_pool(dice)} (e.g. 2 x 1)", err=True)
+        try:
+            return list(parse_faces(text, dice, box))
+        except DiceError as exc:
+            stderr.print(f"[red]{exc.message}[/]")
+
+
+def _show_faces(ts: TestState) -> None:
+    shown = "  ".join(
+        f"{i + 1}:{d}={f.triumphs}{'x' * f.defeats}"
+        for i, (d, f) in enumerate(zip(ts.pool, ts.faces, strict=True))
+    )
+    stderr.print(f"Dice: {shown}")
+
+
+def _parse_slots(text: str, n: int) -> tuple[tuple[int, ...], bool]:
+    words = text.replace(",", " ").split()
+    insanity = bool(words) and words[0].lower() in ("i", "insanity")
+    if insanity:
+        words = words[1:]
+    try:
+        slots = tuple(int(w) - 1 for w in words)
+    except ValueError:
+        raise DiceError("name the dice to re-roll by number, e.g. 1 3") from None
+    if not slots and insanity:
+        raise DiceError("name the dice for the Insanity Re-roll, e.g. i 2")
+    for s in slots:
+        if not 0 <= s < n:
+            raise DiceError(f"there is no die {s + 1}")
+    return slots, insanity
+
+
+def run_interactive(
+    ts: TestState,
+    box: DiceBox,
+    rng: random.Random,
+    *,
+    auto: bool,
+    physical: bool,
+    first_faces: str | None,
+    reroll_faces: list[str],
+    quiet: bool,
+    choices: list[str] | None = None,
+) -> TestResult:
+    """Steps 4-7 with the players: roll (or typed faces), Re-rolls chosen by them or by the
+    optimal policy (--auto), then confirm."""
+    if first_faces is not None:
+        ts = roll_test(ts, box, faces=parse_faces(first_faces, ts.pool, box))
+    elif physical:
+        ts = roll_test(ts, box, faces=_faces_prompt(ts.pool, box))
+    else:
+        ts = roll_test(ts, box, rng=rng)
+    queued = list(reroll_faces)
+    picks = list(choices or [])
+    while ts.rerolls_left > 0 or (ts.insanity is not None and ts.insanity.reroll):
+        advice = advise_test(ts, box)
+        if not quiet:
+            _show_faces(ts)
+        if choices is not None:
+            if not picks:
+                break
+            slots, insanity = _parse_slots(picks.pop(0), len(ts.pool))
+        elif auto:
+            if advice.action == "confirm":
+                break
+            slots, insanity = advice.slots, advice.action == "insanity_reroll"
+        else:
+            hint = (
+                "confirm"
+                if advice.action == "confirm"
+                else ("i " if advice.action == "insanity_reroll" else "")
+                + " ".join(str(s + 1) for s in advice.slots)
+            )
+            left = f"{ts.rerolls_left} Re-roll(s) left"
+            if ts.insanity is not None and ts.insanity.reroll:
+                left += ", Insanity Re-roll available (prefix i)"
+            text = typer.prompt(
+                f"Re-roll which dice? ({left}; Enter confirms; best: {hint})",
+                default="",
+                show_default=False,
+                err=True,
+            )
+            if not text.strip():
+                break
+            try:
+                slots, insanity = _parse_slots(text, len(ts.pool))
+            except DiceError as exc:
+                stderr.print(f"[red]{exc.message}[/]")
+                continue
+        dice = tuple(ts.pool[s] for s in slots)
+        if queued:
+            faces = list(parse_faces(queued.pop(0), dice, box))
+            ts = reroll_test(ts, box, slots, insanity=insanity, faces=faces)
+        elif physical or first_faces is not None:
+            if quiet:
+                raise RuleError("give the faces of each Re-roll with --reroll-dice")
+            stderr.print(f"Re-roll die {', '.join(str(s + 1) for s in slots)}.")
+            ts = reroll_test(ts, box, slots, insanity=insanity, faces=_faces_prompt(dice, box))
+        else:
+            ts = reroll_test(ts, box, slots, insanity=insanity, rng=rng)
+    return confirm_test(ts)
+
+
+def test(
+    trouper: str = typer.Argument(..., help="Trouper id, colour or seat number."),
+    trait: str = typer.Argument(None, help="strength, dexterity, cunning or madness."),
+    target: int = typer.Option(..., "--target", "-t", help="Triumphs needed."),
+    pool: str = typer.Option(None, "--pool", help='A given pool instead of a Trait, e.g. "2B R".'),
+    bonus_triumphs: int = typer.Option(0, "--bonus-triumphs", help="Bonus Triumphs from Effects."),
+    bonus_dice: list[str] = typer.Option([], "--bonus-dice", help="A Bonus Die (G or B); repeat."),
+    rerolls: int = typer.Option(0, "--rerolls", help="Re-rolls granted by Effects."),
+    auto: bool = typer.Option(False, "--auto", help="Play Re-rolls by the optimal policy."),
+    physical: bool = typer.Option(False, "--physical", help="Type in your physical dice."),
+    dice: str = typer.Option(None, "--dice", help='Faces of the physical roll, e.g. "2 x 1".'),
+    reroll: list[str] = typer.Option(
+        [],
+        "--reroll",
+        help='Dice to re-roll, by number ("1 3"; "i 2" for the Insanity '
+        "Re-roll); repeat for each Re-roll. Without it you are asked (or --auto chooses).",
+    ),
+    reroll_dice: list[str] = typer.Option(
+        [], "--reroll-dice", help="Faces of each physical Re-roll, in order; repeat."
+    ),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Take a Test (all seven steps): odds first, then the roll, Re-rolls and the result.
+
+    The Insanity cube moves one space right after a Failure; undo restores it.
+    """
+    letters: list[str] = []
+    for b in bonus_dice:
+        letters.extend(b.upper().split())
+    with session.open_session() as store:
+        state = store.state
+        catalog = store.catalog
+        box = DiceBox.from_models(catalog.dice)
+        idx, setup = setup_for_test(
+            state,
+            catalog,
+            trouper,
+            target=target,
+            trait=trait.lower() if trait else None,
+            dice=pool,
+            bonus_triumphs=bonus_triumphs,
+            bonus_dice=tuple(letters),
+            rerolls=rerolls,
+        )
+        chance = odds_for_test(setup, box)
+        quiet = as_json or not sys.stdin.isatty()
+        if not as_json:
+            name = state.troupers[idx].trouper
+            stdout.print(
+                f"{name}: {setup.label} Test, {format_pool(chance.pool)} against {target} - "
+                f"chance {float(chance.probability):.1%} ({chance.probability})"
+            )
+            for note in prepare_test(setup, box).notes:
+                stdout.print(f"  note: {note}")
+        rng = random.Random(f"blood-test:{state.seed}:{store.head}")
+        ts = prepare_test(setup, box)
+        result = run_interactive(
+            ts,
+            box,
+            rng,
+            auto=auto or as_json,
+            physical=physical,
+            first_faces=dice,
+            reroll_faces=reroll_dice,
+            quiet=quiet,
+            choices=reroll or None,
+        )
+        before = state.troupers[idx].insanity
+        new_state = session.record(
+            TakeTest(
+                trouper=state.troupers[idx].trouper,
+                trait=trait.lower() if trait else None,
+                dice=pool,
+                result=result,
+            ),
+            store,
+        )
+    after = new_state.troupers[idx].insanity
+    if as_json:
+        print_json(
+            {
+                "trouper": new_state.troupers[idx].trouper,
+                "label": setup.label,
+                "pool": list(result.pool),
+                "target": target,
+                "probability": float(chance.probability),
+                "exact": f"{chance.probability.numerator}/{chance.probability.denominator}",
+                "rolls": [r.model_dump(mode="json") for r in result.rolls],
+                "faces": [f.model_dump(mode="json") for f in result.faces],
+                "dice_triumphs": result.dice_triumphs,
+                "bonus_triumphs": result.bonus_triumphs + result.insanity_triumphs,
+                "insanity_used": result.insanity_used,
+                "total": result.total,
+                "success": result.success,
+                "insanity": {"before": before, "after": after},
+            }
+        )
+        return
+    table = Table(show_header=True, title="Test", title_justify="left")
+    table.add_column("throw")
+    table.add_column("dice")
+    table.add_column("faces")
+    for r in result.rolls:
+        table.add_row(
+            r.kind.replace("_", " "),
+            " ".join(result.pool[s] for s in r.slots),
+            format_faces(r.faces) + ("" if r.source == "digital" else " (typed)"),
+        )
+    stdout.print(table)
+    extra = result.bonus_triumphs + result.insanity_triumphs
+    verdict = "[bold green]Success[/]" if result.success else "[bold red]Failure[/]"
+    stdout.print(
+        f"Triumphs: {result.dice_triumphs}"
+        + (f" + {extra} bonus" if extra else "")
+        + f" = {result.total} against {target}: {verdict}"
+    )
+    if after != before:
+        stdout.print(f"Insanity cube moves right: space {before + 1} -> {after + 1}.")
