@@ -70,11 +70,7 @@ def _split(values: list[str] | None) -> list[str]:
 
 
 def _trouper(state: CampaignState, who: str) -> str:
-    try:
-        return state.troupers[state.trouper_index(who)].trouper
-    except KeyError:
-        names = ", ".join(f"{t.seat + 1} {t.trouper} ({t.colour})" for t in state.troupers)
-        raise BloodError(f"no Trouper {who!r} at the table", hint=f"Troupers: {names}") from None
+    return state.troupers[state.trouper_index(who)].trouper
 
 
 def _card(state: CampaignState, trouper: str, key: str) -> str:

@@ -149,10 +149,7 @@ class RetireTrouper(Action):
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        try:
-            idx = state.trouper_index(self.trouper)
-        except KeyError:
-            raise RuleError(f"no Trouper {self.trouper!r} at the table") from None
+        idx = state.trouper_index(self.trouper)
         if len(state.troupers) == 1:
             raise RuleError("the last Trouper cannot leave the table")
         rest = [t for i, t in enumerate(state.troupers) if i != idx]
@@ -175,10 +172,7 @@ class SetLeader(Action):
     trouper: str
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        try:
-            idx = state.trouper_index(self.trouper)
-        except KeyError:
-            raise RuleError(f"no Trouper {self.trouper!r} at the table") from None
+        idx = state.trouper_index(self.trouper)
         return state.model_copy(update={"leader": idx})
 
     def describe(self) -> str:

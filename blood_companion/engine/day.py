@@ -83,11 +83,7 @@ def match_id(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str
 
 def trouper_at(state: CampaignState, who: str) -> int:
     """Index of the Trouper named by id, colour or seat; RuleError when nobody matches."""
-    try:
-        return state.trouper_index(who)
-    except KeyError:
-        names = ", ".join(f"{t.trouper} ({t.colour}, seat {t.seat + 1})" for t in state.troupers)
-        raise RuleError(f"no Trouper {who!r} at the table", hint=f"Troupers: {names}") from None
+    return state.trouper_index(who)
 
 
 def _tactic_names(catalog: Catalog, ids: Iterable[str]) -> list[tuple[str, str]]:

@@ -238,10 +238,7 @@ class TakeAdvancedTactic(Action):
         deck = list(state.advanced_decks.get(self.art, []))
         if not deck:
             raise RuleError(f"the {self.art} deck is empty; take from another Art")
-        try:
-            idx = state.trouper_index(self.trouper)
-        except KeyError:
-            raise RuleError(f"no Trouper {self.trouper!r} at the table") from None
+        idx = state.trouper_index(self.trouper)
         card = deck.pop(0)
         troupers = list(state.troupers)
         t = troupers[idx]

@@ -108,11 +108,7 @@ def trouper_index(state: CampaignState, who: str | int) -> int:
         if 0 <= who < len(state.troupers):
             return who
         raise RuleError(f"no Trouper number {who + 1}")
-    try:
-        return state.trouper_index(who)
-    except KeyError:
-        names = ", ".join(t.trouper for t in state.troupers)
-        raise RuleError(f"no Trouper {who!r} at the table", hint=f"Troupers: {names}") from None
+    return state.trouper_index(who)
 
 
 def can_play(state: CampaignState, i: int) -> bool:

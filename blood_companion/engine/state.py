@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.engine.day_state import DayState
+from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import NightState
 from blood_companion.engine.reward_state import RewardState
 
@@ -116,13 +117,16 @@ class CampaignState(StateModel):
     def trouper_index(self, who: str) -> int:
         """Index of a Trouper by Trouper id, colour or 1-based seat number.
 
-        Raises KeyError when nobody matches.
+        Raises RuleError (naming who is at the table) when nobody matches.
         """
         key = who.strip().lower()
         for i, t in enumerate(self.troupers):
             if key in (t.trouper, t.colour, str(t.seat + 1)):
                 return i
-        raise KeyError(who)
+        names = ", ".join(f"{t.trouper} ({t.colour}, seat {t.seat + 1})" for t in self.troupers)
+        raise RuleError(
+            f"no Trouper {who!r} at the table", hint=f"at the table: {names or 'nobody'}"
+        )
 
 
 def canonical_json(state: BaseModel) -> str:

@@ -43,13 +43,7 @@ def setup_for_test(
     """The Test a Trouper faces now: its Trait's dice (or a given pool), its Exhausted and
     Knocked Out state and the Insanity bonuses at its cube. Returns (trouper index, setup).
     Raises RuleError for an unknown Trouper or Trait, DiceError for a bad pool."""
-    try:
-        idx = state.trouper_index(trouper)
-    except KeyError:
-        who = ", ".join(t.trouper for t in state.troupers) or "nobody"
-        raise RuleError(
-            f"no Trouper {trouper!r} at the table", hint=f"at the table: {who}"
-        ) from None
+    idx = state.trouper_index(trouper)
     t: TrouperState = state.troupers[idx]
     card = catalog.trouper(t.trouper)
     if card is None:
