@@ -6,7 +6,7 @@ campaign state can carry it without importing the rules.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,19 +27,7 @@ DayStep = Literal[
     "equipping",
     "done",
 ]
-DAY_STEPS: tuple[str, ...] = (
-    "recovery",
-    "purchases",
-    "zone",
-    "location",
-    "minions",
-    "last_assault",
-    "nemesis",
-    "dusk_difficulty",
-    "dusk_events",
-    "equipping",
-    "done",
-)
+DAY_STEPS: tuple[str, ...] = get_args(DayStep)
 
 
 class DayState(BaseModel):

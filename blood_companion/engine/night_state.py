@@ -7,7 +7,7 @@ Compendium".
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,16 +21,7 @@ NightPhase = Literal[
     "cleanup",
     "over",
 ]
-NIGHT_PHASES: tuple[str, ...] = (
-    "beginning_of_night",
-    "start_of_turn",
-    "planning",
-    "tactic",
-    "nemesis",
-    "minions",
-    "cleanup",
-    "over",
-)
+NIGHT_PHASES: tuple[str, ...] = get_args(NightPhase)
 
 
 class NightModel(BaseModel):
