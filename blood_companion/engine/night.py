@@ -1488,8 +1488,11 @@ def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         "question": None,
     }
     if night.phase == "over":
-        out["prompt"] = f"The night is {night.result}: {night.reason}."
-        out["commands"] = ["blood status"]
+        out["prompt"] = (
+            f"The night is {night.result}: {night.reason}. "
+            "End of the Night: clear the board and read the rewards."
+        )
+        out["commands"] = ["blood end night"]
         return out
     if night.pending:
         q = night.pending[0]
