@@ -1,8 +1,9 @@
 """The `blood` console script.
 
-Kept tiny on purpose: `blood rules ...` and `blood --version` answer without importing typer,
-pydantic or the data pack, so a rules lookup at the table costs less than those imports
-(bench/cli.py measures it). Everything else goes to the typer app in ``cli.app``.
+Kept tiny on purpose: `blood rules ...`, `blood --version` and an unchanged `blood status`
+answer without importing typer, pydantic or the data pack, so a lookup at the table costs
+less than those imports (bench/cli.py, bench/status.py measure it). Everything else goes to
+the typer app in ``cli.app``.
 """
 
 from __future__ import annotations
@@ -64,6 +65,13 @@ def main(argv: list[str] | None = None) -> int:
             pass
         else:
             return fast_main(args[1:])
+    if args[:1] == ["status"]:
+        # A cached status document renders without the engine (cli/status_fast.py).
+        from blood_companion.cli.status_fast import fast_status
+
+        code = fast_status(args[1:])
+        if code is not None:
+            return code
     from blood_companion.cli.app import run
 
     return run(args)

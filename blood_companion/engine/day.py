@@ -1235,6 +1235,12 @@ def _purchase_choices(state: CampaignState, cat: Catalog) -> list[dict[str, Any]
     return out
 
 
+def purchase_choices(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """Everything on offer in the Show's Purchases, each with ``affordable`` (the Wagon and the
+    trophies can pay it now). Raises RuleError outside the Day Part."""
+    return _purchase_choices(state, catalog)
+
+
 def _holds_trophies(state: CampaignState, needs: Sequence[TrophyCost]) -> bool:
     hold = {"location": state.location_trophies, "nemesis": state.nemesis_trophies}
     for kind in ("location", "nemesis"):
@@ -1449,4 +1455,5 @@ __all__ = [
     "match_id",
     "pay_resources",
     "pay_trophies",
+    "purchase_choices",
 ]

@@ -1,0 +1,172 @@
+"""The fast path of `blood status`: print a cached status document without the engine.
+
+Building the status document needs the state models, the catalog and the engine (a few hundred
+milliseconds of imports). The document is a pure function of the campaign's state and the data
+pack, so it is cached beside the saves (``saves/.cache/NAME.status.json``) keyed by the state
+hash of the save's head step, the data folder and the app version. This module reads the head's
+hash straight from the SQLite file (read-only, no lock), and when the cache matches it renders
+the document with the standard library only (rich is imported only for a colour terminal).
+
+Anything unusual (no cache, a different hash, a damaged file, ``--json``, extra options) makes
+:func:`fast_status` return None and the caller runs the full command, which writes the cache.
+Standard library only at import time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+SAVE_SUFFIX = ".blood.db"
+CACHE_DIR = ".cache"
+
+
+def _version() -> str:
+    from blood_companion import __version__
+
+    return __version__
+
+
+def saves_dir() -> Path:
+    return Path(os.environ.get("BLOOD_SAVES_DIR") or "saves")
+
+
+def cache_path(folder: Path, name: str) -> Path:
+    return folder / CACHE_DIR / f"{name}.status.json"
+
+
+def cache_key(state_hash: str) -> dict[str, str]:
+    return {
+        "state_hash": state_hash,
+        "data_dir": os.environ.get("BLOOD_DATA_DIR") or "",
+        "version": _version(),
+    }
+
+
+def write_cache(folder: Path, name: str, doc: dict[str, Any]) -> None:
+    """Store the status document for the fast path (failures only cost speed)."""
+    path = cache_path(folder, name)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(
+            json.dumps({"key": cache_key(doc["state_hash"]), "doc": doc}, ensure_ascii=False),
+            encoding="utf-8",
+        )
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _campaign(folder: Path) -> str | None:
+    """The campaign the command acts on, as session.campaign_name chooses it (or None)."""
+    name = os.environ.get("BLOOD_CAMPAIGN")
+    if name:
+        return name
+    try:
+        last = (folder / ".last-campaign").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        last = ""
+    try:
+        names = sorted(
+            p.name[: -len(SAVE_SUFFIX)]
+            for p in folder.iterdir()
+            if p.name.endswith(SAVE_SUFFIX) and not p.name.startswith(".")
+        )
+    except OSError:
+        return None
+    if last and last in names:
+        return last
+    return names[0] if len(names) == 1 else None
+
+
+def head_hash(path: Path) -> str | None:
+    """The state hash at the save's head step, read without locking or writing."""
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)
+        try:
+            row = conn.execute(
+                "SELECT s.state_hash FROM snapshots s, meta m "
+                "WHERE m.key = 'head' AND s.step = CAST(m.value AS INTEGER)"
+            ).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None
+
+
+def cached_doc() -> dict[str, Any] | None:
+    folder = saves_dir()
+    name = _campaign(folder)
+    if not name or "/" in name or name.startswith("."):
+        return None
+    digest = head_hash(folder / f"{name}{SAVE_SUFFIX}")
+    if digest is None:
+        return None
+    try:
+        data = json.loads(cache_path(folder, name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != cache_key(digest):
+        return None
+    doc = data.get("doc")
+    return doc if isinstance(doc, dict) else None
+
+
+def use_colour(stream: Any = None) -> bool:
+    stream = stream or sys.stdout
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def width() -> int:
+    try:
+        cols = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        cols = 0
+    if cols <= 0:
+        try:
+            cols = os.get_terminal_size(sys.stdout.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            cols = 80
+    return max(40, min(cols, 100))
+
+
+def print_lines(lines: list[tuple[str, str]]) -> None:
+    """Plain text when piped or NO_COLOR; rich styles on a colour terminal."""
+    if not use_colour():
+        from blood_companion.cli.status_view import plain
+
+        sys.stdout.write(plain(lines))
+        sys.stdout.flush()
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(highlight=False, soft_wrap=True)
+    for text, style in lines:
+        console.print(Text(text, style=style or ""))
+
+
+def fast_status(args: list[str]) -> int | None:
+    """`blood status` from the cache; None when the full command must run."""
+    if args:
+        return None
+    doc = cached_doc()
+    if doc is None:
+        return None
+    from blood_companion.cli.status_view import render
+
+    print_lines(render(doc, width()))
+    return 0
