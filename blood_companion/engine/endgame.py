@@ -7,16 +7,17 @@ players and stored in the action) or digital (drawn from the action's derived RN
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from blood_companion.content.models import ARTS, LootRoll
+from blood_companion.content.models import ARTS, LocationReward, LootRoll
 from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.day import match_id
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.dice import DiceBox, Face, parse_faces, parse_pool, roll_pool
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.reward_state import PendingLoot, RewardState
+from blood_companion.engine.reward_state import PendingLoot, RewardState, RollMade
 from blood_companion.engine.state import (
     RESOURCE_NAMES,
     CampaignState,
@@ -99,31 +100,36 @@ class EndNight(Action):
         if state.mode == "single":
             # "End of the Night": in Single Game mode the game simply ends.
             return base.model_copy(update={"part": "over", "phase": "game over"})
+        rewards = RewardState(
+            result=night.result,
+            nemesis=night.nemesis,
+            zone=night.zone,
+            location=night.location,
+            difficulty=night.difficulty,
+            vlad=night.vlad,
+        )
         if night.result == "lost":
-            rewards = RewardState(
-                result="lost",
-                nemesis=night.nemesis,
-                zone=night.zone,
-                location=night.location,
-                difficulty=night.difficulty,
-                vlad=night.vlad,
-                loot=[_pending(column.defeat_roll)],
+            # "The Players Were Defeated": one roll in the level's column.
+            rewards = rewards.model_copy(update={"loot": [_pending(column.defeat_roll)]})
+        elif not night.vlad:
+            # "The Players Won". Against Vlad nothing is taken: the box returns to its starting
+            # state at once ("Game Mode Presentation"), see FinishGame.
+            left_enhanced = [
+                v.id
+                for v in ctx.catalog.vlad_reactions_in(night.zone)
+                if v.id not in state.vlad_weakened
+            ]
+            in_decks = sum(len(d) for d in state.advanced_decks.values())
+            rewards = rewards.model_copy(
+                update={
+                    "vlad_cards": min(column.vlad_cards, len(left_enhanced)),
+                    "advanced_tactics": min(
+                        column.advanced_tactics + len(state.troupers), in_decks
+                    ),
+                    "loot": [_pending(x) for x in column.loot],
+                }
             )
-        else:
-            rewards = RewardState(
-                result="won",
-                nemesis=night.nemesis,
-                zone=night.zone,
-                location=night.location,
-                difficulty=night.difficulty,
-                vlad=night.vlad,
-                vlad_cards=0 if night.vlad else column.vlad_cards,
-                advanced_tactics=column.advanced_tactics + len(state.troupers),
-                loot=[_pending(x) for x in column.loot],
-            )
-            base, taken = _take_trophies(
-                base, ctx.catalog, night.zone, night.nemesis, night.vlad, column
-            )
+            base, taken = _take_trophies(base, ctx.catalog, night.zone, night.nemesis, column)
             rewards = rewards.model_copy(update={"trophies": taken})
         return base.model_copy(update={"part": "end", "phase": "rewards", "rewards": rewards})
 
@@ -158,26 +164,25 @@ def _take_trophies(
     catalog: Catalog,
     zone: str,
     nemesis: str,
-    vlad: bool,
-    column: object,
+    column: LocationReward,
 ) -> tuple[CampaignState, dict[str, int]]:
-    """Trophy tokens are limited by the box: 3 per Location and 3 per Nemesis."""
+    """Trophy tokens are limited by the box ("Components"): 3 per Location (Zone) and 3 per
+    Nemesis; a token the box no longer holds is not won."""
     taken: dict[str, int] = {}
     loc = dict(state.location_trophies)
     nem = dict(state.nemesis_trophies)
     zone_rec = catalog.get("zones", zone)
     loc_cap = zone_rec.location_trophies if zone_rec is not None else 3
-    want_loc = getattr(column, "location_trophies", 0)
-    got_loc = max(0, min(want_loc, loc_cap - loc.get(zone, 0)))
+    got_loc = max(0, min(column.location_trophies, loc_cap - loc.get(zone, 0)))
     if got_loc:
         loc[zone] = loc.get(zone, 0) + got_loc
         taken[f"location:{zone}"] = got_loc
-    if not vlad:
-        want_nem = getattr(column, "nemesis_trophies", 0)
-        got_nem = max(0, min(want_nem, NEMESIS_TROPHIES_PER_NEMESIS - nem.get(nemesis, 0)))
-        if got_nem:
-            nem[nemesis] = nem.get(nemesis, 0) + got_nem
-            taken[f"nemesis:{nemesis}"] = got_nem
+    got_nem = max(
+        0, min(column.nemesis_trophies, NEMESIS_TROPHIES_PER_NEMESIS - nem.get(nemesis, 0))
+    )
+    if got_nem:
+        nem[nemesis] = nem.get(nemesis, 0) + got_nem
+        taken[f"nemesis:{nemesis}"] = got_nem
     return (
         state.model_copy(update={"location_trophies": loc, "nemesis_trophies": nem}),
         taken,
@@ -198,21 +203,26 @@ class WeakenVlad(Action):
                 f"the Location card lets you weaken {rw.vlad_cards} more Vlad card(s), "
                 f"not {len(self.cards)}"
             )
-        zone_cards = {v.id for v in ctx.catalog.vlad_reactions_in(rw.zone)}
+        zone_cards = [(v.id, v.name) for v in ctx.catalog.vlad_reactions_in(rw.zone)]
+        every = [(v.id, v.name) for v in ctx.catalog.all("vlad_reactions")]
         weakened = list(state.vlad_weakened)
-        for cid in self.cards:
-            if cid not in zone_cards:
+        chosen: list[str] = []
+        for text in self.cards:
+            cid = match_id(text, every, "Vlad Reaction card")
+            if cid not in {c for c, _ in zone_cards}:
+                left = [c for c, _ in zone_cards if c not in weakened]
                 raise RuleError(
                     f"{cid!r} is not a Vlad Reaction card of {rw.zone}",
-                    hint="choose among: " + ", ".join(sorted(zone_cards)),
+                    hint="choose among: " + (", ".join(left) or "none left"),
                 )
             if cid in weakened:
                 raise RuleError(f"{cid} already shows its Weakened side")
             weakened.append(cid)
+            chosen.append(cid)
         rw = rw.model_copy(
             update={
-                "vlad_cards": rw.vlad_cards - len(self.cards),
-                "weakened": [*rw.weakened, *self.cards],
+                "vlad_cards": rw.vlad_cards - len(chosen),
+                "weakened": [*rw.weakened, *chosen],
             }
         )
         return state.model_copy(update={"vlad_weakened": weakened, "rewards": rw})
@@ -244,10 +254,13 @@ class TakeAdvancedTactic(Action):
         t = troupers[idx]
         troupers[idx] = t.model_copy(update={"reserve_cards": [*t.reserve_cards, card]})
         decks = {**state.advanced_decks, self.art: deck}
+        given = dict(rw.given)
+        given[t.trouper] = [*given.get(t.trouper, []), card]
         rw = rw.model_copy(
             update={
                 "advanced_tactics": rw.advanced_tactics - 1,
                 "tactics_taken": [*rw.tactics_taken, card],
+                "given": given,
             }
         )
         return state.model_copy(
@@ -279,7 +292,7 @@ class RollLoot(Action):
                     f"this roll ({roll.dice}) gives any Resource: choose one with --resource",
                     hint="jewels, coins, trinkets or scrolls",
                 )
-            resource = self.resource
+            resource = self.resource.strip().lower()
         elif self.resource not in (None, resource):
             raise RuleError(f"this roll gives {resource}, not {self.resource}")
         faces = _roll(ctx.catalog, ctx, roll.dice, self.faces)
@@ -287,7 +300,14 @@ class RollLoot(Action):
         state = _gain(state, resource, n)
         gained = dict(rw.gained)
         gained[resource] = gained.get(resource, 0) + n
-        rw = rw.model_copy(update={"loot": rest, "gained": gained})
+        made = RollMade(
+            dice=roll.dice,
+            faces=" ".join(f"{f.die}{f.triumphs}" + "x" * f.defeats for f in faces),
+            physical=self.faces is not None,
+            resource=resource,
+            gained=n,
+        )
+        rw = rw.model_copy(update={"loot": rest, "gained": gained, "rolls": [*rw.rolls, made]})
         return state.model_copy(update={"rewards": rw})
 
     def describe(self) -> str:
@@ -306,30 +326,36 @@ class FinishGame(Action):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         rw = _rewards(state)
-        left = []
-        if rw.loot:
-            left.append(f"{len(rw.loot)} loot roll(s)")
-        if rw.advanced_tactics:
-            left.append(f"{rw.advanced_tactics} Advanced Tactic card(s)")
-        if rw.vlad_cards:
-            left.append(f"{rw.vlad_cards} Vlad card(s) to weaken")
+        left = _still_owed(rw)
         if left and not self.forfeit:
             raise RuleError(
                 "rewards are still waiting: " + ", ".join(left),
                 hint="take them, or finish with --forfeit to leave them",
             )
+        reset = rw.result == "won" and rw.vlad
+        earlier = [g.rewards.get("spent_total", 0) for g in state.history[:-1] if g.rewards]
+        spent_before = earlier[-1] if earlier else 0
         record = state.history[-1].model_copy(
             update={
                 "rewards": {
                     "resources": rw.gained,
+                    "rolls": [r.model_dump(mode="json") for r in rw.rolls],
                     "trophies": rw.trophies,
                     "vlad_weakened": rw.weakened,
                     "advanced_tactics": rw.tactics_taken,
+                    "given": rw.given,
+                    "left_behind": left,
+                    "spent": state.resources_spent - spent_before,
+                    "spent_total": state.resources_spent,
+                    "wagon": state.wagon.as_dict(),
+                    "wagon_next": Wagon().as_dict() if reset else state.wagon.as_dict(),
+                    "vlad_weakened_total": len(state.vlad_weakened),
+                    "box_reset": reset,
                 }
             }
         )
         history = [*state.history[:-1], record]
-        if rw.result == "won" and rw.vlad:
+        if reset:
             return _reset_box(state, ctx, history)
         return state.model_copy(
             update={
@@ -344,6 +370,17 @@ class FinishGame(Action):
 
     def describe(self) -> str:
         return "Game finished" + (" (rewards left behind)" if self.forfeit else "")
+
+
+def _still_owed(rw: RewardState) -> list[str]:
+    left = []
+    if rw.vlad_cards:
+        left.append(f"{rw.vlad_cards} Vlad card(s) to weaken")
+    if rw.advanced_tactics:
+        left.append(f"{rw.advanced_tactics} Advanced Tactic card(s)")
+    if rw.loot:
+        left.append(f"{len(rw.loot)} loot roll(s)")
+    return left
 
 
 def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) -> CampaignState:
@@ -387,6 +424,9 @@ def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) ->
     )
 
 
+# --------------------------------------------------------------------------- views
+
+
 def rewards_next(state: CampaignState) -> str:
     """What the table does now at the End of the Night (one sentence)."""
     rw = state.rewards
@@ -404,5 +444,172 @@ def rewards_next(state: CampaignState) -> str:
         )
     if rw.loot:
         roll = rw.loot[0]
+        if roll.resource == "any":
+            return (
+                f"Roll {roll.dice}: each Triumph gives one Resource of your choice "
+                "(blood end loot --resource RESOURCE [--dice FACES])."
+            )
         return f"Roll {roll.dice} for {roll.resource} (blood end loot [--dice FACES])."
+    if rw.result == "won" and rw.vlad:
+        return (
+            "Vlad is defeated! Finish the game: the box returns to its starting state "
+            "(blood end finish)."
+        )
     return "All rewards taken: finish the game (blood end finish)."
+
+
+def reward_choices(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
+    """The legal choices of the End of the Night: the Zone's Vlad cards with their side, the
+    top card of each Art deck, the Troupers, the loot rolls still to make."""
+    rw = state.rewards
+    if state.part != "end" or rw is None:
+        return {}
+    out: dict[str, Any] = {
+        "loot": [p.model_dump() for p in rw.loot],
+        "troupers": [t.trouper for t in state.troupers],
+    }
+    if rw.vlad_cards:
+        out["vlad_cards"] = [
+            {
+                "id": v.id,
+                "name": v.name,
+                "side": "weakened" if v.id in state.vlad_weakened else "enhanced",
+            }
+            for v in catalog.vlad_reactions_in(rw.zone)
+        ]
+    if rw.advanced_tactics:
+        arts = []
+        for art in ARTS:
+            deck = state.advanced_decks.get(art, [])
+            card = catalog.tactic(deck[0]) if deck else None
+            arts.append(
+                {
+                    "art": art,
+                    "top": deck[0] if deck else None,
+                    "name": card.name if card is not None else None,
+                    "left": len(deck),
+                }
+            )
+        out["arts"] = arts
+    return out
+
+
+def _cycles(state: CampaignState) -> list[int]:
+    """The box cycle of each history record: a cycle ends with a won game against Vlad."""
+    out, cycle = [], 1
+    for g in state.history:
+        out.append(cycle)
+        if g.rewards.get("box_reset"):
+            cycle += 1
+    return out
+
+
+def history_rows(state: CampaignState) -> list[dict[str, Any]]:
+    """One row per game: Nemesis, Location, Difficulty, result and rewards (the game still at
+    its End of the Night shows the rewards taken so far, ``pending`` true)."""
+    rows = []
+    cycles = _cycles(state)
+    for k, g in enumerate(state.history):
+        rw = g.rewards
+        pending = k == len(state.history) - 1 and state.part == "end" and state.rewards is not None
+        if pending and state.rewards is not None:
+            live = state.rewards
+            rw = {
+                "resources": live.gained,
+                "trophies": live.trophies,
+                "vlad_weakened": live.weakened,
+                "advanced_tactics": live.tactics_taken,
+                "given": live.given,
+            }
+        rows.append(
+            {
+                "game": g.number,
+                "cycle": cycles[k],
+                "mode": g.mode,
+                "troupers": list(g.troupers),
+                "nemesis": g.nemesis,
+                "zone": g.zone,
+                "location": g.location,
+                "difficulty": g.difficulty,
+                "result": g.result,
+                "pending": pending,
+                "resources": dict(rw.get("resources", {})),
+                "spent": rw.get("spent"),
+                "trophies": dict(rw.get("trophies", {})),
+                "vlad_weakened": list(rw.get("vlad_weakened", [])),
+                "advanced_tactics": list(rw.get("advanced_tactics", [])),
+                "box_reset": bool(rw.get("box_reset", False)),
+            }
+        )
+    return rows
+
+
+def campaign_totals(state: CampaignState, catalog: Catalog | None = None) -> dict[str, Any]:
+    """The numbers players like to see: nights won and lost (per Nemesis), Vlad cards weakened,
+    Resources earned and spent, trophies and cards won, Vlad's defeats."""
+    rows = history_rows(state)
+    by_nemesis: dict[str, dict[str, int]] = {}
+    for r in rows:
+        if r["nemesis"] is None or r["result"] not in ("won", "lost"):
+            continue
+        counts = by_nemesis.setdefault(r["nemesis"], {"won": 0, "lost": 0})
+        counts[r["result"]] += 1
+    trophies = {"location": 0, "nemesis": 0}
+    for r in rows:
+        for key, n in r["trophies"].items():
+            trophies[key.split(":", 1)[0]] = trophies.get(key.split(":", 1)[0], 0) + n
+    n_vlad = len(catalog.all("vlad_reactions")) if catalog is not None else 12
+    return {
+        "games": len(rows),
+        "won": sum(1 for r in rows if r["result"] == "won"),
+        "lost": sum(1 for r in rows if r["result"] == "lost"),
+        "by_nemesis": by_nemesis,
+        "vlad_cards_weakened": sum(len(r["vlad_weakened"]) for r in rows),
+        "vlad_weakened_now": len(state.vlad_weakened),
+        "vlad_cards": n_vlad,
+        "vlad_defeats": state.vlad_defeats,
+        "resources_earned": state.resources_earned,
+        "resources_spent": state.resources_spent,
+        "trophies_won": trophies,
+        "advanced_tactics_won": sum(len(r["advanced_tactics"]) for r in rows),
+    }
+
+
+def finished_summary(state: CampaignState) -> dict[str, Any]:
+    """What the game just finished changed, and what carries over into the next one ("Roguelite
+    Mode"); after Vlad's defeat, the reset. Empty unless the last game was finished."""
+    if not state.history or "box_reset" not in state.history[-1].rewards:
+        return {}
+    rec = state.history[-1]
+    rw = rec.rewards
+    earlier = [g.rewards["wagon_next"] for g in state.history[:-1] if "wagon_next" in g.rewards]
+    start = earlier[-1] if earlier else Wagon().as_dict()
+    end = rw["wagon"]
+    return {
+        "game": rec.number,
+        "result": rec.result,
+        "nemesis": rec.nemesis,
+        "location": rec.location,
+        "difficulty": rec.difficulty,
+        "next_game": state.game,
+        "next_part": state.part,
+        "wagon_start": start,
+        "wagon_end": end,
+        "wagon_delta": {r: end[r] - start[r] for r in RESOURCE_NAMES if end[r] != start[r]},
+        "earned": dict(rw["resources"]),
+        "spent": rw["spent"],
+        "reserve": dict(rw["given"]),
+        "trophies": dict(rw["trophies"]),
+        "vlad_weakened": list(rw["vlad_weakened"]),
+        "vlad_weakened_total": rw["vlad_weakened_total"],
+        "left_behind": list(rw["left_behind"]),
+        "box_reset": rw["box_reset"],
+        "carried": {
+            "wagon": state.wagon.as_dict(),
+            "location_trophies": dict(state.location_trophies),
+            "nemesis_trophies": dict(state.nemesis_trophies),
+            "vlad_weakened": list(state.vlad_weakened),
+            "reserve_cards": {t.trouper: len(t.reserve_cards) for t in state.troupers},
+            "bites": {t.trouper: t.bites for t in state.troupers},
+        },
+    }

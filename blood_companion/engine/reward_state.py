@@ -13,6 +13,17 @@ class PendingLoot(BaseModel):
     resource: str  # a resource name or "any"
 
 
+class RollMade(BaseModel):
+    """A loot roll as it was made: the faces (physical or digital) and what it gave."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    dice: str
+    faces: str  # "G1 G2x": die letter, Triumphs, one x per Defeat
+    physical: bool = False
+    resource: str
+    gained: int
+
+
 class RewardState(BaseModel):
     """What the Location card's column still owes the players after a night."""
 
@@ -30,4 +41,6 @@ class RewardState(BaseModel):
     gained: dict[str, int] = Field(default_factory=dict)  # what was won, for the history
     weakened: list[str] = Field(default_factory=list)
     tactics_taken: list[str] = Field(default_factory=list)
+    given: dict[str, list[str]] = Field(default_factory=dict)  # Trouper -> cards taken
+    rolls: list[RollMade] = Field(default_factory=list)
     trophies: dict[str, int] = Field(default_factory=dict)

@@ -169,8 +169,12 @@ def test_defeating_vlad_resets_the_box(catalog) -> None:  # type: ignore[no-unty
         }
     )
     state = run(state, catalog, EndNight())
-    assert state.rewards is not None and state.rewards.vlad_cards == 0
-    state = run(state, catalog, FinishGame(forfeit=True))
+    rw = state.rewards
+    assert rw is not None and rw.vlad and rw.result == "won"
+    # nothing is owed: the box is about to return to its starting state
+    assert (rw.vlad_cards, rw.advanced_tactics, rw.loot, rw.trophies) == (0, 0, [], {})
+    assert "Vlad is defeated" in rewards_next(state)
+    state = run(state, catalog, FinishGame())
     assert state.vlad_defeats == 1
     assert state.vlad_weakened == [] and state.wagon.total() == 0
     assert state.location_trophies == {} and state.nemesis_trophies == {}
@@ -179,3 +183,111 @@ def test_defeating_vlad_resets_the_box(catalog) -> None:  # type: ignore[no-unty
     assert t.deck == [c.id for c in catalog.starting_tactics_for("aurel")]
     assert [h.result for h in state.history] == ["won"]
     assert state.part == "day" and state.game == 2
+
+
+def test_vlad_night_lost_is_an_ordinary_defeat(catalog) -> None:  # type: ignore[no-untyped-def]
+    state = run(finished_night(catalog, "lost", nemesis="vlad"), catalog, EndNight())
+    assert state.rewards is not None and len(state.rewards.loot) == 1
+    any_ = state.rewards.loot[0].resource == "any"
+    state = run(state, catalog, RollLoot(resource="coins" if any_ else None), first=6)
+    state = run(state, catalog, FinishGame(), first=7)
+    assert state.vlad_defeats == 0 and state.history[-1].rewards["box_reset"] is False
+
+
+def test_vlad_cards_capped_by_the_zone(catalog) -> None:  # type: ignore[no-untyped-def]
+    state = finished_night(catalog, "won", level=3)
+    zone = [v.id for v in catalog.vlad_reactions_in("garden")]
+    state = state.model_copy(update={"vlad_weakened": zone[:-1]})
+    state = run(state, catalog, EndNight())
+    assert state.rewards is not None and state.rewards.vlad_cards == 1
+    # a name or a unique prefix names the card too
+    card = catalog.get("vlad_reactions", zone[-1])
+    after = run(state, catalog, WeakenVlad(cards=[card.name.lower()]))
+    assert after.vlad_weakened == zone
+    with pytest.raises(RuleError, match="lets you weaken 0 more"):
+        run(after, catalog, WeakenVlad(cards=[zone[0]]))
+
+
+def _won_and_taken(catalog, state: CampaignState) -> CampaignState:  # type: ignore[no-untyped-def]
+    """Take every reward of a won night (first Vlad cards, tops of alchemy, digital loot)."""
+    state = run(state, catalog, EndNight(), first=5)
+    i = 6
+    rw = state.rewards
+    assert rw is not None
+    if rw.vlad_cards:
+        left = [v.id for v in catalog.vlad_reactions_in(rw.zone) if v.id not in state.vlad_weakened]
+        state = run(state, catalog, WeakenVlad(cards=left[: rw.vlad_cards]), first=i)
+        i += 1
+    who = [t.trouper for t in state.troupers]
+    for k in range(rw.advanced_tactics):
+        state = run(state, catalog, TakeAdvancedTactic(art="alchemy", trouper=who[k % 2]), first=i)
+        i += 1
+    while state.rewards is not None and state.rewards.loot:
+        any_ = state.rewards.loot[0].resource == "any"
+        state = run(state, catalog, RollLoot(resource="jewels" if any_ else None), first=i)
+        i += 1
+    return run(state, catalog, FinishGame(), first=i)
+
+
+def test_history_totals_and_summary(catalog) -> None:  # type: ignore[no-untyped-def]
+    from blood_companion.engine.endgame import campaign_totals, finished_summary, history_rows
+
+    night = finished_night(catalog, "won", level=2)
+    col = column(catalog, night)
+    state = _won_and_taken(catalog, night)
+    summary = finished_summary(state)
+    assert summary["game"] == 1 and summary["next_game"] == 2 and summary["result"] == "won"
+    assert not summary["box_reset"]
+    assert summary["wagon_end"] == state.wagon.as_dict()
+    assert sum(summary["wagon_delta"].values()) == sum(summary["earned"].values())
+    assert sum(len(v) for v in summary["reserve"].values()) == col.advanced_tactics + 2
+    assert len(summary["vlad_weakened"]) == col.vlad_cards
+    assert summary["carried"]["vlad_weakened"] == state.vlad_weakened
+    rows = history_rows(state)
+    assert len(rows) == 1 and rows[0]["result"] == "won" and rows[0]["nemesis"] == "lucilla"
+    assert rows[0]["difficulty"] == 2 and rows[0]["cycle"] == 1 and not rows[0]["pending"]
+    totals = campaign_totals(state, catalog)
+    assert totals["by_nemesis"] == {"lucilla": {"won": 1, "lost": 0}}
+    assert totals["vlad_cards_weakened"] == col.vlad_cards == totals["vlad_weakened_now"]
+    assert totals["resources_earned"] == state.wagon.total()
+    assert totals["advanced_tactics_won"] == col.advanced_tactics + 2
+    # a game at its End of the Night shows what was taken so far, marked pending
+    ended = run(finished_night(catalog, "lost"), catalog, EndNight())
+    assert history_rows(ended)[-1]["pending"] is True
+    assert campaign_totals(ended)["lost"] == 1
+    assert finished_summary(ended) == {}
+
+
+def test_vlad_night_uses_each_cards_current_side(catalog) -> None:  # type: ignore[no-untyped-def]
+    """Rulebook "Reaction Card - Vlad": a Weakened card shows (and resolves) its Weakened face."""
+    import random
+
+    from blood_companion.engine import effects as fx
+    from blood_companion.engine import nemesis_ai as ai
+    from blood_companion.engine.night_state import EnemyJob
+
+    weak = catalog.get("vlad_reactions", "vlad-r03")  # two summons Enhanced, one Weakened
+    assert len(weak.enhanced.effects) != len(weak.weakened.effects)
+    for turned in (False, True):
+        state = finished_night(catalog, "won", nemesis="vlad")
+        state = state.model_copy(
+            update={"vlad_weakened": ["vlad-r03"] if turned else [], "night": None}
+        )
+        state = setup_night(
+            state,
+            catalog,
+            rng_for(11, 2),
+            nemesis="vlad",
+            location=catalog.locations_in("catacombs")[0].id,
+            minions=[m.id for m in catalog.all("minions")[:2]],
+            difficulty=1,
+        )
+        night = fx.night_of(state)
+        assert sorted(night.reaction_deck) == sorted(v.id for v in catalog.all("vlad_reactions"))
+        order = ["vlad-r03"] + [c for c in night.reaction_deck if c != "vlad-r03"]
+        state = fx.with_night(state, reaction_deck=order)
+        state = fx.reveal_reaction(state, catalog, random.Random(0))
+        face = weak.weakened if turned else weak.enhanced
+        assert fx.night_of(state).log[-1].text.startswith(f"Alert: the Nemesis reveals {face.name}")
+        job = EnemyJob(source="reaction", card="vlad-r03", label=face.name, slot=0)
+        assert len(ai.job_effects(state, catalog, job)) == len(face.effects)
