@@ -74,8 +74,8 @@ def _trouper(state: CampaignState, who: str) -> str:
 
 
 def _card(state: CampaignState, trouper: str, key: str) -> str:
-    """A card in the Trouper's hand by id, position in hand (1-based), unique id prefix or
-    (part of) its name."""
+    """A card in the Trouper's hand by id, position in hand (1-based), unique id prefix, unique
+    part of its id (``t09`` for ``aurel-t09``) or (part of) its name."""
     cat = session.catalog()
     t = state.troupers[state.trouper_index(trouper)]
     low = key.strip().lower()
@@ -83,7 +83,7 @@ def _card(state: CampaignState, trouper: str, key: str) -> str:
         return low
     if low.isdigit() and 1 <= int(low) <= len(t.hand):
         return t.hand[int(low) - 1]
-    found = [c for c in t.hand if c.startswith(low)]
+    found = [c for c in t.hand if c.startswith(low)] or [c for c in t.hand if low in c]
     if len(found) != 1:
         named = []
         for c in t.hand:

@@ -181,50 +181,19 @@ def take_test(
     """
     box = box_of(catalog)
     tr = state.troupers[t]
-    card = catalog.trouper(tr.trouper)
-    if card is None:
-        raise RuleError(f"unknown Trouper card {tr.trouper!r}")
     night = _night(state)
-    bonus = night.bonuses.get(t, Bonus())
     spaces = catalog.insanity.spaces
-    insanity = insanity_bonuses(
-        spaces, min(tr.insanity, len(spaces) - 1), catalog.config.insanity_reroll_reading
+    options = _test_setups(
+        state,
+        catalog,
+        t,
+        traits=traits,
+        fixed_dice=fixed_dice,
+        target=target,
+        trait=trait,
+        bonus_triumphs=bonus_triumphs,
+        label=label,
     )
-
-    def setup_for(pool: tuple[Any, ...], name: str) -> TestSetup:
-        return TestSetup(
-            pool=pool,
-            target=target,
-            bonus_triumphs=min(MAX_BONUS_TRIUMPHS, bonus.triumphs + bonus_triumphs),
-            bonus_dice=tuple(bonus.dice),
-            rerolls=bonus.rerolls,
-            exhausted=tr.exhausted,
-            knocked_out=tr.knocked_out,
-            insanity=insanity,
-            defeats_cancel=catalog.config.defeats_cancel_triumphs,
-            label=f"{label} ({name})",
-        )
-
-    options: list[tuple[str, TestSetup]] = []
-    if trait is not None:
-        key = trait.lower()
-        if traits and key not in traits:
-            raise RuleError(
-                f"this Test is taken with {' or '.join(x.capitalize() for x in traits)}, "
-                f"not {trait}"
-            )
-        if not traits and fixed_dice:
-            raise RuleError(f"this Test rolls the dice {fixed_dice}, not a Trait")
-        options.append((key, setup_for(trait_pool(_traits(card), key, box), key.capitalize())))
-    else:
-        for key in traits:
-            options.append((key, setup_for(trait_pool(_traits(card), key, box), key.capitalize())))
-        if fixed_dice:
-            options.append((fixed_dice, setup_for(parse_pool(fixed_dice, box), fixed_dice)))
-    if not options:
-        raise RuleError("this Test names no Trait and no dice")
-    if len(options) > 1:
-        options.sort(key=lambda o: -odds_for_test(o[1], box).probability)
     setup = options[0][1]
     ts = prepare_test(setup, box)
     if dice:
@@ -272,6 +241,99 @@ def take_test(
         + ("Success" if result.success else "Failure"),
     )
     return state, result
+
+
+def _test_setups(
+    state: CampaignState,
+    catalog: Catalog,
+    t: int,
+    *,
+    traits: Sequence[str],
+    fixed_dice: str | None,
+    target: int,
+    trait: str | None,
+    bonus_triumphs: int = 0,
+    label: str = "Test",
+) -> list[tuple[str, TestSetup]]:
+    """The ways Trouper ``t`` may take a Test (one per Trait, or the Test's own dice), best
+    odds first; ``trait`` keeps only that one. Raises RuleError."""
+    box = box_of(catalog)
+    tr = state.troupers[t]
+    card = catalog.trouper(tr.trouper)
+    if card is None:
+        raise RuleError(f"unknown Trouper card {tr.trouper!r}")
+    night = _night(state)
+    bonus = night.bonuses.get(t, Bonus())
+    spaces = catalog.insanity.spaces
+    insanity = insanity_bonuses(
+        spaces, min(tr.insanity, len(spaces) - 1), catalog.config.insanity_reroll_reading
+    )
+
+    def setup_for(pool: tuple[Any, ...], name: str) -> TestSetup:
+        return TestSetup(
+            pool=pool,
+            target=target,
+            bonus_triumphs=min(MAX_BONUS_TRIUMPHS, bonus.triumphs + bonus_triumphs),
+            bonus_dice=tuple(bonus.dice),
+            rerolls=bonus.rerolls,
+            exhausted=tr.exhausted,
+            knocked_out=tr.knocked_out,
+            insanity=insanity,
+            defeats_cancel=catalog.config.defeats_cancel_triumphs,
+            label=f"{label} ({name})",
+        )
+
+    options: list[tuple[str, TestSetup]] = []
+    if trait is not None:
+        key = trait.lower()
+        if traits and key not in traits:
+            raise RuleError(
+                f"this Test is taken with {' or '.join(x.capitalize() for x in traits)}, "
+                f"not {trait}"
+            )
+        if not traits and fixed_dice:
+            raise RuleError(f"this Test rolls the dice {fixed_dice}, not a Trait")
+        options.append((key, setup_for(trait_pool(_traits(card), key, box), key.capitalize())))
+    else:
+        for key in traits:
+            options.append((key, setup_for(trait_pool(_traits(card), key, box), key.capitalize())))
+        if fixed_dice:
+            options.append((fixed_dice, setup_for(parse_pool(fixed_dice, box), fixed_dice)))
+    if not options:
+        raise RuleError("this Test names no Trait and no dice")
+    if len(options) > 1:
+        options.sort(key=lambda o: -odds_for_test(o[1], box).probability)
+    return options
+
+
+def test_options(
+    state: CampaignState,
+    catalog: Catalog,
+    t: int,
+    *,
+    traits: Sequence[str],
+    fixed_dice: str | None = None,
+    target: int,
+) -> list[dict[str, Any]]:
+    """How Trouper ``t`` can take a Test, best odds first: the Trait (or dice), the dice to
+    roll after Bonus Dice and Exhausted/Knocked Out, and the exact chance of Success (for a
+    menu, and for players rolling physical dice). Raises RuleError."""
+    box = box_of(catalog)
+    out = []
+    for key, setup in _test_setups(
+        state, catalog, t, traits=traits, fixed_dice=fixed_dice, target=target, trait=None
+    ):
+        ts = prepare_test(setup, box)
+        odds = odds_for_test(setup, box)
+        out.append(
+            {
+                "trait": key,
+                "pool": " ".join(str(d) for d in ts.pool),
+                "target": target,
+                "probability": float(odds.probability),
+            }
+        )
+    return out
 
 
 def _traits(card: m.Trouper) -> dict[str, str]:
@@ -1474,6 +1536,142 @@ class NextPhase(NightAction):
         return "continue"
 
 
+def _effect_entry(
+    state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, number: int
+) -> dict[str, Any]:
+    attack = next((o.kind for o in eff.outcome if o.kind in ATTACKS), None)
+    target = eff.target
+    return {
+        "effect": number,
+        "text": render_effect(eff),
+        "type": eff.type,
+        "attack": attack.removesuffix("_attack") if attack else None,
+        "target": target.kind if target is not None else None,
+        "distance": target.distance if target is not None else None,
+        "minion_type": target.minion_type if target is not None else None,
+        "traits": list(eff.test.traits) if eff.test is not None else [],
+        "test_dice": eff.test.dice if eff.test is not None else None,
+        "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
+        "heal": any(o.kind == "heal" for o in eff.outcome),
+    }
+
+
+def _targets(state: CampaignState, catalog: Catalog, eff: m.Effect) -> list[dict[str, Any]]:
+    """Who an attack Effect may hit: the Nemesis (with the Wounds each side still needs) and
+    the Minion spaces with Miniatures of the right type."""
+    night = _night(state)
+    kind = eff.target.kind if eff.target is not None else "enemy"
+    out: list[dict[str, Any]] = []
+    if kind != "minion":
+        level = fx.nemesis_level(state, catalog)
+        needs = {
+            s: max(0, level.wounds.get(s, 0) - len(night.nemesis_wounds.get(s, [])))
+            for s in m.SIDES
+        }
+        out.append(
+            {"target": "nemesis", "name": fx.nemesis_card(state, catalog).name, "needs": needs}
+        )
+    if kind != "nemesis":
+        want = eff.target.minion_type if eff.target is not None else None
+        for ms in night.minions:
+            mc = minion_card(catalog, ms.minion)
+            if ms.alive > 0 and (want is None or mc.type == want):
+                out.append(
+                    {"target": ms.space, "name": mc.name, "type": mc.type, "alive": ms.alive}
+                )
+    return out
+
+
+def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
+    """The Active Trouper's legal moves as data (for menus such as `blood play`): the card's
+    Effects with whether each can be resolved now (and why not), the targets of attacks, the
+    Supports to the left, the equipped Items and the open Event Effects. Empty when nobody is
+    Active. Pure: it only asks the checks the actions themselves make."""
+    night = _night(state)
+    act = night.activation
+    if night.phase != "tactic" or act is None or night.pending or night.result is not None:
+        return {}
+    slot = night.chain[act.slot]
+    t = act.trouper
+    tr = state.troupers[t]
+    out: dict[str, Any] = {
+        "trouper": tr.trouper,
+        "space": act.slot + 1,
+        "rest": slot.kind == "rest",
+        "rest_drawn": act.rest_drawn,
+        "card": slot.card if slot.kind == "tactic" else None,
+        "effects": [],
+        "supports": [],
+        "items": [],
+        "events": [],
+    }
+    if slot.kind == "tactic":
+        card = tactic_card(catalog, slot.card)
+        out["card_name"] = card.name
+        for k, eff in enumerate(card.effects):
+            entry = _effect_entry(state, catalog, t, eff, k + 1)
+            try:
+                _card_effect(catalog, act, slot, k + 1)
+                _check_cost_and_condition(
+                    state, catalog, t, eff, discard=tr.hand[: entry["discard"]]
+                )
+                entry["open"], entry["why"] = True, ""
+            except RuleError as exc:
+                entry["open"], entry["why"] = False, exc.message
+            if entry["attack"]:
+                entry["targets"] = _targets(state, catalog, eff)
+                if entry["open"] and not entry["targets"]:
+                    entry["open"], entry["why"] = False, "no target on the board"
+            out["effects"].append(entry)
+    for k, s in enumerate(night.chain[: act.slot]):
+        if s.kind != "tactic" or s.owner == t:
+            continue
+        other = tactic_card(catalog, s.card)
+        for j, eff in enumerate(other.effects):
+            if eff.type == "support" and j not in s.supports_used:
+                out["supports"].append(
+                    {
+                        "space": k + 1,
+                        "effect": j + 1,
+                        "owner": state.troupers[s.owner or 0].trouper,
+                        "name": other.name,
+                        "text": render_effect(eff),
+                    }
+                )
+    for iid in tr.equipped.values():
+        item = item_card(catalog, iid)
+        advanced = any(x.item == iid and x.advanced for x in tr.sleeves)
+        side = item.advanced if advanced and item.advanced is not None else item.starting
+        entry = {"item": iid, "name": side.name, "quick": side.quick, "open": True, "why": ""}
+        entry["text"] = render_effect(side.effects[0]) if side.effects else ""
+        if iid in tr.depleted_items:
+            entry["open"], entry["why"] = False, "depleted until the Cleanup Phase"
+        elif side.effects:
+            eff = side.effects[0]
+            n = sum(c.n for c in eff.cost if c.kind == "discard_card")
+            try:
+                _check_cost_and_condition(state, catalog, t, eff, discard=tr.hand[:n], item=iid)
+            except RuleError as exc:
+                entry["open"], entry["why"] = False, exc.message
+        out["items"].append(entry)
+    if not act.event_used:
+        for k, s in enumerate(night.chain):
+            if s.kind != "event" or s.face_down:
+                continue
+            ev = event_card(catalog, s.card)
+            out["events"].append(
+                {
+                    "space": k + 1,
+                    "event": s.card,
+                    "name": ev.name,
+                    "effects": [
+                        _effect_entry(state, catalog, t, e, j + 1) for j, e in enumerate(ev.effects)
+                    ],
+                }
+            )
+    return out
+
+
 # --------------------------------------------------------------------------- views
 
 
@@ -1499,6 +1697,14 @@ def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         out["question"] = q.model_dump()
         out["prompt"] = q.prompt
         if q.kind == "test":
+            out["test_options"] = test_options(
+                state,
+                catalog,
+                q.trouper or 0,
+                traits=q.traits,
+                fixed_dice=q.dice,
+                target=q.target or 0,
+            )
             who = fx.name_of(state, catalog, q.trouper or 0)
             opts = " or ".join(x.capitalize() for x in q.traits) or (q.dice or "")
             out["who"] = state.troupers[q.trouper or 0].trouper
@@ -1539,6 +1745,9 @@ def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
                 [] if tr.rested_this_turn else [f"blood night rest {tr.trouper} CARD"]
             )
         out["hand"] = list(tr.hand)
+        out["can_pass"] = night.cascade
+        out["must_rest"] = not night.cascade and len(tr.hand) == 1 and not tr.rested_this_turn
+        out["can_rest"] = not night.cascade and not tr.rested_this_turn
         return out
     if night.phase == "tactic" and night.activation is not None:
         act = night.activation
@@ -1551,6 +1760,7 @@ def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
                 f"{catalog.config.hand_size}, then finish."
             )
             out["commands"] = ["blood night redraw [--discard CARD]", "blood night done"]
+            out["options"] = activation_options(state, catalog)
             return out
         card = tactic_card(catalog, slot.card)
         lines = [f"{k + 1}. {render_effect(e)}" for k, e in enumerate(card.effects)]
@@ -1568,6 +1778,7 @@ def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
             "blood night event EVENT",
             "blood night done",
         ]
+        out["options"] = activation_options(state, catalog)
         return out
     waiting: dict[str, str] = {
         "tactic": "Every Chain card is resolved: the Nemesis Phase comes next.",
@@ -1725,7 +1936,9 @@ __all__ = [
     "UseEvent",
     "UseItem",
     "UseSupport",
+    "activation_options",
     "begin_night",
     "board_view",
+    "test_options",
     "whose_turn",
 ]
