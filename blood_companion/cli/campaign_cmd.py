@@ -186,12 +186,62 @@ def list_(as_json: bool = JsonOpt) -> None:
 
 @campaign_app.command("show")
 def show(as_json: bool = JsonOpt) -> None:
-    """The campaign at a glance: table, Troupers, Wagon, trophies, log length."""
+    """The campaign at a glance: table, Troupers, Wagon, trophies, log length, the history of
+    its games and the totals (nights won and lost, Vlad cards weakened, Resources)."""
+    from blood_companion.engine.endgame import campaign_totals, history_rows
+
     with session.open_session() as store:
+        st = store.state
+        rows = history_rows(st)
+        totals = campaign_totals(st)
         if as_json:
-            print_json(summary(store))
+            print_json({**summary(store), "history": rows, "totals": totals})
         else:
             _print_show(store)
+            _print_history(rows, totals)
+
+
+def _short(d: dict[str, int]) -> str:
+    return " ".join(f"{n}{k[0].upper()}" for k, n in d.items() if n)
+
+
+def _print_history(rows: list[dict[str, Any]], totals: dict[str, Any]) -> None:
+    if not rows:
+        return
+    table = Table(box=None, pad_edge=False, header_style="dim", title="History",
+                  title_justify="left", title_style="bold")
+    for col in ("#", "P", "nemesis", "location", "lv", "result", "rewards"):
+        table.add_column(col, justify="right" if col in ("#", "P", "lv") else "left")
+    for r in rows:
+        got = []
+        if r["resources"]:
+            got.append("+" + _short(r["resources"]))
+        if r["spent"]:
+            got.append(f"-{r['spent']}R")
+        if r["trophies"]:
+            got.append(f"{sum(r['trophies'].values())} troph.")
+        if r["advanced_tactics"]:
+            got.append(f"{len(r['advanced_tactics'])} tact.")
+        if r["vlad_weakened"]:
+            got.append(f"{len(r['vlad_weakened'])} Vlad")
+        if r["box_reset"]:
+            got.append("box reset")
+        result = (r["result"] or "-") + (" …" if r["pending"] else "")
+        style = "green" if r["result"] == "won" else "red" if r["result"] == "lost" else ""
+        table.add_row(str(r["game"]), str(len(r["troupers"])), r["nemesis"] or "-",
+                      r["location"] or "-", str(r["difficulty"] or "-"),
+                      Text(result, style=style), ", ".join(got) or "-")
+    stdout.print(table)
+    per = ", ".join(f"{n} {c['won']}-{c['lost']}" for n, c in totals["by_nemesis"].items())
+    stdout.print(f"Nights won-lost: {totals['won']}-{totals['lost']} ({per})")
+    stdout.print(
+        f"Vlad cards weakened: {totals['vlad_cards_weakened']} in all, "
+        f"{totals['vlad_weakened_now']} of {totals['vlad_cards']} now; "
+        f"Vlad defeated {totals['vlad_defeats']}×"
+    )
+    stdout.print(f"Resources earned {totals['resources_earned']}, spent "
+                 f"{totals['resources_spent']}; Advanced Tactic cards won "
+                 f"{totals['advanced_tactics_won']}")
 
 
 @campaign_app.command("log")

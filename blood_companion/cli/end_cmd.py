@@ -1,12 +1,21 @@
-"""`blood end ...`: the End of the Night (rewards) and the step into the next game."""
+"""`blood end ...`: the End of the Night (rewards) and the step into the next game.
+
+The rules live in ``engine/endgame.py``; this module records through ``cli.session`` and
+renders. Every command prints what comes next; `blood end finish` also prints what the game
+changed and what carries over into the next one (or the reset after Vlad's defeat).
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from blood_companion.cli import session
 from blood_companion.cli.common import JSON_HELP, print_json, stdout
+from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action
 from blood_companion.engine.endgame import (
     EndNight,
@@ -14,9 +23,16 @@ from blood_companion.engine.endgame import (
     RollLoot,
     TakeAdvancedTactic,
     WeakenVlad,
+    finished_summary,
+    reward_choices,
     rewards_next,
 )
-from blood_companion.engine.state import CampaignState
+from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.errors import UsageError
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+    from blood_companion.store import CampaignStore
 
 end_app = typer.Typer(
     help="End of the Night: clear the board, take the rewards, start the next game.",
@@ -28,14 +44,23 @@ def register(app: typer.Typer) -> None:
     app.add_typer(end_app, name="end")
 
 
-def rewards_json(state: CampaignState) -> dict[str, object]:
+JsonOpt = typer.Option(False, "--json", help=JSON_HELP)
+
+
+# ---------------------------------------------------------------------- documents
+
+
+def rewards_json(state: CampaignState, catalog: Catalog | None = None) -> dict[str, Any]:
+    """The End of the Night as JSON: what is still owed, the choices, what comes next."""
     rw = state.rewards
     return {
         "part": state.part,
         "phase": state.phase,
         "game": state.game,
         "wagon": state.wagon.as_dict(),
+        "vlad_weakened": list(state.vlad_weakened),
         "rewards": rw.model_dump(mode="json") if rw else None,
+        "choices": reward_choices(state, catalog) if catalog is not None else {},
         "next": rewards_next(state) or _after(state),
     }
 
@@ -45,75 +70,201 @@ def _after(state: CampaignState) -> str:
         return f"Game {state.game} begins with the Day Part (blood day next)."
     if state.part == "over":
         return "The game is over."
+    if state.part == "night" and state.night is not None:
+        if state.night.result is None:
+            return "The night is still going on (blood status)."
+        return "The night is over: clear the board and read the rewards (blood end night)."
     return ""
 
 
-def show_rewards(state: CampaignState, before: CampaignState | None = None) -> None:
+# ---------------------------------------------------------------------- rendering
+
+
+def _counts(d: dict[str, int], sign: bool = False) -> str:
+    fmt = "{:+d} {}" if sign else "{} {}"
+    return ", ".join(fmt.format(n, k) for k, n in d.items() if n) or "-"
+
+
+def _name(catalog: Catalog, kind: str, cid: str) -> str:
+    rec = catalog.get(kind, cid) if kind != "tactics" else catalog.tactic(cid)
+    return f"{rec.name} ({cid})" if rec is not None else cid
+
+
+def show_rewards(state: CampaignState, catalog: Catalog) -> None:
     rw = state.rewards
     if rw is None:
         stdout.print(_after(state))
         return
     title = "Victory" if rw.result == "won" else "Defeat"
-    table = Table(title=f"End of the Night: {title} against {rw.nemesis}", title_justify="left")
+    vs = "Vlad" if rw.vlad else rw.nemesis
+    table = Table(
+        title=f"End of the Night: {title} against {vs} (level {rw.difficulty})",
+        title_justify="left",
+    )
     table.add_column("reward")
-    table.add_column("still to take / taken")
-    if rw.result == "won":
+    table.add_column("still owed")
+    table.add_column("taken")
+    if rw.result == "won" and not rw.vlad:
         table.add_row(
-            "Vlad cards to weaken", f"{rw.vlad_cards} (done: {', '.join(rw.weakened) or '-'})"
+            f"Vlad cards of {rw.zone}",
+            str(rw.vlad_cards),
+            ", ".join(rw.weakened) or "-",
         )
-        table.add_row(
-            "Trophy tokens", ", ".join(f"{k} x{v}" for k, v in rw.trophies.items()) or "-"
-        )
-        table.add_row(
-            "Advanced Tactic cards", f"{rw.advanced_tactics} (taken: {len(rw.tactics_taken)})"
-        )
-    loot = ", ".join(f"{p.dice} for {p.resource}" for p in rw.loot) or "-"
-    table.add_row("Loot rolls", loot)
-    table.add_row("Gained", ", ".join(f"{v} {k}" for k, v in rw.gained.items()) or "-")
+        table.add_row("Trophy tokens", "-", _counts(rw.trophies))
+        given = "; ".join(f"{who}: {', '.join(cards)}" for who, cards in rw.given.items())
+        table.add_row("Advanced Tactic cards", str(rw.advanced_tactics), given or "-")
+    owed = ", ".join(f"{p.dice} for {p.resource}" for p in rw.loot) or "-"
+    rolled = "; ".join(
+        f"{r.faces} = {r.gained} {r.resource}" + (" (physical)" if r.physical else "")
+        for r in rw.rolls
+    )
+    table.add_row("Loot rolls" if rw.result == "won" else "Defeat roll", owed, rolled or "-")
     stdout.print(table)
-    if before is not None and before.wagon != state.wagon:
-        diff = {
-            k: state.wagon.as_dict()[k] - before.wagon.as_dict()[k] for k in state.wagon.as_dict()
-        }
-        stdout.print(
-            "Wagon: "
-            + ", ".join(f"{v:+d} {k}" for k, v in diff.items() if v)
-            + f"  (now {state.wagon.total()} Resources)"
+    choices = reward_choices(state, catalog)
+    if "vlad_cards" in choices:
+        cards = ", ".join(
+            f"{c['id']} {c['name']}" for c in choices["vlad_cards"] if c["side"] == "enhanced"
         )
-    stdout.print(f"[bold]Next:[/] {rewards_next(state)}")
+        stdout.print(f"Enhanced Vlad cards of {rw.zone}: {cards}")
+    if "arts" in choices:
+        tops = ", ".join(
+            f"{a['art']}: {a['name'] or '-'}" + (f" ({a['left']} left)" if a["left"] else "")
+            for a in choices["arts"]
+        )
+        stdout.print(f"Tops of the Art decks: {tops}")
+        stdout.print(f"Troupers: {', '.join(choices['troupers'])}")
+    stdout.print(f"Wagon: {_counts(state.wagon.as_dict())}")
+    stdout.print(Text.assemble(("Next: ", "bold"), rewards_next(state)))
+
+
+def show_summary(state: CampaignState, catalog: Catalog) -> None:
+    """After `blood end finish`: what the game changed and what carries over."""
+    s = finished_summary(state)
+    if not s:
+        stdout.print(_after(state))
+        return
+    vs = catalog.nemesis(s["nemesis"]) if s["nemesis"] else None
+    stdout.print(
+        Text(
+            f"Game {s['game']} is over: {s['result']} against "
+            f"{vs.name if vs is not None else s['nemesis']}.",
+            style="bold",
+        )
+    )
+    if s["box_reset"]:
+        stdout.print(
+            Text(
+                "Vlad is defeated! The box returns to its starting state: Starting Tactic "
+                "cards and Items, empty Personal Reserves and Wagon, no trophies, every Vlad "
+                "card on its Enhanced side, the Advanced Tactic decks reshuffled. The campaign "
+                "history stays.",
+                style="green",
+            )
+        )
+    lines = [
+        ("Wagon this game", _counts(s["wagon_delta"], sign=True)),
+        ("Resources won / spent", f"{sum(s['earned'].values())} / {s['spent']}"),
+        ("Trophy tokens won", _counts(s["trophies"])),
+        (
+            "Vlad cards weakened",
+            (", ".join(s["vlad_weakened"]) or "-")
+            + f" (now {s['vlad_weakened_total']} of {len(catalog.all('vlad_reactions'))})",
+        ),
+    ]
+    for who, cards in s["reserve"].items():
+        names = ", ".join(_name(catalog, "tactics", c) for c in cards)
+        lines.append((f"{who}'s Personal Reserve", "+ " + names))
+    if s["left_behind"]:
+        lines.append(("Left behind", ", ".join(s["left_behind"])))
+    table = Table(box=None, pad_edge=False, show_header=False)
+    table.add_column(style="dim")
+    table.add_column()
+    for k, v in lines:
+        table.add_row(k, v)
+    stdout.print(table)
+    carried = s["carried"]
+    if not s["box_reset"]:
+        weak = len(carried["vlad_weakened"])
+        stdout.print(
+            f"Everything carries over (Roguelite): Wagon {_counts(carried['wagon'])}; "
+            f"{weak} Vlad card(s) Weakened; decks, Personal Reserves, Item sides, trophies "
+            "and Bites as they are."
+        )
+    stdout.print(
+        Text.assemble(
+            ("Next: ", "bold"), f"game {s['next_game']} begins with the Day Part (blood day next)."
+        )
+    )
+
+
+# ---------------------------------------------------------------------- commands
+
+
+def _art(word: str) -> str:
+    """An Art by name or unique start (``alch``); unknown words go on for the engine to refuse."""
+    key = word.strip().lower()
+    hits = [a for a in ARTS if a.startswith(key)] if key else []
+    return hits[0] if len(hits) == 1 else key
+
+
+def _resource(word: str) -> str:
+    key = word.strip().lower()
+    hits = [r for r in RESOURCE_NAMES if r.startswith(key) or key == r.rstrip("s")]
+    if len(hits) != 1:
+        raise UsageError(
+            f"unknown Resource {word!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES)
+        )
+    return hits[0]
+
+
+def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
+    state = store.state
+    doc: dict[str, Any] = {"ok": True}
+    if action is not None:
+        doc["action"] = action.model_dump(mode="json")
+        doc["done"] = action.describe()
+    doc.update(rewards_json(state, store.catalog))
+    if isinstance(action, FinishGame):
+        doc["summary"] = finished_summary(state)
+    doc["log_length"] = store.log_length
+    doc["state_hash"] = store.state_hash
+    return doc
 
 
 def _do(action: Action, as_json: bool) -> None:
     with session.open_session() as store:
-        before = store.state
         state = session.record(action, store)
-    if as_json:
-        print_json(rewards_json(state))
-    else:
-        show_rewards(state, before)
+        if as_json:
+            print_json(_doc(store, action))
+        elif isinstance(action, FinishGame):
+            show_summary(state, store.catalog)
+        else:
+            stdout.print(Text(action.describe(), style="green"))
+            show_rewards(state, store.catalog)
 
 
 @end_app.command("night")
-def end_night(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+def end_night(as_json: bool = JsonOpt) -> None:
     """Close a won or lost night: clear the board and read the Location card's rewards."""
     _do(EndNight(), as_json)
 
 
 @end_app.command("next")
-def end_next(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """What the table does now at the End of the Night."""
+def end_next(as_json: bool = JsonOpt) -> None:
+    """What the table does now at the End of the Night, with the choices."""
     with session.open_session() as store:
-        state = store.state
-    if as_json:
-        print_json(rewards_json(state))
-    else:
-        show_rewards(state)
+        if as_json:
+            print_json(_doc(store, None))
+        else:
+            show_rewards(store.state, store.catalog)
 
 
 @end_app.command("weaken")
 def weaken(
-    cards: list[str] = typer.Argument(..., help="Vlad Reaction card ids of the night's Zone."),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    cards: list[str] = typer.Argument(
+        ..., help="Vlad Reaction cards of the night's Zone (id, name or a unique start)."
+    ),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Turn Vlad Reaction cards of the night's Zone to their Weakened side."""
     _do(WeakenVlad(cards=cards), as_json)
@@ -123,10 +274,13 @@ def weaken(
 def take(
     art: str = typer.Argument(..., help="The Art deck to take the top card of."),
     trouper: str = typer.Argument(..., help="Who gets it (Trouper id, colour or seat)."),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Take the top Advanced Tactic card of an Art into a Trouper's Personal Reserve."""
-    _do(TakeAdvancedTactic(art=art.lower(), trouper=trouper), as_json)
+    with session.open_session() as store:
+        st = store.state
+        who = st.troupers[st.trouper_index(trouper)].trouper
+    _do(TakeAdvancedTactic(art=_art(art), trouper=who), as_json)
 
 
 @end_app.command("loot")
@@ -135,16 +289,16 @@ def loot(
         None, "--dice", help='Physical dice as you see them, e.g. "2 x 1" (else rolled here).'
     ),
     resource: str = typer.Option(None, "--resource", help="Your choice when the roll gives any."),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Make the next loot roll (or the defeat roll) into the Wagon."""
-    _do(RollLoot(faces=dice, resource=resource.lower() if resource else None), as_json)
+    _do(RollLoot(faces=dice, resource=_resource(resource) if resource else None), as_json)
 
 
 @end_app.command("finish")
 def finish(
     forfeit: bool = typer.Option(False, "--forfeit", help="Leave untaken rewards behind."),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    as_json: bool = JsonOpt,
 ) -> None:
-    """Finish the game: record it in the history and start the next Day (Roguelite)."""
+    """Finish the game: record it in the history, say what changed, start the next Day."""
     _do(FinishGame(forfeit=forfeit), as_json)
