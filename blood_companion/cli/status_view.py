@@ -259,8 +259,7 @@ def _render_night(v: dict[str, Any], width: int) -> list[Line]:
     out.append(
         (
             _fit(
-                f"Nemesis {nem['name']} · level {nem['difficulty']} ({nem['level']}) · "
-                f"deck {nem['deck']}, discard {nem['discard']}",
+                f"Nemesis {nem['name']} · level {nem['difficulty']} ({nem['level']})",
                 width,
             ),
             "bold",
@@ -271,7 +270,9 @@ def _render_night(v: dict[str, Any], width: int) -> list[Line]:
         + (" ✓" if nem["wounds"][s] >= nem["wounds_needed"][s] else "")
         for s in SIDES
     )
-    out.append((_fit(f"  Wounds  {wounds}", width), ""))
+    out.append(
+        (_fit(f"  Wounds  {wounds}   deck {nem['deck']}, discard {nem['discard']}", width), "")
+    )
     d, f = nem["defenses"], nem["fatigue"]
     now = nem.get("defense_after_fatigue", {"physical": d["physical"], "mind": d["mind"]})
     out.append(

@@ -1,0 +1,177 @@
+"""`blood play` driven by a script of answers on standard input, in-process and as the
+installed console script; killed mid-night and resumed at the same question."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from blood_companion.cli.entry import main
+from blood_companion.cli.play_menu import MenuError, build_menu, resolve
+from blood_companion.engine.night import PlayCard
+
+
+def blood_exe() -> list[str]:
+    script = Path(sys.executable).with_name("blood")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("blood")
+    return [found] if found else [sys.executable, "-m", "blood_companion"]
+
+
+def run_play(monkeypatch: pytest.MonkeyPatch, capsys: Any, answers: list[str], *args: str) -> Any:
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(a + "\n" for a in answers)))
+    code = main(["play", *args])
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def show(capsys: Any) -> dict[str, Any]:
+    assert main(["campaign", "show", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_play_a_whole_day_and_night_from_a_script(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, saves_dir: Path
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    # A few global commands and a wrong answer first, then Enter (the default) throughout.
+    answers = ["help", "status", "odds", "zzz", *[""] * 260]
+    code, out, err = run_play(
+        monkeypatch, capsys, answers, "--new", "eve", "--troupers", "aurel,ioana", "--seed", "5"
+    )
+    assert code == 0, err
+    assert "Game 1 · Day Part · Show 1: Recovery" in out
+    assert "'zzz' is not one of the choices" in out
+    assert "Game 1 · Turn 1 · Planning Phase" in out
+    assert "What changed:" in out
+    assert "Game 1 · End of the Night" in out
+    assert "Saved. `blood play` resumes here." in out
+    doc = show(capsys)
+    assert doc["log_length"] > 60
+    # The night was played to its end and the rewards were taken: game 1 is in the history.
+    assert main(["campaign", "verify", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
+    assert doc["game"] >= 2
+    # every recorded step is an ordinary action (the same the subcommands record)
+    assert main(["campaign", "log", "--json"]) == 0
+    types = {json.loads(line)["type"] for line in capsys.readouterr().out.splitlines()}
+    assert {"day_recover", "night_play", "night_continue", "end_night"} <= types
+
+
+def test_play_quit_and_typed_choices(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any, saves_dir: Path
+) -> None:
+    code, out, _ = run_play(
+        monkeypatch, capsys, ["1", "quit"], "--new", "q", "--troupers", "petru", "--seed", "2"
+    )
+    assert code == 0 and "✓ Recovery" in out
+    assert show(capsys)["phase"] == "purchases"
+    # resume: the same question (purchases) is asked again; undo takes the Recovery back
+    code, out, _ = run_play(monkeypatch, capsys, ["undo", "quit"])
+    assert code == 0 and "Buy something, or finish buying?" in out
+    assert "Undone 1 step(s)" in out
+    assert show(capsys)["phase"] == "recovery"
+
+
+def test_menus_record_engine_actions(saves_dir: Path, capsys: Any) -> None:
+    from blood_companion.cli import session
+
+    assert main(["campaign", "new", "m", "--troupers", "aurel,zora", "--seed", "3"]) == 0
+    args = ["night", "setup", "--nemesis", "lucilla", "--location", "catacombs-ossuary-gallery",
+            "--minions", "undead-bone-sentinel,ghoul-crypt-gnawer"]
+    assert main(args) == 0
+    capsys.readouterr()
+    with session.open_session() as store:
+        state, cat = store.state, store.catalog
+    night = state.night
+    assert night is not None
+    while night.pending or night.phase != "planning":
+        menu = build_menu(state, cat)
+        picked = resolve(menu, "")
+        while not hasattr(picked, "apply"):
+            picked = resolve(picked, "")  # type: ignore[arg-type]
+        with session.open_session() as store:
+            state = store.record(picked)  # type: ignore[arg-type]
+        night = state.night
+        assert night is not None
+    menu = build_menu(state, cat)
+    assert "Planning Phase" in menu.title
+    action = resolve(menu, "1")
+    assert isinstance(action, PlayCard)
+    with pytest.raises(MenuError):
+        resolve(menu, "nonsense")
+
+
+def test_installed_blood_play_with_input(tmp_path: Path) -> None:
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path), "NO_COLOR": "1", "COLUMNS": "80"}
+    p = subprocess.run(
+        [*blood_exe(), "play", "--new", "sub", "--troupers", "ioana,zora", "--seed", "11"],
+        input="\n" * 60,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr
+    assert "Game 1 · Turn 1" in p.stdout
+    assert "Traceback" not in p.stderr
+    assert all(len(line) <= 80 for line in p.stdout.splitlines())
+
+
+def _read_prompt(fd: int, buf: str) -> str:
+    """Read the process's output until it waits at a new prompt."""
+    start = len(buf)
+    while len(buf) == start or not buf.endswith("> "):
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        buf += chunk.decode("utf-8", "replace")
+    return buf
+
+
+def _last_menu(out: str) -> str:
+    """The last question shown (title, question and choices), without the prompt line."""
+    block = out.rsplit("\n\n", 1)[-1]
+    return "\n".join(block.splitlines()[:-1])
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_killed_mid_night_resumes_at_the_same_question(tmp_path: Path) -> None:
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path), "NO_COLOR": "1", "COLUMNS": "80"}
+    cmd = [*blood_exe(), "play", "--new", "k", "--troupers", "aurel,petru", "--seed", "4"]
+    proc = subprocess.Popen(
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    out = ""
+    try:
+        for _ in range(200):
+            out = _read_prompt(proc.stdout.fileno(), out)
+            menu = _last_menu(out)
+            if "Planning Phase" in menu.splitlines()[0] and " plays " in out:
+                break
+            proc.stdin.write(b"\n")
+            proc.stdin.flush()
+        else:
+            pytest.fail("never reached the Planning Phase")
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    assert proc.returncode == -signal.SIGKILL
+    p = subprocess.run(
+        [*blood_exe(), "play"], input="quit\n", capture_output=True, text=True, env=env,
+        timeout=60,
+    )
+    assert p.returncode == 0, p.stderr
+    resumed = _last_menu(p.stdout.rsplit("quit", 1)[0])
+    assert resumed == menu
