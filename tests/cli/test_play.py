@@ -87,8 +87,16 @@ def test_menus_record_engine_actions(saves_dir: Path, capsys: Any) -> None:
     from blood_companion.cli import session
 
     assert main(["campaign", "new", "m", "--troupers", "aurel,zora", "--seed", "3"]) == 0
-    args = ["night", "setup", "--nemesis", "lucilla", "--location", "catacombs-ossuary-gallery",
-            "--minions", "undead-bone-sentinel,ghoul-crypt-gnawer"]
+    args = [
+        "night",
+        "setup",
+        "--nemesis",
+        "lucilla",
+        "--location",
+        "catacombs-ossuary-gallery",
+        "--minions",
+        "undead-bone-sentinel,ghoul-crypt-gnawer",
+    ]
     assert main(args) == 0
     capsys.readouterr()
     with session.open_session() as store:
@@ -169,7 +177,11 @@ def test_killed_mid_night_resumes_at_the_same_question(tmp_path: Path) -> None:
         proc.wait(timeout=10)
     assert proc.returncode == -signal.SIGKILL
     p = subprocess.run(
-        [*blood_exe(), "play"], input="quit\n", capture_output=True, text=True, env=env,
+        [*blood_exe(), "play"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        env=env,
         timeout=60,
     )
     assert p.returncode == 0, p.stderr
