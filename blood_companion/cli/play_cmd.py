@@ -94,8 +94,10 @@ class Loop:
     def show_menu(self, menu: Any) -> None:
         stdout.print()
         stdout.print(Text(menu.title, style="bold"))
+        room = max(20, stdout.width - 1)
         for line in menu.info:
-            stdout.print(Text("  " + line, style="dim", no_wrap=True, overflow="ellipsis"))
+            text = "  " + line
+            stdout.print(Text(text if len(text) <= room else text[: room - 1] + "…", style="dim"))
         stdout.print(Text(menu.question, style="green"))
         for c in menu.choices:
             mark = " *" if c.key == menu.default else ""
