@@ -1,0 +1,52 @@
+"""The night's menu data: activation_options and test_options (used by `blood play`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from night_bot import answer, new_table
+
+from blood_companion.engine.night import PlayCard, activation_options, whose_turn
+from blood_companion.engine.night import test_options as night_test_options
+
+
+def test_options_as_data(catalog: Any) -> None:
+    table = new_table(catalog, 2, seed=3)
+    for _ in range(200):
+        night = table.night
+        if night.pending:
+            q = night.pending[0]
+            if q.kind == "test":
+                opts = night_test_options(
+                    table.state,
+                    catalog,
+                    q.trouper,
+                    traits=q.traits,
+                    fixed_dice=q.dice,
+                    target=q.target or 0,
+                )
+                assert opts and all(0 <= o["probability"] <= 1 for o in opts)
+                assert [o["probability"] for o in opts] == sorted(
+                    (o["probability"] for o in opts), reverse=True
+                )
+            answer(table)
+            continue
+        if night.phase == "planning":
+            nxt = whose_turn(table.state, catalog)
+            assert {"can_rest", "must_rest", "can_pass"} <= set(nxt)
+            t = table.state.troupers[night.to_play]
+            table.do(PlayCard(trouper=t.trouper, card=t.hand[0]))
+            continue
+        if night.phase == "tactic" and night.activation is not None:
+            opt = activation_options(table.state, catalog)
+            assert opt["trouper"] == table.state.troupers[night.activation.trouper].trouper
+            for e in opt["effects"]:
+                assert e["open"] or e["why"]
+                if e["attack"] and e["open"]:
+                    assert e["targets"]
+            assert whose_turn(table.state, catalog)["options"] == opt
+            return
+        from blood_companion.engine.night import NextPhase
+
+        table.do(NextPhase())
+    raise AssertionError("never reached the Tactic Phase")
