@@ -188,7 +188,7 @@ def list_(as_json: bool = JsonOpt) -> None:
 def show(as_json: bool = JsonOpt) -> None:
     """The campaign at a glance: table, Troupers, Wagon, trophies, log length, the history of
     its games and the totals (nights won and lost, Vlad cards weakened, Resources)."""
-    from blood_companion.engine.endgame import campaign_totals, history_rows
+    from blood_companion.engine.history import campaign_totals, history_rows
 
     with session.open_session() as store:
         st = store.state

@@ -23,10 +23,10 @@ from blood_companion.engine.endgame import (
     RollLoot,
     TakeAdvancedTactic,
     WeakenVlad,
-    finished_summary,
     reward_choices,
     rewards_next,
 )
+from blood_companion.engine.history import finished_summary
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.errors import UsageError
 

@@ -230,7 +230,7 @@ def _won_and_taken(catalog, state: CampaignState) -> CampaignState:  # type: ign
 
 
 def test_history_totals_and_summary(catalog) -> None:  # type: ignore[no-untyped-def]
-    from blood_companion.engine.endgame import campaign_totals, finished_summary, history_rows
+    from blood_companion.engine.history import campaign_totals, finished_summary, history_rows
 
     night = finished_night(catalog, "won", level=2)
     col = column(catalog, night)
@@ -246,7 +246,7 @@ def test_history_totals_and_summary(catalog) -> None:  # type: ignore[no-untyped
     rows = history_rows(state)
     assert len(rows) == 1 and rows[0]["result"] == "won" and rows[0]["nemesis"] == "lucilla"
     assert rows[0]["difficulty"] == 2 and rows[0]["cycle"] == 1 and not rows[0]["pending"]
-    totals = campaign_totals(state, catalog)
+    totals = campaign_totals(state)
     assert totals["by_nemesis"] == {"lucilla": {"won": 1, "lost": 0}}
     assert totals["vlad_cards_weakened"] == col.vlad_cards == totals["vlad_weakened_now"]
     assert totals["resources_earned"] == state.wagon.total()
