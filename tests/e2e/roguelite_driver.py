@@ -50,9 +50,6 @@ def _cached_command(app: Any) -> Any:
     return _commands[key][1]
 
 
-typer.main.get_command = _cached_command
-
-
 @dataclass(frozen=True)
 class GamePlan:
     """One game of the campaign: the table changes before it, the Day's choices, the night."""
@@ -163,9 +160,11 @@ class Campaign:
         os.environ["BLOOD_SAVES_DIR"] = str(self.saves_dir)
         out, err = io.StringIO(), io.StringIO()
         try:
+            typer.main.get_command = _cached_command  # only while this run lasts
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = main(list(args))
         finally:
+            typer.main.get_command = _get_command
             if saved is None:
                 os.environ.pop("BLOOD_SAVES_DIR", None)
             else:
