@@ -368,5 +368,8 @@ class Campaign:
         self.day(plan)
         result = self.night(plan)
         if not self.find_seeds:
-            assert result == plan.want, f"the bot's night was {result}, not {plan.want}"
+            assert result == plan.want, (
+                f"the bot's night was {result}, not {plan.want}: if the engine changed how a "
+                "night plays, run `python tests/e2e/find_seeds.py` and update PLAN's bot seeds"
+            )
         return self.end_of_night(plan)
