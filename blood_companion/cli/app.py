@@ -22,20 +22,23 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-# Command-group modules; each exposes `register(app)`. Missing ones are skipped so a partial
-# checkout still runs.
-COMMAND_MODULES = [
-    "data_cmd",
-    "dice_cmd",
-    "campaign_cmd",
-    "test_cmd",
-    "day_cmd",
-    "night_cmd",
-    "end_cmd",
-    "status_cmd",
-    "play_cmd",
-    "rules_cmd",
-]
+# Command-group modules; each exposes `register(app)`, keyed by the command names it adds.
+# Only the module of the command being run is imported (each pulls in rules engines and
+# pydantic models that cost time to build); `blood --help` imports them all to list them.
+COMMANDS: dict[str, str] = {
+    "data": "data_cmd",
+    "roll": "dice_cmd",
+    "odds": "dice_cmd",
+    "campaign": "campaign_cmd",
+    "test": "test_cmd",
+    "day": "day_cmd",
+    "night": "night_cmd",
+    "end": "end_cmd",
+    "status": "status_cmd",
+    "play": "play_cmd",
+    "rules": "rules_cmd",
+}
+COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
 
 def _version(value: bool) -> None:
@@ -50,26 +53,36 @@ def main_callback(
         False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
     ),
     saves_dir: str = typer.Option(
-        None, "--saves-dir", envvar="BLOOD_SAVES_DIR", help="Folder of campaign saves [./saves]."
+        None, "--saves-dir", envvar="BLOOD_SAVES_DIR", help="Folder of campaign saves (default: ./saves)."
     ),
     data_dir: str = typer.Option(
         None, "--data-dir", envvar="BLOOD_DATA_DIR", help="Your data layered over the shipped pack."
     ),
     campaign: str = typer.Option(
-        None, "--campaign", envvar="BLOOD_CAMPAIGN", help="Campaign to act on [last used]."
+        None, "--campaign", envvar="BLOOD_CAMPAIGN", help="Campaign to act on (default: the last one used)."
     ),
 ) -> None:
     """Global options may be given anywhere on the command line."""
 
 
-for _name in COMMAND_MODULES:
-    try:
-        _mod = importlib.import_module(f"blood_companion.cli.{_name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"blood_companion.cli.{_name}":
-            raise
-        continue
-    _mod.register(app)
+_registered: set[str] = set()
+
+
+def register_commands(names: list[str]) -> None:
+    """Import and register the given command modules (once each)."""
+    for name in names:
+        if name in _registered:
+            continue
+        _registered.add(name)
+        importlib.import_module(f"blood_companion.cli.{name}").register(app)
+
+
+def _command_of(argv: list[str]) -> str | None:
+    """The command word of argv (the first argument that is not an option)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg
+    return None
 
 
 def report(exc: BloodError, argv: list[str]) -> int:
@@ -83,6 +96,8 @@ def report(exc: BloodError, argv: list[str]) -> int:
 
 
 def run(argv: list[str]) -> int:
+    command = _command_of(argv)
+    register_commands([COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES)
     try:
         app(args=argv, prog_name="blood", standalone_mode=True)
     except SystemExit as exc:

@@ -237,11 +237,8 @@ class Loop:
                 return
             before = store.state
             log_at = len(before.night.log) if before.night is not None else 0
-            after = session.record(action, store)
+            after = session.record(action, store)  # also refreshes `blood status`'s cache
             cat = store.catalog
-            from blood_companion.cli.status_cmd import status_doc
-
-            status_doc(store)  # keeps `blood status` in another terminal on its fast path
         self.recorded += 1
         stdout.print(Text("✓ " + action.describe(), style="green"))
         if after.night is not None and after.part == "night":

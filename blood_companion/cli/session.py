@@ -81,8 +81,24 @@ def open_session(name: str | None = None) -> CampaignStore:
 
 def record(action: Action, store: CampaignStore | None = None) -> CampaignState:
     """Apply and store one action on the selected campaign (or on `store`); return the new
-    state. A refused action raises RuleError and leaves the save unchanged."""
+    state. A refused action raises RuleError and leaves the save unchanged. The status screen's
+    cache is refreshed so `blood status` stays on its fast path."""
     if store is not None:
-        return store.record(action)
+        state = store.record(action)
+        refresh_status(store)
+        return state
     with open_session() as opened:
-        return opened.record(action)
+        state = opened.record(action)
+        refresh_status(opened)
+        return state
+
+
+def refresh_status(store: CampaignStore) -> None:
+    """Rebuild the cached `blood status` document of a campaign after it changed. Never fails
+    a command: the cache only buys speed."""
+    try:
+        from blood_companion.cli.status_cmd import status_doc
+
+        status_doc(store)
+    except Exception:  # noqa: BLE001 - a broken cache must not undo a recorded action
+        pass

@@ -31,7 +31,7 @@ PoolText = Annotated[str, Field(pattern=r"^\s*(\d*\s*[RGBrgb]\s*)+$")]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Record(Model):

@@ -50,7 +50,7 @@ class Context:
 class Action(BaseModel):
     """Base of every action. Subclasses set ``type: Literal["..."] = "..."``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     type: str
 
     # Actions allowed in these parts of the game (None: any).

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 class Seat(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     trouper: str
     colour: str | None = None
 

@@ -1162,7 +1162,7 @@ class EndDay(Action):
 class NextStep(BaseModel):
     """What the table does next: the step, a sentence, the commands and the legal choices."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     part: str
     step: str

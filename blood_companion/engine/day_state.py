@@ -31,7 +31,7 @@ DAY_STEPS: tuple[str, ...] = get_args(DayStep)
 
 
 class DayState(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     step: DayStep = "recovery"
     # Buildings bought this Day that change the selection steps ("Village Card").

@@ -41,7 +41,7 @@ Pool = tuple[DieLetter, ...]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Face(_Model):

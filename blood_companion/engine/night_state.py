@@ -25,7 +25,7 @@ NIGHT_PHASES: tuple[str, ...] = get_args(NightPhase)
 
 
 class NightModel(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class ChainSlot(NightModel):

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class PendingLoot(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     dice: str
     resource: str  # a resource name or "any"
 
@@ -16,7 +16,7 @@ class PendingLoot(BaseModel):
 class RollMade(BaseModel):
     """A loot roll as it was made: the faces (physical or digital) and what it gave."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     dice: str
     faces: str  # "G1 G2x": die letter, Triumphs, one x per Defeat
     physical: bool = False
@@ -27,7 +27,7 @@ class RollMade(BaseModel):
 class RewardState(BaseModel):
     """What the Location card's column still owes the players after a night."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     result: Literal["won", "lost"]
     nemesis: str

@@ -22,7 +22,7 @@ PLAYER_COLOURS = ("crimson", "azure", "emerald", "amber")  # placeholder colour 
 
 
 class StateModel(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Wagon(StateModel):

@@ -64,7 +64,7 @@ CONDITION_POOL: Pool = ("R", "R", "R")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class TestSetup(_Model):
