@@ -930,8 +930,14 @@ class SetupNight(Action):
     parts = ("day", "night", "over")
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        if state.part == "night" and state.night is not None and state.night.result is None:
-            raise RuleError("a night is being played", hint="finish it first")
+        if state.part == "night" and state.night is not None:
+            if state.night.result is None:
+                raise RuleError("a night is being played", hint="finish it first")
+            # A finished night is closed by the End of the Night (history, rewards) first.
+            raise RuleError(
+                f"the night was {state.night.result}: close it before setting up another",
+                hint="`blood end night`",
+            )
         state = setup_night(
             state,
             ctx.catalog,

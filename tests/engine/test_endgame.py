@@ -291,3 +291,17 @@ def test_vlad_night_uses_each_cards_current_side(catalog) -> None:  # type: igno
         assert fx.night_of(state).log[-1].text.startswith(f"Alert: the Nemesis reveals {face.name}")
         job = EnemyJob(source="reaction", card="vlad-r03", label=face.name, slot=0)
         assert len(ai.job_effects(state, catalog, job)) == len(face.effects)
+
+
+def test_a_finished_night_must_be_closed_before_another(catalog) -> None:  # type: ignore[no-untyped-def]
+    from blood_companion.engine.night import SetupNight
+
+    state = finished_night(catalog, "won")
+    again = SetupNight(
+        nemesis="lucilla",
+        location=catalog.locations_in("garden")[0].id,
+        minions=[m.id for m in catalog.all("minions")[:2]],
+        difficulty=1,
+    )
+    with pytest.raises(RuleError, match="close it before setting up another"):
+        run(state, catalog, again)
