@@ -110,6 +110,7 @@ def _print_show(store: CampaignStore) -> None:
 
 
 def _changed(store: CampaignStore, as_json: bool, message: str, **extra: Any) -> None:
+    session.refresh_status(store)
     if as_json:
         print_json({"ok": True, **extra, **summary(store)})
     else:

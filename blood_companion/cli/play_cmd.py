@@ -133,6 +133,7 @@ class Loop:
             k = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
             with self.open() as store:
                 store.undo(k)
+                session.refresh_status(store)
                 stdout.print(
                     Text(f"Undone {k} step(s); back to step {store.head}.", style="yellow")
                 )
