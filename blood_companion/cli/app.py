@@ -53,13 +53,19 @@ def main_callback(
         False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
     ),
     saves_dir: str = typer.Option(
-        None, "--saves-dir", envvar="BLOOD_SAVES_DIR", help="Folder of campaign saves (default: ./saves)."
+        None,
+        "--saves-dir",
+        envvar="BLOOD_SAVES_DIR",
+        help="Folder of campaign saves (default: ./saves).",
     ),
     data_dir: str = typer.Option(
         None, "--data-dir", envvar="BLOOD_DATA_DIR", help="Your data layered over the shipped pack."
     ),
     campaign: str = typer.Option(
-        None, "--campaign", envvar="BLOOD_CAMPAIGN", help="Campaign to act on (default: the last one used)."
+        None,
+        "--campaign",
+        envvar="BLOOD_CAMPAIGN",
+        help="Campaign to act on (default: the last one used).",
     ),
 ) -> None:
     """Global options may be given anywhere on the command line."""

@@ -46,7 +46,9 @@ MAX_TARGET = 99
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True, defer_build=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", arbitrary_types_allowed=True, defer_build=True
+    )
 
 
 class InsanityBonuses(_Model):
