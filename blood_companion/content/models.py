@@ -561,3 +561,4 @@ class RulesConfig(Record):
     vigor_tokens: Annotated[int, Field(ge=1)] = 6
     max_troupers: Annotated[int, Field(ge=1)] = 4
     lose_when_all_knocked_out: bool = True
+    lose_when_nobody_can_play: bool = True

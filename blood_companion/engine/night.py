@@ -620,6 +620,12 @@ def cleanup(state: CampaignState, catalog: Catalog) -> CampaignState:
     state = fx.log(state, "Items refreshed, Exhausted tokens discarded, Threat back to 0")
     if catalog.config.lose_when_all_knocked_out and all(t.knocked_out for t in troupers):
         state = fx.end_night(state, "lost", "every Trouper is Knocked Out")
+    elif catalog.config.lose_when_nobody_can_play and not any(
+        can_play(state, i) for i in range(len(troupers))
+    ):
+        # No printed rule covers it: with no card in any hand nobody can play, Rest or raise
+        # Threat, so the night could never end (docs/rules-decisions.md).
+        state = fx.end_night(state, "lost", "no Trouper has a card left to play")
     return state
 
 

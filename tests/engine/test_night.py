@@ -297,3 +297,15 @@ def test_attack_side_and_reach_refused(catalog: Any, corvin: Table) -> None:
     table.do(Attack(effect=2, target="A", dice=["2 2 2"], trait="dexterity"))
     assert table.night.minions[0].alive == 2
     refused(table, Attack(effect=2, target="A"), "already resolved")
+
+
+def test_night_lost_when_no_hand_holds_a_card(catalog: Any, corvin: Table) -> None:
+    state = corvin.state
+    for i, t in enumerate(state.troupers):
+        state = fx.with_trouper(state, i, hand=[], discard=[*t.discard, *t.hand])
+    state = fx.with_night(state, chain=[], reaction_line=[])
+    night = fx.night_of(cleanup(state, catalog))
+    assert night.result == "lost" and "no Trouper has a card left" in night.reason
+    # one card in one hand is enough to go on
+    state = fx.with_trouper(state, 1, hand=[corvin.state.troupers[1].hand[0]])
+    assert fx.night_of(cleanup(state, catalog)).result is None
