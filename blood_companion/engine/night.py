@@ -996,9 +996,12 @@ class PlayCard(NightAction):
         tr = state.troupers[t]
         if self.card not in tr.hand:
             raise RuleError(f"{self.card!r} is not in {who}'s hand")
-        if len(tr.hand) == 1 and not night.cascade and not tr.rested_this_turn:
+        if len(tr.hand) == 1 and not tr.rested_this_turn:
+            # "Rest": a player down to one card Rests with it, after a Cascade too (or passes
+            # then), so no hand is ever emptied by playing (docs/rules-decisions.md).
             raise RuleError(
-                f"{who} has one card in hand and must Rest",
+                f"{who} has one card in hand and must Rest"
+                + (" (or pass after the Cascade)" if night.cascade else ""),
                 hint=f"`blood night rest {tr.trouper} {self.card}`",
             )
         card = cat.tactic(self.card)
@@ -1042,10 +1045,6 @@ class Rest(NightAction):
         if night.to_play != t:
             now = fx.name_of(state, cat, night.to_play) if night.to_play is not None else "nobody"
             raise RuleError(f"it is {now}'s turn to play, not {who}'s")
-        if night.cascade:
-            raise RuleError(
-                "after a Cascade card only another card may follow (or `blood night pass`)"
-            )
         tr = state.troupers[t]
         if tr.rested_this_turn:
             raise RuleError(f"{who} has already Rested this Game Turn")
@@ -1739,13 +1738,20 @@ def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         who = fx.name_of(state, catalog, t)
         out["who"] = tr.trouper
         free = night.chain_spaces - len(night.chain)
-        if night.cascade:
+        if night.cascade and len(tr.hand) == 1 and not tr.rested_this_turn:
+            out["prompt"] = f"{who} has one card left: Rest with it, or pass after the Cascade."
+            out["commands"] = [
+                f"blood night rest {tr.trouper} {tr.hand[0]}",
+                f"blood night pass {tr.trouper}",
+            ]
+        elif night.cascade:
             out["prompt"] = (
                 f"{who} may play another card after the Cascade ({free} Chain "
-                "spaces free), or pass."
+                "spaces free), Rest, or pass."
             )
             out["commands"] = [
                 f"blood night play {tr.trouper} CARD",
+                *([] if tr.rested_this_turn else [f"blood night rest {tr.trouper} CARD"]),
                 f"blood night pass {tr.trouper}",
             ]
         elif len(tr.hand) == 1 and not tr.rested_this_turn:
@@ -1758,8 +1764,8 @@ def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
             )
         out["hand"] = list(tr.hand)
         out["can_pass"] = night.cascade
-        out["must_rest"] = not night.cascade and len(tr.hand) == 1 and not tr.rested_this_turn
-        out["can_rest"] = not night.cascade and not tr.rested_this_turn
+        out["must_rest"] = len(tr.hand) == 1 and not tr.rested_this_turn
+        out["can_rest"] = not tr.rested_this_turn
         return out
     if night.phase == "tactic" and night.activation is not None:
         act = night.activation

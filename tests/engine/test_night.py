@@ -309,3 +309,16 @@ def test_night_lost_when_no_hand_holds_a_card(catalog: Any, corvin: Table) -> No
     # one card in one hand is enough to go on
     state = fx.with_trouper(state, 1, hand=[corvin.state.troupers[1].hand[0]])
     assert fx.night_of(cleanup(state, catalog)).result is None
+
+
+def test_after_a_cascade_the_last_card_rests(catalog: Any, corvin: Table) -> None:
+    deck = catalog.starting_tactics_for("aurel")
+    cascade = next(c.id for c in deck if c.cascade)
+    other = next(c.id for c in deck if not c.cascade and c.id != cascade)
+    corvin.state = fx.with_trouper(corvin.state, 0, hand=[cascade, other])
+    corvin.do(PlayCard(trouper="aurel", card=cascade))
+    assert corvin.night.cascade and corvin.night.to_play == 0
+    refused(corvin, PlayCard(trouper="aurel", card=other), "must Rest")
+    corvin.do(Rest(trouper="aurel", card=other))
+    assert corvin.state.troupers[0].hand == [] and corvin.state.troupers[0].rested_this_turn
+    assert corvin.night.chain[-1].kind == "rest"
