@@ -20,6 +20,7 @@ from blood_companion.engine import day as d
 from blood_companion.engine import endgame as eg
 from blood_companion.engine import night as n
 from blood_companion.engine.actions import Action
+from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 
 if TYPE_CHECKING:
@@ -376,32 +377,48 @@ def _trait_menu(
     title: str,
     traits: list[str],
     make: Callable[[str | None, list[str]], Action],
+    need: int | None = None,
 ) -> Menu:
-    """Which Trait (best odds by default), then the dice (digital or typed in)."""
+    """Which Trait (best odds by default), then the dice (digital or typed in). With the
+    Triumphs needed known (an attack), each Trait shows its exact chance."""
     card = catalog.trouper(trouper)
     pools = {str(k): str(v) for k, v in card.traits.items()} if card is not None else {}
-    tr = state.troupers[state.trouper_index(trouper)]
+    t = state.trouper_index(trouper)
+    tr = state.troupers[t]
     note = " (Exhausted/Knocked Out: 3 Red)" if tr.exhausted or tr.knocked_out else ""
+    chance: dict[str, str] = {}
+    best = ""
+    if need is not None and traits:
+        try:
+            options = n.test_options(state, catalog, t, traits=traits, target=need)
+        except RuleError:
+            options = []
+        for o in options:
+            chance[o["trait"]] = f", {o['probability']:.0%} to reach {need}"
+        if options:
+            best = f": {options[0]['trait'].capitalize()}, {options[0]['probability']:.0%}"
     ch = [
         Choice(
             "b",
-            "Best odds (the app picks the Trait)",
+            f"Best odds (the app picks the Trait{best})",
             then=lambda: _dice_menu(title, "Roll the dice.", lambda dice: make(None, dice)),
         )
     ]
-    for i, t in enumerate(traits):
-        pool = pools.get(t, "")
+    for i, trait in enumerate(traits):
+        pool = pools.get(trait, "")
 
-        def pick(t: str = t, pool: str = pool) -> Menu:
+        def pick(trait: str = trait, pool: str = pool) -> Menu:
             return _dice_menu(
                 title,
-                f"Roll {t.capitalize()} ({pool}){note}.",
-                lambda dice: make(t, dice),
+                f"Roll {trait.capitalize()} ({pool}){note}.",
+                lambda dice: make(trait, dice),
                 pool + note,
             )
 
-        ch.append(Choice(str(i + 1), f"{t.capitalize()} ({pool})", then=pick))
-    return Menu(title, "Which Trait?", ch, default="b")
+        label = f"{trait.capitalize()} ({pool}){chance.get(trait, '')}"
+        ch.append(Choice(str(i + 1), label, then=pick))
+    question = "Which Trait?" + (f" ({need} Triumphs needed)" if need is not None else "")
+    return Menu(title, question, ch, default="b")
 
 
 def night_menu(state: CampaignState, catalog: Catalog, avoid: set[str]) -> Menu:
@@ -610,8 +627,8 @@ def _effect_choice(
                             f"{tg['name']} (Wounds needed: "
                             + ", ".join(f"{s} {needs[s]}" for s in SIDES)
                             + ")",
-                            then=lambda needs=needs: _side_menu(
-                                state, catalog, title, who, num, needs, traits, discard
+                            then=lambda needs=needs, defense=tg.get("defense"): _side_menu(
+                                state, catalog, title, who, num, needs, traits, discard, defense
                             ),
                         )
                     )
@@ -620,8 +637,9 @@ def _effect_choice(
                     tc.append(
                         Choice(
                             space.lower(),
-                            f"Minion {space}: {tg['name']}",
-                            then=lambda space=space: _trait_menu(
+                            f"Minion {space}: {tg['name']}"
+                            + (f" (hit on {tg['defense']}+)" if "defense" in tg else ""),
+                            then=lambda space=space, need=tg.get("defense"): _trait_menu(
                                 state,
                                 catalog,
                                 who,
@@ -630,6 +648,7 @@ def _effect_choice(
                                 lambda tr, dice, space=space: n.Attack(
                                     effect=num, target=space, trait=tr, dice=dice, discard=discard
                                 ),
+                                need,
                             ),
                         )
                     )
@@ -668,14 +687,18 @@ def _side_menu(
     needs: dict[str, int],
     traits: list[str],
     discard: list[str],
+    defense: dict[str, int] | None = None,
 ) -> Menu:
     ch = []
     for s in SIDES:
+        need = defense.get(s) if defense else None
         ch.append(
             Choice(
                 s[0],
-                f"{s.capitalize()} (still needs {needs[s]})",
-                then=lambda s=s: _trait_menu(
+                f"{s.capitalize()} (still needs {needs[s]}"
+                + (f"; hit on {need}+ Triumphs" if need is not None else "")
+                + ")",
+                then=lambda s=s, need=need: _trait_menu(
                     state,
                     catalog,
                     who,
@@ -684,6 +707,7 @@ def _side_menu(
                     lambda tr, dice: n.Attack(
                         effect=num, target="nemesis", side=s, trait=tr, dice=dice, discard=discard
                     ),
+                    need,
                 ),
             )
         )

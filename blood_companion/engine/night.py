@@ -816,40 +816,20 @@ def _check_distance(eff: m.Effect, distance: int | None, what: str) -> None:
         raise RuleError(f"{what} is at Distance {distance}; this Effect reaches Distance {d}")
 
 
-def _attack(
-    state: CampaignState,
-    catalog: Catalog,
-    rng: random.Random,
-    t: int,
-    eff: m.Effect,
-    *,
-    target: str,
-    side: str | None,
-    trait: str | None,
-    dice: Sequence[str],
-    reroll: Sequence[str],
-    bonus_triumphs: int,
-    distance: int | None,
-    label: str,
-) -> tuple[CampaignState, bool]:
-    """A Trouper's attack ("Attacks and Defenses"): a Test against the target's Physical or
-    Mind Defense (the Nemesis's lowered by the Fatigue on the Reaction Line and changed by the
-    Weakness of the side hit); each attack Element of the Effect inflicts a Wound."""
+def attack_need(
+    state: CampaignState, catalog: Catalog, eff: m.Effect, target: str, side: str | None
+) -> tuple[str, int, str]:
+    """What an attack Effect needs against a target ("Attacks and Defenses"): the attack kind
+    (physical or mind), the Triumphs needed and the target's name. The Nemesis's Defense is
+    lowered by the Fatigue on the Reaction Line and changed by the Weakness of the side hit; a
+    Test printed with its own number uses that number. Raises RuleError for a bad target."""
     kinds = [o.kind for o in eff.outcome if o.kind in ATTACKS]
     if not kinds:
         raise RuleError("this Effect makes no attack", hint="use `blood night effect`")
-    tk = eff.target.kind if eff.target is not None else "enemy"
+    trait_kind = "physical" if kinds[0] == "physical_attack" else "mind"
     key = target.strip().lower()
-    is_nemesis = key in ("nemesis", "n", "boss")
-    if is_nemesis and tk == "minion":
-        raise RuleError("this Effect targets a Minion, not the Nemesis")
-    if not is_nemesis and tk == "nemesis":
-        raise RuleError("this Effect targets the Nemesis")
-    _check_distance(eff, distance, "the target")
-    kind = kinds[0]
-    trait_kind = "physical" if kind == "physical_attack" else "mind"
     night = _night(state)
-    if is_nemesis:
+    if key in ("nemesis", "n", "boss"):
         if side is None or side not in m.SIDES:
             raise RuleError(
                 "name the Nemesis side you hit: front, left or right "
@@ -883,10 +863,44 @@ def _attack(
             )
         need = attack_target(getattr(card.defenses, trait_kind))
         what = f"{card.name} ({space})"
-    traits = list(eff.test.traits) if eff.test else []
-    fixed = eff.test.dice if eff.test else None
     if eff.test is not None and eff.test.target is not None:
         need = eff.test.target
+    return trait_kind, need, what
+
+
+def _attack(
+    state: CampaignState,
+    catalog: Catalog,
+    rng: random.Random,
+    t: int,
+    eff: m.Effect,
+    *,
+    target: str,
+    side: str | None,
+    trait: str | None,
+    dice: Sequence[str],
+    reroll: Sequence[str],
+    bonus_triumphs: int,
+    distance: int | None,
+    label: str,
+) -> tuple[CampaignState, bool]:
+    """A Trouper's attack ("Attacks and Defenses"): a Test against the target's Physical or
+    Mind Defense (the Nemesis's lowered by the Fatigue on the Reaction Line and changed by the
+    Weakness of the side hit); each attack Element of the Effect inflicts a Wound."""
+    kinds = [o.kind for o in eff.outcome if o.kind in ATTACKS]
+    if not kinds:
+        raise RuleError("this Effect makes no attack", hint="use `blood night effect`")
+    tk = eff.target.kind if eff.target is not None else "enemy"
+    key = target.strip().lower()
+    is_nemesis = key in ("nemesis", "n", "boss")
+    if is_nemesis and tk == "minion":
+        raise RuleError("this Effect targets a Minion, not the Nemesis")
+    if not is_nemesis and tk == "nemesis":
+        raise RuleError("this Effect targets the Nemesis")
+    _check_distance(eff, distance, "the target")
+    trait_kind, need, what = attack_need(state, catalog, eff, target, side)
+    traits = list(eff.test.traits) if eff.test else []
+    fixed = eff.test.dice if eff.test else None
     state = fx.log(
         state,
         f"{fx.name_of(state, catalog, t)} attacks {what}: {trait_kind.capitalize()} Defense {need}",
@@ -907,7 +921,7 @@ def _attack(
     )
     if not result.success:
         return state, False
-    wounds = sum(1 for k in kinds if k == kind)
+    wounds = kinds.count(kinds[0])
     if is_nemesis:
         assert side is not None
         state = fx.wound_nemesis(state, catalog, side, wounds, rng)
@@ -1580,7 +1594,15 @@ def _targets(state: CampaignState, catalog: Catalog, eff: m.Effect) -> list[dict
             for s in m.SIDES
         }
         out.append(
-            {"target": "nemesis", "name": fx.nemesis_card(state, catalog).name, "needs": needs}
+            {
+                "target": "nemesis",
+                "name": fx.nemesis_card(state, catalog).name,
+                "needs": needs,
+                # Triumphs the attack needs on each side (Defense, Fatigue, Weakness)
+                "defense": {
+                    s: attack_need(state, catalog, eff, "nemesis", s)[1] for s in m.SIDES
+                },
+            }
         )
     if kind != "nemesis":
         want = eff.target.minion_type if eff.target is not None else None
@@ -1588,7 +1610,13 @@ def _targets(state: CampaignState, catalog: Catalog, eff: m.Effect) -> list[dict
             mc = minion_card(catalog, ms.minion)
             if ms.alive > 0 and (want is None or mc.type == want):
                 out.append(
-                    {"target": ms.space, "name": mc.name, "type": mc.type, "alive": ms.alive}
+                    {
+                        "target": ms.space,
+                        "name": mc.name,
+                        "type": mc.type,
+                        "alive": ms.alive,
+                        "defense": attack_need(state, catalog, eff, ms.space, None)[1],
+                    }
                 )
     return out
 

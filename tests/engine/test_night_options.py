@@ -50,3 +50,27 @@ def test_options_as_data(catalog: Any) -> None:
 
         table.do(NextPhase())
     raise AssertionError("never reached the Tactic Phase")
+
+
+def test_attack_targets_carry_the_triumphs_needed(catalog) -> None:  # type: ignore[no-untyped-def]
+    from night_bot import new_table
+
+    from blood_companion.engine import effects as fx
+    from blood_companion.engine.night import _targets, attack_need
+
+    table = new_table(catalog, 1, seed=3, nemesis="corvin")
+    deck = catalog.starting_tactics_for("aurel")
+    eff = next(
+        e for c in deck for e in c.effects if any(o.kind == "physical_attack" for o in e.outcome)
+    )
+    state = table.state
+    nem = fx.nemesis_card(state, catalog)
+    for tg in _targets(state, catalog, eff):
+        if tg["target"] == "nemesis":
+            for side, need in tg["defense"].items():
+                w = fx.weakness(state, catalog, side)
+                mod = w.physical_modifier if w else 0
+                assert need == max(0, nem.defenses.physical + mod)
+                assert attack_need(state, catalog, eff, "nemesis", side)[1] == need
+        else:
+            assert tg["defense"] >= 0
