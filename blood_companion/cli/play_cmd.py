@@ -44,6 +44,9 @@ def play(
     mode: str = typer.Option("roguelite", "--mode", help="With --new: roguelite or single."),
     seed: int = typer.Option(None, "--seed", help="With --new: the random seed."),
     steps: int = typer.Option(0, "--steps", help="Stop after this many recorded steps [no limit]."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the question waiting now (with its choices) and exit."
+    ),
 ) -> None:
     """The guided companion: shows the board, asks what happens now, plays the Nemesis and
     the Minions, saves every answer. Resumes where you left off."""
@@ -56,7 +59,23 @@ def play(
             raise UsageError(
                 "--new needs --troupers", hint="e.g. blood play --new tue --troupers aurel,ioana"
             )
-        new_campaign(name=new, troupers=troupers, mode=mode, seed=seed, as_json=False)
+        if as_json:  # one JSON document in all: the question, after a quiet start
+            import contextlib
+            import io
+
+            with contextlib.redirect_stdout(io.StringIO()):
+                new_campaign(name=new, troupers=troupers, mode=mode, seed=seed, as_json=True)
+        else:
+            new_campaign(name=new, troupers=troupers, mode=mode, seed=seed, as_json=False)
+    if as_json:
+        from blood_companion.cli.common import print_json
+        from blood_companion.cli.play_menu import build_menu
+
+        with session.open_session() as store:
+            doc = build_menu(store.state, store.catalog).to_json()
+            doc.update(campaign=store.name, log_length=store.head, state_hash=store.state_hash)
+        print_json(doc)
+        return
     Loop(name=new or session.campaign_name(), max_steps=steps).run()
 
 

@@ -59,6 +59,28 @@ class Menu:
     def choice(self, key: str) -> Choice | None:
         return next((c for c in self.choices if c.key == key), None)
 
+    def to_json(self) -> dict[str, Any]:
+        """The question as data (`blood play --json`): each choice with the action it records
+        (or whether it leads to a follow-up question)."""
+        return {
+            "title": self.title,
+            "question": self.question,
+            "info": list(self.info),
+            "default": self.default,
+            "free_text": self.free_hint or None if self.free is not None else None,
+            "multi": self.multi is not None,
+            "end": self.end,
+            "choices": [
+                {
+                    "key": c.key,
+                    "label": c.label,
+                    "action": c.action.model_dump(mode="json") if c.action is not None else None,
+                    "follow_up": c.then is not None,
+                }
+                for c in self.choices
+            ],
+        }
+
 
 def _pick_default(choices: list[Choice], preferred: list[str], avoid: set[str]) -> str | None:
     for key in preferred:
