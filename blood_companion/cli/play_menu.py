@@ -360,11 +360,15 @@ def day_menu(state: CampaignState, catalog: Catalog, avoid: set[str]) -> Menu:
         who = waiting[0]
         row = next(c for c in nxt.choices if c["trouper"] == who)
         first = [ids[0].rstrip("+") for ids in row["sleeves"].values() if ids]
-        info = [f"{cat}: {', '.join(ids)}" for cat, ids in row["sleeves"].items()]
+        info = [
+            f"{cat}: " + "; ".join(_item_label(catalog, i) for i in ids)
+            for cat, ids in row["sleeves"].items()
+        ]
+        names = ", ".join(_item_label(catalog, i) for i in first)
         return Menu(
             title,
             f"Equipping {who}: three Items, one per category.",
-            [Choice("1", "Equip " + ", ".join(first), d.Equip(trouper=who, items=first))],
+            [Choice("1", "Equip " + names, d.Equip(trouper=who, items=first))],
             default="1",
             info=info,
             free=lambda text: d.Equip(
@@ -373,6 +377,16 @@ def day_menu(state: CampaignState, catalog: Catalog, avoid: set[str]) -> Menu:
             free_hint="or type three Item ids",
         )
     return Menu(title, nxt.sentence, [Choice("1", "End the Day", d.EndDay())], default="1")
+
+
+def _item_label(catalog: Catalog, raw: str) -> str:
+    """An Item as players read it: its name on the side it shows, then its id ("+" marks the
+    Advanced side)."""
+    item = catalog.item(raw.rstrip("+"))
+    if item is None:
+        return raw
+    side = item.advanced if raw.endswith("+") and item.advanced is not None else item.starting
+    return f"{side.name} ({raw})"
 
 
 # --------------------------------------------------------------------------- Night Part
