@@ -989,6 +989,21 @@ class BeginNight(NightAction):
         return begin_night(state, ctx.catalog, ctx.rng)
 
 
+def _planner(
+    state: CampaignState, catalog: Catalog, trouper: str, what: str
+) -> tuple[NightState, int, str]:
+    """The Planning Phase player acting now: (night, Trouper index, name). Raises RuleError
+    out of phase, while a question waits, or out of turn."""
+    night = _need_phase(state, "planning", what=what)
+    _no_question(state)
+    t = trouper_index(state, trouper)
+    who = fx.name_of(state, catalog, t)
+    if night.to_play != t:
+        now = fx.name_of(state, catalog, night.to_play) if night.to_play is not None else "nobody"
+        raise RuleError(f"it is {now}'s turn to play, not {who}'s")
+    return night, t, who
+
+
 class PlayCard(NightAction):
     """ "Planning Phase": a Tactic card from hand onto the leftmost free Chain space."""
 
@@ -998,13 +1013,7 @@ class PlayCard(NightAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        night = _need_phase(state, "planning", what="playing a card")
-        _no_question(state)
-        t = trouper_index(state, self.trouper)
-        who = fx.name_of(state, cat, t)
-        if night.to_play != t:
-            now = fx.name_of(state, cat, night.to_play) if night.to_play is not None else "nobody"
-            raise RuleError(f"it is {now}'s turn to play, not {who}'s")
+        night, t, who = _planner(state, cat, self.trouper, "playing a card")
         if _chain_full(night):
             raise RuleError("the Chain is full")
         tr = state.troupers[t]
@@ -1052,13 +1061,7 @@ class Rest(NightAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        night = _need_phase(state, "planning", what="a Rest")
-        _no_question(state)
-        t = trouper_index(state, self.trouper)
-        who = fx.name_of(state, cat, t)
-        if night.to_play != t:
-            now = fx.name_of(state, cat, night.to_play) if night.to_play is not None else "nobody"
-            raise RuleError(f"it is {now}'s turn to play, not {who}'s")
+        night, t, who = _planner(state, cat, self.trouper, "a Rest")
         tr = state.troupers[t]
         if tr.rested_this_turn:
             raise RuleError(f"{who} has already Rested this Game Turn")
