@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 Line = tuple[str, str]  # (text, style name: "" | "bold" | "dim" | "green" | "yellow" | "red")
 
-DOC_VERSION = 1
+DOC_VERSION = 2
 SIDES = ("front", "left", "right")
 
 
@@ -80,7 +80,26 @@ def build_doc(
     else:
         done = "The game is over." if state.part == "over" else "Nothing to do yet."
         doc["next"] = {"title": state.part.capitalize(), "prompt": done, "commands": []}
+    doc["placeholder"] = _placeholders(state, catalog)
     return doc
+
+
+def _placeholders(state: CampaignState, catalog: Catalog) -> list[str]:
+    """Which cards on the table are our placeholder content, not the box's (DESIGN: the mark is
+    shown wherever such content appears)."""
+    found: list[str] = []
+
+    def mark(label: str, records: list[Any]) -> None:
+        if any(r is not None and r.source == "placeholder" for r in records):
+            found.append(label)
+
+    mark("Troupers", [catalog.trouper(t.trouper) for t in state.troupers])
+    if state.night is not None:
+        mark("Nemesis", [catalog.nemesis(state.night.nemesis)])
+        mark("Location", [catalog.get("locations", state.night.location)])
+        mark("Minions", [catalog.get("minions", s.minion) for s in state.night.minions])
+    mark("dice", list(catalog.dice))
+    return found
 
 
 def _summary(state: CampaignState) -> dict[str, Any]:
@@ -214,6 +233,13 @@ def render(doc: dict[str, Any], width: int = 80) -> list[Line]:
         lines += _render_rewards(doc, width)
     else:
         lines += _render_summary(doc, width)
+    if doc.get("placeholder"):
+        text = (
+            "Placeholder content: "
+            + ", ".join(doc["placeholder"])
+            + " (transcribe your box: README, Transcribing your box)"
+        )
+        lines += [(t, "dim") for t in _wrap(text, width, "  ")]
     nxt = doc.get("next") or {}
     if nxt.get("prompt"):
         lines.append(("", ""))
