@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli import session
-from blood_companion.cli.common import JSON_HELP, print_json, stderr, stdout
+from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
 from blood_companion.engine.campaign import (
     AddTrouper,
     AdjustWagon,
@@ -43,7 +43,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(campaign_app, name="campaign")
 
 
-JsonOpt = typer.Option(False, "--json", help=JSON_HELP)
 
 
 # ---------------------------------------------------------------------- rendering

@@ -9,12 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import typer
 from rich.console import Console
 
 stdout = Console(highlight=False, soft_wrap=False)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 JSON_HELP = "Print exactly one JSON document on stdout."
+# The `--json` option every command takes.
+JsonOpt = typer.Option(False, "--json", help=JSON_HELP)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli import session
-from blood_companion.cli.common import JSON_HELP, print_json, stdout
+from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
@@ -31,7 +31,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(day_app, name="day")
 
 
-JsonOpt = typer.Option(False, "--json", help=JSON_HELP)
 PayOpt = typer.Option(
     None, "--pay", help="Resources paid, e.g. coins=2,jewels=1 (needed for 'any' costs)."
 )

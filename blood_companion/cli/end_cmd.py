@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli import session
-from blood_companion.cli.common import JSON_HELP, print_json, stdout
+from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action
 from blood_companion.engine.endgame import (
@@ -44,7 +44,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(end_app, name="end")
 
 
-JsonOpt = typer.Option(False, "--json", help=JSON_HELP)
 
 
 # ---------------------------------------------------------------------- documents

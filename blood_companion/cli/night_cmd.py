@@ -13,7 +13,7 @@ import typer
 from rich.text import Text
 
 from blood_companion.cli import session
-from blood_companion.cli.common import JSON_HELP, print_json, stdout
+from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.engine.actions import Action
 from blood_companion.engine.night import (
     AnswerQuestion,
@@ -46,7 +46,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(night_app, name="night")
 
 
-JsonOpt = typer.Option(False, "--json", help=JSON_HELP)
 DiceOpt = typer.Option(
     None,
     "--dice",
