@@ -156,6 +156,35 @@ def box_of(catalog: Catalog) -> DiceBox:
 # --------------------------------------------------------------------------- Tests
 
 
+def effect_test(
+    state: CampaignState,
+    catalog: Catalog,
+    rng: random.Random,
+    t: int,
+    test: m.EffectTest,
+    trait: str | None,
+    dice: Sequence[str],
+    reroll: Sequence[str],
+    label: str,
+) -> tuple[CampaignState, bool]:
+    """The Test printed on a Trouper's own Effect (a Tactic or Event card): its Traits or dice
+    and its number. Returns the new state and whether it succeeded."""
+    state, result = take_test(
+        state,
+        catalog,
+        rng,
+        t,
+        traits=list(test.traits),
+        fixed_dice=test.dice,
+        target=test.target or 0,
+        trait=trait,
+        dice=dice,
+        reroll=reroll,
+        label=label,
+    )
+    return state, result.success
+
+
 def take_test(
     state: CampaignState,
     catalog: Catalog,
@@ -1191,20 +1220,9 @@ class ResolveEffect(NightAction):
         state = _mark_done(state, act, k)
         ok = True
         if eff.test is not None:
-            state, result = take_test(
-                state,
-                cat,
-                ctx.rng,
-                t,
-                traits=list(eff.test.traits),
-                fixed_dice=eff.test.dice,
-                target=eff.test.target or 0,
-                trait=self.trait,
-                dice=self.dice,
-                reroll=self.reroll,
-                label=card.name,
+            state, ok = effect_test(
+                state, cat, ctx.rng, t, eff.test, self.trait, self.dice, self.reroll, card.name
             )
-            ok = result.success
         if ok:
             state = _apply_own(state, cat, ctx.rng, who, eff.outcome, heal_cards=self.heal)
         if eff.text:
@@ -1354,20 +1372,9 @@ class UseEvent(NightAction):
                 label=ev.name,
             )
         elif eff.test is not None:
-            state, result = take_test(
-                state,
-                cat,
-                ctx.rng,
-                t,
-                traits=list(eff.test.traits),
-                fixed_dice=eff.test.dice,
-                target=eff.test.target or 0,
-                trait=self.trait,
-                dice=self.dice,
-                reroll=self.reroll,
-                label=ev.name,
+            state, ok = effect_test(
+                state, cat, ctx.rng, t, eff.test, self.trait, self.dice, self.reroll, ev.name
             )
-            ok = result.success
         else:
             ok = True
         if _night(state).result is not None:
