@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli.common import JSON_HELP, print_json, stdout
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     DIE_NAMES,
     DiceBox,
@@ -100,7 +101,7 @@ def roll(
     else:
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
-        faces = roll_pool(pool, box, random.Random(seed))
+        faces = roll_pool(pool, box, Chance.fresh(seed, 0))
         source = "digital"
     cancel = catalog.config.defeats_cancel_triumphs
     total = triumph_total(faces, defeats_cancel=cancel)

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from blood_companion.cli import session
 from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.engine import narrate
 from blood_companion.engine.actions import Action
 from blood_companion.engine.night import (
     AnswerQuestion,
@@ -115,7 +116,7 @@ def _record(build: Any, as_json: bool) -> None:
         cat = store.catalog
         assert state.night is not None
         start = 0 if action.type == "night_setup" else before_log
-        changes = [e.text for e in state.night.log[start:]]
+        changes = [narrate.render(e, cat) for e in state.night.log[start:]]
         nxt = whose_turn(state, cat)
         if as_json:
             print_json(
@@ -219,11 +220,13 @@ def log(
         night = store.state.night
         assert night is not None
         entries = [e for e in night.log if turn is None or e.turn == turn]
+        cat = store.catalog
+        lines = [(e, narrate.render(e, cat)) for e in entries]
     if as_json:
-        print_json({"log": [e.model_dump() for e in entries]})
+        print_json({"log": [{**e.model_dump(), "text": text} for e, text in lines]})
         return
-    for e in entries:
-        stdout.print(f"[{e.turn}] {e.text}", markup=False)
+    for e, text in lines:
+        stdout.print(f"[{e.turn}] {text}", markup=False)
 
 
 @night_app.command("play")

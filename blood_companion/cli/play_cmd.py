@@ -21,6 +21,7 @@ from rich.text import Text
 
 from blood_companion.cli import session
 from blood_companion.cli.common import stdout
+from blood_companion.engine import narrate
 from blood_companion.errors import BloodError
 
 HELP = """\
@@ -264,12 +265,13 @@ class Loop:
         if after.night is not None and after.part == "night":
             start = 0 if before.night is None else log_at
             for entry in after.night.log[start:]:
+                text = narrate.render(entry, cat)
                 style = (
                     "cyan"
-                    if entry.text.startswith("MOVE")
-                    else ("yellow" if entry.text.startswith("TEST") else "")
+                    if text.startswith("MOVE")
+                    else ("yellow" if text.startswith("TEST") else "")
                 )
-                stdout.print(Text("  " + entry.text, style=style))
+                stdout.print(Text("  " + text, style=style))
             phase_before = before.night.phase if before.night is not None else None
             if action.type in ("night_continue", "night_answer", "night_roll") or (
                 phase_before != after.night.phase

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content.render import render_effect
 from blood_companion.engine import day as d
 from blood_companion.engine import endgame as eg
+from blood_companion.engine import narrate
 from blood_companion.engine import night as n
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
@@ -145,7 +146,10 @@ def build_menu(state: CampaignState, catalog: Catalog, avoid: set[str] | None = 
         if state.night.result is not None:
             return Menu(
                 title="End of the Night",
-                question=f"The night is {state.night.result}: {state.night.reason}.",
+                question=(
+                    f"The night is {state.night.result}: "
+                    f"{narrate.night_reason(state.night, catalog)}."
+                ),
                 choices=[Choice("1", "Close the night and read the rewards", eg.EndNight())],
                 default="1",
             )
@@ -935,5 +939,5 @@ def changes(before: CampaignState, after: CampaignState, catalog: Catalog) -> li
         if diffs:
             out.append(f"{ta.trouper}: " + ", ".join(diffs))
     if a.result and not b.result:
-        out.append(f"The night is {a.result}: {a.reason}")
+        out.append(f"The night is {a.result}: {narrate.night_reason(a, catalog)}")
     return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import sys
 
 import typer
@@ -10,6 +9,7 @@ from rich.table import Table
 
 from blood_companion.cli import session
 from blood_companion.cli.common import JSON_HELP, print_json, stderr, stdout
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, format_faces, format_pool, parse_faces
 from blood_companion.engine.errors import DiceError, RuleError
 from blood_companion.engine.testing import TakeTest, setup_for_test
@@ -66,7 +66,7 @@ def _parse_slots(text: str, n: int) -> tuple[tuple[int, ...], bool]:
 def run_interactive(
     ts: TestState,
     box: DiceBox,
-    rng: random.Random,
+    rng: Chance,
     *,
     auto: bool,
     physical: bool,
@@ -188,7 +188,7 @@ def test(
             )
             for note in prepare_test(setup, box).notes:
                 stdout.print(f"  note: {note}")
-        rng = random.Random(f"blood-test:{state.seed}:{store.head}")
+        rng = Chance.fresh(state.seed, store.head)
         ts = prepare_test(setup, box)
         result = run_interactive(
             ts,

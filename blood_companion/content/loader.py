@@ -323,6 +323,14 @@ class Catalog:
     def get(self, kind: str, id: str) -> Any | None:
         return self._by_id.get(kind, {}).get(id)
 
+    def find(self, id: str) -> Any | None:
+        """The record with this id, whatever its kind (ids are unique across kinds)."""
+        for recs in self._by_id.values():
+            rec = recs.get(id)
+            if rec is not None:
+                return rec
+        return None
+
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
         for k in KINDS.values():

@@ -2,21 +2,22 @@
 
 * Each action class has a unique ``type`` literal; :func:`action_adapter` builds the
   discriminated union of every registered class, :func:`parse_action` reads one from JSON.
-* :func:`apply` runs one action on a state with a :class:`Context` whose RNG is derived from the
-  campaign seed and the action's position in the log, so replaying the log rebuilds the same
-  state, bit for bit.
+* :func:`apply` runs one action on a state with a :class:`Context` whose :class:`Chance` answers
+  every shuffle, draw and die roll: fresh from the specified generator (seeded by the campaign
+  seed and the action's position in the log) when a step is recorded, or from the outcomes
+  recorded with the step when it is replayed (``engine/chance.py``).
 * An action that the rules refuse raises :class:`RuleError`; the input state is untouched.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 
@@ -35,15 +36,18 @@ ACTION_MODULES = (
 )
 
 
-def rng_for(seed: int, index: int) -> random.Random:
-    """The RNG of the action at `index`: derived from the seed, never the global one."""
-    return random.Random(f"blood:{seed}:{index}")
+def seed_for(state: CampaignState, action: Action) -> int:
+    """The seed an action's chance derives from: the campaign's, or the new campaign's own."""
+    if state.started:
+        return state.seed
+    seed = getattr(action, "seed", 0)
+    return seed if isinstance(seed, int) else 0
 
 
 @dataclass(frozen=True)
 class Context:
     catalog: Catalog
-    rng: random.Random
+    chance: Chance
     index: int = 0
 
 
@@ -119,15 +123,26 @@ def parse_action(data: dict[str, Any] | str) -> Action:
         raise RuleError(f"malformed action ({loc}: {err['msg']})") from exc
 
 
-def apply(state: CampaignState, action: Action, catalog: Catalog, index: int) -> CampaignState:
-    """Apply one action at log position `index`. Raises RuleError when refused."""
+def apply(
+    state: CampaignState,
+    action: Action,
+    catalog: Catalog,
+    index: int,
+    chance: Chance | None = None,
+) -> CampaignState:
+    """Apply one action at log position `index`. Raises RuleError when refused.
+
+    `chance` answers what is random (default: fresh from the generator); the caller that
+    records the step keeps ``chance.outcomes`` with it."""
     if action.parts is not None and state.part not in action.parts:
         allowed = " or ".join(action.parts)
         raise RuleError(
             f"'{action.type.replace('_', ' ')}' is for the {allowed} part; "
             f"the campaign is in the {state.part} part"
         )
-    ctx = Context(catalog=catalog, rng=rng_for(state.seed, index), index=index)
+    if chance is None:
+        chance = Chance.fresh(seed_for(state, action), index)
+    ctx = Context(catalog=catalog, chance=chance, index=index)
     new = action.apply(state, ctx)
     if not isinstance(new, CampaignState):  # pragma: no cover - programming error
         raise TypeError(f"{type(action).__name__}.apply returned {type(new).__name__}")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.content.models import ARTS
-from blood_companion.engine.actions import Action, Context, rng_for
+from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import (
@@ -92,11 +92,10 @@ class StartCampaign(Action):
             troupers.append(_new_trouper(cat, i, s.trouper, colour))
         # "Playing Area Setup": each Advanced Tactic deck shuffled on its own; the Training and
         # Crafting spaces hold the Location/Nemesis Tactic and Item cards.
-        rng = rng_for(self.seed, ctx.index)
         decks: dict[str, list[str]] = {}
         for art in ARTS:
             cards = [c.id for c in cat.advanced_deck(art)]
-            rng.shuffle(cards)
+            ctx.chance.shuffle(cards, f"advanced-deck:{art}")
             decks[art] = cards
         return state.model_copy(
             update={

@@ -801,7 +801,7 @@ class RollLocation(Action):
         box = DiceBox.from_models(cat.dice)
         pool = [cat.config.location_die]
         if self.faces is None:
-            face = roll_pool(pool, box, ctx.rng)[0]
+            face = roll_pool(pool, box, ctx.chance)[0]
         else:
             face = parse_faces(self.faces, pool, box)[0]
         loc = _location_for_face(cat, day.zone, face.label)
@@ -853,7 +853,7 @@ class DrawMinions(Action):
         ids = [mn.id for mn in cat.all("minions")]
         if len(ids) < 2:
             raise RuleError("the data pack has fewer than two Minion cards")
-        drawn = ctx.rng.sample(ids, 2)
+        drawn = ctx.chance.sample(ids, 2, "minions")
         return _with_day(state, day.model_copy(update={"minions": drawn, "step": "last_assault"}))
 
     def describe(self) -> str:
@@ -882,7 +882,7 @@ class ChooseMinions(Action):
             raise RuleError(
                 f"the Hunting House takes four different Minion cards, not {len(set(pool))}"
             )
-        drawn = ctx.rng.sample(pool, 2)
+        drawn = ctx.chance.sample(pool, 2, "minions")
         return _with_day(
             state,
             day.model_copy(update={"minion_pool": pool, "minions": drawn, "step": "last_assault"}),
@@ -938,7 +938,7 @@ class DrawNemesis(Action):
         pool = available_nemeses(state, cat)
         if not pool:  # pragma: no cover - LastAssault refuses first
             raise RuleError("no lieutenant is available")
-        nem = ctx.rng.choice(pool)
+        nem = ctx.chance.choice(pool, "nemesis")
         return _with_day(state, day.model_copy(update={"nemesis": nem, "step": "dusk_difficulty"}))
 
     def describe(self) -> str:
@@ -1066,7 +1066,9 @@ class PlaceEvents(Action):
         if n >= cat.board.chain_spaces:
             raise RuleError("the Events would fill the whole Chain")
         if self.events is None:
-            chosen = ctx.rng.sample([e for e, _ in zone_events], min(n, len(zone_events)))
+            chosen = ctx.chance.sample(
+                [e for e, _ in zone_events], min(n, len(zone_events)), "events"
+            )
         else:
             chosen = [match_id(x, zone_events, f"Event card of {loc.zone}") for x in self.events]
             if len(set(chosen)) != len(chosen):
@@ -1142,7 +1144,7 @@ class EndDay(Action):
         new = setup_night(
             state,
             cat,
-            ctx.rng,
+            ctx.chance,
             nemesis=day.nemesis,
             location=day.location,
             minions=list(day.minions),

@@ -1,6 +1,6 @@
 """Dice: the box's Red, Grey and Black dice, pool notation, seeded rolls and typed-in faces.
 
-Pure: no I/O, no printing. Randomness always comes from a ``random.Random`` the caller passes
+Pure: no I/O, no printing. Randomness always comes from a ``Chance`` the caller passes
 in (derived from the campaign seed), never from the global generator.
 
 Notation (documented for players in docs/dice-and-odds.md):
@@ -16,7 +16,6 @@ Notation (documented for players in docs/dice-and-odds.md):
 
 from __future__ import annotations
 
-import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -24,6 +23,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import DiceError
 
 DieLetter = Literal["R", "G", "B"]
@@ -253,12 +253,12 @@ def format_pool(pool: Sequence[str]) -> str:
 # --------------------------------------------------------------------------- rolling
 
 
-def roll_pool(pool: Sequence[str], box: DiceBox, rng: random.Random) -> tuple[Face, ...]:
+def roll_pool(pool: Sequence[str], box: DiceBox, rng: Chance) -> tuple[Face, ...]:
     """Roll every die of ``pool`` once, in order, drawing only from ``rng``."""
     out = []
     for letter in pool:
         faces = box.die(letter).faces
-        out.append(faces[rng.randrange(len(faces))])
+        out.append(faces[rng.randrange(len(faces), f"die:{letter}")])
     return tuple(out)
 
 

@@ -8,11 +8,12 @@ Rulebook sections: "Wounds" (Wounding a Trouper / a Nemesis / a Minion), "Threat
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.narrate import job_ref
 from blood_companion.engine.night_setup import draw
 from blood_companion.engine.night_state import (
     EnemyJob,
@@ -50,10 +51,27 @@ def with_trouper(state: CampaignState, i: int, **update: Any) -> CampaignState:
     return state.model_copy(update={"troupers": troupers})
 
 
-def log(state: CampaignState, text: str) -> CampaignState:
+def log(state: CampaignState, kind: str, **args: Any) -> CampaignState:
+    """Add an event to the night log: a ``kind`` of ``engine/narrate.py`` and its arguments
+    (ids and numbers; the sentence is rendered when it is shown)."""
     n = night_of(state)
-    entry = NightLogEntry(turn=n.turn, phase=n.phase, text=text)
+    entry = NightLogEntry(turn=n.turn, phase=n.phase, kind=kind, args=args)
     return with_night(state, log=[*n.log, entry])
+
+
+def tid(state: CampaignState, i: int) -> str:
+    """The id of the Trouper at index ``i`` (what log events name)."""
+    return state.troupers[i].trouper
+
+
+def face_arg(state: CampaignState, card: str) -> dict[str, str]:
+    """The ``face`` argument of a log event naming a Vlad Reaction card turned Weakened."""
+    return {"face": "weakened"} if card in state.vlad_weakened else {}
+
+
+def job_arg(state: CampaignState, job: EnemyJob) -> dict[str, Any]:
+    """The ``job`` argument of a log event (``narrate.job_ref``)."""
+    return job_ref(job, weakened=job.card in state.vlad_weakened)
 
 
 def name_of(state: CampaignState, catalog: Catalog, i: int) -> str:
@@ -123,7 +141,7 @@ def usable_vigor(t: TrouperState, tokens: int) -> int:
 
 
 def wound_trouper(
-    state: CampaignState, catalog: Catalog, i: int, rng: random.Random, n: int = 1
+    state: CampaignState, catalog: Catalog, i: int, rng: Chance, n: int = 1
 ) -> CampaignState:
     """ "Wounding a Trouper": the top card of the deck goes to Wounds, the discard pile
     reshuffled into a new deck when the deck is empty."""
@@ -132,17 +150,14 @@ def wound_trouper(
         pile, discard = list(t.draw_pile), list(t.discard)
         if not pile and discard:
             pile, discard = discard, []
-            rng.shuffle(pile)
-            state = log(state, f"{name_of(state, catalog, i)} reshuffles the discard pile")
+            rng.shuffle(pile, f"trouper-deck:{t.trouper}")
+            state = log(state, "reshuffle", who=tid(state, i))
         if not pile:
-            state = log(state, f"{name_of(state, catalog, i)} has no card left to take a Wound")
+            state = log(state, "no_card_for_wound", who=tid(state, i))
             break
         card = pile.pop(0)
         state = with_trouper(state, i, draw_pile=pile, discard=discard, wounds=[*t.wounds, card])
-        state = log(
-            state,
-            f"{name_of(state, catalog, i)} suffers a Wound ({len(t.wounds) + 1} Wound cards)",
-        )
+        state = log(state, "wound", who=tid(state, i), n=len(t.wounds) + 1)
     return state
 
 
@@ -152,10 +167,10 @@ def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> 
     for _ in range(n):
         t = state.troupers[i]
         if t.bites >= tokens:
-            state = log(state, f"{name_of(state, catalog, i)}: every Vigor token is bitten")
+            state = log(state, "all_bitten", who=tid(state, i))
             break
         state = with_trouper(state, i, bites=t.bites + 1)
-        state = log(state, f"{name_of(state, catalog, i)} gets a Bite ({t.bites + 1})")
+        state = log(state, "bite", who=tid(state, i), n=t.bites + 1)
     return state
 
 
@@ -163,18 +178,18 @@ def exhaust(state: CampaignState, catalog: Catalog, i: int) -> CampaignState:
     if state.troupers[i].exhausted:
         return state
     state = with_trouper(state, i, exhausted=True)
-    return log(state, f"{name_of(state, catalog, i)} is Exhausted")
+    return log(state, "exhausted", who=tid(state, i))
 
 
 def draw_cards(
-    state: CampaignState, catalog: Catalog, i: int, n: int, rng: random.Random
+    state: CampaignState, catalog: Catalog, i: int, n: int, rng: Chance
 ) -> CampaignState:
     before = len(state.troupers[i].hand)
     t = draw(state.troupers[i], n, rng)
     troupers = list(state.troupers)
     troupers[i] = t
     state = state.model_copy(update={"troupers": troupers})
-    return log(state, f"{name_of(state, catalog, i)} draws {len(t.hand) - before}")
+    return log(state, "draws", who=tid(state, i), n=len(t.hand) - before)
 
 
 def discard_cards(
@@ -187,7 +202,7 @@ def discard_cards(
             raise RuleError(f"{c!r} is not in {name_of(state, catalog, i)}'s hand")
         hand.remove(c)
     state = with_trouper(state, i, hand=hand, discard=[*t.discard, *cards])
-    return log(state, f"{name_of(state, catalog, i)} discards {len(cards)}")
+    return log(state, "discards", who=tid(state, i), n=len(cards))
 
 
 def heal(
@@ -210,13 +225,13 @@ def heal(
     for c in chosen:
         wounds.remove(c)
     state = with_trouper(state, i, wounds=wounds, discard=[*t.discard, *chosen])
-    return log(state, f"{name_of(state, catalog, i)} heals {len(chosen)}")
+    return log(state, "heals", who=tid(state, i), n=len(chosen))
 
 
 # --------------------------------------------------------------------------- Threat
 
 
-def add_threat(state: CampaignState, catalog: Catalog, n: int, rng: random.Random) -> CampaignState:
+def add_threat(state: CampaignState, catalog: Catalog, n: int, rng: Chance) -> CampaignState:
     """Move the Threat token; each Alert space reached or passed reveals a Reaction card
     ("Game Turns", "Threat"). The token stops at the end of the track."""
     night = night_of(state)
@@ -225,37 +240,37 @@ def add_threat(state: CampaignState, catalog: Catalog, n: int, rng: random.Rando
     crossed = [a for a in track.alert_spaces if night.threat < a <= new]
     state = with_night(state, threat=new)
     if n:
-        state = log(state, f"Threat {night.threat} -> {new}")
+        state = log(state, "threat", before=night.threat, after=new)
     for _ in crossed:
         state = reveal_reaction(state, catalog, rng)
     return state
 
 
-def take_reaction(state: CampaignState, rng: random.Random) -> tuple[CampaignState, str | None]:
+def take_reaction(state: CampaignState, rng: Chance) -> tuple[CampaignState, str | None]:
     """The top card of the Nemesis deck, the discard pile shuffled into a new deck first when
     the deck is empty ("Wounding a Nemesis"). None when both are empty."""
     n = night_of(state)
     deck, discard = list(n.reaction_deck), list(n.reaction_discard)
     if not deck and discard:
         deck, discard = discard, []
-        rng.shuffle(deck)
+        rng.shuffle(deck, "reaction-deck")
         state = with_night(state, reaction_deck=deck, reaction_discard=discard)
-        state = log(state, "The Nemesis deck is empty: its discard pile is shuffled into it")
+        state = log(state, "nemesis_reshuffle")
     if not deck:
         return state, None
     card = deck.pop(0)
     return with_night(state, reaction_deck=deck), card
 
 
-def reveal_reaction(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+def reveal_reaction(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     """An Alert: the top Reaction card to the leftmost free Reaction space; an Interruption is
     queued to resolve at once. With the Line full, nothing is revealed (our reading)."""
     n = night_of(state)
     if len(n.reaction_line) >= catalog.board.reaction_spaces:
-        return log(state, "Alert: the Reaction Line is full, no card is revealed")
+        return log(state, "line_full")
     state, card = take_reaction(state, rng)
     if card is None:
-        return log(state, "Alert: the Nemesis has no Reaction card left")
+        return log(state, "no_reaction_left")
     face = reaction_face(state, catalog, card)
     n = night_of(state)
     slot = ReactionSlot(card=card, interruption=face.interruption)
@@ -263,8 +278,9 @@ def reveal_reaction(state: CampaignState, catalog: Catalog, rng: random.Random) 
     state = with_night(state, reaction_line=line)
     state = log(
         state,
-        f"Alert: the Nemesis reveals {face.name}"
-        + (" (Interruption: it resolves now)" if face.interruption else ""),
+        "reveal_interruption" if face.interruption else "reveal",
+        card=card,
+        **face_arg(state, card),
     )
     if face.interruption:
         job = EnemyJob(source="reaction", card=card, label=face.name, slot=len(line) - 1)
@@ -276,7 +292,7 @@ def reveal_reaction(state: CampaignState, catalog: Catalog, rng: random.Random) 
 
 
 def wound_nemesis(
-    state: CampaignState, catalog: Catalog, side: str, n: int, rng: random.Random
+    state: CampaignState, catalog: Catalog, side: str, n: int, rng: Chance
 ) -> CampaignState:
     """ "Wounding a Nemesis": per Wound, reveal Reaction cards until one without Interruption,
     put it under the side hit and shuffle the others back. On-wound Skills and the side's
@@ -298,14 +314,16 @@ def wound_nemesis(
                 taken = card
         night = night_of(state)
         deck = [*night.reaction_deck, *revealed]
-        rng.shuffle(deck)
+        rng.shuffle(deck, "reaction-deck")
         wounds = {k: list(v) for k, v in night.nemesis_wounds.items()}
         wounds.setdefault(side, []).append(taken or "-")
         state = with_night(state, reaction_deck=deck, nemesis_wounds=wounds)
         state = log(
             state,
-            f"{nem.name} suffers a Wound on the {side} ({len(wounds[side])} there)"
-            + ("" if taken else "; no Reaction card was left to mark it"),
+            "nemesis_wound" if taken else "nemesis_wound_unmarked",
+            nemesis=nem.id,
+            side=side,
+            n=len(wounds[side]),
         )
         jobs = [
             EnemyJob(
@@ -339,11 +357,15 @@ def check_victory(state: CampaignState, catalog: Catalog) -> CampaignState:
         return state
     need = nemesis_level(state, catalog).wounds
     if all(len(night.nemesis_wounds.get(s, [])) >= k for s, k in need.items()):
-        return end_night(state, "won", "the Nemesis took every Wound its Difficulty requires")
+        return end_night(state, "won", "nemesis_defeated")
     return state
 
 
-def end_night(state: CampaignState, result: str, reason: str) -> CampaignState:
+def end_night(
+    state: CampaignState, result: str, reason: str, **args: Any
+) -> CampaignState:
+    """The night is won or lost; ``reason`` is a code of ``narrate.REASONS`` (or
+    ``check_holds`` with the ``job`` whose Check card ended it)."""
     state = with_night(
         state,
         result=result,
@@ -353,7 +375,7 @@ def end_night(state: CampaignState, result: str, reason: str) -> CampaignState:
         queue=[],
         activation=None,
     )
-    return log(state, f"The night is {result}: {reason}")
+    return log(state, "night_over", result=result, reason=reason, **args)
 
 
 def check_rule_holds(state: CampaignState, catalog: Catalog, rule: m.CheckRule) -> bool:
@@ -388,20 +410,18 @@ def wound_minion(state: CampaignState, catalog: Catalog, space: str, n: int = 1)
     if idx is None or slots[idx].alive <= 0:
         raise RuleError(f"no Minion stands on space {space}")
     slot = slots[idx]
-    card = catalog.get("minions", slot.minion)
-    name = card.name if card is not None else slot.minion
     alive = max(0, slot.alive - n)
     if alive == 0 and slot.summoned:
         del slots[idx]
         state = with_night(state, minions=slots)
-        return log(state, f"{name} is defeated; its card leaves the Night Board")
+        return log(state, "minion_defeated", minion=slot.minion)
     slots[idx] = slot.model_copy(update={"alive": alive})
     state = with_night(state, minions=slots)
-    return log(state, f"{name} loses a Miniature ({alive} left)")
+    return log(state, "minion_hit", minion=slot.minion, n=alive)
 
 
 def summon(
-    state: CampaignState, catalog: Catalog, rng: random.Random, minion_type: str | None
+    state: CampaignState, catalog: Catalog, rng: Chance, minion_type: str | None
 ) -> CampaignState:
     """ "Summon": a random unused Minion card (of the type when one is left, else any) on the
     first free Minion space in Flow order; ignored when no space is free."""
@@ -410,18 +430,14 @@ def summon(
     taken = {s.space for s in night.minions}
     free = [sp for sp in catalog.board.minion_spaces[2:] if sp not in taken]
     if not free:
-        return log(state, "Summon ignored: no Minion space is free")
+        return log(state, "summon_no_space")
     unused = [mi.id for mi in catalog.all("minions") if mi.id not in used]
     types = {mi.id: mi.type for mi in catalog.all("minions")}
     typed = [mid for mid in unused if types[mid] == minion_type]
     pool = typed if minion_type and typed else unused
     if not pool:
-        return log(state, "Summon ignored: no Minion card is left")
-    mid = rng.choice(sorted(pool))
+        return log(state, "summon_no_card")
+    mid = rng.choice(sorted(pool), "summon")
     slot = MinionSlot(space=free[0], minion=mid, summoned=True, alive=1)
     state = with_night(state, minions=[*night.minions, slot])
-    name = next(mi.name for mi in catalog.all("minions") if mi.id == mid)
-    return log(
-        state,
-        f"Summon: {name} on space {free[0]} - place its Miniature on the Nemesis's Tile",
-    )
+    return log(state, "summon", minion=mid, space=free[0])

@@ -41,7 +41,7 @@ def _roll(catalog: Catalog, ctx: Context, dice: str, faces: list[Face] | str | N
     box = _box(catalog)
     pool = parse_pool(dice, box)
     if faces is None:
-        return list(roll_pool(pool, box, ctx.rng))
+        return list(roll_pool(pool, box, ctx.chance))
     if isinstance(faces, str):
         return list(parse_faces(faces, pool, box))
     if [f.die for f in faces] != list(pool):
@@ -401,7 +401,7 @@ def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) ->
     decks: dict[str, list[str]] = {}
     for art in ARTS:
         cards = [c.id for c in cat.advanced_deck(art)]
-        ctx.rng.shuffle(cards)
+        ctx.chance.shuffle(cards, f"advanced-deck:{art}")
         decks[art] = cards
     return state.model_copy(
         update={

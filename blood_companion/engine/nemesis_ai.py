@@ -15,12 +15,12 @@ Exhausted and Insanity tie breakers are applied here; the Leader is asked only i
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_outcome
 from blood_companion.engine import effects as fx
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import EnemyJob, Question
 from blood_companion.engine.state import CampaignState
@@ -51,6 +51,16 @@ def source_name(state: CampaignState, catalog: Catalog, job: EnemyJob) -> str:
     return fx.nemesis_card(state, catalog).name
 
 
+def source_id(state: CampaignState, job: EnemyJob) -> str:
+    """Who acts for an Enemy card: the Minion, or the Nemesis (log events name it)."""
+    return job.card if job.source == "minion" else fx.night_of(state).nemesis
+
+
+def _dump(o: m.Outcome) -> dict[str, object]:
+    """An Outcome element as log data (rendered by narrate)."""
+    return o.model_dump(mode="json", exclude_defaults=True)
+
+
 def _order(job: EnemyJob, effects: list[m.Effect]) -> list[int]:
     return list(job.effects) if job.effects is not None else list(range(len(effects)))
 
@@ -72,7 +82,7 @@ def _names(state: CampaignState, catalog: Catalog, idx: list[int]) -> str:
 # --------------------------------------------------------------------------- the loop
 
 
-def run_queue(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+def run_queue(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     """Resolve queued Enemy cards until a question is pending, the queue is empty or the night
     ends."""
     for _ in range(10_000):  # a guard against a data loop, never reached by real cards
@@ -91,7 +101,7 @@ def _finish_job(state: CampaignState, catalog: Catalog, job: EnemyJob) -> Campai
         if job.slot < len(line):
             line[job.slot] = line[job.slot].model_copy(update={"resolved": True})
             state = fx.with_night(state, reaction_line=line)
-        state = fx.log(state, f"{job.label}: resolved (Resolved token)")
+        state = fx.log(state, "job_resolved", job=fx.job_arg(state, job))
     return state
 
 
@@ -111,21 +121,17 @@ def _next_effect(state: CampaignState, job: EnemyJob) -> CampaignState:
     )
 
 
-def _advance(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     night = fx.night_of(state)
     job = night.queue[0]
     if job.source == "reaction" and not job.check_done:
         face = fx.reaction_face(state, catalog, job.card)
         if face.check is not None:
-            what = face.check.text or face.check.kind.replace("_", " ")
+            ref = fx.job_arg(state, job)
             if fx.check_rule_holds(state, catalog, face.check):
-                state = fx.log(
-                    state, f"{job.label} is a Check card and its condition holds: {what}"
-                )
-                return fx.end_night(state, "lost", f"{job.label}: {what}")
-            state = fx.log(
-                state, f"{job.label} is a Check card; its condition does not hold ({what})"
-            )
+                state = fx.log(state, "check_holds", job=ref, check=True)
+                return fx.end_night(state, "lost", "check_holds", job=ref)
+            state = fx.log(state, "check_fails", job=ref, check=True)
         job = job.model_copy(update={"check_done": True})
         state = _set_job(state, job)
     if job.source == "minion":
@@ -203,7 +209,7 @@ def _apply_priorities(
                 ),
             )
     if not cands:
-        state = fx.log(state, f"{job.label}: no valid target, the Effect is ignored")
+        state = fx.log(state, "no_target", job=fx.job_arg(state, job))
     job = job.model_copy(update={"stage": "tests", "targets": cands, "candidates": cands})
     return _set_job(state, job)
 
@@ -233,7 +239,7 @@ def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int
 def _resolve_targets(
     state: CampaignState,
     catalog: Catalog,
-    rng: random.Random,
+    rng: Chance,
     job: EnemyJob,
     eff: m.Effect,
     src: str,
@@ -267,38 +273,45 @@ def _resolve_targets(
             ),
         )
     state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
-    return apply_to_trouper(state, catalog, rng, t, eff.outcome, src)
+    return apply_to_trouper(state, catalog, rng, t, eff.outcome, source_id(state, job))
 
 
 def _apply_global(
     state: CampaignState,
     catalog: Catalog,
-    rng: random.Random,
+    rng: Chance,
     job: EnemyJob,
     eff: m.Effect,
     src: str,
 ) -> CampaignState:
+    sid = source_id(state, job)
     for o in eff.outcome:
         if o.kind == "threat":
             state = fx.add_threat(state, catalog, o.n, rng)
         elif o.kind == "summon":
             state = fx.summon(state, catalog, rng, o.minion_type)
         elif o.kind in fx.MOVES:
-            where = ""
             if eff.target is not None and eff.target.kind == "tile":
-                where = f" to a Tile at Distance {eff.target.distance} (Leader's Rule picks it)"
-            state = fx.log(state, f"MOVE {src}: {render_outcome(o)}{where}")
+                state = fx.log(
+                    state, "enemy_move_tile", src=sid, outcome=_dump(o),
+                    distance=eff.target.distance,
+                )
+            else:
+                state = fx.log(state, "enemy_move", src=sid, outcome=_dump(o))
         else:
-            state = fx.log(state, f"{src}: {render_outcome(o)}")
+            state = fx.log(state, "enemy_outcome", src=sid, outcome=_dump(o))
     if eff.text:
-        state = fx.log(state, f"{job.label}: {eff.text}")
+        effects = job_effects(state, catalog, job)
+        state = fx.log(
+            state, "enemy_text", job=fx.job_arg(state, job), effect=_order(job, effects)[job.effect]
+        )
     return state
 
 
 def apply_to_trouper(
     state: CampaignState,
     catalog: Catalog,
-    rng: random.Random,
+    rng: Chance,
     t: int,
     outcome: list[m.Outcome],
     src: str,
@@ -306,6 +319,7 @@ def apply_to_trouper(
     """Apply an Enemy Effect's Elements to one Trouper (the Elements the app tracks, and the
     movements as lines for the players to carry out)."""
     who = fx.name_of(state, catalog, t)
+    whom = fx.tid(state, t)
     for o in outcome:
         k = o.kind
         if k == "wound":
@@ -338,11 +352,11 @@ def apply_to_trouper(
                     ),
                 )
         elif k in ("run", "fly", "step", "escape"):
-            state = fx.log(state, f"MOVE {src}: {render_outcome(o)} toward {who}")
+            state = fx.log(state, "enemy_move_toward", src=src, outcome=_dump(o), who=whom)
         elif k in ("push", "attract", "move"):
-            state = fx.log(state, f"MOVE {src}: {render_outcome(o)} {who}")
+            state = fx.log(state, "enemy_move_trouper", src=src, outcome=_dump(o), who=whom)
         else:
-            state = fx.log(state, f"{src} -> {who}: {render_outcome(o)}")
+            state = fx.log(state, "enemy_on_trouper", src=src, outcome=_dump(o), who=whom)
     return state
 
 
@@ -357,7 +371,7 @@ def current_question(state: CampaignState) -> Question:
 
 
 def answer_targets(
-    state: CampaignState, catalog: Catalog, rng: random.Random, chosen: list[int]
+    state: CampaignState, catalog: Catalog, rng: Chance, chosen: list[int]
 ) -> CampaignState:
     """Answer an in_range / closest / farthest / leader question with Trouper indexes."""
     q = current_question(state)
@@ -382,12 +396,12 @@ def answer_targets(
     job = job.model_copy(update={"candidates": chosen})
     state = fx.with_night(state, pending=list(night.pending[1:]))
     state = _set_job(state, job)
-    state = fx.log(state, f"Answer: {_names(state, catalog, chosen)}")
+    state = fx.log(state, "answer", whos=[fx.tid(state, i) for i in chosen])
     return run_queue(state, catalog, rng)
 
 
 def answer_discard(
-    state: CampaignState, catalog: Catalog, rng: random.Random, cards: list[str]
+    state: CampaignState, catalog: Catalog, rng: Chance, cards: list[str]
 ) -> CampaignState:
     q = current_question(state)
     if q.kind != "discard" or q.trouper is None:
@@ -400,7 +414,7 @@ def answer_discard(
 
 
 def answer_test(
-    state: CampaignState, catalog: Catalog, rng: random.Random, success: bool
+    state: CampaignState, catalog: Catalog, rng: Chance, success: bool
 ) -> CampaignState:
     """The dodge Test of the current target is done: a Success cancels the Elements."""
     q = current_question(state)
@@ -410,11 +424,12 @@ def answer_test(
     job = night.queue[0]
     effects = job_effects(state, catalog, job)
     eff = effects[_order(job, effects)[job.effect]]
-    src = source_name(state, catalog, job)
     state = fx.with_night(state, pending=list(night.pending[1:]))
     state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
     if success:
-        state = fx.log(state, f"{fx.name_of(state, catalog, q.trouper)} dodges")
+        state = fx.log(state, "dodges", who=fx.tid(state, q.trouper))
     else:
-        state = apply_to_trouper(state, catalog, rng, q.trouper, eff.outcome, src)
+        state = apply_to_trouper(
+            state, catalog, rng, q.trouper, eff.outcome, source_id(state, job)
+        )
     return run_queue(state, catalog, rng)

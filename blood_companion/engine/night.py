@@ -13,15 +13,16 @@ cited by name; docs/rules-decisions.md ("Night Part") lists the readings this mo
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
 from blood_companion.engine import effects as fx
+from blood_companion.engine import narrate
 from blood_companion.engine import nemesis_ai as ai
 from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, parse_faces, parse_pool
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_setup import setup_night
@@ -83,7 +84,10 @@ def _night(state: CampaignState) -> NightState:
 def _need_phase(state: CampaignState, *phases: str, what: str) -> NightState:
     night = _night(state)
     if night.phase == "over":
-        raise RuleError(f"the night is over ({night.result}): {night.reason}")
+        raise RuleError(
+            f"the night is over ({night.result}): "
+            f"{narrate.REASONS.get(night.reason, night.reason)}"
+        )
     if night.phase not in phases:
         wanted = " or ".join(PHASE_NAMES[p] for p in phases)
         raise RuleError(
@@ -159,7 +163,7 @@ def box_of(catalog: Catalog) -> DiceBox:
 def effect_test(
     state: CampaignState,
     catalog: Catalog,
-    rng: random.Random,
+    rng: Chance,
     t: int,
     test: m.EffectTest,
     trait: str | None,
@@ -188,7 +192,7 @@ def effect_test(
 def take_test(
     state: CampaignState,
     catalog: Catalog,
-    rng: random.Random,
+    rng: Chance,
     t: int,
     *,
     traits: Sequence[str],
@@ -261,13 +265,17 @@ def take_test(
     bonuses.pop(t, None)
     state = fx.with_night(state, bonuses=bonuses)
     faces = " ".join(f"{f.die}{f.triumphs}" + ("x" * f.defeats) for f in result.faces)
-    extra = result.bonus_triumphs + result.insanity_triumphs
     state = fx.log(
         state,
-        f"TEST {fx.name_of(state, catalog, t)} - {setup.label}: [{faces}]"
-        + (f" +{extra}" if extra else "")
-        + f" = {result.total} vs {result.target}: "
-        + ("Success" if result.success else "Failure"),
+        "test",
+        who=fx.tid(state, t),
+        label=label,
+        trait=options[0][0],
+        faces=faces,
+        extra=result.bonus_triumphs + result.insanity_triumphs,
+        total=result.total,
+        target=result.target,
+        success=result.success,
     )
     return state, result
 
@@ -382,7 +390,7 @@ def _slots(text: str, n: int) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- phase flow
 
 
-def settle(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+def settle(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     """Run queued Enemy cards, then whatever the phase does when its queue is empty."""
     for _ in range(1000):
         state = ai.run_queue(state, catalog, rng)
@@ -396,7 +404,7 @@ def settle(state: CampaignState, catalog: Catalog, rng: random.Random) -> Campai
     raise RuleError("the night did not settle")  # pragma: no cover
 
 
-def _queue_empty(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+def _queue_empty(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     night = _night(state)
     if night.phase == "beginning_of_night":
         return start_turn(state, catalog, rng, first=True)
@@ -409,21 +417,19 @@ def _queue_empty(state: CampaignState, catalog: Catalog, rng: random.Random) -> 
         if jobs:
             return fx.with_night(state, queue=jobs)
         state = fx.with_night(state, phase_done=True)
-        return fx.log(state, "The Nemesis Phase is over")
+        return fx.log(state, "nemesis_phase_over")
     if night.phase == "minions" and not night.phase_done:
         state = fx.with_night(state, phase_done=True)
-        return fx.log(state, "The Minions Phase is over")
+        return fx.log(state, "minions_phase_over")
     return state
 
 
-def begin_night(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+def begin_night(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     """ "Beginning of the Night" after :func:`setup_night` dealt five cards each: the
     Nemesis's own Beginning-of-the-Night Skills resolve, the players' are listed for them to
     resolve in an agreed order; then Game Turn 1 starts. Also used by the Day Part."""
     state = fx.with_night(state, started=True, phase="beginning_of_night")
-    state = fx.log(
-        state, f"Beginning of the Night: each Trouper drew {catalog.config.hand_size} cards"
-    )
+    state = fx.log(state, "beginning_of_night", n=catalog.config.hand_size)
     state = _list_player_timing(state, catalog, "beginning_of_night")
     nem = fx.nemesis_card(state, catalog)
     jobs = [
@@ -440,29 +446,29 @@ def begin_night(state: CampaignState, catalog: Catalog, rng: random.Random) -> C
 def _list_player_timing(state: CampaignState, catalog: Catalog, timing: str) -> CampaignState:
     """Players' Effects with this timing (in hand or equipped) are listed for the table to
     resolve in an order they agree on."""
-    found: list[str] = []
-    for i, t in enumerate(state.troupers):
+    found: list[list[str]] = []
+    for t in state.troupers:
         for cid in t.hand:
             card = catalog.tactic(cid)
             if card is not None and any(e.timing == timing for e in card.effects):
-                found.append(f"{fx.name_of(state, catalog, i)}: {card.name}")
+                found.append([t.trouper, cid])
         for iid in t.equipped.values():
             item = catalog.item(iid)
             if item is not None and any(e.timing == timing for e in item.starting.effects):
-                found.append(f"{fx.name_of(state, catalog, i)}: {item.name}")
+                found.append([t.trouper, iid])
     if found:
-        state = fx.log(state, "Players resolve, in an order they agree on: " + "; ".join(found))
+        state = fx.log(state, "player_timing", found=found)
     return state
 
 
 def start_turn(
-    state: CampaignState, catalog: Catalog, rng: random.Random, *, first: bool = False
+    state: CampaignState, catalog: Catalog, rng: Chance, *, first: bool = False
 ) -> CampaignState:
     """ "Start of Turn": Beginning-of-the-Turn Effects, then the Planning Phase."""
     night = _night(state)
     turn = night.turn if first else night.turn + 1
     state = fx.with_night(state, phase="start_of_turn", turn=turn, phase_done=False)
-    state = fx.log(state, f"Game Turn {turn}")
+    state = fx.log(state, "game_turn", turn=turn)
     state = _list_player_timing(state, catalog, "beginning_of_turn")
     nem = fx.nemesis_card(state, catalog)
     jobs = [
@@ -481,10 +487,10 @@ def start_planning(state: CampaignState, catalog: Catalog) -> CampaignState:
     state = fx.with_night(
         state, phase="planning", passed=[], cascade=False, after_play=None, phase_done=False
     )
-    state = fx.log(state, "Planning Phase")
+    state = fx.log(state, "planning_phase")
     first = _next_player(state, state.leader, include_self=True)
     if first is None:
-        return end_planning(state, catalog, "no Trouper can play a card")
+        return end_planning(state, catalog, "nobody_can_play_card")
     return fx.with_night(state, to_play=first)
 
 
@@ -507,24 +513,24 @@ def _after_play(state: CampaignState, catalog: Catalog) -> CampaignState:
     what = night.after_play
     state = fx.with_night(state, after_play=None)
     if _chain_full(night):
-        return end_planning(state, catalog, "the Chain is full")
+        return end_planning(state, catalog, "chain_full")
     if what == "end":
-        return end_planning(state, catalog, "a Block card was played")
+        return end_planning(state, catalog, "block")
     player = night.to_play if night.to_play is not None else state.leader
     if what == "cascade" and can_play(state, player):
         return fx.with_night(state, cascade=True)
     nxt = _next_player(state, player)
     if nxt is None:
-        return end_planning(state, catalog, "no Trouper can play a card")
+        return end_planning(state, catalog, "nobody_can_play_card")
     return fx.with_night(state, to_play=nxt, cascade=False)
 
 
 def end_planning(state: CampaignState, catalog: Catalog, why: str) -> CampaignState:
-    state = fx.log(state, f"The Planning Phase ends: {why}")
+    state = fx.log(state, "planning_ends", reason=why)
     state = fx.with_night(
         state, phase="tactic", to_play=None, cascade=False, after_play=None, phase_done=False
     )
-    state = fx.log(state, "Tactic Phase")
+    state = fx.log(state, "tactic_phase")
     return _activate_next(state, catalog)
 
 
@@ -535,13 +541,12 @@ def _activate_next(state: CampaignState, catalog: Catalog) -> CampaignState:
     for k, slot in enumerate(night.chain):
         if slot.kind in ("tactic", "rest") and not slot.resolved and slot.owner is not None:
             state = fx.with_night(state, activation=Activation(slot=k, trouper=slot.owner))
-            what = "a Rest" if slot.kind == "rest" else card_name(catalog, slot.card)
-            return fx.log(
-                state,
-                f"{fx.name_of(state, catalog, slot.owner)} is Active ({what}, Chain space {k + 1})",
-            )
+            who = fx.tid(state, slot.owner)
+            if slot.kind == "rest":
+                return fx.log(state, "active_rest", who=who, space=k + 1)
+            return fx.log(state, "active", who=who, card=slot.card, space=k + 1)
     state = fx.with_night(state, activation=None, phase_done=True)
-    return fx.log(state, "Every card on the Chain is resolved")
+    return fx.log(state, "chain_resolved")
 
 
 def _unresolved_reactions(state: CampaignState, catalog: Catalog) -> list[EnemyJob]:
@@ -556,19 +561,19 @@ def _unresolved_reactions(state: CampaignState, catalog: Catalog) -> list[EnemyJ
     return jobs
 
 
-def start_nemesis(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+def start_nemesis(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     state = fx.with_night(state, phase="nemesis", phase_done=False, activation=None)
-    state = fx.log(state, "Nemesis Phase")
+    state = fx.log(state, "nemesis_phase")
     jobs = _unresolved_reactions(state, catalog)
     state = fx.with_night(state, queue=jobs)
     return settle(state, catalog, rng)
 
 
-def start_minions(state: CampaignState, catalog: Catalog, rng: random.Random) -> CampaignState:
+def start_minions(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     """ "Minions Phase": Minion A, Minion B, then the other spaces in Flow order; each
     Miniature resolves its card top to bottom."""
     state = fx.with_night(state, phase="minions", phase_done=False)
-    state = fx.log(state, "Minions Phase")
+    state = fx.log(state, "minions_phase")
     night = _night(state)
     order = {sp: k for k, sp in enumerate(catalog.board.minion_spaces)}
     jobs = []
@@ -579,7 +584,16 @@ def start_minions(state: CampaignState, catalog: Catalog, rng: random.Random) ->
             label = f"{name} ({slot.space}" + (
                 f", Miniature {k + 1} of {slot.alive})" if slot.alive > 1 else ")"
             )
-            jobs.append(EnemyJob(source="minion", card=slot.minion, label=label, space=slot.space))
+            jobs.append(
+                EnemyJob(
+                    source="minion",
+                    card=slot.minion,
+                    label=label,
+                    space=slot.space,
+                    miniature=k + 1,
+                    miniatures=slot.alive,
+                )
+            )
     state = fx.with_night(state, queue=jobs)
     return settle(state, catalog, rng)
 
@@ -587,7 +601,7 @@ def start_minions(state: CampaignState, catalog: Catalog, rng: random.Random) ->
 def cleanup(state: CampaignState, catalog: Catalog) -> CampaignState:
     """ "Cleanup Phase", every step in the rulebook's order."""
     state = fx.with_night(state, phase="cleanup", phase_done=False)
-    state = fx.log(state, "Cleanup Phase")
+    state = fx.log(state, "cleanup_phase")
     state = _list_player_timing(state, catalog, "beginning_of_cleanup")
     night = _night(state)
     # The Leader token passes to the player after whoever placed the rightmost card.
@@ -596,10 +610,8 @@ def cleanup(state: CampaignState, catalog: Catalog) -> CampaignState:
         last = owners[-1]
         leader = (last + 1) % len(state.troupers)
         state = state.model_copy(update={"leader": leader})
-        state = fx.log(state, f"The Leader token passes to {fx.name_of(state, catalog, leader)}")
-    state = fx.log(
-        state, "Remove Consumed Trap and Whisper tokens from the Map; turn Intact ones to Consumed"
-    )
+        state = fx.log(state, "leader_passes", leader=fx.tid(state, leader))
+    state = fx.log(state, "tokens_cleanup")
     # Resolved tokens off; Tactic cards to their owners' discard piles (or Wounds when
     # Sacrificed); Reaction cards to the Nemesis discard pile.
     troupers = list(state.troupers)
@@ -631,11 +643,7 @@ def cleanup(state: CampaignState, catalog: Catalog) -> CampaignState:
     ]
     state = state.model_copy(update={"troupers": troupers})
     for i in newly_out:
-        state = fx.log(
-            state,
-            f"{fx.name_of(state, catalog, i)} has {limit}+ Wounds and is "
-            "Knocked Out for the rest of the night",
-        )
+        state = fx.log(state, "knocked_out", who=fx.tid(state, i), n=limit)
     state = fx.with_night(
         state,
         chain=keep,
@@ -646,15 +654,15 @@ def cleanup(state: CampaignState, catalog: Catalog) -> CampaignState:
         bonuses={},
         phase_done=True,
     )
-    state = fx.log(state, "Items refreshed, Exhausted tokens discarded, Threat back to 0")
+    state = fx.log(state, "cleanup_done")
     if catalog.config.lose_when_all_knocked_out and all(t.knocked_out for t in troupers):
-        state = fx.end_night(state, "lost", "every Trouper is Knocked Out")
+        state = fx.end_night(state, "lost", "all_knocked_out")
     elif catalog.config.lose_when_nobody_can_play and not any(
         can_play(state, i) for i in range(len(troupers))
     ):
         # No printed rule covers it: with no card in any hand nobody can play, Rest or raise
         # Threat, so the night could never end (docs/rules-decisions.md).
-        state = fx.end_night(state, "lost", "no Trouper has a card left to play")
+        state = fx.end_night(state, "lost", "nobody_can_play")
     return state
 
 
@@ -727,14 +735,14 @@ def _pay(
             chain = list(night.chain)
             chain[slot] = chain[slot].model_copy(update={"sacrificed": True})
             state = fx.with_night(state, chain=chain)
-            state = fx.log(state, "Sacrifice: the card goes to Wounds at Cleanup")
+            state = fx.log(state, "sacrifice")
     return state
 
 
 def _apply_own(
     state: CampaignState,
     catalog: Catalog,
-    rng: random.Random,
+    rng: Chance,
     t: int,
     outcome: Sequence[m.Outcome],
     *,
@@ -744,7 +752,7 @@ def _apply_own(
 ) -> CampaignState:
     """Apply a Trouper Effect's Elements to Trouper ``t`` (bookkeeping the app tracks;
     movements are for the players)."""
-    who = fx.name_of(state, catalog, t)
+    whom = fx.tid(state, t)
     for o in outcome:
         k = o.kind
         if k in ATTACKS and skip_attacks:
@@ -775,16 +783,16 @@ def _apply_own(
             else:
                 b = b.model_copy(update={"dice": [*b.dice, o.die or "G"]})
             state = fx.with_night(state, bonuses={**night.bonuses, t: b})
-            state = fx.log(state, f"{who}: {ai.render_outcome(o)} on their next Test")
+            state = fx.log(state, "test_bonus", who=whom, outcome=ai._dump(o))
         elif k == "gain_resource":
             res = o.resource or "coins"
             wagon = state.wagon.model_copy(update={res: getattr(state.wagon, res) + o.n})
             state = state.model_copy(update={"wagon": wagon})
-            state = fx.log(state, f"Wagon: +{o.n} {res}")
+            state = fx.log(state, "wagon_gain", n=o.n, resource=res)
         elif k in fx.MOVES:
-            state = fx.log(state, f"MOVE {who}: {ai.render_outcome(o)}")
+            state = fx.log(state, "move", who=whom, outcome=ai._dump(o))
         else:
-            state = fx.log(state, f"{who}: {ai.render_outcome(o)}")
+            state = fx.log(state, "own_outcome", who=whom, outcome=ai._dump(o))
     return state
 
 
@@ -900,7 +908,7 @@ def attack_need(
 def _attack(
     state: CampaignState,
     catalog: Catalog,
-    rng: random.Random,
+    rng: Chance,
     t: int,
     eff: m.Effect,
     *,
@@ -930,9 +938,21 @@ def _attack(
     trait_kind, need, what = attack_need(state, catalog, eff, target, side)
     traits = list(eff.test.traits) if eff.test else []
     fixed = eff.test.dice if eff.test else None
+    night = _night(state)
+    if is_nemesis:
+        foe, where = night.nemesis, side
+    else:
+        space = key.removeprefix("minion:").upper()
+        foe = next(s.minion for s in night.minions if s.space == space)
+        where = space
     state = fx.log(
         state,
-        f"{fx.name_of(state, catalog, t)} attacks {what}: {trait_kind.capitalize()} Defense {need}",
+        "attacks",
+        who=fx.tid(state, t),
+        card=foe,
+        where=where,
+        defense=trait_kind,
+        need=need,
     )
     state, result = take_test(
         state,
@@ -990,14 +1010,14 @@ class SetupNight(Action):
         state = setup_night(
             state,
             ctx.catalog,
-            ctx.rng,
+            ctx.chance,
             nemesis=self.nemesis,
             location=self.location,
             minions=self.minions,
             difficulty=self.difficulty,
             events=self.events,
         )
-        return begin_night(state, ctx.catalog, ctx.rng)
+        return begin_night(state, ctx.catalog, ctx.chance)
 
     def describe(self) -> str:
         return (
@@ -1015,7 +1035,7 @@ class BeginNight(NightAction):
         night = _night(state)
         if night.started:
             raise RuleError("the night has already begun")
-        return begin_night(state, ctx.catalog, ctx.rng)
+        return begin_night(state, ctx.catalog, ctx.chance)
 
 
 def _planner(
@@ -1064,18 +1084,16 @@ class PlayCard(NightAction):
         state = fx.with_trouper(state, t, hand=hand)
         slot = ChainSlot(kind="tactic", card=self.card, owner=t, threat=card.threat)
         state = fx.with_night(state, chain=[*night.chain, slot], rightmost_player=t)
+        tags = (["Cascade"] if card.cascade else []) + (["Block"] if card.block else [])
         state = fx.log(
-            state,
-            f"{who} plays {card.name} on Chain space {len(night.chain) + 1}"
-            + (" (Cascade)" if card.cascade else "")
-            + (" (Block)" if card.block else ""),
+            state, "plays", who=tr.trouper, card=card.id, space=len(night.chain) + 1, tags=tags
         )
         after: Literal["next", "cascade", "end"] = (
             "end" if card.block else "cascade" if card.cascade else "next"
         )
         state = fx.with_night(state, after_play=after, cascade=False)
-        state = fx.add_threat(state, cat, card.threat, ctx.rng)
-        return settle(state, cat, ctx.rng)
+        state = fx.add_threat(state, cat, card.threat, ctx.chance)
+        return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:
         return f"{self.trouper} plays {self.card}"
@@ -1105,12 +1123,10 @@ class Rest(NightAction):
         state = fx.with_night(
             state, chain=[*night.chain, slot], rightmost_player=t, after_play="next", cascade=False
         )
-        state = fx.log(
-            state, f"{who} Rests (a face-down card on Chain space {len(night.chain) + 1})"
-        )
+        state = fx.log(state, "rests", who=tr.trouper, space=len(night.chain) + 1)
         state = fx.exhaust(state, cat, t)
-        state = fx.add_threat(state, cat, 1, ctx.rng)
-        return settle(state, cat, ctx.rng)
+        state = fx.add_threat(state, cat, 1, ctx.chance)
+        return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:
         return f"{self.trouper} rests ({self.card})"
@@ -1132,7 +1148,7 @@ class PassCascade(NightAction):
                 hint="everyone else plays a card or Rests",
             )
         state = fx.with_night(state, after_play="next", cascade=False)
-        return settle(state, ctx.catalog, ctx.rng)
+        return settle(state, ctx.catalog, ctx.chance)
 
 
 class Attack(NightAction):
@@ -1166,7 +1182,7 @@ class Attack(NightAction):
         state, ok = _attack(
             state,
             cat,
-            ctx.rng,
+            ctx.chance,
             t,
             eff,
             target=self.target,
@@ -1179,8 +1195,8 @@ class Attack(NightAction):
             label=card.name,
         )
         if ok and _night(state).result is None:
-            state = _apply_own(state, cat, ctx.rng, t, eff.outcome)
-        return settle(state, cat, ctx.rng)
+            state = _apply_own(state, cat, ctx.chance, t, eff.outcome)
+        return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:
         side = f" ({self.side})" if self.side else ""
@@ -1221,13 +1237,13 @@ class ResolveEffect(NightAction):
         ok = True
         if eff.test is not None:
             state, ok = effect_test(
-                state, cat, ctx.rng, t, eff.test, self.trait, self.dice, self.reroll, card.name
+                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, card.name
             )
         if ok:
-            state = _apply_own(state, cat, ctx.rng, who, eff.outcome, heal_cards=self.heal)
+            state = _apply_own(state, cat, ctx.chance, who, eff.outcome, heal_cards=self.heal)
         if eff.text:
-            state = fx.log(state, f"{card.name}: {eff.text}")
-        return settle(state, cat, ctx.rng)
+            state = fx.log(state, "card_text", card=card.id, effect=k)
+        return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:
         return f"resolve Effect {self.effect}"
@@ -1264,11 +1280,9 @@ class UseSupport(NightAction):
         chain = list(night.chain)
         chain[k] = slot.model_copy(update={"supports_used": [*slot.supports_used, j]})
         state = fx.with_night(state, chain=chain)
-        state = fx.log(
-            state, f"{fx.name_of(state, cat, act.trouper)} uses the Support of {card.name}"
-        )
-        state = _apply_own(state, cat, ctx.rng, act.trouper, card.effects[j].outcome)
-        return settle(state, cat, ctx.rng)
+        state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=card.id)
+        state = _apply_own(state, cat, ctx.chance, act.trouper, card.effects[j].outcome)
+        return settle(state, cat, ctx.chance)
 
 
 class UseItem(NightAction):
@@ -1313,8 +1327,8 @@ class UseItem(NightAction):
             state = fx.with_trouper(
                 state, t, depleted_items=[*state.troupers[t].depleted_items, iid]
             )
-        state = fx.log(state, f"{who} uses {side.name}")
-        state = _apply_own(state, cat, ctx.rng, t, eff.outcome, heal_cards=self.heal)
+        state = fx.log(state, "uses_item", who=tr.trouper, item=iid)
+        state = _apply_own(state, cat, ctx.chance, t, eff.outcome, heal_cards=self.heal)
         return state
 
     def describe(self) -> str:
@@ -1352,14 +1366,14 @@ class UseEvent(NightAction):
         _check_cost_and_condition(state, cat, t, eff, discard=self.discard)
         state = _pay(state, cat, t, eff, discard=self.discard)
         state = fx.with_night(state, activation=act.model_copy(update={"event_used": True}))
-        state = fx.log(state, f"{fx.name_of(state, cat, t)} attempts the Event {ev.name}")
+        state = fx.log(state, "attempts_event", who=fx.tid(state, t), event=ev.id)
         if any(o.kind in ATTACKS for o in eff.outcome):
             if self.target is None:
                 raise RuleError("name the Minion space the Event's attack targets (--target)")
             state, ok = _attack(
                 state,
                 cat,
-                ctx.rng,
+                ctx.chance,
                 t,
                 eff,
                 target=self.target,
@@ -1373,7 +1387,7 @@ class UseEvent(NightAction):
             )
         elif eff.test is not None:
             state, ok = effect_test(
-                state, cat, ctx.rng, t, eff.test, self.trait, self.dice, self.reroll, ev.name
+                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, ev.name
             )
         else:
             ok = True
@@ -1396,25 +1410,11 @@ class UseEvent(NightAction):
             state = fx.with_night(
                 state, chain=chain, chain_spaces=_night(state).chain_spaces + r.chain_spaces
             )
-            state = fx.log(state, f"Event {ev.name} resolved (face down): reward {_reward_text(r)}")
-            state = _apply_own(state, cat, ctx.rng, t, eff.outcome)
+            state = fx.log(state, "event_solved", event=ev.id)
+            state = _apply_own(state, cat, ctx.chance, t, eff.outcome)
         else:
-            state = _apply_own(state, cat, ctx.rng, t, eff.on_failure)
-        return settle(state, cat, ctx.rng)
-
-
-def _reward_text(r: m.EventReward) -> str:
-    parts = [f"+{r.chain_spaces} Chain space"] if r.chain_spaces else []
-    parts += [
-        f"+{getattr(r.resources, x)} {x}"
-        for x in ("jewels", "coins", "trinkets", "scrolls")
-        if getattr(r.resources, x)
-    ]
-    if r.resources.any:
-        parts.append(f"+{r.resources.any} Resource(s) of your choice (adjust the Wagon)")
-    if r.location_trophies:
-        parts.append(f"+{r.location_trophies} Location Trophy")
-    return ", ".join(parts) or "none"
+            state = _apply_own(state, cat, ctx.chance, t, eff.on_failure)
+        return settle(state, cat, ctx.chance)
 
 
 def _event_slot(night: NightState, key: str) -> int:
@@ -1458,7 +1458,7 @@ class RestRedraw(NightAction):
         if self.discard:
             state = fx.discard_cards(state, cat, t, list(self.discard))
         need = max(0, cat.config.hand_size - len(state.troupers[t].hand))
-        state = fx.draw_cards(state, cat, t, need, ctx.rng)
+        state = fx.draw_cards(state, cat, t, need, ctx.chance)
         return fx.with_night(state, activation=act.model_copy(update={"rest_drawn": True}))
 
 
@@ -1473,7 +1473,7 @@ class FinishActivation(NightAction):
         chain = list(night.chain)
         chain[act.slot] = slot.model_copy(update={"resolved": True})
         state = fx.with_night(state, chain=chain, activation=None)
-        state = fx.log(state, f"Chain space {act.slot + 1}: Resolved token")
+        state = fx.log(state, "resolved_token", space=act.slot + 1)
         return _activate_next(state, cat)
 
 
@@ -1489,11 +1489,11 @@ class AnswerQuestion(NightAction):
         cat = ctx.catalog
         q = ai.current_question(state)
         if q.kind == "discard":
-            state = ai.answer_discard(state, cat, ctx.rng, list(self.cards))
+            state = ai.answer_discard(state, cat, ctx.chance, list(self.cards))
         else:
             idx = [trouper_index(state, w) for w in self.troupers]
-            state = ai.answer_targets(state, cat, ctx.rng, idx)
-        return settle(state, cat, ctx.rng)
+            state = ai.answer_targets(state, cat, ctx.chance, idx)
+        return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:
         return "answer " + (", ".join(self.troupers or self.cards) or "none")
@@ -1517,7 +1517,7 @@ class RollTest(NightAction):
         state, result = take_test(
             state,
             cat,
-            ctx.rng,
+            ctx.chance,
             q.trouper,
             traits=q.traits,
             fixed_dice=q.dice,
@@ -1528,8 +1528,8 @@ class RollTest(NightAction):
             bonus_triumphs=self.bonus_triumphs,
             label="dodge",
         )
-        state = ai.answer_test(state, cat, ctx.rng, result.success)
-        return settle(state, cat, ctx.rng)
+        state = ai.answer_test(state, cat, ctx.chance, result.success)
+        return settle(state, cat, ctx.chance)
 
 
 class NextPhase(NightAction):
@@ -1542,10 +1542,13 @@ class NextPhase(NightAction):
         cat = ctx.catalog
         night = _night(state)
         if night.phase == "over":
-            raise RuleError(f"the night is over ({night.result}): {night.reason}")
+            raise RuleError(
+            f"the night is over ({night.result}): "
+            f"{narrate.REASONS.get(night.reason, night.reason)}"
+        )
         _no_question(state)
         if night.phase == "beginning_of_night" and not night.started:
-            return begin_night(state, cat, ctx.rng)
+            return begin_night(state, cat, ctx.chance)
         if night.phase == "planning":
             raise RuleError(
                 "the Planning Phase goes on while someone can play",
@@ -1554,18 +1557,18 @@ class NextPhase(NightAction):
         if night.phase == "tactic" and night.activation is not None:
             raise RuleError("the Active Trouper has not finished", hint="`blood night done`")
         if night.phase in ("nemesis", "minions") and not night.phase_done:
-            return settle(state, cat, ctx.rng)
+            return settle(state, cat, ctx.chance)
         nxt = NEXT_PHASE.get(night.phase)
         if nxt == "nemesis":
-            return start_nemesis(state, cat, ctx.rng)
+            return start_nemesis(state, cat, ctx.chance)
         if nxt == "minions":
-            return start_minions(state, cat, ctx.rng)
+            return start_minions(state, cat, ctx.chance)
         if nxt == "cleanup":
             return cleanup(state, cat)
         if nxt == "start_of_turn":
-            state = start_turn(state, cat, ctx.rng)
-            return settle(state, cat, ctx.rng)
-        return settle(state, cat, ctx.rng)
+            state = start_turn(state, cat, ctx.chance)
+            return settle(state, cat, ctx.chance)
+        return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:
         return "continue"
@@ -1736,7 +1739,7 @@ def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     }
     if night.phase == "over":
         out["prompt"] = (
-            f"The night is {night.result}: {night.reason}. "
+            f"The night is {night.result}: {narrate.night_reason(night, catalog)}. "
             "End of the Night: clear the board and read the rewards."
         )
         out["commands"] = ["blood end night"]
@@ -1945,7 +1948,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         "turn": night.turn,
         "phase": night.phase,
         "result": night.result,
-        "reason": night.reason,
+        "reason": narrate.night_reason(night, catalog),
         "nemesis": {
             "id": nem.id,
             "name": nem.name,

@@ -6,10 +6,10 @@ each aspect of the night chosen or generated at random). Pure: the caller passes
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import ChainSlot, MinionSlot, NightState
 from blood_companion.engine.state import CampaignState, TrouperState
@@ -39,7 +39,7 @@ def minion_miniatures(catalog: Catalog, zone: str, space: str) -> int:
     return sum(g.count for g in z.tiles if g.symbol == symbol) or 1
 
 
-def draw(t: TrouperState, n: int, rng: random.Random) -> TrouperState:
+def draw(t: TrouperState, n: int, rng: Chance) -> TrouperState:
     """Draw N ("Draw N"): reshuffle the discard pile when the deck runs out; stop when both
     are empty."""
     pile, hand, discard = list(t.draw_pile), list(t.hand), list(t.discard)
@@ -49,7 +49,7 @@ def draw(t: TrouperState, n: int, rng: random.Random) -> TrouperState:
                 break
             pile = discard
             discard = []
-            rng.shuffle(pile)
+            rng.shuffle(pile, f"trouper-deck:{t.trouper}")
         hand.append(pile.pop(0))
     return t.model_copy(update={"draw_pile": pile, "hand": hand, "discard": discard})
 
@@ -57,7 +57,7 @@ def draw(t: TrouperState, n: int, rng: random.Random) -> TrouperState:
 def setup_night(
     state: CampaignState,
     catalog: Catalog,
-    rng: random.Random,
+    rng: Chance,
     *,
     nemesis: str,
     location: str,
@@ -90,7 +90,7 @@ def setup_night(
             raise RuleError(f"unknown Minion card {mid!r}")
     zone_events = [e.id for e in catalog.events_in(loc.zone)]
     if events is None:
-        events = rng.sample(zone_events, min(level.influence, len(zone_events)))
+        events = rng.sample(zone_events, min(level.influence, len(zone_events)), "events")
     else:
         for eid in events:
             if eid not in zone_events:
@@ -98,7 +98,7 @@ def setup_night(
     board = catalog.board
     if len(events) >= board.chain_spaces:
         raise RuleError("the Events would fill the whole Chain")
-    rng.shuffle(deck)
+    rng.shuffle(deck, "reaction-deck")
     chain = [ChainSlot(kind="event", card=e) for e in events]
     slots = [
         MinionSlot(space=space, minion=mid, alive=minion_miniatures(catalog, loc.zone, space))
@@ -108,7 +108,7 @@ def setup_night(
     troupers = []
     for i, t in enumerate(state.troupers):
         pile = list(t.deck)
-        rng.shuffle(pile)
+        rng.shuffle(pile, f"trouper-deck:{t.trouper}")
         if equipped is not None and i in equipped:
             gear = dict(equipped[i])
         else:

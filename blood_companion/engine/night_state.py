@@ -7,7 +7,7 @@ Compendium".
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -59,11 +59,14 @@ class MinionSlot(NightModel):
 
 
 class NightLogEntry(NightModel):
-    """What the Nemesis or a Minion did, for the phase summaries players read."""
+    """One event of the night log: what happened, as data (a ``kind`` of
+    ``engine/narrate.py`` and its ``args``: ids and numbers). Sentences are rendered from it
+    when shown (``narrate.render``), so wording and card names can change under old saves."""
 
     turn: int
     phase: str
-    text: str
+    kind: str
+    args: dict[str, Any] = Field(default_factory=dict)
 
 
 class Question(NightModel):
@@ -108,6 +111,8 @@ class EnemyJob(NightModel):
     priority_at: int = 0  # next Target Priority to apply
     targets: list[int] = Field(default_factory=list)  # chosen targets still to resolve
     check_done: bool = False
+    miniature: int = 0  # a Minion's Miniature being resolved (1-based; 0: not a Minion)
+    miniatures: int = 0  # of how many on the card
 
 
 class Bonus(NightModel):

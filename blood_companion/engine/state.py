@@ -89,7 +89,7 @@ class GameRecord(StateModel):
 class CampaignState(StateModel):
     """The whole campaign. ``part`` says where the table is; later Parts add their own state."""
 
-    schema_version: int = 1
+    schema_version: int = 2  # engine/upcast.py STATE_SCHEMA
     name: str = ""
     mode: Literal["roguelite", "single"] = "roguelite"
     seed: int = 0

@@ -20,13 +20,13 @@ from physical dice), so a recorded Test replays exactly (:func:`replay_test`).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     TEST_DICE,
     DiceBox,
@@ -235,7 +235,7 @@ def roll_test(
     state: TestState,
     box: DiceBox,
     *,
-    rng: random.Random | None = None,
+    rng: Chance | None = None,
     faces: Sequence[Face] | None = None,
 ) -> TestState:
     """Step 4: roll the dice with ``rng``, or record the ``faces`` typed in from physical dice.
@@ -253,7 +253,7 @@ def reroll_test(
     slots: Sequence[int],
     *,
     insanity: bool = False,
-    rng: random.Random | None = None,
+    rng: Chance | None = None,
     faces: Sequence[Face] | None = None,
 ) -> TestState:
     """Step 5: a Re-roll of the chosen dice (by position in the pool, from 0), from an Effect
@@ -300,7 +300,7 @@ def _throw(
     state: TestState,
     box: DiceBox,
     slots: tuple[int, ...],
-    rng: random.Random | None,
+    rng: Chance | None,
     faces: Sequence[Face] | None,
 ) -> RollRecord:
     dice = tuple(state.pool[s] for s in slots)
@@ -382,7 +382,7 @@ def confirm_test(state: TestState, *, use_insanity_triumphs: bool | None = None)
 def run_test(
     setup: TestSetup,
     box: DiceBox,
-    rng: random.Random | None,
+    rng: Chance | None,
     *,
     substitutions: Sequence[Substitution] | None = None,
     rerolls: Sequence[RerollChoice] | None = None,

@@ -45,7 +45,7 @@ def test_next_then_whole_day_in_json(table: Any) -> None:
     steps = [
         ("day", "recover"),
         ("day", "buy", "cartographer", "--pay", "coins=4"),
-        ("day", "buy-tactic", "aurel", "--art", "jug", "--pay", "jewels=3,coins=3"),
+        ("day", "buy-tactic", "aurel", "--art", "jug", "--pay", "coins=1,scrolls=1"),
         ("day", "upgrade", "1", "aurel-i01", "--pay", "coin=3"),
         ("day", "buy", "alchemist", "--pay", "scrolls=1", "--give", "scrolls=2", "--get", "coins"),
         ("day", "zone", "halls"),
@@ -82,7 +82,7 @@ def test_next_then_whole_day_in_json(table: Any) -> None:
     doc = r.json()
     assert doc["part"] == "night" and doc["next"]["part"] == "night"
     wagon = doc["wagon"]
-    assert wagon == {"jewels": 7, "coins": 2, "trinkets": 10, "scrolls": 7}
+    assert wagon == {"jewels": 10, "coins": 4, "trinkets": 10, "scrolls": 6}
 
 
 def test_refusals_exit_1_and_change_nothing(table: Any) -> None:

@@ -47,7 +47,7 @@ def test_play_a_whole_day_and_night_from_a_script(
     # A few global commands and a wrong answer first, then Enter (the default) throughout.
     answers = ["help", "status", "odds", "zzz", *[""] * 260]
     code, out, err = run_play(
-        monkeypatch, capsys, answers, "--new", "eve", "--troupers", "aurel,ioana", "--seed", "5"
+        monkeypatch, capsys, answers, "--new", "eve", "--troupers", "aurel,ioana", "--seed", "1"
     )
     assert code == 0, err
     assert "Game 1 · Day Part · Show 1: Recovery" in out

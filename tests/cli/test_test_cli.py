@@ -8,6 +8,7 @@ import pytest
 import typer
 
 from blood_companion.cli import test_cmd
+from blood_companion.engine.chance import Chance
 
 
 @pytest.fixture()
@@ -78,7 +79,6 @@ def test_bad_input_records_nothing(blood, campaign) -> None:  # type: ignore[no-
 
 
 def test_players_pick_rerolls(monkeypatch: pytest.MonkeyPatch, catalog) -> None:  # type: ignore[no-untyped-def]
-    import random
 
     from blood_companion.engine.dice import DiceBox
     from blood_companion.engine.tests_procedure import TestSetup, prepare_test
@@ -90,7 +90,7 @@ def test_players_pick_rerolls(monkeypatch: pytest.MonkeyPatch, catalog) -> None:
     result = test_cmd.run_interactive(
         prepare_test(setup, box),
         box,
-        random.Random(3),
+        Chance.fresh(3, 0),
         auto=False,
         physical=False,
         first_faces="1 0 0",

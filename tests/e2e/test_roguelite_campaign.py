@@ -20,6 +20,7 @@ from roguelite_driver import PLAN, START_TROUPERS, Campaign
 from blood_companion.content.models import ARTS
 from blood_companion.engine import day as d
 from blood_companion.engine import effects as fx
+from blood_companion.engine import narrate
 from blood_companion.engine.state import CampaignState
 
 
@@ -133,7 +134,11 @@ def test_roguelite_campaign_to_vlad_and_back(catalog: Any, saves_dir: Path) -> N
     revealed = [
         m.group(1)
         for e in state.night.log
-        if (m := re.match(r"Alert: the Nemesis reveals (.+?)( \(Interruption.*)?$", e.text))
+        if (
+            m := re.match(
+                r"Alert: the Nemesis reveals (.+?)( \(Interruption.*)?$", narrate.render(e, catalog)
+            )
+        )
     ]
     sides = {
         v.id: (v.weakened.name if v.id in weakened_before_vlad else v.enhanced.name)

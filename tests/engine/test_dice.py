@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     MAX_POOL_DICE,
     DiceBox,
@@ -155,8 +156,8 @@ def test_roll_is_seeded_and_shows_faces_of_each_die(pool: list[str], seed: int) 
     box = DiceBox.from_mapping(
         {"R": [(0, 0), (0, 1), (1, 0), (2, 0)], "G": [(0, 1), (1, 0), (2, 0)], "B": [(3, 0)]}
     )
-    first = roll_pool(pool, box, random.Random(seed))
-    again = roll_pool(pool, box, random.Random(seed))
+    first = roll_pool(pool, box, Chance.fresh(seed, 0))
+    again = roll_pool(pool, box, Chance.fresh(seed, 0))
     assert first == again
     assert [f.die for f in first] == pool
     for f in first:
@@ -168,14 +169,14 @@ def test_roll_is_seeded_and_shows_faces_of_each_die(pool: list[str], seed: int) 
 def test_roll_uses_only_the_given_generator(seed: int) -> None:
     box = DiceBox.from_mapping({"B": [(i, 0) for i in range(8)]})
     random.seed(1)
-    a = roll_pool(["B"] * 3, box, random.Random(seed))
+    a = roll_pool(["B"] * 3, box, Chance.fresh(seed, 0))
     random.seed(2)
-    b = roll_pool(["B"] * 3, box, random.Random(seed))
+    b = roll_pool(["B"] * 3, box, Chance.fresh(seed, 0))
     assert a == b
 
 
 def test_roll_covers_every_face_evenly(box: DiceBox) -> None:
-    rng = random.Random(7)
+    rng = Chance.fresh(7, 0)
     seen = Counter(roll_pool(["B"], box, rng)[0].label for _ in range(8000))
     assert set(seen) == {f.label for f in box.die("B").faces}
     assert all(800 < n < 1200 for n in seen.values())

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from blood_companion.engine.actions import Action, apply, replay, rng_for
+from blood_companion.engine import narrate
+from blood_companion.engine.actions import Action, apply, replay
 from blood_companion.engine.campaign import Seat, StartCampaign
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.endgame import (
     EndNight,
     FinishGame,
@@ -35,7 +37,7 @@ def finished_night(
     state = setup_night(
         state,
         catalog,
-        rng_for(11, 1),
+        Chance.fresh(11, 1),
         nemesis=nemesis,
         location=location,
         minions=minions,
@@ -260,7 +262,6 @@ def test_history_totals_and_summary(catalog) -> None:  # type: ignore[no-untyped
 
 def test_vlad_night_uses_each_cards_current_side(catalog) -> None:  # type: ignore[no-untyped-def]
     """Rulebook "Reaction Card - Vlad": a Weakened card shows (and resolves) its Weakened face."""
-    import random
 
     from blood_companion.engine import effects as fx
     from blood_companion.engine import nemesis_ai as ai
@@ -276,7 +277,7 @@ def test_vlad_night_uses_each_cards_current_side(catalog) -> None:  # type: igno
         state = setup_night(
             state,
             catalog,
-            rng_for(11, 2),
+            Chance.fresh(11, 2),
             nemesis="vlad",
             location=catalog.locations_in("catacombs")[0].id,
             minions=[m.id for m in catalog.all("minions")[:2]],
@@ -286,9 +287,10 @@ def test_vlad_night_uses_each_cards_current_side(catalog) -> None:  # type: igno
         assert sorted(night.reaction_deck) == sorted(v.id for v in catalog.all("vlad_reactions"))
         order = ["vlad-r03"] + [c for c in night.reaction_deck if c != "vlad-r03"]
         state = fx.with_night(state, reaction_deck=order)
-        state = fx.reveal_reaction(state, catalog, random.Random(0))
+        state = fx.reveal_reaction(state, catalog, Chance.fresh(0, 0))
         face = weak.weakened if turned else weak.enhanced
-        assert fx.night_of(state).log[-1].text.startswith(f"Alert: the Nemesis reveals {face.name}")
+        text = narrate.render(fx.night_of(state).log[-1], catalog)
+        assert text.startswith(f"Alert: the Nemesis reveals {face.name}")
         job = EnemyJob(source="reaction", card="vlad-r03", label=face.name, slot=0)
         assert len(ai.job_effects(state, catalog, job)) == len(face.effects)
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 from night_bot import Table, new_table
 
 from blood_companion.engine import effects as fx
+from blood_companion.engine import narrate
 from blood_companion.engine import nemesis_ai as ai
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import (
     AnswerQuestion,
@@ -100,7 +101,7 @@ def test_full_chain_refused(corvin: Table) -> None:
 
 
 def test_alert_reveals_and_interruption_resolves(catalog: Any, corvin: Table) -> None:
-    rng = random.Random(1)
+    rng = Chance.fresh(1, 0)
     deck = corvin.night.reaction_deck
     interrupt = next(c for c in deck if fx.reaction_face(corvin.state, catalog, c).interruption)
     order = [interrupt] + [c for c in deck if c != interrupt]
@@ -127,7 +128,7 @@ def test_alert_reveals_and_interruption_resolves(catalog: Any, corvin: Table) ->
 def test_wound_trouper_reshuffles_discard(catalog: Any, corvin: Table) -> None:
     t = corvin.state.troupers[0]
     state = fx.with_trouper(corvin.state, 0, draw_pile=[], discard=["a", "b"])
-    state = fx.wound_trouper(state, catalog, 0, random.Random(0))
+    state = fx.wound_trouper(state, catalog, 0, Chance.fresh(0, 0))
     t = state.troupers[0]
     assert len(t.wounds) == 1 and len(t.draw_pile) == 1 and t.discard == []
 
@@ -139,7 +140,7 @@ def test_wound_nemesis_skips_interruptions_and_reshuffles(catalog: Any, corvin: 
     plain = [c for c in deck if c not in interrupts]
     # The deck holds only Interruptions; the plain cards are in the discard pile.
     state = fx.with_night(state, reaction_deck=interrupts, reaction_discard=plain)
-    state = fx.wound_nemesis(state, catalog, "left", 1, random.Random(0))
+    state = fx.wound_nemesis(state, catalog, "left", 1, Chance.fresh(0, 0))
     night = fx.night_of(state)
     assert len(night.nemesis_wounds["left"]) == 1
     assert night.nemesis_wounds["left"][0] in plain
@@ -152,7 +153,7 @@ def test_wound_nemesis_skips_interruptions_and_reshuffles(catalog: Any, corvin: 
 def test_victory_when_every_side_is_wounded(catalog: Any, corvin: Table) -> None:
     state = corvin.state
     need = catalog.nemesis("corvin").levels[0].wounds
-    rng = random.Random(0)
+    rng = Chance.fresh(0, 0)
     for side, k in need.items():
         state = fx.wound_nemesis(state, catalog, side, k, rng)
     assert fx.night_of(state).result == "won" and fx.night_of(state).phase == "over"
@@ -162,9 +163,9 @@ def test_summon_without_free_space_is_ignored(catalog: Any, corvin: Table) -> No
     night = corvin.night
     extra = [MinionSlot(space=s, minion="beast-x", summoned=True) for s in ("D", "E")]
     state = fx.with_night(corvin.state, minions=[*night.minions, *extra])
-    after = fx.summon(state, catalog, random.Random(0), "beast")
+    after = fx.summon(state, catalog, Chance.fresh(0, 0), "beast")
     assert fx.night_of(after).minions == fx.night_of(state).minions
-    assert "no Minion space is free" in fx.night_of(after).log[-1].text
+    assert "no Minion space is free" in narrate.render(fx.night_of(after).log[-1], catalog)
 
 
 def test_summoned_minion_leaves_when_defeated(catalog: Any, corvin: Table) -> None:
@@ -205,7 +206,7 @@ def test_check_card_loses_the_night(catalog: Any, corvin: Table) -> None:
     state = fx.with_trouper(state, 0, knocked_out=True)
     state = fx.with_trouper(state, 1, knocked_out=True)
     state = fx.with_night(state, reaction_discard=list(night.reaction_deck))
-    state = ai.run_queue(state, catalog, random.Random(0))
+    state = ai.run_queue(state, catalog, Chance.fresh(0, 0))
     assert fx.night_of(state).result == "lost"
 
 
@@ -305,7 +306,7 @@ def test_night_lost_when_no_hand_holds_a_card(catalog: Any, corvin: Table) -> No
         state = fx.with_trouper(state, i, hand=[], discard=[*t.discard, *t.hand])
     state = fx.with_night(state, chain=[], reaction_line=[])
     night = fx.night_of(cleanup(state, catalog))
-    assert night.result == "lost" and "no Trouper has a card left" in night.reason
+    assert night.result == "lost" and night.reason == "nobody_can_play"
     # one card in one hand is enough to go on
     state = fx.with_trouper(state, 1, hand=[corvin.state.troupers[1].hand[0]])
     assert fx.night_of(cleanup(state, catalog)).result is None

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from blood_companion.engine.actions import apply, replay
 from blood_companion.engine.campaign import Seat, StartCampaign
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, parse_faces
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.testing import TakeTest, setup_for_test
@@ -69,7 +68,7 @@ def test_exhausted_trouper_rolls_three_red(start, catalog) -> None:  # type: ign
     )
     _, setup = setup_for_test(tired, catalog, "aurel", target=2, trait="strength")
     box = DiceBox.from_models(catalog.dice)
-    result = run_test(setup, box, random.Random(1))
+    result = run_test(setup, box, Chance.fresh(1, 0))
     assert result.pool == ("R", "R", "R")
     action = TakeTest(trouper="aurel", trait="strength", result=result)
     apply(tired, action, catalog, 1)  # accepted

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import random
 from fractions import Fraction
 from typing import Any
 
@@ -11,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, Face, parse_faces
 from blood_companion.engine.errors import DiceError, RuleError
 from blood_companion.engine.odds import InsanityBonuses, Substitution
@@ -179,14 +179,14 @@ def test_defeats_cancel_triumphs_when_configured(box: DiceBox) -> None:
 def test_rolling_twice_or_rerolling_before_rolling_is_refused(box: DiceBox) -> None:
     state = prepare_test(TestSetup(pool=RGB, target=3, rerolls=1), box)
     with pytest.raises(RuleError, match="roll the dice"):
-        reroll_test(state, box, [0], rng=random.Random(1))
+        reroll_test(state, box, [0], rng=Chance.fresh(1, 0))
     with pytest.raises(RuleError, match="roll the dice"):
         confirm_test(state)
     with pytest.raises(RuleError, match="roll the dice first"):
         advise_test(state, box)
-    rolled = roll_test(state, box, rng=random.Random(1))
+    rolled = roll_test(state, box, rng=Chance.fresh(1, 0))
     with pytest.raises(RuleError, match="already rolled"):
-        roll_test(rolled, box, rng=random.Random(1))
+        roll_test(rolled, box, rng=Chance.fresh(1, 0))
 
 
 @pytest.mark.parametrize(
@@ -195,9 +195,9 @@ def test_rolling_twice_or_rerolling_before_rolling_is_refused(box: DiceBox) -> N
 )
 def test_bad_reroll_positions(box: DiceBox, slots: list[int], message: str) -> None:
     state = prepare_test(TestSetup(pool=RGB, target=3, rerolls=1), box)
-    state = roll_test(state, box, rng=random.Random(1))
+    state = roll_test(state, box, rng=Chance.fresh(1, 0))
     with pytest.raises(DiceError, match=message):
-        reroll_test(state, box, slots, rng=random.Random(2))
+        reroll_test(state, box, slots, rng=Chance.fresh(2, 0))
 
 
 def test_physical_faces_must_match_the_dice(box: DiceBox) -> None:
@@ -291,8 +291,8 @@ def test_run_test_is_seeded_and_replays(box: DiceBox) -> None:
         rerolls=2,
         insanity=InsanityBonuses(reroll=True, triumphs=1),
     )
-    a = run_test(setup, box, random.Random(42))
-    b = run_test(setup, box, random.Random(42))
+    a = run_test(setup, box, Chance.fresh(42, 0))
+    b = run_test(setup, box, Chance.fresh(42, 0))
     assert a == b
     assert "B" in a.pool
     assert replay_test(a, box) == a
@@ -312,7 +312,7 @@ def test_replay_of_any_seeded_test_is_exact(seed: int, target: int, rerolls: int
     setup = TestSetup(
         pool=RGB, target=target, rerolls=rerolls, insanity=InsanityBonuses(reroll=True)
     )
-    result = run_test(setup, box, random.Random(seed))
+    result = run_test(setup, box, Chance.fresh(seed, 0))
     assert replay_test(result, box) == result
     assert result.success == (result.total >= target)
     assert len(result.rolls) <= 1 + rerolls + 1

@@ -1,0 +1,322 @@
+"""The night log as data, and its sentences.
+
+The engine records what happened as events (``NightLogEntry``: the turn, the phase, a ``kind``
+and ``args`` made of ids and numbers); the sentences players read are rendered here, at the
+edge, from the data pack in use *now*. A card the owner transcribed shows its new name in old
+logs, and the wording below can change freely without touching any save.
+
+Argument conventions (what :func:`render` does with each key):
+
+* ``who``, ``leader`` — a Trouper id, shown by its name; ``whos`` — a list of Trouper ids;
+* ``card``, ``src``, ``nemesis``, ``minion``, ``item``, ``event`` — any record id, by its name
+  (``face: "weakened"`` picks the Weakened face of a Vlad Reaction card);
+* ``job`` — the Enemy card being resolved (:func:`job_ref`), shown as the card's name, the
+  Skill or Weakness Effect, or the Minion's space;
+* ``outcome`` / ``outcomes`` — Outcome elements as stored in the data (kind, n, ...), shown as
+  the rulebook writes them;
+* ``effect`` (with ``card``) — the text of that Effect of the card;
+* ``reason`` — a code from :data:`REASONS`; ``check`` (with ``job``) — the Check card's rule;
+* anything else is printed as it is.
+
+Pure: no I/O. ``text`` events are sentences kept from saves of app 0.1.0.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.content import models as m
+from blood_companion.content.render import render_outcome
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+    from blood_companion.engine.night_state import EnemyJob, NightLogEntry, NightState
+
+# kind -> sentence template ({key} fields; see the module docstring for how keys render)
+TEMPLATES: dict[str, str] = {
+    "text": "{text}",
+    # Troupers' bookkeeping ("Wounds", "Draw N", "Heal N", "Discard N", "Elements - Symbols")
+    "reshuffle": "{who} reshuffles the discard pile",
+    "no_card_for_wound": "{who} has no card left to take a Wound",
+    "wound": "{who} suffers a Wound ({n} Wound cards)",
+    "all_bitten": "{who}: every Vigor token is bitten",
+    "bite": "{who} gets a Bite ({n})",
+    "exhausted": "{who} is Exhausted",
+    "draws": "{who} draws {n}",
+    "discards": "{who} discards {n}",
+    "heals": "{who} heals {n}",
+    "knocked_out": "{who} has {n}+ Wounds and is Knocked Out for the rest of the night",
+    # Threat and the Nemesis deck
+    "threat": "Threat {before} -> {after}",
+    "nemesis_reshuffle": "The Nemesis deck is empty: its discard pile is shuffled into it",
+    "line_full": "Alert: the Reaction Line is full, no card is revealed",
+    "no_reaction_left": "Alert: the Nemesis has no Reaction card left",
+    "reveal": "Alert: the Nemesis reveals {card}",
+    "reveal_interruption": "Alert: the Nemesis reveals {card} (Interruption: it resolves now)",
+    "nemesis_wound": "{nemesis} suffers a Wound on the {side} ({n} there)",
+    "nemesis_wound_unmarked": (
+        "{nemesis} suffers a Wound on the {side} ({n} there); no Reaction card was left to "
+        "mark it"
+    ),
+    "night_over": "The night is {result}: {reason}",
+    # Minions
+    "minion_defeated": "{minion} is defeated; its card leaves the Night Board",
+    "minion_hit": "{minion} loses a Miniature ({n} left)",
+    "summon_no_space": "Summon ignored: no Minion space is free",
+    "summon_no_card": "Summon ignored: no Minion card is left",
+    "summon": "Summon: {minion} on space {space} - place its Miniature on the Nemesis's Tile",
+    # Enemy cards
+    "job_resolved": "{job}: resolved (Resolved token)",
+    "check_holds": "{job} is a Check card and its condition holds: {check}",
+    "check_fails": "{job} is a Check card; its condition does not hold ({check})",
+    "no_target": "{job}: no valid target, the Effect is ignored",
+    "enemy_move": "MOVE {src}: {outcome}",
+    "enemy_move_tile": (
+        "MOVE {src}: {outcome} to a Tile at Distance {distance} (Leader's Rule picks it)"
+    ),
+    "enemy_outcome": "{src}: {outcome}",
+    "enemy_text": "{job}: {effect}",
+    "enemy_move_toward": "MOVE {src}: {outcome} toward {who}",
+    "enemy_move_trouper": "MOVE {src}: {outcome} {who}",
+    "enemy_on_trouper": "{src} -> {who}: {outcome}",
+    "answer": "Answer: {whos}",
+    "dodges": "{who} dodges",
+    # Phases ("Game Turns")
+    "beginning_of_night": "Beginning of the Night: each Trouper drew {n} cards",
+    "player_timing": "Players resolve, in an order they agree on: {found}",
+    "game_turn": "Game Turn {turn}",
+    "planning_phase": "Planning Phase",
+    "planning_ends": "The Planning Phase ends: {reason}",
+    "tactic_phase": "Tactic Phase",
+    "active": "{who} is Active ({card}, Chain space {space})",
+    "active_rest": "{who} is Active (a Rest, Chain space {space})",
+    "chain_resolved": "Every card on the Chain is resolved",
+    "nemesis_phase": "Nemesis Phase",
+    "nemesis_phase_over": "The Nemesis Phase is over",
+    "minions_phase": "Minions Phase",
+    "minions_phase_over": "The Minions Phase is over",
+    "cleanup_phase": "Cleanup Phase",
+    "leader_passes": "The Leader token passes to {leader}",
+    "tokens_cleanup": (
+        "Remove Consumed Trap and Whisper tokens from the Map; turn Intact ones to Consumed"
+    ),
+    "cleanup_done": "Items refreshed, Exhausted tokens discarded, Threat back to 0",
+    # Troupers' actions
+    "test": "TEST {who} - {label} ({trait}): [{faces}]{extra} = {total} vs {target}: {verdict}",
+    "sacrifice": "Sacrifice: the card goes to Wounds at Cleanup",
+    "test_bonus": "{who}: {outcome} on their next Test",
+    "wagon_gain": "Wagon: +{n} {resource}",
+    "move": "MOVE {who}: {outcome}",
+    "own_outcome": "{who}: {outcome}",
+    "attacks": "{who} attacks {card} ({where}): {defense} Defense {need}",
+    "plays": "{who} plays {card} on Chain space {space}{tags}",
+    "rests": "{who} Rests (a face-down card on Chain space {space})",
+    "card_text": "{card}: {effect}",
+    "support": "{who} uses the Support of {card}",
+    "uses_item": "{who} uses {item}",
+    "attempts_event": "{who} attempts the Event {event}",
+    "event_solved": "Event {event} resolved (face down): reward {reward}",
+    "resolved_token": "Chain space {space}: Resolved token",
+}
+
+# Why a night ended or a Planning Phase stopped (``reason`` codes).
+REASONS: dict[str, str] = {
+    "nemesis_defeated": "the Nemesis took every Wound its Difficulty requires",
+    "all_knocked_out": "every Trouper is Knocked Out",
+    "nobody_can_play": "no Trouper has a card left to play",
+    "nobody_can_play_card": "no Trouper can play a card",
+    "chain_full": "the Chain is full",
+    "block": "a Block card was played",
+    "everyone_passed": "every Trouper has played",
+    "check_holds": "a Check card's condition holds",
+}
+
+_NAME_KEYS = {"card", "src", "nemesis", "minion", "item", "event"}
+_FORMATTER = string.Formatter()
+
+
+def kinds() -> set[str]:
+    return set(TEMPLATES)
+
+
+def job_ref(job: EnemyJob, *, weakened: bool = False) -> dict[str, Any]:
+    """The ``job`` argument of an event: which Enemy card (and which part of it) acts."""
+    ref: dict[str, Any] = {"source": job.source, "card": job.card}
+    if job.effects is not None:
+        ref["effects"] = list(job.effects)
+    if job.space is not None:
+        ref["space"] = job.space
+    if job.miniature:
+        ref["miniature"] = job.miniature
+        ref["of"] = job.miniatures
+    if weakened:
+        ref["face"] = "weakened"
+    return ref
+
+
+def record_name(catalog: Catalog, id: Any, face: str | None = None) -> str:
+    """A record's name in the data pack in use (its id when the pack no longer has it)."""
+    rec = catalog.find(str(id))
+    if rec is None:
+        return str(id)
+    if isinstance(rec, m.VladReactionCard):
+        return rec.weakened.name if face == "weakened" else rec.enhanced.name
+    return str(getattr(rec, "name", id))
+
+
+def trouper_name(catalog: Catalog, id: Any) -> str:
+    rec = catalog.trouper(str(id))
+    return rec.name if rec is not None else str(id)
+
+
+def job_label(catalog: Catalog, ref: Mapping[str, Any]) -> str:
+    """How players call the Enemy card of a ``job`` argument."""
+    source, card = ref.get("source"), str(ref.get("card", ""))
+    name = record_name(catalog, card, ref.get("face"))
+    if source == "skill":
+        nem = catalog.nemesis(card)
+        effects = ref.get("effects") or []
+        if nem is not None and effects and 0 <= effects[0] < len(nem.skills):
+            return f"{nem.name}: {nem.skills[effects[0]].name or 'Skill'}"
+        return f"{name}: Skill"
+    if source == "weakness":
+        w = catalog.get("weaknesses", card)
+        return f"{w.name}: {w.effect_name}" if w is not None else name
+    if source == "minion":
+        space = ref.get("space", "?")
+        if ref.get("of", 0) and ref["of"] > 1:
+            return f"{name} ({space}, Miniature {ref.get('miniature')} of {ref['of']})"
+        return f"{name} ({space})"
+    return name
+
+
+def _effects_of(catalog: Catalog, ref: Mapping[str, Any]) -> list[m.Effect]:
+    """The Effects of the card an event names (a job or a plain card)."""
+    card = str(ref.get("card", ""))
+    rec = catalog.find(card)
+    if rec is None:
+        return []
+    if isinstance(rec, m.VladReactionCard):
+        return list(rec.weakened.effects if ref.get("face") == "weakened" else rec.enhanced.effects)
+    if isinstance(rec, m.Nemesis):
+        return list(rec.skills)
+    effects = getattr(rec, "effects", None)
+    if effects is None and hasattr(rec, "starting"):  # an Item card: its Starting side
+        effects = rec.starting.effects
+    return list(effects or [])
+
+
+def _effect_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
+    ref = args.get("job") or args
+    k = args.get("effect")
+    effects = _effects_of(catalog, ref)
+    if isinstance(k, int) and 0 <= k < len(effects):
+        eff = effects[k]
+        return eff.text or ", ".join(render_outcome(o) for o in eff.outcome)
+    return str(args.get("effect_text", "(an Effect no longer in the data pack)"))
+
+
+def _check_text(catalog: Catalog, ref: Mapping[str, Any]) -> str:
+    rec = catalog.find(str(ref.get("card", "")))
+    check = None
+    if isinstance(rec, m.VladReactionCard):
+        check = (rec.weakened if ref.get("face") == "weakened" else rec.enhanced).check
+    elif rec is not None:
+        check = getattr(rec, "check", None)
+    if check is None:
+        return "its rule"
+    return check.text or check.kind.replace("_", " ")
+
+
+def event_reward_text(r: m.EventReward) -> str:
+    """An Event card's reward in words ("Events")."""
+    parts = [f"+{r.chain_spaces} Chain space"] if r.chain_spaces else []
+    parts += [
+        f"+{getattr(r.resources, x)} {x}"
+        for x in ("jewels", "coins", "trinkets", "scrolls")
+        if getattr(r.resources, x)
+    ]
+    if r.resources.any:
+        parts.append(f"+{r.resources.any} Resource(s) of your choice (adjust the Wagon)")
+    if r.location_trophies:
+        parts.append(f"+{r.location_trophies} Location Trophy")
+    return ", ".join(parts) or "none"
+
+
+def _outcome(value: Any) -> str:
+    try:
+        return render_outcome(m.Outcome.model_validate(value))
+    except Exception:  # noqa: BLE001 - an element from another data version: show its kind
+        return str(value.get("kind", value)) if isinstance(value, dict) else str(value)
+
+
+def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
+    v = args.get(key)
+    if key in ("who", "leader"):
+        return trouper_name(catalog, v)
+    if key == "whos":
+        names = [trouper_name(catalog, x) for x in (v or [])]
+        return ", ".join(names) or "nobody"
+    if key in _NAME_KEYS:
+        return record_name(catalog, v, args.get("face"))
+    if key == "job":
+        return job_label(catalog, v or {})
+    if key == "outcome":
+        return _outcome(v)
+    if key == "effect":
+        return _effect_text(catalog, args)
+    if key == "check":
+        return _check_text(catalog, args.get("job") or args)
+    if key == "reward":
+        ev = catalog.get("events", str(args.get("event", "")))
+        return event_reward_text(ev.reward) if ev is not None else "(not in the data pack)"
+    if key == "reason":
+        if v == "check_holds" and args.get("job"):
+            ref = args["job"]
+            return f"{job_label(catalog, ref)}: {_check_text(catalog, ref)}"
+        return REASONS.get(str(v), str(v))
+    if key == "found":
+        return "; ".join(
+            f"{trouper_name(catalog, who)}: {record_name(catalog, card)}" for who, card in v or []
+        )
+    if key == "tags":
+        return "".join(f" ({t})" for t in v or [])
+    if key == "extra":
+        return f" +{v}" if v else ""
+    if key == "verdict":
+        return "Success" if args.get("success") else "Failure"
+    if key == "label":
+        return record_name(catalog, v) if v else "Test"
+    if key == "trait":
+        return str(v).capitalize() if v and str(v).isalpha() else str(v)
+    if key == "defense":
+        return str(v).capitalize()
+    return "" if v is None else str(v)
+
+
+def night_reason(night: NightState, catalog: Catalog) -> str:
+    """Why the night ended, in words (``NightState.reason`` holds a code of :data:`REASONS`,
+    or a sentence in saves of app 0.1.0)."""
+    for entry in reversed(night.log):
+        if entry.kind == "night_over":
+            return _value(catalog, "reason", entry.args)
+    return REASONS.get(night.reason, night.reason)
+
+
+def render(entry: NightLogEntry | Mapping[str, Any], catalog: Catalog) -> str:
+    """The sentence of one log event, in the words and names of the data pack in use."""
+    if isinstance(entry, Mapping):
+        kind, args = str(entry.get("kind", "")), entry.get("args") or {}
+    else:
+        kind, args = entry.kind, entry.args
+    template = TEMPLATES.get(kind)
+    if template is None:
+        return f"({kind.replace('_', ' ')}: {', '.join(f'{k}={v}' for k, v in args.items())})"
+    out = []
+    for literal, field, _, _ in _FORMATTER.parse(template):
+        out.append(literal)
+        if field is not None:
+            out.append(_value(catalog, field, args))
+    return "".join(out)

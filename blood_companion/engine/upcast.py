@@ -1,0 +1,94 @@
+"""Upcasters: documents written by older versions of the app, brought to today's shapes.
+
+Two kinds of documents outlive the code that wrote them:
+
+* **state documents** (a :class:`CampaignState` as JSON, kept in saves and exports) carry
+  ``schema_version``; :func:`upcast_state` applies :data:`STATE_UPCASTERS` from that version
+  to :data:`STATE_SCHEMA`;
+* **action payloads** (one step of the log) are stored with the action schema version they were
+  written with; :func:`upcast_action` applies :data:`ACTION_UPCASTERS` keyed by
+  ``(action type, from version)`` (a type missing from the table did not change).
+
+Each upcaster is a pure function from one version's document to the next one's. Add one with
+every change of a stored shape, and a test that opens a file written before it
+(``tests/store/test_upcast.py``). A document newer than this app raises :class:`TooNew`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+STATE_SCHEMA = 2
+ACTION_SCHEMA = 1
+
+Doc = dict[str, Any]
+
+
+class TooNew(ValueError):
+    """A document written by a newer version of the app."""
+
+    def __init__(self, what: str, version: int, known: int) -> None:
+        super().__init__(f"{what} schema version {version}; this app reads up to {known}")
+        self.version = version
+        self.known = known
+
+
+def _state_1_to_2(doc: Doc) -> Doc:
+    """App 0.1.0 kept the night log as English sentences; they become ``text`` events (the
+    sentence is kept as it was written)."""
+    night = doc.get("night")
+    if isinstance(night, dict):
+        night["log"] = [
+            {
+                "turn": e.get("turn", 0),
+                "phase": e.get("phase", ""),
+                "kind": "text",
+                "args": {"text": e.get("text", "")},
+            }
+            if isinstance(e, dict) and "kind" not in e
+            else e
+            for e in night.get("log", [])
+        ]
+    return doc
+
+
+# from-version -> upcaster to from-version + 1
+STATE_UPCASTERS: dict[int, Callable[[Doc], Doc]] = {1: _state_1_to_2}
+
+# (action type, from-version) -> upcaster to from-version + 1
+ACTION_UPCASTERS: dict[tuple[str, int], Callable[[Doc], Doc]] = {}
+
+
+def state_version(doc: Doc) -> int:
+    v = doc.get("schema_version", 1)
+    return v if isinstance(v, int) and not isinstance(v, bool) else 1
+
+
+def upcast_state(doc: Doc) -> Doc:
+    """Today's shape of a state document (a copy when anything changes). Raises TooNew."""
+    version = state_version(doc)
+    if version > STATE_SCHEMA:
+        raise TooNew("state", version, STATE_SCHEMA)
+    if version == STATE_SCHEMA:
+        return doc
+    doc = copy.deepcopy(doc)
+    while version < STATE_SCHEMA:
+        doc = STATE_UPCASTERS[version](doc)
+        version += 1
+        doc["schema_version"] = version
+    return doc
+
+
+def upcast_action(data: Doc, version: int) -> Doc:
+    """Today's shape of an action payload written with action schema `version`."""
+    if version > ACTION_SCHEMA:
+        raise TooNew("action", version, ACTION_SCHEMA)
+    kind = str(data.get("type", ""))
+    while version < ACTION_SCHEMA:
+        step = ACTION_UPCASTERS.get((kind, version))
+        if step is not None:
+            data = step(copy.deepcopy(data))
+        version += 1
+    return data
