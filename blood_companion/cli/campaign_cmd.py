@@ -364,11 +364,12 @@ def delete(
 
 @campaign_app.command("verify")
 def verify(as_json: bool = JsonOpt) -> None:
-    """Replay the whole log and compare it with the stored snapshots and hashes."""
+    """Check every recorded step; replay those recorded with this app and data pack."""
     with session.open_session() as store:
         report = store.verify()
     doc = {"ok": report.ok, "name": store.name, "steps": report.steps, "head": report.head,
-           "state_hash": report.state_hash, "problems": report.problems}
+           "state_hash": report.state_hash, "problems": report.problems,
+           "replayed": report.replayed, "kept_as_recorded": report.kept}
     if not report.ok:
         err = StoreError(
             f"{store.path} does not verify: " + "; ".join(report.problems),
@@ -381,8 +382,13 @@ def verify(as_json: bool = JsonOpt) -> None:
         raise err
     if as_json:
         print_json(doc)
-    else:
-        stdout.print(f"{store.name}: {report.steps} steps replayed; the state matches the save.")
+        return
+    stdout.print(
+        f"{store.name}: all {report.steps} steps are stored intact; {report.replayed} recorded "
+        "with this app and data pack replay to the same state."
+    )
+    for line in report.kept:
+        stdout.print(f"  {line}", markup=False)
 
 
 @campaign_app.command("recover")

@@ -312,9 +312,34 @@ class Catalog:
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     layers: list[Path] = field(default_factory=list)
     _by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _prints: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         self._by_id = {k: {r.id: r for r in recs} for k, recs in self.records.items()}
+
+    # fingerprints (saves record which data a step was played with) -------
+    def record_prints(self) -> dict[str, str]:
+        """A short content hash of every record ("kind/id" -> hash): two packs differ exactly
+        where these differ. Computed once per catalog (and cached with it)."""
+        if self._prints is None:
+            import hashlib
+            import json
+
+            prints = {}
+            for kind, recs in self.records.items():
+                for r in recs:
+                    text = json.dumps(r.model_dump(mode="json"), sort_keys=True, default=str)
+                    prints[f"{kind}/{r.id}"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+            self._prints = dict(sorted(prints.items()))
+        return self._prints
+
+    def fingerprint(self) -> str:
+        """The data pack's fingerprint: equal packs (shipped plus overlays), equal prints."""
+        import hashlib
+        import json
+
+        text = json.dumps(self.record_prints(), separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     # generic -------------------------------------------------------------
     def all(self, kind: str) -> list[Any]:
@@ -585,6 +610,7 @@ def load_catalog(data_dir: Path | None = None, *, use_cache: bool = True) -> Cat
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
         pass
     catalog = validate_layers(layers)
+    catalog.record_prints()  # cached with the catalog: recording a step needs the fingerprint
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")

@@ -14,30 +14,49 @@ How it keeps games safe:
   recording at once queue up instead of overwriting each other; a process that waits longer than
   ``timeout`` seconds gets :class:`SaveInUse`.
 * The engine runs before anything is written: a refused action (RuleError) writes nothing.
+* **Saves outlive change.** Each step stores what it changed (a delta of the state document,
+  store/delta.py), the chance outcomes it drew, the app version and the data pack fingerprint.
+  Undo, redo, ``undo --to`` and resume *restore recorded states*: they never run the rules
+  engine, so a new app version, a new Python or the owner's transcribed cards cannot break them.
+  ``verify`` replays only the steps recorded with this app and data pack (docs/campaigns.md).
 * Undo/redo move the ``head``; undone steps stay in ``actions`` (the redo stack) until a new
   action replaces them, and then they move to ``abandoned`` instead of disappearing.
-* A snapshot at the head (and every ``SNAPSHOT_EVERY`` steps) keeps resume to one row read.
+* Snapshots at step 1, every ``SNAPSHOT_EVERY`` steps and at the head keep every read flat in
+  the log's length.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from blood_companion.engine.actions import Action, apply, parse_action
+from blood_companion import __version__
+from blood_companion.engine.actions import Action, apply, parse_action, seed_for
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.state import CampaignState, canonical_json
+from blood_companion.engine.state import CampaignState
+from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, TooNew, upcast_action
+from blood_companion.store import delta as dl
 from blood_companion.store import saves, schema
+from blood_companion.store.docs import (
+    ROW_COLUMNS,
+    BadState,
+    Doc,
+    Row,
+    canon,
+    first_delta,
+    hash_text,
+    is_checkpoint,
+    now,
+    state_doc,
+    to_state,
+)
 from blood_companion.store.errors import (
     BadNameError,
     CampaignExists,
@@ -53,20 +72,9 @@ from blood_companion.store.names import check_campaign_name, check_mark_name
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-_DATA_CHANGED_HINT = (
-    "the data pack may have changed since the step was recorded; `blood campaign verify` lists "
-    "the problems, `blood campaign recover` restores the newest good backup"
-)
 BACKUP_EVERY = 200  # a backup every so many recorded steps, besides the end of each Part
 LOCK_TIMEOUT = 5.0  # seconds a process waits for another one's write before "in use"
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _hash_text(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+APP = __version__
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,8 @@ class LogEntry:
     state_hash: str | None
     status: str  # "done" (in effect), "undone" (can be redone) or "abandoned"
     marks: tuple[str, ...] = ()
+    app: str = ""
+    data_fp: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,6 +102,8 @@ class LogEntry:
             "marks": list(self.marks),
             "recorded": self.recorded,
             "state_hash": self.state_hash,
+            "app": self.app,
+            "data": self.data_fp,
         }
 
 
@@ -102,15 +114,8 @@ class VerifyReport:
     head: int
     state_hash: str
     problems: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A stored log row, for building a file (create, import, migrate)."""
-
-    action: Action
-    state_hash: str | None = None
-    recorded: str = ""
+    replayed: int = 0
+    kept: list[str] = field(default_factory=list)  # runs of steps kept as recorded, in words
 
 
 def describe(action: Action) -> str:
@@ -118,6 +123,22 @@ def describe(action: Action) -> str:
         return action.describe()
     except Exception:  # a describe() bug must not hide the log
         return Action.describe(action)
+
+
+def parse_stored(data: str, av: int) -> Action:
+    """An action from its stored JSON and action schema version (upcast to today's shape).
+    Raises RuleError when today's app cannot read it."""
+    try:
+        raw = json.loads(data)
+    except ValueError:
+        raise RuleError("the action is not valid JSON") from None
+    if not isinstance(raw, dict):
+        raise RuleError("the action is not a JSON object")
+    try:
+        raw = upcast_action(raw, av)
+    except TooNew as exc:
+        raise RuleError(f"written by a newer Blood Companion ({exc})") from None
+    return parse_action(raw)
 
 
 class CampaignStore:
@@ -141,6 +162,8 @@ class CampaignStore:
         self._head = 0
         self._max_step = 0
         self._state = CampaignState()
+        self._doc: Doc = {}
+        self._text = ""
         self._hash = ""
         self.mode = ""
         self.seed = 0
@@ -161,7 +184,8 @@ class CampaignStore:
         """Open an existing campaign and load its state at the head.
 
         Raises BadNameError, CampaignNotFound, DamagedSave (the file is left untouched) or
-        SaveInUse. Migrates an older schema version after taking a backup.
+        SaveInUse. A file of an older schema version is upgraded after a backup (a version 2
+        file needs the data pack to be rebuilt: without a catalog, StoreError says so).
         """
         path = saves.save_path(saves_dir, name)
         if not path.is_file():
@@ -179,7 +203,10 @@ class CampaignStore:
         store = cls(saves_dir, name, path, conn, catalog)
         store._timeout = timeout
         try:
-            store._check_and_migrate()
+            if store._check_and_migrate():
+                conn.close()
+                conn = _connect(path, timeout)
+                store._conn = conn
             store._load()
         except BaseException:
             conn.close()
@@ -203,11 +230,18 @@ class CampaignStore:
         path = saves.save_path(saves_dir, name)
         _refuse_existing(saves_dir, name, path)
         cat = catalog() if callable(catalog) else catalog
-        state = apply(CampaignState(), start, cat, 0)
-        text = canonical_json(state)
+        chance = Chance.fresh(seed_for(CampaignState(), start), 0)
+        state = apply(CampaignState(), start, cat, 0, chance)
+        doc = state_doc(state)
+        text = canon(doc)
+        row = Row(
+            1, start.type, start.model_dump_json(), ACTION_SCHEMA, _chance_json(chance),
+            canon(first_delta(doc)), hash_text(text), APP, cat.fingerprint(), now(),
+        )
         build_file(
-            saves_dir, name, [Entry(start, _hash_text(text), _now())], head=1,
-            final_state=(state, text), install=True,
+            saves_dir, name, [row], head=1, snapshots={1: (text, row.state_hash)},
+            meta={"mode": state.mode, "seed": str(state.seed), "data_fp": cat.fingerprint()},
+            datapacks={cat.fingerprint(): (cat.record_prints(), 1)}, install=True,
         )
         store = cls.open(saves_dir, name, cat)
         with contextlib.suppress(StoreError, OSError):
@@ -271,21 +305,28 @@ class CampaignStore:
         Undone steps after the head move to the abandoned table. Raises RuleError (nothing is
         written), SaveInUse or DamagedSave. Takes a backup when the action ends a Part.
         """
+        cat = self.catalog
         with self._write() as conn:
             self._sync(conn)
             before = self._state
             head = self._head
-            new = apply(before, action, self.catalog, head)
-            text = canonical_json(new)
-            digest = _hash_text(text)
+            chance = Chance.fresh(seed_for(before, action), head)
+            new = apply(before, action, cat, head, chance)
+            doc = state_doc(new)
+            text = canon(doc)
+            digest = hash_text(text)
+            ops = dl.diff(self._doc, doc)
+            fp = self._note_datapack(conn, cat, head + 1)
             if self._max_step > head:
                 self._abandon_after(conn, head, head + 1)
-            conn.execute(
-                "INSERT INTO actions (step, type, data, state_hash, recorded) VALUES (?,?,?,?,?)",
-                (head + 1, action.type, action.model_dump_json(), digest, _now()),
+            row = Row(
+                head + 1, action.type, action.model_dump_json(), ACTION_SCHEMA,
+                _chance_json(chance), canon(ops), digest, APP, fp, now(),
             )
+            conn.execute(f"INSERT INTO actions ({ROW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                         row.values())
             self._move_head(conn, head, head + 1, text, digest)
-        self._after_write(head + 1, head + 1, new, digest)
+        self._after_write(head + 1, head + 1, new, doc, text, digest)
         reason = None
         if before.part != new.part or before.game != new.game:
             reason = f"end of {before.part} game {before.game}"
@@ -316,7 +357,7 @@ class CampaignStore:
             return self._goto(conn, self._head - n)
 
     def redo(self, n: int = 1) -> CampaignState:
-        """Re-apply `n` undone actions. Raises NothingToRedo."""
+        """Bring back `n` undone actions, as recorded. Raises NothingToRedo."""
         if n < 1:
             raise NothingToRedo(f"redo needs a positive number of steps, not {n}")
         with self._write() as conn:
@@ -362,7 +403,7 @@ class CampaignStore:
                 )
             conn.execute(
                 "INSERT OR REPLACE INTO marks (name, step, created) VALUES (?,?,?)",
-                (name, self._head, _now()),
+                (name, self._head, now()),
             )
             self._bump(conn)
         self._revision += 1
@@ -373,90 +414,242 @@ class CampaignStore:
             rows = conn.execute("SELECT name, step FROM marks ORDER BY step, name").fetchall()
         return {n: s for n, s in rows}
 
+    def append_recorded(self, rows: Sequence[Sequence[Any]]) -> int:
+        """Append steps recorded elsewhere (rows of the ``actions`` table, in order, the first
+        one following the head; `recover` brings back a damaged file's later steps this way).
+
+        A row is taken when its stored change applies to the state before it and the result
+        has the hash recorded with it, or a later row's hash proves the chain (the damage was
+        in a hash, not in the change); the rows after the last proven one are kept as
+        abandoned steps. The engine is not run. Returns how many steps joined the log."""
+        if self._max_step != self._head:
+            raise StoreError("undone steps are waiting to be redone; redo or record first")
+        with self._write() as conn:
+            self._sync(conn)
+            doc: Any = json.loads(self._text)
+            proven: list[tuple[Row, Doc, str, str]] = []
+            tentative: list[tuple[Row, Doc, str, str]] = []
+            rest: list[Sequence[Any]] = []
+            for k, raw in enumerate(rows):
+                step = self._head + len(proven) + len(tentative) + 1
+                try:
+                    row = Row(*raw)
+                    if row.step != step:
+                        raise ValueError("not the next step")
+                    doc = dl.patch(doc, json.loads(row.delta))
+                    to_state(doc)
+                except (TypeError, ValueError, dl.DeltaError, BadState):
+                    rest = list(rows[k:])
+                    break
+                text = canon(doc)
+                digest = hash_text(text)
+                tentative.append((row, doc, text, digest))
+                if digest == row.state_hash:
+                    proven.extend(tentative)
+                    tentative = []
+            rest = [t[0].values() for t in tentative] + [tuple(r) for r in rest]
+            for row, _, text, digest in proven:
+                fixed = Row(*(row.values()[:6] + (digest,) + row.values()[7:]))
+                conn.execute(
+                    f"INSERT INTO actions ({ROW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    fixed.values(),
+                )
+                if is_checkpoint(row.step):
+                    conn.execute(
+                        "INSERT OR REPLACE INTO snapshots (step, state, state_hash) "
+                        "VALUES (?,?,?)", (row.step, text, digest),
+                    )
+            for raw in rest:
+                vals = tuple(raw) + (0,) * (11 - len(tuple(raw)))
+                conn.execute(
+                    f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (*[str(v) if v is not None and not isinstance(v, int) else v
+                       for v in vals[:11]], now(), vals[0] if isinstance(vals[0], int) else 0),
+                )
+            if proven:
+                _, last_doc, text, digest = proven[-1]
+                self._move_head(conn, self._head, self._head + len(proven), text, digest)
+            else:
+                self._bump(conn)
+        if proven:
+            row, last_doc, text, digest = proven[-1]
+            self._after_write(row.step, row.step, to_state(last_doc), last_doc, text, digest)
+        else:
+            self._revision += 1
+        return len(proven)
+
+    def data_notice(self) -> str | None:
+        """Once per change of the data pack under this campaign: what changed, in words (None
+        when the pack is the one the campaign last saw). Notes the new pack as seen."""
+        cat = self.catalog
+        fp = cat.fingerprint()
+        with self._errors(), self._read() as conn:
+            seen = self._meta(conn).get("data_fp", "")
+        if seen == fp:
+            return None
+        with self._write() as conn:
+            self._sync(conn)
+            old = conn.execute("SELECT prints FROM datapacks WHERE fp = ?", (seen,)).fetchone()
+            self._note_datapack(conn, cat, self._head)
+            self._bump(conn)
+        self._revision += 1
+        if not seen:
+            return None
+        try:
+            before: dict[str, str] = json.loads(old[0]) if old else {}
+        except ValueError:
+            before = {}
+        now_prints = cat.record_prints()
+        changed = sorted(k for k in set(before) | set(now_prints)
+                         if before.get(k) != now_prints.get(k))
+        what = (
+            f"{len(changed)} record{'s' if len(changed) != 1 else ''} differ"
+            + (" (" + ", ".join(changed[:5]) + (", ..." if len(changed) > 5 else "") + ")"
+               if changed else "")
+            if before else "the records it was played with are not known"
+        )
+        return (
+            f"your data changed since step {self._head}: {what}; the board uses the new texts "
+            "from now on, and the steps before keep their recorded states"
+        )
+
     # ------------------------------------------------------------------ reading
 
     def log(self, *, include_abandoned: bool = False) -> list[LogEntry]:
         """The log, step by step: done steps, then undone (redo-able) ones; abandoned if asked."""
+        cols = "step, type, data, av, state_hash, recorded, app, data_fp"
         with self._errors(), self._read() as conn:
-            rows = conn.execute(
-                "SELECT step, type, data, state_hash, recorded FROM actions ORDER BY step"
-            ).fetchall()
+            rows = conn.execute(f"SELECT {cols} FROM actions ORDER BY step").fetchall()
             marks: dict[int, list[str]] = {}
             for n, s in conn.execute("SELECT name, step FROM marks ORDER BY name"):
                 marks.setdefault(s, []).append(n)
             gone = (
-                conn.execute(
-                    "SELECT step, type, data, state_hash, recorded FROM abandoned ORDER BY id"
-                ).fetchall()
+                conn.execute(f"SELECT {cols} FROM abandoned ORDER BY id").fetchall()
                 if include_abandoned
                 else []
             )
             head = int(self._meta(conn)["head"])
         out = []
         for status_rows, status in ((rows, None), (gone, "abandoned")):
-            for step, typ, data, digest, recorded in status_rows:
+            for step, typ, data, av, digest, recorded, app, fp in status_rows:
                 st = status or ("done" if step <= head else "undone")
-                out.append(self._entry(step, typ, data, digest, recorded, st, marks))
+                out.append(self._entry(step, typ, data, av, digest, recorded, st, marks, app, fp))
         return out
 
     def _entry(
-        self, step: int, typ: str, data: str, digest: str | None, recorded: str, status: str,
-        marks: dict[int, list[str]],
+        self, step: int, typ: str, data: str, av: int, digest: str | None, recorded: str,
+        status: str, marks: dict[int, list[str]], app: str, fp: str,
     ) -> LogEntry:
         try:
             raw = json.loads(data)
         except ValueError:
             raise DamagedSave(self.path, f"step {step} of the log is not valid JSON") from None
         try:
-            sentence = describe(parse_action(raw))
+            sentence = describe(parse_stored(data, av))
         except RuleError as exc:
             sentence = f"({typ}: not understood by this version: {exc.message})"
         return LogEntry(
             step, typ, raw, sentence, recorded, digest, status,
-            tuple(marks.get(step, ())) if status != "abandoned" else (),
+            tuple(marks.get(step, ())) if status != "abandoned" else (), app, fp,
         )
 
     def actions(self) -> list[Action]:
         """Every action in the log (done and undone), in order."""
         with self._errors(), self._read() as conn:
-            rows = conn.execute("SELECT step, data FROM actions ORDER BY step").fetchall()
-        return [self._parse(step, data) for step, data in rows]
+            rows = conn.execute("SELECT step, data, av FROM actions ORDER BY step").fetchall()
+        return [self._parse(step, data, av) for step, data, av in rows]
+
+    def state_at(self, step: int) -> CampaignState:
+        """The recorded state after `step` (done or undone), without moving the head."""
+        with self._errors(), self._read() as conn:
+            if not 1 <= step <= self._max_step:
+                raise NothingToUndo(f"there is no step {step}; the log has steps 1 to "
+                                    f"{self._max_step}")
+            return self._state_at(conn, step)[0]
 
     def verify(self) -> VerifyReport:
-        """Replay the whole log from the start and compare every stored hash and snapshot."""
+        """Check the whole save: every step's recorded state rebuilds from the deltas and
+        matches its hash and the snapshots; the steps recorded with this app and data pack are
+        replayed by the rules engine from the state before them (with their recorded chance)
+        and must give the same state. Older steps are reported as kept as recorded."""
         problems: list[str] = []
         with self._errors(), self._read() as conn:
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 problems.append(f"SQLite integrity check: {check}")
             rows = conn.execute(
-                "SELECT step, data, state_hash FROM actions ORDER BY step"
+                "SELECT step, data, av, chance, delta, state_hash, app, data_fp, exact "
+                "FROM actions ORDER BY step"
             ).fetchall()
-            snaps = {
-                s: h for s, h in conn.execute("SELECT step, state_hash FROM snapshots")
-            }
+            snaps = dict(conn.execute("SELECT step, state_hash FROM snapshots").fetchall())
             head = int(self._meta(conn)["head"])
-        state = CampaignState()
+        current = (APP, self.catalog.fingerprint())
+        doc: Any = None
         head_hash = ""
-        for expected, (step, data, digest) in enumerate(rows, start=1):
+        replayed = 0
+        kept: list[list[Any]] = []  # [first, last, app, data_fp]
+        for expected, (step, data, av, chance, delta, digest, app, fp, exact) in enumerate(
+            rows, start=1
+        ):
             if step != expected:
                 problems.append(f"step {expected} is missing from the log")
                 break
+            before = doc
             try:
-                state = apply(state, self._parse(step, data), self.catalog, step - 1)
-            except (RuleError, DamagedSave) as exc:
-                problems.append(f"step {step} no longer applies: {exc.message}")
+                ops = json.loads(delta)
+                doc = dl.patch(doc, ops) if doc is not None else dl.patch({}, ops)
+            except (ValueError, dl.DeltaError):
+                problems.append(f"step {step}: its stored change is damaged")
                 break
-            h = _hash_text(canonical_json(state))
-            if digest is not None and h != digest:
-                problems.append(f"replaying step {step} gives a different state than recorded")
+            h = hash_text(canon(doc))
+            if h != digest:
+                problems.append(
+                    f"step {step}: its recorded state does not rebuild from the save (damaged)"
+                )
+                break
             if step in snaps and snaps[step] != h:
-                problems.append(f"the snapshot at step {step} differs from the replayed state")
+                problems.append(f"the snapshot at step {step} differs from the recorded state")
             if step == head:
                 head_hash = h
+            if (app, fp) == current and exact and before is not None:
+                replayed += 1
+                problem = self._replay_one(step, data, av, chance, before, h)
+                if problem:
+                    problems.append(problem)
+            elif step > 1 or (app, fp) != current:
+                if kept and kept[-1][1] == step - 1 and kept[-1][2:] == [app, fp]:
+                    kept[-1][1] = step
+                else:
+                    kept.append([step, step, app, fp])
         if head_hash and head_hash != self._hash and not problems:
-            problems.append("the loaded state differs from the replayed one")
-        return VerifyReport(not problems, len(rows), head, head_hash or self._hash, problems)
+            problems.append("the loaded state differs from the recorded one")
+        words = [
+            f"steps {a}–{b}" if a != b else f"step {a}"
+            for a, b, _, _ in kept
+        ]
+        kept_text = [
+            f"{w} recorded with app {app or '?'} / data {fp or 'not recorded'}: kept as recorded"
+            for w, (_, _, app, fp) in zip(words, kept, strict=True)
+        ]
+        return VerifyReport(
+            not problems, len(rows), head, head_hash or self._hash, problems, replayed, kept_text
+        )
+
+    def _replay_one(
+        self, step: int, data: str, av: int, chance: str | None, before: Doc, digest: str
+    ) -> str | None:
+        try:
+            action = parse_stored(data, av)
+            state = to_state(before)
+            outcomes = json.loads(chance) if chance else []
+            new = apply(state, action, self.catalog, step - 1, Chance.replay(outcomes))
+        except (RuleError, BadState, ValueError) as exc:
+            msg = getattr(exc, "message", str(exc))
+            return f"step {step} no longer applies: {msg}"
+        if hash_text(canon(state_doc(new))) != digest:
+            return f"step {step} does not replay to its recorded state"
+        return None
 
     # ------------------------------------------------------------------ backups and export
 
@@ -480,41 +673,43 @@ class CampaignStore:
         return target
 
     def export_doc(self) -> dict[str, Any]:
-        """The readable JSON document `export` writes and `import` reads."""
-        from blood_companion import __version__
+        """The readable JSON document `export` writes and `import` reads (store/transfer.py)."""
         from blood_companion.store.transfer import FORMAT, FORMAT_VERSION
 
+        cols = "step, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
         with self._errors(), self._read() as conn:
-            rows = conn.execute(
-                "SELECT step, data, state_hash, recorded FROM actions ORDER BY step"
-            ).fetchall()
+            rows = conn.execute(f"SELECT {cols} FROM actions ORDER BY step").fetchall()
             gone = conn.execute(
-                "SELECT step, data, state_hash, recorded, abandoned, replaced_at "
-                "FROM abandoned ORDER BY id"
+                f"SELECT {cols}, abandoned, replaced_at FROM abandoned ORDER BY id"
             ).fetchall()
             marks = dict(conn.execute("SELECT name, step FROM marks ORDER BY step").fetchall())
             meta = self._meta(conn)
+
+        def step_doc(r: Sequence[Any]) -> dict[str, Any]:
+            s, d, av, ch, de, h, app, fp, rec, ex = r[:10]
+            return {
+                "step": s, "action": json.loads(d), "action_schema": av,
+                "chance": json.loads(ch) if ch else [], "delta": json.loads(de) if de else None,
+                "state_hash": h, "app": app, "data": fp, "recorded": rec, "exact": bool(ex),
+            }
+
         return {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
-            "app_version": __version__,
-            "exported": _now(),
+            "app_version": APP,
+            "state_schema": STATE_SCHEMA,
+            "exported": now(),
             "name": self.name,
             "mode": meta.get("mode", ""),
             "seed": int(meta.get("seed", 0)),
             "head": int(meta["head"]),
             "state_hash": self._hash,
             "marks": marks,
-            "actions": [
-                {"step": s, "action": json.loads(d), "state_hash": h, "recorded": r}
-                for s, d, h, r in rows
-            ],
+            "actions": [step_doc(r) for r in rows],
             "abandoned": [
-                {"step": s, "action": json.loads(d), "state_hash": h, "recorded": r,
-                 "abandoned": a, "replaced_at": ra}
-                for s, d, h, r, a, ra in gone
+                {**step_doc(r), "abandoned": r[10], "replaced_at": r[11]} for r in gone
             ],
-            "state": json.loads(canonical_json(self._state)),
+            "state": self._doc,
         }
 
     # ------------------------------------------------------------------ internals
@@ -534,8 +729,20 @@ class CampaignStore:
                 ) from None
             if "readonly" in text or "read-only" in text:
                 raise StoreError(f"the save file {self.path} is read-only: {text}") from None
+            if "disk is full" in text or "disk I/O" in text:
+                raise StoreError(
+                    f"the disk is full (or failing): nothing more could be written to {self.path}"
+                    "; your saves are intact",
+                    hint="free some space and run the command again",
+                ) from None
             raise DamagedSave(self.path, explain_sqlite(exc)) from None
         except sqlite3.DatabaseError as exc:
+            if "disk is full" in str(exc):
+                raise StoreError(
+                    f"the disk is full: nothing more could be written to {self.path}; your "
+                    "saves are intact",
+                    hint="free some space and run the command again",
+                ) from None
             raise DamagedSave(self.path, explain_sqlite(exc)) from None
 
     @contextlib.contextmanager
@@ -580,9 +787,14 @@ class CampaignStore:
         row = conn.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
         if row is None:
             raise DamagedSave(self.path, "the metadata lacks 'revision'")
-        return int(row[0])
+        try:
+            return int(row[0])
+        except (TypeError, ValueError):
+            raise DamagedSave(self.path, "the metadata holds a non-number") from None
 
-    def _check_and_migrate(self) -> None:
+    def _check_and_migrate(self) -> bool:
+        """Check the header and upgrade an older file (after a backup). True when the file
+        was replaced by a rebuilt one (the connection must be reopened)."""
         conn = self._conn
         with self._errors():
             with self._read():
@@ -597,7 +809,8 @@ class CampaignStore:
                     raise DamagedSave(
                         self.path,
                         f"it was written by a newer Blood Companion (save schema version "
-                        f"{version}; this version reads up to {schema.SCHEMA_VERSION})",
+                        f"{version}; this app, version {APP}, reads up to "
+                        f"{schema.SCHEMA_VERSION})",
                         hint="update blood-companion, or `blood campaign recover` to go back "
                         "to the newest backup this version can read",
                     )
@@ -605,20 +818,50 @@ class CampaignStore:
                     raise DamagedSave(self.path, f"unknown save schema version {version}")
                 tables = {r[0] for r in conn.execute(
                     "SELECT name FROM sqlite_master WHERE type = 'table'")}
+                state_schema = None
+                if version == schema.SCHEMA_VERSION and "meta" in tables:
+                    row = conn.execute(
+                        "SELECT value FROM meta WHERE key = 'state_schema'").fetchone()
+                    state_schema = row[0] if row else None
             if version == schema.SCHEMA_VERSION:
                 missing = [t for t in schema.TABLES if t not in tables]
                 if missing:
                     raise DamagedSave(self.path, f"table {missing[0]!r} is missing")
-                return
+                if state_schema is not None and state_schema.isdigit() and int(
+                    state_schema
+                ) > STATE_SCHEMA:
+                    raise DamagedSave(
+                        self.path,
+                        f"its states were written by a newer Blood Companion (state schema "
+                        f"{state_schema}; this app, version {APP}, reads up to {STATE_SCHEMA})",
+                        hint="update blood-companion",
+                    )
+                if state_schema is not None and state_schema != str(STATE_SCHEMA):
+                    from blood_companion.store.legacy import upcast_file
+
+                    self.backup(f"before state schema {STATE_SCHEMA}")
+                    upcast_file(self)
+                return False
             self.backup(f"before migration from v{version}")
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                schema.migrate(conn, version)
-                conn.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-                raise
+            if version < schema.REBUILD_FROM:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    schema.migrate(conn, version)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                    raise
+            from blood_companion.store.legacy import rebuild_v2
+
+            if self._catalog_source is None:
+                raise StoreError(
+                    f"the campaign {self.name!r} was saved by an older Blood Companion and must "
+                    "be upgraded first",
+                    hint=f"`blood campaign show --campaign {self.name}` upgrades it",
+                )
+            rebuild_v2(self)
+            return True
 
     def _load(self) -> None:
         with self._errors(), self._read() as conn:
@@ -637,94 +880,103 @@ class CampaignStore:
         max_step = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
         if not 1 <= head <= max_step:
             raise DamagedSave(self.path, f"the head ({head}) is outside the log (1..{max_step})")
-        state, digest = self._state_at(conn, head, use_cache=False)
-        self._head, self._max_step, self._revision = head, max_step, revision
-        self._state, self._hash = state, digest
+        self._max_step = max_step
+        state, doc, text, digest = self._state_at(conn, head, use_cache=False)
+        self._head, self._revision = head, revision
+        self._state, self._doc, self._text, self._hash = state, doc, text, digest
 
     def _sync(self, conn: sqlite3.Connection) -> None:
         """Inside a transaction: reload when another process wrote since we last looked."""
         if self._meta_revision(conn) != self._revision:
             self._load_from(conn)
 
-    def _parse(self, step: int, data: str) -> Action:
+    def _parse(self, step: int, data: str, av: int) -> Action:
         try:
-            return parse_action(data)
+            return parse_stored(data, av)
         except RuleError as exc:
             raise DamagedSave(self.path, f"step {step} of the log: {exc.message}") from None
 
-    def _snapshot(self, step: int, text: str, digest: str) -> CampaignState:
-        if _hash_text(text) != digest:
-            raise DamagedSave(
-                self.path, f"the snapshot at step {step} does not match its checksum "
-                "(hand-edited or corrupted)",
-            )
-        try:
-            return CampaignState.model_validate_json(text)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = ".".join(str(x) for x in err["loc"])
-            raise DamagedSave(
-                self.path, f"the snapshot at step {step} is not a valid state ({loc}: "
-                f"{err['msg']})",
-            ) from None
-
     def _state_at(
         self, conn: sqlite3.Connection, step: int, *, use_cache: bool = True
-    ) -> tuple[CampaignState, str]:
-        """The state after `step`: nearest snapshot at or before it, plus replay of the rest.
+    ) -> tuple[CampaignState, Doc, str, str]:
+        """The recorded state after `step`: the nearest snapshot at or before it, plus the
+        stored deltas up to it (the rules engine is not involved). Checks the result against
+        the hash recorded with the step. Returns (state, document, canonical text, hash).
 
         With `use_cache` (only inside a transaction after :meth:`_sync`) the in-memory head
-        state serves as a starting point too, so redo replays just the redone steps.
+        serves as a starting point too, so redo applies just the redone steps' deltas.
         """
-        start, start_step, start_hash = CampaignState(), 0, ""
-        row = conn.execute(
-            "SELECT step, state, state_hash FROM snapshots WHERE step <= ? "
-            "ORDER BY step DESC LIMIT 1",
-            (step,),
-        ).fetchone()
-        if row is not None:
-            start, start_step, start_hash = self._snapshot(row[0], row[1], row[2]), row[0], row[2]
-        if use_cache and start_step < self._head <= step:
-            start, start_step, start_hash = self._state, self._head, self._hash
+        start_step = 0
+        doc: Any = None
+        if use_cache and 1 <= self._head <= step and self._text:
+            start_step, doc = self._head, json.loads(self._text)
+        else:
+            row = conn.execute(
+                "SELECT step, state, state_hash FROM snapshots WHERE step <= ? "
+                "ORDER BY step DESC LIMIT 1",
+                (step,),
+            ).fetchone()
+            if row is not None:
+                s, text, digest = row
+                if hash_text(text) != digest:
+                    raise DamagedSave(
+                        self.path, f"the snapshot at step {s} does not match its checksum "
+                        "(hand-edited or corrupted)",
+                    )
+                try:
+                    doc = json.loads(text)
+                except ValueError:
+                    raise DamagedSave(self.path, f"the snapshot at step {s} is not JSON") from None
+                start_step = s
         rows = conn.execute(
-            "SELECT step, data, state_hash FROM actions WHERE step > ? AND step <= ? "
+            "SELECT step, delta, state_hash FROM actions WHERE step > ? AND step <= ? "
             "ORDER BY step",
             (start_step, step),
         ).fetchall()
         if len(rows) != step - start_step:
             raise DamagedSave(self.path, f"steps {start_step + 1}..{step} of the log are missing")
-        if not rows:
-            return start, start_hash or _hash_text(canonical_json(start))
-        state = start
-        for s, data, _ in rows:
+        expected: str | None = None
+        for s, delta, digest in rows:
             try:
-                state = apply(state, self._parse(s, data), self.catalog, s - 1)
-            except RuleError as exc:
+                ops = json.loads(delta)
+                doc = dl.patch_in_place(doc, ops) if doc is not None else dl.patch({}, ops)
+            except (ValueError, TypeError, dl.DeltaError):
                 raise DamagedSave(
-                    self.path, f"step {s} of the log no longer applies ({exc.message})",
-                    hint=_DATA_CHANGED_HINT,
+                    self.path, f"the stored change of step {s} is damaged",
+                    hint=_damaged_hint(self.name),
                 ) from None
-        digest = _hash_text(canonical_json(state))
-        recorded = rows[-1][2]
-        if recorded is not None and digest != recorded:
+            expected = digest
+        if doc is None:
+            raise DamagedSave(self.path, f"no state is stored for step {step}")
+        text = canon(doc)
+        digest = hash_text(text)
+        if expected is not None and digest != expected:
             raise DamagedSave(
-                self.path, f"replaying the log to step {step} does not give the recorded state",
-                hint=_DATA_CHANGED_HINT,
+                self.path, f"the recorded state of step {step} does not rebuild from the save",
+                hint=_damaged_hint(self.name),
             )
-        return state, digest
+        try:
+            state = to_state(doc)
+        except BadState as exc:
+            raise DamagedSave(self.path, f"the state at step {step}: {exc}") from None
+        return state, doc, text, digest
 
     def _goto(self, conn: sqlite3.Connection, step: int) -> CampaignState:
         old = self._head
         if step == old:
             return self._state
-        state, digest = self._state_at(conn, step)
-        self._move_head(conn, old, step, canonical_json(state), digest)
-        self._after_write(step, self._max_step, state, digest)
+        state, doc, text, digest = self._state_at(conn, step)
+        self._move_head(conn, old, step, text, digest)
+        self._after_write(step, self._max_step, state, doc, text, digest)
         return state
 
     def _resolve_target(self, conn: sqlite3.Connection, target: int | str) -> int:
-        if isinstance(target, str) and target.strip().isdigit():
-            target = int(target.strip())
+        if isinstance(target, str) and target.strip().isascii() and target.strip().isdigit():
+            text = target.strip()
+            if len(text) > 12:
+                raise NothingToUndo(f"there is no step {text[:12]}...; the log has steps 1 to "
+                                    f"{self._max_step}")
+            target = int(text)
         if isinstance(target, int):
             if not 1 <= target <= self._max_step:
                 raise NothingToUndo(
@@ -736,7 +988,7 @@ class CampaignStore:
         if row is None:
             names = [r[0] for r in conn.execute("SELECT name FROM marks ORDER BY step")]
             raise NothingToUndo(
-                f"there is no mark {target!r}",
+                f"there is no mark {target[:60]!r}",
                 hint=("marks: " + ", ".join(names)) if names else
                 "`blood campaign mark NAME` names the current step",
             )
@@ -744,10 +996,9 @@ class CampaignStore:
 
     def _abandon_after(self, conn: sqlite3.Connection, head: int, replaced_at: int) -> None:
         conn.execute(
-            "INSERT INTO abandoned (step, type, data, state_hash, recorded, abandoned, "
-            "replaced_at) SELECT step, type, data, state_hash, recorded, ?, ? FROM actions "
-            "WHERE step > ? ORDER BY step",
-            (_now(), replaced_at, head),
+            f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
+            f"SELECT {ROW_COLUMNS}, ?, ? FROM actions WHERE step > ? ORDER BY step",
+            (now(), replaced_at, head),
         )
         conn.execute("DELETE FROM actions WHERE step > ?", (head,))
         conn.execute("DELETE FROM snapshots WHERE step > ?", (head,))
@@ -761,21 +1012,44 @@ class CampaignStore:
             "INSERT OR REPLACE INTO snapshots (step, state, state_hash) VALUES (?,?,?)",
             (new, text, digest),
         )
-        if old != new and old % schema.SNAPSHOT_EVERY != 0:
+        if old != new and not is_checkpoint(old):
             conn.execute("DELETE FROM snapshots WHERE step = ?", (old,))
         conn.execute("UPDATE meta SET value = ? WHERE key = 'head'", (str(new),))
         self._bump(conn)
 
+    def _note_datapack(self, conn: sqlite3.Connection, cat: Catalog, step: int) -> str:
+        """The data pack's fingerprint; its record prints are stored the first time."""
+        fp = cat.fingerprint()
+        conn.execute(
+            "INSERT OR IGNORE INTO datapacks (fp, prints, first_step) VALUES (?,?,?)",
+            (fp, json.dumps(cat.record_prints(), separators=(",", ":")), step),
+        )
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('data_fp', ?)", (fp,))
+        return fp
+
     def _bump(self, conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'revision'", (str(self._revision + 1),))
 
-    def _after_write(self, head: int, max_step: int, state: CampaignState, digest: str) -> None:
+    def _after_write(
+        self, head: int, max_step: int, state: CampaignState, doc: Doc, text: str, digest: str
+    ) -> None:
         self._head, self._max_step = head, max(max_step, head)
-        self._state, self._hash = state, digest
+        self._state, self._doc, self._text, self._hash = state, doc, text, digest
         self._revision += 1
 
 
 # ---------------------------------------------------------------------- files
+
+
+def _chance_json(chance: Chance) -> str | None:
+    return canon(chance.outcomes) if chance.outcomes else None
+
+
+def _damaged_hint(name: str) -> str:
+    return (
+        f"`blood campaign verify --campaign {name}` names the damaged step; "
+        f"`blood campaign recover --campaign {name}` restores the newest good backup"
+    )
 
 
 def explain_sqlite(exc: sqlite3.Error) -> str:
@@ -826,7 +1100,8 @@ def _refuse_existing(saves_dir: Path, name: str, path: Path) -> None:
     if path.exists():
         raise CampaignExists(
             f"a campaign named {name!r} already exists in {saves_dir}",
-            hint="choose another name, or `blood campaign delete NAME` first (a backup is kept)",
+            hint="`blood play` resumes it; choose another name for a new one, or "
+            "`blood campaign delete NAME` first (a backup is kept)",
         )
     other = saves.same_name_different_case(saves_dir, name)
     if other:
@@ -839,70 +1114,69 @@ def _refuse_existing(saves_dir: Path, name: str, path: Path) -> None:
 def build_file(
     saves_dir: Path,
     name: str,
-    entries: Sequence[Entry],
+    rows: Sequence[Row],
     *,
     head: int,
-    final_state: tuple[CampaignState, str],
-    states: dict[int, tuple[str, str]] | None = None,
+    snapshots: dict[int, tuple[str, str]],
+    meta: dict[str, str],
     marks: dict[str, int] | None = None,
-    abandoned: Sequence[dict[str, Any]] = (),
+    abandoned: Sequence[tuple[Row, str, int]] = (),
+    datapacks: dict[str, tuple[dict[str, str], int]] | None = None,
     install: bool = True,
     replace: bool = False,
 ) -> Path:
     """Write a complete save in a temporary file, then move it into place atomically.
 
-    `states` gives (canonical text, hash) at steps that get a snapshot; `final_state` is the
-    state at `head`. With ``replace`` an existing file is replaced (the caller backs it up).
-    Returns the installed path (or the temporary one when ``install`` is false).
+    `snapshots` gives (canonical text, hash) of the states kept whole (at least step 1 and
+    `head`); `abandoned` holds (row, when abandoned, replaced at step). With ``replace`` an
+    existing file is replaced (the caller backs it up). Returns the installed path (or the
+    temporary one when ``install`` is false).
     """
     saves.ensure_dir(saves_dir)
     path = saves.save_path(saves_dir, name)
     tmp = saves_dir / f".{name}.{os.getpid()}.tmp"
     with contextlib.suppress(OSError):
         tmp.unlink()
-    state, text = final_state
-    first = entries[0].action
     try:
         conn = sqlite3.connect(tmp, isolation_level=None)
         try:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("BEGIN IMMEDIATE")
             schema.create(conn)
-            meta = {
+            values = {
                 "name": name,
-                "mode": state.mode or getattr(first, "mode", ""),
-                "seed": str(state.seed or getattr(first, "seed", 0)),
+                "mode": "",
+                "seed": "0",
                 "head": str(head),
                 "revision": "0",
-                "created": _now(),
+                "created": now(),
+                "state_schema": str(STATE_SCHEMA),
+                "data_fp": "",
+                **meta,
             }
-            conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+            conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(values.items()))
             conn.executemany(
-                "INSERT INTO actions (step, type, data, state_hash, recorded) VALUES (?,?,?,?,?)",
-                [
-                    (i, e.action.type, e.action.model_dump_json(), e.state_hash,
-                     e.recorded or _now())
-                    for i, e in enumerate(entries, start=1)
-                ],
+                f"INSERT INTO actions ({ROW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                [r.values() for r in rows],
             )
-            snaps = dict(states or {})
-            snaps[head] = (text, _hash_text(text))
             conn.executemany(
                 "INSERT INTO snapshots (step, state, state_hash) VALUES (?,?,?)",
-                [(s, t, h) for s, (t, h) in sorted(snaps.items())],
+                [(s, t, h) for s, (t, h) in sorted(snapshots.items())],
             )
             conn.executemany(
                 "INSERT INTO marks (name, step, created) VALUES (?,?,?)",
-                [(n, s, _now()) for n, s in (marks or {}).items()],
+                [(n, s, now()) for n, s in (marks or {}).items()],
             )
             conn.executemany(
-                "INSERT INTO abandoned (step, type, data, state_hash, recorded, abandoned, "
-                "replaced_at) VALUES (?,?,?,?,?,?,?)",
+                f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(*r.values(), when or now(), at) for r, when, at in abandoned],
+            )
+            conn.executemany(
+                "INSERT INTO datapacks (fp, prints, first_step) VALUES (?,?,?)",
                 [
-                    (a["step"], a["action"].type, a["action"].model_dump_json(),
-                     a.get("state_hash"), a.get("recorded") or _now(),
-                     a.get("abandoned") or _now(), a.get("replaced_at") or a["step"])
-                    for a in abandoned
+                    (fp, json.dumps(prints, separators=(",", ":")), first)
+                    for fp, (prints, first) in (datapacks or {}).items()
                 ],
             )
             conn.execute("COMMIT")
@@ -924,6 +1198,26 @@ def build_file(
                 with contextlib.suppress(OSError):
                     tmp.unlink()
         return path
+    except sqlite3.Error as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if "disk is full" in str(exc) or "disk I/O" in str(exc):
+            raise StoreError(
+                f"the disk is full: the campaign {name!r} could not be written; your saves are "
+                "intact",
+                hint="free some space and run the command again",
+            ) from None
+        raise StoreError(f"cannot write the save file in {saves_dir}: {exc}") from None
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if exc.errno in (28, 27):  # ENOSPC, EFBIG
+            raise StoreError(
+                f"the disk is full: the campaign {name!r} could not be written; your saves are "
+                "intact",
+                hint="free some space and run the command again",
+            ) from None
+        raise StoreError(f"cannot write the save file in {saves_dir}: {exc.strerror}") from None
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.store import saves
 from blood_companion.store.campaign_store import CampaignStore
+from blood_companion.store.docs import ROW_COLUMNS
 from blood_companion.store.errors import CampaignNotFound, StoreError
 
 if TYPE_CHECKING:
@@ -104,54 +105,56 @@ class Recovery:
     salvaged: int = 0
 
 
-def _readable_steps(path: Path) -> tuple[list[tuple[int, str, str | None]], int | None]:
-    """The log rows (and head) still readable in a damaged file; empty when none are."""
+def _readable_rows(path: Path) -> tuple[list[tuple[Any, ...]], int | None]:
+    """The log rows (and head) still readable in a damaged file, read row by row: a row with
+    damaged text keeps what decodes (the damage then shows as a hash that does not match)."""
     try:
         conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
     except sqlite3.Error:
         return [], None
+    conn.text_factory = lambda b: b.decode("utf-8", "replace")
+    rows: list[tuple[Any, ...]] = []
+    head: int | None = None
     try:
-        rows = conn.execute("SELECT step, data, state_hash FROM actions ORDER BY step").fetchall()
         try:
-            head: int | None = int(
-                conn.execute("SELECT value FROM meta WHERE key = 'head'").fetchone()[0])
+            value = conn.execute("SELECT value FROM meta WHERE key = 'head'").fetchone()
+            head = int(value[0]) if value else None
         except (sqlite3.Error, TypeError, ValueError):
             head = None
+        try:
+            steps = [r[0] for r in conn.execute("SELECT step FROM actions ORDER BY step")]
+        except sqlite3.Error:
+            return [], head
+        for step in steps:
+            try:
+                row = conn.execute(
+                    f"SELECT {ROW_COLUMNS} FROM actions WHERE step = ?", (step,)
+                ).fetchone()
+            except sqlite3.Error:
+                continue
+            if row is not None:
+                rows.append(tuple(row))
         return rows, head
-    except sqlite3.Error:
-        return [], None
     finally:
         conn.close()
 
 
 def _salvage(store: CampaignStore, damaged: Path) -> int:
-    """Re-record the damaged file's steps after the backup's, as long as each one replays to the
-    state hash recorded with it (so nothing doubtful is brought back). Returns how many."""
-    from blood_companion.engine.actions import parse_action
-    from blood_companion.engine.errors import RuleError
-    from blood_companion.engine.state import state_hash
-
-    rows, head = _readable_steps(damaged)
-    by_step = {s: (d, h) for s, d, h in rows}
+    """Bring back the damaged file's steps after the backup's: each row whose stored change
+    applies to the state before it, with the state hash it recorded (or a later step's hash
+    proving the chain). Steps that cannot be brought back exactly are kept as abandoned steps
+    (`blood campaign log --all` lists them), never silently dropped. Returns how many steps
+    came back into the log."""
+    rows, head = _readable_rows(damaged)
+    by_step = {r[0]: r for r in rows if isinstance(r[0], int)}
     if store.redo_available:
         store.redo(store.redo_available)
     last = store.head
     mine = store.log()
-    if last not in by_step or by_step[last][1] != mine[-1].state_hash:
+    if last not in by_step or by_step[last][6] != mine[-1].state_hash:
         return 0  # not the same history (or unreadable): leave the backup as it is
-    count = 0
-    step = last + 1
-    while step in by_step:
-        data, digest = by_step[step]
-        try:
-            new = store.record(parse_action(data))
-        except (RuleError, StoreError):
-            break
-        if digest is not None and state_hash(new) != digest:
-            store.undo(1)  # kept as an undone step: the players can look and redo it
-            break
-        count += 1
-        step += 1
+    later = [by_step[s] for s in sorted(by_step) if s > last]
+    count = store.append_recorded(later)
     if head is not None and 1 <= head < store.head:
         store.undo_to(head)
     return count

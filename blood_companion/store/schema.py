@@ -2,19 +2,30 @@
 
 One SQLite file per campaign. ``PRAGMA application_id`` marks it as ours and
 ``PRAGMA user_version`` holds :data:`SCHEMA_VERSION` (both live in the file header, so they are
-readable before any table is). Tables:
+readable before any table is). Tables (version 3):
 
 * ``meta``      key/value: name, mode, seed, head (number of steps in effect), revision
-                (bumped by every write, so a process notices another one's changes), created.
-* ``actions``   the log: step (1-based), type, the action as JSON, the state hash after it,
-                when it was recorded. Steps after ``head`` are undone and can be redone.
-* ``snapshots`` the state (canonical JSON) at some steps: every :data:`SNAPSHOT_EVERY` steps and
-                at the head, so resume reads one row and undo replays at most a few actions.
+                (bumped by every write, so a process notices another one's changes), created,
+                ``state_schema`` (the shape of the stored states, engine/upcast.py) and
+                ``data_fp`` (the data pack fingerprint last seen, for the "your data changed"
+                notice).
+* ``actions``   the log, one row per step (1-based): the action as JSON (``av``: its action
+                schema version), the chance outcomes it drew (JSON, engine/chance.py), the
+                **delta** from the state before it to the state after it (store/delta.py; step 1
+                holds its whole state), the hash of the state after it, the app version and the
+                data pack fingerprint it was recorded with, when, and ``exact`` (0 for a step a
+                migration rebuilt without being able to check it). Steps after ``head`` are
+                undone and can be redone.
+* ``snapshots`` the whole state (canonical JSON) at step 1, every :data:`SNAPSHOT_EVERY` steps
+                and at the head: resume reads one row; any other step is the nearest snapshot
+                before it plus at most ``SNAPSHOT_EVERY - 1`` deltas. Undo, redo and resume never
+                run the rules engine.
 * ``marks``     named steps ("before Lucilla").
 * ``abandoned`` undone steps that a new action replaced: never silently lost.
+* ``datapacks`` the record fingerprints of each data pack seen (to say which records changed).
 
-A migration moves a file from version ``v`` to ``v + 1``; :func:`migrate` runs them in order
-inside one transaction (the store takes a backup first).
+Migrations: version 1 -> 2 in SQL (:data:`MIGRATIONS`); version 2 -> 3 rebuilds the file
+(store/legacy.py), because version 2 kept only some states and English sentences inside them.
 """
 
 from __future__ import annotations
@@ -23,10 +34,53 @@ import sqlite3
 from collections.abc import Callable
 
 APPLICATION_ID = 0x426C6F64  # "Blod"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+REBUILD_FROM = 2  # files of this version are rebuilt (store/legacy.py), not altered
 SNAPSHOT_EVERY = 50
 
 SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE actions (
+    step INTEGER PRIMARY KEY,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    av INTEGER NOT NULL,
+    chance TEXT,
+    delta TEXT NOT NULL,
+    state_hash TEXT NOT NULL,
+    app TEXT NOT NULL,
+    data_fp TEXT NOT NULL,
+    recorded TEXT NOT NULL,
+    exact INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE snapshots (
+    step INTEGER PRIMARY KEY,
+    state TEXT NOT NULL,
+    state_hash TEXT NOT NULL
+);
+CREATE TABLE marks (name TEXT PRIMARY KEY, step INTEGER NOT NULL, created TEXT NOT NULL);
+CREATE TABLE abandoned (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    step INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    av INTEGER NOT NULL,
+    chance TEXT,
+    delta TEXT,
+    state_hash TEXT,
+    app TEXT NOT NULL,
+    data_fp TEXT NOT NULL,
+    recorded TEXT NOT NULL,
+    exact INTEGER NOT NULL DEFAULT 1,
+    abandoned TEXT NOT NULL,
+    replaced_at INTEGER NOT NULL
+);
+CREATE TABLE datapacks (fp TEXT PRIMARY KEY, prints TEXT NOT NULL, first_step INTEGER NOT NULL);
+"""
+
+# Version 2 (app 0.1.0): the log with a state hash per step, snapshots every 50 steps and at
+# the head, marks and abandoned steps. Kept so tests and the rebuild can read such files.
+SCHEMA_V2 = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE actions (
     step INTEGER PRIMARY KEY,
@@ -70,7 +124,8 @@ CREATE TABLE snapshots (
 );
 """
 
-TABLES = ("meta", "actions", "snapshots", "marks", "abandoned")
+TABLES = ("meta", "actions", "snapshots", "marks", "abandoned", "datapacks")
+TABLES_V2 = ("meta", "actions", "snapshots", "marks", "abandoned")
 
 
 def _v1_to_v2(conn: sqlite3.Connection) -> None:
@@ -91,18 +146,20 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
 
 
-def create(conn: sqlite3.Connection) -> None:
-    """Create the current schema in an empty database (caller holds the transaction)."""
-    for stmt in SCHEMA.split(";"):
+def create(conn: sqlite3.Connection, schema: str = SCHEMA, version: int = SCHEMA_VERSION) -> None:
+    """Create the current schema (or an older one, for tests) in an empty database (caller
+    holds the transaction)."""
+    for stmt in schema.split(";"):
         if stmt.strip():
             conn.execute(stmt)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    conn.execute(f"PRAGMA user_version = {version}")
 
 
 def migrate(conn: sqlite3.Connection, version: int) -> int:
-    """Upgrade from `version` to :data:`SCHEMA_VERSION` (caller holds the transaction)."""
-    while version < SCHEMA_VERSION:
+    """Upgrade in SQL from `version` up to :data:`REBUILD_FROM` (caller holds the
+    transaction); the rebuild takes it from there."""
+    while version < REBUILD_FROM:
         step = MIGRATIONS.get(version)
         if step is None:  # pragma: no cover - every old version has a migration
             raise RuntimeError(f"no migration from save schema version {version}")

@@ -1,28 +1,56 @@
 """Export and import: a campaign as one readable JSON document.
 
-The document holds the whole log (done, undone and abandoned steps), the head, the marks, the
-state hash at every step and, for people reading it, the state at the head. Import validates the
-whole file first (format, every action, step numbers, marks) and replays the log, comparing every
-recorded hash, before a single byte is stored; the new save is written to a temporary file and
-moved into place.
+The document (format version 2) holds every step of the log (done, undone and abandoned) with
+its action, the chance outcomes it drew, the change it made to the state (a delta, the first
+step the whole state), the state hash after it, and the app version and data pack it was
+recorded with; the head, the marks and, for people reading it, the state at the head.
+
+Import validates the whole file before a single byte is stored (format, strict types, every
+action, step numbers, marks), rebuilds every step's state from the deltas and checks each one
+against its hash, and replays with the rules engine every step recorded with this app and data
+pack (a forged state there is refused). Older steps are kept as recorded, as in the save they
+came from. Files of format version 1 (app 0.1.0) are rebuilt like app 0.1.0 saves
+(store/legacy.py). The new save is written to a temporary file and moved into place.
+
+Bounds (docs/campaigns.md): a file of at most :data:`MAX_IMPORT_BYTES`, at most
+:data:`MAX_STEPS` steps, JSON nested at most a few hundred levels.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
-from blood_companion.engine.actions import Action, apply, parse_action
+from blood_companion.engine.actions import apply
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.state import CampaignState, canonical_json
-from blood_companion.store import saves, schema
-from blood_companion.store.campaign_store import CampaignStore, Entry, build_file
+from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
+from blood_companion.store import delta as dl
+from blood_companion.store import saves
+from blood_companion.store.campaign_store import (
+    APP,
+    CampaignStore,
+    build_file,
+    parse_stored,
+)
+from blood_companion.store.docs import (
+    BadState,
+    Row,
+    StepSource,
+    canon,
+    chain_rows,
+    first_delta,
+    hash_text,
+    is_checkpoint,
+    state_doc,
+    to_state,
+)
 from blood_companion.store.errors import BadNameError, ImportRefused, StoreError
 from blood_companion.store.names import check_campaign_name, check_mark_name
 
@@ -30,49 +58,108 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 FORMAT = "blood-companion-campaign"
-FORMAT_VERSION = 1
-MAX_IMPORT_BYTES = 256 * 1024 * 1024
+FORMAT_VERSION = 2
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
+MAX_STEPS = 50_000
 
 
-class _Step(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    step: int = Field(ge=1)
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+class _StepV1(_Strict):
+    step: StrictInt = Field(ge=1)
     action: dict[str, Any]
     state_hash: str | None = None
     recorded: str | None = None
 
 
-class _Abandoned(_Step):
+class _AbandonedV1(_StepV1):
     abandoned: str | None = None
-    replaced_at: int | None = None
+    replaced_at: StrictInt | None = Field(default=None, ge=1)
 
 
-class _Doc(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+class _DocV1(_Strict):
     format: str
-    format_version: int
+    format_version: StrictInt
     name: str
-    head: int = Field(ge=1)
+    head: StrictInt = Field(ge=1)
     state_hash: str | None = None
-    marks: dict[str, int] = Field(default_factory=dict)
-    actions: list[_Step] = Field(min_length=1)
-    abandoned: list[_Abandoned] = Field(default_factory=list)
+    marks: dict[str, StrictInt] = Field(default_factory=dict)
+    actions: list[_StepV1] = Field(min_length=1, max_length=MAX_STEPS)
+    abandoned: list[_AbandonedV1] = Field(default_factory=list, max_length=MAX_STEPS)
+    state: dict[str, Any] | None = None
+
+
+class _Step(_Strict):
+    step: StrictInt = Field(ge=1)
+    action: dict[str, Any]
+    action_schema: StrictInt = Field(default=1, ge=1)
+    chance: list[dict[str, Any]] = Field(default_factory=list)
+    delta: list[dict[str, Any]]
+    state_hash: str
+    app: str
+    data: str
+    recorded: str | None = None
+    exact: StrictBool = True
+
+
+class _Abandoned(_Strict):
+    step: StrictInt = Field(ge=1)
+    action: dict[str, Any]
+    action_schema: StrictInt = Field(default=1, ge=1)
+    chance: list[dict[str, Any]] = Field(default_factory=list)
+    delta: list[dict[str, Any]] | None = None
+    state_hash: str | None = None
+    app: str = ""
+    data: str = ""
+    recorded: str | None = None
+    exact: StrictBool = False
+    abandoned: str | None = None
+    replaced_at: StrictInt = Field(ge=1)
+
+
+class _Doc(_Strict):
+    format: str
+    format_version: StrictInt
+    name: str
+    head: StrictInt = Field(ge=1)
+    state_schema: StrictInt = Field(default=STATE_SCHEMA, ge=1)
+    state_hash: str | None = None
+    marks: dict[str, StrictInt] = Field(default_factory=dict)
+    actions: list[_Step] = Field(min_length=1, max_length=MAX_STEPS)
+    abandoned: list[_Abandoned] = Field(default_factory=list, max_length=MAX_STEPS)
 
 
 def export_campaign(store: CampaignStore, file: Path, *, force: bool = False) -> Path:
     """Write the campaign as readable JSON to `file` (atomic). Refuses to overwrite unless
-    `force`."""
+    `force`, and refuses any file inside the saves folder (it could replace a save)."""
+    try:
+        inside = file.resolve().is_relative_to(store.saves_dir.resolve())
+    except OSError:
+        inside = False
+    if inside:
+        raise StoreError(
+            f"{file} is inside the saves folder {store.saves_dir}; an export there could "
+            "replace a save",
+            hint="export to another folder, e.g. `blood campaign export ~/tuesday.json`",
+        )
     if file.exists() and not force:
         raise StoreError(f"{file} already exists", hint="add --force to overwrite it")
+    if file.exists() and not file.is_file():
+        raise StoreError(f"{file} is not a regular file")
     doc = store.export_doc()
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
-    tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
+    tmp = file.with_name(f".{file.name[:100]}.{os.getpid()}.tmp")
     try:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, file)
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if exc.errno in (28, 27):
+            raise StoreError(f"the disk is full: {file} was not written",
+                             hint="free some space and run the command again") from None
         raise StoreError(f"cannot write {file}: {exc.strerror}") from None
     return file
 
@@ -84,17 +171,34 @@ def _refuse(file: Path, problem: str) -> ImportRefused:
     )
 
 
-def read_import(file: Path) -> _Doc:
-    """Parse and structurally check an export file. Raises ImportRefused."""
+def _read_bytes(file: Path) -> bytes:
+    """A regular file's bytes, at most MAX_IMPORT_BYTES (never a device, FIFO or folder)."""
     try:
-        size = file.stat().st_size
-        if size > MAX_IMPORT_BYTES:
-            raise _refuse(file, f"it is {size} bytes, more than any campaign needs")
-        raw = file.read_bytes()
+        info = file.stat()
     except FileNotFoundError:
         raise _refuse(file, "no such file") from None
     except OSError as exc:
         raise _refuse(file, exc.strerror or str(exc)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise _refuse(file, "it is not a regular file")
+    if info.st_size > MAX_IMPORT_BYTES:
+        raise _refuse(
+            file, f"it is {info.st_size:,} bytes; an export is at most "
+            f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB"
+        )
+    try:
+        with file.open("rb") as fh:
+            raw = fh.read(MAX_IMPORT_BYTES + 1)
+    except OSError as exc:
+        raise _refuse(file, exc.strerror or str(exc)) from None
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise _refuse(file, f"it is more than {MAX_IMPORT_BYTES // (1024 * 1024)} MB")
+    return raw
+
+
+def read_import(file: Path) -> _Doc | _DocV1:
+    """Parse and structurally check an export file. Raises ImportRefused."""
+    raw = _read_bytes(file)
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -102,20 +206,56 @@ def read_import(file: Path) -> _Doc:
     except json.JSONDecodeError as exc:
         raise _refuse(file, f"not valid JSON at line {exc.lineno}, column {exc.colno} "
                             f"({exc.msg})") from None
+    except RecursionError:
+        raise _refuse(file, "its JSON is nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _refuse(file, f"it is not a campaign export (no \"format\": \"{FORMAT}\")")
     version = data.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise _refuse(file, f"its format_version {str(version)[:20]!r} is not a version number")
+    if version > FORMAT_VERSION:
         raise _refuse(
-            file, f"export format version {version!r}; this version reads up to "
-            f"{FORMAT_VERSION} (update blood-companion)"
+            file, f"export format version {version} was written by a newer Blood Companion "
+            f"(app {str(data.get('app_version', '?'))[:20]}); this app, version {APP}, reads up "
+            f"to {FORMAT_VERSION}"
         )
+    model: type[_Doc] | type[_DocV1] = _DocV1 if version == 1 else _Doc
     try:
-        return _Doc.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(x) for x in err["loc"])
         raise _refuse(file, f"{loc}: {err['msg']}") from None
+    except RecursionError:
+        raise _refuse(file, "its JSON is nested too deeply") from None
+
+
+def _check_common(file: Path, steps: list[int], head: int, marks_in: dict[str, int]
+                  ) -> dict[str, int]:
+    if steps != list(range(1, len(steps) + 1)):
+        raise _refuse(file, "the steps are not numbered 1, 2, 3, ...")
+    if head > len(steps):
+        raise _refuse(file, f"head {head} is after the last step ({len(steps)})")
+    marks: dict[str, int] = {}
+    for mark, step in marks_in.items():
+        try:
+            mark = check_mark_name(mark)
+        except BadNameError as exc:
+            raise _refuse(file, exc.message) from None
+        if not 1 <= step <= len(steps):
+            raise _refuse(file, f"mark {mark!r} names step {step}, which is not in the log")
+        marks[mark] = step
+    return marks
+
+
+def _action_json(file: Path, where: str, action: dict[str, Any], av: int) -> str:
+    """The action as stored JSON, after checking today's app reads it."""
+    data = json.dumps(action, ensure_ascii=False)
+    try:
+        parse_stored(data, av)
+    except RuleError as exc:
+        raise _refuse(file, f"{where}: {exc.message}") from None
+    return data
 
 
 def import_campaign(
@@ -126,10 +266,10 @@ def import_campaign(
     name: str | None = None,
     replace: bool = False,
 ) -> str:
-    """Validate `file` completely, replay it, then store it as campaign `name` (default: the
-    name in the file). With `replace`, an existing campaign is backed up and replaced.
-    Returns the campaign's name. Raises ImportRefused (nothing stored), BadNameError or
-    CampaignExists."""
+    """Validate `file` completely, rebuild and check it, then store it as campaign `name`
+    (default: the name in the file). With `replace`, an existing campaign is backed up and
+    replaced. Returns the campaign's name. Raises ImportRefused (nothing stored), BadNameError
+    or CampaignExists."""
     doc = read_import(file)
     try:
         target = check_campaign_name(name if name is not None else doc.name)
@@ -137,77 +277,20 @@ def import_campaign(
         if name is None:
             raise _refuse(file, exc.message) from None
         raise
-    steps = [s.step for s in doc.actions]
-    if steps != list(range(1, len(steps) + 1)):
-        raise _refuse(file, "the steps are not numbered 1, 2, 3, ...")
-    if doc.head > len(steps):
-        raise _refuse(file, f"head {doc.head} is after the last step ({len(steps)})")
-    marks: dict[str, int] = {}
-    for mark, step in doc.marks.items():
-        try:
-            mark = check_mark_name(mark)
-        except BadNameError as exc:
-            raise _refuse(file, exc.message) from None
-        if not 1 <= step <= len(steps):
-            raise _refuse(file, f"mark {mark!r} names step {step}, which is not in the log")
-        marks[mark] = step
-    actions: list[Action] = []
-    for s in doc.actions:
-        try:
-            actions.append(parse_action(s.action))
-        except RuleError as exc:
-            raise _refuse(file, f"step {s.step}: {exc.message}") from None
-    if actions[0].type != "start_campaign":
-        raise _refuse(file, "the first step does not start a campaign")
-    abandoned: list[dict[str, Any]] = []
-    for a in doc.abandoned:
-        try:
-            act = parse_action(a.action)
-        except RuleError as exc:
-            raise _refuse(file, f"abandoned step {a.step}: {exc.message}") from None
-        abandoned.append({**a.model_dump(exclude={"action"}), "action": act})
-
-    # Replay everything: a file that does not rebuild its own recorded states is refused.
-    state = CampaignState()
-    entries: list[Entry] = []
-    snapshots: dict[int, tuple[str, str]] = {}
-    head_state: tuple[CampaignState, str] | None = None
-    for s, action in zip(doc.actions, actions, strict=True):
-        try:
-            state = apply(state, action, catalog, s.step - 1)
-        except RuleError as exc:
-            raise _refuse(file, f"step {s.step} is refused by the rules: {exc.message}") from None
-        text = canonical_json(state)
-        digest = hashlib.sha256(text.encode()).hexdigest()
-        if s.state_hash is not None and s.state_hash != digest:
-            raise _refuse(
-                file, f"replaying step {s.step} does not give the state recorded in the file "
-                "(edited by hand, or written with another data pack)"
-            )
-        if s.step % schema.SNAPSHOT_EVERY == 0:
-            snapshots[s.step] = (text, digest)
-        if s.step == doc.head:
-            head_state = (state, text)
-        entries.append(Entry(action, digest, s.recorded or ""))
-    assert head_state is not None
-    head_hash = hashlib.sha256(head_state[1].encode()).hexdigest()
-    if doc.state_hash is not None and doc.state_hash != head_hash:
-        raise _refuse(file, "the state hash does not match the replayed log")
-
+    marks = _check_common(file, [s.step for s in doc.actions], doc.head, doc.marks)
+    if isinstance(doc, _DocV1):
+        rows, snaps, abandoned, meta = _rebuild_v1(file, doc, catalog)
+    else:
+        rows, snaps, abandoned, meta = _rebuild_v2(file, doc, catalog)
     saves.ensure_dir(saves_dir)
     path = saves.save_path(saves_dir, target)
-    existing = path.exists()
-    if not replace or not existing:
-        build_file(
-            saves_dir, target, entries, head=doc.head, final_state=head_state,
-            states=snapshots, marks=marks, abandoned=abandoned,
-        )
+    if not replace or not path.exists():
+        build_file(saves_dir, target, rows, head=doc.head, snapshots=snaps, meta=meta,
+                   marks=marks, abandoned=abandoned)
         return target
     # Replace: back the old campaign up first, then swap the new file in atomically.
-    tmp = build_file(
-        saves_dir, target, entries, head=doc.head, final_state=head_state, states=snapshots,
-        marks=marks, abandoned=abandoned, install=False,
-    )
+    tmp = build_file(saves_dir, target, rows, head=doc.head, snapshots=snaps, meta=meta,
+                     marks=marks, abandoned=abandoned, install=False)
     try:
         try:
             with CampaignStore.open(saves_dir, target, catalog) as old:
@@ -220,3 +303,108 @@ def import_campaign(
         with contextlib.suppress(OSError):
             tmp.unlink()
     return target
+
+
+Rebuilt = tuple[list[Row], dict[int, tuple[str, str]], list[tuple[Row, str, int]],
+                dict[str, str]]
+
+
+def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
+    if doc.state_schema > STATE_SCHEMA:
+        raise _refuse(file, f"its states were written by a newer Blood Companion (state schema "
+                            f"{doc.state_schema}; this app, version {APP}, reads up to "
+                            f"{STATE_SCHEMA})")
+    current = (APP, catalog.fingerprint())
+    rows: list[Row] = []
+    snaps: dict[int, tuple[str, str]] = {}
+    raw: Any = None
+    prev: dict[str, Any] | None = None
+    first: dict[str, Any] = {}
+    for s in doc.actions:
+        data = _action_json(file, f"step {s.step}", s.action, s.action_schema)
+        if s.step == 1 and not (len(s.delta) == 1 and s.delta[0].get("p") == []):
+            raise _refuse(file, "the first step does not hold the whole state")
+        try:
+            raw = dl.patch(raw if raw is not None else {}, s.delta)
+        except dl.DeltaError as exc:
+            raise _refuse(file, f"step {s.step}: its change does not fit ({exc})") from None
+        if hash_text(canon(raw)) != s.state_hash:
+            raise _refuse(file, f"step {s.step}: its state does not match its hash (edited by "
+                                "hand, or damaged)")
+        now_doc = upcast_state(raw)
+        if s.step == 1:
+            if not isinstance(now_doc, dict) or not now_doc.get("started"):
+                raise _refuse(file, "the first step does not start a campaign")
+            first = now_doc
+        chance = canon(s.chance) if s.chance else None
+        if (s.app, s.data) == current and s.exact and prev is not None:
+            try:
+                new = apply(to_state(prev), parse_stored(data, s.action_schema), catalog,
+                            s.step - 1, Chance.replay(s.chance))
+            except (RuleError, BadState) as exc:
+                raise _refuse(file, f"step {s.step} is refused by the rules: "
+                                    f"{getattr(exc, 'message', exc)}") from None
+            if canon(state_doc(new)) != canon(now_doc):
+                raise _refuse(file, f"replaying step {s.step} does not give the state recorded "
+                                    "in the file (edited by hand)")
+        keep = is_checkpoint(s.step) or s.step == doc.head
+        if keep:
+            try:
+                to_state(now_doc)
+            except BadState as exc:
+                raise _refuse(file, f"the state at step {s.step}: {exc}") from None
+        text = canon(now_doc)
+        digest = hash_text(text)
+        ops = first_delta(now_doc) if prev is None else dl.diff(prev, now_doc)
+        rows.append(Row(s.step, str(s.action.get("type", "")), data, ACTION_SCHEMA, chance,
+                        canon(ops), digest, s.app, s.data, s.recorded or "", int(s.exact)))
+        if keep:
+            snaps[s.step] = (text, digest)
+        prev = now_doc
+    if doc.state_hash is not None and doc.state_hash != doc.actions[doc.head - 1].state_hash:
+        raise _refuse(file, "the state hash does not match the head of the log")
+    abandoned: list[tuple[Row, str, int]] = []
+    for a in doc.abandoned:
+        data = _action_json(file, f"abandoned step {a.step}", a.action, a.action_schema)
+        abandoned.append((
+            Row(a.step, str(a.action.get("type", "")), data, ACTION_SCHEMA,
+                canon(a.chance) if a.chance else None, canon(a.delta) if a.delta else "[]",
+                a.state_hash or "", a.app, a.data, a.recorded or "", int(a.exact)),
+            a.abandoned or "", a.replaced_at,
+        ))
+    meta = {"mode": str(first.get("mode", "")), "seed": str(first.get("seed", 0)),
+            "data_fp": doc.actions[-1].data}
+    return rows, snaps, abandoned, meta
+
+
+def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
+    """An app 0.1.0 export: its steps rebuilt like a 0.1.0 save (store/legacy.py)."""
+    from blood_companion.store.legacy import LEGACY_APP, LegacyStep, rebuild_steps
+
+    steps: list[LegacyStep] = []
+    for s in doc.actions:
+        data = _action_json(file, f"step {s.step}", s.action, 1)
+        steps.append(LegacyStep(str(s.action.get("type", "")), data, s.state_hash,
+                                s.recorded or ""))
+    if steps[0].type != "start_campaign":
+        raise _refuse(file, "the first step does not start a campaign")
+    kept = {doc.head: doc.state} if doc.state is not None else {}
+    rebuilt = rebuild_steps(steps, kept, catalog)
+    if not any(r.exact for r in rebuilt):
+        raise _refuse(file, "its steps cannot be rebuilt by this version of the rules")
+    sources = [
+        StepSource(s.type, s.data, ACTION_SCHEMA, r.chance, LEGACY_APP, "", s.recorded,
+                   int(r.exact))
+        for s, r in zip(steps, rebuilt, strict=True)
+    ]
+    rows, snaps = chain_rows(sources, [r.doc for r in rebuilt], head=doc.head)
+    abandoned = [
+        (Row(a.step, str(a.action.get("type", "")),
+             _action_json(file, f"abandoned step {a.step}", a.action, 1), ACTION_SCHEMA, None,
+             "[]", "", LEGACY_APP, "", a.recorded or "", 0),
+         a.abandoned or "", a.replaced_at or a.step)
+        for a in doc.abandoned
+    ]
+    first = rebuilt[0].doc
+    return rows, snaps, abandoned, {"mode": str(first.get("mode", "")),
+                                    "seed": str(first.get("seed", 0)), "data_fp": ""}

@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from save_files import legacy_states, write_legacy, write_today
 
-from blood_companion.engine.actions import apply, replay
 from blood_companion.engine.campaign import AdjustWagon
-from blood_companion.engine.state import CampaignState, canonical_json, state_hash
 from blood_companion.store import (
     CampaignExists,
     CampaignStore,
@@ -20,29 +19,19 @@ from blood_companion.store import (
     StoreError,
     schema,
 )
-from blood_companion.store.campaign_store import Entry, build_file
 from blood_companion.store.manage import recover_campaign
 from blood_companion.store.transfer import export_campaign, import_campaign
 
 
 @pytest.fixture()
 def played(new_store: Any, saves_dir: Path, catalog: Any) -> Path:
-    """A closed campaign of 61 steps (snapshots at 50 and at the head), with a backup taken
+    """A closed campaign of 61 steps (snapshots at 1, 50 and the head), with a backup taken
     at step 1. Written in one transaction, like an import: 60 fsynced commits are slow."""
     store = new_store()  # takes the "new campaign" backup
     start_action = store.actions()[0]
     store.close()
     actions = [start_action, *(AdjustWagon(coins=1, reason=f"#{i}") for i in range(60))]
-    state = CampaignState()
-    entries, snaps = [], {}
-    for step, a in enumerate(actions, 1):
-        state = apply(state, a, catalog, step - 1)
-        text = canonical_json(state)
-        entries.append(Entry(a, state_hash(state)))
-        if step % schema.SNAPSHOT_EVERY == 0:
-            snaps[step] = (text, state_hash(state))
-    return build_file(saves_dir, "tuesday", entries, head=61, final_state=(state, text),
-                      states=snaps, replace=True)
+    return write_today(saves_dir, "tuesday", actions, catalog, replace=True)
 
 
 def _sql(path: Path, *statements: str) -> None:
@@ -143,37 +132,17 @@ def test_hand_edited_action_fails_verify(played: Path, saves_dir: Path, catalog:
     assert not report.ok and "step 10" in report.problems[0]
 
 
-def _write_v1(path: Path, catalog: Any, start: Any) -> Any:
-    actions = [start, AdjustWagon(coins=2), AdjustWagon(jewels=1)]
-    state = replay(actions, catalog)
-    text = canonical_json(state)
-    conn = sqlite3.connect(path)
-    conn.executescript(schema.SCHEMA_V1)
-    conn.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
-    conn.execute("PRAGMA user_version = 1")
-    conn.executemany("INSERT INTO meta VALUES (?, ?)", [
-        ("name", "old"), ("mode", "roguelite"), ("seed", "7"), ("head", "3"),
-        ("created", "2024-01-01T00:00:00+00:00"),
-    ])
-    conn.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)", [
-        (i, a.type, a.model_dump_json(), "2024-01-01T00:00:00+00:00")
-        for i, a in enumerate(actions, 1)
-    ])
-    conn.execute("INSERT INTO snapshots VALUES (3, ?, ?)", (text, state_hash(state)))
-    conn.commit()
-    conn.close()
-    return state
-
-
 def test_opens_and_migrates_an_old_schema(saves_dir: Path, catalog: Any, start_of: Any) -> None:
     saves_dir.mkdir()
     path = saves_dir / "old.blood.db"
-    state = _write_v1(path, catalog, start_of("old"))
+    actions = [start_of("old"), AdjustWagon(coins=2), AdjustWagon(jewels=1)]
+    states = write_legacy(path, actions, catalog, version=1)
     with CampaignStore.open(saves_dir, "old", catalog) as store:
-        assert store.state == state and store.head == 3
+        assert store.state == states[-1] and store.head == 3
         assert store.verify().ok
         store.mark("migrated")
         store.undo(1)
+        assert store.state == states[1]
         store.record(AdjustWagon(coins=1))
         assert store.log(include_abandoned=True)[-1].status == "abandoned"
     conn = sqlite3.connect(path)
@@ -187,7 +156,51 @@ def test_opens_and_migrates_an_old_schema(saves_dir: Path, catalog: Any, start_o
 
 
 def test_every_schema_version_has_a_migration() -> None:
-    assert set(schema.MIGRATIONS) == set(range(1, schema.SCHEMA_VERSION))
+    # SQL migrations up to the rebuild; version 2 files are rebuilt (store/legacy.py)
+    assert set(schema.MIGRATIONS) == set(range(1, schema.REBUILD_FROM))
+    assert schema.REBUILD_FROM == schema.SCHEMA_VERSION - 1
+
+
+def test_a_save_of_app_0_1_0_rebuilds_every_step_exactly(saves_dir: Path, catalog: Any,
+                                                         start_of: Any) -> None:
+    saves_dir.mkdir()
+    path = saves_dir / "old.blood.db"
+    actions = [start_of("old"), *(AdjustWagon(coins=1, reason=f"#{i}") for i in range(60))]
+    states = write_legacy(path, actions, catalog, version=2)
+    with CampaignStore.open(saves_dir, "old", catalog) as store:
+        assert store.state == states[-1]
+        for step in (1, 2, 49, 50, 51, 60):
+            assert store.state_at(step) == states[step - 1]
+        report = store.verify()
+        assert report.ok and report.replayed == 0
+        assert report.kept == ["steps 1–61 recorded with app 0.1.0 / data not recorded: "
+                               "kept as recorded"]
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*) FROM actions WHERE exact = 0").fetchone()[0] == 0
+    conn.close()
+
+
+def test_a_0_1_0_step_the_rules_no_longer_play_is_kept_from_the_nearest_stored_state(
+    saves_dir: Path, catalog: Any, start_of: Any
+) -> None:
+    """App 0.1.0 kept whole states every 50 steps and at the head: where today's rules do not
+    rebuild the steps between, those states are used and the steps are marked not exact."""
+    saves_dir.mkdir()
+    path = saves_dir / "old.blood.db"
+    actions = [start_of("old"), *(AdjustWagon(coins=1, reason=f"#{i}") for i in range(60))]
+    write_legacy(path, actions, catalog, version=2)
+    _sql(path, "UPDATE actions SET data = replace(data, '\"coins\":1', '\"coins\":2') "
+               "WHERE step = 55")
+    states = legacy_states(actions, catalog)
+    with CampaignStore.open(saves_dir, "old", catalog) as store:
+        assert store.state == states[-1]  # the head as 0.1.0 kept it
+        assert store.state_at(50) == states[49]
+        assert store.state_at(54) == states[53]
+        assert store.verify().ok
+    conn = sqlite3.connect(path)
+    inexact = [r[0] for r in conn.execute("SELECT step FROM actions WHERE exact = 0")]
+    conn.close()
+    assert inexact == list(range(55, 61))
 
 
 # ---------------------------------------------------------------------- export / import

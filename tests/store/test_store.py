@@ -127,7 +127,7 @@ def test_long_log_uses_snapshots(new_store: Any, saves_dir: Path, catalog: Any) 
     with CampaignStore.open(saves_dir, "tuesday", catalog) as again:
         assert again.state.wagon.coins == 130
         snaps = [r[0] for r in again._conn.execute("SELECT step FROM snapshots ORDER BY step")]
-    assert snaps == [50, 100, 131]
+    assert snaps == [1, 50, 100, 131]
 
 
 def test_second_store_sees_the_other_ones_actions(new_store: Any, saves_dir: Path,

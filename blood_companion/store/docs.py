@@ -1,0 +1,134 @@
+"""State documents and stored steps: the JSON a save keeps, independent of the rules engine.
+
+* A state document is ``CampaignState.model_dump(mode="json")``; its canonical text (sorted
+  keys, no spaces) is what the hashes cover.
+* :class:`Row` is one step as the ``actions`` table stores it; :func:`chain_rows` turns a list of
+  states into rows (deltas between them) and the snapshot texts a file keeps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from blood_companion.engine.state import CampaignState
+from blood_companion.engine.upcast import TooNew, upcast_state
+from blood_companion.store import delta as dl
+from blood_companion.store.schema import SNAPSHOT_EVERY
+
+Doc = dict[str, Any]
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def canon(doc: Any) -> str:
+    """Canonical JSON: equal documents give byte-equal text."""
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def hash_text(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def state_doc(state: CampaignState) -> Doc:
+    doc: Doc = state.model_dump(mode="json")
+    return doc
+
+
+class BadState(ValueError):
+    """A stored state document that today's app cannot read (the message says why)."""
+
+
+def to_state(doc: Doc) -> CampaignState:
+    """The state of a stored document, upcast to today's shape. Raises BadState."""
+    try:
+        return CampaignState.model_validate(upcast_state(doc))
+    except TooNew as exc:
+        raise BadState(f"it was written by a newer Blood Companion ({exc})") from None
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"])
+        raise BadState(f"it is not a valid state ({loc}: {err['msg']})") from None
+    except (TypeError, KeyError, AttributeError) as exc:
+        raise BadState(f"it is not a valid state ({type(exc).__name__})") from None
+
+
+def is_checkpoint(step: int) -> bool:
+    """Steps whose whole state a file always keeps (besides the head)."""
+    return step == 1 or step % SNAPSHOT_EVERY == 0
+
+
+@dataclass(frozen=True)
+class Row:
+    """One step as stored (the ``actions`` table, or an export's step)."""
+
+    step: int
+    type: str
+    data: str  # the action's JSON
+    av: int  # action schema version of `data`
+    chance: str | None  # JSON list of chance outcomes
+    delta: str  # JSON operations: state before -> state after (step 1: the whole state)
+    state_hash: str
+    app: str
+    data_fp: str
+    recorded: str
+    exact: int = 1
+
+    def values(self) -> tuple[Any, ...]:
+        return (
+            self.step, self.type, self.data, self.av, self.chance, self.delta, self.state_hash,
+            self.app, self.data_fp, self.recorded, self.exact,
+        )
+
+
+ROW_COLUMNS = (
+    "step, type, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
+)
+
+
+@dataclass(frozen=True)
+class StepSource:
+    """What is known of a step before its delta is computed."""
+
+    type: str
+    data: str
+    av: int
+    chance: str | None
+    app: str
+    data_fp: str
+    recorded: str
+    exact: int = 1
+
+
+def first_delta(doc: Doc) -> list[dict[str, Any]]:
+    return [{"p": [], "v": doc}]
+
+
+def chain_rows(
+    sources: Sequence[StepSource], docs: Sequence[Doc], *, head: int
+) -> tuple[list[Row], dict[int, tuple[str, str]]]:
+    """Rows for steps 1..n whose states are `docs`, and the snapshots a file keeps (step 1,
+    every SNAPSHOT_EVERY and `head`) as (text, hash)."""
+    rows: list[Row] = []
+    snaps: dict[int, tuple[str, str]] = {}
+    prev: Doc | None = None
+    for k, (src, doc) in enumerate(zip(sources, docs, strict=True), start=1):
+        text = canon(doc)
+        digest = hash_text(text)
+        ops = first_delta(doc) if prev is None else dl.diff(prev, doc)
+        rows.append(
+            Row(k, src.type, src.data, src.av, src.chance, canon(ops), digest, src.app,
+                src.data_fp, src.recorded or now(), src.exact)
+        )
+        if is_checkpoint(k) or k == head:
+            snaps[k] = (text, digest)
+        prev = doc
+    return rows, snaps

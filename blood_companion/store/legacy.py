@@ -1,0 +1,267 @@
+"""Saves of older versions, brought to today's file layout.
+
+**Version 2 files (app 0.1.0)** kept the log, a state hash per step, and whole states only every
+50 steps and at the head; their states held the night log as English sentences, and their
+chance came from ``random.Random`` in the order of the engine's calls. Today's files keep every
+step's state (as deltas), so :func:`rebuild_v2` works each step's state out once:
+
+1. Every step is re-run with the rules engine and app 0.1.0's generator
+   (:class:`~blood_companion.engine.chance.LegacyRandom`), which gives the same draws as then;
+   the chance outcomes are recorded with the step from now on.
+2. Each rebuilt state is checked against the hash app 0.1.0 recorded for it, by writing it the
+   way 0.1.0 did (sentences in the log). A step that matches is exactly what the table saw.
+3. At each state 0.1.0 kept whole (every 50 steps, the head), the rebuilt state must equal it
+   (the log's wording aside); the kept state is used where it does not, so the head and every
+   50th step are always exactly as recorded. Steps between two kept states that cannot be
+   checked either way (a later version of the rules played them differently) are kept as the
+   rules rebuild them and marked ``exact = 0``; ``blood campaign verify`` names them.
+
+The rebuilt file replaces the old one's contents through SQLite's backup API, under its write
+lock, after a backup copy of the old file.
+
+**Newer state shapes** (``engine/upcast.py``): :func:`upcast_file` rewrites every stored state
+of a file in today's shape (the deltas are worked out again), after a backup.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.engine import narrate
+from blood_companion.engine.actions import apply, parse_action, seed_for
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.state import CampaignState
+from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
+from blood_companion.store import delta as dl
+from blood_companion.store.docs import (
+    BadState,
+    Doc,
+    Row,
+    StepSource,
+    canon,
+    chain_rows,
+    hash_text,
+    state_doc,
+    to_state,
+)
+from blood_companion.store.errors import DamagedSave
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+    from blood_companion.store.campaign_store import CampaignStore
+
+LEGACY_APP = "0.1.0"
+
+
+@dataclass(frozen=True)
+class LegacyStep:
+    """One step of an app 0.1.0 log."""
+
+    type: str
+    data: str
+    state_hash: str | None
+    recorded: str
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    doc: Doc
+    chance: str | None
+    exact: bool
+
+
+class _V1View:
+    """A state written the way app 0.1.0 wrote it (for its recorded hashes)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self._texts: dict[int, tuple[Any, str]] = {}
+
+    def text(self, entry: Any) -> str:
+        hit = self._texts.get(id(entry))
+        if hit is None or hit[0] is not entry:
+            hit = (entry, narrate.render(entry, self.catalog))
+            self._texts[id(entry)] = hit
+        return hit[1]
+
+    def hash(self, state: CampaignState) -> str:
+        doc = state_doc(state)
+        doc["schema_version"] = 1
+        night = doc.get("night")
+        if night is not None and state.night is not None:
+            night["log"] = [
+                {"turn": e.turn, "phase": e.phase, "text": self.text(e)} for e in state.night.log
+            ]
+            night["reason"] = (
+                narrate.night_reason(state.night, self.catalog) if state.night.reason else ""
+            )
+            for job in night.get("queue", []):
+                job.pop("miniature", None)
+                job.pop("miniatures", None)
+        return hash_text(canon(doc))
+
+
+def _normal(doc: Doc) -> Doc:
+    """A state with what only the wording of the log can change taken out."""
+    doc = copy.deepcopy(doc)
+    night = doc.get("night")
+    if isinstance(night, dict):
+        night["log"] = [[e.get("turn"), e.get("phase")] for e in night.get("log", [])]
+        night.pop("reason", None)
+        for job in night.get("queue", []):
+            job.pop("miniature", None)
+            job.pop("miniatures", None)
+    return doc
+
+
+def rebuild_steps(
+    steps: Sequence[LegacyStep], kept: dict[int, Doc], catalog: Catalog
+) -> list[Rebuilt]:
+    """Every step's state of an app 0.1.0 log (see the module docstring). `kept` holds the
+    whole states 0.1.0 stored, by step, as it stored them."""
+    view = _V1View(catalog)
+    exact_docs = {s: upcast_state(d) for s, d in kept.items()}
+    out: list[Rebuilt] = []
+    segment: list[int] = []  # indexes in `out` since the last kept state
+    state = CampaignState()
+    broken = False
+    for k, step in enumerate(steps, start=1):
+        doc: Doc | None = None
+        chance_json: str | None = None
+        own_hash_ok = False
+        if not broken:
+            try:
+                action = parse_action(step.data)
+                chance = Chance.legacy(seed_for(state, action), k - 1)
+                new = apply(state, action, catalog, k - 1, chance)
+            except (RuleError, ValueError):
+                broken = True
+            else:
+                state = new
+                doc = state_doc(new)
+                chance_json = canon(chance.outcomes) if chance.outcomes else None
+                own_hash_ok = step.state_hash is not None and view.hash(new) == step.state_hash
+        if doc is None:  # the rules no longer play this step: keep the last state
+            doc = copy.deepcopy(out[-1].doc) if out else state_doc(CampaignState())
+        if k in exact_docs:
+            truth = exact_docs[k]
+            segment_ok = not broken and _normal(doc) == _normal(truth)
+            for i in segment:
+                if not out[i].exact and segment_ok:
+                    out[i] = Rebuilt(out[i].doc, out[i].chance, True)
+            segment = []
+            if not segment_ok:
+                doc = truth
+                try:
+                    state = to_state(truth)
+                except BadState:
+                    state = CampaignState()
+                broken = False
+            out.append(Rebuilt(doc, chance_json, True))
+            continue
+        out.append(Rebuilt(doc, chance_json, own_hash_ok))
+        segment.append(len(out) - 1)
+    return out
+
+
+def rebuild_v2(store: CampaignStore) -> None:
+    """Rebuild an app 0.1.0 save (schema version 2) in today's layout, in place (the caller
+    took a backup)."""
+    from blood_companion.store.campaign_store import build_file
+
+    conn = store._conn
+    with store._errors(), store._read():
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        rows = conn.execute(
+            "SELECT step, type, data, state_hash, recorded FROM actions ORDER BY step"
+        ).fetchall()
+        kept_rows = conn.execute("SELECT step, state FROM snapshots").fetchall()
+        marks = dict(conn.execute("SELECT name, step FROM marks").fetchall())
+        gone = conn.execute(
+            "SELECT step, type, data, recorded, abandoned, replaced_at FROM abandoned "
+            "ORDER BY id"
+        ).fetchall()
+    try:
+        head = int(meta["head"])
+        kept = {int(s): json.loads(text) for s, text in kept_rows}
+    except (KeyError, ValueError, TypeError):
+        raise DamagedSave(store.path, "its metadata or snapshots cannot be read") from None
+    if [r[0] for r in rows] != list(range(1, len(rows) + 1)) or not 1 <= head <= len(rows):
+        raise DamagedSave(store.path, "its log has gaps")
+    steps = [LegacyStep(t, d, h, rec) for _, t, d, h, rec in rows]
+    rebuilt = rebuild_steps(steps, kept, store.catalog)
+    sources = [
+        StepSource(s.type, s.data, ACTION_SCHEMA, r.chance, LEGACY_APP, "", s.recorded,
+                   int(r.exact))
+        for s, r in zip(steps, rebuilt, strict=True)
+    ]
+    new_rows, snaps = chain_rows(sources, [r.doc for r in rebuilt], head=head)
+    abandoned = [
+        (Row(s, t, d, ACTION_SCHEMA, None, "[]", "", LEGACY_APP, "", rec, 0), when, at)
+        for s, t, d, rec, when, at in gone
+    ]
+    keep_meta = {k: v for k, v in meta.items() if k in ("name", "mode", "seed", "created")}
+    _install_into(store, build_file(
+        store.saves_dir, store.name, new_rows, head=head, snapshots=snaps,
+        meta={**keep_meta, "data_fp": ""}, marks=marks, abandoned=abandoned, install=False,
+    ))
+
+
+def upcast_file(store: CampaignStore) -> None:
+    """Rewrite every state of a today's-layout file written with an older state shape."""
+    from blood_companion.store.campaign_store import build_file
+
+    conn = store._conn
+    with store._errors(), store._read():
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        rows = conn.execute(
+            "SELECT step, type, data, av, chance, delta, app, data_fp, recorded, exact "
+            "FROM actions ORDER BY step"
+        ).fetchall()
+        marks = dict(conn.execute("SELECT name, step FROM marks").fetchall())
+        gone = conn.execute(
+            "SELECT step, type, data, av, chance, delta, state_hash, app, data_fp, recorded, "
+            "exact, abandoned, replaced_at FROM abandoned ORDER BY id"
+        ).fetchall()
+        packs = conn.execute("SELECT fp, prints, first_step FROM datapacks").fetchall()
+    docs: list[Doc] = []
+    raw: Any = None
+    for step, _, _, _, _, delta, *_ in rows:
+        try:
+            raw = dl.patch(raw if raw is not None else {}, json.loads(delta))
+        except (ValueError, dl.DeltaError):
+            raise DamagedSave(store.path, f"the stored change of step {step} is damaged") from None
+        docs.append(upcast_state(raw))
+    sources = [
+        StepSource(t, d, av, ch, app, fp, rec, ex) for _, t, d, av, ch, _, app, fp, rec, ex in rows
+    ]
+    head = int(meta["head"])
+    new_rows, snaps = chain_rows(sources, docs, head=head)
+    abandoned = [(Row(*r[:11]), r[11], r[12]) for r in gone]
+    _install_into(store, build_file(
+        store.saves_dir, store.name, new_rows, head=head, snapshots=snaps,
+        meta={**meta, "state_schema": str(STATE_SCHEMA)}, marks=marks, abandoned=abandoned,
+        datapacks={fp: (json.loads(p), first) for fp, p, first in packs}, install=False,
+    ))
+
+
+def _install_into(store: CampaignStore, tmp: Any) -> None:
+    """Copy a rebuilt file over the store's file (SQLite backup API: locked and atomic)."""
+    try:
+        src = sqlite3.connect(tmp)
+        try:
+            with store._errors():
+                src.backup(store._conn)
+        finally:
+            src.close()
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
