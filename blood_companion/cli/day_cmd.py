@@ -98,7 +98,7 @@ def _who(who: str | None) -> str | None:
 
 def _record(action: Action, as_json: bool, **extra: Any) -> None:
     with session.open_session() as store:
-        state = store.record(action)
+        state = session.record(action, store)
         nxt = d.day_next(state, store.catalog)
         if as_json:
             print_json(

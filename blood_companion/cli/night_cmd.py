@@ -112,7 +112,7 @@ def _record(build: Any, as_json: bool) -> None:
         before = store.state
         action: Action = build(before) if callable(build) else build
         before_log = len(before.night.log) if before.night is not None else 0
-        state = store.record(action)
+        state = session.record(action, store)
         cat = store.catalog
         assert state.night is not None
         start = 0 if action.type == "night_setup" else before_log

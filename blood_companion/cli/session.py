@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from blood_companion.cli.common import settings
+from blood_companion.errors import BloodError
 from blood_companion.store import CampaignStore, StoreError, saves
 
 if TYPE_CHECKING:
@@ -84,13 +85,30 @@ def record(action: Action, store: CampaignStore | None = None) -> CampaignState:
     state. A refused action raises RuleError and leaves the save unchanged. The status screen's
     cache is refreshed so `blood status` stays on its fast path."""
     if store is not None:
+        data_notice(store)
         state = store.record(action)
         refresh_status(store)
         return state
     with open_session() as opened:
+        data_notice(opened)
         state = opened.record(action)
         refresh_status(opened)
         return state
+
+
+def data_notice(store: CampaignStore) -> None:
+    """Say once, on stderr, that the data pack changed under this campaign (a transcription);
+    play goes on with the new texts. Never fails a command."""
+    try:
+        text = store.data_notice()
+    except BloodError:
+        return
+    if text:
+        from rich.text import Text
+
+        from blood_companion.cli.common import stderr
+
+        stderr.print(Text.assemble(("Note: ", "yellow"), text[0].upper() + text[1:] + "."))
 
 
 def refresh_status(store: CampaignStore) -> None:
