@@ -519,7 +519,7 @@ class CampaignStore:
     def log(self, *, include_abandoned: bool = False) -> list[LogEntry]:
         """The log, step by step: done steps, then undone (redo-able) ones; abandoned if asked."""
         cols = "step, type, data, av, state_hash, recorded, app, data_fp"
-        with self._errors(), self._read() as conn:
+        with self._errors(), self._lenient(), self._read() as conn:
             rows = conn.execute(f"SELECT {cols} FROM actions ORDER BY step").fetchall()
             marks: dict[int, list[str]] = {}
             for n, s in conn.execute("SELECT name, step FROM marks ORDER BY name"):
@@ -574,7 +574,7 @@ class CampaignStore:
         replayed by the rules engine from the state before them (with their recorded chance)
         and must give the same state. Older steps are reported as kept as recorded."""
         problems: list[str] = []
-        with self._errors(), self._read() as conn:
+        with self._errors(), self._lenient(), self._read() as conn:
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 problems.append(f"SQLite integrity check: {check}")
@@ -744,6 +744,18 @@ class CampaignStore:
                     hint="free some space and run the command again",
                 ) from None
             raise DamagedSave(self.path, explain_sqlite(exc)) from None
+
+    @contextlib.contextmanager
+    def _lenient(self) -> Iterator[None]:
+        """Read damaged text as text (undecodable bytes replaced), so one damaged row is
+        reported by its step instead of stopping the whole read."""
+        conn = self._conn
+        before = conn.text_factory
+        conn.text_factory = lambda b: b.decode("utf-8", "replace")
+        try:
+            yield
+        finally:
+            conn.text_factory = before
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:

@@ -6,6 +6,7 @@ import contextlib
 import os
 import shutil
 import sqlite3
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -160,6 +161,31 @@ def _salvage(store: CampaignStore, damaged: Path) -> int:
     return count
 
 
+def _clean_checks(saves_dir: Path, name: str) -> None:
+    """Remove the scratch folders of a `recover` that was killed (.check-PID, the PID gone)."""
+    folder = saves.backup_dir(saves_dir, name)
+    if not folder.is_dir():
+        return
+    for scratch in folder.glob(".check-*"):
+        pid = scratch.name.removeprefix(".check-")
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(scratch, ignore_errors=True)
+    for tmp in folder.glob("*.tmp"):  # a backup killed half-way (a live one is seconds old)
+        with contextlib.suppress(OSError):
+            if time.time() - tmp.stat().st_mtime > 600:
+                tmp.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def _good(path: Path, catalog: Catalog | None) -> int | None:
     """The log length of a backup that opens and verifies, else None."""
     tmpdir = path.parent / f".check-{os.getpid()}"
@@ -192,6 +218,12 @@ def recover_campaign(
     """Restore the newest backup that opens and verifies. A damaged current file is moved into
     the backups folder first (never deleted). A healthy file is left alone unless `force`."""
     path = saves.save_path(saves_dir, name)
+    if path.exists() and not path.is_file():
+        raise StoreError(
+            f"{path} is not a save file (a folder or a device stands in its place)",
+            hint="move it away, then run `blood campaign recover` again",
+        )
+    _clean_checks(saves_dir, name)
     if path.is_file() and not force:
         try:
             with CampaignStore.open(saves_dir, name, catalog, timeout=1.0) as store:
