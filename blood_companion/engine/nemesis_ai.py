@@ -62,7 +62,11 @@ def _dump(o: m.Outcome) -> dict[str, object]:
 
 
 def _order(job: EnemyJob, effects: list[m.Effect]) -> list[int]:
-    return list(job.effects) if job.effects is not None else list(range(len(effects)))
+    """The Effect indexes the job resolves, in order. Indexes the card no longer has (its text
+    was transcribed anew while it lay on the table, docs/campaigns.md) are left out."""
+    if job.effects is None:
+        return list(range(len(effects)))
+    return [k for k in job.effects if 0 <= k < len(effects)]
 
 
 def _set_job(state: CampaignState, job: EnemyJob) -> CampaignState:
@@ -423,9 +427,12 @@ def answer_test(
     night = fx.night_of(state)
     job = night.queue[0]
     effects = job_effects(state, catalog, job)
-    eff = effects[_order(job, effects)[job.effect]]
+    order = _order(job, effects)
     state = fx.with_night(state, pending=list(night.pending[1:]))
     state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
+    if job.effect >= len(order):  # the card's text changed under the question: it ends here
+        return run_queue(state, catalog, rng)
+    eff = effects[order[job.effect]]
     if success:
         state = fx.log(state, "dodges", who=fx.tid(state, q.trouper))
     else:
