@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import typer
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -19,6 +18,7 @@ from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
     KINDS,
     Catalog,
+    effective_overlay,
     load_catalog,
     resolve_kind,
     shipped_data_dir,
@@ -54,7 +54,7 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Check every file (YAML, fields, references, counts); print the counts per kind."""
-    overlay = directory if directory is not None else settings().data_dir
+    overlay = directory if directory is not None else effective_overlay(settings().data_dir)
     if alone and directory is None:
         raise BloodError("--alone needs a DIR to check")
     layers = [directory] if alone and directory else [shipped_data_dir()]
@@ -211,22 +211,16 @@ def schema(
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Export a JSON Schema per kind, for an editor to check YAML while you transcribe cards."""
-    schemas = {
-        name: TypeAdapter(list[kind.model]).json_schema()  # type: ignore[name-defined]
-        for name, kind in KINDS.items()
-    }
+    from blood_companion.content.schema import kind_schemas, schema_text
+
+    schemas = kind_schemas()
     if out is None:
         print_json(schemas)
         return
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, sch in schemas.items():
-            sch = {
-                "$schema": "https://json-schema.org/draft/2020-12/schema",
-                "title": f"Blood Companion {name}",
-                **sch,
-            }
-            (out / f"{name}.schema.json").write_text(json.dumps(sch, indent=2) + "\n")
+            (out / f"{name}.schema.json").write_text(schema_text(sch), encoding="utf-8")
     except OSError as exc:
         raise BloodError(f"cannot write schemas to {out}: {exc.strerror}") from exc
     if as_json:

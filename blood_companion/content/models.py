@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
 # `transcribed`: typed in by an owner from their own printed card (`blood data transcribe`,
 # `blood data import-text`); it replaces a placeholder record with the same id.
@@ -50,7 +57,20 @@ class Target(Model):
 
     kind: Literal["self", "trouper", "troupers_all", "enemy", "nemesis", "minion", "tile", "event"]
     # "0", "0-1", "1", "0-3", "any" (the infinity sign), or "area" for a Special Area.
-    distance: Annotated[str, Field(pattern=r"^(any|area|\d+(-\d+)?)$")] = "any"
+    distance: Annotated[
+        str,
+        Field(pattern=r"^(any|area|\d+(-\d+)?)$"),
+        # hand-written YAML may say `distance: 0` (an int): the editor's schema accepts it too
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    {"type": "string", "pattern": r"^(any|area|\d+(-\d+)?)$"},
+                    {"type": "integer", "minimum": 0},
+                ],
+                "default": "any",
+            }
+        ),
+    ] = "any"
     # Tie breakers in order (Nemesis Target Priority); the Leader's Rule follows them all.
     priority: list[
         Literal[
