@@ -227,3 +227,59 @@ def schema(
         print_json({"ok": True, "out": str(out), "kinds": sorted(schemas)})
     else:
         stdout.print(f"Wrote {len(schemas)} schemas to {out}/ (e.g. {out}/reactions.schema.json).")
+
+
+# --------------------------------------------------------------------------- transcription
+# The loops and renderers live in cli/transcribe_cmd.py (imported when used).
+
+
+@data_app.command("progress")
+def progress(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """How much of your box is typed in: per kind and deck, transcribed / placeholder /
+    free-text cards."""
+    from blood_companion.cli.transcribe_cmd import show_progress
+
+    show_progress(as_json)
+
+
+@data_app.command("transcribe")
+def transcribe(
+    kind: str = typer.Argument(None, metavar="[KIND]", help="Only this kind of card."),
+    record_id: str = typer.Argument(None, metavar="[ID]", help="Start at this card."),
+    deck: str = typer.Option(None, "--deck", help="Only this deck (a Trouper, Nemesis, Art "
+                             "or Zone id)."),
+) -> None:
+    """Type your cards as printed, one question at a time, over the placeholder cards (the
+    Troupers and Nemeses of your campaigns first). Each card is written to your data folder
+    (--data-dir, else the user data folder) when you confirm it; `undo` at any prompt; quit or
+    Ctrl-C at any time and run it again to resume."""
+    from blood_companion.cli.transcribe_cmd import transcribe as run
+
+    run(kind, record_id, deck)
+
+
+@data_app.command("import-text")
+def import_text(
+    file: Path = typer.Argument(..., help="A text file of cards (see `blood data export-text`)."),
+    replace: bool = typer.Option(False, "--replace", help="Overwrite cards transcribed before."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Check the file; write nothing."),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Read cards typed in a text file (one block per card: the name line, `field: value`
+    lines, one Effect per line as printed) and write them to your data folder. Every card that
+    cannot be read is reported as file:line and nothing is written (exit code 1)."""
+    from blood_companion.cli.transcribe_cmd import import_text as run
+
+    run(file, replace, dry_run, as_json)
+
+
+@data_app.command("export-text")
+def export_text(
+    kind: str = typer.Argument(..., help="The kind of card, e.g. starting_tactics."),
+    deck: str = typer.Option(None, "--deck", help="Only this deck (e.g. aurel)."),
+    out: Path = typer.Option(None, "--out", help="Write to this file instead of the screen."),
+) -> None:
+    """The cards of a kind in the text form `import-text` reads: a template to type over."""
+    from blood_companion.cli.transcribe_cmd import export_text as run
+
+    run(kind, deck, out)
