@@ -23,7 +23,7 @@ from blood_companion.content.errors import ImportRefused, Problem
 from blood_companion.content.loader import (
     KINDS,
     Catalog,
-    load_catalog,
+    load_layers,
     resolve_kind,
     shipped_data_dir,
     user_data_dir,
@@ -43,8 +43,13 @@ an empty line when there are no more. At any prompt:
 
 
 def say(text: str) -> None:
-    """Print plain words (card names and ids in [brackets] are not rich markup)."""
-    stdout.print(text, markup=False)
+    """Print plain words (card names and ids in [brackets] are not rich markup), unwrapped:
+    the terminal wraps, so a caret line stays under its word."""
+    stdout.print(text, markup=False, soft_wrap=True)
+
+
+def show(text: Text, end: str = "\n") -> None:
+    stdout.print(text, soft_wrap=True, end=end)
 
 
 def target_dir() -> Path:
@@ -57,7 +62,8 @@ def _layers(target: Path) -> list[Path]:
 
 
 def _catalog(target: Path) -> Catalog:
-    return load_catalog(target if target.is_dir() else None)
+    """The shipped pack with the owner's folder over it (once it exists)."""
+    return load_layers(_layers(target))
 
 
 def _shown(path: Path) -> str:
@@ -73,8 +79,7 @@ def _shown(path: Path) -> str:
 def show_progress(as_json: bool) -> None:
     from blood_companion.content.progress import progress, progress_json
 
-    target = settings().data_dir
-    cat = load_catalog(target)
+    cat = _catalog(target_dir())
     if as_json:
         doc = progress_json(cat)
         doc["layers"] = [str(p) for p in cat.layers]
@@ -115,7 +120,7 @@ def export_text(kind: str, deck: str | None, out: Path | None) -> None:
     from blood_companion.content.cards import deck_of
 
     key = resolve_kind(kind)
-    cat = load_catalog(settings().data_dir)
+    cat = _catalog(target_dir())
     records = cat.all(key)
     if deck is not None:
         records = [r for r in records if deck_of(key, r) == deck]
@@ -231,15 +236,15 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             f"{shown}:{p.card.line} {p.record.name} [{p.record.id}] ",
             (f"replaces the {p.replaces} card" if p.replaces != "new" else "new card", "dim"),
         )
-        stdout.print(line)
+        show(line)
         if p.kept:
-            stdout.print(Text(f"    kept from the card it replaces: {', '.join(p.kept)}",
+            show(Text(f"    kept from the card it replaces: {', '.join(p.kept)}",
                               style="dim"))
         if p.card.free_text:
-            stdout.print(Text(f"    {p.card.free_text} free-text Effect(s): the table resolves "
+            show(Text(f"    {p.card.free_text} free-text Effect(s): the table resolves "
                               "them", style="dim"))
         for w in p.warnings:
-            stdout.print(Text(f"    {w}", style="yellow"))
+            show(Text(f"    {w}", style="yellow"))
     if dry_run:
         say(f"Checked {len(planned)} cards; nothing written (--dry-run).")
     else:
@@ -287,14 +292,14 @@ class Loop:
         self.written = 0
 
     def ask(self, prompt: str) -> str | None:
-        stdout.print(Text(prompt, style="green"), end="")
+        show(Text(prompt, style="green"), end="")
         try:
             line = input()
         except EOFError:
             stdout.print()
             return None
         if self.echo:
-            stdout.print(Text(line, style="bold"))
+            show(Text(line, style="bold"))
         return line
 
     def run(self, cards: list[Any], cat: Catalog, draft: Any) -> int:
@@ -310,7 +315,7 @@ class Loop:
                     cards.remove(card)
                 cards.insert(0, card)
                 reopen[card] = (cat.get(card.kind, card.id), answers)
-                stdout.print(Text(f"Resuming {card.id}: {len(answers)} answer(s) kept.",
+                show(Text(f"Resuming {card.id}: {len(answers)} answer(s) kept.",
                                   style="yellow"))
         i = 0
         while i < len(cards):
@@ -327,7 +332,7 @@ class Loop:
                 continue
             if outcome == "back":
                 if not history:
-                    stdout.print(Text("Nothing to undo before this card.", style="yellow"))
+                    show(Text("Nothing to undo before this card.", style="yellow"))
                     reopen[card] = (base, [])
                     continue
                 last = history.pop()
@@ -335,7 +340,7 @@ class Loop:
                 reopen[card] = (base, [])
                 reopen[last["card"]] = (last["base"], last["answers"][:-1])
                 i = last["index"]
-                stdout.print(Text(f"Reopened {last['card'].id}; it is not written any more.",
+                show(Text(f"Reopened {last['card'].id}; it is not written any more.",
                                   style="yellow"))
                 continue
             # done: the card is confirmed
@@ -357,7 +362,7 @@ class Loop:
     def header(self, i: int, n: int, card: Any, base: Any) -> None:
         stdout.print()
         mark = " (placeholder)" if base.source == "placeholder" else f" ({base.source})"
-        stdout.print(Text.assemble(
+        show(Text.assemble(
             (f"Card {i + 1} of {n} · {card.kind} · ", "bold"),
             (f"{base.name} [{card.id}]", "bold cyan"),
             (mark, "dim"),
@@ -375,7 +380,7 @@ class Loop:
             if prompt.info != shown_info:  # not again after a wrong answer
                 for line in prompt.info:
                     style = "bold cyan" if line.startswith("Read as") else "dim"
-                    stdout.print(Text("  " + line, style=style))
+                    show(Text("  " + line, style=style))
             shown_info = prompt.info
             default = ""
             if prompt.default is not None:
@@ -395,10 +400,10 @@ class Loop:
                 if not session.undo():
                     return "back"
                 save_draft(self.target, card, session.answers)
-                stdout.print(Text("Took back the last answer.", style="yellow"))
+                show(Text("Took back the last answer.", style="yellow"))
                 continue
             if command == "skip":
-                stdout.print(Text(f"Skipped {card.id}: it stays as it is.", style="yellow"))
+                show(Text(f"Skipped {card.id}: it stays as it is.", style="yellow"))
                 return "skip"
             if command == "restart":
                 session.restart()
@@ -415,10 +420,10 @@ class Loop:
             except AnswerError as exc:
                 if exc.pointer:
                     for text in exc.pointer.splitlines():
-                        stdout.print(Text("  " + text, style="red"))
-                stdout.print(Text.assemble(("✗ ", "red"), exc.message))
+                        show(Text("  " + text, style="red"))
+                show(Text.assemble(("✗ ", "red"), exc.message))
                 if exc.hint:
-                    stdout.print(Text("  " + exc.hint, style="yellow"))
+                    show(Text("  " + exc.hint, style="yellow"))
                 continue
             save_draft(self.target, card, session.answers)
 
@@ -451,15 +456,15 @@ class Loop:
         self.target.mkdir(parents=True, exist_ok=True)
         before = find_in_overlay(self.target, card.kind, card.id)
         if before is not None and not before.file.name.endswith(SUFFIX):
-            stdout.print(Text(f"✗ {card.id} is in your own file {_shown(before.file)}:"
+            show(Text(f"✗ {card.id} is in your own file {_shown(before.file)}:"
                               f"{before.line}; edit it there (nothing written).", style="red"))
             return None
         problems = check_records(_layers(self.target), [(card.kind, record)])
         if problems:
-            stdout.print(Text("✗ This card cannot be written yet:", style="red"))
+            show(Text("✗ This card cannot be written yet:", style="red"))
             for p in problems:
-                stdout.print(Text(f"  {p}", style="red"))
-            stdout.print(Text("  undo to change an answer, or skip", style="yellow"))
+                show(Text(f"  {p}", style="red"))
+            show(Text("  undo to change an answer, or skip", style="yellow"))
             return None
         origin = self.cat.origins.get((card.kind, card.id))
         stem = file_stem_for(card.kind, record, origin.file if origin else None)
@@ -467,7 +472,7 @@ class Loop:
         path = write_records(self.target, card.kind, stem, [record],
                              shipped_order(self.cat, card.kind))
         self.written += 1
-        stdout.print(Text.assemble(("✓ ", "green"), f"{record.name} [{card.id}] written to "
+        show(Text.assemble(("✓ ", "green"), f"{record.name} [{card.id}] written to "
                                    f"{_shown(path)}"))
         return {"card": card, "base": base, "answers": list(session.answers), "index": index,
                 "stem": stem, "previous": previous}
@@ -503,14 +508,14 @@ def transcribe(kind: str | None, record_id: str | None, deck: str | None) -> Non
         say("Nothing left to transcribe here: every card is typed in "
                      "(`blood data progress`).")
         return
-    stdout.print(Text(f"Transcribing into {_shown(target)} ({len(cards)} card(s) to go). "
+    show(Text(f"Transcribing into {_shown(target)} ({len(cards)} card(s) to go). "
                       "Type `help` at any prompt.", style="bold"))
     loop = Loop(target)
     try:
         code = loop.run(cards, cat, draft)
     except KeyboardInterrupt:
         stdout.print()
-        stdout.print(Text(f"Interrupted: {loop.written} card(s) written; every answer you "
+        show(Text(f"Interrupted: {loop.written} card(s) written; every answer you "
                           "gave is kept. `blood data transcribe` resumes.", style="yellow"))
         raise typer.Exit(130) from None
     if code:

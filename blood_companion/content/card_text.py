@@ -418,6 +418,7 @@ def plan_import(
             and s.path not in values
             and s.name not in STRUCTURAL
             and get_path(existing, s.path) not in (None, [], {}, False)
+            and get_path(existing, s.path) != s.info.get_default(call_default_factory=True)
         ]
         warnings = []
         for spec in specs:

@@ -668,8 +668,11 @@ def load_catalog(data_dir: Path | None = None, *, use_cache: bool = True) -> Cat
 
     Raises ContentError when any file has a problem.
     """
-    data_dir = effective_overlay(data_dir)
-    layers = _layers(data_dir)
+    return load_layers(_layers(effective_overlay(data_dir)), use_cache=use_cache)
+
+
+def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
+    """The validated catalog of exactly these layers (through the cache)."""
     if not use_cache or os.environ.get("BLOOD_NO_CACHE"):
         return validate_layers(layers)
     try:
