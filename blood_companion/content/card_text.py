@@ -245,7 +245,14 @@ def _read_card(
         try:
             effect = parse_effect(line)
         except EffectSyntaxError as exc:
-            problems.append(Problem(file, number, where, _effect_message(exc)))
+            if field_match and re.fullmatch(r"[a-z_]+", field_match.group(1)):
+                # `colour: red`: a field line (written like YAML) that the card does not have
+                names = sorted({s.name for s in _in_scope(specs, side) if s.kind != "effects"})
+                problems.append(Problem(
+                    file, number, where, f"{field_match.group(1)!r} is not a field of a "
+                    f"{card.kind} card (fields: {', '.join(names)})"))
+            else:
+                problems.append(Problem(file, number, where, _effect_message(exc)))
             continue
         card.effects.setdefault(effects_spec.path, []).append(effect)
         card.free_text += effect.is_free_text
