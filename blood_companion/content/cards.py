@@ -8,6 +8,7 @@ Shared by the interactive transcription (``transcribe.py``), the text-file impor
 from __future__ import annotations
 
 import difflib
+import functools
 import typing
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -112,7 +113,18 @@ def _allows_none(annotation: Any) -> bool:
     return type(None) in typing.get_args(annotation)
 
 
+_ADAPTERS: dict[int, TypeAdapter[Any]] = {}
+
+
 def _adapter(info: FieldInfo) -> TypeAdapter[Any]:
+    """A validator for one field (FieldInfo objects live on their model class: cache by id)."""
+    cached = _ADAPTERS.get(id(info))
+    if cached is None:
+        cached = _ADAPTERS[id(info)] = _new_adapter(info)
+    return cached
+
+
+def _new_adapter(info: FieldInfo) -> TypeAdapter[Any]:
     annotation: Any = info.annotation
     if info.metadata:
         annotation = Annotated.__class_getitem__((annotation, *info.metadata))  # type: ignore[attr-defined]
@@ -135,11 +147,20 @@ def _holds_effects(model: type[BaseModel]) -> bool:
     return any(_is_effect_list(f.annotation) for f in model.model_fields.values())
 
 
-def card_specs(
-    model: type[BaseModel], *, prefix: tuple[str, ...] = (), side: str | None = None
-) -> list[FieldSpec]:
+def card_specs(model: type[BaseModel]) -> list[FieldSpec]:
     """Every field an owner types for this kind of card, in the card's order. A side (an Item's
     Starting/Advanced side, a Vlad card's Enhanced/Weakened face) contributes its own fields."""
+    return list(_card_specs(model))
+
+
+@functools.cache
+def _card_specs(model: type[BaseModel]) -> tuple[FieldSpec, ...]:
+    return tuple(_specs(model))
+
+
+def _specs(
+    model: type[BaseModel], *, prefix: tuple[str, ...] = (), side: str | None = None
+) -> list[FieldSpec]:
     specs: list[FieldSpec] = []
     for name, info in model.model_fields.items():
         if not prefix and name in ("id", "source"):
@@ -150,7 +171,7 @@ def card_specs(
             continue
         sub = _model_of(info.annotation)
         if sub is not None and _holds_effects(sub):
-            specs.extend(card_specs(sub, prefix=path, side=name))
+            specs.extend(_specs(sub, prefix=path, side=name))
             continue
         kind: FieldKind = "flag" if info.annotation is bool else "value"
         specs.append(FieldSpec(path, kind, info, side))

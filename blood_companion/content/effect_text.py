@@ -32,7 +32,9 @@ the word, its column and, where one is close, a suggestion.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,6 +168,38 @@ NO_NUMBER_KINDS = {
 }
 
 
+_LABEL = re.compile(
+    r"(?i)(target|cost|condition|outcome|on a failure|on failure|free text)\s*:"
+)
+_REPEAT = re.compile(r"(?i)repeat\b(?=\s*(?:x\s*\d|\d+\s*(?:x|times)\b))")
+# Where a section may end or nest: quotes, brackets, a full stop before a space or the end, and
+# a word after a space that may begin the next section's label.
+_STOPS = re.compile(r'["()]|\.(?=\s|$)|(?<=\s)[ocfrtOCFRT]')
+
+
+_rx = functools.cache(re.compile)
+
+
+def _match(pattern: str, text: str) -> re.Match[str] | None:
+    return _rx(pattern).match(text)
+
+
+def _fullmatch(pattern: str, text: str) -> re.Match[str] | None:
+    return _rx(pattern).fullmatch(text)
+
+
+def _search(pattern: str, text: str) -> re.Match[str] | None:
+    return _rx(pattern).search(text)
+
+
+def _finditer(pattern: str, text: str) -> Iterator[re.Match[str]]:
+    return _rx(pattern).finditer(text)
+
+
+def _split(pattern: str, text: str) -> list[str]:
+    return _rx(pattern).split(text)
+
+
 # --------------------------------------------------------------------------- errors
 
 
@@ -207,7 +241,7 @@ class EffectSyntaxError(ValueError):
 
 
 def _word_at(text: str, pos: int) -> str:
-    match = re.match(r"[^\s,.;()/]+(?:\s+[^\s,.;()/:]+)?", text[pos:])
+    match = _match(r"[^\s,.;()/]+(?:\s+[^\s,.;()/:]+)?", text[pos:])
     if match:
         return match.group(0)
     return text[pos : pos + 1]
@@ -246,14 +280,12 @@ class _Parser:
 
     def label_at(self, pos: int) -> tuple[str, int] | None:
         """The section label starting at pos and where its body starts, or None."""
-        rest = self.text[pos:]
-        match = re.match(r"(?i)(target|cost|condition|outcome|on a failure|on failure|free text)"
-                         r"\s*:", rest)
+        match = _LABEL.match(self.text, pos)
         if match:
-            return LABELS[match.group(1).casefold()], pos + match.end()
-        match = re.match(r"(?i)repeat\b(?=\s*(?:x\s*\d|\d+\s*(?:x|times)\b))", rest)
+            return LABELS[match.group(1).casefold()], match.end()
+        match = _REPEAT.match(self.text, pos)
         if match:
-            return "Repeat", pos + match.end()
+            return "Repeat", match.end()
         return None
 
     def section_end(self, pos: int) -> int:
@@ -261,27 +293,21 @@ class _Parser:
         quotes), the next section label, or the end of the text."""
         depth = 0
         quoted = False
-        i = pos
         text = self.text
-        while i < len(text):
+        for match in _STOPS.finditer(text, pos):
+            i = match.start()
             ch = text[i]
             if ch == '"':
                 quoted = not quoted
-            elif not quoted:
-                if ch == "(":
-                    depth += 1
-                elif ch == ")":
-                    depth = max(0, depth - 1)
-                elif depth == 0 and self._ends_here(pos, i):
-                    return i
-            i += 1
+            elif quoted:
+                continue
+            elif ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth = max(0, depth - 1)
+            elif depth == 0 and (ch == "." or (i > pos and self.label_at(i) is not None)):
+                return i
         return len(text)
-
-    def _ends_here(self, start: int, i: int) -> bool:
-        text = self.text
-        if text[i] == "." and (i + 1 == len(text) or text[i + 1].isspace()):
-            return True
-        return i > start and text[i - 1].isspace() and self.label_at(i) is not None
 
     # -- the whole Effect ------------------------------------------------------
     def parse(self) -> m.Effect:
@@ -361,7 +387,7 @@ class _Parser:
         """Text that is not a section: a typo'd label is an error, prose after the sections is
         the Effect's note."""
         text = self.text
-        word_match = re.match(r"([A-Za-z][A-Za-z ]{0,20}?)\s*(:|\.|\s|$)", text[pos:])
+        word_match = _match(r"([A-Za-z][A-Za-z ]{0,20}?)\s*(:|\.|\s|$)", text[pos:])
         word = word_match.group(1) if word_match else _word_at(text, pos)
         has_colon = bool(word_match and word_match.group(2) == ":")
         options = list(LABELS.values()) + ["Repeat"]
@@ -389,7 +415,7 @@ class _Parser:
         if colon < 0:
             return pos
         prefix = text[pos:colon]
-        if re.search(r"[().\"]|\.\s", prefix) or not prefix.strip():
+        if _search(r"[().\"]|\.\s", prefix) or not prefix.strip():
             return pos
         parts = [p.strip() for p in prefix.split(" - ")]
         known = False
@@ -443,7 +469,7 @@ class _Parser:
         elif label == "On a failure":
             fields["on_failure"], _ = self.outcome_line(body, body_start, with_test=False)
         elif label == "Repeat":
-            match = re.fullmatch(r"(?i)x\s*(\d+)|(\d+)\s*(?:x|times)", body)
+            match = _fullmatch(r"(?i)x\s*(\d+)|(\d+)\s*(?:x|times)", body)
             if not match:
                 raise self.fail("expected 'Repeat x2'", body_start)
             n = int(match.group(1) or match.group(2))
@@ -452,7 +478,7 @@ class _Parser:
             fields["repeat"] = n
 
     def target(self, body: str, base: int) -> m.Target:
-        match = re.match(
+        match = _match(
             r"(?i)(?:(undead|aberration|abomination|ghoul|beast)\s+)?"
             r"(self|every trouper|each trouper|all troupers|troupers|trouper|enemies|enemy|"
             r"nemesis|minions|minion|tile|event)\b",
@@ -498,12 +524,12 @@ class _Parser:
             raise self.fail(f"not a valid Target ({exc.errors()[0]['msg']})", base) from None
 
     def target_details(self, inner: str, base: int, fields: dict[str, Any], what: str) -> None:
-        parts = [(p.group(0), base + p.start()) for p in re.finditer(r"[^;,]+(?:,(?!\s)[^;,]*)*",
+        parts = [(p.group(0), base + p.start()) for p in _finditer(r"[^;,]+(?:,(?!\s)[^;,]*)*",
                                                                       inner)]
         parts = [(p, at + len(p) - len(p.lstrip())) for p, at in parts if p.strip()]
         first, first_at = parts[0]
         words = first.strip()
-        dist = re.fullmatch(
+        dist = _fullmatch(
             r"(?i)(?:distance\s+(\d+(?:\s*-\s*\d+)?|any|∞)|(any distance|∞)|"
             r"(special area))((?:\s+-?\d+,-?\d+)*)",
             words,
@@ -529,7 +555,7 @@ class _Parser:
         priorities: list[str] = []
         for part, at in parts[1:]:
             offset = 0
-            for phrase in re.split(r"(?i)\s+then\s+", part.strip()):
+            for phrase in _split(r"(?i)\s+then\s+", part.strip()):
                 key = phrase.strip().casefold()
                 if key not in PRIORITIES:
                     close = _close(phrase, [v for v in PRIORITY_NAMES.values()])
@@ -575,7 +601,7 @@ class _Parser:
         out = []
         for piece, at in self.split_top(body, base):
             key = piece.casefold()
-            times = re.match(r"(\d+)\s*x\s+", key)
+            times = _match(r"(\d+)\s*x\s+", key)
             n = int(times.group(1)) if times else 1
             if times:
                 key = key[times.end():]
@@ -590,7 +616,7 @@ class _Parser:
                     (r"discard (\d+) (?:tactic )?cards?", "discard_card"),
                     (r"discard (\d+) bites?(?: tokens?)?", "discard_bite"),
                 ):
-                    match = re.fullmatch(pattern, key)
+                    match = _fullmatch(pattern, key)
                     if match:
                         fields = {"kind": kind, "n": int(match.group(1))}
                         break
@@ -621,7 +647,7 @@ class _Parser:
             (r"insanity (\d+)\+", "insanity_at_least"),
             (r"threat (\d+)\+", "threat_at_least"),
         ):
-            match = re.fullmatch(pattern, key)
+            match = _fullmatch(pattern, key)
             if match:
                 return m.Condition(kind=kind, n=int(match.group(1)))
         if key == "exhausted":
@@ -675,7 +701,7 @@ class _Parser:
         return None
 
     def element(self, piece: str, at: int) -> m.Outcome:
-        quoted = re.match(r'(?:(\d+)\s*x\s+)?"', piece)
+        quoted = _match(r'(?:(\d+)\s*x\s+)?"', piece)
         if quoted:
             words = piece[quoted.end() - 1 :]
             if len(words) < 2 or not words.endswith('"') or '"' in words[1:-1]:
@@ -698,7 +724,7 @@ class _Parser:
     def element_fields(self, text: str, at: int, piece: str) -> dict[str, Any]:
         key = text.casefold()
         # keywords with a number ("Elements - Keywords")
-        match = re.fullmatch(r"(step|escape|push|attract|move|draw|discard|heal)(?:\s+(\d+))?", key)
+        match = _fullmatch(r"(step|escape|push|attract|move|draw|discard|heal)(?:\s+(\d+))?", key)
         if match:
             if match.group(2) is None:
                 word = match.group(1).capitalize()
@@ -714,14 +740,14 @@ class _Parser:
             (r"(\d+) bonus triumphs?", "bonus_triumphs"),
             (r"re-?roll (\d+)", "reroll"),
         ):
-            match = re.fullmatch(pattern, key)
+            match = _fullmatch(pattern, key)
             if match:
                 return {"kind": kind, "n": int(match.group(1))}
         if key in ("bonus triumph", "+bonus triumph"):
             return {"kind": "bonus_triumphs", "n": 1}
         if key in ("re-roll", "reroll"):
             return {"kind": "reroll", "n": 1}
-        match = re.fullmatch(r"\+\s*(\d+) (\w+)", key)
+        match = _fullmatch(r"\+\s*(\d+) (\w+)", key)
         if match and match.group(2) in RESOURCE_WORDS:
             return {
                 "kind": "gain_resource",
@@ -729,14 +755,14 @@ class _Parser:
                 "resource": RESOURCE_WORDS[match.group(2)],
             }
         # Elements with no number: a count other than one is written in front ("2x Wound")
-        times = re.match(r"(\d+)\s*x\s+", key) or re.match(r"(\d+)\s+(?=\D)", key)
+        times = _match(r"(\d+)\s*x\s+", key) or _match(r"(\d+)\s+(?=\D)", key)
         n = 1
         if times:
             n = int(times.group(1))
             key = key[times.end():]
         if key in NO_NUMBER_KINDS:
             return {"kind": NO_NUMBER_KINDS[key], "n": n}
-        match = re.fullmatch(r"summon(?:\s+(\w+))?", key)
+        match = _fullmatch(r"summon(?:\s+(\w+))?", key)
         if match:
             fields: dict[str, Any] = {"kind": "summon", "n": n}
             if match.group(1):
@@ -751,7 +777,7 @@ class _Parser:
                     )
                 fields["minion_type"] = minion_type
             return fields
-        match = re.fullmatch(r"\+?\s*(?:1\s+)?(?:bonus\s+)?(grey|gray|black|red) (?:die|dice)", key)
+        match = _fullmatch(r"\+?\s*(?:1\s+)?(?:bonus\s+)?(grey|gray|black|red) (?:die|dice)", key)
         if match:
             return {"kind": "bonus_die", "n": n, "die": DIE_COLOURS[match.group(1)]}
         close = _close(text, ELEMENT_EXAMPLES, cutoff=0.7)
@@ -769,16 +795,16 @@ class _Parser:
         traits: list[str] = []
         dice: str | None = None
         target: int | None = None
-        for match in re.finditer(r"[^/]+", body):
+        for match in _finditer(r"[^/]+", body):
             raw = match.group(0)
-            for sub in re.split(r"(?i)\s+or\s+", raw):
+            for sub in _split(r"(?i)\s+or\s+", raw):
                 option = sub.strip()
                 at = base + match.start() + raw.find(sub) + len(sub) - len(sub.lstrip())
                 if not option:
                     raise self.fail("an empty option between slashes", at, word="/")
                 number: int | None = None
-                trait = re.fullmatch(r"(?i)([a-z]+)(?:\s+(\d+))?", option)
-                pool = re.fullmatch(
+                trait = _fullmatch(r"(?i)([a-z]+)(?:\s+(\d+))?", option)
+                pool = _fullmatch(
                     r"((?:\d*\s*[RGBrgb]\s+)*\d*\s*[RGBrgb])(?:\s+(\d+))?", option
                 )
                 if trait and trait.group(1).casefold() in TRAIT_WORDS:
