@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ from blood_companion import __version__
 from blood_companion.content import models as m
 from blood_companion.content.checks import cross_check
 from blood_companion.content.errors import ContentError, Problem
+from blood_companion.content.paths import user_data_dir
 
 try:  # the C loader is much faster; fall back to the pure-Python safe loader
     from yaml import CSafeLoader as SafeLoader
@@ -123,20 +123,6 @@ def shipped_data_dir() -> Path:
 def overlay_dir_from_env() -> Path | None:
     value = os.environ.get("BLOOD_DATA_DIR")
     return Path(value) if value else None
-
-
-def user_data_dir() -> Path:
-    """The owner's own data folder, where `blood data transcribe` writes when no --data-dir is
-    given: the platform's user data folder as platformdirs names it (``$XDG_DATA_HOME`` or
-    ``~/.local/share`` on Linux, ``~/Library/Application Support`` on macOS, ``%APPDATA%`` on
-    Windows) + ``blood-companion``."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "blood-companion"
 
 
 def has_data(folder: Path) -> bool:

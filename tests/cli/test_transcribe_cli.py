@@ -379,3 +379,22 @@ def test_progress_in_words(overlay: Path, capsys: Any) -> None:
     assert code == 0
     assert "Transcribed so far" in out and "starting_tactics" in out and "aurel" in out
     assert "Next: `blood data transcribe`" in out
+
+
+def test_status_stops_naming_a_card_once_transcribed(
+    overlay: Path, capsys: Any, tmp_path: Path
+) -> None:
+    overlay.mkdir()
+    assert run(capsys, "campaign", "new", "eve", "--troupers", "aurel", "--seed", "2")[0] == 0
+    code, out, _ = run(capsys, "status")
+    assert code == 0 and "Placeholder content: Troupers" in " ".join(out.split())
+    run(capsys, "status")  # now from the fast path's cache
+    path = tmp_path / "aurel.txt"
+    assert run(capsys, "data", "export-text", "troupers", "--out", str(path))[0] == 0
+    assert run(capsys, "data", "import-text", str(path))[0] == 0
+    from blood_companion.cli import session
+
+    session._catalog_for.cache_clear()  # a new process would load the catalog afresh
+    code, out, _ = run(capsys, "status")  # the status cache knows the owner's cards changed
+    assert code == 0 and "Placeholder content: dice" in " ".join(out.split()), out
+    assert "Troupers" not in out.split("Placeholder content:")[1]
