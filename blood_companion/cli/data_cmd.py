@@ -185,7 +185,7 @@ def show(
         title = f"{rec.name} [{rec.id}]"
         if rec.source == "placeholder":
             title += "  (placeholder content)"
-        stdout.print(Panel(Text(body), title=title, title_align="left"))
+        stdout.print(Panel(Text(body), title=Text(title), title_align="left"))
         return
     if as_json:
         print_json({key: [_record_json(r) for r in records]})
