@@ -18,7 +18,7 @@ import yaml
 from blood_companion.cli.entry import main
 from blood_companion.content import models as m
 from blood_companion.content.effect_text import parse_effect
-from blood_companion.content.loader import KINDS, load_catalog, shipped_data_dir, validate_layers
+from blood_companion.content.loader import load_catalog, shipped_data_dir, validate_layers
 from blood_companion.content.render import render_effect
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -122,14 +122,14 @@ def test_a_trouper_deck_from_a_text_file_then_a_night_with_it(
         assert texts
 
 
-def test_every_kind_reads_back_from_its_text_template(
+def test_kinds_read_back_from_their_text_template(
     overlay: Path, capsys: Any, tmp_path: Path
 ) -> None:
-    """export-text writes every kind in a form import-text reads back to the same cards."""
+    """export-text writes a kind in a form import-text reads back to the same cards: the kinds
+    with sides, nested lists and tables here (every record of every kind goes through the text
+    form in tests/content/test_transcribe.py)."""
     shipped = validate_layers([shipped_data_dir()])
-    for kind in KINDS:
-        if not shipped.all(kind):
-            continue
+    for kind in ("trouper_items", "vlad_reactions", "nemeses", "locations", "dice", "events"):
         path = tmp_path / f"{kind}.txt"
         code, _, err = run(capsys, "data", "export-text", kind, "--out", str(path))
         assert code == 0, err
