@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -252,15 +251,11 @@ def _read_card(
                     file, number, where, f"{field_match.group(1)!r} is not a field of a "
                     f"{card.kind} card (fields: {', '.join(names)})"))
             else:
-                problems.append(Problem(file, number, where, _effect_message(exc)))
+                problems.append(Problem(file, number, where, f"Effect: {exc}"))
             continue
         card.effects.setdefault(effects_spec.path, []).append(effect)
         card.free_text += effect.is_free_text
     return card
-
-
-def _effect_message(exc: EffectSyntaxError) -> str:
-    return f"Effect: {exc}"
 
 
 def _flag_spec(specs: list[FieldSpec], side: str | None, line: str) -> FieldSpec | None:
@@ -532,10 +527,3 @@ def deck_text(kind: str, records: list[m.Record], deck: str | None = None) -> st
                 header.append(f"{name}: {format_value(shared[name])}")
     blocks = [card_text(kind, r, shared) for r in records]
     return "\n".join(header) + "\n\n" + "\n".join(blocks)
-
-
-def problem_file(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import functools
 import typing
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -361,13 +360,3 @@ def implied_values(kind: str, values: dict[tuple[str, ...], Any]) -> dict[tuple[
             "nemesis" if values.get(("nemesis",)) else None
         )
     return {("kind",): card_kind} if card_kind else {}
-
-
-def effect_count(record: Any) -> int:
-    return len(m.effects_in(record))
-
-
-def iter_records(catalog: Any, kinds: list[str] | None = None) -> Iterator[tuple[str, Any]]:
-    for kind in kinds if kinds is not None else list(catalog.records):
-        for record in catalog.all(kind):
-            yield kind, record

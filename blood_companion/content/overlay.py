@@ -130,11 +130,6 @@ def remove_record(overlay: Path, kind: str, stem: str, record_id: str) -> bool:
     return True
 
 
-def record_yaml(kind: str, data: dict[str, Any]) -> str:
-    """One record as the YAML block written to the overlay (no file header)."""
-    return "".join(_emit_record(data))
-
-
 def _write(path: Path, kind: str, records: list[dict[str, Any]]) -> None:
     text = schema_line(kind, in_kind_folder=True) + "\n" + HEADER
     text += "\n".join("".join(_emit_record(r)) for r in records)

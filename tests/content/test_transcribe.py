@@ -295,3 +295,19 @@ def test_progress_counts(shipped: Any) -> None:
     assert doc["kinds"]["reactions"]["decks"]["lucilla"]["total"] == 12
     assert doc["kinds"]["village"]["rulebook"] == 1
     assert "decks" not in doc["kinds"]["minions"]
+
+
+def test_every_record_written_reads_back_the_same(shipped: Any, tmp_path: Path) -> None:
+    """The readable YAML the app writes (flow mappings, folded long text, Effect comments)
+    loads back to exactly the records it was given, for every kind."""
+    for kind in KINDS:
+        records = [r.model_copy(update={"source": "transcribed"}) for r in shipped.all(kind)]
+        if records:
+            write_records(tmp_path, kind, kind, records)
+    again = validate_layers([shipped_data_dir(), tmp_path])
+    for kind in KINDS:
+        for record in shipped.all(kind):
+            assert again.get(kind, record.id) == record.model_copy(
+                update={"source": "transcribed"}), (kind, record.id)
+    text = (tmp_path / "nemeses" / "nemeses.transcribed.yaml").read_text(encoding="utf-8")
+    assert "  background: >-\n    " in text and "    # Aura - " in text
