@@ -11,6 +11,8 @@ import pytest
 # Never read or write the user's real cache from tests.
 os.environ.setdefault("BLOOD_CACHE_DIR", tempfile.mkdtemp(prefix="blood-cache-"))
 os.environ.pop("BLOOD_DATA_DIR", None)
+# ...nor the cards an owner transcribed into their user data folder (the default overlay).
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="blood-userdata-")
 os.environ.pop("BLOOD_CAMPAIGN", None)
 
 

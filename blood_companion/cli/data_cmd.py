@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import typer
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -19,6 +18,7 @@ from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
     KINDS,
     Catalog,
+    effective_overlay,
     load_catalog,
     resolve_kind,
     shipped_data_dir,
@@ -54,7 +54,7 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Check every file (YAML, fields, references, counts); print the counts per kind."""
-    overlay = directory if directory is not None else settings().data_dir
+    overlay = directory if directory is not None else effective_overlay(settings().data_dir)
     if alone and directory is None:
         raise BloodError("--alone needs a DIR to check")
     layers = [directory] if alone and directory else [shipped_data_dir()]
@@ -185,7 +185,7 @@ def show(
         title = f"{rec.name} [{rec.id}]"
         if rec.source == "placeholder":
             title += "  (placeholder content)"
-        stdout.print(Panel(Text(body), title=title, title_align="left"))
+        stdout.print(Panel(Text(body), title=Text(title), title_align="left"))
         return
     if as_json:
         print_json({key: [_record_json(r) for r in records]})
@@ -211,25 +211,75 @@ def schema(
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Export a JSON Schema per kind, for an editor to check YAML while you transcribe cards."""
-    schemas = {
-        name: TypeAdapter(list[kind.model]).json_schema()  # type: ignore[name-defined]
-        for name, kind in KINDS.items()
-    }
+    from blood_companion.content.schema import kind_schemas, schema_text
+
+    schemas = kind_schemas()
     if out is None:
         print_json(schemas)
         return
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, sch in schemas.items():
-            sch = {
-                "$schema": "https://json-schema.org/draft/2020-12/schema",
-                "title": f"Blood Companion {name}",
-                **sch,
-            }
-            (out / f"{name}.schema.json").write_text(json.dumps(sch, indent=2) + "\n")
+            (out / f"{name}.schema.json").write_text(schema_text(sch), encoding="utf-8")
     except OSError as exc:
         raise BloodError(f"cannot write schemas to {out}: {exc.strerror}") from exc
     if as_json:
         print_json({"ok": True, "out": str(out), "kinds": sorted(schemas)})
     else:
         stdout.print(f"Wrote {len(schemas)} schemas to {out}/ (e.g. {out}/reactions.schema.json).")
+
+
+# --------------------------------------------------------------------------- transcription
+# The loops and renderers live in cli/transcribe_cmd.py (imported when used).
+
+
+@data_app.command("progress")
+def progress(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """How much of your box is typed in: per kind and deck, transcribed / placeholder /
+    free-text cards."""
+    from blood_companion.cli.transcribe_cmd import show_progress
+
+    show_progress(as_json)
+
+
+@data_app.command("transcribe")
+def transcribe(
+    kind: str = typer.Argument(None, metavar="[KIND]", help="Only this kind of card."),
+    record_id: str = typer.Argument(None, metavar="[ID]", help="Start at this card."),
+    deck: str = typer.Option(None, "--deck", help="Only this deck (a Trouper, Nemesis, Art "
+                             "or Zone id)."),
+) -> None:
+    """Type your cards as printed, one question at a time, over the placeholder cards (the
+    Troupers and Nemeses of your campaigns first). Each card is written to your data folder
+    (--data-dir, else the user data folder) when you confirm it; `undo` at any prompt; quit or
+    Ctrl-C at any time and run it again to resume."""
+    from blood_companion.cli.transcribe_cmd import transcribe as run
+
+    run(kind, record_id, deck)
+
+
+@data_app.command("import-text")
+def import_text(
+    file: Path = typer.Argument(..., help="A text file of cards (see `blood data export-text`)."),
+    replace: bool = typer.Option(False, "--replace", help="Overwrite cards transcribed before."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Check the file; write nothing."),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Read cards typed in a text file (one block per card: the name line, `field: value`
+    lines, one Effect per line as printed) and write them to your data folder. Every card that
+    cannot be read is reported as file:line and nothing is written (exit code 1)."""
+    from blood_companion.cli.transcribe_cmd import import_text as run
+
+    run(file, replace, dry_run, as_json)
+
+
+@data_app.command("export-text")
+def export_text(
+    kind: str = typer.Argument(..., help="The kind of card, e.g. starting_tactics."),
+    deck: str = typer.Option(None, "--deck", help="Only this deck (e.g. aurel)."),
+    out: Path = typer.Option(None, "--out", help="Write to this file instead of the screen."),
+) -> None:
+    """The cards of a kind in the text form `import-text` reads: a template to type over."""
+    from blood_companion.cli.transcribe_cmd import export_text as run
+
+    run(kind, deck, out)

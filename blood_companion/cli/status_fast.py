@@ -40,9 +40,13 @@ def cache_path(folder: Path, name: str) -> Path:
 
 
 def cache_key(state_hash: str) -> dict[str, str]:
+    from blood_companion.content.paths import overlay_stamp
+
     return {
         "state_hash": state_hash,
         "data_dir": os.environ.get("BLOOD_DATA_DIR") or "",
+        # the owner's cards (transcribed or hand-written) change what the status shows
+        "data_stamp": overlay_stamp(),
         "version": _version(),
     }
 

@@ -38,3 +38,17 @@ class ContentError(BloodError):
 
     def to_json(self) -> dict[str, object]:
         return {"ok": False, "errors": [p.to_json() for p in self.problems]}
+
+
+class ImportRefused(ContentError):
+    """A text file of cards with problems: nothing of it was written."""
+
+    def __init__(self, file: str, problems: list[Problem]) -> None:
+        super().__init__(problems)
+        n = len(self.problems)
+        lines = "\n".join(f"  {p}" for p in self.problems)
+        self.message = (
+            f"{file}: {n} problem{'s' if n != 1 else ''}; nothing was written:\n{lines}"
+        )
+        self.hint = "fix the lines named above and run the same command again"
+        self.args = (self.message,)

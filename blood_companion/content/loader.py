@@ -26,6 +26,7 @@ from blood_companion import __version__
 from blood_companion.content import models as m
 from blood_companion.content.checks import cross_check
 from blood_companion.content.errors import ContentError, Problem
+from blood_companion.content.paths import user_data_dir
 
 try:  # the C loader is much faster; fall back to the pure-Python safe loader
     from yaml import CSafeLoader as SafeLoader
@@ -124,14 +125,39 @@ def overlay_dir_from_env() -> Path | None:
     return Path(value) if value else None
 
 
+def has_data(folder: Path) -> bool:
+    """True when the folder holds at least one data file of a known kind."""
+    try:
+        return any(kind_files(folder, kind) for kind in KINDS)
+    except OSError:
+        return False
+
+
+def effective_overlay(data_dir: Path | None = None) -> Path | None:
+    """The overlay every command layers over the shipped pack: --data-dir / BLOOD_DATA_DIR,
+    else the owner's user data folder when it holds cards (what they transcribed)."""
+    if data_dir is not None:
+        return data_dir
+    env = overlay_dir_from_env()
+    if env is not None:
+        return env
+    default = user_data_dir()
+    return default if has_data(default) else None
+
+
 # --------------------------------------------------------------------------- YAML reading
 
 
 @dataclass
 class ParsedFile:
+    """One data file: its records (file-level defaults already applied) and the YAML node of
+    the record list (for line numbers)."""
+
     path: Path
     data: list[Any]
     node: yaml.Node
+    defaults: dict[str, Any] = field(default_factory=dict)
+    defaults_node: yaml.Node | None = None
 
 
 def _display(path: Path) -> str:
@@ -223,6 +249,12 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
         return None
     finally:
         loader.dispose()
+    if (
+        isinstance(data, dict)
+        and isinstance(node, yaml.MappingNode)
+        and ("defaults" in data or "records" in data)
+    ):
+        return _with_defaults(path, data, node, problems)
     if not isinstance(data, list):
         problems.append(
             Problem(
@@ -234,6 +266,55 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
         )
         return None
     return ParsedFile(path, data, node)
+
+
+def _with_defaults(
+    path: Path, data: dict[str, Any], node: yaml.MappingNode, problems: list[Problem]
+) -> ParsedFile | None:
+    """The file form ``defaults: {...}`` + ``records: [...]``: every record takes the default
+    fields it does not set itself (a shallow merge: a record's own value wins whole)."""
+    shown = _display(path)
+    nodes = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+    unknown = [k for k in data if k not in ("defaults", "records")]
+    if unknown or "records" not in data:
+        what = (
+            f"unknown top-level key {unknown[0]!r}" if unknown else "no 'records:' list"
+        )
+        problems.append(
+            Problem(
+                shown,
+                (nodes[unknown[0]].start_mark.line if unknown else node.start_mark.line) + 1,
+                None,
+                f"{what}: a data file is a list of records, or a mapping with 'defaults:' "
+                "(fields every record shares) and 'records:' (the list)",
+            )
+        )
+        return None
+    defaults = data.get("defaults") or {}
+    if not isinstance(defaults, dict):
+        problems.append(
+            Problem(
+                shown,
+                nodes["defaults"].start_mark.line + 1,
+                "defaults",
+                f"expected a mapping of fields, found {_kind_of(defaults)}",
+            )
+        )
+        return None
+    records = data["records"]
+    if not isinstance(records, list):
+        problems.append(
+            Problem(
+                shown,
+                nodes["records"].start_mark.line + 1,
+                "records",
+                f"expected a list of records (lines starting with '- '), found "
+                f"{_kind_of(records)}",
+            )
+        )
+        return None
+    merged = [{**defaults, **r} if isinstance(r, dict) else r for r in records]
+    return ParsedFile(path, merged, nodes["records"], defaults, nodes.get("defaults"))
 
 
 def _kind_of(value: object) -> str:
@@ -471,6 +552,19 @@ def kind_files(root: Path, kind: str) -> list[Path]:
     return files
 
 
+def _error_line(parsed: ParsedFile, index: int, loc: list[int | str]) -> int:
+    """The line of a validation error: in the record, or in the file's defaults when the
+    record took that field from there."""
+    if loc and loc[0] in parsed.defaults and parsed.defaults_node is not None:
+        own = parsed.node.value[index] if isinstance(parsed.node, yaml.SequenceNode) else None
+        if not (
+            isinstance(own, yaml.MappingNode)
+            and any(getattr(k, "value", None) == loc[0] for k, _ in own.value)
+        ):
+            return line_of(parsed.defaults_node, loc)
+    return line_of(parsed.node, [index, *loc])
+
+
 def _validate_file(
     kind: Kind, parsed: ParsedFile, problems: list[Problem]
 ) -> list[tuple[int, BaseModel]]:
@@ -497,7 +591,7 @@ def _validate_file(
                 if rid and field_name:
                     field_name = f"{rid}.{field_name}"
                 problems.append(
-                    Problem(shown, line_of(parsed.node, [i, *loc]), field_name, _describe(err))
+                    Problem(shown, _error_line(parsed, i, loc), field_name, _describe(err))
                 )
     return out
 
@@ -588,13 +682,16 @@ def _fingerprint(layers: Iterable[Path]) -> str:
 
 
 def load_catalog(data_dir: Path | None = None, *, use_cache: bool = True) -> Catalog:
-    """The validated catalog: shipped pack plus the overlay (argument or BLOOD_DATA_DIR).
+    """The validated catalog: shipped pack plus the overlay (argument, BLOOD_DATA_DIR, else the
+    user data folder when it holds cards: see `effective_overlay`).
 
     Raises ContentError when any file has a problem.
     """
-    if data_dir is None:
-        data_dir = overlay_dir_from_env()
-    layers = _layers(data_dir)
+    return load_layers(_layers(effective_overlay(data_dir)), use_cache=use_cache)
+
+
+def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
+    """The validated catalog of exactly these layers (through the cache)."""
     if not use_cache or os.environ.get("BLOOD_NO_CACHE"):
         return validate_layers(layers)
     try:

@@ -10,9 +10,18 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
-Source = Literal["rulebook", "placeholder"]
+# `transcribed`: typed in by an owner from their own printed card (`blood data transcribe`,
+# `blood data import-text`); it replaces a placeholder record with the same id.
+Source = Literal["rulebook", "placeholder", "transcribed"]
 Trait = Literal["strength", "dexterity", "cunning", "madness"]
 TRAITS: tuple[Trait, ...] = ("strength", "dexterity", "cunning", "madness")
 Art = Literal["funambulism", "delirium", "alchemy", "juggling", "enchantment", "pacts"]
@@ -48,7 +57,20 @@ class Target(Model):
 
     kind: Literal["self", "trouper", "troupers_all", "enemy", "nemesis", "minion", "tile", "event"]
     # "0", "0-1", "1", "0-3", "any" (the infinity sign), or "area" for a Special Area.
-    distance: Annotated[str, Field(pattern=r"^(any|area|\d+(-\d+)?)$")] = "any"
+    distance: Annotated[
+        str,
+        Field(pattern=r"^(any|area|\d+(-\d+)?)$"),
+        # hand-written YAML may say `distance: 0` (an int): the editor's schema accepts it too
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    {"type": "string", "pattern": r"^(any|area|\d+(-\d+)?)$"},
+                    {"type": "integer", "minimum": 0},
+                ],
+                "default": "any",
+            }
+        ),
+    ] = "any"
     # Tie breakers in order (Nemesis Target Priority); the Leader's Rule follows them all.
     priority: list[
         Literal[
@@ -66,8 +88,22 @@ class Target(Model):
             "highest_insanity",
         ]
     ] = Field(default_factory=list)
-    area: list[str] | None = None  # Special Area diagram as axial offsets "q,r" (placeholder)
+    # Special Area diagram as axial offsets "q,r" from the Trouper's Tile ("Reading Special Areas")
+    area: (
+        Annotated[list[Annotated[str, Field(pattern=r"^-?\d+,-?\d+$")]], Field(min_length=1)]
+        | None
+    ) = None
     minion_type: MinionType | None = None
+
+    @field_validator("distance", mode="before")
+    @classmethod
+    def _plain_number(cls, v: object) -> object:
+        # `distance: 0` in hand-written YAML is an int; the infinity sign means any distance.
+        if isinstance(v, int) and not isinstance(v, bool):
+            return str(v)
+        if isinstance(v, str) and v.strip() in ("∞", "inf", "infinite"):
+            return "any"
+        return v
 
 
 class Cost(Model):
@@ -137,6 +173,15 @@ class Outcome(Model):
     resource: Resource | None = None  # gain_resource
     text: str | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _grey_by_default(cls, v: object) -> object:
+        # A Bonus die with no colour is the grey one (the engine's reading); say so in the data
+        # so the rendered text and the record agree.
+        if isinstance(v, dict) and v.get("kind") == "bonus_die" and v.get("die") is None:
+            return {**v, "die": "G"}
+        return v
+
 
 class EffectTest(Model):
     """A Test in parentheses after an Outcome: success cancels the Elements before it."""
@@ -175,7 +220,32 @@ class Effect(Model):
     # On a failed Test (Test symbol form) these apply instead; success applies `outcome`.
     on_failure: list[Outcome] = Field(default_factory=list)
     repeat: Annotated[int, Field(ge=1, le=6)] = 1
-    text: str | None = None
+    text: str | None = None  # a descriptive note printed with the Elements
+    # The Effect as printed, kept as words because it could not be structured: the app does not
+    # resolve it; the table reads it and resolves it (see `is_free_text`).
+    free_text: str | None = None
+
+    @model_validator(mode="after")
+    def _free_text_alone(self) -> Effect:
+        if self.free_text is None:
+            return self
+        if not self.free_text.strip():
+            raise ValueError("free_text is empty: type the Effect's words as printed")
+        structured = [
+            f
+            for f in ("target", "cost", "condition", "outcome", "test", "on_failure", "text")
+            if getattr(self, f)
+        ]
+        if structured:
+            raise ValueError(
+                "a free-text Effect has no structured parts; found " + ", ".join(structured)
+            )
+        return self
+
+    @property
+    def is_free_text(self) -> bool:
+        """True when the Effect is only words the table must resolve (nothing to automate)."""
+        return self.free_text is not None
 
 
 # --------------------------------------------------------------------------- dice & tracks
@@ -562,3 +632,20 @@ class RulesConfig(Record):
     max_troupers: Annotated[int, Field(ge=1)] = 4
     lose_when_all_knocked_out: bool = True
     lose_when_nobody_can_play: bool = True
+
+
+def effects_in(value: object) -> list[Effect]:
+    """Every Effect held by a record (its effects, skills, item sides, Vlad faces), in order."""
+    found: list[Effect] = []
+    stack: list[object] = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Effect):
+            found.append(v)
+        elif isinstance(v, BaseModel):
+            stack.extend(reversed([getattr(v, f) for f in type(v).model_fields]))
+        elif isinstance(v, (list, tuple)):
+            stack.extend(reversed(v))
+        elif isinstance(v, dict):
+            stack.extend(reversed(list(v.values())))
+    return found

@@ -2,6 +2,12 @@
 
 Follows the rulebook's "Reading an Effect": Target, Cost, Condition, then the Outcome line with
 a parenthesised Test whose success cancels the Elements before it.
+
+The text is also the Effect language owners type when they transcribe a card: the parser in
+``effect_text.py`` reads it back, and ``parse_effect(render_effect(e)) == e`` holds for every
+Effect (tests/content/test_effect_text.py). So nothing here may drop a field: a count that has
+no number slot is written ``2x Wound``, a Special Area lists its Tiles, words the app cannot
+structure are quoted (an Outcome Element) or follow ``Free text:`` (a whole Effect).
 """
 
 from __future__ import annotations
@@ -73,9 +79,12 @@ def render_target(t: m.Target) -> str:
     kind = {"troupers_all": "every Trouper", "self": "Self"}.get(t.kind, t.kind.capitalize())
     if t.minion_type:
         kind = f"{t.minion_type.capitalize()} {kind}"
-    if t.kind == "self":
+    if t.kind == "self" and t == m.Target(kind="self"):
         return kind
     parts = [_distance(t.distance)]
+    if t.area is not None:
+        # "Reading Special Areas": the Tiles of the diagram as "q,r" offsets from the Trouper.
+        parts[0] = " ".join([parts[0], *t.area])
     if t.priority:
         parts.append("then ".join(PRIORITY_NAMES[p] + " " for p in t.priority).strip())
     return f"{kind} ({'; '.join(parts)})"
@@ -85,27 +94,36 @@ def render_outcome(o: m.Outcome) -> str:
     k = o.kind
     if k in m.KEYWORDS_WITH_N:
         return f"{KEYWORD_NAMES[k]} {o.n}"
+    if k == "threat":
+        return f"+{o.n} Threat"
+    if k == "bonus_triumphs":
+        return f"+{o.n} Bonus Triumph{'s' if o.n != 1 else ''}"
+    if k == "reroll":
+        return f"Re-roll {o.n}"
+    if k == "gain_resource":
+        return f"+{o.n} {(o.resource or 'Resource').capitalize()}"
+    # Elements without a number slot: a count other than one is written in front ("2x Wound");
+    # two Elements printed side by side ("Physical Attack, Physical Attack") stay two Elements.
+    times = f"{o.n}x " if o.n != 1 else ""
+    return times + _symbol(o)
+
+
+def _symbol(o: m.Outcome) -> str:
+    k = o.kind
     if k in ("run", "fly", "rest", "deplete"):
         return KEYWORD_NAMES[k]
     if k == "summon":
         return f"Summon {o.minion_type.capitalize()}" if o.minion_type else "Summon"
-    times = f"{o.n}x " if o.n > 1 else ""
     if k == "wound":
-        return f"{times}Wound"
+        return "Wound"
     if k == "bite":
-        return f"{times}Bite"
+        return "Bite"
     if k == "exhausted":
         return "Exhausted"
     if k == "physical_attack":
-        return ", ".join(["Physical Attack"] * o.n)
+        return "Physical Attack"
     if k == "mind_attack":
-        return ", ".join(["Mind Attack"] * o.n)
-    if k == "threat":
-        return f"+{o.n} Threat"
-    if k == "bonus_triumphs":
-        return f"+{o.n} Bonus Triumph{'s' if o.n > 1 else ''}"
-    if k == "reroll":
-        return f"Re-roll {o.n}"
+        return "Mind Attack"
     if k == "bonus_die":
         colour = {"G": "Grey", "B": "Black", "R": "Red"}[o.die or "G"]
         return f"+{colour} die"
@@ -113,9 +131,14 @@ def render_outcome(o: m.Outcome) -> str:
         return "Place a Trap"
     if k == "place_whisper":
         return "Place a Whisper"
-    if k == "gain_resource":
-        return f"+{o.n} {(o.resource or 'Resource').capitalize()}"
-    return o.text or k
+    # kind "text": words the app cannot structure, quoted so they read as one Element
+    return f'"{o.text or ""}"'
+
+
+def render_cost(c: m.Cost) -> str:
+    if c.kind in ("sacrifice", "deplete_item"):
+        return (f"{c.n}x " if c.n != 1 else "") + COST_NAMES[c.kind]
+    return COST_NAMES[c.kind].format(n=c.n, s="s" if c.n != 1 else "")
 
 
 def render_test(t: m.EffectTest) -> str:
@@ -139,14 +162,13 @@ def render_effect(e: m.Effect) -> str:
         head.append(TIMING_NAMES[e.timing])
     if head:
         parts.append(" - ".join(head) + ":")
+    if e.free_text is not None:
+        parts.append(f"Free text: {e.free_text}")
+        return " ".join(parts)
     if e.target:
         parts.append(f"Target: {render_target(e.target)}.")
     if e.cost:
-        parts.append(
-            "Cost: "
-            + ", ".join(COST_NAMES[c.kind].format(n=c.n, s="s" if c.n > 1 else "") for c in e.cost)
-            + "."
-        )
+        parts.append("Cost: " + ", ".join(render_cost(c) for c in e.cost) + ".")
     if e.condition:
         c = e.condition
         text = c.text if c.kind == "text" else CONDITION_NAMES[c.kind].format(n=c.n)

@@ -90,7 +90,8 @@ def test_schema_out(blood, tmp_path: Path) -> None:  # type: ignore[no-untyped-d
     r = blood("data", "schema", "--out", str(tmp_path / "schemas"))
     assert r.code == 0
     sch = json.loads((tmp_path / "schemas" / "reactions.schema.json").read_text())
-    assert sch["type"] == "array"
+    # a list of records, or the defaults: + records: form
+    assert [form["type"] for form in sch["anyOf"]] == ["array", "object"]
     assert "$defs" in sch
 
 
@@ -110,3 +111,8 @@ def test_validate_checks_the_rules_reference(blood, tmp_path: Path) -> None:  # 
     assert r.code == 1
     errs = r.json()["errors"]
     assert errs and all(e["file"].endswith("mine.yaml") and e["line"] == 1 for e in errs)
+
+
+def test_show_title_keeps_the_id(blood) -> None:  # type: ignore[no-untyped-def]
+    r = blood("data", "show", "reactions", "lucilla-r01")
+    assert r.code == 0 and "Wingbeat Descent [lucilla-r01]" in r.out  # not eaten as markup

@@ -1,0 +1,522 @@
+"""`blood data transcribe`, `import-text`, `export-text` and `progress`: an owner types their
+box over the placeholder cards.
+
+Parse, call, render: the Effect language, the card text form, the question machine, the overlay
+writer and the counts live in ``content/`` (effect_text, card_text, transcribe, overlay,
+progress); this module reads lines, prints, and picks the folders (the owner's data folder:
+``--data-dir`` / ``BLOOD_DATA_DIR``, else the user data folder).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from blood_companion.cli.common import print_json, settings, stdout
+from blood_companion.content.cards import AnswerError
+from blood_companion.content.errors import ImportRefused, Problem
+from blood_companion.content.loader import (
+    KINDS,
+    Catalog,
+    load_layers,
+    resolve_kind,
+    shipped_data_dir,
+    user_data_dir,
+)
+from blood_companion.errors import BloodError, UsageError
+
+HELP = """\
+Type what your card prints. Enter keeps the value in [brackets] (the card there now).
+Effects: one at a time, as printed ("Target: Enemy (Distance 0-1). Outcome: Wound."),
+an empty line when there are no more. At any prompt:
+  undo      take back the last answer (at a card's first question: reopen the last card)
+  restart   start this card again
+  skip      leave this card as it is and go to the next
+  show      the card as it is now, in the text form
+  help      this text
+  quit      stop here (every answer is kept; `blood data transcribe` resumes)"""
+
+
+def say(text: str) -> None:
+    """Print plain words (card names and ids in [brackets] are not rich markup), unwrapped:
+    the terminal wraps, so a caret line stays under its word."""
+    stdout.print(text, markup=False, soft_wrap=True)
+
+
+def show(text: Text, end: str = "\n") -> None:
+    stdout.print(text, soft_wrap=True, end=end)
+
+
+def target_dir() -> Path:
+    """Where typed cards are written: --data-dir / BLOOD_DATA_DIR, else the user data folder."""
+    return settings().data_dir or user_data_dir()
+
+
+def _layers(target: Path) -> list[Path]:
+    return [shipped_data_dir(), *([target] if target.is_dir() else [])]
+
+
+def _catalog(target: Path) -> Catalog:
+    """The shipped pack with the owner's folder over it (once it exists)."""
+    return load_layers(_layers(target))
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+# --------------------------------------------------------------------------- progress
+
+
+def show_progress(as_json: bool) -> None:
+    from blood_companion.content.progress import progress, progress_json
+
+    cat = _catalog(target_dir())
+    if as_json:
+        doc = progress_json(cat)
+        doc["layers"] = [str(p) for p in cat.layers]
+        print_json(doc)
+        return
+    kinds, total = progress(cat)
+    table = Table(title="Transcribed so far", title_justify="left")
+    for col, justify in (("kind / deck", "left"), ("cards", "right"), ("transcribed", "right"),
+                         ("placeholder", "right"), ("free text", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+
+    def row(label: str, t: Any, style: str | None = None) -> None:
+        free = f"{t.free_text} ({t.free_text_effects} Effects)" if t.free_text else ""
+        table.add_row(label, str(t.total), str(t.transcribed) or "", str(t.placeholder), free,
+                      style=style)
+
+    for entry in kinds:
+        if not entry.tally.total:
+            continue
+        row(entry.kind, entry.tally, "bold")
+        for deck, tally in entry.decks.items():
+            row(f"  {deck}", tally)
+    row("all", total, "bold")
+    stdout.print(table)
+    say(
+        f"Rulebook (printed in the rulebook, nothing to type): {total.rulebook}. "
+        f"Layers: {', '.join(_shown(p) for p in cat.layers)}"
+    )
+    if total.placeholder:
+        say("Next: `blood data transcribe` (or `blood data import-text FILE`).")
+
+
+# --------------------------------------------------------------------------- export-text
+
+
+def export_text(kind: str, deck: str | None, out: Path | None) -> None:
+    from blood_companion.content.card_text import deck_text
+    from blood_companion.content.cards import deck_of
+
+    key = resolve_kind(kind)
+    cat = _catalog(target_dir())
+    records = cat.all(key)
+    if deck is not None:
+        records = [r for r in records if deck_of(key, r) == deck]
+        if not records:
+            decks = sorted({d for r in cat.all(key) if (d := deck_of(key, r))})
+            raise UsageError(
+                f"no {key} deck {deck!r}",
+                hint=("decks: " + ", ".join(decks)) if decks else f"{key} has no decks",
+            )
+    text = deck_text(key, records, deck)
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BloodError(f"cannot write {out}: {exc.strerror}") from exc
+    say(
+        f"Wrote {len(records)} {key} cards to {out}. Type over them, then "
+        f"`blood data import-text {out} --replace`."
+    )
+
+
+# --------------------------------------------------------------------------- import-text
+
+
+def _known(cat: Catalog, target: Path) -> Any:
+    from blood_companion.content.card_text import Known
+    from blood_companion.content.overlay import SUFFIX, find_in_overlay
+
+    def where(kind: str, record_id: str) -> str:
+        file, line = cat.origin_line(kind, record_id)
+        return f"{file}:{line}" if line else file
+
+    def in_overlay(kind: str, record_id: str) -> tuple[str, bool] | None:
+        if not target.is_dir():
+            return None
+        placed = find_in_overlay(target, kind, record_id)
+        if placed is None:
+            return None
+        return f"{_shown(placed.file)}:{placed.line}", placed.file.name.endswith(SUFFIX)
+
+    return Known(cat, where, in_overlay)
+
+
+def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None:
+    from blood_companion.content.card_text import plan_import, read_cards
+    from blood_companion.content.overlay import (
+        check_records,
+        file_stem_for,
+        shipped_order,
+        write_records,
+    )
+
+    shown = _shown(file)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {file}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BloodError(f"cannot read {file}: {exc}") from exc
+    target = target_dir()
+    cat = _catalog(target)
+
+    def kind_of_id(record_id: str) -> str | None:
+        return next((k for k in KINDS if cat.get(k, record_id) is not None), None)
+
+    cards, problems = read_cards(text, shown, kind_of_id)
+    planned, more = plan_import(cards, shown, _known(cat, target), replace=replace)
+    problems += more
+    if not problems and planned:
+        by_id = {p.record.id: p.card.line for p in planned}
+        for p in check_records(_layers(target), [(x.kind, x.record) for x in planned]):
+            rid = (p.field or "").split(".")[0]
+            if p.file == "(the new cards)" and rid in by_id:
+                problems.append(Problem(shown, by_id[rid], p.field, p.message))
+            else:
+                problems.append(Problem(p.file, p.line, p.field, f"{p.message} (with the new "
+                                        "cards)"))
+    if not cards and not problems:
+        problems.append(Problem(shown, None, None, "no cards found: one block per card, the "
+                                "name line first (see `blood data export-text KIND`)"))
+    if problems:
+        raise ImportRefused(shown, problems)
+    written: dict[Path, int] = {}
+    if not dry_run:
+        target.mkdir(parents=True, exist_ok=True)
+        groups: dict[tuple[str, str], list[Any]] = {}
+        for p in planned:
+            origin = cat.origins.get((p.kind, p.record.id))
+            stem = file_stem_for(p.kind, p.record, origin.file if origin else None)
+            groups.setdefault((p.kind, stem), []).append(p.record)
+        for (kind, stem), records in groups.items():
+            path = write_records(target, kind, stem, records, shipped_order(cat, kind))
+            written[path] = written.get(path, 0) + len(records)
+    if as_json:
+        print_json({
+            "ok": True,
+            "dry_run": dry_run,
+            "overlay": str(target),
+            "cards": [
+                {"line": p.card.line, "kind": p.kind, "id": p.record.id, "name": p.record.name,
+                 "replaces": p.replaces, "kept": p.kept, "warnings": p.warnings,
+                 "free_text_effects": p.card.free_text}
+                for p in planned
+            ],
+            "files": {str(k): v for k, v in written.items()},
+        })
+        return
+    for p in planned:
+        line = Text.assemble(
+            ("✓ " if not p.warnings else "! ", "green" if not p.warnings else "yellow"),
+            f"{shown}:{p.card.line} {p.record.name} [{p.record.id}] ",
+            (f"replaces the {p.replaces} card" if p.replaces != "new" else "new card", "dim"),
+        )
+        show(line)
+        if p.kept:
+            show(Text(f"    kept from the card it replaces: {', '.join(p.kept)}",
+                              style="dim"))
+        if p.card.free_text:
+            show(Text(f"    {p.card.free_text} free-text Effect(s): the table resolves "
+                              "them", style="dim"))
+        for w in p.warnings:
+            show(Text(f"    {w}", style="yellow"))
+    if dry_run:
+        say(f"Checked {len(planned)} cards; nothing written (--dry-run).")
+    else:
+        for path, n in written.items():
+            say(f"Wrote {n} card(s) to {_shown(path)}")
+
+
+# --------------------------------------------------------------------------- transcribe
+
+
+def campaigns_table(folder: Path) -> list[tuple[list[str], list[str]]]:
+    """Per campaign in the saves folder: its Trouper ids and the Nemeses it met or faces.
+    Only orders the queue, so anything unreadable is skipped, never an error."""
+    out: list[tuple[list[str], list[str]]] = []
+    try:
+        from blood_companion.store import CampaignStore, saves
+
+        names = saves.campaign_names(folder)
+    except Exception:  # noqa: BLE001 - the store may be mid-rewrite; the order is a nicety
+        return out
+    for name in names:
+        try:
+            with CampaignStore.open(folder, name, timeout=0.5) as store:
+                state: Any = store.state
+        except Exception:  # noqa: BLE001
+            continue
+        troupers = [t.trouper for t in getattr(state, "troupers", [])]
+        nemeses: list[str] = []
+        for holder in (getattr(state, "night", None), getattr(state, "day", None),
+                       *getattr(state, "history", [])):
+            nemesis = getattr(holder, "nemesis", None) if holder is not None else None
+            if isinstance(nemesis, str) and nemesis not in nemeses:
+                nemeses.append(nemesis)
+        out.append((troupers, nemeses))
+    return out
+
+
+class Loop:
+    """Reads answers line by line (a script on standard input works too) and writes each card
+    as soon as it is confirmed."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.echo = not sys.stdin.isatty()
+        self.written = 0
+
+    def ask(self, prompt: str) -> str | None:
+        show(Text(prompt, style="green"), end="")
+        try:
+            line = input()
+        except EOFError:
+            stdout.print()
+            return None
+        if self.echo:
+            show(Text(line, style="bold"))
+        return line
+
+    def run(self, cards: list[Any], cat: Catalog, draft: Any) -> int:
+        from blood_companion.content.transcribe import CardSession, clear_draft
+
+        self.cat = cat
+        history: list[dict[str, Any]] = []
+        reopen: dict[Any, tuple[Any, list[str]]] = {}
+        if draft is not None:
+            card, answers = draft
+            if cat.get(card.kind, card.id) is not None:
+                if card in cards:
+                    cards.remove(card)
+                cards.insert(0, card)
+                reopen[card] = (cat.get(card.kind, card.id), answers)
+                show(Text(f"Resuming {card.id}: {len(answers)} answer(s) kept.",
+                                  style="yellow"))
+        i = 0
+        while i < len(cards):
+            card = cards[i]
+            base, answers = reopen.pop(card, (cat.get(card.kind, card.id), []))
+            session = CardSession(card.kind, base, answers)
+            self.header(i, len(cards), card, base)
+            outcome = self.drive(session, card)
+            if outcome == "quit":
+                return 0
+            if outcome == "skip":
+                clear_draft(self.target)
+                i += 1
+                continue
+            if outcome == "back":
+                if not history:
+                    show(Text("Nothing to undo before this card.", style="yellow"))
+                    reopen[card] = (base, [])
+                    continue
+                last = history.pop()
+                self.unwrite(last)
+                reopen[card] = (base, [])
+                reopen[last["card"]] = (last["base"], last["answers"][:-1])
+                i = last["index"]
+                show(Text(f"Reopened {last['card'].id}; it is not written any more.",
+                                  style="yellow"))
+                continue
+            # done: the card is confirmed
+            entry = self.write(card, base, session, i)
+            if entry is None:
+                session.undo()
+                reopen[card] = (base, session.answers)
+                continue
+            history.append(entry)
+            clear_draft(self.target)
+            i += 1
+        stdout.print()
+        say(
+            f"Done: {self.written} card(s) written to {_shown(self.target)}. "
+            "`blood data progress` shows what is left."
+        )
+        return 0
+
+    def header(self, i: int, n: int, card: Any, base: Any) -> None:
+        stdout.print()
+        mark = " (placeholder)" if base.source == "placeholder" else f" ({base.source})"
+        show(Text.assemble(
+            (f"Card {i + 1} of {n} · {card.kind} · ", "bold"),
+            (f"{base.name} [{card.id}]", "bold cyan"),
+            (mark, "dim"),
+        ))
+
+    def drive(self, session: Any, card: Any) -> str:
+        from blood_companion.content.card_text import card_text
+        from blood_companion.content.transcribe import save_draft
+
+        shown_info: tuple[str, ...] = ()
+        while True:
+            prompt = session.prompt()
+            if prompt is None:
+                return "done"
+            if prompt.info != shown_info:  # not again after a wrong answer
+                for line in prompt.info:
+                    style = "bold cyan" if line.startswith("Read as") else "dim"
+                    show(Text("  " + line, style=style))
+            shown_info = prompt.info
+            default = ""
+            if prompt.default is not None:
+                shown = prompt.default
+                if len(shown) > 70:  # a long story: Enter keeps it all
+                    shown = shown[:60].rstrip() + "…"
+                default = f" [{shown}]"
+            line = self.ask(f"{prompt.question}{default}: ")
+            if line is None:
+                self.stopped(session, card)
+                return "quit"
+            command = line.strip().casefold()
+            if command in ("quit", "exit", "q"):
+                self.stopped(session, card)
+                return "quit"
+            if command == "undo":
+                if not session.undo():
+                    return "back"
+                save_draft(self.target, card, session.answers)
+                show(Text("Took back the last answer.", style="yellow"))
+                continue
+            if command == "skip":
+                show(Text(f"Skipped {card.id}: it stays as it is.", style="yellow"))
+                return "skip"
+            if command == "restart":
+                session.restart()
+                save_draft(self.target, card, session.answers)
+                continue
+            if command in ("help", "?"):
+                say(HELP)
+                continue
+            if command == "show":
+                say(card_text(card.kind, session.base).rstrip())
+                continue
+            try:
+                session.answer(line)
+            except AnswerError as exc:
+                if exc.pointer:
+                    for text in exc.pointer.splitlines():
+                        show(Text("  " + text, style="red"))
+                show(Text.assemble(("✗ ", "red"), exc.message))
+                if exc.hint:
+                    show(Text("  " + exc.hint, style="yellow"))
+                continue
+            save_draft(self.target, card, session.answers)
+
+    def stopped(self, session: Any, card: Any) -> None:
+        from blood_companion.content.transcribe import clear_draft, save_draft
+
+        if session.answers:
+            save_draft(self.target, card, session.answers)
+            kept = f"your {len(session.answers)} answer(s) for {card.id} are kept"
+        else:
+            clear_draft(self.target)
+            kept = "nothing was typed for this card"
+        say(
+            f"Stopped: {self.written} card(s) written this time; {kept}. "
+            "`blood data transcribe` resumes here."
+        )
+
+    def write(self, card: Any, base: Any, session: Any, index: int) -> dict[str, Any] | None:
+        from blood_companion.content.overlay import (
+            SUFFIX,
+            as_dict,
+            check_records,
+            file_stem_for,
+            find_in_overlay,
+            shipped_order,
+            write_records,
+        )
+
+        record = session.record
+        self.target.mkdir(parents=True, exist_ok=True)
+        before = find_in_overlay(self.target, card.kind, card.id)
+        if before is not None and not before.file.name.endswith(SUFFIX):
+            show(Text(f"✗ {card.id} is in your own file {_shown(before.file)}:"
+                              f"{before.line}; edit it there (nothing written).", style="red"))
+            return None
+        problems = check_records(_layers(self.target), [(card.kind, record)])
+        if problems:
+            show(Text("✗ This card cannot be written yet:", style="red"))
+            for p in problems:
+                show(Text(f"  {p}", style="red"))
+            show(Text("  undo to change an answer, or skip", style="yellow"))
+            return None
+        origin = self.cat.origins.get((card.kind, card.id))
+        stem = file_stem_for(card.kind, record, origin.file if origin else None)
+        previous = as_dict(base) if before is not None else None
+        path = write_records(self.target, card.kind, stem, [record],
+                             shipped_order(self.cat, card.kind))
+        self.written += 1
+        show(Text.assemble(("✓ ", "green"), f"{record.name} [{card.id}] written to "
+                                   f"{_shown(path)}"))
+        return {"card": card, "base": base, "answers": list(session.answers), "index": index,
+                "stem": stem, "previous": previous}
+
+    def unwrite(self, entry: dict[str, Any]) -> None:
+        from blood_companion.content.overlay import remove_record, write_records
+
+        card = entry["card"]
+        remove_record(self.target, card.kind, entry["stem"], card.id)
+        if entry["previous"] is not None:
+            model = KINDS[card.kind].model
+            write_records(self.target, card.kind, entry["stem"],
+                          [model.model_validate(entry["previous"])])
+        self.written -= 1
+
+
+def transcribe(kind: str | None, record_id: str | None, deck: str | None) -> None:
+    from blood_companion.content.transcribe import load_draft, queue
+
+    key = resolve_kind(kind) if kind else None
+    target = target_dir()
+    target.mkdir(parents=True, exist_ok=True)
+    cat = _catalog(target)
+    if record_id is not None and not any(cat.get(k, record_id) for k in KINDS):
+        raise UsageError(f"no card with id {record_id!r}",
+                         hint="`blood data show KIND` lists the ids")
+    table = campaigns_table(settings().saves_dir)
+    cards = queue(cat, table=table, kind=key, start=record_id, deck=deck)
+    draft = load_draft(target) if record_id is None else None
+    if draft is not None and key is not None and draft[0].kind != key:
+        draft = None
+    if not cards and draft is None:
+        say("Nothing left to transcribe here: every card is typed in "
+                     "(`blood data progress`).")
+        return
+    show(Text(f"Transcribing into {_shown(target)} ({len(cards)} card(s) to go). "
+                      "Type `help` at any prompt.", style="bold"))
+    loop = Loop(target)
+    try:
+        code = loop.run(cards, cat, draft)
+    except KeyboardInterrupt:
+        stdout.print()
+        show(Text(f"Interrupted: {loop.written} card(s) written; every answer you "
+                          "gave is kept. `blood data transcribe` resumes.", style="yellow"))
+        raise typer.Exit(130) from None
+    if code:
+        raise typer.Exit(code)

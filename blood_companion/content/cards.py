@@ -1,0 +1,362 @@
+"""A record seen as a printed card: the fields an owner types, its decks, and building a
+transcribed record from typed answers.
+
+Shared by the interactive transcription (``transcribe.py``), the text-file import
+(``card_text.py``) and ``blood data progress`` (``progress.py``). Pure: no I/O, no CLI.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import typing
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic.fields import FieldInfo
+
+from blood_companion.content import models as m
+
+try:
+    from yaml import CSafeLoader as SafeLoader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader  # type: ignore[assignment]
+
+# The field naming the deck a card belongs to, per kind ("Trouper Deck", "Nemesis Deck", the
+# Advanced Tactic decks per Art, the Event and Location cards per Zone).
+DECK_FIELDS: dict[str, tuple[str, ...]] = {
+    "starting_tactics": ("trouper",),
+    "trouper_items": ("trouper",),
+    "reactions": ("nemesis",),
+    "weaknesses": ("nemesis",),
+    "advanced_tactics": ("art",),
+    "events": ("zone",),
+    "locations": ("zone",),
+    "vlad_reactions": ("zone",),
+    "special_tactics": ("location", "nemesis"),
+    "special_items": ("location", "nemesis"),
+}
+# Fields that say where a card belongs rather than what it prints: the interactive loop keeps
+# them from the placeholder instead of asking (a text file may still set them).
+STRUCTURAL = {"kind", "trouper", "nemesis", "zone", "location", "side", "vlad"}
+# Kinds that are the app's own decisions, not printed components (never in the queue).
+NOT_PRINTED = {"rules_config", "components"}
+# The order an owner meets the cards at the table: the Troupers' decks, the Nemeses, then the
+# rest of the box.
+KIND_ORDER = [
+    "troupers",
+    "starting_tactics",
+    "trouper_items",
+    "nemeses",
+    "reactions",
+    "weaknesses",
+    "vlad_reactions",
+    "minions",
+    "events",
+    "locations",
+    "advanced_tactics",
+    "special_tactics",
+    "special_items",
+    "dice",
+    "difficulty",
+    "insanity",
+    "night_board",
+    "zones",
+    "village",
+]
+
+FieldKind = Literal["value", "flag", "effects"]
+
+
+class AnswerError(ValueError):
+    """A typed answer that does not fit the field; the message says what was expected."""
+
+    def __init__(self, message: str, hint: str | None = None, pointer: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.pointer = pointer
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One thing an owner types for a card: a value, a yes/no symbol, or a list of Effects.
+
+    ``path`` reaches into a side (``("advanced", "name")``); ``side`` names it for prompts."""
+
+    path: tuple[str, ...]
+    kind: FieldKind
+    info: FieldInfo
+    side: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.path[-1]
+
+    @property
+    def label(self) -> str:
+        words = self.name.replace("_", " ")
+        return f"{self.side} side {words}" if self.side else words
+
+    @property
+    def optional(self) -> bool:
+        return not self.info.is_required() and _allows_none(self.info.annotation)
+
+    def adapter(self) -> TypeAdapter[Any]:
+        return _adapter(self.info)
+
+
+def _allows_none(annotation: Any) -> bool:
+    return type(None) in typing.get_args(annotation)
+
+
+_ADAPTERS: dict[int, TypeAdapter[Any]] = {}
+
+
+def _adapter(info: FieldInfo) -> TypeAdapter[Any]:
+    """A validator for one field (FieldInfo objects live on their model class: cache by id)."""
+    cached = _ADAPTERS.get(id(info))
+    if cached is None:
+        cached = _ADAPTERS[id(info)] = _new_adapter(info)
+    return cached
+
+
+def _new_adapter(info: FieldInfo) -> TypeAdapter[Any]:
+    annotation: Any = info.annotation
+    if info.metadata:
+        annotation = Annotated.__class_getitem__((annotation, *info.metadata))  # type: ignore[attr-defined]
+    return TypeAdapter(annotation)
+
+
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    """The model class of a field (``ItemSide``, ``ItemSide | None``), else None."""
+    for candidate in (annotation, *typing.get_args(annotation)):
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return candidate
+    return None
+
+
+def _is_effect_list(annotation: Any) -> bool:
+    return typing.get_origin(annotation) is list and typing.get_args(annotation) == (m.Effect,)
+
+
+def _holds_effects(model: type[BaseModel]) -> bool:
+    return any(_is_effect_list(f.annotation) for f in model.model_fields.values())
+
+
+def card_specs(model: type[BaseModel]) -> list[FieldSpec]:
+    """Every field an owner types for this kind of card, in the card's order. A side (an Item's
+    Starting/Advanced side, a Vlad card's Enhanced/Weakened face) contributes its own fields."""
+    return list(_card_specs(model))
+
+
+@functools.cache
+def _card_specs(model: type[BaseModel]) -> tuple[FieldSpec, ...]:
+    return tuple(_specs(model))
+
+
+def _specs(
+    model: type[BaseModel], *, prefix: tuple[str, ...] = (), side: str | None = None
+) -> list[FieldSpec]:
+    specs: list[FieldSpec] = []
+    for name, info in model.model_fields.items():
+        if not prefix and name in ("id", "source"):
+            continue
+        path = (*prefix, name)
+        if _is_effect_list(info.annotation):
+            specs.append(FieldSpec(path, "effects", info, side))
+            continue
+        sub = _model_of(info.annotation)
+        if sub is not None and _holds_effects(sub):
+            specs.extend(_specs(sub, prefix=path, side=name))
+            continue
+        kind: FieldKind = "flag" if info.annotation is bool else "value"
+        specs.append(FieldSpec(path, kind, info, side))
+    return specs
+
+
+def sides_of(model: type[BaseModel]) -> list[str]:
+    """The names of a card's sides/faces that hold Effects (``starting``, ``advanced``...)."""
+    return [
+        name
+        for name, info in model.model_fields.items()
+        if (sub := _model_of(info.annotation)) is not None and _holds_effects(sub)
+    ]
+
+
+# --------------------------------------------------------------------------- values
+
+
+def get_path(data: Any, path: tuple[str, ...]) -> Any:
+    for part in path:
+        if data is None:
+            return None
+        data = data.get(part) if isinstance(data, dict) else getattr(data, part, None)
+    return data
+
+
+def set_path(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    for part in path[:-1]:
+        nxt = data.get(part)
+        if not isinstance(nxt, dict):
+            nxt = {} if nxt is None else _plain(nxt)
+            data[part] = nxt
+        data = nxt
+    data[path[-1]] = value
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return {k: getattr(value, k) for k in type(value).model_fields}
+    return value
+
+
+def format_value(value: Any) -> str:
+    """A value as an owner types it: plain words and numbers, ``yes``/``no``, or a one-line YAML
+    mapping/list for the structured fields (``{physical: 1}``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (str, int)):
+        return str(value)
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", exclude_defaults=True)
+    elif isinstance(value, list):
+        value = [
+            v.model_dump(mode="json", exclude_defaults=True) if isinstance(v, BaseModel) else v
+            for v in value
+        ]
+    text = yaml.safe_dump(
+        value, default_flow_style=True, width=1_000_000, sort_keys=False, allow_unicode=True
+    )
+    return text.strip().removesuffix("...").strip()
+
+
+YES = {"y", "yes", "true", "on", "1", "x"}
+NO = {"n", "no", "false", "off", "0", "-"}
+
+
+def parse_value(spec: FieldSpec, text: str) -> Any:
+    """Read a typed answer for a value or yes/no field. Raises AnswerError."""
+    raw = text.strip()
+    if spec.kind == "flag":
+        key = raw.casefold()
+        if key in YES:
+            return True
+        if key in NO:
+            return False
+        raise AnswerError(f"{spec.label}: answer yes or no, not {raw!r}")
+    if raw.casefold() in ("none", "-", "~", "null") and spec.optional:
+        return None
+    adapter = spec.adapter()
+    candidates: list[Any] = []
+    if raw[:1] in ("{", "[") or _wants_structure(spec):
+        try:
+            loaded = yaml.load(raw, Loader=SafeLoader)  # noqa: S506 - the C safe loader
+        except yaml.YAMLError as exc:
+            problem = getattr(exc, "problem", None) or "not readable"
+            raise AnswerError(
+                f"{spec.label}: {problem}",
+                "write it on one line of YAML, like the default, e.g. {physical: 1, mind: 0}",
+            ) from None
+        candidates.append(loaded)
+    candidates.append(raw)
+    if raw != raw.casefold().replace(" ", "_"):
+        candidates.append(raw.casefold().replace(" ", "_").replace("-", "_"))
+    first_error: ValidationError | None = None
+    for candidate in candidates:
+        try:
+            return adapter.validate_python(candidate)
+        except ValidationError as exc:
+            first_error = first_error or exc
+    assert first_error is not None
+    err = first_error.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    return _raise(spec, raw, f"{where + ': ' if where else ''}{err['msg']}")
+
+
+def _raise(spec: FieldSpec, raw: str, why: str) -> Any:
+    choices = _choices(spec.info.annotation)
+    if choices:
+        close = difflib.get_close_matches(raw.casefold(), choices, n=1, cutoff=0.6)
+        hint = (f"did you mean {close[0]!r}? " if close else "") + "one of: " + ", ".join(
+            choices
+        )
+        raise AnswerError(f"{spec.label}: {raw!r} is not one of the choices", hint)
+    raise AnswerError(f"{spec.label}: {raw!r} does not fit ({why})")
+
+
+def wants_structure(spec: FieldSpec) -> bool:
+    """True when the field takes a mapping or list (typed as one line of YAML)."""
+    return _wants_structure(spec)
+
+
+def _wants_structure(spec: FieldSpec) -> bool:
+    ann = spec.info.annotation
+    for candidate in (ann, *typing.get_args(ann)):
+        origin = typing.get_origin(candidate)
+        if origin in (list, dict) or (isinstance(candidate, type) and issubclass(
+            candidate, BaseModel
+        )):
+            return True
+    return False
+
+
+def _choices(annotation: Any) -> list[str]:
+    out: list[str] = []
+    for candidate in (annotation, *typing.get_args(annotation)):
+        if typing.get_origin(candidate) is Literal:
+            out.extend(str(a) for a in typing.get_args(candidate))
+    return out
+
+
+# --------------------------------------------------------------------------- decks
+
+
+def deck_of(kind: str, record: Any) -> str | None:
+    """The deck a card belongs to (its Trouper, Nemesis, Art or Zone), or None."""
+    for name in DECK_FIELDS.get(kind, ()):
+        value = getattr(record, name, None)
+        if value:
+            return str(value)
+    return None
+
+
+def build_record(
+    model: type[m.Record],
+    base: dict[str, Any],
+    values: dict[tuple[str, ...], Any],
+) -> m.Record:
+    """The transcribed record: the base (the placeholder's fields) with the typed values set,
+    marked ``source: transcribed``. Raises ValidationError when the card as a whole does not
+    hold (e.g. a starting card without an Art)."""
+    data: dict[str, Any] = {k: _plain(v) for k, v in base.items()}
+    for path, value in values.items():
+        set_path(data, path, value)
+    data["source"] = "transcribed"
+    return model.model_validate(data)
+
+
+def base_of(record: BaseModel | None) -> dict[str, Any]:
+    """A record's fields as a shallow dict of models and values (for build_record)."""
+    if record is None:
+        return {}
+    return {k: getattr(record, k) for k in type(record).model_fields}
+
+
+def implied_values(kind: str, values: dict[tuple[str, ...], Any]) -> dict[tuple[str, ...], Any]:
+    """Fields the kind of file already says (a card in starting_tactics is a Starting card),
+    so a typed card need not repeat them."""
+    card_kind = {
+        "starting_tactics": "starting",
+        "advanced_tactics": "advanced",
+        "trouper_items": "trouper",
+    }.get(kind)
+    if kind in ("special_tactics", "special_items"):
+        card_kind = "location" if values.get(("location",)) else (
+            "nemesis" if values.get(("nemesis",)) else None
+        )
+    return {("kind",): card_kind} if card_kind else {}

@@ -1,0 +1,863 @@
+"""Read an Effect typed as printed into the structured :class:`~.models.Effect`.
+
+The inverse of ``render.py``: ``parse_effect(render_effect(e)) == e`` for every Effect (the
+round trip is a property test over the shipped data and generated Effects). It also accepts the
+ways the rulebook itself writes Effects ("Reading an Effect", "Reading the Elements of a
+Target / Cost / Condition / Outcome", "Reading Special Areas"), so an owner can type a card as
+it reads::
+
+    Target: Enemy (Distance 0-3). Condition: 2+ Bites. Cost: Deplete 1 Vigor.
+    Outcome: Physical Attack, Physical Attack (Dexterity / Cunning).
+
+The shape, section by section (each ends with a full stop; the order is free)::
+
+    [Support|Aura|Quick|Sacrifice - ][Name - ][When wounded|At the Beginning of ...:]
+    Target: [Beast ]Enemy (Distance 0-1 | any distance | Special Area 0,0 1,0; closest then
+            fewest Bites).
+    Cost: Deplete 1 Vigor, Discard 1 Tactic card, Discard 1 Bite, Sacrifice, Deplete this Item.
+    Condition: 2+ Bites | fewer than 3 cards in hand | 3+ Wounds | Exhausted | Insanity 2+ |
+               Threat 4+ | any words.
+    Outcome: Step 2, Run, 2x Wound, Bite, Physical Attack, +1 Threat, Re-roll 1, +Grey die,
+             "words the app cannot structure" (Strength / Dexterity 5).
+    On a failure: Wound.
+    Repeat x2.
+    A descriptive note (anything after the sections).
+
+or, for words the app cannot structure at all, ``Free text: the Effect as printed``.
+
+Pure code: no I/O, no CLI. A text that cannot be read raises :class:`EffectSyntaxError` naming
+the word, its column and, where one is close, a suggestion.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from blood_companion.content import models as m
+from blood_companion.content.render import PRIORITY_NAMES, TIMING_NAMES
+
+# --------------------------------------------------------------------------- vocabulary
+
+TYPES = {"standard": "standard", "aura": "aura", "support": "support", "quick": "quick"}
+TIMINGS: dict[str, str] = {v.casefold(): k for k, v in TIMING_NAMES.items()} | {
+    "at the beginning of the night": "beginning_of_night",
+    "at the beginning of the turn": "beginning_of_turn",
+    "at the beginning of each turn": "beginning_of_turn",
+    "at the beginning of the cleanup phase": "beginning_of_cleanup",
+    "when wounded": "on_wound",
+    "when this suffers a wound": "on_wound",
+    "always": "always",
+}
+LABELS = {
+    "target": "Target",
+    "cost": "Cost",
+    "condition": "Condition",
+    "outcome": "Outcome",
+    "on a failure": "On a failure",
+    "on failure": "On a failure",
+    "free text": "Free text",
+}
+SHOWN_LABELS = ["Target:", "Cost:", "Condition:", "Outcome:", "On a failure:", "Repeat x2."]
+CARD_SYMBOLS = {
+    "cascade": "the Cascade symbol",
+    "block": "the Block symbol",
+    "interruption": "the Interruption symbol",
+    "check": "the Check symbol",
+}
+
+TARGET_KINDS = {
+    "self": "self",
+    "trouper": "trouper",
+    "troupers": "troupers_all",
+    "every trouper": "troupers_all",
+    "each trouper": "troupers_all",
+    "all troupers": "troupers_all",
+    "enemy": "enemy",
+    "enemies": "enemy",
+    "nemesis": "nemesis",
+    "minion": "minion",
+    "minions": "minion",
+    "tile": "tile",
+    "event": "event",
+}
+MINION_TYPE_WORDS = {t: t for t in m.MINION_TYPES} | {"abomination": "aberration"}
+PRIORITIES: dict[str, str] = {v.casefold(): k for k, v in PRIORITY_NAMES.items()} | {
+    # the rulebook's own short forms ("Target: Trouper (Distance ∞, Bites -X)")
+    "bites -x": "fewest_bites",
+    "bites +x": "most_bites",
+    "wounds -x": "fewest_wounds",
+    "wounds +x": "most_wounds",
+    "least bites": "fewest_bites",
+    "least wounds": "fewest_wounds",
+    "nearest": "closest",
+    "exhausted": "exhausted",
+    "not exhausted": "not_exhausted",
+}
+TRAIT_WORDS: dict[str, str] = {t: t for t in m.TRAITS}
+DIE_COLOURS: dict[str, str] = {"grey": "G", "gray": "G", "black": "B", "red": "R"}
+RESOURCE_WORDS: dict[str, str | None] = {
+    "jewel": "jewels",
+    "jewels": "jewels",
+    "coin": "coins",
+    "coins": "coins",
+    "trinket": "trinkets",
+    "trinkets": "trinkets",
+    "scroll": "scrolls",
+    "scrolls": "scrolls",
+    "resource": None,
+    "resources": None,
+}
+# What an Outcome Element may look like (for suggestions).
+ELEMENT_EXAMPLES = [
+    "Step 1",
+    "Run",
+    "Fly",
+    "Escape 1",
+    "Push 1",
+    "Attract 1",
+    "Move 1",
+    "Draw 1",
+    "Discard 1",
+    "Heal 1",
+    "Deplete",
+    "Rest",
+    "Summon",
+    "Wound",
+    "Bite",
+    "Exhausted",
+    "Physical Attack",
+    "Mind Attack",
+    "+1 Threat",
+    "+1 Bonus Triumph",
+    "Re-roll 1",
+    "+Grey die",
+    "+Black die",
+    "Place a Trap",
+    "Place a Whisper",
+    "+1 Coins",
+]
+NO_NUMBER_KINDS = {
+    "run": "run",
+    "fly": "fly",
+    "rest": "rest",
+    "deplete": "deplete",
+    "wound": "wound",
+    "wounds": "wound",
+    "bite": "bite",
+    "bites": "bite",
+    "bite token": "bite",
+    "bite tokens": "bite",
+    "exhausted": "exhausted",
+    "physical attack": "physical_attack",
+    "physical attacks": "physical_attack",
+    "mind attack": "mind_attack",
+    "mind attacks": "mind_attack",
+    "place a trap": "place_trap",
+    "place trap": "place_trap",
+    "trap": "place_trap",
+    "place a whisper": "place_whisper",
+    "place whisper": "place_whisper",
+    "whisper": "place_whisper",
+}
+
+
+_LABEL = re.compile(
+    r"(?i)(target|cost|condition|outcome|on a failure|on failure|free text)\s*:"
+)
+_REPEAT = re.compile(r"(?i)repeat\b(?=\s*(?:x\s*\d|\d+\s*(?:x|times)\b))")
+# Where a section may end or nest: quotes, brackets, a full stop before a space or the end, and
+# a word after a space that may begin the next section's label.
+_STOPS = re.compile(r'["()]|\.(?=\s|$)|(?<=\s)[ocfrtOCFRT]')
+
+
+_rx = functools.cache(re.compile)
+
+
+def _match(pattern: str, text: str) -> re.Match[str] | None:
+    return _rx(pattern).match(text)
+
+
+def _fullmatch(pattern: str, text: str) -> re.Match[str] | None:
+    return _rx(pattern).fullmatch(text)
+
+
+def _search(pattern: str, text: str) -> re.Match[str] | None:
+    return _rx(pattern).search(text)
+
+
+def _finditer(pattern: str, text: str) -> Iterator[re.Match[str]]:
+    return _rx(pattern).finditer(text)
+
+
+def _split(pattern: str, text: str) -> list[str]:
+    return _rx(pattern).split(text)
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@dataclass
+class EffectSyntaxError(ValueError):
+    """A typed Effect that could not be read.
+
+    ``column`` is 1-based; ``word`` is what was found there; ``suggestion`` (may be None) is a
+    close spelling or what to type instead.
+    """
+
+    message: str
+    column: int
+    word: str = ""
+    suggestion: str | None = None
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        out = f"{self.message} at column {self.column}"
+        if self.suggestion:
+            out += f"; {self.suggestion}"
+        return out
+
+    def pointer(self) -> str:
+        """The typed text with a caret line under the word (for a terminal)."""
+        width = max(1, len(self.word))
+        return f"{self.text}\n{' ' * (self.column - 1)}{'^' * width}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "message": self.message,
+            "column": self.column,
+            "word": self.word,
+            "suggestion": self.suggestion,
+        }
+
+
+def _word_at(text: str, pos: int) -> str:
+    match = _match(r"[^\s,.;()/]+(?:\s+[^\s,.;()/:]+)?", text[pos:])
+    if match:
+        return match.group(0)
+    return text[pos : pos + 1]
+
+
+def _close(word: str, options: list[str], cutoff: float = 0.6) -> str | None:
+    lowered = {o.casefold(): o for o in options}
+    found = difflib.get_close_matches(word.casefold(), list(lowered), n=1, cutoff=cutoff)
+    return lowered[found[0]] if found else None
+
+
+# --------------------------------------------------------------------------- the parser
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def fail(
+        self, message: str, pos: int, suggestion: str | None = None, word: str | None = None
+    ) -> EffectSyntaxError:
+        pos = max(0, min(pos, len(self.text)))
+        return EffectSyntaxError(
+            message,
+            pos + 1,
+            word if word is not None else _word_at(self.text, pos),
+            suggestion,
+            self.text,
+        )
+
+    # -- scanning ------------------------------------------------------------
+    def skip_ws(self, pos: int) -> int:
+        while pos < len(self.text) and self.text[pos].isspace():
+            pos += 1
+        return pos
+
+    def label_at(self, pos: int) -> tuple[str, int] | None:
+        """The section label starting at pos and where its body starts, or None."""
+        match = _LABEL.match(self.text, pos)
+        if match:
+            return LABELS[match.group(1).casefold()], match.end()
+        match = _REPEAT.match(self.text, pos)
+        if match:
+            return "Repeat", match.end()
+        return None
+
+    def section_end(self, pos: int) -> int:
+        """Where the section body starting at pos ends: its full stop (outside brackets and
+        quotes), the next section label, or the end of the text."""
+        depth = 0
+        quoted = False
+        text = self.text
+        for match in _STOPS.finditer(text, pos):
+            i = match.start()
+            ch = text[i]
+            if ch == '"':
+                quoted = not quoted
+            elif quoted:
+                continue
+            elif ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth = max(0, depth - 1)
+            elif depth == 0 and (ch == "." or (i > pos and self.label_at(i) is not None)):
+                return i
+        return len(text)
+
+    # -- the whole Effect ------------------------------------------------------
+    def parse(self) -> m.Effect:
+        text = self.text
+        pos = self.skip_ws(0)
+        if pos >= len(text):
+            raise self.fail(
+                "the Effect is empty",
+                0,
+                "type it as printed, e.g. 'Target: Self. Outcome: Step 1.'",
+            )
+        bare = text.strip().rstrip(".").casefold()
+        if bare in CARD_SYMBOLS:
+            raise self.fail(
+                f"'{text.strip()}' is {CARD_SYMBOLS[bare]}, a mark of the card, not an Effect",
+                pos,
+                f"it is one of the card's fields ({bare}), asked before the Effects",
+            )
+        fields: dict[str, Any] = {}
+        costs: list[m.Cost] = []
+        pos = self.head(pos, fields, costs)
+        seen: set[str] = set()
+        note_at: int | None = None
+        while True:
+            pos = self.skip_ws(pos)
+            if pos >= len(text):
+                break
+            found = self.label_at(pos)
+            if found is None:
+                self.not_a_label(pos, structured=bool(seen - {"Repeat"}))
+                note_at = pos
+                break
+            label, body = found
+            if label in seen:
+                raise self.fail(f"a second '{label}' section", pos, "an Effect has one of each")
+            if label == "Free text":
+                if seen:
+                    raise self.fail(
+                        "'Free text:' keeps a whole Effect as words; it cannot follow other "
+                        "sections",
+                        pos,
+                        "put 'Free text:' first and the whole printed Effect after it",
+                    )
+                words = text[body:].strip()
+                if not words:
+                    raise self.fail("expected the printed words after 'Free text:'", body)
+                fields["free_text"] = words
+                seen.add(label)
+                pos = len(text)
+                break
+            seen.add(label)
+            end = self.section_end(body)
+            self.section(label, body, end, fields)
+            pos = end + 1 if end < len(text) and text[end] == "." else end
+        if note_at is not None:
+            fields["text"] = text[note_at:].strip()
+        if costs:
+            fields["cost"] = costs + fields.get("cost", [])
+        structured = {"target", "cost", "condition", "outcome", "test", "on_failure"}
+        if "free_text" not in fields and not structured & fields.keys():
+            raise self.fail(
+                "found no Target, Cost, Condition or Outcome",
+                note_at if note_at is not None else self.skip_ws(0),
+                "check the section names, or type 'Free text: ' before the printed words to keep "
+                "them as they are (the table then resolves them)",
+            )
+        try:
+            return m.Effect(**fields)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(x) for x in err["loc"])
+            raise self.fail(
+                f"not a valid Effect ({where}: {err['msg']})", self.skip_ws(0)
+            ) from None
+
+    def not_a_label(self, pos: int, structured: bool) -> None:
+        """Text that is not a section: a typo'd label is an error, prose after the sections is
+        the Effect's note."""
+        text = self.text
+        word_match = _match(r"([A-Za-z][A-Za-z ]{0,20}?)\s*(:|\.|\s|$)", text[pos:])
+        word = word_match.group(1) if word_match else _word_at(text, pos)
+        has_colon = bool(word_match and word_match.group(2) == ":")
+        options = list(LABELS.values()) + ["Repeat"]
+        close = _close(word, options, cutoff=0.75)
+        if close and (has_colon or not structured or word.casefold() == close.casefold()):
+            raise self.fail(
+                f"unknown section '{word}'", pos, f"did you mean '{close}:'?", word=word
+            )
+        if not structured:
+            raise self.fail(
+                f"expected a section ({', '.join(repr(x) for x in SHOWN_LABELS[:4])}), "
+                f"found '{word}'",
+                pos,
+                "type 'Free text: ' before the printed words to keep them as they are",
+                word=word,
+            )
+
+    def head(self, pos: int, fields: dict[str, Any], costs: list[m.Cost]) -> int:
+        """Type, name and timing before the first colon ("Support:", "Aura - Bat Form -
+        When wounded:"). Returns where the sections start."""
+        text = self.text
+        if self.label_at(pos):
+            return pos
+        colon = text.find(":", pos)
+        if colon < 0:
+            return pos
+        prefix = text[pos:colon]
+        if _search(r"[().\"]|\.\s", prefix) or not prefix.strip():
+            return pos
+        parts = [p.strip() for p in prefix.split(" - ")]
+        known = False
+        if parts and parts[0].casefold() in TYPES:
+            fields["type"] = TYPES[parts.pop(0).casefold()]
+            known = True
+        while parts and parts[0].casefold() == "sacrifice":
+            parts.pop(0)
+            costs.append(m.Cost(kind="sacrifice"))
+            known = True
+        if parts and parts[-1].casefold() in TIMINGS:
+            fields["timing"] = TIMINGS[parts.pop().casefold()]
+            known = True
+        after = self.skip_ws(colon + 1)
+        if parts:
+            name = " - ".join(parts)
+            if not known and not self.label_at(after) and after < len(text):
+                close = _close(name, list(LABELS.values()) + ["Repeat"], cutoff=0.75)
+                if close:
+                    raise self.fail(
+                        f"unknown section '{name}'", pos, f"did you mean '{close}:'?", word=name
+                    )
+                raise self.fail(
+                    f"expected {', '.join(repr(x) for x in SHOWN_LABELS[:4])} after '{name}:'",
+                    after,
+                    "an Effect's name is followed by its sections; type 'Free text: ' before "
+                    "words the app cannot structure",
+                )
+            fields["name"] = name
+        return after
+
+    # -- sections -------------------------------------------------------------------
+    def section(self, label: str, start: int, end: int, fields: dict[str, Any]) -> None:
+        body_start = self.skip_ws(start)
+        body = self.text[body_start:end].rstrip()
+        if not body and label not in ("Outcome",):
+            raise self.fail(f"expected something after '{label}:'", body_start)
+        if label == "Target":
+            fields["target"] = self.target(body, body_start)
+        elif label == "Cost":
+            fields["cost"] = self.costs(body, body_start)
+        elif label == "Condition":
+            fields["condition"] = self.condition(body)
+        elif label == "Outcome":
+            outcome, test = self.outcome_line(body, body_start, with_test=True)
+            if not outcome and test is None:
+                raise self.fail("expected the Outcome's Elements after 'Outcome:'", body_start)
+            fields["outcome"] = outcome
+            if test is not None:
+                fields["test"] = test
+        elif label == "On a failure":
+            fields["on_failure"], _ = self.outcome_line(body, body_start, with_test=False)
+        elif label == "Repeat":
+            match = _fullmatch(r"(?i)x\s*(\d+)|(\d+)\s*(?:x|times)", body)
+            if not match:
+                raise self.fail("expected 'Repeat x2'", body_start)
+            n = int(match.group(1) or match.group(2))
+            if not 1 <= n <= 6:
+                raise self.fail(f"a Repetition is 1 to 6 times, found {n}", body_start)
+            fields["repeat"] = n
+
+    def target(self, body: str, base: int) -> m.Target:
+        match = _match(
+            r"(?i)(?:(undead|aberration|abomination|ghoul|beast)\s+)?"
+            r"(self|every trouper|each trouper|all troupers|troupers|trouper|enemies|enemy|"
+            r"nemesis|minions|minion|tile|event)\b",
+            body,
+        )
+        if not match:
+            word = _word_at(body, 0)
+            close = _close(word, ["Self", "Trouper", "every Trouper", "Enemy", "Nemesis",
+                                  "Minion", "Tile", "Event"])
+            raise self.fail(
+                "expected a Target (Self, Trouper, every Trouper, Enemy, Nemesis, Minion, Tile "
+                f"or Event), found '{word}'",
+                base,
+                f"did you mean '{close}'?" if close else None,
+            )
+        fields: dict[str, Any] = {"kind": TARGET_KINDS[match.group(2).casefold()]}
+        if match.group(1):
+            fields["minion_type"] = MINION_TYPE_WORDS[match.group(1).casefold()]
+        rest_at = match.end()
+        rest = body[rest_at:].strip()
+        inner_at = base + rest_at + (len(body[rest_at:]) - len(body[rest_at:].lstrip()))
+        if rest.casefold().startswith("at "):
+            inner, inner_at = rest[3:].strip(), inner_at + 3
+        elif rest.startswith("("):
+            if not rest.endswith(")"):
+                raise self.fail(
+                    "expected ')' to close the Target's brackets", base + len(body), word=")"
+                )
+            inner, inner_at = rest[1:-1], inner_at + 1
+        elif rest:
+            raise self.fail(
+                f"expected a Distance in brackets after '{match.group(0)}'",
+                inner_at,
+                f"e.g. '{match.group(0)} (Distance 0-1)'",
+            )
+        else:
+            inner = ""
+        if inner.strip():
+            self.target_details(inner, inner_at, fields, match.group(0))
+        try:
+            return m.Target(**fields)
+        except ValidationError as exc:
+            raise self.fail(f"not a valid Target ({exc.errors()[0]['msg']})", base) from None
+
+    def target_details(self, inner: str, base: int, fields: dict[str, Any], what: str) -> None:
+        parts = [(p.group(0), base + p.start()) for p in _finditer(r"[^;,]+(?:,(?!\s)[^;,]*)*",
+                                                                      inner)]
+        parts = [(p, at + len(p) - len(p.lstrip())) for p, at in parts if p.strip()]
+        first, first_at = parts[0]
+        words = first.strip()
+        dist = _fullmatch(
+            r"(?i)(?:distance\s+(\d+(?:\s*-\s*\d+)?|any|∞)|(any distance|∞)|"
+            r"(special area))((?:\s+-?\d+,-?\d+)*)",
+            words,
+        )
+        if dist is None:
+            close = _close(words.split()[0], ["Distance", "any distance", "Special Area"])
+            raise self.fail(
+                f"expected a Distance after '{what}' ('Distance 0-1', 'any distance' or "
+                f"'Special Area'), found '{words.split()[0]}'",
+                first_at,
+                f"did you mean '{close}'?" if close else None,
+            )
+        if dist.group(1) and dist.group(1).casefold() not in ("any", "∞"):
+            fields["distance"] = re.sub(r"\s+", "", dist.group(1))
+        elif dist.group(3):
+            fields["distance"] = "area"
+        else:
+            fields["distance"] = "any"
+        if dist.group(4):
+            fields["area"] = dist.group(4).split()
+        elif dist.group(3):
+            pass  # a Special Area whose diagram was not typed: the table reads it from the card
+        priorities: list[str] = []
+        for part, at in parts[1:]:
+            offset = 0
+            for phrase in _split(r"(?i)\s+then\s+", part.strip()):
+                key = phrase.strip().casefold()
+                if key not in PRIORITIES:
+                    close = _close(phrase, [v for v in PRIORITY_NAMES.values()])
+                    raise self.fail(
+                        f"unknown Target Priority '{phrase.strip()}'",
+                        at + part.strip().find(phrase, offset),
+                        f"did you mean '{close}'?"
+                        if close
+                        else "priorities: " + ", ".join(PRIORITY_NAMES.values()),
+                        word=phrase.strip(),
+                    )
+                offset = part.strip().find(phrase, offset) + len(phrase)
+                priorities.append(PRIORITIES[key])
+        if priorities:
+            fields["priority"] = priorities
+
+    def split_top(self, body: str, base: int) -> list[tuple[str, int]]:
+        """Split at commas outside quotes and brackets; each piece with its start column."""
+        pieces: list[tuple[str, int]] = []
+        depth = 0
+        quoted = False
+        start = 0
+        for i, ch in enumerate(body):
+            if ch == '"':
+                quoted = not quoted
+            elif not quoted and ch == "(":
+                depth += 1
+            elif not quoted and ch == ")":
+                depth = max(0, depth - 1)
+            elif not quoted and depth == 0 and ch == ",":
+                pieces.append((body[start:i], base + start))
+                start = i + 1
+        pieces.append((body[start:], base + start))
+        out = []
+        for piece, at in pieces:
+            stripped = piece.strip()
+            if not stripped:
+                raise self.fail("an empty Element between commas", at, word=",")
+            out.append((stripped, at + len(piece) - len(piece.lstrip())))
+        return out
+
+    def costs(self, body: str, base: int) -> list[m.Cost]:
+        out = []
+        for piece, at in self.split_top(body, base):
+            key = piece.casefold()
+            times = _match(r"(\d+)\s*x\s+", key)
+            n = int(times.group(1)) if times else 1
+            if times:
+                key = key[times.end():]
+            fields: dict[str, Any] | None = None
+            if key == "sacrifice":
+                fields = {"kind": "sacrifice", "n": n}
+            elif key in ("deplete this item", "deplete item"):
+                fields = {"kind": "deplete_item", "n": n}
+            elif not times:
+                for pattern, kind in (
+                    (r"deplete (\d+) vigor(?: tokens?)?", "deplete_vigor"),
+                    (r"discard (\d+) (?:tactic )?cards?", "discard_card"),
+                    (r"discard (\d+) bites?(?: tokens?)?", "discard_bite"),
+                ):
+                    match = _fullmatch(pattern, key)
+                    if match:
+                        fields = {"kind": kind, "n": int(match.group(1))}
+                        break
+            if fields is None:
+                examples = ["Deplete 1 Vigor", "Discard 1 Tactic card", "Discard 1 Bite",
+                            "Sacrifice", "Deplete this Item"]
+                close = _close(piece, examples, cutoff=0.5)
+                raise self.fail(
+                    f"unknown Cost '{piece}'",
+                    at,
+                    f"did you mean '{close}'?" if close else "costs: " + ", ".join(examples),
+                    word=piece,
+                )
+            try:
+                out.append(m.Cost(**fields))
+            except ValidationError:
+                raise self.fail(f"a Cost counts 1 to 6, found {fields['n']}", at) from None
+        return out
+
+    def condition(self, body: str) -> m.Condition:
+        key = " ".join(body.split()).casefold()
+        for pattern, kind in (
+            (r"(\d+)\+ bites?", "bites_at_least"),
+            (r"(\d+) bite tokens?", "bites_at_least"),
+            (r"fewer than (\d+) cards in hand", "hand_below"),
+            (r"you have (?:less|fewer) than (\d+) tactic cards in your hand", "hand_below"),
+            (r"(\d+)\+ wounds?", "wounds_at_least"),
+            (r"insanity (\d+)\+", "insanity_at_least"),
+            (r"threat (\d+)\+", "threat_at_least"),
+        ):
+            match = _fullmatch(pattern, key)
+            if match:
+                return m.Condition(kind=kind, n=int(match.group(1)))
+        if key == "exhausted":
+            return m.Condition(kind="exhausted")
+        return m.Condition(kind="text", text=body)
+
+    # -- Outcome ------------------------------------------------------------------------
+    def outcome_line(
+        self, body: str, base: int, *, with_test: bool
+    ) -> tuple[list[m.Outcome], m.EffectTest | None]:
+        test = None
+        elements = body
+        if body.endswith(")"):
+            open_at = self.matching_open(body)
+            if open_at is None:
+                raise self.fail("a ')' with no '(' before it", base + len(body) - 1, word=")")
+            if not with_test:
+                raise self.fail(
+                    "a Test in brackets belongs on the Outcome line", base + open_at, word="("
+                )
+            test = self.test(body[open_at + 1 : -1], base + open_at + 1)
+            elements = body[:open_at].rstrip()
+        if "(" in _unquoted(elements) or ")" in _unquoted(elements):
+            at = _unquoted(elements).find("(")
+            at = at if at >= 0 else _unquoted(elements).find(")")
+            raise self.fail(
+                "brackets only hold the Test at the end of the Outcome",
+                base + at,
+                "a Test comes last: 'Wound, Bite (Dexterity 4)'",
+                word=elements[at],
+            )
+        if not elements.strip():
+            return [], test
+        return [self.element(piece, at) for piece, at in self.split_top(elements, base)], test
+
+    def matching_open(self, body: str) -> int | None:
+        depth = 0
+        quoted = False
+        for i in range(len(body) - 1, -1, -1):
+            ch = body[i]
+            if ch == '"':
+                quoted = not quoted
+            elif quoted:
+                continue
+            elif ch == ")":
+                depth += 1
+            elif ch == "(":
+                depth -= 1
+                if depth == 0:
+                    return i
+        return None
+
+    def element(self, piece: str, at: int) -> m.Outcome:
+        quoted = _match(r'(?:(\d+)\s*x\s+)?"', piece)
+        if quoted:
+            words = piece[quoted.end() - 1 :]
+            if len(words) < 2 or not words.endswith('"') or '"' in words[1:-1]:
+                raise self.fail("unclosed quotes", at, 'close the words with "', word=piece)
+            if not words[1:-1].strip():
+                raise self.fail("empty quotes", at, word=piece)
+            n = int(quoted.group(1)) if quoted.group(1) else 1
+            try:
+                return m.Outcome(kind="text", text=words[1:-1], n=n)
+            except ValidationError:
+                raise self.fail(f"'{piece}' counts out of range (0 to 20)", at) from None
+        fields = self.element_fields(" ".join(piece.split()), at, piece)
+        try:
+            return m.Outcome(**fields)
+        except ValidationError:
+            raise self.fail(
+                f"'{piece}' counts out of range (0 to 20)", at, word=piece
+            ) from None
+
+    def element_fields(self, text: str, at: int, piece: str) -> dict[str, Any]:
+        key = text.casefold()
+        # keywords with a number ("Elements - Keywords")
+        match = _fullmatch(r"(step|escape|push|attract|move|draw|discard|heal)(?:\s+(\d+))?", key)
+        if match:
+            if match.group(2) is None:
+                word = match.group(1).capitalize()
+                raise self.fail(
+                    f"expected a number after '{word}'", at, f"e.g. '{word} 1'",
+                    word=word,
+                )
+            return {"kind": match.group(1), "n": int(match.group(2))}
+        for pattern, kind in (
+            (r"\+\s*(\d+) threat", "threat"),
+            (r"(\d+) threat", "threat"),
+            (r"\+\s*(\d+) bonus triumphs?", "bonus_triumphs"),
+            (r"(\d+) bonus triumphs?", "bonus_triumphs"),
+            (r"re-?roll (\d+)", "reroll"),
+        ):
+            match = _fullmatch(pattern, key)
+            if match:
+                return {"kind": kind, "n": int(match.group(1))}
+        if key in ("bonus triumph", "+bonus triumph"):
+            return {"kind": "bonus_triumphs", "n": 1}
+        if key in ("re-roll", "reroll"):
+            return {"kind": "reroll", "n": 1}
+        match = _fullmatch(r"\+\s*(\d+) (\w+)", key)
+        if match and match.group(2) in RESOURCE_WORDS:
+            return {
+                "kind": "gain_resource",
+                "n": int(match.group(1)),
+                "resource": RESOURCE_WORDS[match.group(2)],
+            }
+        # Elements with no number: a count other than one is written in front ("2x Wound")
+        times = _match(r"(\d+)\s*x\s+", key) or _match(r"(\d+)\s+(?=\D)", key)
+        n = 1
+        if times:
+            n = int(times.group(1))
+            key = key[times.end():]
+        if key in NO_NUMBER_KINDS:
+            return {"kind": NO_NUMBER_KINDS[key], "n": n}
+        match = _fullmatch(r"summon(?:\s+(\w+))?", key)
+        if match:
+            fields: dict[str, Any] = {"kind": "summon", "n": n}
+            if match.group(1):
+                minion_type = MINION_TYPE_WORDS.get(match.group(1))
+                if minion_type is None:
+                    close = _close(match.group(1), [t.capitalize() for t in m.MINION_TYPES])
+                    raise self.fail(
+                        f"unknown Minion type '{match.group(1)}'",
+                        at + piece.casefold().rfind(match.group(1)),
+                        f"did you mean '{close}'?" if close else "types: Undead, Aberration, "
+                        "Ghoul, Beast",
+                    )
+                fields["minion_type"] = minion_type
+            return fields
+        match = _fullmatch(r"\+?\s*(?:1\s+)?(?:bonus\s+)?(grey|gray|black|red) (?:die|dice)", key)
+        if match:
+            return {"kind": "bonus_die", "n": n, "die": DIE_COLOURS[match.group(1)]}
+        close = _close(text, ELEMENT_EXAMPLES, cutoff=0.7)
+        raise self.fail(
+            f"unknown Outcome Element '{piece}'",
+            at,
+            (f"did you mean '{close}'? " if close else "")
+            + 'put words the app cannot structure in double quotes, e.g. "swap places"',
+            word=piece,
+        )
+
+    def test(self, body: str, base: int) -> m.EffectTest:
+        if not body.strip():
+            raise self.fail("empty brackets: expected a Test such as '(Strength 4)'", base - 1)
+        traits: list[str] = []
+        dice: str | None = None
+        target: int | None = None
+        for match in _finditer(r"[^/]+", body):
+            raw = match.group(0)
+            for sub in _split(r"(?i)\s+or\s+", raw):
+                option = sub.strip()
+                at = base + match.start() + raw.find(sub) + len(sub) - len(sub.lstrip())
+                if not option:
+                    raise self.fail("an empty option between slashes", at, word="/")
+                number: int | None = None
+                trait = _fullmatch(r"(?i)([a-z]+)(?:\s+(\d+))?", option)
+                pool = _fullmatch(
+                    r"((?:\d*\s*[RGBrgb]\s+)*\d*\s*[RGBrgb])(?:\s+(\d+))?", option
+                )
+                if trait and trait.group(1).casefold() in TRAIT_WORDS:
+                    traits.append(TRAIT_WORDS[trait.group(1).casefold()])
+                    number = int(trait.group(2)) if trait.group(2) else None
+                elif pool:
+                    if dice is not None:
+                        raise self.fail("a Test takes one dice pool", at, word=option)
+                    dice = pool.group(1)
+                    number = int(pool.group(2)) if pool.group(2) else None
+                else:
+                    word = option.split()[0]
+                    close = _close(word, [t.capitalize() for t in m.TRAITS])
+                    raise self.fail(
+                        f"expected a Trait (Strength, Dexterity, Cunning, Madness) or dice like "
+                        f"'2G B' in the Test, found '{word}'",
+                        at,
+                        f"did you mean '{close}'?" if close else None,
+                        word=word,
+                    )
+                if number is not None:
+                    if target is not None and number != target:
+                        raise self.fail(
+                            f"a Test has one target number; found {target} and {number}", at
+                        )
+                    target = number
+        try:
+            return m.EffectTest(traits=traits, dice=dice, target=target)
+        except ValidationError as exc:
+            raise self.fail(f"not a valid Test ({exc.errors()[0]['msg']})", base) from None
+
+
+def _unquoted(text: str) -> str:
+    """The text with quoted words blanked out (same length, for column arithmetic)."""
+    return re.sub(r'"[^"]*"', lambda mt: " " * len(mt.group(0)), text)
+
+
+def parse_effect(text: str) -> m.Effect:
+    """Read one Effect typed as printed. Raises EffectSyntaxError (a ValueError)."""
+    return _Parser(text).parse()
+
+
+def try_parse(text: str) -> tuple[m.Effect | None, EffectSyntaxError | None]:
+    """The Effect or the error, for callers that report rather than raise."""
+    try:
+        return parse_effect(text), None
+    except EffectSyntaxError as exc:
+        return None, exc
+
+
+def free_text_effect(text: str) -> m.Effect:
+    """Keep the typed words as they are: the table resolves them (never guessed)."""
+    words = text.strip()
+    if words.casefold().startswith("free text:"):
+        words = words[len("free text:"):].strip()
+    return m.Effect(free_text=words)

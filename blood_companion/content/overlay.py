@@ -1,0 +1,274 @@
+"""Write transcribed cards into the owner's overlay as YAML they can read and edit.
+
+Each kind gets files the app owns, ``<overlay>/<kind>/<deck or file>.transcribed.yaml`` (a file
+an owner wrote by hand is never rewritten), one record per card in the shipped pack's order,
+each Effect preceded by a comment that reads it in words. Writes are atomic (a temporary file
+renamed over the old one), so an interrupted command leaves the previous file whole; the JSON
+Schemas are copied beside the files (``<overlay>/schemas/``) for the editor modeline.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel
+
+from blood_companion.content import models as m
+from blood_companion.content.errors import ContentError, Problem
+from blood_companion.content.loader import (
+    SafeLoader,
+    kind_files,
+    line_of,
+    read_yaml_file,
+)
+from blood_companion.content.render import render_effect
+from blood_companion.content.schema import kind_schema, schema_line, schema_text
+
+SUFFIX = ".transcribed.yaml"
+HEADER = (
+    "# Your own cards, typed from the box with `blood data transcribe` or `blood data "
+    "import-text`.\n"
+    "# The app rewrites this file when you transcribe again; a record with the id of a shipped\n"
+    "# card replaces it. `blood data validate` checks it; `# ...` lines read each Effect.\n"
+)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where a record lives in the overlay."""
+
+    file: Path
+    line: int
+
+
+def overlay_file(overlay: Path, kind: str, stem: str) -> Path:
+    return overlay / kind / f"{stem}{SUFFIX}"
+
+
+def file_stem_for(kind: str, record: Any, origin: Path | None) -> str:
+    """Which overlay file a card goes to: the name of the file it comes from when the kind is
+    split per deck (``starting_tactics/aurel``), else the kind (``troupers/troupers``); a new
+    card of a split kind goes to its deck's file."""
+    if origin is not None and origin.parent.name == kind:
+        return origin.name.removesuffix(SUFFIX).removesuffix(".yaml").removesuffix(".yml")
+    if origin is None:
+        from blood_companion.content.cards import deck_of
+
+        deck = deck_of(kind, record)
+        if deck:
+            return deck
+    return kind
+
+
+def find_in_overlay(overlay: Path, kind: str, record_id: str) -> Placed | None:
+    """The overlay file and line holding a record of this kind, if any (any file of the kind,
+    hand-written ones included)."""
+    for path in kind_files(overlay, kind):
+        problems: list[Problem] = []
+        parsed = read_yaml_file(path, problems)
+        if parsed is None:
+            continue
+        for i, raw in enumerate(parsed.data):
+            if isinstance(raw, dict) and raw.get("id") == record_id:
+                return Placed(path, line_of(parsed.node, [i]))
+    return None
+
+
+def _read_owned(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SafeLoader)  # noqa: S506
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ContentError(
+            [Problem(str(path), None, None, f"cannot read the transcribed cards: {exc}")]
+        ) from exc
+    if data is None:
+        return []
+    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
+        raise ContentError(
+            [Problem(str(path), None, None, "expected a list of records; fix or move the file")]
+        )
+    return data
+
+
+def write_records(
+    overlay: Path,
+    kind: str,
+    stem: str,
+    records: list[m.Record],
+    order: dict[str, int] | None = None,
+) -> Path:
+    """Add or replace these records in the kind's owned overlay file; return the file."""
+    path = overlay_file(overlay, kind, stem)
+    existing = _read_owned(path)
+    by_id: dict[str, dict[str, Any]] = {str(r.get("id")): r for r in existing}
+    for record in records:
+        by_id[record.id] = record.model_dump(mode="json", exclude_defaults=True)
+    rank = order or {}
+    ordered = sorted(by_id.values(), key=lambda r: (rank.get(str(r["id"]), 1 << 30), r["id"]))
+    _write(path, kind, ordered)
+    return path
+
+
+def remove_record(overlay: Path, kind: str, stem: str, record_id: str) -> bool:
+    """Take a card back out of the owned overlay file (undo); True when it was there."""
+    path = overlay_file(overlay, kind, stem)
+    existing = _read_owned(path)
+    kept = [r for r in existing if r.get("id") != record_id]
+    if len(kept) == len(existing):
+        return False
+    if kept:
+        _write(path, kind, kept)
+    else:
+        path.unlink(missing_ok=True)
+    return True
+
+
+def _write(path: Path, kind: str, records: list[dict[str, Any]]) -> None:
+    text = schema_line(kind, in_kind_folder=True) + "\n" + HEADER
+    text += "\n".join("".join(_emit_record(r)) for r in records)
+    # The file must read back to exactly what was meant; anything the emitter got wrong
+    # falls back to PyYAML's own (less pretty) output.
+    if yaml.load(text, Loader=SafeLoader) != records:  # noqa: S506
+        text = schema_line(kind, in_kind_folder=True) + "\n" + HEADER
+        text += yaml.safe_dump(records, sort_keys=False, allow_unicode=True, width=96)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_schema(path.parent.parent, kind)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _write_schema(overlay: Path, kind: str) -> None:
+    folder = overlay / "schemas"
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{kind}.schema.json"
+    text = schema_text(kind_schema(kind))
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+
+
+# --------------------------------------------------------------------------- the emitter
+
+
+def _flow(value: Any) -> str:
+    text = yaml.safe_dump(
+        value, default_flow_style=True, width=1_000_000, sort_keys=False, allow_unicode=True
+    )
+    return text.strip().removesuffix("...").strip()
+
+
+def _scalar(value: Any, indent: int, used: int) -> str:
+    """A scalar after ``key: `` (``used`` columns already taken); long words fold onto lines
+    indented under the key."""
+    if isinstance(value, str) and len(value) + used > 96 and "\n" not in value:
+        wrapped = textwrap.wrap(value, width=max(40, 96 - indent - 2))
+        if all(line == line.strip() for line in wrapped) and " ".join(wrapped) == value:
+            pad = " " * (indent + 2)
+            return ">-\n" + "".join(f"{pad}{line}\n" for line in wrapped).rstrip("\n")
+    return _flow(value)
+
+
+def _is_effects(key: str, value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(v, dict) for v in value)
+        and key in ("effects", "skills")
+    )
+
+
+def _emit_record(data: dict[str, Any]) -> list[str]:
+    lines = _emit_mapping(data, 2)
+    lines[0] = "- " + lines[0][2:]
+    return lines
+
+
+def _emit_mapping(data: dict[str, Any], indent: int) -> list[str]:
+    pad = " " * indent
+    out: list[str] = []
+    for key, value in data.items():
+        if _is_effects(key, value):
+            out.append(f"{pad}{key}:\n")
+            for effect in value:
+                out.extend(_emit_effect(effect, indent + 2))
+        elif isinstance(value, dict) and any(_is_effects(k, v) for k, v in value.items()):
+            out.append(f"{pad}{key}:\n")
+            out.extend(_emit_mapping(value, indent + 2))
+        elif isinstance(value, (dict, list)):
+            flow = _flow(value)
+            if len(pad) + len(key) + 2 + len(flow) <= 100 or not value:
+                out.append(f"{pad}{key}: {flow}\n")
+            elif isinstance(value, list):
+                out.append(f"{pad}{key}:\n")
+                out.extend(f"{pad}  - {_flow(v)}\n" for v in value)
+            else:
+                out.append(f"{pad}{key}:\n")
+                out.extend(_emit_mapping(value, indent + 2))
+        else:
+            out.append(f"{pad}{key}: {_scalar(value, indent, indent + len(key) + 2)}\n")
+    return out
+
+
+def _emit_effect(effect: dict[str, Any], indent: int) -> list[str]:
+    pad = " " * indent
+    words = render_effect(m.Effect.model_validate(effect))
+    out = [f"{pad}# {line}\n" for line in textwrap.wrap(words, width=max(40, 98 - indent))]
+    body = _emit_mapping(effect, indent + 2) if effect else [f"{pad}  {{}}\n"]
+    body[0] = f"{pad}- " + body[0][indent + 2 :]
+    return out + body
+
+
+def shipped_order(catalog: Any, kind: str) -> dict[str, int]:
+    """Position of each record of a kind in the catalog (the shipped pack's order)."""
+    return {r.id: i for i, r in enumerate(catalog.all(kind))}
+
+
+def as_dict(record: BaseModel) -> dict[str, Any]:
+    return record.model_dump(mode="json", exclude_defaults=True)
+
+
+
+
+def check_records(layers: list[Path], records: list[tuple[str, m.Record]]) -> list[Problem]:
+    """The problems the catalog would have with these records laid over ``layers`` (each
+    record checked on its own and with the cross-checks: references, decks, ids unique across
+    kinds). An empty list means they can be written."""
+    import tempfile
+
+    from blood_companion.content.loader import validate_layers
+
+    with tempfile.TemporaryDirectory(prefix="blood-check-") as tmp:
+        root = Path(tmp)
+        by_kind: dict[str, list[dict[str, Any]]] = {}
+        for kind, record in records:
+            by_kind.setdefault(kind, []).append(as_dict(record))
+        for kind, items in by_kind.items():
+            (root / kind).mkdir(parents=True, exist_ok=True)
+            (root / kind / "new.yaml").write_text(
+                yaml.safe_dump(items, sort_keys=False, allow_unicode=True), encoding="utf-8"
+            )
+        try:
+            validate_layers([*layers, root])
+        except ContentError as exc:
+            return [
+                Problem(
+                    "(the new cards)" if root.name in p.file else p.file,
+                    None if root.name in p.file else p.line,
+                    p.field,
+                    p.message,
+                )
+                for p in exc.problems
+            ]
+    return []

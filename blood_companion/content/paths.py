@@ -1,0 +1,48 @@
+"""Where the owner's own data lives. Standard library only: the `blood status` fast path
+(cli/status_fast.py) imports it without pydantic or the data pack."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+
+def user_data_dir() -> Path:
+    """The owner's own data folder, where `blood data transcribe` writes when no --data-dir is
+    given: the platform's user data folder as platformdirs names it (``$XDG_DATA_HOME`` or
+    ``~/.local/share`` on Linux, ``~/Library/Application Support`` on macOS, ``%APPDATA%`` on
+    Windows) + ``blood-companion``."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "blood-companion"
+
+
+def overlay_stamp() -> str:
+    """A cheap fingerprint of the owner's data files (--data-dir, else the user data folder):
+    their paths, sizes and modification times, so a cache of anything computed from the
+    catalog goes stale when a card is transcribed or edited."""
+    env = os.environ.get("BLOOD_DATA_DIR")
+    root = Path(env) if env else user_data_dir()
+    parts: list[str] = [str(root)]
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return parts[0]
+    for entry in entries:
+        try:
+            if entry.is_dir() and not entry.name.startswith(".") and entry.name != "schemas":
+                for sub in sorted(os.scandir(entry.path), key=lambda e: e.name):
+                    if sub.name.endswith((".yaml", ".yml")):
+                        st = sub.stat()
+                        parts.append(f"{entry.name}/{sub.name}:{st.st_size}:{st.st_mtime_ns}")
+            elif entry.name.endswith((".yaml", ".yml")):
+                st = entry.stat()
+                parts.append(f"{entry.name}:{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            continue
+    return "|".join(parts)

@@ -1,0 +1,386 @@
+"""The interactive transcription of one card, as a pure question-and-answer machine.
+
+A :class:`CardSession` asks, in the card's order, for each field (the placeholder's value is the
+default: Enter keeps it), then each Effect typed as printed, shown back in words for a yes/no,
+then the whole card for a last yes. It keeps only the answers it accepted; its state is a
+function of them, so ``undo`` replays all but the last, and a saved list of answers (the draft)
+resumes a card exactly where it stopped. The CLI (``cli/transcribe_cmd.py``) only prints the
+prompts, reads lines and writes the finished record.
+
+:func:`queue` orders the cards still to transcribe the way an owner meets them at the table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from blood_companion.content import models as m
+from blood_companion.content.cards import (
+    KIND_ORDER,
+    NO,
+    NOT_PRINTED,
+    STRUCTURAL,
+    YES,
+    AnswerError,
+    FieldSpec,
+    base_of,
+    build_record,
+    card_specs,
+    deck_of,
+    format_value,
+    get_path,
+    parse_value,
+)
+from blood_companion.content.effect_text import EffectSyntaxError, free_text_effect, parse_effect
+from blood_companion.content.loader import KINDS
+from blood_companion.content.render import render_effect
+
+# Fields asked only when the card being replaced has them.
+UNLESS_PRINTED = {"cost", "trophies", "upgrade_cost"}
+PromptKind = Literal["field", "effect", "confirm_effect", "confirm_card"]
+FREE = "free"
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The question waiting: what to ask, the default Enter takes, and lines to show first."""
+
+    kind: PromptKind
+    question: str
+    default: str | None
+    info: tuple[str, ...] = ()
+    hint: str | None = None
+
+
+class CardSession:
+    """One card being transcribed over ``base`` (the placeholder or an earlier transcription).
+
+    Raises AnswerError from :meth:`answer` for an answer it cannot take (nothing changes)."""
+
+    def __init__(self, kind: str, base: m.Record, answers: Iterable[str] = ()) -> None:
+        self.kind = kind
+        self.base = base
+        self.model = KINDS[kind].model
+        self.specs = [
+            s
+            for s in card_specs(self.model)
+            if s.name not in STRUCTURAL
+            and not (s.side is not None and get_path(base, (s.side,)) is None)
+            # a purchase cost is printed only on cards that are bought (the placeholder has one)
+            and not (s.name in UNLESS_PRINTED and get_path(base, s.path) in (None, []))
+        ]
+        self.answers: list[str] = []
+        self.record: m.Record | None = None
+        self._reset()
+        for text in answers:
+            try:
+                self.answer(text)
+            except AnswerError:
+                break  # a draft from another version of the data: keep what still fits
+
+    def _reset(self) -> None:
+        self._i = 0
+        self._values: dict[tuple[str, ...], Any] = {}
+        self._effects: dict[tuple[str, ...], list[m.Effect]] = {}
+        self._pending: m.Effect | None = None
+        self._failed: str | None = None
+        self.record = None
+
+    # ------------------------------------------------------------------ asking
+    @property
+    def done(self) -> bool:
+        return self.record is not None
+
+    def prompt(self) -> Prompt | None:
+        """The question waiting, or None when the card is finished."""
+        if self.done:
+            return None
+        if self._i >= len(self.specs):
+            return self._confirm_card()
+        spec = self.specs[self._i]
+        if spec.kind != "effects":
+            default = format_value(get_path(self.base, spec.path))
+            hint = "yes or no" if spec.kind == "flag" else _value_hint(spec)
+            return Prompt("field", spec.label, default, hint=hint)
+        typed = self._effects.get(spec.path, [])
+        where = "Effect" if spec.side is None else f"{spec.side.capitalize()} side Effect"
+        if self._pending is not None:
+            return Prompt(
+                "confirm_effect",
+                "Is that what the card says?",
+                "yes",
+                ("Read as: " + render_effect(self._pending),)
+                + (
+                    ("(free text: the app will not resolve it; the table does)",)
+                    if self._pending.is_free_text
+                    else ()
+                ),
+                "yes, or no to type it again",
+            )
+        info: tuple[str, ...] = ()
+        if not typed:
+            before = get_path(self.base, spec.path) or []
+            info = (f"{where}s on the card now ({self.base.source}):",) + tuple(
+                f"  {k}. {render_effect(e)}" for k, e in enumerate(before, start=1)
+            ) if before else (f"No {where}s on the card now.",)
+        return Prompt(
+            "effect",
+            f"{where} {len(typed) + 1}",
+            None,
+            info,
+            "type it as printed; an empty line when there are no more",
+        )
+
+    def _confirm_card(self) -> Prompt:
+        lines = list(self.summary())
+        try:
+            self._build()
+        except ValidationError as exc:
+            lines.append("This card does not hold yet:")
+            lines.extend(f"  {_error_text(e)}" for e in exc.errors())
+            return Prompt("confirm_card", "Write this card?", None, tuple(lines),
+                          "undo to change an answer, skip to leave the card as it is")
+        return Prompt("confirm_card", "Write this card?", "yes", tuple(lines), "yes or no")
+
+    def summary(self) -> list[str]:
+        """The card as it will be written, in words."""
+        name = self._values.get(("name",), self.base.name)
+        record_lines = [f"{name} [{self.base.id}]"]
+        for spec in self.specs:
+            if spec.kind == "effects":
+                effects = self._effects.get(spec.path, [])
+                where = "Effects" if spec.side is None else f"{spec.side} side Effects"
+                record_lines.append(f"  {where}:" if effects else f"  {where}: none")
+                record_lines.extend(f"    - {render_effect(e)}" for e in effects)
+            elif spec.name != "name" or spec.side is not None:
+                value = self._values.get(spec.path, get_path(self.base, spec.path))
+                record_lines.append(f"  {spec.label}: {format_value(value)}")
+        return record_lines
+
+    # ------------------------------------------------------------------ answering
+    def answer(self, text: str) -> None:
+        """Take one answer (the next prompt shows what it made of it)."""
+        prompt = self.prompt()
+        if prompt is None:
+            raise AnswerError("this card is finished")
+        text = text.strip()
+        recorded = text
+        if prompt.kind == "field":
+            spec = self.specs[self._i]
+            if text:
+                value = parse_value(spec, text)
+                self._check_field(spec, value)
+                self._values[spec.path] = value
+            self._i += 1
+        elif prompt.kind == "effect":
+            spec = self.specs[self._i]
+            if not text:
+                self._i += 1
+            else:
+                if text.casefold() == FREE:
+                    if self._failed is None:
+                        raise AnswerError(
+                            "'free' keeps the Effect you just typed as words; type the Effect "
+                            "first"
+                        )
+                    recorded = f"Free text: {self._failed}"
+                    effect = free_text_effect(self._failed)
+                else:
+                    try:
+                        effect = parse_effect(text)
+                    except EffectSyntaxError as exc:
+                        self._failed = text
+                        said = f"{exc.message} at column {exc.column}"
+                        if exc.suggestion and "Free text" not in exc.suggestion:
+                            said += f"; {exc.suggestion}"
+                        raise AnswerError(
+                            said,
+                            "type it again, or 'free' to keep these words as free text (the "
+                            "table resolves it at night)",
+                            exc.pointer(),
+                        ) from None
+                self._failed = None
+                self._pending = effect
+        elif prompt.kind == "confirm_effect":
+            key = text.casefold() or "yes"
+            if key in YES:
+                spec = self.specs[self._i]
+                assert self._pending is not None
+                self._effects.setdefault(spec.path, []).append(self._pending)
+            elif key not in NO:
+                raise AnswerError("answer yes or no")
+            self._pending = None
+        else:  # confirm_card
+            key = text.casefold() or ("yes" if prompt.default else "")
+            if key in NO:
+                raise AnswerError(
+                    "nothing written",
+                    "undo changes the last answer, restart starts the card again, skip leaves "
+                    "it as it is",
+                )
+            if key not in YES:
+                raise AnswerError("answer yes or no" if prompt.default else "the card does not "
+                                  "hold yet", prompt.hint)
+            try:
+                self.record = self._build()
+            except ValidationError as exc:
+                raise AnswerError(
+                    "the card does not hold: " + "; ".join(_error_text(e) for e in exc.errors()),
+                    "undo to change an answer",
+                ) from None
+        self.answers.append(recorded)
+
+    def undo(self) -> bool:
+        """Take back the last accepted answer; False when there is none."""
+        if not self.answers:
+            return False
+        kept = self.answers[:-1]
+        self.answers = []
+        self._reset()
+        for text in kept:
+            self.answer(text)
+        return True
+
+    def restart(self) -> None:
+        self.answers = []
+        self._reset()
+
+    def _check_field(self, spec: FieldSpec, value: Any) -> None:
+        """The card's own rules about this one field (e.g. all four Traits), at once."""
+        values = {**self._values, spec.path: value}
+        try:
+            self._build(values)
+        except ValidationError as exc:
+            mine = [e for e in exc.errors() if tuple(e["loc"][: len(spec.path)]) == spec.path]
+            if mine:
+                said = "; ".join(
+                    _error_text({**e, "loc": e["loc"][len(spec.path) :]}) for e in mine
+                )
+                raise AnswerError(f"{spec.label}: {said}", _value_hint(spec)) from None
+
+    def _build(self, values: dict[tuple[str, ...], Any] | None = None) -> m.Record:
+        values = dict(self._values if values is None else values)
+        for spec in self.specs:
+            if spec.kind == "effects" and (
+                spec.path in self._effects or self._i > self.specs.index(spec)
+            ):
+                values[spec.path] = self._effects.get(spec.path, [])
+        return build_record(self.model, base_of(self.base), values)
+
+
+def _value_hint(spec: FieldSpec) -> str | None:
+    from blood_companion.content.cards import _choices, wants_structure
+
+    if wants_structure(spec):
+        return "one line of YAML, like the default in brackets"
+    choices = _choices(spec.info.annotation)
+    if choices:
+        return "one of: " + ", ".join(choices)
+    return None
+
+
+def _error_text(err: Any) -> str:
+    loc = ".".join(str(p) for p in err.get("loc", ()))
+    msg = str(err.get("msg", "")).removeprefix("Value error, ")
+    return f"{loc}: {msg}" if loc else msg
+
+
+# --------------------------------------------------------------------------- the queue
+
+
+@dataclass(frozen=True)
+class Card:
+    kind: str
+    id: str
+
+
+def queue(
+    catalog: Any,
+    *,
+    table: Iterable[tuple[list[str], list[str]]] = (),
+    kind: str | None = None,
+    start: str | None = None,
+    deck: str | None = None,
+) -> list[Card]:
+    """The placeholder cards to transcribe, in the order that matters at the owner's table:
+    the Troupers and Nemeses of their campaigns (``table``: per campaign, its Trouper ids and
+    the Nemeses met) first, each with its deck, then the rest of the box. ``kind`` and ``deck``
+    narrow it; ``start`` begins at that card (even one transcribed already)."""
+    seen: set[tuple[str, str]] = set()
+    out: list[Card] = []
+
+    def add(k: str, records: Iterable[Any]) -> None:
+        for r in records:
+            if (k, r.id) in seen or r.source != "placeholder":
+                continue
+            seen.add((k, r.id))
+            out.append(Card(k, r.id))
+
+    for troupers, nemeses in table:
+        for t in troupers:
+            add("troupers", [r for r in [catalog.trouper(t)] if r is not None])
+            add("starting_tactics", catalog.starting_tactics_for(t))
+            add("trouper_items", catalog.items_for(t))
+        for n in nemeses:
+            add("nemeses", [r for r in [catalog.nemesis(n)] if r is not None])
+            add("reactions", catalog.reactions_for(n))
+            add("weaknesses", catalog.weaknesses_for(n))
+    kinds = [k for k in KIND_ORDER if k in KINDS] + [
+        k for k in KINDS if k not in KIND_ORDER and k not in NOT_PRINTED
+    ]
+    for k in kinds:
+        add(k, catalog.all(k))
+    if kind is not None:
+        out = [c for c in out if c.kind == kind]
+    if deck is not None:
+        out = [c for c in out if deck_of(c.kind, catalog.get(c.kind, c.id)) == deck
+               or c.id == deck]
+    if start is not None:
+        found = next((c for c in out if c.id == start), None)
+        if found is None:
+            owner = kind or next((k for k in KINDS if catalog.get(k, start) is not None), None)
+            if owner is None:
+                return []
+            found = Card(owner, start)
+            out = [found, *out]
+        out = out[out.index(found):]
+    return out
+
+
+# --------------------------------------------------------------------------- the draft
+
+DRAFT = ".transcribe-draft.json"
+
+
+def load_draft(overlay: Path) -> tuple[Card, list[str]] | None:
+    """The card left half-done (Ctrl-C, quit) and its accepted answers, if any."""
+    try:
+        data = json.loads((overlay / DRAFT).read_text(encoding="utf-8"))
+        card = Card(str(data["kind"]), str(data["id"]))
+        answers = [str(a) for a in data["answers"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return card, answers
+
+
+def save_draft(overlay: Path, card: Card, answers: list[str]) -> None:
+    """Keep a card's accepted answers (atomic: a crash leaves the previous draft)."""
+    overlay.mkdir(parents=True, exist_ok=True)
+    path = overlay / DRAFT
+    tmp = path.with_name(f"{DRAFT}.{os.getpid()}.tmp")
+    tmp.write_text(
+        json.dumps({"kind": card.kind, "id": card.id, "answers": answers}, ensure_ascii=False),
+        encoding="utf-8",
+    )
+    os.replace(tmp, path)
+
+
+def clear_draft(overlay: Path) -> None:
+    (overlay / DRAFT).unlink(missing_ok=True)
