@@ -109,7 +109,7 @@ def test_a_trouper_deck_from_a_text_file_then_a_night_with_it(
         act = night.activation
         if night.phase == "tactic" and act is not None and not night.pending:
             slot = night.chain[act.slot]
-            if slot.card and slot.card.startswith("aurel-"):
+            if slot.kind == "tactic" and slot.card.startswith("aurel-"):
                 options = activation_options(table.state, cat)
                 offered[slot.card] = [e["text"] for e in options.get("effects", [])]
         step(table)
