@@ -12,10 +12,15 @@ class BloodError(Exception):
 
     exit_code = 1
 
-    def __init__(self, message: str, *, hint: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, hint: str | None = None, see: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        # What to do instead, as action types or views ("night_next", "night_roll"): the CLI
+        # names its own commands for them (cli/commands.py); the engine never does.
+        self.see = tuple(see)
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"ok": False, "error": self.message}

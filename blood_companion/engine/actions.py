@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Union
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 _REGISTRY: dict[str, type[Action]] = {}
+# part -> the legality check of that part's phase/step table (registered by engine/night and
+# engine/day): refuses an action outside its phase with the phase's own words.
+PHASE_CHECKS: dict[str, Callable[[CampaignState, Action], None]] = {}
 
 # Modules that define actions; imported before the union is built.
 ACTION_MODULES = (
@@ -59,6 +63,8 @@ class Action(BaseModel):
 
     # Actions allowed in these parts of the game (None: any).
     parts: ClassVar[tuple[str, ...] | None] = None
+    # What the action is, in words, for refusals ("playing a card").
+    doing: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -140,6 +146,9 @@ def apply(
             f"'{action.type.replace('_', ' ')}' is for the {allowed} part; "
             f"the campaign is in the {state.part} part"
         )
+    check = PHASE_CHECKS.get(state.part)
+    if check is not None:
+        check(state, action)
     if chance is None:
         chance = Chance.fresh(seed_for(state, action), index)
     ctx = Context(catalog=catalog, chance=chance, index=index)

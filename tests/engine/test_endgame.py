@@ -264,7 +264,7 @@ def test_vlad_night_uses_each_cards_current_side(catalog) -> None:  # type: igno
     """Rulebook "Reaction Card - Vlad": a Weakened card shows (and resolves) its Weakened face."""
 
     from blood_companion.engine import effects as fx
-    from blood_companion.engine import nemesis_ai as ai
+    from blood_companion.engine.night import enemy as ai
     from blood_companion.engine.night_state import EnemyJob
 
     weak = catalog.get("vlad_reactions", "vlad-r03")  # two summons Enhanced, one Weakened

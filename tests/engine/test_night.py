@@ -9,7 +9,6 @@ from night_bot import Table, new_table
 
 from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
-from blood_companion.engine import nemesis_ai as ai
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import (
@@ -23,6 +22,7 @@ from blood_companion.engine.night import (
     UseItem,
     cleanup,
 )
+from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night_state import ChainSlot, EnemyJob, MinionSlot
 from blood_companion.engine.state import state_hash
 
@@ -287,7 +287,7 @@ def test_attack_side_and_reach_refused(catalog: Any, corvin: Table) -> None:
         table.state,
         chain=[*table.night.chain, ChainSlot(kind="tactic", card=card.id, owner=0)],
     )
-    from blood_companion.engine.night import end_planning
+    from blood_companion.engine.night.phases import end_planning
 
     table.state = end_planning(state, catalog, "test")
     assert table.night.activation is not None and table.night.activation.trouper == 0

@@ -56,7 +56,8 @@ def test_attack_targets_carry_the_triumphs_needed(catalog) -> None:  # type: ign
     from night_bot import new_table
 
     from blood_companion.engine import effects as fx
-    from blood_companion.engine.night import _targets, attack_need
+    from blood_companion.engine.night import attack_need
+    from blood_companion.engine.night.views import attack_targets as _targets
 
     table = new_table(catalog, 1, seed=3, nemesis="corvin")
     deck = catalog.starting_tactics_for("aurel")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from blood_companion.content import models as m
 from blood_companion.content.render import render_outcome
 from blood_companion.engine import effects as fx
+from blood_companion.engine import interpreter as interp
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import EnemyJob, Question
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 DISTANCE_PRIORITIES = {"closest", "farthest"}
-TARGETLESS = {"self", "tile", "nemesis", "enemy", "minion", "event"}
 
 
 def job_effects(state: CampaignState, catalog: Catalog, job: EnemyJob) -> list[m.Effect]:
@@ -56,9 +56,6 @@ def source_id(state: CampaignState, job: EnemyJob) -> str:
     return job.card if job.source == "minion" else fx.night_of(state).nemesis
 
 
-def _dump(o: m.Outcome) -> dict[str, object]:
-    """An Outcome element as log data (rendered by narrate)."""
-    return o.model_dump(mode="json", exclude_defaults=True)
 
 
 def _order(job: EnemyJob, effects: list[m.Effect]) -> list[int]:
@@ -150,7 +147,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
     src = source_name(state, catalog, job)
     if job.stage == "start":
         target = eff.target
-        if target is None or target.kind in TARGETLESS:
+        if target is None or interp.target_rule(eff).enemy == "none":
             state = _apply_global(state, catalog, rng, job, eff, src)
             return _next_effect(state, fx.night_of(state).queue[0])
         everyone = list(range(len(state.troupers)))
@@ -180,7 +177,7 @@ def _apply_priorities(
 ) -> CampaignState:
     assert eff.target is not None
     cands = list(job.candidates)
-    if eff.target.kind != "troupers_all":
+    if interp.target_rule(eff).enemy == "priority":
         prios = eff.target.priority
         at = job.priority_at
         while at < len(prios) and len(cands) > 1:
@@ -288,22 +285,11 @@ def _apply_global(
     eff: m.Effect,
     src: str,
 ) -> CampaignState:
-    sid = source_id(state, job)
-    for o in eff.outcome:
-        if o.kind == "threat":
-            state = fx.add_threat(state, catalog, o.n, rng)
-        elif o.kind == "summon":
-            state = fx.summon(state, catalog, rng, o.minion_type)
-        elif o.kind in fx.MOVES:
-            if eff.target is not None and eff.target.kind == "tile":
-                state = fx.log(
-                    state, "enemy_move_tile", src=sid, outcome=_dump(o),
-                    distance=eff.target.distance,
-                )
-            else:
-                state = fx.log(state, "enemy_move", src=sid, outcome=_dump(o))
-        else:
-            state = fx.log(state, "enemy_outcome", src=sid, outcome=_dump(o))
+    """An Enemy Effect that targets no Trouper: its Elements through the interpreter (Threat,
+    Summon, a movement of the Enemy, ...)."""
+    tile = eff.target.distance if eff.target is not None and eff.target.kind == "tile" else None
+    act = interp.Act(catalog, rng, source=source_id(state, job), enemy=True, tile=tile)
+    state = interp.apply_outcomes(state, act, eff.outcome)
     if eff.text:
         effects = job_effects(state, catalog, job)
         state = fx.log(
@@ -320,48 +306,10 @@ def apply_to_trouper(
     outcome: list[m.Outcome],
     src: str,
 ) -> CampaignState:
-    """Apply an Enemy Effect's Elements to one Trouper (the Elements the app tracks, and the
-    movements as lines for the players to carry out)."""
-    who = fx.name_of(state, catalog, t)
-    whom = fx.tid(state, t)
-    for o in outcome:
-        k = o.kind
-        if k == "wound":
-            state = fx.wound_trouper(state, catalog, t, rng, o.n)
-        elif k == "bite":
-            state = fx.bite_trouper(state, catalog, t, o.n)
-        elif k == "exhausted":
-            state = fx.exhaust(state, catalog, t)
-        elif k == "threat":
-            state = fx.add_threat(state, catalog, o.n, rng)
-        elif k == "summon":
-            state = fx.summon(state, catalog, rng, o.minion_type)
-        elif k == "draw":
-            state = fx.draw_cards(state, catalog, t, o.n, rng)
-        elif k == "heal":
-            state = fx.heal(state, catalog, t, o.n)
-        elif k == "discard":
-            hand = state.troupers[t].hand
-            if len(hand) <= o.n:
-                state = fx.discard_cards(state, catalog, t, list(hand))
-            else:
-                state = _ask(
-                    state,
-                    Question(
-                        kind="discard",
-                        prompt=f"{who} discards {o.n} card(s) of their choice from their hand",
-                        trouper=t,
-                        candidates=[t],
-                        n=o.n,
-                    ),
-                )
-        elif k in ("run", "fly", "step", "escape"):
-            state = fx.log(state, "enemy_move_toward", src=src, outcome=_dump(o), who=whom)
-        elif k in ("push", "attract", "move"):
-            state = fx.log(state, "enemy_move_trouper", src=src, outcome=_dump(o), who=whom)
-        else:
-            state = fx.log(state, "enemy_on_trouper", src=src, outcome=_dump(o), who=whom)
-    return state
+    """Apply an Enemy Effect's Elements to one Trouper (engine/interpreter.py: the Elements
+    the app tracks, and the movements as lines for the players to carry out)."""
+    act = interp.Act(catalog, rng, source=src, enemy=True, target=t)
+    return interp.apply_outcomes(state, act, outcome)
 
 
 # --------------------------------------------------------------------------- answers

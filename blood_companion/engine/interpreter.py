@@ -1,0 +1,405 @@
+"""The one Effect interpreter: what every Condition, Cost, Target and Outcome element means,
+whoever's card it is printed on (a Trouper's Tactic card or Item, an Event, a Reaction card,
+a Minion, a Nemesis Skill or Weakness). A keyword means the same thing on every card.
+
+Four handler tables, one entry per kind the data model allows (``content/models.py``):
+
+* :data:`CONDITIONS` — does the Condition hold for the acting Trouper? (``None``: only the
+  table knows, e.g. a free-text Condition);
+* :data:`COSTS` — can the Cost be paid (``check``, raises RuleError) and paying it (``pay``);
+* :data:`TARGETS` — who a Target kind designates, on a Trouper's card and on an Enemy's;
+* :data:`OUTCOMES` — what each Outcome element does to the board (or, for what only the Map
+  shows, the instruction the table carries out, written to the night log).
+
+``tests/engine/test_interpreter.py`` fails on a kind without a handler. Rulebook sections:
+"Reading an Effect", "Reading the Elements of a Target/Cost/Condition", "Elements -
+Keywords", "Elements - Symbols".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+from blood_companion.content import models as m
+from blood_companion.engine import effects as fx
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night_state import Bonus, Question
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+ATTACKS = ("physical_attack", "mind_attack")
+TEST_BONUS_KINDS = ("bonus_triumphs", "reroll", "bonus_die")
+# Movement keywords: the source moves itself (toward its target) or moves the target.
+SELF_MOVES = ("step", "run", "fly", "escape")
+TARGET_MOVES = ("push", "attract", "move")
+
+
+@dataclass(frozen=True)
+class Act:
+    """One Effect being resolved: who acts, on whom, and what the players named.
+
+    ``source`` is the id of who acts (a Trouper id, the Nemesis id or a Minion id) and
+    ``enemy`` says whether it is an Enemy; ``target`` is the index of the Trouper the Elements
+    apply to (None when the Effect targets no Trouper). ``heal`` and ``discard`` are the cards
+    the players named for Heal and Discard; ``tile`` the Distance of a Tile target."""
+
+    catalog: Catalog
+    chance: Chance
+    source: str
+    enemy: bool = False
+    target: int | None = None
+    heal: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    tile: str | None = None
+    skip_attacks: bool = True
+
+
+def dump(o: m.Outcome) -> dict[str, Any]:
+    """An Outcome element as log data (narrate renders it)."""
+    out: dict[str, Any] = o.model_dump(mode="json", exclude_defaults=True)
+    return out
+
+
+# --------------------------------------------------------------------------- Conditions
+
+ConditionCheck = Callable[[CampaignState, int, m.Condition], "bool | None"]
+
+
+def _night_threat(state: CampaignState) -> int:
+    return state.night.threat if state.night is not None else 0
+
+
+CONDITIONS: dict[str, ConditionCheck] = {
+    "bites_at_least": lambda s, t, c: s.troupers[t].bites >= c.n,
+    "hand_below": lambda s, t, c: len(s.troupers[t].hand) < c.n,
+    "wounds_at_least": lambda s, t, c: len(s.troupers[t].wounds) >= c.n,
+    "exhausted": lambda s, t, c: s.troupers[t].exhausted,
+    "insanity_at_least": lambda s, t, c: s.troupers[t].insanity >= c.n,
+    "threat_at_least": lambda s, t, c: _night_threat(s) >= c.n,
+    "text": lambda s, t, c: None,  # only the table knows
+}
+
+
+def condition_holds(state: CampaignState, t: int, cond: m.Condition | None) -> bool | None:
+    """True/False when the app can tell; None when only the table knows."""
+    if cond is None:
+        return True
+    return CONDITIONS[cond.kind](state, t, cond)
+
+
+# --------------------------------------------------------------------------- Costs
+
+
+@dataclass(frozen=True)
+class Payment:
+    """What the players named to pay Costs: cards to discard, the Item used, the Chain space
+    of the card (for a Sacrifice)."""
+
+    discard: tuple[str, ...] = ()
+    item: str | None = None
+    slot: int | None = None
+
+
+def _check_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
+    have = fx.usable_vigor(s.troupers[t], cat.config.vigor_tokens)
+    if have < cost.n:
+        raise RuleError(f"{fx.name_of(s, cat, t)} has {have} usable Vigor; the Cost is {cost.n}")
+
+
+def _check_discard(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
+    if len(p.discard) != cost.n:
+        raise RuleError(f"name the {cost.n} card(s) to discard for the Cost (--discard)")
+    hand = list(s.troupers[t].hand)
+    for cid in p.discard:
+        if cid not in hand:
+            raise RuleError(f"{cid!r} is not in {fx.name_of(s, cat, t)}'s hand")
+        hand.remove(cid)
+
+
+def _check_bite(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
+    if s.troupers[t].bites < cost.n:
+        raise RuleError(f"{fx.name_of(s, cat, t)} has no Bite to discard")
+
+
+def _check_item(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
+    if p.item is not None and p.item in s.troupers[t].depleted_items:
+        raise RuleError(f"{p.item} is already depleted")
+
+
+def _check_sacrifice(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
+    return None  # the card is on the Chain: it can always go to Wounds at Cleanup
+
+
+def _pay_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
+               ) -> CampaignState:
+    return fx.with_trouper(s, t, vigor_depleted=s.troupers[t].vigor_depleted + cost.n)
+
+
+def _pay_discard(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
+                 ) -> CampaignState:
+    return fx.discard_cards(s, cat, t, list(p.discard))
+
+
+def _pay_bite(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
+              ) -> CampaignState:
+    return fx.with_trouper(s, t, bites=s.troupers[t].bites - cost.n)
+
+
+def _pay_item(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
+              ) -> CampaignState:
+    if p.item is None:
+        return s
+    return fx.with_trouper(s, t, depleted_items=[*s.troupers[t].depleted_items, p.item])
+
+
+def _pay_sacrifice(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
+                   ) -> CampaignState:
+    if p.slot is None:
+        return s
+    night = fx.night_of(s)
+    chain = list(night.chain)
+    chain[p.slot] = chain[p.slot].model_copy(update={"sacrificed": True})
+    s = fx.with_night(s, chain=chain)
+    return fx.log(s, "sacrifice")
+
+
+CostCheck = Callable[[CampaignState, "Catalog", int, m.Cost, Payment], None]
+CostPay = Callable[[CampaignState, "Catalog", int, m.Cost, Payment], CampaignState]
+
+COSTS: dict[str, tuple[CostCheck, CostPay]] = {
+    "deplete_vigor": (_check_vigor, _pay_vigor),
+    "discard_card": (_check_discard, _pay_discard),
+    "discard_bite": (_check_bite, _pay_bite),
+    "deplete_item": (_check_item, _pay_item),
+    "sacrifice": (_check_sacrifice, _pay_sacrifice),
+}
+
+
+def check_costs(
+    state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
+) -> None:
+    """Refuse (RuleError) when Trouper ``t`` cannot pay every Cost or the Condition fails."""
+    if condition_holds(state, t, eff.condition) is False:
+        from blood_companion.content.render import render_effect
+
+        raise RuleError(f"the Condition is not met: {render_effect(eff)}")
+    for cost in eff.cost:
+        COSTS[cost.kind][0](state, catalog, t, cost, pay)
+
+
+def pay_costs(
+    state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
+) -> CampaignState:
+    for cost in eff.cost:
+        state = COSTS[cost.kind][1](state, catalog, t, cost, pay)
+    return state
+
+
+# --------------------------------------------------------------------------- Targets
+
+TrouperRule = Literal["self", "chosen", "all", "attack", "none"]
+EnemyRule = Literal["none", "priority", "all"]
+
+
+@dataclass(frozen=True)
+class TargetRule:
+    """How a Target kind designates its target: on a Trouper's card (``trouper``: the acting
+    Trouper, a Trouper the players choose, every Trouper, an Enemy attacked, or nothing) and on
+    an Enemy's card (``enemy``: no Trouper, one Trouper by the Nemesis Target Priority, or every
+    Trouper in range)."""
+
+    trouper: TrouperRule
+    enemy: EnemyRule
+    tile: bool = False
+
+
+TARGETS: dict[str, TargetRule] = {
+    "self": TargetRule("self", "none"),
+    "trouper": TargetRule("chosen", "priority"),
+    "troupers_all": TargetRule("all", "all"),
+    "enemy": TargetRule("attack", "none"),
+    "nemesis": TargetRule("attack", "none"),
+    "minion": TargetRule("attack", "none"),
+    "tile": TargetRule("self", "none", tile=True),
+    "event": TargetRule("self", "none"),
+}
+
+
+def target_rule(eff: m.Effect) -> TargetRule:
+    return TARGETS[eff.target.kind] if eff.target is not None else TargetRule("self", "none")
+
+
+# --------------------------------------------------------------------------- Outcomes
+
+OutcomeHandler = Callable[[CampaignState, Act, m.Outcome], CampaignState]
+
+
+def _who(state: CampaignState, act: Act) -> str | None:
+    return fx.tid(state, act.target) if act.target is not None else None
+
+
+def _no_trouper(state: CampaignState, act: Act, o: m.Outcome) -> CampaignState:
+    """An Element for a Trouper when the Effect designates none: the table reads it."""
+    return fx.log(state, "enemy_outcome" if act.enemy else "own_outcome", src=act.source,
+                  who=act.source, outcome=dump(o))
+
+
+def _on_trouper(
+    fn: Callable[[CampaignState, Act, m.Outcome, int], CampaignState],
+) -> OutcomeHandler:
+    def handler(state: CampaignState, act: Act, o: m.Outcome) -> CampaignState:
+        if act.target is None:
+            return _no_trouper(state, act, o)
+        return fn(state, act, o, act.target)
+
+    return handler
+
+
+def _wound(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
+    return fx.wound_trouper(s, a.catalog, t, a.chance, o.n)
+
+
+def _bite(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
+    return fx.bite_trouper(s, a.catalog, t, o.n)
+
+
+def _exhaust(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
+    return fx.exhaust(s, a.catalog, t)
+
+
+def _draw(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
+    return fx.draw_cards(s, a.catalog, t, o.n, a.chance)
+
+
+def _heal(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
+    return fx.heal(s, a.catalog, t, o.n, list(a.heal))
+
+
+def _discard(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
+    """ "Discard N": the cards the player chooses. Named cards are discarded; a hand of N or
+    fewer cards is discarded whole; otherwise the table is asked which cards."""
+    hand = s.troupers[t].hand
+    if a.discard:
+        return fx.discard_cards(s, a.catalog, t, list(a.discard[: o.n]))
+    if len(hand) <= o.n:
+        return fx.discard_cards(s, a.catalog, t, list(hand))
+    who = fx.name_of(s, a.catalog, t)
+    question = Question(
+        kind="discard",
+        prompt=f"{who} discards {o.n} card(s) of their choice from their hand",
+        trouper=t,
+        candidates=[t],
+        n=o.n,
+    )
+    return fx.with_night(s, pending=[*fx.night_of(s).pending, question])
+
+
+def _bonus(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
+    night = fx.night_of(s)
+    b = night.bonuses.get(t, Bonus())
+    if o.kind == "bonus_triumphs":
+        b = b.model_copy(update={"triumphs": b.triumphs + o.n})
+    elif o.kind == "reroll":
+        b = b.model_copy(update={"rerolls": b.rerolls + o.n})
+    else:
+        b = b.model_copy(update={"dice": [*b.dice, o.die or "G"]})
+    s = fx.with_night(s, bonuses={**night.bonuses, t: b})
+    return fx.log(s, "test_bonus", who=fx.tid(s, t), outcome=dump(o))
+
+
+def _threat(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    return fx.add_threat(s, a.catalog, o.n, a.chance)
+
+
+def _summon(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    return fx.summon(s, a.catalog, a.chance, o.minion_type)
+
+
+def _gain(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    res = o.resource or "coins"
+    wagon = s.wagon.model_copy(update={res: getattr(s.wagon, res) + o.n})
+    s = s.model_copy(update={"wagon": wagon})
+    return fx.log(s, "wagon_gain", n=o.n, resource=res)
+
+
+def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    """Movement is on the Map: the app writes the instruction the table carries out."""
+    who = _who(s, a)
+    if not a.enemy:
+        return fx.log(s, "move", who=who or a.source, outcome=dump(o))
+    if a.tile is not None:
+        return fx.log(s, "enemy_move_tile", src=a.source, outcome=dump(o), distance=a.tile)
+    if who is None:
+        return fx.log(s, "enemy_move", src=a.source, outcome=dump(o))
+    kind = "enemy_move_toward" if o.kind in SELF_MOVES else "enemy_move_trouper"
+    return fx.log(s, kind, src=a.source, outcome=dump(o), who=who)
+
+
+def _attack(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    """A Trouper's attack is resolved by its Test (night/tests.py); an Enemy's attack on a
+    Trouper is read by the table."""
+    if not a.enemy and a.skip_attacks:
+        return s
+    return _read(s, a, o)
+
+
+def _read(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    """An Element the app does not track: written for the table to apply."""
+    who = _who(s, a)
+    if a.enemy:
+        if who is None:
+            return fx.log(s, "enemy_outcome", src=a.source, outcome=dump(o))
+        return fx.log(s, "enemy_on_trouper", src=a.source, outcome=dump(o), who=who)
+    return fx.log(s, "own_outcome", who=who or a.source, outcome=dump(o))
+
+
+OUTCOMES: dict[str, OutcomeHandler] = {
+    **{k: _movement for k in (*SELF_MOVES, *TARGET_MOVES)},
+    "draw": _on_trouper(_draw),
+    "discard": _on_trouper(_discard),
+    "heal": _on_trouper(_heal),
+    "deplete": _read,
+    "rest": _on_trouper(_exhaust),
+    "summon": _summon,
+    "wound": _on_trouper(_wound),
+    "bite": _on_trouper(_bite),
+    "exhausted": _on_trouper(_exhaust),
+    "physical_attack": _attack,
+    "mind_attack": _attack,
+    "threat": _threat,
+    **{k: _on_trouper(_bonus) for k in TEST_BONUS_KINDS},
+    "place_trap": _read,
+    "place_whisper": _read,
+    "gain_resource": _gain,
+    "text": _read,
+}
+
+
+def apply_outcomes(
+    state: CampaignState, act: Act, outcomes: Sequence[m.Outcome]
+) -> CampaignState:
+    """Apply an Effect's Outcome elements in order (stopping if the night ends)."""
+    for o in outcomes:
+        state = OUTCOMES[o.kind](state, act, o)
+        if state.night is not None and state.night.result is not None:
+            break
+    return state
+
+
+@dataclass(frozen=True)
+class Kinds:
+    """Every kind the data model allows, per table (for the exhaustiveness test)."""
+
+    conditions: tuple[str, ...] = field(default_factory=lambda: _literal(m.Condition, "kind"))
+    costs: tuple[str, ...] = field(default_factory=lambda: _literal(m.Cost, "kind"))
+    targets: tuple[str, ...] = field(default_factory=lambda: _literal(m.Target, "kind"))
+    outcomes: tuple[str, ...] = field(default_factory=lambda: tuple(get_args(m.OutcomeKind)))
+
+
+def _literal(model: type[Any], name: str) -> tuple[str, ...]:
+    return tuple(get_args(model.model_fields[name].annotation))

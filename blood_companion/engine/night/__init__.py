@@ -1,0 +1,109 @@
+"""The Night Part: Beginning of the Night, Game Turns (Start of Turn, Planning, Tactic,
+Nemesis, Minions, Cleanup) and the end of the night, with the app playing the Nemesis.
+
+Each change is one small :class:`~blood_companion.engine.actions.Action`. The players report
+what they do at the table (a card played, a Rest, an attack and its side, a Test's dice); the
+action that advances the automatic phases (:class:`NextPhase`) runs the Nemesis, the Minions and
+the Cleanup bookkeeping, stopping at a question when only the table knows the answer (who is in
+range or closest on the Map, the Leader's Rule, a dodge Test, a card to discard).
+
+The package, one concern per module:
+
+* :mod:`.phases` — the phase table (``PHASES``: each phase's actions, what happens on entering
+  it, when it ends and what follows) and the one legality check every night action goes through;
+* :mod:`.enemy` — the Enemy side: Reaction and Minion cards, Nemesis Skills and Weaknesses
+  resolved top to bottom with the Nemesis Target Priority;
+* :mod:`.resolve` — a Trouper's own Effects: the Active card, Costs, Distance, attacks;
+* :mod:`.trouper_tests` — a Trouper's Tests during the night;
+* :mod:`.planning`, :mod:`.tactic`, :mod:`.answers` — the actions, by phase;
+* :mod:`.views` — the board as data, the Active Trouper's options and what comes next;
+* :mod:`.core` — card and Trouper lookups shared by all.
+
+What every Effect element means is decided in one place, ``engine/interpreter.py``.
+Rulebook sections are cited by name; docs/rules-decisions.md ("Night Part") lists the readings.
+"""
+
+from blood_companion.engine.actions import PHASE_CHECKS
+from blood_companion.engine.night.answers import AnswerQuestion, NextPhase, RollTest
+from blood_companion.engine.night.core import (
+    box_of,
+    can_play,
+    card_name,
+    event_card,
+    item_card,
+    minion_card,
+    tactic_card,
+    trouper_index,
+)
+from blood_companion.engine.night.phases import (
+    PHASE_NAMES,
+    PHASES,
+    begin_night,
+    check_phase,
+    cleanup,
+    settle,
+    start_turn,
+)
+from blood_companion.engine.night.planning import (
+    BeginNight,
+    NightAction,
+    PassCascade,
+    PlayCard,
+    Rest,
+    SetupNight,
+)
+from blood_companion.engine.night.resolve import ATTACKS, attack_need
+from blood_companion.engine.night.tactic import (
+    Attack,
+    FinishActivation,
+    ResolveEffect,
+    RestRedraw,
+    UseEvent,
+    UseItem,
+    UseSupport,
+)
+from blood_companion.engine.night.trouper_tests import effect_test, take_test, test_options
+from blood_companion.engine.night.views import activation_options, board_view, whose_turn
+
+PHASE_CHECKS["night"] = check_phase
+
+__all__ = [
+    "ATTACKS",
+    "PHASES",
+    "PHASE_NAMES",
+    "AnswerQuestion",
+    "Attack",
+    "BeginNight",
+    "FinishActivation",
+    "NextPhase",
+    "NightAction",
+    "PassCascade",
+    "PlayCard",
+    "ResolveEffect",
+    "Rest",
+    "RestRedraw",
+    "RollTest",
+    "SetupNight",
+    "UseEvent",
+    "UseItem",
+    "UseSupport",
+    "activation_options",
+    "attack_need",
+    "begin_night",
+    "board_view",
+    "box_of",
+    "can_play",
+    "card_name",
+    "cleanup",
+    "effect_test",
+    "event_card",
+    "item_card",
+    "minion_card",
+    "settle",
+    "start_turn",
+    "tactic_card",
+    "take_test",
+    "test_options",
+    "trouper_index",
+    "whose_turn",
+]

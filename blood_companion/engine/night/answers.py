@@ -1,0 +1,99 @@
+"""Answering the table's questions (targets, discards, dodge Tests) and moving on."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from blood_companion.engine.actions import Context
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night import enemy as ai
+from blood_companion.engine.night.core import trouper_index
+from blood_companion.engine.night.phases import PHASES, begin_night, enter, phase_done, settle
+from blood_companion.engine.night.planning import NightAction
+from blood_companion.engine.night.trouper_tests import take_test
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    pass
+
+
+
+class AnswerQuestion(NightAction):
+    """Answer the waiting question: Troupers (in range, closest, the Leader's pick; none is
+    allowed for in range) or the cards to discard."""
+
+    type: Literal["night_answer"] = "night_answer"
+    doing = "an answer"
+    troupers: list[str] = []
+    cards: list[str] = []
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        q = ai.current_question(state)
+        if q.kind == "discard":
+            state = ai.answer_discard(state, cat, ctx.chance, list(self.cards))
+        else:
+            idx = [trouper_index(state, w) for w in self.troupers]
+            state = ai.answer_targets(state, cat, ctx.chance, idx)
+        return settle(state, cat, ctx.chance)
+
+    def describe(self) -> str:
+        return "answer " + (", ".join(self.troupers or self.cards) or "none")
+
+
+class RollTest(NightAction):
+    """The waiting dodge Test: the targeted Trouper rolls (or types in their dice); a
+    Success cancels the Enemy Effect's Elements."""
+
+    type: Literal["night_roll"] = "night_roll"
+    doing = "a dodge Test"
+    trait: str | None = None
+    dice: list[str] = []
+    reroll: list[str] = []
+    bonus_triumphs: int = 0
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        q = ai.current_question(state)
+        if q.kind != "test" or q.trouper is None:
+            raise RuleError("no Test is waiting", hint="`blood night next`")
+        state, result = take_test(
+            state,
+            cat,
+            ctx.chance,
+            q.trouper,
+            traits=q.traits,
+            fixed_dice=q.dice,
+            target=q.target or 0,
+            trait=self.trait,
+            dice=self.dice,
+            reroll=self.reroll,
+            bonus_triumphs=self.bonus_triumphs,
+            label="dodge",
+        )
+        state = ai.answer_test(state, cat, ctx.chance, result.success)
+        return settle(state, cat, ctx.chance)
+
+
+class NextPhase(NightAction):
+    """Move on when the current phase is finished: Tactic -> Nemesis -> Minions -> Cleanup ->
+    next Game Turn. The Nemesis and Minion cards resolve inside, stopping at questions."""
+
+    type: Literal["night_continue"] = "night_continue"
+    doing = "moving on"
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night = night_of(state)
+        spec = PHASES[night.phase]
+        if night.phase == "beginning_of_night" and not night.started:
+            return begin_night(state, cat, ctx.chance)
+        if night.phase == "tactic" and night.activation is not None:
+            raise RuleError("the Active Trouper has not finished", see=("night_done",))
+        if not phase_done(state) or spec.next is None:
+            return settle(state, cat, ctx.chance)  # the phase goes on resolving by itself
+        return enter(state, cat, ctx.chance, spec.next)
+
+    def describe(self) -> str:
+        return "continue"

@@ -1,0 +1,120 @@
+"""What the night's modules share: looking up cards and Troupers, the phase names, and the
+checks every action makes (the phase, a waiting question)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from blood_companion.content import models as m
+from blood_companion.engine import narrate
+from blood_companion.engine.dice import DiceBox
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night_state import NightState
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+
+
+PHASE_NAMES = {
+    "beginning_of_night": "Beginning of the Night",
+    "start_of_turn": "Start of Turn",
+    "planning": "Planning Phase",
+    "tactic": "Tactic Phase",
+    "nemesis": "Nemesis Phase",
+    "minions": "Minions Phase",
+    "cleanup": "Cleanup Phase",
+    "over": "End of the Night",
+}
+
+
+def trouper_index(state: CampaignState, who: str | int) -> int:
+    """A Trouper by index (int), or by id, colour or 1-based seat (str)."""
+    if isinstance(who, int):
+        if 0 <= who < len(state.troupers):
+            return who
+        raise RuleError(f"no Trouper number {who + 1}")
+    return state.trouper_index(who)
+
+
+def can_play(state: CampaignState, i: int) -> bool:
+    t = state.troupers[i]
+    return not t.knocked_out and bool(t.hand)
+
+
+def card_name(catalog: Catalog, card: str) -> str:
+    c = catalog.tactic(card) or catalog.get("events", card)
+    return c.name if c is not None else card
+
+
+def tactic_card(catalog: Catalog, card: str) -> m.TacticCard:
+    c = catalog.tactic(card)
+    if c is None:
+        raise RuleError(f"unknown Tactic card {card!r}")
+    return c
+
+
+def item_card(catalog: Catalog, item: str) -> m.ItemCard:
+    c = catalog.item(item)
+    if c is None:
+        raise RuleError(f"unknown Item card {item!r}")
+    return c
+
+
+def event_card(catalog: Catalog, event: str) -> m.Event:
+    c: m.Event | None = catalog.get("events", event)
+    if c is None:
+        raise RuleError(f"unknown Event card {event!r}")
+    return c
+
+
+def minion_card(catalog: Catalog, minion: str) -> m.Minion:
+    c: m.Minion | None = catalog.get("minions", minion)
+    if c is None:
+        raise RuleError(f"unknown Minion card {minion!r}")
+    return c
+
+
+def box_of(catalog: Catalog) -> DiceBox:
+    return DiceBox.from_models(catalog.dice)
+
+
+def traits_of(card: m.Trouper) -> dict[str, str]:
+    return {str(k): v for k, v in card.traits.items()}
+
+
+def reroll_slots(text: str, n: int) -> tuple[int, ...]:
+    try:
+        out = tuple(int(x) - 1 for x in text.replace(" ", "").split(",") if x)
+    except ValueError:
+        raise RuleError(f"cannot read the dice to re-roll {text!r}; write 1,3") from None
+    if not out or any(not 0 <= s < n for s in out):
+        raise RuleError(f"re-roll dice are numbered 1 to {n}")
+    return out
+
+
+def need_phase(state: CampaignState, *phases: str, what: str) -> NightState:
+    night = night_of(state)
+    if night.phase == "over":
+        raise RuleError(
+            f"the night is over ({night.result}): "
+            f"{narrate.REASONS.get(night.reason, night.reason)}"
+        )
+    if night.phase not in phases:
+        wanted = " or ".join(PHASE_NAMES[p] for p in phases)
+        raise RuleError(
+            f"{what} belongs to the {wanted}; the table is in the {PHASE_NAMES[night.phase]}",
+            hint="`blood night next` says what to do now",
+        )
+    return night
+
+
+def no_question(state: CampaignState) -> None:
+    night = night_of(state)
+    if night.pending:
+        raise RuleError(
+            "a question is waiting: " + night.pending[0].prompt,
+            hint="`blood night answer ...` or `blood night roll` first",
+        )

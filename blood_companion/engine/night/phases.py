@@ -1,0 +1,463 @@
+"""The night's phase machine as a table ("Game Turns", "Night Part").
+
+:data:`PHASES` holds every phase of a night, in order. For each: its title, the rulebook
+section, the actions the players may take in it (``actions``; the generic legality check in
+``engine/actions.py`` refuses any other action with the phase's own words), what happens on
+entering it (``enter``), what it does when the Enemy cards queued in it are all resolved
+(``settled``: it may go on by itself) and the phase that ``continue`` (:class:`NextPhase`) leads
+to once it is done (``next``)::
+
+    phase               players may                      on entering / settled        next
+    beginning_of_night  begin, continue                  Nemesis's Skills -> turn 1   -
+    start_of_turn       continue                         Skills -> Planning           -
+    planning            play, rest, pass (Cascade), item first player / after a play  -
+    tactic              attack, effect, support, event,  the leftmost card is Active  nemesis
+                        redraw, done, item, continue
+    nemesis             continue, item                   Reaction Line right to left  minions
+    minions             continue, item                   A, B, then Flow order        cleanup
+    cleanup             continue                         every Cleanup step           start_of_turn
+    over                (End of the Night)               -                            -
+
+While a question waits for the table (``NightState.pending``) only :data:`QUESTION_ACTIONS`
+are allowed, whatever the phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.engine import effects as fx
+from blood_companion.engine import narrate
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night import enemy as ai
+from blood_companion.engine.night.core import can_play
+from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+Step = Callable[[CampaignState, "Catalog", Chance], CampaignState]
+
+QUESTION_ACTIONS = frozenset({"night_answer", "night_roll", "night_item"})
+
+
+@dataclass(frozen=True)
+class Phase:
+    key: str
+    title: str
+    section: str
+    actions: frozenset[str]
+    enter: Step
+    settled: Step | None = None
+    next: str | None = None
+    done_text: str = ""  # what the table hears once the phase is done
+    refuse: dict[str, str] = field(default_factory=dict)  # own words for actions it refuses
+
+
+def settle(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    """Run queued Enemy cards, then whatever the phase does when its queue is empty."""
+    for _ in range(1000):
+        state = ai.run_queue(state, catalog, rng)
+        night = night_of(state)
+        if night.pending or night.queue or night.result is not None:
+            return state
+        spec = PHASES[night.phase]
+        if spec.settled is None:
+            return state
+        before = state
+        state = spec.settled(state, catalog, rng)
+        if state is before:
+            return state
+    raise RuleError("the night did not settle")  # pragma: no cover
+
+
+def enter(state: CampaignState, catalog: Catalog, rng: Chance, phase: str) -> CampaignState:
+    """Enter `phase` (its ``enter`` step) and settle what it starts."""
+    return settle(PHASES[phase].enter(state, catalog, rng), catalog, rng)
+
+
+def begin_night(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    """ "Beginning of the Night" of a night laid out (by the Day Part or a Single Game's set-up),
+    settled: the Nemesis's Skills resolve and Game Turn 1 begins."""
+    return enter(state, catalog, rng, "beginning_of_night")
+
+
+def phase_done(state: CampaignState) -> bool:
+    """Whether ``continue`` may leave the current phase."""
+    night = night_of(state)
+    if night.phase == "tactic":
+        return night.activation is None
+    return night.phase_done
+
+
+def _begin(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    """ "Beginning of the Night" after :func:`setup_night` dealt five cards each: the
+    Nemesis's own Beginning-of-the-Night Skills resolve, the players' are listed for them to
+    resolve in an agreed order; then Game Turn 1 starts. Also used by the Day Part."""
+    state = fx.with_night(state, started=True, phase="beginning_of_night")
+    state = fx.log(state, "beginning_of_night", n=catalog.config.hand_size)
+    state = list_player_timing(state, catalog, "beginning_of_night")
+    nem = fx.nemesis_card(state, catalog)
+    jobs = [
+        EnemyJob(
+            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
+        )
+        for k, sk in enumerate(nem.skills)
+        if sk.timing == "beginning_of_night"
+    ]
+    return fx.with_night(state, queue=jobs)
+
+
+def list_player_timing(state: CampaignState, catalog: Catalog, timing: str) -> CampaignState:
+    """Players' Effects with this timing (in hand or equipped) are listed for the table to
+    resolve in an order they agree on."""
+    found: list[list[str]] = []
+    for t in state.troupers:
+        for cid in t.hand:
+            card = catalog.tactic(cid)
+            if card is not None and any(e.timing == timing for e in card.effects):
+                found.append([t.trouper, cid])
+        for iid in t.equipped.values():
+            item = catalog.item(iid)
+            if item is not None and any(e.timing == timing for e in item.starting.effects):
+                found.append([t.trouper, iid])
+    if found:
+        state = fx.log(state, "player_timing", found=found)
+    return state
+
+
+def start_turn(
+    state: CampaignState, catalog: Catalog, rng: Chance, *, first: bool = False
+) -> CampaignState:
+    """ "Start of Turn": Beginning-of-the-Turn Effects, then the Planning Phase."""
+    night = night_of(state)
+    turn = night.turn if first else night.turn + 1
+    state = fx.with_night(state, phase="start_of_turn", turn=turn, phase_done=False)
+    state = fx.log(state, "game_turn", turn=turn)
+    state = list_player_timing(state, catalog, "beginning_of_turn")
+    nem = fx.nemesis_card(state, catalog)
+    jobs = [
+        EnemyJob(
+            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
+        )
+        for k, sk in enumerate(nem.skills)
+        if sk.timing == "beginning_of_turn"
+    ]
+    state = fx.with_night(state, queue=jobs)
+    return state
+
+
+def _first_turn(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    return start_turn(state, catalog, rng, first=True)
+
+
+def _next_turn(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    return start_turn(state, catalog, rng)
+
+
+def _to_planning(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    return start_planning(state, catalog, rng)
+
+
+def start_planning(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    """ "Planning Phase": from the Leader clockwise; skipped by Troupers who cannot play."""
+    state = fx.with_night(
+        state, phase="planning", passed=[], cascade=False, after_play=None, phase_done=False
+    )
+    state = fx.log(state, "planning_phase")
+    first = next_player(state, state.leader, include_self=True)
+    if first is None:
+        return end_planning(state, catalog, "nobody_can_play_card")
+    return fx.with_night(state, to_play=first)
+
+
+def next_player(state: CampaignState, after: int, *, include_self: bool = False) -> int | None:
+    n = len(state.troupers)
+    start = 0 if include_self else 1
+    for k in range(start, n + start):
+        i = (after + k) % n
+        if can_play(state, i):
+            return i
+    return None
+
+
+def chain_full(night: NightState) -> bool:
+    return len(night.chain) >= night.chain_spaces
+
+
+def after_play(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    """The Planning Phase once a played card's Interruptions are resolved: the same player again
+    after a Cascade, else the next player who can play; the phase ends when the Chain is full,
+    after a Block, or when nobody can play."""
+    if night_of(state).after_play is None:
+        return state
+    night = night_of(state)
+    what = night.after_play
+    state = fx.with_night(state, after_play=None)
+    if chain_full(night):
+        return end_planning(state, catalog, "chain_full")
+    if what == "end":
+        return end_planning(state, catalog, "block")
+    player = night.to_play if night.to_play is not None else state.leader
+    if what == "cascade" and can_play(state, player):
+        return fx.with_night(state, cascade=True)
+    nxt = next_player(state, player)
+    if nxt is None:
+        return end_planning(state, catalog, "nobody_can_play_card")
+    return fx.with_night(state, to_play=nxt, cascade=False)
+
+
+def end_planning(state: CampaignState, catalog: Catalog, why: str) -> CampaignState:
+    state = fx.log(state, "planning_ends", reason=why)
+    return enter_tactic(state, catalog)
+
+
+def enter_tactic(state: CampaignState, catalog: Catalog, rng: Chance | None = None
+                 ) -> CampaignState:
+    state = fx.with_night(
+        state, phase="tactic", to_play=None, cascade=False, after_play=None, phase_done=False
+    )
+    state = fx.log(state, "tactic_phase")
+    return activate_next(state, catalog)
+
+
+def activate_next(state: CampaignState, catalog: Catalog) -> CampaignState:
+    """ "Tactic Phase": the owner of the leftmost Tactic card without a Resolved token is the
+    Active Trouper."""
+    night = night_of(state)
+    for k, slot in enumerate(night.chain):
+        if slot.kind in ("tactic", "rest") and not slot.resolved and slot.owner is not None:
+            state = fx.with_night(state, activation=Activation(slot=k, trouper=slot.owner))
+            who = fx.tid(state, slot.owner)
+            if slot.kind == "rest":
+                return fx.log(state, "active_rest", who=who, space=k + 1)
+            return fx.log(state, "active", who=who, card=slot.card, space=k + 1)
+    state = fx.with_night(state, activation=None, phase_done=True)
+    return fx.log(state, "chain_resolved")
+
+
+def unresolved_reactions(state: CampaignState, catalog: Catalog) -> list[EnemyJob]:
+    """ "Nemesis Phase": cards without a Resolved token, rightmost first."""
+    night = night_of(state)
+    jobs = []
+    for k in range(len(night.reaction_line) - 1, -1, -1):
+        slot = night.reaction_line[k]
+        if not slot.resolved:
+            face = fx.reaction_face(state, catalog, slot.card)
+            jobs.append(EnemyJob(source="reaction", card=slot.card, label=face.name, slot=k))
+    return jobs
+
+
+def start_nemesis(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    state = fx.with_night(state, phase="nemesis", phase_done=False, activation=None)
+    state = fx.log(state, "nemesis_phase")
+    jobs = unresolved_reactions(state, catalog)
+    return fx.with_night(state, queue=jobs)
+
+
+def _nemesis_settled(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    """Reaction cards revealed during the phase resolve too; then the phase is done."""
+    if night_of(state).phase_done:
+        return state
+    jobs = unresolved_reactions(state, catalog)
+    if jobs:
+        return fx.with_night(state, queue=jobs)
+    state = fx.with_night(state, phase_done=True)
+    return fx.log(state, "nemesis_phase_over")
+
+
+def start_minions(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    """ "Minions Phase": Minion A, Minion B, then the other spaces in Flow order; each
+    Miniature resolves its card top to bottom."""
+    state = fx.with_night(state, phase="minions", phase_done=False)
+    state = fx.log(state, "minions_phase")
+    night = night_of(state)
+    order = {sp: k for k, sp in enumerate(catalog.board.minion_spaces)}
+    jobs = []
+    for slot in sorted(night.minions, key=lambda s: order.get(s.space, 99)):
+        card = catalog.get("minions", slot.minion)
+        name = card.name if card is not None else slot.minion
+        for k in range(slot.alive):
+            label = f"{name} ({slot.space}" + (
+                f", Miniature {k + 1} of {slot.alive})" if slot.alive > 1 else ")"
+            )
+            jobs.append(
+                EnemyJob(
+                    source="minion",
+                    card=slot.minion,
+                    label=label,
+                    space=slot.space,
+                    miniature=k + 1,
+                    miniatures=slot.alive,
+                )
+            )
+    return fx.with_night(state, queue=jobs)
+
+
+def _minions_settled(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    if night_of(state).phase_done:
+        return state
+    state = fx.with_night(state, phase_done=True)
+    return fx.log(state, "minions_phase_over")
+
+
+def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -> CampaignState:
+    """ "Cleanup Phase", every step in the rulebook's order."""
+    state = fx.with_night(state, phase="cleanup", phase_done=False)
+    state = fx.log(state, "cleanup_phase")
+    state = list_player_timing(state, catalog, "beginning_of_cleanup")
+    night = night_of(state)
+    # The Leader token passes to the player after whoever placed the rightmost card.
+    owners = [s.owner for s in night.chain if s.owner is not None]
+    if owners:
+        last = owners[-1]
+        leader = (last + 1) % len(state.troupers)
+        state = state.model_copy(update={"leader": leader})
+        state = fx.log(state, "leader_passes", leader=fx.tid(state, leader))
+    state = fx.log(state, "tokens_cleanup")
+    # Resolved tokens off; Tactic cards to their owners' discard piles (or Wounds when
+    # Sacrificed); Reaction cards to the Nemesis discard pile.
+    troupers = list(state.troupers)
+    keep: list[ChainSlot] = []
+    for slot in night.chain:
+        if slot.kind == "event":
+            if not slot.face_down:
+                keep.append(slot.model_copy(update={"resolved": False, "supports_used": []}))
+            continue
+        assert slot.owner is not None
+        t = troupers[slot.owner]
+        if slot.sacrificed:
+            troupers[slot.owner] = t.model_copy(update={"wounds": [*t.wounds, slot.card]})
+        else:
+            troupers[slot.owner] = t.model_copy(update={"discard": [*t.discard, slot.card]})
+    discard = [*night.reaction_discard, *(s.card for s in night.reaction_line)]
+    limit = catalog.config.knock_out_wounds
+    for i, t in enumerate(troupers):
+        update: dict[str, Any] = {
+            "depleted_items": [],
+            "exhausted": False,
+            "rested_this_turn": False,
+        }
+        if not t.knocked_out and len(t.wounds) >= limit:
+            update["knocked_out"] = True
+        troupers[i] = t.model_copy(update=update)
+    newly_out = [
+        i for i, t in enumerate(troupers) if t.knocked_out and not state.troupers[i].knocked_out
+    ]
+    state = state.model_copy(update={"troupers": troupers})
+    for i in newly_out:
+        state = fx.log(state, "knocked_out", who=fx.tid(state, i), n=limit)
+    state = fx.with_night(
+        state,
+        chain=keep,
+        reaction_line=[],
+        reaction_discard=discard,
+        threat=0,
+        activation=None,
+        bonuses={},
+        phase_done=True,
+    )
+    state = fx.log(state, "cleanup_done")
+    if catalog.config.lose_when_all_knocked_out and all(t.knocked_out for t in troupers):
+        state = fx.end_night(state, "lost", "all_knocked_out")
+    elif catalog.config.lose_when_nobody_can_play and not any(
+        can_play(state, i) for i in range(len(troupers))
+    ):
+        # No printed rule covers it: with no card in any hand nobody can play, Rest or raise
+        # Threat, so the night could never end (docs/rules-decisions.md).
+        state = fx.end_night(state, "lost", "nobody_can_play")
+    return state
+
+
+def _over(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    return state
+
+
+PHASES: dict[str, Phase] = {
+    p.key: p
+    for p in (
+        Phase(
+            "beginning_of_night", "Beginning of the Night", "Beginning of the Night",
+            frozenset({"night_begin", "night_continue"}), _begin, _first_turn,
+            done_text="Begin the night.",
+        ),
+        Phase(
+            "start_of_turn", "Start of Turn", "Game Turns",
+            frozenset({"night_continue", "night_item"}), _next_turn, _to_planning,
+            done_text="Start the Game Turn.",
+        ),
+        Phase(
+            "planning", "Planning Phase", "Planning Phase",
+            frozenset({"night_play", "night_rest", "night_pass", "night_item"}), _to_planning,
+            after_play,
+            refuse={"night_continue": "the Planning Phase goes on while someone can play"},
+        ),
+        Phase(
+            "tactic", "Tactic Phase", "Tactic Phase",
+            frozenset({"night_attack", "night_effect", "night_support", "night_event",
+                       "night_redraw", "night_done", "night_item", "night_continue"}),
+            enter_tactic, None, "nemesis",
+            done_text="Every Chain card is resolved: the Nemesis Phase comes next.",
+        ),
+        Phase(
+            "nemesis", "Nemesis Phase", "Nemesis Phase",
+            frozenset({"night_continue", "night_item"}), start_nemesis, _nemesis_settled,
+            "minions", done_text="The Nemesis Phase is over: the Minions Phase comes next.",
+        ),
+        Phase(
+            "minions", "Minions Phase", "Minions Phase",
+            frozenset({"night_continue", "night_item"}), start_minions, _minions_settled,
+            "cleanup", done_text="The Minions Phase is over: the Cleanup Phase comes next.",
+        ),
+        Phase(
+            "cleanup", "Cleanup Phase", "Cleanup Phase", frozenset({"night_continue"}), cleanup,
+            None, "start_of_turn", done_text="The Cleanup is done: the next Game Turn starts.",
+        ),
+        Phase("over", "End of the Night", "End of the Night", frozenset(), _over),
+    )
+}
+PHASE_NAMES = {k: p.title for k, p in PHASES.items()}
+
+# Every action the night's table governs (others, like setting a night up, check themselves).
+NIGHT_ACTIONS = frozenset().union(*(p.actions for p in PHASES.values())) | QUESTION_ACTIONS
+
+
+def check_phase(state: CampaignState, action: Any) -> None:
+    """The one legality check of the night (called by ``engine.actions.apply``): the action
+    must be one the current phase allows, or an answer to the question waiting. Refuses with the
+    phase's own words; the state is untouched."""
+    if action.type not in NIGHT_ACTIONS or state.night is None:
+        return
+    night = state.night
+    if night.phase == "over":
+        raise RuleError(
+            f"the night is over ({night.result}): "
+            f"{narrate.REASONS.get(night.reason, night.reason)}",
+            see=("end_night",),
+        )
+    spec = PHASES[night.phase]
+    if action.type not in spec.actions and action.type not in QUESTION_ACTIONS:
+        if action.type in spec.refuse:
+            raise RuleError(spec.refuse[action.type], see=("night_next",))
+        doing = getattr(action, "doing", "") or action.type.replace("_", " ")
+        wanted = " or ".join(p.title for p in PHASES.values() if action.type in p.actions)
+        raise RuleError(
+            f"{doing} belongs to the {wanted}; the table is in the {spec.title}",
+            see=("night_next",),
+        )
+    if night.pending:
+        if action.type in QUESTION_ACTIONS:
+            return
+        raise RuleError(
+            "a question is waiting: " + night.pending[0].prompt,
+            see=("night_answer", "night_roll"),
+        )
+    if action.type in ("night_answer", "night_roll"):
+        raise RuleError("no question is waiting for an answer", see=("night_next",))
+    if action.type == "night_item" and action.type not in spec.actions:
+        raise RuleError(f"Items are not used in the {spec.title}", see=("night_next",))

@@ -1,0 +1,190 @@
+"""Actions of the night's set-up and of the Planning Phase."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from blood_companion.engine import effects as fx
+from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night.core import trouper_index
+from blood_companion.engine.night.phases import begin_night, chain_full, settle
+from blood_companion.engine.night_setup import setup_night
+from blood_companion.engine.night_state import ChainSlot, NightState
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+
+
+class NightAction(Action):
+    parts = ("night",)
+
+
+class SetupNight(Action):
+    """Lay out a night (Single Game mode: every aspect chosen on the command line; also the
+    way to play a night in Roguelite before the Day Part is done) and begin it."""
+
+    type: Literal["night_setup"] = "night_setup"
+    nemesis: str
+    location: str
+    minions: list[str]
+    difficulty: int
+    events: list[str] | None = None
+    parts = ("day", "night", "over")
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        if state.part == "night" and state.night is not None:
+            if state.night.result is None:
+                raise RuleError("a night is being played", hint="finish it first")
+            # A finished night is closed by the End of the Night (history, rewards) first.
+            raise RuleError(
+                f"the night was {state.night.result}: close it before setting up another",
+                hint="`blood end night`",
+            )
+        state = setup_night(
+            state,
+            ctx.catalog,
+            ctx.chance,
+            nemesis=self.nemesis,
+            location=self.location,
+            minions=self.minions,
+            difficulty=self.difficulty,
+            events=self.events,
+        )
+        return begin_night(state, ctx.catalog, ctx.chance)
+
+    def describe(self) -> str:
+        return (
+            f"Night set up: {self.nemesis} at {self.location}, level {self.difficulty}, "
+            f"Minions {', '.join(self.minions)}"
+        )
+
+
+class BeginNight(NightAction):
+    """Resolve the Beginning of the Night of a night laid out by the Day Part."""
+
+    type: Literal["night_begin"] = "night_begin"
+    doing = "beginning the night"
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        night = night_of(state)
+        if night.started:
+            raise RuleError("the night has already begun")
+        return begin_night(state, ctx.catalog, ctx.chance)
+
+
+def planner(
+    state: CampaignState, catalog: Catalog, trouper: str, what: str
+) -> tuple[NightState, int, str]:
+    """The Planning Phase player acting now: (night, Trouper index, name). Raises RuleError
+    out of turn (the phase itself is checked by the phase table)."""
+    night = night_of(state)
+    t = trouper_index(state, trouper)
+    who = fx.name_of(state, catalog, t)
+    if night.to_play != t:
+        now = fx.name_of(state, catalog, night.to_play) if night.to_play is not None else "nobody"
+        raise RuleError(f"it is {now}'s turn to play, not {who}'s")
+    return night, t, who
+
+
+class PlayCard(NightAction):
+    """ "Planning Phase": a Tactic card from hand onto the leftmost free Chain space."""
+
+    type: Literal["night_play"] = "night_play"
+    doing = "playing a card"
+    trouper: str
+    card: str
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night, t, who = planner(state, cat, self.trouper, "playing a card")
+        if chain_full(night):
+            raise RuleError("the Chain is full")
+        tr = state.troupers[t]
+        if self.card not in tr.hand:
+            raise RuleError(f"{self.card!r} is not in {who}'s hand")
+        if len(tr.hand) == 1 and not tr.rested_this_turn:
+            # "Rest": a player down to one card Rests with it, after a Cascade too (or passes
+            # then), so no hand is ever emptied by playing (docs/rules-decisions.md).
+            raise RuleError(
+                f"{who} has one card in hand and must Rest"
+                + (" (or pass after the Cascade)" if night.cascade else ""),
+                hint=f"`blood night rest {tr.trouper} {self.card}`",
+            )
+        card = cat.tactic(self.card)
+        if card is None:
+            raise RuleError(f"unknown Tactic card {self.card!r}")
+        hand = list(tr.hand)
+        hand.remove(self.card)
+        state = fx.with_trouper(state, t, hand=hand)
+        slot = ChainSlot(kind="tactic", card=self.card, owner=t, threat=card.threat)
+        state = fx.with_night(state, chain=[*night.chain, slot], rightmost_player=t)
+        tags = (["Cascade"] if card.cascade else []) + (["Block"] if card.block else [])
+        state = fx.log(
+            state, "plays", who=tr.trouper, card=card.id, space=len(night.chain) + 1, tags=tags
+        )
+        after: Literal["next", "cascade", "end"] = (
+            "end" if card.block else "cascade" if card.cascade else "next"
+        )
+        state = fx.with_night(state, after_play=after, cascade=False)
+        state = fx.add_threat(state, cat, card.threat, ctx.chance)
+        return settle(state, cat, ctx.chance)
+
+    def describe(self) -> str:
+        return f"{self.trouper} plays {self.card}"
+
+
+class Rest(NightAction):
+    """ "Rest": a face-down card on the Chain, 1 Threat, the Exhausted token; once a turn."""
+
+    type: Literal["night_rest"] = "night_rest"
+    doing = "a Rest"
+    trouper: str
+    card: str
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night, t, who = planner(state, cat, self.trouper, "a Rest")
+        tr = state.troupers[t]
+        if tr.rested_this_turn:
+            raise RuleError(f"{who} has already Rested this Game Turn")
+        if chain_full(night):
+            raise RuleError("the Chain is full")
+        if self.card not in tr.hand:
+            raise RuleError(f"{self.card!r} is not in {who}'s hand")
+        hand = list(tr.hand)
+        hand.remove(self.card)
+        state = fx.with_trouper(state, t, hand=hand, rested_this_turn=True)
+        slot = ChainSlot(kind="rest", card=self.card, owner=t, threat=1, face_down=True)
+        state = fx.with_night(
+            state, chain=[*night.chain, slot], rightmost_player=t, after_play="next", cascade=False
+        )
+        state = fx.log(state, "rests", who=tr.trouper, space=len(night.chain) + 1)
+        state = fx.exhaust(state, cat, t)
+        state = fx.add_threat(state, cat, 1, ctx.chance)
+        return settle(state, cat, ctx.chance)
+
+    def describe(self) -> str:
+        return f"{self.trouper} rests ({self.card})"
+
+
+class PassCascade(NightAction):
+    """Decline to play another card after a Cascade card."""
+
+    type: Literal["night_pass"] = "night_pass"
+    doing = "passing after a Cascade"
+    trouper: str
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        night = night_of(state)
+        t = trouper_index(state, self.trouper)
+        if night.to_play != t or not night.cascade:
+            raise RuleError(
+                "only a player who just played a Cascade card may pass",
+                hint="everyone else plays a card or Rests",
+            )
+        state = fx.with_night(state, after_play="next", cascade=False)
+        return settle(state, ctx.catalog, ctx.chance)

@@ -1,0 +1,255 @@
+"""Resolving a Trouper's own Effects in the Tactic Phase: the Active card, its Effects top to
+bottom, Costs and Conditions (engine/interpreter.py), Distance, and attacks against the Nemesis
+or a Minion ("Attacks and Defenses")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from blood_companion.content import models as m
+from blood_companion.engine import effects as fx
+from blood_companion.engine import interpreter as interp
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.interpreter import ATTACKS
+from blood_companion.engine.night.core import minion_card
+from blood_companion.engine.night.trouper_tests import take_test
+from blood_companion.engine.night_state import Activation, ChainSlot, NightState
+from blood_companion.engine.state import CampaignState
+from blood_companion.engine.tests_procedure import attack_target
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+
+
+def check_cost_and_condition(
+    state: CampaignState,
+    catalog: Catalog,
+    t: int,
+    eff: m.Effect,
+    *,
+    discard: Sequence[str],
+    item: str | None = None,
+) -> None:
+    """Refuse (RuleError) an Effect whose Condition fails or whose Costs Trouper ``t`` cannot
+    pay with what the players named (engine/interpreter.py)."""
+    interp.check_costs(state, catalog, t, eff, interp.Payment(tuple(discard), item))
+
+
+def pay_costs(
+    state: CampaignState,
+    catalog: Catalog,
+    t: int,
+    eff: m.Effect,
+    *,
+    discard: Sequence[str],
+    item: str | None = None,
+    slot: int | None = None,
+) -> CampaignState:
+    return interp.pay_costs(state, catalog, t, eff, interp.Payment(tuple(discard), item, slot))
+
+
+def apply_own(
+    state: CampaignState,
+    catalog: Catalog,
+    chance: Chance,
+    t: int,
+    outcome: Sequence[m.Outcome],
+    *,
+    target: int | None = None,
+    heal: Sequence[str] = (),
+    discard: Sequence[str] = (),
+) -> CampaignState:
+    """A Trouper Effect's Elements, Trouper ``t`` acting on ``target`` (default: themself);
+    attacks are resolved by their Test (:func:`attack`)."""
+    act = interp.Act(
+        catalog, chance, source=fx.tid(state, t), target=t if target is None else target,
+        heal=tuple(heal), discard=tuple(discard),
+    )
+    return interp.apply_outcomes(state, act, outcome)
+
+
+def active(state: CampaignState, catalog: Catalog) -> tuple[NightState, Activation, ChainSlot]:
+    """The Active Trouper's activation (the phase is checked by the phase table)."""
+    night = night_of(state)
+    act = night.activation
+    if act is None:
+        raise RuleError("every card on the Chain is resolved", see=("night_continue",))
+    return night, act, night.chain[act.slot]
+
+
+def card_effect(
+    catalog: Catalog, act: Activation, slot: ChainSlot, effect: int
+) -> tuple[m.TacticCard, m.Effect, int]:
+    if slot.kind == "rest":
+        raise RuleError(
+            "a Rest card is face down: its Effects are not resolved "
+            "(`blood night redraw` or `blood night done`)"
+        )
+    card = catalog.tactic(slot.card)
+    if card is None:
+        raise RuleError(f"unknown Tactic card {slot.card!r}")
+    k = effect - 1
+    if not 0 <= k < len(card.effects):
+        raise RuleError(f"{card.name} has Effects 1 to {len(card.effects)}")
+    eff = card.effects[k]
+    if eff.type == "support":
+        raise RuleError("a Support Effect is used by another Trouper later on the Chain")
+    if eff.type == "aura":
+        raise RuleError("an Aura Effect is always active; there is nothing to resolve")
+    if k < act.last:
+        raise RuleError(
+            f"{card.name}'s Effects resolve top to bottom: Effect {act.last + 1} "
+            "is already resolved"
+        )
+    if act.done.get(k, 0) >= eff.repeat:
+        raise RuleError(f"Effect {effect} of {card.name} is already resolved")
+    return card, eff, k
+
+
+def mark_done(state: CampaignState, act: Activation, k: int) -> CampaignState:
+    done = dict(act.done)
+    done[k] = done.get(k, 0) + 1
+    return fx.with_night(state, activation=act.model_copy(update={"done": done, "last": k}))
+
+
+def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:
+    """Refuse a target the players declared out of the Effect's reach."""
+    if distance is None or eff.target is None:
+        return
+    d = eff.target.distance
+    if d in ("any", "area"):
+        return
+    lo, _, hi = d.partition("-")
+    low, high = int(lo), int(hi or lo)
+    if not low <= distance <= high:
+        raise RuleError(f"{what} is at Distance {distance}; this Effect reaches Distance {d}")
+
+
+def attack_need(
+    state: CampaignState, catalog: Catalog, eff: m.Effect, target: str, side: str | None
+) -> tuple[str, int, str]:
+    """What an attack Effect needs against a target ("Attacks and Defenses"): the attack kind
+    (physical or mind), the Triumphs needed and the target's name. The Nemesis's Defense is
+    lowered by the Fatigue on the Reaction Line and changed by the Weakness of the side hit; a
+    Test printed with its own number uses that number. Raises RuleError for a bad target."""
+    kinds = [o.kind for o in eff.outcome if o.kind in ATTACKS]
+    if not kinds:
+        raise RuleError("this Effect makes no attack", hint="use `blood night effect`")
+    trait_kind = "physical" if kinds[0] == "physical_attack" else "mind"
+    key = target.strip().lower()
+    night = night_of(state)
+    if key in ("nemesis", "n", "boss"):
+        if side is None or side not in m.SIDES:
+            raise RuleError(
+                "name the Nemesis side you hit: front, left or right "
+                "(at an Intersection, either side next to it)"
+            )
+        nem = fx.nemesis_card(state, catalog)
+        phys, mind = fx.fatigue(state, catalog)
+        w = fx.weakness(state, catalog, side)
+        mod = (w.physical_modifier if trait_kind == "physical" else w.mind_modifier) if w else 0
+        defense = nem.defenses.physical if trait_kind == "physical" else nem.defenses.mind
+        need = attack_target(defense, phys if trait_kind == "physical" else mind, mod)
+        what = f"{nem.name} ({side})"
+    else:
+        space = key.removeprefix("minion:").upper()
+        slot = next((s for s in night.minions if s.space == space), None)
+        if slot is None or slot.alive <= 0:
+            raise RuleError(
+                f"no Minion stands on space {space}",
+                hint="targets: nemesis, or a Minion space "
+                + ", ".join(s.space for s in night.minions if s.alive > 0),
+            )
+        card = minion_card(catalog, slot.minion)
+        if (
+            eff.target is not None
+            and eff.target.minion_type
+            and card.type != eff.target.minion_type
+        ):
+            raise RuleError(
+                f"this Effect targets a {eff.target.minion_type.capitalize()}; "
+                f"{card.name} is a {card.type.capitalize()}"
+            )
+        need = attack_target(getattr(card.defenses, trait_kind))
+        what = f"{card.name} ({space})"
+    if eff.test is not None and eff.test.target is not None:
+        need = eff.test.target
+    return trait_kind, need, what
+
+
+def attack(
+    state: CampaignState,
+    catalog: Catalog,
+    rng: Chance,
+    t: int,
+    eff: m.Effect,
+    *,
+    target: str,
+    side: str | None,
+    trait: str | None,
+    dice: Sequence[str],
+    reroll: Sequence[str],
+    bonus_triumphs: int,
+    distance: int | None,
+    label: str,
+) -> tuple[CampaignState, bool]:
+    """A Trouper's attack ("Attacks and Defenses"): a Test against the target's Physical or
+    Mind Defense (the Nemesis's lowered by the Fatigue on the Reaction Line and changed by the
+    Weakness of the side hit); each attack Element of the Effect inflicts a Wound."""
+    kinds = [o.kind for o in eff.outcome if o.kind in ATTACKS]
+    if not kinds:
+        raise RuleError("this Effect makes no attack", hint="use `blood night effect`")
+    tk = eff.target.kind if eff.target is not None else "enemy"
+    key = target.strip().lower()
+    is_nemesis = key in ("nemesis", "n", "boss")
+    if is_nemesis and tk == "minion":
+        raise RuleError("this Effect targets a Minion, not the Nemesis")
+    if not is_nemesis and tk == "nemesis":
+        raise RuleError("this Effect targets the Nemesis")
+    check_distance(eff, distance, "the target")
+    trait_kind, need, what = attack_need(state, catalog, eff, target, side)
+    traits = list(eff.test.traits) if eff.test else []
+    fixed = eff.test.dice if eff.test else None
+    night = night_of(state)
+    if is_nemesis:
+        foe, where = night.nemesis, side
+    else:
+        space = key.removeprefix("minion:").upper()
+        foe = next(s.minion for s in night.minions if s.space == space)
+        where = space
+    state = fx.log(
+        state,
+        "attacks",
+        who=fx.tid(state, t),
+        card=foe,
+        where=where,
+        defense=trait_kind,
+        need=need,
+    )
+    state, result = take_test(
+        state,
+        catalog,
+        rng,
+        t,
+        traits=traits or list(m.TRAITS) if not fixed else traits,
+        fixed_dice=fixed,
+        target=need,
+        trait=trait,
+        dice=dice,
+        reroll=reroll,
+        bonus_triumphs=bonus_triumphs,
+        label=label,
+    )
+    if not result.success:
+        return state, False
+    wounds = kinds.count(kinds[0])
+    if is_nemesis:
+        assert side is not None
+        state = fx.wound_nemesis(state, catalog, side, wounds, rng)
+    else:
+        state = fx.wound_minion(state, catalog, key.removeprefix("minion:").upper(), wounds)
+    return state, True

@@ -1,0 +1,362 @@
+"""Actions of the Tactic Phase: the Active Trouper's Effects, Supports, Items and Events."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from blood_companion.engine import effects as fx
+from blood_companion.engine.actions import Context
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.interpreter import ATTACKS
+from blood_companion.engine.night.core import event_card, item_card, tactic_card, trouper_index
+from blood_companion.engine.night.phases import activate_next, settle
+from blood_companion.engine.night.planning import NightAction
+from blood_companion.engine.night.resolve import (
+    active,
+    apply_own,
+    attack,
+    card_effect,
+    check_cost_and_condition,
+    check_distance,
+    mark_done,
+    pay_costs,
+)
+from blood_companion.engine.night.trouper_tests import effect_test
+from blood_companion.engine.night_state import NightState
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    pass
+
+
+
+class Attack(NightAction):
+    """The Active Trouper resolves an attack Effect of their card: target ``nemesis`` (with
+    the side hit) or a Minion space; the Test's Trait and dice (typed in, or rolled)."""
+
+    type: Literal["night_attack"] = "night_attack"
+    doing = "an attack"
+    effect: int
+    target: str
+    side: str | None = None
+    trait: str | None = None
+    dice: list[str] = []
+    reroll: list[str] = []
+    bonus_triumphs: int = 0
+    distance: int | None = None
+    discard: list[str] = []
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night, act, slot = active(state, cat)
+        card, eff, k = card_effect(cat, act, slot, self.effect)
+        if not any(o.kind in ATTACKS for o in eff.outcome):
+            raise RuleError(
+                f"Effect {self.effect} of {card.name} makes no attack",
+                hint="`blood night effect` resolves it",
+            )
+        t = act.trouper
+        check_cost_and_condition(state, cat, t, eff, discard=self.discard)
+        state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
+        state = mark_done(state, act, k)
+        state, ok = attack(
+            state,
+            cat,
+            ctx.chance,
+            t,
+            eff,
+            target=self.target,
+            side=self.side,
+            trait=self.trait,
+            dice=self.dice,
+            reroll=self.reroll,
+            bonus_triumphs=self.bonus_triumphs,
+            distance=self.distance,
+            label=card.name,
+        )
+        if ok and night_of(state).result is None:
+            state = apply_own(state, cat, ctx.chance, t, eff.outcome)
+        return settle(state, cat, ctx.chance)
+
+    def describe(self) -> str:
+        side = f" ({self.side})" if self.side else ""
+        return f"attack {self.target}{side} with Effect {self.effect}"
+
+
+class ResolveEffect(NightAction):
+    """The Active Trouper resolves a non-attack Effect of their card (Step, Heal, Draw, a
+    Test for a bonus, ...): the app applies what it tracks and shows the movements."""
+
+    type: Literal["night_effect"] = "night_effect"
+    doing = "resolving an Effect"
+    effect: int
+    trait: str | None = None
+    dice: list[str] = []
+    reroll: list[str] = []
+    recipient: str | None = None
+    discard: list[str] = []
+    heal: list[str] = []
+    distance: int | None = None
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night, act, slot = active(state, cat)
+        card, eff, k = card_effect(cat, act, slot, self.effect)
+        if any(o.kind in ATTACKS for o in eff.outcome):
+            raise RuleError(
+                f"Effect {self.effect} of {card.name} is an attack",
+                hint="`blood night attack` resolves it",
+            )
+        t = act.trouper
+        who = t
+        if eff.target is not None and eff.target.kind == "trouper" and self.recipient:
+            who = trouper_index(state, self.recipient)
+        check_distance(eff, self.distance, "the target")
+        check_cost_and_condition(state, cat, t, eff, discard=self.discard)
+        state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
+        state = mark_done(state, act, k)
+        ok = True
+        if eff.test is not None:
+            state, ok = effect_test(
+                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, card.name
+            )
+        if ok:
+            state = apply_own(state, cat, ctx.chance, t, eff.outcome, target=who, heal=self.heal)
+        if eff.text:
+            state = fx.log(state, "card_text", card=card.id, effect=k)
+        return settle(state, cat, ctx.chance)
+
+    def describe(self) -> str:
+        return f"resolve Effect {self.effect}"
+
+
+class UseSupport(NightAction):
+    """The Active Trouper uses a Support Effect of another Trouper's card to the left on the
+    Chain; a Cube marks it used for this turn ("Support Effect")."""
+
+    type: Literal["night_support"] = "night_support"
+    doing = "using a Support"
+    slot: int  # 1-based Chain space
+    effect: int = 0  # 1-based; 0: the card's only Support Effect
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night, act, _ = active(state, cat)
+        k = self.slot - 1
+        if not 0 <= k < len(night.chain):
+            raise RuleError(f"no card on Chain space {self.slot}")
+        slot = night.chain[k]
+        if k >= act.slot:
+            raise RuleError("a Support is used from a card to the left of the Active card")
+        if slot.kind != "tactic" or slot.owner == act.trouper:
+            raise RuleError("a Support is used from another Trouper's Tactic card")
+        card = tactic_card(cat, slot.card)
+        supports = [j for j, e in enumerate(card.effects) if e.type == "support"]
+        if not supports:
+            raise RuleError(f"{card.name} has no Support Effect")
+        j = supports[0] if self.effect == 0 else self.effect - 1
+        if j not in supports:
+            raise RuleError(f"Effect {self.effect} of {card.name} is not a Support")
+        if j in slot.supports_used:
+            raise RuleError("that Support already has a Cube on it this turn")
+        chain = list(night.chain)
+        chain[k] = slot.model_copy(update={"supports_used": [*slot.supports_used, j]})
+        state = fx.with_night(state, chain=chain)
+        state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=card.id)
+        state = apply_own(state, cat, ctx.chance, act.trouper, card.effects[j].outcome)
+        return settle(state, cat, ctx.chance)
+
+
+class UseItem(NightAction):
+    """An equipped Item's Effect ("Using an Item"); a Quick Item also outside the owner's
+    activation, e.g. during a dodge Test. Depleted until the Cleanup Phase."""
+
+    type: Literal["night_item"] = "night_item"
+    doing = "using an Item"
+    trouper: str
+    item: str
+    discard: list[str] = []
+    heal: list[str] = []
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night = night_of(state)
+        t = trouper_index(state, self.trouper)
+        tr = state.troupers[t]
+        who = fx.name_of(state, cat, t)
+        iid = self.item
+        if iid not in tr.equipped.values():
+            matches = [v for v in tr.equipped.values() if v.startswith(iid)]
+            if len(matches) != 1:
+                raise RuleError(
+                    f"{who} has no equipped Item {iid!r}",
+                    hint="equipped: " + ", ".join(tr.equipped.values()),
+                )
+            iid = matches[0]
+        item = item_card(cat, iid)
+        advanced = any(s.item == iid and s.advanced for s in tr.sleeves)
+        side = item.advanced if advanced and item.advanced is not None else item.starting
+        if iid in tr.depleted_items:
+            raise RuleError(f"{side.name} is depleted until the Cleanup Phase")
+        active = night.activation.trouper if night.activation is not None else None
+        if not side.quick and (night.phase != "tactic" or active != t or night.pending):
+            raise RuleError(f"{side.name} is not Quick: use it during {who}'s activation")
+        eff = side.effects[0]
+        check_cost_and_condition(state, cat, t, eff, discard=self.discard, item=iid)
+        state = pay_costs(state, cat, t, eff, discard=self.discard, item=iid)
+        if not any(c.kind == "deplete_item" for c in eff.cost):
+            state = fx.with_trouper(
+                state, t, depleted_items=[*state.troupers[t].depleted_items, iid]
+            )
+        state = fx.log(state, "uses_item", who=tr.trouper, item=iid)
+        state = apply_own(state, cat, ctx.chance, t, eff.outcome, heal=self.heal)
+        return state
+
+    def describe(self) -> str:
+        return f"{self.trouper} uses {self.item}"
+
+
+class UseEvent(NightAction):
+    """One Event Effect per activation ("Event Effects"): Cost, Test, then Success (the Event
+    turns face down, its reward and Outcome apply) or Failure (``on_failure`` on the Active
+    Trouper)."""
+
+    type: Literal["night_event"] = "night_event"
+    doing = "an Event Effect"
+    event: str  # card id, unique prefix, or 1-based Chain space
+    effect: int = 1
+    target: str | None = None  # a Minion space for attack Events
+    trait: str | None = None
+    dice: list[str] = []
+    reroll: list[str] = []
+    distance: int | None = None
+    discard: list[str] = []
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night, act, _ = active(state, cat)
+        if act.event_used:
+            raise RuleError("one Event Effect per activation")
+        k = event_slot(night, self.event)
+        slot = night.chain[k]
+        ev = event_card(cat, slot.card)
+        if not 0 <= self.effect - 1 < len(ev.effects):
+            raise RuleError(f"{ev.name} has Effects 1 to {len(ev.effects)}")
+        eff = ev.effects[self.effect - 1]
+        t = act.trouper
+        check_distance(eff, self.distance, "the Event's target")
+        check_cost_and_condition(state, cat, t, eff, discard=self.discard)
+        state = pay_costs(state, cat, t, eff, discard=self.discard)
+        state = fx.with_night(state, activation=act.model_copy(update={"event_used": True}))
+        state = fx.log(state, "attempts_event", who=fx.tid(state, t), event=ev.id)
+        if any(o.kind in ATTACKS for o in eff.outcome):
+            if self.target is None:
+                raise RuleError("name the Minion space the Event's attack targets (--target)")
+            state, ok = attack(
+                state,
+                cat,
+                ctx.chance,
+                t,
+                eff,
+                target=self.target,
+                side=None,
+                trait=self.trait,
+                dice=self.dice,
+                reroll=self.reroll,
+                bonus_triumphs=0,
+                distance=None,
+                label=ev.name,
+            )
+        elif eff.test is not None:
+            state, ok = effect_test(
+                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, ev.name
+            )
+        else:
+            ok = True
+        if night_of(state).result is not None:
+            return state
+        if ok:
+            chain = list(night_of(state).chain)
+            chain[k] = chain[k].model_copy(update={"face_down": True, "resolved": True})
+            r = ev.reward
+            wagon = state.wagon.model_copy(
+                update={
+                    res: getattr(state.wagon, res) + getattr(r.resources, res)
+                    for res in ("jewels", "coins", "trinkets", "scrolls")
+                }
+            )
+            trophies = dict(state.location_trophies)
+            if r.location_trophies:
+                trophies[ev.zone] = trophies.get(ev.zone, 0) + r.location_trophies
+            state = state.model_copy(update={"wagon": wagon, "location_trophies": trophies})
+            state = fx.with_night(
+                state, chain=chain, chain_spaces=night_of(state).chain_spaces + r.chain_spaces
+            )
+            state = fx.log(state, "event_solved", event=ev.id)
+            state = apply_own(state, cat, ctx.chance, t, eff.outcome)
+        else:
+            state = apply_own(state, cat, ctx.chance, t, eff.on_failure)
+        return settle(state, cat, ctx.chance)
+
+
+def event_slot(night: NightState, key: str) -> int:
+    events = [(k, s) for k, s in enumerate(night.chain) if s.kind == "event"]
+    if key.isdigit():
+        k = int(key) - 1
+        if any(j == k for j, _ in events):
+            slot = night.chain[k]
+            if slot.face_down:
+                raise RuleError("that Event is already resolved")
+            return k
+        raise RuleError(f"Chain space {key} holds no Event card")
+    found = [(k, s) for k, s in events if s.card == key] or [
+        (k, s) for k, s in events if s.card.startswith(key)
+    ]
+    if len(found) != 1:
+        raise RuleError(
+            f"no single Event {key!r} on the Chain",
+            hint="Events: " + ", ".join(s.card for _, s in events),
+        )
+    if found[0][1].face_down:
+        raise RuleError("that Event is already resolved")
+    return found[0][0]
+
+
+class RestRedraw(NightAction):
+    """A Rest card's activation: discard any cards from hand, then draw up to five
+    ("Rest")."""
+
+    type: Literal["night_redraw"] = "night_redraw"
+    doing = "a Rest's redraw"
+    discard: list[str] = []
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night, act, slot = active(state, cat)
+        if slot.kind != "rest":
+            raise RuleError("only a Rest card's activation discards and draws up to five")
+        if act.rest_drawn:
+            raise RuleError("this Rest has already drawn")
+        t = act.trouper
+        if self.discard:
+            state = fx.discard_cards(state, cat, t, list(self.discard))
+        need = max(0, cat.config.hand_size - len(state.troupers[t].hand))
+        state = fx.draw_cards(state, cat, t, need, ctx.chance)
+        return fx.with_night(state, activation=act.model_copy(update={"rest_drawn": True}))
+
+
+class FinishActivation(NightAction):
+    """The Active Trouper is done: a Resolved token on the card; the next one activates."""
+
+    type: Literal["night_done"] = "night_done"
+    doing = "finishing an activation"
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night, act, slot = active(state, cat)
+        chain = list(night.chain)
+        chain[act.slot] = slot.model_copy(update={"resolved": True})
+        state = fx.with_night(state, chain=chain, activation=None)
+        state = fx.log(state, "resolved_token", space=act.slot + 1)
+        return activate_next(state, cat)

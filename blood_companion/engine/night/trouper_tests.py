@@ -1,0 +1,250 @@
+"""A Trouper's Tests during the night ("Tests"): the Test printed on an Effect, attacks' and
+dodges' Tests, with bonuses, Re-rolls and the Insanity cube; the ways a Test can be taken, best
+odds first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.content import models as m
+from blood_companion.engine import effects as fx
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.dice import parse_faces, parse_pool
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night.core import box_of, reroll_slots, traits_of
+from blood_companion.engine.night_state import Bonus
+from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
+from blood_companion.engine.state import CampaignState
+from blood_companion.engine.tests_procedure import (
+    TestResult,
+    TestSetup,
+    advise_test,
+    apply_insanity_after_test,
+    confirm_test,
+    insanity_bonuses,
+    odds_for_test,
+    prepare_test,
+    reroll_test,
+    roll_test,
+    trait_pool,
+)
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+
+
+def effect_test(
+    state: CampaignState,
+    catalog: Catalog,
+    rng: Chance,
+    t: int,
+    test: m.EffectTest,
+    trait: str | None,
+    dice: Sequence[str],
+    reroll: Sequence[str],
+    label: str,
+) -> tuple[CampaignState, bool]:
+    """The Test printed on a Trouper's own Effect (a Tactic or Event card): its Traits or dice
+    and its number. Returns the new state and whether it succeeded."""
+    state, result = take_test(
+        state,
+        catalog,
+        rng,
+        t,
+        traits=list(test.traits),
+        fixed_dice=test.dice,
+        target=test.target or 0,
+        trait=trait,
+        dice=dice,
+        reroll=reroll,
+        label=label,
+    )
+    return state, result.success
+
+
+def take_test(
+    state: CampaignState,
+    catalog: Catalog,
+    rng: Chance,
+    t: int,
+    *,
+    traits: Sequence[str],
+    fixed_dice: str | None,
+    target: int,
+    trait: str | None,
+    dice: Sequence[str],
+    reroll: Sequence[str],
+    bonus_triumphs: int = 0,
+    label: str,
+) -> tuple[CampaignState, TestResult]:
+    """One Trouper's Test, the seven steps of "Tests" (engine/tests_procedure.py).
+
+    ``trait`` picks one of ``traits`` (the best odds when None); ``dice`` are the faces typed
+    in from physical dice (the roll first, then one entry per Re-roll whose dice ``reroll``
+    names, 1-based, e.g. "1,3"); without ``dice`` the app rolls and plays Re-rolls at best.
+    Bonuses the Trouper gained for their next Test (Items, Supports) are spent here, and a
+    Failure moves the Insanity cube ("Insanity"). Raises RuleError/DiceError.
+    """
+    box = box_of(catalog)
+    tr = state.troupers[t]
+    night = night_of(state)
+    spaces = catalog.insanity.spaces
+    options = test_setups(
+        state,
+        catalog,
+        t,
+        traits=traits,
+        fixed_dice=fixed_dice,
+        target=target,
+        trait=trait,
+        bonus_triumphs=bonus_triumphs,
+        label=label,
+    )
+    setup = options[0][1]
+    ts = prepare_test(setup, box)
+    if dice:
+        ts = roll_test(ts, box, faces=parse_faces(dice[0], ts.pool, box))
+        if len(reroll) != len(dice) - 1:
+            raise RuleError(
+                "each Re-roll needs the dice it re-rolls (--reroll 1,3) and their faces "
+                "(another --dice)"
+            )
+        for slots_text, faces_text in zip(reroll, dice[1:], strict=True):
+            insanity_reroll = slots_text.lower().startswith("i")
+            slots = reroll_slots(slots_text.lstrip("iI:"), len(ts.pool))
+            picked = tuple(ts.pool[s] for s in slots)
+            ts = reroll_test(
+                ts,
+                box,
+                slots,
+                insanity=insanity_reroll,
+                faces=parse_faces(faces_text, picked, box),
+            )
+    else:
+        if reroll:
+            raise RuleError("--reroll goes with physical dice (--dice); the app re-rolls at best")
+        ts = roll_test(ts, box, rng=rng)
+        while True:
+            move = advise_test(ts, box)
+            if move.action == "confirm":
+                break
+            ts = reroll_test(
+                ts, box, move.slots, insanity=move.action == "insanity_reroll", rng=rng
+            )
+    result = confirm_test(ts)
+    cube = apply_insanity_after_test(min(tr.insanity, len(spaces) - 1), result.success, len(spaces))
+    state = fx.with_trouper(state, t, insanity=cube)
+    bonuses = dict(night.bonuses)
+    bonuses.pop(t, None)
+    state = fx.with_night(state, bonuses=bonuses)
+    faces = " ".join(f"{f.die}{f.triumphs}" + ("x" * f.defeats) for f in result.faces)
+    state = fx.log(
+        state,
+        "test",
+        who=fx.tid(state, t),
+        label=label,
+        trait=options[0][0],
+        faces=faces,
+        extra=result.bonus_triumphs + result.insanity_triumphs,
+        total=result.total,
+        target=result.target,
+        success=result.success,
+    )
+    return state, result
+
+
+def test_setups(
+    state: CampaignState,
+    catalog: Catalog,
+    t: int,
+    *,
+    traits: Sequence[str],
+    fixed_dice: str | None,
+    target: int,
+    trait: str | None,
+    bonus_triumphs: int = 0,
+    label: str = "Test",
+) -> list[tuple[str, TestSetup]]:
+    """The ways Trouper ``t`` may take a Test (one per Trait, or the Test's own dice), best
+    odds first; ``trait`` keeps only that one. Raises RuleError."""
+    box = box_of(catalog)
+    tr = state.troupers[t]
+    card = catalog.trouper(tr.trouper)
+    if card is None:
+        raise RuleError(f"unknown Trouper card {tr.trouper!r}")
+    night = night_of(state)
+    bonus = night.bonuses.get(t, Bonus())
+    spaces = catalog.insanity.spaces
+    insanity = insanity_bonuses(
+        spaces, min(tr.insanity, len(spaces) - 1), catalog.config.insanity_reroll_reading
+    )
+
+    def setup_for(pool: tuple[Any, ...], name: str) -> TestSetup:
+        return TestSetup(
+            pool=pool,
+            target=target,
+            bonus_triumphs=min(MAX_BONUS_TRIUMPHS, bonus.triumphs + bonus_triumphs),
+            bonus_dice=tuple(bonus.dice),
+            rerolls=bonus.rerolls,
+            exhausted=tr.exhausted,
+            knocked_out=tr.knocked_out,
+            insanity=insanity,
+            defeats_cancel=catalog.config.defeats_cancel_triumphs,
+            label=f"{label} ({name})",
+        )
+
+    options: list[tuple[str, TestSetup]] = []
+    if trait is not None:
+        key = trait.lower()
+        if traits and key not in traits:
+            raise RuleError(
+                f"this Test is taken with {' or '.join(x.capitalize() for x in traits)}, "
+                f"not {trait}"
+            )
+        if not traits and fixed_dice:
+            raise RuleError(f"this Test rolls the dice {fixed_dice}, not a Trait")
+        options.append((key, setup_for(trait_pool(traits_of(card), key, box), key.capitalize())))
+    else:
+        for key in traits:
+            pool = trait_pool(traits_of(card), key, box)
+            options.append((key, setup_for(pool, key.capitalize())))
+        if fixed_dice:
+            options.append((fixed_dice, setup_for(parse_pool(fixed_dice, box), fixed_dice)))
+    if not options:
+        raise RuleError("this Test names no Trait and no dice")
+    if len(options) > 1:
+        options.sort(key=lambda o: -odds_for_test(o[1], box).probability)
+    return options
+
+
+def test_options(
+    state: CampaignState,
+    catalog: Catalog,
+    t: int,
+    *,
+    traits: Sequence[str],
+    fixed_dice: str | None = None,
+    target: int,
+) -> list[dict[str, Any]]:
+    """How Trouper ``t`` can take a Test, best odds first: the Trait (or dice), the dice to
+    roll after Bonus Dice and Exhausted/Knocked Out, and the exact chance of Success (for a
+    menu, and for players rolling physical dice). Raises RuleError."""
+    box = box_of(catalog)
+    out = []
+    for key, setup in test_setups(
+        state, catalog, t, traits=traits, fixed_dice=fixed_dice, target=target, trait=None
+    ):
+        ts = prepare_test(setup, box)
+        odds = odds_for_test(setup, box)
+        out.append(
+            {
+                "trait": key,
+                "pool": " ".join(str(d) for d in ts.pool),
+                "target": target,
+                "probability": float(odds.probability),
+            }
+        )
+    return out

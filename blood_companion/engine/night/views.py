@@ -1,0 +1,434 @@
+"""What the table sees: the board as data, the Active Trouper's options, what comes next."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.content import models as m
+from blood_companion.content.render import render_effect
+from blood_companion.engine import effects as fx
+from blood_companion.engine import narrate
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.interpreter import ATTACKS
+from blood_companion.engine.night.core import (
+    card_name,
+    event_card,
+    item_card,
+    minion_card,
+    tactic_card,
+)
+from blood_companion.engine.night.phases import PHASE_NAMES
+from blood_companion.engine.night.resolve import (
+    attack_need,
+    card_effect,
+    check_cost_and_condition,
+)
+from blood_companion.engine.night.trouper_tests import test_options
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+
+
+def _effect_entry(
+    state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, number: int
+) -> dict[str, Any]:
+    attack = next((o.kind for o in eff.outcome if o.kind in ATTACKS), None)
+    target = eff.target
+    return {
+        "effect": number,
+        "text": render_effect(eff),
+        "type": eff.type,
+        "attack": attack.removesuffix("attack") if attack else None,
+        "target": target.kind if target is not None else None,
+        "distance": target.distance if target is not None else None,
+        "minion_type": target.minion_type if target is not None else None,
+        "traits": list(eff.test.traits) if eff.test is not None else [],
+        "test_dice": eff.test.dice if eff.test is not None else None,
+        "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
+        "heal": any(o.kind == "heal" for o in eff.outcome),
+    }
+
+
+def attack_targets(state: CampaignState, catalog: Catalog, eff: m.Effect) -> list[dict[str, Any]]:
+    """Who an attack Effect may hit: the Nemesis (with the Wounds each side still needs) and
+    the Minion spaces with Miniatures of the right type."""
+    night = night_of(state)
+    kind = eff.target.kind if eff.target is not None else "enemy"
+    out: list[dict[str, Any]] = []
+    if kind != "minion":
+        level = fx.nemesis_level(state, catalog)
+        needs = {
+            s: max(0, level.wounds.get(s, 0) - len(night.nemesis_wounds.get(s, [])))
+            for s in m.SIDES
+        }
+        out.append(
+            {
+                "target": "nemesis",
+                "name": fx.nemesis_card(state, catalog).name,
+                "needs": needs,
+                # Triumphs the attack needs on each side (Defense, Fatigue, Weakness)
+                "defense": {
+                    s: attack_need(state, catalog, eff, "nemesis", s)[1] for s in m.SIDES
+                },
+            }
+        )
+    if kind != "nemesis":
+        want = eff.target.minion_type if eff.target is not None else None
+        for ms in night.minions:
+            mc = minion_card(catalog, ms.minion)
+            if ms.alive > 0 and (want is None or mc.type == want):
+                out.append(
+                    {
+                        "target": ms.space,
+                        "name": mc.name,
+                        "type": mc.type,
+                        "alive": ms.alive,
+                        "defense": attack_need(state, catalog, eff, ms.space, None)[1],
+                    }
+                )
+    return out
+
+
+def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
+    """The Active Trouper's legal moves as data (for menus such as `blood play`): the card's
+    Effects with whether each can be resolved now (and why not), the targets of attacks, the
+    Supports to the left, the equipped Items and the open Event Effects. Empty when nobody is
+    Active. Pure: it only asks the checks the actions themselves make."""
+    night = night_of(state)
+    act = night.activation
+    if night.phase != "tactic" or act is None or night.pending or night.result is not None:
+        return {}
+    slot = night.chain[act.slot]
+    t = act.trouper
+    tr = state.troupers[t]
+    out: dict[str, Any] = {
+        "trouper": tr.trouper,
+        "space": act.slot + 1,
+        "rest": slot.kind == "rest",
+        "rest_drawn": act.rest_drawn,
+        "card": slot.card if slot.kind == "tactic" else None,
+        "effects": [],
+        "supports": [],
+        "items": [],
+        "events": [],
+    }
+    if slot.kind == "tactic":
+        card = tactic_card(catalog, slot.card)
+        out["card_name"] = card.name
+        for k, eff in enumerate(card.effects):
+            entry = _effect_entry(state, catalog, t, eff, k + 1)
+            try:
+                card_effect(catalog, act, slot, k + 1)
+                check_cost_and_condition(
+                    state, catalog, t, eff, discard=tr.hand[: entry["discard"]]
+                )
+                entry["open"], entry["why"] = True, ""
+            except RuleError as exc:
+                entry["open"], entry["why"] = False, exc.message
+            if entry["attack"]:
+                entry["targets"] = attack_targets(state, catalog, eff)
+                if entry["open"] and not entry["targets"]:
+                    entry["open"], entry["why"] = False, "no target on the board"
+            out["effects"].append(entry)
+    for k, s in enumerate(night.chain[: act.slot]):
+        if s.kind != "tactic" or s.owner == t:
+            continue
+        other = tactic_card(catalog, s.card)
+        for j, eff in enumerate(other.effects):
+            if eff.type == "support" and j not in s.supports_used:
+                out["supports"].append(
+                    {
+                        "space": k + 1,
+                        "effect": j + 1,
+                        "owner": state.troupers[s.owner or 0].trouper,
+                        "name": other.name,
+                        "text": render_effect(eff),
+                    }
+                )
+    for iid in tr.equipped.values():
+        item = item_card(catalog, iid)
+        advanced = any(x.item == iid and x.advanced for x in tr.sleeves)
+        side = item.advanced if advanced and item.advanced is not None else item.starting
+        entry = {"item": iid, "name": side.name, "quick": side.quick, "open": True, "why": ""}
+        entry["text"] = render_effect(side.effects[0]) if side.effects else ""
+        if iid in tr.depleted_items:
+            entry["open"], entry["why"] = False, "depleted until the Cleanup Phase"
+        elif side.effects:
+            eff = side.effects[0]
+            n = sum(c.n for c in eff.cost if c.kind == "discard_card")
+            try:
+                check_cost_and_condition(state, catalog, t, eff, discard=tr.hand[:n], item=iid)
+            except RuleError as exc:
+                entry["open"], entry["why"] = False, exc.message
+        out["items"].append(entry)
+    if not act.event_used:
+        for k, s in enumerate(night.chain):
+            if s.kind != "event" or s.face_down:
+                continue
+            ev = event_card(catalog, s.card)
+            out["events"].append(
+                {
+                    "space": k + 1,
+                    "event": s.card,
+                    "name": ev.name,
+                    "effects": [
+                        _effect_entry(state, catalog, t, e, j + 1) for j, e in enumerate(ev.effects)
+                    ],
+                }
+            )
+    return out
+
+
+def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
+    """What the table does now: phase, who acts, the prompt and the commands that fit."""
+    night = night_of(state)
+    out: dict[str, Any] = {
+        "turn": night.turn,
+        "phase": night.phase,
+        "phase_name": PHASE_NAMES[night.phase],
+        "who": None,
+        "question": None,
+    }
+    if night.phase == "over":
+        out["prompt"] = (
+            f"The night is {night.result}: {narrate.night_reason(night, catalog)}. "
+            "End of the Night: clear the board and read the rewards."
+        )
+        out["commands"] = ["blood end night"]
+        return out
+    if night.pending:
+        q = night.pending[0]
+        out["question"] = q.model_dump()
+        out["prompt"] = q.prompt
+        if q.kind == "test":
+            out["test_options"] = test_options(
+                state,
+                catalog,
+                q.trouper or 0,
+                traits=q.traits,
+                fixed_dice=q.dice,
+                target=q.target or 0,
+            )
+            who = fx.name_of(state, catalog, q.trouper or 0)
+            opts = " or ".join(x.capitalize() for x in q.traits) or (q.dice or "")
+            out["who"] = state.troupers[q.trouper or 0].trouper
+            out["prompt"] += f". {who} takes a {opts} Test, {q.target}+ Triumphs."
+            out["commands"] = ["blood night roll [--trait T] [--dice FACES]"]
+        elif q.kind == "discard":
+            out["who"] = state.troupers[q.trouper or 0].trouper
+            out["commands"] = ["blood night answer CARD[,CARD]"]
+        else:
+            names = ", ".join(state.troupers[i].trouper for i in q.candidates)
+            out["prompt"] += f" (candidates: {names})"
+            out["commands"] = [
+                "blood night answer TROUPER[,TROUPER]" + (" | none" if q.kind == "in_range" else "")
+            ]
+        return out
+    if night.phase == "planning":
+        t = night.to_play
+        assert t is not None
+        tr = state.troupers[t]
+        who = fx.name_of(state, catalog, t)
+        out["who"] = tr.trouper
+        free = night.chain_spaces - len(night.chain)
+        if night.cascade and len(tr.hand) == 1 and not tr.rested_this_turn:
+            out["prompt"] = f"{who} has one card left: Rest with it, or pass after the Cascade."
+            out["commands"] = [
+                f"blood night rest {tr.trouper} {tr.hand[0]}",
+                f"blood night pass {tr.trouper}",
+            ]
+        elif night.cascade:
+            out["prompt"] = (
+                f"{who} may play another card after the Cascade ({free} Chain "
+                "spaces free), Rest, or pass."
+            )
+            out["commands"] = [
+                f"blood night play {tr.trouper} CARD",
+                *([] if tr.rested_this_turn else [f"blood night rest {tr.trouper} CARD"]),
+                f"blood night pass {tr.trouper}",
+            ]
+        elif len(tr.hand) == 1 and not tr.rested_this_turn:
+            out["prompt"] = f"{who} has one card left and must Rest."
+            out["commands"] = [f"blood night rest {tr.trouper} {tr.hand[0]}"]
+        else:
+            out["prompt"] = f"{who} plays a Tactic card or Rests ({free} Chain spaces free)."
+            out["commands"] = [f"blood night play {tr.trouper} CARD"] + (
+                [] if tr.rested_this_turn else [f"blood night rest {tr.trouper} CARD"]
+            )
+        out["hand"] = list(tr.hand)
+        out["can_pass"] = night.cascade
+        out["must_rest"] = len(tr.hand) == 1 and not tr.rested_this_turn
+        out["can_rest"] = not tr.rested_this_turn
+        return out
+    if night.phase == "tactic" and night.activation is not None:
+        act = night.activation
+        slot = night.chain[act.slot]
+        who = fx.name_of(state, catalog, act.trouper)
+        out["who"] = state.troupers[act.trouper].trouper
+        if slot.kind == "rest":
+            out["prompt"] = (
+                f"{who} is Active with a Rest: discard any cards and draw up to "
+                f"{catalog.config.hand_size}, then finish."
+            )
+            out["commands"] = ["blood night redraw [--discard CARD]", "blood night done"]
+            out["options"] = activation_options(state, catalog)
+            return out
+        card = tactic_card(catalog, slot.card)
+        lines = [f"{k + 1}. {render_effect(e)}" for k, e in enumerate(card.effects)]
+        out["prompt"] = (
+            f"{who} is Active with {card.name} (Chain space {act.slot + 1}). "
+            "Resolve its Effects top to bottom, or skip them:"
+        )
+        out["effects"] = lines
+        out["commands"] = [
+            "blood night attack N nemesis --side front|left|right [--trait T] [--dice FACES]",
+            "blood night attack N minion:A ...",
+            "blood night effect N",
+            "blood night support SPACE",
+            "blood night item TROUPER ITEM",
+            "blood night event EVENT",
+            "blood night done",
+        ]
+        out["options"] = activation_options(state, catalog)
+        return out
+    waiting: dict[str, str] = {
+        "tactic": "Every Chain card is resolved: the Nemesis Phase comes next.",
+        "nemesis": "The Nemesis Phase is over: the Minions Phase comes next.",
+        "minions": "The Minions Phase is over: the Cleanup Phase comes next.",
+        "cleanup": "The Cleanup is done: the next Game Turn starts.",
+        "beginning_of_night": "Begin the night.",
+        "start_of_turn": "Start the Game Turn.",
+    }
+    out["prompt"] = waiting.get(str(night.phase), "")
+    out["commands"] = ["blood night continue"]
+    return out
+
+
+def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
+    """The Night Board as plain data (for `blood status --json` and the rich view)."""
+    night = night_of(state)
+    nem = fx.nemesis_card(state, catalog)
+    level = fx.nemesis_level(state, catalog)
+    phys, mind = fx.fatigue(state, catalog)
+    track = catalog.board.threat_track
+    chain = []
+    for k, s in enumerate(night.chain):
+        if s.kind == "event":
+            ev = catalog.get("events", s.card)
+            name = ev.name if ev is not None else s.card
+        elif s.kind == "rest":
+            name = "Rest (face down)"
+        else:
+            name = card_name(catalog, s.card)
+        chain.append(
+            {
+                "space": k + 1,
+                "kind": s.kind,
+                "card": s.card,
+                "name": name,
+                "owner": state.troupers[s.owner].trouper if s.owner is not None else None,
+                "threat": s.threat,
+                "resolved": s.resolved,
+                "sacrificed": s.sacrificed,
+                "face_down": s.face_down,
+                "supports_used": s.supports_used,
+                "active": night.activation is not None and night.activation.slot == k,
+            }
+        )
+    line = []
+    for k, r in enumerate(night.reaction_line):
+        face = fx.reaction_face(state, catalog, r.card)
+        line.append(
+            {
+                "space": k + 1,
+                "card": r.card,
+                "name": face.name,
+                "resolved": r.resolved,
+                "interruption": face.interruption,
+                "check": face.check is not None,
+                "fatigue": {"physical": face.fatigue.physical, "mind": face.fatigue.mind},
+            }
+        )
+    minions = []
+    for ms in night.minions:
+        mc = minion_card(catalog, ms.minion)
+        minions.append(
+            {
+                "space": ms.space,
+                "minion": ms.minion,
+                "name": mc.name,
+                "type": mc.type,
+                "summoned": ms.summoned,
+                "alive": ms.alive,
+                "defenses": {"physical": mc.defenses.physical, "mind": mc.defenses.mind},
+            }
+        )
+    troupers = []
+    tokens = catalog.config.vigor_tokens
+    for i, t in enumerate(state.troupers):
+        troupers.append(
+            {
+                "seat": t.seat + 1,
+                "trouper": t.trouper,
+                "name": fx.name_of(state, catalog, i),
+                "colour": t.colour,
+                "leader": i == state.leader,
+                "hand": len(t.hand),
+                "hand_cards": list(t.hand),
+                "deck": len(t.draw_pile),
+                "discard": len(t.discard),
+                "wounds": len(t.wounds),
+                "vigor": fx.usable_vigor(t, tokens),
+                "vigor_depleted": t.vigor_depleted,
+                "bites": t.bites,
+                "insanity": t.insanity,
+                "exhausted": t.exhausted,
+                "knocked_out": t.knocked_out,
+                "rested": t.rested_this_turn,
+                "items": [
+                    {
+                        "category": c,
+                        "item": iid,
+                        "name": item_card(catalog, iid).name,
+                        "depleted": iid in t.depleted_items,
+                    }
+                    for c, iid in sorted(t.equipped.items())
+                ],
+            }
+        )
+    return {
+        "turn": night.turn,
+        "phase": night.phase,
+        "result": night.result,
+        "reason": narrate.night_reason(night, catalog),
+        "nemesis": {
+            "id": nem.id,
+            "name": nem.name,
+            "difficulty": night.difficulty,
+            "level": level.name,
+            "defenses": {"physical": nem.defenses.physical, "mind": nem.defenses.mind},
+            "fatigue": {"physical": sum(phys), "mind": sum(mind)},
+            "wounds": {s: len(night.nemesis_wounds.get(s, [])) for s in m.SIDES},
+            "wounds_needed": dict(level.wounds),
+            "deck": len(night.reaction_deck),
+            "discard": len(night.reaction_discard),
+        },
+        "location": night.location,
+        "threat": {
+            "value": night.threat,
+            "length": track.length,
+            "alerts": list(track.alert_spaces),
+        },
+        "chain": chain,
+        "chain_spaces": night.chain_spaces,
+        "reaction_line": line,
+        "reaction_spaces": catalog.board.reaction_spaces,
+        "minions": minions,
+        "minion_spaces": list(catalog.board.minion_spaces),
+        "troupers": troupers,
+        "pending": [q.model_dump() for q in night.pending],
+        "queue": [j.label for j in night.queue],
+    }
