@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from rich.text import Text
 
 from blood_companion import __version__
-from blood_companion.cli.common import print_json, stderr, wants_json
+from blood_companion.cli.common import hint_of, print_json, stderr, wants_json
 from blood_companion.errors import BloodError
 
 app = typer.Typer(
@@ -93,11 +93,15 @@ def _command_of(argv: list[str]) -> str | None:
 
 def report(exc: BloodError, argv: list[str]) -> int:
     """Print a refused action or bad input clearly; return its exit code."""
+    hint = hint_of(exc)
     if wants_json(argv):
-        print_json(exc.to_json())
+        doc = exc.to_json()
+        if hint:
+            doc["hint"] = hint
+        print_json(doc)
     stderr.print(Text.assemble(("Error: ", "bold red"), exc.message))
-    if exc.hint:
-        stderr.print(Text.assemble(("Hint: ", "yellow"), exc.hint))
+    if hint:
+        stderr.print(Text.assemble(("Hint: ", "yellow"), hint))
     return exc.exit_code
 
 

@@ -45,3 +45,15 @@ def print_json(doc: Any) -> None:
 
 def wants_json(argv: list[str]) -> bool:
     return "--json" in argv
+
+
+def hint_of(exc: Any) -> str | None:
+    """A refusal's hint, with the commands its `see` references name (cli/commands.py)."""
+    hint = getattr(exc, "hint", None)
+    see = getattr(exc, "see", ())
+    if see:
+        from blood_companion.cli.commands import for_refs
+
+        more = for_refs(see)
+        hint = f"{hint}; {more}" if hint else more
+    return hint

@@ -13,11 +13,12 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import session
+from blood_companion.cli import commands, session
 from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.legal import next_view
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.errors import UsageError
 
@@ -100,6 +101,7 @@ def _record(action: Action, as_json: bool, **extra: Any) -> None:
     with session.open_session() as store:
         state = session.record(action, store)
         nxt = d.day_next(state, store.catalog)
+        cmds = _commands(state, store.catalog)
         if as_json:
             print_json(
                 {
@@ -113,7 +115,7 @@ def _record(action: Action, as_json: bool, **extra: Any) -> None:
                     "wagon": state.wagon.as_dict(),
                     "location_trophies": state.location_trophies,
                     "nemesis_trophies": state.nemesis_trophies,
-                    "next": nxt.model_dump(mode="json"),
+                    "next": {**nxt.model_dump(mode="json"), "commands": cmds},
                     "log_length": store.log_length,
                     "state_hash": store.state_hash,
                 }
@@ -121,7 +123,7 @@ def _record(action: Action, as_json: bool, **extra: Any) -> None:
             return
         stdout.print(Text(action.describe(), style="green"))
         _print_result(action, state, store.catalog)
-        _print_next_short(nxt)
+        _print_next_short(nxt, cmds)
 
 
 def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
@@ -147,10 +149,15 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
         stdout.print("Wagon: " + ", ".join(f"{n} {r}" for r, n in state.wagon.as_dict().items()))
 
 
-def _print_next_short(nxt: d.NextStep) -> None:
+def _commands(state: CampaignState, catalog: Any) -> list[str]:
+    """The commands of the options open now (engine/legal.py, cli/commands.py)."""
+    return commands.for_next(next_view(state, catalog))
+
+
+def _print_next_short(nxt: d.NextStep, cmds: list[str]) -> None:
     stdout.print(Text.assemble(("Next: ", "bold"), nxt.sentence))
-    if nxt.commands:
-        stdout.print(Text("  " + nxt.commands[0], style="cyan"))
+    if cmds:
+        stdout.print(Text("  " + cmds[0], style="cyan"))
 
 
 def _cell(value: Any) -> str:
@@ -235,7 +242,7 @@ def levels_table(levels: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _print_next(nxt: d.NextStep) -> None:
+def _print_next(nxt: d.NextStep, cmds: list[str]) -> None:
     stdout.print(Text(nxt.title, style="bold"))
     stdout.print(nxt.sentence)
     if nxt.step == "dusk_difficulty":
@@ -258,7 +265,7 @@ def _print_next(nxt: d.NextStep) -> None:
         stdout.print(equipping_table(nxt.choices))
     elif nxt.choices:
         stdout.print(_choices_table(nxt.choices))
-    for cmd in nxt.commands:
+    for cmd in cmds:
         stdout.print(Text("  " + cmd, style="cyan"))
 
 
@@ -270,10 +277,11 @@ def next_(as_json: bool = JsonOpt) -> None:
     """What the table does next, with the legal choices."""
     with session.open_session() as store:
         nxt = d.day_next(store.state, store.catalog)
+        cmds = _commands(store.state, store.catalog)
     if as_json:
-        print_json(nxt.model_dump(mode="json"))
+        print_json({**nxt.model_dump(mode="json"), "commands": cmds})
     else:
-        _print_next(nxt)
+        _print_next(nxt, cmds)
 
 
 @day_app.command("recover")

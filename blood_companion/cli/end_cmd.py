@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import session
+from blood_companion.cli import commands, session
 from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action
@@ -27,6 +27,7 @@ from blood_companion.engine.endgame import (
     rewards_next,
 )
 from blood_companion.engine.history import finished_summary
+from blood_companion.engine.legal import next_view
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.errors import UsageError
 
@@ -61,12 +62,13 @@ def rewards_json(state: CampaignState, catalog: Catalog | None = None) -> dict[s
         "rewards": rw.model_dump(mode="json") if rw else None,
         "choices": reward_choices(state, catalog) if catalog is not None else {},
         "next": rewards_next(state) or _after(state),
+        "commands": commands.for_next(next_view(state, catalog)) if catalog is not None else [],
     }
 
 
 def _after(state: CampaignState) -> str:
     if state.part == "day":
-        return f"Game {state.game} begins with the Day Part (blood day next)."
+        return f"Game {state.game} begins with the Day Part (`blood day next`)."
     if state.part == "over":
         return "The game is over."
     if state.part == "night" and state.night is not None:
@@ -134,6 +136,8 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         stdout.print(f"Troupers: {', '.join(choices['troupers'])}")
     stdout.print(f"Wagon: {_counts(state.wagon.as_dict())}")
     stdout.print(Text.assemble(("Next: ", "bold"), rewards_next(state)))
+    for cmd in commands.for_next(next_view(state, catalog)):
+        stdout.print(Text("  " + cmd, style="cyan"))
 
 
 def show_summary(state: CampaignState, catalog: Catalog) -> None:

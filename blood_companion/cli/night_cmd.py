@@ -12,7 +12,7 @@ from typing import Any
 import typer
 from rich.text import Text
 
-from blood_companion.cli import session
+from blood_companion.cli import commands, session
 from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.engine import narrate
 from blood_companion.engine.actions import Action
@@ -32,6 +32,7 @@ from blood_companion.engine.night import (
     UseItem,
     UseSupport,
     board_view,
+    night_view,
     whose_turn,
 )
 from blood_companion.engine.state import CampaignState
@@ -117,7 +118,7 @@ def _record(build: Any, as_json: bool) -> None:
         assert state.night is not None
         start = 0 if action.type == "night_setup" else before_log
         changes = [narrate.render(e, cat) for e in state.night.log[start:]]
-        nxt = whose_turn(state, cat)
+        nxt = next_doc(state, cat)
         if as_json:
             print_json(
                 {
@@ -141,6 +142,13 @@ def _record(build: Any, as_json: bool) -> None:
             )
             stdout.print(Text(line, style=style))
         _print_next(nxt)
+
+
+def next_doc(state: CampaignState, catalog: Any) -> dict[str, Any]:
+    """`whose_turn` with the commands of the options open now (cli/commands.py)."""
+    doc = whose_turn(state, catalog)
+    doc["commands"] = commands.for_next(night_view(state, catalog))
+    return doc
 
 
 def _print_next(nxt: dict[str, Any]) -> None:
@@ -188,7 +196,7 @@ def next_(as_json: bool = JsonOpt) -> None:
     """What the table does now: whose move, the question waiting, the commands that fit."""
     with session.open_session() as store:
         _night_state(store.state)
-        nxt = whose_turn(store.state, store.catalog)
+        nxt = next_doc(store.state, store.catalog)
     if as_json:
         print_json(nxt)
     else:

@@ -20,7 +20,7 @@ import typer
 from rich.text import Text
 
 from blood_companion.cli import session
-from blood_companion.cli.common import stdout
+from blood_companion.cli.common import hint_of, stdout
 from blood_companion.engine import narrate
 from blood_companion.errors import BloodError
 
@@ -240,8 +240,9 @@ class Loop:
                     self.record(picked, digest, changes)
                 except (RuleError, BloodError) as exc:
                     stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-                    if exc.hint:
-                        stdout.print(Text("Hint: " + exc.hint, style="yellow"))
+                    hint = hint_of(exc)
+                    if hint:
+                        stdout.print(Text("Hint: " + hint, style="yellow"))
                     if menu is top:
                         avoid.add(answer_key)
                     else:

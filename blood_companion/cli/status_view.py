@@ -65,6 +65,7 @@ def build_doc(
         doc["night"] = view
         nxt = whose_turn(state, catalog)
         nxt["title"] = f"Turn {nxt['turn']} · {nxt['phase_name']}"
+        nxt["commands"] = _commands(state, catalog)
         doc["next"] = nxt
     elif state.part == "day" and state.day is not None:
         doc["day"], doc["next"] = _day_view(state, catalog)
@@ -75,13 +76,21 @@ def build_doc(
         doc["next"] = {
             "title": "End of the Night",
             "prompt": rewards_next(state),
-            "commands": ["blood end next"],
+            "commands": _commands(state, catalog),
         }
     else:
         done = "The game is over." if state.part == "over" else "Nothing to do yet."
         doc["next"] = {"title": state.part.capitalize(), "prompt": done, "commands": []}
     doc["placeholder"] = _placeholders(state, catalog)
     return doc
+
+
+def _commands(state: CampaignState, catalog: Catalog) -> list[str]:
+    """The commands of the options open now (engine/legal.py, cli/commands.py)."""
+    from blood_companion.cli.commands import for_next
+    from blood_companion.engine.legal import next_view
+
+    return for_next(next_view(state, catalog))
 
 
 def _placeholders(state: CampaignState, catalog: Catalog) -> list[str]:
@@ -173,7 +182,7 @@ def _day_view(state: CampaignState, catalog: Catalog) -> tuple[dict[str, Any], d
     return view, {
         "title": nxt.title,
         "prompt": nxt.sentence,
-        "commands": list(nxt.commands),
+        "commands": _commands(state, catalog),
         "step": nxt.step,
     }
 

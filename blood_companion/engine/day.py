@@ -380,7 +380,8 @@ def _require(state: CampaignState, catalog: Catalog, steps: Sequence[str], what:
         nxt = day_next(state, catalog)
         raise RuleError(
             f"{what} is not possible now: the Day is at '{STEP_TITLES[day.step]}'",
-            hint=nxt.sentence + (f" ({nxt.commands[0]})" if nxt.commands else ""),
+            hint=nxt.sentence,
+            see=("day_next",),
         )
     return day
 
@@ -389,7 +390,8 @@ def _no_single(state: CampaignState, what: str) -> None:
     if state.mode == "single":
         raise RuleError(
             f"{what}: Single Game mode plays with the Starting cards and items only",
-            hint="choose the Zone: `blood day zone ZONE`",
+            hint="choose the Zone",
+            see=("day_zone",),
         )
 
 
@@ -831,7 +833,8 @@ class ChooseLocation(Action):
         if not day.cartographer:
             raise RuleError(
                 "choosing the Location card needs the Cartographer's Office; roll for it",
-                hint="blood day location --roll (or --dice FACE for a physical die)",
+                hint="roll for it (digital, or the face of a physical die)",
+                see=("day_roll_location",),
             )
         locs = [(loc.id, loc.name) for loc in cat.locations_in(day.zone)]
         lid = match_id(self.location, locs, f"Location card of {day.zone}")
@@ -874,7 +877,7 @@ class ChooseMinions(Action):
         if not day.hunting_house:
             raise RuleError(
                 "choosing Minion cards needs the Hunting House; reveal two at random",
-                hint="blood day minions --random",
+                see=("day_draw_minions",),
             )
         cands = [(mn.id, mn.name) for mn in cat.all("minions")]
         pool = [match_id(x, cands, "Minion card") for x in self.minions]
@@ -907,7 +910,7 @@ class LastAssault(Action):
             if not available_nemeses(state, cat):
                 raise RuleError(
                     "every lieutenant was defeated in this box cycle: only Vlad is left",
-                    hint="blood day last-assault --yes",
+                    see=("day_last_assault",),
                 )
             return _with_day(
                 state, day.model_copy(update={"last_assault": False, "step": "nemesis"})
@@ -958,7 +961,7 @@ class ChooseNemesis(Action):
         if not day.asylum:
             raise RuleError(
                 "choosing the Nemesis needs the Asylum; reveal one at random",
-                hint="blood day nemesis --random",
+                see=("day_draw_nemesis",),
             )
         nid = match_id(self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")], "Nemesis")
         card = cat.nemesis(nid)
@@ -1138,7 +1141,8 @@ class EndDay(Action):
         if unequipped:
             raise RuleError(
                 "still to equip: " + ", ".join(unequipped),
-                hint=f"blood day equip {unequipped[0]} PROTECTION,TOOL,ARTIFACT",
+                hint=f"{unequipped[0]} equips one protection, one tool and one artifact",
+                see=("day_equip",),
             )
         assert day.nemesis and day.location and day.difficulty is not None
         new = setup_night(
@@ -1162,7 +1166,8 @@ class EndDay(Action):
 
 
 class NextStep(BaseModel):
-    """What the table does next: the step, a sentence, the commands and the legal choices."""
+    """What the table does next: the step, a sentence and the legal choices (the options
+    players pick from are in ``engine/day_options.py``)."""
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
@@ -1170,7 +1175,6 @@ class NextStep(BaseModel):
     step: str
     title: str
     sentence: str
-    commands: list[str] = Field(default_factory=list)
     choices: list[dict[str, Any]] = Field(default_factory=list)
     details: dict[str, Any] = Field(default_factory=dict)
 
@@ -1261,7 +1265,7 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
     cat = catalog
     if state.part != "day":
         if state.part == "night":
-            sentence = "The Day Part is over and the night is set up: play it with `blood night`."
+            sentence = "The Day Part is over and the night is set up."
         else:
             sentence = f"The campaign is in the {state.part} part, not the Day."
         return NextStep(
@@ -1276,22 +1280,12 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
             **base,
             sentence="Recovery: Vigor tokens back to available (Bites stay on them), Insanity "
             "cubes to the leftmost space.",
-            commands=["blood day recover"],
         )
     if step == "purchases":
         return NextStep(
             **base,
             sentence="Spend the Wagon at the buildings, buy and upgrade cards, swap cards and "
             "Items; then choose the Zone.",
-            commands=[
-                "blood day buy BUILDING --pay RES=N,...",
-                "blood day buy-tactic TROUPER --art ART --pay ...",
-                "blood day buy-card TROUPER CARD --pay ... [--trophies ...]",
-                "blood day upgrade TROUPER ITEM --pay ...",
-                "blood day swap-tactic TROUPER OUT IN",
-                "blood day swap-item TROUPER OUT IN",
-                "blood day zone ZONE",
-            ],
             choices=_purchase_choices(state, cat),
             details={
                 "wagon": state.wagon.as_dict(),
@@ -1304,7 +1298,6 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
         return NextStep(
             **base,
             sentence="Choose the Zone of the next night.",
-            commands=["blood day zone ZONE"],
             choices=[{"id": z.id, "name": z.name} for z in cat.all("zones")],
         )
     if step == "location":
@@ -1318,13 +1311,11 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
                 **base,
                 sentence=f"Cartographer's Office: choose the Location card of {zone} "
                 "(or roll for it).",
-                commands=["blood day location ID", "blood day location --roll"],
                 choices=locs,
             )
         return NextStep(
             **base,
             sentence=f"Roll the {die} die for the Location card of {zone}.",
-            commands=["blood day location --roll", "blood day location --dice FACE"],
             choices=locs,
             details={"die": die},
         )
@@ -1335,13 +1326,11 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
                 **base,
                 sentence="Hunting House: choose four Minion cards; two of them, at random, take "
                 "spaces A and B.",
-                commands=["blood day minions A,B,C,D"],
                 choices=minions,
             )
         return NextStep(
             **base,
             sentence="Reveal two Minion cards at random for spaces A and B.",
-            commands=["blood day minions --random"],
             choices=minions,
         )
     if step == "last_assault":
@@ -1350,7 +1339,6 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
             **base,
             sentence="Last Assault: do the players face Vlad tonight?"
             + ("" if avail else " Every lieutenant is defeated: only Vlad is left."),
-            commands=["blood day last-assault --yes", "blood day last-assault --no"],
             choices=[{"id": "yes"}, {"id": "no"}] if avail else [{"id": "yes"}],
             details={"vlad_weakened": len(state.vlad_weakened)},
         )
@@ -1363,13 +1351,11 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
             return NextStep(
                 **base,
                 sentence="Asylum: choose the Nemesis.",
-                commands=["blood day nemesis ID"],
                 choices=nems,
             )
         return NextStep(
             **base,
             sentence="Reveal the Nemesis at random from the available ones.",
-            commands=["blood day nemesis --random"],
             choices=nems,
         )
     if step == "dusk_difficulty":
@@ -1378,7 +1364,6 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
             **base,
             sentence="Lay out the Map as the Location card shows; the app has the Reaction deck "
             "and shuffles it. Choose the Difficulty Level.",
-            commands=["blood day difficulty N"],
             choices=difficulty_levels(state, cat),
             details={
                 "location": day.location,
@@ -1395,7 +1380,6 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
         return NextStep(
             **base,
             sentence=f"Place {n} Event card(s) on the Chain from the left.",
-            commands=["blood day events", "blood day events ID,..."],
             choices=[{"id": e.id, "name": e.name} for e in cat.events_in(zone)],
             details={"influence": n},
         )
@@ -1418,12 +1402,10 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
         if waiting:
             sentence = "Equipping: optional swaps, then each Trouper equips three Items, one per "
             sentence += "category. Still to equip: " + ", ".join(waiting) + "."
-            cmds = ["blood day equip TROUPER ITEM,ITEM,ITEM", "blood day swap-item ..."]
         else:
             sentence = "Everyone is equipped: end the Day and set up the night."
-            cmds = ["blood day end"]
         return NextStep(
-            **base, sentence=sentence, commands=cmds, choices=choices, details={"waiting": waiting}
+            **base, sentence=sentence, choices=choices, details={"waiting": waiting}
         )
     return NextStep(**base, sentence="The Day Part is over.")
 

@@ -36,7 +36,7 @@ MOVES = {"step", "run", "fly", "escape", "push", "attract", "move"}
 
 def night_of(state: CampaignState) -> NightState:
     if state.night is None:
-        raise RuleError("no night is being played", hint="`blood night setup ...` starts one")
+        raise RuleError("no night is being played", see=("night_setup",))
     return state.night
 
 

@@ -434,28 +434,24 @@ def rewards_next(state: CampaignState) -> str:
         return ""
     if rw.vlad_cards:
         return (
-            f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {rw.zone} to the Weakened side "
-            "(blood end weaken CARD...)."
+            f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {rw.zone} to the Weakened side."
         )
     if rw.advanced_tactics:
         return (
-            f"Take {rw.advanced_tactics} Advanced Tactic card(s) from the tops of the Art decks "
-            "(blood end take ART TROUPER)."
+            f"Take {rw.advanced_tactics} Advanced Tactic card(s) from the tops of the Art decks."
         )
     if rw.loot:
         roll = rw.loot[0]
         if roll.resource == "any":
             return (
-                f"Roll {roll.dice}: each Triumph gives one Resource of your choice "
-                "(blood end loot --resource RESOURCE [--dice FACES])."
+                f"Roll {roll.dice}: each Triumph gives one Resource of your choice."
             )
-        return f"Roll {roll.dice} for {roll.resource} (blood end loot [--dice FACES])."
+        return f"Roll {roll.dice} for {roll.resource}."
     if rw.result == "won" and rw.vlad:
         return (
-            "Vlad is defeated! Finish the game: the box returns to its starting state "
-            "(blood end finish)."
+            "Vlad is defeated! Finish the game: the box returns to its starting state."
         )
-    return "All rewards taken: finish the game (blood end finish)."
+    return "All rewards taken: finish the game."
 
 
 def reward_choices(state: CampaignState, catalog: Catalog) -> dict[str, Any]:

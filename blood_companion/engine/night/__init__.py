@@ -35,6 +35,7 @@ from blood_companion.engine.night.core import (
     tactic_card,
     trouper_index,
 )
+from blood_companion.engine.night.options import night_view, whose_turn
 from blood_companion.engine.night.phases import (
     PHASE_NAMES,
     PHASES,
@@ -63,7 +64,7 @@ from blood_companion.engine.night.tactic import (
     UseSupport,
 )
 from blood_companion.engine.night.trouper_tests import effect_test, take_test, test_options
-from blood_companion.engine.night.views import activation_options, board_view, whose_turn
+from blood_companion.engine.night.views import activation_options, board_view
 
 PHASE_CHECKS["night"] = check_phase
 
@@ -99,6 +100,7 @@ __all__ = [
     "event_card",
     "item_card",
     "minion_card",
+    "night_view",
     "settle",
     "start_turn",
     "tactic_card",

@@ -57,7 +57,7 @@ class RollTest(NightAction):
         cat = ctx.catalog
         q = ai.current_question(state)
         if q.kind != "test" or q.trouper is None:
-            raise RuleError("no Test is waiting", hint="`blood night next`")
+            raise RuleError("no Test is waiting", see=("night_next",))
         state, result = take_test(
             state,
             cat,

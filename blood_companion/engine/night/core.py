@@ -6,11 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from blood_companion.content import models as m
-from blood_companion.engine import narrate
 from blood_companion.engine.dice import DiceBox
-from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night_state import NightState
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -93,28 +90,3 @@ def reroll_slots(text: str, n: int) -> tuple[int, ...]:
     if not out or any(not 0 <= s < n for s in out):
         raise RuleError(f"re-roll dice are numbered 1 to {n}")
     return out
-
-
-def need_phase(state: CampaignState, *phases: str, what: str) -> NightState:
-    night = night_of(state)
-    if night.phase == "over":
-        raise RuleError(
-            f"the night is over ({night.result}): "
-            f"{narrate.REASONS.get(night.reason, night.reason)}"
-        )
-    if night.phase not in phases:
-        wanted = " or ".join(PHASE_NAMES[p] for p in phases)
-        raise RuleError(
-            f"{what} belongs to the {wanted}; the table is in the {PHASE_NAMES[night.phase]}",
-            hint="`blood night next` says what to do now",
-        )
-    return night
-
-
-def no_question(state: CampaignState) -> None:
-    night = night_of(state)
-    if night.pending:
-        raise RuleError(
-            "a question is waiting: " + night.pending[0].prompt,
-            hint="`blood night answer ...` or `blood night roll` first",
-        )

@@ -331,7 +331,8 @@ def answer_targets(
     if q.kind in ("test", "discard"):
         raise RuleError(
             "this question is answered with "
-            + ("`blood night roll`" if q.kind == "test" else "the cards to discard")
+            + ("the dodge Test's roll" if q.kind == "test" else "the cards to discard"),
+            see=("night_roll",) if q.kind == "test" else ("night_answer",),
         )
     bad = [i for i in chosen if i not in q.candidates]
     if bad:

@@ -42,7 +42,7 @@ class SetupNight(Action):
             # A finished night is closed by the End of the Night (history, rewards) first.
             raise RuleError(
                 f"the night was {state.night.result}: close it before setting up another",
-                hint="`blood end night`",
+                see=("end_night",),
             )
         state = setup_night(
             state,
@@ -112,7 +112,7 @@ class PlayCard(NightAction):
             raise RuleError(
                 f"{who} has one card in hand and must Rest"
                 + (" (or pass after the Cascade)" if night.cascade else ""),
-                hint=f"`blood night rest {tr.trouper} {self.card}`",
+                see=("night_rest",),
             )
         card = cat.tactic(self.card)
         if card is None:

@@ -86,8 +86,8 @@ def card_effect(
 ) -> tuple[m.TacticCard, m.Effect, int]:
     if slot.kind == "rest":
         raise RuleError(
-            "a Rest card is face down: its Effects are not resolved "
-            "(`blood night redraw` or `blood night done`)"
+            "a Rest card is face down: its Effects are not resolved",
+            see=("night_redraw", "night_done"),
         )
     card = catalog.tactic(slot.card)
     if card is None:
@@ -138,7 +138,7 @@ def attack_need(
     Test printed with its own number uses that number. Raises RuleError for a bad target."""
     kinds = [o.kind for o in eff.outcome if o.kind in ATTACKS]
     if not kinds:
-        raise RuleError("this Effect makes no attack", hint="use `blood night effect`")
+        raise RuleError("this Effect makes no attack", see=("night_effect",))
     trait_kind = "physical" if kinds[0] == "physical_attack" else "mind"
     key = target.strip().lower()
     night = night_of(state)
@@ -202,7 +202,7 @@ def attack(
     Weakness of the side hit); each attack Element of the Effect inflicts a Wound."""
     kinds = [o.kind for o in eff.outcome if o.kind in ATTACKS]
     if not kinds:
-        raise RuleError("this Effect makes no attack", hint="use `blood night effect`")
+        raise RuleError("this Effect makes no attack", see=("night_effect",))
     tk = eff.target.kind if eff.target is not None else "enemy"
     key = target.strip().lower()
     is_nemesis = key in ("nemesis", "n", "boss")

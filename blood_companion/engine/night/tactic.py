@@ -54,7 +54,7 @@ class Attack(NightAction):
         if not any(o.kind in ATTACKS for o in eff.outcome):
             raise RuleError(
                 f"Effect {self.effect} of {card.name} makes no attack",
-                hint="`blood night effect` resolves it",
+                see=("night_effect",),
             )
         t = act.trouper
         check_cost_and_condition(state, cat, t, eff, discard=self.discard)
@@ -106,7 +106,7 @@ class ResolveEffect(NightAction):
         if any(o.kind in ATTACKS for o in eff.outcome):
             raise RuleError(
                 f"Effect {self.effect} of {card.name} is an attack",
-                hint="`blood night attack` resolves it",
+                see=("night_attack",),
             )
         t = act.trouper
         who = t

@@ -18,13 +18,11 @@ from blood_companion.engine.night.core import (
     minion_card,
     tactic_card,
 )
-from blood_companion.engine.night.phases import PHASE_NAMES
 from blood_companion.engine.night.resolve import (
     attack_need,
     card_effect,
     check_cost_and_condition,
 )
-from blood_companion.engine.night.trouper_tests import test_options
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -41,7 +39,7 @@ def _effect_entry(
         "effect": number,
         "text": render_effect(eff),
         "type": eff.type,
-        "attack": attack.removesuffix("attack") if attack else None,
+        "attack": attack.removesuffix("_attack") if attack else None,
         "target": target.kind if target is not None else None,
         "distance": target.distance if target is not None else None,
         "minion_type": target.minion_type if target is not None else None,
@@ -179,131 +177,6 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                     ],
                 }
             )
-    return out
-
-
-def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
-    """What the table does now: phase, who acts, the prompt and the commands that fit."""
-    night = night_of(state)
-    out: dict[str, Any] = {
-        "turn": night.turn,
-        "phase": night.phase,
-        "phase_name": PHASE_NAMES[night.phase],
-        "who": None,
-        "question": None,
-    }
-    if night.phase == "over":
-        out["prompt"] = (
-            f"The night is {night.result}: {narrate.night_reason(night, catalog)}. "
-            "End of the Night: clear the board and read the rewards."
-        )
-        out["commands"] = ["blood end night"]
-        return out
-    if night.pending:
-        q = night.pending[0]
-        out["question"] = q.model_dump()
-        out["prompt"] = q.prompt
-        if q.kind == "test":
-            out["test_options"] = test_options(
-                state,
-                catalog,
-                q.trouper or 0,
-                traits=q.traits,
-                fixed_dice=q.dice,
-                target=q.target or 0,
-            )
-            who = fx.name_of(state, catalog, q.trouper or 0)
-            opts = " or ".join(x.capitalize() for x in q.traits) or (q.dice or "")
-            out["who"] = state.troupers[q.trouper or 0].trouper
-            out["prompt"] += f". {who} takes a {opts} Test, {q.target}+ Triumphs."
-            out["commands"] = ["blood night roll [--trait T] [--dice FACES]"]
-        elif q.kind == "discard":
-            out["who"] = state.troupers[q.trouper or 0].trouper
-            out["commands"] = ["blood night answer CARD[,CARD]"]
-        else:
-            names = ", ".join(state.troupers[i].trouper for i in q.candidates)
-            out["prompt"] += f" (candidates: {names})"
-            out["commands"] = [
-                "blood night answer TROUPER[,TROUPER]" + (" | none" if q.kind == "in_range" else "")
-            ]
-        return out
-    if night.phase == "planning":
-        t = night.to_play
-        assert t is not None
-        tr = state.troupers[t]
-        who = fx.name_of(state, catalog, t)
-        out["who"] = tr.trouper
-        free = night.chain_spaces - len(night.chain)
-        if night.cascade and len(tr.hand) == 1 and not tr.rested_this_turn:
-            out["prompt"] = f"{who} has one card left: Rest with it, or pass after the Cascade."
-            out["commands"] = [
-                f"blood night rest {tr.trouper} {tr.hand[0]}",
-                f"blood night pass {tr.trouper}",
-            ]
-        elif night.cascade:
-            out["prompt"] = (
-                f"{who} may play another card after the Cascade ({free} Chain "
-                "spaces free), Rest, or pass."
-            )
-            out["commands"] = [
-                f"blood night play {tr.trouper} CARD",
-                *([] if tr.rested_this_turn else [f"blood night rest {tr.trouper} CARD"]),
-                f"blood night pass {tr.trouper}",
-            ]
-        elif len(tr.hand) == 1 and not tr.rested_this_turn:
-            out["prompt"] = f"{who} has one card left and must Rest."
-            out["commands"] = [f"blood night rest {tr.trouper} {tr.hand[0]}"]
-        else:
-            out["prompt"] = f"{who} plays a Tactic card or Rests ({free} Chain spaces free)."
-            out["commands"] = [f"blood night play {tr.trouper} CARD"] + (
-                [] if tr.rested_this_turn else [f"blood night rest {tr.trouper} CARD"]
-            )
-        out["hand"] = list(tr.hand)
-        out["can_pass"] = night.cascade
-        out["must_rest"] = len(tr.hand) == 1 and not tr.rested_this_turn
-        out["can_rest"] = not tr.rested_this_turn
-        return out
-    if night.phase == "tactic" and night.activation is not None:
-        act = night.activation
-        slot = night.chain[act.slot]
-        who = fx.name_of(state, catalog, act.trouper)
-        out["who"] = state.troupers[act.trouper].trouper
-        if slot.kind == "rest":
-            out["prompt"] = (
-                f"{who} is Active with a Rest: discard any cards and draw up to "
-                f"{catalog.config.hand_size}, then finish."
-            )
-            out["commands"] = ["blood night redraw [--discard CARD]", "blood night done"]
-            out["options"] = activation_options(state, catalog)
-            return out
-        card = tactic_card(catalog, slot.card)
-        lines = [f"{k + 1}. {render_effect(e)}" for k, e in enumerate(card.effects)]
-        out["prompt"] = (
-            f"{who} is Active with {card.name} (Chain space {act.slot + 1}). "
-            "Resolve its Effects top to bottom, or skip them:"
-        )
-        out["effects"] = lines
-        out["commands"] = [
-            "blood night attack N nemesis --side front|left|right [--trait T] [--dice FACES]",
-            "blood night attack N minion:A ...",
-            "blood night effect N",
-            "blood night support SPACE",
-            "blood night item TROUPER ITEM",
-            "blood night event EVENT",
-            "blood night done",
-        ]
-        out["options"] = activation_options(state, catalog)
-        return out
-    waiting: dict[str, str] = {
-        "tactic": "Every Chain card is resolved: the Nemesis Phase comes next.",
-        "nemesis": "The Nemesis Phase is over: the Minions Phase comes next.",
-        "minions": "The Minions Phase is over: the Cleanup Phase comes next.",
-        "cleanup": "The Cleanup is done: the next Game Turn starts.",
-        "beginning_of_night": "Begin the night.",
-        "start_of_turn": "Start the Game Turn.",
-    }
-    out["prompt"] = waiting.get(str(night.phase), "")
-    out["commands"] = ["blood night continue"]
     return out
 
 

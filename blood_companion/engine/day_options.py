@@ -1,0 +1,304 @@
+"""The Day Part's legal actions as typed options (engine/legal.py), with their follow-ups.
+
+Built from the engine's own step table and views (``engine/day.py``): the Show's Recovery and
+Purchases (every building, card and upgrade on offer, with a stable key; those the Wagon cannot
+pay are listed disabled, with the reason), the swaps, and each selection step of the Show and the
+Dusk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.content.models import ARTS, ITEM_CATEGORIES
+from blood_companion.engine import day as d
+from blood_companion.engine.legal import VIEWS, Ask, Next, Option, Pick, register_askers
+from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+
+def _troupers(state: CampaignState, catalog: Catalog) -> tuple[Pick, ...]:
+    out = []
+    for i, t in enumerate(state.troupers):
+        card = catalog.trouper(t.trouper)
+        out.append(Pick(str(i + 1), f"{card.name if card else t.trouper} ({t.colour})", t.trouper))
+    return tuple(out)
+
+
+def _pay(state: CampaignState, cost: Any) -> tuple[dict[str, int] | None, str]:
+    pay = d.suggest_payment(state.wagon, cost) if cost is not None else None
+    return pay, (f" (pay {d.pay_text(pay)})" if pay else "")
+
+
+def _purchases(state: CampaignState, catalog: Catalog) -> list[Option]:
+    day = state.day
+    assert day is not None
+    out: list[Option] = []
+    w = state.wagon
+    for i, b in enumerate(catalog.village.buildings):
+        used = getattr(day, b.effect, False) is True
+        pay, paid = _pay(state, b.cost)
+        needs: tuple[str, ...] = ()
+        if b.effect == "sanatorium":
+            needs = ("trouper",)
+        elif b.effect == "alchemist":
+            needs = ("trade_from", "amount", "trade_to")
+        why = ""
+        if used:
+            why = f"the {b.name} was already used this Day"
+        elif not d.can_afford(w, b.cost):
+            why = f"the Wagon cannot pay {d.cost_text(b.cost)}"
+        elif b.effect == "sanatorium" and not any(t.bites for t in state.troupers):
+            why = "no Trouper has a Bite to discard"
+        out.append(Option(f"b{i + 1}", f"{b.name}{paid}", "day_buy_building",
+                          {"building": b.id, "pay": pay}, needs=needs, enabled=not why, why=why,
+                          group="building"))
+    for k, art in enumerate(ARTS):
+        deck = state.advanced_decks.get(art, [])
+        top = catalog.tactic(deck[0]) if deck else None
+        if top is None or top.cost is None:
+            continue
+        pay, paid = _pay(state, top.cost)
+        why = "" if d.can_afford(w, top.cost) else f"the Wagon cannot pay {d.cost_text(top.cost)}"
+        out.append(Option(f"a{k + 1}", f"Top {art} Advanced Tactic card: {top.name}{paid}",
+                          "day_buy_advanced", {"art": art, "pay": pay}, needs=("trouper",),
+                          enabled=not why, why=why, group="advanced"))
+    for k, cid in enumerate([*state.training, *state.crafting]):
+        card: Any = catalog.tactic(cid) or catalog.item(cid)
+        if card is None or card.cost is None:
+            continue
+        pay, paid = _pay(state, card.cost)
+        why = ""
+        if not d.can_afford(w, card.cost):
+            why = f"the Wagon cannot pay {d.cost_text(card.cost)}"
+        elif not d._holds_trophies(state, card.trophies):
+            why = f"it needs {d.trophy_text(card.trophies)}"
+        kind = "Location/Nemesis Tactic card" if cid in state.training else "Location/Nemesis Item"
+        out.append(Option(f"c{k + 1}", f"{card.name} ({kind}){paid}", "day_buy_card",
+                          {"card": cid, "pay": pay}, needs=("trouper",), enabled=not why,
+                          why=why, group="card"))
+    k = 0
+    for t in state.troupers:
+        for s in t.sleeves:
+            item = catalog.item(s.item)
+            if item is None or item.upgrade_cost is None or s.advanced:
+                continue
+            k += 1
+            pay, paid = _pay(state, item.upgrade_cost)
+            why = "" if d.can_afford(w, item.upgrade_cost) else (
+                f"the Wagon cannot pay {d.cost_text(item.upgrade_cost)}")
+            owner = catalog.trouper(t.trouper)
+            out.append(Option(f"u{k}", f"Upgrade {owner.name if owner else t.trouper}'s "
+                              f"{item.name}{paid}", "day_upgrade_item",
+                              {"trouper": t.trouper, "item": s.item, "pay": pay},
+                              enabled=not why, why=why, group="upgrade"))
+    return out
+
+
+def _swaps(state: CampaignState) -> list[Option]:
+    out = []
+    if any(t.reserve_cards for t in state.troupers):
+        out.append(Option("st", "Swap a Tactic card with one of the Personal Reserve",
+                          "day_swap_tactic", needs=("trouper", "out", "into"), group="swap"))
+    if any(t.reserve_items for t in state.troupers):
+        out.append(Option("si", "Swap an Item with one of the Personal Reserve", "day_swap_item",
+                          needs=("trouper", "out", "into"), group="swap"))
+    return out
+
+
+def day_view(state: CampaignState, catalog: Catalog) -> Next:
+    nxt = d.day_next(state, catalog)
+    step = nxt.step
+    title = f"Day Part · {nxt.title}"
+    day = state.day
+    if day is None:
+        return Next("day", step, title, nxt.sentence)
+    base: dict[str, Any] = {"details": nxt.details}
+    if step == "recovery":
+        return Next("day", step, title, nxt.sentence,
+                    options=(Option("1", "Recover", "day_recover"),), default="1", **base)
+    if step == "purchases":
+        opts = _purchases(state, catalog) + _swaps(state)
+        opts.append(Option("z", "Done buying: choose the Zone", "day_zone", needs=("zone",)))
+        wagon = ", ".join(f"{v} {k}" for k, v in state.wagon.as_dict().items())
+        return Next("day", step, title, "Buy something, or finish buying?", options=tuple(opts),
+                    default="z", info=(f"Wagon: {wagon}",), **base)
+    if step == "zone":
+        zones = tuple(Option(str(i + 1), z.name, "day_zone", {"zone": z.id})
+                      for i, z in enumerate(catalog.all("zones")))
+        return Next("day", step, title, "Zone Selection: where do you face the Nemesis tonight?",
+                    options=zones, default="1", **base)
+    if step == "location":
+        opts = []
+        if day.cartographer:
+            opts = [Option(str(i + 1), f"{c['name']} (die {c.get('face')})",
+                           "day_choose_location", {"location": c["id"]})
+                    for i, c in enumerate(nxt.choices)]
+        opts.append(Option("r", "Roll the die here (digital)", "day_roll_location"))
+        opts.append(Option("t", "Type the face of your own die", "day_roll_location",
+                           needs=("faces",)))
+        return Next("day", step, title, nxt.sentence, options=tuple(opts), default="r", **base)
+    if step == "minions":
+        if day.hunting_house:
+            return Next("day", step, title, nxt.sentence, options=(
+                Option("1", "Choose four Minion cards", "day_choose_minions",
+                       needs=("minions",)),), default="1", **base)
+        return Next("day", step, title, nxt.sentence,
+                    options=(Option("1", "Reveal two at random", "day_draw_minions"),),
+                    default="1", **base)
+    if step == "last_assault":
+        ids = {x["id"] for x in nxt.choices}
+        opts = [o for o in (
+            Option("n", "No: a lieutenant tonight", "day_last_assault", {"face_vlad": False}),
+            Option("y", "Yes: face Vlad", "day_last_assault", {"face_vlad": True}),
+        ) if ("yes" if o.fields["face_vlad"] else "no") in ids]
+        return Next("day", step, title, nxt.sentence, options=tuple(opts),
+                    default=opts[0].key, **base)
+    if step == "nemesis":
+        if day.asylum:
+            opts = [Option(str(i + 1), c["name"], "day_choose_nemesis", {"nemesis": c["id"]})
+                    for i, c in enumerate(nxt.choices)]
+            return Next("day", step, title, nxt.sentence, options=tuple(opts), default="1",
+                        **base)
+        return Next("day", step, title, nxt.sentence,
+                    options=(Option("1", "Reveal at random", "day_draw_nemesis"),), default="1",
+                    **base)
+    if step == "dusk_difficulty":
+        det = nxt.details
+        info = [f"Location: {det.get('location_name')}   Nemesis: {det.get('nemesis')}"]
+        info += ["Map: " + " ".join(row) for row in det.get("map", [])]
+        opts = []
+        for lv in nxt.choices:
+            w = lv["wounds"]
+            opts.append(Option(str(lv["level"]), f"{lv['name']} / {lv['nemesis_level']}: wounds "
+                               f"F{w['front']} L{w['left']} R{w['right']}, {lv['influence']} "
+                               "Event(s)", "day_difficulty", {"level": lv["level"]}))
+        return Next("day", step, title, "Choose the Difficulty Level.", options=tuple(opts),
+                    default=opts[0].key if opts else None, info=tuple(info), **base)
+    if step == "dusk_events":
+        return Next("day", step, title, nxt.sentence, options=(
+            Option("1", "Draw them at random here", "day_place_events"),
+            Option("t", "Name the Event cards you drew", "day_place_events", needs=("events",)),
+        ), default="1", **base)
+    if step == "equipping":
+        waiting = nxt.details.get("waiting", [])
+        opts = _swaps(state)
+        if not waiting:
+            opts.insert(0, Option("1", "End the Day", "day_end"))
+            return Next("day", step, title, nxt.sentence, options=tuple(opts), default="1",
+                        **base)
+        who = waiting[0]
+        row = next(c for c in nxt.choices if c["trouper"] == who)
+        first = [ids[0].rstrip("+") for ids in row["sleeves"].values() if ids]
+        names = ", ".join(_item_label(catalog, i) for i in first)
+        opts.insert(0, Option("1", "Equip " + names, "day_equip",
+                              {"trouper": who, "items": first}))
+        opts.insert(1, Option("c", "Choose the three Items", "day_equip", {"trouper": who},
+                              needs=("items",)))
+        sleeves = tuple(f"{cat}: " + "; ".join(_item_label(catalog, i) for i in ids)
+                        for cat, ids in row["sleeves"].items())
+        return Next("day", step, title, f"Equipping {who}: three Items, one per category.",
+                    who=who, options=tuple(opts), default="1", info=sleeves, **base)
+    return Next("day", step, title, nxt.sentence,
+                options=(Option("1", "End the Day", "day_end"),), default="1", **base)
+
+
+def _item_label(catalog: Catalog, raw: str) -> str:
+    """An Item as players read it: its name on the side it shows ("+": the Advanced side)."""
+    item = catalog.item(raw.rstrip("+"))
+    if item is None:
+        return raw
+    side = item.advanced if raw.endswith("+") and item.advanced is not None else item.starting
+    return side.name + (" (Advanced)" if raw.endswith("+") else "")
+
+
+def _names(catalog: Catalog, ids: list[str], items: bool = False) -> tuple[Pick, ...]:
+    out = []
+    for i, c in enumerate(ids):
+        rec: Any = catalog.item(c) if items else catalog.tactic(c)
+        out.append(Pick(str(i + 1), rec.name if rec is not None else c, c))
+    return tuple(out)
+
+
+def _day_asker(
+    state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any],
+    need: str,
+) -> Ask | None:
+    fields = {**option.fields, **answers}
+    who = fields.get("trouper")
+    t = state.troupers[state.trouper_index(who)] if who else None
+    if need == "trouper":
+        picks = _troupers(state, catalog)
+        if option.kind == "day_buy_building":
+            picks = tuple(p for p, tr in zip(picks, state.troupers, strict=True) if tr.bites)
+            return Ask("trouper", "Whose Bite does the Sanatorium discard?", picks,
+                       default=picks[0].key if picks else None)
+        if option.kind in ("day_swap_tactic", "day_swap_item"):
+            attr = "reserve_cards" if option.kind == "day_swap_tactic" else "reserve_items"
+            picks = tuple(p for p, tr in zip(picks, state.troupers, strict=True)
+                          if getattr(tr, attr))
+            return Ask("trouper", "Whose card is swapped?", picks, default="1")
+        return Ask("trouper", "Who takes it into their Personal Reserve?", picks, default="1")
+    if need == "out" and t is not None:
+        if option.kind == "day_swap_tactic":
+            return Ask("out", "Which deck card goes to the Reserve?", _names(catalog, t.deck))
+        return Ask("out", "Which sleeved Item goes to the Reserve?",
+                   _names(catalog, [s.item for s in t.sleeves], items=True))
+    if need == "into" and t is not None:
+        if option.kind == "day_swap_tactic":
+            return Ask("into", "Which Reserve card takes its place (same Art)?",
+                       _names(catalog, t.reserve_cards))
+        return Ask("into", "Which Reserve Item takes its place (same category)?",
+                   _names(catalog, t.reserve_items, items=True))
+    if need == "trade_from":
+        return Ask("trade_from", "Which Resource do you give up?",
+                   tuple(Pick(str(i + 1), r, r) for i, r in enumerate(RESOURCE_NAMES)))
+    if need == "amount":
+        return Ask("amount", "How many?", tuple(Pick(str(n), str(n), n) for n in range(1, 7)),
+                   default="1")
+    if need == "trade_to":
+        return Ask("trade_to", "For which Resource?",
+                   tuple(Pick(str(i + 1), r, r) for i, r in enumerate(RESOURCE_NAMES)
+                         if r != fields.get("trade_from")))
+    if need == "zone":
+        return Ask("zone", "Zone Selection: where do you face the Nemesis tonight?",
+                   tuple(Pick(str(i + 1), z.name, z.id)
+                         for i, z in enumerate(catalog.all("zones"))), default="1")
+    if need == "faces":
+        die = catalog.config.location_die
+        return Ask("faces", f"Which face does your {die} die show?", (), free=f"the face of "
+                   f"your {die} die, e.g. 2", parse=lambda text: text)
+    if need == "minions":
+        picks = tuple(Pick(str(i + 1), f"{mn.name} ({mn.type})", mn.id)
+                      for i, mn in enumerate(catalog.all("minions")))
+        return Ask("minions", "Hunting House: which four Minion cards?", picks, many=(4, 4))
+    if need == "events":
+        day = state.day
+        loc = catalog.get("locations", day.location or "") if day else None
+        evs = catalog.events_in(loc.zone) if loc else []
+        n = d.influence(state, catalog)
+        return Ask("events", f"Which {n} Event card(s) did you draw?",
+                   tuple(Pick(str(i + 1), e.name, e.id) for i, e in enumerate(evs)),
+                   many=(n, n))
+    if need == "items" and t is not None:
+        sleeves: list[Pick] = []
+        for s in t.sleeves:
+            item = catalog.item(s.item)
+            if item is not None:
+                raw = s.item + ("+" if s.advanced else "")
+                sleeves.append(Pick(str(len(sleeves) + 1), f"{_item_label(catalog, raw)} "
+                                    f"({item.category})", s.item))
+        return Ask("items", f"Which three Items does {t.trouper} equip (one per category: "
+                   + ", ".join(ITEM_CATEGORIES) + ")?", tuple(sleeves), many=(3, 3))
+    return None
+
+
+register_askers(
+    ("day_buy_building", "day_buy_advanced", "day_buy_card", "day_swap_tactic", "day_swap_item",
+     "day_zone", "day_roll_location", "day_choose_minions", "day_place_events", "day_equip"),
+    _day_asker,
+)
+VIEWS["day"] = day_view

@@ -1,0 +1,79 @@
+"""The End of the Night's legal actions as typed options (engine/legal.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.engine import endgame as eg
+from blood_companion.engine.legal import VIEWS, Ask, Next, Option, Pick, register_askers
+from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+
+def end_view(state: CampaignState, catalog: Catalog) -> Next:
+    rw = state.rewards
+    if rw is None:
+        return Next("end", "end", "End of the Night", "Nothing is owed.", end=True)
+    title = "End of the Night · " + ("Victory" if rw.result == "won" else "Defeat")
+    prompt = eg.rewards_next(state)
+    forfeit = Option("f", "Finish the game now, leaving the rest", "finish_game",
+                     {"forfeit": True})
+    if rw.vlad_cards:
+        cards = [v for v in catalog.vlad_reactions_in(rw.zone) if v.id not in state.vlad_weakened]
+        opts = [Option(str(i + 1), f"Turn {v.enhanced.name} to its Weakened side "
+                       f"({v.weakened.name})", "weaken_vlad", {"cards": [v.id]})
+                for i, v in enumerate(cards)]
+        return Next("end", "vlad_cards", title, prompt, options=(*opts, forfeit),
+                    default="1" if opts else "f")
+    if rw.advanced_tactics:
+        opts = []
+        for i, art in enumerate(a for a, deck in state.advanced_decks.items() if deck):
+            deck = state.advanced_decks[art]
+            top = catalog.tactic(deck[0])
+            opts.append(Option(str(i + 1), f"Top {art} card: {top.name if top else deck[0]} "
+                               f"({len(deck)} left)", "take_advanced_tactic", {"art": art},
+                               needs=("trouper",)))
+        return Next("end", "advanced_tactics", title, prompt, options=(*opts, forfeit),
+                    default="1" if opts else "f")
+    if rw.loot:
+        roll = rw.loot[0]
+        needs: tuple[str, ...] = ("resource",) if roll.resource == "any" else ()
+        return Next("end", "loot", title, prompt, options=(
+            Option("r", f"Roll {roll.dice} here (digital)", "roll_loot", needs=needs),
+            Option("t", f"Type the faces of your own dice ({roll.dice})", "roll_loot",
+                   needs=(*needs, "faces")),
+            forfeit,
+        ), default="r")
+    return Next("end", "finish", title, prompt,
+                options=(Option("1", "Finish the game", "finish_game"),), default="1")
+
+
+def _end_asker(
+    state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any],
+    need: str,
+) -> Ask | None:
+    rw = state.rewards
+    if need == "trouper":
+        picks = []
+        for i, t in enumerate(state.troupers):
+            card = catalog.trouper(t.trouper)
+            picks.append(Pick(str(i + 1), card.name if card else t.trouper, t.trouper))
+        turn = len(rw.tactics_taken) % max(1, len(state.troupers)) if rw else 0
+        return Ask("trouper", f"Who takes the top {option.fields.get('art')} card?",
+                   tuple(picks), default=str(turn + 1))
+    if need == "resource":
+        return Ask("resource", "Which Resource do the Triumphs give?",
+                   tuple(Pick(str(i + 1), r.capitalize(), r)
+                         for i, r in enumerate(RESOURCE_NAMES)), default="1")
+    if need == "faces":
+        dice = rw.loot[0].dice if rw and rw.loot else ""
+        return Ask("faces", f"The faces of your dice ({dice})", (),
+                   free=f"the faces of your dice ({dice}), e.g. \"2 x 1\"", parse=lambda t: t)
+    return None
+
+
+register_askers(("take_advanced_tactic", "roll_loot"), _end_asker)
+VIEWS["end"] = end_view

@@ -1,0 +1,170 @@
+"""Typed legal actions: what the table may do now, as data every screen is built from.
+
+:func:`next_view` returns one :class:`Next` for any moment of a campaign: the part and step,
+a sentence for the table, who acts, and the :class:`Option` list. An option is either a
+complete action (``needs`` empty) or a template whose ``needs`` are answered one by one; for
+each need, :func:`ask` gives the follow-up question (:class:`Ask`) with its :class:`Pick`
+answers, the default, and whether free text (e.g. physical dice faces) is accepted.
+
+`blood play`'s menus, `blood night next`, `blood day next`, `blood end next` and
+`blood status` are all built from this; the CLI names its own commands for an option
+(``cli/commands.py``); no engine module names a CLI command.
+
+Option keys are stable within a step (a purchase keeps its key while others are bought), so a
+key typed from an earlier screen never means something else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.engine.actions import Action, parse_action
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One answer to a follow-up question."""
+
+    key: str
+    label: str
+    value: Any
+    enabled: bool = True
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Ask:
+    """The follow-up question for one need of an option."""
+
+    need: str
+    prompt: str
+    picks: tuple[Pick, ...] = ()
+    default: str | None = None  # the key Enter means ("*": every pick, for `many`)
+    many: tuple[int, int] | None = None  # several picks: (at least, at most)
+    free: str | None = None  # free text is accepted: what to type ("the faces of your dice")
+    parse: Callable[[str], Any] | None = None  # free text -> value (raises ValueError)
+    info: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Option:
+    """One thing the table may do now: a complete action, or a template with needs."""
+
+    key: str
+    label: str
+    kind: str  # the action type
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    needs: tuple[str, ...] = ()
+    enabled: bool = True
+    why: str = ""
+    group: str = ""
+
+    @property
+    def complete(self) -> bool:
+        return not self.needs
+
+    def build(self, answers: Mapping[str, Any] | None = None) -> Action:
+        """The action, with the answers to the needs. Raises RuleError if malformed."""
+        return parse_action({"type": self.kind, **dict(self.fields), **dict(answers or {})})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "action": self.kind,
+            "fields": dict(self.fields),
+            "needs": list(self.needs),
+            "enabled": self.enabled,
+            "why": self.why or None,
+            "group": self.group or None,
+        }
+
+
+@dataclass(frozen=True)
+class Next:
+    """What the table does now."""
+
+    part: str
+    step: str
+    title: str
+    prompt: str
+    who: str | None = None  # the Trouper id who acts, if one does
+    options: tuple[Option, ...] = ()
+    default: str | None = None  # the key Enter means
+    info: tuple[str, ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)
+    end: bool = False  # nothing is left to do (the campaign is over)
+
+    def option(self, key: str) -> Option | None:
+        return next((o for o in self.options if o.key == key), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "part": self.part,
+            "step": self.step,
+            "title": self.title,
+            "prompt": self.prompt,
+            "who": self.who,
+            "default": self.default,
+            "info": list(self.info),
+            "options": [o.to_json() for o in self.options],
+            "end": self.end,
+        }
+
+
+# Option kind -> the follow-up question for a need, given the answers so far (None: the need
+# does not apply to these answers, e.g. the side of a Minion).
+Asker = Callable[[CampaignState, "Catalog", Option, Mapping[str, Any], str], "Ask | None"]
+ASKERS: dict[str, Asker] = {}
+# Part -> its view.
+VIEWS: dict[str, Callable[[CampaignState, Catalog], Next]] = {}
+
+
+def register_askers(kinds: Sequence[str], asker: Asker) -> None:
+    for k in kinds:
+        ASKERS[k] = asker
+
+
+def ask(
+    state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any]
+) -> Ask | None:
+    """The next follow-up question of `option` (None when every need is answered)."""
+    _load_views()
+    for need in option.needs:
+        if need not in answers:
+            asker = ASKERS.get(option.kind)
+            if asker is None:  # pragma: no cover - every template kind registers its asker
+                raise KeyError(f"no follow-up questions for {option.kind!r}")
+            question = asker(state, catalog, option, answers, need)
+            if question is not None:
+                return question
+    return None
+
+
+def next_view(state: CampaignState, catalog: Catalog) -> Next:
+    """What the table does now, whatever the part of the campaign."""
+    _load_views()
+    view = VIEWS.get(state.part)
+    if view is not None:
+        return view(state, catalog)
+    if state.part == "over":
+        return Next("over", "over", "Game over", "The campaign is over.", end=True)
+    return Next(state.part, state.part, state.part, "Nothing to play yet.", end=True)
+
+
+_VIEW_MODULES = ("night.options", "day_options", "end_options")
+
+
+def _load_views() -> None:
+    """Import the modules that register the parts' views and follow-ups (once)."""
+    if len(VIEWS) < len(_VIEW_MODULES):
+        import importlib
+
+        for name in _VIEW_MODULES:
+            importlib.import_module(f"blood_companion.engine.{name}")
