@@ -1,0 +1,207 @@
+"""Every command of the tree against hostile strings: never a traceback (issue 14, Proof).
+
+Hypothesis draws a command from typer's own command list and fills its arguments and options
+with hostile text (empty, 10,000 characters, control and right-to-left characters, bytes that
+are not UTF-8, ``²``, 5,000 digits, ``../``, ``?#%``...), sometimes with hostile global options
+too, and runs it in-process against a campaign in the middle of a night. Each run must end with
+exit code 0, 1 or 2, print no traceback, not need the last line of defence, and print no escape
+code. Afterwards no file may exist outside the saves folder except where a command was told to
+write (an export file, a schema folder, a --saves-dir).
+
+``BLOOD_FUZZ_EXAMPLES`` changes the number of examples (2,000 by default, about 10 s);
+``BLOOD_FUZZ_RANDOM=1`` draws new examples each run instead of the same ones (for hunting).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from blood_companion.cli.app import COMMAND_MODULES, app, register_commands
+from blood_companion.cli.entry import GLOBAL_OPTIONS, main
+
+EXAMPLES = int(os.environ.get("BLOOD_FUZZ_EXAMPLES", "2000"))
+NIGHT = [
+    "night", "setup", "--nemesis", "corvin", "--location", "catacombs-ossuary-gallery",
+    "--minions", "undead-bone-sentinel,ghoul-crypt-gnawer", "--difficulty", "1",
+]
+HOSTILE = [
+    "",
+    " ",
+    "x" * 10_000,
+    "A" * 300,
+    "\x1b]0;pwned\x07\x1b[2J",
+    "\x00\x01\x7f\x9b",
+    "tab\there\nnewline",
+    "\u202eevil\u202c",
+    "\u05e9\u05dc\u05d5\u05dd",  # right-to-left text
+    os.fsdecode(b"\xff\xfe"),  # bytes that are not UTF-8, as Python puts them in argv
+    "caf" + os.fsdecode(b"\xe9"),
+    "²",
+    "٣",
+    "1" * 5000,
+    "9" * 4000 + "R",
+    "-1",
+    "0",
+    "1",
+    "3",
+    "99999999999999999999",
+    "1.5",
+    "../",
+    "../../etc/passwd",
+    "?#%",
+    "room #2",
+    "%00%2e%2e",
+    "/dev/zero",
+    "--json",
+    "-",
+    "push",
+]
+# Ordinary values, so that commands also get past their first check now and then.
+ORDINARY = ["aurel", "zora", "demo", "1", "2", "R G B", "2R B", "strength", "physical",
+            "corvin", "coins=2", "none", "all", "before lucilla", "lucilla-r01"]
+VALUES = st.one_of(st.sampled_from(HOSTILE), st.sampled_from(ORDINARY), st.text(max_size=12))
+# Options whose value is a place the command is asked to write to (checked at the end).
+WRITES = {("campaign", "export"): "file", ("data", "schema"): "--out"}
+
+
+def _commands() -> list[tuple[tuple[str, ...], Any]]:
+    register_commands(COMMAND_MODULES)
+    out: list[tuple[tuple[str, ...], Any]] = []
+
+    def walk(cmd: Any, path: tuple[str, ...]) -> None:
+        subs = getattr(cmd, "commands", None)
+        if subs:
+            for name, sub in sorted(subs.items()):
+                walk(sub, (*path, name))
+        else:
+            out.append((path, cmd))
+
+    walk(typer.main.get_command(app), ())
+    return out
+
+
+COMMANDS = _commands()
+
+
+@st.composite
+def invocations(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    """(argv, the paths in it that the command was told to write to)."""
+    path, cmd = draw(st.sampled_from(COMMANDS))
+    args = list(path)
+    writes: list[str] = []
+    for param in cmd.params:
+        flag = getattr(param, "is_flag", False) or param.opts[0] == "--json"
+        if flag:
+            if draw(st.booleans()):
+                args.append(param.opts[0])
+            continue
+        if not param.required and draw(st.integers(0, 2)) == 0:
+            continue
+        value = draw(VALUES)
+        if param.param_type_name == "argument":
+            args.append(value)
+        else:
+            args += [param.opts[0], value]
+        if WRITES.get(path) in (param.name, param.opts[0]):
+            writes.append(value)
+    if draw(st.integers(0, 7)) == 0:
+        option = draw(st.sampled_from(sorted(GLOBAL_OPTIONS)))
+        value = draw(VALUES)
+        args = [option, value, *args] if draw(st.booleans()) else [*args, f"{option}={value}"]
+        if option == "--saves-dir":
+            writes.append(value)
+    return args, writes
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
+    root = tmp_path_factory.mktemp("fuzz")
+    places = {"root": root, "cwd": root / "cwd", "saves": root / "saves"}
+    places["cwd"].mkdir()
+    saved_env = {k: os.environ.get(k) for k in ("BLOOD_SAVES_DIR", *GLOBAL_OPTIONS.values(),
+                                                 "NO_COLOR", "COLUMNS")}
+    old_cwd = os.getcwd()
+    os.chdir(places["cwd"])
+    os.environ.update(BLOOD_SAVES_DIR=str(places["saves"]), NO_COLOR="1", COLUMNS="80")
+    for key in ("BLOOD_DATA_DIR", "BLOOD_CAMPAIGN"):
+        os.environ.pop(key, None)
+    try:
+        for args in (["campaign", "new", "demo", "--troupers", "aurel,zora", "--mode", "single",
+                      "--seed", "7"], NIGHT):
+            code, out, err = run(args)
+            assert code == 0, err
+        yield places
+    finally:
+        os.chdir(old_cwd)
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def run(args: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    env = {k: os.environ.get(k) for k in GLOBAL_OPTIONS.values()}
+    stdin = sys.stdin
+    sys.stdin = io.StringIO("")  # `blood play` and prompts see the end of input
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(args)
+    finally:
+        sys.stdin = stdin
+        for key, value in env.items():  # global options typed in argv end with the run
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return code, out.getvalue(), err.getvalue()
+
+
+ALLOWED: set[Path] = set()
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    derandomize=not os.environ.get("BLOOD_FUZZ_RANDOM"),
+    suppress_health_check=list(HealthCheck),
+)
+@given(invocation=invocations())
+def test_no_command_crashes_on_hostile_input(
+    table: dict[str, Path], invocation: tuple[list[str], list[str]]
+) -> None:
+    args, writes = invocation
+    for place in writes:
+        with contextlib.suppress(ValueError):
+            ALLOWED.add(Path(os.path.abspath(place)))
+    code, out, err = run(args)
+    assert code in (0, 1, 2), (args, code, err[-500:])
+    assert "Traceback" not in out + err, (args, err[-2000:])
+    assert "unexpected" not in err, (args, err)
+    assert "\x1b" not in out + err, (args, out[-300:], err[-300:])
+
+
+def test_nothing_was_written_outside_the_saves_folder(table: dict[str, Path]) -> None:
+    """Runs after the fuzz test (same module, file order): every path under the test's root is
+    the saves folder, the empty working folder, or somewhere a command was told to write."""
+    allowed = {table["saves"], table["cwd"], *ALLOWED}
+
+    def ok(path: Path) -> bool:
+        return any(path == a or a in path.parents or path in a.parents for a in allowed)
+
+    stray = [p for p in table["root"].rglob("*") if not ok(p)]
+    assert not stray, stray[:10]
+    assert table["saves"].is_dir()
