@@ -71,8 +71,12 @@ HOSTILE = [
 ORDINARY = ["aurel", "zora", "demo", "1", "2", "R G B", "2R B", "strength", "physical",
             "corvin", "coins=2", "none", "all", "before lucilla", "lucilla-r01"]
 VALUES = st.one_of(st.sampled_from(HOSTILE), st.sampled_from(ORDINARY), st.text(max_size=12))
-# Options whose value is a place the command is asked to write to (checked at the end).
+# Options whose value is a place the command is asked to write to (checked at the end): an
+# export file, a folder of *.schema.json files, a saves folder.
 WRITES = {("campaign", "export"): "file", ("data", "schema"): "--out"}
+SAVES_LAYOUT = (".backups", ".cache", ".last-campaign")
+CAMPAIGNS = ["demo", "room #2 50%"]
+OTHER_SAVES = ["../games?y"]  # relative to the working folder: the test's root
 
 
 def _commands() -> list[tuple[tuple[str, ...], Any]]:
@@ -95,11 +99,11 @@ COMMANDS = _commands()
 
 
 @st.composite
-def invocations(draw: st.DrawFn) -> tuple[list[str], list[str]]:
-    """(argv, the paths in it that the command was told to write to)."""
+def invocations(draw: st.DrawFn) -> tuple[list[str], list[tuple[str, str]]]:
+    """(argv, the places in it that the command was told to write to, as (kind, path))."""
     path, cmd = draw(st.sampled_from(COMMANDS))
     args = list(path)
-    writes: list[str] = []
+    writes: list[tuple[str, str]] = []
     for param in cmd.params:
         flag = getattr(param, "is_flag", False) or param.opts[0] == "--json"
         if flag:
@@ -114,13 +118,16 @@ def invocations(draw: st.DrawFn) -> tuple[list[str], list[str]]:
         else:
             args += [param.opts[0], value]
         if WRITES.get(path) in (param.name, param.opts[0]):
-            writes.append(value)
-    if draw(st.integers(0, 7)) == 0:
+            writes.append(("file" if path == ("campaign", "export") else "schemas", value))
+    if draw(st.integers(0, 5)) == 0:
         option = draw(st.sampled_from(sorted(GLOBAL_OPTIONS)))
-        value = draw(VALUES)
+        # Half the time a campaign or a saves folder that exists, with '#', '%' or '?' in its
+        # name (the status fast path built its SQLite address from them).
+        known = {"--campaign": CAMPAIGNS, "--saves-dir": OTHER_SAVES}.get(option)
+        value = draw(st.sampled_from(known) if known and draw(st.booleans()) else VALUES)
         args = [option, value, *args] if draw(st.booleans()) else [*args, f"{option}={value}"]
         if option == "--saves-dir":
-            writes.append(value)
+            writes.append(("saves", value))
     return args, writes
 
 
@@ -137,7 +144,11 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]
     for key in ("BLOOD_DATA_DIR", "BLOOD_CAMPAIGN"):
         os.environ.pop(key, None)
     try:
-        for args in (["campaign", "new", "demo", "--troupers", "aurel,zora", "--mode", "single",
+        for args in (["campaign", "new", "room #2 50%", "--troupers", "zora"],
+                     ["status"],  # cached: `--campaign 'room #2 50%' status` takes the fast path
+                     ["--saves-dir", OTHER_SAVES[0], "campaign", "new", "c", "--troupers", "zora"],
+                     ["--saves-dir", OTHER_SAVES[0], "status"],
+                     ["campaign", "new", "demo", "--troupers", "aurel,zora", "--mode", "single",
                       "--seed", "7"], NIGHT):
             code, out, err = run(args)
             assert code == 0, err
@@ -169,7 +180,7 @@ def run(args: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-ALLOWED: set[Path] = set()
+ALLOWED: dict[str, set[Path]] = {"file": set(), "schemas": set(), "saves": set()}
 
 
 @settings(
@@ -181,12 +192,12 @@ ALLOWED: set[Path] = set()
 )
 @given(invocation=invocations())
 def test_no_command_crashes_on_hostile_input(
-    table: dict[str, Path], invocation: tuple[list[str], list[str]]
+    table: dict[str, Path], invocation: tuple[list[str], list[tuple[str, str]]]
 ) -> None:
     args, writes = invocation
-    for place in writes:
+    for kind, place in writes:
         with contextlib.suppress(ValueError):
-            ALLOWED.add(Path(os.path.abspath(place)))
+            ALLOWED[kind].add(Path(os.path.abspath(place or ".")))
     code, out, err = run(args)
     assert code in (0, 1, 2), (args, code, err[-500:])
     assert "Traceback" not in out + err, (args, err[-2000:])
@@ -196,11 +207,22 @@ def test_no_command_crashes_on_hostile_input(
 
 def test_nothing_was_written_outside_the_saves_folder(table: dict[str, Path]) -> None:
     """Runs after the fuzz test (same module, file order): every path under the test's root is
-    the saves folder, the empty working folder, or somewhere a command was told to write."""
-    allowed = {table["saves"], table["cwd"], *ALLOWED}
+    in the saves folder, or is what a command was told to write: an export file, a schema file
+    in an --out folder, a save's files in a --saves-dir folder, or a folder on the way there."""
+    saves_roots = {table["saves"], table["cwd"].parent / "games?y", *ALLOWED["saves"]}
+    targets = {table["cwd"], *saves_roots, *ALLOWED["file"], *ALLOWED["schemas"]}
 
     def ok(path: Path) -> bool:
-        return any(path == a or a in path.parents or path in a.parents for a in allowed)
+        if table["saves"] in path.parents or any(path in t.parents or path == t for t in targets):
+            return True
+        if path.parent in ALLOWED["schemas"] and path.name.endswith(".schema.json"):
+            return True
+        return any(
+            root in path.parents
+            and (path.relative_to(root).parts[0] in SAVES_LAYOUT
+                 or path.relative_to(root).parts[0].endswith(".blood.db"))
+            for root in saves_roots
+        )
 
     stray = [p for p in table["root"].rglob("*") if not ok(p)]
     assert not stray, stray[:10]

@@ -282,9 +282,15 @@ def test_9_a_fifo_in_the_saves_folder(blood: Any, saves_dir: Path) -> None:
 # ---------------------------------------------------------------------- 10: alias bombs, size
 
 
-def test_10_an_alias_bomb_overlay_is_refused_quickly(blood: Any, tmp_path: Path) -> None:
-    from tests.test_yamlio import alias_bomb
+def alias_bomb(levels: int = 9, width: int = 9) -> str:
+    """The billion laughs as a reaction card: nine levels of nine aliases."""
+    lines = ["a0: &a0 [" + ", ".join(['"lol"'] * width) + "]"]
+    for i in range(1, levels + 1):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]")
+    return "- id: bomb\n  name: Bomb\n  extra:\n" + "".join(f"    {ln}\n" for ln in lines)
 
+
+def test_10_an_alias_bomb_overlay_is_refused_quickly(blood: Any, tmp_path: Path) -> None:
     overlay = tmp_path / "overlay"
     (overlay / "reactions").mkdir(parents=True)
     (overlay / "reactions" / "bomb.yaml").write_text(alias_bomb())
