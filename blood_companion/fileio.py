@@ -88,14 +88,19 @@ def _check(text: str, what: str) -> None:
 
 
 def check_file_path(path: Path | str, what: str) -> Path:
-    """:func:`check_path` for a path that must name a file: not empty, not ``.``, ``..`` or a
-    trailing ``/``, not an existing folder. Raises FileProblem."""
+    """:func:`check_path` for a path that must name a regular file (existing or not): not
+    empty, ``.``, ``..`` or ending in ``/``; if it exists, not a folder, FIFO or device (an
+    import of ``/dev/zero`` read until MemoryError). Raises FileProblem."""
     text = os.fspath(path)
     checked = check_path(text, what)
     if not text.strip() or text.endswith(("/", os.sep)) or checked.name in ("", ".", ".."):
         raise FileProblem(text, what, "names a folder, not a file", hint="e.g. tuesday.json")
-    if os.path.isdir(text):
-        raise FileProblem(text, what, "is a folder, not a file", hint="e.g. tuesday.json")
+    try:
+        mode = os.stat(text).st_mode
+    except (OSError, ValueError):
+        return checked  # missing (or unreachable): the command that opens it says so
+    if not stat.S_ISREG(mode):
+        raise FileProblem(text, what, _describe_mode(mode), hint="e.g. tuesday.json")
     return checked
 
 

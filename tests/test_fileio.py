@@ -15,6 +15,7 @@ import pytest
 
 from blood_companion.fileio import (
     FileProblem,
+    check_file_path,
     check_path,
     read_regular,
     read_text,
@@ -126,3 +127,13 @@ def test_stale_tmp_files_of_dead_processes_are_removed(tmp_path: Path) -> None:
     assert remove_stale_tmp(tmp_path) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, keep.name])
     assert remove_stale_tmp(tmp_path / "no-such-folder") == 0
+
+
+def test_a_path_that_must_name_a_file(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.json")
+    for path, why in (("", "names a folder"), (".", "names a folder"), ("x/", "names a folder"),
+                      (str(tmp_path), "is a folder"), ("/dev/zero", "is a device"),
+                      (str(tmp_path / "pipe.json"), "named pipe")):
+        with pytest.raises(FileProblem, match=why):
+            check_file_path(path, "the file to import")
+    assert check_file_path(tmp_path / "new.json", "f") == tmp_path / "new.json"

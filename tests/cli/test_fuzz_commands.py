@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import resource
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -139,6 +140,12 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]
     saved_env = {k: os.environ.get(k) for k in ("BLOOD_SAVES_DIR", *GLOBAL_OPTIONS.values(),
                                                  "NO_COLOR", "COLUMNS")}
     old_cwd = os.getcwd()
+    # A command that reads without bound (an import of /dev/zero did) fails with MemoryError
+    # here instead of taking the machine's memory.
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = 6 << 30 if hard == resource.RLIM_INFINITY else min(hard, 6 << 30)
+    resource.setrlimit(resource.RLIMIT_AS, (cap if soft == resource.RLIM_INFINITY else
+                                            min(soft, cap), hard))
     os.chdir(places["cwd"])
     os.environ.update(BLOOD_SAVES_DIR=str(places["saves"]), NO_COLOR="1", COLUMNS="80")
     for key in ("BLOOD_DATA_DIR", "BLOOD_CAMPAIGN"):
@@ -154,6 +161,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]
             assert code == 0, err
         yield places
     finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
         os.chdir(old_cwd)
         for key, value in saved_env.items():
             if value is None:

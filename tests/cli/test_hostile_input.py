@@ -268,6 +268,16 @@ def test_9_fifos_devices_and_symlinks_in_an_overlay(blood: Any, tmp_path: Path) 
     no_traceback(r)
 
 
+def test_9_import_of_a_device_or_a_fifo(blood: Any, tmp_path: Path) -> None:
+    # The import itself reads in the store (the lead's part of item 9); the CLI refuses a path
+    # that is not a regular file before anything is read.
+    os.mkfifo(tmp_path / "pipe.json")
+    for path, why in (("/dev/zero", "is a device"), (str(tmp_path / "pipe.json"), "named pipe")):
+        r = blood("campaign", "import", path)
+        assert r.code == 1 and why in r.err, r.err
+        no_traceback(r)
+
+
 def test_9_a_fifo_in_the_saves_folder(blood: Any, saves_dir: Path) -> None:
     assert blood("campaign", "new", "c", "--troupers", "aurel").code == 0
     (saves_dir / ".last-campaign").unlink()
