@@ -4,6 +4,11 @@ Each is printed as a ratio to parsing the same YAML files with the fastest safe 
 available (PyYAML's CSafeLoader when built with libyaml), measured in the same run.
 Target: the cached load is faster than parsing the YAML at all (ratio < 1).
 
+Then the cost of refusing hostile overlays (issue 14), as ratios to a normal cold load of the
+pack with a small valid overlay: an alias bomb (nine levels of nine aliases, about 4.4 billion
+values once expanded) and a 50 MB overlay file. Target: both at most about 1 (refusing costs no more
+than loading; before the bounds they took 55-120 s and 150 s).
+
     python bench/load.py [--repeat N]
 """
 
@@ -15,9 +20,11 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import yaml
 
+from blood_companion.content.errors import ContentError
 from blood_companion.content.loader import KINDS, kind_files, load_catalog, shipped_data_dir
 
 try:
@@ -75,6 +82,47 @@ def main() -> None:
     ]
     for label, lo, med, extra in rows:
         print(f"{label:32s}: min {lo * ms:7.2f} ms  median {med * ms:7.2f} ms  {extra}")
+    hostile_overlays(max(3, args.repeat // 3))
+
+
+def alias_bomb(levels: int = 9, width: int = 9) -> str:
+    lines = ["a0: &a0 [" + ", ".join(['"lol"'] * width) + "]"]
+    for i in range(1, levels + 1):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]")
+    return "- id: bomb\n  name: Bomb\n  extra:\n" + "".join(f"    {ln}\n" for ln in lines)
+
+
+def hostile_overlays(repeat: int) -> None:
+    """Refusing an alias bomb and a 50 MB file, as ratios to loading a valid overlay."""
+    tmp = Path(tempfile.mkdtemp(prefix="blood-bench-overlays-"))
+    normal, bomb, huge = tmp / "normal", tmp / "bomb", tmp / "huge"
+    for folder in (normal, bomb, huge):
+        (folder / "minions").mkdir(parents=True)
+    minion = kind_files(shipped_data_dir(), "minions")[0]  # a valid overlay: ids replaced
+    (normal / "minions" / minion.name).write_text(minion.read_text(encoding="utf-8"))
+    (bomb / "minions" / "bomb.yaml").write_text(alias_bomb())
+    record = "- id: filler\n  name: Filler\n  source: placeholder\n"
+    with (huge / "minions" / "huge.yaml").open("w") as fh:
+        fh.write(record * ((50 << 20) // len(record)))
+
+    def load(folder: Path, refused: bool) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                load_catalog(folder, use_cache=False)
+            except ContentError:
+                assert refused, f"{folder} was refused"
+            else:
+                assert not refused, f"{folder} was not refused"
+
+        return run
+
+    base, _ = best_of(load(normal, False), repeat)
+    print("hostile overlays (ratios to a cold load of the pack with a valid overlay):")
+    print(f"{'baseline  valid overlay':32s}: min {base * 1e3:7.2f} ms")
+    cases = (("refuse    alias-bomb overlay", bomb), ("refuse    50 MB overlay", huge))
+    for label, folder in cases:
+        lo, _ = best_of(load(folder, True), repeat)
+        print(f"{label:32s}: min {lo * 1e3:7.2f} ms  ratio {lo / base:5.2f}  (target <= 1)")
 
 
 if __name__ == "__main__":

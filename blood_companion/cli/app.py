@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import typer
 from pydantic import ValidationError
@@ -11,6 +12,7 @@ from rich.text import Text
 
 from blood_companion import __version__
 from blood_companion.cli.common import hint_of, print_json, stderr, wants_json
+from blood_companion.cli.entry import unexpected
 from blood_companion.errors import BloodError
 
 app = typer.Typer(
@@ -72,6 +74,9 @@ def main_callback(
 
 
 _registered: set[str] = set()
+# The click command typer builds from the registered modules; building it costs more than
+# most commands, so a process that runs several (`blood play`, the tests) builds it once.
+_built: dict[frozenset[str], Any] = {}
 
 
 def register_commands(names: list[str]) -> None:
@@ -81,6 +86,30 @@ def register_commands(names: list[str]) -> None:
             continue
         _registered.add(name)
         importlib.import_module(f"blood_companion.cli.{name}").register(app)
+
+
+def click_command() -> Any:
+    """The click command of the app with the modules registered so far (built once)."""
+    key = frozenset(_registered)
+    if key not in _built:
+        _built.clear()
+        _built[key] = typer.main.get_command(app)
+    return _built[key]
+
+
+def command_path(argv: list[str]) -> str:
+    """The command argv runs, as words (``campaign undo``), for messages."""
+    words: list[str] = []
+    group = click_command()
+    for arg in argv:
+        if arg.startswith("-"):
+            continue
+        sub = getattr(group, "commands", {}).get(arg)
+        if sub is None:
+            break
+        words.append(arg)
+        group = sub
+    return " ".join(words) or "(command)"
 
 
 def _command_of(argv: list[str]) -> str | None:
@@ -109,7 +138,7 @@ def run(argv: list[str]) -> int:
     command = _command_of(argv)
     register_commands([COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES)
     try:
-        app(args=argv, prog_name="blood", standalone_mode=True)
+        click_command().main(args=argv, prog_name="blood", standalone_mode=True)
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
@@ -120,6 +149,10 @@ def run(argv: list[str]) -> int:
     except KeyboardInterrupt:
         stderr.print("Interrupted; nothing more was recorded.")
         return 130
+    except BrokenPipeError:
+        raise  # cli.entry stops quietly
+    except Exception as exc:  # noqa: BLE001 - the last line of defence, see entry.unexpected
+        return unexpected(command_path(argv), exc, wants_json(argv))
     return 0
 
 

@@ -6,7 +6,6 @@ Each command parses its options, calls the store (through ``cli.session``) and r
 
 from __future__ import annotations
 
-import json
 import secrets
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ from rich.text import Text
 
 from blood_companion.cli import session
 from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
+from blood_companion.display import json_text
 from blood_companion.engine.campaign import (
     AddTrouper,
     AdjustWagon,
@@ -28,6 +28,7 @@ from blood_companion.engine.campaign import (
 )
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.errors import BloodError, UsageError
+from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
 from blood_companion.store.manage import delete_campaign, list_campaigns, recover_campaign
 from blood_companion.store.names import check_campaign_name
@@ -255,7 +256,7 @@ def log(
         head = store.head
     if as_json:
         for e in entries:
-            sys.stdout.write(json.dumps(e.to_json(), ensure_ascii=False) + "\n")
+            sys.stdout.write(json_text(e.to_json(), indent=None) + "\n")
         sys.stdout.flush()
         return
     width = len(str(max((e.step for e in entries), default=1)))
@@ -324,6 +325,7 @@ def export(
     as_json: bool = JsonOpt,
 ) -> None:
     """Write the whole campaign (log, marks, state) as readable JSON."""
+    check_file_path(file, "the export file")
     with session.open_session() as store:
         export_campaign(store, file, force=force)
         _changed(store, as_json, f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
@@ -339,6 +341,7 @@ def import_(
     as_json: bool = JsonOpt,
 ) -> None:
     """Check the whole file (every action replayed), then store it as a campaign."""
+    check_file_path(file, "the file to import")
     folder = session.saves_dir()
     stored = import_campaign(folder, file, session.catalog(), name=name, replace=replace)
     with CampaignStore.open(folder, stored, session.catalog) as store:

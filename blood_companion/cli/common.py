@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from dataclasses import dataclass
@@ -10,10 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 
-stdout = Console(highlight=False, soft_wrap=False)
-stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+from blood_companion.display import console, json_text
+
+# Every line a command prints goes through these two consoles, which clean what came from a
+# user or a file (control sequences, bidi overrides) before it reaches the terminal.
+stdout = console(highlight=False, soft_wrap=False)
+stderr = console(stderr=True, highlight=False, soft_wrap=True)
 
 JSON_HELP = "Print exactly one JSON document on stdout."
 # The `--json` option every command takes.
@@ -39,7 +41,7 @@ def settings() -> Settings:
 
 def print_json(doc: Any) -> None:
     """Print one JSON document on stdout (no rich markup, no wrapping)."""
-    sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
+    sys.stdout.write(json_text(doc) + "\n")
     sys.stdout.flush()
 
 
@@ -57,3 +59,16 @@ def hint_of(exc: Any) -> str | None:
         more = for_refs(see)
         hint = f"{hint}; {more}" if hint else more
     return hint
+
+
+# A position, a step count or a step number: no more digits than any of them needs.
+MAX_NUMBER_DIGITS = 9
+
+
+def typed_number(text: str) -> int | None:
+    """The whole number a player typed ("3", " 12 "), or None when `text` is not one: other
+    digit characters ("²"), a sign, or more digits than any count in the game."""
+    word = text.strip()
+    if word.isascii() and word.isdigit() and len(word) <= MAX_NUMBER_DIGITS:
+        return int(word)
+    return None

@@ -26,6 +26,7 @@ from blood_companion.content.loader import (
 )
 from blood_companion.content.render import render_effect
 from blood_companion.errors import BloodError
+from blood_companion.fileio import check_path
 
 data_app = typer.Typer(
     help="The data pack: validate it, show cards, export JSON Schema.", no_args_is_help=True
@@ -217,6 +218,7 @@ def schema(
     if out is None:
         print_json(schemas)
         return
+    check_path(out, "the schema folder")
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name, sch in schemas.items():

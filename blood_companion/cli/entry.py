@@ -4,6 +4,11 @@ Kept tiny on purpose: `blood rules ...`, `blood --version` and an unchanged `blo
 answer without importing typer, pydantic or the data pack, so a lookup at the table costs
 less than those imports (bench/cli.py, bench/status.py measure it). Everything else goes to
 the typer app in ``cli.app``.
+
+It is also the border where typed text is checked once for every command (:func:`check_args`:
+valid UTF-8, no control characters, a sane length, digits a number can be made of) and the last
+line of defence (:func:`unexpected`): an exception nobody expected becomes one line naming the
+command and the exception type, exit code 1, never a traceback.
 """
 
 from __future__ import annotations
@@ -18,6 +23,49 @@ GLOBAL_OPTIONS = {
     "--data-dir": "BLOOD_DATA_DIR",
     "--campaign": "BLOOD_CAMPAIGN",
 }
+
+
+# No argument (nor a line typed at a `blood play` prompt) is longer: nothing a player types is,
+# and it keeps every number typed below Python's 4,300-digit limit for int().
+MAX_ARG = 4096
+_BIDI = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+
+
+def argument_problem(text: str) -> str | None:
+    """Why a typed argument cannot be taken, or None when it can."""
+    if len(text) > MAX_ARG:
+        return f"is {len(text)} characters long (at most {MAX_ARG})"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(text[exc.start])
+        byte = f" (byte 0x{code - 0xDC00:02X})" if 0xDC80 <= code <= 0xDCFF else ""
+        return f"is not valid UTF-8 text{byte}"
+    for ch in text:
+        if (ch < " " and ch not in "\t\n") or "\x7f" <= ch <= "\x9f" or ch in _BIDI:
+            return f"contains the control character U+{ord(ch):04X}"
+    for word in text.replace(",", " ").replace("=", " ").replace(":", " ").split():
+        if word.isdigit() and not word.isdecimal():
+            return f"has {word[:20]!r}, which is not a number (type the digits 0-9)"
+    return None
+
+
+def check_args(args: list[str]) -> None:
+    """Refuse (SystemExit 2, one clear line) arguments or BLOOD_* settings no command can take."""
+    for n, arg in enumerate(args, 1):
+        why = argument_problem(arg)
+        if why:
+            _usage_exit(f"argument {n} {why}.")
+    for env in GLOBAL_OPTIONS.values():
+        value = os.environ.get(env)
+        why = argument_problem(value) if value else None
+        if why:
+            _usage_exit(f"{env} {why}.")
+
+
+def _usage_exit(message: str) -> None:
+    sys.stderr.write(f"Error: {message}\n")
+    raise SystemExit(2)
 
 
 def extract_global_options(argv: list[str]) -> list[str]:
@@ -47,12 +95,64 @@ def extract_global_options(argv: list[str]) -> list[str]:
     return rest
 
 
+def unexpected(command: str, exc: BaseException, as_json: bool = False) -> int:
+    """The last line of defence: one line naming the command and the exception; exit code 1.
+
+    ``BLOOD_DEBUG=1`` adds the traceback (for whoever fixes it)."""
+    name = type(exc).__name__
+    message = (
+        f"blood {command} stopped on an unexpected {name}. This is a bug in Blood Companion; "
+        "please report it with the command you ran and `blood --version`."
+    )
+    if as_json:
+        from blood_companion.display import json_text
+
+        sys.stdout.write(json_text({"ok": False, "error": message, "exception": name}) + "\n")
+    if os.environ.get("BLOOD_DEBUG"):
+        import traceback
+
+        traceback.print_exception(exc)
+    sys.stderr.write(f"Error: {message}\n")
+    return 1
+
+
+def command_word(args: list[str]) -> str:
+    """The command of argv for messages (its first word that is not an option)."""
+    word = next((a for a in args if not a.startswith("-")), "")
+    return word if word.isidentifier() and len(word) < 20 else "(command)"
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        return _main(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("Interrupted.\n")
+        return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: stop quietly, as other commands in a pipe do.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # stdout is not a real file (tests, an embedding app)
+            pass
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence, see unexpected()
+        return unexpected(command_word(args), exc, "--json" in args)
+
+
+def _main(args: list[str]) -> int:
+    try:
+        check_args(args)
         args = extract_global_options(args)
     except SystemExit as exc:
         return int(exc.code or 0)
+    return dispatch(args)
+
+
+def dispatch(args: list[str]) -> int:
+    """Run a command whose global options are already in the environment (``blood play``
+    runs `rules` and `odds` typed at its prompt through here, never changing its session)."""
     if args[:1] == ["--version"]:
         from blood_companion import __version__
 

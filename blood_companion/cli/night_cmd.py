@@ -13,7 +13,7 @@ import typer
 from rich.text import Text
 
 from blood_companion.cli import commands, session
-from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.cli.common import JsonOpt, print_json, stdout, typed_number
 from blood_companion.engine import narrate
 from blood_companion.engine.actions import Action
 from blood_companion.engine.night import (
@@ -82,8 +82,9 @@ def _card(state: CampaignState, trouper: str, key: str) -> str:
     low = key.strip().lower()
     if low in t.hand:
         return low
-    if low.isdigit() and 1 <= int(low) <= len(t.hand):
-        return t.hand[int(low) - 1]
+    position = typed_number(low)
+    if position is not None and 1 <= position <= len(t.hand):
+        return t.hand[position - 1]
     found = [c for c in t.hand if c.startswith(low)] or [c for c in t.hand if low in c]
     if len(found) != 1:
         named = []

@@ -20,7 +20,7 @@ import typer
 from rich.text import Text
 
 from blood_companion.cli import session
-from blood_companion.cli.common import hint_of, stdout
+from blood_companion.cli.common import hint_of, stdout, typed_number
 from blood_companion.engine import narrate
 from blood_companion.errors import BloodError
 
@@ -93,13 +93,25 @@ class Loop:
 
     # ------------------------------------------------------------------ input
     def ask(self, prompt: str) -> str | None:
-        try:
-            line = input(prompt)
-        except EOFError:
-            return None
-        if self.echo:
-            stdout.print(Text(line, style="bold"), markup=False, highlight=False)
-        return line
+        """One line from the players (None at the end of input). A line no command could take
+        (not UTF-8, control characters, thousands of characters) is answered and asked again."""
+        from blood_companion.cli.entry import argument_problem
+
+        while True:
+            try:
+                line = input(prompt)
+            except EOFError:
+                return None
+            except UnicodeDecodeError:
+                stdout.print(Text("That line is not UTF-8 text; type it again.", style="red"))
+                continue
+            why = argument_problem(line)
+            if self.echo:
+                shown = line if len(line) <= 200 else line[:80] + "…"
+                stdout.print(Text(shown, style="bold"), markup=False, highlight=False)
+            if why is None:
+                return line
+            stdout.print(Text(f"That line {why}; type it again.", style="red"))
 
     # ------------------------------------------------------------------ screens
     def show_status(self) -> None:
@@ -150,9 +162,12 @@ class Loop:
             self.show_status()
             return True
         if head == "undo":
-            k = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
+            k = typed_number(words[1]) if len(words) > 1 else 1
+            if k is None or k < 1 or len(words) > 2:
+                stdout.print(Text("undo takes a number of steps, e.g. `undo 2`.", style="red"))
+                return True
             with self.open() as store:
-                store.undo(k)
+                store.undo(k)  # NothingToUndo is answered by the loop, which asks again
                 session.refresh_status(store)
                 stdout.print(
                     Text(f"Undone {k} step(s); back to step {store.head}.", style="yellow")
@@ -162,9 +177,16 @@ class Loop:
             if head == "odds" and len(words) == 1:
                 self.test_odds()
                 return True
-            from blood_companion.cli.entry import main
+            from blood_companion.cli.entry import GLOBAL_OPTIONS, dispatch
 
-            main([head, *words[1:]])
+            fixed = [w for w in words if w.partition("=")[0] in GLOBAL_OPTIONS]
+            if fixed:
+                stdout.print(Text(
+                    f"{fixed[0].partition('=')[0]} cannot change inside `blood play`; quit "
+                    "and start `blood play` again with it.", style="red",
+                ))
+                return True
+            dispatch([head, *words[1:]])
             return True
         return False
 
@@ -215,7 +237,13 @@ class Loop:
                 if line is None:
                     stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
                     return
-                handled = self.command(line)
+                try:
+                    handled = self.command(line)
+                except BloodError as exc:  # e.g. `undo 99999`: answer it and ask again
+                    stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
+                    if exc.hint:
+                        stdout.print(Text("Hint: " + exc.hint, style="yellow"))
+                    break
                 if handled is None:
                     stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
                     return

@@ -211,11 +211,13 @@ def plain_lines(ans: Answer, limit: int) -> list[str]:
 
 
 def print_rich(ans: Answer, limit: int) -> None:
-    from rich.console import Console, Group
+    from rich.console import Group
     from rich.panel import Panel
     from rich.text import Text
 
-    console = Console(highlight=False)
+    from blood_companion.display import console as safe_console
+
+    console = safe_console(highlight=False)
     if ans.mode == "list":
         from rich.table import Table
 
@@ -280,9 +282,9 @@ def _wants_rich(opts: Options) -> bool:
 
 
 def _print_json(doc: dict) -> None:
-    import json
+    from blood_companion.display import json_text
 
-    sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_text(doc) + "\n")
 
 
 def _error(message: str, hint: str | None, as_json: bool, code: int) -> int:
@@ -291,9 +293,11 @@ def _error(message: str, hint: str | None, as_json: bool, code: int) -> int:
         if hint:
             doc["hint"] = hint
         _print_json(doc)
-    sys.stderr.write(f"Error: {message}\n")
+    from blood_companion.display import clean
+
+    sys.stderr.write(f"Error: {clean(message)}\n")
     if hint:
-        sys.stderr.write(f"Hint: {hint}\n")
+        sys.stderr.write(f"Hint: {clean(hint)}\n")
     return code
 
 
@@ -316,7 +320,9 @@ def fast_main(args: list[str]) -> int:
         from blood_companion.errors import BloodError
 
         if not isinstance(exc, BloodError):
-            raise
+            from blood_companion.cli.entry import unexpected
+
+            return unexpected("rules", exc, as_json)
         return _error(exc.message, exc.hint, as_json, exc.exit_code)
     try:
         if opts.json:
@@ -324,10 +330,16 @@ def fast_main(args: list[str]) -> int:
         elif _wants_rich(opts):
             print_rich(ans, opts.limit)
         else:
-            sys.stdout.write("\n".join(plain_lines(ans, opts.limit)) + "\n")
+            from blood_companion.display import clean
+
+            sys.stdout.write(clean("\n".join(plain_lines(ans, opts.limit))) + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away: stop quietly, as other commands in a pipe do.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+    except Exception as exc:  # noqa: BLE001 - the last line of defence (cli.entry.unexpected)
+        from blood_companion.cli.entry import unexpected
+
+        return unexpected("rules", exc, as_json)
     return 0

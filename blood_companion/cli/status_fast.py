@@ -8,7 +8,10 @@ hash straight from the SQLite file (read-only, no lock), and when the cache matc
 the document with the standard library only (rich is imported only for a colour terminal).
 
 Anything unusual (no cache, a different hash, a damaged file, ``--json``, extra options) makes
-:func:`fast_status` return None and the caller runs the full command, which writes the cache.
+:func:`fast_status` return None and the caller runs the full command, which writes the cache
+(or refuses the save with the store's message). Before the cache is trusted, the store's
+:func:`~blood_companion.store.peek.head_hash` checks the file the way opening it would, cheaply,
+so a cached board is never shown for a save that ``blood campaign show`` would refuse.
 Standard library only at import time.
 """
 
@@ -16,13 +19,17 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
+from blood_companion.errors import BloodError
+from blood_companion.fileio import check_path, read_text, remove_stale_tmp, write_atomic
+from blood_companion.store.peek import head_hash
+
 SAVE_SUFFIX = ".blood.db"
 CACHE_DIR = ".cache"
+MAX_CACHE_BYTES = 4 << 20  # a status document is a few KB
 
 
 def _version() -> str:
@@ -56,13 +63,10 @@ def write_cache(folder: Path, name: str, doc: dict[str, Any]) -> None:
     path = cache_path(folder, name)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(
-            json.dumps({"key": cache_key(doc["state_hash"]), "doc": doc}, ensure_ascii=False),
-            encoding="utf-8",
-        )
-        os.replace(tmp, path)
-    except OSError:
+        remove_stale_tmp(path.parent)  # partial files of a process killed while writing
+        text = json.dumps({"key": cache_key(doc["state_hash"]), "doc": doc}, ensure_ascii=False)
+        write_atomic(path, text.encode("utf-8", "surrogatepass"))
+    except (OSError, ValueError):
         pass
 
 
@@ -72,8 +76,8 @@ def _campaign(folder: Path) -> str | None:
     if name:
         return name
     try:
-        last = (folder / ".last-campaign").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
+        last = read_text(folder / ".last-campaign", limit=4096).strip()
+    except BloodError:
         last = ""
     try:
         names = sorted(
@@ -88,35 +92,22 @@ def _campaign(folder: Path) -> str | None:
     return names[0] if len(names) == 1 else None
 
 
-def head_hash(path: Path) -> str | None:
-    """The state hash at the save's head step, read without locking or writing."""
-    if not path.is_file():
-        return None
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)
-        try:
-            row = conn.execute(
-                "SELECT s.state_hash FROM snapshots s, meta m "
-                "WHERE m.key = 'head' AND s.step = CAST(m.value AS INTEGER)"
-            ).fetchone()
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return None
-    return row[0] if row else None
-
-
 def cached_doc() -> dict[str, Any] | None:
     folder = saves_dir()
     name = _campaign(folder)
-    if not name or "/" in name or name.startswith("."):
+    if not name:
         return None
-    digest = head_hash(folder / f"{name}{SAVE_SUFFIX}")
-    if digest is None:
-        return None
+    from blood_companion.names import campaign_name_problem
+
+    if campaign_name_problem(name) is not None:
+        return None  # the full command says what is wrong with it
     try:
-        data = json.loads(cache_path(folder, name).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        check_path(folder / f"{name}{SAVE_SUFFIX}", "the save file")
+        digest = head_hash(folder / f"{name}{SAVE_SUFFIX}")
+        if digest is None:
+            return None
+        data = json.loads(read_text(cache_path(folder, name), limit=MAX_CACHE_BYTES))
+    except (BloodError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("key") != cache_key(digest):
         return None
@@ -149,28 +140,40 @@ def width() -> int:
 
 def print_lines(lines: list[tuple[str, str]]) -> None:
     """Plain text when piped or NO_COLOR; rich styles on a colour terminal."""
+    from blood_companion.display import clean, console
+
     if not use_colour():
         from blood_companion.cli.status_view import plain
 
-        sys.stdout.write(plain(lines))
+        sys.stdout.write(clean(plain(lines)))
         sys.stdout.flush()
         return
-    from rich.console import Console
     from rich.text import Text
 
-    console = Console(highlight=False, soft_wrap=True)
+    out = console(highlight=False, soft_wrap=True)
     for text, style in lines:
-        console.print(Text(text, style=style or ""))
+        out.print(Text(text, style=style or ""))
 
 
 def fast_status(args: list[str]) -> int | None:
     """`blood status` from the cache; None when the full command must run."""
     if args:
         return None
-    doc = cached_doc()
-    if doc is None:
-        return None
-    from blood_companion.cli.status_view import render
+    try:
+        doc = cached_doc()
+        if doc is None:
+            return None
+        from blood_companion.cli.status_view import render
 
-    print_lines(render(doc, width()))
+        lines = render(doc, width())
+    except Exception:  # noqa: BLE001 - a cache we cannot render is no cache: build it anew
+        return None
+    try:
+        print_lines(lines)
+    except BrokenPipeError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the last line of defence (cli.entry.unexpected)
+        from blood_companion.cli.entry import unexpected
+
+        return unexpected("status", exc)
     return 0

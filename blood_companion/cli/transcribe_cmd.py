@@ -176,12 +176,12 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
     )
 
     shown = _shown(file)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"no such file: {file}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BloodError(f"cannot read {file}: {exc}") from exc
+    from blood_companion.content.loader import MAX_DATA_FILE
+    from blood_companion.fileio import read_text
+
+    if not file.exists() and not file.is_symlink():
+        raise UsageError(f"no such file: {file}")
+    text = read_text(file, limit=MAX_DATA_FILE, what="the card file")
     target = target_dir()
     cat = _catalog(target)
 

@@ -23,6 +23,11 @@ class Problem:
         return {"file": self.file, "line": self.line, "field": self.field, "message": self.message}
 
 
+# Problems printed (and listed in JSON) at most; the rest are counted ("and N more").
+SHOWN_PROBLEMS = 50
+LISTED_PROBLEMS = 1000
+
+
 class ContentError(BloodError):
     """The data pack (shipped or an overlay) has one or more problems."""
 
@@ -30,14 +35,22 @@ class ContentError(BloodError):
         problems = sorted(problems, key=lambda p: (p.file, p.line or 0))
         self.problems = problems
         n = len(problems)
-        lines = "\n".join(f"  {p}" for p in problems)
+        lines = "\n".join(f"  {p}" for p in problems[:SHOWN_PROBLEMS])
+        if n > SHOWN_PROBLEMS:
+            lines += f"\n  ... and {n - SHOWN_PROBLEMS} more"
         super().__init__(
             f"the data pack has {n} problem{'s' if n != 1 else ''}:\n{lines}",
             hint="fix the files named above; `blood data validate DIR` checks a folder",
         )
 
     def to_json(self) -> dict[str, object]:
-        return {"ok": False, "errors": [p.to_json() for p in self.problems]}
+        doc: dict[str, object] = {
+            "ok": False,
+            "errors": [p.to_json() for p in self.problems[:LISTED_PROBLEMS]],
+        }
+        if len(self.problems) > LISTED_PROBLEMS:
+            doc["more_errors"] = len(self.problems) - LISTED_PROBLEMS
+        return doc
 
 
 class ImportRefused(ContentError):

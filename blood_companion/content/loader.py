@@ -22,16 +22,26 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from blood_companion import __version__
+from blood_companion import __version__, yamlio
 from blood_companion.content import models as m
 from blood_companion.content.checks import cross_check
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.paths import user_data_dir
+from blood_companion.display import excerpt
+from blood_companion.fileio import (
+    FileProblem,
+    check_path,
+    read_regular,
+    remove_stale_tmp,
+    shown_path,
+    write_atomic,
+)
+from blood_companion.yamlio import SafeLoader
 
-try:  # the C loader is much faster; fall back to the pure-Python safe loader
-    from yaml import CSafeLoader as SafeLoader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader  # type: ignore[assignment]
+# A data file larger than this is refused before it is parsed (the largest shipped file is
+# under 20 KB; a whole box of cards in one file fits many times over).
+MAX_DATA_FILE = 2 << 20
+MAX_CACHE_FILE = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -167,42 +177,38 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _mark_line(exc: yaml.YAMLError) -> int | None:
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    return mark.line + 1 if mark is not None else None
-
-
 def _duplicate_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, yaml.MappingNode):
-            seen: dict[str, int] = {}
-            for key, value in n.value:
-                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
-                    if key.value in seen:
-                        problems.append(
-                            Problem(
-                                _display(path),
-                                key.start_mark.line + 1,
-                                key.value,
-                                f"duplicate key {key.value!r} (first on line {seen[key.value]})",
-                            )
+    for n in yamlio.nodes(node):  # each node once: aliases are not walked again
+        if not isinstance(n, yaml.MappingNode):
+            continue
+        seen: dict[str, int] = {}
+        for key, _ in n.value:
+            if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                if key.value in seen:
+                    problems.append(
+                        Problem(
+                            _display(path),
+                            key.start_mark.line + 1,
+                            key.value[:40],
+                            f"duplicate key {excerpt(key.value, 40)} (first on line "
+                            f"{seen[key.value]})",
                         )
-                    else:
-                        seen[key.value] = key.start_mark.line + 1
-                stack.append(value)
-        elif isinstance(n, yaml.SequenceNode):
-            stack.extend(n.value)
+                    )
+                else:
+                    seen[key.value] = key.start_mark.line + 1
 
 
 def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
-    """Parse one data file safely; append problems instead of raising."""
+    """Parse one data file safely; append problems instead of raising.
+
+    Only a regular file of at most :data:`MAX_DATA_FILE` bytes is read (a FIFO, a device or a
+    dangling symlink is a problem, not a hang), and the YAML is parsed within bounds
+    (:mod:`blood_companion.yamlio`: no alias bombs, no runaway nesting)."""
     shown = _display(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        problems.append(Problem(shown, None, None, f"cannot read the file: {exc.strerror}"))
+        raw = read_regular(path, limit=MAX_DATA_FILE)
+    except FileProblem as exc:
+        problems.append(Problem(shown, None, None, f"the file {exc.reason}"))
         return None
     try:
         text = raw.decode("utf-8")
@@ -219,7 +225,7 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
         return None
     loader = SafeLoader(text)
     try:
-        node = loader.get_single_node()
+        node = yamlio.compose(loader)
         if node is None:
             problems.append(Problem(shown, None, None, "the file is empty: expected a list"))
             return None
@@ -228,24 +234,9 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
         if dup:
             problems.extend(dup)
             return None
-        data = loader.construct_document(node)
-    except yaml.constructor.ConstructorError as exc:
-        problems.append(
-            Problem(
-                shown,
-                _mark_line(exc),
-                None,
-                f"YAML tag not allowed ({exc.problem}); only plain YAML data is read",
-            )
-        )
-        return None
-    except yaml.YAMLError as exc:
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        context = getattr(exc, "context", None)
-        context_mark = getattr(exc, "context_mark", None)
-        if context and context_mark is not None:
-            problem += f" ({context} started on line {context_mark.line + 1})"
-        problems.append(Problem(shown, _mark_line(exc), None, f"invalid YAML: {problem}"))
+        data = yamlio.construct(loader, node)
+    except yamlio.YamlProblem as exc:
+        problems.append(Problem(shown, exc.line, None, exc.message))
         return None
     finally:
         loader.dispose()
@@ -324,7 +315,7 @@ def _kind_of(value: object) -> str:
         return "a list"
     if value is None:
         return "nothing"
-    return f"{type(value).__name__} {value!r}"
+    return f"{type(value).__name__} {excerpt(value)}"
 
 
 def line_of(node: yaml.Node, loc: Sequence[int | str]) -> int:
@@ -370,10 +361,7 @@ def _describe(err: Any) -> str:
         return "unknown field (not part of this kind; check the spelling)"
     if kind.startswith("value_error"):
         return msg.removeprefix("Value error, ")
-    shown = repr(got)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    return f"{msg}; found {shown}"
+    return f"{excerpt(msg, 120)}; found {excerpt(got)}"
 
 
 # --------------------------------------------------------------------------- catalog
@@ -542,13 +530,19 @@ class Catalog:
 
 
 def kind_files(root: Path, kind: str) -> list[Path]:
+    """The files of a kind in one layer: ``KIND.yaml`` and ``KIND/*.yaml``. Whatever carries
+    such a name is listed (a FIFO, a dangling symlink), so reading it reports the problem."""
     files: list[Path] = []
     single = root / f"{kind}.yaml"
-    if single.is_file():
+    if single.is_symlink() or (single.exists() and not single.is_dir()):
         files.append(single)
     folder = root / kind
     if folder.is_dir():
-        files.extend(sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml")))
+        try:
+            found = [p for p in folder.iterdir() if p.suffix in (".yaml", ".yml")]
+        except OSError:
+            found = [folder]  # unreadable: reading it names the folder and the reason
+        files.extend(sorted(found))
     return files
 
 
@@ -646,6 +640,11 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
     """Load and cross-check the given layers; raise ContentError listing every problem."""
     problems: list[Problem] = []
     for root in layers:
+        try:
+            check_path(root, "the data folder")
+        except FileProblem as exc:
+            problems.append(Problem(shown_path(root), None, None, exc.reason))
+            continue
         if not root.is_dir():
             problems.append(Problem(_display(root), None, None, "no such data folder"))
     if problems:
@@ -696,24 +695,22 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
         return validate_layers(layers)
     try:
         key = _fingerprint(layers)
-    except OSError:
+    except (OSError, ValueError):  # a file that cannot be listed: validating names it
         return validate_layers(layers)
     cache_file = _cache_dir() / f"catalog-{key}.pickle"
     try:
-        with cache_file.open("rb") as fh:
-            cached = pickle.load(fh)
+        cached = pickle.loads(read_regular(cache_file, limit=MAX_CACHE_FILE))
         if isinstance(cached, Catalog):
             return cached
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+    except Exception:  # noqa: BLE001 - missing, stale or damaged: a cache we cannot read is none
         pass
     catalog = validate_layers(layers)
     catalog.record_prints()  # cached with the catalog: recording a step needs the fingerprint
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
-        with tmp.open("wb") as fh:
-            pickle.dump(catalog, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache_file)
+        # Partial files of a process killed while writing (ours are NAME.PID.tmp).
+        remove_stale_tmp(cache_file.parent)
+        write_atomic(cache_file, pickle.dumps(catalog, protocol=pickle.HIGHEST_PROTOCOL))
         for old in cache_file.parent.glob("catalog-*.pickle"):
             if old != cache_file:
                 old.unlink(missing_ok=True)

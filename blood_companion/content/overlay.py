@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
+    MAX_DATA_FILE,
     SafeLoader,
     kind_files,
     line_of,
@@ -28,6 +29,7 @@ from blood_companion.content.loader import (
 )
 from blood_companion.content.render import render_effect
 from blood_companion.content.schema import kind_schema, schema_line, schema_text
+from blood_companion.fileio import FileProblem, read_text
 
 SUFFIX = ".transcribed.yaml"
 HEADER = (
@@ -83,8 +85,9 @@ def _read_owned(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=SafeLoader)  # noqa: S506
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        text = read_text(path, limit=MAX_DATA_FILE, what="the transcribed cards")
+        data = yaml.load(text, Loader=SafeLoader)  # noqa: S506
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, FileProblem) as exc:
         raise ContentError(
             [Problem(str(path), None, None, f"cannot read the transcribed cards: {exc}")]
         ) from exc

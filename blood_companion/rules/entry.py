@@ -6,6 +6,8 @@ run only when the reference is (re)compiled from YAML, never on a cached lookup.
 
 from __future__ import annotations
 
+from blood_companion.display import excerpt
+
 KINDS = (
     "keyword",  # an Element keyword: Step, Push, Draw, Summon...
     "symbol",  # an Element symbol: wound, bite, exhausted
@@ -88,7 +90,9 @@ def check_raw(raw: object, where: str) -> tuple[RuleEntry | None, list[str]]:
     label = f"{where} ({ident})" if isinstance(ident, str) else where
     for key in raw:
         if key not in ALLOWED:
-            problems.append(f"{label}: unknown field {key!r} (allowed: {', '.join(ALLOWED)})")
+            problems.append(
+                f"{label}: unknown field {excerpt(key)} (allowed: {', '.join(ALLOWED)})"
+            )
     for key in REQUIRED:
         value = raw.get(key)
         if not isinstance(value, str) or not value.strip():
@@ -97,7 +101,7 @@ def check_raw(raw: object, where: str) -> tuple[RuleEntry | None, list[str]]:
         problems.append(f"{label}: id must be lower-case letters, digits and dashes")
     kind = raw.get("kind")
     if isinstance(kind, str) and kind not in KINDS:
-        problems.append(f"{label}: kind {kind!r} is not one of {', '.join(KINDS)}")
+        problems.append(f"{label}: kind {excerpt(kind)} is not one of {', '.join(KINDS)}")
     source = raw.get("source", "rulebook")
     if source not in SOURCES:
         problems.append(f"{label}: source must be one of {', '.join(SOURCES)}")
@@ -148,5 +152,5 @@ def check_links(entries: list[RuleEntry]) -> list[str]:
             if r == e.id:
                 problems.append(f"{e.file} ({e.id}): related lists the entry itself")
             elif r not in ids:
-                problems.append(f"{e.file} ({e.id}): related id {r!r} names no entry")
+                problems.append(f"{e.file} ({e.id}): related id {excerpt(r)} names no entry")
     return problems

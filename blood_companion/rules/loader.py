@@ -22,6 +22,13 @@ import zlib
 
 from blood_companion import __version__
 from blood_companion.errors import BloodError
+from blood_companion.fileio import (
+    FileProblem,
+    read_regular,
+    read_text,
+    remove_stale_tmp,
+    write_atomic,
+)
 from blood_companion.rules.entry import RuleEntry, check_links, check_raw
 from blood_companion.rules.index import INDEX_FORMAT, RulesIndex, build_index
 
@@ -68,17 +75,31 @@ def rules_dirs() -> list[str]:
     return [shipped, overlay] if overlay else [shipped]
 
 
+# A rules file larger than this is refused before it is parsed (ours are under 20 KB each).
+MAX_RULES_FILE = 2 << 20
+
+
 def yaml_files(folder: str) -> list[str]:
-    names = sorted(n for n in os.listdir(folder) if n.endswith((".yaml", ".yml")))
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith((".yaml", ".yml")))
+    except OSError as exc:
+        raise RulesDataError([f"{folder}: cannot be listed: {exc.strerror}"]) from None
     return [os.path.join(folder, n) for n in names if not n.startswith(".")]
 
 
 def signature(dirs: list[str]) -> tuple:
-    """What the cache must match: format, versions and every file's path, size and mtime."""
+    """What the cache must match: format, versions and every file's path, size and mtime.
+
+    A file that cannot be stat'ed (a dangling symlink) gets no size: it never matches a cache,
+    so reading it reports the problem."""
     files = []
     for folder in dirs:
         for path in yaml_files(folder):
-            st = os.stat(path)
+            try:
+                st = os.stat(path)
+            except OSError:
+                files.append((path, -1, -1))
+                continue
             files.append((path, st.st_size, st.st_mtime_ns))
     return (INDEX_FORMAT, __version__, tuple(sys.version_info[:3]), tuple(dirs), tuple(files))
 
@@ -94,29 +115,20 @@ def cache_path(dirs: list[str]) -> str:
 
 def read_layer(folder: str) -> tuple[list[RuleEntry], list[str]]:
     """Entries of one folder's YAML files, in file then entry order, and the problems found."""
-    import yaml
+    from blood_companion.yamlio import YamlProblem, safe_load
 
-    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     entries: list[RuleEntry] = []
     problems: list[str] = []
     seen: dict[str, str] = {}
     for path in yaml_files(folder):
         try:
-            with open(path, encoding="utf-8") as fh:
-                loader = loader_cls(fh)
-                try:
-                    node = loader.get_single_node()
-                    data = loader.construct_document(node) if node is not None else None
-                finally:
-                    loader.dispose()
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            at = f":{mark.line + 1}" if mark is not None else ""
-            problem = getattr(exc, "problem", None) or str(exc)
-            problems.append(f"{path}{at}: not valid YAML: {problem}")
+            node, data = safe_load(read_text(path, limit=MAX_RULES_FILE))
+        except FileProblem as exc:
+            problems.append(f"{path}: the file {exc.reason}")
             continue
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(f"{path}: cannot be read: {exc}")
+        except YamlProblem as exc:
+            at = f":{exc.line}" if exc.line is not None else ""
+            problems.append(f"{path}{at}: {exc.message}")
             continue
         if data is None:
             continue
@@ -167,12 +179,11 @@ def load_index(use_cache: bool = True) -> RulesIndex:
     path = cache_path(dirs)
     if use_cache:
         try:
-            with open(path, "rb") as fh:
-                # loads(read()) rather than load(fh): load() reads the file in tiny pieces.
-                data = marshal.loads(fh.read())
+            # loads(read()) rather than load(fh): load() reads the file in tiny pieces.
+            data = marshal.loads(read_regular(path, limit=64 << 20))
             if isinstance(data, dict) and data.get("signature") == sig:
                 return RulesIndex(data)
-        except (OSError, EOFError, ValueError, TypeError, KeyError):
+        except Exception:  # noqa: BLE001 - missing, stale or damaged: a cache we cannot read is none
             pass
     data = build_index(load_entries(dirs))
     data["signature"] = sig
@@ -182,14 +193,9 @@ def load_index(use_cache: bool = True) -> RulesIndex:
 
 
 def _write_cache(path: str, data: dict) -> None:
-    tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(tmp, "wb") as fh:
-            marshal.dump(data, fh)
-        os.replace(tmp, path)
+        remove_stale_tmp(os.path.dirname(path))  # partial files of a killed process
+        write_atomic(path, marshal.dumps(data))
     except (OSError, ValueError):
-        import contextlib
-
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        pass  # a read-only cache folder only costs speed

@@ -1,23 +1,45 @@
-"""Saves: one SQLite file per campaign, the only code that touches save files.
+"""Saves: one SQLite file per campaign; the only code that touches save files.
 
 * :class:`CampaignStore` — open/create a campaign, ``record(action)``, undo/redo/marks, log,
   verify, ``backup(reason)``, ``export_doc()``.
 * :mod:`transfer` — export/import as readable JSON; :mod:`manage` — list, delete, recover.
-* :mod:`schema` — tables, schema version and migrations; :mod:`saves` — folder layout.
+* :mod:`schema` — tables, schema version and migrations; :mod:`saves` — folder layout;
+  :mod:`legacy` — saves of older versions; :mod:`peek` — a cheap read-only look at a save's head.
+
+Names are loaded on first use, so ``blood_companion.store.peek`` stays light to import.
 """
 
-from blood_companion.store.campaign_store import CampaignStore, LogEntry, VerifyReport
-from blood_companion.store.errors import (
-    BadNameError,
-    CampaignExists,
-    CampaignNotFound,
-    DamagedSave,
-    ImportRefused,
-    NothingToRedo,
-    NothingToUndo,
-    SaveInUse,
-    StoreError,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from blood_companion.store.campaign_store import CampaignStore, LogEntry, VerifyReport
+    from blood_companion.store.errors import (
+        BadNameError,
+        CampaignExists,
+        CampaignNotFound,
+        DamagedSave,
+        ImportRefused,
+        NothingToRedo,
+        NothingToUndo,
+        SaveInUse,
+        StoreError,
+    )
+
+_WHERE = {
+    "CampaignStore": "campaign_store",
+    "LogEntry": "campaign_store",
+    "VerifyReport": "campaign_store",
+    **{
+        name: "errors"
+        for name in (
+            "BadNameError", "CampaignExists", "CampaignNotFound", "DamagedSave",
+            "ImportRefused", "NothingToRedo", "NothingToUndo", "SaveInUse", "StoreError",
+        )
+    },
+}
 
 __all__ = [
     "BadNameError",
@@ -33,3 +55,12 @@ __all__ = [
     "StoreError",
     "VerifyReport",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'blood_companion.store' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"blood_companion.store.{module}"), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,94 @@
+"""Text that came from a user or a file, made safe to print: one helper for every renderer.
+
+A name or ``reason`` in an imported export, a card text in an overlay or a line in a damaged
+cache may hold terminal control sequences (``ESC]0;…`` retitles the terminal, ``ESC[2J`` clears
+it), bidirectional overrides that reorder what is shown, or lone surrogates that cannot even be
+encoded. :func:`clean` removes them (newlines and tabs stay); :func:`json_text` escapes them in
+JSON output; :func:`console` is a rich console that cleans every segment it prints, so the
+renderers need no care of their own. :func:`excerpt` quotes at most a short piece of a value in
+an error message (an overlay pointing at ``/etc/passwd`` must not echo the whole file).
+
+Nothing is imported at import time (the fast paths use it; rich is imported by
+:func:`console` when called, json by :func:`json_text`).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
+if TYPE_CHECKING:
+    from typing import Any
+
+# C0 controls except tab and newline, DEL, C1 controls, bidirectional embeddings, overrides
+# and isolates. Lone surrogates (undecodable bytes) become U+FFFD. The tables are built on first
+# use: the fast paths import this module and most of their text needs no cleaning.
+_CONTROLS = (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))
+_BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_SURROGATES = range(0xD800, 0xE000)
+_SINGLE_LINE = {ord("\n"): " ", ord("\t"): " "}
+_tables: dict[str, dict[int, Any]] = {}
+
+
+def _table(kind: str) -> dict[int, Any]:
+    if not _tables:
+        clean_table: dict[int, Any] = dict.fromkeys((*_CONTROLS, *_BIDI))
+        clean_table.update(dict.fromkeys(_SURROGATES, "\ufffd"))
+        _tables["clean"] = clean_table
+        # In JSON, C0 is already escaped by the encoder; escape the rest the same way.
+        _tables["json"] = {
+            c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), *_BIDI, *_SURROGATES)
+        }
+    return _tables[kind]
+
+
+def clean(text: str, *, single_line: bool = False) -> str:
+    """``text`` without control characters, bidi overrides or surrogates (see module doc).
+
+    ``single_line`` also turns newlines and tabs into spaces (for one-line messages)."""
+    out = text if text.isprintable() else text.translate(_table("clean"))
+    return out.translate(_SINGLE_LINE) if single_line else out
+
+
+def excerpt(value: Any, limit: int = 60) -> str:
+    """A short, printable quotation of ``value`` for a message: its repr, cut to ``limit``."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3000:
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a value we cannot even show
+        text = f"<{type(value).__name__}>"
+    text = clean(text, single_line=True)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def json_text(doc: Any, *, indent: int | None = 2) -> str:
+    """One JSON document as text, with every unsafe character escaped (still valid JSON)."""
+    import json
+
+    text = json.dumps(doc, ensure_ascii=False, indent=indent, default=str)
+    return text if text.isascii() else text.translate(_table("json"))
+
+
+_console_class: Any = None
+
+
+def console(**kwargs: Any) -> Any:
+    """A ``rich.console.Console`` that cleans the text of every segment before writing it.
+
+    Styles and rich's own control codes are kept; only the characters of the text are cleaned,
+    so layout (measured in cells, where control characters take none) is unchanged."""
+    global _console_class
+    if _console_class is None:
+        from rich.console import Console
+        from rich.segment import Segment
+
+        class SafeConsole(Console):
+            def render(self, renderable: Any, options: Any = None) -> Any:
+                for segment in super().render(renderable, options):
+                    if segment.control is None:
+                        text = clean(segment.text)
+                        if text != segment.text:
+                            segment = Segment(text, segment.style)
+                    yield segment
+
+        _console_class = SafeConsole
+    return _console_class(**kwargs)

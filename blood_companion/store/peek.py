@@ -1,0 +1,100 @@
+"""A cheap look at a save without opening it through the store (standard library only).
+
+`blood status` answers from a cached document when the save's head is unchanged; this module
+reads the head's state hash read-only, without locking or writing, after checking the file the
+way :class:`~blood_companion.store.CampaignStore` would: a regular file, SQLite's header, our
+application id and schema version, the size the header promises, the tables, the metadata, the
+head inside the log, a state shape this app reads and the head snapshot's checksum. It returns
+None for any save the store would refuse or rebuild, so a cached board is never shown for it.
+
+Part of the store package (the only code that opens saves); light to import on purpose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+from blood_companion.engine.upcast import STATE_SCHEMA
+from blood_companion.store.schema import APPLICATION_ID, SCHEMA_VERSION, TABLES
+
+META_KEYS = ("name", "mode", "seed", "head", "revision")
+
+
+def _header_ok(path: Path) -> bool:
+    """SQLite's 100-byte header: ours, the current schema, and no shorter than it says."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return False
+        header = os.read(fd, 100)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+        return False
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    user_version = int.from_bytes(header[60:64], "big")
+    app_id = int.from_bytes(header[68:72], "big")
+    valid_count = header[24:28] == header[92:96]  # else SQLite ignores the page count
+    return (
+        app_id == APPLICATION_ID
+        and user_version == SCHEMA_VERSION
+        and page_size >= 512
+        and (not valid_count or st.st_size >= page_size * pages)
+        and st.st_size % page_size == 0
+    )
+
+
+def head_hash(path: Path) -> str | None:
+    """The state hash at the save's head step, read without locking or writing, or None when
+    the file is not one the store would open as it is (see the module doc)."""
+    if not _header_ok(path):
+        return None
+    try:
+        # as_uri() percent-escapes '?', '#' and '%', which would otherwise end the file name.
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=0.5)
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+            if not set(TABLES) <= tables:
+                return None
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            if any(key not in meta for key in META_KEYS):
+                return None
+            if meta.get("state_schema", "") != str(STATE_SCHEMA):
+                return None  # the store upgrades (or refuses) it first
+            head, _, _ = (int(meta[key]) for key in ("head", "revision", "seed"))
+            last = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
+            if not 1 <= head <= last:
+                return None
+            row = conn.execute(
+                "SELECT state, state_hash FROM snapshots WHERE step = ?", (head,)
+            ).fetchone()
+            action = conn.execute(
+                "SELECT state_hash FROM actions WHERE step = ?", (head,)
+            ).fetchone()
+        finally:
+            conn.close()
+    except (sqlite3.Error, ValueError, TypeError, OverflowError, OSError):
+        return None
+    if row is None or action is None or not isinstance(row[1], str):
+        return None
+    text, digest = row
+    if action[0] is not None and action[0] != digest:
+        return None
+    try:
+        if hashlib.sha256(str(text).encode()).hexdigest() != digest:
+            return None
+    except UnicodeEncodeError:
+        return None
+    return digest
