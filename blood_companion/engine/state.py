@@ -95,6 +95,9 @@ class CampaignState(StateModel):
     seed: int = 0
     started: bool = False
     troupers: list[TrouperState] = Field(default_factory=list)
+    # Troupers whose players left the table, set aside with everything they own ("Roguelite
+    # Mode": a different number of players each game); `add_trouper` brings one back.
+    set_aside: list[TrouperState] = Field(default_factory=list)
     leader: int = 0  # index into troupers
     wagon: Wagon = Wagon()
     location_trophies: dict[str, int] = Field(default_factory=dict)
