@@ -161,6 +161,17 @@ def test_12_a_retired_trouper_is_set_aside_with_everything_and_rejoins_with_it(
     assert table.state.set_aside == []
 
 
+def test_12_the_state_document_keeps_its_shape_until_someone_leaves(catalog: Any) -> None:
+    """A campaign nobody left dumps exactly as before `set_aside` existed (old hashes hold); a
+    set-aside Trouper is in the document and reads back."""
+    state = replay([start()], catalog)
+    assert "set_aside" not in state.model_dump(mode="json")
+    state = apply(state, RetireTrouper(trouper="zora"), catalog, 1)
+    doc = state.model_dump(mode="json")
+    assert [t["trouper"] for t in doc["set_aside"]] == ["zora"]
+    assert CampaignState.model_validate(doc) == state
+
+
 def test_12_a_rejoining_trouper_takes_a_free_colour_when_theirs_is_taken(catalog: Any) -> None:
     table = Table(catalog, start())
     zora_colour = table.state.troupers[1].colour
