@@ -20,11 +20,14 @@ from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
 from blood_companion.display import json_text
 from blood_companion.engine.campaign import (
     AddTrouper,
+    AdjustTrophies,
     AdjustWagon,
+    NextSingleGame,
     RetireTrouper,
     Seat,
     SetLeader,
     StartCampaign,
+    table_setup,
 )
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.errors import BloodError, UsageError
@@ -42,8 +45,6 @@ campaign_app = typer.Typer(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(campaign_app, name="campaign")
-
-
 
 
 # ---------------------------------------------------------------------- rendering
@@ -76,6 +77,18 @@ def summary(store: CampaignStore) -> dict[str, Any]:
             }
             for t in st.troupers
         ],
+        "set_aside": [
+            {
+                "trouper": t.trouper,
+                "colour": t.colour,
+                "deck_size": len(t.deck),
+                "reserve_cards": len(t.reserve_cards),
+                "reserve_items": len(t.reserve_items),
+                "bites": t.bites,
+                "items": [s.item + ("+" if s.advanced else "") for s in t.sleeves],
+            }
+            for t in st.set_aside
+        ],
         "wagon": st.wagon.as_dict(),
         "location_trophies": st.location_trophies,
         "nemesis_trophies": st.nemesis_trophies,
@@ -100,6 +113,13 @@ def _print_show(store: CampaignStore) -> None:
         table.add_row(str(t["seat"]), who, str(t["deck_size"]), str(t["bites"]),
                       str(t["insanity"]), ", ".join(t["items"]))
     stdout.print(table)
+    if doc["set_aside"]:
+        away = [
+            f"{t['trouper']} ({t['colour']}, {t['deck_size']} cards, {t['reserve_cards']} in "
+            f"the Reserve, {t['bites']} Bites)"
+            for t in doc["set_aside"]
+        ]
+        stdout.print("Set aside (rejoin with add-trouper): " + "; ".join(away))
     wagon = ", ".join(f"{v} {k}" for k, v in doc["wagon"].items())
     stdout.print(f"Wagon: {wagon}")
     trophies = {**doc["location_trophies"], **doc["nemesis_trophies"]}
@@ -120,37 +140,121 @@ def _changed(store: CampaignStore, as_json: bool, message: str, **extra: Any) ->
 # ---------------------------------------------------------------------- commands
 
 
+def start_action(
+    name: str,
+    troupers: str | None,
+    players: int | None,
+    mode: str,
+    seed: int | None,
+    colours: str | None = None,
+    leader: str | None = None,
+) -> StartCampaign:
+    """The first action of a campaign from the options of `campaign new` / `play --new`.
+
+    ``--troupers`` names the Troupers ("random" for a seat whose Trouper is drawn); ``--players
+    N`` draws the Troupers nobody named; ``--colours`` names them in seat order or says
+    "random"; ``--leader`` names a seat number, a named Trouper or "random" ("Player Setup")."""
+    if mode not in ("roguelite", "single"):
+        raise UsageError(f"unknown mode {mode!r}", hint="--mode roguelite or --mode single")
+    name = check_campaign_name(name)
+    ids = [t.strip().lower() for t in (troupers or "").split(",") if t.strip()]
+    if players is not None:
+        if players < 1:
+            raise UsageError("--players needs at least 1")
+        if len(ids) > players:
+            raise UsageError(f"--troupers names {len(ids)} Troupers for {players} players")
+        ids += ["random"] * (players - len(ids))
+    if not ids:
+        raise UsageError(
+            "say who plays: --troupers A,B[,C,D], or --players N to draw the Troupers at random",
+            hint="e.g. --troupers aurel,zora or --players 2",
+        )
+    seats = [Seat(trouper=None if t in ("random", "?") else t) for t in ids]
+    random_colours = False
+    if colours is not None:
+        names = [c.strip().lower() for c in colours.split(",") if c.strip()]
+        if names == ["random"]:
+            random_colours = True
+        else:
+            if len(names) > len(seats):
+                raise UsageError(f"--colours names {len(names)} colours for {len(seats)} seats")
+            seats = [
+                Seat(trouper=s.trouper, colour=names[i] if i < len(names) else None)
+                for i, s in enumerate(seats)
+            ]
+    lead, random_leader = 0, False
+    if leader is not None:
+        key = leader.strip().lower()
+        if key in ("random", "?"):
+            random_leader = True
+        elif key.isdigit() and 1 <= int(key) <= len(seats):
+            lead = int(key) - 1
+        elif key in ids:
+            lead = ids.index(key)
+        else:
+            raise UsageError(
+                f"--leader {leader!r} is neither a seat number (1 to {len(seats)}), a Trouper "
+                "named by --troupers nor random"
+            )
+    if seed is None:
+        seed = secrets.randbelow(10**9)
+    return StartCampaign(
+        name=name,
+        mode=mode,
+        seed=seed,
+        seats=seats,
+        leader=lead,
+        random_colours=random_colours,
+        random_leader=random_leader,
+    )
+
+
+def print_setup(plan: dict[str, Any]) -> None:
+    """The physical Setup as a checklist, from the engine's :func:`table_setup`."""
+    from blood_companion.cli.setup_view import checklist
+
+    for title, lines in checklist(plan):
+        stdout.print(Text(title, style="bold"))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        for line in lines:
+            grid.add_row("  [ ]", Text(line))
+        stdout.print(grid)
+
+
 @campaign_app.command("new")
 def new(
     name: str = typer.Argument(..., help="Campaign name (becomes the save file's name)."),
     troupers: str = typer.Option(
-        ..., "--troupers", help="Trouper ids, comma-separated: A,B[,C,D]."
+        None, "--troupers", help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).'
+    ),
+    players: int = typer.Option(
+        None, "--players", help="How many players; the Troupers not named are drawn at random."
     ),
     mode: str = typer.Option("roguelite", "--mode", help="roguelite or single."),
     seed: int = typer.Option(None, "--seed", help="Random seed [a new random one]."),
+    colours: str = typer.Option(
+        None, "--colours", help='Colours in seat order, or "random" [the first free ones].'
+    ),
+    leader: str = typer.Option(
+        None, "--leader", help='Who takes the Leader token: seat, Trouper or "random" [seat 1].'
+    ),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Start a campaign: the table, the mode and the seed become step 1 of its log."""
-    if mode not in ("roguelite", "single"):
-        raise UsageError(f"unknown mode {mode!r}", hint="--mode roguelite or --mode single")
-    name = check_campaign_name(name)
-    ids = [t.strip().lower() for t in troupers.split(",") if t.strip()]
-    if not ids:
-        raise UsageError(
-            "--troupers needs at least one Trouper id", hint="e.g. --troupers aurel,zora"
-        )
-    if seed is None:
-        seed = secrets.randbelow(10**9)
-    start = StartCampaign(
-        name=name, mode=mode, seed=seed, seats=[Seat(trouper=t) for t in ids]
-    )
+    """Start a campaign: the table, the mode and the seed become step 1 of its log; then the
+    physical Setup as a checklist."""
+    start = start_action(name, troupers, players, mode, seed, colours, leader)
     folder = session.saves_dir()
-    with CampaignStore.create(folder, name, start, session.catalog) as store:
+    with CampaignStore.create(folder, start.name, start, session.catalog) as store:
         saves.write_last_used(folder, store.name)
+        plan = table_setup(store.state, store.catalog)
         if as_json:
-            print_json({"ok": True, **summary(store)})
+            print_json({"ok": True, **summary(store), "setup": plan})
             return
-        stdout.print(Text(start.describe(), style="green"))
+        who = ", ".join(f"{s['name']} ({s['colour']})" for s in plan["seats"])
+        stdout.print(Text(f"{start.describe()}\nAt the table: {who}.", style="green"))
+        print_setup(plan)
         stdout.print(Text(f"Saved in {store.path}", style="dim"))
 
 
@@ -475,3 +579,33 @@ def wagon(
         raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
     assert set(change) == set(RESOURCE_NAMES)
     _act(AdjustWagon(**change, reason=reason), as_json)
+
+
+@campaign_app.command("trophies")
+def trophies(
+    changes: list[str] = typer.Argument(
+        ..., help="TOKEN=N with a sign: halls=+1, nemesis:lucilla=-1 (location:/nemesis: optional)."
+    ),
+    reason: str = typer.Option("", "--reason", help="Why (shown in the log)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Correct the Trophy tokens by hand (never below zero, never past what the box holds)."""
+    parsed: dict[str, int] = {}
+    for text in changes:
+        key, sep, value = text.partition("=")
+        try:
+            n = int(value.strip())
+        except ValueError:
+            n = None
+        if not sep or not key.strip() or n is None:
+            raise UsageError(
+                f"{text!r} is not TOKEN=N", hint="e.g. `blood campaign trophies halls=+1`"
+            )
+        parsed[key.strip().lower()] = parsed.get(key.strip().lower(), 0) + n
+    _act(AdjustTrophies(changes=parsed, reason=reason), as_json)
+
+
+@campaign_app.command("next-game")
+def next_game(as_json: bool = JsonOpt) -> None:
+    """Single Game mode: start another game, from the box's starting state, once one is over."""
+    _act(NextSingleGame(), as_json)

@@ -70,6 +70,11 @@ def _after(state: CampaignState) -> str:
     if state.part == "day":
         return f"Game {state.game} begins with the Day Part (`blood day next`)."
     if state.part == "over":
+        if state.mode == "single":
+            return (
+                "The game is over. Another Single game starts from the box "
+                "(blood campaign next-game)."
+            )
         return "The game is over."
     if state.part == "night" and state.night is not None:
         if state.night.result is None:

@@ -16,6 +16,7 @@ from blood_companion.cli import commands, session
 from blood_companion.cli.common import JsonOpt, print_json, stdout, typed_number
 from blood_companion.engine import narrate
 from blood_companion.engine.actions import Action
+from blood_companion.engine.campaign import NeedsDayPart
 from blood_companion.engine.night import (
     AnswerQuestion,
     Attack,
@@ -181,7 +182,8 @@ def setup(
     events: str = typer.Option(None, "--events", help="Event ids for the Chain [random]."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Lay out a night (Single Game mode) and begin it: five cards each, Game Turn 1."""
+    """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1). A
+    Roguelite night is prepared by the Day Part (`blood day`)."""
     action = SetupNight(
         nemesis=nemesis.strip().lower(),
         location=location.strip().lower(),
@@ -189,7 +191,14 @@ def setup(
         difficulty=difficulty,
         events=_split([events]) if events else None,
     )
-    _record(action, as_json)
+    try:
+        _record(action, as_json)
+    except NeedsDayPart as exc:
+        raise NeedsDayPart(
+            exc.message,
+            hint="play the Day Part: `blood day next` names each step (`blood day recover`, "
+            "`blood day zone ZONE`, ... `blood day end` lays the night out), or `blood play`",
+        ) from None
 
 
 @night_app.command("next")

@@ -41,9 +41,20 @@ def register(app: typer.Typer) -> None:
 
 def play(
     new: str = typer.Option(None, "--new", help="Start a new campaign with this name."),
-    troupers: str = typer.Option(None, "--troupers", help="With --new: Trouper ids, A,B[,C,D]."),
+    troupers: str = typer.Option(
+        None, "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).'
+    ),
+    players: int = typer.Option(
+        None, "--players", help="With --new: how many players; unnamed Troupers are drawn."
+    ),
     mode: str = typer.Option("roguelite", "--mode", help="With --new: roguelite or single."),
     seed: int = typer.Option(None, "--seed", help="With --new: the random seed."),
+    colours: str = typer.Option(
+        None, "--colours", help='With --new: colours in seat order, or "random".'
+    ),
+    leader: str = typer.Option(
+        None, "--leader", help='With --new: the Leader: seat, Trouper or "random".'
+    ),
     steps: int = typer.Option(0, "--steps", help="Stop after this many recorded steps [no limit]."),
     as_json: bool = typer.Option(
         False, "--json", help="Print the question waiting now (with its choices) and exit."
@@ -54,20 +65,23 @@ def play(
     if new is not None:
         from blood_companion.cli.campaign_cmd import new as new_campaign
 
-        if not troupers:
-            from blood_companion.errors import UsageError
-
-            raise UsageError(
-                "--new needs --troupers", hint="e.g. blood play --new tue --troupers aurel,ioana"
-            )
+        options: dict[str, Any] = {
+            "name": new,
+            "troupers": troupers,
+            "players": players,
+            "mode": mode,
+            "seed": seed,
+            "colours": colours,
+            "leader": leader,
+        }
         if as_json:  # one JSON document in all: the question, after a quiet start
             import contextlib
             import io
 
             with contextlib.redirect_stdout(io.StringIO()):
-                new_campaign(name=new, troupers=troupers, mode=mode, seed=seed, as_json=True)
+                new_campaign(**options, as_json=True)
         else:
-            new_campaign(name=new, troupers=troupers, mode=mode, seed=seed, as_json=False)
+            new_campaign(**options, as_json=False)
     if as_json:
         from blood_companion.cli.common import print_json
         from blood_companion.cli.play_menu import build_menu

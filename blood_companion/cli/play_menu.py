@@ -21,6 +21,7 @@ from blood_companion.engine import endgame as eg
 from blood_companion.engine import narrate
 from blood_companion.engine import night as n
 from blood_companion.engine.actions import Action
+from blood_companion.engine.campaign import NextSingleGame
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 
@@ -157,6 +158,19 @@ def build_menu(state: CampaignState, catalog: Catalog, avoid: set[str] | None = 
     if state.part == "end":
         return rewards_menu(state, catalog, avoid)
     if state.part == "over":
+        if state.mode == "single":
+            # "Single Game Mode": each game starts from the box; another one may follow.
+            return Menu(
+                title="Game over",
+                question=f"Game {state.game} is over. Play another Single game? (quit stops here)",
+                choices=[
+                    Choice(
+                        "1",
+                        f"Start game {state.game + 1} from the box's starting state",
+                        NextSingleGame(),
+                    )
+                ],
+            )
         return Menu(title="Game over", question="The game is over.", end=True)
     return Menu(title=state.part, question="Nothing to play yet.", end=True)
 

@@ -78,6 +78,12 @@ def build_doc(
             "prompt": rewards_next(state),
             "commands": _commands(state, catalog),
         }
+    elif state.part == "over" and state.mode == "single":
+        doc["next"] = {
+            "title": "Over",
+            "prompt": "The game is over; another Single game starts from the box.",
+            "commands": ["blood campaign next-game"],
+        }
     else:
         done = "The game is over." if state.part == "over" else "Nothing to do yet."
         doc["next"] = {"title": state.part.capitalize(), "prompt": done, "commands": []}

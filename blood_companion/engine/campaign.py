@@ -1,12 +1,15 @@
-"""Campaign-level actions: start a campaign, change the table, fix the Wagon.
+"""Campaign-level actions: start a campaign, change the table, fix the Wagon and the trophies,
+start the next Single game.
 
-Rulebook sections: "Setup" (Player Setup, Playing Area Setup), "Game Modes" (Roguelite, Single
-Game), "Roguelite Mode" (the number of players may change from game to game).
+Rulebook sections: "Setup" (Player Setup, Playing Area Setup), "Components" (the Trophy tokens
+the box holds), "Game Mode Presentation" and "Game Modes" (Roguelite, Single Game), "Roguelite
+Mode" (the number of players may change from game to game). Readings of the rules are in
+docs/rules-decisions.md ("Campaign and table").
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,9 +30,17 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 
+# "Components": 15 Nemesis Trophy tokens, 3 per Nemesis. Six Nemesis cards share 15 tokens, so
+# the three belong to each of the five lieutenants; Vlad has none.
+NEMESIS_TROPHIES_PER_NEMESIS = 3
+
+
 class Seat(BaseModel):
+    """One player at a new table: the Trouper (None: drawn at random among those nobody named,
+    "Player Setup") and the colour (None: the first free one, or drawn with ``random_colours``)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-    trouper: str
+    trouper: str | None = None
     colour: str | None = None
 
 
@@ -51,9 +62,12 @@ def _check_seats(catalog: Catalog, seats: list[Seat], existing: list[TrouperStat
     taken = {t.trouper for t in existing}
     colours = {t.colour for t in existing}
     for s in seats:
+        if s.trouper is None:
+            continue
         if s.trouper in taken:
             raise RuleError(f"Trouper {s.trouper!r} is already at the table")
         taken.add(s.trouper)
+    for s in seats:
         if s.colour is not None:
             if s.colour in colours:
                 raise RuleError(f"colour {s.colour!r} is already taken")
@@ -68,7 +82,12 @@ def _free_colour(used: set[str]) -> str:
 
 
 class StartCampaign(Action):
-    """The first action of every log: the table, the mode and the seed."""
+    """The first action of every log: the table, the mode and the seed.
+
+    "Player Setup" lets the players choose their Troupers, colours and the Leader by agreement or
+    at random: a seat without a Trouper draws one among those nobody named, ``random_colours``
+    draws each colour not named among the free ones, ``random_leader`` draws the Leader. The
+    draws are chance outcomes recorded with the step."""
 
     type: Literal["start_campaign"] = "start_campaign"
     name: str
@@ -76,6 +95,8 @@ class StartCampaign(Action):
     seed: int
     seats: list[Seat] = Field(min_length=1)
     leader: int = 0
+    random_colours: bool = False
+    random_leader: bool = False
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         if state.started:
@@ -84,12 +105,11 @@ class StartCampaign(Action):
         _check_seats(cat, self.seats, [])
         if not 0 <= self.leader < len(self.seats):
             raise RuleError(f"leader must be a seat number from 1 to {len(self.seats)}")
-        used: set[str] = set()
-        troupers = []
-        for i, s in enumerate(self.seats):
-            colour = s.colour or _free_colour(used | {x.colour for x in self.seats if x.colour})
-            used.add(colour)
-            troupers.append(_new_trouper(cat, i, s.trouper, colour))
+        named = [s.trouper for s in self.seats if s.trouper is not None]
+        for trouper in named:
+            if cat.trouper(trouper) is None:
+                known = ", ".join(t.id for t in cat.all("troupers"))
+                raise RuleError(f"unknown Trouper {trouper!r}", hint=f"Troupers: {known}")
         # "Playing Area Setup": each Advanced Tactic deck shuffled on its own; the Training and
         # Crafting spaces hold the Location/Nemesis Tactic and Item cards.
         decks: dict[str, list[str]] = {}
@@ -97,14 +117,24 @@ class StartCampaign(Action):
             cards = [c.id for c in cat.advanced_deck(art)]
             ctx.chance.shuffle(cards, f"advanced-deck:{art}")
             decks[art] = cards
+        # "Player Setup": the random choices come after the shuffles, so a table that names
+        # everything gets the same decks for the same seed as one that draws.
+        troupers = self._draw_troupers(cat, ctx, named)
+        colours = self._colours(ctx)
+        leader = self.leader
+        if self.random_leader:
+            leader = ctx.chance.randrange(len(self.seats), "setup:leader")
         return state.model_copy(
             update={
                 "name": self.name,
                 "mode": self.mode,
                 "seed": self.seed,
                 "started": True,
-                "troupers": troupers,
-                "leader": self.leader,
+                "troupers": [
+                    _new_trouper(cat, i, t, c)
+                    for i, (t, c) in enumerate(zip(troupers, colours, strict=True))
+                ],
+                "leader": leader,
                 "wagon": Wagon(),
                 "advanced_decks": decks,
                 "training": [c.id for c in cat.all("special_tactics")],
@@ -116,13 +146,71 @@ class StartCampaign(Action):
             }
         )
 
+    def _draw_troupers(self, cat: Catalog, ctx: Context, named: list[str]) -> list[str]:
+        missing = sum(1 for s in self.seats if s.trouper is None)
+        if not missing:
+            return named
+        free = [t.id for t in cat.all("troupers") if t.id not in named]
+        if len(free) < missing:
+            raise RuleError(
+                f"{missing} Trouper(s) to draw but only {len(free)} left in the box",
+                hint="Troupers: " + ", ".join(t.id for t in cat.all("troupers")),
+            )
+        drawn = iter(ctx.chance.sample(free, missing, "setup:troupers"))
+        return [s.trouper if s.trouper is not None else next(drawn) for s in self.seats]
+
+    def _colours(self, ctx: Context) -> list[str]:
+        named = {s.colour for s in self.seats if s.colour is not None}
+        unknown = sorted(c for c in named if c not in PLAYER_COLOURS)
+        if unknown:
+            raise RuleError(
+                f"unknown colour {unknown[0]!r}", hint="colours: " + ", ".join(PLAYER_COLOURS)
+            )
+        missing = sum(1 for s in self.seats if s.colour is None)
+        free = [c for c in PLAYER_COLOURS if c not in named]
+        if self.random_colours and missing:
+            drawn = iter(ctx.chance.sample(free, missing, "setup:colours"))
+        else:
+            drawn = iter(free)
+        return [s.colour if s.colour is not None else next(drawn) for s in self.seats]
+
     def describe(self) -> str:
-        who = ", ".join(s.trouper for s in self.seats)
-        return f"Started {self.mode} campaign '{self.name}' with {who} (seed {self.seed})"
+        who = [s.trouper for s in self.seats if s.trouper is not None]
+        missing = len(self.seats) - len(who)
+        if missing:
+            who.append(f"{missing} Trouper{'s' if missing > 1 else ''} drawn at random")
+        drawn = ["colours"] if self.random_colours else []
+        drawn += ["Leader"] if self.random_leader else []
+        at_random = f"; {' and '.join(drawn)} drawn at random" if drawn else ""
+        return (
+            f"Started {self.mode} campaign '{self.name}' with {', '.join(who)} "
+            f"(seed {self.seed}{at_random})"
+        )
+
+
+def _recovered(t: TrouperState) -> TrouperState:
+    """A Trouper's board put away: the night's counters cleared as the Day's Recovery clears them
+    (Vigor available, Insanity cube leftmost); deck, Reserve, Items and Bites stay."""
+    return t.model_copy(
+        update={
+            "vigor_depleted": 0,
+            "insanity": 0,
+            "draw_pile": [],
+            "hand": [],
+            "discard": [],
+            "wounds": [],
+            "exhausted": False,
+            "knocked_out": False,
+            "equipped": {},
+            "depleted_items": [],
+            "rested_this_turn": False,
+        }
+    )
 
 
 class AddTrouper(Action):
-    """A new player joins between games (Roguelite Mode allows a different table each game)."""
+    """A player joins between games (Roguelite Mode allows a different table each game). A
+    Trouper set aside when its player left comes back with everything it owns."""
 
     type: Literal["add_trouper"] = "add_trouper"
     trouper: str
@@ -132,16 +220,31 @@ class AddTrouper(Action):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         seat = Seat(trouper=self.trouper, colour=self.colour)
         _check_seats(ctx.catalog, [seat], state.troupers)
-        colour = self.colour or _free_colour({t.colour for t in state.troupers})
-        new = _new_trouper(ctx.catalog, len(state.troupers), self.trouper, colour)
-        return state.model_copy(update={"troupers": [*state.troupers, new]})
+        if self.colour is not None and self.colour not in PLAYER_COLOURS:
+            raise RuleError(
+                f"unknown colour {self.colour!r}", hint="colours: " + ", ".join(PLAYER_COLOURS)
+            )
+        used = {t.colour for t in state.troupers}
+        back = next((t for t in state.set_aside if t.trouper == self.trouper), None)
+        if back is None:
+            colour = self.colour or _free_colour(used)
+            new = _new_trouper(ctx.catalog, len(state.troupers), self.trouper, colour)
+            set_aside = state.set_aside
+        else:
+            # The player takes their own colour's material back when it is free.
+            colour = self.colour or (back.colour if back.colour not in used else _free_colour(used))
+            new = back.model_copy(update={"seat": len(state.troupers), "colour": colour})
+            set_aside = [t for t in state.set_aside if t.trouper != self.trouper]
+        return state.model_copy(update={"troupers": [*state.troupers, new], "set_aside": set_aside})
 
     def describe(self) -> str:
         return f"{self.trouper} joined the table"
 
 
 class RetireTrouper(Action):
-    """A player leaves between games; their Trouper's progress leaves with them."""
+    """A player leaves between games. Their Trouper is set aside with everything it owns (deck,
+    Personal Reserve, Items and their sides, Bites): "Roguelite Mode" keeps the status of the
+    materials whatever the number of players, and Tactic cards stay their owner's."""
 
     type: Literal["retire_trouper"] = "retire_trouper"
     trouper: str
@@ -151,6 +254,7 @@ class RetireTrouper(Action):
         idx = state.trouper_index(self.trouper)
         if len(state.troupers) == 1:
             raise RuleError("the last Trouper cannot leave the table")
+        leaving = _recovered(state.troupers[idx])
         rest = [t for i, t in enumerate(state.troupers) if i != idx]
         rest = [t.model_copy(update={"seat": i}) for i, t in enumerate(rest)]
         leader = state.leader
@@ -158,10 +262,23 @@ class RetireTrouper(Action):
             leader = idx % len(rest)
         elif leader > idx:
             leader -= 1
-        return state.model_copy(update={"troupers": rest, "leader": leader})
+        update: dict[str, Any] = {
+            "troupers": rest,
+            "leader": leader,
+            "set_aside": [*state.set_aside, leaving],
+        }
+        if state.day is not None and state.day.equipped:
+            # The Day's Equipping is kept by seat: the seats after the leaver move up one.
+            equipped = {
+                (i if i < idx else i - 1): gear
+                for i, gear in state.day.equipped.items()
+                if i != idx
+            }
+            update["day"] = state.day.model_copy(update={"equipped": equipped})
+        return state.model_copy(update=update)
 
     def describe(self) -> str:
-        return f"{self.trouper} left the table"
+        return f"{self.trouper} left the table (set aside with everything the Trouper owns)"
 
 
 class SetLeader(Action):
@@ -206,11 +323,252 @@ class AdjustWagon(Action):
         return "Wagon adjusted: " + (", ".join(parts) or "no change") + why
 
 
+# --------------------------------------------------------------------------- Trophy tokens
+
+
+def trophy_cap(catalog: Catalog, kind: str, of: str) -> int:
+    """How many Trophy tokens of one Location (Zone) or Nemesis the box holds ("Components"):
+    the Zone's count (3), 3 per lieutenant, none for Vlad or an unknown id."""
+    if kind == "location":
+        zone = catalog.get("zones", of)
+        return zone.location_trophies if zone is not None else 0
+    nemesis = catalog.nemesis(of)
+    return 0 if nemesis is None or nemesis.vlad else NEMESIS_TROPHIES_PER_NEMESIS
+
+
+def trophy_token(catalog: Catalog, key: str) -> tuple[str, str]:
+    """``(kind, of)`` for ``location:halls``, ``nemesis:lucilla`` or just ``halls`` /
+    ``lucilla``. Raises RuleError naming the tokens the box has."""
+    kind, _, of = key.strip().lower().rpartition(":")
+    zones = {z.id for z in catalog.all("zones")}
+    nemeses = {n.id for n in catalog.all("nemeses")}
+    if not kind:
+        kind = "location" if of in zones else "nemesis" if of in nemeses else ""
+    if (kind == "location" and of in zones) or (kind == "nemesis" and of in nemeses):
+        return kind, of
+    raise RuleError(
+        f"unknown Trophy token {key!r}",
+        hint="Location trophies: "
+        + ", ".join(sorted(zones))
+        + "; Nemesis trophies: "
+        + ", ".join(sorted(nemeses)),
+    )
+
+
+def gain_trophies(
+    state: CampaignState, catalog: Catalog, kind: str, of: str, n: int
+) -> tuple[CampaignState, int]:
+    """The state after the players gain up to `n` Trophy tokens of one Location (Zone) or
+    Nemesis, and how many they got: never more than the box holds, so a token the box no longer
+    has is not won. Every gain of trophies goes through here (Location card rewards, Event
+    rewards, Weaknesses)."""
+    field = "location_trophies" if kind == "location" else "nemesis_trophies"
+    holdings = dict(getattr(state, field))
+    have = holdings.get(of, 0)
+    got = max(0, min(n, trophy_cap(catalog, kind, of) - have))
+    if not got:
+        return state, 0
+    holdings[of] = have + got
+    return state.model_copy(update={field: holdings}), got
+
+
+def trophies_within_box(state: CampaignState, catalog: Catalog) -> CampaignState:
+    """The holdings with any count past the box's cap brought back to it (a gain that skipped
+    :func:`gain_trophies`); the same state when nothing is over."""
+    update: dict[str, dict[str, int]] = {}
+    for kind, field in (("location", "location_trophies"), ("nemesis", "nemesis_trophies")):
+        held: dict[str, int] = getattr(state, field)
+        capped = {of: min(n, trophy_cap(catalog, kind, of)) for of, n in held.items()}
+        if capped != held:
+            update[field] = {of: n for of, n in capped.items() if n}
+    return state.model_copy(update=update) if update else state
+
+
+class AdjustTrophies(Action):
+    """Correct the Trophy tokens by hand (a table fix): ``changes`` maps a token
+    (``location:halls``, ``nemesis:lucilla`` or just the id) to a signed count. Never below zero
+    nor past what the box holds."""
+
+    type: Literal["adjust_trophies"] = "adjust_trophies"
+    changes: dict[str, int] = Field(min_length=1)
+    reason: str = ""
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        holdings = {
+            "location": dict(state.location_trophies),
+            "nemesis": dict(state.nemesis_trophies),
+        }
+        named: set[tuple[str, str]] = set()
+        for key, delta in self.changes.items():
+            kind, of = trophy_token(ctx.catalog, key)
+            if (kind, of) in named:
+                raise RuleError(f"the {kind} Trophy tokens of {of} are named twice")
+            named.add((kind, of))
+            have = holdings[kind].get(of, 0)
+            value = have + delta
+            if value < 0:
+                raise RuleError(
+                    f"the players hold {have} {kind} Trophy token(s) of {of}; "
+                    f"they cannot lose {-delta}"
+                )
+            cap = trophy_cap(ctx.catalog, kind, of)
+            if value > cap:
+                raise RuleError(
+                    f"the box holds {cap} {kind} Trophy token(s) of {of}; the players hold "
+                    f"{have} and cannot gain {delta}"
+                )
+            holdings[kind][of] = value
+        if not any(self.changes.values()):
+            raise RuleError("nothing to change: every count is 0")
+        return state.model_copy(
+            update={
+                "location_trophies": {of: n for of, n in holdings["location"].items() if n},
+                "nemesis_trophies": {of: n for of, n in holdings["nemesis"].items() if n},
+            }
+        )
+
+    def describe(self) -> str:
+        parts = [f"{n:+d} {key}" for key, n in self.changes.items() if n]
+        why = f" ({self.reason})" if self.reason else ""
+        return "Trophies adjusted: " + (", ".join(parts) or "no change") + why
+
+
+# --------------------------------------------------------------------------- Single Game mode
+
+
+def box_start_troupers(catalog: Catalog, troupers: list[TrouperState]) -> list[TrouperState]:
+    """The same players in the same seats and colours, their Troupers as the box starts them
+    ("Player Setup"): Starting Tactic cards, Starting Items on their white side, nothing else."""
+    return [_new_trouper(catalog, t.seat, t.trouper, t.colour) for t in troupers]
+
+
+def _next_single_game(state: CampaignState, catalog: Catalog) -> CampaignState:
+    """A new game in "Single Game Mode": the Starting cards and Items only; nothing of the
+    game before carries over (Bites, Insanity, a Wagon or trophies fixed by hand), the history
+    stays and numbers the new game."""
+    return state.model_copy(
+        update={
+            "troupers": box_start_troupers(catalog, state.troupers),
+            "set_aside": [],
+            "wagon": Wagon(),
+            "location_trophies": {},
+            "nemesis_trophies": {},
+            "vlad_weakened": [],
+            "night": None,
+            "rewards": None,
+            "game": state.game + 1,
+            "part": "day",
+            "phase": "recovery",
+            "day": DayState(),
+        }
+    )
+
+
+class NextSingleGame(Action):
+    """Start another game of a Single Game mode campaign once the last one is over: the box's
+    starting state, the same table, the next number in the history."""
+
+    type: Literal["next_single_game"] = "next_single_game"
+    parts = ("over",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        if state.mode != "single":  # pragma: no cover - only Single games end "over"
+            raise RuleError("only a Single Game mode campaign starts its games afresh")
+        return _next_single_game(state, ctx.catalog)
+
+    def describe(self) -> str:
+        return "A new Single game begins from the box's starting state"
+
+
+class NeedsDayPart(RuleError):
+    """A Roguelite night laid out directly: the Day Part prepares it (the CLI names its
+    commands)."""
+
+
+def require_single_game_setup(state: CampaignState, catalog: Catalog) -> CampaignState:
+    """The state a night laid out directly (not by the Day Part) starts from.
+
+    "Single Game Mode" generates or chooses each aspect of the night; a Roguelite night comes
+    from the Day Part, whose steps (Recovery, Purchases, Zone, Minion and Nemesis Selection, the
+    Last Assault and its lieutenants, the Dusk) a direct setup would skip: RuleError.
+    After a finished Single game the next one starts from the box's starting state."""
+    if state.mode != "single":
+        raise NeedsDayPart(
+            "a Roguelite night is prepared by the Day Part (Recovery, Purchases, Zone, Minion "
+            "and Nemesis Selection or the Last Assault, then the Dusk); laying a night out "
+            "directly is for Single Game mode"
+        )
+    if state.part == "over":
+        return _next_single_game(state, catalog)
+    return state
+
+
+# --------------------------------------------------------------------------- the physical Setup
+
+
+def _per_player(catalog: Catalog, component: str, default: int) -> int:
+    """A colour's share of a component the box splits between the players ("Components")."""
+    items = {c.name: c.count for rec in catalog.all("components") for c in rec.items}
+    boards = items.get("Trouper Boards", 0)
+    count = items.get(component)
+    return count // boards if count and boards else default
+
+
+def table_setup(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
+    """What the table lays out for a new campaign ("Setup": Player Setup, Playing Area Setup),
+    as data: who sits where with which Trouper, colour and material, who holds the Leader token,
+    and the Village Card's decks (Roguelite only: Single Game mode plays with the Starting cards
+    and Items). The CLI turns it into a checklist."""
+    seats = []
+    for i, t in enumerate(state.troupers):
+        card = catalog.trouper(t.trouper)
+        seats.append(
+            {
+                "seat": t.seat + 1,
+                "trouper": t.trouper,
+                "name": card.name if card is not None else t.trouper,
+                "colour": t.colour,
+                "leader": i == state.leader,
+                "starting_tactics": len(t.deck),
+                "trouper_items": len(t.sleeves),
+                "vigor_tokens": catalog.config.vigor_tokens,
+            }
+        )
+    return {
+        "mode": state.mode,
+        "seats": seats,
+        "leader": state.troupers[state.leader].trouper if state.troupers else None,
+        "per_colour": {
+            "tactic_sleeves": len(state.troupers[0].deck) if state.troupers else 0,
+            "item_sleeves": len(state.troupers[0].sleeves) if state.troupers else 0,
+            "whisper_tokens": _per_player(catalog, "Whisper Tokens", 8),
+            "trap_tokens": _per_player(catalog, "Trap Tokens", 8),
+            "event_tokens": _per_player(catalog, "Event Tokens", 8),
+            "exhausted_tokens": _per_player(catalog, "Exhausted Tokens", 1),
+        },
+        "village": state.mode == "roguelite",
+        "advanced_decks": {art: len(deck) for art, deck in state.advanced_decks.items()},
+        "training": len(state.training),
+        "crafting": len(state.crafting),
+    }
+
+
 __all__ = [
+    "NEMESIS_TROPHIES_PER_NEMESIS",
     "AddTrouper",
+    "AdjustTrophies",
     "AdjustWagon",
+    "NeedsDayPart",
+    "NextSingleGame",
     "RetireTrouper",
     "Seat",
     "SetLeader",
     "StartCampaign",
+    "box_start_troupers",
+    "gain_trophies",
+    "require_single_game_setup",
+    "table_setup",
+    "trophies_within_box",
+    "trophy_cap",
+    "trophy_token",
 ]

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.content.models import ITEM_CATEGORIES, ResourceCost, TrophyCost
 from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.campaign import trophy_token
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
 from blood_companion.engine.errors import RuleError
@@ -236,26 +237,6 @@ def _wagon_text(wagon: Wagon) -> str:
     return ", ".join(f"{n} {r}" for r, n in wagon.as_dict().items())
 
 
-def _trophy_key(catalog: Catalog, key: str) -> tuple[str, str]:
-    """``location:halls``, ``nemesis:lucilla`` or just ``halls`` / ``lucilla``."""
-    kind, _, of = key.strip().lower().rpartition(":")
-    zones = {z.id for z in catalog.all("zones")}
-    nemeses = {n.id for n in catalog.all("nemeses")}
-    if not kind:
-        kind = "location" if of in zones else "nemesis" if of in nemeses else ""
-    if kind == "location" and of in zones:
-        return kind, of
-    if kind == "nemesis" and of in nemeses:
-        return kind, of
-    raise RuleError(
-        f"unknown Trophy token {key!r}",
-        hint="Location trophies: "
-        + ", ".join(sorted(zones))
-        + "; Nemesis trophies: "
-        + ", ".join(sorted(nemeses)),
-    )
-
-
 def pay_trophies(
     state: CampaignState,
     catalog: Catalog,
@@ -307,7 +288,7 @@ def pay_trophies(
             if n < 0:
                 raise RuleError(f"a Trophy payment cannot be negative ({key}={n})")
             if n:
-                paid[_trophy_key(catalog, key)] += n
+                paid[trophy_token(catalog, key)] += n
         for kind in ("location", "nemesis"):
             gave = sum(n for (k, _), n in paid.items() if k == kind)
             if gave != per_kind.get(kind, 0):

@@ -13,6 +13,11 @@ from pydantic import Field
 
 from blood_companion.content.models import ARTS, LocationReward, LootRoll
 from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.campaign import (
+    box_start_troupers,
+    gain_trophies,
+    trophies_within_box,
+)
 from blood_companion.engine.day import match_id
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.dice import DiceBox, Face, parse_faces, parse_pool, roll_pool
@@ -22,15 +27,12 @@ from blood_companion.engine.state import (
     RESOURCE_NAMES,
     CampaignState,
     GameRecord,
-    ItemSlot,
     TrouperState,
     Wagon,
 )
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-
-NEMESIS_TROPHIES_PER_NEMESIS = 3  # "Components": 15 Nemesis Trophy tokens, 3 per Nemesis
 
 
 def _box(catalog: Catalog) -> DiceBox:
@@ -97,6 +99,9 @@ class EndNight(Action):
         base = state.model_copy(
             update={"troupers": troupers, "night": None, "history": [*state.history, record]}
         )
+        # Trophy tokens past the box's count (an Event reward gained during the night without
+        # the cap) go back to the Common Reserve before anything is won.
+        base = trophies_within_box(base, ctx.catalog)
         if state.mode == "single":
             # "End of the Night": in Single Game mode the game simply ends.
             return base.model_copy(update={"part": "over", "phase": "game over"})
@@ -166,27 +171,16 @@ def _take_trophies(
     nemesis: str,
     column: LocationReward,
 ) -> tuple[CampaignState, dict[str, int]]:
-    """Trophy tokens are limited by the box ("Components"): 3 per Location (Zone) and 3 per
-    Nemesis; a token the box no longer holds is not won."""
+    """The column's Trophy tokens, limited by the box ("Components"): 3 per Location (Zone) and
+    3 per lieutenant; a token the box no longer holds is not won."""
     taken: dict[str, int] = {}
-    loc = dict(state.location_trophies)
-    nem = dict(state.nemesis_trophies)
-    zone_rec = catalog.get("zones", zone)
-    loc_cap = zone_rec.location_trophies if zone_rec is not None else 3
-    got_loc = max(0, min(column.location_trophies, loc_cap - loc.get(zone, 0)))
-    if got_loc:
-        loc[zone] = loc.get(zone, 0) + got_loc
-        taken[f"location:{zone}"] = got_loc
-    got_nem = max(
-        0, min(column.nemesis_trophies, NEMESIS_TROPHIES_PER_NEMESIS - nem.get(nemesis, 0))
-    )
-    if got_nem:
-        nem[nemesis] = nem.get(nemesis, 0) + got_nem
-        taken[f"nemesis:{nemesis}"] = got_nem
-    return (
-        state.model_copy(update={"location_trophies": loc, "nemesis_trophies": nem}),
-        taken,
-    )
+    state, got = gain_trophies(state, catalog, "location", zone, column.location_trophies)
+    if got:
+        taken[f"location:{zone}"] = got
+    state, got = gain_trophies(state, catalog, "nemesis", nemesis, column.nemesis_trophies)
+    if got:
+        taken[f"nemesis:{nemesis}"] = got
+    return state, taken
 
 
 class WeakenVlad(Action):
@@ -387,17 +381,7 @@ def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) ->
     """Vlad is defeated: "Roguelite Mode" returns the box to where it started. The same players
     keep their seats and colours with Starting decks and items; the history stays."""
     cat = ctx.catalog
-    troupers = []
-    for t in state.troupers:
-        troupers.append(
-            TrouperState(
-                seat=t.seat,
-                colour=t.colour,
-                trouper=t.trouper,
-                deck=[c.id for c in cat.starting_tactics_for(t.trouper)],
-                sleeves=[ItemSlot(item=i.id) for i in cat.items_for(t.trouper)],
-            )
-        )
+    troupers = box_start_troupers(cat, state.troupers)
     decks: dict[str, list[str]] = {}
     for art in ARTS:
         cards = [c.id for c in cat.advanced_deck(art)]
@@ -406,6 +390,7 @@ def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) ->
     return state.model_copy(
         update={
             "troupers": troupers,
+            "set_aside": [],  # the Troupers of players who left start afresh too
             "wagon": Wagon(),
             "location_trophies": {},
             "nemesis_trophies": {},

@@ -10,7 +10,7 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
@@ -95,6 +95,9 @@ class CampaignState(StateModel):
     seed: int = 0
     started: bool = False
     troupers: list[TrouperState] = Field(default_factory=list)
+    # Troupers whose players left the table, set aside with everything they own ("Roguelite
+    # Mode": a different number of players each game); `add_trouper` brings one back.
+    set_aside: list[TrouperState] = Field(default_factory=list)
     leader: int = 0  # index into troupers
     wagon: Wagon = Wagon()
     location_trophies: dict[str, int] = Field(default_factory=dict)
@@ -113,6 +116,15 @@ class CampaignState(StateModel):
     resources_earned: int = 0
     resources_spent: int = 0
     vlad_defeats: int = 0
+
+    @model_serializer(mode="wrap")
+    def _shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A campaign nobody left has the shape it had before `set_aside` existed, so its hashes
+        # (and those app 0.1.0 recorded, which rebuilding an old save checks) do not change.
+        data: dict[str, Any] = handler(self)
+        if not self.set_aside:
+            data.pop("set_aside", None)
+        return data
 
     def trouper_index(self, who: str) -> int:
         """Index of a Trouper by Trouper id, colour or 1-based seat number.

@@ -198,3 +198,116 @@ def test_installed_blood_process(blood_proc: Any, tmp_path: Path) -> None:
     (saves / "proc.blood.db").write_bytes(b"garbage" * 100)
     r = blood_proc("campaign", "log", "--saves-dir", str(saves))
     assert r.code == 1 and "Traceback" not in r.err and "proc.blood.db" in r.err
+
+
+# ---------------------------------------------------------------------- issue 15, items 12-16
+
+
+def test_12_retire_and_rejoin_keep_the_troupers_progress(blood: Any) -> None:
+    _new(blood)
+    assert blood("campaign", "retire-trouper", "zora").code == 0
+    doc = blood("campaign", "show", "--json").json()
+    assert [t["trouper"] for t in doc["troupers"]] == ["aurel"]
+    assert [t["trouper"] for t in doc["set_aside"]] == ["zora"]
+    assert doc["set_aside"][0]["deck_size"] == 12
+    r = blood("campaign", "show")
+    assert "Set aside (rejoin with add-trouper): zora" in r.out
+    r = blood("campaign", "log")
+    assert "zora left the table (set aside with everything the Trouper owns)" in r.out
+    assert blood("campaign", "add-trouper", "zora").code == 0
+    doc = blood("campaign", "show", "--json").json()
+    assert [t["trouper"] for t in doc["troupers"]] == ["aurel", "zora"] and not doc["set_aside"]
+
+
+def test_13_campaign_trophies_corrects_by_hand(blood: Any) -> None:
+    _new(blood)
+    r = blood("campaign", "trophies", "halls=+2", "nemesis:lucilla=1", "--reason", "forgot",
+              "--json")
+    assert r.code == 0, r.err
+    doc = r.json()
+    assert doc["location_trophies"] == {"halls": 2} and doc["nemesis_trophies"] == {"lucilla": 1}
+    assert doc["recorded"]["changes"] == {"halls": 2, "nemesis:lucilla": 1}
+    h = doc["state_hash"]
+    r = blood("campaign", "trophies", "halls=+2", "--json")
+    assert r.code == 1 and "the box holds 3" in r.json()["error"]
+    assert blood("campaign", "show", "--json").json()["state_hash"] == h
+    r = blood("campaign", "trophies", "halls")
+    assert r.code == 2 and "not TOKEN=N" in r.err
+    assert blood("campaign", "trophies", "halls=-2").code == 0
+    r = blood("campaign", "log")
+    assert "Trophies adjusted: +2 halls, +1 nemesis:lucilla (forgot)" in r.out
+    assert blood("campaign", "undo").code == 0
+    assert blood("campaign", "show", "--json").json()["state_hash"] == h
+
+
+def test_14_night_setup_in_roguelite_names_the_day_commands(
+    blood: Any, saves_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the check called in SetupNight.apply (the lead's one line, simulated here), the
+    command exits 1, says why and names the Day Part's commands; nothing is recorded."""
+    from blood_companion.engine.campaign import require_single_game_setup
+    from blood_companion.engine.night import SetupNight
+
+    original = SetupNight.apply
+
+    def checked(self: Any, state: Any, ctx: Any) -> Any:
+        state = require_single_game_setup(state, ctx.catalog)
+        return original(self, state, ctx)
+
+    monkeypatch.setattr(SetupNight, "apply", checked)
+    _new(blood)
+    before = (saves_dir / "tuesday.blood.db").read_bytes()
+    args = ["night", "setup", "--nemesis", "lucilla", "--location", "garden-l1",
+            "--minions", "bone-sentinel,ghoul-pack", "--difficulty", "3"]
+    r = blood(*args)
+    assert r.code == 1 and "prepared by the Day Part" in r.err
+    assert "blood day next" in r.err and "blood day end" in r.err
+    r = blood(*args, "--json")
+    assert r.code == 1 and "blood day recover" in r.json()["hint"]
+    assert (saves_dir / "tuesday.blood.db").read_bytes() == before
+
+
+def test_15_next_single_game_command_and_menu(blood: Any, catalog: Any) -> None:
+    from blood_companion.cli.play_menu import build_menu
+    from blood_companion.engine.actions import replay
+    from blood_companion.engine.campaign import NextSingleGame, Seat, StartCampaign
+
+    _new(blood)
+    r = blood("campaign", "next-game")
+    assert r.code == 1 and "over part" in r.err
+    start = StartCampaign(name="s", mode="single", seed=1, seats=[Seat(trouper="aurel")])
+    over = replay([start], catalog).model_copy(update={"part": "over"})
+    menu = build_menu(over, catalog)
+    assert not menu.end and menu.default is None
+    assert [c.action for c in menu.choices] == [NextSingleGame()]
+    assert "Start game 2" in menu.choices[0].label
+
+
+def test_16_new_draws_troupers_colours_leader_and_prints_the_setup(blood: Any) -> None:
+    r = blood("campaign", "new", "drawn", "--players", "3", "--colours", "random",
+              "--leader", "random", "--seed", "5")
+    assert r.code == 0, r.err
+    out = " ".join(r.out.split())
+    assert "with 3 Troupers drawn at random (seed 5; colours and Leader drawn at random)" in out
+    assert "At the table:" in out
+    for text in ("Seat 1:", "Seat 3:", "[ ] Trouper Board and Aid Card", "Leader token to",
+                 "Playing area", "The Wagon beside the Village Card"):
+        assert text in out, text
+    doc = blood("campaign", "show", "--json").json()
+    assert len({t["trouper"] for t in doc["troupers"]}) == 3
+    r = blood("campaign", "new", "half", "--troupers", "zora,random", "--leader", "zora",
+              "--colours", "amber", "--mode", "single", "--json")
+    assert r.code == 0, r.err
+    doc = r.json()
+    seats = doc["setup"]["seats"]
+    assert seats[0]["trouper"] == "zora" and seats[0]["colour"] == "amber" and seats[0]["leader"]
+    assert seats[1]["trouper"] != "zora" and doc["setup"]["village"] is False
+    r = blood("campaign", "new", "nobody")
+    assert r.code == 2 and "--players N" in r.err
+    r = blood("campaign", "new", "bad", "--players", "2", "--leader", "9")
+    assert r.code == 2 and "--leader" in r.err
+    r = blood("campaign", "new", "bad", "--troupers", "aurel,zora,petru", "--players", "2")
+    assert r.code == 2
+    r = blood("play", "--new", "p", "--players", "2", "--seed", "4", "--json")
+    assert r.code == 0, r.err
+    assert r.json()["campaign"] == "p" and r.json()["log_length"] == 1
