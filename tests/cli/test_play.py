@@ -86,7 +86,8 @@ def test_play_quit_and_typed_choices(
 def test_menus_record_engine_actions(saves_dir: Path, capsys: Any) -> None:
     from blood_companion.cli import session
 
-    assert main(["campaign", "new", "m", "--troupers", "aurel,zora", "--seed", "3"]) == 0
+    assert main(["campaign", "new", "m", "--troupers", "aurel,zora", "--seed", "3",
+                 "--mode", "single"]) == 0
     args = [
         "night",
         "setup",

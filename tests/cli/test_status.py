@@ -63,7 +63,8 @@ def test_day_view_fits_80_columns(screen: Any) -> None:
 
 
 def test_night_view_fits_80_columns_with_every_part(screen: Any) -> None:
-    screen("campaign", "new", "n", "--troupers", "aurel,ioana,petru,zora", "--seed", "1")
+    screen("campaign", "new", "n", "--troupers", "aurel,ioana,petru,zora", "--seed", "1",
+           "--mode", "single")
     screen(*NIGHT)
     out = screen("status")
     _fits(out)
@@ -116,7 +117,7 @@ def test_fast_path_prints_the_same_screen(tmp_path: Path) -> None:
         assert p.returncode == 0, p.stderr
         return p.stdout
 
-    run("campaign", "new", "f", "--troupers", "zora", "--seed", "2")
+    run("campaign", "new", "f", "--troupers", "zora", "--seed", "2", "--mode", "single")
     run(*NIGHT)
     first = run("status")  # builds the document and caches it
     assert (tmp_path / ".cache" / "f.status.json").is_file()

@@ -7,7 +7,8 @@ from typing import Any
 
 
 def test_status_by_day_and_by_night(blood: Any, saves_dir: Path) -> None:
-    assert blood("campaign", "new", "s", "--troupers", "petru", "--seed", "1").code == 0
+    assert blood("campaign", "new", "s", "--troupers", "petru", "--seed", "1",
+                 "--mode", "single").code == 0
     doc = blood("status", "--json").json()
     assert doc["night"] is None and doc["summary"]["troupers"][0]["trouper"] == "petru"
     assert blood("status").code == 0

@@ -278,11 +278,6 @@ def test_14_a_direct_night_setup_is_refused_in_roguelite(catalog: Any) -> None:
     assert require_single_game_setup(single, catalog) is single
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="waits for `state = require_single_game_setup(state, ctx.catalog)` in "
-    "SetupNight.apply (engine/night.py, restructured by the lead); then drop this mark",
-)
 def test_14_setup_night_action_refuses_roguelite(catalog: Any) -> None:
     from blood_companion.engine.night import SetupNight
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 from blood_companion.engine import effects as fx
 from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.campaign import require_single_game_setup
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night.core import trouper_index
@@ -44,6 +45,7 @@ class SetupNight(Action):
                 f"the night was {state.night.result}: close it before setting up another",
                 see=("end_night",),
             )
+        state = require_single_game_setup(state, ctx.catalog)
         state = setup_night(
             state,
             ctx.catalog,

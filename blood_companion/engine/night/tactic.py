@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Literal
 
 from blood_companion.engine import effects as fx
 from blood_companion.engine.actions import Context
+from blood_companion.engine.campaign import gain_trophies
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
@@ -286,10 +287,9 @@ class UseEvent(NightAction):
                     for res in ("jewels", "coins", "trinkets", "scrolls")
                 }
             )
-            trophies = dict(state.location_trophies)
-            if r.location_trophies:
-                trophies[ev.zone] = trophies.get(ev.zone, 0) + r.location_trophies
-            state = state.model_copy(update={"wagon": wagon, "location_trophies": trophies})
+            state = state.model_copy(update={"wagon": wagon})
+            if r.location_trophies:  # capped by the box ("Trophies")
+                state, _ = gain_trophies(state, cat, "location", ev.zone, r.location_trophies)
             state = fx.with_night(
                 state, chain=chain, chain_spaces=night_of(state).chain_spaces + r.chain_spaces
             )
