@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 _REGISTRY: dict[str, type[Action]] = {}
 # part -> the legality check of that part's phase/step table (registered by engine/night and
 # engine/day): refuses an action outside its phase with the phase's own words.
-PHASE_CHECKS: dict[str, Callable[[CampaignState, Action], None]] = {}
+PHASE_CHECKS: dict[str, Callable[[CampaignState, Action, Catalog], None]] = {}
 
 # Modules that define actions; imported before the union is built.
 ACTION_MODULES = (
@@ -148,7 +148,7 @@ def apply(
         )
     check = PHASE_CHECKS.get(state.part)
     if check is not None:
-        check(state, action)
+        check(state, action, catalog)
     if chance is None:
         chance = Chance.fresh(seed_for(state, action), index)
     ctx = Context(catalog=catalog, chance=chance, index=index)

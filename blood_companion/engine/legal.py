@@ -158,7 +158,7 @@ def next_view(state: CampaignState, catalog: Catalog) -> Next:
     return Next(state.part, state.part, state.part, "Nothing to play yet.", end=True)
 
 
-_VIEW_MODULES = ("night.options", "day_options", "end_options")
+_VIEW_MODULES = ("night.options", "day.options", "end_options")
 
 
 def _load_views() -> None:

@@ -427,7 +427,7 @@ PHASE_NAMES = {k: p.title for k, p in PHASES.items()}
 NIGHT_ACTIONS = frozenset().union(*(p.actions for p in PHASES.values())) | QUESTION_ACTIONS
 
 
-def check_phase(state: CampaignState, action: Any) -> None:
+def check_phase(state: CampaignState, action: Any, catalog: Any = None) -> None:
     """The one legality check of the night (called by ``engine.actions.apply``): the action
     must be one the current phase allows, or an answer to the question waiting. Refuses with the
     phase's own words; the state is untouched."""

@@ -74,7 +74,7 @@ def _purchases(state: CampaignState, catalog: Catalog) -> list[Option]:
         why = ""
         if not d.can_afford(w, card.cost):
             why = f"the Wagon cannot pay {d.cost_text(card.cost)}"
-        elif not d._holds_trophies(state, card.trophies):
+        elif not d.holds_trophies(state, card.trophies):
             why = f"it needs {d.trophy_text(card.trophies)}"
         kind = "Location/Nemesis Tactic card" if cid in state.training else "Location/Nemesis Item"
         out.append(Option(f"c{k + 1}", f"{card.name} ({kind}){paid}", "day_buy_card",

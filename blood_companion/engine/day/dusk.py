@@ -1,0 +1,201 @@
+"""The Dusk Phase: Difficulty Level, Event cards on the Chain, Equipping, and the end of the
+Day that lays the night out ("Dusk Phase").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from blood_companion.content.models import ITEM_CATEGORIES
+from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.day.core import day_of, item_names, match_id, trouper_at, with_day
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night_setup import setup_night
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+def difficulty_levels(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """Each Difficulty Level both the Nemesis card and the Location card list, with what it
+    means: wounds per side and influence (Nemesis card), rewards (Location card)."""
+    day = day_of(state)
+    if day.nemesis is None or day.location is None:
+        return []
+    nem = catalog.nemesis(day.nemesis)
+    loc = catalog.get("locations", day.location)
+    if nem is None or loc is None:
+        return []
+    rewards = {r.level: r for r in loc.rewards}
+    names = {d.level: d.name for d in catalog.all("difficulty")}
+    out = []
+    for lv in nem.levels:
+        r = rewards.get(lv.level)
+        if r is None:
+            continue
+        out.append(
+            {
+                "level": lv.level,
+                "name": names.get(lv.level, ""),
+                "nemesis_level": lv.name,
+                "wounds": dict(lv.wounds),
+                "influence": lv.influence,
+                "rewards": {
+                    "vlad_cards": r.vlad_cards,
+                    "location_trophies": r.location_trophies,
+                    "nemesis_trophies": r.nemesis_trophies,
+                    "advanced_tactics": r.advanced_tactics,
+                    "loot": [f"{x.dice} -> {x.resource}" for x in r.loot],
+                    "defeat_roll": f"{r.defeat_roll.dice} -> {r.defeat_roll.resource}",
+                },
+            }
+        )
+    return out
+
+
+class ChooseDifficulty(Action):
+    """Dusk: the players pick the Difficulty Level from the Nemesis and Location cards."""
+
+    type: Literal["day_difficulty"] = "day_difficulty"
+    doing = "choosing the difficulty level"
+    level: int
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        levels = [lv["level"] for lv in difficulty_levels(state, cat)]
+        if self.level not in levels:
+            raise RuleError(
+                f"Difficulty Level {self.level} is not on both the Nemesis and Location cards",
+                hint="levels: " + ", ".join(str(x) for x in levels),
+            )
+        return with_day(
+            state, day.model_copy(update={"difficulty": self.level, "step": "dusk_events"})
+        )
+
+    def describe(self) -> str:
+        return f"Difficulty Level {self.level}"
+
+
+def influence(state: CampaignState, catalog: Catalog) -> int:
+    """How many Event cards go on the Chain: the chosen level's influence on the Nemesis card."""
+    day = day_of(state)
+    nem = catalog.nemesis(day.nemesis or "")
+    if nem is None:
+        return 0
+    return next((lv.influence for lv in nem.levels if lv.level == day.difficulty), 0)
+
+
+class PlaceEvents(Action):
+    """Dusk: place the influence's number of Event cards of the Zone on the Chain from the
+    left, drawn at random (or ``events``: the cards drawn from the physical deck)."""
+
+    type: Literal["day_place_events"] = "day_place_events"
+    doing = "placing the event cards"
+    events: list[str] | None = None
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        loc = cat.get("locations", day.location or "")
+        assert loc is not None
+        n = influence(state, cat)
+        zone_events = [(e.id, e.name) for e in cat.events_in(loc.zone)]
+        if n >= cat.board.chain_spaces:
+            raise RuleError("the Events would fill the whole Chain")
+        if self.events is None:
+            chosen = ctx.chance.sample(
+                [e for e, _ in zone_events], min(n, len(zone_events)), "events"
+            )
+        else:
+            chosen = [match_id(x, zone_events, f"Event card of {loc.zone}") for x in self.events]
+            if len(set(chosen)) != len(chosen):
+                raise RuleError("the same Event card is named twice")
+            if len(chosen) != min(n, len(zone_events)):
+                raise RuleError(f"this Difficulty Level puts {n} Event card(s) on the Chain")
+        return with_day(state, day.model_copy(update={"events": chosen, "step": "equipping"}))
+
+    def describe(self) -> str:
+        if self.events is None:
+            return "Placed the Event cards on the Chain (drawn at random)"
+        return "Placed the Event cards " + ", ".join(self.events)
+
+
+class Equip(Action):
+    """Equipping: three Items from the Trouper's sleeves, one per category."""
+
+    type: Literal["day_equip"] = "day_equip"
+    doing = "equipping"
+    trouper: str
+    items: list[str]
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        idx = trouper_at(state, self.trouper)
+        t = state.troupers[idx]
+        sleeved = item_names(cat, [s.item for s in t.sleeves])
+        gear: dict[str, str] = {}
+        for text in self.items:
+            iid = match_id(text, sleeved, f"Item in {t.trouper}'s sleeves")
+            card = cat.item(iid)
+            assert card is not None
+            if card.category in gear:
+                raise RuleError(
+                    f"{gear[card.category]} and {iid} are both {card.category}s: "
+                    "one Item per category"
+                )
+            gear[card.category] = iid
+        missing = [c for c in ITEM_CATEGORIES if c not in gear]
+        if missing:
+            raise RuleError(
+                f"{t.trouper} equips three Items, one per category; missing: " + ", ".join(missing)
+            )
+        gear = {c: gear[c] for c in ITEM_CATEGORIES}
+        equipped = {**day.equipped, idx: gear}
+        return with_day(state, day.model_copy(update={"equipped": equipped}))
+
+    def describe(self) -> str:
+        return f"{self.trouper} equipped " + ", ".join(self.items)
+
+
+class EndDay(Action):
+    """The Day Part ends: the night is set up from the Day's choices (engine/night_setup.py)."""
+
+    type: Literal["day_end"] = "day_end"
+    doing = "ending the day"
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        unequipped = [
+            t.trouper
+            for i, t in enumerate(state.troupers)
+            if len(day.equipped.get(i, {})) != len(ITEM_CATEGORIES)
+        ]
+        if unequipped:
+            raise RuleError(
+                "still to equip: " + ", ".join(unequipped),
+                hint=f"{unequipped[0]} equips one protection, one tool and one artifact",
+                see=("day_equip",),
+            )
+        assert day.nemesis and day.location and day.difficulty is not None
+        new = setup_night(
+            state,
+            cat,
+            ctx.chance,
+            nemesis=day.nemesis,
+            location=day.location,
+            minions=list(day.minions),
+            difficulty=day.difficulty,
+            events=list(day.events),
+            equipped=day.equipped,
+        )
+        return new.model_copy(update={"day": day.model_copy(update={"step": "done"})})
+
+    def describe(self) -> str:
+        return "The Day Part ends; the night is set up"

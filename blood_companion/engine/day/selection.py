@@ -1,0 +1,238 @@
+"""The Show Phase's selections: Zone, Location card, Minions, Last Assault and Nemesis
+("Show Phase", "Zone Selection", "Minion Selection", "Nemesis Selection").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from blood_companion.content import models as m
+from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.day.core import available_nemeses, day_of, match_id, with_day
+from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+class ChooseZone(Action):
+    """Zone Selection: ends the purchases and replacements of the Show."""
+
+    type: Literal["day_zone"] = "day_zone"
+    doing = "choosing the zone"
+    zone: str
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        zone = match_id(self.zone, [(z.id, z.name) for z in cat.all("zones")], "Zone")
+        return with_day(state, day.model_copy(update={"zone": zone, "step": "location"}))
+
+    def describe(self) -> str:
+        return f"Zone: {self.zone}"
+
+
+def location_for_face(catalog: Catalog, zone: str, label: str | None) -> m.Location:
+    for loc in catalog.locations_in(zone):
+        if loc.choice == label:
+            return loc
+    raise RuleError(f"no Location card of {zone} answers the face {label!r}")
+
+
+class RollLocation(Action):
+    """Roll the Location die (``faces`` typed from a physical die, or None to roll digitally)
+    and take the Zone's Location card that answers the face ("Zone Selection")."""
+
+    type: Literal["day_roll_location"] = "day_roll_location"
+    doing = "rolling for the location"
+    faces: str | None = None
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        assert day.zone is not None
+        box = DiceBox.from_models(cat.dice)
+        pool = [cat.config.location_die]
+        if self.faces is None:
+            face = roll_pool(pool, box, ctx.chance)[0]
+        else:
+            face = parse_faces(self.faces, pool, box)[0]
+        loc = location_for_face(cat, day.zone, face.label)
+        return with_day(
+            state,
+            day.model_copy(
+                update={"location": loc.id, "location_roll": face.label, "step": "minions"}
+            ),
+        )
+
+    def describe(self) -> str:
+        how = f"physical die {self.faces}" if self.faces else "digital die"
+        return f"Rolled for the Location ({how})"
+
+
+class ChooseLocation(Action):
+    """Pick the Location card of the chosen Zone (Cartographer's Office)."""
+
+    type: Literal["day_choose_location"] = "day_choose_location"
+    doing = "choosing the location"
+    location: str
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        assert day.zone is not None
+        if not day.cartographer:
+            raise RuleError(
+                "choosing the Location card needs the Cartographer's Office; roll for it",
+                hint="roll for it (digital, or the face of a physical die)",
+                see=("day_roll_location",),
+            )
+        locs = [(loc.id, loc.name) for loc in cat.locations_in(day.zone)]
+        lid = match_id(self.location, locs, f"Location card of {day.zone}")
+        return with_day(state, day.model_copy(update={"location": lid, "step": "minions"}))
+
+    def describe(self) -> str:
+        return f"Location: {self.location} (Cartographer's Office)"
+
+
+class DrawMinions(Action):
+    """Minion Selection: reveal two Minion cards at random for spaces A and B."""
+
+    type: Literal["day_draw_minions"] = "day_draw_minions"
+    doing = "revealing the minions"
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        ids = [mn.id for mn in cat.all("minions")]
+        if len(ids) < 2:
+            raise RuleError("the data pack has fewer than two Minion cards")
+        drawn = ctx.chance.sample(ids, 2, "minions")
+        return with_day(state, day.model_copy(update={"minions": drawn, "step": "last_assault"}))
+
+    def describe(self) -> str:
+        return "Revealed two Minion cards at random"
+
+
+class ChooseMinions(Action):
+    """Hunting House: the players choose four Minion cards; two of them, at random, take
+    spaces A and B."""
+
+    type: Literal["day_choose_minions"] = "day_choose_minions"
+    doing = "choosing the minions"
+    minions: list[str]
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        if not day.hunting_house:
+            raise RuleError(
+                "choosing Minion cards needs the Hunting House; reveal two at random",
+                see=("day_draw_minions",),
+            )
+        cands = [(mn.id, mn.name) for mn in cat.all("minions")]
+        pool = [match_id(x, cands, "Minion card") for x in self.minions]
+        if len(pool) != 4 or len(set(pool)) != 4:
+            raise RuleError(
+                f"the Hunting House takes four different Minion cards, not {len(set(pool))}"
+            )
+        drawn = ctx.chance.sample(pool, 2, "minions")
+        return with_day(
+            state,
+            day.model_copy(update={"minion_pool": pool, "minions": drawn, "step": "last_assault"}),
+        )
+
+    def describe(self) -> str:
+        return "Hunting House: chose " + ", ".join(self.minions)
+
+
+class LastAssault(Action):
+    """Last Assault: the players decide whether to face Vlad (then the Nemesis Selection is
+    skipped)."""
+
+    type: Literal["day_last_assault"] = "day_last_assault"
+    doing = "the last assault choice"
+    face_vlad: bool
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        if not self.face_vlad:
+            if not available_nemeses(state, cat):
+                raise RuleError(
+                    "every lieutenant was defeated in this box cycle: only Vlad is left",
+                    see=("day_last_assault",),
+                )
+            return with_day(
+                state, day.model_copy(update={"last_assault": False, "step": "nemesis"})
+            )
+        vlad = cat.vlad()
+        if vlad is None:
+            raise RuleError("the data pack has no Vlad Nemesis card")
+        return with_day(
+            state,
+            day.model_copy(
+                update={"last_assault": True, "nemesis": vlad.id, "step": "dusk_difficulty"}
+            ),
+        )
+
+    def describe(self) -> str:
+        return "Last Assault: facing Vlad" if self.face_vlad else "Last Assault: not tonight"
+
+
+class DrawNemesis(Action):
+    """Nemesis Selection: reveal a Nemesis at random from the available lieutenants."""
+
+    type: Literal["day_draw_nemesis"] = "day_draw_nemesis"
+    doing = "revealing the nemesis"
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        pool = available_nemeses(state, cat)
+        if not pool:  # pragma: no cover - LastAssault refuses first
+            raise RuleError("no lieutenant is available")
+        nem = ctx.chance.choice(pool, "nemesis")
+        return with_day(state, day.model_copy(update={"nemesis": nem, "step": "dusk_difficulty"}))
+
+    def describe(self) -> str:
+        return "Revealed the Nemesis at random"
+
+
+class ChooseNemesis(Action):
+    """Asylum: the players choose the Nemesis among the available lieutenants."""
+
+    type: Literal["day_choose_nemesis"] = "day_choose_nemesis"
+    doing = "choosing the nemesis"
+    nemesis: str
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        if not day.asylum:
+            raise RuleError(
+                "choosing the Nemesis needs the Asylum; reveal one at random",
+                see=("day_draw_nemesis",),
+            )
+        nid = match_id(self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")], "Nemesis")
+        card = cat.nemesis(nid)
+        if card is not None and card.vlad:
+            raise RuleError("Vlad is faced only through the Last Assault")
+        if nid not in available_nemeses(state, cat):
+            raise RuleError(
+                f"{nid} was defeated in this box cycle and is no longer available",
+                hint="available: " + ", ".join(available_nemeses(state, cat)),
+            )
+        return with_day(state, day.model_copy(update={"nemesis": nid, "step": "dusk_difficulty"}))
+
+    def describe(self) -> str:
+        return f"Nemesis: {self.nemesis} (Asylum)"

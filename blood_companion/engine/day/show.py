@@ -1,0 +1,345 @@
+"""The Show Phase's Recovery, Purchases and the replacing of cards and Items ("Show Phase",
+"Village Card", "Purchasing Tactic Cards and Item Cards", "Replacing a Tactic Card",
+"Replacing an Item Card", "Trouper Item Card").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from blood_companion.content import models as m
+from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.day.core import (
+    building_for,
+    building_problem,
+    day_of,
+    item_names,
+    match_id,
+    replace_trouper,
+    tactic_names,
+    trouper_at,
+    with_day,
+)
+from blood_companion.engine.day.payments import buy, pay_text, pay_trophies
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.state import RESOURCE_NAMES, CampaignState, ItemSlot, Wagon
+
+if TYPE_CHECKING:
+    pass
+
+class Recover(Action):
+    """Show 1, Recovery: Vigor back to the available side (Bites stay, on Vigor tokens),
+    Insanity cubes to the leftmost space, the night's cards and items back with their owner."""
+
+    type: Literal["day_recover"] = "day_recover"
+    doing = "recovery"
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        day = day_of(state)
+        troupers = [
+            t.model_copy(
+                update={
+                    "vigor_depleted": 0,
+                    "insanity": 0,
+                    "draw_pile": [],
+                    "hand": [],
+                    "discard": [],
+                    "wounds": [],
+                    "exhausted": False,
+                    "knocked_out": False,
+                    "equipped": {},
+                    "depleted_items": [],
+                    "rested_this_turn": False,
+                }
+            )
+            for t in state.troupers
+        ]
+        # "Single Game Mode": Starting cards and items only, so no purchases.
+        step = "zone" if state.mode == "single" else "purchases"
+        return with_day(state, day.model_copy(update={"step": step}), troupers=troupers)
+
+    def describe(self) -> str:
+        return "Recovery: Vigor restored, Insanity cubes back to the left"
+
+
+class BuyBuilding(Action):
+    """Use a Bran building ("Village Card"), paying its cost from the Wagon."""
+
+    type: Literal["day_buy_building"] = "day_buy_building"
+    doing = "using a building"
+    building: str
+    pay: dict[str, int] | None = None
+    trouper: str | None = None  # Sanatorium: whose Bite is discarded
+    trade_from: str | None = None  # Alchemist's Laboratory: the Resource given up
+    trade_to: str | None = None  # ... and the one gained
+    amount: int = 0  # ... how many
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        day = day_of(state)
+        b = building_for(cat, self.building)
+        flags = {"hunting_house": "hunting_house", "cartographer": "cartographer"}
+        flags["asylum"] = "asylum"
+        if b.effect in flags and getattr(day, flags[b.effect]):
+            raise RuleError(f"the {b.name} was already used this Day; its Effect holds")
+        # Check the building's own choices before paying, so a refusal changes nothing.
+        troupers = state.troupers
+        if b.effect == "sanatorium":
+            if self.trouper is None:
+                raise RuleError("the Sanatorium needs a Trouper: whose Bite is discarded?")
+            idx = trouper_at(state, self.trouper)
+            t = state.troupers[idx]
+            if t.bites == 0:
+                raise RuleError(f"{t.trouper} has no Bite token to discard")
+            troupers = replace_trouper(state, idx, t.model_copy(update={"bites": t.bites - 1}))
+        elif self.trouper is not None:
+            raise RuleError(f"the {b.name} does not take a Trouper")
+        if b.effect != "alchemist" and (self.trade_from or self.trade_to or self.amount):
+            raise RuleError(f"the {b.name} does not trade Resources")
+        return buy(
+            state, b.cost, self.pay, f"the {b.name}", bought=b.id,
+            day_update={flags[b.effect]: True} if b.effect in flags else None,
+            trade=self._trade if b.effect == "alchemist" else None,
+            troupers=troupers,
+        )
+
+    def _trade(self, wagon: Wagon) -> Wagon:
+        src, dst = self.trade_from, self.trade_to
+        if src is None or dst is None or self.amount < 1:
+            raise RuleError(
+                "the Alchemist's Laboratory trades N of one Resource for N of another",
+                hint="say the Resource given up, how many, and the one gained",
+                see=("day_buy_building",),
+            )
+        for r in (src, dst):
+            if r not in RESOURCE_NAMES:
+                raise RuleError(
+                    f"unknown Resource {r!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES)
+                )
+        if src == dst:
+            raise RuleError("the Alchemist's Laboratory trades one Resource type for another")
+        have = wagon.as_dict()
+        if have[src] < self.amount:
+            raise RuleError(
+                f"after paying, the Wagon has {have[src]} {src}; it cannot trade {self.amount}"
+            )
+        have[src] -= self.amount
+        have[dst] += self.amount
+        return Wagon(**have)
+
+    def describe(self) -> str:
+        extra = ""
+        if self.trouper:
+            extra = f" for {self.trouper}"
+        if self.trade_from:
+            extra = f": {self.amount} {self.trade_from} -> {self.trade_to}"
+        paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
+        return f"Bought the {self.building}{extra}{paid}"
+
+
+class BuyAdvancedTactic(Action):
+    """Buy the top card of an Advanced Tactic deck into a Trouper's Personal Reserve
+    ("Purchasing a Tactic Card")."""
+
+    type: Literal["day_buy_advanced"] = "day_buy_advanced"
+    doing = "buying a tactic card"
+    trouper: str
+    art: str
+    pay: dict[str, int] | None = None
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        idx = trouper_at(state, self.trouper)
+        art = match_id(self.art, [(a, a) for a in state.advanced_decks], "Art")
+        deck = state.advanced_decks.get(art, [])
+        if not deck:
+            raise RuleError(f"the {art} Advanced Tactic deck is empty")
+        card = cat.tactic(deck[0])
+        if card is None or card.cost is None:
+            raise RuleError(f"unknown Tactic card {deck[0]!r} on top of the {art} deck")
+        t = state.troupers[idx]
+        t = t.model_copy(update={"reserve_cards": [*t.reserve_cards, card.id]})
+        return buy(
+            state, card.cost, self.pay, f"{card.name} ({card.id})", bought=card.id,
+            troupers=replace_trouper(state, idx, t),
+            advanced_decks={**state.advanced_decks, art: deck[1:]},
+        )
+
+    def describe(self) -> str:
+        paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
+        return f"{self.trouper} bought the top {self.art} Advanced Tactic card{paid}"
+
+
+class BuySpecialCard(Action):
+    """Buy a Location or Nemesis Tactic card (Training space) or Item card (Crafting space)
+    with Resources and Trophy tokens ("Purchasing a Tactic Card", "Purchasing an Item Card")."""
+
+    type: Literal["day_buy_card"] = "day_buy_card"
+    doing = "buying a card"
+    trouper: str
+    card: str
+    pay: dict[str, int] | None = None
+    trophies: dict[str, int] | None = None
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        idx = trouper_at(state, self.trouper)
+        offer = tactic_names(cat, state.training) + item_names(cat, state.crafting)
+        cid = match_id(self.card, offer, "Location/Nemesis card on the Village Card")
+        card: m.TacticCard | m.ItemCard | None = cat.tactic(cid) if cid in state.training else None
+        if card is None:
+            card = cat.item(cid)
+        if card is None or card.cost is None:
+            raise RuleError(f"unknown card {cid!r}")
+        what = f"{card.name} ({card.id})"
+        loc, nem = pay_trophies(state, cat, card.trophies, self.trophies, what)
+        t = state.troupers[idx]
+        update: dict[str, Any] = {}
+        if cid in state.training:
+            t = t.model_copy(update={"reserve_cards": [*t.reserve_cards, cid]})
+            update["training"] = [c for c in state.training if c != cid]
+        else:
+            t = t.model_copy(update={"reserve_items": [*t.reserve_items, cid]})
+            update["crafting"] = [c for c in state.crafting if c != cid]
+        return buy(
+            state, card.cost, self.pay, what, bought=cid,
+            troupers=replace_trouper(state, idx, t),
+            location_trophies=loc,
+            nemesis_trophies=nem,
+            **update,
+        )
+
+    def describe(self) -> str:
+        paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
+        return f"{self.trouper} bought {self.card}{paid}"
+
+
+class UpgradeItem(Action):
+    """Turn a sleeved Trouper Item to its Advanced side, paying its upgrade cost
+    ("Trouper Item Card")."""
+
+    type: Literal["day_upgrade_item"] = "day_upgrade_item"
+    doing = "upgrading an item"
+    trouper: str
+    item: str
+    pay: dict[str, int] | None = None
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        idx = trouper_at(state, self.trouper)
+        t = state.troupers[idx]
+        iid = match_id(self.item, item_names(cat, [s.item for s in t.sleeves]), "sleeved Item")
+        card = cat.item(iid)
+        slot_i = next(i for i, s in enumerate(t.sleeves) if s.item == iid)
+        if card is None or card.kind != "trouper" or card.upgrade_cost is None:
+            raise RuleError(f"{iid} is not a Trouper Item: it has no Advanced side")
+        if t.sleeves[slot_i].advanced:
+            raise RuleError(f"{card.name} ({iid}) is already on its Advanced side")
+        sleeves = list(t.sleeves)
+        sleeves[slot_i] = ItemSlot(item=iid, advanced=True)
+        t = t.model_copy(update={"sleeves": sleeves})
+        return buy(
+            state, card.upgrade_cost, self.pay, f"upgrading {card.name}",
+            bought=f"upgrade {iid}", troupers=replace_trouper(state, idx, t),
+        )
+
+    def describe(self) -> str:
+        return f"{self.trouper} upgraded {self.item} to its Advanced side"
+
+
+class SwapTactic(Action):
+    """Replace a deck card with a Personal Reserve card of the same Art, keeping the Building
+    rule ("Replacing a Tactic Card")."""
+
+    type: Literal["day_swap_tactic"] = "day_swap_tactic"
+    doing = "replacing a tactic card"
+    trouper: str
+    out: str
+    into: str
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        idx = trouper_at(state, self.trouper)
+        t = state.troupers[idx]
+        out = match_id(self.out, tactic_names(cat, t.deck), f"card in {t.trouper}'s deck")
+        new = match_id(
+            self.into, tactic_names(cat, t.reserve_cards), f"card in {t.trouper}'s Reserve"
+        )
+        out_card, new_card = cat.tactic(out), cat.tactic(new)
+        if out_card is None or new_card is None:
+            raise RuleError(f"unknown Tactic card {out if out_card is None else new!r}")
+        # Location and Nemesis cards count as every Art, on either side of the swap.
+        if out_card.art is not None and new_card.art is not None and out_card.art != new_card.art:
+            raise RuleError(
+                f"{new_card.name} is {new_card.art}, {out_card.name} is {out_card.art}: "
+                "a card is replaced by one of the same Art"
+            )
+        deck = [new if c == out else c for c in t.deck]
+        problem = building_problem(cat, t.trouper, deck)
+        if problem:
+            raise RuleError(f"swapping {out} for {new} breaks the Building rule: {problem}")
+        reserve = list(t.reserve_cards)
+        reserve.remove(new)
+        reserve.append(out)
+        t = t.model_copy(update={"deck": deck, "reserve_cards": reserve})
+        return with_day(state, day_of(state), troupers=replace_trouper(state, idx, t))
+
+    def describe(self) -> str:
+        return f"{self.trouper} swapped {self.out} (to the Reserve) for {self.into}"
+
+
+class SwapItem(Action):
+    """Replace a sleeved Item with a Personal Reserve Item of the same category; a Starting
+    Item leaving its sleeve loses its upgrade ("Replacing an Item Card")."""
+
+    type: Literal["day_swap_item"] = "day_swap_item"
+    doing = "replacing an item"
+    trouper: str
+    out: str
+    into: str
+    parts = ("day",)
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        idx = trouper_at(state, self.trouper)
+        t = state.troupers[idx]
+        out = match_id(
+            self.out,
+            item_names(cat, [s.item for s in t.sleeves]),
+            f"Item in {t.trouper}'s sleeves",
+        )
+        new = match_id(
+            self.into, item_names(cat, t.reserve_items), f"Item in {t.trouper}'s Reserve"
+        )
+        out_card, new_card = cat.item(out), cat.item(new)
+        if out_card is None or new_card is None:
+            raise RuleError(f"unknown Item {out if out_card is None else new!r}")
+        if out_card.category != new_card.category:
+            raise RuleError(
+                f"{new_card.name} is a {new_card.category}, {out_card.name} a "
+                f"{out_card.category}: an Item is replaced by one of the same category"
+            )
+        sleeves = [ItemSlot(item=new) if s.item == out else s for s in t.sleeves]
+        reserve = list(t.reserve_items)
+        reserve.remove(new)
+        reserve.append(out)  # back on its white side: the reserve keeps no upgrade
+        t = t.model_copy(update={"sleeves": sleeves, "reserve_items": reserve})
+        equipped = dict(day_of(state).equipped)
+        gear = dict(equipped.get(idx, {}))
+        if out in gear.values():
+            gear = {c: i for c, i in gear.items() if i != out}
+            equipped[idx] = gear
+        return with_day(
+            state,
+            day_of(state).model_copy(update={"equipped": equipped}),
+            troupers=replace_trouper(state, idx, t),
+        )
+
+    def describe(self) -> str:
+        return f"{self.trouper} swapped the Item {self.out} (to the Reserve) for {self.into}"
