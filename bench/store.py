@@ -44,8 +44,8 @@ from blood_companion.engine.night import SetupNight  # noqa: E402
 from blood_companion.engine.state import CampaignState  # noqa: E402
 from blood_companion.engine.upcast import ACTION_SCHEMA  # noqa: E402
 from blood_companion.store import CampaignStore  # noqa: E402
-from blood_companion.store.campaign_store import build_file  # noqa: E402
 from blood_companion.store.docs import StepSource, canon, chain_rows, state_doc  # noqa: E402
+from blood_companion.store.files import build_file  # noqa: E402
 
 GROWTH_LIMIT = 2.0
 STEP_BYTES_LIMIT = 4096

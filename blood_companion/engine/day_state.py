@@ -28,6 +28,19 @@ DayStep = Literal[
     "done",
 ]
 DAY_STEPS: tuple[str, ...] = get_args(DayStep)
+STEP_TITLES: dict[str, str] = {
+    "recovery": "Show 1: Recovery",
+    "purchases": "Show 2-3: Purchases and replacing cards",
+    "zone": "Show 4: Zone Selection",
+    "location": "Show 4: the Location card",
+    "minions": "Show 4: Minion Selection",
+    "last_assault": "Show 4: Last Assault",
+    "nemesis": "Show 4: Nemesis Selection",
+    "dusk_difficulty": "Dusk: Map, Reaction deck and Difficulty Level",
+    "dusk_events": "Dusk: Event cards on the Chain",
+    "equipping": "Dusk: Equipping",
+    "done": "The Day Part is over",
+}
 
 
 class DayState(BaseModel):

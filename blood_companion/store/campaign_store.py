@@ -45,6 +45,8 @@ from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, TooNew, u
 from blood_companion.store import delta as dl
 from blood_companion.store import saves, schema
 from blood_companion.store.docs import (
+    FORMAT,
+    FORMAT_VERSION,
     ROW_COLUMNS,
     BadState,
     Doc,
@@ -59,7 +61,6 @@ from blood_companion.store.docs import (
 )
 from blood_companion.store.errors import (
     BadNameError,
-    CampaignExists,
     CampaignNotFound,
     DamagedSave,
     NothingToRedo,
@@ -67,6 +68,7 @@ from blood_companion.store.errors import (
     SaveInUse,
     StoreError,
 )
+from blood_companion.store.files import build_file, refuse_existing
 from blood_companion.store.names import check_campaign_name, check_mark_name
 
 if TYPE_CHECKING:
@@ -228,7 +230,7 @@ class CampaignStore:
         name = check_campaign_name(name)
         saves.ensure_dir(saves_dir)
         path = saves.save_path(saves_dir, name)
-        _refuse_existing(saves_dir, name, path)
+        refuse_existing(saves_dir, name, path)
         cat = catalog() if callable(catalog) else catalog
         chance = Chance.fresh(seed_for(CampaignState(), start), 0)
         state = apply(CampaignState(), start, cat, 0, chance)
@@ -674,8 +676,6 @@ class CampaignStore:
 
     def export_doc(self) -> dict[str, Any]:
         """The readable JSON document `export` writes and `import` reads (store/transfer.py)."""
-        from blood_companion.store.transfer import FORMAT, FORMAT_VERSION
-
         cols = "step, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
         with self._errors(), self._read() as conn:
             rows = conn.execute(f"SELECT {cols} FROM actions ORDER BY step").fetchall()
@@ -1106,131 +1106,3 @@ def _check_size(path: Path, conn: sqlite3.Connection) -> None:
         raise DamagedSave(
             path, f"it is truncated ({size} bytes; its header says {page_size * pages})"
         )
-
-
-def _refuse_existing(saves_dir: Path, name: str, path: Path) -> None:
-    if path.exists():
-        raise CampaignExists(
-            f"a campaign named {name!r} already exists in {saves_dir}",
-            hint="`blood play` resumes it; choose another name for a new one, or "
-            "`blood campaign delete NAME` first (a backup is kept)",
-        )
-    other = saves.same_name_different_case(saves_dir, name)
-    if other:
-        raise CampaignExists(
-            f"a campaign named {other!r} already exists (names differ only by case)",
-            hint="choose another name",
-        )
-
-
-def build_file(
-    saves_dir: Path,
-    name: str,
-    rows: Sequence[Row],
-    *,
-    head: int,
-    snapshots: dict[int, tuple[str, str]],
-    meta: dict[str, str],
-    marks: dict[str, int] | None = None,
-    abandoned: Sequence[tuple[Row, str, int]] = (),
-    datapacks: dict[str, tuple[dict[str, str], int]] | None = None,
-    install: bool = True,
-    replace: bool = False,
-) -> Path:
-    """Write a complete save in a temporary file, then move it into place atomically.
-
-    `snapshots` gives (canonical text, hash) of the states kept whole (at least step 1 and
-    `head`); `abandoned` holds (row, when abandoned, replaced at step). With ``replace`` an
-    existing file is replaced (the caller backs it up). Returns the installed path (or the
-    temporary one when ``install`` is false).
-    """
-    saves.ensure_dir(saves_dir)
-    path = saves.save_path(saves_dir, name)
-    tmp = saves_dir / f".{name}.{os.getpid()}.tmp"
-    with contextlib.suppress(OSError):
-        tmp.unlink()
-    try:
-        conn = sqlite3.connect(tmp, isolation_level=None)
-        try:
-            conn.execute("PRAGMA synchronous = FULL")
-            conn.execute("BEGIN IMMEDIATE")
-            schema.create(conn)
-            values = {
-                "name": name,
-                "mode": "",
-                "seed": "0",
-                "head": str(head),
-                "revision": "0",
-                "created": now(),
-                "state_schema": str(STATE_SCHEMA),
-                "data_fp": "",
-                **meta,
-            }
-            conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(values.items()))
-            conn.executemany(
-                f"INSERT INTO actions ({ROW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                [r.values() for r in rows],
-            )
-            conn.executemany(
-                "INSERT INTO snapshots (step, state, state_hash) VALUES (?,?,?)",
-                [(s, t, h) for s, (t, h) in sorted(snapshots.items())],
-            )
-            conn.executemany(
-                "INSERT INTO marks (name, step, created) VALUES (?,?,?)",
-                [(n, s, now()) for n, s in (marks or {}).items()],
-            )
-            conn.executemany(
-                f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [(*r.values(), when or now(), at) for r, when, at in abandoned],
-            )
-            conn.executemany(
-                "INSERT INTO datapacks (fp, prints, first_step) VALUES (?,?,?)",
-                [
-                    (fp, json.dumps(prints, separators=(",", ":")), first)
-                    for fp, (prints, first) in (datapacks or {}).items()
-                ],
-            )
-            conn.execute("COMMIT")
-        finally:
-            conn.close()
-        if not install:
-            return tmp
-        if replace:
-            os.replace(tmp, path)
-        else:
-            try:
-                os.link(tmp, path)  # fails if another process created the name meanwhile
-            except FileExistsError:
-                raise CampaignExists(f"a campaign named {name!r} already exists") from None
-            except OSError:  # no hard links on this file system
-                _refuse_existing(saves_dir, name, path)
-                os.replace(tmp, path)
-            finally:
-                with contextlib.suppress(OSError):
-                    tmp.unlink()
-        return path
-    except sqlite3.Error as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        if "disk is full" in str(exc) or "disk I/O" in str(exc):
-            raise StoreError(
-                f"the disk is full: the campaign {name!r} could not be written; your saves are "
-                "intact",
-                hint="free some space and run the command again",
-            ) from None
-        raise StoreError(f"cannot write the save file in {saves_dir}: {exc}") from None
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        if exc.errno in (28, 27):  # ENOSPC, EFBIG
-            raise StoreError(
-                f"the disk is full: the campaign {name!r} could not be written; your saves are "
-                "intact",
-                hint="free some space and run the command again",
-            ) from None
-        raise StoreError(f"cannot write the save file in {saves_dir}: {exc.strerror}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise

@@ -24,6 +24,10 @@ from blood_companion.store.schema import SNAPSHOT_EVERY
 
 Doc = dict[str, Any]
 
+# The export document's format (store/transfer.py reads it; CampaignStore.export_doc writes it).
+FORMAT = "blood-companion-campaign"
+FORMAT_VERSION = 2
+
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")

@@ -53,6 +53,7 @@ from blood_companion.store.docs import (
     to_state,
 )
 from blood_companion.store.errors import DamagedSave
+from blood_companion.store.files import build_file
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -175,8 +176,6 @@ def rebuild_steps(
 def rebuild_v2(store: CampaignStore) -> None:
     """Rebuild an app 0.1.0 save (schema version 2) in today's layout, in place (the caller
     took a backup)."""
-    from blood_companion.store.campaign_store import build_file
-
     conn = store._conn
     with store._errors(), store._read():
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
@@ -217,8 +216,6 @@ def rebuild_v2(store: CampaignStore) -> None:
 
 def upcast_file(store: CampaignStore) -> None:
     """Rewrite every state of a today's-layout file written with an older state shape."""
-    from blood_companion.store.campaign_store import build_file
-
     conn = store._conn
     with store._errors(), store._read():
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())

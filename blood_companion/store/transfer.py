@@ -33,13 +33,10 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
 from blood_companion.store import delta as dl
 from blood_companion.store import saves
-from blood_companion.store.campaign_store import (
-    APP,
-    CampaignStore,
-    build_file,
-    parse_stored,
-)
+from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
 from blood_companion.store.docs import (
+    FORMAT,
+    FORMAT_VERSION,
     BadState,
     Row,
     StepSource,
@@ -52,13 +49,12 @@ from blood_companion.store.docs import (
     to_state,
 )
 from blood_companion.store.errors import BadNameError, ImportRefused, StoreError
+from blood_companion.store.files import build_file
 from blood_companion.store.names import check_campaign_name, check_mark_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-FORMAT = "blood-companion-campaign"
-FORMAT_VERSION = 2
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
 MAX_STEPS = 50_000
 

@@ -16,8 +16,8 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA
 from blood_companion.store import schema
-from blood_companion.store.campaign_store import build_file
 from blood_companion.store.docs import StepSource, canon, chain_rows, hash_text, state_doc
+from blood_companion.store.files import build_file
 
 
 def write_today(

@@ -65,13 +65,14 @@ from blood_companion.engine.day.show import (
     SwapTactic,
     UpgradeItem,
 )
-from blood_companion.engine.day.steps import STEP_TITLES, STEPS, check_step
+from blood_companion.engine.day.steps import STEPS, check_step
 from blood_companion.engine.day.views import (
     NextStep,
     day_next,
     holds_trophies,
     purchase_choices,
 )
+from blood_companion.engine.day_state import STEP_TITLES
 
 PHASE_CHECKS["day"] = check_step
 

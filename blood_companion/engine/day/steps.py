@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from blood_companion.engine.day_state import DAY_STEPS
+from blood_companion.engine.day_state import DAY_STEPS, STEP_TITLES
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 
@@ -41,53 +41,67 @@ class DayStepSpec:
     actions: frozenset[str]
 
 
-PURCHASES = frozenset(
-    {"day_buy_building", "day_buy_advanced", "day_buy_card", "day_upgrade_item"}
-)
+PURCHASES = frozenset({"day_buy_building", "day_buy_advanced", "day_buy_card", "day_upgrade_item"})
 SWAPS = frozenset({"day_swap_tactic", "day_swap_item"})
 
 STEPS: dict[str, DayStepSpec] = {
     s.key: s
     for s in (
-        DayStepSpec("recovery", "Show 1: Recovery", "Show Phase", frozenset({"day_recover"})),
+        DayStepSpec("recovery", STEP_TITLES["recovery"], "Show Phase", frozenset({"day_recover"})),
         DayStepSpec(
-            "purchases", "Show 2-3: Purchases and replacing cards", "Show Phase",
+            "purchases",
+            STEP_TITLES["purchases"],
+            "Show Phase",
             PURCHASES | SWAPS | {"day_zone"},
         ),
-        DayStepSpec("zone", "Show 4: Zone Selection", "Show Phase", frozenset({"day_zone"})),
+        DayStepSpec("zone", STEP_TITLES["zone"], "Show Phase", frozenset({"day_zone"})),
         DayStepSpec(
-            "location", "Show 4: the Location card", "Show Phase",
+            "location",
+            STEP_TITLES["location"],
+            "Show Phase",
             frozenset({"day_roll_location", "day_choose_location"}),
         ),
         DayStepSpec(
-            "minions", "Show 4: Minion Selection", "Show Phase",
+            "minions",
+            STEP_TITLES["minions"],
+            "Show Phase",
             frozenset({"day_draw_minions", "day_choose_minions"}),
         ),
         DayStepSpec(
-            "last_assault", "Show 4: Last Assault", "Show Phase",
+            "last_assault",
+            STEP_TITLES["last_assault"],
+            "Show Phase",
             frozenset({"day_last_assault"}),
         ),
         DayStepSpec(
-            "nemesis", "Show 4: Nemesis Selection", "Show Phase",
+            "nemesis",
+            STEP_TITLES["nemesis"],
+            "Show Phase",
             frozenset({"day_draw_nemesis", "day_choose_nemesis"}),
         ),
         DayStepSpec(
-            "dusk_difficulty", "Dusk: Map, Reaction deck and Difficulty Level", "Dusk Phase",
+            "dusk_difficulty",
+            STEP_TITLES["dusk_difficulty"],
+            "Dusk Phase",
             frozenset({"day_difficulty"}),
         ),
         DayStepSpec(
-            "dusk_events", "Dusk: Event cards on the Chain", "Dusk Phase",
+            "dusk_events",
+            STEP_TITLES["dusk_events"],
+            "Dusk Phase",
             frozenset({"day_place_events"}),
         ),
         DayStepSpec(
-            "equipping", "Dusk: Equipping", "Dusk Phase",
+            "equipping",
+            STEP_TITLES["equipping"],
+            "Dusk Phase",
             SWAPS | {"day_equip", "day_end"},
         ),
-        DayStepSpec("done", "The Day Part is over", "Dusk Phase", frozenset()),
+        DayStepSpec("done", STEP_TITLES["done"], "Dusk Phase", frozenset()),
     )
 }
 assert tuple(STEPS) == DAY_STEPS
-STEP_TITLES: dict[str, str] = {k: s.title for k, s in STEPS.items()}
+assert all(STEP_TITLES[k] == s.title for k, s in STEPS.items())
 DAY_ACTIONS = frozenset().union(*(s.actions for s in STEPS.values()))
 # Single Game mode: what its Starting cards and items rule out, in words.
 SINGLE_REFUSED = {
@@ -119,8 +133,7 @@ def check_step(state: CampaignState, action: Any, catalog: Any) -> None:
         doing = getattr(action, "doing", "") or action.type.replace("_", " ")
         sentence = day_next(state, catalog).sentence if state.day is not None else None
         raise RuleError(
-            f"{doing[0].upper() + doing[1:]} is not possible now: the Day is at "
-            f"'{spec.title}'",
+            f"{doing[0].upper() + doing[1:]} is not possible now: the Day is at '{spec.title}'",
             hint=sentence,
             see=("day_next",),
         )

@@ -1,0 +1,145 @@
+"""Writing a whole save file at once (a new campaign, an import, a rebuilt older save): in a
+temporary file first, then moved into place atomically, never over an existing campaign unless
+asked to."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+from blood_companion.engine.upcast import STATE_SCHEMA
+from blood_companion.store import saves, schema
+from blood_companion.store.docs import ROW_COLUMNS, Row, now
+from blood_companion.store.errors import CampaignExists, StoreError
+
+
+def refuse_existing(saves_dir: Path, name: str, path: Path) -> None:
+    if path.exists():
+        raise CampaignExists(
+            f"a campaign named {name!r} already exists in {saves_dir}",
+            hint="`blood play` resumes it; choose another name for a new one, or "
+            "`blood campaign delete NAME` first (a backup is kept)",
+        )
+    other = saves.same_name_different_case(saves_dir, name)
+    if other:
+        raise CampaignExists(
+            f"a campaign named {other!r} already exists (names differ only by case)",
+            hint="choose another name",
+        )
+
+
+def build_file(
+    saves_dir: Path,
+    name: str,
+    rows: Sequence[Row],
+    *,
+    head: int,
+    snapshots: dict[int, tuple[str, str]],
+    meta: dict[str, str],
+    marks: dict[str, int] | None = None,
+    abandoned: Sequence[tuple[Row, str, int]] = (),
+    datapacks: dict[str, tuple[dict[str, str], int]] | None = None,
+    install: bool = True,
+    replace: bool = False,
+) -> Path:
+    """Write a complete save in a temporary file, then move it into place atomically.
+
+    `snapshots` gives (canonical text, hash) of the states kept whole (at least step 1 and
+    `head`); `abandoned` holds (row, when abandoned, replaced at step). With ``replace`` an
+    existing file is replaced (the caller backs it up). Returns the installed path (or the
+    temporary one when ``install`` is false).
+    """
+    saves.ensure_dir(saves_dir)
+    path = saves.save_path(saves_dir, name)
+    tmp = saves_dir / f".{name}.{os.getpid()}.tmp"
+    with contextlib.suppress(OSError):
+        tmp.unlink()
+    try:
+        conn = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("BEGIN IMMEDIATE")
+            schema.create(conn)
+            values = {
+                "name": name,
+                "mode": "",
+                "seed": "0",
+                "head": str(head),
+                "revision": "0",
+                "created": now(),
+                "state_schema": str(STATE_SCHEMA),
+                "data_fp": "",
+                **meta,
+            }
+            conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(values.items()))
+            conn.executemany(
+                f"INSERT INTO actions ({ROW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                [r.values() for r in rows],
+            )
+            conn.executemany(
+                "INSERT INTO snapshots (step, state, state_hash) VALUES (?,?,?)",
+                [(s, t, h) for s, (t, h) in sorted(snapshots.items())],
+            )
+            conn.executemany(
+                "INSERT INTO marks (name, step, created) VALUES (?,?,?)",
+                [(n, s, now()) for n, s in (marks or {}).items()],
+            )
+            conn.executemany(
+                f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(*r.values(), when or now(), at) for r, when, at in abandoned],
+            )
+            conn.executemany(
+                "INSERT INTO datapacks (fp, prints, first_step) VALUES (?,?,?)",
+                [
+                    (fp, json.dumps(prints, separators=(",", ":")), first)
+                    for fp, (prints, first) in (datapacks or {}).items()
+                ],
+            )
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+        if not install:
+            return tmp
+        if replace:
+            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)  # fails if another process created the name meanwhile
+            except FileExistsError:
+                raise CampaignExists(f"a campaign named {name!r} already exists") from None
+            except OSError:  # no hard links on this file system
+                refuse_existing(saves_dir, name, path)
+                os.replace(tmp, path)
+            finally:
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+        return path
+    except sqlite3.Error as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if "disk is full" in str(exc) or "disk I/O" in str(exc):
+            raise StoreError(
+                f"the disk is full: the campaign {name!r} could not be written; your saves are "
+                "intact",
+                hint="free some space and run the command again",
+            ) from None
+        raise StoreError(f"cannot write the save file in {saves_dir}: {exc}") from None
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if exc.errno in (28, 27):  # ENOSPC, EFBIG
+            raise StoreError(
+                f"the disk is full: the campaign {name!r} could not be written; your saves are "
+                "intact",
+                hint="free some space and run the command again",
+            ) from None
+        raise StoreError(f"cannot write the save file in {saves_dir}: {exc.strerror}") from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
