@@ -32,7 +32,8 @@ import os
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from blood_companion.engine import narrate
 from blood_companion.engine.actions import apply, parse_action, seed_for
@@ -57,9 +58,25 @@ from blood_companion.store.files import build_file
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-    from blood_companion.store.campaign_store import CampaignStore
 
 LEGACY_APP = "0.1.0"
+
+
+class OpenSave(Protocol):
+    """What the upgrades need of an open save (a CampaignStore): its connection, its error
+    and read contexts, its data pack and where it lives."""
+
+    _conn: sqlite3.Connection
+    path: Path
+    saves_dir: Path
+    name: str
+
+    @property
+    def catalog(self) -> Catalog: ...
+
+    def _errors(self) -> contextlib.AbstractContextManager[None]: ...
+
+    def _read(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
 
 
 @dataclass(frozen=True)
@@ -173,7 +190,7 @@ def rebuild_steps(
     return out
 
 
-def rebuild_v2(store: CampaignStore) -> None:
+def rebuild_v2(store: OpenSave) -> None:
     """Rebuild an app 0.1.0 save (schema version 2) in today's layout, in place (the caller
     took a backup)."""
     conn = store._conn
@@ -214,7 +231,7 @@ def rebuild_v2(store: CampaignStore) -> None:
     ))
 
 
-def upcast_file(store: CampaignStore) -> None:
+def upcast_file(store: OpenSave) -> None:
     """Rewrite every state of a today's-layout file written with an older state shape."""
     conn = store._conn
     with store._errors(), store._read():
@@ -250,7 +267,7 @@ def upcast_file(store: CampaignStore) -> None:
     ))
 
 
-def _install_into(store: CampaignStore, tmp: Any) -> None:
+def _install_into(store: OpenSave, tmp: Any) -> None:
     """Copy a rebuilt file over the store's file (SQLite backup API: locked and atomic)."""
     try:
         src = sqlite3.connect(tmp)
