@@ -36,7 +36,7 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
     "night_pass": ("blood night pass", ("trouper",), {}),
     "night_attack": ("blood night attack", ("effect", "target"),
                      {"side": "--side", "trait": "--trait", "dice": "--dice",
-                      "discard": "--discard"}),
+                      "discard": "--discard", "also": "--also"}),
     "night_effect": ("blood night effect", ("effect",),
                      {"recipient": "--for", "trait": "--trait", "dice": "--dice",
                       "heal": "--heal", "discard": "--discard"}),

@@ -84,8 +84,13 @@ def _card(state: CampaignState, trouper: str, key: str) -> str:
     if low in t.hand:
         return low
     position = typed_number(low)
-    if position is not None and 1 <= position <= len(t.hand):
-        return t.hand[position - 1]
+    if position is not None:  # a bare number is a position in hand, never part of an id
+        if 1 <= position <= len(t.hand):
+            return t.hand[position - 1]
+        raise BloodError(
+            f"{t.trouper}'s hand holds {len(t.hand)} card(s): there is no card {position}",
+            hint="cards are named by their position in hand (1 = first), their id or name",
+        )
     found = [c for c in t.hand if c.startswith(low)] or [c for c in t.hand if low in c]
     if len(found) != 1:
         named = []
@@ -297,6 +302,10 @@ def attack(
     bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
     distance: int = typer.Option(None, "--distance", help="Distance to the target."),
     discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
+    also: list[str] = typer.Option(
+        None, "--also", help="Minion spaces for the other attack Elements (if the table's rules "
+        "give them to another Minion)."
+    ),
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: the Active Trouper attacks with an Effect of their card."""
@@ -312,6 +321,7 @@ def attack(
         bonus_triumphs=bonus,
         distance=distance,
         discard=_split(discard),
+        also=_split(also),
     )
     _record(action, as_json)
 

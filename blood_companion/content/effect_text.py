@@ -41,7 +41,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from blood_companion.content import models as m
-from blood_companion.content.render import PRIORITY_NAMES, TIMING_NAMES
+from blood_companion.content.render import CONDITION_NAMES, PRIORITY_NAMES, TIMING_NAMES
 
 # --------------------------------------------------------------------------- vocabulary
 
@@ -165,6 +165,9 @@ NO_NUMBER_KINDS = {
     "place a whisper": "place_whisper",
     "place whisper": "place_whisper",
     "whisper": "place_whisper",
+    "consume that trap": "consume_trap",
+    "consume the trap": "consume_trap",
+    "turn that trap to its consumed side": "consume_trap",
 }
 
 
@@ -652,6 +655,9 @@ class _Parser:
                 return m.Condition(kind=kind, n=int(match.group(1)))
         if key == "exhausted":
             return m.Condition(kind="exhausted")
+        for kind, words in CONDITION_NAMES.items():
+            if "{n}" not in words and key == words.casefold():
+                return m.Condition(kind=kind)  # type: ignore[arg-type]
         return m.Condition(kind="text", text=body)
 
     # -- Outcome ------------------------------------------------------------------------

@@ -123,6 +123,10 @@ class Condition(Model):
         "exhausted",
         "insanity_at_least",
         "threat_at_least",
+        # Trap and Whisper tokens ("Trouper Tokens"): where they lie is on the Map only
+        "target_on_intact_trap",
+        "target_on_trap",
+        "active_on_whisper",
         "text",
     ]
     n: int = 0
@@ -157,6 +161,7 @@ OutcomeKind = Literal[
     "bonus_die",
     "place_trap",
     "place_whisper",
+    "consume_trap",
     "gain_resource",
     "text",
 ]
@@ -632,6 +637,12 @@ class RulesConfig(Record):
     max_troupers: Annotated[int, Field(ge=1)] = 4
     lose_when_all_knocked_out: bool = True
     lose_when_nobody_can_play: bool = True
+    # An attack with several attack Elements on a Minion: the Minion takes one Wound (it is
+    # defeated); the others are "lost", or go to "other_minion"s the players name.
+    extra_minion_wounds: Literal["lost", "other_minion"] = "lost"
+    # A Wound with deck and discard pile empty: a card "from_hand" (the player's choice), or
+    # kept "unmarked" (it counts towards Knocked Out; no card marks it).
+    wound_with_no_deck: Literal["from_hand", "unmarked"] = "from_hand"
 
 
 def effects_in(value: object) -> list[Effect]:

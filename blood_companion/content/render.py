@@ -57,6 +57,9 @@ CONDITION_NAMES = {
     "exhausted": "Exhausted",
     "insanity_at_least": "Insanity {n}+",
     "threat_at_least": "Threat {n}+",
+    "target_on_intact_trap": "the target stands on a Tile with one of your Intact Traps",
+    "target_on_trap": "the target stands on a Tile with one of your Traps, Intact or Consumed",
+    "active_on_whisper": "the Active Trouper is on a Tile with one of your Whispers",
 }
 TIMING_NAMES = {
     "beginning_of_night": "At the Beginning of the Night",
@@ -131,6 +134,8 @@ def _symbol(o: m.Outcome) -> str:
         return "Place a Trap"
     if k == "place_whisper":
         return "Place a Whisper"
+    if k == "consume_trap":
+        return "Consume that Trap"
     # kind "text": words the app cannot structure, quoted so they read as one Element
     return f'"{o.text or ""}"'
 

@@ -199,6 +199,7 @@ def _recovered(t: TrouperState) -> TrouperState:
             "hand": [],
             "discard": [],
             "wounds": [],
+            "unmarked_wounds": 0,
             "exhausted": False,
             "knocked_out": False,
             "equipped": {},

@@ -20,6 +20,7 @@ from blood_companion.engine.night_state import (
     MinionSlot,
     NightLogEntry,
     NightState,
+    Question,
     ReactionSlot,
 )
 from blood_companion.engine.state import CampaignState, TrouperState
@@ -144,8 +145,11 @@ def wound_trouper(
     state: CampaignState, catalog: Catalog, i: int, rng: Chance, n: int = 1
 ) -> CampaignState:
     """ "Wounding a Trouper": the top card of the deck goes to Wounds, the discard pile
-    reshuffled into a new deck when the deck is empty."""
-    for _ in range(n):
+    reshuffled into a new deck when the deck is empty. With both empty the rulebook is silent
+    (docs/rules-decisions.md): the Wound takes a card from the hand, the player's choice (a
+    question when there is a choice), or, with no card at all or the ``unmarked`` setting, it is
+    kept as an unmarked Wound that counts towards Knocked Out. No Wound is ever lost."""
+    for done in range(n):
         t = state.troupers[i]
         pile, discard = list(t.draw_pile), list(t.discard)
         if not pile and discard:
@@ -153,12 +157,57 @@ def wound_trouper(
             rng.shuffle(pile, f"trouper-deck:{t.trouper}")
             state = log(state, "reshuffle", who=tid(state, i))
         if not pile:
-            state = log(state, "no_card_for_wound", who=tid(state, i))
-            break
+            return _wound_without_deck(state, catalog, i, n - done)
         card = pile.pop(0)
         state = with_trouper(state, i, draw_pile=pile, discard=discard, wounds=[*t.wounds, card])
         state = log(state, "wound", who=tid(state, i), n=len(t.wounds) + 1)
     return state
+
+
+def _wound_without_deck(state: CampaignState, catalog: Catalog, i: int, n: int) -> CampaignState:
+    t = state.troupers[i]
+    if catalog.config.wound_with_no_deck == "from_hand" and t.hand:
+        if len(t.hand) <= n:
+            state = wound_from_hand(state, i, list(t.hand))
+            return unmarked_wounds(state, i, n - len(t.hand))
+        question = Question(
+            kind="wound",
+            prompt=f"{name_of(state, catalog, i)} has no card in deck or discard pile: which "
+            f"{n} card(s) from the hand take the Wound?",
+            trouper=i,
+            candidates=[i],
+            n=n,
+        )
+        return with_night(state, pending=[*night_of(state).pending, question])
+    return unmarked_wounds(state, i, n)
+
+
+def wound_from_hand(state: CampaignState, i: int, cards: list[str]) -> CampaignState:
+    """Hand cards become Wound cards (a Wound with no deck left)."""
+    t = state.troupers[i]
+    hand = list(t.hand)
+    for c in cards:
+        if c not in hand:
+            raise RuleError(f"{c!r} is not in {t.trouper}'s hand")
+        hand.remove(c)
+    state = with_trouper(state, i, hand=hand, wounds=[*t.wounds, *cards])
+    for k in range(len(cards)):
+        state = log(state, "wound_from_hand", who=tid(state, i), n=len(t.wounds) + k + 1)
+    return state
+
+
+def unmarked_wounds(state: CampaignState, i: int, n: int) -> CampaignState:
+    if n <= 0:
+        return state
+    t = state.troupers[i]
+    state = with_trouper(state, i, unmarked_wounds=t.unmarked_wounds + n)
+    return log(state, "unmarked_wound", who=tid(state, i), n=n,
+               total=len(t.wounds) + t.unmarked_wounds + n)
+
+
+def wound_count(t: TrouperState) -> int:
+    """A Trouper's Wounds, the unmarked ones included (for Knocked Out)."""
+    return len(t.wounds) + t.unmarked_wounds
 
 
 def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> CampaignState:
@@ -241,8 +290,15 @@ def add_threat(state: CampaignState, catalog: Catalog, n: int, rng: Chance) -> C
     state = with_night(state, threat=new)
     if n:
         state = log(state, "threat", before=night.threat, after=new)
+    queue_before = list(night_of(state).queue)
     for _ in crossed:
         state = reveal_reaction(state, catalog, rng)
+    # Interruptions revealed by this Threat resolve in the order they were revealed, before
+    # whatever was already waiting ("Game Turns": the Nemesis resolves each one as it appears).
+    queue = list(night_of(state).queue)
+    revealed = queue[: len(queue) - len(queue_before)]
+    if len(revealed) > 1:
+        state = with_night(state, queue=[*reversed(revealed), *queue_before])
     return state
 
 

@@ -155,6 +155,7 @@ def _after_night(t: TrouperState) -> TrouperState:
             "hand": [],
             "discard": [],
             "wounds": [],
+            "unmarked_wounds": 0,
             "equipped": {},
             "depleted_items": [],
             "exhausted": False,

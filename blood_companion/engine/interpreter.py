@@ -57,6 +57,7 @@ class Act:
     discard: tuple[str, ...] = ()
     tile: str | None = None
     skip_attacks: bool = True
+    token_flip: bool = False  # a placed token goes on one of the player's Consumed ones
 
 
 def dump(o: m.Outcome) -> dict[str, Any]:
@@ -74,6 +75,12 @@ def _night_threat(state: CampaignState) -> int:
     return state.night.threat if state.night is not None else 0
 
 
+def _on_map(count: int) -> bool | None:
+    """A token Condition: certainly False with none of the player's tokens on the Map, else
+    only the table sees where they lie (None: the players confirm)."""
+    return False if count == 0 else None
+
+
 CONDITIONS: dict[str, ConditionCheck] = {
     "bites_at_least": lambda s, t, c: s.troupers[t].bites >= c.n,
     "hand_below": lambda s, t, c: len(s.troupers[t].hand) < c.n,
@@ -81,8 +88,23 @@ CONDITIONS: dict[str, ConditionCheck] = {
     "exhausted": lambda s, t, c: s.troupers[t].exhausted,
     "insanity_at_least": lambda s, t, c: s.troupers[t].insanity >= c.n,
     "threat_at_least": lambda s, t, c: _night_threat(s) >= c.n,
+    "target_on_intact_trap": lambda s, t, c: _on_map(s.troupers[t].traps.intact),
+    "target_on_trap": lambda s, t, c: _on_map(
+        s.troupers[t].traps.intact + s.troupers[t].traps.consumed
+    ),
+    "active_on_whisper": lambda s, t, c: _on_map(
+        s.troupers[t].whispers.intact + s.troupers[t].whispers.consumed
+    ),
     "text": lambda s, t, c: None,  # only the table knows
 }
+
+
+def enemy_condition(state: CampaignState, cond: m.Condition) -> bool | None:
+    """An Enemy Effect's Condition: what the board shows (the Threat) is checked, the rest is
+    the table's to confirm (None)."""
+    if cond.kind == "threat_at_least":
+        return _night_threat(state) >= cond.n
+    return None
 
 
 def condition_holds(state: CampaignState, t: int, cond: m.Condition | None) -> bool | None:
@@ -90,6 +112,16 @@ def condition_holds(state: CampaignState, t: int, cond: m.Condition | None) -> b
     if cond is None:
         return True
     return CONDITIONS[cond.kind](state, t, cond)
+
+
+def condition_text(eff: m.Effect) -> str:
+    """An Effect's Condition in words."""
+    from blood_companion.content.render import CONDITION_NAMES
+
+    c = eff.condition
+    if c is None:
+        return ""
+    return c.text or "" if c.kind == "text" else CONDITION_NAMES[c.kind].format(n=c.n)
 
 
 # --------------------------------------------------------------------------- Costs
@@ -103,6 +135,7 @@ class Payment:
     discard: tuple[str, ...] = ()
     item: str | None = None
     slot: int | None = None
+    confirmed: bool = False  # the table confirmed a Condition only it can see
 
 
 def _check_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
@@ -183,11 +216,18 @@ COSTS: dict[str, tuple[CostCheck, CostPay]] = {
 def check_costs(
     state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
 ) -> None:
-    """Refuse (RuleError) when Trouper ``t`` cannot pay every Cost or the Condition fails."""
-    if condition_holds(state, t, eff.condition) is False:
+    """Refuse (RuleError) when Trouper ``t`` cannot pay every Cost or the Condition fails. A
+    Condition only the table can see (the Map, or words) must be confirmed by the players."""
+    holds = condition_holds(state, t, eff.condition)
+    if holds is False:
         from blood_companion.content.render import render_effect
 
         raise RuleError(f"the Condition is not met: {render_effect(eff)}")
+    if holds is None and not pay.confirmed:
+        raise RuleError(
+            f"only the table can tell whether the Condition holds: {condition_text(eff)}",
+            hint="confirm that it does (--confirm), or resolve another Effect",
+        )
     for cost in eff.cost:
         COSTS[cost.kind][0](state, catalog, t, cost, pay)
 
@@ -327,6 +367,41 @@ def _gain(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     return fx.log(s, "wagon_gain", n=o.n, resource=res)
 
 
+def _place_token(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    """ "Trouper Tokens": a Trap or Whisper of the acting player's colour goes on a Tile without
+    one of their Intact tokens of that type. On a Tile with one of their Consumed ones, that one
+    turns Intact (``token_flip``); with the supply empty, one of theirs moves from the Map."""
+    kind = "traps" if o.kind == "place_trap" else "whispers"
+    t = s.trouper_index(a.source)
+    tok = getattr(s.troupers[t], kind)
+    who = fx.tid(s, t)
+    if a.token_flip and tok.consumed:
+        new, how = tok.model_copy(update={"consumed": tok.consumed - 1,
+                                          "intact": tok.intact + 1}), "token_flip"
+    elif tok.supply:
+        new, how = tok.model_copy(update={"supply": tok.supply - 1,
+                                          "intact": tok.intact + 1}), "token_placed"
+    elif tok.consumed:
+        new, how = tok.model_copy(update={"consumed": tok.consumed - 1,
+                                          "intact": tok.intact + 1}), "token_moved_consumed"
+    elif tok.intact:
+        new, how = tok, "token_moved_intact"
+    else:  # pragma: no cover - eight tokens are always somewhere
+        return fx.log(s, "token_none", who=who, token=kind)
+    s = fx.with_trouper(s, t, **{kind: new})
+    return fx.log(s, how, who=who, token=kind, supply=new.supply)
+
+
+def _consume_trap(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    t = s.trouper_index(a.source)
+    tok = s.troupers[t].traps
+    if not tok.intact:
+        return fx.log(s, "token_none_intact", who=fx.tid(s, t), token="traps")
+    new = tok.model_copy(update={"intact": tok.intact - 1, "consumed": tok.consumed + 1})
+    s = fx.with_trouper(s, t, traps=new)
+    return fx.log(s, "trap_consumed", who=fx.tid(s, t))
+
+
 def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     """Movement is on the Map: the app writes the instruction the table carries out."""
     who = _who(s, a)
@@ -373,8 +448,9 @@ OUTCOMES: dict[str, OutcomeHandler] = {
     "mind_attack": _attack,
     "threat": _threat,
     **{k: _on_trouper(_bonus) for k in TEST_BONUS_KINDS},
-    "place_trap": _read,
-    "place_whisper": _read,
+    "place_trap": _place_token,
+    "place_whisper": _place_token,
+    "consume_trap": _consume_trap,
     "gain_resource": _gain,
     "text": _read,
 }

@@ -40,6 +40,10 @@ TEMPLATES: dict[str, str] = {
     # Troupers' bookkeeping ("Wounds", "Draw N", "Heal N", "Discard N", "Elements - Symbols")
     "reshuffle": "{who} reshuffles the discard pile",
     "no_card_for_wound": "{who} has no card left to take a Wound",
+    "wound_from_hand": "{who} suffers a Wound with a card from the hand ({n} Wound cards)",
+    "unmarked_wound": (
+        "{who} suffers {n} Wound(s) no card can mark ({total} Wounds in all, for Knocked Out)"
+    ),
     "wound": "{who} suffers a Wound ({n} Wound cards)",
     "all_bitten": "{who}: every Vigor token is bitten",
     "bite": "{who} gets a Bite ({n})",
@@ -64,6 +68,9 @@ TEMPLATES: dict[str, str] = {
     # Minions
     "minion_defeated": "{minion} is defeated; its card leaves the Night Board",
     "minion_hit": "{minion} loses a Miniature ({n} left)",
+    "minion_extra_lost": (
+        "{minion}: a Minion takes a single Wound; the attack's {n} other Wound(s) are lost"
+    ),
     "summon_no_space": "Summon ignored: no Minion space is free",
     "summon_no_card": "Summon ignored: no Minion card is left",
     "summon": "Summon: {minion} on space {space} - place its Miniature on the Nemesis's Tile",
@@ -97,12 +104,34 @@ TEMPLATES: dict[str, str] = {
     "nemesis_phase_over": "The Nemesis Phase is over",
     "minions_phase": "Minions Phase",
     "minions_phase_over": "The Minions Phase is over",
+    "minions_order": (
+        "{minion} ({space}): its {n} Miniatures act one at a time, in the order the players "
+        "choose; each question names the Miniature that acts"
+    ),
     "cleanup_phase": "Cleanup Phase",
     "leader_passes": "The Leader token passes to {leader}",
     "tokens_cleanup": (
         "Remove Consumed Trap and Whisper tokens from the Map; turn Intact ones to Consumed"
     ),
     "cleanup_done": "Items refreshed, Exhausted tokens discarded, Threat back to 0",
+    # Trap and Whisper tokens ("Trouper Tokens")
+    "token_placed": (
+        "{who} places a {token} token, Intact side up, on a Tile without one of their Intact "
+        "{token}s ({supply} left in their Reserve)"
+    ),
+    "token_flip": "{who} turns their Consumed {token} on that Tile back to its Intact side",
+    "token_moved_consumed": (
+        "{who} has no {token} left in their Reserve: move one of their Consumed {token}s from "
+        "the Map to the Tile, Intact side up"
+    ),
+    "token_moved_intact": (
+        "{who} has no {token} left in their Reserve: move one of their Intact {token}s from the "
+        "Map to the Tile"
+    ),
+    "token_none": "{who} has no {token} token to place",
+    "token_none_intact": "{who} has no Intact {token} on the Map to consume",
+    "enemy_condition_fails": "{job}: its Condition does not hold, the Effect is skipped",
+    "trap_consumed": "{who} turns that Trap to its Consumed side",
     # Troupers' actions
     "test": "TEST {who} - {label} ({trait}): [{faces}]{extra} = {total} vs {target}: {verdict}",
     "sacrifice": "Sacrifice: the card goes to Wounds at Cleanup",
@@ -291,6 +320,8 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
         return record_name(catalog, v) if v else "Test"
     if key == "trait":
         return str(v).capitalize() if v and str(v).isalpha() else str(v)
+    if key == "token":
+        return "Trap" if v == "traps" else "Whisper"
     if key == "defense":
         return str(v).capitalize()
     return "" if v is None else str(v)

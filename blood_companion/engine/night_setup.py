@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import ChainSlot, MinionSlot, NightState
-from blood_companion.engine.state import CampaignState, TrouperState
+from blood_companion.engine.state import CampaignState, Tokens, TrouperState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -123,11 +123,14 @@ def setup_night(
                 "hand": [],
                 "discard": [],
                 "wounds": [],
+                "unmarked_wounds": 0,
                 "vigor_depleted": 0,
                 "exhausted": False,
                 "knocked_out": False,
                 "equipped": gear,
                 "depleted_items": [],
+                "traps": Tokens(),
+                "whispers": Tokens(),
                 "rested_this_turn": False,
             }
         )

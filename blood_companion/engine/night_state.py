@@ -78,10 +78,14 @@ class Question(NightModel):
       non-empty subset; several when tied);
     * ``leader``: the Leader's Rule picks exactly one of ``candidates``;
     * ``test``: ``trouper`` takes the dodge Test (``traits`` or ``dice``, ``target``);
-    * ``discard``: ``trouper`` discards ``n`` cards of their choice from their hand.
+    * ``discard``: ``trouper`` discards ``n`` cards of their choice from their hand;
+    * ``wound``: ``n`` cards of ``trouper``'s hand take Wounds (no deck or discard pile left);
+    * ``confirm``: does what only the Map (or the table) shows hold? (a Condition in words).
     """
 
-    kind: Literal["in_range", "closest", "farthest", "leader", "test", "discard"]
+    kind: Literal[
+        "in_range", "closest", "farthest", "leader", "test", "discard", "wound", "confirm"
+    ]
     prompt: str
     candidates: list[int] = Field(default_factory=list)
     trouper: int | None = None
@@ -111,6 +115,7 @@ class EnemyJob(NightModel):
     priority_at: int = 0  # next Target Priority to apply
     targets: list[int] = Field(default_factory=list)  # chosen targets still to resolve
     check_done: bool = False
+    confirmed: bool = False  # the table confirmed the current Effect's Condition
     miniature: int = 0  # a Minion's Miniature being resolved (1-based; 0: not a Minion)
     miniatures: int = 0  # of how many on the card
 
@@ -132,6 +137,7 @@ class Activation(NightModel):
     last: int = -1  # the lowest index still allowed is last (top to bottom)
     event_used: bool = False
     rest_drawn: bool = False
+    area_hits: dict[int, list[str]] = Field(default_factory=dict)  # Special Area: targets hit
 
 
 def _no_wounds() -> dict[str, list[str]]:
@@ -177,4 +183,6 @@ class NightState(NightModel):
     bonuses: dict[int, Bonus] = Field(default_factory=dict)  # Trouper index -> next Test
     phase_done: bool = False  # the automatic phase finished; `continue` moves on
     after_play: Literal["next", "cascade", "end"] | None = None  # planning, after Interruptions
+    rest_exhaust: int | None = None  # a Rest's Trouper, Exhausted once its Threat is resolved
+    activated: list[str] = Field(default_factory=list)  # Minion spaces done this Minions Phase
     started: bool = False  # the Beginning of the Night has been resolved

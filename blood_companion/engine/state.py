@@ -47,6 +47,18 @@ class ItemSlot(StateModel):
     advanced: bool = False
 
 
+TOKENS_PER_PLAYER = 8  # "Player Setup": 8 Trap and 8 Whisper tokens of the player's colour
+
+
+class Tokens(StateModel):
+    """A player's Trap or Whisper tokens ("Trouper Tokens"): in their Personal Reserve, and on
+    the Map with the Intact or the Consumed side up. Where on the Map is the table's to see."""
+
+    supply: int = Field(default=TOKENS_PER_PLAYER, ge=0)
+    intact: int = Field(default=0, ge=0)
+    consumed: int = Field(default=0, ge=0)
+
+
 class TrouperState(StateModel):
     """One player's Trouper: what persists between games, and the night's counters."""
 
@@ -64,6 +76,9 @@ class TrouperState(StateModel):
     hand: list[str] = Field(default_factory=list)
     discard: list[str] = Field(default_factory=list)
     wounds: list[str] = Field(default_factory=list)
+    unmarked_wounds: int = Field(default=0, ge=0)  # Wounds no card could mark (no deck left)
+    traps: Tokens = Tokens()
+    whispers: Tokens = Tokens()
     vigor_depleted: int = Field(default=0, ge=0)
     exhausted: bool = False
     knocked_out: bool = False

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from blood_companion.content import models as m
 from blood_companion.content.effect_text import EffectSyntaxError, parse_effect
 from blood_companion.content.loader import shipped_data_dir, validate_layers
-from blood_companion.content.render import render_effect
+from blood_companion.content.render import CONDITION_NAMES, render_effect
 
 # --------------------------------------------------------------------------- shipped data
 
@@ -80,13 +80,19 @@ def targets(draw: Any) -> m.Target:
     return m.Target(**fields)
 
 
+NO_N_CONDITIONS = {w.casefold() for w in CONDITION_NAMES.values() if "{n}" not in w}
+
+
 @st.composite
 def conditions(draw: Any) -> m.Condition:
     kind = draw(st.sampled_from(m.Condition.model_fields["kind"].annotation.__args__))
     if kind == "text":
-        return m.Condition(kind="text", text=draw(words.filter(lambda w: w != "exhausted")))
-    if kind == "exhausted":
-        return m.Condition(kind="exhausted")
+        return m.Condition(
+            kind="text",
+            text=draw(words.filter(lambda w: w.casefold() not in NO_N_CONDITIONS)),
+        )
+    if "{n}" not in CONDITION_NAMES[kind]:  # "Exhausted", the Trap and Whisper Conditions
+        return m.Condition(kind=kind)
     return m.Condition(kind=kind, n=draw(st.integers(0, 12)))
 
 

@@ -84,9 +84,11 @@ def answer(table: Table, in_range: float = 0.7) -> None:
     names = [table.state.troupers[i].trouper for i in q.candidates]
     if q.kind == "test":
         table.do(RollTest())
-    elif q.kind == "discard":
+    elif q.kind in ("discard", "wound"):
         t = table.state.troupers[q.trouper]
         table.do(AnswerQuestion(cards=list(t.hand[: q.n])))
+    elif q.kind == "confirm":
+        table.do(AnswerQuestion(yes=table.rng.random() < 0.5))
     elif q.kind == "in_range":
         chosen = [n for n in names if table.rng.random() < in_range]
         table.do(AnswerQuestion(troupers=chosen))
@@ -139,10 +141,10 @@ def play_activation(table: Table) -> None:
                     if ms.alive > 0:
                         targets.append((ms.space, None))
             for target, side in targets[:2]:
-                if table.try_do(Attack(effect=k, target=target, side=side)):
+                if table.try_do(Attack(effect=k, target=target, side=side, confirm=True)):
                     break
         else:
-            table.try_do(ResolveEffect(effect=k))
+            table.try_do(ResolveEffect(effect=k, confirm=True))
     if table.night.phase == "tactic" and not table.night.pending:
         table.do(FinishActivation())
 

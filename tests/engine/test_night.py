@@ -252,9 +252,9 @@ def test_depleted_item_refused(corvin: Table) -> None:
     item = corvin.catalog.item(quick)
     if any(c.kind != "deplete_item" for c in item.starting.effects[0].cost):
         pytest.skip("this Item has another Cost")
-    corvin.do(UseItem(trouper="aurel", item=quick))
+    corvin.do(UseItem(trouper="aurel", item=quick, confirm=True))
     assert quick in corvin.state.troupers[0].depleted_items
-    refused(corvin, UseItem(trouper="aurel", item=quick), "depleted")
+    refused(corvin, UseItem(trouper="aurel", item=quick, confirm=True), "depleted")
 
 
 def test_questions_and_physical_dice(catalog: Any) -> None:

@@ -46,6 +46,7 @@ class Recover(Action):
                     "hand": [],
                     "discard": [],
                     "wounds": [],
+                    "unmarked_wounds": 0,
                     "exhausted": False,
                     "knocked_out": False,
                     "equipped": {},

@@ -27,18 +27,27 @@ class AnswerQuestion(NightAction):
     doing = "an answer"
     troupers: list[str] = []
     cards: list[str] = []
+    yes: bool | None = None  # a "confirm" question
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         q = ai.current_question(state)
         if q.kind == "discard":
             state = ai.answer_discard(state, cat, ctx.chance, list(self.cards))
+        elif q.kind == "wound":
+            state = ai.answer_wound(state, cat, ctx.chance, list(self.cards))
+        elif q.kind == "confirm":
+            if self.yes is None:
+                raise RuleError("answer yes or no", see=("night_answer",))
+            state = ai.answer_confirm(state, cat, ctx.chance, self.yes)
         else:
             idx = [trouper_index(state, w) for w in self.troupers]
             state = ai.answer_targets(state, cat, ctx.chance, idx)
         return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:
+        if self.yes is not None:
+            return "answer " + ("yes" if self.yes else "no")
         return "answer " + (", ".join(self.troupers or self.cards) or "none")
 
 

@@ -117,6 +117,7 @@ def _next_effect(state: CampaignState, job: EnemyJob) -> CampaignState:
                 "candidates": [],
                 "priority_at": 0,
                 "targets": [],
+                "confirmed": False,
             }
         ),
     )
@@ -145,6 +146,20 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
         return _finish_job(state, catalog, job)
     eff = effects[order[job.effect]]
     src = source_name(state, catalog, job)
+    if job.stage == "start" and eff.condition is not None and not job.confirmed:
+        holds = interp.enemy_condition(state, eff.condition)
+        if holds is False:
+            state = fx.log(state, "enemy_condition_fails", job=fx.job_arg(state, job))
+            return _next_effect(state, job)
+        if holds is None:
+            return _ask(
+                state,
+                Question(
+                    kind="confirm",
+                    prompt=f"{job.label} (Effect {order[job.effect] + 1}): does its Condition "
+                    f"hold? {interp.condition_text(eff)}",
+                ),
+            )
     if job.stage == "start":
         target = eff.target
         if target is None or interp.target_rule(eff).enemy == "none":
@@ -328,7 +343,7 @@ def answer_targets(
     """Answer an in_range / closest / farthest / leader question with Trouper indexes."""
     q = current_question(state)
     night = fx.night_of(state)
-    if q.kind in ("test", "discard"):
+    if q.kind in ("test", "discard", "wound", "confirm"):
         raise RuleError(
             "this question is answered with "
             + ("the dodge Test's roll" if q.kind == "test" else "the cards to discard"),
@@ -363,6 +378,39 @@ def answer_discard(
         raise RuleError(f"discard exactly {q.n} card(s)")
     state = fx.discard_cards(state, catalog, q.trouper, cards)
     state = fx.with_night(state, pending=list(fx.night_of(state).pending[1:]))
+    return run_queue(state, catalog, rng)
+
+
+def answer_wound(
+    state: CampaignState, catalog: Catalog, rng: Chance, cards: list[str]
+) -> CampaignState:
+    """The hand cards that take Wounds when no deck is left."""
+    q = current_question(state)
+    if q.kind != "wound" or q.trouper is None:
+        raise RuleError("the waiting question is not a Wound from the hand")
+    if len(cards) != q.n:
+        raise RuleError(f"name exactly {q.n} card(s) of the hand")
+    state = fx.wound_from_hand(state, q.trouper, cards)
+    state = fx.with_night(state, pending=list(fx.night_of(state).pending[1:]))
+    return run_queue(state, catalog, rng)
+
+
+def answer_confirm(
+    state: CampaignState, catalog: Catalog, rng: Chance, yes: bool
+) -> CampaignState:
+    """The table's yes or no to a Condition only it can see: the Enemy Effect goes on or is
+    skipped."""
+    q = current_question(state)
+    if q.kind != "confirm":
+        raise RuleError("the waiting question is not a yes or no")
+    night = fx.night_of(state)
+    state = fx.with_night(state, pending=list(night.pending[1:]))
+    job = night.queue[0]
+    if yes:
+        state = _set_job(state, job.model_copy(update={"confirmed": True}))
+    else:
+        state = fx.log(state, "enemy_condition_fails", job=fx.job_arg(state, job))
+        state = _next_effect(state, job)
     return run_queue(state, catalog, rng)
 
 

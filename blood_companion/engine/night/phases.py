@@ -36,7 +36,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import can_play
 from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
-from blood_companion.engine.state import CampaignState
+from blood_companion.engine.state import CampaignState, Tokens
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -194,6 +194,10 @@ def after_play(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignS
     """The Planning Phase once a played card's Interruptions are resolved: the same player again
     after a Cascade, else the next player who can play; the phase ends when the Chain is full,
     after a Block, or when nobody can play."""
+    rester = night_of(state).rest_exhaust
+    if rester is not None:  # a Rest's Exhausted token comes after its Threat ("Rest")
+        state = fx.with_night(state, rest_exhaust=None)
+        state = fx.exhaust(state, catalog, rester)
     if night_of(state).after_play is None:
         return state
     night = night_of(state)
@@ -273,37 +277,53 @@ def _nemesis_settled(state: CampaignState, catalog: Catalog, rng: Chance) -> Cam
 
 def start_minions(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     """ "Minions Phase": Minion A, Minion B, then the other spaces in Flow order; each
-    Miniature resolves its card top to bottom."""
-    state = fx.with_night(state, phase="minions", phase_done=False)
+    Miniature resolves its card top to bottom, one at a time, the players choosing which of a
+    space's Miniatures acts next. Spaces are taken one at a time, so a Minion summoned during
+    the phase activates too when its space's turn comes."""
+    state = fx.with_night(state, phase="minions", phase_done=False, activated=[])
     state = fx.log(state, "minions_phase")
+    return _next_minion_space(state, catalog)
+
+
+def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
+    """Queue the Miniatures of the next Minion space (Flow order) not activated this phase;
+    the phase is done when none is left."""
     night = night_of(state)
     order = {sp: k for k, sp in enumerate(catalog.board.minion_spaces)}
+    waiting = [
+        s for s in sorted(night.minions, key=lambda s: order.get(s.space, 99))
+        if s.space not in night.activated and s.alive > 0
+    ]
+    if not waiting:
+        state = fx.with_night(state, phase_done=True)
+        return fx.log(state, "minions_phase_over")
+    slot = waiting[0]
+    card = catalog.get("minions", slot.minion)
+    name = card.name if card is not None else slot.minion
     jobs = []
-    for slot in sorted(night.minions, key=lambda s: order.get(s.space, 99)):
-        card = catalog.get("minions", slot.minion)
-        name = card.name if card is not None else slot.minion
-        for k in range(slot.alive):
-            label = f"{name} ({slot.space}" + (
-                f", Miniature {k + 1} of {slot.alive})" if slot.alive > 1 else ")"
+    for k in range(slot.alive):
+        label = f"{name} ({slot.space}" + (
+            f", Miniature {k + 1} of {slot.alive})" if slot.alive > 1 else ")"
+        )
+        jobs.append(
+            EnemyJob(
+                source="minion",
+                card=slot.minion,
+                label=label,
+                space=slot.space,
+                miniature=k + 1,
+                miniatures=slot.alive,
             )
-            jobs.append(
-                EnemyJob(
-                    source="minion",
-                    card=slot.minion,
-                    label=label,
-                    space=slot.space,
-                    miniature=k + 1,
-                    miniatures=slot.alive,
-                )
-            )
-    return fx.with_night(state, queue=jobs)
+        )
+    if slot.alive > 1:
+        state = fx.log(state, "minions_order", minion=slot.minion, space=slot.space, n=slot.alive)
+    return fx.with_night(state, queue=jobs, activated=[*night.activated, slot.space])
 
 
 def _minions_settled(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     if night_of(state).phase_done:
         return state
-    state = fx.with_night(state, phase_done=True)
-    return fx.log(state, "minions_phase_over")
+    return _next_minion_space(state, catalog)
 
 
 def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -> CampaignState:
@@ -340,10 +360,13 @@ def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -
     for i, t in enumerate(troupers):
         update: dict[str, Any] = {
             "depleted_items": [],
+            # Consumed Trap and Whisper tokens leave the Map; Intact ones turn Consumed
+            "traps": _tokens_cleanup(t.traps),
+            "whispers": _tokens_cleanup(t.whispers),
             "exhausted": False,
             "rested_this_turn": False,
         }
-        if not t.knocked_out and len(t.wounds) >= limit:
+        if not t.knocked_out and fx.wound_count(t) >= limit:
             update["knocked_out"] = True
         troupers[i] = t.model_copy(update=update)
     newly_out = [
@@ -372,6 +395,11 @@ def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -
         # Threat, so the night could never end (docs/rules-decisions.md).
         state = fx.end_night(state, "lost", "nobody_can_play")
     return state
+
+
+def _tokens_cleanup(tok: Tokens) -> Tokens:
+    """ "Cleanup Phase": the Consumed tokens go back to the player, the Intact ones turn."""
+    return Tokens(supply=tok.supply + tok.consumed, intact=0, consumed=tok.intact)
 
 
 def _over(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:

@@ -165,7 +165,8 @@ class Rest(NightAction):
             state, chain=[*night.chain, slot], rightmost_player=t, after_play="next", cascade=False
         )
         state = fx.log(state, "rests", who=tr.trouper, space=len(night.chain) + 1)
-        state = fx.exhaust(state, cat, t)
+        # "Rest": the card, then 1 Threat (its Interruptions resolve), then the Exhausted token.
+        state = fx.with_night(state, rest_exhaust=t)
         state = fx.add_threat(state, cat, 1, ctx.chance)
         return settle(state, cat, ctx.chance)
 

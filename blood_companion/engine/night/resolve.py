@@ -5,7 +5,7 @@ or a Minion ("Attacks and Defenses")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
@@ -33,10 +33,14 @@ def check_cost_and_condition(
     *,
     discard: Sequence[str],
     item: str | None = None,
+    confirmed: bool = False,
 ) -> None:
-    """Refuse (RuleError) an Effect whose Condition fails or whose Costs Trouper ``t`` cannot
-    pay with what the players named (engine/interpreter.py)."""
-    interp.check_costs(state, catalog, t, eff, interp.Payment(tuple(discard), item))
+    """Refuse (RuleError) an Effect whose Condition fails (or is one only the table sees and
+    was not `confirmed`) or whose Costs Trouper ``t`` cannot pay with what the players named
+    (engine/interpreter.py)."""
+    interp.check_costs(
+        state, catalog, t, eff, interp.Payment(tuple(discard), item, confirmed=confirmed)
+    )
 
 
 def pay_costs(
@@ -62,12 +66,13 @@ def apply_own(
     target: int | None = None,
     heal: Sequence[str] = (),
     discard: Sequence[str] = (),
+    token_flip: bool = False,
 ) -> CampaignState:
     """A Trouper Effect's Elements, Trouper ``t`` acting on ``target`` (default: themself);
     attacks are resolved by their Test (:func:`attack`)."""
     act = interp.Act(
         catalog, chance, source=fx.tid(state, t), target=t if target is None else target,
-        heal=tuple(heal), discard=tuple(discard),
+        heal=tuple(heal), discard=tuple(discard), token_flip=token_flip,
     )
     return interp.apply_outcomes(state, act, outcome)
 
@@ -82,8 +87,12 @@ def active(state: CampaignState, catalog: Catalog) -> tuple[NightState, Activati
 
 
 def card_effect(
-    catalog: Catalog, act: Activation, slot: ChainSlot, effect: int
+    catalog: Catalog, act: Activation, slot: ChainSlot, effect: int, area_target: str | None = None
 ) -> tuple[m.TacticCard, m.Effect, int]:
+    """The Active card's Effect number `effect`, if it may be resolved now (top to bottom, each
+    as many times as its Repetition). An Effect on a Special Area applies to every valid target
+    in it ("Reading Special Areas"): it is resolved once per target (``area_target``), and the
+    Nemesis only once. Raises RuleError."""
     if slot.kind == "rest":
         raise RuleError(
             "a Rest card is face down: its Effects are not resolved",
@@ -105,15 +114,29 @@ def card_effect(
             f"{card.name}'s Effects resolve top to bottom: Effect {act.last + 1} "
             "is already resolved"
         )
+    if is_area(eff) and area_target is not None:
+        if area_target == "nemesis" and "nemesis" in act.area_hits.get(k, []):
+            raise RuleError(f"Effect {effect} of {card.name} already hit the Nemesis")
+        return card, eff, k
     if act.done.get(k, 0) >= eff.repeat:
         raise RuleError(f"Effect {effect} of {card.name} is already resolved")
     return card, eff, k
 
 
-def mark_done(state: CampaignState, act: Activation, k: int) -> CampaignState:
+def is_area(eff: m.Effect) -> bool:
+    return eff.target is not None and eff.target.distance == "area"
+
+
+def mark_done(
+    state: CampaignState, act: Activation, k: int, area_target: str | None = None
+) -> CampaignState:
     done = dict(act.done)
     done[k] = done.get(k, 0) + 1
-    return fx.with_night(state, activation=act.model_copy(update={"done": done, "last": k}))
+    update: dict[str, Any] = {"done": done, "last": k}
+    if area_target is not None:
+        hits = {**act.area_hits, k: [*act.area_hits.get(k, []), area_target]}
+        update["area_hits"] = hits
+    return fx.with_night(state, activation=act.model_copy(update=update))
 
 
 def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:
@@ -196,6 +219,7 @@ def attack(
     bonus_triumphs: int,
     distance: int | None,
     label: str,
+    more_targets: Sequence[str] = (),
 ) -> tuple[CampaignState, bool]:
     """A Trouper's attack ("Attacks and Defenses"): a Test against the target's Physical or
     Mind Defense (the Nemesis's lowered by the Fatigue on the Reaction Line and changed by the
@@ -250,6 +274,18 @@ def attack(
     if is_nemesis:
         assert side is not None
         state = fx.wound_nemesis(state, catalog, side, wounds, rng)
-    else:
-        state = fx.wound_minion(state, catalog, key.removeprefix("minion:").upper(), wounds)
+        return state, True
+    # "Wounds": a Minion takes a single Wound and is defeated; the Effect's other attack
+    # Elements find no Miniature on that target (docs/rules-decisions.md, "Night Part").
+    space = key.removeprefix("minion:").upper()
+    state = fx.wound_minion(state, catalog, space, 1)
+    extra = wounds - 1
+    for other in more_targets[:extra]:
+        if catalog.config.extra_minion_wounds != "other_minion":
+            raise RuleError("the extra Wounds of this attack are lost (rules_config: "
+                            "extra_minion_wounds is 'lost')")
+        state = fx.wound_minion(state, catalog, other.removeprefix("minion:").upper(), 1)
+        extra -= 1
+    if extra > 0:
+        state = fx.log(state, "minion_extra_lost", minion=foe, n=extra)
     return state, True

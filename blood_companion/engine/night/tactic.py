@@ -20,6 +20,7 @@ from blood_companion.engine.night.resolve import (
     card_effect,
     check_cost_and_condition,
     check_distance,
+    is_area,
     mark_done,
     pay_costs,
 )
@@ -38,6 +39,8 @@ class Attack(NightAction):
 
     type: Literal["night_attack"] = "night_attack"
     doing = "an attack"
+    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
     effect: int
     target: str
     side: str | None = None
@@ -47,20 +50,27 @@ class Attack(NightAction):
     bonus_triumphs: int = 0
     distance: int | None = None
     discard: list[str] = []
+    also: list[str] = []  # Minion spaces for the other attack Elements (extra_minion_wounds)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         night, act, slot = active(state, cat)
-        card, eff, k = card_effect(cat, act, slot, self.effect)
+        key = self.target.strip().lower()
+        area_key = "nemesis" if key in ("nemesis", "n", "boss") else key.removeprefix("minion:")
+        card, eff, k = card_effect(cat, act, slot, self.effect, area_target=area_key)
         if not any(o.kind in ATTACKS for o in eff.outcome):
             raise RuleError(
                 f"Effect {self.effect} of {card.name} makes no attack",
                 see=("night_effect",),
             )
         t = act.trouper
-        check_cost_and_condition(state, cat, t, eff, discard=self.discard)
-        state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
-        state = mark_done(state, act, k)
+        first_hit = act.done.get(k, 0) == 0
+        if first_hit:  # a Special Area's Cost is paid once, for every target in it
+            check_cost_and_condition(
+                state, cat, t, eff, discard=self.discard, confirmed=self.confirm
+            )
+            state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
+        state = mark_done(state, act, k, area_key if is_area(eff) else None)
         state, ok = attack(
             state,
             cat,
@@ -74,10 +84,14 @@ class Attack(NightAction):
             reroll=self.reroll,
             bonus_triumphs=self.bonus_triumphs,
             distance=self.distance,
-            label=card.name,
+            label=card.id,
+            more_targets=self.also,
         )
         if ok and night_of(state).result is None:
-            state = apply_own(state, cat, ctx.chance, t, eff.outcome)
+            state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip)
+        elif not ok:  # a Trap the attack used is consumed whether it hit or not
+            used = [o for o in eff.outcome if o.kind == "consume_trap"]
+            state = apply_own(state, cat, ctx.chance, t, used)
         return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:
@@ -91,6 +105,8 @@ class ResolveEffect(NightAction):
 
     type: Literal["night_effect"] = "night_effect"
     doing = "resolving an Effect"
+    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
     effect: int
     trait: str | None = None
     dice: list[str] = []
@@ -114,16 +130,19 @@ class ResolveEffect(NightAction):
         if eff.target is not None and eff.target.kind == "trouper" and self.recipient:
             who = trouper_index(state, self.recipient)
         check_distance(eff, self.distance, "the target")
-        check_cost_and_condition(state, cat, t, eff, discard=self.discard)
+        check_cost_and_condition(state, cat, t, eff, discard=self.discard, confirmed=self.confirm)
         state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
         state = mark_done(state, act, k)
         ok = True
         if eff.test is not None:
             state, ok = effect_test(
-                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, card.name
+                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, card.id
             )
         if ok:
-            state = apply_own(state, cat, ctx.chance, t, eff.outcome, target=who, heal=self.heal)
+            state = apply_own(
+                state, cat, ctx.chance, t, eff.outcome, target=who, heal=self.heal,
+                token_flip=self.token_flip,
+            )
         if eff.text:
             state = fx.log(state, "card_text", card=card.id, effect=k)
         return settle(state, cat, ctx.chance)
@@ -138,6 +157,8 @@ class UseSupport(NightAction):
 
     type: Literal["night_support"] = "night_support"
     doing = "using a Support"
+    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
     slot: int  # 1-based Chain space
     effect: int = 0  # 1-based; 0: the card's only Support Effect
 
@@ -165,7 +186,9 @@ class UseSupport(NightAction):
         chain[k] = slot.model_copy(update={"supports_used": [*slot.supports_used, j]})
         state = fx.with_night(state, chain=chain)
         state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=card.id)
-        state = apply_own(state, cat, ctx.chance, act.trouper, card.effects[j].outcome)
+        state = apply_own(
+            state, cat, ctx.chance, act.trouper, card.effects[j].outcome, token_flip=self.token_flip
+        )
         return settle(state, cat, ctx.chance)
 
 
@@ -175,6 +198,8 @@ class UseItem(NightAction):
 
     type: Literal["night_item"] = "night_item"
     doing = "using an Item"
+    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
     trouper: str
     item: str
     discard: list[str] = []
@@ -204,14 +229,18 @@ class UseItem(NightAction):
         if not side.quick and (night.phase != "tactic" or active != t or night.pending):
             raise RuleError(f"{side.name} is not Quick: use it during {who}'s activation")
         eff = side.effects[0]
-        check_cost_and_condition(state, cat, t, eff, discard=self.discard, item=iid)
+        check_cost_and_condition(
+            state, cat, t, eff, discard=self.discard, item=iid, confirmed=self.confirm
+        )
         state = pay_costs(state, cat, t, eff, discard=self.discard, item=iid)
         if not any(c.kind == "deplete_item" for c in eff.cost):
             state = fx.with_trouper(
                 state, t, depleted_items=[*state.troupers[t].depleted_items, iid]
             )
         state = fx.log(state, "uses_item", who=tr.trouper, item=iid)
-        state = apply_own(state, cat, ctx.chance, t, eff.outcome, heal=self.heal)
+        state = apply_own(
+            state, cat, ctx.chance, t, eff.outcome, heal=self.heal, token_flip=self.token_flip
+        )
         return state
 
     def describe(self) -> str:
@@ -225,6 +254,8 @@ class UseEvent(NightAction):
 
     type: Literal["night_event"] = "night_event"
     doing = "an Event Effect"
+    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
     event: str  # card id, unique prefix, or 1-based Chain space
     effect: int = 1
     target: str | None = None  # a Minion space for attack Events
@@ -247,7 +278,7 @@ class UseEvent(NightAction):
         eff = ev.effects[self.effect - 1]
         t = act.trouper
         check_distance(eff, self.distance, "the Event's target")
-        check_cost_and_condition(state, cat, t, eff, discard=self.discard)
+        check_cost_and_condition(state, cat, t, eff, discard=self.discard, confirmed=self.confirm)
         state = pay_costs(state, cat, t, eff, discard=self.discard)
         state = fx.with_night(state, activation=act.model_copy(update={"event_used": True}))
         state = fx.log(state, "attempts_event", who=fx.tid(state, t), event=ev.id)
@@ -267,11 +298,11 @@ class UseEvent(NightAction):
                 reroll=self.reroll,
                 bonus_triumphs=0,
                 distance=None,
-                label=ev.name,
+                label=ev.id,
             )
         elif eff.test is not None:
             state, ok = effect_test(
-                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, ev.name
+                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, ev.id
             )
         else:
             ok = True
@@ -294,9 +325,9 @@ class UseEvent(NightAction):
                 state, chain=chain, chain_spaces=night_of(state).chain_spaces + r.chain_spaces
             )
             state = fx.log(state, "event_solved", event=ev.id)
-            state = apply_own(state, cat, ctx.chance, t, eff.outcome)
+            state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip)
         else:
-            state = apply_own(state, cat, ctx.chance, t, eff.on_failure)
+            state = apply_own(state, cat, ctx.chance, t, eff.on_failure, token_flip=self.token_flip)
         return settle(state, cat, ctx.chance)
 
 

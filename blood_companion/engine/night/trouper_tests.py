@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
+from blood_companion.engine import narrate
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import parse_faces, parse_pool
 from blood_companion.engine.effects import night_of
@@ -182,6 +183,8 @@ def test_setups(
         spaces, min(tr.insanity, len(spaces) - 1), catalog.config.insanity_reroll_reading
     )
 
+    # the label names the card or Event the Test belongs to (an id) or what it is ("dodge")
+    shown = narrate.record_name(catalog, label) if catalog.find(label) is not None else label
     def setup_for(pool: tuple[Any, ...], name: str) -> TestSetup:
         return TestSetup(
             pool=pool,
@@ -193,7 +196,7 @@ def test_setups(
             knocked_out=tr.knocked_out,
             insanity=insanity,
             defeats_cancel=catalog.config.defeats_cancel_triumphs,
-            label=f"{label} ({name})",
+            label=f"{shown} ({name})",
         )
 
     options: list[tuple[str, TestSetup]] = []
