@@ -399,10 +399,44 @@ def wound_nemesis(
                 )
             )
         state = with_night(state, queue=[*jobs, *night_of(state).queue])
+        state = _ask_weakness_trophy(state, catalog, side)
         state = check_victory(state, catalog)
         if night_of(state).result is not None:
             break
     return state
+
+
+def _ask_weakness_trophy(state: CampaignState, catalog: Catalog, side: str) -> CampaignState:
+    """ "Nemesis Weaknesses": a Wound on a side whose Weakness card offers a Nemesis Trophy
+    asks the table whether its condition was met (the app cannot see it), until it is."""
+    w = weakness(state, catalog, side)
+    night = night_of(state)
+    if w is None or not w.trophy or side in night.weakness_trophies:
+        return state
+    if any(q.about == f"weakness:{side}" for q in night.pending):
+        return state
+    question = Question(
+        kind="confirm",
+        prompt=f"{w.name} ({side} Weakness): was its Nemesis Trophy earned? {w.trophy}",
+        about=f"weakness:{side}",
+    )
+    return with_night(state, pending=[*night.pending, question])
+
+
+def weakness_trophy(state: CampaignState, catalog: Catalog, side: str, earned: bool
+                    ) -> CampaignState:
+    """The table's answer about a Weakness's Nemesis Trophy: a token from the box (capped by
+    what the box holds) and the side marked as won for the night."""
+    from blood_companion.engine.campaign import gain_trophies
+
+    w = weakness(state, catalog, side)
+    if not earned or w is None:
+        return state
+    night = night_of(state)
+    state, got = gain_trophies(state, catalog, "nemesis", night.nemesis, 1)
+    state = with_night(state, weakness_trophies=[*night.weakness_trophies, side])
+    return log(state, "weakness_trophy" if got else "weakness_trophy_capped", card=w.id,
+               nemesis=night.nemesis)
 
 
 def check_victory(state: CampaignState, catalog: Catalog) -> CampaignState:

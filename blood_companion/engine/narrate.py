@@ -131,6 +131,13 @@ TEMPLATES: dict[str, str] = {
     "token_none": "{who} has no {token} token to place",
     "token_none_intact": "{who} has no Intact {token} on the Map to consume",
     "enemy_condition_fails": "{job}: its Condition does not hold, the Effect is skipped",
+    "weakness_trophy": "{card}: the players win a Nemesis Trophy token of {nemesis}",
+    "weakness_trophy_capped": (
+        "{card}: the Trophy is earned, but the box holds no more Nemesis Trophy tokens of "
+        "{nemesis}"
+    ),
+    "timed_skipped": "{job}: its Cost cannot be paid or its Condition fails: it is skipped",
+    "timed_attack": "{job}: an attack at this moment is resolved by the table",
     "trap_consumed": "{who} turns that Trap to its Consumed side",
     # Troupers' actions
     "test": "TEST {who} - {label} ({trait}): [{faces}]{extra} = {total} vs {target}: {verdict}",

@@ -80,11 +80,14 @@ class Question(NightModel):
     * ``test``: ``trouper`` takes the dodge Test (``traits`` or ``dice``, ``target``);
     * ``discard``: ``trouper`` discards ``n`` cards of their choice from their hand;
     * ``wound``: ``n`` cards of ``trouper``'s hand take Wounds (no deck or discard pile left);
-    * ``confirm``: does what only the Map (or the table) shows hold? (a Condition in words).
+    * ``confirm``: does what only the Map (or the table) shows hold? (a Condition in words, a
+      Weakness's Trophy);
+    * ``order``: in which order the players resolve the timed Effects of ``cards``.
     """
 
     kind: Literal[
-        "in_range", "closest", "farthest", "leader", "test", "discard", "wound", "confirm"
+        "in_range", "closest", "farthest", "leader", "test", "discard", "wound", "confirm",
+        "order",
     ]
     prompt: str
     candidates: list[int] = Field(default_factory=list)
@@ -93,6 +96,8 @@ class Question(NightModel):
     dice: str | None = None
     target: int | None = None
     n: int = 0
+    cards: list[str] = Field(default_factory=list)  # "order": the cards whose Effects wait
+    about: str = ""  # what a "confirm" question decides ("weakness:front": a Trophy)
 
 
 class EnemyJob(NightModel):
@@ -102,7 +107,7 @@ class EnemyJob(NightModel):
     Miniature of the Minion card on ``space``), ``skill`` (a Nemesis Skill, ``effects`` names
     which) or ``weakness`` (a Weakness card's Effects)."""
 
-    source: Literal["reaction", "minion", "skill", "weakness"]
+    source: Literal["reaction", "minion", "skill", "weakness", "trouper", "event"]
     card: str
     label: str
     slot: int | None = None
@@ -116,6 +121,7 @@ class EnemyJob(NightModel):
     targets: list[int] = Field(default_factory=list)  # chosen targets still to resolve
     check_done: bool = False
     confirmed: bool = False  # the table confirmed the current Effect's Condition
+    owner: int | None = None  # a Trouper's (or an Event's) timed Effect: who resolves it
     miniature: int = 0  # a Minion's Miniature being resolved (1-based; 0: not a Minion)
     miniatures: int = 0  # of how many on the card
 
@@ -185,4 +191,5 @@ class NightState(NightModel):
     after_play: Literal["next", "cascade", "end"] | None = None  # planning, after Interruptions
     rest_exhaust: int | None = None  # a Rest's Trouper, Exhausted once its Threat is resolved
     activated: list[str] = Field(default_factory=list)  # Minion spaces done this Minions Phase
+    weakness_trophies: list[str] = Field(default_factory=list)  # sides whose Trophy was won
     started: bool = False  # the Beginning of the Night has been resolved

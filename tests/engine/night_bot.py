@@ -89,6 +89,10 @@ def answer(table: Table, in_range: float = 0.7) -> None:
         table.do(AnswerQuestion(cards=list(t.hand[: q.n])))
     elif q.kind == "confirm":
         table.do(AnswerQuestion(yes=table.rng.random() < 0.5))
+    elif q.kind == "order":
+        cards = list(q.cards)
+        table.rng.shuffle(cards)
+        table.do(AnswerQuestion(cards=cards))
     elif q.kind == "in_range":
         chosen = [n for n in names if table.rng.random() < in_range]
         table.do(AnswerQuestion(troupers=chosen))

@@ -89,7 +89,7 @@ def assert_replays(table: Table) -> None:
     assert state_hash(table.replayed()) == state_hash(table.state)
 
 
-WON = [(1, "lucilla", 0), (2, "lucilla", 0), (3, "lucilla", 0), (4, "lucilla", 1)]
+WON = [(1, "lucilla", 0), (2, "lucilla", 0), (3, "lucilla", 0), (4, "lucilla", 0)]
 
 
 @pytest.mark.parametrize("players,nemesis,seed", WON)
@@ -108,7 +108,7 @@ def test_won_nights(catalog: Any, players: int, nemesis: str, seed: int) -> None
 
 @pytest.mark.parametrize(
     "players,nemesis,seed,difficulty",
-    [(1, "saskia", 2, 3), (2, "saskia", 0, 3), (3, "saskia", 1, 3), (4, "vlad", 0, 3)],
+    [(1, "saskia", 0, 3), (2, "saskia", 0, 3), (3, "saskia", 0, 3), (4, "vlad", 1, 3)],
 )
 def test_lost_by_check(
     catalog: Any, players: int, nemesis: str, seed: int, difficulty: int
@@ -125,7 +125,7 @@ def test_lost_by_check(
 
 def test_trouper_knocked_out(catalog: Any) -> None:
     table = play_checked(new_table(
-        catalog, 4, seed=40, bot_seed=40, nemesis="corvin", difficulty=3
+        catalog, 4, seed=151, bot_seed=151, nemesis="corvin", difficulty=3
     ))
     knocked = [t for t in table.state.troupers if t.knocked_out]
     assert knocked and all(len(t.wounds) >= 8 for t in knocked)
@@ -152,7 +152,7 @@ def test_everyone_knocked_out_loses(catalog: Any) -> None:
 
 
 def test_nobody_can_play_loses(catalog: Any) -> None:
-    table = play_checked(new_table(catalog, 1, seed=3, bot_seed=3, nemesis="lucilla"))
+    table = play_checked(new_table(catalog, 1, seed=5, bot_seed=5, nemesis="lucilla"))
     assert table.night.result == "lost"
     assert table.night.reason == "nobody_can_play"
     assert all(not t.hand or t.knocked_out for t in table.state.troupers)

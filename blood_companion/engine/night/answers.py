@@ -36,6 +36,8 @@ class AnswerQuestion(NightAction):
             state = ai.answer_discard(state, cat, ctx.chance, list(self.cards))
         elif q.kind == "wound":
             state = ai.answer_wound(state, cat, ctx.chance, list(self.cards))
+        elif q.kind == "order":
+            state = ai.answer_order(state, cat, ctx.chance, list(self.cards))
         elif q.kind == "confirm":
             if self.yes is None:
                 raise RuleError("answer yes or no", see=("night_answer",))

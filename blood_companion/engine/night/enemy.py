@@ -40,8 +40,30 @@ def job_effects(state: CampaignState, catalog: Catalog, job: EnemyJob) -> list[m
         return list(card.effects) if card is not None else []
     if job.source == "skill":
         return list(fx.nemesis_card(state, catalog).skills)
+    if job.source in ("trouper", "event"):
+        return effects_of_card(state, catalog, job.card, job.owner)
     w = catalog.get("weaknesses", job.card)
     return list(w.effects) if w is not None else []
+
+
+def effects_of_card(
+    state: CampaignState, catalog: Catalog, card_id: str, owner: int | None
+) -> list[m.Effect]:
+    """A Tactic card's, Event card's or Item's Effects (an Item on the side it shows)."""
+    tactic = catalog.tactic(card_id)
+    if tactic is not None:
+        return list(tactic.effects)
+    event = catalog.get("events", card_id)
+    if event is not None:
+        return list(event.effects)
+    item = catalog.item(card_id)
+    if item is None:
+        return []
+    advanced = owner is not None and any(
+        s.item == card_id and s.advanced for s in state.troupers[owner].sleeves
+    )
+    side = item.advanced if advanced and item.advanced is not None else item.starting
+    return list(side.effects)
 
 
 def source_name(state: CampaignState, catalog: Catalog, job: EnemyJob) -> str:
@@ -52,8 +74,16 @@ def source_name(state: CampaignState, catalog: Catalog, job: EnemyJob) -> str:
 
 
 def source_id(state: CampaignState, job: EnemyJob) -> str:
-    """Who acts for an Enemy card: the Minion, or the Nemesis (log events name it)."""
+    """Who acts for a card: the Minion, the Nemesis, or the Trouper resolving their own timed
+    Effect (log events name it)."""
+    if job.source in ("trouper", "event") and job.owner is not None:
+        return fx.tid(state, job.owner)
     return job.card if job.source == "minion" else fx.night_of(state).nemesis
+
+
+def _troupers_side(job: EnemyJob) -> bool:
+    """A timed Effect of the players' (a Trouper's card or Item, an Event): it helps them."""
+    return job.source in ("trouper", "event")
 
 
 
@@ -160,6 +190,8 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
                     f"hold? {interp.condition_text(eff)}",
                 ),
             )
+    if job.stage == "start" and _troupers_side(job):
+        return _start_trouper_effect(state, catalog, rng, job, eff)
     if job.stage == "start":
         target = eff.target
         if target is None or interp.target_rule(eff).enemy == "none":
@@ -185,6 +217,45 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
     if job.stage == "priorities":
         return _apply_priorities(state, catalog, job, eff, src)
     return _resolve_targets(state, catalog, rng, job, eff, src)
+
+
+def _start_trouper_effect(
+    state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob, eff: m.Effect
+) -> CampaignState:
+    """A player's timed Effect ("At the Beginning of the Night/Turn/Cleanup"): its owner
+    resolves it on themself, on the Trouper the owner picks, or on every Trouper; an attack or
+    an Effect whose Cost cannot be paid is left to the table (logged)."""
+    owner = job.owner if job.owner is not None else state.leader
+    rule = interp.target_rule(eff)
+    try:
+        interp.check_costs(state, catalog, owner, eff, interp.Payment(confirmed=job.confirmed))
+    except RuleError:
+        if interp.condition_holds(state, owner, eff.condition) is None and not job.confirmed:
+            return _ask(state, Question(
+                kind="confirm",
+                prompt=f"{job.label}: does its Condition hold? {interp.condition_text(eff)}",
+            ))
+        state = fx.log(state, "timed_skipped", job=fx.job_arg(state, job))
+        return _next_effect(state, job)
+    if rule.trouper == "attack":
+        state = fx.log(state, "timed_attack", job=fx.job_arg(state, job))
+        return _next_effect(state, job)
+    state = interp.pay_costs(state, catalog, owner, eff, interp.Payment(confirmed=True))
+    everyone = list(range(len(state.troupers)))
+    if rule.trouper == "chosen" and len(everyone) > 1:
+        job = job.model_copy(update={"stage": "priorities", "candidates": everyone,
+                                     "priority_at": len(eff.target.priority) if eff.target
+                                     else 0})
+        state = _set_job(state, job)
+        return _ask(state, Question(
+            kind="leader",
+            prompt=f"{job.label}: which Trouper does {fx.name_of(state, catalog, owner)}'s "
+            "Effect target?",
+            candidates=everyone,
+        ))
+    targets = everyone if rule.trouper == "all" else [owner]
+    job = job.model_copy(update={"stage": "tests", "targets": targets, "candidates": targets})
+    return _set_job(state, job)
 
 
 def _apply_priorities(
@@ -275,6 +346,20 @@ def _resolve_targets(
             )
         return _next_effect(state, job)
     t = job.targets[0]
+    if eff.test is not None and _troupers_side(job):
+        owner = job.owner if job.owner is not None else t
+        return _ask(
+            state,
+            Question(
+                kind="test",
+                prompt=f"{job.label}: {fx.name_of(state, catalog, owner)} takes the Effect's "
+                "Test (a Success applies it)",
+                trouper=owner,
+                traits=list(eff.test.traits),
+                dice=eff.test.dice,
+                target=eff.test.target if eff.test.target is not None else 0,
+            ),
+        )
     if eff.test is not None:
         return _ask(
             state,
@@ -289,7 +374,17 @@ def _resolve_targets(
             ),
         )
     state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
+    if _troupers_side(job):
+        return _apply_own_timed(state, catalog, rng, job, t, eff.outcome)
     return apply_to_trouper(state, catalog, rng, t, eff.outcome, source_id(state, job))
+
+
+def _apply_own_timed(
+    state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob, t: int,
+    outcome: list[m.Outcome],
+) -> CampaignState:
+    act = interp.Act(catalog, rng, source=source_id(state, job), enemy=False, target=t)
+    return interp.apply_outcomes(state, act, outcome)
 
 
 def _apply_global(
@@ -343,7 +438,7 @@ def answer_targets(
     """Answer an in_range / closest / farthest / leader question with Trouper indexes."""
     q = current_question(state)
     night = fx.night_of(state)
-    if q.kind in ("test", "discard", "wound", "confirm"):
+    if q.kind in ("test", "discard", "wound", "confirm", "order"):
         raise RuleError(
             "this question is answered with "
             + ("the dodge Test's roll" if q.kind == "test" else "the cards to discard"),
@@ -405,12 +500,31 @@ def answer_confirm(
         raise RuleError("the waiting question is not a yes or no")
     night = fx.night_of(state)
     state = fx.with_night(state, pending=list(night.pending[1:]))
+    if q.about.startswith("weakness:"):
+        return run_queue(fx.weakness_trophy(state, catalog, q.about[9:], yes), catalog, rng)
     job = night.queue[0]
     if yes:
         state = _set_job(state, job.model_copy(update={"confirmed": True}))
     else:
         state = fx.log(state, "enemy_condition_fails", job=fx.job_arg(state, job))
         state = _next_effect(state, job)
+    return run_queue(state, catalog, rng)
+
+
+def answer_order(
+    state: CampaignState, catalog: Catalog, rng: Chance, cards: list[str]
+) -> CampaignState:
+    """The order the players chose for their timed Effects (every card named once)."""
+    q = current_question(state)
+    if q.kind != "order":
+        raise RuleError("the waiting question is not an order")
+    if sorted(cards) != sorted(q.cards):
+        raise RuleError("name every card once, in the order they resolve: " + ", ".join(q.cards))
+    night = fx.night_of(state)
+    timed = [j for j in night.queue if _troupers_side(j) and j.card in q.cards]
+    rest = [j for j in night.queue if j not in timed]
+    ordered = sorted(timed, key=lambda j: cards.index(j.card))
+    state = fx.with_night(state, pending=list(night.pending[1:]), queue=[*ordered, *rest])
     return run_queue(state, catalog, rng)
 
 
@@ -430,7 +544,11 @@ def answer_test(
     if job.effect >= len(order):  # the card's text changed under the question: it ends here
         return run_queue(state, catalog, rng)
     eff = effects[order[job.effect]]
-    if success:
+    if _troupers_side(job):  # the players' own Test: a Success applies the Effect
+        t = job.targets[0] if job.targets else q.trouper
+        outcome = eff.outcome if success else eff.on_failure
+        state = _apply_own_timed(state, catalog, rng, job, t, list(outcome))
+    elif success:
         state = fx.log(state, "dodges", who=fx.tid(state, q.trouper))
     else:
         state = apply_to_trouper(

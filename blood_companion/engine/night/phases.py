@@ -35,7 +35,13 @@ from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import can_play
-from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
+from blood_companion.engine.night_state import (
+    Activation,
+    ChainSlot,
+    EnemyJob,
+    NightState,
+    Question,
+)
 from blood_companion.engine.state import CampaignState, Tokens
 
 if TYPE_CHECKING:
@@ -114,20 +120,38 @@ def _begin(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState
 
 
 def list_player_timing(state: CampaignState, catalog: Catalog, timing: str) -> CampaignState:
-    """Players' Effects with this timing (in hand or equipped) are listed for the table to
-    resolve in an order they agree on."""
-    found: list[list[str]] = []
-    for t in state.troupers:
-        for cid in t.hand:
-            card = catalog.tactic(cid)
-            if card is not None and any(e.timing == timing for e in card.effects):
-                found.append([t.trouper, cid])
-        for iid in t.equipped.values():
-            item = catalog.item(iid)
-            if item is not None and any(e.timing == timing for e in item.starting.effects):
-                found.append([t.trouper, iid])
-    if found:
-        state = fx.log(state, "player_timing", found=found)
+    """The players' Effects with this timing (cards in hand, equipped Items, Event cards on the
+    Chain) are queued for the app to resolve; with several, the players say in which order
+    ("resolved in the order chosen by mutual agreement of the players")."""
+    jobs: list[EnemyJob] = []
+    leader = state.leader
+    for i, t in enumerate(state.troupers):
+        for cid in [*t.hand, *t.equipped.values()]:
+            for k, e in enumerate(ai.effects_of_card(state, catalog, cid, i)):
+                if e.timing == timing:
+                    jobs.append(EnemyJob(source="trouper", card=cid, owner=i, effects=[k],
+                                         label=narrate.record_name(catalog, cid)))
+    for slot in night_of(state).chain:
+        if slot.kind == "event" and not slot.face_down:
+            for k, e in enumerate(ai.effects_of_card(state, catalog, slot.card, None)):
+                if e.timing == timing:
+                    name = narrate.record_name(catalog, slot.card)
+                    jobs.append(EnemyJob(source="event", card=slot.card, owner=leader,
+                                         effects=[k], label=name))
+    if not jobs:
+        return state
+    state = fx.log(state, "player_timing", found=[[fx.tid(state, j.owner or 0), j.card]
+                                                  for j in jobs])
+    state = fx.with_night(state, queue=[*night_of(state).queue, *jobs])
+    cards = list(dict.fromkeys(j.card for j in jobs))
+    if len(cards) > 1:
+        question = Question(
+            kind="order",
+            prompt="In which order do the players resolve these Effects? "
+            + "; ".join(narrate.record_name(catalog, c) for c in cards),
+            cards=cards,
+        )
+        state = fx.with_night(state, pending=[*night_of(state).pending, question])
     return state
 
 
