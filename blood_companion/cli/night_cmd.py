@@ -30,6 +30,7 @@ from blood_companion.engine.night import (
     SetupNight,
     UseEvent,
     UseItem,
+    UseQuick,
     UseSupport,
     board_view,
     night_view,
@@ -58,6 +59,10 @@ RerollOpt = typer.Option(
     None, "--reroll", help="Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll)."
 )
 TraitOpt = typer.Option(None, "--trait", help="Trait for the Test [the best odds].")
+ItemsOpt = typer.Option(
+    None, "--items", help="Quick Items used during the Test (Bonus Triumphs, Re-rolls), by id "
+    "or name, comma-separated."
+)
 
 
 # ---------------------------------------------------------------------- helpers
@@ -287,6 +292,7 @@ def attack(
     bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
     distance: int = typer.Option(None, "--distance", help="Distance to the target."),
     discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
+    items: list[str] = ItemsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: the Active Trouper attacks with an Effect of their card."""
@@ -302,6 +308,7 @@ def attack(
         bonus_triumphs=bonus,
         distance=distance,
         discard=_split(discard),
+        items=_split(items),
     )
     _record(action, as_json)
 
@@ -316,6 +323,7 @@ def effect(
     discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
     heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
     distance: int = typer.Option(None, "--distance", help="Distance to the target."),
+    items: list[str] = ItemsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: resolve a non-attack Effect (Step, Heal, Draw, a bonus...)."""
@@ -328,6 +336,7 @@ def effect(
         discard=_split(discard),
         heal=_split(heal),
         distance=distance,
+        items=_split(items),
     )
     _record(action, as_json)
 
@@ -345,18 +354,62 @@ def support(
 @night_app.command("item")
 def item(
     trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    item_id: str = typer.Argument(..., metavar="ITEM", help="Equipped Item id or id prefix."),
+    item_id: str = typer.Argument(..., metavar="ITEM", help="Equipped Item: id, prefix or name."),
     discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
     heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
+    for_: str = typer.Option(None, "--for", help="The Trouper the Item's Effect targets."),
+    target: str = typer.Option(None, "--target", help="An attack: nemesis or a Minion space."),
+    side: str = typer.Option(None, "--side", help="Nemesis side hit: front, left or right."),
+    trait: str = TraitOpt,
+    dice: list[str] = DiceOpt,
+    reroll: list[str] = RerollOpt,
+    items: list[str] = ItemsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Use an equipped Item (a Quick one also outside your activation)."""
+    """Use an equipped Item (a Quick one also outside your activation); an Item that attacks
+    names its target and takes its Test like a card's."""
+    _check_side(side)
     _record(
         lambda s: UseItem(
-            trouper=_trouper(s, trouper), item=item_id, discard=_split(discard), heal=_split(heal)
+            trouper=_trouper(s, trouper), item=item_id, discard=_split(discard),
+            heal=_split(heal), recipient=for_, target=target,
+            side=side.lower() if side else None, trait=trait, dice=list(dice or []),
+            reroll=list(reroll or []), items=_split(items),
         ),
         as_json,
     )
+
+
+@night_app.command("quick")
+def quick(
+    space: int = typer.Argument(..., help="Chain space of the card with the Quick Effect."),
+    effect: int = typer.Option(1, "--effect", help="Effect number on the card (1 = top)."),
+    for_: str = typer.Option(None, "--for", help="The Trouper the Effect targets."),
+    target: str = typer.Option(None, "--target", help="An attack: nemesis or a Minion space."),
+    side: str = typer.Option(None, "--side", help="Nemesis side hit: front, left or right."),
+    trait: str = TraitOpt,
+    dice: list[str] = DiceOpt,
+    reroll: list[str] = RerollOpt,
+    items: list[str] = ItemsOpt,
+    heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
+    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Resolve a Quick Effect of a card on the Chain outside its owner's activation (any
+    moment its Cost can be paid and its Condition holds)."""
+    _check_side(side)
+    action = UseQuick(
+        slot=space, effect=effect, recipient=for_, target=target,
+        side=side.lower() if side else None, trait=trait, dice=list(dice or []),
+        reroll=list(reroll or []), items=_split(items), heal=_split(heal),
+        discard=_split(discard),
+    )
+    _record(action, as_json)
+
+
+def _check_side(side: str | None) -> None:
+    if side is not None and side.lower() not in ("front", "left", "right"):
+        raise UsageError(f"unknown side {side!r}", hint="--side front, left or right")
 
 
 @night_app.command("event")
@@ -369,6 +422,7 @@ def event(
     reroll: list[str] = RerollOpt,
     distance: int = typer.Option(None, "--distance", help="Distance to the Event's target."),
     discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
+    items: list[str] = ItemsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: attempt one Event Effect during your activation."""
@@ -381,6 +435,7 @@ def event(
         reroll=list(reroll or []),
         distance=distance,
         discard=_split(discard),
+        items=_split(items),
     )
     _record(action, as_json)
 
@@ -431,11 +486,13 @@ def roll(
     dice: list[str] = DiceOpt,
     reroll: list[str] = RerollOpt,
     bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
+    items: list[str] = ItemsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """The waiting dodge Test: the app rolls, or type in your dice with --dice."""
     action = RollTest(
-        trait=trait, dice=list(dice or []), reroll=list(reroll or []), bonus_triumphs=bonus
+        trait=trait, dice=list(dice or []), reroll=list(reroll or []), bonus_triumphs=bonus,
+        items=_split(items),
     )
     _record(action, as_json)
 

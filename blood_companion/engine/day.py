@@ -501,8 +501,9 @@ class BuyBuilding(Action):
         src, dst = self.trade_from, self.trade_to
         if src is None or dst is None or self.amount < 1:
             raise RuleError(
-                "the Alchemist's Laboratory trades N of one Resource for N of another",
-                hint="e.g. buy alchemist --pay coins=1 --trade scrolls=2:jewels",
+                "the Alchemist's Laboratory trades N of one Resource for N of another: name "
+                "what is given, how many, and what is got",
+                see=("day_buy_building",),
             )
         for r in (src, dst):
             if r not in RESOURCE_NAMES:
@@ -845,9 +846,11 @@ class ChooseLocation(Action):
 
 
 class DrawMinions(Action):
-    """Minion Selection: reveal two Minion cards at random for spaces A and B."""
+    """Minion Selection: reveal two Minion cards at random for spaces A and B (``minions``: the
+    two cards the players drew from their own shuffled deck, A first)."""
 
     type: Literal["day_draw_minions"] = "day_draw_minions"
+    minions: list[str] | None = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -856,10 +859,18 @@ class DrawMinions(Action):
         ids = [mn.id for mn in cat.all("minions")]
         if len(ids) < 2:
             raise RuleError("the data pack has fewer than two Minion cards")
-        drawn = ctx.chance.sample(ids, 2, "minions")
+        if self.minions is None:
+            drawn = ctx.chance.sample(ids, 2, "minions")
+        else:
+            cands = [(mn.id, mn.name) for mn in cat.all("minions")]
+            drawn = [match_id(x, cands, "Minion card") for x in self.minions]
+            if len(drawn) != 2 or len(set(drawn)) != 2:
+                raise RuleError("two different Minion cards are revealed (A, then B)")
         return _with_day(state, day.model_copy(update={"minions": drawn, "step": "last_assault"}))
 
     def describe(self) -> str:
+        if self.minions:
+            return "Revealed the Minion cards " + ", ".join(self.minions) + " (drawn at the table)"
         return "Revealed two Minion cards at random"
 
 
@@ -930,9 +941,11 @@ class LastAssault(Action):
 
 
 class DrawNemesis(Action):
-    """Nemesis Selection: reveal a Nemesis at random from the available lieutenants."""
+    """Nemesis Selection: reveal a Nemesis at random from the available lieutenants
+    (``nemesis``: the card the players drew from their own shuffled ones)."""
 
     type: Literal["day_draw_nemesis"] = "day_draw_nemesis"
+    nemesis: str | None = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -941,10 +954,21 @@ class DrawNemesis(Action):
         pool = available_nemeses(state, cat)
         if not pool:  # pragma: no cover - LastAssault refuses first
             raise RuleError("no lieutenant is available")
-        nem = ctx.chance.choice(pool, "nemesis")
+        if self.nemesis is None:
+            nem = ctx.chance.choice(pool, "nemesis")
+        else:
+            nem = match_id(self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")],
+                           "Nemesis")
+            if nem not in pool:
+                raise RuleError(
+                    f"{nem} is not among the Nemesis cards to reveal from",
+                    hint="available: " + ", ".join(pool),
+                )
         return _with_day(state, day.model_copy(update={"nemesis": nem, "step": "dusk_difficulty"}))
 
     def describe(self) -> str:
+        if self.nemesis:
+            return f"Revealed the Nemesis {self.nemesis} (drawn at the table)"
         return "Revealed the Nemesis at random"
 
 

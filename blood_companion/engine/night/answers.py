@@ -11,7 +11,7 @@ from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import trouper_index
 from blood_companion.engine.night.phases import PHASES, begin_night, enter, phase_done, settle
 from blood_companion.engine.night.planning import NightAction
-from blood_companion.engine.night.trouper_tests import take_test
+from blood_companion.engine.night.trouper_tests import take_test, use_test_items
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -52,12 +52,14 @@ class RollTest(NightAction):
     dice: list[str] = []
     reroll: list[str] = []
     bonus_triumphs: int = 0
+    items: list[str] = []  # Quick Items used during the Test (Bonus Triumphs, Re-rolls)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         q = ai.current_question(state)
         if q.kind != "test" or q.trouper is None:
             raise RuleError("no Test is waiting", see=("night_next",))
+        state = use_test_items(state, cat, ctx.chance, q.trouper, self.items)
         state, result = take_test(
             state,
             cat,

@@ -107,13 +107,31 @@ def card_effect(
         )
     if act.done.get(k, 0) >= eff.repeat:
         raise RuleError(f"Effect {effect} of {card.name} is already resolved")
+    if k in slot.quick_used:
+        raise RuleError(
+            f"Effect {effect} of {card.name} is Quick and was already resolved this turn"
+        )
     return card, eff, k
 
 
-def mark_done(state: CampaignState, act: Activation, k: int) -> CampaignState:
+def mark_done(
+    state: CampaignState, act: Activation, k: int, eff: m.Effect | None = None
+) -> CampaignState:
+    """Effect ``k`` of the Active card is resolved (once more); a Quick Effect is marked on
+    the card, so it is not resolved again outside the activation ("Quick Effects")."""
     done = dict(act.done)
     done[k] = done.get(k, 0) + 1
-    return fx.with_night(state, activation=act.model_copy(update={"done": done, "last": k}))
+    state = fx.with_night(state, activation=act.model_copy(update={"done": done, "last": k}))
+    if eff is not None and eff.type == "quick" and done[k] >= eff.repeat:
+        state = mark_quick_used(state, act.slot, k)
+    return state
+
+
+def mark_quick_used(state: CampaignState, slot: int, k: int) -> CampaignState:
+    night = night_of(state)
+    chain = list(night.chain)
+    chain[slot] = chain[slot].model_copy(update={"quick_used": [*chain[slot].quick_used, k]})
+    return fx.with_night(state, chain=chain)
 
 
 def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:
