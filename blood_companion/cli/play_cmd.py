@@ -33,10 +33,14 @@ At any prompt:
   undo [N]          take back the last step(s), saying what they were
   redo [N]          bring back what undo took back
   back              drop the choice in progress and go back to the first question
+  list              every choice, also those not possible now (with the reason)
   odds [POOL --target T]   the odds of the Test being asked, or of any pool
   rules QUERY       look up a rule
   help              this text
   quit              stop here (everything is saved; `blood play` resumes)"""
+
+
+HIDE_CLOSED = 4  # more choices than this not possible now are summed up in one line
 
 
 def register(app: typer.Typer) -> None:
@@ -124,7 +128,7 @@ class Loop:
             doc = status_doc(store)
         print_lines(render(doc, width()))
 
-    def show(self, screen: Any) -> None:
+    def show(self, screen: Any, every: bool = False) -> None:
         stdout.print()
         stdout.print(Text(screen.title, style="bold"))
         room = max(20, stdout.width - 1)
@@ -132,7 +136,11 @@ class Loop:
             text = "  " + line
             stdout.print(Text(text if len(text) <= room else text[: room - 1] + "…", style="dim"))
         stdout.print(Text(screen.question, style="green"))
+        closed = [c for c in screen.choices if not c.enabled]
+        hide = not every and len(closed) > HIDE_CLOSED
         for c in screen.choices:
+            if hide and not c.enabled:
+                continue
             mark = " *" if c.key == screen.default else ""
             label = f"  {c.key:>3}. {c.label}"
             if not c.enabled:
@@ -141,6 +149,9 @@ class Loop:
             if len(label) > room:
                 label = label[: room - 1] + "…"
             stdout.print(Text(label + mark, no_wrap=True, style="" if c.enabled else "dim"))
+        if hide:
+            stdout.print(Text(f"       ({len(closed)} more not possible now: `list` shows them "
+                              "with the reason)", style="dim"))
         if screen.free_hint:
             hint = f"       (or type {screen.free_hint})"
             room = max(20, stdout.width - 1)
@@ -165,6 +176,10 @@ class Loop:
             return True
         if head == "status" and len(words) == 1:
             self.show_status()
+            return True
+        if head == "list" and len(words) == 1:
+            if self.walk is not None:
+                self.show(self.walk.screen(), every=True)
             return True
         if head == "back" and len(words) == 1:
             if self.walk is not None:

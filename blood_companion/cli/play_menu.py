@@ -182,7 +182,7 @@ class Walk:
     def context(self) -> str:
         """What was chosen so far ("Effect 2: ... · target A · Strength")."""
         assert self.option is not None
-        parts = [self.option.label]
+        parts = [self.option.label.split(": ")[0]]
         for need, value in self.answers.items():
             if need.startswith("_") or value in (None, [], ""):
                 continue

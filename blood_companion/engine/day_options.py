@@ -287,10 +287,17 @@ def _day_asker(
                        default=default)
         return Ask("trouper", "Who takes it into their Personal Reserve?", picks, default="1")
     if need == "out" and t is not None:
+        # only cards that a Reserve card can replace (same Art; Location and Nemesis cards
+        # count as every Art), and Items of a category the Reserve holds
         if option.kind == "day_swap_tactic":
-            return Ask("out", "Which deck card goes to the Reserve?", _names(catalog, t.deck))
+            arts = {_art(catalog, c) for c in t.reserve_cards}
+            ids = [c for c in t.deck if None in arts or _art(catalog, c) in arts
+                   or _art(catalog, c) is None]
+            return Ask("out", "Which deck card goes to the Reserve?", _names(catalog, ids))
+        cats = {_category(catalog, c) for c in t.reserve_items}
+        ids = [s.item for s in t.sleeves if _category(catalog, s.item) in cats]
         return Ask("out", "Which sleeved Item goes to the Reserve?",
-                   _names(catalog, [s.item for s in t.sleeves], items=True))
+                   _names(catalog, ids, items=True))
     if need == "into" and t is not None:
         if option.kind == "day_swap_tactic":
             out_card = catalog.tactic(str(fields.get("out")))

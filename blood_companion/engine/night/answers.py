@@ -77,6 +77,12 @@ class RollTest(NightAction):
         state = ai.answer_test(state, cat, ctx.chance, result.success)
         return settle(state, cat, ctx.chance)
 
+    def describe(self) -> str:
+        how = f" with {self.trait.capitalize()}" if self.trait else ""
+        extra = f", {len(self.reroll)} Re-roll(s)" if self.reroll else ""
+        items = f", using {', '.join(self.items)}" if self.items else ""
+        return f"dodge Test{how}{extra}{items}"
+
 
 class NextPhase(NightAction):
     """Move on when the current phase is finished: Tactic -> Nemesis -> Minions -> Cleanup ->

@@ -128,7 +128,7 @@ def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
         needs = _effect_needs(q, many)
         if q["kind"] == "card":
             extra.append(Option(
-                q["key"], f"Quick: {q['name']} ({q['owner_name']}, Chain space {q['space']}): "
+                q["key"], f"{q['name']} ({q['owner_name']}, Chain space {q['space']}): "
                 f"{q['text']}", "night_quick", {"slot": q["space"], "effect": q["effect"]},
                 needs=needs, repeat=("dice",) if "dice" in needs else (), group="quick",
             ))
@@ -284,20 +284,31 @@ def _planning_default(
     """What Enter does in the Planning Phase: the choice that keeps a hand. Cards come back
     only through a Rest's draw (and Draw Effects), and a night with no card in any hand at the
     Cleanup is lost ("Rest"; docs/rules-decisions.md). So a Trouper who has not Rested this
-    turn Rests once their hand is down to two cards, or when the last Chain space is the one
-    left; after a Cascade they pass; otherwise they play their first card."""
+    turn Rests once their hand is down to two cards, when the last Chain space is left, or
+    before a Block card would end the Planning Phase; after a Cascade they pass; otherwise
+    they play their first card that does not end the Planning Phase."""
     night = night_of(state)
     tr = state.troupers[t]
     enabled = [o.key for o in options if o.enabled]
-    plays = [o.key for o in options if o.group == "play" and o.enabled]
+    plays = [o for o in options if o.group == "play" and o.enabled]
     free = night.chain_spaces - len(night.chain)
-    if night.cascade and "p" in enabled and (len(tr.hand) > 2 or tr.rested_this_turn):
+    can_rest = "r" in enabled
+    if night.cascade and "p" in enabled and (len(tr.hand) > 2 or not can_rest):
         return "p"
-    if "r" in enabled and (len(tr.hand) <= 2 or free <= 1 or not plays):
+    if can_rest and (len(tr.hand) <= 2 or free <= 1 or not plays):
         return "r"
     if night.cascade and "p" in enabled:
         return "p"
-    return next((k for k in (*plays, "r", "p") if k in enabled), None)
+    open_ended = [o.key for o in plays if not _blocks(catalog, o)]
+    if can_rest and not open_ended:
+        return "r"  # only Block cards left: Rest before one ends the Planning Phase
+    return next((k for k in (*open_ended, *(o.key for o in plays), "r", "p") if k in enabled),
+                None)
+
+
+def _blocks(catalog: Catalog, option: Option) -> bool:
+    card = catalog.tactic(str(option.fields.get("card")))
+    return card is not None and card.block
 
 
 # --------------------------------------------------------------------------- Tactic Phase

@@ -84,7 +84,7 @@ class UseQuick(NightAction):
         state = pay_costs(state, cat, t, eff, discard=self.discard, slot=k)
         state = mark_quick_used(state, k, j)
         card = tactic_card(cat, slot.card)
-        state = fx.log(state, "quick_effect", who=fx.tid(state, t), card=card.id, effect=j + 1)
+        state = fx.log(state, "quick_effect", who=fx.tid(state, t), card=card.id, n=j + 1)
         ok = True
         if attacks:
             assert self.target is not None

@@ -25,7 +25,6 @@ from blood_companion.engine.dice import (
     DiceBox,
     format_face,
     format_faces,
-    format_pool,
     parse_faces,
     roll_pool,
     triumph_total,
@@ -149,7 +148,7 @@ def test_info(setup: TestSetup, box: DiceBox, key: str, ts: TestState) -> dict[s
     odds = odds_for_test(setup, box)
     return {
         "trait": key,
-        "pool": format_pool(ts.pool),
+        "pool": " ".join(ts.pool),
         "target": setup.target,
         "bonus_triumphs": ts.bonus_triumphs,
         "rerolls": ts.rerolls_left,
@@ -201,10 +200,10 @@ def throw_ask(
         slots = reroll_slots(rr[-1].lstrip("iI:"), len(ts.pool))
         picked = tuple(ts.pool[s] for s in slots)
         return Ask(
-            "dice", f"{who} re-rolls {format_pool(picked)} (die "
+            "dice", f"{who} re-rolls {' '.join(picked)} (die "
             + ", ".join(str(s + 1) for s in slots) + ").",
             (Pick("r", "The app rolls them", ROLL),), default="r",
-            free=f"the faces of the re-rolled dice ({format_pool(picked)}), e.g. \"2 x\"",
+            free=f"the faces of the re-rolled dice ({' '.join(picked)}, in this order)",
             parse=_faces_reader(picked, box), append=True,
             roll=lambda ch: f"{APP_ROLLED} {format_faces(roll_pool(picked, box, ch))}",
             auto=digital,
@@ -225,8 +224,8 @@ def throw_ask(
         left.append(f"{ts.rerolls_left} Re-roll(s)")
     if insanity:
         left.append("the Insanity Re-roll")
-    prompt = (f"{who} rolled {_describe(ts)}: {shown}" + (f" + {extra} bonus" if extra else "")
-              + f" = {result.total} of {spec.target} needed, {verdict}. "
+    total = f"{shown} + {extra} bonus = {result.total}" if extra else f"{shown}"
+    prompt = (f"{who} rolled {_describe(ts)}: {total} of {spec.target} needed, {verdict}. "
               + (f"Left: {', '.join(left)}. " if left else "") + "Re-roll which dice?")
     picks = [Pick("k", f"Keep it ({verdict})", True, need="_kept")]
     default = "k"

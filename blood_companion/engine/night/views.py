@@ -154,6 +154,8 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
         entry["text"] = render_effect(side.effects[0]) if side.effects else ""
         if iid in tr.depleted_items:
             entry["open"], entry["why"] = False, "depleted until the Cleanup Phase"
+        elif side.effects and side.effects[0].timing == "on_wound" and not tr.wounds:
+            entry["open"], entry["why"] = False, "only right after suffering a Wound"
         elif side.effects:
             eff = side.effects[0]
             n = sum(c.n for c in eff.cost if c.kind == "discard_card")
