@@ -343,6 +343,9 @@ class Loop:
             hint = hint_of(exc)
             if hint:
                 stdout.print(Text("Hint: " + hint, style="yellow"))
+            if self.walk is not None and self.walk.asked is not None:
+                stdout.print(Text("The same question again (`back` drops this choice):",
+                                  style="dim"))
             return False
         self.recorded += 1
         stdout.print(Text("✓ " + action.describe(), style="green"))

@@ -28,6 +28,21 @@ def _troupers(state: CampaignState, catalog: Catalog) -> tuple[Pick, ...]:
     return tuple(out)
 
 
+def faces_reader(catalog: Catalog, pool: str) -> Any:
+    """Free text -> the faces typed, checked against the dice of ``pool`` (DiceError, a
+    ValueError-like refusal, when a die lacks the face: the question is asked again)."""
+    from blood_companion.engine.dice import DiceBox, parse_faces, parse_pool
+
+    box = DiceBox.from_models(catalog.dice)
+    dice = parse_pool(pool, box)
+
+    def parse(text: str) -> str:
+        parse_faces(text, dice, box)
+        return text
+
+    return parse
+
+
 def arts_of(catalog: Catalog, trouper: str) -> set[str]:
     """The Arts a Trouper's deck is built from (the Building rule on the Trouper card)."""
     card = catalog.trouper(trouper)
@@ -329,7 +344,7 @@ def _day_asker(
     if need == "faces":
         die = catalog.config.location_die
         return Ask("faces", f"Which face does your {die} die show?", (), free=f"the face of "
-                   f"your {die} die, e.g. 2", parse=lambda text: text)
+                   f"your {die} die, e.g. 2", parse=faces_reader(catalog, die))
     if need == "minions":
         picks = tuple(Pick(str(i + 1), f"{mn.name} ({mn.type})", mn.id)
                       for i, mn in enumerate(catalog.all("minions")))

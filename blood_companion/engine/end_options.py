@@ -77,9 +77,12 @@ def _end_asker(
                    tuple(Pick(str(i + 1), r.capitalize(), r)
                          for i, r in enumerate(RESOURCE_NAMES)), default="1")
     if need == "faces":
+        from blood_companion.engine.day_options import faces_reader
+
         dice = rw.loot[0].dice if rw and rw.loot else ""
         return Ask("faces", f"The faces of your dice ({dice})", (),
-                   free=f"the faces of your dice ({dice}), e.g. \"2 x 1\"", parse=lambda t: t)
+                   free=f"the faces of your dice ({dice}), e.g. \"2 x 1\"",
+                   parse=faces_reader(catalog, dice) if dice else (lambda t: t))
     return None
 
 

@@ -350,8 +350,7 @@ def test_8_a_discard_cost_asks_which_card(catalog: Any) -> None:
     drv = Driver(table)
     event = next(c for c in drv.screen().choices if "Ring the Cemetery Bell" in c.label)
     drv.type(event.key)
-    while drv.screen().need != "discard":
-        drv.type("")
+    assert drv.screen().need == "discard"  # the Cost first, before the Test
     assert [c.label for c in drv.screen().choices] == [
         catalog.tactic(c).name for c in hand]
     drv.type("1")
@@ -749,3 +748,24 @@ def test_15_4_quick_effects_in_blood_play_in_every_phase(catalog: Any) -> None:
         drv.type("")
     assert drv.recorded[-1].slot == spaces[riposte]
     assert table.state.night.pending  # the dodge Test still waits
+
+
+def test_8_an_attack_with_a_discard_cost_asks_the_card_first(catalog: Any) -> None:
+    table = night_table(catalog, ["ioana"], seed=3)
+    fever = "ioana-t07"  # Fever Visions: Cost Discard 1, two Mind Attacks
+    _tactic_with(table, [("ioana", fever)])
+    while table.state.night.chain[table.state.night.activation.slot].card != fever:
+        table.do(FinishActivation())
+    ioana = table.state.troupers[0]
+    set_trouper(table, "ioana", hand=[*ioana.hand, *ioana.draw_pile[:2]],
+                draw_pile=ioana.draw_pile[2:])
+    hand = list(table.state.troupers[0].hand)
+    drv = Driver(table)
+    drv.type("1")
+    assert drv.screen().need == "discard"
+    drv.type(str(len(hand)))
+    assert drv.screen().need == "target"
+    while not drv.recorded:
+        drv.type("")
+    attack = drv.recorded[0]
+    assert isinstance(attack, Attack) and attack.discard == [hand[-1]]

@@ -37,6 +37,7 @@ class RandomPlayer(Loop):
         self.counts = {"bad": 0, "command": 0, "pick": 0, "enter": 0, "free": 0, "eof": 0,
                        "recorded": 0, "refused": 0, "undo": 0, "redo": 0}
         self.last: tuple[str, Any] | None = None  # the last answer and the question it met
+        self.typed: str | None = None
 
     def head(self) -> int:
         with self.open() as store:
@@ -57,6 +58,7 @@ class RandomPlayer(Loop):
         answer = self._answer()
         kind = answer if answer in SAME else ("bad" if answer in BAD else "other")
         self.last = (kind, seen)
+        self.typed = answer
         return answer
 
     def _seen(self) -> Any:
@@ -121,6 +123,7 @@ class RandomPlayer(Loop):
             self.counts["recorded"] += 1
         else:
             assert head == before
+            assert self.typed != "", "Enter (the default) was refused"
             self.counts["refused"] += 1
         return ok
 
@@ -136,10 +139,11 @@ def test_a_whole_roguelite_game_through_blood_play_with_a_random_answerer(
     with session.open_session("rnd") as store:
         expected = store.head
     totals: dict[str, int] = {}
+    outs = []
     for _ in range(40):  # each run ends at end of input (Ctrl-D) or with the game
         player = RandomPlayer("rnd", rng, box, expected)
         player.run()
-        capsys.readouterr()
+        outs.append(capsys.readouterr().out)
         expected = player.expected
         for k, v in player.counts.items():
             totals[k] = totals.get(k, 0) + v
@@ -150,6 +154,10 @@ def test_a_whole_roguelite_game_through_blood_play_with_a_random_answerer(
             break
     assert state.history and state.history[0].result in ("won", "lost")
     assert state.game == 2 and state.part == "day"
+    out = "".join(outs)
+    # after "Finish the game": the game's summary, as `blood end finish` prints it
+    assert "Game 1 is over:" in out and "Next: game 2 begins with the Day Part" in out
+    assert "Traceback" not in out
     assert totals["bad"] > 20 and totals["command"] > 5 and totals["recorded"] > 100
     assert main(["campaign", "verify", "--json"]) == 0
     assert '"ok": true' in capsys.readouterr().out

@@ -102,10 +102,10 @@ def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
 
 def _effect_needs(entry: Mapping[str, Any], many_troupers: bool) -> tuple[str, ...]:
     """The questions an Effect asks before it resolves (an entry of activation_options or
-    quick_now)."""
-    needs: tuple[str, ...] = ()
+    quick_now): its Cost first (paid before the Effect), then its target and its Test."""
+    needs: tuple[str, ...] = _cost_needs(entry.get("discard", 0))
     if entry.get("attack"):
-        needs = ("target", "side", *TEST)
+        needs += ("target", "side", *TEST)
     else:
         if entry.get("target") == "trouper" and many_troupers:
             needs += ("recipient",)
@@ -113,7 +113,7 @@ def _effect_needs(entry: Mapping[str, Any], many_troupers: bool) -> tuple[str, .
             needs += TEST
         if entry.get("heal"):
             needs += ("heal",)
-    return needs + _cost_needs(entry.get("discard", 0))
+    return needs
 
 
 def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
@@ -356,12 +356,11 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     for ev in opt["events"]:
         for e in ev["effects"]:
             key = f"e{ev['space']}" + (f".{e['effect']}" if len(ev["effects"]) > 1 else "")
-            needs: tuple[str, ...] = ()
+            needs: tuple[str, ...] = _cost_needs(e["discard"])
             if e["attack"]:
                 needs += ("target",)
             if e["traits"] or e["test_dice"] or e["attack"]:
                 needs += TEST
-            needs += _cost_needs(e["discard"])
             enabled, why = True, ""
             if e["attack"]:
                 eff = event_card(catalog, ev["event"]).effects[e["effect"] - 1]
