@@ -62,7 +62,7 @@ def art_picks(
         usable = art is None or art in arts_of(catalog, t.trouper)
         warn = "" if usable else (
             f"{name}'s deck is built from " + ", ".join(sorted(arts_of(catalog, t.trouper)))
-            + f": a {art} card can never be swapped into it")
+            + f" cards (the Building rule): this {art} card could never be swapped into it")
         label = f"{name} ({t.colour})" + ("" if usable else f" - cannot use {art}")
         picks.append(Pick(str(i + 1), label, t.trouper, warn=warn))
     n = len(picks)

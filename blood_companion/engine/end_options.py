@@ -37,12 +37,17 @@ def end_view(state: CampaignState, catalog: Catalog) -> Next:
             deck = state.advanced_decks[art]
             top = catalog.tactic(deck[0])
             users = [t.trouper for t in state.troupers if art in arts_of(catalog, t.trouper)]
-            who = (" - for " + ", ".join(users)) if users else " - nobody's deck uses it"
+            who = (" - for " + ", ".join(u.capitalize() for u in users)) if users \
+                else " - nobody's deck uses it"
             opts.append(Option(str(i + 1), f"Top {art} card: {top.name if top else deck[0]} "
                                f"({len(deck)} left){who}", "take_advanced_tactic", {"art": art},
                                needs=("trouper",)))
-        default = next((o.key for o in opts if o.fields["art"] in used),
-                       opts[0].key if opts else "f")
+        # round the table: the Trouper whose turn it is takes an Art their deck uses
+        turn = len(rw.tactics_taken) % max(1, len(state.troupers))
+        mine = arts_of(catalog, state.troupers[turn].trouper) if state.troupers else set()
+        default = next((o.key for o in opts if o.fields["art"] in mine),
+                       next((o.key for o in opts if o.fields["art"] in used),
+                            opts[0].key if opts else "f"))
         return Next("end", "advanced_tactics", title, prompt, options=(*opts, forfeit),
                     default=default)
     if rw.loot:

@@ -550,6 +550,16 @@ def test_16_advanced_tactic_cards_go_to_a_trouper_who_can_use_them(catalog: Any)
                                               difficulty=1, advanced_tactics=2),
     })
     nxt = next_view(state, catalog)
+    # round the table: the first card to an Art Aurel's deck uses, the next one to Ioana's
+    first = nxt.option(nxt.default or "")
+    assert first is not None and first.fields["art"] in {"funambulism", "juggling", "enchantment"}
+    q0 = ask(state, catalog, first, {})
+    assert q0 is not None and next(p for p in q0.picks if p.key == q0.default).value == "aurel"
+    second = state.model_copy(update={"rewards": state.rewards.model_copy(
+        update={"tactics_taken": ["x"]})})
+    nxt2 = next_view(second, catalog)
+    assert nxt2.option(nxt2.default or "").fields["art"] in {"enchantment", "delirium",
+                                                             "alchemy"}
     alchemy = next(o for o in nxt.options if o.fields.get("art") == "alchemy")
     q = ask(state, catalog, alchemy, {})
     assert q is not None
