@@ -129,7 +129,10 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             if entry["attack"]:
                 entry["targets"] = attack_targets(state, catalog, eff)
                 if entry["open"] and not entry["targets"]:
-                    entry["open"], entry["why"] = False, "no target on the board"
+                    want = entry["minion_type"]
+                    entry["open"], entry["why"] = False, (
+                        f"no {want.capitalize()} Minion on the board" if want
+                        else "no target on the board")
             out["effects"].append(entry)
     for k, s in enumerate(night.chain[: act.slot]):
         if s.kind != "tactic" or s.owner == t:
