@@ -92,8 +92,7 @@ REPEATED = {"dice", "reroll"}
 
 # `see` references shown with an example rather than placeholders.
 EXAMPLES = {
-    "day_buy_building": "blood day buy alchemists-laboratory --give scrolls=2 --get jewels "
-                        "(or a building and the Trouper it helps)",
+    "day_buy_building": "blood day buy alchemists-laboratory --give scrolls=2 --get jewels",
 }
 
 # `see` references that are views, not actions.

@@ -779,3 +779,13 @@ def test_8_an_attack_with_a_discard_cost_asks_the_card_first(catalog: Any) -> No
         drv.type("")
     attack = drv.recorded[0]
     assert isinstance(attack, Attack) and attack.discard == [hand[-1]]
+
+
+def test_13_the_alchemists_hint_names_the_options_that_exist(
+    blood: Any, saves_dir: Path,
+) -> None:
+    _day(blood)
+    _wagon(coins=3)
+    r = blood("day", "buy", "alchemists-laboratory", "--pay", "coins=1")
+    assert r.code == 1
+    assert "--give" in r.err and "--get" in r.err and "--trade" not in r.err
