@@ -36,19 +36,33 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
     "night_pass": ("blood night pass", ("trouper",), {}),
     "night_attack": ("blood night attack", ("effect", "target"),
                      {"side": "--side", "trait": "--trait", "dice": "--dice",
-                      "discard": "--discard", "also": "--also"}),
+                      "reroll": "--reroll", "items": "--items", "discard": "--discard",
+                      "also": "--also", "confirm": "--confirm", "token_flip": "--flip"}),
     "night_effect": ("blood night effect", ("effect",),
                      {"recipient": "--for", "trait": "--trait", "dice": "--dice",
-                      "heal": "--heal", "discard": "--discard"}),
-    "night_support": ("blood night support", ("slot",), {"effect": "--effect"}),
-    "night_item": ("blood night item", ("trouper", "item"), {"discard": "--discard"}),
+                      "reroll": "--reroll", "items": "--items", "heal": "--heal",
+                      "discard": "--discard", "confirm": "--confirm", "token_flip": "--flip"}),
+    "night_support": ("blood night support", ("slot",),
+                      {"effect": "--effect", "confirm": "--confirm", "token_flip": "--flip"}),
+    "night_item": ("blood night item", ("trouper", "item"),
+                   {"recipient": "--for", "target": "--target", "side": "--side",
+                    "trait": "--trait", "dice": "--dice", "reroll": "--reroll",
+                    "items": "--items", "heal": "--heal", "discard": "--discard",
+                    "confirm": "--confirm", "token_flip": "--flip"}),
+    "night_quick": ("blood night quick", ("slot",),
+                    {"effect": "--effect", "recipient": "--for", "target": "--target",
+                     "side": "--side", "trait": "--trait", "dice": "--dice",
+                     "reroll": "--reroll", "items": "--items", "heal": "--heal",
+                     "discard": "--discard", "confirm": "--confirm", "token_flip": "--flip"}),
     "night_event": ("blood night event", ("event",),
                     {"effect": "--effect", "target": "--target", "trait": "--trait",
-                     "dice": "--dice", "discard": "--discard"}),
+                     "dice": "--dice", "reroll": "--reroll", "items": "--items",
+                     "discard": "--discard", "confirm": "--confirm", "token_flip": "--flip"}),
     "night_redraw": ("blood night redraw", (), {"discard": "--discard"}),
     "night_done": ("blood night done", (), {}),
     "night_answer": ("blood night answer", ("troupers",), {}),
-    "night_roll": ("blood night roll", (), {"trait": "--trait", "dice": "--dice"}),
+    "night_roll": ("blood night roll", (), {"trait": "--trait", "dice": "--dice",
+                                            "reroll": "--reroll", "items": "--items"}),
     "night_setup": ("blood night setup", (), {}),
     "day_recover": ("blood day recover", (), {}),
     "day_buy_building": ("blood day buy", ("building", "trouper"),
@@ -61,9 +75,9 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
     "day_zone": ("blood day zone", ("zone",), {}),
     "day_roll_location": ("blood day location --roll", (), {"faces": "--dice"}),
     "day_choose_location": ("blood day location", ("location",), {}),
-    "day_draw_minions": ("blood day minions --random", (), {}),
+    "day_draw_minions": ("blood day minions", (), {"minions": "--drawn"}),
     "day_choose_minions": ("blood day minions", ("minions",), {}),
-    "day_draw_nemesis": ("blood day nemesis --random", (), {}),
+    "day_draw_nemesis": ("blood day nemesis", (), {"nemesis": "--drawn"}),
     "day_choose_nemesis": ("blood day nemesis", ("nemesis",), {}),
     "day_difficulty": ("blood day difficulty", ("level",), {}),
     "day_place_events": ("blood day events", ("events",), {}),
@@ -74,6 +88,14 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
     "take_advanced_tactic": ("blood end take", ("art", "trouper"), {}),
     "roll_loot": ("blood end loot", (), {"resource": "--resource", "faces": "--dice"}),
     "finish_game": ("blood end finish", (), {"forfeit": "--forfeit"}),
+}
+
+# List fields given once per entry (each throw of a Test has its own --dice).
+REPEATED = {"dice", "reroll"}
+
+# `see` references shown with an example rather than placeholders.
+EXAMPLES = {
+    "day_buy_building": "blood day buy alchemists-laboratory --give scrolls=2 --get jewels",
 }
 
 # `see` references that are views, not actions.
@@ -100,6 +122,10 @@ def command(kind: str, fields: Mapping[str, Any] | None = None,
             parts.append(_q(fields[name]))
         elif name in needs:
             parts.append(name.upper())
+        elif kind == "night_answer" and fields.get("yes") is not None:
+            parts.append("yes" if fields["yes"] else "no")
+        elif kind == "night_answer" and fields.get("cards"):
+            parts.append(",".join(_q(c) for c in fields["cards"]))
         elif kind == "night_answer" and name == "troupers" and name in fields:
             parts.append("none")
     if kind == "day_buy_building" and fields.get("amount"):
@@ -107,7 +133,9 @@ def command(kind: str, fields: Mapping[str, Any] | None = None,
         fields = {**fields, "trade_from": f"{flag_from}={fields['amount']}" if flag_from else None}
     for name, flag in flags.items():
         value = fields.get(name)
-        if value is True:
+        if name in REPEATED and isinstance(value, list) and len(value) > 1:
+            parts.extend(f"{flag} {_q(str(v))}" for v in value)
+        elif value is True:
             parts.append(flag)
         elif value not in (None, False, [], ""):
             parts.append(f"{flag} {_q(value)}")
@@ -137,4 +165,4 @@ def for_next(nxt: Next) -> list[str]:
 
 def for_refs(refs: Iterable[str]) -> str:
     """A refusal's `see` references as commands ("`blood night next`")."""
-    return " or ".join(f"`{command(r)}`" for r in refs)
+    return " or ".join(f"`{EXAMPLES.get(r) or command(r)}`" for r in refs)

@@ -458,13 +458,19 @@ def location(
 def minions(
     cards: str = typer.Argument(None, help="Hunting House: four Minion cards, comma-separated."),
     random_: bool = typer.Option(False, "--random", help="Reveal two Minion cards at random."),
+    drawn: str = typer.Option(
+        None, "--drawn", help="The two Minion cards drawn from your own deck, A first (A,B)."
+    ),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Minion Selection: two at random, or four chosen with the Hunting House."""
-    if cards is not None and random_:
-        raise UsageError("give the Minion cards or --random, not both")
+    """Minion Selection: two at random (or drawn from your deck), or four chosen with the
+    Hunting House."""
+    if sum(x is not None and x is not False for x in (cards, drawn, random_ or None)) > 1:
+        raise UsageError("give the Minion cards, --drawn or --random, only one")
     action: Action
-    if cards is None:
+    if drawn is not None:
+        action = d.DrawMinions(minions=_ids(drawn))
+    elif cards is None:
         action = d.DrawMinions()
     else:
         with session.open_session() as store:
@@ -489,13 +495,19 @@ def last_assault(
 def nemesis(
     card: str = typer.Argument(None, help="Asylum: the Nemesis chosen."),
     random_: bool = typer.Option(False, "--random", help="Reveal the Nemesis at random."),
+    drawn: str = typer.Option(
+        None, "--drawn", help="The Nemesis card drawn from your own shuffled cards."
+    ),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Nemesis Selection: at random among the available, or chosen with the Asylum."""
-    if card is not None and random_:
-        raise UsageError("give the Nemesis or --random, not both")
+    """Nemesis Selection: at random among the available (or drawn at the table), or chosen
+    with the Asylum."""
+    if sum(x is not None and x is not False for x in (card, drawn, random_ or None)) > 1:
+        raise UsageError("give the Nemesis, --drawn or --random, only one")
     action: Action
-    if card is None:
+    if drawn is not None:
+        action = d.DrawNemesis(nemesis=drawn)
+    elif card is None:
         action = d.DrawNemesis()
     else:
         with session.open_session() as store:

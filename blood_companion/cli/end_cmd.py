@@ -176,7 +176,12 @@ def show_summary(state: CampaignState, catalog: Catalog) -> None:
         (
             "Vlad cards weakened",
             (", ".join(s["vlad_weakened"]) or "-")
-            + f" (now {s['vlad_weakened_total']} of {len(catalog.all('vlad_reactions'))})",
+            + (
+                " (the box was reset: every Vlad card is Enhanced again, 0 of "
+                f"{len(catalog.all('vlad_reactions'))} Weakened)"
+                if s["box_reset"]
+                else f" (now {s['vlad_weakened_total']} of {len(catalog.all('vlad_reactions'))})"
+            ),
         ),
     ]
     for who, cards in s["reserve"].items():

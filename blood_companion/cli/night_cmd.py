@@ -31,6 +31,7 @@ from blood_companion.engine.night import (
     SetupNight,
     UseEvent,
     UseItem,
+    UseQuick,
     UseSupport,
     board_view,
     night_view,
@@ -59,6 +60,18 @@ RerollOpt = typer.Option(
     None, "--reroll", help="Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll)."
 )
 TraitOpt = typer.Option(None, "--trait", help="Trait for the Test [the best odds].")
+ConfirmOpt = typer.Option(
+    False, "--confirm", help="The table confirms the Effect's Condition holds (one only the Map "
+    "shows, e.g. adjacent to a Rock Tile)."
+)
+FlipOpt = typer.Option(
+    False, "--flip", help="The Trap or Whisper placed goes on one of yours whose Consumed side "
+    "is up (it turns Intact)."
+)
+ItemsOpt = typer.Option(
+    None, "--items", help="Quick Items used during the Test (Bonus Triumphs, Re-rolls), by id "
+    "or name, comma-separated."
+)
 
 
 # ---------------------------------------------------------------------- helpers
@@ -104,6 +117,24 @@ def _card(state: CampaignState, trouper: str, key: str) -> str:
     hand = ", ".join(f"{c} ({cat.tactic(c).name if cat.tactic(c) else c})" for c in t.hand)
     what = "matches several cards" if found else "matches no card"
     raise BloodError(f"{key!r} {what} in {t.trouper}'s hand", hint=f"hand: {hand}")
+
+
+def _waiting_card(cards: list[str], key: str) -> str:
+    """One of the cards whose timed Effects wait (an "order" question): by its position in
+    the question (1-based), id, or (part of) its name."""
+    cat = session.catalog()
+    low = key.strip().lower()
+    position = typed_number(low)
+    if position is not None and 1 <= position <= len(cards):
+        return cards[position - 1]
+    found = [c for c in cards if c == low] or [c for c in cards if low in c.lower()] or [
+        c for c in cards if low in narrate.record_name(cat, c).lower()
+    ]
+    if len(set(found)) == 1:
+        return found[0]
+    listed = ", ".join(f"{i + 1}. {narrate.record_name(cat, c)}" for i, c in enumerate(cards))
+    what = "matches several cards" if found else "matches no card"
+    raise BloodError(f"{key!r} {what} of those waiting", hint=f"name each once, in order: {listed}")
 
 
 def _night_state(state: CampaignState) -> None:
@@ -306,6 +337,9 @@ def attack(
         None, "--also", help="Minion spaces for the other attack Elements (if the table's rules "
         "give them to another Minion)."
     ),
+    items: list[str] = ItemsOpt,
+    confirm: bool = ConfirmOpt,
+    flip: bool = FlipOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: the Active Trouper attacks with an Effect of their card."""
@@ -322,6 +356,9 @@ def attack(
         distance=distance,
         discard=_split(discard),
         also=_split(also),
+        items=_split(items),
+        confirm=confirm,
+        token_flip=flip,
     )
     _record(action, as_json)
 
@@ -336,6 +373,9 @@ def effect(
     discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
     heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
     distance: int = typer.Option(None, "--distance", help="Distance to the target."),
+    items: list[str] = ItemsOpt,
+    confirm: bool = ConfirmOpt,
+    flip: bool = FlipOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: resolve a non-attack Effect (Step, Heal, Draw, a bonus...)."""
@@ -348,6 +388,9 @@ def effect(
         discard=_split(discard),
         heal=_split(heal),
         distance=distance,
+        items=_split(items),
+        confirm=confirm,
+        token_flip=flip,
     )
     _record(action, as_json)
 
@@ -356,27 +399,77 @@ def effect(
 def support(
     space: int = typer.Argument(..., help="Chain space of the card with the Support."),
     effect: int = typer.Option(0, "--effect", help="Effect number [its Support Effect]."),
+    confirm: bool = ConfirmOpt,
+    flip: bool = FlipOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: use another Trouper's Support Effect from a card to the left."""
-    _record(UseSupport(slot=space, effect=effect), as_json)
+    _record(UseSupport(slot=space, effect=effect, confirm=confirm, token_flip=flip), as_json)
 
 
 @night_app.command("item")
 def item(
     trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    item_id: str = typer.Argument(..., metavar="ITEM", help="Equipped Item id or id prefix."),
+    item_id: str = typer.Argument(..., metavar="ITEM", help="Equipped Item: id, prefix or name."),
     discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
     heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
+    for_: str = typer.Option(None, "--for", help="The Trouper the Item's Effect targets."),
+    target: str = typer.Option(None, "--target", help="An attack: nemesis or a Minion space."),
+    side: str = typer.Option(None, "--side", help="Nemesis side hit: front, left or right."),
+    trait: str = TraitOpt,
+    dice: list[str] = DiceOpt,
+    reroll: list[str] = RerollOpt,
+    items: list[str] = ItemsOpt,
+    confirm: bool = ConfirmOpt,
+    flip: bool = FlipOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Use an equipped Item (a Quick one also outside your activation)."""
+    """Use an equipped Item (a Quick one also outside your activation); an Item that attacks
+    names its target and takes its Test like a card's."""
+    _check_side(side)
     _record(
         lambda s: UseItem(
-            trouper=_trouper(s, trouper), item=item_id, discard=_split(discard), heal=_split(heal)
+            trouper=_trouper(s, trouper), item=item_id, discard=_split(discard),
+            heal=_split(heal), recipient=for_, target=target,
+            side=side.lower() if side else None, trait=trait, dice=list(dice or []),
+            reroll=list(reroll or []), items=_split(items), confirm=confirm, token_flip=flip,
         ),
         as_json,
     )
+
+
+@night_app.command("quick")
+def quick(
+    space: int = typer.Argument(..., help="Chain space of the card with the Quick Effect."),
+    effect: int = typer.Option(1, "--effect", help="Effect number on the card (1 = top)."),
+    for_: str = typer.Option(None, "--for", help="The Trouper the Effect targets."),
+    target: str = typer.Option(None, "--target", help="An attack: nemesis or a Minion space."),
+    side: str = typer.Option(None, "--side", help="Nemesis side hit: front, left or right."),
+    trait: str = TraitOpt,
+    dice: list[str] = DiceOpt,
+    reroll: list[str] = RerollOpt,
+    items: list[str] = ItemsOpt,
+    heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
+    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
+    confirm: bool = ConfirmOpt,
+    flip: bool = FlipOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Resolve a Quick Effect of a card on the Chain outside its owner's activation (any
+    moment its Cost can be paid and its Condition holds)."""
+    _check_side(side)
+    action = UseQuick(
+        slot=space, effect=effect, recipient=for_, target=target,
+        side=side.lower() if side else None, trait=trait, dice=list(dice or []),
+        reroll=list(reroll or []), items=_split(items), heal=_split(heal),
+        discard=_split(discard), confirm=confirm, token_flip=flip,
+    )
+    _record(action, as_json)
+
+
+def _check_side(side: str | None) -> None:
+    if side is not None and side.lower() not in ("front", "left", "right"):
+        raise UsageError(f"unknown side {side!r}", hint="--side front, left or right")
 
 
 @night_app.command("event")
@@ -389,6 +482,9 @@ def event(
     reroll: list[str] = RerollOpt,
     distance: int = typer.Option(None, "--distance", help="Distance to the Event's target."),
     discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
+    items: list[str] = ItemsOpt,
+    confirm: bool = ConfirmOpt,
+    flip: bool = FlipOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: attempt one Event Effect during your activation."""
@@ -401,6 +497,9 @@ def event(
         reroll=list(reroll or []),
         distance=distance,
         discard=_split(discard),
+        items=_split(items),
+        confirm=confirm,
+        token_flip=flip,
     )
     _record(action, as_json)
 
@@ -423,7 +522,8 @@ def done(as_json: bool = JsonOpt) -> None:
 @night_app.command("answer")
 def answer(
     who: list[str] = typer.Argument(
-        None, help="Troupers (id, colour or seat), 'none', or the cards to discard."
+        None, help="Troupers (id, colour or seat), 'none', the cards to discard or to take "
+        "the Wounds, yes or no, or the cards in the order their Effects resolve."
     ),
     as_json: bool = JsonOpt,
 ) -> None:
@@ -435,9 +535,17 @@ def answer(
         if night is None or not night.pending:
             raise BloodError("no question is waiting", hint="`blood night next`")
         q = night.pending[0]
-        if q.kind == "discard":
+        if q.kind in ("discard", "wound"):
             t = state.troupers[q.trouper or 0].trouper
             return AnswerQuestion(cards=[_card(state, t, c) for c in names])
+        if q.kind == "confirm":
+            said = " ".join(names).strip().lower()
+            if said not in ("yes", "y", "no", "n"):
+                raise UsageError("this question is answered yes or no",
+                                 hint="`blood night answer yes` or `blood night answer no`")
+            return AnswerQuestion(yes=said.startswith("y"))
+        if q.kind == "order":
+            return AnswerQuestion(cards=[_waiting_card(q.cards, c) for c in names])
         if [n.lower() for n in names] in ([], ["none"]):
             return AnswerQuestion(troupers=[])
         return AnswerQuestion(troupers=[_trouper(state, n) for n in names])
@@ -451,11 +559,13 @@ def roll(
     dice: list[str] = DiceOpt,
     reroll: list[str] = RerollOpt,
     bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
+    items: list[str] = ItemsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """The waiting dodge Test: the app rolls, or type in your dice with --dice."""
     action = RollTest(
-        trait=trait, dice=list(dice or []), reroll=list(reroll or []), bonus_triumphs=bonus
+        trait=trait, dice=list(dice or []), reroll=list(reroll or []), bonus_triumphs=bonus,
+        items=_split(items),
     )
     _record(action, as_json)
 

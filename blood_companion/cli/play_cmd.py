@@ -7,8 +7,9 @@ and `blood end` record). Nothing lives only in this process: every answer is sav
 killing it and running `blood play` again asks the same question. Answers come line by line
 from standard input, so a script of answers drives it; end of input quits (saved).
 
-At any prompt: ``undo``, ``status``, ``odds [POOL --target T]``, ``rules QUERY``, ``help``,
-``quit``.
+At any prompt: ``undo [N]``, ``redo [N]``, ``back``, ``status``, ``odds [POOL --target T]``,
+``rules QUERY``, ``help``, ``quit``. A bad answer or one of these commands asks the same
+question again, with the choices made so far kept.
 """
 
 from __future__ import annotations
@@ -25,14 +26,21 @@ from blood_companion.engine import narrate
 from blood_companion.errors import BloodError
 
 HELP = """\
-Answer with the number (or letter) of a choice; Enter takes the default [in brackets].
+Answer with the key of a choice (a number or letters) or its name; Enter takes the default
+[in brackets]. Several choices: keys or names separated by spaces or commas.
 At any prompt:
   status            the board at a glance (blood status)
-  undo [N]          take back the last step(s)
-  odds [POOL --target T]   the odds of the Test waiting, or of any pool
+  undo [N]          take back the last step(s), saying what they were
+  redo [N]          bring back what undo took back
+  back              drop the choice in progress and go back to the first question
+  list              every choice, also those not possible now (with the reason)
+  odds [POOL --target T]   the odds of the Test being asked, or of any pool
   rules QUERY       look up a rule
   help              this text
   quit              stop here (everything is saved; `blood play` resumes)"""
+
+
+HIDE_CLOSED = 4  # more choices than this not possible now are summed up in one line
 
 
 def register(app: typer.Typer) -> None:
@@ -84,10 +92,10 @@ def play(
             new_campaign(**options, as_json=False)
     if as_json:
         from blood_companion.cli.common import print_json
-        from blood_companion.cli.play_menu import build_menu
+        from blood_companion.cli.play_menu import Walk
 
         with session.open_session() as store:
-            doc = build_menu(store.state, store.catalog).to_json()
+            doc = Walk.start(store.state, store.catalog, store.head).screen().to_json()
             doc.update(campaign=store.name, log_length=store.head, state_hash=store.state_hash)
         print_json(doc)
         return
@@ -95,12 +103,16 @@ def play(
 
 
 class Loop:
+    """The interactive loop: show the question, read one answer, record or ask again."""
+
     def __init__(self, name: str, max_steps: int = 0) -> None:
         self.name = name
         self.max_steps = max_steps
         self.recorded = 0
         self.echo = not sys.stdin.isatty()
         self.last_turn: tuple[int, int] | None = None
+        self.walk: Any = None  # play_menu.Walk: where the menus are
+        self.digest = ""
 
     def open(self) -> Any:
         return session.open_session(self.name)
@@ -110,6 +122,7 @@ class Loop:
         """One line from the players (None at the end of input). A line no command could take
         (not UTF-8, control characters, thousands of characters) is answered and asked again."""
         from blood_companion.cli.entry import argument_problem
+        from blood_companion.cli.play_menu import excerpt
 
         while True:
             try:
@@ -121,7 +134,7 @@ class Loop:
                 continue
             why = argument_problem(line)
             if self.echo:
-                shown = line if len(line) <= 200 else line[:80] + "…"
+                shown = line if len(line) <= 80 else excerpt(line)
                 stdout.print(Text(shown, style="bold"), markup=False, highlight=False)
             if why is None:
                 return line
@@ -137,172 +150,244 @@ class Loop:
             doc = status_doc(store)
         print_lines(render(doc, width()))
 
-    def show_menu(self, menu: Any) -> None:
+    def show(self, screen: Any, every: bool = False) -> None:
         stdout.print()
-        stdout.print(Text(menu.title, style="bold"))
+        stdout.print(Text(screen.title, style="bold"))
         room = max(20, stdout.width - 1)
-        for line in menu.info:
+        for line in screen.info:
             text = "  " + line
             stdout.print(Text(text if len(text) <= room else text[: room - 1] + "…", style="dim"))
-        stdout.print(Text(menu.question, style="green"))
-        for c in menu.choices:
-            mark = " *" if c.key == menu.default else ""
+        stdout.print(Text(screen.question, style="green"))
+        closed = [c for c in screen.choices if not c.enabled]
+        hide = not every and len(closed) > HIDE_CLOSED
+        for c in screen.choices:
+            if hide and not c.enabled:
+                continue
+            mark = " *" if c.key == screen.default else ""
             label = f"  {c.key:>3}. {c.label}"
+            if not c.enabled:
+                label += f" [{c.why}]" if c.why else " [not now]"
             room = max(20, stdout.width - len(mark) - 1)
             if len(label) > room:
                 label = label[: room - 1] + "…"
-            stdout.print(Text(label + mark, no_wrap=True))
-        if menu.free_hint:
-            stdout.print(Text(f"       ({menu.free_hint})", style="dim"))
+            stdout.print(Text(label + mark, no_wrap=True, style="" if c.enabled else "dim"))
+        if hide:
+            stdout.print(Text(f"       ({len(closed)} more not possible now: `list` shows them "
+                              "with the reason)", style="dim"))
+        if screen.free_hint:
+            hint = f"       (or type {screen.free_hint})"
+            room = max(20, stdout.width - 1)
+            stdout.print(Text(hint if len(hint) <= room else hint[: room - 1] + "…", style="dim"))
 
-    def prompt_text(self, menu: Any) -> str:
-        if menu.default == "*":
+    def prompt_text(self, screen: Any) -> str:
+        if screen.default == "*":
             return "[Enter = all] > "
-        return f"[{menu.default}] > " if menu.default else "> "
+        return f"[{screen.default}] > " if screen.default else "> "
 
     # ------------------------------------------------------------------ commands
     def command(self, line: str) -> bool | None:
-        """Run a global command; True when handled, None to quit, False when not a command."""
+        """Run a prompt command; True when handled, None to quit, False when not a command."""
         words = line.split()
-        if not words:
+        if not words or len(line) > 200:
             return False
         head = words[0].lower()
-        if head in ("quit", "exit", "q"):
+        if head in ("quit", "exit", "q") and len(words) == 1:
             return None
-        if head in ("help", "?"):
+        if head in ("help", "?") and len(words) == 1:
             stdout.print(HELP, markup=False)
             return True
-        if head == "status":
+        if head == "status" and len(words) == 1:
             self.show_status()
             return True
-        if head == "undo":
-            k = typed_number(words[1]) if len(words) > 1 else 1
-            if k is None or k < 1 or len(words) > 2:
-                stdout.print(Text("undo takes a number of steps, e.g. `undo 2`.", style="red"))
-                return True
-            with self.open() as store:
-                store.undo(k)  # NothingToUndo is answered by the loop, which asks again
-                session.refresh_status(store)
-                stdout.print(
-                    Text(f"Undone {k} step(s); back to step {store.head}.", style="yellow")
-                )
+        if head == "list" and len(words) == 1:
+            if self.walk is not None:
+                self.show(self.walk.screen(), every=True)
             return True
-        if head in ("odds", "rules"):
-            if head == "odds" and len(words) == 1:
+        if head == "back" and len(words) == 1:
+            if self.walk is not None:
+                self.walk = self.walk.top
+            return True
+        if head in ("undo", "redo") and len(words) <= 2:
+            k = typed_number(words[1]) if len(words) == 2 else 1
+            if k is None or k < 1:
+                stdout.print(Text(f"{head} takes a number of steps, e.g. `{head} 2`.",
+                                  style="red"))
+                return True
+            self.undo_redo(head, k)
+            return True
+        if head == "odds":
+            if len(words) == 1:
                 self.test_odds()
                 return True
-            from blood_companion.cli.entry import GLOBAL_OPTIONS, dispatch
-
-            fixed = [w for w in words if w.partition("=")[0] in GLOBAL_OPTIONS]
-            if fixed:
-                stdout.print(Text(
-                    f"{fixed[0].partition('=')[0]} cannot change inside `blood play`; quit "
-                    "and start `blood play` again with it.", style="red",
-                ))
-                return True
-            dispatch([head, *words[1:]])
-            return True
+            return self.run_command([head, *words[1:]])
+        if head == "rules":
+            return self.run_command([head, *words[1:]])
         return False
 
-    def test_odds(self) -> None:
-        from blood_companion.engine.night import whose_turn
+    def run_command(self, argv: list[str]) -> bool:
+        """A `blood` command typed at the prompt (odds, rules); the options fixed for the whole
+        process (the save directory, the data pack) cannot change here."""
+        from blood_companion.cli.entry import GLOBAL_OPTIONS, dispatch
 
-        with self.open() as store:
-            st = store.state
-            if st.night is None or st.part != "night":
-                stdout.print("No Test is waiting: `odds 2R B --target 3` for any pool.")
-                return
-            nxt = whose_turn(st, store.catalog)
-        opts = nxt.get("test_options") or []
-        if not opts:
-            stdout.print("No Test is waiting: `odds 2R B --target 3` for any pool.")
-        for o in opts:
+        fixed = [w for w in argv if w.partition("=")[0] in GLOBAL_OPTIONS]
+        if fixed:
+            stdout.print(Text(
+                f"{fixed[0].partition('=')[0]} cannot change inside `blood play`; quit "
+                "and start `blood play` again with it.", style="red",
+            ))
+            return True
+        dispatch(argv)
+        return True
+
+    def undo_redo(self, what: str, k: int) -> None:
+        from blood_companion.errors import BloodError as _Err
+
+        try:
+            with self.open() as store:
+                before = store.head
+                if what == "undo":
+                    entries = {e.step: e.sentence for e in store.log()}
+                    store.undo(k)
+                    taken = [entries.get(s, f"step {s}") for s in range(before, store.head, -1)]
+                    text = "Took back: " + "; ".join(taken)
+                else:
+                    store.redo(k)
+                    entries = {e.step: e.sentence for e in store.log()}
+                    done = [entries.get(s, f"step {s}") for s in range(before + 1, store.head + 1)]
+                    text = "Brought back: " + "; ".join(done)
+                session.refresh_status(store)
+        except _Err as exc:
+            stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
+            hint = hint_of(exc)
+            if hint:
+                stdout.print(Text("Hint: " + hint, style="yellow"))
+            return
+        stdout.print(Text(text, style="yellow"))
+        self.walk = None
+
+    def test_odds(self) -> None:
+        walk = self.walk
+        screen = walk.screen() if walk is not None else None
+        test = screen.test if screen is not None else None
+        if test:
+            bonus = f" +{test['bonus_triumphs']} bonus" if test.get("bonus_triumphs") else ""
+            again = f", {test['rerolls']} Re-roll(s)" if test.get("rerolls") else ""
+            name = str(test["trait"]).capitalize() if str(test["trait"]).isalpha() else ""
             stdout.print(
-                f"  {o['trait']}: {o['pool']} -> {o['probability']:.1%} to reach {o['target']}"
+                f"  {name + ': ' if name else ''}roll {test['pool']}{bonus}{again} -> "
+                f"{test['probability']:.1%} to reach {test['target']} (exact {test['exact']})"
             )
+            for note in test.get("notes", []):
+                stdout.print(Text(f"  {note}", style="dim"))
+            return
+        if screen is not None and screen.need == "trait":
+            for c in screen.choices:
+                stdout.print(f"  {c.label}")
+            return
+        if walk is not None and walk.state.night is not None and walk.state.night.pending:
+            from blood_companion.engine.night import whose_turn
+
+            opts = whose_turn(walk.state, walk.catalog).get("test_options") or []
+            for o in opts:
+                stdout.print(f"  {str(o['trait']).capitalize()}: roll {o['pool']} -> "
+                             f"{o['probability']:.1%} to reach {o['target']}")
+            if opts:
+                return
+        stdout.print("No Test is being asked here (choose an attack or a Test first; its "
+                     "questions show the odds). `odds 2R B --target 3` for any pool.")
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
-        from blood_companion.cli.play_menu import MenuError, build_menu, changes, resolve
-        from blood_companion.engine.errors import RuleError
+        from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
 
         self.show_status()
-        refused: dict[str, set[str]] = {}
         while True:
             with self.open() as store:
-                state, cat, digest = store.state, store.catalog, store.state_hash
-            avoid = refused.setdefault(digest, set())
-            menu = build_menu(state, cat, avoid)
-            if menu.end:
-                stdout.print(Text(menu.question, style="bold"))
+                state, cat, digest, head = (
+                    store.state, store.catalog, store.state_hash, store.head)
+            if self.walk is None or digest != self.digest:
+                if self.walk is not None:
+                    stdout.print(Text("The campaign changed meanwhile; asking again.",
+                                      style="yellow"))
+                self.walk = Walk.start(state, cat, head)
+                self.digest = digest
+            screen = self.walk.screen()
+            if screen.end:
+                stdout.print(Text(screen.question, style="bold"))
                 return
             turn = (state.game, state.night.turn) if state.night is not None else None
-            if (
-                state.night is not None
-                and state.night.phase == "planning"
-                and turn != self.last_turn
-            ):
+            if (state.night is not None and state.night.phase == "planning"
+                    and turn != self.last_turn and screen.need is None):
                 self.last_turn = turn
                 self.show_status()
-            top = menu
-            while True:
-                self.show_menu(menu)
-                line = self.ask(self.prompt_text(menu))
-                if line is None:
-                    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
-                    return
-                try:
-                    handled = self.command(line)
-                except BloodError as exc:  # e.g. `undo 99999`: answer it and ask again
-                    stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-                    if exc.hint:
-                        stdout.print(Text("Hint: " + exc.hint, style="yellow"))
-                    break
-                if handled is None:
-                    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
-                    return
-                if handled:
-                    break  # the state may have changed (undo): ask again from the top
-                try:
-                    picked = resolve(menu, line)
-                except MenuError as exc:
-                    stdout.print(Text(str(exc), style="red"))
-                    if menu is not top:
-                        menu = top
-                    continue
-                except (BloodError, ValueError) as exc:
-                    stdout.print(Text(f"{exc}", style="red"))
-                    menu = top
-                    continue
-                if hasattr(picked, "choices"):
-                    menu = picked  # a follow-up question
-                    continue
-                answer_key = line.strip() or (menu.default or "")
-                try:
-                    self.record(picked, digest, changes)
-                except (RuleError, BloodError) as exc:
-                    stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-                    hint = hint_of(exc)
-                    if hint:
-                        stdout.print(Text("Hint: " + hint, style="yellow"))
-                    if menu is top:
-                        avoid.add(answer_key)
-                    else:
-                        avoid.add(top.default or "")
-                break
-            if self.max_steps and self.recorded >= self.max_steps:
+            self.show(screen)
+            line = self.ask(self.prompt_text(screen))
+            if line is None:
                 stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
                 return
-
-    def record(self, action: Any, digest: str, changes: Any) -> None:
-        with self.open() as store:
-            if store.state_hash != digest:
-                stdout.print(Text("The campaign changed meanwhile; asking again.", style="yellow"))
+            try:
+                handled = self.command(line)
+            except BloodError as exc:  # a command typed at the prompt was refused: ask again
+                stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
+                hint = hint_of(exc)
+                if hint:
+                    stdout.print(Text("Hint: " + hint, style="yellow"))
+                continue
+            if handled is None:
+                stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
                 return
-            before = store.state
-            log_at = len(before.night.log) if before.night is not None else 0
-            after = session.record(action, store)  # also refreshes `blood status`'s cache
-            cat = store.catalog
+            if handled:
+                if self.walk is not None and self.walk.asked is None:
+                    self.walk = None  # the top menu is rebuilt (the state may have changed)
+                continue
+            result = self.walk.answer(line)
+            if isinstance(result, Confirm):
+                stdout.print(Text("Careful: " + result.message, style="yellow"))
+                sure = self.ask("Take it anyway? [y/N] > ")
+                if sure is None:
+                    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+                    return
+                if sure.strip().lower() not in ("y", "yes"):
+                    continue
+                result = self.walk.answer(line, confirmed=True)
+            if isinstance(result, Again):
+                stdout.print(Text(result.message, style="red"))
+                continue
+            if isinstance(result, Walk):
+                self.walk = result
+                continue
+            if isinstance(result, Done) and self.record(result.action, digest):
+                self.walk = None
+                if self.max_steps and self.recorded >= self.max_steps:
+                    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+                    return
+
+    def record(self, action: Any, digest: str) -> bool:
+        """Record the action; False (and the same question again) when refused."""
+        from blood_companion.cli.play_menu import changes
+        from blood_companion.engine.endgame import FinishGame
+        from blood_companion.engine.errors import RuleError
+
+        try:
+            with self.open() as store:
+                if store.state_hash != digest:
+                    stdout.print(Text("The campaign changed meanwhile; asking again.",
+                                      style="yellow"))
+                    self.walk = None
+                    return False
+                before = store.state
+                log_at = len(before.night.log) if before.night is not None else 0
+                after = session.record(action, store)  # also refreshes `blood status`'s cache
+                cat = store.catalog
+        except (RuleError, BloodError) as exc:
+            stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
+            hint = hint_of(exc)
+            if hint:
+                stdout.print(Text("Hint: " + hint, style="yellow"))
+            if self.walk is not None and self.walk.asked is not None:
+                stdout.print(Text("The same question again (`back` drops this choice):",
+                                  style="dim"))
+            return False
         self.recorded += 1
         stdout.print(Text("✓ " + action.describe(), style="green"))
         if after.night is not None and after.part == "night":
@@ -328,3 +413,8 @@ class Loop:
             stdout.print(
                 "  Wagon: " + ", ".join(f"{v} {k}" for k, v in after.wagon.as_dict().items())
             )
+        if isinstance(action, FinishGame):
+            from blood_companion.cli.end_cmd import show_summary
+
+            show_summary(after, cat)
+        return True

@@ -657,7 +657,7 @@ class _Parser:
             return m.Condition(kind="exhausted")
         for kind, words in CONDITION_NAMES.items():
             if "{n}" not in words and key == words.casefold():
-                return m.Condition(kind=kind)  # type: ignore[arg-type]
+                return m.Condition(kind=kind)
         return m.Condition(kind="text", text=body)
 
     # -- Outcome ------------------------------------------------------------------------

@@ -20,7 +20,9 @@ language) gives the same numbers:
 
 * the n-th 64-bit word of a step is the BLAKE2b digest (8 bytes, personalisation
   ``b"blood-rng-v1"``) of the ASCII text ``"{seed}:{step}:{n}"``, read big-endian; n counts
-  from 0;
+  from 0; a named *stream* of the step (the dice `blood play` rolls while the players answer a
+  Test, before the step is recorded) uses ``"{seed}:{step}:{stream}:{n}"`` instead, so its
+  numbers never repeat those the step itself draws;
 * ``randbelow(k)`` draws words until one is below ``2**64 - 2**64 % k`` and returns it modulo
   ``k`` (no bias);
 * ``shuffle`` is Fisher–Yates from the last position down: for ``i`` from ``len - 1`` to 1,
@@ -61,8 +63,10 @@ class Generator(Protocol):
 class BloodRandom:
     """The specified generator (see the module docstring)."""
 
-    def __init__(self, seed: int, step: int) -> None:
-        self._prefix = f"{int(seed)}:{int(step)}:"
+    def __init__(self, seed: int, step: int, stream: str = "") -> None:
+        if stream and not stream.isascii():
+            raise ValueError("a stream name is ASCII")
+        self._prefix = f"{int(seed)}:{int(step)}:" + (f"{stream}:" if stream else "")
         self._n = 0
 
     def word(self) -> int:
@@ -147,8 +151,8 @@ class Chance:
         self.outcomes: list[dict[str, Any]] = []
 
     @classmethod
-    def fresh(cls, seed: int, step: int) -> Chance:
-        return cls(BloodRandom(seed, step))
+    def fresh(cls, seed: int, step: int, stream: str = "") -> Chance:
+        return cls(BloodRandom(seed, step, stream))
 
     @classmethod
     def legacy(cls, seed: int, step: int) -> Chance:

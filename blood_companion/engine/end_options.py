@@ -29,15 +29,27 @@ def end_view(state: CampaignState, catalog: Catalog) -> Next:
         return Next("end", "vlad_cards", title, prompt, options=(*opts, forfeit),
                     default="1" if opts else "f")
     if rw.advanced_tactics:
+        from blood_companion.engine.day.options import arts_of
+
         opts = []
+        used = {a for t in state.troupers for a in arts_of(catalog, t.trouper)}
         for i, art in enumerate(a for a, deck in state.advanced_decks.items() if deck):
             deck = state.advanced_decks[art]
             top = catalog.tactic(deck[0])
+            users = [t.trouper for t in state.troupers if art in arts_of(catalog, t.trouper)]
+            who = (" - for " + ", ".join(u.capitalize() for u in users)) if users \
+                else " - nobody's deck uses it"
             opts.append(Option(str(i + 1), f"Top {art} card: {top.name if top else deck[0]} "
-                               f"({len(deck)} left)", "take_advanced_tactic", {"art": art},
+                               f"({len(deck)} left){who}", "take_advanced_tactic", {"art": art},
                                needs=("trouper",)))
+        # round the table: the Trouper whose turn it is takes an Art their deck uses
+        turn = len(rw.tactics_taken) % max(1, len(state.troupers))
+        mine = arts_of(catalog, state.troupers[turn].trouper) if state.troupers else set()
+        default = next((o.key for o in opts if o.fields["art"] in mine),
+                       next((o.key for o in opts if o.fields["art"] in used),
+                            opts[0].key if opts else "f"))
         return Next("end", "advanced_tactics", title, prompt, options=(*opts, forfeit),
-                    default="1" if opts else "f")
+                    default=default)
     if rw.loot:
         roll = rw.loot[0]
         needs: tuple[str, ...] = ("resource",) if roll.resource == "any" else ()
@@ -57,21 +69,25 @@ def _end_asker(
 ) -> Ask | None:
     rw = state.rewards
     if need == "trouper":
-        picks = []
-        for i, t in enumerate(state.troupers):
-            card = catalog.trouper(t.trouper)
-            picks.append(Pick(str(i + 1), card.name if card else t.trouper, t.trouper))
+        from blood_companion.engine.day.options import art_picks
+
+        # round the table, each card to the next Trouper whose Building rule uses its Art
         turn = len(rw.tactics_taken) % max(1, len(state.troupers)) if rw else 0
-        return Ask("trouper", f"Who takes the top {option.fields.get('art')} card?",
-                   tuple(picks), default=str(turn + 1))
+        art = str(option.fields.get("art"))
+        picks, default = art_picks(state, catalog, art, first=turn)
+        return Ask("trouper", f"Who takes the top {art} card into their Personal Reserve?",
+                   picks, default=default)
     if need == "resource":
         return Ask("resource", "Which Resource do the Triumphs give?",
                    tuple(Pick(str(i + 1), r.capitalize(), r)
                          for i, r in enumerate(RESOURCE_NAMES)), default="1")
     if need == "faces":
+        from blood_companion.engine.day.options import faces_reader
+
         dice = rw.loot[0].dice if rw and rw.loot else ""
         return Ask("faces", f"The faces of your dice ({dice})", (),
-                   free=f"the faces of your dice ({dice}), e.g. \"2 x 1\"", parse=lambda t: t)
+                   free=f"the faces of your dice ({dice}), e.g. \"2 x 1\"",
+                   parse=faces_reader(catalog, dice) if dice else (lambda t: t))
     return None
 
 

@@ -12,6 +12,14 @@ answers, the default, and whether free text (e.g. physical dice faces) is accept
 
 Option keys are stable within a step (a purchase keeps its key while others are bought), so a
 key typed from an earlier screen never means something else.
+
+A Test asks its throws as follow-ups too: the first roll, then each Re-roll (the best one as
+the default) until the players keep the result. Such a need is *repeated* (``Option.repeat``):
+its asker is consulted again after each answer and returns None once it is done. An answer
+``Pick`` may add to another need than its question's (``Pick.need``: an Item used during the
+Test), and a pick worth :data:`ROLL` means "the app rolls": the walker asks ``Ask.roll`` for
+the faces with a :class:`~blood_companion.engine.chance.Chance` of its own, so what the app
+rolled is written into the action like dice typed in, and replays exactly.
 """
 
 from __future__ import annotations
@@ -25,6 +33,10 @@ from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.chance import Chance
+
+# The value of a pick meaning "the app rolls the dice now" (see Ask.roll).
+ROLL = "<the app rolls>"
 
 
 @dataclass(frozen=True)
@@ -35,7 +47,9 @@ class Pick:
     label: str
     value: Any
     enabled: bool = True
-    why: str = ""
+    why: str = ""  # why it is disabled
+    warn: str = ""  # a legal answer the players probably do not mean: confirm it first
+    need: str | None = None  # this pick adds its value to another need's list
 
 
 @dataclass(frozen=True)
@@ -45,11 +59,15 @@ class Ask:
     need: str
     prompt: str
     picks: tuple[Pick, ...] = ()
-    default: str | None = None  # the key Enter means ("*": every pick, for `many`)
+    default: str | None = None  # the key Enter means ("*": every pick; `many`: keys, spaced)
     many: tuple[int, int] | None = None  # several picks: (at least, at most)
     free: str | None = None  # free text is accepted: what to type ("the faces of your dice")
     parse: Callable[[str], Any] | None = None  # free text -> value (raises ValueError)
     info: tuple[str, ...] = ()
+    append: bool = False  # the answer is added to a list (a throw, a Re-roll)
+    roll: Callable[[Chance], Any] | None = None  # the value of a ROLL pick: the app rolls
+    auto: bool = False  # nothing to decide: the walker takes the default without asking
+    test: Mapping[str, Any] | None = None  # the Test being taken: pool, target, odds
 
 
 @dataclass(frozen=True)
@@ -64,14 +82,17 @@ class Option:
     enabled: bool = True
     why: str = ""
     group: str = ""
+    repeat: tuple[str, ...] = ()  # needs asked again until their asker says they are done
 
     @property
     def complete(self) -> bool:
         return not self.needs
 
     def build(self, answers: Mapping[str, Any] | None = None) -> Action:
-        """The action, with the answers to the needs. Raises RuleError if malformed."""
-        return parse_action({"type": self.kind, **dict(self.fields), **dict(answers or {})})
+        """The action, with the answers to the needs (keys starting with ``_`` are the
+        walker's own). Raises RuleError if malformed."""
+        given = {k: v for k, v in dict(answers or {}).items() if not k.startswith("_")}
+        return parse_action({"type": self.kind, **dict(self.fields), **given})
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -137,7 +158,7 @@ def ask(
     """The next follow-up question of `option` (None when every need is answered)."""
     _load_views()
     for need in option.needs:
-        if need not in answers:
+        if need not in answers or need in option.repeat:
             asker = ASKERS.get(option.kind)
             if asker is None:  # pragma: no cover - every template kind registers its asker
                 raise KeyError(f"no follow-up questions for {option.kind!r}")
@@ -154,6 +175,17 @@ def next_view(state: CampaignState, catalog: Catalog) -> Next:
     if view is not None:
         return view(state, catalog)
     if state.part == "over":
+        if state.mode == "single":
+            # "Single Game Mode": each game starts from the box; another one may follow.
+            nxt = Option(
+                "1", f"Start game {state.game + 1} from the box's starting state",
+                "next_single_game",
+            )
+            return Next(
+                "over", "over", "Game over",
+                f"Game {state.game} is over. Play another Single game? (quit stops here)",
+                options=(nxt,),
+            )
         return Next("over", "over", "Game over", "The campaign is over.", end=True)
     return Next(state.part, state.part, state.part, "Nothing to play yet.", end=True)
 

@@ -152,6 +152,7 @@ TEMPLATES: dict[str, str] = {
     "card_text": "{card}: {effect}",
     "support": "{who} uses the Support of {card}",
     "uses_item": "{who} uses {item}",
+    "quick_effect": "{who} resolves a Quick Effect of {card} (outside the activation)",
     "attempts_event": "{who} attempts the Event {event}",
     "event_solved": "Event {event} resolved (face down): reward {reward}",
     "resolved_token": "Chain space {space}: Resolved token",

@@ -39,6 +39,7 @@ class ChainSlot(NightModel):
     sacrificed: bool = False  # a Cube on its Sacrifice symbol: goes to Wounds at Cleanup
     face_down: bool = False  # an Event solved (turned face down) or a Rest card
     supports_used: list[int] = Field(default_factory=list)  # Support effects with a Cube
+    quick_used: list[int] = Field(default_factory=list)  # Quick Effects already resolved
 
 
 class ReactionSlot(NightModel):

@@ -237,13 +237,16 @@ def roll_test(
     *,
     rng: Chance | None = None,
     faces: Sequence[Face] | None = None,
+    source: Literal["digital", "physical"] = "physical",
 ) -> TestState:
-    """Step 4: roll the dice with ``rng``, or record the ``faces`` typed in from physical dice.
-    Raises RuleError when the dice were already rolled, DiceError for a face a die lacks."""
+    """Step 4: roll the dice with ``rng``, or record the ``faces`` typed in from physical dice
+    (``source="digital"``: faces the app rolled before the step was recorded, e.g. while
+    `blood play` asked about the Re-rolls). Raises RuleError when the dice were already rolled,
+    DiceError for a face a die lacks."""
     if state.rolled:
         raise RuleError("the dice of this Test are already rolled")
     slots = tuple(range(len(state.pool)))
-    record = _throw("roll", state, box, slots, rng, faces)
+    record = _throw("roll", state, box, slots, rng, faces, source)
     return state.model_copy(update={"faces": record.faces, "rolls": (record,)})
 
 
@@ -255,6 +258,7 @@ def reroll_test(
     insanity: bool = False,
     rng: Chance | None = None,
     faces: Sequence[Face] | None = None,
+    source: Literal["digital", "physical"] = "physical",
 ) -> TestState:
     """Step 5: a Re-roll of the chosen dice (by position in the pool, from 0), from an Effect
     or, with ``insanity``, the Insanity track's Re-roll bonus. Raises RuleError when no such
@@ -287,7 +291,7 @@ def reroll_test(
             raise RuleError("no Re-roll is left for this Test" + why)
         update = {"rerolls_left": state.rerolls_left - 1}
         kind = "reroll"
-    record = _throw(kind, state, box, chosen, rng, faces)
+    record = _throw(kind, state, box, chosen, rng, faces, source)
     new_faces = list(state.faces)
     for s, f in zip(chosen, record.faces, strict=True):
         new_faces[s] = f
@@ -302,6 +306,7 @@ def _throw(
     slots: tuple[int, ...],
     rng: Chance | None,
     faces: Sequence[Face] | None,
+    source: Literal["digital", "physical"] = "physical",
 ) -> RollRecord:
     dice = tuple(state.pool[s] for s in slots)
     if (rng is None) == (faces is None):
@@ -310,7 +315,7 @@ def _throw(
         assert rng is not None
         return RollRecord(kind=kind, slots=slots, faces=roll_pool(dice, box, rng))
     check_faces(faces, dice, box)
-    return RollRecord(kind=kind, slots=slots, faces=tuple(faces), source="physical")
+    return RollRecord(kind=kind, slots=slots, faces=tuple(faces), source=source)
 
 
 def check_faces(faces: Sequence[Face], dice: Sequence[str], box: DiceBox) -> None:

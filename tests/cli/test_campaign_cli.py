@@ -268,7 +268,7 @@ def test_14_night_setup_in_roguelite_names_the_day_commands(
 
 
 def test_15_next_single_game_command_and_menu(blood: Any, catalog: Any) -> None:
-    from blood_companion.cli.play_menu import build_menu
+    from blood_companion.cli.play_menu import Done, Walk
     from blood_companion.engine.actions import replay
     from blood_companion.engine.campaign import NextSingleGame, Seat, StartCampaign
 
@@ -277,10 +277,13 @@ def test_15_next_single_game_command_and_menu(blood: Any, catalog: Any) -> None:
     assert r.code == 1 and "over part" in r.err
     start = StartCampaign(name="s", mode="single", seed=1, seats=[Seat(trouper="aurel")])
     over = replay([start], catalog).model_copy(update={"part": "over"})
-    menu = build_menu(over, catalog)
-    assert not menu.end and menu.default is None
-    assert [c.action for c in menu.choices] == [NextSingleGame()]
-    assert "Start game 2" in menu.choices[0].label
+    walk = Walk.start(over, catalog)
+    screen = walk.screen()
+    assert not screen.end and screen.default is None
+    assert [c.key for c in screen.choices] == ["1"]
+    assert "Start game 2" in screen.choices[0].label
+    done = walk.answer("1")
+    assert isinstance(done, Done) and done.action == NextSingleGame()
 
 
 def test_16_new_draws_troupers_colours_leader_and_prints_the_setup(blood: Any) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from blood_companion.cli.entry import main
-from blood_companion.cli.play_menu import MenuError, build_menu, resolve
+from blood_companion.cli.play_menu import Again, Done, Walk
 from blood_companion.engine.night import PlayCard
 
 
@@ -79,7 +79,7 @@ def test_play_quit_and_typed_choices(
     # resume: the same question (purchases) is asked again; undo takes the Recovery back
     code, out, _ = run_play(monkeypatch, capsys, ["undo", "quit"])
     assert code == 0 and "Buy something, or finish buying?" in out
-    assert "Undone 1 step(s)" in out
+    assert "Took back: Recovery" in out
     assert show(capsys)["phase"] == "recovery"
 
 
@@ -105,20 +105,19 @@ def test_menus_record_engine_actions(saves_dir: Path, capsys: Any) -> None:
     night = state.night
     assert night is not None
     while night.pending or night.phase != "planning":
-        menu = build_menu(state, cat)
-        picked = resolve(menu, "")
-        while not hasattr(picked, "apply"):
-            picked = resolve(picked, "")  # type: ignore[arg-type]
+        picked = Walk.start(state, cat).answer("")
+        while isinstance(picked, Walk):
+            picked = picked.answer("")
+        assert isinstance(picked, Done)
         with session.open_session() as store:
-            state = store.record(picked)  # type: ignore[arg-type]
+            state = store.record(picked.action)
         night = state.night
         assert night is not None
-    menu = build_menu(state, cat)
-    assert "Planning Phase" in menu.title
-    action = resolve(menu, "1")
-    assert isinstance(action, PlayCard)
-    with pytest.raises(MenuError):
-        resolve(menu, "nonsense")
+    walk = Walk.start(state, cat)
+    assert "Planning Phase" in walk.screen().title
+    done = walk.answer("1")
+    assert isinstance(done, Done) and isinstance(done.action, PlayCard)
+    assert isinstance(walk.answer("nonsense"), Again)
 
 
 def test_installed_blood_play_with_input(tmp_path: Path) -> None:

@@ -103,3 +103,18 @@ def test_legacy_generator_is_app_0_1_0s() -> None:
     assert x == y
     assert legacy.sample(list("abcdef"), 2) == old.sample(list("abcdef"), 2)
     assert legacy.randrange(8) == old.randrange(8)
+
+
+def test_a_named_stream_of_a_step_is_its_own_and_stable() -> None:
+    """`blood play` rolls a Test's dice from a stream of the step about to be recorded: never
+    the numbers the step itself draws, and the same every time."""
+    from blood_companion.engine.chance import BloodRandom
+
+    def words(*key: object) -> list[int]:
+        gen = BloodRandom(*key)  # type: ignore[arg-type]
+        return [gen.word() for _ in range(3)]
+
+    stream = words(7, 3, "play-throw-0")
+    assert set(stream).isdisjoint(words(7, 3))
+    assert stream == words(7, 3, "play-throw-0")
+    assert set(stream).isdisjoint(words(7, 3, "play-throw-1"))

@@ -228,8 +228,10 @@ def test_hunting_house_chooses_four_and_reveals_two(catalog: Any) -> None:
 def test_minions_without_hunting_house(catalog: Any) -> None:
     table = Table(catalog)
     walk_to(table, "minions")
-    assert _kinds(table.state, catalog) == ["day_draw_minions"]
+    # at random, or the two cards drawn from the players' own deck
+    assert _kinds(table.state, catalog) == ["day_draw_minions", "day_draw_minions"]
     table.refuse(d.ChooseMinions(minions=["undead", "ghoul", "beast", "aberration"]), "Hunting")
+    table.refuse(d.DrawMinions(minions=["undead-bone-sentinel"]), "two different")
     table.do(d.DrawMinions())
     assert len(set(table.state.day.minions)) == 2  # type: ignore[union-attr]
 

@@ -71,6 +71,7 @@ def _sample_actions() -> list[Any]:
         "night_support": {"slot": 1},
         "night_event": {"event": "1"},
         "night_item": {"trouper": "aurel", "item": "aurel-i01"},
+        "night_quick": {"slot": 1, "effect": 1},
         "night_answer": {"troupers": ["aurel"]},
     }
     return [types[t](**samples.get(t, {})) for t in sorted(NIGHT_ACTIONS)]

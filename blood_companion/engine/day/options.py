@@ -28,6 +28,50 @@ def _troupers(state: CampaignState, catalog: Catalog) -> tuple[Pick, ...]:
     return tuple(out)
 
 
+def faces_reader(catalog: Catalog, pool: str) -> Any:
+    """Free text -> the faces typed, checked against the dice of ``pool`` (DiceError, a
+    ValueError-like refusal, when a die lacks the face: the question is asked again)."""
+    from blood_companion.engine.dice import DiceBox, parse_faces, parse_pool
+
+    box = DiceBox.from_models(catalog.dice)
+    dice = parse_pool(pool, box)
+
+    def parse(text: str) -> str:
+        parse_faces(text, dice, box)
+        return text
+
+    return parse
+
+
+def arts_of(catalog: Catalog, trouper: str) -> set[str]:
+    """The Arts a Trouper's deck is built from (the Building rule on the Trouper card)."""
+    card = catalog.trouper(trouper)
+    return {str(b.art) for b in card.building} if card is not None else set()
+
+
+def art_picks(
+    state: CampaignState, catalog: Catalog, art: str | None, first: int = 0
+) -> tuple[tuple[Pick, ...], str | None]:
+    """Who takes a Tactic card of ``art`` into their Personal Reserve: every Trouper, with a
+    warning for those whose Building rule never uses that Art ("Replacing a Tactic Card"), and
+    the default: the first one who can use it, round the table from seat ``first``."""
+    picks = []
+    for i, t in enumerate(state.troupers):
+        card = catalog.trouper(t.trouper)
+        name = card.name if card else t.trouper
+        usable = art is None or art in arts_of(catalog, t.trouper)
+        warn = "" if usable else (
+            f"{name}'s deck is built from " + ", ".join(sorted(arts_of(catalog, t.trouper)))
+            + f" cards (the Building rule): this {art} card could never be swapped into it")
+        label = f"{name} ({t.colour})" + ("" if usable else f" - cannot use {art}")
+        picks.append(Pick(str(i + 1), label, t.trouper, warn=warn))
+    n = len(picks)
+    order = [(first + k) % n for k in range(n)] if n else []
+    default = next((str(i + 1) for i in order if not picks[i].warn), str(order[0] + 1)
+                   if order else None)
+    return tuple(picks), default
+
+
 def _pay(state: CampaignState, cost: Any) -> tuple[dict[str, int] | None, str]:
     pay = d.suggest_payment(state.wagon, cost) if cost is not None else None
     return pay, (f" (pay {d.pay_text(pay)})" if pay else "")
@@ -146,9 +190,11 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
             return Next("day", step, title, nxt.sentence, options=(
                 Option("1", "Choose four Minion cards", "day_choose_minions",
                        needs=("minions",)),), default="1", **base)
-        return Next("day", step, title, nxt.sentence,
-                    options=(Option("1", "Reveal two at random", "day_draw_minions"),),
-                    default="1", **base)
+        return Next("day", step, title, nxt.sentence, options=(
+            Option("1", "Reveal two at random", "day_draw_minions"),
+            Option("t", "Name the two Minion cards you drew from your own deck",
+                   "day_draw_minions", needs=("minions",)),
+        ), default="1", **base)
     if step == "last_assault":
         ids = {x["id"] for x in nxt.choices}
         opts = [o for o in (
@@ -163,9 +209,11 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
                     for i, c in enumerate(nxt.choices)]
             return Next("day", step, title, nxt.sentence, options=tuple(opts), default="1",
                         **base)
-        return Next("day", step, title, nxt.sentence,
-                    options=(Option("1", "Reveal at random", "day_draw_nemesis"),), default="1",
-                    **base)
+        return Next("day", step, title, nxt.sentence, options=(
+            Option("1", "Reveal at random", "day_draw_nemesis"),
+            Option("t", "Name the Nemesis card you drew from your own cards",
+                   "day_draw_nemesis", needs=("nemesis",)),
+        ), default="1", **base)
     if step == "dusk_difficulty":
         det = nxt.details
         info = [f"Location: {det.get('location_name')}   Nemesis: {det.get('nemesis')}"]
@@ -240,25 +288,51 @@ def _day_asker(
             attr = "reserve_cards" if option.kind == "day_swap_tactic" else "reserve_items"
             picks = tuple(p for p, tr in zip(picks, state.troupers, strict=True)
                           if getattr(tr, attr))
-            return Ask("trouper", "Whose card is swapped?", picks, default="1")
+            return Ask("trouper", "Whose card is swapped?", picks,
+                       default=picks[0].key if picks else None)
+        if option.kind == "day_buy_advanced":
+            apicks, default = art_picks(state, catalog, str(option.fields.get("art")))
+            return Ask("trouper", f"Who takes the {option.fields.get('art')} card into their "
+                       "Personal Reserve?", apicks, default=default)
+        if option.kind == "day_buy_card":
+            card = catalog.tactic(str(option.fields.get("card")))
+            art = str(card.art) if card is not None and card.art is not None else None
+            apicks, default = art_picks(state, catalog, art)
+            return Ask("trouper", "Who takes it into their Personal Reserve?", apicks,
+                       default=default)
         return Ask("trouper", "Who takes it into their Personal Reserve?", picks, default="1")
     if need == "out" and t is not None:
+        # only cards that a Reserve card can replace (same Art; Location and Nemesis cards
+        # count as every Art), and Items of a category the Reserve holds
         if option.kind == "day_swap_tactic":
-            return Ask("out", "Which deck card goes to the Reserve?", _names(catalog, t.deck))
+            arts = {_art(catalog, c) for c in t.reserve_cards}
+            ids = [c for c in t.deck if None in arts or _art(catalog, c) in arts
+                   or _art(catalog, c) is None]
+            return Ask("out", "Which deck card goes to the Reserve?", _names(catalog, ids))
+        cats = {_category(catalog, c) for c in t.reserve_items}
+        ids = [s.item for s in t.sleeves if _category(catalog, s.item) in cats]
         return Ask("out", "Which sleeved Item goes to the Reserve?",
-                   _names(catalog, [s.item for s in t.sleeves], items=True))
+                   _names(catalog, ids, items=True))
     if need == "into" and t is not None:
         if option.kind == "day_swap_tactic":
+            out_card = catalog.tactic(str(fields.get("out")))
+            art = out_card.art if out_card is not None else None
+            ids = [c for c in t.reserve_cards if art is None or _art(catalog, c) in (None, art)]
             return Ask("into", "Which Reserve card takes its place (same Art)?",
-                       _names(catalog, t.reserve_cards))
+                       _names(catalog, ids))
+        out_item = catalog.item(str(fields.get("out")))
+        cat = out_item.category if out_item is not None else None
+        ids = [c for c in t.reserve_items if cat is None or _category(catalog, c) == cat]
         return Ask("into", "Which Reserve Item takes its place (same category)?",
-                   _names(catalog, t.reserve_items, items=True))
+                   _names(catalog, ids, items=True))
     if need == "trade_from":
         return Ask("trade_from", "Which Resource do you give up?",
                    tuple(Pick(str(i + 1), r, r) for i, r in enumerate(RESOURCE_NAMES)))
     if need == "amount":
-        return Ask("amount", "How many?", tuple(Pick(str(n), str(n), n) for n in range(1, 7)),
-                   default="1")
+        have = getattr(state.wagon, str(fields.get("trade_from")), 0)
+        top = max(1, min(6, have))
+        return Ask("amount", f"How many {fields.get('trade_from')} (the Wagon has {have})?",
+                   tuple(Pick(str(n), str(n), n) for n in range(1, top + 1)), default="1")
     if need == "trade_to":
         return Ask("trade_to", "For which Resource?",
                    tuple(Pick(str(i + 1), r, r) for i, r in enumerate(RESOURCE_NAMES)
@@ -270,11 +344,19 @@ def _day_asker(
     if need == "faces":
         die = catalog.config.location_die
         return Ask("faces", f"Which face does your {die} die show?", (), free=f"the face of "
-                   f"your {die} die, e.g. 2", parse=lambda text: text)
+                   f"your {die} die, e.g. 2", parse=faces_reader(catalog, die))
     if need == "minions":
         picks = tuple(Pick(str(i + 1), f"{mn.name} ({mn.type})", mn.id)
                       for i, mn in enumerate(catalog.all("minions")))
+        if option.kind == "day_draw_minions":
+            return Ask("minions", "Which two Minion cards did you draw (A first, then B)?",
+                       picks, many=(2, 2))
         return Ask("minions", "Hunting House: which four Minion cards?", picks, many=(4, 4))
+    if need == "nemesis":
+        pool = d.available_nemeses(state, catalog)
+        picks = tuple(Pick(str(i + 1), n.name, n.id)
+                      for i, n in enumerate(n for n in catalog.all("nemeses") if n.id in pool))
+        return Ask("nemesis", "Which Nemesis card did you draw?", picks)
     if need == "events":
         day = state.day
         loc = catalog.get("locations", day.location or "") if day else None
@@ -296,9 +378,20 @@ def _day_asker(
     return None
 
 
+def _category(catalog: Catalog, item: str) -> str | None:
+    rec = catalog.item(item)
+    return rec.category if rec is not None else None
+
+
+def _art(catalog: Catalog, card: str) -> str | None:
+    rec = catalog.tactic(card)
+    return str(rec.art) if rec is not None and rec.art is not None else None
+
+
 register_askers(
     ("day_buy_building", "day_buy_advanced", "day_buy_card", "day_swap_tactic", "day_swap_item",
-     "day_zone", "day_roll_location", "day_choose_minions", "day_place_events", "day_equip"),
+     "day_zone", "day_roll_location", "day_choose_minions", "day_place_events", "day_equip",
+     "day_draw_minions", "day_draw_nemesis"),
     _day_asker,
 )
 VIEWS["day"] = day_view

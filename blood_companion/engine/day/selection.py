@@ -100,10 +100,12 @@ class ChooseLocation(Action):
 
 
 class DrawMinions(Action):
-    """Minion Selection: reveal two Minion cards at random for spaces A and B."""
+    """Minion Selection: reveal two Minion cards at random for spaces A and B (``minions``: the
+    two cards the players drew from their own shuffled deck, A first)."""
 
     type: Literal["day_draw_minions"] = "day_draw_minions"
     doing = "revealing the minions"
+    minions: list[str] | None = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -112,10 +114,18 @@ class DrawMinions(Action):
         ids = [mn.id for mn in cat.all("minions")]
         if len(ids) < 2:
             raise RuleError("the data pack has fewer than two Minion cards")
-        drawn = ctx.chance.sample(ids, 2, "minions")
+        if self.minions is None:
+            drawn = ctx.chance.sample(ids, 2, "minions")
+        else:
+            cands = [(mn.id, mn.name) for mn in cat.all("minions")]
+            drawn = [match_id(x, cands, "Minion card") for x in self.minions]
+            if len(drawn) != 2 or len(set(drawn)) != 2:
+                raise RuleError("two different Minion cards are revealed (A, then B)")
         return with_day(state, day.model_copy(update={"minions": drawn, "step": "last_assault"}))
 
     def describe(self) -> str:
+        if self.minions:
+            return "Revealed the Minion cards " + ", ".join(self.minions) + " (drawn at the table)"
         return "Revealed two Minion cards at random"
 
 
@@ -192,6 +202,7 @@ class DrawNemesis(Action):
 
     type: Literal["day_draw_nemesis"] = "day_draw_nemesis"
     doing = "revealing the nemesis"
+    nemesis: str | None = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -200,10 +211,22 @@ class DrawNemesis(Action):
         pool = available_nemeses(state, cat)
         if not pool:  # pragma: no cover - LastAssault refuses first
             raise RuleError("no lieutenant is available")
-        nem = ctx.chance.choice(pool, "nemesis")
+        if self.nemesis is None:
+            nem = ctx.chance.choice(pool, "nemesis")
+        else:
+            nem = match_id(
+                self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")], "Nemesis"
+            )
+            if nem not in pool:
+                raise RuleError(
+                    f"{nem} is not among the Nemesis cards to reveal from",
+                    hint="available: " + ", ".join(pool),
+                )
         return with_day(state, day.model_copy(update={"nemesis": nem, "step": "dusk_difficulty"}))
 
     def describe(self) -> str:
+        if self.nemesis:
+            return f"Revealed the Nemesis {self.nemesis} (drawn at the table)"
         return "Revealed the Nemesis at random"
 
 

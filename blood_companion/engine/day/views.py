@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 class NextStep(BaseModel):
     """What the table does next: the step, a sentence and the legal choices (the options
-    players pick from are in ``engine/day_options.py``)."""
+    players pick from are in ``engine/day/options.py``)."""
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 

@@ -53,6 +53,7 @@ from blood_companion.engine.night.planning import (
     Rest,
     SetupNight,
 )
+from blood_companion.engine.night.quick import UseQuick, quick_now
 from blood_companion.engine.night.resolve import ATTACKS, attack_need
 from blood_companion.engine.night.tactic import (
     Attack,
@@ -78,6 +79,8 @@ __all__ = [
     "FinishActivation",
     "NextPhase",
     "NightAction",
+    "UseQuick",
+    "quick_now",
     "PassCascade",
     "PlayCard",
     "ResolveEffect",

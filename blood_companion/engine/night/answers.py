@@ -11,7 +11,7 @@ from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import trouper_index
 from blood_companion.engine.night.phases import PHASES, begin_night, enter, phase_done, settle
 from blood_companion.engine.night.planning import NightAction
-from blood_companion.engine.night.trouper_tests import take_test
+from blood_companion.engine.night.trouper_tests import take_test, use_test_items
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -63,12 +63,14 @@ class RollTest(NightAction):
     dice: list[str] = []
     reroll: list[str] = []
     bonus_triumphs: int = 0
+    items: list[str] = []  # Quick Items used during the Test (Bonus Triumphs, Re-rolls)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         q = ai.current_question(state)
         if q.kind != "test" or q.trouper is None:
             raise RuleError("no Test is waiting", see=("night_next",))
+        state = use_test_items(state, cat, ctx.chance, q.trouper, self.items)
         state, result = take_test(
             state,
             cat,
@@ -85,6 +87,12 @@ class RollTest(NightAction):
         )
         state = ai.answer_test(state, cat, ctx.chance, result.success)
         return settle(state, cat, ctx.chance)
+
+    def describe(self) -> str:
+        how = f" with {self.trait.capitalize()}" if self.trait else ""
+        extra = f", {len(self.reroll)} Re-roll(s)" if self.reroll else ""
+        items = f", using {', '.join(self.items)}" if self.items else ""
+        return f"dodge Test{how}{extra}{items}"
 
 
 class NextPhase(NightAction):

@@ -2,9 +2,12 @@
 
 One option per thing the table may do now: the question waiting (a dodge Test, a discard, who
 is in range), the Planning Phase player's cards, the Active Trouper's Effects, Supports, Items
-and Events, or moving on. Templates ask, in order, what only the players can say: the target
-and side of an attack, the Trait, the dice (digital, or typed in from physical dice), the cards
-to discard or heal, the Trouper an Effect helps.
+and Events, the Quick Effects and Quick Items usable outside an activation (engine/night/
+quick.py), or moving on. Templates ask, in order, what only the players can say: the target
+and side of an attack (only targets of the type the Effect allows), the Trait (with the pool
+the Trouper really rolls and the exact odds), the throws (engine/night/test_flow.py: the roll,
+then each Re-roll, the best one as the default), the cards to discard or heal, the Trouper an
+Effect helps.
 """
 
 from __future__ import annotations
@@ -13,22 +16,29 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.content.render import render_effect
 from blood_companion.engine import effects as fx
+from blood_companion.engine import interpreter as interp
+from blood_companion.engine import narrate
 from blood_companion.engine.effects import night_of
-from blood_companion.engine.errors import RuleError
+from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import VIEWS, Ask, Next, Option, Pick, register_askers
-from blood_companion.engine.night.core import card_name, event_card, tactic_card
+from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
 from blood_companion.engine.night.phases import PHASES
-from blood_companion.engine.night.resolve import attack_need
-from blood_companion.engine.night.trouper_tests import test_options
+from blood_companion.engine.night.quick import quick_now
+from blood_companion.engine.night.resolve import attack_need, token_to_place
+from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
+from blood_companion.engine.night.trouper_tests import item_side, test_options
 from blood_companion.engine.night.views import activation_options, attack_targets
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.tests_procedure import odds_for_test, prepare_test
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 SIDES = ("front", "left", "right")
 ALL_TRAITS = ["strength", "dexterity", "cunning", "madness"]
+TEST = ("trait", "dice")  # the needs of a Test: the Trait, then the throws (repeated)
 
 
 def night_view(state: CampaignState, catalog: Catalog) -> Next:
@@ -46,16 +56,18 @@ def night_view(state: CampaignState, catalog: Catalog) -> Next:
             default="1",
         )
     if night.pending:
-        return _question_view(state, catalog, title)
-    if night.phase == "planning":
-        return _planning_view(state, catalog, title)
-    if night.phase == "tactic" and night.activation is not None:
-        return _tactic_view(state, catalog, title)
-    text = spec.done_text or f"The {spec.title} resolves."
-    return Next(
-        "night", night.phase, title, text,
-        options=(Option("1", "Continue", "night_continue"),), default="1",
-    )
+        nxt = _question_view(state, catalog, title)
+    elif night.phase == "planning":
+        nxt = _planning_view(state, catalog, title)
+    elif night.phase == "tactic" and night.activation is not None:
+        nxt = _tactic_view(state, catalog, title)
+    else:
+        text = spec.done_text or f"The {spec.title} resolves."
+        nxt = Next(
+            "night", night.phase, title, text,
+            options=(Option("1", "Continue", "night_continue"),), default="1",
+        )
+    return _with_quick(state, catalog, nxt)
 
 
 def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
@@ -87,6 +99,57 @@ def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     return out
 
 
+# --------------------------------------------------------------------------- Quick Effects
+
+
+def _effect_needs(entry: Mapping[str, Any], many_troupers: bool) -> tuple[str, ...]:
+    """The questions an Effect asks before it resolves (an entry of activation_options or
+    quick_now): its Cost first (paid before the Effect), then its target and its Test."""
+    needs: tuple[str, ...] = ("confirm",) if entry.get("confirm") else ()
+    needs += _cost_needs(entry.get("discard", 0))
+    if entry.get("attack"):
+        needs += ("target", "side", *TEST)
+    else:
+        if entry.get("target") == "trouper" and many_troupers:
+            needs += ("recipient",)
+        if entry.get("traits") or entry.get("test_dice") or entry.get("test"):
+            needs += TEST
+        if entry.get("heal"):
+            needs += ("heal",)
+    if entry.get("token"):
+        needs += ("token_flip",)
+    return needs
+
+
+def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
+    """Every view also offers the Quick Effects and Quick Items usable now ("Quick
+    Effects"); none of them is ever the default."""
+    extra = []
+    many = len(state.troupers) > 1
+    taken = {o.key for o in nxt.options}
+    for q in quick_now(state, catalog):
+        if q["key"] in taken:
+            continue
+        needs = _effect_needs(q, many)
+        if q["kind"] == "card":
+            extra.append(Option(
+                q["key"], f"{q['name']} ({q['owner_name']}, Chain space {q['space']}): "
+                f"{q['text']}", "night_quick", {"slot": q["space"], "effect": q["effect"]},
+                needs=needs, repeat=("dice",) if "dice" in needs else (), group="quick",
+            ))
+        else:
+            extra.append(Option(
+                q["key"], f"Quick Item: {q['owner_name']} uses {q['name']}: {q['text']}",
+                "night_item", {"trouper": q["owner"], "item": q["item"]}, needs=needs,
+                repeat=("dice",) if "dice" in needs else (), group="quick",
+            ))
+    if not extra:
+        return nxt
+    from dataclasses import replace
+
+    return replace(nxt, options=(*nxt.options, *extra))
+
+
 # --------------------------------------------------------------------------- questions
 
 
@@ -100,38 +163,62 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         opts = test_options(state, catalog, t, traits=q.traits, fixed_dice=q.dice,
                             target=q.target or 0)
         best = opts[0] if opts else None
+        def trait_of(o: Mapping[str, Any]) -> str | None:
+            return str(o["trait"]) if q.traits else None
+
         options = [
             Option(
                 "r",
-                f"Roll for {who} here (best odds: {_trait(best['trait'])}, "
-                f"{best['probability']:.0%}; digital dice)" if best else f"Roll for {who} here",
-                "night_roll",
-                {"trait": best["trait"] if best and q.traits else None},
+                f"Roll for {who}: {_trait(best['trait'])}, {best['pool']}, "
+                f"{best['probability']:.0%} to succeed" if best else f"Roll for {who}",
+                "night_roll", {"trait": trait_of(best) if best else None},
+                needs=("dice",), repeat=("dice",),
             )
         ]
-        for i, o in enumerate(opts):
-            options.append(
-                Option(
-                    str(i + 1),
-                    f"{_trait(o['trait'])}: roll {o['pool']}, {o['probability']:.0%} to reach "
-                    f"{o['target']}",
-                    "night_roll",
-                    {"trait": o["trait"] if q.traits else None},
-                    needs=("dice",),
-                )
-            )
+        if len(opts) > 1:
+            for i, o in enumerate(opts):
+                options.append(Option(
+                    str(i + 1), f"{_trait(o['trait'])}: roll {o['pool']}, "
+                    f"{o['probability']:.0%} to reach {o['target']}", "night_roll",
+                    {"trait": trait_of(o)}, needs=("dice",), repeat=("dice",),
+                ))
         opts_text = " or ".join(_trait(x) for x in q.traits) or (q.dice or "")
         return Next(
             "night", night.phase, title,
             f"{q.prompt}. {who} takes a {opts_text} Test, {q.target}+ Triumphs.",
             who=state.troupers[t].trouper, options=tuple(options), default="r",
         )
-    if q.kind == "discard":
+    if q.kind in ("discard", "wound"):
         t = q.trouper or 0
+        what = "to discard" if q.kind == "discard" else "that take the Wounds"
         return Next(
             "night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
-            options=(Option("1", f"Choose {q.n} card(s) to discard", "night_answer",
+            options=(Option("1", f"Choose {q.n} card(s) {what}", "night_answer",
                             needs=("cards",)),),
+            default="1",
+        )
+    if q.kind == "confirm":
+        # A Condition of the Nemesis's own card is taken as printed unless the table says it
+        # does not hold; a Weakness's Trophy is earned only when the players say so.
+        trophy = q.about.startswith("weakness:")
+        return Next(
+            "night", night.phase, title, q.prompt,
+            options=(
+                Option("y", "Yes" + (": the Trophy is earned" if trophy else ": it holds"),
+                       "night_answer", {"yes": True}),
+                Option("n", "No" + (": not earned" if trophy else ": it does not hold"),
+                       "night_answer", {"yes": False}),
+            ),
+            default="n" if trophy else "y",
+        )
+    if q.kind == "order":
+        shown = ", ".join(narrate.record_name(catalog, c) for c in q.cards)
+        return Next(
+            "night", night.phase, title, q.prompt,
+            options=(
+                Option("1", f"In this order: {shown}", "night_answer", {"cards": list(q.cards)}),
+                Option("o", "Another order", "night_answer", needs=("cards",)),
+            ),
             default="1",
         )
     cands = [state.troupers[i].trouper for i in q.candidates]
@@ -183,8 +270,6 @@ def _planning_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                 + (", Cascade" if card.cascade else "")
                 + (", Block" if card.block else "")
             )
-            from blood_companion.content.render import render_effect
-
             info.append(f"{i + 1}. {card.name}: " + "; ".join(render_effect(e)
                                                               for e in card.effects))
         options.append(
@@ -214,15 +299,46 @@ def _planning_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         prompt = f"{who} has one card left and must Rest."
     else:
         prompt = f"{who} plays a Tactic card or Rests ({free} Chain spaces free)."
-    preferred = (["p"] if night.cascade else []) + (["r"] if must_rest else [])
-    preferred += [o.key for o in options if o.group == "play" and o.enabled] + ["r", "p"]
-    default = next((k for k in preferred if any(o.key == k and o.enabled for o in options)), None)
+    default = _planning_default(state, catalog, t, options)
     return Next(
         "night", "planning", title, prompt, who=tr.trouper, options=tuple(options),
         default=default, info=tuple(info),
         details={"hand": list(tr.hand), "can_pass": night.cascade, "must_rest": must_rest,
                  "can_rest": can_rest},
     )
+
+
+def _planning_default(
+    state: CampaignState, catalog: Catalog, t: int, options: list[Option]
+) -> str | None:
+    """What Enter does in the Planning Phase: the choice that keeps a hand. Cards come back
+    only through a Rest's draw (and Draw Effects), and a night with no card in any hand at the
+    Cleanup is lost ("Rest"; docs/rules-decisions.md). So a Trouper who has not Rested this
+    turn Rests once their hand is down to two cards, when the last Chain space is left, or
+    before a Block card would end the Planning Phase; after a Cascade they pass; otherwise
+    they play their first card that does not end the Planning Phase."""
+    night = night_of(state)
+    tr = state.troupers[t]
+    enabled = [o.key for o in options if o.enabled]
+    plays = [o for o in options if o.group == "play" and o.enabled]
+    free = night.chain_spaces - len(night.chain)
+    can_rest = "r" in enabled
+    if night.cascade and "p" in enabled and (len(tr.hand) > 2 or not can_rest):
+        return "p"
+    if can_rest and (len(tr.hand) <= 2 or free <= 1 or not plays):
+        return "r"
+    if night.cascade and "p" in enabled:
+        return "p"
+    open_ended = [o.key for o in plays if not _blocks(catalog, o)]
+    if can_rest and not open_ended:
+        return "r"  # only Block cards left: Rest before one ends the Planning Phase
+    return next((k for k in (*open_ended, *(o.key for o in plays), "r", "p") if k in enabled),
+                None)
+
+
+def _blocks(catalog: Catalog, option: Option) -> bool:
+    card = catalog.tactic(str(option.fields.get("card")))
+    return card is not None and card.block
 
 
 # --------------------------------------------------------------------------- Tactic Phase
@@ -233,6 +349,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     who_id = opt["trouper"]
     t = state.trouper_index(who_id)
     who = fx.name_of(state, catalog, t)
+    many = len(state.troupers) > 1
     options: list[Option] = []
     info: list[str] = []
     if opt["rest"]:
@@ -250,7 +367,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         info.append(f"{e['effect']}. {e['text']}" + ("" if e["open"] else f"  [{e['why']}]"))
         if e["type"] in ("support", "aura"):
             continue
-        options.append(_effect_option(state, catalog, t, e))
+        options.append(_effect_option(e, many))
     for s in opt["supports"]:
         options.append(
             Option(f"s{s['space']}", f"Use the Support of {s['name']} "
@@ -258,24 +375,34 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                    "night_support", {"slot": s["space"], "effect": s["effect"]}, group="support")
         )
     for k, it in enumerate(opt["items"]):
+        entry = _item_entry(state, catalog, t, it["item"])
+        item_needs = _effect_needs(entry, many) if entry else _cost_needs(it.get("discard", 0))
         options.append(
             Option(f"i{k + 1}", f"Use {it['name']}: {it['text']}", "night_item",
-                   {"trouper": who_id, "item": it["item"]},
-                   needs=_cost_needs(it.get("discard", 0)), enabled=it["open"], why=it["why"],
-                   group="item")
+                   {"trouper": who_id, "item": it["item"]}, needs=item_needs,
+                   repeat=("dice",) if "dice" in item_needs else (), enabled=it["open"],
+                   why=it["why"], group="item")
         )
     for ev in opt["events"]:
         for e in ev["effects"]:
             key = f"e{ev['space']}" + (f".{e['effect']}" if len(ev["effects"]) > 1 else "")
-            needs: tuple[str, ...] = ()
+            needs: tuple[str, ...] = ("confirm",) if e.get("confirm") else ()
+            needs += _cost_needs(e["discard"])
             if e["attack"]:
                 needs += ("target",)
             if e["traits"] or e["test_dice"] or e["attack"]:
-                needs += ("trait", "dice")
-            needs += _cost_needs(e["discard"])
+                needs += TEST
+            if e.get("token"):
+                needs += ("token_flip",)
+            enabled, why = True, ""
+            if e["attack"]:
+                eff = event_card(catalog, ev["event"]).effects[e["effect"] - 1]
+                if not attack_targets(state, catalog, eff):
+                    enabled, why = False, _no_target_why(eff)
             options.append(
                 Option(key, f"Event {ev['name']}: {e['text']}", "night_event",
                        {"event": str(ev["space"]), "effect": e["effect"]}, needs=needs,
+                       repeat=("dice",) if "dice" in needs else (), enabled=enabled, why=why,
                        group="event")
             )
     options.append(Option("d", "Done: Resolved token, the next card activates", "night_done",
@@ -288,27 +415,42 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                 default=default, info=tuple(info), details={"activation": opt})
 
 
+def _no_target_why(eff: m.Effect) -> str:
+    want = eff.target.minion_type if eff.target is not None else None
+    if want:
+        return f"no {want.capitalize()} Minion on the board"
+    return "no target on the board"
+
+
+def _item_entry(state: CampaignState, catalog: Catalog, t: int, iid: str
+                ) -> dict[str, Any] | None:
+    side = item_side(state, catalog, t, iid)
+    if not side.effects:
+        return None
+    eff = side.effects[0]
+    attack = next((o.kind for o in eff.outcome if o.kind in ATTACKS), None)
+    return {
+        "attack": attack,
+        "target": eff.target.kind if eff.target is not None else None,
+        "test": eff.test is not None,
+        "heal": any(o.kind == "heal" for o in eff.outcome),
+        "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
+        "confirm": interp.condition_text(eff)
+        if interp.condition_holds(state, t, eff.condition) is None else "",
+        "token": token_to_place(state, t, eff),
+    }
+
+
 def _cost_needs(discard: int) -> tuple[str, ...]:
     return ("discard",) if discard else ()
 
 
-def _effect_option(state: CampaignState, catalog: Catalog, t: int, e: dict[str, Any]) -> Option:
+def _effect_option(e: dict[str, Any], many: bool) -> Option:
     num = e["effect"]
-    label = f"Effect {num}: {e['text']}"
-    needs: tuple[str, ...] = ()
-    if e["attack"]:
-        needs = ("target", "side", "trait", "dice")
-        kind = "night_attack"
-    else:
-        kind = "night_effect"
-        if e["target"] == "trouper" and len(state.troupers) > 1:
-            needs += ("recipient",)
-        if e["traits"] or e["test_dice"]:
-            needs += ("trait", "dice")
-        if e["heal"]:
-            needs += ("heal",)
-    needs += _cost_needs(e["discard"])
-    return Option(str(num), label, kind, {"effect": num}, needs=needs, enabled=e["open"],
+    needs = _effect_needs(e, many)
+    kind = "night_attack" if e["attack"] else "night_effect"
+    return Option(str(num), f"Effect {num}: {e['text']}", kind, {"effect": num}, needs=needs,
+                  repeat=("dice",) if "dice" in needs else (), enabled=e["open"],
                   why=e["why"], group="effect")
 
 
@@ -322,8 +464,17 @@ def _hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, .
     )
 
 
-def _active_trouper(state: CampaignState) -> int:
+def _actor(state: CampaignState, option: Option) -> int:
+    """The Trouper who acts for an option: the Item's owner, the Quick card's owner, the
+    Trouper a question waits on, or the Active one."""
     night = night_of(state)
+    if option.kind == "night_item" and option.fields.get("trouper"):
+        return state.trouper_index(str(option.fields["trouper"]))
+    if option.kind == "night_quick":
+        slot = night.chain[int(option.fields["slot"]) - 1]
+        return slot.owner or 0
+    if option.kind in ("night_roll", "night_answer") and night.pending:
+        return night.pending[0].trouper or 0
     if night.activation is not None:
         return night.activation.trouper
     if night.pending and night.pending[0].trouper is not None:
@@ -337,6 +488,13 @@ def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effe
         k = int(str(option.fields["event"])) - 1
         ev = event_card(catalog, night.chain[k].card)
         return ev.effects[int(option.fields.get("effect", 1)) - 1]
+    if option.kind == "night_item":
+        t = _actor(state, option)
+        side = item_side(state, catalog, t, str(option.fields["item"]))
+        return side.effects[0] if side.effects else None
+    if option.kind == "night_quick":
+        slot = night.chain[int(option.fields["slot"]) - 1]
+        return tactic_card(catalog, slot.card).effects[int(option.fields["effect"]) - 1]
     act = night.activation
     if act is None:
         return None
@@ -346,36 +504,56 @@ def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effe
     return tactic_card(catalog, slot.card).effects[int(option.fields["effect"]) - 1]
 
 
-def _dice_ask(state: CampaignState, catalog: Catalog, t: int, pool: str) -> Ask:
-    who = fx.name_of(state, catalog, t)
-    return Ask(
-        "dice",
-        f"{who} rolls {pool}." if pool else f"{who} rolls.",
-        (Pick("r", "The app rolls (digital dice)", []),),
-        default="r",
-        free=f"the faces of your own dice ({pool}), e.g. \"2 x 1\"" if pool else
-        "the faces of your own dice, e.g. \"2 x 1\"",
-        parse=lambda text: [text],
+def test_spec(
+    state: CampaignState, catalog: Catalog, option: Option, fields: Mapping[str, Any]
+) -> TestSpec | None:
+    """The Test an option takes with the answers so far (None: it takes none, or its
+    target is not named yet)."""
+    night = night_of(state)
+    if option.kind == "night_roll":
+        q = night.pending[0]
+        return TestSpec(q.trouper or 0, tuple(q.traits), q.dice, q.target or 0, "dodge",
+                        against_enemy=True)
+    eff = _effect_of(state, catalog, option)
+    if eff is None:
+        return None
+    t = _actor(state, option)
+    traits = [str(x) for x in eff.test.traits] if eff.test is not None else []
+    fixed = eff.test.dice if eff.test is not None else None
+    if any(o.kind in ATTACKS for o in eff.outcome):
+        if not fields.get("target"):
+            return None
+        need = attack_need(state, catalog, eff, str(fields["target"]), fields.get("side"))[1]
+        if not traits and not fixed:
+            traits = list(ALL_TRAITS)
+    elif eff.test is not None:
+        need = eff.test.target or 0
+    else:
+        return None
+    return TestSpec(t, tuple(traits), fixed, need, "Test")
+
+
+def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | None:
+    """Which Trait, each with the dice really rolled and the exact odds; not asked when the
+    Test has one way only."""
+    if len(spec.traits) <= 1:
+        return None
+    box = box_of(catalog)
+    rows = []
+    for trait in spec.traits:
+        key, setup = setup_of(state, catalog, spec, trait)
+        ts = prepare_test(setup, box)
+        p = odds_for_test(setup, box).probability
+        rows.append((float(p), trait, " ".join(ts.pool), ts.notes))
+    rows.sort(key=lambda r: -r[0])
+    picks = tuple(
+        Pick(str(i + 1), f"{_trait(trait)}: roll {pool}, {p:.0%} to reach {spec.target}", trait)
+        for i, (p, trait, pool, _) in enumerate(rows)
     )
-
-
-def _test_ask(
-    state: CampaignState, catalog: Catalog, t: int, traits: list[str], fixed: str | None,
-    need: int | None,
-) -> tuple[Ask, dict[str, str]]:
-    try:
-        opts = test_options(state, catalog, t, traits=traits, fixed_dice=fixed,
-                            target=need if need is not None else 0)
-    except RuleError:
-        opts = []
-    pools = {o["trait"]: o["pool"] for o in opts}
-    picks = []
-    for i, o in enumerate(opts):
-        chance = f", {o['probability']:.0%} to reach {need}" if need is not None else ""
-        picks.append(Pick(str(i + 1), f"{_trait(o['trait'])} (roll {o['pool']}){chance}",
-                          o["trait"] if o["trait"] in traits else None))
-    question = "Which Trait?" + (f" ({need} Triumphs needed)" if need is not None else "")
-    return Ask("trait", question, tuple(picks), default="1" if picks else None), pools
+    notes = rows[0][3]
+    info = tuple(notes)
+    return Ask("trait", f"Which Trait? ({spec.target} Triumph(s) needed)", picks, default="1",
+               info=info)
 
 
 def _night_asker(
@@ -383,16 +561,44 @@ def _night_asker(
     need: str,
 ) -> Ask | None:
     night = night_of(state)
-    t = _active_trouper(state)
+    t = _actor(state, option)
     fields = {**option.fields, **answers}
     if need == "card":  # the card a Rest puts face down
         picks = _hand_picks(state, catalog, t)
         return Ask("card", f"{fx.name_of(state, catalog, t)} Rests: which card goes face down?",
                    picks, default=picks[-1].key if picks else None)
-    if need == "cards":  # the discard question
+    if need == "cards" and night.pending and night.pending[0].kind == "order":
+        q = night.pending[0]
+        picks = tuple(Pick(str(i + 1), narrate.record_name(catalog, c), c)
+                      for i, c in enumerate(q.cards))
+        return Ask("cards", "Type the cards in the order their Effects resolve, e.g. "
+                   + " ".join(p.key for p in reversed(picks)), picks,
+                   many=(len(picks), len(picks)), default=" ".join(p.key for p in picks))
+    if need == "cards":  # the discard question, or the cards that take the Wounds
         q = night.pending[0]
         picks = _hand_picks(state, catalog, q.trouper or 0)
-        return Ask("cards", f"{q.prompt}: type {q.n} number(s)", picks, many=(q.n, q.n))
+        n = min(q.n, len(picks))
+        return Ask("cards", f"{q.prompt}: type {n} number(s)", picks, many=(n, n),
+                   default=" ".join(p.key for p in picks[-n:]) if picks else None)
+    if need == "confirm":
+        eff = _effect_of(state, catalog, option)
+        text = interp.condition_text(eff) if eff is not None else ""
+        return Ask("confirm", f"Does the Condition hold at the table? {text}", (
+            Pick("y", "Yes: it holds (look at the Map)", True),
+            Pick("n", "No: then this Effect cannot be resolved now", False, enabled=False,
+                 why="choose another Effect (`back`)"),
+        ), default="y")
+    if need == "token_flip":
+        eff = _effect_of(state, catalog, option)
+        kind = token_to_place(state, t, eff) if eff is not None else None
+        if kind is None:
+            return None
+        word = kind.capitalize()
+        return Ask("token_flip", f"Where does the new {word} token go?", (
+            Pick("n", f"On a Tile without one of your Consumed {word} tokens", False),
+            Pick("y", f"On a Tile with one of your Consumed {word} tokens: it turns Intact",
+                 True),
+        ), default="n")
     if need == "troupers":
         q = night.pending[0]
         picks = tuple(
@@ -407,21 +613,35 @@ def _night_asker(
         n = sum(c.n for c in eff.cost if c.kind == "discard_card") if eff else 1
         picks = _hand_picks(state, catalog, t)
         return Ask("discard", f"Which {n} card(s) does {fx.name_of(state, catalog, t)} discard "
-                   "to pay the Cost?", picks, many=(n, n))
+                   "to pay the Cost?", picks, many=(n, n),
+                   default=" ".join(p.key for p in picks[-n:]) if len(picks) >= n else None)
     if need == "discard_any":
         picks = _hand_picks(state, catalog, t)
         return Ask("discard", "Which cards are discarded before drawing?", picks,
                    many=(0, len(picks)))
     if need == "recipient":
+        eff = _effect_of(state, catalog, option)
+        heals = eff is not None and any(o.kind == "heal" for o in eff.outcome)
+        dist = eff.target.distance if eff is not None and eff.target is not None else "any"
         picks = tuple(
-            Pick(str(i + 1), fx.name_of(state, catalog, i), tr.trouper)
+            Pick(str(i + 1), fx.name_of(state, catalog, i)
+                 + (f" ({len(tr.wounds)} Wound(s))" if heals else ""), tr.trouper)
             for i, tr in enumerate(state.troupers)
         )
-        return Ask("recipient", "Which Trouper does the Effect target (within its Distance)?",
-                   picks, default=str(t + 1))
+        chosen = t
+        if heals:
+            # the most wounded Trouper, the acting one first among equals
+            order = sorted(range(len(state.troupers)),
+                           key=lambda i: (-len(state.troupers[i].wounds), i != t))
+            chosen = order[0]
+        where = "" if dist == "any" else f" (at Distance {dist}: look at the Map)"
+        return Ask("recipient", f"Which Trouper does the Effect target{where}?", picks,
+                   default=str(chosen + 1))
     if need == "heal":
         who = state.trouper_index(fields["recipient"]) if fields.get("recipient") else t
         wounds = state.troupers[who].wounds
+        if not wounds:
+            return None
         picks = tuple(Pick(str(i + 1), card_name(catalog, c), c) for i, c in enumerate(wounds))
         eff = _effect_of(state, catalog, option)
         n = sum(o.n for o in eff.outcome if o.kind == "heal") if eff else 1
@@ -439,8 +659,11 @@ def _night_asker(
                                    "nemesis"))
             else:
                 tpicks.append(Pick(tg["target"].lower(), f"Minion {tg['target']}: {tg['name']} "
-                                   f"(hit on {tg['defense']}+ Triumphs)", tg["target"]))
-        return Ask("target", "Which target?", tuple(tpicks),
+                                   f"({tg['type']}, hit on {tg['defense']}+ Triumphs)",
+                                   tg["target"]))
+        want = eff.target.minion_type if eff is not None and eff.target is not None else None
+        question = "Which target?" + (f" (a {want.capitalize()} Minion)" if want else "")
+        return Ask("target", question, tuple(tpicks),
                    default=tpicks[0].key if tpicks else None)
     if need == "side":
         if fields.get("target") != "nemesis":
@@ -459,56 +682,21 @@ def _night_asker(
         return Ask("side", "Which side of the Nemesis do you hit (where you stand)?",
                    tuple(spicks), default=default)
     if need == "trait":
-        eff = _effect_of(state, catalog, option)
-        traits: list[str] = (
-            [str(x) for x in eff.test.traits] if eff is not None and eff.test is not None else []
-        )
-        fixed = eff.test.dice if eff is not None and eff.test is not None else None
-        target_need: int | None = None
-        if option.kind in ("night_attack", "night_event") and fields.get("target") and eff:
-            try:
-                target_need = attack_need(state, catalog, eff, str(fields["target"]),
-                                          fields.get("side"))[1]
-            except RuleError:
-                target_need = None
-            traits = traits or ([] if fixed else list(ALL_TRAITS))
-        elif eff is not None and eff.test is not None:
-            target_need = eff.test.target
-        ask, _ = _test_ask(state, catalog, t, traits, fixed, target_need)
-        return ask
-    if need == "dice":
-        trait = fields.get("trait")
-        pool = ""
         if option.kind == "night_roll":
-            q = night.pending[0]
-            try:
-                opts = test_options(state, catalog, q.trouper or 0, traits=q.traits,
-                                    fixed_dice=q.dice, target=q.target or 0)
-            except RuleError:
-                opts = []
-            t = q.trouper or 0
-        else:
-            eff = _effect_of(state, catalog, option)
-            traits = (
-                [str(x) for x in eff.test.traits]
-                if eff is not None and eff.test is not None else []
-            )
-            fixed = eff.test.dice if eff is not None and eff.test is not None else None
-            if option.kind != "night_effect" and not traits and not fixed:
-                traits = list(ALL_TRAITS)
-            try:
-                opts = test_options(state, catalog, t, traits=traits, fixed_dice=fixed, target=0)
-            except RuleError:
-                opts = []
-        match = [o for o in opts if o["trait"] == trait] or opts[:1]
-        pool = match[0]["pool"] if match else ""
-        return _dice_ask(state, catalog, t, pool)
+            return None  # chosen with the option
+        spec = test_spec(state, catalog, option, fields)
+        return _trait_ask(state, catalog, spec) if spec is not None else None
+    if need == "dice":
+        spec = test_spec(state, catalog, option, fields)
+        if spec is None:
+            return None
+        return throw_ask(state, catalog, spec, fields)
     raise KeyError(need)  # pragma: no cover - every need above
 
 
 register_askers(
     ("night_rest", "night_answer", "night_attack", "night_effect", "night_event", "night_roll",
-     "night_item", "night_redraw"),
+     "night_item", "night_redraw", "night_quick"),
     _night_asker,
 )
 VIEWS["night"] = night_view

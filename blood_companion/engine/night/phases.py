@@ -10,11 +10,13 @@ to once it is done (``next``)::
     phase               players may                      on entering / settled        next
     beginning_of_night  begin, continue                  Nemesis's Skills -> turn 1   -
     start_of_turn       continue                         Skills -> Planning           -
-    planning            play, rest, pass (Cascade), item first player / after a play  -
+    planning            play, rest, pass (Cascade),      first player / after a play  -
+                        item, quick
     tactic              attack, effect, support, event,  the leftmost card is Active  nemesis
-                        redraw, done, item, continue
-    nemesis             continue, item                   Reaction Line right to left  minions
-    minions             continue, item                   A, B, then Flow order        cleanup
+                        redraw, done, item, quick,
+                        continue
+    nemesis             continue, item, quick            Reaction Line right to left  minions
+    minions             continue, item, quick            A, B, then Flow order        cleanup
     cleanup             continue                         every Cleanup step           start_of_turn
     over                (End of the Night)               -                            -
 
@@ -49,7 +51,7 @@ if TYPE_CHECKING:
 
 Step = Callable[[CampaignState, "Catalog", Chance], CampaignState]
 
-QUESTION_ACTIONS = frozenset({"night_answer", "night_roll", "night_item"})
+QUESTION_ACTIONS = frozenset({"night_answer", "night_roll", "night_item", "night_quick"})
 
 
 @dataclass(frozen=True)
@@ -445,25 +447,29 @@ PHASES: dict[str, Phase] = {
         ),
         Phase(
             "planning", "Planning Phase", "Planning Phase",
-            frozenset({"night_play", "night_rest", "night_pass", "night_item"}), _to_planning,
+            frozenset({"night_play", "night_rest", "night_pass", "night_item", "night_quick"}),
+            _to_planning,
             after_play,
             refuse={"night_continue": "the Planning Phase goes on while someone can play"},
         ),
         Phase(
             "tactic", "Tactic Phase", "Tactic Phase",
             frozenset({"night_attack", "night_effect", "night_support", "night_event",
-                       "night_redraw", "night_done", "night_item", "night_continue"}),
+                       "night_redraw", "night_done", "night_item", "night_quick",
+                       "night_continue"}),
             enter_tactic, None, "nemesis",
             done_text="Every Chain card is resolved: the Nemesis Phase comes next.",
         ),
         Phase(
             "nemesis", "Nemesis Phase", "Nemesis Phase",
-            frozenset({"night_continue", "night_item"}), start_nemesis, _nemesis_settled,
+            frozenset({"night_continue", "night_item", "night_quick"}), start_nemesis,
+            _nemesis_settled,
             "minions", done_text="The Nemesis Phase is over: the Minions Phase comes next.",
         ),
         Phase(
             "minions", "Minions Phase", "Minions Phase",
-            frozenset({"night_continue", "night_item"}), start_minions, _minions_settled,
+            frozenset({"night_continue", "night_item", "night_quick"}), start_minions,
+            _minions_settled,
             "cleanup", done_text="The Minions Phase is over: the Cleanup Phase comes next.",
         ),
         Phase(

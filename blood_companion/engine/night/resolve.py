@@ -43,6 +43,39 @@ def check_cost_and_condition(
     )
 
 
+def usable(
+    state: CampaignState,
+    catalog: Catalog,
+    t: int,
+    eff: m.Effect,
+    *,
+    discard: Sequence[str],
+    item: str | None = None,
+) -> tuple[str, str]:
+    """Whether Trouper ``t`` may resolve ``eff`` now, for the screens: ``(why not, Condition to
+    confirm)``. The first is "" when they may; the second is the Condition in words when only
+    the table can tell whether it holds (its option then asks for a confirmation)."""
+    try:
+        check_cost_and_condition(state, catalog, t, eff, discard=discard, item=item,
+                                 confirmed=True)
+    except RuleError as exc:
+        return exc.message, ""
+    if interp.condition_holds(state, t, eff.condition) is None:
+        return "", interp.condition_text(eff)
+    return "", ""
+
+
+def token_to_place(state: CampaignState, t: int, eff: m.Effect) -> str | None:
+    """"trap" or "whisper" when ``eff`` places a token of which Trouper ``t`` has a Consumed
+    one on the Map (the players say whether the new one goes on it: it turns Intact)."""
+    for o in eff.outcome:
+        if o.kind == "place_trap" and state.troupers[t].traps.consumed:
+            return "trap"
+        if o.kind == "place_whisper" and state.troupers[t].whispers.consumed:
+            return "whisper"
+    return None
+
+
 def pay_costs(
     state: CampaignState,
     catalog: Catalog,
@@ -120,6 +153,10 @@ def card_effect(
         return card, eff, k
     if act.done.get(k, 0) >= eff.repeat:
         raise RuleError(f"Effect {effect} of {card.name} is already resolved")
+    if k in slot.quick_used:
+        raise RuleError(
+            f"Effect {effect} of {card.name} is Quick and was already resolved this turn"
+        )
     return card, eff, k
 
 
@@ -128,15 +165,31 @@ def is_area(eff: m.Effect) -> bool:
 
 
 def mark_done(
-    state: CampaignState, act: Activation, k: int, area_target: str | None = None
+    state: CampaignState,
+    act: Activation,
+    k: int,
+    eff: m.Effect | None = None,
+    area_target: str | None = None,
 ) -> CampaignState:
+    """Effect ``k`` of the Active card is resolved (once more; for a Special Area, on
+    ``area_target``); a Quick Effect is marked on the card, so it is not resolved again outside
+    the activation ("Quick Effects")."""
     done = dict(act.done)
     done[k] = done.get(k, 0) + 1
     update: dict[str, Any] = {"done": done, "last": k}
     if area_target is not None:
-        hits = {**act.area_hits, k: [*act.area_hits.get(k, []), area_target]}
-        update["area_hits"] = hits
-    return fx.with_night(state, activation=act.model_copy(update=update))
+        update["area_hits"] = {**act.area_hits, k: [*act.area_hits.get(k, []), area_target]}
+    state = fx.with_night(state, activation=act.model_copy(update=update))
+    if eff is not None and eff.type == "quick" and done[k] >= eff.repeat:
+        state = mark_quick_used(state, act.slot, k)
+    return state
+
+
+def mark_quick_used(state: CampaignState, slot: int, k: int) -> CampaignState:
+    night = night_of(state)
+    chain = list(night.chain)
+    chain[slot] = chain[slot].model_copy(update={"quick_used": [*chain[slot].quick_used, k]})
+    return fx.with_night(state, chain=chain)
 
 
 def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:

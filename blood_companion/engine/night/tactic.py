@@ -10,7 +10,7 @@ from blood_companion.engine.campaign import gain_trophies
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
-from blood_companion.engine.night.core import event_card, item_card, tactic_card, trouper_index
+from blood_companion.engine.night.core import event_card, tactic_card, trouper_index
 from blood_companion.engine.night.phases import activate_next, settle
 from blood_companion.engine.night.planning import NightAction
 from blood_companion.engine.night.resolve import (
@@ -24,12 +24,12 @@ from blood_companion.engine.night.resolve import (
     mark_done,
     pay_costs,
 )
-from blood_companion.engine.night.trouper_tests import effect_test
+from blood_companion.engine.night.trouper_tests import effect_test, item_side, use_test_items
 from blood_companion.engine.night_state import NightState
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
-    pass
+    from blood_companion.content.loader import Catalog
 
 
 
@@ -51,6 +51,7 @@ class Attack(NightAction):
     distance: int | None = None
     discard: list[str] = []
     also: list[str] = []  # Minion spaces for the other attack Elements (extra_minion_wounds)
+    items: list[str] = []  # Quick Items used during the Test (Bonus Triumphs, Re-rolls)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -70,7 +71,8 @@ class Attack(NightAction):
                 state, cat, t, eff, discard=self.discard, confirmed=self.confirm
             )
             state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
-        state = mark_done(state, act, k, area_key if is_area(eff) else None)
+        state = mark_done(state, act, k, eff, area_key if is_area(eff) else None)
+        state = use_test_items(state, cat, ctx.chance, t, self.items)
         state, ok = attack(
             state,
             cat,
@@ -115,6 +117,7 @@ class ResolveEffect(NightAction):
     discard: list[str] = []
     heal: list[str] = []
     distance: int | None = None
+    items: list[str] = []  # Quick Items used during the Test
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -132,9 +135,10 @@ class ResolveEffect(NightAction):
         check_distance(eff, self.distance, "the target")
         check_cost_and_condition(state, cat, t, eff, discard=self.discard, confirmed=self.confirm)
         state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
-        state = mark_done(state, act, k)
+        state = mark_done(state, act, k, eff)
         ok = True
         if eff.test is not None:
+            state = use_test_items(state, cat, ctx.chance, t, self.items)
             state, ok = effect_test(
                 state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, card.id
             )
@@ -194,7 +198,9 @@ class UseSupport(NightAction):
 
 class UseItem(NightAction):
     """An equipped Item's Effect ("Using an Item"); a Quick Item also outside the owner's
-    activation, e.g. during a dodge Test. Depleted until the Cleanup Phase."""
+    activation, e.g. during a dodge Test. Depleted until the Cleanup Phase. An Item that
+    attacks names its target (and the Nemesis side) and takes its Test like a card's; one that
+    targets a Trouper names who (``recipient``)."""
 
     type: Literal["night_item"] = "night_item"
     doing = "using an Item"
@@ -204,6 +210,14 @@ class UseItem(NightAction):
     item: str
     discard: list[str] = []
     heal: list[str] = []
+    recipient: str | None = None
+    target: str | None = None  # an attack: "nemesis" or a Minion space
+    side: str | None = None
+    trait: str | None = None
+    dice: list[str] = []
+    reroll: list[str] = []
+    items: list[str] = []  # other Quick Items used during its Test
+    distance: int | None = None
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -211,24 +225,23 @@ class UseItem(NightAction):
         t = trouper_index(state, self.trouper)
         tr = state.troupers[t]
         who = fx.name_of(state, cat, t)
-        iid = self.item
-        if iid not in tr.equipped.values():
-            matches = [v for v in tr.equipped.values() if v.startswith(iid)]
-            if len(matches) != 1:
-                raise RuleError(
-                    f"{who} has no equipped Item {iid!r}",
-                    hint="equipped: " + ", ".join(tr.equipped.values()),
-                )
-            iid = matches[0]
-        item = item_card(cat, iid)
-        advanced = any(s.item == iid and s.advanced for s in tr.sleeves)
-        side = item.advanced if advanced and item.advanced is not None else item.starting
+        iid = match_item(state, cat, t, self.item)
+        side = item_side(state, cat, t, iid)
         if iid in tr.depleted_items:
             raise RuleError(f"{side.name} is depleted until the Cleanup Phase")
         active = night.activation.trouper if night.activation is not None else None
         if not side.quick and (night.phase != "tactic" or active != t or night.pending):
             raise RuleError(f"{side.name} is not Quick: use it during {who}'s activation")
+        if not side.effects:
+            raise RuleError(f"{side.name} has no Effect to use")
         eff = side.effects[0]
+        attacks = any(o.kind in ATTACKS for o in eff.outcome)
+        if attacks and self.target is None:
+            raise RuleError(f"name the target of {side.name}'s attack (--target)")
+        target = t
+        if self.recipient and eff.target is not None and eff.target.kind == "trouper":
+            target = trouper_index(state, self.recipient)
+        check_distance(eff, self.distance, "the target")
         check_cost_and_condition(
             state, cat, t, eff, discard=self.discard, item=iid, confirmed=self.confirm
         )
@@ -238,13 +251,63 @@ class UseItem(NightAction):
                 state, t, depleted_items=[*state.troupers[t].depleted_items, iid]
             )
         state = fx.log(state, "uses_item", who=tr.trouper, item=iid)
-        state = apply_own(
-            state, cat, ctx.chance, t, eff.outcome, heal=self.heal, token_flip=self.token_flip
-        )
+        ok = True
+        if attacks:
+            assert self.target is not None
+            state = use_test_items(state, cat, ctx.chance, t, self.items)
+            state, ok = attack(
+                state, cat, ctx.chance, t, eff, target=self.target, side=self.side,
+                trait=self.trait, dice=self.dice, reroll=self.reroll, bonus_triumphs=0,
+                distance=None, label=side.name,
+            )
+        elif eff.test is not None:
+            state = use_test_items(state, cat, ctx.chance, t, self.items)
+            state, ok = effect_test(
+                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll,
+                side.name,
+            )
+        if ok and night_of(state).result is None:
+            state = apply_own(
+                state, cat, ctx.chance, t, eff.outcome, target=target, heal=self.heal,
+                token_flip=self.token_flip,
+            )
+        elif not ok:  # a Trap the attack used is consumed whether it hit or not
+            used = [o for o in eff.outcome if o.kind == "consume_trap"]
+            state = apply_own(state, cat, ctx.chance, t, used)
+        if attacks or eff.test is not None:
+            return settle(state, cat, ctx.chance)
         return state
 
     def describe(self) -> str:
-        return f"{self.trouper} uses {self.item}"
+        aim = f" on {self.target}" if self.target else ""
+        return f"{self.trouper} uses {self.item}{aim}"
+
+
+def match_item(state: CampaignState, catalog: Catalog, t: int, key: str) -> str:
+    """An equipped Item of Trouper ``t`` by id, unique id prefix or name (case-insensitive).
+    Raises RuleError."""
+    tr = state.troupers[t]
+    equipped = list(tr.equipped.values())
+    if key in equipped:
+        return key
+    low = key.strip().lower()
+    hits = [v for v in equipped if v.startswith(low)]
+    if len(hits) != 1:
+        hits = [v for v in equipped if low in _item_names(state, catalog, t, v)]
+    if len(hits) != 1:
+        raise RuleError(
+            f"{fx.name_of(state, catalog, t)} has no equipped Item {key!r}",
+            hint="equipped: " + ", ".join(equipped),
+        )
+    return hits[0]
+
+
+def _item_names(state: CampaignState, catalog: Catalog, t: int, iid: str) -> set[str]:
+    card = catalog.item(iid)
+    names = {item_side(state, catalog, t, iid).name.lower()}
+    if card is not None:
+        names.add(card.name.lower())
+    return names
 
 
 class UseEvent(NightAction):
@@ -264,6 +327,7 @@ class UseEvent(NightAction):
     reroll: list[str] = []
     distance: int | None = None
     discard: list[str] = []
+    items: list[str] = []  # Quick Items used during the Test
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -282,6 +346,8 @@ class UseEvent(NightAction):
         state = pay_costs(state, cat, t, eff, discard=self.discard)
         state = fx.with_night(state, activation=act.model_copy(update={"event_used": True}))
         state = fx.log(state, "attempts_event", who=fx.tid(state, t), event=ev.id)
+        if eff.test is not None or any(o.kind in ATTACKS for o in eff.outcome):
+            state = use_test_items(state, cat, ctx.chance, t, self.items)
         if any(o.kind in ATTACKS for o in eff.outcome):
             if self.target is None:
                 raise RuleError("name the Minion space the Event's attack targets (--target)")

@@ -5,7 +5,7 @@ odds first."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
@@ -14,7 +14,8 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import parse_faces, parse_pool
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night.core import box_of, reroll_slots, traits_of
+from blood_companion.engine.interpreter import TEST_BONUS_KINDS
+from blood_companion.engine.night.core import box_of, item_card, reroll_slots, traits_of
 from blood_companion.engine.night_state import Bonus
 from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
 from blood_companion.engine.state import CampaignState
@@ -34,6 +35,93 @@ from blood_companion.engine.tests_procedure import (
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+
+# A throw the app rolled before the step was recorded (`blood play` asks about Re-rolls between
+# throws): "app: 2 x 1". Without the mark, the faces were typed in from physical dice.
+APP_ROLLED = "app:"
+
+
+def read_throw(text: str) -> tuple[str, Literal["digital", "physical"]]:
+    """The faces of one throw and who rolled it (the :data:`APP_ROLLED` mark)."""
+    if text.strip().lower().startswith(APP_ROLLED):
+        return text.strip()[len(APP_ROLLED):].strip(), "digital"
+    return text, "physical"
+
+
+def item_side(state: CampaignState, catalog: Catalog, owner: int, iid: str) -> m.ItemSide:
+    """The side an equipped Item shows (the Advanced side once upgraded)."""
+    item = item_card(catalog, iid)
+    advanced = any(s.item == iid and s.advanced for s in state.troupers[owner].sleeves)
+    return item.advanced if advanced and item.advanced is not None else item.starting
+
+
+def equipped_item(state: CampaignState, catalog: Catalog, key: str) -> str:
+    """An Item equipped by any Trouper, by id, unique id prefix or name. Raises RuleError."""
+    ids = [iid for tr in state.troupers for iid in tr.equipped.values()]
+    if key in ids:
+        return key
+    low = key.strip().lower()
+    hits = [iid for iid in ids if iid.startswith(low)]
+    if len(hits) != 1:
+        hits = []
+        for i, tr in enumerate(state.troupers):
+            for iid in tr.equipped.values():
+                card = catalog.item(iid)
+                names = {item_side(state, catalog, i, iid).name.lower()}
+                if card is not None:
+                    names.add(card.name.lower())
+                if low in names:
+                    hits.append(iid)
+    if len(hits) != 1:
+        raise RuleError(f"no single equipped Item {key!r}",
+                        hint="equipped: " + ", ".join(ids))
+    return hits[0]
+
+
+def test_item_owner(
+    state: CampaignState, catalog: Catalog, t: int, iid: str
+) -> tuple[int, m.Effect]:
+    """Who holds ``iid``, an equipped Quick Item whose Effect only helps a Test (Bonus
+    Triumphs, a Re-roll, a Bonus die: "Re-rolling the Dice", "Bonus Dice" make those Quick),
+    and its Effect, for Trouper ``t``'s Test. Raises RuleError when it cannot help now."""
+    owners = [i for i, tr in enumerate(state.troupers) if iid in tr.equipped.values()]
+    if not owners:
+        raise RuleError(f"nobody has the Item {iid!r} equipped")
+    owner = owners[0]
+    side = item_side(state, catalog, owner, iid)
+    if iid in state.troupers[owner].depleted_items:
+        raise RuleError(f"{side.name} is depleted until the Cleanup Phase")
+    eff = side.effects[0] if side.effects else None
+    if eff is None or not eff.outcome or any(o.kind not in TEST_BONUS_KINDS for o in eff.outcome):
+        raise RuleError(f"{side.name} does not help a Test")
+    if not side.quick and not any(o.kind in ("reroll", "bonus_die") for o in eff.outcome):
+        raise RuleError(f"{side.name} is not Quick")
+    own_only = eff.target is None or eff.target.kind == "self"
+    if own_only and owner != t:
+        raise RuleError(f"{side.name} helps only its owner's Tests")
+    return owner, eff
+
+
+def use_test_items(
+    state: CampaignState, catalog: Catalog, rng: Chance, t: int, items: Sequence[str]
+) -> CampaignState:
+    """Quick Items used during Trouper ``t``'s Test (recorded with the Test): each one's Cost
+    is paid and its Bonus Triumphs, Re-rolls or Bonus die go to this Test. Raises RuleError."""
+    from blood_companion.engine import interpreter as interp
+
+    for key in items:
+        iid = equipped_item(state, catalog, key)
+        owner, eff = test_item_owner(state, catalog, t, iid)
+        # naming it at this Test is the table's word that its Condition holds
+        interp.check_costs(state, catalog, owner, eff, interp.Payment((), iid, confirmed=True))
+        state = interp.pay_costs(state, catalog, owner, eff, interp.Payment((), iid))
+        if not any(c.kind == "deplete_item" for c in eff.cost):
+            tr = state.troupers[owner]
+            state = fx.with_trouper(state, owner, depleted_items=[*tr.depleted_items, iid])
+        state = fx.log(state, "uses_item", who=fx.tid(state, owner), item=iid)
+        act = interp.Act(catalog, rng, source=fx.tid(state, owner), target=t)
+        state = interp.apply_outcomes(state, act, eff.outcome)
+    return state
 
 
 
@@ -85,7 +173,9 @@ def take_test(
 
     ``trait`` picks one of ``traits`` (the best odds when None); ``dice`` are the faces typed
     in from physical dice (the roll first, then one entry per Re-roll whose dice ``reroll``
-    names, 1-based, e.g. "1,3"); without ``dice`` the app rolls and plays Re-rolls at best.
+    names, 1-based, e.g. "1,3"; "i:1,3" for the Insanity Re-roll), or rolled by the app while
+    the players chose their Re-rolls (:data:`APP_ROLLED`); without ``dice`` the app rolls and
+    plays Re-rolls at best.
     Bonuses the Trouper gained for their next Test (Items, Supports) are spent here, and a
     Failure moves the Insanity cube ("Insanity"). Raises RuleError/DiceError.
     """
@@ -107,7 +197,8 @@ def take_test(
     setup = options[0][1]
     ts = prepare_test(setup, box)
     if dice:
-        ts = roll_test(ts, box, faces=parse_faces(dice[0], ts.pool, box))
+        first, source = read_throw(dice[0])
+        ts = roll_test(ts, box, faces=parse_faces(first, ts.pool, box), source=source)
         if len(reroll) != len(dice) - 1:
             raise RuleError(
                 "each Re-roll needs the dice it re-rolls (--reroll 1,3) and their faces "
@@ -117,12 +208,14 @@ def take_test(
             insanity_reroll = slots_text.lower().startswith("i")
             slots = reroll_slots(slots_text.lstrip("iI:"), len(ts.pool))
             picked = tuple(ts.pool[s] for s in slots)
+            text, source = read_throw(faces_text)
             ts = reroll_test(
                 ts,
                 box,
                 slots,
                 insanity=insanity_reroll,
-                faces=parse_faces(faces_text, picked, box),
+                faces=parse_faces(text, picked, box),
+                source=source,
             )
     else:
         if reroll:

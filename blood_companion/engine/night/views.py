@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
 from blood_companion.engine import effects as fx
+from blood_companion.engine import interpreter as interp
 from blood_companion.engine import narrate
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
@@ -21,7 +22,8 @@ from blood_companion.engine.night.core import (
 from blood_companion.engine.night.resolve import (
     attack_need,
     card_effect,
-    check_cost_and_condition,
+    token_to_place,
+    usable,
 )
 from blood_companion.engine.state import CampaignState
 
@@ -47,6 +49,10 @@ def _effect_entry(
         "test_dice": eff.test.dice if eff.test is not None else None,
         "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
         "heal": any(o.kind == "heal" for o in eff.outcome),
+        # the Condition in words when only the table can tell (asked before it resolves)
+        "confirm": interp.condition_text(eff)
+        if interp.condition_holds(state, t, eff.condition) is None else "",
+        "token": token_to_place(state, t, eff),  # a placed token may flip a Consumed one
     }
 
 
@@ -120,16 +126,19 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             entry = _effect_entry(state, catalog, t, eff, k + 1)
             try:
                 card_effect(catalog, act, slot, k + 1)
-                check_cost_and_condition(
+                why, entry["confirm"] = usable(
                     state, catalog, t, eff, discard=tr.hand[: entry["discard"]]
                 )
-                entry["open"], entry["why"] = True, ""
+                entry["open"], entry["why"] = not why, why
             except RuleError as exc:
                 entry["open"], entry["why"] = False, exc.message
             if entry["attack"]:
                 entry["targets"] = attack_targets(state, catalog, eff)
                 if entry["open"] and not entry["targets"]:
-                    entry["open"], entry["why"] = False, "no target on the board"
+                    want = entry["minion_type"]
+                    entry["open"], entry["why"] = False, (
+                        f"no {want.capitalize()} Minion on the board" if want
+                        else "no target on the board")
             out["effects"].append(entry)
     for k, s in enumerate(night.chain[: act.slot]):
         if s.kind != "tactic" or s.owner == t:
@@ -154,13 +163,14 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
         entry["text"] = render_effect(side.effects[0]) if side.effects else ""
         if iid in tr.depleted_items:
             entry["open"], entry["why"] = False, "depleted until the Cleanup Phase"
+        elif side.effects and side.effects[0].timing == "on_wound" and not tr.wounds:
+            entry["open"], entry["why"] = False, "only right after suffering a Wound"
         elif side.effects:
             eff = side.effects[0]
             n = sum(c.n for c in eff.cost if c.kind == "discard_card")
-            try:
-                check_cost_and_condition(state, catalog, t, eff, discard=tr.hand[:n], item=iid)
-            except RuleError as exc:
-                entry["open"], entry["why"] = False, exc.message
+            why, entry["confirm"] = usable(state, catalog, t, eff, discard=tr.hand[:n], item=iid)
+            entry["open"], entry["why"] = not why, why
+            entry["token"] = token_to_place(state, t, eff)
         out["items"].append(entry)
     if not act.event_used:
         for k, s in enumerate(night.chain):

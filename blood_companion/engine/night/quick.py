@@ -1,0 +1,232 @@
+"""Quick Effects outside the owner's activation ("Quick Effects", "Types of Effects"): a Quick
+Effect of a Tactic card on the Chain, and a Quick Item, may be resolved at any moment of the
+night their Cost can be paid and their Condition holds, by paying that Cost.
+
+* :class:`UseQuick` resolves a Quick Effect of a card on the Chain (Dash Along the Rafters'
+  Step, Smelling Salts' Heal, a Nemesis Tactic card's Quick attack) once per card; resolving it
+  during the card's own activation counts too (``ChainSlot.quick_used``).
+* :func:`quick_now` lists what may be used now, for menus: those card Effects, and the Quick
+  Items whose Effect is not only a Test bonus (those are offered inside the Test they help).
+
+An Effect timed "right after a Wound" (``timing: on_wound``) is offered while its owner holds
+a Wound card: the app does not know the exact moment, the table does
+(docs/rules-decisions.md, "Quick Effects").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from blood_companion.content import models as m
+from blood_companion.content.render import render_effect
+from blood_companion.engine import effects as fx
+from blood_companion.engine.actions import Context
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
+from blood_companion.engine.night.core import tactic_card, trouper_index
+from blood_companion.engine.night.phases import settle
+from blood_companion.engine.night.planning import NightAction
+from blood_companion.engine.night.resolve import (
+    apply_own,
+    attack,
+    check_cost_and_condition,
+    check_distance,
+    mark_quick_used,
+    pay_costs,
+    token_to_place,
+    usable,
+)
+from blood_companion.engine.night.trouper_tests import effect_test, item_side, use_test_items
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+# The phases with Tactic cards on the Chain (placed in the Planning Phase, cleared in the
+# Cleanup Phase).
+CHAIN_PHASES = ("planning", "tactic", "nemesis", "minions")
+
+
+class UseQuick(NightAction):
+    """A Quick Effect of a Tactic card on the Chain, resolved outside its owner's activation
+    (its owner resolves it, paying its Cost). An attack names its target (and side) and takes
+    its Test like any attack; a Trouper target is named with ``recipient``."""
+
+    type: Literal["night_quick"] = "night_quick"
+    doing = "a Quick Effect"
+    slot: int  # 1-based Chain space of the card
+    effect: int  # 1-based Effect number on the card
+    target: str | None = None
+    side: str | None = None
+    trait: str | None = None
+    dice: list[str] = []
+    reroll: list[str] = []
+    items: list[str] = []
+    recipient: str | None = None
+    heal: list[str] = []
+    discard: list[str] = []
+    distance: int | None = None
+    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        night = night_of(state)
+        k, j, eff = quick_effect(state, cat, self.slot, self.effect)
+        slot = night.chain[k]
+        assert slot.owner is not None
+        t = slot.owner
+        attacks = any(o.kind in ATTACKS for o in eff.outcome)
+        if attacks and self.target is None:
+            raise RuleError("name the target of the Quick attack (--target)")
+        target = t
+        if self.recipient and eff.target is not None and eff.target.kind == "trouper":
+            target = trouper_index(state, self.recipient)
+        check_distance(eff, self.distance, "the target")
+        check_cost_and_condition(state, cat, t, eff, discard=self.discard,
+                                 confirmed=self.confirm)
+        state = pay_costs(state, cat, t, eff, discard=self.discard, slot=k)
+        state = mark_quick_used(state, k, j)
+        card = tactic_card(cat, slot.card)
+        state = fx.log(state, "quick_effect", who=fx.tid(state, t), card=card.id, n=j + 1)
+        ok = True
+        if attacks:
+            assert self.target is not None
+            state = use_test_items(state, cat, ctx.chance, t, self.items)
+            state, ok = attack(
+                state, cat, ctx.chance, t, eff, target=self.target, side=self.side,
+                trait=self.trait, dice=self.dice, reroll=self.reroll, bonus_triumphs=0,
+                distance=None, label=card.name,
+            )
+        elif eff.test is not None:
+            state = use_test_items(state, cat, ctx.chance, t, self.items)
+            state, ok = effect_test(
+                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll,
+                card.name,
+            )
+        if ok and night_of(state).result is None:
+            state = apply_own(state, cat, ctx.chance, t, eff.outcome, target=target,
+                              heal=self.heal, token_flip=self.token_flip)
+        elif not ok:  # a Trap the attack used is consumed whether it hit or not
+            used = [o for o in eff.outcome if o.kind == "consume_trap"]
+            state = apply_own(state, cat, ctx.chance, t, used)
+        return settle(state, cat, ctx.chance)
+
+    def describe(self) -> str:
+        aim = f" on {self.target}" if self.target else ""
+        return f"Quick Effect {self.effect} of the card on Chain space {self.slot}{aim}"
+
+
+def quick_effect(
+    state: CampaignState, catalog: Catalog, space: int, effect: int
+) -> tuple[int, int, m.Effect]:
+    """The Chain index, Effect index and Effect of a Quick Effect that may be resolved now
+    outside its card's activation. Raises RuleError."""
+    night = night_of(state)
+    k = space - 1
+    if not 0 <= k < len(night.chain):
+        raise RuleError(f"no card on Chain space {space}")
+    slot = night.chain[k]
+    if slot.kind != "tactic" or slot.owner is None:
+        raise RuleError(f"Chain space {space} holds no face-up Tactic card")
+    card = tactic_card(catalog, slot.card)
+    j = effect - 1
+    if not 0 <= j < len(card.effects):
+        raise RuleError(f"{card.name} has Effects 1 to {len(card.effects)}")
+    eff = card.effects[j]
+    if eff.type != "quick":
+        raise RuleError(
+            f"Effect {effect} of {card.name} is not Quick: it is resolved in its activation"
+        )
+    if j in slot.quick_used:
+        raise RuleError(f"the Quick Effect of {card.name} was already resolved this turn")
+    act = night.activation
+    if act is not None and act.slot == k:
+        raise RuleError(
+            f"{card.name} is the Active card: resolve its Effect in the activation",
+            see=("night_effect", "night_attack"),
+        )
+    if slot.sacrificed and any(c.kind == "sacrifice" for c in eff.cost):
+        raise RuleError(f"{card.name} is already Sacrificed")
+    return k, j, eff
+
+
+def _holds(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect,
+           item: str | None = None) -> str:
+    """Why Trouper ``t`` cannot resolve ``eff`` now ("" when they can)."""
+    if state.troupers[t].knocked_out:
+        return "Knocked Out"
+    if eff.timing == "on_wound" and not state.troupers[t].wounds:
+        return "only right after suffering a Wound"
+    n = sum(c.n for c in eff.cost if c.kind == "discard_card")
+    return usable(state, catalog, t, eff, discard=state.troupers[t].hand[:n], item=item)[0]
+
+
+def test_only(eff: m.Effect) -> bool:
+    """An Effect that only helps a Test (offered inside the Test it helps)."""
+    return bool(eff.outcome) and all(o.kind in TEST_BONUS_KINDS for o in eff.outcome)
+
+
+def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """What may be resolved now outside an activation: Quick Effects of the cards on the Chain
+    and Quick Items (not those that only help a Test), each with what its questions need."""
+    night = night_of(state)
+    out: list[dict[str, Any]] = []
+    if night.result is not None or night.phase not in CHAIN_PHASES + ("start_of_turn",):
+        return out
+    act = night.activation
+    for k, slot in enumerate(night.chain):
+        if slot.kind != "tactic" or slot.owner is None:
+            continue
+        if act is not None and act.slot == k:
+            continue  # the Active card's Effects are offered in its activation
+        card = catalog.tactic(slot.card)
+        if card is None:
+            continue
+        quick = [j for j, e in enumerate(card.effects) if e.type == "quick"]
+        for j in quick:
+            eff = card.effects[j]
+            if j in slot.quick_used or _holds(state, catalog, slot.owner, eff):
+                continue
+            out.append(_entry(state, catalog, "card", slot.owner, eff, {
+                "space": k + 1, "effect": j + 1, "card": card.id, "name": card.name,
+                "key": f"q{k + 1}" + (f".{j + 1}" if len(quick) > 1 else ""),
+            }))
+    for i, tr in enumerate(state.troupers):
+        for cat_name, iid in sorted(tr.equipped.items()):
+            if iid in tr.depleted_items:
+                continue
+            side = item_side(state, catalog, i, iid)
+            if not side.quick or not side.effects:
+                continue
+            eff = side.effects[0]
+            if test_only(eff):
+                continue
+            if act is not None and act.trouper == i:
+                continue  # offered with the Active Trouper's own Items
+            if _holds(state, catalog, i, eff, item=iid):
+                continue
+            out.append(_entry(state, catalog, "item", i, eff, {
+                "item": iid, "name": side.name, "key": f"i{tr.seat + 1}{cat_name[0]}",
+            }))
+    return out
+
+
+def _entry(state: CampaignState, catalog: Catalog, kind: str, t: int, eff: m.Effect,
+           extra: dict[str, Any]) -> dict[str, Any]:
+    attack_kind = next((o.kind for o in eff.outcome if o.kind in ATTACKS), None)
+    return {
+        "kind": kind,
+        "owner": state.troupers[t].trouper,
+        "owner_name": fx.name_of(state, catalog, t),
+        "text": render_effect(eff),
+        "attack": attack_kind.removesuffix("_attack") if attack_kind else None,
+        "test": eff.test is not None,
+        "target": eff.target.kind if eff.target is not None else None,
+        "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
+        "heal": any(o.kind == "heal" for o in eff.outcome),
+        "confirm": usable(state, catalog, t, eff, discard=(), item=extra.get("item"))[1],
+        "token": token_to_place(state, t, eff),
+        **extra,
+    }
