@@ -326,6 +326,14 @@ def _render_night(v: dict[str, Any], width: int) -> list[Line]:
             "",
         )
     )
+    for w in nem.get("weaknesses", []):
+        wd = w["defense"]
+        won = " ✓ won" if w["trophy_won"] else ""
+        trophy = f" · Trophy: {w['trophy']}{won}" if w["trophy"] else ""
+        text = (f"  {w['side'].capitalize()} Weakness {w['name']} ({w['effect_name']}): "
+                f"Defense P{wd['physical']} M{wd['mind']}{trophy}")
+        for part in _wrap(text, width, "     "):
+            out.append((part, "dim"))
     th = v["threat"]
     alerts = ", ".join(str(a) for a in th["alerts"])
     out.append(
@@ -420,7 +428,28 @@ def _render_night(v: dict[str, Any], width: int) -> list[Line]:
         )
         for text in _wrap("Items: " + items, width - 5, "  "):
             out.append(("     " + text, "dim"))
+        tokens_line = _tokens(t)
+        if tokens_line:
+            out.append((_fit("     " + tokens_line, width), "dim"))
+    if v.get("auras"):
+        out.append(("Auras in play", "bold"))
+        for a in v["auras"]:
+            when = f" [{a['timing'].replace('_', ' ')}]" if a.get("timing") else ""
+            name = f" {a['name']}:" if a.get("name") else ":"
+            for text in _wrap(f"  {a['source']}{name} {a['text']}{when}", width, "     "):
+                out.append((text, "dim"))
     return out
+
+
+def _tokens(t: dict[str, Any]) -> str:
+    """A Trouper's Trap and Whisper tokens: in the Reserve, and Intact/Consumed on the Map."""
+    parts = []
+    for kind in ("traps", "whispers"):
+        tok = t.get(kind)
+        if tok and (tok["intact"] or tok["consumed"]):
+            parts.append(f"{kind.capitalize()} on the Map: {tok['intact']} intact, "
+                         f"{tok['consumed']} consumed ({tok['supply']} in reserve)")
+    return "; ".join(parts)
 
 
 def _render_day(v: dict[str, Any], width: int) -> list[Line]:

@@ -18,7 +18,7 @@ Keywords", "Elements - Symbols".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -58,6 +58,9 @@ class Act:
     tile: str | None = None
     skip_attacks: bool = True
     token_flip: bool = False  # a placed token goes on one of the player's Consumed ones
+    # the Enemy a Trouper's attack targets ({"card": Nemesis or Minion id, "space": "A"}): a
+    # Push, Attract or Move of that Effect moves it
+    foe: Mapping[str, str] | None = None
 
 
 def dump(o: m.Outcome) -> dict[str, Any]:
@@ -403,16 +406,35 @@ def _consume_trap(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 
 
 def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    """Movement is on the Map: the app writes the instruction the table carries out."""
+    """Movement is on the Map: the app writes the instruction the table carries out, naming
+    the Miniature that moves (narrate.movement_text adds the keyword's constraint)."""
     who = _who(s, a)
-    if not a.enemy:
-        return fx.log(s, "move", who=who or a.source, outcome=dump(o))
-    if a.tile is not None:
-        return fx.log(s, "enemy_move_tile", src=a.source, outcome=dump(o), distance=a.tile)
-    if who is None:
-        return fx.log(s, "enemy_move", src=a.source, outcome=dump(o))
-    kind = "enemy_move_toward" if o.kind in SELF_MOVES else "enemy_move_trouper"
-    return fx.log(s, kind, src=a.source, outcome=dump(o), who=who)
+    args: dict[str, Any] = {"move": o.kind, "n": o.n}
+    me = _miniature(s, a.source, a.enemy)
+    if a.enemy:
+        if o.kind in SELF_MOVES or who is None:
+            args["mover"] = me  # the Enemy moves itself
+            if a.tile is not None:
+                args["toward"] = {"distance": a.tile}
+            elif who is not None:
+                args["toward"] = {"trouper": who}
+        else:
+            args.update(mover={"trouper": who}, by=me)
+    elif o.kind in SELF_MOVES:
+        args["mover"] = {"trouper": who or a.source}
+    elif a.foe is not None:
+        args.update(mover=dict(a.foe), by=me)
+    elif who is not None and who != a.source:
+        args.update(mover={"trouper": who}, by=me)
+    else:
+        args.update(mover=None, by=me)  # the Effect's target: the table knows which
+    return fx.log(s, "movement", **args)
+
+
+def _miniature(s: CampaignState, source: str, enemy: bool) -> dict[str, str]:
+    if not enemy and any(t.trouper == source for t in s.troupers):
+        return {"trouper": source}
+    return {"card": source}
 
 
 def _attack(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:

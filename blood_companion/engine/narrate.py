@@ -350,6 +350,8 @@ def render(entry: NightLogEntry | Mapping[str, Any], catalog: Catalog) -> str:
         kind, args = str(entry.get("kind", "")), entry.get("args") or {}
     else:
         kind, args = entry.kind, entry.args
+    if kind == "movement":
+        return movement_text(catalog, args)
     template = TEMPLATES.get(kind)
     if template is None:
         return f"({kind.replace('_', ' ')}: {', '.join(f'{k}={v}' for k, v in args.items())})"
@@ -359,3 +361,54 @@ def render(entry: NightLogEntry | Mapping[str, Any], catalog: Catalog) -> str:
         if field is not None:
             out.append(_value(catalog, field, args))
     return "".join(out)
+
+
+# The movement keywords as instructions for the table ("Elements - Keywords"): what moves, how
+# far, and the keyword's constraint. {mover}: the Miniature that moves; {by}: the one whose
+# Effect moves it; {n}: the number; {toward}: where to (", toward ...").
+MOVES = {
+    "step": "MOVE {mover}: Step {n} - up to {n} time(s) to an adjacent Tile{toward} (never onto "
+            "an Impassable Tile; on the Nemesis's Tile, a step may change to another side)",
+    "run": "MOVE {mover}: Run{toward} - along the most direct path to the chosen Tile (no "
+           "Impassable Tiles)",
+    "fly": "MOVE {mover}: Fly{toward} - along the most direct path; it may pass over Impassable "
+           "Tiles but not stop on one, and triggers no Tile Effects",
+    "escape": "MOVE {mover}: Escape {n} - straight back from its Front Side, as far as possible "
+              "up to {n} Tile(s), facing unchanged",
+    "push": "MOVE {mover}: Pushed {n} by {by} - in one straight line, as far as possible up to "
+            "{n} Tile(s)",
+    "attract": "MOVE {mover}: Attracted {n} toward {by} - up to {n} Tile(s), each closer, along "
+               "the most direct path",
+    "move": "MOVE {mover}: Move {n}{toward} - up to {n} time(s) to an adjacent Tile",
+}
+
+
+def miniature_name(catalog: Catalog, ref: Mapping[str, Any] | None) -> str:
+    """A Miniature on the Map: a Trouper, the Nemesis, a Minion (with its space)."""
+    if not ref:
+        return "the Effect's target"
+    if "trouper" in ref:
+        return trouper_name(catalog, ref["trouper"])
+    if "any" in ref:
+        what = "Minion" if ref["any"] == "minion" else "Enemy"
+        return f"the {what} the Effect targets (on the Map)"
+    if "distance" in ref:
+        return f"a Tile at Distance {ref['distance']} (Leader's Rule picks it)"
+    rec = catalog.find(str(ref.get("card", "")))
+    name = record_name(catalog, ref.get("card"))
+    if isinstance(rec, m.Minion):
+        return f"the {name} Minion" + (f" on space {ref['space']}" if ref.get("space") else "")
+    return name
+
+
+def movement_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
+    """A movement log event as the instruction the table carries out."""
+    kind = str(args.get("move", "move"))
+    template = MOVES.get(kind, MOVES["move"])
+    toward = args.get("toward")
+    return template.format(
+        mover=miniature_name(catalog, args.get("mover")),
+        by=miniature_name(catalog, args.get("by")) if args.get("by") else "its source",
+        n=args.get("n") or 1,
+        toward=f" toward {miniature_name(catalog, toward)}" if toward else "",
+    )

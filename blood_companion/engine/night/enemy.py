@@ -521,10 +521,11 @@ def answer_order(
     if sorted(cards) != sorted(q.cards):
         raise RuleError("name every card once, in the order they resolve: " + ", ".join(q.cards))
     night = fx.night_of(state)
-    timed = [j for j in night.queue if _troupers_side(j) and j.card in q.cards]
-    rest = [j for j in night.queue if j not in timed]
-    ordered = sorted(timed, key=lambda j: cards.index(j.card))
-    state = fx.with_night(state, pending=list(night.pending[1:]), queue=[*ordered, *rest])
+    timed = [k for k, j in enumerate(night.queue) if _troupers_side(j) and j.card in q.cards]
+    ordered = iter(sorted((night.queue[k] for k in timed), key=lambda j: cards.index(j.card)))
+    # the players' Effects take their places in the queue in the order chosen
+    queue = [next(ordered) if k in timed else j for k, j in enumerate(night.queue)]
+    state = fx.with_night(state, pending=list(night.pending[1:]), queue=queue)
     return run_queue(state, catalog, rng)
 
 

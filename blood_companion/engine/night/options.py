@@ -369,10 +369,13 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             continue
         options.append(_effect_option(e, many))
     for s in opt["supports"]:
+        s_needs = (("confirm",) if s.get("confirm") else ()) + (
+            ("token_flip",) if s.get("token") else ())
         options.append(
             Option(f"s{s['space']}", f"Use the Support of {s['name']} "
                    f"({fx.name_of(state, catalog, state.trouper_index(s['owner']))}): {s['text']}",
-                   "night_support", {"slot": s["space"], "effect": s["effect"]}, group="support")
+                   "night_support", {"slot": s["space"], "effect": s["effect"]}, needs=s_needs,
+                   enabled=s.get("open", True), why=s.get("why", ""), group="support")
         )
     for k, it in enumerate(opt["items"]):
         entry = _item_entry(state, catalog, t, it["item"])
@@ -492,7 +495,7 @@ def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effe
         t = _actor(state, option)
         side = item_side(state, catalog, t, str(option.fields["item"]))
         return side.effects[0] if side.effects else None
-    if option.kind == "night_quick":
+    if option.kind in ("night_quick", "night_support"):
         slot = night.chain[int(option.fields["slot"]) - 1]
         return tactic_card(catalog, slot.card).effects[int(option.fields["effect"]) - 1]
     act = night.activation
@@ -696,7 +699,7 @@ def _night_asker(
 
 register_askers(
     ("night_rest", "night_answer", "night_attack", "night_effect", "night_event", "night_roll",
-     "night_item", "night_redraw", "night_quick"),
+     "night_item", "night_redraw", "night_quick", "night_support"),
     _night_asker,
 )
 VIEWS["night"] = night_view

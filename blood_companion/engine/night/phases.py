@@ -118,7 +118,8 @@ def _begin(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState
         for k, sk in enumerate(nem.skills)
         if sk.timing == "beginning_of_night"
     ]
-    return fx.with_night(state, queue=jobs)
+    # the Nemesis's own first, then the players' in the order they choose
+    return fx.with_night(state, queue=[*jobs, *night_of(state).queue])
 
 
 def list_player_timing(state: CampaignState, catalog: Catalog, timing: str) -> CampaignState:
@@ -174,8 +175,8 @@ def start_turn(
         for k, sk in enumerate(nem.skills)
         if sk.timing == "beginning_of_turn"
     ]
-    state = fx.with_night(state, queue=jobs)
-    return state
+    # the Nemesis's own first, then the players' in the order they choose
+    return fx.with_night(state, queue=[*jobs, *night_of(state).queue])
 
 
 def _first_turn(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:

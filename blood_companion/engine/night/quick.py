@@ -107,7 +107,8 @@ class UseQuick(NightAction):
             )
         if ok and night_of(state).result is None:
             state = apply_own(state, cat, ctx.chance, t, eff.outcome, target=target,
-                              heal=self.heal, token_flip=self.token_flip)
+                              heal=self.heal, token_flip=self.token_flip,
+                              foe=self.target if attacks else None)
         elif not ok:  # a Trap the attack used is consumed whether it hit or not
             used = [o for o in eff.outcome if o.kind == "consume_trap"]
             state = apply_own(state, cat, ctx.chance, t, used)

@@ -100,14 +100,30 @@ def apply_own(
     heal: Sequence[str] = (),
     discard: Sequence[str] = (),
     token_flip: bool = False,
+    foe: str | None = None,
 ) -> CampaignState:
     """A Trouper Effect's Elements, Trouper ``t`` acting on ``target`` (default: themself);
-    attacks are resolved by their Test (:func:`attack`)."""
+    attacks are resolved by their Test (:func:`attack`). ``foe``: the Enemy the Effect's attack
+    targeted ("nemesis" or a Minion space), which its Push, Attract or Move moves."""
     act = interp.Act(
         catalog, chance, source=fx.tid(state, t), target=t if target is None else target,
         heal=tuple(heal), discard=tuple(discard), token_flip=token_flip,
+        foe=foe_ref(state, foe) if foe else None,
     )
     return interp.apply_outcomes(state, act, outcome)
+
+
+def foe_ref(state: CampaignState, target: str) -> dict[str, str] | None:
+    """An attack's target as a Miniature reference for the log ("nemesis" or a Minion space)."""
+    night = night_of(state)
+    key = target.strip().lower()
+    if key in ("*enemy", "*minion"):  # an Effect on an Enemy the players pick on the Map
+        return {"any": key[1:]}
+    if key in ("nemesis", "n", "boss"):
+        return {"card": night.nemesis}
+    space = key.removeprefix("minion:").upper()
+    ms = next((x for x in night.minions if x.space == space), None)
+    return {"card": ms.minion, "space": space} if ms is not None else None
 
 
 def active(state: CampaignState, catalog: Catalog) -> tuple[NightState, Activation, ChainSlot]:
@@ -333,11 +349,18 @@ def attack(
     space = key.removeprefix("minion:").upper()
     state = fx.wound_minion(state, catalog, space, 1)
     extra = wounds - 1
-    for other in more_targets[:extra]:
+    others = [o.strip().lower().removeprefix("minion:").upper() for o in more_targets]
+    if len(others) > extra:
+        raise RuleError(f"this attack has {extra} attack Element(s) left for other Minions, "
+                        f"not {len(others)}")
+    if space in others or len(set(others)) != len(others):
+        raise RuleError("a Minion takes one Wound from an attack: name another Minion for "
+                        "each other attack Element")
+    for other in others:
         if catalog.config.extra_minion_wounds != "other_minion":
             raise RuleError("the extra Wounds of this attack are lost (rules_config: "
                             "extra_minion_wounds is 'lost')")
-        state = fx.wound_minion(state, catalog, other.removeprefix("minion:").upper(), 1)
+        state = fx.wound_minion(state, catalog, other, 1)
         extra -= 1
     if extra > 0:
         state = fx.log(state, "minion_extra_lost", minion=foe, n=extra)

@@ -90,7 +90,8 @@ class Attack(NightAction):
             more_targets=self.also,
         )
         if ok and night_of(state).result is None:
-            state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip)
+            state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip,
+                              foe=self.target)
         elif not ok:  # a Trap the attack used is consumed whether it hit or not
             used = [o for o in eff.outcome if o.kind == "consume_trap"]
             state = apply_own(state, cat, ctx.chance, t, used)
@@ -143,9 +144,11 @@ class ResolveEffect(NightAction):
                 state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, card.id
             )
         if ok:
+            on_enemy = eff.target is not None and eff.target.kind in ("enemy", "minion")
             state = apply_own(
                 state, cat, ctx.chance, t, eff.outcome, target=who, heal=self.heal,
                 token_flip=self.token_flip,
+                foe=f"*{eff.target.kind}" if on_enemy and eff.target is not None else None,
             )
         if eff.text:
             state = fx.log(state, "card_text", card=card.id, effect=k)
@@ -186,8 +189,17 @@ class UseSupport(NightAction):
             raise RuleError(f"Effect {self.effect} of {card.name} is not a Support")
         if j in slot.supports_used:
             raise RuleError("that Support already has a Cube on it this turn")
-        chain = list(night.chain)
-        chain[k] = slot.model_copy(update={"supports_used": [*slot.supports_used, j]})
+        eff = card.effects[j]
+        # its Condition reads the card owner's board (their tokens: "Support Effect"); its
+        # Cost is paid by the Active Trouper who uses it
+        owner = slot.owner if slot.owner is not None else act.trouper
+        check_cost_and_condition(state, cat, owner, eff.model_copy(update={"cost": []}),
+                                 discard=(), confirmed=self.confirm)
+        check_cost_and_condition(state, cat, act.trouper, eff.model_copy(
+            update={"condition": None}), discard=())
+        state = pay_costs(state, cat, act.trouper, eff, discard=())
+        chain = list(night_of(state).chain)
+        chain[k] = chain[k].model_copy(update={"supports_used": [*slot.supports_used, j]})
         state = fx.with_night(state, chain=chain)
         state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=card.id)
         state = apply_own(
@@ -269,7 +281,7 @@ class UseItem(NightAction):
         if ok and night_of(state).result is None:
             state = apply_own(
                 state, cat, ctx.chance, t, eff.outcome, target=target, heal=self.heal,
-                token_flip=self.token_flip,
+                token_flip=self.token_flip, foe=self.target if attacks else None,
             )
         elif not ok:  # a Trap the attack used is consumed whether it hit or not
             used = [o for o in eff.outcome if o.kind == "consume_trap"]
@@ -391,7 +403,8 @@ class UseEvent(NightAction):
                 state, chain=chain, chain_spaces=night_of(state).chain_spaces + r.chain_spaces
             )
             state = fx.log(state, "event_solved", event=ev.id)
-            state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip)
+            state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip,
+                              foe=self.target)
         else:
             state = apply_own(state, cat, ctx.chance, t, eff.on_failure, token_flip=self.token_flip)
         return settle(state, cat, ctx.chance)

@@ -146,6 +146,8 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
         other = tactic_card(catalog, s.card)
         for j, eff in enumerate(other.effects):
             if eff.type == "support" and j not in s.supports_used:
+                why, confirm = usable(state, catalog, s.owner or 0,
+                                      eff.model_copy(update={"cost": []}), discard=())
                 out["supports"].append(
                     {
                         "space": k + 1,
@@ -153,6 +155,10 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                         "owner": state.troupers[s.owner or 0].trouper,
                         "name": other.name,
                         "text": render_effect(eff),
+                        "open": not why,
+                        "why": why,
+                        "confirm": confirm,
+                        "token": token_to_place(state, t, eff),
                     }
                 )
     for iid in tr.equipped.values():
@@ -271,6 +277,8 @@ def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
                 "exhausted": t.exhausted,
                 "knocked_out": t.knocked_out,
                 "rested": t.rested_this_turn,
+                "traps": t.traps.model_dump(),
+                "whispers": t.whispers.model_dump(),
                 "items": [
                     {
                         "category": c,
@@ -298,7 +306,9 @@ def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
             "wounds_needed": dict(level.wounds),
             "deck": len(night.reaction_deck),
             "discard": len(night.reaction_discard),
+            "weaknesses": weaknesses_view(state, catalog),
         },
+        "auras": auras_view(state, catalog),
         "location": night.location,
         "threat": {
             "value": night.threat,
@@ -315,3 +325,64 @@ def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         "pending": [q.model_dump() for q in night.pending],
         "queue": [j.label for j in night.queue],
     }
+
+
+def weaknesses_view(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """The Nemesis's Weakness cards beside its sides ("Weakness Cards"): what each side's
+    Defense becomes, its Effects, and the Nemesis Trophy it may give (and whether it was won
+    tonight)."""
+    night = night_of(state)
+    nem = fx.nemesis_card(state, catalog)
+    out = []
+    for side in m.SIDES:
+        w = fx.weakness(state, catalog, side)
+        if w is None:
+            continue
+        out.append({
+            "side": side,
+            "card": w.id,
+            "name": w.name,
+            "effect_name": w.effect_name,
+            "defense": {"physical": nem.defenses.physical + w.physical_modifier,
+                        "mind": nem.defenses.mind + w.mind_modifier},
+            "effects": [render_effect(e) for e in w.effects],
+            "trophy": w.trophy,
+            "trophy_won": side in night.weakness_trophies,
+        })
+    return out
+
+
+def auras_view(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """The Aura Effects in play now ("Aura Effect": active while the component showing it is in
+    play): the Nemesis's Skills, the Items equipped, the face-up Tactic cards on the Chain. A
+    timed Aura is resolved by the app at its moment; the others are reminders for the table."""
+    night = night_of(state)
+    out: list[dict[str, Any]] = []
+    nem = fx.nemesis_card(state, catalog)
+    for sk in nem.skills:
+        if sk.type == "aura":
+            out.append({"source": nem.name, "name": sk.name or "", "text": render_effect(sk),
+                        "timing": sk.timing})
+    for i, t in enumerate(state.troupers):
+        for iid in t.equipped.values():
+            item = catalog.item(iid)
+            if item is None:
+                continue
+            advanced = any(x.item == iid and x.advanced for x in t.sleeves)
+            side = item.advanced if advanced and item.advanced is not None else item.starting
+            for e in side.effects:
+                if e.type == "aura":
+                    out.append({"source": f"{side.name} ({fx.name_of(state, catalog, i)})",
+                                "name": "", "text": render_effect(e), "timing": e.timing})
+    for slot in night.chain:
+        if slot.kind != "tactic" or slot.face_down:
+            continue
+        card = catalog.tactic(slot.card)
+        if card is None:
+            continue
+        for e in card.effects:
+            if e.type == "aura":
+                owner = fx.name_of(state, catalog, slot.owner) if slot.owner is not None else ""
+                out.append({"source": f"{card.name} ({owner})", "name": "",
+                            "text": render_effect(e), "timing": e.timing})
+    return out
