@@ -124,3 +124,17 @@ def test_a_turn_to_the_nemesis_phase(night: Any) -> None:
     assert board["phase"] in ("nemesis", "minions", "cleanup", "over", "planning")
     log = night("night", "log", "--json").json()["log"]
     assert any("Nemesis Phase" in e["text"] for e in log)
+
+
+def test_06_a_hand_position_past_the_hand_is_refused_never_read_as_an_id(night: Any) -> None:
+    # Issue 15 item 6: with five cards, "9" once matched aurel-t09 by its id
+    hand = night("night", "next", "--json").json()["hand"]
+    assert len(hand) == 5
+    before = night("campaign", "show", "--json").json()["state_hash"]
+    r = night("night", "rest", "aurel", "9")
+    assert r.code == 1 and "holds 5 card(s): there is no card 9" in " ".join(r.err.split())
+    assert night("campaign", "show", "--json").json()["state_hash"] == before
+    r = night("night", "rest", "aurel", "5", "--json")
+    assert r.code == 0, r.err
+    st = night("status", "--json").json()
+    assert st["night"]["chain"][-1]["kind"] == "rest"

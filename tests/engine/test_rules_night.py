@@ -416,3 +416,28 @@ def test_11_an_enemy_moving_toward_a_trouper_names_both(catalog: Any) -> None:
 def test_11_questions_are_models_with_their_new_fields() -> None:
     q = Question(kind="order", prompt="x", cards=["a", "b"])
     assert q.cards == ["a", "b"] and q.about == ""
+
+
+# --------------------------------------------------------------------------- keywords
+
+
+def test_block_ends_the_planning_phase_after_its_threat(corvin: Table) -> None:
+    from blood_companion.engine.night import PlayCard
+
+    deck = corvin.catalog.starting_tactics_for("aurel")
+    block = next((c.id for c in deck if c.block and not c.cascade), None)
+    if block is None:
+        pytest.skip("no Block card in Aurel's deck")
+    corvin.state = fx.with_trouper(corvin.state, 0, hand=[block, *corvin.state.troupers[0]
+                                                          .hand[1:]])
+    threat = corvin.night.threat
+    corvin.do(PlayCard(trouper="aurel", card=block))
+    assert corvin.night.threat > threat or corvin.night.pending or corvin.night.queue
+    while corvin.night.pending:
+        q = corvin.night.pending[0]
+        if q.kind == "test":
+            corvin.state = ai.answer_test(corvin.state, corvin.catalog, Chance.fresh(0, 0), True)
+            corvin.state = settle(corvin.state, corvin.catalog, Chance.fresh(0, 1))
+        else:
+            corvin.do(AnswerQuestion(troupers=[corvin.state.troupers[q.candidates[0]].trouper]))
+    assert corvin.night.phase != "planning"  # Ioana never played: the Block ended it
