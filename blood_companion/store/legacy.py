@@ -121,23 +121,50 @@ class _V1View:
             night["reason"] = (
                 narrate.night_reason(state.night, self.catalog) if state.night.reason else ""
             )
-            for job in night.get("queue", []):
-                job.pop("miniature", None)
-                job.pop("miniatures", None)
+        _v1_shape(doc)
         return hash_text(canon(doc))
 
 
+# Fields app 0.1.0's states did not have (added by later rules): taken out before comparing a
+# rebuilt state with what 0.1.0 recorded, so a step the rules still play the same way matches.
+_V1_NIGHT = ("activated", "rest_exhaust", "weakness_trophies")
+_V1_PARTS = {
+    "queue": ("miniature", "miniatures", "confirmed", "owner"),
+    "pending": ("about", "cards"),
+    "chain": ("quick_used",),
+}
+_V1_TROUPER = ("traps", "whispers", "unmarked_wounds")
+
+
+def _v1_shape(doc: Doc) -> Doc:
+    """`doc` (changed in place) without the fields app 0.1.0 did not write."""
+    for t in doc.get("troupers") or []:
+        if isinstance(t, dict):
+            for k in _V1_TROUPER:
+                t.pop(k, None)
+    night = doc.get("night")
+    if isinstance(night, dict):
+        for k in _V1_NIGHT:
+            night.pop(k, None)
+        if isinstance(night.get("activation"), dict):
+            night["activation"].pop("area_hits", None)
+        for part, fields in _V1_PARTS.items():
+            for item in night.get(part) or []:
+                if isinstance(item, dict):
+                    for k in fields:
+                        item.pop(k, None)
+    return doc
+
+
 def _normal(doc: Doc) -> Doc:
-    """A state with what only the wording of the log can change taken out."""
+    """A state with what only the wording of the log (and fields app 0.1.0 did not have) can
+    change taken out."""
     doc = copy.deepcopy(doc)
     night = doc.get("night")
     if isinstance(night, dict):
         night["log"] = [[e.get("turn"), e.get("phase")] for e in night.get("log", [])]
         night.pop("reason", None)
-        for job in night.get("queue", []):
-            job.pop("miniature", None)
-            job.pop("miniatures", None)
-    return doc
+    return _v1_shape(doc)
 
 
 def rebuild_steps(
