@@ -56,10 +56,9 @@ def v1_doc(state: CampaignState, catalog: Any) -> dict[str, Any]:
         ]
         doc["night"]["reason"] = narrate.night_reason(state.night, catalog) if (
             state.night.reason) else ""
-        for job in doc["night"]["queue"]:
-            job.pop("miniature", None)
-            job.pop("miniatures", None)
-    return doc
+    from blood_companion.store.legacy import _v1_shape
+
+    return _v1_shape(doc)  # without the fields later versions added
 
 
 def legacy_states(actions: Sequence[Action], catalog: Any) -> list[CampaignState]:
