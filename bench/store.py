@@ -48,6 +48,8 @@ from blood_companion.store.docs import StepSource, canon, chain_rows, state_doc 
 from blood_companion.store.files import build_file  # noqa: E402
 
 GROWTH_LIMIT = 2.0
+BACKUP_SPACE_LIMIT = 1.0  # every backup kept, together, at most the save file's size
+GAME_STEPS = 1250  # steps per game in the backup model (8 games in 10,000 steps)
 STEP_BYTES_LIMIT = 4096
 BOT_PREFIX = 40  # real night moves before the padding
 
@@ -138,7 +140,44 @@ def measure(saves: Path, name: str, rounds: int, catalog: Any) -> dict[str, floa
     out = {k: statistics.median(v) for k, v in times.items()}
     out["bytes"] = row_bytes / max(1, real) + state_bytes / 50
     out["state"] = state_bytes
+    with CampaignStore.open(saves, name, catalog) as store:
+        out["file_bytes"] = store.path.stat().st_size
+        t0 = time.perf_counter()
+        backup = store.backup("bench")
+        out["backup_s"] = time.perf_counter() - t0
+        out["backup_bytes"] = backup.stat().st_size
     return out
+
+
+def backups_report(steps: int, m: dict[str, float]) -> bool:
+    """The backup space of a whole campaign of `steps` steps: a real compressed backup of the
+    built campaign gives the bytes per step of a backup; the campaign's backup history (one
+    every BACKUP_EVERY steps plus three per game, a game every GAME_STEPS steps, as the store
+    takes them) is thinned by the store's own rule (saves.backups_to_keep) and the kept copies
+    summed. The old rule (the newest 30 plain copies) is printed beside it."""
+    from blood_companion.store import saves as sv
+    from blood_companion.store.campaign_store import BACKUP_EVERY
+
+    file_per_step = m["file_bytes"] / steps
+    backup_per_step = m["backup_bytes"] / steps
+    events = sorted({*range(BACKUP_EVERY, steps + 1, BACKUP_EVERY),
+                     *(g + k for g in range(GAME_STEPS, steps + 1, GAME_STEPS)
+                       for k in (-GAME_STEPS // 2, -GAME_STEPS // 4, 0))})
+    names = [Path(f"20260101T{i:012d}-g{i + 1:06d}-auto.blood.db.gz")
+             for i, _ in enumerate(events)]
+    kept = sv.backups_to_keep(names)
+    at = dict(zip(names, events, strict=True))
+    new_total = sum(at[p] * backup_per_step for p in kept)
+    old_total = sum(e * file_per_step for e in events[-30:])
+    save = steps * file_per_step
+    limit = BACKUP_SPACE_LIMIT * save
+    print(f"backups of a {steps}-step campaign ({len(events)} taken): {len(kept)} kept, "
+          f"{new_total / 1e6:.2f} MB beside a {save / 1e6:.2f} MB save "
+          f"(x{new_total / save:.2f}; the old rule kept 30 plain copies: "
+          f"{old_total / 1e6:.1f} MB, x{old_total / save:.1f}); one backup "
+          f"{m['backup_s'] * 1e3:.0f} ms = x{m['backup_s'] / m['resume']:.1f} a resume "
+          f"(target: space <= x{BACKUP_SPACE_LIMIT} the save)")
+    return new_total <= limit
 
 
 def main() -> int:
@@ -177,6 +216,7 @@ def main() -> int:
     worst = max(m["bytes"] for _, m in results)
     ok &= worst <= STEP_BYTES_LIMIT
     print(f"bytes per night step: at most {worst:.0f} (target <= {STEP_BYTES_LIMIT})")
+    ok &= backups_report(results[-1][0], results[-1][1])
     if not ok:
         print("TARGET MISSED")
     return 0 if ok or not args.check else 1

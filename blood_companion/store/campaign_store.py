@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -656,21 +655,14 @@ class CampaignStore:
     # ------------------------------------------------------------------ backups and export
 
     def backup(self, reason: str) -> Path:
-        """Copy the whole save with SQLite's backup API into the campaign's backups folder."""
-        target = saves.new_backup_path(self.saves_dir, self.name, reason)
-        tmp = target.with_name(target.name + ".tmp")
-        try:
-            with self._errors():
-                dst = sqlite3.connect(tmp)
-                try:
-                    self._conn.backup(dst)
-                finally:
-                    dst.close()
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
+        """A compressed copy of the whole save in the campaign's backups folder (automatic
+        backups are thinned by generation: store/saves.py)."""
+        # a copy kept for good (before a delete, an import, a migration) stays a plain save
+        # file that any version can open; the automatic ones are compressed and thinned
+        target = saves.new_backup_path(self.saves_dir, self.name, reason,
+                                       compressed=not saves.is_protected(reason))
+        with self._errors():
+            saves.write_backup(self._conn, target)
         saves.prune_backups(self.saves_dir, self.name)
         return target
 

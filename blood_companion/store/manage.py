@@ -193,15 +193,7 @@ def _good(path: Path, catalog: Catalog | None) -> int | None:
         tmpdir.mkdir(exist_ok=True)
         copy = tmpdir / f"x{saves.SAVE_SUFFIX}"
         # Check a copy: opening may migrate, and the backup itself must stay as it is.
-        src = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-        try:
-            dst = sqlite3.connect(copy)
-            try:
-                src.backup(dst)
-            finally:
-                dst.close()
-        finally:
-            src.close()
+        saves.restore_copy(path, copy)
         with CampaignStore.open(tmpdir, "x", catalog, timeout=1.0) as store:
             if catalog is not None and not store.verify().ok:
                 return None
@@ -248,15 +240,7 @@ def recover_campaign(
             damaged = _move_aside(saves_dir, name, path, "damaged" if not force else "replaced")
         tmp = saves_dir / f".{name}.{os.getpid()}.restore"
         try:
-            src = sqlite3.connect(backup.resolve().as_uri() + "?mode=ro", uri=True)
-            try:
-                dst = sqlite3.connect(tmp)
-                try:
-                    src.backup(dst)
-                finally:
-                    dst.close()
-            finally:
-                src.close()
+            saves.restore_copy(backup, tmp)
             os.replace(tmp, path)
         finally:
             with contextlib.suppress(OSError):

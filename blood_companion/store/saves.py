@@ -5,7 +5,11 @@
     saves/
       tuesday.blood.db                 one SQLite file per campaign
       .last-campaign                   the name of the campaign used last (plain text)
-      .backups/tuesday/20250101T201500123456-end-of-night.blood.db
+      .backups/tuesday/20250101T201500123456-g000042-end-of-night.blood.db.gz
+
+Automatic backups are compressed copies numbered by generation and thinned so that their
+space stays bounded (:func:`prune_backups`); copies of deleted, damaged or replaced files are
+kept whole and never pruned.
 
 Every path is built from a checked name (:func:`names.check_campaign_name`) inside a checked
 folder (:func:`check_saves_dir`), so nothing is ever written outside the saves folder and no
@@ -15,8 +19,12 @@ path is one the operating system refuses (a name too long is a clear error, not 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import os
 import re
+import shutil
+import sqlite3
+import zlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -34,7 +42,17 @@ from blood_companion.store.names import check_campaign_name
 
 LAST_USED = ".last-campaign"
 BACKUPS = ".backups"
-KEEP_BACKUPS = 30  # automatic backups kept per campaign (deleted/damaged copies are kept too)
+GZ = ".gz"  # automatic backups are gzip-compressed copies of the save file
+# Generational thinning (:func:`prune_backups`): of the backups whose generation number is a
+# multiple of 2**level, the newest PER_LEVEL are kept, for every level; so the newest few are
+# kept and older ones at doubling distances, and the first: about log2(backups made) + 2.
+PER_LEVEL = 2
+KEEP_OLD_STYLE = 2  # uncompressed automatic backups of earlier versions kept (the newest)
+# Copies never pruned: the file as it was when deleted, found damaged, replaced or migrated.
+_PROTECTED = re.compile(r"-(deleted|damaged|replaced|before-import|before-migration|"
+                        r"before-state-schema)")
+_GENERATION = re.compile(r"^\d{8}T\d{12}-g(\d{1,9})-")
+MAX_BACKUP_BYTES = 4 << 30  # a compressed backup that inflates past this is not a save
 # Room left in a path for what goes below the saves folder: .backups/NAME/STAMP-slug.blood.db
 _ROOM_BELOW = 2 * 255 + 20
 
@@ -111,37 +129,127 @@ def backup_dir(saves_dir: Path, name: str) -> Path:
     return check_saves_dir(saves_dir) / BACKUPS / check_campaign_name(name)
 
 
-def new_backup_path(saves_dir: Path, name: str, reason: str) -> Path:
+def new_backup_path(saves_dir: Path, name: str, reason: str, *, compressed: bool = False
+                    ) -> Path:
+    """A new file name in the campaign's backups folder (the folder is made). A compressed
+    automatic backup also carries the next generation number (not a protected copy)."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     slug = re.sub(r"[^a-z0-9]+", "-", reason.lower()).strip("-")[:40] or "backup"
     folder = backup_dir(saves_dir, name)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{stamp}-{slug}{SAVE_SUFFIX}"
+    suffix = SAVE_SUFFIX + (GZ if compressed else "")
+    if compressed and not is_protected(slug):
+        gens = [g for g in (generation(p) for p in list_backups(saves_dir, name)) if g]
+        stamp += f"-g{max(gens, default=0) + 1:06d}"
+    path = folder / f"{stamp}-{slug}{suffix}"
     n = 1
     while path.exists():
-        path = folder / f"{stamp}-{slug}-{n}{SAVE_SUFFIX}"
+        path = folder / f"{stamp}-{slug}-{n}{suffix}"
         n += 1
     return path
 
 
+def is_protected(reason: str) -> bool:
+    """A copy kept whatever the thinning: before deleting, replacing or migrating a file."""
+    slug = re.sub(r"[^a-z0-9]+", "-", reason.lower()).strip("-")
+    return bool(_PROTECTED.search("-" + slug))
+
+
+def generation(path: Path) -> int | None:
+    """The generation number of an automatic compressed backup (None for other copies)."""
+    found = _GENERATION.match(path.name)
+    return int(found.group(1)) if found and path.name.endswith(GZ) else None
+
+
 def list_backups(saves_dir: Path, name: str) -> list[Path]:
-    """The campaign's backup files, newest first."""
+    """The campaign's backup files (plain and compressed), newest first."""
     folder = backup_dir(saves_dir, name)
     try:
-        files = [p for p in folder.iterdir() if p.name.endswith(SAVE_SUFFIX)]
+        files = [p for p in folder.iterdir()
+                 if p.name.endswith((SAVE_SUFFIX, SAVE_SUFFIX + GZ)) and p.is_file()]
     except OSError:
         return []
     return sorted(files, key=lambda p: p.name, reverse=True)
 
 
+def backups_to_keep(paths: list[Path]) -> set[Path]:
+    """Which backups :func:`prune_backups` keeps (see PER_LEVEL)."""
+    keep = {p for p in paths if _PROTECTED.search(p.name)}
+    numbered = sorted(((g, p) for p in paths if (g := generation(p)) is not None
+                       and p not in keep), reverse=True)
+    level = 0
+    while True:
+        step = 1 << level
+        at_level = [p for g, p in numbered if g % step == 0]
+        if not at_level:
+            break
+        keep.update(at_level[:PER_LEVEL])
+        level += 1
+    if numbered:
+        keep.add(numbered[-1][1])  # the oldest: the campaign as it began (small)
+    old_style = sorted((p for p in paths if p not in keep and generation(p) is None),
+                       key=lambda p: p.name, reverse=True)
+    keep.update(old_style[:KEEP_OLD_STYLE])
+    return keep
+
+
 def prune_backups(saves_dir: Path, name: str) -> None:
-    """Keep the newest automatic backups; copies of deleted or damaged files are never pruned."""
-    auto = [
-        p for p in list_backups(saves_dir, name) if not re.search(r"-(deleted|damaged)", p.name)
-    ]
-    for old in auto[KEEP_BACKUPS:]:
-        with contextlib.suppress(OSError):
-            old.unlink()
+    """Thin the automatic backups (generations); protected copies are never pruned."""
+    paths = list_backups(saves_dir, name)
+    keep = backups_to_keep(paths)
+    for old in paths:
+        if old not in keep:
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
+def write_backup(conn: sqlite3.Connection, target: Path) -> None:
+    """Copy the open save ``conn`` (SQLite's backup API: a consistent copy under its lock)
+    into ``target``, gzip-compressed when its name says so; written under a temporary name and
+    renamed, so a backup is whole or absent."""
+    tmp = target.with_name(target.name + ".tmp")
+    raw = target.with_name(target.name + ".raw.tmp")
+    try:
+        dst = sqlite3.connect(raw if target.name.endswith(GZ) else tmp)
+        try:
+            conn.backup(dst)
+        finally:
+            dst.close()
+        if target.name.endswith(GZ):
+            with open(raw, "rb") as src, gzip.open(tmp, "wb", compresslevel=6) as out:
+                shutil.copyfileobj(src, out, 1 << 20)
+        os.replace(tmp, target)
+    finally:
+        for leftover in (tmp, raw):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+
+def restore_copy(backup: Path, dest: Path) -> None:
+    """Write the save a backup holds into ``dest`` (a new file): a compressed backup is
+    inflated (refused past MAX_BACKUP_BYTES), a plain one copied with SQLite's backup API
+    read-only. Raises OSError, sqlite3.Error or StoreError."""
+    if backup.name.endswith(GZ):
+        total = 0
+        try:
+            with gzip.open(backup, "rb") as src, open(dest, "wb") as out:
+                while chunk := src.read(1 << 20):
+                    total += len(chunk)
+                    if total > MAX_BACKUP_BYTES:
+                        raise StoreError(f"the backup {backup.name} inflates past 4 GB")
+                    out.write(chunk)
+        except (EOFError, zlib.error) as exc:  # cut or damaged (gzip's own errors are OSError)
+            raise StoreError(f"the backup {backup.name} is damaged: {exc}") from None
+        return
+    src_conn = sqlite3.connect(backup.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        dst = sqlite3.connect(dest)
+        try:
+            src_conn.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src_conn.close()
 
 
 def read_last_used(saves_dir: Path) -> str | None:

@@ -209,6 +209,10 @@ def test_backup_api_and_part_change_backup(new_store: Any, saves_dir: Path, cata
     store = new_store()
     path = store.backup("before Lucilla")
     assert path.parent == saves_dir / ".backups" / "tuesday"
-    assert path.name.endswith("-before-lucilla.blood.db")
-    with CampaignStore.open(path.parent, path.name.removesuffix(".blood.db"), catalog) as copy:
+    assert path.name.endswith("-before-lucilla.blood.db.gz")  # compressed, numbered
+    assert saves_mod.generation(path) is not None
+    out = saves_dir.parent / "restored"
+    out.mkdir()
+    saves_mod.restore_copy(path, out / "copy.blood.db")
+    with CampaignStore.open(out, "copy", catalog) as copy:
         assert copy.state == store.state
