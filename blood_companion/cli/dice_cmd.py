@@ -238,9 +238,11 @@ def _insanity(catalog: Any, cube: int | None, reading: str | None) -> Any:
         return None
     chosen = reading or catalog.config.insanity_reroll_reading
     chosen = chosen.replace("-", "_")
-    if chosen not in ("any_dice", "one_die"):
-        raise UsageError(f"--insanity-reading is any-dice or one-die, not {reading!r}")
-    return insanity_bonuses(catalog.insanity.spaces, cube, chosen)
+    if chosen == "any_dice":
+        return insanity_bonuses(catalog.insanity.spaces, cube, "any_dice")
+    if chosen == "one_die":
+        return insanity_bonuses(catalog.insanity.spaces, cube, "one_die")
+    raise UsageError(f"--insanity-reading is any-dice or one-die, not {reading!r}")
 
 
 def _exact(p: Fraction) -> str:

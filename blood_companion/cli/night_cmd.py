@@ -96,7 +96,7 @@ def _card(state: CampaignState, trouper: str, key: str) -> str:
         found = found or named
     if len(set(found)) == 1:
         return found[0]
-    hand = ", ".join(f"{c} ({cat.tactic(c).name if cat.tactic(c) else c})" for c in t.hand)
+    hand = ", ".join(f"{c} ({getattr(cat.tactic(c), 'name', c)})" for c in t.hand)
     what = "matches several cards" if found else "matches no card"
     raise BloodError(f"{key!r} {what} in {t.trouper}'s hand", hint=f"hand: {hand}")
 

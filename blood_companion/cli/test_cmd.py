@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -29,7 +30,7 @@ def register(app: typer.Typer) -> None:
     app.command("test")(test)
 
 
-def _faces_prompt(dice: tuple[str, ...], box: DiceBox) -> list:  # type: ignore[type-arg]
+def _faces_prompt(dice: tuple[str, ...], box: DiceBox) -> list[Any]:
     while True:
         text = typer.prompt(f"Faces of {format_pool(dice)} (e.g. 2 x 1)", err=True)
         try:

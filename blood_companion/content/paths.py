@@ -4,22 +4,15 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
+
+from blood_companion import dirs
 
 
 def user_data_dir() -> Path:
     """The owner's own data folder, where `blood data transcribe` writes when no --data-dir is
-    given: the platform's user data folder as platformdirs names it (``$XDG_DATA_HOME`` or
-    ``~/.local/share`` on Linux, ``~/Library/Application Support`` on macOS, ``%APPDATA%`` on
-    Windows) + ``blood-companion``."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "blood-companion"
+    given: the platform's user data folder (:mod:`blood_companion.dirs`)."""
+    return Path(dirs.user_data_dir())
 
 
 def overlay_stamp() -> str:

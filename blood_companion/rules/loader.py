@@ -5,8 +5,8 @@ installed wheel, the repository's ``data/`` in a checkout), with an optional ove
 ``$BLOOD_DATA_DIR/rules`` (an entry with the same id replaces ours, a new id adds one).
 
 Reading YAML costs far more than a lookup, so the compiled search index is cached with
-``marshal`` in the user's cache folder (``$BLOOD_CACHE_DIR``, else ``$XDG_CACHE_HOME`` or
-``~/.cache``, then ``blood-companion/``), keyed by the path, size and modification time of
+``marshal`` in the platform's cache folder (:mod:`blood_companion.dirs`; ``$BLOOD_CACHE_DIR``
+replaces it), keyed by the path, size and modification time of
 every YAML file, the package version and the Python version. A stale, corrupt or unreadable
 cache is simply rebuilt; a cache folder that cannot be written is skipped.
 
@@ -105,10 +105,9 @@ def signature(dirs: list[str]) -> tuple:
 
 
 def cache_path(dirs: list[str]) -> str:
-    base = os.environ.get("BLOOD_CACHE_DIR")
-    if not base:
-        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        base = os.path.join(xdg, "blood-companion")
+    from blood_companion.dirs import user_cache_dir
+
+    base = user_cache_dir()
     key = zlib.crc32("\0".join(dirs).encode("utf-8"))
     return os.path.join(base, f"rules-{key:08x}.marshal")
 
