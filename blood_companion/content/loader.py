@@ -5,16 +5,17 @@
 * Every problem is reported with file, line, field and message (:class:`ContentError`).
 * Layers: the shipped pack first, then ``--data-dir`` / ``BLOOD_DATA_DIR``; a record with the
   same id replaces the shipped one, a new id adds a record.
-* A validated catalog is cached (pickle in the user cache folder), keyed by the path, size and
-  modification time of every data file, so a change to any file invalidates it.
+* A validated catalog is cached (marshal data in the platform's cache folder, see the cache
+  section below), keyed by the path, size and modification time of every data file, so a
+  change to any file invalidates it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
-import pickle
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -377,14 +378,19 @@ class Origin:
 class Catalog:
     """The validated data pack: records per kind, in file order, and lookups by id."""
 
-    records: dict[str, list[Any]]
+    records: Mapping[str, list[Any]]
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     layers: list[Path] = field(default_factory=list)
-    _by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _by_id: dict[str, dict[str, Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     _prints: dict[str, str] | None = None
 
-    def __post_init__(self) -> None:
-        self._by_id = {k: {r.id: r for r in recs} for k, recs in self.records.items()}
+    def _index(self, kind: str) -> dict[str, Any]:
+        found = self._by_id.get(kind)
+        if found is None:
+            found = self._by_id[kind] = {r.id: r for r in self.records.get(kind, [])}
+        return found
 
     # fingerprints (saves record which data a step was played with) -------
     def record_prints(self) -> dict[str, str]:
@@ -415,12 +421,12 @@ class Catalog:
         return self.records.get(kind, [])
 
     def get(self, kind: str, id: str) -> Any | None:
-        return self._by_id.get(kind, {}).get(id)
+        return self._index(kind).get(id)
 
     def find(self, id: str) -> Any | None:
         """The record with this id, whatever its kind (ids are unique across kinds)."""
-        for recs in self._by_id.values():
-            rec = recs.get(id)
+        for kind in self.records:
+            rec = self._index(kind).get(id)
             if rec is not None:
                 return rec
         return None
@@ -658,19 +664,107 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
 
 
 # --------------------------------------------------------------------------- cache
+#
+# The validated catalog is cached as ``marshal`` data (never pickle: a pickle in a user-writable
+# folder runs code when it is loaded): each record's validated fields (``model_dump``, set
+# fields only), the origins, the layers and the record prints. Reading it builds each record
+# again with ``model_construct``, nested models included (:func:`construct`), which skips
+# validation and pydantic's schema building; a kind's records are built on first use only
+# (:class:`LazyRecords`). What is read is only ever data: a damaged or foreign file is no cache.
+
+CACHE_FORMAT = 2
+_PLANS: dict[type[BaseModel], tuple[tuple[str, bool, type[BaseModel]], ...]] = {}
+
+
+def _plan(cls: type[BaseModel]) -> tuple[tuple[str, bool, type[BaseModel]], ...]:
+    """The fields of ``cls`` holding models: (name, is a list, model class). Raises TypeError
+    for a shape :func:`construct` does not rebuild (the cache is then not written)."""
+    plan = _PLANS.get(cls)
+    if plan is not None:
+        return plan
+    import types
+    import typing
+
+    out = []
+    for name, info in cls.model_fields.items():
+        ann = info.annotation
+        many = typing.get_origin(ann) in (list, tuple)
+        args = typing.get_args(ann) if many else (ann,)
+        if typing.get_origin(args[0]) in (typing.Union, types.UnionType):
+            args = typing.get_args(args[0])
+        models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+        if len(models) > 1 or (many and len(typing.get_args(ann)) != 1 and models):
+            raise TypeError(f"{cls.__name__}.{name}: no plain rebuild for {ann}")
+        if models:
+            out.append((name, many, models[0]))
+        elif _mentions_model(ann):  # e.g. dict[str, Model]: not a shape the data pack uses
+            raise TypeError(f"{cls.__name__}.{name}: no plain rebuild for {ann}")
+    _PLANS[cls] = plan = tuple(out)
+    return plan
+
+
+def _mentions_model(ann: Any) -> bool:
+    import typing
+
+    if isinstance(ann, type) and issubclass(ann, BaseModel):
+        return True
+    return any(_mentions_model(a) for a in typing.get_args(ann))
+
+
+def dump_record(record: BaseModel) -> dict[str, Any]:
+    """A validated record's own fields (those it set), nested models as dicts: what
+    :func:`construct` builds it back from."""
+    return record.model_dump(exclude_unset=True)
+
+
+def construct(cls: type[BaseModel], data: dict[str, Any]) -> Any:
+    """Build ``cls`` from :func:`dump_record`'s output of a record that was validated, without
+    validating it again; nested models are built too."""
+    values = dict(data)
+    for name, many, sub in _plan(cls):
+        value = values.get(name)
+        if value is None:
+            continue
+        values[name] = [construct(sub, v) for v in value] if many else construct(sub, value)
+    return cls.model_construct(_fields_set=set(data), **values)
+
+
+class LazyRecords(Mapping[str, list[Any]]):
+    """Records per kind from the cache, each kind built on first use."""
+
+    def __init__(self, raw: dict[str, list[dict[str, Any]]]) -> None:
+        self._raw = raw
+        self._built: dict[str, list[Any]] = {}
+
+    def __getitem__(self, kind: str) -> list[Any]:
+        built = self._built.get(kind)
+        if built is None:
+            model = KINDS[kind].model if kind in KINDS else None
+            rows = self._raw[kind]
+            if model is None:
+                raise KeyError(kind)
+            built = self._built[kind] = [construct(model, r) for r in rows]
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
 
 
 def _cache_dir() -> Path:
-    env = os.environ.get("BLOOD_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "blood-companion"
+    from blood_companion.dirs import user_cache_dir
+
+    return Path(user_cache_dir())
 
 
 def _fingerprint(layers: Iterable[Path]) -> str:
-    h = hashlib.sha256(__version__.encode())
-    h.update(m.__file__.encode() if m.__file__ else b"")
+    h = hashlib.sha256(f"{CACHE_FORMAT}|{__version__}".encode())
+    for source in (m.__file__, __file__):  # a change to the models (a checkout) is a new key
+        if source:
+            st = os.stat(source)
+            h.update(f"{source}|{st.st_size}|{st.st_mtime_ns}".encode())
     for root in layers:
         h.update(str(root.resolve()).encode())
         for kind in KINDS:
@@ -678,6 +772,58 @@ def _fingerprint(layers: Iterable[Path]) -> str:
                 st = path.stat()
                 h.update(f"{path}|{st.st_size}|{st.st_mtime_ns}".encode())
     return h.hexdigest()[:32]
+
+
+def cache_blob(catalog: Catalog, key: str) -> bytes:
+    """The cache file's bytes for a validated catalog. Raises TypeError or ValueError when a
+    record holds something marshal or :func:`construct` cannot carry."""
+    for kind in catalog.records:
+        _plan(KINDS[kind].model)
+    return marshal.dumps(
+        {
+            "format": CACHE_FORMAT,
+            "key": key,
+            "records": {k: [dump_record(r) for r in v] for k, v in catalog.records.items()},
+            "origins": [(k, i, str(o.file), o.index) for (k, i), o in catalog.origins.items()],
+            "layers": [str(p) for p in catalog.layers],
+            "prints": catalog.record_prints(),
+        }
+    )
+
+
+def catalog_from_blob(blob: bytes, key: str) -> Catalog | None:
+    """The catalog a cache file holds, or None when it is not one of ours for this key."""
+    try:
+        data = marshal.loads(blob)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("key") != key:
+        return None
+    records, origins, layers, prints = (
+        data.get("records"), data.get("origins"), data.get("layers"), data.get("prints")
+    )
+    if not (
+        isinstance(records, dict)
+        and set(records) == set(KINDS)
+        and all(
+            isinstance(rows, list) and all(isinstance(r, dict) for r in rows)
+            for rows in records.values()
+        )
+        and isinstance(origins, list)
+        and isinstance(layers, list)
+        and isinstance(prints, dict)
+    ):
+        return None
+    try:
+        catalog = Catalog(
+            records=LazyRecords(records),
+            origins={(k, i): Origin(Path(f), n) for k, i, f, n in origins},
+            layers=[Path(p) for p in layers],
+        )
+    except (TypeError, ValueError):
+        return None
+    catalog._prints = prints
+    return catalog
 
 
 def load_catalog(data_dir: Path | None = None, *, use_cache: bool = True) -> Catalog:
@@ -697,23 +843,23 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
         key = _fingerprint(layers)
     except (OSError, ValueError):  # a file that cannot be listed: validating names it
         return validate_layers(layers)
-    cache_file = _cache_dir() / f"catalog-{key}.pickle"
+    cache_file = _cache_dir() / f"catalog-{key}.marshal"
     try:
-        cached = pickle.loads(read_regular(cache_file, limit=MAX_CACHE_FILE))
-        if isinstance(cached, Catalog):
-            return cached
-    except Exception:  # noqa: BLE001 - missing, stale or damaged: a cache we cannot read is none
-        pass
+        cached = catalog_from_blob(read_regular(cache_file, limit=MAX_CACHE_FILE), key)
+    except FileProblem:  # missing or not a regular file: no cache
+        cached = None
+    if cached is not None:
+        return cached
     catalog = validate_layers(layers)
-    catalog.record_prints()  # cached with the catalog: recording a step needs the fingerprint
     try:
+        blob = cache_blob(catalog, key)
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         # Partial files of a process killed while writing (ours are NAME.PID.tmp).
         remove_stale_tmp(cache_file.parent)
-        write_atomic(cache_file, pickle.dumps(catalog, protocol=pickle.HIGHEST_PROTOCOL))
-        for old in cache_file.parent.glob("catalog-*.pickle"):
-            if old != cache_file:
+        write_atomic(cache_file, blob)
+        for old in cache_file.parent.glob("catalog-*"):
+            if old != cache_file and old.suffix in (".marshal", ".pickle"):
                 old.unlink(missing_ok=True)
-    except OSError:
-        pass  # a read-only home folder only costs speed
+    except (OSError, TypeError, ValueError):
+        pass  # a read-only home folder (or a record marshal cannot carry) only costs speed
     return catalog
