@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -101,17 +101,24 @@ def _print_show(store: CampaignStore) -> None:
     doc = summary(store)
     st: CampaignState = store.state
     where = f"game {doc['game']}, {doc['part']}" + (f" ({doc['phase']})" if doc["phase"] else "")
-    stdout.print(Text.assemble(
-        (store.name, "bold"), f"  {doc['mode']} · seed {doc['seed']} · {where}"
-    ))
+    stdout.print(
+        Text.assemble((store.name, "bold"), f"  {doc['mode']} · seed {doc['seed']} · {where}")
+    )
     table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
     for col in ("seat", "trouper", "deck", "bites", "insanity", "items"):
-        table.add_column(col, justify="right" if col in ("seat", "deck", "bites", "insanity")
-                         else "left")
+        table.add_column(
+            col, justify="right" if col in ("seat", "deck", "bites", "insanity") else "left"
+        )
     for i, t in enumerate(doc["troupers"]):
         who = t["trouper"] + (" (leader)" if i == st.leader else "")
-        table.add_row(str(t["seat"]), who, str(t["deck_size"]), str(t["bites"]),
-                      str(t["insanity"]), ", ".join(t["items"]))
+        table.add_row(
+            str(t["seat"]),
+            who,
+            str(t["deck_size"]),
+            str(t["bites"]),
+            str(t["insanity"]),
+            ", ".join(t["items"]),
+        )
     stdout.print(table)
     if doc["set_aside"]:
         away = [
@@ -225,25 +232,38 @@ def print_setup(plan: dict[str, Any]) -> None:
 
 @campaign_app.command("new")
 def new(
-    name: str = typer.Argument(..., help="Campaign name (becomes the save file's name)."),
-    troupers: str = typer.Option(
-        None, "--troupers", help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).'
-    ),
-    players: int = typer.Option(
-        None, "--players", help="How many players; the Troupers not named are drawn at random."
-    ),
-    mode: str = typer.Option("roguelite", "--mode", help="roguelite or single."),
-    seed: int = typer.Option(None, "--seed", help="Random seed [a new random one]."),
-    colours: str = typer.Option(
-        None, "--colours", help='Colours in seat order, or "random" [the first free ones].'
-    ),
-    leader: str = typer.Option(
-        None, "--leader", help='Who takes the Leader token: seat, Trouper or "random" [seat 1].'
-    ),
-    as_json: bool = JsonOpt,
+    name: Annotated[str, typer.Argument(help="Campaign name (becomes the save file's name).")],
+    troupers: Annotated[
+        str | None,
+        typer.Option(
+            "--troupers", help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).'
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", help="How many players; the Troupers not named are drawn at random."
+        ),
+    ] = None,
+    mode: Annotated[str, typer.Option("--mode", help="roguelite or single.")] = "roguelite",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Random seed [a new random one].")
+    ] = None,
+    colours: Annotated[
+        str | None,
+        typer.Option("--colours", help='Colours in seat order, or "random" [the first free ones].'),
+    ] = None,
+    leader: Annotated[
+        str | None,
+        typer.Option(
+            "--leader", help='Who takes the Leader token: seat, Trouper or "random" [seat 1].'
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Start a campaign: the table, the mode and the seed become step 1 of its log; then the
-    physical Setup as a checklist."""
+    """Start a campaign and print the physical Setup as a checklist.
+
+    The table, the mode and the seed become step 1 of its log."""
     start = start_action(name, troupers, players, mode, seed, colours, leader)
     folder = session.saves_dir()
     with CampaignStore.create(folder, start.name, start, session.catalog) as store:
@@ -259,21 +279,24 @@ def new(
 
 
 @campaign_app.command("list")
-def list_(as_json: bool = JsonOpt) -> None:
+def list_(as_json: JsonOpt = False) -> None:
     """The campaigns in the saves folder (* = used last)."""
     folder = session.saves_dir()
     infos = list_campaigns(folder)
     last = saves.read_last_used(folder)
     if as_json:
-        print_json({
-            "saves_dir": str(folder),
-            "last_used": last,
-            "campaigns": [i.to_json() | {"last_used": i.name == last} for i in infos],
-        })
+        print_json(
+            {
+                "saves_dir": str(folder),
+                "last_used": last,
+                "campaigns": [i.to_json() | {"last_used": i.name == last} for i in infos],
+            }
+        )
         return
     if not infos:
-        stdout.print(f"No campaigns in {folder}. `blood campaign new NAME --troupers A,B` "
-                     "starts one.")
+        stdout.print(
+            f"No campaigns in {folder}. `blood campaign new NAME --troupers A,B` starts one."
+        )
         return
     table = Table(box=None, pad_edge=False, header_style="dim")
     for col in ("", "name", "mode", "game", "part", "steps", "modified"):
@@ -281,18 +304,19 @@ def list_(as_json: bool = JsonOpt) -> None:
     for i in infos:
         star = "*" if i.name == last else ""
         if i.error:
-            table.add_row(star, i.name, Text(f"unreadable: {i.error}", style="red"), "", "", "",
-                          i.modified)
+            table.add_row(
+                star, i.name, Text(f"unreadable: {i.error}", style="red"), "", "", "", i.modified
+            )
         else:
-            table.add_row(star, i.name, i.mode, str(i.game), i.part, str(i.log_length),
-                          i.modified)
+            table.add_row(star, i.name, i.mode, str(i.game), i.part, str(i.log_length), i.modified)
     stdout.print(table)
 
 
 @campaign_app.command("show")
-def show(as_json: bool = JsonOpt) -> None:
-    """The campaign at a glance: table, Troupers, Wagon, trophies, log length, the history of
-    its games and the totals (nights won and lost, Vlad cards weakened, Resources)."""
+def show(as_json: JsonOpt = False) -> None:
+    """The campaign at a glance: table, Troupers, Wagon, trophies, history and totals.
+
+    The totals: nights won and lost, Vlad cards weakened, Resources earned and spent."""
     from blood_companion.engine.history import campaign_totals, history_rows
 
     with session.open_session() as store:
@@ -313,8 +337,14 @@ def _short(d: dict[str, int]) -> str:
 def _print_history(rows: list[dict[str, Any]], totals: dict[str, Any]) -> None:
     if not rows:
         return
-    table = Table(box=None, pad_edge=False, header_style="dim", title="History",
-                  title_justify="left", title_style="bold")
+    table = Table(
+        box=None,
+        pad_edge=False,
+        header_style="dim",
+        title="History",
+        title_justify="left",
+        title_style="bold",
+    )
     for col in ("#", "P", "nemesis", "location", "lv", "result", "rewards"):
         table.add_column(col, justify="right" if col in ("#", "P", "lv") else "left")
     for r in rows:
@@ -333,9 +363,15 @@ def _print_history(rows: list[dict[str, Any]], totals: dict[str, Any]) -> None:
             got.append("box reset")
         result = (r["result"] or "-") + (" …" if r["pending"] else "")
         style = "green" if r["result"] == "won" else "red" if r["result"] == "lost" else ""
-        table.add_row(str(r["game"]), str(len(r["troupers"])), r["nemesis"] or "-",
-                      r["location"] or "-", str(r["difficulty"] or "-"),
-                      Text(result, style=style), ", ".join(got) or "-")
+        table.add_row(
+            str(r["game"]),
+            str(len(r["troupers"])),
+            r["nemesis"] or "-",
+            r["location"] or "-",
+            str(r["difficulty"] or "-"),
+            Text(result, style=style),
+            ", ".join(got) or "-",
+        )
     stdout.print(table)
     per = ", ".join(f"{n} {c['won']}-{c['lost']}" for n, c in totals["by_nemesis"].items())
     stdout.print(f"Nights won-lost: {totals['won']}-{totals['lost']} ({per})")
@@ -344,15 +380,21 @@ def _print_history(rows: list[dict[str, Any]], totals: dict[str, Any]) -> None:
         f"{totals['vlad_weakened_now']} of {totals['vlad_cards']} now; "
         f"Vlad defeated {totals['vlad_defeats']}×"
     )
-    stdout.print(f"Resources earned {totals['resources_earned']}, spent "
-                 f"{totals['resources_spent']}; Advanced Tactic cards won "
-                 f"{totals['advanced_tactics_won']}")
+    stdout.print(
+        f"Resources earned {totals['resources_earned']}, spent "
+        f"{totals['resources_spent']}; Advanced Tactic cards won "
+        f"{totals['advanced_tactics_won']}"
+    )
 
 
 @campaign_app.command("log")
 def log(
-    as_json: bool = typer.Option(False, "--json", help="One JSON object per step (JSON lines)."),
-    all_: bool = typer.Option(False, "--all", help="Also list abandoned (replaced) steps."),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per step (JSON lines).")
+    ] = False,
+    all_: Annotated[
+        bool, typer.Option("--all", help="Also list abandoned (replaced) steps.")
+    ] = False,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
     with session.open_session() as store:
@@ -381,9 +423,11 @@ def log(
 
 @campaign_app.command("undo")
 def undo(
-    n: int = typer.Argument(1, help="How many steps to take back."),
-    to: str = typer.Option(None, "--to", help="Jump to a step number or a mark instead."),
-    as_json: bool = JsonOpt,
+    n: Annotated[int, typer.Argument(help="How many steps to take back.")] = 1,
+    to: Annotated[
+        str | None, typer.Option("--to", help="Jump to a step number or a mark instead.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Take back the last N steps (they stay redo-able until a new action replaces them)."""
     with session.open_session() as store:
@@ -392,57 +436,76 @@ def undo(
             store.undo_to(to)
         else:
             store.undo(n)
-        _changed(store, as_json, f"Back to step {store.head} (was {before}); "
-                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
+        _changed(
+            store,
+            as_json,
+            f"Back to step {store.head} (was {before}); "
+            f"{store.redo_available} step(s) can be redone.",
+            undone=before - store.head,
+        )
 
 
 @campaign_app.command("redo")
 def redo(
-    n: int = typer.Argument(1, help="How many undone steps to re-apply."),
-    as_json: bool = JsonOpt,
+    n: Annotated[int, typer.Argument(help="How many undone steps to re-apply.")] = 1,
+    as_json: JsonOpt = False,
 ) -> None:
     """Re-apply N undone steps."""
     with session.open_session() as store:
         before = store.head
         store.redo(n)
-        _changed(store, as_json, f"Redone to step {store.head} (was {before}).",
-                 redone=store.head - before)
+        _changed(
+            store,
+            as_json,
+            f"Redone to step {store.head} (was {before}).",
+            redone=store.head - before,
+        )
 
 
 @campaign_app.command("mark")
 def mark(
-    name: str = typer.Argument(..., help='A save point name, e.g. "before Lucilla".'),
-    move: bool = typer.Option(False, "--move", help="Move an existing mark to this step."),
-    as_json: bool = JsonOpt,
+    name: Annotated[str, typer.Argument(help='A save point name, e.g. "before Lucilla".')],
+    move: Annotated[
+        bool, typer.Option("--move", help="Move an existing mark to this step.")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Name the current step; `undo --to NAME` comes back to it."""
     with session.open_session() as store:
         step = store.mark(name, move=move)
-        _changed(store, as_json, f"Marked step {step} as {name.strip()!r}.",
-                 mark=name.strip(), step=step)
+        _changed(
+            store, as_json, f"Marked step {step} as {name.strip()!r}.", mark=name.strip(), step=step
+        )
 
 
 @campaign_app.command("export")
 def export(
-    file: Path = typer.Argument(..., help="JSON file to write."),
-    force: bool = typer.Option(False, "--force", help="Overwrite an existing file."),
-    as_json: bool = JsonOpt,
+    file: Annotated[Path, typer.Argument(help="JSON file to write.")],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Write the whole campaign (log, marks, state) as readable JSON."""
     check_file_path(file, "the export file")
     with session.open_session() as store:
         export_campaign(store, file, force=force)
-        _changed(store, as_json, f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
-                 exported=str(file))
+        _changed(
+            store,
+            as_json,
+            f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
+            exported=str(file),
+        )
 
 
 @campaign_app.command("import")
 def import_(
-    file: Path = typer.Argument(..., help="A file written by `blood campaign export`."),
-    name: str = typer.Option(None, "--name", help="Store it under this name [the file's]."),
-    replace: bool = typer.Option(False, "--replace",
-                                 help="Replace a campaign of that name (backed up first)."),
-    as_json: bool = JsonOpt,
+    file: Annotated[Path, typer.Argument(help="A file written by `blood campaign export`.")],
+    name: Annotated[
+        str | None, typer.Option("--name", help="Store it under this name [the file's].")
+    ] = None,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Replace a campaign of that name (backed up first).")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Check the whole file (every action replayed), then store it as a campaign."""
     check_file_path(file, "the file to import")
@@ -450,14 +513,18 @@ def import_(
     stored = import_campaign(folder, file, session.catalog(), name=name, replace=replace)
     with CampaignStore.open(folder, stored, session.catalog) as store:
         saves.write_last_used(folder, stored)
-        _changed(store, as_json, f"Imported {file} as {stored!r} ({store.log_length} steps).",
-                 imported=str(file))
+        _changed(
+            store,
+            as_json,
+            f"Imported {file} as {stored!r} ({store.log_length} steps).",
+            imported=str(file),
+        )
 
 
 @campaign_app.command("delete")
 def delete(
-    name: str = typer.Argument(..., help="The campaign to delete."),
-    as_json: bool = JsonOpt,
+    name: Annotated[str, typer.Argument(help="The campaign to delete.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Delete a campaign; a copy stays in the backups folder (`recover` brings it back)."""
     folder = session.saves_dir()
@@ -465,18 +532,27 @@ def delete(
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
         return
-    stdout.print(f"Deleted {name!r}. A copy is kept in {kept}; "
-                 f"`blood campaign recover --campaign {name}` restores it.")
+    stdout.print(
+        f"Deleted {name!r}. A copy is kept in {kept}; "
+        f"`blood campaign recover --campaign {name}` restores it."
+    )
 
 
 @campaign_app.command("verify")
-def verify(as_json: bool = JsonOpt) -> None:
+def verify(as_json: JsonOpt = False) -> None:
     """Check every recorded step; replay those recorded with this app and data pack."""
     with session.open_session() as store:
         report = store.verify()
-    doc = {"ok": report.ok, "name": store.name, "steps": report.steps, "head": report.head,
-           "state_hash": report.state_hash, "problems": report.problems,
-           "replayed": report.replayed, "kept_as_recorded": report.kept}
+    doc = {
+        "ok": report.ok,
+        "name": store.name,
+        "steps": report.steps,
+        "head": report.head,
+        "state_hash": report.state_hash,
+        "problems": report.problems,
+        "replayed": report.replayed,
+        "kept_as_recorded": report.kept,
+    }
     if not report.ok:
         err = StoreError(
             f"{store.path} does not verify: " + "; ".join(report.problems),
@@ -500,9 +576,13 @@ def verify(as_json: bool = JsonOpt) -> None:
 
 @campaign_app.command("recover")
 def recover(
-    name: str = typer.Argument(None, help="The campaign [--campaign / last used]."),
-    force: bool = typer.Option(False, "--force", help="Restore even if the save is fine."),
-    as_json: bool = JsonOpt,
+    name: Annotated[
+        str | None, typer.Argument(help="The campaign [--campaign / last used].")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Restore even if the save is fine.")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Restore the newest good backup (a damaged save is kept beside the backups)."""
     folder = session.saves_dir()
@@ -512,16 +592,26 @@ def recover(
     except BloodError:  # a broken data pack must not stop a restore
         cat = None
     result = recover_campaign(folder, chosen, cat, force=force)
-    doc = {"ok": True, "name": chosen, "restored_from": str(result.restored_from),
-           "log_length": result.log_length, "salvaged": result.salvaged,
-           "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None}
+    doc = {
+        "ok": True,
+        "name": chosen,
+        "restored_from": str(result.restored_from),
+        "log_length": result.log_length,
+        "salvaged": result.salvaged,
+        "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None,
+    }
     if as_json:
         print_json(doc)
         return
-    salvaged = (f"; {result.salvaged} later step(s) re-applied from the damaged file"
-                if result.salvaged else "")
-    stdout.print(f"Restored {chosen!r} from {result.restored_from.name}{salvaged} "
-                 f"({result.log_length} steps).")
+    salvaged = (
+        f"; {result.salvaged} later step(s) re-applied from the damaged file"
+        if result.salvaged
+        else ""
+    )
+    stdout.print(
+        f"Restored {chosen!r} from {result.restored_from.name}{salvaged} "
+        f"({result.log_length} steps)."
+    )
     if result.damaged_copy:
         stdout.print(Text(f"The previous file is kept as {result.damaged_copy}", style="dim"))
 
@@ -532,15 +622,21 @@ def recover(
 def _act(action: Any, as_json: bool) -> None:
     with session.open_session() as store:
         session.record(action, store)
-        _changed(store, as_json, f"{store.head}. {action.describe()}",
-                 recorded=action.model_dump(mode="json"))
+        _changed(
+            store,
+            as_json,
+            f"{store.head}. {action.describe()}",
+            recorded=action.model_dump(mode="json"),
+        )
 
 
 @campaign_app.command("add-trouper")
 def add_trouper(
-    trouper: str = typer.Argument(..., help="Trouper id."),
-    colour: str = typer.Option(None, "--colour", help="Player colour [the first free one]."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id.")],
+    colour: Annotated[
+        str | None, typer.Option("--colour", help="Player colour [the first free one].")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A new player joins the table (between games, in the Day Part)."""
     _act(AddTrouper(trouper=trouper.strip().lower(), colour=colour), as_json)
@@ -548,8 +644,8 @@ def add_trouper(
 
 @campaign_app.command("retire-trouper")
 def retire_trouper(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat number."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """A player leaves the table (between games, in the Day Part)."""
     _act(RetireTrouper(trouper=trouper), as_json)
@@ -557,8 +653,8 @@ def retire_trouper(
 
 @campaign_app.command("leader")
 def leader(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat number."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Hand the Leader token to a Trouper."""
     _act(SetLeader(trouper=trouper), as_json)
@@ -566,12 +662,14 @@ def leader(
 
 @campaign_app.command("wagon")
 def wagon(
-    jewels: int = typer.Option(0, "--jewels", help="Add (or with a minus, remove) Jewels."),
-    coins: int = typer.Option(0, "--coins"),
-    trinkets: int = typer.Option(0, "--trinkets"),
-    scrolls: int = typer.Option(0, "--scrolls"),
-    reason: str = typer.Option("", "--reason", help="Why (shown in the log)."),
-    as_json: bool = JsonOpt,
+    jewels: Annotated[
+        int, typer.Option("--jewels", help="Add (or with a minus, remove) Jewels.")
+    ] = 0,
+    coins: Annotated[int, typer.Option("--coins")] = 0,
+    trinkets: Annotated[int, typer.Option("--trinkets")] = 0,
+    scrolls: Annotated[int, typer.Option("--scrolls")] = 0,
+    reason: Annotated[str, typer.Option("--reason", help="Why (shown in the log).")] = "",
+    as_json: JsonOpt = False,
 ) -> None:
     """Correct the Wagon's Resources by hand (never below zero)."""
     change = {"jewels": jewels, "coins": coins, "trinkets": trinkets, "scrolls": scrolls}
@@ -583,11 +681,14 @@ def wagon(
 
 @campaign_app.command("trophies")
 def trophies(
-    changes: list[str] = typer.Argument(
-        ..., help="TOKEN=N with a sign: halls=+1, nemesis:lucilla=-1 (location:/nemesis: optional)."
-    ),
-    reason: str = typer.Option("", "--reason", help="Why (shown in the log)."),
-    as_json: bool = JsonOpt,
+    changes: Annotated[
+        list[str],
+        typer.Argument(
+            help="TOKEN=N with a sign: halls=+1, nemesis:lucilla=-1 (location:/nemesis: optional)."
+        ),
+    ],
+    reason: Annotated[str, typer.Option("--reason", help="Why (shown in the log).")] = "",
+    as_json: JsonOpt = False,
 ) -> None:
     """Correct the Trophy tokens by hand (never below zero, never past what the box holds)."""
     parsed: dict[str, int] = {}
@@ -606,6 +707,6 @@ def trophies(
 
 
 @campaign_app.command("next-game")
-def next_game(as_json: bool = JsonOpt) -> None:
+def next_game(as_json: JsonOpt = False) -> None:
     """Single Game mode: start another game, from the box's starting state, once one is over."""
     _act(NextSingleGame(), as_json)

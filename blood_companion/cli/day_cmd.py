@@ -7,7 +7,7 @@ the engine's one ``day_next`` function.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -32,9 +32,10 @@ def register(app: typer.Typer) -> None:
     app.add_typer(day_app, name="day")
 
 
-PayOpt = typer.Option(
-    None, "--pay", help="Resources paid, e.g. coins=2,jewels=1 (needed for 'any' costs)."
-)
+PayOpt = Annotated[
+    str | None,
+    typer.Option("--pay", help="Resources paid, e.g. coins=2,jewels=1 (needed for 'any' costs)."),
+]
 
 
 # ---------------------------------------------------------------------- parsing
@@ -273,7 +274,7 @@ def _print_next(nxt: d.NextStep, cmds: list[str]) -> None:
 
 
 @day_app.command("next")
-def next_(as_json: bool = JsonOpt) -> None:
+def next_(as_json: JsonOpt = False) -> None:
     """What the table does next, with the legal choices."""
     with session.open_session() as store:
         nxt = d.day_next(store.state, store.catalog)
@@ -285,19 +286,25 @@ def next_(as_json: bool = JsonOpt) -> None:
 
 
 @day_app.command("recover")
-def recover(as_json: bool = JsonOpt) -> None:
+def recover(as_json: JsonOpt = False) -> None:
     """Show 1, Recovery: Vigor back, Insanity cubes to the left (Bites stay)."""
     _record(d.Recover(), as_json)
 
 
 @day_app.command("buy")
 def buy(
-    building: str = typer.Argument(..., help="hunting-house, cartographer, sanatorium, ..."),
-    trouper: str = typer.Argument(None, help="Sanatorium: whose Bite is discarded."),
-    pay: str = PayOpt,
-    give: str = typer.Option(None, "--give", help="Alchemist: Resources given, e.g. scrolls=2."),
-    get: str = typer.Option(None, "--get", help="Alchemist: the Resource gained, e.g. jewels."),
-    as_json: bool = JsonOpt,
+    building: Annotated[str, typer.Argument(help="hunting-house, cartographer, sanatorium, ...")],
+    trouper: Annotated[
+        str | None, typer.Argument(help="Sanatorium: whose Bite is discarded.")
+    ] = None,
+    pay: PayOpt = None,
+    give: Annotated[
+        str | None, typer.Option("--give", help="Alchemist: Resources given, e.g. scrolls=2.")
+    ] = None,
+    get: Annotated[
+        str | None, typer.Option("--get", help="Alchemist: the Resource gained, e.g. jewels.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Use a Bran building, paying its cost from the Wagon."""
     trade_from, amount, trade_to = None, 0, None
@@ -324,10 +331,10 @@ def buy(
 
 @day_app.command("buy-tactic")
 def buy_tactic(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    art: str = typer.Option(..., "--art", help="The Advanced Tactic deck (an Art)."),
-    pay: str = PayOpt,
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    art: Annotated[str, typer.Option("--art", help="The Advanced Tactic deck (an Art).")],
+    pay: PayOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Buy the top card of an Advanced Tactic deck into a Trouper's Personal Reserve."""
     with session.open_session() as store:
@@ -343,13 +350,15 @@ def buy_tactic(
 
 @day_app.command("buy-card")
 def buy_card(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    card: str = typer.Argument(..., help="A Location/Nemesis Tactic or Item card (id or prefix)."),
-    pay: str = PayOpt,
-    trophies: str = typer.Option(
-        None, "--trophies", help="Trophy tokens spent, e.g. halls=1,lucilla=1."
-    ),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    card: Annotated[
+        str, typer.Argument(help="A Location/Nemesis Tactic or Item card (id or prefix).")
+    ],
+    pay: PayOpt = None,
+    trophies: Annotated[
+        str | None, typer.Option("--trophies", help="Trophy tokens spent, e.g. halls=1,lucilla=1.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Buy a Location or Nemesis card with Resources and Trophy tokens."""
     with session.open_session() as store:
@@ -372,10 +381,10 @@ def _sleeved(store: Any, trouper: str, text: str) -> tuple[str, str]:
 
 @day_app.command("upgrade")
 def upgrade(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    item: str = typer.Argument(..., help="A sleeved Trouper Item (id or prefix)."),
-    pay: str = PayOpt,
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    item: Annotated[str, typer.Argument(help="A sleeved Trouper Item (id or prefix).")],
+    pay: PayOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Turn a Trouper Item to its Advanced side, paying its upgrade cost."""
     with session.open_session() as store:
@@ -385,10 +394,12 @@ def upgrade(
 
 @day_app.command("swap-tactic")
 def swap_tactic(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    out: str = typer.Argument(..., help="The deck card going to the Reserve."),
-    into: str = typer.Argument(..., metavar="IN", help="The Reserve card going into the deck."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    out: Annotated[str, typer.Argument(help="The deck card going to the Reserve.")],
+    into: Annotated[
+        str, typer.Argument(metavar="IN", help="The Reserve card going into the deck.")
+    ],
+    as_json: JsonOpt = False,
 ) -> None:
     """Replace a deck card with a Reserve card of the same Art (Building rule kept)."""
     with session.open_session() as store:
@@ -405,10 +416,12 @@ def swap_tactic(
 
 @day_app.command("swap-item")
 def swap_item(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    out: str = typer.Argument(..., help="The sleeved Item going to the Reserve."),
-    into: str = typer.Argument(..., metavar="IN", help="The Reserve Item going into the sleeve."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    out: Annotated[str, typer.Argument(help="The sleeved Item going to the Reserve.")],
+    into: Annotated[
+        str, typer.Argument(metavar="IN", help="The Reserve Item going into the sleeve.")
+    ],
+    as_json: JsonOpt = False,
 ) -> None:
     """Replace a sleeved Item with a Reserve Item of the same category."""
     with session.open_session() as store:
@@ -422,8 +435,8 @@ def swap_item(
 
 @day_app.command("zone")
 def zone(
-    zone: str = typer.Argument(..., help="catacombs, garden, graveyard or halls."),
-    as_json: bool = JsonOpt,
+    zone: Annotated[str, typer.Argument(help="catacombs, garden, graveyard or halls.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Zone Selection (ends the purchases)."""
     with session.open_session() as store:
@@ -433,10 +446,14 @@ def zone(
 
 @day_app.command("location")
 def location(
-    card: str = typer.Argument(None, help="Cartographer's Office: the Location card."),
-    roll: bool = typer.Option(False, "--roll", help="Roll the Location die digitally."),
-    dice: str = typer.Option(None, "--dice", help="The face of your physical die, e.g. 2 or x."),
-    as_json: bool = JsonOpt,
+    card: Annotated[
+        str | None, typer.Argument(help="Cartographer's Office: the Location card.")
+    ] = None,
+    roll: Annotated[bool, typer.Option("--roll", help="Roll the Location die digitally.")] = False,
+    dice: Annotated[
+        str | None, typer.Option("--dice", help="The face of your physical die, e.g. 2 or x.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The Location card: by a die roll, or chosen with the Cartographer's Office."""
     if sum(x is not None and x is not False for x in (card, dice, roll or None)) > 1:
@@ -456,9 +473,13 @@ def location(
 
 @day_app.command("minions")
 def minions(
-    cards: str = typer.Argument(None, help="Hunting House: four Minion cards, comma-separated."),
-    random_: bool = typer.Option(False, "--random", help="Reveal two Minion cards at random."),
-    as_json: bool = JsonOpt,
+    cards: Annotated[
+        str | None, typer.Argument(help="Hunting House: four Minion cards, comma-separated.")
+    ] = None,
+    random_: Annotated[
+        bool, typer.Option("--random", help="Reveal two Minion cards at random.")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Minion Selection: two at random, or four chosen with the Hunting House."""
     if cards is not None and random_:
@@ -476,8 +497,8 @@ def minions(
 
 @day_app.command("last-assault")
 def last_assault(
-    yes: bool = typer.Option(None, "--yes/--no", help="Face Vlad tonight?"),
-    as_json: bool = JsonOpt,
+    yes: Annotated[bool | None, typer.Option("--yes/--no", help="Face Vlad tonight?")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Last Assault: face Vlad (--yes) or not (--no)."""
     if yes is None:
@@ -487,9 +508,11 @@ def last_assault(
 
 @day_app.command("nemesis")
 def nemesis(
-    card: str = typer.Argument(None, help="Asylum: the Nemesis chosen."),
-    random_: bool = typer.Option(False, "--random", help="Reveal the Nemesis at random."),
-    as_json: bool = JsonOpt,
+    card: Annotated[str | None, typer.Argument(help="Asylum: the Nemesis chosen.")] = None,
+    random_: Annotated[
+        bool, typer.Option("--random", help="Reveal the Nemesis at random.")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Nemesis Selection: at random among the available, or chosen with the Asylum."""
     if card is not None and random_:
@@ -506,8 +529,10 @@ def nemesis(
 
 @day_app.command("difficulty")
 def difficulty(
-    level: int = typer.Argument(None, help="The Difficulty Level (omit to see the table)."),
-    as_json: bool = JsonOpt,
+    level: Annotated[
+        int | None, typer.Argument(help="The Difficulty Level (omit to see the table).")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Dusk: see what each Difficulty Level means, then choose one."""
     with session.open_session() as store:
@@ -528,8 +553,10 @@ def difficulty(
 
 @day_app.command("events")
 def events(
-    cards: str = typer.Argument(None, help="Event cards drawn from your deck [random]."),
-    as_json: bool = JsonOpt,
+    cards: Annotated[
+        str | None, typer.Argument(help="Event cards drawn from your deck [random].")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Dusk: place the influence's number of Event cards on the Chain."""
     _record(d.PlaceEvents(events=_ids(cards) if cards is not None else None), as_json)
@@ -537,9 +564,9 @@ def events(
 
 @day_app.command("equip")
 def equip(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    items: str = typer.Argument(..., help="Three sleeved Items, one per category: A,B,C."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    items: Annotated[str, typer.Argument(help="Three sleeved Items, one per category: A,B,C.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Dusk, Equipping: three Items, one Protection, one Tool, one Artifact."""
     with session.open_session() as store:
@@ -552,6 +579,6 @@ def equip(
 
 
 @day_app.command("end")
-def end(as_json: bool = JsonOpt) -> None:
+def end(as_json: JsonOpt = False) -> None:
     """The Day Part ends: the night is set up."""
     _record(d.EndDay(), as_json)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli.common import JSON_HELP, print_json, stdout
+from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     DIE_NAMES,
@@ -77,17 +77,20 @@ def _pool_arg(words: list[str] | None) -> str:
 
 
 def roll(
-    pool_words: list[str] = typer.Argument(..., metavar="POOL", help=POOL_HELP),
-    seed: int = typer.Option(
-        None, "--seed", help="Seed for a reproducible roll (default: a fresh seed, shown)."
-    ),
-    dice: str = typer.Option(
-        None,
-        "--dice",
-        help='The faces your physical dice show, one per die in order: "2 x 3" (x = a Defeat,'
-        ' 1/1 = a Triumph and a Defeat), or by die: "B3 R2 Gx".',
-    ),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    pool_words: Annotated[list[str], typer.Argument(metavar="POOL", help=POOL_HELP)],
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed for a reproducible roll (default: a fresh seed, shown)."),
+    ] = None,
+    dice: Annotated[
+        str | None,
+        typer.Option(
+            "--dice",
+            help='The faces your physical dice show, one per die in order: "2 x 3" (x = a Defeat,'
+            ' 1/1 = a Triumph and a Defeat), or by die: "B3 R2 Gx".',
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Roll a pool of dice (or type in your physical dice) and count the Triumphs."""
     catalog = _catalog()
@@ -155,41 +158,58 @@ def _face_json(face: Face) -> dict[str, Any]:
 
 
 def odds(
-    pool_words: list[str] = typer.Argument(
-        None, metavar="POOL", help=POOL_HELP + " Or use --trouper and --trait."
-    ),
-    target: int = typer.Option(..., "--target", "-t", help="Triumphs needed (0 or more)."),
-    reroll: int = typer.Option(
-        0, "--reroll", "-r", help="Re-rolls available, each of any dice you choose."
-    ),
-    bonus_triumphs: int = typer.Option(0, "--bonus-triumphs", "-k", help="Bonus Triumphs."),
-    bonus_dice: list[str] = typer.Option(
-        None,
-        "--bonus-dice",
-        help='Bonus Dice that may replace dice before the roll: G, B, or several ("G B").',
-    ),
-    trouper: str = typer.Option(None, "--trouper", help="A Trouper id, with --trait."),
-    trait: str = typer.Option(
-        None, "--trait", help="strength, dexterity, cunning or madness: the Trouper's dice."
-    ),
-    exhausted: bool = typer.Option(False, "--exhausted", help="Exhausted: 3 Red dice."),
-    knocked_out: bool = typer.Option(
-        False, "--knocked-out", help="Knocked Out: 3 Red dice and no bonuses or Re-rolls."
-    ),
-    insanity: int = typer.Option(
-        None,
-        "--insanity",
-        help="The Insanity cube's space (0 = leftmost): its best bonus is used after the roll.",
-    ),
-    insanity_reading: str = typer.Option(
-        None,
-        "--insanity-reading",
-        help='How "Re-roll 1" reads: any-dice or one-die (default: rules_config).',
-    ),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    *,
+    pool_words: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="POOL", help=POOL_HELP + " Or use --trouper and --trait."),
+    ] = None,
+    target: Annotated[int, typer.Option("--target", "-t", help="Triumphs needed (0 or more).")],
+    reroll: Annotated[
+        int, typer.Option("--reroll", "-r", help="Re-rolls available, each of any dice you choose.")
+    ] = 0,
+    bonus_triumphs: Annotated[
+        int, typer.Option("--bonus-triumphs", "-k", help="Bonus Triumphs.")
+    ] = 0,
+    bonus_dice: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bonus-dice",
+            help='Bonus Dice that may replace dice before the roll: G, B, or several ("G B").',
+        ),
+    ] = None,
+    trouper: Annotated[
+        str | None, typer.Option("--trouper", help="A Trouper id, with --trait.")
+    ] = None,
+    trait: Annotated[
+        str | None,
+        typer.Option(
+            "--trait", help="strength, dexterity, cunning or madness: the Trouper's dice."
+        ),
+    ] = None,
+    exhausted: Annotated[bool, typer.Option("--exhausted", help="Exhausted: 3 Red dice.")] = False,
+    knocked_out: Annotated[
+        bool,
+        typer.Option("--knocked-out", help="Knocked Out: 3 Red dice and no bonuses or Re-rolls."),
+    ] = False,
+    insanity: Annotated[
+        int | None,
+        typer.Option(
+            "--insanity",
+            help="The Insanity cube's space (0 = leftmost): its best bonus is used after the roll.",
+        ),
+    ] = None,
+    insanity_reading: Annotated[
+        str | None,
+        typer.Option(
+            "--insanity-reading",
+            help='How "Re-roll 1" reads: any-dice or one-die (default: rules_config).',
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Exact chance that a roll or Test reaches --target, playing Re-rolls, Bonus Dice and
-    the Insanity bonus as well as possible, and the distribution of Triumphs."""
+    """Exact chance that a roll or Test reaches --target, and the Triumphs' distribution.
+
+    Re-rolls, Bonus Dice and the Insanity bonus are played as well as possible."""
     catalog = _catalog()
     box = dice_box(catalog)
     text = _pool_arg(pool_words)

@@ -7,7 +7,7 @@ prints one JSON document: ``{"ok", "action", "changes", "next", ...}``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.text import Text
@@ -49,16 +49,23 @@ def register(app: typer.Typer) -> None:
     app.add_typer(night_app, name="night")
 
 
-DiceOpt = typer.Option(
-    None,
-    "--dice",
-    help='Faces of your physical dice, e.g. "2 x 1" or "B3 R0 Gx"; repeat for each Re-roll. '
-    "Without it the app rolls.",
-)
-RerollOpt = typer.Option(
-    None, "--reroll", help="Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll)."
-)
-TraitOpt = typer.Option(None, "--trait", help="Trait for the Test [the best odds].")
+DiceOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--dice",
+        help='Faces of your physical dice, e.g. "2 x 1" or "B3 R0 Gx"; repeat for each Re-roll. '
+        "Without it the app rolls.",
+    ),
+]
+RerollOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--reroll", help="Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll)."
+    ),
+]
+TraitOpt = Annotated[
+    str | None, typer.Option("--trait", help="Trait for the Test [the best odds].")
+]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -175,15 +182,18 @@ def _print_next(nxt: dict[str, Any]) -> None:
 
 @night_app.command("setup")
 def setup(
-    nemesis: str = typer.Option(..., "--nemesis", help="Nemesis id (lucilla, corvin, ...)."),
-    location: str = typer.Option(..., "--location", help="Location card id."),
-    minions: str = typer.Option(..., "--minions", help="Two Minion card ids: A,B."),
-    difficulty: int = typer.Option(1, "--difficulty", help="Difficulty level."),
-    events: str = typer.Option(None, "--events", help="Event ids for the Chain [random]."),
-    as_json: bool = JsonOpt,
+    nemesis: Annotated[str, typer.Option("--nemesis", help="Nemesis id (lucilla, corvin, ...).")],
+    location: Annotated[str, typer.Option("--location", help="Location card id.")],
+    minions: Annotated[str, typer.Option("--minions", help="Two Minion card ids: A,B.")],
+    difficulty: Annotated[int, typer.Option("--difficulty", help="Difficulty level.")] = 1,
+    events: Annotated[
+        str | None, typer.Option("--events", help="Event ids for the Chain [random].")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1). A
-    Roguelite night is prepared by the Day Part (`blood day`)."""
+    """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1).
+
+    A Roguelite night is prepared by the Day Part (`blood day`)."""
     action = SetupNight(
         nemesis=nemesis.strip().lower(),
         location=location.strip().lower(),
@@ -202,7 +212,7 @@ def setup(
 
 
 @night_app.command("next")
-def next_(as_json: bool = JsonOpt) -> None:
+def next_(as_json: JsonOpt = False) -> None:
     """What the table does now: whose move, the question waiting, the commands that fit."""
     with session.open_session() as store:
         _night_state(store.state)
@@ -214,7 +224,7 @@ def next_(as_json: bool = JsonOpt) -> None:
 
 
 @night_app.command("board")
-def board(as_json: bool = JsonOpt) -> None:
+def board(as_json: JsonOpt = False) -> None:
     """The Night Board (same as `blood status`)."""
     from blood_companion.cli.status_cmd import print_night
 
@@ -229,8 +239,8 @@ def board(as_json: bool = JsonOpt) -> None:
 
 @night_app.command("log")
 def log(
-    turn: int = typer.Option(None, "--turn", help="Only this Game Turn."),
-    as_json: bool = JsonOpt,
+    turn: Annotated[int | None, typer.Option("--turn", help="Only this Game Turn.")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The night's log: what the Nemesis, the Minions and the players did."""
     with session.open_session() as store:
@@ -249,9 +259,9 @@ def log(
 
 @night_app.command("play")
 def play(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    card: str = typer.Argument(..., help="Card id, id prefix or name."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    card: Annotated[str, typer.Argument(help="Card id, id prefix or name.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Planning Phase: play a Tactic card on the leftmost free Chain space."""
 
@@ -264,9 +274,9 @@ def play(
 
 @night_app.command("rest")
 def rest(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    card: str = typer.Argument(..., help="The card placed face down."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    card: Annotated[str, typer.Argument(help="The card placed face down.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Planning Phase: Rest (a face-down card, 1 Threat, Exhausted); once a Game Turn."""
 
@@ -279,8 +289,8 @@ def rest(
 
 @night_app.command("pass")
 def pass_(
-    trouper: str = typer.Argument(..., help="The player who just played a Cascade card."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="The player who just played a Cascade card.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Planning Phase: play no more cards after a Cascade."""
     _record(lambda s: PassCascade(trouper=_trouper(s, trouper)), as_json)
@@ -288,16 +298,22 @@ def pass_(
 
 @night_app.command("attack")
 def attack(
-    effect: int = typer.Argument(..., help="Effect number on the Active card (1 = top)."),
-    target: str = typer.Argument(..., help="nemesis, or a Minion space (A, B, C...)."),
-    side: str = typer.Option(None, "--side", help="Nemesis side hit: front, left or right."),
-    trait: str = TraitOpt,
-    dice: list[str] = DiceOpt,
-    reroll: list[str] = RerollOpt,
-    bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
-    distance: int = typer.Option(None, "--distance", help="Distance to the target."),
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
-    as_json: bool = JsonOpt,
+    effect: Annotated[int, typer.Argument(help="Effect number on the Active card (1 = top).")],
+    target: Annotated[str, typer.Argument(help="nemesis, or a Minion space (A, B, C...).")],
+    side: Annotated[
+        str | None, typer.Option("--side", help="Nemesis side hit: front, left or right.")
+    ] = None,
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    bonus: Annotated[int, typer.Option("--bonus", help="Bonus Triumphs from other Effects.")] = 0,
+    distance: Annotated[
+        int | None, typer.Option("--distance", help="Distance to the target.")
+    ] = None,
+    discard: Annotated[
+        list[str] | None, typer.Option("--discard", help="Card(s) discarded as a Cost.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: the Active Trouper attacks with an Effect of their card."""
     if side is not None and side.lower() not in ("front", "left", "right"):
@@ -318,15 +334,21 @@ def attack(
 
 @night_app.command("effect")
 def effect(
-    number: int = typer.Argument(..., help="Effect number on the Active card (1 = top)."),
-    trait: str = TraitOpt,
-    dice: list[str] = DiceOpt,
-    reroll: list[str] = RerollOpt,
-    for_: str = typer.Option(None, "--for", help="The Trouper an ally Effect applies to."),
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
-    heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
-    distance: int = typer.Option(None, "--distance", help="Distance to the target."),
-    as_json: bool = JsonOpt,
+    number: Annotated[int, typer.Argument(help="Effect number on the Active card (1 = top).")],
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    for_: Annotated[
+        str | None, typer.Option("--for", help="The Trouper an ally Effect applies to.")
+    ] = None,
+    discard: Annotated[
+        list[str] | None, typer.Option("--discard", help="Card(s) discarded as a Cost.")
+    ] = None,
+    heal: Annotated[list[str] | None, typer.Option("--heal", help="Wound card(s) to heal.")] = None,
+    distance: Annotated[
+        int | None, typer.Option("--distance", help="Distance to the target.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: resolve a non-attack Effect (Step, Heal, Draw, a bonus...)."""
     action = ResolveEffect(
@@ -344,9 +366,11 @@ def effect(
 
 @night_app.command("support")
 def support(
-    space: int = typer.Argument(..., help="Chain space of the card with the Support."),
-    effect: int = typer.Option(0, "--effect", help="Effect number [its Support Effect]."),
-    as_json: bool = JsonOpt,
+    space: Annotated[int, typer.Argument(help="Chain space of the card with the Support.")],
+    effect: Annotated[
+        int, typer.Option("--effect", help="Effect number [its Support Effect].")
+    ] = 0,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: use another Trouper's Support Effect from a card to the left."""
     _record(UseSupport(slot=space, effect=effect), as_json)
@@ -354,11 +378,13 @@ def support(
 
 @night_app.command("item")
 def item(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    item_id: str = typer.Argument(..., metavar="ITEM", help="Equipped Item id or id prefix."),
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
-    heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    item_id: Annotated[str, typer.Argument(metavar="ITEM", help="Equipped Item id or id prefix.")],
+    discard: Annotated[
+        list[str] | None, typer.Option("--discard", help="Card(s) discarded as a Cost.")
+    ] = None,
+    heal: Annotated[list[str] | None, typer.Option("--heal", help="Wound card(s) to heal.")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Use an equipped Item (a Quick one also outside your activation)."""
     _record(
@@ -371,15 +397,23 @@ def item(
 
 @night_app.command("event")
 def event(
-    event_id: str = typer.Argument(..., metavar="EVENT", help="Event id, prefix or Chain space."),
-    effect: int = typer.Option(1, "--effect", help="Effect number on the Event card."),
-    target: str = typer.Option(None, "--target", help="Minion space for an attack Event."),
-    trait: str = TraitOpt,
-    dice: list[str] = DiceOpt,
-    reroll: list[str] = RerollOpt,
-    distance: int = typer.Option(None, "--distance", help="Distance to the Event's target."),
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
-    as_json: bool = JsonOpt,
+    event_id: Annotated[
+        str, typer.Argument(metavar="EVENT", help="Event id, prefix or Chain space.")
+    ],
+    effect: Annotated[int, typer.Option("--effect", help="Effect number on the Event card.")] = 1,
+    target: Annotated[
+        str | None, typer.Option("--target", help="Minion space for an attack Event.")
+    ] = None,
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    distance: Annotated[
+        int | None, typer.Option("--distance", help="Distance to the Event's target.")
+    ] = None,
+    discard: Annotated[
+        list[str] | None, typer.Option("--discard", help="Card(s) discarded as a Cost.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: attempt one Event Effect during your activation."""
     action = UseEvent(
@@ -397,25 +431,28 @@ def event(
 
 @night_app.command("redraw")
 def redraw(
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) to discard first."),
-    as_json: bool = JsonOpt,
+    discard: Annotated[
+        list[str] | None, typer.Option("--discard", help="Card(s) to discard first.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase, a Rest card: discard any cards, then draw up to five."""
     _record(RestRedraw(discard=_split(discard)), as_json)
 
 
 @night_app.command("done")
-def done(as_json: bool = JsonOpt) -> None:
+def done(as_json: JsonOpt = False) -> None:
     """Tactic Phase: the Active Trouper finishes (Resolved token); the next one activates."""
     _record(FinishActivation(), as_json)
 
 
 @night_app.command("answer")
 def answer(
-    who: list[str] = typer.Argument(
-        None, help="Troupers (id, colour or seat), 'none', or the cards to discard."
-    ),
-    as_json: bool = JsonOpt,
+    who: Annotated[
+        list[str] | None,
+        typer.Argument(help="Troupers (id, colour or seat), 'none', or the cards to discard."),
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Answer the question the Nemesis or a Minion is waiting on."""
     names = _split(who)
@@ -437,11 +474,11 @@ def answer(
 
 @night_app.command("roll")
 def roll(
-    trait: str = TraitOpt,
-    dice: list[str] = DiceOpt,
-    reroll: list[str] = RerollOpt,
-    bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
-    as_json: bool = JsonOpt,
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    bonus: Annotated[int, typer.Option("--bonus", help="Bonus Triumphs from other Effects.")] = 0,
+    as_json: JsonOpt = False,
 ) -> None:
     """The waiting dodge Test: the app rolls, or type in your dice with --dice."""
     action = RollTest(
@@ -451,12 +488,12 @@ def roll(
 
 
 @night_app.command("continue")
-def continue_(as_json: bool = JsonOpt) -> None:
+def continue_(as_json: JsonOpt = False) -> None:
     """Move on to the next phase; the Nemesis, Minions and Cleanup resolve inside."""
     _record(NextPhase(), as_json)
 
 
 @night_app.command("phase", hidden=True)
-def phase(as_json: bool = JsonOpt) -> None:
+def phase(as_json: JsonOpt = False) -> None:
     """Same as `continue`."""
     _record(NextPhase(), as_json)

@@ -14,7 +14,7 @@ from typing import Any
 import typer
 
 from blood_companion.cli import session
-from blood_companion.cli.common import JSON_HELP, print_json
+from blood_companion.cli.common import JsonOpt, print_json
 from blood_companion.cli.status_fast import print_lines, width, write_cache
 from blood_companion.cli.status_view import build_doc, render
 from blood_companion.store import CampaignStore
@@ -37,9 +37,11 @@ def status_doc(store: CampaignStore) -> dict[str, Any]:
     return doc
 
 
-def status(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """The whole table: phase and what comes next, the Night Board, the Nemesis, each Trouper;
-    by day the Wagon, reserves and what is affordable."""
+def status(as_json: JsonOpt = False) -> None:
+    """The whole table at a glance: the phase and what comes next.
+
+    By night the Night Board, the Nemesis and each Trouper; by day the Wagon, the reserves and
+    what is affordable."""
     with session.open_session() as store:
         doc = status_doc(store)
     if as_json:

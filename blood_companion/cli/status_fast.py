@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from blood_companion.cli.settings import Settings, current
 from blood_companion.errors import BloodError
 from blood_companion.fileio import check_path, read_text, remove_stale_tmp, write_atomic
 from blood_companion.store.peek import head_hash
@@ -38,22 +39,18 @@ def _version() -> str:
     return __version__
 
 
-def saves_dir() -> Path:
-    return Path(os.environ.get("BLOOD_SAVES_DIR") or "saves")
-
-
 def cache_path(folder: Path, name: str) -> Path:
     return folder / CACHE_DIR / f"{name}.status.json"
 
 
-def cache_key(state_hash: str) -> dict[str, str]:
+def cache_key(state_hash: str, settings: Settings) -> dict[str, str]:
     from blood_companion.content.paths import overlay_stamp
 
     return {
         "state_hash": state_hash,
-        "data_dir": os.environ.get("BLOOD_DATA_DIR") or "",
+        "data_dir": settings.data_path or "",
         # the owner's cards (transcribed or hand-written) change what the status shows
-        "data_stamp": overlay_stamp(),
+        "data_stamp": overlay_stamp(settings.data_path),
         "version": _version(),
     }
 
@@ -64,15 +61,16 @@ def write_cache(folder: Path, name: str, doc: dict[str, Any]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_tmp(path.parent)  # partial files of a process killed while writing
-        text = json.dumps({"key": cache_key(doc["state_hash"]), "doc": doc}, ensure_ascii=False)
+        key = cache_key(doc["state_hash"], current())
+        text = json.dumps({"key": key, "doc": doc}, ensure_ascii=False)
         write_atomic(path, text.encode("utf-8", "surrogatepass"))
     except (OSError, ValueError):
         pass
 
 
-def _campaign(folder: Path) -> str | None:
+def _campaign(folder: Path, settings: Settings) -> str | None:
     """The campaign the command acts on, as session.campaign_name chooses it (or None)."""
-    name = os.environ.get("BLOOD_CAMPAIGN")
+    name = settings.campaign
     if name:
         return name
     try:
@@ -92,9 +90,10 @@ def _campaign(folder: Path) -> str | None:
     return names[0] if len(names) == 1 else None
 
 
-def cached_doc() -> dict[str, Any] | None:
-    folder = saves_dir()
-    name = _campaign(folder)
+def cached_doc(settings: Settings | None = None) -> dict[str, Any] | None:
+    settings = settings if settings is not None else current()
+    folder = Path(settings.saves_path)
+    name = _campaign(folder, settings)
     if not name:
         return None
     from blood_companion.names import campaign_name_problem
@@ -109,7 +108,7 @@ def cached_doc() -> dict[str, Any] | None:
         data = json.loads(read_text(cache_path(folder, name), limit=MAX_CACHE_BYTES))
     except (BloodError, ValueError, RecursionError):
         return None
-    if not isinstance(data, dict) or data.get("key") != cache_key(digest):
+    if not isinstance(data, dict) or data.get("key") != cache_key(digest, settings):
         return None
     doc = data.get("doc")
     return doc if isinstance(doc, dict) else None
@@ -155,12 +154,12 @@ def print_lines(lines: list[tuple[str, str]]) -> None:
         out.print(Text(text, style=style or ""))
 
 
-def fast_status(args: list[str]) -> int | None:
+def fast_status(args: list[str], settings: Settings) -> int | None:
     """`blood status` from the cache; None when the full command must run."""
     if args:
         return None
     try:
-        doc = cached_doc()
+        doc = cached_doc(settings)
         if doc is None:
             return None
         from blood_companion.cli.status_view import render

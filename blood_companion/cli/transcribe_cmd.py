@@ -179,7 +179,11 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
     from blood_companion.content.loader import MAX_DATA_FILE
     from blood_companion.fileio import read_text
 
-    if not file.exists() and not file.is_symlink():
+    try:
+        missing = not file.exists() and not file.is_symlink()
+    except OSError:  # a name the system refuses (too long): read_text says so
+        missing = False
+    if missing:
         raise UsageError(f"no such file: {file}")
     text = read_text(file, limit=MAX_DATA_FILE, what="the card file")
     target = target_dir()

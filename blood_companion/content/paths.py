@@ -15,12 +15,11 @@ def user_data_dir() -> Path:
     return Path(dirs.user_data_dir())
 
 
-def overlay_stamp() -> str:
-    """A cheap fingerprint of the owner's data files (--data-dir, else the user data folder):
-    their paths, sizes and modification times, so a cache of anything computed from the
-    catalog goes stale when a card is transcribed or edited."""
-    env = os.environ.get("BLOOD_DATA_DIR")
-    root = Path(env) if env else user_data_dir()
+def overlay_stamp(data_dir: str | os.PathLike[str] | None = None) -> str:
+    """A cheap fingerprint of the owner's data files (``data_dir``: --data-dir, else the user
+    data folder): their paths, sizes and modification times, so a cache of anything computed
+    from the catalog goes stale when a card is transcribed or edited."""
+    root = Path(data_dir) if data_dir else user_data_dir()
     parts: list[str] = [str(root)]
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)

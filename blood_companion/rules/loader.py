@@ -57,21 +57,21 @@ def shipped_rules_dir() -> str:
     return os.path.join(data, "rules")
 
 
-def overlay_rules_dir() -> str | None:
-    """``$BLOOD_DATA_DIR/rules`` if that folder exists."""
-    base = os.environ.get("BLOOD_DATA_DIR")
+def overlay_rules_dir(data_dir: str | None = None) -> str | None:
+    """``DATA_DIR/rules`` (--data-dir, else ``$BLOOD_DATA_DIR``) if that folder exists."""
+    base = data_dir or os.environ.get("BLOOD_DATA_DIR")
     if not base:
         return None
     path = os.path.join(os.path.abspath(base), "rules")
     return path if os.path.isdir(path) else None
 
 
-def rules_dirs() -> list[str]:
+def rules_dirs(data_dir: str | None = None) -> list[str]:
     """The layers to read, shipped first; raises RulesDataError if the shipped one is missing."""
     shipped = shipped_rules_dir()
     if not os.path.isdir(shipped):
         raise RulesDataError([f"{shipped}: the rules reference folder is missing"])
-    overlay = overlay_rules_dir()
+    overlay = overlay_rules_dir(data_dir)
     return [shipped, overlay] if overlay else [shipped]
 
 
@@ -168,12 +168,13 @@ def load_entries(dirs: list[str] | None = None) -> list[RuleEntry]:
     return result
 
 
-def load_index(use_cache: bool = True) -> RulesIndex:
+def load_index(use_cache: bool = True, data_dir: str | None = None) -> RulesIndex:
     """The search index, from the cache when it is fresh, else compiled from YAML (and cached).
+    ``data_dir`` is the --data-dir overlay (its ``rules`` folder).
 
     Raises RulesDataError when the YAML has problems.
     """
-    dirs = rules_dirs()
+    dirs = rules_dirs(data_dir)
     sig = signature(dirs)
     path = cache_path(dirs)
     if use_cache:

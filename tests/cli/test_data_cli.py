@@ -76,6 +76,7 @@ def test_show_unknown(blood) -> None:  # type: ignore[no-untyped-def]
 def test_overlay_changes_a_card(blood, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     r = blood("data", "show", "nemeses", "lucilla", "--json")
     card = r.json()
+    assert card.pop("ok") is True  # every --json document says ok; the record is the rest
     card["name"] = "Lucilla, Transcribed"
     card["source"] = "rulebook"
     (tmp_path / "nemeses.yaml").write_text(json.dumps([card]))  # JSON is valid YAML
