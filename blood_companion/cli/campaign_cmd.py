@@ -15,8 +15,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import session
+from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
+from blood_companion.cli.view_docs import LOG_LAST, log_doc, show_doc, summary
 from blood_companion.display import json_text
 from blood_companion.engine.campaign import (
     AddTrouper,
@@ -29,7 +30,7 @@ from blood_companion.engine.campaign import (
     StartCampaign,
     table_setup,
 )
-from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.engine.state import RESOURCE_NAMES
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
@@ -50,94 +51,11 @@ def register(app: typer.Typer) -> None:
 # ---------------------------------------------------------------------- rendering
 
 
-def summary(store: CampaignStore) -> dict[str, Any]:
-    """The `show --json` document (also printed by commands that change the campaign)."""
-    st = store.state
-    return {
-        "name": store.name,
-        "mode": st.mode,
-        "seed": st.seed,
-        "game": st.game,
-        "part": st.part,
-        "phase": st.phase,
-        "log_length": store.log_length,
-        "head": store.head,
-        "redo": store.redo_available,
-        "state_hash": store.state_hash,
-        "leader": st.troupers[st.leader].trouper if st.troupers else None,
-        "troupers": [
-            {
-                "seat": t.seat + 1,
-                "trouper": t.trouper,
-                "colour": t.colour,
-                "deck_size": len(t.deck),
-                "bites": t.bites,
-                "insanity": t.insanity,
-                "items": [s.item + ("+" if s.advanced else "") for s in t.sleeves],
-            }
-            for t in st.troupers
-        ],
-        "set_aside": [
-            {
-                "trouper": t.trouper,
-                "colour": t.colour,
-                "deck_size": len(t.deck),
-                "reserve_cards": len(t.reserve_cards),
-                "reserve_items": len(t.reserve_items),
-                "bites": t.bites,
-                "items": [s.item + ("+" if s.advanced else "") for s in t.sleeves],
-            }
-            for t in st.set_aside
-        ],
-        "wagon": st.wagon.as_dict(),
-        "location_trophies": st.location_trophies,
-        "nemesis_trophies": st.nemesis_trophies,
-        "games_played": len(st.history),
-        "file": str(store.path),
-    }
-
-
-def _print_show(store: CampaignStore) -> None:
-    doc = summary(store)
-    st: CampaignState = store.state
-    where = f"game {doc['game']}, {doc['part']}" + (f" ({doc['phase']})" if doc["phase"] else "")
-    stdout.print(
-        Text.assemble((store.name, "bold"), f"  {doc['mode']} · seed {doc['seed']} · {where}")
-    )
-    table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
-    for col in ("seat", "trouper", "deck", "bites", "insanity", "items"):
-        table.add_column(
-            col, justify="right" if col in ("seat", "deck", "bites", "insanity") else "left"
-        )
-    for i, t in enumerate(doc["troupers"]):
-        who = t["trouper"] + (" (leader)" if i == st.leader else "")
-        table.add_row(
-            str(t["seat"]),
-            who,
-            str(t["deck_size"]),
-            str(t["bites"]),
-            str(t["insanity"]),
-            ", ".join(t["items"]),
-        )
-    stdout.print(table)
-    if doc["set_aside"]:
-        away = [
-            f"{t['trouper']} ({t['colour']}, {t['deck_size']} cards, {t['reserve_cards']} in "
-            f"the Reserve, {t['bites']} Bites)"
-            for t in doc["set_aside"]
-        ]
-        stdout.print("Set aside (rejoin with add-trouper): " + "; ".join(away))
-    wagon = ", ".join(f"{v} {k}" for k, v in doc["wagon"].items())
-    stdout.print(f"Wagon: {wagon}")
-    trophies = {**doc["location_trophies"], **doc["nemesis_trophies"]}
-    if trophies:
-        stdout.print("Trophies: " + ", ".join(f"{k} ×{v}" for k, v in trophies.items()))
-    redo = f", {doc['redo']} undone (redo-able)" if doc["redo"] else ""
-    stdout.print(Text(f"Log: {doc['log_length']} steps{redo}", style="dim"))
-
-
-def _changed(store: CampaignStore, as_json: bool, message: str, **extra: Any) -> None:
-    session.refresh_status(store)
+def _changed(
+    store: CampaignStore, as_json: bool, message: str, *, refresh: bool = True, **extra: Any
+) -> None:
+    if refresh:  # the views of the campaign as it is now (session.record stores them itself)
+        session.refresh_status(store)
     if as_json:
         print_json({"ok": True, **extra, **summary(store)})
     else:
@@ -317,74 +235,10 @@ def show(as_json: JsonOpt = False) -> None:
     """The campaign at a glance: table, Troupers, Wagon, trophies, history and totals.
 
     The totals: nights won and lost, Vlad cards weakened, Resources earned and spent."""
-    from blood_companion.engine.history import campaign_totals, history_rows
-
     with session.open_session() as store:
-        st = store.state
-        rows = history_rows(st)
-        totals = campaign_totals(st)
-        if as_json:
-            print_json({**summary(store), "history": rows, "totals": totals})
-        else:
-            _print_show(store)
-            _print_history(rows, totals)
-
-
-def _short(d: dict[str, int]) -> str:
-    return " ".join(f"{n}{k[0].upper()}" for k, n in d.items() if n)
-
-
-def _print_history(rows: list[dict[str, Any]], totals: dict[str, Any]) -> None:
-    if not rows:
-        return
-    table = Table(
-        box=None,
-        pad_edge=False,
-        header_style="dim",
-        title="History",
-        title_justify="left",
-        title_style="bold",
-    )
-    for col in ("#", "P", "nemesis", "location", "lv", "result", "rewards"):
-        table.add_column(col, justify="right" if col in ("#", "P", "lv") else "left")
-    for r in rows:
-        got = []
-        if r["resources"]:
-            got.append("+" + _short(r["resources"]))
-        if r["spent"]:
-            got.append(f"-{r['spent']}R")
-        if r["trophies"]:
-            got.append(f"{sum(r['trophies'].values())} troph.")
-        if r["advanced_tactics"]:
-            got.append(f"{len(r['advanced_tactics'])} tact.")
-        if r["vlad_weakened"]:
-            got.append(f"{len(r['vlad_weakened'])} Vlad")
-        if r["box_reset"]:
-            got.append("box reset")
-        result = (r["result"] or "-") + (" …" if r["pending"] else "")
-        style = "green" if r["result"] == "won" else "red" if r["result"] == "lost" else ""
-        table.add_row(
-            str(r["game"]),
-            str(len(r["troupers"])),
-            r["nemesis"] or "-",
-            r["location"] or "-",
-            str(r["difficulty"] or "-"),
-            Text(result, style=style),
-            ", ".join(got) or "-",
-        )
-    stdout.print(table)
-    per = ", ".join(f"{n} {c['won']}-{c['lost']}" for n, c in totals["by_nemesis"].items())
-    stdout.print(f"Nights won-lost: {totals['won']}-{totals['lost']} ({per})")
-    stdout.print(
-        f"Vlad cards weakened: {totals['vlad_cards_weakened']} in all, "
-        f"{totals['vlad_weakened_now']} of {totals['vlad_cards']} now; "
-        f"Vlad defeated {totals['vlad_defeats']}×"
-    )
-    stdout.print(
-        f"Resources earned {totals['resources_earned']}, spent "
-        f"{totals['resources_spent']}; Advanced Tactic cards won "
-        f"{totals['advanced_tactics_won']}"
-    )
+        doc = show_doc(store)
+        views.store_view(store.saves_dir, store.name, "campaign-show", doc)
+    views.show("campaign-show", doc, as_json)
 
 
 @campaign_app.command("log")
@@ -393,32 +247,46 @@ def log(
         bool, typer.Option("--json", help="One JSON object per step (JSON lines).")
     ] = False,
     all_: Annotated[
-        bool, typer.Option("--all", help="Also list abandoned (replaced) steps.")
+        bool, typer.Option("--all", help="Every step, abandoned (replaced) ones too.")
     ] = False,
+    last: Annotated[
+        int | None,
+        typer.Option(
+            "--last",
+            min=0,
+            help=f"Show only the last N steps (0: all). Default: {LOG_LAST}, all with --json.",
+        ),
+    ] = None,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
     with session.open_session() as store:
-        entries = store.log(include_abandoned=all_)
-        head = store.head
+        if as_json or all_:
+            keep = None if last is None or all_ else last or None
+            entries = store.log(include_abandoned=all_, last=keep)
+            head = store.head
+        else:
+            doc = log_doc(store, LOG_LAST if last is None else last)
+            if last is None:
+                views.store_view(store.saves_dir, store.name, "campaign-log", doc)
     if as_json:
         for e in entries:
-            sys.stdout.write(json_text(e.to_json(), indent=None) + "\n")
+            sys.stdout.write(json_text({"ok": True, **e.to_json()}, indent=None) + "\n")
         sys.stdout.flush()
         return
-    width = len(str(max((e.step for e in entries), default=1)))
-    for e in entries:
-        marks = "".join(f"  [{m}]" for m in e.marks)
-        if e.status == "abandoned":
-            stdout.print(Text(f"  {'x':>{width}}  {e.sentence}  (abandoned)", style="dim strike"))
-            continue
-        pointer = "→" if e.step == head else " "
-        line = Text(f"{pointer} {e.step:>{width}}. {e.sentence}")
-        if marks:
-            line.append(marks, style="cyan")
-        if e.status == "undone":
-            line.stylize("dim")
-            line.append("  (undone)", style="dim italic")
-        stdout.print(line)
+    if all_:
+        doc = {
+            "head": head,
+            "entries": [
+                {
+                    "step": e.step,
+                    "sentence": e.sentence,
+                    "status": e.status,
+                    "marks": list(e.marks),
+                }
+                for e in entries
+            ],
+        }
+    views.show("campaign-log", doc, False)
 
 
 @campaign_app.command("undo")
@@ -492,6 +360,7 @@ def export(
             store,
             as_json,
             f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
+            refresh=False,  # nothing changed
             exported=str(file),
         )
 
@@ -626,6 +495,7 @@ def _act(action: Any, as_json: bool) -> None:
             store,
             as_json,
             f"{store.head}. {action.describe()}",
+            refresh=False,
             recorded=action.model_dump(mode="json"),
         )
 

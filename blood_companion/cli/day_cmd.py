@@ -10,15 +10,16 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import commands, session
+from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.view_docs import _commands, day_next_doc
+from blood_companion.cli.view_text import day_next, levels_table
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.legal import next_view
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.errors import UsageError
 
@@ -150,124 +151,14 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
         stdout.print("Wagon: " + ", ".join(f"{n} {r}" for r, n in state.wagon.as_dict().items()))
 
 
-def _commands(state: CampaignState, catalog: Any) -> list[str]:
-    """The commands of the options open now (engine/legal.py, cli/commands.py)."""
-    return commands.for_next(next_view(state, catalog))
-
-
 def _print_next_short(nxt: d.NextStep, cmds: list[str]) -> None:
     stdout.print(Text.assemble(("Next: ", "bold"), nxt.sentence))
     if cmds:
         stdout.print(Text("  " + cmds[0], style="cyan"))
 
 
-def _cell(value: Any) -> str:
-    if isinstance(value, dict):
-        return " ".join(f"{k}:{_cell(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(_cell(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "" if value is None else str(value)
-
-
-def _choices_table(choices: list[dict[str, Any]]) -> Table:
-    cols: list[str] = []
-    for c in choices:
-        cols.extend(k for k in c if k not in cols)
-    table = Table(box=None, pad_edge=False, header_style="dim")
-    for col in cols:
-        table.add_column(col.replace("_", " "), overflow="fold")
-    for c in choices:
-        table.add_row(*(_cell(c.get(col)) for col in cols))
-    return table
-
-
-def purchases_table(choices: list[dict[str, Any]]) -> Table:
-    """What can be bought now, one row each; "ok" when the Wagon (and trophies) can pay."""
-    table = Table(box=None, pad_edge=False, header_style="dim")
-    for col in ("buy", "id", "cost", "ok"):
-        table.add_column(col, overflow="fold")
-    for c in choices:
-        kind = c["kind"]
-        if kind == "building":
-            what, cmd_id = "building", c["id"]
-        elif kind == "advanced_tactic":
-            what, cmd_id = f"top {c['art']} ({c['left']})", c["id"]
-        elif kind == "upgrade":
-            what, cmd_id = f"upgrade {c['trouper']}", c["id"]
-        else:
-            what, cmd_id = kind.replace("special_", "Loc/Nem "), c["id"]
-        cost = c["cost"] + (f" + {c['trophies']}" if c.get("trophies") else "")
-        ok = "used" if c.get("used") else ("yes" if c["affordable"] else "-")
-        table.add_row(what, cmd_id, cost, ok)
-    return table
-
-
-def equipping_table(choices: list[dict[str, Any]]) -> Table:
-    table = Table(box=None, pad_edge=False, header_style="dim")
-    for col in ("trouper", "protection", "tool", "artifact", "equipped"):
-        table.add_column(col, overflow="fold")
-    for c in choices:
-        sl = c["sleeves"]
-        table.add_row(
-            c["trouper"],
-            ", ".join(sl.get("protection", [])),
-            ", ".join(sl.get("tool", [])),
-            ", ".join(sl.get("artifact", [])),
-            ", ".join(c["equipped"].values()) or "-",
-        )
-    return table
-
-
-def levels_table(levels: list[dict[str, Any]]) -> Table:
-    """The Difficulty Levels: what each one means (Nemesis and Location cards)."""
-    table = Table(box=None, pad_edge=False, header_style="dim")
-    for col in ("lvl", "name", "wounds F/L/R", "events", "rewards if won"):
-        table.add_column(col, overflow="fold")
-    for lv in levels:
-        w = lv["wounds"]
-        r = lv["rewards"]
-        reward = (
-            f"Vlad cards {r['vlad_cards']}, trophies L{r['location_trophies']} "
-            f"N{r['nemesis_trophies']}, +{r['advanced_tactics']} tactics; loot "
-            + (", ".join(r["loot"]) or "none")
-        )
-        table.add_row(
-            str(lv["level"]),
-            f"{lv['name']} / {lv['nemesis_level']}",
-            f"{w['front']}/{w['left']}/{w['right']}",
-            str(lv["influence"]),
-            reward,
-        )
-    return table
-
-
-def _print_next(nxt: d.NextStep, cmds: list[str]) -> None:
-    stdout.print(Text(nxt.title, style="bold"))
-    stdout.print(nxt.sentence)
-    if nxt.step == "dusk_difficulty":
-        det = nxt.details
-        stdout.print(f"Location: {det.get('location_name')}   Nemesis: {det.get('nemesis')}")
-        if det.get("map"):
-            stdout.print(Text("Map:", style="dim"))
-            for i, row in enumerate(det["map"]):
-                stdout.print(("  " if i % 2 else "") + " ".join(row))
-        stdout.print(levels_table(nxt.choices))
-    elif nxt.step == "purchases":
-        det = nxt.details
-        stdout.print("Wagon: " + ", ".join(f"{n} {r}" for r, n in det["wagon"].items()))
-        trophies = [f"{k} x{v}" for k, v in det["location_trophies"].items()]
-        trophies += [f"{k} x{v}" for k, v in det["nemesis_trophies"].items()]
-        if trophies:
-            stdout.print("Trophies: " + ", ".join(trophies))
-        stdout.print(purchases_table(nxt.choices))
-    elif nxt.step == "equipping":
-        stdout.print(equipping_table(nxt.choices))
-    elif nxt.choices:
-        stdout.print(_choices_table(nxt.choices))
-    for cmd in cmds:
-        stdout.print(Text("  " + cmd, style="cyan"))
+def _print_next(doc: dict[str, Any]) -> None:
+    print_lines(day_next(doc, width()))
 
 
 # ---------------------------------------------------------------------- commands
@@ -277,12 +168,9 @@ def _print_next(nxt: d.NextStep, cmds: list[str]) -> None:
 def next_(as_json: JsonOpt = False) -> None:
     """What the table does next, with the legal choices."""
     with session.open_session() as store:
-        nxt = d.day_next(store.state, store.catalog)
-        cmds = _commands(store.state, store.catalog)
-    if as_json:
-        print_json({**nxt.model_dump(mode="json"), "commands": cmds})
-    else:
-        _print_next(nxt, cmds)
+        doc = day_next_doc(store.state, store.catalog)
+        views.store_view(store.saves_dir, store.name, "day-next", doc)
+    views.show("day-next", doc, as_json)
 
 
 @day_app.command("recover")
@@ -544,10 +432,10 @@ def difficulty(
         if as_json:
             print_json({"levels": levels})
         else:
-            stdout.print(levels_table(levels))
+            print_lines(levels_table(levels, width()))
         return
     if not as_json and step == "dusk_difficulty":
-        stdout.print(levels_table(levels))
+        print_lines(levels_table(levels, width()))
     _record(d.ChooseDifficulty(level=level), as_json)
 
 

@@ -12,8 +12,11 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from blood_companion.cli import commands, session
+from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stdout, typed_number
+from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.view_docs import night_next_doc
+from blood_companion.cli.view_text import night_next
 from blood_companion.engine import narrate
 from blood_companion.engine.actions import Action
 from blood_companion.engine.campaign import NeedsDayPart
@@ -33,8 +36,6 @@ from blood_companion.engine.night import (
     UseItem,
     UseSupport,
     board_view,
-    night_view,
-    whose_turn,
 )
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
@@ -127,7 +128,7 @@ def _record(build: Any, as_json: bool) -> None:
         assert state.night is not None
         start = 0 if action.type == "night_setup" else before_log
         changes = [narrate.render(e, cat) for e in state.night.log[start:]]
-        nxt = next_doc(state, cat)
+        nxt = night_next_doc(state, cat)
         if as_json:
             print_json(
                 {
@@ -153,28 +154,8 @@ def _record(build: Any, as_json: bool) -> None:
         _print_next(nxt)
 
 
-def next_doc(state: CampaignState, catalog: Any) -> dict[str, Any]:
-    """`whose_turn` with the commands of the options open now (cli/commands.py)."""
-    doc = whose_turn(state, catalog)
-    doc["commands"] = commands.for_next(night_view(state, catalog))
-    return doc
-
-
 def _print_next(nxt: dict[str, Any]) -> None:
-    head = f"Turn {nxt['turn']} · {nxt['phase_name']}"
-    stdout.print(Text(head, style="bold"))
-    stdout.print(Text(nxt.get("prompt", ""), style="green"))
-    for line in nxt.get("effects", []):
-        stdout.print("  " + line)
-    if nxt.get("hand"):
-        cat = session.catalog()
-        names = []
-        for c in nxt["hand"]:
-            card = cat.tactic(c)
-            names.append(f"{c} ({card.name}, Threat {card.threat})" if card else c)
-        stdout.print("  hand: " + "; ".join(names))
-    for cmd in nxt.get("commands", []):
-        stdout.print(Text("  $ " + cmd, style="dim"))
+    print_lines(night_next(nxt, width()))
 
 
 # ---------------------------------------------------------------------- commands
@@ -216,11 +197,9 @@ def next_(as_json: JsonOpt = False) -> None:
     """What the table does now: whose move, the question waiting, the commands that fit."""
     with session.open_session() as store:
         _night_state(store.state)
-        nxt = next_doc(store.state, store.catalog)
-    if as_json:
-        print_json(nxt)
-    else:
-        _print_next(nxt)
+        nxt = night_next_doc(store.state, store.catalog)
+        views.store_view(store.saves_dir, store.name, "night-next", nxt)
+    views.show("night-next", nxt, as_json)
 
 
 @night_app.command("board")

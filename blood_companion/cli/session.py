@@ -82,8 +82,8 @@ def open_session(name: str | None = None) -> CampaignStore:
 
 def record(action: Action, store: CampaignStore | None = None) -> CampaignState:
     """Apply and store one action on the selected campaign (or on `store`); return the new
-    state. A refused action raises RuleError and leaves the save unchanged. The status screen's
-    cache is refreshed so `blood status` stays on its fast path."""
+    state. A refused action raises RuleError and leaves the save unchanged. The views of the
+    campaign are stored anew so `blood status`, `night next`, ... stay on their fast path."""
     if store is not None:
         data_notice(store)
         state = store.record(action)
@@ -112,11 +112,8 @@ def data_notice(store: CampaignStore) -> None:
 
 
 def refresh_status(store: CampaignStore) -> None:
-    """Rebuild the cached `blood status` document of a campaign after it changed. Never fails
-    a command: the cache only buys speed."""
-    try:
-        from blood_companion.cli.status_cmd import status_doc
+    """Store the views of a campaign after it changed (status, what comes next, the summary:
+    cli/view_docs.py), so the next look is answered from them. Never fails a command."""
+    from blood_companion.cli.view_docs import refresh
 
-        status_doc(store)
-    except Exception:  # noqa: BLE001 - a broken cache must not undo a recorded action
-        pass
+    refresh(store)

@@ -11,13 +11,13 @@ see each other's options. Standard library only (the fast paths use it).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from contextvars import ContextVar
-from types import TracebackType
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
+    from types import TracebackType
 
 # option -> environment variable read when the option is not given
 GLOBAL_OPTIONS = {
