@@ -177,12 +177,14 @@ def show(
     if record_id is not None:
         rec = cat.get(key, record_id)
         if rec is None:
-            close = [r.id for r in records if record_id.lower() in r.id][:8]
+            from blood_companion import matching
+
+            found = matching.find(record_id, [(r.id, r.name) for r in records])
+            close = [found.id] if found.id else list(found.ambiguous or found.close)
             raise BloodError(
                 f"no {key} record with id {record_id!r}",
-                hint=("did you mean: " + ", ".join(close))
-                if close
-                else f"`blood data show {key}` lists them",
+                hint=matching.did_you_mean(close[:8], {r.id: r.name for r in records})
+                or f"`blood data show {key}` lists them",
             )
         if as_json:
             print_json(_record_json(rec))

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
+from blood_companion import matching
 from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.cli.textview import print_lines, width
@@ -43,13 +44,7 @@ PayOpt = Annotated[
 
 
 def _resource(word: str) -> str:
-    key = word.strip().lower()
-    hits = [r for r in RESOURCE_NAMES if r.startswith(key) or key == r.rstrip("s")]
-    if len(hits) != 1:
-        raise UsageError(
-            f"unknown Resource {word!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES)
-        )
-    return hits[0]
+    return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
 
 
 def parse_counts(text: str, option: str) -> dict[str, int]:

@@ -12,8 +12,9 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
+from blood_companion import matching
 from blood_companion.cli import session, views
-from blood_companion.cli.common import JsonOpt, print_json, stdout, typed_number
+from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.cli.view_text import night_next
@@ -84,29 +85,12 @@ def _trouper(state: CampaignState, who: str) -> str:
 
 
 def _card(state: CampaignState, trouper: str, key: str) -> str:
-    """A card in the Trouper's hand by id, position in hand (1-based), unique id prefix, unique
-    part of its id (``t09`` for ``aurel-t09``) or (part of) its name."""
+    """A card in the Trouper's hand by id, position in hand (1-based), name, unique prefix or
+    unique part of its id or name (``t09`` for ``aurel-t09``): the one matcher."""
     cat = session.catalog()
     t = state.troupers[state.trouper_index(trouper)]
-    low = key.strip().lower()
-    if low in t.hand:
-        return low
-    position = typed_number(low)
-    if position is not None and 1 <= position <= len(t.hand):
-        return t.hand[position - 1]
-    found = [c for c in t.hand if c.startswith(low)] or [c for c in t.hand if low in c]
-    if len(found) != 1:
-        named = []
-        for c in t.hand:
-            card = cat.tactic(c)
-            if card is not None and low in card.name.lower():
-                named.append(c)
-        found = found or named
-    if len(set(found)) == 1:
-        return found[0]
-    hand = ", ".join(f"{c} ({getattr(cat.tactic(c), 'name', c)})" for c in t.hand)
-    what = "matches several cards" if found else "matches no card"
-    raise BloodError(f"{key!r} {what} in {t.trouper}'s hand", hint=f"hand: {hand}")
+    hand = [(c, getattr(cat.tactic(c), "name", c)) for c in t.hand]
+    return matching.match(key, hand, f"card in {t.trouper}'s hand", positions=True)
 
 
 def _night_state(state: CampaignState) -> None:

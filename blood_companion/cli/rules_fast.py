@@ -143,8 +143,15 @@ def answer(opts: Options, index: RulesIndex) -> Answer:
             return Answer("list", head, [(e, None) for e in index.of_kinds(kinds)], index)
         entry = index.find(rest, kinds)
         if entry is None:
+            from blood_companion.matching import close_to, did_you_mean
+
+            cands = [(e.id, e.title) for e in index.of_kinds(kinds)]
             names = ", ".join(e.id for e in index.of_kinds(kinds))
-            raise NotFound(f"no {head} named {rest!r}", hint=f"{plural}: {names}")
+            close = did_you_mean(close_to(rest, cands), dict(cands))
+            raise NotFound(
+                f"no {head} named {rest!r}",
+                hint="; ".join(h for h in (close, f"{plural}: {names}") if h),
+            )
         return Answer(head, rest, [(entry, None)], index)
     if head == "list" or not words:
         kind = opts.kind or (rest if head == "list" and rest else None)
