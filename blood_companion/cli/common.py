@@ -25,6 +25,22 @@ def settings() -> Settings:
     return current()
 
 
+_warned: set[str] = set()
+
+
+def warn_data(catalog: Any) -> Any:
+    """Say on stderr, once per process, which files of the owner's data were not loaded
+    (they belong to no kind: ``Catalog.warnings``); return the catalog."""
+    from rich.text import Text
+
+    for problem in getattr(catalog, "warnings", ()):
+        text = str(problem)
+        if text not in _warned:
+            _warned.add(text)
+            stderr.print(Text.assemble(("Warning: ", "yellow"), text))
+    return catalog
+
+
 def print_json(doc: Any) -> None:
     """Print one JSON document on stdout (no rich markup, no wrapping). Every document says
     whether the command did what was asked: ``"ok"`` comes first (true unless the document

@@ -12,7 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli.common import JsonOpt, print_json, settings, stdout
+from blood_companion.cli.common import JsonOpt, print_json, settings, stdout, warn_data
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
@@ -39,7 +39,8 @@ def register(app: typer.Typer) -> None:
 
 def catalog() -> Catalog:
     """The catalog for the current command (shipped pack + --data-dir overlay)."""
-    return load_catalog(settings().data_dir)
+    loaded: Catalog = warn_data(load_catalog(settings().data_dir))
+    return loaded
 
 
 @data_app.command("validate")
@@ -55,9 +56,16 @@ def validate(
         bool,
         typer.Option("--alone", help="Check DIR as a complete pack on its own, not as an overlay."),
     ] = False,
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="A file of the overlay that belongs to no kind is an error."),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check every file (YAML, fields, references, counts); print the counts per kind."""
+    """Check every file (YAML, fields, references, counts); print the counts per kind.
+
+    A YAML file of the overlay that belongs to no kind (`my-minions.yaml`) is named as not
+    loaded: a warning, an error with --strict."""
     overlay = directory if directory is not None else effective_overlay(settings().data_dir)
     if alone and directory is None:
         raise BloodError("--alone needs a DIR to check")
@@ -65,10 +73,14 @@ def validate(
     if not alone and overlay is not None:
         layers.append(overlay)
     cat = validate_layers(layers)  # raises ContentError with every problem
+    if strict and cat.warnings:
+        raise ContentError(cat.warnings)
     counts = cat.counts()
     counts["rules_entries"] = _validate_rules(layers)
+    warnings = [w.to_json() for w in cat.warnings]
     if as_json:
-        print_json({"ok": True, "layers": [str(p) for p in layers], "counts": counts})
+        doc = {"ok": True, "layers": [str(p) for p in layers], "counts": counts}
+        print_json({**doc, "warnings": warnings})
         return
     table = Table(title="Data pack: valid", title_justify="left")
     table.add_column("kind")
@@ -77,6 +89,8 @@ def validate(
         table.add_row(k, str(v))
     stdout.print(table)
     stdout.print("Layers: " + ", ".join(str(p) for p in layers))
+    for w in cat.warnings:
+        stdout.print(Text.assemble(("Not loaded: ", "yellow"), str(w)), soft_wrap=True)
 
 
 def _validate_rules(layers: list[Path]) -> int:

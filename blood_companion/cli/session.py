@@ -43,9 +43,10 @@ def catalog() -> Catalog:
 
 @cache
 def _catalog_for(data_dir: Path | None) -> Catalog:
+    from blood_companion.cli.common import warn_data
     from blood_companion.content.loader import load_catalog
 
-    return load_catalog(data_dir)
+    return warn_data(load_catalog(data_dir))  # type: ignore[no-any-return]
 
 
 def campaign_name(explicit: str | None = None) -> str:

@@ -63,7 +63,10 @@ def _layers(target: Path) -> list[Path]:
 
 def _catalog(target: Path) -> Catalog:
     """The shipped pack with the owner's folder over it (once it exists)."""
-    return load_layers(_layers(target))
+    from blood_companion.cli.common import warn_data
+
+    catalog: Catalog = warn_data(load_layers(_layers(target)))
+    return catalog
 
 
 def _shown(path: Path) -> str:

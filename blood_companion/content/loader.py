@@ -381,6 +381,8 @@ class Catalog:
     records: Mapping[str, list[Any]]
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     layers: list[Path] = field(default_factory=list)
+    # Files of an overlay that belong to no kind (not loaded): said on every load
+    warnings: list[Problem] = field(default_factory=list, compare=False)
     _by_id: dict[str, dict[str, Any]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -552,6 +554,75 @@ def kind_files(root: Path, kind: str) -> list[Path]:
     return files
 
 
+# Folders of an overlay that are not kinds but are read by something else.
+OTHER_FOLDERS = ("rules", "schemas")
+
+
+def stray_files(root: Path) -> list[Problem]:
+    """The YAML files of an overlay folder that belong to no kind, so nothing loads them
+    (``my-minions.yaml``, ``minions.yml``, ``cards/x.yaml``): one problem each, with the kind
+    it may have meant. Never raises (a folder that cannot be listed has none)."""
+    from blood_companion.matching import close_to
+
+    kinds = [(k, k) for k in KINDS]
+    out: list[Problem] = []
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return out
+    for entry in entries:
+        name = entry.name
+        if name.startswith("."):
+            continue
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            continue
+        if is_dir:
+            if name in KINDS or name in OTHER_FOLDERS:
+                continue
+            try:
+                found = [p for p in os.listdir(entry.path) if p.endswith((".yaml", ".yml"))]
+            except OSError:
+                continue
+            if found:
+                near = close_to(name, kinds, n=1)
+                out.append(
+                    Problem(
+                        _display(Path(entry.path)),
+                        None,
+                        None,
+                        f"a folder of {len(found)} YAML file(s) that belongs to no kind, so "
+                        "none is loaded"
+                        + (f": did you mean the folder {near[0]}/?" if near else "")
+                        + " (kinds: "
+                        + ", ".join(KINDS)
+                        + ")",
+                    )
+                )
+            continue
+        stem, dot, suffix = name.rpartition(".")
+        if not dot or suffix not in ("yaml", "yml"):
+            continue
+        if suffix == "yaml" and stem in KINDS:
+            continue
+        if stem in KINDS:
+            why = f"is not loaded: name it {stem}.yaml (a kind's file ends in .yaml)"
+        else:
+            near = close_to(stem, kinds, n=1)
+            why = "belongs to no kind, so it is not loaded" + (
+                f": did you mean {near[0]}.yaml (or a file in {near[0]}/)?" if near else ""
+            )
+        out.append(Problem(_display(Path(entry.path)), None, None, why))
+    return out
+
+
+def _strays(layers: Sequence[Path]) -> list[Problem]:
+    """Stray files of every layer but the shipped pack."""
+    shipped = shipped_data_dir()
+    return [p for root in layers if root != shipped for p in stray_files(root)]
+
+
 def _error_line(parsed: ParsedFile, index: int, loc: list[int | str]) -> int:
     """The line of a validation error: in the record, or in the file's defaults when the
     record took that field from there."""
@@ -660,6 +731,7 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
         problems.extend(cross_check(catalog, _display))
     if problems:
         raise ContentError(problems)
+    catalog.warnings = _strays(layers)
     return catalog
 
 
@@ -849,6 +921,7 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
     except FileProblem:  # missing or not a regular file: no cache
         cached = None
     if cached is not None:
+        cached.warnings = _strays(layers)  # said on every load, whatever the cache holds
         return cached
     catalog = validate_layers(layers)
     try:
