@@ -25,18 +25,22 @@ def settings() -> Settings:
     return current()
 
 
-_warned: set[str] = set()
+_warned: dict[int, set[str]] = {}
 
 
 def warn_data(catalog: Any) -> Any:
-    """Say on stderr, once per process, which files of the owner's data were not loaded
+    """Say on stderr, once per command, which files of the owner's data were not loaded
     (they belong to no kind: ``Catalog.warnings``); return the catalog."""
     from rich.text import Text
 
+    said = _warned.setdefault(id(current()), set())
+    if len(_warned) > 64:  # a long `blood play` session: keep only this command's
+        _warned.clear()
+        _warned[id(current())] = said
     for problem in getattr(catalog, "warnings", ()):
         text = str(problem)
-        if text not in _warned:
-            _warned.add(text)
+        if text not in said:
+            said.add(text)
             stderr.print(Text.assemble(("Warning: ", "yellow"), text))
     return catalog
 

@@ -37,16 +37,19 @@ def saves_dir() -> Path:
 
 
 def catalog() -> Catalog:
-    """The validated catalog: shipped pack plus --data-dir (cached per data folder)."""
-    return _catalog_for(settings().data_dir)
+    """The validated catalog: shipped pack plus --data-dir (cached per data folder); the
+    overlay's files that belong to no kind are named on stderr once per command."""
+    from blood_companion.cli.common import warn_data
+
+    found: Catalog = warn_data(_catalog_for(settings().data_dir))
+    return found
 
 
 @cache
 def _catalog_for(data_dir: Path | None) -> Catalog:
-    from blood_companion.cli.common import warn_data
     from blood_companion.content.loader import load_catalog
 
-    return warn_data(load_catalog(data_dir))  # type: ignore[no-any-return]
+    return load_catalog(data_dir)
 
 
 def campaign_name(explicit: str | None = None) -> str:

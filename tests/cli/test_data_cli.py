@@ -122,7 +122,7 @@ def test_show_title_keeps_the_id(blood) -> None:  # type: ignore[no-untyped-def]
 def _stray_overlay(blood, folder: Path) -> None:  # type: ignore[no-untyped-def]
     card = blood("data", "show", "minions", "undead-bone-sentinel", "--json").json()
     card.pop("ok")
-    card["name"] = "Mine"
+    card["name"] = "Zzyzx Overlay Card"
     folder.mkdir()
     (folder / "my-minions.yaml").write_text(json.dumps([card]))  # belongs to no kind
     (folder / "minions.yml").write_text(json.dumps([card]))  # .yml is for kind folders
@@ -150,4 +150,4 @@ def test_a_file_of_no_kind_is_named_not_loaded(blood, tmp_path: Path) -> None:  
     assert r.code == 0 and r.json()["ok"] is True
     assert "my-minions.yaml" in r.err and "not loaded" in r.err
     r = blood("--data-dir", str(overlay), "data", "show", "minions", "undead-bone-sentinel")
-    assert "Mine" not in r.out and "my-minions.yaml" in r.err
+    assert "Zzyzx" not in r.out and "my-minions.yaml" in r.err
