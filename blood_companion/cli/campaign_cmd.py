@@ -34,9 +34,7 @@ from blood_companion.engine.state import RESOURCE_NAMES
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
-from blood_companion.store.manage import delete_campaign, list_campaigns, recover_campaign
 from blood_companion.store.names import check_campaign_name
-from blood_companion.store.transfer import export_campaign, import_campaign
 
 campaign_app = typer.Typer(
     help="Campaigns: start one, see it, undo/redo, marks, export/import, verify, recover.",
@@ -200,6 +198,8 @@ def new(
 def list_(as_json: JsonOpt = False) -> None:
     """The campaigns in the saves folder (* = used last)."""
     folder = session.saves_dir()
+    from blood_companion.store.manage import list_campaigns
+
     infos = list_campaigns(folder)
     last = saves.read_last_used(folder)
     if as_json:
@@ -355,6 +355,8 @@ def export(
     """Write the whole campaign (log, marks, state) as readable JSON."""
     check_file_path(file, "the export file")
     with session.open_session() as store:
+        from blood_companion.store.transfer import export_campaign
+
         export_campaign(store, file, force=force)
         _changed(
             store,
@@ -379,6 +381,8 @@ def import_(
     """Check the whole file (every action replayed), then store it as a campaign."""
     check_file_path(file, "the file to import")
     folder = session.saves_dir()
+    from blood_companion.store.transfer import import_campaign
+
     stored = import_campaign(folder, file, session.catalog(), name=name, replace=replace)
     with CampaignStore.open(folder, stored, session.catalog) as store:
         saves.write_last_used(folder, stored)
@@ -397,6 +401,8 @@ def delete(
 ) -> None:
     """Delete a campaign; a copy stays in the backups folder (`recover` brings it back)."""
     folder = session.saves_dir()
+    from blood_companion.store.manage import delete_campaign
+
     kept = delete_campaign(folder, name)
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
@@ -460,6 +466,8 @@ def recover(
         cat = session.catalog()
     except BloodError:  # a broken data pack must not stop a restore
         cat = None
+    from blood_companion.store.manage import recover_campaign
+
     result = recover_campaign(folder, chosen, cat, force=force)
     doc = {
         "ok": True,

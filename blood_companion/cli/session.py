@@ -24,12 +24,14 @@ from typing import TYPE_CHECKING
 
 from blood_companion.cli.common import settings
 from blood_companion.errors import BloodError
-from blood_companion.store import CampaignStore, StoreError, saves
+from blood_companion.store import saves
+from blood_companion.store.errors import StoreError
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.actions import Action
     from blood_companion.engine.state import CampaignState
+    from blood_companion.store import CampaignStore
 
 
 def saves_dir() -> Path:
@@ -78,6 +80,8 @@ def campaign_name(explicit: str | None = None) -> str:
 
 def open_session(name: str | None = None) -> CampaignStore:
     """Open the selected campaign and remember it as the last used."""
+    from blood_companion.store import CampaignStore  # the engine's state and actions with it
+
     chosen = campaign_name(name)
     store = CampaignStore.open(saves_dir(), chosen, catalog)
     saves.write_last_used(store.saves_dir, store.name)

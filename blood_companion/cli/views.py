@@ -18,13 +18,10 @@ know) returns None and the command runs in full. Standard library only.
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 from blood_companion.cli.settings import Settings, current
 from blood_companion.errors import BloodError
-from blood_companion.fileio import check_path, read_text, remove_stale_tmp, write_atomic
-from blood_companion.store.peek import head_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -94,6 +91,9 @@ def with_ok(doc: Any) -> Any:
 
 def store_view(folder: Path, name: str, view: str, doc: dict[str, Any]) -> None:
     """Keep a view's document of the save as it is now (failures only cost speed)."""
+    from blood_companion.fileio import remove_stale_tmp, write_atomic
+    from blood_companion.store.peek import head_key
+
     path = cache_path(folder, name, view)
     try:
         head = head_key(save_path(folder, name))
@@ -112,6 +112,8 @@ def store_view(folder: Path, name: str, view: str, doc: dict[str, Any]) -> None:
 
 def campaign_of(folder: Path, settings: Settings) -> str | None:
     """The campaign a command acts on, as session.campaign_name chooses it (or None)."""
+    from blood_companion.fileio import read_text
+
     if settings.campaign:
         return settings.campaign
     try:
@@ -144,6 +146,9 @@ def cached(view: str, settings: Settings | None = None) -> dict[str, Any] | None
 
     if campaign_name_problem(name) is not None:
         return None  # the full command says what is wrong with it
+    from blood_companion.fileio import check_path, read_text
+    from blood_companion.store.peek import head_key
+
     try:
         check_path(save_path(folder, name), "the save file")
         head = head_key(save_path(folder, name))
@@ -229,4 +234,4 @@ def _width() -> int:
     return width()
 
 
-__all__ = ["VIEWS", "cached", "fast_view", "os", "show", "store_view"]
+__all__ = ["VIEWS", "cached", "fast_view", "show", "store_view"]

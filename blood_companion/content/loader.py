@@ -18,14 +18,12 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
-from blood_companion import __version__, yamlio
+from blood_companion import __version__
 from blood_companion.content import models as m
-from blood_companion.content.checks import cross_check
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.paths import user_data_dir
 from blood_companion.display import excerpt
@@ -37,7 +35,12 @@ from blood_companion.fileio import (
     shown_path,
     write_atomic,
 )
-from blood_companion.yamlio import SafeLoader
+
+if TYPE_CHECKING:
+    import yaml
+
+# YAML is read only when a file is validated (the cache of a validated pack needs none of it):
+# the functions below import it when they run.
 
 # A data file larger than this is refused before it is parsed (the largest shipped file is
 # under 20 KB; a whole box of cards in one file fits many times over).
@@ -179,6 +182,10 @@ def _display(path: Path) -> str:
 
 
 def _duplicate_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
+    import yaml
+
+    from blood_companion import yamlio
+
     for n in yamlio.nodes(node):  # each node once: aliases are not walked again
         if not isinstance(n, yaml.MappingNode):
             continue
@@ -205,6 +212,11 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
     Only a regular file of at most :data:`MAX_DATA_FILE` bytes is read (a FIFO, a device or a
     dangling symlink is a problem, not a hang), and the YAML is parsed within bounds
     (:mod:`blood_companion.yamlio`: no alias bombs, no runaway nesting)."""
+    import yaml
+
+    from blood_companion import yamlio
+    from blood_companion.yamlio import SafeLoader
+
     shown = _display(path)
     try:
         raw = read_regular(path, limit=MAX_DATA_FILE)
@@ -265,6 +277,8 @@ def _with_defaults(
 ) -> ParsedFile | None:
     """The file form ``defaults: {...}`` + ``records: [...]``: every record takes the default
     fields it does not set itself (a shallow merge: a record's own value wins whole)."""
+    import yaml
+
     shown = _display(path)
     nodes = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     unknown = [k for k in data if k not in ("defaults", "records")]
@@ -321,6 +335,8 @@ def _kind_of(value: object) -> str:
 
 def line_of(node: yaml.Node, loc: Sequence[int | str]) -> int:
     """The line of the deepest YAML node that `loc` (a pydantic error path) reaches."""
+    import yaml
+
     current = node
     for part in loc:
         if isinstance(current, yaml.SequenceNode) and isinstance(part, int):
@@ -626,6 +642,8 @@ def _strays(layers: Sequence[Path]) -> list[Problem]:
 def _error_line(parsed: ParsedFile, index: int, loc: list[int | str]) -> int:
     """The line of a validation error: in the record, or in the file's defaults when the
     record took that field from there."""
+    import yaml
+
     if loc and loc[0] in parsed.defaults and parsed.defaults_node is not None:
         own = parsed.node.value[index] if isinstance(parsed.node, yaml.SequenceNode) else None
         if not (
@@ -728,6 +746,8 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
         raise ContentError(problems)
     catalog = _load_layers(layers, problems)
     if not problems:
+        from blood_companion.content.checks import cross_check
+
         problems.extend(cross_check(catalog, _display))
     if problems:
         raise ContentError(problems)

@@ -21,7 +21,6 @@ from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
     MAX_DATA_FILE,
-    SafeLoader,
     kind_files,
     line_of,
     read_yaml_file,
@@ -29,6 +28,7 @@ from blood_companion.content.loader import (
 from blood_companion.content.render import render_effect
 from blood_companion.content.schema import kind_schema, schema_line, schema_text
 from blood_companion.fileio import FileProblem, read_text, write_atomic
+from blood_companion.yamlio import SafeLoader
 
 SUFFIX = ".transcribed.yaml"
 HEADER = (
