@@ -20,9 +20,9 @@ from blood_companion.content.loader import (
     Catalog,
     effective_overlay,
     load_catalog,
+    load_layers,
     resolve_kind,
     shipped_data_dir,
-    validate_layers,
 )
 from blood_companion.content.render import render_effect
 from blood_companion.errors import BloodError
@@ -72,7 +72,9 @@ def validate(
     layers = [directory] if alone and directory else [shipped_data_dir()]
     if not alone and overlay is not None:
         layers.append(overlay)
-    cat = validate_layers(layers)  # raises ContentError with every problem
+    # Raises ContentError with every problem. A pack whose files are unchanged since they
+    # last validated (same paths, sizes and times, same app) is answered from that validation.
+    cat = load_layers(layers)
     if strict and cat.warnings:
         raise ContentError(cat.warnings)
     counts = cat.counts()
@@ -95,13 +97,13 @@ def validate(
 
 def _validate_rules(layers: list[Path]) -> int:
     """Check the rules reference of the same layers; return its entry count."""
-    from blood_companion.rules.loader import RulesDataError, load_entries
+    from blood_companion.rules.loader import RulesDataError, load_index
 
     dirs = [str(p / "rules") for p in layers if (p / "rules").is_dir()]
     if not dirs:
         return 0
-    try:
-        return len(load_entries(dirs))
+    try:  # the checked index of these folders (cached while their files are unchanged)
+        return len(load_index(dirs=dirs).entries)
     except RulesDataError as exc:
         problems = []
         for text in getattr(exc, "problems", [str(exc)]):

@@ -16,6 +16,7 @@ import hashlib
 import marshal
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from copy import deepcopy as copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -766,6 +767,9 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
 
 CACHE_FORMAT = 2
 _PLANS: dict[type[BaseModel], tuple[tuple[str, bool, type[BaseModel]], ...]] = {}
+# model -> its fields' defaults: (name, default factory or None, default)
+_DEFAULTS: dict[type[BaseModel], tuple[tuple[str, Any, Any], ...]] = {}
+_IMMUTABLE = (type(None), bool, int, float, str, bytes, tuple, frozenset)
 
 
 def _plan(cls: type[BaseModel]) -> tuple[tuple[str, bool, type[BaseModel]], ...]:
@@ -778,6 +782,7 @@ def _plan(cls: type[BaseModel]) -> tuple[tuple[str, bool, type[BaseModel]], ...]
     import typing
 
     out = []
+    defaults = []
     for name, info in cls.model_fields.items():
         ann = info.annotation
         many = typing.get_origin(ann) in (list, tuple)
@@ -791,7 +796,16 @@ def _plan(cls: type[BaseModel]) -> tuple[tuple[str, bool, type[BaseModel]], ...]
             out.append((name, many, models[0]))
         elif _mentions_model(ann):  # e.g. dict[str, Model]: not a shape the data pack uses
             raise TypeError(f"{cls.__name__}.{name}: no plain rebuild for {ann}")
+        if info.is_required():
+            continue
+        # pydantic's own model_construct asks inspect.signature() of every default factory on
+        # every call (slow); ours take no argument, which is checked here once.
+        factory = info.default_factory
+        if factory is not None and info.default_factory_takes_validated_data:
+            raise TypeError(f"{cls.__name__}.{name}: a default factory that takes the data")
+        defaults.append((name, factory, info.default))
     _PLANS[cls] = plan = tuple(out)
+    _DEFAULTS[cls] = tuple(defaults)
     return plan
 
 
@@ -818,6 +832,12 @@ def construct(cls: type[BaseModel], data: dict[str, Any]) -> Any:
         if value is None:
             continue
         values[name] = [construct(sub, v) for v in value] if many else construct(sub, value)
+    for name, factory, default in _DEFAULTS[cls]:
+        if name not in values:
+            if factory is not None:
+                values[name] = factory()
+            else:
+                values[name] = default if isinstance(default, _IMMUTABLE) else copy(default)
     return cls.model_construct(_fields_set=set(data), **values)
 
 

@@ -168,13 +168,16 @@ def load_entries(dirs: list[str] | None = None) -> list[RuleEntry]:
     return result
 
 
-def load_index(use_cache: bool = True, data_dir: str | None = None) -> RulesIndex:
+def load_index(
+    use_cache: bool = True, data_dir: str | None = None, dirs: list[str] | None = None
+) -> RulesIndex:
     """The search index, from the cache when it is fresh, else compiled from YAML (and cached).
-    ``data_dir`` is the --data-dir overlay (its ``rules`` folder).
+    ``data_dir`` is the --data-dir overlay (its ``rules`` folder); ``dirs`` names the layers
+    instead (`blood data validate DIR`).
 
     Raises RulesDataError when the YAML has problems.
     """
-    dirs = rules_dirs(data_dir)
+    dirs = rules_dirs(data_dir) if dirs is None else dirs
     sig = signature(dirs)
     path = cache_path(dirs)
     if use_cache:
