@@ -204,6 +204,11 @@ def dispatch(args: list[str], settings: Settings | None = None) -> int:
             pass
         else:
             return fast_main(args[1:], settings)
+    if args[:1] in (["roll"], ["odds"]) and not ({"--help", "-h"} & set(args)):
+        # Dice questions at the table: parsed and answered without typer or pydantic.
+        from blood_companion.cli.dice_run import fast_main as dice_main
+
+        return dice_main(args[0], args[1:], settings)
     from blood_companion.cli.views import fast_view
 
     code = fast_view(args, settings)  # a view of an unchanged save, from its cached document

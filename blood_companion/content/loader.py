@@ -23,10 +23,29 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
-from blood_companion import __version__
 from blood_companion.content import models as m
+from blood_companion.content import raw as rawpack
 from blood_companion.content.errors import ContentError, Problem
-from blood_companion.content.paths import user_data_dir
+from blood_companion.content.paths import user_data_dir as user_data_dir
+from blood_companion.content.raw import (
+    OTHER_FOLDERS as OTHER_FOLDERS,
+)
+from blood_companion.content.raw import (
+    _display,
+    _fingerprint,
+    effective_overlay,
+    kind_files,
+    shipped_data_dir,
+)
+from blood_companion.content.raw import (
+    has_data as has_data,
+)
+from blood_companion.content.raw import (
+    overlay_dir_from_env as overlay_dir_from_env,
+)
+from blood_companion.content.raw import (
+    stray_files as stray_files,
+)
 from blood_companion.display import excerpt
 from blood_companion.fileio import (
     FileProblem,
@@ -46,7 +65,6 @@ if TYPE_CHECKING:
 # A data file larger than this is refused before it is parsed (the largest shipped file is
 # under 20 KB; a whole box of cards in one file fits many times over).
 MAX_DATA_FILE = 2 << 20
-MAX_CACHE_FILE = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -56,7 +74,7 @@ class Kind:
     count_key: str | None = None  # key in `blood data validate --json` counts
 
 
-# One entry per kind: data/<name>.yaml and/or data/<name>/*.yaml.
+# One entry per kind: data/<name>.yaml and/or data/<name>/*.yaml (in the order of raw.KIND_NAMES).
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in [
@@ -83,6 +101,8 @@ KINDS: dict[str, Kind] = {
         Kind("special_items", m.ItemCard, "location_nemesis_item_cards"),
     ]
 }
+
+assert tuple(KINDS) == rawpack.KIND_NAMES, "content/raw.py names the kinds in the same order"
 
 # Friendly names accepted by `blood data show`.
 KIND_ALIASES = {
@@ -126,40 +146,6 @@ def resolve_kind(name: str) -> str:
     return key
 
 
-def shipped_data_dir() -> Path:
-    """The data pack inside the installed wheel, or the repository's data/ when run from source."""
-    here = Path(__file__).resolve().parent.parent
-    packaged = here / "_data"
-    if packaged.is_dir():
-        return packaged
-    return here.parent / "data"
-
-
-def overlay_dir_from_env() -> Path | None:
-    value = os.environ.get("BLOOD_DATA_DIR")
-    return Path(value) if value else None
-
-
-def has_data(folder: Path) -> bool:
-    """True when the folder holds at least one data file of a known kind."""
-    try:
-        return any(kind_files(folder, kind) for kind in KINDS)
-    except OSError:
-        return False
-
-
-def effective_overlay(data_dir: Path | None = None) -> Path | None:
-    """The overlay every command layers over the shipped pack: --data-dir / BLOOD_DATA_DIR,
-    else the owner's user data folder when it holds cards (what they transcribed)."""
-    if data_dir is not None:
-        return data_dir
-    env = overlay_dir_from_env()
-    if env is not None:
-        return env
-    default = user_data_dir()
-    return default if has_data(default) else None
-
-
 # --------------------------------------------------------------------------- YAML reading
 
 
@@ -173,13 +159,6 @@ class ParsedFile:
     node: yaml.Node
     defaults: dict[str, Any] = field(default_factory=dict)
     defaults_node: yaml.Node | None = None
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def _duplicate_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
@@ -429,7 +408,6 @@ class Catalog:
 
     def fingerprint(self) -> str:
         """The data pack's fingerprint: equal packs (shipped plus overlays), equal prints."""
-        import hashlib
         import json
 
         text = json.dumps(self.record_prints(), separators=(",", ":"))
@@ -554,92 +532,6 @@ class Catalog:
         return (_display(origin.file), line_of(parsed.node, [origin.index]))
 
 
-def kind_files(root: Path, kind: str) -> list[Path]:
-    """The files of a kind in one layer: ``KIND.yaml`` and ``KIND/*.yaml``. Whatever carries
-    such a name is listed (a FIFO, a dangling symlink), so reading it reports the problem."""
-    files: list[Path] = []
-    single = root / f"{kind}.yaml"
-    if single.is_symlink() or (single.exists() and not single.is_dir()):
-        files.append(single)
-    folder = root / kind
-    if folder.is_dir():
-        try:
-            found = [p for p in folder.iterdir() if p.suffix in (".yaml", ".yml")]
-        except OSError:
-            found = [folder]  # unreadable: reading it names the folder and the reason
-        files.extend(sorted(found))
-    return files
-
-
-# Folders of an overlay that are not kinds but are read by something else.
-OTHER_FOLDERS = ("rules", "schemas")
-
-
-def stray_files(root: Path) -> list[Problem]:
-    """The YAML files of an overlay folder that belong to no kind, so nothing loads them
-    (``my-minions.yaml``, ``minions.yml``, ``cards/x.yaml``): one problem each, with the kind
-    it may have meant. Never raises (a folder that cannot be listed has none)."""
-    from blood_companion.matching import close_to
-
-    kinds = [(k, k) for k in KINDS]
-    out: list[Problem] = []
-    try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError:
-        return out
-    for entry in entries:
-        name = entry.name
-        if name.startswith("."):
-            continue
-        try:
-            is_dir = entry.is_dir()
-        except OSError:
-            continue
-        if is_dir:
-            if name in KINDS or name in OTHER_FOLDERS:
-                continue
-            try:
-                found = [p for p in os.listdir(entry.path) if p.endswith((".yaml", ".yml"))]
-            except OSError:
-                continue
-            if found:
-                near = close_to(name, kinds, n=1)
-                out.append(
-                    Problem(
-                        _display(Path(entry.path)),
-                        None,
-                        None,
-                        f"a folder of {len(found)} YAML file(s) that belongs to no kind, so "
-                        "none is loaded"
-                        + (f": did you mean the folder {near[0]}/?" if near else "")
-                        + " (kinds: "
-                        + ", ".join(KINDS)
-                        + ")",
-                    )
-                )
-            continue
-        stem, dot, suffix = name.rpartition(".")
-        if not dot or suffix not in ("yaml", "yml"):
-            continue
-        if suffix == "yaml" and stem in KINDS:
-            continue
-        if stem in KINDS:
-            why = f"is not loaded: name it {stem}.yaml (a kind's file ends in .yaml)"
-        else:
-            near = close_to(stem, kinds, n=1)
-            why = "belongs to no kind, so it is not loaded" + (
-                f": did you mean {near[0]}.yaml (or a file in {near[0]}/)?" if near else ""
-            )
-        out.append(Problem(_display(Path(entry.path)), None, None, why))
-    return out
-
-
-def _strays(layers: Sequence[Path]) -> list[Problem]:
-    """Stray files of every layer but the shipped pack."""
-    shipped = shipped_data_dir()
-    return [p for root in layers if root != shipped for p in stray_files(root)]
-
-
 def _error_line(parsed: ParsedFile, index: int, loc: list[int | str]) -> int:
     """The line of a validation error: in the record, or in the file's defaults when the
     record took that field from there."""
@@ -752,7 +644,7 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
         problems.extend(cross_check(catalog, _display))
     if problems:
         raise ContentError(problems)
-    catalog.warnings = _strays(layers)
+    catalog.warnings = rawpack.strays(layers)
     return catalog
 
 
@@ -765,7 +657,6 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
 # validation and pydantic's schema building; a kind's records are built on first use only
 # (:class:`LazyRecords`). What is read is only ever data: a damaged or foreign file is no cache.
 
-CACHE_FORMAT = 2
 _PLANS: dict[type[BaseModel], tuple[tuple[str, bool, type[BaseModel]], ...]] = {}
 # model -> its fields' defaults: (name, default factory or None, default)
 _DEFAULTS: dict[type[BaseModel], tuple[tuple[str, Any, Any], ...]] = {}
@@ -818,14 +709,17 @@ def _mentions_model(ann: Any) -> bool:
 
 
 def dump_record(record: BaseModel) -> dict[str, Any]:
-    """A validated record's own fields (those it set), nested models as dicts: what
-    :func:`construct` builds it back from."""
-    return record.model_dump(exclude_unset=True)
+    """A validated record's fields, every one, nested models as dicts: what :func:`construct`
+    builds it back from (and what `blood roll` reads without pydantic: content/raw.py)."""
+    return record.model_dump()
 
 
-def construct(cls: type[BaseModel], data: dict[str, Any]) -> Any:
+def construct(
+    cls: type[BaseModel], data: dict[str, Any], fields_set: Iterable[str] | None = None
+) -> Any:
     """Build ``cls`` from :func:`dump_record`'s output of a record that was validated, without
-    validating it again; nested models are built too."""
+    validating it again; nested models are built too. ``fields_set``: the fields the record
+    set itself (default: those in ``data``)."""
     values = dict(data)
     for name, many, sub in _plan(cls):
         value = values.get(name)
@@ -838,14 +732,18 @@ def construct(cls: type[BaseModel], data: dict[str, Any]) -> Any:
                 values[name] = factory()
             else:
                 values[name] = default if isinstance(default, _IMMUTABLE) else copy(default)
-    return cls.model_construct(_fields_set=set(data), **values)
+    chosen = set(data) if fields_set is None else set(fields_set)
+    return cls.model_construct(_fields_set=chosen, **values)
 
 
 class LazyRecords(Mapping[str, list[Any]]):
     """Records per kind from the cache, each kind built on first use."""
 
-    def __init__(self, raw: dict[str, list[dict[str, Any]]]) -> None:
+    def __init__(
+        self, raw: dict[str, list[dict[str, Any]]], sets: dict[str, list[list[str]]]
+    ) -> None:
         self._raw = raw
+        self._sets = sets
         self._built: dict[str, list[Any]] = {}
 
     def __getitem__(self, kind: str) -> list[Any]:
@@ -855,7 +753,11 @@ class LazyRecords(Mapping[str, list[Any]]):
             rows = self._raw[kind]
             if model is None:
                 raise KeyError(kind)
-            built = self._built[kind] = [construct(model, r) for r in rows]
+            given = self._sets.get(kind)
+            sets: list[list[str] | None] = list(given) if given else [None] * len(rows)
+            built = self._built[kind] = [
+                construct(model, r, fs) for r, fs in zip(rows, sets, strict=True)
+            ]
         return built
 
     def __iter__(self) -> Iterator[str]:
@@ -865,27 +767,6 @@ class LazyRecords(Mapping[str, list[Any]]):
         return len(self._raw)
 
 
-def _cache_dir() -> Path:
-    from blood_companion.dirs import user_cache_dir
-
-    return Path(user_cache_dir())
-
-
-def _fingerprint(layers: Iterable[Path]) -> str:
-    h = hashlib.sha256(f"{CACHE_FORMAT}|{__version__}".encode())
-    for source in (m.__file__, __file__):  # a change to the models (a checkout) is a new key
-        if source:
-            st = os.stat(source)
-            h.update(f"{source}|{st.st_size}|{st.st_mtime_ns}".encode())
-    for root in layers:
-        h.update(str(root.resolve()).encode())
-        for kind in KINDS:
-            for path in kind_files(root, kind):
-                st = path.stat()
-                h.update(f"{path}|{st.st_size}|{st.st_mtime_ns}".encode())
-    return h.hexdigest()[:32]
-
-
 def cache_blob(catalog: Catalog, key: str) -> bytes:
     """The cache file's bytes for a validated catalog. Raises TypeError or ValueError when a
     record holds something marshal or :func:`construct` cannot carry."""
@@ -893,9 +774,13 @@ def cache_blob(catalog: Catalog, key: str) -> bytes:
         _plan(KINDS[kind].model)
     return marshal.dumps(
         {
-            "format": CACHE_FORMAT,
+            "format": rawpack.CACHE_FORMAT,
             "key": key,
             "records": {k: [dump_record(r) for r in v] for k, v in catalog.records.items()},
+            # the fields each record set itself (the rest are defaults)
+            "sets": {
+                k: [sorted(r.model_fields_set) for r in v] for k, v in catalog.records.items()
+            },
             "origins": [(k, i, str(o.file), o.index) for (k, i), o in catalog.origins.items()],
             "layers": [str(p) for p in catalog.layers],
             "prints": catalog.record_prints(),
@@ -905,30 +790,15 @@ def cache_blob(catalog: Catalog, key: str) -> bytes:
 
 def catalog_from_blob(blob: bytes, key: str) -> Catalog | None:
     """The catalog a cache file holds, or None when it is not one of ours for this key."""
-    try:
-        data = marshal.loads(blob)
-    except (EOFError, ValueError, TypeError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("key") != key:
+    data = rawpack.from_blob(blob, key)
+    if data is None:
         return None
     records, origins, layers, prints = (
-        data.get("records"), data.get("origins"), data.get("layers"), data.get("prints")
+        data["records"], data["origins"], data["layers"], data["prints"]
     )
-    if not (
-        isinstance(records, dict)
-        and set(records) == set(KINDS)
-        and all(
-            isinstance(rows, list) and all(isinstance(r, dict) for r in rows)
-            for rows in records.values()
-        )
-        and isinstance(origins, list)
-        and isinstance(layers, list)
-        and isinstance(prints, dict)
-    ):
-        return None
     try:
         catalog = Catalog(
-            records=LazyRecords(records),
+            records=LazyRecords(records, data.get("sets") or {}),
             origins={(k, i): Origin(Path(f), n) for k, i, f, n in origins},
             layers=[Path(p) for p in layers],
         )
@@ -955,13 +825,13 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
         key = _fingerprint(layers)
     except (OSError, ValueError):  # a file that cannot be listed: validating names it
         return validate_layers(layers)
-    cache_file = _cache_dir() / f"catalog-{key}.marshal"
+    cache_file = rawpack.cache_file(key)
     try:
-        cached = catalog_from_blob(read_regular(cache_file, limit=MAX_CACHE_FILE), key)
+        cached = catalog_from_blob(read_regular(cache_file, limit=rawpack.MAX_CACHE_FILE), key)
     except FileProblem:  # missing or not a regular file: no cache
         cached = None
     if cached is not None:
-        cached.warnings = _strays(layers)  # said on every load, whatever the cache holds
+        cached.warnings = rawpack.strays(layers)  # said on every load, whatever the cache holds
         return cached
     catalog = validate_layers(layers)
     try:

@@ -19,9 +19,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import DiceError
@@ -40,33 +39,51 @@ MAX_POOL_DICE = 30
 Pool = tuple[DieLetter, ...]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+# The dice are plain frozen values (no pydantic): `blood roll` and `blood odds` use them without
+# importing pydantic; pydantic models that hold them (a Test's record) validate and dump them as
+# dataclasses, with the same JSON shape.
 
 
-class Face(_Model):
+@dataclass(frozen=True, slots=True)
+class Face:
     """One die showing one face: what is recorded for every roll, digital or physical."""
 
     die: DieLetter
-    triumphs: Annotated[int, Field(ge=0)]
-    defeats: Annotated[int, Field(ge=0)] = 0
+    triumphs: int
+    defeats: int = 0
     label: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.die not in LETTERS:
+            raise ValueError(f"a die is R, G or B, not {self.die!r}")
+        if not (isinstance(self.triumphs, int) and isinstance(self.defeats, int)):
+            raise ValueError("Triumphs and Defeats are whole numbers")
+        if self.triumphs < 0 or self.defeats < 0:
+            raise ValueError("Triumphs and Defeats are 0 or more")
 
     @property
     def counts(self) -> tuple[int, int]:
         return (self.triumphs, self.defeats)
 
 
-class DieSpec(_Model):
+@dataclass(frozen=True, slots=True)
+class DieSpec:
     """One kind of die: its letter, its faces (each equally likely) and how many the box has."""
 
     letter: DieLetter
     name: str
     faces: tuple[Face, ...]
-    count_in_box: Annotated[int, Field(ge=1)] = 3
+    count_in_box: int = 3
+
+    def __post_init__(self) -> None:
+        if self.letter not in LETTERS:
+            raise ValueError(f"a die is R, G or B, not {self.letter!r}")
+        if self.count_in_box < 1:
+            raise ValueError("a die's count in the box is 1 or more")
 
 
-class DiceBox(_Model):
+@dataclass(frozen=True, slots=True)
+class DiceBox:
     """The dice a game can roll, by letter. Build it with :meth:`from_models` or
     :meth:`from_mapping`; the engine never reads files."""
 
@@ -112,19 +129,14 @@ class DiceBox(_Model):
             for row in rows:
                 t, d = int(row[0]), int(row[1]) if len(row) > 1 else 0
                 label = str(row[2]) if len(row) > 2 else None
-                built.append(
-                    Face.model_validate(
-                        {"die": letter, "triumphs": t, "defeats": d, "label": label}
-                    )
-                )
+                built.append(_checked_value(Face, die=letter, triumphs=t, defeats=d, label=label))
             specs.append(
-                DieSpec.model_validate(
-                    {
-                        "letter": letter,
-                        "name": f"{DIE_NAMES.get(letter, letter)} Die",
-                        "faces": tuple(built),
-                        "count_in_box": (counts or {}).get(letter, 3),
-                    }
+                _checked_value(
+                    DieSpec,
+                    letter=letter,
+                    name=f"{DIE_NAMES.get(letter, letter)} Die",
+                    faces=tuple(built),
+                    count_in_box=(counts or {}).get(letter, 3),
                 )
             )
         return cls._checked(specs)
@@ -139,6 +151,14 @@ class DiceBox(_Model):
         if empty:
             raise DiceError(f"the {empty[0]} die has no faces")
         return cls(dice=tuple(specs))
+
+
+def _checked_value(cls: Any, **fields: Any) -> Any:
+    """``cls(**fields)``, a bad value raised as DiceError."""
+    try:
+        return cls(**fields)
+    except ValueError as exc:
+        raise DiceError(f"bad dice data: {exc}") from None
 
 
 def _letters_hint(box: DiceBox | None) -> str:
