@@ -29,14 +29,6 @@ from blood_companion.engine.dice import (
     roll_pool,
     triumph_total,
 )
-from blood_companion.engine.odds import (
-    OddsResult,
-    apply_conditions,
-    check_odds_inputs,
-    insanity_bonuses,
-    trait_pool,
-)
-from blood_companion.engine.odds import odds as solve
 from blood_companion.errors import BloodError, UsageError
 
 TYPE_CHECKING = False
@@ -44,6 +36,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
     from blood_companion.cli.settings import Settings
+    from blood_companion.engine.odds import OddsResult
 
 BAR_WIDTH = 32
 PLACEHOLDER_NOTE = (
@@ -228,6 +221,9 @@ def _exact(p: Fraction) -> str:
 
 def odds(ask: OddsAsk, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
     """The exact odds asked: the JSON document and the lines to show. Raises BloodError."""
+    from blood_companion.engine.odds import apply_conditions, check_odds_inputs, trait_pool
+    from blood_companion.engine.odds import odds as solve
+
     data = pack(settings)
     box = data.box
     text = ask.pool.strip()
@@ -308,6 +304,8 @@ def odds(ask: OddsAsk, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
 
 
 def _insanity(data: Pack, cube: int | None, reading: str | None) -> Any:
+    from blood_companion.engine.odds import insanity_bonuses
+
     if cube is None:
         if reading is not None:
             raise UsageError("--insanity-reading goes with --insanity N")

@@ -18,8 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from blood_companion import __version__
-from blood_companion.content.errors import Problem
 from blood_companion.content.paths import user_data_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from blood_companion.content.errors import Problem
 
 # The kinds, in loading order (content/loader.py's KINDS holds their models, in this order).
 KIND_NAMES = (
@@ -123,6 +126,7 @@ def stray_files(root: Path) -> list[Problem]:
     """The YAML files of an overlay folder that belong to no kind, so nothing loads them
     (``my-minions.yaml``, ``minions.yml``, ``cards/x.yaml``): one problem each, with the kind
     it may have meant. Never raises (a folder that cannot be listed has none)."""
+    from blood_companion.content.errors import Problem
     from blood_companion.matching import close_to
 
     kinds = [(k, k) for k in KIND_NAMES]

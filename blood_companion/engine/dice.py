@@ -19,11 +19,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import DiceError
+from blood_companion.engine.values import Value
 
 DieLetter = Literal["R", "G", "B"]
 LETTERS: tuple[DieLetter, ...] = ("R", "G", "B")
@@ -39,55 +39,68 @@ MAX_POOL_DICE = 30
 Pool = tuple[DieLetter, ...]
 
 
-# The dice are plain frozen values (no pydantic): `blood roll` and `blood odds` use them without
-# importing pydantic; pydantic models that hold them (a Test's record) validate and dump them as
-# dataclasses, with the same JSON shape.
+# The dice are plain immutable values (engine/values.py: no dataclasses, no pydantic), so
+# `blood roll` and `blood odds` import neither; pydantic models that hold them (a Test's
+# record) validate and dump them as the dict of their fields.
 
 
-@dataclass(frozen=True, slots=True)
-class Face:
+class Face(Value):
     """One die showing one face: what is recorded for every roll, digital or physical."""
 
+    __slots__ = ("die", "triumphs", "defeats", "label")
     die: DieLetter
     triumphs: int
-    defeats: int = 0
-    label: str | None = None
+    defeats: int
+    label: str | None
 
-    def __post_init__(self) -> None:
-        if self.die not in LETTERS:
-            raise ValueError(f"a die is R, G or B, not {self.die!r}")
-        if not (isinstance(self.triumphs, int) and isinstance(self.defeats, int)):
-            raise ValueError("Triumphs and Defeats are whole numbers")
-        if self.triumphs < 0 or self.defeats < 0:
-            raise ValueError("Triumphs and Defeats are 0 or more")
+    def __init__(
+        self, die: DieLetter, triumphs: int, defeats: int = 0, label: str | None = None
+    ) -> None:
+        if die not in LETTERS:
+            raise ValueError(f"a die is R, G or B, not {die!r}")
+        if not (_whole(triumphs) and _whole(defeats)):
+            raise ValueError("Triumphs and Defeats are whole numbers, 0 or more")
+        if label is not None and not isinstance(label, str):
+            raise ValueError("a face's label is text")
+        self._set(die=die, triumphs=triumphs, defeats=defeats, label=label)
 
     @property
     def counts(self) -> tuple[int, int]:
         return (self.triumphs, self.defeats)
 
 
-@dataclass(frozen=True, slots=True)
-class DieSpec:
+def _whole(n: object) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool) and n >= 0
+
+
+class DieSpec(Value):
     """One kind of die: its letter, its faces (each equally likely) and how many the box has."""
 
+    __slots__ = ("letter", "name", "faces", "count_in_box")
     letter: DieLetter
     name: str
     faces: tuple[Face, ...]
-    count_in_box: int = 3
+    count_in_box: int
 
-    def __post_init__(self) -> None:
-        if self.letter not in LETTERS:
-            raise ValueError(f"a die is R, G or B, not {self.letter!r}")
-        if self.count_in_box < 1:
+    def __init__(
+        self, letter: DieLetter, name: str, faces: Iterable[Face], count_in_box: int = 3
+    ) -> None:
+        if letter not in LETTERS:
+            raise ValueError(f"a die is R, G or B, not {letter!r}")
+        if not (_whole(count_in_box) and count_in_box >= 1):
             raise ValueError("a die's count in the box is 1 or more")
+        self._set(letter=letter, name=name, faces=tuple(faces), count_in_box=count_in_box)
 
 
-@dataclass(frozen=True, slots=True)
-class DiceBox:
+class DiceBox(Value):
     """The dice a game can roll, by letter. Build it with :meth:`from_models` or
     :meth:`from_mapping`; the engine never reads files."""
 
+    __slots__ = ("dice",)
     dice: tuple[DieSpec, ...]
+
+    def __init__(self, dice: Iterable[DieSpec]) -> None:
+        self._set(dice=tuple(dice))
 
     def die(self, letter: str) -> DieSpec:
         """The die with this letter; raises DiceError when the box has no such die."""

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import prod
 from typing import Any, Literal, cast
 
 from blood_companion.engine.dice import (
+    LETTERS,
     TEST_DICE,
     DiceBox,
     DieLetter,
@@ -34,6 +34,7 @@ from blood_companion.engine.dice import (
     parse_pool,
 )
 from blood_companion.engine.errors import DiceError, RuleError
+from blood_companion.engine.values import Value
 
 # One die as (value, number of faces showing it), values ascending.
 Dist = tuple[tuple[int, int], ...]
@@ -45,12 +46,11 @@ MAX_BONUS_DICE = 6
 MAX_TARGET = 99
 
 
-# Plain frozen values (no pydantic): `blood odds` answers without importing it; pydantic models
-# that hold them (a Test in progress) validate and dump them as dataclasses.
+# Plain immutable values (engine/values.py): `blood odds` imports neither dataclasses nor
+# pydantic; pydantic models that hold them (a Test in progress) validate and dump their fields.
 
 
-@dataclass(frozen=True, slots=True)
-class InsanityBonuses:
+class InsanityBonuses(Value):
     """What the Insanity track offers at (or before) the cube: the Trouper takes one of them.
 
     ``triumphs`` is the best bonus-Triumph bonus reachable (0: none). ``reroll`` says a Re-roll
@@ -58,46 +58,68 @@ class InsanityBonuses:
     ``any_dice`` reading of "Re-roll 1") or the number of dice it may re-roll (``one_die``).
     """
 
-    triumphs: int = 0
-    reroll: bool = False
-    reroll_max_dice: int | None = None
+    __slots__ = ("triumphs", "reroll", "reroll_max_dice")
+    triumphs: int
+    reroll: bool
+    reroll_max_dice: int | None
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.triumphs <= MAX_BONUS_TRIUMPHS:
+    def __init__(
+        self, triumphs: int = 0, reroll: bool = False, reroll_max_dice: int | None = None
+    ) -> None:
+        if not (isinstance(triumphs, int) and 0 <= triumphs <= MAX_BONUS_TRIUMPHS):
             raise ValueError(f"Insanity bonus Triumphs are 0 to {MAX_BONUS_TRIUMPHS}")
-        if self.reroll_max_dice is not None and self.reroll_max_dice < 1:
+        if reroll_max_dice is not None and not (
+            isinstance(reroll_max_dice, int) and reroll_max_dice >= 1
+        ):
             raise ValueError("an Insanity Re-roll re-rolls 1 die or more")
+        self._set(triumphs=triumphs, reroll=bool(reroll), reroll_max_dice=reroll_max_dice)
 
     @property
     def any(self) -> bool:
         return self.reroll or self.triumphs > 0
 
 
-@dataclass(frozen=True, slots=True)
-class Substitution:
+class Substitution(Value):
     """A Bonus Die that replaces the die in ``slot`` of the pool ("Bonus Dice")."""
 
+    __slots__ = ("bonus", "slot", "replaced")
     bonus: DieLetter
     slot: int
     replaced: DieLetter
 
-    def __post_init__(self) -> None:
-        if self.slot < 0:
+    def __init__(self, bonus: DieLetter, slot: int, replaced: DieLetter) -> None:
+        if bonus not in LETTERS or replaced not in LETTERS:
+            raise ValueError("a die is R, G or B")
+        if not (isinstance(slot, int) and slot >= 0):
             raise ValueError("a die's slot is 0 or more")
+        self._set(bonus=bonus, slot=slot, replaced=replaced)
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(Value):
     """The best next move of a Test in progress, and the chance of success it keeps."""
 
+    __slots__ = ("action", "probability", "slots", "use_insanity_triumphs")
     action: Literal["confirm", "reroll", "insanity_reroll"]
     probability: Fraction
-    slots: tuple[int, ...] = ()  # the dice to re-roll, by position in the pool
-    use_insanity_triumphs: bool = False  # at confirm: take the Insanity bonus Triumphs
+    slots: tuple[int, ...]  # the dice to re-roll, by position in the pool
+    use_insanity_triumphs: bool  # at confirm: take the Insanity bonus Triumphs
+
+    def __init__(
+        self,
+        action: Literal["confirm", "reroll", "insanity_reroll"],
+        probability: Fraction,
+        slots: Sequence[int] = (),
+        use_insanity_triumphs: bool = False,
+    ) -> None:
+        self._set(
+            action=action,
+            probability=probability,
+            slots=tuple(slots),
+            use_insanity_triumphs=use_insanity_triumphs,
+        )
 
 
-@dataclass(frozen=True, slots=True)
-class OddsResult:
+class OddsResult(Value):
     """The exact chance of reaching ``target`` and the Triumph distribution under the best play.
 
     ``pool`` is the pool rolled, after the best Bonus Dice placement (``substitutions``);
@@ -105,6 +127,19 @@ class OddsResult:
     rolled plus every bonus) to its probability.
     """
 
+    __slots__ = (
+        "given_pool",
+        "pool",
+        "target",
+        "rerolls",
+        "bonus_triumphs",
+        "probability",
+        "distribution",
+        "bonus_dice",
+        "substitutions",
+        "insanity",
+        "defeats_cancel",
+    )
     given_pool: Pool
     pool: Pool
     target: int
@@ -112,10 +147,38 @@ class OddsResult:
     bonus_triumphs: int
     probability: Fraction
     distribution: tuple[tuple[int, Fraction], ...]
-    bonus_dice: tuple[DieLetter, ...] = ()
-    substitutions: tuple[Substitution, ...] = ()
-    insanity: InsanityBonuses | None = None
-    defeats_cancel: bool = False
+    bonus_dice: tuple[DieLetter, ...]
+    substitutions: tuple[Substitution, ...]
+    insanity: InsanityBonuses | None
+    defeats_cancel: bool
+
+    def __init__(
+        self,
+        given_pool: Pool,
+        pool: Pool,
+        target: int,
+        rerolls: int,
+        bonus_triumphs: int,
+        probability: Fraction,
+        distribution: Sequence[tuple[int, Fraction]],
+        bonus_dice: Sequence[DieLetter] = (),
+        substitutions: Sequence[Substitution] = (),
+        insanity: InsanityBonuses | None = None,
+        defeats_cancel: bool = False,
+    ) -> None:
+        self._set(
+            given_pool=tuple(given_pool),
+            pool=tuple(pool),
+            target=target,
+            rerolls=rerolls,
+            bonus_triumphs=bonus_triumphs,
+            probability=probability,
+            distribution=tuple(distribution),
+            bonus_dice=tuple(bonus_dice),
+            substitutions=tuple(substitutions),
+            insanity=insanity,
+            defeats_cancel=defeats_cancel,
+        )
 
     def at_least(self, n: int) -> Fraction:
         return sum((p for t, p in self.distribution if t >= n), Fraction(0))
