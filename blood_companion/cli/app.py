@@ -3,23 +3,47 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
-from pydantic import ValidationError
-from rich.text import Text
+
+# typer carries its own copy of click; its parsing errors are these classes
+from typer._click import exceptions as click_exceptions
 
 from blood_companion import __version__
 from blood_companion.cli.common import hint_of, print_json, stderr, wants_json
-from blood_companion.cli.entry import unexpected
+from blood_companion.cli.entry import unexpected, usage_doc
+from blood_companion.cli.settings import Settings, using
 from blood_companion.errors import BloodError
+
+
+def _flags_show_no_type() -> None:
+    """A flag takes no value, so its help row shows no type (typer >= 0.2x prints `<bool>`)."""
+    from typer.core import TyperOption
+
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None or getattr(shown, "flags_untyped", False):
+        return
+
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        if getattr(self, "is_flag", False) and getattr(self, "metavar", None) is None:
+            return None
+        return shown(self, ctx)
+
+    display_type_rich.flags_untyped = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_flags_show_no_type()
 
 app = typer.Typer(
     name="blood",
     help="Blood Companion: plays the Nemesis, rolls the dice, keeps the campaign, answers rules.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
@@ -51,26 +75,43 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main_callback(
-    version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
-    ),
-    saves_dir: str = typer.Option(
-        None,
-        "--saves-dir",
-        envvar="BLOOD_SAVES_DIR",
-        help="Folder of campaign saves (default: ./saves).",
-    ),
-    data_dir: str = typer.Option(
-        None, "--data-dir", envvar="BLOOD_DATA_DIR", help="Your data layered over the shipped pack."
-    ),
-    campaign: str = typer.Option(
-        None,
-        "--campaign",
-        envvar="BLOOD_CAMPAIGN",
-        help="Campaign to act on (default: the last one used).",
-    ),
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+    saves_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--saves-dir", envvar="BLOOD_SAVES_DIR", metavar="DIR",
+            help="Folder of campaign saves (default: ./saves).",
+        ),
+    ] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir", envvar="BLOOD_DATA_DIR", metavar="DIR",
+            help="Your data layered over the shipped pack.",
+        ),
+    ] = None,
+    campaign: Annotated[
+        str | None,
+        typer.Option(
+            "--campaign", envvar="BLOOD_CAMPAIGN", metavar="NAME",
+            help="Campaign to act on (default: the last one used).",
+        ),
+    ] = None,
 ) -> None:
     """Global options may be given anywhere on the command line."""
+    # `blood ...` resolved them already (cli.entry, options anywhere on the line); an app
+    # invoked directly (typer's CliRunner) reads them here. Either way, once per invocation.
+    settings = ctx.obj if isinstance(ctx.obj, Settings) else Settings.resolve(
+        saves_dir, data_dir, campaign
+    )
+    ctx.obj = settings
+    ctx.with_resource(using(settings))
 
 
 _registered: set[str] = set()
@@ -122,6 +163,8 @@ def _command_of(argv: list[str]) -> str | None:
 
 def report(exc: BloodError, argv: list[str]) -> int:
     """Print a refused action or bad input clearly; return its exit code."""
+    from rich.text import Text
+
     hint = hint_of(exc)
     if wants_json(argv):
         doc = exc.to_json()
@@ -134,14 +177,32 @@ def report(exc: BloodError, argv: list[str]) -> int:
     return exc.exit_code
 
 
-def run(argv: list[str]) -> int:
+def run(argv: list[str], settings: Settings | None = None) -> int:
+    """Run the typer app on argv (global options already taken out, in ``settings``)."""
     command = _command_of(argv)
-    register_commands([COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES)
+    completing = bool(os.environ.get("_BLOOD_COMPLETE"))  # the shell asks: every command
+    known = command in COMMANDS and not completing
+    register_commands([COMMANDS[command]] if known and command else COMMAND_MODULES)
+    from pydantic import ValidationError
+
     try:
-        click_command().main(args=argv, prog_name="blood", standalone_mode=True)
+        code = click_command().main(
+            args=argv, prog_name="blood", standalone_mode=False, obj=settings
+        )
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
+    except click_exceptions.UsageError as exc:
+        if wants_json(argv):
+            print_json(usage_doc(exc.format_message()))
+        exc.show()  # usage, the hint to --help and the error, on stderr
+        return 2
+    except click_exceptions.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except typer.Abort:
+        stderr.print("Aborted.")
+        return 1
     except BloodError as exc:
         return report(exc, argv)
     except ValidationError as exc:
@@ -153,7 +214,7 @@ def run(argv: list[str]) -> int:
         raise  # cli.entry stops quietly
     except Exception as exc:  # noqa: BLE001 - the last line of defence, see entry.unexpected
         return unexpected(command_path(argv), exc, wants_json(argv))
-    return 0
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":

@@ -9,14 +9,15 @@ from __future__ import annotations
 import secrets
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import session
+from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
+from blood_companion.cli.view_docs import LOG_LAST, log_doc, show_doc, summary
 from blood_companion.display import json_text
 from blood_companion.engine.campaign import (
     AddTrouper,
@@ -29,13 +30,11 @@ from blood_companion.engine.campaign import (
     StartCampaign,
     table_setup,
 )
-from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.engine.state import RESOURCE_NAMES
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
-from blood_companion.store.manage import delete_campaign, list_campaigns, recover_campaign
 from blood_companion.store.names import check_campaign_name
-from blood_companion.store.transfer import export_campaign, import_campaign
 
 campaign_app = typer.Typer(
     help="Campaigns: start one, see it, undo/redo, marks, export/import, verify, recover.",
@@ -50,87 +49,11 @@ def register(app: typer.Typer) -> None:
 # ---------------------------------------------------------------------- rendering
 
 
-def summary(store: CampaignStore) -> dict[str, Any]:
-    """The `show --json` document (also printed by commands that change the campaign)."""
-    st = store.state
-    return {
-        "name": store.name,
-        "mode": st.mode,
-        "seed": st.seed,
-        "game": st.game,
-        "part": st.part,
-        "phase": st.phase,
-        "log_length": store.log_length,
-        "head": store.head,
-        "redo": store.redo_available,
-        "state_hash": store.state_hash,
-        "leader": st.troupers[st.leader].trouper if st.troupers else None,
-        "troupers": [
-            {
-                "seat": t.seat + 1,
-                "trouper": t.trouper,
-                "colour": t.colour,
-                "deck_size": len(t.deck),
-                "bites": t.bites,
-                "insanity": t.insanity,
-                "items": [s.item + ("+" if s.advanced else "") for s in t.sleeves],
-            }
-            for t in st.troupers
-        ],
-        "set_aside": [
-            {
-                "trouper": t.trouper,
-                "colour": t.colour,
-                "deck_size": len(t.deck),
-                "reserve_cards": len(t.reserve_cards),
-                "reserve_items": len(t.reserve_items),
-                "bites": t.bites,
-                "items": [s.item + ("+" if s.advanced else "") for s in t.sleeves],
-            }
-            for t in st.set_aside
-        ],
-        "wagon": st.wagon.as_dict(),
-        "location_trophies": st.location_trophies,
-        "nemesis_trophies": st.nemesis_trophies,
-        "games_played": len(st.history),
-        "file": str(store.path),
-    }
-
-
-def _print_show(store: CampaignStore) -> None:
-    doc = summary(store)
-    st: CampaignState = store.state
-    where = f"game {doc['game']}, {doc['part']}" + (f" ({doc['phase']})" if doc["phase"] else "")
-    stdout.print(Text.assemble(
-        (store.name, "bold"), f"  {doc['mode']} · seed {doc['seed']} · {where}"
-    ))
-    table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
-    for col in ("seat", "trouper", "deck", "bites", "insanity", "items"):
-        table.add_column(col, justify="right" if col in ("seat", "deck", "bites", "insanity")
-                         else "left")
-    for i, t in enumerate(doc["troupers"]):
-        who = t["trouper"] + (" (leader)" if i == st.leader else "")
-        table.add_row(str(t["seat"]), who, str(t["deck_size"]), str(t["bites"]),
-                      str(t["insanity"]), ", ".join(t["items"]))
-    stdout.print(table)
-    if doc["set_aside"]:
-        away = [
-            f"{t['trouper']} ({t['colour']}, {t['deck_size']} cards, {t['reserve_cards']} in "
-            f"the Reserve, {t['bites']} Bites)"
-            for t in doc["set_aside"]
-        ]
-        stdout.print("Set aside (rejoin with add-trouper): " + "; ".join(away))
-    wagon = ", ".join(f"{v} {k}" for k, v in doc["wagon"].items())
-    stdout.print(f"Wagon: {wagon}")
-    trophies = {**doc["location_trophies"], **doc["nemesis_trophies"]}
-    if trophies:
-        stdout.print("Trophies: " + ", ".join(f"{k} ×{v}" for k, v in trophies.items()))
-    redo = f", {doc['redo']} undone (redo-able)" if doc["redo"] else ""
-    stdout.print(Text(f"Log: {doc['log_length']} steps{redo}", style="dim"))
-
-
-def _changed(store: CampaignStore, as_json: bool, message: str, **extra: Any) -> None:
-    session.refresh_status(store)
+def _changed(
+    store: CampaignStore, as_json: bool, message: str, *, refresh: bool = True, **extra: Any
+) -> None:
+    if refresh:  # the views of the campaign as it is now (session.record stores them itself)
+        session.refresh_status(store)
     if as_json:
         print_json({"ok": True, **extra, **summary(store)})
     else:
@@ -225,25 +148,38 @@ def print_setup(plan: dict[str, Any]) -> None:
 
 @campaign_app.command("new")
 def new(
-    name: str = typer.Argument(..., help="Campaign name (becomes the save file's name)."),
-    troupers: str = typer.Option(
-        None, "--troupers", help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).'
-    ),
-    players: int = typer.Option(
-        None, "--players", help="How many players; the Troupers not named are drawn at random."
-    ),
-    mode: str = typer.Option("roguelite", "--mode", help="roguelite or single."),
-    seed: int = typer.Option(None, "--seed", help="Random seed [a new random one]."),
-    colours: str = typer.Option(
-        None, "--colours", help='Colours in seat order, or "random" [the first free ones].'
-    ),
-    leader: str = typer.Option(
-        None, "--leader", help='Who takes the Leader token: seat, Trouper or "random" [seat 1].'
-    ),
-    as_json: bool = JsonOpt,
+    name: Annotated[str, typer.Argument(help="Campaign name (becomes the save file's name).")],
+    troupers: Annotated[
+        str | None,
+        typer.Option(
+            "--troupers", help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).'
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", help="How many players; the Troupers not named are drawn at random."
+        ),
+    ] = None,
+    mode: Annotated[str, typer.Option("--mode", help="roguelite or single.")] = "roguelite",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Random seed [a new random one].")
+    ] = None,
+    colours: Annotated[
+        str | None,
+        typer.Option("--colours", help='Colours in seat order, or "random" [the first free ones].'),
+    ] = None,
+    leader: Annotated[
+        str | None,
+        typer.Option(
+            "--leader", help='Who takes the Leader token: seat, Trouper or "random" [seat 1].'
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Start a campaign: the table, the mode and the seed become step 1 of its log; then the
-    physical Setup as a checklist."""
+    """Start a campaign and print the physical Setup as a checklist.
+
+    The table, the mode and the seed become step 1 of its log."""
     start = start_action(name, troupers, players, mode, seed, colours, leader)
     folder = session.saves_dir()
     with CampaignStore.create(folder, start.name, start, session.catalog) as store:
@@ -259,21 +195,26 @@ def new(
 
 
 @campaign_app.command("list")
-def list_(as_json: bool = JsonOpt) -> None:
+def list_(as_json: JsonOpt = False) -> None:
     """The campaigns in the saves folder (* = used last)."""
     folder = session.saves_dir()
+    from blood_companion.store.manage import list_campaigns
+
     infos = list_campaigns(folder)
     last = saves.read_last_used(folder)
     if as_json:
-        print_json({
-            "saves_dir": str(folder),
-            "last_used": last,
-            "campaigns": [i.to_json() | {"last_used": i.name == last} for i in infos],
-        })
+        print_json(
+            {
+                "saves_dir": str(folder),
+                "last_used": last,
+                "campaigns": [i.to_json() | {"last_used": i.name == last} for i in infos],
+            }
+        )
         return
     if not infos:
-        stdout.print(f"No campaigns in {folder}. `blood campaign new NAME --troupers A,B` "
-                     "starts one.")
+        stdout.print(
+            f"No campaigns in {folder}. `blood campaign new NAME --troupers A,B` starts one."
+        )
         return
     table = Table(box=None, pad_edge=False, header_style="dim")
     for col in ("", "name", "mode", "game", "part", "steps", "modified"):
@@ -281,109 +222,80 @@ def list_(as_json: bool = JsonOpt) -> None:
     for i in infos:
         star = "*" if i.name == last else ""
         if i.error:
-            table.add_row(star, i.name, Text(f"unreadable: {i.error}", style="red"), "", "", "",
-                          i.modified)
+            table.add_row(
+                star, i.name, Text(f"unreadable: {i.error}", style="red"), "", "", "", i.modified
+            )
         else:
-            table.add_row(star, i.name, i.mode, str(i.game), i.part, str(i.log_length),
-                          i.modified)
+            table.add_row(star, i.name, i.mode, str(i.game), i.part, str(i.log_length), i.modified)
     stdout.print(table)
 
 
 @campaign_app.command("show")
-def show(as_json: bool = JsonOpt) -> None:
-    """The campaign at a glance: table, Troupers, Wagon, trophies, log length, the history of
-    its games and the totals (nights won and lost, Vlad cards weakened, Resources)."""
-    from blood_companion.engine.history import campaign_totals, history_rows
+def show(as_json: JsonOpt = False) -> None:
+    """The campaign at a glance: table, Troupers, Wagon, trophies, history and totals.
 
+    The totals: nights won and lost, Vlad cards weakened, Resources earned and spent."""
     with session.open_session() as store:
-        st = store.state
-        rows = history_rows(st)
-        totals = campaign_totals(st)
-        if as_json:
-            print_json({**summary(store), "history": rows, "totals": totals})
-        else:
-            _print_show(store)
-            _print_history(rows, totals)
-
-
-def _short(d: dict[str, int]) -> str:
-    return " ".join(f"{n}{k[0].upper()}" for k, n in d.items() if n)
-
-
-def _print_history(rows: list[dict[str, Any]], totals: dict[str, Any]) -> None:
-    if not rows:
-        return
-    table = Table(box=None, pad_edge=False, header_style="dim", title="History",
-                  title_justify="left", title_style="bold")
-    for col in ("#", "P", "nemesis", "location", "lv", "result", "rewards"):
-        table.add_column(col, justify="right" if col in ("#", "P", "lv") else "left")
-    for r in rows:
-        got = []
-        if r["resources"]:
-            got.append("+" + _short(r["resources"]))
-        if r["spent"]:
-            got.append(f"-{r['spent']}R")
-        if r["trophies"]:
-            got.append(f"{sum(r['trophies'].values())} troph.")
-        if r["advanced_tactics"]:
-            got.append(f"{len(r['advanced_tactics'])} tact.")
-        if r["vlad_weakened"]:
-            got.append(f"{len(r['vlad_weakened'])} Vlad")
-        if r["box_reset"]:
-            got.append("box reset")
-        result = (r["result"] or "-") + (" …" if r["pending"] else "")
-        style = "green" if r["result"] == "won" else "red" if r["result"] == "lost" else ""
-        table.add_row(str(r["game"]), str(len(r["troupers"])), r["nemesis"] or "-",
-                      r["location"] or "-", str(r["difficulty"] or "-"),
-                      Text(result, style=style), ", ".join(got) or "-")
-    stdout.print(table)
-    per = ", ".join(f"{n} {c['won']}-{c['lost']}" for n, c in totals["by_nemesis"].items())
-    stdout.print(f"Nights won-lost: {totals['won']}-{totals['lost']} ({per})")
-    stdout.print(
-        f"Vlad cards weakened: {totals['vlad_cards_weakened']} in all, "
-        f"{totals['vlad_weakened_now']} of {totals['vlad_cards']} now; "
-        f"Vlad defeated {totals['vlad_defeats']}×"
-    )
-    stdout.print(f"Resources earned {totals['resources_earned']}, spent "
-                 f"{totals['resources_spent']}; Advanced Tactic cards won "
-                 f"{totals['advanced_tactics_won']}")
+        doc = show_doc(store)
+        views.store_view(store.saves_dir, store.name, "campaign-show", doc)
+    views.show("campaign-show", doc, as_json)
 
 
 @campaign_app.command("log")
 def log(
-    as_json: bool = typer.Option(False, "--json", help="One JSON object per step (JSON lines)."),
-    all_: bool = typer.Option(False, "--all", help="Also list abandoned (replaced) steps."),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per step (JSON lines).")
+    ] = False,
+    all_: Annotated[
+        bool, typer.Option("--all", help="Every step, abandoned (replaced) ones too.")
+    ] = False,
+    last: Annotated[
+        int | None,
+        typer.Option(
+            "--last",
+            min=0,
+            help=f"Show only the last N steps (0: all). Default: {LOG_LAST}, all with --json.",
+        ),
+    ] = None,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
     with session.open_session() as store:
-        entries = store.log(include_abandoned=all_)
-        head = store.head
+        if as_json or all_:
+            keep = None if last is None or all_ else last or None
+            entries = store.log(include_abandoned=all_, last=keep)
+            head = store.head
+        else:
+            doc = log_doc(store, LOG_LAST if last is None else last)
+            if last is None:
+                views.store_view(store.saves_dir, store.name, "campaign-log", doc)
     if as_json:
         for e in entries:
-            sys.stdout.write(json_text(e.to_json(), indent=None) + "\n")
+            sys.stdout.write(json_text({"ok": True, **e.to_json()}, indent=None) + "\n")
         sys.stdout.flush()
         return
-    width = len(str(max((e.step for e in entries), default=1)))
-    for e in entries:
-        marks = "".join(f"  [{m}]" for m in e.marks)
-        if e.status == "abandoned":
-            stdout.print(Text(f"  {'x':>{width}}  {e.sentence}  (abandoned)", style="dim strike"))
-            continue
-        pointer = "→" if e.step == head else " "
-        line = Text(f"{pointer} {e.step:>{width}}. {e.sentence}")
-        if marks:
-            line.append(marks, style="cyan")
-        if e.status == "undone":
-            line.stylize("dim")
-            line.append("  (undone)", style="dim italic")
-        stdout.print(line)
+    if all_:
+        doc = {
+            "head": head,
+            "entries": [
+                {
+                    "step": e.step,
+                    "sentence": e.sentence,
+                    "status": e.status,
+                    "marks": list(e.marks),
+                }
+                for e in entries
+            ],
+        }
+    views.show("campaign-log", doc, False)
 
 
 @campaign_app.command("undo")
 def undo(
-    n: int = typer.Argument(1, help="How many steps to take back."),
-    to: str = typer.Option(None, "--to", help="Jump to a step number or a mark instead."),
-    as_json: bool = JsonOpt,
+    n: Annotated[int, typer.Argument(help="How many steps to take back.")] = 1,
+    to: Annotated[
+        str | None, typer.Option("--to", help="Jump to a step number or a mark instead.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Take back the last N steps (they stay redo-able until a new action replaces them)."""
     with session.open_session() as store:
@@ -392,91 +304,130 @@ def undo(
             store.undo_to(to)
         else:
             store.undo(n)
-        _changed(store, as_json, f"Back to step {store.head} (was {before}); "
-                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
+        _changed(
+            store,
+            as_json,
+            f"Back to step {store.head} (was {before}); "
+            f"{store.redo_available} step(s) can be redone.",
+            undone=before - store.head,
+        )
 
 
 @campaign_app.command("redo")
 def redo(
-    n: int = typer.Argument(1, help="How many undone steps to re-apply."),
-    as_json: bool = JsonOpt,
+    n: Annotated[int, typer.Argument(help="How many undone steps to re-apply.")] = 1,
+    as_json: JsonOpt = False,
 ) -> None:
     """Re-apply N undone steps."""
     with session.open_session() as store:
         before = store.head
         store.redo(n)
-        _changed(store, as_json, f"Redone to step {store.head} (was {before}).",
-                 redone=store.head - before)
+        _changed(
+            store,
+            as_json,
+            f"Redone to step {store.head} (was {before}).",
+            redone=store.head - before,
+        )
 
 
 @campaign_app.command("mark")
 def mark(
-    name: str = typer.Argument(..., help='A save point name, e.g. "before Lucilla".'),
-    move: bool = typer.Option(False, "--move", help="Move an existing mark to this step."),
-    as_json: bool = JsonOpt,
+    name: Annotated[str, typer.Argument(help='A save point name, e.g. "before Lucilla".')],
+    move: Annotated[
+        bool, typer.Option("--move", help="Move an existing mark to this step.")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Name the current step; `undo --to NAME` comes back to it."""
     with session.open_session() as store:
         step = store.mark(name, move=move)
-        _changed(store, as_json, f"Marked step {step} as {name.strip()!r}.",
-                 mark=name.strip(), step=step)
+        _changed(
+            store, as_json, f"Marked step {step} as {name.strip()!r}.", mark=name.strip(), step=step
+        )
 
 
 @campaign_app.command("export")
 def export(
-    file: Path = typer.Argument(..., help="JSON file to write."),
-    force: bool = typer.Option(False, "--force", help="Overwrite an existing file."),
-    as_json: bool = JsonOpt,
+    file: Annotated[Path, typer.Argument(help="JSON file to write.")],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Write the whole campaign (log, marks, state) as readable JSON."""
     check_file_path(file, "the export file")
     with session.open_session() as store:
+        from blood_companion.store.transfer import export_campaign
+
         export_campaign(store, file, force=force)
-        _changed(store, as_json, f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
-                 exported=str(file))
+        _changed(
+            store,
+            as_json,
+            f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
+            refresh=False,  # nothing changed
+            exported=str(file),
+        )
 
 
 @campaign_app.command("import")
 def import_(
-    file: Path = typer.Argument(..., help="A file written by `blood campaign export`."),
-    name: str = typer.Option(None, "--name", help="Store it under this name [the file's]."),
-    replace: bool = typer.Option(False, "--replace",
-                                 help="Replace a campaign of that name (backed up first)."),
-    as_json: bool = JsonOpt,
+    file: Annotated[Path, typer.Argument(help="A file written by `blood campaign export`.")],
+    name: Annotated[
+        str | None, typer.Option("--name", help="Store it under this name [the file's].")
+    ] = None,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Replace a campaign of that name (backed up first).")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Check the whole file (every action replayed), then store it as a campaign."""
     check_file_path(file, "the file to import")
     folder = session.saves_dir()
+    from blood_companion.store.transfer import import_campaign
+
     stored = import_campaign(folder, file, session.catalog(), name=name, replace=replace)
     with CampaignStore.open(folder, stored, session.catalog) as store:
         saves.write_last_used(folder, stored)
-        _changed(store, as_json, f"Imported {file} as {stored!r} ({store.log_length} steps).",
-                 imported=str(file))
+        _changed(
+            store,
+            as_json,
+            f"Imported {file} as {stored!r} ({store.log_length} steps).",
+            imported=str(file),
+        )
 
 
 @campaign_app.command("delete")
 def delete(
-    name: str = typer.Argument(..., help="The campaign to delete."),
-    as_json: bool = JsonOpt,
+    name: Annotated[str, typer.Argument(help="The campaign to delete.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Delete a campaign; a copy stays in the backups folder (`recover` brings it back)."""
     folder = session.saves_dir()
+    from blood_companion.store.manage import delete_campaign
+
     kept = delete_campaign(folder, name)
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
         return
-    stdout.print(f"Deleted {name!r}. A copy is kept in {kept}; "
-                 f"`blood campaign recover --campaign {name}` restores it.")
+    stdout.print(
+        f"Deleted {name!r}. A copy is kept in {kept}; "
+        f"`blood campaign recover --campaign {name}` restores it."
+    )
 
 
 @campaign_app.command("verify")
-def verify(as_json: bool = JsonOpt) -> None:
+def verify(as_json: JsonOpt = False) -> None:
     """Check every recorded step; replay those recorded with this app and data pack."""
     with session.open_session() as store:
         report = store.verify()
-    doc = {"ok": report.ok, "name": store.name, "steps": report.steps, "head": report.head,
-           "state_hash": report.state_hash, "problems": report.problems,
-           "replayed": report.replayed, "kept_as_recorded": report.kept}
+    doc = {
+        "ok": report.ok,
+        "name": store.name,
+        "steps": report.steps,
+        "head": report.head,
+        "state_hash": report.state_hash,
+        "problems": report.problems,
+        "replayed": report.replayed,
+        "kept_as_recorded": report.kept,
+    }
     if not report.ok:
         err = StoreError(
             f"{store.path} does not verify: " + "; ".join(report.problems),
@@ -500,9 +451,13 @@ def verify(as_json: bool = JsonOpt) -> None:
 
 @campaign_app.command("recover")
 def recover(
-    name: str = typer.Argument(None, help="The campaign [--campaign / last used]."),
-    force: bool = typer.Option(False, "--force", help="Restore even if the save is fine."),
-    as_json: bool = JsonOpt,
+    name: Annotated[
+        str | None, typer.Argument(help="The campaign [--campaign / last used].")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Restore even if the save is fine.")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Restore the newest good backup (a damaged save is kept beside the backups)."""
     folder = session.saves_dir()
@@ -511,17 +466,29 @@ def recover(
         cat = session.catalog()
     except BloodError:  # a broken data pack must not stop a restore
         cat = None
+    from blood_companion.store.manage import recover_campaign
+
     result = recover_campaign(folder, chosen, cat, force=force)
-    doc = {"ok": True, "name": chosen, "restored_from": str(result.restored_from),
-           "log_length": result.log_length, "salvaged": result.salvaged,
-           "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None}
+    doc = {
+        "ok": True,
+        "name": chosen,
+        "restored_from": str(result.restored_from),
+        "log_length": result.log_length,
+        "salvaged": result.salvaged,
+        "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None,
+    }
     if as_json:
         print_json(doc)
         return
-    salvaged = (f"; {result.salvaged} later step(s) re-applied from the damaged file"
-                if result.salvaged else "")
-    stdout.print(f"Restored {chosen!r} from {result.restored_from.name}{salvaged} "
-                 f"({result.log_length} steps).")
+    salvaged = (
+        f"; {result.salvaged} later step(s) re-applied from the damaged file"
+        if result.salvaged
+        else ""
+    )
+    stdout.print(
+        f"Restored {chosen!r} from {result.restored_from.name}{salvaged} "
+        f"({result.log_length} steps)."
+    )
     if result.damaged_copy:
         stdout.print(Text(f"The previous file is kept as {result.damaged_copy}", style="dim"))
 
@@ -532,15 +499,22 @@ def recover(
 def _act(action: Any, as_json: bool) -> None:
     with session.open_session() as store:
         session.record(action, store)
-        _changed(store, as_json, f"{store.head}. {action.describe()}",
-                 recorded=action.model_dump(mode="json"))
+        _changed(
+            store,
+            as_json,
+            f"{store.head}. {action.describe()}",
+            refresh=False,
+            recorded=action.model_dump(mode="json"),
+        )
 
 
 @campaign_app.command("add-trouper")
 def add_trouper(
-    trouper: str = typer.Argument(..., help="Trouper id."),
-    colour: str = typer.Option(None, "--colour", help="Player colour [the first free one]."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id.")],
+    colour: Annotated[
+        str | None, typer.Option("--colour", help="Player colour [the first free one].")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A new player joins the table (between games, in the Day Part)."""
     _act(AddTrouper(trouper=trouper.strip().lower(), colour=colour), as_json)
@@ -548,8 +522,8 @@ def add_trouper(
 
 @campaign_app.command("retire-trouper")
 def retire_trouper(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat number."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """A player leaves the table (between games, in the Day Part)."""
     _act(RetireTrouper(trouper=trouper), as_json)
@@ -557,8 +531,8 @@ def retire_trouper(
 
 @campaign_app.command("leader")
 def leader(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat number."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Hand the Leader token to a Trouper."""
     _act(SetLeader(trouper=trouper), as_json)
@@ -566,12 +540,14 @@ def leader(
 
 @campaign_app.command("wagon")
 def wagon(
-    jewels: int = typer.Option(0, "--jewels", help="Add (or with a minus, remove) Jewels."),
-    coins: int = typer.Option(0, "--coins"),
-    trinkets: int = typer.Option(0, "--trinkets"),
-    scrolls: int = typer.Option(0, "--scrolls"),
-    reason: str = typer.Option("", "--reason", help="Why (shown in the log)."),
-    as_json: bool = JsonOpt,
+    jewels: Annotated[
+        int, typer.Option("--jewels", help="Add (or with a minus, remove) Jewels.")
+    ] = 0,
+    coins: Annotated[int, typer.Option("--coins")] = 0,
+    trinkets: Annotated[int, typer.Option("--trinkets")] = 0,
+    scrolls: Annotated[int, typer.Option("--scrolls")] = 0,
+    reason: Annotated[str, typer.Option("--reason", help="Why (shown in the log).")] = "",
+    as_json: JsonOpt = False,
 ) -> None:
     """Correct the Wagon's Resources by hand (never below zero)."""
     change = {"jewels": jewels, "coins": coins, "trinkets": trinkets, "scrolls": scrolls}
@@ -583,11 +559,14 @@ def wagon(
 
 @campaign_app.command("trophies")
 def trophies(
-    changes: list[str] = typer.Argument(
-        ..., help="TOKEN=N with a sign: halls=+1, nemesis:lucilla=-1 (location:/nemesis: optional)."
-    ),
-    reason: str = typer.Option("", "--reason", help="Why (shown in the log)."),
-    as_json: bool = JsonOpt,
+    changes: Annotated[
+        list[str],
+        typer.Argument(
+            help="TOKEN=N with a sign: halls=+1, nemesis:lucilla=-1 (location:/nemesis: optional)."
+        ),
+    ],
+    reason: Annotated[str, typer.Option("--reason", help="Why (shown in the log).")] = "",
+    as_json: JsonOpt = False,
 ) -> None:
     """Correct the Trophy tokens by hand (never below zero, never past what the box holds)."""
     parsed: dict[str, int] = {}
@@ -606,6 +585,6 @@ def trophies(
 
 
 @campaign_app.command("next-game")
-def next_game(as_json: bool = JsonOpt) -> None:
+def next_game(as_json: JsonOpt = False) -> None:
     """Single Game mode: start another game, from the box's starting state, once one is over."""
     _act(NextSingleGame(), as_json)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import sys
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
+from blood_companion.cli.settings import Settings, current
 from blood_companion.display import console, json_text
 
 # Every line a command prints goes through these two consoles, which clean what came from a
@@ -18,29 +16,41 @@ stdout = console(highlight=False, soft_wrap=False)
 stderr = console(stderr=True, highlight=False, soft_wrap=True)
 
 JSON_HELP = "Print exactly one JSON document on stdout."
-# The `--json` option every command takes.
-JsonOpt = typer.Option(False, "--json", help=JSON_HELP)
-
-
-@dataclass(frozen=True)
-class Settings:
-    saves_dir: Path
-    data_dir: Path | None
-    campaign: str | None
+# The `--json` option every command takes: `as_json: JsonOpt = False`.
+JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 def settings() -> Settings:
-    """Global options resolved from the environment (cli.entry moves flags there)."""
-    data = os.environ.get("BLOOD_DATA_DIR") or None
-    return Settings(
-        saves_dir=Path(os.environ.get("BLOOD_SAVES_DIR") or "saves"),
-        data_dir=Path(data) if data else None,
-        campaign=os.environ.get("BLOOD_CAMPAIGN") or None,
-    )
+    """The global options of the command running now (read once: cli/settings.py)."""
+    return current()
+
+
+_warned: dict[int, set[str]] = {}
+
+
+def warn_data(catalog: Any) -> Any:
+    """Say on stderr, once per command, which files of the owner's data were not loaded
+    (they belong to no kind: ``Catalog.warnings``); return the catalog."""
+    from rich.text import Text
+
+    said = _warned.setdefault(id(current()), set())
+    if len(_warned) > 64:  # a long `blood play` session: keep only this command's
+        _warned.clear()
+        _warned[id(current())] = said
+    for problem in getattr(catalog, "warnings", ()):
+        text = str(problem)
+        if text not in said:
+            said.add(text)
+            stderr.print(Text.assemble(("Warning: ", "yellow"), text))
+    return catalog
 
 
 def print_json(doc: Any) -> None:
-    """Print one JSON document on stdout (no rich markup, no wrapping)."""
+    """Print one JSON document on stdout (no rich markup, no wrapping). Every document says
+    whether the command did what was asked: ``"ok"`` comes first (true unless the document
+    already says otherwise)."""
+    if isinstance(doc, dict) and "ok" not in doc:
+        doc = {"ok": True, **doc}
     sys.stdout.write(json_text(doc) + "\n")
     sys.stdout.flush()
 

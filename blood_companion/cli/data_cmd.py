@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from pydantic import BaseModel
@@ -12,7 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli.common import JSON_HELP, print_json, settings, stdout
+from blood_companion.cli.common import JsonOpt, print_json, settings, stdout, warn_data
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
@@ -20,9 +20,9 @@ from blood_companion.content.loader import (
     Catalog,
     effective_overlay,
     load_catalog,
+    load_layers,
     resolve_kind,
     shipped_data_dir,
-    validate_layers,
 )
 from blood_companion.content.render import render_effect
 from blood_companion.errors import BloodError
@@ -39,33 +39,50 @@ def register(app: typer.Typer) -> None:
 
 def catalog() -> Catalog:
     """The catalog for the current command (shipped pack + --data-dir overlay)."""
-    return load_catalog(settings().data_dir)
+    loaded: Catalog = warn_data(load_catalog(settings().data_dir))
+    return loaded
 
 
 @data_app.command("validate")
 def validate(
-    directory: Path = typer.Argument(
-        None,
-        help="A folder to check, layered over the shipped pack [default: the shipped pack"
-        " plus --data-dir].",
-    ),
-    alone: bool = typer.Option(
-        False, "--alone", help="Check DIR as a complete pack on its own, not as an overlay."
-    ),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    directory: Annotated[
+        Path | None,
+        typer.Argument(
+            help="A folder to check, layered over the shipped pack [default: the shipped pack"
+            " plus --data-dir]."
+        ),
+    ] = None,
+    alone: Annotated[
+        bool,
+        typer.Option("--alone", help="Check DIR as a complete pack on its own, not as an overlay."),
+    ] = False,
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="A file of the overlay that belongs to no kind is an error."),
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Check every file (YAML, fields, references, counts); print the counts per kind."""
+    """Check every file (YAML, fields, references, counts); print the counts per kind.
+
+    A YAML file of the overlay that belongs to no kind (`my-minions.yaml`) is named as not
+    loaded: a warning, an error with --strict."""
     overlay = directory if directory is not None else effective_overlay(settings().data_dir)
     if alone and directory is None:
         raise BloodError("--alone needs a DIR to check")
     layers = [directory] if alone and directory else [shipped_data_dir()]
     if not alone and overlay is not None:
         layers.append(overlay)
-    cat = validate_layers(layers)  # raises ContentError with every problem
+    # Raises ContentError with every problem. A pack whose files are unchanged since they
+    # last validated (same paths, sizes and times, same app) is answered from that validation.
+    cat = load_layers(layers)
+    if strict and cat.warnings:
+        raise ContentError(cat.warnings)
     counts = cat.counts()
     counts["rules_entries"] = _validate_rules(layers)
+    warnings = [w.to_json() for w in cat.warnings]
     if as_json:
-        print_json({"ok": True, "layers": [str(p) for p in layers], "counts": counts})
+        doc = {"ok": True, "layers": [str(p) for p in layers], "counts": counts}
+        print_json({**doc, "warnings": warnings})
         return
     table = Table(title="Data pack: valid", title_justify="left")
     table.add_column("kind")
@@ -74,17 +91,19 @@ def validate(
         table.add_row(k, str(v))
     stdout.print(table)
     stdout.print("Layers: " + ", ".join(str(p) for p in layers))
+    for w in cat.warnings:
+        stdout.print(Text.assemble(("Not loaded: ", "yellow"), str(w)), soft_wrap=True)
 
 
 def _validate_rules(layers: list[Path]) -> int:
     """Check the rules reference of the same layers; return its entry count."""
-    from blood_companion.rules.loader import RulesDataError, load_entries
+    from blood_companion.rules.loader import RulesDataError, load_index
 
     dirs = [str(p / "rules") for p in layers if (p / "rules").is_dir()]
     if not dirs:
         return 0
-    try:
-        return len(load_entries(dirs))
+    try:  # the checked index of these folders (cached while their files are unchanged)
+        return len(load_index(dirs=dirs).entries)
     except RulesDataError as exc:
         problems = []
         for text in getattr(exc, "problems", [str(exc)]):
@@ -161,9 +180,11 @@ def _render_value(value: Any, indent: int = 0) -> list[str]:
 
 @data_app.command("show")
 def show(
-    kind: str = typer.Argument(..., help="What to show: " + ", ".join(KINDS)),
-    record_id: str = typer.Argument(None, metavar="[ID]", help="One record's id."),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    kind: Annotated[str, typer.Argument(help="What to show: " + ", ".join(KINDS))],
+    record_id: Annotated[
+        str | None, typer.Argument(metavar="[ID]", help="One record's id.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Show the records of a kind, or one record with its Effects in words."""
     key = resolve_kind(kind)
@@ -172,12 +193,14 @@ def show(
     if record_id is not None:
         rec = cat.get(key, record_id)
         if rec is None:
-            close = [r.id for r in records if record_id.lower() in r.id][:8]
+            from blood_companion import matching
+
+            found = matching.find(record_id, [(r.id, r.name) for r in records])
+            close = [found.id] if found.id else list(found.ambiguous or found.close)
             raise BloodError(
                 f"no {key} record with id {record_id!r}",
-                hint=("did you mean: " + ", ".join(close))
-                if close
-                else f"`blood data show {key}` lists them",
+                hint=matching.did_you_mean(close[:8], {r.id: r.name for r in records})
+                or f"`blood data show {key}` lists them",
             )
         if as_json:
             print_json(_record_json(rec))
@@ -208,8 +231,10 @@ def show(
 
 @data_app.command("schema")
 def schema(
-    out: Path = typer.Option(None, "--out", help="Write one <kind>.schema.json per kind here."),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write one <kind>.schema.json per kind here.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Export a JSON Schema per kind, for an editor to check YAML while you transcribe cards."""
     from blood_companion.content.schema import kind_schemas, schema_text
@@ -236,9 +261,10 @@ def schema(
 
 
 @data_app.command("progress")
-def progress(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """How much of your box is typed in: per kind and deck, transcribed / placeholder /
-    free-text cards."""
+def progress(as_json: JsonOpt = False) -> None:
+    """How much of your box is typed in, per kind and deck.
+
+    Cards transcribed, still placeholder, and holding free-text Effects."""
     from blood_companion.cli.transcribe_cmd import show_progress
 
     show_progress(as_json)
@@ -246,13 +272,20 @@ def progress(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> N
 
 @data_app.command("transcribe")
 def transcribe(
-    kind: str = typer.Argument(None, metavar="[KIND]", help="Only this kind of card."),
-    record_id: str = typer.Argument(None, metavar="[ID]", help="Start at this card."),
-    deck: str = typer.Option(None, "--deck", help="Only this deck (a Trouper, Nemesis, Art "
-                             "or Zone id)."),
+    kind: Annotated[
+        str | None, typer.Argument(metavar="[KIND]", help="Only this kind of card.")
+    ] = None,
+    record_id: Annotated[
+        str | None, typer.Argument(metavar="[ID]", help="Start at this card.")
+    ] = None,
+    deck: Annotated[
+        str | None,
+        typer.Option("--deck", help="Only this deck (a Trouper, Nemesis, Art or Zone id)."),
+    ] = None,
 ) -> None:
-    """Type your cards as printed, one question at a time, over the placeholder cards (the
-    Troupers and Nemeses of your campaigns first). Each card is written to your data folder
+    """Type your cards as printed, one question at a time, over the placeholders.
+
+    The Troupers and Nemeses of your campaigns come first. Each card is written to your data folder
     (--data-dir, else the user data folder) when you confirm it; `undo` at any prompt; quit or
     Ctrl-C at any time and run it again to resume."""
     from blood_companion.cli.transcribe_cmd import transcribe as run
@@ -262,13 +295,21 @@ def transcribe(
 
 @data_app.command("import-text")
 def import_text(
-    file: Path = typer.Argument(..., help="A text file of cards (see `blood data export-text`)."),
-    replace: bool = typer.Option(False, "--replace", help="Overwrite cards transcribed before."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Check the file; write nothing."),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    file: Annotated[
+        Path, typer.Argument(help="A text file of cards (see `blood data export-text`).")
+    ],
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Overwrite cards transcribed before.")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Check the file; write nothing.")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Read cards typed in a text file (one block per card: the name line, `field: value`
-    lines, one Effect per line as printed) and write them to your data folder. Every card that
+    """Read cards typed in a text file and write them to your data folder.
+
+    One block per card: the name line, `field: value` lines, one Effect per line as printed.
+    Every card that
     cannot be read is reported as file:line and nothing is written (exit code 1)."""
     from blood_companion.cli.transcribe_cmd import import_text as run
 
@@ -277,9 +318,11 @@ def import_text(
 
 @data_app.command("export-text")
 def export_text(
-    kind: str = typer.Argument(..., help="The kind of card, e.g. starting_tactics."),
-    deck: str = typer.Option(None, "--deck", help="Only this deck (e.g. aurel)."),
-    out: Path = typer.Option(None, "--out", help="Write to this file instead of the screen."),
+    kind: Annotated[str, typer.Argument(help="The kind of card, e.g. starting_tactics.")],
+    deck: Annotated[str | None, typer.Option("--deck", help="Only this deck (e.g. aurel).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write to this file instead of the screen.")
+    ] = None,
 ) -> None:
     """The cards of a kind in the text form `import-text` reads: a template to type over."""
     from blood_companion.cli.transcribe_cmd import export_text as run

@@ -7,18 +7,20 @@ the engine's one ``day_next`` function.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import commands, session
+from blood_companion import matching
+from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.view_docs import _commands, day_next_doc
+from blood_companion.cli.view_text import day_next, levels_table
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.legal import next_view
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.errors import UsageError
 
@@ -32,22 +34,17 @@ def register(app: typer.Typer) -> None:
     app.add_typer(day_app, name="day")
 
 
-PayOpt = typer.Option(
-    None, "--pay", help="Resources paid, e.g. coins=2,jewels=1 (needed for 'any' costs)."
-)
+PayOpt = Annotated[
+    str | None,
+    typer.Option("--pay", help="Resources paid, e.g. coins=2,jewels=1 (needed for 'any' costs)."),
+]
 
 
 # ---------------------------------------------------------------------- parsing
 
 
 def _resource(word: str) -> str:
-    key = word.strip().lower()
-    hits = [r for r in RESOURCE_NAMES if r.startswith(key) or key == r.rstrip("s")]
-    if len(hits) != 1:
-        raise UsageError(
-            f"unknown Resource {word!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES)
-        )
-    return hits[0]
+    return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
 
 
 def parse_counts(text: str, option: str) -> dict[str, int]:
@@ -149,155 +146,48 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
         stdout.print("Wagon: " + ", ".join(f"{n} {r}" for r, n in state.wagon.as_dict().items()))
 
 
-def _commands(state: CampaignState, catalog: Any) -> list[str]:
-    """The commands of the options open now (engine/legal.py, cli/commands.py)."""
-    return commands.for_next(next_view(state, catalog))
-
-
 def _print_next_short(nxt: d.NextStep, cmds: list[str]) -> None:
     stdout.print(Text.assemble(("Next: ", "bold"), nxt.sentence))
     if cmds:
         stdout.print(Text("  " + cmds[0], style="cyan"))
 
 
-def _cell(value: Any) -> str:
-    if isinstance(value, dict):
-        return " ".join(f"{k}:{_cell(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(_cell(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "" if value is None else str(value)
-
-
-def _choices_table(choices: list[dict[str, Any]]) -> Table:
-    cols: list[str] = []
-    for c in choices:
-        cols.extend(k for k in c if k not in cols)
-    table = Table(box=None, pad_edge=False, header_style="dim")
-    for col in cols:
-        table.add_column(col.replace("_", " "), overflow="fold")
-    for c in choices:
-        table.add_row(*(_cell(c.get(col)) for col in cols))
-    return table
-
-
-def purchases_table(choices: list[dict[str, Any]]) -> Table:
-    """What can be bought now, one row each; "ok" when the Wagon (and trophies) can pay."""
-    table = Table(box=None, pad_edge=False, header_style="dim")
-    for col in ("buy", "id", "cost", "ok"):
-        table.add_column(col, overflow="fold")
-    for c in choices:
-        kind = c["kind"]
-        if kind == "building":
-            what, cmd_id = "building", c["id"]
-        elif kind == "advanced_tactic":
-            what, cmd_id = f"top {c['art']} ({c['left']})", c["id"]
-        elif kind == "upgrade":
-            what, cmd_id = f"upgrade {c['trouper']}", c["id"]
-        else:
-            what, cmd_id = kind.replace("special_", "Loc/Nem "), c["id"]
-        cost = c["cost"] + (f" + {c['trophies']}" if c.get("trophies") else "")
-        ok = "used" if c.get("used") else ("yes" if c["affordable"] else "-")
-        table.add_row(what, cmd_id, cost, ok)
-    return table
-
-
-def equipping_table(choices: list[dict[str, Any]]) -> Table:
-    table = Table(box=None, pad_edge=False, header_style="dim")
-    for col in ("trouper", "protection", "tool", "artifact", "equipped"):
-        table.add_column(col, overflow="fold")
-    for c in choices:
-        sl = c["sleeves"]
-        table.add_row(
-            c["trouper"],
-            ", ".join(sl.get("protection", [])),
-            ", ".join(sl.get("tool", [])),
-            ", ".join(sl.get("artifact", [])),
-            ", ".join(c["equipped"].values()) or "-",
-        )
-    return table
-
-
-def levels_table(levels: list[dict[str, Any]]) -> Table:
-    """The Difficulty Levels: what each one means (Nemesis and Location cards)."""
-    table = Table(box=None, pad_edge=False, header_style="dim")
-    for col in ("lvl", "name", "wounds F/L/R", "events", "rewards if won"):
-        table.add_column(col, overflow="fold")
-    for lv in levels:
-        w = lv["wounds"]
-        r = lv["rewards"]
-        reward = (
-            f"Vlad cards {r['vlad_cards']}, trophies L{r['location_trophies']} "
-            f"N{r['nemesis_trophies']}, +{r['advanced_tactics']} tactics; loot "
-            + (", ".join(r["loot"]) or "none")
-        )
-        table.add_row(
-            str(lv["level"]),
-            f"{lv['name']} / {lv['nemesis_level']}",
-            f"{w['front']}/{w['left']}/{w['right']}",
-            str(lv["influence"]),
-            reward,
-        )
-    return table
-
-
-def _print_next(nxt: d.NextStep, cmds: list[str]) -> None:
-    stdout.print(Text(nxt.title, style="bold"))
-    stdout.print(nxt.sentence)
-    if nxt.step == "dusk_difficulty":
-        det = nxt.details
-        stdout.print(f"Location: {det.get('location_name')}   Nemesis: {det.get('nemesis')}")
-        if det.get("map"):
-            stdout.print(Text("Map:", style="dim"))
-            for i, row in enumerate(det["map"]):
-                stdout.print(("  " if i % 2 else "") + " ".join(row))
-        stdout.print(levels_table(nxt.choices))
-    elif nxt.step == "purchases":
-        det = nxt.details
-        stdout.print("Wagon: " + ", ".join(f"{n} {r}" for r, n in det["wagon"].items()))
-        trophies = [f"{k} x{v}" for k, v in det["location_trophies"].items()]
-        trophies += [f"{k} x{v}" for k, v in det["nemesis_trophies"].items()]
-        if trophies:
-            stdout.print("Trophies: " + ", ".join(trophies))
-        stdout.print(purchases_table(nxt.choices))
-    elif nxt.step == "equipping":
-        stdout.print(equipping_table(nxt.choices))
-    elif nxt.choices:
-        stdout.print(_choices_table(nxt.choices))
-    for cmd in cmds:
-        stdout.print(Text("  " + cmd, style="cyan"))
+def _print_next(doc: dict[str, Any]) -> None:
+    print_lines(day_next(doc, width()))
 
 
 # ---------------------------------------------------------------------- commands
 
 
 @day_app.command("next")
-def next_(as_json: bool = JsonOpt) -> None:
+def next_(as_json: JsonOpt = False) -> None:
     """What the table does next, with the legal choices."""
     with session.open_session() as store:
-        nxt = d.day_next(store.state, store.catalog)
-        cmds = _commands(store.state, store.catalog)
-    if as_json:
-        print_json({**nxt.model_dump(mode="json"), "commands": cmds})
-    else:
-        _print_next(nxt, cmds)
+        doc = day_next_doc(store.state, store.catalog)
+        views.store_view(store.saves_dir, store.name, "day-next", doc)
+    views.show("day-next", doc, as_json)
 
 
 @day_app.command("recover")
-def recover(as_json: bool = JsonOpt) -> None:
+def recover(as_json: JsonOpt = False) -> None:
     """Show 1, Recovery: Vigor back, Insanity cubes to the left (Bites stay)."""
     _record(d.Recover(), as_json)
 
 
 @day_app.command("buy")
 def buy(
-    building: str = typer.Argument(..., help="hunting-house, cartographer, sanatorium, ..."),
-    trouper: str = typer.Argument(None, help="Sanatorium: whose Bite is discarded."),
-    pay: str = PayOpt,
-    give: str = typer.Option(None, "--give", help="Alchemist: Resources given, e.g. scrolls=2."),
-    get: str = typer.Option(None, "--get", help="Alchemist: the Resource gained, e.g. jewels."),
-    as_json: bool = JsonOpt,
+    building: Annotated[str, typer.Argument(help="hunting-house, cartographer, sanatorium, ...")],
+    trouper: Annotated[
+        str | None, typer.Argument(help="Sanatorium: whose Bite is discarded.")
+    ] = None,
+    pay: PayOpt = None,
+    give: Annotated[
+        str | None, typer.Option("--give", help="Alchemist: Resources given, e.g. scrolls=2.")
+    ] = None,
+    get: Annotated[
+        str | None, typer.Option("--get", help="Alchemist: the Resource gained, e.g. jewels.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Use a Bran building, paying its cost from the Wagon."""
     trade_from, amount, trade_to = None, 0, None
@@ -324,10 +214,10 @@ def buy(
 
 @day_app.command("buy-tactic")
 def buy_tactic(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    art: str = typer.Option(..., "--art", help="The Advanced Tactic deck (an Art)."),
-    pay: str = PayOpt,
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    art: Annotated[str, typer.Option("--art", help="The Advanced Tactic deck (an Art).")],
+    pay: PayOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Buy the top card of an Advanced Tactic deck into a Trouper's Personal Reserve."""
     with session.open_session() as store:
@@ -343,13 +233,15 @@ def buy_tactic(
 
 @day_app.command("buy-card")
 def buy_card(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    card: str = typer.Argument(..., help="A Location/Nemesis Tactic or Item card (id or prefix)."),
-    pay: str = PayOpt,
-    trophies: str = typer.Option(
-        None, "--trophies", help="Trophy tokens spent, e.g. halls=1,lucilla=1."
-    ),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    card: Annotated[
+        str, typer.Argument(help="A Location/Nemesis Tactic or Item card (id or prefix).")
+    ],
+    pay: PayOpt = None,
+    trophies: Annotated[
+        str | None, typer.Option("--trophies", help="Trophy tokens spent, e.g. halls=1,lucilla=1.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Buy a Location or Nemesis card with Resources and Trophy tokens."""
     with session.open_session() as store:
@@ -372,10 +264,10 @@ def _sleeved(store: Any, trouper: str, text: str) -> tuple[str, str]:
 
 @day_app.command("upgrade")
 def upgrade(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    item: str = typer.Argument(..., help="A sleeved Trouper Item (id or prefix)."),
-    pay: str = PayOpt,
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    item: Annotated[str, typer.Argument(help="A sleeved Trouper Item (id or prefix).")],
+    pay: PayOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Turn a Trouper Item to its Advanced side, paying its upgrade cost."""
     with session.open_session() as store:
@@ -385,10 +277,12 @@ def upgrade(
 
 @day_app.command("swap-tactic")
 def swap_tactic(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    out: str = typer.Argument(..., help="The deck card going to the Reserve."),
-    into: str = typer.Argument(..., metavar="IN", help="The Reserve card going into the deck."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    out: Annotated[str, typer.Argument(help="The deck card going to the Reserve.")],
+    into: Annotated[
+        str, typer.Argument(metavar="IN", help="The Reserve card going into the deck.")
+    ],
+    as_json: JsonOpt = False,
 ) -> None:
     """Replace a deck card with a Reserve card of the same Art (Building rule kept)."""
     with session.open_session() as store:
@@ -405,10 +299,12 @@ def swap_tactic(
 
 @day_app.command("swap-item")
 def swap_item(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    out: str = typer.Argument(..., help="The sleeved Item going to the Reserve."),
-    into: str = typer.Argument(..., metavar="IN", help="The Reserve Item going into the sleeve."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    out: Annotated[str, typer.Argument(help="The sleeved Item going to the Reserve.")],
+    into: Annotated[
+        str, typer.Argument(metavar="IN", help="The Reserve Item going into the sleeve.")
+    ],
+    as_json: JsonOpt = False,
 ) -> None:
     """Replace a sleeved Item with a Reserve Item of the same category."""
     with session.open_session() as store:
@@ -422,8 +318,8 @@ def swap_item(
 
 @day_app.command("zone")
 def zone(
-    zone: str = typer.Argument(..., help="catacombs, garden, graveyard or halls."),
-    as_json: bool = JsonOpt,
+    zone: Annotated[str, typer.Argument(help="catacombs, garden, graveyard or halls.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Zone Selection (ends the purchases)."""
     with session.open_session() as store:
@@ -433,10 +329,14 @@ def zone(
 
 @day_app.command("location")
 def location(
-    card: str = typer.Argument(None, help="Cartographer's Office: the Location card."),
-    roll: bool = typer.Option(False, "--roll", help="Roll the Location die digitally."),
-    dice: str = typer.Option(None, "--dice", help="The face of your physical die, e.g. 2 or x."),
-    as_json: bool = JsonOpt,
+    card: Annotated[
+        str | None, typer.Argument(help="Cartographer's Office: the Location card.")
+    ] = None,
+    roll: Annotated[bool, typer.Option("--roll", help="Roll the Location die digitally.")] = False,
+    dice: Annotated[
+        str | None, typer.Option("--dice", help="The face of your physical die, e.g. 2 or x.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The Location card: by a die roll, or chosen with the Cartographer's Office."""
     if sum(x is not None and x is not False for x in (card, dice, roll or None)) > 1:
@@ -456,12 +356,19 @@ def location(
 
 @day_app.command("minions")
 def minions(
-    cards: str = typer.Argument(None, help="Hunting House: four Minion cards, comma-separated."),
-    random_: bool = typer.Option(False, "--random", help="Reveal two Minion cards at random."),
-    drawn: str = typer.Option(
-        None, "--drawn", help="The two Minion cards drawn from your own deck, A first (A,B)."
-    ),
-    as_json: bool = JsonOpt,
+    cards: Annotated[
+        str | None, typer.Argument(help="Hunting House: four Minion cards, comma-separated.")
+    ] = None,
+    random_: Annotated[
+        bool, typer.Option("--random", help="Reveal two Minion cards at random.")
+    ] = False,
+    drawn: Annotated[
+        str | None,
+        typer.Option(
+            "--drawn", help="The two Minion cards drawn from your own deck, A first (A,B)."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Minion Selection: two at random (or drawn from your deck), or four chosen with the
     Hunting House."""
@@ -482,8 +389,8 @@ def minions(
 
 @day_app.command("last-assault")
 def last_assault(
-    yes: bool = typer.Option(None, "--yes/--no", help="Face Vlad tonight?"),
-    as_json: bool = JsonOpt,
+    yes: Annotated[bool | None, typer.Option("--yes/--no", help="Face Vlad tonight?")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Last Assault: face Vlad (--yes) or not (--no)."""
     if yes is None:
@@ -493,12 +400,15 @@ def last_assault(
 
 @day_app.command("nemesis")
 def nemesis(
-    card: str = typer.Argument(None, help="Asylum: the Nemesis chosen."),
-    random_: bool = typer.Option(False, "--random", help="Reveal the Nemesis at random."),
-    drawn: str = typer.Option(
-        None, "--drawn", help="The Nemesis card drawn from your own shuffled cards."
-    ),
-    as_json: bool = JsonOpt,
+    card: Annotated[str | None, typer.Argument(help="Asylum: the Nemesis chosen.")] = None,
+    random_: Annotated[
+        bool, typer.Option("--random", help="Reveal the Nemesis at random.")
+    ] = False,
+    drawn: Annotated[
+        str | None,
+        typer.Option("--drawn", help="The Nemesis card drawn from your own shuffled cards."),
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Nemesis Selection: at random among the available (or drawn at the table), or chosen
     with the Asylum."""
@@ -518,8 +428,10 @@ def nemesis(
 
 @day_app.command("difficulty")
 def difficulty(
-    level: int = typer.Argument(None, help="The Difficulty Level (omit to see the table)."),
-    as_json: bool = JsonOpt,
+    level: Annotated[
+        int | None, typer.Argument(help="The Difficulty Level (omit to see the table).")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Dusk: see what each Difficulty Level means, then choose one."""
     with session.open_session() as store:
@@ -531,17 +443,19 @@ def difficulty(
         if as_json:
             print_json({"levels": levels})
         else:
-            stdout.print(levels_table(levels))
+            print_lines(levels_table(levels, width()))
         return
     if not as_json and step == "dusk_difficulty":
-        stdout.print(levels_table(levels))
+        print_lines(levels_table(levels, width()))
     _record(d.ChooseDifficulty(level=level), as_json)
 
 
 @day_app.command("events")
 def events(
-    cards: str = typer.Argument(None, help="Event cards drawn from your deck [random]."),
-    as_json: bool = JsonOpt,
+    cards: Annotated[
+        str | None, typer.Argument(help="Event cards drawn from your deck [random].")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Dusk: place the influence's number of Event cards on the Chain."""
     _record(d.PlaceEvents(events=_ids(cards) if cards is not None else None), as_json)
@@ -549,9 +463,9 @@ def events(
 
 @day_app.command("equip")
 def equip(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    items: str = typer.Argument(..., help="Three sleeved Items, one per category: A,B,C."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    items: Annotated[str, typer.Argument(help="Three sleeved Items, one per category: A,B,C.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Dusk, Equipping: three Items, one Protection, one Tool, one Artifact."""
     with session.open_session() as store:
@@ -564,6 +478,6 @@ def equip(
 
 
 @day_app.command("end")
-def end(as_json: bool = JsonOpt) -> None:
+def end(as_json: JsonOpt = False) -> None:
     """The Day Part ends: the night is set up."""
     _record(d.EndDay(), as_json)

@@ -7,7 +7,7 @@ changed and what carries over into the next one (or the reset after Vlad's defea
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -43,8 +43,6 @@ end_app = typer.Typer(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(end_app, name="end")
-
-
 
 
 # ---------------------------------------------------------------------- documents
@@ -257,13 +255,13 @@ def _do(action: Action, as_json: bool) -> None:
 
 
 @end_app.command("night")
-def end_night(as_json: bool = JsonOpt) -> None:
+def end_night(as_json: JsonOpt = False) -> None:
     """Close a won or lost night: clear the board and read the Location card's rewards."""
     _do(EndNight(), as_json)
 
 
 @end_app.command("next")
-def end_next(as_json: bool = JsonOpt) -> None:
+def end_next(as_json: JsonOpt = False) -> None:
     """What the table does now at the End of the Night, with the choices."""
     with session.open_session() as store:
         if as_json:
@@ -274,10 +272,13 @@ def end_next(as_json: bool = JsonOpt) -> None:
 
 @end_app.command("weaken")
 def weaken(
-    cards: list[str] = typer.Argument(
-        ..., help="Vlad Reaction cards of the night's Zone (id, name or a unique start)."
-    ),
-    as_json: bool = JsonOpt,
+    cards: Annotated[
+        list[str],
+        typer.Argument(
+            help="Vlad Reaction cards of the night's Zone (id, name or a unique start)."
+        ),
+    ],
+    as_json: JsonOpt = False,
 ) -> None:
     """Turn Vlad Reaction cards of the night's Zone to their Weakened side."""
     _do(WeakenVlad(cards=cards), as_json)
@@ -285,9 +286,9 @@ def weaken(
 
 @end_app.command("take")
 def take(
-    art: str = typer.Argument(..., help="The Art deck to take the top card of."),
-    trouper: str = typer.Argument(..., help="Who gets it (Trouper id, colour or seat)."),
-    as_json: bool = JsonOpt,
+    art: Annotated[str, typer.Argument(help="The Art deck to take the top card of.")],
+    trouper: Annotated[str, typer.Argument(help="Who gets it (Trouper id, colour or seat).")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Take the top Advanced Tactic card of an Art into a Trouper's Personal Reserve."""
     with session.open_session() as store:
@@ -298,11 +299,16 @@ def take(
 
 @end_app.command("loot")
 def loot(
-    dice: str = typer.Option(
-        None, "--dice", help='Physical dice as you see them, e.g. "2 x 1" (else rolled here).'
-    ),
-    resource: str = typer.Option(None, "--resource", help="Your choice when the roll gives any."),
-    as_json: bool = JsonOpt,
+    dice: Annotated[
+        str | None,
+        typer.Option(
+            "--dice", help='Physical dice as you see them, e.g. "2 x 1" (else rolled here).'
+        ),
+    ] = None,
+    resource: Annotated[
+        str | None, typer.Option("--resource", help="Your choice when the roll gives any.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Make the next loot roll (or the defeat roll) into the Wagon."""
     _do(RollLoot(faces=dice, resource=_resource(resource) if resource else None), as_json)
@@ -310,8 +316,10 @@ def loot(
 
 @end_app.command("finish")
 def finish(
-    forfeit: bool = typer.Option(False, "--forfeit", help="Leave untaken rewards behind."),
-    as_json: bool = JsonOpt,
+    forfeit: Annotated[
+        bool, typer.Option("--forfeit", help="Leave untaken rewards behind.")
+    ] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Finish the game: record it in the history, say what changed, start the next Day."""
     _do(FinishGame(forfeit=forfeit), as_json)

@@ -1,9 +1,14 @@
 """The `blood` console script.
 
-Kept tiny on purpose: `blood rules ...`, `blood --version` and an unchanged `blood status`
-answer without importing typer, pydantic or the data pack, so a lookup at the table costs
-less than those imports (bench/cli.py, bench/status.py measure it). Everything else goes to
-the typer app in ``cli.app``.
+Kept tiny on purpose: `blood rules ...`, `blood --version` and the views of a campaign whose
+save has not changed since they were built (`blood status`, ...: ``cli.views``) answer without
+importing typer, pydantic or the data pack, so a lookup at the table costs less than those
+imports (bench/cli.py measures it). Everything else goes to the typer app in ``cli.app``.
+
+The global options (``--saves-dir``, ``--data-dir``, ``--campaign``, anywhere on the command
+line) are taken out here and read once, with their environment variables, into one
+:class:`~blood_companion.cli.settings.Settings` that every path receives; nothing writes the
+environment.
 
 It is also the border where typed text is checked once for every command (:func:`check_args`:
 valid UTF-8, no control characters, a sane length, digits a number can be made of) and the last
@@ -16,13 +21,9 @@ from __future__ import annotations
 import os
 import sys
 
-# Global options that may appear anywhere on the command line; they become environment
-# variables so every command (and the fast path) reads them from one place (cli.common.settings).
-GLOBAL_OPTIONS = {
-    "--saves-dir": "BLOOD_SAVES_DIR",
-    "--data-dir": "BLOOD_DATA_DIR",
-    "--campaign": "BLOOD_CAMPAIGN",
-}
+from blood_companion.cli.settings import GLOBAL_OPTIONS, Settings, current
+
+__all__ = ["GLOBAL_OPTIONS", "argument_problem", "check_args", "dispatch", "main", "unexpected"]
 
 
 # No argument (nor a line typed at a `blood play` prompt) is longer: nothing a player types is,
@@ -63,16 +64,41 @@ def check_args(args: list[str]) -> None:
             _usage_exit(f"{env} {why}.")
 
 
+class UsageExit(SystemExit):
+    """A usage error found before any command runs (exit code 2), with its message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(2)
+        self.message = message
+
+
 def _usage_exit(message: str) -> None:
+    raise UsageExit(message)
+
+
+def usage_doc(message: str) -> dict[str, object]:
+    """The JSON document of a usage error (every command's ``--json`` error shape)."""
+    return {"ok": False, "error": message, "kind": "usage", "exit_code": 2}
+
+
+def usage_error(message: str, as_json: bool) -> int:
+    """Report a usage error: one line on stderr and, with ``--json``, the JSON error document
+    on stdout (:func:`usage_doc`); return exit code 2."""
+    if as_json:
+        from blood_companion.display import json_text
+
+        sys.stdout.write(json_text(usage_doc(message)) + "\n")
+        sys.stdout.flush()
     sys.stderr.write(f"Error: {message}\n")
-    raise SystemExit(2)
+    return 2
 
 
-def extract_global_options(argv: list[str]) -> list[str]:
-    """Move global options out of argv into the environment; return the remaining argv.
+def extract_global_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:
+    """Take the global options out of argv: ({option name: value}, the remaining argv).
 
-    Raises SystemExit(2) when such an option is missing its value.
+    Raises UsageExit when such an option is missing its value.
     """
+    found: dict[str, str] = {}
     rest: list[str] = []
     i = 0
     while i < len(argv):
@@ -84,15 +110,23 @@ def extract_global_options(argv: list[str]) -> list[str]:
         if name in GLOBAL_OPTIONS:
             if not eq:
                 if i + 1 >= len(argv) or argv[i + 1].startswith("--"):
-                    sys.stderr.write(f"Error: option {name} needs a value.\n")
-                    raise SystemExit(2)
+                    raise UsageExit(f"option {name} needs a value.")
                 value = argv[i + 1]
                 i += 1
-            os.environ[GLOBAL_OPTIONS[name]] = value
+            found[name] = value
         else:
             rest.append(arg)
         i += 1
-    return rest
+    return found, rest
+
+
+def settings_from(options: dict[str, str]) -> Settings:
+    """The settings of one invocation: its global options, else the environment."""
+    return Settings.resolve(
+        saves_dir=options.get("--saves-dir"),
+        data_dir=options.get("--data-dir"),
+        campaign=options.get("--campaign"),
+    )
 
 
 def unexpected(command: str, exc: BaseException, as_json: bool = False) -> int:
@@ -144,15 +178,20 @@ def main(argv: list[str] | None = None) -> int:
 def _main(args: list[str]) -> int:
     try:
         check_args(args)
-        args = extract_global_options(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return dispatch(args)
+        options, args = extract_global_options(args)
+    except UsageExit as exc:
+        return usage_error(exc.message, "--json" in args)
+    return dispatch(args, settings_from(options))
 
 
-def dispatch(args: list[str]) -> int:
-    """Run a command whose global options are already in the environment (``blood play``
-    runs `rules` and `odds` typed at its prompt through here, never changing its session)."""
+def dispatch(args: list[str], settings: Settings | None = None) -> int:
+    """Run a command whose global options are already taken out (``blood play`` runs `rules`
+    and `odds` typed at its prompt through here, with its own settings)."""
+    settings = settings if settings is not None else current()
+    if os.environ.get("_BLOOD_COMPLETE"):  # the shell asks for completions: the whole app
+        from blood_companion.cli.app import run
+
+        return run(args, settings)
     if args[:1] == ["--version"]:
         from blood_companion import __version__
 
@@ -164,17 +203,20 @@ def dispatch(args: list[str]) -> int:
         except ImportError:  # the fast path is optional; fall back to the full app
             pass
         else:
-            return fast_main(args[1:])
-    if args[:1] == ["status"]:
-        # A cached status document renders without the engine (cli/status_fast.py).
-        from blood_companion.cli.status_fast import fast_status
+            return fast_main(args[1:], settings)
+    if args[:1] in (["roll"], ["odds"]) and not ({"--help", "-h"} & set(args)):
+        # Dice questions at the table: parsed and answered without typer or pydantic.
+        from blood_companion.cli.dice_run import fast_main as dice_main
 
-        code = fast_status(args[1:])
-        if code is not None:
-            return code
+        return dice_main(args[0], args[1:], settings)
+    from blood_companion.cli.views import fast_view
+
+    code = fast_view(args, settings)  # a view of an unchanged save, from its cached document
+    if code is not None:
+        return code
     from blood_companion.cli.app import run
 
-    return run(args)
+    return run(args, settings)
 
 
 if __name__ == "__main__":

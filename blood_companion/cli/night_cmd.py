@@ -7,13 +7,17 @@ prints one JSON document: ``{"ok", "action", "changes", "next", ...}``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.text import Text
 
-from blood_companion.cli import commands, session
+from blood_companion import matching
+from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stdout, typed_number
+from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.view_docs import night_next_doc
+from blood_companion.cli.view_text import night_next
 from blood_companion.engine import narrate
 from blood_companion.engine.actions import Action
 from blood_companion.engine.campaign import NeedsDayPart
@@ -34,8 +38,6 @@ from blood_companion.engine.night import (
     UseQuick,
     UseSupport,
     board_view,
-    night_view,
-    whose_turn,
 )
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
@@ -50,28 +52,51 @@ def register(app: typer.Typer) -> None:
     app.add_typer(night_app, name="night")
 
 
-DiceOpt = typer.Option(
-    None,
-    "--dice",
-    help='Faces of your physical dice, e.g. "2 x 1" or "B3 R0 Gx"; repeat for each Re-roll. '
-    "Without it the app rolls.",
-)
-RerollOpt = typer.Option(
-    None, "--reroll", help="Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll)."
-)
-TraitOpt = typer.Option(None, "--trait", help="Trait for the Test [the best odds].")
-ConfirmOpt = typer.Option(
-    False, "--confirm", help="The table confirms the Effect's Condition holds (one only the Map "
-    "shows, e.g. adjacent to a Rock Tile)."
-)
-FlipOpt = typer.Option(
-    False, "--flip", help="The Trap or Whisper placed goes on one of yours whose Consumed side "
-    "is up (it turns Intact)."
-)
-ItemsOpt = typer.Option(
-    None, "--items", help="Quick Items used during the Test (Bonus Triumphs, Re-rolls), by id "
-    "or name, comma-separated."
-)
+DiceOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--dice",
+        help='Faces of your physical dice, e.g. "2 x 1" or "B3 R0 Gx"; repeat for each Re-roll. '
+        "Without it the app rolls.",
+    ),
+]
+RerollOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--reroll", help="Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll)."
+    ),
+]
+TraitOpt = Annotated[
+    str | None, typer.Option("--trait", help="Trait for the Test [the best odds].")
+]
+ConfirmOpt = Annotated[
+    bool,
+    typer.Option(
+        "--confirm", help="The table confirms the Effect's Condition holds (one only the Map "
+        "shows, e.g. adjacent to a Rock Tile).",
+    ),
+]
+FlipOpt = Annotated[
+    bool,
+    typer.Option(
+        "--flip", help="The Trap or Whisper placed goes on one of yours whose Consumed side "
+        "is up (it turns Intact).",
+    ),
+]
+ItemsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--items", help="Quick Items used during the Test (Bonus Triumphs, Re-rolls), by id "
+        "or name, comma-separated.",
+    ),
+]
+DiscardOpt = Annotated[
+    list[str] | None, typer.Option("--discard", help="Card(s) discarded as a Cost.")
+]
+HealOpt = Annotated[list[str] | None, typer.Option("--heal", help="Wound card(s) to heal.")]
+SideOpt = Annotated[
+    str | None, typer.Option("--side", help="Nemesis side hit: front, left or right.")
+]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -89,52 +114,27 @@ def _trouper(state: CampaignState, who: str) -> str:
 
 
 def _card(state: CampaignState, trouper: str, key: str) -> str:
-    """A card in the Trouper's hand by id, position in hand (1-based), unique id prefix, unique
-    part of its id (``t09`` for ``aurel-t09``) or (part of) its name."""
+    """A card in the Trouper's hand by id, position in hand (1-based), name, unique prefix or
+    unique part of its id or name (``t09`` for ``aurel-t09``): the one matcher. A bare number
+    is a position in hand, never part of an id ("9" with five cards is refused)."""
     cat = session.catalog()
     t = state.troupers[state.trouper_index(trouper)]
-    low = key.strip().lower()
-    if low in t.hand:
-        return low
-    position = typed_number(low)
-    if position is not None:  # a bare number is a position in hand, never part of an id
-        if 1 <= position <= len(t.hand):
-            return t.hand[position - 1]
+    position = typed_number(key.strip())
+    if position is not None and not 1 <= position <= len(t.hand):
         raise BloodError(
             f"{t.trouper}'s hand holds {len(t.hand)} card(s): there is no card {position}",
             hint="cards are named by their position in hand (1 = first), their id or name",
         )
-    found = [c for c in t.hand if c.startswith(low)] or [c for c in t.hand if low in c]
-    if len(found) != 1:
-        named = []
-        for c in t.hand:
-            card = cat.tactic(c)
-            if card is not None and low in card.name.lower():
-                named.append(c)
-        found = found or named
-    if len(set(found)) == 1:
-        return found[0]
-    hand = ", ".join(f"{c} ({cat.tactic(c).name if cat.tactic(c) else c})" for c in t.hand)
-    what = "matches several cards" if found else "matches no card"
-    raise BloodError(f"{key!r} {what} in {t.trouper}'s hand", hint=f"hand: {hand}")
+    hand = [(c, getattr(cat.tactic(c), "name", c)) for c in t.hand]
+    return matching.match(key, hand, f"card in {t.trouper}'s hand", positions=True)
 
 
 def _waiting_card(cards: list[str], key: str) -> str:
     """One of the cards whose timed Effects wait (an "order" question): by its position in
     the question (1-based), id, or (part of) its name."""
     cat = session.catalog()
-    low = key.strip().lower()
-    position = typed_number(low)
-    if position is not None and 1 <= position <= len(cards):
-        return cards[position - 1]
-    found = [c for c in cards if c == low] or [c for c in cards if low in c.lower()] or [
-        c for c in cards if low in narrate.record_name(cat, c).lower()
-    ]
-    if len(set(found)) == 1:
-        return found[0]
-    listed = ", ".join(f"{i + 1}. {narrate.record_name(cat, c)}" for i, c in enumerate(cards))
-    what = "matches several cards" if found else "matches no card"
-    raise BloodError(f"{key!r} {what} of those waiting", hint=f"name each once, in order: {listed}")
+    named = [(c, narrate.record_name(cat, c)) for c in cards]
+    return matching.match(key, named, "card of those waiting", positions=True)
 
 
 def _night_state(state: CampaignState) -> None:
@@ -156,7 +156,7 @@ def _record(build: Any, as_json: bool) -> None:
         assert state.night is not None
         start = 0 if action.type == "night_setup" else before_log
         changes = [narrate.render(e, cat) for e in state.night.log[start:]]
-        nxt = next_doc(state, cat)
+        nxt = night_next_doc(state, cat)
         if as_json:
             print_json(
                 {
@@ -182,28 +182,8 @@ def _record(build: Any, as_json: bool) -> None:
         _print_next(nxt)
 
 
-def next_doc(state: CampaignState, catalog: Any) -> dict[str, Any]:
-    """`whose_turn` with the commands of the options open now (cli/commands.py)."""
-    doc = whose_turn(state, catalog)
-    doc["commands"] = commands.for_next(night_view(state, catalog))
-    return doc
-
-
 def _print_next(nxt: dict[str, Any]) -> None:
-    head = f"Turn {nxt['turn']} · {nxt['phase_name']}"
-    stdout.print(Text(head, style="bold"))
-    stdout.print(Text(nxt.get("prompt", ""), style="green"))
-    for line in nxt.get("effects", []):
-        stdout.print("  " + line)
-    if nxt.get("hand"):
-        cat = session.catalog()
-        names = []
-        for c in nxt["hand"]:
-            card = cat.tactic(c)
-            names.append(f"{c} ({card.name}, Threat {card.threat})" if card else c)
-        stdout.print("  hand: " + "; ".join(names))
-    for cmd in nxt.get("commands", []):
-        stdout.print(Text("  $ " + cmd, style="dim"))
+    print_lines(night_next(nxt, width()))
 
 
 # ---------------------------------------------------------------------- commands
@@ -211,15 +191,18 @@ def _print_next(nxt: dict[str, Any]) -> None:
 
 @night_app.command("setup")
 def setup(
-    nemesis: str = typer.Option(..., "--nemesis", help="Nemesis id (lucilla, corvin, ...)."),
-    location: str = typer.Option(..., "--location", help="Location card id."),
-    minions: str = typer.Option(..., "--minions", help="Two Minion card ids: A,B."),
-    difficulty: int = typer.Option(1, "--difficulty", help="Difficulty level."),
-    events: str = typer.Option(None, "--events", help="Event ids for the Chain [random]."),
-    as_json: bool = JsonOpt,
+    nemesis: Annotated[str, typer.Option("--nemesis", help="Nemesis id (lucilla, corvin, ...).")],
+    location: Annotated[str, typer.Option("--location", help="Location card id.")],
+    minions: Annotated[str, typer.Option("--minions", help="Two Minion card ids: A,B.")],
+    difficulty: Annotated[int, typer.Option("--difficulty", help="Difficulty level.")] = 1,
+    events: Annotated[
+        str | None, typer.Option("--events", help="Event ids for the Chain [random].")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1). A
-    Roguelite night is prepared by the Day Part (`blood day`)."""
+    """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1).
+
+    A Roguelite night is prepared by the Day Part (`blood day`)."""
     action = SetupNight(
         nemesis=nemesis.strip().lower(),
         location=location.strip().lower(),
@@ -238,19 +221,17 @@ def setup(
 
 
 @night_app.command("next")
-def next_(as_json: bool = JsonOpt) -> None:
+def next_(as_json: JsonOpt = False) -> None:
     """What the table does now: whose move, the question waiting, the commands that fit."""
     with session.open_session() as store:
         _night_state(store.state)
-        nxt = next_doc(store.state, store.catalog)
-    if as_json:
-        print_json(nxt)
-    else:
-        _print_next(nxt)
+        nxt = night_next_doc(store.state, store.catalog)
+        views.store_view(store.saves_dir, store.name, "night-next", nxt)
+    views.show("night-next", nxt, as_json)
 
 
 @night_app.command("board")
-def board(as_json: bool = JsonOpt) -> None:
+def board(as_json: JsonOpt = False) -> None:
     """The Night Board (same as `blood status`)."""
     from blood_companion.cli.status_cmd import print_night
 
@@ -265,8 +246,8 @@ def board(as_json: bool = JsonOpt) -> None:
 
 @night_app.command("log")
 def log(
-    turn: int = typer.Option(None, "--turn", help="Only this Game Turn."),
-    as_json: bool = JsonOpt,
+    turn: Annotated[int | None, typer.Option("--turn", help="Only this Game Turn.")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The night's log: what the Nemesis, the Minions and the players did."""
     with session.open_session() as store:
@@ -285,9 +266,9 @@ def log(
 
 @night_app.command("play")
 def play(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    card: str = typer.Argument(..., help="Card id, id prefix or name."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    card: Annotated[str, typer.Argument(help="Card id, id prefix or name.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Planning Phase: play a Tactic card on the leftmost free Chain space."""
 
@@ -300,9 +281,9 @@ def play(
 
 @night_app.command("rest")
 def rest(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    card: str = typer.Argument(..., help="The card placed face down."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    card: Annotated[str, typer.Argument(help="The card placed face down.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Planning Phase: Rest (a face-down card, 1 Threat, Exhausted); once a Game Turn."""
 
@@ -315,8 +296,8 @@ def rest(
 
 @night_app.command("pass")
 def pass_(
-    trouper: str = typer.Argument(..., help="The player who just played a Cascade card."),
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="The player who just played a Cascade card.")],
+    as_json: JsonOpt = False,
 ) -> None:
     """Planning Phase: play no more cards after a Cascade."""
     _record(lambda s: PassCascade(trouper=_trouper(s, trouper)), as_json)
@@ -324,27 +305,31 @@ def pass_(
 
 @night_app.command("attack")
 def attack(
-    effect: int = typer.Argument(..., help="Effect number on the Active card (1 = top)."),
-    target: str = typer.Argument(..., help="nemesis, or a Minion space (A, B, C...)."),
-    side: str = typer.Option(None, "--side", help="Nemesis side hit: front, left or right."),
-    trait: str = TraitOpt,
-    dice: list[str] = DiceOpt,
-    reroll: list[str] = RerollOpt,
-    bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
-    distance: int = typer.Option(None, "--distance", help="Distance to the target."),
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
-    also: list[str] = typer.Option(
-        None, "--also", help="Minion spaces for the other attack Elements (if the table's rules "
-        "give them to another Minion)."
-    ),
-    items: list[str] = ItemsOpt,
-    confirm: bool = ConfirmOpt,
-    flip: bool = FlipOpt,
-    as_json: bool = JsonOpt,
+    effect: Annotated[int, typer.Argument(help="Effect number on the Active card (1 = top).")],
+    target: Annotated[str, typer.Argument(help="nemesis, or a Minion space (A, B, C...).")],
+    side: SideOpt = None,
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    bonus: Annotated[int, typer.Option("--bonus", help="Bonus Triumphs from other Effects.")] = 0,
+    distance: Annotated[
+        int | None, typer.Option("--distance", help="Distance to the target.")
+    ] = None,
+    discard: DiscardOpt = None,
+    also: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--also", help="Minion spaces for the other attack Elements (if the table's rules "
+            "give them to another Minion).",
+        ),
+    ] = None,
+    items: ItemsOpt = None,
+    confirm: ConfirmOpt = False,
+    flip: FlipOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: the Active Trouper attacks with an Effect of their card."""
-    if side is not None and side.lower() not in ("front", "left", "right"):
-        raise UsageError(f"unknown side {side!r}", hint="--side front, left or right")
+    _check_side(side)
     action = Attack(
         effect=effect,
         target=target,
@@ -365,18 +350,22 @@ def attack(
 
 @night_app.command("effect")
 def effect(
-    number: int = typer.Argument(..., help="Effect number on the Active card (1 = top)."),
-    trait: str = TraitOpt,
-    dice: list[str] = DiceOpt,
-    reroll: list[str] = RerollOpt,
-    for_: str = typer.Option(None, "--for", help="The Trouper an ally Effect applies to."),
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
-    heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
-    distance: int = typer.Option(None, "--distance", help="Distance to the target."),
-    items: list[str] = ItemsOpt,
-    confirm: bool = ConfirmOpt,
-    flip: bool = FlipOpt,
-    as_json: bool = JsonOpt,
+    number: Annotated[int, typer.Argument(help="Effect number on the Active card (1 = top).")],
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    for_: Annotated[
+        str | None, typer.Option("--for", help="The Trouper an ally Effect applies to.")
+    ] = None,
+    discard: DiscardOpt = None,
+    heal: HealOpt = None,
+    distance: Annotated[
+        int | None, typer.Option("--distance", help="Distance to the target.")
+    ] = None,
+    items: ItemsOpt = None,
+    confirm: ConfirmOpt = False,
+    flip: FlipOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: resolve a non-attack Effect (Step, Heal, Draw, a bonus...)."""
     action = ResolveEffect(
@@ -397,11 +386,13 @@ def effect(
 
 @night_app.command("support")
 def support(
-    space: int = typer.Argument(..., help="Chain space of the card with the Support."),
-    effect: int = typer.Option(0, "--effect", help="Effect number [its Support Effect]."),
-    confirm: bool = ConfirmOpt,
-    flip: bool = FlipOpt,
-    as_json: bool = JsonOpt,
+    space: Annotated[int, typer.Argument(help="Chain space of the card with the Support.")],
+    effect: Annotated[
+        int, typer.Option("--effect", help="Effect number [its Support Effect].")
+    ] = 0,
+    confirm: ConfirmOpt = False,
+    flip: FlipOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: use another Trouper's Support Effect from a card to the left."""
     _record(UseSupport(slot=space, effect=effect, confirm=confirm, token_flip=flip), as_json)
@@ -409,23 +400,30 @@ def support(
 
 @night_app.command("item")
 def item(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
-    item_id: str = typer.Argument(..., metavar="ITEM", help="Equipped Item: id, prefix or name."),
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
-    heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
-    for_: str = typer.Option(None, "--for", help="The Trouper the Item's Effect targets."),
-    target: str = typer.Option(None, "--target", help="An attack: nemesis or a Minion space."),
-    side: str = typer.Option(None, "--side", help="Nemesis side hit: front, left or right."),
-    trait: str = TraitOpt,
-    dice: list[str] = DiceOpt,
-    reroll: list[str] = RerollOpt,
-    items: list[str] = ItemsOpt,
-    confirm: bool = ConfirmOpt,
-    flip: bool = FlipOpt,
-    as_json: bool = JsonOpt,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    item_id: Annotated[
+        str, typer.Argument(metavar="ITEM", help="Equipped Item: id, prefix or name.")
+    ],
+    discard: DiscardOpt = None,
+    heal: HealOpt = None,
+    for_: Annotated[
+        str | None, typer.Option("--for", help="The Trouper the Item's Effect targets.")
+    ] = None,
+    target: Annotated[
+        str | None, typer.Option("--target", help="An attack: nemesis or a Minion space.")
+    ] = None,
+    side: SideOpt = None,
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    items: ItemsOpt = None,
+    confirm: ConfirmOpt = False,
+    flip: FlipOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Use an equipped Item (a Quick one also outside your activation); an Item that attacks
-    names its target and takes its Test like a card's."""
+    """Use an equipped Item (a Quick one also outside your activation).
+
+    An Item that attacks names its target and takes its Test like a card's."""
     _check_side(side)
     _record(
         lambda s: UseItem(
@@ -440,23 +438,32 @@ def item(
 
 @night_app.command("quick")
 def quick(
-    space: int = typer.Argument(..., help="Chain space of the card with the Quick Effect."),
-    effect: int = typer.Option(1, "--effect", help="Effect number on the card (1 = top)."),
-    for_: str = typer.Option(None, "--for", help="The Trouper the Effect targets."),
-    target: str = typer.Option(None, "--target", help="An attack: nemesis or a Minion space."),
-    side: str = typer.Option(None, "--side", help="Nemesis side hit: front, left or right."),
-    trait: str = TraitOpt,
-    dice: list[str] = DiceOpt,
-    reroll: list[str] = RerollOpt,
-    items: list[str] = ItemsOpt,
-    heal: list[str] = typer.Option(None, "--heal", help="Wound card(s) to heal."),
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
-    confirm: bool = ConfirmOpt,
-    flip: bool = FlipOpt,
-    as_json: bool = JsonOpt,
+    space: Annotated[
+        int, typer.Argument(help="Chain space of the card with the Quick Effect.")
+    ],
+    effect: Annotated[
+        int, typer.Option("--effect", help="Effect number on the card (1 = top).")
+    ] = 1,
+    for_: Annotated[
+        str | None, typer.Option("--for", help="The Trouper the Effect targets.")
+    ] = None,
+    target: Annotated[
+        str | None, typer.Option("--target", help="An attack: nemesis or a Minion space.")
+    ] = None,
+    side: SideOpt = None,
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    items: ItemsOpt = None,
+    heal: HealOpt = None,
+    discard: DiscardOpt = None,
+    confirm: ConfirmOpt = False,
+    flip: FlipOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Resolve a Quick Effect of a card on the Chain outside its owner's activation (any
-    moment its Cost can be paid and its Condition holds)."""
+    """Resolve a Quick Effect of a card on the Chain outside its owner's activation.
+
+    Any moment its Cost can be paid and its Condition holds."""
     _check_side(side)
     action = UseQuick(
         slot=space, effect=effect, recipient=for_, target=target,
@@ -474,18 +481,24 @@ def _check_side(side: str | None) -> None:
 
 @night_app.command("event")
 def event(
-    event_id: str = typer.Argument(..., metavar="EVENT", help="Event id, prefix or Chain space."),
-    effect: int = typer.Option(1, "--effect", help="Effect number on the Event card."),
-    target: str = typer.Option(None, "--target", help="Minion space for an attack Event."),
-    trait: str = TraitOpt,
-    dice: list[str] = DiceOpt,
-    reroll: list[str] = RerollOpt,
-    distance: int = typer.Option(None, "--distance", help="Distance to the Event's target."),
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
-    items: list[str] = ItemsOpt,
-    confirm: bool = ConfirmOpt,
-    flip: bool = FlipOpt,
-    as_json: bool = JsonOpt,
+    event_id: Annotated[
+        str, typer.Argument(metavar="EVENT", help="Event id, prefix or Chain space.")
+    ],
+    effect: Annotated[int, typer.Option("--effect", help="Effect number on the Event card.")] = 1,
+    target: Annotated[
+        str | None, typer.Option("--target", help="Minion space for an attack Event.")
+    ] = None,
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    distance: Annotated[
+        int | None, typer.Option("--distance", help="Distance to the Event's target.")
+    ] = None,
+    discard: DiscardOpt = None,
+    items: ItemsOpt = None,
+    confirm: ConfirmOpt = False,
+    flip: FlipOpt = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: attempt one Event Effect during your activation."""
     action = UseEvent(
@@ -506,26 +519,31 @@ def event(
 
 @night_app.command("redraw")
 def redraw(
-    discard: list[str] = typer.Option(None, "--discard", help="Card(s) to discard first."),
-    as_json: bool = JsonOpt,
+    discard: Annotated[
+        list[str] | None, typer.Option("--discard", help="Card(s) to discard first.")
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase, a Rest card: discard any cards, then draw up to five."""
     _record(RestRedraw(discard=_split(discard)), as_json)
 
 
 @night_app.command("done")
-def done(as_json: bool = JsonOpt) -> None:
+def done(as_json: JsonOpt = False) -> None:
     """Tactic Phase: the Active Trouper finishes (Resolved token); the next one activates."""
     _record(FinishActivation(), as_json)
 
 
 @night_app.command("answer")
 def answer(
-    who: list[str] = typer.Argument(
-        None, help="Troupers (id, colour or seat), 'none', the cards to discard or to take "
-        "the Wounds, yes or no, or the cards in the order their Effects resolve."
-    ),
-    as_json: bool = JsonOpt,
+    who: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Troupers (id, colour or seat), 'none', the cards to discard or to take the "
+            "Wounds, yes or no, or the cards in the order their Effects resolve."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Answer the question the Nemesis or a Minion is waiting on."""
     names = _split(who)
@@ -555,12 +573,12 @@ def answer(
 
 @night_app.command("roll")
 def roll(
-    trait: str = TraitOpt,
-    dice: list[str] = DiceOpt,
-    reroll: list[str] = RerollOpt,
-    bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
-    items: list[str] = ItemsOpt,
-    as_json: bool = JsonOpt,
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    bonus: Annotated[int, typer.Option("--bonus", help="Bonus Triumphs from other Effects.")] = 0,
+    items: ItemsOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The waiting dodge Test: the app rolls, or type in your dice with --dice."""
     action = RollTest(
@@ -571,12 +589,12 @@ def roll(
 
 
 @night_app.command("continue")
-def continue_(as_json: bool = JsonOpt) -> None:
+def continue_(as_json: JsonOpt = False) -> None:
     """Move on to the next phase; the Nemesis, Minions and Cleanup resolve inside."""
     _record(NextPhase(), as_json)
 
 
 @night_app.command("phase", hidden=True)
-def phase(as_json: bool = JsonOpt) -> None:
+def phase(as_json: JsonOpt = False) -> None:
     """Same as `continue`."""
     _record(NextPhase(), as_json)

@@ -7,9 +7,11 @@ same code when the typer app is used directly.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
-from blood_companion.cli.common import JSON_HELP
+from blood_companion.cli.common import JsonOpt, settings
 
 HELP = "\n\n".join(
     [
@@ -28,13 +30,20 @@ HELP = "\n\n".join(
 
 
 def rules(
-    words: list[str] = typer.Argument(
-        None, metavar="QUERY", help="Words to search, or: keyword NAME, phase NAME, list."
-    ),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
-    plain: bool = typer.Option(False, "--plain", help="Plain text (screen readers, pipes)."),
-    limit: int = typer.Option(5, "--limit", "-n", min=1, help="How many results to show."),
-    kind: str = typer.Option(None, "--kind", help="Only entries of this kind."),
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="QUERY", help="Words to search, or: keyword NAME, phase NAME, list."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="Plain text (screen readers, pipes).")
+    ] = False,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", min=1, help="How many results to show.")
+    ] = 5,
+    kind: Annotated[str | None, typer.Option("--kind", help="Only entries of this kind.")] = None,
 ) -> None:
     from blood_companion.cli.rules_fast import fast_main
 
@@ -46,7 +55,7 @@ def rules(
         args.insert(0, "--plain")
     if as_json:
         args.insert(0, "--json")
-    code = fast_main(args)
+    code = fast_main(args, settings())
     if code:
         raise typer.Exit(code)
 

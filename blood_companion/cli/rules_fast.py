@@ -18,6 +18,7 @@ import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
+    from blood_companion.cli.settings import Settings
     from blood_companion.rules.entry import RuleEntry
     from blood_companion.rules.index import RulesIndex
 
@@ -142,8 +143,15 @@ def answer(opts: Options, index: RulesIndex) -> Answer:
             return Answer("list", head, [(e, None) for e in index.of_kinds(kinds)], index)
         entry = index.find(rest, kinds)
         if entry is None:
+            from blood_companion.matching import close_to, did_you_mean
+
+            cands = [(e.id, e.title) for e in index.of_kinds(kinds)]
             names = ", ".join(e.id for e in index.of_kinds(kinds))
-            raise NotFound(f"no {head} named {rest!r}", hint=f"{plural}: {names}")
+            close = did_you_mean(close_to(rest, cands), dict(cands))
+            raise NotFound(
+                f"no {head} named {rest!r}",
+                hint="; ".join(h for h in (close, f"{plural}: {names}") if h),
+            )
         return Answer(head, rest, [(entry, None)], index)
     if head == "list" or not words:
         kind = opts.kind or (rest if head == "list" and rest else None)
@@ -301,7 +309,7 @@ def _error(message: str, hint: str | None, as_json: bool, code: int) -> int:
     return code
 
 
-def fast_main(args: list[str]) -> int:
+def fast_main(args: list[str], settings: Settings | None = None) -> int:
     """Run ``blood rules`` with the words after ``rules``; return the exit code."""
     options = args[: args.index("--")] if "--" in args else args
     as_json = "--json" in options
@@ -309,7 +317,8 @@ def fast_main(args: list[str]) -> int:
         opts = parse(args)
         from blood_companion.rules.loader import load_index
 
-        ans = answer(opts, load_index())
+        data_dir = settings.data_path if settings is not None else None
+        ans = answer(opts, load_index(data_dir=data_dir))
     except Usage as exc:
         if not as_json:
             sys.stderr.write(USAGE + "\n")

@@ -24,12 +24,14 @@ from typing import TYPE_CHECKING
 
 from blood_companion.cli.common import settings
 from blood_companion.errors import BloodError
-from blood_companion.store import CampaignStore, StoreError, saves
+from blood_companion.store import saves
+from blood_companion.store.errors import StoreError
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.actions import Action
     from blood_companion.engine.state import CampaignState
+    from blood_companion.store import CampaignStore
 
 
 def saves_dir() -> Path:
@@ -37,8 +39,12 @@ def saves_dir() -> Path:
 
 
 def catalog() -> Catalog:
-    """The validated catalog: shipped pack plus --data-dir (cached per data folder)."""
-    return _catalog_for(settings().data_dir)
+    """The validated catalog: shipped pack plus --data-dir (cached per data folder); the
+    overlay's files that belong to no kind are named on stderr once per command."""
+    from blood_companion.cli.common import warn_data
+
+    found: Catalog = warn_data(_catalog_for(settings().data_dir))
+    return found
 
 
 @cache
@@ -74,6 +80,8 @@ def campaign_name(explicit: str | None = None) -> str:
 
 def open_session(name: str | None = None) -> CampaignStore:
     """Open the selected campaign and remember it as the last used."""
+    from blood_companion.store import CampaignStore  # the engine's state and actions with it
+
     chosen = campaign_name(name)
     store = CampaignStore.open(saves_dir(), chosen, catalog)
     saves.write_last_used(store.saves_dir, store.name)
@@ -82,8 +90,8 @@ def open_session(name: str | None = None) -> CampaignStore:
 
 def record(action: Action, store: CampaignStore | None = None) -> CampaignState:
     """Apply and store one action on the selected campaign (or on `store`); return the new
-    state. A refused action raises RuleError and leaves the save unchanged. The status screen's
-    cache is refreshed so `blood status` stays on its fast path."""
+    state. A refused action raises RuleError and leaves the save unchanged. The views of the
+    campaign are stored anew so `blood status`, `night next`, ... stay on their fast path."""
     if store is not None:
         data_notice(store)
         state = store.record(action)
@@ -112,11 +120,8 @@ def data_notice(store: CampaignStore) -> None:
 
 
 def refresh_status(store: CampaignStore) -> None:
-    """Rebuild the cached `blood status` document of a campaign after it changed. Never fails
-    a command: the cache only buys speed."""
-    try:
-        from blood_companion.cli.status_cmd import status_doc
+    """Store the views of a campaign after it changed (status, what comes next, the summary:
+    cli/view_docs.py), so the next look is answered from them. Never fails a command."""
+    from blood_companion.cli.view_docs import refresh
 
-        status_doc(store)
-    except Exception:  # noqa: BLE001 - a broken cache must not undo a recorded action
-        pass
+    refresh(store)

@@ -13,10 +13,10 @@ from typing import Any
 
 import typer
 
-from blood_companion.cli import session
-from blood_companion.cli.common import JSON_HELP, print_json
-from blood_companion.cli.status_fast import print_lines, width, write_cache
-from blood_companion.cli.status_view import build_doc, render
+from blood_companion.cli import session, views
+from blood_companion.cli.common import JsonOpt
+from blood_companion.cli.status_view import build_doc
+from blood_companion.cli.textview import print_lines, width
 from blood_companion.store import CampaignStore
 
 
@@ -33,19 +33,18 @@ def status_doc(store: CampaignStore) -> dict[str, Any]:
         head=store.head,
         state_hash=store.state_hash,
     )
-    write_cache(store.saves_dir, store.name, doc)
+    views.store_view(store.saves_dir, store.name, "status", doc)
     return doc
 
 
-def status(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """The whole table: phase and what comes next, the Night Board, the Nemesis, each Trouper;
-    by day the Wagon, reserves and what is affordable."""
+def status(as_json: JsonOpt = False) -> None:
+    """The whole table at a glance: the phase and what comes next.
+
+    By night the Night Board, the Nemesis and each Trouper; by day the Wagon, the reserves and
+    what is affordable."""
     with session.open_session() as store:
         doc = status_doc(store)
-    if as_json:
-        print_json(doc)
-        return
-    print_lines(render(doc, width()))
+    views.show("status", doc, as_json)
 
 
 def print_night(view: dict[str, Any]) -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from blood_companion.cli import session
-from blood_companion.cli.common import JSON_HELP, print_json, stderr, stdout
+from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, format_faces, format_pool, parse_faces
 from blood_companion.engine.errors import DiceError, RuleError
@@ -29,7 +30,7 @@ def register(app: typer.Typer) -> None:
     app.command("test")(test)
 
 
-def _faces_prompt(dice: tuple[str, ...], box: DiceBox) -> list:  # type: ignore[type-arg]
+def _faces_prompt(dice: tuple[str, ...], box: DiceBox) -> list[Any]:
     while True:
         text = typer.prompt(f"Faces of {format_pool(dice)} (e.g. 2 x 1)", err=True)
         try:
@@ -135,33 +136,51 @@ def run_interactive(
 
 
 def test(
-    trouper: str = typer.Argument(..., help="Trouper id, colour or seat number."),
-    trait: str = typer.Argument(None, help="strength, dexterity, cunning or madness."),
-    target: int = typer.Option(..., "--target", "-t", help="Triumphs needed."),
-    pool: str = typer.Option(None, "--pool", help='A given pool instead of a Trait, e.g. "2B R".'),
-    bonus_triumphs: int = typer.Option(0, "--bonus-triumphs", help="Bonus Triumphs from Effects."),
-    bonus_dice: list[str] = typer.Option([], "--bonus-dice", help="A Bonus Die (G or B); repeat."),
-    rerolls: int = typer.Option(0, "--rerolls", help="Re-rolls granted by Effects."),
-    auto: bool = typer.Option(False, "--auto", help="Play Re-rolls by the optimal policy."),
-    physical: bool = typer.Option(False, "--physical", help="Type in your physical dice."),
-    dice: str = typer.Option(None, "--dice", help='Faces of the physical roll, e.g. "2 x 1".'),
-    reroll: list[str] = typer.Option(
-        [],
-        "--reroll",
-        help='Dice to re-roll, by number ("1 3"; "i 2" for the Insanity '
-        "Re-roll); repeat for each Re-roll. Without it you are asked (or --auto chooses).",
-    ),
-    reroll_dice: list[str] = typer.Option(
-        [], "--reroll-dice", help="Faces of each physical Re-roll, in order; repeat."
-    ),
-    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    *,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.")],
+    trait: Annotated[
+        str | None, typer.Argument(help="strength, dexterity, cunning or madness.")
+    ] = None,
+    target: Annotated[int, typer.Option("--target", "-t", help="Triumphs needed.")],
+    pool: Annotated[
+        str | None, typer.Option("--pool", help='A given pool instead of a Trait, e.g. "2B R".')
+    ] = None,
+    bonus_triumphs: Annotated[
+        int, typer.Option("--bonus-triumphs", help="Bonus Triumphs from Effects.")
+    ] = 0,
+    bonus_dice: Annotated[
+        list[str] | None, typer.Option("--bonus-dice", help="A Bonus Die (G or B); repeat.")
+    ] = None,
+    rerolls: Annotated[int, typer.Option("--rerolls", help="Re-rolls granted by Effects.")] = 0,
+    auto: Annotated[
+        bool, typer.Option("--auto", help="Play Re-rolls by the optimal policy.")
+    ] = False,
+    physical: Annotated[
+        bool, typer.Option("--physical", help="Type in your physical dice.")
+    ] = False,
+    dice: Annotated[
+        str | None, typer.Option("--dice", help='Faces of the physical roll, e.g. "2 x 1".')
+    ] = None,
+    reroll: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--reroll",
+            help='Dice to re-roll, by number ("1 3"; "i 2" for the Insanity '
+            "Re-roll); repeat for each Re-roll. Without it you are asked (or --auto chooses).",
+        ),
+    ] = None,
+    reroll_dice: Annotated[
+        list[str] | None,
+        typer.Option("--reroll-dice", help="Faces of each physical Re-roll, in order; repeat."),
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Take a Test (all seven steps): odds first, then the roll, Re-rolls and the result.
 
     The Insanity cube moves one space right after a Failure; undo restores it.
     """
     letters: list[str] = []
-    for b in bonus_dice:
+    for b in bonus_dice or []:
         letters.extend(b.upper().split())
     with session.open_session() as store:
         state = store.state
@@ -197,7 +216,7 @@ def test(
             auto=auto or as_json,
             physical=physical,
             first_faces=dice,
-            reroll_faces=reroll_dice,
+            reroll_faces=reroll_dice or [],
             quiet=quiet,
             choices=reroll or None,
         )
@@ -222,7 +241,7 @@ def test(
                 "probability": float(chance.probability),
                 "exact": f"{chance.probability.numerator}/{chance.probability.denominator}",
                 "rolls": [r.model_dump(mode="json") for r in result.rolls],
-                "faces": [f.model_dump(mode="json") for f in result.faces],
+                "faces": [f.as_dict() for f in result.faces],
                 "dice_triumphs": result.dice_triumphs,
                 "bonus_triumphs": result.bonus_triumphs + result.insanity_triumphs,
                 "insanity_used": result.insanity_used,

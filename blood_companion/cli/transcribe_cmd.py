@@ -63,7 +63,10 @@ def _layers(target: Path) -> list[Path]:
 
 def _catalog(target: Path) -> Catalog:
     """The shipped pack with the owner's folder over it (once it exists)."""
-    return load_layers(_layers(target))
+    from blood_companion.cli.common import warn_data
+
+    catalog: Catalog = warn_data(load_layers(_layers(target)))
+    return catalog
 
 
 def _shown(path: Path) -> str:
@@ -181,7 +184,7 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
 
     try:
         missing = not file.exists() and not file.is_symlink()
-    except OSError:  # a name too long: read_text says so
+    except OSError:  # a name the system refuses (too long): read_text says so
         missing = False
     if missing:
         raise UsageError(f"no such file: {file}")
@@ -213,10 +216,10 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
     if not dry_run:
         target.mkdir(parents=True, exist_ok=True)
         groups: dict[tuple[str, str], list[Any]] = {}
-        for p in planned:
-            origin = cat.origins.get((p.kind, p.record.id))
-            stem = file_stem_for(p.kind, p.record, origin.file if origin else None)
-            groups.setdefault((p.kind, stem), []).append(p.record)
+        for pl in planned:
+            origin = cat.origins.get((pl.kind, pl.record.id))
+            stem = file_stem_for(pl.kind, pl.record, origin.file if origin else None)
+            groups.setdefault((pl.kind, stem), []).append(pl.record)
         for (kind, stem), records in groups.items():
             path = write_records(target, kind, stem, records, shipped_order(cat, kind))
             written[path] = written.get(path, 0) + len(records)
@@ -226,28 +229,28 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             "dry_run": dry_run,
             "overlay": str(target),
             "cards": [
-                {"line": p.card.line, "kind": p.kind, "id": p.record.id, "name": p.record.name,
-                 "replaces": p.replaces, "kept": p.kept, "warnings": p.warnings,
-                 "free_text_effects": p.card.free_text}
-                for p in planned
+                {"line": pl.card.line, "kind": pl.kind, "id": pl.record.id, "name": pl.record.name,
+                 "replaces": pl.replaces, "kept": pl.kept, "warnings": pl.warnings,
+                 "free_text_effects": pl.card.free_text}
+                for pl in planned
             ],
             "files": {str(k): v for k, v in written.items()},
         })
         return
-    for p in planned:
+    for pl in planned:
         line = Text.assemble(
-            ("✓ " if not p.warnings else "! ", "green" if not p.warnings else "yellow"),
-            f"{shown}:{p.card.line} {p.record.name} [{p.record.id}] ",
-            (f"replaces the {p.replaces} card" if p.replaces != "new" else "new card", "dim"),
+            ("✓ " if not pl.warnings else "! ", "green" if not pl.warnings else "yellow"),
+            f"{shown}:{pl.card.line} {pl.record.name} [{pl.record.id}] ",
+            (f"replaces the {pl.replaces} card" if pl.replaces != "new" else "new card", "dim"),
         )
         show(line)
-        if p.kept:
-            show(Text(f"    kept from the card it replaces: {', '.join(p.kept)}",
+        if pl.kept:
+            show(Text(f"    kept from the card it replaces: {', '.join(pl.kept)}",
                               style="dim"))
-        if p.card.free_text:
-            show(Text(f"    {p.card.free_text} free-text Effect(s): the table resolves "
+        if pl.card.free_text:
+            show(Text(f"    {pl.card.free_text} free-text Effect(s): the table resolves "
                               "them", style="dim"))
-        for w in p.warnings:
+        for w in pl.warnings:
             show(Text(f"    {w}", style="yellow"))
     if dry_run:
         say(f"Checked {len(planned)} cards; nothing written (--dry-run).")

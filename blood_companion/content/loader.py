@@ -5,28 +5,47 @@
 * Every problem is reported with file, line, field and message (:class:`ContentError`).
 * Layers: the shipped pack first, then ``--data-dir`` / ``BLOOD_DATA_DIR``; a record with the
   same id replaces the shipped one, a new id adds a record.
-* A validated catalog is cached (pickle in the user cache folder), keyed by the path, size and
-  modification time of every data file, so a change to any file invalidates it.
+* A validated catalog is cached (marshal data in the platform's cache folder, see the cache
+  section below), keyed by the path, size and modification time of every data file, so a
+  change to any file invalidates it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
-import pickle
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from copy import deepcopy as copy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
-from blood_companion import __version__, yamlio
 from blood_companion.content import models as m
-from blood_companion.content.checks import cross_check
+from blood_companion.content import raw as rawpack
 from blood_companion.content.errors import ContentError, Problem
-from blood_companion.content.paths import user_data_dir
+from blood_companion.content.paths import user_data_dir as user_data_dir
+from blood_companion.content.raw import (
+    OTHER_FOLDERS as OTHER_FOLDERS,
+)
+from blood_companion.content.raw import (
+    _display,
+    _fingerprint,
+    effective_overlay,
+    kind_files,
+    shipped_data_dir,
+)
+from blood_companion.content.raw import (
+    has_data as has_data,
+)
+from blood_companion.content.raw import (
+    overlay_dir_from_env as overlay_dir_from_env,
+)
+from blood_companion.content.raw import (
+    stray_files as stray_files,
+)
 from blood_companion.display import excerpt
 from blood_companion.fileio import (
     FileProblem,
@@ -36,12 +55,16 @@ from blood_companion.fileio import (
     shown_path,
     write_atomic,
 )
-from blood_companion.yamlio import SafeLoader
+
+if TYPE_CHECKING:
+    import yaml
+
+# YAML is read only when a file is validated (the cache of a validated pack needs none of it):
+# the functions below import it when they run.
 
 # A data file larger than this is refused before it is parsed (the largest shipped file is
 # under 20 KB; a whole box of cards in one file fits many times over).
 MAX_DATA_FILE = 2 << 20
-MAX_CACHE_FILE = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -51,7 +74,7 @@ class Kind:
     count_key: str | None = None  # key in `blood data validate --json` counts
 
 
-# One entry per kind: data/<name>.yaml and/or data/<name>/*.yaml.
+# One entry per kind: data/<name>.yaml and/or data/<name>/*.yaml (in the order of raw.KIND_NAMES).
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in [
@@ -78,6 +101,8 @@ KINDS: dict[str, Kind] = {
         Kind("special_items", m.ItemCard, "location_nemesis_item_cards"),
     ]
 }
+
+assert tuple(KINDS) == rawpack.KIND_NAMES, "content/raw.py names the kinds in the same order"
 
 # Friendly names accepted by `blood data show`.
 KIND_ALIASES = {
@@ -121,40 +146,6 @@ def resolve_kind(name: str) -> str:
     return key
 
 
-def shipped_data_dir() -> Path:
-    """The data pack inside the installed wheel, or the repository's data/ when run from source."""
-    here = Path(__file__).resolve().parent.parent
-    packaged = here / "_data"
-    if packaged.is_dir():
-        return packaged
-    return here.parent / "data"
-
-
-def overlay_dir_from_env() -> Path | None:
-    value = os.environ.get("BLOOD_DATA_DIR")
-    return Path(value) if value else None
-
-
-def has_data(folder: Path) -> bool:
-    """True when the folder holds at least one data file of a known kind."""
-    try:
-        return any(kind_files(folder, kind) for kind in KINDS)
-    except OSError:
-        return False
-
-
-def effective_overlay(data_dir: Path | None = None) -> Path | None:
-    """The overlay every command layers over the shipped pack: --data-dir / BLOOD_DATA_DIR,
-    else the owner's user data folder when it holds cards (what they transcribed)."""
-    if data_dir is not None:
-        return data_dir
-    env = overlay_dir_from_env()
-    if env is not None:
-        return env
-    default = user_data_dir()
-    return default if has_data(default) else None
-
-
 # --------------------------------------------------------------------------- YAML reading
 
 
@@ -170,14 +161,11 @@ class ParsedFile:
     defaults_node: yaml.Node | None = None
 
 
-def _display(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
 def _duplicate_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
+    import yaml
+
+    from blood_companion import yamlio
+
     for n in yamlio.nodes(node):  # each node once: aliases are not walked again
         if not isinstance(n, yaml.MappingNode):
             continue
@@ -204,6 +192,11 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
     Only a regular file of at most :data:`MAX_DATA_FILE` bytes is read (a FIFO, a device or a
     dangling symlink is a problem, not a hang), and the YAML is parsed within bounds
     (:mod:`blood_companion.yamlio`: no alias bombs, no runaway nesting)."""
+    import yaml
+
+    from blood_companion import yamlio
+    from blood_companion.yamlio import SafeLoader
+
     shown = _display(path)
     try:
         raw = read_regular(path, limit=MAX_DATA_FILE)
@@ -264,6 +257,8 @@ def _with_defaults(
 ) -> ParsedFile | None:
     """The file form ``defaults: {...}`` + ``records: [...]``: every record takes the default
     fields it does not set itself (a shallow merge: a record's own value wins whole)."""
+    import yaml
+
     shown = _display(path)
     nodes = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     unknown = [k for k in data if k not in ("defaults", "records")]
@@ -320,6 +315,8 @@ def _kind_of(value: object) -> str:
 
 def line_of(node: yaml.Node, loc: Sequence[int | str]) -> int:
     """The line of the deepest YAML node that `loc` (a pydantic error path) reaches."""
+    import yaml
+
     current = node
     for part in loc:
         if isinstance(current, yaml.SequenceNode) and isinstance(part, int):
@@ -377,14 +374,21 @@ class Origin:
 class Catalog:
     """The validated data pack: records per kind, in file order, and lookups by id."""
 
-    records: dict[str, list[Any]]
+    records: Mapping[str, list[Any]]
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     layers: list[Path] = field(default_factory=list)
-    _by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Files of an overlay that belong to no kind (not loaded): said on every load
+    warnings: list[Problem] = field(default_factory=list, compare=False)
+    _by_id: dict[str, dict[str, Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     _prints: dict[str, str] | None = None
 
-    def __post_init__(self) -> None:
-        self._by_id = {k: {r.id: r for r in recs} for k, recs in self.records.items()}
+    def _index(self, kind: str) -> dict[str, Any]:
+        found = self._by_id.get(kind)
+        if found is None:
+            found = self._by_id[kind] = {r.id: r for r in self.records.get(kind, [])}
+        return found
 
     # fingerprints (saves record which data a step was played with) -------
     def record_prints(self) -> dict[str, str]:
@@ -404,7 +408,6 @@ class Catalog:
 
     def fingerprint(self) -> str:
         """The data pack's fingerprint: equal packs (shipped plus overlays), equal prints."""
-        import hashlib
         import json
 
         text = json.dumps(self.record_prints(), separators=(",", ":"))
@@ -415,12 +418,12 @@ class Catalog:
         return self.records.get(kind, [])
 
     def get(self, kind: str, id: str) -> Any | None:
-        return self._by_id.get(kind, {}).get(id)
+        return self._index(kind).get(id)
 
     def find(self, id: str) -> Any | None:
         """The record with this id, whatever its kind (ids are unique across kinds)."""
-        for recs in self._by_id.values():
-            rec = recs.get(id)
+        for kind in self.records:
+            rec = self._index(kind).get(id)
             if rec is not None:
                 return rec
         return None
@@ -529,26 +532,11 @@ class Catalog:
         return (_display(origin.file), line_of(parsed.node, [origin.index]))
 
 
-def kind_files(root: Path, kind: str) -> list[Path]:
-    """The files of a kind in one layer: ``KIND.yaml`` and ``KIND/*.yaml``. Whatever carries
-    such a name is listed (a FIFO, a dangling symlink), so reading it reports the problem."""
-    files: list[Path] = []
-    single = root / f"{kind}.yaml"
-    if single.is_symlink() or (single.exists() and not single.is_dir()):
-        files.append(single)
-    folder = root / kind
-    if folder.is_dir():
-        try:
-            found = [p for p in folder.iterdir() if p.suffix in (".yaml", ".yml")]
-        except OSError:
-            found = [folder]  # unreadable: reading it names the folder and the reason
-        files.extend(sorted(found))
-    return files
-
-
 def _error_line(parsed: ParsedFile, index: int, loc: list[int | str]) -> int:
     """The line of a validation error: in the record, or in the file's defaults when the
     record took that field from there."""
+    import yaml
+
     if loc and loc[0] in parsed.defaults and parsed.defaults_node is not None:
         own = parsed.node.value[index] if isinstance(parsed.node, yaml.SequenceNode) else None
         if not (
@@ -651,33 +639,173 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
         raise ContentError(problems)
     catalog = _load_layers(layers, problems)
     if not problems:
+        from blood_companion.content.checks import cross_check
+
         problems.extend(cross_check(catalog, _display))
     if problems:
         raise ContentError(problems)
+    catalog.warnings = rawpack.strays(layers)
     return catalog
 
 
 # --------------------------------------------------------------------------- cache
+#
+# The validated catalog is cached as ``marshal`` data (never pickle: a pickle in a user-writable
+# folder runs code when it is loaded): each record's validated fields (``model_dump``, set
+# fields only), the origins, the layers and the record prints. Reading it builds each record
+# again with ``model_construct``, nested models included (:func:`construct`), which skips
+# validation and pydantic's schema building; a kind's records are built on first use only
+# (:class:`LazyRecords`). What is read is only ever data: a damaged or foreign file is no cache.
+
+_PLANS: dict[type[BaseModel], tuple[tuple[str, bool, type[BaseModel]], ...]] = {}
+# model -> its fields' defaults: (name, default factory or None, default)
+_DEFAULTS: dict[type[BaseModel], tuple[tuple[str, Any, Any], ...]] = {}
+_IMMUTABLE = (type(None), bool, int, float, str, bytes, tuple, frozenset)
 
 
-def _cache_dir() -> Path:
-    env = os.environ.get("BLOOD_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "blood-companion"
+def _plan(cls: type[BaseModel]) -> tuple[tuple[str, bool, type[BaseModel]], ...]:
+    """The fields of ``cls`` holding models: (name, is a list, model class). Raises TypeError
+    for a shape :func:`construct` does not rebuild (the cache is then not written)."""
+    plan = _PLANS.get(cls)
+    if plan is not None:
+        return plan
+    import types
+    import typing
+
+    out = []
+    defaults = []
+    for name, info in cls.model_fields.items():
+        ann = info.annotation
+        many = typing.get_origin(ann) in (list, tuple)
+        args = typing.get_args(ann) if many else (ann,)
+        if typing.get_origin(args[0]) in (typing.Union, types.UnionType):
+            args = typing.get_args(args[0])
+        models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+        if len(models) > 1 or (many and len(typing.get_args(ann)) != 1 and models):
+            raise TypeError(f"{cls.__name__}.{name}: no plain rebuild for {ann}")
+        if models:
+            out.append((name, many, models[0]))
+        elif _mentions_model(ann):  # e.g. dict[str, Model]: not a shape the data pack uses
+            raise TypeError(f"{cls.__name__}.{name}: no plain rebuild for {ann}")
+        if info.is_required():
+            continue
+        # pydantic's own model_construct asks inspect.signature() of every default factory on
+        # every call (slow); ours take no argument, which is checked here once.
+        factory = info.default_factory
+        if factory is not None and info.default_factory_takes_validated_data:
+            raise TypeError(f"{cls.__name__}.{name}: a default factory that takes the data")
+        defaults.append((name, factory, info.default))
+    _PLANS[cls] = plan = tuple(out)
+    _DEFAULTS[cls] = tuple(defaults)
+    return plan
 
 
-def _fingerprint(layers: Iterable[Path]) -> str:
-    h = hashlib.sha256(__version__.encode())
-    h.update(m.__file__.encode() if m.__file__ else b"")
-    for root in layers:
-        h.update(str(root.resolve()).encode())
-        for kind in KINDS:
-            for path in kind_files(root, kind):
-                st = path.stat()
-                h.update(f"{path}|{st.st_size}|{st.st_mtime_ns}".encode())
-    return h.hexdigest()[:32]
+def _mentions_model(ann: Any) -> bool:
+    import typing
+
+    if isinstance(ann, type) and issubclass(ann, BaseModel):
+        return True
+    return any(_mentions_model(a) for a in typing.get_args(ann))
+
+
+def dump_record(record: BaseModel) -> dict[str, Any]:
+    """A validated record's fields, every one, nested models as dicts: what :func:`construct`
+    builds it back from (and what `blood roll` reads without pydantic: content/raw.py)."""
+    return record.model_dump()
+
+
+def construct(
+    cls: type[BaseModel], data: dict[str, Any], fields_set: Iterable[str] | None = None
+) -> Any:
+    """Build ``cls`` from :func:`dump_record`'s output of a record that was validated, without
+    validating it again; nested models are built too. ``fields_set``: the fields the record
+    set itself (default: those in ``data``)."""
+    values = dict(data)
+    for name, many, sub in _plan(cls):
+        value = values.get(name)
+        if value is None:
+            continue
+        values[name] = [construct(sub, v) for v in value] if many else construct(sub, value)
+    for name, factory, default in _DEFAULTS[cls]:
+        if name not in values:
+            if factory is not None:
+                values[name] = factory()
+            else:
+                values[name] = default if isinstance(default, _IMMUTABLE) else copy(default)
+    chosen = set(data) if fields_set is None else set(fields_set)
+    return cls.model_construct(_fields_set=chosen, **values)
+
+
+class LazyRecords(Mapping[str, list[Any]]):
+    """Records per kind from the cache, each kind built on first use."""
+
+    def __init__(
+        self, raw: dict[str, list[dict[str, Any]]], sets: dict[str, list[list[str]]]
+    ) -> None:
+        self._raw = raw
+        self._sets = sets
+        self._built: dict[str, list[Any]] = {}
+
+    def __getitem__(self, kind: str) -> list[Any]:
+        built = self._built.get(kind)
+        if built is None:
+            model = KINDS[kind].model if kind in KINDS else None
+            rows = self._raw[kind]
+            if model is None:
+                raise KeyError(kind)
+            given = self._sets.get(kind)
+            sets: list[list[str] | None] = list(given) if given else [None] * len(rows)
+            built = self._built[kind] = [
+                construct(model, r, fs) for r, fs in zip(rows, sets, strict=True)
+            ]
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
+def cache_blob(catalog: Catalog, key: str) -> bytes:
+    """The cache file's bytes for a validated catalog. Raises TypeError or ValueError when a
+    record holds something marshal or :func:`construct` cannot carry."""
+    for kind in catalog.records:
+        _plan(KINDS[kind].model)
+    return marshal.dumps(
+        {
+            "format": rawpack.CACHE_FORMAT,
+            "key": key,
+            "records": {k: [dump_record(r) for r in v] for k, v in catalog.records.items()},
+            # the fields each record set itself (the rest are defaults)
+            "sets": {
+                k: [sorted(r.model_fields_set) for r in v] for k, v in catalog.records.items()
+            },
+            "origins": [(k, i, str(o.file), o.index) for (k, i), o in catalog.origins.items()],
+            "layers": [str(p) for p in catalog.layers],
+            "prints": catalog.record_prints(),
+        }
+    )
+
+
+def catalog_from_blob(blob: bytes, key: str) -> Catalog | None:
+    """The catalog a cache file holds, or None when it is not one of ours for this key."""
+    data = rawpack.from_blob(blob, key)
+    if data is None:
+        return None
+    records, origins, layers, prints = (
+        data["records"], data["origins"], data["layers"], data["prints"]
+    )
+    try:
+        catalog = Catalog(
+            records=LazyRecords(records, data.get("sets") or {}),
+            origins={(k, i): Origin(Path(f), n) for k, i, f, n in origins},
+            layers=[Path(p) for p in layers],
+        )
+    except (TypeError, ValueError):
+        return None
+    catalog._prints = prints
+    return catalog
 
 
 def load_catalog(data_dir: Path | None = None, *, use_cache: bool = True) -> Catalog:
@@ -697,23 +825,24 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
         key = _fingerprint(layers)
     except (OSError, ValueError):  # a file that cannot be listed: validating names it
         return validate_layers(layers)
-    cache_file = _cache_dir() / f"catalog-{key}.pickle"
+    cache_file = rawpack.cache_file(key)
     try:
-        cached = pickle.loads(read_regular(cache_file, limit=MAX_CACHE_FILE))
-        if isinstance(cached, Catalog):
-            return cached
-    except Exception:  # noqa: BLE001 - missing, stale or damaged: a cache we cannot read is none
-        pass
+        cached = catalog_from_blob(read_regular(cache_file, limit=rawpack.MAX_CACHE_FILE), key)
+    except FileProblem:  # missing or not a regular file: no cache
+        cached = None
+    if cached is not None:
+        cached.warnings = rawpack.strays(layers)  # said on every load, whatever the cache holds
+        return cached
     catalog = validate_layers(layers)
-    catalog.record_prints()  # cached with the catalog: recording a step needs the fingerprint
     try:
+        blob = cache_blob(catalog, key)
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         # Partial files of a process killed while writing (ours are NAME.PID.tmp).
         remove_stale_tmp(cache_file.parent)
-        write_atomic(cache_file, pickle.dumps(catalog, protocol=pickle.HIGHEST_PROTOCOL))
-        for old in cache_file.parent.glob("catalog-*.pickle"):
-            if old != cache_file:
+        write_atomic(cache_file, blob)
+        for old in cache_file.parent.glob("catalog-*"):
+            if old != cache_file and old.suffix in (".marshal", ".pickle"):
                 old.unlink(missing_ok=True)
-    except OSError:
-        pass  # a read-only home folder only costs speed
+    except (OSError, TypeError, ValueError):
+        pass  # a read-only home folder (or a record marshal cannot carry) only costs speed
     return catalog

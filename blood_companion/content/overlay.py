@@ -9,7 +9,6 @@ Schemas are copied beside the files (``<overlay>/schemas/``) for the editor mode
 
 from __future__ import annotations
 
-import os
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,14 +21,14 @@ from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
     MAX_DATA_FILE,
-    SafeLoader,
     kind_files,
     line_of,
     read_yaml_file,
 )
 from blood_companion.content.render import render_effect
 from blood_companion.content.schema import kind_schema, schema_line, schema_text
-from blood_companion.fileio import FileProblem, read_text
+from blood_companion.fileio import FileProblem, read_text, write_atomic
+from blood_companion.yamlio import SafeLoader
 
 SUFFIX = ".transcribed.yaml"
 HEADER = (
@@ -143,12 +142,7 @@ def _write(path: Path, kind: str, records: list[dict[str, Any]]) -> None:
         text += yaml.safe_dump(records, sort_keys=False, allow_unicode=True, width=96)
     path.parent.mkdir(parents=True, exist_ok=True)
     _write_schema(path.parent.parent, kind)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomic(path, text.encode("utf-8"))
 
 
 def _write_schema(overlay: Path, kind: str) -> None:
@@ -157,9 +151,7 @@ def _write_schema(overlay: Path, kind: str) -> None:
     target = folder / f"{kind}.schema.json"
     text = schema_text(kind_schema(kind))
     if not target.is_file() or target.read_text(encoding="utf-8") != text:
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
+        write_atomic(target, text.encode("utf-8"))
 
 
 # --------------------------------------------------------------------------- the emitter

@@ -4,30 +4,22 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
+
+from blood_companion import dirs
 
 
 def user_data_dir() -> Path:
     """The owner's own data folder, where `blood data transcribe` writes when no --data-dir is
-    given: the platform's user data folder as platformdirs names it (``$XDG_DATA_HOME`` or
-    ``~/.local/share`` on Linux, ``~/Library/Application Support`` on macOS, ``%APPDATA%`` on
-    Windows) + ``blood-companion``."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "blood-companion"
+    given: the platform's user data folder (:mod:`blood_companion.dirs`)."""
+    return Path(dirs.user_data_dir())
 
 
-def overlay_stamp() -> str:
-    """A cheap fingerprint of the owner's data files (--data-dir, else the user data folder):
-    their paths, sizes and modification times, so a cache of anything computed from the
-    catalog goes stale when a card is transcribed or edited."""
-    env = os.environ.get("BLOOD_DATA_DIR")
-    root = Path(env) if env else user_data_dir()
+def overlay_stamp(data_dir: str | os.PathLike[str] | None = None) -> str:
+    """A cheap fingerprint of the owner's data files (``data_dir``: --data-dir, else the user
+    data folder): their paths, sizes and modification times, so a cache of anything computed
+    from the catalog goes stale when a card is transcribed or edited."""
+    root = Path(data_dir) if data_dir else user_data_dir()
     parts: list[str] = [str(root)]
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)

@@ -13,7 +13,6 @@ prompts, reads lines and writes the finished record.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +40,7 @@ from blood_companion.content.cards import (
 from blood_companion.content.effect_text import EffectSyntaxError, free_text_effect, parse_effect
 from blood_companion.content.loader import KINDS
 from blood_companion.content.render import render_effect
+from blood_companion.fileio import write_atomic
 
 # Fields asked only when the card being replaced has them.
 UNLESS_PRINTED = {"cost", "trophies", "upgrade_cost"}
@@ -373,13 +373,8 @@ def load_draft(overlay: Path) -> tuple[Card, list[str]] | None:
 def save_draft(overlay: Path, card: Card, answers: list[str]) -> None:
     """Keep a card's accepted answers (atomic: a crash leaves the previous draft)."""
     overlay.mkdir(parents=True, exist_ok=True)
-    path = overlay / DRAFT
-    tmp = path.with_name(f"{DRAFT}.{os.getpid()}.tmp")
-    tmp.write_text(
-        json.dumps({"kind": card.kind, "id": card.id, "answers": answers}, ensure_ascii=False),
-        encoding="utf-8",
-    )
-    os.replace(tmp, path)
+    text = json.dumps({"kind": card.kind, "id": card.id, "answers": answers}, ensure_ascii=False)
+    write_atomic(overlay / DRAFT, text.encode("utf-8"))
 
 
 def clear_draft(overlay: Path) -> None:

@@ -19,12 +19,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, Literal
 
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import DiceError
+from blood_companion.engine.values import Value
 
 DieLetter = Literal["R", "G", "B"]
 LETTERS: tuple[DieLetter, ...] = ("R", "G", "B")
@@ -40,37 +39,68 @@ MAX_POOL_DICE = 30
 Pool = tuple[DieLetter, ...]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+# The dice are plain immutable values (engine/values.py: no dataclasses, no pydantic), so
+# `blood roll` and `blood odds` import neither; pydantic models that hold them (a Test's
+# record) validate and dump them as the dict of their fields.
 
 
-class Face(_Model):
+class Face(Value):
     """One die showing one face: what is recorded for every roll, digital or physical."""
 
+    __slots__ = ("die", "triumphs", "defeats", "label")
     die: DieLetter
-    triumphs: Annotated[int, Field(ge=0)]
-    defeats: Annotated[int, Field(ge=0)] = 0
-    label: str | None = None
+    triumphs: int
+    defeats: int
+    label: str | None
+
+    def __init__(
+        self, die: DieLetter, triumphs: int, defeats: int = 0, label: str | None = None
+    ) -> None:
+        if die not in LETTERS:
+            raise ValueError(f"a die is R, G or B, not {die!r}")
+        if not (_whole(triumphs) and _whole(defeats)):
+            raise ValueError("Triumphs and Defeats are whole numbers, 0 or more")
+        if label is not None and not isinstance(label, str):
+            raise ValueError("a face's label is text")
+        self._set(die=die, triumphs=triumphs, defeats=defeats, label=label)
 
     @property
     def counts(self) -> tuple[int, int]:
         return (self.triumphs, self.defeats)
 
 
-class DieSpec(_Model):
+def _whole(n: object) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool) and n >= 0
+
+
+class DieSpec(Value):
     """One kind of die: its letter, its faces (each equally likely) and how many the box has."""
 
+    __slots__ = ("letter", "name", "faces", "count_in_box")
     letter: DieLetter
     name: str
     faces: tuple[Face, ...]
-    count_in_box: Annotated[int, Field(ge=1)] = 3
+    count_in_box: int
+
+    def __init__(
+        self, letter: DieLetter, name: str, faces: Iterable[Face], count_in_box: int = 3
+    ) -> None:
+        if letter not in LETTERS:
+            raise ValueError(f"a die is R, G or B, not {letter!r}")
+        if not (_whole(count_in_box) and count_in_box >= 1):
+            raise ValueError("a die's count in the box is 1 or more")
+        self._set(letter=letter, name=name, faces=tuple(faces), count_in_box=count_in_box)
 
 
-class DiceBox(_Model):
+class DiceBox(Value):
     """The dice a game can roll, by letter. Build it with :meth:`from_models` or
     :meth:`from_mapping`; the engine never reads files."""
 
+    __slots__ = ("dice",)
     dice: tuple[DieSpec, ...]
+
+    def __init__(self, dice: Iterable[DieSpec]) -> None:
+        self._set(dice=tuple(dice))
 
     def die(self, letter: str) -> DieSpec:
         """The die with this letter; raises DiceError when the box has no such die."""
@@ -112,19 +142,14 @@ class DiceBox(_Model):
             for row in rows:
                 t, d = int(row[0]), int(row[1]) if len(row) > 1 else 0
                 label = str(row[2]) if len(row) > 2 else None
-                built.append(
-                    Face.model_validate(
-                        {"die": letter, "triumphs": t, "defeats": d, "label": label}
-                    )
-                )
+                built.append(_checked_value(Face, die=letter, triumphs=t, defeats=d, label=label))
             specs.append(
-                DieSpec.model_validate(
-                    {
-                        "letter": letter,
-                        "name": f"{DIE_NAMES.get(letter, letter)} Die",
-                        "faces": tuple(built),
-                        "count_in_box": (counts or {}).get(letter, 3),
-                    }
+                _checked_value(
+                    DieSpec,
+                    letter=letter,
+                    name=f"{DIE_NAMES.get(letter, letter)} Die",
+                    faces=tuple(built),
+                    count_in_box=(counts or {}).get(letter, 3),
                 )
             )
         return cls._checked(specs)
@@ -139,6 +164,14 @@ class DiceBox(_Model):
         if empty:
             raise DiceError(f"the {empty[0]} die has no faces")
         return cls(dice=tuple(specs))
+
+
+def _checked_value(cls: Any, **fields: Any) -> Any:
+    """``cls(**fields)``, a bad value raised as DiceError."""
+    try:
+        return cls(**fields)
+    except ValueError as exc:
+        raise DiceError(f"bad dice data: {exc}") from None
 
 
 def _letters_hint(box: DiceBox | None) -> str:

@@ -16,15 +16,14 @@ or of one die, per ``rules_config.insanity_reroll_reading``) or bonus Triumphs.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from math import prod
-from typing import Annotated, Literal, cast
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, Literal, cast
 
 from blood_companion.engine.dice import (
+    LETTERS,
     TEST_DICE,
     DiceBox,
     DieLetter,
@@ -32,8 +31,10 @@ from blood_companion.engine.dice import (
     Face,
     Pool,
     check_pool,
+    parse_pool,
 )
-from blood_companion.engine.errors import DiceError
+from blood_companion.engine.errors import DiceError, RuleError
+from blood_companion.engine.values import Value
 
 # One die as (value, number of faces showing it), values ascending.
 Dist = tuple[tuple[int, int], ...]
@@ -45,13 +46,11 @@ MAX_BONUS_DICE = 6
 MAX_TARGET = 99
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", arbitrary_types_allowed=True, defer_build=True
-    )
+# Plain immutable values (engine/values.py): `blood odds` imports neither dataclasses nor
+# pydantic; pydantic models that hold them (a Test in progress) validate and dump their fields.
 
 
-class InsanityBonuses(_Model):
+class InsanityBonuses(Value):
     """What the Insanity track offers at (or before) the cube: the Trouper takes one of them.
 
     ``triumphs`` is the best bonus-Triumph bonus reachable (0: none). ``reroll`` says a Re-roll
@@ -59,33 +58,68 @@ class InsanityBonuses(_Model):
     ``any_dice`` reading of "Re-roll 1") or the number of dice it may re-roll (``one_die``).
     """
 
-    triumphs: Annotated[int, Field(ge=0, le=MAX_BONUS_TRIUMPHS)] = 0
-    reroll: bool = False
-    reroll_max_dice: Annotated[int, Field(ge=1)] | None = None
+    __slots__ = ("triumphs", "reroll", "reroll_max_dice")
+    triumphs: int
+    reroll: bool
+    reroll_max_dice: int | None
+
+    def __init__(
+        self, triumphs: int = 0, reroll: bool = False, reroll_max_dice: int | None = None
+    ) -> None:
+        if not (isinstance(triumphs, int) and 0 <= triumphs <= MAX_BONUS_TRIUMPHS):
+            raise ValueError(f"Insanity bonus Triumphs are 0 to {MAX_BONUS_TRIUMPHS}")
+        if reroll_max_dice is not None and not (
+            isinstance(reroll_max_dice, int) and reroll_max_dice >= 1
+        ):
+            raise ValueError("an Insanity Re-roll re-rolls 1 die or more")
+        self._set(triumphs=triumphs, reroll=bool(reroll), reroll_max_dice=reroll_max_dice)
 
     @property
     def any(self) -> bool:
         return self.reroll or self.triumphs > 0
 
 
-class Substitution(_Model):
+class Substitution(Value):
     """A Bonus Die that replaces the die in ``slot`` of the pool ("Bonus Dice")."""
 
+    __slots__ = ("bonus", "slot", "replaced")
     bonus: DieLetter
-    slot: Annotated[int, Field(ge=0)]
+    slot: int
     replaced: DieLetter
 
+    def __init__(self, bonus: DieLetter, slot: int, replaced: DieLetter) -> None:
+        if bonus not in LETTERS or replaced not in LETTERS:
+            raise ValueError("a die is R, G or B")
+        if not (isinstance(slot, int) and slot >= 0):
+            raise ValueError("a die's slot is 0 or more")
+        self._set(bonus=bonus, slot=slot, replaced=replaced)
 
-class Decision(_Model):
+
+class Decision(Value):
     """The best next move of a Test in progress, and the chance of success it keeps."""
 
+    __slots__ = ("action", "probability", "slots", "use_insanity_triumphs")
     action: Literal["confirm", "reroll", "insanity_reroll"]
-    slots: tuple[int, ...] = ()  # the dice to re-roll, by position in the pool
-    use_insanity_triumphs: bool = False  # at confirm: take the Insanity bonus Triumphs
     probability: Fraction
+    slots: tuple[int, ...]  # the dice to re-roll, by position in the pool
+    use_insanity_triumphs: bool  # at confirm: take the Insanity bonus Triumphs
+
+    def __init__(
+        self,
+        action: Literal["confirm", "reroll", "insanity_reroll"],
+        probability: Fraction,
+        slots: Sequence[int] = (),
+        use_insanity_triumphs: bool = False,
+    ) -> None:
+        self._set(
+            action=action,
+            probability=probability,
+            slots=tuple(slots),
+            use_insanity_triumphs=use_insanity_triumphs,
+        )
 
 
-class OddsResult(_Model):
+class OddsResult(Value):
     """The exact chance of reaching ``target`` and the Triumph distribution under the best play.
 
     ``pool`` is the pool rolled, after the best Bonus Dice placement (``substitutions``);
@@ -93,17 +127,58 @@ class OddsResult(_Model):
     rolled plus every bonus) to its probability.
     """
 
+    __slots__ = (
+        "given_pool",
+        "pool",
+        "target",
+        "rerolls",
+        "bonus_triumphs",
+        "probability",
+        "distribution",
+        "bonus_dice",
+        "substitutions",
+        "insanity",
+        "defeats_cancel",
+    )
     given_pool: Pool
     pool: Pool
     target: int
     rerolls: int
     bonus_triumphs: int
-    bonus_dice: tuple[DieLetter, ...] = ()
-    substitutions: tuple[Substitution, ...] = ()
-    insanity: InsanityBonuses | None = None
-    defeats_cancel: bool = False
     probability: Fraction
     distribution: tuple[tuple[int, Fraction], ...]
+    bonus_dice: tuple[DieLetter, ...]
+    substitutions: tuple[Substitution, ...]
+    insanity: InsanityBonuses | None
+    defeats_cancel: bool
+
+    def __init__(
+        self,
+        given_pool: Pool,
+        pool: Pool,
+        target: int,
+        rerolls: int,
+        bonus_triumphs: int,
+        probability: Fraction,
+        distribution: Sequence[tuple[int, Fraction]],
+        bonus_dice: Sequence[DieLetter] = (),
+        substitutions: Sequence[Substitution] = (),
+        insanity: InsanityBonuses | None = None,
+        defeats_cancel: bool = False,
+    ) -> None:
+        self._set(
+            given_pool=tuple(given_pool),
+            pool=tuple(pool),
+            target=target,
+            rerolls=rerolls,
+            bonus_triumphs=bonus_triumphs,
+            probability=probability,
+            distribution=tuple(distribution),
+            bonus_dice=tuple(bonus_dice),
+            substitutions=tuple(substitutions),
+            insanity=insanity,
+            defeats_cancel=defeats_cancel,
+        )
 
     def at_least(self, n: int) -> Fraction:
         return sum((p for t, p in self.distribution if t >= n), Fraction(0))
@@ -455,8 +530,10 @@ def substitution_options(
         for bonus_idx in itertools.combinations(range(len(bonus_dice)), used):
             for slots in itertools.permutations(range(n), used):
                 subs = tuple(
-                    Substitution.model_validate(
-                        {"bonus": bonus_dice[b], "slot": s, "replaced": pool[s]}
+                    Substitution(
+                        bonus=cast(DieLetter, bonus_dice[b]),
+                        slot=s,
+                        replaced=cast(DieLetter, pool[s]),
                     )
                     for b, s in zip(bonus_idx, slots, strict=True)
                 )
@@ -555,3 +632,82 @@ def check_odds_inputs(
             f"Re-rolls, Bonus Dice and Insanity belong to Tests, which roll {TEST_DICE} dice; "
             f"this pool has {len(pool)}"
         )
+
+
+# --------------------------------------------------------------------------- conditions, Insanity
+
+KNOCKED_OUT_NOTE = (
+    "Knocked Out: no Bonus Dice, bonus Triumphs, Re-rolls or Insanity bonus; 3 Red dice"
+)
+EXHAUSTED_NOTE = "Exhausted: the Test uses 3 Red dice"
+CONDITION_POOL: Pool = ("R", "R", "R")
+
+
+def apply_conditions(
+    *, exhausted: bool, knocked_out: bool
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """What Exhausted or Knocked Out changes in a Test ("Exhausted and Knocked Out"), as the
+    setup fields to replace, and why. Exhausted: the pool becomes 3 Red dice (Bonus Dice may
+    still replace them). Knocked Out: 3 Red dice and no Bonus Dice, bonus Triumphs, Re-rolls or
+    Insanity bonus."""
+    if knocked_out:
+        update: dict[str, Any] = {
+            "pool": CONDITION_POOL,
+            "bonus_dice": (),
+            "bonus_triumphs": 0,
+            "rerolls": 0,
+            "insanity": None,
+        }
+        return update, (KNOCKED_OUT_NOTE,)
+    if exhausted:
+        return {"pool": CONDITION_POOL}, (EXHAUSTED_NOTE,)
+    return {}, ()
+
+
+def insanity_bonuses(
+    spaces: Sequence[Any],
+    cube: int,
+    reading: Literal["any_dice", "one_die"] = "any_dice",
+) -> InsanityBonuses:
+    """The bonuses a Trouper may pick from with the cube on space ``cube`` (0 = leftmost):
+    those at the cube or to its left ("Insanity"). ``spaces`` are the track's spaces (each with
+    a ``bonus`` of ``kind`` reroll/bonus_triumphs and ``n``, or none). Raises RuleError for a
+    cube off the track."""
+    if not 0 <= cube < len(spaces):
+        raise RuleError(f"the Insanity cube is on spaces 0 to {len(spaces) - 1}, not {cube}")
+    triumphs = 0
+    reroll_dice: int | None = None
+    reroll = False
+    for space in spaces[: cube + 1]:
+        bonus = _bonus_of(space)
+        if bonus is None:
+            continue
+        kind, n = bonus
+        if kind == "bonus_triumphs":
+            triumphs = max(triumphs, n)
+        elif kind == "reroll":
+            reroll = True
+            reroll_dice = max(reroll_dice or 0, n)
+    return InsanityBonuses(
+        triumphs=triumphs,
+        reroll=reroll,
+        reroll_max_dice=reroll_dice if reroll and reading == "one_die" else None,
+    )
+
+
+def _bonus_of(space: Any) -> tuple[str, int] | None:
+    bonus = space.get("bonus") if isinstance(space, Mapping) else getattr(space, "bonus", None)
+    if bonus is None:
+        return None
+    if isinstance(bonus, Mapping):
+        return str(bonus["kind"]), int(bonus.get("n", 1))
+    return str(bonus.kind), int(bonus.n)
+
+
+def trait_pool(traits: Mapping[str, str], trait: str, box: DiceBox | None = None) -> Pool:
+    """The dice a Trouper's Trait gives (the Trouper card). Raises RuleError for a Trait the
+    Trouper does not have, DiceError for a pool the box cannot roll."""
+    key = trait.lower()
+    if key not in traits:
+        raise RuleError(f"no Trait {trait!r}", hint="Traits are " + ", ".join(sorted(traits)))
+    return parse_pool(traits[key], box, max_dice=TEST_DICE)

@@ -21,7 +21,7 @@ from physical dice), so a recorded Test replays exactly (:func:`replay_test`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,12 +35,16 @@ from blood_companion.engine.dice import (
     Pool,
     check_pool,
     format_pool,
-    parse_pool,
     roll_pool,
     triumph_total,
 )
 from blood_companion.engine.errors import DiceError, RuleError
+
+# The pure pieces `blood odds` uses without pydantic live in engine/odds.py; named here too.
 from blood_companion.engine.odds import (
+    CONDITION_POOL,
+    EXHAUSTED_NOTE,
+    KNOCKED_OUT_NOTE,
     MAX_BONUS_TRIUMPHS,
     MAX_REROLLS,
     MAX_TARGET,
@@ -49,18 +53,20 @@ from blood_companion.engine.odds import (
     OddsResult,
     Substitution,
     advise,
+    apply_conditions,
     apply_substitutions,
     check_odds_inputs,
     face_value,
+    insanity_bonuses,
     odds,
     pool_dists,
+    trait_pool,
 )
 
-KNOCKED_OUT_NOTE = (
-    "Knocked Out: no Bonus Dice, bonus Triumphs, Re-rolls or Insanity bonus; 3 Red dice"
-)
-EXHAUSTED_NOTE = "Exhausted: the Test uses 3 Red dice"
-CONDITION_POOL: Pool = ("R", "R", "R")
+__all__ = [
+    "CONDITION_POOL", "EXHAUSTED_NOTE", "KNOCKED_OUT_NOTE", "insanity_bonuses", "trait_pool",
+]
+
 
 
 class _Model(BaseModel):
@@ -150,21 +156,8 @@ def effective_setup(setup: TestSetup) -> tuple[TestSetup, tuple[str, ...]]:
     Exhausted: the pool becomes 3 Red dice (Bonus Dice may still replace them). Knocked Out:
     3 Red dice and no Bonus Dice, bonus Triumphs, Re-rolls or Insanity bonus.
     """
-    notes: list[str] = []
-    update: dict[str, Any] = {}
-    if setup.knocked_out:
-        update = {
-            "pool": CONDITION_POOL,
-            "bonus_dice": (),
-            "bonus_triumphs": 0,
-            "rerolls": 0,
-            "insanity": None,
-        }
-        notes.append(KNOCKED_OUT_NOTE)
-    elif setup.exhausted:
-        update = {"pool": CONDITION_POOL}
-        notes.append(EXHAUSTED_NOTE)
-    return setup.model_copy(update=update), tuple(notes)
+    update, notes = apply_conditions(exhausted=setup.exhausted, knocked_out=setup.knocked_out)
+    return setup.model_copy(update=update), notes
 
 
 def odds_for_test(setup: TestSetup, box: DiceBox) -> OddsResult:
@@ -460,46 +453,6 @@ def replay_test(result: TestResult, box: DiceBox) -> TestResult:
 # --------------------------------------------------------------------------- Insanity track
 
 
-def insanity_bonuses(
-    spaces: Sequence[Any],
-    cube: int,
-    reading: Literal["any_dice", "one_die"] = "any_dice",
-) -> InsanityBonuses:
-    """The bonuses a Trouper may pick from with the cube on space ``cube`` (0 = leftmost):
-    those at the cube or to its left ("Insanity"). ``spaces`` are the track's spaces (each with
-    a ``bonus`` of ``kind`` reroll/bonus_triumphs and ``n``, or none). Raises RuleError for a
-    cube off the track."""
-    if not 0 <= cube < len(spaces):
-        raise RuleError(f"the Insanity cube is on spaces 0 to {len(spaces) - 1}, not {cube}")
-    triumphs = 0
-    reroll_dice: int | None = None
-    reroll = False
-    for space in spaces[: cube + 1]:
-        bonus = _bonus_of(space)
-        if bonus is None:
-            continue
-        kind, n = bonus
-        if kind == "bonus_triumphs":
-            triumphs = max(triumphs, n)
-        elif kind == "reroll":
-            reroll = True
-            reroll_dice = max(reroll_dice or 0, n)
-    return InsanityBonuses(
-        triumphs=triumphs,
-        reroll=reroll,
-        reroll_max_dice=reroll_dice if reroll and reading == "one_die" else None,
-    )
-
-
-def _bonus_of(space: Any) -> tuple[str, int] | None:
-    bonus = space.get("bonus") if isinstance(space, Mapping) else getattr(space, "bonus", None)
-    if bonus is None:
-        return None
-    if isinstance(bonus, Mapping):
-        return str(bonus["kind"]), int(bonus.get("n", 1))
-    return str(bonus.kind), int(bonus.n)
-
-
 def apply_insanity_after_test(cube: int, success: bool, track_length: int) -> int:
     """Where the Insanity cube stands after a Test: one space right after a Failure, never
     past the last space ("Insanity")."""
@@ -518,12 +471,3 @@ def attack_target(defense: int, fatigue: Sequence[int] = (), modifier: int = 0) 
     if defense < 0 or any(f < 0 for f in fatigue):
         raise RuleError("Defense and Fatigue values are 0 or more")
     return max(0, defense - sum(fatigue) + modifier)
-
-
-def trait_pool(traits: Mapping[str, str], trait: str, box: DiceBox | None = None) -> Pool:
-    """The dice a Trouper's Trait gives (the Trouper card). Raises RuleError for a Trait the
-    Trouper does not have, DiceError for a pool the box cannot roll."""
-    key = trait.lower()
-    if key not in traits:
-        raise RuleError(f"no Trait {trait!r}", hint="Traits are " + ", ".join(sorted(traits)))
-    return parse_pool(traits[key], box, max_dice=TEST_DICE)

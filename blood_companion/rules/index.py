@@ -184,6 +184,11 @@ class RulesIndex:
         """The entry of one of these kinds that ``name`` names, typos forgiven; else None."""
         if name in self.by_id and self.by_id[name].kind in kinds:
             return self.by_id[name]
+        from blood_companion.matching import find
+
+        found = find(name, [(e.id, e.title) for e in self.entries if e.kind in kinds])
+        if found.id is not None:  # the id or title, a unique prefix or part: the one matcher
+            return self.by_id[found.id]
         key = " ".join(query_terms(name))
         # "phase nemesis" means the Nemesis Phase, not the Nemesis: try "<name> phase" too.
         for candidate in (key, f"{key} {query_terms('phase')[0]}"):

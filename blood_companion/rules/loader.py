@@ -5,8 +5,8 @@ installed wheel, the repository's ``data/`` in a checkout), with an optional ove
 ``$BLOOD_DATA_DIR/rules`` (an entry with the same id replaces ours, a new id adds one).
 
 Reading YAML costs far more than a lookup, so the compiled search index is cached with
-``marshal`` in the user's cache folder (``$BLOOD_CACHE_DIR``, else ``$XDG_CACHE_HOME`` or
-``~/.cache``, then ``blood-companion/``), keyed by the path, size and modification time of
+``marshal`` in the platform's cache folder (:mod:`blood_companion.dirs`; ``$BLOOD_CACHE_DIR``
+replaces it), keyed by the path, size and modification time of
 every YAML file, the package version and the Python version. A stale, corrupt or unreadable
 cache is simply rebuilt; a cache folder that cannot be written is skipped.
 
@@ -57,21 +57,21 @@ def shipped_rules_dir() -> str:
     return os.path.join(data, "rules")
 
 
-def overlay_rules_dir() -> str | None:
-    """``$BLOOD_DATA_DIR/rules`` if that folder exists."""
-    base = os.environ.get("BLOOD_DATA_DIR")
+def overlay_rules_dir(data_dir: str | None = None) -> str | None:
+    """``DATA_DIR/rules`` (--data-dir, else ``$BLOOD_DATA_DIR``) if that folder exists."""
+    base = data_dir or os.environ.get("BLOOD_DATA_DIR")
     if not base:
         return None
     path = os.path.join(os.path.abspath(base), "rules")
     return path if os.path.isdir(path) else None
 
 
-def rules_dirs() -> list[str]:
+def rules_dirs(data_dir: str | None = None) -> list[str]:
     """The layers to read, shipped first; raises RulesDataError if the shipped one is missing."""
     shipped = shipped_rules_dir()
     if not os.path.isdir(shipped):
         raise RulesDataError([f"{shipped}: the rules reference folder is missing"])
-    overlay = overlay_rules_dir()
+    overlay = overlay_rules_dir(data_dir)
     return [shipped, overlay] if overlay else [shipped]
 
 
@@ -105,10 +105,9 @@ def signature(dirs: list[str]) -> tuple:
 
 
 def cache_path(dirs: list[str]) -> str:
-    base = os.environ.get("BLOOD_CACHE_DIR")
-    if not base:
-        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        base = os.path.join(xdg, "blood-companion")
+    from blood_companion.dirs import user_cache_dir
+
+    base = user_cache_dir()
     key = zlib.crc32("\0".join(dirs).encode("utf-8"))
     return os.path.join(base, f"rules-{key:08x}.marshal")
 
@@ -169,12 +168,16 @@ def load_entries(dirs: list[str] | None = None) -> list[RuleEntry]:
     return result
 
 
-def load_index(use_cache: bool = True) -> RulesIndex:
+def load_index(
+    use_cache: bool = True, data_dir: str | None = None, dirs: list[str] | None = None
+) -> RulesIndex:
     """The search index, from the cache when it is fresh, else compiled from YAML (and cached).
+    ``data_dir`` is the --data-dir overlay (its ``rules`` folder); ``dirs`` names the layers
+    instead (`blood data validate DIR`).
 
     Raises RulesDataError when the YAML has problems.
     """
-    dirs = rules_dirs()
+    dirs = rules_dirs(data_dir) if dirs is None else dirs
     sig = signature(dirs)
     path = cache_path(dirs)
     if use_cache:

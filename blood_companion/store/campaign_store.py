@@ -517,11 +517,18 @@ class CampaignStore:
 
     # ------------------------------------------------------------------ reading
 
-    def log(self, *, include_abandoned: bool = False) -> list[LogEntry]:
-        """The log, step by step: done steps, then undone (redo-able) ones; abandoned if asked."""
+    def log(self, *, include_abandoned: bool = False, last: int | None = None) -> list[LogEntry]:
+        """The log, step by step: done steps, then undone (redo-able) ones; abandoned if asked.
+        ``last``: only the last N steps of the log (the others are not read)."""
         cols = "step, type, data, av, state_hash, recorded, app, data_fp"
         with self._errors(), self._lenient(), self._read() as conn:
-            rows = conn.execute(f"SELECT {cols} FROM actions ORDER BY step").fetchall()
+            since = 0
+            if last is not None:
+                top = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
+                since = max(0, top - last)
+            rows = conn.execute(
+                f"SELECT {cols} FROM actions WHERE step > ? ORDER BY step", (since,)
+            ).fetchall()
             marks: dict[int, list[str]] = {}
             for n, s in conn.execute("SELECT name, step FROM marks ORDER BY name"):
                 marks.setdefault(s, []).append(n)

@@ -59,6 +59,13 @@ def _header_ok(path: Path) -> bool:
 def head_hash(path: Path) -> str | None:
     """The state hash at the save's head step, read without locking or writing, or None when
     the file is not one the store would open as it is (see the module doc)."""
+    key = head_key(path)
+    return key[0] if key is not None else None
+
+
+def head_key(path: Path) -> tuple[str, int] | None:
+    """:func:`head_hash` and the save's revision (it changes with every write: a step, an undo,
+    a mark), or None as for :func:`head_hash`."""
     if not _header_ok(path):
         return None
     try:
@@ -73,7 +80,7 @@ def head_hash(path: Path) -> str | None:
                 return None
             if meta.get("state_schema", "") != str(STATE_SCHEMA):
                 return None  # the store upgrades (or refuses) it first
-            head, _, _ = (int(meta[key]) for key in ("head", "revision", "seed"))
+            head, revision, _ = (int(meta[key]) for key in ("head", "revision", "seed"))
             last = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
             if not 1 <= head <= last:
                 return None
@@ -97,4 +104,4 @@ def head_hash(path: Path) -> str | None:
             return None
     except UnicodeEncodeError:
         return None
-    return digest
+    return digest, revision

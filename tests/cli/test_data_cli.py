@@ -76,6 +76,7 @@ def test_show_unknown(blood) -> None:  # type: ignore[no-untyped-def]
 def test_overlay_changes_a_card(blood, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     r = blood("data", "show", "nemeses", "lucilla", "--json")
     card = r.json()
+    assert card.pop("ok") is True  # every --json document says ok; the record is the rest
     card["name"] = "Lucilla, Transcribed"
     card["source"] = "rulebook"
     (tmp_path / "nemeses.yaml").write_text(json.dumps([card]))  # JSON is valid YAML
@@ -116,3 +117,37 @@ def test_validate_checks_the_rules_reference(blood, tmp_path: Path) -> None:  # 
 def test_show_title_keeps_the_id(blood) -> None:  # type: ignore[no-untyped-def]
     r = blood("data", "show", "reactions", "lucilla-r01")
     assert r.code == 0 and "Wingbeat Descent [lucilla-r01]" in r.out  # not eaten as markup
+
+
+def _stray_overlay(blood, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    card = blood("data", "show", "minions", "undead-bone-sentinel", "--json").json()
+    card.pop("ok")
+    card["name"] = "Zzyzx Overlay Card"
+    folder.mkdir()
+    (folder / "my-minions.yaml").write_text(json.dumps([card]))  # belongs to no kind
+    (folder / "minions.yml").write_text(json.dumps([card]))  # .yml is for kind folders
+    (folder / "cards").mkdir()
+    (folder / "cards" / "x.yaml").write_text(json.dumps([card]))
+    (folder / "notes.txt").write_text("not YAML: not a data file")
+
+
+def test_a_file_of_no_kind_is_named_not_loaded(blood, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    overlay = tmp_path / "box"
+    _stray_overlay(blood, overlay)
+    r = blood("--data-dir", str(overlay), "data", "validate", "--json")
+    assert r.code == 0, r.err
+    warned = {Path(w["file"]).name: w["message"] for w in r.json()["warnings"]}
+    assert set(warned) == {"my-minions.yaml", "minions.yml", "cards"}
+    assert "did you mean minions.yaml" in warned["my-minions.yaml"]
+    r = blood("--data-dir", str(overlay), "data", "validate")
+    assert r.code == 0 and "Not loaded:" in r.out and "my-minions.yaml" in r.out
+    # an error with --strict
+    r = blood("--data-dir", str(overlay), "data", "validate", "--strict", "--json")
+    assert r.code == 1 and r.json()["ok"] is False
+    assert any("my-minions.yaml" in e["file"] for e in r.json()["errors"])
+    # and a warning on every load, on stderr (the output stays the command's)
+    r = blood("--data-dir", str(overlay), "roll", "R G B", "--seed", "1", "--json")
+    assert r.code == 0 and r.json()["ok"] is True
+    assert "my-minions.yaml" in r.err and "not loaded" in r.err
+    r = blood("--data-dir", str(overlay), "data", "show", "minions", "undead-bone-sentinel")
+    assert "Zzyzx" not in r.out and "my-minions.yaml" in r.err

@@ -214,7 +214,7 @@ def test_7_a_dangling_symlink_in_the_rules(
 def test_8_an_unexpected_exception_is_one_line(
     blood: Any, monkeypatch: pytest.MonkeyPatch, saves_dir: Path
 ) -> None:
-    from blood_companion.cli import session, status_fast
+    from blood_companion.cli import session, textview
     from blood_companion.rules import loader
 
     def boom(*_: object, **__: object) -> None:
@@ -225,7 +225,7 @@ def test_8_an_unexpected_exception_is_one_line(
     cases = [
         (session, "open_session", ["campaign", "show"], "blood campaign show"),
         (loader, "load_index", ["rules", "push"], "blood rules"),
-        (status_fast, "print_lines", ["status"], "blood status"),
+        (textview, "print_lines", ["status"], "blood status"),
         (sys.modules["blood_companion.cli.entry"], "dispatch", ["roll", "R"], "blood roll"),
     ]
     for module, name, args, command in cases:
@@ -535,4 +535,4 @@ def test_16_partial_catalog_cache_files_are_cleaned(tmp_path: Path) -> None:
     ).returncode
     assert code == 0
     assert not partial.exists()
-    assert [p.suffix for p in cache.iterdir()] == [".pickle"]
+    assert [p.suffix for p in cache.iterdir()] == [".marshal"]

@@ -14,6 +14,7 @@ def test_placeholder_mark(blood, saves_dir: Path, tmp_path: Path) -> None:  # ty
     assert "Placeholder content: Troupers" in r.out
     # an owner who transcribed Aurel's card no longer sees Troupers marked
     card = blood("data", "show", "troupers", "aurel", "--json").json()
+    card.pop("ok")
     card["source"] = "rulebook"
     overlay = tmp_path / "box"
     overlay.mkdir()

@@ -163,3 +163,43 @@ def test_cache_does_not_hide_errors(tmp_path: Path) -> None:
         load_catalog(tmp_path)
     with pytest.raises(ContentError):
         load_catalog(tmp_path)
+
+
+def test_cached_catalog_equals_the_validated_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache rebuilds every record (nested models too) exactly as validation made it, with
+    the same set fields, prints and fingerprint; it is marshal data, never a pickle."""
+    monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path))
+    fresh = validate_layers([shipped_data_dir()])
+    load_catalog(use_cache=True)  # writes the cache
+    (cache_file,) = tmp_path.glob("catalog-*")
+    assert cache_file.suffix == ".marshal"
+    assert b"pickle" not in cache_file.read_bytes()[:2] and cache_file.read_bytes()[:1] != b"\x80"
+    cached = load_catalog(use_cache=True)
+    assert type(cached.records).__name__ == "LazyRecords"
+    for kind, records in fresh.records.items():
+        again = cached.all(kind)
+        assert [r.id for r in again] == [r.id for r in records]
+        for a, b in zip(records, again, strict=True):
+            assert type(a) is type(b)
+            assert a == b and a.model_dump() == b.model_dump()
+            assert a.model_fields_set == b.model_fields_set
+    assert cached.record_prints() == fresh.record_prints()
+    assert cached.fingerprint() == fresh.fingerprint()
+    assert cached.get("dice", "red").faces[0].label == fresh.get("dice", "red").faces[0].label
+
+
+@pytest.mark.parametrize("junk", [b"", b"\x80\x04junk", b"not marshal at all", b"\xff" * 64])
+def test_a_damaged_cache_is_no_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, junk: bytes
+) -> None:
+    import marshal
+
+    monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path))
+    load_catalog(use_cache=True)
+    (cache_file,) = tmp_path.glob("catalog-*")
+    cache_file.write_bytes(junk)
+    assert load_catalog(use_cache=True).get("dice", "red") is not None
+    cache_file.write_bytes(marshal.dumps({"format": 2, "key": "other", "records": {}}))
+    assert load_catalog(use_cache=True).get("dice", "red") is not None

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from blood_companion import matching
 from blood_companion.content import models as m
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
@@ -17,29 +18,10 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 def match_id(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str:
-    """The id among ``(id, name)`` candidates that `text` names: the exact id, a unique id
-    prefix, the name (any case) or a unique name prefix. Raises RuleError otherwise."""
-    cands = list(dict.fromkeys(candidates))
-    key = text.strip().lower()
-    if not key:
-        raise RuleError(f"no {what} given")
-    for cid, _ in cands:
-        if cid == key:
-            return cid
-    for cid, name in cands:
-        if name.lower() == key:
-            return cid
-    hits = [cid for cid, name in cands if cid.startswith(key) or name.lower().startswith(key)]
-    hits = list(dict.fromkeys(hits))
-    if len(hits) == 1:
-        return hits[0]
-    shown = ", ".join(cid for cid, _ in cands[:12]) + (" ..." if len(cands) > 12 else "")
-    if hits:
-        raise RuleError(
-            f"{text!r} could be several {what}s: {', '.join(hits[:8])}",
-            hint="type more of the id",
-        )
-    raise RuleError(f"unknown {what} {text!r}", hint=f"choices: {shown}" if cands else None)
+    """The id among ``(id, name)`` candidates that `text` names (the one matcher,
+    :func:`blood_companion.matching.match`: id, name, unique prefix or part, "did you mean").
+    Raises RuleError otherwise."""
+    return matching.match(text, candidates, what, error=RuleError)
 
 
 def trouper_at(state: CampaignState, who: str) -> int:

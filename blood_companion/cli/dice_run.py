@@ -1,0 +1,521 @@
+"""`blood roll` and `blood odds`: read the options, ask the engine, print (no typer, no pydantic).
+
+Both commands are pure questions about dice, asked at the table every few minutes, so they run
+on what the standard library, the engine's dice and odds (``engine/dice.py``,
+``engine/odds.py``) and the validated data pack's cached records (``content/raw.py``) give:
+``cli.entry`` parses the command line here (:func:`fast_main`) and the typer commands of
+``cli/dice_cmd.py`` (what ``--help`` and completion show) build the same :class:`RollAsk` or
+:class:`OddsAsk` and call the same :func:`roll` and :func:`odds`. When the data pack has no
+fresh cache, the loader validates it (and writes one).
+
+The notation is documented in docs/dice-and-odds.md.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from blood_companion.cli.textview import Line, grid
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.dice import (
+    DIE_NAMES,
+    DiceBox,
+    Face,
+    Pool,
+    format_pool,
+    parse_faces,
+    parse_pool,
+    roll_pool,
+    triumph_total,
+)
+from blood_companion.errors import BloodError, UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from blood_companion.cli.settings import Settings
+    from blood_companion.engine.odds import OddsResult
+
+BAR_WIDTH = 32
+PLACEHOLDER_NOTE = (
+    "These dice faces are placeholder content; transcribe your own dice (README, "
+    "'Transcribing your box')."
+)
+
+
+class RollAsk:
+    """What `blood roll` was asked."""
+
+    def __init__(
+        self,
+        pool: str = "",
+        seed: int | None = None,
+        dice: str | None = None,
+        as_json: bool = False,
+    ) -> None:
+        self.pool, self.seed, self.dice, self.as_json = pool, seed, dice, as_json
+
+
+class OddsAsk:
+    """What `blood odds` was asked."""
+
+    def __init__(
+        self,
+        pool: str = "",
+        target: int | None = None,
+        reroll: int = 0,
+        bonus_triumphs: int = 0,
+        bonus_dice: list[str] | None = None,
+        trouper: str | None = None,
+        trait: str | None = None,
+        exhausted: bool = False,
+        knocked_out: bool = False,
+        insanity: int | None = None,
+        insanity_reading: str | None = None,
+        as_json: bool = False,
+    ) -> None:
+        self.pool, self.target, self.reroll = pool, target, reroll
+        self.bonus_triumphs, self.bonus_dice = bonus_triumphs, list(bonus_dice or [])
+        self.trouper, self.trait = trouper, trait
+        self.exhausted, self.knocked_out = exhausted, knocked_out
+        self.insanity, self.insanity_reading = insanity, insanity_reading
+        self.as_json = as_json
+
+
+# --------------------------------------------------------------------------- the data
+
+
+class _Rec:
+    """A cached record's fields as attributes (what DiceBox.from_models reads)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        for key, value in data.items():
+            if isinstance(value, list):
+                value = [_Rec(v) if isinstance(v, dict) else v for v in value]
+            elif isinstance(value, dict) and key != "traits":
+                value = _Rec(value)
+            setattr(self, key, value)
+
+
+class Pack:
+    """What the dice commands read from the data pack (shipped pack plus the overlay)."""
+
+    def __init__(
+        self,
+        dice: list[Any],
+        config: Any,
+        insanity_spaces: list[Any],
+        troupers: dict[str, dict[str, str]],
+    ) -> None:
+        self.box = DiceBox.from_models(dice)
+        self.placeholder = {d.letter for d in dice if d.source == "placeholder"}
+        self.defeats_cancel = bool(config.defeats_cancel_triumphs)
+        self.insanity_reading = str(config.insanity_reroll_reading)
+        self.insanity_spaces = insanity_spaces
+        self.troupers = troupers
+
+
+def pack(settings: Settings) -> Pack:
+    """The pack's dice, rules options, Insanity track and Troupers' traits: from the validated
+    cache (no pydantic), else from the loader (which validates and caches). The overlay's files
+    that belong to no kind are named on stderr."""
+    from blood_companion.content import raw
+
+    layers = raw.layers_for(settings.data_dir)
+    records = raw.cached_records(layers)
+    if records is None:
+        from blood_companion.content.loader import load_layers
+
+        catalog = load_layers(layers)  # raises ContentError for a pack with problems
+        records = {
+            k: [r.model_dump() for r in catalog.all(k)]
+            for k in ("dice", "rules_config", "insanity", "troupers")
+        }
+    _warn(raw.strays(layers))
+    troupers = {t["id"]: dict(t.get("traits") or {}) for t in records["troupers"]}
+    spaces = [_Rec(s) for s in records["insanity"][0]["spaces"]]
+    return Pack(
+        [_Rec(d) for d in records["dice"]], _Rec(records["rules_config"][0]), spaces, troupers
+    )
+
+
+def _warn(problems: list[Any]) -> None:
+    from blood_companion.display import clean
+
+    for p in problems:
+        sys.stderr.write(clean(f"Warning: {p}") + "\n")
+
+
+# --------------------------------------------------------------------------- roll
+
+
+def _face_json(face: Face) -> dict[str, Any]:
+    return {
+        "die": face.die,
+        "triumphs": face.triumphs,
+        "defeats": face.defeats,
+        "label": face.label,
+    }
+
+
+def roll(ask: RollAsk, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
+    """Roll the pool (or read the physical dice): the JSON document and the lines to show.
+    Raises BloodError (a DiceError for a bad pool or face, a UsageError for bad options)."""
+    data = pack(settings)
+    pool = parse_pool(ask.pool, data.box)
+    if ask.dice is not None and ask.seed is not None:
+        raise UsageError("give either --seed (digital dice) or --dice (your physical dice)")
+    seed = ask.seed
+    if ask.dice is not None:
+        faces = parse_faces(ask.dice, pool, data.box)
+        source = "physical"
+    else:
+        if seed is None:
+            import random
+
+            seed = random.SystemRandom().randrange(2**32)
+        faces = roll_pool(pool, data.box, Chance.fresh(seed, 0))
+        source = "digital"
+    cancel = data.defeats_cancel
+    total = triumph_total(faces, defeats_cancel=cancel)
+    placeholder = bool(set(pool) & data.placeholder)
+    doc = {
+        "pool": list(pool),
+        "seed": seed,
+        "source": source,
+        "faces": [_face_json(f) for f in faces],
+        "triumphs": total,
+        "defeats": sum(f.defeats for f in faces),
+        "defeats_cancel_triumphs": cancel,
+        "placeholder": placeholder,
+    }
+    head = f"Rolled {format_pool(pool)}" + (
+        f" (seed {seed})" if source == "digital" else " (your dice)"
+    )
+    lines: list[Line] = [(head, "italic")]
+    rows = [[DIE_NAMES[f.die], f.label or "", str(f.triumphs), str(f.defeats or "")] for f in faces]
+    lines += grid(["die", "face", "Triumphs", "Defeats"], rows, right=(2, 3), header_style="bold")
+    lines.append(
+        (f"Triumphs: {total}" + ("  (Defeats cancel Triumphs)" if cancel else ""), "bold green")
+    )
+    if placeholder:
+        lines += _wrapped(PLACEHOLDER_NOTE, "dim")
+    return doc, lines
+
+
+def _wrapped(text: str, style: str) -> list[Line]:
+    from blood_companion.cli.status_view import _wrap
+    from blood_companion.cli.textview import width
+
+    return [(t, style) for t in _wrap(text, width())]
+
+
+# --------------------------------------------------------------------------- odds
+
+
+def _exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def odds(ask: OddsAsk, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
+    """The exact odds asked: the JSON document and the lines to show. Raises BloodError."""
+    from blood_companion.engine.odds import apply_conditions, check_odds_inputs, trait_pool
+    from blood_companion.engine.odds import odds as solve
+
+    data = pack(settings)
+    box = data.box
+    text = ask.pool.strip()
+    if ask.target is None:
+        raise UsageError("--target T is needed (the Triumphs the roll must reach)")
+    label = None
+    if ask.trouper is not None or ask.trait is not None:
+        if text:
+            raise UsageError("give a POOL or --trouper with --trait, not both")
+        if ask.trouper is None or ask.trait is None:
+            raise UsageError("--trouper and --trait go together")
+        traits = data.troupers.get(ask.trouper)
+        if traits is None:
+            from blood_companion.matching import did_you_mean, find
+
+            found = find(ask.trouper, [(t, t) for t in data.troupers])
+            close = did_you_mean(list(found.ambiguous or found.close))
+            ids = ", ".join(data.troupers)
+            raise BloodError(
+                f"no Trouper {ask.trouper!r}",
+                hint="; ".join(h for h in (close, f"Troupers: {ids}") if h),
+            )
+        pool: Pool = trait_pool(traits, ask.trait, box)
+        label = f"{ask.trouper} {ask.trait.lower()}"
+    elif text:
+        pool = parse_pool(text, box)
+    else:
+        raise UsageError('give a POOL (e.g. "R G B") or --trouper ID --trait TRAIT')
+    bonus: Pool = parse_pool(" ".join(ask.bonus_dice), box) if ask.bonus_dice else ()
+    check_odds_inputs(pool, box, ask.target, ask.reroll, ask.bonus_triumphs, bonus)
+    insanity = _insanity(data, ask.insanity, ask.insanity_reading)
+    given = {
+        "pool": pool,
+        "bonus_dice": bonus,
+        "bonus_triumphs": ask.bonus_triumphs,
+        "rerolls": ask.reroll,
+        "insanity": insanity,
+    }
+    update, notes = apply_conditions(exhausted=ask.exhausted, knocked_out=ask.knocked_out)
+    used = {**given, **update}
+    result = solve(
+        used["pool"],
+        box,
+        ask.target,
+        rerolls=used["rerolls"],
+        bonus_triumphs=used["bonus_triumphs"],
+        bonus_dice=used["bonus_dice"],
+        insanity=used["insanity"],
+        defeats_cancel=data.defeats_cancel,
+    )
+    placeholder = bool(set((*pool, *bonus, *result.pool)) & data.placeholder)
+    doc = {
+        "pool": list(pool),
+        "target": ask.target,
+        "reroll": ask.reroll,
+        "probability": float(result.probability),
+        "exact": _exact(result.probability),
+        "rolled_pool": list(result.pool),
+        "bonus_triumphs": result.bonus_triumphs,
+        "bonus_dice": list(bonus),
+        "substitutions": [
+            {"bonus": s.bonus, "slot": s.slot, "replaced": s.replaced}
+            for s in result.substitutions
+        ],
+        "rerolls_used": result.rerolls,
+        "insanity": _insanity_json(result),
+        "exhausted": ask.exhausted,
+        "knocked_out": ask.knocked_out,
+        "trouper": label,
+        "defeats_cancel_triumphs": result.defeats_cancel,
+        "distribution": [
+            {"triumphs": t, "probability": float(p), "exact": _exact(p)}
+            for t, p in result.distribution
+        ],
+        "placeholder": placeholder,
+    }
+    return doc, _odds_lines(pool, ask, label, bonus, result, notes, placeholder)
+
+
+def _insanity(data: Pack, cube: int | None, reading: str | None) -> Any:
+    from blood_companion.engine.odds import insanity_bonuses
+
+    if cube is None:
+        if reading is not None:
+            raise UsageError("--insanity-reading goes with --insanity N")
+        return None
+    chosen = (reading or data.insanity_reading).replace("-", "_")
+    if chosen == "any_dice":
+        return insanity_bonuses(data.insanity_spaces, cube, "any_dice")
+    if chosen == "one_die":
+        return insanity_bonuses(data.insanity_spaces, cube, "one_die")
+    raise UsageError(f"--insanity-reading is any-dice or one-die, not {reading!r}")
+
+
+def _insanity_json(result: OddsResult) -> dict[str, Any] | None:
+    ins = result.insanity
+    if ins is None:
+        return None
+    return {"triumphs": ins.triumphs, "reroll": ins.reroll, "reroll_max_dice": ins.reroll_max_dice}
+
+
+def _insanity_words(result: OddsResult) -> str:
+    ins = result.insanity
+    assert ins is not None
+    bits = []
+    if ins.reroll:
+        bits.append(
+            "Re-roll" if ins.reroll_max_dice is None else f"Re-roll {ins.reroll_max_dice} die"
+        )
+    if ins.triumphs:
+        bits.append(f"+{ins.triumphs} Triumph{'s' if ins.triumphs > 1 else ''}")
+    return " or ".join(bits)
+
+
+def _odds_lines(
+    pool: Pool,
+    ask: OddsAsk,
+    label: str | None,
+    bonus: Pool,
+    result: OddsResult,
+    notes: tuple[str, ...],
+    placeholder: bool,
+) -> list[Line]:
+    from fractions import Fraction
+
+    p = result.probability
+    asked = format_pool(pool)
+    if label:
+        asked = f"{label} ({asked})"
+    extras = []
+    if result.rerolls:
+        extras.append(f"{result.rerolls} Re-roll{'s' if result.rerolls != 1 else ''}")
+    if result.bonus_triumphs:
+        extras.append(f"+{result.bonus_triumphs} Triumph{'s' if result.bonus_triumphs > 1 else ''}")
+    if result.insanity:
+        extras.append("Insanity: " + _insanity_words(result))
+    head = (
+        f"{asked}, target {ask.target}"
+        + ((", " + ", ".join(extras)) if extras else "")
+        + f": {float(p):.2%}  (exactly {_exact(p)})"
+    )
+    lines: list[Line] = _wrapped(head, "bold green" if p >= Fraction(1, 2) else "bold yellow")
+    for note in notes:
+        lines += _wrapped(note, "")
+    if result.substitutions:
+        moves = ", ".join(
+            f"{s.bonus} replaces {s.replaced} (die {s.slot + 1})" for s in result.substitutions
+        )
+        lines += _wrapped(f"Best Bonus Dice: {moves} → roll {format_pool(result.pool)}", "")
+    elif bonus and not ask.knocked_out:
+        lines += _wrapped("Best Bonus Dice: keep the dice as they are (no replacement helps).", "")
+    if result.rerolls or (result.insanity and result.insanity.reroll):
+        lines += _wrapped(
+            "Re-rolls assume the best choice after each roll (see each die, re-roll the ones"
+            " that raise the chance most).",
+            "dim",
+        )
+    top = max((q for _, q in result.distribution), default=Fraction(0))
+    rows, styles = [], []
+    for t, q in result.distribution:
+        bar = "█" * round(BAR_WIDTH * q / top) if top else ""
+        rows.append([str(t), bar, f"{float(q):6.2%}", f"{float(result.at_least(t)):6.2%}"])
+        styles.append("green" if t >= (ask.target or 0) else "red")
+    lines += grid(
+        ["Triumphs", "", "exactly", "at least"], rows, right=(0, 2, 3), styles=styles, width=100
+    )
+    if placeholder:
+        lines += _wrapped(PLACEHOLDER_NOTE, "dim")
+    return lines
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+class Usage(Exception):
+    """Bad command-line input (exit code 2)."""
+
+
+ROLL_USAGE = "Usage: blood roll [OPTIONS] POOL...\nTry 'blood roll --help' for help."
+ODDS_USAGE = "Usage: blood odds [OPTIONS] [POOL]...\nTry 'blood odds --help' for help."
+# option -> (attribute, kind): "flag", "int", "str" or "list" (repeatable)
+ROLL_OPTIONS = {"--seed": ("seed", "int"), "--dice": ("dice", "str"), "--json": ("as_json", "flag")}
+ODDS_OPTIONS = {
+    "--target": ("target", "int"),
+    "-t": ("target", "int"),
+    "--reroll": ("reroll", "int"),
+    "-r": ("reroll", "int"),
+    "--bonus-triumphs": ("bonus_triumphs", "int"),
+    "-k": ("bonus_triumphs", "int"),
+    "--bonus-dice": ("bonus_dice", "list"),
+    "--trouper": ("trouper", "str"),
+    "--trait": ("trait", "str"),
+    "--exhausted": ("exhausted", "flag"),
+    "--knocked-out": ("knocked_out", "flag"),
+    "--insanity": ("insanity", "int"),
+    "--insanity-reading": ("insanity_reading", "str"),
+    "--json": ("as_json", "flag"),
+}
+
+
+def parse(args: list[str], options: dict[str, tuple[str, str]]) -> tuple[dict[str, Any], str]:
+    """The options given and the POOL words; raises Usage as typer would."""
+    given: dict[str, Any] = {}
+    words: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            words.extend(args[i + 1 :])
+            break
+        name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if name in options:
+            attr, kind = options[name]
+            if kind == "flag":
+                if eq:
+                    raise Usage(f"Option '{name}' does not take a value.")
+                given[attr] = True
+            else:
+                if not eq:
+                    if i + 1 >= len(args):
+                        raise Usage(f"Option '{name}' requires an argument.")
+                    value = args[i + 1]
+                    i += 1
+                if kind == "int":
+                    number = _whole_number(value)
+                    if number is None:
+                        raise Usage(
+                            f"Invalid value for '{name}': '{value}' is not a valid integer."
+                        )
+                    given[attr] = number
+                elif kind == "list":
+                    given.setdefault(attr, []).append(value)
+                else:
+                    given[attr] = value
+        elif arg.startswith("-") and len(arg) > 1 and not arg[1:].isdigit():
+            raise Usage(f"No such option: {name}")
+        else:
+            words.append(arg)
+        i += 1
+    return given, " ".join(words).strip()
+
+
+def _whole_number(text: str) -> int | None:
+    """An integer typed as digits 0-9 with an optional sign (what typer takes), else None."""
+    word = text.strip()
+    digits = word[1:] if word[:1] in "+-" else word
+    if digits.isascii() and digits.isdigit() and len(digits) <= 18:
+        return int(word)
+    return None
+
+
+def fast_main(command: str, args: list[str], settings: Settings) -> int:
+    """`blood roll ...` or `blood odds ...` (the words after the command); the exit code."""
+    options = args[: args.index("--")] if "--" in args else args
+    as_json = "--json" in options
+    try:
+        if command == "roll":
+            given, pool = parse(args, ROLL_OPTIONS)
+            if not pool:
+                raise Usage("Missing argument 'POOL...'.")
+            doc, lines = roll(RollAsk(pool=pool, **given), settings)
+        else:
+            given, pool = parse(args, ODDS_OPTIONS)
+            if "target" not in given:
+                raise Usage("Missing option '--target' / '-t'.")
+            doc, lines = odds(OddsAsk(pool=pool, **given), settings)
+    except Usage as exc:
+        from blood_companion.cli.entry import usage_error
+
+        sys.stderr.write((ROLL_USAGE if command == "roll" else ODDS_USAGE) + "\n")
+        return usage_error(str(exc), as_json)
+    except BloodError as exc:
+        from blood_companion.display import clean, json_text
+
+        if as_json:
+            sys.stdout.write(json_text(exc.to_json()) + "\n")
+        sys.stderr.write(clean(f"Error: {exc.message}") + "\n")
+        if exc.hint:
+            sys.stderr.write(clean(f"Hint: {exc.hint}") + "\n")
+        return exc.exit_code
+    show(doc, lines, as_json)
+    return 0
+
+
+def show(doc: dict[str, Any], lines: list[Line], as_json: bool) -> None:
+    """Print a dice answer: its JSON document (``ok`` first) or its lines."""
+    if as_json:
+        from blood_companion.display import json_text
+
+        sys.stdout.write(json_text({"ok": True, **doc}) + "\n")
+        sys.stdout.flush()
+        return
+    from blood_companion.cli.textview import print_lines
+
+    print_lines(lines)

@@ -1,0 +1,237 @@
+"""Views of a campaign answered from a cached document while the save is unchanged.
+
+A view (`blood status`, `blood night next`, `blood day next`, `blood campaign show`, `blood
+campaign log`) is a pure function of the save and the data pack: the command builds a plain
+document (``cli/view_docs.py``, ``cli/status_view.py``), stores it here, and renders it to
+lines (``cli/view_text.py``, ``cli/status_view.py``). The next time, while the save's head and
+revision, the data folder and the app version are the same, :func:`fast_view` renders the
+stored document with the same renderer, without typer, pydantic, the engine or the data pack.
+A command that changes the campaign stores the views of its new state (``session.record``).
+
+The cache is one JSON file per campaign and view in ``SAVES/.cache/`` (``NAME.VIEW.json``),
+keyed by what :func:`~blood_companion.store.peek.head_key` reads from the save after checking
+it as the store would: a save the store would refuse or rebuild is never answered from here.
+Anything unusual (no cache, another key, a damaged file, an option the fast path does not
+know) returns None and the command runs in full. Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from blood_companion.cli.settings import Settings, current
+from blood_companion.errors import BloodError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from blood_companion.cli.textview import Line
+
+SAVE_SUFFIX = ".blood.db"
+CACHE_DIR = ".cache"
+MAX_CACHE_BYTES = 4 << 20  # a view's document is a few KB
+
+# command words -> (view name, options the fast path answers: as JSON or as text)
+VIEWS: dict[tuple[str, ...], tuple[str, frozenset[str]]] = {
+    ("status",): ("status", frozenset({"--json"})),
+    ("night", "next"): ("night-next", frozenset({"--json"})),
+    ("day", "next"): ("day-next", frozenset({"--json"})),
+    ("campaign", "show"): ("campaign-show", frozenset({"--json"})),
+    ("campaign", "log"): ("campaign-log", frozenset()),  # --json prints every step: no cache
+}
+# view -> its renderer: "module:function", called as function(doc, width) -> lines
+RENDERERS = {
+    "status": "blood_companion.cli.status_view:render",
+    "night-next": "blood_companion.cli.view_text:night_next",
+    "day-next": "blood_companion.cli.view_text:day_next",
+    "campaign-show": "blood_companion.cli.view_text:campaign_show",
+    "campaign-log": "blood_companion.cli.view_text:campaign_log",
+}
+
+
+def _version() -> str:
+    from blood_companion import __version__
+
+    return __version__
+
+
+def save_path(folder: Path, name: str) -> Path:
+    return folder / f"{name}{SAVE_SUFFIX}"
+
+
+def cache_path(folder: Path, name: str, view: str = "status") -> Path:
+    return folder / CACHE_DIR / f"{name}.{view}.json"
+
+
+def cache_key(head: tuple[str, int], settings: Settings) -> dict[str, Any]:
+    from blood_companion.content.paths import overlay_stamp
+
+    return {
+        "state_hash": head[0],
+        "revision": head[1],
+        "data_dir": settings.data_path or "",
+        # the owner's cards (transcribed or hand-written) change what a view shows
+        "data_stamp": overlay_stamp(settings.data_path),
+        "version": _version(),
+    }
+
+
+def with_ok(doc: Any) -> Any:
+    """A ``--json`` document as printed: ``"ok"`` first (true unless it says otherwise)."""
+    if isinstance(doc, dict) and "ok" not in doc:
+        return {"ok": True, **doc}
+    return doc
+
+
+# --------------------------------------------------------------------------- storing
+
+
+def store_view(folder: Path, name: str, view: str, doc: dict[str, Any]) -> None:
+    """Keep a view's document of the save as it is now (failures only cost speed)."""
+    from blood_companion.fileio import remove_stale_tmp, write_atomic
+    from blood_companion.store.peek import head_key
+
+    path = cache_path(folder, name, view)
+    try:
+        head = head_key(save_path(folder, name))
+        if head is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_tmp(path.parent)  # partial files of a process killed while writing
+        text = json.dumps({"key": cache_key(head, current()), "doc": doc}, ensure_ascii=False)
+        write_atomic(path, text.encode("utf-8", "surrogatepass"))
+    except (OSError, ValueError, BloodError):
+        pass
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def campaign_of(folder: Path, settings: Settings) -> str | None:
+    """The campaign a command acts on, as session.campaign_name chooses it (or None)."""
+    from blood_companion.fileio import read_text
+
+    if settings.campaign:
+        return settings.campaign
+    try:
+        last = read_text(folder / ".last-campaign", limit=4096).strip()
+    except BloodError:
+        last = ""
+    try:
+        names = sorted(
+            p.name[: -len(SAVE_SUFFIX)]
+            for p in folder.iterdir()
+            if p.name.endswith(SAVE_SUFFIX) and not p.name.startswith(".")
+        )
+    except OSError:
+        return None
+    if last and last in names:
+        return last
+    return names[0] if len(names) == 1 else None
+
+
+def cached(view: str, settings: Settings | None = None) -> dict[str, Any] | None:
+    """The stored document of a view of the selected campaign, if it is still true."""
+    from pathlib import Path
+
+    settings = settings if settings is not None else current()
+    folder = Path(settings.saves_path)
+    name = campaign_of(folder, settings)
+    if not name:
+        return None
+    from blood_companion.names import campaign_name_problem
+
+    if campaign_name_problem(name) is not None:
+        return None  # the full command says what is wrong with it
+    from blood_companion.fileio import check_path, read_text
+    from blood_companion.store.peek import head_key
+
+    try:
+        check_path(save_path(folder, name), "the save file")
+        head = head_key(save_path(folder, name))
+        if head is None:
+            return None
+        data = json.loads(read_text(cache_path(folder, name, view), limit=MAX_CACHE_BYTES))
+    except (BloodError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != cache_key(head, settings):
+        return None
+    doc = data.get("doc")
+    return doc if isinstance(doc, dict) else None
+
+
+def render(view: str, doc: dict[str, Any], width: int) -> list[Line]:
+    """A view's document as lines of ``width`` columns (the one renderer of that view)."""
+    import importlib
+
+    module, _, function = RENDERERS[view].partition(":")
+    lines: list[Line] = getattr(importlib.import_module(module), function)(doc, width)
+    return lines
+
+
+def show(view: str, doc: dict[str, Any], as_json: bool) -> None:
+    """Print a view: its JSON document, or its lines (what the command and the fast path do)."""
+    from blood_companion.cli.textview import print_lines, width
+
+    if as_json:
+        from blood_companion.display import json_text
+
+        sys.stdout.write(json_text(with_ok(doc)) + "\n")
+        sys.stdout.flush()
+        return
+    print_lines(render(view, doc, width()))
+
+
+def match(args: list[str]) -> tuple[str, bool] | None:
+    """(view, as JSON) when the command line asks for a view the fast path answers."""
+    for words, (view, options) in VIEWS.items():
+        n = len(words)
+        if tuple(args[:n]) == words:
+            rest = args[n:]
+            if all(a in options for a in rest) and len(set(rest)) == len(rest):
+                return view, "--json" in rest
+            return None
+    return None
+
+
+def fast_view(args: list[str], settings: Settings) -> int | None:
+    """The exit code of a view answered from its stored document, or None when the command
+    must run in full."""
+    found = match(args)
+    if found is None:
+        return None
+    view, as_json = found
+    try:
+        doc = cached(view, settings)
+        if doc is None:
+            return None
+        if not as_json:
+            lines = render(view, doc, _width())
+    except Exception:  # noqa: BLE001 - a cache we cannot render is no cache: build it anew
+        return None
+    try:
+        if as_json:
+            show(view, doc, True)
+        else:
+            from blood_companion.cli.textview import print_lines
+
+            print_lines(lines)
+    except BrokenPipeError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the last line of defence (cli.entry.unexpected)
+        from blood_companion.cli.entry import unexpected
+
+        return unexpected(" ".join(args[:2]).replace(" --json", ""), exc, as_json)
+    return 0
+
+
+def _width() -> int:
+    from blood_companion.cli.textview import width
+
+    return width()
+
+
+__all__ = ["VIEWS", "cached", "fast_view", "show", "store_view"]

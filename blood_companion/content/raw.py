@@ -1,0 +1,268 @@
+"""The data pack's folders and its validated cache, without pydantic (standard library only).
+
+Where the pack's files are (the shipped pack, the owner's overlay, each kind's files), the key
+of the validated-catalog cache and the cache's raw records: each record's validated fields as
+plain data. ``content/loader.py`` builds pydantic models from them; `blood roll` and
+`blood odds` read the dice, the rules options, the Insanity track and the Troupers' traits
+straight from them (``cli/dice_run.py``). The cache is written only by the loader, after the
+whole pack validated, so raw records are validated records.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from blood_companion import __version__
+from blood_companion.content.paths import user_data_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from blood_companion.content.errors import Problem
+
+# The kinds, in loading order (content/loader.py's KINDS holds their models, in this order).
+KIND_NAMES = (
+    "components",
+    "rules_config",
+    "dice",
+    "night_board",
+    "insanity",
+    "village",
+    "difficulty",
+    "zones",
+    "locations",
+    "events",
+    "minions",
+    "nemeses",
+    "reactions",
+    "vlad_reactions",
+    "weaknesses",
+    "troupers",
+    "starting_tactics",
+    "trouper_items",
+    "advanced_tactics",
+    "special_tactics",
+    "special_items",
+)
+# Folders of an overlay that are not kinds but are read by something else.
+OTHER_FOLDERS = ("rules", "schemas")
+CACHE_FORMAT = 3
+MAX_CACHE_FILE = 64 << 20
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def shipped_data_dir() -> Path:
+    """The data pack inside the installed wheel, or the repository's data/ when run from source."""
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "_data"
+    if packaged.is_dir():
+        return packaged
+    return here.parent / "data"
+
+
+def overlay_dir_from_env() -> Path | None:
+    value = os.environ.get("BLOOD_DATA_DIR")
+    return Path(value) if value else None
+
+
+def kind_files(root: Path, kind: str) -> list[Path]:
+    """The files of a kind in one layer: ``KIND.yaml`` and ``KIND/*.yaml``. Whatever carries
+    such a name is listed (a FIFO, a dangling symlink), so reading it reports the problem."""
+    files: list[Path] = []
+    single = root / f"{kind}.yaml"
+    if single.is_symlink() or (single.exists() and not single.is_dir()):
+        files.append(single)
+    folder = root / kind
+    if folder.is_dir():
+        try:
+            found = [p for p in folder.iterdir() if p.suffix in (".yaml", ".yml")]
+        except OSError:
+            found = [folder]  # unreadable: reading it names the folder and the reason
+        files.extend(sorted(found))
+    return files
+
+
+def has_data(folder: Path) -> bool:
+    """True when the folder holds at least one data file of a known kind."""
+    try:
+        return any(kind_files(folder, kind) for kind in KIND_NAMES)
+    except OSError:
+        return False
+
+
+def effective_overlay(data_dir: Path | None = None) -> Path | None:
+    """The overlay every command layers over the shipped pack: --data-dir / BLOOD_DATA_DIR,
+    else the owner's user data folder when it holds cards (what they transcribed)."""
+    if data_dir is not None:
+        return data_dir
+    env = overlay_dir_from_env()
+    if env is not None:
+        return env
+    default = user_data_dir()
+    return default if has_data(default) else None
+
+
+def layers_for(data_dir: Path | None) -> list[Path]:
+    """The shipped pack, then the overlay (see :func:`effective_overlay`)."""
+    overlay = effective_overlay(data_dir)
+    return [shipped_data_dir(), *([overlay] if overlay is not None else [])]
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+# --------------------------------------------------------------------------- stray files
+
+
+def stray_files(root: Path) -> list[Problem]:
+    """The YAML files of an overlay folder that belong to no kind, so nothing loads them
+    (``my-minions.yaml``, ``minions.yml``, ``cards/x.yaml``): one problem each, with the kind
+    it may have meant. Never raises (a folder that cannot be listed has none)."""
+    from blood_companion.content.errors import Problem
+    from blood_companion.matching import close_to
+
+    kinds = [(k, k) for k in KIND_NAMES]
+    out: list[Problem] = []
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return out
+    for entry in entries:
+        name = entry.name
+        if name.startswith("."):
+            continue
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            continue
+        if is_dir:
+            if name in KIND_NAMES or name in OTHER_FOLDERS:
+                continue
+            try:
+                found = [p for p in os.listdir(entry.path) if p.endswith((".yaml", ".yml"))]
+            except OSError:
+                continue
+            if found:
+                near = close_to(name, kinds, n=1)
+                out.append(
+                    Problem(
+                        _display(Path(entry.path)),
+                        None,
+                        None,
+                        f"a folder of {len(found)} YAML file(s) that belongs to no kind, so "
+                        "none is loaded"
+                        + (f": did you mean the folder {near[0]}/?" if near else "")
+                        + " (kinds: "
+                        + ", ".join(KIND_NAMES)
+                        + ")",
+                    )
+                )
+            continue
+        stem, dot, suffix = name.rpartition(".")
+        if not dot or suffix not in ("yaml", "yml"):
+            continue
+        if suffix == "yaml" and stem in KIND_NAMES:
+            continue
+        if stem in KIND_NAMES:
+            why = f"is not loaded: name it {stem}.yaml (a kind's file ends in .yaml)"
+        else:
+            near = close_to(stem, kinds, n=1)
+            why = "belongs to no kind, so it is not loaded" + (
+                f": did you mean {near[0]}.yaml (or a file in {near[0]}/)?" if near else ""
+            )
+        out.append(Problem(_display(Path(entry.path)), None, None, why))
+    return out
+
+
+def strays(layers: Sequence[Path]) -> list[Problem]:
+    """Stray files of every layer but the shipped pack."""
+    shipped = shipped_data_dir()
+    return [p for root in layers if root != shipped for p in stray_files(root)]
+
+
+# --------------------------------------------------------------------------- the cache
+
+
+def _cache_dir() -> Path:
+    from blood_companion.dirs import user_cache_dir
+
+    return Path(user_cache_dir())
+
+
+def _fingerprint(layers: Iterable[Path]) -> str:
+    """The cache key of these layers: the app, the models and loader, every file's path, size
+    and modification time. Raises OSError when a file cannot be listed."""
+    h = hashlib.sha256(f"{CACHE_FORMAT}|{__version__}".encode())
+    for name in ("models.py", "loader.py"):  # a change to the models (a checkout) is a new key
+        source = os.path.join(_HERE, name)
+        st = os.stat(source)
+        h.update(f"{source}|{st.st_size}|{st.st_mtime_ns}".encode())
+    for root in layers:
+        h.update(str(root.resolve()).encode())
+        for kind in KIND_NAMES:
+            for path in kind_files(root, kind):
+                st = path.stat()
+                h.update(f"{path}|{st.st_size}|{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:32]
+
+
+def cache_file(key: str) -> Path:
+    return _cache_dir() / f"catalog-{key}.marshal"
+
+
+def from_blob(blob: bytes, key: str) -> dict[str, Any] | None:
+    """The cache file's data when it is ours for this key and well formed, else None: only
+    ever plain data (marshal builds no object of a class)."""
+    try:
+        data = marshal.loads(blob)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("key") != key:
+        return None
+    records = data.get("records")
+    if not (
+        isinstance(records, dict)
+        and set(records) == set(KIND_NAMES)
+        and all(
+            isinstance(rows, list) and all(isinstance(r, dict) for r in rows)
+            for rows in records.values()
+        )
+        and isinstance(data.get("origins"), list)
+        and isinstance(data.get("layers"), list)
+        and isinstance(data.get("prints"), dict)
+        and _sets_fit(data.get("sets"), records)
+    ):
+        return None
+    return data
+
+
+def _sets_fit(sets: Any, records: dict[str, list[Any]]) -> bool:
+    return isinstance(sets, dict) and all(
+        isinstance(sets.get(k), list)
+        and len(sets[k]) == len(rows)
+        and all(isinstance(names, list) for names in sets[k])
+        for k, rows in records.items()
+    )
+
+
+def cached_records(layers: Sequence[Path]) -> dict[str, list[dict[str, Any]]] | None:
+    """The validated records of these layers from the cache, per kind, or None when there is
+    no fresh cache (the loader validates and writes one)."""
+    if os.environ.get("BLOOD_NO_CACHE"):
+        return None
+    from blood_companion.fileio import FileProblem, read_regular
+
+    try:
+        key = _fingerprint(layers)
+        data = from_blob(read_regular(cache_file(key), limit=MAX_CACHE_FILE), key)
+    except (OSError, ValueError, FileProblem):
+        return None
+    return data["records"] if data is not None else None

@@ -1,0 +1,52 @@
+"""Where the platform keeps an application's caches and user data (standard library only).
+
+The same folders as ``platformdirs.user_cache_dir("blood-companion", appauthor=False)`` and
+``user_data_dir(...)``, without its import cost (``blood rules`` and the fast paths load this):
+
+=========  =======================================  =========================================
+platform   caches                                   user data
+=========  =======================================  =========================================
+Linux      ``$XDG_CACHE_HOME`` or ``~/.cache``      ``$XDG_DATA_HOME`` or ``~/.local/share``
+macOS      ``~/Library/Caches``                     ``~/Library/Application Support``
+Windows    ``%LOCALAPPDATA%\\...\\Cache``            ``%APPDATA%``
+=========  =======================================  =========================================
+
+each followed by ``blood-companion``. ``BLOOD_CACHE_DIR`` replaces the cache folder whole
+(tests and CI point it at a temporary folder).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+APP = "blood-companion"
+
+
+def _home(*parts: str) -> str:
+    return os.path.join(os.path.expanduser("~"), *parts)
+
+
+def user_cache_dir() -> str:
+    """The folder for caches that can be deleted at any time (rebuilt on the next run)."""
+    override = os.environ.get("BLOOD_CACHE_DIR")
+    if override:
+        return override
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or _home("AppData", "Local")
+        return os.path.join(base, APP, "Cache")
+    if sys.platform == "darwin":
+        return _home("Library", "Caches", APP)
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    return os.path.join(base if os.path.isabs(base) else _home(".cache"), APP)
+
+
+def user_data_dir() -> str:
+    """The owner's own data folder (what `blood data transcribe` writes)."""
+    if sys.platform == "win32":
+        base = os.environ.get("APPDATA") or _home("AppData", "Roaming")
+        return os.path.join(base, APP)
+    if sys.platform == "darwin":
+        return _home("Library", "Application Support", APP)
+    base = os.environ.get("XDG_DATA_HOME", "").strip()
+    return os.path.join(base if os.path.isabs(base) else _home(".local", "share"), APP)
