@@ -15,7 +15,7 @@ from typer._click import exceptions as click_exceptions
 
 from blood_companion import __version__
 from blood_companion.cli.common import hint_of, print_json, stderr, wants_json
-from blood_companion.cli.entry import unexpected, usage_doc
+from blood_companion.cli.failures import unexpected, usage_doc
 from blood_companion.cli.settings import Settings, using
 from blood_companion.errors import BloodError
 

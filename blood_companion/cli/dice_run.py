@@ -491,7 +491,7 @@ def fast_main(command: str, args: list[str], settings: Settings) -> int:
                 raise Usage("Missing option '--target' / '-t'.")
             doc, lines = odds(OddsAsk(pool=pool, **given), settings)
     except Usage as exc:
-        from blood_companion.cli.entry import usage_error
+        from blood_companion.cli.failures import usage_error
 
         sys.stderr.write((ROLL_USAGE if command == "roll" else ODDS_USAGE) + "\n")
         return usage_error(str(exc), as_json)

@@ -21,6 +21,9 @@ from __future__ import annotations
 import os
 import sys
 
+from blood_companion.cli.failures import unexpected as unexpected
+from blood_companion.cli.failures import usage_doc as usage_doc
+from blood_companion.cli.failures import usage_error as usage_error
 from blood_companion.cli.settings import GLOBAL_OPTIONS, Settings, current
 
 __all__ = ["GLOBAL_OPTIONS", "argument_problem", "check_args", "dispatch", "main", "unexpected"]
@@ -76,23 +79,6 @@ def _usage_exit(message: str) -> None:
     raise UsageExit(message)
 
 
-def usage_doc(message: str) -> dict[str, object]:
-    """The JSON document of a usage error (every command's ``--json`` error shape)."""
-    return {"ok": False, "error": message, "kind": "usage", "exit_code": 2}
-
-
-def usage_error(message: str, as_json: bool) -> int:
-    """Report a usage error: one line on stderr and, with ``--json``, the JSON error document
-    on stdout (:func:`usage_doc`); return exit code 2."""
-    if as_json:
-        from blood_companion.display import json_text
-
-        sys.stdout.write(json_text(usage_doc(message)) + "\n")
-        sys.stdout.flush()
-    sys.stderr.write(f"Error: {message}\n")
-    return 2
-
-
 def extract_global_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:
     """Take the global options out of argv: ({option name: value}, the remaining argv).
 
@@ -127,27 +113,6 @@ def settings_from(options: dict[str, str]) -> Settings:
         data_dir=options.get("--data-dir"),
         campaign=options.get("--campaign"),
     )
-
-
-def unexpected(command: str, exc: BaseException, as_json: bool = False) -> int:
-    """The last line of defence: one line naming the command and the exception; exit code 1.
-
-    ``BLOOD_DEBUG=1`` adds the traceback (for whoever fixes it)."""
-    name = type(exc).__name__
-    message = (
-        f"blood {command} stopped on an unexpected {name}. This is a bug in Blood Companion; "
-        "please report it with the command you ran and `blood --version`."
-    )
-    if as_json:
-        from blood_companion.display import json_text
-
-        sys.stdout.write(json_text({"ok": False, "error": message, "exception": name}) + "\n")
-    if os.environ.get("BLOOD_DEBUG"):
-        import traceback
-
-        traceback.print_exception(exc)
-    sys.stderr.write(f"Error: {message}\n")
-    return 1
 
 
 def command_word(args: list[str]) -> str:

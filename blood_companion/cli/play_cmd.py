@@ -142,9 +142,9 @@ class Loop:
 
     # ------------------------------------------------------------------ screens
     def show_status(self) -> None:
-        from blood_companion.cli.status_cmd import status_doc
         from blood_companion.cli.status_fast import print_lines, width
         from blood_companion.cli.status_view import render
+        from blood_companion.cli.view_docs import status_doc
 
         with self.open() as store:
             doc = status_doc(store)

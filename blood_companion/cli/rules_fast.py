@@ -329,7 +329,7 @@ def fast_main(args: list[str], settings: Settings | None = None) -> int:
         from blood_companion.errors import BloodError
 
         if not isinstance(exc, BloodError):
-            from blood_companion.cli.entry import unexpected
+            from blood_companion.cli.failures import unexpected
 
             return unexpected("rules", exc, as_json)
         return _error(exc.message, exc.hint, as_json, exc.exit_code)
@@ -348,7 +348,7 @@ def fast_main(args: list[str], settings: Settings | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except Exception as exc:  # noqa: BLE001 - the last line of defence (cli.entry.unexpected)
-        from blood_companion.cli.entry import unexpected
+        from blood_companion.cli.failures import unexpected
 
         return unexpected("rules", exc, as_json)
     return 0

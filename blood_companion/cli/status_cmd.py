@@ -15,26 +15,12 @@ import typer
 
 from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt
-from blood_companion.cli.status_view import build_doc
 from blood_companion.cli.textview import print_lines, width
-from blood_companion.store import CampaignStore
+from blood_companion.cli.view_docs import status_doc
 
 
 def register(app: typer.Typer) -> None:
     app.command("status")(status)
-
-
-def status_doc(store: CampaignStore) -> dict[str, Any]:
-    """The status document of an open campaign; refreshes the fast path's cache."""
-    doc = build_doc(
-        store.state,
-        store.catalog,
-        name=store.name,
-        head=store.head,
-        state_hash=store.state_hash,
-    )
-    views.store_view(store.saves_dir, store.name, "status", doc)
-    return doc
 
 
 def status(as_json: JsonOpt = False) -> None:

@@ -123,12 +123,25 @@ def log_doc(store: CampaignStore, last: int = LOG_LAST) -> dict[str, Any]:
     return {"head": store.head, "entries": shown, "earlier": max(0, length - len(shown))}
 
 
+def status_doc(store: CampaignStore) -> dict[str, Any]:
+    """The status document of an open campaign; refreshes the fast path's cache."""
+    from blood_companion.cli.status_view import build_doc
+
+    doc = build_doc(
+        store.state,
+        store.catalog,
+        name=store.name,
+        head=store.head,
+        state_hash=store.state_hash,
+    )
+    views.store_view(store.saves_dir, store.name, "status", doc)
+    return doc
+
+
 def refresh(store: CampaignStore) -> None:
     """Store the views of a campaign that just changed: status, what comes next, the summary.
     Never fails a command: the cache only buys speed."""
     try:
-        from blood_companion.cli.status_cmd import status_doc
-
         status_doc(store)  # stores itself
         state, catalog = store.state, store.catalog
         if state.part == "night" and state.night is not None:

@@ -222,7 +222,7 @@ def fast_view(args: list[str], settings: Settings) -> int | None:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - the last line of defence (cli.entry.unexpected)
-        from blood_companion.cli.entry import unexpected
+        from blood_companion.cli.failures import unexpected
 
         return unexpected(" ".join(args[:2]).replace(" --json", ""), exc, as_json)
     return 0

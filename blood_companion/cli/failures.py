@@ -1,0 +1,46 @@
+"""How a command that cannot go on says so: a usage error (exit code 2, with the JSON error
+document under ``--json``) and the last line of defence against an unexpected exception (exit
+code 1). A leaf module: the entry point, the typer app and the fast paths all use it."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def usage_doc(message: str) -> dict[str, object]:
+    """The JSON document of a usage error (every command's ``--json`` error shape)."""
+    return {"ok": False, "error": message, "kind": "usage", "exit_code": 2}
+
+
+def usage_error(message: str, as_json: bool) -> int:
+    """Report a usage error: one line on stderr and, with ``--json``, the JSON error document
+    on stdout (:func:`usage_doc`); return exit code 2."""
+    if as_json:
+        from blood_companion.display import json_text
+
+        sys.stdout.write(json_text(usage_doc(message)) + "\n")
+        sys.stdout.flush()
+    sys.stderr.write(f"Error: {message}\n")
+    return 2
+
+
+def unexpected(command: str, exc: BaseException, as_json: bool = False) -> int:
+    """The last line of defence: one line naming the command and the exception; exit code 1.
+
+    ``BLOOD_DEBUG=1`` adds the traceback (for whoever fixes it)."""
+    name = type(exc).__name__
+    message = (
+        f"blood {command} stopped on an unexpected {name}. This is a bug in Blood Companion; "
+        "please report it with the command you ran and `blood --version`."
+    )
+    if as_json:
+        from blood_companion.display import json_text
+
+        sys.stdout.write(json_text({"ok": False, "error": message, "exception": name}) + "\n")
+    if os.environ.get("BLOOD_DEBUG"):
+        import traceback
+
+        traceback.print_exception(exc)
+    sys.stderr.write(f"Error: {message}\n")
+    return 1
