@@ -332,8 +332,8 @@ def _render_night(v: dict[str, Any], width: int) -> list[Line]:
         trophy = f" · Trophy: {w['trophy']}{won}" if w["trophy"] else ""
         text = (f"  {w['side'].capitalize()} Weakness {w['name']} ({w['effect_name']}): "
                 f"Defense P{wd['physical']} M{wd['mind']}{trophy}")
-        for part in _wrap(text, width, "     "):
-            out.append((part, "dim"))
+        for part in _wrap(text, width - 2, "     "):
+            out.append(("  " + part, "dim"))
     th = v["threat"]
     alerts = ", ".join(str(a) for a in th["alerts"])
     out.append(
@@ -434,10 +434,8 @@ def _render_night(v: dict[str, Any], width: int) -> list[Line]:
     if v.get("auras"):
         out.append(("Auras in play", "bold"))
         for a in v["auras"]:
-            when = f" [{a['timing'].replace('_', ' ')}]" if a.get("timing") else ""
-            name = f" {a['name']}:" if a.get("name") else ":"
-            for text in _wrap(f"  {a['source']}{name} {a['text']}{when}", width, "     "):
-                out.append((text, "dim"))
+            for text in _wrap(f"{a['source']}: {a['text']}", width - 2, "   "):
+                out.append(("  " + text, "dim"))
     return out
 
 
