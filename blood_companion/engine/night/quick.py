@@ -28,16 +28,15 @@ from blood_companion.engine.night.core import tactic_card, trouper_index
 from blood_companion.engine.night.phases import settle
 from blood_companion.engine.night.planning import NightAction
 from blood_companion.engine.night.resolve import (
-    apply_own,
-    attack,
     check_cost_and_condition,
     check_distance,
     mark_quick_used,
     pay_costs,
+    test_then_elements,
     token_to_place,
     usable,
 )
-from blood_companion.engine.night.trouper_tests import effect_test, item_side, use_test_items
+from blood_companion.engine.night.trouper_tests import item_side
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -90,28 +89,8 @@ class UseQuick(NightAction):
         state = mark_quick_used(state, k, j)
         card = tactic_card(cat, slot.card)
         state = fx.log(state, "quick_effect", who=fx.tid(state, t), card=card.id, n=j + 1)
-        ok = True
-        if attacks:
-            assert self.target is not None
-            state = use_test_items(state, cat, ctx.chance, t, self.items)
-            state, ok = attack(
-                state, cat, ctx.chance, t, eff, target=self.target, side=self.side,
-                trait=self.trait, dice=self.dice, reroll=self.reroll, bonus_triumphs=0,
-                distance=None, label=card.name,
-            )
-        elif eff.test is not None:
-            state = use_test_items(state, cat, ctx.chance, t, self.items)
-            state, ok = effect_test(
-                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll,
-                card.name,
-            )
-        if ok and night_of(state).result is None:
-            state = apply_own(state, cat, ctx.chance, t, eff.outcome, target=target,
-                              heal=self.heal, token_flip=self.token_flip,
-                              foe=self.target if attacks else None)
-        elif not ok:  # a Trap the attack used is consumed whether it hit or not
-            used = [o for o in eff.outcome if o.kind == "consume_trap"]
-            state = apply_own(state, cat, ctx.chance, t, used)
+        state, _ = test_then_elements(state, cat, ctx.chance, t, eff, self, recipient=target,
+                                      label=card.name)
         return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:

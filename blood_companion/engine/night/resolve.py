@@ -5,7 +5,7 @@ or a Minion ("Attacks and Defenses")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
@@ -15,7 +15,7 @@ from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.night.core import minion_card
-from blood_companion.engine.night.trouper_tests import take_test
+from blood_companion.engine.night.trouper_tests import effect_test, take_test, use_test_items
 from blood_companion.engine.night_state import Activation, ChainSlot, NightState
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.tests_procedure import attack_target
@@ -365,3 +365,66 @@ def attack(
     if extra > 0:
         state = fx.log(state, "minion_extra_lost", minion=foe, n=extra)
     return state, True
+
+
+class EffectAnswers(Protocol):
+    """What the players named for an Effect resolved with its Test (an Item's, a Quick
+    Effect's): the fields of those actions."""
+
+    @property
+    def target(self) -> str | None: ...
+    @property
+    def side(self) -> str | None: ...
+    @property
+    def trait(self) -> str | None: ...
+    @property
+    def dice(self) -> list[str]: ...
+    @property
+    def reroll(self) -> list[str]: ...
+    @property
+    def items(self) -> list[str]: ...
+    @property
+    def heal(self) -> list[str]: ...
+    @property
+    def token_flip(self) -> bool: ...
+
+
+def test_then_elements(
+    state: CampaignState,
+    catalog: Catalog,
+    chance: Chance,
+    t: int,
+    eff: m.Effect,
+    said: EffectAnswers,
+    *,
+    recipient: int,
+    label: str,
+) -> tuple[CampaignState, bool]:
+    """An Effect resolved by Trouper ``t`` after its Cost is paid: its attack (against
+    ``said.target``) or its Test, with the Quick Items used during it, then its Elements on a
+    Success (on ``recipient``); a Trap an attack used is consumed whether it hit or not.
+    Returns the state and whether a Test was taken (the caller settles the night then)."""
+    attacks = any(o.kind in ATTACKS for o in eff.outcome)
+    ok = True
+    if attacks:
+        assert said.target is not None
+        state = use_test_items(state, catalog, chance, t, said.items)
+        state, ok = attack(
+            state, catalog, chance, t, eff, target=said.target, side=said.side,
+            trait=said.trait, dice=said.dice, reroll=said.reroll, bonus_triumphs=0,
+            distance=None, label=label,
+        )
+    elif eff.test is not None:
+        state = use_test_items(state, catalog, chance, t, said.items)
+        state, ok = effect_test(
+            state, catalog, chance, t, eff.test, said.trait, said.dice, said.reroll, label
+        )
+    if ok and night_of(state).result is None:
+        state = apply_own(
+            state, catalog, chance, t, eff.outcome, target=recipient, heal=said.heal,
+            token_flip=said.token_flip, foe=said.target if attacks else None,
+        )
+    elif not ok:
+        used = [o for o in eff.outcome if o.kind == "consume_trap"]
+        state = apply_own(state, catalog, chance, t, used)
+    return state, attacks or eff.test is not None

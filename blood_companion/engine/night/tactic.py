@@ -23,6 +23,7 @@ from blood_companion.engine.night.resolve import (
     is_area,
     mark_done,
     pay_costs,
+    test_then_elements,
 )
 from blood_companion.engine.night.trouper_tests import effect_test, item_side, use_test_items
 from blood_companion.engine.night_state import NightState
@@ -263,30 +264,9 @@ class UseItem(NightAction):
                 state, t, depleted_items=[*state.troupers[t].depleted_items, iid]
             )
         state = fx.log(state, "uses_item", who=tr.trouper, item=iid)
-        ok = True
-        if attacks:
-            assert self.target is not None
-            state = use_test_items(state, cat, ctx.chance, t, self.items)
-            state, ok = attack(
-                state, cat, ctx.chance, t, eff, target=self.target, side=self.side,
-                trait=self.trait, dice=self.dice, reroll=self.reroll, bonus_triumphs=0,
-                distance=None, label=side.name,
-            )
-        elif eff.test is not None:
-            state = use_test_items(state, cat, ctx.chance, t, self.items)
-            state, ok = effect_test(
-                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll,
-                side.name,
-            )
-        if ok and night_of(state).result is None:
-            state = apply_own(
-                state, cat, ctx.chance, t, eff.outcome, target=target, heal=self.heal,
-                token_flip=self.token_flip, foe=self.target if attacks else None,
-            )
-        elif not ok:  # a Trap the attack used is consumed whether it hit or not
-            used = [o for o in eff.outcome if o.kind == "consume_trap"]
-            state = apply_own(state, cat, ctx.chance, t, used)
-        if attacks or eff.test is not None:
+        state, tested = test_then_elements(state, cat, ctx.chance, t, eff, self,
+                                           recipient=target, label=side.name)
+        if tested:
             return settle(state, cat, ctx.chance)
         return state
 
