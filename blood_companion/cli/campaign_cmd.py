@@ -148,6 +148,7 @@ def start_action(
     seed: int | None,
     colours: str | None = None,
     leader: str | None = None,
+    decks: str | None = None,
 ) -> StartCampaign:
     """The first action of a campaign from the options of `campaign new` / `play --new`.
 
@@ -198,6 +199,13 @@ def start_action(
             )
     if seed is None:
         seed = secrets.randbelow(10**9)
+    from blood_companion.cli.decks import holders_from_text
+
+    try:
+        held = holders_from_text(decks)
+    except BloodError as exc:
+        raise UsageError(exc.message, hint="--decks app, --decks table or "
+                         "--decks troupers=table,reactions=table") from None
     return StartCampaign(
         name=name,
         mode=mode,
@@ -206,6 +214,7 @@ def start_action(
         leader=lead,
         random_colours=random_colours,
         random_leader=random_leader,
+        decks={k: v for k, v in held.items() if v == "table"} or None if held else None,
     )
 
 
@@ -240,11 +249,20 @@ def new(
     leader: str = typer.Option(
         None, "--leader", help='Who takes the Leader token: seat, Trouper or "random" [seat 1].'
     ),
+    decks: str = typer.Option(
+        None, "--decks", help="Who holds the decks: app (the app shuffles, draws and names "
+        "each card), table (you draw the real cards and tell the app), or DECK=table,... "
+        "[asked on a terminal; else app]. `blood campaign decks` changes it later."
+    ),
     as_json: bool = JsonOpt,
 ) -> None:
     """Start a campaign: the table, the mode and the seed become step 1 of its log; then the
     physical Setup as a checklist."""
-    start = start_action(name, troupers, players, mode, seed, colours, leader)
+    if decks is None and not as_json and sys.stdin.isatty():
+        from blood_companion.cli.decks import ask_holders
+
+        decks = ask_holders() or "app"
+    start = start_action(name, troupers, players, mode, seed, colours, leader, decks)
     folder = session.saves_dir()
     with CampaignStore.create(folder, start.name, start, session.catalog) as store:
         saves.write_last_used(folder, store.name)
@@ -252,8 +270,13 @@ def new(
         if as_json:
             print_json({"ok": True, **summary(store), "setup": plan})
             return
+        from blood_companion.engine.table import holders_text
+        from blood_companion.engine.words import sentence
+
         who = ", ".join(f"{s['name']} ({s['colour']})" for s in plan["seats"])
-        stdout.print(Text(f"{start.describe()}\nAt the table: {who}.", style="green"))
+        stdout.print(Text(f"{sentence(start, store.catalog)}\nAt the table: {who}.",
+                          style="green"))
+        stdout.print(Text(holders_text(store.state) + " (`blood campaign decks` changes it.)"))
         print_setup(plan)
         stdout.print(Text(f"Saved in {store.path}", style="dim"))
 
@@ -358,6 +381,8 @@ def log(
     with session.open_session() as store:
         entries = store.log(include_abandoned=all_)
         head = store.head
+        results = {} if as_json else store.step_results()
+        cat = store.catalog
     if as_json:
         for e in entries:
             sys.stdout.write(json_text(e.to_json(), indent=None) + "\n")
@@ -376,7 +401,13 @@ def log(
         if e.status == "undone":
             line.stylize("dim")
             line.append("  (undone)", style="dim italic")
-        stdout.print(line)
+        stdout.print(line, soft_wrap=True)
+        if e.status == "done":
+            from blood_companion.cli.log_words import result_lines
+
+            for text in result_lines(results.get(e.step) or {}, cat, e.sentence):
+                stdout.print(Text(f"  {'':>{width}}  {text}", style="dim"), highlight=False,
+                             soft_wrap=True)
 
 
 @campaign_app.command("undo")
@@ -529,10 +560,52 @@ def recover(
 # ---------------------------------------------------------------------- campaign-level actions
 
 
-def _act(action: Any, as_json: bool) -> None:
+@campaign_app.command("decks")
+def decks_(
+    setting: list[str] = typer.Argument(
+        None, help="Who holds which deck: app, table, all=table or DECK=app|table (decks: "
+        "troupers, reactions, minions, events, locations, nemeses, advanced, loot). Without "
+        "it: the setting now."
+    ),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Who holds each deck: the app (it shuffles, draws and names each card) or the players
+    (real cards; they tell the app what came up). A change is a step of the log."""
+    from blood_companion.cli.table_words import decks_lines
+    from blood_companion.engine.table import SetDecks, holders, parse_holders
+
+    text = ",".join(setting or [])
+    if not text:
+        with session.open_session() as store:
+            st = store.state
+            if as_json:
+                print_json({"decks": holders(st)})
+            else:
+                for line in decks_lines(st):
+                    stdout.print(line, highlight=False)
+        return
+    try:
+        wanted = parse_holders(text)
+    except BloodError as exc:
+        raise UsageError(exc.message, hint=exc.hint) from None
+    action = SetDecks(decks=wanted)
     with session.open_session() as store:
         session.record(action, store)
-        _changed(store, as_json, f"{store.head}. {action.describe()}",
+        if as_json:
+            _changed(store, True, "", decks=holders(store.state))
+            return
+        session.refresh_status(store)
+        for line in decks_lines(store.state):
+            stdout.print(line, highlight=False)
+
+
+def _act(action: Any, as_json: bool) -> None:
+    with session.open_session() as store:
+        before = store.state
+        session.record(action, store)
+        from blood_companion.engine.words import sentence
+
+        _changed(store, as_json, f"{store.head}. {sentence(action, store.catalog, before)}",
                  recorded=action.model_dump(mode="json"))
 
 

@@ -98,8 +98,11 @@ def _who(who: str | None) -> str | None:
 
 
 def _record(action: Action, as_json: bool, **extra: Any) -> None:
+    from blood_companion.engine.words import drawn_lines, sentence
+
     with session.open_session() as store:
-        state = session.record(action, store)
+        before = store.state
+        state = session.record(action, store, draws=[])
         nxt = d.day_next(state, store.catalog)
         cmds = _commands(state, store.catalog)
         if as_json:
@@ -107,7 +110,7 @@ def _record(action: Action, as_json: bool, **extra: Any) -> None:
                 {
                     "ok": True,
                     "action": action.model_dump(mode="json"),
-                    "done": action.describe(),
+                    "done": sentence(action, store.catalog, before),
                     **extra,
                     "part": state.part,
                     "phase": state.phase,
@@ -121,8 +124,12 @@ def _record(action: Action, as_json: bool, **extra: Any) -> None:
                 }
             )
             return
-        stdout.print(Text(action.describe(), style="green"))
-        _print_result(action, state, store.catalog)
+        stdout.print(Text(sentence(action, store.catalog, before), style="green"))
+        found = drawn_lines(before, state, store.catalog)
+        for line in found:
+            stdout.print(line, highlight=False, markup=False)
+        if not found:
+            _print_result(action, state, store.catalog)
         _print_next_short(nxt, cmds)
 
 
@@ -133,7 +140,9 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
         return
     if isinstance(action, d.EndDay) and state.night is not None:
         n = state.night
-        stdout.print(f"The night is ready: {n.nemesis} at {n.location}, Difficulty {n.difficulty}.")
+        nem, loc = cat.nemesis(n.nemesis), cat.get("locations", n.location)
+        stdout.print(f"The night is ready: {nem.name if nem else n.nemesis} at "
+                     f"{loc.name if loc else n.location}, Difficulty {n.difficulty}.")
     elif isinstance(action, (d.RollLocation, d.ChooseLocation)) and day.location:
         loc = cat.get("locations", day.location)
         roll = f" (die: {day.location_roll})" if day.location_roll else ""
@@ -151,7 +160,7 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
 
 def _commands(state: CampaignState, catalog: Any) -> list[str]:
     """The commands of the options open now (engine/legal.py, cli/commands.py)."""
-    return commands.for_next(next_view(state, catalog))
+    return commands.for_next(next_view(state, catalog), catalog)
 
 
 def _print_next_short(nxt: d.NextStep, cmds: list[str]) -> None:
@@ -247,11 +256,17 @@ def _print_next(nxt: d.NextStep, cmds: list[str]) -> None:
     stdout.print(nxt.sentence)
     if nxt.step == "dusk_difficulty":
         det = nxt.details
-        stdout.print(f"Location: {det.get('location_name')}   Nemesis: {det.get('nemesis')}")
+        nem = session.catalog().nemesis(str(det.get("nemesis") or ""))
+        stdout.print(f"Location: {det.get('location_name')}   Nemesis: "
+                     f"{nem.name if nem is not None else det.get('nemesis')}")
         if det.get("map"):
+            from blood_companion.content.face import map_legend
+
             stdout.print(Text("Map:", style="dim"))
             for i, row in enumerate(det["map"]):
                 stdout.print(("  " if i % 2 else "") + " ".join(row))
+            for line in map_legend(list(det["map"])):
+                stdout.print(Text(line, style="dim"))
         stdout.print(levels_table(nxt.choices))
     elif nxt.step == "purchases":
         det = nxt.details

@@ -68,6 +68,11 @@ FlipOpt = typer.Option(
     False, "--flip", help="The Trap or Whisper placed goes on one of yours whose Consumed side "
     "is up (it turns Intact)."
 )
+DrawOpt = typer.Option(
+    None, "--draw", help="A card the players drew from a deck they hold (a Reaction card "
+    "revealed, a Minion summoned), by name or id; repeat in the order drawn. Asked on a "
+    "terminal when missing."
+)
 ItemsOpt = typer.Option(
     None, "--items", help="Quick Items used during the Test (Bonus Triumphs, Re-rolls), by id "
     "or name, comma-separated."
@@ -89,34 +94,46 @@ def _trouper(state: CampaignState, who: str) -> str:
 
 
 def _card(state: CampaignState, trouper: str, key: str) -> str:
-    """A card in the Trouper's hand by id, position in hand (1-based), unique id prefix, unique
-    part of its id (``t09`` for ``aurel-t09``) or (part of) its name."""
+    """A card of the Trouper's hand by id, position in hand (1-based), unique id prefix, unique
+    part of its id (``t09`` for ``aurel-t09``) or (part of) its name, typo-tolerant. A hand the
+    app does not see (the Trouper decks at the table) offers every card that can be in it, in
+    the order `blood card hand` lists them."""
+    from blood_companion.engine import naming
+    from blood_companion.engine.table import hand_choices
+
     cat = session.catalog()
-    t = state.troupers[state.trouper_index(trouper)]
+    i = state.trouper_index(trouper)
+    t = state.troupers[i]
+    choices = hand_choices(state, i)
     low = key.strip().lower()
-    if low in t.hand:
+    if low in choices:
         return low
     position = typed_number(low)
+    who = narrate.trouper_name(cat, t.trouper)
     if position is not None:  # a bare number is a position in hand, never part of an id
-        if 1 <= position <= len(t.hand):
-            return t.hand[position - 1]
+        if 1 <= position <= len(choices):
+            return choices[position - 1]
         raise BloodError(
-            f"{t.trouper}'s hand holds {len(t.hand)} card(s): there is no card {position}",
-            hint="cards are named by their position in hand (1 = first), their id or name",
+            f"{who}'s hand holds {len(choices)} card(s) to name: there is no card {position}",
+            hint="cards are named by their position in hand (1 = first), their name or id",
         )
-    found = [c for c in t.hand if c.startswith(low)] or [c for c in t.hand if low in c]
-    if len(found) != 1:
-        named = []
-        for c in t.hand:
-            card = cat.tactic(c)
-            if card is not None and low in card.name.lower():
-                named.append(c)
-        found = found or named
+    found = [c for c in choices if c.startswith(low)] or [c for c in choices if low in c]
     if len(set(found)) == 1:
         return found[0]
-    hand = ", ".join(f"{c} ({cat.tactic(c).name if cat.tactic(c) else c})" for c in t.hand)
-    what = "matches several cards" if found else "matches no card"
-    raise BloodError(f"{key!r} {what} in {t.trouper}'s hand", hint=f"hand: {hand}")
+    pairs = [(c, narrate.record_name(cat, c)) for c in choices]
+    hits = naming.find(key, pairs)
+    if len(hits) == 1:
+        return hits[0]
+    if hits or found:
+        shown = ", ".join(narrate.record_name(cat, c) for c in (hits or found))
+        raise BloodError(f"{key!r} matches several cards in {who}'s hand: {shown}",
+                         hint="type more of the name")
+    close = naming.suggestions(key, pairs)
+    hand = ", ".join(n for _, n in pairs)
+    raise BloodError(
+        f"{key!r} matches no card in {who}'s hand",
+        hint=("did you mean " + " or ".join(close) + "? " if close else "") + f"hand: {hand}",
+    )
 
 
 def _waiting_card(cards: list[str], key: str) -> str:
@@ -145,47 +162,44 @@ def _night_state(state: CampaignState) -> None:
         )
 
 
-def _record(build: Any, as_json: bool) -> None:
-    """Open the campaign, build the action from its state, record it, print the changes."""
+def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
+    """Open the campaign, build the action from its state, record it (naming the cards the
+    players drew from decks they hold: ``--draw``, or asked), print the changes."""
+    from blood_companion.cli.table_words import entry_lines
+    from blood_companion.engine.words import sentence
+
     with session.open_session() as store:
         before = store.state
         action: Action = build(before) if callable(build) else build
         before_log = len(before.night.log) if before.night is not None else 0
-        state = session.record(action, store)
+        state = session.record(action, store, draws=list(draws or []))
         cat = store.catalog
         assert state.night is not None
         start = 0 if action.type == "night_setup" else before_log
-        changes = [narrate.render(e, cat) for e in state.night.log[start:]]
+        entries = state.night.log[start:]
+        changes = [narrate.render(e, cat) for e in entries]
         nxt = next_doc(state, cat)
         if as_json:
             print_json(
                 {
                     "ok": True,
-                    "action": action.describe(),
+                    "action": sentence(action, cat, before),
                     "changes": changes,
                     "next": nxt,
                     "state_hash": store.state_hash,
                 }
             )
             return
-        for line in changes:
-            style = (
-                "cyan"
-                if line.startswith("MOVE")
-                else "yellow"
-                if line.startswith("TEST")
-                else "bold red"
-                if line.startswith("The night is")
-                else ""
-            )
-            stdout.print(Text(line, style=style))
+        for entry in entries:
+            for line, style in entry_lines(entry, state, cat):
+                stdout.print(Text(line, style=style))
         _print_next(nxt)
 
 
 def next_doc(state: CampaignState, catalog: Any) -> dict[str, Any]:
     """`whose_turn` with the commands of the options open now (cli/commands.py)."""
     doc = whose_turn(state, catalog)
-    doc["commands"] = commands.for_next(night_view(state, catalog))
+    doc["commands"] = commands.for_next(night_view(state, catalog), catalog)
     return doc
 
 
@@ -200,8 +214,12 @@ def _print_next(nxt: dict[str, Any]) -> None:
         names = []
         for c in nxt["hand"]:
             card = cat.tactic(c)
-            names.append(f"{c} ({card.name}, Threat {card.threat})" if card else c)
-        stdout.print("  hand: " + "; ".join(names))
+            names.append(f"{card.name} (Threat {card.threat})" if card else "a card")
+        if nxt.get("hand_hidden"):
+            stdout.print(f"  hand: {len(nxt['hand'])} cards the app does not see "
+                         "(`blood card hand` lists what they can be)")
+        else:
+            stdout.print("  hand: " + "; ".join(names))
     for cmd in nxt.get("commands", []):
         stdout.print(Text("  $ " + cmd, style="dim"))
 
@@ -216,6 +234,7 @@ def setup(
     minions: str = typer.Option(..., "--minions", help="Two Minion card ids: A,B."),
     difficulty: int = typer.Option(1, "--difficulty", help="Difficulty level."),
     events: str = typer.Option(None, "--events", help="Event ids for the Chain [random]."),
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1). A
@@ -228,7 +247,7 @@ def setup(
         events=_split([events]) if events else None,
     )
     try:
-        _record(action, as_json)
+        _record(action, as_json, draw)
     except NeedsDayPart as exc:
         raise NeedsDayPart(
             exc.message,
@@ -287,6 +306,7 @@ def log(
 def play(
     trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
     card: str = typer.Argument(..., help="Card id, id prefix or name."),
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Planning Phase: play a Tactic card on the leftmost free Chain space."""
@@ -295,13 +315,14 @@ def play(
         who = _trouper(state, trouper)
         return PlayCard(trouper=who, card=_card(state, who, card))
 
-    _record(build, as_json)
+    _record(build, as_json, draw)
 
 
 @night_app.command("rest")
 def rest(
     trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
     card: str = typer.Argument(..., help="The card placed face down."),
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Planning Phase: Rest (a face-down card, 1 Threat, Exhausted); once a Game Turn."""
@@ -310,16 +331,17 @@ def rest(
         who = _trouper(state, trouper)
         return Rest(trouper=who, card=_card(state, who, card))
 
-    _record(build, as_json)
+    _record(build, as_json, draw)
 
 
 @night_app.command("pass")
 def pass_(
     trouper: str = typer.Argument(..., help="The player who just played a Cascade card."),
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Planning Phase: play no more cards after a Cascade."""
-    _record(lambda s: PassCascade(trouper=_trouper(s, trouper)), as_json)
+    _record(lambda s: PassCascade(trouper=_trouper(s, trouper)), as_json, draw)
 
 
 @night_app.command("attack")
@@ -340,6 +362,7 @@ def attack(
     items: list[str] = ItemsOpt,
     confirm: bool = ConfirmOpt,
     flip: bool = FlipOpt,
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: the Active Trouper attacks with an Effect of their card."""
@@ -360,7 +383,7 @@ def attack(
         confirm=confirm,
         token_flip=flip,
     )
-    _record(action, as_json)
+    _record(action, as_json, draw)
 
 
 @night_app.command("effect")
@@ -376,6 +399,7 @@ def effect(
     items: list[str] = ItemsOpt,
     confirm: bool = ConfirmOpt,
     flip: bool = FlipOpt,
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: resolve a non-attack Effect (Step, Heal, Draw, a bonus...)."""
@@ -392,7 +416,7 @@ def effect(
         confirm=confirm,
         token_flip=flip,
     )
-    _record(action, as_json)
+    _record(action, as_json, draw)
 
 
 @night_app.command("support")
@@ -401,10 +425,11 @@ def support(
     effect: int = typer.Option(0, "--effect", help="Effect number [its Support Effect]."),
     confirm: bool = ConfirmOpt,
     flip: bool = FlipOpt,
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: use another Trouper's Support Effect from a card to the left."""
-    _record(UseSupport(slot=space, effect=effect, confirm=confirm, token_flip=flip), as_json)
+    _record(UseSupport(slot=space, effect=effect, confirm=confirm, token_flip=flip), as_json, draw)
 
 
 @night_app.command("item")
@@ -422,6 +447,7 @@ def item(
     items: list[str] = ItemsOpt,
     confirm: bool = ConfirmOpt,
     flip: bool = FlipOpt,
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Use an equipped Item (a Quick one also outside your activation); an Item that attacks
@@ -435,6 +461,7 @@ def item(
             reroll=list(reroll or []), items=_split(items), confirm=confirm, token_flip=flip,
         ),
         as_json,
+        draw,
     )
 
 
@@ -453,6 +480,7 @@ def quick(
     discard: list[str] = typer.Option(None, "--discard", help="Card(s) discarded as a Cost."),
     confirm: bool = ConfirmOpt,
     flip: bool = FlipOpt,
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Resolve a Quick Effect of a card on the Chain outside its owner's activation (any
@@ -464,7 +492,7 @@ def quick(
         reroll=list(reroll or []), items=_split(items), heal=_split(heal),
         discard=_split(discard), confirm=confirm, token_flip=flip,
     )
-    _record(action, as_json)
+    _record(action, as_json, draw)
 
 
 def _check_side(side: str | None) -> None:
@@ -485,6 +513,7 @@ def event(
     items: list[str] = ItemsOpt,
     confirm: bool = ConfirmOpt,
     flip: bool = FlipOpt,
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase: attempt one Event Effect during your activation."""
@@ -501,22 +530,23 @@ def event(
         confirm=confirm,
         token_flip=flip,
     )
-    _record(action, as_json)
+    _record(action, as_json, draw)
 
 
 @night_app.command("redraw")
 def redraw(
     discard: list[str] = typer.Option(None, "--discard", help="Card(s) to discard first."),
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Tactic Phase, a Rest card: discard any cards, then draw up to five."""
-    _record(RestRedraw(discard=_split(discard)), as_json)
+    _record(RestRedraw(discard=_split(discard)), as_json, draw)
 
 
 @night_app.command("done")
-def done(as_json: bool = JsonOpt) -> None:
+def done(draw: list[str] = DrawOpt, as_json: bool = JsonOpt) -> None:
     """Tactic Phase: the Active Trouper finishes (Resolved token); the next one activates."""
-    _record(FinishActivation(), as_json)
+    _record(FinishActivation(), as_json, draw)
 
 
 @night_app.command("answer")
@@ -525,6 +555,7 @@ def answer(
         None, help="Troupers (id, colour or seat), 'none', the cards to discard or to take "
         "the Wounds, yes or no, or the cards in the order their Effects resolve."
     ),
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Answer the question the Nemesis or a Minion is waiting on."""
@@ -550,7 +581,7 @@ def answer(
             return AnswerQuestion(troupers=[])
         return AnswerQuestion(troupers=[_trouper(state, n) for n in names])
 
-    _record(build, as_json)
+    _record(build, as_json, draw)
 
 
 @night_app.command("roll")
@@ -560,6 +591,7 @@ def roll(
     reroll: list[str] = RerollOpt,
     bonus: int = typer.Option(0, "--bonus", help="Bonus Triumphs from other Effects."),
     items: list[str] = ItemsOpt,
+    draw: list[str] = DrawOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """The waiting dodge Test: the app rolls, or type in your dice with --dice."""
@@ -567,16 +599,16 @@ def roll(
         trait=trait, dice=list(dice or []), reroll=list(reroll or []), bonus_triumphs=bonus,
         items=_split(items),
     )
-    _record(action, as_json)
+    _record(action, as_json, draw)
 
 
 @night_app.command("continue")
-def continue_(as_json: bool = JsonOpt) -> None:
+def continue_(draw: list[str] = DrawOpt, as_json: bool = JsonOpt) -> None:
     """Move on to the next phase; the Nemesis, Minions and Cleanup resolve inside."""
-    _record(NextPhase(), as_json)
+    _record(NextPhase(), as_json, draw)
 
 
 @night_app.command("phase", hidden=True)
-def phase(as_json: bool = JsonOpt) -> None:
+def phase(draw: list[str] = DrawOpt, as_json: bool = JsonOpt) -> None:
     """Same as `continue`."""
-    _record(NextPhase(), as_json)
+    _record(NextPhase(), as_json, draw)

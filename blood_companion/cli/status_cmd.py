@@ -37,15 +37,44 @@ def status_doc(store: CampaignStore) -> dict[str, Any]:
     return doc
 
 
-def status(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+def status(
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+    cards: bool = typer.Option(
+        False, "--cards", help="Also the Reaction Line with each card's text."
+    ),
+) -> None:
     """The whole table: phase and what comes next, the Night Board, the Nemesis, each Trouper;
     by day the Wagon, reserves and what is affordable."""
     with session.open_session() as store:
         doc = status_doc(store)
+        extra = _reaction_cards(store) if cards else None
     if as_json:
-        print_json(doc)
+        print_json({**doc, "reaction_cards": extra} if cards else doc)
         return
     print_lines(render(doc, width()))
+    if extra is not None:
+        from blood_companion.cli.common import stdout
+
+        for line in extra["lines"]:
+            stdout.print(line, highlight=False, markup=False)
+
+
+def _reaction_cards(store: CampaignStore) -> dict[str, Any]:
+    """The Reaction Line, each card with its text (`--cards`)."""
+    from blood_companion.cli.table_words import reaction_line_lines
+    from blood_companion.content.face import card_face
+
+    state, cat = store.state, store.catalog
+    line = state.night.reaction_line if state.night is not None else []
+    return {
+        "lines": reaction_line_lines(state, cat),
+        "cards": [
+            {"id": s.card, "resolved": s.resolved,
+             "text": card_face(cat, s.card,
+                               face="weakened" if s.card in state.vlad_weakened else None)}
+            for s in line
+        ],
+    }
 
 
 def print_night(view: dict[str, Any]) -> None:
