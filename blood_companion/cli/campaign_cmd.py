@@ -108,10 +108,19 @@ def _print_show(store: CampaignStore) -> None:
     for col in ("seat", "trouper", "deck", "bites", "insanity", "items"):
         table.add_column(col, justify="right" if col in ("seat", "deck", "bites", "insanity")
                          else "left")
+    from blood_companion.engine import narrate
+
+    cat = store.catalog
     for i, t in enumerate(doc["troupers"]):
-        who = t["trouper"] + (" (leader)" if i == st.leader else "")
+        who = narrate.trouper_name(cat, t["trouper"]) + (" (leader)" if i == st.leader else "")
+        items = []
+        for raw in t["items"]:
+            item = cat.item(raw.rstrip("+"))
+            side = item.advanced if item is not None and raw.endswith("+") else (
+                item.starting if item is not None else None)
+            items.append(side.name if side is not None else raw)
         table.add_row(str(t["seat"]), who, str(t["deck_size"]), str(t["bites"]),
-                      str(t["insanity"]), ", ".join(t["items"]))
+                      str(t["insanity"]), ", ".join(items))
     stdout.print(table)
     if doc["set_aside"]:
         away = [
@@ -124,7 +133,7 @@ def _print_show(store: CampaignStore) -> None:
     stdout.print(f"Wagon: {wagon}")
     trophies = {**doc["location_trophies"], **doc["nemesis_trophies"]}
     if trophies:
-        stdout.print("Trophies: " + ", ".join(f"{k} ×{v}" for k, v in trophies.items()))
+        stdout.print("Trophies: " + ", ".join(f"{_named(k)} ×{v}" for k, v in trophies.items()))
     redo = f", {doc['redo']} undone (redo-able)" if doc["redo"] else ""
     stdout.print(Text(f"Log: {doc['log_length']} steps{redo}", style="dim"))
 
@@ -329,6 +338,15 @@ def show(as_json: bool = JsonOpt) -> None:
             _print_history(rows, totals)
 
 
+def _named(cid: str | None) -> str:
+    """A card's name as printed ("-" for none)."""
+    if not cid:
+        return "-"
+    from blood_companion.engine import narrate
+
+    return narrate.record_name(session.catalog(), cid)
+
+
 def _short(d: dict[str, int]) -> str:
     return " ".join(f"{n}{k[0].upper()}" for k, n in d.items() if n)
 
@@ -356,11 +374,12 @@ def _print_history(rows: list[dict[str, Any]], totals: dict[str, Any]) -> None:
             got.append("box reset")
         result = (r["result"] or "-") + (" …" if r["pending"] else "")
         style = "green" if r["result"] == "won" else "red" if r["result"] == "lost" else ""
-        table.add_row(str(r["game"]), str(len(r["troupers"])), r["nemesis"] or "-",
-                      r["location"] or "-", str(r["difficulty"] or "-"),
+        table.add_row(str(r["game"]), str(len(r["troupers"])), _named(r["nemesis"]),
+                      _named(r["location"]), str(r["difficulty"] or "-"),
                       Text(result, style=style), ", ".join(got) or "-")
     stdout.print(table)
-    per = ", ".join(f"{n} {c['won']}-{c['lost']}" for n, c in totals["by_nemesis"].items())
+    per = ", ".join(f"{_named(n)} {c['won']}-{c['lost']}"
+                    for n, c in totals["by_nemesis"].items())
     stdout.print(f"Nights won-lost: {totals['won']}-{totals['lost']} ({per})")
     stdout.print(
         f"Vlad cards weakened: {totals['vlad_cards_weakened']} in all, "

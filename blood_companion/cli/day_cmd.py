@@ -97,12 +97,13 @@ def _who(who: str | None) -> str | None:
 # ---------------------------------------------------------------------- recording & output
 
 
-def _record(action: Action, as_json: bool, **extra: Any) -> None:
+def _record(action: Action, as_json: bool, draws: list[str] | None = None, **extra: Any
+            ) -> None:
     from blood_companion.engine.words import drawn_lines, sentence
 
     with session.open_session() as store:
         before = store.state
-        state = session.record(action, store, draws=[])
+        state = session.record(action, store, draws=list(draws or []))
         nxt = d.day_next(state, store.catalog)
         cmds = _commands(state, store.catalog)
         if as_json:
@@ -183,6 +184,8 @@ def _choices_table(choices: list[dict[str, Any]]) -> Table:
     cols: list[str] = []
     for c in choices:
         cols.extend(k for k in c if k not in cols)
+    if "name" in cols:  # names are what the players read and type (--json keeps the ids)
+        cols = [c for c in cols if c != "id"]
     table = Table(box=None, pad_edge=False, header_style="dim")
     for col in cols:
         table.add_column(col.replace("_", " "), overflow="fold")
@@ -194,18 +197,19 @@ def _choices_table(choices: list[dict[str, Any]]) -> Table:
 def purchases_table(choices: list[dict[str, Any]]) -> Table:
     """What can be bought now, one row each; "ok" when the Wagon (and trophies) can pay."""
     table = Table(box=None, pad_edge=False, header_style="dim")
-    for col in ("buy", "id", "cost", "ok"):
+    for col in ("buy", "card", "cost", "ok"):
         table.add_column(col, overflow="fold")
     for c in choices:
         kind = c["kind"]
+        label = c.get("name") or c["id"]
         if kind == "building":
-            what, cmd_id = "building", c["id"]
+            what, cmd_id = "building", label
         elif kind == "advanced_tactic":
-            what, cmd_id = f"top {c['art']} ({c['left']})", c["id"]
+            what, cmd_id = f"top {c['art']} ({c['left']})", label
         elif kind == "upgrade":
-            what, cmd_id = f"upgrade {c['trouper']}", c["id"]
+            what, cmd_id = f"upgrade {c['trouper']}", label
         else:
-            what, cmd_id = kind.replace("special_", "Loc/Nem "), c["id"]
+            what, cmd_id = kind.replace("special_", "Loc/Nem "), label
         cost = c["cost"] + (f" + {c['trophies']}" if c.get("trophies") else "")
         ok = "used" if c.get("used") else ("yes" if c["affordable"] else "-")
         table.add_row(what, cmd_id, cost, ok)
@@ -216,14 +220,28 @@ def equipping_table(choices: list[dict[str, Any]]) -> Table:
     table = Table(box=None, pad_edge=False, header_style="dim")
     for col in ("trouper", "protection", "tool", "artifact", "equipped"):
         table.add_column(col, overflow="fold")
+    cat = session.catalog()
+
+    def named(ids: Any) -> str:
+        out = []
+        for raw in ids:
+            item = cat.item(str(raw).rstrip("+"))
+            if item is None:
+                out.append(str(raw))
+            elif str(raw).endswith("+") and item.advanced is not None:
+                out.append(item.advanced.name + " (Advanced)")
+            else:
+                out.append(item.starting.name)
+        return ", ".join(out)
+
     for c in choices:
         sl = c["sleeves"]
         table.add_row(
             c["trouper"],
-            ", ".join(sl.get("protection", [])),
-            ", ".join(sl.get("tool", [])),
-            ", ".join(sl.get("artifact", [])),
-            ", ".join(c["equipped"].values()) or "-",
+            named(sl.get("protection", [])),
+            named(sl.get("tool", [])),
+            named(sl.get("artifact", [])),
+            named(c["equipped"].values()) or "-",
         )
     return table
 
@@ -342,6 +360,10 @@ def buy_tactic(
     trouper: str = typer.Argument(..., help="Trouper id, colour or seat."),
     art: str = typer.Option(..., "--art", help="The Advanced Tactic deck (an Art)."),
     pay: str = PayOpt,
+    card: str = typer.Option(
+        None, "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
+        "name or id; asked on a terminal when missing)."
+    ),
     as_json: bool = JsonOpt,
 ) -> None:
     """Buy the top card of an Advanced Tactic deck into a Trouper's Personal Reserve."""
@@ -350,9 +372,10 @@ def buy_tactic(
         trouper = state.troupers[_trouper(state, trouper)].trouper
         art_id = d.match_id(art, [(a, a) for a in state.advanced_decks], "Art")
         deck = state.advanced_decks.get(art_id) or []
-        card = deck[0] if deck else None
+        top = deck[0] if deck else None
     _record(
-        d.BuyAdvancedTactic(trouper=trouper, art=art_id, pay=parse_pay(pay)), as_json, card=card
+        d.BuyAdvancedTactic(trouper=trouper, art=art_id, pay=parse_pay(pay)), as_json,
+        [card] if card else [], card=top,
     )
 
 
@@ -458,12 +481,17 @@ def location(
         raise UsageError("give one of: a Location card, --roll, --dice FACE")
     action: Action
     if card is not None:
+        from blood_companion.engine.table import at_table
+
         with session.open_session() as store:
             day = store.state.day
             zone_id = day.zone if day is not None and day.zone else ""
             locs = [(x.id, x.name) for x in store.catalog.locations_in(zone_id)]
             lid = d.match_id(card, locs, f"Location card of {zone_id or 'the Zone'}")
-        action = d.ChooseLocation(location=lid)
+            held = at_table(store.state, "locations") and not (day and day.cartographer)
+        # the card the players' own die gave them, when they hold the Location cards
+        action = d.RollLocation(drawn={"locations": [lid]}) if held else \
+            d.ChooseLocation(location=lid)
     else:
         action = d.RollLocation(faces=dice)
     _record(action, as_json)

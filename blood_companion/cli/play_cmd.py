@@ -241,7 +241,14 @@ class Loop:
             return self.run_command([head, *words[1:]])
         if head == "rules":
             return self.run_command([head, *words[1:]])
-        if head in ("show", "hand", "cards", "decks"):
+        if head == "show" or (head in ("cards", "decks", "hand") and len(words) == 1):
+            self.table_command(head, words[1:])
+            return True
+        if head == "hand" and self.walk is not None:
+            try:  # `hand TROUPER`; other words starting with "hand" go on as an answer
+                self.walk.state.trouper_index(" ".join(words[1:]))
+            except BloodError:
+                return False
             self.table_command(head, words[1:])
             return True
         return False

@@ -558,7 +558,14 @@ def table_setup(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         "advanced_decks": {art: len(deck) for art, deck in state.advanced_decks.items()},
         "training": len(state.training),
         "crafting": len(state.crafting),
+        "decks": {d: state.decks.get(d, "app") for d in _deck_names()},
     }
+
+
+def _deck_names() -> tuple[str, ...]:
+    from blood_companion.engine.table import DECKS
+
+    return tuple(DECKS)
 
 
 __all__ = [

@@ -30,6 +30,18 @@ def fold(text: str) -> str:
     return " ".join(out.split())
 
 
+def score(key: str, name: str) -> float:
+    """How close a typed (folded) text is to a name: the best ratio against the whole name or
+    any run of as many of its words ("Korvn" against "Corvin the Gravewarden")."""
+    folded = fold(name)
+    best = difflib.SequenceMatcher(None, key, folded).ratio()
+    words, k = folded.split(), len(key.split())
+    for i in range(0, max(0, len(words) - k) + 1):
+        part = " ".join(words[i:i + k])
+        best = max(best, difflib.SequenceMatcher(None, key, part).ratio())
+    return best
+
+
 def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
@@ -38,11 +50,8 @@ def suggestions(text: str, candidates: Sequence[tuple[str, str]], n: int = 3) ->
     """The names closest to `text` (for a "did you mean" hint)."""
     key = fold(text)
     scored = []
-    for cid, name in candidates:
-        best = max(
-            difflib.SequenceMatcher(None, key, fold(name)).ratio(),
-            difflib.SequenceMatcher(None, key, fold(cid)).ratio(),
-        )
+    for _cid, name in candidates:
+        best = score(key, name)
         if best >= SUGGEST:
             scored.append((best, name))
     scored.sort(key=lambda x: -x[0])
@@ -71,18 +80,23 @@ def find(text: str, candidates: Sequence[tuple[str, str]]) -> list[str]:
         inside = _unique(cid for cid, name in cands if key in fold(name))
         if inside:
             return inside
+    if _looks_like_id(raw):
+        return []  # ids are exact: "aurel-t01" never stands for "aurel-t02"
     ratios = []
     for cid, name in cands:
-        r = max(
-            difflib.SequenceMatcher(None, key, fold(name)).ratio(),
-            difflib.SequenceMatcher(None, raw, cid.lower()).ratio(),
-        )
+        r = score(key, name)
         if r >= CLOSE:
             ratios.append((r, cid))
     ratios.sort(key=lambda x: -x[0])
     if len(ratios) > 1 and ratios[0][0] > ratios[1][0] + 0.05:
         return [ratios[0][1]]
     return _unique(cid for _, cid in ratios)
+
+
+def _looks_like_id(text: str) -> bool:
+    """An id typed as such (``aurel-t02``, ``nem-lucilla-i``): a typo there is not forgiven."""
+    return "-" in text and " " not in text and any(c.isdigit() for c in text) or (
+        text.count("-") >= 2 and " " not in text)
 
 
 def _unique_pairs(candidates: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:

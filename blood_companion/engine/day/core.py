@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.engine import naming
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState, TrouperState
@@ -33,13 +34,20 @@ def match_id(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str
     hits = list(dict.fromkeys(hits))
     if len(hits) == 1:
         return hits[0]
-    shown = ", ".join(cid for cid, _ in cands[:12]) + (" ..." if len(cands) > 12 else "")
+    shown = ", ".join(name for _, name in cands[:12]) + (" ..." if len(cands) > 12 else "")
     if hits:
         raise RuleError(
             f"{text!r} could be several {what}s: {', '.join(hits[:8])}",
-            hint="type more of the id",
+            hint="type more of the name",
         )
-    raise RuleError(f"unknown {what} {text!r}", hint=f"choices: {shown}" if cands else None)
+    # a part of the name, a typo (engine/naming.py)
+    found = naming.find(text, cands)
+    if len(found) == 1:
+        return found[0]
+    close = naming.suggestions(text, cands)
+    hint = ("did you mean " + " or ".join(close) + "? " if close else "") + (
+        f"choices: {shown}" if cands else "")
+    raise RuleError(f"unknown {what} {text!r}", hint=hint or None)
 
 
 def trouper_at(state: CampaignState, who: str) -> int:

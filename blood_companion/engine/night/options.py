@@ -31,7 +31,7 @@ from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
 from blood_companion.engine.night.trouper_tests import item_side, test_options
 from blood_companion.engine.night.views import activation_options, attack_targets
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand
+from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
 from blood_companion.engine.tests_procedure import odds_for_test, prepare_test
 from blood_companion.engine.words import SETUP, checklist_ask
 
@@ -343,8 +343,8 @@ def _hidden_planning_view(state: CampaignState, catalog: Catalog, title: str, t:
     what = "may play another card after the Cascade, Rest, or pass" if night.cascade else (
         "has one card left and must Rest" if must_rest else "plays a Tactic card or Rests")
     prompt = f"{who} {what} ({free} Chain spaces free; {len(tr.hand)} cards in hand)."
-    info = (f"The app does not see {who}'s hand: `hand` lists the cards it can hold, "
-            "`show NAME` a card's text.",)
+    info = (f"The app does not see {who}'s hand: it asks which card, among those the hand can "
+            "hold.",)
     default = "r" if must_rest and can_rest else ("p" if night.cascade and must_rest else "1")
     if not any(o.key == default and o.enabled for o in options):
         default = next((o.key for o in options if o.enabled), "1")
@@ -627,8 +627,7 @@ def _night_asker(
     if need == "card" and option.kind == "night_play":  # a hand the app does not see
         picks = _hand_picks(state, catalog, t)
         return Ask("card", f"Which card does {fx.name_of(state, catalog, t)} play? (the cards "
-                   "that can be in the hand; type its number or name)", picks,
-                   info=("`show NAME` prints a card's text.",))
+                   "that can be in the hand; type its number or name)", picks)
     if need == "card":  # the card a Rest puts face down
         picks = _hand_picks(state, catalog, t)
         hidden = hidden_hand(state, t)
@@ -714,13 +713,20 @@ def _night_asker(
         wounds = state.troupers[who].wounds
         if not wounds:
             return None
-        picks = tuple(Pick(str(i + 1), card_name(catalog, c) if c != UNKNOWN
-                           else "a Wound card the app did not see", c)
-                      for i, c in enumerate(wounds))
+        known = [c for c in wounds if c != UNKNOWN]
+        picks = tuple(Pick(str(i + 1), card_name(catalog, c), c) for i, c in enumerate(known))
+        if UNKNOWN in wounds:  # the Trouper decks at the table: name the card going back
+            could = [c for c in unseen(state, who) if c not in known]
+            picks += tuple(
+                Pick(str(len(picks) + k + 1), f"{card_name(catalog, c)} (if it is among the "
+                     "Wound cards)", c) for k, c in enumerate(could))
         eff = _effect_of(state, catalog, option)
         n = sum(o.n for o in eff.outcome if o.kind == "heal") if eff else 1
-        return Ask("heal", f"Which Wound card(s) come back (Heal {n})?", picks,
-                   many=(0, min(n, len(picks))), default="*" if len(picks) <= n else None)
+        hidden = UNKNOWN in wounds
+        return Ask("heal", f"Which Wound card(s) come back (Heal {n})?"
+                   + (" The discard pile shows them: name them." if hidden else ""), picks,
+                   many=(0, min(n, len(picks))),
+                   default="*" if len(picks) <= n and not hidden else None)
     if need == "target":
         eff = _effect_of(state, catalog, option)
         targets = attack_targets(state, catalog, eff) if eff is not None else []
