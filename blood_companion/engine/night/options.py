@@ -343,8 +343,7 @@ def _hidden_planning_view(state: CampaignState, catalog: Catalog, title: str, t:
     what = "may play another card after the Cascade, Rest, or pass" if night.cascade else (
         "has one card left and must Rest" if must_rest else "plays a Tactic card or Rests")
     prompt = f"{who} {what} ({free} Chain spaces free; {len(tr.hand)} cards in hand)."
-    info = (f"The app does not see {who}'s hand: it asks which card, among those the hand can "
-            "hold.",)
+    info = ("The app does not see this hand: it asks which card.",)
     default = "r" if must_rest and can_rest else ("p" if night.cascade and must_rest else "1")
     if not any(o.key == default and o.enabled for o in options):
         default = next((o.key for o in options if o.enabled), "1")
