@@ -17,7 +17,7 @@ from rich.text import Text
 
 from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
-from blood_companion.cli.view_docs import LOG_LAST, log_doc, show_doc, summary
+from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
 from blood_companion.display import json_text
 from blood_companion.engine.campaign import (
     AddTrouper,
@@ -71,6 +71,7 @@ def start_action(
     seed: int | None,
     colours: str | None = None,
     leader: str | None = None,
+    decks: str | None = None,
 ) -> StartCampaign:
     """The first action of a campaign from the options of `campaign new` / `play --new`.
 
@@ -121,6 +122,13 @@ def start_action(
             )
     if seed is None:
         seed = secrets.randbelow(10**9)
+    from blood_companion.cli.decks import holders_from_text
+
+    try:
+        held = holders_from_text(decks)
+    except BloodError as exc:
+        raise UsageError(exc.message, hint="--decks app, --decks table or "
+                         "--decks troupers=table,reactions=table") from None
     return StartCampaign(
         name=name,
         mode=mode,
@@ -129,6 +137,7 @@ def start_action(
         leader=lead,
         random_colours=random_colours,
         random_leader=random_leader,
+        decks={k: v for k, v in held.items() if v == "table"} or None if held else None,
     )
 
 
@@ -175,12 +184,24 @@ def new(
             "--leader", help='Who takes the Leader token: seat, Trouper or "random" [seat 1].'
         ),
     ] = None,
+    decks: Annotated[
+        str | None,
+        typer.Option(
+            "--decks", help="Who holds the decks: app (the app shuffles, draws and names each "
+            "card), table (you draw the real cards and tell the app), or DECK=table,... [asked "
+            "on a terminal; else app]. `blood campaign decks` changes it later.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Start a campaign and print the physical Setup as a checklist.
 
     The table, the mode and the seed become step 1 of its log."""
-    start = start_action(name, troupers, players, mode, seed, colours, leader)
+    if decks is None and not as_json and sys.stdin.isatty():
+        from blood_companion.cli.decks import ask_holders
+
+        decks = ask_holders() or "app"
+    start = start_action(name, troupers, players, mode, seed, colours, leader, decks)
     folder = session.saves_dir()
     with CampaignStore.create(folder, start.name, start, session.catalog) as store:
         saves.write_last_used(folder, store.name)
@@ -189,7 +210,12 @@ def new(
             print_json({"ok": True, **summary(store), "setup": plan})
             return
         who = ", ".join(f"{s['name']} ({s['colour']})" for s in plan["seats"])
-        stdout.print(Text(f"{start.describe()}\nAt the table: {who}.", style="green"))
+        from blood_companion.engine.table import holders_text
+        from blood_companion.engine.words import sentence
+
+        stdout.print(Text(f"{sentence(start, store.catalog)}\nAt the table: {who}.",
+                          style="green"))
+        stdout.print(Text(holders_text(store.state) + " (`blood campaign decks` changes it.)"))
         print_setup(plan)
         stdout.print(Text(f"Saved in {store.path}", style="dim"))
 
@@ -274,18 +300,8 @@ def log(
         sys.stdout.flush()
         return
     if all_:
-        doc = {
-            "head": head,
-            "entries": [
-                {
-                    "step": e.step,
-                    "sentence": e.sentence,
-                    "status": e.status,
-                    "marks": list(e.marks),
-                }
-                for e in entries
-            ],
-        }
+        with session.open_session() as store:
+            doc = {"head": head, "entries": log_entries(store, entries)}
     views.show("campaign-log", doc, False)
 
 
@@ -497,15 +513,61 @@ def recover(
 
 
 def _act(action: Any, as_json: bool) -> None:
+    from blood_companion.engine.words import sentence
+
     with session.open_session() as store:
+        before = store.state
         session.record(action, store)
         _changed(
             store,
             as_json,
-            f"{store.head}. {action.describe()}",
+            f"{store.head}. {sentence(action, store.catalog, before)}",
             refresh=False,
             recorded=action.model_dump(mode="json"),
         )
+
+
+@campaign_app.command("decks")
+def decks_(
+    setting: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Who holds which deck: app, table, all=table or DECK=app|table (decks: "
+            "troupers, reactions, minions, events, locations, nemeses, advanced, loot). Without "
+            "it: the setting now."
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Who holds each deck: the app, or the players with the real cards.
+
+    The app shuffles, draws and names each card; players with real cards tell the app what came
+    up. A change is a step of the log."""
+    from blood_companion.cli.table_words import decks_lines
+    from blood_companion.engine.table import SetDecks, holders, parse_holders
+
+    text = ",".join(setting or [])
+    if not text:
+        with session.open_session() as store:
+            st = store.state
+            if as_json:
+                print_json({"ok": True, "decks": holders(st)})
+            else:
+                for line in decks_lines(st):
+                    stdout.print(line, highlight=False)
+        return
+    try:
+        wanted = parse_holders(text)
+    except BloodError as exc:
+        raise UsageError(exc.message, hint=exc.hint) from None
+    action = SetDecks(decks=wanted)
+    with session.open_session() as store:
+        session.record(action, store)
+        if as_json:
+            _changed(store, True, "", refresh=False, decks=holders(store.state))
+            return
+        for line in decks_lines(store.state):
+            stdout.print(line, highlight=False)
 
 
 @campaign_app.command("add-trouper")

@@ -107,14 +107,38 @@ VIEW_COMMANDS = {
 }
 
 
+# Fields holding card (or Zone) ids: with a catalog, commands name them as printed (every
+# command takes names too), so what players read carries no ids.
+NAME_FIELDS = frozenset({"card", "cards", "item", "items", "out", "into", "zone", "location",
+                         "minions", "nemesis", "events"})
+
+
+def _named(catalog: Any, value: Any) -> Any:
+    if isinstance(value, list):
+        return [_named(catalog, v) for v in value]
+    if not isinstance(value, str) or not value:
+        return value
+    raw = value.rstrip("+")
+    item = catalog.item(raw)
+    if item is not None:
+        text = str(item.starting.name)
+    else:
+        rec = catalog.find(raw)
+        enhanced = getattr(rec, "enhanced", None)
+        text = str(enhanced.name if enhanced is not None else getattr(rec, "name", value))
+    return value if "," in text else text
+
+
 def command(kind: str, fields: Mapping[str, Any] | None = None,
-            needs: Iterable[str] = ()) -> str:
+            needs: Iterable[str] = (), catalog: Any = None) -> str:
     """The `blood ...` command of an action type with these fields; needs show as
-    placeholders (``TARGET``)."""
+    placeholders (``TARGET``). With `catalog`, cards are named as printed."""
     if kind in VIEW_COMMANDS:
         return VIEW_COMMANDS[kind]
     words, positional, flags = COMMANDS.get(kind, (f"blood {kind.replace('_', ' ')}", (), {}))
     fields = dict(fields or {})
+    if catalog is not None:
+        fields = {k: _named(catalog, v) if k in NAME_FIELDS else v for k, v in fields.items()}
     needs = tuple(needs)
     parts = [words]
     for name in positional:
@@ -147,17 +171,18 @@ def command(kind: str, fields: Mapping[str, Any] | None = None,
     return text
 
 
-def for_option(option: Option) -> str:
-    return command(option.kind, option.fields, option.needs)
+def for_option(option: Option, catalog: Any = None) -> str:
+    return command(option.kind, option.fields, option.needs, catalog)
 
 
-def for_next(nxt: Next) -> list[str]:
-    """The commands of a view's enabled options, without repeats, in order."""
+def for_next(nxt: Next, catalog: Any = None) -> list[str]:
+    """The commands of a view's enabled options, without repeats, in order (cards named as
+    printed when a catalog is given)."""
     out: list[str] = []
     for o in nxt.options:
         if not o.enabled:
             continue
-        text = for_option(o)
+        text = for_option(o, catalog)
         if text not in out:
             out.append(text)
     return out

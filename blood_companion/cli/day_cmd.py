@@ -94,9 +94,13 @@ def _who(who: str | None) -> str | None:
 # ---------------------------------------------------------------------- recording & output
 
 
-def _record(action: Action, as_json: bool, **extra: Any) -> None:
+def _record(action: Action, as_json: bool, draws: list[str] | None = None, **extra: Any
+            ) -> None:
+    from blood_companion.engine.words import drawn_lines, sentence
+
     with session.open_session() as store:
-        state = session.record(action, store)
+        before = store.state
+        state = session.record(action, store, draws=list(draws or []))
         nxt = d.day_next(state, store.catalog)
         cmds = _commands(state, store.catalog)
         if as_json:
@@ -104,7 +108,7 @@ def _record(action: Action, as_json: bool, **extra: Any) -> None:
                 {
                     "ok": True,
                     "action": action.model_dump(mode="json"),
-                    "done": action.describe(),
+                    "done": sentence(action, store.catalog, before),
                     **extra,
                     "part": state.part,
                     "phase": state.phase,
@@ -118,8 +122,12 @@ def _record(action: Action, as_json: bool, **extra: Any) -> None:
                 }
             )
             return
-        stdout.print(Text(action.describe(), style="green"))
-        _print_result(action, state, store.catalog)
+        stdout.print(Text(sentence(action, store.catalog, before), style="green"))
+        found = drawn_lines(before, state, store.catalog)
+        for line in found:
+            stdout.print(line, highlight=False, markup=False)
+        if not found:
+            _print_result(action, state, store.catalog)
         _print_next_short(nxt, cmds)
 
 
@@ -130,7 +138,9 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
         return
     if isinstance(action, d.EndDay) and state.night is not None:
         n = state.night
-        stdout.print(f"The night is ready: {n.nemesis} at {n.location}, Difficulty {n.difficulty}.")
+        nem, loc = cat.nemesis(n.nemesis), cat.get("locations", n.location)
+        stdout.print(f"The night is ready: {nem.name if nem else n.nemesis} at "
+                     f"{loc.name if loc else n.location}, Difficulty {n.difficulty}.")
     elif isinstance(action, (d.RollLocation, d.ChooseLocation)) and day.location:
         loc = cat.get("locations", day.location)
         roll = f" (die: {day.location_roll})" if day.location_roll else ""
@@ -217,6 +227,13 @@ def buy_tactic(
     trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
     art: Annotated[str, typer.Option("--art", help="The Advanced Tactic deck (an Art).")],
     pay: PayOpt = None,
+    card: Annotated[
+        str | None,
+        typer.Option(
+            "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
+            "name or id; asked on a terminal when missing).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Buy the top card of an Advanced Tactic deck into a Trouper's Personal Reserve."""
@@ -225,9 +242,10 @@ def buy_tactic(
         trouper = state.troupers[_trouper(state, trouper)].trouper
         art_id = d.match_id(art, [(a, a) for a in state.advanced_decks], "Art")
         deck = state.advanced_decks.get(art_id) or []
-        card = deck[0] if deck else None
+        top = deck[0] if deck else None
     _record(
-        d.BuyAdvancedTactic(trouper=trouper, art=art_id, pay=parse_pay(pay)), as_json, card=card
+        d.BuyAdvancedTactic(trouper=trouper, art=art_id, pay=parse_pay(pay)), as_json,
+        [card] if card else [], card=top,
     )
 
 
@@ -343,12 +361,17 @@ def location(
         raise UsageError("give one of: a Location card, --roll, --dice FACE")
     action: Action
     if card is not None:
+        from blood_companion.engine.table import at_table
+
         with session.open_session() as store:
             day = store.state.day
             zone_id = day.zone if day is not None and day.zone else ""
             locs = [(x.id, x.name) for x in store.catalog.locations_in(zone_id)]
             lid = d.match_id(card, locs, f"Location card of {zone_id or 'the Zone'}")
-        action = d.ChooseLocation(location=lid)
+            held = at_table(store.state, "locations") and not (day and day.cartographer)
+        # the card the players' own die gave them, when they hold the Location cards
+        action = d.RollLocation(drawn={"locations": [lid]}) if held else \
+            d.ChooseLocation(location=lid)
     else:
         action = d.RollLocation(faces=dice)
     _record(action, as_json)

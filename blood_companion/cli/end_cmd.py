@@ -59,8 +59,9 @@ def rewards_json(state: CampaignState, catalog: Catalog | None = None) -> dict[s
         "vlad_weakened": list(state.vlad_weakened),
         "rewards": rw.model_dump(mode="json") if rw else None,
         "choices": reward_choices(state, catalog) if catalog is not None else {},
-        "next": rewards_next(state) or _after(state),
-        "commands": commands.for_next(next_view(state, catalog)) if catalog is not None else [],
+        "next": rewards_next(state, catalog) or _after(state),
+        "commands": commands.for_next(next_view(state, catalog), catalog)
+        if catalog is not None else [],
     }
 
 
@@ -91,7 +92,7 @@ def _counts(d: dict[str, int], sign: bool = False) -> str:
 
 def _name(catalog: Catalog, kind: str, cid: str) -> str:
     rec = catalog.get(kind, cid) if kind != "tactics" else catalog.tactic(cid)
-    return f"{rec.name} ({cid})" if rec is not None else cid
+    return str(rec.name) if rec is not None else cid
 
 
 def show_rewards(state: CampaignState, catalog: Catalog) -> None:
@@ -100,7 +101,9 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         stdout.print(_after(state))
         return
     title = "Victory" if rw.result == "won" else "Defeat"
-    vs = "Vlad" if rw.vlad else rw.nemesis
+    vs = "Vlad" if rw.vlad else _name(catalog, "nemeses", rw.nemesis)
+    zone = catalog.get("zones", rw.zone)
+    zone_name = zone.name if zone is not None else rw.zone
     table = Table(
         title=f"End of the Night: {title} against {vs} (level {rw.difficulty})",
         title_justify="left",
@@ -110,12 +113,14 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
     table.add_column("taken")
     if rw.result == "won" and not rw.vlad:
         table.add_row(
-            f"Vlad cards of {rw.zone}",
+            f"Vlad cards of {zone_name}",
             str(rw.vlad_cards),
-            ", ".join(rw.weakened) or "-",
+            ", ".join(_vlad(catalog, c) for c in rw.weakened) or "-",
         )
-        table.add_row("Trophy tokens", "-", _counts(rw.trophies))
-        given = "; ".join(f"{who}: {', '.join(cards)}" for who, cards in rw.given.items())
+        table.add_row("Trophy tokens", "-", _trophies(catalog, rw.trophies))
+        given = "; ".join(
+            f"{_who(catalog, who)}: {', '.join(_name(catalog, 'tactics', c) for c in cards)}"
+            for who, cards in rw.given.items())
         table.add_row("Advanced Tactic cards", str(rw.advanced_tactics), given or "-")
     owed = ", ".join(f"{p.dice} for {p.resource}" for p in rw.loot) or "-"
     rolled = "; ".join(
@@ -127,19 +132,23 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
     choices = reward_choices(state, catalog)
     if "vlad_cards" in choices:
         cards = ", ".join(
-            f"{c['id']} {c['name']}" for c in choices["vlad_cards"] if c["side"] == "enhanced"
+            c["name"] for c in choices["vlad_cards"] if c["side"] == "enhanced"
         )
-        stdout.print(f"Enhanced Vlad cards of {rw.zone}: {cards}")
+        stdout.print(f"Enhanced Vlad cards of {zone_name}: {cards}")
     if "arts" in choices:
+        from blood_companion.engine.table import at_table
+
+        hidden = at_table(state, "advanced")
         tops = ", ".join(
-            f"{a['art']}: {a['name'] or '-'}" + (f" ({a['left']} left)" if a["left"] else "")
+            f"{a['art']}: {'(you see it)' if hidden else a['name'] or '-'}"
+            + (f" ({a['left']} left)" if a["left"] else "")
             for a in choices["arts"]
         )
         stdout.print(f"Tops of the Art decks: {tops}")
-        stdout.print(f"Troupers: {', '.join(choices['troupers'])}")
+        stdout.print(f"Troupers: {', '.join(_who(catalog, t) for t in choices['troupers'])}")
     stdout.print(f"Wagon: {_counts(state.wagon.as_dict())}")
-    stdout.print(Text.assemble(("Next: ", "bold"), rewards_next(state)))
-    for cmd in commands.for_next(next_view(state, catalog)):
+    stdout.print(Text.assemble(("Next: ", "bold"), rewards_next(state, catalog)))
+    for cmd in commands.for_next(next_view(state, catalog), catalog):
         stdout.print(Text("  " + cmd, style="cyan"))
 
 
@@ -170,10 +179,10 @@ def show_summary(state: CampaignState, catalog: Catalog) -> None:
     lines = [
         ("Wagon this game", _counts(s["wagon_delta"], sign=True)),
         ("Resources won / spent", f"{sum(s['earned'].values())} / {s['spent']}"),
-        ("Trophy tokens won", _counts(s["trophies"])),
+        ("Trophy tokens won", _trophies(catalog, s["trophies"])),
         (
             "Vlad cards weakened",
-            (", ".join(s["vlad_weakened"]) or "-")
+            (", ".join(_vlad(catalog, c) for c in s["vlad_weakened"]) or "-")
             + (
                 " (the box was reset: every Vlad card is Enhanced again, 0 of "
                 f"{len(catalog.all('vlad_reactions'))} Weakened)"
@@ -184,7 +193,7 @@ def show_summary(state: CampaignState, catalog: Catalog) -> None:
     ]
     for who, cards in s["reserve"].items():
         names = ", ".join(_name(catalog, "tactics", c) for c in cards)
-        lines.append((f"{who}'s Personal Reserve", "+ " + names))
+        lines.append((f"{_who(catalog, who)}'s Personal Reserve", "+ " + names))
     if s["left_behind"]:
         lines.append(("Left behind", ", ".join(s["left_behind"])))
     table = Table(box=None, pad_edge=False, show_header=False)
@@ -208,6 +217,24 @@ def show_summary(state: CampaignState, catalog: Catalog) -> None:
     )
 
 
+def _who(catalog: Catalog, tid: str) -> str:
+    rec = catalog.trouper(tid)
+    return rec.name if rec is not None else tid
+
+
+def _vlad(catalog: Catalog, cid: str) -> str:
+    rec = catalog.get("vlad_reactions", cid)
+    if rec is None:
+        return cid
+    return f"{rec.enhanced.name} (now {rec.weakened.name})"
+
+
+def _trophies(catalog: Catalog, held: dict[str, int]) -> str:
+    from blood_companion.engine.words import trophy_words
+
+    return ", ".join(f"{n} {trophy_words(catalog, k)}" for k, n in held.items() if n) or "-"
+
+
 # ---------------------------------------------------------------------- commands
 
 
@@ -229,11 +256,13 @@ def _resource(word: str) -> str:
 
 
 def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
+    from blood_companion.engine.words import sentence
+
     state = store.state
     doc: dict[str, Any] = {"ok": True}
     if action is not None:
         doc["action"] = action.model_dump(mode="json")
-        doc["done"] = action.describe()
+        doc["done"] = sentence(action, store.catalog)
     doc.update(rewards_json(state, store.catalog))
     if isinstance(action, FinishGame):
         doc["summary"] = finished_summary(state)
@@ -242,15 +271,20 @@ def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
     return doc
 
 
-def _do(action: Action, as_json: bool) -> None:
+def _do(action: Action, as_json: bool, draws: list[str] | None = None) -> None:
+    from blood_companion.engine.words import drawn_lines, sentence
+
     with session.open_session() as store:
-        state = session.record(action, store)
+        before = store.state
+        state = session.record(action, store, draws=list(draws or []))
         if as_json:
             print_json(_doc(store, action))
         elif isinstance(action, FinishGame):
             show_summary(state, store.catalog)
         else:
-            stdout.print(Text(action.describe(), style="green"))
+            stdout.print(Text(sentence(action, store.catalog, before), style="green"))
+            for line in drawn_lines(before, state, store.catalog):
+                stdout.print(line, highlight=False, markup=False)
             show_rewards(state, store.catalog)
 
 
@@ -288,13 +322,20 @@ def weaken(
 def take(
     art: Annotated[str, typer.Argument(help="The Art deck to take the top card of.")],
     trouper: Annotated[str, typer.Argument(help="Who gets it (Trouper id, colour or seat).")],
+    card: Annotated[
+        str | None,
+        typer.Option(
+            "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
+            "name or id; asked on a terminal when missing).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Take the top Advanced Tactic card of an Art into a Trouper's Personal Reserve."""
     with session.open_session() as store:
         st = store.state
         who = st.troupers[st.trouper_index(trouper)].trouper
-    _do(TakeAdvancedTactic(art=_art(art), trouper=who), as_json)
+    _do(TakeAdvancedTactic(art=_art(art), trouper=who), as_json, [card] if card else [])
 
 
 @end_app.command("loot")

@@ -83,6 +83,14 @@ FlipOpt = Annotated[
         "is up (it turns Intact).",
     ),
 ]
+DrawOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--draw", help="A card the players drew from a deck they hold (a Reaction card "
+        "revealed, a Minion summoned), by name or id; repeat in the order drawn. Asked on a "
+        "terminal when missing.",
+    ),
+]
 ItemsOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -114,19 +122,25 @@ def _trouper(state: CampaignState, who: str) -> str:
 
 
 def _card(state: CampaignState, trouper: str, key: str) -> str:
-    """A card in the Trouper's hand by id, position in hand (1-based), name, unique prefix or
-    unique part of its id or name (``t09`` for ``aurel-t09``): the one matcher. A bare number
-    is a position in hand, never part of an id ("9" with five cards is refused)."""
+    """A card of the Trouper's hand by position in hand (1-based), id, name, unique prefix or
+    unique part (``t09`` for ``aurel-t09``), typo-tolerant: the one matcher. A bare number is a
+    position in hand, never part of an id ("9" with five cards is refused). A hand the app does
+    not see (the Trouper decks at the table) offers every card that can be in it, in the order
+    `blood card hand` lists them."""
+    from blood_companion.engine.table import hand_choices
+
     cat = session.catalog()
-    t = state.troupers[state.trouper_index(trouper)]
+    i = state.trouper_index(trouper)
+    choices = hand_choices(state, i)
+    who = narrate.trouper_name(cat, state.troupers[i].trouper)
     position = typed_number(key.strip())
-    if position is not None and not 1 <= position <= len(t.hand):
+    if position is not None and not 1 <= position <= len(choices):
         raise BloodError(
-            f"{t.trouper}'s hand holds {len(t.hand)} card(s): there is no card {position}",
-            hint="cards are named by their position in hand (1 = first), their id or name",
+            f"{who}'s hand holds {len(choices)} card(s) to name: there is no card {position}",
+            hint="cards are named by their position in hand (1 = first), their name or id",
         )
-    hand = [(c, getattr(cat.tactic(c), "name", c)) for c in t.hand]
-    return matching.match(key, hand, f"card in {t.trouper}'s hand", positions=True)
+    pairs = [(c, narrate.record_name(cat, c)) for c in choices]
+    return matching.match(key, pairs, f"card in {who}'s hand", positions=True)
 
 
 def _waiting_card(cards: list[str], key: str) -> str:
@@ -145,40 +159,37 @@ def _night_state(state: CampaignState) -> None:
         )
 
 
-def _record(build: Any, as_json: bool) -> None:
-    """Open the campaign, build the action from its state, record it, print the changes."""
+def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
+    """Open the campaign, build the action from its state, record it (naming the cards the
+    players drew from decks they hold: ``--draw``, or asked), print the changes."""
+    from blood_companion.cli.table_words import entry_lines
+    from blood_companion.engine.words import sentence
+
     with session.open_session() as store:
         before = store.state
         action: Action = build(before) if callable(build) else build
         before_log = len(before.night.log) if before.night is not None else 0
-        state = session.record(action, store)
+        state = session.record(action, store, draws=list(draws or []))
         cat = store.catalog
         assert state.night is not None
         start = 0 if action.type == "night_setup" else before_log
-        changes = [narrate.render(e, cat) for e in state.night.log[start:]]
+        entries = state.night.log[start:]
+        changes = [narrate.render(e, cat) for e in entries]
         nxt = night_next_doc(state, cat)
         if as_json:
             print_json(
                 {
                     "ok": True,
-                    "action": action.describe(),
+                    "action": sentence(action, cat, before),
                     "changes": changes,
                     "next": nxt,
                     "state_hash": store.state_hash,
                 }
             )
             return
-        for line in changes:
-            style = (
-                "cyan"
-                if line.startswith("MOVE")
-                else "yellow"
-                if line.startswith("TEST")
-                else "bold red"
-                if line.startswith("The night is")
-                else ""
-            )
-            stdout.print(Text(line, style=style))
+        for entry in entries:
+            for line, style in entry_lines(entry, state, cat):
+                stdout.print(Text(line, style=style))
         _print_next(nxt)
 
 
@@ -198,6 +209,7 @@ def setup(
     events: Annotated[
         str | None, typer.Option("--events", help="Event ids for the Chain [random].")
     ] = None,
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1).
@@ -211,7 +223,7 @@ def setup(
         events=_split([events]) if events else None,
     )
     try:
-        _record(action, as_json)
+        _record(action, as_json, draw)
     except NeedsDayPart as exc:
         raise NeedsDayPart(
             exc.message,
@@ -268,6 +280,7 @@ def log(
 def play(
     trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
     card: Annotated[str, typer.Argument(help="Card id, id prefix or name.")],
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Planning Phase: play a Tactic card on the leftmost free Chain space."""
@@ -276,13 +289,14 @@ def play(
         who = _trouper(state, trouper)
         return PlayCard(trouper=who, card=_card(state, who, card))
 
-    _record(build, as_json)
+    _record(build, as_json, draw)
 
 
 @night_app.command("rest")
 def rest(
     trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
     card: Annotated[str, typer.Argument(help="The card placed face down.")],
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Planning Phase: Rest (a face-down card, 1 Threat, Exhausted); once a Game Turn."""
@@ -291,16 +305,17 @@ def rest(
         who = _trouper(state, trouper)
         return Rest(trouper=who, card=_card(state, who, card))
 
-    _record(build, as_json)
+    _record(build, as_json, draw)
 
 
 @night_app.command("pass")
 def pass_(
     trouper: Annotated[str, typer.Argument(help="The player who just played a Cascade card.")],
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Planning Phase: play no more cards after a Cascade."""
-    _record(lambda s: PassCascade(trouper=_trouper(s, trouper)), as_json)
+    _record(lambda s: PassCascade(trouper=_trouper(s, trouper)), as_json, draw)
 
 
 @night_app.command("attack")
@@ -326,6 +341,7 @@ def attack(
     items: ItemsOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: the Active Trouper attacks with an Effect of their card."""
@@ -345,7 +361,7 @@ def attack(
         confirm=confirm,
         token_flip=flip,
     )
-    _record(action, as_json)
+    _record(action, as_json, draw)
 
 
 @night_app.command("effect")
@@ -365,6 +381,7 @@ def effect(
     items: ItemsOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: resolve a non-attack Effect (Step, Heal, Draw, a bonus...)."""
@@ -381,7 +398,7 @@ def effect(
         confirm=confirm,
         token_flip=flip,
     )
-    _record(action, as_json)
+    _record(action, as_json, draw)
 
 
 @night_app.command("support")
@@ -392,10 +409,11 @@ def support(
     ] = 0,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: use another Trouper's Support Effect from a card to the left."""
-    _record(UseSupport(slot=space, effect=effect, confirm=confirm, token_flip=flip), as_json)
+    _record(UseSupport(slot=space, effect=effect, confirm=confirm, token_flip=flip), as_json, draw)
 
 
 @night_app.command("item")
@@ -419,6 +437,7 @@ def item(
     items: ItemsOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Use an equipped Item (a Quick one also outside your activation).
@@ -433,6 +452,7 @@ def item(
             reroll=list(reroll or []), items=_split(items), confirm=confirm, token_flip=flip,
         ),
         as_json,
+        draw,
     )
 
 
@@ -459,6 +479,7 @@ def quick(
     discard: DiscardOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Resolve a Quick Effect of a card on the Chain outside its owner's activation.
@@ -471,7 +492,7 @@ def quick(
         reroll=list(reroll or []), items=_split(items), heal=_split(heal),
         discard=_split(discard), confirm=confirm, token_flip=flip,
     )
-    _record(action, as_json)
+    _record(action, as_json, draw)
 
 
 def _check_side(side: str | None) -> None:
@@ -498,6 +519,7 @@ def event(
     items: ItemsOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase: attempt one Event Effect during your activation."""
@@ -514,7 +536,7 @@ def event(
         confirm=confirm,
         token_flip=flip,
     )
-    _record(action, as_json)
+    _record(action, as_json, draw)
 
 
 @night_app.command("redraw")
@@ -522,16 +544,17 @@ def redraw(
     discard: Annotated[
         list[str] | None, typer.Option("--discard", help="Card(s) to discard first.")
     ] = None,
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Tactic Phase, a Rest card: discard any cards, then draw up to five."""
-    _record(RestRedraw(discard=_split(discard)), as_json)
+    _record(RestRedraw(discard=_split(discard)), as_json, draw)
 
 
 @night_app.command("done")
-def done(as_json: JsonOpt = False) -> None:
+def done(draw: DrawOpt = None, as_json: JsonOpt = False) -> None:
     """Tactic Phase: the Active Trouper finishes (Resolved token); the next one activates."""
-    _record(FinishActivation(), as_json)
+    _record(FinishActivation(), as_json, draw)
 
 
 @night_app.command("answer")
@@ -543,6 +566,7 @@ def answer(
             "Wounds, yes or no, or the cards in the order their Effects resolve."
         ),
     ] = None,
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Answer the question the Nemesis or a Minion is waiting on."""
@@ -568,7 +592,7 @@ def answer(
             return AnswerQuestion(troupers=[])
         return AnswerQuestion(troupers=[_trouper(state, n) for n in names])
 
-    _record(build, as_json)
+    _record(build, as_json, draw)
 
 
 @night_app.command("roll")
@@ -578,6 +602,7 @@ def roll(
     reroll: RerollOpt = None,
     bonus: Annotated[int, typer.Option("--bonus", help="Bonus Triumphs from other Effects.")] = 0,
     items: ItemsOpt = None,
+    draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The waiting dodge Test: the app rolls, or type in your dice with --dice."""
@@ -585,16 +610,16 @@ def roll(
         trait=trait, dice=list(dice or []), reroll=list(reroll or []), bonus_triumphs=bonus,
         items=_split(items),
     )
-    _record(action, as_json)
+    _record(action, as_json, draw)
 
 
 @night_app.command("continue")
-def continue_(as_json: JsonOpt = False) -> None:
+def continue_(draw: DrawOpt = None, as_json: JsonOpt = False) -> None:
     """Move on to the next phase; the Nemesis, Minions and Cleanup resolve inside."""
-    _record(NextPhase(), as_json)
+    _record(NextPhase(), as_json, draw)
 
 
 @night_app.command("phase", hidden=True)
-def phase(as_json: JsonOpt = False) -> None:
+def phase(draw: DrawOpt = None, as_json: JsonOpt = False) -> None:
     """Same as `continue`."""
-    _record(NextPhase(), as_json)
+    _record(NextPhase(), as_json, draw)

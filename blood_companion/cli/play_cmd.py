@@ -8,21 +8,24 @@ killing it and running `blood play` again asks the same question. Answers come l
 from standard input, so a script of answers drives it; end of input quits (saved).
 
 At any prompt: ``undo [N]``, ``redo [N]``, ``back``, ``status``, ``odds [POOL --target T]``,
-``rules QUERY``, ``help``, ``quit``. A bad answer or one of these commands asks the same
-question again, with the choices made so far kept.
+``rules QUERY``, ``show CARD``, ``hand [TROUPER]``, ``decks``, ``help``, ``quit``. A bad answer
+or one of these commands asks the same question again, with the choices made so far kept.
+
+When the players hold a deck (engine/table.py) and a step draws from it, the step is not
+recorded until they say which card came up: the question is asked, the card is written into
+the action, and the step is recorded with it.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.text import Text
 
 from blood_companion.cli import session
 from blood_companion.cli.common import hint_of, stdout, typed_number
-from blood_companion.engine import narrate
 from blood_companion.errors import BloodError
 
 HELP = """\
@@ -36,6 +39,10 @@ At any prompt:
   list              every choice, also those not possible now (with the reason)
   odds [POOL --target T]   the odds of the Test being asked, or of any pool
   rules QUERY       look up a rule
+  show CARD         a card's text (any card, by name or id; `show --ids CARD` adds its id)
+  hand [TROUPER]    the cards in hand (or, for cards the app does not see, what they can be)
+  cards             the Reaction Line with each card's text
+  decks             who holds each deck (change it with `blood campaign decks`)
   help              this text
   quit              stop here (everything is saved; `blood play` resumes)"""
 
@@ -48,31 +55,60 @@ def register(app: typer.Typer) -> None:
 
 
 def play(
-    new: str = typer.Option(None, "--new", help="Start a new campaign with this name."),
-    troupers: str = typer.Option(
-        None, "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).'
-    ),
-    players: int = typer.Option(
-        None, "--players", help="With --new: how many players; unnamed Troupers are drawn."
-    ),
-    mode: str = typer.Option("roguelite", "--mode", help="With --new: roguelite or single."),
-    seed: int = typer.Option(None, "--seed", help="With --new: the random seed."),
-    colours: str = typer.Option(
-        None, "--colours", help='With --new: colours in seat order, or "random".'
-    ),
-    leader: str = typer.Option(
-        None, "--leader", help='With --new: the Leader: seat, Trouper or "random".'
-    ),
-    steps: int = typer.Option(0, "--steps", help="Stop after this many recorded steps [no limit]."),
-    as_json: bool = typer.Option(
-        False, "--json", help="Print the question waiting now (with its choices) and exit."
-    ),
+    new: Annotated[
+        str | None, typer.Option("--new", help="Start a new campaign with this name.")
+    ] = None,
+    troupers: Annotated[
+        str | None,
+        typer.Option(
+            "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).'
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players", help="With --new: how many players; unnamed Troupers are drawn."
+        ),
+    ] = None,
+    mode: Annotated[
+        str, typer.Option("--mode", help="With --new: roguelite or single.")
+    ] = "roguelite",
+    seed: Annotated[int | None, typer.Option("--seed", help="With --new: the random seed.")] = None,
+    colours: Annotated[
+        str | None,
+        typer.Option("--colours", help='With --new: colours in seat order, or "random".'),
+    ] = None,
+    leader: Annotated[
+        str | None,
+        typer.Option("--leader", help='With --new: the Leader: seat, Trouper or "random".'),
+    ] = None,
+    decks: Annotated[
+        str | None,
+        typer.Option(
+            "--decks", help="With --new: who holds the decks: app, table, or DECK=table,... "
+            "[asked; Enter: the app holds every deck].",
+        ),
+    ] = None,
+    steps: Annotated[
+        int, typer.Option("--steps", help="Stop after this many recorded steps [no limit].")
+    ] = 0,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the question waiting now (with its choices) and exit."),
+    ] = False,
 ) -> None:
     """The guided companion: shows the board, asks what happens now, plays the Nemesis and
     the Minions, saves every answer. Resumes where you left off."""
     if new is not None:
         from blood_companion.cli.campaign_cmd import new as new_campaign
 
+        if decks is None and not as_json:
+            from blood_companion.cli.decks import ask_holders
+
+            decks = ask_holders()
+            if decks is None:
+                stdout.print(Text("No campaign started.", style="dim"))
+                return
         options: dict[str, Any] = {
             "name": new,
             "troupers": troupers,
@@ -81,6 +117,7 @@ def play(
             "seed": seed,
             "colours": colours,
             "leader": leader,
+            "decks": decks,
         }
         if as_json:  # one JSON document in all: the question, after a quiet start
             import contextlib
@@ -222,7 +259,52 @@ class Loop:
             return self.run_command([head, *words[1:]])
         if head == "rules":
             return self.run_command([head, *words[1:]])
+        if head == "show" or (head in ("cards", "decks", "hand") and len(words) == 1):
+            self.table_command(head, words[1:])
+            return True
+        if head == "hand" and self.walk is not None:
+            try:  # `hand TROUPER`; other words starting with "hand" go on as an answer
+                self.walk.state.trouper_index(" ".join(words[1:]))
+            except BloodError:
+                return False
+            self.table_command(head, words[1:])
+            return True
         return False
+
+    def table_command(self, head: str, args: list[str]) -> None:
+        """`show CARD`, `hand [TROUPER]`, `cards`, `decks` at the prompt (nothing recorded)."""
+        from blood_companion.cli.table_words import (
+            decks_lines,
+            hand_lines,
+            reaction_line_lines,
+            show_lines,
+        )
+
+        with self.open() as store:
+            state, cat = store.state, store.catalog
+        try:
+            if head == "show":
+                ids = "--ids" in args
+                text = " ".join(a for a in args if a != "--ids")
+                if not text:
+                    stdout.print(Text("show takes a card's name or id, e.g. `show Mist Walk`.",
+                                      style="red"))
+                    return
+                lines = show_lines(cat, text, ids=ids, state=state)
+            elif head == "hand":
+                lines = hand_lines(state, cat, " ".join(args) or None)
+            elif head == "cards":
+                lines = reaction_line_lines(state, cat)
+            else:
+                lines = decks_lines(state)
+        except BloodError as exc:
+            stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
+            hint = hint_of(exc)
+            if hint:
+                stdout.print(Text("Hint: " + hint, style="yellow"))
+            return
+        for line in lines:
+            stdout.print(Text(line), highlight=False)
 
     def run_command(self, argv: list[str]) -> bool:
         """A `blood` command typed at the prompt (odds, rules); the options fixed for the whole
@@ -363,10 +445,14 @@ class Loop:
                     return
 
     def record(self, action: Any, digest: str) -> bool:
-        """Record the action; False (and the same question again) when refused."""
-        from blood_companion.cli.play_menu import changes
+        """Record the action; False (and the same question again) when refused. A card the
+        players drew from a deck they hold is asked first (the walk's draw question)."""
+        from blood_companion.cli.play_menu import Walk, changes
+        from blood_companion.cli.table_words import entry_lines
         from blood_companion.engine.endgame import FinishGame
         from blood_companion.engine.errors import RuleError
+        from blood_companion.engine.table import DrawNeeded
+        from blood_companion.engine.words import drawn_lines, sentence
 
         try:
             with self.open() as store:
@@ -379,6 +465,11 @@ class Loop:
                 log_at = len(before.night.log) if before.night is not None else 0
                 after = session.record(action, store)  # also refreshes `blood status`'s cache
                 cat = store.catalog
+        except DrawNeeded as need:
+            walk = self.walk if self.walk is not None else Walk.start(
+                before, store.catalog, store.head)
+            self.walk = walk.drawing_for(action, need)
+            return False
         except (RuleError, BloodError) as exc:
             stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
             hint = hint_of(exc)
@@ -389,17 +480,14 @@ class Loop:
                                   style="dim"))
             return False
         self.recorded += 1
-        stdout.print(Text("✓ " + action.describe(), style="green"))
+        stdout.print(Text("✓ " + sentence(action, cat, before), style="green"))
+        for line in drawn_lines(before, after, cat):
+            stdout.print(Text("  " + line))
         if after.night is not None and after.part == "night":
             start = 0 if before.night is None else log_at
             for entry in after.night.log[start:]:
-                text = narrate.render(entry, cat)
-                style = (
-                    "cyan"
-                    if text.startswith("MOVE")
-                    else ("yellow" if text.startswith("TEST") else "")
-                )
-                stdout.print(Text("  " + text, style=style))
+                for text, style in entry_lines(entry, after, cat):
+                    stdout.print(Text("  " + text, style=style))
             phase_before = before.night.phase if before.night is not None else None
             if action.type in ("night_continue", "night_answer", "night_roll") or (
                 phase_before != after.night.phase

@@ -152,6 +152,10 @@ class Walk:
     option: legal.Option | None = None
     answers: Mapping[str, Any] = field(default_factory=dict)
     asked: legal.Ask | None = None
+    # A card the table drew that the action needs named (engine/table.py): the action, the
+    # deck and the cards it can be, the physical instruction.
+    drawing: Action | None = None
+    draw: Any = None  # the DrawNeeded the engine raised
 
     @classmethod
     def start(cls, state: CampaignState, catalog: Catalog, index: int = 0) -> Walk:
@@ -163,8 +167,41 @@ class Walk:
         game = f"Game {self.state.game} · " if self.state.game else ""
         return game + self.nxt.title
 
+    def drawing_for(self, action: Action, need: Any) -> Walk:
+        """The question "which card came up?" for a card the table drew (``need``: the
+        DrawNeeded the engine raised recording ``action``)."""
+        return replace(self, drawing=action, draw=need)
+
+    def _draw_screen(self) -> Screen:
+        need = self.draw
+        choices = tuple(Choice(str(i + 1), n) for i, n in enumerate(need.names))
+        return Screen(
+            self.title, need.prompt, choices, None, ("The players drew it from the real deck.",),
+            free_hint="the card's name", need="drawn", who=self.nxt.who, part=self.nxt.part,
+            step=self.nxt.step,
+        )
+
+    def _draw_answer(self, text: str) -> Done | Again:
+        from blood_companion.engine import naming
+
+        need = self.draw
+        assert self.drawing is not None
+        if not text:
+            return Again("which card came up? type its number or its name")
+        pairs = list(zip(need.candidates, need.names, strict=True))
+        position = text.strip()
+        if position.isdigit() and 1 <= int(position) <= len(pairs):
+            cid = pairs[int(position) - 1][0]
+        else:
+            cid = naming.match(text, pairs, "card")
+        drawn = {k: list(v) for k, v in self.drawing.drawn.items()}
+        drawn.setdefault(need.deck, []).append(cid)
+        return Done(self.drawing.model_copy(update={"drawn": drawn}))
+
     def screen(self) -> Screen:
         nxt = self.nxt
+        if self.draw is not None:
+            return self._draw_screen()
         if self.asked is None or self.option is None:
             choices = tuple(_option_choice(o) for o in nxt.options)
             return Screen(
@@ -193,7 +230,7 @@ class Walk:
     @property
     def top(self) -> Walk:
         """The top menu of the same moment (the choice in progress dropped)."""
-        return replace(self, option=None, answers={}, asked=None)
+        return replace(self, option=None, answers={}, asked=None, drawing=None, draw=None)
 
     # ------------------------------------------------------------------ answering
     def answer(self, text: str, *, confirmed: bool = False) -> Done | Walk | Again | Confirm:
@@ -203,6 +240,8 @@ class Walk:
             return Again(f"that answer is {len(text)} characters long: type a key")
         text = clean_answer(text)
         try:
+            if self.draw is not None:
+                return self._draw_answer(text)
             if self.asked is None or self.option is None:
                 return self._top(text, confirmed)
             return self._follow_up(self.asked, text, confirmed)
@@ -461,7 +500,7 @@ def changes(before: CampaignState, after: CampaignState, catalog: Catalog) -> li
         if mb.get(m.space) != m.alive:
             was = mb.get(m.space)
             out.append(
-                f"Minion {m.space}: "
+                f"Minion {m.space} ({narrate.record_name(catalog, m.minion)}): "
                 + (f"summoned ({m.alive})" if was is None else f"{was} -> {m.alive} Miniature(s)")
             )
     for tb, ta in zip(before.troupers, after.troupers, strict=False):
@@ -480,7 +519,7 @@ def changes(before: CampaignState, after: CampaignState, catalog: Catalog) -> li
         if ta.knocked_out and not tb.knocked_out:
             diffs.append("KNOCKED OUT")
         if diffs:
-            out.append(f"{ta.trouper}: " + ", ".join(diffs))
+            out.append(f"{narrate.trouper_name(catalog, ta.trouper)}: " + ", ".join(diffs))
     if a.result and not b.result:
         out.append(f"The night is {a.result}: {narrate.night_reason(a, catalog)}")
     return out

@@ -88,20 +88,52 @@ def open_session(name: str | None = None) -> CampaignStore:
     return store
 
 
-def record(action: Action, store: CampaignStore | None = None) -> CampaignState:
+def record(
+    action: Action, store: CampaignStore | None = None, draws: list[str] | None = None
+) -> CampaignState:
     """Apply and store one action on the selected campaign (or on `store`); return the new
     state. A refused action raises RuleError and leaves the save unchanged. The views of the
-    campaign are stored anew so `blood status`, `night next`, ... stay on their fast path."""
+    campaign are stored anew so `blood status`, `night next`, ... stay on their fast path.
+
+    ``draws`` (a command's ``--draw`` values, possibly none) turns on the named draws of the
+    decks the players hold (engine/table.py): each card the action draws from such a deck is
+    taken from ``draws`` in order, or asked on a terminal; without either the command is
+    refused with what to draw and how to name it. ``None`` (`blood play`) lets
+    :class:`~blood_companion.engine.table.DrawNeeded` through to the caller."""
     if store is not None:
         data_notice(store)
-        state = store.record(action)
+        state = _record(action, store, draws)
         refresh_status(store)
         return state
     with open_session() as opened:
         data_notice(opened)
-        state = opened.record(action)
+        state = _record(action, opened, draws)
         refresh_status(opened)
         return state
+
+
+def _record(action: Action, store: CampaignStore, draws: list[str] | None) -> CampaignState:
+    if draws is None:
+        return store.record(action)
+    from blood_companion.cli.draws import name_draw
+    from blood_companion.engine.table import DrawNeeded
+
+    left = list(draws)
+    for _ in range(64):
+        try:
+            state = store.record(action)
+        except DrawNeeded as need:
+            action = name_draw(action, need, left)
+            continue
+        if left:
+            from blood_companion.errors import UsageError
+
+            raise UsageError(
+                f"--draw {left[0]!r}: this step drew no card for it (nothing was recorded)",
+                hint="name only the cards the step draws, in order",
+            )
+        return state
+    raise BloodError("too many cards to draw in one step")  # pragma: no cover
 
 
 def data_notice(store: CampaignStore) -> None:

@@ -39,8 +39,10 @@ def checklist(plan: dict[str, Any]) -> list[tuple[str, list[str]]]:
         decks = plan["advanced_decks"]
         area += [
             f"Village Card to one side; the {len(decks)} Advanced Tactic decks sorted by Art "
-            f"({sum(decks.values())} cards), each shuffled and face up on its space. The app "
-            "keeps its own order of them: take the card it names.",
+            f"({sum(decks.values())} cards), each shuffled and face up on its space. "
+            + ("When you take a top card, tell the app which it is."
+               if plan.get("decks", {}).get("advanced") == "table" else
+               "The app keeps its own order of them: take the card it names."),
             f"The Location and Nemesis Item cards ({plan['crafting']}) and the Location and "
             f"Nemesis Tactic cards ({plan['training']}) as two face-up decks on their spaces.",
         ]

@@ -96,7 +96,7 @@ def _commands(state: CampaignState, catalog: Catalog) -> list[str]:
     from blood_companion.cli.commands import for_next
     from blood_companion.engine.legal import next_view
 
-    return for_next(next_view(state, catalog))
+    return for_next(next_view(state, catalog), catalog)
 
 
 def _placeholders(state: CampaignState, catalog: Catalog) -> list[str]:
@@ -162,6 +162,11 @@ def _day_view(state: CampaignState, catalog: Catalog) -> tuple[dict[str, Any], d
                 "reserve_items": list(t.reserve_items),
                 "sleeves": [s.item + ("+" if s.advanced else "") for s in t.sleeves],
                 "equipped": dict(day.equipped.get(i, {})),
+                # what players read (issue 17: names, not ids)
+                "reserve_names": [_name(catalog, c) for c in [*t.reserve_cards,
+                                                               *t.reserve_items]],
+                "equipped_names": [_name(catalog, c)
+                                   for c in day.equipped.get(i, {}).values()],
             }
         )
     buying = state.mode != "single" and day.step in ("recovery", "purchases")
@@ -173,6 +178,7 @@ def _day_view(state: CampaignState, catalog: Catalog) -> tuple[dict[str, Any], d
         "location_trophies": dict(state.location_trophies),
         "nemesis_trophies": dict(state.nemesis_trophies),
         "bought": list(day.purchases),
+        "bought_names": [_name(catalog, c) for c in day.purchases],
         "affordable": [c for c in choices if c.get("affordable")],
         "purchases_open": buying,
         "selection": {
@@ -183,6 +189,13 @@ def _day_view(state: CampaignState, catalog: Catalog) -> tuple[dict[str, Any], d
             "difficulty": day.difficulty,
             "events": list(day.events),
         },
+        "selection_names": {
+            "zone": _name(catalog, day.zone),
+            "location": _name(catalog, day.location),
+            "minions": [_name(catalog, m) for m in day.minions],
+            "nemesis": _name(catalog, day.nemesis),
+            "events": [_name(catalog, e) for e in day.events],
+        },
         "troupers": troupers,
     }
     return view, {
@@ -191,6 +204,19 @@ def _day_view(state: CampaignState, catalog: Catalog) -> tuple[dict[str, Any], d
         "commands": _commands(state, catalog),
         "step": nxt.step,
     }
+
+
+def _name(catalog: Catalog, cid: str | None) -> str:
+    """A card's (or Zone's) name as printed; an Item on the side it shows."""
+    if not cid:
+        return ""
+    item = catalog.item(cid.rstrip("+"))
+    if item is not None:
+        side = item.advanced if cid.endswith("+") and item.advanced is not None else item.starting
+        return str(side.name)
+    from blood_companion.engine.narrate import record_name
+
+    return record_name(catalog, cid)
 
 
 # --------------------------------------------------------------------------- rendering
@@ -460,9 +486,10 @@ def _render_day(v: dict[str, Any], width: int) -> list[Line]:
     if trophies:
         out.append((_fit("Trophies: " + trophies, width), ""))
     if v["bought"]:
-        for text in _wrap("Bought today: " + "; ".join(v["bought"]), width, "  "):
+        bought = v.get("bought_names") or v["bought"]
+        for text in _wrap("Bought today: " + "; ".join(bought), width, "  "):
             out.append((text, "dim"))
-    sel = v["selection"]
+    sel = {**v["selection"], **(v.get("selection_names") or {})}
     picked = [
         f"{label} {value}"
         for label, value in (
@@ -502,8 +529,9 @@ def _render_day(v: dict[str, Any], width: int) -> list[Line]:
             )
         )
         if t["equipped"]:
-            out.append((_fit("     Equipped: " + ", ".join(t["equipped"].values()), width), ""))
-        res = t["reserve_cards"] + t["reserve_items"]
+            gear = t.get("equipped_names") or list(t["equipped"].values())
+            out.append((_fit("     Equipped: " + ", ".join(gear), width), ""))
+        res = t.get("reserve_names", t["reserve_cards"] + t["reserve_items"])
         text = "Reserve: " + (", ".join(res) if res else "empty")
         for line in _wrap(text, width - 5, "  "):
             out.append(("     " + line, "dim"))

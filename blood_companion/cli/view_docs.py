@@ -25,7 +25,7 @@ def _commands(state: CampaignState, catalog: Catalog) -> list[str]:
     from blood_companion.cli.commands import for_next
     from blood_companion.engine.legal import next_view
 
-    return for_next(next_view(state, catalog))
+    return for_next(next_view(state, catalog), catalog)
 
 
 def night_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
@@ -42,6 +42,8 @@ def night_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         )
     if cards:
         doc["hand_cards"] = cards
+    if "?" in (doc.get("hand") or []):  # the players hold the Trouper decks: cards unseen
+        doc["hand_hidden"] = True
     return doc
 
 
@@ -49,10 +51,30 @@ def day_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     """The Day Part's next step with its legal choices and commands."""
     from blood_companion.engine import day as d
 
-    return {
+    doc = {
         **d.day_next(state, catalog).model_dump(mode="json"),
         "commands": _commands(state, catalog),
     }
+    det = doc.get("details") or {}
+    if det.get("nemesis"):
+        nem = catalog.nemesis(str(det["nemesis"]))
+        det["nemesis_name"] = nem.name if nem is not None else det["nemesis"]
+    if det.get("map"):
+        from blood_companion.content.face import map_legend
+
+        det["map_legend"] = map_legend(list(det["map"]))
+    if doc.get("step") == "equipping":
+        names: dict[str, str] = {}
+        for c in doc.get("choices") or []:
+            for raw in [*(x for v in c["sleeves"].values() for x in v), *c["equipped"].values()]:
+                item = catalog.item(str(raw).rstrip("+"))
+                if item is None:
+                    continue
+                advanced = str(raw).endswith("+") and item.advanced is not None
+                names[str(raw)] = (item.advanced.name + " (Advanced)" if advanced
+                                   and item.advanced is not None else item.starting.name)
+        doc["item_names"] = names
+    return doc
 
 
 def summary(store: CampaignStore) -> dict[str, Any]:
@@ -108,7 +130,32 @@ def show_doc(store: CampaignStore) -> dict[str, Any]:
     from blood_companion.engine.history import campaign_totals, history_rows
 
     st = store.state
-    return {**summary(store), "history": history_rows(st), "totals": campaign_totals(st)}
+    doc = {**summary(store), "history": history_rows(st), "totals": campaign_totals(st)}
+    doc["names"] = show_names(doc, store.catalog)
+    return doc
+
+
+def show_names(doc: dict[str, Any], catalog: Catalog) -> dict[str, str]:
+    """The names as printed of the ids `campaign show` shows (Troupers, Items, Nemeses,
+    Locations, trophies): the players read names; ``--json`` keeps the ids."""
+    from blood_companion.engine import narrate
+
+    names: dict[str, str] = {}
+    for t in [*doc["troupers"], *doc["set_aside"]]:
+        names[t["trouper"]] = narrate.trouper_name(catalog, t["trouper"])
+        for raw in t["items"]:
+            item = catalog.item(str(raw).rstrip("+"))
+            if item is not None:
+                side = item.advanced if str(raw).endswith("+") and item.advanced else item.starting
+                names[raw] = side.name
+    ids = [*doc["location_trophies"], *doc["nemesis_trophies"],
+           *doc["totals"].get("by_nemesis", {})]
+    for r in doc["history"]:
+        ids += [r.get("nemesis"), r.get("location")]
+    for cid in ids:
+        if cid and cid not in names:
+            names[cid] = narrate.record_name(catalog, cid)
+    return names
 
 
 def log_doc(store: CampaignStore, last: int = LOG_LAST) -> dict[str, Any]:
@@ -116,11 +163,23 @@ def log_doc(store: CampaignStore, last: int = LOG_LAST) -> dict[str, Any]:
     earlier steps are not shown."""
     entries = store.log(last=last or None)
     length = store.log_length + store.redo_available
-    shown = [
-        {"step": e.step, "sentence": e.sentence, "status": e.status, "marks": list(e.marks)}
+    return {"head": store.head, "entries": log_entries(store, entries),
+            "earlier": max(0, length - len(entries))}
+
+
+def log_entries(store: CampaignStore, entries: list[Any]) -> list[dict[str, Any]]:
+    """Log entries as the log view shows them: each step's sentence, and below a done step
+    what it drew and did (cli/log_words.py), in words."""
+    from blood_companion.cli.log_words import result_lines
+
+    steps = [e.step for e in entries if e.status == "done"]
+    results = store.step_results(min(steps)) if steps else {}
+    return [
+        {"step": e.step, "sentence": e.sentence, "status": e.status, "marks": list(e.marks),
+         "results": result_lines(results.get(e.step) or {}, store.catalog, e.sentence)
+         if e.status == "done" else []}
         for e in entries
     ]
-    return {"head": store.head, "entries": shown, "earlier": max(0, length - len(shown))}
 
 
 def status_doc(store: CampaignStore) -> dict[str, Any]:

@@ -24,12 +24,14 @@ def night_next(doc: dict[str, Any], width: int = 80) -> list[Line]:
     for effect in doc.get("effects", []):
         lines += [("  " + t, "") for t in _wrap(str(effect), width - 2, "  ")]
     cards = doc.get("hand_cards")
-    if cards:
+    if doc.get("hand_hidden"):
+        lines.append((f"  hand: {len(doc.get('hand') or [])} cards the app does not see "
+                      "(`blood card hand` lists what they can be)", ""))
+    elif cards:
         names = [
-            f"{c['id']} ({c['name']}, Threat {c['threat']})" if c.get("name") else c["id"]
-            for c in cards
+            f"{c['name']} (Threat {c['threat']})" if c.get("name") else "a card" for c in cards
         ]
-        lines.append(("  hand: " + "; ".join(names), ""))
+        lines += [("  " + t, "") for t in _wrap("hand: " + "; ".join(names), width - 2, "  ")]
     elif doc.get("hand"):
         lines.append(("  hand: " + "; ".join(doc["hand"]), ""))
     lines += [("  $ " + cmd, "dim") for cmd in doc.get("commands", [])]
@@ -53,6 +55,8 @@ def choices_table(choices: list[dict[str, Any]], width: int = 80) -> list[Line]:
     cols: list[str] = []
     for c in choices:
         cols.extend(k for k in c if k not in cols)
+    if "name" in cols:  # names are what the players read and type (--json keeps the ids)
+        cols = [c for c in cols if c != "id"]
     rows = [[_cell(c.get(col)) for col in cols] for c in choices]
     return grid([col.replace("_", " ") for col in cols], rows, width=width)
 
@@ -72,21 +76,27 @@ def purchases_table(choices: list[dict[str, Any]], width: int = 80) -> list[Line
             what = kind.replace("special_", "Loc/Nem ")
         cost = c["cost"] + (f" + {c['trophies']}" if c.get("trophies") else "")
         ok = "used" if c.get("used") else ("yes" if c["affordable"] else "-")
-        rows.append([what, c["id"], cost, ok])
-    return grid(["buy", "id", "cost", "ok"], rows, width=width)
+        rows.append([what, c.get("name") or c["id"], cost, ok])
+    return grid(["buy", "card", "cost", "ok"], rows, width=width)
 
 
-def equipping_table(choices: list[dict[str, Any]], width: int = 80) -> list[Line]:
+def equipping_table(choices: list[dict[str, Any]], width: int = 80,
+                    names: dict[str, str] | None = None) -> list[Line]:
+    names = names or {}
+
+    def named(ids: Any) -> str:
+        return ", ".join(names.get(str(x), str(x)) for x in ids)
+
     rows = []
     for c in choices:
         sl = c["sleeves"]
         rows.append(
             [
                 c["trouper"],
-                ", ".join(sl.get("protection", [])),
-                ", ".join(sl.get("tool", [])),
-                ", ".join(sl.get("artifact", [])),
-                ", ".join(c["equipped"].values()) or "-",
+                named(sl.get("protection", [])),
+                named(sl.get("tool", [])),
+                named(sl.get("artifact", [])),
+                named(c["equipped"].values()) or "-",
             ]
         )
     return grid(["trouper", "protection", "tool", "artifact", "equipped"], rows, width=width)
@@ -123,11 +133,13 @@ def day_next(doc: dict[str, Any], width: int = 80) -> list[Line]:
     det = doc.get("details") or {}
     choices = doc.get("choices") or []
     if step == "dusk_difficulty":
-        lines.append((f"Location: {det.get('location_name')}   Nemesis: {det.get('nemesis')}", ""))
+        nemesis = det.get("nemesis_name") or det.get("nemesis")
+        lines.append((f"Location: {det.get('location_name')}   Nemesis: {nemesis}", ""))
         if det.get("map"):
             lines.append(("Map:", "dim"))
             for i, row in enumerate(det["map"]):
                 lines.append((("  " if i % 2 else "") + " ".join(row), ""))
+            lines += [(t, "dim") for t in det.get("map_legend") or []]
         lines += levels_table(choices, width)
     elif step == "purchases":
         lines.append(("Wagon: " + ", ".join(f"{n} {r}" for r, n in det["wagon"].items()), ""))
@@ -137,7 +149,7 @@ def day_next(doc: dict[str, Any], width: int = 80) -> list[Line]:
             lines.append(("Trophies: " + ", ".join(trophies), ""))
         lines += purchases_table(choices, width)
     elif step == "equipping":
-        lines += equipping_table(choices, width)
+        lines += equipping_table(choices, width, doc.get("item_names"))
     elif choices:
         lines += choices_table(choices, width)
     lines += [("  " + cmd, "cyan") for cmd in doc.get("commands", [])]
@@ -155,10 +167,12 @@ def campaign_show(doc: dict[str, Any], width: int = 80) -> list[Line]:
     """The campaign at a glance: the table, Wagon, trophies, log, history and totals."""
     where = f"game {doc['game']}, {doc['part']}" + (f" ({doc['phase']})" if doc["phase"] else "")
     lines: list[Line] = [(f"{doc['name']}  {doc['mode']} · seed {doc['seed']} · {where}", "bold")]
+    names = doc.get("names") or {}
     rows = []
     for t in doc["troupers"]:
-        who = t["trouper"] + (" (leader)" if t["trouper"] == doc.get("leader") else "")
-        items = ", ".join(t["items"])
+        who = names.get(t["trouper"], t["trouper"]) + (
+            " (leader)" if t["trouper"] == doc.get("leader") else "")
+        items = ", ".join(names.get(i, i) for i in t["items"])
         rows.append(
             [str(t["seat"]), who, str(t["deck_size"]), str(t["bites"]), str(t["insanity"]), items]
         )
@@ -170,7 +184,8 @@ def campaign_show(doc: dict[str, Any], width: int = 80) -> list[Line]:
     )
     if doc["set_aside"]:
         away = [
-            f"{t['trouper']} ({t['colour']}, {t['deck_size']} cards, {t['reserve_cards']} in "
+            f"{names.get(t['trouper'], t['trouper'])} ({t['colour']}, {t['deck_size']} cards, "
+            f"{t['reserve_cards']} in "
             f"the Reserve, {t['bites']} Bites)"
             for t in doc["set_aside"]
         ]
@@ -179,14 +194,17 @@ def campaign_show(doc: dict[str, Any], width: int = 80) -> list[Line]:
     lines.append(("Wagon: " + ", ".join(f"{v} {k}" for k, v in doc["wagon"].items()), ""))
     trophies = {**doc["location_trophies"], **doc["nemesis_trophies"]}
     if trophies:
-        lines.append(("Trophies: " + ", ".join(f"{k} ×{v}" for k, v in trophies.items()), ""))
+        lines.append(("Trophies: " + ", ".join(f"{names.get(k, k)} ×{v}"
+                                                for k, v in trophies.items()), ""))
     redo = f", {doc['redo']} undone (redo-able)" if doc["redo"] else ""
     lines.append((f"Log: {doc['log_length']} steps{redo}", "dim"))
-    lines += _history(doc.get("history") or [], doc.get("totals") or {}, width)
+    lines += _history(doc.get("history") or [], doc.get("totals") or {}, width, names)
     return lines
 
 
-def _history(rows: list[dict[str, Any]], totals: dict[str, Any], width: int) -> list[Line]:
+def _history(rows: list[dict[str, Any]], totals: dict[str, Any], width: int,
+             names: dict[str, str] | None = None) -> list[Line]:
+    names = names or {}
     if not rows:
         return []
     table = []
@@ -211,8 +229,8 @@ def _history(rows: list[dict[str, Any]], totals: dict[str, Any], width: int) -> 
             [
                 str(r["game"]),
                 str(len(r["troupers"])),
-                r["nemesis"] or "-",
-                r["location"] or "-",
+                names.get(r["nemesis"], r["nemesis"]) if r["nemesis"] else "-",
+                names.get(r["location"], r["location"]) if r["location"] else "-",
                 str(r["difficulty"] or "-"),
                 result,
                 ", ".join(got) or "-",
@@ -226,7 +244,8 @@ def _history(rows: list[dict[str, Any]], totals: dict[str, Any], width: int) -> 
         styles=styles,
         width=width,
     )
-    per = ", ".join(f"{n} {c['won']}-{c['lost']}" for n, c in totals["by_nemesis"].items())
+    per = ", ".join(f"{names.get(n, n)} {c['won']}-{c['lost']}"
+                    for n, c in totals["by_nemesis"].items())
     lines.append((f"Nights won-lost: {totals['won']}-{totals['lost']} ({per})", ""))
     lines.append(
         (
@@ -278,4 +297,7 @@ def campaign_log(doc: dict[str, Any], width: int = 80) -> list[Line]:
         pad = " " * len(head_text)
         for k, text in enumerate(_wrap(body, width - len(head_text))):
             lines.append(((head_text if k == 0 else pad) + text, style))
+        for result in e.get("results") or []:
+            for text in _wrap(result, width - len(pad), "  "):
+                lines.append((pad + text, "dim"))
     return lines

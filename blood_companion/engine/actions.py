@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+)
 
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
@@ -33,6 +41,7 @@ PHASE_CHECKS: dict[str, Callable[[CampaignState, Action, Catalog], None]] = {}
 # Modules that define actions; imported before the union is built.
 ACTION_MODULES = (
     "blood_companion.engine.campaign",
+    "blood_companion.engine.table",
     "blood_companion.engine.testing",
     "blood_companion.engine.day",
     "blood_companion.engine.night",
@@ -60,6 +69,9 @@ class Action(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     type: str
+    # The cards the players drew from decks they hold (engine/table.py), deck -> cards in the
+    # order drawn, by id or name. Recorded with the action so every replay draws the same.
+    drawn: dict[str, list[str]] = Field(default_factory=dict)
 
     # Actions allowed in these parts of the game (None: any).
     parts: ClassVar[tuple[str, ...] | None] = None
@@ -78,15 +90,24 @@ class Action(BaseModel):
                 raise TypeError(f"duplicate action type {default!r}")
             _REGISTRY[default] = cls
 
+    @model_serializer(mode="wrap")
+    def _shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # An action without named draws keeps the shape it had before `drawn` existed.
+        data: dict[str, Any] = handler(self)
+        if not self.drawn:
+            data.pop("drawn", None)
+        return data
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         """Return the new state; raise RuleError to refuse."""
         raise NotImplementedError
 
     def describe(self) -> str:
-        """A readable sentence for `blood campaign log`."""
-        fields = {k: v for k, v in self.model_dump().items() if k != "type"}
-        args = ", ".join(f"{k}={v}" for k, v in fields.items())
-        return f"{self.type.replace('_', ' ')}" + (f" ({args})" if args else "")
+        """A readable sentence without the data pack (ids as they are); the sentences players
+        read, with names, come from ``engine/words.py`` (``sentence``)."""
+        from blood_companion.engine.words import plain_sentence
+
+        return plain_sentence(self)
 
 
 def _import_action_modules() -> None:
@@ -151,10 +172,18 @@ def apply(
         check(state, action, catalog)
     if chance is None:
         chance = Chance.fresh(seed_for(state, action), index)
+    chance.name_draws(action.drawn)
     ctx = Context(catalog=catalog, chance=chance, index=index)
     new = action.apply(state, ctx)
     if not isinstance(new, CampaignState):  # pragma: no cover - programming error
         raise TypeError(f"{type(action).__name__}.apply returned {type(new).__name__}")
+    left = chance.unnamed_left()
+    if left:
+        named = "; ".join(f"{deck}: {', '.join(cards)}" for deck, cards in left.items())
+        raise RuleError(
+            f"named as drawn, but this step draws no (more) such card: {named}",
+            hint="name only the cards the step draws",
+        )
     return new
 
 

@@ -97,10 +97,16 @@ class StartCampaign(Action):
     leader: int = 0
     random_colours: bool = False
     random_leader: bool = False
+    # Who holds which deck (engine/table.py): deck -> "app" or "table"; None: the app holds
+    # every deck (as campaigns did before the setting existed).
+    decks: dict[str, Literal["app", "table"]] | None = None
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         if state.started:
             raise RuleError("this campaign has already started")
+        from blood_companion.engine.table import normal_decks
+
+        held = normal_decks(self.decks or {})
         cat = ctx.catalog
         _check_seats(cat, self.seats, [])
         if not 0 <= self.leader < len(self.seats):
@@ -143,6 +149,7 @@ class StartCampaign(Action):
                 "part": "day",
                 "phase": "recovery",
                 "day": DayState(),
+                "decks": held,
             }
         )
 
@@ -551,7 +558,14 @@ def table_setup(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         "advanced_decks": {art: len(deck) for art, deck in state.advanced_decks.items()},
         "training": len(state.training),
         "crafting": len(state.crafting),
+        "decks": {d: state.decks.get(d, "app") for d in _deck_names()},
     }
+
+
+def _deck_names() -> tuple[str, ...]:
+    from blood_companion.engine.table import DECKS
+
+    return tuple(DECKS)
 
 
 __all__ = [

@@ -149,6 +149,25 @@ class Chance:
             [dict(o) for o in recorded] if recorded is not None else None
         )
         self.outcomes: list[dict[str, Any]] = []
+        # Cards the table drew from decks it holds, as the action names them (deck -> cards in
+        # the order drawn); engine/table.py takes them in turn. Not kept in `outcomes`: the
+        # action itself records them, so any replay gives the same cards.
+        self.named: dict[str, list[str]] = {}
+
+    def name_draws(self, drawn: dict[str, list[str]]) -> None:
+        """The cards the action says the table drew (see :attr:`named`)."""
+        self.named = {deck: list(cards) for deck, cards in drawn.items()}
+
+    def take_named(self, deck: str) -> str | None:
+        """The next card the table named for `deck`, or None when none is left."""
+        left = self.named.get(deck)
+        if not left:
+            return None
+        return left.pop(0)
+
+    def unnamed_left(self) -> dict[str, list[str]]:
+        """Named cards no draw took (the action named more than happened)."""
+        return {deck: list(cards) for deck, cards in self.named.items() if cards}
 
     @classmethod
     def fresh(cls, seed: int, step: int, stream: str = "") -> Chance:

@@ -8,6 +8,7 @@ Rulebook sections: "Wounds" (Wounding a Trouper / a Nemesis / a Minion), "Threat
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
@@ -24,6 +25,14 @@ from blood_companion.engine.night_state import (
     ReactionSlot,
 )
 from blood_companion.engine.state import CampaignState, TrouperState
+from blood_companion.engine.table import (
+    UNKNOWN,
+    at_table,
+    hide,
+    named_draw,
+    take_from_hand,
+    unseen,
+)
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -155,12 +164,16 @@ def wound_trouper(
         if not pile and discard:
             pile, discard = discard, []
             rng.shuffle(pile, f"trouper-deck:{t.trouper}")
+            if at_table(state, "troupers"):
+                pile = hide(pile)  # the player shuffles: the app no longer sees the order
             state = log(state, "reshuffle", who=tid(state, i))
         if not pile:
             return _wound_without_deck(state, catalog, i, n - done)
         card = pile.pop(0)
         state = with_trouper(state, i, draw_pile=pile, discard=discard, wounds=[*t.wounds, card])
-        state = log(state, "wound", who=tid(state, i), n=len(t.wounds) + 1)
+        # An app deck names the card so the player takes that one (engine/table.py).
+        seen = {"card": card} if card != UNKNOWN else {}
+        state = log(state, "wound", who=tid(state, i), n=len(t.wounds) + 1, **seen)
     return state
 
 
@@ -185,11 +198,7 @@ def _wound_without_deck(state: CampaignState, catalog: Catalog, i: int, n: int) 
 def wound_from_hand(state: CampaignState, i: int, cards: list[str]) -> CampaignState:
     """Hand cards become Wound cards (a Wound with no deck left)."""
     t = state.troupers[i]
-    hand = list(t.hand)
-    for c in cards:
-        if c not in hand:
-            raise RuleError(f"{c!r} is not in {t.trouper}'s hand")
-        hand.remove(c)
+    hand = take_from_hand(state, None, i, cards)
     state = with_trouper(state, i, hand=hand, wounds=[*t.wounds, *cards])
     for k in range(len(cards)):
         state = log(state, "wound_from_hand", who=tid(state, i), n=len(t.wounds) + k + 1)
@@ -234,22 +243,21 @@ def draw_cards(
     state: CampaignState, catalog: Catalog, i: int, n: int, rng: Chance
 ) -> CampaignState:
     before = len(state.troupers[i].hand)
-    t = draw(state.troupers[i], n, rng)
+    t = draw(state.troupers[i], n, rng, table=at_table(state, "troupers"))
     troupers = list(state.troupers)
     troupers[i] = t
     state = state.model_copy(update={"troupers": troupers})
-    return log(state, "draws", who=tid(state, i), n=len(t.hand) - before)
+    new = t.hand[before:]
+    # An app deck names the cards drawn, so the player takes those (engine/table.py).
+    seen = {"cards": new} if new and UNKNOWN not in new else {}
+    return log(state, "draws", who=tid(state, i), n=len(t.hand) - before, **seen)
 
 
 def discard_cards(
     state: CampaignState, catalog: Catalog, i: int, cards: list[str]
 ) -> CampaignState:
     t = state.troupers[i]
-    hand = list(t.hand)
-    for c in cards:
-        if c not in hand:
-            raise RuleError(f"{c!r} is not in {name_of(state, catalog, i)}'s hand")
-        hand.remove(c)
+    hand = take_from_hand(state, catalog, i, cards)
     state = with_trouper(state, i, hand=hand, discard=[*t.discard, *cards])
     return log(state, "discards", who=tid(state, i), n=len(cards))
 
@@ -262,17 +270,29 @@ def heal(
     t = state.troupers[i]
     wounds = list(t.wounds)
     chosen = list(cards or [])
-    for c in chosen:
-        if c not in wounds:
-            raise RuleError(f"{c!r} is not among {name_of(state, catalog, i)}'s Wounds")
-    for c in wounds:
+    # A Wound card the app did not see (the Trouper decks at the table, engine/table.py) is
+    # named now: it goes to the discard pile face up, as the player says.
+    def take(names: list[str]) -> tuple[list[str], list[str]]:
+        left, out = list(wounds), []
+        could = Counter(unseen(state, i)) if UNKNOWN in wounds else Counter()
+        for c in names:
+            if c in left:
+                left.remove(c)
+            elif UNKNOWN in left and could[c] > 0:
+                left.remove(UNKNOWN)
+                could[c] -= 1
+            else:
+                raise RuleError(f"{c!r} is not among {name_of(state, catalog, i)}'s Wounds")
+            out.append(c)
+        return left, out
+
+    take(chosen)  # every named card must be a Wound
+    wounds, chosen = take(chosen[:n])
+    for c in list(wounds):  # the oldest Wound cards, unless named
         if len(chosen) >= n:
             break
-        if c not in chosen:
-            chosen.append(c)
-    chosen = chosen[:n]
-    for c in chosen:
         wounds.remove(c)
+        chosen.append(c)
     state = with_trouper(state, i, wounds=wounds, discard=[*t.discard, *chosen])
     return log(state, "heals", who=tid(state, i), n=len(chosen))
 
@@ -318,13 +338,41 @@ def take_reaction(state: CampaignState, rng: Chance) -> tuple[CampaignState, str
     return with_night(state, reaction_deck=deck), card
 
 
+def take_named_reaction(
+    state: CampaignState, catalog: Catalog, rng: Chance, prompt: str,
+    candidates: list[str] | None = None,
+) -> tuple[CampaignState, str | None]:
+    """The Reaction card the players revealed from the deck they hold (engine/table.py): the
+    discard pile is shuffled into a new deck first when the deck is empty, as the app would."""
+    n = night_of(state)
+    deck, discard = list(n.reaction_deck), list(n.reaction_discard)
+    if not deck and discard:
+        deck, discard = discard, []
+        rng.shuffle(deck, "reaction-deck")
+        state = with_night(state, reaction_deck=deck, reaction_discard=discard)
+        state = log(state, "nemesis_reshuffle")
+    pool = [c for c in deck if candidates is None or c in candidates]
+    if not pool:
+        return state, None
+    card = named_draw(rng, catalog, "reactions", sorted(set(pool)), prompt)
+    deck.remove(card)
+    return with_night(state, reaction_deck=deck), card
+
+
 def reveal_reaction(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
     """An Alert: the top Reaction card to the leftmost free Reaction space; an Interruption is
     queued to resolve at once. With the Line full, nothing is revealed (our reading)."""
     n = night_of(state)
     if len(n.reaction_line) >= catalog.board.reaction_spaces:
         return log(state, "line_full")
-    state, card = take_reaction(state, rng)
+    if at_table(state, "reactions"):
+        state, card = take_named_reaction(
+            state, catalog, rng,
+            "Alert: reveal the top card of the Nemesis Reaction deck and put it on the leftmost "
+            "free space of the Reaction Line. Which card is it?",
+        )
+    else:
+        state, card = take_reaction(state, rng)
     if card is None:
         return log(state, "no_reaction_left")
     face = reaction_face(state, catalog, card)
@@ -357,10 +405,12 @@ def wound_nemesis(
     for _ in range(n):
         revealed: list[str] = []
         taken: str | None = None
+        if at_table(state, "reactions"):
+            state, taken = _table_wound_card(state, catalog, rng, nem.name, side)
         # Every card of the deck and discard may be an Interruption: stop after a full pass.
         night = night_of(state)
         limit = len(night.reaction_deck) + len(night.reaction_discard)
-        while taken is None and len(revealed) < limit:
+        while taken is None and len(revealed) < limit and not at_table(state, "reactions"):
             state, card = take_reaction(state, rng)
             if card is None:
                 break
@@ -380,6 +430,7 @@ def wound_nemesis(
             nemesis=nem.id,
             side=side,
             n=len(wounds[side]),
+            **({"card": taken} if taken else {}),
         )
         jobs = [
             EnemyJob(
@@ -404,6 +455,34 @@ def wound_nemesis(
         if night_of(state).result is not None:
             break
     return state
+
+
+def _table_wound_card(state: CampaignState, catalog: Catalog, rng: Chance, nemesis: str,
+                      side: str) -> tuple[CampaignState, str | None]:
+    """ "Wounding a Nemesis" with the Reaction deck at the table: the players reveal cards
+    until one without the Interruption symbol and name that one (the others go back into the
+    deck, shuffled). The discard pile becomes the deck first when the deck holds no such card.
+    None when no card without Interruption is left anywhere."""
+    def plain(cards: list[str]) -> list[str]:
+        return [c for c in cards if not reaction_face(state, catalog, c).interruption]
+
+    night = night_of(state)
+    if not plain(night.reaction_deck) and plain(night.reaction_discard):
+        deck = [*night.reaction_deck, *night.reaction_discard]
+        rng.shuffle(deck, "reaction-deck")
+        state = with_night(state, reaction_deck=deck, reaction_discard=[])
+        state = log(state, "nemesis_reshuffle")
+    pool = plain(night_of(state).reaction_deck)
+    if not pool:
+        return state, None
+    where = {"front": "Front", "left": "Left Side", "right": "Right Side"}.get(side, side)
+    return take_named_reaction(
+        state, catalog, rng,
+        f"{nemesis} suffers a Wound on the {where}: reveal Reaction cards from the top of its "
+        "deck until one without the Interruption symbol; it goes in the Wounds space of that "
+        "side, the others are shuffled back. Which card went under the side?",
+        candidates=pool,
+    )
 
 
 def _ask_weakness_trophy(state: CampaignState, catalog: Catalog, side: str) -> CampaignState:
@@ -528,6 +607,13 @@ def summon(
     if not pool:
         return log(state, "summon_no_card")
     mid = rng.choice(sorted(pool), "summon")
+    if at_table(state, "minions"):  # the players drew it from the Minion cards not in play
+        kind = f" (a {minion_type.capitalize()} if one is left)" if minion_type and typed else ""
+        mid = named_draw(
+            rng, catalog, "minions", sorted(pool),
+            f"Summon: draw a Minion card at random{kind} among those not in play; it goes on "
+            f"Minion space {free[0]} and its Miniature on the Nemesis's Tile. Which card is it?",
+        )
     slot = MinionSlot(space=free[0], minion=mid, summoned=True, alive=1)
     state = with_night(state, minions=[*night.minions, slot])
     return log(state, "summon", minion=mid, space=free[0])

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.engine import endgame as eg
 from blood_companion.engine.legal import VIEWS, Ask, Next, Option, Pick, register_askers
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.engine.table import at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -18,7 +19,7 @@ def end_view(state: CampaignState, catalog: Catalog) -> Next:
     if rw is None:
         return Next("end", "end", "End of the Night", "Nothing is owed.", end=True)
     title = "End of the Night · " + ("Victory" if rw.result == "won" else "Defeat")
-    prompt = eg.rewards_next(state)
+    prompt = eg.rewards_next(state, catalog)
     forfeit = Option("f", "Finish the game now, leaving the rest", "finish_game",
                      {"forfeit": True})
     if rw.vlad_cards:
@@ -39,7 +40,9 @@ def end_view(state: CampaignState, catalog: Catalog) -> Next:
             users = [t.trouper for t in state.troupers if art in arts_of(catalog, t.trouper)]
             who = (" - for " + ", ".join(u.capitalize() for u in users)) if users \
                 else " - nobody's deck uses it"
-            opts.append(Option(str(i + 1), f"Top {art} card: {top.name if top else deck[0]} "
+            shown = "the app asks which" if at_table(state, "advanced") else (
+                top.name if top else deck[0])
+            opts.append(Option(str(i + 1), f"Top {art} card: {shown} "
                                f"({len(deck)} left){who}", "take_advanced_tactic", {"art": art},
                                needs=("trouper",)))
         # round the table: the Trouper whose turn it is takes an Art their deck uses
@@ -53,6 +56,12 @@ def end_view(state: CampaignState, catalog: Catalog) -> Next:
     if rw.loot:
         roll = rw.loot[0]
         needs: tuple[str, ...] = ("resource",) if roll.resource == "any" else ()
+        if at_table(state, "loot"):  # the players roll the loot dice
+            return Next("end", "loot", title, prompt, options=(
+                Option("t", f"Type the faces of your dice ({roll.dice})", "roll_loot",
+                       needs=(*needs, "faces")),
+                forfeit,
+            ), default="t")
         return Next("end", "loot", title, prompt, options=(
             Option("r", f"Roll {roll.dice} here (digital)", "roll_loot", needs=needs),
             Option("t", f"Type the faces of your own dice ({roll.dice})", "roll_loot",

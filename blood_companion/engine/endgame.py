@@ -30,6 +30,7 @@ from blood_companion.engine.state import (
     TrouperState,
     Wagon,
 )
+from blood_companion.engine.table import at_table, named_draw
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -245,6 +246,13 @@ class TakeAdvancedTactic(Action):
             raise RuleError(f"the {self.art} deck is empty; take from another Art")
         idx = state.trouper_index(self.trouper)
         card = deck.pop(0)
+        if at_table(state, "advanced"):  # the players hold the decks: the card they name
+            deck.insert(0, card)
+            card = named_draw(
+                ctx.chance, ctx.catalog, "advanced", sorted(deck),
+                f"Take the top card of the {self.art.capitalize()} deck: which card is it?",
+            )
+            deck.remove(card)
         troupers = list(state.troupers)
         t = troupers[idx]
         troupers[idx] = t.model_copy(update={"reserve_cards": [*t.reserve_cards, card]})
@@ -290,6 +298,12 @@ class RollLoot(Action):
             resource = self.resource.strip().lower()
         elif self.resource not in (None, resource):
             raise RuleError(f"this roll gives {resource}, not {self.resource}")
+        if self.faces is None and at_table(state, "loot"):
+            raise RuleError(
+                f"the players roll the loot dice ({roll.dice}): type the faces they show",
+                hint="e.g. --dice \"2 1\" (one face per die, in order)",
+                see=("roll_loot",),
+            )
         faces = _roll(ctx.catalog, ctx, roll.dice, self.faces)
         n = sum(f.triumphs for f in faces)
         state = _gain(state, resource, n)
@@ -413,14 +427,16 @@ def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) ->
 # --------------------------------------------------------------------------- views
 
 
-def rewards_next(state: CampaignState) -> str:
+def rewards_next(state: CampaignState, catalog: Catalog | None = None) -> str:
     """What the table does now at the End of the Night (one sentence)."""
     rw = state.rewards
     if state.part != "end" or rw is None:
         return ""
     if rw.vlad_cards:
+        zone = catalog.get("zones", rw.zone) if catalog is not None else None
+        where = zone.name if zone is not None else rw.zone
         return (
-            f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {rw.zone} to the Weakened side."
+            f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {where} to the Weakened side."
         )
     if rw.advanced_tactics:
         return (

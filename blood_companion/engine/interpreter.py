@@ -150,11 +150,9 @@ def _check_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Paymen
 def _check_discard(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
     if len(p.discard) != cost.n:
         raise RuleError(f"name the {cost.n} card(s) to discard for the Cost (--discard)")
-    hand = list(s.troupers[t].hand)
-    for cid in p.discard:
-        if cid not in hand:
-            raise RuleError(f"{cid!r} is not in {fx.name_of(s, cat, t)}'s hand")
-        hand.remove(cid)
+    from blood_companion.engine.table import take_from_hand
+
+    take_from_hand(s, cat, t, list(p.discard))  # a hidden hand too (engine/table.py)
 
 
 def _check_bite(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:

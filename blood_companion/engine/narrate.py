@@ -92,6 +92,8 @@ TEMPLATES: dict[str, str] = {
     "dodges": "{who} dodges",
     # Phases ("Game Turns")
     "beginning_of_night": "Beginning of the Night: each Trouper drew {n} cards",
+    "hand_dealt": "{who}: take {cards} from your deck into your hand (the app drew them)",
+    "hand_drawn": "{who}: shuffle your Trouper deck and draw {n} cards",
     "player_timing": "Players resolve, in an order they agree on: {found}",
     "game_turn": "Game Turn {turn}",
     "planning_phase": "Planning Phase",
@@ -140,7 +142,8 @@ TEMPLATES: dict[str, str] = {
     "timed_attack": "{job}: an attack at this moment is resolved by the table",
     "trap_consumed": "{who} turns that Trap to its Consumed side",
     # Troupers' actions
-    "test": "TEST {who} - {label} ({trait}): [{faces}]{extra} = {total} vs {target}: {verdict}",
+    "test": "{who} rolls {trait} for {label}: {faces}{extra} → {total} Triumph(s), {target} "
+            "needed: {verdict}",
     "sacrifice": "Sacrifice: the card goes to Wounds at Cleanup",
     "test_bonus": "{who}: {outcome} on their next Test",
     "wagon_gain": "Wagon: +{n} {resource}",
@@ -156,6 +159,20 @@ TEMPLATES: dict[str, str] = {
     "attempts_event": "{who} attempts the Event {event}",
     "event_solved": "Event {event} resolved (face down): reward {reward}",
     "resolved_token": "Chain space {space}: Resolved token",
+}
+
+# The sentence of an event when it carries this extra argument (a card the app drew from a
+# deck it holds, named so the players take that one: engine/table.py).
+WITH_ARG: dict[tuple[str, str], str] = {
+    ("wound", "card"): (
+        "{who} suffers a Wound: take {card} from your deck and put it on your Wounds space "
+        "({n} Wound cards)"
+    ),
+    ("draws", "cards"): "{who} draws {n}: take {cards} from your deck into your hand",
+    ("nemesis_wound", "card"): (
+        "{nemesis} suffers a Wound on the {side} ({n} there): {card} goes in the Wounds space "
+        "of that side"
+    ),
 }
 
 # Why a night ended or a Planning Phase stopped (``reason`` codes).
@@ -314,6 +331,10 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
             ref = args["job"]
             return f"{job_label(catalog, ref)}: {_check_text(catalog, ref)}"
         return REASONS.get(str(v), str(v))
+    if key == "cards":
+        return _listing([record_name(catalog, c) for c in v or []])
+    if key == "faces" and isinstance(v, str):
+        return v + (" (x: a Defeat)" if "x" in v else "")
     if key == "found":
         return "; ".join(
             f"{trouper_name(catalog, who)}: {record_name(catalog, card)}" for who, card in v or []
@@ -324,8 +345,12 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
         return f" +{v}" if v else ""
     if key == "verdict":
         return "Success" if args.get("success") else "Failure"
+    if key == "side":
+        return {"front": "Front", "left": "Left Side", "right": "Right Side"}.get(str(v), str(v))
     if key == "label":
-        return record_name(catalog, v) if v else "Test"
+        if v in (None, "", "dodge", "test"):
+            return "the dodge" if v == "dodge" else "a Test"
+        return record_name(catalog, v)
     if key == "trait":
         return str(v).capitalize() if v and str(v).isalpha() else str(v)
     if key == "token":
@@ -333,6 +358,12 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
     if key == "defense":
         return str(v).capitalize()
     return "" if v is None else str(v)
+
+
+def _listing(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def night_reason(night: NightState, catalog: Catalog) -> str:
@@ -353,8 +384,11 @@ def render(entry: NightLogEntry | Mapping[str, Any], catalog: Catalog) -> str:
     if kind == "movement":
         return movement_text(catalog, args)
     template = TEMPLATES.get(kind)
+    for (k, arg), text in WITH_ARG.items():
+        if k == kind and args.get(arg):
+            template = text
     if template is None:
-        return f"({kind.replace('_', ' ')}: {', '.join(f'{k}={v}' for k, v in args.items())})"
+        return f"({kind.replace('_', ' ')}: {', '.join(f'{k} {v}' for k, v in args.items())})"
     out = []
     for literal, field, _, _ in _FORMATTER.parse(template):
         out.append(literal)

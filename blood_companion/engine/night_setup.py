@@ -13,6 +13,7 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import ChainSlot, MinionSlot, NightState
 from blood_companion.engine.state import CampaignState, Tokens, TrouperState
+from blood_companion.engine.table import at_table, hide, named_draw
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -39,9 +40,10 @@ def minion_miniatures(catalog: Catalog, zone: str, space: str) -> int:
     return sum(g.count for g in z.tiles if g.symbol == symbol) or 1
 
 
-def draw(t: TrouperState, n: int, rng: Chance) -> TrouperState:
+def draw(t: TrouperState, n: int, rng: Chance, *, table: bool = False) -> TrouperState:
     """Draw N ("Draw N"): reshuffle the discard pile when the deck runs out; stop when both
-    are empty."""
+    are empty. With the Trouper decks at the table (``table``) the players shuffle: the app no
+    longer sees the cards of the new deck, nor those drawn (engine/table.py)."""
     pile, hand, discard = list(t.draw_pile), list(t.hand), list(t.discard)
     for _ in range(n):
         if not pile:
@@ -50,6 +52,8 @@ def draw(t: TrouperState, n: int, rng: Chance) -> TrouperState:
             pile = discard
             discard = []
             rng.shuffle(pile, f"trouper-deck:{t.trouper}")
+            if table:
+                pile = hide(pile)
         hand.append(pile.pop(0))
     return t.model_copy(update={"draw_pile": pile, "hand": hand, "discard": discard})
 
@@ -91,6 +95,8 @@ def setup_night(
     zone_events = [e.id for e in catalog.events_in(loc.zone)]
     if events is None:
         events = rng.sample(zone_events, min(level.influence, len(zone_events)), "events")
+        if at_table(state, "events"):  # the players drew them: the cards they name
+            events = _table_events(state, catalog, rng, zone_events, len(events), loc.zone)
     else:
         for eid in events:
             if eid not in zone_events:
@@ -105,10 +111,13 @@ def setup_night(
         for space, mid in zip(("A", "B"), minions, strict=True)
     ]
     hand_size = catalog.config.hand_size
+    table = at_table(state, "troupers")
     troupers = []
     for i, t in enumerate(state.troupers):
         pile = list(t.deck)
         rng.shuffle(pile, f"trouper-deck:{t.trouper}")
+        if table:  # "Beginning of the Night": each player shuffles and draws, unseen
+            pile = hide(pile)
         if equipped is not None and i in equipped:
             gear = dict(equipped[i])
         else:
@@ -134,7 +143,7 @@ def setup_night(
                 "rested_this_turn": False,
             }
         )
-        troupers.append(draw(fresh, hand_size, rng))
+        troupers.append(draw(fresh, hand_size, rng, table=table))
     night = NightState(
         nemesis=nemesis,
         vlad=nem.vlad,
@@ -158,3 +167,18 @@ def setup_night(
             "night": night,
         }
     )
+
+
+def _table_events(state: CampaignState, catalog: Catalog, rng: Chance, zone_events: list[str],
+                  n: int, zone: str) -> list[str]:
+    """The Event cards the players drew at random from the Zone's deck ("Dusk Phase")."""
+    chosen: list[str] = []
+    zname = catalog.get("zones", zone)
+    where = zname.name if zname is not None else zone
+    for k in range(n):
+        left = [e for e in zone_events if e not in chosen]
+        chosen.append(named_draw(
+            rng, catalog, "events", left,
+            f"Draw an Event card of {where} at random for Chain space {k + 1}: which card is it?",
+        ))
+    return chosen

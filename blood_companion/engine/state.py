@@ -131,14 +131,20 @@ class CampaignState(StateModel):
     resources_earned: int = 0
     resources_spent: int = 0
     vlad_defeats: int = 0
+    # Who holds each deck (engine/table.py): the decks the players shuffle and draw at the table
+    # ("table"); a deck not listed is the app's. Empty: the app holds every deck.
+    decks: dict[str, Literal["table"]] = Field(default_factory=dict)
 
     @model_serializer(mode="wrap")
     def _shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # A campaign nobody left has the shape it had before `set_aside` existed, so its hashes
-        # (and those app 0.1.0 recorded, which rebuilding an old save checks) do not change.
+        # (and those app 0.1.0 recorded, which rebuilding an old save checks) do not change; the
+        # same for `decks` while the app holds every deck.
         data: dict[str, Any] = handler(self)
         if not self.set_aside:
             data.pop("set_aside", None)
+        if not self.decks:
+            data.pop("decks", None)
         return data
 
     def trouper_index(self, who: str) -> int:

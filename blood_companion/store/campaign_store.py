@@ -119,11 +119,49 @@ class VerifyReport:
     kept: list[str] = field(default_factory=list)  # runs of steps kept as recorded, in words
 
 
-def describe(action: Action) -> str:
+def describe(action: Action, catalog: Any = None) -> str:
+    """The action as a sentence, with the names of the data pack when one is given."""
     try:
-        return action.describe()
+        from blood_companion.engine.words import sentence
+
+        return sentence(action, catalog)
     except Exception:  # a describe() bug must not hide the log
         return Action.describe(action)
+
+
+# What `campaign log` shows under a step: the parts of the state a step's stored change
+# adds to (store/delta.py): the night log, the Day's draws, the End of the Night's rewards.
+_RESULT_PATHS = {
+    ("night", "log"): "events",
+    ("rewards", "rolls"): "rolls",
+    ("rewards", "tactics_taken"): "tactics",
+}
+_DAY_FIELDS = ("location", "location_roll", "minions", "nemesis", "events")
+
+
+def step_results(ops: list[dict[str, Any]]) -> dict[str, Any]:
+    """What one step's stored change added that players read about: night log events, the
+    Day's draws (Location card, Minions, Nemesis, Events), loot rolls and Advanced Tactic cards
+    taken. Data only (ids); `campaign log` renders it."""
+    out: dict[str, Any] = {}
+    for op in ops:
+        path = tuple(op.get("p") or ())
+        if "v" not in op:
+            continue
+        value = op["v"]
+        if path == ("night",) and isinstance(value, dict):
+            out.setdefault("events", []).extend(value.get("log") or [])
+        elif path[:2] in _RESULT_PATHS and len(path) == 2 and "s" in op:
+            out.setdefault(_RESULT_PATHS[path[:2]], []).extend(value or [])
+        elif path == ("rewards",) and isinstance(value, dict):
+            out.setdefault("rolls", []).extend(value.get("rolls") or [])
+            out.setdefault("tactics", []).extend(value.get("tactics_taken") or [])
+        elif len(path) == 2 and path[0] == "day" and path[1] in _DAY_FIELDS:
+            if "s" in op and isinstance(value, list):
+                out.setdefault("day", {}).setdefault(path[1], []).extend(value)
+            else:
+                out.setdefault("day", {})[path[1]] = value
+    return out
 
 
 def parse_stored(data: str, av: int) -> Action:
@@ -554,7 +592,7 @@ class CampaignStore:
         except ValueError:
             raise DamagedSave(self.path, f"step {step} of the log is not valid JSON") from None
         try:
-            sentence = describe(parse_stored(data, av))
+            sentence = describe(parse_stored(data, av), self._loaded_catalog())
         except RuleError as exc:
             sentence = f"({typ}: not understood by this version: {exc.message})"
         return LogEntry(
@@ -567,6 +605,32 @@ class CampaignStore:
         with self._errors(), self._read() as conn:
             rows = conn.execute("SELECT step, data, av FROM actions ORDER BY step").fetchall()
         return [self._parse(step, data, av) for step, data, av in rows]
+
+    def _loaded_catalog(self) -> Any:
+        """The catalog for names in sentences (None when it cannot load: ids then)."""
+        try:
+            return self.catalog
+        except Exception:  # noqa: BLE001 - a log is shown even without the data pack
+            return None
+
+    def step_results(self, first: int = 1) -> dict[int, dict[str, Any]]:
+        """Per done or undone step from ``first`` on, what its stored change added that players
+        read about (:func:`step_results`): for `campaign log`."""
+        with self._errors(), self._lenient(), self._read() as conn:
+            rows = conn.execute(
+                "SELECT step, delta FROM actions WHERE step >= ? ORDER BY step", (first,)
+            ).fetchall()
+        out: dict[int, dict[str, Any]] = {}
+        for step, delta in rows:
+            try:
+                ops = json.loads(delta) if delta else []
+            except ValueError:
+                continue
+            if isinstance(ops, list):
+                found = step_results(ops)
+                if found:
+                    out[int(step)] = found
+        return out
 
     def state_at(self, step: int) -> CampaignState:
         """The recorded state after `step` (done or undone), without moving the head."""

@@ -167,6 +167,6 @@ def test_next_renders_every_step_in_80_columns(table: Any, monkeypatch: Any) -> 
     assert "Difficulty Level 2" in r.out
     blood("day", "events")
     out = blood("day", "next").out
-    assert "protection" in out and "aurel-i01" in out
+    assert "protection" in out and "Padded Doublet" in out and "aurel-i01" not in out
     doc = json.loads(blood("day", "next", "--json").out)
     assert doc["details"]["waiting"] == ["aurel", "ioana"]

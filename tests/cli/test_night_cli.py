@@ -132,7 +132,7 @@ def test_06_a_hand_position_past_the_hand_is_refused_never_read_as_an_id(night: 
     assert len(hand) == 5
     before = night("campaign", "show", "--json").json()["state_hash"]
     r = night("night", "rest", "aurel", "9")
-    assert r.code == 1 and "holds 5 card(s): there is no card 9" in " ".join(r.err.split())
+    assert r.code == 1 and "holds 5 card(s) to name: there is no card 9" in " ".join(r.err.split())
     assert night("campaign", "show", "--json").json()["state_hash"] == before
     r = night("night", "rest", "aurel", "5", "--json")
     assert r.code == 0, r.err

@@ -45,7 +45,8 @@ def test_play_a_whole_day_and_night_from_a_script(
 ) -> None:
     monkeypatch.setenv("COLUMNS", "80")
     # A few global commands and a wrong answer first, then Enter (the default) throughout.
-    answers = ["help", "status", "odds", "zzz", *[""] * 260]
+    # (the first Enter: the app holds every deck)
+    answers = ["", "help", "status", "odds", "zzz", *[""] * 280]
     code, out, err = run_play(
         monkeypatch, capsys, answers, "--new", "eve", "--troupers", "aurel,ioana", "--seed", "1"
     )
@@ -72,7 +73,8 @@ def test_play_quit_and_typed_choices(
     monkeypatch: pytest.MonkeyPatch, capsys: Any, saves_dir: Path
 ) -> None:
     code, out, _ = run_play(
-        monkeypatch, capsys, ["1", "quit"], "--new", "q", "--troupers", "petru", "--seed", "2"
+        monkeypatch, capsys, ["", "1", "quit"], "--new", "q", "--troupers", "petru", "--seed",
+        "2"
     )
     assert code == 0 and "✓ Recovery" in out
     assert show(capsys)["phase"] == "purchases"

@@ -351,7 +351,7 @@ def test_8_a_discard_cost_asks_which_card(catalog: Any) -> None:
     event = next(c for c in drv.screen().choices if "Ring the Cemetery Bell" in c.label)
     drv.type(event.key)
     assert drv.screen().need == "discard"  # the Cost first, before the Test
-    assert [c.label for c in drv.screen().choices] == [
+    assert [c.label.split(" (Threat")[0] for c in drv.screen().choices] == [
         catalog.tactic(c).name for c in hand]
     drv.type("1")
     while not drv.recorded:
@@ -528,9 +528,9 @@ def test_14_redo_at_any_prompt_and_undo_says_what_it_took_back(
 ) -> None:
     _day(blood)
     out = _play(monkeypatch, capsys, ["z", "", "undo", "redo", "undo 2", "redo 2", "quit"])
-    assert "Took back: Zone: catacombs\n" in out
-    assert "Brought back: Zone: catacombs\n" in out
-    assert "Took back: Zone: catacombs; Recovery" in out
+    assert "Took back: Zone: The Catacombs\n" in out
+    assert "Brought back: Zone: The Catacombs\n" in out
+    assert "Took back: Zone: The Catacombs; Recovery" in out
     assert "Brought back: Recovery: Vigor restored" in out
     with _store() as store:
         assert store.state.day.zone == "catacombs"

@@ -110,7 +110,7 @@ def test_03_a_wound_with_no_deck_nor_discard_takes_a_card_the_player_names(
     corvin.state = fx.wound_trouper(corvin.state, corvin.catalog, 0, Chance.fresh(0, 0))
     q = corvin.night.pending[0]
     assert q.kind == "wound" and q.trouper == 0 and q.n == 1
-    refused(corvin, AnswerQuestion(cards=["not-a-card"]), "hand")
+    refused(corvin, AnswerQuestion(cards=["not-a-card"]), "not in")
     corvin.do(AnswerQuestion(cards=[hand[2]]))
     t = corvin.state.troupers[0]
     assert t.wounds == [hand[2]] and hand[2] not in t.hand and not corvin.night.pending

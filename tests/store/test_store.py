@@ -87,7 +87,7 @@ def test_undo_redo_and_messages(new_store: Any) -> None:
         (1, "done"), (2, "done"), (3, "done"), (4, "done"), (5, "done"),
         (5, "abandoned"), (6, "abandoned"),
     ]
-    assert log[4].sentence == "Leader token to zora"
+    assert log[4].sentence == "The Leader token goes to Zora Blackcandle"
 
 
 def test_undo_to_step_and_mark(new_store: Any) -> None:

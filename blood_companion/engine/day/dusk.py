@@ -12,6 +12,7 @@ from blood_companion.engine.day.core import day_of, item_names, match_id, troupe
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.table import at_table, named_draw
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -109,6 +110,17 @@ class PlaceEvents(Action):
             chosen = ctx.chance.sample(
                 [e for e, _ in zone_events], min(n, len(zone_events)), "events"
             )
+            if at_table(state, "events"):  # the players drew them: the cards they name
+                zone = cat.get("zones", loc.zone)
+                where = zone.name if zone is not None else loc.zone
+                chosen = []
+                for k in range(min(n, len(zone_events))):
+                    chosen.append(named_draw(
+                        ctx.chance, cat, "events",
+                        [e for e, _ in zone_events if e not in chosen],
+                        f"Draw an Event card of {where} at random for Chain space {k + 1}: "
+                        "which card is it?",
+                    ))
         else:
             chosen = [match_id(x, zone_events, f"Event card of {loc.zone}") for x in self.events]
             if len(set(chosen)) != len(chosen):

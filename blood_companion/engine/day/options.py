@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from blood_companion.content.face import map_lines
 from blood_companion.content.models import ARTS, ITEM_CATEGORIES
 from blood_companion.engine import day as d
 from blood_companion.engine.legal import VIEWS, Ask, Next, Option, Pick, register_askers
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.engine.table import at_table
+from blood_companion.engine.words import SETUP, checklist_ask
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -100,8 +103,18 @@ def _purchases(state: CampaignState, catalog: Catalog) -> list[Option]:
         out.append(Option(f"b{i + 1}", f"{b.name}{paid}", "day_buy_building",
                           {"building": b.id, "pay": pay}, needs=needs, enabled=not why, why=why,
                           group="building"))
+    table = at_table(state, "advanced")
     for k, art in enumerate(ARTS):
         deck = state.advanced_decks.get(art, [])
+        if table and deck:  # the players see the top card; the app asks which it is
+            costs = [c.cost for c in (catalog.tactic(x) for x in deck)
+                     if c is not None and c.cost is not None]
+            why = "" if any(d.can_afford(w, c) for c in costs) else \
+                "the Wagon cannot pay any card of this deck"
+            out.append(Option(f"a{k + 1}", f"Top {art} Advanced Tactic card (you see it; the app "
+                              "asks which)", "day_buy_advanced", {"art": art}, needs=("trouper",),
+                              enabled=not why, why=why, group="advanced"))
+            continue
         top = catalog.tactic(deck[0]) if deck else None
         if top is None or top.cost is None:
             continue
@@ -181,6 +194,12 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
             opts = [Option(str(i + 1), f"{c['name']} (die {c.get('face')})",
                            "day_choose_location", {"location": c["id"]})
                     for i, c in enumerate(nxt.choices)]
+        if at_table(state, "locations"):  # the players roll and take the card themselves
+            opts.append(Option("c", "Name the Location card your die gave", "day_roll_location"))
+            opts.append(Option("t", "Type the face of your own die", "day_roll_location",
+                               needs=("faces",)))
+            return Next("day", step, title, nxt.sentence, options=tuple(opts),
+                        default="1" if day.cartographer else "c", **base)
         opts.append(Option("r", "Roll the die here (digital)", "day_roll_location"))
         opts.append(Option("t", "Type the face of your own die", "day_roll_location",
                            needs=("faces",)))
@@ -190,6 +209,12 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
             return Next("day", step, title, nxt.sentence, options=(
                 Option("1", "Choose four Minion cards", "day_choose_minions",
                        needs=("minions",)),), default="1", **base)
+        if at_table(state, "minions"):
+            return Next("day", step, title, "Reveal two Minion cards at random from your own "
+                        "deck (A, then B).", options=(
+                            Option("t", "Name the two Minion cards you drew",
+                                   "day_draw_minions", needs=("minions",)),), default="t",
+                        **base)
         return Next("day", step, title, nxt.sentence, options=(
             Option("1", "Reveal two at random", "day_draw_minions"),
             Option("t", "Name the two Minion cards you drew from your own deck",
@@ -209,6 +234,11 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
                     for i, c in enumerate(nxt.choices)]
             return Next("day", step, title, nxt.sentence, options=tuple(opts), default="1",
                         **base)
+        if at_table(state, "nemeses"):
+            return Next("day", step, title, "Reveal a Nemesis card at random among the "
+                        "available ones.", options=(
+                            Option("t", "Name the Nemesis card you drew", "day_draw_nemesis",
+                                   needs=("nemesis",)),), default="t", **base)
         return Next("day", step, title, nxt.sentence, options=(
             Option("1", "Reveal at random", "day_draw_nemesis"),
             Option("t", "Name the Nemesis card you drew from your own cards",
@@ -216,8 +246,10 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
         ), default="1", **base)
     if step == "dusk_difficulty":
         det = nxt.details
-        info = [f"Location: {det.get('location_name')}   Nemesis: {det.get('nemesis')}"]
-        info += ["Map: " + " ".join(row) for row in det.get("map", [])]
+        nem = catalog.nemesis(str(det.get("nemesis") or ""))
+        info = [f"Location: {det.get('location_name')}   Nemesis: "
+                f"{nem.name if nem is not None else det.get('nemesis')}"]
+        info += map_lines(list(det.get("map", [])))
         opts = []
         for lv in nxt.choices:
             w = lv["wounds"]
@@ -227,6 +259,11 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
         return Next("day", step, title, "Choose the Difficulty Level.", options=tuple(opts),
                     default=opts[0].key if opts else None, info=tuple(info), **base)
     if step == "dusk_events":
+        if at_table(state, "events"):
+            return Next("day", step, title, nxt.sentence + " Draw them at random from the "
+                        "Zone's Event cards.", options=(
+                            Option("t", "Name the Event cards you drew", "day_place_events",
+                                   needs=("events",)),), default="t", **base)
         return Next("day", step, title, nxt.sentence, options=(
             Option("1", "Draw them at random here", "day_place_events"),
             Option("t", "Name the Event cards you drew", "day_place_events", needs=("events",)),
@@ -235,7 +272,10 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
         waiting = nxt.details.get("waiting", [])
         opts = _swaps(state)
         if not waiting:
-            opts.insert(0, Option("1", "End the Day", "day_end"))
+            # "Dusk Phase": the physical set-up, a line to tick each (engine/words.py)
+            opts.insert(0, Option("1", "End the Day: set up the table (a checklist, Enter "
+                                  "ticks each line)", "day_end", needs=(SETUP,),
+                                  repeat=(SETUP,)))
             return Next("day", step, title, nxt.sentence, options=tuple(opts), default="1",
                         **base)
         who = waiting[0]
@@ -248,7 +288,8 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
                               needs=("items",)))
         sleeves = tuple(f"{cat}: " + "; ".join(_item_label(catalog, i) for i in ids)
                         for cat, ids in row["sleeves"].items())
-        return Next("day", step, title, f"Equipping {who}: three Items, one per category.",
+        return Next("day", step, title, f"Equipping {_who(catalog, who)}: three Items, one per "
+                    "category.",
                     who=who, options=tuple(opts), default="1", info=sleeves, **base)
     return Next("day", step, title, nxt.sentence,
                 options=(Option("1", "End the Day", "day_end"),), default="1", **base)
@@ -275,6 +316,8 @@ def _day_asker(
     state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any],
     need: str,
 ) -> Ask | None:
+    if need == SETUP:
+        return checklist_ask(state, catalog, "dusk", "Dusk set-up", answers)
     fields = {**option.fields, **answers}
     who = fields.get("trouper")
     t = state.troupers[state.trouper_index(who)] if who else None
@@ -373,9 +416,15 @@ def _day_asker(
                 raw = s.item + ("+" if s.advanced else "")
                 sleeves.append(Pick(str(len(sleeves) + 1), f"{_item_label(catalog, raw)} "
                                     f"({item.category})", s.item))
-        return Ask("items", f"Which three Items does {t.trouper} equip (one per category: "
+        return Ask("items", f"Which three Items does {_who(catalog, t.trouper)} equip (one "
+                   "per category: "
                    + ", ".join(ITEM_CATEGORIES) + ")?", tuple(sleeves), many=(3, 3))
     return None
+
+
+def _who(catalog: Catalog, tid: str) -> str:
+    rec = catalog.trouper(tid)
+    return rec.name if rec is not None else tid
 
 
 def _category(catalog: Catalog, item: str) -> str | None:
@@ -391,7 +440,7 @@ def _art(catalog: Catalog, card: str) -> str | None:
 register_askers(
     ("day_buy_building", "day_buy_advanced", "day_buy_card", "day_swap_tactic", "day_swap_item",
      "day_zone", "day_roll_location", "day_choose_minions", "day_place_events", "day_equip",
-     "day_draw_minions", "day_draw_nemesis"),
+     "day_draw_minions", "day_draw_nemesis", "day_end"),
     _day_asker,
 )
 VIEWS["day"] = day_view

@@ -12,6 +12,7 @@ from blood_companion.engine.day.core import available_nemeses, day_of, match_id,
 from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.table import at_table, named_draw
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -61,6 +62,17 @@ class RollLocation(Action):
         else:
             face = parse_faces(self.faces, pool, box)[0]
         loc = location_for_face(cat, day.zone, face.label)
+        if self.faces is None and at_table(state, "locations"):
+            # The players rolled their own die and took the card it shows: the card they name.
+            zone = cat.get("zones", day.zone)
+            lid = named_draw(
+                ctx.chance, cat, "locations", [c.id for c in cat.locations_in(day.zone)],
+                f"Roll the {pool[0]} die and take the Location card of "
+                f"{zone.name if zone else day.zone} it shows: which card is it?",
+            )
+            loc = next(c for c in cat.locations_in(day.zone) if c.id == lid)
+            return with_day(state, day.model_copy(
+                update={"location": loc.id, "location_roll": loc.choice, "step": "minions"}))
         return with_day(
             state,
             day.model_copy(
@@ -116,6 +128,13 @@ class DrawMinions(Action):
             raise RuleError("the data pack has fewer than two Minion cards")
         if self.minions is None:
             drawn = ctx.chance.sample(ids, 2, "minions")
+            if at_table(state, "minions"):  # the players revealed two from their deck
+                drawn = []
+                for space in ("A", "B"):
+                    drawn.append(named_draw(
+                        ctx.chance, cat, "minions", [x for x in ids if x not in drawn],
+                        f"Minion {space}: reveal a Minion card at random: which card is it?",
+                    ))
         else:
             cands = [(mn.id, mn.name) for mn in cat.all("minions")]
             drawn = [match_id(x, cands, "Minion card") for x in self.minions]
@@ -153,6 +172,14 @@ class ChooseMinions(Action):
                 f"the Hunting House takes four different Minion cards, not {len(set(pool))}"
             )
         drawn = ctx.chance.sample(pool, 2, "minions")
+        if at_table(state, "minions"):  # the players drew two of the four at random
+            drawn = []
+            for space in ("A", "B"):
+                drawn.append(named_draw(
+                    ctx.chance, cat, "minions", [x for x in pool if x not in drawn],
+                    f"Minion {space}: draw one of the four chosen Minion cards at random: "
+                    "which card is it?",
+                ))
         return with_day(
             state,
             day.model_copy(update={"minion_pool": pool, "minions": drawn, "step": "last_assault"}),
@@ -213,6 +240,11 @@ class DrawNemesis(Action):
             raise RuleError("no lieutenant is available")
         if self.nemesis is None:
             nem = ctx.chance.choice(pool, "nemesis")
+            if at_table(state, "nemeses"):  # the players revealed one from the available cards
+                nem = named_draw(
+                    ctx.chance, cat, "nemeses", pool,
+                    "Reveal a Nemesis card at random among the available ones: which is it?",
+                )
         else:
             nem = match_id(
                 self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")], "Nemesis"

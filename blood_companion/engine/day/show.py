@@ -23,6 +23,7 @@ from blood_companion.engine.day.core import (
 from blood_companion.engine.day.payments import buy, pay_text, pay_trophies
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState, ItemSlot, Wagon
+from blood_companion.engine.table import at_table, named_draw
 
 if TYPE_CHECKING:
     pass
@@ -158,15 +159,23 @@ class BuyAdvancedTactic(Action):
         deck = state.advanced_decks.get(art, [])
         if not deck:
             raise RuleError(f"the {art} Advanced Tactic deck is empty")
-        card = cat.tactic(deck[0])
+        top = deck[0]
+        if at_table(state, "advanced"):  # the players hold the decks: the card they name
+            top = named_draw(
+                ctx.chance, cat, "advanced", sorted(deck),
+                f"Take the top card of the {art.capitalize()} deck: which card is it?",
+            )
+        card = cat.tactic(top)
         if card is None or card.cost is None:
-            raise RuleError(f"unknown Tactic card {deck[0]!r} on top of the {art} deck")
+            raise RuleError(f"unknown Tactic card {top!r} on top of the {art} deck")
         t = state.troupers[idx]
         t = t.model_copy(update={"reserve_cards": [*t.reserve_cards, card.id]})
+        rest = list(deck)
+        rest.remove(top)
         return buy(
             state, card.cost, self.pay, f"{card.name} ({card.id})", bought=card.id,
             troupers=replace_trouper(state, idx, t),
-            advanced_decks={**state.advanced_decks, art: deck[1:]},
+            advanced_decks={**state.advanced_decks, art: rest},
         )
 
     def describe(self) -> str:

@@ -155,9 +155,11 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
             choices=[{"id": z.id, "name": z.name} for z in cat.all("zones")],
         )
     if step == "location":
-        zone = day.zone or ""
+        zone_rec = cat.get("zones", day.zone or "")
+        zone = zone_rec.name if zone_rec is not None else day.zone or ""
         locs = [
-            {"id": loc.id, "name": loc.name, "face": loc.choice} for loc in cat.locations_in(zone)
+            {"id": loc.id, "name": loc.name, "face": loc.choice}
+            for loc in cat.locations_in(day.zone or "")
         ]
         die = cat.config.location_die
         if day.cartographer:
@@ -255,7 +257,8 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
             )
         if waiting:
             sentence = "Equipping: optional swaps, then each Trouper equips three Items, one per "
-            sentence += "category. Still to equip: " + ", ".join(waiting) + "."
+            sentence += "category. Still to equip: " + ", ".join(
+                r.name if (r := cat.trouper(w)) is not None else w for w in waiting) + "."
         else:
             sentence = "Everyone is equipped: end the Day and set up the night."
         return NextStep(

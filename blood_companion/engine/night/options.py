@@ -31,7 +31,9 @@ from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
 from blood_companion.engine.night.trouper_tests import item_side, test_options
 from blood_companion.engine.night.views import activation_options, attack_targets
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
 from blood_companion.engine.tests_procedure import odds_for_test, prepare_test
+from blood_companion.engine.words import SETUP, checklist_ask
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -61,6 +63,14 @@ def night_view(state: CampaignState, catalog: Catalog) -> Next:
         nxt = _planning_view(state, catalog, title)
     elif night.phase == "tactic" and night.activation is not None:
         nxt = _tactic_view(state, catalog, title)
+    elif night.phase == "beginning_of_night" and not night.started:
+        # "Beginning of the Night": the physical set-up, a line to tick each (engine/words.py)
+        nxt = Next(
+            "night", night.phase, title, "Set up the table for the night, then begin it.",
+            options=(Option("1", "Begin the night: set up the table (a checklist, Enter ticks "
+                            "each line)", "night_continue", needs=(SETUP,), repeat=(SETUP,)),),
+            default="1",
+        )
     else:
         text = spec.done_text or f"The {spec.title} resolves."
         nxt = Next(
@@ -261,6 +271,8 @@ def _planning_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     can_rest = not tr.rested_this_turn
     options: list[Option] = []
     info: list[str] = []
+    if hidden_hand(state, t):
+        return _hidden_planning_view(state, catalog, title, t)
     for i, c in enumerate(tr.hand):
         card = catalog.tactic(c)
         extra = ""
@@ -305,6 +317,42 @@ def _planning_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         default=default, info=tuple(info),
         details={"hand": list(tr.hand), "can_pass": night.cascade, "must_rest": must_rest,
                  "can_rest": can_rest},
+    )
+
+
+def _hidden_planning_view(state: CampaignState, catalog: Catalog, title: str, t: int) -> Next:
+    """The Planning Phase of a Trouper whose hand the app does not see (the Trouper decks at
+    the table): the player says which card they play or Rest with."""
+    night = night_of(state)
+    tr = state.troupers[t]
+    who = fx.name_of(state, catalog, t)
+    free = night.chain_spaces - len(night.chain)
+    must_rest = len(tr.hand) == 1 and not tr.rested_this_turn
+    can_rest = not tr.rested_this_turn
+    options = [
+        Option("1", "Play a card from the hand (say which)", "night_play",
+               {"trouper": tr.trouper}, needs=("card",), enabled=not must_rest,
+               why=f"{who} has one card left and must Rest" if must_rest else "", group="play"),
+    ]
+    if can_rest:
+        options.append(Option("r", "Rest (a card face down, 1 Threat, Exhausted)", "night_rest",
+                              {"trouper": tr.trouper}, needs=("card",), group="rest"))
+    if night.cascade:
+        options.append(Option("p", "Pass (no more cards after the Cascade)", "night_pass",
+                              {"trouper": tr.trouper}, group="pass"))
+    what = "may play another card after the Cascade, Rest, or pass" if night.cascade else (
+        "has one card left and must Rest" if must_rest else "plays a Tactic card or Rests")
+    prompt = f"{who} {what} ({free} Chain spaces free; {len(tr.hand)} cards in hand)."
+    info = ("The app does not see this hand: it asks which card.",)
+    default = "r" if must_rest and can_rest else ("p" if night.cascade and must_rest else "1")
+    if not any(o.key == default and o.enabled for o in options):
+        default = next((o.key for o in options if o.enabled), "1")
+    return Next(
+        "night", "planning", title, prompt, who=tr.trouper, options=tuple(options),
+        default=default, info=info,
+        details={"hand": list(tr.hand), "can_pass": night.cascade, "must_rest": must_rest,
+                 "can_rest": can_rest, "hand_hidden": True,
+                 "can_be": hand_choices(state, t)},
     )
 
 
@@ -461,10 +509,20 @@ def _effect_option(e: dict[str, Any], many: bool) -> Option:
 
 
 def _hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, ...]:
+    """The cards of Trouper ``t``'s hand to choose from; a hand the app does not see (the
+    Trouper decks at the table, engine/table.py) offers every card that can be in it."""
     return tuple(
-        Pick(str(i + 1), f"{card_name(catalog, c)}", c)
-        for i, c in enumerate(state.troupers[t].hand)
+        Pick(str(i + 1), _card_label(catalog, c), c)
+        for i, c in enumerate(hand_choices(state, t))
     )
+
+
+def _card_label(catalog: Catalog, c: str) -> str:
+    card = catalog.tactic(c)
+    if card is None:
+        return card_name(catalog, c)
+    tags = (", Cascade" if card.cascade else "") + (", Block" if card.block else "")
+    return f"{card.name} (Threat {card.threat}{tags})"
 
 
 def _actor(state: CampaignState, option: Option) -> int:
@@ -563,13 +621,21 @@ def _night_asker(
     state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any],
     need: str,
 ) -> Ask | None:
+    if need == SETUP:
+        return checklist_ask(state, catalog, "night", "Beginning of the Night", answers)
     night = night_of(state)
     t = _actor(state, option)
     fields = {**option.fields, **answers}
+    if need == "card" and option.kind == "night_play":  # a hand the app does not see
+        picks = _hand_picks(state, catalog, t)
+        return Ask("card", f"Which card does {fx.name_of(state, catalog, t)} play? (the cards "
+                   "that can be in the hand; type its number or name)", picks)
     if need == "card":  # the card a Rest puts face down
         picks = _hand_picks(state, catalog, t)
-        return Ask("card", f"{fx.name_of(state, catalog, t)} Rests: which card goes face down?",
-                   picks, default=picks[-1].key if picks else None)
+        hidden = hidden_hand(state, t)
+        return Ask("card", f"{fx.name_of(state, catalog, t)} Rests: which card goes face down?"
+                   + (" (the cards that can be in the hand)" if hidden else ""),
+                   picks, default=picks[-1].key if picks and not hidden else None)
     if need == "cards" and night.pending and night.pending[0].kind == "order":
         q = night.pending[0]
         picks = tuple(Pick(str(i + 1), narrate.record_name(catalog, c), c)
@@ -581,8 +647,10 @@ def _night_asker(
         q = night.pending[0]
         picks = _hand_picks(state, catalog, q.trouper or 0)
         n = min(q.n, len(picks))
+        hidden = hidden_hand(state, q.trouper or 0)
         return Ask("cards", f"{q.prompt}: type {n} number(s)", picks, many=(n, n),
-                   default=" ".join(p.key for p in picks[-n:]) if picks else None)
+                   default=" ".join(p.key for p in picks[-n:]) if picks and not hidden
+                   else None)
     if need == "confirm":
         eff = _effect_of(state, catalog, option)
         text = interp.condition_text(eff) if eff is not None else ""
@@ -615,9 +683,11 @@ def _night_asker(
         eff = _effect_of(state, catalog, option)
         n = sum(c.n for c in eff.cost if c.kind == "discard_card") if eff else 1
         picks = _hand_picks(state, catalog, t)
+        hidden = hidden_hand(state, t)
         return Ask("discard", f"Which {n} card(s) does {fx.name_of(state, catalog, t)} discard "
                    "to pay the Cost?", picks, many=(n, n),
-                   default=" ".join(p.key for p in picks[-n:]) if len(picks) >= n else None)
+                   default=" ".join(p.key for p in picks[-n:])
+                   if len(picks) >= n and not hidden else None)
     if need == "discard_any":
         picks = _hand_picks(state, catalog, t)
         return Ask("discard", "Which cards are discarded before drawing?", picks,
@@ -645,11 +715,20 @@ def _night_asker(
         wounds = state.troupers[who].wounds
         if not wounds:
             return None
-        picks = tuple(Pick(str(i + 1), card_name(catalog, c), c) for i, c in enumerate(wounds))
+        known = [c for c in wounds if c != UNKNOWN]
+        picks = tuple(Pick(str(i + 1), card_name(catalog, c), c) for i, c in enumerate(known))
+        if UNKNOWN in wounds:  # the Trouper decks at the table: name the card going back
+            could = [c for c in unseen(state, who) if c not in known]
+            picks += tuple(
+                Pick(str(len(picks) + k + 1), f"{card_name(catalog, c)} (if it is among the "
+                     "Wound cards)", c) for k, c in enumerate(could))
         eff = _effect_of(state, catalog, option)
         n = sum(o.n for o in eff.outcome if o.kind == "heal") if eff else 1
-        return Ask("heal", f"Which Wound card(s) come back (Heal {n})?", picks,
-                   many=(0, min(n, len(picks))), default="*" if len(picks) <= n else None)
+        hidden = UNKNOWN in wounds
+        return Ask("heal", f"Which Wound card(s) come back (Heal {n})?"
+                   + (" The discard pile shows them: name them." if hidden else ""), picks,
+                   many=(0, min(n, len(picks))),
+                   default="*" if len(picks) <= n and not hidden else None)
     if need == "target":
         eff = _effect_of(state, catalog, option)
         targets = attack_targets(state, catalog, eff) if eff is not None else []
@@ -698,8 +777,9 @@ def _night_asker(
 
 
 register_askers(
-    ("night_rest", "night_answer", "night_attack", "night_effect", "night_event", "night_roll",
-     "night_item", "night_redraw", "night_quick", "night_support"),
+    ("night_continue", "night_play", "night_rest", "night_answer", "night_attack",
+     "night_effect", "night_event", "night_roll", "night_item", "night_redraw", "night_quick",
+     "night_support"),
     _night_asker,
 )
 VIEWS["night"] = night_view

@@ -45,6 +45,7 @@ from blood_companion.engine.night_state import (
     Question,
 )
 from blood_companion.engine.state import CampaignState, Tokens
+from blood_companion.engine.table import UNKNOWN
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -109,6 +110,11 @@ def _begin(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState
     resolve in an agreed order; then Game Turn 1 starts. Also used by the Day Part."""
     state = fx.with_night(state, started=True, phase="beginning_of_night")
     state = fx.log(state, "beginning_of_night", n=catalog.config.hand_size)
+    for t in state.troupers:  # what each player takes (engine/table.py: who holds the decks)
+        if UNKNOWN in t.hand:
+            state = fx.log(state, "hand_drawn", who=t.trouper, n=len(t.hand))
+        else:
+            state = fx.log(state, "hand_dealt", who=t.trouper, cards=list(t.hand))
     state = list_player_timing(state, catalog, "beginning_of_night")
     nem = fx.nemesis_card(state, catalog)
     jobs = [

@@ -14,6 +14,7 @@ from blood_companion.engine.night.phases import begin_night, chain_full, settle
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.night_state import ChainSlot, NightState
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.table import take_from_hand
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -106,8 +107,7 @@ class PlayCard(NightAction):
         if chain_full(night):
             raise RuleError("the Chain is full")
         tr = state.troupers[t]
-        if self.card not in tr.hand:
-            raise RuleError(f"{self.card!r} is not in {who}'s hand")
+        hand = take_from_hand(state, cat, t, [self.card])  # engine/table.py: a hidden hand too
         if len(tr.hand) == 1 and not tr.rested_this_turn:
             # "Rest": a player down to one card Rests with it, after a Cascade too (or passes
             # then), so no hand is ever emptied by playing (docs/rules-decisions.md).
@@ -119,8 +119,6 @@ class PlayCard(NightAction):
         card = cat.tactic(self.card)
         if card is None:
             raise RuleError(f"unknown Tactic card {self.card!r}")
-        hand = list(tr.hand)
-        hand.remove(self.card)
         state = fx.with_trouper(state, t, hand=hand)
         slot = ChainSlot(kind="tactic", card=self.card, owner=t, threat=card.threat)
         state = fx.with_night(state, chain=[*night.chain, slot], rightmost_player=t)
@@ -155,10 +153,7 @@ class Rest(NightAction):
             raise RuleError(f"{who} has already Rested this Game Turn")
         if chain_full(night):
             raise RuleError("the Chain is full")
-        if self.card not in tr.hand:
-            raise RuleError(f"{self.card!r} is not in {who}'s hand")
-        hand = list(tr.hand)
-        hand.remove(self.card)
+        hand = take_from_hand(state, cat, t, [self.card])  # engine/table.py: a hidden hand too
         state = fx.with_trouper(state, t, hand=hand, rested_this_turn=True)
         slot = ChainSlot(kind="rest", card=self.card, owner=t, threat=1, face_down=True)
         state = fx.with_night(

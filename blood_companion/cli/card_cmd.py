@@ -1,0 +1,86 @@
+"""`blood card ...`: any card's text by name or id, and what is in a Trouper's hand.
+
+The same as `show CARD` and `hand [TROUPER]` at any `blood play` prompt (cli/table_words.py).
+Reading only: nothing is recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from blood_companion.cli import session
+from blood_companion.cli.common import JsonOpt, print_json, stdout
+
+card_app = typer.Typer(
+    help="Cards on demand: any card's text by name or id, the hands at the table.",
+    no_args_is_help=True,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(card_app, name="card")
+
+
+@card_app.command("show")
+def show(
+    card: Annotated[
+        list[str], typer.Argument(help="The card's name or id (typos forgiven).")
+    ],
+    ids: Annotated[bool, typer.Option("--ids", help="Show the card's id too.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """A card as printed: its kind, symbols and Effects (any card of the data pack)."""
+    from blood_companion.cli.table_words import show_lines
+    from blood_companion.content.face import find_card, kind_of
+
+    text = " ".join(card)
+    cat = session.catalog()
+    state = None
+    try:
+        with session.open_session() as store:
+            state = store.state
+    except Exception:  # noqa: BLE001 - a card shows without any campaign
+        state = None
+    lines = show_lines(cat, text, ids=ids, state=state)
+    if as_json:
+        cid = find_card(cat, text)
+        rec = cat.find(cid)
+        print_json({"ok": True, "id": cid, "kind": kind_of(cat, cid),
+                    "name": getattr(rec, "name", cid), "lines": lines})
+        return
+    for line in lines:
+        stdout.print(line, highlight=False, markup=False)
+
+
+@card_app.command("hand")
+def hand(
+    trouper: Annotated[
+        str | None, typer.Argument(help="Trouper id, colour or seat [everyone].")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The cards in hand; for a hand the app does not see (the Trouper decks at the table),
+    how many cards and which ones they can be; the discard pile and the Wounds as known."""
+    from blood_companion.cli.table_words import hand_lines
+    from blood_companion.engine.table import hand_choices, hidden_hand
+
+    with session.open_session() as store:
+        state, cat = store.state, store.catalog
+    lines = hand_lines(state, cat, trouper)
+    if as_json:
+        idx = [state.trouper_index(trouper)] if trouper else range(len(state.troupers))
+        print_json({"ok": True, "hands": [
+            {
+                "trouper": state.troupers[i].trouper,
+                "cards": len(state.troupers[i].hand),
+                "hidden": state.night is not None and hidden_hand(state, i),
+                "hand": list(state.troupers[i].hand),
+                "can_be": hand_choices(state, i) if state.night is not None else [],
+            }
+            for i in idx
+        ]})
+        return
+    for line in lines:
+        stdout.print(line, highlight=False, markup=False)

@@ -1,0 +1,79 @@
+"""Naming the cards the players drew from decks they hold (engine/table.py), for every command.
+
+The engine raises :class:`~blood_companion.engine.table.DrawNeeded` when an action draws from a
+deck the table holds and the card is not named yet. :func:`name_draw` takes the next ``--draw``
+value of the command (by name or id, typo-tolerant), or asks on a terminal, and returns the
+action with the card added to its ``drawn``; the store records it with the step, so every
+replay draws the same. Without a value and without a terminal the command is refused with the
+physical instruction and the cards it can be (state unchanged).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from rich.text import Text
+
+from blood_companion.cli.common import stdout
+from blood_companion.engine import naming
+from blood_companion.engine.actions import Action
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.table import CARD_OF, DrawNeeded
+
+
+def draw_option() -> Any:
+    import typer
+
+    return typer.Option(
+        None, "--draw", help="A card the players drew from a deck they hold (Reaction card "
+        "revealed, Minion summoned, ...), by name or id; repeat in the order drawn. Asked on a "
+        "terminal when missing.",
+    )
+
+
+def resolve(need: DrawNeeded, text: str) -> str:
+    """The candidate id `text` names: its number in the list, its id or name (typo-tolerant).
+    RuleError with "did you mean" otherwise."""
+    pairs = list(zip(need.candidates, need.names, strict=True))
+    key = text.strip()
+    if key.isdigit() and 1 <= int(key) <= len(pairs):
+        return pairs[int(key) - 1][0]
+    return naming.match(key, pairs, CARD_OF.get(need.deck, "card"))
+
+
+def _ask(need: DrawNeeded) -> str | None:
+    stdout.print(Text(need.prompt, style="green"))
+    for i, n in enumerate(need.names):
+        stdout.print(f"  {i + 1:>3}. {n}")
+    while True:
+        try:
+            line = input("> ")
+        except EOFError:
+            return None
+        try:
+            return resolve(need, line)
+        except RuleError as exc:
+            stdout.print(Text(exc.message + (f" ({exc.hint})" if exc.hint else ""), style="red"))
+
+
+def name_draw(action: Action, need: DrawNeeded, left: list[str]) -> Action:
+    """`action` with the next drawn card named: from `left` (consumed), else asked on a
+    terminal. Raises RuleError (nothing recorded) when neither gives it."""
+    cid: str | None
+    if left:
+        cid = resolve(need, left.pop(0))
+    elif sys.stdin.isatty():
+        cid = _ask(need)
+    else:
+        cid = None
+    if cid is None:
+        shown = ", ".join(need.names[:12]) + (" ..." if len(need.names) > 12 else "")
+        raise RuleError(
+            need.prompt,
+            hint=f"the players hold this deck: name the {CARD_OF.get(need.deck, 'card')} with "
+            f"--draw NAME (it can be: {shown})",
+        )
+    drawn = {k: list(v) for k, v in action.drawn.items()}
+    drawn.setdefault(need.deck, []).append(cid)
+    return action.model_copy(update={"drawn": drawn})

@@ -1,0 +1,138 @@
+"""Cards and hands as the table reads them, for every command and `blood play`'s prompt.
+
+* :func:`entry_lines` — a night log event as printed (with its style), a revealed Reaction
+  card followed by its text;
+* :func:`show_lines` — any card by name or id (`show CARD`, `blood card show`);
+* :func:`hand_lines` — a Trouper's hand (`hand [TROUPER]`, `blood card hand`): the cards, or,
+  for a hand the app does not see (the Trouper decks at the table), its size and the cards it
+  can hold;
+* :func:`reaction_line_lines` — the Reaction Line with each card's text (`blood status
+  --cards`).
+
+Pure rendering over the engine's state and the data pack; names, never ids, except where a
+`show` is asked for with ``--ids``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from blood_companion.content.face import card_face, find_card
+from blood_companion.engine import narrate
+from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, holders_text
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+    from blood_companion.engine.night_state import NightLogEntry
+    from blood_companion.engine.state import CampaignState
+
+REVEALS = ("reveal", "reveal_interruption")
+
+
+def _style(entry: NightLogEntry, text: str) -> str:
+    if entry.kind.startswith("enemy_move") or entry.kind == "move" or text.startswith("MOVE"):
+        return "cyan"
+    if entry.kind == "test":
+        return "yellow"
+    if entry.kind == "night_over":
+        return "bold red"
+    return ""
+
+
+def entry_lines(entry: NightLogEntry, state: CampaignState | None, catalog: Catalog
+                ) -> list[tuple[str, str]]:
+    """A log event's lines and styles: the sentence, and for a revealed Reaction card its
+    text, as printed on the card."""
+    text = narrate.render(entry, catalog)
+    out = [(text, _style(entry, text))]
+    if entry.kind in REVEALS and entry.args.get("card"):
+        face = entry.args.get("face")
+        lines = card_face(catalog, str(entry.args["card"]), face=face)
+        out += [("    " + line.strip(), "dim") for line in lines[1:]]
+    return out
+
+
+def show_lines(catalog: Catalog, text: str, *, ids: bool = False,
+               state: CampaignState | None = None) -> list[str]:
+    """The card `text` names (id or name, typo-tolerant) as printed. A Vlad card shows the
+    side the campaign shows. Raises RuleError ("did you mean") when nothing fits."""
+    cid = find_card(catalog, text)
+    face = "weakened" if state is not None and cid in state.vlad_weakened else None
+    return card_face(catalog, cid, face=face, with_id=ids)
+
+
+def _who(catalog: Catalog, tid: str) -> str:
+    return narrate.trouper_name(catalog, tid)
+
+
+def hand_lines(state: CampaignState, catalog: Catalog, who: str | None = None) -> list[str]:
+    """The hands of the Troupers (or of `who`): the cards, or the size of a hand the app does
+    not see and the cards that can be in it; the discard pile and the Wounds as known."""
+    if not state.troupers:
+        return ["Nobody is at the table yet."]
+    idx = [state.trouper_index(who)] if who else range(len(state.troupers))
+    out: list[str] = []
+    for i in idx:
+        t = state.troupers[i]
+        name = _who(catalog, t.trouper)
+        if state.night is None:
+            out.append(f"{name}: no hand outside the night; the deck holds "
+                       + ", ".join(narrate.record_name(catalog, c) for c in t.deck))
+            continue
+        if hidden_hand(state, i):
+            can = hand_choices(state, i)
+            out.append(f"{name} holds {len(t.hand)} card(s) the app does not see. They can be:")
+            out += [f"  {k + 1}. {_card_line(catalog, c)}" for k, c in enumerate(can)]
+        else:
+            out.append(f"{name}'s hand ({len(t.hand)}):")
+            out += [f"  {k + 1}. {_card_line(catalog, c)}" for k, c in enumerate(t.hand)]
+        out.append(f"  deck {len(t.draw_pile)} · discard pile: " + _known(catalog, t.discard)
+                   + " · Wounds: " + _known(catalog, t.wounds))
+    return out
+
+
+def _known(catalog: Catalog, cards: list[str]) -> str:
+    if not cards:
+        return "none"
+    seen = [narrate.record_name(catalog, c) for c in cards if c != UNKNOWN]
+    hidden = sum(1 for c in cards if c == UNKNOWN)
+    parts = seen + ([f"{hidden} card(s) the app did not see"] if hidden else [])
+    return ", ".join(parts)
+
+
+def _card_line(catalog: Catalog, cid: str) -> str:
+    card = catalog.tactic(cid)
+    if card is None:
+        return narrate.record_name(catalog, cid)
+    tags = (", Cascade" if card.cascade else "") + (", Block" if card.block else "")
+    from blood_companion.content.render import render_effect
+
+    effects = "; ".join(render_effect(e) for e in card.effects)
+    return f"{card.name} (Threat {card.threat}{tags}): {effects}"
+
+
+def reaction_line_lines(state: CampaignState, catalog: Catalog) -> list[str]:
+    """The Reaction Line, left to right, each card with its text."""
+    night = state.night
+    if night is None:
+        return ["No night is being played: the Reaction Line is empty."]
+    if not night.reaction_line:
+        return ["Reaction Line: empty"]
+    out = ["Reaction Line (left to right):"]
+    for k, slot in enumerate(night.reaction_line):
+        face = "weakened" if slot.card in state.vlad_weakened else None
+        lines = card_face(catalog, slot.card, face=face)
+        mark = " [Resolved]" if slot.resolved else ""
+        out.append(f" {k + 1}. {lines[0]}{mark}")
+        out += ["    " + line.strip() for line in lines[1:]]
+    return out
+
+
+def decks_lines(state: CampaignState) -> list[str]:
+    from blood_companion.engine.table import DECKS, holder
+
+    out = [holders_text(state)]
+    for deck, title in DECKS.items():
+        who = "the players (real cards)" if holder(state, deck) == "table" else "the app"
+        out.append(f"  {deck:<10} {title}: {who}")
+    return out

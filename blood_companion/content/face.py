@@ -1,0 +1,235 @@
+"""A card as the players read it on the table: its name, what kind of card it is, its symbols
+and its Effects in words, and the map legend of the Location cards.
+
+:func:`find_card` finds any card by id or name (typo-tolerant, engine/naming.py);
+:func:`card_face` gives its lines. Ids appear only where asked for (``with_id``): everything
+else names cards the way they are printed. Placeholder content is marked (DESIGN.md: "the app
+shows that mark wherever such content appears"). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.content import models as m
+from blood_companion.content.render import render_effect
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+# The Map notation of the Location cards (data/locations/*.yaml; "Zones" > "Tiles").
+MAP_LEGEND: tuple[tuple[str, str], ...] = (
+    ("N", "Nemesis start"),
+    ("T", "Trouper start"),
+    ("A", "Minion A (hammer)"),
+    ("B", "Minion B (pen)"),
+    ("L", "large Scenic Element"),
+    ("S", "small Scenic Element"),
+    (".", "plain Tile"),
+    ("-", "no Tile"),
+)
+# Kinds that are cards on the table (what `show` finds), in the order searched.
+CARD_KINDS = (
+    "starting_tactics", "advanced_tactics", "special_tactics", "trouper_items", "special_items",
+    "reactions", "vlad_reactions", "weaknesses", "nemeses", "minions", "locations", "events",
+    "troupers",
+)
+KIND_WORDS = {
+    "starting_tactics": "Starting Tactic card",
+    "advanced_tactics": "Advanced Tactic card",
+    "special_tactics": "Location/Nemesis Tactic card",
+    "trouper_items": "Trouper Item card",
+    "special_items": "Location/Nemesis Item card",
+    "reactions": "Reaction card",
+    "vlad_reactions": "Vlad Reaction card",
+    "weaknesses": "Weakness card",
+    "nemeses": "Nemesis card",
+    "minions": "Minion card",
+    "locations": "Location card",
+    "events": "Event card",
+    "troupers": "Trouper card",
+}
+PLACEHOLDER = "(placeholder text: transcribe your box over it)"
+
+
+def map_legend(rows: list[str] | None = None) -> list[str]:
+    """The legend of the Map notation (only the symbols `rows` use, when given), in lines of
+    at most three symbols so a terminal of 80 columns shows it whole."""
+    used = set("".join(rows)) if rows else None
+    parts = [f"{sym} {what}" for sym, what in MAP_LEGEND if used is None or sym in used]
+    return [("Legend: " if k == 0 else "        ") + ", ".join(parts[k:k + 3])
+            for k in range(0, len(parts), 3)]
+
+
+def map_lines(rows: list[str]) -> list[str]:
+    """The Map rows as the Location card shows them (every other row sits half a Tile to the
+    right), then the legend."""
+    out = ["Map: " + " ".join(row) for row in rows]
+    return [*out, *map_legend(rows)]
+
+
+def kind_of(catalog: Catalog, cid: str) -> str | None:
+    for kind in CARD_KINDS:
+        if catalog.get(kind, cid) is not None:
+            return kind
+    return None
+
+
+def card_pairs(catalog: Catalog) -> list[tuple[str, str]]:
+    """Every card as (id, name), both sides of two-sided cards by name."""
+    out: list[tuple[str, str]] = []
+    for kind in CARD_KINDS:
+        for rec in catalog.all(kind):
+            if isinstance(rec, m.VladReactionCard):
+                out.append((rec.id, rec.enhanced.name))
+                if rec.weakened.name != rec.enhanced.name:
+                    out.append((rec.id, rec.weakened.name))
+            elif isinstance(rec, m.ItemCard) and rec.advanced is not None:
+                out.append((rec.id, rec.starting.name))
+                if rec.advanced.name != rec.starting.name:
+                    out.append((rec.id, rec.advanced.name))
+            else:
+                out.append((rec.id, rec.name))
+    return out
+
+
+def find_card(catalog: Catalog, text: str) -> str:
+    """The id of the card `text` names (id or name, typo-tolerant). RuleError otherwise."""
+    from blood_companion.engine import naming
+
+    return naming.match(text, card_pairs(catalog), "card")
+
+
+def _who(catalog: Catalog, tid: str | None) -> str:
+    rec = catalog.trouper(tid or "")
+    return rec.name if rec is not None else (tid or "")
+
+
+def _effects(effects: list[m.Effect]) -> list[str]:
+    if len(effects) == 1:
+        return ["  " + render_effect(effects[0])]
+    return [f"  {k + 1}. {render_effect(e)}" for k, e in enumerate(effects)]
+
+
+def _cost(c: m.ResourceCost | None) -> str:
+    if c is None:
+        return ""
+    parts = [f"{getattr(c, r)} {r}" for r in ("jewels", "coins", "trinkets", "scrolls")
+             if getattr(c, r)]
+    return ", ".join(parts) or "free"
+
+
+def _reaction_face(face: m.ReactionFace) -> list[str]:
+    marks = [f"Fatigue: Physical {face.fatigue.physical}, Mind {face.fatigue.mind}"]
+    if face.interruption:
+        marks.append("Interruption (resolves as soon as it is revealed)")
+    if face.check is not None:
+        marks.append("Check: " + (face.check.text or face.check.kind.replace("_", " ")))
+    return ["  " + " · ".join(marks), *_effects(face.effects)]
+
+
+def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
+              with_id: bool = False) -> list[str]:
+    """The lines of a card as printed (``face``: ``weakened`` for a Vlad card turned)."""
+    kind = kind_of(catalog, cid)
+    rec: Any = catalog.get(kind, cid) if kind else catalog.find(cid)
+    if rec is None:
+        return [f"{cid}: not in the data pack in use"]
+    what = KIND_WORDS.get(kind or "", "card")
+    ident = f" [{rec.id}]" if with_id else ""
+    lines: list[str] = []
+    if isinstance(rec, m.TacticCard):
+        owner = f" of {_who(catalog, rec.trouper)}" if rec.trouper else ""
+        head = [f"{what}{owner}"]
+        if rec.art:
+            head.append(rec.art.capitalize())
+        head.append(f"Threat {rec.threat}")
+        head += [x for x, on in (("Cascade", rec.cascade), ("Block", rec.block)) if on]
+        if rec.cost is not None:
+            head.append("costs " + _cost(rec.cost))
+        lines = [f"{rec.name}{ident} — " + " · ".join(head), *_effects(rec.effects)]
+    elif isinstance(rec, m.ItemCard):
+        owner = f" of {_who(catalog, rec.trouper)}" if rec.trouper else ""
+        lines = [f"{rec.starting.name}{ident} — {what}{owner} · {rec.category.capitalize()}"]
+        sides = [("Starting side", rec.starting)]
+        if rec.advanced is not None:
+            sides.append((f"Advanced side (upgrade: {_cost(rec.upgrade_cost)})", rec.advanced))
+        for label, item_side in sides:
+            quick = " · Quick" if item_side.quick else ""
+            lines.append(f" {label}: {item_side.name}{quick}")
+            lines += _effects(item_side.effects)
+    elif isinstance(rec, m.VladReactionCard):
+        shown = rec.weakened if face == "weakened" else rec.enhanced
+        side = "Weakened" if face == "weakened" else "Enhanced"
+        lines = [f"{shown.name}{ident} — {what} ({side} side)", *_reaction_face(shown)]
+        other = rec.enhanced if face == "weakened" else rec.weakened
+        if other != shown:
+            lines.append(f" Other side: {other.name}")
+    elif isinstance(rec, m.ReactionCard):
+        nem = catalog.nemesis(rec.nemesis)
+        owner = f" of {nem.name}" if nem is not None else ""
+        lines = [f"{rec.name}{ident} — {what}{owner}", *_reaction_face(rec.face())]
+    elif isinstance(rec, m.WeaknessCard):
+        nem = catalog.nemesis(rec.nemesis)
+        owner = f" of {nem.name}" if nem is not None else ""
+        mods = []
+        if rec.physical_modifier:
+            mods.append(f"Physical Defense {rec.physical_modifier:+d}")
+        if rec.mind_modifier:
+            mods.append(f"Mind Defense {rec.mind_modifier:+d}")
+        lines = [f"{rec.name}{ident} — {what}{owner}, {rec.side} side: {rec.effect_name}"]
+        if mods:
+            lines.append("  " + ", ".join(mods) + " on this side")
+        lines += _effects(rec.effects)
+        if rec.trophy:
+            lines.append(f"  Nemesis Trophy: {rec.trophy}")
+    elif isinstance(rec, m.Nemesis):
+        lines = [f"{rec.name}{ident} — {what}" + (" (Vlad)" if rec.vlad else ""),
+                 f"  Defenses: Physical {rec.defenses.physical}, Mind {rec.defenses.mind}"]
+        for lv in rec.levels:
+            w = lv.wounds
+            lines.append(f"  Level {lv.level} ({lv.name}): Wounds front {w['front']}, left "
+                         f"{w['left']}, right {w['right']}; {lv.influence} Event card(s)")
+        for sk in rec.skills:
+            lines.append(f"  Skill{' ' + sk.name if sk.name else ''}: {render_effect(sk)}")
+    elif isinstance(rec, m.Minion):
+        lines = [f"{rec.name}{ident} — {what} · {rec.type.capitalize()} · Defenses: Physical "
+                 f"{rec.defenses.physical}, Mind {rec.defenses.mind}", *_effects(rec.effects)]
+    elif isinstance(rec, m.Location):
+        zone = catalog.get("zones", rec.zone)
+        lines = [f"{rec.name}{ident} — {what} of {zone.name if zone else rec.zone} (Location "
+                 f"die: {rec.choice})", *["  " + x for x in map_lines(list(rec.map))]]
+        for r in rec.rewards:
+            loot = ", ".join(f"{x.dice} for {x.resource}" for x in r.loot) or "no loot"
+            lines.append(f"  Level {r.level}: {r.vlad_cards} Vlad card(s), {r.location_trophies} "
+                         f"Location / {r.nemesis_trophies} Nemesis Trophy, {r.advanced_tactics} "
+                         f"Advanced Tactic card(s), loot {loot}; if defeated "
+                         f"{r.defeat_roll.dice} for {r.defeat_roll.resource}")
+    elif isinstance(rec, m.Event):
+        from blood_companion.engine.narrate import event_reward_text
+
+        zone = catalog.get("zones", rec.zone)
+        lines = [f"{rec.name}{ident} — {what} of {zone.name if zone else rec.zone} · "
+                 f"{rec.event_type.replace('_', ' ')}", *_effects(rec.effects),
+                 f"  Reward: {event_reward_text(rec.reward)}"]
+    elif isinstance(rec, m.Trouper):
+        traits = ", ".join(f"{k.capitalize()} {v}" for k, v in rec.traits.items())
+        build = ", ".join(f"{b.count} {b.art.capitalize()}" for b in rec.building)
+        lines = [f"{rec.name}{ident} — {what}", f"  Traits: {traits}", f"  Building: {build}"]
+    else:
+        lines = [f"{getattr(rec, 'name', cid)}{ident} — {what}"]
+    if getattr(rec, "source", "") == "placeholder":
+        lines.append("  " + PLACEHOLDER)
+    return lines
+
+
+__all__ = [
+    "CARD_KINDS",
+    "MAP_LEGEND",
+    "card_face",
+    "card_pairs",
+    "find_card",
+    "kind_of",
+    "map_legend",
+    "map_lines",
+]

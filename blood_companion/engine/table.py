@@ -1,0 +1,381 @@
+"""Who holds each deck: the app, or the players at the table with the real cards.
+
+A campaign setting (``CampaignState.decks``) says, for each deck of the box, who shuffles and
+draws it:
+
+* ``app`` — the app shuffles and draws (as before this setting existed) and names every card
+  it draws as a physical instruction ("take Ricochet from your deck");
+* ``table`` — the players shuffle and draw the real cards and tell the app what came up. The
+  action records the cards they named (``Action.drawn``: deck -> cards in the order drawn), so
+  any replay gives the same cards; when an action draws a card nobody named yet the engine
+  raises :class:`DrawNeeded` (what to do at the table, and the cards it can be) and the CLI asks.
+
+Trouper decks held at the table keep their hands hidden: the app keeps counts and what is
+known (the discard pile, the Chain, the Wounds it was told), writes :data:`UNKNOWN` for a card
+it cannot see, and asks which card was played, Rested or discarded among the cards that can be
+in the hand (:func:`hand_choices`). Which card a Wound took stays unknown; no rule of the app
+reads it ("Wounding a Trouper": the top card of the deck goes to the Wounds space face down).
+
+The physical components and what the rulebook says of them: "Setup" (Playing Area Setup: the
+decks), "Dusk Phase" (the Reaction deck shuffled, the Event cards drawn at random), "Show Phase"
+(the Location die, Minion and Nemesis cards revealed at random), "Beginning of the Night" (each
+player draws five cards), "Wounding a Trouper", "Wounding a Nemesis", "Summon", "End of the
+Night" (the Advanced Tactic cards taken, the loot rolls). Readings: docs/rules-decisions.md
+("Physical cards and the app").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from blood_companion.engine import naming
+from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+Holder = Literal["app", "table"]
+HOLDERS: tuple[str, ...] = ("app", "table")
+UNKNOWN = "?"  # a card the app cannot see (in a hand, a deck or a Wound of a table deck)
+
+# deck -> what players call it
+DECKS: dict[str, str] = {
+    "troupers": "the Trouper decks",
+    "reactions": "the Nemesis Reaction deck",
+    "minions": "the Minion cards",
+    "events": "the Event cards",
+    "locations": "the Location cards",
+    "nemeses": "the Nemesis cards",
+    "advanced": "the Advanced Tactic decks",
+    "loot": "the loot dice",
+}
+# what one card of the deck is called (for "which ... did you draw?")
+CARD_OF: dict[str, str] = {
+    "troupers": "Tactic card",
+    "reactions": "Reaction card",
+    "minions": "Minion card",
+    "events": "Event card",
+    "locations": "Location card",
+    "nemeses": "Nemesis card",
+    "advanced": "Advanced Tactic card",
+    "loot": "loot die",
+}
+# other words players may type for a deck
+ALIASES: dict[str, str] = {
+    "trouper": "troupers", "tactics": "troupers", "hands": "troupers", "hand": "troupers",
+    "reaction": "reactions", "nemesis-deck": "reactions", "reaction-deck": "reactions",
+    "minion": "minions", "event": "events", "location": "locations", "nemesis": "nemeses",
+    "advanced-tactics": "advanced", "advanced-tactic": "advanced", "art": "advanced",
+    "arts": "advanced", "dice": "loot",
+}
+
+
+def holder(state: CampaignState, deck: str) -> str:
+    """Who holds `deck` in this campaign ("app" unless the players said otherwise)."""
+    return state.decks.get(deck, "app")
+
+
+def at_table(state: CampaignState, deck: str) -> bool:
+    return holder(state, deck) == "table"
+
+
+def holders(state: CampaignState) -> dict[str, str]:
+    """Every deck and who holds it."""
+    return {deck: holder(state, deck) for deck in DECKS}
+
+
+def deck_key(word: str) -> str:
+    """The deck a typed word names (id, alias, or a close typo). RuleError otherwise."""
+    low = word.strip().lower().replace("_", "-")
+    if low in DECKS:
+        return low
+    if low in ALIASES:
+        return ALIASES[low]
+    cands = [(d, d) for d in DECKS] + [(a, d) for a, d in ALIASES.items()]
+    hit = naming.find(low, [(d, d) for d in DECKS])
+    if len(hit) == 1:
+        return hit[0]
+    close = naming.suggestions(low, cands)
+    raise RuleError(
+        f"no deck is called {word.strip()!r}",
+        hint=("did you mean " + " or ".join(close) + "? " if close else "")
+        + "decks: " + ", ".join(DECKS) + " (or all)",
+    )
+
+
+def parse_holders(text: str) -> dict[str, str]:
+    """``table``, ``app``, ``all=table`` or ``troupers=table,reactions=table`` as a mapping
+    deck -> holder. RuleError for an unknown deck or holder."""
+    out: dict[str, str] = {}
+    for part in (p.strip() for p in text.replace(";", ",").split(",")):
+        if not part:
+            continue
+        deck, sep, who = part.partition("=")
+        if not sep:
+            deck, who = "all", deck
+        who = who.strip().lower()
+        if who not in HOLDERS:
+            raise RuleError(f"who holds a deck is app or table, not {who!r}",
+                            hint="e.g. all=table or troupers=table,reactions=app")
+        keys = list(DECKS) if deck.strip().lower() in ("all", "*", "every") else [deck_key(deck)]
+        for k in keys:
+            out[k] = who
+    if not out:
+        raise RuleError("say who holds which deck", hint="e.g. all=table or troupers=table")
+    return out
+
+
+def normal_decks(decks: Mapping[str, str]) -> dict[str, str]:
+    """The setting as stored: only the decks the table holds, in the order of :data:`DECKS`
+    (an empty mapping: the app holds every deck, as before the setting existed)."""
+    for deck, who in decks.items():
+        if deck not in DECKS:
+            raise RuleError(f"no deck is called {deck!r}", hint="decks: " + ", ".join(DECKS))
+        if who not in HOLDERS:
+            raise RuleError(f"who holds {DECKS[deck]} is app or table, not {who!r}")
+    return {d: "table" for d in DECKS if decks.get(d) == "table"}
+
+
+def holders_text(state: CampaignState) -> str:
+    """The setting in one sentence."""
+    table = [DECKS[d] for d in DECKS if at_table(state, d)]
+    if not table:
+        return "The app shuffles and draws every deck and names each card it draws."
+    if len(table) == len(DECKS):
+        return "The players shuffle and draw every deck and tell the app what came up."
+    return ("The players hold " + ", ".join(table) + "; the app holds the rest and names each "
+            "card it draws.")
+
+
+# --------------------------------------------------------------------------- named draws
+
+
+class DrawNeeded(RuleError):
+    """The action draws a card from a deck the table holds and nobody named it yet. ``prompt``
+    says what to do at the table and asks which card came up; ``candidates`` are the ids it
+    can be. The CLI asks, adds the answer to the action's ``drawn`` and records again."""
+
+    def __init__(self, deck: str, candidates: Sequence[str], prompt: str,
+                 names: Sequence[str] = ()) -> None:
+        self.deck = deck
+        self.candidates = list(candidates)
+        self.names = list(names) or list(candidates)
+        self.prompt = prompt
+        super().__init__(
+            prompt,
+            hint=f"name the {CARD_OF.get(deck, 'card')} ("
+            + ", ".join(self.names[:12]) + (" ..." if len(self.names) > 12 else "") + ")",
+        )
+
+
+def card_label(catalog: Catalog | None, cid: str) -> str:
+    """A card's name in the data pack in use (its id when the pack no longer has it)."""
+    if catalog is None:
+        return cid
+    rec = catalog.find(cid)
+    if rec is None:
+        return cid
+    enhanced = getattr(rec, "enhanced", None)  # a Vlad Reaction card
+    if enhanced is not None:
+        return str(enhanced.name)
+    return str(getattr(rec, "name", cid))
+
+
+def named_draw(rng: Chance, catalog: Catalog, deck: str, candidates: Sequence[str],
+               prompt: str) -> str:
+    """The card the table drew from `deck` (a table deck): the next one the action named,
+    which must be one of `candidates`. Raises :class:`DrawNeeded` when none is named."""
+    cands = list(dict.fromkeys(candidates))
+    pairs = sorted(((c, card_label(catalog, c)) for c in cands), key=lambda p: p[1].lower())
+    got = rng.take_named(deck)
+    if got is None:
+        raise DrawNeeded(deck, [c for c, _ in pairs], prompt, [n for _, n in pairs])
+    hits = naming.find(got, pairs)
+    if len(hits) == 1:
+        return hits[0]
+    rec = catalog.find(got)
+    shown = ", ".join(n for _, n in pairs[:12]) or "none"
+    if rec is not None:
+        raise RuleError(f"{card_label(catalog, rec.id)} cannot be drawn from {DECKS[deck]} now",
+                        hint=f"it can be: {shown}")
+    naming.match(got, pairs, CARD_OF[deck])  # raises with the closest names
+    raise RuleError(f"{got!r} names several cards", hint=f"it can be: {shown}")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- Trouper hands
+
+
+def known(cards: Sequence[str]) -> list[str]:
+    return [c for c in cards if c != UNKNOWN]
+
+
+def unseen(state: CampaignState, i: int) -> list[str]:
+    """The cards of Trouper `i`'s deck the app cannot place (in the hand, the draw pile or a
+    Wound it was not told), in deck order. For an app deck: the hand."""
+    t = state.troupers[i]
+    placed: Counter[str] = Counter(known([*t.hand, *t.draw_pile, *t.discard, *t.wounds]))
+    if state.night is not None:
+        placed.update(s.card for s in state.night.chain
+                      if s.owner == i and s.kind in ("tactic", "rest") and s.card != UNKNOWN)
+    left = Counter(t.deck) - placed
+    out = []
+    for c in t.deck:
+        if left[c] > 0:
+            out.append(c)
+            left[c] -= 1
+    return out
+
+
+def hidden_hand(state: CampaignState, i: int) -> bool:
+    """Whether the app cannot see (all of) Trouper `i`'s hand."""
+    return UNKNOWN in state.troupers[i].hand
+
+
+def hand_choices(state: CampaignState, i: int) -> list[str]:
+    """The cards Trouper `i` may name from the hand: the hand itself when the app sees it,
+    else the known cards in it and every card that can be among the unseen ones."""
+    hand = state.troupers[i].hand
+    if UNKNOWN not in hand:
+        return list(dict.fromkeys(hand))
+    return list(dict.fromkeys([*known(hand), *unseen(state, i)]))
+
+
+def where_is(state: CampaignState, catalog: Catalog | None, i: int, card: str) -> str:
+    """Where a card of Trouper `i` lies when it cannot be in the hand (for refusals)."""
+    t = state.troupers[i]
+    name = card_label(catalog, card)
+    who = card_label(catalog, t.trouper)
+    if card not in t.deck:
+        return f"{name} is not in {who}'s deck"
+    if card in t.discard:
+        return f"{name} is in {who}'s discard pile"
+    if card in t.wounds:
+        return f"{name} is among {who}'s Wounds"
+    if state.night is not None and any(s.card == card and s.owner == i for s in state.night.chain):
+        return f"{name} is on the Chain"
+    if card in t.draw_pile:
+        return f"{name} is still in {who}'s deck"
+    return f"{name} is not in {who}'s hand"
+
+
+def take_from_hand(state: CampaignState, catalog: Catalog | None, i: int, cards: Sequence[str]
+                   ) -> list[str]:
+    """Trouper `i`'s hand without `cards` (played, Rested, discarded): each is a known card of
+    the hand or, with a hidden hand, one that can be among the unseen cards. RuleError names
+    where a card lies when it cannot be in the hand."""
+    hand = list(state.troupers[i].hand)
+    could = Counter(unseen(state, i)) if UNKNOWN in hand else Counter()
+    for c in cards:
+        if c in hand:  # a card the app sees, or an unseen one moved as it is (a whole hand)
+            hand.remove(c)
+        elif UNKNOWN in hand and could[c] > 0:
+            hand.remove(UNKNOWN)
+            could[c] -= 1
+        else:
+            raise RuleError(where_is(state, catalog, i, c)
+                            if c != UNKNOWN else "name the card from the hand")
+    return hand
+
+
+def hide(cards: Sequence[str]) -> list[str]:
+    """The same number of cards, none of them seen by the app."""
+    return [UNKNOWN] * len(cards)
+
+
+# --------------------------------------------------------------------------- what the table sees
+
+
+def table_view(state: CampaignState) -> dict[str, Any]:
+    """The campaign as the table sees it: the state with what is hidden (the order of shuffled
+    decks, the cards in hands and decks, which card a Wound took) reduced to counts, and the
+    setting itself left out. Two states the table cannot tell apart give equal views (the
+    proof that table decks and app decks play the same night)."""
+    doc: dict[str, Any] = state.model_dump(mode="json")
+    doc.pop("decks", None)
+    for t in [*doc.get("troupers", []), *doc.get("set_aside", [])]:
+        for key in ("hand", "draw_pile", "wounds", "discard"):
+            t[key] = len(t.get(key) or [])
+    night = doc.get("night")
+    if night:
+        night["reaction_deck"] = sorted(night.get("reaction_deck") or [])
+        for entry in night.get("log", []):  # the cards an app deck names, as a table sees them
+            args = entry["args"]
+            if entry["kind"] == "hand_dealt":
+                entry["kind"] = "hand_drawn"
+                entry["args"] = {"who": args.get("who"), "n": len(args.get("cards") or [])}
+            elif entry["kind"] == "draws":
+                args.pop("cards", None)
+            elif entry["kind"] == "wound":
+                args.pop("card", None)
+    doc["advanced_decks"] = {k: sorted(v) for k, v in (doc.get("advanced_decks") or {}).items()}
+    return doc
+
+
+# --------------------------------------------------------------------------- the setting
+
+
+class SetDecks(Action):
+    """Who holds which deck, from now on (``decks``: deck -> ``app`` or ``table``; decks not
+    named keep their holder). The Trouper decks and the Reaction deck cannot change hands while
+    a night is being played: the app could not know hands and deck it never saw, nor hand back
+    an order the players shuffled."""
+
+    type: Literal["set_decks"] = "set_decks"
+    decks: dict[str, Literal["app", "table"]]
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        if not self.decks:
+            raise RuleError("name at least one deck", hint="e.g. all=table or troupers=table")
+        now = holders(state)
+        new = dict(now)
+        for deck, who in self.decks.items():
+            if deck not in DECKS:
+                deck = deck_key(deck)
+            new[deck] = who
+        in_night = state.part == "night" and state.night is not None and state.night.result is None
+        for deck in ("troupers", "reactions"):
+            if in_night and new[deck] != now[deck]:
+                raise RuleError(
+                    f"{DECKS[deck]} are in play tonight: they change hands after the End of "
+                    "the Night",
+                    hint="the other decks may change now",
+                )
+        return state.model_copy(update={"decks": normal_decks(new)})
+
+    def describe(self) -> str:
+        parts = [f"{DECKS.get(d, d)}: {'the players' if w == 'table' else 'the app'}"
+                 for d, w in self.decks.items()]
+        return "Who holds the decks: " + "; ".join(parts)
+
+
+__all__ = [
+    "ALIASES",
+    "CARD_OF",
+    "DECKS",
+    "HOLDERS",
+    "UNKNOWN",
+    "DrawNeeded",
+    "SetDecks",
+    "at_table",
+    "card_label",
+    "deck_key",
+    "hand_choices",
+    "hidden_hand",
+    "hide",
+    "holder",
+    "holders",
+    "holders_text",
+    "known",
+    "named_draw",
+    "normal_decks",
+    "parse_holders",
+    "table_view",
+    "take_from_hand",
+    "unseen",
+    "where_is",
+]

@@ -1,0 +1,565 @@
+"""What players read: actions as English sentences with the names of the data pack in use, what
+a step drew said as a physical instruction, and the physical set-up checklists of the Dusk and
+the Beginning of the Night.
+
+Ids stay in the saves and in ``--json``; every sentence here names cards and Troupers the way
+they are printed. Nothing here changes the game: these are pure functions of actions and
+states, rendered at the edge like the night log (``engine/narrate.py``), so a card the owner
+transcribes shows its new name in old logs.
+
+Rulebook sections: "Dusk Phase" (the Map, the Nemesis Card and its Reaction deck, the Nemesis
+Miniature and its Front, the Minion Miniatures, the Event cards), "Beginning of the Night"
+(five cards each), "Setup" (Playing Area Setup), "Threat" (the token on the first space),
+"Zones" > "Tiles" (the start Tiles).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.engine import narrate
+from blood_companion.engine.legal import Ask, Pick
+from blood_companion.engine.table import UNKNOWN, at_table
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+    from blood_companion.engine.actions import Action
+    from blood_companion.engine.state import CampaignState
+
+SIDE_WORDS = {"front": "Front", "left": "Left Side", "right": "Right Side"}
+
+
+# --------------------------------------------------------------------------- names
+
+
+def listing(items: Iterable[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    xs = [x for x in items if x]
+    if not xs:
+        return "nothing"
+    if len(xs) == 1:
+        return xs[0]
+    return ", ".join(xs[:-1]) + " and " + xs[-1]
+
+
+def name(catalog: Catalog | None, cid: Any, face: str | None = None) -> str:
+    """A record's printed name (its id without a catalog or when the pack lacks it)."""
+    if cid is None:
+        return ""
+    if str(cid) == UNKNOWN:
+        return "a card the app did not see"
+    if catalog is None:
+        return str(cid)
+    return narrate.record_name(catalog, cid, face)
+
+
+def who(catalog: Catalog | None, tid: Any) -> str:
+    """A Trouper by name (the id, colour or seat the players typed when it names nobody)."""
+    if catalog is None:
+        return str(tid)
+    return narrate.trouper_name(catalog, tid)
+
+
+def names(catalog: Catalog | None, ids: Iterable[Any]) -> str:
+    return listing(name(catalog, c) for c in ids)
+
+
+def _item(catalog: Catalog | None, iid: Any) -> str:
+    if catalog is None:
+        return str(iid)
+    raw = str(iid).rstrip("+")
+    card = catalog.item(raw)
+    if card is None:
+        return name(catalog, raw)
+    if str(iid).endswith("+") and card.advanced is not None:
+        return card.advanced.name
+    return card.starting.name
+
+
+def _zone(catalog: Catalog | None, zid: Any) -> str:
+    if catalog is None:
+        return str(zid)
+    z = catalog.get("zones", str(zid))
+    return z.name if z is not None else str(zid)
+
+
+def _art(art: Any) -> str:
+    return str(art).capitalize()
+
+
+def _target(catalog: Catalog | None, state: CampaignState | None, target: Any) -> str:
+    """An attack's target as typed ("nemesis", a Minion space, a Trouper)."""
+    text = str(target or "")
+    if text.lower() in ("nemesis", "n"):
+        if state is not None and state.night is not None and catalog is not None:
+            return name(catalog, state.night.nemesis)
+        return "the Nemesis"
+    if len(text) <= 2 and text[:1].isalpha():
+        space = text.upper()
+        if state is not None and state.night is not None and catalog is not None:
+            slot = next((s for s in state.night.minions if s.space == space), None)
+            if slot is not None:
+                return f"Minion {space} ({name(catalog, slot.minion)})"
+        return f"Minion {space}"
+    return who(catalog, text)
+
+
+def _dice(dice: Any, reroll: Any = ()) -> str:
+    throws = [f"the app rolled {str(d)[4:].strip()}" if str(d).startswith("app:") else str(d)
+              for d in (dice or [])]
+    extra = f", {len(list(reroll or []))} Re-roll(s)" if reroll else ""
+    if not throws:
+        return " (the app rolls)" if not extra else f" (the app rolls{extra})"
+    return " (dice: " + "; then ".join(throws) + extra + ")"
+
+
+def _building(catalog: Catalog | None, bid: str) -> str:
+    if catalog is None:
+        return bid
+    return next((b.name for b in catalog.village.buildings if b.id == bid or b.effect == bid),
+                bid)
+
+
+def _trait(trait: Any) -> str:
+    return f" with {str(trait).capitalize()}" if trait else ""
+
+
+def _active_card(state: CampaignState | None, catalog: Catalog | None) -> str:
+    if state is None or state.night is None or state.night.activation is None:
+        return ""
+    slot = state.night.chain[state.night.activation.slot]
+    return "" if slot.kind == "rest" else name(catalog, slot.card)
+
+
+def _chain_card(state: CampaignState | None, catalog: Catalog | None, space: Any) -> str:
+    try:
+        k = int(space) - 1
+    except (TypeError, ValueError):
+        return name(catalog, space)
+    if state is None or state.night is None or not 0 <= k < len(state.night.chain):
+        return f"the card on Chain space {space}"
+    return name(catalog, state.night.chain[k].card)
+
+
+def _actor(state: CampaignState | None, catalog: Catalog | None) -> str:
+    if state is None or state.night is None:
+        return ""
+    night = state.night
+    if night.pending and night.pending[0].trouper is not None:
+        return who(catalog, state.troupers[night.pending[0].trouper].trouper)
+    if night.activation is not None:
+        return who(catalog, state.troupers[night.activation.trouper].trouper)
+    return ""
+
+
+def _pay(pay: Any) -> str:
+    if not pay:
+        return ""
+    return " (paid " + listing(f"{n} {r}" for r, n in dict(pay).items() if n) + ")"
+
+
+def trophy_words(catalog: Catalog | None, key: str) -> str:
+    kind, _, of = key.rpartition(":")
+    if not kind and catalog is not None:
+        kind = "location" if catalog.get("zones", of) is not None else "nemesis"
+    if not kind:
+        return of + " Trophy"
+    if kind == "location":
+        return f"Location Trophy of {_zone(catalog, of)}"
+    return f"Nemesis Trophy of {name(catalog, of)}"
+
+
+# --------------------------------------------------------------------------- actions
+
+
+Render = Callable[[Any, "Catalog | None", "CampaignState | None"], str]
+
+
+def _start(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    named = [who(c, x.trouper) for x in a.seats if x.trouper is not None]
+    missing = len(a.seats) - len(named)
+    if missing:
+        named.append(f"{missing} Trouper{'s' if missing > 1 else ''} drawn at random")
+    drawn = (["colours"] if a.random_colours else []) + (["Leader"] if a.random_leader else [])
+    at_random = f"; {' and '.join(drawn)} drawn at random" if drawn else ""
+    decks = getattr(a, "decks", None)
+    held = ""
+    if decks:
+        table = [d for d, w in decks.items() if w == "table"]
+        held = "; the players hold " + (
+            "every deck" if len(table) >= 8 else listing(table)) if table else ""
+    return (f"Started {a.mode} campaign '{a.name}' with {listing(named)} "
+            f"(seed {a.seed}{at_random}{held})")
+
+
+def _night_answer(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    if a.yes is not None:
+        return "The table answers " + ("yes" if a.yes else "no")
+    q = s.night.pending[0] if s is not None and s.night is not None and s.night.pending else None
+    if a.cards:
+        if q is not None and q.kind == "order":
+            return "The players resolve, in this order: " + names(c, a.cards)
+        doing = {"discard": "discards", "wound": "puts on the Wounds space"}.get(
+            q.kind if q is not None else "", "names")
+        actor = _actor(s, c) or "The player"
+        return f"{actor} {doing} {names(c, a.cards)}"
+    if not a.troupers:
+        return "Answer: nobody"
+    return "Answer: " + listing(who(c, t) for t in a.troupers)
+
+
+def _night_roll(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    actor = _actor(s, c)
+    items = f", using {listing(_item(c, i) for i in a.items)}" if a.items else ""
+    bonus = f", +{a.bonus_triumphs} Bonus Triumph(s)" if a.bonus_triumphs else ""
+    what = f"{actor} takes the dodge Test" if actor else "The dodge Test"
+    return f"{what}{_trait(a.trait)}{_dice(a.dice, a.reroll)}{bonus}{items}"
+
+
+def _attack(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    actor = _actor(s, c) or "The Active Trouper"
+    card = _active_card(s, c)
+    side = f" ({SIDE_WORDS.get(str(a.side), a.side)})" if a.side else ""
+    what = f" with {card}" if card else f" with Effect {a.effect}"
+    items = f", using {listing(_item(c, i) for i in a.items)}" if a.items else ""
+    return (f"{actor} attacks {_target(c, s, a.target)}{side}{what}{_trait(a.trait)}"
+            f"{_dice(a.dice, a.reroll)}{items}")
+
+
+def _effect(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    actor = _actor(s, c) or "The Active Trouper"
+    card = _active_card(s, c)
+    of = f" of {card}" if card else ""
+    extra = f" for {who(c, a.recipient)}" if a.recipient else ""
+    if a.heal:
+        extra += f", healing {names(c, a.heal)}"
+    if a.discard:
+        extra += f", discarding {names(c, a.discard)}"
+    test = _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
+    return f"{actor} resolves Effect {a.effect}{of}{extra}{test}"
+
+
+def _item_use(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    aim = f" on {_target(c, s, a.target)}" if a.target else ""
+    aim += f" for {who(c, a.recipient)}" if a.recipient else ""
+    test = _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
+    return f"{who(c, a.trouper)} uses {_item(c, a.item)}{aim}{test}"
+
+
+def _quick(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    card = _chain_card(s, c, a.slot)
+    aim = f" on {_target(c, s, a.target)}" if a.target else ""
+    aim += f" for {who(c, a.recipient)}" if a.recipient else ""
+    return f"Quick Effect {a.effect} of {card} (Chain space {a.slot}){aim}"
+
+
+def _support(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    actor = _actor(s, c) or "The Active Trouper"
+    return f"{actor} uses the Support of {_chain_card(s, c, a.slot)} (Chain space {a.slot})"
+
+
+def _event(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    actor = _actor(s, c) or "The Active Trouper"
+    test = _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
+    aim = f" on {_target(c, s, a.target)}" if a.target else ""
+    return f"{actor} attempts the Event {_chain_card(s, c, a.event)}{aim}{test}"
+
+
+def _redraw(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    actor = _actor(s, c) or "The Resting Trouper"
+    size = c.config.hand_size if c is not None else 5
+    first = f"discards {names(c, a.discard)}, then " if a.discard else ""
+    return f"{actor} {first}draws up to {size} cards"
+
+
+def _weaken(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
+    return "Vlad card(s) turned to the Weakened side: " + listing(
+        name(c, x, "enhanced") for x in a.cards)
+
+
+RENDER: dict[str, Render] = {
+    "start_campaign": _start,
+    "add_trouper": lambda a, c, s: f"{who(c, a.trouper)} joins the table",
+    "retire_trouper": lambda a, c, s: (
+        f"{who(c, a.trouper)} leaves the table (set aside with everything the Trouper owns)"),
+    "set_leader": lambda a, c, s: f"The Leader token goes to {who(c, a.trouper)}",
+    "adjust_trophies": lambda a, c, s: "Trophies adjusted: " + (listing(
+        f"{n:+d} {trophy_words(c, k)}" for k, n in a.changes.items() if n) or "no change")
+        + (f" ({a.reason})" if a.reason else ""),
+    "take_test": lambda a, c, s: (
+        f"{who(c, a.trouper)} takes a {str(a.trait).capitalize() if a.trait else a.dice} Test "
+        f"against {a.result.target}: {a.result.total} Triumph(s), "
+        + ("Success" if a.result.success else "Failure")),
+    "day_zone": lambda a, c, s: f"Zone: {_zone(c, a.zone)}",
+    "day_roll_location": lambda a, c, s: (
+        "Location card taken at the table: " + names(c, a.drawn["locations"])
+        if a.drawn.get("locations")
+        else f"Rolled the Location die: your die shows {a.faces}" if a.faces
+        else "Rolled the Location die (the app's die)"),
+    "day_choose_location": lambda a, c, s: (
+        f"Location card: {name(c, a.location)} (Cartographer's Office)"),
+    "day_draw_minions": lambda a, c, s: (
+        f"Minion cards drawn at the table: {names(c, a.minions)}" if a.minions
+        else "Two Minion cards revealed at random"),
+    "day_choose_minions": lambda a, c, s: "Hunting House: the players choose "
+        + names(c, a.minions),
+    "day_draw_nemesis": lambda a, c, s: (
+        f"Nemesis card drawn at the table: {name(c, a.nemesis)}" if a.nemesis
+        else "The Nemesis card revealed at random"),
+    "day_choose_nemesis": lambda a, c, s: f"Nemesis: {name(c, a.nemesis)} (Asylum)",
+    "day_place_events": lambda a, c, s: (
+        "Event cards on the Chain (drawn at random)" if a.events is None
+        else "Event cards on the Chain: " + names(c, a.events)),
+    "day_equip": lambda a, c, s: (
+        f"{who(c, a.trouper)} equips {listing(_item(c, i) for i in a.items)}"),
+    "day_buy_building": lambda a, c, s: (
+        "Bought the " + _building(c, a.building)
+        + (f" for {who(c, a.trouper)}" if a.trouper else "")
+        + (f": {a.amount} {a.trade_from} for {a.trade_to}" if a.trade_from else "")
+        + _pay(a.pay)),
+    "day_buy_advanced": lambda a, c, s: (
+        f"{who(c, a.trouper)} buys the top card of the {_art(a.art)} deck{_pay(a.pay)}"),
+    "day_buy_card": lambda a, c, s: f"{who(c, a.trouper)} buys {name(c, a.card)}{_pay(a.pay)}",
+    "day_upgrade_item": lambda a, c, s: (
+        f"{who(c, a.trouper)} upgrades {_item(c, a.item)} to its Advanced side{_pay(a.pay)}"),
+    "day_swap_tactic": lambda a, c, s: (
+        f"{who(c, a.trouper)} swaps {name(c, a.out)} (to the Reserve) for {name(c, a.into)}"),
+    "day_swap_item": lambda a, c, s: (
+        f"{who(c, a.trouper)} swaps the Item {_item(c, a.out)} (to the Reserve) for "
+        f"{_item(c, a.into)}"),
+    "night_setup": lambda a, c, s: (
+        f"Night set up: {name(c, a.nemesis)} at {name(c, a.location)}, level {a.difficulty}, "
+        f"Minions {names(c, a.minions)}"),
+    "night_begin": lambda a, c, s: "The night begins",
+    "night_play": lambda a, c, s: f"{who(c, a.trouper)} plays {name(c, a.card)}",
+    "night_rest": lambda a, c, s: (
+        f"{who(c, a.trouper)} Rests ({name(c, a.card)} face down)"),
+    "night_pass": lambda a, c, s: f"{who(c, a.trouper)} passes after the Cascade",
+    "night_answer": _night_answer,
+    "night_roll": _night_roll,
+    "night_continue": lambda a, c, s: (
+        "The night begins" if s is not None and s.night is not None and not s.night.started
+        else "Continue"),
+    "night_attack": _attack,
+    "night_effect": _effect,
+    "night_support": _support,
+    "night_item": _item_use,
+    "night_event": _event,
+    "night_quick": _quick,
+    "night_redraw": _redraw,
+    "night_done": lambda a, c, s: "Done: Resolved token, the next card activates",
+    "weaken_vlad": _weaken,
+    "take_advanced_tactic": lambda a, c, s: (
+        f"{who(c, a.trouper)} takes the top card of the {_art(a.art)} deck"),
+}
+
+
+def sentence(action: Action, catalog: Catalog | None = None,
+             state: CampaignState | None = None) -> str:
+    """The action in words, with names (``state``: the state before it, for what it acts on:
+    the Active card, the Trouper a question waits on)."""
+    render = RENDER.get(action.type) if catalog is not None or state is not None else None
+    if render is not None:
+        try:
+            text = render(action, catalog, state)
+        except Exception:  # noqa: BLE001 - words must never hide the log: fall back
+            text = action.describe()
+    else:
+        text = action.describe()
+    drawn = getattr(action, "drawn", None)
+    if drawn:
+        shown = [names(catalog, cs) for cs in drawn.values()]
+        if not all(x in text for x in shown):
+            text += "; drawn at the table: " + "; ".join(shown)
+    return text
+
+
+def plain_sentence(action: Action, catalog: Catalog | None = None) -> str:
+    """The sentence of an action without its own: its kind and its fields, in words."""
+    if catalog is not None and action.type in RENDER:
+        return sentence(action, catalog)
+    title = action.type.replace("night_", "").replace("day_", "").replace("_", " ")
+    parts = []
+    for key, value in action.model_dump(mode="json").items():
+        if key in ("type", "drawn") or value in (None, [], {}, "", False, 0):
+            continue
+        shown = listing(str(v) for v in value) if isinstance(value, list) else str(value)
+        parts.append(f"{key.replace('_', ' ')} {shown}")
+    return title[:1].upper() + title[1:] + (f": {', '.join(parts)}" if parts else "")
+
+
+# --------------------------------------------------------------------------- what a step drew
+
+
+def _minion_tiles(catalog: Catalog, zone: str | None, space: str) -> int:
+    from blood_companion.engine.night_setup import minion_miniatures
+
+    return minion_miniatures(catalog, zone or "", space)
+
+
+def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[str]:
+    """What a Day or End-of-the-Night step drew or revealed, as what to do at the table
+    ("Minion A: Bone Sentinel — put its card on space A ..."). The night's own draws are in its
+    log (engine/narrate.py)."""
+    out: list[str] = []
+    db, da = before.day, after.day
+    if da is not None:
+        if da.location and (db is None or db.location != da.location):
+            loc = catalog.get("locations", da.location)
+            roll = f" (the die shows {da.location_roll})" if da.location_roll else ""
+            out.append(f"Location card: {name(catalog, da.location)}{roll} — keep it beside the "
+                       "Night Board; its Map is laid out at the Dusk.")
+            if loc is not None:
+                from blood_companion.content.face import map_lines
+
+                out += ["  " + x for x in map_lines(list(loc.map))]
+        if da.minions and (db is None or db.minions != da.minions):
+            for space, mid in zip(("A", "B"), da.minions, strict=False):
+                card = catalog.get("minions", mid)
+                kind = f" ({card.type.capitalize()})" if card is not None else ""
+                n = _minion_tiles(catalog, da.zone, space)
+                tile = "hammer" if space == "A" else "pen"
+                out.append(
+                    f"Minion {space}: {name(catalog, mid)}{kind} — put its card on Minion space "
+                    f"{space} of the Night Board; at the Dusk its {n} Miniature(s) go on the "
+                    f"{space} ({tile}) Tiles, one per Tile.")
+        if da.nemesis and (db is None or db.nemesis != da.nemesis):
+            nem = catalog.nemesis(da.nemesis)
+            vlad = " (the Last Assault)" if nem is not None and nem.vlad else ""
+            out.append(f"Nemesis: {name(catalog, da.nemesis)}{vlad} — take its Nemesis card, its "
+                       "three Weakness cards and its Reaction deck; the Dusk lays them out.")
+        if da.events and (db is None or db.events != da.events):
+            for k, ev in enumerate(da.events):
+                out.append(f"Event card on Chain space {k + 1}: {name(catalog, ev)}")
+    rb, ra = before.rewards, after.rewards
+    if ra is not None:
+        old = len(rb.tactics_taken) if rb is not None else 0
+        for cid in ra.tactics_taken[old:]:
+            owner = next((t for t, cs in ra.given.items() if cid in cs), None)
+            card = catalog.tactic(cid)
+            art = f"the {str(card.art).capitalize()} deck" if card is not None and card.art \
+                else "its Art deck"
+            out.append(f"{who(catalog, owner) if owner else 'A Trouper'} takes "
+                       f"{name(catalog, cid)} from the top of {art} into the Personal Reserve.")
+        made = len(rb.rolls) if rb is not None else 0
+        for made_roll in ra.rolls[made:]:
+            how = "your dice" if made_roll.physical else "the app's dice"
+            out.append(f"Loot roll {made_roll.dice} ({how}): {made_roll.faces} → "
+                       f"{made_roll.gained} {made_roll.resource} to the Wagon.")
+    for tb, ta in zip(before.troupers, after.troupers, strict=False):
+        new = ta.reserve_cards[len(tb.reserve_cards):] if len(ta.reserve_cards) > len(
+            tb.reserve_cards) else []
+        if after.part == "day" and new:
+            for cid in new:
+                out.append(f"{who(catalog, ta.trouper)} takes {name(catalog, cid)} into the "
+                           "Personal Reserve.")
+    return out
+
+
+# --------------------------------------------------------------------------- checklists
+
+
+def dusk_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
+    """The Dusk Phase's physical set-up, one line to tick each ("Dusk Phase"), before the Day
+    ends and the night is laid out."""
+    day = state.day
+    if day is None:
+        return []
+    loc = catalog.get("locations", day.location or "")
+    nem = catalog.nemesis(day.nemesis or "")
+    out = []
+    if loc is not None:
+        out.append(f"Lay out the Map of {loc.name} with the Tiles of {_zone(catalog, day.zone)} "
+                   "(the Map below; N, A, B, T, L, S as the legend says).")
+    if nem is not None:
+        table = at_table(state, "reactions")
+        deck = ("shuffle its 12 Reaction cards and put them face down on it" if table else
+                "put its 12 Reaction cards face down on it (the app keeps their order: it names "
+                "each card it reveals)")
+        out.append(f"The Nemesis card of {nem.name} in the playing area with its three Weakness "
+                   f"cards on their sides; {deck}.")
+        out.append(f"The {nem.name} Miniature on the N Tile, its Front facing the path toward the "
+                   "Trouper you agree on.")
+    for space, mid in zip(("A", "B"), day.minions, strict=False):
+        n = _minion_tiles(catalog, day.zone, space)
+        out.append(f"Minion {space}: {name(catalog, mid)} — its card on Minion space {space}; "
+                   f"its {n} Miniature(s) on the {space} Tiles, one per Tile.")
+    if day.events:
+        out.append("Event cards on the Chain from the left: " + names(catalog, day.events) + ".")
+    out.append("The Threat token on the first space of the Threat track; Resolved tokens and "
+               "Cubes beside the Night Board.")
+    return out
+
+
+def night_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
+    """The Beginning of the Night's physical set-up, one line to tick each ("Beginning of the
+    Night"; "Zones" > "Tiles": the Troupers start on the T Tiles)."""
+    night = state.night
+    if night is None:
+        return []
+    out = []
+    size = catalog.config.hand_size
+    table = at_table(state, "troupers")
+    for t in state.troupers:
+        gear = listing(_item(catalog, i) for i in t.equipped.values())
+        base = f"{who(catalog, t.trouper)}: the Miniature on a T Tile (Troupers' start Tiles)"
+        if gear != "nothing":
+            base += f"; {gear} on the Trouper Board"
+        out.append(base + "; the Vigor tokens available side up, the Insanity cube leftmost.")
+        if table or UNKNOWN in t.hand:
+            out.append(f"{who(catalog, t.trouper)}: shuffle your Trouper deck and draw {size} "
+                       "cards.")
+        else:
+            out.append(f"{who(catalog, t.trouper)}: take {names(catalog, t.hand)} from your "
+                       "deck into your hand (the app drew them); the rest of the deck face down.")
+    out.append("Everyone's Trap and Whisper tokens in their Personal Reserve, the Exhausted "
+               "tokens beside the Trouper Boards.")
+    return out
+
+
+def checklist_for(state: CampaignState, catalog: Catalog, kind: str) -> list[str]:
+    return dusk_checklist(state, catalog) if kind == "dusk" else night_checklist(state, catalog)
+
+
+SETUP = "_setup"  # the walker's own need: the lines of a physical set-up checklist, ticked
+
+
+def checklist_ask(state: CampaignState, catalog: Catalog, kind: str, title: str,
+                  answers: Mapping[str, Any]) -> Ask | None:
+    """The next line of a physical set-up checklist (``kind``: ``dusk`` or ``night``; the
+    lines come from engine/words.py), ticked by Enter; ``all`` ticks the rest at once."""
+    lines = checklist_for(state, catalog, kind)
+    done = list(answers.get(SETUP) or [])
+    if "all" in done or len(done) >= len(lines):
+        return None
+    k = len(done)
+    info: tuple[str, ...] = ()
+    if kind == "dusk" and k == 0:
+        day = state.day
+        loc = catalog.get("locations", day.location or "") if day is not None else None
+        if loc is not None:
+            from blood_companion.content.face import map_lines
+
+            info = tuple(map_lines(list(loc.map)))
+    return Ask(SETUP, f"{title} [{k + 1}/{len(lines)}] {lines[k]}", (
+        Pick("ok", "Done", "ok"),
+        Pick("all", "All done: skip the rest of the list", "all"),
+    ), default="ok", info=info, append=True)
+
+
+__all__ = [
+    "RENDER",
+    "SETUP",
+    "checklist_ask",
+    "checklist_for",
+    "drawn_lines",
+    "dusk_checklist",
+    "listing",
+    "name",
+    "names",
+    "night_checklist",
+    "plain_sentence",
+    "sentence",
+    "who",
+]
