@@ -105,9 +105,9 @@ class Action(BaseModel):
     def describe(self) -> str:
         """A readable sentence without the data pack (ids as they are); the sentences players
         read, with names, come from ``engine/words.py`` (``sentence``)."""
-        from blood_companion.engine.words import plain_sentence
+        from blood_companion.engine.plain import fields_sentence
 
-        return plain_sentence(self)
+        return fields_sentence(self)
 
 
 def _import_action_modules() -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import narrate
 from blood_companion.engine.legal import Ask, Pick
+from blood_companion.engine.plain import fields_sentence, listing
 from blood_companion.engine.table import UNKNOWN, at_table
 
 if TYPE_CHECKING:
@@ -31,16 +32,6 @@ SIDE_WORDS = {"front": "Front", "left": "Left Side", "right": "Right Side"}
 
 
 # --------------------------------------------------------------------------- names
-
-
-def listing(items: Iterable[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    xs = [x for x in items if x]
-    if not xs:
-        return "nothing"
-    if len(xs) == 1:
-        return xs[0]
-    return ", ".join(xs[:-1]) + " and " + xs[-1]
 
 
 def name(catalog: Catalog | None, cid: Any, face: str | None = None) -> str:
@@ -379,14 +370,7 @@ def plain_sentence(action: Action, catalog: Catalog | None = None) -> str:
     """The sentence of an action without its own: its kind and its fields, in words."""
     if catalog is not None and action.type in RENDER:
         return sentence(action, catalog)
-    title = action.type.replace("night_", "").replace("day_", "").replace("_", " ")
-    parts = []
-    for key, value in action.model_dump(mode="json").items():
-        if key in ("type", "drawn") or value in (None, [], {}, "", False, 0):
-            continue
-        shown = listing(str(v) for v in value) if isinstance(value, list) else str(value)
-        parts.append(f"{key.replace('_', ' ')} {shown}")
-    return title[:1].upper() + title[1:] + (f": {', '.join(parts)}" if parts else "")
+    return fields_sentence(action)
 
 
 # --------------------------------------------------------------------------- what a step drew
