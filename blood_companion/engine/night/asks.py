@@ -1,0 +1,315 @@
+"""The follow-up questions of the night's options (engine/legal.py: an option's needs asked
+one by one): which card, which Trouper, which target and side, which Trait, each throw of a
+Test, a Condition the table confirms, where a token goes. Registered for every night action
+that has needs."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.content import models as m
+from blood_companion.engine import effects as fx
+from blood_companion.engine import interpreter as interp
+from blood_companion.engine import narrate
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.interpreter import ATTACKS
+from blood_companion.engine.legal import Ask, Option, Pick, register_askers
+from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
+from blood_companion.engine.night.resolve import attack_need, token_to_place
+from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
+from blood_companion.engine.night.trouper_tests import item_side
+from blood_companion.engine.night.views import attack_targets
+from blood_companion.engine.state import CampaignState
+from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
+from blood_companion.engine.tests_procedure import odds_for_test, prepare_test
+from blood_companion.engine.words import SETUP, checklist_ask
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+
+SIDES = ("front", "left", "right")
+ALL_TRAITS = ["strength", "dexterity", "cunning", "madness"]
+
+
+def _trait(t: str | None) -> str:
+    return (t or "").capitalize() if t and t.isalpha() else (t or "")
+
+
+# --------------------------------------------------------------------------- follow-ups
+
+
+def _hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, ...]:
+    """The cards of Trouper ``t``'s hand to choose from; a hand the app does not see (the
+    Trouper decks at the table, engine/table.py) offers every card that can be in it."""
+    return tuple(
+        Pick(str(i + 1), _card_label(catalog, c), c)
+        for i, c in enumerate(hand_choices(state, t))
+    )
+
+
+def _card_label(catalog: Catalog, c: str) -> str:
+    card = catalog.tactic(c)
+    if card is None:
+        return card_name(catalog, c)
+    tags = (", Cascade" if card.cascade else "") + (", Block" if card.block else "")
+    return f"{card.name} (Threat {card.threat}{tags})"
+
+
+def _actor(state: CampaignState, option: Option) -> int:
+    """The Trouper who acts for an option: the Item's owner, the Quick card's owner, the
+    Trouper a question waits on, or the Active one."""
+    night = night_of(state)
+    if option.kind == "night_item" and option.fields.get("trouper"):
+        return state.trouper_index(str(option.fields["trouper"]))
+    if option.kind == "night_quick":
+        slot = night.chain[int(option.fields["slot"]) - 1]
+        return slot.owner or 0
+    if option.kind in ("night_roll", "night_answer") and night.pending:
+        return night.pending[0].trouper or 0
+    if night.activation is not None:
+        return night.activation.trouper
+    if night.pending and night.pending[0].trouper is not None:
+        return night.pending[0].trouper
+    return night.to_play or 0
+
+
+def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effect | None:
+    night = night_of(state)
+    if option.kind == "night_event":
+        k = int(str(option.fields["event"])) - 1
+        ev = event_card(catalog, night.chain[k].card)
+        return ev.effects[int(option.fields.get("effect", 1)) - 1]
+    if option.kind == "night_item":
+        t = _actor(state, option)
+        side = item_side(state, catalog, t, str(option.fields["item"]))
+        return side.effects[0] if side.effects else None
+    if option.kind in ("night_quick", "night_support"):
+        slot = night.chain[int(option.fields["slot"]) - 1]
+        return tactic_card(catalog, slot.card).effects[int(option.fields["effect"]) - 1]
+    act = night.activation
+    if act is None:
+        return None
+    slot = night.chain[act.slot]
+    if slot.kind != "tactic":
+        return None
+    return tactic_card(catalog, slot.card).effects[int(option.fields["effect"]) - 1]
+
+
+def test_spec(
+    state: CampaignState, catalog: Catalog, option: Option, fields: Mapping[str, Any]
+) -> TestSpec | None:
+    """The Test an option takes with the answers so far (None: it takes none, or its
+    target is not named yet)."""
+    night = night_of(state)
+    if option.kind == "night_roll":
+        q = night.pending[0]
+        return TestSpec(q.trouper or 0, tuple(q.traits), q.dice, q.target or 0, "dodge",
+                        against_enemy=True)
+    eff = _effect_of(state, catalog, option)
+    if eff is None:
+        return None
+    t = _actor(state, option)
+    traits = [str(x) for x in eff.test.traits] if eff.test is not None else []
+    fixed = eff.test.dice if eff.test is not None else None
+    if any(o.kind in ATTACKS for o in eff.outcome):
+        if not fields.get("target"):
+            return None
+        need = attack_need(state, catalog, eff, str(fields["target"]), fields.get("side"))[1]
+        if not traits and not fixed:
+            traits = list(ALL_TRAITS)
+    elif eff.test is not None:
+        need = eff.test.target or 0
+    else:
+        return None
+    return TestSpec(t, tuple(traits), fixed, need, "Test")
+
+
+def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | None:
+    """Which Trait, each with the dice really rolled and the exact odds; not asked when the
+    Test has one way only."""
+    if len(spec.traits) <= 1:
+        return None
+    box = box_of(catalog)
+    rows = []
+    for trait in spec.traits:
+        key, setup = setup_of(state, catalog, spec, trait)
+        ts = prepare_test(setup, box)
+        p = odds_for_test(setup, box).probability
+        rows.append((float(p), trait, " ".join(ts.pool), ts.notes))
+    rows.sort(key=lambda r: -r[0])
+    picks = tuple(
+        Pick(str(i + 1), f"{_trait(trait)}: roll {pool}, {p:.0%} to reach {spec.target}", trait)
+        for i, (p, trait, pool, _) in enumerate(rows)
+    )
+    notes = rows[0][3]
+    info = tuple(notes)
+    return Ask("trait", f"Which Trait? ({spec.target} Triumph(s) needed)", picks, default="1",
+               info=info)
+
+
+def _night_asker(
+    state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any],
+    need: str,
+) -> Ask | None:
+    if need == SETUP:
+        return checklist_ask(state, catalog, "night", "Beginning of the Night", answers)
+    night = night_of(state)
+    t = _actor(state, option)
+    fields = {**option.fields, **answers}
+    if need == "card" and option.kind == "night_play":  # a hand the app does not see
+        picks = _hand_picks(state, catalog, t)
+        return Ask("card", f"Which card does {fx.name_of(state, catalog, t)} play? (the cards "
+                   "that can be in the hand; type its number or name)", picks)
+    if need == "card":  # the card a Rest puts face down
+        picks = _hand_picks(state, catalog, t)
+        hidden = hidden_hand(state, t)
+        return Ask("card", f"{fx.name_of(state, catalog, t)} Rests: which card goes face down?"
+                   + (" (the cards that can be in the hand)" if hidden else ""),
+                   picks, default=picks[-1].key if picks and not hidden else None)
+    if need == "cards" and night.pending and night.pending[0].kind == "order":
+        q = night.pending[0]
+        picks = tuple(Pick(str(i + 1), narrate.record_name(catalog, c), c)
+                      for i, c in enumerate(q.cards))
+        return Ask("cards", "Type the cards in the order their Effects resolve, e.g. "
+                   + " ".join(p.key for p in reversed(picks)), picks,
+                   many=(len(picks), len(picks)), default=" ".join(p.key for p in picks))
+    if need == "cards":  # the discard question, or the cards that take the Wounds
+        q = night.pending[0]
+        picks = _hand_picks(state, catalog, q.trouper or 0)
+        n = min(q.n, len(picks))
+        hidden = hidden_hand(state, q.trouper or 0)
+        return Ask("cards", f"{q.prompt}: type {n} number(s)", picks, many=(n, n),
+                   default=" ".join(p.key for p in picks[-n:]) if picks and not hidden
+                   else None)
+    if need == "confirm":
+        eff = _effect_of(state, catalog, option)
+        text = interp.condition_text(eff) if eff is not None else ""
+        return Ask("confirm", f"Does the Condition hold at the table? {text}", (
+            Pick("y", "Yes: it holds (look at the Map)", True),
+            Pick("n", "No: then this Effect cannot be resolved now", False, enabled=False,
+                 why="choose another Effect (`back`)"),
+        ), default="y")
+    if need == "token_flip":
+        eff = _effect_of(state, catalog, option)
+        kind = token_to_place(state, t, eff) if eff is not None else None
+        if kind is None:
+            return None
+        word = kind.capitalize()
+        return Ask("token_flip", f"Where does the new {word} token go?", (
+            Pick("n", f"On a Tile without one of your Consumed {word} tokens", False),
+            Pick("y", f"On a Tile with one of your Consumed {word} tokens: it turns Intact",
+                 True),
+        ), default="n")
+    if need == "troupers":
+        q = night.pending[0]
+        picks = tuple(
+            Pick(str(k + 1), fx.name_of(state, catalog, i), state.troupers[i].trouper)
+            for k, i in enumerate(q.candidates)
+        )
+        least = 0 if q.kind == "in_range" else 1
+        return Ask("troupers", q.prompt, picks, many=(least, len(picks)),
+                   info=("Look at the Map. Type the numbers, e.g. 1 2.",))
+    if need == "discard":  # a Cost: the cards the player discards
+        eff = _effect_of(state, catalog, option)
+        n = sum(c.n for c in eff.cost if c.kind == "discard_card") if eff else 1
+        picks = _hand_picks(state, catalog, t)
+        hidden = hidden_hand(state, t)
+        return Ask("discard", f"Which {n} card(s) does {fx.name_of(state, catalog, t)} discard "
+                   "to pay the Cost?", picks, many=(n, n),
+                   default=" ".join(p.key for p in picks[-n:])
+                   if len(picks) >= n and not hidden else None)
+    if need == "discard_any":
+        picks = _hand_picks(state, catalog, t)
+        return Ask("discard", "Which cards are discarded before drawing?", picks,
+                   many=(0, len(picks)))
+    if need == "recipient":
+        eff = _effect_of(state, catalog, option)
+        heals = eff is not None and any(o.kind == "heal" for o in eff.outcome)
+        dist = eff.target.distance if eff is not None and eff.target is not None else "any"
+        picks = tuple(
+            Pick(str(i + 1), fx.name_of(state, catalog, i)
+                 + (f" ({len(tr.wounds)} Wound(s))" if heals else ""), tr.trouper)
+            for i, tr in enumerate(state.troupers)
+        )
+        chosen = t
+        if heals:
+            # the most wounded Trouper, the acting one first among equals
+            order = sorted(range(len(state.troupers)),
+                           key=lambda i: (-len(state.troupers[i].wounds), i != t))
+            chosen = order[0]
+        where = "" if dist == "any" else f" (at Distance {dist}: look at the Map)"
+        return Ask("recipient", f"Which Trouper does the Effect target{where}?", picks,
+                   default=str(chosen + 1))
+    if need == "heal":
+        who = state.trouper_index(fields["recipient"]) if fields.get("recipient") else t
+        wounds = state.troupers[who].wounds
+        if not wounds:
+            return None
+        known = [c for c in wounds if c != UNKNOWN]
+        picks = tuple(Pick(str(i + 1), card_name(catalog, c), c) for i, c in enumerate(known))
+        if UNKNOWN in wounds:  # the Trouper decks at the table: name the card going back
+            could = [c for c in unseen(state, who) if c not in known]
+            picks += tuple(
+                Pick(str(len(picks) + k + 1), f"{card_name(catalog, c)} (if it is among the "
+                     "Wound cards)", c) for k, c in enumerate(could))
+        eff = _effect_of(state, catalog, option)
+        n = sum(o.n for o in eff.outcome if o.kind == "heal") if eff else 1
+        hidden = UNKNOWN in wounds
+        return Ask("heal", f"Which Wound card(s) come back (Heal {n})?"
+                   + (" The discard pile shows them: name them." if hidden else ""), picks,
+                   many=(0, min(n, len(picks))),
+                   default="*" if len(picks) <= n and not hidden else None)
+    if need == "target":
+        eff = _effect_of(state, catalog, option)
+        targets = attack_targets(state, catalog, eff) if eff is not None else []
+        tpicks: list[Pick] = []
+        for tg in targets:
+            if tg["target"] == "nemesis":
+                needs = tg["needs"]
+                tpicks.append(Pick("n", f"{tg['name']} (Wounds still needed: "
+                                   + ", ".join(f"{s} {needs[s]}" for s in SIDES) + ")",
+                                   "nemesis"))
+            else:
+                tpicks.append(Pick(tg["target"].lower(), f"Minion {tg['target']}: {tg['name']} "
+                                   f"({tg['type']}, hit on {tg['defense']}+ Triumphs)",
+                                   tg["target"]))
+        want = eff.target.minion_type if eff is not None and eff.target is not None else None
+        question = "Which target?" + (f" (a {want.capitalize()} Minion)" if want else "")
+        return Ask("target", question, tuple(tpicks),
+                   default=tpicks[0].key if tpicks else None)
+    if need == "side":
+        if fields.get("target") != "nemesis":
+            return None  # a Minion has no sides
+        eff = _effect_of(state, catalog, option)
+        level = fx.nemesis_level(state, catalog)
+        needed: dict[str, int] = {str(k): v for k, v in level.wounds.items()}
+        spicks: list[Pick] = []
+        for side in SIDES:
+            still = max(0, needed.get(side, 0) - len(night.nemesis_wounds.get(side, [])))
+            hit = attack_need(state, catalog, eff, "nemesis", side)[1] if eff else None
+            spicks.append(Pick(side[0], f"{side.capitalize()} (still needs {still}; hit on "
+                               f"{hit}+ Triumphs)", side))
+        default = next((p.key for p, side in zip(spicks, SIDES, strict=True)
+                        if needed.get(side, 0) > len(night.nemesis_wounds.get(side, []))), "f")
+        return Ask("side", "Which side of the Nemesis do you hit (where you stand)?",
+                   tuple(spicks), default=default)
+    if need == "trait":
+        if option.kind == "night_roll":
+            return None  # chosen with the option
+        spec = test_spec(state, catalog, option, fields)
+        return _trait_ask(state, catalog, spec) if spec is not None else None
+    if need == "dice":
+        spec = test_spec(state, catalog, option, fields)
+        if spec is None:
+            return None
+        return throw_ask(state, catalog, spec, fields)
+    raise KeyError(need)  # pragma: no cover - every need above
+
+
+register_askers(
+    ("night_continue", "night_play", "night_rest", "night_answer", "night_attack",
+     "night_effect", "night_event", "night_roll", "night_item", "night_redraw", "night_quick",
+     "night_support"),
+    _night_asker,
+)
