@@ -138,6 +138,9 @@ TEMPLATES: dict[str, str] = {
         "{card}: the Trophy is earned, but the box holds no more Nemesis Trophy tokens of "
         "{nemesis}"
     ),
+    "free_text_resolved": "{job}: resolved at the table as printed",
+    "free_text_skipped": "{job}: the table says it does not apply",
+    "own_free_text": "{who}: resolve at the table as printed (the app cannot read it): {words}",
     "timed_skipped": "{job}: its Cost cannot be paid or its Condition fails: it is skipped",
     "timed_attack": "{job}: an attack at this moment is resolved by the table",
     "trap_consumed": "{who} turns that Trap to its Consumed side",

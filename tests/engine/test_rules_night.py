@@ -441,3 +441,41 @@ def test_block_ends_the_planning_phase_after_its_threat(corvin: Table) -> None:
         else:
             corvin.do(AnswerQuestion(troupers=[corvin.state.troupers[q.candidates[0]].trouper]))
     assert corvin.night.phase != "planning"  # Ioana never played: the Block ended it
+
+
+# --------------------------------------------------------------------------- free text (18.5)
+
+
+def test_an_enemy_effect_kept_as_words_is_asked_never_guessed(corvin: Table) -> None:
+    catalog = corvin.catalog
+    eff = m.Effect(free_text="Every Trouper on a Tomb Tile loses 1 Vigor.")
+    nem = catalog.nemesis("corvin")
+    nem2 = nem.model_copy(update={"skills": [eff.model_copy(update={"timing":
+                                                                     "beginning_of_turn"})]})
+    cat2 = dataclasses.replace(catalog, records={**catalog.records, "nemeses": [
+        nem2 if n.id == "corvin" else n for n in catalog.all("nemeses")]})
+    job = EnemyJob(source="skill", card="corvin", label="Corvin: words", effects=[0])
+    state = fx.with_night(corvin.state, queue=[job], pending=[])
+    state = ai.run_queue(state, cat2, Chance.fresh(0, 0))
+    q = fx.night_of(state).pending[0]
+    assert q.kind == "confirm" and q.about == "free_text" and "Tomb Tile" in q.prompt
+    done = ai.answer_confirm(state, cat2, Chance.fresh(0, 0), True)
+    assert "resolved at the table" in narrate.render(fx.night_of(done).log[-1], cat2) or any(
+        "resolved at the table" in narrate.render(e, cat2) for e in fx.night_of(done).log[-3:])
+    skipped = ai.answer_confirm(state, cat2, Chance.fresh(0, 0), False)
+    assert any("does not apply" in narrate.render(e, cat2) for e in fx.night_of(skipped).log[-3:])
+
+
+def test_a_players_effect_kept_as_words_tells_the_table_to_resolve_it(corvin: Table) -> None:
+    catalog = corvin.catalog
+    card = catalog.tactic("aurel-t01")
+    words = m.Effect(free_text="Swap places with an adjacent ally.")
+    card2 = card.model_copy(update={"effects": [words, *card.effects[1:]]})
+    kind = next(k for k, recs in catalog.records.items() if card in recs)
+    cat2 = dataclasses.replace(catalog, records={**catalog.records, kind: [
+        card2 if c.id == card.id else c for c in catalog.records[kind]]})
+    corvin.catalog = cat2
+    active(corvin, "aurel-t01")
+    corvin.do(ResolveEffect(effect=1))
+    assert any("Swap places with an adjacent ally" in t and "at the table" in t
+               for t in texts(corvin))

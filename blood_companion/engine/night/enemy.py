@@ -176,6 +176,18 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
         return _finish_job(state, catalog, job)
     eff = effects[order[job.effect]]
     src = source_name(state, catalog, job)
+    if job.stage == "start" and eff.is_free_text:
+        # words the app cannot read: the table resolves them as printed ("never guess")
+        if not job.confirmed:
+            return _ask(state, Question(
+                kind="confirm",
+                prompt=f"{job.label} (Effect {order[job.effect] + 1}): the app cannot read this "
+                f"Effect. Resolve it at the table as printed, then answer yes (no if it does "
+                f"not apply): {eff.free_text}",
+                about="free_text",
+            ))
+        state = fx.log(state, "free_text_resolved", job=fx.job_arg(state, job))
+        return _next_effect(state, job)
     if job.stage == "start" and eff.condition is not None and not job.confirmed:
         holds = interp.enemy_condition(state, eff.condition)
         if holds is False:
@@ -506,7 +518,8 @@ def answer_confirm(
     if yes:
         state = _set_job(state, job.model_copy(update={"confirmed": True}))
     else:
-        state = fx.log(state, "enemy_condition_fails", job=fx.job_arg(state, job))
+        kind = "free_text_skipped" if q.about == "free_text" else "enemy_condition_fails"
+        state = fx.log(state, kind, job=fx.job_arg(state, job))
         state = _next_effect(state, job)
     return run_queue(state, catalog, rng)
 

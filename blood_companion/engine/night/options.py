@@ -209,13 +209,16 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         # A Condition of the Nemesis's own card is taken as printed unless the table says it
         # does not hold; a Weakness's Trophy is earned only when the players say so.
         trophy = q.about.startswith("weakness:")
+        words = q.about == "free_text"
+        yes = ": the Trophy is earned" if trophy else (
+            ": resolved at the table" if words else ": it holds")
+        no = ": not earned" if trophy else (": it does not apply" if words else
+                                            ": it does not hold")
         return Next(
             "night", night.phase, title, q.prompt,
             options=(
-                Option("y", "Yes" + (": the Trophy is earned" if trophy else ": it holds"),
-                       "night_answer", {"yes": True}),
-                Option("n", "No" + (": not earned" if trophy else ": it does not hold"),
-                       "night_answer", {"yes": False}),
+                Option("y", "Yes" + yes, "night_answer", {"yes": True}),
+                Option("n", "No" + no, "night_answer", {"yes": False}),
             ),
             default="n" if trophy else "y",
         )

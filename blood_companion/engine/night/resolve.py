@@ -404,6 +404,7 @@ def test_then_elements(
     ``said.target``) or its Test, with the Quick Items used during it, then its Elements on a
     Success (on ``recipient``); a Trap an attack used is consumed whether it hit or not.
     Returns the state and whether a Test was taken (the caller settles the night then)."""
+    state = table_reads(state, t, eff)
     attacks = any(o.kind in ATTACKS for o in eff.outcome)
     ok = True
     if attacks:
@@ -428,3 +429,11 @@ def test_then_elements(
         used = [o for o in eff.outcome if o.kind == "consume_trap"]
         state = apply_own(state, catalog, chance, t, used)
     return state, attacks or eff.test is not None
+
+
+def table_reads(state: CampaignState, t: int, eff: m.Effect) -> CampaignState:
+    """An Effect kept as words (free text): the app applies nothing and tells the table to
+    resolve it as printed; it never guesses."""
+    if not eff.is_free_text:
+        return state
+    return fx.log(state, "own_free_text", who=fx.tid(state, t), words=eff.free_text)

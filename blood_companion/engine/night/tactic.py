@@ -23,6 +23,7 @@ from blood_companion.engine.night.resolve import (
     is_area,
     mark_done,
     pay_costs,
+    table_reads,
     test_then_elements,
 )
 from blood_companion.engine.night.trouper_tests import effect_test, item_side, use_test_items
@@ -153,6 +154,7 @@ class ResolveEffect(NightAction):
             )
         if eff.text:
             state = fx.log(state, "card_text", card=card.id, effect=k)
+        state = table_reads(state, t, eff)
         return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:
@@ -203,6 +205,7 @@ class UseSupport(NightAction):
         chain[k] = chain[k].model_copy(update={"supports_used": [*slot.supports_used, j]})
         state = fx.with_night(state, chain=chain)
         state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=card.id)
+        state = table_reads(state, act.trouper, eff)
         state = apply_own(
             state, cat, ctx.chance, act.trouper, card.effects[j].outcome, token_flip=self.token_flip
         )
@@ -383,6 +386,7 @@ class UseEvent(NightAction):
                 state, chain=chain, chain_spaces=night_of(state).chain_spaces + r.chain_spaces
             )
             state = fx.log(state, "event_solved", event=ev.id)
+            state = table_reads(state, t, eff)
             state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip,
                               foe=self.target)
         else:
