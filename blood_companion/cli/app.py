@@ -17,6 +17,7 @@ from blood_companion import __version__
 from blood_companion.cli.common import hint_of, print_json, stderr, wants_json
 from blood_companion.cli.failures import unexpected, usage_doc
 from blood_companion.cli.settings import Settings, using
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.errors import BloodError
 
 
@@ -50,7 +51,8 @@ app = typer.Typer(
 
 # Command-group modules; each exposes `register(app)`, keyed by the command names it adds.
 # Only the module of the command being run is imported (each pulls in rules engines and
-# pydantic models that cost time to build); `blood --help` imports them all to list them.
+# pydantic models that cost time to build); `blood --help` lists them from their summaries
+# (``cli.summaries``) without importing any (:func:`listing_command`).
 COMMANDS: dict[str, str] = {
     "data": "data_cmd",
     "roll": "dice_cmd",
@@ -139,6 +141,22 @@ def click_command() -> Any:
     return _built[key]
 
 
+def listing_command() -> Any:
+    """The app's click command for `blood --help` (and `blood` alone): its own options, and
+    each command not registered yet as a placeholder of its summary, in the order of
+    ``SUMMARIES`` (the order typer gives the registered ones). It lists exactly what the whole
+    app lists, without importing the command modules."""
+    from typer.core import TyperCommand, TyperGroup
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)  # the app has a callback: always a group
+    for name, summary in SUMMARIES.items():
+        if name not in group.commands:
+            group.add_command(TyperCommand(name, short_help=summary, help=summary), name)
+    group.commands = {name: group.commands[name] for name in SUMMARIES}
+    return group
+
+
 def command_path(argv: list[str]) -> str:
     """The command argv runs, as words (``campaign undo``), for messages."""
     words: list[str] = []
@@ -178,16 +196,21 @@ def report(exc: BloodError, argv: list[str]) -> int:
     return exc.exit_code
 
 
+_COMPLETION_OPTIONS = {"--install-completion", "--show-completion"}
+
+
 def run(argv: list[str], settings: Settings | None = None) -> int:
     """Run the typer app on argv (global options already taken out, in ``settings``)."""
     command = _command_of(argv)
     completing = bool(os.environ.get("_BLOOD_COMPLETE"))  # the shell asks: every command
-    known = command in COMMANDS and not completing
-    register_commands([COMMANDS[command]] if known and command else COMMAND_MODULES)
+    listing = command is None and not completing and not _COMPLETION_OPTIONS & set(argv)
+    if not listing:  # `blood --help`, `blood` alone: the listing needs no command module
+        known = command in COMMANDS and not completing
+        register_commands([COMMANDS[command]] if known and command else COMMAND_MODULES)
     from pydantic import ValidationError
 
     try:
-        code = click_command().main(
+        code = (listing_command() if listing else click_command()).main(
             args=argv, prog_name="blood", standalone_mode=False, obj=settings
         )
     except SystemExit as exc:

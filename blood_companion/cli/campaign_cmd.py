@@ -17,6 +17,7 @@ from rich.text import Text
 
 from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
 from blood_companion.display import json_text
 from blood_companion.engine.campaign import (
@@ -37,13 +38,13 @@ from blood_companion.store import CampaignStore, StoreError, saves
 from blood_companion.store.names import check_campaign_name
 
 campaign_app = typer.Typer(
-    help="Campaigns: start one, see it, undo/redo, marks, export/import, verify, recover.",
+    help=SUMMARIES["campaign"],
     no_args_is_help=True,
 )
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(campaign_app, name="campaign")
+    app.add_typer(campaign_app, name="campaign", short_help=SUMMARIES["campaign"])
 
 
 # ---------------------------------------------------------------------- rendering

@@ -12,15 +12,16 @@ import typer
 
 from blood_companion.cli import session
 from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.cli.summaries import SUMMARIES
 
 card_app = typer.Typer(
-    help="Cards on demand: any card's text by name or id, the hands at the table.",
+    help=SUMMARIES["card"],
     no_args_is_help=True,
 )
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(card_app, name="card")
+    app.add_typer(card_app, name="card", short_help=SUMMARIES["card"])
 
 
 @card_app.command("show")

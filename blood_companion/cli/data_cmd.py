@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli.common import JsonOpt, print_json, settings, stdout, warn_data
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
@@ -29,12 +30,12 @@ from blood_companion.errors import BloodError
 from blood_companion.fileio import check_path
 
 data_app = typer.Typer(
-    help="The data pack: validate it, show cards, export JSON Schema.", no_args_is_help=True
+    help=SUMMARIES["data"], no_args_is_help=True
 )
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(data_app, name="data")
+    app.add_typer(data_app, name="data", short_help=SUMMARIES["data"])
 
 
 def catalog() -> Catalog:

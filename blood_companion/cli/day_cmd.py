@@ -15,6 +15,7 @@ from rich.text import Text
 from blood_companion import matching
 from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import _commands, day_next_doc
 from blood_companion.cli.view_text import day_next, levels_table
@@ -25,13 +26,13 @@ from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.errors import UsageError
 
 day_app = typer.Typer(
-    help="The Day Part: Show (recovery, purchases, selections) and Dusk, step by step.",
+    help=SUMMARIES["day"],
     no_args_is_help=True,
 )
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(day_app, name="day")
+    app.add_typer(day_app, name="day", short_help=SUMMARIES["day"])
 
 
 PayOpt = Annotated[

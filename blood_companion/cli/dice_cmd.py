@@ -14,13 +14,14 @@ import typer
 
 from blood_companion.cli import dice_run
 from blood_companion.cli.common import JsonOpt, settings
+from blood_companion.cli.summaries import SUMMARIES
 
 POOL_HELP = 'Dice such as "R G B", "2R B" or 3B (R Red, G Grey, B Black).'
 
 
 def register(app: typer.Typer) -> None:
-    app.command("roll")(roll)
-    app.command("odds")(odds)
+    app.command("roll", short_help=SUMMARIES["roll"])(roll)
+    app.command("odds", short_help=SUMMARIES["odds"])(odds)
 
 
 def _pool_arg(words: list[str] | None) -> str:

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from blood_companion.cli import commands, session
 from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action
 from blood_companion.engine.endgame import (
@@ -36,13 +37,13 @@ if TYPE_CHECKING:
     from blood_companion.store import CampaignStore
 
 end_app = typer.Typer(
-    help="End of the Night: clear the board, take the rewards, start the next game.",
+    help=SUMMARIES["end"],
     no_args_is_help=True,
 )
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(end_app, name="end")
+    app.add_typer(end_app, name="end", short_help=SUMMARIES["end"])
 
 
 # ---------------------------------------------------------------------- documents

@@ -15,6 +15,7 @@ from rich.text import Text
 from blood_companion import matching
 from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json, stdout, typed_number
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.cli.view_text import night_next
@@ -43,13 +44,13 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
 
 night_app = typer.Typer(
-    help="The Night Part: play cards, resolve them, answer the Nemesis's questions.",
+    help=SUMMARIES["night"],
     no_args_is_help=True,
 )
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(night_app, name="night")
+    app.add_typer(night_app, name="night", short_help=SUMMARIES["night"])
 
 
 DiceOpt = Annotated[

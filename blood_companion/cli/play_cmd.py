@@ -26,6 +26,7 @@ from rich.text import Text
 
 from blood_companion.cli import session
 from blood_companion.cli.common import hint_of, stdout, typed_number
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.errors import BloodError
 
 HELP = """\
@@ -51,7 +52,7 @@ HIDE_CLOSED = 4  # more choices than this not possible now are summed up in one 
 
 
 def register(app: typer.Typer) -> None:
-    app.command("play")(play)
+    app.command("play", short_help=SUMMARIES["play"])(play)
 
 
 def play(

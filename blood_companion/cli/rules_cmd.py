@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from blood_companion.cli.common import JsonOpt, settings
+from blood_companion.cli.summaries import SUMMARIES
 
 HELP = "\n\n".join(
     [
@@ -61,6 +62,6 @@ def rules(
 
 
 def register(app: typer.Typer) -> None:
-    app.command(name="rules", help=HELP, short_help="Rules reference: search, keywords, phases.")(
+    app.command(name="rules", help=HELP, short_help=SUMMARIES["rules"])(
         rules
     )

@@ -15,6 +15,7 @@ import typer
 
 from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import status_doc
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("status")(status)
+    app.command("status", short_help=SUMMARIES["status"])(status)
 
 
 def status(

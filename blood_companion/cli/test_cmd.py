@@ -10,6 +10,7 @@ from rich.table import Table
 
 from blood_companion.cli import session
 from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, format_faces, format_pool, parse_faces
 from blood_companion.engine.errors import DiceError, RuleError
@@ -27,7 +28,7 @@ from blood_companion.engine.tests_procedure import (
 
 
 def register(app: typer.Typer) -> None:
-    app.command("test")(test)
+    app.command("test", short_help=SUMMARIES["test"])(test)
 
 
 def _faces_prompt(dice: tuple[str, ...], box: DiceBox) -> list[Any]:

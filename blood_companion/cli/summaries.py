@@ -1,0 +1,26 @@
+"""Each top-level command's one-line summary, in the order `blood --help` lists them.
+
+One table for both listings: each command module registers its command with its summary from
+here, and `blood --help` (``cli.app.listing_command``) lists the commands from here without
+importing their modules (those pull in the rules engine and the data models).
+"""
+
+from __future__ import annotations
+
+SUMMARIES: dict[str, str] = {
+    "roll": "Roll a pool of dice (or type in your physical dice) and count the Triumphs.",
+    "odds": "Exact chance that a roll or Test reaches --target, and the Triumphs' distribution.",
+    "test": "Take a Test (all seven steps): odds first, then the roll, Re-rolls and the result.",
+    "status": "The whole table at a glance: the phase and what comes next.",
+    "play": (
+        "The guided companion: shows the board, asks what happens now, plays the Nemesis and "
+        "the Minions, saves every answer. Resumes where you left off."
+    ),
+    "rules": "Rules reference: search, keywords, phases.",
+    "data": "The data pack: validate it, show cards, export JSON Schema.",
+    "campaign": "Campaigns: start one, see it, undo/redo, marks, export/import, verify, recover.",
+    "day": "The Day Part: Show (recovery, purchases, selections) and Dusk, step by step.",
+    "night": "The Night Part: play cards, resolve them, answer the Nemesis's questions.",
+    "end": "End of the Night: clear the board, take the rewards, start the next game.",
+    "card": "Cards on demand: any card's text by name or id, the hands at the table.",
+}
