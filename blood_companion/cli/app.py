@@ -207,7 +207,11 @@ def run(argv: list[str], settings: Settings | None = None) -> int:
     if not listing:  # `blood --help`, `blood` alone: the listing needs no command module
         known = command in COMMANDS and not completing
         register_commands([COMMANDS[command]] if known and command else COMMAND_MODULES)
-    from pydantic import ValidationError
+    invalid: tuple[type[Exception], ...] = ()  # pydantic's, once a command module loaded it
+    if "pydantic" in sys.modules:
+        from pydantic import ValidationError
+
+        invalid = (ValidationError,)
 
     try:
         code = (listing_command() if listing else click_command()).main(
@@ -229,8 +233,9 @@ def run(argv: list[str], settings: Settings | None = None) -> int:
         return 1
     except BloodError as exc:
         return report(exc, argv)
-    except ValidationError as exc:
-        return report(BloodError(f"invalid input: {exc.errors()[0].get('msg', exc)}"), argv)
+    except invalid as exc:
+        errors: list[dict[str, Any]] = getattr(exc, "errors", list)()
+        return report(BloodError(f"invalid input: {errors[0].get('msg', exc)}"), argv)
     except KeyboardInterrupt:
         stderr.print("Interrupted; nothing more was recorded.")
         return 130

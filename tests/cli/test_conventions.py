@@ -214,3 +214,22 @@ def test_every_command_has_its_summary() -> None:
     group = typer.main.get_command(app)
     for name, command in group.commands.items():  # type: ignore[attr-defined]
         assert command.short_help == SUMMARIES[name], name
+
+
+def test_a_model_refusing_input_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pydantic validation error escaping a command is the user's input refused (exit 1,
+    "invalid input: ..."), not a crash."""
+    import pydantic
+
+    from blood_companion.cli import app as app_module
+    from blood_companion.cli import dice_run
+
+    def refuse(*_: Any, **__: Any) -> Any:
+        pydantic.TypeAdapter(int).validate_python("seven")
+
+    monkeypatch.setattr(dice_run, "roll", refuse)
+    assert app_module.run(["roll", "R"]) == 1
+    err = capsys.readouterr().err
+    assert "invalid input" in err and "unexpected" not in err
