@@ -170,7 +170,7 @@ def ask(
 
 def next_view(state: CampaignState, catalog: Catalog) -> Next:
     """What the table does now, whatever the part of the campaign."""
-    _load_views()
+    _load_views(state.part)
     view = VIEWS.get(state.part)
     if view is not None:
         return view(state, catalog)
@@ -190,13 +190,15 @@ def next_view(state: CampaignState, catalog: Catalog) -> Next:
     return Next(state.part, state.part, state.part, "Nothing to play yet.", end=True)
 
 
-_VIEW_MODULES = ("night.options", "day.options", "end_options")
+# The module that registers each part's view (its follow-up questions register with it).
+_VIEW_MODULES = {"night": "night.options", "day": "day.options", "end": "end_options"}
 
 
-def _load_views() -> None:
-    """Import the modules that register the parts' views and follow-ups (once)."""
-    if len(VIEWS) < len(_VIEW_MODULES):
-        import importlib
+def _load_views(part: str | None = None) -> None:
+    """Import the modules that register the views and follow-ups (once each): the one of
+    ``part`` when given (a view needs only its part's), else all of them."""
+    import importlib
 
-        for name in _VIEW_MODULES:
-            importlib.import_module(f"blood_companion.engine.{name}")
+    for name, module in _VIEW_MODULES.items():
+        if (part is None or name == part) and name not in VIEWS:
+            importlib.import_module(f"blood_companion.engine.{module}")
