@@ -195,27 +195,6 @@ class StartCampaign(Action):
         )
 
 
-def _recovered(t: TrouperState) -> TrouperState:
-    """A Trouper's board put away: the night's counters cleared as the Day's Recovery clears them
-    (Vigor available, Insanity cube leftmost); deck, Reserve, Items and Bites stay."""
-    return t.model_copy(
-        update={
-            "vigor_depleted": 0,
-            "insanity": 0,
-            "draw_pile": [],
-            "hand": [],
-            "discard": [],
-            "wounds": [],
-            "unmarked_wounds": 0,
-            "exhausted": False,
-            "knocked_out": False,
-            "equipped": {},
-            "depleted_items": [],
-            "rested_this_turn": False,
-        }
-    )
-
-
 class AddTrouper(Action):
     """A player joins between games (Roguelite Mode allows a different table each game). A
     Trouper set aside when its player left comes back with everything it owns."""
@@ -262,7 +241,7 @@ class RetireTrouper(Action):
         idx = state.trouper_index(self.trouper)
         if len(state.troupers) == 1:
             raise RuleError("the last Trouper cannot leave the table")
-        leaving = _recovered(state.troupers[idx])
+        leaving = state.troupers[idx].recovered()
         rest = [t for i, t in enumerate(state.troupers) if i != idx]
         rest = [t.model_copy(update={"seat": i}) for i, t in enumerate(rest)]
         leader = state.leader

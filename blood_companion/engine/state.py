@@ -86,6 +86,27 @@ class TrouperState(StateModel):
     depleted_items: list[str] = Field(default_factory=list)
     rested_this_turn: bool = False
 
+    def recovered(self) -> TrouperState:
+        """The board put away as the Day's Recovery puts it ("Show", Recovery; also a
+        Trouper set aside): Vigor available, the Insanity cube leftmost, the night's cards and
+        Items back with their owner. Deck, Reserve, sleeves and Bites stay."""
+        return self.model_copy(
+            update={
+                "vigor_depleted": 0,
+                "insanity": 0,
+                "draw_pile": [],
+                "hand": [],
+                "discard": [],
+                "wounds": [],
+                "unmarked_wounds": 0,
+                "exhausted": False,
+                "knocked_out": False,
+                "equipped": {},
+                "depleted_items": [],
+                "rested_this_turn": False,
+            }
+        )
+
 
 class GameRecord(StateModel):
     """One game in the campaign history."""

@@ -38,25 +38,7 @@ class Recover(Action):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         day = day_of(state)
-        troupers = [
-            t.model_copy(
-                update={
-                    "vigor_depleted": 0,
-                    "insanity": 0,
-                    "draw_pile": [],
-                    "hand": [],
-                    "discard": [],
-                    "wounds": [],
-                    "unmarked_wounds": 0,
-                    "exhausted": False,
-                    "knocked_out": False,
-                    "equipped": {},
-                    "depleted_items": [],
-                    "rested_this_turn": False,
-                }
-            )
-            for t in state.troupers
-        ]
+        troupers = [t.recovered() for t in state.troupers]
         # "Single Game Mode": Starting cards and items only, so no purchases.
         step = "zone" if state.mode == "single" else "purchases"
         return with_day(state, day.model_copy(update={"step": step}), troupers=troupers)
