@@ -1,14 +1,18 @@
 """The one way a typed word picks a thing by id or name, with "did you mean ...?" (stdlib only).
 
-Every place a player names something (a card in hand, a building, a Trouper's item, a rules
-keyword, a menu choice in `blood play`) hands :func:`find` or :func:`match` the candidates as
-``(id, name)`` pairs. The word picks, in this order, the first rule that gives exactly one:
+Every place a player names something (a card in hand or drawn at the table, a building, a
+Trouper's item, a rules keyword, a choice at a `blood play` prompt) hands :func:`find` or
+:func:`match` the candidates as ``(id, name)`` pairs (an id may come with several names). The
+word picks, in this order, the first rule that gives exactly one:
 
 1. the exact id (any case);
 2. a position in the list, 1-based, when ``positions`` is set ("2" = the second card);
-3. the exact name (any case);
+3. the exact name (any case; accents and punctuation ignored: :func:`fold`);
 4. a unique prefix of an id or a name ("crim" for Crimson Swoop);
-5. a unique part of an id or a name ("t09" for aurel-t09, "swoop").
+5. a unique part of an id or a name ("t09" for aurel-t09, "swoop");
+6. a typo: the one name clearly closest to the word, at least :data:`CLOSE` alike (a letter
+   missing, doubled or swapped: "osuary galery"); never for a word typed as an id
+   ("aurel-t01" never stands for "aurel-t02").
 
 A rule that gives several stops the search: the word is ambiguous (:attr:`Found.ambiguous`).
 Nothing found: :attr:`Found.close` names the nearest ids or names (``difflib``, imported only
@@ -23,6 +27,48 @@ from blood_companion.errors import BloodError
 
 Candidates = Iterable[tuple[str, str]]
 SHOWN = 12  # choices listed in a refusal's hint
+CLOSE = 0.8  # how alike a typo must be to be taken (difflib's ratio)
+SUGGEST = 0.55  # how alike a name must be to be suggested by :func:`suggestions`
+
+
+def fold(text: str) -> str:
+    """Lower case, accents off, only letters, digits and single spaces."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    out = "".join(c if c.isalnum() else " " for c in text)
+    return " ".join(out.split())
+
+
+def score(key: str, name: str) -> float:
+    """How close a folded word is to a name: the best ratio against the whole name or any run
+    of as many of its words ("Korvn" against "Corvin the Gravewarden")."""
+    import difflib
+
+    folded = fold(name)
+    best = difflib.SequenceMatcher(None, key, folded).ratio()
+    words, k = folded.split(), len(key.split())
+    for i in range(0, max(0, len(words) - k) + 1):
+        part = " ".join(words[i : i + k])
+        best = max(best, difflib.SequenceMatcher(None, key, part).ratio())
+    return best
+
+
+def looks_like_id(text: str) -> bool:
+    """A word typed as an id (``aurel-t02``, ``nem-lucilla-i``): a typo there is not forgiven."""
+    return ("-" in text and " " not in text and any(c.isdigit() for c in text)) or (
+        text.count("-") >= 2 and " " not in text
+    )
+
+
+def suggestions(text: str, candidates: Candidates, n: int = 3) -> list[str]:
+    """The names closest to ``text`` (for a "did you mean" hint), best first."""
+    key = fold(text)
+    scored = [(score(key, name), name) for _, name in candidates if name]
+    scored = [x for x in scored if x[0] >= SUGGEST]
+    scored.sort(key=lambda x: -x[0])
+    return _unique(name for _, name in scored)[:n]
 
 
 class Found:
@@ -45,13 +91,18 @@ def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def find(text: str, candidates: Candidates, *, positions: bool = False) -> Found:
-    """The candidate ``text`` names (see the module doc); never raises."""
+def find(
+    text: str, candidates: Candidates, *, positions: bool = False, typos: bool = True
+) -> Found:
+    """The candidate ``text`` names (see the module doc); never raises. ``typos=False`` leaves
+    out rule 6."""
     cands = list(dict.fromkeys((str(i), str(n or "")) for i, n in candidates))
     key = text.strip().casefold()
+    folded = fold(text)
+    long = folded if len(folded) >= 3 else ""  # "[A" is no prefix of "All": folded, 3+ only
     if not key:
         return Found(None)
-    for rule in range(5):
+    for rule in range(6):
         if rule == 0:
             hits = [i for i, _ in cands if i.casefold() == key]
         elif rule == 1:
@@ -61,14 +112,29 @@ def find(text: str, candidates: Candidates, *, positions: bool = False) -> Found
             ids = _unique(i for i, _ in cands)
             hits = [ids[n - 1]] if 1 <= n <= len(ids) else []
         elif rule == 2:
-            hits = [i for i, name in cands if name and name.casefold() == key]
+            hits = [i for i, name in cands if name and fold(name) == folded]
         elif rule == 3:
             hits = [
                 i for i, name in cands
-                if i.casefold().startswith(key) or name.casefold().startswith(key)
+                if i.casefold().startswith(key) or (long and fold(name).startswith(long))
+            ]
+        elif rule == 4:
+            hits = [
+                i for i, name in cands
+                if key in i.casefold()
+                or key in name.casefold()
+                or (long and long in fold(name))
             ]
         else:
-            hits = [i for i, name in cands if key in i.casefold() or key in name.casefold()]
+            if not typos or not long or looks_like_id(key):
+                continue
+            ratios = sorted(
+                ((r, i) for i, name in cands if name and (r := score(folded, name)) >= CLOSE),
+                key=lambda x: -x[0],
+            )
+            if len(ratios) > 1 and ratios[0][0] > ratios[1][0] + 0.05:
+                ratios = ratios[:1]
+            hits = [i for _, i in ratios]
         hits = _unique(hits)
         if len(hits) == 1:
             return Found(hits[0])

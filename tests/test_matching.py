@@ -49,14 +49,26 @@ def test_ambiguous_words_name_the_candidates() -> None:
     assert "aurel-t09, aurel-t10" in info.value.message
 
 
-def test_a_typo_gets_did_you_mean() -> None:
+def test_a_small_typo_is_taken_a_larger_one_gets_did_you_mean() -> None:
+    assert find("candel wrd", HAND).id == "zora-t02"  # two letters off: taken
+    assert find("crimsn swoop", HAND).id == "aurel-t01"
+    assert find("Röpe Dänce!", HAND).id == "aurel-t09"  # accents and punctuation ignored
+    assert find("candel wrd", HAND, typos=False).id is None
+    assert find("aurel-t11", HAND).id is None  # a word typed as an id is never a typo
     assert close_to("crimsn swoop", HAND) == ["aurel-t01"]
     with pytest.raises(RuleError) as info:
-        match("candel wrd", HAND, "card", error=RuleError)
-    assert info.value.message == "unknown card 'candel wrd'"
+        match("kandel vard", HAND, "card", error=RuleError)
+    assert info.value.message == "unknown card 'kandel vard'"
     assert info.value.hint is not None
     assert info.value.hint.startswith("did you mean 'zora-t02' (Candle Ward)?")
     assert "choices: aurel-t01" in info.value.hint
+
+
+def test_a_typo_close_to_two_names_is_ambiguous() -> None:
+    found = find("rope trance", HAND)  # as near Rope Dance as Rope Trick? no: Dance is nearer
+    assert found.id == "aurel-t09"
+    twins = [("a", "Castle Wolf"), ("b", "Castle Walf")]
+    assert find("castle wilf", twins).ambiguous == ("a", "b")
 
 
 def test_nothing_typed_or_nothing_close() -> None:

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from blood_companion import matching
 from blood_companion.cli import commands
 from blood_companion.engine import legal
 from blood_companion.engine.actions import Action
@@ -324,7 +325,8 @@ class Walk:
             if least == 0:
                 return []
             return Again(f"type {_count(least, most)} of the numbers, e.g. "
-                         + " ".join(p.key for p in enabled[:max(1, least)]))
+                         + " ".join(p.key for p in enabled[:max(1, least)])
+                         + (f", or {q.free}" if q.free else ""))
         low = text.lower()
         if low == "none":
             if least > 0:
@@ -412,24 +414,23 @@ def _names(p: legal.Pick) -> list[str]:
 
 
 def _find(picks: Sequence[legal.Pick], word: str) -> legal.Pick | None:
-    """The pick a word names: its key, its id, its name, or (3 letters or more) the unique
-    pick whose name starts with or contains it."""
+    """The pick a word names: its key, else what the package's one matcher finds among its
+    id and names (exact, prefix, part, a typo: :mod:`blood_companion.matching`; a word of one or
+    two letters only a whole name). A number is only ever a key, never part of an id ("12" past
+    a hand of five is refused)."""
     low = word.strip().lower()
     if not low:
         return None
-    for p in picks:
-        if p.key.lower() == low:
-            return p
-    exact = [p for p in picks if low in _names(p)[1:]]
-    if len(exact) == 1:
-        return exact[0]
-    if len(low) < 3:
+    by_key = {p.key.lower(): p for p in picks}
+    if low in by_key:
+        return by_key[low]
+    if low.isdigit():
         return None
-    starts = [p for p in picks if any(n.startswith(low) for n in _names(p)[1:])]
-    if len(starts) == 1:
-        return starts[0]
-    inside = [p for p in picks if low in p.label.lower()]
-    return inside[0] if len(inside) == 1 else None
+    names = [(p.key.lower(), n) for p in picks for n in _names(p)[1:]]
+    if len(low) < 3:  # a letter or two names a key or a whole name, never part of one
+        names = [(k, n) for k, n in names if n.lower() == low]
+    found = matching.find(low, names)
+    return by_key.get(found.id) if found.id is not None else None
 
 
 def _by_label(options: Sequence[legal.Option], word: str) -> legal.Option | None:

@@ -50,7 +50,7 @@ def test_the_fast_path_and_the_typer_command_agree(
         (["odds", "R", "--target", "x"], 2, "not a valid integer"),
         (["odds", "R", "--target", "-1"], 1, "below 0"),
         (["roll", "R Q"], 1, "'Q'"),
-        (["odds", "--trouper", "aurl", "--trait", "strength", "-t", "1"], 1, "did you mean"),
+        (["odds", "--trouper", "arl", "--trait", "strength", "-t", "1"], 1, "did you mean"),
         (["roll", "R", "--seed", "1", "--dice", "1"], 2, "either --seed"),
     ],
 )

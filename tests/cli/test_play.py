@@ -189,3 +189,23 @@ def test_killed_mid_night_resumes_at_the_same_question(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     resumed = _last_menu(p.stdout.rsplit("quit", 1)[0])
     assert resumed == menu
+
+
+def test_a_prompt_takes_names_and_small_typos_but_numbers_only_as_keys() -> None:
+    """At a `blood play` question a pick is named by its key, its name (a small typo forgiven,
+    as in every other place a player names something) or its id; a number is only a key."""
+    from blood_companion.cli.play_menu import _find
+    from blood_companion.engine.legal import Pick
+
+    nemeses = [Pick("1", "Lucilla", "lucilla"), Pick("2", "Corvin the Gravewarden", "corvin")]
+    assert _find(nemeses, "lucila") is nemeses[0]
+    assert _find(nemeses, "korvin") is nemeses[1]
+    assert _find(nemeses, "2") is nemeses[1]
+    assert _find(nemeses, "3") is None
+    hand = [Pick("1", "Ricochet", "aurel-t03"), Pick("2", "Rope Dance", "aurel-t12")]
+    assert _find(hand, "12") is None  # past the hand: refused, never part of an id
+    assert _find(hand, "aurel-t12") is hand[1]
+    assert _find(hand, "aurel-t13") is None  # an id is never a typo
+    checklist = [Pick("ok", "Done", "ok"), Pick("all", "All done: skip the rest", "all")]
+    for junk in ("[A", "a", "zz", "?!", "nonsense words here", "k k"):
+        assert _find(checklist, junk) is None, junk

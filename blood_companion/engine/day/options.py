@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 
+
+# What a player may type instead of a number at a "which card did you draw?" question.
+CARD_NAME = "the card's name"
+CARD_NAMES = "the cards' names"
+
 def _troupers(state: CampaignState, catalog: Catalog) -> tuple[Pick, ...]:
     out = []
     for i, t in enumerate(state.troupers):
@@ -393,13 +398,13 @@ def _day_asker(
                       for i, mn in enumerate(catalog.all("minions")))
         if option.kind == "day_draw_minions":
             return Ask("minions", "Which two Minion cards did you draw (A first, then B)?",
-                       picks, many=(2, 2))
+                       picks, many=(2, 2), free=CARD_NAMES)
         return Ask("minions", "Hunting House: which four Minion cards?", picks, many=(4, 4))
     if need == "nemesis":
         pool = d.available_nemeses(state, catalog)
         picks = tuple(Pick(str(i + 1), n.name, n.id)
                       for i, n in enumerate(n for n in catalog.all("nemeses") if n.id in pool))
-        return Ask("nemesis", "Which Nemesis card did you draw?", picks)
+        return Ask("nemesis", "Which Nemesis card did you draw?", picks, free=CARD_NAME)
     if need == "events":
         day = state.day
         loc = catalog.get("locations", day.location or "") if day else None
@@ -407,7 +412,7 @@ def _day_asker(
         n = d.influence(state, catalog)
         return Ask("events", f"Which {n} Event card(s) did you draw?",
                    tuple(Pick(str(i + 1), e.name, e.id) for i, e in enumerate(evs)),
-                   many=(n, n))
+                   many=(n, n), free=CARD_NAMES)
     if need == "items" and t is not None:
         sleeves: list[Pick] = []
         for s in t.sleeves:
