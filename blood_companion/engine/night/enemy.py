@@ -15,7 +15,7 @@ Exhausted and Insanity tie breakers are applied here; the Leader is asked only i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_outcome
@@ -469,7 +469,7 @@ def answer_targets(
         raise RuleError("the Leader picks exactly one target")
     job = night.queue[0]
     job = job.model_copy(update={"candidates": chosen})
-    state = fx.with_night(state, pending=list(night.pending[1:]))
+    state = _answered(state)
     state = _set_job(state, job)
     state = fx.log(state, "answer", whos=[fx.tid(state, i) for i in chosen])
     return run_queue(state, catalog, rng)
@@ -478,28 +478,41 @@ def answer_targets(
 def answer_discard(
     state: CampaignState, catalog: Catalog, rng: Chance, cards: list[str]
 ) -> CampaignState:
-    q = current_question(state)
-    if q.kind != "discard" or q.trouper is None:
-        raise RuleError("the waiting question is not a discard")
-    if len(cards) != q.n:
-        raise RuleError(f"discard exactly {q.n} card(s)")
+    """The hand cards an Enemy Effect made a Trouper discard."""
+    q = _cards_question(state, cards, "discard", "a discard", "discard exactly {n} card(s)")
+    assert q.trouper is not None
     state = fx.discard_cards(state, catalog, q.trouper, cards)
-    state = fx.with_night(state, pending=list(fx.night_of(state).pending[1:]))
-    return run_queue(state, catalog, rng)
+    return run_queue(_answered(state), catalog, rng)
 
 
 def answer_wound(
     state: CampaignState, catalog: Catalog, rng: Chance, cards: list[str]
 ) -> CampaignState:
     """The hand cards that take Wounds when no deck is left."""
-    q = current_question(state)
-    if q.kind != "wound" or q.trouper is None:
-        raise RuleError("the waiting question is not a Wound from the hand")
-    if len(cards) != q.n:
-        raise RuleError(f"name exactly {q.n} card(s) of the hand")
+    q = _cards_question(
+        state, cards, "wound", "a Wound from the hand", "name exactly {n} card(s) of the hand"
+    )
+    assert q.trouper is not None
     state = fx.wound_from_hand(state, q.trouper, cards)
-    state = fx.with_night(state, pending=list(fx.night_of(state).pending[1:]))
-    return run_queue(state, catalog, rng)
+    return run_queue(_answered(state), catalog, rng)
+
+
+def _cards_question(
+    state: CampaignState, cards: list[str], kind: str, what: str, count: str
+) -> Question:
+    """The waiting question of ``kind`` (``what``, in words) about a Trouper's hand, answered
+    with as many cards as it asks (``count`` says so, with ``{n}``). Raises RuleError."""
+    q = current_question(state)
+    if q.kind != kind or q.trouper is None:
+        raise RuleError(f"the waiting question is not {what}")
+    if len(cards) != q.n:
+        raise RuleError(count.format(n=q.n))
+    return q
+
+
+def _answered(state: CampaignState, **more: Any) -> CampaignState:
+    """The waiting question is answered: it leaves the pending list (with ``more`` changes)."""
+    return fx.with_night(state, pending=list(fx.night_of(state).pending[1:]), **more)
 
 
 def answer_confirm(
@@ -511,7 +524,7 @@ def answer_confirm(
     if q.kind != "confirm":
         raise RuleError("the waiting question is not a yes or no")
     night = fx.night_of(state)
-    state = fx.with_night(state, pending=list(night.pending[1:]))
+    state = _answered(state)
     if q.about.startswith("weakness:"):
         return run_queue(fx.weakness_trophy(state, catalog, q.about[9:], yes), catalog, rng)
     job = night.queue[0]
@@ -538,7 +551,7 @@ def answer_order(
     ordered = iter(sorted((night.queue[k] for k in timed), key=lambda j: cards.index(j.card)))
     # the players' Effects take their places in the queue in the order chosen
     queue = [next(ordered) if k in timed else j for k, j in enumerate(night.queue)]
-    state = fx.with_night(state, pending=list(night.pending[1:]), queue=queue)
+    state = _answered(state, queue=queue)
     return run_queue(state, catalog, rng)
 
 
@@ -553,7 +566,7 @@ def answer_test(
     job = night.queue[0]
     effects = job_effects(state, catalog, job)
     order = _order(job, effects)
-    state = fx.with_night(state, pending=list(night.pending[1:]))
+    state = _answered(state)
     state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
     if job.effect >= len(order):  # the card's text changed under the question: it ends here
         return run_queue(state, catalog, rng)
