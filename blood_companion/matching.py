@@ -44,9 +44,13 @@ def fold(text: str) -> str:
 def score(key: str, name: str) -> float:
     """How close a folded word is to a name: the best ratio against the whole name or any run
     of as many of its words ("Korvn" against "Corvin the Gravewarden")."""
+    return _alike(key, fold(name))
+
+
+def _alike(key: str, folded: str) -> float:
+    """:func:`score` against a name already folded."""
     import difflib
 
-    folded = fold(name)
     best = difflib.SequenceMatcher(None, key, folded).ratio()
     words, k = folded.split(), len(key.split())
     for i in range(0, max(0, len(words) - k) + 1):
@@ -102,7 +106,10 @@ def find(
     long = folded if len(folded) >= 3 else ""  # "[A" is no prefix of "All": folded, 3+ only
     if not key:
         return Found(None)
+    names: list[tuple[str, str, str]] = []  # (id, name, folded name), folded once when needed
     for rule in range(6):
+        if rule == 2:
+            names = [(i, name, fold(name)) for i, name in cands]
         if rule == 0:
             hits = [i for i, _ in cands if i.casefold() == key]
         elif rule == 1:
@@ -112,24 +119,22 @@ def find(
             ids = _unique(i for i, _ in cands)
             hits = [ids[n - 1]] if 1 <= n <= len(ids) else []
         elif rule == 2:
-            hits = [i for i, name in cands if name and fold(name) == folded]
+            hits = [i for i, _, f in names if f and f == folded]
         elif rule == 3:
             hits = [
-                i for i, name in cands
-                if i.casefold().startswith(key) or (long and fold(name).startswith(long))
+                i for i, _, f in names
+                if i.casefold().startswith(key) or (long and f.startswith(long))
             ]
         elif rule == 4:
             hits = [
-                i for i, name in cands
-                if key in i.casefold()
-                or key in name.casefold()
-                or (long and long in fold(name))
+                i for i, name, f in names
+                if key in i.casefold() or key in name.casefold() or (long and long in f)
             ]
         else:
             if not typos or not long or looks_like_id(key):
                 continue
             ratios = sorted(
-                ((r, i) for i, name in cands if name and (r := score(folded, name)) >= CLOSE),
+                ((r, i) for i, _, f in names if f and (r := _alike(folded, f)) >= CLOSE),
                 key=lambda x: -x[0],
             )
             if len(ratios) > 1 and ratios[0][0] > ratios[1][0] + 0.05:
