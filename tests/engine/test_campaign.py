@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from recorder import Recorder
 
-from blood_companion.engine.actions import Action, apply, parse_action, replay
+from blood_companion.engine.actions import apply, replay
 from blood_companion.engine.campaign import (
     AddTrouper,
     AdjustTrophies,
@@ -34,36 +35,13 @@ from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.state import PLAYER_COLOURS, CampaignState, ItemSlot, state_hash
 
 
-class Table:
-    """A campaign in memory: the log and the state after each action."""
+class Table(Recorder):
+    """A campaign in memory, from its StartCampaign or from a given state."""
 
     def __init__(self, catalog: Any, start: StartCampaign | CampaignState) -> None:
-        self.cat = catalog
-        self.log: list[Action] = []
-        self.base = CampaignState() if isinstance(start, StartCampaign) else start
-        self.states = [self.base]
+        super().__init__(catalog, None if isinstance(start, StartCampaign) else start)
         if isinstance(start, StartCampaign):
             self.do(start)
-
-    @property
-    def state(self) -> CampaignState:
-        return self.states[-1]
-
-    def do(self, action: Action) -> CampaignState:
-        before = self.state
-        new = apply(before, action, self.cat, len(self.log))
-        self.log.append(action)
-        self.states.append(new)
-        again = replay(self.log[:-1], self.cat, start=self.base)
-        assert state_hash(again) == state_hash(before)
-        assert parse_action(action.model_dump(mode="json")) == action
-        return new
-
-    def refuse(self, action: Action, match: str) -> None:
-        before = state_hash(self.state)
-        with pytest.raises(RuleError, match=match):
-            apply(self.state, action, self.cat, len(self.log))
-        assert state_hash(self.state) == before
 
 
 def start(troupers: tuple[str, ...] = ("aurel", "zora"), mode: str = "roguelite") -> StartCampaign:

@@ -9,24 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from recorder import Recorder
 
 from blood_companion.engine import day as d
-from blood_companion.engine.actions import Action, apply, parse_action, replay
+from blood_companion.engine.actions import replay
 from blood_companion.engine.campaign import AdjustWagon, Seat, StartCampaign
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.state import CampaignState, GameRecord, state_hash
+from blood_companion.engine.state import GameRecord, state_hash
 
 TROUPERS = ["aurel", "ioana", "petru", "zora"]
 
 
-class Table:
+class Table(Recorder):
     """A campaign being played in memory: a log of actions and the state after each."""
 
     def __init__(self, catalog: Any, n: int = 2, mode: str = "roguelite", seed: int = 11) -> None:
-        self.cat = catalog
-        self.log: list[Action] = []
-        self.states: list[CampaignState] = [CampaignState()]
-        self._start: CampaignState | None = None
+        super().__init__(catalog)
         self.do(
             StartCampaign(
                 name="t",
@@ -36,36 +34,13 @@ class Table:
             )
         )
 
-    @property
-    def state(self) -> CampaignState:
-        return self.states[-1]
-
-    def do(self, action: Action) -> CampaignState:
-        before = self.state
-        new = apply(before, action, self.cat, len(self.log))
-        self.log.append(action)
-        self.states.append(new)
-        # Undo: replaying the log without the action gives the state before it.
-        again = replay(self.log[:-1], self.cat, start=self._start)
-        assert state_hash(again) == state_hash(before)
-        # The action survives its JSON form (the store saves it so).
-        assert parse_action(action.model_dump(mode="json")) == action
-        return new
-
-    def refuse(self, action: Action, match: str) -> RuleError:
-        before = state_hash(self.state)
-        with pytest.raises(RuleError, match=match) as info:
-            apply(self.state, action, self.cat, len(self.log))
-        assert state_hash(self.state) == before
-        return info.value
-
     def edit(self, **update: Any) -> None:
         """Set up a table position the Night Part would produce (trophies, bites, history):
         restart the log from that state."""
         state = self.state.model_copy(update=update)
         self.log = []
         self.states = [state]
-        self._start = state
+        self.base = state
 
     def trouper(self, who: str) -> Any:
         return self.state.troupers[self.state.trouper_index(who)]
