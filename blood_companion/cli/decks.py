@@ -17,7 +17,12 @@ QUESTION = """Who holds the decks?
     3. Deck by deck"""
 
 
+# Words that stop here, as at every `blood play` prompt (nothing is started).
+QUIT = frozenset({"quit", "q", "exit"})
+
+
 def _line(prompt: str) -> str | None:
+    """One answer; None at the end of input."""
     try:
         return input(prompt)
     except EOFError:
@@ -26,7 +31,7 @@ def _line(prompt: str) -> str | None:
 
 def ask_holders() -> str | None:
     """The setting as `--decks` text ("app", "table" or "DECK=table,..."), asked line by line
-    on standard input (Enter: the app holds every deck). None at the end of input."""
+    on standard input (Enter: the app holds every deck). None at the end of input or `quit`."""
     echo = not sys.stdin.isatty()
     while True:
         stdout.print(Text(QUESTION, style="green"))
@@ -36,6 +41,8 @@ def ask_holders() -> str | None:
         if echo:
             stdout.print(Text(line, style="bold"), markup=False, highlight=False)
         key = line.strip().lower()
+        if key in QUIT:
+            return None
         if key in ("", "1", "app"):
             return "app"
         if key in ("2", "table", "players"):
@@ -60,6 +67,8 @@ def _deck_by_deck(echo: bool) -> str | None:
             if echo:
                 stdout.print(Text(line, style="bold"), markup=False, highlight=False)
             key = line.strip().lower() or "app"
+            if key in QUIT:
+                return None
             if key in ("a", "app"):
                 break
             if key in ("t", "table", "players", "p"):

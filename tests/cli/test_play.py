@@ -209,3 +209,17 @@ def test_a_prompt_takes_names_and_small_typos_but_numbers_only_as_keys() -> None
     checklist = [Pick("ok", "Done", "ok"), Pick("all", "All done: skip the rest", "all")]
     for junk in ("[A", "a", "zz", "?!", "nonsense words here", "k k"):
         assert _find(checklist, junk) is None, junk
+
+
+@pytest.mark.parametrize("answers", ["quit\n", "3\nq\n"])
+def test_quit_at_the_decks_question_starts_nothing(tmp_path: Path, answers: str) -> None:
+    """`quit` stops `blood play --new` at its first question, as at every other prompt: no
+    campaign is created (it was once refused as "not app or table")."""
+    env = {**os.environ, "NO_COLOR": "1", "BLOOD_SAVES_DIR": str(tmp_path / "saves")}
+    p = subprocess.run(
+        [*blood_exe(), "play", "--new", "demo", "--troupers", "aurel,ioana"],
+        input=answers, capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert p.returncode == 0, p.stderr
+    assert "No campaign started." in p.stdout and "app or table" not in p.stdout
+    assert not (tmp_path / "saves" / "demo.blood.db").exists()
