@@ -264,7 +264,7 @@ def show(as_json: JsonOpt = False) -> None:
     The totals: nights won and lost, Vlad cards weakened, Resources earned and spent."""
     with session.open_session() as store:
         doc = show_doc(store)
-        views.store_view(store.saves_dir, store.name, "campaign-show", doc)
+        views.keep(store, "campaign-show", doc)
     views.show("campaign-show", doc, as_json)
 
 
@@ -294,7 +294,7 @@ def log(
         else:
             doc = log_doc(store, LOG_LAST if last is None else last)
             if last is None:
-                views.store_view(store.saves_dir, store.name, "campaign-log", doc)
+                views.keep(store, "campaign-log", doc)
     if as_json:
         for e in entries:
             sys.stdout.write(json_text({"ok": True, **e.to_json()}, indent=None) + "\n")

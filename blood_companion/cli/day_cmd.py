@@ -175,7 +175,7 @@ def next_(as_json: JsonOpt = False) -> None:
     """What the table does next, with the legal choices."""
     with session.open_session() as store:
         doc = day_next_doc(store.state, store.catalog)
-        views.store_view(store.saves_dir, store.name, "day-next", doc)
+        views.keep(store, "day-next", doc)
     views.show("day-next", doc, as_json)
 
 

@@ -239,7 +239,7 @@ def next_(as_json: JsonOpt = False) -> None:
     with session.open_session() as store:
         _night_state(store.state)
         nxt = night_next_doc(store.state, store.catalog)
-        views.store_view(store.saves_dir, store.name, "night-next", nxt)
+        views.keep(store, "night-next", nxt)
     views.show("night-next", nxt, as_json)
 
 

@@ -193,7 +193,7 @@ def status_doc(store: CampaignStore) -> dict[str, Any]:
         head=store.head,
         state_hash=store.state_hash,
     )
-    views.store_view(store.saves_dir, store.name, "status", doc)
+    views.keep(store, "status", doc)
     return doc
 
 
@@ -204,11 +204,9 @@ def refresh(store: CampaignStore) -> None:
         status_doc(store)  # stores itself
         state, catalog = store.state, store.catalog
         if state.part == "night" and state.night is not None:
-            views.store_view(
-                store.saves_dir, store.name, "night-next", night_next_doc(state, catalog)
-            )
+            views.keep(store, "night-next", night_next_doc(state, catalog))
         elif state.part == "day" and state.day is not None:
-            views.store_view(store.saves_dir, store.name, "day-next", day_next_doc(state, catalog))
-        views.store_view(store.saves_dir, store.name, "campaign-show", show_doc(store))
+            views.keep(store, "day-next", day_next_doc(state, catalog))
+        views.keep(store, "campaign-show", show_doc(store))
     except Exception:  # noqa: BLE001 - a broken cache must not undo a recorded action
         pass

@@ -66,12 +66,15 @@ def cache_path(folder: Path, name: str, view: str = "status") -> Path:
     return folder / CACHE_DIR / f"{name}.{view}.json"
 
 
-def cache_key(head: tuple[str, int], settings: Settings) -> dict[str, Any]:
+def cache_key(head: tuple[str, int, int], settings: Settings) -> dict[str, Any]:
+    """What a stored view was drawn from: the head's state hash, the save's revision and the
+    head step, with the data folder and the app version."""
     from blood_companion.content.paths import overlay_stamp
 
     return {
         "state_hash": head[0],
         "revision": head[1],
+        "head": head[2],
         "data_dir": settings.data_path or "",
         # the owner's cards (transcribed or hand-written) change what a view shows
         "data_stamp": overlay_stamp(settings.data_path),
@@ -89,14 +92,27 @@ def with_ok(doc: Any) -> Any:
 # --------------------------------------------------------------------------- storing
 
 
-def store_view(folder: Path, name: str, view: str, doc: dict[str, Any]) -> None:
-    """Keep a view's document of the save as it is now (failures only cost speed)."""
+def keep(store: Any, view: str, doc: dict[str, Any]) -> None:
+    """Keep a view's document drawn from the open campaign ``store`` (a CampaignStore), keyed
+    by the head step, state hash and revision the store holds: the key says what the document
+    was drawn from, never what the file holds by the time it is written (another process may
+    have recorded a step since)."""
+    drawn = store.drawn_from()
+    if drawn is not None:
+        store_view(store.saves_dir, store.name, view, doc, drawn)
+
+
+def store_view(folder: Path, name: str, view: str, doc: dict[str, Any],
+               drawn_from: tuple[str, int, int] | None = None) -> None:
+    """Keep a view's document (failures only cost speed). ``drawn_from``: the (state hash,
+    revision, head step) the document was drawn from; without it the file's head now (only
+    right when nothing can have written since the document was drawn)."""
     from blood_companion.fileio import remove_stale_tmp, write_atomic
     from blood_companion.store.peek import head_key
 
     path = cache_path(folder, name, view)
     try:
-        head = head_key(save_path(folder, name))
+        head = drawn_from if drawn_from is not None else head_key(save_path(folder, name))
         if head is None:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -234,4 +250,4 @@ def _width() -> int:
     return width()
 
 
-__all__ = ["VIEWS", "cached", "fast_view", "show", "store_view"]
+__all__ = ["VIEWS", "cached", "fast_view", "keep", "show", "store_view"]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +54,7 @@ from blood_companion.store.docs import (
     canon,
     first_delta,
     hash_text,
+    load_json,
     is_checkpoint,
     now,
     state_doc,
@@ -75,6 +77,8 @@ if TYPE_CHECKING:
 
 BACKUP_EVERY = 200  # a backup every so many recorded steps, besides the end of each Part
 LOCK_TIMEOUT = 5.0  # seconds a process waits for another one's write before "in use"
+UPGRADE_TIMEOUT = 300.0  # seconds a process waits for another one's upgrade of an older save
+MAX_REOPEN = 8  # times a process reopens a save another process replaced, before "in use"
 APP = __version__
 
 
@@ -168,7 +172,7 @@ def parse_stored(data: str, av: int) -> Action:
     """An action from its stored JSON and action schema version (upcast to today's shape).
     Raises RuleError when today's app cannot read it."""
     try:
-        raw = json.loads(data)
+        raw = load_json(data)
     except ValueError:
         raise RuleError("the action is not valid JSON") from None
     if not isinstance(raw, dict):
@@ -208,6 +212,7 @@ class CampaignStore:
         self.seed = 0
         self.created = ""
         self._timeout = LOCK_TIMEOUT
+        self._ident: tuple[int, int] | None = None  # the file (device, inode) conn has open
 
     # ------------------------------------------------------------------ opening
 
@@ -238,19 +243,35 @@ class CampaignStore:
                 + "`blood campaign new NAME --troupers A,B` starts one"
             )
             raise CampaignNotFound(f"no campaign {name!r} in {saves_dir}", hint=hint)
-        conn = _connect(path, timeout)
+        conn, ident = _connect_file(path, timeout)
         store = cls(saves_dir, name, path, conn, catalog)
         store._timeout = timeout
+        store._ident = ident
         try:
-            if store._check_and_migrate():
-                conn.close()
-                conn = _connect(path, timeout)
-                store._conn = conn
+            store._open_current()
             store._load()
         except BaseException:
-            conn.close()
+            store._conn.close()
             raise
         return store
+
+    def _open_current(self) -> None:
+        """Check the file and upgrade it if it is older (one upgrade per save: under its write
+        lock, the others waiting and then reopening the upgraded file)."""
+        for _ in range(MAX_REOPEN):
+            if not self._check_and_migrate():
+                return
+            self._reconnect()
+        raise SaveInUse(
+            f"the campaign {self.name!r} keeps being replaced by another blood process",
+            hint="try again when the other command has finished",
+        )
+
+    def _reconnect(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+        self._conn, self._ident = _connect_file(self.path, self._timeout)
+        self._revision = -1
 
     @classmethod
     def create(
@@ -328,6 +349,14 @@ class CampaignStore:
     @property
     def redo_available(self) -> int:
         return self._max_step - self._head
+
+    def drawn_from(self) -> tuple[str, int, int] | None:
+        """(state hash, revision, head step) of the state this store holds, as the file had
+        them when the store last read or wrote it: the key of a view drawn from
+        :attr:`state` (None when the store does not know the file's revision)."""
+        if self._revision < 0 or not self._hash:
+            return None
+        return self._hash, self._revision, self._head
 
     def refresh(self) -> CampaignState:
         """Reload if another process changed the file since this store last looked."""
@@ -465,7 +494,7 @@ class CampaignStore:
             raise StoreError("undone steps are waiting to be redone; redo or record first")
         with self._write() as conn:
             self._sync(conn)
-            doc: Any = json.loads(self._text)
+            doc: Any = load_json(self._text)
             proven: list[tuple[Row, Doc, str, str]] = []
             tentative: list[tuple[Row, Doc, str, str]] = []
             rest: list[Sequence[Any]] = []
@@ -475,7 +504,7 @@ class CampaignStore:
                     row = Row(*raw)
                     if row.step != step:
                         raise ValueError("not the next step")
-                    doc = dl.patch(doc, json.loads(row.delta))
+                    doc = dl.patch(doc, load_json(row.delta))
                     to_state(doc)
                 except (TypeError, ValueError, dl.DeltaError, BadState):
                     rest = list(rows[k:])
@@ -536,7 +565,7 @@ class CampaignStore:
         if not seen:
             return None
         try:
-            before: dict[str, str] = json.loads(old[0]) if old else {}
+            before: dict[str, str] = load_json(old[0]) if old else {}
         except ValueError:
             before = {}
         now_prints = cat.record_prints()
@@ -588,7 +617,7 @@ class CampaignStore:
         status: str, marks: dict[int, list[str]], app: str, fp: str,
     ) -> LogEntry:
         try:
-            raw = json.loads(data)
+            raw = load_json(data)
         except ValueError:
             raise DamagedSave(self.path, f"step {step} of the log is not valid JSON") from None
         try:
@@ -623,7 +652,7 @@ class CampaignStore:
         out: dict[int, dict[str, Any]] = {}
         for step, delta in rows:
             try:
-                ops = json.loads(delta) if delta else []
+                ops = load_json(delta) if delta else []
             except ValueError:
                 continue
             if isinstance(ops, list):
@@ -669,7 +698,7 @@ class CampaignStore:
                 break
             before = doc
             try:
-                ops = json.loads(delta)
+                ops = load_json(delta)
                 doc = dl.patch(doc, ops) if doc is not None else dl.patch({}, ops)
             except (ValueError, dl.DeltaError):
                 problems.append(f"step {step}: its stored change is damaged")
@@ -714,7 +743,7 @@ class CampaignStore:
         try:
             action = parse_stored(data, av)
             state = to_state(before)
-            outcomes = json.loads(chance) if chance else []
+            outcomes = load_json(chance) if chance else []
             new = apply(state, action, self.catalog, step - 1, Chance.replay(outcomes))
         except (RuleError, BadState, ValueError) as exc:
             msg = getattr(exc, "message", str(exc))
@@ -733,14 +762,43 @@ class CampaignStore:
         target = saves.new_backup_path(self.saves_dir, self.name, reason,
                                        compressed=not saves.is_protected(reason))
         with self._errors():
-            saves.write_backup(self._conn, target)
+            if self._conn.in_transaction:
+                # under this store's lock (an upgrade, a delete): SQLite copies a file only
+                # through a connection that is not writing it
+                src = _read_only(self.path, self._timeout)
+                try:
+                    saves.write_backup(src, target)
+                finally:
+                    src.close()
+            else:
+                saves.write_backup(self._conn, target)
         saves.prune_backups(self.saves_dir, self.name)
         return target
+
+    def remove(self, reason: str) -> Path:
+        """Delete the campaign's file, keeping a copy in its backups folder (returned): both
+        under the file's write lock, so no step is committed between the copy and the removal
+        (a writer waiting for the lock then finds the file gone and records nothing)."""
+        with self._write():
+            kept = self.backup(reason)
+            try:
+                os.unlink(self.path)
+            except OSError as exc:
+                raise StoreError(f"cannot delete {self.path}: {exc.strerror}") from None
+        return kept
+
+    def replace_file(self, new_file: Path, reason: str) -> Path:
+        """Move `new_file` over the campaign's file (an import with --replace), after a
+        backup of the old one (returned), both under the old file's write lock."""
+        with self._write():
+            kept = self.backup(reason)
+            os.replace(new_file, self.path)
+        return kept
 
     def export_doc(self) -> dict[str, Any]:
         """The readable JSON document `export` writes and `import` reads (store/transfer.py)."""
         cols = "step, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
-        with self._errors(), self._read() as conn:
+        with self._errors(), self._lenient(), self._read() as conn:
             rows = conn.execute(f"SELECT {cols} FROM actions ORDER BY step").fetchall()
             gone = conn.execute(
                 f"SELECT {cols}, abandoned, replaced_at FROM abandoned ORDER BY id"
@@ -748,13 +806,20 @@ class CampaignStore:
             marks = dict(conn.execute("SELECT name, step FROM marks ORDER BY step").fetchall())
             meta = self._meta(conn)
 
-        def step_doc(r: Sequence[Any]) -> dict[str, Any]:
+        def step_doc(r: Sequence[Any], where: str = "step") -> dict[str, Any]:
             s, d, av, ch, de, h, app, fp, rec, ex = r[:10]
-            return {
-                "step": s, "action": json.loads(d), "action_schema": av,
-                "chance": json.loads(ch) if ch else [], "delta": json.loads(de) if de else None,
-                "state_hash": h, "app": app, "data": fp, "recorded": rec, "exact": bool(ex),
-            }
+            try:
+                return {
+                    "step": s, "action": load_json(d), "action_schema": av,
+                    "chance": load_json(ch) if ch else [],
+                    "delta": load_json(de) if de else None,
+                    "state_hash": h, "app": app, "data": fp, "recorded": rec, "exact": bool(ex),
+                }
+            except ValueError:
+                raise DamagedSave(
+                    self.path, f"{where} {s} of the log is damaged (its stored JSON does not read)",
+                    hint=_damaged_hint(self.name),
+                ) from None
 
         return {
             "format": FORMAT,
@@ -770,7 +835,8 @@ class CampaignStore:
             "marks": marks,
             "actions": [step_doc(r) for r in rows],
             "abandoned": [
-                {**step_doc(r), "abandoned": r[10], "replaced_at": r[11]} for r in gone
+                {**step_doc(r, "abandoned step"), "abandoned": r[10], "replaced_at": r[11]}
+                for r in gone
             ],
             "state": self._doc,
         }
@@ -779,9 +845,15 @@ class CampaignStore:
 
     @contextlib.contextmanager
     def _errors(self) -> Iterator[None]:
-        """Turn SQLite's errors into clear store errors naming the file."""
+        """Turn SQLite's errors into clear store errors naming the file (and a value nested
+        too deeply to read into a damaged save, never a RecursionError)."""
         try:
             yield
+        except RecursionError:
+            raise DamagedSave(
+                self.path, "a stored value is nested too deeply to read",
+                hint=_damaged_hint(self.name),
+            ) from None
         except sqlite3.OperationalError as exc:
             text = str(exc)
             if "locked" in text or "busy" in text:
@@ -823,6 +895,9 @@ class CampaignStore:
     @contextlib.contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
         conn = self._conn
+        if conn.in_transaction:  # inside the caller's transaction (an upgrade under its lock)
+            yield conn
+            return
         conn.execute("BEGIN")
         try:
             yield conn
@@ -830,11 +905,34 @@ class CampaignStore:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("COMMIT")
 
+    def _begin_write(self) -> sqlite3.Connection:
+        """BEGIN IMMEDIATE on the campaign's file as it is now: a file replaced while this
+        store waited for the lock (upgraded, restored, imported over) is reopened, and a file
+        deleted meanwhile is refused (nothing is written into a file no longer in place)."""
+        for _ in range(MAX_REOPEN):
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            now_ident = _file_ident(self.path)
+            if now_ident is not None and now_ident == self._ident:
+                return conn
+            conn.execute("ROLLBACK")
+            if now_ident is None:
+                raise CampaignNotFound(
+                    f"the campaign {self.name!r} was deleted or moved while this command "
+                    "waited for it; nothing was recorded",
+                    hint="`blood campaign recover` brings a deleted campaign back",
+                )
+            self._reconnect()
+            self._open_current()
+        raise SaveInUse(
+            f"the campaign {self.name!r} keeps being replaced by another blood process",
+            hint="try again when the other command has finished",
+        )
+
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn
         with self._errors():
-            conn.execute("BEGIN IMMEDIATE")
+            conn = self._begin_write()
             try:
                 yield conn
             except BaseException as exc:
@@ -869,74 +967,135 @@ class CampaignStore:
 
     def _check_and_migrate(self) -> bool:
         """Check the header and upgrade an older file (after a backup). True when the file
-        was replaced by a rebuilt one (the connection must be reopened)."""
+        was replaced (by this process or another one: the connection must be reopened)."""
+        version, state_schema = self._check_header()
+        if version == schema.SCHEMA_VERSION and state_schema in (None, str(STATE_SCHEMA)):
+            return False
+        if version < schema.SCHEMA_VERSION and self._catalog_source is None:
+            raise StoreError(
+                f"the campaign {self.name!r} was saved by an older Blood Companion and must "
+                "be upgraded first",
+                hint=f"`blood campaign show --campaign {self.name}` upgrades it",
+            )
+        return self._upgrade()
+
+    def _check_header(self) -> tuple[int, str | None]:
+        """The file's schema version and state schema, after checking it is a save this app
+        reads (DamagedSave otherwise)."""
+        conn = self._conn
+        if not conn.in_transaction:
+            # Not under a lock: Python's open/close of the file would drop SQLite's locks
+            # (POSIX locks belong to the process), so the size is checked before any is held.
+            with self._errors():
+                _check_size(self.path, conn)
+        with self._errors(), self._read():
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if app_id != schema.APPLICATION_ID:
+                raise DamagedSave(
+                    self.path, "it is not a Blood Companion save (unknown application id)"
+                )
+            if version > schema.SCHEMA_VERSION:
+                raise DamagedSave(
+                    self.path,
+                    f"it was written by a newer Blood Companion (save schema version "
+                    f"{version}; this app, version {APP}, reads up to "
+                    f"{schema.SCHEMA_VERSION})",
+                    hint="update blood-companion, or `blood campaign recover` to go back "
+                    "to the newest backup this version can read",
+                )
+            if version < 1:
+                raise DamagedSave(self.path, f"unknown save schema version {version}")
+            tables = {r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            state_schema = None
+            if version == schema.SCHEMA_VERSION and "meta" in tables:
+                row = conn.execute(
+                    "SELECT value FROM meta WHERE key = 'state_schema'").fetchone()
+                state_schema = row[0] if row else None
+        if version == schema.SCHEMA_VERSION:
+            missing = [t for t in schema.TABLES if t not in tables]
+            if missing:
+                raise DamagedSave(self.path, f"table {missing[0]!r} is missing")
+            if state_schema is not None and not (
+                isinstance(state_schema, str) and state_schema.isascii()
+                and state_schema.isdigit() and len(state_schema) < 10
+            ):
+                raise DamagedSave(
+                    self.path, f"its state schema {str(state_schema)[:20]!r} is not a number"
+                )
+            if state_schema is not None and int(state_schema) > STATE_SCHEMA:
+                raise DamagedSave(
+                    self.path,
+                    f"its states were written by a newer Blood Companion (state schema "
+                    f"{state_schema}; this app, version {APP}, reads up to {STATE_SCHEMA})",
+                    hint="update blood-companion",
+                )
+        return version, state_schema
+
+    def _upgrade(self) -> bool:
+        """Upgrade an older file under its write lock: a backup, the rebuilt file written
+        beside it, then moved over it while the lock is held. A process that waited for the
+        lock finds the file replaced and reopens it (True either way)."""
+        from blood_companion.store.legacy import rebuild_v2, upcast_file
+
         conn = self._conn
         with self._errors():
-            with self._read():
-                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                _check_size(self.path, conn)
-                if app_id != schema.APPLICATION_ID:
-                    raise DamagedSave(
-                        self.path, "it is not a Blood Companion save (unknown application id)"
-                    )
-                if version > schema.SCHEMA_VERSION:
-                    raise DamagedSave(
-                        self.path,
-                        f"it was written by a newer Blood Companion (save schema version "
-                        f"{version}; this app, version {APP}, reads up to "
-                        f"{schema.SCHEMA_VERSION})",
-                        hint="update blood-companion, or `blood campaign recover` to go back "
-                        "to the newest backup this version can read",
-                    )
-                if version < 1:
-                    raise DamagedSave(self.path, f"unknown save schema version {version}")
-                tables = {r[0] for r in conn.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
-                state_schema = None
-                if version == schema.SCHEMA_VERSION and "meta" in tables:
-                    row = conn.execute(
-                        "SELECT value FROM meta WHERE key = 'state_schema'").fetchone()
-                    state_schema = row[0] if row else None
-            if version == schema.SCHEMA_VERSION:
-                missing = [t for t in schema.TABLES if t not in tables]
-                if missing:
-                    raise DamagedSave(self.path, f"table {missing[0]!r} is missing")
-                if state_schema is not None and state_schema.isdigit() and int(
-                    state_schema
-                ) > STATE_SCHEMA:
-                    raise DamagedSave(
-                        self.path,
-                        f"its states were written by a newer Blood Companion (state schema "
-                        f"{state_schema}; this app, version {APP}, reads up to {STATE_SCHEMA})",
-                        hint="update blood-companion",
-                    )
-                if state_schema is not None and state_schema != str(STATE_SCHEMA):
-                    from blood_companion.store.legacy import upcast_file
-
-                    self.backup(f"before state schema {STATE_SCHEMA}")
-                    upcast_file(self)
-                return False
-            self.backup(f"before migration from v{version}")
-            if version < schema.REBUILD_FROM:
+            conn.execute(f"PRAGMA busy_timeout = {int(max(self._timeout, UPGRADE_TIMEOUT) * 1000)}")
+            try:
                 conn.execute("BEGIN IMMEDIATE")
-                try:
-                    schema.migrate(conn, version)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
-                    raise
-            from blood_companion.store.legacy import rebuild_v2
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
+            tmp: Path | None = None
+            try:
+                if _file_ident(self.path) != self._ident:
+                    return True  # upgraded (or replaced) by another process meanwhile
+                version, state_schema = self._check_header()
+                if version == schema.SCHEMA_VERSION:
+                    if state_schema in (None, str(STATE_SCHEMA)):  # pragma: no cover
+                        return False
+                    self.backup(f"before state schema {STATE_SCHEMA}")
+                    tmp = upcast_file(self)
+                else:
+                    self.backup(f"before migration from v{version}")
+                    if version < schema.REBUILD_FROM:
+                        tmp = self._rebuild_old(version)
+                    else:
+                        tmp = rebuild_v2(self)
+                os.replace(tmp, self.path)
+                tmp = None
+                return True
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                if tmp is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp)
 
-            if self._catalog_source is None:
-                raise StoreError(
-                    f"the campaign {self.name!r} was saved by an older Blood Companion and must "
-                    "be upgraded first",
-                    hint=f"`blood campaign show --campaign {self.name}` upgrades it",
-                )
-            rebuild_v2(self)
-            return True
+    def _rebuild_old(self, version: int) -> Path:
+        """A file older than REBUILD_FROM: migrated in SQL in a scratch copy (the file itself
+        is never written: a journal of it could meet the new file), then rebuilt from it."""
+        from blood_companion.store.legacy import rebuild_v2
+
+        scratch = self.saves_dir / f".{self.name}.{os.getpid()}.old"
+        own = self._conn
+        copy = sqlite3.connect(scratch, isolation_level=None)
+        try:
+            src = _read_only(self.path, self._timeout)
+            try:
+                src.backup(copy)
+            finally:
+                src.close()
+            copy.execute("BEGIN IMMEDIATE")
+            schema.migrate(copy, version)
+            copy.execute("COMMIT")
+            self._conn = copy
+            return rebuild_v2(self)
+        finally:
+            self._conn = own
+            copy.close()
+            with contextlib.suppress(OSError):
+                scratch.unlink()
 
     def _load(self) -> None:
         with self._errors(), self._read() as conn:
@@ -984,7 +1143,7 @@ class CampaignStore:
         start_step = 0
         doc: Any = None
         if use_cache and 1 <= self._head <= step and self._text:
-            start_step, doc = self._head, json.loads(self._text)
+            start_step, doc = self._head, load_json(self._text)
         else:
             row = conn.execute(
                 "SELECT step, state, state_hash FROM snapshots WHERE step <= ? "
@@ -999,7 +1158,7 @@ class CampaignStore:
                         "(hand-edited or corrupted)",
                     )
                 try:
-                    doc = json.loads(text)
+                    doc = load_json(text)
                 except ValueError:
                     raise DamagedSave(self.path, f"the snapshot at step {s} is not JSON") from None
                 start_step = s
@@ -1013,7 +1172,7 @@ class CampaignStore:
         expected: str | None = None
         for s, delta, digest in rows:
             try:
-                ops = json.loads(delta)
+                ops = load_json(delta)
                 doc = dl.patch_in_place(doc, ops) if doc is not None else dl.patch({}, ops)
             except (ValueError, TypeError, dl.DeltaError):
                 raise DamagedSave(
@@ -1136,6 +1295,34 @@ def explain_sqlite(exc: sqlite3.Error) -> str:
     return f"SQLite: {text}"
 
 
+def _file_ident(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at `path` now (None when there is none)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _connect_file(path: Path, timeout: float) -> tuple[sqlite3.Connection, tuple[int, int]]:
+    """:func:`_connect`, and the (device, inode) of the file the connection has open (the
+    same before and after connecting, so no replacement went unnoticed)."""
+    for _ in range(MAX_REOPEN):
+        before = _file_ident(path)
+        conn = _connect(path, timeout)
+        after = _file_ident(path)
+        if before is not None and before == after:
+            return conn, after
+        conn.close()
+        if after is None:
+            raise CampaignNotFound(f"the save file {path} disappeared while it was opened")
+    raise SaveInUse(f"the save file {path} keeps being replaced by another blood process")
+
+
+def _read_only(path: Path, timeout: float) -> sqlite3.Connection:
+    return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=timeout)
+
+
 def _connect(path: Path, timeout: float) -> sqlite3.Connection:
     """Open an existing file read-write (never create one) with our pragmas."""
     try:
@@ -1154,7 +1341,8 @@ def _connect(path: Path, timeout: float) -> sqlite3.Connection:
 
 
 def _check_size(path: Path, conn: sqlite3.Connection) -> None:
-    """Inside a read transaction: a file shorter than its header says was truncated."""
+    """A file shorter than its header says was truncated (called outside any transaction:
+    it opens the file, and closing it drops the process's SQLite locks on it)."""
     page_size = conn.execute("PRAGMA page_size").fetchone()[0]
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     try:

@@ -105,8 +105,8 @@ def _apply(doc: Json, op: Op) -> Json:
             return copy.deepcopy(op["v"])
         parent = doc
         for key in path[:-1]:
-            parent = parent[key]
-        last = path[-1]
+            parent = parent[_key(parent, key)]
+        last = _key(parent, path[-1])
         if "s" in op:
             parent[last] = _splice(parent[last], op)
         elif "d" in op:
@@ -120,16 +120,29 @@ def _apply(doc: Json, op: Op) -> Json:
         return doc
     except DeltaError:
         raise
-    except (KeyError, IndexError, TypeError) as exc:
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise DeltaError(
             f"the delta does not fit the document ({type(exc).__name__}: {exc})"
         ) from None
+
+
+def _key(parent: Json, key: Any) -> Any:
+    """`key` when it can name a place in `parent`: a string in a dict, an integer (not a
+    bool) in a list. A JSON dict's keys are strings, so a damaged path must not add others."""
+    if isinstance(parent, dict) and isinstance(key, str):
+        return key
+    if isinstance(parent, list) and isinstance(key, int) and not isinstance(key, bool):
+        return key
+    raise DeltaError(f"the delta path holds {type(key).__name__} {str(key)[:20]!r} where "
+                     f"a {'key' if isinstance(parent, dict) else 'list index'} belongs")
 
 
 def _splice(target: Json, op: Op) -> Json:
     if not isinstance(target, list):
         raise DeltaError("a splice applies to a list")
     start, removed = op["s"]
+    if not all(type(x) is int for x in (start, removed)):
+        raise DeltaError("a splice's range is two integers")
     if not (0 <= start <= len(target) and 0 <= removed <= len(target) - start):
         raise DeltaError("a splice is out of the list's range")
     items = op["v"]

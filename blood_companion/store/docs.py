@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -40,6 +41,48 @@ def canon(doc: Any) -> str:
 
 def hash_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+MAX_DEPTH = 200  # a stored value nested deeper than this is damage (a state is about 10 deep)
+
+
+class DeepJson(ValueError):
+    """Stored JSON nested deeper than MAX_DEPTH (read as damage, never a RecursionError)."""
+
+
+def load_json(text: str | bytes | None) -> Any:
+    """Stored JSON text as a value. Raises ValueError (DeepJson for nesting past MAX_DEPTH)
+    for anything that is not JSON a save holds: never RecursionError or TypeError."""
+    if not isinstance(text, (str, bytes)):
+        raise ValueError("not JSON text")
+    if _too_deep(text):
+        raise DeepJson(f"it is nested more than {MAX_DEPTH} levels deep")
+    try:
+        return json.loads(text)
+    except RecursionError:  # pragma: no cover - _too_deep counts first
+        raise DeepJson("it is nested too deeply") from None
+
+
+def _too_deep(text: str | bytes) -> bool:
+    """True when the brackets outside strings nest past MAX_DEPTH (or do not pair up). Linear
+    passes of regular expressions: the strings and all but the brackets are taken out, then
+    innermost pairs are removed once per level."""
+    raw = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    if raw.count("[") + raw.count("{") <= MAX_DEPTH:
+        return False
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", raw))
+    for _ in range(MAX_DEPTH):
+        if not brackets:
+            return False
+        brackets, n = _PAIR.subn("", brackets)
+        if n == 0:
+            return True
+    return bool(brackets)
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_PAIR = re.compile(r"(?:\[\]|\{\})+")
 
 
 def state_doc(state: CampaignState) -> Doc:

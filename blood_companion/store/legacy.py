@@ -16,8 +16,9 @@ step's state (as deltas), so :func:`rebuild_v2` works each step's state out once
    checked either way (a later version of the rules played them differently) are kept as the
    rules rebuild them and marked ``exact = 0``; ``blood campaign verify`` names them.
 
-The rebuilt file replaces the old one's contents through SQLite's backup API, under its write
-lock, after a backup copy of the old file.
+The rebuilt file is written beside the old one and moved over it while the old file's write
+lock is held, after a backup copy of it (CampaignStore.open): one upgrade per save, however
+many processes open it at once; the others wait for the lock and reopen the upgraded file.
 
 **Newer state shapes** (``engine/upcast.py``): :func:`upcast_file` rewrites every stored state
 of a file in today's shape (the deltas are worked out again), after a backup.
@@ -28,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import os
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,6 +50,7 @@ from blood_companion.store.docs import (
     canon,
     chain_rows,
     hash_text,
+    load_json,
     state_doc,
     to_state,
 )
@@ -217,9 +218,10 @@ def rebuild_steps(
     return out
 
 
-def rebuild_v2(store: OpenSave) -> None:
-    """Rebuild an app 0.1.0 save (schema version 2) in today's layout, in place (the caller
-    took a backup)."""
+def rebuild_v2(store: OpenSave) -> Path:
+    """Rebuild an app 0.1.0 save (schema version 2) in today's layout, in a new temporary
+    file (returned); the caller holds the save's write lock, took a backup, and moves the file
+    into place."""
     conn = store._conn
     with store._errors(), store._read():
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
@@ -234,7 +236,7 @@ def rebuild_v2(store: OpenSave) -> None:
         ).fetchall()
     try:
         head = int(meta["head"])
-        kept = {int(s): json.loads(text) for s, text in kept_rows}
+        kept = {int(s): load_json(text) for s, text in kept_rows}
     except (KeyError, ValueError, TypeError):
         raise DamagedSave(store.path, "its metadata or snapshots cannot be read") from None
     if [r[0] for r in rows] != list(range(1, len(rows) + 1)) or not 1 <= head <= len(rows):
@@ -252,14 +254,15 @@ def rebuild_v2(store: OpenSave) -> None:
         for s, t, d, rec, when, at in gone
     ]
     keep_meta = {k: v for k, v in meta.items() if k in ("name", "mode", "seed", "created")}
-    _install_into(store, build_file(
+    return build_file(
         store.saves_dir, store.name, new_rows, head=head, snapshots=snaps,
         meta={**keep_meta, "data_fp": ""}, marks=marks, abandoned=abandoned, install=False,
-    ))
+    )
 
 
-def upcast_file(store: OpenSave) -> None:
-    """Rewrite every state of a today's-layout file written with an older state shape."""
+def upcast_file(store: OpenSave) -> Path:
+    """Every state of a today's-layout file written with an older state shape, rewritten in a
+    new temporary file (returned; the caller holds the lock and moves it into place)."""
     conn = store._conn
     with store._errors(), store._read():
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
@@ -277,7 +280,7 @@ def upcast_file(store: OpenSave) -> None:
     raw: Any = None
     for step, _, _, _, _, delta, *_ in rows:
         try:
-            raw = dl.patch(raw if raw is not None else {}, json.loads(delta))
+            raw = dl.patch(raw if raw is not None else {}, load_json(delta))
         except (ValueError, dl.DeltaError):
             raise DamagedSave(store.path, f"the stored change of step {step} is damaged") from None
         docs.append(upcast_state(raw))
@@ -287,22 +290,8 @@ def upcast_file(store: OpenSave) -> None:
     head = int(meta["head"])
     new_rows, snaps = chain_rows(sources, docs, head=head)
     abandoned = [(Row(*r[:11]), r[11], r[12]) for r in gone]
-    _install_into(store, build_file(
+    return build_file(
         store.saves_dir, store.name, new_rows, head=head, snapshots=snaps,
         meta={**meta, "state_schema": str(STATE_SCHEMA)}, marks=marks, abandoned=abandoned,
-        datapacks={fp: (json.loads(p), first) for fp, p, first in packs}, install=False,
-    ))
-
-
-def _install_into(store: OpenSave, tmp: Any) -> None:
-    """Copy a rebuilt file over the store's file (SQLite backup API: locked and atomic)."""
-    try:
-        src = sqlite3.connect(tmp)
-        try:
-            with store._errors():
-                src.backup(store._conn)
-        finally:
-            src.close()
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        datapacks={fp: (load_json(p), first) for fp, p, first in packs}, install=False,
+    )

@@ -89,10 +89,9 @@ def delete_campaign(saves_dir: Path, name: str) -> Path:
         dest = _move_aside(saves_dir, name, path, "deleted damaged")
     else:
         try:
-            dest = store.backup("deleted")
+            dest = store.remove("deleted")
         finally:
             store.close()
-        path.unlink()
     saves.forget_last_used(saves_dir, name)
     return dest
 

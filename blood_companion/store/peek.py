@@ -63,9 +63,9 @@ def head_hash(path: Path) -> str | None:
     return key[0] if key is not None else None
 
 
-def head_key(path: Path) -> tuple[str, int] | None:
-    """:func:`head_hash` and the save's revision (it changes with every write: a step, an undo,
-    a mark), or None as for :func:`head_hash`."""
+def head_key(path: Path) -> tuple[str, int, int] | None:
+    """:func:`head_hash`, the save's revision (it changes with every write: a step, an undo,
+    a mark) and its head step, or None as for :func:`head_hash`."""
     if not _header_ok(path):
         return None
     try:
@@ -104,4 +104,4 @@ def head_key(path: Path) -> tuple[str, int] | None:
             return None
     except UnicodeEncodeError:
         return None
-    return digest, revision
+    return digest, revision, head

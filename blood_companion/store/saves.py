@@ -96,8 +96,15 @@ def save_path(saves_dir: Path, name: str) -> Path:
     name = check_campaign_name(name)
     check_saves_dir(saves_dir)
     path = saves_dir / f"{name}{SAVE_SUFFIX}"
+    try:
+        resolved, folder = path.resolve(), saves_dir.resolve()
+    except (RuntimeError, OSError):  # a symbolic link loop (RuntimeError before Python 3.13)
+        raise StoreError(
+            f"the save file {shown_path(path)} is a loop of symbolic links",
+            hint="remove the link or put the save file itself in its place",
+        ) from None
     # Defence in depth: the checked name cannot escape, but make sure of it.
-    if path.resolve().parent != saves_dir.resolve():  # pragma: no cover
+    if resolved.parent != folder:  # pragma: no cover
         raise StoreError(f"campaign name {name!r} points outside the saves folder")
     return path
 

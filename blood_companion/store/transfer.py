@@ -38,6 +38,7 @@ from blood_companion.store.docs import (
     FORMAT,
     FORMAT_VERSION,
     BadState,
+    DeepJson,
     Row,
     StepSource,
     canon,
@@ -45,6 +46,7 @@ from blood_companion.store.docs import (
     first_delta,
     hash_text,
     is_checkpoint,
+    load_json,
     state_doc,
     to_state,
 )
@@ -196,7 +198,9 @@ def read_import(file: Path) -> _Doc | _DocV1:
     """Parse and structurally check an export file. Raises ImportRefused."""
     raw = _read_bytes(file)
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = load_json(raw.decode("utf-8"))
+    except DeepJson:
+        raise _refuse(file, "its JSON is nested too deeply") from None
     except UnicodeDecodeError:
         raise _refuse(file, "it is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -287,14 +291,18 @@ def import_campaign(
     # Replace: back the old campaign up first, then swap the new file in atomically.
     tmp = build_file(saves_dir, target, rows, head=doc.head, snapshots=snaps, meta=meta,
                      marks=marks, abandoned=abandoned, install=False)
+    replaced = False
     try:
         try:
             with CampaignStore.open(saves_dir, target, catalog) as old:
-                old.backup("before import")
+                old.replace_file(tmp, "before import")  # under the old file's lock
+                replaced = True
         except StoreError:
-            backup = saves.new_backup_path(saves_dir, target, "damaged before import")
-            os.replace(path, backup)
-        os.replace(tmp, path)
+            if not replaced:  # the old file does not open: kept aside as it is
+                backup = saves.new_backup_path(saves_dir, target, "damaged before import")
+                os.replace(path, backup)
+        if not replaced:
+            os.replace(tmp, path)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
