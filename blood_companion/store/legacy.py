@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
