@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 from blood_companion.engine.actions import apply
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
 from blood_companion.store import delta as dl
 from blood_companion.store import saves
@@ -318,21 +319,27 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
         raise _refuse(file, f"its states were written by a newer Blood Companion (state schema "
                             f"{doc.state_schema}; this app, version {APP}, reads up to "
                             f"{STATE_SCHEMA})")
-    current = (APP, catalog.fingerprint())
+    from blood_companion.store.legacy import LEGACY_APP
+
     rows: list[Row] = []
     snaps: dict[int, tuple[str, str]] = {}
     raw: Any = None
     prev: dict[str, Any] | None = None
     first: dict[str, Any] = {}
+    legacy = True  # steps an app 0.1.0 save was rebuilt with come first, and only then
     for s in doc.actions:
         data = _action_json(file, f"step {s.step}", s.action, s.action_schema)
         if s.step == 1 and not (len(s.delta) == 1 and s.delta[0].get("p") == []):
             raise _refuse(file, "the first step does not hold the whole state")
         try:
             raw = dl.patch(raw if raw is not None else {}, s.delta)
+            own = hash_text(canon(raw))
         except dl.DeltaError as exc:
             raise _refuse(file, f"step {s.step}: its change does not fit ({exc})") from None
-        if hash_text(canon(raw)) != s.state_hash:
+        except (TypeError, ValueError, RecursionError):
+            raise _refuse(file, f"step {s.step}: its change makes a state that is not "
+                                "JSON a save holds") from None
+        if own != s.state_hash:
             raise _refuse(file, f"step {s.step}: its state does not match its hash (edited by "
                                 "hand, or damaged)")
         now_doc = upcast_state(raw)
@@ -340,29 +347,21 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
             if not isinstance(now_doc, dict) or not now_doc.get("started"):
                 raise _refuse(file, "the first step does not start a campaign")
             first = now_doc
+        try:
+            to_state(now_doc)
+        except BadState as exc:
+            raise _refuse(file, f"the state at step {s.step}: {exc}") from None
         chance = canon(s.chance) if s.chance else None
-        if (s.app, s.data) == current and s.exact and prev is not None:
-            try:
-                new = apply(to_state(prev), parse_stored(data, s.action_schema), catalog,
-                            s.step - 1, Chance.replay(s.chance))
-            except (RuleError, BadState) as exc:
-                raise _refuse(file, f"step {s.step} is refused by the rules: "
-                                    f"{getattr(exc, 'message', exc)}") from None
-            if canon(state_doc(new)) != canon(now_doc):
-                raise _refuse(file, f"replaying step {s.step} does not give the state recorded "
-                                    "in the file (edited by hand)")
-        keep = is_checkpoint(s.step) or s.step == doc.head
-        if keep:
-            try:
-                to_state(now_doc)
-            except BadState as exc:
-                raise _refuse(file, f"the state at step {s.step}: {exc}") from None
+        legacy = legacy and s.app == LEGACY_APP and s.data == ""
+        if not legacy:
+            _revalidate(file, s, data, prev, now_doc, catalog)
         text = canon(now_doc)
         digest = hash_text(text)
         ops = first_delta(now_doc) if prev is None else dl.diff(prev, now_doc)
         rows.append(Row(s.step, str(s.action.get("type", "")), data, ACTION_SCHEMA, chance,
-                        canon(ops), digest, s.app, s.data, s.recorded or "", int(s.exact)))
-        if keep:
+                        canon(ops), digest, s.app, s.data, s.recorded or "",
+                        int(s.exact or not legacy)))  # a replayed step is exact
+        if is_checkpoint(s.step) or s.step == doc.head:
             snaps[s.step] = (text, digest)
         prev = now_doc
     if doc.state_hash is not None and doc.state_hash != doc.actions[doc.head - 1].state_hash:
@@ -381,6 +380,32 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
     return rows, snaps, abandoned, meta
 
 
+def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
+                now_doc: dict[str, Any], catalog: Catalog) -> None:
+    """Replay step `s` with the rules engine and its recorded chance from the state before it
+    (step 1 from nothing) and refuse the file unless it gives the state the file records:
+    whatever app, data pack or "exact" mark the step claims (only the steps an app 0.1.0 save
+    was rebuilt with, which today's rules no longer play, are kept as recorded). Raises
+    ImportRefused."""
+    if s.app != APP:
+        raise _refuse(file, f"step {s.step} claims app {s.app[:20]!r}; this app ({APP}) can "
+                            "check only its own steps and those of upgraded 0.1.0 saves")
+    try:
+        before = to_state(prev) if prev is not None else CampaignState()
+        new = apply(before, parse_stored(data, s.action_schema), catalog, s.step - 1,
+                    Chance.replay(s.chance))
+    except (RuleError, BadState) as exc:
+        raise _refuse(file, f"step {s.step} is refused by the rules: "
+                            f"{getattr(exc, 'message', exc)}") from None
+    except (ValueError, TypeError, KeyError, IndexError):
+        raise _refuse(file, f"step {s.step}: its recorded chance does not fit the step") from None
+    if canon(state_doc(new)) != canon(now_doc):
+        pack = "" if s.data == catalog.fingerprint() else (
+            f" (it was recorded with data pack {s.data[:16]!r}: import it with that data)")
+        raise _refuse(file, f"replaying step {s.step} does not give the state recorded in the "
+                            f"file (edited by hand, or damaged){pack}")
+
+
 def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
     """An app 0.1.0 export: its steps rebuilt like a 0.1.0 save (store/legacy.py)."""
     from blood_companion.store.legacy import LEGACY_APP, LegacyStep, rebuild_steps
@@ -393,6 +418,8 @@ def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
     if steps[0].type != "start_campaign":
         raise _refuse(file, "the first step does not start a campaign")
     kept = {doc.head: doc.state} if doc.state is not None else {}
+    if doc.state is not None:
+        _check_kept_head(file, doc, steps, catalog)
     rebuilt = rebuild_steps(steps, kept, catalog)
     if not any(r.exact for r in rebuilt):
         raise _refuse(file, "its steps cannot be rebuilt by this version of the rules")
@@ -412,3 +439,34 @@ def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
     first = rebuilt[0].doc
     return rows, snaps, abandoned, {"mode": str(first.get("mode", "")),
                                     "seed": str(first.get("seed", 0)), "data_fp": ""}
+
+
+def _check_kept_head(file: Path, doc: _DocV1, steps: list[Any], catalog: Catalog) -> None:
+    """A format-1 export's state kept at the head is not taken on trust: it must match the
+    hash recorded with the head and, when today's rules play every step up to the head (with
+    app 0.1.0's generator), be the state they give (the log's wording aside). Where the rules
+    no longer play the log the kept state stands, as it does for an app 0.1.0 save."""
+    from blood_companion.engine.actions import parse_action, seed_for
+    from blood_companion.store.legacy import _normal
+
+    assert doc.state is not None
+    recorded = doc.actions[doc.head - 1].state_hash
+    if recorded is not None and hash_text(canon(doc.state)) != recorded:
+        raise _refuse(file, "the state kept at the head does not match its hash (edited by "
+                            "hand, or damaged)")
+    try:
+        kept = upcast_state(doc.state)
+        to_state(kept)
+    except (BadState, TypeError, ValueError, KeyError) as exc:
+        raise _refuse(file, f"the state kept at the head is not readable ({exc})") from None
+    state = CampaignState()
+    for k, step in enumerate(steps[: doc.head], start=1):
+        try:
+            action = parse_action(step.data)
+            state = apply(state, action, catalog, k - 1, Chance.legacy(seed_for(state, action),
+                                                                       k - 1))
+        except (RuleError, ValueError):
+            return
+    if _normal(state_doc(state)) != _normal(kept):
+        raise _refuse(file, f"the state kept at the head (step {doc.head}) is not the one its "
+                            "steps rebuild to (edited by hand, or damaged)")
