@@ -492,10 +492,22 @@ def recover(
         "restored_from": str(result.restored_from),
         "log_length": result.log_length,
         "salvaged": result.salvaged,
+        "kept": result.kept,
+        "left_out": result.left_out,
         "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None,
     }
     if as_json:
         print_json(doc)
+        return
+    if result.kept:
+        left = (f"; {result.left_out} damaged or unprovable row(s) left out (they stay in the "
+                "damaged copy)" if result.left_out else "")
+        stdout.print(
+            f"Recovered {chosen!r}: kept {result.kept} step(s), the longest chain whose actions "
+            f"read and re-validate{left} (head at step {result.log_length}).", markup=False,
+        )
+        if result.damaged_copy:
+            stdout.print(Text(f"The damaged file is kept as {result.damaged_copy}", style="dim"))
         return
     salvaged = (
         f"; {result.salvaged} later step(s) re-applied from the damaged file"

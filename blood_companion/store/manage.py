@@ -3,19 +3,42 @@
 from __future__ import annotations
 
 import contextlib
+import errno
+import gzip
 import os
 import shutil
 import sqlite3
 import time
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.store import saves
-from blood_companion.store.campaign_store import CampaignStore
-from blood_companion.store.docs import ROW_COLUMNS
+from blood_companion.engine.actions import apply, seed_for
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.state import CampaignState
+from blood_companion.engine.upcast import STATE_SCHEMA
+from blood_companion.store import delta as dl
+from blood_companion.store import saves, schema
+from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
+from blood_companion.store.docs import (
+    ROW_COLUMNS,
+    BadState,
+    Doc,
+    Row,
+    StepSource,
+    canon,
+    chain_rows,
+    hash_text,
+    load_json,
+    state_doc,
+    to_state,
+)
 from blood_companion.store.errors import CampaignNotFound, StoreError
+from blood_companion.store.files import build_file
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -102,7 +125,9 @@ class Recovery:
     restored_from: Path
     log_length: int
     damaged_copy: Path | None
-    salvaged: int = 0
+    salvaged: int = 0  # steps kept beyond the newest backup
+    kept: int = 0  # steps of the chain kept (a rebuilt chain), else 0
+    left_out: int = 0  # rows of the damaged file not kept (they stay in the damaged copy)
 
 
 def _readable_rows(path: Path) -> tuple[list[tuple[Any, ...]], int | None]:
@@ -197,7 +222,17 @@ def _good(path: Path, catalog: Catalog | None) -> int | None:
             if catalog is not None and not store.verify().ok:
                 return None
             return store.log_length
-    except (StoreError, sqlite3.Error, OSError):
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EFBIG):
+            raise  # no room to check it is not a bad backup: never fall back to an older one
+        return None
+    except sqlite3.Error as exc:
+        if "full" in str(exc):
+            raise OSError(errno.ENOSPC, "disk full") from None
+        return None
+    except StoreError as exc:
+        if "disk is full" in exc.message:
+            raise OSError(errno.ENOSPC, "disk full") from None
         return None
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
@@ -206,8 +241,49 @@ def _good(path: Path, catalog: Catalog | None) -> int | None:
 def recover_campaign(
     saves_dir: Path, name: str, catalog: Catalog | None, *, force: bool = False
 ) -> Recovery:
-    """Restore the newest backup that opens and verifies. A damaged current file is moved into
-    the backups folder first (never deleted). A healthy file is left alone unless `force`."""
+    """Bring a damaged campaign back: the longest chain of steps whose actions read and
+    re-validate, from the damaged file and its backups (see :func:`longest_chain`); when none
+    is left (no file, or its first step is lost everywhere) or with `force`, the newest backup
+    that opens and verifies. A damaged current file is moved into the backups folder first
+    (never deleted). A healthy file is left alone unless `force`."""
+    try:
+        return _recover(saves_dir, name, catalog, force=force)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EFBIG):
+            raise StoreError(
+                f"the disk is full: {name!r} could not be recovered; nothing was changed",
+                hint="free some space and run the command again",
+            ) from None
+        raise StoreError(
+            f"cannot recover {name!r}: {exc.strerror or exc}"
+            + (f" ({exc.filename})" if exc.filename else ""),
+        ) from None
+
+
+def _recover_chain(saves_dir: Path, name: str, chain: Chain, path: Path, backups: list[Path],
+                   catalog: Catalog | None) -> Recovery:
+    newest = 0
+    for b in backups:
+        src = _open_source(b)
+        if src is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                newest = int(src.meta["head"])
+            break
+    dest = _install_chain(saves_dir, name, chain, path)
+    with CampaignStore.open(saves_dir, name, catalog) as store:
+        length = store.log_length
+        if catalog is not None and not store.verify().ok:  # pragma: no cover - a bug
+            raise StoreError(
+                f"the steps kept of {name!r} do not verify; the damaged file is kept as {dest}"
+            )
+    kept = len(chain.docs)
+    return Recovery(name, chain.origin, length, dest, max(0, kept - newest), kept,
+                    chain.left_out)
+
+
+def _recover(
+    saves_dir: Path, name: str, catalog: Catalog | None, *, force: bool = False
+) -> Recovery:
     path = saves.save_path(saves_dir, name)
     if path.exists() and not path.is_file():
         raise StoreError(
@@ -228,9 +304,12 @@ def recover_campaign(
                     hint="add --force to restore the newest backup anyway (the current file is "
                     "kept as a backup)",
                 )
-    for backup in saves.list_backups(saves_dir, name):
-        if "damaged" in backup.name:
-            continue
+    backups = [b for b in saves.list_backups(saves_dir, name) if "damaged" not in b.name]
+    if path.is_file() and not force:
+        chain = longest_chain(path, backups, catalog)
+        if chain.docs:
+            return _recover_chain(saves_dir, name, chain, path, backups, catalog)
+    for backup in backups:
         length = _good(backup, catalog)
         if length is None:
             continue
@@ -258,3 +337,327 @@ def recover_campaign(
         hint="an exported JSON file can be brought back with `blood campaign import FILE "
         "--replace`",
     )
+
+
+# ---------------------------------------------------------------------- recovering a chain
+#
+# `recover` of a damaged file keeps the longest chain of steps from step 1 whose actions read
+# and re-validate, taking each step from the damaged file or, where its row there is damaged or
+# gone, from a backup (read in memory: no disk space is needed to check them). What a damaged
+# hash, delta or snapshot covered is derived again from what is intact: the delta gives the
+# state when the hash proves it; a snapshot when its checksum does; the rules engine replaying
+# the action (with its recorded chance, or the chance the step's seed gives) when it lands on the
+# recorded hash, or when the hash is damaged and the delta agrees. A step recorded with this app
+# and data pack is kept only if replaying it gives its state, so `verify` passes afterwards.
+
+
+@dataclass
+class _Source:
+    """The rows one file (the damaged save or a backup) still holds, read leniently."""
+
+    rows: dict[int, tuple[Any, ...]]
+    snaps: dict[int, tuple[str, str]]
+    meta: dict[str, str]
+    marks: dict[str, int]
+    abandoned: list[tuple[Any, ...]]
+    packs: list[tuple[Any, ...]]
+    path: Path | None = None
+
+
+def _read_source(conn: sqlite3.Connection) -> _Source:
+    conn.text_factory = lambda b: b.decode("utf-8", "replace")
+    src = _Source({}, {}, {}, {}, [], [])
+
+    def each(sql: str, keys: str) -> list[tuple[Any, ...]]:
+        try:
+            ids = [r[0] for r in conn.execute(keys)]
+        except sqlite3.Error:
+            return []
+        out = []
+        for key in ids:
+            with contextlib.suppress(sqlite3.Error):
+                row = conn.execute(sql, (key,)).fetchone()
+                if row is not None:
+                    out.append(tuple(row))
+        return out
+
+    for row in each(f"SELECT {ROW_COLUMNS} FROM actions WHERE step = ?",
+                    "SELECT step FROM actions ORDER BY step"):
+        if isinstance(row[0], int):
+            src.rows[row[0]] = row
+    for step, text, digest in each("SELECT step, state, state_hash FROM snapshots WHERE step = ?",
+                                   "SELECT step FROM snapshots"):
+        if isinstance(step, int) and isinstance(text, str) and hash_text(text) == digest:
+            src.snaps[step] = (text, digest)
+    with contextlib.suppress(sqlite3.Error):
+        src.meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
+    with contextlib.suppress(sqlite3.Error):
+        src.marks = {str(n): s for n, s in conn.execute("SELECT name, step FROM marks")
+                     if isinstance(s, int)}
+    src.abandoned = each(f"SELECT {ROW_COLUMNS}, abandoned, replaced_at FROM abandoned "
+                         "WHERE id = ?", "SELECT id FROM abandoned ORDER BY id")
+    src.packs = each("SELECT fp, prints, first_step FROM datapacks WHERE fp = ?",
+                     "SELECT fp FROM datapacks")
+    return src
+
+
+def _open_source(path: Path) -> _Source | None:
+    """A save file or backup read without writing anything anywhere (a compressed backup is
+    inflated in memory). None when it is not a save of today's layout."""
+    try:
+        if path.name.endswith(saves.GZ):
+            with gzip.open(path, "rb") as fh:
+                data = fh.read(saves.MAX_BACKUP_BYTES + 1)
+            if len(data) > saves.MAX_BACKUP_BYTES:
+                return None
+            conn = sqlite3.connect(":memory:")
+            conn.deserialize(data)
+        else:
+            conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True)
+    except (OSError, EOFError, zlib.error, sqlite3.Error, RuntimeError, MemoryError):
+        return None
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if version != schema.SCHEMA_VERSION or app_id != schema.APPLICATION_ID:
+            return None
+        src = _read_source(conn)
+        if src.meta.get("state_schema", str(STATE_SCHEMA)) != str(STATE_SCHEMA):
+            return None
+        src.path = path
+        return src
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+
+
+def _clean(row: tuple[Any, ...]) -> bool:
+    """A row whose JSON columns all read (one that `log` and `export` can show)."""
+    try:
+        if not isinstance(row[0], int) or not isinstance(row[3], int):
+            return False
+        load_json(row[2])
+        if row[4]:
+            load_json(row[4])
+        load_json(row[5])
+        return all(isinstance(v, str) for v in (row[1], row[6], row[7], row[8], row[9]))
+    except ValueError:
+        return False
+
+
+def _derive(
+    k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[str, str]],
+    catalog: Catalog | None, nxt: list[tuple[Any, ...]],
+) -> tuple[Doc, StepSource] | None:
+    """The state after step `k` from one candidate row (and the snapshots of step k), as the
+    module comment says, with the step's source; None when the row cannot be trusted."""
+    try:
+        data, av = row[2], row[3]
+        action = parse_stored(data, av)
+        app, fp = str(row[7]), str(row[8])
+        recorded = row[6] if isinstance(row[6], str) else ""
+    except (RuleError, ValueError, TypeError, IndexError):
+        return None
+    try:
+        chance: list[Any] | None = load_json(row[4]) if row[4] else []
+        if not isinstance(chance, list):
+            chance = None
+    except ValueError:
+        chance = None
+    delta_doc: Doc | None = None
+    try:
+        ops = load_json(row[5])
+        delta_doc = dl.patch(prev if prev is not None else {}, ops)
+        to_state(delta_doc)
+    except (ValueError, TypeError, dl.DeltaError, BadState, RecursionError):
+        delta_doc = None
+    engine_doc: Doc | None = None
+    chance_text: str | None = canon(chance) if chance else None
+    current = catalog is not None and (app, fp) == (APP, catalog.fingerprint())
+    if catalog is not None:
+        try:
+            before = to_state(prev) if prev is not None else CampaignState()
+            if chance is not None:
+                engine_doc = state_doc(apply(before, action, catalog, k - 1,
+                                             Chance.replay(chance)))
+            else:  # the recorded chance is damaged: the step's seed gives it again
+                fresh = Chance.fresh(seed_for(before, action), k - 1)
+                engine_doc = state_doc(apply(before, action, catalog, k - 1, fresh))
+                chance_text = canon(fresh.outcomes) if fresh.outcomes else None
+        except (RuleError, BadState, ValueError, TypeError, KeyError, IndexError):
+            engine_doc = None
+    if chance is None and (engine_doc is None or hash_text(canon(engine_doc)) != recorded):
+        return None  # a damaged chance is only trusted once the rules rebuild it exactly
+
+    def proven(doc: Doc | None) -> bool:
+        return doc is not None and hash_text(canon(doc)) == recorded
+
+    snap_docs = []
+    for text, _ in snaps:
+        with contextlib.suppress(ValueError):
+            snap_docs.append(load_json(text))
+    doc: Doc | None = None
+    if proven(delta_doc):
+        doc = delta_doc
+    elif any(proven(s) for s in snap_docs):
+        doc = next(s for s in snap_docs if proven(s))
+    elif proven(engine_doc):
+        doc = engine_doc
+    elif engine_doc is not None and delta_doc is not None and canon(engine_doc) == canon(
+            delta_doc):
+        doc = delta_doc  # the hash alone is damaged
+    elif engine_doc is not None and any(canon(engine_doc) == canon(s) for s in snap_docs):
+        doc = engine_doc
+    elif delta_doc is not None and not current and any(
+        _proves(delta_doc, later) for later in nxt
+    ):
+        doc = delta_doc  # an older app's step: the next step's hash proves it
+    if doc is None:
+        return None
+    if current and row[10] and engine_doc is not None and canon(engine_doc) != canon(doc):
+        return None  # the action (or its chance) no longer gives its state: damaged
+    if current and row[10] and engine_doc is None:
+        return None
+    exact = int(row[10]) if isinstance(row[10], int) else 0
+    when = row[9] if isinstance(row[9], str) else ""
+    return doc, StepSource(action.type, data, av, chance_text, app, fp, when, exact)
+
+
+def _proves(doc: Doc, later: tuple[Any, ...]) -> bool:
+    try:
+        return hash_text(canon(dl.patch(doc, load_json(later[5])))) == later[6]
+    except (ValueError, TypeError, dl.DeltaError, RecursionError):
+        return False
+
+
+@dataclass(frozen=True)
+class Chain:
+    """What :func:`longest_chain` kept: the steps' sources and states, and what it read."""
+
+    sources: list[StepSource]
+    docs: list[Doc]
+    damaged: Path
+    file: _Source | None
+    left_out: int  # rows of the damaged file not kept (damaged, or after the chain)
+    origin: Path  # where the last kept step came from (the damaged file or a backup)
+
+
+def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -> Chain:
+    """The longest chain of steps from step 1 that the damaged file and the backups give
+    (see the comment above)."""
+    file = None
+    with contextlib.suppress(OSError, sqlite3.Error):
+        conn = sqlite3.connect(damaged.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            file = _read_source(conn)
+            file.path = damaged
+        finally:
+            conn.close()
+    others: list[_Source] | None = None
+    sources: list[StepSource] = []
+    docs: list[Doc] = []
+    prev: Doc | None = None
+    k = 1
+    origin = damaged
+    while True:
+        pool = [file] if file is not None else []
+        found = _take(k, prev, pool, catalog)
+        if found is None:
+            if others is None:
+                others = [s for s in (_open_source(b) for b in backups) if s is not None]
+            found = _take(k, prev, [file, *others] if file is not None else others, catalog)
+        if found is None:
+            break
+        doc, src, origin = found
+        sources.append(src)
+        docs.append(doc)
+        prev = doc
+        k += 1
+    rows = len(file.rows) if file is not None else 0
+    kept_from_file = sum(1 for s in range(1, k) if file is not None and s in file.rows)
+    return Chain(sources, docs, damaged, file, rows - kept_from_file, origin)
+
+
+def _take(k: int, prev: Doc | None, pool: list[Any], catalog: Catalog | None
+          ) -> tuple[Doc, StepSource, Path] | None:
+    snaps = [s.snaps[k] for s in pool if s is not None and k in s.snaps]
+    for src in pool:
+        if src is None or k not in src.rows:
+            continue
+        nxt = [s.rows[k + 1] for s in pool if s is not None and k + 1 in s.rows]
+        found = _derive(k, prev, src.rows[k], snaps, catalog, nxt)
+        if found is not None:
+            return found[0], found[1], src.path
+    return None
+
+
+def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path:
+    """Write the kept chain as the campaign's file (the damaged one moved into the backups
+    first, under its lock when SQLite can still lock it); return where the damaged copy went."""
+    file = chain.file
+    meta = file.meta if file is not None else {}
+    n = len(chain.docs)
+    try:
+        head = int(meta.get("head", n))
+    except ValueError:
+        head = n
+    head = head if 1 <= head <= n else n
+    rows, snaps = chain_rows(chain.sources, chain.docs, head=head)
+    abandoned: list[tuple[Row, str, int]] = []
+    if file is not None:
+        for r in file.abandoned:
+            if _clean(r[:11]) and isinstance(r[12], int):
+                abandoned.append((Row(*r[:11]), str(r[11]), r[12]))
+        for s in sorted(file.rows):
+            r = file.rows[s]
+            if s > n and _clean(r):
+                abandoned.append((Row(*r[:10], int(r[10]) if isinstance(r[10], int) else 0),
+                                  "", n + 1))
+    packs: dict[str, tuple[dict[str, str], int]] = {}
+    for fp, prints, first in (file.packs if file is not None else []):
+        with contextlib.suppress(ValueError):
+            value = load_json(prints)
+            if isinstance(fp, str) and isinstance(value, dict) and isinstance(first, int):
+                packs[fp] = (value, first)
+    start = chain.docs[0]
+    keep_meta = {
+        "mode": str(start.get("mode", meta.get("mode", ""))),
+        "seed": str(start.get("seed", meta.get("seed", "0"))),
+        "data_fp": meta.get("data_fp", ""),
+    }
+    if "created" in meta:
+        keep_meta["created"] = meta["created"]
+    marks = {m: s for m, s in (file.marks if file is not None else {}).items() if 1 <= s <= n}
+    tmp = build_file(saves_dir, name, rows, head=head, snapshots=snaps, meta=keep_meta,
+                     marks=marks, abandoned=abandoned, datapacks=packs, install=False)
+    try:
+        with _lock_of(path):
+            dest = _move_aside(saves_dir, name, path, "damaged")
+            os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    return dest
+
+
+@contextlib.contextmanager
+def _lock_of(path: Path) -> Iterator[None]:
+    """Hold the write lock of a (damaged) save while it is moved away, when SQLite can still
+    lock it: a writer waiting for it then finds it replaced and reopens the new file."""
+    conn = None
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True, timeout=5.0,
+                               isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error:
+        if conn is not None:
+            conn.close()
+        conn = None
+    try:
+        yield
+    finally:
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            conn.close()
