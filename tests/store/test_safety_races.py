@@ -166,3 +166,72 @@ def test_24_6_stored_views_never_lag_the_save_after_parallel_writers(tmp_path: P
         stale += found
         assert truth["coins"] == total and truth["head"] == 1 + total
     assert stale == 0
+
+
+# ---------------------------------------------------------------------- the same, step by step
+# The races above in real processes; below, the one interleaving that loses (or stales) each
+# time, forced in one process, so a fix cannot pass by luck of timing.
+
+
+def test_24_5_a_step_committed_while_delete_copies_the_file_is_never_lost(
+    new_store: Any, saves_dir: Path, catalog: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from blood_companion.engine.campaign import AdjustWagon
+    from blood_companion.store import CampaignStore, StoreError, saves
+    from blood_companion.store.manage import delete_campaign
+
+    new_store("demo").close()
+    acked: list[str] = []
+    real = saves.write_backup
+
+    def racing_writer() -> None:
+        try:
+            with CampaignStore.open(saves_dir, "demo", catalog, timeout=5.0) as other:
+                other.record(AdjustWagon(coins=1, reason="racer"))
+                acked.append("racer")
+        except StoreError:
+            pass  # refused: not acknowledged, so not owed
+
+    def copy_then_let_a_writer_in(conn: Any, target: Path) -> None:
+        real(conn, target)
+        if "deleted" in target.name:
+            t = threading.Thread(target=racing_writer)
+            t.start()
+            t.join(1.0)  # the writer commits now unless delete holds the lock
+            threads.append(t)
+
+    threads: list[threading.Thread] = []
+    monkeypatch.setattr(saves, "write_backup", copy_then_let_a_writer_in)
+    kept = delete_campaign(saves_dir, "demo")
+    for t in threads:
+        t.join(30)
+    found = set(_reasons(kept))
+    if (saves_dir / "demo.blood.db").exists():
+        found |= set(_reasons(saves_dir / "demo.blood.db"))
+    assert set(acked) <= found
+
+
+def test_24_6_a_view_drawn_before_another_write_is_never_shown_for_the_new_head(
+    new_store: Any, saves_dir: Path, catalog: Any
+) -> None:
+    from blood_companion.cli import views
+    from blood_companion.cli.settings import Settings, using
+    from blood_companion.cli.view_docs import refresh
+    from blood_companion.engine.campaign import AdjustWagon
+    from blood_companion.store import CampaignStore
+
+    new_store("demo").close()
+    settings = Settings(saves_dir, None, "demo")
+    with using(settings), CampaignStore.open(saves_dir, "demo", catalog) as a, \
+            CampaignStore.open(saves_dir, "demo", catalog) as b:
+        a.record(AdjustWagon(coins=1, reason="a"))
+        b.record(AdjustWagon(coins=1, reason="b"))  # b syncs to a's step, then writes
+        refresh(b)
+        refresh(a)  # late: a's board is of step 2, the file's head is step 3
+        for view in ("status", "campaign-show"):
+            doc = views.cached(view, settings)
+            if doc is not None:
+                assert doc["state_hash"] == b.state_hash, view
+                assert doc["wagon"]["coins"] == 2, view

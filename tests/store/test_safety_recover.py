@@ -9,6 +9,7 @@ every damage of a derivable column; tracebacks 0.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import resource
@@ -24,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from blood_companion.engine.campaign import AdjustWagon
-from blood_companion.store import CampaignStore, DamagedSave, StoreError
+from blood_companion.store import CampaignStore, DamagedSave, StoreError, saves
 from blood_companion.store.manage import recover_campaign
 
 STEPS = 60  # steps recorded after the first (a snapshot at 50, a backup at step 1)
@@ -162,7 +163,10 @@ def test_24_3_recover_with_little_room_never_falls_back_to_step_1(
     _sql(path, DAMAGE["hash"], 120)
     before = path.read_bytes()
     size = len(before)
-    for limit, fits in ((size + (64 << 10), True), (size // 3, False)):
+    first = min(saves.list_backups(saves_dir, "demo"), key=lambda p: p.name)
+    small = len(gzip.decompress(first.read_bytes())) + 8192  # room for the step-1 backup only
+    assert small < size
+    for limit, fits in ((size + (64 << 10), True), (small, False)):
         run = subprocess.run([sys.executable, "-c", RECOVER_LIMITED, str(saves_dir), str(limit)],
                              capture_output=True, text=True, timeout=300)
         assert "unexpected" not in run.stderr and "Traceback" not in run.stderr, run.stderr
