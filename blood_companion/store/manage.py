@@ -612,8 +612,8 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
         for s in sorted(file.rows):
             r = file.rows[s]
             if s > n and _clean(r):
-                abandoned.append((Row(*r[:10], int(r[10]) if isinstance(r[10], int) else 0),
-                                  "", n + 1))
+                exact = int(r[10]) if isinstance(r[10], int) else 0
+                abandoned.append((Row(*(tuple(r[:10]) + (exact,))), "", n + 1))
     packs: dict[str, tuple[dict[str, str], int]] = {}
     for fp, prints, first in (file.packs if file is not None else []):
         with contextlib.suppress(ValueError):
