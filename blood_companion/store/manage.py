@@ -178,7 +178,8 @@ def _salvage(store: CampaignStore, damaged: Path) -> int:
     mine = store.log()
     if last not in by_step or by_step[last][6] != mine[-1].state_hash:
         return 0  # not the same history (or unreadable): leave the backup as it is
-    later = [by_step[s] for s in sorted(by_step) if s > last]
+    # a row whose JSON no longer reads is never copied back (it stays in the damaged copy)
+    later = [by_step[s] for s in sorted(by_step) if s > last and _clean(by_step[s])]
     count = store.append_recorded(later)
     if head is not None and 1 <= head < store.head:
         store.undo_to(head)
@@ -513,6 +514,8 @@ def _derive(
         _proves(delta_doc, later) for later in nxt
     ):
         doc = delta_doc  # an older app's step: the next step's hash proves it
+    elif engine_doc is not None and any(_proves(engine_doc, later) for later in nxt):
+        doc = engine_doc  # hash and delta both damaged: the rules and the next step agree
     if doc is None:
         return None
     if current and row[10] and engine_doc is not None and canon(engine_doc) != canon(doc):
