@@ -99,6 +99,9 @@ class Question(NightModel):
     n: int = 0
     cards: list[str] = Field(default_factory=list)  # "order": the cards whose Effects wait
     about: str = ""  # what a "confirm" question decides ("weakness:front": a Trophy)
+    # The queued EnemyJob (its ``id``) whose Effect asked it; 0 when no job did (a discard, a
+    # Trophy, an order) or in a save from before job ids, where the front job asked it.
+    job: int = 0
 
 
 class EnemyJob(NightModel):
@@ -106,8 +109,14 @@ class EnemyJob(NightModel):
 
     ``source``: ``reaction`` (a Reaction card on the Line, ``slot`` its index), ``minion`` (one
     Miniature of the Minion card on ``space``), ``skill`` (a Nemesis Skill, ``effects`` names
-    which) or ``weakness`` (a Weakness card's Effects)."""
+    which) or ``weakness`` (a Weakness card's Effects).
 
+    ``id`` names the job in the queue, so the engine always advances the job it is resolving,
+    whatever was queued in front of it meanwhile (an Interruption revealed by its Threat).
+    Several rules queue jobs; the queue runner (``engine/night/enemy.py``, :func:`number_jobs`)
+    numbers each one still at 0 before it resolves anything (saves from before ids included)."""
+
+    id: int = 0
     source: Literal["reaction", "minion", "skill", "weakness", "trouper", "event"]
     card: str
     label: str

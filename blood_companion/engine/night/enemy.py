@@ -96,13 +96,55 @@ def _order(job: EnemyJob, effects: list[m.Effect]) -> list[int]:
     return [k for k in job.effects if 0 <= k < len(effects)]
 
 
+# Questions a queued job asks about its own Effect (answered with that job's cursor).
+JOB_QUESTIONS = frozenset({"in_range", "closest", "farthest", "leader", "test", "confirm"})
+
+
+def _asked_by_job(q: Question) -> bool:
+    return q.kind in JOB_QUESTIONS and not q.about.startswith("weakness:")
+
+
+def number_jobs(state: CampaignState) -> CampaignState:
+    """Every queued job without an id gets the next free one, in queue order (the rules that
+    queue jobs leave it at 0; so do saves from before ids). A job's question from such a save
+    belongs to the front job, as it did then."""
+    night = fx.night_of(state)
+    if all(j.id for j in night.queue):
+        return state
+    top = max((j.id for j in night.queue), default=0)
+    queue = []
+    for j in night.queue:
+        if not j.id:
+            top += 1
+            j = j.model_copy(update={"id": top})
+        queue.append(j)
+    pending = [
+        q.model_copy(update={"job": queue[0].id})
+        if not q.job and _asked_by_job(q) and not night.queue[0].id
+        else q
+        for q in night.pending
+    ]
+    return fx.with_night(state, queue=queue, pending=pending)
+
+
+def queued_job(state: CampaignState, job_id: int) -> EnemyJob | None:
+    """The queued job with this id (None once it left the queue)."""
+    return next((j for j in fx.night_of(state).queue if j.id == job_id), None)
+
+
 def _set_job(state: CampaignState, job: EnemyJob) -> CampaignState:
-    q = list(fx.night_of(state).queue)
-    q[0] = job
-    return fx.with_night(state, queue=q)
+    """The job's new cursor, in its own place in the queue (found by its id)."""
+    queue = [job if j.id == job.id else j for j in fx.night_of(state).queue]
+    return fx.with_night(state, queue=queue)
 
 
-def _ask(state: CampaignState, question: Question) -> CampaignState:
+def _drop_job(state: CampaignState, job: EnemyJob) -> CampaignState:
+    return fx.with_night(state, queue=[j for j in fx.night_of(state).queue if j.id != job.id])
+
+
+def _ask(state: CampaignState, job: EnemyJob, question: Question) -> CampaignState:
+    """``job`` asks the table ``question`` about its current Effect."""
+    question = question.model_copy(update={"job": job.id})
     return fx.with_night(state, pending=[*fx.night_of(state).pending, question])
 
 
@@ -117,6 +159,7 @@ def run_queue(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSt
     """Resolve queued Enemy cards until a question is pending, the queue is empty or the night
     ends."""
     for _ in range(10_000):  # a guard against a data loop, never reached by real cards
+        state = number_jobs(state)
         night = fx.night_of(state)
         if night.pending or not night.queue or night.result is not None:
             return state
@@ -125,8 +168,7 @@ def run_queue(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSt
 
 
 def _finish_job(state: CampaignState, catalog: Catalog, job: EnemyJob) -> CampaignState:
-    night = fx.night_of(state)
-    state = fx.with_night(state, queue=list(night.queue[1:]))
+    state = _drop_job(state, job)
     if job.source == "reaction" and job.slot is not None:
         line = list(fx.night_of(state).reaction_line)
         if job.slot < len(line):
@@ -169,7 +211,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
     if job.source == "minion":
         slot = next((s for s in night.minions if s.space == job.space), None)
         if slot is None or slot.minion != job.card or slot.alive <= 0:
-            return fx.with_night(state, queue=list(night.queue[1:]))
+            return _drop_job(state, job)
     effects = job_effects(state, catalog, job)
     order = _order(job, effects)
     if job.effect >= len(order):
@@ -179,7 +221,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
     if job.stage == "start" and eff.is_free_text:
         # words the app cannot read: the table resolves them as printed ("never guess")
         if not job.confirmed:
-            return _ask(state, Question(
+            return _ask(state, job, Question(
                 kind="confirm",
                 prompt=f"{job.label} (Effect {order[job.effect] + 1}): the app cannot read this "
                 f"Effect. Resolve it at the table as printed, then answer yes (no if it does "
@@ -196,6 +238,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
         if holds is None:
             return _ask(
                 state,
+                job,
                 Question(
                     kind="confirm",
                     prompt=f"{job.label} (Effect {order[job.effect] + 1}): does its Condition "
@@ -208,7 +251,9 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
         target = eff.target
         if target is None or interp.target_rule(eff).enemy == "none":
             state = _apply_global(state, catalog, rng, job, eff, src)
-            return _next_effect(state, fx.night_of(state).queue[0])
+            # this job goes on, whatever its Elements queued in front of it (an Interruption
+            # revealed by its Threat resolves first: "Game Turns")
+            return _next_effect(state, job)
         everyone = list(range(len(state.troupers)))
         job = job.model_copy(
             update={"stage": "priorities", "candidates": everyone, "priority_at": 0}
@@ -218,6 +263,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
             dist = "Special Area" if target.distance == "area" else f"Distance {target.distance}"
             return _ask(
                 state,
+                job,
                 Question(
                     kind="in_range",
                     prompt=f"{job.label} (Effect {order[job.effect] + 1}): which Troupers are at "
@@ -243,7 +289,7 @@ def _start_trouper_effect(
         interp.check_costs(state, catalog, owner, eff, interp.Payment(confirmed=job.confirmed))
     except RuleError:
         if interp.condition_holds(state, owner, eff.condition) is None and not job.confirmed:
-            return _ask(state, Question(
+            return _ask(state, job, Question(
                 kind="confirm",
                 prompt=f"{job.label}: does its Condition hold? {interp.condition_text(eff)}",
             ))
@@ -259,7 +305,7 @@ def _start_trouper_effect(
                                      "priority_at": len(eff.target.priority) if eff.target
                                      else 0})
         state = _set_job(state, job)
-        return _ask(state, Question(
+        return _ask(state, job, Question(
             kind="leader",
             prompt=f"{job.label}: which Trouper does {fx.name_of(state, catalog, owner)}'s "
             "Effect target?",
@@ -286,6 +332,7 @@ def _apply_priorities(
                 state = _set_job(state, job)
                 return _ask(
                     state,
+                    job,
                     Question(
                         kind="closest" if p == "closest" else "farthest",
                         prompt=f"{job.label}: which of {_names(state, catalog, cands)} "
@@ -300,6 +347,7 @@ def _apply_priorities(
             state = _set_job(state, job)
             return _ask(
                 state,
+                job,
                 Question(
                     kind="leader",
                     prompt=f"{job.label}: still tied between {_names(state, catalog, cands)}; "
@@ -362,6 +410,7 @@ def _resolve_targets(
         owner = job.owner if job.owner is not None else t
         return _ask(
             state,
+            job,
             Question(
                 kind="test",
                 prompt=f"{job.label}: {fx.name_of(state, catalog, owner)} takes the Effect's "
@@ -375,6 +424,7 @@ def _resolve_targets(
     if eff.test is not None:
         return _ask(
             state,
+            job,
             Question(
                 kind="test",
                 prompt=f"{job.label}: {fx.name_of(state, catalog, t)} may dodge "
@@ -444,18 +494,29 @@ def current_question(state: CampaignState) -> Question:
     return night.pending[0]
 
 
+def _asking(state: CampaignState) -> tuple[CampaignState, Question, EnemyJob]:
+    """The waiting question and the queued job that asked it (found by its id; the queue
+    numbered first, for saves from before ids). Raises RuleError."""
+    state = number_jobs(state)
+    q = current_question(state)
+    job = queued_job(state, q.job)
+    if job is None:
+        raise RuleError("the Enemy card that asked this question is no longer being resolved")
+    return state, q, job
+
+
 def answer_targets(
     state: CampaignState, catalog: Catalog, rng: Chance, chosen: list[int]
 ) -> CampaignState:
     """Answer an in_range / closest / farthest / leader question with Trouper indexes."""
     q = current_question(state)
-    night = fx.night_of(state)
     if q.kind in ("test", "discard", "wound", "confirm", "order"):
         raise RuleError(
             "this question is answered with "
             + ("the dodge Test's roll" if q.kind == "test" else "the cards to discard"),
             see=("night_roll",) if q.kind == "test" else ("night_answer",),
         )
+    state, q, job = _asking(state)
     bad = [i for i in chosen if i not in q.candidates]
     if bad:
         raise RuleError(
@@ -467,7 +528,6 @@ def answer_targets(
         raise RuleError(f"name at least one of {_names(state, catalog, q.candidates)}")
     if q.kind == "leader" and len(chosen) != 1:
         raise RuleError("the Leader picks exactly one target")
-    job = night.queue[0]
     job = job.model_copy(update={"candidates": chosen})
     state = _answered(state)
     state = _set_job(state, job)
@@ -523,11 +583,11 @@ def answer_confirm(
     q = current_question(state)
     if q.kind != "confirm":
         raise RuleError("the waiting question is not a yes or no")
-    night = fx.night_of(state)
-    state = _answered(state)
     if q.about.startswith("weakness:"):
+        state = _answered(state)
         return run_queue(fx.weakness_trophy(state, catalog, q.about[9:], yes), catalog, rng)
-    job = night.queue[0]
+    state, q, job = _asking(state)
+    state = _answered(state)
     if yes:
         state = _set_job(state, job.model_copy(update={"confirmed": True}))
     else:
@@ -562,8 +622,7 @@ def answer_test(
     q = current_question(state)
     if q.kind != "test" or q.trouper is None:
         raise RuleError("the waiting question is not a Test")
-    night = fx.night_of(state)
-    job = night.queue[0]
+    state, q, job = _asking(state)
     effects = job_effects(state, catalog, job)
     order = _order(job, effects)
     state = _answered(state)
