@@ -4,16 +4,19 @@ fails on the code before the item was fixed."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 from night_bot import Table, new_table
 from night_invariants import NightInvariants
 
+from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import AnswerQuestion, NextPhase, RollTest
+from blood_companion.engine.night.options import night_view
 from blood_companion.engine.night_state import ReactionSlot
 from blood_companion.engine.state import state_hash
 
@@ -108,3 +111,96 @@ def test_rule_1_a_question_from_a_save_before_job_ids_belongs_to_the_front_job(
     assert [j.id for j in night.queue] == [1, 2]  # numbered in queue order
     assert night.pending[0].kind == "test" and night.pending[0].job == 1
     assert night.queue[0].card == COLD and night.queue[0].targets == [0]
+
+
+# --------------------------------------------------------------------------- 10 ties, the Leader
+
+
+def test_rule_10_fewest_wounds_counts_the_wounds_no_card_marks(catalog: Any) -> None:
+    table = new_table(catalog, 2, seed=3, nemesis="corvin")
+    # Aurel took 2 Wounds with no card left to mark them; Ioana has 1 Wound card
+    ioana = table.state.troupers[1]
+    table.state = fx.with_trouper(table.state, 0, unmarked_wounds=2)
+    table.state = fx.with_trouper(table.state, 1, wounds=[ioana.hand[0]], hand=ioana.hand[1:])
+    start = nemesis_phase_next(table, [COLD], [], 0)
+    table.do(NextPhase())
+    q = table.night.pending[0]
+    assert q.kind == "closest"
+    table.do(AnswerQuestion(troupers=["aurel", "ioana"]))  # both as close: fewest Wounds
+    q = table.night.pending[0]
+    assert q.kind == "test" and q.trouper == 1  # Ioana (1 Wound), not Aurel (2)
+    assert texts(table, start)[-1] == "Answer: Aurel, the Thread-Walker, Ioana of the Seven Veils"
+
+
+def test_rule_10_every_leaders_rule_question_names_the_leader(catalog: Any) -> None:
+    table = new_table(catalog, 2, seed=3, nemesis="corvin")
+    table.state = table.state.model_copy(update={"leader": 1})
+    nemesis_phase_next(table, [COLD], [], 0)
+    table.do(NextPhase())
+    ioana = "Ioana of the Seven Veils holds the Leader token and decides"
+    q = table.night.pending[0]
+    assert q.kind == "closest" and f"in doubt, {ioana}" in q.prompt
+    table.do(AnswerQuestion(troupers=["aurel", "ioana"]))  # no Wounds either: still tied
+    q = table.night.pending[0]
+    assert q.kind == "leader" and q.candidates == [0, 1]
+    assert q.prompt.endswith(f"which one is the target? ({ioana} (Leader's Rule))")
+    view = night_view(table.state, table.catalog)
+    assert view.prompt == q.prompt  # said once, by name
+    refused(table, AnswerQuestion(troupers=["aurel", "ioana"]), "exactly one")
+    table.do(AnswerQuestion(troupers=["ioana"]))
+    assert table.night.pending[0].kind == "test" and table.night.pending[0].trouper == 1
+
+
+# --------------------------------------------------------------------------- 11 players' order
+
+
+def timed_catalog(catalog: Any) -> Any:
+    """Aurel's and Ioana's first Items draw a card at the Beginning of the Turn (the shipped
+    placeholder cards have no such timing)."""
+    items = []
+    for it in catalog.all("trouper_items"):
+        if it.id in ("aurel-i01", "ioana-i01"):
+            eff = m.Effect(type="quick", timing="beginning_of_turn", target=m.Target(kind="self"),
+                           outcome=[m.Outcome(kind="draw", n=1)])
+            it = it.model_copy(update={"starting": it.starting.model_copy(
+                update={"effects": [eff]})})
+        items.append(it)
+    return dataclasses.replace(catalog, records={**catalog.records, "trouper_items": items})
+
+
+def test_rule_11_the_players_order_the_nemesis_skills_with_their_own_effects(
+    catalog: Any,
+) -> None:
+    # Lucilla's Skill The Colony Feeds resolves at the Beginning of the Turn too
+    table = new_table(timed_catalog(catalog), 2, seed=3, nemesis="lucilla")
+    night = table.night
+    assert night.phase == "start_of_turn"
+    q = night.pending[0]
+    assert q.kind == "order"
+    assert q.cards == ["lucilla", "aurel-i01", "ioana-i01"]  # the Nemesis's first by default
+    assert "Lucilla: The Colony Feeds" in q.prompt
+    assert "Aurel, the Thread-Walker holds the Leader token and settles a disagreement" in q.prompt
+    assert [j.card for j in night.queue] == q.cards  # nothing resolved before the answer
+    refused(table, AnswerQuestion(cards=["aurel-i01", "ioana-i01"]), "every card")
+    hands = [len(t.hand) for t in table.state.troupers]
+    start = len(night.log)
+    table.do(AnswerQuestion(cards=["aurel-i01", "lucilla", "ioana-i01"]))
+    # Aurel's Item first; then Lucilla's Skill asks who is in range, before Ioana's Item
+    night = table.night
+    assert [len(t.hand) for t in table.state.troupers] == [hands[0] + 1, hands[1]]
+    q = night.pending[0]
+    assert q.kind == "in_range" and q.prompt.startswith("Lucilla: The Colony Feeds")
+    assert [j.card for j in night.queue] == ["lucilla", "ioana-i01"]
+    table.do(AnswerQuestion(troupers=[]))
+    assert [len(t.hand) for t in table.state.troupers] == [hands[0] + 1, hands[1] + 1]
+    draws = [k for k, e in enumerate(table.night.log[start:]) if e.kind == "draws"]
+    skill = [k for k, e in enumerate(table.night.log[start:]) if e.kind == "no_target"]
+    assert [table.night.log[start + k].args["who"] for k in draws] == ["aurel", "ioana"]
+    assert draws[0] < skill[0] < draws[1]
+    assert table.log[-2] == AnswerQuestion(cards=["aurel-i01", "lucilla", "ioana-i01"])
+    assert state_hash(table.replayed()) == state_hash(table.state)
+
+
+def test_rule_11_with_one_card_waiting_nothing_is_asked(catalog: Any) -> None:
+    table = new_table(catalog, 2, seed=3, nemesis="lucilla")  # only the Skill waits
+    assert not any(q.kind == "order" for q in table.night.pending)

@@ -21,6 +21,7 @@ from blood_companion.content import models as m
 from blood_companion.content.render import render_outcome
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
+from blood_companion.engine import leader, narrate
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import EnemyJob, Question
@@ -267,7 +268,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
                 Question(
                     kind="in_range",
                     prompt=f"{job.label} (Effect {order[job.effect] + 1}): which Troupers are at "
-                    f"{dist} from {src}?",
+                    f"{dist} from {src}? ({leader.in_doubt(state, catalog)})",
                     candidates=everyone,
                 ),
             )
@@ -305,10 +306,13 @@ def _start_trouper_effect(
                                      "priority_at": len(eff.target.priority) if eff.target
                                      else 0})
         state = _set_job(state, job)
+        who = (leader.settles(state, catalog) if job.source == "event"
+               else f"{fx.name_of(state, catalog, owner)} chooses")
         return _ask(state, job, Question(
             kind="leader",
-            prompt=f"{job.label}: which Trouper does {fx.name_of(state, catalog, owner)}'s "
-            "Effect target?",
+            prompt=f"{job.label}: which Trouper does "
+            + ("the Event's" if job.source == "event" else f"{fx.name_of(state, catalog, owner)}'s")
+            + f" Effect target? ({who})",
             candidates=everyone,
         ))
     targets = everyone if rule.trouper == "all" else [owner]
@@ -337,7 +341,7 @@ def _apply_priorities(
                         kind="closest" if p == "closest" else "farthest",
                         prompt=f"{job.label}: which of {_names(state, catalog, cands)} "
                         f"{'is' if len(cands) == 1 else 'are'} {p} to {src}? "
-                        "(name every one tied)",
+                        f"(name every one tied; {leader.in_doubt(state, catalog)})",
                         candidates=cands,
                     ),
                 )
@@ -350,8 +354,9 @@ def _apply_priorities(
                 job,
                 Question(
                     kind="leader",
-                    prompt=f"{job.label}: still tied between {_names(state, catalog, cands)}; "
-                    "the Leader picks the target (Leader's Rule)",
+                    prompt=f"{job.label}: still tied between {_names(state, catalog, cands)} "
+                    f"after its Target Priorities; which one is the target? "
+                    f"({leader.decides(state, catalog)})",
                     candidates=cands,
                 ),
             )
@@ -367,8 +372,9 @@ def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int
     keys = {
         "fewest_bites": lambda i: ts[i].bites,
         "most_bites": lambda i: -ts[i].bites,
-        "fewest_wounds": lambda i: len(ts[i].wounds),
-        "most_wounds": lambda i: -len(ts[i].wounds),
+        # every Wound counts, those taken with no card left to mark them too ("Wounds")
+        "fewest_wounds": lambda i: fx.wound_count(ts[i]),
+        "most_wounds": lambda i: -fx.wound_count(ts[i]),
         "fewest_cards_in_hand": lambda i: len(ts[i].hand),
         "most_cards_in_hand": lambda i: -len(ts[i].hand),
         "exhausted": lambda i: 0 if ts[i].exhausted else 1,
@@ -597,19 +603,54 @@ def answer_confirm(
     return run_queue(state, catalog, rng)
 
 
+def timed_skills(state: CampaignState, catalog: Catalog, timing: str) -> list[EnemyJob]:
+    """The Nemesis's Skills that resolve at this moment, one job each."""
+    nem = fx.nemesis_card(state, catalog)
+    return [
+        EnemyJob(
+            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
+        )
+        for k, sk in enumerate(nem.skills)
+        if sk.timing == timing
+    ]
+
+
+def ask_order(state: CampaignState, catalog: Catalog, jobs: list[EnemyJob]) -> CampaignState:
+    """With the Effects of several cards waiting at one moment (``jobs``, the Nemesis's Skills
+    among them), the players choose the order ("Beginning of the Night", "Start of Turn"); the
+    question lists the cards as queued (the Nemesis's first), the order kept if they agree."""
+    cards = list(dict.fromkeys(j.card for j in jobs))
+    if len(cards) < 2:
+        return state
+    named = {c: ", ".join(j.label for j in jobs if j.card == c) for c in cards}
+    nem = fx.night_of(state).nemesis
+    shown = [named[c] if c == nem else narrate.record_name(catalog, c) for c in cards]
+    question = Question(
+        kind="order",
+        prompt="In which order are these Effects resolved? " + "; ".join(shown)
+        + f" ({leader.settles(state, catalog)})",
+        cards=cards,
+    )
+    return fx.with_night(state, pending=[*fx.night_of(state).pending, question])
+
+
 def answer_order(
     state: CampaignState, catalog: Catalog, rng: Chance, cards: list[str]
 ) -> CampaignState:
-    """The order the players chose for their timed Effects (every card named once)."""
+    """The order the players chose for the Effects waiting at this moment (every card named
+    once; the Nemesis's card among them)."""
     q = current_question(state)
     if q.kind != "order":
         raise RuleError("the waiting question is not an order")
     if sorted(cards) != sorted(q.cards):
         raise RuleError("name every card once, in the order they resolve: " + ", ".join(q.cards))
     night = fx.night_of(state)
-    timed = [k for k, j in enumerate(night.queue) if _troupers_side(j) and j.card in q.cards]
+    timed = [
+        k for k, j in enumerate(night.queue)
+        if j.card in q.cards and (_troupers_side(j) or j.source == "skill")
+    ]
     ordered = iter(sorted((night.queue[k] for k in timed), key=lambda j: cards.index(j.card)))
-    # the players' Effects take their places in the queue in the order chosen
+    # the waiting Effects take their places in the queue in the order chosen
     queue = [next(ordered) if k in timed else j for k, j in enumerate(night.queue)]
     state = _answered(state, queue=queue)
     return run_queue(state, catalog, rng)

@@ -238,8 +238,7 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
             for k, i in enumerate(q.candidates)
         )
-        return Next("night", night.phase, title, q.prompt + " (the Leader decides)",
-                    options=leader, default="1")
+        return Next("night", night.phase, title, q.prompt, options=leader, default="1")
     options_list = [
         Option("1", "Name them (look at the Map)", "night_answer", needs=("troupers",)),
         Option("a", "All of them: " + ", ".join(names[i] for i in q.candidates), "night_answer",

@@ -42,7 +42,6 @@ from blood_companion.engine.night_state import (
     ChainSlot,
     EnemyJob,
     NightState,
-    Question,
 )
 from blood_companion.engine.state import CampaignState, Tokens
 from blood_companion.engine.table import UNKNOWN
@@ -115,23 +114,18 @@ def _begin(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState
             state = fx.log(state, "hand_drawn", who=t.trouper, n=len(t.hand))
         else:
             state = fx.log(state, "hand_dealt", who=t.trouper, cards=list(t.hand))
-    state = list_player_timing(state, catalog, "beginning_of_night")
-    nem = fx.nemesis_card(state, catalog)
-    jobs = [
-        EnemyJob(
-            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
-        )
-        for k, sk in enumerate(nem.skills)
-        if sk.timing == "beginning_of_night"
-    ]
-    # the Nemesis's own first, then the players' in the order they choose
-    return fx.with_night(state, queue=[*jobs, *night_of(state).queue])
+    return list_player_timing(state, catalog, "beginning_of_night", nemesis=True)
 
 
-def list_player_timing(state: CampaignState, catalog: Catalog, timing: str) -> CampaignState:
+def list_player_timing(
+    state: CampaignState, catalog: Catalog, timing: str, *, nemesis: bool = False
+) -> CampaignState:
     """The players' Effects with this timing (cards in hand, equipped Items, Event cards on the
-    Chain) are queued for the app to resolve; with several, the players say in which order
-    ("resolved in the order chosen by mutual agreement of the players")."""
+    Chain) and, with ``nemesis``, the Nemesis's Skills with it are queued for the app to
+    resolve; with several cards, the players say in which order, the Nemesis's first unless
+    they agree otherwise ("Beginning of the Night", "Start of Turn": every such Effect, in the
+    order the players agree on)."""
+    skills = ai.timed_skills(state, catalog, timing) if nemesis else []
     jobs: list[EnemyJob] = []
     leader = state.leader
     for i, t in enumerate(state.troupers):
@@ -147,21 +141,12 @@ def list_player_timing(state: CampaignState, catalog: Catalog, timing: str) -> C
                     name = narrate.record_name(catalog, slot.card)
                     jobs.append(EnemyJob(source="event", card=slot.card, owner=leader,
                                          effects=[k], label=name))
-    if not jobs:
-        return state
-    state = fx.log(state, "player_timing", found=[[fx.tid(state, j.owner or 0), j.card]
-                                                  for j in jobs])
-    state = fx.with_night(state, queue=[*night_of(state).queue, *jobs])
-    cards = list(dict.fromkeys(j.card for j in jobs))
-    if len(cards) > 1:
-        question = Question(
-            kind="order",
-            prompt="In which order do the players resolve these Effects? "
-            + "; ".join(narrate.record_name(catalog, c) for c in cards),
-            cards=cards,
-        )
-        state = fx.with_night(state, pending=[*night_of(state).pending, question])
-    return state
+    if jobs:
+        state = fx.log(state, "player_timing", found=[[fx.tid(state, j.owner or 0), j.card]
+                                                      for j in jobs])
+    # the Nemesis's own first, then the players', until the players choose another order
+    state = fx.with_night(state, queue=[*skills, *night_of(state).queue, *jobs])
+    return ai.ask_order(state, catalog, [*skills, *jobs])
 
 
 def start_turn(
@@ -172,17 +157,7 @@ def start_turn(
     turn = night.turn if first else night.turn + 1
     state = fx.with_night(state, phase="start_of_turn", turn=turn, phase_done=False)
     state = fx.log(state, "game_turn", turn=turn)
-    state = list_player_timing(state, catalog, "beginning_of_turn")
-    nem = fx.nemesis_card(state, catalog)
-    jobs = [
-        EnemyJob(
-            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
-        )
-        for k, sk in enumerate(nem.skills)
-        if sk.timing == "beginning_of_turn"
-    ]
-    # the Nemesis's own first, then the players' in the order they choose
-    return fx.with_night(state, queue=[*jobs, *night_of(state).queue])
+    return list_player_timing(state, catalog, "beginning_of_turn", nemesis=True)
 
 
 def _first_turn(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
