@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 
 import typer.main  # noqa: E402
 from night_bot import Table, step  # noqa: E402
+from night_invariants import NightInvariants  # noqa: E402
 
 from blood_companion.cli.entry import main  # noqa: E402
 from blood_companion.engine import day as d  # noqa: E402
@@ -111,11 +112,14 @@ class StoreTable(Table):
 
 
 def bot_night(table: Table, max_actions: int = 1500) -> str:
-    """Play the night out; "unfinished" when the bot is still at it after `max_actions`."""
+    """Play the night out; "unfinished" when the bot is still at it after `max_actions`. The
+    Enemy cards' invariant (night_invariants.py) is checked after every step."""
+    invariants = NightInvariants(table.catalog)
     for _ in range(max_actions):
         if table.night.phase == "over":
             return str(table.night.result)
         step(table)
+        invariants.check(table.state)
     return "unfinished"
 
 

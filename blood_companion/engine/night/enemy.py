@@ -9,6 +9,8 @@ the target cancels the Elements before it), "Repetition".
 The queue (``NightState.queue``) holds :class:`EnemyJob` cursors. :func:`run_queue` resolves
 them until the queue is empty or a :class:`Question` is pending; the answer actions call
 :func:`answer_targets`, :func:`answer_discard` or :func:`answer_test` and run the queue again.
+Each job has an id (:func:`number_jobs`) and each question names the job that asked it, so a
+card goes on where it stopped whatever was queued in front of it meanwhile.
 Distance-based choices (in range, closest, farthest) are asked; Bites, Wounds, hand size,
 Exhausted and Insanity tie breakers are applied here; the Leader is asked only if still tied.
 """
@@ -663,7 +665,7 @@ def answer_test(
     q = current_question(state)
     if q.kind != "test" or q.trouper is None:
         raise RuleError("the waiting question is not a Test")
-    state, q, job = _asking(state)
+    state, _, job = _asking(state)
     effects = job_effects(state, catalog, job)
     order = _order(job, effects)
     state = _answered(state)
