@@ -167,6 +167,11 @@ TEMPLATES: dict[str, str] = {
 # The sentence of an event when it carries this extra argument (a card the app drew from a
 # deck it holds, named so the players take that one: engine/table.py).
 WITH_ARG: dict[tuple[str, str], str] = {
+    ("minions_order", "leader"): (
+        "{minion} ({space}): its {n} Miniatures act one at a time, in the order the players "
+        "agree on ({leader} holds the Leader token and settles a disagreement); each question "
+        "names the Miniature that acts"
+    ),
     ("wound", "card"): (
         "{who} suffers a Wound: take {card} from your deck and put it on your Wounds space "
         "({n} Wound cards)"

@@ -151,6 +151,19 @@ def test_rule_10_every_leaders_rule_question_names_the_leader(catalog: Any) -> N
     assert table.night.pending[0].kind == "test" and table.night.pending[0].trouper == 1
 
 
+def test_rule_10_the_minions_order_says_who_settles_a_disagreement(catalog: Any) -> None:
+    table = new_table(catalog, 2, seed=3, nemesis="corvin")
+    table.state = table.state.model_copy(update={"leader": 1})
+    table.state = fx.with_night(table.state, chain=[], reaction_line=[], phase="nemesis",
+                                phase_done=True, queue=[], pending=[])
+    start = len(table.night.log)
+    table.do(NextPhase())  # the Minions Phase: space A's Miniatures act in the players' order
+    assert table.night.minions[0].alive > 1
+    line = next(t for t in texts(table, start) if "act one at a time" in t)
+    assert "in the order the players agree on (Ioana of the Seven Veils holds the Leader " \
+        "token and settles a disagreement)" in line
+
+
 # --------------------------------------------------------------------------- 11 players' order
 
 
@@ -181,6 +194,9 @@ def test_rule_11_the_players_order_the_nemesis_skills_with_their_own_effects(
     assert "Lucilla: The Colony Feeds" in q.prompt
     assert "Aurel, the Thread-Walker holds the Leader token and settles a disagreement" in q.prompt
     assert [j.card for j in night.queue] == q.cards  # nothing resolved before the answer
+    first = night_view(table.state, table.catalog).option("1")
+    assert first is not None and first.fields == {"cards": q.cards}  # Enter: the Nemesis first
+    assert first.label.startswith("In this order: Lucilla: The Colony Feeds, ")
     refused(table, AnswerQuestion(cards=["aurel-i01", "ioana-i01"]), "every card")
     hands = [len(t.hand) for t in table.state.troupers]
     start = len(night.log)

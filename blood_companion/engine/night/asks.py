@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick, register_askers
+from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
 from blood_companion.engine.night.resolve import attack_need, token_to_place
 from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
@@ -169,7 +169,7 @@ def _night_asker(
                    picks, default=picks[-1].key if picks and not hidden else None)
     if need == "cards" and night.pending and night.pending[0].kind == "order":
         q = night.pending[0]
-        picks = tuple(Pick(str(i + 1), narrate.record_name(catalog, c), c)
+        picks = tuple(Pick(str(i + 1), ai.waiting_name(state, catalog, c), c)
                       for i, c in enumerate(q.cards))
         return Ask("cards", "Type the cards in the order their Effects resolve, e.g. "
                    + " ".join(p.key for p in reversed(picks)), picks,

@@ -617,6 +617,17 @@ def timed_skills(state: CampaignState, catalog: Catalog, timing: str) -> list[En
     ]
 
 
+def waiting_name(state: CampaignState, catalog: Catalog, card: str) -> str:
+    """A card of an order question as the players call it: the Nemesis by its Skills of the
+    moment ("Lucilla: The Colony Feeds"), any other card by its name."""
+    night = fx.night_of(state)
+    if card == night.nemesis:
+        labels = [j.label for j in night.queue if j.source == "skill" and j.card == card]
+        if labels:
+            return ", ".join(dict.fromkeys(labels))
+    return narrate.record_name(catalog, card)
+
+
 def ask_order(state: CampaignState, catalog: Catalog, jobs: list[EnemyJob]) -> CampaignState:
     """With the Effects of several cards waiting at one moment (``jobs``, the Nemesis's Skills
     among them), the players choose the order ("Beginning of the Night", "Start of Turn"); the
@@ -624,12 +635,10 @@ def ask_order(state: CampaignState, catalog: Catalog, jobs: list[EnemyJob]) -> C
     cards = list(dict.fromkeys(j.card for j in jobs))
     if len(cards) < 2:
         return state
-    named = {c: ", ".join(j.label for j in jobs if j.card == c) for c in cards}
-    nem = fx.night_of(state).nemesis
-    shown = [named[c] if c == nem else narrate.record_name(catalog, c) for c in cards]
     question = Question(
         kind="order",
-        prompt="In which order are these Effects resolved? " + "; ".join(shown)
+        prompt="In which order are these Effects resolved? "
+        + "; ".join(waiting_name(state, catalog, c) for c in cards)
         + f" ({leader.settles(state, catalog)})",
         cards=cards,
     )

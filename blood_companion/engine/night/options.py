@@ -20,10 +20,10 @@ from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import VIEWS, Next, Option
+from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.asks import SIDES, _trait  # noqa: F401 - registers the askers
 from blood_companion.engine.night.core import card_name, event_card
 from blood_companion.engine.night.phases import PHASES
@@ -223,7 +223,7 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             default="n" if trophy else "y",
         )
     if q.kind == "order":
-        shown = ", ".join(narrate.record_name(catalog, c) for c in q.cards)
+        shown = ", ".join(ai.waiting_name(state, catalog, c) for c in q.cards)
         return Next(
             "night", night.phase, title, q.prompt,
             options=(

@@ -324,7 +324,8 @@ def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
             )
         )
     if slot.alive > 1:
-        state = fx.log(state, "minions_order", minion=slot.minion, space=slot.space, n=slot.alive)
+        state = fx.log(state, "minions_order", minion=slot.minion, space=slot.space, n=slot.alive,
+                       leader=fx.tid(state, state.leader))
     return fx.with_night(state, queue=jobs, activated=[*night.activated, slot.space])
 
 
