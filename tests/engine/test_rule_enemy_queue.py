@@ -13,8 +13,9 @@ from night_invariants import NightInvariants
 
 from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
-from blood_companion.engine import narrate
+from blood_companion.engine import legal, narrate
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.legal import Option
 from blood_companion.engine.night import AnswerQuestion, NextPhase, RollTest
 from blood_companion.engine.night.options import night_view
 from blood_companion.engine.night_state import ReactionSlot
@@ -162,6 +163,21 @@ def test_rule_10_the_minions_order_says_who_settles_a_disagreement(catalog: Any)
     line = next(t for t in texts(table, start) if "act one at a time" in t)
     assert "in the order the players agree on (Ioana of the Seven Veils holds the Leader " \
         "token and settles a disagreement)" in line
+
+
+def test_rule_10_who_takes_a_tactic_card_says_who_settles_a_disagreement(
+    catalog: Any,
+) -> None:
+    state = new_table(catalog, 2, seed=3).state.model_copy(update={"leader": 1})
+    settles = ("(the players agree; Ioana of the Seven Veils holds the Leader token and "
+               "settles a disagreement)")
+    for kind, fields in (("day_buy_advanced", {"art": "juggling"}),
+                         ("day_buy_card", {"card": "aurel-t01"}),
+                         ("take_advanced_tactic", {"art": "juggling"})):
+        option = Option("1", "a card", kind, fields, needs=("trouper",))
+        question = legal.ask(state, catalog, option, {})
+        assert question is not None and question.need == "trouper"
+        assert question.prompt.endswith(settles), (kind, question.prompt)
 
 
 # --------------------------------------------------------------------------- 11 players' order
