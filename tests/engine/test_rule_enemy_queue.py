@@ -14,6 +14,7 @@ from night_invariants import NightInvariants
 from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
 from blood_companion.engine import legal, narrate
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import Option
 from blood_companion.engine.night import AnswerQuestion, NextPhase, RollTest
@@ -25,6 +26,7 @@ LOSE = "x x x"  # three dice showing a Defeat each: the Test fails
 
 CALL = "corvin-r02"  # Call the Hungry: a Summon, then Threat +1 (no Trouper target)
 COLD = "corvin-r09"  # Cold Hands from Below: an Interruption, a Wound (closest, dodge Test)
+RATTLE = "corvin-r03"  # Rattle of the Bier: an Interruption, a Summon
 
 
 def texts(table: Table, since: int = 0) -> list[str]:
@@ -90,6 +92,31 @@ def test_rule_1_an_interruption_revealed_by_an_enemy_cards_threat_resolves_and_c
     revealed = next(k for k, t in enumerate(said) if "reveals Cold Hands from Below" in t)
     wounded = next(k for k, t in enumerate(said) if t.startswith("Aurel") and "Wound" in t)
     assert revealed < wounded < cold_done < call_done
+
+
+def test_rule_1_an_answer_goes_to_the_card_that_asked_even_behind_an_interruption(
+    catalog: Any,
+) -> None:
+    table = new_table(catalog, 2, seed=3, nemesis="corvin")
+    alert = catalog.board.threat_track.alert_spaces[0]
+    start = nemesis_phase_next(table, [COLD], [RATTLE], alert - 1)
+    table.do(NextPhase())  # Cold Hands (on the Line) asks who is closest
+    q = table.night.pending[0]
+    cold = table.night.queue[0]
+    assert q.kind == "closest" and q.job == cold.id and cold.card == COLD
+    # meanwhile the Threat reaches the Alert (as a Quick Item's Threat would): Rattle of the
+    # Bier, an Interruption, goes in front of Cold Hands while the question waits
+    table.state = fx.add_threat(table.state, catalog, 1, Chance.fresh(0, 0))
+    assert [j.card for j in table.night.queue] == [RATTLE, COLD]
+    table.do(AnswerQuestion(troupers=["aurel"]))
+    night = table.night
+    # the answer went to Cold Hands; Rattle of the Bier resolved first, then Cold Hands went on
+    q = night.pending[0]
+    assert q.kind == "test" and q.trouper == 0 and q.job == cold.id
+    assert [j.card for j in night.queue] == [COLD]
+    said = texts(table, start)
+    assert "Rattle of the Bier: resolved (Resolved token)" in said
+    assert "Cold Hands from Below: resolved (Resolved token)" not in said
 
 
 def test_rule_1_a_question_from_a_save_before_job_ids_belongs_to_the_front_job(
