@@ -12,6 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from blood_companion.cli import completion
 from blood_companion.cli.common import JsonOpt, print_json, settings, stdout, warn_data
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content import models as m
@@ -181,9 +182,15 @@ def _render_value(value: Any, indent: int = 0) -> list[str]:
 
 @data_app.command("show")
 def show(
-    kind: Annotated[str, typer.Argument(help="What to show: " + ", ".join(KINDS))],
+    kind: Annotated[
+        str,
+        typer.Argument(help="What to show: " + ", ".join(KINDS), autocompletion=completion.kind),
+    ],
     record_id: Annotated[
-        str | None, typer.Argument(metavar="[ID]", help="One record's id.")
+        str | None,
+        typer.Argument(
+            metavar="[ID]", help="One record's id.", autocompletion=completion.record_id
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -237,10 +244,11 @@ def schema(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Export a JSON Schema per kind, for an editor to check YAML while you transcribe cards."""
-    from blood_companion.content.schema import kind_schemas, schema_text
+    """Export a JSON Schema per kind (and one for the rules reference's files), for an editor
+    to check YAML while you transcribe cards."""
+    from blood_companion.content.schema import all_schemas, schema_text
 
-    schemas = kind_schemas()
+    schemas = all_schemas()
     if out is None:
         print_json(schemas)
         return
@@ -274,7 +282,10 @@ def progress(as_json: JsonOpt = False) -> None:
 @data_app.command("transcribe")
 def transcribe(
     kind: Annotated[
-        str | None, typer.Argument(metavar="[KIND]", help="Only this kind of card.")
+        str | None,
+        typer.Argument(
+            metavar="[KIND]", help="Only this kind of card.", autocompletion=completion.card_kind
+        ),
     ] = None,
     record_id: Annotated[
         str | None, typer.Argument(metavar="[ID]", help="Start at this card.")
@@ -319,7 +330,12 @@ def import_text(
 
 @data_app.command("export-text")
 def export_text(
-    kind: Annotated[str, typer.Argument(help="The kind of card, e.g. starting_tactics.")],
+    kind: Annotated[
+        str,
+        typer.Argument(
+            help="The kind of card, e.g. starting_tactics.", autocompletion=completion.card_kind
+        ),
+    ],
     deck: Annotated[str | None, typer.Option("--deck", help="Only this deck (e.g. aurel).")] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write to this file instead of the screen.")
