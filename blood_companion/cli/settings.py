@@ -33,7 +33,7 @@ SAVES_FROM_OPTION = "--saves-dir"
 SAVES_FROM_ENV = "BLOOD_SAVES_DIR"
 SAVES_FROM_CWD = "./saves in the working folder"
 SAVES_FROM_USER = "the user data folder"
-SAVES_GIVEN = "given"
+SAVES_GIVEN = "given by the caller"
 
 
 def default_saves_dir(env: Mapping[str, str] | None = None) -> tuple[str, str]:
