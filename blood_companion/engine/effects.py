@@ -217,22 +217,31 @@ def wound_count(t: TrouperState) -> int:
 def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> CampaignState:
     """ "Bite": each Bite token covers one Vigor token without a Bite, Available or Depleted, the
     player's choice (engine/vigor.py). Where the board leaves a choice the table is asked
-    (``bite_placement``: or the Bites go on Depleted tokens first); with every token covered,
-    no more Bites are placed."""
+    (``bite_placement``: or the Bites go on Depleted tokens first); Bites still waiting for
+    that answer join it. With every token covered, no more Bites are placed."""
     tokens = catalog.config.vigor_tokens
     t = state.troupers[i]
-    options = vigor.bite_options(t, tokens, n)
-    placed = min(n, vigor.layout(t, tokens).uncovered)
-    if len(options) > 1 and catalog.config.bite_placement == "ask":
+    pending = list(state.night.pending) if state.night is not None else []
+    waiting = next((k for k, q in enumerate(pending) if q.kind == "bite" and q.trouper == i),
+                   None)
+    asked = pending[waiting].n if waiting is not None else 0
+    placed = max(0, min(n, vigor.layout(t, tokens).uncovered - asked))
+    options = vigor.bite_options(t, tokens, asked + placed)
+    if waiting is not None or (len(options) > 1 and catalog.config.bite_placement == "ask"):
         who = name_of(state, catalog, i)
         question = Question(
             kind="bite",
-            prompt=f"{who} gets {placed} Bite(s): on which Vigor token(s), Available or Depleted?",
+            prompt=f"{who} gets {asked + placed} Bite(s): on which Vigor token(s), Available or "
+            "Depleted?",
             trouper=i,
             candidates=[i],
-            n=placed,
+            n=asked + placed,
         )
-        state = with_night(state, pending=[*night_of(state).pending, question])
+        if waiting is None:
+            pending.append(question)
+        else:
+            pending[waiting] = question
+        state = with_night(state, pending=pending)
     else:
         state = place_bites(state, catalog, i, options[-1], placed - options[-1])
     if placed < n:

@@ -226,3 +226,25 @@ def test_rule_9_with_the_reserve_empty_the_player_chooses_which_token_moves(
     traps = table.state.troupers[AUREL].traps
     assert (traps.supply, traps.intact, traps.consumed) == (0, 2, 6)
     assert "move one of their Consumed Traps from the Map" in texts(table)[-1]
+
+
+def test_rule_3_bites_waiting_for_the_answer_join_it_and_never_overflow(catalog: Any) -> None:
+    """Three Bite Elements of one Effect on a Trouper with one Available and one Depleted token
+    uncovered: one question for the two that fit, the third is not placed."""
+    from blood_companion.content import models as m
+    from blood_companion.engine.chance import Chance
+    from blood_companion.engine.night import enemy as ai
+
+    table = new_table(catalog, 2, seed=3, nemesis="corvin")
+    table.state = fx.with_trouper(table.state, IOANA, vigor_depleted=3, bites=4,
+                                  bites_on_depleted=2)
+    assert layout(table, IOANA) == vigor.VigorLayout(1, 2, 1, 2)
+    bites = [m.Outcome(kind="bite") for _ in range(3)]
+    table.state = ai.apply_to_trouper(table.state, catalog, Chance.fresh(1, 0), IOANA, bites,
+                                      "corvin")
+    assert [(q.kind, q.n) for q in table.night.pending] == [("bite", 2)]
+    assert "every Vigor token is bitten" in texts(table)[-1]
+    view = night_view(table.state, catalog)
+    assert [o.label for o in view.options] == ["On a Depleted token and an Available token"]
+    table.do(AnswerQuestion(cards=["available", "depleted"]))
+    assert layout(table, IOANA) == vigor.VigorLayout(0, 3, 0, 3)
