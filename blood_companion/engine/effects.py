@@ -227,7 +227,8 @@ def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> 
     asked = pending[waiting].n if waiting is not None else 0
     placed = max(0, min(n, vigor.layout(t, tokens).uncovered - asked))
     options = vigor.bite_options(t, tokens, asked + placed)
-    if waiting is not None or (len(options) > 1 and catalog.config.bite_placement == "ask"):
+    ask = len(options) > 1 and catalog.config.bite_placement == "ask" and state.night is not None
+    if waiting is not None or ask:
         who = name_of(state, catalog, i)
         question = Question(
             kind="bite",
