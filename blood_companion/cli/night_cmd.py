@@ -564,7 +564,8 @@ def answer(
         list[str] | None,
         typer.Argument(
             help="Troupers (id, colour or seat), 'none', the cards to discard or to take the "
-            "Wounds, yes or no, or the cards in the order their Effects resolve."
+            "Wounds, yes or no, the cards in the order their Effects resolve, available or "
+            "depleted for each Bite, or intact or consumed for the token moved from the Map."
         ),
     ] = None,
     draw: DrawOpt = None,
@@ -589,6 +590,8 @@ def answer(
             return AnswerQuestion(yes=said.startswith("y"))
         if q.kind == "order":
             return AnswerQuestion(cards=[_waiting_card(q.cards, c) for c in names])
+        if q.kind in ("bite", "token"):  # a side per Bite, or the side of the token moved
+            return AnswerQuestion(cards=names)
         if [n.lower() for n in names] in ([], ["none"]):
             return AnswerQuestion(troupers=[])
         return AnswerQuestion(troupers=[_trouper(state, n) for n in names])

@@ -643,6 +643,10 @@ class RulesConfig(Record):
     # A Wound with deck and discard pile empty: a card "from_hand" (the player's choice), or
     # kept "unmarked" (it counts towards Knocked Out; no card marks it).
     wound_with_no_deck: Literal["from_hand", "unmarked"] = "from_hand"
+    # "Bite": the player chooses the Vigor token a Bite covers. With both Available and Depleted
+    # uncovered tokens the app asks ("ask"), or lays it on a Depleted one ("depleted_first":
+    # the placement that keeps the most Vigor usable).
+    bite_placement: Literal["ask", "depleted_first"] = "ask"
 
 
 def effects_in(value: object) -> list[Effect]:

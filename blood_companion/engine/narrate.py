@@ -172,6 +172,9 @@ WITH_ARG: dict[tuple[str, str], str] = {
         "({n} Wound cards)"
     ),
     ("draws", "cards"): "{who} draws {n}: take {cards} from your deck into your hand",
+    ("bite", "on"): (
+        "{who} gets a Bite ({n}): lay a Bite token on one of their {on} Vigor tokens without one"
+    ),
     ("nemesis_wound", "card"): (
         "{nemesis} suffers a Wound on the {side} ({n} there): {card} goes in the Wounds space "
         "of that side"

@@ -83,12 +83,16 @@ class Question(NightModel):
     * ``wound``: ``n`` cards of ``trouper``'s hand take Wounds (no deck or discard pile left);
     * ``confirm``: does what only the Map (or the table) shows hold? (a Condition in words, a
       Weakness's Trophy);
-    * ``order``: in which order the players resolve the timed Effects of ``cards``.
+    * ``order``: in which order the players resolve the timed Effects of ``cards``;
+    * ``bite``: ``trouper``'s ``n`` new Bites, each on an Available or a Depleted Vigor token
+      (answer: one side per Bite);
+    * ``token``: ``trouper``'s Reserve has no ``about`` token ("traps", "whispers") left: the
+      one moved from the Map is an Intact or a Consumed one (answer: one side).
     """
 
     kind: Literal[
         "in_range", "closest", "farthest", "leader", "test", "discard", "wound", "confirm",
-        "order",
+        "order", "bite", "token",
     ]
     prompt: str
     candidates: list[int] = Field(default_factory=list)

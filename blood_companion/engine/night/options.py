@@ -20,7 +20,7 @@ from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, vigor
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import VIEWS, Next, Option
@@ -31,6 +31,7 @@ from blood_companion.engine.night.quick import quick_now
 from blood_companion.engine.night.resolve import token_to_place
 from blood_companion.engine.night.trouper_tests import item_side, test_options
 from blood_companion.engine.night.views import activation_options, attack_targets
+from blood_companion.engine.night_state import Question
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices, hidden_hand
 from blood_companion.engine.words import SETUP
@@ -232,6 +233,8 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             ),
             default="1",
         )
+    if q.kind in ("bite", "token"):
+        return _side_view(state, catalog, title, q)
     cands = [state.troupers[i].trouper for i in q.candidates]
     if q.kind == "leader":
         leader = tuple(
@@ -252,6 +255,38 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         q.prompt + " (candidates: " + ", ".join(names[i] for i in q.candidates) + ")",
         options=tuple(options_list), default="a",
     )
+
+
+def _side_view(state: CampaignState, catalog: Catalog, title: str, q: Question) -> Next:
+    """Where new Bites lie ("Bite"), or which token moves from the Map ("Placing a Trap or
+    Whisper Token"): one option per way the board allows."""
+    night = night_of(state)
+    t = q.trouper or 0
+    if q.kind == "token":
+        word = "Trap" if q.about == "traps" else "Whisper"
+        options = (
+            Option("c", f"A Consumed {word} (it turns Intact on the new Tile)", "night_answer",
+                   {"cards": ["consumed"]}),
+            Option("i", f"An Intact {word}", "night_answer", {"cards": ["intact"]}),
+        )
+        return Next("night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
+                    options=options, default="c")
+    lay = vigor.layout(state.troupers[t], catalog.config.vigor_tokens)
+    choices: list[Option] = []
+    for down in reversed(vigor.bite_options(state.troupers[t], catalog.config.vigor_tokens,
+                                            q.n)):
+        up = q.n - down
+        label = "On " + " and ".join(
+            (("an " if side[0] == "A" else "a ") + f"{side} token") if k == 1
+            else f"{k} {side} tokens"
+            for k, side in ((down, "Depleted"), (up, "Available")) if k
+        )
+        choices.append(Option(str(len(choices) + 1), label, "night_answer",
+                              {"cards": ["depleted"] * down + ["available"] * up}))
+    prompt = (f"{q.prompt} ({lay.available} Available and {lay.depleted} Depleted Vigor "
+              "token(s) without a Bite; a Bite on an Available token stops it paying)")
+    return Next("night", night.phase, title, prompt, who=state.troupers[t].trouper,
+                options=tuple(choices), default="1")
 
 
 # --------------------------------------------------------------------------- Planning

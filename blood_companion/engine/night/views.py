@@ -8,7 +8,7 @@ from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, vigor
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
@@ -270,9 +270,10 @@ def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
                 "deck": len(t.draw_pile),
                 "discard": len(t.discard),
                 "wounds": len(t.wounds),
-                "vigor": fx.usable_vigor(t, tokens),
+                "vigor": vigor.usable(t, tokens),
                 "vigor_depleted": t.vigor_depleted,
                 "bites": t.bites,
+                "bites_on_depleted": vigor.layout(t, tokens).depleted_bitten,
                 "insanity": t.insanity,
                 "exhausted": t.exhausted,
                 "knocked_out": t.knocked_out,
