@@ -73,7 +73,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "summon_no_space": "Summon ignored: no Minion space is free",
     "summon_no_card": "Summon ignored: no Minion card is left",
-    "summon": "Summon: {minion} on space {space} - place its Miniature on the Nemesis's Tile",
+    "summon": "Summon: {minion} on space {space} - place its Miniature on {tile}",
     # Enemy cards
     "job_resolved": "{job}: resolved (Resolved token)",
     "check_holds": "{job} is a Check card and its condition holds: {check}",
@@ -360,7 +360,23 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
         return "Trap" if v == "traps" else "Whisper"
     if key == "defense":
         return str(v).capitalize()
+    if key == "tile":
+        return summon_tile(catalog, args)
     return "" if v is None else str(v)
+
+
+def summon_tile(catalog: Catalog, place: Mapping[str, Any] | None) -> str:
+    """Where a summoned Minion's Miniature goes ("Summon"): the Tile of the Trouper the Effect
+    targets (``who``), a Tile at the Effect's Distance from its source (``distance``, ``src``),
+    else the Nemesis's Tile."""
+    if place and place.get("who"):
+        return f"the Tile of {trouper_name(catalog, place['who'])}"
+    if place and place.get("distance"):
+        src = record_name(catalog, place.get("src", ""))
+        if place["distance"] in ("any", "area"):
+            return f"the Tile {src}'s Effect names (Leader's Rule picks it)"
+        return f"a Tile at Distance {place['distance']} from {src} (Leader's Rule picks it)"
+    return "the Nemesis's Tile"
 
 
 def _listing(items: list[str]) -> str:

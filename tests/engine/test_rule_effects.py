@@ -1,0 +1,94 @@
+"""Issue 23 ("Every rule right"), items 4 to 8: what an Effect does. One test (or a few) per
+item, named after it, each building the situation with the real actions and failing on the
+code before the item was fixed."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from night_bot import Table, new_table
+
+from blood_companion.content import models as m
+from blood_companion.engine import effects as fx
+from blood_companion.engine import narrate
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night import AnswerQuestion
+from blood_companion.engine.night_state import Activation, ChainSlot
+from blood_companion.engine.state import state_hash
+
+WIN = "2 2 2"  # three dice showing two Triumphs each: every Test here succeeds
+
+
+def with_records(catalog: Any, kind: str, *records: Any) -> Any:
+    """The catalog with ``records`` in place of those of the same id (or added)."""
+    ids = {r.id for r in records}
+    kept = [r for r in catalog.records.get(kind, []) if r.id not in ids]
+    return dataclasses.replace(catalog, records={**catalog.records, kind: [*kept, *records]})
+
+
+def with_skills(catalog: Any, nemesis: str, *skills: m.Effect) -> Any:
+    nem = catalog.nemesis(nemesis).model_copy(update={"skills": list(skills)})
+    return with_records(catalog, "nemeses", nem)
+
+
+def texts(table: Table) -> list[str]:
+    return [narrate.render(e, table.catalog) for e in table.night.log]
+
+
+def refused(table: Table, action: Any, match: str) -> None:
+    before = state_hash(table.state)
+    with pytest.raises(RuleError, match=match):
+        table.do(action)
+    assert state_hash(table.state) == before
+
+
+def active(table: Table, *cards: tuple[str, int]) -> None:
+    """The Tactic Phase with ``cards`` (card id, owner) on the Chain after its Events (already
+    resolved); the last one is the Active card."""
+    night = table.night
+    events = [s.model_copy(update={"resolved": True, "face_down": True}) for s in night.chain]
+    chain = [*events, *(ChainSlot(kind="tactic", card=c, owner=o) for c, o in cards)]
+    table.state = fx.with_night(
+        table.state, chain=chain, phase="tactic", phase_done=False, pending=[], queue=[],
+        activation=Activation(slot=len(chain) - 1, trouper=cards[-1][1]),
+    )
+
+
+# --------------------------------------------------------------------------- 4 Summon's Tile
+
+SUPPER = m.Effect(name="Supper Bell", type="aura", timing="beginning_of_night",
+                  outcome=[m.Outcome(kind="summon", minion_type="ghoul")])
+
+
+def test_rule_4_a_summon_with_a_target_tile_places_the_minion_there(catalog: Any) -> None:
+    far = SUPPER.model_copy(update={"target": m.Target(kind="tile", distance="2")})
+    table = new_table(with_skills(catalog, "corvin", far), 2, seed=3, nemesis="corvin")
+    night = table.night
+    assert [s.space for s in night.minions] == ["A", "B", "C"] and night.minions[2].summoned
+    summon = next(e for e in night.log if e.kind == "summon")
+    assert summon.args["distance"] == "2" and summon.args["src"] == "corvin"
+    line = narrate.render(summon, table.catalog)
+    assert "a Tile at Distance 2 from Corvin" in line, line
+    assert "Nemesis's Tile" not in line
+
+
+def test_rule_4_a_summon_on_a_trouper_places_the_minion_on_their_tile(catalog: Any) -> None:
+    on_trouper = SUPPER.model_copy(update={
+        "target": m.Target(kind="trouper", distance="any", priority=["most_bites"])})
+    table = new_table(with_skills(catalog, "corvin", on_trouper), 2, seed=3, nemesis="corvin")
+    q = table.night.pending[0]
+    assert q.kind == "leader"  # nobody has a Bite: the Leader picks
+    table.do(AnswerQuestion(troupers=["ioana"]))
+    summon = next(e for e in table.night.log if e.kind == "summon")
+    assert summon.args["who"] == "ioana"
+    assert "place its Miniature on the Tile of Ioana" in narrate.render(summon, table.catalog)
+    assert table.night.minions[-1].summoned
+
+
+def test_rule_4_a_summon_without_a_distance_stays_on_the_nemesis_tile(catalog: Any) -> None:
+    table = new_table(with_skills(catalog, "corvin", SUPPER), 2, seed=3, nemesis="corvin")
+    summon = next(e for e in table.night.log if e.kind == "summon")
+    assert "distance" not in summon.args and "who" not in summon.args
+    assert narrate.render(summon, table.catalog).endswith("on the Nemesis's Tile")
