@@ -643,6 +643,9 @@ class RulesConfig(Record):
     # A Wound with deck and discard pile empty: a card "from_hand" (the player's choice), or
     # kept "unmarked" (it counts towards Knocked Out; no card marks it).
     wound_with_no_deck: Literal["from_hand", "unmarked"] = "from_hand"
+    # An Effect with a Physical and a Mind Attack Element: one Test, each Element against its
+    # own Defense; the Test itself (Insanity) needs the "lowest" of them, or the "highest".
+    mixed_attack_test: Literal["lowest", "highest"] = "lowest"
 
 
 def effects_in(value: object) -> list[Effect]:

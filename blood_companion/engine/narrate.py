@@ -153,6 +153,7 @@ TEMPLATES: dict[str, str] = {
     "move": "MOVE {who}: {outcome}",
     "own_outcome": "{who}: {outcome}",
     "attacks": "{who} attacks {card} ({where}): {defense} Defense {need}",
+    "attack_elements": "{who}'s {total} Triumph(s): {landed}",
     "plays": "{who} plays {card} on Chain space {space}{tags}",
     "rests": "{who} Rests (a face-down card on Chain space {space})",
     "card_text": "{card}: {effect}",
@@ -172,6 +173,7 @@ WITH_ARG: dict[tuple[str, str], str] = {
         "({n} Wound cards)"
     ),
     ("draws", "cards"): "{who} draws {n}: take {cards} from your deck into your hand",
+    ("attacks", "needs"): "{who} attacks {card} ({where}): {needs}",
     ("nemesis_wound", "card"): (
         "{nemesis} suffers a Wound on the {side} ({n} there): {card} goes in the Wounds space "
         "of that side"
@@ -362,6 +364,15 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
         return str(v).capitalize()
     if key == "tile":
         return summon_tile(catalog, args)
+    if key == "needs" and isinstance(v, Mapping):  # each attack kind against its own Defense
+        return ", ".join(f"{str(k).capitalize()} Defense {n}" for k, n in v.items())
+    if key == "landed":
+        needs = args.get("needs") or {}
+        return ", ".join(
+            f"the {str(k).capitalize()} Attack "
+            + ("lands" if k in (v or []) else f"misses ({n} needed)")
+            for k, n in needs.items()
+        )
     return "" if v is None else str(v)
 
 

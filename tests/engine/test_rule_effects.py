@@ -14,7 +14,7 @@ from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night import AnswerQuestion
+from blood_companion.engine.night import AnswerQuestion, Attack
 from blood_companion.engine.night_state import Activation, ChainSlot
 from blood_companion.engine.state import state_hash
 
@@ -92,3 +92,53 @@ def test_rule_4_a_summon_without_a_distance_stays_on_the_nemesis_tile(catalog: A
     summon = next(e for e in table.night.log if e.kind == "summon")
     assert "distance" not in summon.args and "who" not in summon.args
     assert narrate.render(summon, table.catalog).endswith("on the Nemesis's Tile")
+
+
+# --------------------------------------------------------------------------- 8 mixed attacks
+
+
+def _mixed(catalog: Any) -> Any:
+    """Aurel's first card with one Effect: a Physical and a Mind Attack on the Nemesis, with a
+    Strength Test."""
+    card = catalog.tactic("aurel-t01")
+    eff = m.Effect(target=m.Target(kind="nemesis", distance="0-1"),
+                   outcome=[m.Outcome(kind="physical_attack"), m.Outcome(kind="mind_attack")],
+                   test=m.EffectTest(traits=["strength"]))
+    return with_records(catalog, "starting_tactics",
+                        card.model_copy(update={"effects": [eff], "cascade": False}))
+
+
+def test_rule_8_each_attack_element_meets_its_own_defense(catalog: Any) -> None:
+    table = new_table(_mixed(catalog), 2, seed=3, nemesis="corvin")
+    nem = table.catalog.nemesis("corvin")
+    assert (nem.defenses.physical, nem.defenses.mind) == (5, 3)  # his Left side: no modifier
+    active(table, ("aurel-t01", 0))
+    # 3 Triumphs: the Mind Attack (Defense 3) lands, the Physical one (Defense 5) does not
+    table.do(Attack(effect=1, target="nemesis", side="left", trait="strength", dice=["1 1 1"]))
+    night = table.night
+    assert len(night.nemesis_wounds.get("left", [])) == 1
+    assert table.state.troupers[0].insanity == 0  # the Test succeeded: one Element landed
+    lines = texts(table)
+    assert any("Physical Defense 5, Mind Defense 3" in t for t in lines), lines
+    assert any("the Physical Attack misses (5 needed), the Mind Attack lands" in t
+               for t in lines), lines
+
+
+def test_rule_8_both_elements_land_with_enough_triumphs(catalog: Any) -> None:
+    table = new_table(_mixed(catalog), 2, seed=3, nemesis="corvin")
+    active(table, ("aurel-t01", 0))
+    table.do(Attack(effect=1, target="nemesis", side="left", trait="strength", dice=[WIN]))
+    assert len(table.night.nemesis_wounds.get("left", [])) == 2
+    assert any("the Physical Attack lands, the Mind Attack lands" in t for t in texts(table))
+
+
+def test_rule_8_the_test_may_need_the_highest_defense(catalog: Any) -> None:
+    cat = _mixed(catalog)
+    config = cat.config.model_copy(update={"mixed_attack_test": "highest"})
+    cat = with_records(cat, "rules_config", config)
+    table = new_table(cat, 2, seed=3, nemesis="corvin")
+    active(table, ("aurel-t01", 0))
+    table.do(Attack(effect=1, target="nemesis", side="left", trait="strength", dice=["1 1 1"]))
+    # the Mind Attack still lands; the Test (5 needed) is a Failure: the Insanity cube moves
+    assert len(table.night.nemesis_wounds.get("left", [])) == 1
+    assert table.state.troupers[0].insanity == 1

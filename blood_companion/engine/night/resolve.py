@@ -221,19 +221,21 @@ def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:
         raise RuleError(f"{what} is at Distance {distance}; this Effect reaches Distance {d}")
 
 
-def attack_need(
+def attack_needs(
     state: CampaignState, catalog: Catalog, eff: m.Effect, target: str, side: str | None
-) -> tuple[str, int, str]:
-    """What an attack Effect needs against a target ("Attacks and Defenses"): the attack kind
-    (physical or mind), the Triumphs needed and the target's name. The Nemesis's Defense is
-    lowered by the Fatigue on the Reaction Line and changed by the Weakness of the side hit; a
-    Test printed with its own number uses that number. Raises RuleError for a bad target."""
-    kinds = [o.kind for o in eff.outcome if o.kind in ATTACKS]
+) -> tuple[dict[str, int], str]:
+    """What each attack kind of an Effect needs against a target ("Attacks and Defenses"): the
+    Triumphs for its Physical and/or Mind Attack Elements (``{"physical": 4, "mind": 3}``, each
+    against its own Defense), and the target's name. The Nemesis's Defenses are lowered by the
+    Fatigue on the Reaction Line and changed by the Weakness of the side hit; a Test printed
+    with its own number uses that number. Raises RuleError for a bad target."""
+    kinds = list(dict.fromkeys(
+        o.kind.removesuffix("_attack") for o in eff.outcome if o.kind in ATTACKS))
     if not kinds:
         raise RuleError("this Effect makes no attack", see=("night_effect",))
-    trait_kind = "physical" if kinds[0] == "physical_attack" else "mind"
     key = target.strip().lower()
     night = night_of(state)
+    needs: dict[str, int] = {}
     if key in ("nemesis", "n", "boss"):
         if side is None or side not in m.SIDES:
             raise RuleError(
@@ -243,9 +245,10 @@ def attack_need(
         nem = fx.nemesis_card(state, catalog)
         phys, mind = fx.fatigue(state, catalog)
         w = fx.weakness(state, catalog, side)
-        mod = (w.physical_modifier if trait_kind == "physical" else w.mind_modifier) if w else 0
-        defense = nem.defenses.physical if trait_kind == "physical" else nem.defenses.mind
-        need = attack_target(defense, phys if trait_kind == "physical" else mind, mod)
+        for kind in kinds:
+            mod = (w.physical_modifier if kind == "physical" else w.mind_modifier) if w else 0
+            defense = nem.defenses.physical if kind == "physical" else nem.defenses.mind
+            needs[kind] = attack_target(defense, phys if kind == "physical" else mind, mod)
         what = f"{nem.name} ({side})"
     else:
         space = key.removeprefix("minion:").upper()
@@ -266,11 +269,23 @@ def attack_need(
                 f"this Effect targets a {eff.target.minion_type.capitalize()}; "
                 f"{card.name} is a {card.type.capitalize()}"
             )
-        need = attack_target(getattr(card.defenses, trait_kind))
+        needs = {kind: attack_target(getattr(card.defenses, kind)) for kind in kinds}
         what = f"{card.name} ({space})"
     if eff.test is not None and eff.test.target is not None:
-        need = eff.test.target
-    return trait_kind, need, what
+        needs = dict.fromkeys(needs, eff.test.target)
+    return needs, what
+
+
+def attack_need(
+    state: CampaignState, catalog: Catalog, eff: m.Effect, target: str, side: str | None
+) -> tuple[str, int, str]:
+    """An attack's Test against a target: the attack kind (physical or mind; the first one
+    printed), the Triumphs the Test needs and the target's name (:func:`attack_needs`). With a
+    Physical and a Mind Attack Element the Test needs the lower of their Defenses (it succeeds
+    when one of them lands), or the higher one (rules_config ``mixed_attack_test``)."""
+    needs, what = attack_needs(state, catalog, eff, target, side)
+    pick = max if catalog.config.mixed_attack_test == "highest" else min
+    return next(iter(needs)), pick(needs.values()), what
 
 
 def attack(
@@ -304,7 +319,8 @@ def attack(
     if not is_nemesis and tk == "nemesis":
         raise RuleError("this Effect targets the Nemesis")
     check_distance(eff, distance, "the target")
-    trait_kind, need, what = attack_need(state, catalog, eff, target, side)
+    needs, _ = attack_needs(state, catalog, eff, target, side)
+    _, need, _ = attack_need(state, catalog, eff, target, side)
     traits = list(eff.test.traits) if eff.test else []
     fixed = eff.test.dice if eff.test else None
     night = night_of(state)
@@ -320,8 +336,8 @@ def attack(
         who=fx.tid(state, t),
         card=foe,
         where=where,
-        defense=trait_kind,
-        need=need,
+        **({"defense": next(iter(needs)), "need": need} if len(needs) == 1 else
+           {"needs": needs}),
     )
     state, result = take_test(
         state,
@@ -337,9 +353,14 @@ def attack(
         bonus_triumphs=bonus_triumphs,
         label=label,
     )
-    if not result.success:
+    # each attack Element lands when the Test reaches its own Defense ("Attacks and Defenses")
+    landed = {k: n for k, n in needs.items() if result.total >= n}
+    wounds = sum(1 for o in eff.outcome if o.kind.removesuffix("_attack") in landed)
+    if len(needs) > 1:
+        state = fx.log(state, "attack_elements", who=fx.tid(state, t), needs=needs,
+                       landed=sorted(landed), total=result.total)
+    if not wounds:
         return state, False
-    wounds = kinds.count(kinds[0])
     if is_nemesis:
         assert side is not None
         state = fx.wound_nemesis(state, catalog, side, wounds, rng)
