@@ -408,13 +408,33 @@ def support(
     effect: Annotated[
         int, typer.Option("--effect", help="Effect number [its Support Effect].")
     ] = 0,
+    target: Annotated[
+        str | None, typer.Option("--target", help="An attack: nemesis or a Minion space.")
+    ] = None,
+    side: SideOpt = None,
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    items: ItemsOpt = None,
+    heal: HealOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
     draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Tactic Phase: use another Trouper's Support Effect from a card to the left."""
-    _record(UseSupport(slot=space, effect=effect, confirm=confirm, token_flip=flip), as_json, draw)
+    """Tactic Phase: use another Trouper's Support Effect from a card to the left.
+
+    A Support that attacks names its target and takes its Test like a card's."""
+    _check_side(side)
+    _record(
+        UseSupport(
+            slot=space, effect=effect, target=target, side=side.lower() if side else None,
+            trait=trait, dice=list(dice or []), reroll=list(reroll or []), items=_split(items),
+            heal=_split(heal), confirm=confirm, token_flip=flip,
+        ),
+        as_json,
+        draw,
+    )
 
 
 @night_app.command("item")

@@ -8,13 +8,19 @@ import dataclasses
 from typing import Any
 
 import pytest
-from night_bot import Table, new_table
+from night_bot import Table, answer, new_table
 
 from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night import AnswerQuestion, Attack
+from blood_companion.engine.night import (
+    AnswerQuestion,
+    Attack,
+    FinishActivation,
+    NextPhase,
+    UseSupport,
+)
 from blood_companion.engine.night_state import Activation, ChainSlot
 from blood_companion.engine.state import state_hash
 
@@ -142,3 +148,75 @@ def test_rule_8_the_test_may_need_the_highest_defense(catalog: Any) -> None:
     # the Mind Attack still lands; the Test (5 needed) is a Failure: the Insanity cube moves
     assert len(table.night.nemesis_wounds.get("left", [])) == 1
     assert table.state.troupers[0].insanity == 1
+
+
+# --------------------------------------------------------------------------- 5 Supports
+
+
+def _with_support(catalog: Any, support: m.Effect) -> Any:
+    """Ioana's first card with ``support`` as its only Effect."""
+    card = catalog.tactic("ioana-t01")
+    return with_records(catalog, "starting_tactics",
+                        card.model_copy(update={"effects": [support], "cascade": False,
+                                                "block": False}))
+
+
+def test_rule_5_a_support_that_attacks_takes_its_test_and_wounds(catalog: Any) -> None:
+    strike = m.Effect(type="support", target=m.Target(kind="enemy", distance="0-1"),
+                      outcome=[m.Outcome(kind="physical_attack")],
+                      test=m.EffectTest(traits=["strength"]))
+    table = new_table(_with_support(catalog, strike), 2, seed=3, nemesis="corvin")
+    active(table, ("ioana-t01", 1), ("aurel-t01", 0))  # Aurel is Active, Ioana's card left
+    space = len(table.night.chain) - 1  # 1-based space of Ioana's card
+    refused(table, UseSupport(slot=space), "target")
+    table.do(UseSupport(slot=space, target="nemesis", side="left", trait="strength",
+                        dice=[WIN]))
+    night = table.night
+    assert len(night.nemesis_wounds.get("left", [])) == 1  # Physical Defense 5, 6 Triumphs
+    assert night.chain[space - 1].supports_used == [0]
+    kinds = [e.kind for e in night.log]
+    assert kinds.index("support") < kinds.index("attacks") < kinds.index("test")
+    lines = texts(table)
+    assert any("Aurel" in t and "attacks Corvin" in t and "Physical Defense 5" in t
+               for t in lines), lines
+
+
+def test_rule_5_a_support_attack_on_a_minion_that_misses_wounds_nothing(catalog: Any) -> None:
+    strike = m.Effect(type="support", target=m.Target(kind="minion", distance="0"),
+                      outcome=[m.Outcome(kind="physical_attack")],
+                      test=m.EffectTest(traits=["strength"]))
+    table = new_table(_with_support(catalog, strike), 2, seed=3, nemesis="corvin")
+    active(table, ("ioana-t01", 1), ("aurel-t01", 0))
+    space = len(table.night.chain) - 1
+    refused(table, UseSupport(slot=space, target="nemesis", side="left", trait="strength",
+                              dice=[WIN]), "Minion")
+    alive = table.night.minions[0].alive
+    table.do(UseSupport(slot=space, target="A", trait="strength", dice=["x x x"]))
+    assert table.night.minions[0].alive == alive
+    assert table.state.troupers[0].insanity == 1  # a failed Test
+
+
+def test_rule_5_a_support_with_a_sacrifice_sends_its_card_to_the_wounds(catalog: Any) -> None:
+    gift = m.Effect(type="support", cost=[m.Cost(kind="sacrifice")],
+                    target=m.Target(kind="self"), outcome=[m.Outcome(kind="draw", n=1)])
+    table = new_table(_with_support(catalog, gift), 2, seed=3, nemesis="corvin")
+    active(table, ("ioana-t01", 1), ("aurel-t01", 0))
+    space = len(table.night.chain) - 1
+    hand = len(table.state.troupers[0].hand)
+    table.do(UseSupport(slot=space))
+    night = table.night
+    assert night.chain[space - 1].sacrificed  # the Cube on its Sacrifice symbol
+    assert len(table.state.troupers[0].hand) == hand + 1  # the Active Trouper draws
+    assert "Sacrifice: the card goes to Wounds at Cleanup" in texts(table)
+    table.do(FinishActivation())
+    for _ in range(50):  # on to the next Game Turn, through the Cleanup
+        if table.night.turn == 2 or table.night.phase == "over":
+            break
+        if table.night.pending:
+            answer(table)
+        elif table.night.phase == "tactic" and table.night.activation is not None:
+            table.do(FinishActivation())
+        else:
+            table.do(NextPhase())
+    ioana = table.state.troupers[1]
+    assert "ioana-t01" in ioana.wounds and "ioana-t01" not in ioana.discard

@@ -414,12 +414,21 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             continue
         options.append(_effect_option(e, many))
     for s in opt["supports"]:
-        s_needs = (("confirm",) if s.get("confirm") else ()) + (
-            ("token_flip",) if s.get("token") else ())
+        # the Support is added to the Active card: its attack or Test asks as the card's do
+        s_needs = ("confirm",) if s.get("confirm") else ()
+        if s.get("attack"):
+            s_needs += ("target", "side", *TEST)
+        elif s.get("traits") or s.get("test_dice"):
+            s_needs += TEST
+        if s.get("heal"):
+            s_needs += ("heal",)
+        if s.get("token"):
+            s_needs += ("token_flip",)
         options.append(
             Option(f"s{s['space']}", f"Use the Support of {s['name']} "
                    f"({fx.name_of(state, catalog, state.trouper_index(s['owner']))}): {s['text']}",
                    "night_support", {"slot": s["space"], "effect": s["effect"]}, needs=s_needs,
+                   repeat=("dice",) if "dice" in s_needs else (),
                    enabled=s.get("open", True), why=s.get("why", ""), group="support")
         )
     for k, it in enumerate(opt["items"]):

@@ -148,19 +148,24 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             if eff.type == "support" and j not in s.supports_used:
                 why, confirm = usable(state, catalog, s.owner or 0,
                                       eff.model_copy(update={"cost": []}), discard=())
-                out["supports"].append(
+                entry = _effect_entry(state, catalog, t, eff, j + 1)
+                entry.update(
                     {
                         "space": k + 1,
-                        "effect": j + 1,
                         "owner": state.troupers[s.owner or 0].trouper,
                         "name": other.name,
-                        "text": render_effect(eff),
                         "open": not why,
                         "why": why,
                         "confirm": confirm,
-                        "token": token_to_place(state, t, eff),
                     }
                 )
+                if s.sacrificed and any(c.kind == "sacrifice" for c in eff.cost):
+                    entry["open"], entry["why"] = False, "the card is already Sacrificed"
+                if entry["attack"]:  # a Support that attacks needs a target on the board
+                    entry["targets"] = attack_targets(state, catalog, eff)
+                    if entry["open"] and not entry["targets"]:
+                        entry["open"], entry["why"] = False, "no target on the board"
+                out["supports"].append(entry)
     for iid in tr.equipped.values():
         item = item_card(catalog, iid)
         advanced = any(x.item == iid and x.advanced for x in tr.sleeves)
