@@ -18,7 +18,7 @@ from blood_companion.engine.night.core import box_of, card_name, event_card, tac
 from blood_companion.engine.night.resolve import attack_need, token_to_place
 from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
 from blood_companion.engine.night.trouper_tests import item_side
-from blood_companion.engine.night.views import attack_targets
+from blood_companion.engine.night.views import area_hits, attack_targets
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
 from blood_companion.engine.tests_procedure import odds_for_test, prepare_test
@@ -262,7 +262,9 @@ def _night_asker(
                    default="*" if len(picks) <= n and not hidden else None)
     if need == "target":
         eff = _effect_of(state, catalog, option)
-        targets = attack_targets(state, catalog, eff) if eff is not None else []
+        hit = (area_hits(night.activation, int(option.fields["effect"]) - 1)
+               if option.kind == "night_attack" else [])
+        targets = attack_targets(state, catalog, eff, hit) if eff is not None else []
         tpicks: list[Pick] = []
         for tg in targets:
             if tg["target"] == "nemesis":

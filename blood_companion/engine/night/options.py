@@ -464,7 +464,10 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             )
     options.append(Option("d", "Done: Resolved token, the next card activates", "night_done",
                           group="done"))
-    preferred = [o.key for o in options if o.group == "effect" and o.enabled] + ["d"]
+    # a Special Area Effect already resolved on a target is offered again, never the default
+    again = {str(e["effect"]) for e in opt["effects"] if e.get("again")}
+    preferred = [o.key for o in options
+                 if o.group == "effect" and o.enabled and o.key not in again] + ["d"]
     if opt["rest"] and not opt["rest_drawn"]:
         preferred = ["1"]
     default = next((k for k in preferred if any(o.key == k and o.enabled for o in options)), "d")
@@ -506,7 +509,9 @@ def _effect_option(e: dict[str, Any], many: bool) -> Option:
     num = e["effect"]
     needs = _effect_needs(e, many)
     kind = "night_attack" if e["attack"] else "night_effect"
-    return Option(str(num), f"Effect {num}: {e['text']}", kind, {"effect": num}, needs=needs,
+    again = " (again, on another target in the Special Area)" if e.get("again") else ""
+    return Option(str(num), f"Effect {num}: {e['text']}{again}", kind, {"effect": num},
+                  needs=needs,
                   repeat=("dice",) if "dice" in needs else (), enabled=e["open"],
                   why=e["why"], group="effect")
 
