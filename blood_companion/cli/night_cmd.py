@@ -106,6 +106,13 @@ HealOpt = Annotated[list[str] | None, typer.Option("--heal", help="Wound card(s)
 SideOpt = Annotated[
     str | None, typer.Option("--side", help="Nemesis side hit: front, left or right.")
 ]
+WeaknessOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--weakness/--no-weakness", help="An attack on the Nemesis: whether the Condition of "
+        "its Weakness Effect on that side holds (one only the table sees).",
+    ),
+]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -340,6 +347,7 @@ def attack(
         ),
     ] = None,
     items: ItemsOpt = None,
+    weakness: WeaknessOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
     draw: DrawOpt = None,
@@ -361,6 +369,7 @@ def attack(
         items=_split(items),
         confirm=confirm,
         token_flip=flip,
+        weakness=weakness,
     )
     _record(action, as_json, draw)
 
@@ -417,6 +426,7 @@ def support(
     reroll: RerollOpt = None,
     items: ItemsOpt = None,
     heal: HealOpt = None,
+    weakness: WeaknessOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
     draw: DrawOpt = None,
@@ -430,7 +440,7 @@ def support(
         UseSupport(
             slot=space, effect=effect, target=target, side=side.lower() if side else None,
             trait=trait, dice=list(dice or []), reroll=list(reroll or []), items=_split(items),
-            heal=_split(heal), confirm=confirm, token_flip=flip,
+            heal=_split(heal), confirm=confirm, token_flip=flip, weakness=weakness,
         ),
         as_json,
         draw,
@@ -456,6 +466,7 @@ def item(
     dice: DiceOpt = None,
     reroll: RerollOpt = None,
     items: ItemsOpt = None,
+    weakness: WeaknessOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
     draw: DrawOpt = None,
@@ -471,6 +482,7 @@ def item(
             heal=_split(heal), recipient=for_, target=target,
             side=side.lower() if side else None, trait=trait, dice=list(dice or []),
             reroll=list(reroll or []), items=_split(items), confirm=confirm, token_flip=flip,
+            weakness=weakness,
         ),
         as_json,
         draw,
@@ -498,6 +510,7 @@ def quick(
     items: ItemsOpt = None,
     heal: HealOpt = None,
     discard: DiscardOpt = None,
+    weakness: WeaknessOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
     draw: DrawOpt = None,
@@ -511,7 +524,7 @@ def quick(
         slot=space, effect=effect, recipient=for_, target=target,
         side=side.lower() if side else None, trait=trait, dice=list(dice or []),
         reroll=list(reroll or []), items=_split(items), heal=_split(heal),
-        discard=_split(discard), confirm=confirm, token_flip=flip,
+        discard=_split(discard), confirm=confirm, token_flip=flip, weakness=weakness,
     )
     _record(action, as_json, draw)
 

@@ -133,6 +133,8 @@ TEMPLATES: dict[str, str] = {
     "token_none": "{who} has no {token} token to place",
     "token_none_intact": "{who} has no Intact {token} on the Map to consume",
     "enemy_condition_fails": "{job}: its Condition does not hold, the Effect is skipped",
+    "weakness_applies": "{card} ({side} Weakness) helps this attack: {effect}",
+    "weakness_not_now": "{card} ({side} Weakness): its Condition does not hold for this attack",
     "weakness_trophy": "{card}: the players win a Nemesis Trophy token of {nemesis}",
     "weakness_trophy_capped": (
         "{card}: the Trophy is earned, but the box holds no more Nemesis Trophy tokens of "

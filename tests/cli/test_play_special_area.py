@@ -110,3 +110,36 @@ def test_rule_5_blood_play_asks_a_support_attack_its_target(catalog: Any) -> Non
     assert use.dice  # rolled by the app, recorded with the step
     kinds = [e.kind for e in table.state.night.log]
     assert "support" in kinds and "attacks" in kinds and "test" in kinds
+
+
+def test_rule_6_blood_play_asks_a_weakness_condition_only_the_table_sees(
+    catalog: Any,
+) -> None:
+    strike = m.Effect(target=m.Target(kind="nemesis", distance="0-1"),
+                      outcome=[m.Outcome(kind="physical_attack")],
+                      test=m.EffectTest(traits=["strength"]))
+    card = catalog.tactic("aurel-t01").model_copy(update={"effects": [strike],
+                                                          "cascade": False})
+    behind = m.Effect(outcome=[m.Outcome(kind="bonus_triumphs", n=2)],
+                      condition=m.Condition(kind="text", text="you attack from behind a Tomb"))
+    left = catalog.get("weaknesses", "corvin-w-left").model_copy(update={"effects": [behind]})
+    records = dict(catalog.records)
+    records["starting_tactics"] = [*(c for c in records["starting_tactics"]
+                                     if c.id != card.id), card]
+    records["weaknesses"] = [*(w for w in records["weaknesses"] if w.id != left.id), left]
+    table = night_table(dataclasses.replace(catalog, records=records), ["aurel", "ioana"],
+                        seed=3, nemesis="corvin")
+    _active(table, ("aurel-t01", 0))
+    drv = Driver(table)
+    drv.type("1")
+    drv.type("n")
+    drv.type("l")  # the Left side: its Weakness helps if the table says so
+    screen = drv.screen()
+    assert screen.need == "weakness" and "behind a Tomb" in screen.question
+    assert screen.default is None  # only the table knows
+    drv.type("y")
+    _until_recorded(drv, 1)
+    attack = drv.recorded[0]
+    assert isinstance(attack, Attack) and attack.weakness is True
+    test = next(e for e in table.state.night.log if e.kind == "test")
+    assert test.args["extra"] == 2

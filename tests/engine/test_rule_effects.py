@@ -220,3 +220,85 @@ def test_rule_5_a_support_with_a_sacrifice_sends_its_card_to_the_wounds(catalog:
             table.do(NextPhase())
     ioana = table.state.troupers[1]
     assert "ioana-t01" in ioana.wounds and "ioana-t01" not in ioana.discard
+
+
+# --------------------------------------------------------------------------- 6 Weakness Effects
+
+
+def _strike_and_weakness(catalog: Any, *effects: m.Effect) -> Any:
+    """Aurel's first card: one Physical Attack on the Nemesis (a Strength Test); Corvin's Left
+    Weakness card (no Defense modifier) with ``effects`` and no other."""
+    card = catalog.tactic("aurel-t01")
+    strike = m.Effect(target=m.Target(kind="nemesis", distance="0-1"),
+                      outcome=[m.Outcome(kind="physical_attack")],
+                      test=m.EffectTest(traits=["strength"]))
+    cat = with_records(catalog, "starting_tactics",
+                       card.model_copy(update={"effects": [strike], "cascade": False}))
+    left = catalog.get("weaknesses", "corvin-w-left")
+    assert left.side == "left" and left.physical_modifier == 0
+    return with_records(cat, "weaknesses", left.model_copy(update={"effects": list(effects)}))
+
+
+BONUS = m.Effect(outcome=[m.Outcome(kind="bonus_triumphs", n=2)])
+
+
+def test_rule_6_a_weakness_bonus_triumph_helps_every_attack_on_its_side(catalog: Any) -> None:
+    table = new_table(_strike_and_weakness(catalog, BONUS), 2, seed=3, nemesis="corvin")
+    active(table, ("aurel-t01", 0))
+    # 3 Triumphs rolled + 2 Bonus Triumphs of the Left Weakness: Physical Defense 5 is reached
+    table.do(Attack(effect=1, target="nemesis", side="left", trait="strength", dice=["1 1 1"]))
+    assert len(table.night.nemesis_wounds.get("left", [])) == 1
+    test = next(e for e in reversed(table.night.log) if e.kind == "test")
+    assert (test.args["extra"], test.args["total"], test.args["success"]) == (2, 5, True)
+    assert any("Shovel Arm (Left Side Weakness) helps this attack" in t for t in texts(table))
+    assert table.night.bonuses == {}  # spent on this Test, not kept for the next one
+
+
+def test_rule_6_the_weakness_of_another_side_does_not_help(catalog: Any) -> None:
+    table = new_table(_strike_and_weakness(catalog, BONUS), 2, seed=3, nemesis="corvin")
+    active(table, ("aurel-t01", 0))
+    front = table.catalog.get("weaknesses", "corvin-w-front")
+    table.do(Attack(effect=1, target="nemesis", side="front", trait="strength", dice=[WIN]))
+    test = next(e for e in reversed(table.night.log) if e.kind == "test")
+    assert test.args["extra"] == 0 and test.args["target"] == 5 + front.physical_modifier
+    assert not any("helps this attack" in t for t in texts(table))
+
+
+def test_rule_6_a_weakness_reroll_joins_the_test(catalog: Any) -> None:
+    reroll = m.Effect(outcome=[m.Outcome(kind="reroll", n=1)])
+    table = new_table(_strike_and_weakness(catalog, reroll), 2, seed=3, nemesis="corvin")
+    active(table, ("aurel-t01", 0))
+    # a throw of 0 Triumphs, then the Weakness's Re-roll of all three dice: 6 Triumphs
+    table.do(Attack(effect=1, target="nemesis", side="left", trait="strength",
+                    dice=["x x x", WIN], reroll=["1,2,3"]))
+    assert len(table.night.nemesis_wounds.get("left", [])) == 1
+    assert any("Re-roll" in t and "next Test" in t for t in texts(table))
+
+
+def test_rule_6_a_weakness_condition_only_the_table_sees_is_asked(catalog: Any) -> None:
+    behind = BONUS.model_copy(update={
+        "condition": m.Condition(kind="text", text="you attack from behind a Tomb")})
+    table = new_table(_strike_and_weakness(catalog, behind), 2, seed=3, nemesis="corvin")
+    active(table, ("aurel-t01", 0))
+    roll = {"effect": 1, "target": "nemesis", "side": "left", "trait": "strength",
+            "dice": ["1 1 1"]}
+    refused(table, Attack(**roll), "behind a Tomb")
+    before = table.state
+    table.do(Attack(**roll, weakness=False))
+    assert not table.night.nemesis_wounds.get("left")  # 3 Triumphs, 5 needed
+    assert any("its Condition does not hold" in t for t in texts(table))
+    table.state = before
+    table.do(Attack(**roll, weakness=True))
+    assert len(table.night.nemesis_wounds.get("left", [])) == 1
+
+
+def test_rule_6_a_weakness_effect_of_other_elements_resolves_after_the_attack(
+    catalog: Any,
+) -> None:
+    threat = m.Effect(outcome=[m.Outcome(kind="threat", n=1)])
+    table = new_table(_strike_and_weakness(catalog, threat), 2, seed=3, nemesis="corvin")
+    active(table, ("aurel-t01", 0))
+    before = table.night.threat
+    table.do(Attack(effect=1, target="nemesis", side="left", trait="strength", dice=["x x x"]))
+    assert table.night.threat == before + 1  # a miss, and the Effect applies all the same
+    assert not table.night.queue

@@ -15,7 +15,7 @@ from blood_companion.engine.effects import night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick, register_askers
 from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
-from blood_companion.engine.night.resolve import attack_need, token_to_place
+from blood_companion.engine.night.resolve import attack_need, token_to_place, weakness_asks
 from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
 from blood_companion.engine.night.trouper_tests import item_side
 from blood_companion.engine.night.views import area_hits, attack_targets
@@ -118,6 +118,10 @@ def test_spec(
         need = attack_need(state, catalog, eff, str(fields["target"]), fields.get("side"))[1]
         if not traits and not fixed:
             traits = list(ALL_TRAITS)
+        if fields["target"] == "nemesis" and fields.get("side"):
+            # the Weakness of the side hit may help the Test: the odds count it
+            return TestSpec(t, tuple(traits), fixed, need, "Test", side=str(fields["side"]),
+                            weakness=fields.get("weakness"))
     elif eff.test is not None:
         need = eff.test.target or 0
     else:
@@ -296,6 +300,18 @@ def _night_asker(
                         if needed.get(side, 0) > len(night.nemesis_wounds.get(side, []))), "f")
         return Ask("side", "Which side of the Nemesis do you hit (where you stand)?",
                    tuple(spicks), default=default)
+    if need == "weakness":  # a Weakness Effect helping this attack, on a table Condition
+        side = fields.get("side")
+        if fields.get("target") != "nemesis" or not side:
+            return None
+        text = weakness_asks(state, catalog, t, str(side))
+        if not text:
+            return None
+        return Ask("weakness", f"The {str(side).capitalize()} Weakness helps this attack if its "
+                   f"Condition holds: {text}. Does it hold at the table?", (
+                       Pick("y", "Yes: its Effect helps the Test", True),
+                       Pick("n", "No: the Test is taken without it", False),
+                   ))
     if need == "trait":
         if option.kind == "night_roll":
             return None  # chosen with the option

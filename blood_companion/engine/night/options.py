@@ -116,7 +116,7 @@ def _effect_needs(entry: Mapping[str, Any], many_troupers: bool) -> tuple[str, .
     needs: tuple[str, ...] = ("confirm",) if entry.get("confirm") else ()
     needs += _cost_needs(entry.get("discard", 0))
     if entry.get("attack"):
-        needs += ("target", "side", *TEST)
+        needs += ("target", "side", "weakness", *TEST)
     else:
         if entry.get("target") == "trouper" and many_troupers:
             needs += ("recipient",)
@@ -417,7 +417,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         # the Support is added to the Active card: its attack or Test asks as the card's do
         s_needs = ("confirm",) if s.get("confirm") else ()
         if s.get("attack"):
-            s_needs += ("target", "side", *TEST)
+            s_needs += ("target", "side", "weakness", *TEST)
         elif s.get("traits") or s.get("test_dice"):
             s_needs += TEST
         if s.get("heal"):

@@ -13,10 +13,10 @@ from blood_companion.engine import interpreter as interp
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import ATTACKS
+from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
 from blood_companion.engine.night.core import minion_card
 from blood_companion.engine.night.trouper_tests import effect_test, take_test, use_test_items
-from blood_companion.engine.night_state import Activation, ChainSlot, NightState
+from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.tests_procedure import attack_target
 
@@ -288,6 +288,66 @@ def attack_need(
     return next(iter(needs)), pick(needs.values()), what
 
 
+def weakness_always(
+    state: CampaignState, catalog: Catalog, side: str
+) -> list[tuple[m.WeaknessCard, int, m.Effect]]:
+    """The Effects of the side's Weakness card that are always active ("Nemesis Weaknesses":
+    no timing, or ``always``), with their index on the card."""
+    w = fx.weakness(state, catalog, side)
+    if w is None:
+        return []
+    return [(w, k, e) for k, e in enumerate(w.effects) if e.timing in (None, "always")]
+
+
+def helps_test(eff: m.Effect) -> bool:
+    """An Effect made only of Test bonuses (Bonus Triumphs, a Re-roll, a Bonus die)."""
+    return bool(eff.outcome) and all(o.kind in TEST_BONUS_KINDS for o in eff.outcome)
+
+
+def weakness_asks(state: CampaignState, catalog: Catalog, t: int, side: str) -> str:
+    """The Condition (in words) of a Weakness Effect that helps Trouper ``t``'s attack on
+    ``side`` and that only the table can see; "" when there is none to ask."""
+    for _, _, e in weakness_always(state, catalog, side):
+        if helps_test(e) and interp.condition_holds(state, t, e.condition) is None:
+            return interp.condition_text(e)
+    return ""
+
+
+def weakness_on_attack(
+    state: CampaignState, catalog: Catalog, rng: Chance, t: int, side: str,
+    holds: bool | None,
+) -> CampaignState:
+    """ "Nemesis Weaknesses": the Effects of the Weakness card of the side attacked are always
+    active. Those made of Test bonuses (a Bonus Triumph, a Re-roll against that side) go to
+    Trouper ``t``'s attack Test when their Condition holds (``holds``: the table's word for a
+    Condition only it sees); the others resolve after the attack, as Enemy Effects. Raises
+    RuleError when the table's word is needed and missing."""
+    jobs: list[EnemyJob] = []
+    for w, k, e in weakness_always(state, catalog, side):
+        if e.is_free_text or not helps_test(e):
+            jobs.append(EnemyJob(source="weakness", card=w.id, effects=[k],
+                                 label=f"{w.name}: {w.effect_name}"))
+            continue
+        cond = interp.condition_holds(state, t, e.condition)
+        if cond is None:
+            if holds is None:
+                raise RuleError(
+                    f"only the table can tell whether {w.name} ({side} Weakness) helps this "
+                    f"attack: {interp.condition_text(e)}",
+                    hint="say whether its Condition holds (--weakness or --no-weakness)",
+                )
+            cond = holds
+        if not cond:
+            state = fx.log(state, "weakness_not_now", card=w.id, side=side, effect=k)
+            continue
+        state = fx.log(state, "weakness_applies", card=w.id, side=side, effect=k)
+        act = interp.Act(catalog, rng, source=night_of(state).nemesis, target=t)
+        state = interp.apply_outcomes(state, act, e.outcome)
+    if jobs:
+        state = fx.with_night(state, queue=[*night_of(state).queue, *jobs])
+    return state
+
+
 def attack(
     state: CampaignState,
     catalog: Catalog,
@@ -304,6 +364,7 @@ def attack(
     distance: int | None,
     label: str,
     more_targets: Sequence[str] = (),
+    weakness: bool | None = None,
 ) -> tuple[CampaignState, bool]:
     """A Trouper's attack ("Attacks and Defenses"): a Test against the target's Physical or
     Mind Defense (the Nemesis's lowered by the Fatigue on the Reaction Line and changed by the
@@ -339,6 +400,9 @@ def attack(
         **({"defense": next(iter(needs)), "need": need} if len(needs) == 1 else
            {"needs": needs}),
     )
+    if is_nemesis:
+        assert side is not None
+        state = weakness_on_attack(state, catalog, rng, t, side, weakness)
     state, result = take_test(
         state,
         catalog,
@@ -408,6 +472,8 @@ class EffectAnswers(Protocol):
     def heal(self) -> list[str]: ...
     @property
     def token_flip(self) -> bool: ...
+    @property
+    def weakness(self) -> bool | None: ...
 
 
 def test_then_elements(
@@ -434,7 +500,7 @@ def test_then_elements(
         state, ok = attack(
             state, catalog, chance, t, eff, target=said.target, side=said.side,
             trait=said.trait, dice=said.dice, reroll=said.reroll, bonus_triumphs=0,
-            distance=None, label=label,
+            distance=None, label=label, weakness=said.weakness,
         )
     elif eff.test is not None:
         state = use_test_items(state, catalog, chance, t, said.items)

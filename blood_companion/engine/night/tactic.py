@@ -54,6 +54,7 @@ class Attack(NightAction):
     discard: list[str] = []
     also: list[str] = []  # Minion spaces for the other attack Elements (extra_minion_wounds)
     items: list[str] = []  # Quick Items used during the Test (Bonus Triumphs, Re-rolls)
+    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -90,6 +91,7 @@ class Attack(NightAction):
             distance=self.distance,
             label=card.id,
             more_targets=self.also,
+            weakness=self.weakness,
         )
         if ok and night_of(state).result is None:
             state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip,
@@ -182,6 +184,7 @@ class UseSupport(NightAction):
     items: list[str] = []  # Quick Items used during its Test
     heal: list[str] = []
     distance: int | None = None
+    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -250,6 +253,7 @@ class UseItem(NightAction):
     reroll: list[str] = []
     items: list[str] = []  # other Quick Items used during its Test
     distance: int | None = None
+    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
