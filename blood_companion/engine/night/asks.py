@@ -266,9 +266,9 @@ def _night_asker(
                    default="*" if len(picks) <= n and not hidden else None)
     if need == "target":
         eff = _effect_of(state, catalog, option)
-        hit = (area_hits(night.activation, int(option.fields["effect"]) - 1)
-               if option.kind == "night_attack" else [])
-        targets = attack_targets(state, catalog, eff, hit) if eff is not None else []
+        already = (area_hits(night.activation, int(option.fields["effect"]) - 1)
+                   if option.kind == "night_attack" else [])
+        targets = attack_targets(state, catalog, eff, already) if eff is not None else []
         tpicks: list[Pick] = []
         for tg in targets:
             if tg["target"] == "nemesis":
@@ -301,13 +301,13 @@ def _night_asker(
         return Ask("side", "Which side of the Nemesis do you hit (where you stand)?",
                    tuple(spicks), default=default)
     if need == "weakness":  # a Weakness Effect helping this attack, on a table Condition
-        side = fields.get("side")
-        if fields.get("target") != "nemesis" or not side:
+        hit_side = str(fields.get("side") or "")
+        if fields.get("target") != "nemesis" or not hit_side:
             return None
-        text = weakness_asks(state, catalog, t, str(side))
+        text = weakness_asks(state, catalog, t, hit_side)
         if not text:
             return None
-        return Ask("weakness", f"The {str(side).capitalize()} Weakness helps this attack if its "
+        return Ask("weakness", f"The {hit_side.capitalize()} Weakness helps this attack if its "
                    f"Condition holds: {text}. Does it hold at the table?", (
                        Pick("y", "Yes: its Effect helps the Test", True),
                        Pick("n", "No: the Test is taken without it", False),

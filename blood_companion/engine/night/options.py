@@ -415,7 +415,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         options.append(_effect_option(e, many))
     for s in opt["supports"]:
         # the Support is added to the Active card: its attack or Test asks as the card's do
-        s_needs = ("confirm",) if s.get("confirm") else ()
+        s_needs: tuple[str, ...] = ("confirm",) if s.get("confirm") else ()
         if s.get("attack"):
             s_needs += ("target", "side", "weakness", *TEST)
         elif s.get("traits") or s.get("test_dice"):
