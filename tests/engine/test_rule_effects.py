@@ -302,3 +302,11 @@ def test_rule_6_a_weakness_effect_of_other_elements_resolves_after_the_attack(
     table.do(Attack(effect=1, target="nemesis", side="left", trait="strength", dice=["x x x"]))
     assert table.night.threat == before + 1  # a miss, and the Effect applies all the same
     assert not table.night.queue
+
+
+def test_rule_6_a_timed_weakness_effect_resolves_at_its_moment(catalog: Any) -> None:
+    candles = m.Effect(timing="beginning_of_turn", outcome=[m.Outcome(kind="threat", n=1)])
+    left = catalog.get("weaknesses", "corvin-w-left").model_copy(update={"effects": [candles]})
+    table = new_table(with_records(catalog, "weaknesses", left), 2, seed=3, nemesis="corvin")
+    assert table.night.turn == 1 and table.night.threat == 1  # Game Turn 1 began with it
+    assert any(e.kind == "threat" for e in table.night.log)
