@@ -143,3 +143,23 @@ def test_rule_6_blood_play_asks_a_weakness_condition_only_the_table_sees(
     assert isinstance(attack, Attack) and attack.weakness is True
     test = next(e for e in table.state.night.log if e.kind == "test")
     assert test.args["extra"] == 2
+
+
+def test_rule_8_blood_play_shows_each_defense_of_a_mixed_attack(catalog: Any) -> None:
+    mixed = m.Effect(target=m.Target(kind="nemesis", distance="0-1"),
+                     outcome=[m.Outcome(kind="physical_attack"), m.Outcome(kind="mind_attack")],
+                     test=m.EffectTest(traits=["strength"]))
+    card = catalog.tactic("aurel-t01").model_copy(update={"effects": [mixed],
+                                                          "cascade": False})
+    kept = [c for c in catalog.records["starting_tactics"] if c.id != card.id]
+    cat = dataclasses.replace(catalog, records={**catalog.records,
+                                                "starting_tactics": [*kept, card]})
+    table = night_table(cat, ["aurel", "ioana"], seed=3, nemesis="corvin")
+    _active(table, ("aurel-t01", 0))
+    drv = Driver(table)
+    drv.type("1")
+    drv.type("n")
+    screen = drv.screen()
+    assert screen.need == "side"
+    left = next(c for c in screen.choices if c.key == "l")
+    assert "hit on Physical 5+ / Mind 3+ Triumphs" in left.label, left.label

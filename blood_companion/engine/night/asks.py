@@ -15,7 +15,12 @@ from blood_companion.engine.effects import night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick, register_askers
 from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
-from blood_companion.engine.night.resolve import attack_need, token_to_place, weakness_asks
+from blood_companion.engine.night.resolve import (
+    attack_need,
+    attack_needs,
+    token_to_place,
+    weakness_asks,
+)
 from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
 from blood_companion.engine.night.trouper_tests import item_side
 from blood_companion.engine.night.views import area_hits, attack_targets
@@ -150,6 +155,17 @@ def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | 
     info = tuple(notes)
     return Ask("trait", f"Which Trait? ({spec.target} Triumph(s) needed)", picks, default="1",
                info=info)
+
+
+def _hit_on(state: CampaignState, catalog: Catalog, eff: m.Effect | None, side: str) -> str:
+    """The Triumphs an attack needs on a side of the Nemesis: "4+", or each attack kind's
+    ("Physical 5+ / Mind 3+") when it has both."""
+    if eff is None:
+        return "?"
+    needs, _ = attack_needs(state, catalog, eff, "nemesis", side)
+    if len(needs) == 1:
+        return f"{next(iter(needs.values()))}+"
+    return " / ".join(f"{k.capitalize()} {n}+" for k, n in needs.items())
 
 
 def _night_asker(
@@ -293,9 +309,8 @@ def _night_asker(
         spicks: list[Pick] = []
         for side in SIDES:
             still = max(0, needed.get(side, 0) - len(night.nemesis_wounds.get(side, [])))
-            hit = attack_need(state, catalog, eff, "nemesis", side)[1] if eff else None
             spicks.append(Pick(side[0], f"{side.capitalize()} (still needs {still}; hit on "
-                               f"{hit}+ Triumphs)", side))
+                               f"{_hit_on(state, catalog, eff, side)} Triumphs)", side))
         default = next((p.key for p, side in zip(spicks, SIDES, strict=True)
                         if needed.get(side, 0) > len(night.nemesis_wounds.get(side, []))), "f")
         return Ask("side", "Which side of the Nemesis do you hit (where you stand)?",

@@ -135,9 +135,9 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
         out["card_name"] = card.name
         for k, eff in enumerate(card.effects):
             entry = _effect_entry(state, catalog, t, eff, k + 1)
-            # a Special Area Effect stays open for each other target in it ("Reading Special
+            # a Special Area attack stays open for each other target in it ("Reading Special
             # Areas"): one Test per target, the Nemesis once
-            area = is_area(eff) and act.done.get(k, 0) > 0
+            area = bool(is_area(eff) and entry["attack"] and act.done.get(k, 0) > 0)
             try:
                 card_effect(catalog, act, slot, k + 1, area_target="minion" if area else None)
                 why, entry["confirm"] = usable(
