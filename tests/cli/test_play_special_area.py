@@ -1,6 +1,7 @@
 """Issue 23 ("Every rule right"), item 7: in `blood play`, a Special Area Effect hits every
-valid target, one Test each, as the engine resolves it ("Reading Special Areas"); and item 5
-through the menus: a Support that attacks asks its target and rolls."""
+valid target, one Test each, as the engine resolves it ("Reading Special Areas"); and items 5,
+6 and 8 through the menus: a Support that attacks asks its target and rolls, a Weakness
+Condition only the table sees is asked, a mixed attack shows each Defense."""
 
 from __future__ import annotations
 
