@@ -647,6 +647,9 @@ class RulesConfig(Record):
     # uncovered tokens the app asks ("ask"), or lays it on a Depleted one ("depleted_first":
     # the placement that keeps the most Vigor usable).
     bite_placement: Literal["ask", "depleted_first"] = "ask"
+    # An Effect with a Physical and a Mind Attack Element: one Test, each Element against its
+    # own Defense; the Test itself (Insanity) needs the "lowest" of them, or the "highest".
+    mixed_attack_test: Literal["lowest", "highest"] = "lowest"
 
 
 def effects_in(value: object) -> list[Effect]:

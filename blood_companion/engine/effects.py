@@ -9,13 +9,14 @@ Rulebook sections: "Wounds" (Wounding a Trouper / a Nemesis / a Minion), "Threat
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.narrate import job_ref
+from blood_companion.engine.narrate import job_ref, summon_tile
 from blood_companion.engine.night_setup import draw
 from blood_companion.engine.night_state import (
     EnemyJob,
@@ -622,10 +623,14 @@ def wound_minion(state: CampaignState, catalog: Catalog, space: str, n: int = 1)
 
 
 def summon(
-    state: CampaignState, catalog: Catalog, rng: Chance, minion_type: str | None
+    state: CampaignState, catalog: Catalog, rng: Chance, minion_type: str | None,
+    place: Mapping[str, str] | None = None,
 ) -> CampaignState:
     """ "Summon": a random unused Minion card (of the type when one is left, else any) on the
-    first free Minion space in Flow order; ignored when no space is free."""
+    first free Minion space in Flow order; ignored when no space is free. Its Miniature goes
+    on the Tile the Effect names (``place``: ``{"distance": "2", "src": id}``, a Tile at that
+    Distance from the Effect's source, or ``{"who": trouper id}``, the Tile of the Trouper the
+    Effect targets), else on the Nemesis's Tile."""
     night = night_of(state)
     used = {s.minion for s in night.minions}
     taken = {s.space for s in night.minions}
@@ -644,8 +649,10 @@ def summon(
         mid = named_draw(
             rng, catalog, "minions", sorted(pool),
             f"Summon: draw a Minion card at random{kind} among those not in play; it goes on "
-            f"Minion space {free[0]} and its Miniature on the Nemesis's Tile. Which card is it?",
+            f"Minion space {free[0]} and its Miniature on {summon_tile(catalog, place)}. Which "
+            "card is it?",
         )
     slot = MinionSlot(space=free[0], minion=mid, summoned=True, alive=1)
     state = with_night(state, minions=[*night.minions, slot])
-    return log(state, "summon", minion=mid, space=free[0])
+    return log(state, "summon", minion=mid, space=free[0], **dict(place or {}))
+

@@ -359,7 +359,14 @@ def _threat(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 
 
 def _summon(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    return fx.summon(s, a.catalog, a.chance, o.minion_type)
+    """ "Summon": the Miniature goes on the Tile the Effect names (the Tile Target's Distance
+    from the source, or the targeted Trouper's Tile); with no such Tile, the Nemesis's."""
+    place: dict[str, str] | None = None
+    if a.enemy and a.target is not None:
+        place = {"who": fx.tid(s, a.target)}
+    elif a.tile is not None:
+        place = {"distance": a.tile, "src": a.source}
+    return fx.summon(s, a.catalog, a.chance, o.minion_type, place)
 
 
 def _gain(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:

@@ -247,7 +247,11 @@ def _quick(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
 
 def _support(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
     actor = _actor(s, c) or "The Active Trouper"
-    return f"{actor} uses the Support of {_chain_card(s, c, a.slot)} (Chain space {a.slot})"
+    aim = f" on {_target(c, s, a.target)}" if a.target else ""
+    side = f" ({SIDE_WORDS.get(str(a.side), a.side)})" if a.side else ""
+    test = _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
+    return (f"{actor} uses the Support of {_chain_card(s, c, a.slot)} (Chain space {a.slot})"
+            f"{aim}{side}{test}")
 
 
 def _event(a: Any, c: Catalog | None, s: CampaignState | None) -> str:

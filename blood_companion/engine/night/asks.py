@@ -15,10 +15,15 @@ from blood_companion.engine.effects import night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick, register_askers
 from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
-from blood_companion.engine.night.resolve import attack_need, token_to_place
+from blood_companion.engine.night.resolve import (
+    attack_need,
+    attack_needs,
+    token_to_place,
+    weakness_asks,
+)
 from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
 from blood_companion.engine.night.trouper_tests import item_side
-from blood_companion.engine.night.views import attack_targets
+from blood_companion.engine.night.views import area_hits, attack_targets
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
 from blood_companion.engine.tests_procedure import odds_for_test, prepare_test
@@ -118,6 +123,10 @@ def test_spec(
         need = attack_need(state, catalog, eff, str(fields["target"]), fields.get("side"))[1]
         if not traits and not fixed:
             traits = list(ALL_TRAITS)
+        if fields["target"] == "nemesis" and fields.get("side"):
+            # the Weakness of the side hit may help the Test: the odds count it
+            return TestSpec(t, tuple(traits), fixed, need, "Test", side=str(fields["side"]),
+                            weakness=fields.get("weakness"))
     elif eff.test is not None:
         need = eff.test.target or 0
     else:
@@ -146,6 +155,17 @@ def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | 
     info = tuple(notes)
     return Ask("trait", f"Which Trait? ({spec.target} Triumph(s) needed)", picks, default="1",
                info=info)
+
+
+def _hit_on(state: CampaignState, catalog: Catalog, eff: m.Effect | None, side: str) -> str:
+    """The Triumphs an attack needs on a side of the Nemesis: "4+", or each attack kind's
+    ("Physical 5+ / Mind 3+") when it has both."""
+    if eff is None:
+        return "?"
+    needs, _ = attack_needs(state, catalog, eff, "nemesis", side)
+    if len(needs) == 1:
+        return f"{next(iter(needs.values()))}+"
+    return " / ".join(f"{k.capitalize()} {n}+" for k, n in needs.items())
 
 
 def _night_asker(
@@ -262,7 +282,9 @@ def _night_asker(
                    default="*" if len(picks) <= n and not hidden else None)
     if need == "target":
         eff = _effect_of(state, catalog, option)
-        targets = attack_targets(state, catalog, eff) if eff is not None else []
+        already = (area_hits(night.activation, int(option.fields["effect"]) - 1)
+                   if option.kind == "night_attack" else [])
+        targets = attack_targets(state, catalog, eff, already) if eff is not None else []
         tpicks: list[Pick] = []
         for tg in targets:
             if tg["target"] == "nemesis":
@@ -287,13 +309,24 @@ def _night_asker(
         spicks: list[Pick] = []
         for side in SIDES:
             still = max(0, needed.get(side, 0) - len(night.nemesis_wounds.get(side, [])))
-            hit = attack_need(state, catalog, eff, "nemesis", side)[1] if eff else None
             spicks.append(Pick(side[0], f"{side.capitalize()} (still needs {still}; hit on "
-                               f"{hit}+ Triumphs)", side))
+                               f"{_hit_on(state, catalog, eff, side)} Triumphs)", side))
         default = next((p.key for p, side in zip(spicks, SIDES, strict=True)
                         if needed.get(side, 0) > len(night.nemesis_wounds.get(side, []))), "f")
         return Ask("side", "Which side of the Nemesis do you hit (where you stand)?",
                    tuple(spicks), default=default)
+    if need == "weakness":  # a Weakness Effect helping this attack, on a table Condition
+        hit_side = str(fields.get("side") or "")
+        if fields.get("target") != "nemesis" or not hit_side:
+            return None
+        text = weakness_asks(state, catalog, t, hit_side)
+        if not text:
+            return None
+        return Ask("weakness", f"The {hit_side.capitalize()} Weakness helps this attack if its "
+                   f"Condition holds: {text}. Does it hold at the table?", (
+                       Pick("y", "Yes: its Effect helps the Test", True),
+                       Pick("n", "No: the Test is taken without it", False),
+                   ))
     if need == "trait":
         if option.kind == "night_roll":
             return None  # chosen with the option

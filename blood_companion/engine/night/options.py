@@ -117,7 +117,7 @@ def _effect_needs(entry: Mapping[str, Any], many_troupers: bool) -> tuple[str, .
     needs: tuple[str, ...] = ("confirm",) if entry.get("confirm") else ()
     needs += _cost_needs(entry.get("discard", 0))
     if entry.get("attack"):
-        needs += ("target", "side", *TEST)
+        needs += ("target", "side", "weakness", *TEST)
     else:
         if entry.get("target") == "trouper" and many_troupers:
             needs += ("recipient",)
@@ -449,12 +449,21 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             continue
         options.append(_effect_option(e, many))
     for s in opt["supports"]:
-        s_needs = (("confirm",) if s.get("confirm") else ()) + (
-            ("token_flip",) if s.get("token") else ())
+        # the Support is added to the Active card: its attack or Test asks as the card's do
+        s_needs: tuple[str, ...] = ("confirm",) if s.get("confirm") else ()
+        if s.get("attack"):
+            s_needs += ("target", "side", "weakness", *TEST)
+        elif s.get("traits") or s.get("test_dice"):
+            s_needs += TEST
+        if s.get("heal"):
+            s_needs += ("heal",)
+        if s.get("token"):
+            s_needs += ("token_flip",)
         options.append(
             Option(f"s{s['space']}", f"Use the Support of {s['name']} "
                    f"({fx.name_of(state, catalog, state.trouper_index(s['owner']))}): {s['text']}",
                    "night_support", {"slot": s["space"], "effect": s["effect"]}, needs=s_needs,
+                   repeat=("dice",) if "dice" in s_needs else (),
                    enabled=s.get("open", True), why=s.get("why", ""), group="support")
         )
     for k, it in enumerate(opt["items"]):
@@ -490,7 +499,10 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             )
     options.append(Option("d", "Done: Resolved token, the next card activates", "night_done",
                           group="done"))
-    preferred = [o.key for o in options if o.group == "effect" and o.enabled] + ["d"]
+    # a Special Area Effect already resolved on a target is offered again, never the default
+    again = {str(e["effect"]) for e in opt["effects"] if e.get("again")}
+    preferred = [o.key for o in options
+                 if o.group == "effect" and o.enabled and o.key not in again] + ["d"]
     if opt["rest"] and not opt["rest_drawn"]:
         preferred = ["1"]
     default = next((k for k in preferred if any(o.key == k and o.enabled for o in options)), "d")
@@ -532,7 +544,9 @@ def _effect_option(e: dict[str, Any], many: bool) -> Option:
     num = e["effect"]
     needs = _effect_needs(e, many)
     kind = "night_attack" if e["attack"] else "night_effect"
-    return Option(str(num), f"Effect {num}: {e['text']}", kind, {"effect": num}, needs=needs,
+    again = " (again, on another target in the Special Area)" if e.get("again") else ""
+    return Option(str(num), f"Effect {num}: {e['text']}{again}", kind, {"effect": num},
+                  needs=needs,
                   repeat=("dice",) if "dice" in needs else (), enabled=e["open"],
                   why=e["why"], group="effect")
 

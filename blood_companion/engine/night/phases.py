@@ -124,6 +124,7 @@ def _begin(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState
         for k, sk in enumerate(nem.skills)
         if sk.timing == "beginning_of_night"
     ]
+    jobs += ai.weakness_jobs(state, catalog, "beginning_of_night")  # its Weakness cards' too
     # the Nemesis's own first, then the players' in the order they choose
     return fx.with_night(state, queue=[*jobs, *night_of(state).queue])
 
@@ -181,6 +182,7 @@ def start_turn(
         for k, sk in enumerate(nem.skills)
         if sk.timing == "beginning_of_turn"
     ]
+    jobs += ai.weakness_jobs(state, catalog, "beginning_of_turn")  # its Weakness cards' too
     # the Nemesis's own first, then the players' in the order they choose
     return fx.with_night(state, queue=[*jobs, *night_of(state).queue])
 

@@ -68,6 +68,7 @@ class UseQuick(NightAction):
     distance: int | None = None
     confirm: bool = False  # the table confirms a Condition only it can see (the Map)
     token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
+    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
