@@ -1,0 +1,130 @@
+"""Issue 23 ("Every rule right"), items 2, 12 and 13: the Cleanup Phase in its printed order,
+the Chain's spaces as places on the board, and the Dusk and Nemesis movement instructions.
+Each test drives the night with the real actions and fails on the code before its fix."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from night_bot import Table, new_table, step
+
+from blood_companion.content import models as m
+from blood_companion.engine import effects as fx
+from blood_companion.engine import narrate
+from blood_companion.engine.night import NextPhase
+
+SELF = m.Target(kind="self")
+
+
+def with_records(catalog: Any, kind: str, changed: dict[str, Any]) -> Any:
+    """The catalog with some records of ``kind`` replaced (placeholder data has no such card)."""
+    records = [changed.get(r.id, r) for r in catalog.all(kind)]
+    return dataclasses.replace(catalog, records={**catalog.records, kind: records})
+
+
+def item_with(catalog: Any, item: str, eff: m.Effect) -> Any:
+    it = catalog.item(item)
+    side = it.starting.model_copy(update={"effects": [eff]})
+    return with_records(catalog, "trouper_items", {item: it.model_copy(update={"starting": side})})
+
+
+def until(table: Table, phase: str) -> None:
+    """Play the night with the bot until ``phase`` is done and nothing waits."""
+    for _ in range(2000):
+        night = table.night
+        if night.phase == phase and night.phase_done and not night.pending:
+            return
+        assert night.phase != "over", night.reason
+        step(table)
+    raise AssertionError(f"the night never finished the {phase} phase")
+
+
+def kinds(table: Table, since: int = 0) -> list[str]:
+    return [e.kind for e in table.night.log[since:]]
+
+
+def texts(table: Table, since: int = 0) -> list[str]:
+    return [narrate.render(e, table.catalog) for e in table.night.log[since:]]
+
+
+# --------------------------------------------------------------------------- 2 Cleanup order
+
+
+def test_rule_2_a_beginning_of_cleanup_exhausted_is_discarded_by_the_same_cleanup(
+    catalog: Any,
+) -> None:
+    eff = m.Effect(timing="beginning_of_cleanup", target=SELF,
+                   outcome=[m.Outcome(kind="exhausted")])
+    table = new_table(item_with(catalog, "aurel-i01", eff), 2, seed=3, nemesis="corvin",
+                      bot_seed=2)
+    assert "aurel-i01" in table.state.troupers[0].equipped.values()
+    until(table, "minions")
+    assert not table.state.troupers[0].exhausted  # Aurel did not Rest this turn
+    start = len(table.night.log)
+    table.do(NextPhase())  # into the Cleanup Phase
+    assert table.night.phase == "cleanup" and table.night.phase_done
+    log = kinds(table, start)
+    # the Item's Effect first ("at the beginning of the Cleanup Phase"), then the other steps,
+    # which discard the Exhausted token: the Trouper starts the next turn fresh
+    assert log.index("exhausted") < log.index("leader_passes") < log.index("cleanup_done")
+    assert not table.state.troupers[0].exhausted
+    table.do(NextPhase())
+    assert table.night.phase in ("start_of_turn", "planning")
+    assert not table.state.troupers[0].exhausted
+
+
+def test_rule_2_a_nemesis_skill_and_a_chain_card_resolve_at_the_beginning_of_cleanup(
+    catalog: Any,
+) -> None:
+    skill = m.Effect(name="Last Light", timing="beginning_of_cleanup",
+                     target=m.Target(kind="troupers_all"), outcome=[m.Outcome(kind="exhausted")])
+    nem = catalog.nemesis("corvin")
+    cat = with_records(catalog, "nemeses", {"corvin": nem.model_copy(
+        update={"skills": [*nem.skills, skill]})})
+    plain = new_table(cat, 2, seed=3, nemesis="corvin", bot_seed=2)
+    until(plain, "minions")
+    card = next(s.card for s in plain.night.chain if s.kind == "tactic" and s.owner == 0)
+    # that card of Aurel's, played this turn, draws a card at the beginning of the Cleanup
+    drawn = m.Effect(timing="beginning_of_cleanup", target=SELF,
+                     outcome=[m.Outcome(kind="draw", n=1)])
+    tactic = cat.tactic(card)
+    cat = with_records(cat, "starting_tactics", {card: tactic.model_copy(
+        update={"effects": [*tactic.effects, drawn]})})
+    table = new_table(cat, 2, seed=3, nemesis="corvin", bot_seed=2)
+    until(table, "minions")  # the same turn: the Tactic Phase does not resolve the timed Effect
+    assert table.night.chain == plain.night.chain
+    assert not table.state.troupers[0].exhausted
+    hand = len(table.state.troupers[0].hand)
+    start = len(table.night.log)
+    table.do(NextPhase())
+    night = table.night
+    assert not night.pending and night.phase_done
+    log = kinds(table, start)
+    # the Nemesis's Skill (Aurel Exhausted), then the card's Draw, then the other Cleanup steps
+    assert log.index("exhausted") < log.index("draws") < log.index("leader_passes")
+    assert table.night.log[start + log.index("exhausted")].args["who"] == "aurel"
+    assert log.index("draws") < log.index("cleanup_done")
+    assert len(table.state.troupers[0].hand) == hand + 1
+    assert card in table.state.troupers[0].discard  # then the card left the Chain
+    assert not any(t.exhausted for t in table.state.troupers)  # discarded after the Skill
+
+
+def test_rule_2_a_beginning_of_cleanup_draw_comes_before_the_night_is_judged(
+    catalog: Any,
+) -> None:
+    eff = m.Effect(timing="beginning_of_cleanup", target=SELF,
+                   outcome=[m.Outcome(kind="draw", n=1)])
+    table = new_table(item_with(catalog, "aurel-i01", eff), 2, seed=3, nemesis="corvin")
+    until(table, "minions")
+    for i in range(len(table.state.troupers)):  # every hand played out
+        t = table.state.troupers[i]
+        table.state = fx.with_trouper(table.state, i, hand=[], discard=[*t.discard, *t.hand])
+    assert table.state.troupers[0].draw_pile
+    table.do(NextPhase())
+    night = table.night
+    assert night.result is None, night.reason  # not lost: Aurel draws first
+    assert night.phase == "cleanup" and night.phase_done and not night.queue
+    assert len(table.state.troupers[0].hand) == 1
+    log = kinds(table)
+    assert log.index("draws", log.index("cleanup_phase")) < log.index("cleanup_done")
