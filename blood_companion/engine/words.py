@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from blood_companion.engine import chain as ch
 from blood_companion.engine import narrate
 from blood_companion.engine.legal import Ask, Pick
 from blood_companion.engine.plain import fields_sentence, listing
@@ -128,9 +129,10 @@ def _chain_card(state: CampaignState | None, catalog: Catalog | None, space: Any
         k = int(space) - 1
     except (TypeError, ValueError):
         return name(catalog, space)
-    if state is None or state.night is None or not 0 <= k < len(state.night.chain):
+    at = None if state is None or state.night is None else ch.index_at(state.night.chain, k + 1)
+    if state is None or state.night is None or at is None:
         return f"the card on Chain space {space}"
-    return name(catalog, state.night.chain[k].card)
+    return name(catalog, state.night.chain[at].card)
 
 
 def _actor(state: CampaignState | None, catalog: Catalog | None) -> str:

@@ -7,12 +7,18 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
 from night_bot import Table, new_table, step
 
 from blood_companion.content import models as m
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
-from blood_companion.engine.night import NextPhase
+from blood_companion.engine.campaign import Seat, StartCampaign
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night import NextPhase, SetupNight, UseEvent
+from blood_companion.engine.night.views import activation_options, board_view
+from blood_companion.engine.state import CampaignState, state_hash
 
 SELF = m.Target(kind="self")
 
@@ -128,3 +134,61 @@ def test_rule_2_a_beginning_of_cleanup_draw_comes_before_the_night_is_judged(
     assert len(table.state.troupers[0].hand) == 1
     log = kinds(table)
     assert log.index("draws", log.index("cleanup_phase")) < log.index("cleanup_done")
+
+
+# --------------------------------------------------------------------------- 12 Chain spaces
+
+WIN = "2 2 2"  # three dice showing two Triumphs each: the Test succeeds
+
+
+def run_until(table: Table, done: Any) -> None:
+    for _ in range(2000):
+        if done(table.night):
+            return
+        assert table.night.phase != "over", table.night.reason
+        step(table)
+    raise AssertionError("never reached")
+
+
+def test_rule_12_an_event_keeps_its_chain_space_and_new_cards_fill_the_leftmost_free(
+    catalog: Any,
+) -> None:
+    table = Table(catalog, CampaignState())
+    table.do(StartCampaign(name="t", mode="single", seed=3,
+                           seats=[Seat(trouper="aurel"), Seat(trouper="ioana")]))
+    loc = catalog.locations_in("catacombs")[0].id
+    table.do(SetupNight(nemesis="corvin", location=loc, difficulty=2,
+                        minions=[x.id for x in catalog.all("minions")[:2]],
+                        events=["catacombs-e02", "catacombs-e03"]))
+    board = board_view(table.state, catalog)["chain"]
+    assert [(c["card"], c["space"]) for c in board] == [("catacombs-e02", 1), ("catacombs-e03", 2)]
+    # Game Turn 1: the first Active Trouper solves the Event on space 1
+    run_until(table, lambda n: n.phase == "tactic" and n.activation is not None and not n.pending)
+    table.do(UseEvent(event="1", distance=1, trait="strength", dice=[WIN]))
+    assert table.night.chain[0].face_down
+    run_until(table, lambda n: n.phase == "cleanup" and n.phase_done and not n.pending)
+    # the Cleanup takes the solved Event away; the other stays on space 2
+    board = board_view(table.state, catalog)["chain"]
+    assert [(c["card"], c["space"]) for c in board] == [("catacombs-e03", 2)]
+    assert [(s.card, s.space) for s in table.night.chain] == [("catacombs-e03", 1)]  # stored
+    assert fx.night_of(table.replayed()) == table.night  # and replayed alike
+    assert CampaignState.model_validate(table.state.model_dump(mode="json")) == table.state
+    # Game Turn 2: the first card goes on space 1, left of the Event, the next on space 3
+    start = len(table.night.log)
+    run_until(table, lambda n: sum(s.kind != "event" for s in n.chain) == 2 and not n.pending)
+    played = [e for e in table.night.log[start:] if e.kind in ("plays", "rests")]
+    assert [e.args["space"] for e in played[:2]] == [1, 3]
+    said = [t for t in texts(table, start) if "Chain space" in t]
+    assert "Chain space 1" in said[0] and "Chain space 3" in said[1]
+    chain = table.night.chain
+    assert ch.spaces(chain) == [0, 1, 2] and chain[1].card == "catacombs-e03"
+    # the Tactic Phase names the spaces as the board shows them too
+    run_until(table, lambda n: n.phase == "tactic" and n.activation is not None and not n.pending)
+    active = [e for e in table.night.log if e.kind in ("active", "active_rest")][-1]
+    assert active.args["space"] == 1
+    events = activation_options(table.state, catalog)["events"]
+    assert [(e["event"], e["space"]) for e in events] == [("catacombs-e03", 2)]
+    before = state_hash(table.state)
+    with pytest.raises(RuleError, match="Chain space 1 holds no Event card"):
+        table.do(UseEvent(event="1", distance=1, trait="strength", dice=[WIN]))
+    assert state_hash(table.state) == before

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.chance import Chance
@@ -40,7 +41,6 @@ from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import can_play
 from blood_companion.engine.night_state import (
     Activation,
-    ChainSlot,
     EnemyJob,
     NightState,
     Question,
@@ -275,9 +275,10 @@ def activate_next(state: CampaignState, catalog: Catalog) -> CampaignState:
         if slot.kind in ("tactic", "rest") and not slot.resolved and slot.owner is not None:
             state = fx.with_night(state, activation=Activation(slot=k, trouper=slot.owner))
             who = fx.tid(state, slot.owner)
+            space = ch.number(night.chain, k)
             if slot.kind == "rest":
-                return fx.log(state, "active_rest", who=who, space=k + 1)
-            return fx.log(state, "active", who=who, card=slot.card, space=k + 1)
+                return fx.log(state, "active_rest", who=who, space=space)
+            return fx.log(state, "active", who=who, card=slot.card, space=space)
     state = fx.with_night(state, activation=None, phase_done=True)
     return fx.log(state, "chain_resolved")
 
@@ -401,11 +402,14 @@ def cleanup_steps(state: CampaignState, catalog: Catalog) -> CampaignState:
     # Resolved tokens off; Tactic cards to their owners' discard piles (or Wounds when
     # Sacrificed); Reaction cards to the Nemesis discard pile.
     troupers = list(state.troupers)
-    keep: list[ChainSlot] = []
-    for slot in night.chain:
+    # an Event card left on the Chain stays on its space ("Cleanup Phase" takes only the solved)
+    kept: list[int] = []
+    chain = list(night.chain)
+    for k, slot in enumerate(night.chain):
         if slot.kind == "event":
             if not slot.face_down:
-                keep.append(slot.model_copy(update={"resolved": False, "supports_used": []}))
+                kept.append(k)
+                chain[k] = slot.model_copy(update={"resolved": False, "supports_used": []})
             continue
         assert slot.owner is not None
         t = troupers[slot.owner]
@@ -413,6 +417,7 @@ def cleanup_steps(state: CampaignState, catalog: Catalog) -> CampaignState:
             troupers[slot.owner] = t.model_copy(update={"wounds": [*t.wounds, slot.card]})
         else:
             troupers[slot.owner] = t.model_copy(update={"discard": [*t.discard, slot.card]})
+    keep = ch.keep(chain, kept)
     discard = [*night.reaction_discard, *(s.card for s in night.reaction_line)]
     limit = catalog.config.knock_out_wounds
     for i, t in enumerate(troupers):
@@ -506,7 +511,8 @@ PHASES: dict[str, Phase] = {
         ),
         Phase(
             "cleanup", "Cleanup Phase", "Cleanup Phase", frozenset({"night_continue"}), cleanup,
-            _cleanup_settled, "start_of_turn", done_text="The Cleanup is done: the next Game Turn starts.",
+            _cleanup_settled, "start_of_turn",
+            done_text="The Cleanup is done: the next Game Turn starts.",
         ),
         Phase("over", "End of the Night", "End of the Night", frozenset(), _over),
     )
