@@ -601,6 +601,8 @@ class Event(Record):
     event_type: Literal["scenic_element", "minion", "action"]
     background: str | None = None
     scenic_element: str | None = None
+    # "Scenic Elements": a Large one goes on the Map's L Tile, a Small one on an S Tile
+    scenic_size: Literal["large", "small"] | None = None
     minion_type: MinionType | None = None
     effects: list[Effect]
     reward: EventReward
@@ -643,6 +645,9 @@ class RulesConfig(Record):
     # A Wound with deck and discard pile empty: a card "from_hand" (the player's choice), or
     # kept "unmarked" (it counts towards Knocked Out; no card marks it).
     wound_with_no_deck: Literal["from_hand", "unmarked"] = "from_hand"
+    # "Scenic Elements": an L or S Tile whose Scenic Element no Event card on the Chain names
+    # takes one of that size the players choose ("impassable"), or stays "empty" (passable).
+    unnamed_scenic_tiles: Literal["impassable", "empty"] = "impassable"
 
 
 def effects_in(value: object) -> list[Effect]:

@@ -9,9 +9,12 @@ from typing import Any
 
 import pytest
 from night_bot import Table, new_table, step
+from test_day import Table as DayTable
+from test_day import walk_to
 
 from blood_companion.content import models as m
 from blood_companion.engine import chain as ch
+from blood_companion.engine import day as d
 from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.campaign import Seat, StartCampaign
@@ -19,6 +22,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import NextPhase, SetupNight, UseEvent
 from blood_companion.engine.night.views import activation_options, board_view
 from blood_companion.engine.state import CampaignState, state_hash
+from blood_companion.engine.words import checklist_for
 
 SELF = m.Target(kind="self")
 
@@ -27,6 +31,11 @@ def with_records(catalog: Any, kind: str, changed: dict[str, Any]) -> Any:
     """The catalog with some records of ``kind`` replaced (placeholder data has no such card)."""
     records = [changed.get(r.id, r) for r in catalog.all(kind)]
     return dataclasses.replace(catalog, records={**catalog.records, kind: records})
+
+
+def with_config(catalog: Any, **update: Any) -> Any:
+    config = catalog.config.model_copy(update=update)
+    return dataclasses.replace(catalog, records={**catalog.records, "rules_config": [config]})
 
 
 def item_with(catalog: Any, item: str, eff: m.Effect) -> Any:
@@ -192,3 +201,61 @@ def test_rule_12_an_event_keeps_its_chain_space_and_new_cards_fill_the_leftmost_
     with pytest.raises(RuleError, match="Chain space 1 holds no Event card"):
         table.do(UseEvent(event="1", distance=1, trait="strength", dice=[WIN]))
     assert state_hash(table.state) == before
+
+
+# --------------------------------------------------------------------------- 13 Dusk, Front
+
+
+def test_rule_13_the_dusk_names_the_scenic_elements_the_events_use(catalog: Any) -> None:
+    table = DayTable(catalog)
+    walk_to(table, "dusk_events")
+    assert catalog.get("locations", table.state.day.location).zone == "catacombs"
+    table.do(d.PlaceEvents(events=["catacombs-e01", "catacombs-e03"]))
+    lines = checklist_for(table.state, catalog, "dusk")
+    scenic = [x for x in lines if x.startswith("Scenic Elements")]
+    assert len(scenic) == 1
+    line = scenic[0]
+    # the Bone Altar (large) of "Desecrate the Bone Altar" on the L Tile; its Tile Impassable
+    assert "the Bone Altar on the L Tile (for Desecrate the Bone Altar)" in line
+    assert "Their Tiles are Impassable" in line
+    assert "Sarcophagus" not in line  # not an Event on this Chain
+    assert "The other L and S Tiles take a Scenic Element of that size of your choice" in line
+    # the Map's Event line comes before it, the Threat token after it
+    assert lines.index(line) == next(
+        k for k, x in enumerate(lines) if x.startswith("Event cards on the Chain")) + 1
+    empty = with_config(catalog, unnamed_scenic_tiles="empty")
+    assert "they are ordinary Tiles" in checklist_for(table.state, empty, "dusk")[
+        lines.index(line)]
+
+
+def test_rule_13_the_nemesis_turns_its_front_and_troupers_stand_before_it(
+    catalog: Any,
+) -> None:
+    table = new_table(catalog, 2, seed=3, nemesis="corvin")
+
+    def nemesis_moves() -> list[Any]:
+        return [e for e in table.night.log if e.kind == "movement"
+                and (e.args.get("mover") or {}).get("card") == "corvin"]
+
+    for _ in range(600):
+        if nemesis_moves():
+            break
+        assert table.night.phase != "over"
+        step(table)
+    move = nemesis_moves()[0]
+    assert move.phase == "nemesis" and move.args["move"] == "step"
+    line = narrate.render(move, catalog)
+    assert line.startswith("MOVE Corvin the Gravewarden: Step 2")
+    assert ("before leaving each Tile, turn its Front toward the side of the Tile it crosses "
+            "(the side on the shortest path to its target)") in line
+    assert ("on each Tile it enters, set it in the center and place every Trouper on that Tile "
+            "in front of its Front") in line
+    # an Escape keeps its facing: no turning, the Troupers still in front of its Front
+    escape = narrate.movement_text(catalog, {"move": "escape", "n": 1,
+                                             "mover": {"card": "corvin"}})
+    assert "facing unchanged" in escape and "turn its Front" not in escape
+    assert "in front of its Front" in escape
+    # a Minion's movement is not the Nemesis's
+    minion = catalog.all("minions")[0].id
+    assert "Front" not in narrate.movement_text(catalog, {"move": "step", "n": 1,
+                                                          "mover": {"card": minion}})
