@@ -601,6 +601,8 @@ class Event(Record):
     event_type: Literal["scenic_element", "minion", "action"]
     background: str | None = None
     scenic_element: str | None = None
+    # "Scenic Elements": a Large one goes on the Map's L Tile, a Small one on an S Tile
+    scenic_size: Literal["large", "small"] | None = None
     minion_type: MinionType | None = None
     effects: list[Effect]
     reward: EventReward
@@ -650,6 +652,9 @@ class RulesConfig(Record):
     # An Effect with a Physical and a Mind Attack Element: one Test, each Element against its
     # own Defense; the Test itself (Insanity) needs the "lowest" of them, or the "highest".
     mixed_attack_test: Literal["lowest", "highest"] = "lowest"
+    # "Scenic Elements": an L or S Tile whose Scenic Element no Event card on the Chain names
+    # takes one of that size the players choose ("impassable"), or stays "empty" (passable).
+    unnamed_scenic_tiles: Literal["impassable", "empty"] = "impassable"
 
 
 def effects_in(value: object) -> list[Effect]:

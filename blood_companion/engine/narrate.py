@@ -452,6 +452,15 @@ MOVES = {
 }
 
 
+# "Nemesis Movement": the Nemesis's Front turns toward each Tile side it crosses (toward a
+# target: the side on the shortest path), except in an Escape, which keeps its facing; on each
+# Tile it enters it stands in the center with the Troupers there in front of its Front.
+NEMESIS_TURNS = ("; before leaving each Tile, turn its Front toward the side of the Tile it "
+                 "crosses{target}")
+NEMESIS_ENTERS = ("; on each Tile it enters, set it in the center and place every Trouper on "
+                  "that Tile in front of its Front (Leader's Rule for any doubt)")
+
+
 def miniature_name(catalog: Catalog, ref: Mapping[str, Any] | None) -> str:
     """A Miniature on the Map: a Trouper, the Nemesis, a Minion (with its space)."""
     if not ref:
@@ -475,9 +484,17 @@ def movement_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
     kind = str(args.get("move", "move"))
     template = MOVES.get(kind, MOVES["move"])
     toward = args.get("toward")
-    return template.format(
+    text = template.format(
         mover=miniature_name(catalog, args.get("mover")),
         by=miniature_name(catalog, args.get("by")) if args.get("by") else "its source",
         n=args.get("n") or 1,
         toward=f" toward {miniature_name(catalog, toward)}" if toward else "",
     )
+    mover = args.get("mover") or {}
+    if isinstance(catalog.find(str(mover.get("card", ""))), m.Nemesis):
+        if kind != "escape":
+            aim = (" (the side on the shortest path to its target)"
+                   if toward or kind == "attract" else "")
+            text += NEMESIS_TURNS.format(target=aim)
+        text += NEMESIS_ENTERS
+    return text

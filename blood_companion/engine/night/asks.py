@@ -8,10 +8,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine import narrate
 from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick, register_askers
 from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
@@ -24,6 +26,7 @@ from blood_companion.engine.night.resolve import (
 from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
 from blood_companion.engine.night.trouper_tests import item_side
 from blood_companion.engine.night.views import area_hits, attack_targets
+from blood_companion.engine.night_state import NightState
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
 from blood_companion.engine.tests_procedure import odds_for_test, prepare_test
@@ -61,6 +64,14 @@ def _card_label(catalog: Catalog, c: str) -> str:
     return f"{card.name} (Threat {card.threat}{tags})"
 
 
+def _on_space(night: NightState, space: Any) -> int:
+    """The list index of the card on the Chain space an option names (1-based)."""
+    k = ch.index_at(night.chain, int(str(space)))
+    if k is None:
+        raise RuleError(f"no card on Chain space {space}")
+    return k
+
+
 def _actor(state: CampaignState, option: Option) -> int:
     """The Trouper who acts for an option: the Item's owner, the Quick card's owner, the
     Trouper a question waits on, or the Active one."""
@@ -68,7 +79,7 @@ def _actor(state: CampaignState, option: Option) -> int:
     if option.kind == "night_item" and option.fields.get("trouper"):
         return state.trouper_index(str(option.fields["trouper"]))
     if option.kind == "night_quick":
-        slot = night.chain[int(option.fields["slot"]) - 1]
+        slot = night.chain[_on_space(night, option.fields["slot"])]
         return slot.owner or 0
     if option.kind in ("night_roll", "night_answer") and night.pending:
         return night.pending[0].trouper or 0
@@ -82,15 +93,14 @@ def _actor(state: CampaignState, option: Option) -> int:
 def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effect | None:
     night = night_of(state)
     if option.kind == "night_event":
-        k = int(str(option.fields["event"])) - 1
-        ev = event_card(catalog, night.chain[k].card)
+        ev = event_card(catalog, night.chain[_on_space(night, option.fields["event"])].card)
         return ev.effects[int(option.fields.get("effect", 1)) - 1]
     if option.kind == "night_item":
         t = _actor(state, option)
         side = item_side(state, catalog, t, str(option.fields["item"]))
         return side.effects[0] if side.effects else None
     if option.kind in ("night_quick", "night_support"):
-        slot = night.chain[int(option.fields["slot"]) - 1]
+        slot = night.chain[_on_space(night, option.fields["slot"])]
         return tactic_card(catalog, slot.card).effects[int(option.fields["effect"]) - 1]
     act = night.activation
     if act is None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from blood_companion.content import models as m
+from blood_companion.content.render import TIMING_NAMES
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine.chance import Chance
@@ -19,6 +20,9 @@ from blood_companion.engine.night.trouper_tests import effect_test, take_test, u
 from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.tests_procedure import attack_target
+
+# The moments whose Effects the app queues itself (engine/night/phases.py: queue_timed).
+TIMED_MOMENTS = frozenset({"beginning_of_night", "beginning_of_turn", "beginning_of_cleanup"})
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -158,6 +162,9 @@ def card_effect(
         raise RuleError("a Support Effect is used by another Trouper later on the Chain")
     if eff.type == "aura":
         raise RuleError("an Aura Effect is always active; there is nothing to resolve")
+    if eff.timing in TIMED_MOMENTS:  # the app resolves it at its moment ("Cleanup Phase")
+        raise RuleError(f"Effect {effect} of {card.name} is resolved by the app "
+                        f"{TIMING_NAMES[eff.timing].lower()}, not in the Tactic Phase")
     if k < act.last:
         raise RuleError(
             f"{card.name}'s Effects resolve top to bottom: Effect {act.last + 1} "

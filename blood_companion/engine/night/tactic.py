@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine.actions import Context
 from blood_companion.engine.campaign import gain_trophies
@@ -189,8 +190,8 @@ class UseSupport(NightAction):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         night, act, _ = active(state, cat)
-        k = self.slot - 1
-        if not 0 <= k < len(night.chain):
+        k = ch.index_at(night.chain, self.slot)
+        if k is None:
             raise RuleError(f"no card on Chain space {self.slot}")
         slot = night.chain[k]
         if k >= act.slot:
@@ -417,8 +418,8 @@ class UseEvent(NightAction):
 def event_slot(night: NightState, key: str) -> int:
     events = [(k, s) for k, s in enumerate(night.chain) if s.kind == "event"]
     if key.isdigit():
-        k = int(key) - 1
-        if any(j == k for j, _ in events):
+        k = ch.index_at(night.chain, int(key))
+        if k is not None and any(j == k for j, _ in events):
             slot = night.chain[k]
             if slot.face_down:
                 raise RuleError("that Event is already resolved")
@@ -472,5 +473,5 @@ class FinishActivation(NightAction):
         chain = list(night.chain)
         chain[act.slot] = slot.model_copy(update={"resolved": True})
         state = fx.with_night(state, chain=chain, activation=None)
-        state = fx.log(state, "resolved_token", space=act.slot + 1)
+        state = fx.log(state, "resolved_token", space=ch.number(chain, act.slot))
         return activate_next(state, cat)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine import narrate, vigor
@@ -121,7 +122,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
     tr = state.troupers[t]
     out: dict[str, Any] = {
         "trouper": tr.trouper,
-        "space": act.slot + 1,
+        "space": ch.number(night.chain, act.slot),
         "rest": slot.kind == "rest",
         "rest_drawn": act.rest_drawn,
         "card": slot.card if slot.kind == "tactic" else None,
@@ -166,7 +167,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                 entry = _effect_entry(state, catalog, t, eff, j + 1)
                 entry.update(
                     {
-                        "space": k + 1,
+                        "space": ch.number(night.chain, k),
                         "owner": state.troupers[s.owner or 0].trouper,
                         "name": other.name,
                         "open": not why,
@@ -205,7 +206,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             ev = event_card(catalog, s.card)
             out["events"].append(
                 {
-                    "space": k + 1,
+                    "space": ch.number(night.chain, k),
                     "event": s.card,
                     "name": ev.name,
                     "effects": [
@@ -234,7 +235,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
             name = card_name(catalog, s.card)
         chain.append(
             {
-                "space": k + 1,
+                "space": ch.number(night.chain, k),
                 "kind": s.kind,
                 "card": s.card,
                 "name": name,
