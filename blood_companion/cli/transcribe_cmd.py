@@ -231,7 +231,8 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             "cards": [
                 {"line": pl.card.line, "kind": pl.kind, "id": pl.record.id, "name": pl.record.name,
                  "replaces": pl.replaces, "kept": pl.kept, "warnings": pl.warnings,
-                 "free_text_effects": pl.card.free_text}
+                 "free_text_effects": pl.card.free_text,
+                 "fields": [{"field": f, "value": v, "from": w} for f, v, w in pl.fields]}
                 for pl in planned
             ],
             "files": {str(k): v for k, v in written.items()},
@@ -244,9 +245,12 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             (f"replaces the {pl.replaces} card" if pl.replaces != "new" else "new card", "dim"),
         )
         show(line)
+        if dry_run:
+            # every field the card shows, its value and where it came from (issue 27)
+            for field_name, value, origin in pl.fields:
+                say(f"    {field_name}: {value}  ← {origin}")
         if pl.kept:
-            show(Text(f"    kept from the card it replaces: {', '.join(pl.kept)}",
-                              style="dim"))
+            show(Text(f"    not typed and not absent: {', '.join(pl.kept)}", style="yellow"))
         if pl.card.free_text:
             show(Text(f"    {pl.card.free_text} free-text Effect(s): the table resolves "
                               "them", style="dim"))

@@ -607,7 +607,8 @@ def plan_import(
         for name in sorted(STRUCTURAL):
             if existing is not None and name in model.model_fields and (name,) not in values:
                 base[name] = getattr(existing, name)
-                origin[(name,)] = f"where the {existing.source} card {record_id} belongs"
+                if base[name] not in (None, [], False):
+                    origin[(name,)] = f"where the {existing.source} card {record_id} belongs"
         missing = [s for s in specs if s.kind == "effects" and s.path not in values
                    and s.info.is_required() and (s.side is None or (s.side,) in values
                                                  or (s.side, "effects") in values)]
@@ -630,7 +631,11 @@ def plan_import(
             value = get_path(record, s.path)
             if s.side is not None and get_path(record, (s.side,)) is None:
                 continue
-            shown = f"{len(value or [])} Effect(s)" if s.kind == "effects" else format_value(value)
+            if s.kind == "effects":
+                shown = (f"{len(value)} Effect{'s' if len(value) != 1 else ''}" if value
+                         else "no Effects")
+            else:
+                shown = "none" if value == [] else format_value(value)
             said = origin.get(s.path)
             if said is None:
                 absent = value in (None, [], False) or value == s.info.get_default(
