@@ -42,7 +42,6 @@ def catalog() -> Catalog:
     """The validated catalog: shipped pack plus --data-dir (cached per data folder); the
     overlay's files that belong to no kind are named on stderr once per command."""
     from blood_companion.cli.common import warn_data
-
     from blood_companion.content.paths import overlay_stamp
 
     data_dir = settings().data_dir

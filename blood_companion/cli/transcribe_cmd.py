@@ -31,7 +31,9 @@ from blood_companion.content.loader import (
 from blood_companion.errors import BloodError, UsageError
 
 HELP = """\
-Type what your card prints. Enter keeps the value in [brackets] (the card there now).
+Type what your card prints. Over a placeholder the card starts empty: Enter means "not on
+the card", and a placeholder's value is shown and taken only with y (or `keep`). Over a card
+you typed before, Enter keeps the value in [brackets].
 Effects: one at a time, as printed ("Target: Enemy (Distance 0-1). Outcome: Wound."),
 an empty line when there are no more. At any prompt:
   undo      take back the last answer (at a card's first question: reopen the last card)
@@ -247,8 +249,8 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
         show(line)
         if dry_run:
             # every field the card shows, its value and where it came from (issue 27)
-            for field_name, value, origin in pl.fields:
-                say(f"    {field_name}: {value}  ← {origin}")
+            for field_name, value, came_from in pl.fields:
+                say(f"    {field_name}: {value}  ← {came_from}")
         if pl.kept:
             show(Text(f"    not typed and not absent: {', '.join(pl.kept)}", style="yellow"))
         if pl.card.free_text:

@@ -444,7 +444,7 @@ def _flag_spec(specs: list[FieldSpec], side: str | None, line: str) -> FieldSpec
 
 
 def _field_spec(
-    specs: list[FieldSpec], side: str | None, match: re.Match[str]
+    specs: list[FieldSpec], side: str | None, match: _Field
 ) -> FieldSpec | None:
     key, value = _key(match.group(1)), match.group(2).strip()
     for spec in _in_scope(specs, side):

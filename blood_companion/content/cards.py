@@ -297,8 +297,8 @@ def _raise(spec: FieldSpec, raw: str, why: str) -> Any:
         )
         raise AnswerError(f"{spec.label}: {raw!r} is not one of the choices", hint)
     forms = printed_forms(spec)
-    hint = f"type it as printed: {forms}" if forms else None
-    raise AnswerError(f"{spec.label}: {raw!r} does not fit ({plain_message(why)})", hint)
+    raise AnswerError(f"{spec.label}: {raw!r} does not fit ({plain_message(why)})",
+                      f"type it as printed: {forms}" if forms else None)
 
 
 def plain_message(msg: str) -> str:
@@ -511,7 +511,7 @@ def _parse_printed(spec: FieldSpec, kind: str, raw: str) -> Any:
         match = re.fullmatch(pattern, head_key)
         if match:
             n = int(match.group(1)) if match.groups() and match.group(1) else 0
-            return m.CheckRule(kind=check_kind, n=n, text=text)  # type: ignore[arg-type]
+            return m.CheckRule(kind=check_kind, n=n, text=text)
     close = difflib.get_close_matches(
         head_key, [f.format(n=2).casefold() for f in CHECK_FORMS.values()], n=1, cutoff=0.5)
     raise AnswerError(f"{spec.label}: {raw!r} is not a Check as printed",
