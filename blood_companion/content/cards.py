@@ -243,12 +243,15 @@ def format_value(value: Any) -> str:
 
 
 YES = {"y", "yes", "true", "on", "1", "x"}
+MAX_ANSWER = 2000  # a printed field is short; longer answers are refused before any parsing
 NO = {"n", "no", "false", "off", "0", "-"}
 
 
 def parse_value(spec: FieldSpec, text: str) -> Any:
     """Read a typed answer for a value or yes/no field. Raises AnswerError."""
     raw = text.strip()
+    if len(raw) > MAX_ANSWER:
+        raise AnswerError(f"{spec.label}: at most {MAX_ANSWER} characters (this has {len(raw)})")
     if spec.kind == "flag":
         key = raw.casefold()
         if key in YES:

@@ -930,8 +930,18 @@ def _unquoted(text: str) -> str:
     return re.sub(r'"[^"]*"', lambda mt: " " * len(mt.group(0)), text)
 
 
+# A printed Effect is a few lines of a card: longer text is refused before it is read, so
+# reading stays linear and bounded (issue 24: hostile text) and no number outgrows int().
+MAX_EFFECT = 2000
+
+
 def parse_effect(text: str) -> m.Effect:
     """Read one Effect typed as printed. Raises EffectSyntaxError (a ValueError)."""
+    if len(text) > MAX_EFFECT:
+        raise EffectSyntaxError(
+            f"an Effect is at most {MAX_EFFECT} characters (this one has {len(text)})",
+            MAX_EFFECT + 1, "", "type one Effect as printed; a long text is free text in a "
+            "YAML file", text[:MAX_EFFECT])
     return _Parser(text).parse()
 
 

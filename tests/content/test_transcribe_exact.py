@@ -347,3 +347,11 @@ def test_card_text_is_read_in_linear_time(hostile: Any, n: int) -> None:
     if n > MAX_LINE:
         _, problems = read_cards(text, "f.txt", lambda i: "reactions")
         assert f"longer than {MAX_LINE} characters" in problems[0].message
+
+
+def test_long_effects_and_answers_are_refused_at_once() -> None:
+    # a 5,000-digit number raised ValueError from int() (a traceback in `transcribe`)
+    with pytest.raises(EffectSyntaxError, match="at most 2000 characters"):
+        parse_effect("Target: Self. Outcome: Step " + "9" * 5000 + ".")
+    with pytest.raises(AnswerError, match="at most 2000 characters"):
+        parse_value(spec(m.TacticCard, "threat"), "9" * 5000)
