@@ -145,7 +145,7 @@ ELEMENT_EXAMPLES = [
     "+Black die",
     "Place a Trap",
     "Place a Whisper",
-    "+1 Coins",
+    "+1 Coin",
 ]
 NO_NUMBER_KINDS = {
     "run": "run",
