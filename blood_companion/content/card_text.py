@@ -306,6 +306,14 @@ def _read_card(
             card.values[spec.path] = True
             card.origins[spec.path] = number
             continue
+        worded = next((s for s in _in_scope(specs, side) if s.kind == "value"
+                       and s.name == _key(line) and printed_forms(s)), None)
+        if worded is not None:
+            # "Check" alone: the symbol says there is a Check; which one the card prints
+            problems.append(Problem(file, number, where, f"{line!r}: type the {worded.label} "
+                                    f"the card prints, '{worded.name}: ...' as printed: "
+                                    f"{printed_forms(worded)}"))
+            continue
         field_match = _field_line(line)
         spec = _field_spec(specs, side, field_match) if field_match else None
         if spec is not None and field_match is not None:

@@ -461,6 +461,8 @@ def printed_forms(spec: FieldSpec) -> str | None:
 
 
 def _parse_printed(spec: FieldSpec, kind: str, raw: str) -> Any:
+    if kind != "check":
+        raw = raw.rstrip(".").rstrip()  # "Cost: 2 Coins." as a card line ends
     key = " ".join(raw.split()).casefold()
     if kind == "fatigue":
         if key in ("none", "-", "0", "no", "no fatigue"):

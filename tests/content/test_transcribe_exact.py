@@ -355,3 +355,11 @@ def test_long_effects_and_answers_are_refused_at_once() -> None:
         parse_effect("Target: Self. Outcome: Step " + "9" * 5000 + ".")
     with pytest.raises(AnswerError, match="at most 2000 characters"):
         parse_value(spec(m.TacticCard, "threat"), "9" * 5000)
+
+
+def test_a_check_symbol_alone_asks_for_its_condition(shipped: Any) -> None:
+    _, problems = plan(shipped, "Doom [corvin-r06]\nCheck\nOutcome: +1 Threat.\n")
+    assert "'check: ...' as printed: 'Turn 6+'" in problems[0].message
+    card = one(shipped, "kind: advanced_tactics\nart: alchemy\n\nSpark - Threat 1\n"
+                        "Cost: 2 Coins.\nOutcome: Step 1.\n")
+    assert card.record.cost == m.ResourceCost(coins=2)  # type: ignore[attr-defined]
