@@ -161,7 +161,17 @@ class CardSession:
             return False, None
         return True, spec.info.get_default(call_default_factory=True)
 
+    def _side_name(self, spec: FieldSpec) -> str | None:
+        """The first side (Starting, Enhanced) is printed with the card's name: its default."""
+        sides = [s.side for s in self.specs if s.side is not None]
+        if spec.name == "name" and spec.side is not None and spec.side == sides[0]:
+            name = self._values.get(("name",))
+            return str(name) if name else None
+        return None
+
     def _fresh_prompt(self, spec: FieldSpec, hint: str | None) -> Prompt:
+        if (named := self._side_name(spec)) is not None:
+            return Prompt("field", spec.label, named, hint="Enter: the card's name")
         before = get_path(self.base, spec.path)
         has_absent, absent = self._absent(spec)
         forms = printed_forms(spec)
@@ -185,6 +195,8 @@ class CardSession:
                       hint=hint or "type what the card prints")
 
     def _fresh_value(self, spec: FieldSpec, text: str) -> Any:
+        if not text and (named := self._side_name(spec)) is not None:
+            return named
         before = get_path(self.base, spec.path)
         has_absent, absent = self._absent(spec)
         key = text.casefold()

@@ -363,3 +363,14 @@ def test_a_check_symbol_alone_asks_for_its_condition(shipped: Any) -> None:
     card = one(shipped, "kind: advanced_tactics\nart: alchemy\n\nSpark - Threat 1\n"
                         "Cost: 2 Coins.\nOutcome: Step 1.\n")
     assert card.record.cost == m.ResourceCost(coins=2)  # type: ignore[attr-defined]
+
+
+def test_the_starting_side_takes_the_cards_name_on_enter(shipped: Any) -> None:
+    session = CardSession("trouper_items", shipped.get("trouper_items", "aurel-i01"))
+    session.answer("Padded Vest")
+    session.answer("protection")
+    prompt = session.prompt()
+    assert prompt is not None and prompt.question == "starting side name"
+    assert prompt.default == "Padded Vest"
+    session.answer("")
+    assert "  starting side name: Padded Vest" in session.summary()
