@@ -104,7 +104,7 @@ _SIDE_KEY = re.compile(r"([A-Za-z]+)\s+(?:side|face)", re.IGNORECASE)
 # A printed card line is short; a longer one is refused before any pattern reads it, so every
 # line is read in time linear in its length (issue 24: a 80,000-space name took 19 s).
 MAX_LINE = 2000
-NO_EFFECTS = {"no effects", "no effect", "effects: none", "effects: no", "no effects.",
+NO_EFFECTS = {"no effects", "no effect", "effects: none", "effects: no", "effects:",
               "effects: -"}
 
 

@@ -120,8 +120,9 @@ def test_a_weakness_keeps_no_modifier_nor_sentence(shipped: Any) -> None:
 def test_a_card_without_effects_says_so(shipped: Any) -> None:
     _, problems = plan(shipped, "Empty [aurel-t01]\nart: alchemy\nthreat: 1\n")
     assert "or 'no Effects' when it prints none" in problems[0].message
-    card = one(shipped, "Empty [aurel-t01]\nart: alchemy\nthreat: 1\nno Effects\n")
-    assert card.record.effects == []  # type: ignore[attr-defined]
+    for said in ("no Effects", "Effects: none", "effects:"):
+        card = one(shipped, f"Empty [aurel-t01]\nart: alchemy\nthreat: 1\n{said}\n")
+        assert card.record.effects == []  # type: ignore[attr-defined]
 
 
 def test_transcribe_asks_before_taking_a_placeholder_value(shipped: Any) -> None:
