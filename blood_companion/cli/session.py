@@ -42,13 +42,16 @@ def catalog() -> Catalog:
     """The validated catalog: shipped pack plus --data-dir (cached per data folder); the
     overlay's files that belong to no kind are named on stderr once per command."""
     from blood_companion.cli.common import warn_data
+    from blood_companion.content.paths import overlay_stamp
 
-    found: Catalog = warn_data(_catalog_for(settings().data_dir))
+    data_dir = settings().data_dir
+    # keyed by the overlay's files too: a card transcribed while `blood play` waits reaches it
+    found: Catalog = warn_data(_catalog_for(data_dir, overlay_stamp(data_dir)))
     return found
 
 
 @cache
-def _catalog_for(data_dir: Path | None) -> Catalog:
+def _catalog_for(data_dir: Path | None, stamp: str = "") -> Catalog:
     from blood_companion.content.loader import load_catalog
 
     return load_catalog(data_dir)

@@ -31,7 +31,9 @@ from blood_companion.content.loader import (
 from blood_companion.errors import BloodError, UsageError
 
 HELP = """\
-Type what your card prints. Enter keeps the value in [brackets] (the card there now).
+Type what your card prints. Over a placeholder the card starts empty: Enter means "not on
+the card", and a placeholder's value is shown and taken only with y (or `keep`). Over a card
+you typed before, Enter keeps the value in [brackets].
 Effects: one at a time, as printed ("Target: Enemy (Distance 0-1). Outcome: Wound."),
 an empty line when there are no more. At any prompt:
   undo      take back the last answer (at a card's first question: reopen the last card)
@@ -231,7 +233,8 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             "cards": [
                 {"line": pl.card.line, "kind": pl.kind, "id": pl.record.id, "name": pl.record.name,
                  "replaces": pl.replaces, "kept": pl.kept, "warnings": pl.warnings,
-                 "free_text_effects": pl.card.free_text}
+                 "free_text_effects": pl.card.free_text,
+                 "fields": [{"field": f, "value": v, "from": w} for f, v, w in pl.fields]}
                 for pl in planned
             ],
             "files": {str(k): v for k, v in written.items()},
@@ -244,9 +247,12 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             (f"replaces the {pl.replaces} card" if pl.replaces != "new" else "new card", "dim"),
         )
         show(line)
+        if dry_run:
+            # every field the card shows, its value and where it came from (issue 27)
+            for field_name, value, came_from in pl.fields:
+                say(f"    {field_name}: {value}  ← {came_from}")
         if pl.kept:
-            show(Text(f"    kept from the card it replaces: {', '.join(pl.kept)}",
-                              style="dim"))
+            show(Text(f"    not typed and not absent: {', '.join(pl.kept)}", style="yellow"))
         if pl.card.free_text:
             show(Text(f"    {pl.card.free_text} free-text Effect(s): the table resolves "
                               "them", style="dim"))

@@ -1,7 +1,9 @@
 """The interactive transcription of one card, as a pure question-and-answer machine.
 
-A :class:`CardSession` asks, in the card's order, for each field (the placeholder's value is the
-default: Enter keeps it), then each Effect typed as printed, shown back in words for a yes/no,
+A :class:`CardSession` asks, in the card's order, for each field (over a placeholder the card
+starts empty: a placeholder's value is shown and taken only when accepted, a symbol not
+confirmed is absent; over an earlier transcription Enter keeps its value), then each Effect
+typed as printed, shown back in words for a yes/no,
 then the whole card for a last yes. It keeps only the answers it accepted; its state is a
 function of them, so ``undo`` replays all but the last, and a saved list of answers (the draft)
 resumes a card exactly where it stopped. The CLI (``cli/transcribe_cmd.py``) only prints the
@@ -36,6 +38,8 @@ from blood_companion.content.cards import (
     format_value,
     get_path,
     parse_value,
+    plain_message,
+    printed_forms,
 )
 from blood_companion.content.effect_text import EffectSyntaxError, free_text_effect, parse_effect
 from blood_companion.content.loader import KINDS
@@ -76,6 +80,13 @@ class CardSession:
             # a purchase cost is printed only on cards that are bought (the placeholder has one)
             and not (s.name in UNLESS_PRINTED and get_path(base, s.path) in (None, []))
         ]
+        # a placeholder is replaced from scratch: only where the card belongs is taken from it
+        self.fresh = base.source == "placeholder"
+        full = base_of(base)
+        self._start = (
+            {k: v for k, v in full.items() if k in STRUCTURAL or k == "id"} if self.fresh
+            else full
+        )
         self.answers: list[str] = []
         self.record: m.Record | None = None
         self._reset()
@@ -106,8 +117,10 @@ class CardSession:
             return self._confirm_card()
         spec = self.specs[self._i]
         if spec.kind != "effects":
-            default = format_value(get_path(self.base, spec.path))
             hint = "yes or no" if spec.kind == "flag" else _value_hint(spec)
+            if self.fresh:
+                return self._fresh_prompt(spec, hint)
+            default = format_value(get_path(self.base, spec.path))
             return Prompt("field", spec.label, default, hint=hint)
         typed = self._effects.get(spec.path, [])
         where = "Effect" if spec.side is None else f"{spec.side.capitalize()} side Effect"
@@ -138,6 +151,67 @@ class CardSession:
             "type it as printed; an empty line when there are no more",
         )
 
+    # A placeholder is not the card: nothing of it is taken without being shown with its value
+    # and accepted, and a symbol the owner does not confirm is absent (issue 27).
+    def _absent(self, spec: FieldSpec) -> tuple[bool, Any]:
+        """Whether the field has a value meaning "not on the card", and that value."""
+        if spec.kind == "flag":
+            return True, False
+        if spec.info.is_required():
+            return False, None
+        return True, spec.info.get_default(call_default_factory=True)
+
+    def _side_name(self, spec: FieldSpec) -> str | None:
+        """The first side (Starting, Enhanced) is printed with the card's name: its default."""
+        sides = [s.side for s in self.specs if s.side is not None]
+        if spec.name == "name" and spec.side is not None and spec.side == sides[0]:
+            name = self._values.get(("name",))
+            return str(name) if name else None
+        return None
+
+    def _fresh_prompt(self, spec: FieldSpec, hint: str | None) -> Prompt:
+        if (named := self._side_name(spec)) is not None:
+            return Prompt("field", spec.label, named, hint="Enter: the card's name")
+        before = get_path(self.base, spec.path)
+        has_absent, absent = self._absent(spec)
+        forms = printed_forms(spec)
+        if forms:
+            hint = f"as printed: {forms}"
+        if has_absent and before == absent:
+            return Prompt("field", spec.label, format_value(absent), hint=hint)
+        shown = format_value(before)
+        if len(shown) > 60:
+            shown = shown[:57].rstrip() + "…"
+        if spec.kind == "flag":
+            return Prompt("field", f"{spec.label}: yes (from the placeholder) — keep? [y/N]",
+                          None, hint="y keeps the symbol; Enter or n: the card does not show it")
+        if has_absent:
+            return Prompt(
+                "field", f"{spec.label}: {shown} (from the placeholder) — keep? [y/N]", None,
+                hint=(f"y keeps it; Enter or n: not on the card ({format_value(absent)}); or "
+                      "type what the card prints" + (f" ({forms})" if forms else "")))
+        return Prompt("field", spec.label, None,
+                      (f"The placeholder says: {shown} ('keep' takes it).",),
+                      hint=hint or "type what the card prints")
+
+    def _fresh_value(self, spec: FieldSpec, text: str) -> Any:
+        if not text and (named := self._side_name(spec)) is not None:
+            return named
+        before = get_path(self.base, spec.path)
+        has_absent, absent = self._absent(spec)
+        key = text.casefold()
+        asks_keep = not (has_absent and before == absent)
+        if key == "keep" or (asks_keep and has_absent and key in YES):
+            return before
+        if not text or (asks_keep and has_absent and key in NO and spec.kind == "flag"):
+            if has_absent:
+                return absent
+            raise AnswerError(f"{spec.label}: type what the card prints",
+                              f"'keep' takes the placeholder's: {format_value(before)}")
+        if asks_keep and has_absent and key in NO:
+            return absent
+        return parse_value(spec, text)
+
     def _confirm_card(self) -> Prompt:
         lines = list(self.summary())
         try:
@@ -160,7 +234,15 @@ class CardSession:
                 record_lines.append(f"  {where}:" if effects else f"  {where}: none")
                 record_lines.extend(f"    - {render_effect(e)}" for e in effects)
             elif spec.name != "name" or spec.side is not None:
-                value = self._values.get(spec.path, get_path(self.base, spec.path))
+                if spec.path in self._values:
+                    value = self._values[spec.path]
+                elif self.fresh:
+                    has_absent, value = self._absent(spec)
+                    if not has_absent:
+                        record_lines.append(f"  {spec.label}: (not typed yet)")
+                        continue
+                else:
+                    value = get_path(self.base, spec.path)
                 record_lines.append(f"  {spec.label}: {format_value(value)}")
         return record_lines
 
@@ -174,7 +256,11 @@ class CardSession:
         recorded = text
         if prompt.kind == "field":
             spec = self.specs[self._i]
-            if text:
+            if self.fresh:
+                value = self._fresh_value(spec, text)
+                self._check_field(spec, value)
+                self._values[spec.path] = value
+            elif text:
                 value = parse_value(spec, text)
                 self._check_field(spec, value)
                 self._values[spec.path] = value
@@ -272,12 +358,15 @@ class CardSession:
                 spec.path in self._effects or self._i > self.specs.index(spec)
             ):
                 values[spec.path] = self._effects.get(spec.path, [])
-        return build_record(self.model, base_of(self.base), values)
+        return build_record(self.model, self._start, values)
 
 
 def _value_hint(spec: FieldSpec) -> str | None:
     from blood_companion.content.cards import _choices, wants_structure
 
+    forms = printed_forms(spec)
+    if forms:
+        return f"as printed: {forms}"
     if wants_structure(spec):
         return "one line of YAML, like the default in brackets"
     choices = _choices(spec.info.annotation)
@@ -288,8 +377,10 @@ def _value_hint(spec: FieldSpec) -> str | None:
 
 def _error_text(err: Any) -> str:
     loc = ".".join(str(p) for p in err.get("loc", ()))
-    msg = str(err.get("msg", "")).removeprefix("Value error, ")
-    return f"{loc}: {msg}" if loc else msg
+    msg = plain_message(str(err.get("msg", "")))
+    if msg == "Field required":
+        msg = "not typed"
+    return f"{loc.replace('_', ' ')}: {msg}" if loc else msg
 
 
 # --------------------------------------------------------------------------- the queue
