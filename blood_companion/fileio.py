@@ -294,7 +294,7 @@ def _write(path: str, data: bytes, *, what: str, replace: bool, check_only: bool
     fd = os.open(tmp, flags, 0o666)
     try:
         try:
-            if st is not None:
+            if st is not None and hasattr(os, "fchmod"):
                 os.fchmod(fd, stat.S_IMODE(st.st_mode))
             view = memoryview(data)
             while view:
@@ -385,8 +385,9 @@ def _pid_alive(pid: int) -> bool:
 
 
 def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
-    """Delete ``NAME.PID.tmp`` files in ``folder`` left by a process that is gone (or that are
-    over an hour old). Never raises; returns how many were removed."""
+    """Delete ``NAME.PID.tmp`` files (and the ``NAME.PID.tmp-journal`` SQLite leaves beside a
+    temporary save) in ``folder`` left by a process that is gone (or that are over an hour
+    old). Never raises; returns how many were removed."""
     removed = 0
     now = time.time()
     try:
@@ -394,7 +395,7 @@ def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
     except OSError:
         return 0
     for entry in entries:
-        name = entry.name
+        name = entry.name.removesuffix("-journal")
         if not name.endswith(".tmp") or not name.startswith(prefix):
             continue
         pid_text = name[:-4].rpartition(".")[2]

@@ -355,12 +355,15 @@ def test_10_check_folders_of_killed_runs_are_removed(blood: Any, tmp_path: Path)
 
 def test_10_temporary_saves_of_killed_runs_are_removed(blood: Any) -> None:
     new_campaign(blood, "first")
-    stale = Path("saves") / f".ghost.{_dead_pid()}.tmp"
+    dead = _dead_pid()
+    stale = Path("saves") / f".ghost.{dead}.tmp"
     stale.write_bytes(b"half a save")
+    journal = Path("saves") / f".ghost.{dead}.tmp-journal"
+    journal.write_bytes(b"its SQLite journal")
     mine = Path("saves") / f".other.{os.getppid()}.tmp"
     mine.write_bytes(b"someone else's, still running")
     new_campaign(blood, "second")
-    assert not stale.exists() and mine.exists()
+    assert not stale.exists() and not journal.exists() and mine.exists()
 
 
 def test_10_import_refuses_a_name_that_differs_only_by_case(blood: Any) -> None:
