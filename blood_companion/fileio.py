@@ -231,7 +231,7 @@ def write_file(
     FileProblem, for what the operating system refuses too (a missing folder, a full disk).
     ``check_only`` makes every check and writes nothing (several files: all refusals first)."""
     text = os.fspath(path)
-    if saves_dir is not None and _inside(text, os.fspath(saves_dir)):
+    if saves_dir is not None and is_inside(text, os.fspath(saves_dir)):
         raise FileProblem(
             text, what, "is inside the saves folder; a file written there could replace a save",
             hint="write it to another folder, e.g. your home folder",
@@ -253,7 +253,7 @@ def write_atomic(path: Path | str, data: bytes) -> None:
     _write(os.fspath(path), data, what="the file", replace=True)
 
 
-def _inside(path: str, folder: str) -> bool:
+def is_inside(path: Path | str, folder: Path | str) -> bool:
     """Whether ``path`` (or the folder it would be written in) is ``folder`` or inside it,
     symlinks followed."""
     try:

@@ -150,6 +150,12 @@ def export_text(kind: str, deck: str | None, out: Path | None, force: bool = Fal
 
         sys.stdout.write(clean(text))
         return
+    from blood_companion.fileio import FileProblem, is_inside
+
+    if out.suffix.lower() in (".yaml", ".yml") and is_inside(out, target_dir()):
+        raise FileProblem(out, "the output file", "is in your data folder, where it would be "
+                          "read as YAML cards", hint="write the text form elsewhere, e.g. "
+                          "cards.txt")
     write_output(out, text, what="the output file", force=force)
     say(
         f"Wrote {len(records)} {key} cards to {out}. Type over them, then "

@@ -123,6 +123,10 @@ def test_4_export_text_asks_force_and_refuses_links_and_fifos(blood: Any) -> Non
     clean_refusal(blood(*EXPORT, "--out", "pipe", "--force"), "named pipe")
     assert victim.read_text() == "precious"
     assert not [p for p in Path().iterdir() if p.name.endswith(".tmp")]
+    # nor where the loader would read it as YAML cards (every command would refuse the pack)
+    clean_refusal(blood(*EXPORT, "--out", "my-box/starting_tactics/aurel.transcribed.yaml"),
+                  "read as YAML cards")
+    assert blood("data", "validate").code == 0
 
 
 def test_4_schema_and_campaign_export_go_through_the_same_writer(blood: Any) -> None:
