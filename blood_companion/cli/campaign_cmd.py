@@ -292,6 +292,7 @@ def log(
     ] = None,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
+    session.check_data()  # a broken data pack: refused once here, not read again per step
     with session.open_session() as store:
         if as_json or all_:
             keep = None if last is None or all_ else last or None

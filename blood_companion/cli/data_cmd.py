@@ -13,7 +13,14 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli import completion
-from blood_companion.cli.common import JsonOpt, print_json, settings, stdout, warn_data
+from blood_companion.cli.common import (
+    JsonOpt,
+    print_json,
+    settings,
+    stdout,
+    warn_data,
+    write_output,
+)
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
@@ -242,23 +249,36 @@ def schema(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write one <kind>.schema.json per kind here.")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite schema files that differ.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Export a JSON Schema per kind (and one for the rules reference's files), for an editor
-    to check YAML while you transcribe cards."""
+    to check YAML while you transcribe cards.
+
+    A file already holding the same schema is left as it is; one that differs is replaced only
+    with --force."""
     from blood_companion.content.schema import all_schemas, schema_text
+    from blood_companion.fileio import FileProblem, folder_problem
 
     schemas = all_schemas()
     if out is None:
         print_json(schemas)
         return
     check_path(out, "the schema folder")
+    problem = folder_problem(out)
+    if problem:
+        raise FileProblem(out, "the schema folder", problem)
+    files = {out / f"{name}.schema.json": schema_text(sch) for name, sch in schemas.items()}
+    for file, text in files.items():  # every refusal before the first write
+        write_output(file, text, what="the schema file", force=force, check_only=True)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name, sch in schemas.items():
-            (out / f"{name}.schema.json").write_text(schema_text(sch), encoding="utf-8")
     except OSError as exc:
         raise BloodError(f"cannot write schemas to {out}: {exc.strerror}") from exc
+    for file, text in files.items():
+        write_output(file, text, what="the schema file", force=force)
     if as_json:
         print_json({"ok": True, "out": str(out), "kinds": sorted(schemas)})
     else:
@@ -340,8 +360,11 @@ def export_text(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write to this file instead of the screen.")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the --out file if it exists.")
+    ] = False,
 ) -> None:
     """The cards of a kind in the text form `import-text` reads: a template to type over."""
     from blood_companion.cli.transcribe_cmd import export_text as run
 
-    run(kind, deck, out)
+    run(kind, deck, out, force)

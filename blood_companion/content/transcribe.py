@@ -15,12 +15,14 @@ prompts, reads lines and writes the finished record.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from blood_companion.content import models as m
 from blood_companion.content.cards import (
@@ -42,9 +44,53 @@ from blood_companion.content.cards import (
     printed_forms,
 )
 from blood_companion.content.effect_text import EffectSyntaxError, free_text_effect, parse_effect
+from blood_companion.content.errors import Problem
 from blood_companion.content.loader import KINDS
 from blood_companion.content.render import render_effect
-from blood_companion.fileio import write_atomic
+from blood_companion.fileio import FileProblem, describe_mode, read_text, write_atomic
+
+# The longest line a card's text may have (an Effect, a free text, a story), typed or in an
+# import-text file: seven times the longest line of the shipped pack. Parsing and checking a
+# card then stays short and small, and its YAML stays far below the loader's file cap.
+MAX_LINE = 4000
+# An import-text file: three times the whole box as text (`export-text` of every kind is about
+# 75 KB). Checking a file of that size stays within seconds whatever it holds.
+MAX_CARD_FILE = 256 << 10
+
+
+# The most items one list of a card may hold (Effects, Outcome elements, costs): the shipped
+# cards hold at most three; twenty times that keeps checking and writing a card small.
+MAX_ITEMS = 64
+
+
+def too_many_items(value: Any) -> str | None:
+    """Where a card (a record or an Effect, or their JSON form) holds a list longer than
+    :data:`MAX_ITEMS`, as a sentence; None when it holds none."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", exclude_defaults=True)
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in item.items())
+        elif isinstance(item, list):
+            if len(item) > MAX_ITEMS:
+                return f"{where or 'the card'} holds {len(item):,} items; at most {MAX_ITEMS}"
+            stack.extend((v, where) for v in item)
+    return None
+
+
+def long_line_problems(text: str, file: str) -> list[Problem]:
+    """A problem for each line of ``text`` longer than :data:`MAX_LINE` (the first five)."""
+    out: list[Problem] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if len(line) > MAX_LINE:
+            out.append(Problem(file, number, None, f"the line is {len(line):,} characters long; "
+                               f"a card's line is at most {MAX_LINE:,}"))
+            if len(out) == 5:
+                break
+    return out
+
 
 # Fields asked only when the card being replaced has them.
 UNLESS_PRINTED = {"cost", "trophies", "upgrade_cost"}
@@ -253,6 +299,9 @@ class CardSession:
         if prompt is None:
             raise AnswerError("this card is finished")
         text = text.strip()
+        if len(text) > MAX_LINE + len("Free text: "):  # (a kept free text is recorded so)
+            raise AnswerError(f"that answer is {len(text):,} characters long; a card's line is at "
+                              f"most {MAX_LINE:,}", "type it again, shorter")
         recorded = text
         if prompt.kind == "field":
             spec = self.specs[self._i]
@@ -292,6 +341,10 @@ class CardSession:
                             "table resolves it at night)",
                             exc.pointer(),
                         ) from None
+                crowded = too_many_items(effect)
+                if crowded:
+                    raise AnswerError(f"that Effect is too long: {crowded}",
+                                      "type it again as the card prints it")
                 self._failed = None
                 self._pending = effect
         elif prompt.kind == "confirm_effect":
@@ -448,25 +501,66 @@ def queue(
 # --------------------------------------------------------------------------- the draft
 
 DRAFT = ".transcribe-draft.json"
+MAX_DRAFT = 1 << 20  # a card's answers; a larger file is not a draft this app wrote
+MAX_ANSWERS = 1000
+
+
+def _draft_file(overlay: Path) -> Path:
+    """The draft's path; raise FileProblem when something there is not the app's regular
+    file (a folder, a FIFO, a symlink to ``/dev/zero``): checked without opening it."""
+    path = overlay / DRAFT
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise FileProblem(path, "the transcription draft", f"cannot be read: {exc.strerror}",
+                          hint=DRAFT_HINT) from None
+    if stat.S_ISLNK(st.st_mode):
+        raise FileProblem(path, "the transcription draft", "is a symlink, not the app's file",
+                          hint=DRAFT_HINT)
+    if not stat.S_ISREG(st.st_mode):
+        raise FileProblem(path, "the transcription draft", describe_mode(st.st_mode),
+                          hint=DRAFT_HINT)
+    return path
+
+
+DRAFT_HINT = "remove it; `blood data transcribe` then starts that card again"
 
 
 def load_draft(overlay: Path) -> tuple[Card, list[str]] | None:
-    """The card left half-done (Ctrl-C, quit) and its accepted answers, if any."""
+    """The card left half-done (Ctrl-C, quit) and its accepted answers, if any. A draft that
+    does not read as one (damaged, nested, too large) is no draft; raises FileProblem when
+    the name holds something else than a regular file."""
+    path = _draft_file(overlay)
     try:
-        data = json.loads((overlay / DRAFT).read_text(encoding="utf-8"))
-        card = Card(str(data["kind"]), str(data["id"]))
-        answers = [str(a) for a in data["answers"]]
-    except (OSError, ValueError, KeyError, TypeError):
+        if path.stat().st_size > MAX_DRAFT:
+            return None  # not one this app wrote: the card starts again
+    except FileNotFoundError:
         return None
-    return card, answers
+    try:
+        data = json.loads(read_text(path, limit=MAX_DRAFT, what="the transcription draft"))
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    kind, record_id, answers = data.get("kind"), data.get("id"), data.get("answers")
+    if not (
+        isinstance(kind, str) and kind in KINDS and isinstance(record_id, str)
+        and len(record_id) <= 200 and isinstance(answers, list)
+        and len(answers) <= MAX_ANSWERS and all(isinstance(a, str) for a in answers)
+    ):
+        return None
+    return Card(kind, record_id), list(answers)
 
 
 def save_draft(overlay: Path, card: Card, answers: list[str]) -> None:
     """Keep a card's accepted answers (atomic: a crash leaves the previous draft)."""
     overlay.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"kind": card.kind, "id": card.id, "answers": answers}, ensure_ascii=False)
-    write_atomic(overlay / DRAFT, text.encode("utf-8"))
+    # Lone surrogates (bytes that were not UTF-8) are refused where typed; never a crash here.
+    write_atomic(_draft_file(overlay), text.encode("utf-8", "replace"))
 
 
 def clear_draft(overlay: Path) -> None:
-    (overlay / DRAFT).unlink(missing_ok=True)
+    _draft_file(overlay).unlink(missing_ok=True)
