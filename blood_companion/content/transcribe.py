@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from blood_companion.content import models as m
+from blood_companion.content.card_text import MAX_LINE
 from blood_companion.content.cards import (
     KIND_ORDER,
     NO,
@@ -50,9 +51,9 @@ from blood_companion.content.render import render_effect
 from blood_companion.fileio import FileProblem, describe_mode, read_text, write_atomic
 
 # The longest line a card's text may have (an Effect, a free text, a story), typed or in an
-# import-text file: seven times the longest line of the shipped pack. Parsing and checking a
-# card then stays short and small, and its YAML stays far below the loader's file cap.
-MAX_LINE = 4000
+# import-text file: one limit, card_text.MAX_LINE (over three times the longest line of the
+# shipped pack). Parsing and checking a card then stays short and small, and its YAML stays far
+# below the loader's file cap.
 # An import-text file: three times the whole box as text (`export-text` of every kind is about
 # 75 KB). Checking a file of that size stays within seconds whatever it holds.
 MAX_CARD_FILE = 256 << 10
