@@ -157,11 +157,11 @@ def dispatch(args: list[str], settings: Settings | None = None) -> int:
         from blood_companion.cli.app import run
 
         return run(args, settings)
-    if args[:1] == ["--version"]:
-        from blood_companion import __version__
+    if "--version" in args[:2]:
+        from blood_companion.cli.about import is_version_request, print_version
 
-        print(f"blood-companion {__version__}")
-        return 0
+        if is_version_request(args):  # `--version`, `--version --json`, `--json --version`
+            return print_version(args, settings)
     if args[:1] == ["rules"] and not ({"--help", "-h"} & set(args)):
         try:
             from blood_companion.cli.rules_fast import fast_main

@@ -50,6 +50,7 @@ from blood_companion.display import excerpt
 from blood_companion.fileio import (
     FileProblem,
     check_path,
+    folder_problem,
     read_regular,
     remove_stale_tmp,
     shown_path,
@@ -310,7 +311,11 @@ def _kind_of(value: object) -> str:
         return "a list"
     if value is None:
         return "nothing"
-    return f"{type(value).__name__} {excerpt(value)}"
+    # The value itself is never quoted: a file of the wrong shape may be anything (an overlay
+    # file symlinked to /etc/passwd reads as one line of text), and its words are not ours.
+    if isinstance(value, str):
+        return f"one text value of {len(value):,} characters"
+    return f"one {type(value).__name__} value"
 
 
 def line_of(node: yaml.Node, loc: Sequence[int | str]) -> int:
@@ -633,7 +638,10 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
         except FileProblem as exc:
             problems.append(Problem(shown_path(root), None, None, exc.reason))
             continue
-        if not root.is_dir():
+        problem = folder_problem(root)
+        if problem:
+            problems.append(Problem(_display(root), None, None, f"the data folder {problem}"))
+        elif not root.is_dir():
             problems.append(Problem(_display(root), None, None, "no such data folder"))
     if problems:
         raise ContentError(problems)
@@ -823,7 +831,8 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
         return validate_layers(layers)
     try:
         key = _fingerprint(layers)
-    except (OSError, ValueError):  # a file that cannot be listed: validating names it
+    except (OSError, ValueError, RuntimeError):  # unlistable, a symlink loop: validating says
+
         return validate_layers(layers)
     cache_file = rawpack.cache_file(key)
     try:
@@ -843,6 +852,6 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
         for old in cache_file.parent.glob("catalog-*"):
             if old != cache_file and old.suffix in (".marshal", ".pickle"):
                 old.unlink(missing_ok=True)
-    except (OSError, TypeError, ValueError):
+    except (OSError, TypeError, ValueError, FileProblem):
         pass  # a read-only home folder (or a record marshal cannot carry) only costs speed
     return catalog

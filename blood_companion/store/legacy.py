@@ -133,7 +133,7 @@ _V1_PARTS = {
     "pending": ("about", "cards", "job"),
     "chain": ("quick_used",),
 }
-_V1_TROUPER = ("traps", "whispers", "unmarked_wounds")
+_V1_TROUPER = ("traps", "whispers", "unmarked_wounds", "bites_on_depleted")
 
 
 def _v1_shape(doc: Doc) -> Doc:

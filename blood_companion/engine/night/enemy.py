@@ -49,6 +49,19 @@ def job_effects(state: CampaignState, catalog: Catalog, job: EnemyJob) -> list[m
     return list(w.effects) if w is not None else []
 
 
+def weakness_jobs(state: CampaignState, catalog: Catalog, timing: str) -> list[EnemyJob]:
+    """The Nemesis's Weakness cards' Effects with this timing ("Nemesis Weaknesses": their
+    Effects are active through the Night Part), one job per card, front side first."""
+    jobs = []
+    for side in m.SIDES:
+        w = fx.weakness(state, catalog, side)
+        timed = [k for k, e in enumerate(w.effects) if e.timing == timing] if w else []
+        if w is not None and timed:
+            jobs.append(EnemyJob(source="weakness", card=w.id, effects=timed,
+                                 label=f"{w.name}: {w.effect_name}"))
+    return jobs
+
+
 def effects_of_card(
     state: CampaignState, catalog: Catalog, card_id: str, owner: int | None
 ) -> list[m.Effect]:
@@ -658,7 +671,7 @@ def answer_order(
     night = fx.night_of(state)
     timed = [
         k for k, j in enumerate(night.queue)
-        if j.card in q.cards and (_troupers_side(j) or j.source == "skill")
+        if j.card in q.cards and (_troupers_side(j) or j.source in ("skill", "weakness"))
     ]
     ordered = iter(sorted((night.queue[k] for k in timed), key=lambda j: cards.index(j.card)))
     # the waiting Effects take their places in the queue in the order chosen
