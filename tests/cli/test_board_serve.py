@@ -1,0 +1,391 @@
+"""`blood board --serve`: the live board page (issue 28, Build 2).
+
+HTTP-level tests talk to a real server process (`blood board --serve`) with urllib; the
+browser tests load the page in Debian's headless ``chromium`` (skipped only where none is
+installed; ``.ci/run`` installs it) and read the DOM it built.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import blood_exe
+
+NIGHT = ["night", "setup", "--nemesis", "ilie", "--location", "catacombs-ossuary-gallery",
+         "--minions", "undead-bone-sentinel,ghoul-crypt-gnawer"]
+TROUPERS = ("Aurel, the Thread-Walker", "Ioana of the Seven Veils")
+
+
+@pytest.fixture()
+def night(blood: Any, saves_dir: Path) -> Path:
+    """A campaign in its first night (Father Ilie), in the test's own saves folder."""
+    r = blood("campaign", "new", "table", "--troupers", "aurel,ioana", "--seed", "1",
+              "--mode", "single")
+    assert r.code == 0, r.err
+    r = blood(*NIGHT)
+    assert r.code == 0, r.err
+    return saves_dir
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+
+
+def _sigint_as_usual() -> None:
+    # a background job's shell hands its children SIGINT ignored; a terminal does not
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def serving(*args: str, port: int = 0) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`blood board --serve` in its own process; yields it and the URL it printed."""
+    p = subprocess.Popen(
+        [*blood_exe(), "board", "--serve", "--port", str(port), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+        preexec_fn=_sigint_as_usual,
+    )
+    try:
+        url = ""
+        assert p.stdout is not None
+        for _ in range(20):
+            line = p.stdout.readline()
+            if not line:
+                break
+            if "http://" in line:
+                url = line.strip()
+                break
+        assert url, p.stderr.read() if p.stderr else ""
+        yield p, url
+    finally:
+        if p.poll() is None:
+            p.terminate()
+        try:
+            p.wait(timeout=10)
+        finally:
+            if p.poll() is None:
+                p.kill()
+            for f in (p.stdout, p.stderr):
+                if f is not None:
+                    f.close()
+
+
+def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read()
+
+
+def with_path(url: str, path: str) -> str:
+    """The URL of another path of the board, keeping its token (if any)."""
+    base, _, query = url.partition("?")
+    base = base.rstrip("/") + "/" + path
+    return base + ("?" + query if query else "")
+
+
+class Events:
+    """The page's event stream, read as a browser's EventSource does (event by event)."""
+
+    def __init__(self, url: str) -> None:
+        self.resp = urllib.request.urlopen(with_path(url, "events"), timeout=10)
+        assert self.resp.headers["Content-Type"].startswith("text/event-stream")
+
+    def next_board(self, timeout: float) -> dict[str, Any]:
+        """The next `board` event's document (raises TimeoutError after `timeout` s)."""
+        deadline = time.monotonic() + timeout
+        event, data = "", []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no board event in time")
+            self.resp.fp.raw._sock.settimeout(left)  # type: ignore[union-attr]
+            line = self.resp.readline().decode("utf-8")
+            if not line:
+                raise EOFError("the stream ended")
+            line = line.rstrip("\n")
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].lstrip())
+            elif line == "" and data:
+                if event == "board":
+                    doc: dict[str, Any] = json.loads("\n".join(data))
+                    return doc
+                event, data = "", []
+
+    def close(self) -> None:
+        self.resp.close()
+
+
+def record_wagon(coins: str = "1") -> None:
+    r = subprocess.run([*blood_exe(), "campaign", "wagon", "--coins", coins],
+                       capture_output=True, text=True, env=_env(), timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+# ---------------------------------------------------------------------- the document
+
+
+def test_the_status_document_carries_what_the_board_page_shows(blood: Any, night: Path) -> None:
+    doc = blood("status", "--json").json()
+    assert [e["step"] for e in doc["log"]] == [1, 2]
+    assert "Father Ilie" in doc["log"][-1]["sentence"]
+    t = doc["night"]["troupers"][0]
+    assert {i["side"] for i in t["items"]} == {"starting"}
+    assert all(i["side_name"] for i in t["items"])
+    assert t["vigor_tokens_by_side"] == {"available": 6, "available_bitten": 0, "depleted": 0,
+                                         "depleted_bitten": 0}
+
+
+def test_the_inlined_document_cannot_end_its_script_element() -> None:
+    from blood_companion.cli.board_serve import inline_json
+
+    doc = {"name": "</script><script>alert(1)</script><!-- & \u2028"}
+    text = inline_json(doc)
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == doc
+
+
+# ---------------------------------------------------------------------- over HTTP
+
+
+def test_the_page_and_its_document_are_the_status_document(blood: Any, night: Path) -> None:
+    status = blood("status", "--json").json()
+    with serving() as (_, url):
+        assert url.startswith("http://127.0.0.1:")
+        code, headers, body = get(url)
+        assert code == 200 and headers["Content-Type"].startswith("text/html")
+        assert "default-src 'none'" in headers["Content-Security-Policy"]
+        page = body.decode("utf-8")
+        assert "__BOARD_DOC__" not in page and "Father Ilie" in page
+        code, _, body = get(with_path(url, "board.json"))
+        doc = json.loads(body)
+        assert code == 200 and doc == status
+        events = Events(url)
+        try:
+            assert events.next_board(5) == {k: v for k, v in status.items() if k != "ok"}
+        finally:
+            events.close()
+
+
+def test_a_step_recorded_by_another_command_reaches_the_stream_within_two_seconds(
+    night: Path,
+) -> None:
+    with serving() as (_, url):
+        events = Events(url)
+        try:
+            first = events.next_board(5)
+            assert first["step"] == 2 and first["wagon"]["coins"] == 0
+            record_wagon("1")
+            recorded = time.monotonic()
+            doc = events.next_board(2)
+            assert time.monotonic() - recorded < 2
+            assert doc["step"] == 3 and doc["wagon"]["coins"] == 1
+            assert doc["log"][-1]["step"] == 3
+        finally:
+            events.close()
+
+
+def test_a_page_reconnecting_after_a_restart_gets_the_current_board(night: Path) -> None:
+    with serving() as (_, url):
+        port = int(url.split(":")[2].split("/")[0])
+    record_wagon("2")  # while no server runs
+    with serving(port=port) as (_, again):
+        assert again == url
+        events = Events(again)  # what EventSource does by itself after `retry` ms
+        try:
+            doc = events.next_board(5)
+        finally:
+            events.close()
+        assert doc["step"] == 3 and doc["wagon"]["coins"] == 2
+
+
+def test_lan_needs_the_token_of_the_printed_url(night: Path) -> None:
+    with serving("--lan") as (_, url):
+        base, _, query = url.partition("?")
+        assert query.startswith("t=") and len(query) > 30
+        port = base.split(":")[2].rstrip("/")
+        local = f"http://127.0.0.1:{port}/"
+        for path in ("", "board.json", "events"):
+            assert get(local + path)[0] == 403
+            assert get(local + path + "?t=wrong")[0] == 403
+        assert get(local + "?" + query)[0] == 200
+        code, _, body = get(local + "board.json?" + query)
+        assert code == 200 and json.loads(body)["night"]["nemesis"]["name"] == "Father Ilie"
+
+
+def test_without_lan_only_requests_naming_this_computer_are_answered(night: Path) -> None:
+    with serving() as (_, url):
+        port = url.split(":")[2].rstrip("/")
+        assert get(url)[0] == 200
+        assert get(f"http://localhost:{port}/board.json")[0] == 200
+        # a page of another site reaching the board through a DNS name of its own
+        assert get(url, {"Host": f"evil.example:{port}"})[0] == 403
+        assert get(with_path(url, "nothing-here"))[0] == 404
+
+
+def test_a_port_in_use_is_one_clear_error(blood_proc: Any, night: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = blood_proc("board", "--serve", "--port", str(port))
+    assert r.code == 1
+    assert f"port {port} cannot be used" in r.err and "--port 0" in r.err
+    assert "Traceback" not in r.err and r.out == ""
+
+
+def test_a_campaign_that_does_not_exist(blood_proc: Any, night: Path) -> None:
+    r = blood_proc("--campaign", "nope", "board", "--serve", "--port", "0")
+    assert r.code == 1 and "no campaign 'nope'" in r.err and "Traceback" not in r.err
+
+
+def test_lan_without_serve_is_a_usage_error(blood: Any, night: Path) -> None:
+    r = blood("board", "--lan")
+    assert r.code == 2 and "--serve" in r.err
+
+
+def test_board_without_serve_is_the_status_view(blood: Any, night: Path) -> None:
+    r = blood("board", "--json")
+    assert r.code == 0 and r.json()["night"]["nemesis"]["name"] == "Father Ilie"
+
+
+def test_ctrl_c_stops_the_server_cleanly_with_a_page_open(night: Path) -> None:
+    with serving() as (p, url):
+        events = Events(url)
+        try:
+            events.next_board(5)
+            p.send_signal(signal.SIGINT)
+            p.wait(timeout=10)
+        finally:
+            events.close()
+        assert p.returncode == 0
+        assert p.stderr is not None
+        err = p.stderr.read()
+        assert "Stopped serving the board." in err and "Traceback" not in err
+
+
+def test_a_closed_tab_is_dropped_and_no_thread_is_left(
+    blood: Any, night: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from blood_companion.cli import board_serve
+    from blood_companion.cli.board_serve import Board, BoardServer
+
+    monkeypatch.setattr(board_serve, "HEARTBEAT", 0.1)
+    doc = blood("status", "--json").json()
+    before = set(threading.enumerate())
+    server = BoardServer(Board(lambda: doc, lambda: "head"), port=0)
+    server.start_watching()
+    runner = threading.Thread(target=server.serve)
+    runner.start()
+    try:
+        url = f"http://127.0.0.1:{server.port}/"
+        for _ in range(3):  # tabs opened and closed without a word
+            events = Events(url)
+            assert events.next_board(5)["name"] == "table"
+            events.close()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # each stream's writer noticed its page went away
+            alive = [t for t in threading.enumerate() if t not in before and t is not runner
+                     and t.name != "board-watcher"]
+            if not alive:
+                break
+            time.sleep(0.05)
+        assert not alive
+        assert get(url)[0] == 200  # and the server still serves
+    finally:
+        server.shutdown()
+        runner.join(timeout=10)
+    assert not runner.is_alive()
+    assert set(threading.enumerate()) <= before
+
+
+# ---------------------------------------------------------------------- in a real browser
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
+
+
+def chromium(tmp_path: Path, *args: str) -> str:
+    assert CHROMIUM is not None
+    profile = tmp_path / "chromium-profile"
+    r = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={profile}", *args],
+        capture_output=True, text=True, timeout=90,
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout
+
+
+def page_text(dom: str) -> str:
+    """The text a reader sees: the DOM without the page's style and scripts."""
+    import html
+    import re
+
+    body = dom.split("<body", 1)[1]
+    body = re.sub(r"<script.*?</script>", " ", body, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+@needs_browser
+def test_the_browser_shows_the_board_and_a_fresh_load_the_next_step(
+    night: Path, tmp_path: Path,
+) -> None:
+    with serving() as (_, url):
+        text = page_text(chromium(tmp_path, "--dump-dom", url))
+        assert "Father Ilie" in text and all(name in text for name in TROUPERS)
+        assert "Threat 0 / 12" in text and "Reaction Line 0 / 5" in text
+        assert "Space A: Bone Sentinel" in text and "Starting side" in text
+        assert "step 2" in text and "0 Coins" in text
+        assert "Step 2 Night set up: Father Ilie" in text
+        assert "bone-sentinel" not in text and "aurel-i0" not in text  # words, never ids
+        record_wagon("3")
+        time.sleep(0.6)  # the watcher's next look (every 0.25 s)
+        text = page_text(chromium(tmp_path, "--dump-dom", url))
+        assert "step 3" in text and "3 Coins" in text
+
+
+@needs_browser
+def test_the_page_reloaded_after_the_server_restarts_shows_the_current_board(
+    night: Path, tmp_path: Path,
+) -> None:
+    with serving() as (_, url):
+        assert "step 2" in page_text(chromium(tmp_path, "--dump-dom", url))
+    record_wagon("4")
+    port = int(url.split(":")[2].split("/")[0])
+    with serving(port=port) as (_, again):
+        text = page_text(chromium(tmp_path, "--dump-dom", again))
+    assert "step 3" in text and "4 Coins" in text and "Father Ilie" in text
+
+
+@needs_browser
+def test_a_phone_screenshot_of_the_page(night: Path, tmp_path: Path) -> None:
+    shot = tmp_path / "phone.png"
+    with serving() as (_, url):
+        chromium(tmp_path, "--hide-scrollbars", "--window-size=412,915",
+                 f"--screenshot={shot}", url)
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (412, 915)
+    if os.environ.get("BLOOD_KEEP_SCREENSHOT"):  # to look at it: BLOOD_KEEP_SCREENSHOT=DIR
+        shutil.copy(shot, Path(os.environ["BLOOD_KEEP_SCREENSHOT"]) / "board-phone.png")
