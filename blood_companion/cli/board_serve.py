@@ -131,6 +131,8 @@ class _Server(ThreadingHTTPServer):
     token: str | None
     hosts: frozenset[str]
     page: str
+    live: set[socket.socket]  # the open connections, closed on the way out
+    live_lock: threading.Lock
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -138,6 +140,17 @@ class _Handler(BaseHTTPRequestHandler):
     timeout = 5  # an idle connection does not hold a thread (nor the exit) for longer
     server_version = "BloodBoard"
     sys_version = ""
+
+    def setup(self) -> None:
+        super().setup()
+        with self.server.live_lock:
+            self.server.live.add(self.connection)
+
+    def finish(self) -> None:
+        with self.server.live_lock:
+            self.server.live.discard(self.connection)
+        with contextlib.suppress(OSError):
+            super().finish()
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
         pass  # the terminal shows the URL, not every request
@@ -250,6 +263,7 @@ class BoardServer:
         self.httpd.token = self.token
         self.httpd.hosts = frozenset(f"{h}:{self.port}" for h in ("127.0.0.1", "localhost"))
         self.httpd.page = page_template()
+        self.httpd.live, self.httpd.live_lock = set(), threading.Lock()
         self._watcher = threading.Thread(target=board.watch, name="board-watcher", daemon=True)
 
     @property
@@ -276,6 +290,10 @@ class BoardServer:
 
     def close(self) -> None:
         self.board.stop()
+        with self.httpd.live_lock:  # a connection idle before its request ends now
+            for conn in self.httpd.live:
+                with contextlib.suppress(OSError):
+                    conn.shutdown(socket.SHUT_RDWR)
         self.httpd.server_close()  # joins the request threads, which see `stopping`
         if self._watcher.is_alive():
             self._watcher.join(timeout=2)
