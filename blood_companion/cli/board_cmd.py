@@ -118,9 +118,20 @@ def _announce(server: BoardServer, as_json: bool) -> None:
     out.write(f"The board of {name!r}, live for {where}:\n\n    {server.url}\n\n")
     if server.lan:
         out.write("Open this address on each phone or tablet (it carries the board's secret "
-                  "token; anyone with it can watch, nobody can play).\n")
+                  "token; anyone with it can watch, nobody can play), or scan it:\n\n")
+        out.write(_qr(server.url))
     out.write("Ctrl-C stops serving.\n")
     out.flush()
+
+
+def _qr(url: str) -> str:
+    """The URL as a QR code of terminal lines (cli/qr.py), or a line saying why not."""
+    from blood_companion.cli.qr import lines
+
+    try:
+        return "\n".join("    " + line for line in lines(url)) + "\n\n"
+    except ValueError:
+        return "(the address is too long for a QR code: type it)\n"
 
 
 def _serve(server: BoardServer) -> None:

@@ -389,3 +389,97 @@ def test_a_phone_screenshot_of_the_page(night: Path, tmp_path: Path) -> None:
     assert (width, height) == (412, 915)
     if os.environ.get("BLOOD_KEEP_SCREENSHOT"):  # to look at it: BLOOD_KEEP_SCREENSHOT=DIR
         shutil.copy(shot, Path(os.environ["BLOOD_KEEP_SCREENSHOT"]) / "board-phone.png")
+
+
+# ---------------------------------------------------------------------- the QR code
+
+# The modules of three codes, each checked bit for bit against `qrencode -l M -8 -v N`
+# (qrencode 4.1.1, its mask chosen the same way) and read back by `zbarimg` while this encoder
+# was written: version 1, version 4 (a --lan URL, alignment pattern) and version 10 (version
+# bits, a 16-bit length).
+QR_GOLDEN = [
+    ("HELLO WORLD", 3, 21, "da030348c4f3821c6d2429f59b748e89e2df099e0d627ed38a5ddb9d15b994bf"),
+    ("http://192.168.1.23:8765/?t=0123456789abcdefghijABCDEFGHIJ_-", None, 33,
+     "f26b27bf3a2bf3463e1f17c82994b95442043f664a751aa3745f621474bea786"),
+    ("z" * 213, 1, 57, "b2bb2b06366d48790e0fc55c779ff40a734b7299a0265cb6b9c8d990405e74ea"),
+]
+
+
+@pytest.mark.parametrize(("text", "mask", "size", "digest"), QR_GOLDEN)
+def test_the_qr_encoder_matches_a_reference_encoder(
+    text: str, mask: int | None, size: int, digest: str,
+) -> None:
+    import hashlib
+
+    from blood_companion.cli.qr import encode
+
+    m = encode(text, mask=mask)
+    assert len(m) == size and all(len(row) == size for row in m)
+    bits = "".join("1" if v else "0" for row in m for v in row)
+    assert hashlib.sha256(bits.encode()).hexdigest() == digest
+
+
+LIGHT = {"█": (True, True), "▀": (True, False), "▄": (False, True), " ": (False, False)}
+
+
+def drawn_modules(lines: list[str]) -> list[list[bool]]:
+    """The light (True) and dark modules of a QR code drawn in half blocks."""
+    grid = []
+    for line in lines:
+        grid += [[LIGHT[c][0] for c in line], [LIGHT[c][1] for c in line]]
+    return grid
+
+
+def test_the_terminal_qr_code_draws_every_module() -> None:
+    from blood_companion.cli.qr import encode, lines
+
+    url = QR_GOLDEN[1][0]
+    grid = drawn_modules(lines(url, quiet=2))
+    m = encode(url)
+    assert [[not v for v in row[2:-2]] for row in grid[2:2 + len(m)]] == m
+    assert all(all(row) for row in grid[:2])  # the quiet zone is light
+
+
+def test_too_long_for_a_qr_code_is_a_clear_error() -> None:
+    from blood_companion.cli.qr import encode
+
+    with pytest.raises(ValueError, match="do not fit"):
+        encode("x" * 214)
+
+
+@pytest.mark.skipif(shutil.which("zbarimg") is None, reason="no zbarimg installed")
+def test_a_qr_scanner_reads_the_code_printed_with_lan(night: Path, tmp_path: Path) -> None:
+    import struct
+    import zlib
+
+    with serving("--lan") as (p, url):
+        assert p.stdout is not None
+        printed = []
+        for _ in range(80):
+            line = p.stdout.readline()
+            if "Ctrl-C" in line:
+                break
+            if line.strip() and set(line.strip()) <= set(LIGHT):
+                printed.append(line.rstrip("\n").removeprefix("    "))
+    grid = drawn_modules(printed)
+    scale, quiet = 4, 4
+    n = len(grid[0]) + 2 * quiet
+    rows = []
+    for y in range(len(grid) + 2 * quiet):
+        row = [True] * n
+        if quiet <= y < len(grid) + quiet:
+            row[quiet:quiet + len(grid[0])] = grid[y - quiet]
+        rows += [b"\0" + bytes(255 if v else 0 for v in row for _ in range(scale))] * scale
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    width, height = n * scale, len(rows)
+    png = tmp_path / "qr.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n"
+                    + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+                    + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))
+    r = subprocess.run(["zbarimg", "-q", "--raw", str(png)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.stdout.strip() == url
