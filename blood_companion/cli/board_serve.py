@@ -83,7 +83,6 @@ class Board:
         self._version = 0  # bumped with every new document
         self._key: Any = None
         self.stopping = threading.Event()
-        self.error = ""  # why the last load failed (shown on the page), "" when it did not
 
     def refresh(self) -> bool:
         """Load the document anew when the save's head changed; True when it did."""
@@ -92,11 +91,10 @@ class Board:
             return False
         try:
             doc = self._load()
-        except Exception as exc:  # noqa: BLE001 - the save is busy or broken: try again later
-            self.error = str(getattr(exc, "message", "") or type(exc).__name__)
-            return False
+        except Exception:  # noqa: BLE001 - the save is busy or broken: the last board stays
+            return False  # and the next look tries again
         with self._cond:
-            self._doc, self._key, self.error = doc, key, ""
+            self._doc, self._key = doc, key
             self._version += 1
             self._cond.notify_all()
         return True

@@ -378,6 +378,19 @@ def test_the_page_reloaded_after_the_server_restarts_shows_the_current_board(
 
 
 @needs_browser
+def test_the_browser_shows_the_day_part(blood: Any, saves_dir: Path, tmp_path: Path) -> None:
+    assert blood("campaign", "new", "day", "--troupers", "aurel,ioana", "--seed", "2").code == 0
+    with serving() as (_, url):
+        record_wagon("5")
+        time.sleep(0.6)
+        text = page_text(chromium(tmp_path, "--dump-dom", url))
+    assert "Day Part · Show 1: Recovery" in text and "5 Coins" in text
+    assert "Affordable now:" in text
+    assert "Upgrade: Padded Doublet (Aurel, the Thread-Walker)" in text
+    assert "Step 2 Wagon adjusted: +5 coins" in text and all(name in text for name in TROUPERS)
+
+
+@needs_browser
 def test_a_phone_screenshot_of_the_page(night: Path, tmp_path: Path) -> None:
     shot = tmp_path / "phone.png"
     with serving() as (_, url):
