@@ -364,6 +364,140 @@ def test_the_browser_shows_the_board_and_a_fresh_load_the_next_step(
         assert "step 3" in text and "3 Coins" in text
 
 
+class DevTools:
+    """A page open in headless chromium, asked through the DevTools protocol (its websocket,
+    spoken here with the standard library: the page stays open and follows the board live)."""
+
+    def __init__(self, tmp_path: Path, url: str) -> None:
+        assert CHROMIUM is not None
+        self.proc = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", f"--user-data-dir={tmp_path / 'devtools-profile'}",
+             "--remote-debugging-port=0", "--remote-allow-origins=*", url],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        self.sock: socket.socket | None = None
+        try:
+            self._connect(url)
+        except BaseException:
+            self.close()  # no browser is left running
+            raise
+        self.ids = 0
+
+    def _connect(self, url: str) -> None:
+        import re
+
+        assert self.proc.stderr is not None
+        found = None
+        for _ in range(200):
+            line = self.proc.stderr.readline()
+            found = re.search(r"ws://127\.0\.0\.1:(\d+)/", line)
+            if found or not line:
+                break
+        assert found, "chromium printed no DevTools address"
+        port = int(found.group(1))
+        deadline = time.monotonic() + 30
+        ws = ""
+        while not ws and time.monotonic() < deadline:
+            targets = json.loads(get(f"http://127.0.0.1:{port}/json/list")[2])
+            ws = next((t["webSocketDebuggerUrl"] for t in targets
+                       if t.get("type") == "page" and t.get("url", "").startswith(url)), "")
+            time.sleep(0.1)
+        assert ws
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        import base64
+
+        key = base64.b64encode(os.urandom(16)).decode()
+        path = ws.split(str(port), 1)[1]
+        self.sock.sendall(
+            (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+             "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+
+    def _recv_exact(self, n: int) -> bytes:
+        assert self.sock is not None
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            assert chunk, "DevTools closed the connection"
+            data += chunk
+        return data
+
+    def _recv_message(self) -> dict[str, Any]:
+        payload = b""
+        while True:
+            b0, b1 = self._recv_exact(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = int.from_bytes(self._recv_exact(2), "big")
+            elif n == 127:
+                n = int.from_bytes(self._recv_exact(8), "big")
+            payload += self._recv_exact(n)
+            if b0 & 0x80:  # the last frame of the message
+                doc: dict[str, Any] = json.loads(payload)
+                return doc
+
+    def evaluate(self, expression: str) -> Any:
+        """The value of a JavaScript expression in the page."""
+        self.ids += 1
+        text = json.dumps({"id": self.ids, "method": "Runtime.evaluate",
+                           "params": {"expression": expression, "returnByValue": True}})
+        data = text.encode()
+        mask = os.urandom(4)
+        n = len(data)
+        size = bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
+        assert self.sock is not None
+        self.sock.sendall(b"\x81" + size + mask + bytes(c ^ mask[i % 4]
+                                                         for i, c in enumerate(data)))
+        while True:
+            msg = self._recv_message()
+            if msg.get("id") == self.ids:
+                return msg["result"]["result"].get("value")
+
+    def close(self) -> None:
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                self.sock.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=20)
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+
+@needs_browser
+def test_an_open_page_follows_a_step_recorded_by_another_command_within_two_seconds(
+    night: Path, tmp_path: Path,
+) -> None:
+    with serving() as (_, url):
+        page = DevTools(tmp_path, url)
+        try:
+            deadline = time.monotonic() + 30
+            while page.evaluate("document.body.dataset.step") != "2":
+                assert time.monotonic() < deadline, "the page never showed the board"
+                time.sleep(0.1)
+            while page.evaluate("document.getElementById('conn').className") != "live":
+                assert time.monotonic() < deadline, "the page never connected"
+                time.sleep(0.1)
+            record_wagon("7")
+            recorded = time.monotonic()
+            while page.evaluate("document.body.dataset.step") != "3":
+                assert time.monotonic() - recorded < 2, "the page did not follow within 2 s"
+                time.sleep(0.05)
+            text = page.evaluate("document.getElementById('status').textContent")
+            assert "7 Coins" in text
+        finally:
+            page.close()
+
+
 @needs_browser
 def test_the_page_reloaded_after_the_server_restarts_shows_the_current_board(
     night: Path, tmp_path: Path,
@@ -496,3 +630,32 @@ def test_a_qr_scanner_reads_the_code_printed_with_lan(night: Path, tmp_path: Pat
     r = subprocess.run(["zbarimg", "-q", "--raw", str(png)], capture_output=True, text=True,
                        timeout=60)
     assert r.stdout.strip() == url
+
+
+@needs_browser
+def test_an_open_page_reconnects_to_a_restarted_server_and_shows_the_current_board(
+    night: Path, tmp_path: Path,
+) -> None:
+    page: DevTools | None = None
+    try:
+        with serving() as (_, url):
+            page = DevTools(tmp_path, url)
+            deadline = time.monotonic() + 30
+            while page.evaluate("document.getElementById('conn').className") != "live":
+                assert time.monotonic() < deadline, "the page never connected"
+                time.sleep(0.1)
+        while page.evaluate("document.getElementById('conn').className") != "lost":
+            assert time.monotonic() < deadline, "the page never noticed the server went away"
+            time.sleep(0.1)
+        record_wagon("6")  # while no server runs
+        port = int(url.split(":")[2].split("/")[0])
+        with serving(port=port):
+            deadline = time.monotonic() + 15
+            while page.evaluate("document.body.dataset.step") != "3":
+                assert time.monotonic() < deadline, "the page did not reconnect"
+                time.sleep(0.1)
+            assert "6 Coins" in page.evaluate("document.getElementById('status').textContent")
+            assert page.evaluate("document.getElementById('conn').className") == "live"
+    finally:
+        if page is not None:
+            page.close()
