@@ -217,6 +217,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._common_headers({"Connection": "close"})
         self.end_headers()
         self.close_connection = True
+        if self.command == "HEAD":
+            return
         version, doc = board.current()
         try:
             self._event(doc, first=True)

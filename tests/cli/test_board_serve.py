@@ -239,6 +239,9 @@ def test_without_lan_only_requests_naming_this_computer_are_answered(night: Path
         # a page of another site reaching the board through a DNS name of its own
         assert get(url, {"Host": f"evil.example:{port}"})[0] == 403
         assert get(with_path(url, "nothing-here"))[0] == 404
+        head = urllib.request.Request(with_path(url, "events"), method="HEAD")
+        with urllib.request.urlopen(head, timeout=10) as r:  # headers only, no endless stream
+            assert r.status == 200 and r.read() == b""
 
 
 def test_a_port_in_use_is_one_clear_error(blood_proc: Any, night: Path) -> None:
@@ -659,3 +662,26 @@ def test_an_open_page_reconnects_to_a_restarted_server_and_shows_the_current_boa
     finally:
         if page is not None:
             page.close()
+
+
+def test_serve_with_json_prints_one_document_with_the_url(night: Path) -> None:
+    p = subprocess.Popen([*blood_exe(), "board", "--serve", "--port", "0", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+    try:
+        assert p.stdout is not None
+        lines = []
+        for _ in range(20):
+            line = p.stdout.readline()
+            lines.append(line)
+            if not line or line.rstrip() == "}":
+                break
+        doc = json.loads("".join(lines))
+        assert doc["ok"] is True and doc["campaign"] == "table" and doc["lan"] is False
+        assert doc["url"] == f"http://127.0.0.1:{doc['port']}/"
+        assert get(doc["url"])[0] == 200
+    finally:
+        p.terminate()
+        p.wait(timeout=20)
+        for f in (p.stdout, p.stderr):
+            if f is not None:
+                f.close()
