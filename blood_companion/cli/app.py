@@ -64,6 +64,7 @@ COMMANDS: dict[str, str] = {
     "night": "night_cmd",
     "end": "end_cmd",
     "status": "status_cmd",
+    "board": "board_cmd",
     "card": "card_cmd",
     "play": "play_cmd",
     "rules": "rules_cmd",
