@@ -159,7 +159,9 @@ def parse_action(data: dict[str, Any] | str) -> Action:
         except ValueError:
             raw = None
     tag = raw.get("type") if isinstance(raw, dict) else None
-    cls = _registry().get(tag) if isinstance(tag, str) else None
+    cls = None
+    if isinstance(tag, str):  # a class already imported, else after importing every one
+        cls = _REGISTRY.get(tag) or _registry().get(tag)
     try:
         if cls is None:  # not an object, no `type`, an unknown one: the union's own refusal
             adapter = action_adapter()
