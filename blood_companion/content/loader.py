@@ -413,6 +413,15 @@ class Catalog:
         text = json.dumps(self.record_prints(), separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    def _values(self, kind: str, field: str) -> list[Any]:
+        """Each record's ``field`` (a dict for a nested model), in file order: read from the
+        cache's rows when the kind's records are not built yet."""
+        if isinstance(self.records, LazyRecords):
+            rows = self.records.unbuilt_rows(kind)
+            if rows is not None:
+                return [row[field] for row in rows]
+        return [getattr(r, field) for r in self.all(kind)]
+
     # generic -------------------------------------------------------------
     def all(self, kind: str) -> list[Any]:
         return self.records.get(kind, [])
@@ -429,17 +438,20 @@ class Catalog:
         return None
 
     def counts(self) -> dict[str, int]:
+        """Records per kind (and a few totals), counted without building the records of a
+        cached catalog (``data validate`` of an unchanged pack builds none: issue 29)."""
         out: dict[str, int] = {}
         for k in KINDS.values():
             if k.count_key:
-                out[k.count_key] = len(self.all(k.name))
-        out["village_buildings"] = sum(len(v.buildings) for v in self.all("village"))
-        out["nemeses_lieutenants"] = sum(1 for n in self.all("nemeses") if not n.vlad)
+                out[k.count_key] = len(self._values(k.name, "id"))
+        out["village_buildings"] = sum(len(b) for b in self._values("village", "buildings"))
+        out["nemeses_lieutenants"] = sum(1 for vlad in self._values("nemeses", "vlad") if not vlad)
         out["tactic_cards_total"] = sum(
-            len(self.all(k)) for k in ("starting_tactics", "advanced_tactics", "special_tactics")
+            len(self._values(k, "id"))
+            for k in ("starting_tactics", "advanced_tactics", "special_tactics")
         )
         out["placeholder_records"] = sum(
-            1 for recs in self.records.values() for r in recs if r.source == "placeholder"
+            1 for kind in self.records for s in self._values(kind, "source") if s == "placeholder"
         )
         return dict(sorted(out.items()))
 
@@ -759,6 +771,13 @@ class LazyRecords(Mapping[str, list[Any]]):
                 construct(model, r, fs) for r, fs in zip(rows, sets, strict=True)
             ]
         return built
+
+    def unbuilt_rows(self, kind: str) -> list[dict[str, Any]] | None:
+        """The kind's cached rows (each record's every field) while its records are not built
+        (None once they are, or for a kind the cache does not hold)."""
+        if kind in self._built:
+            return None
+        return self._raw.get(kind)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._raw)

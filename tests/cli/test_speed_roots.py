@@ -253,3 +253,33 @@ def test_two_installs_share_one_cache_and_read_their_own_files(
     (b / "dice.yaml").write_text((b / "dice.yaml").read_text() + "\n# a comment\n")
     loader.load_layers([b])
     assert written.is_file() and len(list(cache.glob("catalog-*"))) == 2
+
+
+# --------------------------------------------------------------------------- data validate
+
+
+def test_counts_of_a_cached_pack_build_no_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from blood_companion.content import loader
+    from blood_companion.content.raw import shipped_data_dir
+
+    monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("BLOOD_NO_CACHE", raising=False)
+    fresh = loader.validate_layers([shipped_data_dir()])
+    loader.load_layers([shipped_data_dir()])  # writes the cache
+    cached = loader.load_layers([shipped_data_dir()])
+    assert isinstance(cached.records, loader.LazyRecords)
+
+    def no_build(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a record was built to be counted")
+
+    monkeypatch.setattr(loader, "construct", no_build)
+    counts = cached.counts()
+    assert counts == fresh.counts()
+    assert counts["placeholder_records"] == sum(
+        1 for recs in fresh.records.values() for r in recs if r.source == "placeholder"
+    )
+    monkeypatch.undo()
+    cached.all("nemeses")  # once built, a kind is counted from its records: the same
+    assert cached.counts() == fresh.counts()
