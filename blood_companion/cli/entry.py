@@ -230,6 +230,10 @@ def dispatch(args: list[str], settings: Settings | None = None) -> int:
 
         if is_version_request(args):  # `--version`, `--version --json`, `--json --version`
             return print_version(args, settings)
+    if args == ["--help"]:  # the listing, from its stored text while app and terminal are same
+        from blood_companion.cli.help_text import help_main
+
+        return help_main(settings)
     if args[:1] == ["rules"] and not ({"--help", "-h"} & set(args)):
         try:
             from blood_companion.cli.rules_fast import fast_main

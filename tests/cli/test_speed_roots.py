@@ -283,3 +283,54 @@ def test_counts_of_a_cached_pack_build_no_record(
     monkeypatch.undo()
     cached.all("nemeses")  # once built, a kind is counted from its records: the same
     assert cached.counts() == fresh.counts()
+
+
+# --------------------------------------------------------------------------- the stored help
+
+
+def test_help_is_stored_and_printed_again_as_rendered(
+    blood: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from blood_companion.cli import help_text
+
+    monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "100")
+    first = blood("--help")
+    assert first.code == 0 and "Usage: blood" in first.out and "campaign" in first.out
+    (stored,) = (tmp_path / "help").glob("help-*.txt")
+    assert stored.read_text(encoding="utf-8") == first.out
+
+    def no_render(settings: Any) -> Any:
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(help_text, "_render", no_render)
+    assert blood("--help").out == first.out
+    monkeypatch.undo()
+    monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "60")  # another width: another text, rendered and stored
+    narrow = blood("--help")
+    assert narrow.code == 0 and narrow.out != first.out
+    assert max(len(line) for line in narrow.out.splitlines()) <= 60
+    assert len(list((tmp_path / "help").glob("help-*.txt"))) == 2
+    stored.write_bytes(b"\xff\xfe not ours")  # a damaged text is no text: rendered anew
+    monkeypatch.setenv("COLUMNS", "100")
+    assert blood("--help").out == first.out
+
+
+def test_stored_help_imports_no_typer(tmp_path: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from blood_companion.cli.entry import main\n"
+        "code = main(['--help'])\n"
+        "sys.stderr.write(repr((code, sorted(m for m in ('typer', 'rich', 'pydantic')"
+        " if m in sys.modules))))\n"
+    )
+    env = {**os.environ, "BLOOD_CACHE_DIR": str(tmp_path), "COLUMNS": "100"}
+    runs = [
+        subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,
+                       timeout=120, check=False)
+        for _ in range(2)
+    ]
+    assert runs[0].stdout == runs[1].stdout and "Usage: blood" in runs[1].stdout
+    assert "'typer'" in runs[0].stderr  # the first one renders it with typer
+    assert runs[1].stderr == "(0, [])"
