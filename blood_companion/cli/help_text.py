@@ -138,7 +138,7 @@ class _Capture:
         return _isatty(self._real)
 
     def fileno(self) -> int:
-        return self._real.fileno()  # type: ignore[attr-defined, no-any-return]
+        return self._real.fileno()  # type: ignore[attr-defined]
 
     def text(self) -> str:
         return "".join(self._parts)
@@ -149,7 +149,7 @@ def _render(settings: Settings) -> tuple[int, str]:
 
     real = sys.stdout
     capture = _Capture(real)
-    sys.stdout = capture  # type: ignore[assignment]
+    sys.stdout = capture
     try:
         code = run(["--help"], settings)
     finally:
