@@ -204,13 +204,16 @@ def _fingerprint(layers: Iterable[Path]) -> str:
     folder share one cache file instead of evicting each other's (issue 29). It hashes the
     cache format, the app's version, the pydantic release (its ``version.py``), the content of
     the models and the loader (a checkout that changes them is a new key), and per layer every
-    data file's name within the layer and content. Raises OSError when a file cannot be read."""
+    data file's name within the layer and content. Raises OSError when a layer is no folder or a
+    file cannot be read."""
     h = hashlib.sha256(f"{CACHE_FORMAT}|{__version__}|".encode())
     h.update(_pydantic_release())
     for name in ("models.py", "loader.py"):
         with open(os.path.join(_HERE, name), "rb") as f:
             h.update(hashlib.sha256(f.read()).digest())
     for root in layers:
+        if not root.is_dir():  # a named folder that is missing is the loader's error, no key
+            raise OSError(f"{root}: no such data folder")
         h.update(b"|layer")
         for kind in KIND_NAMES:
             for path in kind_files(root, kind):
