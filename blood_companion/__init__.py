@@ -1,3 +1,3 @@
 """Blood Companion: a command-line companion for the board game Blood."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0.dev0"

@@ -1,3 +1,3 @@
-from blood_companion.cli.entry import main
+from blood_companion.cli.entry import console
 
-raise SystemExit(main())
+console()

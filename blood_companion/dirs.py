@@ -20,6 +20,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 APP = "blood-companion"
 
 
@@ -41,12 +45,14 @@ def user_cache_dir() -> str:
     return os.path.join(base if os.path.isabs(base) else _home(".cache"), APP)
 
 
-def user_data_dir() -> str:
-    """The owner's own data folder (what `blood data transcribe` writes)."""
+def user_data_dir(env: Mapping[str, str] | None = None) -> str:
+    """The owner's own data folder (what `blood data transcribe` writes; the default saves
+    folder is ``saves`` inside it). ``env``: the environment to read (default os.environ)."""
+    env = os.environ if env is None else env
     if sys.platform == "win32":
-        base = os.environ.get("APPDATA") or _home("AppData", "Roaming")
+        base = env.get("APPDATA") or _home("AppData", "Roaming")
         return os.path.join(base, APP)
     if sys.platform == "darwin":
         return _home("Library", "Application Support", APP)
-    base = os.environ.get("XDG_DATA_HOME", "").strip()
+    base = env.get("XDG_DATA_HOME", "").strip()
     return os.path.join(base if os.path.isabs(base) else _home(".local", "share"), APP)

@@ -68,6 +68,39 @@ def json_text(doc: Any, *, indent: int | None = 2) -> str:
     return text if text.isascii() else text.translate(_table("json"))
 
 
+def colour_choice() -> bool | None:
+    """What the environment says about colour: False when ``NO_COLOR`` is set (and not
+    empty: no-color.org), True when ``FORCE_COLOR`` is (and not empty, whatever its value:
+    force-color.org), None when neither is (colour on a terminal only). ``NO_COLOR`` wins
+    when both are set: the reader's "no colour" is kept over a script's "colour"."""
+    import os
+
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return None
+
+
+def colour_wanted(stream: Any = None) -> bool:
+    """Whether to write colour to ``stream`` (stdout by default): :func:`colour_choice`, else
+    when the stream is a terminal that is not ``TERM=dumb``. The one rule every command's
+    output follows (the rich consoles of :func:`console`, the plain-or-styled views of
+    ``cli/textview.py``, `blood rules`)."""
+    choice = colour_choice()
+    if choice is not None:
+        return choice
+    import os
+    import sys
+
+    if os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return bool((stream or sys.stdout).isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
 _console_class: Any = None
 
 
@@ -75,7 +108,24 @@ def console(**kwargs: Any) -> Any:
     """A ``rich.console.Console`` that cleans the text of every segment before writing it.
 
     Styles and rich's own control codes are kept; only the characters of the text are cleaned,
-    so layout (measured in cells, where control characters take none) is unchanged."""
+    so layout (measured in cells, where control characters take none) is unchanged. Colour
+    follows :func:`colour_choice`: ``FORCE_COLOR`` styles a pipe too, ``NO_COLOR`` wins over it
+    (rich alone would still write bold and dim codes into a pipe when both are set)."""
+    choice = colour_choice()
+    if choice is True:
+        kwargs.setdefault("force_terminal", True)
+    elif choice is False:
+        kwargs.setdefault("no_color", True)
+        import os
+
+        if os.environ.get("FORCE_COLOR"):  # rich would take it as "a terminal": decide here
+            import sys
+
+            stream = kwargs.get("file") or (sys.stderr if kwargs.get("stderr") else sys.stdout)
+            try:
+                kwargs.setdefault("force_terminal", bool(stream.isatty()))
+            except (AttributeError, ValueError):
+                kwargs.setdefault("force_terminal", False)
     global _console_class
     if _console_class is None:
         from rich.console import Console

@@ -6,8 +6,13 @@
 * :func:`read_regular` reads a *regular* file with a size cap. A FIFO, ``/dev/zero``, a socket
   or a folder (directly or through a symlink) is refused with a clear message instead of hanging
   or filling the memory; a dangling symlink says so.
-* :func:`write_atomic` writes a whole file or nothing (temporary file + rename), and
-  :func:`remove_stale_tmp` clears the temporary files a killed process left behind.
+* :func:`write_file` is the one way the app writes a file: whole or not at all (a temporary
+  file renamed over the name), never through a symlink or onto a hard link, a FIFO, a device or
+  a folder (refused without opening it, so nothing blocks), never onto a campaign save or into
+  the saves folder, and over an existing file only when asked (``--force``).
+  :func:`write_atomic` is the same for the app's own files (caches, drafts, transcribed cards),
+  which it replaces freely; :func:`remove_stale_tmp` clears the temporary files a killed
+  process left behind.
 
 Standard library only, and no ``pathlib`` or ``typing`` at import time: the fast paths
 (``blood rules``, ``blood status``) use it too.
@@ -104,6 +109,11 @@ def check_file_path(path: Path | str, what: str) -> Path:
     return checked
 
 
+def describe_mode(mode: int) -> str:
+    """Why a file of this mode is not a regular file ("is a named pipe (FIFO), ...")."""
+    return _describe_mode(mode)
+
+
 def _describe_mode(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "is a folder, not a file"
@@ -114,6 +124,28 @@ def _describe_mode(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "is a socket, not a regular file"
     return "is not a regular file"
+
+
+def folder_problem(path: Path | str) -> str | None:
+    """Why ``path`` cannot be used as a folder (a loop of symlinks, a file, a FIFO ...), or
+    None when it is one or does not exist yet (whoever makes it says what fails)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None if not os.path.islink(path) else "is a symlink to nothing"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "is a loop of symlinks"
+        if exc.errno == errno.ENOTDIR:
+            return "is inside something that is not a folder"
+        return f"cannot be used: {exc.strerror}"
+    except ValueError:
+        return "is not a usable path"
+    if stat.S_ISDIR(st.st_mode):
+        return None
+    if stat.S_ISREG(st.st_mode):
+        return "is a file, not a folder"
+    return _describe_mode(st.st_mode).replace("regular file", "folder")
 
 
 def size_text(n: int) -> str:
@@ -177,18 +209,167 @@ def read_text(path: Path | str, *, limit: int, what: str = "the file") -> str:
         raise FileProblem(path, what, f"is not UTF-8 text (line {line})") from None
 
 
-def write_atomic(path: Path | str, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (raises OSError; no partial file stays)."""
-    path = os.fspath(path)
-    tmp = f"{path}.{os.getpid()}.tmp"
+SAVE_SUFFIX = ".blood.db"  # store/saves.py names campaign saves so (this module is stdlib only)
+SQLITE_MAGIC = b"SQLite format 3\x00"
+FORCE_HINT = "add --force to overwrite it"
+
+
+def write_file(
+    path: Path | str,
+    data: bytes,
+    *,
+    what: str = "the file",
+    force: bool = False,
+    saves_dir: Path | str | None = None,
+    check_only: bool = False,
+) -> bool:
+    """Write ``data`` to ``path`` for a user who named it (``--out``, an export): the checks of
+    :func:`write_atomic`, plus an existing file is replaced only with ``force`` (the same bytes
+    already there are no change) and nothing is written inside ``saves_dir``.
+
+    Returns False when the file already held exactly ``data`` (nothing written). Raises
+    FileProblem, for what the operating system refuses too (a missing folder, a full disk).
+    ``check_only`` makes every check and writes nothing (several files: all refusals first)."""
+    text = os.fspath(path)
+    if saves_dir is not None and is_inside(text, os.fspath(saves_dir)):
+        raise FileProblem(
+            text, what, "is inside the saves folder; a file written there could replace a save",
+            hint="write it to another folder, e.g. your home folder",
+        )
     try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
+        return _write(text, data, what=what, replace=force, check_only=check_only)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)):
+            raise FileProblem(text, what, "was not written: the disk is full",
+                              hint="free some space and run the command again") from None
+        raise FileProblem(text, what, f"cannot be written: {exc.strerror or exc}") from None
+
+
+def write_atomic(path: Path | str, data: bytes) -> None:
+    """Write one of the app's own files (a cache, a draft, transcribed cards) whole or not at
+    all, replacing what is there. Raises FileProblem for a name that is a symlink, a hard link,
+    not a regular file or a campaign save; OSError for what the operating system refuses (no
+    partial file stays)."""
+    _write(os.fspath(path), data, what="the file", replace=True)
+
+
+def is_inside(path: Path | str, folder: Path | str) -> bool:
+    """Whether ``path`` (or the folder it would be written in) is ``folder`` or inside it,
+    symlinks followed."""
+    try:
+        target = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(path)),
+                                               os.path.basename(path) or "."))
+        root = os.path.realpath(folder)
+    except (OSError, ValueError):
+        return False
+    return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _write(path: str, data: bytes, *, what: str, replace: bool, check_only: bool = False
+           ) -> bool:
+    _check(path, what)
+    name = os.path.basename(path)
+    if not path.strip() or path.endswith(("/", os.sep)) or name in ("", ".", ".."):
+        raise FileProblem(path, what, "names a folder, not a file", hint="e.g. cards.txt")
+    if name.endswith((SAVE_SUFFIX, SAVE_SUFFIX + "-journal", SAVE_SUFFIX + "-wal",
+                      SAVE_SUFFIX + "-shm")):
+        raise FileProblem(path, what, "is a campaign save's name; the app never writes over one",
+                          hint="choose another file name")
+    try:
+        st: os.stat_result | None = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None:
+        _refuse_existing(path, st, data, what=what, replace=replace)
+        if not replace:
+            return False  # the same bytes are there already
+    if check_only:
+        return True
+    folder = os.path.dirname(path) or "."
+    tmp = os.path.join(folder, f".{name[:100]}.{os.getpid()}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)  # our own leftover (this PID): never another process's
+    fd = os.open(tmp, flags, 0o666)
+    try:
+        try:
+            if st is not None and hasattr(os, "fchmod"):
+                os.fchmod(fd, stat.S_IMODE(st.st_mode))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        # Checked again just before the swap: a name turned into a link meanwhile is refused
+        # (the rename itself would replace the link, never write through it).
+        try:
+            now = os.lstat(path)
+        except FileNotFoundError:
+            pass
+        else:
+            if st is None or (now.st_ino, now.st_dev) != (st.st_ino, st.st_dev):
+                _refuse_existing(path, now, None, what=what, replace=replace)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    return True
+
+
+def _refuse_existing(
+    path: str, st: os.stat_result, data: bytes | None, *, what: str, replace: bool
+) -> None:
+    """Raise FileProblem unless the existing ``path`` (lstat ``st``) may be replaced; with
+    ``replace`` False return only when it already holds ``data``."""
+    if stat.S_ISLNK(st.st_mode):
+        raise FileProblem(path, what, "is a symlink; the app does not write through links",
+                          hint="name the file itself, or remove the link first")
+    if not stat.S_ISREG(st.st_mode):
+        raise FileProblem(path, what, _describe_mode(st.st_mode), hint="choose another file name")
+    if st.st_nlink > 1:
+        raise FileProblem(
+            path, what, f"has {st.st_nlink} names (hard links); the app does not write over it",
+            hint="choose another file name",
+        )
+    compare = not replace and data is not None
+    head = _head(path, max(len(SQLITE_MAGIC), len(data) + 1) if compare and data is not None
+                 else len(SQLITE_MAGIC))
+    if head.startswith(SQLITE_MAGIC):
+        raise FileProblem(path, what, "is an SQLite database (a campaign save?); the app never "
+                          "writes over one", hint="choose another file name")
+    if replace:
+        return
+    if compare and head == data:
+        return
+    raise FileProblem(path, what, "already exists", hint=FORCE_HINT)
+
+
+def _head(path: str, limit: int) -> bytes:
+    """Up to ``limit`` bytes from the start of a regular file (without blocking or following
+    a link); empty when it cannot be read."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        chunks: list[bytes] = []
+        total = 0
+        while total < limit:
+            chunk = os.read(fd, min(1 << 20, limit - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
 
 
 def _pid_alive(pid: int) -> bool:
@@ -204,8 +385,9 @@ def _pid_alive(pid: int) -> bool:
 
 
 def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
-    """Delete ``NAME.PID.tmp`` files in ``folder`` left by a process that is gone (or that are
-    over an hour old). Never raises; returns how many were removed."""
+    """Delete ``NAME.PID.tmp`` files (and the ``NAME.PID.tmp-journal`` SQLite leaves beside a
+    temporary save) in ``folder`` left by a process that is gone (or that are over an hour
+    old). Never raises; returns how many were removed."""
     removed = 0
     now = time.time()
     try:
@@ -213,7 +395,7 @@ def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
     except OSError:
         return 0
     for entry in entries:
-        name = entry.name
+        name = entry.name.removesuffix("-journal")
         if not name.endswith(".tmp") or not name.startswith(prefix):
             continue
         pid_text = name[:-4].rpartition(".")[2]
@@ -230,4 +412,47 @@ def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
                 removed += 1
+    return removed
+
+
+def private_tmp_dir(prefix: str) -> str:
+    """A new folder in the system temporary folder named ``PREFIX-PID-xxxx``, after removing
+    the ones of this prefix a killed process left there (see :func:`remove_stale_dirs`). The
+    caller removes it when done (``shutil.rmtree``)."""
+    import tempfile
+
+    base = tempfile.gettempdir()
+    remove_stale_dirs(base, prefix)
+    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=base)
+
+
+def remove_stale_dirs(folder: Path | str, prefix: str) -> int:
+    """Delete ``PREFIX-PID-...`` folders in ``folder`` that are ours (same owner) and whose
+    process is gone, or that are over an hour old (an older version named them without the
+    PID). Never raises; returns how many were removed."""
+    import shutil
+
+    removed = 0
+    now = time.time()
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.name.startswith(prefix):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode) or (uid is not None and st.st_uid != uid):
+            continue
+        pid_text = entry.name[len(prefix):].partition("-")[0]
+        stale = now - st.st_mtime > STALE_TMP_SECONDS
+        if not stale and pid_text.isascii() and pid_text.isdigit() and len(pid_text) < 10:
+            stale = not _pid_alive(int(pid_text))
+        if stale:
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed += not os.path.lexists(entry.path)
     return removed

@@ -14,6 +14,7 @@ import typer
 from typer._click import exceptions as click_exceptions
 
 from blood_companion import __version__
+from blood_companion.cli import completion
 from blood_companion.cli.common import hint_of, print_json, stderr, wants_json
 from blood_companion.cli.failures import unexpected, usage_doc
 from blood_companion.cli.settings import Settings, using
@@ -63,6 +64,7 @@ COMMANDS: dict[str, str] = {
     "night": "night_cmd",
     "end": "end_cmd",
     "status": "status_cmd",
+    "board": "board_cmd",
     "card": "card_cmd",
     "play": "play_cmd",
     "rules": "rules_cmd",
@@ -89,7 +91,8 @@ def main_callback(
         Path | None,
         typer.Option(
             "--saves-dir", envvar="BLOOD_SAVES_DIR", metavar="DIR",
-            help="Folder of campaign saves (default: ./saves).",
+            help="Folder of campaign saves (default: ./saves when the working folder has one,"
+            " else saves/ in your user data folder; `blood campaign list` says which).",
         ),
     ] = None,
     data_dir: Annotated[
@@ -104,15 +107,19 @@ def main_callback(
         typer.Option(
             "--campaign", envvar="BLOOD_CAMPAIGN", metavar="NAME",
             help="Campaign to act on (default: the last one used).",
+            autocompletion=completion.campaign,
         ),
     ] = None,
 ) -> None:
     """Global options may be given anywhere on the command line."""
     # `blood ...` resolved them already (cli.entry, options anywhere on the line); an app
     # invoked directly (typer's CliRunner) reads them here. Either way, once per invocation.
-    settings = ctx.obj if isinstance(ctx.obj, Settings) else Settings.resolve(
-        saves_dir, data_dir, campaign
-    )
+    if isinstance(ctx.obj, Settings):
+        settings = ctx.obj
+    else:
+        # typer read BLOOD_SAVES_DIR itself: say so where the folder came from
+        from_env = getattr(ctx.get_parameter_source("saves_dir"), "name", "") == "ENVIRONMENT"
+        settings = Settings.resolve(None if from_env else saves_dir, data_dir, campaign)
     ctx.obj = settings
     ctx.with_resource(using(settings))
 
@@ -202,10 +209,14 @@ _COMPLETION_OPTIONS = {"--install-completion", "--show-completion"}
 def run(argv: list[str], settings: Settings | None = None) -> int:
     """Run the typer app on argv (global options already taken out, in ``settings``)."""
     command = _command_of(argv)
-    completing = bool(os.environ.get("_BLOOD_COMPLETE"))  # the shell asks: every command
-    listing = command is None and not completing and not _COMPLETION_OPTIONS & set(argv)
+    if os.environ.get("_BLOOD_COMPLETE"):  # the shell asks: only the command on its line
+        from blood_companion.cli.completion import command_being_completed, completion_words
+        from blood_companion.cli.settings import GLOBAL_OPTIONS
+
+        command = command_being_completed(completion_words(), GLOBAL_OPTIONS)
+    listing = command is None and not _COMPLETION_OPTIONS & set(argv)
     if not listing:  # `blood --help`, `blood` alone: the listing needs no command module
-        known = command in COMMANDS and not completing
+        known = command in COMMANDS
         register_commands([COMMANDS[command]] if known and command else COMMAND_MODULES)
     invalid: tuple[type[Exception], ...] = ()  # pydantic's, once a command module loaded it
     if "pydantic" in sys.modules:

@@ -6,6 +6,7 @@ Each command parses its options, calls the store (through ``cli.session``) and r
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 from pathlib import Path
@@ -15,8 +16,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import session, views
-from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
+from blood_companion.cli import completion, session, views
+from blood_companion.cli.common import JsonOpt, print_json, settings, stderr, stdout
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
 from blood_companion.display import json_text
@@ -162,7 +163,8 @@ def new(
     troupers: Annotated[
         str | None,
         typer.Option(
-            "--troupers", help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).'
+            "--troupers", help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).',
+            autocompletion=completion.troupers,
         ),
     ] = None,
     players: Annotated[
@@ -223,25 +225,29 @@ def new(
 
 @campaign_app.command("list")
 def list_(as_json: JsonOpt = False) -> None:
-    """The campaigns in the saves folder (* = used last)."""
+    """The campaigns in the saves folder (* = used last), and where that folder is."""
     folder = session.saves_dir()
     from blood_companion.store.manage import list_campaigns
 
     infos = list_campaigns(folder)
     last = saves.read_last_used(folder)
+    where = os.path.abspath(folder)
+    found_by = settings().saves_from
     if as_json:
         print_json(
             {
                 "saves_dir": str(folder),
+                "saves_dir_absolute": where,
+                "saves_dir_from": found_by,
                 "last_used": last,
                 "campaigns": [i.to_json() | {"last_used": i.name == last} for i in infos],
             }
         )
         return
+    # one line, never folded: a path is copied whole
+    stdout.print(Text(f"Saves folder: {where} (from {found_by})", style="dim"), soft_wrap=True)
     if not infos:
-        stdout.print(
-            f"No campaigns in {folder}. `blood campaign new NAME --troupers A,B` starts one."
-        )
+        stdout.print("No campaigns yet. `blood campaign new NAME --troupers A,B` starts one.")
         return
     table = Table(box=None, pad_edge=False, header_style="dim")
     for col in ("", "name", "mode", "game", "part", "steps", "modified"):
@@ -286,6 +292,7 @@ def log(
     ] = None,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
+    session.check_data()  # a broken data pack: refused once here, not read again per step
     with session.open_session() as store:
         if as_json or all_:
             keep = None if last is None or all_ else last or None
@@ -413,7 +420,9 @@ def import_(
 
 @campaign_app.command("delete")
 def delete(
-    name: Annotated[str, typer.Argument(help="The campaign to delete.")],
+    name: Annotated[
+        str, typer.Argument(help="The campaign to delete.", autocompletion=completion.campaign)
+    ],
     as_json: JsonOpt = False,
 ) -> None:
     """Delete a campaign; a copy stays in the backups folder (`recover` brings it back)."""
@@ -469,14 +478,18 @@ def verify(as_json: JsonOpt = False) -> None:
 @campaign_app.command("recover")
 def recover(
     name: Annotated[
-        str | None, typer.Argument(help="The campaign [--campaign / last used].")
+        str | None,
+        typer.Argument(
+            help="The campaign [--campaign / last used].", autocompletion=completion.campaign
+        ),
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Restore even if the save is fine.")
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Restore the newest good backup (a damaged save is kept beside the backups)."""
+    """Keep every step that re-validates, from the save and its backups (the damaged save is
+    kept beside the backups)."""
     folder = session.saves_dir()
     chosen = check_campaign_name(name or session.campaign_name())
     try:
@@ -585,7 +598,9 @@ def decks_(
 
 @campaign_app.command("add-trouper")
 def add_trouper(
-    trouper: Annotated[str, typer.Argument(help="Trouper id.")],
+    trouper: Annotated[
+        str, typer.Argument(help="Trouper id.", autocompletion=completion.trouper)
+    ],
     colour: Annotated[
         str | None, typer.Option("--colour", help="Player colour [the first free one].")
     ] = None,
@@ -597,7 +612,12 @@ def add_trouper(
 
 @campaign_app.command("retire-trouper")
 def retire_trouper(
-    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.")],
+    trouper: Annotated[
+        str,
+        typer.Argument(
+            help="Trouper id, colour or seat number.", autocompletion=completion.trouper
+        ),
+    ],
     as_json: JsonOpt = False,
 ) -> None:
     """A player leaves the table (between games, in the Day Part)."""
@@ -606,7 +626,12 @@ def retire_trouper(
 
 @campaign_app.command("leader")
 def leader(
-    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.")],
+    trouper: Annotated[
+        str,
+        typer.Argument(
+            help="Trouper id, colour or seat number.", autocompletion=completion.trouper
+        ),
+    ],
     as_json: JsonOpt = False,
 ) -> None:
     """Hand the Leader token to a Trouper."""

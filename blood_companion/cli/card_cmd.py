@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from blood_companion.cli import session
+from blood_companion.cli import completion, session
 from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.cli.summaries import SUMMARIES
 
@@ -27,7 +27,10 @@ def register(app: typer.Typer) -> None:
 @card_app.command("show")
 def show(
     card: Annotated[
-        list[str], typer.Argument(help="The card's name or id (typos forgiven).")
+        list[str],
+        typer.Argument(
+            help="The card's name or id (typos forgiven).", autocompletion=completion.card
+        ),
     ],
     ids: Annotated[bool, typer.Option("--ids", help="Show the card's id too.")] = False,
     as_json: JsonOpt = False,
@@ -58,7 +61,10 @@ def show(
 @card_app.command("hand")
 def hand(
     trouper: Annotated[
-        str | None, typer.Argument(help="Trouper id, colour or seat [everyone].")
+        str | None,
+        typer.Argument(
+            help="Trouper id, colour or seat [everyone].", autocompletion=completion.trouper
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:

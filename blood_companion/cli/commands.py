@@ -37,23 +37,28 @@ COMMANDS: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
     "night_attack": ("blood night attack", ("effect", "target"),
                      {"side": "--side", "trait": "--trait", "dice": "--dice",
                       "reroll": "--reroll", "items": "--items", "discard": "--discard",
-                      "also": "--also", "confirm": "--confirm", "token_flip": "--flip"}),
+                      "also": "--also", "weakness": "--weakness", "confirm": "--confirm",
+                      "token_flip": "--flip"}),
     "night_effect": ("blood night effect", ("effect",),
                      {"recipient": "--for", "trait": "--trait", "dice": "--dice",
                       "reroll": "--reroll", "items": "--items", "heal": "--heal",
                       "discard": "--discard", "confirm": "--confirm", "token_flip": "--flip"}),
     "night_support": ("blood night support", ("slot",),
-                      {"effect": "--effect", "confirm": "--confirm", "token_flip": "--flip"}),
+                      {"effect": "--effect", "target": "--target", "side": "--side",
+                       "trait": "--trait", "dice": "--dice", "reroll": "--reroll",
+                       "items": "--items", "heal": "--heal", "weakness": "--weakness",
+                       "confirm": "--confirm", "token_flip": "--flip"}),
     "night_item": ("blood night item", ("trouper", "item"),
                    {"recipient": "--for", "target": "--target", "side": "--side",
                     "trait": "--trait", "dice": "--dice", "reroll": "--reroll",
                     "items": "--items", "heal": "--heal", "discard": "--discard",
-                    "confirm": "--confirm", "token_flip": "--flip"}),
+                    "weakness": "--weakness", "confirm": "--confirm", "token_flip": "--flip"}),
     "night_quick": ("blood night quick", ("slot",),
                     {"effect": "--effect", "recipient": "--for", "target": "--target",
                      "side": "--side", "trait": "--trait", "dice": "--dice",
                      "reroll": "--reroll", "items": "--items", "heal": "--heal",
-                     "discard": "--discard", "confirm": "--confirm", "token_flip": "--flip"}),
+                     "discard": "--discard", "weakness": "--weakness", "confirm": "--confirm",
+                     "token_flip": "--flip"}),
     "night_event": ("blood night event", ("event",),
                     {"effect": "--effect", "target": "--target", "trait": "--trait",
                      "dice": "--dice", "reroll": "--reroll", "items": "--items",
@@ -129,6 +134,10 @@ def _named(catalog: Any, value: Any) -> Any:
     return value if "," in text else text
 
 
+# a yes/no field whose "no" is a flag of its own
+NEGATED = {"weakness": "--no-weakness"}
+
+
 def command(kind: str, fields: Mapping[str, Any] | None = None,
             needs: Iterable[str] = (), catalog: Any = None) -> str:
     """The `blood ...` command of an action type with these fields; needs show as
@@ -161,6 +170,8 @@ def command(kind: str, fields: Mapping[str, Any] | None = None,
             parts.extend(f"{flag} {_q(str(v))}" for v in value)
         elif value is True:
             parts.append(flag)
+        elif value is False and name in NEGATED:
+            parts.append(NEGATED[name])
         elif value not in (None, False, [], ""):
             parts.append(f"{flag} {_q(value)}")
         elif name in needs:

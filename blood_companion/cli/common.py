@@ -45,6 +45,17 @@ def warn_data(catalog: Any) -> Any:
     return catalog
 
 
+def write_output(path: Any, text: str, *, what: str, force: bool, check_only: bool = False
+                 ) -> bool:
+    """Write a file the user named (``--out``, an export) through the one file writer
+    (:func:`blood_companion.fileio.write_file`): never a save, a link or a file in the saves
+    folder; over an existing file only with ``--force``. False when it held ``text`` already."""
+    from blood_companion.fileio import write_file
+
+    return write_file(path, text.encode("utf-8"), what=what, force=force,
+                      saves_dir=settings().saves_path, check_only=check_only)
+
+
 def print_json(doc: Any) -> None:
     """Print one JSON document on stdout (no rich markup, no wrapping). Every document says
     whether the command did what was asked: ``"ok"`` comes first (true unless the document

@@ -12,7 +12,15 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli.common import JsonOpt, print_json, settings, stdout, warn_data
+from blood_companion.cli import completion
+from blood_companion.cli.common import (
+    JsonOpt,
+    print_json,
+    settings,
+    stdout,
+    warn_data,
+    write_output,
+)
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
@@ -181,9 +189,15 @@ def _render_value(value: Any, indent: int = 0) -> list[str]:
 
 @data_app.command("show")
 def show(
-    kind: Annotated[str, typer.Argument(help="What to show: " + ", ".join(KINDS))],
+    kind: Annotated[
+        str,
+        typer.Argument(help="What to show: " + ", ".join(KINDS), autocompletion=completion.kind),
+    ],
     record_id: Annotated[
-        str | None, typer.Argument(metavar="[ID]", help="One record's id.")
+        str | None,
+        typer.Argument(
+            metavar="[ID]", help="One record's id.", autocompletion=completion.record_id
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -235,22 +249,36 @@ def schema(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write one <kind>.schema.json per kind here.")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite schema files that differ.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Export a JSON Schema per kind, for an editor to check YAML while you transcribe cards."""
-    from blood_companion.content.schema import kind_schemas, schema_text
+    """Export a JSON Schema per kind (and one for the rules reference's files), for an editor
+    to check YAML while you transcribe cards.
 
-    schemas = kind_schemas()
+    A file already holding the same schema is left as it is; one that differs is replaced only
+    with --force."""
+    from blood_companion.content.schema import all_schemas, schema_text
+    from blood_companion.fileio import FileProblem, folder_problem
+
+    schemas = all_schemas()
     if out is None:
         print_json(schemas)
         return
     check_path(out, "the schema folder")
+    problem = folder_problem(out)
+    if problem:
+        raise FileProblem(out, "the schema folder", problem)
+    files = {out / f"{name}.schema.json": schema_text(sch) for name, sch in schemas.items()}
+    for file, text in files.items():  # every refusal before the first write
+        write_output(file, text, what="the schema file", force=force, check_only=True)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name, sch in schemas.items():
-            (out / f"{name}.schema.json").write_text(schema_text(sch), encoding="utf-8")
     except OSError as exc:
         raise BloodError(f"cannot write schemas to {out}: {exc.strerror}") from exc
+    for file, text in files.items():
+        write_output(file, text, what="the schema file", force=force)
     if as_json:
         print_json({"ok": True, "out": str(out), "kinds": sorted(schemas)})
     else:
@@ -274,7 +302,10 @@ def progress(as_json: JsonOpt = False) -> None:
 @data_app.command("transcribe")
 def transcribe(
     kind: Annotated[
-        str | None, typer.Argument(metavar="[KIND]", help="Only this kind of card.")
+        str | None,
+        typer.Argument(
+            metavar="[KIND]", help="Only this kind of card.", autocompletion=completion.card_kind
+        ),
     ] = None,
     record_id: Annotated[
         str | None, typer.Argument(metavar="[ID]", help="Start at this card.")
@@ -319,13 +350,21 @@ def import_text(
 
 @data_app.command("export-text")
 def export_text(
-    kind: Annotated[str, typer.Argument(help="The kind of card, e.g. starting_tactics.")],
+    kind: Annotated[
+        str,
+        typer.Argument(
+            help="The kind of card, e.g. starting_tactics.", autocompletion=completion.card_kind
+        ),
+    ],
     deck: Annotated[str | None, typer.Option("--deck", help="Only this deck (e.g. aurel).")] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write to this file instead of the screen.")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the --out file if it exists.")
+    ] = False,
 ) -> None:
     """The cards of a kind in the text form `import-text` reads: a template to type over."""
     from blood_companion.cli.transcribe_cmd import export_text as run
 
-    run(kind, deck, out)
+    run(kind, deck, out, force)

@@ -13,7 +13,7 @@ import typer
 from rich.text import Text
 
 from blood_companion import matching
-from blood_companion.cli import session, views
+from blood_companion.cli import completion, session, views
 from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
@@ -225,8 +225,15 @@ def buy(
 
 @day_app.command("buy-tactic")
 def buy_tactic(
-    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
-    art: Annotated[str, typer.Option("--art", help="The Advanced Tactic deck (an Art).")],
+    trouper: Annotated[
+        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
+    ],
+    art: Annotated[
+        str,
+        typer.Option(
+            "--art", help="The Advanced Tactic deck (an Art).", autocompletion=completion.art
+        ),
+    ],
     pay: PayOpt = None,
     card: Annotated[
         str | None,
@@ -252,7 +259,9 @@ def buy_tactic(
 
 @day_app.command("buy-card")
 def buy_card(
-    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    trouper: Annotated[
+        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
+    ],
     card: Annotated[
         str, typer.Argument(help="A Location/Nemesis Tactic or Item card (id or prefix).")
     ],
@@ -283,7 +292,9 @@ def _sleeved(store: Any, trouper: str, text: str) -> tuple[str, str]:
 
 @day_app.command("upgrade")
 def upgrade(
-    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    trouper: Annotated[
+        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
+    ],
     item: Annotated[str, typer.Argument(help="A sleeved Trouper Item (id or prefix).")],
     pay: PayOpt = None,
     as_json: JsonOpt = False,
@@ -296,7 +307,9 @@ def upgrade(
 
 @day_app.command("swap-tactic")
 def swap_tactic(
-    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    trouper: Annotated[
+        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
+    ],
     out: Annotated[str, typer.Argument(help="The deck card going to the Reserve.")],
     into: Annotated[
         str, typer.Argument(metavar="IN", help="The Reserve card going into the deck.")
@@ -318,7 +331,9 @@ def swap_tactic(
 
 @day_app.command("swap-item")
 def swap_item(
-    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    trouper: Annotated[
+        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
+    ],
     out: Annotated[str, typer.Argument(help="The sleeved Item going to the Reserve.")],
     into: Annotated[
         str, typer.Argument(metavar="IN", help="The Reserve Item going into the sleeve.")
@@ -337,7 +352,12 @@ def swap_item(
 
 @day_app.command("zone")
 def zone(
-    zone: Annotated[str, typer.Argument(help="catacombs, garden, graveyard or halls.")],
+    zone: Annotated[
+        str,
+        typer.Argument(
+            help="catacombs, garden, graveyard or halls.", autocompletion=completion.zone
+        ),
+    ],
     as_json: JsonOpt = False,
 ) -> None:
     """Zone Selection (ends the purchases)."""
@@ -424,7 +444,10 @@ def last_assault(
 
 @day_app.command("nemesis")
 def nemesis(
-    card: Annotated[str | None, typer.Argument(help="Asylum: the Nemesis chosen.")] = None,
+    card: Annotated[
+        str | None,
+        typer.Argument(help="Asylum: the Nemesis chosen.", autocompletion=completion.nemesis),
+    ] = None,
     random_: Annotated[
         bool, typer.Option("--random", help="Reveal the Nemesis at random.")
     ] = False,
@@ -487,7 +510,9 @@ def events(
 
 @day_app.command("equip")
 def equip(
-    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat.")],
+    trouper: Annotated[
+        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
+    ],
     items: Annotated[str, typer.Argument(help="Three sleeved Items, one per category: A,B,C.")],
     as_json: JsonOpt = False,
 ) -> None:

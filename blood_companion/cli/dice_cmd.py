@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from blood_companion.cli import dice_run
+from blood_companion.cli import completion, dice_run
 from blood_companion.cli.common import JsonOpt, settings
 from blood_companion.cli.summaries import SUMMARIES
 
@@ -71,7 +71,10 @@ def odds(
         ),
     ] = None,
     trouper: Annotated[
-        str | None, typer.Option("--trouper", help="A Trouper id, with --trait.")
+        str | None,
+        typer.Option(
+            "--trouper", help="A Trouper id, with --trait.", autocompletion=completion.trouper
+        ),
     ] = None,
     trait: Annotated[
         str | None,

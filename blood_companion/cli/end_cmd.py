@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import commands, session
+from blood_companion.cli import commands, completion, session
 from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content.models import ARTS
@@ -321,8 +321,18 @@ def weaken(
 
 @end_app.command("take")
 def take(
-    art: Annotated[str, typer.Argument(help="The Art deck to take the top card of.")],
-    trouper: Annotated[str, typer.Argument(help="Who gets it (Trouper id, colour or seat).")],
+    art: Annotated[
+        str,
+        typer.Argument(
+            help="The Art deck to take the top card of.", autocompletion=completion.art
+        ),
+    ],
+    trouper: Annotated[
+        str,
+        typer.Argument(
+            help="Who gets it (Trouper id, colour or seat).", autocompletion=completion.trouper
+        ),
+    ],
     card: Annotated[
         str | None,
         typer.Option(

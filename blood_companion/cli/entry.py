@@ -10,6 +10,14 @@ line) are taken out here and read once, with their environment variables, into o
 :class:`~blood_companion.cli.settings.Settings` that every path receives; nothing writes the
 environment.
 
+The console script itself is :func:`console` (``pyproject.toml``, ``python -m
+blood_companion``): a short-lived command runs with the garbage collector off and its process
+ends with ``os._exit`` once its output is flushed, skipping the final collection and module
+teardown that cost as much as the command (issue 29). Every save is a committed SQLite
+transaction before a command returns, and one left open is rolled back either way, so nothing
+recorded depends on the teardown. `blood play` (and any command in :data:`LONG_RUNNING`) keeps
+the collector on and the normal exit. :func:`main` (tests, an embedding app) never does either.
+
 It is also the border where typed text is checked once for every command (:func:`check_args`:
 valid UTF-8, no control characters, a sane length, digits a number can be made of) and the last
 line of defence (:func:`unexpected`): an exception nobody expected becomes one line naming the
@@ -18,15 +26,23 @@ command and the exception type, exit code 1, never a traceback.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
+from typing import NoReturn
 
 from blood_companion.cli.failures import unexpected as unexpected
 from blood_companion.cli.failures import usage_doc as usage_doc
 from blood_companion.cli.failures import usage_error as usage_error
 from blood_companion.cli.settings import GLOBAL_OPTIONS, Settings, current
 
-__all__ = ["GLOBAL_OPTIONS", "argument_problem", "check_args", "dispatch", "main", "unexpected"]
+__all__ = [
+    "GLOBAL_OPTIONS", "argument_problem", "check_args", "console", "dispatch", "main", "unexpected",
+]
+
+# Commands that run for as long as their user wants (an interactive loop, a server): they keep
+# the garbage collector on and end the normal way.
+LONG_RUNNING = frozenset({"play", "board"})
 
 
 # No argument (nor a line typed at a `blood play` prompt) is longer: nothing a player types is,
@@ -121,6 +137,58 @@ def command_word(args: list[str]) -> str:
     return word if word.isidentifier() and len(word) < 20 else "(command)"
 
 
+def console() -> NoReturn:
+    """The `blood` console script: :func:`main` on the command line, then the process ends.
+
+    A short-lived command runs without the garbage collector (reference counting frees what it
+    drops; the few cycles it makes die with the process) and ends with ``os._exit`` after its
+    output is flushed (:func:`_end`), skipping the interpreter's final collection and module
+    teardown. A long-running one (:data:`LONG_RUNNING`) keeps both."""
+    args = sys.argv[1:]
+    short = not is_long_running(args)
+    if short:
+        gc.disable()
+    code = main(args)
+    if short:
+        _end(code)
+    raise SystemExit(code)
+
+
+def is_long_running(args: list[str]) -> bool:
+    """True when argv runs a command of :data:`LONG_RUNNING` (its global options skipped)."""
+    try:
+        _, rest = extract_global_options(args)
+    except UsageExit:
+        return False
+    word = next((a for a in rest if not a.startswith("-")), "")
+    return word in LONG_RUNNING
+
+
+def _end(code: int) -> NoReturn:
+    """End the process with ``code`` once everything printed is written: ``os._exit`` after
+    flushing stdout and stderr. When they cannot be flushed, or a thread still runs, the normal
+    exit (which reports the problem, or waits for the thread) is taken instead."""
+    streams = (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)
+    try:
+        for stream in streams:
+            if stream is not None:
+                stream.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as main() does.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            raise SystemExit(code) from None
+        os._exit(code)
+    except (OSError, ValueError):
+        raise SystemExit(code) from None
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        raise SystemExit(code)
+    os._exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -157,11 +225,15 @@ def dispatch(args: list[str], settings: Settings | None = None) -> int:
         from blood_companion.cli.app import run
 
         return run(args, settings)
-    if args[:1] == ["--version"]:
-        from blood_companion import __version__
+    if "--version" in args[:2]:
+        from blood_companion.cli.about import is_version_request, print_version
 
-        print(f"blood-companion {__version__}")
-        return 0
+        if is_version_request(args):  # `--version`, `--version --json`, `--json --version`
+            return print_version(args, settings)
+    if args == ["--help"]:  # the listing, from its stored text while app and terminal are same
+        from blood_companion.cli.help_text import help_main
+
+        return help_main(settings)
     if args[:1] == ["rules"] and not ({"--help", "-h"} & set(args)):
         try:
             from blood_companion.cli.rules_fast import fast_main
@@ -185,4 +257,4 @@ def dispatch(args: list[str], settings: Settings | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    console()

@@ -106,6 +106,13 @@ HealOpt = Annotated[list[str] | None, typer.Option("--heal", help="Wound card(s)
 SideOpt = Annotated[
     str | None, typer.Option("--side", help="Nemesis side hit: front, left or right.")
 ]
+WeaknessOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--weakness/--no-weakness", help="An attack on the Nemesis: whether the Condition of "
+        "its Weakness Effect on that side holds (one only the table sees).",
+    ),
+]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -340,6 +347,7 @@ def attack(
         ),
     ] = None,
     items: ItemsOpt = None,
+    weakness: WeaknessOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
     draw: DrawOpt = None,
@@ -361,6 +369,7 @@ def attack(
         items=_split(items),
         confirm=confirm,
         token_flip=flip,
+        weakness=weakness,
     )
     _record(action, as_json, draw)
 
@@ -408,13 +417,34 @@ def support(
     effect: Annotated[
         int, typer.Option("--effect", help="Effect number [its Support Effect].")
     ] = 0,
+    target: Annotated[
+        str | None, typer.Option("--target", help="An attack: nemesis or a Minion space.")
+    ] = None,
+    side: SideOpt = None,
+    trait: TraitOpt = None,
+    dice: DiceOpt = None,
+    reroll: RerollOpt = None,
+    items: ItemsOpt = None,
+    heal: HealOpt = None,
+    weakness: WeaknessOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
     draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Tactic Phase: use another Trouper's Support Effect from a card to the left."""
-    _record(UseSupport(slot=space, effect=effect, confirm=confirm, token_flip=flip), as_json, draw)
+    """Tactic Phase: use another Trouper's Support Effect from a card to the left.
+
+    A Support that attacks names its target and takes its Test like a card's."""
+    _check_side(side)
+    _record(
+        UseSupport(
+            slot=space, effect=effect, target=target, side=side.lower() if side else None,
+            trait=trait, dice=list(dice or []), reroll=list(reroll or []), items=_split(items),
+            heal=_split(heal), confirm=confirm, token_flip=flip, weakness=weakness,
+        ),
+        as_json,
+        draw,
+    )
 
 
 @night_app.command("item")
@@ -436,6 +466,7 @@ def item(
     dice: DiceOpt = None,
     reroll: RerollOpt = None,
     items: ItemsOpt = None,
+    weakness: WeaknessOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
     draw: DrawOpt = None,
@@ -451,6 +482,7 @@ def item(
             heal=_split(heal), recipient=for_, target=target,
             side=side.lower() if side else None, trait=trait, dice=list(dice or []),
             reroll=list(reroll or []), items=_split(items), confirm=confirm, token_flip=flip,
+            weakness=weakness,
         ),
         as_json,
         draw,
@@ -478,6 +510,7 @@ def quick(
     items: ItemsOpt = None,
     heal: HealOpt = None,
     discard: DiscardOpt = None,
+    weakness: WeaknessOpt = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
     draw: DrawOpt = None,
@@ -491,7 +524,7 @@ def quick(
         slot=space, effect=effect, recipient=for_, target=target,
         side=side.lower() if side else None, trait=trait, dice=list(dice or []),
         reroll=list(reroll or []), items=_split(items), heal=_split(heal),
-        discard=_split(discard), confirm=confirm, token_flip=flip,
+        discard=_split(discard), confirm=confirm, token_flip=flip, weakness=weakness,
     )
     _record(action, as_json, draw)
 
@@ -564,7 +597,8 @@ def answer(
         list[str] | None,
         typer.Argument(
             help="Troupers (id, colour or seat), 'none', the cards to discard or to take the "
-            "Wounds, yes or no, or the cards in the order their Effects resolve."
+            "Wounds, yes or no, the cards in the order their Effects resolve, available or "
+            "depleted for each Bite, or intact or consumed for the token moved from the Map."
         ),
     ] = None,
     draw: DrawOpt = None,
@@ -589,6 +623,8 @@ def answer(
             return AnswerQuestion(yes=said.startswith("y"))
         if q.kind == "order":
             return AnswerQuestion(cards=[_waiting_card(q.cards, c) for c in names])
+        if q.kind in ("bite", "token"):  # a side per Bite, or the side of the token moved
+            return AnswerQuestion(cards=names)
         if [n.lower() for n in names] in ([], ["none"]):
             return AnswerQuestion(troupers=[])
         return AnswerQuestion(troupers=[_trouper(state, n) for n in names])

@@ -140,6 +140,10 @@ def play(
     Loop(name=new or session.campaign_name(), max_steps=steps).run()
 
 
+DATA_CHANGED = ("Your data changed since this question was asked (a card edited or "
+                "transcribed): asking again with the new cards; nothing recorded is changed.")
+
+
 class Loop:
     """The interactive loop: show the question, read one answer, record or ask again."""
 
@@ -151,6 +155,7 @@ class Loop:
         self.last_turn: tuple[int, int] | None = None
         self.walk: Any = None  # play_menu.Walk: where the menus are
         self.digest = ""
+        self.data_fp = ""  # the data pack the question waiting was built from
 
     def open(self) -> Any:
         return session.open_session(self.name)
@@ -388,12 +393,17 @@ class Loop:
             with self.open() as store:
                 state, cat, digest, head = (
                     store.state, store.catalog, store.state_hash, store.head)
-            if self.walk is None or digest != self.digest:
-                if self.walk is not None:
+                data_fp = cat.fingerprint()
+            data_changed = bool(self.data_fp) and data_fp != self.data_fp
+            if self.walk is None or digest != self.digest or data_changed:
+                if self.walk is not None and digest != self.digest:
                     stdout.print(Text("The campaign changed meanwhile; asking again.",
                                       style="yellow"))
+                elif data_changed:
+                    # a card transcribed (or any data edit) while the question waited
+                    stdout.print(Text(DATA_CHANGED, style="yellow"))
                 self.walk = Walk.start(state, cat, head)
-                self.digest = digest
+                self.digest, self.data_fp = digest, data_fp
             screen = self.walk.screen()
             if screen.end:
                 stdout.print(Text(screen.question, style="bold"))
@@ -461,6 +471,10 @@ class Loop:
                     stdout.print(Text("The campaign changed meanwhile; asking again.",
                                       style="yellow"))
                     self.walk = None
+                    return False
+                if self.data_fp and store.catalog.fingerprint() != self.data_fp:
+                    stdout.print(Text(DATA_CHANGED, style="yellow"))
+                    self.walk, self.data_fp = None, ""  # said once; the walk is rebuilt
                     return False
                 before = store.state
                 log_at = len(before.night.log) if before.night is not None else 0

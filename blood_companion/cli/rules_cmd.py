@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from blood_companion.cli import completion
 from blood_companion.cli.common import JsonOpt, settings
 from blood_companion.cli.summaries import SUMMARIES
 
@@ -34,7 +35,8 @@ def rules(
     words: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="QUERY", help="Words to search, or: keyword NAME, phase NAME, list."
+            metavar="QUERY", help="Words to search, or: keyword NAME, phase NAME, list.",
+            autocompletion=completion.rules_words,
         ),
     ] = None,
     as_json: JsonOpt = False,
@@ -44,7 +46,12 @@ def rules(
     limit: Annotated[
         int, typer.Option("--limit", "-n", min=1, help="How many results to show.")
     ] = 5,
-    kind: Annotated[str | None, typer.Option("--kind", help="Only entries of this kind.")] = None,
+    kind: Annotated[
+        str | None,
+        typer.Option(
+            "--kind", help="Only entries of this kind.", autocompletion=completion.rules_kind
+        ),
+    ] = None,
 ) -> None:
     from blood_companion.cli.rules_fast import fast_main
 

@@ -281,10 +281,21 @@ def print_rich(ans: Answer, limit: int) -> None:
 
 
 def _wants_rich(opts: Options) -> bool:
-    if opts.plain or opts.json or os.environ.get("TERM") == "dumb":
+    """The panel on a terminal or with FORCE_COLOR (the one colour rule:
+    ``display.colour_wanted``); plain text in a pipe, with --plain or --json. On a terminal
+    with NO_COLOR the panel stays, without colour."""
+    if opts.plain or opts.json:
         return False
+    from blood_companion.display import colour_choice, colour_wanted
+
+    if colour_choice() is False:  # NO_COLOR: the panel on a terminal, in no colour
+        return os.environ.get("TERM") != "dumb" and _isatty(sys.stdout)
+    return colour_wanted(sys.stdout)
+
+
+def _isatty(stream: object) -> bool:
     try:
-        return sys.stdout.isatty()
+        return bool(stream.isatty())  # type: ignore[attr-defined]
     except (AttributeError, ValueError):
         return False
 

@@ -42,16 +42,59 @@ def catalog() -> Catalog:
     """The validated catalog: shipped pack plus --data-dir (cached per data folder); the
     overlay's files that belong to no kind are named on stderr once per command."""
     from blood_companion.cli.common import warn_data
+    from blood_companion.content.paths import overlay_stamp
 
-    found: Catalog = warn_data(_catalog_for(settings().data_dir))
+    data_dir = settings().data_dir
+    # keyed by the overlay's files too: a card transcribed while `blood play` waits reaches it
+    found: Catalog = warn_data(_catalog_for(data_dir, overlay_stamp(data_dir)))
     return found
 
 
 @cache
-def _catalog_for(data_dir: Path | None) -> Catalog:
-    from blood_companion.content.loader import load_catalog
+def _catalog_for(data_dir: Path | None, stamp: str = "") -> Catalog:
+    # ``stamp`` (the overlay's files) is part of the cache key only
+    return _loaded(data_dir).get()
 
-    return load_catalog(data_dir)
+
+class _Loaded:
+    """A catalog, or the ContentError its data raised: a broken overlay is read and refused
+    once, not once per use (`campaign log` asked for it once per step)."""
+
+    def __init__(self, catalog: Catalog | None, error: BloodError | None) -> None:
+        self.catalog, self.error = catalog, error
+
+    def get(self) -> Catalog:
+        if self.error is not None:
+            raise self.error
+        assert self.catalog is not None
+        return self.catalog
+
+
+# Refusals by data folder and the stamp of its files (a file fixed since is read again).
+_failed: dict[tuple[Path | None, str], _Loaded] = {}
+
+
+def _loaded(data_dir: Path | None) -> _Loaded:
+    from blood_companion.content.errors import ContentError
+    from blood_companion.content.loader import load_catalog
+    from blood_companion.content.paths import overlay_stamp
+
+    key = (data_dir, overlay_stamp(data_dir))
+    if key in _failed:
+        return _failed[key]
+    try:
+        return _Loaded(load_catalog(data_dir), None)
+    except ContentError as exc:
+        if len(_failed) > 16:
+            _failed.clear()
+        _failed[key] = _Loaded(None, exc)
+        return _failed[key]
+
+
+def check_data() -> None:
+    """Refuse a broken data pack now, before any campaign work (ContentError), for the
+    commands that name cards on every line (`campaign log`)."""
+    catalog()
 
 
 def campaign_name(explicit: str | None = None) -> str:

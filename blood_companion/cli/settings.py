@@ -1,7 +1,9 @@
 """The global options, read once per invocation into one :class:`Settings` value.
 
 ``blood --saves-dir DIR --data-dir DIR --campaign NAME`` (anywhere on the command line), else
-``BLOOD_SAVES_DIR``, ``BLOOD_DATA_DIR`` and ``BLOOD_CAMPAIGN``, else the defaults. ``cli.entry``
+``BLOOD_SAVES_DIR``, ``BLOOD_DATA_DIR`` and ``BLOOD_CAMPAIGN``, else the defaults (the saves
+folder: ``./saves`` when the working folder has one, else ``saves`` in the user data folder,
+:func:`default_saves_dir`, so campaigns are found from any working folder). ``cli.entry``
 takes the options out of the command line and resolves them; the typer app's callback puts the
 value in the typer context (``ctx.obj``) and makes it :func:`current` while the command runs.
 Nothing writes the environment, so two invocations in one process (tests, ``blood play``) never
@@ -26,6 +28,25 @@ GLOBAL_OPTIONS = {
     "--campaign": "BLOOD_CAMPAIGN",
 }
 DEFAULT_SAVES_DIR = "saves"
+# Where the saves folder of an invocation came from (`blood campaign list` says it).
+SAVES_FROM_OPTION = "--saves-dir"
+SAVES_FROM_ENV = "BLOOD_SAVES_DIR"
+SAVES_FROM_CWD = "./saves in the working folder"
+SAVES_FROM_USER = "the user data folder"
+SAVES_GIVEN = "given by the caller"
+
+
+def default_saves_dir(env: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """The saves folder when neither --saves-dir nor BLOOD_SAVES_DIR names one, and where it
+    came from: ``./saves`` when the working folder has that folder (a checkout, a folder kept
+    for the game), else ``saves`` in the platform's user data folder
+    (``$XDG_DATA_HOME/blood-companion/saves``, ``~/.local/share/...``: :mod:`blood_companion.dirs`),
+    the same from any working folder. Standard library only; nothing is created here."""
+    if os.path.isdir(DEFAULT_SAVES_DIR):
+        return DEFAULT_SAVES_DIR, SAVES_FROM_CWD
+    from blood_companion.dirs import user_data_dir
+
+    return os.path.join(user_data_dir(env), DEFAULT_SAVES_DIR), SAVES_FROM_USER
 
 
 class Settings:
@@ -34,21 +55,24 @@ class Settings:
     Immutable; the folders as given (``saves_path``, ``data_path``: text, for the light paths
     that never import pathlib) and as :class:`~pathlib.Path` (``saves_dir``, ``data_dir``)."""
 
-    __slots__ = ("saves_path", "data_path", "campaign")
+    __slots__ = ("saves_path", "data_path", "campaign", "saves_from")
     saves_path: str
     data_path: str | None
     campaign: str | None
+    saves_from: str  # where the saves folder came from: one of the SAVES_* words above
 
     def __init__(
         self,
         saves_dir: str | os.PathLike[str] = DEFAULT_SAVES_DIR,
         data_dir: str | os.PathLike[str] | None = None,
         campaign: str | None = None,
+        saves_from: str = SAVES_GIVEN,
     ) -> None:
         set_ = object.__setattr__
         set_(self, "saves_path", os.fspath(saves_dir))
         set_(self, "data_path", os.fspath(data_dir) if data_dir is not None else None)
         set_(self, "campaign", campaign)
+        set_(self, "saves_from", saves_from)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Settings are read once and never changed")
@@ -88,11 +112,18 @@ class Settings:
         campaign: str | None = None,
         env: Mapping[str, str] | None = None,
     ) -> Settings:
-        """Options given win; the environment fills the rest; then the defaults."""
+        """Options given win; the environment fills the rest; then the defaults (the saves
+        folder: :func:`default_saves_dir`)."""
         env = os.environ if env is None else env
-        saves = saves_dir or env.get("BLOOD_SAVES_DIR") or DEFAULT_SAVES_DIR
+        saves: str | os.PathLike[str]
+        if saves_dir:
+            saves, source = saves_dir, SAVES_FROM_OPTION
+        elif env.get("BLOOD_SAVES_DIR"):
+            saves, source = env["BLOOD_SAVES_DIR"], SAVES_FROM_ENV
+        else:
+            saves, source = default_saves_dir(env)
         data = data_dir or env.get("BLOOD_DATA_DIR") or None
-        return cls(saves, data, campaign or env.get("BLOOD_CAMPAIGN") or None)
+        return cls(saves, data, campaign or env.get("BLOOD_CAMPAIGN") or None, source)
 
 
 _CURRENT: ContextVar[Settings | None] = ContextVar("blood_settings", default=None)

@@ -62,6 +62,7 @@ def build_doc(
         }
         view["phase_name"] = PHASE_NAMES.get(view["phase"], view["phase"])
         _trouper_limits(view["troupers"], catalog)
+        _faces(view, state, catalog)
         doc["night"] = view
         nxt = whose_turn(state, catalog)
         nxt["title"] = f"Turn {nxt['turn']} · {nxt['phase_name']}"
@@ -137,6 +138,33 @@ def _trouper_limits(troupers: list[dict[str, Any]], catalog: Catalog) -> None:
         t["knock_out_at"] = cfg.knock_out_wounds
         t["vigor_tokens"] = cfg.vigor_tokens
         t["insanity_max"] = len(catalog.insanity.spaces) - 1
+
+
+def _faces(view: dict[str, Any], state: CampaignState, catalog: Catalog) -> None:
+    """What the served board shows beside the names (issue 28): each Reaction card's text as
+    printed, each Item's side (starting or advanced) with that side's name, and each Trouper's
+    Vigor tokens by side and Bite."""
+    from blood_companion.content.face import card_face
+
+    for r in view["reaction_line"]:
+        face = "weakened" if r["card"] in state.vlad_weakened else None
+        r["text"] = [line.strip() for line in card_face(catalog, r["card"], face=face)[1:]]
+    from blood_companion.engine.vigor import layout
+
+    for t, tr in zip(view["troupers"], state.troupers, strict=False):
+        lay = layout(tr, catalog.config.vigor_tokens)  # each token by side and Bite
+        t["vigor_tokens_by_side"] = {
+            "available": lay.available, "available_bitten": lay.available_bitten,
+            "depleted": lay.depleted, "depleted_bitten": lay.depleted_bitten,
+        }
+        advanced = {s.item for s in tr.sleeves if s.advanced}
+        for i in t["items"]:
+            item = catalog.item(i["item"])
+            up = i["item"] in advanced and item is not None and item.advanced is not None
+            i["side"] = "advanced" if up else "starting"
+            if item is not None:
+                side = item.advanced if up and item.advanced is not None else item.starting
+                i["side_name"] = side.name
 
 
 def _day_view(state: CampaignState, catalog: Catalog) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -12,6 +12,7 @@ SUMMARIES: dict[str, str] = {
     "odds": "Exact chance that a roll or Test reaches --target, and the Triumphs' distribution.",
     "test": "Take a Test (all seven steps): odds first, then the roll, Re-rolls and the result.",
     "status": "The whole table at a glance: the phase and what comes next.",
+    "board": "The board; --serve shows it live on every phone and tablet at the table.",
     "play": (
         "The guided companion: shows the board, asks what happens now, plays the Nemesis and "
         "the Minions, saves every answer. Resumes where you left off."

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from blood_companion.cli import session
+from blood_companion.cli import completion, session
 from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.engine.chance import Chance
@@ -138,7 +138,12 @@ def run_interactive(
 
 def test(
     *,
-    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.")],
+    trouper: Annotated[
+        str,
+        typer.Argument(
+            help="Trouper id, colour or seat number.", autocompletion=completion.trouper
+        ),
+    ],
     trait: Annotated[
         str | None, typer.Argument(help="strength, dexterity, cunning or madness.")
     ] = None,

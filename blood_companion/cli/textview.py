@@ -3,8 +3,9 @@
 The views of a campaign (`blood status`, `night next`, `day next`, `campaign show`, `campaign
 log`) render their documents to :data:`Line` lists with the functions of ``cli/view_text.py``
 and ``cli/status_view.py``; :func:`print_lines` prints them: plain text in a pipe or with
-``NO_COLOR`` (no rich import at all), rich styles on a colour terminal. Both the command that
-builds a document and the fast path that reads it from the cache print through here.
+``NO_COLOR`` (no rich import at all), rich styles on a colour terminal or with
+``FORCE_COLOR``. Both the command that builds a document and the fast path that reads it from
+the cache print through here.
 """
 
 from __future__ import annotations
@@ -20,13 +21,11 @@ Line = tuple[str, str]  # (text, style name: "" | "bold" | "dim" | "green" | "cy
 
 
 def use_colour(stream: Any = None) -> bool:
-    stream = stream or sys.stdout
-    if os.environ.get("NO_COLOR"):
-        return False
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
+    """Styled text for a colour terminal or ``FORCE_COLOR``; plain text in a pipe, for
+    ``TERM=dumb`` or with ``NO_COLOR`` (:func:`blood_companion.display.colour_wanted`)."""
+    from blood_companion.display import colour_wanted
+
+    return colour_wanted(stream)
 
 
 def width() -> int:
@@ -48,7 +47,7 @@ def plain(lines: list[Line]) -> str:
 
 
 def print_lines(lines: list[Line]) -> None:
-    """Plain text when piped or NO_COLOR; rich styles on a colour terminal."""
+    """Plain text when piped or NO_COLOR; rich styles on a colour terminal or FORCE_COLOR."""
     from blood_companion.display import clean
 
     if not use_colour():

@@ -17,7 +17,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli.common import print_json, settings, stdout
+from blood_companion.cli.common import print_json, settings, stdout, write_output
 from blood_companion.content.cards import AnswerError
 from blood_companion.content.errors import ImportRefused, Problem
 from blood_companion.content.loader import (
@@ -28,10 +28,12 @@ from blood_companion.content.loader import (
     shipped_data_dir,
     user_data_dir,
 )
-from blood_companion.errors import BloodError, UsageError
+from blood_companion.errors import UsageError
 
 HELP = """\
-Type what your card prints. Enter keeps the value in [brackets] (the card there now).
+Type what your card prints. Over a placeholder the card starts empty: Enter means "not on
+the card", and a placeholder's value is shown and taken only with y (or `keep`). Over a card
+you typed before, Enter keeps the value in [brackets].
 Effects: one at a time, as printed ("Target: Enemy (Distance 0-1). Outcome: Wound."),
 an empty line when there are no more. At any prompt:
   undo      take back the last answer (at a card's first question: reopen the last card)
@@ -53,8 +55,17 @@ def show(text: Text, end: str = "\n") -> None:
 
 
 def target_dir() -> Path:
-    """Where typed cards are written: --data-dir / BLOOD_DATA_DIR, else the user data folder."""
-    return settings().data_dir or user_data_dir()
+    """Where typed cards are written: --data-dir / BLOOD_DATA_DIR, else the user data folder.
+    Raises FileProblem when that is not a folder (a file, a loop of symlinks, ...)."""
+    from blood_companion.fileio import FileProblem, check_path, folder_problem
+
+    target = settings().data_dir or user_data_dir()
+    check_path(target, "the data folder")
+    problem = folder_problem(target)
+    if problem:
+        raise FileProblem(target, "the data folder", problem,
+                          hint="pass --data-dir a folder (it is made when missing)")
+    return target
 
 
 def _layers(target: Path) -> list[Path]:
@@ -72,7 +83,7 @@ def _catalog(target: Path) -> Catalog:
 def _shown(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a loop of symlinks
         return str(path)
 
 
@@ -118,7 +129,7 @@ def show_progress(as_json: bool) -> None:
 # --------------------------------------------------------------------------- export-text
 
 
-def export_text(kind: str, deck: str | None, out: Path | None) -> None:
+def export_text(kind: str, deck: str | None, out: Path | None, force: bool = False) -> None:
     from blood_companion.content.card_text import deck_text
     from blood_companion.content.cards import deck_of
 
@@ -135,12 +146,19 @@ def export_text(kind: str, deck: str | None, out: Path | None) -> None:
             )
     text = deck_text(key, records, deck)
     if out is None:
-        sys.stdout.write(text)
+        # The screen gets the names without control sequences (a name in an overlay could
+        # retitle or clear the terminal); the file keeps them as typed, to read back.
+        from blood_companion.display import clean
+
+        sys.stdout.write(clean(text))
         return
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise BloodError(f"cannot write {out}: {exc.strerror}") from exc
+    from blood_companion.fileio import FileProblem, is_inside
+
+    if out.suffix.lower() in (".yaml", ".yml") and is_inside(out, target_dir()):
+        raise FileProblem(out, "the output file", "is in your data folder, where it would be "
+                          "read as YAML cards", hint="write the text form elsewhere, e.g. "
+                          "cards.txt")
+    write_output(out, text, what="the output file", force=force)
     say(
         f"Wrote {len(records)} {key} cards to {out}. Type over them, then "
         f"`blood data import-text {out} --replace`."
@@ -179,8 +197,7 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
     )
 
     shown = _shown(file)
-    from blood_companion.content.loader import MAX_DATA_FILE
-    from blood_companion.fileio import read_text
+    from blood_companion.fileio import FileProblem, read_text
 
     try:
         missing = not file.exists() and not file.is_symlink()
@@ -188,16 +205,34 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
         missing = False
     if missing:
         raise UsageError(f"no such file: {file}")
-    text = read_text(file, limit=MAX_DATA_FILE, what="the card file")
+    from blood_companion.content.transcribe import MAX_CARD_FILE
+
+    try:
+        text = read_text(file, limit=MAX_CARD_FILE, what="the card file")
+    except FileProblem as exc:
+        if "at most" in exc.reason or "larger than" in exc.reason:
+            exc.hint = "split it: one file per kind or deck (`blood data export-text KIND`)"
+        raise
     target = target_dir()
     cat = _catalog(target)
 
     def kind_of_id(record_id: str) -> str | None:
         return next((k for k in KINDS if cat.get(k, record_id) is not None), None)
 
+    from blood_companion.content.transcribe import long_line_problems
+
+    too_long = long_line_problems(text, shown)
+    if too_long:  # refused before parsing: a card's text is bounded
+        raise ImportRefused(shown, too_long)
     cards, problems = read_cards(text, shown, kind_of_id)
     planned, more = plan_import(cards, shown, _known(cat, target), replace=replace)
     problems += more
+    from blood_companion.content.transcribe import too_many_items
+
+    crowded = [Problem(shown, pl.card.line, pl.record.id, why) for pl in planned
+               if (why := too_many_items(pl.record))]
+    if crowded:  # bounded before the (slower) checks with the whole pack
+        raise ImportRefused(shown, problems + crowded)
     if not problems and planned:
         by_id = {p.record.id: p.card.line for p in planned}
         for p in check_records(_layers(target), [(x.kind, x.record) for x in planned]):
@@ -220,9 +255,12 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             origin = cat.origins.get((pl.kind, pl.record.id))
             stem = file_stem_for(pl.kind, pl.record, origin.file if origin else None)
             groups.setdefault((pl.kind, stem), []).append(pl.record)
-        for (kind, stem), records in groups.items():
-            path = write_records(target, kind, stem, records, shipped_order(cat, kind))
-            written[path] = written.get(path, 0) + len(records)
+        for check in (True, False):  # every file checked before the first is written
+            for (kind, stem), records in groups.items():
+                path = write_records(target, kind, stem, records, shipped_order(cat, kind),
+                                     check_only=check)
+                if not check:
+                    written[path] = written.get(path, 0) + len(records)
     if as_json:
         print_json({
             "ok": True,
@@ -231,7 +269,8 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             "cards": [
                 {"line": pl.card.line, "kind": pl.kind, "id": pl.record.id, "name": pl.record.name,
                  "replaces": pl.replaces, "kept": pl.kept, "warnings": pl.warnings,
-                 "free_text_effects": pl.card.free_text}
+                 "free_text_effects": pl.card.free_text,
+                 "fields": [{"field": f, "value": v, "from": w} for f, v, w in pl.fields]}
                 for pl in planned
             ],
             "files": {str(k): v for k, v in written.items()},
@@ -244,9 +283,12 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             (f"replaces the {pl.replaces} card" if pl.replaces != "new" else "new card", "dim"),
         )
         show(line)
+        if dry_run:
+            # every field the card shows, its value and where it came from (issue 27)
+            for field_name, value, came_from in pl.fields:
+                say(f"    {field_name}: {value}  ← {came_from}")
         if pl.kept:
-            show(Text(f"    kept from the card it replaces: {', '.join(pl.kept)}",
-                              style="dim"))
+            show(Text(f"    not typed and not absent: {', '.join(pl.kept)}", style="yellow"))
         if pl.card.free_text:
             show(Text(f"    {pl.card.free_text} free-text Effect(s): the table resolves "
                               "them", style="dim"))
@@ -289,6 +331,14 @@ def campaigns_table(folder: Path) -> list[tuple[list[str], list[str]]]:
     return out
 
 
+def _has_surrogates(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 class Loop:
     """Reads answers line by line (a script on standard input works too) and writes each card
     as soon as it is confirmed."""
@@ -299,15 +349,20 @@ class Loop:
         self.written = 0
 
     def ask(self, prompt: str) -> str | None:
-        show(Text(prompt, style="green"), end="")
-        try:
-            line = input()
-        except EOFError:
-            stdout.print()
-            return None
-        if self.echo:
-            show(Text(line, style="bold"))
-        return line
+        while True:
+            show(Text(prompt, style="green"), end="")
+            try:
+                line = input()
+            except EOFError:
+                stdout.print()
+                return None
+            if self.echo:
+                show(Text(line, style="bold"))
+            if not _has_surrogates(line):
+                return line
+            # Bytes that are not UTF-8 (a terminal in another encoding): asked again, never
+            # kept (the draft and the YAML hold UTF-8 text only).
+            show(Text.assemble(("✗ ", "red"), "that line is not UTF-8 text; type it again"))
 
     def run(self, cards: list[Any], cat: Catalog, draft: Any) -> int:
         from blood_companion.content.transcribe import CardSession, clear_draft

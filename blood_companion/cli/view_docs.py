@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from blood_companion.store import CampaignStore
 
 LOG_LAST = 50  # steps `blood campaign log` shows unless asked for more
+STATUS_LOG_LAST = 8  # the last steps the status document carries (the served board shows them)
 
 
 def _commands(state: CampaignState, catalog: Catalog) -> list[str]:
@@ -193,6 +194,10 @@ def status_doc(store: CampaignStore) -> dict[str, Any]:
         head=store.head,
         state_hash=store.state_hash,
     )
+    doc["log"] = [  # the last steps, for the served board (issue 28)
+        {"step": e.step, "sentence": e.sentence, "status": e.status}
+        for e in store.log(last=STATUS_LOG_LAST)
+    ]
     views.keep(store, "status", doc)
     return doc
 

@@ -25,6 +25,7 @@ checks collisions and builds each record. Nothing here writes files.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,7 +41,6 @@ from blood_companion.content.cards import (
     YES,
     AnswerError,
     FieldSpec,
-    base_of,
     build_record,
     card_specs,
     deck_of,
@@ -48,6 +48,8 @@ from blood_companion.content.cards import (
     get_path,
     implied_values,
     parse_value,
+    plain_message,
+    printed_forms,
     sides_of,
     wants_structure,
 )
@@ -72,6 +74,9 @@ class TextCard:
     values: dict[Path_, Any] = field(default_factory=dict)
     effects: dict[Path_, list[m.Effect]] = field(default_factory=dict)
     free_text: int = 0  # Effects typed as "Free text: ..."
+    origins: dict[Path_, int] = field(default_factory=dict)  # path -> the line that set it
+    no_effects: set[Path_] = field(default_factory=set)  # "no Effects" typed
+    unread: int = 0  # lines refused while reading (the card is then not built)
 
     def label(self) -> str:
         """How problems name the card: its id, else its name."""
@@ -86,16 +91,60 @@ class Planned:
     kind: str
     record: m.Record
     replaces: str  # "placeholder", "rulebook", "transcribed" or "new"
-    kept: list[str]  # fields kept from the card it replaces
+    kept: list[str]  # printed fields not typed yet not absent (none: a card starts empty)
     warnings: list[str]
+    fields: list[tuple[str, str, str]] = field(default_factory=list)  # (field, value, from)
 
 
 # --------------------------------------------------------------------------- reading
 
-_FIELD_LINE = re.compile(r"^([A-Za-z][A-Za-z_ ]*?)\s*:\s*(.*)$")
-_NAME_ID = re.compile(r"^(.*?)\s*\[([^\]]*)\]\s*$")
+_KEY = re.compile(r"[A-Za-z][A-Za-z_ ]*")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-_SIDE = re.compile(r"^([A-Za-z]+)\s+(?:side|face)\s*:\s*(.*)$", re.IGNORECASE)
+_SIDE_KEY = re.compile(r"([A-Za-z]+)\s+(?:side|face)", re.IGNORECASE)
+# A printed card line is short; a longer one is refused before any pattern reads it, so every
+# line is read in time linear in its length (issue 24: a 80,000-space name took 19 s).
+MAX_LINE = 2000
+NO_EFFECTS = {"no effects", "no effect", "effects: none", "effects: no", "effects:",
+              "effects: -"}
+
+
+class _Field:
+    """A ``key: value`` line split at its first colon (the key: letters, spaces, '_')."""
+
+    def __init__(self, key: str, value: str) -> None:
+        self.key, self.value = key, value
+
+    def group(self, n: int) -> str:
+        return self.key if n == 1 else self.value
+
+
+def _field_line(line: str) -> _Field | None:
+    colon = line.find(":")
+    if colon < 0:
+        return None
+    key = line[:colon].rstrip()
+    if not _KEY.fullmatch(key):
+        return None
+    return _Field(key, line[colon + 1 :].strip())
+
+
+def _name_id(line: str) -> tuple[str, str] | None:
+    """``Name [id]`` split (the last bracket pair at the end of the line), or None."""
+    stripped = line.rstrip()
+    if not stripped.endswith("]"):
+        return None
+    opened = stripped.rfind("[")
+    if opened < 0 or "]" in stripped[opened + 1 : -1]:
+        return None
+    return stripped[:opened].strip(), stripped[opened + 1 : -1].strip()
+
+
+def _side_line(line: str) -> tuple[str, str] | None:
+    found = _field_line(line)
+    if found is None:
+        return None
+    match = _SIDE_KEY.fullmatch(found.key.strip())
+    return (match.group(1), found.value) if match else None
 
 
 def _key(text: str) -> str:
@@ -114,7 +163,7 @@ def _blocks(text: str) -> list[list[tuple[int, str]]]:
                 blocks.append(current)
                 current = []
             continue
-        current.append((number, line.strip()))
+        current.append((number, line.strip()[: MAX_LINE + 1]))
     if current:
         blocks.append(current)
     return blocks
@@ -130,8 +179,15 @@ def read_cards(
     kind: str | None = None
     defaults: dict[str, tuple[int, str]] = {}
     for block in _blocks(text):
+        long = [(n, line) for n, line in block if len(line) > MAX_LINE]
+        for n, _ in long:
+            problems.append(Problem(file, n, None, f"this line is longer than {MAX_LINE} "
+                                    "characters; a printed card line is much shorter (one "
+                                    "field or one Effect a line)"))
+        if long:
+            continue
         first_line, first = block[0]
-        head = _FIELD_LINE.match(first)
+        head = _field_line(first)
         if head and _key(head.group(1)) == "kind":
             kind, defaults = _read_defaults(block, file, problems)
             continue
@@ -147,7 +203,7 @@ def _read_defaults(
     kind: str | None = None
     defaults: dict[str, tuple[int, str]] = {}
     for number, line in block:
-        match = _FIELD_LINE.match(line)
+        match = _field_line(line)
         if not match:
             problems.append(
                 Problem(file, number, None, f"expected 'field: value' in the kind: block, found "
@@ -179,9 +235,9 @@ def _read_card(
 ) -> TextCard | None:
     number, first = block[0]
     name, record_id = first, None
-    match = _NAME_ID.match(first)
+    match = _name_id(first)
     if match:
-        name, record_id = match.group(1).strip(), match.group(2).strip()
+        name, record_id = match
         if not _ID.match(record_id):
             problems.append(
                 Problem(file, number, None, f"{record_id!r} is not an id (lower-case letters, "
@@ -192,7 +248,7 @@ def _read_card(
     if not name:
         problems.append(Problem(file, number, None, "the card's first line is its name"))
         return None
-    looks_like = _FIELD_LINE.match(first)
+    looks_like = _field_line(first)
     if looks_like and not match:
         problems.append(
             Problem(file, number, None, f"a card starts with its name line, found {first!r}; "
@@ -209,40 +265,78 @@ def _read_card(
     model = KINDS[card.kind].model
     specs = card_specs(model)
     sides = sides_of(model)
-    side: str | None = None
     where = card.label()
+    if not _name_line(card, specs, file, problems):
+        return None
+    side: str | None = None
+    before = len(problems)
     for number, line in block[1:]:
-        side_match = _SIDE.match(line)
-        if side_match and side_match.group(1).casefold() in sides:
-            side = side_match.group(1).casefold()
-            if side_match.group(2).strip():
-                card.values[(side, "name")] = side_match.group(2).strip()
+        card.unread = len(problems) - before
+        side_match = _side_line(line)
+        if side_match and side_match[0].casefold() in sides:
+            side = side_match[0].casefold()
             card.effects.setdefault((side, "effects"), [])
+            card.origins[(side, "effects")] = number
+            rest = side_match[1]
+            if rest and _reads_as_effect(rest):
+                # "Starting side: Quick. Cost: ...": the side's symbol and its first Effect,
+                # not its name (the side then takes the card's name, or a `name:` line)
+                if rest.casefold().startswith("quick") and (side, "quick") in {
+                    s.path for s in specs
+                }:
+                    card.values[(side, "quick")] = True
+                    card.origins[(side, "quick")] = number
+                _add_effect(card, (side, "effects"), rest, file, number, where, problems)
+            elif rest:
+                card.values[(side, "name")] = rest
+                card.origins[(side, "name")] = number
+            continue
+        effects_spec = _effects_spec(specs, side)
+        if line.casefold().rstrip(".") in {x.rstrip(".") for x in NO_EFFECTS}:
+            if effects_spec is None:
+                problems.append(Problem(file, number, where, f"a {card.kind} card prints no "
+                                        "Effects"))
+            else:
+                card.effects[effects_spec.path] = []
+                card.no_effects.add(effects_spec.path)
+                card.origins[effects_spec.path] = number
             continue
         spec = _flag_spec(specs, side, line)
         if spec is not None:
             card.values[spec.path] = True
+            card.origins[spec.path] = number
             continue
-        field_match = _FIELD_LINE.match(line)
+        worded = next((s for s in _in_scope(specs, side) if s.kind == "value"
+                       and s.name == _key(line) and printed_forms(s)), None)
+        if worded is not None:
+            # "Check" alone: the symbol says there is a Check; which one the card prints
+            problems.append(Problem(file, number, where, f"{line!r}: type the {worded.label} "
+                                    f"the card prints, '{worded.name}: ...' as printed: "
+                                    f"{printed_forms(worded)}"))
+            continue
+        field_match = _field_line(line)
         spec = _field_spec(specs, side, field_match) if field_match else None
         if spec is not None and field_match is not None:
             try:
                 card.values[spec.path] = parse_value(spec, field_match.group(2))
+                card.origins[spec.path] = number
             except AnswerError as exc:
                 problems.append(
                     Problem(file, number, where, exc.message + (f"; {exc.hint}" if exc.hint
                                                                else ""))
                 )
             continue
-        effects_spec = _effects_spec(specs, side)
         if effects_spec is None:
             problems.append(
                 Problem(file, number, where, f"{line!r} is not a field of a {card.kind} card, "
                         "and the card prints no Effects")
             )
             continue
+        if effects_spec.path in card.no_effects:
+            problems.append(Problem(file, number, where, "an Effect after 'no Effects'"))
+            continue
         try:
-            effect = parse_effect(line)
+            parse_effect(line)
         except EffectSyntaxError as exc:
             if field_match and re.fullmatch(r"[a-z_]+", field_match.group(1)):
                 # `colour: red`: a field line (written like YAML) that the card does not have
@@ -253,9 +347,100 @@ def _read_card(
             else:
                 problems.append(Problem(file, number, where, f"Effect: {exc}"))
             continue
-        card.effects.setdefault(effects_spec.path, []).append(effect)
-        card.free_text += effect.is_free_text
+        _add_effect(card, effects_spec.path, line, file, number, where, problems)
+    card.unread = len(problems) - before
     return card
+
+
+def _reads_as_effect(text: str) -> bool:
+    try:
+        parse_effect(text)
+    except EffectSyntaxError:
+        return bool(re.match(r"(?i)(quick|sacrifice|support|aura)\s*[.:]", text))
+    return True
+
+
+def _add_effect(card: TextCard, path: Path_, line: str, file: str, number: int, where: str,
+                problems: list[Problem]) -> None:
+    try:
+        effect = parse_effect(line)
+    except EffectSyntaxError as exc:
+        problems.append(Problem(file, number, where, f"Effect: {exc}"))
+        return
+    card.effects.setdefault(path, []).append(effect)
+    card.origins.setdefault(path, number)
+    card.free_text += effect.is_free_text
+
+
+def _name_line(card: TextCard, specs: list[FieldSpec], file: str,
+               problems: list[Problem]) -> bool:
+    """The card line as owners type it, "Knife Flurry - Juggling - Threat 1 - Cascade": the
+    name, then the card's marks (an Art or another choice, ``Threat N``, a symbol). When one
+    part after the name reads as a mark, every part must: a part the app cannot place is
+    refused (naming the forms), never kept in the name."""
+    parts = card.name.split(" - ")
+    if len(parts) < 2:
+        return True
+    own = [s for s in specs if s.side is None and s.kind != "effects" and s.name != "name"]
+    read: list[tuple[FieldSpec, Any]] = []
+    unread: list[str] = []
+    for part in parts[1:]:
+        found = _mark(own, part.strip())
+        if found is None:
+            unread.append(part.strip())
+        else:
+            read.append(found)
+    if not read:
+        return True  # a name with " - " in it
+    if unread:
+        forms = _mark_forms(own)
+        problems.append(Problem(file, card.line, card.label(), f"the card line reads "
+                                f"{', '.join(repr(p) for p in unread)} as none of the card's "
+                                f"marks; the card line is 'Name - {' - '.join(forms)}' (or give "
+                                "each as a 'field: value' line)"))
+        return False
+    card.name = parts[0].strip()
+    for spec, value in read:
+        card.values[spec.path] = value
+        card.origins[spec.path] = card.line
+    return True
+
+
+def _mark(specs: list[FieldSpec], part: str) -> tuple[FieldSpec, Any] | None:
+    from blood_companion.content.cards import _choices
+
+    key = _key(part)
+    for spec in specs:
+        if spec.kind == "flag" and spec.name == key:
+            return spec, True
+    for spec in specs:
+        if spec.kind == "value" and spec.name not in STRUCTURAL and key in _choices(
+            spec.info.annotation
+        ):
+            return spec, key
+    words = part.split(maxsplit=1)
+    if len(words) == 2:
+        for spec in specs:
+            if spec.kind == "value" and spec.name == _key(words[0]) and spec.info.annotation in (
+                int,
+            ):
+                try:
+                    return spec, parse_value(spec, words[1])
+                except AnswerError:
+                    return None
+    return None
+
+
+def _mark_forms(specs: list[FieldSpec]) -> list[str]:
+    from blood_companion.content.cards import _choices
+
+    out = []
+    for spec in specs:
+        if spec.kind == "flag" or spec.name not in STRUCTURAL and _choices(spec.info.annotation):
+            out.append(spec.name.capitalize())
+        elif spec.info.annotation is int:
+            out.append(f"{spec.name.capitalize()} N")
+    return out
 
 
 def _flag_spec(specs: list[FieldSpec], side: str | None, line: str) -> FieldSpec | None:
@@ -267,7 +452,7 @@ def _flag_spec(specs: list[FieldSpec], side: str | None, line: str) -> FieldSpec
 
 
 def _field_spec(
-    specs: list[FieldSpec], side: str | None, match: re.Match[str]
+    specs: list[FieldSpec], side: str | None, match: _Field
 ) -> FieldSpec | None:
     key, value = _key(match.group(1)), match.group(2).strip()
     for spec in _in_scope(specs, side):
@@ -277,6 +462,13 @@ def _field_spec(
         # symbol or a purchase cost ({coins: 2}): a field line carries a value of its type.
         if spec.kind == "flag" and value.casefold() not in YES | NO:
             return None
+        if printed_forms(spec) is not None and value[:1] not in ("{", "["):
+            try:
+                parse_value(spec, value)
+            except AnswerError:
+                # "Cost: Deplete 1 Vigor. Outcome: ..." is an Effect; "cost: 2 coinz" an error
+                return None if _reads_as_effect(f"{match.group(1)}: {value}") else spec
+            return spec
         if wants_structure(spec) and not (
             value[:1] in ("{", "[") or value.casefold() in ("none", "-")
         ):
@@ -321,6 +513,7 @@ def plan_import(
     problems: list[Problem] = []
     claimed: dict[str, int] = {c.id: c.line for c in cards if c.id}
     seen: dict[str, int] = {}
+    names_seen: dict[str, list[str]] = {}
     catalog = known.catalog
     for card in cards:
         assert card.kind is not None
@@ -397,43 +590,119 @@ def plan_import(
                             f"({place}); --replace overwrites it")
                 )
                 continue
+        if card.unread:
+            continue  # its lines are reported; a record built without them would only say so
         for path, effects in card.effects.items():
             values[path] = effects
         values.setdefault(("name",), card.name)
-        if existing is None:
-            values[("id",)] = record_id
-            for path, value in implied_values(kind, values).items():
-                values.setdefault(path, value)
+        origin: dict[Path_, str] = {p: f"line {n}" for p, n in card.origins.items()}
+        origin.setdefault(("name",), f"line {card.line}")
+        for key, (line, _raw) in card.defaults.items():
+            origin.setdefault((key,), f"the kind: block, line {line}")
+        for side in sides_of(model)[:1]:
+            # the first side (Starting, Enhanced) is printed with the card's name
+            if (side, "effects") in values and (side, "name") not in values:
+                values[(side, "name")] = values[("name",)]
+                origin[(side, "name")] = f"line {card.line} (the card's name)"
+        values[("id",)] = record_id
+        for path, value in implied_values(kind, values).items():
+            if path not in values:
+                values[path] = value
+                origin[path] = f"implied by kind: {kind}"
+        # A transcribed card starts empty: only where the card belongs (its Trouper, Nemesis,
+        # Zone, Weakness side) comes from the card it replaces; every printed field is typed.
+        base: dict[str, Any] = {}
+        for name in sorted(STRUCTURAL):
+            if existing is not None and name in model.model_fields and (name,) not in values:
+                base[name] = getattr(existing, name)
+                if base[name] not in (None, [], False):
+                    origin[(name,)] = f"where the {existing.source} card {record_id} belongs"
+        missing = [s for s in specs if s.kind == "effects" and s.path not in values
+                   and s.info.is_required() and (s.side is None or (s.side,) in values
+                                                 or (s.side, "effects") in values)]
+        if missing:
+            problems.append(Problem(file, card.line, where, "no Effect typed: type the card's "
+                                    "Effects one per line as printed, or 'no Effects' when it "
+                                    "prints none"))
+            continue
         try:
-            record = build_record(model, base_of(existing), values)
+            record = build_record(model, base, values)
         except ValidationError as exc:
             for err in exc.errors():
                 loc = ".".join(str(p) for p in err["loc"]) or "card"
-                msg = str(err["msg"]).removeprefix("Value error, ")
+                msg = _card_words(loc, plain_message(str(err["msg"])))
                 problems.append(Problem(file, card.line, f"{record_id}.{loc}", msg))
             continue
-        kept = [
-            s.label
-            for s in specs
-            if existing is not None
-            and s.kind != "effects"
-            and s.path not in values
-            and s.name not in STRUCTURAL
-            and get_path(existing, s.path) not in (None, [], {}, False)
-            and get_path(existing, s.path) != s.info.get_default(call_default_factory=True)
-        ]
+        fields_from: list[tuple[str, str, str]] = []
+        inherited: list[str] = []
+        for s in specs:
+            value = get_path(record, s.path)
+            if s.side is not None and get_path(record, (s.side,)) is None:
+                continue
+            if s.kind == "effects":
+                shown = (f"{len(value)} Effect{'s' if len(value) != 1 else ''}" if value
+                         else "no Effects")
+            else:
+                shown = "none" if value == [] else format_value(value)
+            said = origin.get(s.path)
+            if said is None:
+                absent = value in (None, [], False) or value == s.info.get_default(
+                    call_default_factory=True)
+                if not absent:
+                    inherited.append(s.label)
+                said = "not on the card (absent)" if absent else "not typed"
+            fields_from.append((s.label, shown, said))
         warnings = []
         for spec in specs:
             if spec.kind == "effects" and existing is not None:
                 before = get_path(existing, spec.path) or []
-                if before and not values.get(spec.path):
+                if before and not values.get(spec.path) and spec.path not in card.no_effects:
                     warnings.append(f"no Effect typed for {spec.label} (the card it replaces "
-                                    f"had {len(before)})")
+                                    f"had {len(before)}); write 'no Effects' if it prints none")
+        warnings += _same_name(record, kind, catalog, names_seen)
+        names_seen.setdefault(_fold(record.name), []).append(str(record.id))
         replaces = "new" if existing is None else (
             "transcribed" if overlay_at is not None else existing.source
         )
-        planned.append(Planned(card, kind, record, replaces, kept, warnings))
+        planned.append(Planned(card, kind, record, replaces, inherited, warnings, fields_from))
     return planned, problems
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.casefold().split())
+
+
+def _same_name(record: m.Record, kind: str, catalog: Any,
+               names_seen: dict[str, list[str]]) -> list[str]:
+    """A warning when the card's name is another card's name (``card show`` could then match
+    neither by name)."""
+    from blood_companion.content.face import card_pairs
+
+    cache = getattr(catalog, "_names_by_fold", None)
+    if cache is None:
+        cache = {}
+        for cid, name in card_pairs(catalog):
+            cache.setdefault(_fold(name), set()).add(cid)
+        with contextlib.suppress(AttributeError, TypeError):
+            object.__setattr__(catalog, "_names_by_fold", cache)
+    folded = _fold(record.name)
+    others = sorted((cache.get(folded, set()) | set(names_seen.get(folded, []))) - {record.id})
+    if not others:
+        return []
+    return [f"another card is also named {record.name!r} ({', '.join(others)}): give this one "
+            "its printed name, or `card show` asks which is meant"]
+
+
+def _card_words(loc: str, msg: str) -> str:
+    if msg == "Field required":
+        field_name = loc.split(".")[-1].replace("_", " ")
+        side = loc.split(".")[0] if "." in loc else None
+        if side and loc.count(".") == 0:
+            return f"the card's {field_name} is not typed"
+        if side and field_name == "name":
+            return f"the {side} side's name is not typed: '{side.capitalize()} side: NAME'"
+        return f"{field_name} is not typed: add a '{loc.split('.')[-1]}: ...' line as printed"
+    return msg
 
 
 def _next_slot(
@@ -491,7 +760,7 @@ def card_text(kind: str, record: m.Record, shared: dict[str, Any] | None = None)
             continue
         value = get_path(record, spec.path)
         if spec.kind == "effects":
-            lines.extend(render_effect(e) for e in value or [])
+            lines.extend([render_effect(e) for e in value] if value else ["no Effects"])
             continue
         if spec.side is None and spec.name in shared and shared[spec.name] == value:
             continue

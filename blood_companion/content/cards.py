@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 import typing
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -216,6 +217,12 @@ def _plain(value: Any) -> Any:
 def format_value(value: Any) -> str:
     """A value as an owner types it: plain words and numbers, ``yes``/``no``, or a one-line YAML
     mapping/list for the structured fields (``{physical: 1}``)."""
+    if isinstance(value, m.Fatigue):
+        return format_fatigue(value)
+    if isinstance(value, m.ResourceCost):
+        return format_cost(value)
+    if isinstance(value, m.CheckRule):
+        return format_check(value)
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -236,12 +243,15 @@ def format_value(value: Any) -> str:
 
 
 YES = {"y", "yes", "true", "on", "1", "x"}
+MAX_ANSWER = 2000  # a printed field is short; longer answers are refused before any parsing
 NO = {"n", "no", "false", "off", "0", "-"}
 
 
 def parse_value(spec: FieldSpec, text: str) -> Any:
     """Read a typed answer for a value or yes/no field. Raises AnswerError."""
     raw = text.strip()
+    if len(raw) > MAX_ANSWER:
+        raise AnswerError(f"{spec.label}: at most {MAX_ANSWER} characters (this has {len(raw)})")
     if spec.kind == "flag":
         key = raw.casefold()
         if key in YES:
@@ -249,6 +259,9 @@ def parse_value(spec: FieldSpec, text: str) -> Any:
         if key in NO:
             return False
         raise AnswerError(f"{spec.label}: answer yes or no, not {raw!r}")
+    printed = _printed_kind(spec)
+    if printed is not None and raw[:1] not in ("{", "["):
+        return _parse_printed(spec, printed, raw)
     if raw.casefold() in ("none", "-", "~", "null") and spec.optional:
         return None
     adapter = spec.adapter()
@@ -286,7 +299,17 @@ def _raise(spec: FieldSpec, raw: str, why: str) -> Any:
             choices
         )
         raise AnswerError(f"{spec.label}: {raw!r} is not one of the choices", hint)
-    raise AnswerError(f"{spec.label}: {raw!r} does not fit ({why})")
+    forms = printed_forms(spec)
+    raise AnswerError(f"{spec.label}: {raw!r} does not fit ({plain_message(why)})",
+                      f"type it as printed: {forms}" if forms else None)
+
+
+def plain_message(msg: str) -> str:
+    """A validator's message in the card's words: no model or type names."""
+    msg = re.sub(r"\s*or instance of \w+", "", msg)
+    msg = re.sub(r"\binstance of \w+", "the card's value", msg)
+    return msg.replace("a valid dictionary", "a mapping like {physical: 1}").removeprefix(
+        "Value error, ")
 
 
 def wants_structure(spec: FieldSpec) -> bool:
@@ -360,3 +383,141 @@ def implied_values(kind: str, values: dict[tuple[str, ...], Any]) -> dict[tuple[
             "nemesis" if values.get(("nemesis",)) else None
         )
     return {("kind",): card_kind} if card_kind else {}
+
+
+# --------------------------------------------------------------------------- printed forms
+# Fatigue, resource costs and Check rules typed the way the card prints them ("Physical -1,
+# Mind -2", "2 Coins, 1 Trinket", "Turn 6+"), and written back the same way, so an owner never
+# types YAML or reads a model's name. One line of YAML is still read (older files).
+
+RESOURCE_NAMES = {"jewels": "Jewel", "coins": "Coin", "trinkets": "Trinket", "scrolls": "Scroll"}
+_RESOURCE_READ = {
+    **{w: r for r, name in RESOURCE_NAMES.items() for w in (r, r[:-1], name.casefold())},
+    "any": "any", "resource": "any", "resources": "any", "any resource": "any",
+    "any resources": "any",
+}
+FATIGUE_FORMS = "'Physical -1, Mind -2', 'Physical -1', 'Mind -1' or 'none'"
+COST_FORMS = "'2 Coins, 1 Trinket', '4 any' (the Resource symbol), 'free' or 'none'"
+CHECK_FORMS = {
+    "turn_at_least": "Turn {n}+",
+    "knocked_out_at_least": "{n}+ Knocked Out",
+    "nemesis_discard_at_least": "{n}+ in the Nemesis discard",
+    "bites_total_at_least": "{n}+ Bites",
+    "always": "always",
+}
+CHECK_HELP = (
+    "'Turn 6+', '2+ Knocked Out', '8+ in the Nemesis discard', '12+ Bites', 'always' or 'none', "
+    "then the printed sentence in brackets if you like: 'Turn 6+ (This is Game Turn 6 or later.)'"
+)
+
+
+def plural(n: int, word: str) -> str:
+    """``1 Coin``, ``2 Coins`` (``any`` stays ``any``)."""
+    return f"{n} {word}" if n == 1 or word == "any" else f"{n} {word}s"
+
+
+def format_cost(c: m.ResourceCost | None) -> str:
+    """A resource cost as printed: ``2 Coins, 1 Trinket``, ``4 any``, ``free``; None: ``none``."""
+    if c is None:
+        return "none"
+    parts = [plural(getattr(c, r), RESOURCE_NAMES[r]) for r in RESOURCE_NAMES if getattr(c, r)]
+    if c.any:
+        parts.append(plural(c.any, "any"))
+    return ", ".join(parts) or "free"
+
+
+def format_fatigue(f: m.Fatigue) -> str:
+    """Fatigue as printed: a reduction of the Defense, ``Physical -1, Mind -2``; ``none``."""
+    parts = [f"{label} -{n}" for label, n in (("Physical", f.physical), ("Mind", f.mind)) if n]
+    return ", ".join(parts) or "none"
+
+
+def format_check(c: m.CheckRule | None) -> str:
+    if c is None:
+        return "none"
+    out = CHECK_FORMS[c.kind].format(n=c.n)
+    if c.kind == "always" and c.n:
+        out += f" {c.n}"
+    return out + (f" ({c.text})" if c.text else "")
+
+
+def _printed_kind(spec: FieldSpec) -> str | None:
+    ann = spec.info.annotation
+    for candidate in (ann, *typing.get_args(ann)):
+        if candidate is m.Fatigue:
+            return "fatigue"
+        if candidate is m.ResourceCost:
+            return "cost"
+        if candidate is m.CheckRule:
+            return "check"
+    return None
+
+
+def printed_forms(spec: FieldSpec) -> str | None:
+    """The accepted forms of a field typed as printed, for prompts and errors."""
+    return {"fatigue": FATIGUE_FORMS, "cost": COST_FORMS, "check": CHECK_HELP}.get(
+        _printed_kind(spec) or ""
+    )
+
+
+def _parse_printed(spec: FieldSpec, kind: str, raw: str) -> Any:
+    if kind != "check":
+        raw = raw.rstrip(".").rstrip()  # "Cost: 2 Coins." as a card line ends
+    key = " ".join(raw.split()).casefold()
+    if kind == "fatigue":
+        if key in ("none", "-", "0", "no", "no fatigue"):
+            return m.Fatigue()
+        values: dict[str, int] = {}
+        for part in key.split(","):
+            match = re.fullmatch(r"\s*(physical|mind)(?: defense)?\s*[-−–]?\s*(\d{1,2})\s*", part)
+            if match is None or match.group(1) in values:
+                raise AnswerError(f"{spec.label}: {raw!r} is not a Fatigue as printed",
+                                  f"type it as the card shows it: {FATIGUE_FORMS}")
+            values[match.group(1)] = int(match.group(2))
+        if any(v > 6 for v in values.values()):
+            raise AnswerError(f"{spec.label}: a Fatigue lowers a Defense by 0 to 6",
+                              f"e.g. {FATIGUE_FORMS}")
+        return m.Fatigue(**values)
+    if kind == "cost":
+        if key in ("none", "-", "no"):
+            if spec.optional:
+                return None
+            raise AnswerError(f"{spec.label}: this card prints a cost", f"e.g. {COST_FORMS}")
+        if key in ("free", "0"):
+            return m.ResourceCost()
+        counts: dict[str, int] = {}
+        for part in key.replace(" and ", ",").split(","):
+            match = re.fullmatch(r"\s*(\d{1,2})\s+([a-z ]+?)\s*", part)
+            resource = _RESOURCE_READ.get(match.group(2)) if match else None
+            if match is None or resource is None or resource in counts:
+                word = part.strip()
+                close = difflib.get_close_matches(
+                    (match.group(2) if match else word), list(_RESOURCE_READ), n=1, cutoff=0.6)
+                hint = (f"did you mean {close[0]!r}? " if close else "") + f"e.g. {COST_FORMS}"
+                raise AnswerError(f"{spec.label}: {word!r} is not a cost as printed", hint)
+            counts[resource] = int(match.group(1))
+        return m.ResourceCost(**counts)
+    # check
+    if key in ("none", "no", "-", "n") and spec.optional:
+        return None
+    text: str | None = None
+    head = raw.strip()
+    if head.endswith(")") and " (" in head:
+        at = head.index(" (")
+        head, text = head[:at].strip(), head[at + 2 : -1].strip() or None
+    head_key = " ".join(head.split()).casefold()
+    for pattern, check_kind in (
+        (r"turn (\d{1,2})\+", "turn_at_least"),
+        (r"(\d{1,2})\+ (?:troupers? )?knocked out", "knocked_out_at_least"),
+        (r"(\d{1,2})\+ (?:cards? )?in the nemesis discard(?: pile)?", "nemesis_discard_at_least"),
+        (r"(\d{1,2})\+ bites?(?: in total)?", "bites_total_at_least"),
+        (r"always(?: (\d{1,2}))?", "always"),
+    ):
+        match = re.fullmatch(pattern, head_key)
+        if match:
+            n = int(match.group(1)) if match.groups() and match.group(1) else 0
+            return m.CheckRule(kind=check_kind, n=n, text=text)
+    close = difflib.get_close_matches(
+        head_key, [f.format(n=2).casefold() for f in CHECK_FORMS.values()], n=1, cutoff=0.5)
+    raise AnswerError(f"{spec.label}: {raw!r} is not a Check as printed",
+                      (f"did you mean {close[0]!r}? " if close else "") + CHECK_HELP)

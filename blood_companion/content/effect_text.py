@@ -136,12 +136,16 @@ ELEMENT_EXAMPLES = [
     "Mind Attack",
     "+1 Threat",
     "+1 Bonus Triumph",
+    "+1 Triumph",
+    "Fly 2",
+    "Run 2",
+    "Place a Trap Token",
     "Re-roll 1",
     "+Grey die",
     "+Black die",
     "Place a Trap",
     "Place a Whisper",
-    "+1 Coins",
+    "+1 Coin",
 ]
 NO_NUMBER_KINDS = {
     "run": "run",
@@ -162,6 +166,12 @@ NO_NUMBER_KINDS = {
     "place a trap": "place_trap",
     "place trap": "place_trap",
     "trap": "place_trap",
+    "place a trap token": "place_trap",
+    "place trap token": "place_trap",
+    "trap token": "place_trap",
+    "place a whisper token": "place_whisper",
+    "place whisper token": "place_whisper",
+    "whisper token": "place_whisper",
     "place a whisper": "place_whisper",
     "place whisper": "place_whisper",
     "whisper": "place_whisper",
@@ -331,6 +341,7 @@ class _Parser:
             )
         fields: dict[str, Any] = {}
         costs: list[m.Cost] = []
+        pos = self.symbol_words(pos, fields, costs)
         pos = self.head(pos, fields, costs)
         seen: set[str] = set()
         note_at: int | None = None
@@ -408,6 +419,25 @@ class _Parser:
                 word=word,
             )
 
+    def symbol_words(self, pos: int, fields: dict[str, Any], costs: list[m.Cost]) -> int:
+        """The symbols printed in front of an Effect, typed as words with a full stop
+        ("Sacrifice. Target: ...", "Quick. Cost: ..."): the Sacrifice Cost ("Reading the
+        Elements of a Cost") and the Effect's type ("Types of Effects")."""
+        while True:
+            found = _match(r"(?i)(quick|sacrifice|support|aura)\s*\.(?=\s|$)\s*",
+                           self.text[pos:])
+            if found is None:
+                return pos
+            word = found.group(1).casefold()
+            if word == "sacrifice":
+                costs.append(m.Cost(kind="sacrifice"))
+            elif "type" in fields:
+                raise self.fail(f"a second type '{found.group(1)}'", pos,
+                                "an Effect has one type (Quick, Support or Aura)")
+            else:
+                fields["type"] = TYPES[word]
+            pos = self.skip_ws(pos + found.end())
+
     def head(self, pos: int, fields: dict[str, Any], costs: list[m.Cost]) -> int:
         """Type, name and timing before the first colon ("Support:", "Aura - Bat Form -
         When wounded:"). Returns where the sections start."""
@@ -436,6 +466,14 @@ class _Parser:
         if parts:
             name = " - ".join(parts)
             if not known and not self.label_at(after) and after < len(text):
+                first = parts[0].split()[0].casefold() if parts[0].split() else ""
+                if first in ("sacrifice", "quick", "support", "aura"):
+                    word = parts[0].split()[0]
+                    raise self.fail(
+                        f"'{word}' is a symbol in front of the Effect", pos,
+                        f"type it '{word.capitalize()}.' or '{word.capitalize()}:' before the "
+                        f"sections, e.g. '{word.capitalize()}. Target: Self. Outcome: Step 1.'",
+                        word=word)
                 close = _close(name, list(LABELS.values()) + ["Repeat"], cutoff=0.75)
                 if close:
                     raise self.fail(
@@ -487,6 +525,15 @@ class _Parser:
             r"nemesis|minions|minion|tile|event)\b",
             body,
         )
+        every = _match(r"(?i)(every|each|all)\s+(enemy|enemies|minions?|nemesis|tiles?)\b", body)
+        if not match and every:
+            raise self.fail(
+                f"'{every.group(0)}' as one Target is read for Troupers only ('every Trouper')",
+                base,
+                "for every Minion or Enemy type the Effect after 'Free text: ' (the table "
+                "resolves it), or one Target: 'Target: Minion (Distance 0-1)'",
+                word=every.group(0),
+            )
         if not match:
             word = _word_at(body, 0)
             close = _close(word, ["Self", "Trouper", "every Trouper", "Enemy", "Nemesis",
@@ -744,12 +791,20 @@ class _Parser:
             (r"(\d+) threat", "threat"),
             (r"\+\s*(\d+) bonus triumphs?", "bonus_triumphs"),
             (r"(\d+) bonus triumphs?", "bonus_triumphs"),
+            # "Some Effects allow you to add + Bonus Triumphs" ("Bonus Triumphs"): printed "+1
+            # Triumph", "+2 Triumphs"
+            (r"\+\s*(\d+) triumphs?", "bonus_triumphs"),
+            # the keyword list prints "Run N" and "Fly N" ("Elements"): the number is kept as
+            # the Element's count, written back "Fly 3"
+            (r"(run|fly)\s+(\d+)", "move_keyword"),
             (r"re-?roll (\d+)", "reroll"),
         ):
             match = _fullmatch(pattern, key)
+            if match and kind == "move_keyword":
+                return {"kind": match.group(1), "n": int(match.group(2))}
             if match:
                 return {"kind": kind, "n": int(match.group(1))}
-        if key in ("bonus triumph", "+bonus triumph"):
+        if key in ("bonus triumph", "+bonus triumph", "+1 triumph", "triumph"):
             return {"kind": "bonus_triumphs", "n": 1}
         if key in ("re-roll", "reroll"):
             return {"kind": "reroll", "n": 1}
@@ -787,6 +842,17 @@ class _Parser:
         if match:
             return {"kind": "bonus_die", "n": n, "die": DIE_COLOURS[match.group(1)]}
         close = _close(text, ELEMENT_EXAMPLES, cutoff=0.7)
+        lead = _leading_element(self, text)
+        if close is None and lead is not None:
+            shown, rest = lead
+            raise self.fail(
+                f"unknown Outcome Element '{piece}'",
+                at,
+                f"the Element reads as '{shown}'; the words after it ('{rest}') are not an "
+                f"Element: type '{shown}' with the condition in 'Condition: {rest}.', or the "
+                f'whole Element in double quotes, e.g. "{text}"',
+                word=piece,
+            )
         raise self.fail(
             f"unknown Outcome Element '{piece}'",
             at,
@@ -843,13 +909,39 @@ class _Parser:
             raise self.fail(f"not a valid Test ({exc.errors()[0]['msg']})", base) from None
 
 
+def _leading_element(parser: _Parser, text: str) -> tuple[str, str] | None:
+    """An Element read from the first words of ``text`` and the words left over ("+1 Triumph
+    on a Strength Test" -> ("+1 Bonus Triumph", "on a Strength Test")), or None."""
+    from blood_companion.content.render import render_outcome
+
+    words = text.split()
+    for cut in range(min(len(words) - 1, 4), 0, -1):
+        head = " ".join(words[:cut])
+        try:
+            fields = parser.element_fields(head, 0, head)
+            return render_outcome(m.Outcome(**fields)), " ".join(words[cut:])
+        except (EffectSyntaxError, ValidationError):
+            continue
+    return None
+
+
 def _unquoted(text: str) -> str:
     """The text with quoted words blanked out (same length, for column arithmetic)."""
     return re.sub(r'"[^"]*"', lambda mt: " " * len(mt.group(0)), text)
 
 
+# A printed Effect is a few lines of a card: longer text is refused before it is read, so
+# reading stays linear and bounded (issue 24: hostile text) and no number outgrows int().
+MAX_EFFECT = 2000
+
+
 def parse_effect(text: str) -> m.Effect:
     """Read one Effect typed as printed. Raises EffectSyntaxError (a ValueError)."""
+    if len(text) > MAX_EFFECT:
+        raise EffectSyntaxError(
+            f"an Effect is at most {MAX_EFFECT} characters (this one has {len(text)})",
+            MAX_EFFECT + 1, "", "type one Effect as printed; a long text is free text in a "
+            "YAML file", text[:MAX_EFFECT])
     return _Parser(text).parse()
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.content.cards import format_cost, format_fatigue
 from blood_companion.content.render import render_effect
 
 if TYPE_CHECKING:
@@ -112,20 +113,18 @@ def _effects(effects: list[m.Effect]) -> list[str]:
 
 
 def _cost(c: m.ResourceCost | None) -> str:
-    if c is None:
-        return ""
-    parts = [f"{getattr(c, r)} {r}" for r in ("jewels", "coins", "trinkets", "scrolls")
-             if getattr(c, r)]
-    return ", ".join(parts) or "free"
+    # "4 any" is the Resource symbol (any mix); "1 Coin", "2 Coins"
+    return "" if c is None else format_cost(c)
 
 
 def _reaction_face(face: m.ReactionFace) -> list[str]:
-    marks = [f"Fatigue: Physical {face.fatigue.physical}, Mind {face.fatigue.mind}"]
+    # a card without the Fatigue symbol shows no Fatigue line
+    marks = [f"Fatigue: {format_fatigue(face.fatigue)}"] if face.fatigue != m.Fatigue() else []
     if face.interruption:
         marks.append("Interruption (resolves as soon as it is revealed)")
     if face.check is not None:
         marks.append("Check: " + (face.check.text or face.check.kind.replace("_", " ")))
-    return ["  " + " · ".join(marks), *_effects(face.effects)]
+    return [*(["  " + " · ".join(marks)] if marks else []), *_effects(face.effects)]
 
 
 def card_face(catalog: Catalog, cid: str, *, face: str | None = None,

@@ -50,6 +50,7 @@ from blood_companion.display import excerpt
 from blood_companion.fileio import (
     FileProblem,
     check_path,
+    folder_problem,
     read_regular,
     remove_stale_tmp,
     shown_path,
@@ -310,7 +311,11 @@ def _kind_of(value: object) -> str:
         return "a list"
     if value is None:
         return "nothing"
-    return f"{type(value).__name__} {excerpt(value)}"
+    # The value itself is never quoted: a file of the wrong shape may be anything (an overlay
+    # file symlinked to /etc/passwd reads as one line of text), and its words are not ours.
+    if isinstance(value, str):
+        return f"one text value of {len(value):,} characters"
+    return f"one {type(value).__name__} value"
 
 
 def line_of(node: yaml.Node, loc: Sequence[int | str]) -> int:
@@ -413,6 +418,15 @@ class Catalog:
         text = json.dumps(self.record_prints(), separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    def _values(self, kind: str, field: str) -> list[Any]:
+        """Each record's ``field`` (a dict for a nested model), in file order: read from the
+        cache's rows when the kind's records are not built yet."""
+        if isinstance(self.records, LazyRecords):
+            rows = self.records.unbuilt_rows(kind)
+            if rows is not None:
+                return [row[field] for row in rows]
+        return [getattr(r, field) for r in self.all(kind)]
+
     # generic -------------------------------------------------------------
     def all(self, kind: str) -> list[Any]:
         return self.records.get(kind, [])
@@ -429,17 +443,20 @@ class Catalog:
         return None
 
     def counts(self) -> dict[str, int]:
+        """Records per kind (and a few totals), counted without building the records of a
+        cached catalog (``data validate`` of an unchanged pack builds none: issue 29)."""
         out: dict[str, int] = {}
         for k in KINDS.values():
             if k.count_key:
-                out[k.count_key] = len(self.all(k.name))
-        out["village_buildings"] = sum(len(v.buildings) for v in self.all("village"))
-        out["nemeses_lieutenants"] = sum(1 for n in self.all("nemeses") if not n.vlad)
+                out[k.count_key] = len(self._values(k.name, "id"))
+        out["village_buildings"] = sum(len(b) for b in self._values("village", "buildings"))
+        out["nemeses_lieutenants"] = sum(1 for vlad in self._values("nemeses", "vlad") if not vlad)
         out["tactic_cards_total"] = sum(
-            len(self.all(k)) for k in ("starting_tactics", "advanced_tactics", "special_tactics")
+            len(self._values(k, "id"))
+            for k in ("starting_tactics", "advanced_tactics", "special_tactics")
         )
         out["placeholder_records"] = sum(
-            1 for recs in self.records.values() for r in recs if r.source == "placeholder"
+            1 for kind in self.records for s in self._values(kind, "source") if s == "placeholder"
         )
         return dict(sorted(out.items()))
 
@@ -633,7 +650,10 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
         except FileProblem as exc:
             problems.append(Problem(shown_path(root), None, None, exc.reason))
             continue
-        if not root.is_dir():
+        problem = folder_problem(root)
+        if problem:
+            problems.append(Problem(_display(root), None, None, f"the data folder {problem}"))
+        elif not root.is_dir():
             problems.append(Problem(_display(root), None, None, "no such data folder"))
     if problems:
         raise ContentError(problems)
@@ -760,6 +780,13 @@ class LazyRecords(Mapping[str, list[Any]]):
             ]
         return built
 
+    def unbuilt_rows(self, kind: str) -> list[dict[str, Any]] | None:
+        """The kind's cached rows (each record's every field) while its records are not built
+        (None once they are, or for a kind the cache does not hold)."""
+        if kind in self._built:
+            return None
+        return self._raw.get(kind)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._raw)
 
@@ -781,31 +808,66 @@ def cache_blob(catalog: Catalog, key: str) -> bytes:
             "sets": {
                 k: [sorted(r.model_fields_set) for r in v] for k, v in catalog.records.items()
             },
-            "origins": [(k, i, str(o.file), o.index) for (k, i), o in catalog.origins.items()],
+            # each file as (layer number, its path within the layer): the cache is shared by
+            # every install of the same pack (content/raw.py), each reads its own files
+            "origins": [
+                (k, i, *_within_layer(o.file, catalog.layers), o.index)
+                for (k, i), o in catalog.origins.items()
+            ],
             "layers": [str(p) for p in catalog.layers],
             "prints": catalog.record_prints(),
         }
     )
 
 
-def catalog_from_blob(blob: bytes, key: str) -> Catalog | None:
-    """The catalog a cache file holds, or None when it is not one of ours for this key."""
+def _within_layer(file: Path, layers: list[Path]) -> tuple[int, str]:
+    """(the layer holding ``file``, its path within it); (-1, the whole path) for none."""
+    for n, root in enumerate(layers):
+        try:
+            return n, file.relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return -1, str(file)
+
+
+def catalog_from_blob(blob: bytes, key: str, layers: list[Path]) -> Catalog | None:
+    """The catalog a cache file holds, its files found in ``layers`` (the layers the key was
+    made of), or None when it is not one of ours for this key."""
     data = rawpack.from_blob(blob, key)
-    if data is None:
+    if data is None or len(data["layers"]) != len(layers):
         return None
-    records, origins, layers, prints = (
-        data["records"], data["origins"], data["layers"], data["prints"]
-    )
+    records, origins, prints = data["records"], data["origins"], data["prints"]
     try:
         catalog = Catalog(
             records=LazyRecords(records, data.get("sets") or {}),
-            origins={(k, i): Origin(Path(f), n) for k, i, f, n in origins},
-            layers=[Path(p) for p in layers],
+            origins={
+                (k, i): Origin(layers[at] / rel if at >= 0 else Path(rel), n)
+                for k, i, at, rel, n in origins
+            },
+            layers=list(layers),
         )
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, IndexError):
         return None
     catalog._prints = prints
     return catalog
+
+
+def _drop_old_caches(kept: Path) -> None:
+    """Remove the cache files of packs no longer in use: all but the newest
+    ``rawpack.KEEP_CACHES`` (another install's pack is one in use), and every old pickle."""
+    found = []
+    for old in kept.parent.glob("catalog-*"):
+        if old == kept or old.suffix not in (".marshal", ".pickle"):
+            continue
+        try:
+            found.append((old.stat().st_mtime_ns, old))
+        except OSError:
+            continue
+    found.sort(reverse=True)
+    fresh = [p for _, p in found if p.suffix == ".marshal"][: rawpack.KEEP_CACHES - 1]
+    for _, old in found:
+        if old not in fresh:
+            old.unlink(missing_ok=True)
 
 
 def load_catalog(data_dir: Path | None = None, *, use_cache: bool = True) -> Catalog:
@@ -823,11 +885,13 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
         return validate_layers(layers)
     try:
         key = _fingerprint(layers)
-    except (OSError, ValueError):  # a file that cannot be listed: validating names it
+    except (OSError, ValueError, RuntimeError):  # unlistable, a symlink loop: validating says
+
         return validate_layers(layers)
     cache_file = rawpack.cache_file(key)
     try:
-        cached = catalog_from_blob(read_regular(cache_file, limit=rawpack.MAX_CACHE_FILE), key)
+        blob = read_regular(cache_file, limit=rawpack.MAX_CACHE_FILE)
+        cached = catalog_from_blob(blob, key, layers)
     except FileProblem:  # missing or not a regular file: no cache
         cached = None
     if cached is not None:
@@ -840,9 +904,7 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
         # Partial files of a process killed while writing (ours are NAME.PID.tmp).
         remove_stale_tmp(cache_file.parent)
         write_atomic(cache_file, blob)
-        for old in cache_file.parent.glob("catalog-*"):
-            if old != cache_file and old.suffix in (".marshal", ".pickle"):
-                old.unlink(missing_ok=True)
-    except (OSError, TypeError, ValueError):
+        _drop_old_caches(cache_file)
+    except (OSError, TypeError, ValueError, FileProblem):
         pass  # a read-only home folder (or a record marshal cannot carry) only costs speed
     return catalog

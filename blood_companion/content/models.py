@@ -601,6 +601,8 @@ class Event(Record):
     event_type: Literal["scenic_element", "minion", "action"]
     background: str | None = None
     scenic_element: str | None = None
+    # "Scenic Elements": a Large one goes on the Map's L Tile, a Small one on an S Tile
+    scenic_size: Literal["large", "small"] | None = None
     minion_type: MinionType | None = None
     effects: list[Effect]
     reward: EventReward
@@ -643,6 +645,16 @@ class RulesConfig(Record):
     # A Wound with deck and discard pile empty: a card "from_hand" (the player's choice), or
     # kept "unmarked" (it counts towards Knocked Out; no card marks it).
     wound_with_no_deck: Literal["from_hand", "unmarked"] = "from_hand"
+    # "Bite": the player chooses the Vigor token a Bite covers. With both Available and Depleted
+    # uncovered tokens the app asks ("ask"), or lays it on a Depleted one ("depleted_first":
+    # the placement that keeps the most Vigor usable).
+    bite_placement: Literal["ask", "depleted_first"] = "ask"
+    # An Effect with a Physical and a Mind Attack Element: one Test, each Element against its
+    # own Defense; the Test itself (Insanity) needs the "lowest" of them, or the "highest".
+    mixed_attack_test: Literal["lowest", "highest"] = "lowest"
+    # "Scenic Elements": an L or S Tile whose Scenic Element no Event card on the Chain names
+    # takes one of that size the players choose ("impassable"), or stays "empty" (passable).
+    unnamed_scenic_tiles: Literal["impassable", "empty"] = "impassable"
 
 
 def effects_in(value: object) -> list[Effect]:

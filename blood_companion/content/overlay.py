@@ -27,7 +27,7 @@ from blood_companion.content.loader import (
 )
 from blood_companion.content.render import render_effect
 from blood_companion.content.schema import kind_schema, schema_line, schema_text
-from blood_companion.fileio import FileProblem, read_text, write_atomic
+from blood_companion.fileio import FileProblem, read_regular, read_text, write_atomic
 from blood_companion.yamlio import SafeLoader
 
 SUFFIX = ".transcribed.yaml"
@@ -105,8 +105,13 @@ def write_records(
     stem: str,
     records: list[m.Record],
     order: dict[str, int] | None = None,
+    *,
+    check_only: bool = False,
 ) -> Path:
-    """Add or replace these records in the kind's owned overlay file; return the file."""
+    """Add or replace these records in the kind's owned overlay file; return the file.
+
+    Raises ContentError, writing nothing, when the file would be larger than the loader reads
+    (``check_only``: only that check)."""
     path = overlay_file(overlay, kind, stem)
     existing = _read_owned(path)
     by_id: dict[str, dict[str, Any]] = {str(r.get("id")): r for r in existing}
@@ -114,7 +119,7 @@ def write_records(
         by_id[record.id] = record.model_dump(mode="json", exclude_defaults=True)
     rank = order or {}
     ordered = sorted(by_id.values(), key=lambda r: (rank.get(str(r["id"]), 1 << 30), r["id"]))
-    _write(path, kind, ordered)
+    _write(path, kind, ordered, check_only=check_only)
     return path
 
 
@@ -132,7 +137,8 @@ def remove_record(overlay: Path, kind: str, stem: str, record_id: str) -> bool:
     return True
 
 
-def _write(path: Path, kind: str, records: list[dict[str, Any]]) -> None:
+def _write(path: Path, kind: str, records: list[dict[str, Any]], *, check_only: bool = False
+           ) -> None:
     text = schema_line(kind, in_kind_folder=True) + "\n" + HEADER
     text += "\n".join("".join(_emit_record(r)) for r in records)
     # The file must read back to exactly what was meant; anything the emitter got wrong
@@ -140,18 +146,33 @@ def _write(path: Path, kind: str, records: list[dict[str, Any]]) -> None:
     if yaml.load(text, Loader=SafeLoader) != records:  # noqa: S506
         text = schema_line(kind, in_kind_folder=True) + "\n" + HEADER
         text += yaml.safe_dump(records, sort_keys=False, allow_unicode=True, width=96)
+    data = text.encode("utf-8")
+    if len(data) > MAX_DATA_FILE:  # never a file every later command would refuse
+        from blood_companion.fileio import size_text
+
+        raise ContentError([Problem(
+            str(path), None, None,
+            f"the cards would make this file {size_text(len(data))}; a data file is at most "
+            f"{size_text(MAX_DATA_FILE)} (nothing was written)",
+        )])
+    if check_only:
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     _write_schema(path.parent.parent, kind)
-    write_atomic(path, text.encode("utf-8"))
+    write_atomic(path, data)
 
 
 def _write_schema(overlay: Path, kind: str) -> None:
     folder = overlay / "schemas"
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{kind}.schema.json"
-    text = schema_text(kind_schema(kind))
-    if not target.is_file() or target.read_text(encoding="utf-8") != text:
-        write_atomic(target, text.encode("utf-8"))
+    data = schema_text(kind_schema(kind)).encode("utf-8")
+    try:  # never a FIFO or a huge file read: at most one byte more than the schema
+        same = read_regular(target, limit=len(data) + 1) == data
+    except FileProblem:
+        same = False
+    if not same:
+        write_atomic(target, data)
 
 
 # --------------------------------------------------------------------------- the emitter
@@ -240,20 +261,21 @@ def check_records(layers: list[Path], records: list[tuple[str, m.Record]]) -> li
     """The problems the catalog would have with these records laid over ``layers`` (each
     record checked on its own and with the cross-checks: references, decks, ids unique across
     kinds). An empty list means they can be written."""
-    import tempfile
+    import shutil
 
     from blood_companion.content.loader import validate_layers
+    from blood_companion.fileio import private_tmp_dir
 
-    with tempfile.TemporaryDirectory(prefix="blood-check-") as tmp:
-        root = Path(tmp)
+    # Named with the PID: a run killed meanwhile leaves a folder the next run removes.
+    root = Path(private_tmp_dir("blood-check-"))
+    try:
         by_kind: dict[str, list[dict[str, Any]]] = {}
         for kind, record in records:
             by_kind.setdefault(kind, []).append(as_dict(record))
         for kind, items in by_kind.items():
             (root / kind).mkdir(parents=True, exist_ok=True)
-            (root / kind / "new.yaml").write_text(
-                yaml.safe_dump(items, sort_keys=False, allow_unicode=True), encoding="utf-8"
-            )
+            write_atomic(root / kind / "new.yaml",
+                         yaml.safe_dump(items, sort_keys=False, allow_unicode=True).encode())
         try:
             validate_layers([*layers, root])
         except ContentError as exc:
@@ -266,4 +288,6 @@ def check_records(layers: list[Path], records: list[tuple[str, m.Record]]) -> li
                 )
                 for p in exc.problems
             ]
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
     return []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+import stat as statmod
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,7 @@ KIND_NAMES = (
 )
 # Folders of an overlay that are not kinds but are read by something else.
 OTHER_FOLDERS = ("rules", "schemas")
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4  # 4: origins relative to their layer (the key holds no path)
 MAX_CACHE_FILE = 64 << 20
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -198,24 +199,71 @@ def _cache_dir() -> Path:
 
 
 def _fingerprint(layers: Iterable[Path]) -> str:
-    """The cache key of these layers: the app, the models and loader, every file's path, size
-    and modification time. Raises OSError when a file cannot be listed."""
-    h = hashlib.sha256(f"{CACHE_FORMAT}|{__version__}".encode())
-    for name in ("models.py", "loader.py"):  # a change to the models (a checkout) is a new key
-        source = os.path.join(_HERE, name)
-        st = os.stat(source)
-        h.update(f"{source}|{st.st_size}|{st.st_mtime_ns}".encode())
+    """The cache key of these layers: what they hold, never where they are, so that two
+    installs of one pack (a checkout and a wheel, two virtual environments) sharing one cache
+    folder share one cache file instead of evicting each other's (issue 29). It hashes the
+    cache format, the app's version, the pydantic release (its ``version.py``), the content of
+    the models and the loader (a checkout that changes them is a new key), and per layer every
+    data file's name within the layer and content. Raises OSError when a layer is no folder or a
+    file cannot be read."""
+    h = hashlib.sha256(f"{CACHE_FORMAT}|{__version__}|".encode())
+    h.update(_pydantic_release())
+    for name in ("models.py", "loader.py"):
+        with open(os.path.join(_HERE, name), "rb") as f:
+            h.update(hashlib.sha256(f.read()).digest())
     for root in layers:
-        h.update(str(root.resolve()).encode())
+        if not root.is_dir():  # a named folder that is missing is the loader's error, no key
+            raise OSError(f"{root}: no such data folder")
+        h.update(b"|layer")
         for kind in KIND_NAMES:
             for path in kind_files(root, kind):
-                st = path.stat()
-                h.update(f"{path}|{st.st_size}|{st.st_mtime_ns}".encode())
+                data = _regular_bytes(path)
+                h.update(f"|{path.relative_to(root).as_posix()}|{len(data)}|".encode())
+                h.update(hashlib.sha256(data).digest())
     return h.hexdigest()[:32]
+
+
+def _regular_bytes(path: Path) -> bytes:
+    """A data file's bytes for the key. Raises ValueError for what is not a regular file of a
+    sane size (a FIFO is opened without blocking, never read), OSError when it cannot be read:
+    the loader then validates, which names the problem."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not statmod.S_ISREG(st.st_mode) or st.st_size > MAX_CACHE_FILE:
+            raise ValueError(f"{path}: not a regular file of a data pack's size")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    finally:
+        os.close(fd)
+
+
+def _pydantic_release() -> bytes:
+    """The installed pydantic's ``version.py`` (it names the release and the pydantic-core it
+    needs), read without importing pydantic; empty when it cannot be found."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("pydantic")
+    except (ImportError, ValueError):
+        return b""
+    if spec is None or not spec.submodule_search_locations:
+        return b""
+    for folder in spec.submodule_search_locations:
+        try:
+            with open(os.path.join(folder, "version.py"), "rb") as f:
+                return f.read()
+        except OSError:
+            continue
+    return b""
 
 
 def cache_file(key: str) -> Path:
     return _cache_dir() / f"catalog-{key}.marshal"
+
+
+# Cache files kept (the newest): one per pack and app version in use on this machine.
+KEEP_CACHES = 8
 
 
 def from_blob(blob: bytes, key: str) -> dict[str, Any] | None:

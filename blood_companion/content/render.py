@@ -104,9 +104,12 @@ def render_outcome(o: m.Outcome) -> str:
     if k == "reroll":
         return f"Re-roll {o.n}"
     if k == "gain_resource":
-        return f"+{o.n} {(o.resource or 'Resource').capitalize()}"
+        word = (o.resource or "resources").removesuffix("s").capitalize()
+        return f"+{o.n} {word}{'s' if o.n != 1 else ''}"
     # Elements without a number slot: a count other than one is written in front ("2x Wound");
     # two Elements printed side by side ("Physical Attack, Physical Attack") stay two Elements.
+    if k in ("run", "fly") and o.n != 1:
+        return f"{KEYWORD_NAMES[k]} {o.n}"  # the keyword list's "Run N", "Fly N"
     times = f"{o.n}x " if o.n != 1 else ""
     return times + _symbol(o)
 

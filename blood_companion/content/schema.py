@@ -4,7 +4,9 @@ A data file is either a list of records or a mapping with ``defaults:`` (fields 
 the file shares) and ``records:``; the second form's records may leave out what the defaults
 give, so their schema requires nothing. Shipped files point at these schemas with a
 ``# yaml-language-server: $schema=...`` first line; ``data/schemas/`` holds them, regenerated
-with ``blood data schema --out data/schemas`` (a test checks they are current).
+with ``blood data schema --out data/schemas`` (a test checks they are current, and that the
+shipped files pass them: tests/cli/test_cli_conventions_more.py). The rules reference's files
+have one too (:func:`all_schemas`).
 """
 
 from __future__ import annotations
@@ -52,6 +54,17 @@ def kind_schema(name: str) -> dict[str, Any]:
 
 def kind_schemas() -> dict[str, dict[str, Any]]:
     return {name: kind_schema(name) for name in KINDS}
+
+
+RULES = "rules"  # data/rules/*.yaml: the rules reference, checked by rules/entry.py
+
+
+def all_schemas() -> dict[str, dict[str, Any]]:
+    """Every schema `blood data schema` exports: one per kind, and ``rules`` for the files of
+    the rules reference (``data/rules/``)."""
+    from blood_companion.rules.entry import json_schema
+
+    return {**kind_schemas(), RULES: json_schema()}
 
 
 def schema_line(kind: str, in_kind_folder: bool) -> str:

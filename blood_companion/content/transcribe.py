@@ -1,7 +1,9 @@
 """The interactive transcription of one card, as a pure question-and-answer machine.
 
-A :class:`CardSession` asks, in the card's order, for each field (the placeholder's value is the
-default: Enter keeps it), then each Effect typed as printed, shown back in words for a yes/no,
+A :class:`CardSession` asks, in the card's order, for each field (over a placeholder the card
+starts empty: a placeholder's value is shown and taken only when accepted, a symbol not
+confirmed is absent; over an earlier transcription Enter keeps its value), then each Effect
+typed as printed, shown back in words for a yes/no,
 then the whole card for a last yes. It keeps only the answers it accepted; its state is a
 function of them, so ``undo`` replays all but the last, and a saved list of answers (the draft)
 resumes a card exactly where it stopped. The CLI (``cli/transcribe_cmd.py``) only prints the
@@ -13,14 +15,17 @@ prompts, reads lines and writes the finished record.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from blood_companion.content import models as m
+from blood_companion.content.card_text import MAX_LINE
 from blood_companion.content.cards import (
     KIND_ORDER,
     NO,
@@ -36,11 +41,57 @@ from blood_companion.content.cards import (
     format_value,
     get_path,
     parse_value,
+    plain_message,
+    printed_forms,
 )
 from blood_companion.content.effect_text import EffectSyntaxError, free_text_effect, parse_effect
+from blood_companion.content.errors import Problem
 from blood_companion.content.loader import KINDS
 from blood_companion.content.render import render_effect
-from blood_companion.fileio import write_atomic
+from blood_companion.fileio import FileProblem, describe_mode, read_text, write_atomic
+
+# The longest line a card's text may have (an Effect, a free text, a story), typed or in an
+# import-text file: one limit, card_text.MAX_LINE (over three times the longest line of the
+# shipped pack). Parsing and checking a card then stays short and small, and its YAML stays far
+# below the loader's file cap.
+# An import-text file: three times the whole box as text (`export-text` of every kind is about
+# 75 KB). Checking a file of that size stays within seconds whatever it holds.
+MAX_CARD_FILE = 256 << 10
+
+
+# The most items one list of a card may hold (Effects, Outcome elements, costs): the shipped
+# cards hold at most three; twenty times that keeps checking and writing a card small.
+MAX_ITEMS = 64
+
+
+def too_many_items(value: Any) -> str | None:
+    """Where a card (a record or an Effect, or their JSON form) holds a list longer than
+    :data:`MAX_ITEMS`, as a sentence; None when it holds none."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", exclude_defaults=True)
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((v, f"{where}.{k}" if where else str(k)) for k, v in item.items())
+        elif isinstance(item, list):
+            if len(item) > MAX_ITEMS:
+                return f"{where or 'the card'} holds {len(item):,} items; at most {MAX_ITEMS}"
+            stack.extend((v, where) for v in item)
+    return None
+
+
+def long_line_problems(text: str, file: str) -> list[Problem]:
+    """A problem for each line of ``text`` longer than :data:`MAX_LINE` (the first five)."""
+    out: list[Problem] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if len(line) > MAX_LINE:
+            out.append(Problem(file, number, None, f"the line is {len(line):,} characters long; "
+                               f"a card's line is at most {MAX_LINE:,}"))
+            if len(out) == 5:
+                break
+    return out
+
 
 # Fields asked only when the card being replaced has them.
 UNLESS_PRINTED = {"cost", "trophies", "upgrade_cost"}
@@ -76,6 +127,13 @@ class CardSession:
             # a purchase cost is printed only on cards that are bought (the placeholder has one)
             and not (s.name in UNLESS_PRINTED and get_path(base, s.path) in (None, []))
         ]
+        # a placeholder is replaced from scratch: only where the card belongs is taken from it
+        self.fresh = base.source == "placeholder"
+        full = base_of(base)
+        self._start = (
+            {k: v for k, v in full.items() if k in STRUCTURAL or k == "id"} if self.fresh
+            else full
+        )
         self.answers: list[str] = []
         self.record: m.Record | None = None
         self._reset()
@@ -106,8 +164,10 @@ class CardSession:
             return self._confirm_card()
         spec = self.specs[self._i]
         if spec.kind != "effects":
-            default = format_value(get_path(self.base, spec.path))
             hint = "yes or no" if spec.kind == "flag" else _value_hint(spec)
+            if self.fresh:
+                return self._fresh_prompt(spec, hint)
+            default = format_value(get_path(self.base, spec.path))
             return Prompt("field", spec.label, default, hint=hint)
         typed = self._effects.get(spec.path, [])
         where = "Effect" if spec.side is None else f"{spec.side.capitalize()} side Effect"
@@ -138,6 +198,67 @@ class CardSession:
             "type it as printed; an empty line when there are no more",
         )
 
+    # A placeholder is not the card: nothing of it is taken without being shown with its value
+    # and accepted, and a symbol the owner does not confirm is absent (issue 27).
+    def _absent(self, spec: FieldSpec) -> tuple[bool, Any]:
+        """Whether the field has a value meaning "not on the card", and that value."""
+        if spec.kind == "flag":
+            return True, False
+        if spec.info.is_required():
+            return False, None
+        return True, spec.info.get_default(call_default_factory=True)
+
+    def _side_name(self, spec: FieldSpec) -> str | None:
+        """The first side (Starting, Enhanced) is printed with the card's name: its default."""
+        sides = [s.side for s in self.specs if s.side is not None]
+        if spec.name == "name" and spec.side is not None and spec.side == sides[0]:
+            name = self._values.get(("name",))
+            return str(name) if name else None
+        return None
+
+    def _fresh_prompt(self, spec: FieldSpec, hint: str | None) -> Prompt:
+        if (named := self._side_name(spec)) is not None:
+            return Prompt("field", spec.label, named, hint="Enter: the card's name")
+        before = get_path(self.base, spec.path)
+        has_absent, absent = self._absent(spec)
+        forms = printed_forms(spec)
+        if forms:
+            hint = f"as printed: {forms}"
+        if has_absent and before == absent:
+            return Prompt("field", spec.label, format_value(absent), hint=hint)
+        shown = format_value(before)
+        if len(shown) > 60:
+            shown = shown[:57].rstrip() + "…"
+        if spec.kind == "flag":
+            return Prompt("field", f"{spec.label}: yes (from the placeholder) — keep? [y/N]",
+                          None, hint="y keeps the symbol; Enter or n: the card does not show it")
+        if has_absent:
+            return Prompt(
+                "field", f"{spec.label}: {shown} (from the placeholder) — keep? [y/N]", None,
+                hint=(f"y keeps it; Enter or n: not on the card ({format_value(absent)}); or "
+                      "type what the card prints" + (f" ({forms})" if forms else "")))
+        return Prompt("field", spec.label, None,
+                      (f"The placeholder says: {shown} ('keep' takes it).",),
+                      hint=hint or "type what the card prints")
+
+    def _fresh_value(self, spec: FieldSpec, text: str) -> Any:
+        if not text and (named := self._side_name(spec)) is not None:
+            return named
+        before = get_path(self.base, spec.path)
+        has_absent, absent = self._absent(spec)
+        key = text.casefold()
+        asks_keep = not (has_absent and before == absent)
+        if key == "keep" or (asks_keep and has_absent and key in YES):
+            return before
+        if not text or (asks_keep and has_absent and key in NO and spec.kind == "flag"):
+            if has_absent:
+                return absent
+            raise AnswerError(f"{spec.label}: type what the card prints",
+                              f"'keep' takes the placeholder's: {format_value(before)}")
+        if asks_keep and has_absent and key in NO:
+            return absent
+        return parse_value(spec, text)
+
     def _confirm_card(self) -> Prompt:
         lines = list(self.summary())
         try:
@@ -160,7 +281,15 @@ class CardSession:
                 record_lines.append(f"  {where}:" if effects else f"  {where}: none")
                 record_lines.extend(f"    - {render_effect(e)}" for e in effects)
             elif spec.name != "name" or spec.side is not None:
-                value = self._values.get(spec.path, get_path(self.base, spec.path))
+                if spec.path in self._values:
+                    value = self._values[spec.path]
+                elif self.fresh:
+                    has_absent, value = self._absent(spec)
+                    if not has_absent:
+                        record_lines.append(f"  {spec.label}: (not typed yet)")
+                        continue
+                else:
+                    value = get_path(self.base, spec.path)
                 record_lines.append(f"  {spec.label}: {format_value(value)}")
         return record_lines
 
@@ -171,10 +300,17 @@ class CardSession:
         if prompt is None:
             raise AnswerError("this card is finished")
         text = text.strip()
+        if len(text) > MAX_LINE + len("Free text: "):  # (a kept free text is recorded so)
+            raise AnswerError(f"that answer is {len(text):,} characters long; a card's line is at "
+                              f"most {MAX_LINE:,}", "type it again, shorter")
         recorded = text
         if prompt.kind == "field":
             spec = self.specs[self._i]
-            if text:
+            if self.fresh:
+                value = self._fresh_value(spec, text)
+                self._check_field(spec, value)
+                self._values[spec.path] = value
+            elif text:
                 value = parse_value(spec, text)
                 self._check_field(spec, value)
                 self._values[spec.path] = value
@@ -206,6 +342,10 @@ class CardSession:
                             "table resolves it at night)",
                             exc.pointer(),
                         ) from None
+                crowded = too_many_items(effect)
+                if crowded:
+                    raise AnswerError(f"that Effect is too long: {crowded}",
+                                      "type it again as the card prints it")
                 self._failed = None
                 self._pending = effect
         elif prompt.kind == "confirm_effect":
@@ -272,12 +412,15 @@ class CardSession:
                 spec.path in self._effects or self._i > self.specs.index(spec)
             ):
                 values[spec.path] = self._effects.get(spec.path, [])
-        return build_record(self.model, base_of(self.base), values)
+        return build_record(self.model, self._start, values)
 
 
 def _value_hint(spec: FieldSpec) -> str | None:
     from blood_companion.content.cards import _choices, wants_structure
 
+    forms = printed_forms(spec)
+    if forms:
+        return f"as printed: {forms}"
     if wants_structure(spec):
         return "one line of YAML, like the default in brackets"
     choices = _choices(spec.info.annotation)
@@ -288,8 +431,10 @@ def _value_hint(spec: FieldSpec) -> str | None:
 
 def _error_text(err: Any) -> str:
     loc = ".".join(str(p) for p in err.get("loc", ()))
-    msg = str(err.get("msg", "")).removeprefix("Value error, ")
-    return f"{loc}: {msg}" if loc else msg
+    msg = plain_message(str(err.get("msg", "")))
+    if msg == "Field required":
+        msg = "not typed"
+    return f"{loc.replace('_', ' ')}: {msg}" if loc else msg
 
 
 # --------------------------------------------------------------------------- the queue
@@ -357,25 +502,66 @@ def queue(
 # --------------------------------------------------------------------------- the draft
 
 DRAFT = ".transcribe-draft.json"
+MAX_DRAFT = 1 << 20  # a card's answers; a larger file is not a draft this app wrote
+MAX_ANSWERS = 1000
+
+
+def _draft_file(overlay: Path) -> Path:
+    """The draft's path; raise FileProblem when something there is not the app's regular
+    file (a folder, a FIFO, a symlink to ``/dev/zero``): checked without opening it."""
+    path = overlay / DRAFT
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise FileProblem(path, "the transcription draft", f"cannot be read: {exc.strerror}",
+                          hint=DRAFT_HINT) from None
+    if stat.S_ISLNK(st.st_mode):
+        raise FileProblem(path, "the transcription draft", "is a symlink, not the app's file",
+                          hint=DRAFT_HINT)
+    if not stat.S_ISREG(st.st_mode):
+        raise FileProblem(path, "the transcription draft", describe_mode(st.st_mode),
+                          hint=DRAFT_HINT)
+    return path
+
+
+DRAFT_HINT = "remove it; `blood data transcribe` then starts that card again"
 
 
 def load_draft(overlay: Path) -> tuple[Card, list[str]] | None:
-    """The card left half-done (Ctrl-C, quit) and its accepted answers, if any."""
+    """The card left half-done (Ctrl-C, quit) and its accepted answers, if any. A draft that
+    does not read as one (damaged, nested, too large) is no draft; raises FileProblem when
+    the name holds something else than a regular file."""
+    path = _draft_file(overlay)
     try:
-        data = json.loads((overlay / DRAFT).read_text(encoding="utf-8"))
-        card = Card(str(data["kind"]), str(data["id"]))
-        answers = [str(a) for a in data["answers"]]
-    except (OSError, ValueError, KeyError, TypeError):
+        if path.stat().st_size > MAX_DRAFT:
+            return None  # not one this app wrote: the card starts again
+    except FileNotFoundError:
         return None
-    return card, answers
+    try:
+        data = json.loads(read_text(path, limit=MAX_DRAFT, what="the transcription draft"))
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    kind, record_id, answers = data.get("kind"), data.get("id"), data.get("answers")
+    if not (
+        isinstance(kind, str) and kind in KINDS and isinstance(record_id, str)
+        and len(record_id) <= 200 and isinstance(answers, list)
+        and len(answers) <= MAX_ANSWERS and all(isinstance(a, str) for a in answers)
+    ):
+        return None
+    return Card(kind, record_id), list(answers)
 
 
 def save_draft(overlay: Path, card: Card, answers: list[str]) -> None:
     """Keep a card's accepted answers (atomic: a crash leaves the previous draft)."""
     overlay.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"kind": card.kind, "id": card.id, "answers": answers}, ensure_ascii=False)
-    write_atomic(overlay / DRAFT, text.encode("utf-8"))
+    # Lone surrogates (bytes that were not UTF-8) are refused where typed; never a crash here.
+    write_atomic(_draft_file(overlay), text.encode("utf-8", "replace"))
 
 
 def clear_draft(overlay: Path) -> None:
-    (overlay / DRAFT).unlink(missing_ok=True)
+    _draft_file(overlay).unlink(missing_ok=True)

@@ -1,7 +1,10 @@
 """Actions: every change to a campaign is one small pydantic value applied by the engine.
 
-* Each action class has a unique ``type`` literal; :func:`action_adapter` builds the
-  discriminated union of every registered class, :func:`parse_action` reads one from JSON.
+* Each action class has a unique ``type`` literal; :func:`parse_action` reads one from JSON by
+  that ``type``: it looks the class up and validates only that class (building the schema of
+  one action, not of the union of every action: issue 29). :func:`action_adapter` builds that
+  discriminated union, for whoever needs all of them (and for the words of a refusal, which
+  stay those of the union).
 * :func:`apply` runs one action on a state with a :class:`Context` whose :class:`Chance` answers
   every shuffle, draw and die roll: fresh from the specified generator (seeded by the campaign
   seed and the action's position in the log) when a step is recorded, or from the outcomes
@@ -11,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -133,20 +137,44 @@ def action_adapter() -> TypeAdapter[Any]:
 
 
 def action_types() -> dict[str, type[Action]]:
+    return dict(_registry())
+
+
+@cache
+def _registry() -> dict[str, type[Action]]:
+    """Every action class by its ``type`` (the action modules imported once)."""
     _import_action_modules()
-    return dict(_REGISTRY)
+    return _REGISTRY
 
 
 def parse_action(data: dict[str, Any] | str) -> Action:
-    """An action from its JSON form; raises RuleError for an unknown or malformed action."""
-    adapter = action_adapter()
+    """An action from its JSON form; raises RuleError for an unknown or malformed action.
+
+    Validates only the class its ``type`` names, as the discriminated union of every action
+    would (same object, same error words: the union itself answers what no class takes)."""
+    raw: Any = data
+    if isinstance(data, str):
+        try:
+            raw = json.loads(data)
+        except ValueError:
+            raw = None
+    tag = raw.get("type") if isinstance(raw, dict) else None
+    cls = None
+    if isinstance(tag, str):  # a class already imported, else after importing every one
+        cls = _REGISTRY.get(tag) or _registry().get(tag)
     try:
+        if cls is None:  # not an object, no `type`, an unknown one: the union's own refusal
+            adapter = action_adapter()
+            if isinstance(data, str):
+                return adapter.validate_json(data)
+            return adapter.validate_python(data)
         if isinstance(data, str):
-            return adapter.validate_json(data)
-        return adapter.validate_python(data)
+            return cls.model_validate_json(data)
+        return cls.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        loc = ".".join(str(x) for x in err["loc"])
+        where = err["loc"] if cls is None else (tag, *err["loc"])  # the union names the tag
+        loc = ".".join(str(x) for x in where)
         raise RuleError(f"malformed action ({loc}: {err['msg']})") from exc
 
 

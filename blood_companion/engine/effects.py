@@ -9,12 +9,14 @@ Rulebook sections: "Wounds" (Wounding a Trouper / a Nemesis / a Minion), "Threat
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.narrate import job_ref
+from blood_companion.engine.narrate import job_ref, summon_tile
 from blood_companion.engine.night_setup import draw
 from blood_companion.engine.night_state import (
     EnemyJob,
@@ -144,12 +146,6 @@ def fatigue(state: CampaignState, catalog: Catalog) -> tuple[list[int], list[int
 # --------------------------------------------------------------------------- Troupers
 
 
-def usable_vigor(t: TrouperState, tokens: int) -> int:
-    """Vigor tokens face up and without a Bite. The app places Bites on depleted tokens first
-    (the placement that keeps the most Vigor usable; players choose, "Elements - Symbols")."""
-    return max(0, tokens - max(t.vigor_depleted, t.bites))
-
-
 def wound_trouper(
     state: CampaignState, catalog: Catalog, i: int, rng: Chance, n: int = 1
 ) -> CampaignState:
@@ -220,15 +216,52 @@ def wound_count(t: TrouperState) -> int:
 
 
 def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> CampaignState:
-    """A Bite token goes on a Vigor token; with every Vigor token bitten, no more Bites."""
+    """ "Bite": each Bite token covers one Vigor token without a Bite, Available or Depleted, the
+    player's choice (engine/vigor.py). Where the board leaves a choice the table is asked
+    (``bite_placement``: or the Bites go on Depleted tokens first); Bites still waiting for
+    that answer join it. With every token covered, no more Bites are placed."""
     tokens = catalog.config.vigor_tokens
-    for _ in range(n):
-        t = state.troupers[i]
-        if t.bites >= tokens:
-            state = log(state, "all_bitten", who=tid(state, i))
-            break
-        state = with_trouper(state, i, bites=t.bites + 1)
-        state = log(state, "bite", who=tid(state, i), n=t.bites + 1)
+    t = state.troupers[i]
+    pending = list(state.night.pending) if state.night is not None else []
+    waiting = next((k for k, q in enumerate(pending) if q.kind == "bite" and q.trouper == i),
+                   None)
+    asked = pending[waiting].n if waiting is not None else 0
+    placed = max(0, min(n, vigor.layout(t, tokens).uncovered - asked))
+    options = vigor.bite_options(t, tokens, asked + placed)
+    ask = len(options) > 1 and catalog.config.bite_placement == "ask" and state.night is not None
+    if waiting is not None or ask:
+        who = name_of(state, catalog, i)
+        question = Question(
+            kind="bite",
+            prompt=f"{who} gets {asked + placed} Bite(s): on which Vigor token(s), Available or "
+            "Depleted?",
+            trouper=i,
+            candidates=[i],
+            n=asked + placed,
+        )
+        if waiting is None:
+            pending.append(question)
+        else:
+            pending[waiting] = question
+        state = with_night(state, pending=pending)
+    else:
+        state = place_bites(state, catalog, i, options[-1], placed - options[-1])
+    if placed < n:
+        state = log(state, "all_bitten", who=tid(state, i))
+    return state
+
+
+def place_bites(
+    state: CampaignState, catalog: Catalog, i: int, on_depleted: int, on_available: int
+) -> CampaignState:
+    """New Bites on Trouper ``i``'s uncovered Vigor tokens, so many on each side (each told
+    to the table)."""
+    before = state.troupers[i]
+    t = vigor.bite(before, catalog.config.vigor_tokens, on_available, on_depleted)
+    state = with_trouper(state, i, bites=t.bites, bites_on_depleted=t.bites_on_depleted)
+    sides = ["depleted"] * on_depleted + ["available"] * on_available
+    for k, side in enumerate(sides):
+        state = log(state, "bite", who=tid(state, i), n=before.bites + k + 1, on=side)
     return state
 
 
@@ -590,10 +623,14 @@ def wound_minion(state: CampaignState, catalog: Catalog, space: str, n: int = 1)
 
 
 def summon(
-    state: CampaignState, catalog: Catalog, rng: Chance, minion_type: str | None
+    state: CampaignState, catalog: Catalog, rng: Chance, minion_type: str | None,
+    place: Mapping[str, str] | None = None,
 ) -> CampaignState:
     """ "Summon": a random unused Minion card (of the type when one is left, else any) on the
-    first free Minion space in Flow order; ignored when no space is free."""
+    first free Minion space in Flow order; ignored when no space is free. Its Miniature goes
+    on the Tile the Effect names (``place``: ``{"distance": "2", "src": id}``, a Tile at that
+    Distance from the Effect's source, or ``{"who": trouper id}``, the Tile of the Trouper the
+    Effect targets), else on the Nemesis's Tile."""
     night = night_of(state)
     used = {s.minion for s in night.minions}
     taken = {s.space for s in night.minions}
@@ -612,8 +649,10 @@ def summon(
         mid = named_draw(
             rng, catalog, "minions", sorted(pool),
             f"Summon: draw a Minion card at random{kind} among those not in play; it goes on "
-            f"Minion space {free[0]} and its Miniature on the Nemesis's Tile. Which card is it?",
+            f"Minion space {free[0]} and its Miniature on {summon_tile(catalog, place)}. Which "
+            "card is it?",
         )
     slot = MinionSlot(space=free[0], minion=mid, summoned=True, alive=1)
     state = with_night(state, minions=[*night.minions, slot])
-    return log(state, "summon", minion=mid, space=free[0])
+    return log(state, "summon", minion=mid, space=free[0], **dict(place or {}))
+

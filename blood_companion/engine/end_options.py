@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import endgame as eg
+from blood_companion.engine import leader
 from blood_companion.engine.legal import VIEWS, Ask, Next, Option, Pick, register_askers
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.engine.table import at_table
@@ -84,8 +85,8 @@ def _end_asker(
         turn = len(rw.tactics_taken) % max(1, len(state.troupers)) if rw else 0
         art = str(option.fields.get("art"))
         picks, default = art_picks(state, catalog, art, first=turn)
-        return Ask("trouper", f"Who takes the top {art} card into their Personal Reserve?",
-                   picks, default=default)
+        return Ask("trouper", f"Who takes the top {art} card into their Personal Reserve? "
+                   f"({leader.settles(state, catalog)})", picks, default=default)
     if need == "resource":
         return Ask("resource", "Which Resource do the Triumphs give?",
                    tuple(Pick(str(i + 1), r.capitalize(), r)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
+from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import Bonus, Question
@@ -142,9 +143,7 @@ class Payment:
 
 
 def _check_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
-    have = fx.usable_vigor(s.troupers[t], cat.config.vigor_tokens)
-    if have < cost.n:
-        raise RuleError(f"{fx.name_of(s, cat, t)} has {have} usable Vigor; the Cost is {cost.n}")
+    vigor.check_deplete(s.troupers[t], cat.config.vigor_tokens, cost.n, fx.name_of(s, cat, t))
 
 
 def _check_discard(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
@@ -171,7 +170,8 @@ def _check_sacrifice(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Pa
 
 def _pay_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
                ) -> CampaignState:
-    return fx.with_trouper(s, t, vigor_depleted=s.troupers[t].vigor_depleted + cost.n)
+    paid = vigor.deplete(s.troupers[t], cat.config.vigor_tokens, cost.n, fx.name_of(s, cat, t))
+    return fx.with_trouper(s, t, vigor_depleted=paid.vigor_depleted)
 
 
 def _pay_discard(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
@@ -181,7 +181,8 @@ def _pay_discard(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Paymen
 
 def _pay_bite(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
               ) -> CampaignState:
-    return fx.with_trouper(s, t, bites=s.troupers[t].bites - cost.n)
+    left = vigor.remove_bites(s.troupers[t], cat.config.vigor_tokens, cost.n)
+    return fx.with_trouper(s, t, bites=left.bites, bites_on_depleted=left.bites_on_depleted)
 
 
 def _pay_item(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
@@ -358,7 +359,14 @@ def _threat(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 
 
 def _summon(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    return fx.summon(s, a.catalog, a.chance, o.minion_type)
+    """ "Summon": the Miniature goes on the Tile the Effect names (the Tile Target's Distance
+    from the source, or the targeted Trouper's Tile); with no such Tile, the Nemesis's."""
+    place: dict[str, str] | None = None
+    if a.enemy and a.target is not None:
+        place = {"who": fx.tid(s, a.target)}
+    elif a.tile is not None:
+        place = {"distance": a.tile, "src": a.source}
+    return fx.summon(s, a.catalog, a.chance, o.minion_type, place)
 
 
 def _gain(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
@@ -371,7 +379,9 @@ def _gain(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 def _place_token(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     """ "Trouper Tokens": a Trap or Whisper of the acting player's colour goes on a Tile without
     one of their Intact tokens of that type. On a Tile with one of their Consumed ones, that one
-    turns Intact (``token_flip``); with the supply empty, one of theirs moves from the Map."""
+    turns Intact (``token_flip``); with the supply empty, one of theirs moves from the Map, an
+    Intact or a Consumed one, the player's choice ("Placing a Trap or Whisper Token"): asked
+    when both are on the Map."""
     kind = "traps" if o.kind == "place_trap" else "whispers"
     t = s.trouper_index(a.source)
     tok = getattr(s.troupers[t], kind)
@@ -382,15 +392,39 @@ def _place_token(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     elif tok.supply:
         new, how = tok.model_copy(update={"supply": tok.supply - 1,
                                           "intact": tok.intact + 1}), "token_placed"
-    elif tok.consumed:
-        new, how = tok.model_copy(update={"consumed": tok.consumed - 1,
-                                          "intact": tok.intact + 1}), "token_moved_consumed"
-    elif tok.intact:
-        new, how = tok, "token_moved_intact"
+    elif tok.consumed and tok.intact:
+        word = "Trap" if kind == "traps" else "Whisper"
+        question = Question(
+            kind="token",
+            prompt=f"{fx.name_of(s, a.catalog, t)} has no {word} token left in their Reserve: "
+            f"which of their {word} tokens on the Map moves, an Intact or a Consumed one?",
+            trouper=t,
+            candidates=[t],
+            n=1,
+            about=kind,
+        )
+        return fx.with_night(s, pending=[*fx.night_of(s).pending, question])
+    elif tok.consumed or tok.intact:
+        return move_token(s, t, kind, "consumed" if tok.consumed else "intact")
     else:  # pragma: no cover - eight tokens are always somewhere
         return fx.log(s, "token_none", who=who, token=kind)
     s = fx.with_trouper(s, t, **{kind: new})
     return fx.log(s, how, who=who, token=kind, supply=new.supply)
+
+
+def move_token(s: CampaignState, t: int, kind: str, side: str) -> CampaignState:
+    """One of Trouper ``t``'s ``kind`` tokens ("traps", "whispers") on the Map, of ``side``
+    ("intact", "consumed"), moves to the Tile an Effect places a token on, Intact side up.
+    Raises RuleError without such a token."""
+    tok = getattr(s.troupers[t], kind)
+    if side not in ("intact", "consumed") or not getattr(tok, side):
+        raise RuleError(f"no {side} token of that kind on the Map",
+                        hint="answer intact or consumed")
+    new = tok
+    if side == "consumed":
+        new = tok.model_copy(update={"consumed": tok.consumed - 1, "intact": tok.intact + 1})
+    s = fx.with_trouper(s, t, **{kind: new})
+    return fx.log(s, f"token_moved_{side}", who=fx.tid(s, t), token=kind, supply=new.supply)
 
 
 def _consume_trap(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:

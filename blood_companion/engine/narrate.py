@@ -73,7 +73,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "summon_no_space": "Summon ignored: no Minion space is free",
     "summon_no_card": "Summon ignored: no Minion card is left",
-    "summon": "Summon: {minion} on space {space} - place its Miniature on the Nemesis's Tile",
+    "summon": "Summon: {minion} on space {space} - place its Miniature on {tile}",
     # Enemy cards
     "job_resolved": "{job}: resolved (Resolved token)",
     "check_holds": "{job} is a Check card and its condition holds: {check}",
@@ -133,6 +133,8 @@ TEMPLATES: dict[str, str] = {
     "token_none": "{who} has no {token} token to place",
     "token_none_intact": "{who} has no Intact {token} on the Map to consume",
     "enemy_condition_fails": "{job}: its Condition does not hold, the Effect is skipped",
+    "weakness_applies": "{card} ({side} Weakness) helps this attack: {effect}",
+    "weakness_not_now": "{card} ({side} Weakness): its Condition does not hold for this attack",
     "weakness_trophy": "{card}: the players win a Nemesis Trophy token of {nemesis}",
     "weakness_trophy_capped": (
         "{card}: the Trophy is earned, but the box holds no more Nemesis Trophy tokens of "
@@ -153,6 +155,7 @@ TEMPLATES: dict[str, str] = {
     "move": "MOVE {who}: {outcome}",
     "own_outcome": "{who}: {outcome}",
     "attacks": "{who} attacks {card} ({where}): {defense} Defense {need}",
+    "attack_elements": "{who}'s {total} Triumph(s): {landed}",
     "plays": "{who} plays {card} on Chain space {space}{tags}",
     "rests": "{who} Rests (a face-down card on Chain space {space})",
     "card_text": "{card}: {effect}",
@@ -167,11 +170,20 @@ TEMPLATES: dict[str, str] = {
 # The sentence of an event when it carries this extra argument (a card the app drew from a
 # deck it holds, named so the players take that one: engine/table.py).
 WITH_ARG: dict[tuple[str, str], str] = {
+    ("minions_order", "leader"): (
+        "{minion} ({space}): its {n} Miniatures act one at a time, in the order the players "
+        "agree on ({leader} holds the Leader token and settles a disagreement); each question "
+        "names the Miniature that acts"
+    ),
     ("wound", "card"): (
         "{who} suffers a Wound: take {card} from your deck and put it on your Wounds space "
         "({n} Wound cards)"
     ),
     ("draws", "cards"): "{who} draws {n}: take {cards} from your deck into your hand",
+    ("bite", "on"): (
+        "{who} gets a Bite ({n}): lay a Bite token on one of their {on} Vigor tokens without one"
+    ),
+    ("attacks", "needs"): "{who} attacks {card} ({where}): {needs}",
     ("nemesis_wound", "card"): (
         "{nemesis} suffers a Wound on the {side} ({n} there): {card} goes in the Wounds space "
         "of that side"
@@ -360,7 +372,32 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
         return "Trap" if v == "traps" else "Whisper"
     if key == "defense":
         return str(v).capitalize()
+    if key == "tile":
+        return summon_tile(catalog, args)
+    if key == "needs" and isinstance(v, Mapping):  # each attack kind against its own Defense
+        return ", ".join(f"{str(k).capitalize()} Defense {n}" for k, n in v.items())
+    if key == "landed":
+        needs = args.get("needs") or {}
+        return ", ".join(
+            f"the {str(k).capitalize()} Attack "
+            + ("lands" if k in (v or []) else f"misses ({n} needed)")
+            for k, n in needs.items()
+        )
     return "" if v is None else str(v)
+
+
+def summon_tile(catalog: Catalog, place: Mapping[str, Any] | None) -> str:
+    """Where a summoned Minion's Miniature goes ("Summon"): the Tile of the Trouper the Effect
+    targets (``who``), a Tile at the Effect's Distance from its source (``distance``, ``src``),
+    else the Nemesis's Tile."""
+    if place and place.get("who"):
+        return f"the Tile of {trouper_name(catalog, place['who'])}"
+    if place and place.get("distance"):
+        src = record_name(catalog, place.get("src", ""))
+        if place["distance"] in ("any", "area"):
+            return f"the Tile {src}'s Effect names (Leader's Rule picks it)"
+        return f"a Tile at Distance {place['distance']} from {src} (Leader's Rule picks it)"
+    return "the Nemesis's Tile"
 
 
 def _listing(items: list[str]) -> str:
@@ -420,6 +457,15 @@ MOVES = {
 }
 
 
+# "Nemesis Movement": the Nemesis's Front turns toward each Tile side it crosses (toward a
+# target: the side on the shortest path), except in an Escape, which keeps its facing; on each
+# Tile it enters it stands in the center with the Troupers there in front of its Front.
+NEMESIS_TURNS = ("; before leaving each Tile, turn its Front toward the side of the Tile it "
+                 "crosses{target}")
+NEMESIS_ENTERS = ("; on each Tile it enters, set it in the center and place every Trouper on "
+                  "that Tile in front of its Front (Leader's Rule for any doubt)")
+
+
 def miniature_name(catalog: Catalog, ref: Mapping[str, Any] | None) -> str:
     """A Miniature on the Map: a Trouper, the Nemesis, a Minion (with its space)."""
     if not ref:
@@ -443,9 +489,17 @@ def movement_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
     kind = str(args.get("move", "move"))
     template = MOVES.get(kind, MOVES["move"])
     toward = args.get("toward")
-    return template.format(
+    text = template.format(
         mover=miniature_name(catalog, args.get("mover")),
         by=miniature_name(catalog, args.get("by")) if args.get("by") else "its source",
         n=args.get("n") or 1,
         toward=f" toward {miniature_name(catalog, toward)}" if toward else "",
     )
+    mover = args.get("mover") or {}
+    if isinstance(catalog.find(str(mover.get("card", ""))), m.Nemesis):
+        if kind != "escape":
+            aim = (" (the side on the shortest path to its target)"
+                   if toward or kind == "attract" else "")
+            text += NEMESIS_TURNS.format(target=aim)
+        text += NEMESIS_ENTERS
+    return text

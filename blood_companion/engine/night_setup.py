@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import ChainSlot, MinionSlot, NightState
@@ -126,14 +127,13 @@ def setup_night(
                 item = catalog.item(slot.item)
                 if item is not None and item.category not in gear:
                     gear[item.category] = slot.item
-        fresh = t.model_copy(
+        fresh = vigor.refreshed(t).model_copy(
             update={
                 "draw_pile": pile,
                 "hand": [],
                 "discard": [],
                 "wounds": [],
                 "unmarked_wounds": 0,
-                "vigor_depleted": 0,
                 "exhausted": False,
                 "knocked_out": False,
                 "equipped": gear,

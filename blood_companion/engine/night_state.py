@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 NightPhase = Literal[
     "beginning_of_night",
@@ -40,6 +46,18 @@ class ChainSlot(NightModel):
     face_down: bool = False  # an Event solved (turned face down) or a Rest card
     supports_used: list[int] = Field(default_factory=list)  # Support effects with a Cube
     quick_used: list[int] = Field(default_factory=list)  # Quick Effects already resolved
+    # The 0-based Chain space it lies on when that is not its place in the list (an Event kept
+    # beside a gap, engine/chain.py); None: its place in the list, as in every older save.
+    space: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Without a gap a card has the shape it had before `space` existed, so the hashes of
+        # older saves (which rebuilding and verifying them check) do not change.
+        data: dict[str, Any] = handler(self)
+        if self.space is None:
+            data.pop("space", None)
+        return data
 
 
 class ReactionSlot(NightModel):
@@ -83,12 +101,16 @@ class Question(NightModel):
     * ``wound``: ``n`` cards of ``trouper``'s hand take Wounds (no deck or discard pile left);
     * ``confirm``: does what only the Map (or the table) shows hold? (a Condition in words, a
       Weakness's Trophy);
-    * ``order``: in which order the players resolve the timed Effects of ``cards``.
+    * ``order``: in which order the players resolve the timed Effects of ``cards``;
+    * ``bite``: ``trouper``'s ``n`` new Bites, each on an Available or a Depleted Vigor token
+      (answer: one side per Bite);
+    * ``token``: ``trouper``'s Reserve has no ``about`` token ("traps", "whispers") left: the
+      one moved from the Map is an Intact or a Consumed one (answer: one side).
     """
 
     kind: Literal[
         "in_range", "closest", "farthest", "leader", "test", "discard", "wound", "confirm",
-        "order",
+        "order", "bite", "token",
     ]
     prompt: str
     candidates: list[int] = Field(default_factory=list)
@@ -99,6 +121,9 @@ class Question(NightModel):
     n: int = 0
     cards: list[str] = Field(default_factory=list)  # "order": the cards whose Effects wait
     about: str = ""  # what a "confirm" question decides ("weakness:front": a Trophy)
+    # The queued EnemyJob (its ``id``) whose Effect asked it; 0 when no job did (a discard, a
+    # Trophy, an order) or in a save from before job ids, where the front job asked it.
+    job: int = 0
 
 
 class EnemyJob(NightModel):
@@ -106,8 +131,14 @@ class EnemyJob(NightModel):
 
     ``source``: ``reaction`` (a Reaction card on the Line, ``slot`` its index), ``minion`` (one
     Miniature of the Minion card on ``space``), ``skill`` (a Nemesis Skill, ``effects`` names
-    which) or ``weakness`` (a Weakness card's Effects)."""
+    which) or ``weakness`` (a Weakness card's Effects).
 
+    ``id`` names the job in the queue, so the engine always advances the job it is resolving,
+    whatever was queued in front of it meanwhile (an Interruption revealed by its Threat).
+    Several rules queue jobs; the queue runner (``engine/night/enemy.py``, :func:`number_jobs`)
+    numbers each one still at 0 before it resolves anything (saves from before ids included)."""
+
+    id: int = 0
     source: Literal["reaction", "minion", "skill", "weakness", "trouper", "event"]
     card: str
     label: str

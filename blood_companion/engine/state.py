@@ -10,7 +10,14 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
@@ -79,12 +86,25 @@ class TrouperState(StateModel):
     unmarked_wounds: int = Field(default=0, ge=0)  # Wounds no card could mark (no deck left)
     traps: Tokens = Tokens()
     whispers: Tokens = Tokens()
-    vigor_depleted: int = Field(default=0, ge=0)
+    vigor_depleted: int = Field(default=0, ge=0)  # Vigor tokens Depleted side up
+    bites_on_depleted: int = Field(default=0, ge=0)  # Bites lying on Depleted tokens (vigor.py)
     exhausted: bool = False
     knocked_out: bool = False
     equipped: dict[str, str] = Field(default_factory=dict)  # category -> item id
     depleted_items: list[str] = Field(default_factory=list)
     rested_this_turn: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bites_on_depleted(cls, data: Any) -> Any:
+        """Saves written before ``bites_on_depleted`` kept only the counts; their Bites are read
+        as lying on the Depleted tokens first (the reading the app used then, which keeps the
+        same Vigor usable; docs/rules-decisions.md, "Bites on Vigor tokens")."""
+        if isinstance(data, dict) and "bites_on_depleted" not in data:
+            bites, down = data.get("bites", 0), data.get("vigor_depleted", 0)
+            if isinstance(bites, int) and isinstance(down, int):
+                data = {**data, "bites_on_depleted": max(0, min(bites, down))}
+        return data
 
     def recovered(self) -> TrouperState:
         """The board put away as the Day's Recovery puts it ("Show", Recovery; also a
@@ -93,6 +113,7 @@ class TrouperState(StateModel):
         return self.model_copy(
             update={
                 "vigor_depleted": 0,
+                "bites_on_depleted": 0,  # every token Available, the Bites back on them
                 "insanity": 0,
                 "draw_pile": [],
                 "hand": [],

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from blood_companion.engine import chain as ch
 from blood_companion.engine import narrate
 from blood_companion.engine.legal import Ask, Pick
 from blood_companion.engine.plain import fields_sentence, listing
@@ -128,9 +129,10 @@ def _chain_card(state: CampaignState | None, catalog: Catalog | None, space: Any
         k = int(space) - 1
     except (TypeError, ValueError):
         return name(catalog, space)
-    if state is None or state.night is None or not 0 <= k < len(state.night.chain):
+    at = None if state is None or state.night is None else ch.index_at(state.night.chain, k + 1)
+    if state is None or state.night is None or at is None:
         return f"the card on Chain space {space}"
-    return name(catalog, state.night.chain[k].card)
+    return name(catalog, state.night.chain[at].card)
 
 
 def _actor(state: CampaignState | None, catalog: Catalog | None) -> str:
@@ -247,7 +249,11 @@ def _quick(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
 
 def _support(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
     actor = _actor(s, c) or "The Active Trouper"
-    return f"{actor} uses the Support of {_chain_card(s, c, a.slot)} (Chain space {a.slot})"
+    aim = f" on {_target(c, s, a.target)}" if a.target else ""
+    side = f" ({SIDE_WORDS.get(str(a.side), a.side)})" if a.side else ""
+    test = _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
+    return (f"{actor} uses the Support of {_chain_card(s, c, a.slot)} (Chain space {a.slot})"
+            f"{aim}{side}{test}")
 
 
 def _event(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
@@ -471,9 +477,34 @@ def dusk_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
                    f"its {n} Miniature(s) on the {space} Tiles, one per Tile.")
     if day.events:
         out.append("Event cards on the Chain from the left: " + names(catalog, day.events) + ".")
+    out.append(scenic_line(catalog, day.events))
     out.append("The Threat token on the first space of the Threat track; Resolved tokens and "
                "Cubes beside the Night Board.")
     return out
+
+
+def scenic_line(catalog: Catalog, events: Iterable[str]) -> str:
+    """The Scenic Elements the Event cards name, on their Tiles, and which Tiles that makes
+    Impassable ("Scenic Elements", "Impassability"; ``unnamed_scenic_tiles`` for the rest)."""
+    from blood_companion.engine.day.dusk import scenic_elements  # the Day imports this module
+
+    placed = []
+    for s in scenic_elements(catalog, list(events)):
+        where = {"L": "the L Tile", "S": "an S Tile"}.get(
+            s["tile"] or "", "its Scenic Element Tile (L or S, as the Event card shows)")
+        placed.append(f"the {s['name']} on {where} (for {s['event_name']})")
+    if catalog.config.unnamed_scenic_tiles == "impassable":
+        rest = ("a Scenic Element of that size of your choice, Impassable too" if placed else
+                "a Scenic Element of that size of your choice; those Tiles are Impassable (no "
+                "Miniature enters them; Fly may pass over)")
+    else:
+        rest = "nothing: they are ordinary Tiles"
+    if not placed:
+        return ("Scenic Elements: no Event card on the Chain names one; every L and S Tile "
+                f"takes {rest}.")
+    return ("Scenic Elements the Event cards name: " + "; ".join(placed) + ". Their Tiles are "
+            "Impassable (no Miniature enters them; Fly may pass over). The other L and S Tiles "
+            f"take {rest}.")
 
 
 def night_checklist(state: CampaignState, catalog: Catalog) -> list[str]:

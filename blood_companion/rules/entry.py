@@ -138,6 +138,38 @@ def _paragraphs(text: str) -> str:
     return "\n\n".join(p for p in paras if p)
 
 
+ID_PATTERN = "^[a-z0-9][a-z0-9-]{0,63}$"  # what _valid_id takes
+
+
+def json_schema() -> dict[str, object]:
+    """The JSON Schema of a rules file (``data/rules/*.yaml``: a list of entries), from the same
+    tables :func:`check_raw` reads, so an editor checks an entry as the loader does.
+    (``check_raw`` also takes a bare number in ``aliases`` and ``tags`` as text; so does this.)"""
+    text = {"type": "string", "minLength": 1, "pattern": "\\S"}
+    words = {"type": "array", "items": {"type": "string", "minLength": 1}}
+    loose = {"type": "array", "items": {"anyOf": [{"type": "string", "minLength": 1},
+                                                  {"type": "number"}]}}
+    props: dict[str, object] = {key: text for key in REQUIRED}
+    props["id"] = {"type": "string", "pattern": ID_PATTERN}
+    props["kind"] = {"enum": list(KINDS)}
+    props["source"] = {"enum": list(SOURCES)}
+    for key in LIST_FIELDS:
+        props[key] = loose if key in ("aliases", "tags") else words
+    entry = {
+        "type": "object",
+        "properties": props,
+        "required": list(REQUIRED),
+        "additionalProperties": False,
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Blood Companion rules",
+        "$defs": {"RuleEntry": entry},
+        "type": ["array", "null"],  # an empty file has no entries
+        "items": {"$ref": "#/$defs/RuleEntry"},
+    }
+
+
 def _valid_id(ident: str) -> bool:
     allowed = set("abcdefghijklmnopqrstuvwxyz0123456789-")
     return bool(ident) and ident[0].isalnum() and set(ident) <= allowed and len(ident) <= 64

@@ -200,5 +200,5 @@ def _write_cache(path: str, data: dict) -> None:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         remove_stale_tmp(os.path.dirname(path))  # partial files of a killed process
         write_atomic(path, marshal.dumps(data))
-    except (OSError, ValueError):
+    except (OSError, ValueError, FileProblem):
         pass  # a read-only cache folder only costs speed

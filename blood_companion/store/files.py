@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from blood_companion.engine.upcast import STATE_SCHEMA
+from blood_companion.fileio import remove_stale_tmp
 from blood_companion.store import saves, schema
 from blood_companion.store.docs import ROW_COLUMNS, Row, now
 from blood_companion.store.errors import CampaignExists, StoreError
@@ -55,6 +56,10 @@ def build_file(
     """
     saves.ensure_dir(saves_dir)
     path = saves.save_path(saves_dir, name)
+    if install and not replace:  # the one name check of `campaign new` and `import`
+        refuse_existing(saves_dir, name, path)
+    # The temporary saves of killed processes (``.NAME.PID.tmp``, PID gone) are removed.
+    remove_stale_tmp(saves_dir, prefix=".")
     tmp = saves_dir / f".{name}.{os.getpid()}.tmp"
     with contextlib.suppress(OSError):
         tmp.unlink()

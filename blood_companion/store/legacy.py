@@ -129,11 +129,11 @@ class _V1View:
 # rebuilt state with what 0.1.0 recorded, so a step the rules still play the same way matches.
 _V1_NIGHT = ("activated", "rest_exhaust", "weakness_trophies")
 _V1_PARTS = {
-    "queue": ("miniature", "miniatures", "confirmed", "owner"),
-    "pending": ("about", "cards"),
+    "queue": ("miniature", "miniatures", "confirmed", "owner", "id"),
+    "pending": ("about", "cards", "job"),
     "chain": ("quick_used",),
 }
-_V1_TROUPER = ("traps", "whispers", "unmarked_wounds")
+_V1_TROUPER = ("traps", "whispers", "unmarked_wounds", "bites_on_depleted")
 
 
 def _v1_shape(doc: Doc) -> Doc:

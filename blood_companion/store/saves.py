@@ -272,7 +272,7 @@ def write_last_used(saves_dir: Path, name: str) -> None:
     """Remember `name` as the campaign used last (atomic replace; failures only cost comfort)."""
     if read_last_used(saves_dir) == name:
         return
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, FileProblem):  # a link or a folder there: not ours
         write_atomic(saves_dir / LAST_USED, (name + "\n").encode("utf-8"))
 
 

@@ -131,35 +131,20 @@ class _Doc(_Strict):
 
 
 def export_campaign(store: CampaignStore, file: Path, *, force: bool = False) -> Path:
-    """Write the campaign as readable JSON to `file` (atomic). Refuses to overwrite unless
-    `force`, and refuses any file inside the saves folder (it could replace a save)."""
-    try:
-        inside = file.resolve().is_relative_to(store.saves_dir.resolve())
-    except OSError:
-        inside = False
-    if inside:
-        raise StoreError(
-            f"{file} is inside the saves folder {store.saves_dir}; an export there could "
-            "replace a save",
-            hint="export to another folder, e.g. `blood campaign export ~/tuesday.json`",
-        )
-    if file.exists() and not force:
-        raise StoreError(f"{file} already exists", hint="add --force to overwrite it")
-    if file.exists() and not file.is_file():
-        raise StoreError(f"{file} is not a regular file")
-    doc = store.export_doc()
-    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
-    tmp = file.with_name(f".{file.name[:100]}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, file)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        if exc.errno in (28, 27):
-            raise StoreError(f"the disk is full: {file} was not written",
-                             hint="free some space and run the command again") from None
-        raise StoreError(f"cannot write {file}: {exc.strerror}") from None
+    """Write the campaign as readable JSON to `file` through the one file writer
+    (:func:`blood_companion.fileio.write_file`: atomic, never a save, a link or a file inside
+    the saves folder, over an existing file only with `force`). Raises StoreError."""
+    from blood_companion.fileio import FileProblem, write_file
+
+    try:  # refused before the export is built (a large campaign takes a while)
+        write_file(file, b"", what="the export file", force=force, saves_dir=store.saves_dir,
+                   check_only=True)
+        doc = store.export_doc()
+        text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        write_file(file, text.encode("utf-8"), what="the export file", force=force,
+                   saves_dir=store.saves_dir)
+    except FileProblem as exc:
+        raise StoreError(exc.message, hint=exc.hint) from None
     return file
 
 

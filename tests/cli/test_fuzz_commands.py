@@ -78,6 +78,9 @@ WRITES = {("campaign", "export"): "file", ("data", "schema"): "--out"}
 SAVES_LAYOUT = (".backups", ".cache", ".last-campaign")
 CAMPAIGNS = ["demo", "room #2 50%"]
 OTHER_SAVES = ["../games?y"]  # relative to the working folder: the test's root
+# Options that make a command run until Ctrl-C (a server): the command is fuzzed without them
+# (tests/cli/test_board_serve.py tests the server's own bad input).
+UNTIL_INTERRUPTED = {("board", "--serve")}
 
 
 def _commands() -> list[tuple[tuple[str, ...], Any]]:
@@ -106,6 +109,8 @@ def invocations(draw: st.DrawFn) -> tuple[list[str], list[tuple[str, str]]]:
     args = list(path)
     writes: list[tuple[str, str]] = []
     for param in cmd.params:
+        if (*path, param.opts[0]) in UNTIL_INTERRUPTED:
+            continue
         flag = getattr(param, "is_flag", False) or param.opts[0] == "--json"
         if flag:
             if draw(st.booleans()):

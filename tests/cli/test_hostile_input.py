@@ -471,7 +471,8 @@ def test_14_a_short_excerpt_of_a_file_in_a_message(blood: Any, tmp_path: Path) -
     (overlay / "troupers.yaml").symlink_to(secret)
     r = blood("data", "validate", str(overlay))
     assert r.code == 1 and "expected a list of records" in r.err
-    assert "user0:x" in r.err and "user3:" not in r.err and len(r.err) < 600
+    # Issue 24 (item 10): not even the first line of a file that is not the app's YAML.
+    assert "user0" not in r.err and "/bin/sh" not in r.err and len(r.err) < 600
 
 
 # ---------------------------------------------------------------------- 15: blood play prompts

@@ -344,7 +344,7 @@ def test_quit_and_interrupt_keep_every_answer(
 def test_undo_at_a_cards_first_question_reopens_the_last_card(
     overlay: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    card_one = ["Drop In", "", "", "", "", "Target: Self. Outcome: Step 1.", "", "", ""]
+    card_one = ["Drop In", "keep", "keep", "", "", "Target: Self. Outcome: Step 1.", "", "", ""]
     answers = [*card_one, "undo", "undo", "", "quit"]
     code, out, err = transcribe(monkeypatch, capsys, answers, "starting_tactics", "zora-t01",
                                 "--deck", "zora")

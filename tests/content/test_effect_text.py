@@ -295,4 +295,4 @@ def test_errors_point_at_the_word(
 
 def test_error_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="column"):
-        parse_effect("Outcome: Fly 2.")
+        parse_effect("Outcome: Swap 2.")

@@ -19,7 +19,7 @@ from blood_companion.content.loader import (
     user_data_dir,
     validate_layers,
 )
-from blood_companion.content.schema import kind_schemas, schema_line, schema_text
+from blood_companion.content.schema import RULES, kind_schemas, schema_line, schema_text
 
 
 def test_every_shipped_file_names_its_schema() -> None:
@@ -52,7 +52,7 @@ def _shape(schema: dict[str, Any]) -> dict[str, Any]:
 def test_shipped_schemas_are_current() -> None:
     folder = shipped_data_dir() / "schemas"
     assert sorted(p.name for p in folder.glob("*.schema.json")) == sorted(
-        f"{k}.schema.json" for k in KINDS
+        f"{k}.schema.json" for k in [*KINDS, RULES]
     )
     for name, schema in kind_schemas().items():
         shipped = json.loads((folder / f"{name}.schema.json").read_text(encoding="utf-8"))

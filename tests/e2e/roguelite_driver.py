@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 
 import typer.main  # noqa: E402
 from night_bot import Table, step  # noqa: E402
+from night_invariants import NightInvariants  # noqa: E402
 
 from blood_companion.cli.entry import main  # noqa: E402
 from blood_companion.engine import day as d  # noqa: E402
@@ -74,7 +75,7 @@ PLAN = (
     # Petru joins: 3 Troupers win and weaken Vlad cards of the Garden
     GamePlan(want="won", bot_seed=0, zone="garden", difficulty=2, join=("petru",)),
     # Zora and Petru leave: Aurel alone wins in the Catacombs
-    GamePlan(want="won", bot_seed=2, zone="catacombs", difficulty=1, leave=("zora", "petru")),
+    GamePlan(want="won", bot_seed=4, zone="catacombs", difficulty=1, leave=("zora", "petru")),
     # Ioana joins for the Last Assault: Vlad falls and the box resets
     GamePlan(want="won", bot_seed=8, zone="halls", difficulty=1, vlad=True, join=("ioana",)),
 )
@@ -111,11 +112,14 @@ class StoreTable(Table):
 
 
 def bot_night(table: Table, max_actions: int = 1500) -> str:
-    """Play the night out; "unfinished" when the bot is still at it after `max_actions`."""
+    """Play the night out; "unfinished" when the bot is still at it after `max_actions`. The
+    Enemy cards' invariant (night_invariants.py) is checked after every step."""
+    invariants = NightInvariants(table.catalog)
     for _ in range(max_actions):
         if table.night.phase == "over":
             return str(table.night.result)
         step(table)
+        invariants.check(table.state)
     return "unfinished"
 
 

@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from blood_companion.engine import vigor
 from blood_companion.engine.actions import Action, apply, replay
 from blood_companion.engine.campaign import Seat, StartCampaign
 from blood_companion.engine.errors import RuleError
@@ -93,6 +94,12 @@ def answer(table: Table, in_range: float = 0.7) -> None:
         cards = list(q.cards)
         table.rng.shuffle(cards)
         table.do(AnswerQuestion(cards=cards))
+    elif q.kind == "bite":  # on Depleted tokens first, the way the app placed them before
+        layout = vigor.layout(table.state.troupers[q.trouper], table.catalog.config.vigor_tokens)
+        down = min(q.n, layout.depleted)
+        table.do(AnswerQuestion(cards=["depleted"] * down + ["available"] * (q.n - down)))
+    elif q.kind == "token":  # a Consumed one moves, as the app chose before it asked
+        table.do(AnswerQuestion(cards=["consumed"]))
     elif q.kind == "in_range":
         chosen = [n for n in names if table.rng.random() < in_range]
         table.do(AnswerQuestion(troupers=chosen))

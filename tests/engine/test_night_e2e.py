@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from night_bot import Table, new_table, step
+from night_invariants import NightInvariants
 
 from blood_companion.engine import narrate
 from blood_companion.engine.state import state_hash
@@ -67,12 +68,15 @@ def check_phase(table: Table) -> None:
 
 def play_checked(table: Table, max_actions: int = 3000) -> Table:
     phases: list[str] = []
+    invariants = NightInvariants(table.catalog)
+    invariants.check(table.state)
     for _ in range(max_actions):
         if table.night.phase == "over":
             break
         before = table.night.phase
         step(table)
         check_board(table)
+        invariants.check(table.state)
         if table.night.phase != before:
             phases.append(table.night.phase)
             check_phase(table)
@@ -108,7 +112,7 @@ def test_won_nights(catalog: Any, players: int, nemesis: str, seed: int) -> None
 
 @pytest.mark.parametrize(
     "players,nemesis,seed,difficulty",
-    [(1, "saskia", 0, 3), (2, "saskia", 0, 3), (3, "saskia", 0, 3), (4, "vlad", 1, 3)],
+    [(1, "saskia", 0, 3), (2, "saskia", 0, 3), (3, "saskia", 1, 3), (4, "vlad", 1, 3)],
 )
 def test_lost_by_check(
     catalog: Any, players: int, nemesis: str, seed: int, difficulty: int
@@ -125,7 +129,7 @@ def test_lost_by_check(
 
 def test_trouper_knocked_out(catalog: Any) -> None:
     table = play_checked(new_table(
-        catalog, 4, seed=151, bot_seed=151, nemesis="corvin", difficulty=3
+        catalog, 4, seed=251, bot_seed=251, nemesis="corvin", difficulty=3
     ))
     knocked = [t for t in table.state.troupers if t.knocked_out]
     assert knocked and all(len(t.wounds) >= 8 for t in knocked)
@@ -169,4 +173,20 @@ def test_summon_with_no_free_space(catalog: Any) -> None:
 def test_nemesis_deck_reshuffles(catalog: Any) -> None:
     table = play_checked(new_table(catalog, 2, seed=0, bot_seed=0, nemesis="mirela"))
     assert "The Nemesis deck is empty: its discard pile is shuffled into it" in night_text(table)
+    assert_replays(table)
+
+
+# Nights where a Threat Element of an Enemy card reveals an Interruption mid-card (issue 23,
+# item 1): the invariant (night_invariants.py) failed on each before the queue had ids.
+@pytest.mark.parametrize(
+    "players,nemesis,seed",
+    [(2, "corvin", 6), (2, "ilie", 3), (3, "mirela", 8), (2, "vlad", 0)],
+)
+def test_rule_1_interruptions_mid_card_in_whole_nights(
+    catalog: Any, players: int, nemesis: str, seed: int
+) -> None:
+    table = play_checked(
+        new_table(catalog, players, seed=seed, bot_seed=seed, nemesis=nemesis, difficulty=2)
+    )
+    assert "(Interruption: it resolves now)" in night_text(table)
     assert_replays(table)

@@ -4,6 +4,7 @@ Day that lays the night out ("Dusk Phase").
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from blood_companion.content.models import ITEM_CATEGORIES
@@ -86,6 +87,24 @@ def influence(state: CampaignState, catalog: Catalog) -> int:
     if nem is None:
         return 0
     return next((lv.influence for lv in nem.levels if lv.level == day.difficulty), 0)
+
+
+SCENIC_TILES = {"large": "L", "small": "S"}  # the Map's Tile symbols ("Zones" > "Tiles")
+
+
+def scenic_elements(catalog: Catalog, events: Sequence[str]) -> list[dict[str, Any]]:
+    """The Scenic Elements the Event cards on the Chain use ("Scenic Elements": the Map has
+    Tiles for one Large and three Small ones; the Event cards say which go there), each with
+    its size and the Tile symbol it goes on (L, S; None when the card does not say). A Tile
+    holding one is Impassable ("Impassability")."""
+    out = []
+    for eid in events:
+        ev = catalog.get("events", eid)
+        if ev is None or not ev.scenic_element:
+            continue
+        out.append({"event": ev.id, "event_name": ev.name, "name": ev.scenic_element,
+                    "size": ev.scenic_size, "tile": SCENIC_TILES.get(ev.scenic_size or "")})
+    return out
 
 
 class PlaceEvents(Action):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content.face import map_lines
 from blood_companion.content.models import ARTS, ITEM_CATEGORIES
 from blood_companion.engine import day as d
+from blood_companion.engine import leader
 from blood_companion.engine.legal import VIEWS, Ask, Next, Option, Pick, register_askers
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.engine.table import at_table
@@ -341,14 +342,16 @@ def _day_asker(
         if option.kind == "day_buy_advanced":
             apicks, default = art_picks(state, catalog, str(option.fields.get("art")))
             return Ask("trouper", f"Who takes the {option.fields.get('art')} card into their "
-                       "Personal Reserve?", apicks, default=default)
+                       f"Personal Reserve? ({leader.settles(state, catalog)})", apicks,
+                       default=default)
         if option.kind == "day_buy_card":
             card = catalog.tactic(str(option.fields.get("card")))
             art = str(card.art) if card is not None and card.art is not None else None
             apicks, default = art_picks(state, catalog, art)
-            return Ask("trouper", "Who takes it into their Personal Reserve?", apicks,
-                       default=default)
-        return Ask("trouper", "Who takes it into their Personal Reserve?", picks, default="1")
+            return Ask("trouper", "Who takes it into their Personal Reserve? "
+                       f"({leader.settles(state, catalog)})", apicks, default=default)
+        return Ask("trouper", "Who takes it into their Personal Reserve? "
+                   f"({leader.settles(state, catalog)})", picks, default="1")
     if need == "out" and t is not None:
         # only cards that a Reserve card can replace (same Art; Location and Nemesis cards
         # count as every Art), and Items of a category the Reserve holds

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Literal
 
 from blood_companion.content import models as m
+from blood_companion.engine import vigor
 from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.day.core import (
     building_for,
@@ -77,7 +78,9 @@ class BuyBuilding(Action):
             t = state.troupers[idx]
             if t.bites == 0:
                 raise RuleError(f"{t.trouper} has no Bite token to discard")
-            troupers = replace_trouper(state, idx, t.model_copy(update={"bites": t.bites - 1}))
+            troupers = replace_trouper(
+                state, idx, vigor.remove_bites(t, ctx.catalog.config.vigor_tokens, 1)
+            )
         elif self.trouper is not None:
             raise RuleError(f"the {b.name} does not take a Trouper")
         if b.effect != "alchemist" and (self.trade_from or self.trade_to or self.amount):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from blood_companion.engine import effects as fx
+from blood_companion.engine import interpreter as interp
 from blood_companion.engine.actions import Context
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import enemy as ai
@@ -15,13 +18,14 @@ from blood_companion.engine.night.trouper_tests import take_test, use_test_items
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
-    pass
+    from blood_companion.content.loader import Catalog
 
 
 
 class AnswerQuestion(NightAction):
     """Answer the waiting question: Troupers (in range, closest, the Leader's pick; none is
-    allowed for in range) or the cards to discard."""
+    allowed for in range), the cards to discard, or in ``cards`` the sides a "bite" or
+    "token" question asks for ("available"/"depleted", "intact"/"consumed")."""
 
     type: Literal["night_answer"] = "night_answer"
     doing = "an answer"
@@ -38,6 +42,8 @@ class AnswerQuestion(NightAction):
             state = ai.answer_wound(state, cat, ctx.chance, list(self.cards))
         elif q.kind == "order":
             state = ai.answer_order(state, cat, ctx.chance, list(self.cards))
+        elif q.kind in ("bite", "token"):
+            state = answer_side(state, cat, ctx.chance, list(self.cards))
         elif q.kind == "confirm":
             if self.yes is None:
                 raise RuleError("answer yes or no", see=("night_answer",))
@@ -51,6 +57,31 @@ class AnswerQuestion(NightAction):
         if self.yes is not None:
             return "answer " + ("yes" if self.yes else "no")
         return "answer " + (", ".join(self.troupers or self.cards) or "none")
+
+
+SIDES = {"bite": ("available", "depleted"), "token": ("intact", "consumed")}
+
+
+def answer_side(
+    state: CampaignState, catalog: Catalog, rng: Chance, sides: list[str]
+) -> CampaignState:
+    """A "bite" question (one Vigor side per Bite, "Bite") or a "token" question (the side of
+    the token moved from the Map, "Placing a Trap or Whisper Token"), then the Enemy cards go
+    on. Raises RuleError for an answer the board does not allow."""
+    q = ai.current_question(state)
+    assert q.trouper is not None
+    allowed = SIDES[q.kind]
+    sides = [x.strip().lower() for x in sides]
+    if len(sides) != q.n or any(x not in allowed for x in sides):
+        raise RuleError(f"name {q.n} side(s), each {' or '.join(allowed)}",
+                        see=("night_answer",))
+    state = fx.with_night(state, pending=list(night_of(state).pending[1:]))
+    if q.kind == "bite":
+        down = sides.count("depleted")
+        state = fx.place_bites(state, catalog, q.trouper, down, len(sides) - down)
+    else:
+        state = interp.move_token(state, q.trouper, q.about, sides[0])
+    return ai.run_queue(state, catalog, rng)
 
 
 class RollTest(NightAction):

@@ -8,17 +8,25 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate
 from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick, register_askers
+from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
-from blood_companion.engine.night.resolve import attack_need, token_to_place
+from blood_companion.engine.night.resolve import (
+    attack_need,
+    attack_needs,
+    token_to_place,
+    weakness_asks,
+)
 from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
 from blood_companion.engine.night.trouper_tests import item_side
-from blood_companion.engine.night.views import attack_targets
+from blood_companion.engine.night.views import area_hits, attack_targets
+from blood_companion.engine.night_state import NightState
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
 from blood_companion.engine.tests_procedure import odds_for_test, prepare_test
@@ -56,6 +64,14 @@ def _card_label(catalog: Catalog, c: str) -> str:
     return f"{card.name} (Threat {card.threat}{tags})"
 
 
+def _on_space(night: NightState, space: Any) -> int:
+    """The list index of the card on the Chain space an option names (1-based)."""
+    k = ch.index_at(night.chain, int(str(space)))
+    if k is None:
+        raise RuleError(f"no card on Chain space {space}")
+    return k
+
+
 def _actor(state: CampaignState, option: Option) -> int:
     """The Trouper who acts for an option: the Item's owner, the Quick card's owner, the
     Trouper a question waits on, or the Active one."""
@@ -63,7 +79,7 @@ def _actor(state: CampaignState, option: Option) -> int:
     if option.kind == "night_item" and option.fields.get("trouper"):
         return state.trouper_index(str(option.fields["trouper"]))
     if option.kind == "night_quick":
-        slot = night.chain[int(option.fields["slot"]) - 1]
+        slot = night.chain[_on_space(night, option.fields["slot"])]
         return slot.owner or 0
     if option.kind in ("night_roll", "night_answer") and night.pending:
         return night.pending[0].trouper or 0
@@ -77,15 +93,14 @@ def _actor(state: CampaignState, option: Option) -> int:
 def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effect | None:
     night = night_of(state)
     if option.kind == "night_event":
-        k = int(str(option.fields["event"])) - 1
-        ev = event_card(catalog, night.chain[k].card)
+        ev = event_card(catalog, night.chain[_on_space(night, option.fields["event"])].card)
         return ev.effects[int(option.fields.get("effect", 1)) - 1]
     if option.kind == "night_item":
         t = _actor(state, option)
         side = item_side(state, catalog, t, str(option.fields["item"]))
         return side.effects[0] if side.effects else None
     if option.kind in ("night_quick", "night_support"):
-        slot = night.chain[int(option.fields["slot"]) - 1]
+        slot = night.chain[_on_space(night, option.fields["slot"])]
         return tactic_card(catalog, slot.card).effects[int(option.fields["effect"]) - 1]
     act = night.activation
     if act is None:
@@ -118,6 +133,10 @@ def test_spec(
         need = attack_need(state, catalog, eff, str(fields["target"]), fields.get("side"))[1]
         if not traits and not fixed:
             traits = list(ALL_TRAITS)
+        if fields["target"] == "nemesis" and fields.get("side"):
+            # the Weakness of the side hit may help the Test: the odds count it
+            return TestSpec(t, tuple(traits), fixed, need, "Test", side=str(fields["side"]),
+                            weakness=fields.get("weakness"))
     elif eff.test is not None:
         need = eff.test.target or 0
     else:
@@ -148,6 +167,17 @@ def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | 
                info=info)
 
 
+def _hit_on(state: CampaignState, catalog: Catalog, eff: m.Effect | None, side: str) -> str:
+    """The Triumphs an attack needs on a side of the Nemesis: "4+", or each attack kind's
+    ("Physical 5+ / Mind 3+") when it has both."""
+    if eff is None:
+        return "?"
+    needs, _ = attack_needs(state, catalog, eff, "nemesis", side)
+    if len(needs) == 1:
+        return f"{next(iter(needs.values()))}+"
+    return " / ".join(f"{k.capitalize()} {n}+" for k, n in needs.items())
+
+
 def _night_asker(
     state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any],
     need: str,
@@ -169,7 +199,7 @@ def _night_asker(
                    picks, default=picks[-1].key if picks and not hidden else None)
     if need == "cards" and night.pending and night.pending[0].kind == "order":
         q = night.pending[0]
-        picks = tuple(Pick(str(i + 1), narrate.record_name(catalog, c), c)
+        picks = tuple(Pick(str(i + 1), ai.waiting_name(state, catalog, c), c)
                       for i, c in enumerate(q.cards))
         return Ask("cards", "Type the cards in the order their Effects resolve, e.g. "
                    + " ".join(p.key for p in reversed(picks)), picks,
@@ -262,7 +292,9 @@ def _night_asker(
                    default="*" if len(picks) <= n and not hidden else None)
     if need == "target":
         eff = _effect_of(state, catalog, option)
-        targets = attack_targets(state, catalog, eff) if eff is not None else []
+        already = (area_hits(night.activation, int(option.fields["effect"]) - 1)
+                   if option.kind == "night_attack" else [])
+        targets = attack_targets(state, catalog, eff, already) if eff is not None else []
         tpicks: list[Pick] = []
         for tg in targets:
             if tg["target"] == "nemesis":
@@ -287,13 +319,24 @@ def _night_asker(
         spicks: list[Pick] = []
         for side in SIDES:
             still = max(0, needed.get(side, 0) - len(night.nemesis_wounds.get(side, [])))
-            hit = attack_need(state, catalog, eff, "nemesis", side)[1] if eff else None
             spicks.append(Pick(side[0], f"{side.capitalize()} (still needs {still}; hit on "
-                               f"{hit}+ Triumphs)", side))
+                               f"{_hit_on(state, catalog, eff, side)} Triumphs)", side))
         default = next((p.key for p, side in zip(spicks, SIDES, strict=True)
                         if needed.get(side, 0) > len(night.nemesis_wounds.get(side, []))), "f")
         return Ask("side", "Which side of the Nemesis do you hit (where you stand)?",
                    tuple(spicks), default=default)
+    if need == "weakness":  # a Weakness Effect helping this attack, on a table Condition
+        hit_side = str(fields.get("side") or "")
+        if fields.get("target") != "nemesis" or not hit_side:
+            return None
+        text = weakness_asks(state, catalog, t, hit_side)
+        if not text:
+            return None
+        return Ask("weakness", f"The {hit_side.capitalize()} Weakness helps this attack if its "
+                   f"Condition holds: {text}. Does it hold at the table?", (
+                       Pick("y", "Yes: its Effect helps the Test", True),
+                       Pick("n", "No: the Test is taken without it", False),
+                   ))
     if need == "trait":
         if option.kind == "night_roll":
             return None  # chosen with the option

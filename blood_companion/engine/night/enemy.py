@@ -9,6 +9,8 @@ the target cancels the Elements before it), "Repetition".
 The queue (``NightState.queue``) holds :class:`EnemyJob` cursors. :func:`run_queue` resolves
 them until the queue is empty or a :class:`Question` is pending; the answer actions call
 :func:`answer_targets`, :func:`answer_discard` or :func:`answer_test` and run the queue again.
+Each job has an id (:func:`number_jobs`) and each question names the job that asked it, so a
+card goes on where it stopped whatever was queued in front of it meanwhile.
 Distance-based choices (in range, closest, farthest) are asked; Bites, Wounds, hand size,
 Exhausted and Insanity tie breakers are applied here; the Leader is asked only if still tied.
 """
@@ -21,6 +23,7 @@ from blood_companion.content import models as m
 from blood_companion.content.render import render_outcome
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
+from blood_companion.engine import leader, narrate
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import EnemyJob, Question
@@ -44,6 +47,19 @@ def job_effects(state: CampaignState, catalog: Catalog, job: EnemyJob) -> list[m
         return effects_of_card(state, catalog, job.card, job.owner)
     w = catalog.get("weaknesses", job.card)
     return list(w.effects) if w is not None else []
+
+
+def weakness_jobs(state: CampaignState, catalog: Catalog, timing: str) -> list[EnemyJob]:
+    """The Nemesis's Weakness cards' Effects with this timing ("Nemesis Weaknesses": their
+    Effects are active through the Night Part), one job per card, front side first."""
+    jobs = []
+    for side in m.SIDES:
+        w = fx.weakness(state, catalog, side)
+        timed = [k for k, e in enumerate(w.effects) if e.timing == timing] if w else []
+        if w is not None and timed:
+            jobs.append(EnemyJob(source="weakness", card=w.id, effects=timed,
+                                 label=f"{w.name}: {w.effect_name}"))
+    return jobs
 
 
 def effects_of_card(
@@ -96,13 +112,55 @@ def _order(job: EnemyJob, effects: list[m.Effect]) -> list[int]:
     return [k for k in job.effects if 0 <= k < len(effects)]
 
 
+# Questions a queued job asks about its own Effect (answered with that job's cursor).
+JOB_QUESTIONS = frozenset({"in_range", "closest", "farthest", "leader", "test", "confirm"})
+
+
+def _asked_by_job(q: Question) -> bool:
+    return q.kind in JOB_QUESTIONS and not q.about.startswith("weakness:")
+
+
+def number_jobs(state: CampaignState) -> CampaignState:
+    """Every queued job without an id gets the next free one, in queue order (the rules that
+    queue jobs leave it at 0; so do saves from before ids). A job's question from such a save
+    belongs to the front job, as it did then."""
+    night = fx.night_of(state)
+    if all(j.id for j in night.queue):
+        return state
+    top = max((j.id for j in night.queue), default=0)
+    queue = []
+    for j in night.queue:
+        if not j.id:
+            top += 1
+            j = j.model_copy(update={"id": top})
+        queue.append(j)
+    pending = [
+        q.model_copy(update={"job": queue[0].id})
+        if not q.job and _asked_by_job(q) and not night.queue[0].id
+        else q
+        for q in night.pending
+    ]
+    return fx.with_night(state, queue=queue, pending=pending)
+
+
+def queued_job(state: CampaignState, job_id: int) -> EnemyJob | None:
+    """The queued job with this id (None once it left the queue)."""
+    return next((j for j in fx.night_of(state).queue if j.id == job_id), None)
+
+
 def _set_job(state: CampaignState, job: EnemyJob) -> CampaignState:
-    q = list(fx.night_of(state).queue)
-    q[0] = job
-    return fx.with_night(state, queue=q)
+    """The job's new cursor, in its own place in the queue (found by its id)."""
+    queue = [job if j.id == job.id else j for j in fx.night_of(state).queue]
+    return fx.with_night(state, queue=queue)
 
 
-def _ask(state: CampaignState, question: Question) -> CampaignState:
+def _drop_job(state: CampaignState, job: EnemyJob) -> CampaignState:
+    return fx.with_night(state, queue=[j for j in fx.night_of(state).queue if j.id != job.id])
+
+
+def _ask(state: CampaignState, job: EnemyJob, question: Question) -> CampaignState:
+    """``job`` asks the table ``question`` about its current Effect."""
+    question = question.model_copy(update={"job": job.id})
     return fx.with_night(state, pending=[*fx.night_of(state).pending, question])
 
 
@@ -117,6 +175,7 @@ def run_queue(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSt
     """Resolve queued Enemy cards until a question is pending, the queue is empty or the night
     ends."""
     for _ in range(10_000):  # a guard against a data loop, never reached by real cards
+        state = number_jobs(state)
         night = fx.night_of(state)
         if night.pending or not night.queue or night.result is not None:
             return state
@@ -125,8 +184,7 @@ def run_queue(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSt
 
 
 def _finish_job(state: CampaignState, catalog: Catalog, job: EnemyJob) -> CampaignState:
-    night = fx.night_of(state)
-    state = fx.with_night(state, queue=list(night.queue[1:]))
+    state = _drop_job(state, job)
     if job.source == "reaction" and job.slot is not None:
         line = list(fx.night_of(state).reaction_line)
         if job.slot < len(line):
@@ -169,7 +227,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
     if job.source == "minion":
         slot = next((s for s in night.minions if s.space == job.space), None)
         if slot is None or slot.minion != job.card or slot.alive <= 0:
-            return fx.with_night(state, queue=list(night.queue[1:]))
+            return _drop_job(state, job)
     effects = job_effects(state, catalog, job)
     order = _order(job, effects)
     if job.effect >= len(order):
@@ -179,7 +237,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
     if job.stage == "start" and eff.is_free_text:
         # words the app cannot read: the table resolves them as printed ("never guess")
         if not job.confirmed:
-            return _ask(state, Question(
+            return _ask(state, job, Question(
                 kind="confirm",
                 prompt=f"{job.label} (Effect {order[job.effect] + 1}): the app cannot read this "
                 f"Effect. Resolve it at the table as printed, then answer yes (no if it does "
@@ -196,6 +254,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
         if holds is None:
             return _ask(
                 state,
+                job,
                 Question(
                     kind="confirm",
                     prompt=f"{job.label} (Effect {order[job.effect] + 1}): does its Condition "
@@ -208,7 +267,9 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
         target = eff.target
         if target is None or interp.target_rule(eff).enemy == "none":
             state = _apply_global(state, catalog, rng, job, eff, src)
-            return _next_effect(state, fx.night_of(state).queue[0])
+            # this job goes on, whatever its Elements queued in front of it (an Interruption
+            # revealed by its Threat resolves first: "Game Turns")
+            return _next_effect(state, job)
         everyone = list(range(len(state.troupers)))
         job = job.model_copy(
             update={"stage": "priorities", "candidates": everyone, "priority_at": 0}
@@ -218,10 +279,11 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
             dist = "Special Area" if target.distance == "area" else f"Distance {target.distance}"
             return _ask(
                 state,
+                job,
                 Question(
                     kind="in_range",
                     prompt=f"{job.label} (Effect {order[job.effect] + 1}): which Troupers are at "
-                    f"{dist} from {src}?",
+                    f"{dist} from {src}? ({leader.in_doubt(state, catalog)})",
                     candidates=everyone,
                 ),
             )
@@ -243,7 +305,7 @@ def _start_trouper_effect(
         interp.check_costs(state, catalog, owner, eff, interp.Payment(confirmed=job.confirmed))
     except RuleError:
         if interp.condition_holds(state, owner, eff.condition) is None and not job.confirmed:
-            return _ask(state, Question(
+            return _ask(state, job, Question(
                 kind="confirm",
                 prompt=f"{job.label}: does its Condition hold? {interp.condition_text(eff)}",
             ))
@@ -259,10 +321,13 @@ def _start_trouper_effect(
                                      "priority_at": len(eff.target.priority) if eff.target
                                      else 0})
         state = _set_job(state, job)
-        return _ask(state, Question(
+        who = (leader.settles(state, catalog) if job.source == "event"
+               else f"{fx.name_of(state, catalog, owner)} chooses")
+        return _ask(state, job, Question(
             kind="leader",
-            prompt=f"{job.label}: which Trouper does {fx.name_of(state, catalog, owner)}'s "
-            "Effect target?",
+            prompt=f"{job.label}: which Trouper does "
+            + ("the Event's" if job.source == "event" else f"{fx.name_of(state, catalog, owner)}'s")
+            + f" Effect target? ({who})",
             candidates=everyone,
         ))
     targets = everyone if rule.trouper == "all" else [owner]
@@ -286,11 +351,12 @@ def _apply_priorities(
                 state = _set_job(state, job)
                 return _ask(
                     state,
+                    job,
                     Question(
                         kind="closest" if p == "closest" else "farthest",
                         prompt=f"{job.label}: which of {_names(state, catalog, cands)} "
                         f"{'is' if len(cands) == 1 else 'are'} {p} to {src}? "
-                        "(name every one tied)",
+                        f"(name every one tied; {leader.in_doubt(state, catalog)})",
                         candidates=cands,
                     ),
                 )
@@ -300,10 +366,12 @@ def _apply_priorities(
             state = _set_job(state, job)
             return _ask(
                 state,
+                job,
                 Question(
                     kind="leader",
-                    prompt=f"{job.label}: still tied between {_names(state, catalog, cands)}; "
-                    "the Leader picks the target (Leader's Rule)",
+                    prompt=f"{job.label}: still tied between {_names(state, catalog, cands)} "
+                    f"after its Target Priorities; which one is the target? "
+                    f"({leader.decides(state, catalog)})",
                     candidates=cands,
                 ),
             )
@@ -319,8 +387,9 @@ def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int
     keys = {
         "fewest_bites": lambda i: ts[i].bites,
         "most_bites": lambda i: -ts[i].bites,
-        "fewest_wounds": lambda i: len(ts[i].wounds),
-        "most_wounds": lambda i: -len(ts[i].wounds),
+        # every Wound counts, those taken with no card left to mark them too ("Wounds")
+        "fewest_wounds": lambda i: fx.wound_count(ts[i]),
+        "most_wounds": lambda i: -fx.wound_count(ts[i]),
         "fewest_cards_in_hand": lambda i: len(ts[i].hand),
         "most_cards_in_hand": lambda i: -len(ts[i].hand),
         "exhausted": lambda i: 0 if ts[i].exhausted else 1,
@@ -362,6 +431,7 @@ def _resolve_targets(
         owner = job.owner if job.owner is not None else t
         return _ask(
             state,
+            job,
             Question(
                 kind="test",
                 prompt=f"{job.label}: {fx.name_of(state, catalog, owner)} takes the Effect's "
@@ -375,6 +445,7 @@ def _resolve_targets(
     if eff.test is not None:
         return _ask(
             state,
+            job,
             Question(
                 kind="test",
                 prompt=f"{job.label}: {fx.name_of(state, catalog, t)} may dodge "
@@ -444,18 +515,29 @@ def current_question(state: CampaignState) -> Question:
     return night.pending[0]
 
 
+def _asking(state: CampaignState) -> tuple[CampaignState, Question, EnemyJob]:
+    """The waiting question and the queued job that asked it (found by its id; the queue
+    numbered first, for saves from before ids). Raises RuleError."""
+    state = number_jobs(state)
+    q = current_question(state)
+    job = queued_job(state, q.job)
+    if job is None:
+        raise RuleError("the Enemy card that asked this question is no longer being resolved")
+    return state, q, job
+
+
 def answer_targets(
     state: CampaignState, catalog: Catalog, rng: Chance, chosen: list[int]
 ) -> CampaignState:
     """Answer an in_range / closest / farthest / leader question with Trouper indexes."""
     q = current_question(state)
-    night = fx.night_of(state)
     if q.kind in ("test", "discard", "wound", "confirm", "order"):
         raise RuleError(
             "this question is answered with "
             + ("the dodge Test's roll" if q.kind == "test" else "the cards to discard"),
             see=("night_roll",) if q.kind == "test" else ("night_answer",),
         )
+    state, q, job = _asking(state)
     bad = [i for i in chosen if i not in q.candidates]
     if bad:
         raise RuleError(
@@ -467,7 +549,6 @@ def answer_targets(
         raise RuleError(f"name at least one of {_names(state, catalog, q.candidates)}")
     if q.kind == "leader" and len(chosen) != 1:
         raise RuleError("the Leader picks exactly one target")
-    job = night.queue[0]
     job = job.model_copy(update={"candidates": chosen})
     state = _answered(state)
     state = _set_job(state, job)
@@ -523,11 +604,11 @@ def answer_confirm(
     q = current_question(state)
     if q.kind != "confirm":
         raise RuleError("the waiting question is not a yes or no")
-    night = fx.night_of(state)
-    state = _answered(state)
     if q.about.startswith("weakness:"):
+        state = _answered(state)
         return run_queue(fx.weakness_trophy(state, catalog, q.about[9:], yes), catalog, rng)
-    job = night.queue[0]
+    state, q, job = _asking(state)
+    state = _answered(state)
     if yes:
         state = _set_job(state, job.model_copy(update={"confirmed": True}))
     else:
@@ -537,19 +618,63 @@ def answer_confirm(
     return run_queue(state, catalog, rng)
 
 
+def timed_skills(state: CampaignState, catalog: Catalog, timing: str) -> list[EnemyJob]:
+    """The Nemesis's Skills that resolve at this moment, one job each."""
+    nem = fx.nemesis_card(state, catalog)
+    return [
+        EnemyJob(
+            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
+        )
+        for k, sk in enumerate(nem.skills)
+        if sk.timing == timing
+    ]
+
+
+def waiting_name(state: CampaignState, catalog: Catalog, card: str) -> str:
+    """A card of an order question as the players call it: the Nemesis by its Skills of the
+    moment ("Lucilla: The Colony Feeds"), any other card by its name."""
+    night = fx.night_of(state)
+    if card == night.nemesis:
+        labels = [j.label for j in night.queue if j.source == "skill" and j.card == card]
+        if labels:
+            return ", ".join(dict.fromkeys(labels))
+    return narrate.record_name(catalog, card)
+
+
+def ask_order(state: CampaignState, catalog: Catalog, jobs: list[EnemyJob]) -> CampaignState:
+    """With the Effects of several cards waiting at one moment (``jobs``, the Nemesis's Skills
+    among them), the players choose the order ("Beginning of the Night", "Start of Turn"); the
+    question lists the cards as queued (the Nemesis's first), the order kept if they agree."""
+    cards = list(dict.fromkeys(j.card for j in jobs))
+    if len(cards) < 2:
+        return state
+    question = Question(
+        kind="order",
+        prompt="In which order are these Effects resolved? "
+        + "; ".join(waiting_name(state, catalog, c) for c in cards)
+        + f" ({leader.settles(state, catalog)})",
+        cards=cards,
+    )
+    return fx.with_night(state, pending=[*fx.night_of(state).pending, question])
+
+
 def answer_order(
     state: CampaignState, catalog: Catalog, rng: Chance, cards: list[str]
 ) -> CampaignState:
-    """The order the players chose for their timed Effects (every card named once)."""
+    """The order the players chose for the Effects waiting at this moment (every card named
+    once; the Nemesis's card among them)."""
     q = current_question(state)
     if q.kind != "order":
         raise RuleError("the waiting question is not an order")
     if sorted(cards) != sorted(q.cards):
         raise RuleError("name every card once, in the order they resolve: " + ", ".join(q.cards))
     night = fx.night_of(state)
-    timed = [k for k, j in enumerate(night.queue) if _troupers_side(j) and j.card in q.cards]
+    timed = [
+        k for k, j in enumerate(night.queue)
+        if j.card in q.cards and (_troupers_side(j) or j.source in ("skill", "weakness"))
+    ]
     ordered = iter(sorted((night.queue[k] for k in timed), key=lambda j: cards.index(j.card)))
-    # the players' Effects take their places in the queue in the order chosen
+    # the waiting Effects take their places in the queue in the order chosen
     queue = [next(ordered) if k in timed else j for k, j in enumerate(night.queue)]
     state = _answered(state, queue=queue)
     return run_queue(state, catalog, rng)
@@ -562,8 +687,7 @@ def answer_test(
     q = current_question(state)
     if q.kind != "test" or q.trouper is None:
         raise RuleError("the waiting question is not a Test")
-    night = fx.night_of(state)
-    job = night.queue[0]
+    state, _, job = _asking(state)
     effects = job_effects(state, catalog, job)
     order = _order(job, effects)
     state = _answered(state)

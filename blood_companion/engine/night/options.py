@@ -20,10 +20,11 @@ from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate
+from blood_companion.engine import vigor
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import VIEWS, Next, Option
+from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.asks import SIDES, _trait  # noqa: F401 - registers the askers
 from blood_companion.engine.night.core import card_name, event_card
 from blood_companion.engine.night.phases import PHASES
@@ -31,6 +32,7 @@ from blood_companion.engine.night.quick import quick_now
 from blood_companion.engine.night.resolve import token_to_place
 from blood_companion.engine.night.trouper_tests import item_side, test_options
 from blood_companion.engine.night.views import activation_options, attack_targets
+from blood_companion.engine.night_state import Question
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices, hidden_hand
 from blood_companion.engine.words import SETUP
@@ -116,7 +118,7 @@ def _effect_needs(entry: Mapping[str, Any], many_troupers: bool) -> tuple[str, .
     needs: tuple[str, ...] = ("confirm",) if entry.get("confirm") else ()
     needs += _cost_needs(entry.get("discard", 0))
     if entry.get("attack"):
-        needs += ("target", "side", *TEST)
+        needs += ("target", "side", "weakness", *TEST)
     else:
         if entry.get("target") == "trouper" and many_troupers:
             needs += ("recipient",)
@@ -223,7 +225,7 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             default="n" if trophy else "y",
         )
     if q.kind == "order":
-        shown = ", ".join(narrate.record_name(catalog, c) for c in q.cards)
+        shown = ", ".join(ai.waiting_name(state, catalog, c) for c in q.cards)
         return Next(
             "night", night.phase, title, q.prompt,
             options=(
@@ -232,14 +234,15 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             ),
             default="1",
         )
+    if q.kind in ("bite", "token"):
+        return _side_view(state, catalog, title, q)
     cands = [state.troupers[i].trouper for i in q.candidates]
     if q.kind == "leader":
         leader = tuple(
             Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
             for k, i in enumerate(q.candidates)
         )
-        return Next("night", night.phase, title, q.prompt + " (the Leader decides)",
-                    options=leader, default="1")
+        return Next("night", night.phase, title, q.prompt, options=leader, default="1")
     options_list = [
         Option("1", "Name them (look at the Map)", "night_answer", needs=("troupers",)),
         Option("a", "All of them: " + ", ".join(names[i] for i in q.candidates), "night_answer",
@@ -252,6 +255,38 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         q.prompt + " (candidates: " + ", ".join(names[i] for i in q.candidates) + ")",
         options=tuple(options_list), default="a",
     )
+
+
+def _side_view(state: CampaignState, catalog: Catalog, title: str, q: Question) -> Next:
+    """Where new Bites lie ("Bite"), or which token moves from the Map ("Placing a Trap or
+    Whisper Token"): one option per way the board allows."""
+    night = night_of(state)
+    t = q.trouper or 0
+    if q.kind == "token":
+        word = "Trap" if q.about == "traps" else "Whisper"
+        options = (
+            Option("c", f"A Consumed {word} (it turns Intact on the new Tile)", "night_answer",
+                   {"cards": ["consumed"]}),
+            Option("i", f"An Intact {word}", "night_answer", {"cards": ["intact"]}),
+        )
+        return Next("night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
+                    options=options, default="c")
+    lay = vigor.layout(state.troupers[t], catalog.config.vigor_tokens)
+    choices: list[Option] = []
+    for down in reversed(vigor.bite_options(state.troupers[t], catalog.config.vigor_tokens,
+                                            q.n)):
+        up = q.n - down
+        label = "On " + " and ".join(
+            (("an " if side[0] == "A" else "a ") + f"{side} token") if k == 1
+            else f"{k} {side} tokens"
+            for k, side in ((down, "Depleted"), (up, "Available")) if k
+        )
+        choices.append(Option(str(len(choices) + 1), label, "night_answer",
+                              {"cards": ["depleted"] * down + ["available"] * up}))
+    prompt = (f"{q.prompt} ({lay.available} Available and {lay.depleted} Depleted Vigor "
+              "token(s) without a Bite; a Bite on an Available token stops it paying)")
+    return Next("night", night.phase, title, prompt, who=state.troupers[t].trouper,
+                options=tuple(choices), default="1")
 
 
 # --------------------------------------------------------------------------- Planning
@@ -414,12 +449,21 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             continue
         options.append(_effect_option(e, many))
     for s in opt["supports"]:
-        s_needs = (("confirm",) if s.get("confirm") else ()) + (
-            ("token_flip",) if s.get("token") else ())
+        # the Support is added to the Active card: its attack or Test asks as the card's do
+        s_needs: tuple[str, ...] = ("confirm",) if s.get("confirm") else ()
+        if s.get("attack"):
+            s_needs += ("target", "side", "weakness", *TEST)
+        elif s.get("traits") or s.get("test_dice"):
+            s_needs += TEST
+        if s.get("heal"):
+            s_needs += ("heal",)
+        if s.get("token"):
+            s_needs += ("token_flip",)
         options.append(
             Option(f"s{s['space']}", f"Use the Support of {s['name']} "
                    f"({fx.name_of(state, catalog, state.trouper_index(s['owner']))}): {s['text']}",
                    "night_support", {"slot": s["space"], "effect": s["effect"]}, needs=s_needs,
+                   repeat=("dice",) if "dice" in s_needs else (),
                    enabled=s.get("open", True), why=s.get("why", ""), group="support")
         )
     for k, it in enumerate(opt["items"]):
@@ -455,7 +499,10 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             )
     options.append(Option("d", "Done: Resolved token, the next card activates", "night_done",
                           group="done"))
-    preferred = [o.key for o in options if o.group == "effect" and o.enabled] + ["d"]
+    # a Special Area Effect already resolved on a target is offered again, never the default
+    again = {str(e["effect"]) for e in opt["effects"] if e.get("again")}
+    preferred = [o.key for o in options
+                 if o.group == "effect" and o.enabled and o.key not in again] + ["d"]
     if opt["rest"] and not opt["rest_drawn"]:
         preferred = ["1"]
     default = next((k for k in preferred if any(o.key == k and o.enabled for o in options)), "d")
@@ -497,7 +544,9 @@ def _effect_option(e: dict[str, Any], many: bool) -> Option:
     num = e["effect"]
     needs = _effect_needs(e, many)
     kind = "night_attack" if e["attack"] else "night_effect"
-    return Option(str(num), f"Effect {num}: {e['text']}", kind, {"effect": num}, needs=needs,
+    again = " (again, on another target in the Special Area)" if e.get("again") else ""
+    return Option(str(num), f"Effect {num}: {e['text']}{again}", kind, {"effect": num},
+                  needs=needs,
                   repeat=("dice",) if "dice" in needs else (), enabled=e["open"],
                   why=e["why"], group="effect")
 

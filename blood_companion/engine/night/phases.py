@@ -17,7 +17,8 @@ to once it is done (``next``)::
                         continue
     nemesis             continue, item, quick            Reaction Line right to left  minions
     minions             continue, item, quick            A, B, then Flow order        cleanup
-    cleanup             continue                         every Cleanup step           start_of_turn
+    cleanup             continue                         beginning-of-Cleanup Effects start_of_turn
+                                                         -> the other Cleanup steps
     over                (End of the Night)               -                            -
 
 While a question waits for the table (``NightState.pending``) only :data:`QUESTION_ACTIONS`
@@ -30,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.chance import Chance
@@ -39,10 +41,8 @@ from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import can_play
 from blood_companion.engine.night_state import (
     Activation,
-    ChainSlot,
     EnemyJob,
     NightState,
-    Question,
 )
 from blood_companion.engine.state import CampaignState, Tokens
 from blood_companion.engine.table import UNKNOWN
@@ -115,23 +115,34 @@ def _begin(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState
             state = fx.log(state, "hand_drawn", who=t.trouper, n=len(t.hand))
         else:
             state = fx.log(state, "hand_dealt", who=t.trouper, cards=list(t.hand))
-    state = list_player_timing(state, catalog, "beginning_of_night")
-    nem = fx.nemesis_card(state, catalog)
-    jobs = [
-        EnemyJob(
-            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
-        )
-        for k, sk in enumerate(nem.skills)
-        if sk.timing == "beginning_of_night"
-    ]
-    # the Nemesis's own first, then the players' in the order they choose
-    return fx.with_night(state, queue=[*jobs, *night_of(state).queue])
+    return queue_timed(state, catalog, "beginning_of_night")
 
 
-def list_player_timing(state: CampaignState, catalog: Catalog, timing: str) -> CampaignState:
-    """The players' Effects with this timing (cards in hand, equipped Items, Event cards on the
-    Chain) are queued for the app to resolve; with several, the players say in which order
-    ("resolved in the order chosen by mutual agreement of the players")."""
+def queue_timed(state: CampaignState, catalog: Catalog, timing: str) -> CampaignState:
+    """Queue every Effect of this moment ("At the Beginning of the Night / Turn / Cleanup"):
+    the Nemesis's Skills and Weakness cards with this timing, then the players' Effects
+    (:func:`list_player_timing`). At the Beginning of the Night and the Start of Turn the players
+    may agree another order, the Nemesis's cards included; at the Beginning of Cleanup the
+    Nemesis's go first ("Cleanup Phase")."""
+    nemesis = [*ai.timed_skills(state, catalog, timing), *ai.weakness_jobs(state, catalog, timing)]
+    return list_player_timing(state, catalog, timing, nemesis=nemesis,
+                              order_nemesis=timing != "beginning_of_cleanup")
+
+
+def list_player_timing(
+    state: CampaignState,
+    catalog: Catalog,
+    timing: str,
+    *,
+    nemesis: list[EnemyJob] | None = None,
+    order_nemesis: bool = True,
+) -> CampaignState:
+    """The players' Effects with this timing (cards in hand, equipped Items, the face-up Tactic
+    cards and Event cards on the Chain) and the Nemesis's jobs of the moment (``nemesis``) are
+    queued for the app to resolve, the Nemesis's first; with several cards, the players say in
+    which order (with ``order_nemesis``, the Nemesis's among them), the queued order kept if
+    they agree ("Beginning of the Night", "Start of Turn")."""
+    skills = list(nemesis or [])
     jobs: list[EnemyJob] = []
     leader = state.leader
     for i, t in enumerate(state.troupers):
@@ -141,27 +152,24 @@ def list_player_timing(state: CampaignState, catalog: Catalog, timing: str) -> C
                     jobs.append(EnemyJob(source="trouper", card=cid, owner=i, effects=[k],
                                          label=narrate.record_name(catalog, cid)))
     for slot in night_of(state).chain:
+        if slot.kind == "tactic" and slot.owner is not None:  # its owner resolves it
+            for k, e in enumerate(ai.effects_of_card(state, catalog, slot.card, slot.owner)):
+                if e.timing == timing:
+                    jobs.append(EnemyJob(source="trouper", card=slot.card, owner=slot.owner,
+                                         effects=[k],
+                                         label=narrate.record_name(catalog, slot.card)))
         if slot.kind == "event" and not slot.face_down:
             for k, e in enumerate(ai.effects_of_card(state, catalog, slot.card, None)):
                 if e.timing == timing:
                     name = narrate.record_name(catalog, slot.card)
                     jobs.append(EnemyJob(source="event", card=slot.card, owner=leader,
                                          effects=[k], label=name))
-    if not jobs:
-        return state
-    state = fx.log(state, "player_timing", found=[[fx.tid(state, j.owner or 0), j.card]
-                                                  for j in jobs])
-    state = fx.with_night(state, queue=[*night_of(state).queue, *jobs])
-    cards = list(dict.fromkeys(j.card for j in jobs))
-    if len(cards) > 1:
-        question = Question(
-            kind="order",
-            prompt="In which order do the players resolve these Effects? "
-            + "; ".join(narrate.record_name(catalog, c) for c in cards),
-            cards=cards,
-        )
-        state = fx.with_night(state, pending=[*night_of(state).pending, question])
-    return state
+    if jobs:
+        state = fx.log(state, "player_timing", found=[[fx.tid(state, j.owner or 0), j.card]
+                                                      for j in jobs])
+    # the Nemesis's own first, then the players', until the players choose another order
+    state = fx.with_night(state, queue=[*skills, *night_of(state).queue, *jobs])
+    return ai.ask_order(state, catalog, [*skills, *jobs] if order_nemesis else jobs)
 
 
 def start_turn(
@@ -172,17 +180,7 @@ def start_turn(
     turn = night.turn if first else night.turn + 1
     state = fx.with_night(state, phase="start_of_turn", turn=turn, phase_done=False)
     state = fx.log(state, "game_turn", turn=turn)
-    state = list_player_timing(state, catalog, "beginning_of_turn")
-    nem = fx.nemesis_card(state, catalog)
-    jobs = [
-        EnemyJob(
-            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
-        )
-        for k, sk in enumerate(nem.skills)
-        if sk.timing == "beginning_of_turn"
-    ]
-    # the Nemesis's own first, then the players' in the order they choose
-    return fx.with_night(state, queue=[*jobs, *night_of(state).queue])
+    return queue_timed(state, catalog, "beginning_of_turn")
 
 
 def _first_turn(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
@@ -271,9 +269,10 @@ def activate_next(state: CampaignState, catalog: Catalog) -> CampaignState:
         if slot.kind in ("tactic", "rest") and not slot.resolved and slot.owner is not None:
             state = fx.with_night(state, activation=Activation(slot=k, trouper=slot.owner))
             who = fx.tid(state, slot.owner)
+            space = ch.number(night.chain, k)
             if slot.kind == "rest":
-                return fx.log(state, "active_rest", who=who, space=k + 1)
-            return fx.log(state, "active", who=who, card=slot.card, space=k + 1)
+                return fx.log(state, "active_rest", who=who, space=space)
+            return fx.log(state, "active", who=who, card=slot.card, space=space)
     state = fx.with_night(state, activation=None, phase_done=True)
     return fx.log(state, "chain_resolved")
 
@@ -349,7 +348,8 @@ def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
             )
         )
     if slot.alive > 1:
-        state = fx.log(state, "minions_order", minion=slot.minion, space=slot.space, n=slot.alive)
+        state = fx.log(state, "minions_order", minion=slot.minion, space=slot.space, n=slot.alive,
+                       leader=fx.tid(state, state.leader))
     return fx.with_night(state, queue=jobs, activated=[*night.activated, slot.space])
 
 
@@ -360,10 +360,31 @@ def _minions_settled(state: CampaignState, catalog: Catalog, rng: Chance) -> Cam
 
 
 def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -> CampaignState:
-    """ "Cleanup Phase", every step in the rulebook's order."""
+    """ "Cleanup Phase", in the printed order: first every Effect "at the beginning of the
+    Cleanup Phase" is queued (the Nemesis's Skills, the players' Items, cards in hand and cards
+    on the Chain); only once they are all resolved, their questions answered, do the other
+    steps follow (:func:`cleanup_steps`, run here when nothing waits, else when the queue has
+    settled)."""
     state = fx.with_night(state, phase="cleanup", phase_done=False)
     state = fx.log(state, "cleanup_phase")
-    state = list_player_timing(state, catalog, "beginning_of_cleanup")
+    state = queue_timed(state, catalog, "beginning_of_cleanup")
+    night = night_of(state)
+    if night.queue or night.pending:
+        return state
+    return cleanup_steps(state, catalog)
+
+
+def _cleanup_settled(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+    """The beginning-of-Cleanup Effects are resolved: the other Cleanup steps."""
+    if night_of(state).phase_done:
+        return state
+    return cleanup_steps(state, catalog)
+
+
+def cleanup_steps(state: CampaignState, catalog: Catalog) -> CampaignState:
+    """ "Cleanup Phase" after its beginning-of-Cleanup Effects: the Leader token, the tokens,
+    the cards off the Night Board, Knock Out, Items and Exhausted tokens, Threat back to the
+    first space; then the checks that may end the night."""
     night = night_of(state)
     # The Leader token passes to the player after whoever placed the rightmost card.
     owners = [s.owner for s in night.chain if s.owner is not None]
@@ -376,11 +397,14 @@ def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -
     # Resolved tokens off; Tactic cards to their owners' discard piles (or Wounds when
     # Sacrificed); Reaction cards to the Nemesis discard pile.
     troupers = list(state.troupers)
-    keep: list[ChainSlot] = []
-    for slot in night.chain:
+    # an Event card left on the Chain stays on its space ("Cleanup Phase" takes only the solved)
+    kept: list[int] = []
+    chain = list(night.chain)
+    for k, slot in enumerate(night.chain):
         if slot.kind == "event":
             if not slot.face_down:
-                keep.append(slot.model_copy(update={"resolved": False, "supports_used": []}))
+                kept.append(k)
+                chain[k] = slot.model_copy(update={"resolved": False, "supports_used": []})
             continue
         assert slot.owner is not None
         t = troupers[slot.owner]
@@ -388,6 +412,7 @@ def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -
             troupers[slot.owner] = t.model_copy(update={"wounds": [*t.wounds, slot.card]})
         else:
             troupers[slot.owner] = t.model_copy(update={"discard": [*t.discard, slot.card]})
+    keep = ch.keep(chain, kept)
     discard = [*night.reaction_discard, *(s.card for s in night.reaction_line)]
     limit = catalog.config.knock_out_wounds
     for i, t in enumerate(troupers):
@@ -481,7 +506,8 @@ PHASES: dict[str, Phase] = {
         ),
         Phase(
             "cleanup", "Cleanup Phase", "Cleanup Phase", frozenset({"night_continue"}), cleanup,
-            None, "start_of_turn", done_text="The Cleanup is done: the next Game Turn starts.",
+            _cleanup_settled, "start_of_turn",
+            done_text="The Cleanup is done: the next Game Turn starts.",
         ),
         Phase("over", "End of the Night", "End of the Night", frozenset(), _over),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.campaign import require_single_game_setup
@@ -121,10 +122,11 @@ class PlayCard(NightAction):
             raise RuleError(f"unknown Tactic card {self.card!r}")
         state = fx.with_trouper(state, t, hand=hand)
         slot = ChainSlot(kind="tactic", card=self.card, owner=t, threat=card.threat)
-        state = fx.with_night(state, chain=[*night.chain, slot], rightmost_player=t)
+        chain, k = ch.place(night.chain, slot)  # the leftmost free space
+        state = fx.with_night(state, chain=chain, rightmost_player=t)
         tags = (["Cascade"] if card.cascade else []) + (["Block"] if card.block else [])
         state = fx.log(
-            state, "plays", who=tr.trouper, card=card.id, space=len(night.chain) + 1, tags=tags
+            state, "plays", who=tr.trouper, card=card.id, space=ch.number(chain, k), tags=tags
         )
         after: Literal["next", "cascade", "end"] = (
             "end" if card.block else "cascade" if card.cascade else "next"
@@ -156,10 +158,11 @@ class Rest(NightAction):
         hand = take_from_hand(state, cat, t, [self.card])  # engine/table.py: a hidden hand too
         state = fx.with_trouper(state, t, hand=hand, rested_this_turn=True)
         slot = ChainSlot(kind="rest", card=self.card, owner=t, threat=1, face_down=True)
+        chain, k = ch.place(night.chain, slot)  # the leftmost free space
         state = fx.with_night(
-            state, chain=[*night.chain, slot], rightmost_player=t, after_play="next", cascade=False
+            state, chain=chain, rightmost_player=t, after_play="next", cascade=False
         )
-        state = fx.log(state, "rests", who=tr.trouper, space=len(night.chain) + 1)
+        state = fx.log(state, "rests", who=tr.trouper, space=ch.number(chain, k))
         # "Rest": the card, then 1 Threat (its Interruptions resolve), then the Exhausted token.
         state = fx.with_night(state, rest_exhaust=t)
         state = fx.add_threat(state, cat, 1, ctx.chance)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine.actions import Context
 from blood_companion.engine.effects import night_of
@@ -68,6 +69,7 @@ class UseQuick(NightAction):
     distance: int | None = None
     confirm: bool = False  # the table confirms a Condition only it can see (the Map)
     token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
+    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -104,8 +106,8 @@ def quick_effect(
     """The Chain index, Effect index and Effect of a Quick Effect that may be resolved now
     outside its card's activation. Raises RuleError."""
     night = night_of(state)
-    k = space - 1
-    if not 0 <= k < len(night.chain):
+    k = ch.index_at(night.chain, space)
+    if k is None:
         raise RuleError(f"no card on Chain space {space}")
     slot = night.chain[k]
     if slot.kind != "tactic" or slot.owner is None:
@@ -170,8 +172,9 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
             if j in slot.quick_used or _holds(state, catalog, slot.owner, eff):
                 continue
             out.append(_entry(state, catalog, "card", slot.owner, eff, {
-                "space": k + 1, "effect": j + 1, "card": card.id, "name": card.name,
-                "key": f"q{k + 1}" + (f".{j + 1}" if len(quick) > 1 else ""),
+                "space": ch.number(night.chain, k), "effect": j + 1, "card": card.id,
+                "name": card.name,
+                "key": f"q{ch.number(night.chain, k)}" + (f".{j + 1}" if len(quick) > 1 else ""),
             }))
     for i, tr in enumerate(state.troupers):
         for cat_name, iid in sorted(tr.equipped.items()):

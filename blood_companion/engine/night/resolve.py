@@ -8,17 +8,21 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from blood_companion.content import models as m
+from blood_companion.content.render import TIMING_NAMES
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import ATTACKS
+from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
 from blood_companion.engine.night.core import minion_card
 from blood_companion.engine.night.trouper_tests import effect_test, take_test, use_test_items
-from blood_companion.engine.night_state import Activation, ChainSlot, NightState
+from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.tests_procedure import attack_target
+
+# The moments whose Effects the app queues itself (engine/night/phases.py: queue_timed).
+TIMED_MOMENTS = frozenset({"beginning_of_night", "beginning_of_turn", "beginning_of_cleanup"})
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -158,6 +162,9 @@ def card_effect(
         raise RuleError("a Support Effect is used by another Trouper later on the Chain")
     if eff.type == "aura":
         raise RuleError("an Aura Effect is always active; there is nothing to resolve")
+    if eff.timing in TIMED_MOMENTS:  # the app resolves it at its moment ("Cleanup Phase")
+        raise RuleError(f"Effect {effect} of {card.name} is resolved by the app "
+                        f"{TIMING_NAMES[eff.timing].lower()}, not in the Tactic Phase")
     if k < act.last:
         raise RuleError(
             f"{card.name}'s Effects resolve top to bottom: Effect {act.last + 1} "
@@ -221,19 +228,21 @@ def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:
         raise RuleError(f"{what} is at Distance {distance}; this Effect reaches Distance {d}")
 
 
-def attack_need(
+def attack_needs(
     state: CampaignState, catalog: Catalog, eff: m.Effect, target: str, side: str | None
-) -> tuple[str, int, str]:
-    """What an attack Effect needs against a target ("Attacks and Defenses"): the attack kind
-    (physical or mind), the Triumphs needed and the target's name. The Nemesis's Defense is
-    lowered by the Fatigue on the Reaction Line and changed by the Weakness of the side hit; a
-    Test printed with its own number uses that number. Raises RuleError for a bad target."""
-    kinds = [o.kind for o in eff.outcome if o.kind in ATTACKS]
+) -> tuple[dict[str, int], str]:
+    """What each attack kind of an Effect needs against a target ("Attacks and Defenses"): the
+    Triumphs for its Physical and/or Mind Attack Elements (``{"physical": 4, "mind": 3}``, each
+    against its own Defense), and the target's name. The Nemesis's Defenses are lowered by the
+    Fatigue on the Reaction Line and changed by the Weakness of the side hit; a Test printed
+    with its own number uses that number. Raises RuleError for a bad target."""
+    kinds = list(dict.fromkeys(
+        o.kind.removesuffix("_attack") for o in eff.outcome if o.kind in ATTACKS))
     if not kinds:
         raise RuleError("this Effect makes no attack", see=("night_effect",))
-    trait_kind = "physical" if kinds[0] == "physical_attack" else "mind"
     key = target.strip().lower()
     night = night_of(state)
+    needs: dict[str, int] = {}
     if key in ("nemesis", "n", "boss"):
         if side is None or side not in m.SIDES:
             raise RuleError(
@@ -243,9 +252,10 @@ def attack_need(
         nem = fx.nemesis_card(state, catalog)
         phys, mind = fx.fatigue(state, catalog)
         w = fx.weakness(state, catalog, side)
-        mod = (w.physical_modifier if trait_kind == "physical" else w.mind_modifier) if w else 0
-        defense = nem.defenses.physical if trait_kind == "physical" else nem.defenses.mind
-        need = attack_target(defense, phys if trait_kind == "physical" else mind, mod)
+        for kind in kinds:
+            mod = (w.physical_modifier if kind == "physical" else w.mind_modifier) if w else 0
+            defense = nem.defenses.physical if kind == "physical" else nem.defenses.mind
+            needs[kind] = attack_target(defense, phys if kind == "physical" else mind, mod)
         what = f"{nem.name} ({side})"
     else:
         space = key.removeprefix("minion:").upper()
@@ -266,11 +276,83 @@ def attack_need(
                 f"this Effect targets a {eff.target.minion_type.capitalize()}; "
                 f"{card.name} is a {card.type.capitalize()}"
             )
-        need = attack_target(getattr(card.defenses, trait_kind))
+        needs = {kind: attack_target(getattr(card.defenses, kind)) for kind in kinds}
         what = f"{card.name} ({space})"
     if eff.test is not None and eff.test.target is not None:
-        need = eff.test.target
-    return trait_kind, need, what
+        needs = dict.fromkeys(needs, eff.test.target)
+    return needs, what
+
+
+def attack_need(
+    state: CampaignState, catalog: Catalog, eff: m.Effect, target: str, side: str | None
+) -> tuple[str, int, str]:
+    """An attack's Test against a target: the attack kind (physical or mind; the first one
+    printed), the Triumphs the Test needs and the target's name (:func:`attack_needs`). With a
+    Physical and a Mind Attack Element the Test needs the lower of their Defenses (it succeeds
+    when one of them lands), or the higher one (rules_config ``mixed_attack_test``)."""
+    needs, what = attack_needs(state, catalog, eff, target, side)
+    pick = max if catalog.config.mixed_attack_test == "highest" else min
+    return next(iter(needs)), pick(needs.values()), what
+
+
+def weakness_always(
+    state: CampaignState, catalog: Catalog, side: str
+) -> list[tuple[m.WeaknessCard, int, m.Effect]]:
+    """The Effects of the side's Weakness card that are always active ("Nemesis Weaknesses":
+    no timing, or ``always``), with their index on the card."""
+    w = fx.weakness(state, catalog, side)
+    if w is None:
+        return []
+    return [(w, k, e) for k, e in enumerate(w.effects) if e.timing in (None, "always")]
+
+
+def helps_test(eff: m.Effect) -> bool:
+    """An Effect made only of Test bonuses (Bonus Triumphs, a Re-roll, a Bonus die)."""
+    return bool(eff.outcome) and all(o.kind in TEST_BONUS_KINDS for o in eff.outcome)
+
+
+def weakness_asks(state: CampaignState, catalog: Catalog, t: int, side: str) -> str:
+    """The Condition (in words) of a Weakness Effect that helps Trouper ``t``'s attack on
+    ``side`` and that only the table can see; "" when there is none to ask."""
+    for _, _, e in weakness_always(state, catalog, side):
+        if helps_test(e) and interp.condition_holds(state, t, e.condition) is None:
+            return interp.condition_text(e)
+    return ""
+
+
+def weakness_on_attack(
+    state: CampaignState, catalog: Catalog, rng: Chance, t: int, side: str,
+    holds: bool | None,
+) -> CampaignState:
+    """ "Nemesis Weaknesses": the Effects of the Weakness card of the side attacked are always
+    active. Those made of Test bonuses (a Bonus Triumph, a Re-roll against that side) go to
+    Trouper ``t``'s attack Test when their Condition holds (``holds``: the table's word for a
+    Condition only it sees); the others resolve after the attack, as Enemy Effects. Raises
+    RuleError when the table's word is needed and missing."""
+    jobs: list[EnemyJob] = []
+    for w, k, e in weakness_always(state, catalog, side):
+        if e.is_free_text or not helps_test(e):
+            jobs.append(EnemyJob(source="weakness", card=w.id, effects=[k],
+                                 label=f"{w.name}: {w.effect_name}"))
+            continue
+        cond = interp.condition_holds(state, t, e.condition)
+        if cond is None:
+            if holds is None:
+                raise RuleError(
+                    f"only the table can tell whether {w.name} ({side} Weakness) helps this "
+                    f"attack: {interp.condition_text(e)}",
+                    hint="say whether its Condition holds (--weakness or --no-weakness)",
+                )
+            cond = holds
+        if not cond:
+            state = fx.log(state, "weakness_not_now", card=w.id, side=side, effect=k)
+            continue
+        state = fx.log(state, "weakness_applies", card=w.id, side=side, effect=k)
+        act = interp.Act(catalog, rng, source=night_of(state).nemesis, target=t)
+        state = interp.apply_outcomes(state, act, e.outcome)
+    if jobs:
+        state = fx.with_night(state, queue=[*night_of(state).queue, *jobs])
+    return state
 
 
 def attack(
@@ -289,6 +371,7 @@ def attack(
     distance: int | None,
     label: str,
     more_targets: Sequence[str] = (),
+    weakness: bool | None = None,
 ) -> tuple[CampaignState, bool]:
     """A Trouper's attack ("Attacks and Defenses"): a Test against the target's Physical or
     Mind Defense (the Nemesis's lowered by the Fatigue on the Reaction Line and changed by the
@@ -304,7 +387,8 @@ def attack(
     if not is_nemesis and tk == "nemesis":
         raise RuleError("this Effect targets the Nemesis")
     check_distance(eff, distance, "the target")
-    trait_kind, need, what = attack_need(state, catalog, eff, target, side)
+    needs, _ = attack_needs(state, catalog, eff, target, side)
+    _, need, _ = attack_need(state, catalog, eff, target, side)
     traits = list(eff.test.traits) if eff.test else []
     fixed = eff.test.dice if eff.test else None
     night = night_of(state)
@@ -320,9 +404,12 @@ def attack(
         who=fx.tid(state, t),
         card=foe,
         where=where,
-        defense=trait_kind,
-        need=need,
+        **({"defense": next(iter(needs)), "need": need} if len(needs) == 1 else
+           {"needs": needs}),
     )
+    if is_nemesis:
+        assert side is not None
+        state = weakness_on_attack(state, catalog, rng, t, side, weakness)
     state, result = take_test(
         state,
         catalog,
@@ -337,9 +424,14 @@ def attack(
         bonus_triumphs=bonus_triumphs,
         label=label,
     )
-    if not result.success:
+    # each attack Element lands when the Test reaches its own Defense ("Attacks and Defenses")
+    landed = {k: n for k, n in needs.items() if result.total >= n}
+    wounds = sum(1 for o in eff.outcome if o.kind.removesuffix("_attack") in landed)
+    if len(needs) > 1:
+        state = fx.log(state, "attack_elements", who=fx.tid(state, t), needs=needs,
+                       landed=sorted(landed), total=result.total)
+    if not wounds:
         return state, False
-    wounds = kinds.count(kinds[0])
     if is_nemesis:
         assert side is not None
         state = fx.wound_nemesis(state, catalog, side, wounds, rng)
@@ -387,6 +479,8 @@ class EffectAnswers(Protocol):
     def heal(self) -> list[str]: ...
     @property
     def token_flip(self) -> bool: ...
+    @property
+    def weakness(self) -> bool | None: ...
 
 
 def test_then_elements(
@@ -413,7 +507,7 @@ def test_then_elements(
         state, ok = attack(
             state, catalog, chance, t, eff, target=said.target, side=said.side,
             trait=said.trait, dice=said.dice, reroll=said.reroll, bonus_triumphs=0,
-            distance=None, label=label,
+            distance=None, label=label, weakness=said.weakness,
         )
     elif eff.test is not None:
         state = use_test_items(state, catalog, chance, t, said.items)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine.actions import Context
 from blood_companion.engine.campaign import gain_trophies
@@ -54,6 +55,7 @@ class Attack(NightAction):
     discard: list[str] = []
     also: list[str] = []  # Minion spaces for the other attack Elements (extra_minion_wounds)
     items: list[str] = []  # Quick Items used during the Test (Bonus Triumphs, Re-rolls)
+    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -90,6 +92,7 @@ class Attack(NightAction):
             distance=self.distance,
             label=card.id,
             more_targets=self.also,
+            weakness=self.weakness,
         )
         if ok and night_of(state).result is None:
             state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip,
@@ -163,7 +166,10 @@ class ResolveEffect(NightAction):
 
 class UseSupport(NightAction):
     """The Active Trouper uses a Support Effect of another Trouper's card to the left on the
-    Chain; a Cube marks it used for this turn ("Support Effect")."""
+    Chain; a Cube marks it used for this turn ("Support Effect"). The Effect is added to the
+    Active card's: a Support that attacks names its target (and the Nemesis side) and takes
+    its Test like the card's own attack; one with a Test takes it; a Sacrifice Cost puts the
+    Cube on that card's Sacrifice symbol (it goes to its owner's Wounds at Cleanup)."""
 
     type: Literal["night_support"] = "night_support"
     doing = "using a Support"
@@ -171,12 +177,21 @@ class UseSupport(NightAction):
     token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
     slot: int  # 1-based Chain space
     effect: int = 0  # 1-based; 0: the card's only Support Effect
+    target: str | None = None  # an attack: "nemesis" or a Minion space
+    side: str | None = None
+    trait: str | None = None
+    dice: list[str] = []
+    reroll: list[str] = []
+    items: list[str] = []  # Quick Items used during its Test
+    heal: list[str] = []
+    distance: int | None = None
+    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         night, act, _ = active(state, cat)
-        k = self.slot - 1
-        if not 0 <= k < len(night.chain):
+        k = ch.index_at(night.chain, self.slot)
+        if k is None:
             raise RuleError(f"no card on Chain space {self.slot}")
         slot = night.chain[k]
         if k >= act.slot:
@@ -193,22 +208,27 @@ class UseSupport(NightAction):
         if j in slot.supports_used:
             raise RuleError("that Support already has a Cube on it this turn")
         eff = card.effects[j]
+        if slot.sacrificed and any(c.kind == "sacrifice" for c in eff.cost):
+            raise RuleError(f"{card.name} is already Sacrificed")
+        attacks = any(o.kind in ATTACKS for o in eff.outcome)
+        if attacks and self.target is None:
+            raise RuleError("name the target of the Support's attack (--target)",
+                            see=("night_support",))
+        check_distance(eff, self.distance, "the target")
         # its Condition reads the card owner's board (their tokens: "Support Effect"); its
-        # Cost is paid by the Active Trouper who uses it
+        # Cost is paid by the Active Trouper who uses it (a Sacrifice: on the Support's card)
         owner = slot.owner if slot.owner is not None else act.trouper
         check_cost_and_condition(state, cat, owner, eff.model_copy(update={"cost": []}),
                                  discard=(), confirmed=self.confirm)
         check_cost_and_condition(state, cat, act.trouper, eff.model_copy(
             update={"condition": None}), discard=())
-        state = pay_costs(state, cat, act.trouper, eff, discard=())
+        state = pay_costs(state, cat, act.trouper, eff, discard=(), slot=k)
         chain = list(night_of(state).chain)
-        chain[k] = chain[k].model_copy(update={"supports_used": [*slot.supports_used, j]})
+        chain[k] = chain[k].model_copy(update={"supports_used": [*chain[k].supports_used, j]})
         state = fx.with_night(state, chain=chain)
         state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=card.id)
-        state = table_reads(state, act.trouper, eff)
-        state = apply_own(
-            state, cat, ctx.chance, act.trouper, card.effects[j].outcome, token_flip=self.token_flip
-        )
+        state, _ = test_then_elements(state, cat, ctx.chance, act.trouper, eff, self,
+                                      recipient=act.trouper, label=card.id)
         return settle(state, cat, ctx.chance)
 
 
@@ -234,6 +254,7 @@ class UseItem(NightAction):
     reroll: list[str] = []
     items: list[str] = []  # other Quick Items used during its Test
     distance: int | None = None
+    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -397,8 +418,8 @@ class UseEvent(NightAction):
 def event_slot(night: NightState, key: str) -> int:
     events = [(k, s) for k, s in enumerate(night.chain) if s.kind == "event"]
     if key.isdigit():
-        k = int(key) - 1
-        if any(j == k for j, _ in events):
+        k = ch.index_at(night.chain, int(key))
+        if k is not None and any(j == k for j, _ in events):
             slot = night.chain[k]
             if slot.face_down:
                 raise RuleError("that Event is already resolved")
@@ -452,5 +473,5 @@ class FinishActivation(NightAction):
         chain = list(night.chain)
         chain[act.slot] = slot.model_copy(update={"resolved": True})
         state = fx.with_night(state, chain=chain, activation=None)
-        state = fx.log(state, "resolved_token", space=act.slot + 1)
+        state = fx.log(state, "resolved_token", space=ch.number(chain, act.slot))
         return activate_next(state, cat)

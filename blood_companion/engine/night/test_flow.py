@@ -13,6 +13,7 @@ Re-roll, 1-based; ``i:`` for the Insanity Re-roll) and ``items`` (Quick Items us
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,7 @@ from blood_companion.engine.dice import (
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import ROLL, Ask, Pick
 from blood_companion.engine.night.core import box_of, reroll_slots
+from blood_companion.engine.night.resolve import weakness_on_attack
 from blood_companion.engine.night.trouper_tests import (
     APP_ROLLED,
     item_side,
@@ -68,6 +70,8 @@ class TestSpec:
     target: int
     label: str
     against_enemy: bool = False  # a dodge Test: Items "against an Enemy Effect" apply
+    side: str | None = None  # an attack on the Nemesis: the side hit (its Weakness helps)
+    weakness: bool | None = None  # the table's word on that Weakness's Condition
 
 
 def setup_of(
@@ -78,6 +82,11 @@ def setup_of(
     will take it. Raises RuleError."""
     if items:
         state = use_test_items(state, catalog, Chance.fresh(0, 0), spec.t, items)
+    if spec.side is not None:
+        # a Condition not answered yet (RuleError): the Test without the Weakness's help
+        with contextlib.suppress(RuleError):
+            state = weakness_on_attack(state, catalog, Chance.fresh(0, 0), spec.t, spec.side,
+                                       spec.weakness)
     key, setup = test_setups(
         state, catalog, spec.t, traits=spec.traits, fixed_dice=spec.fixed, target=spec.target,
         trait=trait, label=spec.label,

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
+from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, vigor
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
@@ -22,9 +24,11 @@ from blood_companion.engine.night.core import (
 from blood_companion.engine.night.resolve import (
     attack_need,
     card_effect,
+    is_area,
     token_to_place,
     usable,
 )
+from blood_companion.engine.night_state import Activation
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -56,13 +60,16 @@ def _effect_entry(
     }
 
 
-def attack_targets(state: CampaignState, catalog: Catalog, eff: m.Effect) -> list[dict[str, Any]]:
+def attack_targets(
+    state: CampaignState, catalog: Catalog, eff: m.Effect, hit: Sequence[str] = ()
+) -> list[dict[str, Any]]:
     """Who an attack Effect may hit: the Nemesis (with the Wounds each side still needs) and
-    the Minion spaces with Miniatures of the right type."""
+    the Minion spaces with Miniatures of the right type. ``hit``: the targets a Special Area
+    Effect already hit this activation (the Nemesis is hit once)."""
     night = night_of(state)
     kind = eff.target.kind if eff.target is not None else "enemy"
     out: list[dict[str, Any]] = []
-    if kind != "minion":
+    if kind != "minion" and "nemesis" not in hit:
         level = fx.nemesis_level(state, catalog)
         needs = {
             s: max(0, level.wounds.get(s, 0) - len(night.nemesis_wounds.get(s, [])))
@@ -96,6 +103,11 @@ def attack_targets(state: CampaignState, catalog: Catalog, eff: m.Effect) -> lis
     return out
 
 
+def area_hits(act: Activation | None, k: int) -> list[str]:
+    """The targets Effect ``k`` of the Active card hit so far ("Reading Special Areas")."""
+    return list(act.area_hits.get(k, [])) if act is not None else []
+
+
 def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     """The Active Trouper's legal moves as data (for menus such as `blood play`): the card's
     Effects with whether each can be resolved now (and why not), the targets of attacks, the
@@ -110,7 +122,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
     tr = state.troupers[t]
     out: dict[str, Any] = {
         "trouper": tr.trouper,
-        "space": act.slot + 1,
+        "space": ch.number(night.chain, act.slot),
         "rest": slot.kind == "rest",
         "rest_drawn": act.rest_drawn,
         "card": slot.card if slot.kind == "tactic" else None,
@@ -124,8 +136,11 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
         out["card_name"] = card.name
         for k, eff in enumerate(card.effects):
             entry = _effect_entry(state, catalog, t, eff, k + 1)
+            # a Special Area attack stays open for each other target in it ("Reading Special
+            # Areas"): one Test per target, the Nemesis once
+            area = bool(is_area(eff) and entry["attack"] and act.done.get(k, 0) > 0)
             try:
-                card_effect(catalog, act, slot, k + 1)
+                card_effect(catalog, act, slot, k + 1, area_target="minion" if area else None)
                 why, entry["confirm"] = usable(
                     state, catalog, t, eff, discard=tr.hand[: entry["discard"]]
                 )
@@ -133,7 +148,8 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             except RuleError as exc:
                 entry["open"], entry["why"] = False, exc.message
             if entry["attack"]:
-                entry["targets"] = attack_targets(state, catalog, eff)
+                entry["targets"] = attack_targets(state, catalog, eff, area_hits(act, k))
+                entry["again"] = area  # for another target in the Special Area
                 if entry["open"] and not entry["targets"]:
                     want = entry["minion_type"]
                     entry["open"], entry["why"] = False, (
@@ -148,19 +164,24 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             if eff.type == "support" and j not in s.supports_used:
                 why, confirm = usable(state, catalog, s.owner or 0,
                                       eff.model_copy(update={"cost": []}), discard=())
-                out["supports"].append(
+                entry = _effect_entry(state, catalog, t, eff, j + 1)
+                entry.update(
                     {
-                        "space": k + 1,
-                        "effect": j + 1,
+                        "space": ch.number(night.chain, k),
                         "owner": state.troupers[s.owner or 0].trouper,
                         "name": other.name,
-                        "text": render_effect(eff),
                         "open": not why,
                         "why": why,
                         "confirm": confirm,
-                        "token": token_to_place(state, t, eff),
                     }
                 )
+                if s.sacrificed and any(c.kind == "sacrifice" for c in eff.cost):
+                    entry["open"], entry["why"] = False, "the card is already Sacrificed"
+                if entry["attack"]:  # a Support that attacks needs a target on the board
+                    entry["targets"] = attack_targets(state, catalog, eff)
+                    if entry["open"] and not entry["targets"]:
+                        entry["open"], entry["why"] = False, "no target on the board"
+                out["supports"].append(entry)
     for iid in tr.equipped.values():
         item = item_card(catalog, iid)
         advanced = any(x.item == iid and x.advanced for x in tr.sleeves)
@@ -185,7 +206,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             ev = event_card(catalog, s.card)
             out["events"].append(
                 {
-                    "space": k + 1,
+                    "space": ch.number(night.chain, k),
                     "event": s.card,
                     "name": ev.name,
                     "effects": [
@@ -214,7 +235,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
             name = card_name(catalog, s.card)
         chain.append(
             {
-                "space": k + 1,
+                "space": ch.number(night.chain, k),
                 "kind": s.kind,
                 "card": s.card,
                 "name": name,
@@ -270,9 +291,10 @@ def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
                 "deck": len(t.draw_pile),
                 "discard": len(t.discard),
                 "wounds": len(t.wounds),
-                "vigor": fx.usable_vigor(t, tokens),
+                "vigor": vigor.usable(t, tokens),
                 "vigor_depleted": t.vigor_depleted,
                 "bites": t.bites,
+                "bites_on_depleted": vigor.layout(t, tokens).depleted_bitten,
                 "insanity": t.insanity,
                 "exhausted": t.exhausted,
                 "knocked_out": t.knocked_out,

@@ -1,0 +1,74 @@
+"""`blood --version`: the app's version, and with ``--json`` one document a bug report or a
+script can read (which app, which Python, which data pack, which saves folder).
+
+``blood --version --json`` and ``blood --json --version`` are the same question. The text form
+imports nothing; the JSON form loads the data pack (from its cache when fresh) for its
+fingerprint, the one each recorded step keeps (``Catalog.fingerprint``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from blood_companion.cli.settings import Settings
+
+NAME = "blood-companion"
+
+
+def is_version_request(args: list[str]) -> bool:
+    """True for ``--version`` alone or with ``--json``, in either order."""
+    return "--version" in args and set(args) <= {"--version", "--json"}
+
+
+def version_doc(settings: Settings) -> dict[str, Any]:
+    """The JSON document of ``blood --version --json``. Never raises: a data pack that does
+    not load gives ``"data_fingerprint": null`` and what is wrong in ``data_error``."""
+    import platform
+
+    from blood_companion import __version__
+    from blood_companion.content import raw
+
+    doc: dict[str, Any] = {
+        "ok": True,
+        "name": NAME,
+        "version": __version__,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": sys.platform,
+        "data_dir": str(raw.shipped_data_dir()),
+        "overlay": None,
+        "data_fingerprint": None,
+        "saves_dir": os.path.abspath(settings.saves_path),
+        "saves_dir_from": settings.saves_from,
+    }
+    try:
+        layers = raw.layers_for(settings.data_dir)
+        doc["overlay"] = str(layers[1]) if len(layers) > 1 else None
+        from blood_companion.content.loader import load_layers
+
+        doc["data_fingerprint"] = load_layers(layers).fingerprint()
+    except Exception as exc:  # noqa: BLE001 - the version is answered whatever the pack holds
+        from blood_companion.display import clean
+
+        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        doc["data_error"] = clean(" ".join(str(message).split()), single_line=True)
+    return doc
+
+
+def print_version(args: list[str], settings: Settings) -> int:
+    """Answer ``blood --version [--json]``; return the exit code (0)."""
+    if "--json" in args:
+        from blood_companion.display import json_text
+
+        sys.stdout.write(json_text(version_doc(settings)) + "\n")
+    else:
+        from blood_companion import __version__
+
+        sys.stdout.write(f"{NAME} {__version__}\n")
+    sys.stdout.flush()
+    return 0

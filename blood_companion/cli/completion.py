@@ -1,0 +1,300 @@
+"""Shell completion of the values a command takes: campaign names, Troupers, Nemeses, Zones,
+kinds, card names, rules keywords and phases (typer's ``autocompletion=`` callbacks).
+
+Each callback takes ``(ctx: object, incomplete: str)`` (typer evaluates the annotations, so
+they name only built-ins) and is fast and never fails: the campaign names are the file names
+of the saves folder (nothing is opened), the data values come from the validated-catalog cache
+(``content/raw.py``: plain data, no pydantic) and, when there is no fresh cache, from one
+validation of the pack that writes it. A saves folder or a data pack that cannot be read gives
+no values, never an error. Nothing is imported at import time: the command modules import
+this one.
+
+The saves folder and the overlay are those of the line being completed: ``--saves-dir`` and
+``--data-dir`` typed before the command, else the settings of the invocation (environment,
+defaults: ``cli/settings.py``).
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any
+
+    from blood_companion.cli.settings import Settings
+
+# The card kinds `blood card show` finds (content/face.py's CARD_KINDS, which imports the
+# models; tests/cli/test_cli_conventions_more.py checks the two agree).
+CARD_KINDS = (
+    "starting_tactics", "advanced_tactics", "special_tactics", "trouper_items", "special_items",
+    "reactions", "vlad_reactions", "weaknesses", "nemeses", "minions", "locations", "events",
+    "troupers",
+)
+# The named sides of two-sided cards (Vlad's Reaction cards, the Trouper Items).
+_SIDES = ("enhanced", "weakened", "starting", "advanced")
+MAX_VALUES = 200  # a shell shows no more usefully
+
+
+def _settings(ctx: Any) -> Settings:
+    from blood_companion.cli.settings import Settings, current
+
+    root = ctx.find_root() if ctx is not None else None
+    base = getattr(root, "obj", None)
+    if not isinstance(base, Settings):
+        base = current()
+    params = getattr(root, "params", None) or {}
+    saves, data = params.get("saves_dir"), params.get("data_dir")
+    if not saves and not data:
+        return base
+    return Settings(
+        saves or base.saves_path,
+        data or base.data_path,
+        base.campaign,
+        "--saves-dir" if saves else base.saves_from,
+    )
+
+
+def _matching(values: Iterable[str], incomplete: str) -> list[str]:
+    """The values that begin with ``incomplete``, case forgiven; each begins with exactly what
+    was typed (the shell replaces the word with it; typer keeps only those)."""
+    typed = incomplete.casefold()
+    out: list[str] = []
+    for value in dict.fromkeys(values):
+        if value.casefold().startswith(typed):
+            out.append(incomplete + value[len(incomplete):])
+            if len(out) >= MAX_VALUES:
+                break
+    return out
+
+
+def _safe(fn: Callable[[], Iterable[str]], incomplete: str) -> list[str]:
+    try:
+        return _matching(fn(), incomplete)
+    except Exception:  # noqa: BLE001 - a completion never fails: no values instead
+        return []
+
+
+# ---------------------------------------------------------------------- the sources
+
+
+def campaign_names(saves_dir: str) -> list[str]:
+    """The campaigns of a saves folder: its ``*.blood.db`` file names (none when unreadable)."""
+    from blood_companion.cli.views import SAVE_SUFFIX
+
+    try:
+        entries = os.listdir(saves_dir)
+    except (OSError, ValueError):
+        return []
+    return sorted(
+        n.removesuffix(SAVE_SUFFIX)
+        for n in entries
+        if n.endswith(SAVE_SUFFIX) and not n.startswith(".") and len(n) > len(SAVE_SUFFIX)
+    )
+
+
+def pack_records(settings: Settings) -> dict[str, list[dict[str, Any]]]:
+    """The validated records of the data pack (shipped plus overlay) as plain data: from the
+    cache, else validated once (which writes the cache). Raises when the pack has problems."""
+    from blood_companion.content import raw
+
+    layers = raw.layers_for(settings.data_dir)
+    records = raw.cached_records(layers)
+    if records is None:
+        from blood_companion.content.loader import load_layers
+
+        catalog = load_layers(layers)
+        records = {k: [r.model_dump() for r in catalog.all(k)] for k in raw.KIND_NAMES}
+    return records
+
+
+def _ids(ctx: Any, kind: str) -> list[str]:
+    return [str(r["id"]) for r in pack_records(_settings(ctx)).get(kind, []) if "id" in r]
+
+
+def _card_names(ctx: Any) -> list[str]:
+    records = pack_records(_settings(ctx))
+    names: list[str] = []
+    for kind in CARD_KINDS:
+        for rec in records.get(kind, []):
+            for side in (rec, *(rec.get(s) for s in _SIDES)):
+                if isinstance(side, dict) and isinstance(side.get("name"), str):
+                    names.append(side["name"])
+    return sorted(set(names), key=str.casefold)
+
+
+def _rules_ids(ctx: Any, kinds: tuple[str, ...]) -> list[str]:
+    from blood_companion.rules.loader import load_index
+
+    data_dir = _settings(ctx).data_path
+    index = load_index(data_dir=data_dir)
+    return [e.id for e in index.entries if e.kind in kinds]
+
+
+# ---------------------------------------------------------------------- the callbacks
+
+
+def campaign(ctx: object, incomplete: str) -> list[str]:
+    """Campaign names in the saves folder."""
+    return _safe(lambda: campaign_names(_settings(ctx).saves_path), incomplete)
+
+
+def trouper(ctx: object, incomplete: str) -> list[str]:
+    """Trouper ids of the data pack."""
+    return _safe(lambda: _ids(ctx, "troupers"), incomplete)
+
+
+def troupers(ctx: object, incomplete: str) -> list[str]:
+    """A comma-separated list of Trouper ids (``--troupers aurel,pe`` -> ``aurel,petru``)."""
+    done, comma, last = incomplete.rpartition(",")
+    head = done + comma
+    taken = {w.strip().casefold() for w in done.split(",")} if comma else set()
+
+    def values() -> list[str]:
+        return [head + t for t in [*_ids(ctx, "troupers"), "random"] if t.casefold() not in taken]
+
+    return _safe(values, incomplete)
+
+
+def nemesis(ctx: object, incomplete: str) -> list[str]:
+    """Nemesis ids of the data pack (Vlad included)."""
+    return _safe(lambda: _ids(ctx, "nemeses"), incomplete)
+
+
+def zone(ctx: object, incomplete: str) -> list[str]:
+    """Zone ids of the data pack."""
+    return _safe(lambda: _ids(ctx, "zones"), incomplete)
+
+
+def art(ctx: object, incomplete: str) -> list[str]:
+    """The Arts (Advanced Tactic decks) of the data pack."""
+
+    def values() -> list[str]:
+        recs = pack_records(_settings(ctx)).get("advanced_tactics", [])
+        return sorted({str(r["art"]) for r in recs if isinstance(r.get("art"), str)})
+
+    return _safe(values, incomplete)
+
+
+def kind(ctx: object, incomplete: str) -> list[str]:
+    """The kinds `blood data show` knows."""
+
+    def values() -> tuple[str, ...]:
+        from blood_companion.content.raw import KIND_NAMES
+
+        return KIND_NAMES
+
+    return _safe(values, incomplete)
+
+
+def card_kind(ctx: object, incomplete: str) -> list[str]:
+    """The kinds of card (`blood data export-text KIND`, `blood data transcribe [KIND]`)."""
+    return _safe(lambda: CARD_KINDS, incomplete)
+
+
+def record_id(ctx: object, incomplete: str) -> list[str]:
+    """The ids of the records of the KIND typed before (`blood data show KIND ID`)."""
+
+    def values() -> list[str]:
+        chosen = str((getattr(ctx, "params", None) or {}).get("kind") or "")
+        return _ids(ctx, chosen.strip().lower().replace("-", "_")) if chosen else []
+
+    return _safe(values, incomplete)
+
+
+def card(ctx: object, incomplete: str) -> list[str]:
+    """Card names (any card of the pack) and ids, word by word: after ``crimson`` the next
+    word of the names that begin with it (`blood card show` joins its words)."""
+
+    def values() -> list[str]:
+        typed = [str(w).casefold() for w in (getattr(ctx, "params", None) or {}).get("card") or []]
+        if not typed:
+            return [*_card_names(ctx), *(i for k in CARD_KINDS for i in _ids(ctx, k))]
+        out = []
+        for name in _card_names(ctx):
+            words = name.split()
+            if len(words) > len(typed) and [w.casefold() for w in words[: len(typed)]] == typed:
+                out.append(" ".join(words[len(typed):]))
+        return out
+
+    return _safe(values, incomplete)
+
+
+def rules_words(ctx: object, incomplete: str) -> list[str]:
+    """`blood rules`: keyword, phase or list; then a keyword, a phase or a kind of entry."""
+
+    def values() -> list[str]:
+        from blood_companion.rules.entry import KINDS
+
+        typed = [str(w) for w in (getattr(ctx, "params", None) or {}).get("words") or []]
+        if not typed:
+            return ["keyword", "phase", "list"]
+        if len(typed) > 1:
+            return []
+        if typed[0] == "keyword":
+            return _rules_ids(ctx, ("keyword", "symbol"))
+        if typed[0] == "phase":
+            return _rules_ids(ctx, ("phase", "procedure"))
+        return list(KINDS) if typed[0] == "list" else []
+
+    return _safe(values, incomplete)
+
+
+def rules_kind(ctx: object, incomplete: str) -> list[str]:
+    """The kinds of rules entry (`blood rules --kind`)."""
+
+    def values() -> tuple[str, ...]:
+        from blood_companion.rules.entry import KINDS
+
+        return KINDS
+
+    return _safe(values, incomplete)
+
+
+# ---------------------------------------------------------------------- while completing
+
+
+def completion_words(env: dict[str, str] | None = None) -> list[str]:
+    """The words typed before the one being completed (without the program name), as the
+    shell hands them over: bash's ``COMP_WORDS``/``COMP_CWORD``, zsh's, fish's and
+    PowerShell's ``_TYPER_COMPLETE_ARGS``. Lets the app load only the command being
+    completed."""
+    import shlex
+
+    env = dict(os.environ) if env is None else env
+
+    def split(text: str) -> list[str]:
+        try:
+            return shlex.split(text)
+        except ValueError:  # an open quote: the words before it
+            return text.split()
+
+    if "COMP_WORDS" in env:
+        words = split(env["COMP_WORDS"])
+        try:
+            cword = int(env.get("COMP_CWORD", ""))
+        except ValueError:
+            cword = len(words)
+        return words[1:cword]
+    text = env.get("_TYPER_COMPLETE_ARGS", "")
+    words = split(text)[1:]
+    if env.get("_TYPER_COMPLETE_WORD_TO_COMPLETE") or (words and not text.endswith(" ")):
+        words = words[:-1]
+    return words
+
+
+def command_being_completed(words: list[str], global_options: Iterable[str]) -> str | None:
+    """The command word among the completed words (the first that is not an option nor a
+    global option's value), or None while the command itself is being typed."""
+    takes_value = set(global_options)
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word.startswith("-"):
+            skip = word in takes_value
+            continue
+        return word
+    return None

@@ -1,0 +1,687 @@
+"""`blood board --serve`: the live board page (issue 28, Build 2).
+
+HTTP-level tests talk to a real server process (`blood board --serve`) with urllib; the
+browser tests load the page in Debian's headless ``chromium`` (skipped only where none is
+installed; ``.ci/run`` installs it) and read the DOM it built.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import blood_exe
+
+NIGHT = ["night", "setup", "--nemesis", "ilie", "--location", "catacombs-ossuary-gallery",
+         "--minions", "undead-bone-sentinel,ghoul-crypt-gnawer"]
+TROUPERS = ("Aurel, the Thread-Walker", "Ioana of the Seven Veils")
+
+
+@pytest.fixture()
+def night(blood: Any, saves_dir: Path) -> Path:
+    """A campaign in its first night (Father Ilie), in the test's own saves folder."""
+    r = blood("campaign", "new", "table", "--troupers", "aurel,ioana", "--seed", "1",
+              "--mode", "single")
+    assert r.code == 0, r.err
+    r = blood(*NIGHT)
+    assert r.code == 0, r.err
+    return saves_dir
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+
+
+def _sigint_as_usual() -> None:
+    # a background job's shell hands its children SIGINT ignored; a terminal does not
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def serving(*args: str, port: int = 0) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`blood board --serve` in its own process; yields it and the URL it printed."""
+    p = subprocess.Popen(
+        [*blood_exe(), "board", "--serve", "--port", str(port), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+        preexec_fn=_sigint_as_usual,
+    )
+    try:
+        url = ""
+        assert p.stdout is not None
+        for _ in range(20):
+            line = p.stdout.readline()
+            if not line:
+                break
+            if "http://" in line:
+                url = line.strip()
+                break
+        assert url, p.stderr.read() if p.stderr else ""
+        yield p, url
+    finally:
+        if p.poll() is None:
+            p.terminate()
+        try:
+            p.wait(timeout=10)
+        finally:
+            if p.poll() is None:
+                p.kill()
+            for f in (p.stdout, p.stderr):
+                if f is not None:
+                    f.close()
+
+
+def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read()
+
+
+def with_path(url: str, path: str) -> str:
+    """The URL of another path of the board, keeping its token (if any)."""
+    base, _, query = url.partition("?")
+    base = base.rstrip("/") + "/" + path
+    return base + ("?" + query if query else "")
+
+
+class Events:
+    """The page's event stream, read as a browser's EventSource does (event by event)."""
+
+    def __init__(self, url: str) -> None:
+        self.resp = urllib.request.urlopen(with_path(url, "events"), timeout=10)
+        assert self.resp.headers["Content-Type"].startswith("text/event-stream")
+
+    def next_board(self, timeout: float) -> dict[str, Any]:
+        """The next `board` event's document (raises TimeoutError after `timeout` s)."""
+        deadline = time.monotonic() + timeout
+        event, data = "", []
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no board event in time")
+            self.resp.fp.raw._sock.settimeout(left)  # type: ignore[union-attr]
+            line = self.resp.readline().decode("utf-8")
+            if not line:
+                raise EOFError("the stream ended")
+            line = line.rstrip("\n")
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].lstrip())
+            elif line == "" and data:
+                if event == "board":
+                    doc: dict[str, Any] = json.loads("\n".join(data))
+                    return doc
+                event, data = "", []
+
+    def close(self) -> None:
+        self.resp.close()
+
+
+def record_wagon(coins: str = "1") -> None:
+    r = subprocess.run([*blood_exe(), "campaign", "wagon", "--coins", coins],
+                       capture_output=True, text=True, env=_env(), timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+# ---------------------------------------------------------------------- the document
+
+
+def test_the_status_document_carries_what_the_board_page_shows(blood: Any, night: Path) -> None:
+    doc = blood("status", "--json").json()
+    assert [e["step"] for e in doc["log"]] == [1, 2]
+    assert "Father Ilie" in doc["log"][-1]["sentence"]
+    t = doc["night"]["troupers"][0]
+    assert {i["side"] for i in t["items"]} == {"starting"}
+    assert all(i["side_name"] for i in t["items"])
+    assert t["vigor_tokens_by_side"] == {"available": 6, "available_bitten": 0, "depleted": 0,
+                                         "depleted_bitten": 0}
+
+
+def test_the_inlined_document_cannot_end_its_script_element() -> None:
+    from blood_companion.cli.board_serve import inline_json
+
+    doc = {"name": "</script><script>alert(1)</script><!-- & \u2028"}
+    text = inline_json(doc)
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == doc
+
+
+# ---------------------------------------------------------------------- over HTTP
+
+
+def test_the_page_and_its_document_are_the_status_document(blood: Any, night: Path) -> None:
+    status = blood("status", "--json").json()
+    with serving() as (_, url):
+        assert url.startswith("http://127.0.0.1:")
+        code, headers, body = get(url)
+        assert code == 200 and headers["Content-Type"].startswith("text/html")
+        assert "default-src 'none'" in headers["Content-Security-Policy"]
+        page = body.decode("utf-8")
+        assert "__BOARD_DOC__" not in page and "Father Ilie" in page
+        code, _, body = get(with_path(url, "board.json"))
+        doc = json.loads(body)
+        assert code == 200 and doc == status
+        events = Events(url)
+        try:
+            assert events.next_board(5) == {k: v for k, v in status.items() if k != "ok"}
+        finally:
+            events.close()
+
+
+def test_a_step_recorded_by_another_command_reaches_the_stream_within_two_seconds(
+    night: Path,
+) -> None:
+    with serving() as (_, url):
+        events = Events(url)
+        try:
+            first = events.next_board(5)
+            assert first["step"] == 2 and first["wagon"]["coins"] == 0
+            record_wagon("1")
+            recorded = time.monotonic()
+            doc = events.next_board(2)
+            assert time.monotonic() - recorded < 2
+            assert doc["step"] == 3 and doc["wagon"]["coins"] == 1
+            assert doc["log"][-1]["step"] == 3
+        finally:
+            events.close()
+
+
+def test_a_page_reconnecting_after_a_restart_gets_the_current_board(night: Path) -> None:
+    with serving() as (_, url):
+        port = int(url.split(":")[2].split("/")[0])
+    record_wagon("2")  # while no server runs
+    with serving(port=port) as (_, again):
+        assert again == url
+        events = Events(again)  # what EventSource does by itself after `retry` ms
+        try:
+            doc = events.next_board(5)
+        finally:
+            events.close()
+        assert doc["step"] == 3 and doc["wagon"]["coins"] == 2
+
+
+def test_lan_needs_the_token_of_the_printed_url(night: Path) -> None:
+    with serving("--lan") as (_, url):
+        base, _, query = url.partition("?")
+        assert query.startswith("t=") and len(query) > 30
+        port = base.split(":")[2].rstrip("/")
+        local = f"http://127.0.0.1:{port}/"
+        for path in ("", "board.json", "events"):
+            assert get(local + path)[0] == 403
+            assert get(local + path + "?t=wrong")[0] == 403
+        assert get(local + "?" + query)[0] == 200
+        code, _, body = get(local + "board.json?" + query)
+        assert code == 200 and json.loads(body)["night"]["nemesis"]["name"] == "Father Ilie"
+
+
+def test_without_lan_only_requests_naming_this_computer_are_answered(night: Path) -> None:
+    with serving() as (_, url):
+        port = url.split(":")[2].rstrip("/")
+        assert get(url)[0] == 200
+        assert get(f"http://localhost:{port}/board.json")[0] == 200
+        # a page of another site reaching the board through a DNS name of its own
+        assert get(url, {"Host": f"evil.example:{port}"})[0] == 403
+        assert get(with_path(url, "nothing-here"))[0] == 404
+        head = urllib.request.Request(with_path(url, "events"), method="HEAD")
+        with urllib.request.urlopen(head, timeout=10) as r:  # headers only, no endless stream
+            assert r.status == 200 and r.read() == b""
+
+
+def test_a_port_in_use_is_one_clear_error(blood_proc: Any, night: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = blood_proc("board", "--serve", "--port", str(port))
+    assert r.code == 1
+    assert f"port {port} cannot be used" in r.err and "--port 0" in r.err
+    assert "Traceback" not in r.err and r.out == ""
+
+
+def test_a_campaign_that_does_not_exist(blood_proc: Any, night: Path) -> None:
+    r = blood_proc("--campaign", "nope", "board", "--serve", "--port", "0")
+    assert r.code == 1 and "no campaign 'nope'" in r.err and "Traceback" not in r.err
+
+
+def test_lan_without_serve_is_a_usage_error(blood: Any, night: Path) -> None:
+    r = blood("board", "--lan")
+    assert r.code == 2 and "--serve" in r.err
+
+
+def test_board_without_serve_is_the_status_view(blood: Any, night: Path) -> None:
+    r = blood("board", "--json")
+    assert r.code == 0 and r.json()["night"]["nemesis"]["name"] == "Father Ilie"
+
+
+def test_ctrl_c_stops_the_server_cleanly_with_a_page_open(night: Path) -> None:
+    with serving() as (p, url):
+        events = Events(url)
+        try:
+            events.next_board(5)
+            p.send_signal(signal.SIGINT)
+            p.wait(timeout=10)
+        finally:
+            events.close()
+        assert p.returncode == 0
+        assert p.stderr is not None
+        err = p.stderr.read()
+        assert "Stopped serving the board." in err and "Traceback" not in err
+
+
+def test_a_closed_tab_is_dropped_and_no_thread_is_left(
+    blood: Any, night: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from blood_companion.cli import board_serve
+    from blood_companion.cli.board_serve import Board, BoardServer
+
+    monkeypatch.setattr(board_serve, "HEARTBEAT", 0.1)
+    doc = blood("status", "--json").json()
+    before = set(threading.enumerate())
+    server = BoardServer(Board(lambda: doc, lambda: "head"), port=0)
+    server.start_watching()
+    runner = threading.Thread(target=server.serve)
+    runner.start()
+    try:
+        url = f"http://127.0.0.1:{server.port}/"
+        for _ in range(3):  # tabs opened and closed without a word
+            events = Events(url)
+            assert events.next_board(5)["name"] == "table"
+            events.close()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:  # each stream's writer noticed its page went away
+            alive = [t for t in threading.enumerate() if t not in before and t is not runner
+                     and t.name != "board-watcher"]
+            if not alive:
+                break
+            time.sleep(0.05)
+        assert not alive
+        assert get(url)[0] == 200  # and the server still serves
+    finally:
+        server.shutdown()
+        runner.join(timeout=10)
+    assert not runner.is_alive()
+    assert set(threading.enumerate()) <= before
+
+
+# ---------------------------------------------------------------------- in a real browser
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
+
+
+def chromium(tmp_path: Path, *args: str) -> str:
+    assert CHROMIUM is not None
+    profile = tmp_path / "chromium-profile"
+    r = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={profile}", *args],
+        capture_output=True, text=True, timeout=90,
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout
+
+
+def page_text(dom: str) -> str:
+    """The text a reader sees: the DOM without the page's style and scripts."""
+    import html
+    import re
+
+    body = dom.split("<body", 1)[1]
+    body = re.sub(r"<script.*?</script>", " ", body, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+@needs_browser
+def test_the_browser_shows_the_board_and_a_fresh_load_the_next_step(
+    night: Path, tmp_path: Path,
+) -> None:
+    with serving() as (_, url):
+        text = page_text(chromium(tmp_path, "--dump-dom", url))
+        assert "Father Ilie" in text and all(name in text for name in TROUPERS)
+        assert "Threat 0 / 12" in text and "Reaction Line 0 / 5" in text
+        assert "Space A: Bone Sentinel" in text and "Starting side" in text
+        assert "step 2" in text and "0 Coins" in text
+        assert "Step 2 Night set up: Father Ilie" in text
+        assert "bone-sentinel" not in text and "aurel-i0" not in text  # words, never ids
+        record_wagon("3")
+        time.sleep(0.6)  # the watcher's next look (every 0.25 s)
+        text = page_text(chromium(tmp_path, "--dump-dom", url))
+        assert "step 3" in text and "3 Coins" in text
+
+
+class DevTools:
+    """A page open in headless chromium, asked through the DevTools protocol (its websocket,
+    spoken here with the standard library: the page stays open and follows the board live)."""
+
+    def __init__(self, tmp_path: Path, url: str) -> None:
+        assert CHROMIUM is not None
+        self.proc = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", f"--user-data-dir={tmp_path / 'devtools-profile'}",
+             "--remote-debugging-port=0", "--remote-allow-origins=*", url],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        self.sock: socket.socket | None = None
+        try:
+            self._connect(url)
+        except BaseException:
+            self.close()  # no browser is left running
+            raise
+        self.ids = 0
+
+    def _connect(self, url: str) -> None:
+        import re
+
+        assert self.proc.stderr is not None
+        found = None
+        for _ in range(200):
+            line = self.proc.stderr.readline()
+            found = re.search(r"ws://127\.0\.0\.1:(\d+)/", line)
+            if found or not line:
+                break
+        assert found, "chromium printed no DevTools address"
+        port = int(found.group(1))
+        deadline = time.monotonic() + 30
+        ws = ""
+        while not ws and time.monotonic() < deadline:
+            targets = json.loads(get(f"http://127.0.0.1:{port}/json/list")[2])
+            ws = next((t["webSocketDebuggerUrl"] for t in targets
+                       if t.get("type") == "page" and t.get("url", "").startswith(url)), "")
+            time.sleep(0.1)
+        assert ws
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        import base64
+
+        key = base64.b64encode(os.urandom(16)).decode()
+        path = ws.split(str(port), 1)[1]
+        self.sock.sendall(
+            (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+             "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+
+    def _recv_exact(self, n: int) -> bytes:
+        assert self.sock is not None
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            assert chunk, "DevTools closed the connection"
+            data += chunk
+        return data
+
+    def _recv_message(self) -> dict[str, Any]:
+        payload = b""
+        while True:
+            b0, b1 = self._recv_exact(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = int.from_bytes(self._recv_exact(2), "big")
+            elif n == 127:
+                n = int.from_bytes(self._recv_exact(8), "big")
+            payload += self._recv_exact(n)
+            if b0 & 0x80:  # the last frame of the message
+                doc: dict[str, Any] = json.loads(payload)
+                return doc
+
+    def evaluate(self, expression: str) -> Any:
+        """The value of a JavaScript expression in the page."""
+        self.ids += 1
+        text = json.dumps({"id": self.ids, "method": "Runtime.evaluate",
+                           "params": {"expression": expression, "returnByValue": True}})
+        data = text.encode()
+        mask = os.urandom(4)
+        n = len(data)
+        size = bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
+        assert self.sock is not None
+        self.sock.sendall(b"\x81" + size + mask + bytes(c ^ mask[i % 4]
+                                                         for i, c in enumerate(data)))
+        while True:
+            msg = self._recv_message()
+            if msg.get("id") == self.ids:
+                return msg["result"]["result"].get("value")
+
+    def close(self) -> None:
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                self.sock.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=20)
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+
+@needs_browser
+def test_an_open_page_follows_a_step_recorded_by_another_command_within_two_seconds(
+    night: Path, tmp_path: Path,
+) -> None:
+    with serving() as (_, url):
+        page = DevTools(tmp_path, url)
+        try:
+            deadline = time.monotonic() + 30
+            while page.evaluate("document.body.dataset.step") != "2":
+                assert time.monotonic() < deadline, "the page never showed the board"
+                time.sleep(0.1)
+            while page.evaluate("document.getElementById('conn').className") != "live":
+                assert time.monotonic() < deadline, "the page never connected"
+                time.sleep(0.1)
+            record_wagon("7")
+            recorded = time.monotonic()
+            while page.evaluate("document.body.dataset.step") != "3":
+                assert time.monotonic() - recorded < 2, "the page did not follow within 2 s"
+                time.sleep(0.05)
+            text = page.evaluate("document.getElementById('status').textContent")
+            assert "7 Coins" in text
+        finally:
+            page.close()
+
+
+@needs_browser
+def test_the_page_reloaded_after_the_server_restarts_shows_the_current_board(
+    night: Path, tmp_path: Path,
+) -> None:
+    with serving() as (_, url):
+        assert "step 2" in page_text(chromium(tmp_path, "--dump-dom", url))
+    record_wagon("4")
+    port = int(url.split(":")[2].split("/")[0])
+    with serving(port=port) as (_, again):
+        text = page_text(chromium(tmp_path, "--dump-dom", again))
+    assert "step 3" in text and "4 Coins" in text and "Father Ilie" in text
+
+
+@needs_browser
+def test_the_browser_shows_the_day_part(blood: Any, saves_dir: Path, tmp_path: Path) -> None:
+    assert blood("campaign", "new", "day", "--troupers", "aurel,ioana", "--seed", "2").code == 0
+    with serving() as (_, url):
+        record_wagon("5")
+        time.sleep(0.6)
+        text = page_text(chromium(tmp_path, "--dump-dom", url))
+    assert "Day Part · Show 1: Recovery" in text and "5 Coins" in text
+    assert "Affordable now:" in text
+    assert "Upgrade: Padded Doublet (Aurel, the Thread-Walker)" in text
+    assert "Step 2 Wagon adjusted: +5 coins" in text and all(name in text for name in TROUPERS)
+
+
+@needs_browser
+def test_a_phone_screenshot_of_the_page(night: Path, tmp_path: Path) -> None:
+    shot = tmp_path / "phone.png"
+    with serving() as (_, url):
+        chromium(tmp_path, "--hide-scrollbars", "--window-size=412,915",
+                 f"--screenshot={shot}", url)
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (412, 915)
+    if os.environ.get("BLOOD_KEEP_SCREENSHOT"):  # to look at it: BLOOD_KEEP_SCREENSHOT=DIR
+        shutil.copy(shot, Path(os.environ["BLOOD_KEEP_SCREENSHOT"]) / "board-phone.png")
+
+
+# ---------------------------------------------------------------------- the QR code
+
+# The modules of three codes, each checked bit for bit against `qrencode -l M -8 -v N`
+# (qrencode 4.1.1, its mask chosen the same way) and read back by `zbarimg` while this encoder
+# was written: version 1, version 4 (a --lan URL, alignment pattern) and version 10 (version
+# bits, a 16-bit length).
+QR_GOLDEN = [
+    ("HELLO WORLD", 3, 21, "da030348c4f3821c6d2429f59b748e89e2df099e0d627ed38a5ddb9d15b994bf"),
+    ("http://192.168.1.23:8765/?t=0123456789abcdefghijABCDEFGHIJ_-", None, 33,
+     "f26b27bf3a2bf3463e1f17c82994b95442043f664a751aa3745f621474bea786"),
+    ("z" * 213, 1, 57, "b2bb2b06366d48790e0fc55c779ff40a734b7299a0265cb6b9c8d990405e74ea"),
+]
+
+
+@pytest.mark.parametrize(("text", "mask", "size", "digest"), QR_GOLDEN)
+def test_the_qr_encoder_matches_a_reference_encoder(
+    text: str, mask: int | None, size: int, digest: str,
+) -> None:
+    import hashlib
+
+    from blood_companion.cli.qr import encode
+
+    m = encode(text, mask=mask)
+    assert len(m) == size and all(len(row) == size for row in m)
+    bits = "".join("1" if v else "0" for row in m for v in row)
+    assert hashlib.sha256(bits.encode()).hexdigest() == digest
+
+
+LIGHT = {"█": (True, True), "▀": (True, False), "▄": (False, True), " ": (False, False)}
+
+
+def drawn_modules(lines: list[str]) -> list[list[bool]]:
+    """The light (True) and dark modules of a QR code drawn in half blocks."""
+    grid = []
+    for line in lines:
+        grid += [[LIGHT[c][0] for c in line], [LIGHT[c][1] for c in line]]
+    return grid
+
+
+def test_the_terminal_qr_code_draws_every_module() -> None:
+    from blood_companion.cli.qr import encode, lines
+
+    url = QR_GOLDEN[1][0]
+    grid = drawn_modules(lines(url, quiet=2))
+    m = encode(url)
+    assert [[not v for v in row[2:-2]] for row in grid[2:2 + len(m)]] == m
+    assert all(all(row) for row in grid[:2])  # the quiet zone is light
+
+
+def test_too_long_for_a_qr_code_is_a_clear_error() -> None:
+    from blood_companion.cli.qr import encode
+
+    with pytest.raises(ValueError, match="do not fit"):
+        encode("x" * 214)
+
+
+@pytest.mark.skipif(shutil.which("zbarimg") is None, reason="no zbarimg installed")
+def test_a_qr_scanner_reads_the_code_printed_with_lan(night: Path, tmp_path: Path) -> None:
+    import struct
+    import zlib
+
+    with serving("--lan") as (p, url):
+        assert p.stdout is not None
+        printed = []
+        for _ in range(80):
+            line = p.stdout.readline()
+            if "Ctrl-C" in line:
+                break
+            if line.strip() and set(line.strip()) <= set(LIGHT):
+                printed.append(line.rstrip("\n").removeprefix("    "))
+    grid = drawn_modules(printed)
+    scale, quiet = 4, 4
+    n = len(grid[0]) + 2 * quiet
+    rows = []
+    for y in range(len(grid) + 2 * quiet):
+        row = [True] * n
+        if quiet <= y < len(grid) + quiet:
+            row[quiet:quiet + len(grid[0])] = grid[y - quiet]
+        rows += [b"\0" + bytes(255 if v else 0 for v in row for _ in range(scale))] * scale
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    width, height = n * scale, len(rows)
+    png = tmp_path / "qr.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n"
+                    + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+                    + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))
+    r = subprocess.run(["zbarimg", "-q", "--raw", str(png)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.stdout.strip() == url
+
+
+@needs_browser
+def test_an_open_page_reconnects_to_a_restarted_server_and_shows_the_current_board(
+    night: Path, tmp_path: Path,
+) -> None:
+    page: DevTools | None = None
+    try:
+        with serving() as (_, url):
+            page = DevTools(tmp_path, url)
+            deadline = time.monotonic() + 30
+            while page.evaluate("document.getElementById('conn').className") != "live":
+                assert time.monotonic() < deadline, "the page never connected"
+                time.sleep(0.1)
+        while page.evaluate("document.getElementById('conn').className") != "lost":
+            assert time.monotonic() < deadline, "the page never noticed the server went away"
+            time.sleep(0.1)
+        record_wagon("6")  # while no server runs
+        port = int(url.split(":")[2].split("/")[0])
+        with serving(port=port):
+            deadline = time.monotonic() + 15
+            while page.evaluate("document.body.dataset.step") != "3":
+                assert time.monotonic() < deadline, "the page did not reconnect"
+                time.sleep(0.1)
+            assert "6 Coins" in page.evaluate("document.getElementById('status').textContent")
+            assert page.evaluate("document.getElementById('conn').className") == "live"
+    finally:
+        if page is not None:
+            page.close()
+
+
+def test_serve_with_json_prints_one_document_with_the_url(night: Path) -> None:
+    p = subprocess.Popen([*blood_exe(), "board", "--serve", "--port", "0", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+    try:
+        assert p.stdout is not None
+        lines = []
+        for _ in range(20):
+            line = p.stdout.readline()
+            lines.append(line)
+            if not line or line.rstrip() == "}":
+                break
+        doc = json.loads("".join(lines))
+        assert doc["ok"] is True and doc["campaign"] == "table" and doc["lan"] is False
+        assert doc["url"] == f"http://127.0.0.1:{doc['port']}/"
+        assert get(doc["url"])[0] == 200
+    finally:
+        p.terminate()
+        p.wait(timeout=20)
+        for f in (p.stdout, p.stderr):
+            if f is not None:
+                f.close()
