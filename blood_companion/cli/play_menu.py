@@ -299,6 +299,15 @@ class Walk:
         if not key:
             return Again("there is no default here: type one of the choices"
                          + (f" or {q.free}" if q.free else ""))
+        if q.parse is not None and key.lower() not in {p.key.lower() for p in q.picks} \
+                and any(c.isdigit() for c in key):
+            # numbers typed where free text is read (dice positions, faces) mean what was
+            # typed: never a label that happens to hold them ("Re-roll die 1,2,3" for "1 2")
+            try:
+                return q.parse(key)
+            except (BloodError, ValueError) as exc:
+                msg = getattr(exc, "message", None) or str(exc)
+                return Again(f"{excerpt(text)}: {msg}")
         pick = _find(q.picks, key)
         if pick is not None:
             return pick

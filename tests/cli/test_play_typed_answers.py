@@ -6,12 +6,18 @@ that cannot start is refused before anyone is asked who holds the decks."""
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from play_driver import Driver, night_table, set_night, set_trouper
+from test_play_issue16 import _tactic_with
 
 from blood_companion.cli.entry import main
+from blood_companion.cli.play_menu import Again, Confirm, Done
+from blood_companion.engine.night import Attack, FinishActivation
+from blood_companion.engine.night_state import Bonus
 
 
 class _Terminal(io.StringIO):
@@ -45,3 +51,112 @@ def test_a_taken_name_is_refused_before_the_decks_question(
     assert main(["play", "--new", "x", "--troupers", "zora"]) == 1
     cap = capsys.readouterr()
     assert "Who holds the decks?" not in cap.out and "already exists" in cap.err
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def _first(catalog: Any, trouper: str, test: Any) -> str:
+    return next(c.id for c in catalog.starting_tactics_for(trouper) if test(c))
+
+
+def _attacks(card: Any) -> bool:
+    return any(o.kind == "physical_attack" for o in card.effects[0].outcome) and not \
+        card.effects[0].cost and card.effects[0].type == "standard" and not card.cascade
+
+
+def _at_re_roll(catalog: Any, rerolls: int = 2) -> Driver:
+    """Aurel's attack thrown with no Triumph, Re-rolls left: the "Re-roll which dice?"
+    question, with the best re-roll of every die suggested."""
+    table = night_table(catalog, ["aurel"], seed=2)
+    card = _first(catalog, "aurel", _attacks)
+    _tactic_with(table, [("aurel", card)])
+    while table.state.night.chain[table.state.night.activation.slot].card != card:
+        table.do(FinishActivation())
+    set_night(table, bonuses={0: Bonus(rerolls=rerolls)})
+    drv = Driver(table)
+    drv.type("1", "n", "f")
+    if drv.screen().need == "trait":
+        drv.type("")
+    pool = drv.screen().test["pool"].split()
+    drv.type(" ".join("0" for _ in pool))
+    assert drv.screen().need == "reroll"
+    return drv
+
+
+@pytest.mark.parametrize(("typed", "recorded"), [
+    ("1 2", "1,2"), ("2 3", "2,3"), ("2", "2"), ("1,3", "1,3"), ("3 1", "1,3"),
+])
+def test_dice_positions_at_a_re_roll_are_positions(catalog: Any, typed: str, recorded: str
+                                                   ) -> None:
+    drv = _at_re_roll(catalog)
+    best = next(c for c in drv.screen().choices if c.key == "b")
+    assert "Re-roll die 1,2" in best.label  # the suggestion names more dice than typed
+    drv.type(typed)
+    screen = drv.screen()
+    assert screen.need == "dice"
+    assert f"(die {recorded.replace(',', ', ')})" in screen.question
+    drv.type(" ".join("0" for _ in recorded.split(",")), "k")
+    attack = drv.recorded[-1]
+    assert isinstance(attack, Attack) and attack.reroll == [recorded]
+
+
+# --------------------------------------------------------------------------- unique keys
+
+
+def _play_randomly(drv: Driver, rng: random.Random, seen: list[tuple[str, list[str]]],
+                   limit: int = 1500) -> None:
+    """Answers every question of the night at random (a key of an enabled choice, several for
+    a question of several, Enter where there is a default), noting each screen's keys."""
+    for _ in range(limit):
+        night = drv.state.night
+        if night is None or night.result is not None:
+            return
+        screen = drv.screen()
+        seen.append((screen.question, [c.key.lower() for c in screen.choices]))
+        enabled = [c for c in screen.choices if c.enabled]
+        if screen.default is not None and rng.random() < 0.5:
+            answer = ""
+        elif screen.many is not None and enabled:
+            least, most = screen.many
+            k = rng.randint(least, min(most, len(enabled)))
+            answer = " ".join(c.key for c in rng.sample(enabled, k)) or "none"
+        elif enabled:
+            answer = rng.choice(enabled).key
+        else:
+            answer = ""
+        result = drv.type(answer)
+        if isinstance(result, Confirm):
+            drv.type(answer, confirmed=True)
+        elif isinstance(result, Again):
+            if drv.walk.option is not None:
+                drv.walk = drv.walk.top
+            fallback = drv.screen()
+            keys = [c.key for c in fallback.choices if c.enabled]
+            drv.type(fallback.default if fallback.default is not None else keys[0])
+
+
+@pytest.mark.parametrize("seed", [3, 7, 11])
+def test_keys_are_unique_within_every_prompt_of_a_random_night(catalog: Any, seed: int
+                                                                ) -> None:
+    table = night_table(catalog, ["ioana", "aurel", "zora"], seed=seed)
+    drv = Driver(table)
+    seen: list[tuple[str, list[str]]] = []
+    _play_randomly(drv, random.Random(seed), seen)
+    assert len(seen) > 100
+    twice = [(q, keys) for q, keys in seen if len(keys) != len(set(keys))]
+    assert twice == []
+
+
+def test_two_supports_of_one_card_have_two_keys(catalog: Any) -> None:
+    table = night_table(catalog, ["ioana", "aurel"], seed=2)
+    card = _first(catalog, "aurel", _attacks)
+    _tactic_with(table, [("ioana", "ioana-t06"), ("aurel", card)])  # Lent Courage first
+    while table.state.night.chain[table.state.night.activation.slot].card != card:
+        table.do(FinishActivation())
+    drv = Driver(table)
+    supports = [c for c in drv.screen().choices if "Support of Lent Courage" in c.label]
+    assert len(supports) == 2
+    assert len({c.key for c in supports}) == 2
+    assert isinstance(drv.type(supports[1].key), Done)  # the second Support, not the first
+    assert drv.recorded[-1].type == "night_support" and drv.recorded[-1].effect == 2

@@ -13,6 +13,7 @@ Effect helps.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -448,6 +449,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         if e["type"] in ("support", "aura"):
             continue
         options.append(_effect_option(e, many))
+    per_space = Counter(s["space"] for s in opt["supports"])
     for s in opt["supports"]:
         # the Support is added to the Active card: its attack or Test asks as the card's do
         s_needs: tuple[str, ...] = ("confirm",) if s.get("confirm") else ()
@@ -460,7 +462,8 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         if s.get("token"):
             s_needs += ("token_flip",)
         options.append(
-            Option(f"s{s['space']}", f"Use the Support of {s['name']} "
+            Option(f"s{s['space']}" + (f".{s['effect']}" if per_space[s["space"]] > 1 else ""),
+                   f"Use the Support of {s['name']} "
                    f"({fx.name_of(state, catalog, state.trouper_index(s['owner']))}): {s['text']}",
                    "night_support", {"slot": s["space"], "effect": s["effect"]}, needs=s_needs,
                    repeat=("dice",) if "dice" in s_needs else (),
