@@ -160,3 +160,24 @@ def test_two_supports_of_one_card_have_two_keys(catalog: Any) -> None:
     assert len({c.key for c in supports}) == 2
     assert isinstance(drv.type(supports[1].key), Done)  # the second Support, not the first
     assert drv.recorded[-1].type == "night_support" and drv.recorded[-1].effect == 2
+
+
+# --------------------------------------------------------------------------- disabled
+
+
+def test_an_event_whose_discard_cost_cannot_be_paid_is_shown_disabled(catalog: Any) -> None:
+    loc = catalog.locations_in("graveyard")[0].id
+    table = night_table(catalog, ["aurel", "ioana"], seed=5, location=loc,
+                        events=["graveyard-e05"])  # Ring the Cemetery Bell: Discard 1
+    card = _first(catalog, "aurel", _attacks)
+    _tactic_with(table, [("aurel", card)])
+    while table.state.night.chain[table.state.night.activation.slot].owner != 0:
+        table.do(FinishActivation())
+    set_trouper(table, "aurel", hand=[])
+    before = table.state
+    drv = Driver(table)
+    event = next(c for c in drv.screen().choices if "Ring the Cemetery Bell" in c.label)
+    assert not event.enabled and "discards 1 Tactic card" in event.why and "holds 0" in event.why
+    result = drv.type(event.key)
+    assert isinstance(result, Again) and "holds 0" in result.message
+    assert drv.walk.option is None and table.state == before

@@ -490,7 +490,12 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             if e.get("token"):
                 needs += ("token_flip",)
             enabled, why = True, ""
-            if e["attack"]:
+            held = len(state.troupers[t].hand)
+            if e["discard"] > held:  # a Cost no answer can pay: shown, not offered
+                enabled, why = False, (
+                    f"the Cost discards {e['discard']} Tactic card(s); "
+                    f"{fx.name_of(state, catalog, t)} holds {held}")
+            elif e["attack"]:
                 eff = event_card(catalog, ev["event"]).effects[e["effect"] - 1]
                 if not attack_targets(state, catalog, eff):
                     enabled, why = False, _no_target_why(eff)
