@@ -256,7 +256,8 @@ class Walk:
         key = text or nxt.default
         if not key:
             return Again("there is no default here: type one of the keys")
-        option = nxt.option(key.lower()) or _by_label(nxt.options, key)
+        option = (nxt.option(key.lower()) or _by_label(nxt.options, key)
+                  or _by_name(nxt.options, key, self.catalog))
         if option is None:
             return Again(f"{excerpt(text)} is not one of the choices ("
                          + ", ".join(o.key for o in nxt.options if o.enabled) + ")")
@@ -448,6 +449,30 @@ def _by_label(options: Sequence[legal.Option], word: str) -> legal.Option | None
         return None
     hits = [o for o in options if o.label.lower().startswith(low)]
     return hits[0] if len(hits) == 1 else None
+
+
+def _by_name(options: Sequence[legal.Option], word: str, catalog: Catalog
+             ) -> legal.Option | None:
+    """The option a name picks at a top menu ("mad waltz" for "Play Mad Waltz (Threat 2)",
+    "ioana" for "Ioana"): the package's one matcher over each option's label, the label
+    without its verb, and the name of the card or Trouper it records (:func:`_find`)."""
+    from blood_companion.engine import narrate
+
+    picks = []
+    for o in options:
+        named = [o.fields.get(k) for k in ("card", "trouper")]
+        for k in ("cards", "troupers"):  # one thing named: "All of them" is no Ioana
+            many = list(o.fields.get(k) or [])
+            named += many if len(many) == 1 else []
+        words = [narrate.record_name(catalog, str(v)) for v in named
+                 if isinstance(v, str) and v]
+        label = o.label.split(" (")[0].split(": ")[0]
+        if " " in label:
+            words.append(label.split(" ", 1)[1])
+        picks.append(legal.Pick(o.key, o.label, None))
+        picks.extend(legal.Pick(o.key, w, None) for w in words)
+    found = _find(picks, word)
+    return next((o for o in options if found is not None and o.key == found.key), None)
 
 
 def _split_picks(picks: Sequence[legal.Pick], text: str) -> list[legal.Pick] | str:

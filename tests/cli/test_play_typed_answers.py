@@ -15,7 +15,7 @@ from play_driver import Driver, night_table, set_night, set_trouper
 from test_play_issue16 import _tactic_with
 
 from blood_companion.cli.entry import main
-from blood_companion.cli.play_menu import Again, Confirm, Done
+from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
 from blood_companion.engine.night import Attack, FinishActivation
 from blood_companion.engine.night_state import Bonus
 
@@ -181,3 +181,34 @@ def test_an_event_whose_discard_cost_cannot_be_paid_is_shown_disabled(catalog: A
     result = drv.type(event.key)
     assert isinstance(result, Again) and "holds 0" in result.message
     assert drv.walk.option is None and table.state == before
+
+
+# --------------------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize("typed", ["mad waltz", "Mad Waltz", "mad walts", "waltz"])
+def test_a_card_is_played_by_its_name_at_planning(catalog: Any, typed: str) -> None:
+    table = night_table(catalog, ["zora"], seed=3)
+    waltz = next(c.id for c in catalog.starting_tactics_for("zora") if c.name == "Mad Waltz")
+    hand = [c for c in table.state.troupers[0].hand if c != waltz]
+    set_trouper(table, "zora", hand=[*hand[:4], waltz])
+    drv = Driver(table)
+    result = drv.type(typed)
+    assert isinstance(result, Done), drv.messages
+    assert drv.recorded[-1].type == "night_play" and drv.recorded[-1].card == waltz
+
+
+def test_a_vlad_card_is_weakened_by_its_name(catalog: Any) -> None:
+    from blood_companion.engine.reward_state import RewardState
+
+    cards = catalog.vlad_reactions_in("graveyard")
+    tithe = next(v for v in cards if v.enhanced.name == "Tithe of Blood")
+    table = night_table(catalog, ["aurel"], seed=3)
+    rewards = RewardState(result="won", nemesis="vlad", zone="graveyard",
+                          location=catalog.locations_in("graveyard")[0].id, difficulty=1,
+                          vlad=True, vlad_cards=1)
+    state = table.state.model_copy(update={"part": "end", "rewards": rewards, "night": None})
+    walk = Walk.start(state, catalog)
+    assert walk.screen().step == "vlad_cards"
+    result = walk.answer("tithe of blood")
+    assert isinstance(result, Done) and result.action.cards == [tithe.id]
