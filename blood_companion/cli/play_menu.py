@@ -329,13 +329,17 @@ class Walk:
         if not text:
             if q.default == "*":
                 return enabled[:most]
+            if q.default == "none":
+                return []
             if q.default:
                 found = _split_picks(q.picks, q.default)
                 return [] if isinstance(found, str) else found
-            if least == 0:
-                return []
-            return Again(f"type {_count(least, most)} of the numbers, e.g. "
+            # no default: Enter chooses nothing, not even "none" (a fact of the table is
+            # typed, never assumed)
+            return Again(f"type {_count(least, most)} of the numbers or names, e.g. "
                          + " ".join(p.key for p in enabled[:max(1, least)])
+                         + (", `none`" if least == 0 else "")
+                         + (", or `all`" if most >= len(enabled) else "")
                          + (f", or {q.free}" if q.free else ""))
         low = text.lower()
         if low == "none":

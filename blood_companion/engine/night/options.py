@@ -236,7 +236,6 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         )
     if q.kind in ("bite", "token"):
         return _side_view(state, catalog, title, q)
-    cands = [state.troupers[i].trouper for i in q.candidates]
     if q.kind == "leader":
         leader = tuple(
             Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
@@ -244,17 +243,34 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         )
         return Next("night", night.phase, title, q.prompt + " (the Leader decides)",
                     options=leader, default="1")
+    return _map_view(state, title, q, names)
+
+
+def _map_view(state: CampaignState, title: str, q: Question, names: Mapping[int, str]) -> Next:
+    """A question only the Map answers (who is in range, closest, farthest): asked by name,
+    with `all` and `none` spelled out, and no default: Enter never says where a miniature
+    stands ("The app asks what only the table knows")."""
+    night = night_of(state)
     options_list = [
-        Option("1", "Name them (look at the Map)", "night_answer", needs=("troupers",)),
-        Option("a", "All of them: " + ", ".join(names[i] for i in q.candidates), "night_answer",
-               {"troupers": cands}),
+        Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
+        for k, i in enumerate(q.candidates)
     ]
+    if len(q.candidates) > 2:
+        options_list.append(Option("s", "Several of them: name them", "night_answer",
+                                   needs=("troupers",)))
+    if q.candidates:  # `all` means the same with one candidate as with four
+        options_list.append(Option(
+            "a", "All of them: " + ", ".join(names[i] for i in q.candidates), "night_answer",
+            {"troupers": [state.troupers[i].trouper for i in q.candidates]}))
     if q.kind == "in_range":
-        options_list.append(Option("n", "Nobody", "night_answer", {"troupers": []}))
+        options_list.append(Option("n", "None of them", "night_answer", {"troupers": []}))
+    spelled = " or ".join(x for x in ("`all`" if q.candidates else "",
+                                      "`none`" if q.kind == "in_range" else "") if x)
     return Next(
         "night", night.phase, title,
-        q.prompt + " (candidates: " + ", ".join(names[i] for i in q.candidates) + ")",
-        options=tuple(options_list), default="a",
+        q.prompt + " Look at the Map: type a name" + (f", {spelled}" if spelled else "")
+        + (" (`s` names several)" if len(q.candidates) > 2 else "") + ".",
+        options=tuple(options_list), default=None,
     )
 
 
