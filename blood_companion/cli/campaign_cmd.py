@@ -143,6 +143,32 @@ def start_action(
     )
 
 
+def check_start(
+    name: str,
+    troupers: str | None,
+    players: int | None,
+    mode: str,
+    seed: int | None,
+    colours: str | None = None,
+    leader: str | None = None,
+) -> None:
+    """Refuse a campaign that could not start (its name taken, an unknown Trouper or colour,
+    a colour twice, a Leader nobody plays) before the players are asked who holds the decks:
+    the start is applied to an empty table, nothing is written. Raises what `campaign new`
+    would raise after the question."""
+    from blood_companion.engine.actions import apply, seed_for
+    from blood_companion.engine.chance import Chance
+    from blood_companion.engine.state import CampaignState
+    from blood_companion.store.files import refuse_existing
+
+    start = start_action(name, troupers, players, mode, 0 if seed is None else seed,
+                         colours, leader, None)
+    folder = session.saves_dir()
+    refuse_existing(folder, start.name, saves.save_path(folder, start.name))
+    apply(CampaignState(), start, session.catalog(), 0,
+          Chance.fresh(seed_for(CampaignState(), start), 0))
+
+
 def print_setup(plan: dict[str, Any]) -> None:
     """The physical Setup as a checklist, from the engine's :func:`table_setup`."""
     from blood_companion.cli.setup_view import checklist
@@ -202,6 +228,8 @@ def new(
     The table, the mode and the seed become step 1 of its log."""
     if decks is None and not as_json and sys.stdin.isatty():
         from blood_companion.cli.decks import ask_holders
+
+        check_start(name, troupers, players, mode, seed, colours, leader)
 
         decks = ask_holders() or "app"
     start = start_action(name, troupers, players, mode, seed, colours, leader, decks)

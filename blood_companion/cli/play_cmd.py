@@ -104,8 +104,10 @@ def play(
         from blood_companion.cli.campaign_cmd import new as new_campaign
 
         if decks is None and not as_json:
+            from blood_companion.cli.campaign_cmd import check_start
             from blood_companion.cli.decks import ask_holders
 
+            check_start(new, troupers, players, mode, seed, colours, leader)
             decks = ask_holders()
             if decks is None:
                 stdout.print(Text("No campaign started.", style="dim"))

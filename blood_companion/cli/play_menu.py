@@ -256,7 +256,8 @@ class Walk:
         key = text or nxt.default
         if not key:
             return Again("there is no default here: type one of the keys")
-        option = nxt.option(key.lower()) or _by_label(nxt.options, key)
+        option = (nxt.option(key.lower()) or _by_label(nxt.options, key)
+                  or _by_name(nxt.options, key, self.catalog))
         if option is None:
             return Again(f"{excerpt(text)} is not one of the choices ("
                          + ", ".join(o.key for o in nxt.options if o.enabled) + ")")
@@ -299,6 +300,15 @@ class Walk:
         if not key:
             return Again("there is no default here: type one of the choices"
                          + (f" or {q.free}" if q.free else ""))
+        if q.parse is not None and key.lower() not in {p.key.lower() for p in q.picks} \
+                and any(c.isdigit() for c in key):
+            # numbers typed where free text is read (dice positions, faces) mean what was
+            # typed: never a label that happens to hold them ("Re-roll die 1,2,3" for "1 2")
+            try:
+                return q.parse(key)
+            except (BloodError, ValueError) as exc:
+                msg = getattr(exc, "message", None) or str(exc)
+                return Again(f"{excerpt(text)}: {msg}")
         pick = _find(q.picks, key)
         if pick is not None:
             return pick
@@ -319,13 +329,17 @@ class Walk:
         if not text:
             if q.default == "*":
                 return enabled[:most]
+            if q.default == "none":
+                return []
             if q.default:
                 found = _split_picks(q.picks, q.default)
                 return [] if isinstance(found, str) else found
-            if least == 0:
-                return []
-            return Again(f"type {_count(least, most)} of the numbers, e.g. "
+            # no default: Enter chooses nothing, not even "none" (a fact of the table is
+            # typed, never assumed)
+            return Again(f"type {_count(least, most)} of the numbers or names, e.g. "
                          + " ".join(p.key for p in enabled[:max(1, least)])
+                         + (", `none`" if least == 0 else "")
+                         + (", or `all`" if most >= len(enabled) else "")
                          + (f", or {q.free}" if q.free else ""))
         low = text.lower()
         if low == "none":
@@ -439,6 +453,30 @@ def _by_label(options: Sequence[legal.Option], word: str) -> legal.Option | None
         return None
     hits = [o for o in options if o.label.lower().startswith(low)]
     return hits[0] if len(hits) == 1 else None
+
+
+def _by_name(options: Sequence[legal.Option], word: str, catalog: Catalog
+             ) -> legal.Option | None:
+    """The option a name picks at a top menu ("mad waltz" for "Play Mad Waltz (Threat 2)",
+    "ioana" for "Ioana"): the package's one matcher over each option's label, the label
+    without its verb, and the name of the card or Trouper it records (:func:`_find`)."""
+    from blood_companion.engine import narrate
+
+    picks = []
+    for o in options:
+        named = [o.fields.get(k) for k in ("card", "trouper")]
+        for k in ("cards", "troupers"):  # one thing named: "All of them" is no Ioana
+            many = list(o.fields.get(k) or [])
+            named += many if len(many) == 1 else []
+        words = [narrate.record_name(catalog, str(v)) for v in named
+                 if isinstance(v, str) and v]
+        label = o.label.split(" (")[0].split(": ")[0]
+        if " " in label:
+            words.append(label.split(" ", 1)[1])
+        picks.append(legal.Pick(o.key, o.label, None))
+        picks.extend(legal.Pick(o.key, w, None) for w in words)
+    found = _find(picks, word)
+    return next((o for o in options if found is not None and o.key == found.key), None)
 
 
 def _split_picks(picks: Sequence[legal.Pick], text: str) -> list[legal.Pick] | str:

@@ -38,9 +38,14 @@ class Driver:
     def restart(self) -> None:
         self.walk = Walk.start(self.table.state, self.table.catalog, len(self.table.log))
 
-    def type(self, *answers: str, confirmed: bool = False) -> Any:
+    def type(self, *answers: str, confirmed: bool = False, literal: bool = False) -> Any:
+        """Each answer typed in turn. Enter ("") where only the Map answers (no default,
+        issue 26) stands for what the table says there (:meth:`table_says`) unless
+        ``literal``."""
         result: Any = None
         for text in answers:
+            if text == "" and not literal:
+                text = self.table_says()
             result = self.walk.answer(text, confirmed=confirmed)
             if isinstance(result, Walk):
                 self.walk = result
@@ -51,6 +56,16 @@ class Driver:
             elif isinstance(result, (Again, Confirm)):
                 self.messages.append(result.message)
         return result
+
+    def table_says(self) -> str:
+        """Enter, or where only the Map answers (no default: issue 26) what the table says
+        here: every Trouper named stands in range, closest or farthest."""
+        screen = self.screen()
+        if screen.default is not None or "Look at the Map: type a name" not in screen.question:
+            return ""
+        if any(c.key == "a" for c in screen.choices):
+            return "all"
+        return "1"  # one candidate: that one
 
     def enter_until(self, done: Any, limit: int = 300) -> None:
         """Enter (the default) until ``done(state)`` holds."""

@@ -44,9 +44,11 @@ def test_play_a_whole_day_and_night_from_a_script(
     monkeypatch: pytest.MonkeyPatch, capsys: Any, saves_dir: Path
 ) -> None:
     monkeypatch.setenv("COLUMNS", "80")
-    # A few global commands and a wrong answer first, then Enter (the default) throughout.
+    # A few global commands and a wrong answer first, then Enter (the default) throughout,
+    # each followed by "all": where only the Map answers there is no default (issue 26), and
+    # the table says every Trouper is in range (elsewhere "all" is refused or picks all).
     # (the first Enter: the app holds every deck)
-    answers = ["", "help", "status", "odds", "zzz", *[""] * 280]
+    answers = ["", "help", "status", "odds", "zzz", *["", "all"] * 280]
     code, out, err = run_play(
         monkeypatch, capsys, answers, "--new", "eve", "--troupers", "aurel,ioana", "--seed", "1"
     )
@@ -107,9 +109,11 @@ def test_menus_record_engine_actions(saves_dir: Path, capsys: Any) -> None:
     night = state.night
     assert night is not None
     while night.pending or night.phase != "planning":
-        picked = Walk.start(state, cat).answer("")
+        # Enter, or where only the Map answers (no default, issue 26) "all" of them
+        first = Walk.start(state, cat)
+        picked = first.answer("" if first.screen().default is not None else "all")
         while isinstance(picked, Walk):
-            picked = picked.answer("")
+            picked = picked.answer("" if picked.screen().default is not None else "all")
         assert isinstance(picked, Done)
         with session.open_session() as store:
             state = store.record(picked.action)
@@ -170,7 +174,8 @@ def test_killed_mid_night_resumes_at_the_same_question(tmp_path: Path) -> None:
             menu = _last_menu(out)
             if "Planning Phase" in menu.splitlines()[0] and " plays " in out:
                 break
-            proc.stdin.write(b"\n")
+            # Enter, or where only the Map answers (no default, issue 26) "all" of them
+            proc.stdin.write(b"all\n" if "Look at the Map: type a name" in menu else b"\n")
             proc.stdin.flush()
         else:
             pytest.fail("never reached the Planning Phase")

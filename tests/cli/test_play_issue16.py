@@ -652,7 +652,8 @@ def test_1_commands_at_the_target_side_and_trait_questions_keep_the_choice(
                 self.plan = [attack[0].key, "odds", "help", "status", "zz", "n",
                              "odds", "status", "0", "l"]
                 return self.plan.pop(0)
-            return ""
+            # Enter, or where only the Map answers (no default, issue 26) "all" of them
+            return "all" if "Look at the Map: type a name" in screen.question else ""
 
         def record(self, action: Any, digest: str) -> bool:
             done.append(action)
@@ -686,8 +687,8 @@ def test_15_4_a_quick_effect_is_recorded_outside_the_activation_by_blood_night(
     with _store() as store:
         while store.state.night.pending or store.state.night.phase != "planning":
             walk: Any = Walk.start(store.state, store.catalog, store.head)
-            while isinstance(walk, Walk):
-                walk = walk.answer("")
+            while isinstance(walk, Walk):  # Enter, or "all" where only the Map answers
+                walk = walk.answer("" if walk.screen().default is not None else "all")
             store.record(walk.action)
         assert "aurel-t04" in store.state.troupers[0].hand
     assert blood("night", "play", "aurel", "aurel-t04").code == 0

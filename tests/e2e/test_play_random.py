@@ -86,6 +86,11 @@ class RandomPlayer(Loop):
             return "redo"
         screen = self.walk.screen()
         choices = [c for c in screen.choices if c.enabled]
+        if screen.default is None and "Look at the Map: type a name" in screen.question:
+            # only the Map answers (no default, issue 26): the table says who, by name too
+            self.counts["pick"] += 1
+            return rng.choice(["all", "all", rng.choice(choices).label.split(",")[0],
+                               rng.choice(choices).key])
         if screen.default is not None and r < 0.75:
             self.counts["enter"] += 1
             return ""

@@ -238,8 +238,10 @@ def _night_asker(
             for k, i in enumerate(q.candidates)
         )
         least = 0 if q.kind == "in_range" else 1
+        spelled = "`all`" + (" or `none`" if least == 0 else "")
         return Ask("troupers", q.prompt, picks, many=(least, len(picks)),
-                   info=("Look at the Map. Type the numbers, e.g. 1 2.",))
+                   info=(f"Look at the Map. Type the names or numbers (e.g. 1 2), {spelled}; "
+                         "Enter says nothing here.",))
     if need == "discard":  # a Cost: the cards the player discards
         eff = _effect_of(state, catalog, option)
         n = sum(c.n for c in eff.cost if c.kind == "discard_card") if eff else 1
@@ -251,8 +253,8 @@ def _night_asker(
                    if len(picks) >= n and not hidden else None)
     if need == "discard_any":
         picks = _hand_picks(state, catalog, t)
-        return Ask("discard", "Which cards are discarded before drawing?", picks,
-                   many=(0, len(picks)))
+        return Ask("discard", "Which cards are discarded before drawing? (Enter: none)",
+                   picks, many=(0, len(picks)), default="none")
     if need == "recipient":
         eff = _effect_of(state, catalog, option)
         heals = eff is not None and any(o.kind == "heal" for o in eff.outcome)
@@ -289,7 +291,9 @@ def _night_asker(
         return Ask("heal", f"Which Wound card(s) come back (Heal {n})?"
                    + (" The discard pile shows them: name them." if hidden else ""), picks,
                    many=(0, min(n, len(picks))),
-                   default="*" if len(picks) <= n and not hidden else None)
+                   # the players' own choice, the app sees the cards: as many as Heal allows
+                   default=None if hidden else
+                   "*" if len(picks) <= n else " ".join(p.key for p in picks[:n]))
     if need == "target":
         eff = _effect_of(state, catalog, option)
         already = (area_hits(night.activation, int(option.fields["effect"]) - 1)

@@ -13,6 +13,7 @@ Effect helps.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -236,24 +237,40 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         )
     if q.kind in ("bite", "token"):
         return _side_view(state, catalog, title, q)
-    cands = [state.troupers[i].trouper for i in q.candidates]
     if q.kind == "leader":
         leader = tuple(
             Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
             for k, i in enumerate(q.candidates)
         )
         return Next("night", night.phase, title, q.prompt, options=leader, default="1")
+    return _map_view(state, title, q, names)
+
+
+def _map_view(state: CampaignState, title: str, q: Question, names: Mapping[int, str]) -> Next:
+    """A question only the Map answers (who is in range, closest, farthest): asked by name,
+    with `all` and `none` spelled out, and no default: Enter never says where a miniature
+    stands ("The app asks what only the table knows")."""
+    night = night_of(state)
     options_list = [
-        Option("1", "Name them (look at the Map)", "night_answer", needs=("troupers",)),
-        Option("a", "All of them: " + ", ".join(names[i] for i in q.candidates), "night_answer",
-               {"troupers": cands}),
+        Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
+        for k, i in enumerate(q.candidates)
     ]
+    if len(q.candidates) > 2:
+        options_list.append(Option("s", "Several of them: name them", "night_answer",
+                                   needs=("troupers",)))
+    if q.candidates:  # `all` means the same with one candidate as with four
+        options_list.append(Option(
+            "a", "All of them: " + ", ".join(names[i] for i in q.candidates), "night_answer",
+            {"troupers": [state.troupers[i].trouper for i in q.candidates]}))
     if q.kind == "in_range":
-        options_list.append(Option("n", "Nobody", "night_answer", {"troupers": []}))
+        options_list.append(Option("n", "None of them", "night_answer", {"troupers": []}))
+    spelled = " or ".join(x for x in ("`all`" if q.candidates else "",
+                                      "`none`" if q.kind == "in_range" else "") if x)
     return Next(
         "night", night.phase, title,
-        q.prompt + " (candidates: " + ", ".join(names[i] for i in q.candidates) + ")",
-        options=tuple(options_list), default="a",
+        q.prompt + " Look at the Map: type a name" + (f", {spelled}" if spelled else "")
+        + (" (`s` names several)" if len(q.candidates) > 2 else "") + ".",
+        options=tuple(options_list), default=None,
     )
 
 
@@ -448,6 +465,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         if e["type"] in ("support", "aura"):
             continue
         options.append(_effect_option(e, many))
+    per_space = Counter(s["space"] for s in opt["supports"])
     for s in opt["supports"]:
         # the Support is added to the Active card: its attack or Test asks as the card's do
         s_needs: tuple[str, ...] = ("confirm",) if s.get("confirm") else ()
@@ -460,7 +478,8 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         if s.get("token"):
             s_needs += ("token_flip",)
         options.append(
-            Option(f"s{s['space']}", f"Use the Support of {s['name']} "
+            Option(f"s{s['space']}" + (f".{s['effect']}" if per_space[s["space"]] > 1 else ""),
+                   f"Use the Support of {s['name']} "
                    f"({fx.name_of(state, catalog, state.trouper_index(s['owner']))}): {s['text']}",
                    "night_support", {"slot": s["space"], "effect": s["effect"]}, needs=s_needs,
                    repeat=("dice",) if "dice" in s_needs else (),
@@ -487,7 +506,12 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             if e.get("token"):
                 needs += ("token_flip",)
             enabled, why = True, ""
-            if e["attack"]:
+            held = len(state.troupers[t].hand)
+            if e["discard"] > held:  # a Cost no answer can pay: shown, not offered
+                enabled, why = False, (
+                    f"the Cost discards {e['discard']} Tactic card(s); "
+                    f"{fx.name_of(state, catalog, t)} holds {held}")
+            elif e["attack"]:
                 eff = event_card(catalog, ev["event"]).effects[e["effect"] - 1]
                 if not attack_targets(state, catalog, eff):
                     enabled, why = False, _no_target_why(eff)
