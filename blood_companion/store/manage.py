@@ -488,11 +488,19 @@ def _derive(
                 chance_text = canon(fresh.outcomes) if fresh.outcomes else None
         except (RuleError, BadState, ValueError, TypeError, KeyError, IndexError):
             engine_doc = None
-    if chance is None and (engine_doc is None or hash_text(canon(engine_doc)) != recorded):
-        return None  # a damaged chance is only trusted once the rules rebuild it exactly
 
     def proven(doc: Doc | None) -> bool:
         return doc is not None and hash_text(canon(doc)) == recorded
+
+    if chance is None and not (engine_doc is not None and (
+        proven(engine_doc)
+        or (delta_doc is not None and canon(engine_doc) == canon(delta_doc))
+        or any(_proves(engine_doc, later) for later in nxt)
+    )):
+        # a damaged chance is only trusted once the rules rebuild the step exactly: to its
+        # recorded hash, to its intact delta (its hash damaged too), or to what the next step's
+        # hash proves
+        return None
 
     snap_docs = []
     for text, _ in snaps:
