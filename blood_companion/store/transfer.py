@@ -369,6 +369,12 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
 # Released versions before this one whose steps are kept as recorded where a rule fixed since
 # replays them differently (their saves are the golden saves under tests/fixtures/saves/).
 EARLIER_RELEASES = frozenset({"0.2.0"})
+# What such a step must still give exactly as recorded: what the campaign holds and who plays
+# it (the rules fixed since are those of the night's play, not of its rewards), so a forged
+# Wagon, trophy or start claiming an earlier release is refused.
+HOLDINGS = ("name", "mode", "seed", "started", "wagon", "location_trophies",
+            "nemesis_trophies", "vlad_weakened", "resources_earned", "resources_spent",
+            "vlad_defeats", "decks")
 
 
 def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
@@ -379,7 +385,8 @@ def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
     recorded: those an app 0.1.0 save was rebuilt with (handled by the caller), and a step of
     an earlier release (:data:`EARLIER_RELEASES`) whose replay gives another state because a
     rule or the shipped pack changed since (its action must still be one the rules take in the
-    recorded state before it), as `campaign verify` keeps them. Returns whether the step
+    recorded state before it, and give the same :data:`HOLDINGS`), as `campaign verify` keeps
+    them. Returns whether the step
     replayed exactly. Raises ImportRefused."""
     if s.app != APP and s.app not in EARLIER_RELEASES:
         raise _refuse(file, f"step {s.step} claims app {s.app[:20]!r}; this app ({APP}) can "
@@ -393,9 +400,10 @@ def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
                             f"{getattr(exc, 'message', exc)}") from None
     except (ValueError, TypeError, KeyError, IndexError):
         raise _refuse(file, f"step {s.step}: its recorded chance does not fit the step") from None
-    if canon(state_doc(new)) != canon(now_doc):
-        if s.app != APP:  # an earlier release's reading of a rule (or card) changed since
-            return False
+    replayed = state_doc(new)
+    if canon(replayed) != canon(now_doc):
+        if s.app != APP and all(replayed.get(k) == now_doc.get(k) for k in HOLDINGS):
+            return False  # an earlier release's reading of a rule (or card) changed since
         pack = "" if s.data == catalog.fingerprint() else (
             f" (it was recorded with data pack {s.data[:16]!r}: import it with that data)")
         raise _refuse(file, f"replaying step {s.step} does not give the state recorded in the "

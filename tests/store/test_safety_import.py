@@ -194,3 +194,23 @@ def test_24_7_no_forged_wagon_is_accepted(step: int, coins: int, mark: str,
     elif mark == "other-data":
         s["data"] = "f" * 16
     _refused(saves_dir, tmp_path, doc, catalog)
+
+
+@pytest.mark.parametrize("step", ["first", "last"])
+def test_24_7_a_forged_wagon_claiming_an_earlier_release_is_refused(
+    step: str, saves_dir: Path, tmp_path: Path, catalog: Any
+) -> None:
+    """A 0.2.0 step that today's rules replay differently is kept as recorded, but never one
+    whose Wagon (or trophies, or start) differs: a forger who labels the step 0.2.0 and
+    reseals every hash is still refused."""
+    saves_dir.mkdir(exist_ok=True)
+    shutil.copy(GOLDEN / "v0.2.0" / "day.blood.db", saves_dir / "day.blood.db")
+    with CampaignStore.open(saves_dir, "day", catalog) as store:
+        doc = _export(store)
+    doc["actions"] = doc["actions"][: doc["head"]]
+    doc["abandoned"] = []
+    assert {s["app"] for s in doc["actions"]} == {"0.2.0"}
+    states = _states(doc)
+    first = 1 if step == "first" else doc["head"]
+    forged = _reseal(doc, _coins(states, first))
+    assert "step" in _refused(saves_dir, tmp_path, forged, catalog)
