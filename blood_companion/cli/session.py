@@ -52,8 +52,8 @@ def catalog() -> Catalog:
 
 @cache
 def _catalog_for(data_dir: Path | None, stamp: str = "") -> Catalog:
-    # ``stamp`` (the overlay's files) is part of the cache key only
-    return _loaded(data_dir).get()
+    """The catalog of this data folder as its files stand (``stamp``: the cache key)."""
+    return _loaded(data_dir, stamp).get()
 
 
 class _Loaded:
@@ -74,12 +74,11 @@ class _Loaded:
 _failed: dict[tuple[Path | None, str], _Loaded] = {}
 
 
-def _loaded(data_dir: Path | None) -> _Loaded:
+def _loaded(data_dir: Path | None, stamp: str) -> _Loaded:
     from blood_companion.content.errors import ContentError
     from blood_companion.content.loader import load_catalog
-    from blood_companion.content.paths import overlay_stamp
 
-    key = (data_dir, overlay_stamp(data_dir))
+    key = (data_dir, stamp)
     if key in _failed:
         return _failed[key]
     try:
