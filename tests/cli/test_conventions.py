@@ -28,7 +28,7 @@ runner = CliRunner()
 def test_show_completion_prints_a_script() -> None:
     result = runner.invoke(app, ["--show-completion", "bash"])
     assert result.exit_code == 0, result.output
-    assert "_blood_completion" in result.output or "complete" in result.output
+    assert "complete -o default -F _blood_completion blood" in result.output
 
 
 def test_completion_options_are_known_to_the_installed_script(blood: Any) -> None:

@@ -63,7 +63,7 @@ def test_show_one_record_in_words(blood) -> None:  # type: ignore[no-untyped-def
     assert r.code == 0
     assert "Lucilla" in r.out
     r = blood("data", "show", "reactions", "lucilla-r01")
-    assert "Target:" in r.out or "Outcome:" in r.out
+    assert "Target: Trouper" in r.out and "Outcome: Fly" in r.out
 
 
 def test_show_unknown(blood) -> None:  # type: ignore[no-untyped-def]

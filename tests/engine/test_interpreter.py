@@ -39,7 +39,8 @@ def test_the_loader_refuses_an_unknown_kind_with_its_line(tmp_path: Any) -> None
     with pytest.raises(ContentError) as info:
         validate_layers([shipped_data_dir(), tmp_path / "mine"])
     text_err = str(info.value)
-    assert "lucilla.yaml:" in text_err and "teleport" in text_err or "kind" in text_err
+    assert "lucilla.yaml:" in text_err and ".outcome[0].kind]" in text_err
+    assert "found 'teleport'" in text_err
 
 
 def _play_all_phases(catalog: Any) -> set[str]:
