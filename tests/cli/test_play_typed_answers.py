@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from play_driver import Driver, night_table, set_night, set_trouper
-from test_play_issue16 import _tactic_with
+from test_play_keeps_choices import _tactic_with
 
 from blood_companion.cli.entry import main
 from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
