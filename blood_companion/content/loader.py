@@ -635,12 +635,6 @@ def _layers(data_dir: Path | None, include_shipped: bool = True) -> list[Path]:
     return layers
 
 
-def load_unchecked(layers: Sequence[Path]) -> Catalog:
-    """Records that validate on their own, without the cross-checks (for tools and tests of
-    partial packs). Problems are ignored."""
-    return _load_layers(layers, [])
-
-
 def validate_layers(layers: Sequence[Path]) -> Catalog:
     """Load and cross-check the given layers; raise ContentError listing every problem."""
     problems: list[Problem] = []

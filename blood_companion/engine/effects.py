@@ -39,9 +39,6 @@ from blood_companion.engine.table import (
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-# Outcome kinds that move a Miniature on the Map: the app shows them, the players move.
-MOVES = {"step", "run", "fly", "escape", "push", "attract", "move"}
-
 
 # --------------------------------------------------------------------------- state access
 
