@@ -11,7 +11,6 @@ physical instruction and the cards it can be (state unchanged).
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from rich.text import Text
 
@@ -20,16 +19,6 @@ from blood_companion.engine import naming
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.table import CARD_OF, DrawNeeded
-
-
-def draw_option() -> Any:
-    import typer
-
-    return typer.Option(
-        None, "--draw", help="A card the players drew from a deck they hold (Reaction card "
-        "revealed, Minion summoned, ...), by name or id; repeat in the order drawn. Asked on a "
-        "terminal when missing.",
-    )
 
 
 def resolve(need: DrawNeeded, text: str) -> str:

@@ -125,11 +125,6 @@ def query_terms(text: str) -> list[str]:
     return seen
 
 
-def normalise(text: str) -> str:
-    """A phrase reduced to its stems, for exact title and alias matches."""
-    return " ".join(stem(w) for w in raw_words(text))
-
-
 def edit_distance(a: str, b: str, limit: int) -> int:
     """Optimal-string-alignment distance between a and b, or limit + 1 once it exceeds limit."""
     if abs(len(a) - len(b)) > limit:
