@@ -181,10 +181,6 @@ class Chance:
     def replay(cls, recorded: Sequence[dict[str, Any]]) -> Chance:
         return cls(recorded=recorded)
 
-    @property
-    def replaying(self) -> bool:
-        return self._left is not None
-
     def unused(self) -> list[dict[str, Any]]:
         """Recorded outcomes the replay never asked for (a sign the engine changed)."""
         return list(self._left or [])

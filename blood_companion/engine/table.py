@@ -39,7 +39,6 @@ from blood_companion.engine.state import CampaignState
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-Holder = Literal["app", "table"]
 HOLDERS: tuple[str, ...] = ("app", "table")
 UNKNOWN = "?"  # a card the app cannot see (in a hand, a deck or a Wound of a table deck)
 

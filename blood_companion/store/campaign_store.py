@@ -454,10 +454,6 @@ class CampaignStore:
             step = self._resolve_target(conn, target)
             return self._goto(conn, step)
 
-    def resolve_target(self, target: int | str) -> int:
-        with self._errors(), self._read() as conn:
-            return self._resolve_target(conn, target)
-
     def mark(self, name: str, *, move: bool = False) -> int:
         """Name the current head (e.g. "before Lucilla"); return its step."""
         name = check_mark_name(name)

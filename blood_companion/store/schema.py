@@ -125,7 +125,6 @@ CREATE TABLE snapshots (
 """
 
 TABLES = ("meta", "actions", "snapshots", "marks", "abandoned", "datapacks")
-TABLES_V2 = ("meta", "actions", "snapshots", "marks", "abandoned")
 
 
 def _v1_to_v2(conn: sqlite3.Connection) -> None:
