@@ -76,7 +76,8 @@ def setup_night(
     `events` are the Event cards for the Chain (drawn at random from the Zone when None);
     `equipped` maps a Trouper index to its three items (category -> item id); by default each
     Trouper equips the first sleeve item of each category. Raises RuleError on unknown ids or a
-    difficulty the Nemesis card does not list.
+    difficulty the Nemesis card does not list, or unless two different Minion cards are given
+    ("Minions": two a game, on spaces A and B).
     """
     loc = catalog.get("locations", location)
     if loc is None:
