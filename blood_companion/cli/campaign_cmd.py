@@ -143,26 +143,18 @@ def start_action(
     )
 
 
-def check_start(
-    name: str,
-    troupers: str | None,
-    players: int | None,
-    mode: str,
-    seed: int | None,
-    colours: str | None = None,
-    leader: str | None = None,
-) -> None:
+def check_start(*options: Any) -> None:
     """Refuse a campaign that could not start (its name taken, an unknown Trouper or colour,
     a colour twice, a Leader nobody plays) before the players are asked who holds the decks:
-    the start is applied to an empty table, nothing is written. Raises what `campaign new`
-    would raise after the question."""
+    the start (`options`: :func:`start_action`'s up to the Leader) is applied to an empty
+    table, nothing is written. Raises what `campaign new` would raise after the question."""
     from blood_companion.engine.actions import apply, seed_for
     from blood_companion.engine.chance import Chance
     from blood_companion.engine.state import CampaignState
     from blood_companion.store.files import refuse_existing
 
-    start = start_action(name, troupers, players, mode, 0 if seed is None else seed,
-                         colours, leader, None)
+    name, troupers, players, mode, seed, *rest = options
+    start = start_action(name, troupers, players, mode, seed or 0, *rest)
     folder = session.saves_dir()
     refuse_existing(folder, start.name, saves.save_path(folder, start.name))
     apply(CampaignState(), start, session.catalog(), 0,

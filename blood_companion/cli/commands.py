@@ -1,6 +1,6 @@
-"""The CLI's names for the engine's actions: an option (engine/legal.py) or an action as the
-`blood ...` command that records it. The engine never names a command; this is the one place
-that does.
+"""The engine's actions as the `blood ...` commands that record them: an option
+(engine/legal.py) or an action as its command line. Each action declares its command once
+(engine/actions.py: ``command`` and a ``Cli`` on each field it takes); this reads it.
 
 :func:`command` renders an option: known fields are filled in, the needs still to be answered
 appear as placeholders (``CARD``, ``TARGET``). :func:`for_refs` renders the ``see`` references
@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any
 
+from blood_companion.engine.actions import Cli, action_class, cli_fields
 from blood_companion.engine.legal import Next, Option
 
 
@@ -27,76 +29,16 @@ def _pay(pay: Any) -> str:
     return " --pay " + ",".join(f"{k}={v}" for k, v in dict(pay).items())
 
 
-# action type -> (command words, positional fields, {field: option flag})
-COMMANDS: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
-    "night_begin": ("blood night continue", (), {}),
-    "night_continue": ("blood night continue", (), {}),
-    "night_play": ("blood night play", ("trouper", "card"), {}),
-    "night_rest": ("blood night rest", ("trouper", "card"), {}),
-    "night_pass": ("blood night pass", ("trouper",), {}),
-    "night_attack": ("blood night attack", ("effect", "target"),
-                     {"side": "--side", "trait": "--trait", "dice": "--dice",
-                      "reroll": "--reroll", "items": "--items", "discard": "--discard",
-                      "also": "--also", "weakness": "--weakness", "confirm": "--confirm",
-                      "token_flip": "--flip"}),
-    "night_effect": ("blood night effect", ("effect",),
-                     {"recipient": "--for", "trait": "--trait", "dice": "--dice",
-                      "reroll": "--reroll", "items": "--items", "heal": "--heal",
-                      "discard": "--discard", "confirm": "--confirm", "token_flip": "--flip"}),
-    "night_support": ("blood night support", ("slot",),
-                      {"effect": "--effect", "target": "--target", "side": "--side",
-                       "trait": "--trait", "dice": "--dice", "reroll": "--reroll",
-                       "items": "--items", "heal": "--heal", "weakness": "--weakness",
-                       "confirm": "--confirm", "token_flip": "--flip"}),
-    "night_item": ("blood night item", ("trouper", "item"),
-                   {"recipient": "--for", "target": "--target", "side": "--side",
-                    "trait": "--trait", "dice": "--dice", "reroll": "--reroll",
-                    "items": "--items", "heal": "--heal", "discard": "--discard",
-                    "weakness": "--weakness", "confirm": "--confirm", "token_flip": "--flip"}),
-    "night_quick": ("blood night quick", ("slot",),
-                    {"effect": "--effect", "recipient": "--for", "target": "--target",
-                     "side": "--side", "trait": "--trait", "dice": "--dice",
-                     "reroll": "--reroll", "items": "--items", "heal": "--heal",
-                     "discard": "--discard", "weakness": "--weakness", "confirm": "--confirm",
-                     "token_flip": "--flip"}),
-    "night_event": ("blood night event", ("event",),
-                    {"effect": "--effect", "target": "--target", "trait": "--trait",
-                     "dice": "--dice", "reroll": "--reroll", "items": "--items",
-                     "discard": "--discard", "confirm": "--confirm", "token_flip": "--flip"}),
-    "night_redraw": ("blood night redraw", (), {"discard": "--discard"}),
-    "night_done": ("blood night done", (), {}),
-    "night_answer": ("blood night answer", ("troupers",), {}),
-    "night_roll": ("blood night roll", (), {"trait": "--trait", "dice": "--dice",
-                                            "reroll": "--reroll", "items": "--items"}),
-    "night_setup": ("blood night setup", (), {}),
-    "day_recover": ("blood day recover", (), {}),
-    "day_buy_building": ("blood day buy", ("building", "trouper"),
-                         {"trade_from": "--give", "trade_to": "--get"}),
-    "day_buy_advanced": ("blood day buy-tactic", ("trouper",), {"art": "--art"}),
-    "day_buy_card": ("blood day buy-card", ("trouper", "card"), {}),
-    "day_upgrade_item": ("blood day upgrade", ("trouper", "item"), {}),
-    "day_swap_tactic": ("blood day swap-tactic", ("trouper", "out", "into"), {}),
-    "day_swap_item": ("blood day swap-item", ("trouper", "out", "into"), {}),
-    "day_zone": ("blood day zone", ("zone",), {}),
-    "day_roll_location": ("blood day location --roll", (), {"faces": "--dice"}),
-    "day_choose_location": ("blood day location", ("location",), {}),
-    "day_draw_minions": ("blood day minions", (), {"minions": "--drawn"}),
-    "day_choose_minions": ("blood day minions", ("minions",), {}),
-    "day_draw_nemesis": ("blood day nemesis", (), {"nemesis": "--drawn"}),
-    "day_choose_nemesis": ("blood day nemesis", ("nemesis",), {}),
-    "day_difficulty": ("blood day difficulty", ("level",), {}),
-    "day_place_events": ("blood day events", ("events",), {}),
-    "day_equip": ("blood day equip", ("trouper", "items"), {}),
-    "day_end": ("blood day end", (), {}),
-    "end_night": ("blood end night", (), {}),
-    "weaken_vlad": ("blood end weaken", ("cards",), {}),
-    "take_advanced_tactic": ("blood end take", ("art", "trouper"), {}),
-    "roll_loot": ("blood end loot", (), {"resource": "--resource", "faces": "--dice"}),
-    "finish_game": ("blood end finish", (), {"forfeit": "--forfeit"}),
-}
+@cache
+def spec(kind: str) -> tuple[str, tuple[str, ...], dict[str, Cli]]:
+    """An action type's command words, positional fields and {field: how its flag is taken},
+    from the action's own declaration (engine/actions.py ``command``, ``Cli``)."""
+    cls = action_class(kind)
+    words = (cls.command if cls is not None else "") or kind.replace("_", " ")
+    fields = cli_fields(cls) if cls is not None else {}
+    return (f"blood {words}", tuple(n for n, c in fields.items() if not c.flag),
+            {n: c for n, c in fields.items() if c.flag})
 
-# List fields given once per entry (each throw of a Test has its own --dice).
-REPEATED = {"dice", "reroll"}
 
 # `see` references shown with an example rather than placeholders.
 EXAMPLES = {
@@ -134,17 +76,13 @@ def _named(catalog: Any, value: Any) -> Any:
     return value if "," in text else text
 
 
-# a yes/no field whose "no" is a flag of its own
-NEGATED = {"weakness": "--no-weakness"}
-
-
 def command(kind: str, fields: Mapping[str, Any] | None = None,
             needs: Iterable[str] = (), catalog: Any = None) -> str:
     """The `blood ...` command of an action type with these fields; needs show as
     placeholders (``TARGET``). With `catalog`, cards are named as printed."""
     if kind in VIEW_COMMANDS:
         return VIEW_COMMANDS[kind]
-    words, positional, flags = COMMANDS.get(kind, (f"blood {kind.replace('_', ' ')}", (), {}))
+    words, positional, flags = spec(kind)
     fields = dict(fields or {})
     if catalog is not None:
         fields = {k: _named(catalog, v) if k in NAME_FIELDS else v for k, v in fields.items()}
@@ -164,14 +102,14 @@ def command(kind: str, fields: Mapping[str, Any] | None = None,
     if kind == "day_buy_building" and fields.get("amount"):
         flag_from = fields.get("trade_from")
         fields = {**fields, "trade_from": f"{flag_from}={fields['amount']}" if flag_from else None}
-    for name, flag in flags.items():
-        value = fields.get(name)
-        if name in REPEATED and isinstance(value, list) and len(value) > 1:
+    for name, cli in flags.items():
+        value, flag = fields.get(name), cli.flag
+        if cli.many and isinstance(value, list) and len(value) > 1:
             parts.extend(f"{flag} {_q(str(v))}" for v in value)
         elif value is True:
             parts.append(flag)
-        elif value is False and name in NEGATED:
-            parts.append(NEGATED[name])
+        elif value is False and cli.off:
+            parts.append(cli.off)
         elif value not in (None, False, [], ""):
             parts.append(f"{flag} {_q(value)}")
         elif name in needs:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
+import typing
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 import typer
@@ -18,6 +21,79 @@ stderr = console(stderr=True, highlight=False, soft_wrap=True)
 JSON_HELP = "Print exactly one JSON document on stdout."
 # The `--json` option every command takes: `as_json: JsonOpt = False`.
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+# The `--draw` option of every command recording a step that may draw from a deck the players
+# hold (cli/draws.py).
+DrawOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--draw", help="A card the players drew from a deck they hold (a Reaction card "
+        "revealed, a Minion summoned), by name or id; repeat in the order drawn. Asked on a "
+        "terminal when missing.",
+    ),
+]
+
+
+def split_list(values: list[str] | None) -> list[str]:
+    """Comma-separated words, over any number of repeats of the option."""
+    return [x.strip() for v in values or [] for x in v.split(",") if x.strip()]
+
+
+Resolver = Callable[[Any, str, Mapping[str, Any]], Any]
+
+
+def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
+                 resolve: Mapping[str, Resolver], name: str = "", hidden: bool = False) -> None:
+    """Add to `app` the command recording the action class `cls`, built from its declaration
+    (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
+    positional argument (no flag) or an option, with its help and the field's default, in
+    field order; then ``--draw`` and ``--json``. A typed word a field ``names`` is found in the
+    state before the step (``resolve[names](state, word, fields so far)``); `record(build,
+    as_json, draws)` records it."""
+    from blood_companion.engine.actions import cli_fields
+    from blood_companion.errors import UsageError
+
+    fields = cli_fields(cls)
+    lists = {f for f in fields if typing.get_origin(cls.model_fields[f].annotation) is list}
+    params = []
+    for field, cli in fields.items():
+        info = cls.model_fields[field]
+        kind = info.annotation
+        default = info.get_default() if not info.is_required() else inspect.Parameter.empty
+        if field in lists:
+            kind, default = list[str] | None, None
+        spec: Any = (typer.Option(f"{cli.flag}/{cli.off}" if cli.off else cli.flag, help=cli.help)
+                     if cli.flag else typer.Argument(help=cli.help, metavar=cli.metavar or None))
+        params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=Annotated[kind, spec]))
+    params += [inspect.Parameter("draw", inspect.Parameter.KEYWORD_ONLY, default=None,
+                                 annotation=DrawOpt),
+               inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=False,
+                                 annotation=JsonOpt)]
+
+    def command(**typed: Any) -> None:
+        draws, as_json = typed.pop("draw"), typed.pop("as_json")
+        for field, cli in fields.items():
+            value = typed[field]
+            if cli.choices and value is not None:
+                if value.lower() not in cli.choices:
+                    raise UsageError(f"unknown {field} {value!r}", hint=f"{cli.flag} "
+                                     f"{', '.join(cli.choices[:-1])} or {cli.choices[-1]}")
+                typed[field] = value.lower()
+            elif field in lists:
+                typed[field] = list(value or []) if cli.many else split_list(value)
+
+        def build(state: Any) -> Any:
+            values = dict(typed)
+            for field, cli in fields.items():
+                if cli.names:
+                    values[field] = resolve[cli.names](state, values[field], values)
+            return cls(**values)
+
+        record(build, as_json, draws)
+
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__doc__ = cls.summary
+    app.command(name or cls.command.split()[-1], hidden=hidden)(command)
 
 
 def settings() -> Settings:

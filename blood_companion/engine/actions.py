@@ -10,6 +10,10 @@
   seed and the action's position in the log) when a step is recorded, or from the outcomes
   recorded with the step when it is replayed (``engine/chance.py``).
 * An action that the rules refuse raises :class:`RuleError`; the input state is untouched.
+* An action declares the `blood` command that records it, once: ``command`` (its words),
+  ``summary`` (its help; a command the CLI builds from the declaration) and, on each field the
+  command takes, a :class:`Cli` (flag, help). The CLI derives the typer command, the command
+  table and the legal options' templates from it (cli/commands.py); the engine never reads it.
 """
 
 from __future__ import annotations
@@ -36,6 +40,53 @@ from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+
+@dataclass(frozen=True)
+class Cli:
+    """How the `blood` command recording an action takes one field (``Annotated[T, Cli(...)]``):
+    plain data the CLI reads; the engine never does."""
+
+    flag: str = ""  # "--for"; empty: a positional argument, in field order
+    help: str = ""
+    metavar: str = ""  # a positional's name in the usage line (else the field's)
+    many: bool = False  # a list typed once per entry (each throw's --dice), not comma-separated
+    off: str = ""  # the flag of a yes/no field's "no" ("--no-weakness")
+    choices: tuple[str, ...] = ()  # the words it takes (any case)
+    names: str = ""  # what the typed word names, found by the CLI: "trouper", "hand" (a card)
+
+
+def cli_fields(cls: type[BaseModel]) -> dict[str, Cli]:
+    """The fields a command takes, in declaration order, with how it takes them."""
+    return {name: meta for name, f in cls.model_fields.items()
+            for meta in f.metadata if isinstance(meta, Cli)}
+
+
+# The fields every Test takes the same way (a card's, an Item's, a Support's, a dodge).
+Trait = Annotated[str | None, Cli("--trait", "Trait for the Test [the best odds].")]
+Dice = Annotated[list[str], Cli(
+    "--dice", 'Faces of your physical dice, e.g. "2 x 1" or "B3 R0 Gx"; repeat for each '
+    "Re-roll. Without it the app rolls.", many=True)]
+Reroll = Annotated[list[str], Cli(
+    "--reroll", "Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll).", many=True)]
+Items = Annotated[list[str], Cli(
+    "--items", "Quick Items used during the Test (Bonus Triumphs, Re-rolls), by id or name, "
+    "comma-separated.")]
+Bonus = Annotated[int, Cli("--bonus", "Bonus Triumphs from other Effects.")]
+Distance = Annotated[int | None, Cli("--distance", "Distance to the target.")]
+Discard = Annotated[list[str], Cli("--discard", "Card(s) discarded as a Cost.")]
+Heal = Annotated[list[str], Cli("--heal", "Wound card(s) to heal.")]
+Side = Annotated[str | None, Cli("--side", "Nemesis side hit: front, left or right.",
+                                 choices=("front", "left", "right"))]
+Target = Annotated[str | None, Cli("--target", "An attack: nemesis or a Minion space.")]
+Weakness = Annotated[bool | None, Cli(
+    "--weakness", "An attack on the Nemesis: whether the Condition of its Weakness Effect on "
+    "that side holds (one only the table sees).", off="--no-weakness")]
+Confirm = Annotated[bool, Cli(
+    "--confirm", "The table confirms the Effect's Condition holds (one only the Map shows, "
+    "e.g. adjacent to a Rock Tile).")]
+Flip = Annotated[bool, Cli(
+    "--flip", "The Trap or Whisper placed goes on one of yours whose Consumed side is up (it "
+    "turns Intact).")]
 
 _REGISTRY: dict[str, type[Action]] = {}
 # part -> the legality check of that part's phase/step table (registered by engine/night and
@@ -81,9 +132,10 @@ class Action(BaseModel):
     parts: ClassVar[tuple[str, ...] | None] = None
     # What the action is, in words, for refusals ("playing a card").
     doing: ClassVar[str] = ""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
+    # The words of the `blood` command recording it ("night effect"; empty: the type's words)
+    # and, for a command the CLI builds from this declaration, its help.
+    command: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -147,6 +199,17 @@ def _registry() -> dict[str, type[Action]]:
     return _REGISTRY
 
 
+def declared(group: str) -> list[type[Action]]:
+    """The actions imported so far whose `blood` command, in `group` ("night"), the CLI builds
+    from their declaration (they have a ``summary``)."""
+    return [c for c in _REGISTRY.values() if c.summary and c.command.split()[0] == group]
+
+
+def action_class(tag: str) -> type[Action] | None:
+    """The action class of a ``type`` (one already imported, else after importing every one)."""
+    return _REGISTRY.get(tag) or _registry().get(tag)
+
+
 def parse_action(data: dict[str, Any] | str) -> Action:
     """An action from its JSON form; raises RuleError for an unknown or malformed action.
 
@@ -159,9 +222,7 @@ def parse_action(data: dict[str, Any] | str) -> Action:
         except ValueError:
             raw = None
     tag = raw.get("type") if isinstance(raw, dict) else None
-    cls = None
-    if isinstance(tag, str):  # a class already imported, else after importing every one
-        cls = _REGISTRY.get(tag) or _registry().get(tag)
+    cls = action_class(tag) if isinstance(tag, str) else None
     try:
         if cls is None:  # not an object, no `type`, an unknown one: the union's own refusal
             adapter = action_adapter()

@@ -7,12 +7,12 @@ players and stored in the action) or digital (drawn from the action's derived RN
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
 from blood_companion.content.models import ARTS, LocationReward, LootRoll
-from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.campaign import (
     box_start_troupers,
     gain_trophies,
@@ -74,6 +74,7 @@ class EndNight(Action):
     """Close a finished night: clear the board and read the Location card's reward column."""
 
     type: Literal["end_night"] = "end_night"
+    command = "end night"
     parts = ("night",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -189,7 +190,8 @@ class WeakenVlad(Action):
     """Turn Vlad Reaction cards of the night's Zone to their Weakened side."""
 
     type: Literal["weaken_vlad"] = "weaken_vlad"
-    cards: list[str] = Field(min_length=1)
+    command = "end weaken"
+    cards: Annotated[list[str], Cli()] = Field(min_length=1)
     parts = ("end",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -231,8 +233,9 @@ class TakeAdvancedTactic(Action):
     """Take the top card of an Art's Advanced Tactic deck into a Trouper's Personal Reserve."""
 
     type: Literal["take_advanced_tactic"] = "take_advanced_tactic"
-    art: str
-    trouper: str
+    command = "end take"
+    art: Annotated[str, Cli()]
+    trouper: Annotated[str, Cli()]
     parts = ("end",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -279,8 +282,11 @@ class RollLoot(Action):
     Resource of the roll's type, or of the players' choice for "any"."""
 
     type: Literal["roll_loot"] = "roll_loot"
-    faces: str | None = None  # physical dice, as typed ("2 x 1"); None rolls digitally
-    resource: str | None = None  # the players' choice when the roll gives "any"
+    command = "end loot"
+    # the players' choice when the roll gives "any"
+    resource: Annotated[str | None, Cli("--resource")] = None
+    # physical dice, as typed ("2 x 1"); None rolls digitally
+    faces: Annotated[str | None, Cli("--dice")] = None
     parts = ("end",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -330,7 +336,8 @@ class FinishGame(Action):
     or, after Vlad falls, return the box to its starting state (the history stays)."""
 
     type: Literal["finish_game"] = "finish_game"
-    forfeit: bool = False  # leave untaken rewards behind
+    command = "end finish"
+    forfeit: Annotated[bool, Cli("--forfeit")] = False  # leave untaken rewards behind
     parts = ("end",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.engine import chain as ch
 from blood_companion.engine import narrate
 from blood_companion.engine.legal import Ask, Pick
-from blood_companion.engine.plain import fields_sentence, listing
+from blood_companion.engine.plain import listing
 from blood_companion.engine.table import UNKNOWN, at_table
 
 if TYPE_CHECKING:
@@ -372,13 +372,6 @@ def sentence(action: Action, catalog: Catalog | None = None,
     return text
 
 
-def plain_sentence(action: Action, catalog: Catalog | None = None) -> str:
-    """The sentence of an action without its own: its kind and its fields, in words."""
-    if catalog is not None and action.type in RENDER:
-        return sentence(action, catalog)
-    return fields_sentence(action)
-
-
 # --------------------------------------------------------------------------- what a step drew
 
 
@@ -574,7 +567,6 @@ __all__ = [
     "name",
     "names",
     "night_checklist",
-    "plain_sentence",
     "sentence",
     "who",
 ]

@@ -5,10 +5,10 @@ Day that lays the night out ("Dusk Phase").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content.models import ITEM_CATEGORIES
-from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.day.core import day_of, item_names, match_id, trouper_at, with_day
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_setup import setup_night
@@ -59,8 +59,9 @@ class ChooseDifficulty(Action):
     """Dusk: the players pick the Difficulty Level from the Nemesis and Location cards."""
 
     type: Literal["day_difficulty"] = "day_difficulty"
+    command = "day difficulty"
     doing = "choosing the difficulty level"
-    level: int
+    level: Annotated[int, Cli()]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -112,8 +113,9 @@ class PlaceEvents(Action):
     left, drawn at random (or ``events``: the cards drawn from the physical deck)."""
 
     type: Literal["day_place_events"] = "day_place_events"
+    command = "day events"
     doing = "placing the event cards"
-    events: list[str] | None = None
+    events: Annotated[list[str] | None, Cli()] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -158,9 +160,10 @@ class Equip(Action):
     """Equipping: three Items from the Trouper's sleeves, one per category."""
 
     type: Literal["day_equip"] = "day_equip"
+    command = "day equip"
     doing = "equipping"
-    trouper: str
-    items: list[str]
+    trouper: Annotated[str, Cli()]
+    items: Annotated[list[str], Cli()]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -197,6 +200,7 @@ class EndDay(Action):
     """The Day Part ends: the night is set up from the Day's choices (engine/night_setup.py)."""
 
     type: Literal["day_end"] = "day_end"
+    command = "day end"
     doing = "ending the day"
     parts = ("day",)
 

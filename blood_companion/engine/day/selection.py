@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from blood_companion.content import models as m
-from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.day.core import available_nemeses, day_of, match_id, with_day
 from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
 from blood_companion.engine.errors import RuleError
@@ -21,8 +21,9 @@ class ChooseZone(Action):
     """Zone Selection: ends the purchases and replacements of the Show."""
 
     type: Literal["day_zone"] = "day_zone"
+    command = "day zone"
     doing = "choosing the zone"
-    zone: str
+    zone: Annotated[str, Cli()]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -47,8 +48,9 @@ class RollLocation(Action):
     and take the Zone's Location card that answers the face ("Zone Selection")."""
 
     type: Literal["day_roll_location"] = "day_roll_location"
+    command = "day location --roll"
     doing = "rolling for the location"
-    faces: str | None = None
+    faces: Annotated[str | None, Cli("--dice")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -89,8 +91,9 @@ class ChooseLocation(Action):
     """Pick the Location card of the chosen Zone (Cartographer's Office)."""
 
     type: Literal["day_choose_location"] = "day_choose_location"
+    command = "day location"
     doing = "choosing the location"
-    location: str
+    location: Annotated[str, Cli()]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -116,8 +119,9 @@ class DrawMinions(Action):
     two cards the players drew from their own shuffled deck, A first)."""
 
     type: Literal["day_draw_minions"] = "day_draw_minions"
+    command = "day minions"
     doing = "revealing the minions"
-    minions: list[str] | None = None
+    minions: Annotated[list[str] | None, Cli("--drawn")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -153,8 +157,9 @@ class ChooseMinions(Action):
     spaces A and B."""
 
     type: Literal["day_choose_minions"] = "day_choose_minions"
+    command = "day minions"
     doing = "choosing the minions"
-    minions: list[str]
+    minions: Annotated[list[str], Cli()]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -228,8 +233,9 @@ class DrawNemesis(Action):
     """Nemesis Selection: reveal a Nemesis at random from the available lieutenants."""
 
     type: Literal["day_draw_nemesis"] = "day_draw_nemesis"
+    command = "day nemesis"
     doing = "revealing the nemesis"
-    nemesis: str | None = None
+    nemesis: Annotated[str | None, Cli("--drawn")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -266,8 +272,9 @@ class ChooseNemesis(Action):
     """Asylum: the players choose the Nemesis among the available lieutenants."""
 
     type: Literal["day_choose_nemesis"] = "day_choose_nemesis"
+    command = "day nemesis"
     doing = "choosing the nemesis"
-    nemesis: str
+    nemesis: Annotated[str, Cli()]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:

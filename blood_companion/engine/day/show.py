@@ -5,11 +5,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine import vigor
-from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.day.core import (
     building_for,
     building_problem,
@@ -34,6 +34,7 @@ class Recover(Action):
     Insanity cubes to the leftmost space, the night's cards and items back with their owner."""
 
     type: Literal["day_recover"] = "day_recover"
+    command = "day recover"
     doing = "recovery"
     parts = ("day",)
 
@@ -52,12 +53,14 @@ class BuyBuilding(Action):
     """Use a Bran building ("Village Card"), paying its cost from the Wagon."""
 
     type: Literal["day_buy_building"] = "day_buy_building"
+    command = "day buy"
     doing = "using a building"
-    building: str
+    building: Annotated[str, Cli()]
     pay: dict[str, int] | None = None
-    trouper: str | None = None  # Sanatorium: whose Bite is discarded
-    trade_from: str | None = None  # Alchemist's Laboratory: the Resource given up
-    trade_to: str | None = None  # ... and the one gained
+    trouper: Annotated[str | None, Cli()] = None  # Sanatorium: whose Bite is discarded
+    # Alchemist's Laboratory: the Resource given up
+    trade_from: Annotated[str | None, Cli("--give")] = None
+    trade_to: Annotated[str | None, Cli("--get")] = None  # ... and the one gained
     amount: int = 0  # ... how many
     parts = ("day",)
 
@@ -131,9 +134,10 @@ class BuyAdvancedTactic(Action):
     ("Purchasing a Tactic Card")."""
 
     type: Literal["day_buy_advanced"] = "day_buy_advanced"
+    command = "day buy-tactic"
     doing = "buying a tactic card"
-    trouper: str
-    art: str
+    trouper: Annotated[str, Cli()]
+    art: Annotated[str, Cli("--art")]
     pay: dict[str, int] | None = None
     parts = ("day",)
 
@@ -173,9 +177,10 @@ class BuySpecialCard(Action):
     with Resources and Trophy tokens ("Purchasing a Tactic Card", "Purchasing an Item Card")."""
 
     type: Literal["day_buy_card"] = "day_buy_card"
+    command = "day buy-card"
     doing = "buying a card"
-    trouper: str
-    card: str
+    trouper: Annotated[str, Cli()]
+    card: Annotated[str, Cli()]
     pay: dict[str, int] | None = None
     trophies: dict[str, int] | None = None
     parts = ("day",)
@@ -218,9 +223,10 @@ class UpgradeItem(Action):
     ("Trouper Item Card")."""
 
     type: Literal["day_upgrade_item"] = "day_upgrade_item"
+    command = "day upgrade"
     doing = "upgrading an item"
-    trouper: str
-    item: str
+    trouper: Annotated[str, Cli()]
+    item: Annotated[str, Cli()]
     pay: dict[str, int] | None = None
     parts = ("day",)
 
@@ -252,10 +258,11 @@ class SwapTactic(Action):
     rule ("Replacing a Tactic Card")."""
 
     type: Literal["day_swap_tactic"] = "day_swap_tactic"
+    command = "day swap-tactic"
     doing = "replacing a tactic card"
-    trouper: str
-    out: str
-    into: str
+    trouper: Annotated[str, Cli()]
+    out: Annotated[str, Cli()]
+    into: Annotated[str, Cli()]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -294,10 +301,11 @@ class SwapItem(Action):
     Item leaving its sleeve loses its upgrade ("Replacing an Item Card")."""
 
     type: Literal["day_swap_item"] = "day_swap_item"
+    command = "day swap-item"
     doing = "replacing an item"
-    trouper: str
-    out: str
-    into: str
+    trouper: Annotated[str, Cli()]
+    out: Annotated[str, Cli()]
+    into: Annotated[str, Cli()]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine.actions import Context
+from blood_companion.engine.actions import Bonus, Cli, Context, Dice, Items, Reroll, Trait
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
@@ -28,8 +28,9 @@ class AnswerQuestion(NightAction):
     "token" question asks for ("available"/"depleted", "intact"/"consumed")."""
 
     type: Literal["night_answer"] = "night_answer"
+    command = "night answer"
     doing = "an answer"
-    troupers: list[str] = []
+    troupers: Annotated[list[str], Cli()] = []
     cards: list[str] = []
     yes: bool | None = None  # a "confirm" question
 
@@ -90,11 +91,13 @@ class RollTest(NightAction):
 
     type: Literal["night_roll"] = "night_roll"
     doing = "a dodge Test"
-    trait: str | None = None
-    dice: list[str] = []
-    reroll: list[str] = []
-    bonus_triumphs: int = 0
-    items: list[str] = []  # Quick Items used during the Test (Bonus Triumphs, Re-rolls)
+    command = "night roll"
+    summary = "The waiting dodge Test: the app rolls, or type in your dice with --dice."
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
+    bonus_triumphs: Bonus = 0
+    items: Items = []
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -132,6 +135,8 @@ class NextPhase(NightAction):
 
     type: Literal["night_continue"] = "night_continue"
     doing = "moving on"
+    command = "night continue"
+    summary = "Move on to the next phase; the Nemesis, Minions and Cleanup resolve inside."
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
-from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.campaign import require_single_game_setup
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
@@ -31,6 +31,7 @@ class SetupNight(Action):
     way to play a night in Roguelite before the Day Part is done) and begin it."""
 
     type: Literal["night_setup"] = "night_setup"
+    command = "night setup"
     nemesis: str
     location: str
     minions: list[str]
@@ -71,6 +72,7 @@ class BeginNight(NightAction):
     """Resolve the Beginning of the Night of a night laid out by the Day Part."""
 
     type: Literal["night_begin"] = "night_begin"
+    command = "night continue"
     doing = "beginning the night"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -99,8 +101,10 @@ class PlayCard(NightAction):
 
     type: Literal["night_play"] = "night_play"
     doing = "playing a card"
-    trouper: str
-    card: str
+    command = "night play"
+    summary = "Planning Phase: play a Tactic card on the leftmost free Chain space."
+    trouper: Annotated[str, Cli(help="Trouper id, colour or seat.", names="trouper")]
+    card: Annotated[str, Cli(help="Card id, id prefix or name.", names="hand")]
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -144,8 +148,10 @@ class Rest(NightAction):
 
     type: Literal["night_rest"] = "night_rest"
     doing = "a Rest"
-    trouper: str
-    card: str
+    command = "night rest"
+    summary = "Planning Phase: Rest (a face-down card, 1 Threat, Exhausted); once a Game Turn."
+    trouper: Annotated[str, Cli(help="Trouper id, colour or seat.", names="trouper")]
+    card: Annotated[str, Cli(help="The card placed face down.", names="hand")]
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -177,7 +183,10 @@ class PassCascade(NightAction):
 
     type: Literal["night_pass"] = "night_pass"
     doing = "passing after a Cascade"
-    trouper: str
+    command = "night pass"
+    summary = "Planning Phase: play no more cards after a Cascade."
+    trouper: Annotated[str, Cli(help="The player who just played a Cascade card.",
+                                names="trouper")]
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         night = night_of(state)

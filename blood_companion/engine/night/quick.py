@@ -15,13 +15,27 @@ a Wound card: the app does not know the exact moment, the table does
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
 from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
-from blood_companion.engine.actions import Context
+from blood_companion.engine.actions import (
+    Cli,
+    Confirm,
+    Context,
+    Dice,
+    Discard,
+    Flip,
+    Heal,
+    Items,
+    Reroll,
+    Side,
+    Target,
+    Trait,
+    Weakness,
+)
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
@@ -55,21 +69,28 @@ class UseQuick(NightAction):
 
     type: Literal["night_quick"] = "night_quick"
     doing = "a Quick Effect"
-    slot: int  # 1-based Chain space of the card
-    effect: int  # 1-based Effect number on the card
-    target: str | None = None
-    side: str | None = None
-    trait: str | None = None
-    dice: list[str] = []
-    reroll: list[str] = []
-    items: list[str] = []
-    recipient: str | None = None
-    heal: list[str] = []
-    discard: list[str] = []
+    command = "night quick"
+    summary = """Resolve a Quick Effect of a card on the Chain outside its owner's activation.
+
+    Any moment its Cost can be paid and its Condition holds."""
+    # 1-based Chain space of the card
+    slot: Annotated[int, Cli(help="Chain space of the card with the Quick Effect.",
+                             metavar="space")]
+    # 1-based Effect number on the card
+    effect: Annotated[int, Cli("--effect", "Effect number on the card (1 = top).")] = 1
+    recipient: Annotated[str | None, Cli("--for", "The Trouper the Effect targets.")] = None
+    target: Target = None
+    side: Side = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
     distance: int | None = None
-    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
-    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
-    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
+    items: Items = []
+    heal: Heal = []
+    discard: Discard = []
+    weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
-from blood_companion.engine.actions import Context
+from blood_companion.engine.actions import (
+    Bonus,
+    Cli,
+    Confirm,
+    Context,
+    Dice,
+    Discard,
+    Distance,
+    Flip,
+    Heal,
+    Items,
+    Reroll,
+    Side,
+    Target,
+    Trait,
+    Weakness,
+)
 from blood_companion.engine.campaign import gain_trophies
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
@@ -42,20 +58,24 @@ class Attack(NightAction):
 
     type: Literal["night_attack"] = "night_attack"
     doing = "an attack"
-    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
-    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
-    effect: int
-    target: str
-    side: str | None = None
-    trait: str | None = None
-    dice: list[str] = []
-    reroll: list[str] = []
-    bonus_triumphs: int = 0
-    distance: int | None = None
-    discard: list[str] = []
-    also: list[str] = []  # Minion spaces for the other attack Elements (extra_minion_wounds)
-    items: list[str] = []  # Quick Items used during the Test (Bonus Triumphs, Re-rolls)
-    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
+    command = "night attack"
+    summary = "Tactic Phase: the Active Trouper attacks with an Effect of their card."
+    effect: Annotated[int, Cli(help="Effect number on the Active card (1 = top).")]
+    target: Annotated[str, Cli(help="nemesis, or a Minion space (A, B, C...).")]
+    side: Side = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
+    bonus_triumphs: Bonus = 0
+    distance: Distance = None
+    items: Items = []
+    discard: Discard = []
+    # Minion spaces for the other attack Elements (extra_minion_wounds)
+    also: Annotated[list[str], Cli("--also", "Minion spaces for the other attack Elements (if "
+                                   "the table's rules give them to another Minion).")] = []
+    weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -113,17 +133,20 @@ class ResolveEffect(NightAction):
 
     type: Literal["night_effect"] = "night_effect"
     doing = "resolving an Effect"
-    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
-    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
-    effect: int
-    trait: str | None = None
-    dice: list[str] = []
-    reroll: list[str] = []
-    recipient: str | None = None
-    discard: list[str] = []
-    heal: list[str] = []
-    distance: int | None = None
-    items: list[str] = []  # Quick Items used during the Test
+    command = "night effect"
+    summary = "Tactic Phase: resolve a non-attack Effect (Step, Heal, Draw, a bonus...)."
+    effect: Annotated[int, Cli(help="Effect number on the Active card (1 = top).",
+                               metavar="number")]
+    recipient: Annotated[str | None, Cli("--for", "The Trouper an ally Effect applies to.")] = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
+    distance: Distance = None
+    items: Items = []
+    heal: Heal = []
+    discard: Discard = []
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -173,19 +196,24 @@ class UseSupport(NightAction):
 
     type: Literal["night_support"] = "night_support"
     doing = "using a Support"
-    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
-    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
-    slot: int  # 1-based Chain space
-    effect: int = 0  # 1-based; 0: the card's only Support Effect
-    target: str | None = None  # an attack: "nemesis" or a Minion space
-    side: str | None = None
-    trait: str | None = None
-    dice: list[str] = []
-    reroll: list[str] = []
-    items: list[str] = []  # Quick Items used during its Test
-    heal: list[str] = []
+    command = "night support"
+    summary = """Tactic Phase: use another Trouper's Support Effect from a card to the left.
+
+    A Support that attacks names its target and takes its Test like a card's."""
+    slot: Annotated[int, Cli(help="Chain space of the card with the Support.", metavar="space")]
+    # 1-based; 0: the card's only Support Effect
+    effect: Annotated[int, Cli("--effect", "Effect number [its Support Effect].")] = 0
+    target: Target = None  # an attack: "nemesis" or a Minion space
+    side: Side = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
     distance: int | None = None
-    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
+    items: Items = []  # Quick Items used during its Test
+    heal: Heal = []
+    weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -240,21 +268,25 @@ class UseItem(NightAction):
 
     type: Literal["night_item"] = "night_item"
     doing = "using an Item"
-    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
-    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
-    trouper: str
-    item: str
-    discard: list[str] = []
-    heal: list[str] = []
-    recipient: str | None = None
-    target: str | None = None  # an attack: "nemesis" or a Minion space
-    side: str | None = None
-    trait: str | None = None
-    dice: list[str] = []
-    reroll: list[str] = []
-    items: list[str] = []  # other Quick Items used during its Test
+    command = "night item"
+    summary = """Use an equipped Item (a Quick one also outside your activation).
+
+    An Item that attacks names its target and takes its Test like a card's."""
+    trouper: Annotated[str, Cli(help="Trouper id, colour or seat.", names="trouper")]
+    item: Annotated[str, Cli(help="Equipped Item: id, prefix or name.", metavar="ITEM")]
+    recipient: Annotated[str | None, Cli("--for", "The Trouper the Item's Effect targets.")] = None
+    target: Target = None  # an attack: "nemesis" or a Minion space
+    side: Side = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
     distance: int | None = None
-    weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
+    items: Items = []  # other Quick Items used during its Test
+    heal: Heal = []
+    discard: Discard = []
+    weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -333,17 +365,21 @@ class UseEvent(NightAction):
 
     type: Literal["night_event"] = "night_event"
     doing = "an Event Effect"
-    confirm: bool = False  # the table confirms a Condition only it can see (the Map)
-    token_flip: bool = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
-    event: str  # card id, unique prefix, or 1-based Chain space
-    effect: int = 1
-    target: str | None = None  # a Minion space for attack Events
-    trait: str | None = None
-    dice: list[str] = []
-    reroll: list[str] = []
-    distance: int | None = None
-    discard: list[str] = []
-    items: list[str] = []  # Quick Items used during the Test
+    command = "night event"
+    summary = "Tactic Phase: attempt one Event Effect during your activation."
+    # card id, unique prefix, or 1-based Chain space
+    event: Annotated[str, Cli(help="Event id, prefix or Chain space.", metavar="EVENT")]
+    effect: Annotated[int, Cli("--effect", "Effect number on the Event card.")] = 1
+    # a Minion space for attack Events
+    target: Annotated[str | None, Cli("--target", "Minion space for an attack Event.")] = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
+    distance: Annotated[int | None, Cli("--distance", "Distance to the Event's target.")] = None
+    items: Items = []  # Quick Items used during the Test
+    discard: Discard = []
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -444,7 +480,9 @@ class RestRedraw(NightAction):
 
     type: Literal["night_redraw"] = "night_redraw"
     doing = "a Rest's redraw"
-    discard: list[str] = []
+    command = "night redraw"
+    summary = "Tactic Phase, a Rest card: discard any cards, then draw up to five."
+    discard: Annotated[list[str], Cli("--discard", "Card(s) to discard first.")] = []
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -466,6 +504,8 @@ class FinishActivation(NightAction):
 
     type: Literal["night_done"] = "night_done"
     doing = "finishing an activation"
+    command = "night done"
+    summary = "Tactic Phase: the Active Trouper finishes (Resolved token); the next one activates."
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
