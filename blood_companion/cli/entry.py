@@ -6,7 +6,8 @@ importing typer, pydantic or the data pack, so a lookup at the table costs less 
 imports (bench/cli.py measures it). Everything else goes to the typer app in ``cli.app``.
 
 The global options (``--saves-dir``, ``--data-dir``, ``--campaign``, anywhere on the command
-line) are taken out here and read once, with their environment variables, into one
+line; declared once in ``cli.settings.GLOBALS``, which the typer app's callback is made of too)
+are taken out here and read once, with their environment variables, into one
 :class:`~blood_companion.cli.settings.Settings` that every path receives; nothing writes the
 environment.
 
