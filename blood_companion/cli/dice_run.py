@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from blood_companion.cli.flags import JSON, Opt, Usage, Values, parse
+from blood_companion.cli.flags import JSON, Opt, Usage, Values, parse, usage_exit
 from blood_companion.cli.textview import Line, grid
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
@@ -401,19 +401,11 @@ def fast_main(command: str, args: list[str], settings: Settings) -> int:
         else:
             doc, lines = odds(parse(args, ODDS), settings)
     except Usage as exc:
-        from blood_companion.cli.failures import usage_error
-
-        sys.stderr.write((ROLL_USAGE if command == "roll" else ODDS_USAGE) + "\n")
-        return usage_error(str(exc), as_json)
+        return usage_exit(ROLL_USAGE if command == "roll" else ODDS_USAGE, exc, as_json)
     except BloodError as exc:
-        from blood_companion.display import clean, json_text
+        from blood_companion.cli.failures import refused
 
-        if as_json:
-            sys.stdout.write(json_text(exc.to_json()) + "\n")
-        sys.stderr.write(clean(f"Error: {exc.message}") + "\n")
-        if exc.hint:
-            sys.stderr.write(clean(f"Hint: {exc.hint}") + "\n")
-        return exc.exit_code
+        return refused(exc, as_json)
     show(doc, lines, as_json)
     return 0
 

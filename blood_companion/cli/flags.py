@@ -57,6 +57,17 @@ class Usage(Exception):
     """Bad command-line input (exit code 2), in typer's words."""
 
 
+def usage_exit(usage: str, exc: Usage, as_json: bool) -> int:
+    """Report a usage error of a fast path: its usage lines and the error on stderr (with
+    ``--json`` the JSON error document on stdout); exit code 2."""
+    import sys
+
+    from blood_companion.cli.failures import usage_error
+
+    sys.stderr.write(usage + "\n")
+    return usage_error(str(exc), as_json)
+
+
 def _label(opt: Opt) -> str:
     return " / ".join(f"'{f}'" for f in opt.flags) or f"'{opt.metavar}...'"
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import os
 import sys
 
-from blood_companion.cli.flags import JSON, Opt, Usage, Values, parse
+from blood_companion.cli.flags import JSON, Opt, Usage, Values, parse, usage_exit
+from blood_companion.errors import BloodError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
@@ -80,15 +81,8 @@ class Answer:
         self.index = index
 
 
-class NotFound(Exception):
-    def __init__(self, message: str, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-
-
 def answer(opts: Values, index: RulesIndex) -> Answer:
-    """Resolve the words into an Answer; raises NotFound or Usage."""
+    """Resolve the words into an Answer; raises BloodError (nothing found) or Usage."""
     from blood_companion.rules.entry import KINDS
 
     if opts.kind is not None and opts.kind not in KINDS:
@@ -108,7 +102,7 @@ def answer(opts: Values, index: RulesIndex) -> Answer:
             cands = [(e.id, e.title) for e in index.of_kinds(kinds)]
             names = ", ".join(e.id for e in index.of_kinds(kinds))
             close = did_you_mean(close_to(rest, cands), dict(cands))
-            raise NotFound(
+            raise BloodError(
                 f"no {head} named {rest!r}",
                 hint="; ".join(h for h in (close, f"{plural}: {names}") if h),
             )
@@ -122,7 +116,7 @@ def answer(opts: Values, index: RulesIndex) -> Answer:
     only = (opts.kind,) if opts.kind else None
     results = index.search(query, limit=opts.limit, kinds=only)
     if not results:
-        raise NotFound(
+        raise BloodError(
             f"no rules entry matches {query!r}",
             hint="try other words, 'blood rules list' or 'blood rules keyword NAME'",
         )
@@ -266,34 +260,14 @@ def _print_json(doc: dict) -> None:
     sys.stdout.write(json_text(doc) + "\n")
 
 
-def _error(message: str, hint: str | None, as_json: bool, code: int) -> int:
-    if as_json:
-        doc = {"ok": False, "error": message}
-        if hint:
-            doc["hint"] = hint
-        _print_json(doc)
-    from blood_companion.display import clean
-
-    sys.stderr.write(f"Error: {clean(message)}\n")
-    if hint:
-        sys.stderr.write(f"Hint: {clean(hint)}\n")
-    return code
-
-
 def fast_main(args: list[str], settings: Settings | None = None) -> int:
     """Run ``blood rules`` with the words after ``rules``; return the exit code."""
     try:
         opts = parse(args, OPTIONS)
     except Usage as exc:
         options = args[: args.index("--")] if "--" in args else args
-        return _usage(exc, "--json" in options)
+        return usage_exit(USAGE, exc, "--json" in options)
     return run(opts, settings)
-
-
-def _usage(exc: Usage, as_json: bool) -> int:
-    if not as_json:
-        sys.stderr.write(USAGE + "\n")
-    return _error(str(exc), None, as_json, 2)
 
 
 def run(opts: Values, settings: Settings | None = None) -> int:
@@ -305,17 +279,15 @@ def run(opts: Values, settings: Settings | None = None) -> int:
         data_dir = settings.data_path if settings is not None else None
         ans = answer(opts, load_index(data_dir=data_dir))
     except Usage as exc:
-        return _usage(exc, as_json)
-    except NotFound as exc:
-        return _error(exc.message, exc.hint, as_json, 1)
-    except Exception as exc:  # a BloodError from the loader (bad YAML): report, no traceback
-        from blood_companion.errors import BloodError
+        return usage_exit(USAGE, exc, as_json)
+    except BloodError as exc:  # nothing found, or the loader's (bad YAML): no traceback
+        from blood_companion.cli.failures import refused
 
-        if not isinstance(exc, BloodError):
-            from blood_companion.cli.failures import unexpected
+        return refused(exc, as_json)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence (cli.entry.unexpected)
+        from blood_companion.cli.failures import unexpected
 
-            return unexpected("rules", exc, as_json)
-        return _error(exc.message, exc.hint, as_json, exc.exit_code)
+        return unexpected("rules", exc, as_json)
     try:
         if as_json:
             _print_json(json_doc(ans, opts.limit))
