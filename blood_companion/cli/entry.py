@@ -76,12 +76,12 @@ def check_args(args: list[str]) -> None:
     for n, arg in enumerate(args, 1):
         why = argument_problem(arg)
         if why:
-            _usage_exit(f"argument {n} {why}.")
+            raise UsageExit(f"argument {n} {why}.")
     for env in GLOBAL_OPTIONS.values():
         value = os.environ.get(env)
         why = argument_problem(value) if value else None
         if why:
-            _usage_exit(f"{env} {why}.")
+            raise UsageExit(f"{env} {why}.")
 
 
 class UsageExit(SystemExit):
@@ -90,10 +90,6 @@ class UsageExit(SystemExit):
     def __init__(self, message: str) -> None:
         super().__init__(2)
         self.message = message
-
-
-def _usage_exit(message: str) -> None:
-    raise UsageExit(message)
 
 
 def extract_global_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:

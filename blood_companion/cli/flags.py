@@ -7,7 +7,7 @@ Each declares its options once, as a tuple of :class:`Opt` (name, flags, kind, d
 typer command's parameters from it. Both take the same values, so the same function runs the
 command either way; no typer option is turned back into command-line words.
 
-Standard library only; typer is imported by :func:`typer_command` alone.
+Standard library only; typer is imported by the two ``typer_`` functions alone.
 """
 
 from __future__ import annotations

@@ -33,7 +33,6 @@ USAGE = (
 )
 KEYWORD_KINDS = ("keyword", "symbol")
 PHASE_KINDS = ("phase", "procedure")
-SUBCOMMANDS = ("keyword", "phase", "list")
 # What `blood rules` takes: parsed here (:func:`fast_main`), and the typer command's parameters
 # (cli/rules_cmd.py); either gives :func:`run` the same values.
 OPTIONS = (
@@ -254,12 +253,6 @@ def _isatty(stream: object) -> bool:
         return False
 
 
-def _print_json(doc: dict) -> None:
-    from blood_companion.display import json_text
-
-    sys.stdout.write(json_text(doc) + "\n")
-
-
 def fast_main(args: list[str], settings: Settings | None = None) -> int:
     """Run ``blood rules`` with the words after ``rules``; return the exit code."""
     try:
@@ -290,7 +283,9 @@ def run(opts: Values, settings: Settings | None = None) -> int:
         return unexpected("rules", exc, as_json)
     try:
         if as_json:
-            _print_json(json_doc(ans, opts.limit))
+            from blood_companion.display import json_text
+
+            sys.stdout.write(json_text(json_doc(ans, opts.limit)) + "\n")
         elif _wants_rich(opts):
             print_rich(ans, opts.limit)
         else:
