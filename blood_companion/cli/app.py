@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
@@ -14,10 +14,10 @@ import typer
 from typer._click import exceptions as click_exceptions
 
 from blood_companion import __version__
-from blood_companion.cli import completion
 from blood_companion.cli.common import hint_of, print_json, stderr, wants_json
 from blood_companion.cli.failures import unexpected, usage_doc
-from blood_companion.cli.settings import Settings, using
+from blood_companion.cli.flags import typer_parameters
+from blood_companion.cli.settings import GLOBALS, Settings, using
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.errors import BloodError
 
@@ -78,39 +78,7 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
-def main_callback(
-    ctx: typer.Context,
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version", callback=_version, is_eager=True, help="Show the version and exit."
-        ),
-    ] = False,
-    saves_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--saves-dir", envvar="BLOOD_SAVES_DIR", metavar="DIR",
-            help="Folder of campaign saves (default: ./saves when the working folder has one,"
-            " else saves/ in your user data folder; `blood campaign list` says which).",
-        ),
-    ] = None,
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--data-dir", envvar="BLOOD_DATA_DIR", metavar="DIR",
-            help="Your data layered over the shipped pack.",
-        ),
-    ] = None,
-    campaign: Annotated[
-        str | None,
-        typer.Option(
-            "--campaign", envvar="BLOOD_CAMPAIGN", metavar="NAME",
-            help="Campaign to act on (default: the last one used).",
-            autocompletion=completion.campaign,
-        ),
-    ] = None,
-) -> None:
+def main_callback(ctx: typer.Context, **given: Any) -> None:
     """Global options may be given anywhere on the command line."""
     # `blood ...` resolved them already (cli.entry, options anywhere on the line); an app
     # invoked directly (typer's CliRunner) reads them here. Either way, once per invocation.
@@ -119,9 +87,22 @@ def main_callback(
     else:
         # typer read BLOOD_SAVES_DIR itself: say so where the folder came from
         from_env = getattr(ctx.get_parameter_source("saves_dir"), "name", "") == "ENVIRONMENT"
-        settings = Settings.resolve(None if from_env else saves_dir, data_dir, campaign)
+        saves_dir = None if from_env else given["saves_dir"]
+        settings = Settings.resolve(saves_dir, given["data_dir"], given["campaign"])
     ctx.obj = settings
     ctx.with_resource(using(settings))
+
+
+# Its parameters: --version, then the global options as cli/settings.py declares them.
+_VERSION = typer.Option(
+    False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
+)
+main_callback.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+    inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context),
+    inspect.Parameter("version", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=_VERSION),
+    *typer_parameters(GLOBALS),
+])
+app.callback()(main_callback)
 
 
 _registered: set[str] = set()

@@ -4,9 +4,10 @@ Both commands are pure questions about dice, asked at the table every few minute
 on what the standard library, the engine's dice and odds (``engine/dice.py``,
 ``engine/odds.py``) and the validated data pack's cached records (``content/raw.py``) give:
 ``cli.entry`` parses the command line here (:func:`fast_main`) and the typer commands of
-``cli/dice_cmd.py`` (what ``--help`` and completion show) build the same :class:`RollAsk` or
-:class:`OddsAsk` and call the same :func:`roll` and :func:`odds`. When the data pack has no
-fresh cache, the loader validates it (and writes one).
+``cli/dice_cmd.py`` (what ``--help`` and completion show) are made from the same declaration
+of the options (:data:`ROLL`, :data:`ODDS`: ``cli/flags.py``) and call the same :func:`roll`
+and :func:`odds` with the same values. When the data pack has no fresh cache, the loader
+validates it (and writes one).
 
 The notation is documented in docs/dice-and-odds.md.
 """
@@ -16,11 +17,13 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from blood_companion.cli.flags import JSON, Opt, Usage, Values, parse, usage_exit
 from blood_companion.cli.textview import Line, grid
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     DIE_NAMES,
     DiceBox,
+    DieSpec,
     Face,
     Pool,
     format_pool,
@@ -45,76 +48,68 @@ PLACEHOLDER_NOTE = (
 )
 
 
-class RollAsk:
-    """What `blood roll` was asked."""
+POOL_HELP = 'Dice such as "R G B", "2R B" or 3B (R Red, G Grey, B Black).'
+ROLL_HELP = "Roll a pool of dice (or type in your physical dice) and count the Triumphs."
+ODDS_HELP = (
+    "Exact chance that a roll or Test reaches --target, and the Triumphs' distribution.\n\n"
+    "Re-rolls, Bonus Dice and the Insanity bonus are played as well as possible."
+)
+# What `blood roll` and `blood odds` take: read by :func:`fast_main` and by the typer commands
+# (cli/dice_cmd.py); either gives :func:`roll` and :func:`odds` the same values.
+ROLL = (
+    Opt("pool_words", kind="words", metavar="POOL", help=POOL_HELP, required=True),
+    Opt("seed", "--seed", kind="int",
+        help="Seed for a reproducible roll (default: a fresh seed, shown)."),
+    Opt("dice", "--dice", help='The faces your physical dice show, one per die in order: "2 x 3"'
+        ' (x = a Defeat, 1/1 = a Triumph and a Defeat), or by die: "B3 R2 Gx".'),
+    JSON,
+)
+ODDS = (
+    Opt("pool_words", kind="words", metavar="POOL",
+        help=POOL_HELP + " Or use --trouper and --trait."),
+    Opt("target", "--target", "-t", kind="int", required=True,
+        help="Triumphs needed (0 or more)."),
+    Opt("reroll", "--reroll", "-r", kind="int", default=0,
+        help="Re-rolls available, each of any dice you choose."),
+    Opt("bonus_triumphs", "--bonus-triumphs", "-k", kind="int", default=0, help="Bonus Triumphs."),
+    Opt("bonus_dice", "--bonus-dice", kind="list",
+        help='Bonus Dice that may replace dice before the roll: G, B, or several ("G B").'),
+    Opt("trouper", "--trouper", help="A Trouper id, with --trait.", complete="trouper"),
+    Opt("trait", "--trait", help="strength, dexterity, cunning or madness: the Trouper's dice."),
+    Opt("exhausted", "--exhausted", kind="flag", default=False, help="Exhausted: 3 Red dice."),
+    Opt("knocked_out", "--knocked-out", kind="flag", default=False,
+        help="Knocked Out: 3 Red dice and no bonuses or Re-rolls."),
+    Opt("insanity", "--insanity", kind="int", help="The Insanity cube's space (0 = leftmost):"
+        " its best bonus is used after the roll."),
+    Opt("insanity_reading", "--insanity-reading",
+        help='How "Re-roll 1" reads: any-dice or one-die (default: rules_config).'),
+    JSON,
+)
 
-    def __init__(
-        self,
-        pool: str = "",
-        seed: int | None = None,
-        dice: str | None = None,
-        as_json: bool = False,
-    ) -> None:
-        self.pool, self.seed, self.dice, self.as_json = pool, seed, dice, as_json
 
-
-class OddsAsk:
-    """What `blood odds` was asked."""
-
-    def __init__(
-        self,
-        pool: str = "",
-        target: int | None = None,
-        reroll: int = 0,
-        bonus_triumphs: int = 0,
-        bonus_dice: list[str] | None = None,
-        trouper: str | None = None,
-        trait: str | None = None,
-        exhausted: bool = False,
-        knocked_out: bool = False,
-        insanity: int | None = None,
-        insanity_reading: str | None = None,
-        as_json: bool = False,
-    ) -> None:
-        self.pool, self.target, self.reroll = pool, target, reroll
-        self.bonus_triumphs, self.bonus_dice = bonus_triumphs, list(bonus_dice or [])
-        self.trouper, self.trait = trouper, trait
-        self.exhausted, self.knocked_out = exhausted, knocked_out
-        self.insanity, self.insanity_reading = insanity, insanity_reading
-        self.as_json = as_json
+def _pool(ask: Values) -> str:
+    return " ".join(ask.pool_words).strip()
 
 
 # --------------------------------------------------------------------------- the data
 
 
-class _Rec:
-    """A cached record's fields as attributes (what DiceBox.from_models reads)."""
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        for key, value in data.items():
-            if isinstance(value, list):
-                value = [_Rec(v) if isinstance(v, dict) else v for v in value]
-            elif isinstance(value, dict) and key != "traits":
-                value = _Rec(value)
-            setattr(self, key, value)
-
-
 class Pack:
-    """What the dice commands read from the data pack (shipped pack plus the overlay)."""
+    """What the dice commands read from the data pack (shipped pack plus the overlay): the
+    validated records as plain data, the shape the loader dumps its models in."""
 
-    def __init__(
-        self,
-        dice: list[Any],
-        config: Any,
-        insanity_spaces: list[Any],
-        troupers: dict[str, dict[str, str]],
-    ) -> None:
-        self.box = DiceBox.from_models(dice)
-        self.placeholder = {d.letter for d in dice if d.source == "placeholder"}
-        self.defeats_cancel = bool(config.defeats_cancel_triumphs)
-        self.insanity_reading = str(config.insanity_reroll_reading)
-        self.insanity_spaces = insanity_spaces
-        self.troupers = troupers
+    def __init__(self, records: dict[str, list[dict[str, Any]]]) -> None:
+        dice, config = records["dice"], records["rules_config"][0]
+        self.box = DiceBox(
+            DieSpec(d["letter"], d["name"], [Face(d["letter"], **f) for f in d["faces"]],
+                    d["count_in_box"])
+            for d in dice  # the loader's checks: one die per letter, each with its faces
+        )
+        self.placeholder = {d["letter"] for d in dice if d["source"] == "placeholder"}
+        self.defeats_cancel = bool(config["defeats_cancel_triumphs"])
+        self.insanity_reading = str(config["insanity_reroll_reading"])
+        self.insanity_spaces: list[dict[str, Any]] = records["insanity"][0]["spaces"]
+        self.troupers = {t["id"]: dict(t.get("traits") or {}) for t in records["troupers"]}
 
 
 def pack(settings: Settings) -> Pack:
@@ -134,11 +129,7 @@ def pack(settings: Settings) -> Pack:
             for k in ("dice", "rules_config", "insanity", "troupers")
         }
     _warn(raw.strays(layers))
-    troupers = {t["id"]: dict(t.get("traits") or {}) for t in records["troupers"]}
-    spaces = [_Rec(s) for s in records["insanity"][0]["spaces"]]
-    return Pack(
-        [_Rec(d) for d in records["dice"]], _Rec(records["rules_config"][0]), spaces, troupers
-    )
+    return Pack(records)
 
 
 def _warn(problems: list[Any]) -> None:
@@ -160,11 +151,11 @@ def _face_json(face: Face) -> dict[str, Any]:
     }
 
 
-def roll(ask: RollAsk, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
+def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
     """Roll the pool (or read the physical dice): the JSON document and the lines to show.
     Raises BloodError (a DiceError for a bad pool or face, a UsageError for bad options)."""
     data = pack(settings)
-    pool = parse_pool(ask.pool, data.box)
+    pool = parse_pool(_pool(ask), data.box)
     if ask.dice is not None and ask.seed is not None:
         raise UsageError("give either --seed (digital dice) or --dice (your physical dice)")
     seed = ask.seed
@@ -219,16 +210,14 @@ def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-def odds(ask: OddsAsk, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
+def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
     """The exact odds asked: the JSON document and the lines to show. Raises BloodError."""
     from blood_companion.engine.odds import apply_conditions, check_odds_inputs, trait_pool
     from blood_companion.engine.odds import odds as solve
 
     data = pack(settings)
     box = data.box
-    text = ask.pool.strip()
-    if ask.target is None:
-        raise UsageError("--target T is needed (the Triumphs the roll must reach)")
+    text = _pool(ask)
     label = None
     if ask.trouper is not None or ask.trait is not None:
         if text:
@@ -340,7 +329,7 @@ def _insanity_words(result: OddsResult) -> str:
 
 def _odds_lines(
     pool: Pool,
-    ask: OddsAsk,
+    ask: Values,
     label: str | None,
     bonus: Pool,
     result: OddsResult,
@@ -398,81 +387,8 @@ def _odds_lines(
 # --------------------------------------------------------------------------- the command line
 
 
-class Usage(Exception):
-    """Bad command-line input (exit code 2)."""
-
-
 ROLL_USAGE = "Usage: blood roll [OPTIONS] POOL...\nTry 'blood roll --help' for help."
 ODDS_USAGE = "Usage: blood odds [OPTIONS] [POOL]...\nTry 'blood odds --help' for help."
-# option -> (attribute, kind): "flag", "int", "str" or "list" (repeatable)
-ROLL_OPTIONS = {"--seed": ("seed", "int"), "--dice": ("dice", "str"), "--json": ("as_json", "flag")}
-ODDS_OPTIONS = {
-    "--target": ("target", "int"),
-    "-t": ("target", "int"),
-    "--reroll": ("reroll", "int"),
-    "-r": ("reroll", "int"),
-    "--bonus-triumphs": ("bonus_triumphs", "int"),
-    "-k": ("bonus_triumphs", "int"),
-    "--bonus-dice": ("bonus_dice", "list"),
-    "--trouper": ("trouper", "str"),
-    "--trait": ("trait", "str"),
-    "--exhausted": ("exhausted", "flag"),
-    "--knocked-out": ("knocked_out", "flag"),
-    "--insanity": ("insanity", "int"),
-    "--insanity-reading": ("insanity_reading", "str"),
-    "--json": ("as_json", "flag"),
-}
-
-
-def parse(args: list[str], options: dict[str, tuple[str, str]]) -> tuple[dict[str, Any], str]:
-    """The options given and the POOL words; raises Usage as typer would."""
-    given: dict[str, Any] = {}
-    words: list[str] = []
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            words.extend(args[i + 1 :])
-            break
-        name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-        if name in options:
-            attr, kind = options[name]
-            if kind == "flag":
-                if eq:
-                    raise Usage(f"Option '{name}' does not take a value.")
-                given[attr] = True
-            else:
-                if not eq:
-                    if i + 1 >= len(args):
-                        raise Usage(f"Option '{name}' requires an argument.")
-                    value = args[i + 1]
-                    i += 1
-                if kind == "int":
-                    number = _whole_number(value)
-                    if number is None:
-                        raise Usage(
-                            f"Invalid value for '{name}': '{value}' is not a valid integer."
-                        )
-                    given[attr] = number
-                elif kind == "list":
-                    given.setdefault(attr, []).append(value)
-                else:
-                    given[attr] = value
-        elif arg.startswith("-") and len(arg) > 1 and not arg[1:].isdigit():
-            raise Usage(f"No such option: {name}")
-        else:
-            words.append(arg)
-        i += 1
-    return given, " ".join(words).strip()
-
-
-def _whole_number(text: str) -> int | None:
-    """An integer typed as digits 0-9 with an optional sign (what typer takes), else None."""
-    word = text.strip()
-    digits = word[1:] if word[:1] in "+-" else word
-    if digits.isascii() and digits.isdigit() and len(digits) <= 18:
-        return int(word)
-    return None
 
 
 def fast_main(command: str, args: list[str], settings: Settings) -> int:
@@ -481,29 +397,15 @@ def fast_main(command: str, args: list[str], settings: Settings) -> int:
     as_json = "--json" in options
     try:
         if command == "roll":
-            given, pool = parse(args, ROLL_OPTIONS)
-            if not pool:
-                raise Usage("Missing argument 'POOL...'.")
-            doc, lines = roll(RollAsk(pool=pool, **given), settings)
+            doc, lines = roll(parse(args, ROLL), settings)
         else:
-            given, pool = parse(args, ODDS_OPTIONS)
-            if "target" not in given:
-                raise Usage("Missing option '--target' / '-t'.")
-            doc, lines = odds(OddsAsk(pool=pool, **given), settings)
+            doc, lines = odds(parse(args, ODDS), settings)
     except Usage as exc:
-        from blood_companion.cli.failures import usage_error
-
-        sys.stderr.write((ROLL_USAGE if command == "roll" else ODDS_USAGE) + "\n")
-        return usage_error(str(exc), as_json)
+        return usage_exit(ROLL_USAGE if command == "roll" else ODDS_USAGE, exc, as_json)
     except BloodError as exc:
-        from blood_companion.display import clean, json_text
+        from blood_companion.cli.failures import refused
 
-        if as_json:
-            sys.stdout.write(json_text(exc.to_json()) + "\n")
-        sys.stderr.write(clean(f"Error: {exc.message}") + "\n")
-        if exc.hint:
-            sys.stderr.write(clean(f"Hint: {exc.hint}") + "\n")
-        return exc.exit_code
+        return refused(exc, as_json)
     show(doc, lines, as_json)
     return 0
 

@@ -6,7 +6,8 @@ importing typer, pydantic or the data pack, so a lookup at the table costs less 
 imports (bench/cli.py measures it). Everything else goes to the typer app in ``cli.app``.
 
 The global options (``--saves-dir``, ``--data-dir``, ``--campaign``, anywhere on the command
-line) are taken out here and read once, with their environment variables, into one
+line; declared once in ``cli.settings.GLOBALS``, which the typer app's callback is made of too)
+are taken out here and read once, with their environment variables, into one
 :class:`~blood_companion.cli.settings.Settings` that every path receives; nothing writes the
 environment.
 
@@ -75,12 +76,12 @@ def check_args(args: list[str]) -> None:
     for n, arg in enumerate(args, 1):
         why = argument_problem(arg)
         if why:
-            _usage_exit(f"argument {n} {why}.")
+            raise UsageExit(f"argument {n} {why}.")
     for env in GLOBAL_OPTIONS.values():
         value = os.environ.get(env)
         why = argument_problem(value) if value else None
         if why:
-            _usage_exit(f"{env} {why}.")
+            raise UsageExit(f"{env} {why}.")
 
 
 class UsageExit(SystemExit):
@@ -89,10 +90,6 @@ class UsageExit(SystemExit):
     def __init__(self, message: str) -> None:
         super().__init__(2)
         self.message = message
-
-
-def _usage_exit(message: str) -> None:
-    raise UsageExit(message)
 
 
 def extract_global_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:

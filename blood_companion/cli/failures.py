@@ -1,11 +1,16 @@
 """How a command that cannot go on says so: a usage error (exit code 2, with the JSON error
-document under ``--json``) and the last line of defence against an unexpected exception (exit
-code 1). A leaf module: the entry point, the typer app and the fast paths all use it."""
+document under ``--json``), a refusal on a fast path, and the last line of defence against an
+unexpected exception (exit code 1). A leaf module: the entry point, the typer app and the fast
+paths all use it."""
 
 from __future__ import annotations
 
 import os
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from blood_companion.errors import BloodError
 
 
 def usage_doc(message: str) -> dict[str, object]:
@@ -23,6 +28,19 @@ def usage_error(message: str, as_json: bool) -> int:
         sys.stdout.flush()
     sys.stderr.write(f"Error: {message}\n")
     return 2
+
+
+def refused(exc: BloodError, as_json: bool) -> int:
+    """Report a refusal on a fast path (no rich): with ``--json`` its JSON error document on
+    stdout; the message and its hint on stderr. Return its exit code."""
+    from blood_companion.display import clean, json_text
+
+    if as_json:
+        sys.stdout.write(json_text(exc.to_json()) + "\n")
+    sys.stderr.write(clean(f"Error: {exc.message}") + "\n")
+    if exc.hint:
+        sys.stderr.write(clean(f"Hint: {exc.hint}") + "\n")
+    return exc.exit_code
 
 
 def unexpected(command: str, exc: BaseException, as_json: bool = False) -> int:

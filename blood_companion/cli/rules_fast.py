@@ -16,6 +16,9 @@ from __future__ import annotations
 import os
 import sys
 
+from blood_companion.cli.flags import JSON, Opt, Usage, Values, parse, usage_exit
+from blood_companion.errors import BloodError
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
     from blood_companion.cli.settings import Settings
@@ -30,59 +33,16 @@ USAGE = (
 )
 KEYWORD_KINDS = ("keyword", "symbol")
 PHASE_KINDS = ("phase", "procedure")
-SUBCOMMANDS = ("keyword", "phase", "list")
-
-
-class Usage(Exception):
-    """Bad command-line input (exit code 2)."""
-
-
-class Options:
-    __slots__ = ("json", "plain", "limit", "kind", "words")
-
-    def __init__(self) -> None:
-        self.json = False
-        self.plain = False
-        self.limit = 5
-        self.kind: str | None = None
-        self.words: list[str] = []
-
-
-def parse(args: list[str]) -> Options:
-    """Options and words of ``blood rules ...``; raises Usage on bad input."""
-    opts = Options()
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            opts.words.extend(args[i + 1 :])
-            break
-        name, eq, value = arg.partition("=")
-        if arg == "--json":
-            opts.json = True
-        elif arg == "--plain":
-            opts.plain = True
-        elif name in ("--limit", "-n", "--kind"):
-            if not eq:
-                if i + 1 >= len(args):
-                    raise Usage(f"option {name} needs a value")
-                value = args[i + 1]
-                i += 1
-            if name == "--kind":
-                opts.kind = value
-            else:
-                try:
-                    opts.limit = int(value)
-                except ValueError:
-                    raise Usage(f"option {name} needs a whole number, not {value!r}") from None
-                if opts.limit < 1:
-                    raise Usage(f"option {name} must be at least 1")
-        elif arg.startswith("-") and len(arg) > 1 and not arg[1:].isdigit():
-            raise Usage(f"no such option: {arg}")
-        else:
-            opts.words.append(arg)
-        i += 1
-    return opts
+# What `blood rules` takes: parsed here (:func:`fast_main`), and the typer command's parameters
+# (cli/rules_cmd.py); either gives :func:`run` the same values.
+OPTIONS = (
+    Opt("words", kind="words", metavar="QUERY", complete="rules_words",
+        help="Words to search, or: keyword NAME, phase NAME, list."),
+    JSON,
+    Opt("plain", "--plain", kind="flag", default=False, help="Plain text (screen readers, pipes)."),
+    Opt("limit", "--limit", "-n", kind="int", default=5, min=1, help="How many results to show."),
+    Opt("kind", "--kind", help="Only entries of this kind.", complete="rules_kind"),
+)
 
 
 # ---------------------------------------------------------------------- documents
@@ -120,15 +80,8 @@ class Answer:
         self.index = index
 
 
-class NotFound(Exception):
-    def __init__(self, message: str, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-
-
-def answer(opts: Options, index: RulesIndex) -> Answer:
-    """Resolve the words into an Answer; raises NotFound or Usage."""
+def answer(opts: Values, index: RulesIndex) -> Answer:
+    """Resolve the words into an Answer; raises BloodError (nothing found) or Usage."""
     from blood_companion.rules.entry import KINDS
 
     if opts.kind is not None and opts.kind not in KINDS:
@@ -148,7 +101,7 @@ def answer(opts: Options, index: RulesIndex) -> Answer:
             cands = [(e.id, e.title) for e in index.of_kinds(kinds)]
             names = ", ".join(e.id for e in index.of_kinds(kinds))
             close = did_you_mean(close_to(rest, cands), dict(cands))
-            raise NotFound(
+            raise BloodError(
                 f"no {head} named {rest!r}",
                 hint="; ".join(h for h in (close, f"{plural}: {names}") if h),
             )
@@ -162,7 +115,7 @@ def answer(opts: Options, index: RulesIndex) -> Answer:
     only = (opts.kind,) if opts.kind else None
     results = index.search(query, limit=opts.limit, kinds=only)
     if not results:
-        raise NotFound(
+        raise BloodError(
             f"no rules entry matches {query!r}",
             hint="try other words, 'blood rules list' or 'blood rules keyword NAME'",
         )
@@ -280,11 +233,11 @@ def print_rich(ans: Answer, limit: int) -> None:
 # ---------------------------------------------------------------------- main
 
 
-def _wants_rich(opts: Options) -> bool:
+def _wants_rich(opts: Values) -> bool:
     """The panel on a terminal or with FORCE_COLOR (the one colour rule:
     ``display.colour_wanted``); plain text in a pipe, with --plain or --json. On a terminal
     with NO_COLOR the panel stays, without colour."""
-    if opts.plain or opts.json:
+    if opts.plain or opts.as_json:
         return False
     from blood_companion.display import colour_choice, colour_wanted
 
@@ -300,53 +253,39 @@ def _isatty(stream: object) -> bool:
         return False
 
 
-def _print_json(doc: dict) -> None:
-    from blood_companion.display import json_text
-
-    sys.stdout.write(json_text(doc) + "\n")
-
-
-def _error(message: str, hint: str | None, as_json: bool, code: int) -> int:
-    if as_json:
-        doc = {"ok": False, "error": message}
-        if hint:
-            doc["hint"] = hint
-        _print_json(doc)
-    from blood_companion.display import clean
-
-    sys.stderr.write(f"Error: {clean(message)}\n")
-    if hint:
-        sys.stderr.write(f"Hint: {clean(hint)}\n")
-    return code
-
-
 def fast_main(args: list[str], settings: Settings | None = None) -> int:
     """Run ``blood rules`` with the words after ``rules``; return the exit code."""
-    options = args[: args.index("--")] if "--" in args else args
-    as_json = "--json" in options
     try:
-        opts = parse(args)
+        opts = parse(args, OPTIONS)
+    except Usage as exc:
+        options = args[: args.index("--")] if "--" in args else args
+        return usage_exit(USAGE, exc, "--json" in options)
+    return run(opts, settings)
+
+
+def run(opts: Values, settings: Settings | None = None) -> int:
+    """Answer ``blood rules`` with the values of :data:`OPTIONS`; return the exit code."""
+    as_json = opts.as_json
+    try:
         from blood_companion.rules.loader import load_index
 
         data_dir = settings.data_path if settings is not None else None
         ans = answer(opts, load_index(data_dir=data_dir))
     except Usage as exc:
-        if not as_json:
-            sys.stderr.write(USAGE + "\n")
-        return _error(str(exc), None, as_json, 2)
-    except NotFound as exc:
-        return _error(exc.message, exc.hint, as_json, 1)
-    except Exception as exc:  # a BloodError from the loader (bad YAML): report, no traceback
-        from blood_companion.errors import BloodError
+        return usage_exit(USAGE, exc, as_json)
+    except BloodError as exc:  # nothing found, or the loader's (bad YAML): no traceback
+        from blood_companion.cli.failures import refused
 
-        if not isinstance(exc, BloodError):
-            from blood_companion.cli.failures import unexpected
+        return refused(exc, as_json)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence (cli.entry.unexpected)
+        from blood_companion.cli.failures import unexpected
 
-            return unexpected("rules", exc, as_json)
-        return _error(exc.message, exc.hint, as_json, exc.exit_code)
+        return unexpected("rules", exc, as_json)
     try:
-        if opts.json:
-            _print_json(json_doc(ans, opts.limit))
+        if as_json:
+            from blood_companion.display import json_text
+
+            sys.stdout.write(json_text(json_doc(ans, opts.limit)) + "\n")
         elif _wants_rich(opts):
             print_rich(ans, opts.limit)
         else:

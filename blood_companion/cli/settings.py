@@ -15,18 +15,27 @@ from __future__ import annotations
 import os
 from contextvars import ContextVar
 
+from blood_companion.cli.flags import Opt
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
     from types import TracebackType
 
+# The global options, declared once: cli.entry takes them out of any command line, the typer
+# app's callback (cli/app.py) is made of them (cli/flags.py).
+GLOBALS = (
+    Opt("saves_dir", "--saves-dir", kind="path", envvar="BLOOD_SAVES_DIR", metavar="DIR",
+        help="Folder of campaign saves (default: ./saves when the working folder has one,"
+        " else saves/ in your user data folder; `blood campaign list` says which)."),
+    Opt("data_dir", "--data-dir", kind="path", envvar="BLOOD_DATA_DIR", metavar="DIR",
+        help="Your data layered over the shipped pack."),
+    Opt("campaign", "--campaign", envvar="BLOOD_CAMPAIGN", metavar="NAME", complete="campaign",
+        help="Campaign to act on (default: the last one used)."),
+)
 # option -> environment variable read when the option is not given
-GLOBAL_OPTIONS = {
-    "--saves-dir": "BLOOD_SAVES_DIR",
-    "--data-dir": "BLOOD_DATA_DIR",
-    "--campaign": "BLOOD_CAMPAIGN",
-}
+GLOBAL_OPTIONS = {o.flags[0]: str(o.envvar) for o in GLOBALS}
 DEFAULT_SAVES_DIR = "saves"
 # Where the saves folder of an invocation came from (`blood campaign list` says it).
 SAVES_FROM_OPTION = "--saves-dir"

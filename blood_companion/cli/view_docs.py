@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.cli import views
+from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -203,8 +204,15 @@ def status_doc(store: CampaignStore) -> dict[str, Any]:
 
 
 def refresh(store: CampaignStore) -> None:
-    """Store the views of a campaign that just changed: status, what comes next, the summary.
-    Never fails a command: the cache only buys speed."""
+    """Store the views of a campaign that just changed: status, what comes next, the summary,
+    each drawn from the head the store holds (none when it does not know the file's revision:
+    such a view could not be kept). What a stored view may fairly meet is let pass, since the
+    cache only buys speed and the action is recorded: the data pack unreadable or refusing
+    (a BloodError: ContentError, a RuleError from a view of a state the pack no longer fits,
+    a StoreError) or the cache folder unwritable (OSError). Anything else is a bug in a view
+    and is raised."""
+    if store.drawn_from() is None:
+        return
     try:
         status_doc(store)  # stores itself
         state, catalog = store.state, store.catalog
@@ -213,5 +221,5 @@ def refresh(store: CampaignStore) -> None:
         elif state.part == "day" and state.day is not None:
             views.keep(store, "day-next", day_next_doc(state, catalog))
         views.keep(store, "campaign-show", show_doc(store))
-    except Exception:  # noqa: BLE001 - a broken cache must not undo a recorded action
+    except (BloodError, OSError):
         pass

@@ -4,7 +4,7 @@
 takes, so the values they build (``Face``, ``DieSpec``, ``DiceBox``, ``InsanityBonuses``,
 ``Substitution``, ``Decision``, ``OddsResult``) import nothing heavy: a subclass names its
 fields in ``__slots__`` and sets them in ``__init__`` (checking them), and :class:`Value` gives
-equality, hashing, ``repr``, copying and :meth:`Value.as_dict`.
+equality, hashing, ``repr``, copying (``copy``, ``pickle``) and :meth:`Value.as_dict`.
 
 A pydantic model may hold them (a recorded Test holds its faces): pydantic then validates a
 dict (or takes a value as it is) through the class's own ``__init__`` and dumps it as the dict
@@ -52,10 +52,6 @@ class Value:
     def as_dict(self) -> dict[str, Any]:
         """The fields by name, in order (nested values stay values)."""
         return {name: getattr(self, name) for name in self.__slots__}
-
-    def replace(self, **changes: Any) -> Any:
-        """A copy with some fields changed (checked again)."""
-        return type(self)(**{**self.as_dict(), **changes})
 
     # pydantic ---------------------------------------------------------------
     @classmethod
