@@ -7,7 +7,7 @@ Items that help a Test may be used first. After each throw that can still be re-
 Re-roll gained from an Effect, the Insanity Re-roll, a Quick Item granting one): which dice to
 re-roll, the best choice as the default (engine/odds.py), or keep the result. The answers are
 the action's own fields: ``dice`` (each throw, typed in or rolled by the app, marked
-:data:`~blood_companion.engine.night.trouper_tests.APP_ROLLED`), ``reroll`` (the dice of each
+:data:`~blood_companion.engine.rolls.procedure.APP_ROLLED`), ``reroll`` (the dice of each
 Re-roll, 1-based; ``i:`` for the Insanity Re-roll) and ``items`` (Quick Items used).
 """
 
@@ -32,27 +32,25 @@ from blood_companion.engine.dice import (
 )
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import ROLL, Ask, Pick
-from blood_companion.engine.night.core import box_of, reroll_slots
-from blood_companion.engine.night.resolve import weakness_on_attack
-from blood_companion.engine.night.trouper_tests import (
-    APP_ROLLED,
+from blood_companion.engine.rolls.night import (
     item_side,
-    read_throw,
     test_item_owner,
     test_setups,
     use_test_items,
 )
-from blood_companion.engine.state import CampaignState
-from blood_companion.engine.tests_procedure import (
+from blood_companion.engine.rolls.procedure import (
+    APP_ROLLED,
     TestSetup,
     TestState,
     advise_test,
     confirm_test,
     odds_for_test,
+    parse_reroll,
     prepare_test,
-    reroll_test,
-    roll_test,
+    read_throw,
+    replay_throws,
 )
+from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -83,6 +81,9 @@ def setup_of(
     if items:
         state = use_test_items(state, catalog, Chance.fresh(0, 0), spec.t, items)
     if spec.side is not None:
+        # engine/night imports this module (its asks), so its attacks are imported here
+        from blood_companion.engine.night.resolve import weakness_on_attack
+
         # a Condition not answered yet (RuleError): the Test without the Weakness's help
         with contextlib.suppress(RuleError):
             state = weakness_on_attack(state, catalog, Chance.fresh(0, 0), spec.t, spec.side,
@@ -92,22 +93,6 @@ def setup_of(
         trait=trait, label=spec.label,
     )[0]
     return key, setup
-
-
-def replay(setup: TestSetup, box: DiceBox, dice: Sequence[str], reroll: Sequence[str]
-           ) -> TestState:
-    """The Test after the throws answered so far. Raises RuleError/DiceError."""
-    ts = prepare_test(setup, box)
-    if not dice:
-        return ts
-    ts = roll_test(ts, box, faces=parse_faces(read_throw(dice[0])[0], ts.pool, box))
-    for slots_text, faces_text in zip(reroll, dice[1:], strict=False):
-        insanity = slots_text.lower().startswith("i")
-        slots = reroll_slots(slots_text.lstrip("iI:"), len(ts.pool))
-        picked = tuple(ts.pool[s] for s in slots)
-        ts = reroll_test(ts, box, slots, insanity=insanity,
-                         faces=parse_faces(read_throw(faces_text)[0], picked, box))
-    return ts
 
 
 def usable_items(
@@ -175,7 +160,7 @@ def throw_ask(
     """The next question of the Test's throws (None once the result is kept)."""
     if answers.get("_kept"):
         return None
-    box = box_of(catalog)
+    box = DiceBox.from_models(catalog.dice)
     trait = answers.get("trait")
     items = list(answers.get("items") or [])
     dice = list(answers.get("dice") or [])
@@ -205,10 +190,10 @@ def throw_ask(
             roll=lambda ch: f"{APP_ROLLED} {format_faces(roll_pool(dice_pool, box, ch))}",
             test=info,
         )
-    ts = replay(setup, box, dice, rr)
+    ts = replay_throws(prepare_test(setup, box), box, dice, rr)
     digital = read_throw(dice[0])[1] == "digital"
     if len(rr) == len(dice):  # the dice of the last Re-roll are to be thrown
-        slots = reroll_slots(rr[-1].lstrip("iI:"), len(ts.pool))
+        slots = parse_reroll(rr[-1], len(ts.pool))[0]
         picked = tuple(ts.pool[s] for s in slots)
         return Ask(
             "dice", f"{who} re-rolls {' '.join(picked)} (die "
@@ -252,17 +237,9 @@ def throw_ask(
         picks.append(Pick(f"i{n + 1}", f"Use {text}", iid, need="items"))
 
     def parse(answer: str) -> str:
-        words = answer.replace(",", " ").split()
-        mark = ""
-        if words and words[0].lower() in ("i", "insanity"):
-            mark, words = "i:", words[1:]
-        elif words and words[0].lower().startswith("i") and words[0][1:].isdigit():
-            mark, words = "i:", [words[0][1:], *words[1:]]
-        if not words or not all(w.isdigit() for w in words):
-            raise ValueError("type the positions of the dice to re-roll, e.g. 1 3")
-        slots = sorted({int(w) for w in words})
-        if any(not 1 <= s <= len(ts.pool) for s in slots):
-            raise ValueError(f"the dice are numbered 1 to {len(ts.pool)}")
+        named, marked = parse_reroll(answer, len(ts.pool))
+        slots = sorted({s + 1 for s in named})
+        mark = "i:" if marked else ""
         if mark and not insanity:
             raise ValueError("the Insanity Re-roll is not available for this Test")
         if not mark and not ts.rerolls_left:

@@ -5,52 +5,44 @@ odds first."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.chance import Chance
-from blood_companion.engine.dice import parse_faces, parse_pool
+from blood_companion.engine.dice import DiceBox, parse_pool
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import TEST_BONUS_KINDS
-from blood_companion.engine.night.core import box_of, item_card, reroll_slots, traits_of
 from blood_companion.engine.night_state import Bonus
 from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
-from blood_companion.engine.state import CampaignState
-from blood_companion.engine.tests_procedure import (
+from blood_companion.engine.rolls.procedure import (
     TestResult,
     TestSetup,
-    advise_test,
-    apply_insanity_after_test,
     confirm_test,
-    insanity_bonuses,
+    cube_after_test,
     odds_for_test,
     prepare_test,
-    reroll_test,
+    replay_throws,
+    reroll_at_best,
     roll_test,
     trait_pool,
+    trouper_insanity,
 )
+from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-# A throw the app rolled before the step was recorded (`blood play` asks about Re-rolls between
-# throws): "app: 2 x 1". Without the mark, the faces were typed in from physical dice.
-APP_ROLLED = "app:"
-
-
-def read_throw(text: str) -> tuple[str, Literal["digital", "physical"]]:
-    """The faces of one throw and who rolled it (the :data:`APP_ROLLED` mark)."""
-    if text.strip().lower().startswith(APP_ROLLED):
-        return text.strip()[len(APP_ROLLED):].strip(), "digital"
-    return text, "physical"
+# engine/night imports this module, so it imports nothing of engine/night.
 
 
 def item_side(state: CampaignState, catalog: Catalog, owner: int, iid: str) -> m.ItemSide:
     """The side an equipped Item shows (the Advanced side once upgraded)."""
-    item = item_card(catalog, iid)
+    item = catalog.item(iid)
+    if item is None:
+        raise RuleError(f"unknown Item card {iid!r}")
     advanced = any(s.item == iid and s.advanced for s in state.troupers[owner].sleeves)
     return item.advanced if advanced and item.advanced is not None else item.starting
 
@@ -169,7 +161,7 @@ def take_test(
     bonus_triumphs: int = 0,
     label: str,
 ) -> tuple[CampaignState, TestResult]:
-    """One Trouper's Test, the seven steps of "Tests" (engine/tests_procedure.py).
+    """One Trouper's Test, the seven steps of "Tests" (engine/rolls/procedure.py).
 
     ``trait`` picks one of ``traits`` (the best odds when None); ``dice`` are the faces typed
     in from physical dice (the roll first, then one entry per Re-roll whose dice ``reroll``
@@ -179,10 +171,9 @@ def take_test(
     Bonuses the Trouper gained for their next Test (Items, Supports) are spent here, and a
     Failure moves the Insanity cube ("Insanity"). Raises RuleError/DiceError.
     """
-    box = box_of(catalog)
+    box = DiceBox.from_models(catalog.dice)
     tr = state.troupers[t]
     night = night_of(state)
-    spaces = catalog.insanity.spaces
     options = test_setups(
         state,
         catalog,
@@ -197,39 +188,13 @@ def take_test(
     setup = options[0][1]
     ts = prepare_test(setup, box)
     if dice:
-        first, source = read_throw(dice[0])
-        ts = roll_test(ts, box, faces=parse_faces(first, ts.pool, box), source=source)
-        if len(reroll) != len(dice) - 1:
-            raise RuleError(
-                "each Re-roll needs the dice it re-rolls (--reroll 1,3) and their faces "
-                "(another --dice)"
-            )
-        for slots_text, faces_text in zip(reroll, dice[1:], strict=True):
-            insanity_reroll = slots_text.lower().startswith("i")
-            slots = reroll_slots(slots_text.lstrip("iI:"), len(ts.pool))
-            picked = tuple(ts.pool[s] for s in slots)
-            text, source = read_throw(faces_text)
-            ts = reroll_test(
-                ts,
-                box,
-                slots,
-                insanity=insanity_reroll,
-                faces=parse_faces(text, picked, box),
-                source=source,
-            )
+        ts = replay_throws(ts, box, dice, reroll, whole=True)
     else:
         if reroll:
             raise RuleError("--reroll goes with physical dice (--dice); the app re-rolls at best")
-        ts = roll_test(ts, box, rng=rng)
-        while True:
-            move = advise_test(ts, box)
-            if move.action == "confirm":
-                break
-            ts = reroll_test(
-                ts, box, move.slots, insanity=move.action == "insanity_reroll", rng=rng
-            )
+        ts = reroll_at_best(roll_test(ts, box, rng=rng), box, rng)
     result = confirm_test(ts)
-    cube = apply_insanity_after_test(min(tr.insanity, len(spaces) - 1), result.success, len(spaces))
+    cube = cube_after_test(catalog, tr.insanity, result.success)
     state = fx.with_trouper(state, t, insanity=cube)
     bonuses = dict(night.bonuses)
     bonuses.pop(t, None)
@@ -264,17 +229,15 @@ def test_setups(
 ) -> list[tuple[str, TestSetup]]:
     """The ways Trouper ``t`` may take a Test (one per Trait, or the Test's own dice), best
     odds first; ``trait`` keeps only that one. Raises RuleError."""
-    box = box_of(catalog)
+    box = DiceBox.from_models(catalog.dice)
     tr = state.troupers[t]
     card = catalog.trouper(tr.trouper)
     if card is None:
         raise RuleError(f"unknown Trouper card {tr.trouper!r}")
     night = night_of(state)
     bonus = night.bonuses.get(t, Bonus())
-    spaces = catalog.insanity.spaces
-    insanity = insanity_bonuses(
-        spaces, min(tr.insanity, len(spaces) - 1), catalog.config.insanity_reroll_reading
-    )
+    insanity = trouper_insanity(catalog, tr.insanity)
+    card_traits = {str(k): v for k, v in card.traits.items()}
 
     # the label names the card or Event the Test belongs to (an id) or what it is ("dodge")
     shown = narrate.record_name(catalog, label) if catalog.find(label) is not None else label
@@ -302,10 +265,10 @@ def test_setups(
             )
         if not traits and fixed_dice:
             raise RuleError(f"this Test rolls the dice {fixed_dice}, not a Trait")
-        options.append((key, setup_for(trait_pool(traits_of(card), key, box), key.capitalize())))
+        options.append((key, setup_for(trait_pool(card_traits, key, box), key.capitalize())))
     else:
         for key in traits:
-            pool = trait_pool(traits_of(card), key, box)
+            pool = trait_pool(card_traits, key, box)
             options.append((key, setup_for(pool, key.capitalize())))
         if fixed_dice:
             options.append((fixed_dice, setup_for(parse_pool(fixed_dice, box), fixed_dice)))
@@ -328,7 +291,7 @@ def test_options(
     """How Trouper ``t`` can take a Test, best odds first: the Trait (or dice), the dice to
     roll after Bonus Dice and Exhausted/Knocked Out, and the exact chance of Success (for a
     menu, and for players rolling physical dice). Raises RuleError."""
-    box = box_of(catalog)
+    box = DiceBox.from_models(catalog.dice)
     out = []
     for key, setup in test_setups(
         state, catalog, t, traits=traits, fixed_dice=fixed_dice, target=target, trait=None

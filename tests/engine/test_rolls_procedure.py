@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, Face, parse_faces
 from blood_companion.engine.errors import DiceError, RuleError
-from blood_companion.engine.odds import InsanityBonuses, Substitution
-from blood_companion.engine.tests_procedure import (
+from blood_companion.engine.odds import InsanityBonuses, Substitution, insanity_bonuses
+from blood_companion.engine.rolls.procedure import (
     TestSetup,
     TestState,
     advise_test,
@@ -22,7 +22,6 @@ from blood_companion.engine.tests_procedure import (
     attack_target,
     confirm_test,
     effective_setup,
-    insanity_bonuses,
     odds_for_test,
     prepare_test,
     replay_test,
@@ -319,7 +318,7 @@ def test_replay_of_any_seeded_test_is_exact(seed: int, target: int, rerolls: int
 
 
 def test_run_test_with_explicit_choices_and_physical_dice(box: DiceBox) -> None:
-    from blood_companion.engine.tests_procedure import RerollChoice
+    from blood_companion.engine.rolls.procedure import RerollChoice
 
     setup = TestSetup(pool=RGB, target=6, rerolls=1, insanity=InsanityBonuses(reroll=True))
     result = run_test(
