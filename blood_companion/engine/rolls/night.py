@@ -20,6 +20,7 @@ from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
 from blood_companion.engine.rolls.procedure import (
     TestResult,
     TestSetup,
+    TestState,
     confirm_test,
     cube_after_test,
     odds_for_test,
@@ -118,48 +119,22 @@ def use_test_items(
 
 
 def effect_test(
-    state: CampaignState,
-    catalog: Catalog,
-    rng: Chance,
-    t: int,
-    test: m.EffectTest,
-    trait: str | None,
-    dice: Sequence[str],
-    reroll: Sequence[str],
-    label: str,
+    state: CampaignState, catalog: Catalog, rng: Chance, t: int, test: m.EffectTest,
+    trait: str | None, dice: Sequence[str], reroll: Sequence[str], label: str,
 ) -> tuple[CampaignState, bool]:
     """The Test printed on a Trouper's own Effect (a Tactic or Event card): its Traits or dice
     and its number. Returns the new state and whether it succeeded."""
     state, result = take_test(
-        state,
-        catalog,
-        rng,
-        t,
-        traits=list(test.traits),
-        fixed_dice=test.dice,
-        target=test.target or 0,
-        trait=trait,
-        dice=dice,
-        reroll=reroll,
-        label=label,
+        state, catalog, rng, t, traits=list(test.traits), fixed_dice=test.dice,
+        target=test.target or 0, trait=trait, dice=dice, reroll=reroll, label=label,
     )
     return state, result.success
 
 
 def take_test(
-    state: CampaignState,
-    catalog: Catalog,
-    rng: Chance,
-    t: int,
-    *,
-    traits: Sequence[str],
-    fixed_dice: str | None,
-    target: int,
-    trait: str | None,
-    dice: Sequence[str],
-    reroll: Sequence[str],
-    bonus_triumphs: int = 0,
-    label: str,
+    state: CampaignState, catalog: Catalog, rng: Chance, t: int, *, traits: Sequence[str],
+    fixed_dice: str | None, target: int, trait: str | None, dice: Sequence[str],
+    reroll: Sequence[str], bonus_triumphs: int = 0, label: str,
 ) -> tuple[CampaignState, TestResult]:
     """One Trouper's Test, the seven steps of "Tests" (engine/rolls/procedure.py).
 
@@ -174,18 +149,10 @@ def take_test(
     box = DiceBox.from_models(catalog.dice)
     tr = state.troupers[t]
     night = night_of(state)
-    options = test_setups(
-        state,
-        catalog,
-        t,
-        traits=traits,
-        fixed_dice=fixed_dice,
-        target=target,
-        trait=trait,
-        bonus_triumphs=bonus_triumphs,
-        label=label,
-    )
-    setup = options[0][1]
+    key, setup = test_setups(
+        state, catalog, t, traits=traits, fixed_dice=fixed_dice, target=target, trait=trait,
+        bonus_triumphs=bonus_triumphs, label=label,
+    )[0]
     ts = prepare_test(setup, box)
     if dice:
         ts = replay_throws(ts, box, dice, reroll, whole=True)
@@ -201,30 +168,16 @@ def take_test(
     state = fx.with_night(state, bonuses=bonuses)
     faces = " ".join(f"{f.die}{f.triumphs}" + ("x" * f.defeats) for f in result.faces)
     state = fx.log(
-        state,
-        "test",
-        who=fx.tid(state, t),
-        label=label,
-        trait=options[0][0],
-        faces=faces,
-        extra=result.bonus_triumphs + result.insanity_triumphs,
-        total=result.total,
-        target=result.target,
-        success=result.success,
+        state, "test", who=fx.tid(state, t), label=label, trait=key, faces=faces,
+        extra=result.bonus_triumphs + result.insanity_triumphs, total=result.total,
+        target=result.target, success=result.success,
     )
     return state, result
 
 
 def test_setups(
-    state: CampaignState,
-    catalog: Catalog,
-    t: int,
-    *,
-    traits: Sequence[str],
-    fixed_dice: str | None,
-    target: int,
-    trait: str | None,
-    bonus_triumphs: int = 0,
+    state: CampaignState, catalog: Catalog, t: int, *, traits: Sequence[str],
+    fixed_dice: str | None, target: int, trait: str | None, bonus_triumphs: int = 0,
     label: str = "Test",
 ) -> list[tuple[str, TestSetup]]:
     """The ways Trouper ``t`` may take a Test (one per Trait, or the Test's own dice), best
@@ -280,30 +233,34 @@ def test_setups(
 
 
 def test_options(
-    state: CampaignState,
-    catalog: Catalog,
-    t: int,
-    *,
-    traits: Sequence[str],
-    fixed_dice: str | None = None,
-    target: int,
+    state: CampaignState, catalog: Catalog, t: int, *, traits: Sequence[str],
+    fixed_dice: str | None = None, target: int,
 ) -> list[dict[str, Any]]:
     """How Trouper ``t`` can take a Test, best odds first: the Trait (or dice), the dice to
     roll after Bonus Dice and Exhausted/Knocked Out, and the exact chance of Success (for a
     menu, and for players rolling physical dice). Raises RuleError."""
     box = DiceBox.from_models(catalog.dice)
-    out = []
-    for key, setup in test_setups(
+    setups = test_setups(
         state, catalog, t, traits=traits, fixed_dice=fixed_dice, target=target, trait=None
-    ):
-        ts = prepare_test(setup, box)
-        odds = odds_for_test(setup, box)
-        out.append(
-            {
-                "trait": key,
-                "pool": " ".join(str(d) for d in ts.pool),
-                "target": target,
-                "probability": float(odds.probability),
-            }
-        )
-    return out
+    )
+    keep = ("trait", "pool", "target", "probability")
+    return [{k: test_info(setup, box, key)[k] for k in keep} for key, setup in setups]
+
+
+def test_info(
+    setup: TestSetup, box: DiceBox, key: str, ts: TestState | None = None
+) -> dict[str, Any]:
+    """A Test as data for the menus: the Trait (or dice) ``key``, the dice rolled, the target,
+    the bonuses and the exact odds; ``ts`` the Test in progress (default: before the roll)."""
+    ts = prepare_test(setup, box) if ts is None else ts
+    odds = odds_for_test(setup, box)
+    return {
+        "trait": key,
+        "pool": " ".join(ts.pool),
+        "target": setup.target,
+        "bonus_triumphs": ts.bonus_triumphs,
+        "rerolls": ts.rerolls_left,
+        "probability": float(odds.probability),
+        "exact": f"{odds.probability.numerator}/{odds.probability.denominator}",
+        "notes": list(ts.notes),
+    }

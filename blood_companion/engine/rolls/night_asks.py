@@ -34,6 +34,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import ROLL, Ask, Pick
 from blood_companion.engine.rolls.night import (
     item_side,
+    test_info,
     test_item_owner,
     test_setups,
     use_test_items,
@@ -44,7 +45,6 @@ from blood_companion.engine.rolls.procedure import (
     TestState,
     advise_test,
     confirm_test,
-    odds_for_test,
     parse_reroll,
     prepare_test,
     read_throw,
@@ -138,20 +138,6 @@ def _faces_reader(pool: Sequence[str], box: DiceBox) -> Any:
 
 def _describe(ts: TestState) -> str:
     return " ".join(f"{f.die}{format_face(f)}" for f in ts.faces)
-
-
-def test_info(setup: TestSetup, box: DiceBox, key: str, ts: TestState) -> dict[str, Any]:
-    odds = odds_for_test(setup, box)
-    return {
-        "trait": key,
-        "pool": " ".join(ts.pool),
-        "target": setup.target,
-        "bonus_triumphs": ts.bonus_triumphs,
-        "rerolls": ts.rerolls_left,
-        "probability": float(odds.probability),
-        "exact": f"{odds.probability.numerator}/{odds.probability.denominator}",
-        "notes": list(ts.notes),
-    }
 
 
 def throw_ask(

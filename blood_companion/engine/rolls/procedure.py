@@ -171,14 +171,8 @@ def odds_for_test(setup: TestSetup, box: DiceBox) -> OddsResult:
     Bonus Dice placement, Re-roll policy and Insanity bonus. Raises DiceError for bad input."""
     eff, _ = effective_setup(setup)
     return odds(
-        eff.pool,
-        box,
-        eff.target,
-        rerolls=eff.rerolls,
-        bonus_triumphs=eff.bonus_triumphs,
-        bonus_dice=eff.bonus_dice,
-        insanity=eff.insanity,
-        defeats_cancel=eff.defeats_cancel,
+        eff.pool, box, eff.target, rerolls=eff.rerolls, bonus_triumphs=eff.bonus_triumphs,
+        bonus_dice=eff.bonus_dice, insanity=eff.insanity, defeats_cancel=eff.defeats_cancel,
     )
 
 
@@ -217,13 +211,8 @@ def prepare_test(
     pool = apply_substitutions(eff.pool, subs)
     insanity = eff.insanity if eff.insanity is not None and eff.insanity.any else None
     return TestState(
-        setup=setup,
-        pool=pool,
-        substitutions=subs,
-        bonus_triumphs=eff.bonus_triumphs,
-        rerolls_left=eff.rerolls,
-        insanity=insanity,
-        notes=notes,
+        setup=setup, pool=pool, substitutions=subs, bonus_triumphs=eff.bonus_triumphs,
+        rerolls_left=eff.rerolls, insanity=insanity, notes=notes,
     )
 
 
@@ -364,19 +353,12 @@ def confirm_test(state: TestState, *, use_insanity_triumphs: bool | None = None)
     dice = triumph_total(state.faces, defeats_cancel=state.setup.defeats_cancel)
     total = dice + state.bonus_triumphs + ins_triumphs
     return TestResult(
-        setup=state.setup,
-        pool=state.pool,
-        substitutions=state.substitutions,
-        rolls=state.rolls,
-        faces=state.faces,
-        dice_triumphs=dice,
+        setup=state.setup, pool=state.pool, substitutions=state.substitutions,
+        rolls=state.rolls, faces=state.faces, dice_triumphs=dice,
         bonus_triumphs=state.bonus_triumphs,
         insanity_used="triumphs" if take else state.insanity_used,
-        insanity_triumphs=ins_triumphs,
-        total=total,
-        target=state.setup.target,
-        success=total >= state.setup.target,
-        notes=state.notes,
+        insanity_triumphs=ins_triumphs, total=total, target=state.setup.target,
+        success=total >= state.setup.target, notes=state.notes,
     )
 
 
@@ -416,14 +398,8 @@ def run_test(
         state = reroll_at_best(state, box, dice_rng, next_faces)
     else:
         for choice in rerolls:
-            state = reroll_test(
-                state,
-                box,
-                choice.slots,
-                insanity=choice.insanity,
-                rng=dice_rng,
-                faces=next_faces(),
-            )
+            state = reroll_test(state, box, choice.slots, insanity=choice.insanity, rng=dice_rng,
+                                faces=next_faces())
     if throws:
         raise DiceError(f"{len(throws)} more physical throw(s) entered than the Test used")
     return confirm_test(state, use_insanity_triumphs=use_insanity_triumphs)
