@@ -399,3 +399,31 @@ def test_setup_refuses_bad_numbers() -> None:
         TestSetup(pool=RGB, target=-1)
     with pytest.raises(ValidationError):
         TestSetup(pool=RGB, target=3, rerolls=-1)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1,3", ((0, 2), False)),  # as recorded by `night attack --reroll`
+        ("1 3", ((0, 2), False)),  # as typed at `blood test` and `blood play`
+        ("i:1,3", ((0, 2), True)),  # the recorded Insanity Re-roll
+        ("I1,3", ((0, 2), True)),
+        ("i 2", ((1,), True)),
+        ("insanity 2", ((1,), True)),
+        ("3, 1", ((2, 0), False)),  # in the order given; reroll_test sorts and refuses twins
+    ],
+)
+def test_one_reroll_notation_for_records_and_typed_answers(
+    text: str, expected: tuple[tuple[int, ...], bool]
+) -> None:
+    from blood_companion.engine.rolls.procedure import parse_reroll
+
+    assert parse_reroll(text, 3) == expected
+
+
+@pytest.mark.parametrize("text", ["", "i", "i:", "4", "0", "1 x", "insane 2"])
+def test_reroll_notation_refuses_what_names_no_die_of_the_pool(text: str) -> None:
+    from blood_companion.engine.rolls.procedure import parse_reroll
+
+    with pytest.raises(DiceError):
+        parse_reroll(text, 3)
