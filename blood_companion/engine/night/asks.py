@@ -25,8 +25,7 @@ from blood_companion.engine.night.resolve import (
 )
 from blood_companion.engine.night.views import area_hits, attack_targets
 from blood_companion.engine.night_state import NightState
-from blood_companion.engine.rolls.night import item_side
-from blood_companion.engine.rolls.night_asks import TestSpec, setup_of, throw_ask
+from blood_companion.engine.rolls.night import TestSpec, item_side, setup_of, throw_ask
 from blood_companion.engine.rolls.procedure import odds_for_test, prepare_test
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen

@@ -6,7 +6,7 @@ is in range), the Planning Phase player's cards, the Active Trouper's Effects, S
 and Events, the Quick Effects and Quick Items usable outside an activation (engine/night/
 quick.py), or moving on. Templates ask, in order, what only the players can say: the target
 and side of an attack (only targets of the type the Effect allows), the Trait (with the pool
-the Trouper really rolls and the exact odds), the throws (engine/rolls/night_asks.py: the roll,
+the Trouper really rolls and the exact odds), the throws (engine/rolls/night.py: the roll,
 then each Re-roll, the best one as the default), the cards to discard or heal, the Trouper an
 Effect helps.
 """

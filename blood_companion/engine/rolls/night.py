@@ -1,30 +1,56 @@
 """A Trouper's Tests during the night ("Tests"): the Test printed on an Effect, attacks' and
 dodges' Tests, with bonuses, Re-rolls and the Insanity cube; the ways a Test can be taken, best
-odds first."""
+odds first; and the same Test asked throw by throw for the menus of engine/legal.py.
+
+Asked throw by throw: before the roll, the pool the Trouper really rolls (the Trait's dice, 3
+Red dice when Exhausted or Knocked Out, Bonus Dice placed at best), the Triumphs needed and the
+exact odds; Quick Items that help a Test may be used first. After each throw that can still be
+re-rolled (a Re-roll gained from an Effect, the Insanity Re-roll, a Quick Item granting one):
+which dice to re-roll, the best choice as the default (engine/odds.py), or keep the result.
+The answers are the action's own fields: ``dice`` (each throw, typed in or rolled by the app,
+marked :data:`~blood_companion.engine.rolls.procedure.APP_ROLLED`), ``reroll`` (the dice of
+each Re-roll, 1-based; ``i:`` for the Insanity Re-roll) and ``items`` (Quick Items used).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.content.render import render_effect
 from blood_companion.engine import effects as fx
+from blood_companion.engine import interpreter as interp
 from blood_companion.engine import narrate
 from blood_companion.engine.chance import Chance
-from blood_companion.engine.dice import DiceBox, parse_pool
+from blood_companion.engine.dice import (
+    DiceBox,
+    format_face,
+    format_faces,
+    parse_faces,
+    parse_pool,
+    roll_pool,
+    triumph_total,
+)
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import TEST_BONUS_KINDS
+from blood_companion.engine.legal import ROLL, Ask, Pick
 from blood_companion.engine.night_state import Bonus
 from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
 from blood_companion.engine.rolls.procedure import (
+    APP_ROLLED,
     TestResult,
     TestSetup,
     TestState,
+    advise_test,
     confirm_test,
     cube_after_test,
     odds_for_test,
+    parse_reroll,
     prepare_test,
+    read_throw,
     replay_throws,
     reroll_at_best,
     roll_test,
@@ -36,7 +62,7 @@ from blood_companion.engine.state import CampaignState
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-# engine/night imports this module, so it imports nothing of engine/night.
+# engine/night imports this module, so it imports nothing of engine/night at the top.
 
 
 def item_side(state: CampaignState, catalog: Catalog, owner: int, iid: str) -> m.ItemSide:
@@ -85,7 +111,8 @@ def test_item_owner(
     if iid in state.troupers[owner].depleted_items:
         raise RuleError(f"{side.name} is depleted until the Cleanup Phase")
     eff = side.effects[0] if side.effects else None
-    if eff is None or not eff.outcome or any(o.kind not in TEST_BONUS_KINDS for o in eff.outcome):
+    helps = eff is not None and all(o.kind in interp.TEST_BONUS_KINDS for o in eff.outcome)
+    if eff is None or not eff.outcome or not helps:
         raise RuleError(f"{side.name} does not help a Test")
     if not side.quick and not any(o.kind in ("reroll", "bonus_die") for o in eff.outcome):
         raise RuleError(f"{side.name} is not Quick")
@@ -100,8 +127,6 @@ def use_test_items(
 ) -> CampaignState:
     """Quick Items used during Trouper ``t``'s Test (recorded with the Test): each one's Cost
     is paid and its Bonus Triumphs, Re-rolls or Bonus die go to this Test. Raises RuleError."""
-    from blood_companion.engine import interpreter as interp
-
     for key in items:
         iid = equipped_item(state, catalog, key)
         owner, eff = test_item_owner(state, catalog, t, iid)
@@ -264,3 +289,193 @@ def test_info(
         "exact": f"{odds.probability.numerator}/{odds.probability.denominator}",
         "notes": list(ts.notes),
     }
+
+
+@dataclass(frozen=True)
+class TestSpec:
+    """The Test an option takes: who, with which Traits or dice, how many Triumphs."""
+
+    __test__ = False
+
+    t: int
+    traits: tuple[str, ...]
+    fixed: str | None
+    target: int
+    label: str
+    against_enemy: bool = False  # a dodge Test: Items "against an Enemy Effect" apply
+    side: str | None = None  # an attack on the Nemesis: the side hit (its Weakness helps)
+    weakness: bool | None = None  # the table's word on that Weakness's Condition
+
+
+def setup_of(
+    state: CampaignState, catalog: Catalog, spec: TestSpec, trait: str | None,
+    items: Sequence[str] = (),
+) -> tuple[str, TestSetup]:
+    """The Trait (or dice) and the setup of the Test once ``items`` are used, as the action
+    will take it. Raises RuleError."""
+    if items:
+        state = use_test_items(state, catalog, Chance.fresh(0, 0), spec.t, items)
+    if spec.side is not None:
+        # (engine/night imports this module)
+        from blood_companion.engine.night.resolve import weakness_on_attack
+
+        # a Condition not answered yet (RuleError): the Test without the Weakness's help
+        with contextlib.suppress(RuleError):
+            state = weakness_on_attack(state, catalog, Chance.fresh(0, 0), spec.t, spec.side,
+                                       spec.weakness)
+    key, setup = test_setups(
+        state, catalog, spec.t, traits=spec.traits, fixed_dice=spec.fixed, target=spec.target,
+        trait=trait, label=spec.label,
+    )[0]
+    return key, setup
+
+
+def usable_items(
+    state: CampaignState, catalog: Catalog, spec: TestSpec, used: Sequence[str], *,
+    after_roll: bool,
+) -> list[tuple[str, str]]:
+    """Quick Items that may help this Test now: (item id, what it does). Before the roll, any
+    Test bonus; after it, only Re-rolls ("Re-rolling the Dice"). Items "against an Enemy
+    Effect" only for a dodge Test."""
+    out = []
+    for owner, tr in enumerate(state.troupers):
+        for iid in tr.equipped.values():
+            if iid in used:
+                continue
+            try:
+                _, eff = test_item_owner(state, catalog, spec.t, iid)
+            except RuleError:
+                continue
+            cond = eff.condition
+            enemy_only = (cond is not None and cond.kind == "text"
+                          and "enemy" in (cond.text or "").lower())
+            if enemy_only and not spec.against_enemy:
+                continue
+            if after_roll and not any(o.kind == "reroll" for o in eff.outcome):
+                continue
+            try:
+                # naming it at this Test is the table's word that its Condition holds
+                interp.check_costs(state, catalog, owner, eff,
+                                   interp.Payment((), iid, confirmed=True))
+            except RuleError:
+                continue  # its Cost cannot be paid
+            side = item_side(state, catalog, owner, iid)
+            whose = "" if owner == spec.t else f"{fx.name_of(state, catalog, owner)}'s "
+            out.append((iid, f"{whose}{side.name}: {render_effect(eff)}"))
+    return out
+
+
+def _faces_reader(pool: Sequence[str], box: DiceBox) -> Any:
+    def parse(text: str) -> str:
+        return format_faces(parse_faces(text, pool, box))
+    return parse
+
+
+def _describe(ts: TestState) -> str:
+    return " ".join(f"{f.die}{format_face(f)}" for f in ts.faces)
+
+
+def throw_ask(
+    state: CampaignState, catalog: Catalog, spec: TestSpec, answers: Mapping[str, Any]
+) -> Ask | None:
+    """The next question of the Test's throws (None once the result is kept)."""
+    if answers.get("_kept"):
+        return None
+    box = DiceBox.from_models(catalog.dice)
+    trait = answers.get("trait")
+    items = list(answers.get("items") or [])
+    dice = list(answers.get("dice") or [])
+    rr = list(answers.get("reroll") or [])
+    key, setup = setup_of(state, catalog, spec, trait, items)
+    who = fx.name_of(state, catalog, spec.t)
+    what = key.capitalize() if key.isalpha() else key
+    if not dice:
+        ts = prepare_test(setup, box)
+        info = test_info(setup, box, key, ts)
+        pool = info["pool"]
+        notes = "".join(f" ({n})" for n in ts.notes)
+        bonus = f", +{ts.bonus_triumphs} bonus" if ts.bonus_triumphs else ""
+        again = f", {ts.rerolls_left} Re-roll(s)" if ts.rerolls_left else ""
+        picks = [Pick("r", "The app rolls (digital dice)", ROLL)]
+        for n, (iid, text) in enumerate(usable_items(state, catalog, spec, items,
+                                                     after_roll=False)):
+            picks.append(Pick(f"i{n + 1}", f"First use {text}", iid, need="items"))
+        dice_pool = ts.pool
+        return Ask(
+            "dice",
+            f"{who} rolls {pool} for {what}{notes}: {spec.target} Triumph(s) needed{bonus}"
+            f"{again}; {info['probability']:.0%} to succeed.",
+            tuple(picks), default="r",
+            free=f"the faces of your own dice ({pool}, in this order), e.g. \"2 x 1\"",
+            parse=_faces_reader(dice_pool, box), append=True,
+            roll=lambda ch: f"{APP_ROLLED} {format_faces(roll_pool(dice_pool, box, ch))}",
+            test=info,
+        )
+    ts = replay_throws(prepare_test(setup, box), box, dice, rr)
+    digital = read_throw(dice[0])[1] == "digital"
+    if len(rr) == len(dice):  # the dice of the last Re-roll are to be thrown
+        slots = parse_reroll(rr[-1], len(ts.pool))[0]
+        picked = tuple(ts.pool[s] for s in slots)
+        return Ask(
+            "dice", f"{who} re-rolls {' '.join(picked)} (die "
+            + ", ".join(str(s + 1) for s in slots) + ").",
+            (Pick("r", "The app rolls them", ROLL),), default="r",
+            free=f"the faces of the re-rolled dice ({' '.join(picked)}, in this order)",
+            parse=_faces_reader(picked, box), append=True,
+            roll=lambda ch: f"{APP_ROLLED} {format_faces(roll_pool(picked, box, ch))}",
+            auto=digital,
+        )
+    result = confirm_test(ts)
+    after = usable_items(state, catalog, spec, items, after_roll=True)
+    insanity = ts.insanity is not None and ts.insanity.reroll
+    if not (ts.rerolls_left or insanity or after):
+        return None
+    advice = advise_test(ts, box)
+    if result.success and advice.action == "confirm":
+        return None
+    shown = triumph_total(ts.faces, defeats_cancel=setup.defeats_cancel)
+    extra = result.total - shown
+    verdict = "a Success" if result.success else "a Failure"
+    left = []
+    if ts.rerolls_left:
+        left.append(f"{ts.rerolls_left} Re-roll(s)")
+    if insanity:
+        left.append("the Insanity Re-roll")
+    total = f"{shown} + {extra} bonus = {result.total}" if extra else f"{shown}"
+    prompt = (f"{who} rolled {_describe(ts)}: {total} of {spec.target} needed, {verdict}. "
+              + (f"Left: {', '.join(left)}. " if left else "") + "Re-roll which dice?")
+    picks = [Pick("k", f"Keep it ({verdict})", True, need="_kept")]
+    default = "k"
+    if advice.action != "confirm":
+        mark = "i:" if advice.action == "insanity_reroll" else ""
+        text = ",".join(str(s + 1) for s in advice.slots)
+        dice_named = " ".join(ts.pool[s] for s in advice.slots)
+        how = " with the Insanity Re-roll" if mark else ""
+        picks.append(Pick("b", f"Re-roll die {text} ({dice_named}){how}: best odds, "
+                          f"{float(advice.probability):.0%}", mark + text))
+        default = "b"
+    for n, (iid, text) in enumerate(after):
+        picks.append(Pick(f"i{n + 1}", f"Use {text}", iid, need="items"))
+
+    def parse(answer: str) -> str:
+        named, marked = parse_reroll(answer, len(ts.pool))
+        slots = sorted({s + 1 for s in named})
+        mark = "i:" if marked else ""
+        if mark and not insanity:
+            raise ValueError("the Insanity Re-roll is not available for this Test")
+        if not mark and not ts.rerolls_left:
+            if not insanity:
+                raise ValueError("no Re-roll is left: use an Item first, or keep the result")
+            mark = "i:"
+        limit = ts.insanity.reroll_max_dice if mark and ts.insanity is not None else None
+        if limit is not None and len(slots) > limit:
+            raise ValueError(f"the Insanity Re-roll re-rolls at most {limit} die")
+        return mark + ",".join(str(s) for s in slots)
+
+    return Ask(
+        "reroll", prompt, tuple(picks), default=default,
+        free="the dice to re-roll by position, e.g. 1 3 (\"i 1 3\": the Insanity Re-roll)",
+        parse=parse, append=True,
+        info=("Dice: " + "  ".join(f"{k + 1}={ts.pool[k]}" for k in range(len(ts.pool))),),
+        test=test_info(setup, box, key, ts),
+    )
