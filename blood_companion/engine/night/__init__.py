@@ -65,7 +65,6 @@ from blood_companion.engine.night.tactic import (
     UseSupport,
 )
 from blood_companion.engine.night.views import activation_options, board_view
-from blood_companion.engine.rolls.night import effect_test, take_test, test_options
 
 PHASE_CHECKS["night"] = check_phase
 
@@ -99,7 +98,6 @@ __all__ = [
     "can_play",
     "card_name",
     "cleanup",
-    "effect_test",
     "event_card",
     "item_card",
     "minion_card",
@@ -107,8 +105,6 @@ __all__ = [
     "settle",
     "start_turn",
     "tactic_card",
-    "take_test",
-    "test_options",
     "trouper_index",
     "whose_turn",
 ]
