@@ -55,7 +55,7 @@ from blood_companion.engine.rolls.procedure import (
     reroll_at_best,
     roll_test,
     trait_pool,
-    trouper_insanity,
+    trouper_setup,
 )
 from blood_companion.engine.state import CampaignState
 
@@ -214,23 +214,15 @@ def test_setups(
         raise RuleError(f"unknown Trouper card {tr.trouper!r}")
     night = night_of(state)
     bonus = night.bonuses.get(t, Bonus())
-    insanity = trouper_insanity(catalog, tr.insanity)
     card_traits = {str(k): v for k, v in card.traits.items()}
 
     # the label names the card or Event the Test belongs to (an id) or what it is ("dodge")
     shown = narrate.record_name(catalog, label) if catalog.find(label) is not None else label
     def setup_for(pool: tuple[Any, ...], name: str) -> TestSetup:
-        return TestSetup(
-            pool=pool,
-            target=target,
+        return trouper_setup(
+            catalog, tr, pool, target, f"{shown} ({name})", rerolls=bonus.rerolls,
             bonus_triumphs=min(MAX_BONUS_TRIUMPHS, bonus.triumphs + bonus_triumphs),
             bonus_dice=tuple(bonus.dice),
-            rerolls=bonus.rerolls,
-            exhausted=tr.exhausted,
-            knocked_out=tr.knocked_out,
-            insanity=insanity,
-            defeats_cancel=catalog.config.defeats_cancel_triumphs,
-            label=f"{shown} ({name})",
         )
 
     options: list[tuple[str, TestSetup]] = []

@@ -71,6 +71,7 @@ from blood_companion.engine.odds import (
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.state import TrouperState
 
 __all__ = ["CONDITION_POOL", "EXHAUSTED_NOTE", "KNOCKED_OUT_NOTE", "trait_pool"]
 
@@ -452,6 +453,18 @@ def trouper_insanity(catalog: Catalog, cube: int) -> InsanityBonuses:
     spaces = catalog.insanity.spaces
     return insanity_bonuses(
         spaces, min(cube, len(spaces) - 1), catalog.config.insanity_reroll_reading
+    )
+
+
+def trouper_setup(
+    catalog: Catalog, trouper: TrouperState, pool: Pool, target: int, label: str, **bonus: Any
+) -> TestSetup:
+    """A Test of ``trouper`` as they stand now: Exhausted, Knocked Out and the Insanity bonuses
+    at their cube, with the ``bonus`` Effects give (bonus_triumphs, bonus_dice, rerolls)."""
+    return TestSetup(
+        pool=pool, target=target, exhausted=trouper.exhausted, knocked_out=trouper.knocked_out,
+        insanity=trouper_insanity(catalog, trouper.insanity), label=label,
+        defeats_cancel=catalog.config.defeats_cancel_triumphs, **bonus,
     )
 
 

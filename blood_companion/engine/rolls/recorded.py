@@ -20,7 +20,7 @@ from blood_companion.engine.rolls.procedure import (
     cube_after_test,
     replay_test,
     trait_pool,
-    trouper_insanity,
+    trouper_setup,
 )
 from blood_companion.engine.state import CampaignState, TrouperState
 
@@ -53,20 +53,9 @@ def setup_for_test(
         raise RuleError("a Test uses a Trait or a given dice pool (one of them)")
     traits: dict[str, str] = {str(k): v for k, v in card.traits.items()}
     pool = trait_pool(traits, trait, box) if trait else parse_pool(dice or "", box)
-    config = catalog.config
-    setup = TestSetup(
-        pool=pool,
-        target=target,
-        bonus_triumphs=bonus_triumphs,
-        bonus_dice=tuple(bonus_dice),
-        rerolls=rerolls,
-        exhausted=t.exhausted,
-        knocked_out=t.knocked_out,
-        insanity=trouper_insanity(catalog, t.insanity),
-        defeats_cancel=config.defeats_cancel_triumphs,
-        label=trait.capitalize() if trait else f"Dice {format_pool(pool)}",
-    )
-    return idx, setup
+    label = trait.capitalize() if trait else f"Dice {format_pool(pool)}"
+    return idx, trouper_setup(catalog, t, pool, target, label, bonus_triumphs=bonus_triumphs,
+                              bonus_dice=tuple(bonus_dice), rerolls=rerolls)
 
 
 class TakeTest(Action):
