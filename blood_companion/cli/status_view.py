@@ -53,7 +53,7 @@ def build_doc(
     }
     if state.night is not None and state.part in ("night", "over"):
         from blood_companion.engine.night import PHASE_NAMES, board_view, whose_turn
-        from blood_companion.engine.tests_procedure import attack_target
+        from blood_companion.engine.rolls.procedure import attack_target
 
         view = board_view(state, catalog)
         nem = view["nemesis"]

@@ -14,17 +14,18 @@ from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, format_faces, format_pool, parse_faces
 from blood_companion.engine.errors import DiceError, RuleError
-from blood_companion.engine.testing import TakeTest, setup_for_test
-from blood_companion.engine.tests_procedure import (
+from blood_companion.engine.rolls.procedure import (
     TestResult,
     TestState,
     advise_test,
     confirm_test,
     odds_for_test,
+    parse_reroll,
     prepare_test,
     reroll_test,
     roll_test,
 )
+from blood_companion.engine.rolls.recorded import TakeTest, setup_for_test
 
 
 def register(app: typer.Typer) -> None:
@@ -46,23 +47,6 @@ def _show_faces(ts: TestState) -> None:
         for i, (d, f) in enumerate(zip(ts.pool, ts.faces, strict=True))
     )
     stderr.print(f"Dice: {shown}")
-
-
-def _parse_slots(text: str, n: int) -> tuple[tuple[int, ...], bool]:
-    words = text.replace(",", " ").split()
-    insanity = bool(words) and words[0].lower() in ("i", "insanity")
-    if insanity:
-        words = words[1:]
-    try:
-        slots = tuple(int(w) - 1 for w in words)
-    except ValueError:
-        raise DiceError("name the dice to re-roll by number, e.g. 1 3") from None
-    if not slots and insanity:
-        raise DiceError("name the dice for the Insanity Re-roll, e.g. i 2")
-    for s in slots:
-        if not 0 <= s < n:
-            raise DiceError(f"there is no die {s + 1}")
-    return slots, insanity
 
 
 def run_interactive(
@@ -94,7 +78,7 @@ def run_interactive(
         if choices is not None:
             if not picks:
                 break
-            slots, insanity = _parse_slots(picks.pop(0), len(ts.pool))
+            slots, insanity = parse_reroll(picks.pop(0), len(ts.pool))
         elif auto:
             if advice.action == "confirm":
                 break
@@ -118,7 +102,7 @@ def run_interactive(
             if not text.strip():
                 break
             try:
-                slots, insanity = _parse_slots(text, len(ts.pool))
+                slots, insanity = parse_reroll(text, len(ts.pool))
             except DiceError as exc:
                 stderr.print(f"[red]{exc.message}[/]")
                 continue

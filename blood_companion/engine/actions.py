@@ -97,7 +97,7 @@ PHASE_CHECKS: dict[str, Callable[[CampaignState, Action, Catalog], None]] = {}
 ACTION_MODULES = (
     "blood_companion.engine.campaign",
     "blood_companion.engine.table",
-    "blood_companion.engine.testing",
+    "blood_companion.engine.rolls.recorded",
     "blood_companion.engine.day",
     "blood_companion.engine.night",
     "blood_companion.engine.endgame",

@@ -81,7 +81,7 @@ def test_bad_input_records_nothing(blood, campaign) -> None:  # type: ignore[no-
 def test_players_pick_rerolls(monkeypatch: pytest.MonkeyPatch, catalog) -> None:  # type: ignore[no-untyped-def]
 
     from blood_companion.engine.dice import DiceBox
-    from blood_companion.engine.tests_procedure import TestSetup, prepare_test
+    from blood_companion.engine.rolls.procedure import TestSetup, prepare_test
 
     box = DiceBox.from_models(catalog.dice)
     setup = TestSetup(pool=("B", "G", "R"), target=4, rerolls=2)

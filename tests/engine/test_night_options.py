@@ -7,7 +7,7 @@ from typing import Any
 from night_bot import answer, new_table
 
 from blood_companion.engine.night import PlayCard, activation_options, whose_turn
-from blood_companion.engine.night import test_options as night_test_options
+from blood_companion.engine.rolls.night import test_options as night_test_options
 
 
 def test_options_as_data(catalog: Any) -> None:

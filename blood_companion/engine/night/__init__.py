@@ -14,7 +14,7 @@ The package, one concern per module:
 * :mod:`.enemy` — the Enemy side: Reaction and Minion cards, Nemesis Skills and Weaknesses
   resolved top to bottom with the Nemesis Target Priority;
 * :mod:`.resolve` — a Trouper's own Effects: the Active card, Costs, Distance, attacks;
-* :mod:`.trouper_tests` — a Trouper's Tests during the night;
+* engine/rolls — a Trouper's Tests during the night (engine/rolls/night.py);
 * :mod:`.planning`, :mod:`.tactic`, :mod:`.answers` — the actions, by phase;
 * :mod:`.views` — the board as data, the Active Trouper's options and what comes next;
 * :mod:`.core` — card and Trouper lookups shared by all.
@@ -64,7 +64,6 @@ from blood_companion.engine.night.tactic import (
     UseItem,
     UseSupport,
 )
-from blood_companion.engine.night.trouper_tests import effect_test, take_test, test_options
 from blood_companion.engine.night.views import activation_options, board_view
 
 PHASE_CHECKS["night"] = check_phase
@@ -99,7 +98,6 @@ __all__ = [
     "can_play",
     "card_name",
     "cleanup",
-    "effect_test",
     "event_card",
     "item_card",
     "minion_card",
@@ -107,8 +105,6 @@ __all__ = [
     "settle",
     "start_turn",
     "tactic_card",
-    "take_test",
-    "test_options",
     "trouper_index",
     "whose_turn",
 ]

@@ -14,7 +14,7 @@ from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import trouper_index
 from blood_companion.engine.night.phases import PHASES, begin_night, enter, phase_done, settle
 from blood_companion.engine.night.planning import NightAction
-from blood_companion.engine.night.trouper_tests import take_test, use_test_items
+from blood_companion.engine.rolls.night import take_test, use_test_items
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:

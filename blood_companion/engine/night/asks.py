@@ -23,13 +23,12 @@ from blood_companion.engine.night.resolve import (
     token_to_place,
     weakness_asks,
 )
-from blood_companion.engine.night.test_flow import TestSpec, setup_of, throw_ask
-from blood_companion.engine.night.trouper_tests import item_side
 from blood_companion.engine.night.views import area_hits, attack_targets
 from blood_companion.engine.night_state import NightState
+from blood_companion.engine.rolls.night import TestSpec, item_side, setup_of, throw_ask
+from blood_companion.engine.rolls.procedure import odds_for_test, prepare_test
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
-from blood_companion.engine.tests_procedure import odds_for_test, prepare_test
 from blood_companion.engine.words import SETUP, checklist_ask
 
 if TYPE_CHECKING:

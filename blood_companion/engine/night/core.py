@@ -80,13 +80,3 @@ def box_of(catalog: Catalog) -> DiceBox:
 
 def traits_of(card: m.Trouper) -> dict[str, str]:
     return {str(k): v for k, v in card.traits.items()}
-
-
-def reroll_slots(text: str, n: int) -> tuple[int, ...]:
-    try:
-        out = tuple(int(x) - 1 for x in text.replace(" ", "").split(",") if x)
-    except ValueError:
-        raise RuleError(f"cannot read the dice to re-roll {text!r}; write 1,3") from None
-    if not out or any(not 0 <= s < n for s in out):
-        raise RuleError(f"re-roll dice are numbered 1 to {n}")
-    return out

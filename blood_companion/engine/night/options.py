@@ -6,7 +6,7 @@ is in range), the Planning Phase player's cards, the Active Trouper's Effects, S
 and Events, the Quick Effects and Quick Items usable outside an activation (engine/night/
 quick.py), or moving on. Templates ask, in order, what only the players can say: the target
 and side of an attack (only targets of the type the Effect allows), the Trait (with the pool
-the Trouper really rolls and the exact odds), the throws (engine/night/test_flow.py: the roll,
+the Trouper really rolls and the exact odds), the throws (engine/rolls/night.py: the roll,
 then each Re-roll, the best one as the default), the cards to discard or heal, the Trouper an
 Effect helps.
 """
@@ -31,9 +31,9 @@ from blood_companion.engine.night.core import card_name, event_card
 from blood_companion.engine.night.phases import PHASES
 from blood_companion.engine.night.quick import quick_now
 from blood_companion.engine.night.resolve import token_to_place
-from blood_companion.engine.night.trouper_tests import item_side, test_options
 from blood_companion.engine.night.views import activation_options, attack_targets
 from blood_companion.engine.night_state import Question
+from blood_companion.engine.rolls.night import item_side, test_options
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices, hidden_hand
 from blood_companion.engine.words import SETUP

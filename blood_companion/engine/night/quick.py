@@ -51,7 +51,7 @@ from blood_companion.engine.night.resolve import (
     token_to_place,
     usable,
 )
-from blood_companion.engine.night.trouper_tests import item_side
+from blood_companion.engine.rolls.night import item_side
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:

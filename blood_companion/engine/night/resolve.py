@@ -16,10 +16,10 @@ from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
 from blood_companion.engine.night.core import minion_card
-from blood_companion.engine.night.trouper_tests import effect_test, take_test, use_test_items
 from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
+from blood_companion.engine.rolls.night import effect_test, take_test, use_test_items
+from blood_companion.engine.rolls.procedure import attack_target
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.tests_procedure import attack_target
 
 # The moments whose Effects the app queues itself (engine/night/phases.py: queue_timed).
 TIMED_MOMENTS = frozenset({"beginning_of_night", "beginning_of_turn", "beginning_of_cleanup"})
@@ -115,6 +115,21 @@ def apply_own(
         foe=foe_ref(state, foe) if foe else None,
     )
     return interp.apply_outcomes(state, act, outcome)
+
+
+def own_after_test(
+    state: CampaignState, catalog: Catalog, chance: Chance, t: int, eff: m.Effect, ok: bool,
+    **how: Any,
+) -> CampaignState:
+    """An Effect's Elements once its attack or Test is taken: all of them (``how`` as for
+    :func:`apply_own`) on a Success while the night goes on; on a Failure only the Trap the
+    attack used, which is consumed whether it hit or not."""
+    if ok and night_of(state).result is None:
+        return apply_own(state, catalog, chance, t, eff.outcome, **how)
+    if not ok:
+        used = [o for o in eff.outcome if o.kind == "consume_trap"]
+        state = apply_own(state, catalog, chance, t, used)
+    return state
 
 
 def foe_ref(state: CampaignState, target: str) -> dict[str, str] | None:
@@ -496,7 +511,7 @@ def test_then_elements(
 ) -> tuple[CampaignState, bool]:
     """An Effect resolved by Trouper ``t`` after its Cost is paid: its attack (against
     ``said.target``) or its Test, with the Quick Items used during it, then its Elements on a
-    Success (on ``recipient``); a Trap an attack used is consumed whether it hit or not.
+    Success (on ``recipient``; :func:`own_after_test`).
     Returns the state and whether a Test was taken (the caller settles the night then)."""
     state = table_reads(state, t, eff)
     attacks = any(o.kind in ATTACKS for o in eff.outcome)
@@ -514,14 +529,10 @@ def test_then_elements(
         state, ok = effect_test(
             state, catalog, chance, t, eff.test, said.trait, said.dice, said.reroll, label
         )
-    if ok and night_of(state).result is None:
-        state = apply_own(
-            state, catalog, chance, t, eff.outcome, target=recipient, heal=said.heal,
-            token_flip=said.token_flip, foe=said.target if attacks else None,
-        )
-    elif not ok:
-        used = [o for o in eff.outcome if o.kind == "consume_trap"]
-        state = apply_own(state, catalog, chance, t, used)
+    state = own_after_test(
+        state, catalog, chance, t, eff, ok, target=recipient, heal=said.heal,
+        token_flip=said.token_flip, foe=said.target if attacks else None,
+    )
     return state, attacks or eff.test is not None
 
 

@@ -39,12 +39,13 @@ from blood_companion.engine.night.resolve import (
     check_distance,
     is_area,
     mark_done,
+    own_after_test,
     pay_costs,
     table_reads,
     test_then_elements,
 )
-from blood_companion.engine.night.trouper_tests import effect_test, item_side, use_test_items
 from blood_companion.engine.night_state import NightState
+from blood_companion.engine.rolls.night import effect_test, item_side, use_test_items
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -114,12 +115,8 @@ class Attack(NightAction):
             more_targets=self.also,
             weakness=self.weakness,
         )
-        if ok and night_of(state).result is None:
-            state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip,
-                              foe=self.target)
-        elif not ok:  # a Trap the attack used is consumed whether it hit or not
-            used = [o for o in eff.outcome if o.kind == "consume_trap"]
-            state = apply_own(state, cat, ctx.chance, t, used)
+        state = own_after_test(state, cat, ctx.chance, t, eff, ok, token_flip=self.token_flip,
+                               foe=self.target)
         return settle(state, cat, ctx.chance)
 
     def describe(self) -> str:

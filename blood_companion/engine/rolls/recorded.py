@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Literal
 from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.dice import DiceBox, format_faces, format_pool, parse_pool
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.state import CampaignState, TrouperState
-from blood_companion.engine.tests_procedure import (
+from blood_companion.engine.rolls.procedure import (
     TestResult,
     TestSetup,
-    apply_insanity_after_test,
-    insanity_bonuses,
+    cube_after_test,
     replay_test,
     trait_pool,
+    trouper_setup,
 )
+from blood_companion.engine.state import CampaignState, TrouperState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -53,24 +53,9 @@ def setup_for_test(
         raise RuleError("a Test uses a Trait or a given dice pool (one of them)")
     traits: dict[str, str] = {str(k): v for k, v in card.traits.items()}
     pool = trait_pool(traits, trait, box) if trait else parse_pool(dice or "", box)
-    config = catalog.config
-    setup = TestSetup(
-        pool=pool,
-        target=target,
-        bonus_triumphs=bonus_triumphs,
-        bonus_dice=tuple(bonus_dice),
-        rerolls=rerolls,
-        exhausted=t.exhausted,
-        knocked_out=t.knocked_out,
-        insanity=insanity_bonuses(
-            catalog.insanity.spaces,
-            min(t.insanity, len(catalog.insanity.spaces) - 1),
-            config.insanity_reroll_reading,
-        ),
-        defeats_cancel=config.defeats_cancel_triumphs,
-        label=trait.capitalize() if trait else f"Dice {format_pool(pool)}",
-    )
-    return idx, setup
+    label = trait.capitalize() if trait else f"Dice {format_pool(pool)}"
+    return idx, trouper_setup(catalog, t, pool, target, label, bonus_triumphs=bonus_triumphs,
+                              bonus_dice=tuple(bonus_dice), rerolls=rerolls)
 
 
 class TakeTest(Action):
@@ -107,8 +92,7 @@ class TakeTest(Action):
         if replayed != self.result:
             raise RuleError("this Test record is not consistent: its totals do not replay")
         t = state.troupers[idx]
-        track = len(ctx.catalog.insanity.spaces)
-        cube = apply_insanity_after_test(min(t.insanity, track - 1), self.result.success, track)
+        cube = cube_after_test(ctx.catalog, t.insanity, self.result.success)
         troupers = list(state.troupers)
         troupers[idx] = t.model_copy(update={"insanity": cube})
         return state.model_copy(update={"troupers": troupers})

@@ -9,8 +9,8 @@ from blood_companion.engine.campaign import Seat, StartCampaign
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, parse_faces
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.testing import TakeTest, setup_for_test
-from blood_companion.engine.tests_procedure import confirm_test, prepare_test, roll_test, run_test
+from blood_companion.engine.rolls.procedure import confirm_test, prepare_test, roll_test, run_test
+from blood_companion.engine.rolls.recorded import TakeTest, setup_for_test
 
 
 @pytest.fixture()

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, Face, parse_faces
 from blood_companion.engine.errors import DiceError, RuleError
-from blood_companion.engine.odds import InsanityBonuses, Substitution
-from blood_companion.engine.tests_procedure import (
+from blood_companion.engine.odds import InsanityBonuses, Substitution, insanity_bonuses
+from blood_companion.engine.rolls.procedure import (
     TestSetup,
     TestState,
     advise_test,
@@ -22,7 +22,6 @@ from blood_companion.engine.tests_procedure import (
     attack_target,
     confirm_test,
     effective_setup,
-    insanity_bonuses,
     odds_for_test,
     prepare_test,
     replay_test,
@@ -319,7 +318,7 @@ def test_replay_of_any_seeded_test_is_exact(seed: int, target: int, rerolls: int
 
 
 def test_run_test_with_explicit_choices_and_physical_dice(box: DiceBox) -> None:
-    from blood_companion.engine.tests_procedure import RerollChoice
+    from blood_companion.engine.rolls.procedure import RerollChoice
 
     setup = TestSetup(pool=RGB, target=6, rerolls=1, insanity=InsanityBonuses(reroll=True))
     result = run_test(
@@ -400,3 +399,31 @@ def test_setup_refuses_bad_numbers() -> None:
         TestSetup(pool=RGB, target=-1)
     with pytest.raises(ValidationError):
         TestSetup(pool=RGB, target=3, rerolls=-1)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1,3", ((0, 2), False)),  # as recorded by `night attack --reroll`
+        ("1 3", ((0, 2), False)),  # as typed at `blood test` and `blood play`
+        ("i:1,3", ((0, 2), True)),  # the recorded Insanity Re-roll
+        ("I1,3", ((0, 2), True)),
+        ("i 2", ((1,), True)),
+        ("insanity 2", ((1,), True)),
+        ("3, 1", ((2, 0), False)),  # in the order given; reroll_test sorts and refuses twins
+    ],
+)
+def test_one_reroll_notation_for_records_and_typed_answers(
+    text: str, expected: tuple[tuple[int, ...], bool]
+) -> None:
+    from blood_companion.engine.rolls.procedure import parse_reroll
+
+    assert parse_reroll(text, 3) == expected
+
+
+@pytest.mark.parametrize("text", ["", "i", "i:", "4", "0", "1 x", "insane 2"])
+def test_reroll_notation_refuses_what_names_no_die_of_the_pool(text: str) -> None:
+    from blood_companion.engine.rolls.procedure import parse_reroll
+
+    with pytest.raises(DiceError):
+        parse_reroll(text, 3)

@@ -16,13 +16,18 @@ A Knocked Out Trouper uses no Bonus Dice, bonus Triumphs or Re-rolls, from Effec
 game rules, so no Insanity bonus either. Each step is a pure function from one
 :class:`TestState` to the next; every roll is kept as a :class:`RollRecord` (digital or typed in
 from physical dice), so a recorded Test replays exactly (:func:`replay_test`).
+
+The night and `blood play` keep a Test's throws as text, the action's own fields: each throw's
+faces (``"2 x 1"``; marked :data:`APP_ROLLED` when the app rolled them) and each Re-roll's dice
+by position (``"1,3"``; ``"i:1,3"`` for the Insanity Re-roll), read by :func:`parse_reroll`
+and replayed by :func:`replay_throws`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,6 +40,7 @@ from blood_companion.engine.dice import (
     Pool,
     check_pool,
     format_pool,
+    parse_faces,
     roll_pool,
     triumph_total,
 )
@@ -63,10 +69,11 @@ from blood_companion.engine.odds import (
     trait_pool,
 )
 
-__all__ = [
-    "CONDITION_POOL", "EXHAUSTED_NOTE", "KNOCKED_OUT_NOTE", "insanity_bonuses", "trait_pool",
-]
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+    from blood_companion.engine.state import TrouperState
 
+__all__ = ["CONDITION_POOL", "EXHAUSTED_NOTE", "KNOCKED_OUT_NOTE", "trait_pool"]
 
 
 class _Model(BaseModel):
@@ -165,14 +172,8 @@ def odds_for_test(setup: TestSetup, box: DiceBox) -> OddsResult:
     Bonus Dice placement, Re-roll policy and Insanity bonus. Raises DiceError for bad input."""
     eff, _ = effective_setup(setup)
     return odds(
-        eff.pool,
-        box,
-        eff.target,
-        rerolls=eff.rerolls,
-        bonus_triumphs=eff.bonus_triumphs,
-        bonus_dice=eff.bonus_dice,
-        insanity=eff.insanity,
-        defeats_cancel=eff.defeats_cancel,
+        eff.pool, box, eff.target, rerolls=eff.rerolls, bonus_triumphs=eff.bonus_triumphs,
+        bonus_dice=eff.bonus_dice, insanity=eff.insanity, defeats_cancel=eff.defeats_cancel,
     )
 
 
@@ -211,13 +212,8 @@ def prepare_test(
     pool = apply_substitutions(eff.pool, subs)
     insanity = eff.insanity if eff.insanity is not None and eff.insanity.any else None
     return TestState(
-        setup=setup,
-        pool=pool,
-        substitutions=subs,
-        bonus_triumphs=eff.bonus_triumphs,
-        rerolls_left=eff.rerolls,
-        insanity=insanity,
-        notes=notes,
+        setup=setup, pool=pool, substitutions=subs, bonus_triumphs=eff.bonus_triumphs,
+        rerolls_left=eff.rerolls, insanity=insanity, notes=notes,
     )
 
 
@@ -358,19 +354,12 @@ def confirm_test(state: TestState, *, use_insanity_triumphs: bool | None = None)
     dice = triumph_total(state.faces, defeats_cancel=state.setup.defeats_cancel)
     total = dice + state.bonus_triumphs + ins_triumphs
     return TestResult(
-        setup=state.setup,
-        pool=state.pool,
-        substitutions=state.substitutions,
-        rolls=state.rolls,
-        faces=state.faces,
-        dice_triumphs=dice,
+        setup=state.setup, pool=state.pool, substitutions=state.substitutions,
+        rolls=state.rolls, faces=state.faces, dice_triumphs=dice,
         bonus_triumphs=state.bonus_triumphs,
         insanity_used="triumphs" if take else state.insanity_used,
-        insanity_triumphs=ins_triumphs,
-        total=total,
-        target=state.setup.target,
-        success=total >= state.setup.target,
-        notes=state.notes,
+        insanity_triumphs=ins_triumphs, total=total, target=state.setup.target,
+        success=total >= state.setup.target, notes=state.notes,
     )
 
 
@@ -407,31 +396,28 @@ def run_test(
     state = prepare_test(setup, box, substitutions)
     state = roll_test(state, box, rng=dice_rng, faces=next_faces())
     if rerolls is None:
-        while True:
-            move = advise_test(state, box)
-            if move.action == "confirm":
-                break
-            state = reroll_test(
-                state,
-                box,
-                move.slots,
-                insanity=move.action == "insanity_reroll",
-                rng=dice_rng,
-                faces=next_faces(),
-            )
+        state = reroll_at_best(state, box, dice_rng, next_faces)
     else:
         for choice in rerolls:
-            state = reroll_test(
-                state,
-                box,
-                choice.slots,
-                insanity=choice.insanity,
-                rng=dice_rng,
-                faces=next_faces(),
-            )
+            state = reroll_test(state, box, choice.slots, insanity=choice.insanity, rng=dice_rng,
+                                faces=next_faces())
     if throws:
         raise DiceError(f"{len(throws)} more physical throw(s) entered than the Test used")
     return confirm_test(state, use_insanity_triumphs=use_insanity_triumphs)
+
+
+def reroll_at_best(
+    state: TestState,
+    box: DiceBox,
+    rng: Chance | None,
+    faces: Callable[[], Sequence[Face] | None] = lambda: None,
+) -> TestState:
+    """The Re-rolls (and the Insanity Re-roll) played by the best policy until confirming is
+    best, each thrown with ``rng`` or given by ``faces()``."""
+    while (move := advise_test(state, box)).action != "confirm":
+        insanity = move.action == "insanity_reroll"
+        state = reroll_test(state, box, move.slots, insanity=insanity, rng=rng, faces=faces())
+    return state
 
 
 def replay_test(result: TestResult, box: DiceBox) -> TestResult:
@@ -459,6 +445,99 @@ def apply_insanity_after_test(cube: int, success: bool, track_length: int) -> in
     if not 0 <= cube < track_length:
         raise RuleError(f"the Insanity cube is on spaces 0 to {track_length - 1}, not {cube}")
     return cube if success else min(cube + 1, track_length - 1)
+
+
+def trouper_insanity(catalog: Catalog, cube: int) -> InsanityBonuses:
+    """The Insanity bonuses a Trouper with the cube on space ``cube`` may take in a Test
+    (engine/odds.py ``insanity_bonuses``, with the table's ``insanity_reroll_reading``)."""
+    spaces = catalog.insanity.spaces
+    return insanity_bonuses(
+        spaces, min(cube, len(spaces) - 1), catalog.config.insanity_reroll_reading
+    )
+
+
+def trouper_setup(
+    catalog: Catalog, trouper: TrouperState, pool: Pool, target: int, label: str, **bonus: Any
+) -> TestSetup:
+    """A Test of ``trouper`` as they stand now: Exhausted, Knocked Out and the Insanity bonuses
+    at their cube, with the ``bonus`` Effects give (bonus_triumphs, bonus_dice, rerolls)."""
+    return TestSetup(
+        pool=pool, target=target, exhausted=trouper.exhausted, knocked_out=trouper.knocked_out,
+        insanity=trouper_insanity(catalog, trouper.insanity), label=label,
+        defeats_cancel=catalog.config.defeats_cancel_triumphs, **bonus,
+    )
+
+
+def cube_after_test(catalog: Catalog, cube: int, success: bool) -> int:
+    """Where a Trouper's Insanity cube stands after their Test (:func:`apply_insanity_after_test`
+    on the campaign's track)."""
+    track = len(catalog.insanity.spaces)
+    return apply_insanity_after_test(min(cube, track - 1), success, track)
+
+
+# --------------------------------------------------------------------------- throws as text
+
+# A throw the app rolled before the step was recorded (`blood play` asks about Re-rolls between
+# throws): "app: 2 x 1". Without the mark, the faces were typed in from physical dice.
+APP_ROLLED = "app:"
+
+
+def read_throw(text: str) -> tuple[str, Literal["digital", "physical"]]:
+    """The faces of one throw and who rolled it (the :data:`APP_ROLLED` mark)."""
+    if text.strip().lower().startswith(APP_ROLLED):
+        return text.strip()[len(APP_ROLLED):].strip(), "digital"
+    return text, "physical"
+
+
+def parse_reroll(text: str, n: int) -> tuple[tuple[int, ...], bool]:
+    """The dice one Re-roll names, by position from 1 (commas or spaces: "1,3", "1 3"), as
+    positions from 0 in the order given, and whether it is the Insanity Re-roll: marked by a
+    leading "i", "i:" or "insanity" ("i:1,3", "i1 3", "insanity 2"). The one reader of the
+    notation, for recorded actions and typed answers alike. Raises DiceError."""
+    words = text.replace(",", " ").split()
+    insanity = bool(words) and words[0].lower().startswith("i")
+    if insanity:
+        head = words[0].lower()
+        rest = "" if head == "insanity" else head.lstrip("i:")
+        words = [rest, *words[1:]] if rest else words[1:]
+    try:
+        slots = tuple(int(w) - 1 for w in words)
+    except ValueError:
+        raise DiceError(
+            f"cannot read the dice to re-roll {text!r}: name them by position, e.g. 1 3"
+        ) from None
+    if not slots:
+        raise DiceError("name the dice to re-roll by position, e.g. 1 3 (Insanity Re-roll: i 2)")
+    for s in slots:
+        if not 0 <= s < n:
+            raise DiceError(f"there is no die {s + 1}: the dice are numbered 1 to {n}")
+    return slots, insanity
+
+
+def replay_throws(
+    state: TestState, box: DiceBox, dice: Sequence[str], reroll: Sequence[str], *,
+    whole: bool = False,
+) -> TestState:
+    """The Test after the throws given as text: ``dice`` the faces of the roll, then of each
+    Re-roll whose dice ``reroll`` names (:func:`parse_reroll`). A Re-roll named whose faces are
+    not given yet is left out, unless ``whole`` (a recorded Test: every Re-roll has its faces).
+    Raises RuleError/DiceError."""
+    if not dice:
+        return state
+    text, source = read_throw(dice[0])
+    state = roll_test(state, box, faces=parse_faces(text, state.pool, box), source=source)
+    if whole and len(reroll) != len(dice) - 1:
+        raise RuleError(
+            "each Re-roll needs the dice it re-rolls (--reroll 1,3) and their faces "
+            "(another --dice)"
+        )
+    for slots_text, faces_text in zip(reroll, dice[1:], strict=False):
+        slots, insanity = parse_reroll(slots_text, len(state.pool))
+        text, source = read_throw(faces_text)
+        picked = tuple(state.pool[s] for s in slots)
+        state = reroll_test(state, box, slots, insanity=insanity,
+                            faces=parse_faces(text, picked, box), source=source)
+    return state
 
 
 # --------------------------------------------------------------------------- Attacks

@@ -1,0 +1,473 @@
+"""A Trouper's Tests during the night ("Tests"): the Test printed on an Effect, attacks' and
+dodges' Tests, with bonuses, Re-rolls and the Insanity cube; the ways a Test can be taken, best
+odds first; and the same Test asked throw by throw for the menus of engine/legal.py.
+
+Asked throw by throw: before the roll, the pool the Trouper really rolls (the Trait's dice, 3
+Red dice when Exhausted or Knocked Out, Bonus Dice placed at best), the Triumphs needed and the
+exact odds; Quick Items that help a Test may be used first. After each throw that can still be
+re-rolled (a Re-roll gained from an Effect, the Insanity Re-roll, a Quick Item granting one):
+which dice to re-roll, the best choice as the default (engine/odds.py), or keep the result.
+The answers are the action's own fields: ``dice`` (each throw, typed in or rolled by the app,
+marked :data:`~blood_companion.engine.rolls.procedure.APP_ROLLED`), ``reroll`` (the dice of
+each Re-roll, 1-based; ``i:`` for the Insanity Re-roll) and ``items`` (Quick Items used).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from blood_companion.content import models as m
+from blood_companion.content.render import render_effect
+from blood_companion.engine import effects as fx
+from blood_companion.engine import interpreter as interp
+from blood_companion.engine import narrate
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.dice import (
+    DiceBox,
+    format_face,
+    format_faces,
+    parse_faces,
+    parse_pool,
+    roll_pool,
+    triumph_total,
+)
+from blood_companion.engine.effects import night_of
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.legal import ROLL, Ask, Pick
+from blood_companion.engine.night_state import Bonus
+from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
+from blood_companion.engine.rolls.procedure import (
+    APP_ROLLED,
+    TestResult,
+    TestSetup,
+    TestState,
+    advise_test,
+    confirm_test,
+    cube_after_test,
+    odds_for_test,
+    parse_reroll,
+    prepare_test,
+    read_throw,
+    replay_throws,
+    reroll_at_best,
+    roll_test,
+    trait_pool,
+    trouper_setup,
+)
+from blood_companion.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
+
+# engine/night imports this module, so it imports nothing of engine/night at the top.
+
+
+def item_side(state: CampaignState, catalog: Catalog, owner: int, iid: str) -> m.ItemSide:
+    """The side an equipped Item shows (the Advanced side once upgraded)."""
+    item = catalog.item(iid)
+    if item is None:
+        raise RuleError(f"unknown Item card {iid!r}")
+    advanced = any(s.item == iid and s.advanced for s in state.troupers[owner].sleeves)
+    return item.advanced if advanced and item.advanced is not None else item.starting
+
+
+def equipped_item(state: CampaignState, catalog: Catalog, key: str) -> str:
+    """An Item equipped by any Trouper, by id, unique id prefix or name. Raises RuleError."""
+    ids = [iid for tr in state.troupers for iid in tr.equipped.values()]
+    if key in ids:
+        return key
+    low = key.strip().lower()
+    hits = [iid for iid in ids if iid.startswith(low)]
+    if len(hits) != 1:
+        hits = []
+        for i, tr in enumerate(state.troupers):
+            for iid in tr.equipped.values():
+                card = catalog.item(iid)
+                names = {item_side(state, catalog, i, iid).name.lower()}
+                if card is not None:
+                    names.add(card.name.lower())
+                if low in names:
+                    hits.append(iid)
+    if len(hits) != 1:
+        raise RuleError(f"no single equipped Item {key!r}",
+                        hint="equipped: " + ", ".join(ids))
+    return hits[0]
+
+
+def test_item_owner(
+    state: CampaignState, catalog: Catalog, t: int, iid: str
+) -> tuple[int, m.Effect]:
+    """Who holds ``iid``, an equipped Quick Item whose Effect only helps a Test (Bonus
+    Triumphs, a Re-roll, a Bonus die: "Re-rolling the Dice", "Bonus Dice" make those Quick),
+    and its Effect, for Trouper ``t``'s Test. Raises RuleError when it cannot help now."""
+    owners = [i for i, tr in enumerate(state.troupers) if iid in tr.equipped.values()]
+    if not owners:
+        raise RuleError(f"nobody has the Item {iid!r} equipped")
+    owner = owners[0]
+    side = item_side(state, catalog, owner, iid)
+    if iid in state.troupers[owner].depleted_items:
+        raise RuleError(f"{side.name} is depleted until the Cleanup Phase")
+    eff = side.effects[0] if side.effects else None
+    helps = eff is not None and all(o.kind in interp.TEST_BONUS_KINDS for o in eff.outcome)
+    if eff is None or not eff.outcome or not helps:
+        raise RuleError(f"{side.name} does not help a Test")
+    if not side.quick and not any(o.kind in ("reroll", "bonus_die") for o in eff.outcome):
+        raise RuleError(f"{side.name} is not Quick")
+    own_only = eff.target is None or eff.target.kind == "self"
+    if own_only and owner != t:
+        raise RuleError(f"{side.name} helps only its owner's Tests")
+    return owner, eff
+
+
+def use_test_items(
+    state: CampaignState, catalog: Catalog, rng: Chance, t: int, items: Sequence[str]
+) -> CampaignState:
+    """Quick Items used during Trouper ``t``'s Test (recorded with the Test): each one's Cost
+    is paid and its Bonus Triumphs, Re-rolls or Bonus die go to this Test. Raises RuleError."""
+    for key in items:
+        iid = equipped_item(state, catalog, key)
+        owner, eff = test_item_owner(state, catalog, t, iid)
+        # naming it at this Test is the table's word that its Condition holds
+        interp.check_costs(state, catalog, owner, eff, interp.Payment((), iid, confirmed=True))
+        state = interp.pay_costs(state, catalog, owner, eff, interp.Payment((), iid))
+        if not any(c.kind == "deplete_item" for c in eff.cost):
+            tr = state.troupers[owner]
+            state = fx.with_trouper(state, owner, depleted_items=[*tr.depleted_items, iid])
+        state = fx.log(state, "uses_item", who=fx.tid(state, owner), item=iid)
+        act = interp.Act(catalog, rng, source=fx.tid(state, owner), target=t)
+        state = interp.apply_outcomes(state, act, eff.outcome)
+    return state
+
+
+
+def effect_test(
+    state: CampaignState, catalog: Catalog, rng: Chance, t: int, test: m.EffectTest,
+    trait: str | None, dice: Sequence[str], reroll: Sequence[str], label: str,
+) -> tuple[CampaignState, bool]:
+    """The Test printed on a Trouper's own Effect (a Tactic or Event card): its Traits or dice
+    and its number. Returns the new state and whether it succeeded."""
+    state, result = take_test(
+        state, catalog, rng, t, traits=list(test.traits), fixed_dice=test.dice,
+        target=test.target or 0, trait=trait, dice=dice, reroll=reroll, label=label,
+    )
+    return state, result.success
+
+
+def take_test(
+    state: CampaignState, catalog: Catalog, rng: Chance, t: int, *, traits: Sequence[str],
+    fixed_dice: str | None, target: int, trait: str | None, dice: Sequence[str],
+    reroll: Sequence[str], bonus_triumphs: int = 0, label: str,
+) -> tuple[CampaignState, TestResult]:
+    """One Trouper's Test, the seven steps of "Tests" (engine/rolls/procedure.py).
+
+    ``trait`` picks one of ``traits`` (the best odds when None); ``dice`` are the faces typed
+    in from physical dice (the roll first, then one entry per Re-roll whose dice ``reroll``
+    names, 1-based, e.g. "1,3"; "i:1,3" for the Insanity Re-roll), or rolled by the app while
+    the players chose their Re-rolls (:data:`APP_ROLLED`); without ``dice`` the app rolls and
+    plays Re-rolls at best.
+    Bonuses the Trouper gained for their next Test (Items, Supports) are spent here, and a
+    Failure moves the Insanity cube ("Insanity"). Raises RuleError/DiceError.
+    """
+    box = DiceBox.from_models(catalog.dice)
+    tr = state.troupers[t]
+    night = night_of(state)
+    key, setup = test_setups(
+        state, catalog, t, traits=traits, fixed_dice=fixed_dice, target=target, trait=trait,
+        bonus_triumphs=bonus_triumphs, label=label,
+    )[0]
+    ts = prepare_test(setup, box)
+    if dice:
+        ts = replay_throws(ts, box, dice, reroll, whole=True)
+    else:
+        if reroll:
+            raise RuleError("--reroll goes with physical dice (--dice); the app re-rolls at best")
+        ts = reroll_at_best(roll_test(ts, box, rng=rng), box, rng)
+    result = confirm_test(ts)
+    cube = cube_after_test(catalog, tr.insanity, result.success)
+    state = fx.with_trouper(state, t, insanity=cube)
+    bonuses = dict(night.bonuses)
+    bonuses.pop(t, None)
+    state = fx.with_night(state, bonuses=bonuses)
+    faces = " ".join(f"{f.die}{f.triumphs}" + ("x" * f.defeats) for f in result.faces)
+    state = fx.log(
+        state, "test", who=fx.tid(state, t), label=label, trait=key, faces=faces,
+        extra=result.bonus_triumphs + result.insanity_triumphs, total=result.total,
+        target=result.target, success=result.success,
+    )
+    return state, result
+
+
+def test_setups(
+    state: CampaignState, catalog: Catalog, t: int, *, traits: Sequence[str],
+    fixed_dice: str | None, target: int, trait: str | None, bonus_triumphs: int = 0,
+    label: str = "Test",
+) -> list[tuple[str, TestSetup]]:
+    """The ways Trouper ``t`` may take a Test (one per Trait, or the Test's own dice), best
+    odds first; ``trait`` keeps only that one. Raises RuleError."""
+    box = DiceBox.from_models(catalog.dice)
+    tr = state.troupers[t]
+    card = catalog.trouper(tr.trouper)
+    if card is None:
+        raise RuleError(f"unknown Trouper card {tr.trouper!r}")
+    night = night_of(state)
+    bonus = night.bonuses.get(t, Bonus())
+    card_traits = {str(k): v for k, v in card.traits.items()}
+
+    # the label names the card or Event the Test belongs to (an id) or what it is ("dodge")
+    shown = narrate.record_name(catalog, label) if catalog.find(label) is not None else label
+    def setup_for(pool: tuple[Any, ...], name: str) -> TestSetup:
+        return trouper_setup(
+            catalog, tr, pool, target, f"{shown} ({name})", rerolls=bonus.rerolls,
+            bonus_triumphs=min(MAX_BONUS_TRIUMPHS, bonus.triumphs + bonus_triumphs),
+            bonus_dice=tuple(bonus.dice),
+        )
+
+    options: list[tuple[str, TestSetup]] = []
+    if trait is not None:
+        key = trait.lower()
+        if traits and key not in traits:
+            raise RuleError(
+                f"this Test is taken with {' or '.join(x.capitalize() for x in traits)}, "
+                f"not {trait}"
+            )
+        if not traits and fixed_dice:
+            raise RuleError(f"this Test rolls the dice {fixed_dice}, not a Trait")
+        options.append((key, setup_for(trait_pool(card_traits, key, box), key.capitalize())))
+    else:
+        for key in traits:
+            pool = trait_pool(card_traits, key, box)
+            options.append((key, setup_for(pool, key.capitalize())))
+        if fixed_dice:
+            options.append((fixed_dice, setup_for(parse_pool(fixed_dice, box), fixed_dice)))
+    if not options:
+        raise RuleError("this Test names no Trait and no dice")
+    if len(options) > 1:
+        options.sort(key=lambda o: -odds_for_test(o[1], box).probability)
+    return options
+
+
+def test_options(
+    state: CampaignState, catalog: Catalog, t: int, *, traits: Sequence[str],
+    fixed_dice: str | None = None, target: int,
+) -> list[dict[str, Any]]:
+    """How Trouper ``t`` can take a Test, best odds first: the Trait (or dice), the dice to
+    roll after Bonus Dice and Exhausted/Knocked Out, and the exact chance of Success (for a
+    menu, and for players rolling physical dice). Raises RuleError."""
+    box = DiceBox.from_models(catalog.dice)
+    setups = test_setups(
+        state, catalog, t, traits=traits, fixed_dice=fixed_dice, target=target, trait=None
+    )
+    keep = ("trait", "pool", "target", "probability")
+    return [{k: test_info(setup, box, key)[k] for k in keep} for key, setup in setups]
+
+
+def test_info(
+    setup: TestSetup, box: DiceBox, key: str, ts: TestState | None = None
+) -> dict[str, Any]:
+    """A Test as data for the menus: the Trait (or dice) ``key``, the dice rolled, the target,
+    the bonuses and the exact odds; ``ts`` the Test in progress (default: before the roll)."""
+    ts = prepare_test(setup, box) if ts is None else ts
+    odds = odds_for_test(setup, box)
+    return {
+        "trait": key,
+        "pool": " ".join(ts.pool),
+        "target": setup.target,
+        "bonus_triumphs": ts.bonus_triumphs,
+        "rerolls": ts.rerolls_left,
+        "probability": float(odds.probability),
+        "exact": f"{odds.probability.numerator}/{odds.probability.denominator}",
+        "notes": list(ts.notes),
+    }
+
+
+@dataclass(frozen=True)
+class TestSpec:
+    """The Test an option takes: who, with which Traits or dice, how many Triumphs."""
+
+    __test__ = False
+
+    t: int
+    traits: tuple[str, ...]
+    fixed: str | None
+    target: int
+    label: str
+    against_enemy: bool = False  # a dodge Test: Items "against an Enemy Effect" apply
+    side: str | None = None  # an attack on the Nemesis: the side hit (its Weakness helps)
+    weakness: bool | None = None  # the table's word on that Weakness's Condition
+
+
+def setup_of(
+    state: CampaignState, catalog: Catalog, spec: TestSpec, trait: str | None,
+    items: Sequence[str] = (),
+) -> tuple[str, TestSetup]:
+    """The Trait (or dice) and the setup of the Test once ``items`` are used, as the action
+    will take it. Raises RuleError."""
+    if items:
+        state = use_test_items(state, catalog, Chance.fresh(0, 0), spec.t, items)
+    if spec.side is not None:
+        # (engine/night imports this module)
+        from blood_companion.engine.night.resolve import weakness_on_attack
+
+        # a Condition not answered yet (RuleError): the Test without the Weakness's help
+        with contextlib.suppress(RuleError):
+            state = weakness_on_attack(state, catalog, Chance.fresh(0, 0), spec.t, spec.side,
+                                       spec.weakness)
+    key, setup = test_setups(
+        state, catalog, spec.t, traits=spec.traits, fixed_dice=spec.fixed, target=spec.target,
+        trait=trait, label=spec.label,
+    )[0]
+    return key, setup
+
+
+def usable_items(
+    state: CampaignState, catalog: Catalog, spec: TestSpec, used: Sequence[str], *,
+    after_roll: bool,
+) -> list[tuple[str, str]]:
+    """Quick Items that may help this Test now: (item id, what it does). Before the roll, any
+    Test bonus; after it, only Re-rolls ("Re-rolling the Dice"). Items "against an Enemy
+    Effect" only for a dodge Test."""
+    out = []
+    for owner, tr in enumerate(state.troupers):
+        for iid in tr.equipped.values():
+            if iid in used:
+                continue
+            try:
+                _, eff = test_item_owner(state, catalog, spec.t, iid)
+            except RuleError:
+                continue
+            cond = eff.condition
+            enemy_only = (cond is not None and cond.kind == "text"
+                          and "enemy" in (cond.text or "").lower())
+            if enemy_only and not spec.against_enemy:
+                continue
+            if after_roll and not any(o.kind == "reroll" for o in eff.outcome):
+                continue
+            try:
+                # naming it at this Test is the table's word that its Condition holds
+                interp.check_costs(state, catalog, owner, eff,
+                                   interp.Payment((), iid, confirmed=True))
+            except RuleError:
+                continue  # its Cost cannot be paid
+            side = item_side(state, catalog, owner, iid)
+            whose = "" if owner == spec.t else f"{fx.name_of(state, catalog, owner)}'s "
+            out.append((iid, f"{whose}{side.name}: {render_effect(eff)}"))
+    return out
+
+
+def _faces_reader(pool: Sequence[str], box: DiceBox) -> Any:
+    def parse(text: str) -> str:
+        return format_faces(parse_faces(text, pool, box))
+    return parse
+
+
+def _describe(ts: TestState) -> str:
+    return " ".join(f"{f.die}{format_face(f)}" for f in ts.faces)
+
+
+def throw_ask(
+    state: CampaignState, catalog: Catalog, spec: TestSpec, answers: Mapping[str, Any]
+) -> Ask | None:
+    """The next question of the Test's throws (None once the result is kept)."""
+    if answers.get("_kept"):
+        return None
+    box = DiceBox.from_models(catalog.dice)
+    trait = answers.get("trait")
+    items = list(answers.get("items") or [])
+    dice = list(answers.get("dice") or [])
+    rr = list(answers.get("reroll") or [])
+    key, setup = setup_of(state, catalog, spec, trait, items)
+    who = fx.name_of(state, catalog, spec.t)
+    what = key.capitalize() if key.isalpha() else key
+    if not dice:
+        ts = prepare_test(setup, box)
+        info = test_info(setup, box, key, ts)
+        pool = info["pool"]
+        notes = "".join(f" ({n})" for n in ts.notes)
+        bonus = f", +{ts.bonus_triumphs} bonus" if ts.bonus_triumphs else ""
+        again = f", {ts.rerolls_left} Re-roll(s)" if ts.rerolls_left else ""
+        picks = [Pick("r", "The app rolls (digital dice)", ROLL)]
+        for n, (iid, text) in enumerate(usable_items(state, catalog, spec, items,
+                                                     after_roll=False)):
+            picks.append(Pick(f"i{n + 1}", f"First use {text}", iid, need="items"))
+        dice_pool = ts.pool
+        return Ask(
+            "dice",
+            f"{who} rolls {pool} for {what}{notes}: {spec.target} Triumph(s) needed{bonus}"
+            f"{again}; {info['probability']:.0%} to succeed.",
+            tuple(picks), default="r",
+            free=f"the faces of your own dice ({pool}, in this order), e.g. \"2 x 1\"",
+            parse=_faces_reader(dice_pool, box), append=True,
+            roll=lambda ch: f"{APP_ROLLED} {format_faces(roll_pool(dice_pool, box, ch))}",
+            test=info,
+        )
+    ts = replay_throws(prepare_test(setup, box), box, dice, rr)
+    digital = read_throw(dice[0])[1] == "digital"
+    if len(rr) == len(dice):  # the dice of the last Re-roll are to be thrown
+        slots = parse_reroll(rr[-1], len(ts.pool))[0]
+        picked = tuple(ts.pool[s] for s in slots)
+        return Ask(
+            "dice", f"{who} re-rolls {' '.join(picked)} (die "
+            + ", ".join(str(s + 1) for s in slots) + ").",
+            (Pick("r", "The app rolls them", ROLL),), default="r",
+            free=f"the faces of the re-rolled dice ({' '.join(picked)}, in this order)",
+            parse=_faces_reader(picked, box), append=True,
+            roll=lambda ch: f"{APP_ROLLED} {format_faces(roll_pool(picked, box, ch))}",
+            auto=digital,
+        )
+    result = confirm_test(ts)
+    after = usable_items(state, catalog, spec, items, after_roll=True)
+    insanity = ts.insanity is not None and ts.insanity.reroll
+    if not (ts.rerolls_left or insanity or after):
+        return None
+    advice = advise_test(ts, box)
+    if result.success and advice.action == "confirm":
+        return None
+    shown = triumph_total(ts.faces, defeats_cancel=setup.defeats_cancel)
+    extra = result.total - shown
+    verdict = "a Success" if result.success else "a Failure"
+    left = []
+    if ts.rerolls_left:
+        left.append(f"{ts.rerolls_left} Re-roll(s)")
+    if insanity:
+        left.append("the Insanity Re-roll")
+    total = f"{shown} + {extra} bonus = {result.total}" if extra else f"{shown}"
+    prompt = (f"{who} rolled {_describe(ts)}: {total} of {spec.target} needed, {verdict}. "
+              + (f"Left: {', '.join(left)}. " if left else "") + "Re-roll which dice?")
+    picks = [Pick("k", f"Keep it ({verdict})", True, need="_kept")]
+    default = "k"
+    if advice.action != "confirm":
+        mark = "i:" if advice.action == "insanity_reroll" else ""
+        text = ",".join(str(s + 1) for s in advice.slots)
+        dice_named = " ".join(ts.pool[s] for s in advice.slots)
+        how = " with the Insanity Re-roll" if mark else ""
+        picks.append(Pick("b", f"Re-roll die {text} ({dice_named}){how}: best odds, "
+                          f"{float(advice.probability):.0%}", mark + text))
+        default = "b"
+    for n, (iid, text) in enumerate(after):
+        picks.append(Pick(f"i{n + 1}", f"Use {text}", iid, need="items"))
+
+    def parse(answer: str) -> str:
+        named, marked = parse_reroll(answer, len(ts.pool))
+        slots = sorted({s + 1 for s in named})
+        mark = "i:" if marked else ""
+        if mark and not insanity:
+            raise ValueError("the Insanity Re-roll is not available for this Test")
+        if not mark and not ts.rerolls_left:
+            if not insanity:
+                raise ValueError("no Re-roll is left: use an Item first, or keep the result")
+            mark = "i:"
+        limit = ts.insanity.reroll_max_dice if mark and ts.insanity is not None else None
+        if limit is not None and len(slots) > limit:
+            raise ValueError(f"the Insanity Re-roll re-rolls at most {limit} die")
+        return mark + ",".join(str(s) for s in slots)
+
+    return Ask(
+        "reroll", prompt, tuple(picks), default=default,
+        free="the dice to re-roll by position, e.g. 1 3 (\"i 1 3\": the Insanity Re-roll)",
+        parse=parse, append=True,
+        info=("Dice: " + "  ".join(f"{k + 1}={ts.pool[k]}" for k in range(len(ts.pool))),),
+        test=test_info(setup, box, key, ts),
+    )
