@@ -945,14 +945,6 @@ def parse_effect(text: str) -> m.Effect:
     return _Parser(text).parse()
 
 
-def try_parse(text: str) -> tuple[m.Effect | None, EffectSyntaxError | None]:
-    """The Effect or the error, for callers that report rather than raise."""
-    try:
-        return parse_effect(text), None
-    except EffectSyntaxError as exc:
-        return None, exc
-
-
 def free_text_effect(text: str) -> m.Effect:
     """Keep the typed words as they are: the table resolves them (never guessed)."""
     words = text.strip()
