@@ -389,6 +389,11 @@ def effect(
         int | None, typer.Option("--distance", help="Distance to the target.")
     ] = None,
     items: ItemsOpt = None,
+    on: Annotated[
+        list[str] | None,
+        typer.Option("--on", help="Every Minion / every Enemy: those within the Distance "
+                     "(nemesis, Minion spaces); unsaid, the app writes it for the table."),
+    ] = None,
     confirm: ConfirmOpt = False,
     flip: FlipOpt = False,
     draw: DrawOpt = None,
@@ -405,6 +410,7 @@ def effect(
         heal=_split(heal),
         distance=distance,
         items=_split(items),
+        on=_split(on) if on is not None else None,
         confirm=confirm,
         token_flip=flip,
     )

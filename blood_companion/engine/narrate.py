@@ -153,10 +153,13 @@ TEMPLATES: dict[str, str] = {
     "sacrifice": "Sacrifice: the card goes to Wounds at Cleanup",
     "test_bonus": "{who}: {outcome} on their next Test",
     "wagon_gain": "Wagon: +{n} {resource}",
+    "foe_outcome": "{foe}: {outcome}, for the players to apply{within}",
     "move": "MOVE {who}: {outcome}",
     "own_outcome": "{who}: {outcome}",
     "attacks": "{who} attacks {card} ({where}): {defense} Defense {need}",
     "attack_elements": "{who}'s {total} Triumph(s): {landed}",
+    "same_test": "{who}'s Test for this Effect's first target ({total} Triumph(s)) counts for "
+                 "this one too: {need} needed",
     "plays": "{who} plays {card} on Chain space {space}{tags}",
     "rests": "{who} Rests (a face-down card on Chain space {space})",
     "card_text": "{card}: {effect}",
@@ -360,6 +363,10 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
         return "".join(f" ({t})" for t in v or [])
     if key == "resource" and isinstance(v, str):  # "+1 coin", "+2 coins"
         return counted(int(args.get("n", 0)), v).partition(" ")[2]
+    if key == "foe":
+        return miniature_name(catalog, v)
+    if key == "within":
+        return _within(args)
     if key == "extra":
         return f" +{v}" if v else ""
     if key == "verdict":
@@ -506,4 +513,11 @@ def movement_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
                    if toward or kind == "attract" else "")
             text += NEMESIS_TURNS.format(target=aim)
         text += NEMESIS_ENTERS
-    return text
+    return text + _within(args)
+
+
+def _within(args: Mapping[str, Any]) -> str:
+    """An Effect on every Minion / Enemy whose Distance only the table sees."""
+    d = args.get("within")
+    return f" (only if it stands within {'the Special Area' if d == 'area' else f'Distance {d}'}" \
+        " of the Effect's source)" if d else ""

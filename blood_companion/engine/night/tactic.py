@@ -10,7 +10,7 @@ from blood_companion.engine.actions import Context
 from blood_companion.engine.campaign import gain_trophies
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import ATTACKS
+from blood_companion.engine.interpreter import ATTACKS, EVERY_ENEMY
 from blood_companion.engine.night.core import event_card, tactic_card, trouper_index
 from blood_companion.engine.night.phases import activate_next, settle
 from blood_companion.engine.night.planning import NightAction
@@ -21,7 +21,9 @@ from blood_companion.engine.night.resolve import (
     card_effect,
     check_cost_and_condition,
     check_distance,
+    first_test,
     is_area,
+    keep_first_test,
     mark_done,
     pay_costs,
     table_reads,
@@ -76,6 +78,9 @@ class Attack(NightAction):
             )
             state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
         state = mark_done(state, act, k, eff, area_key if is_area(eff) else None)
+        # one Test per target, or the first target's for all (rules_config)
+        one_test = is_area(eff) and cat.config.many_targets_attack == "one_test"
+        same = first_test(act, k) if one_test else None
         state = use_test_items(state, cat, ctx.chance, t, self.items)
         state, ok = attack(
             state,
@@ -93,7 +98,10 @@ class Attack(NightAction):
             label=card.id,
             more_targets=self.also,
             weakness=self.weakness,
+            same_test=same,
         )
+        if one_test and same is None:
+            state = keep_first_test(state, k)
         if ok and night_of(state).result is None:
             state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip,
                               foe=self.target)
@@ -124,11 +132,16 @@ class ResolveEffect(NightAction):
     heal: list[str] = []
     distance: int | None = None
     items: list[str] = []  # Quick Items used during the Test
+    # every Minion / every Enemy: those the players say are within the Distance (None: unsaid)
+    on: list[str] | None = None
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         night, act, slot = active(state, cat)
         card, eff, k = card_effect(cat, act, slot, self.effect)
+        if self.on is not None and (eff.target is None or eff.target.kind not in EVERY_ENEMY):
+            raise RuleError(f"Effect {self.effect} of {card.name} is not on every Minion or "
+                            "every Enemy: it names no Enemies in range (--on)")
         if any(o.kind in ATTACKS for o in eff.outcome):
             raise RuleError(
                 f"Effect {self.effect} of {card.name} is an attack",
@@ -154,6 +167,7 @@ class ResolveEffect(NightAction):
                 state, cat, ctx.chance, t, eff.outcome, target=who, heal=self.heal,
                 token_flip=self.token_flip,
                 foe=f"*{eff.target.kind}" if on_enemy and eff.target is not None else None,
+                every=eff.target, on=self.on,
             )
         if eff.text:
             state = fx.log(state, "card_text", card=card.id, effect=k)
