@@ -79,8 +79,9 @@ def test_the_corpus_covers_every_phrasing_of_the_issue() -> None:
     for phrase in ("- Juggling - Threat 1 - Cascade", "Starting side: Quick. Cost:", "Fly 3",
                    "Trap Token", "+1 Triumph", "each Trouper", "every Trouper", "Sacrifice.",
                    "Quick. ", "Physical -1, Mind -2", "fatigue: none", "4 any",
-                   "2 Coins, 1 Trinket", "no Effects", "Turn 6+", "Move 2", "Run 2", "every Minion", "each Enemy",
-                   "all Minions", "all Enemies", "every Beast Minion"):
+                   "2 Coins, 1 Trinket", "no Effects", "Turn 6+", "Move 2", "Run 2",
+                   "every Minion", "each Enemy", "all Minions", "all Enemies",
+                   "every Beast Minion"):
         assert phrase in typed, phrase
 
 
