@@ -524,15 +524,6 @@ class _Parser:
             r"(self|troupers|trouper|enemies|enemy|nemesis|minions|minion|tile|event)\b",
             body,
         )
-        every = match is not None and match.group(1) is not None
-        if every and match.group(3).casefold().removesuffix("s") not in EVERY_KINDS:
-            raise self.fail(
-                f"'{match.group(0)}' as one Target is read for Troupers, Minions and Enemies "
-                "('every Trouper', 'every Minion', 'every Enemy')",
-                base,
-                "for anything else type the Effect after 'Free text: ' (the table resolves it)",
-                word=match.group(0),
-            )
         if not match:
             word = _word_at(body, 0)
             close = _close(word, ["Self", "Trouper", "every Trouper", "Enemy", "every Enemy",
@@ -543,7 +534,15 @@ class _Parser:
                 base,
                 f"did you mean '{close}'?" if close else None,
             )
-        word = match.group(3).casefold()
+        every, word = match.group(1) is not None, match.group(3).casefold()
+        if every and word.removesuffix("s") not in EVERY_KINDS:
+            raise self.fail(
+                f"'{match.group(0)}' as one Target is read for Troupers, Minions and Enemies "
+                "('every Trouper', 'every Minion', 'every Enemy')",
+                base,
+                "for anything else type the Effect after 'Free text: ' (the table resolves it)",
+                word=match.group(0),
+            )
         fields: dict[str, Any] = {
             "kind": EVERY_KINDS[word.removesuffix("s")] if every else TARGET_KINDS[word]
         }

@@ -15,9 +15,11 @@ from blood_companion.content import models as m
 from blood_companion.content.effect_text import parse_effect
 from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
+from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import Attack, ResolveEffect
-from blood_companion.engine.night_state import Activation, ChainSlot
+from blood_companion.engine.night import enemy as ai
+from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob
 from blood_companion.engine.state import state_hash
 
 WIN = "2 2 2"  # every Test succeeds
@@ -161,3 +163,21 @@ def test_the_target_kinds_are_exact_in_the_model() -> None:
         kind="minions_all")
     assert parse_effect("Target: all Enemies. Outcome: Wound.").target == m.Target(
         kind="enemies_all")
+
+
+def test_an_enemy_effect_on_every_minion_moves_each_one(catalog: Any) -> None:
+    table = table_with(catalog)
+    eff = parse_effect("Target: every Minion (Distance 0-2). Outcome: Move 1.")
+    nem = table.catalog.nemesis("corvin")
+    nem2 = nem.model_copy(update={"skills": [eff.model_copy(update={"timing":
+                                                                     "beginning_of_turn"})]})
+    cat2 = dataclasses.replace(table.catalog, records={**table.catalog.records, "nemeses": [
+        nem2 if n.id == "corvin" else n for n in table.catalog.all("nemeses")]})
+    want = each_minion(table)
+    job = EnemyJob(source="skill", card="corvin", label="Corvin: every Minion", effects=[0])
+    state = fx.with_night(table.state, queue=[job], pending=[])
+    start = len(fx.night_of(state).log)
+    state = ai.run_queue(state, cat2, Chance.fresh(0, 0))
+    moves = [e for e in fx.night_of(state).log[start:] if e.kind == "movement"]
+    assert [e.args["mover"] for e in moves] == want
+    assert all(e.args["by"] == {"card": "corvin"} and e.args["within"] == "0-2" for e in moves)
