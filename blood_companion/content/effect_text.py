@@ -148,37 +148,20 @@ ELEMENT_EXAMPLES = [
     "+1 Coin",
 ]
 NO_NUMBER_KINDS = {
-    "run": "run",
-    "fly": "fly",
-    "rest": "rest",
-    "deplete": "deplete",
-    "wound": "wound",
-    "wounds": "wound",
-    "bite": "bite",
-    "bites": "bite",
-    "bite token": "bite",
-    "bite tokens": "bite",
-    "exhausted": "exhausted",
+    **{k: k for k in ("run", "fly", "rest", "deplete", "wound", "bite", "exhausted")},
     "physical attack": "physical_attack",
-    "physical attacks": "physical_attack",
     "mind attack": "mind_attack",
-    "mind attacks": "mind_attack",
-    "place a trap": "place_trap",
-    "place trap": "place_trap",
     "trap": "place_trap",
-    "place a trap token": "place_trap",
-    "place trap token": "place_trap",
-    "trap token": "place_trap",
-    "place a whisper token": "place_whisper",
-    "place whisper token": "place_whisper",
-    "whisper token": "place_whisper",
-    "place a whisper": "place_whisper",
-    "place whisper": "place_whisper",
     "whisper": "place_whisper",
     "consume that trap": "consume_trap",
     "consume the trap": "consume_trap",
     "turn that trap to its consumed side": "consume_trap",
 }
+# the printed variants of those: "Wounds", "Bite Tokens", "Place a Trap Token", "Whisper"
+_NO_NUMBER_VARIANT = re.compile(
+    r"(?:place (?:a )?)?(trap|whisper)(?: token)?|(wound|physical attack|mind attack)s?|"
+    r"(bite)s?(?: tokens?)?"
+)
 
 
 _LABEL = re.compile(
@@ -822,6 +805,8 @@ class _Parser:
         if times:
             n = int(times.group(1))
             key = key[times.end():]
+        variant = _NO_NUMBER_VARIANT.fullmatch(key)
+        key = next(g for g in variant.groups() if g) if variant else key
         if key in NO_NUMBER_KINDS:
             return {"kind": NO_NUMBER_KINDS[key], "n": n}
         match = _fullmatch(r"summon(?:\s+(\w+))?", key)
