@@ -53,7 +53,9 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
     from blood_companion.errors import UsageError
 
     fields = cli_fields(cls)
-    lists = {f for f in fields if typing.get_origin(cls.model_fields[f].annotation) is list}
+    lists = {f for f in fields if list in (typing.get_origin(cls.model_fields[f].annotation),
+                                            *map(typing.get_origin, typing.get_args(
+                                                cls.model_fields[f].annotation)))}
     params = []
     for field, cli in fields.items():
         info = cls.model_fields[field]
@@ -79,7 +81,7 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
                     raise UsageError(f"unknown {field} {value!r}", hint=f"{cli.flag} "
                                      f"{', '.join(cli.choices[:-1])} or {cli.choices[-1]}")
                 typed[field] = value.lower()
-            elif field in lists:
+            elif field in lists and (value is not None or cls.model_fields[field].default == []):
                 typed[field] = list(value or []) if cli.many else split_list(value)
 
         def build(state: Any) -> Any:

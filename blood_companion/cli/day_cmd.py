@@ -22,6 +22,7 @@ from blood_companion.cli.view_text import day_next, levels_table
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.plain import counted_all
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.errors import UsageError
 
@@ -154,7 +155,7 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
     elif isinstance(action, d.PlaceEvents):
         stdout.print("Events on the Chain: " + (", ".join(day.events) or "none"))
     elif day.step == "purchases":
-        stdout.print("Wagon: " + ", ".join(f"{n} {r}" for r, n in state.wagon.as_dict().items()))
+        stdout.print("Wagon: " + counted_all(state.wagon.as_dict(), zeros=True))
 
 
 def _print_next_short(nxt: d.NextStep, cmds: list[str]) -> None:

@@ -29,6 +29,7 @@ from blood_companion.engine.endgame import (
 )
 from blood_companion.engine.history import finished_summary
 from blood_companion.engine.legal import next_view
+from blood_companion.engine.plain import counted_all
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.errors import UsageError
 
@@ -87,8 +88,7 @@ def _after(state: CampaignState) -> str:
 
 
 def _counts(d: dict[str, int], sign: bool = False) -> str:
-    fmt = "{:+d} {}" if sign else "{} {}"
-    return ", ".join(fmt.format(n, k) for k, n in d.items() if n) or "-"
+    return counted_all(d, sign) or "-"
 
 
 def _name(catalog: Catalog, kind: str, cid: str) -> str:

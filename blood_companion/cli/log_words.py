@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import narrate
+from blood_companion.engine.plain import counted
 from blood_companion.engine.words import name, names
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def result_lines(result: dict[str, Any], catalog: Catalog | None, sentence: str 
     for roll in result.get("rolls") or []:
         if isinstance(roll, dict):
             out.append(f"Loot roll {roll.get('dice')}: {roll.get('faces')} → "
-                       f"{roll.get('gained')} {roll.get('resource')}")
+                       f"{counted(int(roll.get('gained') or 0), str(roll.get('resource')))}")
     for event in result.get("events") or []:
         if isinstance(event, dict):
             out.append(narrate.render(event, catalog))

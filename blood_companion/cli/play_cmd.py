@@ -515,9 +515,9 @@ class Loop:
                     for line in diff:
                         stdout.print(Text("  • " + line))
         elif after.part == "day" and after.wagon != before.wagon and after.day is not None:
-            stdout.print(
-                "  Wagon: " + ", ".join(f"{v} {k}" for k, v in after.wagon.as_dict().items())
-            )
+            from blood_companion.engine.plain import counted_all
+
+            stdout.print("  Wagon: " + counted_all(after.wagon.as_dict(), zeros=True))
         if isinstance(action, FinishGame):
             from blood_companion.cli.end_cmd import show_summary
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from blood_companion.cli.status_view import _wrap
 from blood_companion.cli.textview import Line, grid
+from blood_companion.engine.plain import counted_all
 
 # --------------------------------------------------------------------------- night next
 
@@ -142,7 +143,7 @@ def day_next(doc: dict[str, Any], width: int = 80) -> list[Line]:
             lines += [(t, "dim") for t in det.get("map_legend") or []]
         lines += levels_table(choices, width)
     elif step == "purchases":
-        lines.append(("Wagon: " + ", ".join(f"{n} {r}" for r, n in det["wagon"].items()), ""))
+        lines.append(("Wagon: " + counted_all(det["wagon"], zeros=True), ""))
         trophies = [f"{k} x{v}" for k, v in det["location_trophies"].items()]
         trophies += [f"{k} x{v}" for k, v in det["nemesis_trophies"].items()]
         if trophies:
@@ -191,7 +192,7 @@ def campaign_show(doc: dict[str, Any], width: int = 80) -> list[Line]:
         ]
         text = "Set aside (rejoin with add-trouper): " + "; ".join(away)
         lines += [(t, "") for t in _wrap(text, width, "  ")]
-    lines.append(("Wagon: " + ", ".join(f"{v} {k}" for k, v in doc["wagon"].items()), ""))
+    lines.append(("Wagon: " + counted_all(doc["wagon"], zeros=True), ""))
     trophies = {**doc["location_trophies"], **doc["nemesis_trophies"]}
     if trophies:
         lines.append(("Trophies: " + ", ".join(f"{names.get(k, k)} ×{v}"

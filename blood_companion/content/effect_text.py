@@ -12,7 +12,7 @@ it reads::
 The shape, section by section (each ends with a full stop; the order is free)::
 
     [Support|Aura|Quick|Sacrifice - ][Name - ][When wounded|At the Beginning of ...:]
-    Target: [Beast ]Enemy (Distance 0-1 | any distance | Special Area 0,0 1,0; closest then
+    Target: [every ][Beast ]Enemy (Distance 0-1 | any distance | Special Area 0,0 1,0; closest then
             fewest Bites).
     Cost: Deplete 1 Vigor, Discard 1 Tactic card, Discard 1 Bite, Sacrifice, Deplete this Item.
     Condition: 2+ Bites | fewer than 3 cards in hand | 3+ Wounds | Exhausted | Insanity 2+ |
@@ -76,9 +76,6 @@ TARGET_KINDS = {
     "self": "self",
     "trouper": "trouper",
     "troupers": "troupers_all",
-    "every trouper": "troupers_all",
-    "each trouper": "troupers_all",
-    "all troupers": "troupers_all",
     "enemy": "enemy",
     "enemies": "enemy",
     "nemesis": "nemesis",
@@ -87,6 +84,9 @@ TARGET_KINDS = {
     "tile": "tile",
     "event": "event",
 }
+# "every/each/all" before a Trouper, Minion or Enemy: each one the Target reaches.
+EVERY_KINDS = {"trouper": "troupers_all", "minion": "minions_all", "enemy": "enemies_all",
+               "enemie": "enemies_all"}
 MINION_TYPE_WORDS = {t: t for t in m.MINION_TYPES} | {"abomination": "aberration"}
 PRIORITIES: dict[str, str] = {v.casefold(): k for k, v in PRIORITY_NAMES.items()} | {
     # the rulebook's own short forms ("Target: Trouper (Distance ∞, Bites -X)")
@@ -148,37 +148,20 @@ ELEMENT_EXAMPLES = [
     "+1 Coin",
 ]
 NO_NUMBER_KINDS = {
-    "run": "run",
-    "fly": "fly",
-    "rest": "rest",
-    "deplete": "deplete",
-    "wound": "wound",
-    "wounds": "wound",
-    "bite": "bite",
-    "bites": "bite",
-    "bite token": "bite",
-    "bite tokens": "bite",
-    "exhausted": "exhausted",
+    **{k: k for k in ("run", "fly", "rest", "deplete", "wound", "bite", "exhausted")},
     "physical attack": "physical_attack",
-    "physical attacks": "physical_attack",
     "mind attack": "mind_attack",
-    "mind attacks": "mind_attack",
-    "place a trap": "place_trap",
-    "place trap": "place_trap",
     "trap": "place_trap",
-    "place a trap token": "place_trap",
-    "place trap token": "place_trap",
-    "trap token": "place_trap",
-    "place a whisper token": "place_whisper",
-    "place whisper token": "place_whisper",
-    "whisper token": "place_whisper",
-    "place a whisper": "place_whisper",
-    "place whisper": "place_whisper",
     "whisper": "place_whisper",
     "consume that trap": "consume_trap",
     "consume the trap": "consume_trap",
     "turn that trap to its consumed side": "consume_trap",
 }
+# the printed variants of those: "Wounds", "Bite Tokens", "Place a Trap Token", "Whisper"
+_NO_NUMBER_VARIANT = re.compile(
+    r"(?:place (?:a )?)?(trap|whisper)(?: token)?|(wound|physical attack|mind attack)s?|"
+    r"(bite)s?(?: tokens?)?"
+)
 
 
 _LABEL = re.compile(
@@ -520,33 +503,34 @@ class _Parser:
 
     def target(self, body: str, base: int) -> m.Target:
         match = _match(
-            r"(?i)(?:(undead|aberration|abomination|ghoul|beast)\s+)?"
-            r"(self|every trouper|each trouper|all troupers|troupers|trouper|enemies|enemy|"
-            r"nemesis|minions|minion|tile|event)\b",
+            r"(?i)((?:every|each|all)\s+)?(?:(undead|aberration|abomination|ghoul|beast)\s+)?"
+            r"(self|troupers|trouper|enemies|enemy|nemesis|minions|minion|tile|event)\b",
             body,
         )
-        every = _match(r"(?i)(every|each|all)\s+(enemy|enemies|minions?|nemesis|tiles?)\b", body)
-        if not match and every:
-            raise self.fail(
-                f"'{every.group(0)}' as one Target is read for Troupers only ('every Trouper')",
-                base,
-                "for every Minion or Enemy type the Effect after 'Free text: ' (the table "
-                "resolves it), or one Target: 'Target: Minion (Distance 0-1)'",
-                word=every.group(0),
-            )
         if not match:
             word = _word_at(body, 0)
-            close = _close(word, ["Self", "Trouper", "every Trouper", "Enemy", "Nemesis",
-                                  "Minion", "Tile", "Event"])
+            close = _close(word, ["Self", "Trouper", "every Trouper", "Enemy", "every Enemy",
+                                  "Nemesis", "Minion", "every Minion", "Tile", "Event"])
             raise self.fail(
-                "expected a Target (Self, Trouper, every Trouper, Enemy, Nemesis, Minion, Tile "
-                f"or Event), found '{word}'",
+                "expected a Target (Self, Trouper, Enemy, Nemesis, Minion, Tile or Event, or "
+                f"every Trouper, Minion or Enemy), found '{word}'",
                 base,
                 f"did you mean '{close}'?" if close else None,
             )
-        fields: dict[str, Any] = {"kind": TARGET_KINDS[match.group(2).casefold()]}
-        if match.group(1):
-            fields["minion_type"] = MINION_TYPE_WORDS[match.group(1).casefold()]
+        every, word = match.group(1) is not None, match.group(3).casefold()
+        if every and word.removesuffix("s") not in EVERY_KINDS:
+            raise self.fail(
+                f"'{match.group(0)}' as one Target is read for Troupers, Minions and Enemies "
+                "('every Trouper', 'every Minion', 'every Enemy')",
+                base,
+                "for anything else type the Effect after 'Free text: ' (the table resolves it)",
+                word=match.group(0),
+            )
+        fields: dict[str, Any] = {
+            "kind": EVERY_KINDS[word.removesuffix("s")] if every else TARGET_KINDS[word]
+        }
+        if match.group(2):
+            fields["minion_type"] = MINION_TYPE_WORDS[match.group(2).casefold()]
         rest_at = match.end()
         rest = body[rest_at:].strip()
         inner_at = base + rest_at + (len(body[rest_at:]) - len(body[rest_at:].lstrip()))
@@ -821,6 +805,8 @@ class _Parser:
         if times:
             n = int(times.group(1))
             key = key[times.end():]
+        variant = _NO_NUMBER_VARIANT.fullmatch(key)
+        key = next(g for g in variant.groups() if g) if variant else key
         if key in NO_NUMBER_KINDS:
             return {"kind": NO_NUMBER_KINDS[key], "n": n}
         match = _fullmatch(r"summon(?:\s+(\w+))?", key)
@@ -943,14 +929,6 @@ def parse_effect(text: str) -> m.Effect:
             MAX_EFFECT + 1, "", "type one Effect as printed; a long text is free text in a "
             "YAML file", text[:MAX_EFFECT])
     return _Parser(text).parse()
-
-
-def try_parse(text: str) -> tuple[m.Effect | None, EffectSyntaxError | None]:
-    """The Effect or the error, for callers that report rather than raise."""
-    try:
-        return parse_effect(text), None
-    except EffectSyntaxError as exc:
-        return None, exc
 
 
 def free_text_effect(text: str) -> m.Effect:

@@ -55,7 +55,9 @@ class Record(Model):
 class Target(Model):
     """Who or what an Effect applies to ("Reading the Elements of a Target")."""
 
-    kind: Literal["self", "trouper", "troupers_all", "enemy", "nemesis", "minion", "tile", "event"]
+    # `*_all`: every Trouper / Minion / Enemy (the Nemesis and every Minion) the Target reaches
+    kind: Literal["self", "trouper", "troupers_all", "enemy", "nemesis", "minion", "tile", "event",
+                  "minions_all", "enemies_all"]
     # "0", "0-1", "1", "0-3", "any" (the infinity sign), or "area" for a Special Area.
     distance: Annotated[
         str,
@@ -655,6 +657,9 @@ class RulesConfig(Record):
     # "Scenic Elements": an L or S Tile whose Scenic Element no Event card on the Chain names
     # takes one of that size the players choose ("impassable"), or stays "empty" (passable).
     unnamed_scenic_tiles: Literal["impassable", "empty"] = "impassable"
+    # An attack on each target of a Special Area or of every Minion / every Enemy: one Test
+    # for each target ("test_each"), or the first target's Test for all of them ("one_test").
+    many_targets_attack: Literal["test_each", "one_test"] = "test_each"
 
 
 def effects_in(value: object) -> list[Effect]:

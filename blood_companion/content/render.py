@@ -77,11 +77,15 @@ def _distance(d: str) -> str:
         return "Special Area"
     return f"Distance {d}"
 
+EVERY_NAMES = {"troupers_all": "Trouper", "minions_all": "Minion", "enemies_all": "Enemy"}
+
 
 def render_target(t: m.Target) -> str:
-    kind = {"troupers_all": "every Trouper", "self": "Self"}.get(t.kind, t.kind.capitalize())
+    kind = EVERY_NAMES.get(t.kind) or {"self": "Self"}.get(t.kind, t.kind.capitalize())
     if t.minion_type:
         kind = f"{t.minion_type.capitalize()} {kind}"
+    if t.kind in EVERY_NAMES:
+        kind = f"every {kind}"
     if t.kind == "self" and t == m.Target(kind="self"):
         return kind
     parts = [_distance(t.distance)]

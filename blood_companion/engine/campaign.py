@@ -17,6 +17,7 @@ from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.plain import counted, counted_all
 from blood_companion.engine.state import (
     PLAYER_COLOURS,
     RESOURCE_NAMES,
@@ -299,15 +300,15 @@ class AdjustWagon(Action):
             value = current[r] + getattr(self, r)
             if value < 0:
                 raise RuleError(
-                    f"the Wagon has {current[r]} {r}; it cannot lose {-getattr(self, r)}"
+                    f"the Wagon has {counted(current[r], r)}; it cannot lose {-getattr(self, r)}"
                 )
             new[r] = value
         return state.model_copy(update={"wagon": Wagon(**new)})
 
     def describe(self) -> str:
-        parts = [f"{getattr(self, r):+d} {r}" for r in RESOURCE_NAMES if getattr(self, r)]
+        parts = counted_all({r: getattr(self, r) for r in RESOURCE_NAMES}, sign=True)
         why = f" ({self.reason})" if self.reason else ""
-        return "Wagon adjusted: " + (", ".join(parts) or "no change") + why
+        return "Wagon adjusted: " + (parts or "no change") + why
 
 
 # --------------------------------------------------------------------------- Trophy tokens

@@ -19,7 +19,7 @@ Keywords", "Elements - Symbols".
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from blood_companion.content import models as m
@@ -62,6 +62,10 @@ class Act:
     # the Enemy a Trouper's attack targets ({"card": Nemesis or Minion id, "space": "A"}): a
     # Push, Attract or Move of that Effect moves it
     foe: Mapping[str, str] | None = None
+    # an Effect on every Minion / every Enemy whose Distance only the table sees: the Elements
+    # for each Enemy are written for the players, who apply them to those within it
+    within: str | None = None
+    every: Sequence[Mapping[str, str]] | None = None  # every Minion / Enemy: each one, in order
 
 
 def dump(o: m.Outcome) -> dict[str, Any]:
@@ -244,16 +248,18 @@ def pay_costs(
 
 # --------------------------------------------------------------------------- Targets
 
-TrouperRule = Literal["self", "chosen", "all", "attack", "none"]
+TrouperRule = Literal["self", "chosen", "all", "attack", "every", "none"]
 EnemyRule = Literal["none", "priority", "all"]
+# Targets that are every Minion / every Enemy on the board (not one the players pick)
+EVERY_ENEMY = ("minions_all", "enemies_all")
 
 
 @dataclass(frozen=True)
 class TargetRule:
     """How a Target kind designates its target: on a Trouper's card (``trouper``: the acting
-    Trouper, a Trouper the players choose, every Trouper, an Enemy attacked, or nothing) and on
-    an Enemy's card (``enemy``: no Trouper, one Trouper by the Nemesis Target Priority, or every
-    Trouper in range)."""
+    Trouper, a Trouper the players choose, every Trouper, an Enemy attacked, every Minion or
+    Enemy, or nothing) and on an Enemy's card (``enemy``: no Trouper, one Trouper by the Nemesis
+    Target Priority, or every Trouper in range)."""
 
     trouper: TrouperRule
     enemy: EnemyRule
@@ -269,6 +275,8 @@ TARGETS: dict[str, TargetRule] = {
     "minion": TargetRule("attack", "none"),
     "tile": TargetRule("self", "none", tile=True),
     "event": TargetRule("self", "none"),
+    "minions_all": TargetRule("every", "none"),
+    "enemies_all": TargetRule("every", "none"),
 }
 
 
@@ -443,7 +451,9 @@ def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     who = _who(s, a)
     args: dict[str, Any] = {"move": o.kind, "n": o.n}
     me = _miniature(s, a.source, a.enemy)
-    if a.enemy:
+    if a.foe is not None and o.kind in TARGET_MOVES:  # the Enemy the Effect targets moves
+        args.update(mover=dict(a.foe), by=me, **({"within": a.within} if a.within else {}))
+    elif a.enemy:
         if o.kind in SELF_MOVES or who is None:
             args["mover"] = me  # the Enemy moves itself
             if a.tile is not None:
@@ -454,8 +464,6 @@ def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
             args.update(mover={"trouper": who}, by=me)
     elif o.kind in SELF_MOVES:
         args["mover"] = {"trouper": who or a.source}
-    elif a.foe is not None:
-        args.update(mover=dict(a.foe), by=me)
     elif who is not None and who != a.source:
         args.update(mover={"trouper": who}, by=me)
     else:
@@ -513,12 +521,80 @@ OUTCOMES: dict[str, OutcomeHandler] = {
 def apply_outcomes(
     state: CampaignState, act: Act, outcomes: Sequence[m.Outcome]
 ) -> CampaignState:
-    """Apply an Effect's Outcome elements in order (stopping if the night ends)."""
+    """Apply an Effect's Outcome elements in order (stopping if the night ends). On every
+    Minion / every Enemy (``act.every``), each Element that acts on the target
+    (:data:`PER_ENEMY`) applies to each of them in turn, the others once."""
     for o in outcomes:
+        if act.every is not None and o.kind in PER_ENEMY:
+            for foe in act.every:
+                each = replace(act, foe=foe)
+                state = (_wound_enemy(state, each, o) if o.kind == "wound"
+                         else _movement(state, each, o))
+                if state.night is not None and state.night.result is not None:
+                    return state
+            continue
         state = OUTCOMES[o.kind](state, act, o)
         if state.night is not None and state.night.result is not None:
             break
     return state
+
+
+# The Elements of an Effect on every Minion / every Enemy that act on each of them; the others
+# (a Step of the source, a Draw, Threat...) apply once.
+PER_ENEMY = (*TARGET_MOVES, "wound")
+
+
+def every_enemy(
+    state: CampaignState, catalog: Catalog, target: m.Target, named: Sequence[str] | None = None
+) -> list[dict[str, str]]:
+    """The Enemies an every-Minion / every-Enemy Target designates, in the order the Effect
+    applies to them (docs/rules-decisions.md): the Nemesis first (every Enemy), then each Minion
+    Miniature on the Night Board, space by space in the board's order (A, B, then the summon
+    spaces in Flow order), of the printed Minion type if any. ``named``: only those the players
+    said are within the Distance ("nemesis", Minion spaces); None: every one on the board."""
+    night = state.night
+    if night is None:
+        return []
+    keep = None if named is None else {
+        n.strip().lower().removeprefix("minion:") for n in named} - {"none"}
+    known = {"nemesis", "n", "boss"} | {ms.space.lower() for ms in night.minions}
+    if keep is not None and keep - known:
+        raise RuleError(f"no Enemy {sorted(keep - known)[0]!r} on the board",
+                        hint="name the Nemesis (nemesis) or Minion spaces: "
+                        + ", ".join(ms.space for ms in night.minions))
+    out = []
+    if target.kind == "enemies_all" and (keep is None or keep & {"nemesis", "n", "boss"}):
+        out.append({"card": night.nemesis})
+    for ms in night.minions:
+        card = catalog.get("minions", ms.minion)
+        if target.minion_type and getattr(card, "type", None) != target.minion_type:
+            continue
+        if keep is None or ms.space.lower() in keep:
+            out += [{"card": ms.minion, "space": ms.space} for _ in range(ms.alive)]
+    return out
+
+
+def _wound_enemy(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    """A Wound an Effect deals to an Enemy without an attack: a Minion in reach is defeated
+    (its single Wound, "Wounds"); the Nemesis's side hit, or a Minion the table must see in
+    range, is for the players to apply (written to the log)."""
+    foe = a.foe or {}
+    if "space" in foe and a.within is None:
+        return fx.wound_minion(s, a.catalog, foe["space"], 1)
+    return fx.log(s, "foe_outcome", foe=dict(foe), outcome=dump(o),
+                  **({"within": a.within} if a.within else {}))
+
+
+def every_act(
+    state: CampaignState, act: Act, target: m.Target | None, named: Sequence[str] | None = None
+) -> Act:
+    """``act`` for an Effect on every Minion / every Enemy (``target``): the Enemies it applies
+    to (:func:`every_enemy`); with a Distance only the table sees and none named by the
+    players, that Distance goes with each one's Elements. Any other Target: ``act`` as is."""
+    if target is None or target.kind not in EVERY_ENEMY:
+        return act
+    within = target.distance if target.distance != "any" and named is None else None
+    return replace(act, every=every_enemy(state, act.catalog, target, named), within=within)
 
 
 @dataclass(frozen=True)

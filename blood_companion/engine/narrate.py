@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_outcome
+from blood_companion.engine.plain import counted
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -152,10 +153,13 @@ TEMPLATES: dict[str, str] = {
     "sacrifice": "Sacrifice: the card goes to Wounds at Cleanup",
     "test_bonus": "{who}: {outcome} on their next Test",
     "wagon_gain": "Wagon: +{n} {resource}",
+    "foe_outcome": "{foe}: {outcome}, for the players to apply{within}",
     "move": "MOVE {who}: {outcome}",
     "own_outcome": "{who}: {outcome}",
     "attacks": "{who} attacks {card} ({where}): {defense} Defense {need}",
     "attack_elements": "{who}'s {total} Triumph(s): {landed}",
+    "same_test": "{who}'s Test for this Effect's first target ({total} Triumph(s)) counts for "
+                 "this one too: {need} needed",
     "plays": "{who} plays {card} on Chain space {space}{tags}",
     "rests": "{who} Rests (a face-down card on Chain space {space})",
     "card_text": "{card}: {effect}",
@@ -301,16 +305,17 @@ def _check_text(catalog: Catalog, ref: Mapping[str, Any]) -> str:
 
 def event_reward_text(r: m.EventReward) -> str:
     """An Event card's reward in words ("Events")."""
-    parts = [f"+{r.chain_spaces} Chain space"] if r.chain_spaces else []
-    parts += [
-        f"+{getattr(r.resources, x)} {x}"
-        for x in ("jewels", "coins", "trinkets", "scrolls")
-        if getattr(r.resources, x)
-    ]
+    def plus(n: int, word: str) -> str:
+        return f"+{n} {word}{'' if n == 1 else 's'}"
+
+    parts = [plus(r.chain_spaces, "Chain space")] if r.chain_spaces else []
+    parts += [counted(getattr(r.resources, x), x, sign=True) for x in m.RESOURCES
+              if getattr(r.resources, x)]
     if r.resources.any:
-        parts.append(f"+{r.resources.any} Resource(s) of your choice (adjust the Wagon)")
+        parts.append(plus(r.resources.any, "Resource") + " of your choice (adjust the Wagon)")
     if r.location_trophies:
-        parts.append(f"+{r.location_trophies} Location Trophy")
+        n = r.location_trophies
+        parts.append(f"+{n} Location {'Trophy' if n == 1 else 'Trophies'}")
     return ", ".join(parts) or "none"
 
 
@@ -356,6 +361,12 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
         )
     if key == "tags":
         return "".join(f" ({t})" for t in v or [])
+    if key == "resource" and isinstance(v, str):  # "+1 coin", "+2 coins"
+        return counted(int(args.get("n", 0)), v).partition(" ")[2]
+    if key == "foe":
+        return miniature_name(catalog, v)
+    if key == "within":
+        return _within(args)
     if key == "extra":
         return f" +{v}" if v else ""
     if key == "verdict":
@@ -502,4 +513,11 @@ def movement_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
                    if toward or kind == "attract" else "")
             text += NEMESIS_TURNS.format(target=aim)
         text += NEMESIS_ENTERS
-    return text
+    return text + _within(args)
+
+
+def _within(args: Mapping[str, Any]) -> str:
+    """An Effect on every Minion / Enemy whose Distance only the table sees."""
+    d = args.get("within")
+    return f" (only if it stands within {'the Special Area' if d == 'area' else f'Distance {d}'}" \
+        " of the Effect's source)" if d else ""

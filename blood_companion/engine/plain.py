@@ -4,8 +4,20 @@ leaf module (``Action.describe`` uses it; the sentences players read come from
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+
+def counted(n: int, resource: str, sign: bool = False) -> str:
+    """A Wagon Resource counted, in every log and Wagon sentence: ``1 coin``, ``2 coins``,
+    ``+1 jewel``, ``-3 scrolls``."""
+    word = resource.removesuffix("s") if abs(n) == 1 else resource
+    return f"{n:+d} {word}" if sign else f"{n} {word}"
+
+
+def counted_all(amounts: Mapping[str, int], sign: bool = False, zeros: bool = False) -> str:
+    """Several Resources counted: ``0 jewels, 1 coin, 2 trinkets``; ``zeros`` keeps the 0s."""
+    return ", ".join(counted(n, r, sign) for r, n in amounts.items() if n or zeros)
 
 
 def listing(items: Iterable[str]) -> str:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.engine import chain as ch
 from blood_companion.engine import narrate
 from blood_companion.engine.legal import Ask, Pick
-from blood_companion.engine.plain import listing
+from blood_companion.engine.plain import counted, counted_all, listing
 from blood_companion.engine.table import UNKNOWN, at_table
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ def _actor(state: CampaignState | None, catalog: Catalog | None) -> str:
 def _pay(pay: Any) -> str:
     if not pay:
         return ""
-    return " (paid " + listing(f"{n} {r}" for r, n in dict(pay).items() if n) + ")"
+    return " (paid " + counted_all(dict(pay)) + ")"
 
 
 def trophy_words(catalog: Catalog | None, key: str) -> str:
@@ -429,7 +429,7 @@ def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -
         for made_roll in ra.rolls[made:]:
             how = "your dice" if made_roll.physical else "the app's dice"
             out.append(f"Loot roll {made_roll.dice} ({how}): {made_roll.faces} → "
-                       f"{made_roll.gained} {made_roll.resource} to the Wagon.")
+                       f"{counted(made_roll.gained, made_roll.resource)} to the Wagon.")
     for tb, ta in zip(before.troupers, after.troupers, strict=False):
         new = ta.reserve_cards[len(tb.reserve_cards):] if len(ta.reserve_cards) > len(
             tb.reserve_cards) else []

@@ -321,3 +321,13 @@ def test_16_new_draws_troupers_colours_leader_and_prints_the_setup(blood: Any) -
     r = blood("play", "--new", "p", "--players", "2", "--seed", "4", "--json")
     assert r.code == 0, r.err
     assert r.json()["campaign"] == "p" and r.json()["log_length"] == 1
+
+
+def test_blood_campaign_wagon_says_1_coin(blood: Any) -> None:
+    # issue 27: singular and plural right in the Wagon's sentences ("1 coins")
+    _new(blood)
+    r = blood("campaign", "wagon", "--coins", "1")
+    assert r.code == 0, r.err
+    assert "+1 coin" in r.out and "1 coins" not in r.out
+    log = blood("campaign", "log")
+    assert "Wagon adjusted: +1 coin" in log.out and "1 coins" not in log.out

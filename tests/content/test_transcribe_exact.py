@@ -79,7 +79,9 @@ def test_the_corpus_covers_every_phrasing_of_the_issue() -> None:
     for phrase in ("- Juggling - Threat 1 - Cascade", "Starting side: Quick. Cost:", "Fly 3",
                    "Trap Token", "+1 Triumph", "each Trouper", "every Trouper", "Sacrifice.",
                    "Quick. ", "Physical -1, Mind -2", "fatigue: none", "4 any",
-                   "2 Coins, 1 Trinket", "no Effects", "Turn 6+", "Move 2", "Run 2"):
+                   "2 Coins, 1 Trinket", "no Effects", "Turn 6+", "Move 2", "Run 2",
+                   "every Minion", "each Enemy", "all Minions", "all Enemies",
+                   "every Beast Minion"):
         assert phrase in typed, phrase
 
 
@@ -188,7 +190,8 @@ def test_sacrifice_and_quick_as_section_words() -> None:
     [
         ("Target: Self. Outcome: +1 Triumph on a Strength Test.", "'+1 Bonus Triumph'"),
         ("Sacrifice Target: Self. Outcome: Step 1.", "'Sacrifice.'"),
-        ("Target: every Minion (Distance 0-1). Outcome: Wound.", "'every Trouper'"),
+        ("Target: every Tile (Distance 1). Outcome: Wound.", "'every Minion'"),
+        ("Target: evry Minion. Outcome: Wound.", "'every Minion'"),
     ],
 )
 def test_a_refusal_names_the_closest_accepted_form(typed: str, names: str) -> None:

@@ -45,7 +45,7 @@ def test_resume_needs_no_catalog(new_store: Any, saves_dir: Path) -> None:
     store.record(coins())
     with CampaignStore.open(saves_dir, "tuesday") as again:  # show/log never load the data
         assert again.state.wagon.coins == 1
-        assert [e.sentence for e in again.log()][-1] == "Wagon adjusted: +1 coins"
+        assert [e.sentence for e in again.log()][-1] == "Wagon adjusted: +1 coin"
 
 
 def test_refused_action_changes_nothing(new_store: Any) -> None:

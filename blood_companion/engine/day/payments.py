@@ -12,6 +12,7 @@ from blood_companion.content.models import ResourceCost, TrophyCost
 from blood_companion.engine.campaign import trophy_token
 from blood_companion.engine.day.core import day_of, with_day
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.plain import counted, counted_all
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState, Wagon
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 def cost_text(cost: ResourceCost) -> str:
     """``2 coins + 1 any`` (any = any Resource)."""
-    parts = [f"{getattr(cost, r)} {r}" for r in RESOURCE_NAMES if getattr(cost, r)]
+    parts = [counted(getattr(cost, r), r) for r in RESOURCE_NAMES if getattr(cost, r)]
     if cost.any:
         parts.append(f"{cost.any} any")
     return " + ".join(parts) or "free"
@@ -89,8 +90,8 @@ def pay_resources(
         need = getattr(cost, r)
         if given[r] < need:
             raise RuleError(
-                f"{what} costs {cost_text(cost)}: the payment gives {given[r]} {r}, "
-                f"{need} are needed",
+                f"{what} costs {cost_text(cost)}: the payment gives {counted(given[r], r)}, "
+                f"{need} {'is' if need == 1 else 'are'} needed",
                 hint=hint,
             )
     total = sum(given.values())
@@ -112,7 +113,7 @@ def pay_resources(
 
 
 def wagon_text(wagon: Wagon) -> str:
-    return ", ".join(f"{n} {r}" for r, n in wagon.as_dict().items())
+    return counted_all(wagon.as_dict(), zeros=True)
 
 
 def pay_trophies(

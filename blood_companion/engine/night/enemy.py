@@ -311,10 +311,15 @@ def _start_trouper_effect(
             ))
         state = fx.log(state, "timed_skipped", job=fx.job_arg(state, job))
         return _next_effect(state, job)
-    if rule.trouper == "attack":
+    if rule.trouper == "attack" or rule.trouper == "every" and any(
+            o.kind in interp.ATTACKS for o in eff.outcome):
         state = fx.log(state, "timed_attack", job=fx.job_arg(state, job))
         return _next_effect(state, job)
     state = interp.pay_costs(state, catalog, owner, eff, interp.Payment(confirmed=True))
+    if rule.trouper == "every":  # every Minion / every Enemy: each one in turn
+        act = interp.Act(catalog, rng, source=fx.tid(state, owner), target=owner)
+        act = interp.every_act(state, act, eff.target)
+        return _next_effect(interp.apply_outcomes(state, act, eff.outcome), job)
     everyone = list(range(len(state.troupers)))
     if rule.trouper == "chosen" and len(everyone) > 1:
         job = job.model_copy(update={"stage": "priorities", "candidates": everyone,
@@ -482,7 +487,7 @@ def _apply_global(
     Summon, a movement of the Enemy, ...)."""
     tile = eff.target.distance if eff.target is not None and eff.target.kind == "tile" else None
     act = interp.Act(catalog, rng, source=source_id(state, job), enemy=True, tile=tile)
-    state = interp.apply_outcomes(state, act, eff.outcome)
+    state = interp.apply_outcomes(state, interp.every_act(state, act, eff.target), eff.outcome)
     if eff.text:
         effects = job_effects(state, catalog, job)
         state = fx.log(

@@ -105,16 +105,20 @@ def apply_own(
     discard: Sequence[str] = (),
     token_flip: bool = False,
     foe: str | None = None,
+    every: m.Target | None = None,
+    on: Sequence[str] | None = None,
 ) -> CampaignState:
     """A Trouper Effect's Elements, Trouper ``t`` acting on ``target`` (default: themself);
     attacks are resolved by their Test (:func:`attack`). ``foe``: the Enemy the Effect's attack
-    targeted ("nemesis" or a Minion space), which its Push, Attract or Move moves."""
+    targeted ("nemesis" or a Minion space), which its Push, Attract or Move moves. ``every``:
+    the Effect's Target, when it is every Minion / every Enemy (``on``: those the players said
+    are within its Distance), whose Elements then act on each of them in turn."""
     act = interp.Act(
         catalog, chance, source=fx.tid(state, t), target=t if target is None else target,
         heal=tuple(heal), discard=tuple(discard), token_flip=token_flip,
         foe=foe_ref(state, foe) if foe else None,
     )
-    return interp.apply_outcomes(state, act, outcome)
+    return interp.apply_outcomes(state, interp.every_act(state, act, every, on), outcome)
 
 
 def own_after_test(
@@ -199,7 +203,28 @@ def card_effect(
 
 
 def is_area(eff: m.Effect) -> bool:
-    return eff.target is not None and eff.target.distance == "area"
+    """An Effect resolved once per target: on a Special Area ("Reading Special Areas") or on
+    every Minion / every Enemy (the same reading: the Effect applies to each one)."""
+    return eff.target is not None and (
+        eff.target.distance == "area" or eff.target.kind in interp.EVERY_ENEMY)
+
+
+def first_test(act: Activation, k: int) -> int | None:
+    """rules_config ``many_targets_attack: one_test``: the total of the Test Effect ``k`` took
+    on its first target, kept beside its targets hit (under the key ``-1 - k``)."""
+    kept = act.area_hits.get(-1 - k)
+    return int(kept[0]) if kept else None
+
+
+def keep_first_test(state: CampaignState, k: int) -> CampaignState:
+    """Keep the total of the Test just taken as Effect ``k``'s for its other targets."""
+    night = night_of(state)
+    act = night.activation
+    total = next((e.args["total"] for e in reversed(night.log) if e.kind == "test"), None)
+    if act is None or total is None:
+        return state
+    hits = {**act.area_hits, -1 - k: [str(total)]}
+    return fx.with_night(state, activation=act.model_copy(update={"area_hits": hits}))
 
 
 def mark_done(
@@ -387,17 +412,20 @@ def attack(
     label: str,
     more_targets: Sequence[str] = (),
     weakness: bool | None = None,
+    same_test: int | None = None,
 ) -> tuple[CampaignState, bool]:
     """A Trouper's attack ("Attacks and Defenses"): a Test against the target's Physical or
     Mind Defense (the Nemesis's lowered by the Fatigue on the Reaction Line and changed by the
-    Weakness of the side hit); each attack Element of the Effect inflicts a Wound."""
+    Weakness of the side hit); each attack Element of the Effect inflicts a Wound.
+    ``same_test``: the total of the Test the Effect took on its first target, compared to this
+    target's Defense instead of a new Test (rules_config ``many_targets_attack: one_test``)."""
     kinds = [o.kind for o in eff.outcome if o.kind in ATTACKS]
     if not kinds:
         raise RuleError("this Effect makes no attack", see=("night_effect",))
     tk = eff.target.kind if eff.target is not None else "enemy"
     key = target.strip().lower()
     is_nemesis = key in ("nemesis", "n", "boss")
-    if is_nemesis and tk == "minion":
+    if is_nemesis and tk in ("minion", "minions_all"):
         raise RuleError("this Effect targets a Minion, not the Nemesis")
     if not is_nemesis and tk == "nemesis":
         raise RuleError("this Effect targets the Nemesis")
@@ -425,26 +453,31 @@ def attack(
     if is_nemesis:
         assert side is not None
         state = weakness_on_attack(state, catalog, rng, t, side, weakness)
-    state, result = take_test(
-        state,
-        catalog,
-        rng,
-        t,
-        traits=traits or list(m.TRAITS) if not fixed else traits,
-        fixed_dice=fixed,
-        target=need,
-        trait=trait,
-        dice=dice,
-        reroll=reroll,
-        bonus_triumphs=bonus_triumphs,
-        label=label,
-    )
+    if same_test is None:
+        state, result = take_test(
+            state,
+            catalog,
+            rng,
+            t,
+            traits=traits or list(m.TRAITS) if not fixed else traits,
+            fixed_dice=fixed,
+            target=need,
+            trait=trait,
+            dice=dice,
+            reroll=reroll,
+            bonus_triumphs=bonus_triumphs,
+            label=label,
+        )
+        total = result.total
+    else:
+        total = same_test
+        state = fx.log(state, "same_test", who=fx.tid(state, t), total=total, need=need)
     # each attack Element lands when the Test reaches its own Defense ("Attacks and Defenses")
-    landed = {k: n for k, n in needs.items() if result.total >= n}
+    landed = {k: n for k, n in needs.items() if total >= n}
     wounds = sum(1 for o in eff.outcome if o.kind.removesuffix("_attack") in landed)
     if len(needs) > 1:
         state = fx.log(state, "attack_elements", who=fx.tid(state, t), needs=needs,
-                       landed=sorted(landed), total=result.total)
+                       landed=sorted(landed), total=total)
     if not wounds:
         return state, False
     if is_nemesis:
@@ -532,6 +565,7 @@ def test_then_elements(
     state = own_after_test(
         state, catalog, chance, t, eff, ok, target=recipient, heal=said.heal,
         token_flip=said.token_flip, foe=said.target if attacks else None,
+        every=None if attacks else eff.target,
     )
     return state, attacks or eff.test is not None
 

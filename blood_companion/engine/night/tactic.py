@@ -26,7 +26,7 @@ from blood_companion.engine.actions import (
 from blood_companion.engine.campaign import gain_trophies
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import ATTACKS
+from blood_companion.engine.interpreter import ATTACKS, EVERY_ENEMY
 from blood_companion.engine.night.core import event_card, tactic_card, trouper_index
 from blood_companion.engine.night.phases import activate_next, settle
 from blood_companion.engine.night.planning import NightAction
@@ -37,7 +37,9 @@ from blood_companion.engine.night.resolve import (
     card_effect,
     check_cost_and_condition,
     check_distance,
+    first_test,
     is_area,
+    keep_first_test,
     mark_done,
     own_after_test,
     pay_costs,
@@ -97,6 +99,9 @@ class Attack(NightAction):
             )
             state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
         state = mark_done(state, act, k, eff, area_key if is_area(eff) else None)
+        # one Test per target, or the first target's for all (rules_config)
+        one_test = is_area(eff) and cat.config.many_targets_attack == "one_test"
+        same = first_test(act, k) if one_test else None
         state = use_test_items(state, cat, ctx.chance, t, self.items)
         state, ok = attack(
             state,
@@ -114,7 +119,10 @@ class Attack(NightAction):
             label=card.id,
             more_targets=self.also,
             weakness=self.weakness,
+            same_test=same,
         )
+        if one_test and same is None:
+            state = keep_first_test(state, k)
         state = own_after_test(state, cat, ctx.chance, t, eff, ok, token_flip=self.token_flip,
                                foe=self.target)
         return settle(state, cat, ctx.chance)
@@ -140,6 +148,10 @@ class ResolveEffect(NightAction):
     reroll: Reroll = []
     distance: Distance = None
     items: Items = []
+    # every Minion / every Enemy: those the players say are within the Distance (None: unsaid)
+    on: Annotated[list[str] | None, Cli(
+        "--on", "Every Minion / every Enemy: those within the Distance (nemesis, Minion "
+        "spaces); unsaid, the app writes it for the table.")] = None
     heal: Heal = []
     discard: Discard = []
     confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
@@ -149,6 +161,9 @@ class ResolveEffect(NightAction):
         cat = ctx.catalog
         night, act, slot = active(state, cat)
         card, eff, k = card_effect(cat, act, slot, self.effect)
+        if self.on is not None and (eff.target is None or eff.target.kind not in EVERY_ENEMY):
+            raise RuleError(f"Effect {self.effect} of {card.name} is not on every Minion or "
+                            "every Enemy: it names no Enemies in range (--on)")
         if any(o.kind in ATTACKS for o in eff.outcome):
             raise RuleError(
                 f"Effect {self.effect} of {card.name} is an attack",
@@ -174,6 +189,7 @@ class ResolveEffect(NightAction):
                 state, cat, ctx.chance, t, eff.outcome, target=who, heal=self.heal,
                 token_flip=self.token_flip,
                 foe=f"*{eff.target.kind}" if on_enemy and eff.target is not None else None,
+                every=eff.target, on=self.on,
             )
         if eff.text:
             state = fx.log(state, "card_text", card=card.id, effect=k)

@@ -69,7 +69,7 @@ def attack_targets(
     night = night_of(state)
     kind = eff.target.kind if eff.target is not None else "enemy"
     out: list[dict[str, Any]] = []
-    if kind != "minion" and "nemesis" not in hit:
+    if kind not in ("minion", "minions_all") and "nemesis" not in hit:
         level = fx.nemesis_level(state, catalog)
         needs = {
             s: max(0, level.wounds.get(s, 0) - len(night.nemesis_wounds.get(s, [])))
