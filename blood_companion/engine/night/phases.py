@@ -468,6 +468,11 @@ def _tokens_cleanup(tok: Tokens) -> Tokens:
     return Tokens(supply=tok.supply + tok.consumed, intact=0, consumed=tok.intact)
 
 
+def _by_itself(night: NightState) -> bool:
+    """The end of a phase that goes on by itself once settled (``continue`` only settles)."""
+    return False
+
+
 def _over(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     return state
 
@@ -478,17 +483,17 @@ PHASES: dict[str, Phase] = {
         Phase(
             "beginning_of_night", "Beginning of the Night", "Beginning of the Night",
             frozenset({"night_begin", "night_continue"}), _begin, _go_on, "start_of_turn",
-            done=lambda night: False, done_text="Begin the night.",
+            done=_by_itself, done_text="Begin the night.",
         ),
         Phase(
             "start_of_turn", "Start of Turn", "Game Turns",
             frozenset({"night_continue", "night_item"}), start_turn, _go_on, "planning",
-            done=lambda night: False, done_text="Start the Game Turn.",
+            done=_by_itself, done_text="Start the Game Turn.",
         ),
         Phase(
             "planning", "Planning Phase", "Planning Phase",
             frozenset({"night_play", "night_rest", "night_pass", "night_item", "night_quick"}),
-            start_planning, after_play, "tactic", done=lambda night: False, questions=ON_CHAIN,
+            start_planning, after_play, "tactic", done=_by_itself, questions=ON_CHAIN,
             refuse={"night_continue": "the Planning Phase goes on while someone can play"},
             view="night.options:_planning_view",
         ),
@@ -519,7 +524,7 @@ PHASES: dict[str, Phase] = {
             done_text="The Cleanup is done: the next Game Turn starts.",
         ),
         Phase("over", "End of the Night", "End of the Night", frozenset(), _over,
-              done=lambda night: False),
+              done=_by_itself),
     )
 }
 PHASE_NAMES = {k: p.title for k, p in PHASES.items()}
