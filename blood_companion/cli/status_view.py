@@ -197,7 +197,7 @@ def _day_view(state: CampaignState, catalog: Catalog) -> tuple[dict[str, Any], d
                                    for c in day.equipped.get(i, {}).values()],
             }
         )
-    buying = state.mode != "single" and day.step in ("recovery", "purchases")
+    buying = d.purchases_open(state)
     choices = d.purchase_choices(state, catalog) if buying else []
     view = {
         "step": day.step,

@@ -27,20 +27,7 @@ DayStep = Literal[
     "equipping",
     "done",
 ]
-DAY_STEPS: tuple[str, ...] = get_args(DayStep)
-STEP_TITLES: dict[str, str] = {
-    "recovery": "Show 1: Recovery",
-    "purchases": "Show 2-3: Purchases and replacing cards",
-    "zone": "Show 4: Zone Selection",
-    "location": "Show 4: the Location card",
-    "minions": "Show 4: Minion Selection",
-    "last_assault": "Show 4: Last Assault",
-    "nemesis": "Show 4: Nemesis Selection",
-    "dusk_difficulty": "Dusk: Map, Reaction deck and Difficulty Level",
-    "dusk_events": "Dusk: Event cards on the Chain",
-    "equipping": "Dusk: Equipping",
-    "done": "The Day Part is over",
-}
+DAY_STEPS: tuple[str, ...] = get_args(DayStep)  # their table: engine/day/steps.py
 
 
 class DayState(BaseModel):

@@ -565,15 +565,10 @@ def end_night(
 ) -> CampaignState:
     """The night is won or lost; ``reason`` is a code of ``narrate.REASONS`` (or
     ``check_holds`` with the ``job`` whose Check card ended it)."""
-    state = with_night(
-        state,
-        result=result,
-        reason=reason,
-        phase="over",
-        pending=[],
-        queue=[],
-        activation=None,
-    )
+    from blood_companion.engine.night.phases import goto
+
+    state = goto(state, "over", result=result, reason=reason, pending=[], queue=[],
+                 activation=None)
     return log(state, "night_over", result=result, reason=reason, **args)
 
 

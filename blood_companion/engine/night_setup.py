@@ -152,7 +152,6 @@ def setup_night(
         location=location,
         difficulty=difficulty,
         turn=1,
-        phase="beginning_of_night",
         chain=chain,
         chain_spaces=board.chain_spaces,
         reaction_deck=deck,
@@ -164,7 +163,7 @@ def setup_night(
         update={
             "troupers": troupers,
             "part": "night",
-            "phase": "beginning_of_night",
+            "phase": night.phase,
             "night": night,
         }
     )

@@ -9,8 +9,8 @@ Equipping) and "Single Game Mode". Readings of the rules are in docs/rules-decis
 
 One concern per module:
 
-* :mod:`.steps` — the step table (``STEPS``: each step's actions) and the one legality check
-  every Day action goes through;
+* :mod:`.steps` — the step table (``STEPS``: each step's actions, what finishes it and what
+  follows), its machine (``advance``) and the one legality check every Day action goes through;
 * :mod:`.show`, :mod:`.selection`, :mod:`.dusk` — the actions, by phase;
 * :mod:`.payments` — Resources and Trophy tokens, and the one purchase pipeline;
 * :mod:`.views` — what comes next (``day_next``); :mod:`.options` — the typed options players
@@ -65,14 +65,13 @@ from blood_companion.engine.day.show import (
     SwapTactic,
     UpgradeItem,
 )
-from blood_companion.engine.day.steps import STEPS, check_step
+from blood_companion.engine.day.steps import STEP_TITLES, STEPS, check_step, purchases_open
 from blood_companion.engine.day.views import (
     NextStep,
     day_next,
     holds_trophies,
     purchase_choices,
 )
-from blood_companion.engine.day_state import STEP_TITLES
 
 PHASE_CHECKS["day"] = check_step
 
@@ -114,6 +113,7 @@ __all__ = [
     "pay_text",
     "pay_trophies",
     "purchase_choices",
+    "purchases_open",
     "suggest_payment",
     "trophy_text",
     "trouper_at",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from blood_companion.content.models import ITEM_CATEGORIES
 from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.day.core import day_of, item_names, match_id, trouper_at, with_day
+from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.state import CampaignState
@@ -73,9 +74,7 @@ class ChooseDifficulty(Action):
                 f"Difficulty Level {self.level} is not on both the Nemesis and Location cards",
                 hint="levels: " + ", ".join(str(x) for x in levels),
             )
-        return with_day(
-            state, day.model_copy(update={"difficulty": self.level, "step": "dusk_events"})
-        )
+        return advance(state, day, self.type, difficulty=self.level)
 
     def describe(self) -> str:
         return f"Difficulty Level {self.level}"
@@ -148,7 +147,7 @@ class PlaceEvents(Action):
                 raise RuleError("the same Event card is named twice")
             if len(chosen) != min(n, len(zone_events)):
                 raise RuleError(f"this Difficulty Level puts {n} Event card(s) on the Chain")
-        return with_day(state, day.model_copy(update={"events": chosen, "step": "equipping"}))
+        return advance(state, day, self.type, events=chosen)
 
     def describe(self) -> str:
         if self.events is None:
@@ -230,7 +229,7 @@ class EndDay(Action):
             events=list(day.events),
             equipped=day.equipped,
         )
-        return new.model_copy(update={"day": day.model_copy(update={"step": "done"})})
+        return advance(new, day, self.type)
 
     def describe(self) -> str:
         return "The Day Part ends; the night is set up"

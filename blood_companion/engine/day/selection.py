@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine.actions import Action, Cli, Context
-from blood_companion.engine.day.core import available_nemeses, day_of, match_id, with_day
+from blood_companion.engine.day.core import available_nemeses, day_of, match_id
+from blood_companion.engine.day.steps import advance
 from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
@@ -30,7 +31,7 @@ class ChooseZone(Action):
         cat = ctx.catalog
         day = day_of(state)
         zone = match_id(self.zone, [(z.id, z.name) for z in cat.all("zones")], "Zone")
-        return with_day(state, day.model_copy(update={"zone": zone, "step": "location"}))
+        return advance(state, day, self.type, zone=zone)
 
     def describe(self) -> str:
         return f"Zone: {self.zone}"
@@ -73,14 +74,8 @@ class RollLocation(Action):
                 f"{zone.name if zone else day.zone} it shows: which card is it?",
             )
             loc = next(c for c in cat.locations_in(day.zone) if c.id == lid)
-            return with_day(state, day.model_copy(
-                update={"location": loc.id, "location_roll": loc.choice, "step": "minions"}))
-        return with_day(
-            state,
-            day.model_copy(
-                update={"location": loc.id, "location_roll": face.label, "step": "minions"}
-            ),
-        )
+            return advance(state, day, self.type, location=loc.id, location_roll=loc.choice)
+        return advance(state, day, self.type, location=loc.id, location_roll=face.label)
 
     def describe(self) -> str:
         how = f"physical die {self.faces}" if self.faces else "digital die"
@@ -108,7 +103,7 @@ class ChooseLocation(Action):
             )
         locs = [(loc.id, loc.name) for loc in cat.locations_in(day.zone)]
         lid = match_id(self.location, locs, f"Location card of {day.zone}")
-        return with_day(state, day.model_copy(update={"location": lid, "step": "minions"}))
+        return advance(state, day, self.type, location=lid)
 
     def describe(self) -> str:
         return f"Location: {self.location} (Cartographer's Office)"
@@ -144,7 +139,7 @@ class DrawMinions(Action):
             drawn = [match_id(x, cands, "Minion card") for x in self.minions]
             if len(drawn) != 2 or len(set(drawn)) != 2:
                 raise RuleError("two different Minion cards are revealed (A, then B)")
-        return with_day(state, day.model_copy(update={"minions": drawn, "step": "last_assault"}))
+        return advance(state, day, self.type, minions=drawn)
 
     def describe(self) -> str:
         if self.minions:
@@ -185,10 +180,7 @@ class ChooseMinions(Action):
                     f"Minion {space}: draw one of the four chosen Minion cards at random: "
                     "which card is it?",
                 ))
-        return with_day(
-            state,
-            day.model_copy(update={"minion_pool": pool, "minions": drawn, "step": "last_assault"}),
-        )
+        return advance(state, day, self.type, minion_pool=pool, minions=drawn)
 
     def describe(self) -> str:
         return "Hunting House: chose " + ", ".join(self.minions)
@@ -212,18 +204,11 @@ class LastAssault(Action):
                     "every lieutenant was defeated in this box cycle: only Vlad is left",
                     see=("day_last_assault",),
                 )
-            return with_day(
-                state, day.model_copy(update={"last_assault": False, "step": "nemesis"})
-            )
+            return advance(state, day, self.type, last_assault=False)
         vlad = cat.vlad()
         if vlad is None:
             raise RuleError("the data pack has no Vlad Nemesis card")
-        return with_day(
-            state,
-            day.model_copy(
-                update={"last_assault": True, "nemesis": vlad.id, "step": "dusk_difficulty"}
-            ),
-        )
+        return advance(state, day, self.type, last_assault=True, nemesis=vlad.id)
 
     def describe(self) -> str:
         return "Last Assault: facing Vlad" if self.face_vlad else "Last Assault: not tonight"
@@ -260,7 +245,7 @@ class DrawNemesis(Action):
                     f"{nem} is not among the Nemesis cards to reveal from",
                     hint="available: " + ", ".join(pool),
                 )
-        return with_day(state, day.model_copy(update={"nemesis": nem, "step": "dusk_difficulty"}))
+        return advance(state, day, self.type, nemesis=nem)
 
     def describe(self) -> str:
         if self.nemesis:
@@ -294,7 +279,7 @@ class ChooseNemesis(Action):
                 f"{nid} was defeated in this box cycle and is no longer available",
                 hint="available: " + ", ".join(available_nemeses(state, cat)),
             )
-        return with_day(state, day.model_copy(update={"nemesis": nid, "step": "dusk_difficulty"}))
+        return advance(state, day, self.type, nemesis=nid)
 
     def describe(self) -> str:
         return f"Nemesis: {self.nemesis} (Asylum)"

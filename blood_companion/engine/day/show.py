@@ -22,6 +22,7 @@ from blood_companion.engine.day.core import (
     with_day,
 )
 from blood_companion.engine.day.payments import buy, pay_text, pay_trophies
+from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState, ItemSlot, Wagon
 from blood_companion.engine.table import at_table, named_draw
@@ -41,9 +42,7 @@ class Recover(Action):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         day = day_of(state)
         troupers = [t.recovered() for t in state.troupers]
-        # "Single Game Mode": Starting cards and items only, so no purchases.
-        step = "zone" if state.mode == "single" else "purchases"
-        return with_day(state, day.model_copy(update={"step": step}), troupers=troupers)
+        return advance(state.model_copy(update={"troupers": troupers}), day, self.type)
 
     def describe(self) -> str:
         return "Recovery: Vigor restored, Insanity cubes back to the left"

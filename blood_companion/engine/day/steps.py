@@ -1,34 +1,39 @@
 """The Day Part's step machine as a table ("Day Part": the Show Phase, then the Dusk Phase).
 
-:data:`STEPS` lists the Day's steps in order, each with its title, the rulebook section and
-the actions the players may take in it; ``engine/actions.py`` calls :func:`check_step` for every
-Day action, which refuses one outside its step with the step's own words (the state is left as
-it was). Each action moves the Day to its next step itself (a purchase stays in the Purchases,
-the Zone moves to the Location, ...)::
+:data:`STEPS` lists the Day's steps in order, each with its title, the rulebook section, the
+actions the players may take in it (``engine/actions.py`` calls :func:`check_step` for every
+Day action, which refuses one outside its step with the step's own words, the state left as it
+was), the actions that finish it (``ends``), the step that follows (``next``), when that step
+is left out (``skip``) and where its view and asker are. An action that finishes its step calls
+:func:`advance`, the one writer of ``step``::
 
-    step             title                                         players may
-    recovery         Show 1: Recovery                              recover
-    purchases        Show 2-3: Purchases and replacing cards       buy, upgrade, swap, zone
-    zone             Show 4: Zone Selection                        zone
-    location         Show 4: the Location card                     roll or choose the Location
-    minions          Show 4: Minion Selection                      reveal or choose the Minions
-    last_assault     Show 4: Last Assault                          face Vlad or not
-    nemesis          Show 4: Nemesis Selection                     reveal or choose the Nemesis
-    dusk_difficulty  Dusk: Map, Reaction deck, Difficulty Level    choose the level
-    dusk_events      Dusk: Event cards on the Chain                place the Events
-    equipping        Dusk: Equipping                               equip, swap, end the Day
-    done             The Day Part is over                          -
+    step             title                                        players may        next
+    recovery         Show 1: Recovery                             recover            purchases
+    purchases        Show 2-3: Purchases and replacing cards      buy, upgrade, swap zone
+    zone             Show 4: Zone Selection                       zone               location
+    location         Show 4: the Location card                    roll or choose     minions
+    minions          Show 4: Minion Selection                     reveal or choose   last_assault
+    last_assault     Show 4: Last Assault                         face Vlad or not   nemesis
+    nemesis          Show 4: Nemesis Selection                    reveal or choose   dusk_difficulty
+    dusk_difficulty  Dusk: Map, Reaction deck, Difficulty Level   choose the level   dusk_events
+    dusk_events      Dusk: Event cards on the Chain               place the Events   equipping
+    equipping        Dusk: Equipping                              equip, swap, end   done
+    done             The Day Part is over                         -                  -
 
-"Single Game Mode" plays with the Starting cards and items only: :data:`SINGLE_REFUSED` are
-refused in that mode whatever the step.
+Choosing the Zone in the Purchases finishes them and the Zone Selection. The Purchases are
+skipped in "Single Game Mode", which plays with the Starting cards and items only
+(:data:`SINGLE_REFUSED` are refused in that mode whatever the step); the Nemesis Selection is
+skipped when the players face Vlad ("Last Assault").
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from blood_companion.engine.day_state import DAY_STEPS, STEP_TITLES
+from blood_companion.engine.day.core import with_day
+from blood_companion.engine.day_state import DAY_STEPS, DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 
@@ -39,70 +44,76 @@ class DayStepSpec:
     title: str
     section: str
     actions: frozenset[str]
+    ends: frozenset[str] = frozenset()  # the actions that finish it: the Day goes on to `next`
+    next: str | None = None
+    skip: Callable[[CampaignState, DayState], bool] = lambda state, day: False
+    view: str = "day.options:day_view"  # its view and asker (engine/), by name
+    asker: str = "day.options:_day_asker"
 
 
 PURCHASES = frozenset({"day_buy_building", "day_buy_advanced", "day_buy_card", "day_upgrade_item"})
 SWAPS = frozenset({"day_swap_tactic", "day_swap_item"})
 
+
+def _step(key: str, title: str, section: str, actions: set[str] | frozenset[str],
+          nxt: str | None, ends: set[str] | None = None, **kw: Any) -> DayStepSpec:
+    """A step; its actions finish it unless `ends` names those that do."""
+    return DayStepSpec(key, title, section, frozenset(actions),
+                       frozenset(actions if ends is None else ends), nxt, **kw)
+
+
 STEPS: dict[str, DayStepSpec] = {
     s.key: s
     for s in (
-        DayStepSpec("recovery", STEP_TITLES["recovery"], "Show Phase", frozenset({"day_recover"})),
-        DayStepSpec(
-            "purchases",
-            STEP_TITLES["purchases"],
-            "Show Phase",
-            PURCHASES | SWAPS | {"day_zone"},
-        ),
-        DayStepSpec("zone", STEP_TITLES["zone"], "Show Phase", frozenset({"day_zone"})),
-        DayStepSpec(
-            "location",
-            STEP_TITLES["location"],
-            "Show Phase",
-            frozenset({"day_roll_location", "day_choose_location"}),
-        ),
-        DayStepSpec(
-            "minions",
-            STEP_TITLES["minions"],
-            "Show Phase",
-            frozenset({"day_draw_minions", "day_choose_minions"}),
-        ),
-        DayStepSpec(
-            "last_assault",
-            STEP_TITLES["last_assault"],
-            "Show Phase",
-            frozenset({"day_last_assault"}),
-        ),
-        DayStepSpec(
-            "nemesis",
-            STEP_TITLES["nemesis"],
-            "Show Phase",
-            frozenset({"day_draw_nemesis", "day_choose_nemesis"}),
-        ),
-        DayStepSpec(
-            "dusk_difficulty",
-            STEP_TITLES["dusk_difficulty"],
-            "Dusk Phase",
-            frozenset({"day_difficulty"}),
-        ),
-        DayStepSpec(
-            "dusk_events",
-            STEP_TITLES["dusk_events"],
-            "Dusk Phase",
-            frozenset({"day_place_events"}),
-        ),
-        DayStepSpec(
-            "equipping",
-            STEP_TITLES["equipping"],
-            "Dusk Phase",
-            SWAPS | {"day_equip", "day_end"},
-        ),
-        DayStepSpec("done", STEP_TITLES["done"], "Dusk Phase", frozenset()),
+        _step("recovery", "Show 1: Recovery", "Show Phase", {"day_recover"}, "purchases"),
+        # "Single Game Mode": Starting cards and items only, so no purchases.
+        _step("purchases", "Show 2-3: Purchases and replacing cards", "Show Phase",
+              PURCHASES | SWAPS | {"day_zone"}, "zone", set(),
+              skip=lambda state, day: state.mode == "single"),
+        _step("zone", "Show 4: Zone Selection", "Show Phase", {"day_zone"}, "location"),
+        _step("location", "Show 4: the Location card", "Show Phase",
+              {"day_roll_location", "day_choose_location"}, "minions"),
+        _step("minions", "Show 4: Minion Selection", "Show Phase",
+              {"day_draw_minions", "day_choose_minions"}, "last_assault"),
+        _step("last_assault", "Show 4: Last Assault", "Show Phase", {"day_last_assault"},
+              "nemesis"),
+        # facing Vlad skips the Nemesis Selection ("Last Assault")
+        _step("nemesis", "Show 4: Nemesis Selection", "Show Phase",
+              {"day_draw_nemesis", "day_choose_nemesis"}, "dusk_difficulty",
+              skip=lambda state, day: day.last_assault),
+        _step("dusk_difficulty", "Dusk: Map, Reaction deck and Difficulty Level", "Dusk Phase",
+              {"day_difficulty"}, "dusk_events"),
+        _step("dusk_events", "Dusk: Event cards on the Chain", "Dusk Phase",
+              {"day_place_events"}, "equipping"),
+        _step("equipping", "Dusk: Equipping", "Dusk Phase", SWAPS | {"day_equip", "day_end"},
+              "done", {"day_end"}),
+        _step("done", "The Day Part is over", "Dusk Phase", set(), None),
     )
 }
 assert tuple(STEPS) == DAY_STEPS
-assert all(STEP_TITLES[k] == s.title for k, s in STEPS.items())
+STEP_TITLES = {k: s.title for k, s in STEPS.items()}
 DAY_ACTIONS = frozenset().union(*(s.actions for s in STEPS.values()))
+
+
+def advance(state: CampaignState, day: DayState, action: str, **choices: Any) -> CampaignState:
+    """The Day's step machine, the one writer of ``step``: `action` finishes its step, whose
+    ``next`` follows (past the steps ``skip`` leaves out), the Day keeping `choices`. Once the
+    night is set up (:class:`EndDay`) the campaign's ``phase`` is the night's."""
+    day = day.model_copy(update=choices)
+    to = next(s for s in STEPS.values() if action in s.ends).next
+    while to is not None and STEPS[to].skip(state, day):
+        to = STEPS[to].next
+    day = day.model_copy(update={"step": to})
+    return with_day(state, day) if state.part == "day" else state.model_copy(update={"day": day})
+
+
+def purchases_open(state: CampaignState) -> bool:
+    """Whether the Day is at or before its Purchases, and plays them."""
+    day = state.day or DayState()
+    at = DAY_STEPS.index
+    return not STEPS["purchases"].skip(state, day) and at(day.step) <= at("purchases")
+
+
 # Single Game mode: what its Starting cards and items rule out, in words.
 SINGLE_REFUSED = {
     "day_buy_building": "no buildings",

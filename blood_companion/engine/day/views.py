@@ -13,7 +13,7 @@ from blood_companion.content.models import ITEM_CATEGORIES, TrophyCost
 from blood_companion.engine.day.core import available_nemeses, day_of
 from blood_companion.engine.day.dusk import difficulty_levels, influence
 from blood_companion.engine.day.payments import can_afford, cost_text, trophy_text
-from blood_companion.engine.day_state import STEP_TITLES
+from blood_companion.engine.day.steps import STEP_TITLES
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:

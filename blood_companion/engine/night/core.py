@@ -1,5 +1,5 @@
-"""What the night's modules share: looking up cards and Troupers, the phase names, and the
-checks every action makes (the phase, a waiting question)."""
+"""What the night's modules share: looking up cards and Troupers (the phases are in
+:mod:`.phases`)."""
 
 from __future__ import annotations
 
@@ -12,19 +12,6 @@ from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-
-
-
-PHASE_NAMES = {
-    "beginning_of_night": "Beginning of the Night",
-    "start_of_turn": "Start of Turn",
-    "planning": "Planning Phase",
-    "tactic": "Tactic Phase",
-    "nemesis": "Nemesis Phase",
-    "minions": "Minions Phase",
-    "cleanup": "Cleanup Phase",
-    "over": "End of the Night",
-}
 
 
 def trouper_index(state: CampaignState, who: str | int) -> int:

@@ -1,17 +1,19 @@
 """The night's phase machine as a table ("Game Turns", "Night Part").
 
 :data:`PHASES` holds every phase of a night, in order. For each: its title, the rulebook
-section, the actions the players may take in it (``actions``; the generic legality check in
-``engine/actions.py`` refuses any other action with the phase's own words), what happens on
-entering it (``enter``), what it does when the Enemy cards queued in it are all resolved
-(``settled``: it may go on by itself) and the phase that ``continue`` (:class:`NextPhase`) leads
-to once it is done (``next``)::
+section, the actions the players may take in it (``actions``; while a question waits, also its
+``questions``: :func:`check_phase`, the one legality check of the night, refuses any other with
+the phase's own words), what happens on entering it (``enter``), what it does once the Enemy
+cards queued in it are all resolved (``settled``: the first three go on by themselves), when
+``continue`` (:class:`NextPhase`) may leave it (``done``), the phase that follows (``next``),
+and where its view and asker are (``view``, ``asker``). :func:`advance` is the machine: the
+one path from a phase to the next, and :func:`goto` the one writer of ``phase``::
 
     phase               players may                      on entering / settled        next
-    beginning_of_night  begin, continue                  Nemesis's Skills -> turn 1   -
-    start_of_turn       continue                         Skills -> Planning           -
-    planning            play, rest, pass (Cascade),      first player / after a play  -
-                        item, quick
+    beginning_of_night  begin, continue                  Nemesis's Skills -> on       start_of_turn
+    start_of_turn       continue, item                   Skills -> on                 planning
+    planning            play, rest, pass (Cascade),      first player / after a play  tactic
+                        item, quick                      (-> on when it ends)
     tactic              attack, effect, support, event,  the leftmost card is Active  nemesis
                         redraw, done, item, quick,
                         continue
@@ -21,15 +23,15 @@ to once it is done (``next``)::
                                                          -> the other Cleanup steps
     over                (End of the Night)               -                            -
 
-While a question waits for the table (``NightState.pending``) only :data:`QUESTION_ACTIONS`
-are allowed, whatever the phase.
+While a question waits for the table (``NightState.pending``) only the phase's ``questions``
+(answers, rolls, Items; Quick Effects while Tactic cards lie on the Chain) are allowed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
@@ -50,9 +52,12 @@ from blood_companion.engine.table import UNKNOWN
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-Step = Callable[[CampaignState, "Catalog", Chance], CampaignState]
+Step = Callable[[CampaignState, "Catalog", "Chance | None"], CampaignState]
 
-QUESTION_ACTIONS = frozenset({"night_answer", "night_roll", "night_item", "night_quick"})
+ANSWERS = frozenset({"night_answer", "night_roll", "night_item"})
+# what a waiting question allows in a phase with Tactic cards on the Chain (Quick Effects)
+ON_CHAIN = ANSWERS | {"night_quick"}
+QUESTION_ACTIONS = ON_CHAIN
 
 
 @dataclass(frozen=True)
@@ -61,11 +66,15 @@ class Phase:
     title: str
     section: str
     actions: frozenset[str]
-    enter: Step
+    enter: Step  # run by the machine once it has entered the phase
     settled: Step | None = None
     next: str | None = None
+    done: Callable[[NightState], bool] = lambda night: night.phase_done  # `continue` may leave
+    questions: frozenset[str] = ANSWERS  # also allowed while a question waits
     done_text: str = ""  # what the table hears once the phase is done
     refuse: dict[str, str] = field(default_factory=dict)  # own words for actions it refuses
+    view: str = "night.options:night_view"  # its view and asker (engine/), by name
+    asker: str = "night.asks:_night_asker"
 
 
 def settle(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
@@ -85,9 +94,30 @@ def settle(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState
     raise RuleError("the night did not settle")  # pragma: no cover
 
 
+def goto(state: CampaignState, phase: str, **update: Any) -> CampaignState:
+    """The one writer of the night's ``phase`` (:func:`advance`; ``effects.end_night`` for the
+    End of the Night)."""
+    return fx.with_night(state, phase=phase, **update)
+
+
+def advance(state: CampaignState, catalog: Catalog, rng: Chance | None,
+            phase: str | None = None) -> CampaignState:
+    """The machine: leave the current phase for `phase` (default: its ``next``) and run that
+    phase's ``enter``. The Cleanup leading to the Start of Turn begins a Game Turn."""
+    night = night_of(state)
+    to = phase or PHASES[night.phase].next
+    assert to is not None
+    turn = night.turn + 1 if (night.phase, to) == ("cleanup", "start_of_turn") else night.turn
+    return PHASES[to].enter(goto(state, to, turn=turn), catalog, rng)
+
+
+def _go_on(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
+    return advance(state, catalog, rng)
+
+
 def enter(state: CampaignState, catalog: Catalog, rng: Chance, phase: str) -> CampaignState:
-    """Enter `phase` (its ``enter`` step) and settle what it starts."""
-    return settle(PHASES[phase].enter(state, catalog, rng), catalog, rng)
+    """Enter `phase` and settle what it starts."""
+    return settle(advance(state, catalog, rng, phase), catalog, rng)
 
 
 def begin_night(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
@@ -99,16 +129,14 @@ def begin_night(state: CampaignState, catalog: Catalog, rng: Chance) -> Campaign
 def phase_done(state: CampaignState) -> bool:
     """Whether ``continue`` may leave the current phase."""
     night = night_of(state)
-    if night.phase == "tactic":
-        return night.activation is None
-    return night.phase_done
+    return PHASES[night.phase].done(night)
 
 
-def _begin(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+def _begin(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     """ "Beginning of the Night" after :func:`setup_night` dealt five cards each: the
     Nemesis's own Beginning-of-the-Night Skills resolve, the players' are listed for them to
     resolve in an agreed order; then Game Turn 1 starts. Also used by the Day Part."""
-    state = fx.with_night(state, started=True, phase="beginning_of_night")
+    state = fx.with_night(state, started=True)
     state = fx.log(state, "beginning_of_night", n=catalog.config.hand_size)
     for t in state.troupers:  # what each player takes (engine/table.py: who holds the decks)
         if UNKNOWN in t.hand:
@@ -172,38 +200,20 @@ def list_player_timing(
     return ai.ask_order(state, catalog, [*skills, *jobs] if order_nemesis else jobs)
 
 
-def start_turn(
-    state: CampaignState, catalog: Catalog, rng: Chance, *, first: bool = False
-) -> CampaignState:
+def start_turn(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     """ "Start of Turn": Beginning-of-the-Turn Effects, then the Planning Phase."""
-    night = night_of(state)
-    turn = night.turn if first else night.turn + 1
-    state = fx.with_night(state, phase="start_of_turn", turn=turn, phase_done=False)
-    state = fx.log(state, "game_turn", turn=turn)
+    state = fx.with_night(state, phase_done=False)
+    state = fx.log(state, "game_turn", turn=night_of(state).turn)
     return queue_timed(state, catalog, "beginning_of_turn")
 
 
-def _first_turn(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
-    return start_turn(state, catalog, rng, first=True)
-
-
-def _next_turn(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
-    return start_turn(state, catalog, rng)
-
-
-def _to_planning(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
-    return start_planning(state, catalog, rng)
-
-
-def start_planning(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+def start_planning(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     """ "Planning Phase": from the Leader clockwise; skipped by Troupers who cannot play."""
-    state = fx.with_night(
-        state, phase="planning", passed=[], cascade=False, after_play=None, phase_done=False
-    )
+    state = fx.with_night(state, passed=[], cascade=False, after_play=None, phase_done=False)
     state = fx.log(state, "planning_phase")
     first = next_player(state, state.leader, include_self=True)
     if first is None:
-        return end_planning(state, catalog, "nobody_can_play_card")
+        return end_planning(state, catalog, "nobody_can_play_card", rng)
     return fx.with_night(state, to_play=first)
 
 
@@ -221,7 +231,7 @@ def chain_full(night: NightState) -> bool:
     return len(night.chain) >= night.chain_spaces
 
 
-def after_play(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+def after_play(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     """The Planning Phase once a played card's Interruptions are resolved: the same player again
     after a Cascade, else the next player who can play; the phase ends when the Chain is full,
     after a Block, or when nobody can play."""
@@ -235,28 +245,26 @@ def after_play(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignS
     what = night.after_play
     state = fx.with_night(state, after_play=None)
     if chain_full(night):
-        return end_planning(state, catalog, "chain_full")
+        return end_planning(state, catalog, "chain_full", rng)
     if what == "end":
-        return end_planning(state, catalog, "block")
+        return end_planning(state, catalog, "block", rng)
     player = night.to_play if night.to_play is not None else state.leader
     if what == "cascade" and can_play(state, player):
         return fx.with_night(state, cascade=True)
     nxt = next_player(state, player)
     if nxt is None:
-        return end_planning(state, catalog, "nobody_can_play_card")
+        return end_planning(state, catalog, "nobody_can_play_card", rng)
     return fx.with_night(state, to_play=nxt, cascade=False)
 
 
-def end_planning(state: CampaignState, catalog: Catalog, why: str) -> CampaignState:
-    state = fx.log(state, "planning_ends", reason=why)
-    return enter_tactic(state, catalog)
-
-
-def enter_tactic(state: CampaignState, catalog: Catalog, rng: Chance | None = None
+def end_planning(state: CampaignState, catalog: Catalog, why: str, rng: Chance | None = None
                  ) -> CampaignState:
-    state = fx.with_night(
-        state, phase="tactic", to_play=None, cascade=False, after_play=None, phase_done=False
-    )
+    state = fx.log(state, "planning_ends", reason=why)
+    return advance(state, catalog, rng)
+
+
+def enter_tactic(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
+    state = fx.with_night(state, to_play=None, cascade=False, after_play=None, phase_done=False)
     state = fx.log(state, "tactic_phase")
     return activate_next(state, catalog)
 
@@ -289,14 +297,14 @@ def unresolved_reactions(state: CampaignState, catalog: Catalog) -> list[EnemyJo
     return jobs
 
 
-def start_nemesis(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
-    state = fx.with_night(state, phase="nemesis", phase_done=False, activation=None)
+def start_nemesis(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
+    state = fx.with_night(state, phase_done=False, activation=None)
     state = fx.log(state, "nemesis_phase")
     jobs = unresolved_reactions(state, catalog)
     return fx.with_night(state, queue=jobs)
 
 
-def _nemesis_settled(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+def _nemesis_settled(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     """Reaction cards revealed during the phase resolve too; then the phase is done."""
     if night_of(state).phase_done:
         return state
@@ -307,12 +315,12 @@ def _nemesis_settled(state: CampaignState, catalog: Catalog, rng: Chance) -> Cam
     return fx.log(state, "nemesis_phase_over")
 
 
-def start_minions(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+def start_minions(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     """ "Minions Phase": Minion A, Minion B, then the other spaces in Flow order; each
     Miniature resolves its card top to bottom, one at a time, the players choosing which of a
     space's Miniatures acts next. Spaces are taken one at a time, so a Minion summoned during
     the phase activates too when its space's turn comes."""
-    state = fx.with_night(state, phase="minions", phase_done=False, activated=[])
+    state = fx.with_night(state, phase_done=False, activated=[])
     state = fx.log(state, "minions_phase")
     return _next_minion_space(state, catalog)
 
@@ -353,7 +361,7 @@ def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
     return fx.with_night(state, queue=jobs, activated=[*night.activated, slot.space])
 
 
-def _minions_settled(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+def _minions_settled(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     if night_of(state).phase_done:
         return state
     return _next_minion_space(state, catalog)
@@ -365,7 +373,7 @@ def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -
     on the Chain); only once they are all resolved, their questions answered, do the other
     steps follow (:func:`cleanup_steps`, run here when nothing waits, else when the queue has
     settled)."""
-    state = fx.with_night(state, phase="cleanup", phase_done=False)
+    state = fx.with_night(state, phase_done=False)
     state = fx.log(state, "cleanup_phase")
     state = queue_timed(state, catalog, "beginning_of_cleanup")
     night = night_of(state)
@@ -374,7 +382,7 @@ def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -
     return cleanup_steps(state, catalog)
 
 
-def _cleanup_settled(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+def _cleanup_settled(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     """The beginning-of-Cleanup Effects are resolved: the other Cleanup steps."""
     if night_of(state).phase_done:
         return state
@@ -460,7 +468,12 @@ def _tokens_cleanup(tok: Tokens) -> Tokens:
     return Tokens(supply=tok.supply + tok.consumed, intact=0, consumed=tok.intact)
 
 
-def _over(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
+def _by_itself(night: NightState) -> bool:
+    """The end of a phase that goes on by itself once settled (``continue`` only settles)."""
+    return False
+
+
+def _over(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     return state
 
 
@@ -469,47 +482,49 @@ PHASES: dict[str, Phase] = {
     for p in (
         Phase(
             "beginning_of_night", "Beginning of the Night", "Beginning of the Night",
-            frozenset({"night_begin", "night_continue"}), _begin, _first_turn,
-            done_text="Begin the night.",
+            frozenset({"night_begin", "night_continue"}), _begin, _go_on, "start_of_turn",
+            done=_by_itself, done_text="Begin the night.",
         ),
         Phase(
             "start_of_turn", "Start of Turn", "Game Turns",
-            frozenset({"night_continue", "night_item"}), _next_turn, _to_planning,
-            done_text="Start the Game Turn.",
+            frozenset({"night_continue", "night_item"}), start_turn, _go_on, "planning",
+            done=_by_itself, done_text="Start the Game Turn.",
         ),
         Phase(
             "planning", "Planning Phase", "Planning Phase",
             frozenset({"night_play", "night_rest", "night_pass", "night_item", "night_quick"}),
-            _to_planning,
-            after_play,
+            start_planning, after_play, "tactic", done=_by_itself, questions=ON_CHAIN,
             refuse={"night_continue": "the Planning Phase goes on while someone can play"},
+            view="night.options:_planning_view",
         ),
         Phase(
             "tactic", "Tactic Phase", "Tactic Phase",
             frozenset({"night_attack", "night_effect", "night_support", "night_event",
                        "night_redraw", "night_done", "night_item", "night_quick",
                        "night_continue"}),
-            enter_tactic, None, "nemesis",
+            enter_tactic, None, "nemesis", done=lambda night: night.activation is None,
+            questions=ON_CHAIN, view="night.options:_tactic_view",
             done_text="Every Chain card is resolved: the Nemesis Phase comes next.",
         ),
         Phase(
             "nemesis", "Nemesis Phase", "Nemesis Phase",
             frozenset({"night_continue", "night_item", "night_quick"}), start_nemesis,
-            _nemesis_settled,
-            "minions", done_text="The Nemesis Phase is over: the Minions Phase comes next.",
+            _nemesis_settled, "minions", questions=ON_CHAIN,
+            done_text="The Nemesis Phase is over: the Minions Phase comes next.",
         ),
         Phase(
             "minions", "Minions Phase", "Minions Phase",
             frozenset({"night_continue", "night_item", "night_quick"}), start_minions,
-            _minions_settled,
-            "cleanup", done_text="The Minions Phase is over: the Cleanup Phase comes next.",
+            _minions_settled, "cleanup", questions=ON_CHAIN,
+            done_text="The Minions Phase is over: the Cleanup Phase comes next.",
         ),
-        Phase(
+        Phase(  # the beginning-of-Cleanup Effects resolve with the Tactic cards still placed
             "cleanup", "Cleanup Phase", "Cleanup Phase", frozenset({"night_continue"}), cleanup,
-            _cleanup_settled, "start_of_turn",
+            _cleanup_settled, "start_of_turn", questions=ON_CHAIN,
             done_text="The Cleanup is done: the next Game Turn starts.",
         ),
-        Phase("over", "End of the Night", "End of the Night", frozenset(), _over),
+        Phase("over", "End of the Night", "End of the Night", frozenset(), _over,
+              done=_by_itself),
     )
 }
 PHASE_NAMES = {k: p.title for k, p in PHASES.items()}
@@ -535,15 +550,12 @@ def check_phase(state: CampaignState, action: Any, catalog: Any = None) -> None:
     if action.type not in spec.actions and action.type not in QUESTION_ACTIONS:
         if action.type in spec.refuse:
             raise RuleError(spec.refuse[action.type], see=("night_next",))
-        doing = getattr(action, "doing", "") or action.type.replace("_", " ")
-        wanted = " or ".join(p.title for p in PHASES.values() if action.type in p.actions)
-        raise RuleError(
-            f"{doing} belongs to the {wanted}; the table is in the {spec.title}",
-            see=("night_next",),
-        )
+        _elsewhere(spec, action)
     if night.pending:
-        if action.type in QUESTION_ACTIONS:
+        if action.type in spec.questions:
             return
+        if action.type in QUESTION_ACTIONS:  # a Quick Effect without Tactic cards placed
+            _elsewhere(spec, action)
         raise RuleError(
             "a question is waiting: " + night.pending[0].prompt,
             see=("night_answer", "night_roll"),
@@ -552,3 +564,14 @@ def check_phase(state: CampaignState, action: Any, catalog: Any = None) -> None:
         raise RuleError("no question is waiting for an answer", see=("night_next",))
     if action.type == "night_item" and action.type not in spec.actions:
         raise RuleError(f"Items are not used in the {spec.title}", see=("night_next",))
+    if action.type not in spec.actions:
+        _elsewhere(spec, action)
+
+
+def _elsewhere(spec: Phase, action: Any) -> NoReturn:
+    doing = getattr(action, "doing", "") or action.type.replace("_", " ")
+    wanted = " or ".join(p.title for p in PHASES.values() if action.type in p.actions)
+    raise RuleError(
+        f"{doing} belongs to the {wanted}; the table is in the {spec.title}",
+        see=("night_next",),
+    )

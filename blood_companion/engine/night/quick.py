@@ -40,7 +40,7 @@ from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
 from blood_companion.engine.night.core import tactic_card, trouper_index
-from blood_companion.engine.night.phases import settle
+from blood_companion.engine.night.phases import PHASES, settle
 from blood_companion.engine.night.planning import NightAction
 from blood_companion.engine.night.resolve import (
     check_cost_and_condition,
@@ -57,10 +57,7 @@ from blood_companion.engine.state import CampaignState
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-# The phases with Tactic cards on the Chain (placed in the Planning Phase, cleared in the
-# Cleanup Phase).
-CHAIN_PHASES = ("planning", "tactic", "nemesis", "minions")
-
+QUICK = frozenset({"night_quick", "night_item"})
 
 class UseQuick(NightAction):
     """A Quick Effect of a Tactic card on the Chain, resolved outside its owner's activation
@@ -176,8 +173,8 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
     and Quick Items (not those that only help a Test), each with what its questions need."""
     night = night_of(state)
     out: list[dict[str, Any]] = []
-    if night.result is not None or night.phase not in CHAIN_PHASES + ("start_of_turn",):
-        return out
+    if night.result is not None or not PHASES[night.phase].actions & QUICK:
+        return out  # offered in the phases whose table allows them
     act = night.activation
     for k, slot in enumerate(night.chain):
         if slot.kind != "tactic" or slot.owner is None:
