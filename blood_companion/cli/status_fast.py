@@ -1,8 +1,9 @@
 """`blood status` from its stored document (the view cache of ``cli/views.py``).
 
 Kept for the names other modules and tests use; the cache, its key and the fast path are those
-of every view of a campaign (``cli/views.py``), drawn with ``cli/status_view.py`` and printed
-with ``cli/textview.py``. Standard library only at import time.
+of every view of a campaign (``cli/views.py``); the document is the engine's board
+(``engine/board_view.py``), drawn with ``cli/status_view.py`` and printed with
+``cli/textview.py``. Standard library only at import time.
 """
 
 from __future__ import annotations

@@ -10,10 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.content import models as m
 from blood_companion.content.models import ITEM_CATEGORIES, TrophyCost
+from blood_companion.engine.board_view import DayBoard, DayTrouper
 from blood_companion.engine.day.core import available_nemeses, day_of
 from blood_companion.engine.day.dusk import difficulty_levels, influence
 from blood_companion.engine.day.payments import can_afford, cost_text, trophy_text
 from blood_companion.engine.day_state import STEP_TITLES
+from blood_companion.engine.narrate import record_name, trouper_name
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -265,3 +267,58 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
             **base, sentence=sentence, choices=choices, details={"waiting": waiting}
         )
     return NextStep(**base, sentence="The Day Part is over.")
+
+
+def day_board(state: CampaignState, catalog: Catalog) -> DayBoard:
+    """The Day Part as the board shows it (engine/board_view.py): the step, the Wagon and the
+    trophies, what was bought and what is affordable now, tonight's choices so far and each
+    Trouper's deck, Reserve and Items, all named."""
+    day = day_of(state)
+    troupers: list[DayTrouper] = []
+    for i, t in enumerate(state.troupers):
+        equipped = dict(day.equipped.get(i, {}))
+        troupers.append({
+            "seat": t.seat + 1, "trouper": t.trouper, "name": trouper_name(catalog, t.trouper),
+            "colour": t.colour, "leader": i == state.leader, "bites": t.bites,
+            "insanity": t.insanity, "deck": len(t.deck),
+            "reserve_cards": list(t.reserve_cards), "reserve_items": list(t.reserve_items),
+            "sleeves": [s.item + ("+" if s.advanced else "") for s in t.sleeves],
+            "equipped": equipped,
+            # what players read (issue 17: names, not ids)
+            "reserve_names": [_name(catalog, c) for c in [*t.reserve_cards, *t.reserve_items]],
+            "equipped_names": [_name(catalog, c) for c in equipped.values()],
+        })
+    buying = state.mode != "single" and day.step in ("recovery", "purchases")
+    choices = purchase_choices(state, catalog) if buying else []
+    return {
+        "step": day.step,
+        "title": STEP_TITLES[day.step],
+        "wagon": state.wagon.as_dict(),
+        "location_trophies": dict(state.location_trophies),
+        "nemesis_trophies": dict(state.nemesis_trophies),
+        "bought": list(day.purchases),
+        "bought_names": [_name(catalog, c) for c in day.purchases],
+        "affordable": [c for c in choices if c.get("affordable")],
+        "purchases_open": buying,
+        "selection": {"zone": day.zone, "location": day.location, "minions": list(day.minions),
+                      "nemesis": day.nemesis, "difficulty": day.difficulty,
+                      "events": list(day.events)},
+        "selection_names": {
+            "zone": _name(catalog, day.zone), "location": _name(catalog, day.location),
+            "minions": [_name(catalog, mn) for mn in day.minions],
+            "nemesis": _name(catalog, day.nemesis),
+            "events": [_name(catalog, e) for e in day.events],
+        },
+        "troupers": troupers,
+    }
+
+
+def _name(catalog: Catalog, cid: str | None) -> str:
+    """A card's (or Zone's) name as printed; an Item on the side it shows ("+": advanced)."""
+    if not cid:
+        return ""
+    item = catalog.item(cid.rstrip("+"))
+    if item is not None:
+        side = item.advanced if cid.endswith("+") and item.advanced is not None else item.starting
+        return str(side.name)
+    return record_name(catalog, cid)

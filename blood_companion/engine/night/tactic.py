@@ -32,6 +32,7 @@ from blood_companion.engine.night_state import NightState
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
+    from blood_companion.content import models as m
     from blood_companion.content.loader import Catalog
 
 
@@ -187,8 +188,10 @@ class UseSupport(NightAction):
     distance: int | None = None
     weakness: bool | None = None  # the table's word on a Weakness Effect's Condition
 
-    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
+    def legal(self, state: CampaignState, cat: Catalog) -> tuple[int, int, m.Effect, str]:
+        """Refuse (RuleError) a Support the Active Trouper may not use now (the menus ask
+        this too, with ``confirm`` set); else its Chain index, the Effect's index, the Effect
+        and the card's id."""
         night, act, _ = active(state, cat)
         k = ch.index_at(night.chain, self.slot)
         if k is None:
@@ -222,13 +225,19 @@ class UseSupport(NightAction):
                                  discard=(), confirmed=self.confirm)
         check_cost_and_condition(state, cat, act.trouper, eff.model_copy(
             update={"condition": None}), discard=())
+        return k, j, eff, card.id
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        k, j, eff, cid = self.legal(state, cat)
+        act = active(state, cat)[1]
         state = pay_costs(state, cat, act.trouper, eff, discard=(), slot=k)
         chain = list(night_of(state).chain)
         chain[k] = chain[k].model_copy(update={"supports_used": [*chain[k].supports_used, j]})
         state = fx.with_night(state, chain=chain)
-        state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=card.id)
+        state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=cid)
         state, _ = test_then_elements(state, cat, ctx.chance, act.trouper, eff, self,
-                                      recipient=act.trouper, label=card.id)
+                                      recipient=act.trouper, label=cid)
         return settle(state, cat, ctx.chance)
 
 
