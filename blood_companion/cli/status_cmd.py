@@ -54,7 +54,7 @@ def status(
         print_json({**doc, "reaction_cards": extra})
         return
     views.show("status", doc, False)
-    print_lines([(line, "") for line in extra["lines"]])
+    print_lines([(line, "") for line in reaction_cards(night, width())])
 
 
 def print_night(view: NightBoard) -> None:

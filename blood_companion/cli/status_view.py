@@ -67,10 +67,8 @@ def _resources(res: dict[str, int]) -> str:
 
 def track(value: int, length: int, alerts: list[int]) -> str:
     """The Threat track: one cell per space, the token as ●, Alert spaces as !."""
-    cells = []
-    for k in range(length + 1):
-        cells.append("●" if k == value else ("!" if k in alerts else "·"))
-    return " ".join(cells)
+    return " ".join("●" if k == value else ("!" if k in alerts else "·")
+                    for k in range(length + 1))
 
 
 def render(doc: Board, width: int = 80) -> list[Line]:
@@ -88,11 +86,8 @@ def render(doc: Board, width: int = 80) -> list[Line]:
     else:
         lines += _render_summary(doc, width)
     if doc["placeholder"]:
-        text = (
-            "Placeholder content: "
-            + ", ".join(doc["placeholder"])
-            + " (transcribe your box: README, Transcribing your box)"
-        )
+        text = ("Placeholder content: " + ", ".join(doc["placeholder"])
+                + " (transcribe your box: README, Transcribing your box)")
         lines += [(t, "dim") for t in _wrap(text, width, "  ")]
     nxt = doc["next"]
     if prompt := nxt.get("prompt"):
@@ -109,16 +104,8 @@ def _render_summary(doc: Board, width: int) -> list[Line]:
     out: list[Line] = [(f"{doc['part']}" + (f" ({doc['phase']})" if doc["phase"] else ""), "")]
     for t in s["troupers"]:
         lead = " (leader)" if t["trouper"] == s["leader"] else ""
-        out.append(
-            (
-                _fit(
-                    f"  {t['seat']}. {t['trouper']}{lead}: {t['bites']} Bites, "
-                    f"Insanity {t['insanity']}",
-                    width,
-                ),
-                "",
-            )
-        )
+        text = f"  {t['seat']}. {t['trouper']}{lead}: {t['bites']} Bites, Insanity {t['insanity']}"
+        out.append((_fit(text, width), ""))
     out.append((_fit("Wagon: " + _resources(s["wagon"]), width), ""))
     return out
 
@@ -133,40 +120,22 @@ def render_night(v: NightBoard, width: int) -> list[Line]:
         head += f" · night {v['result'].upper()}"
     out.append((_fit(head, width), "bold"))
     if v["result"]:
-        out += [
-            (t, "red" if v["result"] == "lost" else "green")
-            for t in _wrap(f"  {v['reason']}", width, "  ")
-        ]
+        style = "red" if v["result"] == "lost" else "green"
+        out += [(t, style) for t in _wrap(f"  {v['reason']}", width, "  ")]
     # the Nemesis
-    out.append(
-        (
-            _fit(
-                f"Nemesis {nem['name']} · level {nem['difficulty']} ({nem['level']})",
-                width,
-            ),
-            "bold",
-        )
-    )
+    out.append((_fit(f"Nemesis {nem['name']} · level {nem['difficulty']} ({nem['level']})",
+                     width), "bold"))
     wounds = "  ".join(
         f"{s[0].upper()}{s[1:]} {nem['wounds'][s]}/{nem['wounds_needed'][s]}"
         + (" ✓" if nem["wounds"][s] >= nem["wounds_needed"][s] else "")
         for s in SIDES
     )
-    out.append(
-        (_fit(f"  Wounds  {wounds}   deck {nem['deck']}, discard {nem['discard']}", width), "")
-    )
-    d, f = nem["defenses"], nem["fatigue"]
-    now = nem["defense_after_fatigue"]
-    out.append(
-        (
-            _fit(
-                f"  Defense Physical {d['physical']}-{f['physical']} = {now['physical']}   "
-                f"Mind {d['mind']}-{f['mind']} = {now['mind']}   (Fatigue on the Line)",
-                width,
-            ),
-            "",
-        )
-    )
+    out.append((_fit(f"  Wounds  {wounds}   deck {nem['deck']}, discard {nem['discard']}",
+                     width), ""))
+    d, f, now = nem["defenses"], nem["fatigue"], nem["defense_after_fatigue"]
+    out.append((_fit(f"  Defense Physical {d['physical']}-{f['physical']} = {now['physical']}   "
+                     f"Mind {d['mind']}-{f['mind']} = {now['mind']}   (Fatigue on the Line)",
+                     width), ""))
     for w in nem["weaknesses"]:
         wd = w["defense"]
         won = " ✓ won" if w["trophy_won"] else ""
@@ -177,16 +146,8 @@ def render_night(v: NightBoard, width: int) -> list[Line]:
             out.append(("  " + part, "dim"))
     th = v["threat"]
     alerts = ", ".join(str(a) for a in th["alerts"])
-    out.append(
-        (
-            _fit(
-                f"Threat {th['value']:>2}/{th['length']}  "
-                + track(th["value"], th["length"], th["alerts"]),
-                width,
-            ),
-            "",
-        )
-    )
+    out.append((_fit(f"Threat {th['value']:>2}/{th['length']}  "
+                     + track(th["value"], th["length"], th["alerts"]), width), ""))
     out.append((_fit(f"           ● token  ! Alert ({alerts})", width), "dim"))
     # the Chain
     out.append((f"Chain {len(v['chain'])}/{v['chain_spaces']}", "bold"))
@@ -194,15 +155,10 @@ def render_night(v: NightBoard, width: int) -> list[Line]:
         out.append(("  (empty)", "dim"))
     for s in v["chain"]:
         owner = s["owner"] or "event"
-        marks = []
-        if s["active"]:
-            marks.append("ACTIVE")
-        if s["kind"] == "event":
-            marks.append("solved" if s["face_down"] else "open")
-        if s["resolved"]:
-            marks.append("Resolved")
-        if s["sacrificed"]:
-            marks.append("Sacrifice")
+        opened = "solved" if s["face_down"] else "open"
+        marks = [m for m, on in (("ACTIVE", s["active"]), (opened, s["kind"] == "event"),
+                                 ("Resolved", s["resolved"]), ("Sacrifice", s["sacrificed"]))
+                 if on]
         name = _fit(s["name"], 30)
         thr = f"thr {s['threat']}" if s["kind"] != "event" else ""
         text = f"  {s['space']:>2} {name:<30} {owner:<8} {thr:<6} {', '.join(marks)}"
@@ -214,15 +170,8 @@ def render_night(v: NightBoard, width: int) -> list[Line]:
     if not line:
         out.append(("  (empty)", "dim"))
     for r in line:
-        marks = [
-            m
-            for m, on in (
-                ("Interruption", r["interruption"]),
-                ("CHECK", r["check"]),
-                ("Resolved", r["resolved"]),
-            )
-            if on
-        ]
+        marks = [m for m, on in (("Interruption", r["interruption"]), ("CHECK", r["check"]),
+                                 ("Resolved", r["resolved"])) if on]
         fatigue = f"P{r['fatigue']['physical']} M{r['fatigue']['mind']}"
         text = f"  {r['space']:>2} {_fit(r['name'], 30):<30} {fatigue:<6} {', '.join(marks)}"
         out.append((_fit(text.rstrip(), width), "red" if r["check"] else ""))
@@ -232,43 +181,28 @@ def render_night(v: NightBoard, width: int) -> list[Line]:
         d = mn["defenses"]
         alive = f"{mn['alive']} left" if mn["alive"] else "defeated"
         summoned = " (summoned)" if mn["summoned"] else ""
-        text = (
-            f"  {mn['space']:>2} {_fit(mn['name'] + summoned, 30):<30} {mn['type']:<10} "
-            f"P{d['physical']} M{d['mind']}  {alive}"
-        )
+        text = (f"  {mn['space']:>2} {_fit(mn['name'] + summoned, 30):<30} {mn['type']:<10} "
+                f"P{d['physical']} M{d['mind']}  {alive}")
         out.append((_fit(text, width), "dim" if not mn["alive"] else ""))
     # the Troupers
     out.append(("Troupers", "bold"))
     for t in v["troupers"]:
-        flags = [
-            f
-            for f, on in (
-                ("Leader", t["leader"]),
-                ("EXHAUSTED", t["exhausted"]),
-                ("KNOCKED OUT", t["knocked_out"]),
-                ("rested", t["rested"]),
-            )
-            if on
-        ]
+        flags = [f for f, on in (("Leader", t["leader"]), ("EXHAUSTED", t["exhausted"]),
+                                 ("KNOCKED OUT", t["knocked_out"]), ("rested", t["rested"])) if on]
         head = f"  {t['seat']}. {t['name']} ({t['colour']})"
         if flags:
             head += " · " + ", ".join(flags)
         out.append((_fit(head, width), "red" if t["knocked_out"] else ""))
         ko, tokens = t["knock_out_at"], t["vigor_tokens"]
         ins = "".join("●" if k == t["insanity"] else "·" for k in range(t["insanity_max"] + 1))
-        stats = (
-            f"     Wounds {t['wounds']}/{ko}  Vigor {t['vigor']}/{tokens}  Bites {t['bites']}"
-            f"  Insanity {ins}  hand {t['hand']} deck {t['deck']} disc {t['discard']}"
-        )
+        stats = (f"     Wounds {t['wounds']}/{ko}  Vigor {t['vigor']}/{tokens}  Bites {t['bites']}"
+                 f"  Insanity {ins}  hand {t['hand']} deck {t['deck']} disc {t['discard']}")
         out.append((_fit(stats, width), ""))
-        items = (
-            ", ".join(i["name"] + (" (depleted)" if i["depleted"] else "") for i in t["items"])
-            or "none"
-        )
+        items = ", ".join(i["name"] + (" (depleted)" if i["depleted"] else "")
+                          for i in t["items"]) or "none"
         for text in _wrap("Items: " + items, width - 5, "  "):
             out.append(("     " + text, "dim"))
-        tokens_line = _tokens(t)
-        if tokens_line:
+        if tokens_line := _tokens(t):
             out.append((_fit("     " + tokens_line, width), "dim"))
     if v["auras"]:
         out.append(("Auras in play", "bold"))
@@ -291,29 +225,18 @@ def _tokens(t: NightTrouper) -> str:
 def _render_day(v: DayBoard, width: int) -> list[Line]:
     out: list[Line] = [(_fit(f"Day Part · {v['title']}", width), "bold")]
     out.append((_fit("Wagon: " + _resources(v["wagon"]), width), ""))
-    trophies = ", ".join(
-        [f"{k} x{n}" for k, n in v["location_trophies"].items() if n]
-        + [f"{k} x{n}" for k, n in v["nemesis_trophies"].items() if n]
-    )
+    trophies = ", ".join(f"{k} x{n}" for k, n in [*v["location_trophies"].items(),
+                                                  *v["nemesis_trophies"].items()] if n)
     if trophies:
         out.append((_fit("Trophies: " + trophies, width), ""))
     if v["bought"]:
-        bought = v["bought_names"]
-        for text in _wrap("Bought today: " + "; ".join(bought), width, "  "):
+        for text in _wrap("Bought today: " + "; ".join(v["bought_names"]), width, "  "):
             out.append((text, "dim"))
     sel = v["selection_names"]
-    picked = [
-        f"{label} {value}"
-        for label, value in (
-            ("Zone", sel["zone"]),
-            ("Location", sel["location"]),
-            ("Minions", ", ".join(sel["minions"])),
-            ("Nemesis", sel["nemesis"]),
-            ("Level", v["selection"]["difficulty"]),
-            ("Events", ", ".join(sel["events"])),
-        )
-        if value
-    ]
+    picked = [f"{label} {value}" for label, value in (
+        ("Zone", sel["zone"]), ("Location", sel["location"]),
+        ("Minions", ", ".join(sel["minions"])), ("Nemesis", sel["nemesis"]),
+        ("Level", v["selection"]["difficulty"]), ("Events", ", ".join(sel["events"]))) if value]
     if picked:
         for text in _wrap("Tonight: " + " · ".join(picked), width, "  "):
             out.append((text, ""))
@@ -331,19 +254,11 @@ def _render_day(v: DayBoard, width: int) -> list[Line]:
     for t in v["troupers"]:
         lead = " · Leader" if t["leader"] else ""
         out.append((_fit(f"  {t['seat']}. {t['name']} ({t['colour']}){lead}", width), ""))
-        out.append(
-            (
-                _fit(
-                    f"     Bites {t['bites']}  Insanity {t['insanity']}  deck {t['deck']} cards",
-                    width,
-                ),
-                "",
-            )
-        )
+        out.append((_fit(f"     Bites {t['bites']}  Insanity {t['insanity']}  deck {t['deck']} "
+                         "cards", width), ""))
         if t["equipped"]:
             out.append((_fit("     Equipped: " + ", ".join(t["equipped_names"]), width), ""))
-        res = t["reserve_names"]
-        text = "Reserve: " + (", ".join(res) if res else "empty")
+        text = "Reserve: " + (", ".join(t["reserve_names"]) or "empty")
         for line in _wrap(text, width - 5, "  "):
             out.append(("     " + line, "dim"))
     return out
@@ -352,30 +267,15 @@ def _render_day(v: DayBoard, width: int) -> list[Line]:
 def _render_rewards(doc: Board, width: int) -> list[Line]:
     rw = doc["rewards"] or {}
     title = "Victory" if rw["result"] == "won" else "Defeat"
-    out: list[Line] = [
-        (
-            _fit(
-                f"End of the Night · {title} against {rw['nemesis']} (level {rw['difficulty']})",
-                width,
-            ),
-            "bold",
-        )
-    ]
+    out: list[Line] = [(_fit(f"End of the Night · {title} against {rw['nemesis']} "
+                             f"(level {rw['difficulty']})", width), "bold")]
     if rw["result"] == "won":
         done = ", ".join(rw.get("weakened", [])) or "-"
         out.append((_fit(f"  Vlad cards to weaken: {rw['vlad_cards']} (done: {done})", width), ""))
         trophies = ", ".join(f"{k} x{v}" for k, v in rw.get("trophies", {}).items()) or "-"
         out.append((_fit(f"  Trophy tokens: {trophies}", width), ""))
-        out.append(
-            (
-                _fit(
-                    f"  Advanced Tactic cards to take: {rw['advanced_tactics']} "
-                    f"(taken: {len(rw.get('tactics_taken', []))})",
-                    width,
-                ),
-                "",
-            )
-        )
+        out.append((_fit(f"  Advanced Tactic cards to take: {rw['advanced_tactics']} "
+                         f"(taken: {len(rw.get('tactics_taken', []))})", width), ""))
     loot = ", ".join(f"{p['dice']} for {p['resource']}" for p in rw.get("loot", [])) or "-"
     out.append((_fit(f"  Loot rolls left: {loot}", width), ""))
     gained = ", ".join(f"{v} {k}" for k, v in rw.get("gained", {}).items()) or "-"
@@ -384,16 +284,19 @@ def _render_rewards(doc: Board, width: int) -> list[Line]:
     return out
 
 
-def reaction_cards(night: NightBoard | None) -> list[str]:
-    """The Reaction Line, left to right, each card with its text as printed (`--cards`)."""
+def reaction_cards(night: NightBoard | None, width: int = 0) -> list[str]:
+    """The Reaction Line, left to right, each card with its text as printed (`--cards`);
+    with a ``width``, each line folded to it."""
     if night is None:
         return ["No night is being played: the Reaction Line is empty."]
     if not night["reaction_line"]:
         return ["Reaction Line: empty"]
     out = ["Reaction Line (left to right):"]
     for r in night["reaction_line"]:
-        out.append(f" {r['space']}. {r['heading']}" + (" [Resolved]" if r["resolved"] else ""))
-        out += ["    " + line for line in r["text"]]
+        lines = [(" ", f"{r['space']}. {r['heading']}" + (" [Resolved]" if r["resolved"] else ""))]
+        for indent, text in lines + [("    ", line) for line in r["text"]]:
+            folded = _wrap(text, width - len(indent), "  ") if width else [text]
+            out += [indent + part for part in folded]
     return out
 
 
