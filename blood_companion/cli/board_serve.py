@@ -9,7 +9,8 @@ Standard library only (``http.server``). It serves three things, all read-only:
   after every change of the save, and a comment line every few seconds so a closed tab is
   noticed and dropped.
 
-The document is the status view's (``cli/view_docs.status_doc``): this module never builds a
+The document is the status view's (``cli/view_docs.status_doc``: the engine's typed board,
+``engine/board_view.py``, as `blood status --json` prints it): this module never builds a
 board of its own, it is given a ``load`` function that returns it. A watcher thread reads the
 save's head (``store.peek.head_key``: read-only, no lock) every ``POLL`` seconds and, when it
 changed (a step, an undo, a mark, by any `blood` command in any process), loads the document

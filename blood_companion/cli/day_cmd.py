@@ -84,7 +84,7 @@ def _trouper(state: CampaignState, who: str) -> int:
     return d.trouper_at(state, who)
 
 
-def _who(who: str | None) -> str | None:
+def _trouper_id(who: str | None) -> str | None:
     """The Trouper id for an id, colour or seat (as recorded in the log)."""
     if who is None:
         return None
@@ -216,7 +216,7 @@ def buy(
     action = d.BuyBuilding(
         building=building_id,
         pay=parse_pay(pay),
-        trouper=_who(trouper),
+        trouper=_trouper_id(trouper),
         trade_from=trade_from,
         trade_to=trade_to,
         amount=amount,

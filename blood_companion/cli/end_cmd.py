@@ -16,6 +16,7 @@ from rich.text import Text
 from blood_companion.cli import commands, completion, session
 from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action
 from blood_companion.engine.endgame import (
@@ -120,7 +121,8 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         )
         table.add_row("Trophy tokens", "-", _trophies(catalog, rw.trophies))
         given = "; ".join(
-            f"{_who(catalog, who)}: {', '.join(_name(catalog, 'tactics', c) for c in cards)}"
+            trouper_name(catalog, who) + ": "
+            + ", ".join(_name(catalog, "tactics", c) for c in cards)
             for who, cards in rw.given.items())
         table.add_row("Advanced Tactic cards", str(rw.advanced_tactics), given or "-")
     owed = ", ".join(f"{p.dice} for {p.resource}" for p in rw.loot) or "-"
@@ -146,7 +148,8 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
             for a in choices["arts"]
         )
         stdout.print(f"Tops of the Art decks: {tops}")
-        stdout.print(f"Troupers: {', '.join(_who(catalog, t) for t in choices['troupers'])}")
+        names = ", ".join(trouper_name(catalog, t) for t in choices["troupers"])
+        stdout.print(f"Troupers: {names}")
     stdout.print(f"Wagon: {_counts(state.wagon.as_dict())}")
     stdout.print(Text.assemble(("Next: ", "bold"), rewards_next(state, catalog)))
     for cmd in commands.for_next(next_view(state, catalog), catalog):
@@ -194,7 +197,7 @@ def show_summary(state: CampaignState, catalog: Catalog) -> None:
     ]
     for who, cards in s["reserve"].items():
         names = ", ".join(_name(catalog, "tactics", c) for c in cards)
-        lines.append((f"{_who(catalog, who)}'s Personal Reserve", "+ " + names))
+        lines.append((f"{trouper_name(catalog, who)}'s Personal Reserve", "+ " + names))
     if s["left_behind"]:
         lines.append(("Left behind", ", ".join(s["left_behind"])))
     table = Table(box=None, pad_edge=False, show_header=False)
@@ -216,11 +219,6 @@ def show_summary(state: CampaignState, catalog: Catalog) -> None:
             ("Next: ", "bold"), f"game {s['next_game']} begins with the Day Part (blood day next)."
         )
     )
-
-
-def _who(catalog: Catalog, tid: str) -> str:
-    rec = catalog.trouper(tid)
-    return rec.name if rec is not None else tid
 
 
 def _vlad(catalog: Catalog, cid: str) -> str:

@@ -187,13 +187,12 @@ class Loop:
 
     # ------------------------------------------------------------------ screens
     def show_status(self) -> None:
-        from blood_companion.cli.status_fast import print_lines, width
-        from blood_companion.cli.status_view import render
+        from blood_companion.cli import views
         from blood_companion.cli.view_docs import status_doc
 
         with self.open() as store:
             doc = status_doc(store)
-        print_lines(render(doc, width()))
+        views.show("status", doc, False)
 
     def show(self, screen: Any, every: bool = False) -> None:
         stdout.print()

@@ -2,9 +2,9 @@
 
 By night the Night Board (Chain, Reaction Line, Threat track, Minions), the Nemesis and every
 Trouper; by day the Wagon, the reserves and what is affordable; at the End of the Night the
-rewards; always the phase and what comes next. The document is built in
-``cli/status_view.py`` (``--json`` prints it) and cached for the fast path
-(``cli/status_fast.py``), which `blood status` uses when the save has not changed since.
+rewards; always the phase and what comes next. The document is the engine's board
+(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/status_view.py`` and stored
+for the fast path (``cli/views.py``), which `blood status` uses while the save is unchanged.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import status_doc
 
 if TYPE_CHECKING:
-    from blood_companion.store import CampaignStore
+    from blood_companion.engine.board_view import NightBoard
 
 
 def register(app: typer.Typer) -> None:
@@ -39,40 +39,26 @@ def status(
     what is affordable. With --cards, the text of each card on the Reaction Line."""
     with session.open_session() as store:
         doc = status_doc(store)
-        extra = _reaction_cards(store) if cards else None
-    if extra is None:
+    if not cards:
         views.show("status", doc, as_json)
         return
+    from blood_companion.cli.status_view import reaction_cards
+
+    night = doc["night"]
+    extra: dict[str, Any] = {
+        "lines": reaction_cards(night),
+        "cards": [{"id": r["card"], "resolved": r["resolved"], "text": [r["heading"], *r["text"]]}
+                  for r in (night["reaction_line"] if night else [])],
+    }
     if as_json:
         print_json({**doc, "reaction_cards": extra})
         return
     views.show("status", doc, False)
-    from blood_companion.cli.common import stdout
-
-    for line in extra["lines"]:
-        stdout.print(line, highlight=False, markup=False)
+    print_lines([(line, "") for line in reaction_cards(night, width())])
 
 
-def _reaction_cards(store: CampaignStore) -> dict[str, Any]:
-    """The Reaction Line, each card with its text (`--cards`)."""
-    from blood_companion.cli.table_words import reaction_line_lines
-    from blood_companion.content.face import card_face
-
-    state, cat = store.state, store.catalog
-    line = state.night.reaction_line if state.night is not None else []
-    return {
-        "lines": reaction_line_lines(state, cat),
-        "cards": [
-            {"id": s.card, "resolved": s.resolved,
-             "text": card_face(cat, s.card,
-                               face="weakened" if s.card in state.vlad_weakened else None)}
-            for s in line
-        ],
-    }
-
-
-def print_night(view: dict[str, Any]) -> None:
+def print_night(view: NightBoard) -> None:
     """The Night Board alone (`blood night board`)."""
-    from blood_companion.cli.status_view import _render_night
+    from blood_companion.cli.status_view import render_night
 
-    print_lines(_render_night(view, width()))
+    print_lines(render_night(view, width()))

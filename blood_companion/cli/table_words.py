@@ -61,10 +61,6 @@ def show_lines(catalog: Catalog, text: str, *, ids: bool = False,
     return card_face(catalog, cid, face=face, with_id=ids)
 
 
-def _who(catalog: Catalog, tid: str) -> str:
-    return narrate.trouper_name(catalog, tid)
-
-
 def hand_lines(state: CampaignState, catalog: Catalog, who: str | None = None) -> list[str]:
     """The hands of the Troupers (or of `who`): the cards, or the size of a hand the app does
     not see and the cards that can be in it; the discard pile and the Wounds as known."""
@@ -74,7 +70,7 @@ def hand_lines(state: CampaignState, catalog: Catalog, who: str | None = None) -
     out: list[str] = []
     for i in idx:
         t = state.troupers[i]
-        name = _who(catalog, t.trouper)
+        name = narrate.trouper_name(catalog, t.trouper)
         if state.night is None:
             out.append(f"{name}: no hand outside the night; the deck holds "
                        + ", ".join(narrate.record_name(catalog, c) for c in t.deck))
@@ -112,20 +108,11 @@ def _card_line(catalog: Catalog, cid: str) -> str:
 
 
 def reaction_line_lines(state: CampaignState, catalog: Catalog) -> list[str]:
-    """The Reaction Line, left to right, each card with its text."""
-    night = state.night
-    if night is None:
-        return ["No night is being played: the Reaction Line is empty."]
-    if not night.reaction_line:
-        return ["Reaction Line: empty"]
-    out = ["Reaction Line (left to right):"]
-    for k, slot in enumerate(night.reaction_line):
-        face = "weakened" if slot.card in state.vlad_weakened else None
-        lines = card_face(catalog, slot.card, face=face)
-        mark = " [Resolved]" if slot.resolved else ""
-        out.append(f" {k + 1}. {lines[0]}{mark}")
-        out += ["    " + line.strip() for line in lines[1:]]
-    return out
+    """The Reaction Line, left to right, each card with its text (the board's own lines)."""
+    from blood_companion.cli.status_view import reaction_cards
+    from blood_companion.engine.night import board_view
+
+    return reaction_cards(board_view(state, catalog) if state.night is not None else None)
 
 
 def decks_lines(state: CampaignState) -> list[str]:

@@ -1,5 +1,5 @@
 """The views of a campaign as lines of text: `night next`, `day next`, `campaign show` and
-`campaign log` (``status_view.render`` draws `blood status`).
+`campaign log` (``status_view.render`` draws the board of `blood status`).
 
 Each function takes the view's plain document (``cli/view_docs.py`` builds it) and the width,
 and returns (text, style) lines. The command that builds a document and the fast path that
@@ -91,15 +91,8 @@ def equipping_table(choices: list[dict[str, Any]], width: int = 80,
     rows = []
     for c in choices:
         sl = c["sleeves"]
-        rows.append(
-            [
-                c["trouper"],
-                named(sl.get("protection", [])),
-                named(sl.get("tool", [])),
-                named(sl.get("artifact", [])),
-                named(c["equipped"].values()) or "-",
-            ]
-        )
+        rows.append([c["trouper"], named(sl.get("protection", [])), named(sl.get("tool", [])),
+                     named(sl.get("artifact", [])), named(c["equipped"].values()) or "-"])
     return grid(["trouper", "protection", "tool", "artifact", "equipped"], rows, width=width)
 
 
@@ -109,20 +102,11 @@ def levels_table(levels: list[dict[str, Any]], width: int = 80) -> list[Line]:
     for lv in levels:
         w = lv["wounds"]
         r = lv["rewards"]
-        reward = (
-            f"Vlad cards {r['vlad_cards']}, trophies L{r['location_trophies']} "
-            f"N{r['nemesis_trophies']}, +{r['advanced_tactics']} tactics; loot "
-            + (", ".join(r["loot"]) or "none")
-        )
-        rows.append(
-            [
-                str(lv["level"]),
-                f"{lv['name']} / {lv['nemesis_level']}",
-                f"{w['front']}/{w['left']}/{w['right']}",
-                str(lv["influence"]),
-                reward,
-            ]
-        )
+        reward = (f"Vlad cards {r['vlad_cards']}, trophies L{r['location_trophies']} "
+                  f"N{r['nemesis_trophies']}, +{r['advanced_tactics']} tactics; loot "
+                  + (", ".join(r["loot"]) or "none"))
+        rows.append([str(lv["level"]), f"{lv['name']} / {lv['nemesis_level']}",
+                     f"{w['front']}/{w['left']}/{w['right']}", str(lv["influence"]), reward])
     return grid(["lvl", "name", "wounds F/L/R", "events", "rewards if won"], rows, width=width)
 
 
@@ -174,20 +158,14 @@ def campaign_show(doc: dict[str, Any], width: int = 80) -> list[Line]:
         who = names.get(t["trouper"], t["trouper"]) + (
             " (leader)" if t["trouper"] == doc.get("leader") else "")
         items = ", ".join(names.get(i, i) for i in t["items"])
-        rows.append(
-            [str(t["seat"]), who, str(t["deck_size"]), str(t["bites"]), str(t["insanity"]), items]
-        )
-    lines += grid(
-        ["seat", "trouper", "deck", "bites", "insanity", "items"],
-        rows,
-        right=(0, 2, 3, 4),
-        width=width,
-    )
+        rows.append([str(t["seat"]), who, str(t["deck_size"]), str(t["bites"]),
+                     str(t["insanity"]), items])
+    lines += grid(["seat", "trouper", "deck", "bites", "insanity", "items"], rows,
+                  right=(0, 2, 3, 4), width=width)
     if doc["set_aside"]:
         away = [
             f"{names.get(t['trouper'], t['trouper'])} ({t['colour']}, {t['deck_size']} cards, "
-            f"{t['reserve_cards']} in "
-            f"the Reserve, {t['bites']} Bites)"
+            f"{t['reserve_cards']} in the Reserve, {t['bites']} Bites)"
             for t in doc["set_aside"]
         ]
         text = "Set aside (rejoin with add-trouper): " + "; ".join(away)
@@ -211,59 +189,30 @@ def _history(rows: list[dict[str, Any]], totals: dict[str, Any], width: int,
     table = []
     styles = []
     for r in rows:
-        got = []
-        if r["resources"]:
-            got.append("+" + _short(r["resources"]))
-        if r["spent"]:
-            got.append(f"-{r['spent']}R")
-        if r["trophies"]:
-            got.append(f"{sum(r['trophies'].values())} troph.")
-        if r["advanced_tactics"]:
-            got.append(f"{len(r['advanced_tactics'])} tact.")
-        if r["vlad_weakened"]:
-            got.append(f"{len(r['vlad_weakened'])} Vlad")
-        if r["box_reset"]:
-            got.append("box reset")
+        got = [text for text, on in (
+            ("+" + _short(r["resources"]), r["resources"]), (f"-{r['spent']}R", r["spent"]),
+            (f"{sum(r['trophies'].values())} troph.", r["trophies"]),
+            (f"{len(r['advanced_tactics'])} tact.", r["advanced_tactics"]),
+            (f"{len(r['vlad_weakened'])} Vlad", r["vlad_weakened"]),
+            ("box reset", r["box_reset"])) if on]
         result = (r["result"] or "-") + (" …" if r["pending"] else "")
         styles.append("green" if r["result"] == "won" else "red" if r["result"] == "lost" else "")
-        table.append(
-            [
-                str(r["game"]),
-                str(len(r["troupers"])),
-                names.get(r["nemesis"], r["nemesis"]) if r["nemesis"] else "-",
-                names.get(r["location"], r["location"]) if r["location"] else "-",
-                str(r["difficulty"] or "-"),
-                result,
-                ", ".join(got) or "-",
-            ]
-        )
+        table.append([str(r["game"]), str(len(r["troupers"])),
+                      names.get(r["nemesis"], r["nemesis"]) if r["nemesis"] else "-",
+                      names.get(r["location"], r["location"]) if r["location"] else "-",
+                      str(r["difficulty"] or "-"), result, ", ".join(got) or "-"])
     lines: list[Line] = [("History", "bold")]
-    lines += grid(
-        ["#", "P", "nemesis", "location", "lv", "result", "rewards"],
-        table,
-        right=(0, 1, 4),
-        styles=styles,
-        width=width,
-    )
+    lines += grid(["#", "P", "nemesis", "location", "lv", "result", "rewards"], table,
+                  right=(0, 1, 4), styles=styles, width=width)
     per = ", ".join(f"{names.get(n, n)} {c['won']}-{c['lost']}"
                     for n, c in totals["by_nemesis"].items())
     lines.append((f"Nights won-lost: {totals['won']}-{totals['lost']} ({per})", ""))
-    lines.append(
-        (
-            f"Vlad cards weakened: {totals['vlad_cards_weakened']} in all, "
-            f"{totals['vlad_weakened_now']} of {totals['vlad_cards']} now; "
-            f"Vlad defeated {totals['vlad_defeats']}×",
-            "",
-        )
-    )
-    lines.append(
-        (
-            f"Resources earned {totals['resources_earned']}, spent "
-            f"{totals['resources_spent']}; Advanced Tactic cards won "
-            f"{totals['advanced_tactics_won']}",
-            "",
-        )
-    )
+    lines.append((f"Vlad cards weakened: {totals['vlad_cards_weakened']} in all, "
+                  f"{totals['vlad_weakened_now']} of {totals['vlad_cards']} now; "
+                  f"Vlad defeated {totals['vlad_defeats']}×", ""))
+    lines.append((f"Resources earned {totals['resources_earned']}, spent "
+                  f"{totals['resources_spent']}; Advanced Tactic cards won "
+                  f"{totals['advanced_tactics_won']}", ""))
     return lines
 
 
@@ -284,11 +233,8 @@ def campaign_log(doc: dict[str, Any], width: int = 80) -> list[Line]:
     for e in entries:
         marks = "".join(f"  [{m}]" for m in e.get("marks", []))
         if e["status"] == "abandoned":
-            head_text, body, style = (
-                f"  {'x':>{w}}  ",
-                f"{e['sentence']}  (abandoned)",
-                "dim strike",
-            )
+            head_text, body = f"  {'x':>{w}}  ", f"{e['sentence']}  (abandoned)"
+            style = "dim strike"
         else:
             pointer = "→" if e["step"] == head else " "
             head_text, body = f"{pointer} {e['step']:>{w}}. ", f"{e['sentence']}{marks}"

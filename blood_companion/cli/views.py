@@ -2,8 +2,9 @@
 
 A view (`blood status`, `blood night next`, `blood day next`, `blood campaign show`, `blood
 campaign log`) is a pure function of the save and the data pack: the command builds a plain
-document (``cli/view_docs.py``, ``cli/status_view.py``), stores it here, and renders it to
-lines (``cli/view_text.py``, ``cli/status_view.py``). The next time, while the save's head and
+document (``cli/view_docs.py``; the board of `blood status` is the engine's typed one,
+``engine/board_view.py``), stores it here, and renders it to lines (``cli/view_text.py``,
+``cli/status_view.py``). The next time, while the save's head and
 revision, the data folder and the app version are the same, :func:`fast_view` renders the
 stored document with the same renderer, without typer, pydantic, the engine or the data pack.
 A command that changes the campaign stores the views of its new state (``session.record``).

@@ -101,9 +101,11 @@ def find_card(catalog: Catalog, text: str) -> str:
     return naming.match(text, card_pairs(catalog), "card")
 
 
-def _who(catalog: Catalog, tid: str | None) -> str:
-    rec = catalog.trouper(tid or "")
-    return rec.name if rec is not None else (tid or "")
+def trouper_name(catalog: Catalog, tid: Any) -> str:
+    """A Trouper's name as printed on their card (the id when the data pack has none)."""
+    tid = "" if tid is None else str(tid)
+    rec = catalog.trouper(tid)
+    return rec.name if rec is not None else tid
 
 
 def _effects(effects: list[m.Effect]) -> list[str]:
@@ -138,7 +140,7 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
     ident = f" [{rec.id}]" if with_id else ""
     lines: list[str] = []
     if isinstance(rec, m.TacticCard):
-        owner = f" of {_who(catalog, rec.trouper)}" if rec.trouper else ""
+        owner = f" of {trouper_name(catalog, rec.trouper)}" if rec.trouper else ""
         head = [f"{what}{owner}"]
         if rec.art:
             head.append(rec.art.capitalize())
@@ -148,7 +150,7 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
             head.append("costs " + _cost(rec.cost))
         lines = [f"{rec.name}{ident} — " + " · ".join(head), *_effects(rec.effects)]
     elif isinstance(rec, m.ItemCard):
-        owner = f" of {_who(catalog, rec.trouper)}" if rec.trouper else ""
+        owner = f" of {trouper_name(catalog, rec.trouper)}" if rec.trouper else ""
         lines = [f"{rec.starting.name}{ident} — {what}{owner} · {rec.category.capitalize()}"]
         sides = [("Starting side", rec.starting)]
         if rec.advanced is not None:

@@ -289,7 +289,7 @@ def target_rule(eff: m.Effect) -> TargetRule:
 OutcomeHandler = Callable[[CampaignState, Act, m.Outcome], CampaignState]
 
 
-def _who(state: CampaignState, act: Act) -> str | None:
+def _target_id(state: CampaignState, act: Act) -> str | None:
     return fx.tid(state, act.target) if act.target is not None else None
 
 
@@ -448,7 +448,7 @@ def _consume_trap(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     """Movement is on the Map: the app writes the instruction the table carries out, naming
     the Miniature that moves (narrate.movement_text adds the keyword's constraint)."""
-    who = _who(s, a)
+    who = _target_id(s, a)
     args: dict[str, Any] = {"move": o.kind, "n": o.n}
     me = _miniature(s, a.source, a.enemy)
     if a.foe is not None and o.kind in TARGET_MOVES:  # the Enemy the Effect targets moves
@@ -487,7 +487,7 @@ def _attack(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 
 def _read(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     """An Element the app does not track: written for the table to apply."""
-    who = _who(s, a)
+    who = _target_id(s, a)
     if a.enemy:
         if who is None:
             return fx.log(s, "enemy_outcome", src=a.source, outcome=dump(o))

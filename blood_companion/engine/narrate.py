@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.content.face import trouper_name
 from blood_companion.content.render import render_outcome
 from blood_companion.engine.plain import counted
 
@@ -237,11 +238,6 @@ def record_name(catalog: Catalog, id: Any, face: str | None = None) -> str:
     if isinstance(rec, m.VladReactionCard):
         return rec.weakened.name if face == "weakened" else rec.enhanced.name
     return str(getattr(rec, "name", id))
-
-
-def trouper_name(catalog: Catalog, id: Any) -> str:
-    rec = catalog.trouper(str(id))
-    return rec.name if rec is not None else str(id)
 
 
 def job_label(catalog: Catalog, ref: Mapping[str, Any]) -> str:

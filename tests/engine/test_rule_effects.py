@@ -20,6 +20,7 @@ from blood_companion.engine.night import (
     FinishActivation,
     NextPhase,
     UseSupport,
+    activation_options,
 )
 from blood_companion.engine.night_state import Activation, ChainSlot
 from blood_companion.engine.state import state_hash
@@ -194,6 +195,43 @@ def test_rule_5_a_support_attack_on_a_minion_that_misses_wounds_nothing(catalog:
     table.do(UseSupport(slot=space, target="A", trait="strength", dice=["x x x"]))
     assert table.night.minions[0].alive == alive
     assert table.state.troupers[0].insanity == 1  # a failed Test
+
+
+def _support_option(table: Table, space: int) -> dict[str, Any]:
+    opts = activation_options(table.state, table.catalog)
+    return next(s for s in opts["supports"] if s["space"] == space)
+
+
+def test_rule_5_a_support_whose_cost_the_action_refuses_is_closed_in_the_options(
+    catalog: Any,
+) -> None:
+    # the menus ask UseSupport itself: a Cost the Active Trouper cannot pay this way (a card
+    # to discard) closes the option with the action's own reason, not an open one it refuses
+    costly = m.Effect(type="support", cost=[m.Cost(kind="discard_card", n=1)],
+                      target=m.Target(kind="self"), outcome=[m.Outcome(kind="draw", n=1)])
+    table = new_table(_with_support(catalog, costly), 2, seed=3, nemesis="corvin")
+    active(table, ("ioana-t01", 1), ("aurel-t01", 0))
+    space = len(table.night.chain) - 1
+    with pytest.raises(RuleError) as refusal:
+        table.do(UseSupport(slot=space))
+    option = _support_option(table, space)
+    assert (option["open"], option["why"]) == (False, refusal.value.message)
+
+
+def test_rule_5_a_sacrificed_support_is_closed_with_the_actions_reason(catalog: Any) -> None:
+    gift = m.Effect(type="support", cost=[m.Cost(kind="sacrifice")],
+                    target=m.Target(kind="self"), outcome=[m.Outcome(kind="draw", n=1)])
+    table = new_table(_with_support(catalog, gift), 2, seed=3, nemesis="corvin")
+    active(table, ("ioana-t01", 1), ("aurel-t01", 0))
+    space = len(table.night.chain) - 1
+    chain = list(table.night.chain)
+    chain[space - 1] = chain[space - 1].model_copy(update={"sacrificed": True})
+    table.state = fx.with_night(table.state, chain=chain)
+    with pytest.raises(RuleError) as refusal:
+        table.do(UseSupport(slot=space))
+    option = _support_option(table, space)
+    assert (option["open"], option["why"]) == (False, refusal.value.message)
+    assert "already Sacrificed" in option["why"]
 
 
 def test_rule_5_a_support_with_a_sacrifice_sends_its_card_to_the_wounds(catalog: Any) -> None:

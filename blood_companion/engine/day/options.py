@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.content.face import map_lines
+from blood_companion.content.face import map_lines, trouper_name
 from blood_companion.content.models import ARTS, ITEM_CATEGORIES
 from blood_companion.engine import day as d
 from blood_companion.engine import leader
@@ -294,8 +294,8 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
                               needs=("items",)))
         sleeves = tuple(f"{cat}: " + "; ".join(_item_label(catalog, i) for i in ids)
                         for cat, ids in row["sleeves"].items())
-        return Next("day", step, title, f"Equipping {_who(catalog, who)}: three Items, one per "
-                    "category.",
+        return Next("day", step, title, f"Equipping {trouper_name(catalog, who)}: three Items, "
+                    "one per category.",
                     who=who, options=tuple(opts), default="1", info=sleeves, **base)
     return Next("day", step, title, nxt.sentence,
                 options=(Option("1", "End the Day", "day_end"),), default="1", **base)
@@ -424,15 +424,10 @@ def _day_asker(
                 raw = s.item + ("+" if s.advanced else "")
                 sleeves.append(Pick(str(len(sleeves) + 1), f"{_item_label(catalog, raw)} "
                                     f"({item.category})", s.item))
-        return Ask("items", f"Which three Items does {_who(catalog, t.trouper)} equip (one "
+        return Ask("items", f"Which three Items does {trouper_name(catalog, t.trouper)} equip (one "
                    "per category: "
                    + ", ".join(ITEM_CATEGORIES) + ")?", tuple(sleeves), many=(3, 3))
     return None
-
-
-def _who(catalog: Catalog, tid: str) -> str:
-    rec = catalog.trouper(tid)
-    return rec.name if rec is not None else tid
 
 
 def _category(catalog: Catalog, item: str) -> str | None:

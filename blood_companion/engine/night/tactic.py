@@ -51,6 +51,7 @@ from blood_companion.engine.rolls.night import effect_test, item_side, use_test_
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
+    from blood_companion.content import models as m
     from blood_companion.content.loader import Catalog
 
 
@@ -228,8 +229,10 @@ class UseSupport(NightAction):
     confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
-    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
+    def legal(self, state: CampaignState, cat: Catalog) -> tuple[int, int, m.Effect, str]:
+        """Refuse (RuleError) a Support the Active Trouper may not use now (the menus ask
+        this too, with ``confirm`` set); else its Chain index, the Effect's index, the Effect
+        and the card's id."""
         night, act, _ = active(state, cat)
         k = ch.index_at(night.chain, self.slot)
         if k is None:
@@ -263,13 +266,19 @@ class UseSupport(NightAction):
                                  discard=(), confirmed=self.confirm)
         check_cost_and_condition(state, cat, act.trouper, eff.model_copy(
             update={"condition": None}), discard=())
+        return k, j, eff, card.id
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        cat = ctx.catalog
+        k, j, eff, cid = self.legal(state, cat)
+        act = active(state, cat)[1]
         state = pay_costs(state, cat, act.trouper, eff, discard=(), slot=k)
         chain = list(night_of(state).chain)
         chain[k] = chain[k].model_copy(update={"supports_used": [*chain[k].supports_used, j]})
         state = fx.with_night(state, chain=chain)
-        state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=card.id)
+        state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=cid)
         state, _ = test_then_elements(state, cat, ctx.chance, act.trouper, eff, self,
-                                      recipient=act.trouper, label=card.id)
+                                      recipient=act.trouper, label=cid)
         return settle(state, cat, ctx.chance)
 
 

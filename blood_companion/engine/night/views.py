@@ -6,11 +6,22 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.content.face import card_face
 from blood_companion.content.render import render_effect
 from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine import narrate, vigor
+from blood_companion.engine.board_view import (
+    Aura,
+    ChainSpace,
+    Minion,
+    NightBoard,
+    NightTrouper,
+    ReactionCard,
+    TrouperItem,
+    Weakness,
+)
 from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
@@ -21,6 +32,7 @@ from blood_companion.engine.night.core import (
     minion_card,
     tactic_card,
 )
+from blood_companion.engine.night.phases import PHASE_NAMES
 from blood_companion.engine.night.resolve import (
     attack_need,
     card_effect,
@@ -28,8 +40,10 @@ from blood_companion.engine.night.resolve import (
     token_to_place,
     usable,
 )
+from blood_companion.engine.night.tactic import UseSupport
 from blood_companion.engine.night_state import Activation
-from blood_companion.engine.state import CampaignState
+from blood_companion.engine.rolls.procedure import attack_target
+from blood_companion.engine.state import CampaignState, TrouperState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -162,21 +176,26 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
         other = tactic_card(catalog, s.card)
         for j, eff in enumerate(other.effects):
             if eff.type == "support" and j not in s.supports_used:
-                why, confirm = usable(state, catalog, s.owner or 0,
-                                      eff.model_copy(update={"cost": []}), discard=())
+                space = ch.number(night.chain, k)
+                try:  # the action's own check, the target named for now
+                    UseSupport(slot=space, effect=j + 1, target="nemesis",
+                               confirm=True).legal(state, catalog)
+                    why = ""
+                except RuleError as exc:
+                    why = exc.message
+                # its Condition reads the owner's board: asked when only the table can tell
+                unsure = interp.condition_holds(state, s.owner or 0, eff.condition) is None
                 entry = _effect_entry(state, catalog, t, eff, j + 1)
                 entry.update(
                     {
-                        "space": ch.number(night.chain, k),
+                        "space": space,
                         "owner": state.troupers[s.owner or 0].trouper,
                         "name": other.name,
                         "open": not why,
                         "why": why,
-                        "confirm": confirm,
+                        "confirm": interp.condition_text(eff) if unsure and not why else "",
                     }
                 )
-                if s.sacrificed and any(c.kind == "sacrifice" for c in eff.cost):
-                    entry["open"], entry["why"] = False, "the card is already Sacrificed"
                 if entry["attack"]:  # a Support that attacks needs a target on the board
                     entry["targets"] = attack_targets(state, catalog, eff)
                     if entry["open"] and not entry["targets"]:
@@ -217,101 +236,75 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
     return out
 
 
-def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
-    """The Night Board as plain data (for `blood status --json` and the rich view)."""
+def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
+    """The Night Board as the table sees it (engine/board_view.py: `blood status`, `blood
+    night board`, the served page): each card named, each Reaction card with its text, each
+    Item on the side it shows, each Trouper's Vigor tokens by side and Bite."""
     night = night_of(state)
     nem = fx.nemesis_card(state, catalog)
     level = fx.nemesis_level(state, catalog)
     phys, mind = fx.fatigue(state, catalog)
-    track = catalog.board.threat_track
-    chain = []
+    cfg, track = catalog.config, catalog.board.threat_track
+    chain: list[ChainSpace] = []
     for k, s in enumerate(night.chain):
         if s.kind == "event":
             ev = catalog.get("events", s.card)
             name = ev.name if ev is not None else s.card
-        elif s.kind == "rest":
-            name = "Rest (face down)"
         else:
-            name = card_name(catalog, s.card)
-        chain.append(
-            {
-                "space": ch.number(night.chain, k),
-                "kind": s.kind,
-                "card": s.card,
-                "name": name,
-                "owner": state.troupers[s.owner].trouper if s.owner is not None else None,
-                "threat": s.threat,
-                "resolved": s.resolved,
-                "sacrificed": s.sacrificed,
-                "face_down": s.face_down,
-                "supports_used": s.supports_used,
-                "active": night.activation is not None and night.activation.slot == k,
-            }
-        )
-    line = []
+            name = "Rest (face down)" if s.kind == "rest" else card_name(catalog, s.card)
+        chain.append({
+            "space": ch.number(night.chain, k), "kind": s.kind, "card": s.card, "name": name,
+            "owner": state.troupers[s.owner].trouper if s.owner is not None else None,
+            "threat": s.threat, "resolved": s.resolved, "sacrificed": s.sacrificed,
+            "face_down": s.face_down, "supports_used": s.supports_used,
+            "active": night.activation is not None and night.activation.slot == k,
+        })
+    line: list[ReactionCard] = []
     for k, r in enumerate(night.reaction_line):
         face = fx.reaction_face(state, catalog, r.card)
-        line.append(
-            {
-                "space": k + 1,
-                "card": r.card,
-                "name": face.name,
-                "resolved": r.resolved,
-                "interruption": face.interruption,
-                "check": face.check is not None,
-                "fatigue": {"physical": face.fatigue.physical, "mind": face.fatigue.mind},
-            }
-        )
-    minions = []
+        printed = card_face(catalog, r.card,
+                            face="weakened" if r.card in state.vlad_weakened else None)
+        line.append({
+            "space": k + 1, "card": r.card, "name": face.name, "resolved": r.resolved,
+            "interruption": face.interruption, "check": face.check is not None,
+            "fatigue": {"physical": face.fatigue.physical, "mind": face.fatigue.mind},
+            "text": [x.strip() for x in printed[1:]], "heading": printed[0],
+        })
+    minions: list[Minion] = []
     for ms in night.minions:
         mc = minion_card(catalog, ms.minion)
-        minions.append(
-            {
-                "space": ms.space,
-                "minion": ms.minion,
-                "name": mc.name,
-                "type": mc.type,
-                "summoned": ms.summoned,
-                "alive": ms.alive,
-                "defenses": {"physical": mc.defenses.physical, "mind": mc.defenses.mind},
-            }
-        )
-    troupers = []
-    tokens = catalog.config.vigor_tokens
+        minions.append({
+            "space": ms.space, "minion": ms.minion, "name": mc.name, "type": mc.type,
+            "summoned": ms.summoned, "alive": ms.alive,
+            "defenses": {"physical": mc.defenses.physical, "mind": mc.defenses.mind},
+        })
+    troupers: list[NightTrouper] = []
+    tokens = cfg.vigor_tokens
     for i, t in enumerate(state.troupers):
-        troupers.append(
-            {
-                "seat": t.seat + 1,
-                "trouper": t.trouper,
-                "name": fx.name_of(state, catalog, i),
-                "colour": t.colour,
-                "leader": i == state.leader,
-                "hand": len(t.hand),
-                "hand_cards": list(t.hand),
-                "deck": len(t.draw_pile),
-                "discard": len(t.discard),
-                "wounds": len(t.wounds),
-                "vigor": vigor.usable(t, tokens),
-                "vigor_depleted": t.vigor_depleted,
-                "bites": t.bites,
-                "bites_on_depleted": vigor.layout(t, tokens).depleted_bitten,
-                "insanity": t.insanity,
-                "exhausted": t.exhausted,
-                "knocked_out": t.knocked_out,
-                "rested": t.rested_this_turn,
-                "traps": t.traps.model_dump(),
-                "whispers": t.whispers.model_dump(),
-                "items": [
-                    {
-                        "category": c,
-                        "item": iid,
-                        "name": item_card(catalog, iid).name,
-                        "depleted": iid in t.depleted_items,
-                    }
-                    for c, iid in sorted(t.equipped.items())
-                ],
-            }
-        )
+        lay = vigor.layout(t, tokens)  # each token by side and Bite
+        troupers.append({
+            "seat": t.seat + 1, "trouper": t.trouper, "name": fx.name_of(state, catalog, i),
+            "colour": t.colour, "leader": i == state.leader, "hand": len(t.hand),
+            "hand_cards": list(t.hand), "deck": len(t.draw_pile), "discard": len(t.discard),
+            "wounds": len(t.wounds), "vigor": vigor.usable(t, tokens),
+            "vigor_depleted": t.vigor_depleted, "bites": t.bites,
+            "bites_on_depleted": lay.depleted_bitten, "insanity": t.insanity,
+            "exhausted": t.exhausted, "knocked_out": t.knocked_out,
+            "rested": t.rested_this_turn,
+            "traps": {"supply": t.traps.supply, "intact": t.traps.intact,
+                      "consumed": t.traps.consumed},
+            "whispers": {"supply": t.whispers.supply, "intact": t.whispers.intact,
+                         "consumed": t.whispers.consumed},
+            "items": [_item(catalog, t, c, iid) for c, iid in sorted(t.equipped.items())],
+            "knock_out_at": cfg.knock_out_wounds,
+            "vigor_tokens": tokens,
+            "insanity_max": len(catalog.insanity.spaces) - 1,
+            "vigor_tokens_by_side": {
+                "available": lay.available, "available_bitten": lay.available_bitten,
+                "depleted": lay.depleted, "depleted_bitten": lay.depleted_bitten,
+            },
+        })
+    fatigue = {"physical": sum(phys), "mind": sum(mind)}
     return {
         "turn": night.turn,
         "phase": night.phase,
@@ -323,12 +316,16 @@ def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
             "difficulty": night.difficulty,
             "level": level.name,
             "defenses": {"physical": nem.defenses.physical, "mind": nem.defenses.mind},
-            "fatigue": {"physical": sum(phys), "mind": sum(mind)},
+            "fatigue": {"physical": fatigue["physical"], "mind": fatigue["mind"]},
             "wounds": {s: len(night.nemesis_wounds.get(s, [])) for s in m.SIDES},
             "wounds_needed": dict(level.wounds),
             "deck": len(night.reaction_deck),
             "discard": len(night.reaction_discard),
             "weaknesses": weaknesses_view(state, catalog),
+            "defense_after_fatigue": {
+                "physical": attack_target(nem.defenses.physical, [fatigue["physical"]]),
+                "mind": attack_target(nem.defenses.mind, [fatigue["mind"]]),
+            },
         },
         "auras": auras_view(state, catalog),
         "location": night.location,
@@ -346,16 +343,27 @@ def board_view(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         "troupers": troupers,
         "pending": [q.model_dump() for q in night.pending],
         "queue": [j.label for j in night.queue],
+        "phase_name": PHASE_NAMES.get(night.phase, night.phase),
     }
 
 
-def weaknesses_view(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+def _item(catalog: Catalog, t: TrouperState, category: str, iid: str) -> TrouperItem:
+    """An equipped Item: its name, and the side it shows (starting or advanced) by name."""
+    item = item_card(catalog, iid)
+    up = item.advanced is not None and any(x.item == iid and x.advanced for x in t.sleeves)
+    side = item.advanced if up and item.advanced is not None else item.starting
+    return {"category": category, "item": iid, "name": item.name,
+            "depleted": iid in t.depleted_items, "side": "advanced" if up else "starting",
+            "side_name": side.name}
+
+
+def weaknesses_view(state: CampaignState, catalog: Catalog) -> list[Weakness]:
     """The Nemesis's Weakness cards beside its sides ("Weakness Cards"): what each side's
     Defense becomes, its Effects, and the Nemesis Trophy it may give (and whether it was won
     tonight)."""
     night = night_of(state)
     nem = fx.nemesis_card(state, catalog)
-    out = []
+    out: list[Weakness] = []
     for side in m.SIDES:
         w = fx.weakness(state, catalog, side)
         if w is None:
@@ -374,12 +382,12 @@ def weaknesses_view(state: CampaignState, catalog: Catalog) -> list[dict[str, An
     return out
 
 
-def auras_view(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+def auras_view(state: CampaignState, catalog: Catalog) -> list[Aura]:
     """The Aura Effects in play now ("Aura Effect": active while the component showing it is in
     play): the Nemesis's Skills, the Items equipped, the face-up Tactic cards on the Chain. A
     timed Aura is resolved by the app at its moment; the others are reminders for the table."""
     night = night_of(state)
-    out: list[dict[str, Any]] = []
+    out: list[Aura] = []
     nem = fx.nemesis_card(state, catalog)
     for sk in nem.skills:
         if sk.type == "aura":
