@@ -195,22 +195,25 @@ class TableLoop(Loop):
 
 
 class _Feed:
-    """A file for the shared console: what the loop prints goes to the messages panel."""
+    """A file for the shared console: what the loop prints is kept for the messages panel,
+    shown with the next question (one redraw, not one per line)."""
 
-    def __init__(self, app: TableApp) -> None:
-        self.app, self.parts = app, list[str]()
+    def __init__(self) -> None:
+        self.parts: list[str] = []
 
     def write(self, text: str) -> int:
         self.parts.append(text)
         return len(text)
 
     def flush(self) -> None:
-        text, self.parts = "".join(self.parts), []
-        if text.strip():
-            self.app.call_from_thread(self.app.say, re.sub(r"\x1b\[[0-9;]*m", "", text))
+        pass
 
     def isatty(self) -> bool:
         return False
+
+    def take(self) -> str:
+        text, self.parts = "".join(self.parts), []
+        return re.sub(r"\x1b\[[0-9;]*m", "", text).strip()
 
 
 CSS = """
@@ -250,6 +253,7 @@ class TableApp(App[None]):
         self.texts: dict[str, str] = {}  # each panel's text now (the tests read it)
         self.head: Any = None
         self.waiting = False  # the loop waits for an answer
+        self.feed = _Feed()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="main"), Horizontal(id="board"):
@@ -278,7 +282,7 @@ class TableApp(App[None]):
         from blood_companion.cli.common import stdout
 
         old = stdout.file
-        stdout.file = _Feed(self)
+        stdout.file = self.feed
         try:
             self.loop.run()
         finally:
@@ -301,6 +305,8 @@ class TableApp(App[None]):
 
     # ------------------------------------------------------------------ the board
     def show(self, panel: str, text: str) -> None:
+        if self.texts.get(panel) == text:
+            return  # unchanged: no new layout
         self.texts[panel] = text
         self.query_one("#" + panel, Static).update(Text(text))
         self.query_one("#" + panel).display = bool(text)  # an empty panel takes no room
@@ -334,17 +340,20 @@ class TableApp(App[None]):
 
     # ------------------------------------------------------------------ the question
     def prompt_for(self, prompt: str) -> None:
+        self.watch_head()  # the board of the step just recorded, before the question waits
         self.waiting = True
+        self.say(self.feed.take())
         self.query_one("#answer", Input).placeholder = prompt.strip() + " (Enter: the default)"
         self.query_one("#answer", Input).focus()
 
     def show_question(self, text: str) -> None:
         self.show("question", text)
         self.show("messages", "")
+        self.say(self.feed.take())
 
     def say(self, text: str) -> None:
         old = self.texts.get("messages", "")
-        self.show("messages", "\n".join([*old.splitlines(), *text.strip().splitlines()][-3:]))
+        self.show("messages", "\n".join([*old.splitlines(), *text.splitlines()][-3:]))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.waiting = False
