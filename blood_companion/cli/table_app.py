@@ -281,12 +281,12 @@ class TableApp(App[None]):
     def play(self) -> None:
         from blood_companion.cli.common import stdout
 
-        old = stdout.file
+        old = stdout._file  # None (the sys.stdout of the moment) unless a file was set
         stdout.file = self.feed
         try:
             self.loop.run()
         finally:
-            stdout.file = old
+            stdout._file = old
         with contextlib.suppress(RuntimeError):  # the app may be closing already
             self.call_from_thread(self.exit)
 

@@ -23,4 +23,10 @@ def table() -> None:
         name = store.name
     from blood_companion.cli.table_app import TableApp
 
-    TableApp(name).run()
+    app = TableApp(name)
+    app.run()
+    from blood_companion.cli.common import stdout
+
+    said = app.feed.take()  # the loop's last words ("Saved...", the game's end)
+    if said:
+        stdout.print(said.replace("blood play", "blood table"), markup=False, highlight=False)
