@@ -318,8 +318,9 @@ class TableApp(App[None]):
         with session.open_session(self.campaign) as store:
             self.doc = board_doc(store)
         self.head = self.head_now()
-        for panel, text in panels(self.doc, max(60, self.size.width // 2)).items():
+        for panel, text in panels(self.doc, max(40, self.size.width - 4)).items():
             self.show(panel, text)
+        self.query_one("#mid").display = bool(self.doc.get("night"))  # by day: full width
 
     def head_now(self) -> Any:
         from blood_companion.cli.session import saves_dir

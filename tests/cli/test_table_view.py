@@ -146,6 +146,19 @@ def test_the_panels_at_100x30_side_by_side_and_80x24_stacked(
         assert small.texts[panel] and small.texts[panel] == app.texts[panel], panel
 
 
+def test_the_day_part_shows_the_wagon_the_purchases_and_the_step(
+    saves_dir: Path, capsys: Any
+) -> None:
+    new_campaign(capsys)
+    app = asyncio.run(drive(TableApp("eve"), [""], (100, 30), until_step=2))
+    assert app.doc["part"] == "day" and app.doc["night"] is None
+    screen = "\n".join(app.lines)  # type: ignore[attr-defined]
+    for text in ("eve · game 1 · step 2", "Day Part · Show 2-3: Purchases", "Wagon: 0 jewels",
+                 "Affordable now", "nothing: the Wagon cannot pay any purchase",
+                 "Reserve: empty", "Buy something, or finish buying?"):
+        assert text in screen, text
+
+
 def test_a_terminal_too_small_says_so(saves_dir: Path, capsys: Any) -> None:
     new_campaign(capsys)
     app = asyncio.run(drive(TableApp("eve"), [], (50, 12)))
