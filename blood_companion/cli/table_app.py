@@ -224,7 +224,7 @@ CSS = """
 #bottom { height: 1fr; }
 #log { width: 2fr; }
 #question-box { width: 3fr; }
-#messages { color: $warning; max-height: 3; }
+#messages { color: $warning; text-wrap: wrap; }
 #question { color: $success; text-wrap: wrap; }
 #answer { border: none; height: 1; padding: 0 1; }
 #small { display: none; }
@@ -267,8 +267,8 @@ class TableApp(App[None]):
         with Horizontal(id="bottom"):
             yield Static(id="log", classes="panel")
             with VerticalScroll(id="question-box"):
-                yield Static(id="messages", classes="panel")
                 yield Static(id="question", classes="panel")
+                yield Static(id="messages", classes="panel")  # below: `help` may be long
         yield Input(id="answer", placeholder="your answer (Enter: the default)")
         yield Static(id="small")
 
@@ -354,7 +354,7 @@ class TableApp(App[None]):
 
     def say(self, text: str) -> None:
         old = self.texts.get("messages", "")
-        self.show("messages", "\n".join([*old.splitlines(), *text.splitlines()][-3:]))
+        self.show("messages", "\n".join([*old.splitlines(), *text.splitlines()][-60:]))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.waiting = False

@@ -136,12 +136,14 @@ def test_the_panels_at_100x30_side_by_side_and_80x24_stacked(
     assert f"{night['reaction_line'][0]['name']}: " in app.texts["reaction"]
     assert night["reaction_line"][0]["text"][0] in app.texts["reaction"]
 
-    small = asyncio.run(drive(TableApp("eve"), [], (80, 24)))
+    small = asyncio.run(drive(TableApp("eve"), ["help"], (80, 24)))  # a prompt command
     assert {"stacked"} == small.classes_now - {"-dark-mode"}  # type: ignore[attr-defined]
     stacked = "\n".join(small.lines)  # type: ignore[attr-defined]
     for text in ("Threat ", "Chain ", "> (Enter"):
         assert text in stacked, text
     assert question in stacked
+    assert "undo [N]" in small.texts["messages"] and "quit" in small.texts["messages"]
+    assert small.doc["step"] == app.doc["step"]  # nothing recorded by `help`
     for panel in ("threat", "chain", "reaction", "nemesis", "troupers", "log"):
         assert small.texts[panel] and small.texts[panel] == app.texts[panel], panel
 
