@@ -67,6 +67,7 @@ COMMANDS: dict[str, str] = {
     "board": "board_cmd",
     "card": "card_cmd",
     "play": "play_cmd",
+    "table": "table_cmd",
     "rules": "rules_cmd",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))

@@ -43,7 +43,7 @@ __all__ = [
 
 # Commands that run for as long as their user wants (an interactive loop, a server): they keep
 # the garbage collector on and end the normal way.
-LONG_RUNNING = frozenset({"play", "board"})
+LONG_RUNNING = frozenset({"play", "board", "table"})
 
 
 # No argument (nor a line typed at a `blood play` prompt) is longer: nothing a player types is,

@@ -17,6 +17,7 @@ SUMMARIES: dict[str, str] = {
         "The guided companion: shows the board, asks what happens now, plays the Nemesis and "
         "the Minions, saves every answer. Resumes where you left off."
     ),
+    "table": "The whole table on one full-screen view: the board, the log and the question now.",
     "rules": "Rules reference: search, keywords, phases.",
     "data": "The data pack: validate it, show cards, export JSON Schema.",
     "campaign": "Campaigns: start one, see it, undo/redo, marks, export/import, verify, recover.",

@@ -1,0 +1,32 @@
+"""`blood table`: the full-screen table view on the laptop (issue 28; cli/table_app.py).
+
+Only this command imports Textual, and only when it runs."""
+
+from __future__ import annotations
+
+import typer
+
+from blood_companion.cli.summaries import SUMMARIES
+
+
+def register(app: typer.Typer) -> None:
+    app.command("table", short_help=SUMMARIES["table"])(table)
+
+
+def table() -> None:
+    """The whole table on one screen: the board, the log and the question now, answered as in
+    `blood play` (same keys, defaults, dice entry, undo/redo, prompt commands). Every answer
+    is saved; `blood table` or `blood play` resumes. Ctrl+Q or `quit` leaves."""
+    from blood_companion.cli import session
+
+    with session.open_session() as store:  # a campaign that does not exist: refused
+        name = store.name
+    from blood_companion.cli.table_app import TableApp
+
+    app = TableApp(name)
+    app.run()
+    from blood_companion.cli.common import stdout
+
+    said = app.feed.take()  # the loop's last words ("Saved...", the game's end)
+    if said:
+        stdout.print(said.replace("blood play", "blood table"), markup=False, highlight=False)

@@ -1,0 +1,210 @@
+"""`blood table` (issue 28): Textual's own harness (``App.run_test`` and its pilot) plays a
+night through the table view and it records exactly what `blood play` records with the same
+answers; the panels show the board at 100×30 (side by side) and 80×24 (stacked); a terminal
+too small says so; a campaign that does not exist is refused like everywhere else; a step
+recorded by another `blood` command is followed."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+
+from blood_companion.cli.entry import main  # noqa: E402
+from blood_companion.cli.table_app import TableApp  # noqa: E402
+
+
+def new_campaign(capsys: Any) -> None:
+    code = main(["campaign", "new", "eve", "--troupers", "aurel,ioana", "--seed", "1",
+                 "--decks", "app", "--json"])
+    capsys.readouterr()
+    assert code == 0
+
+
+def answers(n: int, seed: int = 7) -> list[str]:
+    """A seeded answerer: mostly Enter (the default) and `all` (where only the Map answers),
+    with prompt commands, `undo`/`redo` and a wrong answer sprinkled in."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    for _ in range(n):
+        out += ["", "all"]
+        if rng.random() < 0.08:
+            out.append(rng.choice(["undo", "redo", "undo 2", "help", "zzz", "cards", "list"]))
+    return out
+
+
+def log(capsys: Any) -> list[tuple[Any, ...]]:
+    capsys.readouterr()
+    assert main(["campaign", "log", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return [(r["step"], r["status"], json.dumps(r["action"], sort_keys=True), r["state_hash"])
+            for r in rows]
+
+
+def screen_lines(svg: str) -> list[str]:
+    """The screen's text, row by row, from ``App.export_screenshot``'s SVG."""
+    rows: dict[int, list[tuple[float, str]]] = {}
+    for x, row, body in re.findall(
+            r'<text[^>]*? x="([\d.]+)"[^>]*?clip-path="url\(#[\w-]+-line-(\d+)\)"[^>]*>(.*?)'
+            r"</text>", svg):
+        rows.setdefault(int(row), []).append((float(x), html.unescape(body).replace("\xa0", " ")))
+    return ["".join(b for _, b in sorted(rows[r])) for r in sorted(rows)]
+
+
+async def drive(app: TableApp, lines: list[str], size: tuple[int, int],
+                until_step: int = 0) -> TableApp:
+    """Type each line into the view's Input once the loop waits for it."""
+    async with app.run_test(size=size) as pilot:
+        for line in lines:
+            for _ in range(500):
+                if app.waiting or not app.is_running:
+                    break
+                await pilot.pause(0.01)
+            if not app.is_running or (until_step and app.doc.get("step", 0) >= until_step):
+                break
+            app.query_one("#answer").value = line  # type: ignore[attr-defined]
+            await pilot.press("enter")
+        for _ in range(200):
+            if app.waiting:
+                break
+            await pilot.pause(0.01)
+        await pilot.pause(0.3)  # the watcher's last look
+        app.shot = app.export_screenshot()  # type: ignore[attr-defined]
+        app.lines = screen_lines(app.shot)  # type: ignore[attr-defined]
+        app.scroll_room = app.query_one("#main").max_scroll_y  # type: ignore[attr-defined]
+        app.classes_now = set(app.screen.classes)  # type: ignore[attr-defined]
+    return app
+
+
+def test_table_plays_a_night_recording_exactly_what_play_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    script = answers(300)
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("BLOOD_SAVES_DIR", str(tmp_path / "play"))
+    new_campaign(capsys)
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(a + "\n" for a in script)))
+    assert main(["play"]) == 0
+    played = log(capsys)
+
+    night_end = next(r[0] for r in played if json.loads(r[2])["type"] == "end_night")
+
+    monkeypatch.setenv("BLOOD_SAVES_DIR", str(tmp_path / "table"))
+    new_campaign(capsys)  # the same answers up to the end of the first night
+    app = asyncio.run(drive(TableApp("eve"), script, (100, 30), until_step=night_end))
+    tabled = log(capsys)
+    types = {json.loads(r[2])["type"] for r in tabled}
+    assert {"day_recover", "night_play", "night_continue", "end_night"} <= types
+    assert len(tabled) == night_end > 60
+    assert tabled == played[:night_end]  # the same steps, actions and state hashes
+    assert app.texts["log"].splitlines()[-1].startswith(f"{night_end:>4} ")
+
+
+def test_the_panels_at_100x30_side_by_side_and_80x24_stacked(
+    saves_dir: Path, capsys: Any
+) -> None:
+    new_campaign(capsys)
+    app = asyncio.run(drive(TableApp("eve"), ["", "all"] * 40, (100, 30), until_step=24))
+    night = app.doc["night"]
+    assert night is not None and night["chain"] and night["reaction_line"]
+    screen = "\n".join(app.lines)  # type: ignore[attr-defined]
+    assert app.scroll_room == 0  # type: ignore[attr-defined]  # the board fits: no scrolling
+    assert "stacked" not in app.classes_now  # type: ignore[attr-defined]
+    for text in ("Threat ", "Alerts (!) 3,6,9,12 ● token", "Chain ", "Reaction Line ",
+                 f"Nemesis {night['nemesis']['name']}", "Front Wounds 0/1", "Minions (",
+                 "1. Leader Aurel", "Vigor 6/6 Bites 0", "Insanity ", "Log", "> (Enter"):
+        assert text in screen, text
+    first = night["chain"][0]
+    assert f"{first['space']:>2} {'down' if first['face_down'] else 'up'}" in screen
+    assert night["reaction_line"][0]["name"][:10] in screen
+    assert f"{app.doc['step']:>4} " in screen  # the last log line with its step number
+    question = app.texts["question"].splitlines()[0]
+    assert question in screen
+    # each panel holds the whole of its lines (the screen may cut them with …)
+    assert "Items: Lucky Ribbon" in app.texts["troupers"]
+    assert f"{night['reaction_line'][0]['name']}: " in app.texts["reaction"]
+    assert night["reaction_line"][0]["text"][0] in app.texts["reaction"]
+
+    small = asyncio.run(drive(TableApp("eve"), ["help"], (80, 24)))  # a prompt command
+    assert {"stacked"} == small.classes_now - {"-dark-mode"}  # type: ignore[attr-defined]
+    stacked = "\n".join(small.lines)  # type: ignore[attr-defined]
+    for text in ("Threat ", "Chain ", "> (Enter"):
+        assert text in stacked, text
+    assert question in stacked
+    assert "undo [N]" in small.texts["messages"] and "quit" in small.texts["messages"]
+    assert small.doc["step"] == app.doc["step"]  # nothing recorded by `help`
+    for panel in ("threat", "chain", "reaction", "nemesis", "troupers", "log"):
+        assert small.texts[panel] and small.texts[panel] == app.texts[panel], panel
+
+
+def test_the_day_part_shows_the_wagon_the_purchases_and_the_step(
+    saves_dir: Path, capsys: Any
+) -> None:
+    new_campaign(capsys)
+    app = asyncio.run(drive(TableApp("eve"), [""], (100, 30), until_step=2))
+    assert app.doc["part"] == "day" and app.doc["night"] is None
+    screen = "\n".join(app.lines)  # type: ignore[attr-defined]
+    for text in ("eve · game 1 · step 2", "Day Part · Show 2-3: Purchases", "Wagon: 0 jewels",
+                 "Affordable now", "nothing: the Wagon cannot pay any purchase",
+                 "Reserve: empty", "Buy something, or finish buying?"):
+        assert text in screen, text
+
+
+def test_a_terminal_too_small_says_so(saves_dir: Path, capsys: Any) -> None:
+    new_campaign(capsys)
+    app = asyncio.run(drive(TableApp("eve"), [], (50, 12)))
+    screen = "\n".join(app.lines)  # type: ignore[attr-defined]
+    assert "The terminal is too small (50×12)" in screen
+    assert "Threat" not in screen
+
+
+def test_the_view_follows_a_step_recorded_by_another_command(
+    saves_dir: Path, capsys: Any
+) -> None:
+    new_campaign(capsys)
+
+    async def run() -> tuple[int, int, str]:
+        app = TableApp("eve")
+        async with app.run_test(size=(100, 30)) as pilot:
+            while not app.waiting:
+                await pilot.pause(0.02)
+            before = app.doc["step"]
+            code = await asyncio.to_thread(main, ["day", "recover"])  # another command
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if app.doc["step"] > before and app.waiting and "Recovery" not in \
+                        app.texts["question"].splitlines()[0]:
+                    break
+            assert code == 0
+            return before, app.doc["step"], app.texts["question"]
+
+    before, after, question = asyncio.run(run())
+    assert after == before + 1
+    assert "Show 1: Recovery" not in question.splitlines()[0]
+
+
+def test_a_campaign_that_does_not_exist_is_refused(saves_dir: Path, capsys: Any) -> None:
+    assert main(["--campaign", "nope", "table"]) == 1
+    err = capsys.readouterr().err
+    assert "no campaign 'nope'" in err
+
+
+def test_other_commands_do_not_import_textual() -> None:
+    code = ("import sys; from blood_companion.cli.entry import main; "
+            "[main(a) for a in (['--help'], ['rules', 'Chain'], ['roll', '2R'], "
+            "['odds', '2R', '--target', '1'], ['status'])]; "
+            "print(any(m.startswith('textual') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=False).stdout
+    assert out.strip().splitlines()[-1] == "False"
