@@ -226,9 +226,9 @@ def parse_action(data: dict[str, Any] | str) -> Action:
     try:
         if cls is None:  # not an object, no `type`, an unknown one: the union's own refusal
             adapter = action_adapter()
-            if isinstance(data, str):
-                return adapter.validate_json(data)
-            return adapter.validate_python(data)
+            found: Action = (adapter.validate_json(data) if isinstance(data, str)
+                             else adapter.validate_python(data))
+            return found
         if isinstance(data, str):
             return cls.model_validate_json(data)
         return cls.model_validate(data)

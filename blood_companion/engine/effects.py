@@ -97,7 +97,8 @@ def reaction_face(state: CampaignState, catalog: Catalog, card_id: str) -> m.Rea
     Vlad"), every other card its only face."""
     vlad = catalog.get("vlad_reactions", card_id)
     if vlad is not None:
-        return vlad.weakened if card_id in state.vlad_weakened else vlad.enhanced
+        shown: m.ReactionFace = vlad.weakened if card_id in state.vlad_weakened else vlad.enhanced
+        return shown
     card = catalog.get("reactions", card_id)
     if card is None:
         raise RuleError(f"unknown Reaction card {card_id!r}")

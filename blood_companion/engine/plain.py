@@ -32,7 +32,7 @@ def listing(items: Iterable[str]) -> str:
 
 def fields_sentence(action: Any) -> str:
     """An action's kind and its fields, in words (ids as they are)."""
-    title = action.type.replace("night_", "").replace("day_", "").replace("_", " ")
+    title: str = action.type.replace("night_", "").replace("day_", "").replace("_", " ")
     parts = []
     for key, value in action.model_dump(mode="json").items():
         if key in ("type", "drawn") or value in (None, [], {}, "", False, 0):

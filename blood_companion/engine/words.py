@@ -50,7 +50,9 @@ def who(catalog: Catalog | None, tid: Any) -> str:
     """A Trouper by name (the id, colour or seat the players typed when it names nobody)."""
     if catalog is None:
         return str(tid)
-    return narrate.trouper_name(catalog, tid)
+    from blood_companion.content.face import trouper_name
+
+    return trouper_name(catalog, tid)
 
 
 def names(catalog: Catalog | None, ids: Iterable[Any]) -> str:

@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.content import models as m
+from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ITEM_CATEGORIES, TrophyCost
 from blood_companion.engine.board_view import DayBoard, DayTrouper
 from blood_companion.engine.day.core import available_nemeses, day_of
 from blood_companion.engine.day.dusk import difficulty_levels, influence
 from blood_companion.engine.day.payments import can_afford, cost_text, trophy_text
 from blood_companion.engine.day.steps import STEP_TITLES, purchases_open
-from blood_companion.engine.narrate import record_name, trouper_name
+from blood_companion.engine.narrate import record_name
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:

@@ -24,6 +24,7 @@ Rulebook sections are cited by name; docs/rules-decisions.md ("Night Part") list
 """
 
 from blood_companion.engine.actions import PHASE_CHECKS
+from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.night.answers import AnswerQuestion, NextPhase, RollTest
 from blood_companion.engine.night.core import (
     box_of,
@@ -54,7 +55,7 @@ from blood_companion.engine.night.planning import (
     SetupNight,
 )
 from blood_companion.engine.night.quick import UseQuick, quick_now
-from blood_companion.engine.night.resolve import ATTACKS, attack_need
+from blood_companion.engine.night.resolve import attack_need
 from blood_companion.engine.night.tactic import (
     Attack,
     FinishActivation,

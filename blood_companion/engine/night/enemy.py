@@ -17,6 +17,7 @@ Exhausted and Insanity tie breakers are applied here; the Leader is asked only i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
@@ -389,7 +390,7 @@ def _apply_priorities(
 def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int]:
     """Keep the candidates that best match one Nemesis Target Priority the app can evaluate."""
     ts = state.troupers
-    keys = {
+    keys: dict[str, Callable[[int], int]] = {
         "fewest_bites": lambda i: ts[i].bites,
         "most_bites": lambda i: -ts[i].bites,
         # every Wound counts, those taken with no card left to mark them too ("Wounds")
