@@ -97,6 +97,11 @@ def play(
         bool,
         typer.Option("--json", help="Print the question waiting now (with its choices) and exit."),
     ] = False,
+    answer: Annotated[
+        list[str] | None,
+        typer.Option("--answer", help="One line typed at the prompt (repeat it for several: "
+                     "a follow-up's answers, `y` at \"Take it anyway?\"); then exit."),
+    ] = None,
 ) -> None:
     """The guided companion: shows the board, asks what happens now, plays the Nemesis and
     the Minions, saves every answer. Resumes where you left off."""
@@ -130,16 +135,41 @@ def play(
                 new_campaign(**options, as_json=True)
         else:
             new_campaign(**options, as_json=False)
-    if as_json:
-        from blood_companion.cli.common import print_json
-        from blood_companion.cli.play_menu import Walk
-
-        with session.open_session() as store:
-            doc = Walk.start(store.state, store.catalog, store.head).screen().to_json()
-            doc.update(campaign=store.name, log_length=store.head, state_hash=store.state_hash)
-        print_json(doc)
+    name = new or session.campaign_name()
+    if answer is not None or as_json:
+        answered(name, answer or [], steps, as_json)
         return
-    Loop(name=new or session.campaign_name(), max_steps=steps).run()
+    Loop(name=name, max_steps=steps).run()
+
+
+def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
+    """`--answer`: the very loop `blood play` runs, reading ``answers`` instead of the keyboard
+    (so it records what the same lines record typed). With ``--json``: one document, the
+    question waiting then (a follow-up's choices when the answers stop inside a choice, with
+    the answers that led there in ``answers``), what was said and how many steps recorded."""
+    import contextlib
+    import io
+
+    from blood_companion.cli.common import print_json
+    from blood_companion.cli.play_menu import Walk
+
+    loop = Scripted(name, answers, steps)
+    if not as_json:
+        loop.run()
+        return
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        loop.run()
+    with session.open_session(name) as store:
+        walk = loop.walk if loop.walk is not None and loop.digest == store.state_hash else (
+            Walk.start(store.state, store.catalog, store.head))
+        doc = walk.screen().to_json()
+        inside = walk is loop.walk and (walk.asked or walk.draw or loop.confirm)
+        doc.update(campaign=store.name, log_length=store.head, state_hash=store.state_hash,
+                   recorded=loop.recorded, answers=loop.pending if inside else [],
+                   confirm=loop.confirm,
+                   said=[ln.strip() for ln in out.getvalue().splitlines() if ln.strip()])
+    print_json(doc)
 
 
 DATA_CHANGED = ("Your data changed since this question was asked (a card edited or "
@@ -158,6 +188,7 @@ class Loop:
         self.walk: Any = None  # play_menu.Walk: where the menus are
         self.digest = ""
         self.data_fp = ""  # the data pack the question waiting was built from
+        self.pending: list[str] = []  # the lines typed since the last step recorded
 
     def open(self) -> Any:
         return session.open_session(self.name)
@@ -353,7 +384,7 @@ class Loop:
                 stdout.print(Text("Hint: " + hint, style="yellow"))
             return
         stdout.print(Text(text, style="yellow"))
-        self.walk = None
+        self.walk, self.pending = None, []
 
     def test_odds(self) -> None:
         walk = self.walk
@@ -458,6 +489,14 @@ class Loop:
                     return
 
     def record(self, action: Any, digest: str) -> bool:
+        done = self.recorded
+        try:
+            return self._record(action, digest)
+        finally:
+            if self.recorded != done:
+                self.pending = []
+
+    def _record(self, action: Any, digest: str) -> bool:
         """Record the action; False (and the same question again) when refused. A card the
         players drew from a deck they hold is asked first (the walk's draw question)."""
         from blood_companion.cli.play_menu import Walk, changes
@@ -523,3 +562,21 @@ class Loop:
 
             show_summary(after, cat)
         return True
+
+
+class Scripted(Loop):
+    """The loop answered by the lines given with `--answer`, then ended as by end of input."""
+
+    def __init__(self, name: str, answers: list[str], max_steps: int = 0) -> None:
+        super().__init__(name, max_steps)
+        self.lines = list(answers)
+        self.confirm: str | None = None  # "Take it anyway?" asked when the answers ran out
+
+    def ask(self, prompt: str) -> str | None:
+        if not self.lines:
+            self.confirm = prompt.strip() if prompt.startswith("Take it anyway") else None
+            return None
+        line = self.lines.pop(0)
+        stdout.print(Text(prompt + line, style="bold"), markup=False, highlight=False)
+        self.pending.append(line)
+        return line
