@@ -501,7 +501,6 @@ class Loop:
         players drew from a deck they hold is asked first (the walk's draw question)."""
         from blood_companion.cli.play_menu import Walk, changes
         from blood_companion.cli.table_words import entry_lines
-        from blood_companion.engine.endgame import FinishGame
         from blood_companion.engine.errors import RuleError
         from blood_companion.engine.table import DrawNeeded
         from blood_companion.engine.words import drawn_lines, sentence
@@ -521,6 +520,7 @@ class Loop:
                 log_at = len(before.night.log) if before.night is not None else 0
                 after = session.record(action, store)  # also refreshes `blood status`'s cache
                 cat = store.catalog
+                summary = session.game_summary(store) if action.type == "finish_game" else None
         except DrawNeeded as need:
             walk = self.walk if self.walk is not None else Walk.start(
                 before, store.catalog, store.head)
@@ -557,10 +557,10 @@ class Loop:
             stdout.print(
                 "  Wagon: " + ", ".join(f"{v} {k}" for k, v in after.wagon.as_dict().items())
             )
-        if isinstance(action, FinishGame):
+        if summary is not None:
             from blood_companion.cli.end_cmd import show_summary
 
-            show_summary(after, cat)
+            show_summary(after, cat, summary)
         return True
 
 
