@@ -224,7 +224,8 @@ class Loop:
 
         with self.open() as store:
             doc = status_doc(store)
-        print_lines(render(doc, width()))
+        # inside `blood play` its own keys say what to do: no shell commands
+        print_lines([ln for ln in render(doc, width()) if not ln[0].startswith("  $ ")])
 
     def show(self, screen: Any, every: bool = False) -> None:
         stdout.print()
@@ -387,6 +388,8 @@ class Loop:
         self.walk, self.pending = None, []
 
     def test_odds(self) -> None:
+        from blood_companion.engine.plain import percent
+
         walk = self.walk
         screen = walk.screen() if walk is not None else None
         test = screen.test if screen is not None else None
@@ -396,7 +399,8 @@ class Loop:
             name = str(test["trait"]).capitalize() if str(test["trait"]).isalpha() else ""
             stdout.print(
                 f"  {name + ': ' if name else ''}roll {test['pool']}{bonus}{again} -> "
-                f"{test['probability']:.1%} to reach {test['target']} (exact {test['exact']})"
+                f"{percent(test['probability'], 1)} to reach {test['target']} "
+                f"(exact {test['exact']})"
             )
             for note in test.get("notes", []):
                 stdout.print(Text(f"  {note}", style="dim"))
@@ -411,7 +415,7 @@ class Loop:
             opts = whose_turn(walk.state, walk.catalog).get("test_options") or []
             for o in opts:
                 stdout.print(f"  {str(o['trait']).capitalize()}: roll {o['pool']} -> "
-                             f"{o['probability']:.1%} to reach {o['target']}")
+                             f"{percent(o['probability'], 1)} to reach {o['target']}")
             if opts:
                 return
         stdout.print("No Test is being asked here (choose an attack or a Test first; its "

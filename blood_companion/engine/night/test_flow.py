@@ -42,6 +42,7 @@ from blood_companion.engine.night.trouper_tests import (
     test_setups,
     use_test_items,
 )
+from blood_companion.engine.plain import percent
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.tests_procedure import (
     TestSetup,
@@ -198,7 +199,7 @@ def throw_ask(
         return Ask(
             "dice",
             f"{who} rolls {pool} for {what}{notes}: {spec.target} Triumph(s) needed{bonus}"
-            f"{again}; {info['probability']:.0%} to succeed.",
+            f"{again}; {percent(info['probability'])} to succeed.",
             tuple(picks), default="r",
             free=f"the faces of your own dice ({pool}, in this order), e.g. \"2 x 1\"",
             parse=_faces_reader(dice_pool, box), append=True,
@@ -246,7 +247,7 @@ def throw_ask(
         dice_named = " ".join(ts.pool[s] for s in advice.slots)
         how = " with the Insanity Re-roll" if mark else ""
         picks.append(Pick("b", f"Re-roll die {text} ({dice_named}){how}: best odds, "
-                          f"{float(advice.probability):.0%}", mark + text))
+                          f"{percent(advice.probability)}", mark + text))
         default = "b"
     for n, (iid, text) in enumerate(after):
         picks.append(Pick(f"i{n + 1}", f"Use {text}", iid, need="items"))
