@@ -156,9 +156,11 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         stdout.print(Text("  " + cmd, style="cyan"))
 
 
-def show_summary(state: CampaignState, catalog: Catalog) -> None:
-    """After `blood end finish`: what the game changed and what carries over."""
-    s = finished_summary(state)
+def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | None = None
+                 ) -> None:
+    """After `blood end finish`: what the game changed and what carries over (``s``: the
+    summary with the night's gains, session.game_summary)."""
+    s = finished_summary(state) if s is None else s
     if not s:
         stdout.print(_after(state))
         return
@@ -264,7 +266,7 @@ def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
         doc["done"] = sentence(action, store.catalog)
     doc.update(rewards_json(state, store.catalog))
     if isinstance(action, FinishGame):
-        doc["summary"] = finished_summary(state)
+        doc["summary"] = session.game_summary(store)
     doc["log_length"] = store.log_length
     doc["state_hash"] = store.state_hash
     return doc
@@ -279,7 +281,7 @@ def _do(action: Action, as_json: bool, draws: list[str] | None = None) -> None:
         if as_json:
             print_json(_doc(store, action))
         elif isinstance(action, FinishGame):
-            show_summary(state, store.catalog)
+            show_summary(state, store.catalog, session.game_summary(store))
         else:
             stdout.print(Text(sentence(action, store.catalog, before), style="green"))
             for line in drawn_lines(before, state, store.catalog):

@@ -40,7 +40,8 @@ def result_lines(result: dict[str, Any], catalog: Catalog | None, sentence: str 
     out = [x for x in out if x.split(": ", 1)[-1] not in sentence]
     for roll in result.get("rolls") or []:
         if isinstance(roll, dict):
-            out.append(f"Loot roll {roll.get('dice')}: {roll.get('faces')} → "
+            out.append(f"Loot roll {roll.get('dice')}: "
+                       f"{narrate.faces_words(str(roll.get('faces') or ''))} → "
                        f"{counted(int(roll.get('gained') or 0), str(roll.get('resource')))}")
     for event in result.get("events") or []:
         if isinstance(event, dict):

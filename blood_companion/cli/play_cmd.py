@@ -97,6 +97,11 @@ def play(
         bool,
         typer.Option("--json", help="Print the question waiting now (with its choices) and exit."),
     ] = False,
+    answer: Annotated[
+        list[str] | None,
+        typer.Option("--answer", help="One line typed at the prompt (repeat it for several: "
+                     "a follow-up's answers, `y` at \"Take it anyway?\"); then exit."),
+    ] = None,
 ) -> None:
     """The guided companion: shows the board, asks what happens now, plays the Nemesis and
     the Minions, saves every answer. Resumes where you left off."""
@@ -130,16 +135,41 @@ def play(
                 new_campaign(**options, as_json=True)
         else:
             new_campaign(**options, as_json=False)
-    if as_json:
-        from blood_companion.cli.common import print_json
-        from blood_companion.cli.play_menu import Walk
-
-        with session.open_session() as store:
-            doc = Walk.start(store.state, store.catalog, store.head).screen().to_json()
-            doc.update(campaign=store.name, log_length=store.head, state_hash=store.state_hash)
-        print_json(doc)
+    name = new or session.campaign_name()
+    if answer is not None or as_json:
+        answered(name, answer or [], steps, as_json)
         return
-    Loop(name=new or session.campaign_name(), max_steps=steps).run()
+    Loop(name=name, max_steps=steps).run()
+
+
+def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
+    """`--answer`: the very loop `blood play` runs, reading ``answers`` instead of the keyboard
+    (so it records what the same lines record typed). With ``--json``: one document, the
+    question waiting then (a follow-up's choices when the answers stop inside a choice, with
+    the answers that led there in ``answers``), what was said and how many steps recorded."""
+    import contextlib
+    import io
+
+    from blood_companion.cli.common import print_json
+    from blood_companion.cli.play_menu import Walk
+
+    loop = Scripted(name, answers, steps)
+    if not as_json:
+        loop.run()
+        return
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        loop.run()
+    with session.open_session(name) as store:
+        walk = loop.walk if loop.walk is not None and loop.digest == store.state_hash else (
+            Walk.start(store.state, store.catalog, store.head))
+        doc = walk.screen().to_json()
+        inside = walk is loop.walk and (walk.asked or walk.draw or loop.confirm)
+        doc.update(campaign=store.name, log_length=store.head, state_hash=store.state_hash,
+                   recorded=loop.recorded, answers=loop.pending if inside else [],
+                   confirm=loop.confirm,
+                   said=[ln.strip() for ln in out.getvalue().splitlines() if ln.strip()])
+    print_json(doc)
 
 
 DATA_CHANGED = ("Your data changed since this question was asked (a card edited or "
@@ -158,6 +188,7 @@ class Loop:
         self.walk: Any = None  # play_menu.Walk: where the menus are
         self.digest = ""
         self.data_fp = ""  # the data pack the question waiting was built from
+        self.pending: list[str] = []  # the lines typed since the last step recorded
 
     def open(self) -> Any:
         return session.open_session(self.name)
@@ -192,7 +223,11 @@ class Loop:
 
         with self.open() as store:
             doc = status_doc(store)
-        views.show("status", doc, False)
+        from blood_companion.cli.textview import print_lines, width
+
+        # inside `blood play` its own keys say what to do: no shell commands
+        print_lines([ln for ln in views.render("status", doc, width())
+                     if not ln[0].startswith("  $ ")])
 
     def show(self, screen: Any, every: bool = False) -> None:
         stdout.print()
@@ -352,9 +387,11 @@ class Loop:
                 stdout.print(Text("Hint: " + hint, style="yellow"))
             return
         stdout.print(Text(text, style="yellow"))
-        self.walk = None
+        self.walk, self.pending = None, []
 
     def test_odds(self) -> None:
+        from blood_companion.engine.plain import percent
+
         walk = self.walk
         screen = walk.screen() if walk is not None else None
         test = screen.test if screen is not None else None
@@ -364,7 +401,8 @@ class Loop:
             name = str(test["trait"]).capitalize() if str(test["trait"]).isalpha() else ""
             stdout.print(
                 f"  {name + ': ' if name else ''}roll {test['pool']}{bonus}{again} -> "
-                f"{test['probability']:.1%} to reach {test['target']} (exact {test['exact']})"
+                f"{percent(test['probability'], 1)} to reach {test['target']} "
+                f"(exact {test['exact']})"
             )
             for note in test.get("notes", []):
                 stdout.print(Text(f"  {note}", style="dim"))
@@ -379,7 +417,7 @@ class Loop:
             opts = whose_turn(walk.state, walk.catalog).get("test_options") or []
             for o in opts:
                 stdout.print(f"  {str(o['trait']).capitalize()}: roll {o['pool']} -> "
-                             f"{o['probability']:.1%} to reach {o['target']}")
+                             f"{percent(o['probability'], 1)} to reach {o['target']}")
             if opts:
                 return
         stdout.print("No Test is being asked here (choose an attack or a Test first; its "
@@ -457,11 +495,18 @@ class Loop:
                     return
 
     def record(self, action: Any, digest: str) -> bool:
+        done = self.recorded
+        try:
+            return self._record(action, digest)
+        finally:
+            if self.recorded != done:
+                self.pending = []
+
+    def _record(self, action: Any, digest: str) -> bool:
         """Record the action; False (and the same question again) when refused. A card the
         players drew from a deck they hold is asked first (the walk's draw question)."""
         from blood_companion.cli.play_menu import Walk, changes
         from blood_companion.cli.table_words import entry_lines
-        from blood_companion.engine.endgame import FinishGame
         from blood_companion.engine.errors import RuleError
         from blood_companion.engine.table import DrawNeeded
         from blood_companion.engine.words import drawn_lines, sentence
@@ -481,6 +526,7 @@ class Loop:
                 log_at = len(before.night.log) if before.night is not None else 0
                 after = session.record(action, store)  # also refreshes `blood status`'s cache
                 cat = store.catalog
+                summary = session.game_summary(store) if action.type == "finish_game" else None
         except DrawNeeded as need:
             walk = self.walk if self.walk is not None else Walk.start(
                 before, store.catalog, store.head)
@@ -517,8 +563,26 @@ class Loop:
             from blood_companion.engine.plain import counted_all
 
             stdout.print("  Wagon: " + counted_all(after.wagon.as_dict(), zeros=True))
-        if isinstance(action, FinishGame):
+        if summary is not None:
             from blood_companion.cli.end_cmd import show_summary
 
-            show_summary(after, cat)
+            show_summary(after, cat, summary)
         return True
+
+
+class Scripted(Loop):
+    """The loop answered by the lines given with `--answer`, then ended as by end of input."""
+
+    def __init__(self, name: str, answers: list[str], max_steps: int = 0) -> None:
+        super().__init__(name, max_steps)
+        self.lines = list(answers)
+        self.confirm: str | None = None  # "Take it anyway?" asked when the answers ran out
+
+    def ask(self, prompt: str) -> str | None:
+        if not self.lines:
+            self.confirm = prompt.strip() if prompt.startswith("Take it anyway") else None
+            return None
+        line = self.lines.pop(0)
+        stdout.print(Text(prompt + line, style="bold"), markup=False, highlight=False)
+        self.pending.append(line)
+        return line

@@ -199,3 +199,19 @@ def refresh_status(store: CampaignStore) -> None:
     from blood_companion.cli.view_docs import refresh
 
     refresh(store)
+
+
+def game_summary(store: CampaignStore) -> dict[str, object]:
+    """What the game just finished changed (engine/history.py), its gains counted from the
+    night's set-up to the finish (engine/endgame.py): empty unless the last step finished it."""
+    from blood_companion.engine.endgame import game_gains
+    from blood_companion.engine.history import finished_summary
+
+    summary = finished_summary(store.state)
+    if not summary or store.head < 2:
+        return summary
+    steps = [i + 1 for i, a in enumerate(store.actions()[: store.head - 1])
+             if a.type in ("day_end", "night_setup")]  # the steps that set a night up
+    if not steps:
+        return summary
+    return game_gains(summary, store.state_at(steps[-1]), store.state_at(store.head - 1))

@@ -65,7 +65,8 @@ def map_legend(rows: list[str] | None = None) -> list[str]:
 def map_lines(rows: list[str]) -> list[str]:
     """The Map rows as the Location card shows them (every other row sits half a Tile to the
     right), then the legend."""
-    out = ["Map: " + " ".join(row) for row in rows]
+    out = [("Map: " if k == 0 else "     ") + " " * (k % 2) + " ".join(row)
+           for k, row in enumerate(rows)]
     return [*out, *map_legend(rows)]
 
 

@@ -497,3 +497,18 @@ def reward_choices(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
             )
         out["arts"] = arts
     return out
+
+
+def game_gains(summary: dict[str, Any], start: CampaignState, end: CampaignState
+               ) -> dict[str, Any]:
+    """The finished game's summary with everything the table won from the night's set-up
+    (``start``) to the finish (``end``, the state `finish_game` began from): Event rewards and
+    Weakness Trophies during the night as well as the End of the Night's loot and trophies, so
+    the summary's totals are what `campaign show`'s holdings gained."""
+    earned = {r: n for r in RESOURCE_NAMES
+              if (n := getattr(end.wagon, r) - getattr(start.wagon, r)) > 0}
+    trophies = {f"{kind}:{of}": n
+                for kind in ("location", "nemesis")
+                for of, held in getattr(end, f"{kind}_trophies").items()
+                if (n := held - getattr(start, f"{kind}_trophies").get(of, 0)) > 0}
+    return {**summary, "earned": earned, "trophies": trophies}

@@ -23,6 +23,7 @@ Pure: no I/O. ``text`` events are sentences kept from saves of app 0.1.0.
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -350,7 +351,7 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
     if key == "cards":
         return _listing([record_name(catalog, c) for c in v or []])
     if key == "faces" and isinstance(v, str):
-        return v + (" (x: a Defeat)" if "x" in v else "")
+        return faces_words(v)
     if key == "found":
         return "; ".join(
             f"{trouper_name(catalog, who)}: {record_name(catalog, card)}" for who, card in v or []
@@ -517,3 +518,22 @@ def _within(args: Mapping[str, Any]) -> str:
     d = args.get("within")
     return f" (only if it stands within {'the Special Area' if d == 'area' else f'Distance {d}'}" \
         " of the Effect's source)" if d else ""
+
+
+def faces_words(text: str) -> str:
+    """Recorded faces spelled out: "R0x G1" -> "Red die: a Defeat; Grey die: 1 Triumph"
+    (an entry it cannot read, a face label, stays as written)."""
+    from blood_companion.engine.dice import DIE_NAMES
+
+    out = []
+    for entry in text.split():
+        found = re.fullmatch(r"([RGB]?):?(\d*)(?:/(\d+))?(x*)", entry)
+        if found is None or not any(found.groups()[1:]):
+            out.append(entry)
+            continue
+        die, won, lost, xs = found.groups()
+        n, k = int(won or 0), int(lost) if lost else len(xs)
+        face = " and ".join(([f"{n} Triumph" + "s" * (n != 1)] if n else [])
+                            + (["a Defeat" if k == 1 else f"{k} Defeats"] if k else []))
+        out.append((f"{DIE_NAMES[die]} die: " if die else "") + (face or "a blank face"))
+    return "; ".join(out)

@@ -40,3 +40,15 @@ def fields_sentence(action: Any) -> str:
         shown = listing(str(v) for v in value) if isinstance(value, list) else str(value)
         parts.append(f"{key.replace('_', ' ')} {shown}")
     return title[:1].upper() + title[1:] + (f": {', '.join(parts)}" if parts else "")
+
+
+def percent(p: Any, digits: int = 0) -> str:
+    """A chance for the table: rounded, but never to 100% (or 0%) unless it is certain
+    (``0.997`` -> "over 99%", ``0.002`` -> "under 1%")."""
+    p = float(p)
+    text, step = f"{p:.{digits}%}", 10 ** -(digits + 2)
+    if p < 1 and text == f"{1:.{digits}%}":
+        return f"over {1 - step:.{digits}%}"
+    if p > 0 and text == f"{0:.{digits}%}":
+        return f"under {step:.{digits}%}"
+    return text

@@ -430,7 +430,8 @@ def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -
         made = len(rb.rolls) if rb is not None else 0
         for made_roll in ra.rolls[made:]:
             how = "your dice" if made_roll.physical else "the app's dice"
-            out.append(f"Loot roll {made_roll.dice} ({how}): {made_roll.faces} → "
+            out.append(f"Loot roll {made_roll.dice} ({how}): "
+                       f"{narrate.faces_words(made_roll.faces)} → "
                        f"{counted(made_roll.gained, made_roll.resource)} to the Wagon.")
     for tb, ta in zip(before.troupers, after.troupers, strict=False):
         new = ta.reserve_cards[len(tb.reserve_cards):] if len(ta.reserve_cards) > len(
@@ -552,6 +553,8 @@ def checklist_ask(state: CampaignState, catalog: Catalog, kind: str, title: str,
             from blood_companion.content.face import map_lines
 
             info = tuple(map_lines(list(loc.map)))
+    if info and "the Map below" in lines[k]:  # drawn below the sentence pointing to it
+        lines[k], info = "\n".join((lines[k], *info)), ()
     return Ask(SETUP, f"{title} [{k + 1}/{len(lines)}] {lines[k]}", (
         Pick("ok", "Done", "ok"),
         Pick("all", "All done: skip the rest of the list", "all"),

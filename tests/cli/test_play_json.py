@@ -37,3 +37,61 @@ def test_play_json_gives_each_choice_its_action_and_command(blood, saves_dir: Pa
             assert c["why"]
     keys = [c["key"] for c in doc["choices"]]
     assert len(keys) == len(set(keys)) and "z" in keys and "b1" in keys
+
+
+def _pick(doc: dict, turn: int) -> str:  # type: ignore[type-arg]
+    """What a script answers to the document's question: now and then a choice that asks a
+    follow-up, else Enter where there is a default, else the first open choice."""
+    if len(doc["answers"]) > 3:
+        return "back"  # a pick the script cannot complete: the top menu again
+    open_ = [c for c in doc["choices"] if c["enabled"]]
+    follow = [c["key"] for c in open_ if c["follow_up"]]
+    if follow and turn % 3 == 0:
+        return str(follow[turn % len(follow)])
+    if doc["default"] is not None:
+        return ""
+    if doc["confirm"]:
+        return "y"
+    if not open_:
+        return "1"  # a face or a number the table reads
+    n = doc["many"][0] if doc["many"] else 1
+    return " ".join(c["key"] for c in open_[: max(1, n)])
+
+
+def test_play_answer_records_what_the_same_lines_record_typed(  # type: ignore[no-untyped-def]
+    blood, saves_dir: Path, monkeypatch
+) -> None:
+    """Issue 26, Build 7: `blood play --json --answer ...` driven by its own documents (a
+    follow-up's choices listed, the answers that led there handed back) records the very log
+    the same lines record typed at `blood play`: same actions, same state hashes."""
+    import io
+
+    from blood_companion.cli import session
+
+    def new() -> None:
+        assert blood("campaign", "new", "g", "--troupers", "aurel,zora", "--seed", "5").code == 0
+
+    def log() -> list[tuple[str, dict, str | None]]:  # type: ignore[type-arg]
+        with session.open_session("g") as store:
+            return [(e.type, e.data, e.state_hash) for e in store.log()]
+
+    new()
+    lines: list[str] = []
+    doc = blood("play", "--campaign", "g", "--json").json()
+    follow_ups = 0
+    for turn in range(80):
+        line = _pick(doc, turn)
+        lines.append(line)
+        doc = blood("play", "--campaign", "g", "--json",
+                    *[a for x in [*doc["answers"], line] for a in ("--answer", x)]).json()
+        follow_ups += bool(doc["answers"])
+        if doc["answers"]:
+            assert doc["need"] is not None or doc["confirm"]
+    logs = [log()]
+    monkeypatch.setenv("BLOOD_SAVES_DIR", str(saves_dir.parent / "typed"))
+    new()
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(x + "\n" for x in lines)))
+    assert blood("play", "--campaign", "g").code == 0
+    logs.append(log())
+    assert follow_ups > 3 and len(logs[0]) > 20
+    assert logs[0] == logs[1]

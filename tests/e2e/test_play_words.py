@@ -1,6 +1,7 @@
-"""Issue 17, proof 2: a whole scripted Roguelite game through `blood play` prints words, not
-ids: no line contains a raw id (``[a-z]+-[a-z]?\\d\\d``, like ``aurel-t02``) or a Python repr
-(``=[``, ``=None``), except what an explicit ``show --ids`` prints.
+"""Issue 17, proof 2, and issue 26, Build 6: a whole scripted Roguelite game through
+`blood play` prints words, not ids: no line contains a raw id (``[a-z]+-[a-z]*\\d\\d``, like
+``aurel-t02``), a Python repr (``=[``, ``{'``, ``None``) or a shell command line, except
+what an explicit ``show --ids`` prints.
 
 The script takes the default almost everywhere (the whole Day, the Dusk and Beginning of the
 Night checklists, the night, the End of the Night) and asks for cards on the way: ``show`` a
@@ -23,8 +24,9 @@ from blood_companion.cli.common import stdout
 from blood_companion.cli.entry import main
 from blood_companion.cli.play_cmd import Loop
 
-RAW_ID = re.compile(r"[a-z]+-[a-z]?\d\d")
-REPR = ("=[", "=None")
+RAW_ID = re.compile(r"[a-z]+-[a-z]*\d\d")  # the catalog's numbered ids (aurel-t02, zora-i01)
+REPR = ("=[", "=None", "{'", "['", " object at 0x")
+SHELL = re.compile(r"`?\$ blood |`blood [a-z]+ [a-z]+[^`]*--")  # a command line to run
 START, END = "<<ids>>", "<</ids>>"
 COMMANDS = ["show --ids Knife Volley", "show Mist Walk", "hand", "cards", "decks", "status",
             "show lunge from the wire", "hand zora", "show Ossuary Galery"]
@@ -84,7 +86,8 @@ def _offending(out: str) -> list[str]:
             continue
         if exempt:
             continue
-        if RAW_ID.search(line) or any(r in line for r in REPR):
+        if RAW_ID.search(line) or any(r in line for r in REPR) or SHELL.search(line) or (
+                re.search(r"\bNone\b(?! of them)", line)):
             bad.append(line)
     return bad
 

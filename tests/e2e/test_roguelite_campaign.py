@@ -72,7 +72,9 @@ def test_roguelite_campaign_to_vlad_and_back(catalog: Any, saves_dir: Path) -> N
     assert roll["physical"] and roll["resource"] == "coins"
     assert roll["gained"] == 2 * len(roll["faces"].split()) == state.wagon.coins
     assert s["wagon_delta"] == {"coins": state.wagon.coins}
-    assert s["trophies"] == {} and s["vlad_weakened"] == [] and s["reserve"] == {}
+    # a lost night takes no Location card tokens, but the Weakness Trophies won during it count
+    assert s["trophies"] == {f"nemesis:{k}": n for k, n in state.nemesis_trophies.items()}
+    assert state.location_trophies == {} and s["vlad_weakened"] == [] and s["reserve"] == {}
     assert state.vlad_weakened == [] and state.resources_spent == 0
     lost_to = rec.nemesis
     totals = c.show()["totals"]

@@ -178,7 +178,8 @@ class Equip(Action):
             assert card is not None
             if card.category in gear:
                 raise RuleError(
-                    f"{gear[card.category]} and {iid} are both {card.category}s: "
+                    f"{dict(sleeved)[gear[card.category]]} and {card.name} are both "
+                    f"{card.category}s: "
                     "one Item per category"
                 )
             gear[card.category] = iid

@@ -259,9 +259,10 @@ def day_view(state: CampaignState, catalog: Catalog) -> Next:
         opts = []
         for lv in nxt.choices:
             w = lv["wounds"]
-            opts.append(Option(str(lv["level"]), f"{lv['name']} / {lv['nemesis_level']}: wounds "
-                               f"F{w['front']} L{w['left']} R{w['right']}, {lv['influence']} "
-                               "Event(s)", "day_difficulty", {"level": lv["level"]}))
+            opts.append(Option(str(lv["level"]), f"{lv['name']} / {lv['nemesis_level']}: Wounds "
+                               f"to win {w['front']} Front, {w['left']} Left Side, {w['right']} "
+                               f"Right Side; {lv['influence']} Event(s)", "day_difficulty",
+                               {"level": lv["level"]}))
         return Next("day", step, title, "Choose the Difficulty Level.", options=tuple(opts),
                     default=opts[0].key if opts else None, info=tuple(info), **base)
     if step == "dusk_events":

@@ -25,6 +25,7 @@ from blood_companion.engine.night.resolve import (
 )
 from blood_companion.engine.night.views import area_hits, attack_targets
 from blood_companion.engine.night_state import NightState
+from blood_companion.engine.plain import percent
 from blood_companion.engine.rolls.night import TestSpec, item_side, setup_of, throw_ask
 from blood_companion.engine.rolls.procedure import odds_for_test, prepare_test
 from blood_companion.engine.state import CampaignState
@@ -157,7 +158,8 @@ def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | 
         rows.append((float(p), trait, " ".join(ts.pool), ts.notes))
     rows.sort(key=lambda r: -r[0])
     picks = tuple(
-        Pick(str(i + 1), f"{_trait(trait)}: roll {pool}, {p:.0%} to reach {spec.target}", trait)
+        Pick(str(i + 1), f"{_trait(trait)}: roll {pool}, {percent(p)} to reach {spec.target}",
+             trait)
         for i, (p, trait, pool, _) in enumerate(rows)
     )
     notes = rows[0][3]
@@ -287,8 +289,9 @@ def _night_asker(
         eff = _effect_of(state, catalog, option)
         n = sum(o.n for o in eff.outcome if o.kind == "heal") if eff else 1
         hidden = UNKNOWN in wounds
-        return Ask("heal", f"Which Wound card(s) come back (Heal {n})?"
-                   + (" The discard pile shows them: name them." if hidden else ""), picks,
+        return Ask("heal", f"Heal {n}: which card(s) go from {fx.name_of(state, catalog, who)}'s "
+                   "Wounds space to the Discard Pile?"
+                   + (" The Wounds space shows them: name them." if hidden else ""), picks,
                    many=(0, min(n, len(picks))),
                    # the players' own choice, the app sees the cards: as many as Heal allows
                    default=None if hidden else

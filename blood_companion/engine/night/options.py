@@ -33,6 +33,7 @@ from blood_companion.engine.night.quick import quick_now
 from blood_companion.engine.night.resolve import token_to_place
 from blood_companion.engine.night.views import activation_options, attack_targets
 from blood_companion.engine.night_state import Question
+from blood_companion.engine.plain import percent
 from blood_companion.engine.rolls.night import item_side, test_options
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices, hidden_hand
@@ -181,7 +182,7 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             Option(
                 "r",
                 f"Roll for {who}: {_trait(best['trait'])}, {best['pool']}, "
-                f"{best['probability']:.0%} to succeed" if best else f"Roll for {who}",
+                f"{percent(best['probability'])} to succeed" if best else f"Roll for {who}",
                 "night_roll", {"trait": trait_of(best) if best else None},
                 needs=("dice",), repeat=("dice",),
             )
@@ -190,7 +191,7 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             for i, o in enumerate(opts):
                 options.append(Option(
                     str(i + 1), f"{_trait(o['trait'])}: roll {o['pool']}, "
-                    f"{o['probability']:.0%} to reach {o['target']}", "night_roll",
+                    f"{percent(o['probability'])} to reach {o['target']}", "night_roll",
                     {"trait": trait_of(o)}, needs=("dice",), repeat=("dice",),
                 ))
         opts_text = " or ".join(_trait(x) for x in q.traits) or (q.dice or "")

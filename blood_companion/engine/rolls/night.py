@@ -39,6 +39,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import ROLL, Ask, Pick
 from blood_companion.engine.night_state import Bonus
 from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
+from blood_companion.engine.plain import percent
 from blood_companion.engine.rolls.procedure import (
     APP_ROLLED,
     TestResult,
@@ -396,7 +397,7 @@ def throw_ask(
         return Ask(
             "dice",
             f"{who} rolls {pool} for {what}{notes}: {spec.target} Triumph(s) needed{bonus}"
-            f"{again}; {info['probability']:.0%} to succeed.",
+            f"{again}; {percent(info['probability'])} to succeed.",
             tuple(picks), default="r",
             free=f"the faces of your own dice ({pool}, in this order), e.g. \"2 x 1\"",
             parse=_faces_reader(dice_pool, box), append=True,
@@ -444,7 +445,7 @@ def throw_ask(
         dice_named = " ".join(ts.pool[s] for s in advice.slots)
         how = " with the Insanity Re-roll" if mark else ""
         picks.append(Pick("b", f"Re-roll die {text} ({dice_named}){how}: best odds, "
-                          f"{float(advice.probability):.0%}", mark + text))
+                          f"{percent(advice.probability)}", mark + text))
         default = "b"
     for n, (iid, text) in enumerate(after):
         picks.append(Pick(f"i{n + 1}", f"Use {text}", iid, need="items"))
