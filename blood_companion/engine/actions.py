@@ -53,6 +53,7 @@ class Cli:
     off: str = ""  # the flag of a yes/no field's "no" ("--no-weakness")
     choices: tuple[str, ...] = ()  # the words it takes (any case)
     names: str = ""  # what the typed word names, found by the CLI: "trouper", "hand" (a card)
+    complete: str = ""  # the shell completion of its values (a cli/completion.py function)
 
 
 def cli_fields(cls: type[BaseModel]) -> dict[str, Cli]:
@@ -87,6 +88,10 @@ Confirm = Annotated[bool, Cli(
 Flip = Annotated[bool, Cli(
     "--flip", "The Trap or Whisper placed goes on one of yours whose Consumed side is up (it "
     "turns Intact).")]
+# The Day's: a Trouper named by id, colour or seat; the Resources paid.
+Who = Annotated[str, Cli(help="Trouper id, colour or seat.", names="trouper", complete="trouper")]
+Pay = Annotated[dict[str, int] | None, Cli(
+    "--pay", "Resources paid, e.g. coins=2,jewels=1 (needed for 'any' costs).", names="pay")]
 
 _REGISTRY: dict[str, type[Action]] = {}
 # part -> the legality check of that part's phase/step table (registered by engine/night and

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content.models import ITEM_CATEGORIES
-from blood_companion.engine.actions import Action, Cli, Context
+from blood_companion.engine.actions import Action, Cli, Context, Who
 from blood_companion.engine.day.core import day_of, item_names, match_id, trouper_at, with_day
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_setup import setup_night
@@ -114,8 +114,10 @@ class PlaceEvents(Action):
 
     type: Literal["day_place_events"] = "day_place_events"
     command = "day events"
+    summary = "Dusk: place the influence's number of Event cards on the Chain."
     doing = "placing the event cards"
-    events: Annotated[list[str] | None, Cli()] = None
+    events: Annotated[list[str] | None, Cli(help="Event cards drawn from your deck [random].",
+                                            metavar="cards")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -161,9 +163,11 @@ class Equip(Action):
 
     type: Literal["day_equip"] = "day_equip"
     command = "day equip"
+    summary = "Dusk, Equipping: three Items, one Protection, one Tool, one Artifact."
     doing = "equipping"
-    trouper: Annotated[str, Cli()]
-    items: Annotated[list[str], Cli()]
+    trouper: Who
+    items: Annotated[list[str], Cli(help="Three sleeved Items, one per category: A,B,C.",
+                                    names="sleeved")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -201,6 +205,7 @@ class EndDay(Action):
 
     type: Literal["day_end"] = "day_end"
     command = "day end"
+    summary = "The Day Part ends: the night is set up."
     doing = "ending the day"
     parts = ("day",)
 

@@ -22,8 +22,10 @@ class ChooseZone(Action):
 
     type: Literal["day_zone"] = "day_zone"
     command = "day zone"
+    summary = "Zone Selection (ends the purchases)."
     doing = "choosing the zone"
-    zone: Annotated[str, Cli()]
+    zone: Annotated[str, Cli(help="catacombs, garden, graveyard or halls.", names="zone",
+                             complete="zone")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
