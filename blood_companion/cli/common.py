@@ -74,7 +74,7 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
         info = cls.model_fields[field]
         kind = info.annotation
         default = info.get_default() if not info.is_required() else inspect.Parameter.empty
-        if field in lists and cli.many and not cli.flag:
+        if cli.many and not cli.flag:
             kind = list[str]
         elif field in lists and cli.flag:
             kind, default = list[str] | None, None

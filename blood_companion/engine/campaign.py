@@ -9,12 +9,12 @@ docs/rules-decisions.md ("Campaign and table").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.content.models import ARTS
-from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import (
@@ -195,13 +195,20 @@ class StartCampaign(Action):
         )
 
 
+# How the campaign commands take a seated Trouper and the reason of a table fix.
+Seated = Annotated[str, Cli(help="Trouper id, colour or seat number.", complete="trouper")]
+Reason = Annotated[str, Cli("--reason", "Why (shown in the log).")]
+
+
 class AddTrouper(Action):
     """A player joins between games (Roguelite Mode allows a different table each game). A
     Trouper set aside when its player left comes back with everything it owns."""
 
     type: Literal["add_trouper"] = "add_trouper"
-    trouper: str
-    colour: str | None = None
+    command = "campaign add-trouper"
+    summary = "A new player joins the table (between games, in the Day Part)."
+    trouper: Annotated[str, Cli(help="Trouper id.", names="id", complete="trouper")]
+    colour: Annotated[str | None, Cli("--colour", "Player colour [the first free one].")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -234,7 +241,9 @@ class RetireTrouper(Action):
     materials whatever the number of players, and Tactic cards stay their owner's."""
 
     type: Literal["retire_trouper"] = "retire_trouper"
-    trouper: str
+    command = "campaign retire-trouper"
+    summary = "A player leaves the table (between games, in the Day Part)."
+    trouper: Seated
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -272,7 +281,9 @@ class SetLeader(Action):
     """Hand the Leader token to a Trouper (by mutual agreement)."""
 
     type: Literal["set_leader"] = "set_leader"
-    trouper: str
+    command = "campaign leader"
+    summary = "Hand the Leader token to a Trouper."
+    trouper: Seated
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         idx = state.trouper_index(self.trouper)
@@ -286,11 +297,13 @@ class AdjustWagon(Action):
     """Correct the Wagon by hand (a table fix): add or remove Resources; never below zero."""
 
     type: Literal["adjust_wagon"] = "adjust_wagon"
-    jewels: int = 0
-    coins: int = 0
-    trinkets: int = 0
-    scrolls: int = 0
-    reason: str = ""
+    command = "campaign wagon"
+    summary = "Correct the Wagon's Resources by hand (never below zero)."
+    jewels: Annotated[int, Cli("--jewels", "Add (or with a minus, remove) Jewels.")] = 0
+    coins: Annotated[int, Cli("--coins")] = 0
+    trinkets: Annotated[int, Cli("--trinkets")] = 0
+    scrolls: Annotated[int, Cli("--scrolls")] = 0
+    reason: Reason = ""
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         current = state.wagon.as_dict()
@@ -377,8 +390,12 @@ class AdjustTrophies(Action):
     nor past what the box holds."""
 
     type: Literal["adjust_trophies"] = "adjust_trophies"
-    changes: dict[str, int] = Field(min_length=1)
-    reason: str = ""
+    command = "campaign trophies"
+    summary = "Correct the Trophy tokens by hand (never below zero, never past what the box holds)."
+    changes: Annotated[dict[str, int], Cli(
+        help="TOKEN=N with a sign: halls=+1, nemesis:lucilla=-1 (location:/nemesis: optional).",
+        many=True, names="trophies")] = Field(min_length=1)
+    reason: Reason = ""
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         holdings = {
@@ -456,6 +473,9 @@ class NextSingleGame(Action):
     starting state, the same table, the next number in the history."""
 
     type: Literal["next_single_game"] = "next_single_game"
+    command = "campaign next-game"
+    summary = ("Single Game mode: start another game, from the box's starting state, once one "
+               "is over.")
     parts = ("over",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
