@@ -163,6 +163,11 @@ class Action(BaseModel):
         """Return the new state; raise RuleError to refuse."""
         raise NotImplementedError
 
+    def said(self, c: Catalog | None, s: CampaignState | None) -> str | None:
+        """The action in words with the pack's names, `s` the state before it (read by
+        engine/words.py ``sentence``); None: ``describe()``."""
+        return None
+
     def describe(self) -> str:
         """A readable sentence without the data pack (ids as they are); the sentences players
         read, with names, come from ``engine/words.py`` (``sentence``)."""

@@ -231,6 +231,10 @@ class AddTrouper(Action):
             set_aside = [t for t in state.set_aside if t.trouper != self.trouper]
         return state.model_copy(update={"troupers": [*state.troupers, new], "set_aside": set_aside})
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import who
+        return f"{who(c, self.trouper)} joins the table"
+
     def describe(self) -> str:
         return f"{self.trouper} joined the table"
 
@@ -273,6 +277,11 @@ class RetireTrouper(Action):
             update["day"] = state.day.model_copy(update={"equipped": equipped})
         return state.model_copy(update=update)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import who
+        return (f"{who(c, self.trouper)} leaves the table (set aside with everything the "
+                "Trouper owns)")
+
     def describe(self) -> str:
         return f"{self.trouper} left the table (set aside with everything the Trouper owns)"
 
@@ -288,6 +297,10 @@ class SetLeader(Action):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         idx = state.trouper_index(self.trouper)
         return state.model_copy(update={"leader": idx})
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import who
+        return f"The Leader token goes to {who(c, self.trouper)}"
 
     def describe(self) -> str:
         return f"Leader token to {self.trouper}"
@@ -430,6 +443,13 @@ class AdjustTrophies(Action):
                 "nemesis_trophies": {of: n for of, n in holdings["nemesis"].items() if n},
             }
         )
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import trophy_words
+        return ("Trophies adjusted: " + (listing(
+            f"{n:+d} {trophy_words(c, k)}" for k, n in self.changes.items() if n) or "no change")
+            + (f" ({self.reason})" if self.reason else ""))
 
     def describe(self) -> str:
         parts = [f"{n:+d} {key}" for key, n in self.changes.items() if n]

@@ -280,6 +280,10 @@ class TakeAdvancedTactic(Action):
             update={"troupers": troupers, "advanced_decks": decks, "rewards": rw}
         )
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _art, who
+        return f"{who(c, self.trouper)} takes the top card of the {_art(self.art)} deck"
+
     def describe(self) -> str:
         return f"{self.trouper} took the top {self.art} Advanced Tactic card"
 

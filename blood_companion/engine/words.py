@@ -277,54 +277,10 @@ def _weaken(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
 
 RENDER: dict[str, Render] = {
     "start_campaign": _start,
-    "add_trouper": lambda a, c, s: f"{who(c, a.trouper)} joins the table",
-    "retire_trouper": lambda a, c, s: (
-        f"{who(c, a.trouper)} leaves the table (set aside with everything the Trouper owns)"),
-    "set_leader": lambda a, c, s: f"The Leader token goes to {who(c, a.trouper)}",
-    "adjust_trophies": lambda a, c, s: "Trophies adjusted: " + (listing(
-        f"{n:+d} {trophy_words(c, k)}" for k, n in a.changes.items() if n) or "no change")
-        + (f" ({a.reason})" if a.reason else ""),
     "take_test": lambda a, c, s: (
         f"{who(c, a.trouper)} takes a {str(a.trait).capitalize() if a.trait else a.dice} Test "
         f"against {a.result.target}: {a.result.total} Triumph(s), "
         + ("Success" if a.result.success else "Failure")),
-    "day_zone": lambda a, c, s: f"Zone: {_zone(c, a.zone)}",
-    "day_roll_location": lambda a, c, s: (
-        "Location card taken at the table: " + names(c, a.drawn["locations"])
-        if a.drawn.get("locations")
-        else f"Rolled the Location die: your die shows {a.faces}" if a.faces
-        else "Rolled the Location die (the app's die)"),
-    "day_choose_location": lambda a, c, s: (
-        f"Location card: {name(c, a.location)} (Cartographer's Office)"),
-    "day_draw_minions": lambda a, c, s: (
-        f"Minion cards drawn at the table: {names(c, a.minions)}" if a.minions
-        else "Two Minion cards revealed at random"),
-    "day_choose_minions": lambda a, c, s: "Hunting House: the players choose "
-        + names(c, a.minions),
-    "day_draw_nemesis": lambda a, c, s: (
-        f"Nemesis card drawn at the table: {name(c, a.nemesis)}" if a.nemesis
-        else "The Nemesis card revealed at random"),
-    "day_choose_nemesis": lambda a, c, s: f"Nemesis: {name(c, a.nemesis)} (Asylum)",
-    "day_place_events": lambda a, c, s: (
-        "Event cards on the Chain (drawn at random)" if a.events is None
-        else "Event cards on the Chain: " + names(c, a.events)),
-    "day_equip": lambda a, c, s: (
-        f"{who(c, a.trouper)} equips {listing(_item(c, i) for i in a.items)}"),
-    "day_buy_building": lambda a, c, s: (
-        "Bought the " + _building(c, a.building)
-        + (f" for {who(c, a.trouper)}" if a.trouper else "")
-        + (f": {a.amount} {a.trade_from} for {a.trade_to}" if a.trade_from else "")
-        + _pay(a.pay)),
-    "day_buy_advanced": lambda a, c, s: (
-        f"{who(c, a.trouper)} buys the top card of the {_art(a.art)} deck{_pay(a.pay)}"),
-    "day_buy_card": lambda a, c, s: f"{who(c, a.trouper)} buys {name(c, a.card)}{_pay(a.pay)}",
-    "day_upgrade_item": lambda a, c, s: (
-        f"{who(c, a.trouper)} upgrades {_item(c, a.item)} to its Advanced side{_pay(a.pay)}"),
-    "day_swap_tactic": lambda a, c, s: (
-        f"{who(c, a.trouper)} swaps {name(c, a.out)} (to the Reserve) for {name(c, a.into)}"),
-    "day_swap_item": lambda a, c, s: (
-        f"{who(c, a.trouper)} swaps the Item {_item(c, a.out)} (to the Reserve) for "
-        f"{_item(c, a.into)}"),
     "night_setup": lambda a, c, s: (
         f"Night set up: {name(c, a.nemesis)} at {name(c, a.location)}, level {a.difficulty}, "
         f"Minions {names(c, a.minions)}"),
@@ -347,8 +303,6 @@ RENDER: dict[str, Render] = {
     "night_redraw": _redraw,
     "night_done": lambda a, c, s: "Done: Resolved token, the next card activates",
     "weaken_vlad": _weaken,
-    "take_advanced_tactic": lambda a, c, s: (
-        f"{who(c, a.trouper)} takes the top card of the {_art(a.art)} deck"),
 }
 
 
@@ -356,13 +310,14 @@ def sentence(action: Action, catalog: Catalog | None = None,
              state: CampaignState | None = None) -> str:
     """The action in words, with names (``state``: the state before it, for what it acts on:
     the Active card, the Trouper a question waits on)."""
-    render = RENDER.get(action.type) if catalog is not None or state is not None else None
-    if render is not None:
-        try:
-            text = render(action, catalog, state)
+    text: str | None = None
+    if catalog is not None or state is not None:
+        render = RENDER.get(action.type)
+        try:  # the action's own words (``said``), else those written here
+            text = render(action, catalog, state) if render else action.said(catalog, state)
         except Exception:  # noqa: BLE001 - words must never hide the log: fall back
-            text = action.describe()
-    else:
+            text = None
+    if text is None:
         text = action.describe()
     drawn = getattr(action, "drawn", None)
     if drawn:

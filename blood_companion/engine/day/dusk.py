@@ -152,6 +152,11 @@ class PlaceEvents(Action):
                 raise RuleError(f"this Difficulty Level puts {n} Event card(s) on the Chain")
         return with_day(state, day.model_copy(update={"events": chosen, "step": "equipping"}))
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import names
+        return ("Event cards on the Chain (drawn at random)" if self.events is None
+            else "Event cards on the Chain: " + names(c, self.events))
+
     def describe(self) -> str:
         if self.events is None:
             return "Placed the Event cards on the Chain (drawn at random)"
@@ -195,6 +200,11 @@ class Equip(Action):
         gear = {c: gear[c] for c in ITEM_CATEGORIES}
         equipped = {**day.equipped, idx: gear}
         return with_day(state, day.model_copy(update={"equipped": equipped}))
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import _item, who
+        return f"{who(c, self.trouper)} equips {listing(_item(c, i) for i in self.items)}"
 
     def describe(self) -> str:
         return f"{self.trouper} equipped " + ", ".join(self.items)

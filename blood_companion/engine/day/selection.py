@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine.actions import Action, Cli, Context
@@ -33,6 +33,10 @@ class ChooseZone(Action):
         day = day_of(state)
         zone = match_id(self.zone, [(z.id, z.name) for z in cat.all("zones")], "Zone")
         return with_day(state, day.model_copy(update={"zone": zone, "step": "location"}))
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _zone
+        return f"Zone: {_zone(c, self.zone)}"
 
     def describe(self) -> str:
         return f"Zone: {self.zone}"
@@ -84,6 +88,13 @@ class RollLocation(Action):
             ),
         )
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import names
+        return ("Location card taken at the table: " + names(c, self.drawn["locations"])
+            if self.drawn.get("locations")
+            else f"Rolled the Location die: your die shows {self.faces}" if self.faces
+            else "Rolled the Location die (the app's die)")
+
     def describe(self) -> str:
         how = f"physical die {self.faces}" if self.faces else "digital die"
         return f"Rolled for the Location ({how})"
@@ -111,6 +122,10 @@ class ChooseLocation(Action):
         locs = [(loc.id, loc.name) for loc in cat.locations_in(day.zone)]
         lid = match_id(self.location, locs, f"Location card of {day.zone}")
         return with_day(state, day.model_copy(update={"location": lid, "step": "minions"}))
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name
+        return f"Location card: {name(c, self.location)} (Cartographer's Office)"
 
     def describe(self) -> str:
         return f"Location: {self.location} (Cartographer's Office)"
@@ -147,6 +162,11 @@ class DrawMinions(Action):
             if len(drawn) != 2 or len(set(drawn)) != 2:
                 raise RuleError("two different Minion cards are revealed (A, then B)")
         return with_day(state, day.model_copy(update={"minions": drawn, "step": "last_assault"}))
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import names
+        return (f"Minion cards drawn at the table: {names(c, self.minions)}" if self.minions
+            else "Two Minion cards revealed at random")
 
     def describe(self) -> str:
         if self.minions:
@@ -191,6 +211,11 @@ class ChooseMinions(Action):
             state,
             day.model_copy(update={"minion_pool": pool, "minions": drawn, "step": "last_assault"}),
         )
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import names
+        return ("Hunting House: the players choose "
+            + names(c, self.minions))
 
     def describe(self) -> str:
         return "Hunting House: chose " + ", ".join(self.minions)
@@ -264,6 +289,11 @@ class DrawNemesis(Action):
                 )
         return with_day(state, day.model_copy(update={"nemesis": nem, "step": "dusk_difficulty"}))
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name
+        return (f"Nemesis card drawn at the table: {name(c, self.nemesis)}" if self.nemesis
+            else "The Nemesis card revealed at random")
+
     def describe(self) -> str:
         if self.nemesis:
             return f"Revealed the Nemesis {self.nemesis} (drawn at the table)"
@@ -297,6 +327,10 @@ class ChooseNemesis(Action):
                 hint="available: " + ", ".join(available_nemeses(state, cat)),
             )
         return with_day(state, day.model_copy(update={"nemesis": nid, "step": "dusk_difficulty"}))
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name
+        return f"Nemesis: {name(c, self.nemesis)} (Asylum)"
 
     def describe(self) -> str:
         return f"Nemesis: {self.nemesis} (Asylum)"

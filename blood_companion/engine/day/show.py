@@ -125,6 +125,13 @@ class BuyBuilding(Action):
         have[dst] += self.amount
         return Wagon(**have)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _building, _pay, who
+        return ("Bought the " + _building(c, self.building)
+            + (f" for {who(c, self.trouper)}" if self.trouper else "")
+            + (f": {self.amount} {self.trade_from} for {self.trade_to}" if self.trade_from else "")
+            + _pay(self.pay))
+
     def describe(self) -> str:
         extra = ""
         if self.trouper:
@@ -175,6 +182,11 @@ class BuyAdvancedTactic(Action):
             advanced_decks={**state.advanced_decks, art: rest},
         )
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _art, _pay, who
+        return (f"{who(c, self.trouper)} buys the top card of the {_art(self.art)} "
+                f"deck{_pay(self.pay)}")
+
     def describe(self) -> str:
         paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
         return f"{self.trouper} bought the top {self.art} Advanced Tactic card{paid}"
@@ -224,6 +236,10 @@ class BuySpecialCard(Action):
             **update,
         )
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _pay, name, who
+        return f"{who(c, self.trouper)} buys {name(c, self.card)}{_pay(self.pay)}"
+
     def describe(self) -> str:
         paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
         return f"{self.trouper} bought {self.card}{paid}"
@@ -260,6 +276,11 @@ class UpgradeItem(Action):
             state, card.upgrade_cost, self.pay, f"upgrading {card.name}",
             bought=f"upgrade {iid}", troupers=replace_trouper(state, idx, t),
         )
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _item, _pay, who
+        return (f"{who(c, self.trouper)} upgrades {_item(c, self.item)} to its Advanced "
+                f"side{_pay(self.pay)}")
 
     def describe(self) -> str:
         return f"{self.trouper} upgraded {self.item} to its Advanced side"
@@ -305,6 +326,11 @@ class SwapTactic(Action):
         reserve.append(out)
         t = t.model_copy(update={"deck": deck, "reserve_cards": reserve})
         return with_day(state, day_of(state), troupers=replace_trouper(state, idx, t))
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name, who
+        return (f"{who(c, self.trouper)} swaps {name(c, self.out)} (to the Reserve) for "
+                f"{name(c, self.into)}")
 
     def describe(self) -> str:
         return f"{self.trouper} swapped {self.out} (to the Reserve) for {self.into}"
@@ -359,6 +385,11 @@ class SwapItem(Action):
             day_of(state).model_copy(update={"equipped": equipped}),
             troupers=replace_trouper(state, idx, t),
         )
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _item, who
+        return (f"{who(c, self.trouper)} swaps the Item {_item(c, self.out)} (to the Reserve) for "
+            f"{_item(c, self.into)}")
 
     def describe(self) -> str:
         return f"{self.trouper} swapped the Item {self.out} (to the Reserve) for {self.into}"
