@@ -181,6 +181,25 @@ class StartCampaign(Action):
             drawn = iter(free)
         return [s.colour if s.colour is not None else next(drawn) for s in self.seats]
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import who
+        named = [who(c, x.trouper) for x in self.seats if x.trouper is not None]
+        missing = len(self.seats) - len(named)
+        if missing:
+            named.append(f"{missing} Trouper{'s' if missing > 1 else ''} drawn at random")
+        drawn = ((["colours"] if self.random_colours else [])
+                 + (["Leader"] if self.random_leader else []))
+        at_random = f"; {' and '.join(drawn)} drawn at random" if drawn else ""
+        decks = getattr(self, "decks", None)
+        held = ""
+        if decks:
+            table = [d for d, w in decks.items() if w == "table"]
+            held = "; the players hold " + (
+                "every deck" if len(table) >= 8 else listing(table)) if table else ""
+        return (f"Started {self.mode} campaign '{self.name}' with {listing(named)} "
+                f"(seed {self.seed}{at_random}{held})")
+
     def describe(self) -> str:
         who = [s.trouper for s in self.seats if s.trouper is not None]
         missing = len(self.seats) - len(who)

@@ -229,6 +229,12 @@ class WeakenVlad(Action):
         )
         return state.model_copy(update={"vlad_weakened": weakened, "rewards": rw})
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import name
+        return "Vlad card(s) turned to the Weakened side: " + listing(
+            name(c, x, "enhanced") for x in self.cards)
+
     def describe(self) -> str:
         return "Vlad card(s) turned to the Weakened side: " + ", ".join(self.cards)
 
