@@ -80,6 +80,8 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
             kind, default = list[str] | None, None
         elif field in lists or cli.names:
             kind = str | None if default is None else str
+        elif cli.ask:
+            kind, default = bool | None, None
         done = {"autocompletion": getattr(completion, cli.complete)} if cli.complete else {}
         spec: Any = (typer.Option(f"{cli.flag}/{cli.off}" if cli.off else cli.flag, help=cli.help,
                                   **done)
@@ -97,6 +99,8 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
         draws, as_json = typed.pop("draw", None), typed.pop("as_json")
         for field, cli in fields.items():
             value = typed[field]
+            if cli.ask and value is None:
+                raise UsageError(f"say {cli.flag} ({cli.ask}) or {cli.off}")
             if cli.choices and value is not None:
                 if value.lower() not in cli.choices:
                     raise UsageError(f"unknown {field} {value!r}", hint=f"{cli.flag} "

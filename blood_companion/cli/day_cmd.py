@@ -304,15 +304,7 @@ def minions(
     _record(action, as_json)
 
 
-@day_app.command("last-assault")
-def last_assault(
-    yes: Annotated[bool | None, typer.Option("--yes/--no", help="Face Vlad tonight?")] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Last Assault: face Vlad (--yes) or not (--no)."""
-    if yes is None:
-        raise UsageError("say --yes (face Vlad) or --no")
-    _record(d.LastAssault(face_vlad=yes), as_json)
+_declared(d.LastAssault)
 
 
 @day_app.command("nemesis")

@@ -51,6 +51,7 @@ class Cli:
     metavar: str = ""  # a positional's name in the usage line (else the field's)
     many: bool = False  # a list typed once per entry (each throw's --dice), not comma-separated
     off: str = ""  # the flag of a yes/no field's "no" ("--no-weakness")
+    ask: str = ""  # a yes/no that must be answered: what "yes" means, said when it is missing
     choices: tuple[str, ...] = ()  # the words it takes (any case)
     names: str = ""  # what the typed word names, found by the CLI: "trouper", "hand" (a card)
     complete: str = ""  # the shell completion of its values (a cli/completion.py function)

@@ -159,3 +159,30 @@ def test_a_declared_day_action_gets_completion_lists_and_no_draw_option() -> Non
     finally:
         actions._REGISTRY.pop("day_hang", None)
         actions.action_adapter.cache_clear()
+
+
+def test_a_yes_no_that_must_be_answered_is_refused_when_missing() -> None:
+    class Toll(Action):
+        type: Literal["day_toll"] = "day_toll"
+        command = "day toll"
+        summary = "Toll the bell, or not."
+        loud: Annotated[bool, Cli("--loud", "Loudly?", off="--soft", ask="loudly")]
+
+        def apply(self, state: Any, ctx: Any) -> Any:
+            return state
+
+    try:
+        from blood_companion.cli.common import add_recorder
+
+        recorded: list[Any] = []
+        app = typer.Typer()
+        add_recorder(app, Toll, lambda build, as_json, draws: recorded.append(build), {},
+                     draw=None)
+        runner = CliRunner()
+        missing = runner.invoke(app, [])
+        assert "say --loud (loudly) or --soft" in str(missing.exception)
+        assert runner.invoke(app, ["--soft"]).exit_code == 0
+        assert recorded[0](None) == Toll(loud=False)
+    finally:
+        actions._REGISTRY.pop("day_toll", None)
+        actions.action_adapter.cache_clear()

@@ -226,8 +226,10 @@ class LastAssault(Action):
     skipped)."""
 
     type: Literal["day_last_assault"] = "day_last_assault"
+    command = "day last-assault"
+    summary = "Last Assault: face Vlad (--yes) or not (--no)."
     doing = "the last assault choice"
-    face_vlad: bool
+    face_vlad: Annotated[bool, Cli("--yes", "Face Vlad tonight?", off="--no", ask="face Vlad")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
