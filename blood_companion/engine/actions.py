@@ -14,6 +14,7 @@
   ``summary`` (its help; a command the CLI builds from the declaration) and, on each field the
   command takes, a :class:`Cli` (flag, help). The CLI derives the typer command, the command
   table and the legal options' templates from it (cli/commands.py); the engine never reads it.
+  Its log sentence, with the pack's names, is its ``said`` (engine/words.py ``sentence``).
 """
 
 from __future__ import annotations
