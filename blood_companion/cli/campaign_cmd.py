@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli import completion, session, views
-from blood_companion.cli.common import JsonOpt, print_json, settings, stderr, stdout
+from blood_companion.cli.common import JsonOpt, add_recorder, print_json, settings, stderr, stdout
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
 from blood_companion.display import json_text
@@ -558,11 +558,14 @@ def recover(
 # ---------------------------------------------------------------------- campaign-level actions
 
 
-def _act(action: Any, as_json: bool) -> None:
+def _act(build: Any, as_json: bool, draws: Any = None) -> None:
     from blood_companion.engine.words import sentence
 
     with session.open_session() as store:
         before = store.state
+        action = build(before)
+        if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
+            raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
         session.record(action, store)
         _changed(
             store,
@@ -616,79 +619,8 @@ def decks_(
             stdout.print(line, highlight=False)
 
 
-@campaign_app.command("add-trouper")
-def add_trouper(
-    trouper: Annotated[
-        str, typer.Argument(help="Trouper id.", autocompletion=completion.trouper)
-    ],
-    colour: Annotated[
-        str | None, typer.Option("--colour", help="Player colour [the first free one].")
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """A new player joins the table (between games, in the Day Part)."""
-    _act(AddTrouper(trouper=trouper.strip().lower(), colour=colour), as_json)
-
-
-@campaign_app.command("retire-trouper")
-def retire_trouper(
-    trouper: Annotated[
-        str,
-        typer.Argument(
-            help="Trouper id, colour or seat number.", autocompletion=completion.trouper
-        ),
-    ],
-    as_json: JsonOpt = False,
-) -> None:
-    """A player leaves the table (between games, in the Day Part)."""
-    _act(RetireTrouper(trouper=trouper), as_json)
-
-
-@campaign_app.command("leader")
-def leader(
-    trouper: Annotated[
-        str,
-        typer.Argument(
-            help="Trouper id, colour or seat number.", autocompletion=completion.trouper
-        ),
-    ],
-    as_json: JsonOpt = False,
-) -> None:
-    """Hand the Leader token to a Trouper."""
-    _act(SetLeader(trouper=trouper), as_json)
-
-
-@campaign_app.command("wagon")
-def wagon(
-    jewels: Annotated[
-        int, typer.Option("--jewels", help="Add (or with a minus, remove) Jewels.")
-    ] = 0,
-    coins: Annotated[int, typer.Option("--coins")] = 0,
-    trinkets: Annotated[int, typer.Option("--trinkets")] = 0,
-    scrolls: Annotated[int, typer.Option("--scrolls")] = 0,
-    reason: Annotated[str, typer.Option("--reason", help="Why (shown in the log).")] = "",
-    as_json: JsonOpt = False,
-) -> None:
-    """Correct the Wagon's Resources by hand (never below zero)."""
-    change = {"jewels": jewels, "coins": coins, "trinkets": trinkets, "scrolls": scrolls}
-    if not any(change.values()):
-        raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
-    assert set(change) == set(RESOURCE_NAMES)
-    _act(AdjustWagon(**change, reason=reason), as_json)
-
-
-@campaign_app.command("trophies")
-def trophies(
-    changes: Annotated[
-        list[str],
-        typer.Argument(
-            help="TOKEN=N with a sign: halls=+1, nemesis:lucilla=-1 (location:/nemesis: optional)."
-        ),
-    ],
-    reason: Annotated[str, typer.Option("--reason", help="Why (shown in the log).")] = "",
-    as_json: JsonOpt = False,
-) -> None:
-    """Correct the Trophy tokens by hand (never below zero, never past what the box holds)."""
+def _trophies(changes: list[str]) -> dict[str, int]:
+    """``halls=+1 nemesis:lucilla=-1`` -> {token: signed count}."""
     parsed: dict[str, int] = {}
     for text in changes:
         key, sep, value = text.partition("=")
@@ -701,10 +633,13 @@ def trophies(
                 f"{text!r} is not TOKEN=N", hint="e.g. `blood campaign trophies halls=+1`"
             )
         parsed[key.strip().lower()] = parsed.get(key.strip().lower(), 0) + n
-    _act(AdjustTrophies(changes=parsed, reason=reason), as_json)
+    return parsed
 
 
-@campaign_app.command("next-game")
-def next_game(as_json: JsonOpt = False) -> None:
-    """Single Game mode: start another game, from the box's starting state, once one is over."""
-    _act(NextSingleGame(), as_json)
+# Words the campaign commands' fields name (engine/actions.py ``Cli``).
+RESOLVE: dict[str, Any] = {
+    "id": lambda state, word, _: word.strip().lower(),
+    "trophies": lambda state, words, _: _trophies(words),
+}
+for _cls in (AddTrouper, RetireTrouper, SetLeader, AdjustWagon, AdjustTrophies, NextSingleGame):
+    add_recorder(campaign_app, _cls, _act, RESOLVE, draw=None)

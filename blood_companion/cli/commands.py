@@ -104,6 +104,8 @@ def command(kind: str, fields: Mapping[str, Any] | None = None,
         fields = {**fields, "trade_from": f"{flag_from}={fields['amount']}" if flag_from else None}
     for name, cli in flags.items():
         value, flag = fields.get(name), cli.flag
+        if isinstance(value, dict):  # paid Resources and trophies: `--pay` goes last
+            continue
         if cli.many and isinstance(value, list) and len(value) > 1:
             parts.extend(f"{flag} {_q(str(v))}" for v in value)
         elif value is True:

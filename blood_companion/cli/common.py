@@ -41,61 +41,92 @@ def split_list(values: list[str] | None) -> list[str]:
 Resolver = Callable[[Any, str, Mapping[str, Any]], Any]
 
 
+# The `--card` option of a command whose step draws one card from a deck the players hold.
+CardOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
+        "name or id; asked on a terminal when missing).",
+    ),
+]
+
+
 def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
-                 resolve: Mapping[str, Resolver], name: str = "", hidden: bool = False) -> None:
+                 resolve: Mapping[str, Resolver], name: str = "", hidden: bool = False,
+                 draw: Any = DrawOpt) -> None:
     """Add to `app` the command recording the action class `cls`, built from its declaration
     (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
-    positional argument (no flag) or an option, with its help and the field's default, in
-    field order; then ``--draw`` and ``--json``. A typed word a field ``names`` is found in the
-    state before the step (``resolve[names](state, word, fields so far)``); `record(build,
-    as_json, draws)` records it."""
+    positional argument (no flag) or an option, with its help, completion and the field's
+    default, in field order; then `draw` (``--draw``, ``--card`` or None) and ``--json``. A
+    word a field ``names`` is typed as text and found in what `record` builds from (the state
+    before the step; ``resolve[names](state, word, fields so far)``, skipped for None);
+    `record(build, as_json, draws)` records it."""
+    from blood_companion.cli import completion
     from blood_companion.engine.actions import cli_fields
     from blood_companion.errors import UsageError
 
     fields = cli_fields(cls)
     lists = {f for f in fields if list in (typing.get_origin(cls.model_fields[f].annotation),
-                                            *map(typing.get_origin, typing.get_args(
-                                                cls.model_fields[f].annotation)))}
+                                           *map(typing.get_origin, typing.get_args(
+                                               cls.model_fields[f].annotation)))}
     params = []
     for field, cli in fields.items():
         info = cls.model_fields[field]
         kind = info.annotation
         default = info.get_default() if not info.is_required() else inspect.Parameter.empty
-        if field in lists:
+        if cli.many and not cli.flag:
+            kind = list[str]
+        elif field in lists and cli.flag:
             kind, default = list[str] | None, None
-        spec: Any = (typer.Option(f"{cli.flag}/{cli.off}" if cli.off else cli.flag, help=cli.help)
-                     if cli.flag else typer.Argument(help=cli.help, metavar=cli.metavar or None))
+        elif field in lists or cli.names:
+            kind = str | None if default is None else str
+        elif cli.ask:
+            kind, default = bool | None, None
+        done = {"autocompletion": getattr(completion, cli.complete)} if cli.complete else {}
+        spec: Any = (typer.Option(f"{cli.flag}/{cli.off}" if cli.off else cli.flag, help=cli.help,
+                                  **done)
+                     if cli.flag else typer.Argument(help=cli.help, metavar=cli.metavar or None,
+                                                     **done))
         params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=default,
                                         annotation=Annotated[kind, spec]))
-    params += [inspect.Parameter("draw", inspect.Parameter.KEYWORD_ONLY, default=None,
-                                 annotation=DrawOpt),
-               inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=False,
-                                 annotation=JsonOpt)]
+    if draw is not None:
+        params.append(inspect.Parameter("draw", inspect.Parameter.KEYWORD_ONLY, default=None,
+                                        annotation=draw))
+    params.append(inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=False,
+                                    annotation=JsonOpt))
 
     def command(**typed: Any) -> None:
-        draws, as_json = typed.pop("draw"), typed.pop("as_json")
+        draws, as_json = typed.pop("draw", None), typed.pop("as_json")
         for field, cli in fields.items():
             value = typed[field]
+            if cli.ask and value is None:
+                raise UsageError(f"say {cli.flag} ({cli.ask}) or {cli.off}")
             if cli.choices and value is not None:
                 if value.lower() not in cli.choices:
                     raise UsageError(f"unknown {field} {value!r}", hint=f"{cli.flag} "
                                      f"{', '.join(cli.choices[:-1])} or {cli.choices[-1]}")
                 typed[field] = value.lower()
-            elif field in lists and (value is not None or cls.model_fields[field].default == []):
-                typed[field] = list(value or []) if cli.many else split_list(value)
+            elif field in lists and not (value is None and info_default(cls, field) is None):
+                typed[field] = (list(value or []) if cli.many else
+                                split_list([value] if isinstance(value, str) else value))
 
         def build(state: Any) -> Any:
             values = dict(typed)
             for field, cli in fields.items():
-                if cli.names:
+                if cli.names and values[field] is not None:
                     values[field] = resolve[cli.names](state, values[field], values)
             return cls(**values)
 
-        record(build, as_json, draws)
+        record(build, as_json, [draws] if isinstance(draws, str) else draws)
 
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__doc__ = cls.summary
     app.command(name or cls.command.split()[-1], hidden=hidden)(command)
+
+
+def info_default(cls: Any, field: str) -> Any:
+    info = cls.model_fields[field]
+    return ... if info.is_required() else info.get_default()
 
 
 def settings() -> Settings:

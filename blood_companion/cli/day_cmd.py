@@ -14,7 +14,7 @@ from rich.text import Text
 
 from blood_companion import matching
 from blood_companion.cli import completion, session, views
-from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.cli.common import CardOpt, JsonOpt, add_recorder, print_json, stdout
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import _commands, day_next_doc
@@ -34,12 +34,6 @@ day_app = typer.Typer(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(day_app, name="day", short_help=SUMMARIES["day"])
-
-
-PayOpt = Annotated[
-    str | None,
-    typer.Option("--pay", help="Resources paid, e.g. coins=2,jewels=1 (needed for 'any' costs)."),
-]
 
 
 # ---------------------------------------------------------------------- parsing
@@ -84,24 +78,20 @@ def _trouper(state: CampaignState, who: str) -> int:
     return d.trouper_at(state, who)
 
 
-def _trouper_id(who: str | None) -> str | None:
-    """The Trouper id for an id, colour or seat (as recorded in the log)."""
-    if who is None:
-        return None
-    with session.open_session() as store:
-        st = store.state
-        return st.troupers[_trouper(st, who)].trouper
-
-
 # ---------------------------------------------------------------------- recording & output
 
 
-def _record(action: Action, as_json: bool, draws: list[str] | None = None, **extra: Any
-            ) -> None:
+def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
+    """Open the campaign, build the action (from the store: its state before the step and the
+    catalog), record it, print what it revealed and what comes next."""
     from blood_companion.engine.words import drawn_lines, sentence
 
     with session.open_session() as store:
         before = store.state
+        action: Action = build(store) if callable(build) else build
+        extra = {}
+        if isinstance(action, d.BuyAdvancedTactic):  # the card on top, before the step
+            extra["card"] = next(iter(before.advanced_decks.get(action.art) or []), None)
         state = session.record(action, store, draws=list(draws or []))
         nxt = d.day_next(state, store.catalog)
         cmds = _commands(state, store.catalog)
@@ -180,191 +170,74 @@ def next_(as_json: JsonOpt = False) -> None:
     views.show("day-next", doc, as_json)
 
 
-@day_app.command("recover")
-def recover(as_json: JsonOpt = False) -> None:
-    """Show 1, Recovery: Vigor back, Insanity cubes to the left (Bites stay)."""
-    _record(d.Recover(), as_json)
+def _sleeved(store: Any, trouper: str, text: str) -> str:
+    t = store.state.troupers[_trouper(store.state, trouper)]
+    cands = [(s.item, getattr(store.catalog.item(s.item), "name", s.item)) for s in t.sleeves]
+    return d.match_id(text, cands, f"Item in {t.trouper}'s sleeves")
 
 
-@day_app.command("buy")
-def buy(
-    building: Annotated[str, typer.Argument(help="hunting-house, cartographer, sanatorium, ...")],
-    trouper: Annotated[
-        str | None, typer.Argument(help="Sanatorium: whose Bite is discarded.")
-    ] = None,
-    pay: PayOpt = None,
-    give: Annotated[
-        str | None, typer.Option("--give", help="Alchemist: Resources given, e.g. scrolls=2.")
-    ] = None,
-    get: Annotated[
-        str | None, typer.Option("--get", help="Alchemist: the Resource gained, e.g. jewels.")
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Use a Bran building, paying its cost from the Wagon."""
-    trade_from, amount, trade_to = None, 0, None
-    if give is not None:
-        counts = parse_counts(give, "--give")
-        if len(counts) != 1:
-            raise UsageError("--give names one Resource, e.g. --give scrolls=2")
-        name, amount = next(iter(counts.items()))
-        trade_from = _resource(name)
-    if get is not None:
-        trade_to = _resource(get)
-    with session.open_session() as store:
-        building_id = d.building_for(store.catalog, building).id
-    action = d.BuyBuilding(
-        building=building_id,
-        pay=parse_pay(pay),
-        trouper=_trouper_id(trouper),
-        trade_from=trade_from,
-        trade_to=trade_to,
-        amount=amount,
-    )
-    _record(action, as_json)
+def _give(text: str, values: dict[str, Any]) -> str:
+    """``--give scrolls=2``: the Resource given (and its ``amount``)."""
+    counts = parse_counts(text, "--give")
+    if len(counts) != 1:
+        raise UsageError("--give names one Resource, e.g. --give scrolls=2")
+    name, values["amount"] = next(iter(counts.items()))
+    return _resource(name)
 
 
-@day_app.command("buy-tactic")
-def buy_tactic(
-    trouper: Annotated[
-        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
-    ],
-    art: Annotated[
-        str,
-        typer.Option(
-            "--art", help="The Advanced Tactic deck (an Art).", autocompletion=completion.art
-        ),
-    ],
-    pay: PayOpt = None,
-    card: Annotated[
-        str | None,
-        typer.Option(
-            "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
-            "name or id; asked on a terminal when missing).",
-        ),
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Buy the top card of an Advanced Tactic deck into a Trouper's Personal Reserve."""
-    with session.open_session() as store:
-        state = store.state
-        trouper = state.troupers[_trouper(state, trouper)].trouper
-        art_id = d.match_id(art, [(a, a) for a in state.advanced_decks], "Art")
-        deck = state.advanced_decks.get(art_id) or []
-        top = deck[0] if deck else None
-    _record(
-        d.BuyAdvancedTactic(trouper=trouper, art=art_id, pay=parse_pay(pay)), as_json,
-        [card] if card else [], card=top,
-    )
+def _named(ids: list[str], find: Any) -> list[tuple[str, str]]:
+    return [(c, getattr(find(c), "name", c)) for c in ids]
 
 
-@day_app.command("buy-card")
-def buy_card(
-    trouper: Annotated[
-        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
-    ],
-    card: Annotated[
-        str, typer.Argument(help="A Location/Nemesis Tactic or Item card (id or prefix).")
-    ],
-    pay: PayOpt = None,
-    trophies: Annotated[
-        str | None, typer.Option("--trophies", help="Trophy tokens spent, e.g. halls=1,lucilla=1.")
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Buy a Location or Nemesis card with Resources and Trophy tokens."""
-    with session.open_session() as store:
-        st, cat = store.state, store.catalog
-        offer = [(c, getattr(cat.tactic(c) or cat.item(c), "name", c)) for c in st.training]
-        offer += [(c, getattr(cat.item(c), "name", c)) for c in st.crafting]
-        cid = d.match_id(card, offer, "Location/Nemesis card on the Village Card")
-        trouper = st.troupers[_trouper(st, trouper)].trouper
-    paid_trophies = parse_counts(trophies, "--trophies") if trophies is not None else None
-    action = d.BuySpecialCard(trouper=trouper, card=cid, pay=parse_pay(pay), trophies=paid_trophies)
-    _record(action, as_json)
-
-
-def _sleeved(store: Any, trouper: str, text: str) -> tuple[str, str]:
+def _offer(store: Any, word: str) -> str:
     st, cat = store.state, store.catalog
-    t = st.troupers[_trouper(st, trouper)]
-    cands = [(s.item, getattr(cat.item(s.item), "name", s.item)) for s in t.sleeves]
-    return t.trouper, d.match_id(text, cands, f"Item in {t.trouper}'s sleeves")
+    offer = [(c, getattr(cat.tactic(c) or cat.item(c), "name", c)) for c in st.training]
+    offer += _named(st.crafting, cat.item)
+    return d.match_id(word, offer, "Location/Nemesis card on the Village Card")
 
 
-@day_app.command("upgrade")
-def upgrade(
-    trouper: Annotated[
-        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
-    ],
-    item: Annotated[str, typer.Argument(help="A sleeved Trouper Item (id or prefix).")],
-    pay: PayOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Turn a Trouper Item to its Advanced side, paying its upgrade cost."""
-    with session.open_session() as store:
-        who, iid = _sleeved(store, trouper, item)
-    _record(d.UpgradeItem(trouper=who, item=iid, pay=parse_pay(pay)), as_json)
+def _held(store: Any, values: dict[str, Any], where: str) -> Any:
+    t = store.state.troupers[_trouper(store.state, values["trouper"])]
+    cat = store.catalog
+    if where == "deck":
+        return _named(t.deck, cat.tactic), f"card in {t.trouper}'s deck"
+    if where == "reserve":
+        return _named(t.reserve_cards, cat.tactic), f"card in {t.trouper}'s Reserve"
+    return _named(t.reserve_items, cat.item), f"Item in {t.trouper}'s Reserve"
 
 
-@day_app.command("swap-tactic")
-def swap_tactic(
-    trouper: Annotated[
-        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
-    ],
-    out: Annotated[str, typer.Argument(help="The deck card going to the Reserve.")],
-    into: Annotated[
-        str, typer.Argument(metavar="IN", help="The Reserve card going into the deck.")
-    ],
-    as_json: JsonOpt = False,
-) -> None:
-    """Replace a deck card with a Reserve card of the same Art (Building rule kept)."""
-    with session.open_session() as store:
-        st, cat = store.state, store.catalog
-        t = st.troupers[_trouper(st, trouper)]
-
-        def names(ids: list[str]) -> list[tuple[str, str]]:
-            return [(c, getattr(cat.tactic(c), "name", c)) for c in ids]
-
-        out_id = d.match_id(out, names(t.deck), f"card in {t.trouper}'s deck")
-        in_id = d.match_id(into, names(t.reserve_cards), f"card in {t.trouper}'s Reserve")
-    _record(d.SwapTactic(trouper=t.trouper, out=out_id, into=in_id), as_json)
-
-
-@day_app.command("swap-item")
-def swap_item(
-    trouper: Annotated[
-        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
-    ],
-    out: Annotated[str, typer.Argument(help="The sleeved Item going to the Reserve.")],
-    into: Annotated[
-        str, typer.Argument(metavar="IN", help="The Reserve Item going into the sleeve.")
-    ],
-    as_json: JsonOpt = False,
-) -> None:
-    """Replace a sleeved Item with a Reserve Item of the same category."""
-    with session.open_session() as store:
-        who, out_id = _sleeved(store, trouper, out)
-        st, cat = store.state, store.catalog
-        t = st.troupers[_trouper(st, trouper)]
-        cands = [(i, getattr(cat.item(i), "name", i)) for i in t.reserve_items]
-        in_id = d.match_id(into, cands, f"Item in {who}'s Reserve")
-    _record(d.SwapItem(trouper=who, out=out_id, into=in_id), as_json)
+# Words a day command's fields name, found from the store before the step (engine/actions.py
+# ``Cli``).
+RESOLVE: dict[str, Any] = {
+    "trouper": lambda store, w, _: store.state.troupers[_trouper(store.state, w)].trouper,
+    "building": lambda store, w, _: d.building_for(store.catalog, w).id,
+    "pay": lambda store, w, _: parse_pay(w),
+    "trophies": lambda store, w, _: parse_counts(w, "--trophies"),
+    "give": lambda store, w, values: _give(w, values),
+    "resource": lambda store, w, _: _resource(w),
+    "art": lambda store, w, _: d.match_id(w, [(a, a) for a in store.state.advanced_decks],
+                                          "Art"),
+    "offer": lambda store, w, _: _offer(store, w),
+    "sleeved": lambda store, w, values: ([_sleeved(store, values["trouper"], x) for x in w]
+                                         if isinstance(w, list)
+                                         else _sleeved(store, values["trouper"], w)),
+    "deck": lambda store, w, values: d.match_id(w, *_held(store, values, "deck")),
+    "reserve": lambda store, w, values: d.match_id(w, *_held(store, values, "reserve")),
+    "reserve_item": lambda store, w, values: d.match_id(w, *_held(store, values, "item")),
+    "zone": lambda store, w, _: d.match_id(
+        w, [(z.id, z.name) for z in store.catalog.all("zones")], "Zone"),
+}
 
 
-@day_app.command("zone")
-def zone(
-    zone: Annotated[
-        str,
-        typer.Argument(
-            help="catacombs, garden, graveyard or halls.", autocompletion=completion.zone
-        ),
-    ],
-    as_json: JsonOpt = False,
-) -> None:
-    """Zone Selection (ends the purchases)."""
-    with session.open_session() as store:
-        zid = d.match_id(zone, [(z.id, z.name) for z in store.catalog.all("zones")], "Zone")
-    _record(d.ChooseZone(zone=zid), as_json)
+def _declared(*classes: Any) -> None:
+    """The commands built from these actions' declarations (cli/common.py ``add_recorder``)."""
+    for cls in classes:
+        add_recorder(day_app, cls, _record, RESOLVE,
+                     draw=CardOpt if cls is d.BuyAdvancedTactic else None)
+
+
+_declared(d.Recover, d.BuyBuilding, d.BuyAdvancedTactic, d.BuySpecialCard, d.UpgradeItem,
+          d.SwapTactic, d.SwapItem, d.ChooseZone)
 
 
 @day_app.command("location")
@@ -432,15 +305,7 @@ def minions(
     _record(action, as_json)
 
 
-@day_app.command("last-assault")
-def last_assault(
-    yes: Annotated[bool | None, typer.Option("--yes/--no", help="Face Vlad tonight?")] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Last Assault: face Vlad (--yes) or not (--no)."""
-    if yes is None:
-        raise UsageError("say --yes (face Vlad) or --no")
-    _record(d.LastAssault(face_vlad=yes), as_json)
+_declared(d.LastAssault)
 
 
 @day_app.command("nemesis")
@@ -498,36 +363,6 @@ def difficulty(
     _record(d.ChooseDifficulty(level=level), as_json)
 
 
-@day_app.command("events")
-def events(
-    cards: Annotated[
-        str | None, typer.Argument(help="Event cards drawn from your deck [random].")
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Dusk: place the influence's number of Event cards on the Chain."""
-    _record(d.PlaceEvents(events=_ids(cards) if cards is not None else None), as_json)
+_declared(d.PlaceEvents, d.Equip)
 
-
-@day_app.command("equip")
-def equip(
-    trouper: Annotated[
-        str, typer.Argument(help="Trouper id, colour or seat.", autocompletion=completion.trouper)
-    ],
-    items: Annotated[str, typer.Argument(help="Three sleeved Items, one per category: A,B,C.")],
-    as_json: JsonOpt = False,
-) -> None:
-    """Dusk, Equipping: three Items, one Protection, one Tool, one Artifact."""
-    with session.open_session() as store:
-        resolved = []
-        who = trouper
-        for text in _ids(items):
-            who, iid = _sleeved(store, trouper, text)
-            resolved.append(iid)
-    _record(d.Equip(trouper=who, items=resolved), as_json)
-
-
-@day_app.command("end")
-def end(as_json: JsonOpt = False) -> None:
-    """The Day Part ends: the night is set up."""
-    _record(d.EndDay(), as_json)
+_declared(d.EndDay)

@@ -13,8 +13,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import commands, completion, session
-from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.cli import commands, session
+from blood_companion.cli.common import CardOpt, JsonOpt, add_recorder, print_json, stdout
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ARTS
@@ -272,11 +272,12 @@ def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
     return doc
 
 
-def _do(action: Action, as_json: bool, draws: list[str] | None = None) -> None:
+def _do(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
     from blood_companion.engine.words import drawn_lines, sentence
 
     with session.open_session() as store:
         before = store.state
+        action: Action = build(before) if callable(build) else build
         state = session.record(action, store, draws=list(draws or []))
         if as_json:
             print_json(_doc(store, action))
@@ -289,10 +290,21 @@ def _do(action: Action, as_json: bool, draws: list[str] | None = None) -> None:
             show_rewards(state, store.catalog)
 
 
-@end_app.command("night")
-def end_night(as_json: JsonOpt = False) -> None:
-    """Close a won or lost night: clear the board and read the Location card's rewards."""
-    _do(EndNight(), as_json)
+# Words an End command's fields name (engine/actions.py ``Cli``).
+RESOLVE: dict[str, Any] = {
+    "art": lambda state, word, _: _art(word),
+    "trouper": lambda state, word, _: state.troupers[state.trouper_index(word)].trouper,
+}
+
+
+def _declared(*classes: Any) -> None:
+    """The commands built from these actions' declarations (cli/common.py ``add_recorder``)."""
+    for cls in classes:
+        add_recorder(end_app, cls, _do, RESOLVE,
+                     draw=CardOpt if cls is TakeAdvancedTactic else None)
+
+
+_declared(EndNight)
 
 
 @end_app.command("next")
@@ -305,48 +317,7 @@ def end_next(as_json: JsonOpt = False) -> None:
             show_rewards(store.state, store.catalog)
 
 
-@end_app.command("weaken")
-def weaken(
-    cards: Annotated[
-        list[str],
-        typer.Argument(
-            help="Vlad Reaction cards of the night's Zone (id, name or a unique start)."
-        ),
-    ],
-    as_json: JsonOpt = False,
-) -> None:
-    """Turn Vlad Reaction cards of the night's Zone to their Weakened side."""
-    _do(WeakenVlad(cards=cards), as_json)
-
-
-@end_app.command("take")
-def take(
-    art: Annotated[
-        str,
-        typer.Argument(
-            help="The Art deck to take the top card of.", autocompletion=completion.art
-        ),
-    ],
-    trouper: Annotated[
-        str,
-        typer.Argument(
-            help="Who gets it (Trouper id, colour or seat).", autocompletion=completion.trouper
-        ),
-    ],
-    card: Annotated[
-        str | None,
-        typer.Option(
-            "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
-            "name or id; asked on a terminal when missing).",
-        ),
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Take the top Advanced Tactic card of an Art into a Trouper's Personal Reserve."""
-    with session.open_session() as store:
-        st = store.state
-        who = st.troupers[st.trouper_index(trouper)].trouper
-    _do(TakeAdvancedTactic(art=_art(art), trouper=who), as_json, [card] if card else [])
+_declared(WeakenVlad, TakeAdvancedTactic)
 
 
 @end_app.command("loot")
@@ -366,12 +337,4 @@ def loot(
     _do(RollLoot(faces=dice, resource=_resource(resource) if resource else None), as_json)
 
 
-@end_app.command("finish")
-def finish(
-    forfeit: Annotated[
-        bool, typer.Option("--forfeit", help="Leave untaken rewards behind.")
-    ] = False,
-    as_json: JsonOpt = False,
-) -> None:
-    """Finish the game: record it in the history, say what changed, start the next Day."""
-    _do(FinishGame(forfeit=forfeit), as_json)
+_declared(FinishGame)

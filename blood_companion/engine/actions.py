@@ -14,6 +14,7 @@
   ``summary`` (its help; a command the CLI builds from the declaration) and, on each field the
   command takes, a :class:`Cli` (flag, help). The CLI derives the typer command, the command
   table and the legal options' templates from it (cli/commands.py); the engine never reads it.
+  Its log sentence, with the pack's names, is its ``said`` (engine/words.py ``sentence``).
 """
 
 from __future__ import annotations
@@ -51,8 +52,10 @@ class Cli:
     metavar: str = ""  # a positional's name in the usage line (else the field's)
     many: bool = False  # a list typed once per entry (each throw's --dice), not comma-separated
     off: str = ""  # the flag of a yes/no field's "no" ("--no-weakness")
+    ask: str = ""  # a yes/no that must be answered: what "yes" means, said when it is missing
     choices: tuple[str, ...] = ()  # the words it takes (any case)
     names: str = ""  # what the typed word names, found by the CLI: "trouper", "hand" (a card)
+    complete: str = ""  # the shell completion of its values (a cli/completion.py function)
 
 
 def cli_fields(cls: type[BaseModel]) -> dict[str, Cli]:
@@ -87,6 +90,10 @@ Confirm = Annotated[bool, Cli(
 Flip = Annotated[bool, Cli(
     "--flip", "The Trap or Whisper placed goes on one of yours whose Consumed side is up (it "
     "turns Intact).")]
+# The Day's: a Trouper named by id, colour or seat; the Resources paid.
+Who = Annotated[str, Cli(help="Trouper id, colour or seat.", names="trouper", complete="trouper")]
+Pay = Annotated[dict[str, int] | None, Cli(
+    "--pay", "Resources paid, e.g. coins=2,jewels=1 (needed for 'any' costs).", names="pay")]
 
 _REGISTRY: dict[str, type[Action]] = {}
 # part -> the legality check of that part's phase/step table (registered by engine/night and
@@ -157,6 +164,11 @@ class Action(BaseModel):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         """Return the new state; raise RuleError to refuse."""
         raise NotImplementedError
+
+    def said(self, c: Catalog | None, s: CampaignState | None) -> str | None:
+        """The action in words with the pack's names, `s` the state before it (read by
+        engine/words.py ``sentence``); None: ``describe()``."""
+        return None
 
     def describe(self) -> str:
         """A readable sentence without the data pack (ids as they are); the sentences players

@@ -9,12 +9,12 @@ docs/rules-decisions.md ("Campaign and table").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.content.models import ARTS
-from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.plain import counted, counted_all
@@ -182,6 +182,25 @@ class StartCampaign(Action):
             drawn = iter(free)
         return [s.colour if s.colour is not None else next(drawn) for s in self.seats]
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import who
+        named = [who(c, x.trouper) for x in self.seats if x.trouper is not None]
+        missing = len(self.seats) - len(named)
+        if missing:
+            named.append(f"{missing} Trouper{'s' if missing > 1 else ''} drawn at random")
+        drawn = ((["colours"] if self.random_colours else [])
+                 + (["Leader"] if self.random_leader else []))
+        at_random = f"; {' and '.join(drawn)} drawn at random" if drawn else ""
+        decks = getattr(self, "decks", None)
+        held = ""
+        if decks:
+            table = [d for d, w in decks.items() if w == "table"]
+            held = "; the players hold " + (
+                "every deck" if len(table) >= 8 else listing(table)) if table else ""
+        return (f"Started {self.mode} campaign '{self.name}' with {listing(named)} "
+                f"(seed {self.seed}{at_random}{held})")
+
     def describe(self) -> str:
         who = [s.trouper for s in self.seats if s.trouper is not None]
         missing = len(self.seats) - len(who)
@@ -196,13 +215,20 @@ class StartCampaign(Action):
         )
 
 
+# How the campaign commands take a seated Trouper and the reason of a table fix.
+Seated = Annotated[str, Cli(help="Trouper id, colour or seat number.", complete="trouper")]
+Reason = Annotated[str, Cli("--reason", "Why (shown in the log).")]
+
+
 class AddTrouper(Action):
     """A player joins between games (Roguelite Mode allows a different table each game). A
     Trouper set aside when its player left comes back with everything it owns."""
 
     type: Literal["add_trouper"] = "add_trouper"
-    trouper: str
-    colour: str | None = None
+    command = "campaign add-trouper"
+    summary = "A new player joins the table (between games, in the Day Part)."
+    trouper: Annotated[str, Cli(help="Trouper id.", names="id", complete="trouper")]
+    colour: Annotated[str | None, Cli("--colour", "Player colour [the first free one].")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -225,6 +251,10 @@ class AddTrouper(Action):
             set_aside = [t for t in state.set_aside if t.trouper != self.trouper]
         return state.model_copy(update={"troupers": [*state.troupers, new], "set_aside": set_aside})
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import who
+        return f"{who(c, self.trouper)} joins the table"
+
     def describe(self) -> str:
         return f"{self.trouper} joined the table"
 
@@ -235,7 +265,9 @@ class RetireTrouper(Action):
     materials whatever the number of players, and Tactic cards stay their owner's."""
 
     type: Literal["retire_trouper"] = "retire_trouper"
-    trouper: str
+    command = "campaign retire-trouper"
+    summary = "A player leaves the table (between games, in the Day Part)."
+    trouper: Seated
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -265,6 +297,11 @@ class RetireTrouper(Action):
             update["day"] = state.day.model_copy(update={"equipped": equipped})
         return state.model_copy(update=update)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import who
+        return (f"{who(c, self.trouper)} leaves the table (set aside with everything the "
+                "Trouper owns)")
+
     def describe(self) -> str:
         return f"{self.trouper} left the table (set aside with everything the Trouper owns)"
 
@@ -273,11 +310,17 @@ class SetLeader(Action):
     """Hand the Leader token to a Trouper (by mutual agreement)."""
 
     type: Literal["set_leader"] = "set_leader"
-    trouper: str
+    command = "campaign leader"
+    summary = "Hand the Leader token to a Trouper."
+    trouper: Seated
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         idx = state.trouper_index(self.trouper)
         return state.model_copy(update={"leader": idx})
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import who
+        return f"The Leader token goes to {who(c, self.trouper)}"
 
     def describe(self) -> str:
         return f"Leader token to {self.trouper}"
@@ -287,11 +330,13 @@ class AdjustWagon(Action):
     """Correct the Wagon by hand (a table fix): add or remove Resources; never below zero."""
 
     type: Literal["adjust_wagon"] = "adjust_wagon"
-    jewels: int = 0
-    coins: int = 0
-    trinkets: int = 0
-    scrolls: int = 0
-    reason: str = ""
+    command = "campaign wagon"
+    summary = "Correct the Wagon's Resources by hand (never below zero)."
+    jewels: Annotated[int, Cli("--jewels", "Add (or with a minus, remove) Jewels.")] = 0
+    coins: Annotated[int, Cli("--coins")] = 0
+    trinkets: Annotated[int, Cli("--trinkets")] = 0
+    scrolls: Annotated[int, Cli("--scrolls")] = 0
+    reason: Reason = ""
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         current = state.wagon.as_dict()
@@ -378,8 +423,12 @@ class AdjustTrophies(Action):
     nor past what the box holds."""
 
     type: Literal["adjust_trophies"] = "adjust_trophies"
-    changes: dict[str, int] = Field(min_length=1)
-    reason: str = ""
+    command = "campaign trophies"
+    summary = "Correct the Trophy tokens by hand (never below zero, never past what the box holds)."
+    changes: Annotated[dict[str, int], Cli(
+        help="TOKEN=N with a sign: halls=+1, nemesis:lucilla=-1 (location:/nemesis: optional).",
+        many=True, names="trophies")] = Field(min_length=1)
+    reason: Reason = ""
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         holdings = {
@@ -414,6 +463,13 @@ class AdjustTrophies(Action):
                 "nemesis_trophies": {of: n for of, n in holdings["nemesis"].items() if n},
             }
         )
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import trophy_words
+        return ("Trophies adjusted: " + (listing(
+            f"{n:+d} {trophy_words(c, k)}" for k, n in self.changes.items() if n) or "no change")
+            + (f" ({self.reason})" if self.reason else ""))
 
     def describe(self) -> str:
         parts = [f"{n:+d} {key}" for key, n in self.changes.items() if n]
@@ -457,6 +513,9 @@ class NextSingleGame(Action):
     starting state, the same table, the next number in the history."""
 
     type: Literal["next_single_game"] = "next_single_game"
+    command = "campaign next-game"
+    summary = ("Single Game mode: start another game, from the box's starting state, once one "
+               "is over.")
     parts = ("over",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:

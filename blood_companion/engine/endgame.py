@@ -75,6 +75,7 @@ class EndNight(Action):
 
     type: Literal["end_night"] = "end_night"
     command = "end night"
+    summary = "Close a won or lost night: clear the board and read the Location card's rewards."
     parts = ("night",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -191,7 +192,10 @@ class WeakenVlad(Action):
 
     type: Literal["weaken_vlad"] = "weaken_vlad"
     command = "end weaken"
-    cards: Annotated[list[str], Cli()] = Field(min_length=1)
+    summary = "Turn Vlad Reaction cards of the night's Zone to their Weakened side."
+    cards: Annotated[list[str], Cli(
+        help="Vlad Reaction cards of the night's Zone (id, name or a unique start).", many=True,
+    )] = Field(min_length=1)
     parts = ("end",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -225,6 +229,12 @@ class WeakenVlad(Action):
         )
         return state.model_copy(update={"vlad_weakened": weakened, "rewards": rw})
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import name
+        return "Vlad card(s) turned to the Weakened side: " + listing(
+            name(c, x, "enhanced") for x in self.cards)
+
     def describe(self) -> str:
         return "Vlad card(s) turned to the Weakened side: " + ", ".join(self.cards)
 
@@ -234,8 +244,11 @@ class TakeAdvancedTactic(Action):
 
     type: Literal["take_advanced_tactic"] = "take_advanced_tactic"
     command = "end take"
-    art: Annotated[str, Cli()]
-    trouper: Annotated[str, Cli()]
+    summary = "Take the top Advanced Tactic card of an Art into a Trouper's Personal Reserve."
+    art: Annotated[str, Cli(help="The Art deck to take the top card of.", names="art",
+                            complete="art")]
+    trouper: Annotated[str, Cli(help="Who gets it (Trouper id, colour or seat).",
+                                names="trouper", complete="trouper")]
     parts = ("end",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -272,6 +285,10 @@ class TakeAdvancedTactic(Action):
         return state.model_copy(
             update={"troupers": troupers, "advanced_decks": decks, "rewards": rw}
         )
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _art, who
+        return f"{who(c, self.trouper)} takes the top card of the {_art(self.art)} deck"
 
     def describe(self) -> str:
         return f"{self.trouper} took the top {self.art} Advanced Tactic card"
@@ -337,7 +354,8 @@ class FinishGame(Action):
 
     type: Literal["finish_game"] = "finish_game"
     command = "end finish"
-    forfeit: Annotated[bool, Cli("--forfeit")] = False  # leave untaken rewards behind
+    summary = "Finish the game: record it in the history, say what changed, start the next Day."
+    forfeit: Annotated[bool, Cli("--forfeit", "Leave untaken rewards behind.")] = False
     parts = ("end",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:

@@ -137,6 +137,11 @@ def _chain_card(state: CampaignState | None, catalog: Catalog | None, space: Any
     return name(catalog, state.night.chain[at].card)
 
 
+def _test(a: Any) -> str:
+    """The Test an action takes, in words: its Trait and dice (when it names either)."""
+    return _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
+
+
 def _actor(state: CampaignState | None, catalog: Catalog | None) -> str:
     if state is None or state.night is None:
         return ""
@@ -171,186 +176,11 @@ def trophy_words(catalog: Catalog | None, key: str) -> str:
 Render = Callable[[Any, "Catalog | None", "CampaignState | None"], str]
 
 
-def _start(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    named = [who(c, x.trouper) for x in a.seats if x.trouper is not None]
-    missing = len(a.seats) - len(named)
-    if missing:
-        named.append(f"{missing} Trouper{'s' if missing > 1 else ''} drawn at random")
-    drawn = (["colours"] if a.random_colours else []) + (["Leader"] if a.random_leader else [])
-    at_random = f"; {' and '.join(drawn)} drawn at random" if drawn else ""
-    decks = getattr(a, "decks", None)
-    held = ""
-    if decks:
-        table = [d for d, w in decks.items() if w == "table"]
-        held = "; the players hold " + (
-            "every deck" if len(table) >= 8 else listing(table)) if table else ""
-    return (f"Started {a.mode} campaign '{a.name}' with {listing(named)} "
-            f"(seed {a.seed}{at_random}{held})")
-
-
-def _night_answer(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    if a.yes is not None:
-        return "The table answers " + ("yes" if a.yes else "no")
-    q = s.night.pending[0] if s is not None and s.night is not None and s.night.pending else None
-    if a.cards:
-        if q is not None and q.kind == "order":
-            return "The players resolve, in this order: " + names(c, a.cards)
-        doing = {"discard": "discards", "wound": "puts on the Wounds space"}.get(
-            q.kind if q is not None else "", "names")
-        actor = _actor(s, c) or "The player"
-        return f"{actor} {doing} {names(c, a.cards)}"
-    if not a.troupers:
-        return "Answer: nobody"
-    return "Answer: " + listing(who(c, t) for t in a.troupers)
-
-
-def _night_roll(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    actor = _actor(s, c)
-    items = f", using {listing(_item(c, i) for i in a.items)}" if a.items else ""
-    bonus = f", +{a.bonus_triumphs} Bonus Triumph(s)" if a.bonus_triumphs else ""
-    what = f"{actor} takes the dodge Test" if actor else "The dodge Test"
-    return f"{what}{_trait(a.trait)}{_dice(a.dice, a.reroll)}{bonus}{items}"
-
-
-def _attack(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    actor = _actor(s, c) or "The Active Trouper"
-    card = _active_card(s, c)
-    side = f" ({SIDE_WORDS.get(str(a.side), a.side)})" if a.side else ""
-    what = f" with {card}" if card else f" with Effect {a.effect}"
-    items = f", using {listing(_item(c, i) for i in a.items)}" if a.items else ""
-    return (f"{actor} attacks {_target(c, s, a.target)}{side}{what}{_trait(a.trait)}"
-            f"{_dice(a.dice, a.reroll)}{items}")
-
-
-def _effect(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    actor = _actor(s, c) or "The Active Trouper"
-    card = _active_card(s, c)
-    of = f" of {card}" if card else ""
-    extra = f" for {who(c, a.recipient)}" if a.recipient else ""
-    if a.heal:
-        extra += f", healing {names(c, a.heal)}"
-    if a.discard:
-        extra += f", discarding {names(c, a.discard)}"
-    test = _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
-    return f"{actor} resolves Effect {a.effect}{of}{extra}{test}"
-
-
-def _item_use(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    aim = f" on {_target(c, s, a.target)}" if a.target else ""
-    aim += f" for {who(c, a.recipient)}" if a.recipient else ""
-    test = _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
-    return f"{who(c, a.trouper)} uses {_item(c, a.item)}{aim}{test}"
-
-
-def _quick(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    card = _chain_card(s, c, a.slot)
-    aim = f" on {_target(c, s, a.target)}" if a.target else ""
-    aim += f" for {who(c, a.recipient)}" if a.recipient else ""
-    return f"Quick Effect {a.effect} of {card} (Chain space {a.slot}){aim}"
-
-
-def _support(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    actor = _actor(s, c) or "The Active Trouper"
-    aim = f" on {_target(c, s, a.target)}" if a.target else ""
-    side = f" ({SIDE_WORDS.get(str(a.side), a.side)})" if a.side else ""
-    test = _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
-    return (f"{actor} uses the Support of {_chain_card(s, c, a.slot)} (Chain space {a.slot})"
-            f"{aim}{side}{test}")
-
-
-def _event(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    actor = _actor(s, c) or "The Active Trouper"
-    test = _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
-    aim = f" on {_target(c, s, a.target)}" if a.target else ""
-    return f"{actor} attempts the Event {_chain_card(s, c, a.event)}{aim}{test}"
-
-
-def _redraw(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    actor = _actor(s, c) or "The Resting Trouper"
-    size = c.config.hand_size if c is not None else 5
-    first = f"discards {names(c, a.discard)}, then " if a.discard else ""
-    return f"{actor} {first}draws up to {size} cards"
-
-
-def _weaken(a: Any, c: Catalog | None, s: CampaignState | None) -> str:
-    return "Vlad card(s) turned to the Weakened side: " + listing(
-        name(c, x, "enhanced") for x in a.cards)
-
-
 RENDER: dict[str, Render] = {
-    "start_campaign": _start,
-    "add_trouper": lambda a, c, s: f"{who(c, a.trouper)} joins the table",
-    "retire_trouper": lambda a, c, s: (
-        f"{who(c, a.trouper)} leaves the table (set aside with everything the Trouper owns)"),
-    "set_leader": lambda a, c, s: f"The Leader token goes to {who(c, a.trouper)}",
-    "adjust_trophies": lambda a, c, s: "Trophies adjusted: " + (listing(
-        f"{n:+d} {trophy_words(c, k)}" for k, n in a.changes.items() if n) or "no change")
-        + (f" ({a.reason})" if a.reason else ""),
     "take_test": lambda a, c, s: (
         f"{who(c, a.trouper)} takes a {str(a.trait).capitalize() if a.trait else a.dice} Test "
         f"against {a.result.target}: {a.result.total} Triumph(s), "
         + ("Success" if a.result.success else "Failure")),
-    "day_zone": lambda a, c, s: f"Zone: {_zone(c, a.zone)}",
-    "day_roll_location": lambda a, c, s: (
-        "Location card taken at the table: " + names(c, a.drawn["locations"])
-        if a.drawn.get("locations")
-        else f"Rolled the Location die: your die shows {a.faces}" if a.faces
-        else "Rolled the Location die (the app's die)"),
-    "day_choose_location": lambda a, c, s: (
-        f"Location card: {name(c, a.location)} (Cartographer's Office)"),
-    "day_draw_minions": lambda a, c, s: (
-        f"Minion cards drawn at the table: {names(c, a.minions)}" if a.minions
-        else "Two Minion cards revealed at random"),
-    "day_choose_minions": lambda a, c, s: "Hunting House: the players choose "
-        + names(c, a.minions),
-    "day_draw_nemesis": lambda a, c, s: (
-        f"Nemesis card drawn at the table: {name(c, a.nemesis)}" if a.nemesis
-        else "The Nemesis card revealed at random"),
-    "day_choose_nemesis": lambda a, c, s: f"Nemesis: {name(c, a.nemesis)} (Asylum)",
-    "day_place_events": lambda a, c, s: (
-        "Event cards on the Chain (drawn at random)" if a.events is None
-        else "Event cards on the Chain: " + names(c, a.events)),
-    "day_equip": lambda a, c, s: (
-        f"{who(c, a.trouper)} equips {listing(_item(c, i) for i in a.items)}"),
-    "day_buy_building": lambda a, c, s: (
-        "Bought the " + _building(c, a.building)
-        + (f" for {who(c, a.trouper)}" if a.trouper else "")
-        + (f": {a.amount} {a.trade_from} for {a.trade_to}" if a.trade_from else "")
-        + _pay(a.pay)),
-    "day_buy_advanced": lambda a, c, s: (
-        f"{who(c, a.trouper)} buys the top card of the {_art(a.art)} deck{_pay(a.pay)}"),
-    "day_buy_card": lambda a, c, s: f"{who(c, a.trouper)} buys {name(c, a.card)}{_pay(a.pay)}",
-    "day_upgrade_item": lambda a, c, s: (
-        f"{who(c, a.trouper)} upgrades {_item(c, a.item)} to its Advanced side{_pay(a.pay)}"),
-    "day_swap_tactic": lambda a, c, s: (
-        f"{who(c, a.trouper)} swaps {name(c, a.out)} (to the Reserve) for {name(c, a.into)}"),
-    "day_swap_item": lambda a, c, s: (
-        f"{who(c, a.trouper)} swaps the Item {_item(c, a.out)} (to the Reserve) for "
-        f"{_item(c, a.into)}"),
-    "night_setup": lambda a, c, s: (
-        f"Night set up: {name(c, a.nemesis)} at {name(c, a.location)}, level {a.difficulty}, "
-        f"Minions {names(c, a.minions)}"),
-    "night_begin": lambda a, c, s: "The night begins",
-    "night_play": lambda a, c, s: f"{who(c, a.trouper)} plays {name(c, a.card)}",
-    "night_rest": lambda a, c, s: (
-        f"{who(c, a.trouper)} Rests ({name(c, a.card)} face down)"),
-    "night_pass": lambda a, c, s: f"{who(c, a.trouper)} passes after the Cascade",
-    "night_answer": _night_answer,
-    "night_roll": _night_roll,
-    "night_continue": lambda a, c, s: (
-        "The night begins" if s is not None and s.night is not None and not s.night.started
-        else "Continue"),
-    "night_attack": _attack,
-    "night_effect": _effect,
-    "night_support": _support,
-    "night_item": _item_use,
-    "night_event": _event,
-    "night_quick": _quick,
-    "night_redraw": _redraw,
-    "night_done": lambda a, c, s: "Done: Resolved token, the next card activates",
-    "weaken_vlad": _weaken,
-    "take_advanced_tactic": lambda a, c, s: (
-        f"{who(c, a.trouper)} takes the top card of the {_art(a.art)} deck"),
 }
 
 
@@ -358,13 +188,14 @@ def sentence(action: Action, catalog: Catalog | None = None,
              state: CampaignState | None = None) -> str:
     """The action in words, with names (``state``: the state before it, for what it acts on:
     the Active card, the Trouper a question waits on)."""
-    render = RENDER.get(action.type) if catalog is not None or state is not None else None
-    if render is not None:
-        try:
-            text = render(action, catalog, state)
+    text: str | None = None
+    if catalog is not None or state is not None:
+        render = RENDER.get(action.type)
+        try:  # the action's own words (``said``), else those written here
+            text = render(action, catalog, state) if render else action.said(catalog, state)
         except Exception:  # noqa: BLE001 - words must never hide the log: fall back
-            text = action.describe()
-    else:
+            text = None
+    if text is None:
         text = action.describe()
     drawn = getattr(action, "drawn", None)
     if drawn:

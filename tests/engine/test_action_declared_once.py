@@ -95,3 +95,94 @@ def test_a_declared_action_has_its_sentence_and_is_read_from_the_log(
     action = parse_action({"type": "night_lantern", "trouper": "aurel", "colour": "amber"})
     assert action == lantern(trouper="aurel", colour="amber")
     assert sentence(action) == "Lantern: trouper aurel, colour amber"
+
+
+def test_a_declared_action_says_its_own_sentence() -> None:
+    """The log sentence is declared on the action (``said``): words.sentence reads it, and
+    falls back to ``describe()`` without names or when the words fail."""
+
+    class RingBell(Action):
+        type: Literal["day_ring_bell"] = "day_ring_bell"
+        times: int = 1
+
+        def said(self, c: Any, s: Any) -> str:
+            if self.times < 0:
+                raise ValueError("no such ringing")
+            return f"The bell rings {self.times} time(s) over {s}"
+
+        def describe(self) -> str:
+            return "Bell"
+
+    try:
+        assert sentence(RingBell(times=3), None, "the Village") == (  # type: ignore[arg-type]
+            "The bell rings 3 time(s) over the Village")
+        assert sentence(RingBell(times=3)) == "Bell"
+        assert sentence(RingBell(times=-1), None, "the Village") == "Bell"  # type: ignore[arg-type]
+    finally:
+        actions._REGISTRY.pop("day_ring_bell", None)
+        actions.action_adapter.cache_clear()
+
+
+def test_a_declared_day_action_gets_completion_lists_and_no_draw_option() -> None:
+    """add_recorder without a draw option: a positional comma-separated list, a positional typed
+    once per entry, a completed argument, and words resolved from what `record` builds from."""
+
+    class Hang(Action):
+        type: Literal["day_hang"] = "day_hang"
+        command = "day hang"
+        summary = "Hang garlands."
+        trouper: Annotated[str, Cli(help="Who hangs them.", names="trouper", complete="trouper")]
+        garlands: Annotated[list[str], Cli(help="Garlands, A,B.")]
+        knots: Annotated[list[str], Cli(help="Knots, one per word.", many=True)]
+
+        def apply(self, state: Any, ctx: Any) -> Any:
+            return state
+
+    try:
+        recorded: list[Any] = []
+        app = typer.Typer()
+        from blood_companion.cli.common import add_recorder
+
+        add_recorder(app, Hang, lambda build, as_json, draws: recorded.append((build, draws)),
+                     {"trouper": lambda store, word, _: f"{store}:{word}"}, draw=None)
+        runner = CliRunner()
+        shown = runner.invoke(app, ["--help"], env={"COLUMNS": "200"})
+        assert "--draw" not in shown.output and "Hang garlands." in shown.output
+        done = runner.invoke(app, ["red", "a, b", "x", "y"])
+        assert done.exit_code == 0, done.output
+        [(build, draws)] = recorded
+        assert draws is None
+        assert build("st") == Hang(trouper="st:red", garlands=["a", "b"], knots=["x", "y"])
+        command = typer.main.get_command(app)
+        trouper = next(p for p in command.params if p.name == "trouper")
+        assert trouper._custom_shell_complete is not None  # type: ignore[attr-defined]
+    finally:
+        actions._REGISTRY.pop("day_hang", None)
+        actions.action_adapter.cache_clear()
+
+
+def test_a_yes_no_that_must_be_answered_is_refused_when_missing() -> None:
+    class Toll(Action):
+        type: Literal["day_toll"] = "day_toll"
+        command = "day toll"
+        summary = "Toll the bell, or not."
+        loud: Annotated[bool, Cli("--loud", "Loudly?", off="--soft", ask="loudly")]
+
+        def apply(self, state: Any, ctx: Any) -> Any:
+            return state
+
+    try:
+        from blood_companion.cli.common import add_recorder
+
+        recorded: list[Any] = []
+        app = typer.Typer()
+        add_recorder(app, Toll, lambda build, as_json, draws: recorded.append(build), {},
+                     draw=None)
+        runner = CliRunner()
+        missing = runner.invoke(app, [])
+        assert "say --loud (loudly) or --soft" in str(missing.exception)
+        assert runner.invoke(app, ["--soft"]).exit_code == 0
+        assert recorded[0](None) == Toll(loud=False)
+    finally:
+        actions._REGISTRY.pop("day_toll", None)
+        actions.action_adapter.cache_clear()

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content.models import ITEM_CATEGORIES
-from blood_companion.engine.actions import Action, Cli, Context
+from blood_companion.engine.actions import Action, Cli, Context, Who
 from blood_companion.engine.day.core import day_of, item_names, match_id, trouper_at, with_day
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
@@ -113,8 +113,10 @@ class PlaceEvents(Action):
 
     type: Literal["day_place_events"] = "day_place_events"
     command = "day events"
+    summary = "Dusk: place the influence's number of Event cards on the Chain."
     doing = "placing the event cards"
-    events: Annotated[list[str] | None, Cli()] = None
+    events: Annotated[list[str] | None, Cli(help="Event cards drawn from your deck [random].",
+                                            metavar="cards")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -149,6 +151,11 @@ class PlaceEvents(Action):
                 raise RuleError(f"this Difficulty Level puts {n} Event card(s) on the Chain")
         return advance(state, day, self.type, events=chosen)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import names
+        return ("Event cards on the Chain (drawn at random)" if self.events is None
+            else "Event cards on the Chain: " + names(c, self.events))
+
     def describe(self) -> str:
         if self.events is None:
             return "Placed the Event cards on the Chain (drawn at random)"
@@ -160,9 +167,11 @@ class Equip(Action):
 
     type: Literal["day_equip"] = "day_equip"
     command = "day equip"
+    summary = "Dusk, Equipping: three Items, one Protection, one Tool, one Artifact."
     doing = "equipping"
-    trouper: Annotated[str, Cli()]
-    items: Annotated[list[str], Cli()]
+    trouper: Who
+    items: Annotated[list[str], Cli(help="Three sleeved Items, one per category: A,B,C.",
+                                    names="sleeved")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -192,6 +201,11 @@ class Equip(Action):
         equipped = {**day.equipped, idx: gear}
         return with_day(state, day.model_copy(update={"equipped": equipped}))
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import _item, who
+        return f"{who(c, self.trouper)} equips {listing(_item(c, i) for i in self.items)}"
+
     def describe(self) -> str:
         return f"{self.trouper} equipped " + ", ".join(self.items)
 
@@ -201,6 +215,7 @@ class EndDay(Action):
 
     type: Literal["day_end"] = "day_end"
     command = "day end"
+    summary = "The Day Part ends: the night is set up."
     doing = "ending the day"
     parts = ("day",)
 

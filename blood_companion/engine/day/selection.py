@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine.actions import Action, Cli, Context
@@ -23,8 +23,10 @@ class ChooseZone(Action):
 
     type: Literal["day_zone"] = "day_zone"
     command = "day zone"
+    summary = "Zone Selection (ends the purchases)."
     doing = "choosing the zone"
-    zone: Annotated[str, Cli()]
+    zone: Annotated[str, Cli(help="catacombs, garden, graveyard or halls.", names="zone",
+                             complete="zone")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -32,6 +34,10 @@ class ChooseZone(Action):
         day = day_of(state)
         zone = match_id(self.zone, [(z.id, z.name) for z in cat.all("zones")], "Zone")
         return advance(state, day, self.type, zone=zone)
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _zone
+        return f"Zone: {_zone(c, self.zone)}"
 
     def describe(self) -> str:
         return f"Zone: {self.zone}"
@@ -77,6 +83,13 @@ class RollLocation(Action):
             return advance(state, day, self.type, location=loc.id, location_roll=loc.choice)
         return advance(state, day, self.type, location=loc.id, location_roll=face.label)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import names
+        return ("Location card taken at the table: " + names(c, self.drawn["locations"])
+            if self.drawn.get("locations")
+            else f"Rolled the Location die: your die shows {self.faces}" if self.faces
+            else "Rolled the Location die (the app's die)")
+
     def describe(self) -> str:
         how = f"physical die {self.faces}" if self.faces else "digital die"
         return f"Rolled for the Location ({how})"
@@ -104,6 +117,10 @@ class ChooseLocation(Action):
         locs = [(loc.id, loc.name) for loc in cat.locations_in(day.zone)]
         lid = match_id(self.location, locs, f"Location card of {day.zone}")
         return advance(state, day, self.type, location=lid)
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name
+        return f"Location card: {name(c, self.location)} (Cartographer's Office)"
 
     def describe(self) -> str:
         return f"Location: {self.location} (Cartographer's Office)"
@@ -140,6 +157,11 @@ class DrawMinions(Action):
             if len(drawn) != 2 or len(set(drawn)) != 2:
                 raise RuleError("two different Minion cards are revealed (A, then B)")
         return advance(state, day, self.type, minions=drawn)
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import names
+        return (f"Minion cards drawn at the table: {names(c, self.minions)}" if self.minions
+            else "Two Minion cards revealed at random")
 
     def describe(self) -> str:
         if self.minions:
@@ -182,6 +204,11 @@ class ChooseMinions(Action):
                 ))
         return advance(state, day, self.type, minion_pool=pool, minions=drawn)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import names
+        return ("Hunting House: the players choose "
+            + names(c, self.minions))
+
     def describe(self) -> str:
         return "Hunting House: chose " + ", ".join(self.minions)
 
@@ -191,8 +218,10 @@ class LastAssault(Action):
     skipped)."""
 
     type: Literal["day_last_assault"] = "day_last_assault"
+    command = "day last-assault"
+    summary = "Last Assault: face Vlad (--yes) or not (--no)."
     doing = "the last assault choice"
-    face_vlad: bool
+    face_vlad: Annotated[bool, Cli("--yes", "Face Vlad tonight?", off="--no", ask="face Vlad")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -247,6 +276,11 @@ class DrawNemesis(Action):
                 )
         return advance(state, day, self.type, nemesis=nem)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name
+        return (f"Nemesis card drawn at the table: {name(c, self.nemesis)}" if self.nemesis
+            else "The Nemesis card revealed at random")
+
     def describe(self) -> str:
         if self.nemesis:
             return f"Revealed the Nemesis {self.nemesis} (drawn at the table)"
@@ -280,6 +314,10 @@ class ChooseNemesis(Action):
                 hint="available: " + ", ".join(available_nemeses(state, cat)),
             )
         return advance(state, day, self.type, nemesis=nid)
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name
+        return f"Nemesis: {name(c, self.nemesis)} (Asylum)"
 
     def describe(self) -> str:
         return f"Nemesis: {self.nemesis} (Asylum)"

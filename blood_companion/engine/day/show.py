@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine import vigor
-from blood_companion.engine.actions import Action, Cli, Context
+from blood_companion.engine.actions import Action, Cli, Context, Pay, Who
 from blood_companion.engine.day.core import (
     building_for,
     building_problem,
@@ -36,6 +36,7 @@ class Recover(Action):
 
     type: Literal["day_recover"] = "day_recover"
     command = "day recover"
+    summary = "Show 1, Recovery: Vigor back, Insanity cubes to the left (Bites stay)."
     doing = "recovery"
     parts = ("day",)
 
@@ -53,13 +54,18 @@ class BuyBuilding(Action):
 
     type: Literal["day_buy_building"] = "day_buy_building"
     command = "day buy"
+    summary = "Use a Bran building, paying its cost from the Wagon."
     doing = "using a building"
-    building: Annotated[str, Cli()]
-    pay: dict[str, int] | None = None
-    trouper: Annotated[str | None, Cli()] = None  # Sanatorium: whose Bite is discarded
-    # Alchemist's Laboratory: the Resource given up
-    trade_from: Annotated[str | None, Cli("--give")] = None
-    trade_to: Annotated[str | None, Cli("--get")] = None  # ... and the one gained
+    building: Annotated[str, Cli(help="hunting-house, cartographer, sanatorium, ...",
+                                 names="building")]
+    pay: Pay = None
+    trouper: Annotated[str | None, Cli(  # Sanatorium: whose Bite is discarded
+        help="Sanatorium: whose Bite is discarded.", names="trouper")] = None
+    # Alchemist's Laboratory: the Resource given up (and how many: ``amount``) ...
+    trade_from: Annotated[str | None, Cli(
+        "--give", "Alchemist: Resources given, e.g. scrolls=2.", names="give")] = None
+    trade_to: Annotated[str | None, Cli(  # ... and the one gained
+        "--get", "Alchemist: the Resource gained, e.g. jewels.", names="resource")] = None
     amount: int = 0  # ... how many
     parts = ("day",)
 
@@ -118,6 +124,13 @@ class BuyBuilding(Action):
         have[dst] += self.amount
         return Wagon(**have)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _building, _pay, who
+        return ("Bought the " + _building(c, self.building)
+            + (f" for {who(c, self.trouper)}" if self.trouper else "")
+            + (f": {self.amount} {self.trade_from} for {self.trade_to}" if self.trade_from else "")
+            + _pay(self.pay))
+
     def describe(self) -> str:
         extra = ""
         if self.trouper:
@@ -134,10 +147,12 @@ class BuyAdvancedTactic(Action):
 
     type: Literal["day_buy_advanced"] = "day_buy_advanced"
     command = "day buy-tactic"
+    summary = "Buy the top card of an Advanced Tactic deck into a Trouper's Personal Reserve."
     doing = "buying a tactic card"
-    trouper: Annotated[str, Cli()]
-    art: Annotated[str, Cli("--art")]
-    pay: dict[str, int] | None = None
+    trouper: Who
+    art: Annotated[str, Cli("--art", "The Advanced Tactic deck (an Art).", names="art",
+                            complete="art")]
+    pay: Pay = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -166,6 +181,11 @@ class BuyAdvancedTactic(Action):
             advanced_decks={**state.advanced_decks, art: rest},
         )
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _art, _pay, who
+        return (f"{who(c, self.trouper)} buys the top card of the {_art(self.art)} "
+                f"deck{_pay(self.pay)}")
+
     def describe(self) -> str:
         paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
         return f"{self.trouper} bought the top {self.art} Advanced Tactic card{paid}"
@@ -177,11 +197,14 @@ class BuySpecialCard(Action):
 
     type: Literal["day_buy_card"] = "day_buy_card"
     command = "day buy-card"
+    summary = "Buy a Location or Nemesis card with Resources and Trophy tokens."
     doing = "buying a card"
-    trouper: Annotated[str, Cli()]
-    card: Annotated[str, Cli()]
-    pay: dict[str, int] | None = None
-    trophies: dict[str, int] | None = None
+    trouper: Who
+    card: Annotated[str, Cli(help="A Location/Nemesis Tactic or Item card (id or prefix).",
+                             names="offer")]
+    pay: Pay = None
+    trophies: Annotated[dict[str, int] | None, Cli(
+        "--trophies", "Trophy tokens spent, e.g. halls=1,lucilla=1.", names="trophies")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -212,6 +235,10 @@ class BuySpecialCard(Action):
             **update,
         )
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _pay, name, who
+        return f"{who(c, self.trouper)} buys {name(c, self.card)}{_pay(self.pay)}"
+
     def describe(self) -> str:
         paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
         return f"{self.trouper} bought {self.card}{paid}"
@@ -223,10 +250,11 @@ class UpgradeItem(Action):
 
     type: Literal["day_upgrade_item"] = "day_upgrade_item"
     command = "day upgrade"
+    summary = "Turn a Trouper Item to its Advanced side, paying its upgrade cost."
     doing = "upgrading an item"
-    trouper: Annotated[str, Cli()]
-    item: Annotated[str, Cli()]
-    pay: dict[str, int] | None = None
+    trouper: Who
+    item: Annotated[str, Cli(help="A sleeved Trouper Item (id or prefix).", names="sleeved")]
+    pay: Pay = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -248,6 +276,11 @@ class UpgradeItem(Action):
             bought=f"upgrade {iid}", troupers=replace_trouper(state, idx, t),
         )
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _item, _pay, who
+        return (f"{who(c, self.trouper)} upgrades {_item(c, self.item)} to its Advanced "
+                f"side{_pay(self.pay)}")
+
     def describe(self) -> str:
         return f"{self.trouper} upgraded {self.item} to its Advanced side"
 
@@ -258,10 +291,12 @@ class SwapTactic(Action):
 
     type: Literal["day_swap_tactic"] = "day_swap_tactic"
     command = "day swap-tactic"
+    summary = "Replace a deck card with a Reserve card of the same Art (Building rule kept)."
     doing = "replacing a tactic card"
-    trouper: Annotated[str, Cli()]
-    out: Annotated[str, Cli()]
-    into: Annotated[str, Cli()]
+    trouper: Who
+    out: Annotated[str, Cli(help="The deck card going to the Reserve.", names="deck")]
+    into: Annotated[str, Cli(help="The Reserve card going into the deck.", metavar="IN",
+                             names="reserve")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -291,6 +326,11 @@ class SwapTactic(Action):
         t = t.model_copy(update={"deck": deck, "reserve_cards": reserve})
         return with_day(state, day_of(state), troupers=replace_trouper(state, idx, t))
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name, who
+        return (f"{who(c, self.trouper)} swaps {name(c, self.out)} (to the Reserve) for "
+                f"{name(c, self.into)}")
+
     def describe(self) -> str:
         return f"{self.trouper} swapped {self.out} (to the Reserve) for {self.into}"
 
@@ -301,10 +341,12 @@ class SwapItem(Action):
 
     type: Literal["day_swap_item"] = "day_swap_item"
     command = "day swap-item"
+    summary = "Replace a sleeved Item with a Reserve Item of the same category."
     doing = "replacing an item"
-    trouper: Annotated[str, Cli()]
-    out: Annotated[str, Cli()]
-    into: Annotated[str, Cli()]
+    trouper: Who
+    out: Annotated[str, Cli(help="The sleeved Item going to the Reserve.", names="sleeved")]
+    into: Annotated[str, Cli(help="The Reserve Item going into the sleeve.", metavar="IN",
+                             names="reserve_item")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -342,6 +384,11 @@ class SwapItem(Action):
             day_of(state).model_copy(update={"equipped": equipped}),
             troupers=replace_trouper(state, idx, t),
         )
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _item, who
+        return (f"{who(c, self.trouper)} swaps the Item {_item(c, self.out)} (to the Reserve) for "
+            f"{_item(c, self.into)}")
 
     def describe(self) -> str:
         return f"{self.trouper} swapped the Item {self.out} (to the Reserve) for {self.into}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
@@ -53,6 +53,24 @@ class AnswerQuestion(NightAction):
             idx = [trouper_index(state, w) for w in self.troupers]
             state = ai.answer_targets(state, cat, ctx.chance, idx)
         return settle(state, cat, ctx.chance)
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import _actor, names, who
+        if self.yes is not None:
+            return "The table answers " + ("yes" if self.yes else "no")
+        n = s.night if s is not None else None
+        q = n.pending[0] if n is not None and n.pending else None
+        if self.cards:
+            if q is not None and q.kind == "order":
+                return "The players resolve, in this order: " + names(c, self.cards)
+            doing = {"discard": "discards", "wound": "puts on the Wounds space"}.get(
+                q.kind if q is not None else "", "names")
+            actor = _actor(s, c) or "The player"
+            return f"{actor} {doing} {names(c, self.cards)}"
+        if not self.troupers:
+            return "Answer: nobody"
+        return "Answer: " + listing(who(c, t) for t in self.troupers)
 
     def describe(self) -> str:
         if self.yes is not None:
@@ -122,6 +140,15 @@ class RollTest(NightAction):
         state = ai.answer_test(state, cat, ctx.chance, result.success)
         return settle(state, cat, ctx.chance)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import _actor, _dice, _item, _trait
+        actor = _actor(s, c)
+        items = f", using {listing(_item(c, i) for i in self.items)}" if self.items else ""
+        bonus = f", +{self.bonus_triumphs} Bonus Triumph(s)" if self.bonus_triumphs else ""
+        what = f"{actor} takes the dodge Test" if actor else "The dodge Test"
+        return f"{what}{_trait(self.trait)}{_dice(self.dice, self.reroll)}{bonus}{items}"
+
     def describe(self) -> str:
         how = f" with {self.trait.capitalize()}" if self.trait else ""
         extra = f", {len(self.reroll)} Re-roll(s)" if self.reroll else ""
@@ -149,6 +176,10 @@ class NextPhase(NightAction):
         if not phase_done(state) or spec.next is None:
             return settle(state, cat, ctx.chance)  # the phase goes on resolving by itself
         return enter(state, cat, ctx.chance, spec.next)
+
+    def said(self, c: Any, s: Any) -> str:
+        return ("The night begins" if s is not None and s.night is not None and not s.night.started
+                else "Continue")
 
     def describe(self) -> str:
         return "continue"

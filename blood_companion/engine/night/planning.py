@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
@@ -61,6 +61,11 @@ class SetupNight(Action):
         )
         return begin_night(state, ctx.catalog, ctx.chance)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name, names
+        return (f"Night set up: {name(c, self.nemesis)} at {name(c, self.location)}, level "
+                f"{self.difficulty}, Minions {names(c, self.minions)}")
+
     def describe(self) -> str:
         return (
             f"Night set up: {self.nemesis} at {self.location}, level {self.difficulty}, "
@@ -74,6 +79,9 @@ class BeginNight(NightAction):
     type: Literal["night_begin"] = "night_begin"
     command = "night continue"
     doing = "beginning the night"
+
+    def said(self, c: Any, s: Any) -> str:
+        return "The night begins"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         night = night_of(state)
@@ -139,6 +147,10 @@ class PlayCard(NightAction):
         state = fx.add_threat(state, cat, card.threat, ctx.chance)
         return settle(state, cat, ctx.chance)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name, who
+        return f"{who(c, self.trouper)} plays {name(c, self.card)}"
+
     def describe(self) -> str:
         return f"{self.trouper} plays {self.card}"
 
@@ -174,6 +186,10 @@ class Rest(NightAction):
         state = fx.add_threat(state, cat, 1, ctx.chance)
         return settle(state, cat, ctx.chance)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import name, who
+        return f"{who(c, self.trouper)} Rests ({name(c, self.card)} face down)"
+
     def describe(self) -> str:
         return f"{self.trouper} rests ({self.card})"
 
@@ -187,6 +203,10 @@ class PassCascade(NightAction):
     summary = "Planning Phase: play no more cards after a Cascade."
     trouper: Annotated[str, Cli(help="The player who just played a Cascade card.",
                                 names="trouper")]
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import who
+        return f"{who(c, self.trouper)} passes after the Cascade"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         night = night_of(state)

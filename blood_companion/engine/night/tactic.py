@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.engine import chain as ch
 from blood_companion.engine import effects as fx
@@ -128,6 +128,25 @@ class Attack(NightAction):
                                foe=self.target)
         return settle(state, cat, ctx.chance)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import (
+            SIDE_WORDS,
+            _active_card,
+            _actor,
+            _dice,
+            _item,
+            _target,
+            _trait,
+        )
+        actor = _actor(s, c) or "The Active Trouper"
+        card = _active_card(s, c)
+        side = f" ({SIDE_WORDS.get(str(self.side), self.side)})" if self.side else ""
+        what = f" with {card}" if card else f" with Effect {self.effect}"
+        items = f", using {listing(_item(c, i) for i in self.items)}" if self.items else ""
+        return (f"{actor} attacks {_target(c, s, self.target)}{side}{what}{_trait(self.trait)}"
+                f"{_dice(self.dice, self.reroll)}{items}")
+
     def describe(self) -> str:
         side = f" ({self.side})" if self.side else ""
         return f"attack {self.target}{side} with Effect {self.effect}"
@@ -197,6 +216,19 @@ class ResolveEffect(NightAction):
         state = table_reads(state, t, eff)
         return settle(state, cat, ctx.chance)
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _active_card, _actor, _test, names, who
+        actor = _actor(s, c) or "The Active Trouper"
+        card = _active_card(s, c)
+        of = f" of {card}" if card else ""
+        extra = f" for {who(c, self.recipient)}" if self.recipient else ""
+        if self.heal:
+            extra += f", healing {names(c, self.heal)}"
+        if self.discard:
+            extra += f", discarding {names(c, self.discard)}"
+        test = _test(self)
+        return f"{actor} resolves Effect {self.effect}{of}{extra}{test}"
+
     def describe(self) -> str:
         return f"resolve Effect {self.effect}"
 
@@ -228,6 +260,14 @@ class UseSupport(NightAction):
     weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
     confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import SIDE_WORDS, _actor, _chain_card, _target, _test
+        actor = _actor(s, c) or "The Active Trouper"
+        aim = f" on {_target(c, s, self.target)}" if self.target else ""
+        side = f" ({SIDE_WORDS.get(str(self.side), self.side)})" if self.side else ""
+        return (f"{actor} uses the Support of {_chain_card(s, c, self.slot)} (Chain space "
+                f"{self.slot}){aim}{side}{_test(self)}")
 
     def legal(self, state: CampaignState, cat: Catalog) -> tuple[int, int, m.Effect, str]:
         """Refuse (RuleError) a Support the Active Trouper may not use now (the menus ask
@@ -348,6 +388,13 @@ class UseItem(NightAction):
             return settle(state, cat, ctx.chance)
         return state
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _item, _target, _test, who
+        aim = f" on {_target(c, s, self.target)}" if self.target else ""
+        aim += f" for {who(c, self.recipient)}" if self.recipient else ""
+        test = _test(self)
+        return f"{who(c, self.trouper)} uses {_item(c, self.item)}{aim}{test}"
+
     def describe(self) -> str:
         aim = f" on {self.target}" if self.target else ""
         return f"{self.trouper} uses {self.item}{aim}"
@@ -402,6 +449,13 @@ class UseEvent(NightAction):
     discard: Discard = []
     confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _actor, _chain_card, _target, _test
+        actor = _actor(s, c) or "The Active Trouper"
+        test = _test(self)
+        aim = f" on {_target(c, s, self.target)}" if self.target else ""
+        return f"{actor} attempts the Event {_chain_card(s, c, self.event)}{aim}{test}"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -506,6 +560,13 @@ class RestRedraw(NightAction):
     summary = "Tactic Phase, a Rest card: discard any cards, then draw up to five."
     discard: Annotated[list[str], Cli("--discard", "Card(s) to discard first.")] = []
 
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import _actor, names
+        actor = _actor(s, c) or "The Resting Trouper"
+        size = c.config.hand_size if c is not None else 5
+        first = f"discards {names(c, self.discard)}, then " if self.discard else ""
+        return f"{actor} {first}draws up to {size} cards"
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         night, act, slot = active(state, cat)
@@ -528,6 +589,9 @@ class FinishActivation(NightAction):
     doing = "finishing an activation"
     command = "night done"
     summary = "Tactic Phase: the Active Trouper finishes (Resolved token); the next one activates."
+
+    def said(self, c: Any, s: Any) -> str:
+        return "Done: Resolved token, the next card activates"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
