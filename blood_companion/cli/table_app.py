@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -25,6 +25,9 @@ from textual.widgets import Input, Static
 
 from blood_companion.cli.play_cmd import HIDE_CLOSED, Loop
 from blood_companion.cli.status_view import SIDES, plain, render, track
+
+if TYPE_CHECKING:
+    from blood_companion.engine.board_view import Board
 
 POLL = 0.25  # seconds between two looks at the save's head
 WIDE = (100, 30)  # from this size up the panels sit side by side
@@ -138,7 +141,8 @@ def panels(doc: dict[str, Any], width: int) -> dict[str, str]:
     n = doc.get("night")
     head = f"{doc['name']} · game {doc['game']} · step {doc['step']}\n"
     if not n:
-        return {"threat": head, "chain": plain(render(doc, width)).split("\n", 1)[-1],
+        board = cast("Board", doc)
+        return {"threat": head, "chain": plain(render(board, width)).split("\n", 1)[-1],
                 "reaction": "", "nemesis": "", "troupers": "", "log": log_text(doc)}
     return {"threat": head + threat_text(n), "chain": chain_text(n),
             "reaction": reaction_text(n), "nemesis": nemesis_text(n),
