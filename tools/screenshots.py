@@ -1,0 +1,158 @@
+"""Write the README's screenshots: docs/images/table.svg, board-phone.png, board-tablet.png.
+
+A seeded demo campaign (Aurel and Ioana, seed 1, the app holding the decks) is made in a
+temporary saves folder and played through `blood table` itself, with Textual's test harness
+answering the default at every question, into the first night's Tactic Phase (a few cards on
+the Chain, the Reaction Line out). Then:
+
+* the table view is drawn at 110×32 and saved as Textual's SVG screenshot;
+* `blood board --serve --port 0` serves that save, and Debian's headless ``chromium`` takes a
+  phone held upright (412×900) and a tablet on its side (1180×820), then the server stops.
+
+Run from anywhere (needs the `test` extra's Textual and a ``chromium`` on the PATH):
+
+    python tools/screenshots.py              # rewrite the three images
+    python tools/screenshots.py --step 24    # stop at another step of the demo night
+
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import io
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+IMAGES = ROOT / "docs" / "images"
+TABLE_SIZE = (110, 32)
+PHONE = (412, 3300)
+TABLET = (1180, 820)
+CAMPAIGN = "demo"
+
+
+def blood_exe() -> list[str]:
+    script = Path(sys.executable).with_name("blood")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("blood")
+    return [found] if found else [sys.executable, "-m", "blood_companion"]
+
+
+def new_campaign() -> None:
+    from blood_companion.cli.entry import main
+
+    with contextlib.redirect_stdout(io.StringIO()):  # the Setup checklist: not wanted here
+        code = main(["campaign", "new", CAMPAIGN, "--troupers", "aurel,ioana", "--seed", "1",
+                     "--decks", "app"])
+    if code != 0:
+        sys.exit(f"blood campaign new failed ({code})")
+
+
+async def table_shot(step: int) -> tuple[str, dict]:
+    """Play the demo through the table view up to `step`; its screen (SVG) and board doc."""
+    from blood_companion.cli.table_app import TableApp
+
+    app = TableApp(CAMPAIGN)
+    async with app.run_test(size=TABLE_SIZE) as pilot:
+        for answer in ["", "all"] * 200:  # Enter (the default); `all` where the Map asks
+            for _ in range(500):
+                if app.waiting or not app.is_running:
+                    break
+                await pilot.pause(0.01)
+            if not app.is_running or app.doc.get("step", 0) >= step:
+                break
+            app.query_one("#answer").value = answer  # type: ignore[attr-defined]
+            await pilot.press("enter")
+        for _ in range(200):
+            if app.waiting:
+                break
+            await pilot.pause(0.01)
+        await pilot.pause(0.3)
+        return app.export_screenshot(title="blood table"), app.doc
+
+
+def _sigint_as_usual() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def board_shots(chromium: str, work: Path) -> list[Path]:
+    """Serve the save, photograph it at the phone's and the tablet's size, stop the server."""
+    server = subprocess.Popen(
+        [*blood_exe(), "board", "--serve", "--port", "0"], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"},
+        preexec_fn=_sigint_as_usual,
+    )
+    written: list[Path] = []
+    try:
+        assert server.stdout is not None
+        url = ""
+        for _ in range(20):
+            line = server.stdout.readline()
+            if not line or "http://" in line:
+                url = line.strip()
+                break
+        if not url.startswith("http://"):
+            sys.exit("blood board --serve printed no address: "
+                     + (server.stderr.read() if server.stderr else ""))
+        for name, (width, height) in (("board-phone.png", PHONE), ("board-tablet.png", TABLET)):
+            out = IMAGES / name
+            r = subprocess.run(
+                [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                 f"--user-data-dir={work / 'chromium-profile'}",
+                 f"--window-size={width},{height}", f"--screenshot={out}", url],
+                capture_output=True, text=True, timeout=90,
+            )
+            if r.returncode != 0 or not out.exists():
+                sys.exit(f"chromium failed: {r.stderr[-2000:]}")
+            written.append(out)
+    finally:
+        server.send_signal(signal.SIGINT)  # Ctrl-C, as at the table
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        for f in (server.stdout, server.stderr):
+            if f is not None:
+                f.close()
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--step", type=int, default=40,
+                        help="the demo's step to photograph (default 40: the Tactic Phase, "
+                        "three Chain cards resolved)")
+    args = parser.parse_args()
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        sys.exit("no chromium on the PATH (Debian: apt-get install chromium)")
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="blood-shots-") as tmp:
+        work = Path(tmp)
+        os.environ["BLOOD_SAVES_DIR"] = str(work / "saves")
+        os.environ["COLUMNS"] = str(TABLE_SIZE[0])
+        new_campaign()
+        svg, doc = asyncio.run(table_shot(args.step))
+        night = doc.get("night") or {}
+        print(f"step {doc.get('step')}: {len(night.get('chain', []))} on the Chain, "
+              f"{len(night.get('reaction_line', []))} on the Reaction Line")
+        (IMAGES / "table.svg").write_text(svg, encoding="utf-8")
+        board_shots(chromium, work)
+    for name in ("table.svg", "board-phone.png", "board-tablet.png"):
+        path = IMAGES / name
+        print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KB")
+
+
+if __name__ == "__main__":
+    main()
