@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from play_driver import leader_asks
 
 from blood_companion.cli.entry import main
