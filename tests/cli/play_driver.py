@@ -58,9 +58,12 @@ class Driver:
         return result
 
     def table_says(self) -> str:
-        """Enter, or where only the Map answers (no default: issue 26) what the table says
-        here: every Trouper named stands in range, closest or farthest."""
+        """Enter, or where only the table answers (no default: issue 26) what it says here:
+        every Trouper named stands in range, closest or farthest; the Leader (or the owner)
+        picks the first candidate, as Enter did before."""
         screen = self.screen()
+        if leader_asks(self.walk):
+            return "1"
         if screen.default is not None or "Look at the Map: type a name" not in screen.question:
             return ""
         if any(c.key == "a" for c in screen.choices):
@@ -75,6 +78,14 @@ class Driver:
             result = self.type("")
             assert not isinstance(result, Again), result
         raise AssertionError("never got there")
+
+
+def leader_asks(walk: Walk) -> bool:
+    """The top menu shows a free choice among several tied Troupers (a ``leader`` question:
+    the Leader's Rule, or a timed Effect's owner choosing), which has no Enter default."""
+    night = walk.state.night
+    return (walk.asked is None and walk.screen().default is None and night is not None
+            and bool(night.pending) and night.pending[0].kind == "leader")
 
 
 def night_table(

@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from play_driver import leader_asks
 
 from blood_companion.cli.entry import main
+from blood_companion.cli.play_cmd import Loop
 from blood_companion.cli.play_menu import Again, Done, Walk
 from blood_companion.engine.night import PlayCard
 
@@ -35,6 +37,18 @@ def run_play(monkeypatch: pytest.MonkeyPatch, capsys: Any, answers: list[str], *
     return code, cap.out, cap.err
 
 
+def leader_types_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enter at a Leader question (a free choice, no Enter default: issue 26) types "1", the
+    first candidate, which Enter chose before."""
+    ask = Loop.ask
+
+    def typed(self: Loop, prompt: str) -> str | None:
+        line = ask(self, prompt)
+        return "1" if line == "" and self.walk is not None and leader_asks(self.walk) else line
+
+    monkeypatch.setattr(Loop, "ask", typed)
+
+
 def show(capsys: Any) -> dict[str, Any]:
     assert main(["campaign", "show", "--json"]) == 0
     return json.loads(capsys.readouterr().out)
@@ -49,6 +63,7 @@ def test_play_a_whole_day_and_night_from_a_script(
     # the table says every Trouper is in range (elsewhere "all" is refused or picks all).
     # (the first Enter: the app holds every deck)
     answers = ["", "help", "status", "odds", "zzz", *["", "all"] * 280]
+    leader_types_1(monkeypatch)
     code, out, err = run_play(
         monkeypatch, capsys, answers, "--new", "eve", "--troupers", "aurel,ioana", "--seed", "1"
     )
@@ -109,11 +124,16 @@ def test_menus_record_engine_actions(saves_dir: Path, capsys: Any) -> None:
     night = state.night
     assert night is not None
     while night.pending or night.phase != "planning":
-        # Enter, or where only the Map answers (no default, issue 26) "all" of them
+        # Enter, or where only the table answers (no default, issue 26) "all" of them at the
+        # Map, the first candidate at a Leader question
+        def says(walk: Walk) -> str:
+            return ("1" if leader_asks(walk) else
+                    "" if walk.screen().default is not None else "all")
+
         first = Walk.start(state, cat)
-        picked = first.answer("" if first.screen().default is not None else "all")
+        picked = first.answer(says(first))
         while isinstance(picked, Walk):
-            picked = picked.answer("" if picked.screen().default is not None else "all")
+            picked = picked.answer(says(picked))
         assert isinstance(picked, Done)
         with session.open_session() as store:
             state = store.record(picked.action)
@@ -174,8 +194,10 @@ def test_killed_mid_night_resumes_at_the_same_question(tmp_path: Path) -> None:
             menu = _last_menu(out)
             if "Planning Phase" in menu.splitlines()[0] and " plays " in out:
                 break
-            # Enter, or where only the Map answers (no default, issue 26) "all" of them
-            proc.stdin.write(b"all\n" if "Look at the Map: type a name" in menu else b"\n")
+            # Enter, or where only the table answers (no default, issue 26) "all" of them at
+            # the Map, the first candidate at a Leader question
+            proc.stdin.write(b"all\n" if "Look at the Map: type a name" in menu else
+                             b"1\n" if "A free choice: type a name" in menu else b"\n")
             proc.stdin.flush()
         else:
             pytest.fail("never reached the Planning Phase")

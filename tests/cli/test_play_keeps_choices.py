@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_driver import Driver, night_table, set_night, set_trouper
+from play_driver import Driver, leader_asks, night_table, set_night, set_trouper
 
 from blood_companion.cli.entry import main
 from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
@@ -652,7 +652,10 @@ def test_1_commands_at_the_target_side_and_trait_questions_keep_the_choice(
                 self.plan = [attack[0].key, "odds", "help", "status", "zz", "n",
                              "odds", "status", "0", "l"]
                 return self.plan.pop(0)
-            # Enter, or where only the Map answers (no default, issue 26) "all" of them
+            # Enter, or where only the table answers (no default, issue 26) "all" of them at
+            # the Map, the first candidate at a Leader question
+            if leader_asks(self.walk):
+                return "1"
             return "all" if "Look at the Map: type a name" in screen.question else ""
 
         def record(self, action: Any, digest: str) -> bool:

@@ -94,6 +94,13 @@ class RandomPlayer(Loop):
         if screen.default is not None and r < 0.75:
             self.counts["enter"] += 1
             return ""
+        night = self.walk.state.night
+        if (r < 0.75 and screen.need is None and night is not None and night.pending
+                and night.pending[0].kind == "leader"):
+            # a Leader question (a free choice, no Enter default: issue 26): the first
+            # candidate, which Enter chose before
+            self.counts["enter"] += 1
+            return "1"
         if screen.test is not None and screen.need == "dice" and r < 0.85:
             self.counts["free"] += 1
             return " ".join(format_face(rng.choice(self.box.die(d).faces))

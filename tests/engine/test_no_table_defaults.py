@@ -1,7 +1,8 @@
 """Issue 26, "No default asserts a fact only the table knows": a question only the Map answers
 (which Troupers are in range, closest, farthest) has no Enter default, names every Trouper,
 spells out `all` and `none`, and takes a Trouper by name; Enter after "Several of them" records
-nothing either."""
+nothing either. A Leader question (a free choice among tied Troupers) has no Enter default
+either; with one candidate left nothing is asked."""
 
 from __future__ import annotations
 
@@ -11,14 +12,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
 
-from night_bot import Table  # noqa: E402
+from night_bot import Table, new_table  # noqa: E402
 from play_driver import Driver  # noqa: E402
 
 from blood_companion.cli.play_menu import Again, Done  # noqa: E402
-from blood_companion.engine import legal  # noqa: E402
+from blood_companion.engine import effects as fx  # noqa: E402
+from blood_companion.engine import legal, narrate  # noqa: E402
 from blood_companion.engine.campaign import Seat, StartCampaign  # noqa: E402
-from blood_companion.engine.night import SetupNight  # noqa: E402
-from blood_companion.engine.state import CampaignState  # noqa: E402
+from blood_companion.engine.night import AnswerQuestion, SetupNight  # noqa: E402
+from blood_companion.engine.state import CampaignState, state_hash  # noqa: E402
 
 MAP = ("in_range", "closest", "farthest")
 
@@ -106,3 +108,58 @@ def test_all_and_none_are_answers_at_a_map_question(catalog: Any) -> None:
             assert isinstance(result, Done) and result.action.troupers == []
         return
     raise AssertionError("no Map question came")
+
+
+# --------------------------------------------------------------------------- the Leader's choice
+
+
+def _tied(catalog: Any, **wounds: int) -> Table:
+    """Corvin's Cold Hands from Below (closest, a dodge Test) waits at its target question,
+    Ioana holding the Leader token; ``wounds`` gives Troupers Wounds (a Target Priority)."""
+    from test_rule_enemy_queue import COLD, nemesis_phase_next
+
+    from blood_companion.engine.night import NextPhase
+
+    table = new_table(catalog, 2, seed=3, nemesis="corvin")
+    table.state = table.state.model_copy(update={"leader": 1})
+    for who, n in wounds.items():
+        table.state = fx.with_trouper(table.state, table.state.trouper_index(who),
+                                      unmarked_wounds=n)
+    nemesis_phase_next(table, [COLD], [], 0)
+    table.do(NextPhase())
+    assert table.state.night.pending[0].kind == "closest"
+    return table
+
+
+def test_a_leader_question_has_no_enter_default_and_enter_asks_again(catalog: Any) -> None:
+    table = _tied(catalog)
+    table.do(AnswerQuestion(troupers=["aurel", "ioana"]))  # as close, no Wounds: still tied
+    assert table.state.night.pending[0].kind == "leader"
+    assert legal.next_view(table.state, catalog).default is None
+    drv = Driver(table)
+    screen = drv.screen()
+    assert screen.default is None and "Leader's Rule" in screen.question
+    assert any("A free choice" in line for line in screen.info)
+    before = state_hash(table.state)
+    again = drv.walk.answer("")
+    assert isinstance(again, Again) and "no default" in again.message  # a choice is needed
+    assert state_hash(table.state) == before
+    for typed, chosen in (("1", "aurel"), ("2", "ioana"), ("ioana", "ioana")):
+        done = drv.walk.answer(typed)
+        assert isinstance(done, Done) and done.action.troupers == [chosen], typed
+
+
+def test_one_candidate_left_is_the_target_without_a_leader_question(catalog: Any) -> None:
+    # the table names one Trouper closest: the Answer says so, no Leader question follows
+    table = _tied(catalog)
+    table.do(AnswerQuestion(troupers=["aurel"]))
+    q = table.state.night.pending[0]
+    assert q.kind == "test" and q.trouper == 0
+    said = [narrate.render(e, catalog) for e in table.state.night.log]
+    assert said[-1] == "Answer: Aurel, the Thread-Walker"
+    # a tie the app's state settles (fewest Wounds): decided, the dodge Test names Ioana
+    table = _tied(catalog, aurel=2)
+    table.do(AnswerQuestion(troupers=["aurel", "ioana"]))
+    q = table.state.night.pending[0]
+    assert q.kind == "test" and q.trouper == 1
+    assert "Ioana of the Seven Veils may dodge" in legal.next_view(table.state, catalog).prompt

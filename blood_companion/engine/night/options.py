@@ -238,12 +238,13 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         )
     if q.kind in ("bite", "token"):
         return _side_view(state, catalog, title, q)
-    if q.kind == "leader":
+    if q.kind == "leader":  # a free choice among several: no Enter default (issue 26)
         leader = tuple(
             Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
             for k, i in enumerate(q.candidates)
         )
-        return Next("night", night.phase, title, q.prompt, options=leader, default="1")
+        return Next("night", night.phase, title, q.prompt, options=leader, default=None,
+                    info=("A free choice: type a name or number (Enter says nothing here).",))
     return _map_view(state, title, q, names)
 
 
