@@ -7,7 +7,16 @@
   for a hand the app does not see (the Trouper decks at the table), its size and the cards it
   can hold;
 * :func:`reaction_line_lines` — the Reaction Line with each card's text (`blood status
-  --cards`).
+  --cards`);
+* :func:`decks_lines` — who holds each deck, the app or the players (`blood campaign decks`);
+* :func:`result_lines` — `blood campaign log`: what each step drew and did, in sentences under
+  the step's own. The store hands over what a step added (``CampaignStore.step_results``: night
+  log events, the Day's draws, loot rolls, Advanced Tactic cards taken), as ids; this renders
+  them with the data pack in use (engine/narrate.py for the night's events).
+
+The CLI's one module of words. The others: ``engine/words.py`` (actions as sentences with the
+pack's names, the set-up checklists), ``engine/narrate.py`` (the night log's events as
+sentences), ``engine/plain.py`` (words without the data pack: counts, lists, percentages).
 
 Pure rendering over the engine's state and the data pack; names, never ids, except where a
 `show` is asked for with ``--ids``.
@@ -15,10 +24,11 @@ Pure rendering over the engine's state and the data pack; names, never ids, exce
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.face import card_face, find_card
 from blood_companion.engine import narrate
+from blood_companion.engine.plain import counted
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, holders_text
 
 if TYPE_CHECKING:
@@ -122,4 +132,38 @@ def decks_lines(state: CampaignState) -> list[str]:
     for deck, title in DECKS.items():
         who = "the players (real cards)" if holder(state, deck) == "table" else "the app"
         out.append(f"  {deck:<10} {title}: {who}")
+    return out
+
+
+def result_lines(result: dict[str, Any], catalog: Catalog | None, sentence: str = ""
+                 ) -> list[str]:
+    """What a step drew and did, a line each (those its own `sentence` already says left
+    out)."""
+    from blood_companion.engine.words import name, names
+
+    if not result or catalog is None:
+        return []
+    out: list[str] = []
+    day = result.get("day") or {}
+    if day.get("location"):
+        roll = f" (the die shows {day['location_roll']})" if day.get("location_roll") else ""
+        out.append(f"Location card: {name(catalog, day['location'])}{roll}")
+    if day.get("minions"):
+        out.append("Minion cards: " + ", ".join(
+            f"{space}: {name(catalog, m)}" for space, m in zip("AB", day["minions"], strict=False)))
+    if day.get("nemesis"):
+        out.append(f"Nemesis: {name(catalog, day['nemesis'])}")
+    if day.get("events"):
+        out.append("Event cards on the Chain: " + names(catalog, day["events"]))
+    for cid in result.get("tactics") or []:
+        out.append(f"Advanced Tactic card taken: {name(catalog, cid)}")
+    out = [x for x in out if x.split(": ", 1)[-1] not in sentence]
+    for roll in result.get("rolls") or []:
+        if isinstance(roll, dict):
+            out.append(f"Loot roll {roll.get('dice')}: "
+                       f"{narrate.faces_words(str(roll.get('faces') or ''))} → "
+                       f"{counted(int(roll.get('gained') or 0), str(roll.get('resource')))}")
+    for event in result.get("events") or []:
+        if isinstance(event, dict):
+            out.append(narrate.render(event, catalog))
     return out

@@ -171,8 +171,8 @@ def log_doc(store: CampaignStore, last: int = LOG_LAST) -> dict[str, Any]:
 
 def log_entries(store: CampaignStore, entries: list[Any]) -> list[dict[str, Any]]:
     """Log entries as the log view shows them: each step's sentence, and below a done step
-    what it drew and did (cli/log_words.py), in words."""
-    from blood_companion.cli.log_words import result_lines
+    what it drew and did (cli/table_words.py), in words."""
+    from blood_companion.cli.table_words import result_lines
 
     steps = [e.step for e in entries if e.status == "done"]
     results = store.step_results(min(steps)) if steps else {}

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from blood_companion.content import models as m
-from blood_companion.engine import effects as fx
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError

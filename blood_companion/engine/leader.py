@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from blood_companion.engine.effects import name_of
+from blood_companion.engine.bookkeeping import name_of
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:

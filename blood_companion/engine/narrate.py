@@ -19,6 +19,10 @@ Argument conventions (what :func:`render` does with each key):
 * anything else is printed as it is.
 
 Pure: no I/O. ``text`` events are sentences kept from saves of app 0.1.0.
+
+The other modules of words: ``engine/words.py`` (actions as sentences, the set-up
+checklists), ``engine/plain.py`` (words without the data pack) and ``cli/table_words.py``
+(cards, hands, log lines as the CLI prints them).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Sentences without the data pack: an action's kind and fields in words, and word lists. A
 leaf module (``Action.describe`` uses it; the sentences players read come from
-``engine/words.py``, which names the cards)."""
+``engine/words.py``, which names the cards, and ``engine/narrate.py``, the night log's events;
+``cli/table_words.py`` prints cards, hands and log lines)."""
 
 from __future__ import annotations
 

@@ -11,6 +11,10 @@ Rulebook sections: "Dusk Phase" (the Map, the Nemesis Card and its Reaction deck
 Miniature and its Front, the Minion Miniatures, the Event cards), "Beginning of the Night"
 (five cards each), "Setup" (Playing Area Setup), "Threat" (the token on the first space),
 "Zones" > "Tiles" (the start Tiles).
+
+The other modules of words: ``engine/narrate.py`` (the night log's events as sentences),
+``engine/plain.py`` (words without the data pack: counts, lists, percentages) and
+``cli/table_words.py`` (cards, hands, log lines as the CLI prints them).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from night_bot import Table  # noqa: E402
 
 from blood_companion.cli.play_menu import Again, Confirm, Done, Screen, Walk  # noqa: E402
-from blood_companion.engine import effects as fx  # noqa: E402
+from blood_companion.engine import bookkeeping as fx  # noqa: E402
 from blood_companion.engine.actions import Action  # noqa: E402
 from blood_companion.engine.campaign import Seat, StartCampaign  # noqa: E402
 from blood_companion.engine.night import SetupNight  # noqa: E402

@@ -18,8 +18,8 @@ from typing import Any
 from roguelite_driver import PLAN, START_TROUPERS, Campaign
 
 from blood_companion.content.models import ARTS
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import day as d
-from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.state import CampaignState
 

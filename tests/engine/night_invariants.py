@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from blood_companion.engine import effects as fx
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine.state import CampaignState
 
 # Events that say an Effect of the card resolving did not apply its Elements in full.

@@ -263,7 +263,7 @@ def test_history_totals_and_summary(catalog) -> None:  # type: ignore[no-untyped
 def test_vlad_night_uses_each_cards_current_side(catalog) -> None:  # type: ignore[no-untyped-def]
     """Rulebook "Reaction Card - Vlad": a Weakened card shows (and resolves) its Weakened face."""
 
-    from blood_companion.engine import effects as fx
+    from blood_companion.engine import bookkeeping as fx
     from blood_companion.engine.night import enemy as ai
     from blood_companion.engine.night_state import EnemyJob
 

@@ -55,7 +55,7 @@ def test_options_as_data(catalog: Any) -> None:
 def test_attack_targets_carry_the_triumphs_needed(catalog) -> None:  # type: ignore[no-untyped-def]
     from night_bot import new_table
 
-    from blood_companion.engine import effects as fx
+    from blood_companion.engine import bookkeeping as fx
     from blood_companion.engine.night import attack_need
     from blood_companion.engine.night.views import attack_targets as _targets
 

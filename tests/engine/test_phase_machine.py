@@ -14,8 +14,8 @@ import pytest
 from night_bot import new_table, step
 from test_day import Table, walk_to
 
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import day as d
-from blood_companion.engine import effects as fx
 from blood_companion.engine.actions import action_types, apply
 from blood_companion.engine.day.steps import DAY_ACTIONS
 from blood_companion.engine.errors import RuleError
@@ -29,7 +29,7 @@ LITERAL = re.compile(r"""\b(phase|step)\s*=\s*["']|["'](phase|step)["']\s*:\s*["
 
 
 def test_no_night_or_day_module_writes_a_phase_or_step_literal() -> None:
-    files = [*ENGINE.glob("night/*.py"), *ENGINE.glob("day/*.py"), ENGINE / "effects.py",
+    files = [*ENGINE.glob("night/*.py"), *ENGINE.glob("day/*.py"), ENGINE / "bookkeeping.py",
              ENGINE / "night_setup.py", ENGINE / "day_state.py"]
     found = [f"{f.name}:{n}: {line.strip()}" for f in files
              for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)

@@ -13,9 +13,9 @@ from test_day import Table as DayTable
 from test_day import walk_to
 
 from blood_companion.content import models as m
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
 from blood_companion.engine import day as d
-from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.campaign import Seat, StartCampaign
 from blood_companion.engine.errors import RuleError

@@ -12,7 +12,7 @@ from night_bot import Table, new_table
 from night_invariants import NightInvariants
 
 from blood_companion.content import models as m
-from blood_companion.engine import effects as fx
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import legal, narrate
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError

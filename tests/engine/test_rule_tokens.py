@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from night_bot import Table, new_table
 
-from blood_companion.engine import effects as fx
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import narrate, vigor
 from blood_companion.engine.actions import Action, replay
 from blood_companion.engine.errors import RuleError

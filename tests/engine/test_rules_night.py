@@ -10,7 +10,7 @@ import pytest
 from night_bot import Table, new_table
 
 from blood_companion.content import models as m
-from blood_companion.engine import effects as fx
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError

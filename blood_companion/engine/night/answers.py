@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from blood_companion.engine import effects as fx
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine.actions import Bonus, Cli, Context, Dice, Items, Reroll, Trait
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
-from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import trouper_index

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
-from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine.effects import night_of
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick, register_askers

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_outcome
-from blood_companion.engine import effects as fx
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine import leader, narrate
 from blood_companion.engine.chance import Chance

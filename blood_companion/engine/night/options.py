@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
-from blood_companion.engine import effects as fx
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine import vigor
-from blood_companion.engine.effects import night_of
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import VIEWS, Next, Option
 from blood_companion.engine.night import enemy as ai

@@ -33,11 +33,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
-from blood_companion.engine import effects as fx
 from blood_companion.engine import narrate
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
-from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import can_play

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
-from blood_companion.engine import effects as fx
 from blood_companion.engine.actions import (
     Cli,
     Confirm,
@@ -36,7 +36,7 @@ from blood_companion.engine.actions import (
     Trait,
     Weakness,
 )
-from blood_companion.engine.effects import night_of
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
 from blood_companion.engine.night.core import tactic_card, trouper_index

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from blood_companion.content import models as m
 from blood_companion.content.render import TIMING_NAMES
-from blood_companion.engine import effects as fx
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
-from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
 from blood_companion.engine.night.core import minion_card

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
-from blood_companion.engine import effects as fx
 from blood_companion.engine.actions import (
     Bonus,
     Cli,
@@ -23,8 +23,8 @@ from blood_companion.engine.actions import (
     Trait,
     Weakness,
 )
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.campaign import gain_trophies
-from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, EVERY_ENEMY
 from blood_companion.engine.night.core import event_card, tactic_card, trouper_index

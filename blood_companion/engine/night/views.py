@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content import models as m
 from blood_companion.content.face import card_face
 from blood_companion.content.render import render_effect
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
-from blood_companion.engine import effects as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine import narrate, vigor
 from blood_companion.engine.board_view import (
@@ -22,7 +22,7 @@ from blood_companion.engine.board_view import (
     TrouperItem,
     Weakness,
 )
-from blood_companion.engine.effects import night_of
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.night.core import (

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
-from blood_companion.engine import effects as fx
+from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine import narrate
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     DiceBox,
@@ -34,7 +35,6 @@ from blood_companion.engine.dice import (
     roll_pool,
     triumph_total,
 )
-from blood_companion.engine.effects import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import ROLL, Ask, Pick
 from blood_companion.engine.night_state import Bonus
