@@ -16,7 +16,7 @@ from night_bot import Table, new_table  # noqa: E402
 from play_driver import Driver  # noqa: E402
 
 from blood_companion.cli.play_menu import Again, Done  # noqa: E402
-from blood_companion.engine import effects as fx  # noqa: E402
+from blood_companion.engine import bookkeeping as fx  # noqa: E402
 from blood_companion.engine import legal, narrate  # noqa: E402
 from blood_companion.engine.campaign import Seat, StartCampaign  # noqa: E402
 from blood_companion.engine.night import AnswerQuestion, SetupNight  # noqa: E402
