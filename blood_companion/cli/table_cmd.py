@@ -21,6 +21,13 @@ def table() -> None:
 
     with session.open_session() as store:  # a campaign that does not exist: refused
         name = store.name
+    import sys
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):  # a pipe or a script: no screen
+        from blood_companion.errors import UsageError
+
+        raise UsageError("blood table needs a terminal to draw on",
+                         hint="from a script or a pipe, use `blood play` (or `blood status`)")
     from blood_companion.cli.table_app import TableApp
 
     app = TableApp(name)

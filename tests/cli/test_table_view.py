@@ -200,6 +200,19 @@ def test_a_campaign_that_does_not_exist_is_refused(saves_dir: Path, capsys: Any)
     assert "no campaign 'nope'" in err
 
 
+def test_without_a_terminal_table_is_refused_and_ends(saves_dir: Path) -> None:
+    # a pipe (a script, the fuzz test) has no screen: the view must not wait forever on it
+    made = subprocess.run([sys.executable, "-m", "blood_companion", "--saves-dir", str(saves_dir),
+                           "campaign", "new", "piped", "--troupers", "aurel,ioana", "--seed", "1",
+                           "--decks", "app"], capture_output=True, text=True, check=False)
+    assert made.returncode == 0, made.stderr
+    run = subprocess.run([sys.executable, "-m", "blood_companion", "--saves-dir", str(saves_dir),
+                          "table"], capture_output=True, text=True, check=False, timeout=60,
+                         stdin=subprocess.DEVNULL)
+    assert run.returncode == 2
+    assert "needs a terminal" in run.stderr and "blood play" in run.stderr
+
+
 def test_other_commands_do_not_import_textual() -> None:
     code = ("import sys; from blood_companion.cli.entry import main; "
             "[main(a) for a in (['--help'], ['rules', 'Chain'], ['roll', '2R'], "
