@@ -223,11 +223,10 @@ class Loop:
 
         with self.open() as store:
             doc = status_doc(store)
+        from blood_companion.cli.status_view import without_commands
         from blood_companion.cli.textview import print_lines, width
 
-        # inside `blood play` its own keys say what to do: no shell commands
-        print_lines([ln for ln in views.render("status", doc, width())
-                     if not ln[0].startswith("  $ ")])
+        print_lines(without_commands(views.render("status", doc, width())))
 
     def show(self, screen: Any, every: bool = False) -> None:
         stdout.print()

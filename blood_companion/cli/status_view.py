@@ -300,5 +300,11 @@ def reaction_cards(night: NightBoard | None, width: int = 0) -> list[str]:
     return out
 
 
+def without_commands(lines: list[Line]) -> list[Line]:
+    """The view without its `$ blood ...` lines: inside `blood play` and `blood table` the
+    prompt's own keys say what to do (issue 26: no shell syntax there)."""
+    return [ln for ln in lines if not ln[0].startswith("  $ ")]
+
+
 def plain(lines: list[Line]) -> str:
     return "\n".join(text.rstrip() for text, _ in lines) + "\n"

@@ -24,7 +24,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
 from blood_companion.cli.play_cmd import HIDE_CLOSED, Loop
-from blood_companion.cli.status_view import SIDES, plain, render, track
+from blood_companion.cli.status_view import SIDES, plain, render, track, without_commands
 
 if TYPE_CHECKING:
     from blood_companion.engine.board_view import Board
@@ -142,7 +142,7 @@ def panels(doc: dict[str, Any], width: int) -> dict[str, str]:
     head = f"{doc['name']} · game {doc['game']} · step {doc['step']}\n"
     if not n:
         board = cast("Board", doc)
-        return {"threat": head, "chain": plain(render(board, width)).split("\n", 1)[-1],
+        return {"threat": head, "chain": plain(without_commands(render(board, width))).split("\n", 1)[-1],
                 "reaction": "", "nemesis": "", "troupers": "", "log": log_text(doc)}
     return {"threat": head + threat_text(n), "chain": chain_text(n),
             "reaction": reaction_text(n), "nemesis": nemesis_text(n),

@@ -159,6 +159,7 @@ def test_the_day_part_shows_the_wagon_the_purchases_and_the_step(
                  "Affordable now", "nothing: the Wagon cannot pay any purchase",
                  "Reserve: empty", "Buy something, or finish buying?"):
         assert text in screen, text
+    assert "$ blood" not in screen  # the prompt's keys say what to do, not shell commands
 
 
 def test_a_terminal_too_small_says_so(saves_dir: Path, capsys: Any) -> None:
