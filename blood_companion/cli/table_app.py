@@ -141,8 +141,8 @@ def panels(doc: dict[str, Any], width: int) -> dict[str, str]:
     n = doc.get("night")
     head = f"{doc['name']} · game {doc['game']} · step {doc['step']}\n"
     if not n:
-        board = cast("Board", doc)
-        return {"threat": head, "chain": plain(without_commands(render(board, width))).split("\n", 1)[-1],
+        day = plain(without_commands(render(cast("Board", doc), width)))
+        return {"threat": head, "chain": day.split("\n", 1)[-1],
                 "reaction": "", "nemesis": "", "troupers": "", "log": log_text(doc)}
     return {"threat": head + threat_text(n), "chain": chain_text(n),
             "reaction": reaction_text(n), "nemesis": nemesis_text(n),
