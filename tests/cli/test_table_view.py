@@ -33,12 +33,13 @@ def new_campaign(capsys: Any) -> None:
 
 
 def answers(n: int, seed: int = 7) -> list[str]:
-    """A seeded answerer: mostly Enter (the default) and `all` (where only the Map answers),
-    with prompt commands, `undo`/`redo` and a wrong answer sprinkled in."""
+    """A seeded answerer: mostly Enter (the default), `all` (where only the Map answers) and
+    `1` (where the Leader chooses freely: no Enter default there), with prompt commands,
+    `undo`/`redo` and a wrong answer sprinkled in."""
     rng = random.Random(seed)
     out: list[str] = []
     for _ in range(n):
-        out += ["", "all"]
+        out += ["", "all", "1"]
         if rng.random() < 0.08:
             out.append(rng.choice(["undo", "redo", "undo 2", "help", "zzz", "cards", "list"]))
     return out
@@ -63,8 +64,9 @@ def screen_lines(svg: str) -> list[str]:
 
 
 async def drive(app: TableApp, lines: list[str], size: tuple[int, int],
-                until_step: int = 0) -> TableApp:
-    """Type each line into the view's Input once the loop waits for it."""
+                until_step: int = 0, free_choice: str = "") -> TableApp:
+    """Type each line into the view's Input once the loop waits for it (with `free_choice`,
+    an Enter at a Leader's free choice, which has no default, types that instead)."""
     async with app.run_test(size=size) as pilot:
         for line in lines:
             for _ in range(500):
@@ -73,6 +75,8 @@ async def drive(app: TableApp, lines: list[str], size: tuple[int, int],
                 await pilot.pause(0.01)
             if not app.is_running or (until_step and app.doc.get("step", 0) >= until_step):
                 break
+            if free_choice and not line and "A free choice" in app.texts.get("question", ""):
+                line = free_choice
             app.query_one("#answer").value = line  # type: ignore[attr-defined]
             await pilot.press("enter")
         for _ in range(200):
@@ -115,7 +119,8 @@ def test_the_panels_at_100x30_side_by_side_and_80x24_stacked(
     saves_dir: Path, capsys: Any
 ) -> None:
     new_campaign(capsys)
-    app = asyncio.run(drive(TableApp("eve"), ["", "all"] * 40, (100, 30), until_step=24))
+    app = asyncio.run(drive(TableApp("eve"), ["", "all"] * 40, (100, 30), until_step=24,
+                            free_choice="1"))
     night = app.doc["night"]
     assert night is not None and night["chain"] and night["reaction_line"]
     screen = "\n".join(app.lines)  # type: ignore[attr-defined]
