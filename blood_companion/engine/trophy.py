@@ -166,8 +166,8 @@ class Verdict:
 
 def judge(text: str, at: Moment) -> Verdict:
     """The Trophy sentence judged at a Wound: any clause the state contradicts means no Trophy;
-    every clause met means the Trophy; else the table is asked, the default being yes (no
-    known clause says otherwise)."""
+    every clause met means the Trophy; else the table is asked, the default being yes when
+    some clause the app judges holds (none says otherwise), no when it judges none."""
     seen = [(c, *check(c, at)) for c in read(text)]
     against = [why for _, ok, why in seen if ok is False]
     if against:
@@ -175,4 +175,4 @@ def judge(text: str, at: Moment) -> Verdict:
     known = [why for _, ok, why in seen if ok]
     if all(ok for _, ok, _ in seen):
         return Verdict(True, ", ".join(known) or "the Wound itself", True)
-    return Verdict(None, ", ".join(known), True)
+    return Verdict(None, ", ".join(known), bool(known))

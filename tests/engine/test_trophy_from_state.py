@@ -79,7 +79,8 @@ def test_a_state_meeting_the_condition_wins_the_trophy_without_a_question(catalo
     assert not trophy_questions(table)
     assert table.state.nemesis_trophies.get("corvin", 0) == before + 1
     assert table.night.weakness_trophies == ["front"]
-    assert any("Trophy is won (a Mind Attack, Aurel, the Thread-Walker carries 2 Bites)" in s for s in said(table))
+    won = "Trophy is won (a Mind Attack, Aurel, the Thread-Walker carries 2 Bites)"
+    assert any(won in s for s in said(table))
 
 
 def test_fatigue_on_the_line_meets_the_condition(catalog: Any) -> None:
@@ -170,3 +171,11 @@ def table_trophy(table: Table) -> str:
     w = fx.weakness(table.state, table.catalog, "front")
     assert w is not None and w.trophy
     return w.trophy
+
+
+def test_a_trophy_only_the_table_can_judge_defaults_to_no(catalog: Any) -> None:
+    table = table_with(catalog, MIND, "Wound his Front while no Aberration is on the Map.")
+    hit(table)
+    (q,) = trophy_questions(table)
+    table.state = fx.with_night(table.state, pending=[q], queue=[])
+    assert options.night_view(table.state, table.catalog).default == "n"
