@@ -644,6 +644,9 @@ class RulesConfig(Record):
     # An attack with several attack Elements on a Minion: the Minion takes one Wound (it is
     # defeated); the others are "lost", or go to "other_minion"s the players name.
     extra_minion_wounds: Literal["lost", "other_minion"] = "lost"
+    # "Nemesis Trophy": a Weakness's Trophy sentence judged from the app's state where it can
+    # be ("decide_from_state", engine/trophy.py), or always asked of the table ("ask").
+    weakness_trophy: Literal["decide_from_state", "ask"] = "decide_from_state"
     # A Wound with deck and discard pile empty: a card "from_hand" (the player's choice), or
     # kept "unmarked" (it counts towards Knocked Out; no card marks it).
     wound_with_no_deck: Literal["from_hand", "unmarked"] = "from_hand"

@@ -427,11 +427,13 @@ def reveal_reaction(state: CampaignState, catalog: Catalog, rng: Chance) -> Camp
 
 
 def wound_nemesis(
-    state: CampaignState, catalog: Catalog, side: str, n: int, rng: Chance
+    state: CampaignState, catalog: Catalog, side: str, n: int, rng: Chance,
+    by: tuple[int, frozenset[str]] | None = None,
 ) -> CampaignState:
     """ "Wounding a Nemesis": per Wound, reveal Reaction cards until one without Interruption,
     put it under the side hit and shuffle the others back. On-wound Skills and the side's
-    Weakness Effects are queued. Ends the night when every side has its Wounds."""
+    Weakness Effects are queued. Ends the night when every side has its Wounds. ``by``: the
+    attacking Trouper and the attack's kinds (what the side's Weakness Trophy is judged on)."""
     nem = nemesis_card(state, catalog)
     for _ in range(n):
         revealed: list[str] = []
@@ -481,7 +483,7 @@ def wound_nemesis(
                 )
             )
         state = with_night(state, queue=[*jobs, *night_of(state).queue])
-        state = _ask_weakness_trophy(state, catalog, side)
+        state = _ask_weakness_trophy(state, catalog, side, by)
         state = check_victory(state, catalog)
         if night_of(state).result is not None:
             break
@@ -516,19 +518,40 @@ def _table_wound_card(state: CampaignState, catalog: Catalog, rng: Chance, nemes
     )
 
 
-def _ask_weakness_trophy(state: CampaignState, catalog: Catalog, side: str) -> CampaignState:
-    """ "Nemesis Weaknesses": a Wound on a side whose Weakness card offers a Nemesis Trophy
-    asks the table whether its condition was met (the app cannot see it), until it is."""
+def _ask_weakness_trophy(state: CampaignState, catalog: Catalog, side: str,
+                         by: tuple[int, frozenset[str]] | None = None) -> CampaignState:
+    """ "Nemesis Weaknesses", "Nemesis Trophy": a Wound on a side whose Weakness card offers a
+    Nemesis Trophy judges its sentence against the app's state (engine/trophy.py): decided
+    when the state decides it (the Trophy given, or a "no Trophy" logged with why), else asked
+    of the table (``n=1``: the known clauses hold, the question defaults to yes)."""
+    from blood_companion.engine import trophy
+
     w = weakness(state, catalog, side)
     night = night_of(state)
     if w is None or not w.trophy or side in night.weakness_trophies:
         return state
     if any(q.about == f"weakness:{side}" for q in night.pending):
         return state
+    verdict = None
+    if by is not None and catalog.config.weakness_trophy == "decide_from_state":
+        t, kinds = by
+        tr = state.troupers[t]
+        wounds = sum(1 for e in night.log if e.turn == night.turn and e.args.get("side") == side
+                     and e.kind in ("nemesis_wound", "nemesis_wound_unmarked"))
+        line = tuple((f.physical, f.mind) for f in (
+            reaction_face(state, catalog, s.card).fatigue for s in night.reaction_line))
+        verdict = trophy.judge(w.trophy, trophy.Moment(
+            kinds, name_of(state, catalog, t), tr.bites, tr.insanity, tr.exhausted, wounds, line))
+        if verdict.earned is not None:
+            state = log(state, "weakness_trophy_met" if verdict.earned else
+                        "weakness_trophy_missed", card=w.id, why=verdict.why)
+            return weakness_trophy(state, catalog, side, verdict.earned)
+    seen = f" (the app sees: {verdict.why})" if verdict is not None and verdict.why else ""
     question = Question(
         kind="confirm",
-        prompt=f"{w.name} ({side} Weakness): was its Nemesis Trophy earned? {w.trophy}",
+        prompt=f"{w.name} ({side} Weakness): was its Nemesis Trophy earned? {w.trophy}{seen}",
         about=f"weakness:{side}",
+        n=1 if verdict is not None and verdict.default else 0,
     )
     return with_night(state, pending=[*night.pending, question])
 

@@ -142,6 +142,8 @@ TEMPLATES: dict[str, str] = {
     "enemy_condition_fails": "{job}: its Condition does not hold, the Effect is skipped",
     "weakness_applies": "{card} ({side} Weakness) helps this attack: {effect}",
     "weakness_not_now": "{card} ({side} Weakness): its Condition does not hold for this attack",
+    "weakness_trophy_met": "{card}: its Nemesis Trophy is won ({why})",
+    "weakness_trophy_missed": "{card}: no Nemesis Trophy ({why})",
     "weakness_trophy": "{card}: the players win a Nemesis Trophy token of {nemesis}",
     "weakness_trophy_capped": (
         "{card}: the Trophy is earned, but the box holds no more Nemesis Trophy tokens of "

@@ -192,8 +192,15 @@ def test_10_an_exhausted_trouper_is_shown_the_dice_really_rolled(catalog: Any) -
 def test_4_enter_everywhere_never_loses_a_night_for_lack_of_cards(catalog: Any) -> None:
     """Enter only, 20 seeded nights of every size, Nemesis and Difficulty: none is lost
     because nobody has a card left (seeds 12 and 24 were, with the old defaults)."""
+    import dataclasses
+
     from blood_companion.engine.legal import next_view
 
+    # The 20 nights as they were chosen: every Weakness Trophy asked (each Enter a "No"), so
+    # the random stream, and each night, is the one these seeds were picked on (issue 26's
+    # Trophy decisions drop those questions and shift the dice of later steps).
+    rules = catalog.config.model_copy(update={"weakness_trophy": "ask"})
+    catalog = dataclasses.replace(catalog, records={**catalog.records, "rules_config": [rules]})
     nemeses = ["lucilla", "corvin", "saskia", "ilie", "mirela"]
     zones = ["catacombs", "garden", "graveyard", "halls"]
     sizes = [["ioana"], ["zora"], ["aurel", "ioana"], ["petru", "zora"], ["aurel"], ["petru"]]

@@ -75,9 +75,9 @@ PLAN = (
     # Petru joins: 3 Troupers win and weaken Vlad cards of the Garden
     GamePlan(want="won", bot_seed=0, zone="garden", difficulty=2, join=("petru",)),
     # Zora and Petru leave: Aurel alone wins in the Catacombs
-    GamePlan(want="won", bot_seed=4, zone="catacombs", difficulty=1, leave=("zora", "petru")),
+    GamePlan(want="won", bot_seed=24, zone="catacombs", difficulty=1, leave=("zora", "petru")),
     # Ioana joins for the Last Assault: Vlad falls and the box resets
-    GamePlan(want="won", bot_seed=8, zone="halls", difficulty=1, vlad=True, join=("ioana",)),
+    GamePlan(want="won", bot_seed=10, zone="halls", difficulty=1, vlad=True, join=("ioana",)),
 )
 
 

@@ -211,7 +211,8 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         )
     if q.kind == "confirm":
         # A Condition of the Nemesis's own card is taken as printed unless the table says it
-        # does not hold; a Weakness's Trophy is earned only when the players say so.
+        # does not hold; a Weakness's Trophy asked defaults to what the app's state says of it
+        # (``n=1``: every clause it can judge holds; engine/trophy.py).
         trophy = q.about.startswith("weakness:")
         words = q.about == "free_text"
         yes = ": the Trophy is earned" if trophy else (
@@ -224,7 +225,7 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                 Option("y", "Yes" + yes, "night_answer", {"yes": True}),
                 Option("n", "No" + no, "night_answer", {"yes": False}),
             ),
-            default="n" if trophy else "y",
+            default=("y" if q.n else "n") if trophy else "y",
         )
     if q.kind == "order":
         shown = ", ".join(ai.waiting_name(state, catalog, c) for c in q.cards)

@@ -482,7 +482,8 @@ def attack(
         return state, False
     if is_nemesis:
         assert side is not None
-        state = fx.wound_nemesis(state, catalog, side, wounds, rng)
+        state = fx.wound_nemesis(state, catalog, side, wounds, rng,
+                                 by=(t, frozenset(landed)))
         return state, True
     # "Wounds": a Minion takes a single Wound and is defeated; the Effect's other attack
     # Elements find no Miniature on that target (docs/rules-decisions.md, "Night Part").
