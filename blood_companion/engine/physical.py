@@ -342,7 +342,7 @@ TABLE: dict[Path, Sentence | tuple[str, str, bool]] = {
     (*T, "draw_pile"): zone("{who}'s deck", ordered=True),
     (*T, "discard"): zone("{who}'s discard pile"),
     (*T, "wounds"): zone("{who}'s Wounds space"),
-    (*T, "deck"): zone("{who}'s Trouper deck (the 12 sleeved cards)"),
+    (*T, "deck"): zone("{who}'s Trouper deck"),
     (*T, "reserve_cards"): zone("{who}'s Reserve"),
     (*T, "reserve_items"): zone("{who}'s Reserve (Items)"),
     (*T, "sleeves", "{i}", "item"): zone("{who}'s Item sleeve {space}"),
@@ -421,8 +421,8 @@ def instructions(before: CampaignState, after: CampaignState,
     ctx = Ctx(before, after, catalog)
     a, b = leaves(before), leaves(after)
     out: list[Instruction] = []
-    gone: list[tuple[str, str, str, str]] = []  # (card, zone label, pattern, trouper)
-    came: list[tuple[str, str, str, str]] = []
+    gone: list[tuple[str, str, str]] = []  # (card, zone label, pattern)
+    came: list[tuple[str, str, str]] = []
     shuffled: list[tuple[str, str]] = []
     for path in sorted({**a, **b}, key=lambda p: (_order(p), p)):
         old, new = a.get(path), b.get(path)
@@ -437,9 +437,8 @@ def instructions(before: CampaignState, after: CampaignState,
         if isinstance(say, tuple):
             label = _label(say[1], bound, ctx)
             olds, news = _cards(old), _cards(new)
-            who = ctx.who(bound["t"]) if "t" in bound else ""
-            gone += [(c, label, field, who) for c in (Counter(olds) - Counter(news)).elements()]
-            came += [(c, label, field, who) for c in (Counter(news) - Counter(olds)).elements()]
+            gone += [(c, label, field) for c in (Counter(olds) - Counter(news)).elements()]
+            came += [(c, label, field) for c in (Counter(news) - Counter(olds)).elements()]
             if say[2] and Counter(olds) == Counter(news):
                 shuffled.append((label, field))
             continue
@@ -474,19 +473,30 @@ def _label(template: str, bound: dict[str, str], ctx: Ctx) -> str:
     return template.format(who=who, space=_space(bound), k=kname)
 
 
-def _moves(gone: list[tuple[str, str, str, str]], came: list[tuple[str, str, str, str]],
+def _home(card: str, here: str, ctx: Ctx) -> str:
+    """Where a card no zone took comes from or goes back to: its Trouper's deck (a night's
+    cards put away, the night's deal), else the box."""
+    for state in (ctx.after, ctx.before):
+        for t in state.troupers:
+            if card in t.deck:
+                home = f"{ctx.who(t.trouper)}'s Trouper deck"
+                return BOX if home == here else home
+    return BOX
+
+
+def _moves(gone: list[tuple[str, str, str]], came: list[tuple[str, str, str]],
            ctx: Ctx) -> list[Instruction]:
     """Pair each card that left a zone with where it arrived; group moves by route."""
     routes: dict[tuple[str, str, str], list[str]] = {}
     left = list(gone)
-    for card, to, field, _who in came:
+    for card, to, field in came:
         src = next((g for g in left if g[0] == card), None)
         if src is not None:
             left.remove(src)
-        frm, frm_field = (src[1], src[2]) if src else (BOX, "")
+        frm, frm_field = (src[1], src[2]) if src else (_home(card, to, ctx), "")
         routes.setdefault((frm, to, frm_field + ">" + field), []).append(card)
-    for card, frm, field, _who in left:
-        routes.setdefault((frm, BOX, field + ">"), []).append(card)
+    for card, frm, field in left:
+        routes.setdefault((frm, _home(card, frm, ctx), field + ">"), []).append(card)
     out = []
     for (frm, to, field), cards in routes.items():
         names = [ctx.card(c) for c in cards]
@@ -494,7 +504,7 @@ def _moves(gone: list[tuple[str, str, str, str]], came: list[tuple[str, str, str
         if frm == BOX:
             text = f"{what}: to {to}"
         elif to == BOX:
-            text = f"{what}: from {frm}, out of play"
+            text = f"{what}: from {frm} back to the box"
         else:
             text = f"{what}: {frm} → {to}"
         out.append(Instruction("cards", what, frm, to, len(cards), "", field, text,

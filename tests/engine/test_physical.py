@@ -15,14 +15,18 @@ Over whole random nights (the night bot of the e2e tests), after every step:
 from __future__ import annotations
 
 import re
+import shutil
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 from night_bot import new_table, step
 
+from blood_companion.content.loader import Catalog
 from blood_companion.engine import physical as ph
 from blood_companion.engine.state import CampaignState
+from blood_companion.store import CampaignStore
 
 ID = re.compile(r"\b[a-z]+-[a-z]*\d+\b|\b[a-z]+_[a-z_]+\b")
 REPR = re.compile(r"None|True|False|[\[\]{}]|\(\)|'\w+':")
@@ -59,8 +63,14 @@ class PhysicalBoard:
 
 def check_same(board: PhysicalBoard, state: CampaignState, cat: Any) -> None:
     ctx = ph.Ctx(state, state, cat)
+    for res, n in state.wagon.as_dict().items():
+        assert board.count("resource", f"Wagon {res.capitalize()}") == n
+    for t in state.troupers:
+        who = ctx.who(t.trouper)
+        assert board.pile(f"{who}'s Reserve") == Counter(ctx.card(c) for c in t.reserve_cards)
     night = state.night
-    assert night is not None
+    if night is None:
+        return
     assert board.count("track", "Threat token") == night.threat
     for t in state.troupers:
         who = ctx.who(t.trouper)
@@ -83,8 +93,6 @@ def check_same(board: PhysicalBoard, state: CampaignState, cat: Any) -> None:
     for ms in night.minions:
         assert board.pile(f"Minion space {ms.space}") == Counter([ctx.card(ms.minion)])
         assert board.count("tokens", f"Minion miniatures on space {ms.space}") == ms.alive
-    for res, n in state.wagon.as_dict().items():
-        assert board.count("resource", f"Wagon {res.capitalize()}") == n
 
 
 def told(before: CampaignState, after: CampaignState, items: list[ph.Instruction]) -> None:
@@ -169,3 +177,26 @@ def test_a_wound_with_the_deck_is_a_card_to_the_wounds_space(catalog: Any) -> No
     after = table.state.model_copy(update={"troupers": [hurt]})
     name = ph.Ctx(after, after, catalog).card(top)
     assert ph.lines(table.state, after, catalog) == [f"{name}: Aurel's deck → Aurel's Wounds space"]
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "saves"
+
+
+@pytest.mark.parametrize("version,name", [("v0.1.0", "day"), ("v0.2.0", "night")])
+def test_every_step_of_a_golden_campaign_is_told_in_words(
+    catalog: Catalog, version: str, name: str, tmp_path: Path
+) -> None:
+    """Whole recorded games (Day Parts, nights, the End of the Night): every step's changes
+    are told, without an id or a repr, and the physical board follows them."""
+    shutil.copy(GOLDEN / version / f"{name}.blood.db", tmp_path)
+    board, before = PhysicalBoard(), CampaignState()
+    with CampaignStore.open(tmp_path, name, lambda: catalog) as store:
+        for step_no in range(1, store.log_length + 1):
+            after = store.state_at(step_no)
+            items = ph.instructions(before, after, catalog)
+            told(before, after, items)
+            clean(items)
+            for i in items:
+                board.apply(i)
+            check_same(board, after, catalog)
+            before = after
