@@ -117,15 +117,17 @@ def _n(v: Any) -> int:
 
 
 def track(what: str, trouper: bool = False) -> Sentence:
-    """A marker on a track: "Threat token: 3 → 5"."""
+    """A marker on a track: "Threat token: 3 → 5"; a Trouper's Insanity cube by its space,
+    the leftmost being space 1 ("Aurel: move your Insanity cube to space 2 (from 1)")."""
 
     def say(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
         if _n(old) == _n(new):
             return []
+        o, n = _n(old), _n(new)
         who = ctx.who(b["t"]) if trouper else ""
-        head = f"{who}: move your {what}" if who else what
-        return [Instruction("track", what, _n(old), _n(new), 1, who,
-                            text=f"{head}: {_n(old)} → {_n(new)}")]
+        text = (f"{who}: move your {what} to space {n + 1} (from {o + 1})" if who
+                else f"{what}: {o} → {n}")
+        return [Instruction("track", what, o, n, 1, who, text=text)]
 
     return say
 

@@ -166,7 +166,8 @@ def test_a_field_without_a_sentence_is_reported_by_its_path(catalog: Any) -> Non
         assert ph.unmapped(table.state, after) == ["troupers.aurel.insanity"]
     finally:
         ph.TABLE[("troupers", "{t}", "insanity")] = saved
-    assert ph.lines(table.state, after, catalog) == ["Aurel: move your Insanity cube: 0 → 2"]
+    assert ph.lines(table.state, after, catalog) == [
+        "Aurel: move your Insanity cube to space 3 (from 1)"]
 
 
 def test_a_wound_with_the_deck_is_a_card_to_the_wounds_space(catalog: Any) -> None:
