@@ -113,7 +113,8 @@ Sentence = Callable[[Ctx, dict[str, str], Any, Any], list[Instruction]]
 
 
 def _n(v: Any) -> int:
-    return int(v) if isinstance(v, (int, bool)) else 0
+    """A count: a number, or how many marks a list holds (Cubes on a card's Effects)."""
+    return len(v) if isinstance(v, list) else int(v) if isinstance(v, (int, bool)) else 0
 
 
 def track(what: str, trouper: bool = False) -> Sentence:
@@ -141,9 +142,8 @@ def tokens(what: str, more: str, fewer: str, trouper: bool = True) -> Sentence:
             return []
         k = abs(n - o)
         who = ctx.who(b["t"]) if trouper and "t" in b else ""
-        label = {**b, "who": who, "n": str(k), "s": "" if k == 1 else "s",
-                 "name": ctx.card(b["c"]) if "c" in b else "",
-                 "space": str(int(b["i"]) + 1) if "i" in b and b["i"].isdigit() else b.get("i", "")}
+        label = {"who": who, "n": str(k), "s": "" if k == 1 else "s", "space": _space(b),
+                 "name": _chain_name(ctx.after if n > o else ctx.before, ctx, b)}
         verb = (more if n > o else fewer).format(**label)
         head = f"{who}: " if who else ""
         return [Instruction("tokens", what.format(**label), o, n, k, who,
@@ -165,22 +165,6 @@ def flag(what: str, on: str, off: str, trouper: bool = True) -> Sentence:
         verb = (on if new else off).format(**label)
         return [Instruction("flag", what.format(**label), bool(old), bool(new), 1, who,
                             text=verb)]
-
-    return say
-
-
-def marks(what: str, on: str, off: str) -> Sentence:
-    """A list of marks on a card (Cubes on Support Effects, Quick Effects used)."""
-
-    def say(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
-        o, n = len(old or []), len(new or [])
-        at = ctx.after if n >= o else ctx.before
-        label = {"space": _space(b), "name": _chain_name(at, ctx, b),
-                 "n": str(abs(n - o)), "s": "" if abs(n - o) == 1 else "s"}
-        if o == n:
-            return []
-        return [Instruction("tokens", what.format(**label), o, n, abs(n - o),
-                            text=(on if n > o else off).format(**label))]
 
     return say
 
@@ -209,10 +193,12 @@ def side(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
     """An Item card in its sleeve turned to its red (upgraded) side or back."""
     if bool(old) == bool(new):
         return []
-    who = ctx.who(b["t"])
+    who, k = ctx.who(b["t"]), int(b["i"])
+    item = next((ctx.card(t.sleeves[k].item) for t in ctx.after.troupers
+                 if t.trouper == b["t"] and k < len(t.sleeves)), f"the Item in sleeve {k + 1}")
     to = "red (upgraded)" if new else "plain"
-    return [Instruction("item", f"Item sleeve {int(b['i']) + 1}", not new, bool(new), 1, who,
-                        text=f"{who}: turn the Item in sleeve {int(b['i']) + 1} to its {to} side")]
+    return [Instruction("item", f"Item sleeve {k + 1}", not new, bool(new), 1, who,
+                        text=f"{who}: turn {item} to its {to} side")]
 
 
 def equip(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
@@ -310,12 +296,14 @@ TABLE: dict[Path, Sentence | tuple[str, str, bool]] = {
                              f"{CS} ({{name}}): take the Cube off its Sacrifice symbol"),
     (*C, "face_down"): flag(f"card side on {CS}", f"{CS}: turn {{name}} face down",
                             f"{CS}: turn {{name}} face up"),
-    (*C, "supports_used"): marks(f"Support Cubes on {CS}",
+    (*C, "supports_used"): tokens(f"Support Cubes on {CS}",
                                  f"{CS} ({{name}}): put {{n}} Cube{{s}} on its used Support Effect",
-                                 f"{CS} ({{name}}): take {{n}} Cube{{s}} off its Support Effects"),
-    (*C, "quick_used"): marks(f"Quick Cubes on {CS}",
+                                 f"{CS} ({{name}}): take {{n}} Cube{{s}} off its Support Effects",
+                                 trouper=False),
+    (*C, "quick_used"): tokens(f"Quick Cubes on {CS}",
                               f"{CS} ({{name}}): mark {{n}} used Quick Effect{{s}} with a Cube",
-                              f"{CS} ({{name}}): take {{n}} Cube{{s}} off its Quick Effects"),
+                              f"{CS} ({{name}}): take {{n}} Cube{{s}} off its Quick Effects",
+                              trouper=False),
     (*R, "resolved"): flag(f"Resolved token on {RS}", f"{RS}: put a Resolved token on it",
                            f"{RS}: take its Resolved token away"),
     (*M, "alive"): tokens("Minion miniatures on space {space}",
