@@ -310,9 +310,13 @@ def log(
             help=f"Show only the last N steps (0: all). Default: {LOG_LAST}, all with --json.",
         ),
     ] = None,
+    physical: Annotated[
+        bool, typer.Option("--physical", help="Below each step, what the table moved.")
+    ] = False,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
     session.check_data()  # a broken data pack: refused once here, not read again per step
+    told: dict[int, list[dict[str, Any]]] = {}
     with session.open_session() as store:
         if as_json or all_:
             keep = None if last is None or all_ else last or None
@@ -320,17 +324,39 @@ def log(
             head = store.head
         else:
             doc = log_doc(store, LOG_LAST if last is None else last)
-            if last is None:
+            if last is None and not physical:
                 views.keep(store, "campaign-log", doc)
+        if physical:
+            told = _told(store, [e.step for e in entries] if as_json or all_ else
+                         [e["step"] for e in doc["entries"] if e["status"] == "done"])
     if as_json:
         for e in entries:
-            sys.stdout.write(json_text({"ok": True, **e.to_json()}, indent=None) + "\n")
+            more = {"instructions": told.get(e.step, [])} if physical else {}
+            sys.stdout.write(json_text({"ok": True, **e.to_json(), **more}, indent=None) + "\n")
         sys.stdout.flush()
         return
     if all_:
         with session.open_session() as store:
             doc = {"head": head, "entries": log_entries(store, entries)}
+    for e in doc["entries"]:
+        if e["status"] == "done" and told.get(e["step"]):
+            e["results"] = [*e["results"], "At the table:",
+                            *("  • " + i["text"] for i in told[e["step"]])]
     views.show("campaign-log", doc, False)
+
+
+def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Each done step's physical instructions (engine/physical.py), from the states recorded
+    before and after it."""
+    from blood_companion.engine.state import CampaignState
+
+    out: dict[int, list[dict[str, Any]]] = {}
+    head = store.head
+    for step in steps:
+        if 1 <= step <= head:
+            before = store.state_at(step - 1) if step > 1 else CampaignState()
+            out[step] = session.told(before, store.state_at(step), store.catalog)
+    return out
 
 
 @campaign_app.command("undo")
@@ -566,14 +592,17 @@ def _act(build: Any, as_json: bool, draws: Any = None) -> None:
         action = build(before)
         if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
             raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
-        session.record(action, store)
+        after = session.record(action, store)
         _changed(
             store,
             as_json,
             f"{store.head}. {sentence(action, store.catalog, before)}",
             refresh=False,
             recorded=action.model_dump(mode="json"),
+            instructions=session.told(before, after, store.catalog),
         )
+        if not as_json:
+            session.tell(before, after, store.catalog)
 
 
 @campaign_app.command("decks")

@@ -111,6 +111,7 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
                     "next": {**nxt.model_dump(mode="json"), "commands": cmds},
                     "log_length": store.log_length,
                     "state_hash": store.state_hash,
+                    "instructions": session.told(before, state, store.catalog),
                 }
             )
             return
@@ -120,6 +121,7 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
             stdout.print(line, highlight=False, markup=False)
         if not found:
             _print_result(action, state, store.catalog)
+        session.tell(before, state, store.catalog)
         _print_next_short(nxt, cmds)
 
 

@@ -280,13 +280,15 @@ def _do(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
         action: Action = build(before) if callable(build) else build
         state = session.record(action, store, draws=list(draws or []))
         if as_json:
-            print_json(_doc(store, action))
+            print_json({**_doc(store, action),
+                        "instructions": session.told(before, state, store.catalog)})
         elif isinstance(action, FinishGame):
             show_summary(state, store.catalog, session.game_summary(store))
         else:
             stdout.print(Text(sentence(action, store.catalog, before), style="green"))
             for line in drawn_lines(before, state, store.catalog):
                 stdout.print(line, highlight=False, markup=False)
+            session.tell(before, state, store.catalog)
             show_rewards(state, store.catalog)
 
 

@@ -112,6 +112,7 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
                     "ok": True,
                     "action": sentence(action, cat, before),
                     "changes": changes,
+                    "instructions": session.told(before, state, cat),
                     "next": nxt,
                     "state_hash": store.state_hash,
                 }
@@ -120,6 +121,7 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
         for entry in entries:
             for line, style in entry_lines(entry, state, cat):
                 stdout.print(Text(line, style=style))
+        session.tell(before, state, cat)
         _print_next(nxt)
 
 

@@ -562,6 +562,7 @@ class Loop:
             from blood_companion.engine.plain import counted_all
 
             stdout.print("  Wagon: " + counted_all(after.wagon.as_dict(), zeros=True))
+        session.tell(before, after, cat, indent="  ")
         if summary is not None:
             from blood_companion.cli.end_cmd import show_summary
 

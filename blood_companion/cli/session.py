@@ -178,6 +178,29 @@ def _record(action: Action, store: CampaignStore, draws: list[str] | None) -> Ca
     raise BloodError("too many cards to draw in one step")  # pragma: no cover
 
 
+def told(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[dict[str, object]]:
+    """A recorded step's physical instructions as JSON (engine/physical.py): the
+    ``instructions`` list of a recorded step's ``--json`` document."""
+    from blood_companion.engine import physical
+
+    return physical.as_json(physical.instructions(before, after, catalog))
+
+
+def tell(before: CampaignState, after: CampaignState, catalog: Catalog, indent: str = "") -> None:
+    """Print what the table moves after a recorded step, under "At the table:" (nothing when
+    the step moved no piece): where a command prints a recorded step's result."""
+    from rich.text import Text
+
+    from blood_companion.cli.common import stdout
+    from blood_companion.engine import physical
+
+    lines = physical.lines(before, after, catalog)
+    if lines:
+        stdout.print(Text(indent + "At the table:", style="bold"))
+        for line in lines:
+            stdout.print(Text(f"{indent}  • {line}"), highlight=False)
+
+
 def data_notice(store: CampaignStore) -> None:
     """Say once, on stderr, that the data pack changed under this campaign (a transcription);
     play goes on with the new texts. Never fails a command."""

@@ -238,6 +238,7 @@ def test(
                 "total": result.total,
                 "success": result.success,
                 "insanity": {"before": before, "after": after},
+                "instructions": session.told(state, new_state, catalog),
             }
         )
         return
@@ -261,3 +262,4 @@ def test(
     )
     if after != before:
         stdout.print(f"Insanity cube moves right: space {before + 1} -> {after + 1}.")
+    session.tell(state, new_state, catalog)
