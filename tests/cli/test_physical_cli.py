@@ -70,7 +70,7 @@ def test_blood_play_tells_the_table_every_move_in_words(
     from test_play import run_play
 
     monkeypatch.setenv("COLUMNS", "200")
-    answers = ["", *["", "all"] * 150]
+    answers = ["", *["", "all", "1"] * 150]  # "1": the Leader chooses freely (no default)
     code, out, err = run_play(
         monkeypatch, capsys, answers, "--new", "eve", "--troupers", "aurel,ioana", "--seed", "1"
     )
