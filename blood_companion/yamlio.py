@@ -28,6 +28,11 @@ try:  # the C loader is much faster; fall back to the pure-Python safe loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader  # type: ignore[assignment]
 
+__all__ = [
+    "INT_TAG", "MAX_ALIAS_EXTRA", "MAX_NUMBER_CHARS", "SafeLoader", "YamlProblem",
+    "bounds_problem", "compose", "construct", "describe_error", "nodes", "safe_load",
+]
+
 MAX_ALIAS_EXTRA = 100_000  # values that aliases may add to those written in the file
 MAX_NUMBER_CHARS = 100  # no count in the game needs more digits
 INT_TAG = "tag:yaml.org,2002:int"
@@ -129,7 +134,7 @@ def describe_error(exc: yaml.YAMLError) -> YamlProblem:
 def compose(loader: Any) -> yaml.Node | None:
     """The document's node graph from a loader, checked by :func:`bounds_problem`."""
     try:
-        node = loader.get_single_node()
+        node: yaml.Node | None = loader.get_single_node()
     except yaml.YAMLError as exc:
         raise describe_error(exc) from None
     except RecursionError:

@@ -463,19 +463,23 @@ class Catalog:
     # typed accessors -----------------------------------------------------
     @property
     def config(self) -> m.RulesConfig:
-        return self.all("rules_config")[0]
+        config: m.RulesConfig = self.all("rules_config")[0]
+        return config
 
     @property
     def board(self) -> m.NightBoard:
-        return self.all("night_board")[0]
+        board: m.NightBoard = self.all("night_board")[0]
+        return board
 
     @property
     def insanity(self) -> m.InsanityTrack:
-        return self.all("insanity")[0]
+        track: m.InsanityTrack = self.all("insanity")[0]
+        return track
 
     @property
     def village(self) -> m.Village:
-        return self.all("village")[0]
+        village: m.Village = self.all("village")[0]
+        return village
 
     @property
     def dice(self) -> list[m.Die]:
@@ -510,14 +514,14 @@ class Catalog:
 
     def tactic(self, id: str) -> m.TacticCard | None:
         for k in ("starting_tactics", "advanced_tactics", "special_tactics"):
-            card = self.get(k, id)
+            card: m.TacticCard | None = self.get(k, id)
             if card is not None:
                 return card
         return None
 
     def item(self, id: str) -> m.ItemCard | None:
         for k in ("trouper_items", "special_items"):
-            card = self.get(k, id)
+            card: m.ItemCard | None = self.get(k, id)
             if card is not None:
                 return card
         return None
