@@ -353,9 +353,9 @@ def add_threat(state: CampaignState, catalog: Catalog, n: int, rng: Chance) -> C
     return state
 
 
-def take_reaction(state: CampaignState, rng: Chance) -> tuple[CampaignState, str | None]:
-    """The top card of the Nemesis deck, the discard pile shuffled into a new deck first when
-    the deck is empty ("Wounding a Nemesis"). None when both are empty."""
+def _reaction_deck(state: CampaignState, rng: Chance) -> tuple[CampaignState, list[str]]:
+    """The Nemesis deck, the discard pile shuffled into a new deck first when the deck is empty
+    ("Wounding a Nemesis")."""
     n = night_of(state)
     deck, discard = list(n.reaction_deck), list(n.reaction_discard)
     if not deck and discard:
@@ -363,6 +363,13 @@ def take_reaction(state: CampaignState, rng: Chance) -> tuple[CampaignState, str
         rng.shuffle(deck, "reaction-deck")
         state = with_night(state, reaction_deck=deck, reaction_discard=discard)
         state = log(state, "nemesis_reshuffle")
+    return state, deck
+
+
+def take_reaction(state: CampaignState, rng: Chance) -> tuple[CampaignState, str | None]:
+    """The top card of the Nemesis deck, the discard pile shuffled into a new deck first when
+    the deck is empty ("Wounding a Nemesis"). None when both are empty."""
+    state, deck = _reaction_deck(state, rng)
     if not deck:
         return state, None
     card = deck.pop(0)
@@ -375,13 +382,7 @@ def take_named_reaction(
 ) -> tuple[CampaignState, str | None]:
     """The Reaction card the players revealed from the deck they hold (engine/table.py): the
     discard pile is shuffled into a new deck first when the deck is empty, as the app would."""
-    n = night_of(state)
-    deck, discard = list(n.reaction_deck), list(n.reaction_discard)
-    if not deck and discard:
-        deck, discard = discard, []
-        rng.shuffle(deck, "reaction-deck")
-        state = with_night(state, reaction_deck=deck, reaction_discard=discard)
-        state = log(state, "nemesis_reshuffle")
+    state, deck = _reaction_deck(state, rng)
     pool = [c for c in deck if candidates is None or c in candidates]
     if not pool:
         return state, None
