@@ -28,7 +28,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
@@ -56,27 +58,41 @@ def new_campaign() -> None:
         sys.exit(f"blood campaign new failed ({code})")
 
 
-async def table_shot(step: int) -> tuple[str, dict]:
-    """Play the demo through the table view up to `step`; its screen (SVG) and board doc."""
-    from blood_companion.cli.table_app import TableApp
-
-    app = TableApp(CAMPAIGN)
-    async with app.run_test(size=TABLE_SIZE) as pilot:
-        for answer in ["", "all"] * 200:  # Enter (the default); `all` where the Map asks
+async def drive(app: Any, lines: list[str], size: tuple[int, int], seen: Callable[[Any], Any],
+                until_step: int = 0, free_choice: str = "") -> Any:
+    """Type each line into the table view's Input (Textual's harness) once the loop waits for
+    it, up to ``until_step`` (with ``free_choice``, an Enter at a Leader's free choice, which
+    has no default, types that instead); then ``seen(app)`` while it runs. Also the driver of
+    tests/cli/test_table_view.py."""
+    async with app.run_test(size=size) as pilot:
+        for line in lines:
             for _ in range(500):
                 if app.waiting or not app.is_running:
                     break
                 await pilot.pause(0.01)
-            if not app.is_running or app.doc.get("step", 0) >= step:
+            if not app.is_running or (until_step and app.doc.get("step", 0) >= until_step):
                 break
-            app.query_one("#answer").value = answer  # type: ignore[attr-defined]
+            if free_choice and not line and "A free choice" in app.texts.get("question", ""):
+                line = free_choice
+            app.query_one("#answer").value = line
             await pilot.press("enter")
         for _ in range(200):
             if app.waiting:
                 break
             await pilot.pause(0.01)
-        await pilot.pause(0.3)
-        return app.export_screenshot(title="blood table"), app.doc
+        await pilot.pause(0.3)  # the watcher's last look
+        seen(app)
+    return app
+
+
+async def table_shot(step: int) -> tuple[str, dict]:
+    """Play the demo through the table view up to `step`; its screen (SVG) and board doc."""
+    from blood_companion.cli.table_app import TableApp
+
+    shots: list[str] = []  # Enter (the default); `all` where the Map asks
+    app = await drive(TableApp(CAMPAIGN), ["", "all"] * 200, TABLE_SIZE, until_step=step,
+                      seen=lambda a: shots.append(a.export_screenshot(title="blood table")))
+    return shots[0], app.doc
 
 
 def _sigint_as_usual() -> None:

@@ -12,6 +12,7 @@ import io
 import json
 import random
 import re
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,8 @@ pytest.importorskip("textual")
 
 from blood_companion.cli.entry import main  # noqa: E402
 from blood_companion.cli.table_app import TableApp  # noqa: E402
+
+DRIVE = runpy.run_path(str(Path(__file__).resolve().parents[2] / "tools/screenshots.py"))["drive"]
 
 
 def new_campaign(capsys: Any) -> None:
@@ -63,32 +66,15 @@ def screen_lines(svg: str) -> list[str]:
     return ["".join(b for _, b in sorted(rows[r])) for r in sorted(rows)]
 
 
-async def drive(app: TableApp, lines: list[str], size: tuple[int, int],
-                until_step: int = 0, free_choice: str = "") -> TableApp:
-    """Type each line into the view's Input once the loop waits for it (with `free_choice`,
-    an Enter at a Leader's free choice, which has no default, types that instead)."""
-    async with app.run_test(size=size) as pilot:
-        for line in lines:
-            for _ in range(500):
-                if app.waiting or not app.is_running:
-                    break
-                await pilot.pause(0.01)
-            if not app.is_running or (until_step and app.doc.get("step", 0) >= until_step):
-                break
-            if free_choice and not line and "A free choice" in app.texts.get("question", ""):
-                line = free_choice
-            app.query_one("#answer").value = line  # type: ignore[attr-defined]
-            await pilot.press("enter")
-        for _ in range(200):
-            if app.waiting:
-                break
-            await pilot.pause(0.01)
-        await pilot.pause(0.3)  # the watcher's last look
-        app.shot = app.export_screenshot()  # type: ignore[attr-defined]
-        app.lines = screen_lines(app.shot)  # type: ignore[attr-defined]
-        app.scroll_room = app.query_one("#main").max_scroll_y  # type: ignore[attr-defined]
-        app.classes_now = set(app.screen.classes)  # type: ignore[attr-defined]
-    return app
+def _seen(app: Any) -> None:  # what the tests read of the screen at the end
+    app.shot = app.export_screenshot()
+    app.lines = screen_lines(app.shot)
+    app.scroll_room = app.query_one("#main").max_scroll_y
+    app.classes_now = set(app.screen.classes)
+
+
+def drive(app: TableApp, lines: list[str], size: tuple[int, int], **kw: Any) -> Any:
+    return DRIVE(app, lines, size, _seen, **kw)  # the driver of tools/screenshots.py
 
 
 def test_table_plays_a_night_recording_exactly_what_play_records(
