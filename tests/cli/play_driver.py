@@ -15,7 +15,13 @@ from blood_companion.cli.play_menu import Again, Confirm, Done, Screen, Walk  # 
 from blood_companion.engine import bookkeeping as fx  # noqa: E402
 from blood_companion.engine.actions import Action  # noqa: E402
 from blood_companion.engine.campaign import Seat, StartCampaign  # noqa: E402
-from blood_companion.engine.night import SetupNight  # noqa: E402
+from blood_companion.engine.night import (  # noqa: E402
+    FinishActivation,
+    PassCascade,
+    PlayCard,
+    Rest,
+    SetupNight,
+)
 from blood_companion.engine.state import CampaignState  # noqa: E402
 
 
@@ -79,6 +85,11 @@ class Driver:
             assert not isinstance(result, Again), result
         raise AssertionError("never got there")
 
+    def enter_until_recorded(self) -> None:
+        """Enter (the default) until an answer is recorded."""
+        while not self.recorded:
+            self.type("")
+
 
 def leader_asks(walk: Walk) -> bool:
     """The top menu shows a free choice among several tied Troupers (a ``leader`` question:
@@ -114,3 +125,85 @@ def set_trouper(table: Table, who: str, **update: Any) -> None:
 
 def set_night(table: Table, **update: Any) -> None:
     table.state = fx.with_night(table.state, **update)
+
+
+def first_tactic(catalog: Any, trouper: str, test: Any) -> str:
+    """The first of the Trouper's Starting Tactic cards that passes ``test``."""
+    return next(c.id for c in catalog.starting_tactics_for(trouper) if test(c))
+
+
+def plain_attack(card: Any) -> bool:
+    """A card whose first Effect is a Standard Physical Attack with no Cost (no Cascade)."""
+    return any(o.kind == "physical_attack" for o in card.effects[0].outcome) and not \
+        card.effects[0].cost and card.effects[0].type == "standard" and not card.cascade
+
+
+def tactic_with(table: Any, plays: list[tuple[str, str]], rests: list[tuple[str, str]] = ()
+                 ) -> None:
+    """Planning Phase: the cards played (and Rests) in order, then everyone passes; the
+    Tactic Phase begins with the first card Active."""
+    for who, card in plays:
+        hand = list(table.state.troupers[table.state.trouper_index(who)].hand)
+        if card not in hand:
+            set_trouper(table, who, hand=[card, *hand[:4]])
+        place(table, who, PlayCard(trouper=who, card=card))
+    for who, card in rests:
+        place(table, who, Rest(trouper=who, card=card))
+    finish_planning(table)
+
+
+def place(table: Any, who: str, action: Any) -> None:
+    night = table.state.night
+    player = table.state.troupers[night.to_play].trouper
+    if player != who:  # the other Trouper's turn: they Rest (a card that ends nothing)
+        other = table.state.troupers[night.to_play]
+        if not other.rested_this_turn:
+            table.do(Rest(trouper=player, card=other.hand[-1]))
+        else:
+            card = next(c for c in other.hand if not catalog_block(table, c))
+            table.do(PlayCard(trouper=player, card=card))
+        if table.state.night.cascade:
+            table.do(PassCascade(trouper=player))
+        Driver(table).enter_until(lambda s: not s.night.pending)
+    table.do(action)
+    if table.state.night.cascade:
+        table.do(PassCascade(trouper=who))
+    Driver(table).enter_until(lambda s: not s.night.pending)
+
+
+def catalog_block(table: Any, card: str) -> bool:
+    rec = table.catalog.tactic(card)
+    return rec is not None and (rec.block or rec.cascade)
+
+
+def finish_planning(table: Any) -> None:
+    """The others fill the Chain (Rests first, so nobody runs out of cards)."""
+    for _ in range(20):
+        night = table.state.night
+        if night.phase != "planning" or night.pending:
+            break
+        who = table.state.troupers[night.to_play]
+        if night.cascade:
+            table.do(PassCascade(trouper=who.trouper))
+        elif not who.rested_this_turn and len(who.hand) > 1:
+            table.do(Rest(trouper=who.trouper, card=who.hand[-1]))
+        else:
+            table.do(PlayCard(trouper=who.trouper, card=who.hand[-1]))
+        Driver(table).enter_until(lambda s: not s.night.pending)
+
+
+def activate(table: Table, card: str | None = None, owner: int | None = None) -> None:
+    """The Tactic Phase: finish activations until ``card`` (or Trouper ``owner``'s card) is
+    the Active one."""
+    while True:
+        night = table.state.night
+        slot = night.chain[night.activation.slot]
+        if slot.card == card if owner is None else slot.owner == owner:
+            return
+        table.do(FinishActivation())
+
+
+def draw(table: Table, who: str, n: int) -> None:
+    """Trouper ``who`` draws ``n`` cards from the draw pile into the hand."""
+    t = table.state.troupers[table.state.trouper_index(who)]
+    set_trouper(table, who, hand=[*t.hand, *t.draw_pile[:n]], draw_pile=t.draw_pile[n:])

@@ -9,14 +9,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_driver import Driver, leader_asks, night_table, set_night, set_trouper
+from play_driver import (
+    Driver,
+    activate,
+    draw,
+    finish_planning,
+    first_tactic,
+    leader_asks,
+    night_table,
+    place,
+    plain_attack,
+    set_night,
+    set_trouper,
+    tactic_with,
+)
 
 from blood_companion.cli.entry import main
 from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
 from blood_companion.engine.night import (
     Attack,
     FinishActivation,
-    PassCascade,
     PlayCard,
     Rest,
     RollTest,
@@ -24,70 +36,6 @@ from blood_companion.engine.night import (
     UseItem,
 )
 from blood_companion.engine.night_state import Bonus
-
-
-def _first(catalog: Any, trouper: str, test: Any) -> str:
-    return next(c.id for c in catalog.starting_tactics_for(trouper) if test(c))
-
-
-def _attacks(card: Any) -> bool:
-    return any(o.kind == "physical_attack" for o in card.effects[0].outcome) and not \
-        card.effects[0].cost and card.effects[0].type == "standard" and not card.cascade
-
-
-def _tactic_with(table: Any, plays: list[tuple[str, str]], rests: list[tuple[str, str]] = ()
-                 ) -> None:
-    """Planning Phase: the cards played (and Rests) in order, then everyone passes; the
-    Tactic Phase begins with the first card Active."""
-    for who, card in plays:
-        hand = list(table.state.troupers[table.state.trouper_index(who)].hand)
-        if card not in hand:
-            set_trouper(table, who, hand=[card, *hand[:4]])
-        _place(table, who, PlayCard(trouper=who, card=card))
-    for who, card in rests:
-        _place(table, who, Rest(trouper=who, card=card))
-    _finish_planning(table)
-
-
-def _place(table: Any, who: str, action: Any) -> None:
-    night = table.state.night
-    player = table.state.troupers[night.to_play].trouper
-    if player != who:  # the other Trouper's turn: they Rest (a card that ends nothing)
-        other = table.state.troupers[night.to_play]
-        if not other.rested_this_turn:
-            table.do(Rest(trouper=player, card=other.hand[-1]))
-        else:
-            card = next(c for c in other.hand if not catalog_block(table, c))
-            table.do(PlayCard(trouper=player, card=card))
-        if table.state.night.cascade:
-            table.do(PassCascade(trouper=player))
-        Driver(table).enter_until(lambda s: not s.night.pending)
-    table.do(action)
-    if table.state.night.cascade:
-        table.do(PassCascade(trouper=who))
-    Driver(table).enter_until(lambda s: not s.night.pending)
-
-
-def catalog_block(table: Any, card: str) -> bool:
-    rec = table.catalog.tactic(card)
-    return rec is not None and (rec.block or rec.cascade)
-
-
-def _finish_planning(table: Any) -> None:
-    """The others fill the Chain (Rests first, so nobody runs out of cards)."""
-    for _ in range(20):
-        night = table.state.night
-        if night.phase != "planning" or night.pending:
-            break
-        who = table.state.troupers[night.to_play]
-        if night.cascade:
-            table.do(PassCascade(trouper=who.trouper))
-        elif not who.rested_this_turn and len(who.hand) > 1:
-            table.do(Rest(trouper=who.trouper, card=who.hand[-1]))
-        else:
-            table.do(PlayCard(trouper=who.trouper, card=who.hand[-1]))
-        Driver(table).enter_until(lambda s: not s.night.pending)
-
 
 # --------------------------------------------------------------------------- 1, 2, 3, 10
 
@@ -112,12 +60,12 @@ def test_1_a_bad_answer_in_a_follow_up_asks_it_again_and_never_changes_the_choic
 def _exhausted_attack(catalog: Any) -> tuple[Any, str]:
     """Aurel's attack card is Active while he is Exhausted (he Rested after playing it)."""
     table = night_table(catalog, ["aurel", "ioana"], seed=3)
-    card = _first(catalog, "aurel", _attacks)
+    card = first_tactic(catalog, "aurel", plain_attack)
     hand = [c for c in table.state.troupers[0].hand if c != card]
     set_trouper(table, "aurel", hand=[card, *hand[:4]])
-    _place(table, "aurel", PlayCard(trouper="aurel", card=card))
-    _place(table, "aurel", Rest(trouper="aurel", card=table.state.troupers[0].hand[-1]))
-    _finish_planning(table)
+    place(table, "aurel", PlayCard(trouper="aurel", card=card))
+    place(table, "aurel", Rest(trouper="aurel", card=table.state.troupers[0].hand[-1]))
+    finish_planning(table)
     night = table.state.night
     assert night.phase == "tactic" and table.state.troupers[0].exhausted
     for _ in range(10):  # the cards before Aurel's
@@ -143,8 +91,7 @@ def test_2_a_refused_dice_entry_asks_the_same_question_with_the_same_default(
     after = drv.screen()
     assert (after.need, after.default, after.question) == ("dice", "r", before.question)
     drv.type("")  # Enter: the app rolls (never "Done")
-    while not drv.recorded:
-        drv.type("")
+    drv.enter_until_recorded()
     assert isinstance(drv.recorded[0], Attack)
 
 
@@ -168,8 +115,7 @@ def test_3_odds_at_the_roll_prompt_keep_the_target_side_and_trait(
     assert "roll R R R" in out and "to reach" in out and "No Test" not in out
     assert loop.walk is drv.walk  # the target, side and Trait are kept
     drv.type("")
-    while not drv.recorded:
-        drv.type("")
+    drv.enter_until_recorded()
     attack = drv.recorded[0]
     assert isinstance(attack, Attack) and attack.target == "nemesis" and attack.side == "right"
 
@@ -233,10 +179,9 @@ def test_6_a_failed_throw_is_followed_by_the_best_re_roll_and_lucky_ribbon(
     catalog: Any,
 ) -> None:
     table = night_table(catalog, ["aurel"], seed=2)
-    card = _first(catalog, "aurel", _attacks)
-    _tactic_with(table, [("aurel", card)])
-    while table.state.night.chain[table.state.night.activation.slot].card != card:
-        table.do(FinishActivation())
+    card = first_tactic(catalog, "aurel", plain_attack)
+    tactic_with(table, [("aurel", card)])
+    activate(table, card=card)
     set_night(table, bonuses={0: Bonus(rerolls=1)})  # a Support's Re-roll 1
     assert "aurel-i05" in table.state.troupers[0].equipped.values()  # Lucky Ribbon
     drv = Driver(table)
@@ -270,10 +215,9 @@ def test_6_digital_throws_are_recorded_with_their_faces_and_replay(catalog: Any)
     from blood_companion.engine.actions import apply
 
     table = night_table(catalog, ["aurel"], seed=2)
-    card = _first(catalog, "aurel", _attacks)
-    _tactic_with(table, [("aurel", card)])
-    while table.state.night.chain[table.state.night.activation.slot].card != card:
-        table.do(FinishActivation())
+    card = first_tactic(catalog, "aurel", plain_attack)
+    tactic_with(table, [("aurel", card)])
+    activate(table, card=card)
     set_night(table, bonuses={0: Bonus(rerolls=2)})
     before, at = table.state, len(table.log)
     drv = Driver(table)
@@ -304,8 +248,7 @@ def test_7_quick_items_are_offered_when_their_condition_holds(catalog: Any) -> N
     harness = [c for c in drv.screen().choices if "Safety Harness" in c.label]
     assert harness and drv.screen().default == "1"  # offered, never the default
     drv.type(harness[0].key)
-    while not drv.recorded:
-        drv.type("")
+    drv.enter_until_recorded()
     assert drv.recorded[0] == UseItem(trouper="aurel", item="aurel-i02", heal=[wound])
     assert table.state.troupers[0].wounds == []
 
@@ -346,13 +289,10 @@ def _graveyard(catalog: Any, events: list[str], minions: list[str] | None = None
 
 def test_8_a_discard_cost_asks_which_card(catalog: Any) -> None:
     table = _graveyard(catalog, ["graveyard-e05"])  # Ring the Cemetery Bell: Discard 1
-    card = _first(catalog, "aurel", _attacks)
-    _tactic_with(table, [("aurel", card)])
-    while table.state.night.chain[table.state.night.activation.slot].owner != 0:
-        table.do(FinishActivation())
-    aurel = table.state.troupers[0]
-    set_trouper(table, "aurel", hand=[*aurel.hand, *aurel.draw_pile[:2]],
-                draw_pile=aurel.draw_pile[2:])
+    card = first_tactic(catalog, "aurel", plain_attack)
+    tactic_with(table, [("aurel", card)])
+    activate(table, owner=0)
+    draw(table, "aurel", 2)
     hand = list(table.state.troupers[0].hand)
     drv = Driver(table)
     event = next(c for c in drv.screen().choices if "Ring the Cemetery Bell" in c.label)
@@ -361,8 +301,7 @@ def test_8_a_discard_cost_asks_which_card(catalog: Any) -> None:
     assert [c.label.split(" (Threat")[0] for c in drv.screen().choices] == [
         catalog.tactic(c).name for c in hand]
     drv.type("1")
-    while not drv.recorded:
-        drv.type("")
+    drv.enter_until_recorded()
     assert isinstance(drv.recorded[0], UseEvent) and drv.recorded[0].discard == [hand[0]]
 
 
@@ -370,9 +309,8 @@ def test_9_a_targeted_effect_asks_the_target(catalog: Any) -> None:
     table = night_table(catalog, ["aurel", "ioana"], seed=6)
     lullaby = "ioana-t05"
     assert catalog.tactic(lullaby).name == "Lullaby of Mending"
-    _tactic_with(table, [("ioana", lullaby)])
-    while table.state.night.chain[table.state.night.activation.slot].card != lullaby:
-        table.do(FinishActivation())
+    tactic_with(table, [("ioana", lullaby)])
+    activate(table, card=lullaby)
     aurel = table.state.troupers[0]
     set_trouper(table, "aurel", wounds=aurel.draw_pile[:2], draw_pile=aurel.draw_pile[2:])
     drv = Driver(table)
@@ -381,8 +319,7 @@ def test_9_a_targeted_effect_asks_the_target(catalog: Any) -> None:
     assert screen.need == "recipient"
     assert screen.choices[int(screen.default) - 1].label.startswith("Aurel")  # the wounded
     drv.type("")
-    while not drv.recorded:
-        drv.type("")
+    drv.enter_until_recorded()
     effect = drv.recorded[0]
     assert effect.recipient == "aurel"
     assert table.state.troupers[0].wounds == []
@@ -392,10 +329,9 @@ def test_11_an_item_attack_asks_the_target_and_rolls(catalog: Any) -> None:
     table = night_table(catalog, ["aurel"], seed=7)
     gear = dict(table.state.troupers[0].equipped, tool="aurel-i04")  # Throwing Knives
     set_trouper(table, "aurel", equipped=gear)
-    card = _first(catalog, "aurel", _attacks)
-    _tactic_with(table, [("aurel", card)])
-    while table.state.night.chain[table.state.night.activation.slot].card != card:
-        table.do(FinishActivation())
+    card = first_tactic(catalog, "aurel", plain_attack)
+    tactic_with(table, [("aurel", card)])
+    activate(table, card=card)
     drv = Driver(table)
     knives = next(c for c in drv.screen().choices if "Throwing Knives" in c.label)
     drv.type(knives.key)
@@ -403,8 +339,7 @@ def test_11_an_item_attack_asks_the_target_and_rolls(catalog: Any) -> None:
     assert screen.need == "target"
     assert all(c.key != "n" for c in screen.choices)  # Minions only
     drv.type("b")
-    while not drv.recorded:
-        drv.type("")
+    drv.enter_until_recorded()
     use = drv.recorded[0]
     assert isinstance(use, UseItem) and use.target == "B" and use.dice
     kinds = [e.kind for e in table.state.night.log]
@@ -414,10 +349,9 @@ def test_11_an_item_attack_asks_the_target_and_rolls(catalog: Any) -> None:
 def test_12_type_restrictions_come_before_the_questions(catalog: Any) -> None:
     beasts = [m.id for m in catalog.all("minions") if m.type == "beast"][:2]
     table = _graveyard(catalog, ["graveyard-e03"], minions=beasts)  # Chase (Ghoul only)
-    card = _first(catalog, "aurel", _attacks)
-    _tactic_with(table, [("aurel", card)])
-    while table.state.night.chain[table.state.night.activation.slot].owner != 0:
-        table.do(FinishActivation())
+    card = first_tactic(catalog, "aurel", plain_attack)
+    tactic_with(table, [("aurel", card)])
+    activate(table, owner=0)
     drv = Driver(table)
     chase = next(c for c in drv.screen().choices if "Chase the Grave-Robbers" in c.label)
     assert not chase.enabled and "Ghoul" in chase.why
@@ -724,7 +658,7 @@ def test_15_4_quick_effects_in_blood_play_in_every_phase(catalog: Any) -> None:
     table = night_table(catalog, ["aurel", "ioana"], seed=11)
     salts, riposte = "ioana-t11", "nem-saskia-t"
     assert catalog.tactic(salts).name == "Smelling Salts"
-    _tactic_with(table, [("ioana", salts), ("aurel", riposte)])
+    tactic_with(table, [("ioana", salts), ("aurel", riposte)])
     night = table.state.night
     spaces = {s.card: k + 1 for k, s in enumerate(night.chain)}
     aurel = table.state.troupers[0]
@@ -739,14 +673,12 @@ def test_15_4_quick_effects_in_blood_play_in_every_phase(catalog: Any) -> None:
     assert screen.need == "recipient"
     assert screen.choices[int(screen.default) - 1].label.startswith("Aurel")  # the wounded
     drv.type("")
-    while not drv.recorded:
-        drv.type("")
+    drv.enter_until_recorded()
     used = drv.recorded[-1]
     assert isinstance(used, UseQuick) and used.slot == spaces[salts] and used.recipient == "aurel"
     assert table.state.troupers[0].wounds == []
     # its own activation no longer offers it
-    while table.state.night.chain[table.state.night.activation.slot].card != salts:
-        table.do(FinishActivation())
+    activate(table, card=salts)
     first = next(c for c in Driver(table).screen().choices if c.key == "1")
     assert not first.enabled and "already resolved" in first.why
     # the Quick attack of Scarlet Riposte (its activation skipped), while the Nemesis waits
@@ -778,20 +710,16 @@ def test_15_4_quick_effects_in_blood_play_in_every_phase(catalog: Any) -> None:
 def test_8_an_attack_with_a_discard_cost_asks_the_card_first(catalog: Any) -> None:
     table = night_table(catalog, ["ioana"], seed=3)
     fever = "ioana-t07"  # Fever Visions: Cost Discard 1, two Mind Attacks
-    _tactic_with(table, [("ioana", fever)])
-    while table.state.night.chain[table.state.night.activation.slot].card != fever:
-        table.do(FinishActivation())
-    ioana = table.state.troupers[0]
-    set_trouper(table, "ioana", hand=[*ioana.hand, *ioana.draw_pile[:2]],
-                draw_pile=ioana.draw_pile[2:])
+    tactic_with(table, [("ioana", fever)])
+    activate(table, card=fever)
+    draw(table, "ioana", 2)
     hand = list(table.state.troupers[0].hand)
     drv = Driver(table)
     drv.type("1")
     assert drv.screen().need == "discard"
     drv.type(str(len(hand)))
     assert drv.screen().need == "target"
-    while not drv.recorded:
-        drv.type("")
+    drv.enter_until_recorded()
     attack = drv.recorded[0]
     assert isinstance(attack, Attack) and attack.discard == [hand[-1]]
 

@@ -11,8 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_driver import Driver, night_table, set_night, set_trouper
-from test_play_keeps_choices import _tactic_with
+from play_driver import (
+    Driver,
+    activate,
+    first_tactic,
+    night_table,
+    plain_attack,
+    set_night,
+    set_trouper,
+    tactic_with,
+)
 
 from blood_companion.cli.entry import main
 from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
@@ -56,23 +64,13 @@ def test_a_taken_name_is_refused_before_the_decks_question(
 # --------------------------------------------------------------------------- positions
 
 
-def _first(catalog: Any, trouper: str, test: Any) -> str:
-    return next(c.id for c in catalog.starting_tactics_for(trouper) if test(c))
-
-
-def _attacks(card: Any) -> bool:
-    return any(o.kind == "physical_attack" for o in card.effects[0].outcome) and not \
-        card.effects[0].cost and card.effects[0].type == "standard" and not card.cascade
-
-
 def _at_re_roll(catalog: Any, rerolls: int = 2) -> Driver:
     """Aurel's attack thrown with no Triumph, Re-rolls left: the "Re-roll which dice?"
     question, with the best re-roll of every die suggested."""
     table = night_table(catalog, ["aurel"], seed=2)
-    card = _first(catalog, "aurel", _attacks)
-    _tactic_with(table, [("aurel", card)])
-    while table.state.night.chain[table.state.night.activation.slot].card != card:
-        table.do(FinishActivation())
+    card = first_tactic(catalog, "aurel", plain_attack)
+    tactic_with(table, [("aurel", card)])
+    activate(table, card=card)
     set_night(table, bonuses={0: Bonus(rerolls=rerolls)})
     drv = Driver(table)
     drv.type("1", "n", "f")
@@ -150,10 +148,9 @@ def test_keys_are_unique_within_every_prompt_of_a_random_night(catalog: Any, see
 
 def test_two_supports_of_one_card_have_two_keys(catalog: Any) -> None:
     table = night_table(catalog, ["ioana", "aurel"], seed=2)
-    card = _first(catalog, "aurel", _attacks)
-    _tactic_with(table, [("ioana", "ioana-t06"), ("aurel", card)])  # Lent Courage first
-    while table.state.night.chain[table.state.night.activation.slot].card != card:
-        table.do(FinishActivation())
+    card = first_tactic(catalog, "aurel", plain_attack)
+    tactic_with(table, [("ioana", "ioana-t06"), ("aurel", card)])  # Lent Courage first
+    activate(table, card=card)
     drv = Driver(table)
     supports = [c for c in drv.screen().choices if "Support of Lent Courage" in c.label]
     assert len(supports) == 2
@@ -169,8 +166,8 @@ def test_an_event_whose_discard_cost_cannot_be_paid_is_shown_disabled(catalog: A
     loc = catalog.locations_in("graveyard")[0].id
     table = night_table(catalog, ["aurel", "ioana"], seed=5, location=loc,
                         events=["graveyard-e05"])  # Ring the Cemetery Bell: Discard 1
-    card = _first(catalog, "aurel", _attacks)
-    _tactic_with(table, [("aurel", card)])
+    card = first_tactic(catalog, "aurel", plain_attack)
+    tactic_with(table, [("aurel", card)])
     while table.state.night.chain[table.state.night.activation.slot].owner != 0:
         table.do(FinishActivation())
     set_trouper(table, "aurel", hand=[])
