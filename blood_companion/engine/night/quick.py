@@ -39,12 +39,12 @@ from blood_companion.engine.actions import (
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
-from blood_companion.engine.night.core import tactic_card, trouper_index
+from blood_companion.engine.night.core import tactic_card
 from blood_companion.engine.night.phases import PHASES, settle
 from blood_companion.engine.night.planning import NightAction
 from blood_companion.engine.night.resolve import (
+    aim,
     check_cost_and_condition,
-    check_distance,
     mark_quick_used,
     pay_costs,
     test_then_elements,
@@ -96,13 +96,7 @@ class UseQuick(NightAction):
         slot = night.chain[k]
         assert slot.owner is not None
         t = slot.owner
-        attacks = any(o.kind in ATTACKS for o in eff.outcome)
-        if attacks and self.target is None:
-            raise RuleError("name the target of the Quick attack (--target)")
-        target = t
-        if self.recipient and eff.target is not None and eff.target.kind == "trouper":
-            target = trouper_index(state, self.recipient)
-        check_distance(eff, self.distance, "the target")
+        target = aim(state, eff, t, self, "the Quick attack")
         check_cost_and_condition(state, cat, t, eff, discard=self.discard,
                                  confirmed=self.confirm)
         state = pay_costs(state, cat, t, eff, discard=self.discard, slot=k)

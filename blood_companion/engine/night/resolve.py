@@ -15,7 +15,7 @@ from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
-from blood_companion.engine.night.core import minion_card
+from blood_companion.engine.night.core import minion_card, trouper_index
 from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
 from blood_companion.engine.rolls.night import effect_test, take_test, use_test_items
 from blood_companion.engine.rolls.procedure import attack_target
@@ -266,6 +266,19 @@ def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:
     low, high = int(lo), int(hi or lo)
     if not low <= distance <= high:
         raise RuleError(f"{what} is at Distance {distance}; this Effect reaches Distance {d}")
+
+
+def aim(state: CampaignState, eff: m.Effect, t: int, act: Any, attack: str = "") -> int:
+    """The Trouper an Effect of ``act`` lands on: the one named (``--for``) where it targets a
+    Trouper, else ``t``. Refuses an attack (``attack`` names it) with no target named, and a
+    target declared out of reach. Raises RuleError."""
+    if attack and act.target is None and any(o.kind in ATTACKS for o in eff.outcome):
+        raise RuleError(f"name the target of {attack} (--target)")
+    who = t
+    if act.recipient and eff.target is not None and eff.target.kind == "trouper":
+        who = trouper_index(state, act.recipient)
+    check_distance(eff, act.distance, "the target")
+    return who
 
 
 def attack_needs(

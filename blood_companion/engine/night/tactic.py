@@ -32,6 +32,7 @@ from blood_companion.engine.night.phases import activate_next, settle
 from blood_companion.engine.night.planning import NightAction
 from blood_companion.engine.night.resolve import (
     active,
+    aim,
     apply_own,
     attack,
     card_effect,
@@ -190,10 +191,7 @@ class ResolveEffect(NightAction):
                 see=("night_attack",),
             )
         t = act.trouper
-        who = t
-        if eff.target is not None and eff.target.kind == "trouper" and self.recipient:
-            who = trouper_index(state, self.recipient)
-        check_distance(eff, self.distance, "the target")
+        who = aim(state, eff, t, self)
         check_cost_and_condition(state, cat, t, eff, discard=self.discard, confirmed=self.confirm)
         state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
         state = mark_done(state, act, k, eff)
@@ -366,13 +364,7 @@ class UseItem(NightAction):
         if not side.effects:
             raise RuleError(f"{side.name} has no Effect to use")
         eff = side.effects[0]
-        attacks = any(o.kind in ATTACKS for o in eff.outcome)
-        if attacks and self.target is None:
-            raise RuleError(f"name the target of {side.name}'s attack (--target)")
-        target = t
-        if self.recipient and eff.target is not None and eff.target.kind == "trouper":
-            target = trouper_index(state, self.recipient)
-        check_distance(eff, self.distance, "the target")
+        target = aim(state, eff, t, self, f"{side.name}'s attack")
         check_cost_and_condition(
             state, cat, t, eff, discard=self.discard, item=iid, confirmed=self.confirm
         )
