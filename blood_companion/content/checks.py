@@ -39,22 +39,9 @@ class Catalog(Protocol):
     def weaknesses_for(self, nemesis: str) -> list[m.WeaknessCard]: ...
 
 SINGLETONS = ("components", "rules_config", "night_board", "insanity", "village")
-CARD_KINDS = (
-    "reactions",
-    "vlad_reactions",
-    "weaknesses",
-    "starting_tactics",
-    "trouper_items",
-    "advanced_tactics",
-    "special_tactics",
-    "special_items",
-    "minions",
-    "events",
-    "locations",
-    "nemeses",
-    "troupers",
-    "zones",
-)
+CARD_KINDS = ("reactions", "vlad_reactions", "weaknesses", "starting_tactics", "trouper_items",
+              "advanced_tactics", "special_tactics", "special_items", "minions", "events",
+              "locations", "nemeses", "troupers", "zones")
 
 
 def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
@@ -102,12 +89,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
     letters = Counter(d.letter for d in cat.dice)
     for letter in ("R", "G", "B"):
         if letters[letter] != 1:
-            add(
-                "dice",
-                None,
-                "letter",
-                f"expected one die {letter}, found {letters[letter]}",
-            )
+            add("dice", None, "letter", f"expected one die {letter}, found {letters[letter]}")
     try:
         location_die = cat.die(config.location_die)
         face_labels = [f.label for f in location_die.faces]
@@ -136,12 +118,8 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
             )
         got = {r.level for r in loc.rewards}
         if got != levels:
-            add(
-                "locations",
-                loc.id,
-                "rewards",
-                f"rewards cover levels {sorted(got)}, the Difficulty levels are {sorted(levels)}",
-            )
+            add("locations", loc.id, "rewards",
+                f"rewards cover levels {sorted(got)}, the Difficulty levels are {sorted(levels)}")
     for zone in zones:
         choices = Counter(loc.choice for loc in cat.locations_in(zone))
         for choice, n in choices.items():
@@ -164,12 +142,8 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
     for n in cat.all("nemeses"):
         got = {lv.level for lv in n.levels}
         if got != levels:
-            add(
-                "nemeses",
-                n.id,
-                "levels",
-                f"levels {sorted(got)} differ from the Difficulty levels {sorted(levels)}",
-            )
+            add("nemeses", n.id, "levels",
+                f"levels {sorted(got)} differ from the Difficulty levels {sorted(levels)}")
         weak = cat.weaknesses_for(n.id)
         sides = Counter(w.side for w in weak)
         if len(weak) != 3 or any(sides[s] != 1 for s in m.SIDES):
@@ -186,12 +160,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
                 add("nemeses", n.id, "reactions", f"needs exactly 12 Reaction cards, found {count}")
     vlads = [n for n in nemeses.values() if n.vlad]
     if len(vlads) != 1:
-        add(
-            "nemeses",
-            None,
-            "vlad",
-            f"expected one Vlad (vlad: true), found {len(vlads)}",
-        )
+        add("nemeses", None, "vlad", f"expected one Vlad (vlad: true), found {len(vlads)}")
     for r in cat.all("reactions"):
         ref("reactions", r.id, "nemesis", r.nemesis, lieutenants, "lieutenant Nemesis")
     for w in cat.all("weaknesses"):
@@ -211,12 +180,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
             add("troupers", t.id, "building", f"the building rule counts {total} cards, not 12")
         deck = cat.starting_tactics_for(t.id)
         if len(deck) != 12:
-            add(
-                "troupers",
-                t.id,
-                "starting_tactics",
-                f"needs 12 Starting cards, found {len(deck)}",
-            )
+            add("troupers", t.id, "starting_tactics", f"needs 12 Starting cards, found {len(deck)}")
         arts = Counter(c.art for c in deck)
         want = {b.art: b.count for b in t.building}
         # While an owner transcribes a deck card by card, the Trouper card and the deck mix
@@ -224,12 +188,8 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         # Building rule is checked once the deck and its Trouper card are all of one kind.
         mixed = len({r.source == "placeholder" for r in [t, *deck]}) > 1
         if dict(arts) != want and not mixed:
-            add(
-                "troupers",
-                t.id,
-                "building",
-                f"the Starting deck's Arts {dict(arts)} do not follow the building rule {want}",
-            )
+            add("troupers", t.id, "building",
+                f"the Starting deck's Arts {dict(arts)} do not follow the building rule {want}")
         items = cat.items_for(t.id)
         cats = Counter(i.category for i in items)
         if len(items) != 6 or any(cats[c] == 0 for c in m.ITEM_CATEGORIES):
@@ -270,12 +230,8 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
             add(kind, None, None, f"the box has {want_n} {label}, the data pack has {n_have}")
     n_boards = box.get("Trouper Boards")
     if n_boards is not None and len(troupers) != n_boards:
-        add(
-            "troupers",
-            None,
-            None,
-            f"the box has {n_boards} Trouper Boards, the data pack has {len(troupers)} Troupers",
-        )
+        add("troupers", None, None,
+            f"the box has {n_boards} Trouper Boards, the data pack has {len(troupers)} Troupers")
     for zone in zones:
         n_events = len(cat.events_in(zone))
         if n_events != 6:

@@ -160,10 +160,8 @@ class StartCampaign(Action):
             return named
         free = [t.id for t in cat.all("troupers") if t.id not in named]
         if len(free) < missing:
-            raise RuleError(
-                f"{missing} Trouper(s) to draw but only {len(free)} left in the box",
-                hint="Troupers: " + ", ".join(t.id for t in cat.all("troupers")),
-            )
+            raise RuleError(f"{missing} Trouper(s) to draw but only {len(free)} left in the box",
+                            hint="Troupers: " + ", ".join(t.id for t in cat.all("troupers")))
         drawn = iter(ctx.chance.sample(free, missing, "setup:troupers"))
         return [s.trouper if s.trouper is not None else next(drawn) for s in self.seats]
 
@@ -607,22 +605,7 @@ def _deck_names() -> tuple[str, ...]:
     return tuple(DECKS)
 
 
-__all__ = [
-    "NEMESIS_TROPHIES_PER_NEMESIS",
-    "AddTrouper",
-    "AdjustTrophies",
-    "AdjustWagon",
-    "NeedsDayPart",
-    "NextSingleGame",
-    "RetireTrouper",
-    "Seat",
-    "SetLeader",
-    "StartCampaign",
-    "box_start_troupers",
-    "gain_trophies",
-    "require_single_game_setup",
-    "table_setup",
-    "trophies_within_box",
-    "trophy_cap",
-    "trophy_token",
-]
+__all__ = ["NEMESIS_TROPHIES_PER_NEMESIS", "AddTrouper", "AdjustTrophies", "AdjustWagon",
+           "NeedsDayPart", "NextSingleGame", "RetireTrouper", "Seat", "SetLeader", "StartCampaign",
+           "box_start_troupers", "gain_trophies", "require_single_game_setup", "table_setup",
+           "trophies_within_box", "trophy_cap", "trophy_token"]

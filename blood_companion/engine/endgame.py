@@ -88,16 +88,10 @@ class EndNight(Action):
         column = next((r for r in location.rewards if r.level == night.difficulty), None)
         if column is None:
             raise RuleError(f"{location.name} has no reward column for level {night.difficulty}")
-        record = GameRecord(
-            number=state.game,
-            mode=state.mode,
-            troupers=[t.trouper for t in state.troupers],
-            nemesis=night.nemesis,
-            zone=night.zone,
-            location=night.location,
-            difficulty=night.difficulty,
-            result=night.result,
-        )
+        record = GameRecord(number=state.game, mode=state.mode,
+                            troupers=[t.trouper for t in state.troupers], nemesis=night.nemesis,
+                            zone=night.zone, location=night.location, difficulty=night.difficulty,
+                            result=night.result)
         troupers = [_after_night(t) for t in state.troupers]
         base = state.model_copy(
             update={"troupers": troupers, "night": None, "history": [*state.history, record]}
@@ -108,14 +102,8 @@ class EndNight(Action):
         if state.mode == "single":
             # "End of the Night": in Single Game mode the game simply ends.
             return base.model_copy(update={"part": "over", "phase": "game over"})
-        rewards = RewardState(
-            result=night.result,
-            nemesis=night.nemesis,
-            zone=night.zone,
-            location=night.location,
-            difficulty=night.difficulty,
-            vlad=night.vlad,
-        )
+        rewards = RewardState(result=night.result, nemesis=night.nemesis, zone=night.zone,
+                              location=night.location, difficulty=night.difficulty, vlad=night.vlad)
         if night.result == "lost":
             # "The Players Were Defeated": one roll in the level's column.
             rewards = rewards.model_copy(update={"loot": [_pending(column.defeat_roll)]})
@@ -168,13 +156,8 @@ def _after_night(t: TrouperState) -> TrouperState:
     )
 
 
-def _take_trophies(
-    state: CampaignState,
-    catalog: Catalog,
-    zone: str,
-    nemesis: str,
-    column: LocationReward,
-) -> tuple[CampaignState, dict[str, int]]:
+def _take_trophies(state: CampaignState, catalog: Catalog, zone: str, nemesis: str,
+                   column: LocationReward) -> tuple[CampaignState, dict[str, int]]:
     """The column's Trophy tokens, limited by the box ("Components"): 3 per Location (Zone) and
     3 per lieutenant; a token the box no longer holds is not won."""
     taken: dict[str, int] = {}
@@ -213,10 +196,8 @@ class WeakenVlad(Action):
             cid = match_id(text, every, "Vlad Reaction card")
             if cid not in {c for c, _ in zone_cards}:
                 left = [c for c, _ in zone_cards if c not in weakened]
-                raise RuleError(
-                    f"{cid!r} is not a Vlad Reaction card of {rw.zone}",
-                    hint="choose among: " + (", ".join(left) or "none left"),
-                )
+                raise RuleError(f"{cid!r} is not a Vlad Reaction card of {rw.zone}",
+                                hint="choose among: " + (", ".join(left) or "none left"))
             if cid in weakened:
                 raise RuleError(f"{cid} already shows its Weakened side")
             weakened.append(cid)
@@ -332,13 +313,9 @@ class RollLoot(Action):
         state = _gain(state, resource, n)
         gained = dict(rw.gained)
         gained[resource] = gained.get(resource, 0) + n
-        made = RollMade(
-            dice=roll.dice,
-            faces=" ".join(f"{f.die}{f.triumphs}" + "x" * f.defeats for f in faces),
-            physical=self.faces is not None,
-            resource=resource,
-            gained=n,
-        )
+        made = RollMade(dice=roll.dice,
+                        faces=" ".join(f"{f.die}{f.triumphs}" + "x" * f.defeats for f in faces),
+                        physical=self.faces is not None, resource=resource, gained=n)
         rw = rw.model_copy(update={"loot": rest, "gained": gained, "rolls": [*rw.rolls, made]})
         return state.model_copy(update={"rewards": rw})
 
@@ -362,10 +339,8 @@ class FinishGame(Action):
         rw = _rewards(state)
         left = _still_owed(rw)
         if left and not self.forfeit:
-            raise RuleError(
-                "rewards are still waiting: " + ", ".join(left),
-                hint="take them, or finish with --forfeit to leave them",
-            )
+            raise RuleError("rewards are still waiting: " + ", ".join(left),
+                            hint="take them, or finish with --forfeit to leave them")
         reset = rw.result == "won" and rw.vlad
         earlier = [g.rewards.get("spent_total", 0) for g in state.history[:-1] if g.rewards]
         spent_before = earlier[-1] if earlier else 0

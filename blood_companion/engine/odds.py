@@ -104,19 +104,11 @@ class Decision(Value):
     slots: tuple[int, ...]  # the dice to re-roll, by position in the pool
     use_insanity_triumphs: bool  # at confirm: take the Insanity bonus Triumphs
 
-    def __init__(
-        self,
-        action: Literal["confirm", "reroll", "insanity_reroll"],
-        probability: Fraction,
-        slots: Sequence[int] = (),
-        use_insanity_triumphs: bool = False,
-    ) -> None:
-        self._set(
-            action=action,
-            probability=probability,
-            slots=tuple(slots),
-            use_insanity_triumphs=use_insanity_triumphs,
-        )
+    def __init__(self, action: Literal["confirm", "reroll", "insanity_reroll"],
+                 probability: Fraction, slots: Sequence[int] = (),
+                 use_insanity_triumphs: bool = False) -> None:
+        self._set(action=action, probability=probability, slots=tuple(slots),
+                  use_insanity_triumphs=use_insanity_triumphs)
 
 
 class OddsResult(Value):
@@ -127,19 +119,8 @@ class OddsResult(Value):
     rolled plus every bonus) to its probability.
     """
 
-    __slots__ = (
-        "given_pool",
-        "pool",
-        "target",
-        "rerolls",
-        "bonus_triumphs",
-        "probability",
-        "distribution",
-        "bonus_dice",
-        "substitutions",
-        "insanity",
-        "defeats_cancel",
-    )
+    __slots__ = ("given_pool", "pool", "target", "rerolls", "bonus_triumphs", "probability",
+                 "distribution", "bonus_dice", "substitutions", "insanity", "defeats_cancel")
     given_pool: Pool
     pool: Pool
     target: int
@@ -152,33 +133,15 @@ class OddsResult(Value):
     insanity: InsanityBonuses | None
     defeats_cancel: bool
 
-    def __init__(
-        self,
-        given_pool: Pool,
-        pool: Pool,
-        target: int,
-        rerolls: int,
-        bonus_triumphs: int,
-        probability: Fraction,
-        distribution: Sequence[tuple[int, Fraction]],
-        bonus_dice: Sequence[DieLetter] = (),
-        substitutions: Sequence[Substitution] = (),
-        insanity: InsanityBonuses | None = None,
-        defeats_cancel: bool = False,
-    ) -> None:
-        self._set(
-            given_pool=tuple(given_pool),
-            pool=tuple(pool),
-            target=target,
-            rerolls=rerolls,
-            bonus_triumphs=bonus_triumphs,
-            probability=probability,
-            distribution=tuple(distribution),
-            bonus_dice=tuple(bonus_dice),
-            substitutions=tuple(substitutions),
-            insanity=insanity,
-            defeats_cancel=defeats_cancel,
-        )
+    def __init__(self, given_pool: Pool, pool: Pool, target: int, rerolls: int, bonus_triumphs: int,
+                 probability: Fraction, distribution: Sequence[tuple[int, Fraction]],
+                 bonus_dice: Sequence[DieLetter] = (), substitutions: Sequence[Substitution] = (),
+                 insanity: InsanityBonuses | None = None, defeats_cancel: bool = False) -> None:
+        self._set(given_pool=tuple(given_pool), pool=tuple(pool), target=target, rerolls=rerolls,
+                  bonus_triumphs=bonus_triumphs, probability=probability,
+                  distribution=tuple(distribution), bonus_dice=tuple(bonus_dice),
+                  substitutions=tuple(substitutions), insanity=insanity,
+                  defeats_cancel=defeats_cancel)
 
     def at_least(self, n: int) -> Fraction:
         return sum((p for t, p in self.distribution if t >= n), Fraction(0))
@@ -418,13 +381,8 @@ def _ins_args(insanity: InsanityBonuses | None) -> tuple[int, int | None]:
     return insanity.triumphs, insanity.reroll_max_dice
 
 
-def success_probability(
-    dists: Sequence[Dist],
-    need: int,
-    *,
-    rerolls: int = 0,
-    insanity: InsanityBonuses | None = None,
-) -> Fraction:
+def success_probability(dists: Sequence[Dist], need: int, *, rerolls: int = 0,
+                        insanity: InsanityBonuses | None = None) -> Fraction:
     """Chance that the dice reach ``need`` Triumphs (target minus bonus Triumphs) with
     ``rerolls`` Re-rolls and the Insanity bonus played as well as possible."""
     if need <= 0:
@@ -439,14 +397,8 @@ def success_probability(
     return sol.probability((rerolls, 1 if sol.has_insanity else 0))
 
 
-def result_distribution(
-    dists: Sequence[Dist],
-    need: int,
-    *,
-    bonus: int = 0,
-    rerolls: int = 0,
-    insanity: InsanityBonuses | None = None,
-) -> dict[int, Fraction]:
+def result_distribution(dists: Sequence[Dist], need: int, *, bonus: int = 0, rerolls: int = 0,
+                        insanity: InsanityBonuses | None = None) -> dict[int, Fraction]:
     """Distribution of the final result (dice plus ``bonus`` plus any Insanity Triumphs) when
     the player plays for ``need`` Triumphs from the dice."""
     canon = tuple(sorted(dists))
@@ -464,14 +416,8 @@ def _merged_nonneg(dists: tuple[Dist, ...]) -> dict[int, Fraction]:
     return out
 
 
-def advise(
-    dists: Sequence[Dist],
-    showing: Sequence[int],
-    need: int,
-    *,
-    rerolls_left: int,
-    insanity: InsanityBonuses | None = None,
-) -> Decision:
+def advise(dists: Sequence[Dist], showing: Sequence[int], need: int, *, rerolls_left: int,
+           insanity: InsanityBonuses | None = None) -> Decision:
     """The best next move for dice in pool order showing the values ``showing``, with
     ``rerolls_left`` Re-rolls and (if not ``None``) the Insanity bonus still to take."""
     ordered = tuple(dists)
@@ -530,11 +476,8 @@ def substitution_options(
         for bonus_idx in itertools.combinations(range(len(bonus_dice)), used):
             for slots in itertools.permutations(range(n), used):
                 subs = tuple(
-                    Substitution(
-                        bonus=cast(DieLetter, bonus_dice[b]),
-                        slot=s,
-                        replaced=cast(DieLetter, pool[s]),
-                    )
+                    Substitution(bonus=cast(DieLetter, bonus_dice[b]), slot=s,
+                                 replaced=cast(DieLetter, pool[s]))
                     for b, s in zip(bonus_idx, slots, strict=True)
                 )
                 key = tuple(sorted(apply_substitutions(pool, subs)))
@@ -548,17 +491,9 @@ def substitution_options(
 # --------------------------------------------------------------------------- the query
 
 
-def odds(
-    pool: Sequence[str],
-    box: DiceBox,
-    target: int,
-    *,
-    rerolls: int = 0,
-    bonus_triumphs: int = 0,
-    bonus_dice: Sequence[str] = (),
-    insanity: InsanityBonuses | None = None,
-    defeats_cancel: bool = False,
-) -> OddsResult:
+def odds(pool: Sequence[str], box: DiceBox, target: int, *, rerolls: int = 0,
+         bonus_triumphs: int = 0, bonus_dice: Sequence[str] = (),
+         insanity: InsanityBonuses | None = None, defeats_cancel: bool = False) -> OddsResult:
     """Exact chance that ``pool`` reaches ``target`` with the best Bonus Dice placement, the
     best sequential Re-roll policy and the best use of the Insanity bonus.
 
@@ -570,48 +505,26 @@ def odds(
     best: tuple[Fraction, tuple[Substitution, ...]] | None = None
     for subs in substitution_options(pool, bonus_dice):
         rolled = apply_substitutions(pool, subs)
-        p = success_probability(
-            pool_dists(rolled, box, defeats_cancel=defeats_cancel),
-            need,
-            rerolls=rerolls,
-            insanity=insanity,
-        )
+        p = success_probability(pool_dists(rolled, box, defeats_cancel=defeats_cancel), need,
+                                rerolls=rerolls, insanity=insanity)
         if best is None or p > best[0]:
             best = (p, subs)
     assert best is not None
     prob, subs = best
     rolled = apply_substitutions(pool, subs)
-    dist = result_distribution(
-        pool_dists(rolled, box, defeats_cancel=defeats_cancel),
-        need,
-        bonus=bonus_triumphs,
-        rerolls=rerolls,
-        insanity=insanity,
-    )
-    return OddsResult(
-        given_pool=cast(Pool, tuple(pool)),
-        pool=rolled,
-        target=target,
-        rerolls=rerolls,
-        bonus_triumphs=bonus_triumphs,
-        bonus_dice=cast(Pool, tuple(bonus_dice)),
-        substitutions=subs,
-        insanity=insanity if insanity is not None and insanity.any else None,
-        defeats_cancel=defeats_cancel,
-        probability=prob,
-        distribution=tuple(dist.items()),
-    )
+    dist = result_distribution(pool_dists(rolled, box, defeats_cancel=defeats_cancel), need,
+                               bonus=bonus_triumphs, rerolls=rerolls, insanity=insanity)
+    return OddsResult(given_pool=cast(Pool, tuple(pool)), pool=rolled, target=target,
+                      rerolls=rerolls, bonus_triumphs=bonus_triumphs,
+                      bonus_dice=cast(Pool, tuple(bonus_dice)), substitutions=subs,
+                      insanity=insanity if insanity is not None and insanity.any else None,
+                      defeats_cancel=defeats_cancel, probability=prob,
+                      distribution=tuple(dist.items()))
 
 
-def check_odds_inputs(
-    pool: Sequence[str],
-    box: DiceBox,
-    target: int,
-    rerolls: int = 0,
-    bonus_triumphs: int = 0,
-    bonus_dice: Sequence[str] = (),
-    insanity: InsanityBonuses | None = None,
-) -> None:
+def check_odds_inputs(pool: Sequence[str], box: DiceBox, target: int, rerolls: int = 0,
+                      bonus_triumphs: int = 0, bonus_dice: Sequence[str] = (),
+                      insanity: InsanityBonuses | None = None) -> None:
     """Refuse what no Test can ask for. Raises DiceError."""
     check_pool(pool, box)
     if target < 0:
@@ -664,11 +577,8 @@ def apply_conditions(
     return {}, ()
 
 
-def insanity_bonuses(
-    spaces: Sequence[Any],
-    cube: int,
-    reading: Literal["any_dice", "one_die"] = "any_dice",
-) -> InsanityBonuses:
+def insanity_bonuses(spaces: Sequence[Any], cube: int,
+                     reading: Literal["any_dice", "one_die"] = "any_dice") -> InsanityBonuses:
     """The bonuses a Trouper may pick from with the cube on space ``cube`` (0 = leftmost):
     those at the cube or to its left ("Insanity"). ``spaces`` are the track's spaces (each with
     a ``bonus`` of ``kind`` reroll/bonus_triumphs and ``n``, or none). Raises RuleError for a
@@ -688,11 +598,8 @@ def insanity_bonuses(
         elif kind == "reroll":
             reroll = True
             reroll_dice = max(reroll_dice or 0, n)
-    return InsanityBonuses(
-        triumphs=triumphs,
-        reroll=reroll,
-        reroll_max_dice=reroll_dice if reroll and reading == "one_die" else None,
-    )
+    return InsanityBonuses(triumphs=triumphs, reroll=reroll,
+                           reroll_max_dice=reroll_dice if reroll and reading == "one_die" else None)
 
 
 def _bonus_of(space: Any) -> tuple[str, int] | None:

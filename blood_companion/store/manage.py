@@ -287,10 +287,8 @@ def _recover(
 ) -> Recovery:
     path = saves.save_path(saves_dir, name)
     if path.exists() and not path.is_file():
-        raise StoreError(
-            f"{path} is not a save file (a folder or a device stands in its place)",
-            hint="move it away, then run `blood campaign recover` again",
-        )
+        raise StoreError(f"{path} is not a save file (a folder or a device stands in its place)",
+                         hint="move it away, then run `blood campaign recover` again")
     _clean_checks(saves_dir, name)
     if path.is_file() and not force:
         try:
@@ -447,10 +445,8 @@ def _clean(row: tuple[Any, ...]) -> bool:
         return False
 
 
-def _derive(
-    k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[str, str]],
-    catalog: Catalog | None, nxt: list[tuple[Any, ...]],
-) -> tuple[Doc, StepSource] | None:
+def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[str, str]],
+            catalog: Catalog | None, nxt: list[tuple[Any, ...]]) -> tuple[Doc, StepSource] | None:
     """The state after step `k` from one candidate row (and the snapshots of step k), as the
     module comment says, with the step's source; None when the row cannot be trusted."""
     try:

@@ -234,17 +234,9 @@ class EndDay(Action):
                 see=("day_equip",),
             )
         assert day.nemesis and day.location and day.difficulty is not None
-        new = setup_night(
-            state,
-            cat,
-            ctx.chance,
-            nemesis=day.nemesis,
-            location=day.location,
-            minions=list(day.minions),
-            difficulty=day.difficulty,
-            events=list(day.events),
-            equipped=day.equipped,
-        )
+        new = setup_night(state, cat, ctx.chance, nemesis=day.nemesis, location=day.location,
+                          minions=list(day.minions), difficulty=day.difficulty,
+                          events=list(day.events), equipped=day.equipped)
         return advance(new, day, self.type)
 
     def describe(self) -> str:

@@ -183,10 +183,8 @@ class ChooseMinions(Action):
         cat = ctx.catalog
         day = day_of(state)
         if not day.hunting_house:
-            raise RuleError(
-                "choosing Minion cards needs the Hunting House; reveal two at random",
-                see=("day_draw_minions",),
-            )
+            raise RuleError("choosing Minion cards needs the Hunting House; reveal two at random",
+                            see=("day_draw_minions",))
         cands = [(mn.id, mn.name) for mn in cat.all("minions")]
         pool = [match_id(x, cands, "Minion card") for x in self.minions]
         if len(pool) != 4 or len(set(pool)) != 4:
@@ -270,10 +268,8 @@ class DrawNemesis(Action):
                 self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")], "Nemesis"
             )
             if nem not in pool:
-                raise RuleError(
-                    f"{nem} is not among the Nemesis cards to reveal from",
-                    hint="available: " + ", ".join(pool),
-                )
+                raise RuleError(f"{nem} is not among the Nemesis cards to reveal from",
+                                hint="available: " + ", ".join(pool))
         return advance(state, day, self.type, nemesis=nem)
 
     def said(self, c: Any, s: Any) -> str:
@@ -300,19 +296,15 @@ class ChooseNemesis(Action):
         cat = ctx.catalog
         day = day_of(state)
         if not day.asylum:
-            raise RuleError(
-                "choosing the Nemesis needs the Asylum; reveal one at random",
-                see=("day_draw_nemesis",),
-            )
+            raise RuleError("choosing the Nemesis needs the Asylum; reveal one at random",
+                            see=("day_draw_nemesis",))
         nid = match_id(self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")], "Nemesis")
         card = cat.nemesis(nid)
         if card is not None and card.vlad:
             raise RuleError("Vlad is faced only through the Last Assault")
         if nid not in available_nemeses(state, cat):
-            raise RuleError(
-                f"{nid} was defeated in this box cycle and is no longer available",
-                hint="available: " + ", ".join(available_nemeses(state, cat)),
-            )
+            raise RuleError(f"{nid} was defeated in this box cycle and is no longer available",
+                            hint="available: " + ", ".join(available_nemeses(state, cat)))
         return advance(state, day, self.type, nemesis=nid)
 
     def said(self, c: Any, s: Any) -> str:

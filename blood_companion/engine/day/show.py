@@ -93,21 +93,16 @@ class BuyBuilding(Action):
             raise RuleError(f"the {b.name} does not take a Trouper")
         if b.effect != "alchemist" and (self.trade_from or self.trade_to or self.amount):
             raise RuleError(f"the {b.name} does not trade Resources")
-        return buy(
-            state, b.cost, self.pay, f"the {b.name}", bought=b.id,
-            day_update={flags[b.effect]: True} if b.effect in flags else None,
-            trade=self._trade if b.effect == "alchemist" else None,
-            troupers=troupers,
-        )
+        return buy(state, b.cost, self.pay, f"the {b.name}", bought=b.id,
+                   day_update={flags[b.effect]: True} if b.effect in flags else None,
+                   trade=self._trade if b.effect == "alchemist" else None, troupers=troupers)
 
     def _trade(self, wagon: Wagon) -> Wagon:
         src, dst = self.trade_from, self.trade_to
         if src is None or dst is None or self.amount < 1:
-            raise RuleError(
-                "the Alchemist's Laboratory trades N of one Resource for N of another",
-                hint="say the Resource given up, how many, and the one gained",
-                see=("day_buy_building",),
-            )
+            raise RuleError("the Alchemist's Laboratory trades N of one Resource for N of another",
+                            hint="say the Resource given up, how many, and the one gained",
+                            see=("day_buy_building",))
         for r in (src, dst):
             if r not in RESOURCE_NAMES:
                 raise RuleError(
@@ -164,10 +159,8 @@ class BuyAdvancedTactic(Action):
             raise RuleError(f"the {art} Advanced Tactic deck is empty")
         top = deck[0]
         if at_table(state, "advanced"):  # the players hold the decks: the card they name
-            top = named_draw(
-                ctx.chance, cat, "advanced", sorted(deck),
-                f"Take the top card of the {art.capitalize()} deck: which card is it?",
-            )
+            top = named_draw(ctx.chance, cat, "advanced", sorted(deck),
+                             f"Take the top card of the {art.capitalize()} deck: which card is it?")
         card = cat.tactic(top)
         if card is None or card.cost is None:
             raise RuleError(f"unknown Tactic card {top!r} on top of the {art} deck")
@@ -175,11 +168,9 @@ class BuyAdvancedTactic(Action):
         t = t.model_copy(update={"reserve_cards": [*t.reserve_cards, card.id]})
         rest = list(deck)
         rest.remove(top)
-        return buy(
-            state, card.cost, self.pay, f"{card.name} ({card.id})", bought=card.id,
-            troupers=replace_trouper(state, idx, t),
-            advanced_decks={**state.advanced_decks, art: rest},
-        )
+        return buy(state, card.cost, self.pay, f"{card.name} ({card.id})", bought=card.id,
+                   troupers=replace_trouper(state, idx, t),
+                   advanced_decks={**state.advanced_decks, art: rest})
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import _art, _pay, who
@@ -227,13 +218,9 @@ class BuySpecialCard(Action):
         else:
             t = t.model_copy(update={"reserve_items": [*t.reserve_items, cid]})
             update["crafting"] = [c for c in state.crafting if c != cid]
-        return buy(
-            state, card.cost, self.pay, what, bought=cid,
-            troupers=replace_trouper(state, idx, t),
-            location_trophies=loc,
-            nemesis_trophies=nem,
-            **update,
-        )
+        return buy(state, card.cost, self.pay, what, bought=cid,
+                   troupers=replace_trouper(state, idx, t), location_trophies=loc,
+                   nemesis_trophies=nem, **update)
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import _pay, name, who
@@ -271,10 +258,8 @@ class UpgradeItem(Action):
         sleeves = list(t.sleeves)
         sleeves[slot_i] = ItemSlot(item=iid, advanced=True)
         t = t.model_copy(update={"sleeves": sleeves})
-        return buy(
-            state, card.upgrade_cost, self.pay, f"upgrading {card.name}",
-            bought=f"upgrade {iid}", troupers=replace_trouper(state, idx, t),
-        )
+        return buy(state, card.upgrade_cost, self.pay, f"upgrading {card.name}",
+                   bought=f"upgrade {iid}", troupers=replace_trouper(state, idx, t))
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import _item, _pay, who
@@ -353,11 +338,8 @@ class SwapItem(Action):
         cat = ctx.catalog
         idx = trouper_at(state, self.trouper)
         t = state.troupers[idx]
-        out = match_id(
-            self.out,
-            item_names(cat, [s.item for s in t.sleeves]),
-            f"Item in {t.trouper}'s sleeves",
-        )
+        out = match_id(self.out, item_names(cat, [s.item for s in t.sleeves]),
+                       f"Item in {t.trouper}'s sleeves")
         new = match_id(
             self.into, item_names(cat, t.reserve_items), f"Item in {t.trouper}'s Reserve"
         )
@@ -379,11 +361,8 @@ class SwapItem(Action):
         if out in gear.values():
             gear = {c: i for c, i in gear.items() if i != out}
             equipped[idx] = gear
-        return with_day(
-            state,
-            day_of(state).model_copy(update={"equipped": equipped}),
-            troupers=replace_trouper(state, idx, t),
-        )
+        return with_day(state, day_of(state).model_copy(update={"equipped": equipped}),
+                        troupers=replace_trouper(state, idx, t))
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import _item, who

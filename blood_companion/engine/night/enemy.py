@@ -410,14 +410,8 @@ def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int
     return [i for i in cands if key(i) == best]
 
 
-def _resolve_targets(
-    state: CampaignState,
-    catalog: Catalog,
-    rng: Chance,
-    job: EnemyJob,
-    eff: m.Effect,
-    src: str,
-) -> CampaignState:
+def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob,
+                     eff: m.Effect, src: str) -> CampaignState:
     if not job.targets:
         if job.rep + 1 < eff.repeat:
             return _set_job(
@@ -468,22 +462,14 @@ def _resolve_targets(
     return apply_to_trouper(state, catalog, rng, t, eff.outcome, source_id(state, job))
 
 
-def _apply_own_timed(
-    state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob, t: int,
-    outcome: list[m.Outcome],
-) -> CampaignState:
+def _apply_own_timed(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob, t: int,
+                     outcome: list[m.Outcome]) -> CampaignState:
     act = interp.Act(catalog, rng, source=source_id(state, job), enemy=False, target=t)
     return interp.apply_outcomes(state, act, outcome)
 
 
-def _apply_global(
-    state: CampaignState,
-    catalog: Catalog,
-    rng: Chance,
-    job: EnemyJob,
-    eff: m.Effect,
-    src: str,
-) -> CampaignState:
+def _apply_global(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob, eff: m.Effect,
+                  src: str) -> CampaignState:
     """An Enemy Effect that targets no Trouper: its Elements through the interpreter (Threat,
     Summon, a movement of the Enemy, ...)."""
     tile = eff.target.distance if eff.target is not None and eff.target.kind == "tile" else None
@@ -497,14 +483,8 @@ def _apply_global(
     return state
 
 
-def apply_to_trouper(
-    state: CampaignState,
-    catalog: Catalog,
-    rng: Chance,
-    t: int,
-    outcome: list[m.Outcome],
-    src: str,
-) -> CampaignState:
+def apply_to_trouper(state: CampaignState, catalog: Catalog, rng: Chance, t: int,
+                     outcome: list[m.Outcome], src: str) -> CampaignState:
     """Apply an Enemy Effect's Elements to one Trouper (engine/interpreter.py: the Elements
     the app tracks, and the movements as lines for the players to carry out)."""
     act = interp.Act(catalog, rng, source=src, enemy=True, target=t)
@@ -546,10 +526,8 @@ def answer_targets(
     state, q, job = _asking(state)
     bad = [i for i in chosen if i not in q.candidates]
     if bad:
-        raise RuleError(
-            f"{_names(state, catalog, bad)} cannot be chosen here",
-            hint=f"choose among {_names(state, catalog, q.candidates)}",
-        )
+        raise RuleError(f"{_names(state, catalog, bad)} cannot be chosen here",
+                        hint=f"choose among {_names(state, catalog, q.candidates)}")
     chosen = sorted(set(chosen))
     if q.kind in ("closest", "farthest", "leader") and not chosen:
         raise RuleError(f"name at least one of {_names(state, catalog, q.candidates)}")

@@ -49,16 +49,9 @@ class SetupNight(Action):
                 see=("end_night",),
             )
         state = require_single_game_setup(state, ctx.catalog)
-        state = setup_night(
-            state,
-            ctx.catalog,
-            ctx.chance,
-            nemesis=self.nemesis,
-            location=self.location,
-            minions=self.minions,
-            difficulty=self.difficulty,
-            events=self.events,
-        )
+        state = setup_night(state, ctx.catalog, ctx.chance, nemesis=self.nemesis,
+                            location=self.location, minions=self.minions,
+                            difficulty=self.difficulty, events=self.events)
         return begin_night(state, ctx.catalog, ctx.chance)
 
     def said(self, c: Any, s: Any) -> str:
@@ -212,9 +205,7 @@ class PassCascade(NightAction):
         night = night_of(state)
         t = trouper_index(state, self.trouper)
         if night.to_play != t or not night.cascade:
-            raise RuleError(
-                "only a player who just played a Cascade card may pass",
-                hint="everyone else plays a card or Rests",
-            )
+            raise RuleError("only a player who just played a Cascade card may pass",
+                            hint="everyone else plays a card or Rests")
         state = fx.with_night(state, after_play="next", cascade=False)
         return settle(state, ctx.catalog, ctx.chance)

@@ -144,10 +144,8 @@ def quick_effect(
         raise RuleError(f"the Quick Effect of {card.name} was already resolved this turn")
     act = night.activation
     if act is not None and act.slot == k:
-        raise RuleError(
-            f"{card.name} is the Active card: resolve its Effect in the activation",
-            see=("night_effect", "night_attack"),
-        )
+        raise RuleError(f"{card.name} is the Active card: resolve its Effect in the activation",
+                        see=("night_effect", "night_attack"))
     if slot.sacrificed and any(c.kind == "sacrifice" for c in eff.cost):
         raise RuleError(f"{card.name} is already Sacrificed")
     return k, j, eff

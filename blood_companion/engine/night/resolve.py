@@ -29,16 +29,9 @@ if TYPE_CHECKING:
 
 
 
-def check_cost_and_condition(
-    state: CampaignState,
-    catalog: Catalog,
-    t: int,
-    eff: m.Effect,
-    *,
-    discard: Sequence[str],
-    item: str | None = None,
-    confirmed: bool = False,
-) -> None:
+def check_cost_and_condition(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, *,
+                             discard: Sequence[str], item: str | None = None,
+                             confirmed: bool = False) -> None:
     """Refuse (RuleError) an Effect whose Condition fails (or is one only the table sees and
     was not `confirmed`) or whose Costs Trouper ``t`` cannot pay with what the players named
     (engine/interpreter.py)."""
@@ -47,15 +40,8 @@ def check_cost_and_condition(
     )
 
 
-def usable(
-    state: CampaignState,
-    catalog: Catalog,
-    t: int,
-    eff: m.Effect,
-    *,
-    discard: Sequence[str],
-    item: str | None = None,
-) -> tuple[str, str]:
+def usable(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, *, discard: Sequence[str],
+           item: str | None = None) -> tuple[str, str]:
     """Whether Trouper ``t`` may resolve ``eff`` now, for the screens: ``(why not, Condition to
     confirm)``. The first is "" when they may; the second is the Condition in words when only
     the table can tell whether it holds (its option then asks for a confirmation)."""
@@ -80,34 +66,16 @@ def token_to_place(state: CampaignState, t: int, eff: m.Effect) -> str | None:
     return None
 
 
-def pay_costs(
-    state: CampaignState,
-    catalog: Catalog,
-    t: int,
-    eff: m.Effect,
-    *,
-    discard: Sequence[str],
-    item: str | None = None,
-    slot: int | None = None,
-) -> CampaignState:
+def pay_costs(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, *,
+              discard: Sequence[str], item: str | None = None,
+              slot: int | None = None) -> CampaignState:
     return interp.pay_costs(state, catalog, t, eff, interp.Payment(tuple(discard), item, slot))
 
 
-def apply_own(
-    state: CampaignState,
-    catalog: Catalog,
-    chance: Chance,
-    t: int,
-    outcome: Sequence[m.Outcome],
-    *,
-    target: int | None = None,
-    heal: Sequence[str] = (),
-    discard: Sequence[str] = (),
-    token_flip: bool = False,
-    foe: str | None = None,
-    every: m.Target | None = None,
-    on: Sequence[str] | None = None,
-) -> CampaignState:
+def apply_own(state: CampaignState, catalog: Catalog, chance: Chance, t: int,
+              outcome: Sequence[m.Outcome], *, target: int | None = None, heal: Sequence[str] = (),
+              discard: Sequence[str] = (), token_flip: bool = False, foe: str | None = None,
+              every: m.Target | None = None, on: Sequence[str] | None = None) -> CampaignState:
     """A Trouper Effect's Elements, Trouper ``t`` acting on ``target`` (default: themself);
     attacks are resolved by their Test (:func:`attack`). ``foe``: the Enemy the Effect's attack
     targeted ("nemesis" or a Minion space), which its Push, Attract or Move moves. ``every``:
@@ -166,10 +134,8 @@ def card_effect(
     in it ("Reading Special Areas"): it is resolved once per target (``area_target``), and the
     Nemesis only once. Raises RuleError."""
     if slot.kind == "rest":
-        raise RuleError(
-            "a Rest card is face down: its Effects are not resolved",
-            see=("night_redraw", "night_done"),
-        )
+        raise RuleError("a Rest card is face down: its Effects are not resolved",
+                        see=("night_redraw", "night_done"))
     card = catalog.tactic(slot.card)
     if card is None:
         raise RuleError(f"unknown Tactic card {slot.card!r}")
@@ -227,13 +193,8 @@ def keep_first_test(state: CampaignState, k: int) -> CampaignState:
     return fx.with_night(state, activation=act.model_copy(update={"area_hits": hits}))
 
 
-def mark_done(
-    state: CampaignState,
-    act: Activation,
-    k: int,
-    eff: m.Effect | None = None,
-    area_target: str | None = None,
-) -> CampaignState:
+def mark_done(state: CampaignState, act: Activation, k: int, eff: m.Effect | None = None,
+              area_target: str | None = None) -> CampaignState:
     """Effect ``k`` of the Active card is resolved (once more; for a Special Area, on
     ``area_target``); a Quick Effect is marked on the card, so it is not resolved again outside
     the activation ("Quick Effects")."""
@@ -373,10 +334,8 @@ def weakness_asks(state: CampaignState, catalog: Catalog, t: int, side: str) -> 
     return ""
 
 
-def weakness_on_attack(
-    state: CampaignState, catalog: Catalog, rng: Chance, t: int, side: str,
-    holds: bool | None,
-) -> CampaignState:
+def weakness_on_attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, side: str,
+                       holds: bool | None) -> CampaignState:
     """ "Nemesis Weaknesses": the Effects of the Weakness card of the side attacked are always
     active. Those made of Test bonuses (a Bonus Triumph, a Re-roll against that side) go to
     Trouper ``t``'s attack Test when their Condition holds (``holds``: the table's word for a
@@ -408,25 +367,11 @@ def weakness_on_attack(
     return state
 
 
-def attack(
-    state: CampaignState,
-    catalog: Catalog,
-    rng: Chance,
-    t: int,
-    eff: m.Effect,
-    *,
-    target: str,
-    side: str | None,
-    trait: str | None,
-    dice: Sequence[str],
-    reroll: Sequence[str],
-    bonus_triumphs: int,
-    distance: int | None,
-    label: str,
-    more_targets: Sequence[str] = (),
-    weakness: bool | None = None,
-    same_test: int | None = None,
-) -> tuple[CampaignState, bool]:
+def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.Effect, *,
+           target: str, side: str | None, trait: str | None, dice: Sequence[str],
+           reroll: Sequence[str], bonus_triumphs: int, distance: int | None, label: str,
+           more_targets: Sequence[str] = (), weakness: bool | None = None,
+           same_test: int | None = None) -> tuple[CampaignState, bool]:
     """A Trouper's attack ("Attacks and Defenses"): a Test against the target's Physical or
     Mind Defense (the Nemesis's lowered by the Fatigue on the Reaction Line and changed by the
     Weakness of the side hit); each attack Element of the Effect inflicts a Wound.
@@ -467,20 +412,10 @@ def attack(
         assert side is not None
         state = weakness_on_attack(state, catalog, rng, t, side, weakness)
     if same_test is None:
-        state, result = take_test(
-            state,
-            catalog,
-            rng,
-            t,
-            traits=traits or list(m.TRAITS) if not fixed else traits,
-            fixed_dice=fixed,
-            target=need,
-            trait=trait,
-            dice=dice,
-            reroll=reroll,
-            bonus_triumphs=bonus_triumphs,
-            label=label,
-        )
+        state, result = take_test(state, catalog, rng, t,
+                                  traits=traits or list(m.TRAITS) if not fixed else traits,
+                                  fixed_dice=fixed, target=need, trait=trait, dice=dice,
+                                  reroll=reroll, bonus_triumphs=bonus_triumphs, label=label)
         total = result.total
     else:
         total = same_test
@@ -545,17 +480,9 @@ class EffectAnswers(Protocol):
     def weakness(self) -> bool | None: ...
 
 
-def test_then_elements(
-    state: CampaignState,
-    catalog: Catalog,
-    chance: Chance,
-    t: int,
-    eff: m.Effect,
-    said: EffectAnswers,
-    *,
-    recipient: int,
-    label: str,
-) -> tuple[CampaignState, bool]:
+def test_then_elements(state: CampaignState, catalog: Catalog, chance: Chance, t: int,
+                       eff: m.Effect, said: EffectAnswers, *, recipient: int,
+                       label: str) -> tuple[CampaignState, bool]:
     """An Effect resolved by Trouper ``t`` after its Cost is paid: its attack (against
     ``said.target``) or its Test, with the Quick Items used during it, then its Elements on a
     Success (on ``recipient``; :func:`own_after_test`).
@@ -566,21 +493,17 @@ def test_then_elements(
     if attacks:
         assert said.target is not None
         state = use_test_items(state, catalog, chance, t, said.items)
-        state, ok = attack(
-            state, catalog, chance, t, eff, target=said.target, side=said.side,
-            trait=said.trait, dice=said.dice, reroll=said.reroll, bonus_triumphs=0,
-            distance=None, label=label, weakness=said.weakness,
-        )
+        state, ok = attack(state, catalog, chance, t, eff, target=said.target, side=said.side,
+                           trait=said.trait, dice=said.dice, reroll=said.reroll, bonus_triumphs=0,
+                           distance=None, label=label, weakness=said.weakness)
     elif eff.test is not None:
         state = use_test_items(state, catalog, chance, t, said.items)
         state, ok = effect_test(
             state, catalog, chance, t, eff.test, said.trait, said.dice, said.reroll, label
         )
-    state = own_after_test(
-        state, catalog, chance, t, eff, ok, target=recipient, heal=said.heal,
-        token_flip=said.token_flip, foe=said.target if attacks else None,
-        every=None if attacks else eff.target,
-    )
+    state = own_after_test(state, catalog, chance, t, eff, ok, target=recipient, heal=said.heal,
+                           token_flip=said.token_flip, foe=said.target if attacks else None,
+                           every=None if attacks else eff.target)
     return state, attacks or eff.test is not None
 
 

@@ -89,10 +89,8 @@ class Attack(NightAction):
         area_key = "nemesis" if key in ("nemesis", "n", "boss") else key.removeprefix("minion:")
         card, eff, k = card_effect(cat, act, slot, self.effect, area_target=area_key)
         if not any(o.kind in ATTACKS for o in eff.outcome):
-            raise RuleError(
-                f"Effect {self.effect} of {card.name} makes no attack",
-                see=("night_effect",),
-            )
+            raise RuleError(f"Effect {self.effect} of {card.name} makes no attack",
+                            see=("night_effect",))
         t = act.trouper
         first_hit = act.done.get(k, 0) == 0
         if first_hit:  # a Special Area's Cost is paid once, for every target in it
@@ -105,24 +103,11 @@ class Attack(NightAction):
         one_test = is_area(eff) and cat.config.many_targets_attack == "one_test"
         same = first_test(act, k) if one_test else None
         state = use_test_items(state, cat, ctx.chance, t, self.items)
-        state, ok = attack(
-            state,
-            cat,
-            ctx.chance,
-            t,
-            eff,
-            target=self.target,
-            side=self.side,
-            trait=self.trait,
-            dice=self.dice,
-            reroll=self.reroll,
-            bonus_triumphs=self.bonus_triumphs,
-            distance=self.distance,
-            label=card.id,
-            more_targets=self.also,
-            weakness=self.weakness,
-            same_test=same,
-        )
+        state, ok = attack(state, cat, ctx.chance, t, eff, target=self.target, side=self.side,
+                           trait=self.trait, dice=self.dice, reroll=self.reroll,
+                           bonus_triumphs=self.bonus_triumphs, distance=self.distance,
+                           label=card.id, more_targets=self.also, weakness=self.weakness,
+                           same_test=same)
         if one_test and same is None:
             state = keep_first_test(state, k)
         state = own_after_test(state, cat, ctx.chance, t, eff, ok, token_flip=self.token_flip,
@@ -186,10 +171,8 @@ class ResolveEffect(NightAction):
             raise RuleError(f"Effect {self.effect} of {card.name} is not on every Minion or "
                             "every Enemy: it names no Enemies in range (--on)")
         if any(o.kind in ATTACKS for o in eff.outcome):
-            raise RuleError(
-                f"Effect {self.effect} of {card.name} is an attack",
-                see=("night_attack",),
-            )
+            raise RuleError(f"Effect {self.effect} of {card.name} is an attack",
+                            see=("night_attack",))
         t = act.trouper
         who = aim(state, eff, t, self)
         check_cost_and_condition(state, cat, t, eff, discard=self.discard, confirmed=self.confirm)
@@ -404,10 +387,8 @@ def match_item(state: CampaignState, catalog: Catalog, t: int, key: str) -> str:
     if len(hits) != 1:
         hits = [v for v in equipped if low in _item_names(state, catalog, t, v)]
     if len(hits) != 1:
-        raise RuleError(
-            f"{fx.name_of(state, catalog, t)} has no equipped Item {key!r}",
-            hint="equipped: " + ", ".join(equipped),
-        )
+        raise RuleError(f"{fx.name_of(state, catalog, t)} has no equipped Item {key!r}",
+                        hint="equipped: " + ", ".join(equipped))
     return hits[0]
 
 
@@ -471,21 +452,9 @@ class UseEvent(NightAction):
         if any(o.kind in ATTACKS for o in eff.outcome):
             if self.target is None:
                 raise RuleError("name the Minion space the Event's attack targets (--target)")
-            state, ok = attack(
-                state,
-                cat,
-                ctx.chance,
-                t,
-                eff,
-                target=self.target,
-                side=None,
-                trait=self.trait,
-                dice=self.dice,
-                reroll=self.reroll,
-                bonus_triumphs=0,
-                distance=None,
-                label=ev.id,
-            )
+            state, ok = attack(state, cat, ctx.chance, t, eff, target=self.target, side=None,
+                               trait=self.trait, dice=self.dice, reroll=self.reroll,
+                               bonus_triumphs=0, distance=None, label=ev.id)
         elif eff.test is not None:
             state, ok = effect_test(
                 state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, ev.id
@@ -533,10 +502,8 @@ def event_slot(night: NightState, key: str) -> int:
         (k, s) for k, s in events if s.card.startswith(key)
     ]
     if len(found) != 1:
-        raise RuleError(
-            f"no single Event {key!r} on the Chain",
-            hint="Events: " + ", ".join(s.card for _, s in events),
-        )
+        raise RuleError(f"no single Event {key!r} on the Chain",
+                        hint="Events: " + ", ".join(s.card for _, s in events))
     if found[0][1].face_down:
         raise RuleError("that Event is already resolved")
     return found[0][0]
