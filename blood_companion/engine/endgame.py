@@ -366,16 +366,7 @@ class FinishGame(Action):
         history = [*state.history[:-1], record]
         if reset:
             return _reset_box(state, ctx, history)
-        return state.model_copy(
-            update={
-                "history": history,
-                "rewards": None,
-                "game": state.game + 1,
-                "part": "day",
-                "phase": "recovery",
-                "day": DayState(),
-            }
-        )
+        return _next_game(state, history)
 
     def describe(self) -> str:
         return "Game finished" + (" (rewards left behind)" if self.forfeit else "")
@@ -402,26 +393,18 @@ def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) ->
         cards = [c.id for c in cat.advanced_deck(art)]
         ctx.chance.shuffle(cards, f"advanced-deck:{art}")
         decks[art] = cards
-    return state.model_copy(
-        update={
-            "troupers": troupers,
-            "set_aside": [],  # the Troupers of players who left start afresh too
-            "wagon": Wagon(),
-            "location_trophies": {},
-            "nemesis_trophies": {},
-            "vlad_weakened": [],
-            "advanced_decks": decks,
-            "training": [c.id for c in cat.all("special_tactics")],
-            "crafting": [c.id for c in cat.all("special_items")],
-            "history": history,
-            "rewards": None,
-            "game": state.game + 1,
-            "part": "day",
-            "phase": "recovery",
-            "day": DayState(),
-            "vlad_defeats": state.vlad_defeats + 1,
-        }
-    )
+    return _next_game(
+        state, history, troupers=troupers,
+        set_aside=[],  # the Troupers of players who left start afresh too
+        wagon=Wagon(), location_trophies={}, nemesis_trophies={}, vlad_weakened=[],
+        advanced_decks=decks, training=[c.id for c in cat.all("special_tactics")],
+        crafting=[c.id for c in cat.all("special_items")], vlad_defeats=state.vlad_defeats + 1)
+
+
+def _next_game(state: CampaignState, history: list[GameRecord], **more: Any) -> CampaignState:
+    """The next game begins with its Day Part, at Recovery; ``more`` changes besides."""
+    return state.model_copy(update={"history": history, "rewards": None, "game": state.game + 1,
+                                    "part": "day", "phase": "recovery", "day": DayState(), **more})
 
 
 # --------------------------------------------------------------------------- views

@@ -346,6 +346,12 @@ def _apply_priorities(
 ) -> CampaignState:
     assert eff.target is not None
     cands = list(job.candidates)
+
+    def ask(kind: str, prompt: str) -> CampaignState:  # the table says, from the Priority `at`
+        asking = job.model_copy(update={"candidates": cands, "priority_at": at})
+        return _ask(_set_job(state, asking), asking,
+                    Question(kind=kind, prompt=prompt, candidates=cands))
+
     if interp.target_rule(eff).enemy == "priority":
         prios = eff.target.priority
         at = job.priority_at
@@ -353,34 +359,15 @@ def _apply_priorities(
             p = prios[at]
             at += 1
             if p in DISTANCE_PRIORITIES:
-                job = job.model_copy(update={"candidates": cands, "priority_at": at})
-                state = _set_job(state, job)
-                return _ask(
-                    state,
-                    job,
-                    Question(
-                        kind="closest" if p == "closest" else "farthest",
-                        prompt=f"{job.label}: which of {_names(state, catalog, cands)} "
-                        f"{'is' if len(cands) == 1 else 'are'} {p} to {src}? "
-                        f"(name every one tied; {leader.in_doubt(state, catalog)})",
-                        candidates=cands,
-                    ),
-                )
+                return ask("closest" if p == "closest" else "farthest",
+                           f"{job.label}: which of {_names(state, catalog, cands)} "
+                           f"{'is' if len(cands) == 1 else 'are'} {p} to {src}? "
+                           f"(name every one tied; {leader.in_doubt(state, catalog)})")
             cands = tie_break(state, p, cands)
         if len(cands) > 1:
-            job = job.model_copy(update={"candidates": cands, "priority_at": at})
-            state = _set_job(state, job)
-            return _ask(
-                state,
-                job,
-                Question(
-                    kind="leader",
-                    prompt=f"{job.label}: still tied between {_names(state, catalog, cands)} "
-                    f"after its Target Priorities; which one is the target? "
-                    f"({leader.decides(state, catalog)})",
-                    candidates=cands,
-                ),
-            )
+            return ask("leader", f"{job.label}: still tied between {_names(state, catalog, cands)} "
+                       f"after its Target Priorities; which one is the target? "
+                       f"({leader.decides(state, catalog)})")
     if not cands:
         state = fx.log(state, "no_target", job=fx.job_arg(state, job))
     job = job.model_copy(update={"stage": "tests", "targets": cands, "candidates": cands})
