@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine import vigor
@@ -27,8 +27,6 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState, ItemSlot, Wagon
 from blood_companion.engine.table import at_table, named_draw
 
-if TYPE_CHECKING:
-    pass
 
 class Recover(Action):
     """Show 1, Recovery: Vigor back to the available side (Bites stay, on Vigor tokens),
