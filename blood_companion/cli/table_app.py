@@ -27,7 +27,7 @@ from blood_companion.cli.play_cmd import HIDE_CLOSED, Loop
 from blood_companion.cli.status_view import SIDES, plain, render, track, without_commands
 
 if TYPE_CHECKING:
-    from blood_companion.engine.board_view import Board
+    from blood_companion.engine.board_view import Board, NightBoard
 
 POLL = 0.25  # seconds between two looks at the save's head
 WIDE = (100, 30)  # from this size up the panels sit side by side
@@ -50,9 +50,9 @@ def _yes(on: bool, word: str) -> str:
     return word if on else ""
 
 
-def threat_text(n: dict[str, Any]) -> str:
+def threat_text(n: NightBoard) -> str:
     th = n["threat"]
-    head = f"Night · Turn {n['turn']} · {n.get('phase_name', n['phase'])}"
+    head = f"Night · Turn {n['turn']} · {n['phase_name']}"
     if n["result"]:
         head += f" · night {n['result'].upper()}: {n['reason']}"
     dots = track(th["value"], th["length"], th["alerts"]).replace(" ", "")
@@ -60,7 +60,7 @@ def threat_text(n: dict[str, Any]) -> str:
             f"Alerts (!) {','.join(str(a) for a in th['alerts'])} ● token")
 
 
-def chain_text(n: dict[str, Any]) -> str:
+def chain_text(n: NightBoard) -> str:
     out = [f"Chain {len(n['chain'])}/{n['chain_spaces']}"]
     for s in n["chain"]:
         marks = ["down" if s["face_down"] else "up", s["owner"] or "event",
@@ -71,7 +71,7 @@ def chain_text(n: dict[str, Any]) -> str:
     return "\n".join(out if n["chain"] else [*out, "  (empty)"])
 
 
-def reaction_text(n: dict[str, Any]) -> str:
+def reaction_text(n: NightBoard) -> str:
     f = n["nemesis"]["fatigue"]
     out = [f"Reaction Line {len(n['reaction_line'])}/{n['reaction_spaces']} · "
            f"Fatigue P{f['physical']} M{f['mind']}"]
@@ -80,24 +80,24 @@ def reaction_text(n: dict[str, Any]) -> str:
                  _yes(r["interruption"], "Interruption"), _yes(r["check"], "CHECK"),
                  _yes(r["resolved"], "Resolved")]
         out.append(f" {r['space']:>2} {' '.join(m for m in marks if m)} {r['name']}: "
-                   + " ".join(r.get("text", [])))
+                   + " ".join(r["text"]))
     return "\n".join(out if n["reaction_line"] else [*out, "  (empty)"])
 
 
-def nemesis_text(n: dict[str, Any]) -> str:
+def nemesis_text(n: NightBoard) -> str:
     nem = n["nemesis"]
-    d, now = nem["defenses"], nem.get("defense_after_fatigue", nem["defenses"])
+    d, now = nem["defenses"], nem["defense_after_fatigue"]
     out = [f"Nemesis {nem['name']} · level {nem['difficulty']} ({nem['level']})",
            f"Defense P{d['physical']}→{now['physical']} M{d['mind']}→{now['mind']}"
            f" · deck {nem['deck']}, discard {nem['discard']}"]
-    sides = {w["side"]: w for w in nem.get("weaknesses", [])}
+    sides = {w["side"]: w for w in nem["weaknesses"]}
     for s in SIDES:
         w = sides.get(s)
         won = "✓" if nem["wounds"][s] >= nem["wounds_needed"][s] else ""
         wd = f" P{w['defense']['physical']} M{w['defense']['mind']} {w['name']}" if w else ""
         out.append(f" {s.capitalize():<5} Wounds {nem['wounds'][s]}/"
                    f"{nem['wounds_needed'][s]}{won}{wd}")
-    out.append(f"Minions ({len(n.get('minion_spaces') or n['minions'])} spaces)")
+    out.append(f"Minions ({len(n['minion_spaces'] or n['minions'])} spaces)")
     for mn in n["minions"]:
         alive = f"{mn['alive']} left" if mn["alive"] else "defeated"
         md = mn["defenses"]
@@ -106,42 +106,42 @@ def nemesis_text(n: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def troupers_text(n: dict[str, Any]) -> str:
+def troupers_text(n: NightBoard) -> str:
     out = []
     for t in n["troupers"]:
         flags = [_yes(t["knocked_out"], "KNOCKED OUT"), _yes(t["exhausted"], "EXHAUSTED"),
                  _yes(t["rested"], "rested"), _yes(t["leader"], "Leader")]
         out.append(f"{t['seat']}. {' '.join(f for f in flags if f)} {t['name']}".replace(
             ".  ", ". "))
-        v = t.get("vigor_tokens_by_side") or {}
+        v = t["vigor_tokens_by_side"]
         ins = "".join("●" if k == t["insanity"] else "·"
-                      for k in range(t.get("insanity_max", 6) + 1))
-        out.append(f"  Vigor {t['vigor']}/{t.get('vigor_tokens', 6)} Bites {t['bites']} "
-                   f"(up {v.get('available', 0)}+{v.get('available_bitten', 0)} bitten, "
-                   f"down {v.get('depleted', 0)}+{v.get('depleted_bitten', 0)} bitten)")
-        out.append(f"  Wounds {t['wounds']}/{t.get('knock_out_at', 8)} hand {t['hand']}"
+                      for k in range(t["insanity_max"] + 1))
+        out.append(f"  Vigor {t['vigor']}/{t['vigor_tokens']} Bites {t['bites']} "
+                   f"(up {v['available']}+{v['available_bitten']} bitten, "
+                   f"down {v['depleted']}+{v['depleted_bitten']} bitten)")
+        out.append(f"  Wounds {t['wounds']}/{t['knock_out_at']} hand {t['hand']}"
                    f" Insanity {ins}")
         out.append("  Items: " + ", ".join(
-            i.get("side_name", i["name"]) + (" (advanced)" if i.get("side") == "advanced"
-                                             else "") + (" (depleted)" if i["depleted"] else "")
+            i["side_name"] + (" (advanced)" if i["side"] == "advanced" else "")
+            + (" (depleted)" if i["depleted"] else "")
             for i in t["items"]))
     return "\n".join(out)
 
 
-def log_text(doc: dict[str, Any], last: int = LOG_LINES) -> str:
+def log_text(doc: Board, last: int = LOG_LINES) -> str:
     rows = [f"{e['step']:>4} {e['sentence']}" + ("" if e["status"] == "done" else
                                                  f" ({e['status']})")
-            for e in (doc.get("log") or [])[-last:]]
+            for e in doc["log"][-last:]]
     return "\n".join(["Log", *rows])
 
 
-def panels(doc: dict[str, Any], width: int) -> dict[str, str]:
-    """Each panel's text. Outside the night one panel holds the status view (the Day Part:
-    the Wagon, the purchases, the step)."""
-    n = doc.get("night")
+def panels(doc: Board, width: int) -> dict[str, str]:
+    """Each panel's text, from the typed board. Outside the night one panel holds the status
+    view (the Day Part: the Wagon, the purchases, the step)."""
+    n = doc["night"]
     head = f"{doc['name']} · game {doc['game']} · step {doc['step']}\n"
     if not n:
-        day = plain(without_commands(render(cast("Board", doc), width)))
+        day = plain(without_commands(render(doc, width)))
         return {"threat": head, "chain": day.split("\n", 1)[-1],
                 "reaction": "", "nemesis": "", "troupers": "", "log": log_text(doc)}
     return {"threat": head + threat_text(n), "chain": chain_text(n),
@@ -322,7 +322,7 @@ class TableApp(App[None]):
         with session.open_session(self.campaign) as store:
             self.doc = board_doc(store)
         self.head = self.head_now()
-        for panel, text in panels(self.doc, max(40, self.size.width - 4)).items():
+        for panel, text in panels(cast("Board", self.doc), max(40, self.size.width - 4)).items():
             self.show(panel, text)
         self.query_one("#mid").display = bool(self.doc.get("night"))  # by day: full width
 
