@@ -280,11 +280,8 @@ class RetireTrouper(Action):
             leader = idx % len(rest)
         elif leader > idx:
             leader -= 1
-        update: dict[str, Any] = {
-            "troupers": rest,
-            "leader": leader,
-            "set_aside": [*state.set_aside, leaving],
-        }
+        update: dict[str, Any] = {"troupers": rest, "leader": leader,
+                                  "set_aside": [*state.set_aside, leaving]}
         if state.day is not None and state.day.equipped:
             # The Day's Equipping is kept by seat: the seats after the leaver move up one.
             equipped = {
@@ -429,10 +426,8 @@ class AdjustTrophies(Action):
     reason: Reason = ""
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        holdings = {
-            "location": dict(state.location_trophies),
-            "nemesis": dict(state.nemesis_trophies),
-        }
+        holdings = {"location": dict(state.location_trophies),
+                    "nemesis": dict(state.nemesis_trophies)}
         named: set[tuple[str, str]] = set()
         for key, delta in self.changes.items():
             kind, of = trophy_token(ctx.catalog, key)
@@ -456,10 +451,8 @@ class AdjustTrophies(Action):
         if not any(self.changes.values()):
             raise RuleError("nothing to change: every count is 0")
         return state.model_copy(
-            update={
-                "location_trophies": {of: n for of, n in holdings["location"].items() if n},
-                "nemesis_trophies": {of: n for of, n in holdings["nemesis"].items() if n},
-            }
+            update={"location_trophies": {of: n for of, n in holdings["location"].items() if n},
+                    "nemesis_trophies": {of: n for of, n in holdings["nemesis"].items() if n}}
         )
 
     def said(self, c: Any, s: Any) -> str:
@@ -488,22 +481,21 @@ def _next_single_game(state: CampaignState, catalog: Catalog) -> CampaignState:
     """A new game in "Single Game Mode": the Starting cards and Items only; nothing of the
     game before carries over (Bites, Insanity, a Wagon or trophies fixed by hand), the history
     stays and numbers the new game."""
-    return state.model_copy(
-        update={
-            "troupers": box_start_troupers(catalog, state.troupers),
-            "set_aside": [],
-            "wagon": Wagon(),
-            "location_trophies": {},
-            "nemesis_trophies": {},
-            "vlad_weakened": [],
-            "night": None,
-            "rewards": None,
-            "game": state.game + 1,
-            "part": "day",
-            "phase": "recovery",
-            "day": DayState(),
-        }
-    )
+    return box_start(state, catalog, night=None)
+
+
+def next_game(state: CampaignState, **more: Any) -> CampaignState:
+    """The next game begins with its Day Part, at Recovery; ``more`` changes besides."""
+    return state.model_copy(update={"rewards": None, "game": state.game + 1, "part": "day",
+                                    "phase": "recovery", "day": DayState(), **more})
+
+
+def box_start(state: CampaignState, catalog: Catalog, **more: Any) -> CampaignState:
+    """The next game with the box as it starts: the Troupers of :func:`box_start_troupers`
+    (those set aside start afresh too), no Wagon, no trophies, no Vlad card weakened."""
+    return next_game(state, troupers=box_start_troupers(catalog, state.troupers), set_aside=[],
+                     wagon=Wagon(), location_trophies={}, nemesis_trophies={}, vlad_weakened=[],
+                     **more)
 
 
 class NextSingleGame(Action):
@@ -568,16 +560,10 @@ def table_setup(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     for i, t in enumerate(state.troupers):
         card = catalog.trouper(t.trouper)
         seats.append(
-            {
-                "seat": t.seat + 1,
-                "trouper": t.trouper,
-                "name": card.name if card is not None else t.trouper,
-                "colour": t.colour,
-                "leader": i == state.leader,
-                "starting_tactics": len(t.deck),
-                "trouper_items": len(t.sleeves),
-                "vigor_tokens": catalog.config.vigor_tokens,
-            }
+            {"seat": t.seat + 1, "trouper": t.trouper,
+             "name": card.name if card is not None else t.trouper, "colour": t.colour,
+             "leader": i == state.leader, "starting_tactics": len(t.deck),
+             "trouper_items": len(t.sleeves), "vigor_tokens": catalog.config.vigor_tokens}
         )
     return {
         "mode": state.mode,

@@ -14,12 +14,12 @@ from pydantic import Field
 from blood_companion.content.models import ARTS, LocationReward, LootRoll
 from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.campaign import (
-    box_start_troupers,
+    box_start,
     gain_trophies,
+    next_game,
     trophies_within_box,
 )
 from blood_companion.engine.day import match_id
-from blood_companion.engine.day_state import DayState
 from blood_companion.engine.dice import DiceBox, Face, parse_faces, parse_pool, roll_pool
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.reward_state import PendingLoot, RewardState, RollMade
@@ -141,18 +141,9 @@ def _after_night(t: TrouperState) -> TrouperState:
     """Cards go back into the Trouper deck; Bites and the Insanity cube stay until the Day's
     Recovery ("Show Phase")."""
     return t.model_copy(
-        update={
-            "draw_pile": [],
-            "hand": [],
-            "discard": [],
-            "wounds": [],
-            "unmarked_wounds": 0,
-            "equipped": {},
-            "depleted_items": [],
-            "exhausted": False,
-            "knocked_out": False,
-            "rested_this_turn": False,
-        }
+        update={"draw_pile": [], "hand": [], "discard": [], "wounds": [], "unmarked_wounds": 0,
+                "equipped": {}, "depleted_items": [], "exhausted": False, "knocked_out": False,
+                "rested_this_turn": False}
     )
 
 
@@ -203,10 +194,7 @@ class WeakenVlad(Action):
             weakened.append(cid)
             chosen.append(cid)
         rw = rw.model_copy(
-            update={
-                "vlad_cards": rw.vlad_cards - len(chosen),
-                "weakened": [*rw.weakened, *chosen],
-            }
+            update={"vlad_cards": rw.vlad_cards - len(chosen), "weakened": [*rw.weakened, *chosen]}
         )
         return state.model_copy(update={"vlad_weakened": weakened, "rewards": rw})
 
@@ -257,11 +245,8 @@ class TakeAdvancedTactic(Action):
         given = dict(rw.given)
         given[t.trouper] = [*given.get(t.trouper, []), card]
         rw = rw.model_copy(
-            update={
-                "advanced_tactics": rw.advanced_tactics - 1,
-                "tactics_taken": [*rw.tactics_taken, card],
-                "given": given,
-            }
+            update={"advanced_tactics": rw.advanced_tactics - 1,
+                    "tactics_taken": [*rw.tactics_taken, card], "given": given}
         )
         return state.model_copy(
             update={"troupers": troupers, "advanced_decks": decks, "rewards": rw}
@@ -366,7 +351,7 @@ class FinishGame(Action):
         history = [*state.history[:-1], record]
         if reset:
             return _reset_box(state, ctx, history)
-        return _next_game(state, history)
+        return next_game(state, history=history)
 
     def describe(self) -> str:
         return "Game finished" + (" (rewards left behind)" if self.forfeit else "")
@@ -387,24 +372,15 @@ def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) ->
     """Vlad is defeated: "Roguelite Mode" returns the box to where it started. The same players
     keep their seats and colours with Starting decks and items; the history stays."""
     cat = ctx.catalog
-    troupers = box_start_troupers(cat, state.troupers)
     decks: dict[str, list[str]] = {}
     for art in ARTS:
         cards = [c.id for c in cat.advanced_deck(art)]
         ctx.chance.shuffle(cards, f"advanced-deck:{art}")
         decks[art] = cards
-    return _next_game(
-        state, history, troupers=troupers,
-        set_aside=[],  # the Troupers of players who left start afresh too
-        wagon=Wagon(), location_trophies={}, nemesis_trophies={}, vlad_weakened=[],
-        advanced_decks=decks, training=[c.id for c in cat.all("special_tactics")],
-        crafting=[c.id for c in cat.all("special_items")], vlad_defeats=state.vlad_defeats + 1)
-
-
-def _next_game(state: CampaignState, history: list[GameRecord], **more: Any) -> CampaignState:
-    """The next game begins with its Day Part, at Recovery; ``more`` changes besides."""
-    return state.model_copy(update={"history": history, "rewards": None, "game": state.game + 1,
-                                    "part": "day", "phase": "recovery", "day": DayState(), **more})
+    return box_start(state, cat, history=history, advanced_decks=decks,
+                     training=[c.id for c in cat.all("special_tactics")],
+                     crafting=[c.id for c in cat.all("special_items")],
+                     vlad_defeats=state.vlad_defeats + 1)
 
 
 # --------------------------------------------------------------------------- views
@@ -445,17 +421,12 @@ def reward_choices(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     rw = state.rewards
     if state.part != "end" or rw is None:
         return {}
-    out: dict[str, Any] = {
-        "loot": [p.model_dump() for p in rw.loot],
-        "troupers": [t.trouper for t in state.troupers],
-    }
+    out: dict[str, Any] = {"loot": [p.model_dump() for p in rw.loot],
+                           "troupers": [t.trouper for t in state.troupers]}
     if rw.vlad_cards:
         out["vlad_cards"] = [
-            {
-                "id": v.id,
-                "name": v.name,
-                "side": "weakened" if v.id in state.vlad_weakened else "enhanced",
-            }
+            {"id": v.id, "name": v.name,
+             "side": "weakened" if v.id in state.vlad_weakened else "enhanced"}
             for v in catalog.vlad_reactions_in(rw.zone)
         ]
     if rw.advanced_tactics:
@@ -464,12 +435,8 @@ def reward_choices(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
             deck = state.advanced_decks.get(art, [])
             card = catalog.tactic(deck[0]) if deck else None
             arts.append(
-                {
-                    "art": art,
-                    "top": deck[0] if deck else None,
-                    "name": card.name if card is not None else None,
-                    "left": len(deck),
-                }
+                {"art": art, "top": deck[0] if deck else None,
+                 "name": card.name if card is not None else None, "left": len(deck)}
             )
         out["arts"] = arts
     return out

@@ -564,13 +564,8 @@ def apply_conditions(
     still replace them). Knocked Out: 3 Red dice and no Bonus Dice, bonus Triumphs, Re-rolls or
     Insanity bonus."""
     if knocked_out:
-        update: dict[str, Any] = {
-            "pool": CONDITION_POOL,
-            "bonus_dice": (),
-            "bonus_triumphs": 0,
-            "rerolls": 0,
-            "insanity": None,
-        }
+        update: dict[str, Any] = {"pool": CONDITION_POOL, "bonus_dice": (), "bonus_triumphs": 0,
+                                  "rerolls": 0, "insanity": None}
         return update, (KNOCKED_OUT_NOTE,)
     if exhausted:
         return {"pool": CONDITION_POOL}, (EXHAUSTED_NOTE,)

@@ -128,11 +128,8 @@ class _V1View:
 # Fields app 0.1.0's states did not have (added by later rules): taken out before comparing a
 # rebuilt state with what 0.1.0 recorded, so a step the rules still play the same way matches.
 _V1_NIGHT = ("activated", "rest_exhaust", "weakness_trophies")
-_V1_PARTS = {
-    "queue": ("miniature", "miniatures", "confirmed", "owner", "id"),
-    "pending": ("about", "cards", "job"),
-    "chain": ("quick_used",),
-}
+_V1_PARTS = {"queue": ("miniature", "miniatures", "confirmed", "owner", "id"),
+             "pending": ("about", "cards", "job"), "chain": ("quick_used",)}
 _V1_TROUPER = ("traps", "whispers", "unmarked_wounds", "bites_on_depleted")
 
 

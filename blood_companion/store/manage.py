@@ -57,11 +57,9 @@ class CampaignInfo:
     error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "name": self.name, "file": str(self.path), "modified": self.modified,
-            "mode": self.mode, "game": self.game, "part": self.part,
-            "log_length": self.log_length, "redo": self.redo,
-        }
+        out: dict[str, Any] = {"name": self.name, "file": str(self.path), "modified": self.modified,
+                               "mode": self.mode, "game": self.game, "part": self.part,
+                               "log_length": self.log_length, "redo": self.redo}
         if self.error:
             out["error"] = self.error
         return out
@@ -628,11 +626,9 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
             if isinstance(fp, str) and isinstance(value, dict) and isinstance(first, int):
                 packs[fp] = (value, first)
     start = chain.docs[0]
-    keep_meta = {
-        "mode": str(start.get("mode", meta.get("mode", ""))),
-        "seed": str(start.get("seed", meta.get("seed", "0"))),
-        "data_fp": meta.get("data_fp", ""),
-    }
+    keep_meta = {"mode": str(start.get("mode", meta.get("mode", ""))),
+                 "seed": str(start.get("seed", meta.get("seed", "0"))),
+                 "data_fp": meta.get("data_fp", "")}
     if "created" in meta:
         keep_meta["created"] = meta["created"]
     marks = {m: s for m, s in (file.marks if file is not None else {}).items() if 1 <= s <= n}

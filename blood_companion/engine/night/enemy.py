@@ -199,15 +199,8 @@ def _next_effect(state: CampaignState, job: EnemyJob) -> CampaignState:
     return _set_job(
         state,
         job.model_copy(
-            update={
-                "effect": job.effect + 1,
-                "rep": 0,
-                "stage": "start",
-                "candidates": [],
-                "priority_at": 0,
-                "targets": [],
-                "confirmed": False,
-            }
+            update={"effect": job.effect + 1, "rep": 0, "stage": "start", "candidates": [],
+                    "priority_at": 0, "targets": [], "confirmed": False}
         ),
     )
 
@@ -404,12 +397,8 @@ def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: E
             return _set_job(
                 state,
                 job.model_copy(
-                    update={
-                        "rep": job.rep + 1,
-                        "stage": "start",
-                        "candidates": [],
-                        "priority_at": 0,
-                    }
+                    update={"rep": job.rep + 1, "stage": "start", "candidates": [],
+                            "priority_at": 0}
                 ),
             )
         return _next_effect(state, job)

@@ -216,17 +216,12 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
 def _entry(state: CampaignState, catalog: Catalog, kind: str, t: int, eff: m.Effect,
            extra: dict[str, Any]) -> dict[str, Any]:
     attack_kind = next((o.kind for o in eff.outcome if o.kind in ATTACKS), None)
-    return {
-        "kind": kind,
-        "owner": state.troupers[t].trouper,
-        "owner_name": fx.name_of(state, catalog, t),
-        "text": render_effect(eff),
-        "attack": attack_kind.removesuffix("_attack") if attack_kind else None,
-        "test": eff.test is not None,
-        "target": eff.target.kind if eff.target is not None else None,
-        "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
-        "heal": any(o.kind == "heal" for o in eff.outcome),
-        "confirm": usable(state, catalog, t, eff, discard=(), item=extra.get("item"))[1],
-        "token": token_to_place(state, t, eff),
-        **extra,
-    }
+    return {"kind": kind, "owner": state.troupers[t].trouper,
+            "owner_name": fx.name_of(state, catalog, t), "text": render_effect(eff),
+            "attack": attack_kind.removesuffix("_attack") if attack_kind else None,
+            "test": eff.test is not None,
+            "target": eff.target.kind if eff.target is not None else None,
+            "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
+            "heal": any(o.kind == "heal" for o in eff.outcome),
+            "confirm": usable(state, catalog, t, eff, discard=(), item=extra.get("item"))[1],
+            "token": token_to_place(state, t, eff), **extra}
