@@ -72,16 +72,12 @@ def day_next_doc(state: CampaignState, catalog: Catalog, *, names: bool = True
 
         det["map_legend"] = map_legend(list(det["map"]))
     if nxt.step == "equipping":
-        names: dict[str, str] = {}
-        for c in nxt.choices:
-            for raw in [*(x for v in c["sleeves"].values() for x in v), *c["equipped"].values()]:
-                item = catalog.item(str(raw).rstrip("+"))
-                if item is None:
-                    continue
-                advanced = str(raw).endswith("+") and item.advanced is not None
-                names[str(raw)] = (item.advanced.name + " (Advanced)" if advanced
-                                   and item.advanced is not None else item.starting.name)
-        doc["item_names"] = names
+        from blood_companion.engine.day.options import _item_label
+
+        doc["item_names"] = {
+            str(raw): _item_label(catalog, str(raw)) for c in nxt.choices
+            for raw in [*(x for v in c["sleeves"].values() for x in v), *c["equipped"].values()]
+            if catalog.item(str(raw).rstrip("+")) is not None}
     return doc
 
 

@@ -22,7 +22,9 @@ from blood_companion.engine.state import CampaignState
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-def purchase_choices_of(state: CampaignState, cat: Catalog) -> list[dict[str, Any]]:
+def purchase_choices(state: CampaignState, cat: Catalog) -> list[dict[str, Any]]:
+    """Everything on offer in the Show's Purchases, each with ``affordable`` (the Wagon and the
+    trophies can pay it now)."""
     w = state.wagon
     out: list[dict[str, Any]] = []
     for b in cat.village.buildings:
@@ -53,12 +55,6 @@ def purchase_choices_of(state: CampaignState, cat: Catalog) -> list[dict[str, An
                         "cost": cost_text(item.upgrade_cost),
                         "affordable": can_afford(w, item.upgrade_cost)})
     return out
-
-
-def purchase_choices(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
-    """Everything on offer in the Show's Purchases, each with ``affordable`` (the Wagon and the
-    trophies can pay it now). Raises RuleError outside the Day Part."""
-    return purchase_choices_of(state, catalog)
 
 
 def holds_trophies(state: CampaignState, needs: Sequence[TrophyCost]) -> bool:
@@ -110,7 +106,7 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
             "then choose the Zone.", *_purchases(state, cat), *_swaps(state),
             Option("z", "Done buying: choose the Zone", "day_zone", needs=("zone",)),
             default="z", prompt="Buy something, or finish buying?",
-            choices=purchase_choices_of(state, cat), info=(f"Wagon: {wagon}",),
+            choices=purchase_choices(state, cat), info=(f"Wagon: {wagon}",),
             details={"wagon": state.wagon.as_dict(),
                      "location_trophies": dict(state.location_trophies),
                      "nemesis_trophies": dict(state.nemesis_trophies),
