@@ -218,7 +218,7 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
     if step == "equipping":
         waiting = [t.trouper for i, t in enumerate(state.troupers)
                    if len(day.equipped.get(i, {})) != len(ITEM_CATEGORIES)]
-        choices = []
+        choices: list[dict[str, Any]] = []
         for i, t in enumerate(state.troupers):
             by_cat: dict[str, list[str]] = {c: [] for c in ITEM_CATEGORIES}
             for s in t.sleeves:
