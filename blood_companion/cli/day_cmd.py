@@ -2,7 +2,7 @@
 
 The rules live in ``engine/day.py``; this module parses, records through ``cli.session`` and
 renders. ``blood day next`` (and every command after it records) says what comes next, from
-the engine's one ``day_next`` function.
+the engine's one ``day_next`` view (engine/legal.py ``Next``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from blood_companion.cli import completion, session, views
 from blood_companion.cli.common import CardOpt, JsonOpt, add_recorder, print_json, stdout
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
-from blood_companion.cli.view_docs import _commands, day_next_doc
-from blood_companion.cli.view_text import day_next, levels_table
+from blood_companion.cli.view_docs import day_next_doc
+from blood_companion.cli.view_text import levels_table
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
@@ -93,8 +93,7 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
         if isinstance(action, d.BuyAdvancedTactic):  # the card on top, before the step
             extra["card"] = next(iter(before.advanced_decks.get(action.art) or []), None)
         state = session.record(action, store, draws=list(draws or []))
-        nxt = d.day_next(state, store.catalog)
-        cmds = _commands(state, store.catalog)
+        nxt = day_next_doc(state, store.catalog, names=False)
         if as_json:
             print_json(
                 {
@@ -108,7 +107,7 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
                     "wagon": state.wagon.as_dict(),
                     "location_trophies": state.location_trophies,
                     "nemesis_trophies": state.nemesis_trophies,
-                    "next": {**nxt.model_dump(mode="json"), "commands": cmds},
+                    "next": nxt,
                     "log_length": store.log_length,
                     "state_hash": store.state_hash,
                     "instructions": session.told(before, state, store.catalog),
@@ -122,7 +121,9 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
         if not found:
             _print_result(action, state, store.catalog)
         session.tell(before, state, store.catalog)
-        _print_next_short(nxt, cmds)
+        stdout.print(Text.assemble(("Next: ", "bold"), nxt["sentence"]))
+        for cmd in nxt["commands"][:1]:
+            stdout.print(Text("  " + cmd, style="cyan"))
 
 
 def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
@@ -148,16 +149,6 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
         stdout.print("Events on the Chain: " + (", ".join(day.events) or "none"))
     elif day.step == "purchases":
         stdout.print("Wagon: " + counted_all(state.wagon.as_dict(), zeros=True))
-
-
-def _print_next_short(nxt: d.NextStep, cmds: list[str]) -> None:
-    stdout.print(Text.assemble(("Next: ", "bold"), nxt.sentence))
-    if cmds:
-        stdout.print(Text("  " + cmds[0], style="cyan"))
-
-
-def _print_next(doc: dict[str, Any]) -> None:
-    print_lines(day_next(doc, width()))
 
 
 # ---------------------------------------------------------------------- commands

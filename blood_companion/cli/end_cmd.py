@@ -26,7 +26,6 @@ from blood_companion.engine.endgame import (
     TakeAdvancedTactic,
     WeakenVlad,
     reward_choices,
-    rewards_next,
 )
 from blood_companion.engine.history import finished_summary
 from blood_companion.engine.legal import next_view
@@ -51,9 +50,10 @@ def register(app: typer.Typer) -> None:
 # ---------------------------------------------------------------------- documents
 
 
-def rewards_json(state: CampaignState, catalog: Catalog | None = None) -> dict[str, Any]:
+def rewards_json(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     """The End of the Night as JSON: what is still owed, the choices, what comes next."""
     rw = state.rewards
+    nxt = next_view(state, catalog)
     return {
         "part": state.part,
         "phase": state.phase,
@@ -61,10 +61,9 @@ def rewards_json(state: CampaignState, catalog: Catalog | None = None) -> dict[s
         "wagon": state.wagon.as_dict(),
         "vlad_weakened": list(state.vlad_weakened),
         "rewards": rw.model_dump(mode="json") if rw else None,
-        "choices": reward_choices(state, catalog) if catalog is not None else {},
-        "next": rewards_next(state, catalog) or _after(state),
-        "commands": commands.for_next(next_view(state, catalog), catalog)
-        if catalog is not None else [],
+        "choices": reward_choices(state, catalog),
+        "next": nxt.sentence if state.part == "end" and rw else _after(state),
+        "commands": commands.for_next(nxt, catalog),
     }
 
 
@@ -151,8 +150,9 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         names = ", ".join(trouper_name(catalog, t) for t in choices["troupers"])
         stdout.print(f"Troupers: {names}")
     stdout.print(f"Wagon: {_counts(state.wagon.as_dict())}")
-    stdout.print(Text.assemble(("Next: ", "bold"), rewards_next(state, catalog)))
-    for cmd in commands.for_next(next_view(state, catalog), catalog):
+    nxt = next_view(state, catalog)
+    stdout.print(Text.assemble(("Next: ", "bold"), nxt.sentence))
+    for cmd in commands.for_next(nxt, catalog):
         stdout.print(Text("  " + cmd, style="cyan"))
 
 

@@ -34,7 +34,7 @@ def build_doc(
     from blood_companion.engine.legal import next_view
 
     board = build(state, catalog, name=name, head=head, state_hash=state_hash, log=[],
-                  commands=lambda: for_next(next_view(state, catalog), catalog))
+                  commands=lambda nxt: for_next(nxt or next_view(state, catalog), catalog))
     return cast("dict[str, Any]", board)  # stored and printed as JSON (cli/view_docs.py)
 
 

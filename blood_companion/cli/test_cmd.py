@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -12,18 +12,20 @@ from blood_companion.cli import completion, session
 from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.engine.chance import Chance
-from blood_companion.engine.dice import DiceBox, format_faces, format_pool, parse_faces
+from blood_companion.engine.dice import DiceBox, format_face, format_faces, format_pool, roll_pool
 from blood_companion.engine.errors import DiceError, RuleError
+from blood_companion.engine.legal import Ask
+from blood_companion.engine.rolls.night import throws_ask
 from blood_companion.engine.rolls.procedure import (
+    APP_ROLLED,
     TestResult,
     TestState,
-    advise_test,
     confirm_test,
     odds_for_test,
     parse_reroll,
     prepare_test,
+    replay_throws,
     reroll_test,
-    roll_test,
 )
 from blood_companion.engine.rolls.recorded import TakeTest, setup_for_test
 
@@ -32,13 +34,20 @@ def register(app: typer.Typer) -> None:
     app.command("test", short_help=SUMMARIES["test"])(test)
 
 
-def _faces_prompt(dice: tuple[str, ...], box: DiceBox) -> list[Any]:
+def _faces_prompt(q: Ask, dice: tuple[str, ...]) -> str:
     while True:
         text = typer.prompt(f"Faces of {format_pool(dice)} (e.g. 2 x 1)", err=True)
         try:
-            return list(parse_faces(text, dice, box))
+            return _checked(q, text)
         except DiceError as exc:
             stderr.print(f"[red]{exc.message}[/]")
+
+
+def _checked(q: Ask, text: str) -> str:
+    """Faces typed, as typed (a face label too), once the question's reader accepts them."""
+    assert q.parse is not None
+    q.parse(text)
+    return text
 
 
 def _show_faces(ts: TestState) -> None:
@@ -61,37 +70,47 @@ def run_interactive(
     quiet: bool,
     choices: list[str] | None = None,
 ) -> TestResult:
-    """Steps 4-7 with the players: roll (or typed faces), Re-rolls chosen by them or by the
-    optimal policy (--auto), then confirm."""
-    if first_faces is not None:
-        ts = roll_test(ts, box, faces=parse_faces(first_faces, ts.pool, box))
-    elif physical:
-        ts = roll_test(ts, box, faces=_faces_prompt(ts.pool, box))
-    else:
-        ts = roll_test(ts, box, rng=rng)
+    """Steps 4-7 with the players, through the questions `blood play` asks of a Test
+    (engine/rolls/night.py ``throws_ask``): the roll (or typed faces), Re-rolls chosen by them
+    or by the optimal policy (--auto), then confirm."""
+    answers: dict[str, list[str]] = {"dice": [], "reroll": []}
     queued = list(reroll_faces)
     picks = list(choices or [])
-    while ts.rerolls_left > 0 or (ts.insanity is not None and ts.insanity.reroll):
-        advice = advise_test(ts, box)
+    while (q := throws_ask(ts, box, answers, key="", who="", target=ts.setup.target,
+                           keep_at_best=False)) is not None:
+        now = replay_throws(ts, box, answers["dice"], answers["reroll"])
+        if q.need == "dice":  # a throw: the roll, or the dice of the Re-roll just chosen
+            slots = answers["reroll"] and parse_reroll(answers["reroll"][-1], len(ts.pool))[0]
+            dice = tuple(ts.pool[s] for s in slots) if slots else ts.pool
+            text = first_faces if not slots else (queued.pop(0) if queued else None)
+            if text is not None:
+                text = _checked(q, text)
+            elif physical or (slots and first_faces is not None):
+                if slots:
+                    if quiet:
+                        raise RuleError("give the faces of each Re-roll with --reroll-dice")
+                    stderr.print(f"Re-roll die {', '.join(str(s + 1) for s in slots)}.")
+                text = _faces_prompt(q, dice)
+            else:  # the app rolls; the faces by label, so the record keeps the very faces
+                faces = roll_pool(dice, box, rng)
+                text = f"{APP_ROLLED} " + " ".join(f.label or format_face(f) for f in faces)
+            answers["dice"].append(text)
+            continue
         if not quiet:
-            _show_faces(ts)
+            _show_faces(now)
+        best = next((p.value for p in q.picks if p.key == "b"), None)
         if choices is not None:
             if not picks:
                 break
-            slots, insanity = parse_reroll(picks.pop(0), len(ts.pool))
+            text = picks.pop(0)
         elif auto:
-            if advice.action == "confirm":
+            if best is None:
                 break
-            slots, insanity = advice.slots, advice.action == "insanity_reroll"
+            text = str(best)
         else:
-            hint = (
-                "confirm"
-                if advice.action == "confirm"
-                else ("i " if advice.action == "insanity_reroll" else "")
-                + " ".join(str(s + 1) for s in advice.slots)
-            )
-            left = f"{ts.rerolls_left} Re-roll(s) left"
-            if ts.insanity is not None and ts.insanity.reroll:
+            hint = str(best).replace("i:", "i ").replace(",", " ") if best else "confirm"
+            left = f"{now.rerolls_left} Re-roll(s) left"
+            if now.insanity is not None and now.insanity.reroll:
                 left += ", Insanity Re-roll available (prefix i)"
             text = typer.prompt(
                 f"Re-roll which dice? ({left}; Enter confirms; best: {hint})",
@@ -101,23 +120,17 @@ def run_interactive(
             )
             if not text.strip():
                 break
-            try:
-                slots, insanity = parse_reroll(text, len(ts.pool))
-            except DiceError as exc:
-                stderr.print(f"[red]{exc.message}[/]")
-                continue
-        dice = tuple(ts.pool[s] for s in slots)
-        if queued:
-            faces = list(parse_faces(queued.pop(0), dice, box))
-            ts = reroll_test(ts, box, slots, insanity=insanity, faces=faces)
-        elif physical or first_faces is not None:
-            if quiet:
-                raise RuleError("give the faces of each Re-roll with --reroll-dice")
-            stderr.print(f"Re-roll die {', '.join(str(s + 1) for s in slots)}.")
-            ts = reroll_test(ts, box, slots, insanity=insanity, faces=_faces_prompt(dice, box))
-        else:
-            ts = reroll_test(ts, box, slots, insanity=insanity, rng=rng)
-    return confirm_test(ts)
+        try:
+            slots, insanity = parse_reroll(text, len(ts.pool))
+        except DiceError as exc:
+            if choices is not None:
+                raise
+            stderr.print(f"[red]{exc.message}[/]")
+            continue
+        # refused now (no such Re-roll left) as the Re-roll itself would be, before its dice
+        reroll_test(now, box, slots, insanity=insanity, faces=[now.faces[s] for s in slots])
+        answers["reroll"].append(text)
+    return confirm_test(replay_throws(ts, box, answers["dice"], answers["reroll"]))
 
 
 def test(

@@ -15,6 +15,7 @@ from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.legal import Next
     from blood_companion.engine.state import CampaignState
     from blood_companion.store import CampaignStore
 
@@ -22,12 +23,13 @@ LOG_LAST = 50  # steps `blood campaign log` shows unless asked for more
 STATUS_LOG_LAST = 8  # the last steps the status document carries (the served board shows them)
 
 
-def _commands(state: CampaignState, catalog: Catalog) -> list[str]:
-    """The commands of the options open now (engine/legal.py, cli/commands.py)."""
+def _commands(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -> list[str]:
+    """The commands of the options open now (engine/legal.py, cli/commands.py); ``nxt``: the
+    view of now when already built."""
     from blood_companion.cli.commands import for_next
     from blood_companion.engine.legal import next_view
 
-    return for_next(next_view(state, catalog), catalog)
+    return for_next(nxt if nxt is not None else next_view(state, catalog), catalog)
 
 
 def night_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
@@ -49,15 +51,19 @@ def night_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     return doc
 
 
-def day_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
-    """The Day Part's next step with its legal choices and commands."""
-    from blood_companion.engine import day as d
+def day_next_doc(state: CampaignState, catalog: Catalog, *, names: bool = True
+                 ) -> dict[str, Any]:
+    """The Day Part's next step (engine/day/views.py ``day_next``) with its legal choices and
+    commands, and (``names``) the names of the ids it shows."""
+    from blood_companion.engine.day import STEP_TITLES, day_next
 
-    doc = {
-        **d.day_next(state, catalog).model_dump(mode="json"),
-        "commands": _commands(state, catalog),
-    }
-    det = doc.get("details") or {}
+    nxt = day_next(state, catalog)
+    det = dict(nxt.details)
+    doc = {"part": nxt.part, "step": nxt.step, "title": STEP_TITLES.get(nxt.step, nxt.title),
+           "sentence": nxt.sentence, "choices": nxt.choices, "details": det,
+           "commands": _commands(state, catalog, nxt if nxt.part == "day" else None)}
+    if not names:
+        return doc
     if det.get("nemesis"):
         nem = catalog.nemesis(str(det["nemesis"]))
         det["nemesis_name"] = nem.name if nem is not None else det["nemesis"]
@@ -65,17 +71,13 @@ def day_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         from blood_companion.content.face import map_legend
 
         det["map_legend"] = map_legend(list(det["map"]))
-    if doc.get("step") == "equipping":
-        names: dict[str, str] = {}
-        for c in doc.get("choices") or []:
-            for raw in [*(x for v in c["sleeves"].values() for x in v), *c["equipped"].values()]:
-                item = catalog.item(str(raw).rstrip("+"))
-                if item is None:
-                    continue
-                advanced = str(raw).endswith("+") and item.advanced is not None
-                names[str(raw)] = (item.advanced.name + " (Advanced)" if advanced
-                                   and item.advanced is not None else item.starting.name)
-        doc["item_names"] = names
+    if nxt.step == "equipping":
+        from blood_companion.engine.day.options import _item_label
+
+        doc["item_names"] = {
+            str(raw): _item_label(catalog, str(raw)) for c in nxt.choices
+            for raw in [*(x for v in c["sleeves"].values() for x in v), *c["equipped"].values()]
+            if catalog.item(str(raw).rstrip("+")) is not None}
     return doc
 
 

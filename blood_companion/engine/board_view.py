@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from blood_companion.content.loader import Catalog
     from blood_companion.content.models import Side
+    from blood_companion.engine.legal import Next as View
     from blood_companion.engine.state import CampaignState
 
 DOC_VERSION = 2
@@ -281,10 +282,10 @@ class Board(TypedDict):
 
 
 def build(state: CampaignState, catalog: Catalog, *, name: str, head: int, state_hash: str,
-          commands: Callable[[], list[str]], log: list[LogLine]) -> Board:
-    """The board of ``state`` (pure): ``commands()`` gives the commands of the options open
-    now (the CLI names them; asked only where the board shows them), ``log`` the last steps
-    of the save, shown as given."""
+          commands: Callable[[View | None], list[str]], log: list[LogLine]) -> Board:
+    """The board of ``state`` (pure): ``commands(view)`` gives the commands of the options open
+    now (the CLI names them; asked only where the board shows them; ``view``: engine/legal.py's
+    view of now when built here, else None), ``log`` the last steps of the save, as given."""
     night = day = rewards = None
     nxt: Next
     if state.night is not None and state.part in ("night", "over"):
@@ -293,18 +294,19 @@ def build(state: CampaignState, catalog: Catalog, *, name: str, head: int, state
         night = board_view(state, catalog)
         turn = whose_turn(state, catalog)
         nxt = {**turn, "title": f"Turn {turn['turn']} · {turn['phase_name']}",  # type: ignore[typeddict-item]
-               "commands": commands()}
+               "commands": commands(None)}
     elif state.part == "day" and state.day is not None:
         from blood_companion.engine.day.views import day_board, day_next
 
         day, step = day_board(state, catalog), day_next(state, catalog)
-        nxt = {"title": step.title, "prompt": step.sentence, "commands": commands(),
+        nxt = {"title": day["title"], "prompt": step.sentence, "commands": commands(step),
                "step": step.step}
     elif state.part == "end" and state.rewards is not None:
         from blood_companion.engine.endgame import rewards_next
 
         rewards = state.rewards.model_dump(mode="json")
-        nxt = {"title": "End of the Night", "prompt": rewards_next(state), "commands": commands()}
+        nxt = {"title": "End of the Night", "prompt": rewards_next(state),
+               "commands": commands(None)}
     elif state.part == "over" and state.mode == "single":
         nxt = {"title": "Over", "prompt": "The game is over; another Single game starts from "
                "the box.", "commands": ["blood campaign next-game"]}

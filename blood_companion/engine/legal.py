@@ -94,49 +94,31 @@ class Option:
         given = {k: v for k, v in dict(answers or {}).items() if not k.startswith("_")}
         return parse_action({"type": self.kind, **dict(self.fields), **given})
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "label": self.label,
-            "action": self.kind,
-            "fields": dict(self.fields),
-            "needs": list(self.needs),
-            "enabled": self.enabled,
-            "why": self.why or None,
-            "group": self.group or None,
-        }
-
 
 @dataclass(frozen=True)
 class Next:
-    """What the table does now."""
+    """What the table does now: every surface renders this (`blood play`'s top menu,
+    `night next`, `day next`, the `end` commands, `blood status`)."""
 
     part: str
     step: str
     title: str
-    prompt: str
+    prompt: str  # the question `blood play` asks
     who: str | None = None  # the Trouper id who acts, if one does
     options: tuple[Option, ...] = ()
     default: str | None = None  # the key Enter means
     info: tuple[str, ...] = ()
     details: Mapping[str, Any] = field(default_factory=dict)
     end: bool = False  # nothing is left to do (the campaign is over)
+    sentence: str = ""  # the moment in one sentence, as `next` and the board say it (the prompt)
+    choices: list[dict[str, Any]] = field(default_factory=list)  # what is on offer, as data
+
+    def __post_init__(self) -> None:
+        if not self.sentence:
+            object.__setattr__(self, "sentence", self.prompt)
 
     def option(self, key: str) -> Option | None:
         return next((o for o in self.options if o.key == key), None)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "part": self.part,
-            "step": self.step,
-            "title": self.title,
-            "prompt": self.prompt,
-            "who": self.who,
-            "default": self.default,
-            "info": list(self.info),
-            "options": [o.to_json() for o in self.options],
-            "end": self.end,
-        }
 
 
 # Option kind -> the follow-up question for a need, given the answers so far (None: the need

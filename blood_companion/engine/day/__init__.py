@@ -13,8 +13,8 @@ One concern per module:
   follows), its machine (``advance``) and the one legality check every Day action goes through;
 * :mod:`.show`, :mod:`.selection`, :mod:`.dusk` — the actions, by phase;
 * :mod:`.payments` — Resources and Trophy tokens, and the one purchase pipeline;
-* :mod:`.views` — what comes next (``day_next``); :mod:`.options` — the typed options players
-  pick from (engine/legal.py);
+* :mod:`.views` — what comes next (``day_next``: the step, its choices and the typed options
+  players pick from, engine/legal.py); :mod:`.options` — the options' follow-up questions;
 * :mod:`.core` — lookups shared by all.
 
 Pure: no I/O and no printing.
@@ -67,7 +67,6 @@ from blood_companion.engine.day.show import (
 )
 from blood_companion.engine.day.steps import STEP_TITLES, STEPS, check_step, purchases_open
 from blood_companion.engine.day.views import (
-    NextStep,
     day_next,
     holds_trophies,
     purchase_choices,
@@ -91,7 +90,6 @@ __all__ = [
     "EndDay",
     "Equip",
     "LastAssault",
-    "NextStep",
     "PlaceEvents",
     "Recover",
     "RollLocation",

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.content.face import map_lines, trouper_name
+from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ARTS, ITEM_CATEGORIES
 from blood_companion.engine import day as d
 from blood_companion.engine import leader
-from blood_companion.engine.legal import VIEWS, Ask, Next, Option, Pick, register_askers
+from blood_companion.engine.legal import VIEWS, Ask, Option, Pick, register_askers
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.engine.table import at_table
 from blood_companion.engine.words import SETUP, checklist_ask
@@ -172,136 +172,6 @@ def _swaps(state: CampaignState) -> list[Option]:
     return out
 
 
-def day_view(state: CampaignState, catalog: Catalog) -> Next:
-    nxt = d.day_next(state, catalog)
-    step = nxt.step
-    title = f"Day Part · {nxt.title}"
-    day = state.day
-    if day is None:
-        return Next("day", step, title, nxt.sentence)
-    base: dict[str, Any] = {"details": nxt.details}
-    if step == "recovery":
-        return Next("day", step, title, nxt.sentence,
-                    options=(Option("1", "Recover", "day_recover"),), default="1", **base)
-    if step == "purchases":
-        opts = _purchases(state, catalog) + _swaps(state)
-        opts.append(Option("z", "Done buying: choose the Zone", "day_zone", needs=("zone",)))
-        wagon = ", ".join(f"{v} {k}" for k, v in state.wagon.as_dict().items())
-        return Next("day", step, title, "Buy something, or finish buying?", options=tuple(opts),
-                    default="z", info=(f"Wagon: {wagon}",), **base)
-    if step == "zone":
-        zones = tuple(Option(str(i + 1), z.name, "day_zone", {"zone": z.id})
-                      for i, z in enumerate(catalog.all("zones")))
-        return Next("day", step, title, "Zone Selection: where do you face the Nemesis tonight?",
-                    options=zones, default="1", **base)
-    if step == "location":
-        opts = []
-        if day.cartographer:
-            opts = [Option(str(i + 1), f"{c['name']} (die {c.get('face')})",
-                           "day_choose_location", {"location": c["id"]})
-                    for i, c in enumerate(nxt.choices)]
-        if at_table(state, "locations"):  # the players roll and take the card themselves
-            opts.append(Option("c", "Name the Location card your die gave", "day_roll_location"))
-            opts.append(Option("t", "Type the face of your own die", "day_roll_location",
-                               needs=("faces",)))
-            return Next("day", step, title, nxt.sentence, options=tuple(opts),
-                        default="1" if day.cartographer else "c", **base)
-        opts.append(Option("r", "Roll the die here (digital)", "day_roll_location"))
-        opts.append(Option("t", "Type the face of your own die", "day_roll_location",
-                           needs=("faces",)))
-        return Next("day", step, title, nxt.sentence, options=tuple(opts), default="r", **base)
-    if step == "minions":
-        if day.hunting_house:
-            return Next("day", step, title, nxt.sentence, options=(
-                Option("1", "Choose four Minion cards", "day_choose_minions",
-                       needs=("minions",)),), default="1", **base)
-        if at_table(state, "minions"):
-            return Next("day", step, title, "Reveal two Minion cards at random from your own "
-                        "deck (A, then B).", options=(
-                            Option("t", "Name the two Minion cards you drew",
-                                   "day_draw_minions", needs=("minions",)),), default="t",
-                        **base)
-        return Next("day", step, title, nxt.sentence, options=(
-            Option("1", "Reveal two at random", "day_draw_minions"),
-            Option("t", "Name the two Minion cards you drew from your own deck",
-                   "day_draw_minions", needs=("minions",)),
-        ), default="1", **base)
-    if step == "last_assault":
-        ids = {x["id"] for x in nxt.choices}
-        opts = [o for o in (
-            Option("n", "No: a lieutenant tonight", "day_last_assault", {"face_vlad": False}),
-            Option("y", "Yes: face Vlad", "day_last_assault", {"face_vlad": True}),
-        ) if ("yes" if o.fields["face_vlad"] else "no") in ids]
-        return Next("day", step, title, nxt.sentence, options=tuple(opts),
-                    default=opts[0].key, **base)
-    if step == "nemesis":
-        if day.asylum:
-            opts = [Option(str(i + 1), c["name"], "day_choose_nemesis", {"nemesis": c["id"]})
-                    for i, c in enumerate(nxt.choices)]
-            return Next("day", step, title, nxt.sentence, options=tuple(opts), default="1",
-                        **base)
-        if at_table(state, "nemeses"):
-            return Next("day", step, title, "Reveal a Nemesis card at random among the "
-                        "available ones.", options=(
-                            Option("t", "Name the Nemesis card you drew", "day_draw_nemesis",
-                                   needs=("nemesis",)),), default="t", **base)
-        return Next("day", step, title, nxt.sentence, options=(
-            Option("1", "Reveal at random", "day_draw_nemesis"),
-            Option("t", "Name the Nemesis card you drew from your own cards",
-                   "day_draw_nemesis", needs=("nemesis",)),
-        ), default="1", **base)
-    if step == "dusk_difficulty":
-        det = nxt.details
-        nem = catalog.nemesis(str(det.get("nemesis") or ""))
-        info = [f"Location: {det.get('location_name')}   Nemesis: "
-                f"{nem.name if nem is not None else det.get('nemesis')}"]
-        info += map_lines(list(det.get("map", [])))
-        opts = []
-        for lv in nxt.choices:
-            w = lv["wounds"]
-            opts.append(Option(str(lv["level"]), f"{lv['name']} / {lv['nemesis_level']}: Wounds "
-                               f"to win {w['front']} Front, {w['left']} Left Side, {w['right']} "
-                               f"Right Side; {lv['influence']} Event(s)", "day_difficulty",
-                               {"level": lv["level"]}))
-        return Next("day", step, title, "Choose the Difficulty Level.", options=tuple(opts),
-                    default=opts[0].key if opts else None, info=tuple(info), **base)
-    if step == "dusk_events":
-        if at_table(state, "events"):
-            return Next("day", step, title, nxt.sentence + " Draw them at random from the "
-                        "Zone's Event cards.", options=(
-                            Option("t", "Name the Event cards you drew", "day_place_events",
-                                   needs=("events",)),), default="t", **base)
-        return Next("day", step, title, nxt.sentence, options=(
-            Option("1", "Draw them at random here", "day_place_events"),
-            Option("t", "Name the Event cards you drew", "day_place_events", needs=("events",)),
-        ), default="1", **base)
-    if step == "equipping":
-        waiting = nxt.details.get("waiting", [])
-        opts = _swaps(state)
-        if not waiting:
-            # "Dusk Phase": the physical set-up, a line to tick each (engine/words.py)
-            opts.insert(0, Option("1", "End the Day: set up the table (a checklist, Enter "
-                                  "ticks each line)", "day_end", needs=(SETUP,),
-                                  repeat=(SETUP,)))
-            return Next("day", step, title, nxt.sentence, options=tuple(opts), default="1",
-                        **base)
-        who = waiting[0]
-        row = next(c for c in nxt.choices if c["trouper"] == who)
-        first = [ids[0].rstrip("+") for ids in row["sleeves"].values() if ids]
-        names = ", ".join(_item_label(catalog, i) for i in first)
-        opts.insert(0, Option("1", "Equip " + names, "day_equip",
-                              {"trouper": who, "items": first}))
-        opts.insert(1, Option("c", "Choose the three Items", "day_equip", {"trouper": who},
-                              needs=("items",)))
-        sleeves = tuple(f"{cat}: " + "; ".join(_item_label(catalog, i) for i in ids)
-                        for cat, ids in row["sleeves"].items())
-        return Next("day", step, title, f"Equipping {trouper_name(catalog, who)}: three Items, "
-                    "one per category.",
-                    who=who, options=tuple(opts), default="1", info=sleeves, **base)
-    return Next("day", step, title, nxt.sentence,
-                options=(Option("1", "End the Day", "day_end"),), default="1", **base)
-
-
 def _item_label(catalog: Catalog, raw: str) -> str:
     """An Item as players read it: its name on the side it shows ("+": the Advanced side)."""
     item = catalog.item(raw.rstrip("+"))
@@ -447,4 +317,4 @@ register_askers(
      "day_draw_minions", "day_draw_nemesis", "day_end"),
     _day_asker,
 )
-VIEWS["day"] = day_view
+VIEWS["day"] = d.day_next

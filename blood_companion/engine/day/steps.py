@@ -47,7 +47,7 @@ class DayStepSpec:
     ends: frozenset[str] = frozenset()  # the actions that finish it: the Day goes on to `next`
     next: str | None = None
     skip: Callable[[CampaignState, DayState], bool] = lambda state, day: False
-    view: str = "day.options:day_view"  # its view and asker (engine/), by name
+    view: str = "day.views:day_next"  # its view and asker (engine/), by name
     asker: str = "day.options:_day_asker"
 
 

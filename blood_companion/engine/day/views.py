@@ -1,12 +1,11 @@
-"""What the Day looks like: the next step in a sentence, with the choices on offer.
+"""What the Day looks like: the next step (one :class:`~blood_companion.engine.legal.Next`:
+a sentence, the choices on offer and the options players pick from) and the Day board.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.content import models as m
 from blood_companion.content.face import trouper_name
@@ -16,27 +15,16 @@ from blood_companion.engine.day.core import available_nemeses, day_of
 from blood_companion.engine.day.dusk import difficulty_levels, influence
 from blood_companion.engine.day.payments import can_afford, cost_text, trophy_text
 from blood_companion.engine.day.steps import STEP_TITLES, purchases_open
+from blood_companion.engine.legal import Next, Option
 from blood_companion.engine.narrate import record_name
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-class NextStep(BaseModel):
-    """What the table does next: the step, a sentence and the legal choices (the options
-    players pick from are in ``engine/day/options.py``)."""
-
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    part: str
-    step: str
-    title: str
-    sentence: str
-    choices: list[dict[str, Any]] = Field(default_factory=list)
-    details: dict[str, Any] = Field(default_factory=dict)
-
-
-def purchase_choices_of(state: CampaignState, cat: Catalog) -> list[dict[str, Any]]:
+def purchase_choices(state: CampaignState, cat: Catalog) -> list[dict[str, Any]]:
+    """Everything on offer in the Show's Purchases, each with ``affordable`` (the Wagon and the
+    trophies can pay it now)."""
     w = state.wagon
     out: list[dict[str, Any]] = []
     for b in cat.village.buildings:
@@ -69,12 +57,6 @@ def purchase_choices_of(state: CampaignState, cat: Catalog) -> list[dict[str, An
     return out
 
 
-def purchase_choices(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
-    """Everything on offer in the Show's Purchases, each with ``affordable`` (the Wagon and the
-    trophies can pay it now). Raises RuleError outside the Day Part."""
-    return purchase_choices_of(state, catalog)
-
-
 def holds_trophies(state: CampaignState, needs: Sequence[TrophyCost]) -> bool:
     hold = {"location": state.location_trophies, "nemesis": state.nemesis_trophies}
     for kind in ("location", "nemesis"):
@@ -88,85 +70,155 @@ def holds_trophies(state: CampaignState, needs: Sequence[TrophyCost]) -> bool:
     return True
 
 
-def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
-    """What the players do next in the Day Part, with the legal choices (pure)."""
+def day_next(state: CampaignState, catalog: Catalog) -> Next:
+    """What the players do next in the Day Part (pure): the step in a sentence with its
+    choices, and the options players pick from (engine/legal.py; their follow-ups are in
+    ``engine/day/options.py``)."""
+    from blood_companion.content.face import map_lines
+    from blood_companion.engine.day.options import _item_label, _purchases, _swaps
+    from blood_companion.engine.table import at_table
+    from blood_companion.engine.words import SETUP
+
     cat = catalog
     if state.part != "day":
         if state.part == "night":
             sentence = "The Day Part is over and the night is set up."
         else:
             sentence = f"The campaign is in the {state.part} part, not the Day."
-        return NextStep(part=state.part, step=state.part, title="Not the Day Part",
-                        sentence=sentence)
+        return Next(state.part, state.part, "Not the Day Part", sentence)
     day = day_of(state)
     step = day.step
-    title = STEP_TITLES[step]
-    base = {"part": "day", "step": step, "title": title}
+
+    def nxt(sentence: str, *options: Option, default: str | None = None, prompt: str = "",
+            choices: Sequence[dict[str, Any]] = (), **kw: Any) -> Next:
+        return Next("day", step, f"Day Part · {STEP_TITLES[step]}", prompt or sentence,
+                    options=options, default=default, sentence=sentence,
+                    choices=list(choices), **kw)
+
     if step == "recovery":
-        return NextStep(**base, sentence="Recovery: Vigor tokens back to available (Bites stay "
-                        "on them), Insanity cubes to the leftmost space.")
+        return nxt("Recovery: Vigor tokens back to available (Bites stay on them), Insanity "
+                   "cubes to the leftmost space.", Option("1", "Recover", "day_recover"),
+                   default="1")
     if step == "purchases":
-        return NextStep(
-            **base, sentence="Spend the Wagon at the buildings, buy and upgrade cards, swap cards "
-            "and Items; then choose the Zone.", choices=purchase_choices_of(state, cat),
+        wagon = ", ".join(f"{v} {k}" for k, v in state.wagon.as_dict().items())
+        return nxt(
+            "Spend the Wagon at the buildings, buy and upgrade cards, swap cards and Items; "
+            "then choose the Zone.", *_purchases(state, cat), *_swaps(state),
+            Option("z", "Done buying: choose the Zone", "day_zone", needs=("zone",)),
+            default="z", prompt="Buy something, or finish buying?",
+            choices=purchase_choices(state, cat), info=(f"Wagon: {wagon}",),
             details={"wagon": state.wagon.as_dict(),
                      "location_trophies": dict(state.location_trophies),
                      "nemesis_trophies": dict(state.nemesis_trophies),
                      "bought": list(day.purchases)})
     if step == "zone":
-        return NextStep(**base, sentence="Choose the Zone of the next night.",
-                        choices=[{"id": z.id, "name": z.name} for z in cat.all("zones")])
+        zones = cat.all("zones")
+        return nxt("Choose the Zone of the next night.",
+                   *(Option(str(i + 1), z.name, "day_zone", {"zone": z.id})
+                     for i, z in enumerate(zones)), default="1",
+                   prompt="Zone Selection: where do you face the Nemesis tonight?",
+                   choices=[{"id": z.id, "name": z.name} for z in zones])
     if step == "location":
         zone_rec = cat.get("zones", day.zone or "")
         zone = zone_rec.name if zone_rec is not None else day.zone or ""
         locs = [{"id": loc.id, "name": loc.name, "face": loc.choice}
                 for loc in cat.locations_in(day.zone or "")]
         die = cat.config.location_die
+        opts = [Option(str(i + 1), f"{c['name']} (die {c.get('face')})", "day_choose_location",
+                       {"location": c["id"]}) for i, c in enumerate(locs)] if day.cartographer \
+            else []
+        if at_table(state, "locations"):  # the players roll and take the card themselves
+            opts.append(Option("c", "Name the Location card your die gave", "day_roll_location"))
+            default = "1" if day.cartographer else "c"
+        else:
+            opts.append(Option("r", "Roll the die here (digital)", "day_roll_location"))
+            default = "r"
+        opts.append(Option("t", "Type the face of your own die", "day_roll_location",
+                           needs=("faces",)))
         if day.cartographer:
-            return NextStep(**base, sentence=f"Cartographer's Office: choose the Location card "
-                            f"of {zone} (or roll for it).", choices=locs)
-        return NextStep(**base, sentence=f"Roll the {die} die for the Location card of {zone}.",
-                        choices=locs, details={"die": die})
+            return nxt(f"Cartographer's Office: choose the Location card of {zone} (or roll "
+                       "for it).", *opts, default=default, choices=locs)
+        return nxt(f"Roll the {die} die for the Location card of {zone}.", *opts,
+                   default=default, choices=locs, details={"die": die})
     if step == "minions":
         minions = [{"id": mn.id, "name": mn.name, "type": mn.type} for mn in cat.all("minions")]
         if day.hunting_house:
-            return NextStep(**base, sentence="Hunting House: choose four Minion cards; two of "
-                            "them, at random, take spaces A and B.", choices=minions)
-        return NextStep(**base, sentence="Reveal two Minion cards at random for spaces A and B.",
-                        choices=minions)
+            return nxt("Hunting House: choose four Minion cards; two of them, at random, take "
+                       "spaces A and B.", Option("1", "Choose four Minion cards",
+                                                 "day_choose_minions", needs=("minions",)),
+                       default="1", choices=minions)
+        sentence = "Reveal two Minion cards at random for spaces A and B."
+        if at_table(state, "minions"):
+            return nxt(sentence, Option("t", "Name the two Minion cards you drew",
+                                        "day_draw_minions", needs=("minions",)), default="t",
+                       prompt="Reveal two Minion cards at random from your own deck (A, then "
+                       "B).", choices=minions)
+        return nxt(sentence, Option("1", "Reveal two at random", "day_draw_minions"),
+                   Option("t", "Name the two Minion cards you drew from your own deck",
+                          "day_draw_minions", needs=("minions",)), default="1", choices=minions)
     if step == "last_assault":
         avail = available_nemeses(state, cat)
-        return NextStep(**base, sentence="Last Assault: do the players face Vlad tonight?"
-                        + ("" if avail else " Every lieutenant is defeated: only Vlad is left."),
-                        choices=[{"id": "yes"}, {"id": "no"}] if avail else [{"id": "yes"}],
-                        details={"vlad_weakened": len(state.vlad_weakened)})
+        no = Option("n", "No: a lieutenant tonight", "day_last_assault", {"face_vlad": False})
+        yes = Option("y", "Yes: face Vlad", "day_last_assault", {"face_vlad": True})
+        return nxt("Last Assault: do the players face Vlad tonight?"
+                   + ("" if avail else " Every lieutenant is defeated: only Vlad is left."),
+                   *((no, yes) if avail else (yes,)), default="n" if avail else "y",
+                   choices=[{"id": "yes"}, {"id": "no"}] if avail else [{"id": "yes"}],
+                   details={"vlad_weakened": len(state.vlad_weakened)})
     if step == "nemesis":
         nems = [{"id": n, "name": getattr(cat.nemesis(n), "name", n)}
                 for n in available_nemeses(state, cat)]
         if day.asylum:
-            return NextStep(**base, sentence="Asylum: choose the Nemesis.", choices=nems)
-        return NextStep(**base, sentence="Reveal the Nemesis at random from the available ones.",
-                        choices=nems)
+            return nxt("Asylum: choose the Nemesis.",
+                       *(Option(str(i + 1), c["name"], "day_choose_nemesis", {"nemesis": c["id"]})
+                         for i, c in enumerate(nems)), default="1", choices=nems)
+        sentence = "Reveal the Nemesis at random from the available ones."
+        if at_table(state, "nemeses"):
+            return nxt(sentence, Option("t", "Name the Nemesis card you drew", "day_draw_nemesis",
+                                        needs=("nemesis",)), default="t",
+                       prompt="Reveal a Nemesis card at random among the available ones.",
+                       choices=nems)
+        return nxt(sentence, Option("1", "Reveal at random", "day_draw_nemesis"),
+                   Option("t", "Name the Nemesis card you drew from your own cards",
+                          "day_draw_nemesis", needs=("nemesis",)), default="1", choices=nems)
     if step == "dusk_difficulty":
         loc = cat.get("locations", day.location or "")
-        return NextStep(
-            **base, sentence="Lay out the Map as the Location card shows; the app has the "
-            "Reaction deck and shuffles it. Choose the Difficulty Level.",
-            choices=difficulty_levels(state, cat),
+        nem = cat.nemesis(str(day.nemesis or ""))
+        levels = difficulty_levels(state, cat)
+        opts = []
+        for lv in levels:
+            w = lv["wounds"]
+            opts.append(Option(str(lv["level"]), f"{lv['name']} / {lv['nemesis_level']}: Wounds "
+                               f"to win {w['front']} Front, {w['left']} Left Side, {w['right']} "
+                               f"Right Side; {lv['influence']} Event(s)", "day_difficulty",
+                               {"level": lv["level"]}))
+        info = [f"Location: {loc.name if loc else None}   Nemesis: "
+                f"{nem.name if nem is not None else day.nemesis}",
+                *map_lines(list(loc.map) if loc else [])]
+        return nxt(
+            "Lay out the Map as the Location card shows; the app has the Reaction deck and "
+            "shuffles it. Choose the Difficulty Level.", *opts,
+            default=opts[0].key if opts else None, prompt="Choose the Difficulty Level.",
+            choices=levels, info=tuple(info),
             details={"location": day.location, "location_name": loc.name if loc else None,
                      "map": list(loc.map) if loc else [], "nemesis": day.nemesis,
                      "minions": {"A": day.minions[0], "B": day.minions[1]} if day.minions else {}})
     if step == "dusk_events":
         n = influence(state, cat)
         loc = cat.get("locations", day.location or "")
-        zone = loc.zone if loc else ""
-        return NextStep(**base, sentence=f"Place {n} Event card(s) on the Chain from the left.",
-                        choices=[{"id": e.id, "name": e.name} for e in cat.events_in(zone)],
-                        details={"influence": n})
+        events = [{"id": e.id, "name": e.name} for e in cat.events_in(loc.zone if loc else "")]
+        sentence = f"Place {n} Event card(s) on the Chain from the left."
+        named = Option("t", "Name the Event cards you drew", "day_place_events",
+                       needs=("events",))
+        if at_table(state, "events"):
+            return nxt(sentence, named, default="t", prompt=sentence + " Draw them at random "
+                       "from the Zone's Event cards.", choices=events, details={"influence": n})
+        return nxt(sentence, Option("1", "Draw them at random here", "day_place_events"), named,
+                   default="1", choices=events, details={"influence": n})
     if step == "equipping":
         waiting = [t.trouper for i, t in enumerate(state.troupers)
                    if len(day.equipped.get(i, {})) != len(ITEM_CATEGORIES)]
-        choices = []
+        choices: list[dict[str, Any]] = []
         for i, t in enumerate(state.troupers):
             by_cat: dict[str, list[str]] = {c: [] for c in ITEM_CATEGORIES}
             for s in t.sleeves:
@@ -175,14 +227,28 @@ def day_next(state: CampaignState, catalog: Catalog) -> NextStep:
                     by_cat[item.category].append(s.item + ("+" if s.advanced else ""))
             choices.append({"trouper": t.trouper, "sleeves": by_cat,
                             "equipped": day.equipped.get(i, {})})
-        if waiting:
-            sentence = "Equipping: optional swaps, then each Trouper equips three Items, one per "
-            sentence += "category. Still to equip: " + ", ".join(
-                r.name if (r := cat.trouper(w)) is not None else w for w in waiting) + "."
-        else:
-            sentence = "Everyone is equipped: end the Day and set up the night."
-        return NextStep(**base, sentence=sentence, choices=choices, details={"waiting": waiting})
-    return NextStep(**base, sentence="The Day Part is over.")
+        if not waiting:
+            # "Dusk Phase": the physical set-up, a line to tick each (engine/words.py)
+            return nxt("Everyone is equipped: end the Day and set up the night.",
+                       Option("1", "End the Day: set up the table (a checklist, Enter ticks "
+                              "each line)", "day_end", needs=(SETUP,), repeat=(SETUP,)),
+                       *_swaps(state), default="1", choices=choices,
+                       details={"waiting": waiting})
+        who = waiting[0]
+        row = next(c for c in choices if c["trouper"] == who)
+        first = [ids[0].rstrip("+") for ids in row["sleeves"].values() if ids]
+        return nxt(
+            "Equipping: optional swaps, then each Trouper equips three Items, one per category. "
+            "Still to equip: " + ", ".join(trouper_name(cat, w) for w in waiting) + ".",
+            Option("1", "Equip " + ", ".join(_item_label(cat, i) for i in first), "day_equip",
+                   {"trouper": who, "items": first}),
+            Option("c", "Choose the three Items", "day_equip", {"trouper": who},
+                   needs=("items",)), *_swaps(state), default="1",
+            prompt=f"Equipping {trouper_name(cat, who)}: three Items, one per category.",
+            who=who, choices=choices, details={"waiting": waiting},
+            info=tuple(f"{c}: " + "; ".join(_item_label(cat, i) for i in ids)
+                       for c, ids in row["sleeves"].items()))
+    return nxt("The Day Part is over.", Option("1", "End the Day", "day_end"), default="1")
 
 
 def day_board(state: CampaignState, catalog: Catalog) -> DayBoard:

@@ -15,7 +15,7 @@ each Re-roll, 1-based; ``i:`` for the Insanity Re-roll) and ``items`` (Quick Ite
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -371,32 +371,51 @@ def _describe(ts: TestState) -> str:
 def throw_ask(
     state: CampaignState, catalog: Catalog, spec: TestSpec, answers: Mapping[str, Any]
 ) -> Ask | None:
-    """The next question of the Test's throws (None once the result is kept)."""
+    """The next question of a night Test's throws (None once the result is kept): the Test
+    :func:`throws_ask` asks, with the Quick Items that may help it."""
     if answers.get("_kept"):
         return None
     box = DiceBox.from_models(catalog.dice)
-    trait = answers.get("trait")
     items = list(answers.get("items") or [])
+    key, setup = setup_of(state, catalog, spec, answers.get("trait"), items)
+    return throws_ask(
+        prepare_test(setup, box), box, answers, key=key, who=fx.name_of(state, catalog, spec.t),
+        target=spec.target,
+        items=lambda after: usable_items(state, catalog, spec, items, after_roll=after),
+    )
+
+
+def throws_ask(
+    ts0: TestState, box: DiceBox, answers: Mapping[str, Any], *, key: str, who: str,
+    target: int, items: Callable[[bool], list[tuple[str, str]]] = lambda after: [],
+    keep_at_best: bool = True,
+) -> Ask | None:
+    """The next question of a Test's throws from ``ts0`` (the Test before the roll), given the
+    answers so far (``dice``, ``reroll``: the module docstring): the roll, the faces of each
+    Re-roll, then which dice to re-roll, the best choice as the default (None once nothing can
+    change the result, or, with ``keep_at_best``, once it is a Success the best play keeps).
+    ``items(after_roll)``: the Quick Items that may help now (id, what it does). `blood play`
+    asks a night's Tests with it (:func:`throw_ask`), `blood test` a Test of the campaign."""
+    if answers.get("_kept"):
+        return None
+    setup = ts0.setup
     dice = list(answers.get("dice") or [])
     rr = list(answers.get("reroll") or [])
-    key, setup = setup_of(state, catalog, spec, trait, items)
-    who = fx.name_of(state, catalog, spec.t)
     what = key.capitalize() if key.isalpha() else key
     if not dice:
-        ts = prepare_test(setup, box)
+        ts = ts0
         info = test_info(setup, box, key, ts)
         pool = info["pool"]
         notes = "".join(f" ({n})" for n in ts.notes)
         bonus = f", +{ts.bonus_triumphs} bonus" if ts.bonus_triumphs else ""
         again = f", {ts.rerolls_left} Re-roll(s)" if ts.rerolls_left else ""
         picks = [Pick("r", "The app rolls (digital dice)", ROLL)]
-        for n, (iid, text) in enumerate(usable_items(state, catalog, spec, items,
-                                                     after_roll=False)):
+        for n, (iid, text) in enumerate(items(False)):
             picks.append(Pick(f"i{n + 1}", f"First use {text}", iid, need="items"))
         dice_pool = ts.pool
         return Ask(
             "dice",
-            f"{who} rolls {pool} for {what}{notes}: {spec.target} Triumph(s) needed{bonus}"
+            f"{who} rolls {pool} for {what}{notes}: {target} Triumph(s) needed{bonus}"
             f"{again}; {percent(info['probability'])} to succeed.",
             tuple(picks), default="r",
             free=f"the faces of your own dice ({pool}, in this order), e.g. \"2 x 1\"",
@@ -404,7 +423,7 @@ def throw_ask(
             roll=lambda ch: f"{APP_ROLLED} {format_faces(roll_pool(dice_pool, box, ch))}",
             test=info,
         )
-    ts = replay_throws(prepare_test(setup, box), box, dice, rr)
+    ts = replay_throws(ts0, box, dice, rr)
     digital = read_throw(dice[0])[1] == "digital"
     if len(rr) == len(dice):  # the dice of the last Re-roll are to be thrown
         slots = parse_reroll(rr[-1], len(ts.pool))[0]
@@ -419,12 +438,12 @@ def throw_ask(
             auto=digital,
         )
     result = confirm_test(ts)
-    after = usable_items(state, catalog, spec, items, after_roll=True)
+    after = items(True)
     insanity = ts.insanity is not None and ts.insanity.reroll
     if not (ts.rerolls_left or insanity or after):
         return None
     advice = advise_test(ts, box)
-    if result.success and advice.action == "confirm":
+    if keep_at_best and result.success and advice.action == "confirm":
         return None
     shown = triumph_total(ts.faces, defeats_cancel=setup.defeats_cancel)
     extra = result.total - shown
@@ -435,7 +454,7 @@ def throw_ask(
     if insanity:
         left.append("the Insanity Re-roll")
     total = f"{shown} + {extra} bonus = {result.total}" if extra else f"{shown}"
-    prompt = (f"{who} rolled {_describe(ts)}: {total} of {spec.target} needed, {verdict}. "
+    prompt = (f"{who} rolled {_describe(ts)}: {total} of {target} needed, {verdict}. "
               + (f"Left: {', '.join(left)}. " if left else "") + "Re-roll which dice?")
     picks = [Pick("k", f"Keep it ({verdict})", True, need="_kept")]
     default = "k"
