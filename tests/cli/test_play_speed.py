@@ -71,3 +71,23 @@ def test_a_card_face_imports_no_yaml() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120)
     assert out.stdout.strip() == "False"
+
+
+def test_play_answered_through_the_console_script_keeps_what_it_recorded(
+    blood: Any, saves_dir: Path
+) -> None:
+    """`blood play --json --answer ...` ends as the other short commands do (no final
+    collection, ``os._exit``): its document reaches the pipe whole and its step is saved."""
+    import json
+    import os
+
+    _campaigns(blood)
+    before = blood("--campaign", "day", "play", "--json").json()
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(saves_dir), "NO_COLOR": "1", "COLUMNS": "100"}
+    p = subprocess.run([sys.executable, "-m", "blood_companion", "--campaign", "day", "play",
+                        "--json", "--answer", ""], capture_output=True, env=env, timeout=120,
+                       check=False)
+    assert p.returncode == 0, p.stderr.decode()
+    doc = json.loads(p.stdout)
+    assert doc["recorded"] == 1 and doc["log_length"] == before["log_length"] + 1
+    assert blood("--campaign", "day", "play", "--json").json()["state_hash"] == doc["state_hash"]
