@@ -42,8 +42,10 @@ __all__ = [
 ]
 
 # Commands that run for as long as their user wants (an interactive loop, a server): they keep
-# the garbage collector on and end the normal way.
+# the garbage collector on and end the normal way; not `blood play` given its answers or asked
+# for the question as JSON (one document, then the process ends).
 LONG_RUNNING = frozenset({"play", "board", "table"})
+ONE_SHOT = {"play": ("--json", "--answer")}
 
 
 # No argument (nor a line typed at a `blood play` prompt) is longer: nothing a player types is,
@@ -158,7 +160,8 @@ def is_long_running(args: list[str]) -> bool:
     except UsageExit:
         return False
     word = next((a for a in rest if not a.startswith("-")), "")
-    return word in LONG_RUNNING
+    once = ONE_SHOT.get(word, ())
+    return word in LONG_RUNNING and not any(a.partition("=")[0] in once for a in rest)
 
 
 def _end(code: int) -> NoReturn:

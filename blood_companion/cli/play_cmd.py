@@ -217,15 +217,19 @@ class Loop:
             stdout.print(Text(f"That line {why}; type it again.", style="red"))
 
     # ------------------------------------------------------------------ screens
-    def show_status(self) -> None:
+    def show_status(self, store: Any = None) -> None:
+        """The board (`blood status` without its commands) of ``store``, the campaign open
+        now (else opened here): its stored document while true, as `blood status` reads it."""
         from blood_companion.cli import views
-        from blood_companion.cli.view_docs import status_doc
-
-        with self.open() as store:
-            doc = status_doc(store)
         from blood_companion.cli.status_view import without_commands
         from blood_companion.cli.textview import print_lines, width
+        from blood_companion.cli.view_docs import status_doc
 
+        if store is None:
+            with self.open() as store:
+                self.show_status(store)
+            return
+        doc = views.stored(store, "status") or status_doc(store)
         print_lines(without_commands(views.render("status", doc, width())))
 
     def show(self, screen: Any, every: bool = False) -> None:
@@ -426,31 +430,34 @@ class Loop:
     def run(self) -> None:
         from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
 
-        self.show_status()
+        first = True
         while True:
-            with self.open() as store:
+            with self.open() as store:  # open while the question is built, not while asked
+                if first:
+                    self.show_status(store)
+                    first = False
                 state, cat, digest, head = (
                     store.state, store.catalog, store.state_hash, store.head)
                 data_fp = cat.fingerprint()
-            data_changed = bool(self.data_fp) and data_fp != self.data_fp
-            if self.walk is None or digest != self.digest or data_changed:
-                if self.walk is not None and digest != self.digest:
-                    stdout.print(Text("The campaign changed meanwhile; asking again.",
-                                      style="yellow"))
-                elif data_changed:
-                    # a card transcribed (or any data edit) while the question waited
-                    stdout.print(Text(DATA_CHANGED, style="yellow"))
-                self.walk = Walk.start(state, cat, head)
-                self.digest, self.data_fp = digest, data_fp
-            screen = self.walk.screen()
-            if screen.end:
-                stdout.print(Text(screen.question, style="bold"))
-                return
-            turn = (state.game, state.night.turn) if state.night is not None else None
-            if (state.night is not None and state.night.phase == "planning"
-                    and turn != self.last_turn and screen.need is None):
-                self.last_turn = turn
-                self.show_status()
+                data_changed = bool(self.data_fp) and data_fp != self.data_fp
+                if self.walk is None or digest != self.digest or data_changed:
+                    if self.walk is not None and digest != self.digest:
+                        stdout.print(Text("The campaign changed meanwhile; asking again.",
+                                          style="yellow"))
+                    elif data_changed:
+                        # a card transcribed (or any data edit) while the question waited
+                        stdout.print(Text(DATA_CHANGED, style="yellow"))
+                    self.walk = Walk.start(state, cat, head)
+                    self.digest, self.data_fp = digest, data_fp
+                screen = self.walk.screen()
+                if screen.end:
+                    stdout.print(Text(screen.question, style="bold"))
+                    return
+                turn = (state.game, state.night.turn) if state.night is not None else None
+                if (state.night is not None and state.night.phase == "planning"
+                        and turn != self.last_turn and screen.need is None):
+                    self.last_turn = turn
+                    self.show_status(store)
             self.show(screen)
             line = self.ask(self.prompt_text(screen))
             if line is None:

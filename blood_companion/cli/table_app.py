@@ -194,7 +194,7 @@ class TableLoop(Loop):
     def show(self, screen: Any, every: bool = False) -> None:
         self.app.call_from_thread(self.app.show_question, question_text(screen, every))
 
-    def show_status(self) -> None:
+    def show_status(self, store: Any = None) -> None:
         self.app.call_from_thread(self.app.reload)
 
 

@@ -163,14 +163,29 @@ def cached(view: str, settings: Settings | None = None) -> dict[str, Any] | None
 
     if campaign_name_problem(name) is not None:
         return None  # the full command says what is wrong with it
-    from blood_companion.fileio import check_path, read_text
+    from blood_companion.fileio import check_path
     from blood_companion.store.peek import head_key
 
     try:
         check_path(save_path(folder, name), "the save file")
         head = head_key(save_path(folder, name))
-        if head is None:
-            return None
+    except (BloodError, ValueError, RecursionError):
+        return None
+    return None if head is None else _read(folder, name, view, head, settings)
+
+
+def stored(store: Any, view: str) -> dict[str, Any] | None:
+    """The stored document of a view of the open campaign ``store`` while it is true of the
+    head the store holds (as :func:`keep` keyed it), else None."""
+    drawn = store.drawn_from()
+    return None if drawn is None else _read(store.saves_dir, store.name, view, drawn, current())
+
+
+def _read(folder: Path, name: str, view: str, head: tuple[str, int, int],
+          settings: Settings) -> dict[str, Any] | None:
+    from blood_companion.fileio import read_text
+
+    try:
         data = json.loads(read_text(cache_path(folder, name, view), limit=MAX_CACHE_BYTES))
     except (BloodError, ValueError, RecursionError):
         return None
@@ -251,4 +266,4 @@ def _width() -> int:
     return width()
 
 
-__all__ = ["VIEWS", "cached", "fast_view", "keep", "show", "store_view"]
+__all__ = ["VIEWS", "cached", "fast_view", "keep", "show", "store_view", "stored"]

@@ -109,7 +109,18 @@ def test_a_short_command_ends_without_collecting(monkeypatch: pytest.MonkeyPatch
 
 def test_play_keeps_the_collector_and_the_normal_exit(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _console(monkeypatch, "play") == ("normal", 0, True)
-    assert _console(monkeypatch, "--saves-dir", "play", "play", "--json") == ("normal", 0, True)
+    assert _console(monkeypatch, "--saves-dir", "play", "play", "--steps", "2") == (
+        "normal", 0, True)
+
+
+def test_play_answering_one_question_ends_without_collecting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`blood play --json` and `--answer` print one document (or the lines answered) and end:
+    a short-lived command, ended as the others are."""
+    assert _console(monkeypatch, "--saves-dir", "play", "play", "--json") == ("fast", 0, False)
+    assert _console(monkeypatch, "play", "--answer", "1") == ("fast", 0, False)
+    assert _console(monkeypatch, "play", "--answer=1", "--json") == ("fast", 0, False)
 
 
 # --------------------------------------------------------------------------- actions by type
