@@ -143,6 +143,9 @@ class Action(BaseModel):
     # and, for a command the CLI builds from this declaration, its help.
     command: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+    # Of several actions one command records (cli/common.py ``add_recorder``): the flag that
+    # records this one with none of its fields ("--random").
+    picked_by: ClassVar[Cli | None] = None
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
