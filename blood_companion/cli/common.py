@@ -26,9 +26,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 DrawOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--draw", metavar="CARD", help="A card the players drew from a deck they hold (a Reaction card "
-        "revealed, a Minion summoned), by name or id; repeat in the order drawn. Asked on a "
-        "terminal when missing.",
+        "--draw", metavar="CARD", help="A card the players drew from a deck they hold (a "
+        "Reaction card revealed, a Minion summoned), by name or id; repeat in the order drawn. "
+        "Asked on a terminal when missing.",
     ),
 ]
 
@@ -106,8 +106,9 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
             done = {"autocompletion": getattr(completion, cli.complete)} if cli.complete else {}
             spec: Any = (typer.Option(f"{cli.flag}/{cli.off}" if cli.off else cli.flag,
                                       help=escape(cli.help), metavar=metavar, **done)
-                         if cli.flag else typer.Argument(help=escape(cli.help), metavar=metavar,
-                                                         **done))
+                         if cli.flag else typer.Argument(
+                             help=escape(cli.help), metavar=None if key == metavar else metavar,
+                             **done))
             params.append(inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=default,
                                             annotation=Annotated[kind, spec]))
     if draw is not None:
@@ -118,9 +119,10 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
 
     def command(**typed: Any) -> None:
         draws, as_json = typed.pop("draw", None), typed.pop("as_json")
-        chosen = {where[k][0] for k, v in typed.items()
-                  if k in where and v is not None and v is not False and v != []}
-        if len(chosen) > 1:
+        given = [k for k in where if typed[k] is not None and typed[k] is not False
+                 and typed[k] != []]
+        chosen = {where[k][0] for k in given}
+        if len(chosen) > 1 or len(given) > 1 and not all(where[k][1] for k in given):
             raise UsageError("give only one of: " + ", ".join(
                 c.flag or key for key, (_, _, c, _) in where.items()))
         if not chosen and show is not None:

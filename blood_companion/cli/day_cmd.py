@@ -270,10 +270,10 @@ def _levels(as_json: bool) -> None:
         print_lines(levels_table(levels, width()))
 
 
-add_recorder(day_app, (d.ChooseLocation, d.RollLocation), _record, RESOLVE, draw=None)
-add_recorder(day_app, (d.ChooseMinions, d.DrawMinions), _record, RESOLVE, draw=None)
+add_recorder(day_app, (d.ChooseLocation, d.RollLocation), _record, RESOLVE)
+add_recorder(day_app, (d.ChooseMinions, d.DrawMinions), _record, RESOLVE)
 _declared(d.LastAssault)
-add_recorder(day_app, (d.ChooseNemesis, d.DrawNemesis), _record, RESOLVE, draw=None)
+add_recorder(day_app, (d.ChooseNemesis, d.DrawNemesis), _record, RESOLVE)
 add_recorder(day_app, d.ChooseDifficulty, _record, RESOLVE, draw=None, show=_levels)
 _declared(d.PlaceEvents, d.Equip)
 
