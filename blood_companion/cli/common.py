@@ -128,7 +128,7 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
         if not chosen and show is not None:
             show(as_json)
             return
-        one = (chosen or {c for c in classes if c.picked_by is not None} or set(classes)).pop()
+        one = chosen.pop() if chosen else next((c for c in classes if c.picked_by), classes[0])
         values: dict[str, Any] = {}
         for key, (c, field, cli, listed) in where.items():
             value = typed[key]
