@@ -68,9 +68,10 @@ def cli_fields(cls: type[BaseModel]) -> dict[str, Cli]:
 Trait = Annotated[str | None, Cli("--trait", "Trait for the Test [the best odds].")]
 Dice = Annotated[list[str], Cli(
     "--dice", 'Faces of your physical dice, e.g. "2 x 1" or "B3 R0 Gx"; repeat for each '
-    "Re-roll. Without it the app rolls.", many=True)]
+    "Re-roll. Without it the app rolls.", metavar="FACES", many=True)]
 Reroll = Annotated[list[str], Cli(
-    "--reroll", "Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll).", many=True)]
+    "--reroll", "Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll).",
+    metavar="N,N", many=True)]
 Items = Annotated[list[str], Cli(
     "--items", "Quick Items used during the Test (Bonus Triumphs, Re-rolls), by id or name, "
     "comma-separated.")]
