@@ -33,6 +33,7 @@ from blood_companion.engine.campaign import (
     table_setup,
 )
 from blood_companion.engine.state import RESOURCE_NAMES
+from blood_companion.engine.table import SetDecks
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
@@ -605,47 +606,30 @@ def _act(build: Any, as_json: bool, draws: Any = None) -> None:
             session.tell(before, after, store.catalog)
 
 
-@campaign_app.command("decks")
-def decks_(
-    setting: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help="Who holds which deck: app, table, all=table or DECK=app|table (decks: "
-            "troupers, reactions, minions, events, locations, nemeses, advanced, loot). Without "
-            "it: the setting now."
-        ),
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Who holds each deck: the app, or the players with the real cards.
-
-    The app shuffles, draws and names each card; players with real cards tell the app what came
-    up. A change is a step of the log."""
+def _decks(build: Any, as_json: bool, draws: Any = None) -> None:
+    """Record the setting `build` makes (None: none), then say who holds each deck."""
     from blood_companion.cli.table_words import decks_lines
-    from blood_companion.engine.table import SetDecks, holders, parse_holders
+    from blood_companion.engine.table import holders
 
-    text = ",".join(setting or [])
-    if not text:
-        with session.open_session() as store:
-            st = store.state
-            if as_json:
-                print_json({"ok": True, "decks": holders(st)})
-            else:
-                for line in decks_lines(st):
-                    stdout.print(line, highlight=False)
-        return
+    with session.open_session() as store:
+        if build is not None:
+            session.record(build(store.state), store)
+        if as_json and build is not None:
+            _changed(store, True, "", refresh=False, decks=holders(store.state))
+        elif as_json:
+            print_json({"ok": True, "decks": holders(store.state)})
+        else:
+            for line in decks_lines(store.state):
+                stdout.print(line, highlight=False)
+
+
+def _holders(words: list[str]) -> dict[str, str]:
+    from blood_companion.engine.table import parse_holders
+
     try:
-        wanted = parse_holders(text)
+        return parse_holders(",".join(words))
     except BloodError as exc:
         raise UsageError(exc.message, hint=exc.hint) from None
-    action = SetDecks(decks=wanted)
-    with session.open_session() as store:
-        session.record(action, store)
-        if as_json:
-            _changed(store, True, "", refresh=False, decks=holders(store.state))
-            return
-        for line in decks_lines(store.state):
-            stdout.print(line, highlight=False)
 
 
 def _trophies(changes: list[str]) -> dict[str, int]:
@@ -669,6 +653,9 @@ def _trophies(changes: list[str]) -> dict[str, int]:
 RESOLVE: dict[str, Any] = {
     "id": lambda state, word, _: word.strip().lower(),
     "trophies": lambda state, words, _: _trophies(words),
+    "holders": lambda state, words, _: _holders(words),
 }
+add_recorder(campaign_app, SetDecks, _decks, RESOLVE, draw=None,
+             show=lambda as_json: _decks(None, as_json))
 for _cls in (AddTrouper, RetireTrouper, SetLeader, AdjustWagon, AdjustTrophies, NextSingleGame):
     add_recorder(campaign_app, _cls, _act, RESOLVE, draw=None)

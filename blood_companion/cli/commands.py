@@ -19,14 +19,11 @@ from blood_companion.engine.legal import Next, Option
 
 
 def _q(value: Any) -> str:
+    """A value as typed: a list comma-separated, a mapping as ``k=v,...`` (``--pay``)."""
+    if isinstance(value, Mapping):
+        value = [f"{k}={v}" for k, v in value.items()]
     text = ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
     return shlex.quote(text) if text and any(c.isspace() for c in text) else text
-
-
-def _pay(pay: Any) -> str:
-    if not pay:
-        return ""
-    return " --pay " + ",".join(f"{k}={v}" for k, v in dict(pay).items())
 
 
 @cache
@@ -117,8 +114,8 @@ def command(kind: str, fields: Mapping[str, Any] | None = None,
         elif name in needs:
             parts.append(f"[{flag} {name.upper()}]")
     text = " ".join(parts)
-    if "pay" in fields:
-        text += _pay(fields["pay"])
+    if fields.get("pay"):
+        text += f" --pay {_q(fields['pay'])}"
     return text
 
 

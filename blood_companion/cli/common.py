@@ -26,9 +26,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 DrawOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--draw", help="A card the players drew from a deck they hold (a Reaction card "
-        "revealed, a Minion summoned), by name or id; repeat in the order drawn. Asked on a "
-        "terminal when missing.",
+        "--draw", metavar="CARD", help="A card the players drew from a deck they hold (a "
+        "Reaction card revealed, a Minion summoned), by name or id; repeat in the order drawn. "
+        "Asked on a terminal when missing.",
     ),
 ]
 
@@ -53,42 +53,64 @@ CardOpt = Annotated[
 
 def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
                  resolve: Mapping[str, Resolver], name: str = "", hidden: bool = False,
-                 draw: Any = DrawOpt) -> None:
+                 draw: Any = DrawOpt, show: Callable[[bool], None] | None = None) -> None:
     """Add to `app` the command recording the action class `cls`, built from its declaration
     (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
     positional argument (no flag) or an option, with its help, completion and the field's
     default, in field order; then `draw` (``--draw``, ``--card`` or None) and ``--json``. A
     word a field ``names`` is typed as text and found in what `record` builds from (the state
     before the step; ``resolve[names](state, word, fields so far)``, skipped for None);
-    `record(build, as_json, draws)` records it."""
+    `record(build, as_json, draws)` records it.
+
+    `cls` may be a tuple of the actions one command records (``day location``: the card chosen,
+    or the die rolled): the first's summary is the help, every field is optional, the action
+    recorded is the one whose fields are given (two: refused), else the one with a
+    ``picked_by`` flag. With `show`, the command given no field shows ``show(as_json)``."""
+    from rich.markup import escape
+
     from blood_companion.cli import completion
     from blood_companion.engine.actions import cli_fields
     from blood_companion.errors import UsageError
 
-    fields = cli_fields(cls)
-    lists = {f for f in fields if list in (typing.get_origin(cls.model_fields[f].annotation),
-                                           *map(typing.get_origin, typing.get_args(
-                                               cls.model_fields[f].annotation)))}
-    params = []
-    for field, cli in fields.items():
-        info = cls.model_fields[field]
-        kind = info.annotation
-        default = info.get_default() if not info.is_required() else inspect.Parameter.empty
-        if cli.many and not cli.flag:
-            kind = list[str]
-        elif field in lists and cli.flag:
-            kind, default = list[str] | None, None
-        elif field in lists or cli.names:
-            kind = str | None if default is None else str
-        elif cli.ask:
-            kind, default = bool | None, None
-        done = {"autocompletion": getattr(completion, cli.complete)} if cli.complete else {}
-        spec: Any = (typer.Option(f"{cli.flag}/{cli.off}" if cli.off else cli.flag, help=cli.help,
-                                  **done)
-                     if cli.flag else typer.Argument(help=cli.help, metavar=cli.metavar or None,
-                                                     **done))
-        params.append(inspect.Parameter(field, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                        annotation=Annotated[kind, spec]))
+    classes = cls if isinstance(cls, tuple) else (cls,)
+    several = len(classes) > 1 or show is not None
+    params, where = [], {}  # where: parameter -> (class, field, its Cli, whether a list)
+    for c in classes:
+        if c.picked_by is not None:
+            where[c.picked_by.flag[2:]] = (c, "", c.picked_by, False)
+            params.append(inspect.Parameter(
+                c.picked_by.flag[2:], inspect.Parameter.KEYWORD_ONLY, default=False,
+                annotation=Annotated[bool, typer.Option(c.picked_by.flag,
+                                                        help=escape(c.picked_by.help))]))
+        for field, cli in cli_fields(c).items():
+            info = c.model_fields[field]
+            kind = info.annotation
+            listed = list in (typing.get_origin(kind), *map(typing.get_origin,
+                                                            typing.get_args(kind)))
+            default = info.get_default() if not info.is_required() else inspect.Parameter.empty
+            metavar = cli.metavar or None
+            if cli.many and not cli.flag:
+                kind = list[str]
+            elif listed and cli.flag:
+                kind, default = list[str] | None, None
+                metavar = metavar or (field.upper() if cli.many else "A,B")
+            elif listed or cli.names:
+                kind = str | None if default is None else str
+            elif cli.ask:
+                kind, default = bool | None, None
+            if several:
+                kind, default = kind | None, None
+            key = (cli.flag[2:].replace("-", "_") if several and cli.flag
+                   else (metavar or field) if several else field)
+            where[key] = (c, field, cli, listed)
+            done = {"autocompletion": getattr(completion, cli.complete)} if cli.complete else {}
+            spec: Any = (typer.Option(f"{cli.flag}/{cli.off}" if cli.off else cli.flag,
+                                      help=escape(cli.help), metavar=metavar, **done)
+                         if cli.flag else typer.Argument(
+                             help=escape(cli.help), metavar=None if key == metavar else metavar,
+                             **done))
+            params.append(inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                            annotation=Annotated[kind, spec]))
     if draw is not None:
         params.append(inspect.Parameter("draw", inspect.Parameter.KEYWORD_ONLY, default=None,
                                         annotation=draw))
@@ -97,31 +119,45 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
 
     def command(**typed: Any) -> None:
         draws, as_json = typed.pop("draw", None), typed.pop("as_json")
-        for field, cli in fields.items():
-            value = typed[field]
+        given = [k for k in where if typed[k] is not None and typed[k] is not False
+                 and typed[k] != []]
+        chosen = {where[k][0] for k in given}
+        if len(chosen) > 1 or len(given) > 1 and not all(where[k][1] for k in given):
+            raise UsageError("give only one of: " + ", ".join(
+                c.flag or key for key, (_, _, c, _) in where.items()))
+        if not chosen and show is not None:
+            show(as_json)
+            return
+        one = chosen.pop() if chosen else next((c for c in classes if c.picked_by), classes[0])
+        values: dict[str, Any] = {}
+        for key, (c, field, cli, listed) in where.items():
+            value = typed[key]
+            if c is not one or not field or (several and value is None):
+                continue
             if cli.ask and value is None:
                 raise UsageError(f"say {cli.flag} ({cli.ask}) or {cli.off}")
             if cli.choices and value is not None:
                 if value.lower() not in cli.choices:
                     raise UsageError(f"unknown {field} {value!r}", hint=f"{cli.flag} "
                                      f"{', '.join(cli.choices[:-1])} or {cli.choices[-1]}")
-                typed[field] = value.lower()
-            elif field in lists and not (value is None and info_default(cls, field) is None):
-                typed[field] = (list(value or []) if cli.many else
-                                split_list([value] if isinstance(value, str) else value))
+                value = value.lower()
+            elif listed and not (value is None and info_default(c, field) is None):
+                value = (list(value or []) if cli.many else
+                         split_list([value] if isinstance(value, str) else value))
+            values[field] = value
 
         def build(state: Any) -> Any:
-            values = dict(typed)
-            for field, cli in fields.items():
-                if cli.names and values[field] is not None:
-                    values[field] = resolve[cli.names](state, values[field], values)
-            return cls(**values)
+            fields = dict(values)
+            for field, cli in cli_fields(one).items():
+                if cli.names and fields.get(field) is not None:
+                    fields[field] = resolve[cli.names](state, fields[field], fields)
+            return one(**fields)
 
         record(build, as_json, [draws] if isinstance(draws, str) else draws)
 
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    command.__doc__ = cls.summary
-    app.command(name or cls.command.split()[-1], hidden=hidden)(command)
+    command.__doc__ = classes[0].summary
+    app.command(name or classes[0].command.split()[1], hidden=hidden)(command)
 
 
 def info_default(cls: Any, field: str) -> Any:

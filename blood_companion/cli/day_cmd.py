@@ -7,13 +7,13 @@ the engine's one ``day_next`` view (engine/legal.py ``Next``).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.text import Text
 
 from blood_companion import matching
-from blood_companion.cli import completion, session, views
+from blood_companion.cli import session, views
 from blood_companion.cli.common import CardOpt, JsonOpt, add_recorder, print_json, stdout
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
@@ -24,6 +24,7 @@ from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.plain import counted_all
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.engine.table import at_table
 from blood_companion.errors import UsageError
 
 day_app = typer.Typer(
@@ -70,10 +71,6 @@ def parse_pay(text: str | None) -> dict[str, int] | None:
     return pay
 
 
-def _ids(text: str) -> list[str]:
-    return [x.strip() for x in text.split(",") if x.strip()]
-
-
 def _trouper(state: CampaignState, who: str) -> int:
     return d.trouper_at(state, who)
 
@@ -89,6 +86,12 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
     with session.open_session() as store:
         before = store.state
         action: Action = build(store) if callable(build) else build
+        if isinstance(action, d.ChooseLocation) and at_table(before, "locations") and not (
+                before.day and before.day.cartographer):  # the card their own die gave them
+            action = d.RollLocation(drawn={"locations": [action.location]})
+        if isinstance(action, d.ChooseDifficulty) and not as_json and before.day and \
+                before.day.step == "dusk_difficulty":
+            print_lines(levels_table(d.difficulty_levels(before, store.catalog), width()))
         extra = {}
         if isinstance(action, d.BuyAdvancedTactic):  # the card on top, before the step
             extra["card"] = next(iter(before.advanced_decks.get(action.art) or []), None)
@@ -189,6 +192,13 @@ def _offer(store: Any, word: str) -> str:
     return d.match_id(word, offer, "Location/Nemesis card on the Village Card")
 
 
+def _location(store: Any, card: str) -> str:
+    day = store.state.day
+    zone_id = day.zone if day is not None and day.zone else ""
+    locs = [(x.id, x.name) for x in store.catalog.locations_in(zone_id)]
+    return d.match_id(card, locs, f"Location card of {zone_id or 'the Zone'}")
+
+
 def _held(store: Any, values: dict[str, Any], where: str) -> Any:
     t = store.state.troupers[_trouper(store.state, values["trouper"])]
     cat = store.catalog
@@ -219,6 +229,11 @@ RESOLVE: dict[str, Any] = {
     "reserve_item": lambda store, w, values: d.match_id(w, *_held(store, values, "item")),
     "zone": lambda store, w, _: d.match_id(
         w, [(z.id, z.name) for z in store.catalog.all("zones")], "Zone"),
+    "location": lambda store, w, _: _location(store, w),
+    "minions": lambda store, w, _: [d.match_id(
+        x, [(m.id, m.name) for m in store.catalog.all("minions")], "Minion card") for x in w],
+    "nemesis": lambda store, w, _: d.match_id(
+        w, [(n.id, n.name) for n in store.catalog.all("nemeses")], "Nemesis"),
 }
 
 
@@ -233,129 +248,24 @@ _declared(d.Recover, d.BuyBuilding, d.BuyAdvancedTactic, d.BuySpecialCard, d.Upg
           d.SwapTactic, d.SwapItem, d.ChooseZone)
 
 
-@day_app.command("location")
-def location(
-    card: Annotated[
-        str | None, typer.Argument(help="Cartographer's Office: the Location card.")
-    ] = None,
-    roll: Annotated[bool, typer.Option("--roll", help="Roll the Location die digitally.")] = False,
-    dice: Annotated[
-        str | None, typer.Option("--dice", help="The face of your physical die, e.g. 2 or x.")
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """The Location card: by a die roll, or chosen with the Cartographer's Office."""
-    if sum(x is not None and x is not False for x in (card, dice, roll or None)) > 1:
-        raise UsageError("give one of: a Location card, --roll, --dice FACE")
-    action: Action
-    if card is not None:
-        from blood_companion.engine.table import at_table
-
-        with session.open_session() as store:
-            day = store.state.day
-            zone_id = day.zone if day is not None and day.zone else ""
-            locs = [(x.id, x.name) for x in store.catalog.locations_in(zone_id)]
-            lid = d.match_id(card, locs, f"Location card of {zone_id or 'the Zone'}")
-            held = at_table(store.state, "locations") and not (day and day.cartographer)
-        # the card the players' own die gave them, when they hold the Location cards
-        action = d.RollLocation(drawn={"locations": [lid]}) if held else \
-            d.ChooseLocation(location=lid)
-    else:
-        action = d.RollLocation(faces=dice)
-    _record(action, as_json)
-
-
-@day_app.command("minions")
-def minions(
-    cards: Annotated[
-        str | None, typer.Argument(help="Hunting House: four Minion cards, comma-separated.")
-    ] = None,
-    random_: Annotated[
-        bool, typer.Option("--random", help="Reveal two Minion cards at random.")
-    ] = False,
-    drawn: Annotated[
-        str | None,
-        typer.Option(
-            "--drawn", help="The two Minion cards drawn from your own deck, A first (A,B)."
-        ),
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Minion Selection: two at random (or drawn from your deck), or four chosen with the
-    Hunting House."""
-    if sum(x is not None and x is not False for x in (cards, drawn, random_ or None)) > 1:
-        raise UsageError("give the Minion cards, --drawn or --random, only one")
-    action: Action
-    if drawn is not None:
-        action = d.DrawMinions(minions=_ids(drawn))
-    elif cards is None:
-        action = d.DrawMinions()
-    else:
-        with session.open_session() as store:
-            cands = [(mn.id, mn.name) for mn in store.catalog.all("minions")]
-            picked = [d.match_id(x, cands, "Minion card") for x in _ids(cards)]
-        action = d.ChooseMinions(minions=picked)
-    _record(action, as_json)
-
-
-_declared(d.LastAssault)
-
-
-@day_app.command("nemesis")
-def nemesis(
-    card: Annotated[
-        str | None,
-        typer.Argument(help="Asylum: the Nemesis chosen.", autocompletion=completion.nemesis),
-    ] = None,
-    random_: Annotated[
-        bool, typer.Option("--random", help="Reveal the Nemesis at random.")
-    ] = False,
-    drawn: Annotated[
-        str | None,
-        typer.Option("--drawn", help="The Nemesis card drawn from your own shuffled cards."),
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Nemesis Selection: at random among the available (or drawn at the table), or chosen
-    with the Asylum."""
-    if sum(x is not None and x is not False for x in (card, drawn, random_ or None)) > 1:
-        raise UsageError("give the Nemesis, --drawn or --random, only one")
-    action: Action
-    if drawn is not None:
-        action = d.DrawNemesis(nemesis=drawn)
-    elif card is None:
-        action = d.DrawNemesis()
-    else:
-        with session.open_session() as store:
-            cands = [(n.id, n.name) for n in store.catalog.all("nemeses")]
-            action = d.ChooseNemesis(nemesis=d.match_id(card, cands, "Nemesis"))
-    _record(action, as_json)
-
-
-@day_app.command("difficulty")
-def difficulty(
-    level: Annotated[
-        int | None, typer.Argument(help="The Difficulty Level (omit to see the table).")
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Dusk: see what each Difficulty Level means, then choose one."""
+def _levels(as_json: bool) -> None:
+    """``day difficulty`` without a level: what each Difficulty Level means."""
     with session.open_session() as store:
         levels = d.difficulty_levels(store.state, store.catalog)
         step = store.state.day.step if store.state.day else None
-    if level is None:
-        if step != "dusk_difficulty" and not levels:
-            raise RuleError("the Difficulty Level is chosen once the Nemesis is known")
-        if as_json:
-            print_json({"levels": levels})
-        else:
-            print_lines(levels_table(levels, width()))
-        return
-    if not as_json and step == "dusk_difficulty":
+    if step != "dusk_difficulty" and not levels:
+        raise RuleError("the Difficulty Level is chosen once the Nemesis is known")
+    if as_json:
+        print_json({"levels": levels})
+    else:
         print_lines(levels_table(levels, width()))
-    _record(d.ChooseDifficulty(level=level), as_json)
 
 
+add_recorder(day_app, (d.ChooseLocation, d.RollLocation), _record, RESOLVE)
+add_recorder(day_app, (d.ChooseMinions, d.DrawMinions), _record, RESOLVE)
+_declared(d.LastAssault)
+add_recorder(day_app, (d.ChooseNemesis, d.DrawNemesis), _record, RESOLVE)
+add_recorder(day_app, d.ChooseDifficulty, _record, RESOLVE, draw=None, show=_levels)
 _declared(d.PlaceEvents, d.Equip)
 
 _declared(d.EndDay)

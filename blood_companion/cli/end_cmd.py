@@ -7,7 +7,7 @@ changed and what carries over into the next one (or the reset after Vlad's defea
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.table import Table
@@ -296,6 +296,7 @@ def _do(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
 RESOLVE: dict[str, Any] = {
     "art": lambda state, word, _: _art(word),
     "trouper": lambda state, word, _: state.troupers[state.trouper_index(word)].trouper,
+    "resource": lambda state, word, _: _resource(word),
 }
 
 
@@ -322,21 +323,4 @@ def end_next(as_json: JsonOpt = False) -> None:
 _declared(WeakenVlad, TakeAdvancedTactic)
 
 
-@end_app.command("loot")
-def loot(
-    dice: Annotated[
-        str | None,
-        typer.Option(
-            "--dice", help='Physical dice as you see them, e.g. "2 x 1" (else rolled here).'
-        ),
-    ] = None,
-    resource: Annotated[
-        str | None, typer.Option("--resource", help="Your choice when the roll gives any.")
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Make the next loot roll (or the defeat roll) into the Wagon."""
-    _do(RollLoot(faces=dice, resource=_resource(resource) if resource else None), as_json)
-
-
-_declared(FinishGame)
+_declared(RollLoot, FinishGame)

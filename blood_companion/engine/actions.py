@@ -68,9 +68,10 @@ def cli_fields(cls: type[BaseModel]) -> dict[str, Cli]:
 Trait = Annotated[str | None, Cli("--trait", "Trait for the Test [the best odds].")]
 Dice = Annotated[list[str], Cli(
     "--dice", 'Faces of your physical dice, e.g. "2 x 1" or "B3 R0 Gx"; repeat for each '
-    "Re-roll. Without it the app rolls.", many=True)]
+    "Re-roll. Without it the app rolls.", metavar="FACES", many=True)]
 Reroll = Annotated[list[str], Cli(
-    "--reroll", "Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll).", many=True)]
+    "--reroll", "Dice re-rolled (1-based, e.g. 1,3; i1,3 for the Insanity Re-roll).",
+    metavar="N,N", many=True)]
 Items = Annotated[list[str], Cli(
     "--items", "Quick Items used during the Test (Bonus Triumphs, Re-rolls), by id or name, "
     "comma-separated.")]
@@ -143,6 +144,9 @@ class Action(BaseModel):
     # and, for a command the CLI builds from this declaration, its help.
     command: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+    # Of several actions one command records (cli/common.py ``add_recorder``): the flag that
+    # records this one with none of its fields ("--random").
+    picked_by: ClassVar[Cli | None] = None
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:

@@ -253,8 +253,8 @@ class TakeAdvancedTactic(Action):
         )
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _art, who
-        return f"{who(c, self.trouper)} takes the top card of the {_art(self.art)} deck"
+        from blood_companion.engine.words import art_name, who
+        return f"{who(c, self.trouper)} takes the top card of the {art_name(self.art)} deck"
 
     def describe(self) -> str:
         return f"{self.trouper} took the top {self.art} Advanced Tactic card"
@@ -266,10 +266,12 @@ class RollLoot(Action):
 
     type: Literal["roll_loot"] = "roll_loot"
     command = "end loot"
-    # the players' choice when the roll gives "any"
-    resource: Annotated[str | None, Cli("--resource")] = None
-    # physical dice, as typed ("2 x 1"); None rolls digitally
-    faces: Annotated[str | None, Cli("--dice")] = None
+    summary = "Make the next loot roll (or the defeat roll) into the Wagon."
+    resource: Annotated[str | None, Cli("--resource", "Your choice when the roll gives any.",
+                                        names="resource")] = None
+    # None rolls digitally
+    faces: Annotated[str | None, Cli(
+        "--dice", 'Physical dice as you see them, e.g. "2 x 1" (else rolled here).')] = None
     parts = ("end",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.engine import naming
-from blood_companion.engine.actions import Action, Context
+from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
@@ -325,7 +325,14 @@ class SetDecks(Action):
     an order the players shuffled."""
 
     type: Literal["set_decks"] = "set_decks"
-    decks: dict[str, Literal["app", "table"]]
+    command = "campaign decks"
+    summary = ("Who holds each deck: the app, or the players with the real cards.\n\nThe app "
+               "shuffles, draws and names each card; players with real cards tell the app what "
+               "came up. A change is a step of the log.")
+    decks: Annotated[dict[str, Literal["app", "table"]], Cli(
+        help="Who holds which deck: app, table, all=table or DECK=app|table (decks: troupers, "
+        "reactions, minions, events, locations, nemeses, advanced, loot). Without it: the "
+        "setting now.", metavar="setting", many=True, names="holders")]
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         if not self.decks:

@@ -19,7 +19,7 @@ The other modules of words: ``engine/narrate.py`` (the night log's events as sen
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import chain as ch
@@ -63,7 +63,7 @@ def names(catalog: Catalog | None, ids: Iterable[Any]) -> str:
     return listing(name(catalog, c) for c in ids)
 
 
-def _item(catalog: Catalog | None, iid: Any) -> str:
+def item_name(catalog: Catalog | None, iid: Any) -> str:
     if catalog is None:
         return str(iid)
     raw = str(iid).rstrip("+")
@@ -75,18 +75,18 @@ def _item(catalog: Catalog | None, iid: Any) -> str:
     return card.starting.name
 
 
-def _zone(catalog: Catalog | None, zid: Any) -> str:
+def zone_name(catalog: Catalog | None, zid: Any) -> str:
     if catalog is None:
         return str(zid)
     z = catalog.get("zones", str(zid))
     return z.name if z is not None else str(zid)
 
 
-def _art(art: Any) -> str:
+def art_name(art: Any) -> str:
     return str(art).capitalize()
 
 
-def _target(catalog: Catalog | None, state: CampaignState | None, target: Any) -> str:
+def target_name(catalog: Catalog | None, state: CampaignState | None, target: Any) -> str:
     """An attack's target as typed ("nemesis", a Minion space, a Trouper)."""
     text = str(target or "")
     if text.lower() in ("nemesis", "n"):
@@ -103,7 +103,7 @@ def _target(catalog: Catalog | None, state: CampaignState | None, target: Any) -
     return who(catalog, text)
 
 
-def _dice(dice: Any, reroll: Any = ()) -> str:
+def dice_words(dice: Any, reroll: Any = ()) -> str:
     throws = [f"the app rolled {str(d)[4:].strip()}" if str(d).startswith("app:") else str(d)
               for d in (dice or [])]
     extra = f", {len(list(reroll or []))} Re-roll(s)" if reroll else ""
@@ -112,25 +112,25 @@ def _dice(dice: Any, reroll: Any = ()) -> str:
     return " (dice: " + "; then ".join(throws) + extra + ")"
 
 
-def _building(catalog: Catalog | None, bid: str) -> str:
+def building_name(catalog: Catalog | None, bid: str) -> str:
     if catalog is None:
         return bid
     return next((b.name for b in catalog.village.buildings if b.id == bid or b.effect == bid),
                 bid)
 
 
-def _trait(trait: Any) -> str:
+def trait_words(trait: Any) -> str:
     return f" with {str(trait).capitalize()}" if trait else ""
 
 
-def _active_card(state: CampaignState | None, catalog: Catalog | None) -> str:
+def active_card(state: CampaignState | None, catalog: Catalog | None) -> str:
     if state is None or state.night is None or state.night.activation is None:
         return ""
     slot = state.night.chain[state.night.activation.slot]
     return "" if slot.kind == "rest" else name(catalog, slot.card)
 
 
-def _chain_card(state: CampaignState | None, catalog: Catalog | None, space: Any) -> str:
+def chain_card(state: CampaignState | None, catalog: Catalog | None, space: Any) -> str:
     try:
         k = int(space) - 1
     except (TypeError, ValueError):
@@ -141,12 +141,12 @@ def _chain_card(state: CampaignState | None, catalog: Catalog | None, space: Any
     return name(catalog, state.night.chain[at].card)
 
 
-def _test(a: Any) -> str:
+def how_tested(a: Any) -> str:
     """The Test an action takes, in words: its Trait and dice (when it names either)."""
-    return _trait(a.trait) + (_dice(a.dice, a.reroll) if a.dice or a.trait else "")
+    return trait_words(a.trait) + (dice_words(a.dice, a.reroll) if a.dice or a.trait else "")
 
 
-def _actor(state: CampaignState | None, catalog: Catalog | None) -> str:
+def actor_name(state: CampaignState | None, catalog: Catalog | None) -> str:
     if state is None or state.night is None:
         return ""
     night = state.night
@@ -157,7 +157,7 @@ def _actor(state: CampaignState | None, catalog: Catalog | None) -> str:
     return ""
 
 
-def _pay(pay: Any) -> str:
+def paid_words(pay: Any) -> str:
     if not pay:
         return ""
     return " (paid " + counted_all(dict(pay)) + ")"
@@ -170,22 +170,11 @@ def trophy_words(catalog: Catalog | None, key: str) -> str:
     if not kind:
         return of + " Trophy"
     if kind == "location":
-        return f"Location Trophy of {_zone(catalog, of)}"
+        return f"Location Trophy of {zone_name(catalog, of)}"
     return f"Nemesis Trophy of {name(catalog, of)}"
 
 
 # --------------------------------------------------------------------------- actions
-
-
-Render = Callable[[Any, "Catalog | None", "CampaignState | None"], str]
-
-
-RENDER: dict[str, Render] = {
-    "take_test": lambda a, c, s: (
-        f"{who(c, a.trouper)} takes a {str(a.trait).capitalize() if a.trait else a.dice} Test "
-        f"against {a.result.target}: {a.result.total} Triumph(s), "
-        + ("Success" if a.result.success else "Failure")),
-}
 
 
 def sentence(action: Action, catalog: Catalog | None = None,
@@ -194,9 +183,8 @@ def sentence(action: Action, catalog: Catalog | None = None,
     the Active card, the Trouper a question waits on)."""
     text: str | None = None
     if catalog is not None or state is not None:
-        render = RENDER.get(action.type)
-        try:  # the action's own words (``said``), else those written here
-            text = render(action, catalog, state) if render else action.said(catalog, state)
+        try:  # the action's own words (``said``)
+            text = action.said(catalog, state)
         except Exception:  # noqa: BLE001 - words must never hide the log: fall back
             text = None
     if text is None:
@@ -291,8 +279,9 @@ def dusk_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
     nem = catalog.nemesis(day.nemesis or "")
     out = []
     if loc is not None:
-        out.append(f"Lay out the Map of {loc.name} with the Tiles of {_zone(catalog, day.zone)} "
-                   "(the Map below; N, A, B, T, L, S as the legend says).")
+        out.append(f"Lay out the Map of {loc.name} with the Tiles of "
+                   f"{zone_name(catalog, day.zone)} (the Map below; N, A, B, T, L, S as the "
+                   "legend says).")
     if nem is not None:
         table = at_table(state, "reactions")
         deck = ("shuffle its 12 Reaction cards and put them face down on it" if table else
@@ -348,7 +337,7 @@ def night_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
     size = catalog.config.hand_size
     table = at_table(state, "troupers")
     for t in state.troupers:
-        gear = listing(_item(catalog, i) for i in t.equipped.values())
+        gear = listing(item_name(catalog, i) for i in t.equipped.values())
         base = f"{who(catalog, t.trouper)}: the Miniature on a T Tile (Troupers' start Tiles)"
         if gear != "nothing":
             base += f"; {gear} on the Trouper Board"
@@ -397,7 +386,6 @@ def checklist_ask(state: CampaignState, catalog: Catalog, kind: str, title: str,
 
 
 __all__ = [
-    "RENDER",
     "SETUP",
     "checklist_ask",
     "checklist_for",

@@ -186,3 +186,88 @@ def test_a_yes_no_that_must_be_answered_is_refused_when_missing() -> None:
     finally:
         actions._REGISTRY.pop("day_toll", None)
         actions.action_adapter.cache_clear()
+
+
+def test_one_command_records_one_of_several_declared_actions() -> None:
+    """add_recorder over several actions (as `day location`, `day minions`): the one whose
+    fields are given is recorded, else the one its flag picks; two at once are refused; with
+    `show`, the command given nothing shows instead. Help text keeps its brackets and a list
+    option reads A,B, not <list[str]>."""
+
+    class ChooseFlower(Action):
+        type: Literal["day_choose_flower"] = "day_choose_flower"
+        command = "day flower"
+        summary = "A flower: chosen, or picked at random."
+        flower: Annotated[str, Cli(help="The flower chosen [a rose].", metavar="name",
+                                   names="flower")]
+
+        def apply(self, state: Any, ctx: Any) -> Any:
+            return state
+
+    class RandomFlower(Action):
+        type: Literal["day_random_flower"] = "day_random_flower"
+        command = "day flower --random"
+        picked_by = Cli("--random", "Pick one at random.")
+        seen: Annotated[list[str] | None, Cli("--seen", "Flowers seen.")] = None
+
+        def apply(self, state: Any, ctx: Any) -> Any:
+            return state
+
+    try:
+        from blood_companion.cli.common import add_recorder
+
+        recorded: list[Any] = []
+        shown: list[Any] = []
+        app, viewing = typer.Typer(), typer.Typer()
+        for each, show in ((app, None), (viewing, shown.append)):
+            add_recorder(each, (ChooseFlower, RandomFlower),
+                         lambda build, as_json, draws: recorded.append(build("st")),
+                         {"flower": lambda store, word, _: f"{store}:{word}"}, draw=None,
+                         show=show)
+        runner = CliRunner()
+        helped = runner.invoke(app, ["--help"], env={"COLUMNS": "200"}).output
+        for text in ("A flower: chosen, or picked at random.", "[name]", "[a rose]", "--random",
+                     "Pick one at random.", "--seen", "A,B"):
+            assert text in helped
+        assert "list[str]" not in helped
+        for args in (["rose"], ["--random"], [], ["--seen", "a,b"]):
+            assert runner.invoke(app, args).exit_code == 0, args
+        assert recorded == [ChooseFlower(flower="st:rose"), RandomFlower(), RandomFlower(),
+                            RandomFlower(seen=["a", "b"])]
+        for args in (["rose", "--random"], ["rose", "--seen", "a"], ["--random", "--seen", "c"]):
+            refused = runner.invoke(app, args)
+            assert refused.exit_code != 0
+            assert "give only one of: name, --random, --seen" in str(refused.exception)
+        recorded.clear()
+        assert runner.invoke(viewing, ["--json"]).exit_code == 0
+        assert shown == [True] and recorded == []
+        assert runner.invoke(viewing, ["tulip"]).exit_code == 0
+        assert recorded == [ChooseFlower(flower="st:tulip")] and shown == [True]
+    finally:
+        for tag in ("day_choose_flower", "day_random_flower"):
+            actions._REGISTRY.pop(tag, None)
+        actions.action_adapter.cache_clear()
+
+
+@pytest.mark.parametrize(("command", "words"), [
+    ("location", ("[card]", "--roll", "--dice", "--draw", "Cartographer's Office")),
+    ("minions", ("[cards]", "--random", "--drawn", "A,B", "--draw", "Hunting House")),
+    ("nemesis", ("[card]", "--random", "--drawn", "--draw", "Asylum")),
+    ("difficulty", ("[level]", "omit to see the table")),
+])
+def test_the_day_selections_are_built_from_their_declarations(
+    command: str, words: tuple[str, ...]
+) -> None:
+    """`day location`, `minions`, `nemesis`, `difficulty`: commands built from the actions'
+    declarations (their help is the actions' summary), with --draw for a deck the players
+    hold."""
+    from blood_companion.cli import day_cmd
+    from blood_companion.engine import day as d
+
+    shown = CliRunner().invoke(day_cmd.day_app, [command, "--help"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    summary = {"location": d.ChooseLocation, "minions": d.ChooseMinions,
+               "nemesis": d.ChooseNemesis, "difficulty": d.ChooseDifficulty}[command].summary
+    assert summary and summary in " ".join(shown.output.split())
+    for text in words:
+        assert text in shown.output

@@ -61,8 +61,9 @@ class ChooseDifficulty(Action):
 
     type: Literal["day_difficulty"] = "day_difficulty"
     command = "day difficulty"
+    summary = "Dusk: see what each Difficulty Level means, then choose one."
     doing = "choosing the difficulty level"
-    level: Annotated[int, Cli()]
+    level: Annotated[int, Cli(help="The Difficulty Level (omit to see the table).")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -203,8 +204,8 @@ class Equip(Action):
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.plain import listing
-        from blood_companion.engine.words import _item, who
-        return f"{who(c, self.trouper)} equips {listing(_item(c, i) for i in self.items)}"
+        from blood_companion.engine.words import item_name, who
+        return f"{who(c, self.trouper)} equips {listing(item_name(c, i) for i in self.items)}"
 
     def describe(self) -> str:
         return f"{self.trouper} equipped " + ", ".join(self.items)

@@ -36,8 +36,8 @@ class ChooseZone(Action):
         return advance(state, day, self.type, zone=zone)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _zone
-        return f"Zone: {_zone(c, self.zone)}"
+        from blood_companion.engine.words import zone_name
+        return f"Zone: {zone_name(c, self.zone)}"
 
     def describe(self) -> str:
         return f"Zone: {self.zone}"
@@ -57,7 +57,9 @@ class RollLocation(Action):
     type: Literal["day_roll_location"] = "day_roll_location"
     command = "day location --roll"
     doing = "rolling for the location"
-    faces: Annotated[str | None, Cli("--dice")] = None
+    picked_by = Cli("--roll", "Roll the Location die digitally.")
+    faces: Annotated[str | None, Cli("--dice",
+                                     "The face of your physical die, e.g. 2 or x.")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -100,8 +102,10 @@ class ChooseLocation(Action):
 
     type: Literal["day_choose_location"] = "day_choose_location"
     command = "day location"
+    summary = "The Location card: by a die roll, or chosen with the Cartographer's Office."
     doing = "choosing the location"
-    location: Annotated[str, Cli()]
+    location: Annotated[str, Cli(help="Cartographer's Office: the Location card.", metavar="card",
+                                 names="location")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -133,7 +137,9 @@ class DrawMinions(Action):
     type: Literal["day_draw_minions"] = "day_draw_minions"
     command = "day minions"
     doing = "revealing the minions"
-    minions: Annotated[list[str] | None, Cli("--drawn")] = None
+    picked_by = Cli("--random", "Reveal two Minion cards at random.")
+    minions: Annotated[list[str] | None, Cli(
+        "--drawn", "The two Minion cards drawn from your own deck, A first (A,B).")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -175,8 +181,11 @@ class ChooseMinions(Action):
 
     type: Literal["day_choose_minions"] = "day_choose_minions"
     command = "day minions"
+    summary = ("Minion Selection: two at random (or drawn from your deck), or four chosen with "
+               "the Hunting House.")
     doing = "choosing the minions"
-    minions: Annotated[list[str], Cli()]
+    minions: Annotated[list[str], Cli(help="Hunting House: four Minion cards, comma-separated.",
+                                      metavar="cards", names="minions")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -247,7 +256,9 @@ class DrawNemesis(Action):
     type: Literal["day_draw_nemesis"] = "day_draw_nemesis"
     command = "day nemesis"
     doing = "revealing the nemesis"
-    nemesis: Annotated[str | None, Cli("--drawn")] = None
+    picked_by = Cli("--random", "Reveal the Nemesis at random.")
+    nemesis: Annotated[str | None, Cli(
+        "--drawn", "The Nemesis card drawn from your own shuffled cards.")] = None
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -288,8 +299,11 @@ class ChooseNemesis(Action):
 
     type: Literal["day_choose_nemesis"] = "day_choose_nemesis"
     command = "day nemesis"
+    summary = ("Nemesis Selection: at random among the available (or drawn at the table), or "
+               "chosen with the Asylum.")
     doing = "choosing the nemesis"
-    nemesis: Annotated[str, Cli()]
+    nemesis: Annotated[str, Cli(help="Asylum: the Nemesis chosen.", metavar="card",
+                                names="nemesis", complete="nemesis")]
     parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:

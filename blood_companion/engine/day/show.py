@@ -118,11 +118,11 @@ class BuyBuilding(Action):
         return Wagon(**have)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _building, _pay, who
-        return ("Bought the " + _building(c, self.building)
+        from blood_companion.engine.words import building_name, paid_words, who
+        return ("Bought the " + building_name(c, self.building)
             + (f" for {who(c, self.trouper)}" if self.trouper else "")
             + (f": {self.amount} {self.trade_from} for {self.trade_to}" if self.trade_from else "")
-            + _pay(self.pay))
+            + paid_words(self.pay))
 
     def describe(self) -> str:
         extra = ""
@@ -171,9 +171,9 @@ class BuyAdvancedTactic(Action):
                    advanced_decks={**state.advanced_decks, art: rest})
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _art, _pay, who
-        return (f"{who(c, self.trouper)} buys the top card of the {_art(self.art)} "
-                f"deck{_pay(self.pay)}")
+        from blood_companion.engine.words import art_name, paid_words, who
+        return (f"{who(c, self.trouper)} buys the top card of the {art_name(self.art)} "
+                f"deck{paid_words(self.pay)}")
 
     def describe(self) -> str:
         paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
@@ -221,8 +221,8 @@ class BuySpecialCard(Action):
                    nemesis_trophies=nem, **update)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _pay, name, who
-        return f"{who(c, self.trouper)} buys {name(c, self.card)}{_pay(self.pay)}"
+        from blood_companion.engine.words import name, paid_words, who
+        return f"{who(c, self.trouper)} buys {name(c, self.card)}{paid_words(self.pay)}"
 
     def describe(self) -> str:
         paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
@@ -260,9 +260,9 @@ class UpgradeItem(Action):
                    bought=f"upgrade {iid}", troupers=replace_trouper(state, idx, t))
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _item, _pay, who
-        return (f"{who(c, self.trouper)} upgrades {_item(c, self.item)} to its Advanced "
-                f"side{_pay(self.pay)}")
+        from blood_companion.engine.words import item_name, paid_words, who
+        return (f"{who(c, self.trouper)} upgrades {item_name(c, self.item)} to its Advanced "
+                f"side{paid_words(self.pay)}")
 
     def describe(self) -> str:
         return f"{self.trouper} upgraded {self.item} to its Advanced side"
@@ -363,9 +363,9 @@ class SwapItem(Action):
                         troupers=replace_trouper(state, idx, t))
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _item, who
-        return (f"{who(c, self.trouper)} swaps the Item {_item(c, self.out)} (to the Reserve) for "
-            f"{_item(c, self.into)}")
+        from blood_companion.engine.words import item_name, who
+        return (f"{who(c, self.trouper)} swaps the Item {item_name(c, self.out)} (to the Reserve) "
+                f"for {item_name(c, self.into)}")
 
     def describe(self) -> str:
         return f"{self.trouper} swapped the Item {self.out} (to the Reserve) for {self.into}"

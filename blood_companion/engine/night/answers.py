@@ -56,7 +56,7 @@ class AnswerQuestion(NightAction):
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.plain import listing
-        from blood_companion.engine.words import _actor, names, who
+        from blood_companion.engine.words import actor_name, names, who
         if self.yes is not None:
             return "The table answers " + ("yes" if self.yes else "no")
         n = s.night if s is not None else None
@@ -66,7 +66,7 @@ class AnswerQuestion(NightAction):
                 return "The players resolve, in this order: " + names(c, self.cards)
             doing = {"discard": "discards", "wound": "puts on the Wounds space"}.get(
                 q.kind if q is not None else "", "names")
-            actor = _actor(s, c) or "The player"
+            actor = actor_name(s, c) or "The player"
             return f"{actor} {doing} {names(c, self.cards)}"
         if not self.troupers:
             return "Answer: nobody"
@@ -142,12 +142,12 @@ class RollTest(NightAction):
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.plain import listing
-        from blood_companion.engine.words import _actor, _dice, _item, _trait
-        actor = _actor(s, c)
-        items = f", using {listing(_item(c, i) for i in self.items)}" if self.items else ""
+        from blood_companion.engine.words import actor_name, dice_words, item_name, trait_words
+        actor = actor_name(s, c)
+        items = f", using {listing(item_name(c, i) for i in self.items)}" if self.items else ""
         bonus = f", +{self.bonus_triumphs} Bonus Triumph(s)" if self.bonus_triumphs else ""
         what = f"{actor} takes the dodge Test" if actor else "The dodge Test"
-        return f"{what}{_trait(self.trait)}{_dice(self.dice, self.reroll)}{bonus}{items}"
+        return f"{what}{trait_words(self.trait)}{dice_words(self.dice, self.reroll)}{bonus}{items}"
 
     def describe(self) -> str:
         how = f" with {self.trait.capitalize()}" if self.trait else ""

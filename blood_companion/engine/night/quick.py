@@ -108,9 +108,9 @@ class UseQuick(NightAction):
         return settle(state, cat, ctx.chance)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _chain_card, _target, who
-        card = _chain_card(s, c, self.slot)
-        aim = f" on {_target(c, s, self.target)}" if self.target else ""
+        from blood_companion.engine.words import chain_card, target_name, who
+        card = chain_card(s, c, self.slot)
+        aim = f" on {target_name(c, s, self.target)}" if self.target else ""
         aim += f" for {who(c, self.recipient)}" if self.recipient else ""
         return f"Quick Effect {self.effect} of {card} (Chain space {self.slot}){aim}"
 

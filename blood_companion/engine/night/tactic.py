@@ -118,20 +118,20 @@ class Attack(NightAction):
         from blood_companion.engine.plain import listing
         from blood_companion.engine.words import (
             SIDE_WORDS,
-            _active_card,
-            _actor,
-            _dice,
-            _item,
-            _target,
-            _trait,
+            active_card,
+            actor_name,
+            dice_words,
+            item_name,
+            target_name,
+            trait_words,
         )
-        actor = _actor(s, c) or "The Active Trouper"
-        card = _active_card(s, c)
+        actor = actor_name(s, c) or "The Active Trouper"
+        card = active_card(s, c)
         side = f" ({SIDE_WORDS.get(str(self.side), self.side)})" if self.side else ""
         what = f" with {card}" if card else f" with Effect {self.effect}"
-        items = f", using {listing(_item(c, i) for i in self.items)}" if self.items else ""
-        return (f"{actor} attacks {_target(c, s, self.target)}{side}{what}{_trait(self.trait)}"
-                f"{_dice(self.dice, self.reroll)}{items}")
+        items = f", using {listing(item_name(c, i) for i in self.items)}" if self.items else ""
+        return (f"{actor} attacks {target_name(c, s, self.target)}{side}{what}"
+                f"{trait_words(self.trait)}{dice_words(self.dice, self.reroll)}{items}")
 
     def describe(self) -> str:
         side = f" ({self.side})" if self.side else ""
@@ -198,16 +198,16 @@ class ResolveEffect(NightAction):
         return settle(state, cat, ctx.chance)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _active_card, _actor, _test, names, who
-        actor = _actor(s, c) or "The Active Trouper"
-        card = _active_card(s, c)
+        from blood_companion.engine.words import active_card, actor_name, how_tested, names, who
+        actor = actor_name(s, c) or "The Active Trouper"
+        card = active_card(s, c)
         of = f" of {card}" if card else ""
         extra = f" for {who(c, self.recipient)}" if self.recipient else ""
         if self.heal:
             extra += f", healing {names(c, self.heal)}"
         if self.discard:
             extra += f", discarding {names(c, self.discard)}"
-        test = _test(self)
+        test = how_tested(self)
         return f"{actor} resolves Effect {self.effect}{of}{extra}{test}"
 
     def describe(self) -> str:
@@ -243,12 +243,18 @@ class UseSupport(NightAction):
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import SIDE_WORDS, _actor, _chain_card, _target, _test
-        actor = _actor(s, c) or "The Active Trouper"
-        aim = f" on {_target(c, s, self.target)}" if self.target else ""
+        from blood_companion.engine.words import (
+            SIDE_WORDS,
+            actor_name,
+            chain_card,
+            how_tested,
+            target_name,
+        )
+        actor = actor_name(s, c) or "The Active Trouper"
+        aim = f" on {target_name(c, s, self.target)}" if self.target else ""
         side = f" ({SIDE_WORDS.get(str(self.side), self.side)})" if self.side else ""
-        return (f"{actor} uses the Support of {_chain_card(s, c, self.slot)} (Chain space "
-                f"{self.slot}){aim}{side}{_test(self)}")
+        return (f"{actor} uses the Support of {chain_card(s, c, self.slot)} (Chain space "
+                f"{self.slot}){aim}{side}{how_tested(self)}")
 
     def legal(self, state: CampaignState, cat: Catalog) -> tuple[int, int, m.Effect, str]:
         """Refuse (RuleError) a Support the Active Trouper may not use now (the menus ask
@@ -364,11 +370,11 @@ class UseItem(NightAction):
         return state
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _item, _target, _test, who
-        aim = f" on {_target(c, s, self.target)}" if self.target else ""
+        from blood_companion.engine.words import how_tested, item_name, target_name, who
+        aim = f" on {target_name(c, s, self.target)}" if self.target else ""
         aim += f" for {who(c, self.recipient)}" if self.recipient else ""
-        test = _test(self)
-        return f"{who(c, self.trouper)} uses {_item(c, self.item)}{aim}{test}"
+        test = how_tested(self)
+        return f"{who(c, self.trouper)} uses {item_name(c, self.item)}{aim}{test}"
 
     def describe(self) -> str:
         aim = f" on {self.target}" if self.target else ""
@@ -424,11 +430,11 @@ class UseEvent(NightAction):
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _actor, _chain_card, _target, _test
-        actor = _actor(s, c) or "The Active Trouper"
-        test = _test(self)
-        aim = f" on {_target(c, s, self.target)}" if self.target else ""
-        return f"{actor} attempts the Event {_chain_card(s, c, self.event)}{aim}{test}"
+        from blood_companion.engine.words import actor_name, chain_card, how_tested, target_name
+        actor = actor_name(s, c) or "The Active Trouper"
+        test = how_tested(self)
+        aim = f" on {target_name(c, s, self.target)}" if self.target else ""
+        return f"{actor} attempts the Event {chain_card(s, c, self.event)}{aim}{test}"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -520,8 +526,8 @@ class RestRedraw(NightAction):
     discard: Annotated[list[str], Cli("--discard", "Card(s) to discard first.")] = []
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import _actor, names
-        actor = _actor(s, c) or "The Resting Trouper"
+        from blood_companion.engine.words import actor_name, names
+        actor = actor_name(s, c) or "The Resting Trouper"
         size = c.config.hand_size if c is not None else 5
         first = f"discards {names(c, self.discard)}, then " if self.discard else ""
         return f"{actor} {first}draws up to {size} cards"

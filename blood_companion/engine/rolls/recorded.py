@@ -9,7 +9,7 @@ it, and moves the Insanity cube one space right after a Failure.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.dice import DiceBox, format_faces, format_pool, parse_pool
@@ -96,6 +96,14 @@ class TakeTest(Action):
         troupers = list(state.troupers)
         troupers[idx] = t.model_copy(update={"insanity": cube})
         return state.model_copy(update={"troupers": troupers})
+
+    def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine.words import who
+
+        r = self.result
+        what = self.trait.capitalize() if self.trait else self.dice
+        return (f"{who(c, self.trouper)} takes a {what} Test against {r.target}: {r.total} "
+                f"Triumph(s), " + ("Success" if r.success else "Failure"))
 
     def describe(self) -> str:
         r = self.result
