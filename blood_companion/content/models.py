@@ -464,7 +464,7 @@ class ReactionFace(Model):
     """What a Reaction card shows (a Vlad card has two such faces)."""
 
     name: str
-    fatigue: Fatigue = Fatigue()
+    fatigue: Fatigue = Fatigue.model_construct()  # no schema built at import
     interruption: bool = False
     check: CheckRule | None = None
     effects: list[Effect]
@@ -473,7 +473,7 @@ class ReactionFace(Model):
 class ReactionCard(Record):
     nemesis: str
     background: str | None = None
-    fatigue: Fatigue = Fatigue()
+    fatigue: Fatigue = Fatigue.model_construct()  # no schema built at import
     interruption: bool = False
     check: CheckRule | None = None
     effects: list[Effect]
@@ -594,7 +594,7 @@ class Location(Record):
 
 class EventReward(Model):
     chain_spaces: Annotated[int, Field(ge=0)] = 0
-    resources: ResourceCost = ResourceCost()
+    resources: ResourceCost = ResourceCost.model_construct()
     location_trophies: Annotated[int, Field(ge=0)] = 0
 
 

@@ -84,8 +84,8 @@ class TrouperState(StateModel):
     discard: list[str] = Field(default_factory=list)
     wounds: list[str] = Field(default_factory=list)
     unmarked_wounds: int = Field(default=0, ge=0)  # Wounds no card could mark (no deck left)
-    traps: Tokens = Tokens()
-    whispers: Tokens = Tokens()
+    traps: Tokens = Tokens.model_construct()  # no schema built at import
+    whispers: Tokens = Tokens.model_construct()
     vigor_depleted: int = Field(default=0, ge=0)  # Vigor tokens Depleted side up
     bites_on_depleted: int = Field(default=0, ge=0)  # Bites lying on Depleted tokens (vigor.py)
     exhausted: bool = False
@@ -156,7 +156,7 @@ class CampaignState(StateModel):
     # Mode": a different number of players each game); `add_trouper` brings one back.
     set_aside: list[TrouperState] = Field(default_factory=list)
     leader: int = 0  # index into troupers
-    wagon: Wagon = Wagon()
+    wagon: Wagon = Wagon.model_construct()  # no schema built at import
     location_trophies: dict[str, int] = Field(default_factory=dict)
     nemesis_trophies: dict[str, int] = Field(default_factory=dict)
     vlad_weakened: list[str] = Field(default_factory=list)
