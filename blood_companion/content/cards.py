@@ -14,16 +14,10 @@ import typing
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
 from blood_companion.content import models as m
-
-try:
-    from yaml import CSafeLoader as SafeLoader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader  # type: ignore[assignment]
 
 # The field naming the deck a card belongs to, per kind ("Trouper Deck", "Nemesis Deck", the
 # Advanced Tactic decks per Art, the Event and Location cards per Zone).
@@ -236,6 +230,8 @@ def format_value(value: Any) -> str:
             v.model_dump(mode="json", exclude_defaults=True) if isinstance(v, BaseModel) else v
             for v in value
         ]
+    import yaml  # here: a recorded step names cards (content/face.py) without YAML
+
     text = yaml.safe_dump(
         value, default_flow_style=True, width=1_000_000, sort_keys=False, allow_unicode=True
     )
@@ -267,6 +263,12 @@ def parse_value(spec: FieldSpec, text: str) -> Any:
     adapter = spec.adapter()
     candidates: list[Any] = []
     if raw[:1] in ("{", "[") or _wants_structure(spec):
+        import yaml
+
+        try:
+            from yaml import CSafeLoader as SafeLoader
+        except ImportError:  # pragma: no cover - depends on how PyYAML was built
+            from yaml import SafeLoader  # type: ignore[assignment]
         try:
             loaded = yaml.load(raw, Loader=SafeLoader)  # noqa: S506 - the C safe loader
         except yaml.YAMLError as exc:
