@@ -4,8 +4,6 @@ Frozen pydantic models; engine functions return new states (``model_copy(update=
 never mutate, so a refused action leaves the state exactly as it was.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 from typing import Any, Literal
@@ -106,7 +104,7 @@ class TrouperState(StateModel):
                 data = {**data, "bites_on_depleted": max(0, min(bites, down))}
         return data
 
-    def recovered(self) -> TrouperState:
+    def recovered(self) -> "TrouperState":
         """The board put away as the Day's Recovery puts it ("Show", Recovery; also a
         Trouper set aside): Vigor available, the Insanity cube leftmost, the night's cards and
         Items back with their owner. Deck, Reserve, sleeves and Bites stay."""
