@@ -156,8 +156,8 @@ def _one_command(argv: list[str]) -> Any:
     if group is None or any(g.name == words[1] for g in group.registered_groups):
         return None
     for info in group.registered_commands:
-        name = info.name or typer.main.get_command_name(info.callback.__name__)
-        if name == words[1]:
+        callback = getattr(info.callback, "__name__", "")
+        if (info.name or typer.main.get_command_name(callback)) == words[1]:
             return group, info
     return None
 
