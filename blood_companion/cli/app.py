@@ -109,7 +109,7 @@ app.callback()(main_callback)
 _registered: set[str] = set()
 # The click command typer builds from the registered modules; building it costs more than
 # most commands, so a process that runs several (`blood play`, the tests) builds it once.
-_built: dict[frozenset[str], Any] = {}
+_built: dict[tuple[frozenset[str], Any], Any] = {}
 
 
 def register_commands(names: list[str]) -> None:
@@ -121,13 +121,45 @@ def register_commands(names: list[str]) -> None:
         importlib.import_module(f"blood_companion.cli.{name}").register(app)
 
 
-def click_command() -> Any:
-    """The click command of the app with the modules registered so far (built once)."""
-    key = frozenset(_registered)
+def click_command(argv: list[str] | None = None) -> Any:
+    """The click command of the app with the modules registered so far (built once).
+
+    With ``argv`` naming a group's command (``campaign wagon ...``, no help asked), the group
+    is built with that command alone: click reads no other, and building every command of the
+    group (their parameters from their signatures) cost more than recording the step. Any
+    other line (a help, an unknown or missing command) gets the whole app."""
+    one = _one_command(argv or [])
+    key = (frozenset(_registered), one)
     if key not in _built:
-        _built.clear()
-        _built[key] = typer.main.get_command(app)
+        if not any(k[0] == key[0] for k in _built):
+            _built.clear()
+        if one is None:
+            _built[key] = typer.main.get_command(app)
+        else:
+            group, keep = one
+            commands = group.registered_commands
+            group.registered_commands = [keep]
+            try:
+                _built[key] = typer.main.get_command(app)
+            finally:
+                group.registered_commands = commands
     return _built[key]
+
+
+def _one_command(argv: list[str]) -> Any:
+    """(the typer group, the command info) argv runs, when it runs one command of a group of
+    the registered modules and asks no help; else None."""
+    words = [a for a in argv if not a.startswith("-")][:2]
+    if len(words) < 2 or {"--help", "-h"} & set(argv) or argv[:2] != words:
+        return None
+    group = next((g.typer_instance for g in app.registered_groups if g.name == words[0]), None)
+    if group is None or any(g.name == words[1] for g in group.registered_groups):
+        return None
+    for info in group.registered_commands:
+        callback = getattr(info.callback, "__name__", "")
+        if (info.name or typer.main.get_command_name(callback)) == words[1]:
+            return group, info
+    return None
 
 
 def listing_command() -> Any:
@@ -149,7 +181,7 @@ def listing_command() -> Any:
 def command_path(argv: list[str]) -> str:
     """The command argv runs, as words (``campaign undo``), for messages."""
     words: list[str] = []
-    group = click_command()
+    group = click_command(argv)
     for arg in argv:
         if arg.startswith("-"):
             continue
@@ -207,7 +239,7 @@ def run(argv: list[str], settings: Settings | None = None) -> int:
         invalid = (ValidationError,)
 
     try:
-        code = (listing_command() if listing else click_command()).main(
+        code = (listing_command() if listing else click_command(argv)).main(
             args=argv, prog_name="blood", standalone_mode=False, obj=settings
         )
     except SystemExit as exc:

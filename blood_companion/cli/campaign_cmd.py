@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli import completion, session, views
@@ -164,6 +163,8 @@ def check_start(*options: Any) -> None:
 
 def print_setup(plan: dict[str, Any]) -> None:
     """The physical Setup as a checklist, from the engine's :func:`table_setup`."""
+    from rich.table import Table  # here: the commands that record draw no table
+
     from blood_companion.cli.setup_view import checklist
 
     for title, lines in checklist(plan):
@@ -270,6 +271,8 @@ def list_(as_json: JsonOpt = False) -> None:
     if not infos:
         stdout.print("No campaigns yet. `blood campaign new NAME --troupers A,B` starts one.")
         return
+    from rich.table import Table
+
     table = Table(box=None, pad_edge=False, header_style="dim")
     for col in ("", "name", "mode", "game", "part", "steps", "modified"):
         table.add_column(col)

@@ -230,7 +230,7 @@ def format_value(value: Any) -> str:
             v.model_dump(mode="json", exclude_defaults=True) if isinstance(v, BaseModel) else v
             for v in value
         ]
-    import yaml  # here: the commands that show a card's face do not read YAML
+    import yaml  # here: a card's face is shown, and a step recorded, without YAML
 
     text = yaml.safe_dump(
         value, default_flow_style=True, width=1_000_000, sort_keys=False, allow_unicode=True

@@ -432,12 +432,20 @@ class Catalog:
         return self.records.get(kind, [])
 
     def get(self, kind: str, id: str) -> Any | None:
+        if isinstance(self.records, LazyRecords):  # only the record asked for is built
+            return self.records.one(kind, id)
         return self._index(kind).get(id)
+
+    def _where(self, kind: str, field: str, value: Any) -> list[Any]:
+        """The records of ``kind`` whose ``field`` is ``value``, in file order."""
+        if isinstance(self.records, LazyRecords):
+            return self.records.where(kind, field, value)
+        return [r for r in self.all(kind) if getattr(r, field) == value]
 
     def find(self, id: str) -> Any | None:
         """The record with this id, whatever its kind (ids are unique across kinds)."""
         for kind in self.records:
-            rec = self._index(kind).get(id)
+            rec = self.get(kind, id)
             if rec is not None:
                 return rec
         return None
@@ -498,19 +506,19 @@ class Catalog:
         return self.get("troupers", id)
 
     def reactions_for(self, nemesis: str) -> list[m.ReactionCard]:
-        return [r for r in self.all("reactions") if r.nemesis == nemesis]
+        return self._where("reactions", "nemesis", nemesis)
 
     def weaknesses_for(self, nemesis: str) -> list[m.WeaknessCard]:
-        return [w for w in self.all("weaknesses") if w.nemesis == nemesis]
+        return self._where("weaknesses", "nemesis", nemesis)
 
     def starting_tactics_for(self, trouper: str) -> list[m.TacticCard]:
-        return [t for t in self.all("starting_tactics") if t.trouper == trouper]
+        return self._where("starting_tactics", "trouper", trouper)
 
     def items_for(self, trouper: str) -> list[m.ItemCard]:
-        return [i for i in self.all("trouper_items") if i.trouper == trouper]
+        return self._where("trouper_items", "trouper", trouper)
 
     def advanced_deck(self, art: str) -> list[m.TacticCard]:
-        return [t for t in self.all("advanced_tactics") if t.art == art]
+        return self._where("advanced_tactics", "art", art)
 
     def tactic(self, id: str) -> m.TacticCard | None:
         for k in ("starting_tactics", "advanced_tactics", "special_tactics"):
@@ -527,19 +535,19 @@ class Catalog:
         return None
 
     def locations_in(self, zone: str) -> list[m.Location]:
-        return [loc for loc in self.all("locations") if loc.zone == zone]
+        return self._where("locations", "zone", zone)
 
     def events_in(self, zone: str) -> list[m.Event]:
-        return [e for e in self.all("events") if e.zone == zone]
+        return self._where("events", "zone", zone)
 
     def vlad_reactions_in(self, zone: str) -> list[m.VladReactionCard]:
-        return [v for v in self.all("vlad_reactions") if v.zone == zone]
+        return self._where("vlad_reactions", "zone", zone)
 
     def vlad(self) -> m.Nemesis | None:
-        return next((n for n in self.all("nemeses") if n.vlad), None)
+        return next(iter(self._where("nemeses", "vlad", True)), None)
 
     def lieutenants(self) -> list[m.Nemesis]:
-        return [n for n in self.all("nemeses") if not n.vlad]
+        return self._where("nemeses", "vlad", False)
 
     def origin_line(self, kind: str, id: str) -> tuple[str, int | None]:
         """File and line where a record was defined (for messages)."""
@@ -755,32 +763,63 @@ def construct(
 
 
 class LazyRecords(Mapping[str, list[Any]]):
-    """Records per kind from the cache, each kind built on first use."""
+    """Records per kind from the cache, each record built on first use: a lookup by id (or by
+    a field's value) builds only the records it returns, a whole kind is built when asked for
+    (each record once: the same object either way)."""
 
     def __init__(
         self, raw: dict[str, list[dict[str, Any]]], sets: dict[str, list[list[str]]]
     ) -> None:
         self._raw = raw
         self._sets = sets
-        self._built: dict[str, list[Any]] = {}
+        self._built: dict[str, list[Any]] = {}  # whole kinds
+        self._slots: dict[str, list[Any]] = {}  # kind -> its records, None where not built
+        self._ids: dict[str, dict[str, int]] = {}  # kind -> id -> row number
+
+    def _record(self, kind: str, n: int) -> Any:
+        slots = self._slots.get(kind)
+        if slots is None:
+            slots = self._slots[kind] = [None] * len(self._raw[kind])
+        record = slots[n]
+        if record is None:
+            model = KINDS[kind].model if kind in KINDS else None
+            if model is None:
+                raise KeyError(kind)
+            given = self._sets.get(kind)
+            record = slots[n] = construct(model, self._raw[kind][n], given[n] if given else None)
+        return record
 
     def __getitem__(self, kind: str) -> list[Any]:
         built = self._built.get(kind)
         if built is None:
-            model = KINDS[kind].model if kind in KINDS else None
-            rows = self._raw[kind]
-            if model is None:
+            if kind not in KINDS:
                 raise KeyError(kind)
-            given = self._sets.get(kind)
-            sets: list[list[str] | None] = list(given) if given else [None] * len(rows)
-            built = self._built[kind] = [
-                construct(model, r, fs) for r, fs in zip(rows, sets, strict=True)
-            ]
+            rows = self._raw[kind]
+            built = self._built[kind] = [self._record(kind, n) for n in range(len(rows))]
         return built
 
+    def one(self, kind: str, id: str) -> Any | None:
+        """The record of ``kind`` with this id (the last row of it), or None; only it is built."""
+        ids = self._ids.get(kind)
+        if ids is None:
+            rows = self._raw.get(kind)
+            if rows is None or kind not in KINDS:
+                return None
+            ids = self._ids[kind] = {str(row["id"]): n for n, row in enumerate(rows)}
+        n = ids.get(id)
+        return None if n is None else self._record(kind, n)
+
+    def where(self, kind: str, field: str, value: Any) -> list[Any]:
+        """The records of ``kind`` whose ``field`` is ``value``, in file order (only they are
+        built)."""
+        rows = self._raw.get(kind)
+        if rows is None or kind not in KINDS:
+            return []
+        return [self._record(kind, n) for n, row in enumerate(rows) if row.get(field) == value]
+
     def unbuilt_rows(self, kind: str) -> list[dict[str, Any]] | None:
-        """The kind's cached rows (each record's every field) while its records are not built
-        (None once they are, or for a kind the cache does not hold)."""
+        """The kind's cached rows (each record's every field) while its records are not all
+        built (None once they are, or for a kind the cache does not hold)."""
         if kind in self._built:
             return None
         return self._raw.get(kind)

@@ -6,7 +6,6 @@ Models are frozen and forbid unknown fields so a typo in a transcribed card is r
 silently ignored.
 """
 
-from __future__ import annotations
 
 from typing import Annotated, Literal
 
@@ -198,7 +197,7 @@ class EffectTest(Model):
     target: Annotated[int, Field(ge=0, le=12)] | None = None  # None: the target's Defense
 
     @model_validator(mode="after")
-    def _traits_or_dice(self) -> EffectTest:
+    def _traits_or_dice(self) -> "EffectTest":
         if not self.traits and not self.dice:
             raise ValueError("a Test needs at least one Trait or a dice pool")
         return self
@@ -233,7 +232,7 @@ class Effect(Model):
     free_text: str | None = None
 
     @model_validator(mode="after")
-    def _free_text_alone(self) -> Effect:
+    def _free_text_alone(self) -> "Effect":
         if self.free_text is None:
             return self
         if not self.free_text.strip():
@@ -272,7 +271,7 @@ class Die(Record):
     faces: list[DieFace]
 
     @model_validator(mode="after")
-    def _faces_match_shape(self) -> Die:
+    def _faces_match_shape(self) -> "Die":
         expected = int(self.shape[1:])
         if len(self.faces) != expected:
             raise ValueError(f"a {self.shape} has {expected} faces, found {len(self.faces)}")
@@ -284,7 +283,7 @@ class ThreatTrack(Record):
     alert_spaces: list[int]
 
     @model_validator(mode="after")
-    def _alerts_on_track(self) -> ThreatTrack:
+    def _alerts_on_track(self) -> "ThreatTrack":
         for a in self.alert_spaces:
             if not 1 <= a <= self.length:
                 raise ValueError(f"alert space {a} is off the track (1..{self.length})")
@@ -373,7 +372,7 @@ class TacticCard(Record):
     effects: list[Effect]
 
     @model_validator(mode="after")
-    def _art_by_kind(self) -> TacticCard:
+    def _art_by_kind(self) -> "TacticCard":
         if self.kind in ("starting", "advanced") and self.art is None:
             raise ValueError(f"a {self.kind} Tactic card needs an art")
         if self.kind in ("location", "nemesis") and self.art is not None:
@@ -406,7 +405,7 @@ class ItemCard(Record):
     trophies: list[TrophyCost] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _sides(self) -> ItemCard:
+    def _sides(self) -> "ItemCard":
         if self.kind == "trouper" and (self.advanced is None or self.upgrade_cost is None):
             raise ValueError("a Trouper Item has an advanced side and an upgrade cost")
         if self.kind != "trouper" and (self.cost is None or not self.trophies):
@@ -464,7 +463,7 @@ class ReactionFace(Model):
     """What a Reaction card shows (a Vlad card has two such faces)."""
 
     name: str
-    fatigue: Fatigue = Fatigue()
+    fatigue: Fatigue = Fatigue.model_construct()  # no schema built at import
     interruption: bool = False
     check: CheckRule | None = None
     effects: list[Effect]
@@ -473,7 +472,7 @@ class ReactionFace(Model):
 class ReactionCard(Record):
     nemesis: str
     background: str | None = None
-    fatigue: Fatigue = Fatigue()
+    fatigue: Fatigue = Fatigue.model_construct()  # no schema built at import
     interruption: bool = False
     check: CheckRule | None = None
     effects: list[Effect]
@@ -494,7 +493,7 @@ class VladReactionCard(Record):
     weakened: ReactionFace
 
     @model_validator(mode="after")
-    def _interruptions_same_both_sides(self) -> VladReactionCard:
+    def _interruptions_same_both_sides(self) -> "VladReactionCard":
         # "Assembling Game Components": Vlad's Interruption cards print the same on both sides.
         if (self.enhanced.interruption or self.weakened.interruption) and (
             self.enhanced != self.weakened
@@ -594,7 +593,7 @@ class Location(Record):
 
 class EventReward(Model):
     chain_spaces: Annotated[int, Field(ge=0)] = 0
-    resources: ResourceCost = ResourceCost()
+    resources: ResourceCost = ResourceCost.model_construct()
     location_trophies: Annotated[int, Field(ge=0)] = 0
 
 

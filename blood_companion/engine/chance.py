@@ -34,8 +34,6 @@ language) gives the same numbers:
 ``tests/engine/test_chance.py`` pins the first outputs, so a change to any of this is caught.
 """
 
-from __future__ import annotations
-
 import hashlib
 import random
 from collections.abc import MutableSequence, Sequence
@@ -170,15 +168,15 @@ class Chance:
         return {deck: list(cards) for deck, cards in self.named.items() if cards}
 
     @classmethod
-    def fresh(cls, seed: int, step: int, stream: str = "") -> Chance:
+    def fresh(cls, seed: int, step: int, stream: str = "") -> "Chance":
         return cls(BloodRandom(seed, step, stream))
 
     @classmethod
-    def legacy(cls, seed: int, step: int) -> Chance:
+    def legacy(cls, seed: int, step: int) -> "Chance":
         return cls(LegacyRandom(seed, step))
 
     @classmethod
-    def replay(cls, recorded: Sequence[dict[str, Any]]) -> Chance:
+    def replay(cls, recorded: Sequence[dict[str, Any]]) -> "Chance":
         return cls(recorded=recorded)
 
     def unused(self) -> list[dict[str, Any]]:

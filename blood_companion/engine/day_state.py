@@ -4,8 +4,6 @@ The rules that fill it in live in ``engine/day.py``; this module only holds the 
 campaign state can carry it without importing the rules.
 """
 
-from __future__ import annotations
-
 from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field

@@ -5,8 +5,6 @@ it without importing each other. Section names refer to the rulebook's "Night Pa
 Compendium".
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal, get_args
 
 from pydantic import (

@@ -1,7 +1,5 @@
 """What the End of the Night still owes the players (data only; rules in engine/endgame.py)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field

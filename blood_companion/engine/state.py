@@ -4,8 +4,6 @@ Frozen pydantic models; engine functions return new states (``model_copy(update=
 never mutate, so a refused action leaves the state exactly as it was.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 from typing import Any, Literal
@@ -84,8 +82,8 @@ class TrouperState(StateModel):
     discard: list[str] = Field(default_factory=list)
     wounds: list[str] = Field(default_factory=list)
     unmarked_wounds: int = Field(default=0, ge=0)  # Wounds no card could mark (no deck left)
-    traps: Tokens = Tokens()
-    whispers: Tokens = Tokens()
+    traps: Tokens = Tokens.model_construct()  # no schema built at import
+    whispers: Tokens = Tokens.model_construct()
     vigor_depleted: int = Field(default=0, ge=0)  # Vigor tokens Depleted side up
     bites_on_depleted: int = Field(default=0, ge=0)  # Bites lying on Depleted tokens (vigor.py)
     exhausted: bool = False
@@ -106,7 +104,7 @@ class TrouperState(StateModel):
                 data = {**data, "bites_on_depleted": max(0, min(bites, down))}
         return data
 
-    def recovered(self) -> TrouperState:
+    def recovered(self) -> "TrouperState":
         """The board put away as the Day's Recovery puts it ("Show", Recovery; also a
         Trouper set aside): Vigor available, the Insanity cube leftmost, the night's cards and
         Items back with their owner. Deck, Reserve, sleeves and Bites stay."""
@@ -156,7 +154,7 @@ class CampaignState(StateModel):
     # Mode": a different number of players each game); `add_trouper` brings one back.
     set_aside: list[TrouperState] = Field(default_factory=list)
     leader: int = 0  # index into troupers
-    wagon: Wagon = Wagon()
+    wagon: Wagon = Wagon.model_construct()  # no schema built at import
     location_trophies: dict[str, int] = Field(default_factory=dict)
     nemesis_trophies: dict[str, int] = Field(default_factory=dict)
     vlad_weakened: list[str] = Field(default_factory=list)
