@@ -11,10 +11,17 @@ that night so the big logs build in seconds), it measures on real night moves:
     bytes/step   what a real night step adds to the save: its row (action, chance, delta, hash)
                  plus its share of the whole-state snapshots kept every 50 steps
 
+    verify   CampaignStore.verify() per step (every step rebuilt and checked, the steps of this
+             app and data pack replayed by the rules), in a child process after a first verify
+             of the 10-step campaign, with its ratio to one json.dumps of the head state in
+             that child, and the peak memory verify allocates (tracemalloc, another run)
+
 Each time is a median, printed with its ratio to a baseline measured in the same rounds: one
 ``json.dumps`` of the same head state (absolute times vary by machine; ratios should not).
 Targets: every operation within 2x between the 10-step and the 10,000-step campaign (flat in
-the log's length), and a night step under 4 KB. `--check` exits 1 when one is missed.
+the log's length), a night step under 4 KB, verify at most 0.5 ms a step at 10,000 steps (issue
+29) with its peak memory flat in the log's length (at 10,000 steps at most twice the 1,000-step
+peak plus 4 MB). `--check` exits 1 when one is missed.
 
 Usage: python bench/store.py [--rounds N] [--sizes 10,1000,10000] [--check]
 """
@@ -51,6 +58,41 @@ GROWTH_LIMIT = 2.0
 BACKUP_SPACE_LIMIT = 1.0  # every backup kept, together, at most the save file's size
 GAME_STEPS = 1250  # steps per game in the backup model (8 games in 10,000 steps)
 STEP_BYTES_LIMIT = 4096
+VERIFY_STEP_LIMIT = 0.5e-3  # seconds a step at 10,000 steps (issue 29)
+VERIFY_MEMORY_SLACK = 4 << 20  # bytes verify may take beyond twice its 1,000-step peak
+# The child that verifies (argv: saves folder, campaign, "time" or "memory"). It first verifies
+# the 10-step campaign (the imports and lazy builds of a first verify are not counted). "time"
+# prints the seconds verify took and the median seconds of one json.dumps of the head state
+# timed around it (the baseline); "memory" prints the peak of the memory verify allocates
+# (tracemalloc, which slows it: not timed).
+VERIFY_CHILD = """
+import json, statistics, sys, time, tracemalloc
+from pathlib import Path
+from blood_companion.content.loader import load_catalog
+from blood_companion.store import CampaignStore
+saves, catalog = Path(sys.argv[1]), load_catalog()
+with CampaignStore.open(saves, "bench10", catalog) as warm:
+    assert warm.verify().ok
+store = CampaignStore.open(saves, sys.argv[2], catalog)
+doc = json.loads(store._text)
+def base():
+    out = []
+    for _ in range(20):
+        t = time.perf_counter()
+        json.dumps(doc)
+        out.append(time.perf_counter() - t)
+    return out
+if sys.argv[3] == "memory":
+    tracemalloc.start()
+    ok = store.verify().ok
+    print(ok, tracemalloc.get_traced_memory()[1])
+else:
+    before = base()
+    t = time.perf_counter()
+    ok = store.verify().ok
+    took = time.perf_counter() - t
+    print(ok, took, statistics.median(before + base()))
+"""
 BOT_PREFIX = 40  # real night moves before the padding
 
 
@@ -149,6 +191,25 @@ def measure(saves: Path, name: str, rounds: int, catalog: Any) -> dict[str, floa
     return out
 
 
+def measure_verify(saves: Path, name: str, n: int, rounds: int) -> dict[str, float]:
+    """Verify of the campaign in a child process: the median seconds a step over ``rounds``
+    runs (at least one), its ratio to the child's json.dumps of the head state, and the peak
+    memory verify allocates."""
+    import subprocess
+
+    def child(what: str) -> list[float]:
+        out = subprocess.run([sys.executable, "-c", VERIFY_CHILD, str(saves), name, what],
+                             capture_output=True, text=True, check=True).stdout.split()
+        if out[0] != "True":
+            raise SystemExit(f"verify of the {n}-step bench campaign failed")
+        return [float(x) for x in out[1:]]
+
+    runs = [child("time") for _ in range(max(1, rounds))]
+    return {"verify": statistics.median(t for t, _ in runs) / n,
+            "verify_ratio": statistics.median(t / n / b for t, b in runs),
+            "verify_mem": child("memory")[0]}
+
+
 def backups_report(steps: int, m: dict[str, float]) -> bool:
     """The backup space of a whole campaign of `steps` steps: a real compressed backup of the
     built campaign gives the bytes per step of a backup; the campaign's backup history (one
@@ -185,6 +246,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--sizes", default="10,1000,10000")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--verify-rounds", type=int, default=3, help="verify runs per size [3]")
     args = ap.parse_args()
     catalog = load_catalog()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -193,7 +255,9 @@ def main() -> int:
         saves = Path(tmp)
         for n in sizes:
             build(saves, f"bench{n}", n, catalog)
-            results.append((n, measure(saves, f"bench{n}", args.rounds, catalog)))
+            m = measure(saves, f"bench{n}", args.rounds, catalog)
+            results.append((n, {**m, **measure_verify(saves, f"bench{n}", n,
+                                                      args.verify_rounds)}))
     print("store bench, mid-night campaigns: median ms (ratio = time / one json.dumps of the "
           "head state in the same rounds)")
     head = f"{'steps':>6} {'state':>7} {'json.dumps':>10}"
@@ -216,6 +280,19 @@ def main() -> int:
     worst = max(m["bytes"] for _, m in results)
     ok &= worst <= STEP_BYTES_LIMIT
     print(f"bytes per night step: at most {worst:.0f} (target <= {STEP_BYTES_LIMIT})")
+    print("verify (a child process): ms a step (ratio to one json.dumps of the head state in "
+          "the same process), peak memory verify allocates")
+    for n, m in results:
+        print(f"{n:>6} steps: {m['verify'] * 1e3:7.3f} ms/step {m['verify_ratio']:6.1f}x"
+              f"  {m['verify_mem'] / 2**20:6.2f} MB")
+    by_size = dict(results)
+    big = by_size.get(10000, last)
+    mid = by_size.get(1000, first)
+    ok &= big["verify"] <= VERIFY_STEP_LIMIT
+    ok &= big["verify_mem"] <= 2 * mid["verify_mem"] + VERIFY_MEMORY_SLACK
+    print(f"verify at {results[-1][0]} steps: {big['verify'] * 1e3:.3f} ms a step (target <= "
+          f"{VERIFY_STEP_LIMIT * 1e3:.1f}), peak {big['verify_mem'] / 2**20:.2f} MB (target <= 2x "
+          f"the 1,000-step peak + {VERIFY_MEMORY_SLACK >> 20} MB)")
     ok &= backups_report(results[-1][0], results[-1][1])
     if not ok:
         print("TARGET MISSED")

@@ -232,6 +232,10 @@ def match(args: list[str]) -> tuple[str, bool] | None:
 def fast_view(args: list[str], settings: Settings) -> int | None:
     """The exit code of a view answered from its stored document, or None when the command
     must run in full."""
+    if args[:2] == ["data", "validate"]:  # the report of an unchanged pack: cli/data_fast.py
+        from blood_companion.cli.data_fast import fast_main
+
+        return fast_main(args[2:], settings)
     found = match(args)
     if found is None:
         return None

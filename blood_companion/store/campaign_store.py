@@ -669,56 +669,66 @@ class CampaignStore:
         """Check the whole save: every step's recorded state rebuilds from the deltas and
         matches its hash and the snapshots; the steps recorded with this app and data pack are
         replayed by the rules engine from the state before them (with their recorded chance)
-        and must give the same state. Older steps are reported as kept as recorded."""
+        and must give the same state. Older steps are reported as kept as recorded.
+
+        The log is read a row at a time and the state patched in place (memory flat in the
+        log's length); a replay reads the state before the step from that state's canonical
+        text, which its hash was checked on."""
         problems: list[str] = []
+        current = (APP, self.catalog.fingerprint())
+        doc: Any = None
+        state: CampaignState | None = None  # the previous step's replay, when it matched
+        text = head_hash = ""
+        replayed = 0
+        kept: list[list[Any]] = []  # [first, last, app, data_fp]
         with self._errors(), self._lenient(), self._read() as conn:
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 problems.append(f"SQLite integrity check: {check}")
-            rows = conn.execute(
-                "SELECT step, data, av, chance, delta, state_hash, app, data_fp, exact "
-                "FROM actions ORDER BY step"
-            ).fetchall()
-            snaps = dict(conn.execute("SELECT step, state_hash FROM snapshots").fetchall())
+            steps = conn.execute("SELECT count(*) FROM actions").fetchone()[0]
             head = int(self._meta(conn)["head"])
-        current = (APP, self.catalog.fingerprint())
-        doc: Any = None
-        head_hash = ""
-        replayed = 0
-        kept: list[list[Any]] = []  # [first, last, app, data_fp]
-        for expected, (step, data, av, chance, delta, digest, app, fp, exact) in enumerate(
-            rows, start=1
-        ):
-            if step != expected:
-                problems.append(f"step {expected} is missing from the log")
-                break
-            before = doc
-            try:
-                ops = load_json(delta)
-                doc = dl.patch(doc, ops) if doc is not None else dl.patch({}, ops)
-            except (ValueError, dl.DeltaError):
-                problems.append(f"step {step}: its stored change is damaged")
-                break
-            h = hash_text(canon(doc))
-            if h != digest:
-                problems.append(
-                    f"step {step}: its recorded state does not rebuild from the save (damaged)"
-                )
-                break
-            if step in snaps and snaps[step] != h:
-                problems.append(f"the snapshot at step {step} differs from the recorded state")
-            if step == head:
-                head_hash = h
-            if (app, fp) == current and exact and before is not None:
-                replayed += 1
-                problem = self._replay_one(step, data, av, chance, before, h)
-                if problem:
-                    problems.append(problem)
-            elif step > 1 or (app, fp) != current:
-                if kept and kept[-1][1] == step - 1 and kept[-1][2:] == [app, fp]:
-                    kept[-1][1] = step
-                else:
-                    kept.append([step, step, app, fp])
+            rows = conn.execute(
+                "SELECT a.step, a.data, a.av, a.chance, a.delta, a.state_hash, a.app, a.data_fp, "
+                "a.exact, s.step, s.state_hash FROM actions a LEFT JOIN snapshots s "
+                "ON s.step = a.step ORDER BY a.step"
+            )
+            for expected, (step, data, av, chance, delta, digest, app, fp, exact, snap,
+                           snap_hash) in enumerate(rows, start=1):
+                if step != expected:
+                    problems.append(f"step {expected} is missing from the log")
+                    break
+                before = text
+                try:
+                    ops = load_json(delta)
+                    doc = dl.patch_in_place(doc, ops) if doc is not None else dl.patch({}, ops)
+                except (ValueError, TypeError, dl.DeltaError):
+                    problems.append(f"step {step}: its stored change is damaged")
+                    break
+                text = canon(doc)
+                h = hash_text(text)
+                if h != digest:
+                    problems.append(
+                        f"step {step}: its recorded state does not rebuild from the save (damaged)"
+                    )
+                    break
+                if snap is not None and snap_hash != h:
+                    problems.append(f"the snapshot at step {step} differs from the recorded state")
+                if step == head:
+                    head_hash = h
+                if (app, fp) == current and exact and before:
+                    replayed += 1
+                    problem, state = self._replay_one(
+                        step, (data, av, chance), before, doc, h, state
+                    )
+                    if problem:
+                        problems.append(problem)
+                    continue
+                state = None
+                if step > 1 or (app, fp) != current:
+                    if kept and kept[-1][1] == step - 1 and kept[-1][2:] == [app, fp]:
+                        kept[-1][1] = step
+                    else:
+                        kept.append([step, step, app, fp])
         if head_hash and head_hash != self._hash and not problems:
             problems.append("the loaded state differs from the recorded one")
         words = [
@@ -730,23 +740,40 @@ class CampaignStore:
             for w, (_, _, app, fp) in zip(words, kept, strict=True)
         ]
         return VerifyReport(
-            not problems, len(rows), head, head_hash or self._hash, problems, replayed, kept_text
+            not problems, steps, head, head_hash or self._hash, problems, replayed, kept_text
         )
 
     def _replay_one(
-        self, step: int, data: str, av: int, chance: str | None, before: Doc, digest: str
-    ) -> str | None:
-        try:
+        self, step: int, row: tuple[str, int, str | None], before: str, after: Doc, digest: str,
+        state: CampaignState | None,
+    ) -> tuple[str | None, CampaignState | None]:
+        """(None, the replayed state) when the step (its action, action schema and chance:
+        ``row``) replays to the recorded state ``after`` of hash ``digest``, else (the problem,
+        None). It is replayed from ``state``, the previous step's replay that matched, when
+        given and it gives an equal document; else from the state stored before the step
+        (its canonical text ``before``), which decides."""
+
+        def run(start: CampaignState | None) -> CampaignState:
+            data, av, chance = row
             action = parse_stored(data, av)
-            state = to_state(before)
+            state = start if start is not None else to_state(json.loads(before))
             outcomes = load_json(chance) if chance else []
-            new = apply(state, action, self.catalog, step - 1, Chance.replay(outcomes))
+            return apply(state, action, self.catalog, step - 1, Chance.replay(outcomes))
+
+        if state is not None:
+            try:
+                new = run(state)
+                if state_doc(new) == after:
+                    return None, new
+            except Exception:  # noqa: BLE001, S110 - judged from the stored state below
+                pass
+        try:
+            new = run(None)
         except (RuleError, BadState, ValueError) as exc:
-            msg = getattr(exc, "message", str(exc))
-            return f"step {step} no longer applies: {msg}"
+            return f"step {step} no longer applies: {getattr(exc, 'message', str(exc))}", None
         if hash_text(canon(state_doc(new))) != digest:
-            return f"step {step} does not replay to its recorded state"
-        return None
+            return f"step {step} does not replay to its recorded state", None
+        return None, new
 
     # ------------------------------------------------------------------ backups and export
 

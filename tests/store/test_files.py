@@ -288,3 +288,38 @@ def test_import_validates_everything_first(kind: str, new_store: Any, saves_dir:
         import_campaign(saves_dir, bad, catalog, name=None if kind == "name" else "dst")
     assert str(bad) in info.value.message and "nothing was stored" in (info.value.hint or "")
     assert sorted(p.name for p in saves_dir.rglob("*")) == before
+
+
+def test_verify_names_each_damage_of_a_long_log(
+    played: Path, saves_dir: Path, catalog: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Verify reads the log a row at a time and replays each step from the one before it
+    (issue 29): two hand-edited actions, far apart, and a snapshot whose hash was changed are
+    each still named; the steps between them still replay (the state is read from the save
+    only where a replay stops matching, not once a step)."""
+    from blood_companion.store import campaign_store
+
+    with CampaignStore.open(saves_dir, "tuesday", catalog) as store:
+        validated = []
+        real = campaign_store.to_state
+
+        def counted(doc: Any) -> Any:
+            validated.append(1)
+            return real(doc)
+
+        monkeypatch.setattr(campaign_store, "to_state", counted)
+        report = store.verify()
+        assert report.ok and report.replayed == 60 and len(validated) == 1
+        monkeypatch.undo()
+    _sql(played,
+         "UPDATE actions SET data = replace(data, '\"coins\":1', '\"coins\":2') "
+         "WHERE step IN (10, 40)",
+         "UPDATE snapshots SET state_hash = 'x' || substr(state_hash, 2) WHERE step = 50")
+    with CampaignStore.open(saves_dir, "tuesday", catalog) as store:
+        report = store.verify()
+    assert not report.ok and report.replayed == 60 and report.steps == 61
+    assert report.problems == [
+        "step 10 does not replay to its recorded state",
+        "step 40 does not replay to its recorded state",
+        "the snapshot at step 50 differs from the recorded state",
+    ]

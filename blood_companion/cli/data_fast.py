@@ -1,0 +1,104 @@
+"""`blood data validate` of an unchanged pack, answered from the report it printed last time.
+
+Checking the pack (YAML, fields, references, the rules reference) and printing its counts is a
+pure function of the pack's files, the app's code and, for the table, the terminal. The full
+command (``cli/data_cmd.py``) stores what it printed for a pack that validated; the next run
+with the same key prints that text without importing typer, rich, pydantic or YAML (issue 29).
+
+The key (:func:`report_key`) holds the options, the layers as printed, every data file's name
+within its layer and content, the app's version, models, loader and pydantic release (the
+catalog cache's key, ``content/raw.py``), every rules file's name and content, the size and
+time of every module that checks a pack or prints the report, the overlay's files of no kind
+(the warnings), and for the table the terminal (``cli/help_text.py``). Any change to one of
+them validates again; a pack with a problem is never stored. Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+
+from blood_companion.cli.settings import Settings
+
+FORMAT = 1
+KEEP = 8  # stored reports kept (the newest): one per pack and terminal in use
+# the options answered here (a DIR or --alone runs in full)
+OPTIONS = frozenset({"--json", "--strict"})
+_CODE = ("cli", "content", "rules")  # the packages whose modules check or print a pack
+
+
+def report_key(settings: Settings, as_json: bool, strict: bool) -> str:
+    """The key of the report `data validate` prints for these settings. Raises OSError or
+    ValueError when a layer or file cannot be read (the full command says why)."""
+    from blood_companion.content import raw
+
+    layers = raw.layers_for(settings.data_dir)
+    h = hashlib.sha256(f"{FORMAT}|{as_json}|{strict}|{[str(p) for p in layers]}|".encode())
+    h.update(raw._fingerprint(layers).encode())
+    for root in layers:
+        folder = root / "rules"
+        if folder.is_dir():
+            for name in sorted(os.listdir(folder)):
+                if name.endswith((".yaml", ".yml")) and not name.startswith("."):
+                    data = raw._regular_bytes(folder / name)
+                    h.update(f"|rules/{name}|".encode() + hashlib.sha256(data).digest())
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for sub in _CODE:
+        with os.scandir(os.path.join(package, sub)) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.name.endswith(".py"):
+                    st = entry.stat()
+                    h.update(f"|{sub}/{entry.name}|{st.st_size}|{st.st_mtime_ns}".encode())
+    h.update("|".join(str(p) for p in raw.strays(layers)).encode())
+    if not as_json:
+        from blood_companion.cli.help_text import help_key
+
+        h.update(help_key().encode())
+    return h.hexdigest()[:32]
+
+
+def report_path(key: str) -> str:
+    from blood_companion.dirs import user_cache_dir
+
+    return os.path.join(user_cache_dir(), "validate", f"validate-{key}.txt")
+
+
+def fast_main(args: list[str], settings: Settings) -> int | None:
+    """The exit code of `data validate ARGS` answered from its stored report, or None when the
+    command must run in full."""
+    if not set(args) <= OPTIONS or len(set(args)) != len(args) or os.environ.get("BLOOD_NO_CACHE"):
+        return None
+    from blood_companion.cli.help_text import _read
+
+    try:
+        text = _read(report_path(report_key(settings, "--json" in args, "--strict" in args)))
+    except (OSError, ValueError):
+        return None
+    if text is None:
+        return None
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return 0
+
+
+def store(key: str, text: str) -> None:
+    """Keep the report of a pack that validated (a read-only cache folder only costs speed)."""
+    from blood_companion.errors import BloodError
+    from blood_companion.fileio import remove_stale_tmp, write_atomic
+
+    path = report_path(key)
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        remove_stale_tmp(folder)
+        write_atomic(path, text.encode("utf-8", errors="surrogateescape"))
+        old = sorted(
+            (e.stat().st_mtime_ns, e.path)
+            for e in os.scandir(folder)
+            if e.name.endswith(".txt") and e.path != path
+        )
+        for _, stale in old[: max(0, len(old) - (KEEP - 1))]:
+            os.unlink(stale)
+    except (OSError, ValueError, BloodError):
+        pass
