@@ -25,7 +25,10 @@ runner = CliRunner()
 # ---------------------------------------------------------------------- completion
 
 
-def test_show_completion_prints_a_script() -> None:
+def test_show_completion_prints_a_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the shell is named, not detected: a run with no shell among its parents (nohup, a
+    # service) would otherwise find none and take "bash" for an extra argument
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
     result = runner.invoke(app, ["--show-completion", "bash"])
     assert result.exit_code == 0, result.output
     assert "complete -o default -F _blood_completion blood" in result.output
