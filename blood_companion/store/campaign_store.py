@@ -737,8 +737,10 @@ class CampaignStore:
         and must give the same state. Older steps are reported as kept as recorded.
 
         The log is read a row at a time and the state patched in place (memory flat in the
-        log's length); a replay reads the state before the step from that state's canonical
-        text, which its hash was checked on."""
+        log's length) and its canonical text re-dumped only where a step changed it; a replay
+        starts from the previous step's and is compared only where either changed something
+        (exactly, as JSON text: _same_change), else from the state stored before the step,
+        read from its canonical text, which its hash was checked on."""
         problems: list[str] = []
         current = (APP, self.catalog.fingerprint())
         doc: Any = None
