@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from blood_companion import __version__
 from blood_companion.engine.actions import Action, apply, parse_action, seed_for
 from blood_companion.engine.chance import Chance
@@ -166,6 +168,69 @@ def step_results(ops: list[dict[str, Any]]) -> dict[str, Any]:
             else:
                 out.setdefault("day", {})[path[1]] = value
     return out
+
+
+_ABSENT = object()  # no value at a path (a key a document does not hold)
+
+
+def _same_change(old: CampaignState, new: CampaignState, doc: Doc, ops: list[dl.Op]) -> bool:
+    """True when ``new``'s document is exactly ``doc`` (JSON types compared: 1, 1.0 and true
+    differ), given that ``old``'s document is exactly the one ``ops`` turned into ``doc``.
+    Outside the paths ``ops`` changed and the parts of ``new`` that are not ``old``'s own
+    objects (the engine returns new frozen states that share every part they keep), the two
+    documents are both the one before; only those places are dumped and compared."""
+    places: list[tuple[Any, ...]] = [tuple(op["p"]) for op in ops]
+    _changed(old, new, (), places)
+    return all(_doc_at(doc, p) == _state_at(new, p) for p in places)
+
+
+def _changed(old: Any, new: Any, path: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
+    """Add to ``out`` the paths where ``new``'s dump may differ from ``old``'s."""
+    if old is new:
+        return
+    if isinstance(new, BaseModel) and type(old) is type(new):
+        was = old.__dict__  # a model's field values, by name
+        for name, value in new.__dict__.items():
+            if was[name] is not value:
+                _changed(was[name], value, (*path, name), out)
+    elif type(new) in (list, tuple) and type(old) is type(new) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            _changed(a, b, (*path, i), out)
+    else:
+        out.append(path)
+
+
+def _doc_at(doc: Any, path: tuple[Any, ...]) -> str | object:
+    """The canonical text of the value at ``path`` in a document (_ABSENT: none there)."""
+    for key in path:
+        if (type(doc) is dict and type(key) is str and key in doc) or (
+                type(doc) is list and type(key) is int and 0 <= key < len(doc)):
+            doc = doc[key]  # type: ignore[index]  # (a dict key or a list index, checked)
+        else:
+            return _ABSENT
+    return dl.ENCODE(doc)
+
+
+def _state_at(state: Any, path: tuple[Any, ...]) -> str | object:
+    """The canonical text of the value at ``path`` in ``state``'s document: the model holding
+    it dumps only the field on the path (its serializer decides the key's shape); a model in
+    a list on the path is stepped into."""
+    i = 0
+    while i < len(path):
+        key = path[i]
+        if type(key) is not str or key not in type(state).model_fields:
+            return _ABSENT
+        value = getattr(state, key)
+        if isinstance(value, BaseModel) and i + 1 < len(path):
+            state, i = value, i + 1
+            continue
+        if (type(value) is list and i + 2 < len(path) and type(path[i + 1]) is int
+                and 0 <= path[i + 1] < len(value) and isinstance(value[path[i + 1]], BaseModel)):
+            state, i = value[path[i + 1]], i + 2
+            continue
+        dumped = state.model_dump(mode="json", include={key})
+        return _doc_at(dumped[key], path[i + 1 :]) if key in dumped else _ABSENT
+    return dl.ENCODE(state.model_dump(mode="json"))
 
 
 def parse_stored(data: str, av: int) -> Action:
@@ -672,13 +737,16 @@ class CampaignStore:
         and must give the same state. Older steps are reported as kept as recorded.
 
         The log is read a row at a time and the state patched in place (memory flat in the
-        log's length); a replay reads the state before the step from that state's canonical
-        text, which its hash was checked on."""
+        log's length) and its canonical text re-dumped only where a step changed it; a replay
+        starts from the previous step's and is compared only where either changed something
+        (exactly, as JSON text: _same_change), else from the state stored before the step,
+        read from its canonical text, which its hash was checked on."""
         problems: list[str] = []
         current = (APP, self.catalog.fingerprint())
         doc: Any = None
         state: CampaignState | None = None  # the previous step's replay, when it matched
         text = head_hash = ""
+        texts = dl.CanonText()  # the canonical text of `doc`, re-dumped where a step changed it
         replayed = 0
         kept: list[list[Any]] = []  # [first, last, app, data_fp]
         with self._errors(), self._lenient(), self._read() as conn:
@@ -700,11 +768,16 @@ class CampaignStore:
                 before = text
                 try:
                     ops = load_json(delta)
-                    doc = dl.patch_in_place(doc, ops) if doc is not None else dl.patch({}, ops)
+                    if doc is None:
+                        doc = dl.patch({}, ops)
+                    else:
+                        doc = dl.patch_in_place(doc, ops)
+                        for op in ops:
+                            texts.touch(op)
                 except (ValueError, TypeError, dl.DeltaError):
                     problems.append(f"step {step}: its stored change is damaged")
                     break
-                text = canon(doc)
+                text = texts.text(doc)
                 h = hash_text(text)
                 if h != digest:
                     problems.append(
@@ -718,7 +791,7 @@ class CampaignStore:
                 if (app, fp) == current and exact and before:
                     replayed += 1
                     problem, state = self._replay_one(
-                        step, (data, av, chance), before, doc, h, state
+                        step, (data, av, chance), before, (doc, ops), h, state
                     )
                     if problem:
                         problems.append(problem)
@@ -744,14 +817,15 @@ class CampaignStore:
         )
 
     def _replay_one(
-        self, step: int, row: tuple[str, int, str | None], before: str, after: Doc, digest: str,
-        state: CampaignState | None,
+        self, step: int, row: tuple[str, int, str | None], before: str,
+        after: tuple[Doc, list[dl.Op]], digest: str, state: CampaignState | None,
     ) -> tuple[str | None, CampaignState | None]:
         """(None, the replayed state) when the step (its action, action schema and chance:
-        ``row``) replays to the recorded state ``after`` of hash ``digest``, else (the problem,
-        None). It is replayed from ``state``, the previous step's replay that matched, when
-        given and it gives an equal document; else from the state stored before the step
-        (its canonical text ``before``), which decides."""
+        ``row``) replays to the recorded state (``after``: its document and the stored change
+        that gave it) of hash ``digest``, else (the problem, None). It is replayed from
+        ``state``, the previous step's replay, whose document is exactly the one before the step,
+        when given and the two changes agree (:func:`_same_change`); else from the state stored
+        before the step (its canonical text ``before``), which decides."""
 
         def run(start: CampaignState | None) -> CampaignState:
             data, av, chance = row
@@ -763,7 +837,7 @@ class CampaignStore:
         if state is not None:
             try:
                 new = run(state)
-                if state_doc(new) == after:
+                if _same_change(state, new, *after):
                     return None, new
             except Exception:  # noqa: BLE001, S110 - judged from the stored state below
                 pass
