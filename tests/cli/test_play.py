@@ -6,10 +6,8 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
 import signal
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +18,7 @@ from blood_companion.cli.entry import main
 from blood_companion.cli.play_cmd import Loop
 from blood_companion.cli.play_menu import Again, Done, Walk
 from blood_companion.engine.night import PlayCard
-
-
-def blood_exe() -> list[str]:
-    script = Path(sys.executable).with_name("blood")
-    if script.exists():
-        return [str(script)]
-    found = shutil.which("blood")
-    return [found] if found else [sys.executable, "-m", "blood_companion"]
+from tests.cli.conftest import blood_exe
 
 
 def run_play(monkeypatch: pytest.MonkeyPatch, capsys: Any, answers: list[str], *args: str) -> Any:
