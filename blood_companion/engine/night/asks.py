@@ -16,7 +16,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick, register_askers
 from blood_companion.engine.night import enemy as ai
-from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
+from blood_companion.engine.night.core import box_of, card_label, card_name, event_card, tactic_card
 from blood_companion.engine.night.resolve import (
     attack_need,
     attack_needs,
@@ -51,17 +51,9 @@ def _hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, .
     """The cards of Trouper ``t``'s hand to choose from; a hand the app does not see (the
     Trouper decks at the table, engine/table.py) offers every card that can be in it."""
     return tuple(
-        Pick(str(i + 1), _card_label(catalog, c), c)
+        Pick(str(i + 1), card_label(catalog, c), c)
         for i, c in enumerate(hand_choices(state, t))
     )
-
-
-def _card_label(catalog: Catalog, c: str) -> str:
-    card = catalog.tactic(c)
-    if card is None:
-        return card_name(catalog, c)
-    tags = (", Cascade" if card.cascade else "") + (", Block" if card.block else "")
-    return f"{card.name} (Threat {card.threat}{tags})"
 
 
 def _on_space(night: NightState, space: Any) -> int:

@@ -33,6 +33,15 @@ def card_name(catalog: Catalog, card: str) -> str:
     return c.name if c is not None else card
 
 
+def card_label(catalog: Catalog, c: str) -> str:
+    """A card of a hand as the menus name it: "Name (Threat 2, Cascade)"."""
+    card = catalog.tactic(c)
+    if card is None:
+        return card_name(catalog, c)
+    tags = (", Cascade" if card.cascade else "") + (", Block" if card.block else "")
+    return f"{card.name} (Threat {card.threat}{tags})"
+
+
 def tactic_card(catalog: Catalog, card: str) -> m.TacticCard:
     c = catalog.tactic(card)
     if c is None:

@@ -17,21 +17,22 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import interpreter as interp
 from blood_companion.engine import vigor
 from blood_companion.engine.bookkeeping import night_of
-from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import VIEWS, Next, Option
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.asks import SIDES, _trait  # noqa: F401 - registers the askers
-from blood_companion.engine.night.core import card_name, event_card
+from blood_companion.engine.night.core import card_label, event_card
 from blood_companion.engine.night.phases import PHASES
 from blood_companion.engine.night.quick import quick_now
-from blood_companion.engine.night.resolve import token_to_place
-from blood_companion.engine.night.views import activation_options, attack_targets
+from blood_companion.engine.night.views import (
+    activation_options,
+    attack_targets,
+    effect_entry,
+    no_target_why,
+)
 from blood_companion.engine.night_state import Question
 from blood_companion.engine.plain import percent
 from blood_companion.engine.rolls.night import item_side, test_options
@@ -313,6 +314,8 @@ def _side_view(state: CampaignState, catalog: Catalog, title: str, q: Question) 
 
 
 def _planning_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
+    """The Planning Phase player's choices; a hand the app does not see (the Trouper decks at
+    the table) plays the card the player names."""
     night = night_of(state)
     t = night.to_play
     assert t is not None
@@ -321,91 +324,50 @@ def _planning_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     free = night.chain_spaces - len(night.chain)
     must_rest = len(tr.hand) == 1 and not tr.rested_this_turn
     can_rest = not tr.rested_this_turn
-    options: list[Option] = []
-    info: list[str] = []
-    if hidden_hand(state, t):
-        return _hidden_planning_view(state, catalog, title, t)
-    for i, c in enumerate(tr.hand):
-        card = catalog.tactic(c)
-        extra = ""
-        if card is not None:
-            extra = (
-                f"Threat {card.threat}"
-                + (", Cascade" if card.cascade else "")
-                + (", Block" if card.block else "")
-            )
-            info.append(f"{i + 1}. {card.name}: " + "; ".join(render_effect(e)
-                                                              for e in card.effects))
-        options.append(
-            Option(
-                str(i + 1), f"Play {card_name(catalog, c)} ({extra})", "night_play",
-                {"trouper": tr.trouper, "card": c}, enabled=not must_rest,
-                why=f"{who} has one card left and must Rest" if must_rest else "",
-                group="play",
-            )
-        )
-    if can_rest:
-        options.append(
-            Option("r", "Rest (a card face down, 1 Threat, Exhausted)", "night_rest",
-                   {"trouper": tr.trouper}, needs=("card",), group="rest")
-        )
-    if night.cascade:
-        options.append(
-            Option("p", "Pass (no more cards after the Cascade)", "night_pass",
-                   {"trouper": tr.trouper}, group="pass")
-        )
-    if night.cascade and must_rest:
-        prompt = f"{who} has one card left: Rest with it, or pass after the Cascade."
-    elif night.cascade:
-        prompt = f"{who} may play another card after the Cascade ({free} Chain spaces free), " \
-                 "Rest, or pass."
-    elif must_rest:
-        prompt = f"{who} has one card left and must Rest."
+    hidden = hidden_hand(state, t)
+    why = f"{who} has one card left and must Rest" if must_rest else ""
+    if hidden:
+        options = [Option("1", "Play a card from the hand (say which)", "night_play",
+                          {"trouper": tr.trouper}, needs=("card",), enabled=not must_rest,
+                          why=why, group="play")]
+        info: tuple[str, ...] = ("The app does not see this hand: it asks which card.",)
     else:
-        prompt = f"{who} plays a Tactic card or Rests ({free} Chain spaces free)."
-    default = _planning_default(state, catalog, t, options)
-    return Next(
-        "night", "planning", title, prompt, who=tr.trouper, options=tuple(options),
-        default=default, info=tuple(info),
-        details={"hand": list(tr.hand), "can_pass": night.cascade, "must_rest": must_rest,
-                 "can_rest": can_rest},
-    )
-
-
-def _hidden_planning_view(state: CampaignState, catalog: Catalog, title: str, t: int) -> Next:
-    """The Planning Phase of a Trouper whose hand the app does not see (the Trouper decks at
-    the table): the player says which card they play or Rest with."""
-    night = night_of(state)
-    tr = state.troupers[t]
-    who = fx.name_of(state, catalog, t)
-    free = night.chain_spaces - len(night.chain)
-    must_rest = len(tr.hand) == 1 and not tr.rested_this_turn
-    can_rest = not tr.rested_this_turn
-    options = [
-        Option("1", "Play a card from the hand (say which)", "night_play",
-               {"trouper": tr.trouper}, needs=("card",), enabled=not must_rest,
-               why=f"{who} has one card left and must Rest" if must_rest else "", group="play"),
-    ]
+        options = [Option(str(i + 1), f"Play {card_label(catalog, c)}"
+                          + ("" if catalog.tactic(c) else " ()"), "night_play",
+                          {"trouper": tr.trouper, "card": c}, enabled=not must_rest, why=why,
+                          group="play") for i, c in enumerate(tr.hand)]
+        info = tuple(f"{i + 1}. {card.name}: " + "; ".join(render_effect(e) for e in card.effects)
+                     for i, c in enumerate(tr.hand) if (card := catalog.tactic(c)) is not None)
     if can_rest:
         options.append(Option("r", "Rest (a card face down, 1 Threat, Exhausted)", "night_rest",
                               {"trouper": tr.trouper}, needs=("card",), group="rest"))
     if night.cascade:
         options.append(Option("p", "Pass (no more cards after the Cascade)", "night_pass",
                               {"trouper": tr.trouper}, group="pass"))
-    what = "may play another card after the Cascade, Rest, or pass" if night.cascade else (
-        "has one card left and must Rest" if must_rest else "plays a Tactic card or Rests")
-    prompt = f"{who} {what} ({free} Chain spaces free; {len(tr.hand)} cards in hand)."
-    info = ("The app does not see this hand: it asks which card.",)
-    default = "r" if must_rest and can_rest else ("p" if night.cascade and must_rest else "1")
-    if not any(o.key == default and o.enabled for o in options):
-        default = next((o.key for o in options if o.enabled), "1")
-    return Next(
-        "night", "planning", title, prompt, who=tr.trouper, options=tuple(options),
-        default=default, info=info,
-        details={"hand": list(tr.hand), "can_pass": night.cascade, "must_rest": must_rest,
-                 "can_rest": can_rest, "hand_hidden": True,
-                 "can_be": hand_choices(state, t)},
-    )
+    details: dict[str, Any] = {"hand": list(tr.hand), "can_pass": night.cascade,
+                               "must_rest": must_rest, "can_rest": can_rest}
+    if hidden:
+        what = "may play another card after the Cascade, Rest, or pass" if night.cascade else (
+            "has one card left and must Rest" if must_rest else "plays a Tactic card or Rests")
+        prompt = f"{who} {what} ({free} Chain spaces free; {len(tr.hand)} cards in hand)."
+        default: str | None = "r" if must_rest and can_rest else (
+            "p" if night.cascade and must_rest else "1")
+        if not any(o.key == default and o.enabled for o in options):
+            default = next((o.key for o in options if o.enabled), "1")
+        details |= {"hand_hidden": True, "can_be": hand_choices(state, t)}
+    else:
+        if night.cascade and must_rest:
+            prompt = f"{who} has one card left: Rest with it, or pass after the Cascade."
+        elif night.cascade:
+            prompt = (f"{who} may play another card after the Cascade ({free} Chain spaces "
+                      "free), Rest, or pass.")
+        elif must_rest:
+            prompt = f"{who} has one card left and must Rest."
+        else:
+            prompt = f"{who} plays a Tactic card or Rests ({free} Chain spaces free)."
+        default = _planning_default(state, catalog, t, options)
+    return Next("night", "planning", title, prompt, who=tr.trouper, options=tuple(options),
+                default=default, info=info, details=details)
 
 
 def _planning_default(
@@ -517,7 +479,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             elif e["attack"]:
                 eff = event_card(catalog, ev["event"]).effects[e["effect"] - 1]
                 if not attack_targets(state, catalog, eff):
-                    enabled, why = False, _no_target_why(eff)
+                    enabled, why = False, no_target_why(eff)
             options.append(
                 Option(key, f"Event {ev['name']}: {e['text']}", "night_event",
                        {"event": str(ev["space"]), "effect": e["effect"]}, needs=needs,
@@ -537,30 +499,13 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                 default=default, info=tuple(info), details={"activation": opt})
 
 
-def _no_target_why(eff: m.Effect) -> str:
-    want = eff.target.minion_type if eff.target is not None else None
-    if want:
-        return f"no {want.capitalize()} Minion on the board"
-    return "no target on the board"
-
-
 def _item_entry(state: CampaignState, catalog: Catalog, t: int, iid: str
                 ) -> dict[str, Any] | None:
     side = item_side(state, catalog, t, iid)
     if not side.effects:
         return None
     eff = side.effects[0]
-    attack = next((o.kind for o in eff.outcome if o.kind in ATTACKS), None)
-    return {
-        "attack": attack,
-        "target": eff.target.kind if eff.target is not None else None,
-        "test": eff.test is not None,
-        "heal": any(o.kind == "heal" for o in eff.outcome),
-        "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
-        "confirm": interp.condition_text(eff)
-        if interp.condition_holds(state, t, eff.condition) is None else "",
-        "token": token_to_place(state, t, eff),
-    }
+    return {**effect_entry(state, catalog, t, eff, 1), "test": eff.test is not None}
 
 
 def _cost_needs(discard: int) -> tuple[str, ...]:

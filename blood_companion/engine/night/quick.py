@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
-from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
 from blood_companion.engine.actions import (
@@ -38,7 +37,6 @@ from blood_companion.engine.actions import (
 )
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
 from blood_companion.engine.night.core import tactic_card
 from blood_companion.engine.night.phases import PHASES, settle
 from blood_companion.engine.night.planning import NightAction
@@ -48,10 +46,10 @@ from blood_companion.engine.night.resolve import (
     mark_quick_used,
     pay_costs,
     test_then_elements,
-    token_to_place,
     usable,
 )
-from blood_companion.engine.rolls.night import item_side
+from blood_companion.engine.night.views import effect_entry
+from blood_companion.engine.rolls.night import helps_test, item_side
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -162,11 +160,6 @@ def _holds(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect,
     return usable(state, catalog, t, eff, discard=state.troupers[t].hand[:n], item=item)[0]
 
 
-def test_only(eff: m.Effect) -> bool:
-    """An Effect that only helps a Test (offered inside the Test it helps)."""
-    return bool(eff.outcome) and all(o.kind in TEST_BONUS_KINDS for o in eff.outcome)
-
-
 def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
     """What may be resolved now outside an activation: Quick Effects of the cards on the Chain
     and Quick Items (not those that only help a Test), each with what its questions need."""
@@ -201,7 +194,7 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
             if not side.quick or not side.effects:
                 continue
             eff = side.effects[0]
-            if test_only(eff):
+            if helps_test(eff):
                 continue
             if act is not None and act.trouper == i:
                 continue  # offered with the Active Trouper's own Items
@@ -215,13 +208,8 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
 
 def _entry(state: CampaignState, catalog: Catalog, kind: str, t: int, eff: m.Effect,
            extra: dict[str, Any]) -> dict[str, Any]:
-    attack_kind = next((o.kind for o in eff.outcome if o.kind in ATTACKS), None)
-    return {"kind": kind, "owner": state.troupers[t].trouper,
-            "owner_name": fx.name_of(state, catalog, t), "text": render_effect(eff),
-            "attack": attack_kind.removesuffix("_attack") if attack_kind else None,
+    return {**effect_entry(state, catalog, t, eff, 0), "kind": kind,
+            "owner": state.troupers[t].trouper, "owner_name": fx.name_of(state, catalog, t),
             "test": eff.test is not None,
-            "target": eff.target.kind if eff.target is not None else None,
-            "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
-            "heal": any(o.kind == "heal" for o in eff.outcome),
             "confirm": usable(state, catalog, t, eff, discard=(), item=extra.get("item"))[1],
-            "token": token_to_place(state, t, eff), **extra}
+            **extra}

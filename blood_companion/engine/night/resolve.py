@@ -14,10 +14,10 @@ from blood_companion.engine import interpreter as interp
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import ATTACKS, TEST_BONUS_KINDS
+from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.night.core import minion_card, trouper_index
 from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
-from blood_companion.engine.rolls.night import effect_test, take_test, use_test_items
+from blood_companion.engine.rolls.night import effect_test, helps_test, take_test, use_test_items
 from blood_companion.engine.rolls.procedure import attack_target
 from blood_companion.engine.state import CampaignState
 
@@ -318,11 +318,6 @@ def weakness_always(
     if w is None:
         return []
     return [(w, k, e) for k, e in enumerate(w.effects) if e.timing in (None, "always")]
-
-
-def helps_test(eff: m.Effect) -> bool:
-    """An Effect made only of Test bonuses (Bonus Triumphs, a Re-roll, a Bonus die)."""
-    return bool(eff.outcome) and all(o.kind in TEST_BONUS_KINDS for o in eff.outcome)
 
 
 def weakness_asks(state: CampaignState, catalog: Catalog, t: int, side: str) -> str:

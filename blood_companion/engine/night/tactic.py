@@ -48,7 +48,7 @@ from blood_companion.engine.night.resolve import (
     test_then_elements,
 )
 from blood_companion.engine.night_state import NightState
-from blood_companion.engine.rolls.night import effect_test, item_side, use_test_items
+from blood_companion.engine.rolls.night import effect_test, find_item, item_side, use_test_items
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -343,7 +343,7 @@ class UseItem(NightAction):
         t = trouper_index(state, self.trouper)
         tr = state.troupers[t]
         who = fx.name_of(state, cat, t)
-        iid = match_item(state, cat, t, self.item)
+        iid = find_item(state, cat, self.item, t)
         side = item_side(state, cat, t, iid)
         if iid in tr.depleted_items:
             raise RuleError(f"{side.name} is depleted until the Cleanup Phase")
@@ -379,31 +379,6 @@ class UseItem(NightAction):
     def describe(self) -> str:
         aim = f" on {self.target}" if self.target else ""
         return f"{self.trouper} uses {self.item}{aim}"
-
-
-def match_item(state: CampaignState, catalog: Catalog, t: int, key: str) -> str:
-    """An equipped Item of Trouper ``t`` by id, unique id prefix or name (case-insensitive).
-    Raises RuleError."""
-    tr = state.troupers[t]
-    equipped = list(tr.equipped.values())
-    if key in equipped:
-        return key
-    low = key.strip().lower()
-    hits = [v for v in equipped if v.startswith(low)]
-    if len(hits) != 1:
-        hits = [v for v in equipped if low in _item_names(state, catalog, t, v)]
-    if len(hits) != 1:
-        raise RuleError(f"{fx.name_of(state, catalog, t)} has no equipped Item {key!r}",
-                        hint="equipped: " + ", ".join(equipped))
-    return hits[0]
-
-
-def _item_names(state: CampaignState, catalog: Catalog, t: int, iid: str) -> set[str]:
-    card = catalog.item(iid)
-    names = {item_side(state, catalog, t, iid).name.lower()}
-    if card is not None:
-        names.add(card.name.lower())
-    return names
 
 
 class UseEvent(NightAction):

@@ -42,6 +42,7 @@ from blood_companion.engine.night.resolve import (
 )
 from blood_companion.engine.night.tactic import UseSupport
 from blood_companion.engine.night_state import Activation
+from blood_companion.engine.rolls.night import item_side
 from blood_companion.engine.rolls.procedure import attack_target
 from blood_companion.engine.state import CampaignState, TrouperState
 
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 
 
 
-def _effect_entry(
+def effect_entry(
     state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, number: int
 ) -> dict[str, Any]:
     attack = next((o.kind for o in eff.outcome if o.kind in ATTACKS), None)
@@ -117,6 +118,11 @@ def attack_targets(
     return out
 
 
+def no_target_why(eff: m.Effect) -> str:
+    want = eff.target.minion_type if eff.target is not None else None
+    return f"no {want.capitalize()} Minion on the board" if want else "no target on the board"
+
+
 def area_hits(act: Activation | None, k: int) -> list[str]:
     """The targets Effect ``k`` of the Active card hit so far ("Reading Special Areas")."""
     return list(act.area_hits.get(k, [])) if act is not None else []
@@ -149,7 +155,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
         card = tactic_card(catalog, slot.card)
         out["card_name"] = card.name
         for k, eff in enumerate(card.effects):
-            entry = _effect_entry(state, catalog, t, eff, k + 1)
+            entry = effect_entry(state, catalog, t, eff, k + 1)
             # a Special Area attack stays open for each other target in it ("Reading Special
             # Areas"): one Test per target, the Nemesis once
             area = bool(is_area(eff) and entry["attack"] and act.done.get(k, 0) > 0)
@@ -165,10 +171,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                 entry["targets"] = attack_targets(state, catalog, eff, area_hits(act, k))
                 entry["again"] = area  # for another target in the Special Area
                 if entry["open"] and not entry["targets"]:
-                    want = entry["minion_type"]
-                    entry["open"], entry["why"] = False, (
-                        f"no {want.capitalize()} Minion on the board" if want
-                        else "no target on the board")
+                    entry["open"], entry["why"] = False, no_target_why(eff)
             out["effects"].append(entry)
     for k, s in enumerate(night.chain[: act.slot]):
         if s.kind != "tactic" or s.owner == t:
@@ -185,7 +188,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                     why = exc.message
                 # its Condition reads the owner's board: asked when only the table can tell
                 unsure = interp.condition_holds(state, s.owner or 0, eff.condition) is None
-                entry = _effect_entry(state, catalog, t, eff, j + 1)
+                entry = effect_entry(state, catalog, t, eff, j + 1)
                 entry.update(
                     {
                         "space": space,
@@ -202,9 +205,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                         entry["open"], entry["why"] = False, "no target on the board"
                 out["supports"].append(entry)
     for iid in tr.equipped.values():
-        item = item_card(catalog, iid)
-        advanced = any(x.item == iid and x.advanced for x in tr.sleeves)
-        side = item.advanced if advanced and item.advanced is not None else item.starting
+        side = item_side(state, catalog, t, iid)
         entry = {"item": iid, "name": side.name, "quick": side.quick, "open": True, "why": ""}
         entry["text"] = render_effect(side.effects[0]) if side.effects else ""
         if iid in tr.depleted_items:
@@ -229,7 +230,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                     "event": s.card,
                     "name": ev.name,
                     "effects": [
-                        _effect_entry(state, catalog, t, e, j + 1) for j, e in enumerate(ev.effects)
+                        effect_entry(state, catalog, t, e, j + 1) for j, e in enumerate(ev.effects)
                     ],
                 }
             )
@@ -395,11 +396,9 @@ def auras_view(state: CampaignState, catalog: Catalog) -> list[Aura]:
                         "timing": sk.timing})
     for i, t in enumerate(state.troupers):
         for iid in t.equipped.values():
-            item = catalog.item(iid)
-            if item is None:
+            if catalog.item(iid) is None:
                 continue
-            advanced = any(x.item == iid and x.advanced for x in t.sleeves)
-            side = item.advanced if advanced and item.advanced is not None else item.starting
+            side = item_side(state, catalog, i, iid)
             for e in side.effects:
                 if e.type == "aura":
                     out.append({"source": f"{side.name} ({fx.name_of(state, catalog, i)})",

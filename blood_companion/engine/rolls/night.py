@@ -75,27 +75,34 @@ def item_side(state: CampaignState, catalog: Catalog, owner: int, iid: str) -> m
     return item.advanced if advanced and item.advanced is not None else item.starting
 
 
-def equipped_item(state: CampaignState, catalog: Catalog, key: str) -> str:
-    """An Item equipped by any Trouper, by id, unique id prefix or name. Raises RuleError."""
-    ids = [iid for tr in state.troupers for iid in tr.equipped.values()]
+def find_item(state: CampaignState, catalog: Catalog, key: str, owner: int | None = None) -> str:
+    """An Item equipped by Trouper ``owner`` (by any Trouper when None), by id, unique id
+    prefix or name (case-insensitive). Raises RuleError."""
+    held = [(i, iid) for i, tr in enumerate(state.troupers) if owner in (None, i)
+            for iid in tr.equipped.values()]
+    ids = [iid for _, iid in held]
     if key in ids:
         return key
     low = key.strip().lower()
     hits = [iid for iid in ids if iid.startswith(low)]
     if len(hits) != 1:
-        hits = []
-        for i, tr in enumerate(state.troupers):
-            for iid in tr.equipped.values():
-                card = catalog.item(iid)
-                names = {item_side(state, catalog, i, iid).name.lower()}
-                if card is not None:
-                    names.add(card.name.lower())
-                if low in names:
-                    hits.append(iid)
+        hits = [iid for i, iid in held if low in {item_side(state, catalog, i, iid).name.lower(),
+                                                  *_card_name(catalog, iid)}]
     if len(hits) != 1:
-        raise RuleError(f"no single equipped Item {key!r}",
-                        hint="equipped: " + ", ".join(ids))
+        who = "no single" if owner is None else f"{fx.name_of(state, catalog, owner)} has no"
+        raise RuleError(f"{who} equipped Item {key!r}", hint="equipped: " + ", ".join(ids))
     return hits[0]
+
+
+def _card_name(catalog: Catalog, iid: str) -> list[str]:
+    card = catalog.item(iid)
+    return [card.name.lower()] if card is not None else []
+
+
+def helps_test(eff: m.Effect) -> bool:
+    """An Effect made only of Test bonuses (Bonus Triumphs, a Re-roll, a Bonus die): offered
+    inside the Test it helps."""
+    return bool(eff.outcome) and all(o.kind in interp.TEST_BONUS_KINDS for o in eff.outcome)
 
 
 def test_item_owner(
@@ -112,8 +119,7 @@ def test_item_owner(
     if iid in state.troupers[owner].depleted_items:
         raise RuleError(f"{side.name} is depleted until the Cleanup Phase")
     eff = side.effects[0] if side.effects else None
-    helps = eff is not None and all(o.kind in interp.TEST_BONUS_KINDS for o in eff.outcome)
-    if eff is None or not eff.outcome or not helps:
+    if eff is None or not helps_test(eff):
         raise RuleError(f"{side.name} does not help a Test")
     if not side.quick and not any(o.kind in ("reroll", "bonus_die") for o in eff.outcome):
         raise RuleError(f"{side.name} is not Quick")
@@ -129,7 +135,7 @@ def use_test_items(
     """Quick Items used during Trouper ``t``'s Test (recorded with the Test): each one's Cost
     is paid and its Bonus Triumphs, Re-rolls or Bonus die go to this Test. Raises RuleError."""
     for key in items:
-        iid = equipped_item(state, catalog, key)
+        iid = find_item(state, catalog, key)
         owner, eff = test_item_owner(state, catalog, t, iid)
         # naming it at this Test is the table's word that its Condition holds
         interp.check_costs(state, catalog, owner, eff, interp.Payment((), iid, confirmed=True))
