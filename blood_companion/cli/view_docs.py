@@ -34,10 +34,11 @@ def _commands(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -
 
 def night_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     """`whose_turn` with the commands of the options open now and the hand's card names."""
-    from blood_companion.engine.night import whose_turn
+    from blood_companion.engine.night import night_view, whose_turn
 
-    doc = whose_turn(state, catalog)
-    doc["commands"] = _commands(state, catalog)
+    nxt = night_view(state, catalog)  # built once, for the document and its commands
+    doc = whose_turn(state, catalog, nxt)
+    doc["commands"] = _commands(state, catalog, nxt)
     cards = []
     for c in doc.get("hand") or []:
         card = catalog.tactic(c)

@@ -103,8 +103,6 @@ def _troupers_side(job: EnemyJob) -> bool:
     return job.source in ("trouper", "event")
 
 
-
-
 def _order(job: EnemyJob, effects: list[m.Effect]) -> list[int]:
     """The Effect indexes the job resolves, in order. Indexes the card no longer has (its text
     was transcribed anew while it lay on the table, docs/campaigns.md) are left out."""
@@ -403,45 +401,20 @@ def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: E
             )
         return _next_effect(state, job)
     t = job.targets[0]
-    if eff.test is not None and _troupers_side(job):
-        owner = job.owner if job.owner is not None else t
-        return _ask(
-            state,
-            job,
-            Question(
-                kind="test",
-                prompt=f"{job.label}: {fx.name_of(state, catalog, owner)} takes the Effect's "
-                "Test (a Success applies it)",
-                trouper=owner,
-                traits=list(eff.test.traits),
-                dice=eff.test.dice,
-                target=eff.test.target if eff.test.target is not None else 0,
-            ),
-        )
     if eff.test is not None:
-        return _ask(
-            state,
-            job,
-            Question(
-                kind="test",
-                prompt=f"{job.label}: {fx.name_of(state, catalog, t)} may dodge "
-                f"[{', '.join(render_outcome(o) for o in eff.outcome)}] with a Test",
-                trouper=t,
-                traits=list(eff.test.traits),
-                dice=eff.test.dice,
-                target=eff.test.target if eff.test.target is not None else 0,
-            ),
-        )
+        if _troupers_side(job):  # the owner's own Test
+            t = job.owner if job.owner is not None else t
+            what = "takes the Effect's Test (a Success applies it)"
+        else:
+            what = f"may dodge [{', '.join(render_outcome(o) for o in eff.outcome)}] with a Test"
+        return _ask(state, job, Question(
+            kind="test", prompt=f"{job.label}: {fx.name_of(state, catalog, t)} {what}", trouper=t,
+            traits=list(eff.test.traits), dice=eff.test.dice,
+            target=eff.test.target if eff.test.target is not None else 0,
+        ))
     state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
-    if _troupers_side(job):
-        return _apply_own_timed(state, catalog, rng, job, t, eff.outcome)
-    return apply_to_trouper(state, catalog, rng, t, eff.outcome, source_id(state, job))
-
-
-def _apply_own_timed(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob, t: int,
-                     outcome: list[m.Outcome]) -> CampaignState:
-    act = interp.Act(catalog, rng, source=source_id(state, job), enemy=False, target=t)
-    return interp.apply_outcomes(state, act, outcome)
+    return apply_to_trouper(state, catalog, rng, t, eff.outcome, source_id(state, job),
+                            enemy=not _troupers_side(job))
 
 
 def _apply_global(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob, eff: m.Effect,
@@ -460,10 +433,11 @@ def _apply_global(state: CampaignState, catalog: Catalog, rng: Chance, job: Enem
 
 
 def apply_to_trouper(state: CampaignState, catalog: Catalog, rng: Chance, t: int,
-                     outcome: list[m.Outcome], src: str) -> CampaignState:
-    """Apply an Enemy Effect's Elements to one Trouper (engine/interpreter.py: the Elements
-    the app tracks, and the movements as lines for the players to carry out)."""
-    act = interp.Act(catalog, rng, source=src, enemy=True, target=t)
+                     outcome: list[m.Outcome], src: str, enemy: bool = True) -> CampaignState:
+    """Apply an Enemy Effect's Elements (``enemy``; else a player's timed Effect) to one Trouper
+    (engine/interpreter.py: the Elements the app tracks, and the movements as lines for the
+    players to carry out)."""
+    act = interp.Act(catalog, rng, source=src, enemy=enemy, target=t)
     return interp.apply_outcomes(state, act, outcome)
 
 
@@ -658,7 +632,8 @@ def answer_test(
     if _troupers_side(job):  # the players' own Test: a Success applies the Effect
         t = job.targets[0] if job.targets else q.trouper
         outcome = eff.outcome if success else eff.on_failure
-        state = _apply_own_timed(state, catalog, rng, job, t, list(outcome))
+        state = apply_to_trouper(state, catalog, rng, t, list(outcome), source_id(state, job),
+                                 enemy=False)
     elif success:
         state = fx.log(state, "dodges", who=fx.tid(state, q.trouper))
     else:

@@ -83,11 +83,11 @@ def night_view(state: CampaignState, catalog: Catalog) -> Next:
     return _with_quick(state, catalog, nxt)
 
 
-def whose_turn(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
+def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -> dict[str, Any]:
     """What the table does now, as plain data (`blood night next --json`, `blood status`):
     phase, who acts, the prompt, the question waiting, the hand or the activation. The choices
-    themselves are :func:`night_view`'s options."""
-    nxt = night_view(state, catalog)
+    themselves are :func:`night_view`'s options (``nxt`` when already built)."""
+    nxt = night_view(state, catalog) if nxt is None else nxt
     night = night_of(state)
     out: dict[str, Any] = {
         "turn": night.turn,

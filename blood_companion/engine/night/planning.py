@@ -10,7 +10,7 @@ from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.campaign import require_single_game_setup
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night.core import trouper_index
+from blood_companion.engine.night.core import tactic_card, trouper_index
 from blood_companion.engine.night.phases import begin_night, chain_full, settle
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.night_state import ChainSlot, NightState
@@ -83,9 +83,7 @@ class BeginNight(NightAction):
         return begin_night(state, ctx.catalog, ctx.chance)
 
 
-def planner(
-    state: CampaignState, catalog: Catalog, trouper: str, what: str
-) -> tuple[NightState, int, str]:
+def planner(state: CampaignState, catalog: Catalog, trouper: str) -> tuple[NightState, int, str]:
     """The Planning Phase player acting now: (night, Trouper index, name). Raises RuleError
     out of turn (the phase itself is checked by the phase table)."""
     night = night_of(state)
@@ -109,7 +107,7 @@ class PlayCard(NightAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        night, t, who = planner(state, cat, self.trouper, "playing a card")
+        night, t, who = planner(state, cat, self.trouper)
         if chain_full(night):
             raise RuleError("the Chain is full")
         tr = state.troupers[t]
@@ -122,23 +120,12 @@ class PlayCard(NightAction):
                 + (" (or pass after the Cascade)" if night.cascade else ""),
                 see=("night_rest",),
             )
-        card = cat.tactic(self.card)
-        if card is None:
-            raise RuleError(f"unknown Tactic card {self.card!r}")
+        card = tactic_card(cat, self.card)
         state = fx.with_trouper(state, t, hand=hand)
         slot = ChainSlot(kind="tactic", card=self.card, owner=t, threat=card.threat)
-        chain, k = ch.place(night.chain, slot)  # the leftmost free space
-        state = fx.with_night(state, chain=chain, rightmost_player=t)
         tags = (["Cascade"] if card.cascade else []) + (["Block"] if card.block else [])
-        state = fx.log(
-            state, "plays", who=tr.trouper, card=card.id, space=ch.number(chain, k), tags=tags
-        )
-        after: Literal["next", "cascade", "end"] = (
-            "end" if card.block else "cascade" if card.cascade else "next"
-        )
-        state = fx.with_night(state, after_play=after, cascade=False)
-        state = fx.add_threat(state, cat, card.threat, ctx.chance)
-        return settle(state, cat, ctx.chance)
+        return _on_chain(state, ctx, slot, "plays", {"card": card.id, "tags": tags},
+                         after_play="end" if card.block else "cascade" if card.cascade else "next")
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import name, who
@@ -160,7 +147,7 @@ class Rest(NightAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        night, t, who = planner(state, cat, self.trouper, "a Rest")
+        night, t, who = planner(state, cat, self.trouper)
         tr = state.troupers[t]
         if tr.rested_this_turn:
             raise RuleError(f"{who} has already Rested this Game Turn")
@@ -169,15 +156,8 @@ class Rest(NightAction):
         hand = take_from_hand(state, cat, t, [self.card])  # engine/table.py: a hidden hand too
         state = fx.with_trouper(state, t, hand=hand, rested_this_turn=True)
         slot = ChainSlot(kind="rest", card=self.card, owner=t, threat=1, face_down=True)
-        chain, k = ch.place(night.chain, slot)  # the leftmost free space
-        state = fx.with_night(
-            state, chain=chain, rightmost_player=t, after_play="next", cascade=False
-        )
-        state = fx.log(state, "rests", who=tr.trouper, space=ch.number(chain, k))
         # "Rest": the card, then 1 Threat (its Interruptions resolve), then the Exhausted token.
-        state = fx.with_night(state, rest_exhaust=t)
-        state = fx.add_threat(state, cat, 1, ctx.chance)
-        return settle(state, cat, ctx.chance)
+        return _on_chain(state, ctx, slot, "rests", {}, after_play="next", rest_exhaust=t)
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import name, who
@@ -185,6 +165,21 @@ class Rest(NightAction):
 
     def describe(self) -> str:
         return f"{self.trouper} rests ({self.card})"
+
+
+def _on_chain(state: CampaignState, ctx: Context, slot: ChainSlot, said: str,
+              logged: dict[str, Any], **night: Any) -> CampaignState:
+    """A card played or Rested on the leftmost free Chain space: logged (``said``), the
+    ``night`` fields set (how the Planning Phase goes on), then its Threat added (its
+    Interruptions resolve)."""
+    assert slot.owner is not None
+    chain, k = ch.place(night_of(state).chain, slot)
+    state = fx.with_night(state, chain=chain, rightmost_player=slot.owner)
+    state = fx.log(state, said, who=fx.tid(state, slot.owner), **logged,
+                   space=ch.number(chain, k))
+    state = fx.with_night(state, cascade=False, **night)
+    state = fx.add_threat(state, ctx.catalog, slot.threat, ctx.chance)
+    return settle(state, ctx.catalog, ctx.chance)
 
 
 class PassCascade(NightAction):
