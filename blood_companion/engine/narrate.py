@@ -218,10 +218,6 @@ _NAME_KEYS = {"card", "src", "nemesis", "minion", "item", "event"}
 _FORMATTER = string.Formatter()
 
 
-def kinds() -> set[str]:
-    return set(TEMPLATES)
-
-
 def job_ref(job: EnemyJob, *, weakened: bool = False) -> dict[str, Any]:
     """The ``job`` argument of an event: which Enemy card (and which part of it) acts."""
     ref: dict[str, Any] = {"source": job.source, "card": job.card}

@@ -36,10 +36,6 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 
-SIDES = ("front", "left", "right")
-ALL_TRAITS = ["strength", "dexterity", "cunning", "madness"]
-
-
 def _trait(t: str | None) -> str:
     return (t or "").capitalize() if t and t.isalpha() else (t or "")
 
@@ -124,7 +120,7 @@ def test_spec(
             return None
         need = attack_need(state, catalog, eff, str(fields["target"]), fields.get("side"))[1]
         if not traits and not fixed:
-            traits = list(ALL_TRAITS)
+            traits = list(m.TRAITS)
         if fields["target"] == "nemesis" and fields.get("side"):
             # the Weakness of the side hit may help the Test: the odds count it
             return TestSpec(t, tuple(traits), fixed, need, "Test", side=str(fields["side"]),
@@ -298,7 +294,7 @@ def _night_asker(
             if tg["target"] == "nemesis":
                 needs = tg["needs"]
                 tpicks.append(Pick("n", f"{tg['name']} (Wounds still needed: "
-                                   + ", ".join(f"{s} {needs[s]}" for s in SIDES) + ")",
+                                   + ", ".join(f"{s} {needs[s]}" for s in m.SIDES) + ")",
                                    "nemesis"))
             else:
                 tpicks.append(Pick(tg["target"].lower(), f"Minion {tg['target']}: {tg['name']} "
@@ -315,11 +311,11 @@ def _night_asker(
         level = fx.nemesis_level(state, catalog)
         needed: dict[str, int] = {str(k): v for k, v in level.wounds.items()}
         spicks: list[Pick] = []
-        for side in SIDES:
+        for side in m.SIDES:
             still = max(0, needed.get(side, 0) - len(night.nemesis_wounds.get(side, [])))
             spicks.append(Pick(side[0], f"{side.capitalize()} (still needs {still}; hit on "
                                f"{_hit_on(state, catalog, eff, side)} Triumphs)", side))
-        default = next((p.key for p, side in zip(spicks, SIDES, strict=True)
+        default = next((p.key for p, side in zip(spicks, m.SIDES, strict=True)
                         if needed.get(side, 0) > len(night.nemesis_wounds.get(side, []))), "f")
         return Ask("side", "Which side of the Nemesis do you hit (where you stand)?",
                    tuple(spicks), default=default)

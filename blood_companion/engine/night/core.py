@@ -72,7 +72,3 @@ def minion_card(catalog: Catalog, minion: str) -> m.Minion:
 
 def box_of(catalog: Catalog) -> DiceBox:
     return DiceBox.from_models(catalog.dice)
-
-
-def traits_of(card: m.Trouper) -> dict[str, str]:
-    return {str(k): v for k, v in card.traits.items()}

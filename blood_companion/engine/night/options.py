@@ -23,7 +23,7 @@ from blood_companion.engine import vigor
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.legal import VIEWS, Next, Option
 from blood_companion.engine.night import enemy as ai
-from blood_companion.engine.night.asks import SIDES, _trait  # noqa: F401 - registers the askers
+from blood_companion.engine.night.asks import _trait  # registers the askers too
 from blood_companion.engine.night.core import card_label, event_card
 from blood_companion.engine.night.phases import PHASES
 from blood_companion.engine.night.quick import quick_now

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
@@ -171,27 +171,21 @@ def list_player_timing(
     which order (with ``order_nemesis``, the Nemesis's among them), the queued order kept if
     they agree ("Beginning of the Night", "Start of Turn")."""
     skills = list(nemesis or [])
-    jobs: list[EnemyJob] = []
-    leader = state.leader
-    for i, t in enumerate(state.troupers):
-        for cid in [*t.hand, *t.equipped.values()]:
-            for k, e in enumerate(ai.effects_of_card(state, catalog, cid, i)):
-                if e.timing == timing:
-                    jobs.append(EnemyJob(source="trouper", card=cid, owner=i, effects=[k],
-                                         label=narrate.record_name(catalog, cid)))
+    # (source, card, whose Effects: the side of an Item shown, owner): a face-up Tactic card's
+    # owner resolves it, an Event's Effects the Leader
+    cards: list[tuple[Literal["trouper", "event"], str, int | None, int]] = [
+        ("trouper", cid, i, i) for i, t in enumerate(state.troupers)
+        for cid in [*t.hand, *t.equipped.values()]]
     for slot in night_of(state).chain:
-        if slot.kind == "tactic" and slot.owner is not None:  # its owner resolves it
-            for k, e in enumerate(ai.effects_of_card(state, catalog, slot.card, slot.owner)):
-                if e.timing == timing:
-                    jobs.append(EnemyJob(source="trouper", card=slot.card, owner=slot.owner,
-                                         effects=[k],
-                                         label=narrate.record_name(catalog, slot.card)))
+        if slot.kind == "tactic" and slot.owner is not None:
+            cards.append(("trouper", slot.card, slot.owner, slot.owner))
         if slot.kind == "event" and not slot.face_down:
-            for k, e in enumerate(ai.effects_of_card(state, catalog, slot.card, None)):
-                if e.timing == timing:
-                    name = narrate.record_name(catalog, slot.card)
-                    jobs.append(EnemyJob(source="event", card=slot.card, owner=leader,
-                                         effects=[k], label=name))
+            cards.append(("event", slot.card, None, state.leader))
+    jobs = [EnemyJob(source=source, card=cid, owner=owner, effects=[k],
+                     label=narrate.record_name(catalog, cid))
+            for source, cid, side_of, owner in cards
+            for k, e in enumerate(ai.effects_of_card(state, catalog, cid, side_of))
+            if e.timing == timing]
     if jobs:
         state = fx.log(state, "player_timing", found=[[fx.tid(state, j.owner or 0), j.card]
                                                       for j in jobs])

@@ -5,7 +5,7 @@ or a Minion ("Attacks and Defenses")."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.render import TIMING_NAMES
@@ -26,6 +26,8 @@ TIMED_MOMENTS = frozenset({"beginning_of_night", "beginning_of_turn", "beginning
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.night.quick import UseQuick
+    from blood_companion.engine.night.tactic import UseItem, UseSupport
 
 
 
@@ -451,36 +453,12 @@ def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.E
     return state, True
 
 
-class EffectAnswers(Protocol):
-    """What the players named for an Effect resolved with its Test (an Item's, a Quick
-    Effect's): the fields of those actions."""
-
-    @property
-    def target(self) -> str | None: ...
-    @property
-    def side(self) -> str | None: ...
-    @property
-    def trait(self) -> str | None: ...
-    @property
-    def dice(self) -> list[str]: ...
-    @property
-    def reroll(self) -> list[str]: ...
-    @property
-    def items(self) -> list[str]: ...
-    @property
-    def heal(self) -> list[str]: ...
-    @property
-    def token_flip(self) -> bool: ...
-    @property
-    def weakness(self) -> bool | None: ...
-
-
 def test_then_elements(state: CampaignState, catalog: Catalog, chance: Chance, t: int,
-                       eff: m.Effect, said: EffectAnswers, *, recipient: int,
+                       eff: m.Effect, said: UseItem | UseQuick | UseSupport, *, recipient: int,
                        label: str) -> tuple[CampaignState, bool]:
-    """An Effect resolved by Trouper ``t`` after its Cost is paid: its attack (against
-    ``said.target``) or its Test, with the Quick Items used during it, then its Elements on a
-    Success (on ``recipient``; :func:`own_after_test`).
+    """An Effect resolved by Trouper ``t`` after its Cost is paid (``said``: what the players
+    named for it): its attack (against ``said.target``) or its Test, with the Quick Items used
+    during it, then its Elements on a Success (on ``recipient``; :func:`own_after_test`).
     Returns the state and whether a Test was taken (the caller settles the night then)."""
     state = table_reads(state, t, eff)
     attacks = any(o.kind in ATTACKS for o in eff.outcome)

@@ -268,7 +268,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         line.append({
             "space": k + 1, "card": r.card, "name": face.name, "resolved": r.resolved,
             "interruption": face.interruption, "check": face.check is not None,
-            "fatigue": {"physical": face.fatigue.physical, "mind": face.fatigue.mind},
+            "fatigue": face.fatigue.model_dump(),
             "text": [x.strip() for x in printed[1:]], "heading": printed[0],
         })
     minions: list[Minion] = []
@@ -277,7 +277,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         minions.append({
             "space": ms.space, "minion": ms.minion, "name": mc.name, "type": mc.type,
             "summoned": ms.summoned, "alive": ms.alive,
-            "defenses": {"physical": mc.defenses.physical, "mind": mc.defenses.mind},
+            "defenses": mc.defenses.model_dump(),
         })
     troupers: list[NightTrouper] = []
     tokens = cfg.vigor_tokens
@@ -292,10 +292,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
             "bites_on_depleted": lay.depleted_bitten, "insanity": t.insanity,
             "exhausted": t.exhausted, "knocked_out": t.knocked_out,
             "rested": t.rested_this_turn,
-            "traps": {"supply": t.traps.supply, "intact": t.traps.intact,
-                      "consumed": t.traps.consumed},
-            "whispers": {"supply": t.whispers.supply, "intact": t.whispers.intact,
-                         "consumed": t.whispers.consumed},
+            "traps": t.traps.model_dump(), "whispers": t.whispers.model_dump(),
             "items": [_item(catalog, t, c, iid) for c, iid in sorted(t.equipped.items())],
             "knock_out_at": cfg.knock_out_wounds,
             "vigor_tokens": tokens,
@@ -316,8 +313,8 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
             "name": nem.name,
             "difficulty": night.difficulty,
             "level": level.name,
-            "defenses": {"physical": nem.defenses.physical, "mind": nem.defenses.mind},
-            "fatigue": {"physical": fatigue["physical"], "mind": fatigue["mind"]},
+            "defenses": nem.defenses.model_dump(),
+            "fatigue": dict(fatigue),
             "wounds": {s: len(night.nemesis_wounds.get(s, [])) for s in m.SIDES},
             "wounds_needed": dict(level.wounds),
             "deck": len(night.reaction_deck),
