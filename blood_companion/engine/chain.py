@@ -1,15 +1,10 @@
 """The Chain's spaces as places on the Night Board ("Night Board", "Planning Phase").
 
-A card lies on one space and stays there until the Cleanup takes it away: an Event card left on
-the Chain keeps its space from turn to turn, and a new card goes on the leftmost free space,
-which may lie left of an Event. ``NightState.chain`` lists the cards left to right; a
-:class:`ChainSlot` whose space is not its place in the list stores it (``space``, 0-based;
-None: its place in the list). So a Chain with no gap has the shape (and the state hashes) it had
-before spaces were stored, and saves of older versions, which stored none, read as they were
-told to the players.
-
-Every sentence and every answer that names a Chain space goes through here: :func:`number` for
-the space a card lies on, :func:`index_at` for the card on the space the players name.
+A card stays on its space until the Cleanup takes it away: an Event card left on the Chain keeps
+its space, and a new card goes on the leftmost free space, which may lie left of an Event.
+``NightState.chain`` lists the cards left to right; a :class:`ChainSlot` stores its 0-based
+``space`` only where it is not its place in the list (so a Chain with no gap keeps its hashes).
+:func:`number` and :func:`index_at` are the one way between list indexes and board spaces.
 """
 
 from __future__ import annotations

@@ -18,11 +18,7 @@ Argument conventions (what :func:`render` does with each key):
 * ``reason`` — a code from :data:`REASONS`; ``check`` (with ``job``) — the Check card's rule;
 * anything else is printed as it is.
 
-Pure: no I/O. ``text`` events are sentences kept from saves of app 0.1.0.
-
-The other modules of words: ``engine/words.py`` (actions as sentences, the set-up
-checklists), ``engine/plain.py`` (words without the data pack) and ``cli/table_words.py``
-(cards, hands, log lines as the CLI prints them).
+``text`` events are sentences kept from saves of app 0.1.0.
 """
 
 from __future__ import annotations

@@ -6,13 +6,10 @@ an Effect without a valid target is skipped), "Reading the Elements of a Target"
 Nemesis Target Priority, Leader's Rule), "Reading an Effect" (a parenthesised Test passed by
 the target cancels the Elements before it), "Repetition".
 
-The queue (``NightState.queue``) holds :class:`EnemyJob` cursors. :func:`run_queue` resolves
-them until the queue is empty or a :class:`Question` is pending; the answer actions call
-:func:`answer_targets`, :func:`answer_discard` or :func:`answer_test` and run the queue again.
-Each job has an id (:func:`number_jobs`) and each question names the job that asked it, so a
-card goes on where it stopped whatever was queued in front of it meanwhile.
-Distance-based choices (in range, closest, farthest) are asked; Bites, Wounds, hand size,
-Exhausted and Insanity tie breakers are applied here; the Leader is asked only if still tied.
+:func:`run_queue` resolves the :class:`EnemyJob` cursors of ``NightState.queue`` until a
+:class:`Question` waits (the ``answer_*`` functions answer it and run the queue again); each
+question names the job that asked it (:func:`number_jobs`). Distances are asked; the other
+Target Priorities are applied here, the Leader asked only if still tied.
 """
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
-"""The night's legal actions as typed options (engine/legal.py); their follow-up questions are
-in engine/night/asks.py.
-
-One option per thing the table may do now: the question waiting (a dodge Test, a discard, who
-is in range), the Planning Phase player's cards, the Active Trouper's Effects, Supports, Items
-and Events, the Quick Effects and Quick Items usable outside an activation (engine/night/
-quick.py), or moving on. Templates ask, in order, what only the players can say: the target
-and side of an attack (only targets of the type the Effect allows), the Trait (with the pool
-the Trouper really rolls and the exact odds), the throws (engine/rolls/night.py: the roll,
-then each Re-roll, the best one as the default), the cards to discard or heal, the Trouper an
-Effect helps.
+"""The night's legal actions as typed options (engine/legal.py), one per thing the table may
+do now: the question waiting, the Planning Phase player's cards, the Active Trouper's Effects,
+Supports, Items and Events, the Quick Effects usable now, or moving on. Each option's
+``needs`` are asked by engine/night/asks.py.
 """
 
 from __future__ import annotations

@@ -1,30 +1,10 @@
 """The night's phase machine as a table ("Game Turns", "Night Part").
 
-:data:`PHASES` holds every phase of a night, in order. For each: its title, the rulebook
-section, the actions the players may take in it (``actions``; while a question waits, also its
-``questions``: :func:`check_phase`, the one legality check of the night, refuses any other with
-the phase's own words), what happens on entering it (``enter``), what it does once the Enemy
-cards queued in it are all resolved (``settled``: the first three go on by themselves), when
-``continue`` (:class:`NextPhase`) may leave it (``done``), the phase that follows (``next``),
-and where its view and asker are (``view``, ``asker``). :func:`advance` is the machine: the
-one path from a phase to the next, and :func:`goto` the one writer of ``phase``::
-
-    phase               players may                      on entering / settled        next
-    beginning_of_night  begin, continue                  Nemesis's Skills -> on       start_of_turn
-    start_of_turn       continue, item                   Skills -> on                 planning
-    planning            play, rest, pass (Cascade),      first player / after a play  tactic
-                        item, quick                      (-> on when it ends)
-    tactic              attack, effect, support, event,  the leftmost card is Active  nemesis
-                        redraw, done, item, quick,
-                        continue
-    nemesis             continue, item, quick            Reaction Line right to left  minions
-    minions             continue, item, quick            A, B, then Flow order        cleanup
-    cleanup             continue                         beginning-of-Cleanup Effects start_of_turn
-                                                         -> the other Cleanup steps
-    over                (End of the Night)               -                            -
-
-While a question waits for the table (``NightState.pending``) only the phase's ``questions``
-(answers, rolls, Items; Quick Effects while Tactic cards lie on the Chain) are allowed.
+:data:`PHASES` holds every phase of a night, in order: its actions (and, while a question
+waits, its ``questions``), its ``enter`` and ``settled`` steps, when ``continue`` may leave it
+(``done``), what follows (``next``), and its view and asker. :func:`check_phase` is the one
+legality check of the night, :func:`advance` the one path from a phase to the next and
+:func:`goto` the one writer of ``phase``.
 """
 
 from __future__ import annotations

@@ -2,15 +2,11 @@
 Effect of a Tactic card on the Chain, and a Quick Item, may be resolved at any moment of the
 night their Cost can be paid and their Condition holds, by paying that Cost.
 
-* :class:`UseQuick` resolves a Quick Effect of a card on the Chain (Dash Along the Rafters'
-  Step, Smelling Salts' Heal, a Nemesis Tactic card's Quick attack) once per card; resolving it
-  during the card's own activation counts too (``ChainSlot.quick_used``).
-* :func:`quick_now` lists what may be used now, for menus: those card Effects, and the Quick
-  Items whose Effect is not only a Test bonus (those are offered inside the Test they help).
-
-An Effect timed "right after a Wound" (``timing: on_wound``) is offered while its owner holds
-a Wound card: the app does not know the exact moment, the table does
-(docs/rules-decisions.md, "Quick Effects").
+:class:`UseQuick` resolves a Quick Effect of a card on the Chain once per card (resolving it in
+the card's own activation counts too: ``ChainSlot.quick_used``); :func:`quick_now` lists what
+may be used now. An Effect timed "right after a Wound" (``timing: on_wound``) is offered while
+its owner holds a Wound card: the table knows the moment (docs/rules-decisions.md,
+"Quick Effects").
 """
 
 from __future__ import annotations

@@ -1,15 +1,7 @@
 """A Trouper's Tests during the night ("Tests"): the Test printed on an Effect, attacks' and
 dodges' Tests, with bonuses, Re-rolls and the Insanity cube; the ways a Test can be taken, best
-odds first; and the same Test asked throw by throw for the menus of engine/legal.py.
-
-Asked throw by throw: before the roll, the pool the Trouper really rolls (the Trait's dice, 3
-Red dice when Exhausted or Knocked Out, Bonus Dice placed at best), the Triumphs needed and the
-exact odds; Quick Items that help a Test may be used first. After each throw that can still be
-re-rolled (a Re-roll gained from an Effect, the Insanity Re-roll, a Quick Item granting one):
-which dice to re-roll, the best choice as the default (engine/odds.py), or keep the result.
-The answers are the action's own fields: ``dice`` (each throw, typed in or rolled by the app,
-marked :data:`~blood_companion.engine.rolls.procedure.APP_ROLLED`), ``reroll`` (the dice of
-each Re-roll, 1-based; ``i:`` for the Insanity Re-roll) and ``items`` (Quick Items used).
+odds first; and the same Test asked throw by throw for the menus of engine/legal.py, its
+answers the action's own fields ``dice``, ``reroll`` and ``items`` (engine/rolls/procedure.py).
 """
 
 from __future__ import annotations
