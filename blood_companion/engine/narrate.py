@@ -203,10 +203,8 @@ REASONS: dict[str, str] = {
     "nemesis_defeated": "the Nemesis took every Wound its Difficulty requires",
     "all_knocked_out": "every Trouper is Knocked Out",
     "nobody_can_play": "no Trouper has a card left to play",
-    "nobody_can_play_card": "no Trouper can play a card",
-    "chain_full": "the Chain is full",
-    "block": "a Block card was played",
-    "everyone_passed": "every Trouper has played",
+    "nobody_can_play_card": "no Trouper can play a card", "chain_full": "the Chain is full",
+    "block": "a Block card was played", "everyone_passed": "every Trouper has played",
     "check_holds": "a Check card's condition holds",
 }
 
@@ -498,8 +496,7 @@ def movement_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
     text = template.format(
         mover=miniature_name(catalog, args.get("mover")),
         by=miniature_name(catalog, args.get("by")) if args.get("by") else "its source",
-        n=args.get("n") or 1,
-        toward=f" toward {miniature_name(catalog, toward)}" if toward else "",
+        n=args.get("n") or 1, toward=f" toward {miniature_name(catalog, toward)}" if toward else "",
     )
     mover = args.get("mover") or {}
     if isinstance(catalog.find(str(mover.get("card", ""))), m.Nemesis):

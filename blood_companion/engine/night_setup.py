@@ -60,15 +60,8 @@ def draw(t: TrouperState, n: int, rng: Chance, *, table: bool = False) -> Troupe
 
 
 def setup_night(
-    state: CampaignState,
-    catalog: Catalog,
-    rng: Chance,
-    *,
-    nemesis: str,
-    location: str,
-    minions: list[str],
-    difficulty: int,
-    events: list[str] | None = None,
+    state: CampaignState, catalog: Catalog, rng: Chance, *, nemesis: str, location: str,
+    minions: list[str], difficulty: int, events: list[str] | None = None,
     equipped: Mapping[int, Mapping[str, str]] | None = None,
 ) -> CampaignState:
     """Lay out the night and run the Beginning of the Night's draw (five cards each).
@@ -130,42 +123,19 @@ def setup_night(
                     gear[item.category] = slot.item
         fresh = vigor.refreshed(t).model_copy(
             update={
-                "draw_pile": pile,
-                "hand": [],
-                "discard": [],
-                "wounds": [],
-                "unmarked_wounds": 0,
-                "exhausted": False,
-                "knocked_out": False,
-                "equipped": gear,
-                "depleted_items": [],
-                "traps": Tokens(),
-                "whispers": Tokens(),
-                "rested_this_turn": False,
+                "draw_pile": pile, "hand": [], "discard": [], "wounds": [], "unmarked_wounds": 0,
+                "exhausted": False, "knocked_out": False, "equipped": gear, "depleted_items": [],
+                "traps": Tokens(), "whispers": Tokens(), "rested_this_turn": False,
             }
         )
         troupers.append(draw(fresh, hand_size, rng, table=table))
     night = NightState(
-        nemesis=nemesis,
-        vlad=nem.vlad,
-        zone=loc.zone,
-        location=location,
-        difficulty=difficulty,
-        turn=1,
-        chain=chain,
-        chain_spaces=board.chain_spaces,
-        reaction_deck=deck,
-        minions=slots,
-        event_deck=[e for e in zone_events if e not in events],
-        to_play=state.leader,
+        nemesis=nemesis, vlad=nem.vlad, zone=loc.zone, location=location, difficulty=difficulty,
+        turn=1, chain=chain, chain_spaces=board.chain_spaces, reaction_deck=deck, minions=slots,
+        event_deck=[e for e in zone_events if e not in events], to_play=state.leader,
     )
     return state.model_copy(
-        update={
-            "troupers": troupers,
-            "part": "night",
-            "phase": night.phase,
-            "night": night,
-        }
+        update={"troupers": troupers, "part": "night", "phase": night.phase, "night": night}
     )
 
 

@@ -7,22 +7,10 @@ Compendium".
 
 from typing import Any, Literal, get_args
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    model_serializer,
-)
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 NightPhase = Literal[
-    "beginning_of_night",
-    "start_of_turn",
-    "planning",
-    "tactic",
-    "nemesis",
-    "minions",
-    "cleanup",
+    "beginning_of_night", "start_of_turn", "planning", "tactic", "nemesis", "minions", "cleanup",
     "over",
 ]
 NIGHT_PHASES: tuple[str, ...] = get_args(NightPhase)

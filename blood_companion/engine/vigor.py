@@ -110,8 +110,7 @@ def remove_bites(t: TrouperState, tokens: int, n: int) -> TrouperState:
     off_board = t.bites - lay.bites  # only counts set by hand hold more Bites than tokens
     off_down = max(0, n - off_board - lay.available_bitten)
     return t.model_copy(update={
-        "bites": t.bites - n,
-        "bites_on_depleted": lay.depleted_bitten - off_down,
+        "bites": t.bites - n, "bites_on_depleted": lay.depleted_bitten - off_down,
     })
 
 
@@ -125,7 +124,6 @@ def _set(t: TrouperState, *, up_bitten: int, down: int, down_bitten: int) -> Tro
     """The counts kept on the state from a layout (the uncovered Available tokens are the
     rest of the tokens)."""
     return t.model_copy(update={
-        "vigor_depleted": down + down_bitten,
-        "bites": up_bitten + down_bitten,
+        "vigor_depleted": down + down_bitten, "bites": up_bitten + down_bitten,
         "bites_on_depleted": down_bitten,
     })

@@ -92,8 +92,7 @@ def answer_side(
     allowed = SIDES[q.kind]
     sides = [x.strip().lower() for x in sides]
     if len(sides) != q.n or any(x not in allowed for x in sides):
-        raise RuleError(f"name {q.n} side(s), each {' or '.join(allowed)}",
-                        see=("night_answer",))
+        raise RuleError(f"name {q.n} side(s), each {' or '.join(allowed)}", see=("night_answer",))
     state = fx.with_night(state, pending=list(night_of(state).pending[1:]))
     if q.kind == "bite":
         down = sides.count("depleted")
@@ -124,18 +123,9 @@ class RollTest(NightAction):
             raise RuleError("no Test is waiting", see=("night_next",))
         state = use_test_items(state, cat, ctx.chance, q.trouper, self.items)
         state, result = take_test(
-            state,
-            cat,
-            ctx.chance,
-            q.trouper,
-            traits=q.traits,
-            fixed_dice=q.dice,
-            target=q.target or 0,
-            trait=self.trait,
-            dice=self.dice,
-            reroll=self.reroll,
-            bonus_triumphs=self.bonus_triumphs,
-            label="dodge",
+            state, cat, ctx.chance, q.trouper, traits=q.traits, fixed_dice=q.dice,
+            target=q.target or 0, trait=self.trait, dice=self.dice, reroll=self.reroll,
+            bonus_triumphs=self.bonus_triumphs, label="dodge",
         )
         state = ai.answer_test(state, cat, ctx.chance, result.success)
         return settle(state, cat, ctx.chance)

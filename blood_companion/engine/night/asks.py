@@ -168,8 +168,7 @@ def _hit_on(state: CampaignState, catalog: Catalog, eff: m.Effect | None, side: 
 
 
 def _night_asker(
-    state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any],
-    need: str,
+    state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any], need: str,
 ) -> Ask | None:
     if need == SETUP:
         return checklist_ask(state, catalog, "night", "Beginning of the Night", answers)
@@ -302,8 +301,7 @@ def _night_asker(
                                    tg["target"]))
         want = eff.target.minion_type if eff is not None and eff.target is not None else None
         question = "Which target?" + (f" (a {want.capitalize()} Minion)" if want else "")
-        return Ask("target", question, tuple(tpicks),
-                   default=tpicks[0].key if tpicks else None)
+        return Ask("target", question, tuple(tpicks), default=tpicks[0].key if tpicks else None)
     if need == "side":
         if fields.get("target") != "nemesis":
             return None  # a Minion has no sides

@@ -527,9 +527,7 @@ def _answered(state: CampaignState, **more: Any) -> CampaignState:
     return fx.with_night(state, pending=list(fx.night_of(state).pending[1:]), **more)
 
 
-def answer_confirm(
-    state: CampaignState, catalog: Catalog, rng: Chance, yes: bool
-) -> CampaignState:
+def answer_confirm(state: CampaignState, catalog: Catalog, rng: Chance, yes: bool) -> CampaignState:
     """The table's yes or no to a Condition only it can see: the Enemy Effect goes on or is
     skipped."""
     q = current_question(state)
@@ -634,7 +632,5 @@ def answer_test(
     elif success:
         state = fx.log(state, "dodges", who=fx.tid(state, q.trouper))
     else:
-        state = apply_to_trouper(
-            state, catalog, rng, q.trouper, eff.outcome, source_id(state, job)
-        )
+        state = apply_to_trouper(state, catalog, rng, q.trouper, eff.outcome, source_id(state, job))
     return run_queue(state, catalog, rng)

@@ -83,12 +83,8 @@ def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) 
     nxt = night_view(state, catalog) if nxt is None else nxt
     night = night_of(state)
     out: dict[str, Any] = {
-        "turn": night.turn,
-        "phase": night.phase,
-        "phase_name": PHASES[night.phase].title,
-        "who": nxt.who,
-        "question": None,
-        "prompt": nxt.prompt,
+        "turn": night.turn, "phase": night.phase, "phase_name": PHASES[night.phase].title,
+        "who": nxt.who, "question": None, "prompt": nxt.prompt,
     }
     if night.pending:
         q = night.pending[0]
@@ -287,8 +283,7 @@ def _side_view(state: CampaignState, catalog: Catalog, title: str, q: Question) 
                     options=options, default="c")
     lay = vigor.layout(state.troupers[t], catalog.config.vigor_tokens)
     choices: list[Option] = []
-    for down in reversed(vigor.bite_options(state.troupers[t], catalog.config.vigor_tokens,
-                                            q.n)):
+    for down in reversed(vigor.bite_options(state.troupers[t], catalog.config.vigor_tokens, q.n)):
         up = q.n - down
         label = "On " + " and ".join(
             (("an " if side[0] == "A" else "a ") + f"{side} token") if k == 1
@@ -387,8 +382,7 @@ def _planning_default(
     open_ended = [o.key for o in plays if not _blocks(catalog, o)]
     if can_rest and not open_ended:
         return "r"  # only Block cards left: Rest before one ends the Planning Phase
-    return next((k for k in (*open_ended, *(o.key for o in plays), "r", "p") if k in enabled),
-                None)
+    return next((k for k in (*open_ended, *(o.key for o in plays), "r", "p") if k in enabled), None)
 
 
 def _blocks(catalog: Catalog, option: Option) -> bool:
@@ -492,8 +486,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                 default=default, info=tuple(info), details={"activation": opt})
 
 
-def _item_entry(state: CampaignState, catalog: Catalog, t: int, iid: str
-                ) -> dict[str, Any] | None:
+def _item_entry(state: CampaignState, catalog: Catalog, t: int, iid: str) -> dict[str, Any] | None:
     side = item_side(state, catalog, t, iid)
     if not side.effects:
         return None

@@ -21,11 +21,7 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import can_play
-from blood_companion.engine.night_state import (
-    Activation,
-    EnemyJob,
-    NightState,
-)
+from blood_companion.engine.night_state import Activation, EnemyJob, NightState
 from blood_companion.engine.state import CampaignState, Tokens
 from blood_companion.engine.table import UNKNOWN
 
@@ -138,11 +134,7 @@ def queue_timed(state: CampaignState, catalog: Catalog, timing: str) -> Campaign
 
 
 def list_player_timing(
-    state: CampaignState,
-    catalog: Catalog,
-    timing: str,
-    *,
-    nemesis: list[EnemyJob] | None = None,
+    state: CampaignState, catalog: Catalog, timing: str, *, nemesis: list[EnemyJob] | None = None,
     order_nemesis: bool = True,
 ) -> CampaignState:
     """The players' Effects with this timing (cards in hand, equipped Items, the face-up Tactic
@@ -321,11 +313,7 @@ def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
         )
         jobs.append(
             EnemyJob(
-                source="minion",
-                card=slot.minion,
-                label=label,
-                space=slot.space,
-                miniature=k + 1,
+                source="minion", card=slot.minion, label=label, space=slot.space, miniature=k + 1,
                 miniatures=slot.alive,
             )
         )
@@ -416,14 +404,8 @@ def cleanup_steps(state: CampaignState, catalog: Catalog) -> CampaignState:
     for i in newly_out:
         state = fx.log(state, "knocked_out", who=fx.tid(state, i), n=limit)
     state = fx.with_night(
-        state,
-        chain=keep,
-        reaction_line=[],
-        reaction_discard=discard,
-        threat=0,
-        activation=None,
-        bonuses={},
-        phase_done=True,
+        state, chain=keep, reaction_line=[], reaction_discard=discard, threat=0, activation=None,
+        bonuses={}, phase_done=True,
     )
     state = fx.log(state, "cleanup_done")
     if catalog.config.lose_when_all_knocked_out and all(t.knocked_out for t in troupers):
@@ -531,8 +513,7 @@ def check_phase(state: CampaignState, action: Any, catalog: Any = None) -> None:
         if action.type in QUESTION_ACTIONS:  # a Quick Effect without Tactic cards placed
             _elsewhere(spec, action)
         raise RuleError(
-            "a question is waiting: " + night.pending[0].prompt,
-            see=("night_answer", "night_roll"),
+            "a question is waiting: " + night.pending[0].prompt, see=("night_answer", "night_roll"),
         )
     if action.type in ("night_answer", "night_roll"):
         raise RuleError("no question is waiting for an answer", see=("night_next",))
@@ -546,6 +527,5 @@ def _elsewhere(spec: Phase, action: Any) -> NoReturn:
     doing = getattr(action, "doing", "") or action.type.replace("_", " ")
     wanted = " or ".join(p.title for p in PHASES.values() if action.type in p.actions)
     raise RuleError(
-        f"{doing} belongs to the {wanted}; the table is in the {spec.title}",
-        see=("night_next",),
+        f"{doing} belongs to the {wanted}; the table is in the {spec.title}", see=("night_next",),
     )

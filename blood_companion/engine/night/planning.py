@@ -175,8 +175,7 @@ def _on_chain(state: CampaignState, ctx: Context, slot: ChainSlot, said: str,
     assert slot.owner is not None
     chain, k = ch.place(night_of(state).chain, slot)
     state = fx.with_night(state, chain=chain, rightmost_player=slot.owner)
-    state = fx.log(state, said, who=fx.tid(state, slot.owner), **logged,
-                   space=ch.number(chain, k))
+    state = fx.log(state, said, who=fx.tid(state, slot.owner), **logged, space=ch.number(chain, k))
     state = fx.with_night(state, cascade=False, **night)
     state = fx.add_threat(state, ctx.catalog, slot.threat, ctx.chance)
     return settle(state, ctx.catalog, ctx.chance)
@@ -189,8 +188,7 @@ class PassCascade(NightAction):
     doing = "passing after a Cascade"
     command = "night pass"
     summary = "Planning Phase: play no more cards after a Cascade."
-    trouper: Annotated[str, Cli(help="The player who just played a Cascade card.",
-                                names="trouper")]
+    trouper: Annotated[str, Cli(help="The player who just played a Cascade card.", names="trouper")]
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import who

@@ -91,8 +91,7 @@ class UseQuick(NightAction):
         assert slot.owner is not None
         t = slot.owner
         target = aim(state, eff, t, self, "the Quick attack")
-        check_cost_and_condition(state, cat, t, eff, discard=self.discard,
-                                 confirmed=self.confirm)
+        check_cost_and_condition(state, cat, t, eff, discard=self.discard, confirmed=self.confirm)
         state = pay_costs(state, cat, t, eff, discard=self.discard, slot=k)
         state = mark_quick_used(state, k, j)
         card = tactic_card(cat, slot.card)

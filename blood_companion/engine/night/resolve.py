@@ -48,8 +48,7 @@ def usable(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, *, dis
     confirm)``. The first is "" when they may; the second is the Condition in words when only
     the table can tell whether it holds (its option then asks for a confirmation)."""
     try:
-        check_cost_and_condition(state, catalog, t, eff, discard=discard, item=item,
-                                 confirmed=True)
+        check_cost_and_condition(state, catalog, t, eff, discard=discard, item=item, confirmed=True)
     except RuleError as exc:
         return exc.message, ""
     if interp.condition_holds(state, t, eff.condition) is None:
@@ -427,8 +426,7 @@ def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.E
         return state, False
     if is_nemesis:
         assert side is not None
-        state = fx.wound_nemesis(state, catalog, side, wounds, rng,
-                                 by=(t, frozenset(landed)))
+        state = fx.wound_nemesis(state, catalog, side, wounds, rng, by=(t, frozenset(landed)))
         return state, True
     # "Wounds": a Minion takes a single Wound and is defeated; the Effect's other attack
     # Elements find no Miniature on that target (docs/rules-decisions.md, "Night Part").

@@ -96,9 +96,7 @@ def attack_targets(
                 "name": fx.nemesis_card(state, catalog).name,
                 "needs": needs,
                 # Triumphs the attack needs on each side (Defense, Fatigue, Weakness)
-                "defense": {
-                    s: attack_need(state, catalog, eff, "nemesis", s)[1] for s in m.SIDES
-                },
+                "defense": {s: attack_need(state, catalog, eff, "nemesis", s)[1] for s in m.SIDES},
             }
         )
     if kind != "nemesis":
@@ -108,10 +106,7 @@ def attack_targets(
             if ms.alive > 0 and (want is None or mc.type == want):
                 out.append(
                     {
-                        "target": ms.space,
-                        "name": mc.name,
-                        "type": mc.type,
-                        "alive": ms.alive,
+                        "target": ms.space, "name": mc.name, "type": mc.type, "alive": ms.alive,
                         "defense": attack_need(state, catalog, eff, ms.space, None)[1],
                     }
                 )
@@ -141,15 +136,10 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
     t = act.trouper
     tr = state.troupers[t]
     out: dict[str, Any] = {
-        "trouper": tr.trouper,
-        "space": ch.number(night.chain, act.slot),
-        "rest": slot.kind == "rest",
-        "rest_drawn": act.rest_drawn,
-        "card": slot.card if slot.kind == "tactic" else None,
-        "effects": [],
-        "supports": [],
-        "items": [],
-        "events": [],
+        "trouper": tr.trouper, "space": ch.number(night.chain, act.slot),
+        "rest": slot.kind == "rest", "rest_drawn": act.rest_drawn,
+        "card": slot.card if slot.kind == "tactic" else None, "effects": [], "supports": [],
+        "items": [], "events": [],
     }
     if slot.kind == "tactic":
         card = tactic_card(catalog, slot.card)
@@ -191,11 +181,8 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                 entry = effect_entry(state, catalog, t, eff, j + 1)
                 entry.update(
                     {
-                        "space": space,
-                        "owner": state.troupers[s.owner or 0].trouper,
-                        "name": other.name,
-                        "open": not why,
-                        "why": why,
+                        "space": space, "owner": state.troupers[s.owner or 0].trouper,
+                        "name": other.name, "open": not why, "why": why,
                         "confirm": interp.condition_text(eff) if unsure and not why else "",
                     }
                 )
@@ -276,8 +263,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         mc = minion_card(catalog, ms.minion)
         minions.append({
             "space": ms.space, "minion": ms.minion, "name": mc.name, "type": mc.type,
-            "summoned": ms.summoned, "alive": ms.alive,
-            "defenses": mc.defenses.model_dump(),
+            "summoned": ms.summoned, "alive": ms.alive, "defenses": mc.defenses.model_dump(),
         })
     troupers: list[NightTrouper] = []
     tokens = cfg.vigor_tokens
@@ -328,9 +314,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         "auras": auras_view(state, catalog),
         "location": night.location,
         "threat": {
-            "value": night.threat,
-            "length": track.length,
-            "alerts": list(track.alert_spaces),
+            "value": night.threat, "length": track.length, "alerts": list(track.alert_spaces),
         },
         "chain": chain,
         "chain_spaces": night.chain_spaces,

@@ -178,9 +178,7 @@ def odds_for_test(setup: TestSetup, box: DiceBox) -> OddsResult:
 
 
 def prepare_test(
-    setup: TestSetup,
-    box: DiceBox,
-    substitutions: Sequence[Substitution] | None = None,
+    setup: TestSetup, box: DiceBox, substitutions: Sequence[Substitution] | None = None,
 ) -> TestState:
     """Steps 1-3: bonus Triumphs, the dice, and the Bonus Dice placed before the roll.
 
@@ -221,12 +219,8 @@ def prepare_test(
 
 
 def roll_test(
-    state: TestState,
-    box: DiceBox,
-    *,
-    rng: Chance | None = None,
-    faces: Sequence[Face] | None = None,
-    source: Literal["digital", "physical"] = "physical",
+    state: TestState, box: DiceBox, *, rng: Chance | None = None,
+    faces: Sequence[Face] | None = None, source: Literal["digital", "physical"] = "physical",
 ) -> TestState:
     """Step 4: roll the dice with ``rng``, or record the ``faces`` typed in from physical dice
     (``source="digital"``: faces the app rolled before the step was recorded, e.g. while
@@ -240,13 +234,8 @@ def roll_test(
 
 
 def reroll_test(
-    state: TestState,
-    box: DiceBox,
-    slots: Sequence[int],
-    *,
-    insanity: bool = False,
-    rng: Chance | None = None,
-    faces: Sequence[Face] | None = None,
+    state: TestState, box: DiceBox, slots: Sequence[int], *, insanity: bool = False,
+    rng: Chance | None = None, faces: Sequence[Face] | None = None,
     source: Literal["digital", "physical"] = "physical",
 ) -> TestState:
     """Step 5: a Re-roll of the chosen dice (by position in the pool, from 0), from an Effect
@@ -289,12 +278,8 @@ def reroll_test(
 
 
 def _throw(
-    kind: Literal["roll", "reroll", "insanity_reroll"],
-    state: TestState,
-    box: DiceBox,
-    slots: tuple[int, ...],
-    rng: Chance | None,
-    faces: Sequence[Face] | None,
+    kind: Literal["roll", "reroll", "insanity_reroll"], state: TestState, box: DiceBox,
+    slots: tuple[int, ...], rng: Chance | None, faces: Sequence[Face] | None,
     source: Literal["digital", "physical"] = "physical",
 ) -> RollRecord:
     dice = tuple(state.pool[s] for s in slots)
@@ -330,8 +315,7 @@ def advise_test(state: TestState, box: DiceBox) -> Decision:
     return advise(
         pool_dists(state.pool, box, defeats_cancel=defeats_cancel),
         [face_value(f, defeats_cancel=defeats_cancel) for f in state.faces],
-        state.setup.target - state.bonus_triumphs,
-        rerolls_left=state.rerolls_left,
+        state.setup.target - state.bonus_triumphs, rerolls_left=state.rerolls_left,
         insanity=state.insanity,
     )
 
@@ -367,13 +351,9 @@ def confirm_test(state: TestState, *, use_insanity_triumphs: bool | None = None)
 
 
 def run_test(
-    setup: TestSetup,
-    box: DiceBox,
-    rng: Chance | None,
-    *,
+    setup: TestSetup, box: DiceBox, rng: Chance | None, *,
     substitutions: Sequence[Substitution] | None = None,
-    rerolls: Sequence[RerollChoice] | None = None,
-    physical: Sequence[Sequence[Face]] | None = None,
+    rerolls: Sequence[RerollChoice] | None = None, physical: Sequence[Sequence[Face]] | None = None,
     use_insanity_triumphs: bool | None = None,
 ) -> TestResult:
     """All seven steps at once.
@@ -407,9 +387,7 @@ def run_test(
 
 
 def reroll_at_best(
-    state: TestState,
-    box: DiceBox,
-    rng: Chance | None,
+    state: TestState, box: DiceBox, rng: Chance | None,
     faces: Callable[[], Sequence[Face] | None] = lambda: None,
 ) -> TestState:
     """The Re-rolls (and the Insanity Re-roll) played by the best policy until confirming is

@@ -29,15 +29,8 @@ if TYPE_CHECKING:
 
 
 def setup_for_test(
-    state: CampaignState,
-    catalog: Catalog,
-    trouper: str,
-    *,
-    target: int,
-    trait: str | None = None,
-    dice: str | None = None,
-    bonus_triumphs: int = 0,
-    bonus_dice: tuple[str, ...] = (),
+    state: CampaignState, catalog: Catalog, trouper: str, *, target: int, trait: str | None = None,
+    dice: str | None = None, bonus_triumphs: int = 0, bonus_dice: tuple[str, ...] = (),
     rerolls: int = 0,
 ) -> tuple[int, TestSetup]:
     """The Test a Trouper faces now: its Trait's dice (or a given pool), its Exhausted and
@@ -72,15 +65,8 @@ class TakeTest(Action):
             raise RuleError("start a campaign before taking Tests")
         s = self.result.setup
         idx, expected = setup_for_test(
-            state,
-            ctx.catalog,
-            self.trouper,
-            target=s.target,
-            trait=self.trait,
-            dice=self.dice,
-            bonus_triumphs=s.bonus_triumphs,
-            bonus_dice=tuple(s.bonus_dice),
-            rerolls=s.rerolls,
+            state, ctx.catalog, self.trouper, target=s.target, trait=self.trait, dice=self.dice,
+            bonus_triumphs=s.bonus_triumphs, bonus_dice=tuple(s.bonus_dice), rerolls=s.rerolls,
         )
         if expected != s:
             raise RuleError(
