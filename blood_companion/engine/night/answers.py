@@ -37,10 +37,8 @@ class AnswerQuestion(NightAction):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         q = ai.current_question(state)
-        if q.kind == "discard":
-            state = ai.answer_discard(state, cat, ctx.chance, list(self.cards))
-        elif q.kind == "wound":
-            state = ai.answer_wound(state, cat, ctx.chance, list(self.cards))
+        if q.kind in ("discard", "wound"):
+            state = ai.answer_cards(state, cat, ctx.chance, list(self.cards))
         elif q.kind == "order":
             state = ai.answer_order(state, cat, ctx.chance, list(self.cards))
         elif q.kind in ("bite", "token"):

@@ -487,39 +487,22 @@ def answer_targets(
     return run_queue(state, catalog, rng)
 
 
-def answer_discard(
-    state: CampaignState, catalog: Catalog, rng: Chance, cards: list[str]
-) -> CampaignState:
-    """The hand cards an Enemy Effect made a Trouper discard."""
-    q = _cards_question(state, cards, "discard", "a discard", "discard exactly {n} card(s)")
-    assert q.trouper is not None
-    state = fx.discard_cards(state, catalog, q.trouper, cards)
-    return run_queue(_answered(state), catalog, rng)
-
-
-def answer_wound(
-    state: CampaignState, catalog: Catalog, rng: Chance, cards: list[str]
-) -> CampaignState:
-    """The hand cards that take Wounds when no deck is left."""
-    q = _cards_question(
-        state, cards, "wound", "a Wound from the hand", "name exactly {n} card(s) of the hand"
-    )
-    assert q.trouper is not None
-    state = fx.wound_from_hand(state, q.trouper, cards)
-    return run_queue(_answered(state), catalog, rng)
-
-
-def _cards_question(
-    state: CampaignState, cards: list[str], kind: str, what: str, count: str
-) -> Question:
-    """The waiting question of ``kind`` (``what``, in words) about a Trouper's hand, answered
-    with as many cards as it asks (``count`` says so, with ``{n}``). Raises RuleError."""
+def answer_cards(state: CampaignState, catalog: Catalog, rng: Chance, cards: list[str]
+                 ) -> CampaignState:
+    """The hand cards a "discard" question (an Enemy Effect made a Trouper discard) or a
+    "wound" question (the hand cards that take Wounds when no deck is left) asks for, as many
+    as it asks. Raises RuleError."""
     q = current_question(state)
-    if q.kind != kind or q.trouper is None:
-        raise RuleError(f"the waiting question is not {what}")
+    if q.kind not in ("discard", "wound") or q.trouper is None:
+        raise RuleError("the waiting question is not a discard or a Wound from the hand")
     if len(cards) != q.n:
-        raise RuleError(count.format(n=q.n))
-    return q
+        raise RuleError(f"discard exactly {q.n} card(s)" if q.kind == "discard"
+                        else f"name exactly {q.n} card(s) of the hand")
+    if q.kind == "discard":
+        state = fx.discard_cards(state, catalog, q.trouper, cards)
+    else:
+        state = fx.wound_from_hand(state, q.trouper, cards)
+    return run_queue(_answered(state), catalog, rng)
 
 
 def _answered(state: CampaignState, **more: Any) -> CampaignState:

@@ -270,10 +270,13 @@ def start_nemesis(state: CampaignState, catalog: Catalog, rng: Chance | None) ->
     return fx.with_night(state, queue=jobs)
 
 
-def _nemesis_settled(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
+def _unless_done(step: Callable[[CampaignState, Catalog], CampaignState]) -> Step:
+    """A phase's ``settled``: ``step`` until the phase is done."""
+    return lambda state, catalog, rng: state if night_of(state).phase_done else step(state, catalog)
+
+
+def _nemesis_settled(state: CampaignState, catalog: Catalog) -> CampaignState:
     """Reaction cards revealed during the phase resolve too; then the phase is done."""
-    if night_of(state).phase_done:
-        return state
     jobs = unresolved_reactions(state, catalog)
     if jobs:
         return fx.with_night(state, queue=jobs)
@@ -323,12 +326,6 @@ def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
     return fx.with_night(state, queue=jobs, activated=[*night.activated, slot.space])
 
 
-def _minions_settled(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
-    if night_of(state).phase_done:
-        return state
-    return _next_minion_space(state, catalog)
-
-
 def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -> CampaignState:
     """ "Cleanup Phase", in the printed order: first every Effect "at the beginning of the
     Cleanup Phase" is queued (the Nemesis's Skills, the players' Items, cards in hand and cards
@@ -340,13 +337,6 @@ def cleanup(state: CampaignState, catalog: Catalog, rng: Chance | None = None) -
     state = queue_timed(state, catalog, "beginning_of_cleanup")
     night = night_of(state)
     if night.queue or night.pending:
-        return state
-    return cleanup_steps(state, catalog)
-
-
-def _cleanup_settled(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
-    """The beginning-of-Cleanup Effects are resolved: the other Cleanup steps."""
-    if night_of(state).phase_done:
         return state
     return cleanup_steps(state, catalog)
 
@@ -465,18 +455,18 @@ PHASES: dict[str, Phase] = {
         Phase(
             "nemesis", "Nemesis Phase", "Nemesis Phase",
             frozenset({"night_continue", "night_item", "night_quick"}), start_nemesis,
-            _nemesis_settled, "minions", questions=ON_CHAIN,
+            _unless_done(_nemesis_settled), "minions", questions=ON_CHAIN,
             done_text="The Nemesis Phase is over: the Minions Phase comes next.",
         ),
         Phase(
             "minions", "Minions Phase", "Minions Phase",
             frozenset({"night_continue", "night_item", "night_quick"}), start_minions,
-            _minions_settled, "cleanup", questions=ON_CHAIN,
+            _unless_done(_next_minion_space), "cleanup", questions=ON_CHAIN,
             done_text="The Minions Phase is over: the Cleanup Phase comes next.",
         ),
         Phase(  # the beginning-of-Cleanup Effects resolve with the Tactic cards still placed
             "cleanup", "Cleanup Phase", "Cleanup Phase", frozenset({"night_continue"}), cleanup,
-            _cleanup_settled, "start_of_turn", questions=ON_CHAIN,
+            _unless_done(cleanup_steps), "start_of_turn", questions=ON_CHAIN,
             done_text="The Cleanup is done: the next Game Turn starts.",
         ),
         Phase("over", "End of the Night", "End of the Night", frozenset(), _over,
