@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import vigor
+from blood_companion.engine.actions import action_class
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.legal import VIEWS, Next, Option
 from blood_companion.engine.night import enemy as ai
@@ -36,7 +37,6 @@ from blood_companion.engine.words import SETUP
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-TEST = ("trait", "dice")  # the needs of a Test: the Trait, then the throws (repeated)
 
 
 def night_view(state: CampaignState, catalog: Catalog) -> Next:
@@ -104,23 +104,30 @@ def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) 
 # --------------------------------------------------------------------------- Quick Effects
 
 
-def _effect_needs(entry: Mapping[str, Any], many_troupers: bool) -> tuple[str, ...]:
-    """The questions an Effect asks before it resolves (an entry of activation_options or
-    quick_now): its Cost first (paid before the Effect), then its target and its Test."""
-    needs: tuple[str, ...] = ("confirm",) if entry.get("confirm") else ()
-    needs += _cost_needs(entry.get("discard", 0))
-    if entry.get("attack"):
-        needs += ("target", "side", "weakness", *TEST)
-    else:
-        if entry.get("target") == "trouper" and many_troupers:
-            needs += ("recipient",)
-        if entry.get("traits") or entry.get("test_dice") or entry.get("test"):
-            needs += TEST
-        if entry.get("heal"):
-            needs += ("heal",)
-    if entry.get("token"):
-        needs += ("token_flip",)
-    return needs
+# What an Effect's option may ask, in this order: its Cost first (paid before the Effect), then
+# its target and its Test.
+NEEDS = ("confirm", "discard", "target", "side", "weakness", "recipient", "trait", "dice", "heal",
+         "token_flip")
+
+
+def _effect_option(key: str, label: str, kind: str, fields: Mapping[str, Any],
+                   entry: Mapping[str, Any] | None, many: bool, **more: Any) -> Option:
+    """An option resolving an Effect (``entry``: of activation_options or quick_now) with the
+    action ``kind``: it asks what the Effect needs among the fields the action declares (a
+    Support's Heal also with its attack); the throws are asked until the result is kept."""
+    e = entry or {}
+    attack = bool(e.get("attack"))
+    wanted = {"confirm": e.get("confirm"), "discard": e.get("discard"), "target": attack,
+              "side": attack, "weakness": attack, "token_flip": e.get("token"),
+              "recipient": not attack and e.get("target") == "trouper" and many,
+              "trait": attack or e.get("traits") or e.get("test_dice") or e.get("test"),
+              "heal": e.get("heal") and (not attack or kind == "night_support")}
+    wanted["dice"] = wanted["trait"]
+    declared = action_class(kind)
+    assert declared is not None
+    needs = tuple(n for n in NEEDS if wanted[n] and n in declared.model_fields)
+    return Option(key, label, kind, fields, needs=needs, repeat=("dice",) if "dice" in needs
+                  else (), **more)
 
 
 def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
@@ -132,19 +139,15 @@ def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
     for q in quick_now(state, catalog):
         if q["key"] in taken:
             continue
-        needs = _effect_needs(q, many)
         if q["kind"] == "card":
-            extra.append(Option(
+            extra.append(_effect_option(
                 q["key"], f"{q['name']} ({q['owner_name']}, Chain space {q['space']}): "
-                f"{q['text']}", "night_quick", {"slot": q["space"], "effect": q["effect"]},
-                needs=needs, repeat=("dice",) if "dice" in needs else (), group="quick",
-            ))
+                f"{q['text']}", "night_quick", {"slot": q["space"], "effect": q["effect"]}, q,
+                many, group="quick"))
         else:
-            extra.append(Option(
+            extra.append(_effect_option(
                 q["key"], f"Quick Item: {q['owner_name']} uses {q['name']}: {q['text']}",
-                "night_item", {"trouper": q["owner"], "item": q["item"]}, needs=needs,
-                repeat=("dice",) if "dice" in needs else (), group="quick",
-            ))
+                "night_item", {"trouper": q["owner"], "item": q["item"]}, q, many, group="quick"))
     if not extra:
         return nxt
     from dataclasses import replace
@@ -416,47 +419,27 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         info.append(f"{e['effect']}. {e['text']}" + ("" if e["open"] else f"  [{e['why']}]"))
         if e["type"] in ("support", "aura"):
             continue
-        options.append(_effect_option(e, many))
+        more = " (again, on another target in the Special Area)" if e.get("again") else ""
+        options.append(_effect_option(
+            str(e["effect"]), f"Effect {e['effect']}: {e['text']}{more}",
+            "night_attack" if e["attack"] else "night_effect", {"effect": e["effect"]}, e, many,
+            enabled=e["open"], why=e["why"], group="effect"))
     per_space = Counter(s["space"] for s in opt["supports"])
-    for s in opt["supports"]:
-        # the Support is added to the Active card: its attack or Test asks as the card's do
-        s_needs: tuple[str, ...] = ("confirm",) if s.get("confirm") else ()
-        if s.get("attack"):
-            s_needs += ("target", "side", "weakness", *TEST)
-        elif s.get("traits") or s.get("test_dice"):
-            s_needs += TEST
-        if s.get("heal"):
-            s_needs += ("heal",)
-        if s.get("token"):
-            s_needs += ("token_flip",)
-        options.append(
-            Option(f"s{s['space']}" + (f".{s['effect']}" if per_space[s["space"]] > 1 else ""),
-                   f"Use the Support of {s['name']} "
-                   f"({fx.name_of(state, catalog, state.trouper_index(s['owner']))}): {s['text']}",
-                   "night_support", {"slot": s["space"], "effect": s["effect"]}, needs=s_needs,
-                   repeat=("dice",) if "dice" in s_needs else (),
-                   enabled=s.get("open", True), why=s.get("why", ""), group="support")
-        )
+    for s in opt["supports"]:  # added to the Active card: its attack or Test asks as the card's
+        owner = fx.name_of(state, catalog, state.trouper_index(s["owner"]))
+        options.append(_effect_option(
+            f"s{s['space']}" + (f".{s['effect']}" if per_space[s["space"]] > 1 else ""),
+            f"Use the Support of {s['name']} ({owner}): {s['text']}", "night_support",
+            {"slot": s["space"], "effect": s["effect"]}, s, many, enabled=s.get("open", True),
+            why=s.get("why", ""), group="support"))
     for k, it in enumerate(opt["items"]):
-        entry = _item_entry(state, catalog, t, it["item"])
-        item_needs = _effect_needs(entry, many) if entry else _cost_needs(it.get("discard", 0))
-        options.append(
-            Option(f"i{k + 1}", f"Use {it['name']}: {it['text']}", "night_item",
-                   {"trouper": who_id, "item": it["item"]}, needs=item_needs,
-                   repeat=("dice",) if "dice" in item_needs else (), enabled=it["open"],
-                   why=it["why"], group="item")
-        )
+        options.append(_effect_option(
+            f"i{k + 1}", f"Use {it['name']}: {it['text']}", "night_item",
+            {"trouper": who_id, "item": it["item"]}, _item_entry(state, catalog, t, it["item"]),
+            many, enabled=it["open"], why=it["why"], group="item"))
     for ev in opt["events"]:
         for e in ev["effects"]:
             key = f"e{ev['space']}" + (f".{e['effect']}" if len(ev["effects"]) > 1 else "")
-            needs: tuple[str, ...] = ("confirm",) if e.get("confirm") else ()
-            needs += _cost_needs(e["discard"])
-            if e["attack"]:
-                needs += ("target",)
-            if e["traits"] or e["test_dice"] or e["attack"]:
-                needs += TEST
-            if e.get("token"):
-                needs += ("token_flip",)
             enabled, why = True, ""
             held = len(state.troupers[t].hand)
             if e["discard"] > held:  # a Cost no answer can pay: shown, not offered
@@ -467,12 +450,10 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                 eff = event_card(catalog, ev["event"]).effects[e["effect"] - 1]
                 if not attack_targets(state, catalog, eff):
                     enabled, why = False, no_target_why(eff)
-            options.append(
-                Option(key, f"Event {ev['name']}: {e['text']}", "night_event",
-                       {"event": str(ev["space"]), "effect": e["effect"]}, needs=needs,
-                       repeat=("dice",) if "dice" in needs else (), enabled=enabled, why=why,
-                       group="event")
-            )
+            options.append(_effect_option(
+                key, f"Event {ev['name']}: {e['text']}", "night_event",
+                {"event": str(ev["space"]), "effect": e["effect"]}, e, many, enabled=enabled,
+                why=why, group="event"))
     options.append(Option("d", "Done: Resolved token, the next card activates", "night_done",
                           group="done"))
     # a Special Area Effect already resolved on a target is offered again, never the default
@@ -492,21 +473,6 @@ def _item_entry(state: CampaignState, catalog: Catalog, t: int, iid: str) -> dic
         return None
     eff = side.effects[0]
     return {**effect_entry(state, catalog, t, eff, 1), "test": eff.test is not None}
-
-
-def _cost_needs(discard: int) -> tuple[str, ...]:
-    return ("discard",) if discard else ()
-
-
-def _effect_option(e: dict[str, Any], many: bool) -> Option:
-    num = e["effect"]
-    needs = _effect_needs(e, many)
-    kind = "night_attack" if e["attack"] else "night_effect"
-    again = " (again, on another target in the Special Area)" if e.get("again") else ""
-    return Option(str(num), f"Effect {num}: {e['text']}{again}", kind, {"effect": num},
-                  needs=needs,
-                  repeat=("dice",) if "dice" in needs else (), enabled=e["open"],
-                  why=e["why"], group="effect")
 
 
 VIEWS["night"] = night_view
