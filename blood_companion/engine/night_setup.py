@@ -121,13 +121,11 @@ def setup_night(
                 item = catalog.item(slot.item)
                 if item is not None and item.category not in gear:
                     gear[item.category] = slot.item
-        fresh = vigor.refreshed(t).model_copy(
-            update={
-                "draw_pile": pile, "hand": [], "discard": [], "wounds": [], "unmarked_wounds": 0,
-                "exhausted": False, "knocked_out": False, "equipped": gear, "depleted_items": [],
-                "traps": Tokens(), "whispers": Tokens(), "rested_this_turn": False,
-            }
-        )
+        fresh = vigor.refreshed(t).model_copy(update={
+            "draw_pile": pile, "hand": [], "discard": [], "wounds": [], "unmarked_wounds": 0,
+            "exhausted": False, "knocked_out": False, "equipped": gear, "depleted_items": [],
+            "traps": Tokens(), "whispers": Tokens(), "rested_this_turn": False,
+        })
         troupers.append(draw(fresh, hand_size, rng, table=table))
     night = NightState(
         nemesis=nemesis, vlad=nem.vlad, zone=loc.zone, location=location, difficulty=difficulty,

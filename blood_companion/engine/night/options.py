@@ -171,15 +171,13 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         def trait_of(o: Mapping[str, Any]) -> str | None:
             return str(o["trait"]) if q.traits else None
 
-        options = [
-            Option(
-                "r",
-                f"Roll for {who}: {_trait(best['trait'])}, {best['pool']}, "
-                f"{percent(best['probability'])} to succeed" if best else f"Roll for {who}",
-                "night_roll", {"trait": trait_of(best) if best else None},
-                needs=("dice",), repeat=("dice",),
-            )
-        ]
+        options = [Option(
+            "r",
+            f"Roll for {who}: {_trait(best['trait'])}, {best['pool']}, "
+            f"{percent(best['probability'])} to succeed" if best else f"Roll for {who}",
+            "night_roll", {"trait": trait_of(best) if best else None},
+            needs=("dice",), repeat=("dice",),
+        )]
         if len(opts) > 1:
             for i, o in enumerate(opts):
                 options.append(Option(

@@ -314,12 +314,10 @@ def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
         label = f"{name} ({slot.space}" + (
             f", Miniature {k + 1} of {slot.alive})" if slot.alive > 1 else ")"
         )
-        jobs.append(
-            EnemyJob(
-                source="minion", card=slot.minion, label=label, space=slot.space, miniature=k + 1,
-                miniatures=slot.alive,
-            )
-        )
+        jobs.append(EnemyJob(
+            source="minion", card=slot.minion, label=label, space=slot.space, miniature=k + 1,
+            miniatures=slot.alive,
+        ))
     if slot.alive > 1:
         state = fx.log(state, "minions_order", minion=slot.minion, space=slot.space, n=slot.alive,
                        leader=fx.tid(state, state.leader))

@@ -448,12 +448,10 @@ class UseEvent(NightAction):
             chain = list(night_of(state).chain)
             chain[k] = chain[k].model_copy(update={"face_down": True, "resolved": True})
             r = ev.reward
-            wagon = state.wagon.model_copy(
-                update={
-                    res: getattr(state.wagon, res) + getattr(r.resources, res)
-                    for res in ("jewels", "coins", "trinkets", "scrolls")
-                }
-            )
+            wagon = state.wagon.model_copy(update={
+                res: getattr(state.wagon, res) + getattr(r.resources, res)
+                for res in ("jewels", "coins", "trinkets", "scrolls")
+            })
             state = state.model_copy(update={"wagon": wagon})
             if r.location_trophies:  # capped by the box ("Trophies")
                 state, _ = gain_trophies(state, cat, "location", ev.zone, r.location_trophies)

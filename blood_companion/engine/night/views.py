@@ -104,12 +104,10 @@ def attack_targets(
         for ms in night.minions:
             mc = minion_card(catalog, ms.minion)
             if ms.alive > 0 and (want is None or mc.type == want):
-                out.append(
-                    {
-                        "target": ms.space, "name": mc.name, "type": mc.type, "alive": ms.alive,
-                        "defense": attack_need(state, catalog, eff, ms.space, None)[1],
-                    }
-                )
+                out.append({
+                    "target": ms.space, "name": mc.name, "type": mc.type, "alive": ms.alive,
+                    "defense": attack_need(state, catalog, eff, ms.space, None)[1],
+                })
     return out
 
 
@@ -179,13 +177,11 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                 # its Condition reads the owner's board: asked when only the table can tell
                 unsure = interp.condition_holds(state, s.owner or 0, eff.condition) is None
                 entry = effect_entry(state, catalog, t, eff, j + 1)
-                entry.update(
-                    {
-                        "space": space, "owner": state.troupers[s.owner or 0].trouper,
-                        "name": other.name, "open": not why, "why": why,
-                        "confirm": interp.condition_text(eff) if unsure and not why else "",
-                    }
-                )
+                entry.update({
+                    "space": space, "owner": state.troupers[s.owner or 0].trouper,
+                    "name": other.name, "open": not why, "why": why,
+                    "confirm": interp.condition_text(eff) if unsure and not why else "",
+                })
                 if entry["attack"]:  # a Support that attacks needs a target on the board
                     entry["targets"] = attack_targets(state, catalog, eff)
                     if entry["open"] and not entry["targets"]:
@@ -211,16 +207,14 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             if s.kind != "event" or s.face_down:
                 continue
             ev = event_card(catalog, s.card)
-            out["events"].append(
-                {
-                    "space": ch.number(night.chain, k),
-                    "event": s.card,
-                    "name": ev.name,
-                    "effects": [
-                        effect_entry(state, catalog, t, e, j + 1) for j, e in enumerate(ev.effects)
-                    ],
-                }
-            )
+            out["events"].append({
+                "space": ch.number(night.chain, k),
+                "event": s.card,
+                "name": ev.name,
+                "effects": [
+                    effect_entry(state, catalog, t, e, j + 1) for j, e in enumerate(ev.effects)
+                ],
+            })
     return out
 
 
