@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
@@ -319,8 +319,24 @@ def _outcome(value: Any) -> str:
         return str(value.get("kind", value)) if isinstance(value, dict) else str(value)
 
 
+# Keys shown without the data pack: (the value, the event's args) -> words.
+_PLAIN: dict[str, Callable[[Any, Mapping[str, Any]], str]] = {
+    "tags": lambda v, args: "".join(f" ({t})" for t in v or []),
+    "within": lambda v, args: _within(args),
+    "extra": lambda v, args: f" +{v}" if v else "",
+    "verdict": lambda v, args: "Success" if args.get("success") else "Failure",
+    "side": lambda v, args: {"front": "Front", "left": "Left Side", "right": "Right Side"}.get(
+        str(v), str(v)),
+    "trait": lambda v, args: str(v).capitalize() if v and str(v).isalpha() else str(v),
+    "token": lambda v, args: "Trap" if v == "traps" else "Whisper",
+    "defense": lambda v, args: str(v).capitalize(),
+}
+
+
 def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
     v = args.get(key)
+    if key in _PLAIN:
+        return _PLAIN[key](v, args)
     if key in ("who", "leader"):
         return trouper_name(catalog, v)
     if key == "whos":
@@ -352,30 +368,14 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
         return "; ".join(
             f"{trouper_name(catalog, who)}: {record_name(catalog, card)}" for who, card in v or []
         )
-    if key == "tags":
-        return "".join(f" ({t})" for t in v or [])
     if key == "resource" and isinstance(v, str):  # "+1 coin", "+2 coins"
         return counted(int(args.get("n", 0)), v).partition(" ")[2]
     if key == "foe":
         return miniature_name(catalog, v)
-    if key == "within":
-        return _within(args)
-    if key == "extra":
-        return f" +{v}" if v else ""
-    if key == "verdict":
-        return "Success" if args.get("success") else "Failure"
-    if key == "side":
-        return {"front": "Front", "left": "Left Side", "right": "Right Side"}.get(str(v), str(v))
     if key == "label":
         if v in (None, "", "dodge", "test"):
             return "the dodge" if v == "dodge" else "a Test"
         return record_name(catalog, v)
-    if key == "trait":
-        return str(v).capitalize() if v and str(v).isalpha() else str(v)
-    if key == "token":
-        return "Trap" if v == "traps" else "Whisper"
-    if key == "defense":
-        return str(v).capitalize()
     if key == "tile":
         return summon_tile(catalog, args)
     if key == "needs" and isinstance(v, Mapping):  # each attack kind against its own Defense

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from blood_companion.content import models as m
 from blood_companion.engine.dice import DiceBox
@@ -12,6 +12,8 @@ from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+
+T = TypeVar("T")
 
 
 def trouper_index(state: CampaignState, who: str | int) -> int:
@@ -42,32 +44,28 @@ def card_label(catalog: Catalog, c: str) -> str:
     return f"{card.name} (Threat {card.threat}{tags})"
 
 
+def _known(card: T | None, what: str, key: str) -> T:
+    if card is None:
+        raise RuleError(f"unknown {what} card {key!r}")
+    return card
+
+
 def tactic_card(catalog: Catalog, card: str) -> m.TacticCard:
-    c = catalog.tactic(card)
-    if c is None:
-        raise RuleError(f"unknown Tactic card {card!r}")
-    return c
+    return _known(catalog.tactic(card), "Tactic", card)
 
 
 def item_card(catalog: Catalog, item: str) -> m.ItemCard:
-    c = catalog.item(item)
-    if c is None:
-        raise RuleError(f"unknown Item card {item!r}")
-    return c
+    return _known(catalog.item(item), "Item", item)
 
 
 def event_card(catalog: Catalog, event: str) -> m.Event:
-    c: m.Event | None = catalog.get("events", event)
-    if c is None:
-        raise RuleError(f"unknown Event card {event!r}")
-    return c
+    found: m.Event | None = catalog.get("events", event)
+    return _known(found, "Event", event)
 
 
 def minion_card(catalog: Catalog, minion: str) -> m.Minion:
-    c: m.Minion | None = catalog.get("minions", minion)
-    if c is None:
-        raise RuleError(f"unknown Minion card {minion!r}")
-    return c
+    found: m.Minion | None = catalog.get("minions", minion)
+    return _known(found, "Minion", minion)
 
 
 def box_of(catalog: Catalog) -> DiceBox:

@@ -356,10 +356,12 @@ def usable_items(
     return out
 
 
-def _faces_reader(pool: Sequence[str], box: DiceBox) -> Any:
-    def parse(text: str) -> str:
-        return format_faces(parse_faces(text, pool, box))
-    return parse
+def _throw_ask(prompt: str, picks: Sequence[Pick], dice: Sequence[str], box: DiceBox, free: str,
+               **more: Any) -> Ask:
+    """The faces of a throw of ``dice``: typed in (``free``), or rolled by the app."""
+    return Ask("dice", prompt, tuple(picks), default="r", free=free, append=True,
+               parse=lambda text: format_faces(parse_faces(text, dice, box)),
+               roll=lambda ch: f"{APP_ROLLED} {format_faces(roll_pool(dice, box, ch))}", **more)
 
 
 def _describe(ts: TestState) -> str:
@@ -410,31 +412,19 @@ def throws_ask(
         picks = [Pick("r", "The app rolls (digital dice)", ROLL)]
         for n, (iid, text) in enumerate(items(False)):
             picks.append(Pick(f"i{n + 1}", f"First use {text}", iid, need="items"))
-        dice_pool = ts.pool
-        return Ask(
-            "dice",
+        return _throw_ask(
             f"{who} rolls {pool} for {what}{notes}: {target} Triumph(s) needed{bonus}"
-            f"{again}; {percent(info['probability'])} to succeed.",
-            tuple(picks), default="r",
-            free=f"the faces of your own dice ({pool}, in this order), e.g. \"2 x 1\"",
-            parse=_faces_reader(dice_pool, box), append=True,
-            roll=lambda ch: f"{APP_ROLLED} {format_faces(roll_pool(dice_pool, box, ch))}",
-            test=info,
-        )
+            f"{again}; {percent(info['probability'])} to succeed.", picks, ts.pool, box,
+            f"the faces of your own dice ({pool}, in this order), e.g. \"2 x 1\"", test=info)
     ts = replay_throws(ts0, box, dice, rr)
     digital = read_throw(dice[0])[1] == "digital"
     if len(rr) == len(dice):  # the dice of the last Re-roll are to be thrown
         slots = parse_reroll(rr[-1], len(ts.pool))[0]
         picked = tuple(ts.pool[s] for s in slots)
-        return Ask(
-            "dice", f"{who} re-rolls {' '.join(picked)} (die "
-            + ", ".join(str(s + 1) for s in slots) + ").",
-            (Pick("r", "The app rolls them", ROLL),), default="r",
-            free=f"the faces of the re-rolled dice ({' '.join(picked)}, in this order)",
-            parse=_faces_reader(picked, box), append=True,
-            roll=lambda ch: f"{APP_ROLLED} {format_faces(roll_pool(picked, box, ch))}",
-            auto=digital,
-        )
+        return _throw_ask(
+            f"{who} re-rolls {' '.join(picked)} (die " + ", ".join(str(s + 1) for s in slots)
+            + ").", [Pick("r", "The app rolls them", ROLL)], picked, box,
+            f"the faces of the re-rolled dice ({' '.join(picked)}, in this order)", auto=digital)
     result = confirm_test(ts)
     after = items(True)
     insanity = ts.insanity is not None and ts.insanity.reroll
