@@ -24,37 +24,17 @@ Rulebook sections are cited by name; docs/rules-decisions.md ("Night Part") list
 """
 
 from blood_companion.engine.actions import PHASE_CHECKS
-from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.night.answers import AnswerQuestion, NextPhase, RollTest
-from blood_companion.engine.night.core import (
-    box_of,
-    can_play,
-    card_name,
-    event_card,
-    item_card,
-    minion_card,
-    tactic_card,
-    trouper_index,
-)
 from blood_companion.engine.night.options import night_view, whose_turn
-from blood_companion.engine.night.phases import (
-    PHASE_NAMES,
-    PHASES,
-    begin_night,
-    check_phase,
-    cleanup,
-    settle,
-    start_turn,
-)
+from blood_companion.engine.night.phases import PHASES, check_phase, cleanup, settle
 from blood_companion.engine.night.planning import (
     BeginNight,
-    NightAction,
     PassCascade,
     PlayCard,
     Rest,
     SetupNight,
 )
-from blood_companion.engine.night.quick import UseQuick, quick_now
+from blood_companion.engine.night.quick import UseQuick
 from blood_companion.engine.night.resolve import attack_need
 from blood_companion.engine.night.tactic import (
     Attack,
@@ -70,10 +50,8 @@ from blood_companion.engine.night.views import activation_options, board_view
 PHASE_CHECKS["night"] = check_phase
 
 __all__ = [
-    "ATTACKS", "PHASES", "PHASE_NAMES", "AnswerQuestion", "Attack", "BeginNight",
-    "FinishActivation", "NextPhase", "NightAction", "UseQuick", "quick_now", "PassCascade",
-    "PlayCard", "ResolveEffect", "Rest", "RestRedraw", "RollTest", "SetupNight", "UseEvent",
-    "UseItem", "UseSupport", "activation_options", "attack_need", "begin_night", "board_view",
-    "box_of", "can_play", "card_name", "cleanup", "event_card", "item_card", "minion_card",
-    "night_view", "settle", "start_turn", "tactic_card", "trouper_index", "whose_turn",
+    "PHASES", "AnswerQuestion", "Attack", "BeginNight", "FinishActivation", "NextPhase",
+    "PassCascade", "PlayCard", "ResolveEffect", "Rest", "RestRedraw", "RollTest", "SetupNight",
+    "UseEvent", "UseItem", "UseQuick", "UseSupport", "activation_options", "attack_need",
+    "board_view", "cleanup", "night_view", "settle", "whose_turn",
 ]
