@@ -31,10 +31,6 @@ class VigorLayout:
     depleted_bitten: int
 
     @property
-    def usable(self) -> int:
-        return self.available
-
-    @property
     def uncovered(self) -> int:
         """Tokens a new Bite can still cover."""
         return self.available + self.depleted
@@ -58,7 +54,7 @@ def layout(t: TrouperState, tokens: int) -> VigorLayout:
 
 def usable(t: TrouperState, tokens: int) -> int:
     """Vigor that can pay a Cost now: Available tokens with no Bite on them."""
-    return layout(t, tokens).usable
+    return layout(t, tokens).available
 
 
 def check_deplete(t: TrouperState, tokens: int, n: int, who: str) -> None:

@@ -87,10 +87,6 @@ def advance(state: CampaignState, catalog: Catalog, rng: Chance | None,
     return PHASES[to].enter(goto(state, to, turn=turn), catalog, rng)
 
 
-def _go_on(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
-    return advance(state, catalog, rng)
-
-
 def enter(state: CampaignState, catalog: Catalog, rng: Chance, phase: str) -> CampaignState:
     """Enter `phase` and settle what it starts."""
     return settle(advance(state, catalog, rng, phase), catalog, rng)
@@ -426,12 +422,12 @@ PHASES: dict[str, Phase] = {
     for p in (
         Phase(
             "beginning_of_night", "Beginning of the Night", "Beginning of the Night",
-            frozenset({"night_begin", "night_continue"}), _begin, _go_on, "start_of_turn",
+            frozenset({"night_begin", "night_continue"}), _begin, advance, "start_of_turn",
             done=_by_itself, done_text="Begin the night.",
         ),
         Phase(
             "start_of_turn", "Start of Turn", "Game Turns",
-            frozenset({"night_continue", "night_item"}), start_turn, _go_on, "planning",
+            frozenset({"night_continue", "night_item"}), start_turn, advance, "planning",
             done=_by_itself, done_text="Start the Game Turn.",
         ),
         Phase(
