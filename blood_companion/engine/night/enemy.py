@@ -191,13 +191,9 @@ def _finish_job(state: CampaignState, catalog: Catalog, job: EnemyJob) -> Campai
 
 
 def _next_effect(state: CampaignState, job: EnemyJob) -> CampaignState:
-    return _set_job(
-        state,
-        job.model_copy(
-            update={"effect": job.effect + 1, "rep": 0, "stage": "start", "candidates": [],
-                    "priority_at": 0, "targets": [], "confirmed": False}
-        ),
-    )
+    return _set_job(state, job.model_copy(update={
+        "effect": job.effect + 1, "rep": 0, "stage": "start", "candidates": [], "priority_at": 0,
+        "targets": [], "confirmed": False}))
 
 
 def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
@@ -241,15 +237,9 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
             state = fx.log(state, "enemy_condition_fails", job=fx.job_arg(state, job))
             return _next_effect(state, job)
         if holds is None:
-            return _ask(
-                state,
-                job,
-                Question(
-                    kind="confirm",
-                    prompt=f"{job.label} (Effect {order[job.effect] + 1}): does its Condition "
-                    f"hold? {interp.condition_text(eff)}",
-                ),
-            )
+            return _ask(state, job, Question(
+                kind="confirm", prompt=f"{job.label} (Effect {order[job.effect] + 1}): does its "
+                f"Condition hold? {interp.condition_text(eff)}"))
     if job.stage == "start" and _troupers_side(job):
         return _start_trouper_effect(state, catalog, rng, job, eff)
     if job.stage == "start":
@@ -260,22 +250,15 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
             # revealed by its Threat resolves first: "Game Turns")
             return _next_effect(state, job)
         everyone = list(range(len(state.troupers)))
-        job = job.model_copy(
-            update={"stage": "priorities", "candidates": everyone, "priority_at": 0}
-        )
+        job = job.model_copy(update={"stage": "priorities", "candidates": everyone,
+                                     "priority_at": 0})
         state = _set_job(state, job)
         if target.distance != "any":
             dist = "Special Area" if target.distance == "area" else f"Distance {target.distance}"
-            return _ask(
-                state,
-                job,
-                Question(
-                    kind="in_range",
-                    prompt=f"{job.label} (Effect {order[job.effect] + 1}): which Troupers are at "
-                    f"{dist} from {src}? ({leader.in_doubt(state, catalog)})",
-                    candidates=everyone,
-                ),
-            )
+            return _ask(state, job, Question(
+                kind="in_range", prompt=f"{job.label} (Effect {order[job.effect] + 1}): which "
+                f"Troupers are at {dist} from {src}? ({leader.in_doubt(state, catalog)})",
+                candidates=everyone))
         return state
     if job.stage == "priorities":
         return _apply_priorities(state, catalog, job, eff, src)
@@ -389,13 +372,8 @@ def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: E
                      eff: m.Effect, src: str) -> CampaignState:
     if not job.targets:
         if job.rep + 1 < eff.repeat:
-            return _set_job(
-                state,
-                job.model_copy(
-                    update={"rep": job.rep + 1, "stage": "start", "candidates": [],
-                            "priority_at": 0}
-                ),
-            )
+            return _set_job(state, job.model_copy(update={
+                "rep": job.rep + 1, "stage": "start", "candidates": [], "priority_at": 0}))
         return _next_effect(state, job)
     t = job.targets[0]
     if eff.test is not None:
