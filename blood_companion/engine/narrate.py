@@ -45,8 +45,7 @@ TEMPLATES: dict[str, str] = {
     "no_card_for_wound": "{who} has no card left to take a Wound",
     "wound_from_hand": "{who} suffers a Wound with a card from the hand ({n} Wound cards)",
     "unmarked_wound": (
-        "{who} suffers {n} Wound(s) no card can mark ({total} Wounds in all, for Knocked Out)"
-    ),
+        "{who} suffers {n} Wound(s) no card can mark ({total} Wounds in all, for Knocked Out)"),
     "wound": "{who} suffers a Wound ({n} Wound cards)",
     "all_bitten": "{who}: every Vigor token is bitten",
     "bite": "{who} gets a Bite ({n})",
@@ -65,15 +64,13 @@ TEMPLATES: dict[str, str] = {
     "nemesis_wound": "{nemesis} suffers a Wound on the {side} ({n} there)",
     "nemesis_wound_unmarked": (
         "{nemesis} suffers a Wound on the {side} ({n} there); no Reaction card was left to "
-        "mark it"
-    ),
+        "mark it"),
     "night_over": "The night is {result}: {reason}",
     # Minions
     "minion_defeated": "{minion} is defeated; its card leaves the Night Board",
     "minion_hit": "{minion} loses a Miniature ({n} left)",
     "minion_extra_lost": (
-        "{minion}: a Minion takes a single Wound; the attack's {n} other Wound(s) are lost"
-    ),
+        "{minion}: a Minion takes a single Wound; the attack's {n} other Wound(s) are lost"),
     "summon_no_space": "Summon ignored: no Minion space is free",
     "summon_no_card": "Summon ignored: no Minion card is left",
     "summon": "Summon: {minion} on space {space} - place its Miniature on {tile}",
@@ -84,8 +81,7 @@ TEMPLATES: dict[str, str] = {
     "no_target": "{job}: no valid target, the Effect is ignored",
     "enemy_move": "MOVE {src}: {outcome}",
     "enemy_move_tile": (
-        "MOVE {src}: {outcome} to a Tile at Distance {distance} (Leader's Rule picks it)"
-    ),
+        "MOVE {src}: {outcome} to a Tile at Distance {distance} (Leader's Rule picks it)"),
     "enemy_outcome": "{src}: {outcome}",
     "enemy_text": "{job}: {effect}",
     "enemy_move_toward": "MOVE {src}: {outcome} toward {who}",
@@ -111,28 +107,23 @@ TEMPLATES: dict[str, str] = {
     "minions_phase_over": "The Minions Phase is over",
     "minions_order": (
         "{minion} ({space}): its {n} Miniatures act one at a time, in the order the players "
-        "choose; each question names the Miniature that acts"
-    ),
+        "choose; each question names the Miniature that acts"),
     "cleanup_phase": "Cleanup Phase",
     "leader_passes": "The Leader token passes to {leader}",
     "tokens_cleanup": (
-        "Remove Consumed Trap and Whisper tokens from the Map; turn Intact ones to Consumed"
-    ),
+        "Remove Consumed Trap and Whisper tokens from the Map; turn Intact ones to Consumed"),
     "cleanup_done": "Items refreshed, Exhausted tokens discarded, Threat back to 0",
     # Trap and Whisper tokens ("Trouper Tokens")
     "token_placed": (
         "{who} places a {token} token, Intact side up, on a Tile without one of their Intact "
-        "{token}s ({supply} left in their Reserve)"
-    ),
+        "{token}s ({supply} left in their Reserve)"),
     "token_flip": "{who} turns their Consumed {token} on that Tile back to its Intact side",
     "token_moved_consumed": (
         "{who} has no {token} left in their Reserve: move one of their Consumed {token}s from "
-        "the Map to the Tile, Intact side up"
-    ),
+        "the Map to the Tile, Intact side up"),
     "token_moved_intact": (
         "{who} has no {token} left in their Reserve: move one of their Intact {token}s from the "
-        "Map to the Tile"
-    ),
+        "Map to the Tile"),
     "token_none": "{who} has no {token} token to place",
     "token_none_intact": "{who} has no Intact {token} on the Map to consume",
     "enemy_condition_fails": "{job}: its Condition does not hold, the Effect is skipped",
@@ -143,8 +134,7 @@ TEMPLATES: dict[str, str] = {
     "weakness_trophy": "{card}: the players win a Nemesis Trophy token of {nemesis}",
     "weakness_trophy_capped": (
         "{card}: the Trophy is earned, but the box holds no more Nemesis Trophy tokens of "
-        "{nemesis}"
-    ),
+        "{nemesis}"),
     "free_text_resolved": "{job}: resolved at the table as printed",
     "free_text_skipped": "{job}: the table says it does not apply",
     "own_free_text": "{who}: resolve at the table as printed (the app cannot read it): {words}",
@@ -172,8 +162,7 @@ TEMPLATES: dict[str, str] = {
     "quick_effect": "{who} resolves a Quick Effect of {card} (outside the activation)",
     "attempts_event": "{who} attempts the Event {event}",
     "event_solved": "Event {event} resolved (face down): reward {reward}",
-    "resolved_token": "Chain space {space}: Resolved token",
-}
+    "resolved_token": "Chain space {space}: Resolved token"}
 
 # The sentence of an event when it carries this extra argument (a card the app drew from a
 # deck it holds, named so the players take that one: engine/table.py).
@@ -181,22 +170,17 @@ WITH_ARG: dict[tuple[str, str], str] = {
     ("minions_order", "leader"): (
         "{minion} ({space}): its {n} Miniatures act one at a time, in the order the players "
         "agree on ({leader} holds the Leader token and settles a disagreement); each question "
-        "names the Miniature that acts"
-    ),
+        "names the Miniature that acts"),
     ("wound", "card"): (
         "{who} suffers a Wound: take {card} from your deck and put it on your Wounds space "
-        "({n} Wound cards)"
-    ),
+        "({n} Wound cards)"),
     ("draws", "cards"): "{who} draws {n}: take {cards} from your deck into your hand",
     ("bite", "on"): (
-        "{who} gets a Bite ({n}): lay a Bite token on one of their {on} Vigor tokens without one"
-    ),
+        "{who} gets a Bite ({n}): lay a Bite token on one of their {on} Vigor tokens without one"),
     ("attacks", "needs"): "{who} attacks {card} ({where}): {needs}",
     ("nemesis_wound", "card"): (
         "{nemesis} suffers a Wound on the {side} ({n} there): {card} goes in the Wounds space "
-        "of that side"
-    ),
-}
+        "of that side")}
 
 # Why a night ended or a Planning Phase stopped (``reason`` codes).
 REASONS: dict[str, str] = {
@@ -205,8 +189,7 @@ REASONS: dict[str, str] = {
     "nobody_can_play": "no Trouper has a card left to play",
     "nobody_can_play_card": "no Trouper can play a card", "chain_full": "the Chain is full",
     "block": "a Block card was played", "everyone_passed": "every Trouper has played",
-    "check_holds": "a Check card's condition holds",
-}
+    "check_holds": "a Check card's condition holds"}
 
 _NAME_KEYS = {"card", "src", "nemesis", "minion", "item", "event"}
 _FORMATTER = string.Formatter()
@@ -329,8 +312,7 @@ _PLAIN: dict[str, Callable[[Any, Mapping[str, Any]], str]] = {
         str(v), str(v)),
     "trait": lambda v, args: str(v).capitalize() if v and str(v).isalpha() else str(v),
     "token": lambda v, args: "Trap" if v == "traps" else "Whisper",
-    "defense": lambda v, args: str(v).capitalize(),
-}
+    "defense": lambda v, args: str(v).capitalize()}
 
 
 def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
@@ -366,8 +348,7 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
         return faces_words(v)
     if key == "found":
         return "; ".join(
-            f"{trouper_name(catalog, who)}: {record_name(catalog, card)}" for who, card in v or []
-        )
+            f"{trouper_name(catalog, who)}: {record_name(catalog, card)}" for who, card in v or [])
     if key == "resource" and isinstance(v, str):  # "+1 coin", "+2 coins"
         return counted(int(args.get("n", 0)), v).partition(" ")[2]
     if key == "foe":
@@ -385,8 +366,7 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
         return ", ".join(
             f"the {str(k).capitalize()} Attack "
             + ("lands" if k in (v or []) else f"misses ({n} needed)")
-            for k, n in needs.items()
-        )
+            for k, n in needs.items())
     return "" if v is None else str(v)
 
 
@@ -457,8 +437,7 @@ MOVES = {
             "{n} Tile(s)",
     "attract": "MOVE {mover}: Attracted {n} toward {by} - up to {n} Tile(s), each closer, along "
                "the most direct path",
-    "move": "MOVE {mover}: Move {n}{toward} - up to {n} time(s) to an adjacent Tile",
-}
+    "move": "MOVE {mover}: Move {n}{toward} - up to {n} time(s) to an adjacent Tile"}
 
 
 # "Nemesis Movement": the Nemesis's Front turns toward each Tile side it crosses (toward a
@@ -496,8 +475,7 @@ def movement_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
     text = template.format(
         mover=miniature_name(catalog, args.get("mover")),
         by=miniature_name(catalog, args.get("by")) if args.get("by") else "its source",
-        n=args.get("n") or 1, toward=f" toward {miniature_name(catalog, toward)}" if toward else "",
-    )
+        n=args.get("n") or 1, toward=f" toward {miniature_name(catalog, toward)}" if toward else "")
     mover = args.get("mover") or {}
     if isinstance(catalog.find(str(mover.get("card", ""))), m.Nemesis):
         if kind != "escape":

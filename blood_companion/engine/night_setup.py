@@ -103,8 +103,7 @@ def setup_night(
     chain = [ChainSlot(kind="event", card=e) for e in events]
     slots = [
         MinionSlot(space=space, minion=mid, alive=minion_miniatures(catalog, loc.zone, space))
-        for space, mid in zip(("A", "B"), minions, strict=True)
-    ]
+        for space, mid in zip(("A", "B"), minions, strict=True)]
     hand_size = catalog.config.hand_size
     table = at_table(state, "troupers")
     troupers = []
@@ -124,17 +123,14 @@ def setup_night(
         fresh = vigor.refreshed(t).model_copy(update={
             "draw_pile": pile, "hand": [], "discard": [], "wounds": [], "unmarked_wounds": 0,
             "exhausted": False, "knocked_out": False, "equipped": gear, "depleted_items": [],
-            "traps": Tokens(), "whispers": Tokens(), "rested_this_turn": False,
-        })
+            "traps": Tokens(), "whispers": Tokens(), "rested_this_turn": False})
         troupers.append(draw(fresh, hand_size, rng, table=table))
     night = NightState(
         nemesis=nemesis, vlad=nem.vlad, zone=loc.zone, location=location, difficulty=difficulty,
         turn=1, chain=chain, chain_spaces=board.chain_spaces, reaction_deck=deck, minions=slots,
-        event_deck=[e for e in zone_events if e not in events], to_play=state.leader,
-    )
+        event_deck=[e for e in zone_events if e not in events], to_play=state.leader)
     return state.model_copy(
-        update={"troupers": troupers, "part": "night", "phase": night.phase, "night": night}
-    )
+        update={"troupers": troupers, "part": "night", "phase": night.phase, "night": night})
 
 
 def _table_events(state: CampaignState, catalog: Catalog, rng: Chance, zone_events: list[str],
@@ -147,6 +143,5 @@ def _table_events(state: CampaignState, catalog: Catalog, rng: Chance, zone_even
         left = [e for e in zone_events if e not in chosen]
         chosen.append(named_draw(
             rng, catalog, "events", left,
-            f"Draw an Event card of {where} at random for Chain space {k + 1}: which card is it?",
-        ))
+            f"Draw an Event card of {where} at random for Chain space {k + 1}: which card is it?"))
     return chosen

@@ -11,8 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 NightPhase = Literal[
     "beginning_of_night", "start_of_turn", "planning", "tactic", "nemesis", "minions", "cleanup",
-    "over",
-]
+    "over"]
 NIGHT_PHASES: tuple[str, ...] = get_args(NightPhase)
 
 
@@ -96,8 +95,7 @@ class Question(NightModel):
 
     kind: Literal[
         "in_range", "closest", "farthest", "leader", "test", "discard", "wound", "confirm",
-        "order", "bite", "token",
-    ]
+        "order", "bite", "token"]
     prompt: str
     candidates: list[int] = Field(default_factory=list)
     trouper: int | None = None

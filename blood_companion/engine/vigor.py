@@ -89,8 +89,7 @@ def bite(t: TrouperState, tokens: int, on_available: int, on_depleted: int) -> T
     lay = layout(t, tokens)
     if on_available > lay.available or on_depleted > lay.depleted:
         raise RuleError(
-            f"{lay.available} Available and {lay.depleted} Depleted Vigor token(s) have no Bite"
-        )
+            f"{lay.available} Available and {lay.depleted} Depleted Vigor token(s) have no Bite")
     return _set(t, up_bitten=lay.available_bitten + on_available,
                 down=lay.depleted - on_depleted, down_bitten=lay.depleted_bitten + on_depleted)
 
@@ -106,8 +105,7 @@ def remove_bites(t: TrouperState, tokens: int, n: int) -> TrouperState:
     off_board = t.bites - lay.bites  # only counts set by hand hold more Bites than tokens
     off_down = max(0, n - off_board - lay.available_bitten)
     return t.model_copy(update={
-        "bites": t.bites - n, "bites_on_depleted": lay.depleted_bitten - off_down,
-    })
+        "bites": t.bites - n, "bites_on_depleted": lay.depleted_bitten - off_down})
 
 
 def refreshed(t: TrouperState) -> TrouperState:
@@ -121,5 +119,4 @@ def _set(t: TrouperState, *, up_bitten: int, down: int, down_bitten: int) -> Tro
     rest of the tokens)."""
     return t.model_copy(update={
         "vigor_depleted": down + down_bitten, "bites": up_bitten + down_bitten,
-        "bites_on_depleted": down_bitten,
-    })
+        "bites_on_depleted": down_bitten})

@@ -53,5 +53,4 @@ __all__ = [
     "PHASES", "AnswerQuestion", "Attack", "BeginNight", "FinishActivation", "NextPhase",
     "PassCascade", "PlayCard", "ResolveEffect", "Rest", "RestRedraw", "RollTest", "SetupNight",
     "UseEvent", "UseItem", "UseQuick", "UseSupport", "activation_options", "attack_need",
-    "board_view", "cleanup", "night_view", "settle", "whose_turn",
-]
+    "board_view", "cleanup", "night_view", "settle", "whose_turn"]

@@ -123,8 +123,7 @@ class RollTest(NightAction):
         state, result = take_test(
             state, cat, ctx.chance, q.trouper, traits=q.traits, fixed_dice=q.dice,
             target=q.target or 0, trait=self.trait, dice=self.dice, reroll=self.reroll,
-            bonus_triumphs=self.bonus_triumphs, label="dodge",
-        )
+            bonus_triumphs=self.bonus_triumphs, label="dodge")
         state = ai.answer_test(state, cat, ctx.chance, result.success)
         return settle(state, cat, ctx.chance)
 

@@ -48,8 +48,7 @@ def _hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, .
     Trouper decks at the table, engine/table.py) offers every card that can be in it."""
     return tuple(
         Pick(str(i + 1), card_label(catalog, c), c)
-        for i, c in enumerate(hand_choices(state, t))
-    )
+        for i, c in enumerate(hand_choices(state, t)))
 
 
 def _on_space(night: NightState, space: Any) -> int:
@@ -148,8 +147,7 @@ def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | 
     picks = tuple(
         Pick(str(i + 1), f"{_trait(trait)}: roll {pool}, {percent(p)} to reach {spec.target}",
              trait)
-        for i, (p, trait, pool, _) in enumerate(rows)
-    )
+        for i, (p, trait, pool, _) in enumerate(rows))
     notes = rows[0][3]
     info = tuple(notes)
     return Ask("trait", f"Which Trait? ({spec.target} Triumph(s) needed)", picks, default="1",
@@ -223,8 +221,7 @@ def _night_asker(
         q = night.pending[0]
         picks = tuple(
             Pick(str(k + 1), fx.name_of(state, catalog, i), state.troupers[i].trouper)
-            for k, i in enumerate(q.candidates)
-        )
+            for k, i in enumerate(q.candidates))
         least = 0 if q.kind == "in_range" else 1
         spelled = "`all`" + (" or `none`" if least == 0 else "")
         return Ask("troupers", q.prompt, picks, many=(least, len(picks)),
@@ -250,8 +247,7 @@ def _night_asker(
         picks = tuple(
             Pick(str(i + 1), fx.name_of(state, catalog, i)
                  + (f" ({len(tr.wounds)} Wound(s))" if heals else ""), tr.trouper)
-            for i, tr in enumerate(state.troupers)
-        )
+            for i, tr in enumerate(state.troupers))
         chosen = t
         if heals:
             # the most wounded Trouper, the acting one first among equals
@@ -327,8 +323,7 @@ def _night_asker(
         return Ask("weakness", f"The {hit_side.capitalize()} Weakness helps this attack if its "
                    f"Condition holds: {text}. Does it hold at the table?", (
                        Pick("y", "Yes: its Effect helps the Test", True),
-                       Pick("n", "No: the Test is taken without it", False),
-                   ))
+                       Pick("n", "No: the Test is taken without it", False)))
     if need == "trait":
         if option.kind == "night_roll":
             return None  # chosen with the option
@@ -346,5 +341,4 @@ register_askers(
     ("night_continue", "night_play", "night_rest", "night_answer", "night_attack",
      "night_effect", "night_event", "night_roll", "night_item", "night_redraw", "night_quick",
      "night_support"),
-    _night_asker,
-)
+    _night_asker)

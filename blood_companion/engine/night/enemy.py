@@ -74,8 +74,7 @@ def effects_of_card(
     if item is None:
         return []
     advanced = owner is not None and any(
-        s.item == card_id and s.advanced for s in state.troupers[owner].sleeves
-    )
+        s.item == card_id and s.advanced for s in state.troupers[owner].sleeves)
     side = item.advanced if advanced and item.advanced is not None else item.starting
     return list(side.effects)
 
@@ -134,8 +133,7 @@ def number_jobs(state: CampaignState) -> CampaignState:
         q.model_copy(update={"job": queue[0].id})
         if not q.job and _asked_by_job(q) and not night.queue[0].id
         else q
-        for q in night.pending
-    ]
+        for q in night.pending]
     return fx.with_night(state, queue=queue, pending=pending)
 
 
@@ -227,8 +225,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
                 prompt=f"{job.label} (Effect {order[job.effect] + 1}): the app cannot read this "
                 f"Effect. Resolve it at the table as printed, then answer yes (no if it does "
                 f"not apply): {eff.free_text}",
-                about="free_text",
-            ))
+                about="free_text"))
         state = fx.log(state, "free_text_resolved", job=fx.job_arg(state, job))
         return _next_effect(state, job)
     if job.stage == "start" and eff.condition is not None and not job.confirmed:
@@ -279,8 +276,7 @@ def _start_trouper_effect(
         if interp.condition_holds(state, owner, eff.condition) is None and not job.confirmed:
             return _ask(state, job, Question(
                 kind="confirm",
-                prompt=f"{job.label}: does its Condition hold? {interp.condition_text(eff)}",
-            ))
+                prompt=f"{job.label}: does its Condition hold? {interp.condition_text(eff)}"))
         state = fx.log(state, "timed_skipped", job=fx.job_arg(state, job))
         return _next_effect(state, job)
     if rule.trouper == "attack" or rule.trouper == "every" and any(
@@ -305,8 +301,7 @@ def _start_trouper_effect(
             prompt=f"{job.label}: which Trouper does "
             + ("the Event's" if job.source == "event" else f"{fx.name_of(state, catalog, owner)}'s")
             + f" Effect target? ({who})",
-            candidates=everyone,
-        ))
+            candidates=everyone))
     targets = everyone if rule.trouper == "all" else [owner]
     job = job.model_copy(update={"stage": "tests", "targets": targets, "candidates": targets})
     return _set_job(state, job)
@@ -359,8 +354,7 @@ def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int
         "exhausted": lambda i: 0 if ts[i].exhausted else 1,
         "not_exhausted": lambda i: 1 if ts[i].exhausted else 0,
         "lowest_insanity": lambda i: ts[i].insanity,
-        "highest_insanity": lambda i: -ts[i].insanity,
-    }
+        "highest_insanity": lambda i: -ts[i].insanity}
     key = keys.get(priority)
     if key is None or not cands:
         return cands
@@ -385,8 +379,7 @@ def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: E
         return _ask(state, job, Question(
             kind="test", prompt=f"{job.label}: {fx.name_of(state, catalog, t)} {what}", trouper=t,
             traits=list(eff.test.traits), dice=eff.test.dice,
-            target=eff.test.target if eff.test.target is not None else 0,
-        ))
+            target=eff.test.target if eff.test.target is not None else 0))
     state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
     return apply_to_trouper(state, catalog, rng, t, eff.outcome, source_id(state, job),
                             enemy=not _troupers_side(job))
@@ -446,8 +439,7 @@ def answer_targets(
         raise RuleError(
             "this question is answered with "
             + ("the dodge Test's roll" if q.kind == "test" else "the cards to discard"),
-            see=("night_roll",) if q.kind == "test" else ("night_answer",),
-        )
+            see=("night_roll",) if q.kind == "test" else ("night_answer",))
     state, q, job = _asking(state)
     bad = [i for i in chosen if i not in q.candidates]
     if bad:
@@ -513,11 +505,9 @@ def timed_skills(state: CampaignState, catalog: Catalog, timing: str) -> list[En
     nem = fx.nemesis_card(state, catalog)
     return [
         EnemyJob(
-            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
-        )
+            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k])
         for k, sk in enumerate(nem.skills)
-        if sk.timing == timing
-    ]
+        if sk.timing == timing]
 
 
 def waiting_name(state: CampaignState, catalog: Catalog, card: str) -> str:
@@ -543,8 +533,7 @@ def ask_order(state: CampaignState, catalog: Catalog, jobs: list[EnemyJob]) -> C
         prompt="In which order are these Effects resolved? "
         + "; ".join(waiting_name(state, catalog, c) for c in cards)
         + f" ({leader.settles(state, catalog)})",
-        cards=cards,
-    )
+        cards=cards)
     return fx.with_night(state, pending=[*fx.night_of(state).pending, question])
 
 
@@ -561,8 +550,7 @@ def answer_order(
     night = fx.night_of(state)
     timed = [
         k for k, j in enumerate(night.queue)
-        if j.card in q.cards and (_troupers_side(j) or j.source in ("skill", "weakness"))
-    ]
+        if j.card in q.cards and (_troupers_side(j) or j.source in ("skill", "weakness"))]
     ordered = iter(sorted((night.queue[k] for k in timed), key=lambda j: cards.index(j.card)))
     # the waiting Effects take their places in the queue in the order chosen
     queue = [next(ordered) if k in timed else j for k, j in enumerate(night.queue)]

@@ -51,8 +51,7 @@ def night_view(state: CampaignState, catalog: Catalog) -> Next:
             f"The night is {night.result}: {narrate.night_reason(night, catalog)}. "
             "End of the Night: clear the board and read the rewards.",
             options=(Option("1", "Close the night and read the rewards", "end_night"),),
-            default="1",
-        )
+            default="1")
     if night.pending:
         nxt = _question_view(state, catalog, title)
     elif night.phase == "planning":
@@ -65,14 +64,12 @@ def night_view(state: CampaignState, catalog: Catalog) -> Next:
             "night", night.phase, title, "Set up the table for the night, then begin it.",
             options=(Option("1", "Begin the night: set up the table (a checklist, Enter ticks "
                             "each line)", "night_continue", needs=(SETUP,), repeat=(SETUP,)),),
-            default="1",
-        )
+            default="1")
     else:
         text = spec.done_text or f"The {spec.title} resolves."
         nxt = Next(
             "night", night.phase, title, text,
-            options=(Option("1", "Continue", "night_continue"),), default="1",
-        )
+            options=(Option("1", "Continue", "night_continue"),), default="1")
     return _with_quick(state, catalog, nxt)
 
 
@@ -84,8 +81,7 @@ def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) 
     night = night_of(state)
     out: dict[str, Any] = {
         "turn": night.turn, "phase": night.phase, "phase_name": PHASES[night.phase].title,
-        "who": nxt.who, "question": None, "prompt": nxt.prompt,
-    }
+        "who": nxt.who, "question": None, "prompt": nxt.prompt}
     if night.pending:
         q = night.pending[0]
         out["question"] = q.model_dump()
@@ -176,21 +172,18 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             f"Roll for {who}: {_trait(best['trait'])}, {best['pool']}, "
             f"{percent(best['probability'])} to succeed" if best else f"Roll for {who}",
             "night_roll", {"trait": trait_of(best) if best else None},
-            needs=("dice",), repeat=("dice",),
-        )]
+            needs=("dice",), repeat=("dice",))]
         if len(opts) > 1:
             for i, o in enumerate(opts):
                 options.append(Option(
                     str(i + 1), f"{_trait(o['trait'])}: roll {o['pool']}, "
                     f"{percent(o['probability'])} to reach {o['target']}", "night_roll",
-                    {"trait": trait_of(o)}, needs=("dice",), repeat=("dice",),
-                ))
+                    {"trait": trait_of(o)}, needs=("dice",), repeat=("dice",)))
         opts_text = " or ".join(_trait(x) for x in q.traits) or (q.dice or "")
         return Next(
             "night", night.phase, title,
             f"{q.prompt}. {who} takes a {opts_text} Test, {q.target}+ Triumphs.",
-            who=state.troupers[t].trouper, options=tuple(options), default="r",
-        )
+            who=state.troupers[t].trouper, options=tuple(options), default="r")
     if q.kind in ("discard", "wound"):
         t = q.trouper or 0
         what = "to discard" if q.kind == "discard" else "that take the Wounds"
@@ -198,8 +191,7 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             "night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
             options=(Option("1", f"Choose {q.n} card(s) {what}", "night_answer",
                             needs=("cards",)),),
-            default="1",
-        )
+            default="1")
     if q.kind == "confirm":
         # A Condition of the Nemesis's own card is taken as printed unless the table says it
         # does not hold; a Weakness's Trophy asked defaults to what the app's state says of it
@@ -214,27 +206,22 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             "night", night.phase, title, q.prompt,
             options=(
                 Option("y", "Yes" + yes, "night_answer", {"yes": True}),
-                Option("n", "No" + no, "night_answer", {"yes": False}),
-            ),
-            default=("y" if q.n else "n") if trophy else "y",
-        )
+                Option("n", "No" + no, "night_answer", {"yes": False})),
+            default=("y" if q.n else "n") if trophy else "y")
     if q.kind == "order":
         shown = ", ".join(ai.waiting_name(state, catalog, c) for c in q.cards)
         return Next(
             "night", night.phase, title, q.prompt,
             options=(
                 Option("1", f"In this order: {shown}", "night_answer", {"cards": list(q.cards)}),
-                Option("o", "Another order", "night_answer", needs=("cards",)),
-            ),
-            default="1",
-        )
+                Option("o", "Another order", "night_answer", needs=("cards",))),
+            default="1")
     if q.kind in ("bite", "token"):
         return _side_view(state, catalog, title, q)
     if q.kind == "leader":  # a free choice among several: no Enter default (issue 26)
         leader = tuple(
             Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
-            for k, i in enumerate(q.candidates)
-        )
+            for k, i in enumerate(q.candidates))
         return Next("night", night.phase, title, q.prompt, options=leader, default=None,
                     info=("A free choice: type a name or number (Enter says nothing here).",))
     return _map_view(state, title, q, names)
@@ -247,8 +234,7 @@ def _map_view(state: CampaignState, title: str, q: Question, names: Mapping[int,
     night = night_of(state)
     options_list = [
         Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
-        for k, i in enumerate(q.candidates)
-    ]
+        for k, i in enumerate(q.candidates)]
     if len(q.candidates) > 2:
         options_list.append(Option("s", "Several of them: name them", "night_answer",
                                    needs=("troupers",)))
@@ -264,8 +250,7 @@ def _map_view(state: CampaignState, title: str, q: Question, names: Mapping[int,
         "night", night.phase, title,
         q.prompt + " Look at the Map: type a name" + (f", {spelled}" if spelled else "")
         + (" (`s` names several)" if len(q.candidates) > 2 else "") + ".",
-        options=tuple(options_list), default=None,
-    )
+        options=tuple(options_list), default=None)
 
 
 def _side_view(state: CampaignState, catalog: Catalog, title: str, q: Question) -> Next:
@@ -278,8 +263,7 @@ def _side_view(state: CampaignState, catalog: Catalog, title: str, q: Question) 
         options = (
             Option("c", f"A Consumed {word} (it turns Intact on the new Tile)", "night_answer",
                    {"cards": ["consumed"]}),
-            Option("i", f"An Intact {word}", "night_answer", {"cards": ["intact"]}),
-        )
+            Option("i", f"An Intact {word}", "night_answer", {"cards": ["intact"]}))
         return Next("night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
                     options=options, default="c")
     lay = vigor.layout(state.troupers[t], catalog.config.vigor_tokens)
@@ -289,8 +273,7 @@ def _side_view(state: CampaignState, catalog: Catalog, title: str, q: Question) 
         label = "On " + " and ".join(
             (("an " if side[0] == "A" else "a ") + f"{side} token") if k == 1
             else f"{k} {side} tokens"
-            for k, side in ((down, "Depleted"), (up, "Available")) if k
-        )
+            for k, side in ((down, "Depleted"), (up, "Available")) if k)
         choices.append(Option(str(len(choices) + 1), label, "night_answer",
                               {"cards": ["depleted"] * down + ["available"] * up}))
     prompt = (f"{q.prompt} ({lay.available} Available and {lay.depleted} Depleted Vigor "

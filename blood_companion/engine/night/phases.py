@@ -297,8 +297,7 @@ def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
     order = {sp: k for k, sp in enumerate(catalog.board.minion_spaces)}
     waiting = [
         s for s in sorted(night.minions, key=lambda s: order.get(s.space, 99))
-        if s.space not in night.activated and s.alive > 0
-    ]
+        if s.space not in night.activated and s.alive > 0]
     if not waiting:
         state = fx.with_night(state, phase_done=True)
         return fx.log(state, "minions_phase_over")
@@ -308,12 +307,10 @@ def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
     jobs = []
     for k in range(slot.alive):
         label = f"{name} ({slot.space}" + (
-            f", Miniature {k + 1} of {slot.alive})" if slot.alive > 1 else ")"
-        )
+            f", Miniature {k + 1} of {slot.alive})" if slot.alive > 1 else ")")
         jobs.append(EnemyJob(
             source="minion", card=slot.minion, label=label, space=slot.space, miniature=k + 1,
-            miniatures=slot.alive,
-        ))
+            miniatures=slot.alive))
     if slot.alive > 1:
         state = fx.log(state, "minions_order", minion=slot.minion, space=slot.space, n=slot.alive,
                        leader=fx.tid(state, state.leader))
@@ -376,21 +373,18 @@ def cleanup_steps(state: CampaignState, catalog: Catalog) -> CampaignState:
             "traps": _tokens_cleanup(t.traps),
             "whispers": _tokens_cleanup(t.whispers),
             "exhausted": False,
-            "rested_this_turn": False,
-        }
+            "rested_this_turn": False}
         if not t.knocked_out and fx.wound_count(t) >= limit:
             update["knocked_out"] = True
         troupers[i] = t.model_copy(update=update)
     newly_out = [
-        i for i, t in enumerate(troupers) if t.knocked_out and not state.troupers[i].knocked_out
-    ]
+        i for i, t in enumerate(troupers) if t.knocked_out and not state.troupers[i].knocked_out]
     state = state.model_copy(update={"troupers": troupers})
     for i in newly_out:
         state = fx.log(state, "knocked_out", who=fx.tid(state, i), n=limit)
     state = fx.with_night(
         state, chain=keep, reaction_line=[], reaction_discard=discard, threat=0, activation=None,
-        bonuses={}, phase_done=True,
-    )
+        bonuses={}, phase_done=True)
     state = fx.log(state, "cleanup_done")
     if catalog.config.lose_when_all_knocked_out and all(t.knocked_out for t in troupers):
         state = fx.end_night(state, "lost", "all_knocked_out")
@@ -423,20 +417,17 @@ PHASES: dict[str, Phase] = {
         Phase(
             "beginning_of_night", "Beginning of the Night", "Beginning of the Night",
             frozenset({"night_begin", "night_continue"}), _begin, advance, "start_of_turn",
-            done=_by_itself, done_text="Begin the night.",
-        ),
+            done=_by_itself, done_text="Begin the night."),
         Phase(
             "start_of_turn", "Start of Turn", "Game Turns",
             frozenset({"night_continue", "night_item"}), start_turn, advance, "planning",
-            done=_by_itself, done_text="Start the Game Turn.",
-        ),
+            done=_by_itself, done_text="Start the Game Turn."),
         Phase(
             "planning", "Planning Phase", "Planning Phase",
             frozenset({"night_play", "night_rest", "night_pass", "night_item", "night_quick"}),
             start_planning, after_play, "tactic", done=_by_itself, questions=ON_CHAIN,
             refuse={"night_continue": "the Planning Phase goes on while someone can play"},
-            view="night.options:_planning_view",
-        ),
+            view="night.options:_planning_view"),
         Phase(
             "tactic", "Tactic Phase", "Tactic Phase",
             frozenset({"night_attack", "night_effect", "night_support", "night_event",
@@ -444,29 +435,23 @@ PHASES: dict[str, Phase] = {
                        "night_continue"}),
             enter_tactic, None, "nemesis", done=lambda night: night.activation is None,
             questions=ON_CHAIN, view="night.options:_tactic_view",
-            done_text="Every Chain card is resolved: the Nemesis Phase comes next.",
-        ),
+            done_text="Every Chain card is resolved: the Nemesis Phase comes next."),
         Phase(
             "nemesis", "Nemesis Phase", "Nemesis Phase",
             frozenset({"night_continue", "night_item", "night_quick"}), start_nemesis,
             _unless_done(_nemesis_settled), "minions", questions=ON_CHAIN,
-            done_text="The Nemesis Phase is over: the Minions Phase comes next.",
-        ),
+            done_text="The Nemesis Phase is over: the Minions Phase comes next."),
         Phase(
             "minions", "Minions Phase", "Minions Phase",
             frozenset({"night_continue", "night_item", "night_quick"}), start_minions,
             _unless_done(_next_minion_space), "cleanup", questions=ON_CHAIN,
-            done_text="The Minions Phase is over: the Cleanup Phase comes next.",
-        ),
+            done_text="The Minions Phase is over: the Cleanup Phase comes next."),
         Phase(  # the beginning-of-Cleanup Effects resolve with the Tactic cards still placed
             "cleanup", "Cleanup Phase", "Cleanup Phase", frozenset({"night_continue"}), cleanup,
             _unless_done(cleanup_steps), "start_of_turn", questions=ON_CHAIN,
-            done_text="The Cleanup is done: the next Game Turn starts.",
-        ),
+            done_text="The Cleanup is done: the next Game Turn starts."),
         Phase("over", "End of the Night", "End of the Night", frozenset(), _over,
-              done=_by_itself),
-    )
-}
+              done=_by_itself))}
 PHASE_NAMES = {k: p.title for k, p in PHASES.items()}
 
 # Every action the night's table governs (others, like setting a night up, check themselves).
@@ -484,8 +469,7 @@ def check_phase(state: CampaignState, action: Any, catalog: Any = None) -> None:
         raise RuleError(
             f"the night is over ({night.result}): "
             f"{narrate.REASONS.get(night.reason, night.reason)}",
-            see=("end_night",),
-        )
+            see=("end_night",))
     spec = PHASES[night.phase]
     if action.type not in spec.actions and action.type not in QUESTION_ACTIONS:
         if action.type in spec.refuse:
@@ -497,8 +481,7 @@ def check_phase(state: CampaignState, action: Any, catalog: Any = None) -> None:
         if action.type in QUESTION_ACTIONS:  # a Quick Effect without Tactic cards placed
             _elsewhere(spec, action)
         raise RuleError(
-            "a question is waiting: " + night.pending[0].prompt, see=("night_answer", "night_roll"),
-        )
+            "a question is waiting: " + night.pending[0].prompt, see=("night_answer", "night_roll"))
     if action.type in ("night_answer", "night_roll"):
         raise RuleError("no question is waiting for an answer", see=("night_next",))
     if action.type == "night_item" and action.type not in spec.actions:
@@ -511,5 +494,4 @@ def _elsewhere(spec: Phase, action: Any) -> NoReturn:
     doing = getattr(action, "doing", "") or action.type.replace("_", " ")
     wanted = " or ".join(p.title for p in PHASES.values() if action.type in p.actions)
     raise RuleError(
-        f"{doing} belongs to the {wanted}; the table is in the {spec.title}", see=("night_next",),
-    )
+        f"{doing} belongs to the {wanted}; the table is in the {spec.title}", see=("night_next",))

@@ -46,8 +46,7 @@ class SetupNight(Action):
             # A finished night is closed by the End of the Night (history, rewards) first.
             raise RuleError(
                 f"the night was {state.night.result}: close it before setting up another",
-                see=("end_night",),
-            )
+                see=("end_night",))
         state = require_single_game_setup(state, ctx.catalog)
         state = setup_night(state, ctx.catalog, ctx.chance, nemesis=self.nemesis,
                             location=self.location, minions=self.minions,
@@ -62,8 +61,7 @@ class SetupNight(Action):
     def describe(self) -> str:
         return (
             f"Night set up: {self.nemesis} at {self.location}, level {self.difficulty}, "
-            f"Minions {', '.join(self.minions)}"
-        )
+            f"Minions {', '.join(self.minions)}")
 
 
 class BeginNight(NightAction):
@@ -118,8 +116,7 @@ class PlayCard(NightAction):
             raise RuleError(
                 f"{who} has one card in hand and must Rest"
                 + (" (or pass after the Cascade)" if night.cascade else ""),
-                see=("night_rest",),
-            )
+                see=("night_rest",))
         card = tactic_card(cat, self.card)
         state = fx.with_trouper(state, t, hand=hand)
         slot = ChainSlot(kind="tactic", card=self.card, owner=t, threat=card.threat)

@@ -131,8 +131,7 @@ def quick_effect(
     eff = card.effects[j]
     if eff.type != "quick":
         raise RuleError(
-            f"Effect {effect} of {card.name} is not Quick: it is resolved in its activation"
-        )
+            f"Effect {effect} of {card.name} is not Quick: it is resolved in its activation")
     if j in slot.quick_used:
         raise RuleError(f"the Quick Effect of {card.name} was already resolved this turn")
     act = night.activation
@@ -179,8 +178,7 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
             out.append(_entry(state, catalog, "card", slot.owner, eff, {
                 "space": ch.number(night.chain, k), "effect": j + 1, "card": card.id,
                 "name": card.name,
-                "key": f"q{ch.number(night.chain, k)}" + (f".{j + 1}" if len(quick) > 1 else ""),
-            }))
+                "key": f"q{ch.number(night.chain, k)}" + (f".{j + 1}" if len(quick) > 1 else "")}))
     for i, tr in enumerate(state.troupers):
         for cat_name, iid in sorted(tr.equipped.items()):
             if iid in tr.depleted_items:
@@ -196,8 +194,7 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
             if _holds(state, catalog, i, eff, item=iid):
                 continue
             out.append(_entry(state, catalog, "item", i, eff, {
-                "item": iid, "name": side.name, "key": f"i{tr.seat + 1}{cat_name[0]}",
-            }))
+                "item": iid, "name": side.name, "key": f"i{tr.seat + 1}{cat_name[0]}"}))
     return out
 
 

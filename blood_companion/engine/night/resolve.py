@@ -38,8 +38,7 @@ def check_cost_and_condition(state: CampaignState, catalog: Catalog, t: int, eff
     was not `confirmed`) or whose Costs Trouper ``t`` cannot pay with what the players named
     (engine/interpreter.py)."""
     interp.check_costs(
-        state, catalog, t, eff, interp.Payment(tuple(discard), item, confirmed=confirmed)
-    )
+        state, catalog, t, eff, interp.Payment(tuple(discard), item, confirmed=confirmed))
 
 
 def usable(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, *, discard: Sequence[str],
@@ -85,8 +84,7 @@ def apply_own(state: CampaignState, catalog: Catalog, chance: Chance, t: int,
     act = interp.Act(
         catalog, chance, source=fx.tid(state, t), target=t if target is None else target,
         heal=tuple(heal), discard=tuple(discard), token_flip=token_flip,
-        foe=foe_ref(state, foe) if foe else None,
-    )
+        foe=foe_ref(state, foe) if foe else None)
     return interp.apply_outcomes(state, interp.every_act(state, act, every, on), outcome)
 
 
@@ -154,8 +152,7 @@ def card_effect(
     if k < act.last:
         raise RuleError(
             f"{card.name}'s Effects resolve top to bottom: Effect {act.last + 1} "
-            "is already resolved"
-        )
+            "is already resolved")
     if is_area(eff) and area_target is not None:
         if area_target == "nemesis" and "nemesis" in act.area_hits.get(k, []):
             raise RuleError(f"Effect {effect} of {card.name} already hit the Nemesis")
@@ -164,8 +161,7 @@ def card_effect(
         raise RuleError(f"Effect {effect} of {card.name} is already resolved")
     if k in slot.quick_used:
         raise RuleError(
-            f"Effect {effect} of {card.name} is Quick and was already resolved this turn"
-        )
+            f"Effect {effect} of {card.name} is Quick and was already resolved this turn")
     return card, eff, k
 
 
@@ -262,8 +258,7 @@ def attack_needs(
         if side is None or side not in m.SIDES:
             raise RuleError(
                 "name the Nemesis side you hit: front, left or right "
-                "(at an Intersection, either side next to it)"
-            )
+                "(at an Intersection, either side next to it)")
         nem = fx.nemesis_card(state, catalog)
         phys, mind = fx.fatigue(state, catalog)
         w = fx.weakness(state, catalog, side)
@@ -279,8 +274,7 @@ def attack_needs(
             raise RuleError(
                 f"no Minion stands on space {space}",
                 hint="targets: nemesis, or a Minion space "
-                + ", ".join(s.space for s in night.minions if s.alive > 0),
-            )
+                + ", ".join(s.space for s in night.minions if s.alive > 0))
         card = minion_card(catalog, slot.minion)
         if (
             eff.target is not None
@@ -289,8 +283,7 @@ def attack_needs(
         ):
             raise RuleError(
                 f"this Effect targets a {eff.target.minion_type.capitalize()}; "
-                f"{card.name} is a {card.type.capitalize()}"
-            )
+                f"{card.name} is a {card.type.capitalize()}")
         needs = {kind: attack_target(getattr(card.defenses, kind)) for kind in kinds}
         what = f"{card.name} ({space})"
     if eff.test is not None and eff.test.target is not None:
@@ -349,8 +342,7 @@ def weakness_on_attack(state: CampaignState, catalog: Catalog, rng: Chance, t: i
                 raise RuleError(
                     f"only the table can tell whether {w.name} ({side} Weakness) helps this "
                     f"attack: {interp.condition_text(e)}",
-                    hint="say whether its Condition holds (--weakness or --no-weakness)",
-                )
+                    hint="say whether its Condition holds (--weakness or --no-weakness)")
             cond = holds
         if not cond:
             state = fx.log(state, "weakness_not_now", card=w.id, side=side, effect=k)
@@ -402,8 +394,7 @@ def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.E
         card=foe,
         where=where,
         **({"defense": next(iter(needs)), "need": need} if len(needs) == 1 else
-           {"needs": needs}),
-    )
+           {"needs": needs}))
     if is_nemesis:
         assert side is not None
         state = weakness_on_attack(state, catalog, rng, t, side, weakness)
@@ -470,8 +461,7 @@ def test_then_elements(state: CampaignState, catalog: Catalog, chance: Chance, t
     elif eff.test is not None:
         state = use_test_items(state, catalog, chance, t, said.items)
         state, ok = effect_test(
-            state, catalog, chance, t, eff.test, said.trait, said.dice, said.reroll, label
-        )
+            state, catalog, chance, t, eff.test, said.trait, said.dice, said.reroll, label)
     state = own_after_test(state, catalog, chance, t, eff, ok, target=recipient, heal=said.heal,
                            token_flip=said.token_flip, foe=said.target if attacks else None,
                            every=None if attacks else eff.target)

@@ -95,8 +95,7 @@ class Attack(NightAction):
         first_hit = act.done.get(k, 0) == 0
         if first_hit:  # a Special Area's Cost is paid once, for every target in it
             check_cost_and_condition(
-                state, cat, t, eff, discard=self.discard, confirmed=self.confirm
-            )
+                state, cat, t, eff, discard=self.discard, confirmed=self.confirm)
             state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
         state = mark_done(state, act, k, eff, area_key if is_area(eff) else None)
         # one Test per target, or the first target's for all (rules_config)
@@ -182,16 +181,14 @@ class ResolveEffect(NightAction):
         if eff.test is not None:
             state = use_test_items(state, cat, ctx.chance, t, self.items)
             state, ok = effect_test(
-                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, card.id
-            )
+                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, card.id)
         if ok:
             on_enemy = eff.target is not None and eff.target.kind in ("enemy", "minion")
             state = apply_own(
                 state, cat, ctx.chance, t, eff.outcome, target=who, heal=self.heal,
                 token_flip=self.token_flip,
                 foe=f"*{eff.target.kind}" if on_enemy and eff.target is not None else None,
-                every=eff.target, on=self.on,
-            )
+                every=eff.target, on=self.on)
         if eff.text:
             state = fx.log(state, "card_text", card=card.id, effect=k)
         state = table_reads(state, t, eff)
@@ -355,13 +352,11 @@ class UseItem(NightAction):
         eff = side.effects[0]
         target = aim(state, eff, t, self, f"{side.name}'s attack")
         check_cost_and_condition(
-            state, cat, t, eff, discard=self.discard, item=iid, confirmed=self.confirm
-        )
+            state, cat, t, eff, discard=self.discard, item=iid, confirmed=self.confirm)
         state = pay_costs(state, cat, t, eff, discard=self.discard, item=iid)
         if not any(c.kind == "deplete_item" for c in eff.cost):
             state = fx.with_trouper(
-                state, t, depleted_items=[*state.troupers[t].depleted_items, iid]
-            )
+                state, t, depleted_items=[*state.troupers[t].depleted_items, iid])
         state = fx.log(state, "uses_item", who=tr.trouper, item=iid)
         state, tested = test_then_elements(state, cat, ctx.chance, t, eff, self,
                                            recipient=target, label=side.name)
@@ -438,8 +433,7 @@ class UseEvent(NightAction):
                                bonus_triumphs=0, distance=None, label=ev.id)
         elif eff.test is not None:
             state, ok = effect_test(
-                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, ev.id
-            )
+                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, ev.id)
         else:
             ok = True
         if night_of(state).result is not None:
@@ -450,14 +444,12 @@ class UseEvent(NightAction):
             r = ev.reward
             wagon = state.wagon.model_copy(update={
                 res: getattr(state.wagon, res) + getattr(r.resources, res)
-                for res in ("jewels", "coins", "trinkets", "scrolls")
-            })
+                for res in ("jewels", "coins", "trinkets", "scrolls")})
             state = state.model_copy(update={"wagon": wagon})
             if r.location_trophies:  # capped by the box ("Trophies")
                 state, _ = gain_trophies(state, cat, "location", ev.zone, r.location_trophies)
             state = fx.with_night(
-                state, chain=chain, chain_spaces=night_of(state).chain_spaces + r.chain_spaces
-            )
+                state, chain=chain, chain_spaces=night_of(state).chain_spaces + r.chain_spaces)
             state = fx.log(state, "event_solved", event=ev.id)
             state = table_reads(state, t, eff)
             state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip,
@@ -478,8 +470,7 @@ def event_slot(night: NightState, key: str) -> int:
             return k
         raise RuleError(f"Chain space {key} holds no Event card")
     found = [(k, s) for k, s in events if s.card == key] or [
-        (k, s) for k, s in events if s.card.startswith(key)
-    ]
+        (k, s) for k, s in events if s.card.startswith(key)]
     if len(found) != 1:
         raise RuleError(f"no single Event {key!r} on the Chain",
                         hint="Events: " + ", ".join(s.card for _, s in events))

@@ -88,17 +88,14 @@ def attack_targets(
         level = fx.nemesis_level(state, catalog)
         needs = {
             s: max(0, level.wounds.get(s, 0) - len(night.nemesis_wounds.get(s, [])))
-            for s in m.SIDES
-        }
+            for s in m.SIDES}
         out.append(
             {
                 "target": "nemesis",
                 "name": fx.nemesis_card(state, catalog).name,
                 "needs": needs,
                 # Triumphs the attack needs on each side (Defense, Fatigue, Weakness)
-                "defense": {s: attack_need(state, catalog, eff, "nemesis", s)[1] for s in m.SIDES},
-            }
-        )
+                "defense": {s: attack_need(state, catalog, eff, "nemesis", s)[1] for s in m.SIDES}})
     if kind != "nemesis":
         want = eff.target.minion_type if eff.target is not None else None
         for ms in night.minions:
@@ -106,8 +103,7 @@ def attack_targets(
             if ms.alive > 0 and (want is None or mc.type == want):
                 out.append({
                     "target": ms.space, "name": mc.name, "type": mc.type, "alive": ms.alive,
-                    "defense": attack_need(state, catalog, eff, ms.space, None)[1],
-                })
+                    "defense": attack_need(state, catalog, eff, ms.space, None)[1]})
     return out
 
 
@@ -137,8 +133,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
         "trouper": tr.trouper, "space": ch.number(night.chain, act.slot),
         "rest": slot.kind == "rest", "rest_drawn": act.rest_drawn,
         "card": slot.card if slot.kind == "tactic" else None, "effects": [], "supports": [],
-        "items": [], "events": [],
-    }
+        "items": [], "events": []}
     if slot.kind == "tactic":
         card = tactic_card(catalog, slot.card)
         out["card_name"] = card.name
@@ -150,8 +145,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             try:
                 card_effect(catalog, act, slot, k + 1, area_target="minion" if area else None)
                 why, entry["confirm"] = usable(
-                    state, catalog, t, eff, discard=tr.hand[: entry["discard"]]
-                )
+                    state, catalog, t, eff, discard=tr.hand[: entry["discard"]])
                 entry["open"], entry["why"] = not why, why
             except RuleError as exc:
                 entry["open"], entry["why"] = False, exc.message
@@ -180,8 +174,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                 entry.update({
                     "space": space, "owner": state.troupers[s.owner or 0].trouper,
                     "name": other.name, "open": not why, "why": why,
-                    "confirm": interp.condition_text(eff) if unsure and not why else "",
-                })
+                    "confirm": interp.condition_text(eff) if unsure and not why else ""})
                 if entry["attack"]:  # a Support that attacks needs a target on the board
                     entry["targets"] = attack_targets(state, catalog, eff)
                     if entry["open"] and not entry["targets"]:
@@ -212,9 +205,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                 "event": s.card,
                 "name": ev.name,
                 "effects": [
-                    effect_entry(state, catalog, t, e, j + 1) for j, e in enumerate(ev.effects)
-                ],
-            })
+                    effect_entry(state, catalog, t, e, j + 1) for j, e in enumerate(ev.effects)]})
     return out
 
 
@@ -239,8 +230,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
             "owner": state.troupers[s.owner].trouper if s.owner is not None else None,
             "threat": s.threat, "resolved": s.resolved, "sacrificed": s.sacrificed,
             "face_down": s.face_down, "supports_used": s.supports_used,
-            "active": night.activation is not None and night.activation.slot == k,
-        })
+            "active": night.activation is not None and night.activation.slot == k})
     line: list[ReactionCard] = []
     for k, r in enumerate(night.reaction_line):
         face = fx.reaction_face(state, catalog, r.card)
@@ -250,15 +240,13 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
             "space": k + 1, "card": r.card, "name": face.name, "resolved": r.resolved,
             "interruption": face.interruption, "check": face.check is not None,
             "fatigue": face.fatigue.model_dump(),
-            "text": [x.strip() for x in printed[1:]], "heading": printed[0],
-        })
+            "text": [x.strip() for x in printed[1:]], "heading": printed[0]})
     minions: list[Minion] = []
     for ms in night.minions:
         mc = minion_card(catalog, ms.minion)
         minions.append({
             "space": ms.space, "minion": ms.minion, "name": mc.name, "type": mc.type,
-            "summoned": ms.summoned, "alive": ms.alive, "defenses": mc.defenses.model_dump(),
-        })
+            "summoned": ms.summoned, "alive": ms.alive, "defenses": mc.defenses.model_dump()})
     troupers: list[NightTrouper] = []
     tokens = cfg.vigor_tokens
     for i, t in enumerate(state.troupers):
@@ -279,9 +267,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
             "insanity_max": len(catalog.insanity.spaces) - 1,
             "vigor_tokens_by_side": {
                 "available": lay.available, "available_bitten": lay.available_bitten,
-                "depleted": lay.depleted, "depleted_bitten": lay.depleted_bitten,
-            },
-        })
+                "depleted": lay.depleted, "depleted_bitten": lay.depleted_bitten}})
     fatigue = {"physical": sum(phys), "mind": sum(mind)}
     return {
         "turn": night.turn,
@@ -302,14 +288,11 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
             "weaknesses": weaknesses_view(state, catalog),
             "defense_after_fatigue": {
                 "physical": attack_target(nem.defenses.physical, [fatigue["physical"]]),
-                "mind": attack_target(nem.defenses.mind, [fatigue["mind"]]),
-            },
-        },
+                "mind": attack_target(nem.defenses.mind, [fatigue["mind"]])}},
         "auras": auras_view(state, catalog),
         "location": night.location,
         "threat": {
-            "value": night.threat, "length": track.length, "alerts": list(track.alert_spaces),
-        },
+            "value": night.threat, "length": track.length, "alerts": list(track.alert_spaces)},
         "chain": chain,
         "chain_spaces": night.chain_spaces,
         "reaction_line": line,
@@ -319,8 +302,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         "troupers": troupers,
         "pending": [q.model_dump() for q in night.pending],
         "queue": [j.label for j in night.queue],
-        "phase_name": PHASE_NAMES.get(night.phase, night.phase),
-    }
+        "phase_name": PHASE_NAMES.get(night.phase, night.phase)}
 
 
 def _item(catalog: Catalog, t: TrouperState, category: str, iid: str) -> TrouperItem:
@@ -353,8 +335,7 @@ def weaknesses_view(state: CampaignState, catalog: Catalog) -> list[Weakness]:
                         "mind": nem.defenses.mind + w.mind_modifier},
             "effects": [render_effect(e) for e in w.effects],
             "trophy": w.trophy,
-            "trophy_won": side in night.weakness_trophies,
-        })
+            "trophy_won": side in night.weakness_trophies})
     return out
 
 

@@ -150,8 +150,7 @@ def effect_test(
     and its number. Returns the new state and whether it succeeded."""
     state, result = take_test(
         state, catalog, rng, t, traits=list(test.traits), fixed_dice=test.dice,
-        target=test.target or 0, trait=trait, dice=dice, reroll=reroll, label=label,
-    )
+        target=test.target or 0, trait=trait, dice=dice, reroll=reroll, label=label)
     return state, result.success
 
 
@@ -194,8 +193,7 @@ def take_test(
     state = fx.log(
         state, "test", who=fx.tid(state, t), label=label, trait=key, faces=faces,
         extra=result.bonus_triumphs + result.insanity_triumphs, total=result.total,
-        target=result.target, success=result.success,
-    )
+        target=result.target, success=result.success)
     return state, result
 
 
@@ -221,8 +219,7 @@ def test_setups(
         return trouper_setup(
             catalog, tr, pool, target, f"{shown} ({name})", rerolls=bonus.rerolls,
             bonus_triumphs=min(MAX_BONUS_TRIUMPHS, bonus.triumphs + bonus_triumphs),
-            bonus_dice=tuple(bonus.dice),
-        )
+            bonus_dice=tuple(bonus.dice))
 
     options: list[tuple[str, TestSetup]] = []
     if trait is not None:
@@ -230,8 +227,7 @@ def test_setups(
         if traits and key not in traits:
             raise RuleError(
                 f"this Test is taken with {' or '.join(x.capitalize() for x in traits)}, "
-                f"not {trait}"
-            )
+                f"not {trait}")
         if not traits and fixed_dice:
             raise RuleError(f"this Test rolls the dice {fixed_dice}, not a Trait")
         options.append((key, setup_for(trait_pool(card_traits, key, box), key.capitalize())))
@@ -257,8 +253,7 @@ def test_options(
     menu, and for players rolling physical dice). Raises RuleError."""
     box = DiceBox.from_models(catalog.dice)
     setups = test_setups(
-        state, catalog, t, traits=traits, fixed_dice=fixed_dice, target=target, trait=None
-    )
+        state, catalog, t, traits=traits, fixed_dice=fixed_dice, target=target, trait=None)
     keep = ("trait", "pool", "target", "probability")
     return [{k: test_info(setup, box, key)[k] for k in keep} for key, setup in setups]
 
@@ -278,8 +273,7 @@ def test_info(
         "rerolls": ts.rerolls_left,
         "probability": float(odds.probability),
         "exact": f"{odds.probability.numerator}/{odds.probability.denominator}",
-        "notes": list(ts.notes),
-    }
+        "notes": list(ts.notes)}
 
 
 @dataclass(frozen=True)
@@ -381,8 +375,7 @@ def throw_ask(
     return throws_ask(
         prepare_test(setup, box), box, answers, key=key, who=fx.name_of(state, catalog, spec.t),
         target=spec.target,
-        items=lambda after: usable_items(state, catalog, spec, items, after_roll=after),
-    )
+        items=lambda after: usable_items(state, catalog, spec, items, after_roll=after))
 
 
 def throws_ask(
@@ -477,5 +470,4 @@ def throws_ask(
         free="the dice to re-roll by position, e.g. 1 3 (\"i 1 3\": the Insanity Re-roll)",
         parse=parse, append=True,
         info=("Dice: " + "  ".join(f"{k + 1}={ts.pool[k]}" for k in range(len(ts.pool))),),
-        test=test_info(setup, box, key, ts),
-    )
+        test=test_info(setup, box, key, ts))

@@ -173,8 +173,7 @@ def odds_for_test(setup: TestSetup, box: DiceBox) -> OddsResult:
     eff, _ = effective_setup(setup)
     return odds(
         eff.pool, box, eff.target, rerolls=eff.rerolls, bonus_triumphs=eff.bonus_triumphs,
-        bonus_dice=eff.bonus_dice, insanity=eff.insanity, defeats_cancel=eff.defeats_cancel,
-    )
+        bonus_dice=eff.bonus_dice, insanity=eff.insanity, defeats_cancel=eff.defeats_cancel)
 
 
 def prepare_test(
@@ -190,11 +189,9 @@ def prepare_test(
     check_pool(eff.pool, box, max_dice=TEST_DICE)
     if len(eff.pool) != TEST_DICE:
         raise DiceError(
-            f"a Test rolls {TEST_DICE} dice; {format_pool(eff.pool)!r} is {len(eff.pool)}"
-        )
+            f"a Test rolls {TEST_DICE} dice; {format_pool(eff.pool)!r} is {len(eff.pool)}")
     check_odds_inputs(
-        eff.pool, box, eff.target, eff.rerolls, eff.bonus_triumphs, eff.bonus_dice, eff.insanity
-    )
+        eff.pool, box, eff.target, eff.rerolls, eff.bonus_triumphs, eff.bonus_dice, eff.insanity)
     if substitutions is None:
         subs = odds_for_test(eff, box).substitutions
     else:
@@ -205,14 +202,12 @@ def prepare_test(
             if n > granted[letter]:
                 raise RuleError(
                     f"{n} {letter} Bonus Dice placed; the Test grants {granted[letter]}"
-                    + (" (Knocked Out)" if setup.knocked_out else "")
-                )
+                    + (" (Knocked Out)" if setup.knocked_out else ""))
     pool = apply_substitutions(eff.pool, subs)
     insanity = eff.insanity if eff.insanity is not None and eff.insanity.any else None
     return TestState(
         setup=setup, pool=pool, substitutions=subs, bonus_triumphs=eff.bonus_triumphs,
-        rerolls_left=eff.rerolls, insanity=insanity, notes=notes,
-    )
+        rerolls_left=eff.rerolls, insanity=insanity, notes=notes)
 
 
 # --------------------------------------------------------------------------- steps 4-5
@@ -259,8 +254,7 @@ def reroll_test(
         if bonus.reroll_max_dice is not None and len(chosen) > bonus.reroll_max_dice:
             raise RuleError(
                 f"the Insanity Re-roll re-rolls at most {bonus.reroll_max_dice} die"
-                " (rules_config insanity_reroll_reading: one_die)"
-            )
+                " (rules_config insanity_reroll_reading: one_die)")
         update = {"insanity": None, "insanity_used": "reroll"}
         kind: Literal["reroll", "insanity_reroll"] = "insanity_reroll"
     else:
@@ -302,8 +296,7 @@ def check_faces(faces: Sequence[Face], dice: Sequence[str], box: DiceBox) -> Non
         if all(g.counts != f.counts for g in box.die(letter).faces):
             raise DiceError(
                 f"the {box.die(letter).name} has no face with {f.triumphs} Triumph(s) and "
-                f"{f.defeats} Defeat(s)"
-            )
+                f"{f.defeats} Defeat(s)")
 
 
 def advise_test(state: TestState, box: DiceBox) -> Decision:
@@ -316,8 +309,7 @@ def advise_test(state: TestState, box: DiceBox) -> Decision:
         pool_dists(state.pool, box, defeats_cancel=defeats_cancel),
         [face_value(f, defeats_cancel=defeats_cancel) for f in state.faces],
         state.setup.target - state.bonus_triumphs, rerolls_left=state.rerolls_left,
-        insanity=state.insanity,
-    )
+        insanity=state.insanity)
 
 
 # --------------------------------------------------------------------------- steps 6-7
@@ -343,8 +335,7 @@ def confirm_test(state: TestState, *, use_insanity_triumphs: bool | None = None)
         bonus_triumphs=state.bonus_triumphs,
         insanity_used="triumphs" if take else state.insanity_used,
         insanity_triumphs=ins_triumphs, total=total, target=state.setup.target,
-        success=total >= state.setup.target, notes=state.notes,
-    )
+        success=total >= state.setup.target, notes=state.notes)
 
 
 # --------------------------------------------------------------------------- whole Tests
@@ -407,8 +398,7 @@ def replay_test(result: TestResult, box: DiceBox) -> TestResult:
             state = roll_test(state, box, faces=rec.faces)
         else:
             state = reroll_test(
-                state, box, rec.slots, insanity=rec.kind == "insanity_reroll", faces=rec.faces
-            )
+                state, box, rec.slots, insanity=rec.kind == "insanity_reroll", faces=rec.faces)
     replayed = confirm_test(state, use_insanity_triumphs=result.insanity_used == "triumphs")
     # The source of each throw (digital or physical) is part of the record, not of the rules.
     return replayed.model_copy(update={"rolls": result.rolls})
@@ -430,8 +420,7 @@ def trouper_insanity(catalog: Catalog, cube: int) -> InsanityBonuses:
     (engine/odds.py ``insanity_bonuses``, with the table's ``insanity_reroll_reading``)."""
     spaces = catalog.insanity.spaces
     return insanity_bonuses(
-        spaces, min(cube, len(spaces) - 1), catalog.config.insanity_reroll_reading
-    )
+        spaces, min(cube, len(spaces) - 1), catalog.config.insanity_reroll_reading)
 
 
 def trouper_setup(
@@ -442,8 +431,7 @@ def trouper_setup(
     return TestSetup(
         pool=pool, target=target, exhausted=trouper.exhausted, knocked_out=trouper.knocked_out,
         insanity=trouper_insanity(catalog, trouper.insanity), label=label,
-        defeats_cancel=catalog.config.defeats_cancel_triumphs, **bonus,
-    )
+        defeats_cancel=catalog.config.defeats_cancel_triumphs, **bonus)
 
 
 def cube_after_test(catalog: Catalog, cube: int, success: bool) -> int:
@@ -507,8 +495,7 @@ def replay_throws(
     if whole and len(reroll) != len(dice) - 1:
         raise RuleError(
             "each Re-roll needs the dice it re-rolls (--reroll 1,3) and their faces "
-            "(another --dice)"
-        )
+            "(another --dice)")
     for slots_text, faces_text in zip(reroll, dice[1:], strict=False):
         slots, insanity = parse_reroll(slots_text, len(state.pool))
         text, source = read_throw(faces_text)

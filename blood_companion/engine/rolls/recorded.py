@@ -66,13 +66,11 @@ class TakeTest(Action):
         s = self.result.setup
         idx, expected = setup_for_test(
             state, ctx.catalog, self.trouper, target=s.target, trait=self.trait, dice=self.dice,
-            bonus_triumphs=s.bonus_triumphs, bonus_dice=tuple(s.bonus_dice), rerolls=s.rerolls,
-        )
+            bonus_triumphs=s.bonus_triumphs, bonus_dice=tuple(s.bonus_dice), rerolls=s.rerolls)
         if expected != s:
             raise RuleError(
                 "this Test record does not match the Trouper's situation now "
-                "(dice, Exhausted, Knocked Out or Insanity changed)"
-            )
+                "(dice, Exhausted, Knocked Out or Insanity changed)")
         box = DiceBox.from_models(ctx.catalog.dice)
         replayed = replay_test(self.result, box)
         if replayed != self.result:
@@ -97,5 +95,4 @@ class TakeTest(Action):
         verdict = "Success" if r.success else "Failure"
         return (
             f"{self.trouper} took a {what} Test against {r.target}: "
-            f"{format_faces(r.faces)} -> {r.total} Triumphs, {verdict}"
-        )
+            f"{format_faces(r.faces)} -> {r.total} Triumphs, {verdict}")
