@@ -88,13 +88,10 @@ def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effe
         return side.effects[0] if side.effects else None
     if option.kind in ("night_quick", "night_support"):
         slot = night.chain[_on_space(night, option.fields["slot"])]
-        return tactic_card(catalog, slot.card).effects[int(option.fields["effect"]) - 1]
-    act = night.activation
-    if act is None:
+    elif night.activation is None or night.chain[night.activation.slot].kind != "tactic":
         return None
-    slot = night.chain[act.slot]
-    if slot.kind != "tactic":
-        return None
+    else:  # the Active card's
+        slot = night.chain[night.activation.slot]
     return tactic_card(catalog, slot.card).effects[int(option.fields["effect"]) - 1]
 
 
