@@ -114,23 +114,15 @@ class Attack(NightAction):
         return settle(state, cat, ctx.chance)
 
     def said(self, c: Any, s: Any) -> str:
+        from blood_companion.engine import words
         from blood_companion.engine.plain import listing
-        from blood_companion.engine.words import (
-            SIDE_WORDS,
-            active_card,
-            actor_name,
-            dice_words,
-            item_name,
-            target_name,
-            trait_words,
-        )
-        actor = actor_name(s, c) or "The Active Trouper"
-        card = active_card(s, c)
-        side = f" ({SIDE_WORDS.get(str(self.side), self.side)})" if self.side else ""
+        actor = words.actor_name(s, c) or "The Active Trouper"
+        card = words.active_card(s, c)
+        side = f" ({words.SIDE_WORDS.get(str(self.side), self.side)})" if self.side else ""
         what = f" with {card}" if card else f" with Effect {self.effect}"
-        items = f", using {listing(item_name(c, i) for i in self.items)}" if self.items else ""
-        return (f"{actor} attacks {target_name(c, s, self.target)}{side}{what}"
-                f"{trait_words(self.trait)}{dice_words(self.dice, self.reroll)}{items}")
+        used = f", using {listing(words.item_name(c, i) for i in self.items)}" if self.items else ""
+        return (f"{actor} attacks {words.target_name(c, s, self.target)}{side}{what}"
+                f"{words.trait_words(self.trait)}{words.dice_words(self.dice, self.reroll)}{used}")
 
     def describe(self) -> str:
         side = f" ({self.side})" if self.side else ""
@@ -240,18 +232,12 @@ class UseSupport(NightAction):
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import (
-            SIDE_WORDS,
-            actor_name,
-            chain_card,
-            how_tested,
-            target_name,
-        )
-        actor = actor_name(s, c) or "The Active Trouper"
-        aim = f" on {target_name(c, s, self.target)}" if self.target else ""
-        side = f" ({SIDE_WORDS.get(str(self.side), self.side)})" if self.side else ""
-        return (f"{actor} uses the Support of {chain_card(s, c, self.slot)} (Chain space "
-                f"{self.slot}){aim}{side}{how_tested(self)}")
+        from blood_companion.engine import words
+        actor = words.actor_name(s, c) or "The Active Trouper"
+        aim = f" on {words.target_name(c, s, self.target)}" if self.target else ""
+        side = f" ({words.SIDE_WORDS.get(str(self.side), self.side)})" if self.side else ""
+        return (f"{actor} uses the Support of {words.chain_card(s, c, self.slot)} (Chain space "
+                f"{self.slot}){aim}{side}{words.how_tested(self)}")
 
     def legal(self, state: CampaignState, cat: Catalog) -> tuple[int, int, m.Effect, str]:
         """Refuse (RuleError) a Support the Active Trouper may not use now (the menus ask
