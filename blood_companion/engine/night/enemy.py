@@ -177,7 +177,7 @@ def run_queue(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSt
     raise RuleError("the Enemy cards did not finish resolving")  # pragma: no cover
 
 
-def _finish_job(state: CampaignState, catalog: Catalog, job: EnemyJob) -> CampaignState:
+def _finish_job(state: CampaignState, job: EnemyJob) -> CampaignState:
     state = _drop_job(state, job)
     if job.source == "reaction" and job.slot is not None:
         line = list(fx.night_of(state).reaction_line)
@@ -214,7 +214,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
     effects = job_effects(state, catalog, job)
     order = _order(job, effects)
     if job.effect >= len(order):
-        return _finish_job(state, catalog, job)
+        return _finish_job(state, job)
     eff = effects[order[job.effect]]
     src = source_name(state, catalog, job)
     if job.stage == "start" and eff.is_free_text:
@@ -242,7 +242,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
     if job.stage == "start":
         target = eff.target
         if target is None or interp.target_rule(eff).enemy == "none":
-            state = _apply_global(state, catalog, rng, job, eff, src)
+            state = _apply_global(state, catalog, rng, job, eff)
             # this job goes on, whatever its Elements queued in front of it (an Interruption
             # revealed by its Threat resolves first: "Game Turns")
             return _next_effect(state, job)
@@ -259,7 +259,7 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
         return state
     if job.stage == "priorities":
         return _apply_priorities(state, catalog, job, eff, src)
-    return _resolve_targets(state, catalog, rng, job, eff, src)
+    return _resolve_targets(state, catalog, rng, job, eff)
 
 
 def _start_trouper_effect(
@@ -363,7 +363,7 @@ def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int
 
 
 def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob,
-                     eff: m.Effect, src: str) -> CampaignState:
+                     eff: m.Effect) -> CampaignState:
     if not job.targets:
         if job.rep + 1 < eff.repeat:
             return _set_job(state, job.model_copy(update={
@@ -385,8 +385,8 @@ def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: E
                             enemy=not _troupers_side(job))
 
 
-def _apply_global(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob, eff: m.Effect,
-                  src: str) -> CampaignState:
+def _apply_global(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob,
+                  eff: m.Effect) -> CampaignState:
     """An Enemy Effect that targets no Trouper: its Elements through the interpreter (Threat,
     Summon, a movement of the Enemy, ...)."""
     tile = eff.target.distance if eff.target is not None and eff.target.kind == "tile" else None

@@ -453,7 +453,7 @@ def _item_entry(state: CampaignState, catalog: Catalog, t: int, iid: str) -> dic
     if not side.effects:
         return None
     eff = side.effects[0]
-    return {**effect_entry(state, catalog, t, eff, 1), "test": eff.test is not None}
+    return {**effect_entry(state, t, eff, 1), "test": eff.test is not None}
 
 
 VIEWS["night"] = night_view

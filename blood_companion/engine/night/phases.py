@@ -228,10 +228,10 @@ def end_planning(state: CampaignState, catalog: Catalog, why: str, rng: Chance |
 def enter_tactic(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     state = fx.with_night(state, to_play=None, cascade=False, after_play=None, phase_done=False)
     state = fx.log(state, "tactic_phase")
-    return activate_next(state, catalog)
+    return activate_next(state)
 
 
-def activate_next(state: CampaignState, catalog: Catalog) -> CampaignState:
+def activate_next(state: CampaignState) -> CampaignState:
     """ "Tactic Phase": the owner of the leftmost Tactic card without a Resolved token is the
     Active Trouper."""
     night = night_of(state)

@@ -200,7 +200,7 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
 
 def _entry(state: CampaignState, catalog: Catalog, kind: str, t: int, eff: m.Effect,
            extra: dict[str, Any]) -> dict[str, Any]:
-    return {**effect_entry(state, catalog, t, eff, 0), "kind": kind,
+    return {**effect_entry(state, t, eff, 0), "kind": kind,
             "owner": state.troupers[t].trouper, "owner_name": fx.name_of(state, catalog, t),
             "test": eff.test is not None,
             "confirm": usable(state, catalog, t, eff, discard=(), item=extra.get("item"))[1],

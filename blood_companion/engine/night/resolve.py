@@ -116,7 +116,7 @@ def foe_ref(state: CampaignState, target: str) -> dict[str, str] | None:
     return {"card": ms.minion, "space": space} if ms is not None else None
 
 
-def active(state: CampaignState, catalog: Catalog) -> tuple[NightState, Activation, ChainSlot]:
+def active(state: CampaignState) -> tuple[NightState, Activation, ChainSlot]:
     """The Active Trouper's activation (the phase is checked by the phase table)."""
     night = night_of(state)
     act = night.activation

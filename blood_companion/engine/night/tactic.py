@@ -84,7 +84,7 @@ class Attack(NightAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        night, act, slot = active(state, cat)
+        night, act, slot = active(state)
         key = self.target.strip().lower()
         area_key = "nemesis" if key in ("nemesis", "n", "boss") else key.removeprefix("minion:")
         card, eff, k = card_effect(cat, act, slot, self.effect, area_target=area_key)
@@ -156,7 +156,7 @@ class ResolveEffect(NightAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        night, act, slot = active(state, cat)
+        night, act, slot = active(state)
         card, eff, k = card_effect(cat, act, slot, self.effect)
         if self.on is not None and (eff.target is None or eff.target.kind not in EVERY_ENEMY):
             raise RuleError(f"Effect {self.effect} of {card.name} is not on every Minion or "
@@ -243,7 +243,7 @@ class UseSupport(NightAction):
         """Refuse (RuleError) a Support the Active Trouper may not use now (the menus ask
         this too, with ``confirm`` set); else its Chain index, the Effect's index, the Effect
         and the card's id."""
-        night, act, _ = active(state, cat)
+        night, act, _ = active(state)
         k = ch.index_at(night.chain, self.slot)
         if k is None:
             raise RuleError(f"no card on Chain space {self.slot}")
@@ -281,7 +281,7 @@ class UseSupport(NightAction):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         k, j, eff, cid = self.legal(state, cat)
-        act = active(state, cat)[1]
+        act = active(state)[1]
         state = pay_costs(state, cat, act.trouper, eff, discard=(), slot=k)
         chain = list(night_of(state).chain)
         chain[k] = chain[k].model_copy(update={"supports_used": [*chain[k].supports_used, j]})
@@ -394,7 +394,7 @@ class UseEvent(NightAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        night, act, _ = active(state, cat)
+        night, act, _ = active(state)
         if act.event_used:
             raise RuleError("one Event Effect per activation")
         k = event_slot(night, self.event)
@@ -484,7 +484,7 @@ class RestRedraw(NightAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        night, act, slot = active(state, cat)
+        night, act, slot = active(state)
         if slot.kind != "rest":
             raise RuleError("only a Rest card's activation discards and draws up to five")
         if act.rest_drawn:
@@ -509,10 +509,9 @@ class FinishActivation(NightAction):
         return "Done: Resolved token, the next card activates"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
-        night, act, slot = active(state, cat)
+        night, act, slot = active(state)
         chain = list(night.chain)
         chain[act.slot] = slot.model_copy(update={"resolved": True})
         state = fx.with_night(state, chain=chain, activation=None)
         state = fx.log(state, "resolved_token", space=ch.number(chain, act.slot))
-        return activate_next(state, cat)
+        return activate_next(state)

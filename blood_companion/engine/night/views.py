@@ -51,9 +51,7 @@ if TYPE_CHECKING:
 
 
 
-def effect_entry(
-    state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, number: int
-) -> dict[str, Any]:
+def effect_entry(state: CampaignState, t: int, eff: m.Effect, number: int) -> dict[str, Any]:
     attack = next((o.kind for o in eff.outcome if o.kind in ATTACKS), None)
     target = eff.target
     return {
@@ -138,7 +136,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
         card = tactic_card(catalog, slot.card)
         out["card_name"] = card.name
         for k, eff in enumerate(card.effects):
-            entry = effect_entry(state, catalog, t, eff, k + 1)
+            entry = effect_entry(state, t, eff, k + 1)
             # a Special Area attack stays open for each other target in it ("Reading Special
             # Areas"): one Test per target, the Nemesis once
             area = bool(is_area(eff) and entry["attack"] and act.done.get(k, 0) > 0)
@@ -170,7 +168,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                     why = exc.message
                 # its Condition reads the owner's board: asked when only the table can tell
                 unsure = interp.condition_holds(state, s.owner or 0, eff.condition) is None
-                entry = effect_entry(state, catalog, t, eff, j + 1)
+                entry = effect_entry(state, t, eff, j + 1)
                 entry.update({
                     "space": space, "owner": state.troupers[s.owner or 0].trouper,
                     "name": other.name, "open": not why, "why": why,
@@ -205,7 +203,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                 "event": s.card,
                 "name": ev.name,
                 "effects": [
-                    effect_entry(state, catalog, t, e, j + 1) for j, e in enumerate(ev.effects)]})
+                    effect_entry(state, t, e, j + 1) for j, e in enumerate(ev.effects)]})
     return out
 
 
