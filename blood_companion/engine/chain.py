@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import ChainSlot
 
 
@@ -31,6 +32,15 @@ def index_at(chain: Sequence[ChainSlot], space: int) -> int | None:
         if sp == space - 1:
             return k
     return None
+
+
+def card_at(chain: Sequence[ChainSlot], space: int) -> int:
+    """The list index of the card on Chain space ``space`` (1-based). Raises RuleError when the
+    space is free."""
+    k = index_at(chain, space)
+    if k is None:
+        raise RuleError(f"no card on Chain space {space}")
+    return k
 
 
 def leftmost_free(chain: Sequence[ChainSlot]) -> int:

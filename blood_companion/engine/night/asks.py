@@ -12,7 +12,6 @@ from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine.bookkeeping import night_of
-from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick, register_askers
 from blood_companion.engine.night import enemy as ai
@@ -24,7 +23,6 @@ from blood_companion.engine.night.resolve import (
     weakness_asks,
 )
 from blood_companion.engine.night.views import area_hits, attack_targets
-from blood_companion.engine.night_state import NightState
 from blood_companion.engine.plain import percent
 from blood_companion.engine.rolls.night import TestSpec, item_side, setup_of, throw_ask
 from blood_companion.engine.rolls.procedure import odds_for_test, prepare_test
@@ -51,14 +49,6 @@ def _hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, .
         for i, c in enumerate(hand_choices(state, t)))
 
 
-def _on_space(night: NightState, space: Any) -> int:
-    """The list index of the card on the Chain space an option names (1-based)."""
-    k = ch.index_at(night.chain, int(str(space)))
-    if k is None:
-        raise RuleError(f"no card on Chain space {space}")
-    return k
-
-
 def _actor(state: CampaignState, option: Option) -> int:
     """The Trouper who acts for an option: the Item's owner, the Quick card's owner, the
     Trouper a question waits on, or the Active one."""
@@ -66,7 +56,7 @@ def _actor(state: CampaignState, option: Option) -> int:
     if option.kind == "night_item" and option.fields.get("trouper"):
         return state.trouper_index(str(option.fields["trouper"]))
     if option.kind == "night_quick":
-        slot = night.chain[_on_space(night, option.fields["slot"])]
+        slot = night.chain[ch.card_at(night.chain, int(str(option.fields["slot"])))]
         return slot.owner or 0
     if option.kind in ("night_roll", "night_answer") and night.pending:
         return night.pending[0].trouper or 0
@@ -80,14 +70,15 @@ def _actor(state: CampaignState, option: Option) -> int:
 def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effect | None:
     night = night_of(state)
     if option.kind == "night_event":
-        ev = event_card(catalog, night.chain[_on_space(night, option.fields["event"])].card)
+        k = ch.card_at(night.chain, int(str(option.fields["event"])))
+        ev = event_card(catalog, night.chain[k].card)
         return ev.effects[int(option.fields.get("effect", 1)) - 1]
     if option.kind == "night_item":
         t = _actor(state, option)
         side = item_side(state, catalog, t, str(option.fields["item"]))
         return side.effects[0] if side.effects else None
     if option.kind in ("night_quick", "night_support"):
-        slot = night.chain[_on_space(night, option.fields["slot"])]
+        slot = night.chain[ch.card_at(night.chain, int(str(option.fields["slot"])))]
     elif night.activation is None or night.chain[night.activation.slot].kind != "tactic":
         return None
     else:  # the Active card's

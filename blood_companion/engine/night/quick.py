@@ -118,9 +118,7 @@ def quick_effect(
     """The Chain index, Effect index and Effect of a Quick Effect that may be resolved now
     outside its card's activation. Raises RuleError."""
     night = night_of(state)
-    k = ch.index_at(night.chain, space)
-    if k is None:
-        raise RuleError(f"no card on Chain space {space}")
+    k = ch.card_at(night.chain, space)
     slot = night.chain[k]
     if slot.kind != "tactic" or slot.owner is None:
         raise RuleError(f"Chain space {space} holds no face-up Tactic card")

@@ -244,9 +244,7 @@ class UseSupport(NightAction):
         this too, with ``confirm`` set); else its Chain index, the Effect's index, the Effect
         and the card's id."""
         night, act, _ = active(state)
-        k = ch.index_at(night.chain, self.slot)
-        if k is None:
-            raise RuleError(f"no card on Chain space {self.slot}")
+        k = ch.card_at(night.chain, self.slot)
         slot = night.chain[k]
         if k >= act.slot:
             raise RuleError("a Support is used from a card to the left of the Active card")
