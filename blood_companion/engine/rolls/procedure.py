@@ -46,11 +46,8 @@ from blood_companion.engine.dice import (
 )
 from blood_companion.engine.errors import DiceError, RuleError
 
-# The pure pieces `blood odds` uses without pydantic live in engine/odds.py; named here too.
+# The pure pieces `blood odds` uses without pydantic live in engine/odds.py.
 from blood_companion.engine.odds import (
-    CONDITION_POOL,
-    EXHAUSTED_NOTE,
-    KNOCKED_OUT_NOTE,
     MAX_BONUS_TRIUMPHS,
     MAX_REROLLS,
     MAX_TARGET,
@@ -73,7 +70,7 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.state import TrouperState
 
-__all__ = ["CONDITION_POOL", "EXHAUSTED_NOTE", "KNOCKED_OUT_NOTE", "trait_pool"]
+__all__ = ["trait_pool"]  # also read from here
 
 
 class _Model(BaseModel):
