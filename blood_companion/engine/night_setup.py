@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 
-def reaction_deck_ids(state: CampaignState, catalog: Catalog, nemesis: str) -> list[str]:
+def reaction_deck_ids(catalog: Catalog, nemesis: str) -> list[str]:
     """The 12 Reaction cards of a Nemesis (Vlad's with their current sides, by id)."""
     card = catalog.nemesis(nemesis)
     if card is None:
@@ -76,7 +76,7 @@ def setup_night(
     if loc is None:
         raise RuleError(f"unknown Location card {location!r}")
     nem = catalog.nemesis(nemesis)
-    deck = reaction_deck_ids(state, catalog, nemesis)
+    deck = reaction_deck_ids(catalog, nemesis)
     assert nem is not None
     level = next((lv for lv in nem.levels if lv.level == difficulty), None)
     if level is None:
@@ -91,7 +91,7 @@ def setup_night(
     if events is None:
         events = rng.sample(zone_events, min(level.influence, len(zone_events)), "events")
         if at_table(state, "events"):  # the players drew them: the cards they name
-            events = _table_events(state, catalog, rng, zone_events, len(events), loc.zone)
+            events = _table_events(catalog, rng, zone_events, len(events), loc.zone)
     else:
         for eid in events:
             if eid not in zone_events:
@@ -133,8 +133,8 @@ def setup_night(
         update={"troupers": troupers, "part": "night", "phase": night.phase, "night": night})
 
 
-def _table_events(state: CampaignState, catalog: Catalog, rng: Chance, zone_events: list[str],
-                  n: int, zone: str) -> list[str]:
+def _table_events(catalog: Catalog, rng: Chance, zone_events: list[str], n: int, zone: str
+                  ) -> list[str]:
     """The Event cards the players drew at random from the Zone's deck ("Dusk Phase")."""
     chosen: list[str] = []
     zname = catalog.get("zones", zone)
