@@ -237,14 +237,15 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         line.append({
             "space": k + 1, "card": r.card, "name": face.name, "resolved": r.resolved,
             "interruption": face.interruption, "check": face.check is not None,
-            "fatigue": face.fatigue.model_dump(),
+            "fatigue": {"physical": face.fatigue.physical, "mind": face.fatigue.mind},
             "text": [x.strip() for x in printed[1:]], "heading": printed[0]})
     minions: list[Minion] = []
     for ms in night.minions:
         mc = minion_card(catalog, ms.minion)
         minions.append({
             "space": ms.space, "minion": ms.minion, "name": mc.name, "type": mc.type,
-            "summoned": ms.summoned, "alive": ms.alive, "defenses": mc.defenses.model_dump()})
+            "summoned": ms.summoned, "alive": ms.alive,
+            "defenses": {"physical": mc.defenses.physical, "mind": mc.defenses.mind}})
     troupers: list[NightTrouper] = []
     tokens = cfg.vigor_tokens
     for i, t in enumerate(state.troupers):
@@ -258,7 +259,10 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
             "bites_on_depleted": lay.depleted_bitten, "insanity": t.insanity,
             "exhausted": t.exhausted, "knocked_out": t.knocked_out,
             "rested": t.rested_this_turn,
-            "traps": t.traps.model_dump(), "whispers": t.whispers.model_dump(),
+            "traps": {"supply": t.traps.supply, "intact": t.traps.intact,
+                      "consumed": t.traps.consumed},
+            "whispers": {"supply": t.whispers.supply, "intact": t.whispers.intact,
+                         "consumed": t.whispers.consumed},
             "items": [_item(catalog, t, c, iid) for c, iid in sorted(t.equipped.items())],
             "knock_out_at": cfg.knock_out_wounds,
             "vigor_tokens": tokens,
@@ -277,8 +281,8 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
             "name": nem.name,
             "difficulty": night.difficulty,
             "level": level.name,
-            "defenses": nem.defenses.model_dump(),
-            "fatigue": dict(fatigue),
+            "defenses": {"physical": nem.defenses.physical, "mind": nem.defenses.mind},
+            "fatigue": {"physical": fatigue["physical"], "mind": fatigue["mind"]},
             "wounds": {s: len(night.nemesis_wounds.get(s, [])) for s in m.SIDES},
             "wounds_needed": dict(level.wounds),
             "deck": len(night.reaction_deck),
