@@ -21,6 +21,7 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA
+from blood_companion.fileio import pid_alive
 from blood_companion.store import delta as dl
 from blood_companion.store import saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
@@ -128,48 +129,18 @@ class Recovery:
     left_out: int = 0  # rows of the damaged file not kept (they stay in the damaged copy)
 
 
-def _readable_rows(path: Path) -> tuple[list[tuple[Any, ...]], int | None]:
-    """The log rows (and head) still readable in a damaged file, read row by row: a row with
-    damaged text keeps what decodes (the damage then shows as a hash that does not match)."""
-    try:
-        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-    except sqlite3.Error:
-        return [], None
-    conn.text_factory = lambda b: b.decode("utf-8", "replace")
-    rows: list[tuple[Any, ...]] = []
-    head: int | None = None
-    try:
-        try:
-            value = conn.execute("SELECT value FROM meta WHERE key = 'head'").fetchone()
-            head = int(value[0]) if value else None
-        except (sqlite3.Error, TypeError, ValueError):
-            head = None
-        try:
-            steps = [r[0] for r in conn.execute("SELECT step FROM actions ORDER BY step")]
-        except sqlite3.Error:
-            return [], head
-        for step in steps:
-            try:
-                row = conn.execute(
-                    f"SELECT {ROW_COLUMNS} FROM actions WHERE step = ?", (step,)
-                ).fetchone()
-            except sqlite3.Error:
-                continue
-            if row is not None:
-                rows.append(tuple(row))
-        return rows, head
-    finally:
-        conn.close()
-
-
 def _salvage(store: CampaignStore, damaged: Path) -> int:
     """Bring back the damaged file's steps after the backup's: each row whose stored change
     applies to the state before it, with the state hash it recorded (or a later step's hash
     proving the chain). Steps that cannot be brought back exactly are kept as abandoned steps
     (`blood campaign log --all` lists them), never silently dropped. Returns how many steps
     came back into the log."""
-    rows, head = _readable_rows(damaged)
-    by_step = {r[0]: r for r in rows if isinstance(r[0], int)}
+    src = _open_damaged(damaged)
+    by_step = src.rows if src is not None else {}
+    try:
+        head: int | None = int(src.meta["head"]) if src is not None else None
+    except (KeyError, ValueError):
+        head = None
     if store.redo_available:
         store.redo(store.redo_available)
     last = store.head
@@ -191,22 +162,12 @@ def _clean_checks(saves_dir: Path, name: str) -> None:
         return
     for scratch in folder.glob(".check-*"):
         pid = scratch.name.removeprefix(".check-")
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+        if pid.isdigit() and int(pid) != os.getpid() and not pid_alive(int(pid)):
             shutil.rmtree(scratch, ignore_errors=True)
     for tmp in folder.glob("*.tmp"):  # a backup killed half-way (a live one is seconds old)
         with contextlib.suppress(OSError):
             if time.time() - tmp.stat().st_mtime > 600:
                 tmp.unlink()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def _good(path: Path, catalog: Catalog | None) -> int | None:
@@ -398,6 +359,19 @@ def _read_source(conn: sqlite3.Connection) -> _Source:
     return src
 
 
+def _open_damaged(path: Path) -> _Source | None:
+    """What a damaged save file still holds, read leniently (None when it does not open)."""
+    with contextlib.suppress(OSError, sqlite3.Error):
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            src = _read_source(conn)
+            src.path = path
+            return src
+        finally:
+            conn.close()
+    return None
+
+
 def _open_source(path: Path) -> _Source | None:
     """A save file or backup read without writing anything anywhere (a compressed backup is
     inflated in memory). None when it is not a save of today's layout."""
@@ -551,14 +525,7 @@ class Chain:
 def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -> Chain:
     """The longest chain of steps from step 1 that the damaged file and the backups give
     (see the comment above)."""
-    file = None
-    with contextlib.suppress(OSError, sqlite3.Error):
-        conn = sqlite3.connect(damaged.resolve().as_uri() + "?mode=ro", uri=True)
-        try:
-            file = _read_source(conn)
-            file.path = damaged
-        finally:
-            conn.close()
+    file = _open_damaged(damaged)
     others: list[_Source] | None = None
     sources: list[StepSource] = []
     docs: list[Doc] = []
