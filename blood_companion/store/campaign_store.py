@@ -49,6 +49,8 @@ from blood_companion.store import saves, schema
 from blood_companion.store.docs import (
     FORMAT,
     FORMAT_VERSION,
+    INSERT_ABANDONED,
+    INSERT_ACTION,
     ROW_COLUMNS,
     BadState,
     Doc,
@@ -426,8 +428,7 @@ class CampaignStore:
     def refresh(self) -> CampaignState:
         """Reload if another process changed the file since this store last looked."""
         with self._errors(), self._read() as conn:
-            if self._meta_revision(conn) != self._revision:
-                self._load_from(conn)
+            self._sync(conn)
         return self._state
 
     # ------------------------------------------------------------------ changing
@@ -456,8 +457,7 @@ class CampaignStore:
                 head + 1, action.type, action.model_dump_json(), ACTION_SCHEMA,
                 _chance_json(chance), canon(ops), digest, APP, fp, now(),
             )
-            conn.execute(f"INSERT INTO actions ({ROW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                         row.values())
+            conn.execute(INSERT_ACTION, row.values())
             self._move_head(conn, head, head + 1, text, digest)
         self._after_write(head + 1, head + 1, new, doc, text, digest)
         reason = None
@@ -579,10 +579,7 @@ class CampaignStore:
             rest = [t[0].values() for t in tentative] + [tuple(r) for r in rest]
             for row, _, text, digest in proven:
                 fixed = Row(*(row.values()[:6] + (digest,) + row.values()[7:]))
-                conn.execute(
-                    f"INSERT INTO actions ({ROW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                    fixed.values(),
-                )
+                conn.execute(INSERT_ACTION, fixed.values())
                 if is_checkpoint(row.step):
                     conn.execute(
                         "INSERT OR REPLACE INTO snapshots (step, state, state_hash) "
@@ -591,8 +588,7 @@ class CampaignStore:
             for raw in rest:
                 vals = tuple(raw) + (0,) * (11 - len(tuple(raw)))
                 conn.execute(
-                    f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    INSERT_ABANDONED,
                     (*[str(v) if v is not None and not isinstance(v, int) else v
                        for v in vals[:11]], now(), vals[0] if isinstance(vals[0], int) else 0),
                 )
@@ -951,28 +947,21 @@ class CampaignStore:
                 self.path, "a stored value is nested too deeply to read",
                 hint=_damaged_hint(self.name),
             ) from None
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:
             text = str(exc)
-            if "locked" in text or "busy" in text:
+            operational = isinstance(exc, sqlite3.OperationalError)
+            if operational and ("locked" in text or "busy" in text):
                 raise SaveInUse(
                     f"the campaign {self.name!r} is in use by another blood process "
                     f"(waited {self._timeout:g} s)",
                     hint="try again when the other command has finished",
                 ) from None
-            if "readonly" in text or "read-only" in text:
+            if operational and ("readonly" in text or "read-only" in text):
                 raise StoreError(f"the save file {self.path} is read-only: {text}") from None
-            if "disk is full" in text or "disk I/O" in text:
+            if "disk is full" in text or (operational and "disk I/O" in text):
                 raise StoreError(
-                    f"the disk is full (or failing): nothing more could be written to {self.path}"
-                    "; your saves are intact",
-                    hint="free some space and run the command again",
-                ) from None
-            raise DamagedSave(self.path, explain_sqlite(exc)) from None
-        except sqlite3.DatabaseError as exc:
-            if "disk is full" in str(exc):
-                raise StoreError(
-                    f"the disk is full: nothing more could be written to {self.path}; your "
-                    "saves are intact",
+                    f"the disk is full{' (or failing)' if operational else ''}: nothing more "
+                    f"could be written to {self.path}; your saves are intact",
                     hint="free some space and run the command again",
                 ) from None
             raise DamagedSave(self.path, explain_sqlite(exc)) from None

@@ -136,9 +136,10 @@ class Row:
         )
 
 
-ROW_COLUMNS = (
-    "step, type, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
-)
+ROW_COLUMNS = "step, type, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
+INSERT_ACTION = f"INSERT INTO actions ({ROW_COLUMNS}) VALUES ({','.join('?' * 11)})"
+INSERT_ABANDONED = (f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
+                    f"VALUES ({','.join('?' * 13)})")
 
 
 @dataclass(frozen=True)
