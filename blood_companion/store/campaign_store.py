@@ -800,13 +800,10 @@ class CampaignStore:
                         kept.append([step, step, app, fp])
         if head_hash and head_hash != self._hash and not problems:
             problems.append("the loaded state differs from the recorded one")
-        words = [
-            f"steps {a}–{b}" if a != b else f"step {a}"
-            for a, b, _, _ in kept
-        ]
         kept_text = [
-            f"{w} recorded with app {app or '?'} / data {fp or 'not recorded'}: kept as recorded"
-            for w, (_, _, app, fp) in zip(words, kept, strict=True)
+            (f"steps {a}–{b}" if a != b else f"step {a}")
+            + f" recorded with app {app or '?'} / data {fp or 'not recorded'}: kept as recorded"
+            for a, b, app, fp in kept
         ]
         return VerifyReport(
             not problems, steps, head, head_hash or self._hash, problems, replayed, kept_text
