@@ -254,8 +254,7 @@ def is_inside(path: Path | str, folder: Path | str) -> bool:
     return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _write(path: str, data: bytes, *, what: str, replace: bool, check_only: bool = False
-           ) -> bool:
+def _write(path: str, data: bytes, *, what: str, replace: bool, check_only: bool = False) -> bool:
     _check(path, what)
     name = os.path.basename(path)
     if not path.strip() or path.endswith(("/", os.sep)) or name in ("", ".", ".."):

@@ -1093,8 +1093,7 @@ class CampaignStore:
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
             state_schema = None
             if version == schema.SCHEMA_VERSION and "meta" in tables:
-                row = conn.execute(
-                    "SELECT value FROM meta WHERE key = 'state_schema'").fetchone()
+                row = conn.execute("SELECT value FROM meta WHERE key = 'state_schema'").fetchone()
                 state_schema = row[0] if row else None
         if version == schema.SCHEMA_VERSION:
             missing = [t for t in schema.TABLES if t not in tables]

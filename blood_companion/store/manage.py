@@ -237,8 +237,7 @@ def _recover_chain(saves_dir: Path, name: str, chain: Chain, path: Path, backups
                 f"the steps kept of {name!r} do not verify; the damaged file is kept as {dest}"
             )
     kept = len(chain.docs)
-    return Recovery(name, chain.origin, length, dest, max(0, kept - newest), kept,
-                    chain.left_out)
+    return Recovery(name, chain.origin, length, dest, max(0, kept - newest), kept, chain.left_out)
 
 
 def _recover(
@@ -448,8 +447,7 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
         try:
             before = to_state(prev) if prev is not None else CampaignState()
             if chance is not None:
-                engine_doc = state_doc(apply(before, action, catalog, k - 1,
-                                             Chance.replay(chance)))
+                engine_doc = state_doc(apply(before, action, catalog, k - 1, Chance.replay(chance)))
             else:  # the recorded chance is damaged: the step's seed gives it again
                 fresh = Chance.fresh(seed_for(before, action), k - 1)
                 engine_doc = state_doc(apply(before, action, catalog, k - 1, fresh))
@@ -481,14 +479,11 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
         doc = next(s for s in snap_docs if proven(s))
     elif proven(engine_doc):
         doc = engine_doc
-    elif engine_doc is not None and delta_doc is not None and canon(engine_doc) == canon(
-            delta_doc):
+    elif engine_doc is not None and delta_doc is not None and canon(engine_doc) == canon(delta_doc):
         doc = delta_doc  # the hash alone is damaged
     elif engine_doc is not None and any(canon(engine_doc) == canon(s) for s in snap_docs):
         doc = engine_doc
-    elif delta_doc is not None and not current and any(
-        _proves(delta_doc, later) for later in nxt
-    ):
+    elif delta_doc is not None and not current and any(_proves(delta_doc, later) for later in nxt):
         doc = delta_doc  # an older app's step: the next step's hash proves it
     elif engine_doc is not None and any(_proves(engine_doc, later) for later in nxt):
         doc = engine_doc  # hash and delta both damaged: the rules and the next step agree

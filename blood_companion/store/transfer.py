@@ -286,8 +286,7 @@ def import_campaign(
     return target
 
 
-Rebuilt = tuple[list[Row], dict[int, tuple[str, str]], list[tuple[Row, str, int]],
-                dict[str, str]]
+Rebuilt = tuple[list[Row], dict[int, tuple[str, str]], list[tuple[Row, str, int]], dict[str, str]]
 
 
 def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
