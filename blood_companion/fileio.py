@@ -204,13 +204,8 @@ FORCE_HINT = "add --force to overwrite it"
 
 
 def write_file(
-    path: Path | str,
-    data: bytes,
-    *,
-    what: str = "the file",
-    force: bool = False,
-    saves_dir: Path | str | None = None,
-    check_only: bool = False,
+    path: Path | str, data: bytes, *, what: str = "the file", force: bool = False,
+    saves_dir: Path | str | None = None, check_only: bool = False,
 ) -> bool:
     """Write ``data`` to ``path`` for a user who named it (``--out``, an export): the checks of
     :func:`write_atomic`, plus an existing file is replaced only with ``force`` (the same bytes

@@ -103,16 +103,9 @@ class LogEntry:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "step": self.step,
-            "type": self.type,
-            "action": self.data,
-            "sentence": self.sentence,
-            "status": self.status,
-            "marks": list(self.marks),
-            "recorded": self.recorded,
-            "state_hash": self.state_hash,
-            "app": self.app,
-            "data": self.data_fp,
+            "step": self.step, "type": self.type, "action": self.data, "sentence": self.sentence,
+            "status": self.status, "marks": list(self.marks), "recorded": self.recorded,
+            "state_hash": self.state_hash, "app": self.app, "data": self.data_fp,
         }
 
 
@@ -255,11 +248,7 @@ class CampaignStore:
     """One open campaign save. Use :meth:`open` or :meth:`create`; close it (or use `with`)."""
 
     def __init__(
-        self,
-        saves_dir: Path,
-        name: str,
-        path: Path,
-        conn: sqlite3.Connection,
+        self, saves_dir: Path, name: str, path: Path, conn: sqlite3.Connection,
         catalog: Catalog | Callable[[], Catalog] | None,
     ) -> None:
         self.saves_dir = saves_dir
@@ -285,11 +274,7 @@ class CampaignStore:
 
     @classmethod
     def open(
-        cls,
-        saves_dir: Path,
-        name: str,
-        catalog: Catalog | Callable[[], Catalog] | None = None,
-        *,
+        cls, saves_dir: Path, name: str, catalog: Catalog | Callable[[], Catalog] | None = None, *,
         timeout: float = LOCK_TIMEOUT,
     ) -> CampaignStore:
         """Open an existing campaign and load its state at the head.
@@ -342,11 +327,7 @@ class CampaignStore:
 
     @classmethod
     def create(
-        cls,
-        saves_dir: Path,
-        name: str,
-        start: Action,
-        catalog: Catalog | Callable[[], Catalog],
+        cls, saves_dir: Path, name: str, start: Action, catalog: Catalog | Callable[[], Catalog],
     ) -> CampaignStore:
         """Create campaign `name` whose log starts with `start` (a StartCampaign).
 
@@ -901,8 +882,7 @@ class CampaignStore:
             try:
                 return {
                     "step": s, "action": load_json(d), "action_schema": av,
-                    "chance": load_json(ch) if ch else [],
-                    "delta": load_json(de) if de else None,
+                    "chance": load_json(ch) if ch else [], "delta": load_json(de) if de else None,
                     "state_hash": h, "app": app, "data": fp, "recorded": rec, "exact": bool(ex),
                 }
             except ValueError:

@@ -34,17 +34,10 @@ def refuse_existing(saves_dir: Path, name: str, path: Path) -> None:
 
 
 def build_file(
-    saves_dir: Path,
-    name: str,
-    rows: Sequence[Row],
-    *,
-    head: int,
-    snapshots: dict[int, tuple[str, str]],
-    meta: dict[str, str],
-    marks: dict[str, int] | None = None,
-    abandoned: Sequence[tuple[Row, str, int]] = (),
-    datapacks: dict[str, tuple[dict[str, str], int]] | None = None,
-    install: bool = True,
+    saves_dir: Path, name: str, rows: Sequence[Row], *, head: int,
+    snapshots: dict[int, tuple[str, str]], meta: dict[str, str],
+    marks: dict[str, int] | None = None, abandoned: Sequence[tuple[Row, str, int]] = (),
+    datapacks: dict[str, tuple[dict[str, str], int]] | None = None, install: bool = True,
     replace: bool = False,
 ) -> Path:
     """Write a complete save in a temporary file, then move it into place atomically.
@@ -70,15 +63,8 @@ def build_file(
             conn.execute("BEGIN IMMEDIATE")
             schema.create(conn)
             values = {
-                "name": name,
-                "mode": "",
-                "seed": "0",
-                "head": str(head),
-                "revision": "0",
-                "created": now(),
-                "state_schema": str(STATE_SCHEMA),
-                "data_fp": "",
-                **meta,
+                "name": name, "mode": "", "seed": "0", "head": str(head), "revision": "0",
+                "created": now(), "state_schema": str(STATE_SCHEMA), "data_fp": "", **meta,
             }
             conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(values.items()))
             conn.executemany(INSERT_ACTION, [r.values() for r in rows])

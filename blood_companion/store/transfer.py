@@ -236,11 +236,7 @@ def _action_json(file: Path, where: str, action: dict[str, Any], av: int) -> str
 
 
 def import_campaign(
-    saves_dir: Path,
-    file: Path,
-    catalog: Catalog,
-    *,
-    name: str | None = None,
+    saves_dir: Path, file: Path, catalog: Catalog, *, name: str | None = None,
     replace: bool = False,
 ) -> str:
     """Validate `file` completely, rebuild and check it, then store it as campaign `name`
