@@ -161,10 +161,11 @@ def first_delta(doc: Doc) -> list[dict[str, Any]]:
 
 
 def chain_rows(
-    sources: Sequence[StepSource], docs: Sequence[Doc], *, head: int
+    sources: Sequence[StepSource], docs: Sequence[Doc], *, head: int, stamp: bool = True
 ) -> tuple[list[Row], dict[int, tuple[str, str]]]:
     """Rows for steps 1..n whose states are `docs`, and the snapshots a file keeps (step 1,
-    every SNAPSHOT_EVERY and `head`) as (text, hash)."""
+    every SNAPSHOT_EVERY and `head`) as (text, hash). With `stamp`, a step recorded at no
+    known time gets now."""
     rows: list[Row] = []
     snaps: dict[int, tuple[str, str]] = {}
     prev: Doc | None = None
@@ -174,7 +175,7 @@ def chain_rows(
         ops = first_delta(doc) if prev is None else dl.diff(prev, doc)
         rows.append(
             Row(k, src.type, src.data, src.av, src.chance, canon(ops), digest, src.app,
-                src.data_fp, src.recorded or now(), src.exact)
+                src.data_fp, src.recorded or (now() if stamp else ""), src.exact)
         )
         if is_checkpoint(k) or k == head:
             snaps[k] = (text, digest)

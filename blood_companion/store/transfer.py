@@ -41,10 +41,10 @@ from blood_companion.store.docs import (
     BadState,
     DeepJson,
     Row,
+    StepSource,
     canon,
-    first_delta,
+    chain_rows,
     hash_text,
-    is_checkpoint,
     load_json,
     state_doc,
     to_state,
@@ -292,8 +292,8 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
                             f"{STATE_SCHEMA})")
     from blood_companion.store.legacy import LEGACY_APP
 
-    rows: list[Row] = []
-    snaps: dict[int, tuple[str, str]] = {}
+    sources: list[StepSource] = []
+    docs: list[dict[str, Any]] = []
     raw: Any = None
     prev: dict[str, Any] | None = None
     first: dict[str, Any] = {}
@@ -327,17 +327,13 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
         exact = bool(s.exact or not legacy)  # a replayed step is exact
         if not legacy:
             exact = _revalidate(file, s, data, prev, now_doc, catalog)
-        text = canon(now_doc)
-        digest = hash_text(text)
-        ops = first_delta(now_doc) if prev is None else dl.diff(prev, now_doc)
-        rows.append(Row(s.step, str(s.action.get("type", "")), data, ACTION_SCHEMA, chance,
-                        canon(ops), digest, s.app, s.data, s.recorded or "",
-                        int(exact)))
-        if is_checkpoint(s.step) or s.step == doc.head:
-            snaps[s.step] = (text, digest)
+        sources.append(StepSource(str(s.action.get("type", "")), data, ACTION_SCHEMA, chance,
+                                  s.app, s.data, s.recorded or "", int(exact)))
+        docs.append(now_doc)
         prev = now_doc
     if doc.state_hash is not None and doc.state_hash != doc.actions[doc.head - 1].state_hash:
         raise _refuse(file, "the state hash does not match the head of the log")
+    rows, snaps = chain_rows(sources, docs, head=doc.head, stamp=False)
     abandoned: list[tuple[Row, str, int]] = []
     for a in doc.abandoned:
         data = _action_json(file, f"abandoned step {a.step}", a.action, a.action_schema)
