@@ -120,16 +120,6 @@ class VerifyReport:
     kept: list[str] = field(default_factory=list)  # runs of steps kept as recorded, in words
 
 
-def describe(action: Action, catalog: Any = None) -> str:
-    """The action as a sentence, with the names of the data pack when one is given."""
-    try:
-        from blood_companion.engine.words import sentence
-
-        return sentence(action, catalog)
-    except Exception:  # a describe() bug must not hide the log
-        return Action.describe(action)
-
-
 # What `campaign log` shows under a step: the parts of the state a step's stored change
 # adds to (store/delta.py): the night log, the Day's draws, the End of the Night's rewards.
 _RESULT_PATHS = {
@@ -301,7 +291,8 @@ class CampaignStore:
         store._ident = ident
         try:
             store._open_current()
-            store._load()
+            with store._errors(), store._read() as conn:
+                store._load_from(conn)
         except BaseException:
             store._conn.close()
             raise
@@ -659,7 +650,7 @@ class CampaignStore:
         except ValueError:
             raise DamagedSave(self.path, f"step {step} of the log is not valid JSON") from None
         try:
-            sentence = describe(parse_stored(data, av), self._loaded_catalog())
+            sentence = self._sentence(parse_stored(data, av))
         except RuleError as exc:
             sentence = f"({typ}: not understood by this version: {exc.message})"
         return LogEntry(
@@ -673,12 +664,18 @@ class CampaignStore:
             rows = conn.execute("SELECT step, data, av FROM actions ORDER BY step").fetchall()
         return [self._parse(step, data, av) for step, data, av in rows]
 
-    def _loaded_catalog(self) -> Any:
-        """The catalog for names in sentences (None when it cannot load: ids then)."""
+    def _sentence(self, action: Action) -> str:
+        """The action as a sentence, with the data pack's names when it loads (ids else)."""
         try:
-            return self.catalog
+            catalog = self.catalog
         except Exception:  # noqa: BLE001 - a log is shown even without the data pack
-            return None
+            catalog = None
+        try:
+            from blood_companion.engine.words import sentence
+
+            return sentence(action, catalog)
+        except Exception:  # a sentence bug must not hide the log
+            return Action.describe(action)
 
     def step_results(self, first: int = 1) -> dict[int, dict[str, Any]]:
         """Per done or undone step from ``first`` on, what its stored change added that players
@@ -1019,15 +1016,6 @@ class CampaignStore:
                 raise DamagedSave(self.path, f"the metadata lacks {key!r}")
         return meta
 
-    def _meta_revision(self, conn: sqlite3.Connection) -> int:
-        row = conn.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
-        if row is None:
-            raise DamagedSave(self.path, "the metadata lacks 'revision'")
-        try:
-            return int(row[0])
-        except (TypeError, ValueError):
-            raise DamagedSave(self.path, "the metadata holds a non-number") from None
-
     def _check_and_migrate(self) -> bool:
         """Check the header and upgrade an older file (after a backup). True when the file
         was replaced (by this process or another one: the connection must be reopened)."""
@@ -1159,10 +1147,6 @@ class CampaignStore:
             with contextlib.suppress(OSError):
                 scratch.unlink()
 
-    def _load(self) -> None:
-        with self._errors(), self._read() as conn:
-            self._load_from(conn)
-
     def _load_from(self, conn: sqlite3.Connection) -> None:
         meta = self._meta(conn)
         try:
@@ -1183,7 +1167,14 @@ class CampaignStore:
 
     def _sync(self, conn: sqlite3.Connection) -> None:
         """Inside a transaction: reload when another process wrote since we last looked."""
-        if self._meta_revision(conn) != self._revision:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
+        if row is None:
+            raise DamagedSave(self.path, "the metadata lacks 'revision'")
+        try:
+            revision = int(row[0])
+        except (TypeError, ValueError):
+            raise DamagedSave(self.path, "the metadata holds a non-number") from None
+        if revision != self._revision:
             self._load_from(conn)
 
     def _parse(self, step: int, data: str, av: int) -> Action:
