@@ -458,10 +458,10 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
     def proven(doc: Doc | None) -> bool:
         return doc is not None and hash_text(canon(doc)) == recorded
 
+    agree = (engine_doc is not None and delta_doc is not None
+             and canon(engine_doc) == canon(delta_doc))  # the rules give the stored change
     if chance is None and not (engine_doc is not None and (
-        proven(engine_doc)
-        or (delta_doc is not None and canon(engine_doc) == canon(delta_doc))
-        or any(_proves(engine_doc, later) for later in nxt)
+        proven(engine_doc) or agree or any(_proves(engine_doc, later) for later in nxt)
     )):
         # a damaged chance is only trusted once the rules rebuild the step exactly: to its
         # recorded hash, to its intact delta (its hash damaged too), or to what the next step's
@@ -472,14 +472,15 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
     for text, _ in snaps:
         with contextlib.suppress(ValueError):
             snap_docs.append(load_json(text))
+    snap = next((s for s in snap_docs if proven(s)), None)
     doc: Doc | None = None
     if proven(delta_doc):
         doc = delta_doc
-    elif any(proven(s) for s in snap_docs):
-        doc = next(s for s in snap_docs if proven(s))
+    elif snap is not None:
+        doc = snap
     elif proven(engine_doc):
         doc = engine_doc
-    elif engine_doc is not None and delta_doc is not None and canon(engine_doc) == canon(delta_doc):
+    elif agree:
         doc = delta_doc  # the hash alone is damaged
     elif engine_doc is not None and any(canon(engine_doc) == canon(s) for s in snap_docs):
         doc = engine_doc
@@ -489,10 +490,8 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
         doc = engine_doc  # hash and delta both damaged: the rules and the next step agree
     if doc is None:
         return None
-    if current and row[10] and engine_doc is not None and canon(engine_doc) != canon(doc):
+    if current and row[10] and (engine_doc is None or canon(engine_doc) != canon(doc)):
         return None  # the action (or its chance) no longer gives its state: damaged
-    if current and row[10] and engine_doc is None:
-        return None
     exact = int(row[10]) if isinstance(row[10], int) else 0
     when = row[9] if isinstance(row[9], str) else ""
     return doc, StepSource(action.type, data, av, chance_text, app, fp, when, exact)
