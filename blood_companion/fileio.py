@@ -105,16 +105,12 @@ def check_file_path(path: Path | str, what: str) -> Path:
     except (OSError, ValueError):
         return checked  # missing (or unreachable): the command that opens it says so
     if not stat.S_ISREG(mode):
-        raise FileProblem(text, what, _describe_mode(mode), hint="e.g. tuesday.json")
+        raise FileProblem(text, what, describe_mode(mode), hint="e.g. tuesday.json")
     return checked
 
 
 def describe_mode(mode: int) -> str:
     """Why a file of this mode is not a regular file ("is a named pipe (FIFO), ...")."""
-    return _describe_mode(mode)
-
-
-def _describe_mode(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "is a folder, not a file"
     if stat.S_ISFIFO(mode):
@@ -145,7 +141,7 @@ def folder_problem(path: Path | str) -> str | None:
         return None
     if stat.S_ISREG(st.st_mode):
         return "is a file, not a folder"
-    return _describe_mode(st.st_mode).replace("regular file", "folder")
+    return describe_mode(st.st_mode).replace("regular file", "folder")
 
 
 def size_text(n: int) -> str:
@@ -176,23 +172,16 @@ def read_regular(path: Path | str, *, limit: int, what: str = "the file") -> byt
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise FileProblem(path, what, _describe_mode(st.st_mode))
+            raise FileProblem(path, what, describe_mode(st.st_mode))
         if st.st_size > limit:
             raise FileProblem(
                 path, what, f"is {size_text(st.st_size)}; at most {size_text(limit)} is read"
             )
         # A regular file never blocks; read one byte past the cap in case it grew meanwhile.
-        chunks: list[bytes] = []
-        total = 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:
-                raise FileProblem(path, what, f"is larger than {size_text(limit)}")
-        return b"".join(chunks)
+        data = _read_fd(fd, limit + 1)
+        if len(data) > limit:
+            raise FileProblem(path, what, f"is larger than {size_text(limit)}")
+        return data
     except OSError as exc:  # EIO, EISDIR on odd file systems, ...
         raise FileProblem(path, what, f"cannot be read: {exc.strerror}") from None
     finally:
@@ -215,13 +204,8 @@ FORCE_HINT = "add --force to overwrite it"
 
 
 def write_file(
-    path: Path | str,
-    data: bytes,
-    *,
-    what: str = "the file",
-    force: bool = False,
-    saves_dir: Path | str | None = None,
-    check_only: bool = False,
+    path: Path | str, data: bytes, *, what: str = "the file", force: bool = False,
+    saves_dir: Path | str | None = None, check_only: bool = False,
 ) -> bool:
     """Write ``data`` to ``path`` for a user who named it (``--out``, an export): the checks of
     :func:`write_atomic`, plus an existing file is replaced only with ``force`` (the same bytes
@@ -265,8 +249,7 @@ def is_inside(path: Path | str, folder: Path | str) -> bool:
     return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _write(path: str, data: bytes, *, what: str, replace: bool, check_only: bool = False
-           ) -> bool:
+def _write(path: str, data: bytes, *, what: str, replace: bool, check_only: bool = False) -> bool:
     _check(path, what)
     name = os.path.basename(path)
     if not path.strip() or path.endswith(("/", os.sep)) or name in ("", ".", ".."):
@@ -327,7 +310,7 @@ def _refuse_existing(
         raise FileProblem(path, what, "is a symlink; the app does not write through links",
                           hint="name the file itself, or remove the link first")
     if not stat.S_ISREG(st.st_mode):
-        raise FileProblem(path, what, _describe_mode(st.st_mode), hint="choose another file name")
+        raise FileProblem(path, what, describe_mode(st.st_mode), hint="choose another file name")
     if st.st_nlink > 1:
         raise FileProblem(
             path, what, f"has {st.st_nlink} names (hard links); the app does not write over it",
@@ -355,24 +338,27 @@ def _head(path: str, limit: int) -> bytes:
     except OSError:
         return b""
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return b""
-        chunks: list[bytes] = []
-        total = 0
-        while total < limit:
-            chunk = os.read(fd, min(1 << 20, limit - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        return b"".join(chunks)
+        return _read_fd(fd, limit) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
     except OSError:
         return b""
     finally:
         os.close(fd)
 
 
-def _pid_alive(pid: int) -> bool:
+def _read_fd(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes from an open file, read in chunks of at most 1 MB."""
+    chunks: list[bytes] = []
+    total = 0
+    while total < limit:
+        chunk = os.read(fd, min(1 << 20, limit - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
+def pid_alive(pid: int) -> bool:
     if pid == os.getpid():
         return True
     try:
@@ -382,6 +368,14 @@ def _pid_alive(pid: int) -> bool:
     except (PermissionError, OSError, OverflowError, ValueError):
         return True  # someone else's process: not ours to judge
     return True
+
+
+def _stale(st: os.stat_result, pid_text: str, now: float) -> bool:
+    """A leftover over an hour old, or named with the PID of a process that is gone."""
+    if now - st.st_mtime > STALE_TMP_SECONDS:
+        return True
+    return pid_text.isascii() and pid_text.isdigit() and len(pid_text) < 10 and not pid_alive(
+        int(pid_text))
 
 
 def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
@@ -405,10 +399,7 @@ def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
             continue
         if not stat.S_ISREG(st.st_mode):
             continue
-        stale = now - st.st_mtime > STALE_TMP_SECONDS
-        if not stale and pid_text.isascii() and pid_text.isdigit() and len(pid_text) < 10:
-            stale = not _pid_alive(int(pid_text))
-        if stale:
+        if _stale(st, pid_text, now):
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
                 removed += 1
@@ -449,10 +440,7 @@ def remove_stale_dirs(folder: Path | str, prefix: str) -> int:
         if not stat.S_ISDIR(st.st_mode) or (uid is not None and st.st_uid != uid):
             continue
         pid_text = entry.name[len(prefix):].partition("-")[0]
-        stale = now - st.st_mtime > STALE_TMP_SECONDS
-        if not stale and pid_text.isascii() and pid_text.isdigit() and len(pid_text) < 10:
-            stale = not _pid_alive(int(pid_text))
-        if stale:
+        if _stale(st, pid_text, now):
             shutil.rmtree(entry.path, ignore_errors=True)
             removed += not os.path.lexists(entry.path)
     return removed

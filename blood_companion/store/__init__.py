@@ -28,33 +28,13 @@ if TYPE_CHECKING:
         StoreError,
     )
 
-_WHERE = {
-    "CampaignStore": "campaign_store",
-    "LogEntry": "campaign_store",
-    "VerifyReport": "campaign_store",
-    **{
-        name: "errors"
-        for name in (
-            "BadNameError", "CampaignExists", "CampaignNotFound", "DamagedSave",
-            "ImportRefused", "NothingToRedo", "NothingToUndo", "SaveInUse", "StoreError",
-        )
-    },
-}
-
 __all__ = [
-    "BadNameError",
-    "CampaignExists",
-    "CampaignNotFound",
-    "CampaignStore",
-    "DamagedSave",
-    "ImportRefused",
-    "LogEntry",
-    "NothingToRedo",
-    "NothingToUndo",
-    "SaveInUse",
-    "StoreError",
+    "BadNameError", "CampaignExists", "CampaignNotFound", "CampaignStore", "DamagedSave",
+    "ImportRefused", "LogEntry", "NothingToRedo", "NothingToUndo", "SaveInUse", "StoreError",
     "VerifyReport",
 ]
+_IN_STORE = ("CampaignStore", "LogEntry", "VerifyReport")
+_WHERE = {name: "campaign_store" if name in _IN_STORE else "errors" for name in __all__}
 
 
 def __getattr__(name: str) -> Any:

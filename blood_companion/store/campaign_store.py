@@ -49,6 +49,8 @@ from blood_companion.store import saves, schema
 from blood_companion.store.docs import (
     FORMAT,
     FORMAT_VERSION,
+    INSERT_ABANDONED,
+    INSERT_ACTION,
     ROW_COLUMNS,
     BadState,
     Doc,
@@ -101,16 +103,9 @@ class LogEntry:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "step": self.step,
-            "type": self.type,
-            "action": self.data,
-            "sentence": self.sentence,
-            "status": self.status,
-            "marks": list(self.marks),
-            "recorded": self.recorded,
-            "state_hash": self.state_hash,
-            "app": self.app,
-            "data": self.data_fp,
+            "step": self.step, "type": self.type, "action": self.data, "sentence": self.sentence,
+            "status": self.status, "marks": list(self.marks), "recorded": self.recorded,
+            "state_hash": self.state_hash, "app": self.app, "data": self.data_fp,
         }
 
 
@@ -123,16 +118,6 @@ class VerifyReport:
     problems: list[str] = field(default_factory=list)
     replayed: int = 0
     kept: list[str] = field(default_factory=list)  # runs of steps kept as recorded, in words
-
-
-def describe(action: Action, catalog: Any = None) -> str:
-    """The action as a sentence, with the names of the data pack when one is given."""
-    try:
-        from blood_companion.engine.words import sentence
-
-        return sentence(action, catalog)
-    except Exception:  # a describe() bug must not hide the log
-        return Action.describe(action)
 
 
 # What `campaign log` shows under a step: the parts of the state a step's stored change
@@ -253,11 +238,7 @@ class CampaignStore:
     """One open campaign save. Use :meth:`open` or :meth:`create`; close it (or use `with`)."""
 
     def __init__(
-        self,
-        saves_dir: Path,
-        name: str,
-        path: Path,
-        conn: sqlite3.Connection,
+        self, saves_dir: Path, name: str, path: Path, conn: sqlite3.Connection,
         catalog: Catalog | Callable[[], Catalog] | None,
     ) -> None:
         self.saves_dir = saves_dir
@@ -283,11 +264,7 @@ class CampaignStore:
 
     @classmethod
     def open(
-        cls,
-        saves_dir: Path,
-        name: str,
-        catalog: Catalog | Callable[[], Catalog] | None = None,
-        *,
+        cls, saves_dir: Path, name: str, catalog: Catalog | Callable[[], Catalog] | None = None, *,
         timeout: float = LOCK_TIMEOUT,
     ) -> CampaignStore:
         """Open an existing campaign and load its state at the head.
@@ -314,7 +291,8 @@ class CampaignStore:
         store._ident = ident
         try:
             store._open_current()
-            store._load()
+            with store._errors(), store._read() as conn:
+                store._load_from(conn)
         except BaseException:
             store._conn.close()
             raise
@@ -340,11 +318,7 @@ class CampaignStore:
 
     @classmethod
     def create(
-        cls,
-        saves_dir: Path,
-        name: str,
-        start: Action,
-        catalog: Catalog | Callable[[], Catalog],
+        cls, saves_dir: Path, name: str, start: Action, catalog: Catalog | Callable[[], Catalog],
     ) -> CampaignStore:
         """Create campaign `name` whose log starts with `start` (a StartCampaign).
 
@@ -426,8 +400,7 @@ class CampaignStore:
     def refresh(self) -> CampaignState:
         """Reload if another process changed the file since this store last looked."""
         with self._errors(), self._read() as conn:
-            if self._meta_revision(conn) != self._revision:
-                self._load_from(conn)
+            self._sync(conn)
         return self._state
 
     # ------------------------------------------------------------------ changing
@@ -456,8 +429,7 @@ class CampaignStore:
                 head + 1, action.type, action.model_dump_json(), ACTION_SCHEMA,
                 _chance_json(chance), canon(ops), digest, APP, fp, now(),
             )
-            conn.execute(f"INSERT INTO actions ({ROW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                         row.values())
+            conn.execute(INSERT_ACTION, row.values())
             self._move_head(conn, head, head + 1, text, digest)
         self._after_write(head + 1, head + 1, new, doc, text, digest)
         reason = None
@@ -579,10 +551,7 @@ class CampaignStore:
             rest = [t[0].values() for t in tentative] + [tuple(r) for r in rest]
             for row, _, text, digest in proven:
                 fixed = Row(*(row.values()[:6] + (digest,) + row.values()[7:]))
-                conn.execute(
-                    f"INSERT INTO actions ({ROW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                    fixed.values(),
-                )
+                conn.execute(INSERT_ACTION, fixed.values())
                 if is_checkpoint(row.step):
                     conn.execute(
                         "INSERT OR REPLACE INTO snapshots (step, state, state_hash) "
@@ -591,8 +560,7 @@ class CampaignStore:
             for raw in rest:
                 vals = tuple(raw) + (0,) * (11 - len(tuple(raw)))
                 conn.execute(
-                    f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    INSERT_ABANDONED,
                     (*[str(v) if v is not None and not isinstance(v, int) else v
                        for v in vals[:11]], now(), vals[0] if isinstance(vals[0], int) else 0),
                 )
@@ -682,7 +650,7 @@ class CampaignStore:
         except ValueError:
             raise DamagedSave(self.path, f"step {step} of the log is not valid JSON") from None
         try:
-            sentence = describe(parse_stored(data, av), self._loaded_catalog())
+            sentence = self._sentence(parse_stored(data, av))
         except RuleError as exc:
             sentence = f"({typ}: not understood by this version: {exc.message})"
         return LogEntry(
@@ -696,12 +664,18 @@ class CampaignStore:
             rows = conn.execute("SELECT step, data, av FROM actions ORDER BY step").fetchall()
         return [self._parse(step, data, av) for step, data, av in rows]
 
-    def _loaded_catalog(self) -> Any:
-        """The catalog for names in sentences (None when it cannot load: ids then)."""
+    def _sentence(self, action: Action) -> str:
+        """The action as a sentence, with the data pack's names when it loads (ids else)."""
         try:
-            return self.catalog
+            catalog = self.catalog
         except Exception:  # noqa: BLE001 - a log is shown even without the data pack
-            return None
+            catalog = None
+        try:
+            from blood_companion.engine.words import sentence
+
+            return sentence(action, catalog)
+        except Exception:  # a sentence bug must not hide the log
+            return Action.describe(action)
 
     def step_results(self, first: int = 1) -> dict[int, dict[str, Any]]:
         """Per done or undone step from ``first`` on, what its stored change added that players
@@ -804,13 +778,10 @@ class CampaignStore:
                         kept.append([step, step, app, fp])
         if head_hash and head_hash != self._hash and not problems:
             problems.append("the loaded state differs from the recorded one")
-        words = [
-            f"steps {a}–{b}" if a != b else f"step {a}"
-            for a, b, _, _ in kept
-        ]
         kept_text = [
-            f"{w} recorded with app {app or '?'} / data {fp or 'not recorded'}: kept as recorded"
-            for w, (_, _, app, fp) in zip(words, kept, strict=True)
+            (f"steps {a}–{b}" if a != b else f"step {a}")
+            + f" recorded with app {app or '?'} / data {fp or 'not recorded'}: kept as recorded"
+            for a, b, app, fp in kept
         ]
         return VerifyReport(
             not problems, steps, head, head_hash or self._hash, problems, replayed, kept_text
@@ -908,8 +879,7 @@ class CampaignStore:
             try:
                 return {
                     "step": s, "action": load_json(d), "action_schema": av,
-                    "chance": load_json(ch) if ch else [],
-                    "delta": load_json(de) if de else None,
+                    "chance": load_json(ch) if ch else [], "delta": load_json(de) if de else None,
                     "state_hash": h, "app": app, "data": fp, "recorded": rec, "exact": bool(ex),
                 }
             except ValueError:
@@ -951,28 +921,21 @@ class CampaignStore:
                 self.path, "a stored value is nested too deeply to read",
                 hint=_damaged_hint(self.name),
             ) from None
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:
             text = str(exc)
-            if "locked" in text or "busy" in text:
+            operational = isinstance(exc, sqlite3.OperationalError)
+            if operational and ("locked" in text or "busy" in text):
                 raise SaveInUse(
                     f"the campaign {self.name!r} is in use by another blood process "
                     f"(waited {self._timeout:g} s)",
                     hint="try again when the other command has finished",
                 ) from None
-            if "readonly" in text or "read-only" in text:
+            if operational and ("readonly" in text or "read-only" in text):
                 raise StoreError(f"the save file {self.path} is read-only: {text}") from None
-            if "disk is full" in text or "disk I/O" in text:
+            if "disk is full" in text or (operational and "disk I/O" in text):
                 raise StoreError(
-                    f"the disk is full (or failing): nothing more could be written to {self.path}"
-                    "; your saves are intact",
-                    hint="free some space and run the command again",
-                ) from None
-            raise DamagedSave(self.path, explain_sqlite(exc)) from None
-        except sqlite3.DatabaseError as exc:
-            if "disk is full" in str(exc):
-                raise StoreError(
-                    f"the disk is full: nothing more could be written to {self.path}; your "
-                    "saves are intact",
+                    f"the disk is full{' (or failing)' if operational else ''}: nothing more "
+                    f"could be written to {self.path}; your saves are intact",
                     hint="free some space and run the command again",
                 ) from None
             raise DamagedSave(self.path, explain_sqlite(exc)) from None
@@ -1053,15 +1016,6 @@ class CampaignStore:
                 raise DamagedSave(self.path, f"the metadata lacks {key!r}")
         return meta
 
-    def _meta_revision(self, conn: sqlite3.Connection) -> int:
-        row = conn.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
-        if row is None:
-            raise DamagedSave(self.path, "the metadata lacks 'revision'")
-        try:
-            return int(row[0])
-        except (TypeError, ValueError):
-            raise DamagedSave(self.path, "the metadata holds a non-number") from None
-
     def _check_and_migrate(self) -> bool:
         """Check the header and upgrade an older file (after a backup). True when the file
         was replaced (by this process or another one: the connection must be reopened)."""
@@ -1107,8 +1061,7 @@ class CampaignStore:
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
             state_schema = None
             if version == schema.SCHEMA_VERSION and "meta" in tables:
-                row = conn.execute(
-                    "SELECT value FROM meta WHERE key = 'state_schema'").fetchone()
+                row = conn.execute("SELECT value FROM meta WHERE key = 'state_schema'").fetchone()
                 state_schema = row[0] if row else None
         if version == schema.SCHEMA_VERSION:
             missing = [t for t in schema.TABLES if t not in tables]
@@ -1194,10 +1147,6 @@ class CampaignStore:
             with contextlib.suppress(OSError):
                 scratch.unlink()
 
-    def _load(self) -> None:
-        with self._errors(), self._read() as conn:
-            self._load_from(conn)
-
     def _load_from(self, conn: sqlite3.Connection) -> None:
         meta = self._meta(conn)
         try:
@@ -1218,7 +1167,14 @@ class CampaignStore:
 
     def _sync(self, conn: sqlite3.Connection) -> None:
         """Inside a transaction: reload when another process wrote since we last looked."""
-        if self._meta_revision(conn) != self._revision:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
+        if row is None:
+            raise DamagedSave(self.path, "the metadata lacks 'revision'")
+        try:
+            revision = int(row[0])
+        except (TypeError, ValueError):
+            raise DamagedSave(self.path, "the metadata holds a non-number") from None
+        if revision != self._revision:
             self._load_from(conn)
 
     def _parse(self, step: int, data: str, av: int) -> Action:

@@ -81,10 +81,7 @@ def _diff(a: Json, b: Json, path: list[Any], ops: list[Op]) -> None:
 def patch(doc: Json, ops: list[Op]) -> Json:
     """`doc` with the operations applied (a copy; `doc` is left as it was). Raises DeltaError
     when an operation does not fit the document."""
-    doc = copy.deepcopy(doc)
-    for op in ops:
-        doc = _apply(doc, op)
-    return doc
+    return patch_in_place(copy.deepcopy(doc), ops)
 
 
 def patch_in_place(doc: Json, ops: list[Op]) -> Json:

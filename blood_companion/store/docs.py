@@ -136,9 +136,10 @@ class Row:
         )
 
 
-ROW_COLUMNS = (
-    "step, type, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
-)
+ROW_COLUMNS = "step, type, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
+INSERT_ACTION = f"INSERT INTO actions ({ROW_COLUMNS}) VALUES ({','.join('?' * 11)})"
+INSERT_ABANDONED = (f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
+                    f"VALUES ({','.join('?' * 13)})")
 
 
 @dataclass(frozen=True)
@@ -160,10 +161,11 @@ def first_delta(doc: Doc) -> list[dict[str, Any]]:
 
 
 def chain_rows(
-    sources: Sequence[StepSource], docs: Sequence[Doc], *, head: int
+    sources: Sequence[StepSource], docs: Sequence[Doc], *, head: int, stamp: bool = True
 ) -> tuple[list[Row], dict[int, tuple[str, str]]]:
     """Rows for steps 1..n whose states are `docs`, and the snapshots a file keeps (step 1,
-    every SNAPSHOT_EVERY and `head`) as (text, hash)."""
+    every SNAPSHOT_EVERY and `head`) as (text, hash). With `stamp`, a step recorded at no
+    known time gets now."""
     rows: list[Row] = []
     snaps: dict[int, tuple[str, str]] = {}
     prev: Doc | None = None
@@ -173,7 +175,7 @@ def chain_rows(
         ops = first_delta(doc) if prev is None else dl.diff(prev, doc)
         rows.append(
             Row(k, src.type, src.data, src.av, src.chance, canon(ops), digest, src.app,
-                src.data_fp, src.recorded or now(), src.exact)
+                src.data_fp, src.recorded or (now() if stamp else ""), src.exact)
         )
         if is_checkpoint(k) or k == head:
             snaps[k] = (text, digest)

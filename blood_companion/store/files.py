@@ -14,7 +14,7 @@ from pathlib import Path
 from blood_companion.engine.upcast import STATE_SCHEMA
 from blood_companion.fileio import remove_stale_tmp
 from blood_companion.store import saves, schema
-from blood_companion.store.docs import ROW_COLUMNS, Row, now
+from blood_companion.store.docs import INSERT_ABANDONED, INSERT_ACTION, Row, now
 from blood_companion.store.errors import CampaignExists, StoreError
 
 
@@ -34,17 +34,10 @@ def refuse_existing(saves_dir: Path, name: str, path: Path) -> None:
 
 
 def build_file(
-    saves_dir: Path,
-    name: str,
-    rows: Sequence[Row],
-    *,
-    head: int,
-    snapshots: dict[int, tuple[str, str]],
-    meta: dict[str, str],
-    marks: dict[str, int] | None = None,
-    abandoned: Sequence[tuple[Row, str, int]] = (),
-    datapacks: dict[str, tuple[dict[str, str], int]] | None = None,
-    install: bool = True,
+    saves_dir: Path, name: str, rows: Sequence[Row], *, head: int,
+    snapshots: dict[int, tuple[str, str]], meta: dict[str, str],
+    marks: dict[str, int] | None = None, abandoned: Sequence[tuple[Row, str, int]] = (),
+    datapacks: dict[str, tuple[dict[str, str], int]] | None = None, install: bool = True,
     replace: bool = False,
 ) -> Path:
     """Write a complete save in a temporary file, then move it into place atomically.
@@ -70,21 +63,11 @@ def build_file(
             conn.execute("BEGIN IMMEDIATE")
             schema.create(conn)
             values = {
-                "name": name,
-                "mode": "",
-                "seed": "0",
-                "head": str(head),
-                "revision": "0",
-                "created": now(),
-                "state_schema": str(STATE_SCHEMA),
-                "data_fp": "",
-                **meta,
+                "name": name, "mode": "", "seed": "0", "head": str(head), "revision": "0",
+                "created": now(), "state_schema": str(STATE_SCHEMA), "data_fp": "", **meta,
             }
             conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(values.items()))
-            conn.executemany(
-                f"INSERT INTO actions ({ROW_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                [r.values() for r in rows],
-            )
+            conn.executemany(INSERT_ACTION, [r.values() for r in rows])
             conn.executemany(
                 "INSERT INTO snapshots (step, state, state_hash) VALUES (?,?,?)",
                 [(s, t, h) for s, (t, h) in sorted(snapshots.items())],
@@ -93,11 +76,8 @@ def build_file(
                 "INSERT INTO marks (name, step, created) VALUES (?,?,?)",
                 [(n, s, now()) for n, s in (marks or {}).items()],
             )
-            conn.executemany(
-                f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [(*r.values(), when or now(), at) for r, when, at in abandoned],
-            )
+            conn.executemany(INSERT_ABANDONED,
+                             [(*r.values(), when or now(), at) for r, when, at in abandoned])
             conn.executemany(
                 "INSERT INTO datapacks (fp, prints, first_step) VALUES (?,?,?)",
                 [
@@ -124,27 +104,17 @@ def build_file(
                 with contextlib.suppress(OSError):
                     tmp.unlink()
         return path
-    except sqlite3.Error as exc:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        if "disk is full" in str(exc) or "disk I/O" in str(exc):
+        if not isinstance(exc, (sqlite3.Error, OSError)):
+            raise
+        if (exc.errno in (28, 27) if isinstance(exc, OSError)  # ENOSPC, EFBIG
+                else "disk is full" in str(exc) or "disk I/O" in str(exc)):
             raise StoreError(
                 f"the disk is full: the campaign {name!r} could not be written; your saves are "
                 "intact",
                 hint="free some space and run the command again",
             ) from None
-        raise StoreError(f"cannot write the save file in {saves_dir}: {exc}") from None
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        if exc.errno in (28, 27):  # ENOSPC, EFBIG
-            raise StoreError(
-                f"the disk is full: the campaign {name!r} could not be written; your saves are "
-                "intact",
-                hint="free some space and run the command again",
-            ) from None
-        raise StoreError(f"cannot write the save file in {saves_dir}: {exc.strerror}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
+        why = exc.strerror if isinstance(exc, OSError) else exc
+        raise StoreError(f"cannot write the save file in {saves_dir}: {why}") from None

@@ -26,13 +26,11 @@ of a file in today's shape (the deltas are worked out again), after a backup.
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import narrate
 from blood_companion.engine.actions import apply, parse_action, seed_for
@@ -58,25 +56,9 @@ from blood_companion.store.files import build_file
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.store.campaign_store import CampaignStore
 
 LEGACY_APP = "0.1.0"
-
-
-class OpenSave(Protocol):
-    """What the upgrades need of an open save (a CampaignStore): its connection, its error
-    and read contexts, its data pack and where it lives."""
-
-    _conn: sqlite3.Connection
-    path: Path
-    saves_dir: Path
-    name: str
-
-    @property
-    def catalog(self) -> Catalog: ...
-
-    def _errors(self) -> contextlib.AbstractContextManager[None]: ...
-
-    def _read(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
 
 
 @dataclass(frozen=True)
@@ -214,7 +196,23 @@ def rebuild_steps(
     return out
 
 
-def rebuild_v2(store: OpenSave) -> Path:
+def legacy_rows(steps: Sequence[LegacyStep], rebuilt: Sequence[Rebuilt], head: int
+                ) -> tuple[list[Row], dict[int, tuple[str, str]]]:
+    """The rows and snapshots of an app 0.1.0 log rebuilt by :func:`rebuild_steps`."""
+    sources = [
+        StepSource(s.type, s.data, ACTION_SCHEMA, r.chance, LEGACY_APP, "", s.recorded,
+                   int(r.exact))
+        for s, r in zip(steps, rebuilt, strict=True)
+    ]
+    return chain_rows(sources, [r.doc for r in rebuilt], head=head)
+
+
+def legacy_row(step: int, type_: str, data: str, recorded: str) -> Row:
+    """An abandoned step of an app 0.1.0 log (no delta, hash or chance was recorded)."""
+    return Row(step, type_, data, ACTION_SCHEMA, None, "[]", "", LEGACY_APP, "", recorded, 0)
+
+
+def rebuild_v2(store: CampaignStore) -> Path:
     """Rebuild an app 0.1.0 save (schema version 2) in today's layout, in a new temporary
     file (returned); the caller holds the save's write lock, took a backup, and moves the file
     into place."""
@@ -238,17 +236,8 @@ def rebuild_v2(store: OpenSave) -> Path:
     if [r[0] for r in rows] != list(range(1, len(rows) + 1)) or not 1 <= head <= len(rows):
         raise DamagedSave(store.path, "its log has gaps")
     steps = [LegacyStep(t, d, h, rec) for _, t, d, h, rec in rows]
-    rebuilt = rebuild_steps(steps, kept, store.catalog)
-    sources = [
-        StepSource(s.type, s.data, ACTION_SCHEMA, r.chance, LEGACY_APP, "", s.recorded,
-                   int(r.exact))
-        for s, r in zip(steps, rebuilt, strict=True)
-    ]
-    new_rows, snaps = chain_rows(sources, [r.doc for r in rebuilt], head=head)
-    abandoned = [
-        (Row(s, t, d, ACTION_SCHEMA, None, "[]", "", LEGACY_APP, "", rec, 0), when, at)
-        for s, t, d, rec, when, at in gone
-    ]
+    new_rows, snaps = legacy_rows(steps, rebuild_steps(steps, kept, store.catalog), head)
+    abandoned = [(legacy_row(s, t, d, rec), when, at) for s, t, d, rec, when, at in gone]
     keep_meta = {k: v for k, v in meta.items() if k in ("name", "mode", "seed", "created")}
     return build_file(
         store.saves_dir, store.name, new_rows, head=head, snapshots=snaps,
@@ -256,7 +245,7 @@ def rebuild_v2(store: OpenSave) -> Path:
     )
 
 
-def upcast_file(store: OpenSave) -> Path:
+def upcast_file(store: CampaignStore) -> Path:
     """Every state of a today's-layout file written with an older state shape, rewritten in a
     new temporary file (returned; the caller holds the lock and moves it into place)."""
     conn = store._conn

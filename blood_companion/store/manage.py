@@ -21,6 +21,7 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA
+from blood_companion.fileio import pid_alive
 from blood_companion.store import delta as dl
 from blood_companion.store import saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
@@ -128,48 +129,18 @@ class Recovery:
     left_out: int = 0  # rows of the damaged file not kept (they stay in the damaged copy)
 
 
-def _readable_rows(path: Path) -> tuple[list[tuple[Any, ...]], int | None]:
-    """The log rows (and head) still readable in a damaged file, read row by row: a row with
-    damaged text keeps what decodes (the damage then shows as a hash that does not match)."""
-    try:
-        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-    except sqlite3.Error:
-        return [], None
-    conn.text_factory = lambda b: b.decode("utf-8", "replace")
-    rows: list[tuple[Any, ...]] = []
-    head: int | None = None
-    try:
-        try:
-            value = conn.execute("SELECT value FROM meta WHERE key = 'head'").fetchone()
-            head = int(value[0]) if value else None
-        except (sqlite3.Error, TypeError, ValueError):
-            head = None
-        try:
-            steps = [r[0] for r in conn.execute("SELECT step FROM actions ORDER BY step")]
-        except sqlite3.Error:
-            return [], head
-        for step in steps:
-            try:
-                row = conn.execute(
-                    f"SELECT {ROW_COLUMNS} FROM actions WHERE step = ?", (step,)
-                ).fetchone()
-            except sqlite3.Error:
-                continue
-            if row is not None:
-                rows.append(tuple(row))
-        return rows, head
-    finally:
-        conn.close()
-
-
 def _salvage(store: CampaignStore, damaged: Path) -> int:
     """Bring back the damaged file's steps after the backup's: each row whose stored change
     applies to the state before it, with the state hash it recorded (or a later step's hash
     proving the chain). Steps that cannot be brought back exactly are kept as abandoned steps
     (`blood campaign log --all` lists them), never silently dropped. Returns how many steps
     came back into the log."""
-    rows, head = _readable_rows(damaged)
-    by_step = {r[0]: r for r in rows if isinstance(r[0], int)}
+    src = _open_damaged(damaged)
+    by_step = src.rows if src is not None else {}
+    try:
+        head: int | None = int(src.meta["head"]) if src is not None else None
+    except (KeyError, ValueError):
+        head = None
     if store.redo_available:
         store.redo(store.redo_available)
     last = store.head
@@ -191,22 +162,12 @@ def _clean_checks(saves_dir: Path, name: str) -> None:
         return
     for scratch in folder.glob(".check-*"):
         pid = scratch.name.removeprefix(".check-")
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+        if pid.isdigit() and int(pid) != os.getpid() and not pid_alive(int(pid)):
             shutil.rmtree(scratch, ignore_errors=True)
     for tmp in folder.glob("*.tmp"):  # a backup killed half-way (a live one is seconds old)
         with contextlib.suppress(OSError):
             if time.time() - tmp.stat().st_mtime > 600:
                 tmp.unlink()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def _good(path: Path, catalog: Catalog | None) -> int | None:
@@ -276,8 +237,7 @@ def _recover_chain(saves_dir: Path, name: str, chain: Chain, path: Path, backups
                 f"the steps kept of {name!r} do not verify; the damaged file is kept as {dest}"
             )
     kept = len(chain.docs)
-    return Recovery(name, chain.origin, length, dest, max(0, kept - newest), kept,
-                    chain.left_out)
+    return Recovery(name, chain.origin, length, dest, max(0, kept - newest), kept, chain.left_out)
 
 
 def _recover(
@@ -398,6 +358,19 @@ def _read_source(conn: sqlite3.Connection) -> _Source:
     return src
 
 
+def _open_damaged(path: Path) -> _Source | None:
+    """What a damaged save file still holds, read leniently (None when it does not open)."""
+    with contextlib.suppress(OSError, sqlite3.Error):
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            src = _read_source(conn)
+            src.path = path
+            return src
+        finally:
+            conn.close()
+    return None
+
+
 def _open_source(path: Path) -> _Source | None:
     """A save file or backup read without writing anything anywhere (a compressed backup is
     inflated in memory). None when it is not a save of today's layout."""
@@ -474,8 +447,7 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
         try:
             before = to_state(prev) if prev is not None else CampaignState()
             if chance is not None:
-                engine_doc = state_doc(apply(before, action, catalog, k - 1,
-                                             Chance.replay(chance)))
+                engine_doc = state_doc(apply(before, action, catalog, k - 1, Chance.replay(chance)))
             else:  # the recorded chance is damaged: the step's seed gives it again
                 fresh = Chance.fresh(seed_for(before, action), k - 1)
                 engine_doc = state_doc(apply(before, action, catalog, k - 1, fresh))
@@ -486,10 +458,10 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
     def proven(doc: Doc | None) -> bool:
         return doc is not None and hash_text(canon(doc)) == recorded
 
+    agree = (engine_doc is not None and delta_doc is not None
+             and canon(engine_doc) == canon(delta_doc))  # the rules give the stored change
     if chance is None and not (engine_doc is not None and (
-        proven(engine_doc)
-        or (delta_doc is not None and canon(engine_doc) == canon(delta_doc))
-        or any(_proves(engine_doc, later) for later in nxt)
+        proven(engine_doc) or agree or any(_proves(engine_doc, later) for later in nxt)
     )):
         # a damaged chance is only trusted once the rules rebuild the step exactly: to its
         # recorded hash, to its intact delta (its hash damaged too), or to what the next step's
@@ -500,30 +472,26 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
     for text, _ in snaps:
         with contextlib.suppress(ValueError):
             snap_docs.append(load_json(text))
+    snap = next((s for s in snap_docs if proven(s)), None)
     doc: Doc | None = None
     if proven(delta_doc):
         doc = delta_doc
-    elif any(proven(s) for s in snap_docs):
-        doc = next(s for s in snap_docs if proven(s))
+    elif snap is not None:
+        doc = snap
     elif proven(engine_doc):
         doc = engine_doc
-    elif engine_doc is not None and delta_doc is not None and canon(engine_doc) == canon(
-            delta_doc):
+    elif agree:
         doc = delta_doc  # the hash alone is damaged
     elif engine_doc is not None and any(canon(engine_doc) == canon(s) for s in snap_docs):
         doc = engine_doc
-    elif delta_doc is not None and not current and any(
-        _proves(delta_doc, later) for later in nxt
-    ):
+    elif delta_doc is not None and not current and any(_proves(delta_doc, later) for later in nxt):
         doc = delta_doc  # an older app's step: the next step's hash proves it
     elif engine_doc is not None and any(_proves(engine_doc, later) for later in nxt):
         doc = engine_doc  # hash and delta both damaged: the rules and the next step agree
     if doc is None:
         return None
-    if current and row[10] and engine_doc is not None and canon(engine_doc) != canon(doc):
+    if current and row[10] and (engine_doc is None or canon(engine_doc) != canon(doc)):
         return None  # the action (or its chance) no longer gives its state: damaged
-    if current and row[10] and engine_doc is None:
-        return None
     exact = int(row[10]) if isinstance(row[10], int) else 0
     when = row[9] if isinstance(row[9], str) else ""
     return doc, StepSource(action.type, data, av, chance_text, app, fp, when, exact)
@@ -551,14 +519,7 @@ class Chain:
 def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -> Chain:
     """The longest chain of steps from step 1 that the damaged file and the backups give
     (see the comment above)."""
-    file = None
-    with contextlib.suppress(OSError, sqlite3.Error):
-        conn = sqlite3.connect(damaged.resolve().as_uri() + "?mode=ro", uri=True)
-        try:
-            file = _read_source(conn)
-            file.path = damaged
-        finally:
-            conn.close()
+    file = _open_damaged(damaged)
     others: list[_Source] | None = None
     sources: list[StepSource] = []
     docs: list[Doc] = []

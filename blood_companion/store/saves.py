@@ -136,8 +136,7 @@ def backup_dir(saves_dir: Path, name: str) -> Path:
     return check_saves_dir(saves_dir) / BACKUPS / check_campaign_name(name)
 
 
-def new_backup_path(saves_dir: Path, name: str, reason: str, *, compressed: bool = False
-                    ) -> Path:
+def new_backup_path(saves_dir: Path, name: str, reason: str, *, compressed: bool = False) -> Path:
     """A new file name in the campaign's backups folder (the folder is made). A compressed
     automatic backup also carries the next generation number (not a protected copy)."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")

@@ -78,52 +78,6 @@ CREATE TABLE abandoned (
 CREATE TABLE datapacks (fp TEXT PRIMARY KEY, prints TEXT NOT NULL, first_step INTEGER NOT NULL);
 """
 
-# Version 2 (app 0.1.0): the log with a state hash per step, snapshots every 50 steps and at
-# the head, marks and abandoned steps. Kept so tests and the rebuild can read such files.
-SCHEMA_V2 = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE actions (
-    step INTEGER PRIMARY KEY,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    state_hash TEXT,
-    recorded TEXT NOT NULL
-);
-CREATE TABLE snapshots (
-    step INTEGER PRIMARY KEY,
-    state TEXT NOT NULL,
-    state_hash TEXT NOT NULL
-);
-CREATE TABLE marks (name TEXT PRIMARY KEY, step INTEGER NOT NULL, created TEXT NOT NULL);
-CREATE TABLE abandoned (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    step INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    state_hash TEXT,
-    recorded TEXT NOT NULL,
-    abandoned TEXT NOT NULL,
-    replaced_at INTEGER NOT NULL
-);
-"""
-
-# Version 1, the first layout: the log, snapshots and metadata only (no marks, no abandoned
-# branch, no per-step state hashes). Kept so the migration test can build such a file.
-SCHEMA_V1 = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE actions (
-    step INTEGER PRIMARY KEY,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL,
-    recorded TEXT NOT NULL
-);
-CREATE TABLE snapshots (
-    step INTEGER PRIMARY KEY,
-    state TEXT NOT NULL,
-    state_hash TEXT NOT NULL
-);
-"""
-
 TABLES = ("meta", "actions", "snapshots", "marks", "abandoned", "datapacks")
 
 
@@ -145,14 +99,13 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
 
 
-def create(conn: sqlite3.Connection, schema: str = SCHEMA, version: int = SCHEMA_VERSION) -> None:
-    """Create the current schema (or an older one, for tests) in an empty database (caller
-    holds the transaction)."""
-    for stmt in schema.split(";"):
+def create(conn: sqlite3.Connection) -> None:
+    """Create the current schema in an empty database (caller holds the transaction)."""
+    for stmt in SCHEMA.split(";"):
         if stmt.strip():
             conn.execute(stmt)
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    conn.execute(f"PRAGMA user_version = {version}")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def migrate(conn: sqlite3.Connection, version: int) -> int:

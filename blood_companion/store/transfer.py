@@ -44,9 +44,7 @@ from blood_companion.store.docs import (
     StepSource,
     canon,
     chain_rows,
-    first_delta,
     hash_text,
-    is_checkpoint,
     load_json,
     state_doc,
     to_state,
@@ -103,16 +101,11 @@ class _Step(_Strict):
     exact: StrictBool = True
 
 
-class _Abandoned(_Strict):
-    step: StrictInt = Field(ge=1)
-    action: dict[str, Any]
-    action_schema: StrictInt = Field(default=1, ge=1)
-    chance: list[dict[str, Any]] = Field(default_factory=list)
-    delta: list[dict[str, Any]] | None = None
-    state_hash: str | None = None
+class _Abandoned(_Step):
+    delta: list[dict[str, Any]] | None = None  # type: ignore[assignment]
+    state_hash: str | None = None  # type: ignore[assignment]
     app: str = ""
     data: str = ""
-    recorded: str | None = None
     exact: StrictBool = False
     abandoned: str | None = None
     replaced_at: StrictInt = Field(ge=1)
@@ -185,15 +178,13 @@ def read_import(file: Path) -> _Doc | _DocV1:
     raw = _read_bytes(file)
     try:
         data = load_json(raw.decode("utf-8"))
-    except DeepJson:
+    except (DeepJson, RecursionError):
         raise _refuse(file, "its JSON is nested too deeply") from None
     except UnicodeDecodeError:
         raise _refuse(file, "it is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise _refuse(file, f"not valid JSON at line {exc.lineno}, column {exc.colno} "
                             f"({exc.msg})") from None
-    except RecursionError:
-        raise _refuse(file, "its JSON is nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _refuse(file, f"it is not a campaign export (no \"format\": \"{FORMAT}\")")
     version = data.get("format_version")
@@ -245,11 +236,7 @@ def _action_json(file: Path, where: str, action: dict[str, Any], av: int) -> str
 
 
 def import_campaign(
-    saves_dir: Path,
-    file: Path,
-    catalog: Catalog,
-    *,
-    name: str | None = None,
+    saves_dir: Path, file: Path, catalog: Catalog, *, name: str | None = None,
     replace: bool = False,
 ) -> str:
     """Validate `file` completely, rebuild and check it, then store it as campaign `name`
@@ -295,8 +282,7 @@ def import_campaign(
     return target
 
 
-Rebuilt = tuple[list[Row], dict[int, tuple[str, str]], list[tuple[Row, str, int]],
-                dict[str, str]]
+Rebuilt = tuple[list[Row], dict[int, tuple[str, str]], list[tuple[Row, str, int]], dict[str, str]]
 
 
 def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
@@ -306,8 +292,8 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
                             f"{STATE_SCHEMA})")
     from blood_companion.store.legacy import LEGACY_APP
 
-    rows: list[Row] = []
-    snaps: dict[int, tuple[str, str]] = {}
+    sources: list[StepSource] = []
+    docs: list[dict[str, Any]] = []
     raw: Any = None
     prev: dict[str, Any] | None = None
     first: dict[str, Any] = {}
@@ -341,17 +327,13 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
         exact = bool(s.exact or not legacy)  # a replayed step is exact
         if not legacy:
             exact = _revalidate(file, s, data, prev, now_doc, catalog)
-        text = canon(now_doc)
-        digest = hash_text(text)
-        ops = first_delta(now_doc) if prev is None else dl.diff(prev, now_doc)
-        rows.append(Row(s.step, str(s.action.get("type", "")), data, ACTION_SCHEMA, chance,
-                        canon(ops), digest, s.app, s.data, s.recorded or "",
-                        int(exact)))
-        if is_checkpoint(s.step) or s.step == doc.head:
-            snaps[s.step] = (text, digest)
+        sources.append(StepSource(str(s.action.get("type", "")), data, ACTION_SCHEMA, chance,
+                                  s.app, s.data, s.recorded or "", int(exact)))
+        docs.append(now_doc)
         prev = now_doc
     if doc.state_hash is not None and doc.state_hash != doc.actions[doc.head - 1].state_hash:
         raise _refuse(file, "the state hash does not match the head of the log")
+    rows, snaps = chain_rows(sources, docs, head=doc.head, stamp=False)
     abandoned: list[tuple[Row, str, int]] = []
     for a in doc.abandoned:
         data = _action_json(file, f"abandoned step {a.step}", a.action, a.action_schema)
@@ -413,7 +395,7 @@ def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
 
 def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
     """An app 0.1.0 export: its steps rebuilt like a 0.1.0 save (store/legacy.py)."""
-    from blood_companion.store.legacy import LEGACY_APP, LegacyStep, rebuild_steps
+    from blood_companion.store.legacy import LegacyStep, legacy_row, legacy_rows, rebuild_steps
 
     steps: list[LegacyStep] = []
     for s in doc.actions:
@@ -428,16 +410,10 @@ def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
     rebuilt = rebuild_steps(steps, kept, catalog)
     if not any(r.exact for r in rebuilt):
         raise _refuse(file, "its steps cannot be rebuilt by this version of the rules")
-    sources = [
-        StepSource(s.type, s.data, ACTION_SCHEMA, r.chance, LEGACY_APP, "", s.recorded,
-                   int(r.exact))
-        for s, r in zip(steps, rebuilt, strict=True)
-    ]
-    rows, snaps = chain_rows(sources, [r.doc for r in rebuilt], head=doc.head)
+    rows, snaps = legacy_rows(steps, rebuilt, doc.head)
     abandoned = [
-        (Row(a.step, str(a.action.get("type", "")),
-             _action_json(file, f"abandoned step {a.step}", a.action, 1), ACTION_SCHEMA, None,
-             "[]", "", LEGACY_APP, "", a.recorded or "", 0),
+        (legacy_row(a.step, str(a.action.get("type", "")),
+                    _action_json(file, f"abandoned step {a.step}", a.action, 1), a.recorded or ""),
          a.abandoned or "", a.replaced_at or a.step)
         for a in doc.abandoned
     ]

@@ -19,6 +19,52 @@ from blood_companion.store import schema
 from blood_companion.store.docs import StepSource, canon, chain_rows, hash_text, state_doc
 from blood_companion.store.files import build_file
 
+# Version 2 (app 0.1.0): the log with a state hash per step, snapshots every 50 steps and at
+# the head, marks and abandoned steps. Kept to build such files.
+SCHEMA_V2 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE actions (
+    step INTEGER PRIMARY KEY,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    state_hash TEXT,
+    recorded TEXT NOT NULL
+);
+CREATE TABLE snapshots (
+    step INTEGER PRIMARY KEY,
+    state TEXT NOT NULL,
+    state_hash TEXT NOT NULL
+);
+CREATE TABLE marks (name TEXT PRIMARY KEY, step INTEGER NOT NULL, created TEXT NOT NULL);
+CREATE TABLE abandoned (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    step INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    state_hash TEXT,
+    recorded TEXT NOT NULL,
+    abandoned TEXT NOT NULL,
+    replaced_at INTEGER NOT NULL
+);
+"""
+
+# Version 1, the first layout: the log, snapshots and metadata only (no marks, no abandoned
+# branch, no per-step state hashes). Kept to build such files.
+SCHEMA_V1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE actions (
+    step INTEGER PRIMARY KEY,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    recorded TEXT NOT NULL
+);
+CREATE TABLE snapshots (
+    step INTEGER PRIMARY KEY,
+    state TEXT NOT NULL,
+    state_hash TEXT NOT NULL
+);
+"""
+
 
 def write_today(
     saves_dir: Path, name: str, actions: Sequence[Action], catalog: Any, *,
@@ -76,7 +122,7 @@ def write_legacy(path: Path, actions: Sequence[Action], catalog: Any, *, version
     states = legacy_states(actions, catalog)
     head = head or len(actions)
     conn = sqlite3.connect(path)
-    conn.executescript(schema.SCHEMA_V1 if version == 1 else schema.SCHEMA_V2)
+    conn.executescript(SCHEMA_V1 if version == 1 else SCHEMA_V2)
     conn.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
     conn.execute(f"PRAGMA user_version = {version}")
     first = states[0]
