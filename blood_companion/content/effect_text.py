@@ -32,20 +32,24 @@ the word, its column and, where one is close, a suggestion.
 from __future__ import annotations
 
 import difflib
-import functools
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
 from blood_companion.content import models as m
-from blood_companion.content.render import CONDITION_NAMES, PRIORITY_NAMES, TIMING_NAMES
+from blood_companion.content.render import (
+    CONDITION_NAMES,
+    DIE_NAMES,
+    PRIORITY_NAMES,
+    SYMBOL_NAMES,
+    TIMING_NAMES,
+)
 
 # --------------------------------------------------------------------------- vocabulary
 
-TYPES = {"standard": "standard", "aura": "aura", "support": "support", "quick": "quick"}
+TYPES = ("standard", "aura", "support", "quick")
 TIMINGS: dict[str, str] = {v.casefold(): k for k, v in TIMING_NAMES.items()} | {
     "at the beginning of the night": "beginning_of_night",
     "at the beginning of the turn": "beginning_of_turn",
@@ -101,7 +105,7 @@ PRIORITIES: dict[str, str] = {v.casefold(): k for k, v in PRIORITY_NAMES.items()
     "not exhausted": "not_exhausted",
 }
 TRAIT_WORDS: dict[str, str] = {t: t for t in m.TRAITS}
-DIE_COLOURS: dict[str, str] = {"grey": "G", "gray": "G", "black": "B", "red": "R"}
+DIE_COLOURS = {v.casefold(): k for k, v in DIE_NAMES.items()} | {"gray": "G"}
 RESOURCE_WORDS: dict[str, str | None] = {
     "jewel": "jewels",
     "jewels": "jewels",
@@ -147,13 +151,9 @@ ELEMENT_EXAMPLES = [
     "Place a Whisper",
     "+1 Coin",
 ]
-NO_NUMBER_KINDS = {
-    **{k: k for k in ("run", "fly", "rest", "deplete", "wound", "bite", "exhausted")},
-    "physical attack": "physical_attack",
-    "mind attack": "mind_attack",
+NO_NUMBER_KINDS = {v.casefold(): k for k, v in SYMBOL_NAMES.items()} | {
     "trap": "place_trap",
     "whisper": "place_whisper",
-    "consume that trap": "consume_trap",
     "consume the trap": "consume_trap",
     "turn that trap to its consumed side": "consume_trap",
 }
@@ -171,29 +171,6 @@ _REPEAT = re.compile(r"(?i)repeat\b(?=\s*(?:x\s*\d|\d+\s*(?:x|times)\b))")
 # Where a section may end or nest: quotes, brackets, a full stop before a space or the end, and
 # a word after a space that may begin the next section's label.
 _STOPS = re.compile(r'["()]|\.(?=\s|$)|(?<=\s)[ocfrtOCFRT]')
-
-
-_rx = functools.cache(re.compile)
-
-
-def _match(pattern: str, text: str) -> re.Match[str] | None:
-    return _rx(pattern).match(text)
-
-
-def _fullmatch(pattern: str, text: str) -> re.Match[str] | None:
-    return _rx(pattern).fullmatch(text)
-
-
-def _search(pattern: str, text: str) -> re.Match[str] | None:
-    return _rx(pattern).search(text)
-
-
-def _finditer(pattern: str, text: str) -> Iterator[re.Match[str]]:
-    return _rx(pattern).finditer(text)
-
-
-def _split(pattern: str, text: str) -> list[str]:
-    return _rx(pattern).split(text)
 
 
 # --------------------------------------------------------------------------- errors
@@ -237,7 +214,7 @@ class EffectSyntaxError(ValueError):
 
 
 def _word_at(text: str, pos: int) -> str:
-    match = _match(r"[^\s,.;()/]+(?:\s+[^\s,.;()/:]+)?", text[pos:])
+    match = re.match(r"[^\s,.;()/]+(?:\s+[^\s,.;()/:]+)?", text[pos:])
     if match:
         return match.group(0)
     return text[pos : pos + 1]
@@ -384,7 +361,7 @@ class _Parser:
         """Text that is not a section: a typo'd label is an error, prose after the sections is
         the Effect's note."""
         text = self.text
-        word_match = _match(r"([A-Za-z][A-Za-z ]{0,20}?)\s*(:|\.|\s|$)", text[pos:])
+        word_match = re.match(r"([A-Za-z][A-Za-z ]{0,20}?)\s*(:|\.|\s|$)", text[pos:])
         word = word_match.group(1) if word_match else _word_at(text, pos)
         has_colon = bool(word_match and word_match.group(2) == ":")
         options = list(LABELS.values()) + ["Repeat"]
@@ -407,7 +384,7 @@ class _Parser:
         ("Sacrifice. Target: ...", "Quick. Cost: ..."): the Sacrifice Cost ("Reading the
         Elements of a Cost") and the Effect's type ("Types of Effects")."""
         while True:
-            found = _match(r"(?i)(quick|sacrifice|support|aura)\s*\.(?=\s|$)\s*",
+            found = re.match(r"(?i)(quick|sacrifice|support|aura)\s*\.(?=\s|$)\s*",
                            self.text[pos:])
             if found is None:
                 return pos
@@ -418,7 +395,7 @@ class _Parser:
                 raise self.fail(f"a second type '{found.group(1)}'", pos,
                                 "an Effect has one type (Quick, Support or Aura)")
             else:
-                fields["type"] = TYPES[word]
+                fields["type"] = word
             pos = self.skip_ws(pos + found.end())
 
     def head(self, pos: int, fields: dict[str, Any], costs: list[m.Cost]) -> int:
@@ -431,12 +408,12 @@ class _Parser:
         if colon < 0:
             return pos
         prefix = text[pos:colon]
-        if _search(r"[().\"]|\.\s", prefix) or not prefix.strip():
+        if re.search(r"[().\"]|\.\s", prefix) or not prefix.strip():
             return pos
         parts = [p.strip() for p in prefix.split(" - ")]
         known = False
         if parts and parts[0].casefold() in TYPES:
-            fields["type"] = TYPES[parts.pop(0).casefold()]
+            fields["type"] = parts.pop(0).casefold()
             known = True
         while parts and parts[0].casefold() == "sacrifice":
             parts.pop(0)
@@ -493,7 +470,7 @@ class _Parser:
         elif label == "On a failure":
             fields["on_failure"], _ = self.outcome_line(body, body_start, with_test=False)
         elif label == "Repeat":
-            match = _fullmatch(r"(?i)x\s*(\d+)|(\d+)\s*(?:x|times)", body)
+            match = re.fullmatch(r"(?i)x\s*(\d+)|(\d+)\s*(?:x|times)", body)
             if not match:
                 raise self.fail("expected 'Repeat x2'", body_start)
             n = int(match.group(1) or match.group(2))
@@ -502,7 +479,7 @@ class _Parser:
             fields["repeat"] = n
 
     def target(self, body: str, base: int) -> m.Target:
-        match = _match(
+        match = re.match(
             r"(?i)((?:every|each|all)\s+)?(?:(undead|aberration|abomination|ghoul|beast)\s+)?"
             r"(self|troupers|trouper|enemies|enemy|nemesis|minions|minion|tile|event)\b",
             body,
@@ -558,12 +535,12 @@ class _Parser:
             raise self.fail(f"not a valid Target ({exc.errors()[0]['msg']})", base) from None
 
     def target_details(self, inner: str, base: int, fields: dict[str, Any], what: str) -> None:
-        parts = [(p.group(0), base + p.start()) for p in _finditer(r"[^;,]+(?:,(?!\s)[^;,]*)*",
+        parts = [(p.group(0), base + p.start()) for p in re.finditer(r"[^;,]+(?:,(?!\s)[^;,]*)*",
                                                                       inner)]
         parts = [(p, at + len(p) - len(p.lstrip())) for p, at in parts if p.strip()]
         first, first_at = parts[0]
         words = first.strip()
-        dist = _fullmatch(
+        dist = re.fullmatch(
             r"(?i)(?:distance\s+(\d+(?:\s*-\s*\d+)?|any|∞)|(any distance|∞)|"
             r"(special area))((?:\s+-?\d+,-?\d+)*)",
             words,
@@ -589,7 +566,7 @@ class _Parser:
         priorities: list[str] = []
         for part, at in parts[1:]:
             offset = 0
-            for phrase in _split(r"(?i)\s+then\s+", part.strip()):
+            for phrase in re.split(r"(?i)\s+then\s+", part.strip()):
                 key = phrase.strip().casefold()
                 if key not in PRIORITIES:
                     close = _close(phrase, [v for v in PRIORITY_NAMES.values()])
@@ -635,7 +612,7 @@ class _Parser:
         out = []
         for piece, at in self.split_top(body, base):
             key = piece.casefold()
-            times = _match(r"(\d+)\s*x\s+", key)
+            times = re.match(r"(\d+)\s*x\s+", key)
             n = int(times.group(1)) if times else 1
             if times:
                 key = key[times.end():]
@@ -650,7 +627,7 @@ class _Parser:
                     (r"discard (\d+) (?:tactic )?cards?", "discard_card"),
                     (r"discard (\d+) bites?(?: tokens?)?", "discard_bite"),
                 ):
-                    match = _fullmatch(pattern, key)
+                    match = re.fullmatch(pattern, key)
                     if match:
                         fields = {"kind": kind, "n": int(match.group(1))}
                         break
@@ -681,7 +658,7 @@ class _Parser:
             (r"insanity (\d+)\+", "insanity_at_least"),
             (r"threat (\d+)\+", "threat_at_least"),
         ):
-            match = _fullmatch(pattern, key)
+            match = re.fullmatch(pattern, key)
             if match:
                 return m.Condition(kind=kind, n=int(match.group(1)))
         if key == "exhausted":
@@ -738,7 +715,7 @@ class _Parser:
         return None
 
     def element(self, piece: str, at: int) -> m.Outcome:
-        quoted = _match(r'(?:(\d+)\s*x\s+)?"', piece)
+        quoted = re.match(r'(?:(\d+)\s*x\s+)?"', piece)
         if quoted:
             words = piece[quoted.end() - 1 :]
             if len(words) < 2 or not words.endswith('"') or '"' in words[1:-1]:
@@ -761,7 +738,7 @@ class _Parser:
     def element_fields(self, text: str, at: int, piece: str) -> dict[str, Any]:
         key = text.casefold()
         # keywords with a number ("Elements - Keywords")
-        match = _fullmatch(r"(step|escape|push|attract|move|draw|discard|heal)(?:\s+(\d+))?", key)
+        match = re.fullmatch(r"(step|escape|push|attract|move|draw|discard|heal)(?:\s+(\d+))?", key)
         if match:
             if match.group(2) is None:
                 word = match.group(1).capitalize()
@@ -783,7 +760,7 @@ class _Parser:
             (r"(run|fly)\s+(\d+)", "move_keyword"),
             (r"re-?roll (\d+)", "reroll"),
         ):
-            match = _fullmatch(pattern, key)
+            match = re.fullmatch(pattern, key)
             if match and kind == "move_keyword":
                 return {"kind": match.group(1), "n": int(match.group(2))}
             if match:
@@ -792,7 +769,7 @@ class _Parser:
             return {"kind": "bonus_triumphs", "n": 1}
         if key in ("re-roll", "reroll"):
             return {"kind": "reroll", "n": 1}
-        match = _fullmatch(r"\+\s*(\d+) (\w+)", key)
+        match = re.fullmatch(r"\+\s*(\d+) (\w+)", key)
         if match and match.group(2) in RESOURCE_WORDS:
             return {
                 "kind": "gain_resource",
@@ -800,7 +777,7 @@ class _Parser:
                 "resource": RESOURCE_WORDS[match.group(2)],
             }
         # Elements with no number: a count other than one is written in front ("2x Wound")
-        times = _match(r"(\d+)\s*x\s+", key) or _match(r"(\d+)\s+(?=\D)", key)
+        times = re.match(r"(\d+)\s*x\s+", key) or re.match(r"(\d+)\s+(?=\D)", key)
         n = 1
         if times:
             n = int(times.group(1))
@@ -809,7 +786,7 @@ class _Parser:
         key = next(g for g in variant.groups() if g) if variant else key
         if key in NO_NUMBER_KINDS:
             return {"kind": NO_NUMBER_KINDS[key], "n": n}
-        match = _fullmatch(r"summon(?:\s+(\w+))?", key)
+        match = re.fullmatch(r"summon(?:\s+(\w+))?", key)
         if match:
             fields: dict[str, Any] = {"kind": "summon", "n": n}
             if match.group(1):
@@ -824,7 +801,7 @@ class _Parser:
                     )
                 fields["minion_type"] = minion_type
             return fields
-        match = _fullmatch(r"\+?\s*(?:1\s+)?(?:bonus\s+)?(grey|gray|black|red) (?:die|dice)", key)
+        match = re.fullmatch(r"\+?\s*(?:1\s+)?(?:bonus\s+)?(grey|gray|black|red) (?:die|dice)", key)
         if match:
             return {"kind": "bonus_die", "n": n, "die": DIE_COLOURS[match.group(1)]}
         close = _close(text, ELEMENT_EXAMPLES, cutoff=0.7)
@@ -853,16 +830,16 @@ class _Parser:
         traits: list[str] = []
         dice: str | None = None
         target: int | None = None
-        for match in _finditer(r"[^/]+", body):
+        for match in re.finditer(r"[^/]+", body):
             raw = match.group(0)
-            for sub in _split(r"(?i)\s+or\s+", raw):
+            for sub in re.split(r"(?i)\s+or\s+", raw):
                 option = sub.strip()
                 at = base + match.start() + raw.find(sub) + len(sub) - len(sub.lstrip())
                 if not option:
                     raise self.fail("an empty option between slashes", at, word="/")
                 number: int | None = None
-                trait = _fullmatch(r"(?i)([a-z]+)(?:\s+(\d+))?", option)
-                pool = _fullmatch(
+                trait = re.fullmatch(r"(?i)([a-z]+)(?:\s+(\d+))?", option)
+                pool = re.fullmatch(
                     r"((?:\d*\s*[RGBrgb]\s+)*\d*\s*[RGBrgb])(?:\s+(\d+))?", option
                 )
                 if trait and trait.group(1).casefold() in TRAIT_WORDS:

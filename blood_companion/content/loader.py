@@ -27,25 +27,9 @@ from blood_companion.content import models as m
 from blood_companion.content import raw as rawpack
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.paths import user_data_dir as user_data_dir
-from blood_companion.content.raw import (
-    OTHER_FOLDERS as OTHER_FOLDERS,
-)
-from blood_companion.content.raw import (
-    _display,
-    _fingerprint,
-    effective_overlay,
-    kind_files,
-    shipped_data_dir,
-)
-from blood_companion.content.raw import (
-    has_data as has_data,
-)
-from blood_companion.content.raw import (
-    overlay_dir_from_env as overlay_dir_from_env,
-)
-from blood_companion.content.raw import (
-    stray_files as stray_files,
-)
+from blood_companion.content.raw import _display, _fingerprint, kind_files
+from blood_companion.content.raw import effective_overlay as effective_overlay
+from blood_companion.content.raw import shipped_data_dir as shipped_data_dir
 from blood_companion.display import excerpt
 from blood_companion.fileio import (
     FileProblem,
@@ -442,13 +426,11 @@ class Catalog:
             return self.records.where(kind, field, value)
         return [r for r in self.all(kind) if getattr(r, field) == value]
 
-    def find(self, id: str) -> Any | None:
-        """The record with this id, whatever its kind (ids are unique across kinds)."""
-        for kind in self.records:
-            rec = self.get(kind, id)
-            if rec is not None:
-                return rec
-        return None
+    def find(self, id: str, kinds: Iterable[str] | None = None) -> Any | None:
+        """The record with this id among ``kinds`` (default: every kind; ids are unique across
+        kinds)."""
+        found = (self.get(kind, id) for kind in (self.records if kinds is None else kinds))
+        return next((rec for rec in found if rec is not None), None)
 
     def counts(self) -> dict[str, int]:
         """Records per kind (and a few totals), counted without building the records of a
@@ -471,23 +453,23 @@ class Catalog:
     # typed accessors -----------------------------------------------------
     @property
     def config(self) -> m.RulesConfig:
-        config: m.RulesConfig = self.all("rules_config")[0]
-        return config
+        found: m.RulesConfig = self.all("rules_config")[0]
+        return found
 
     @property
     def board(self) -> m.NightBoard:
-        board: m.NightBoard = self.all("night_board")[0]
-        return board
+        found: m.NightBoard = self.all("night_board")[0]
+        return found
 
     @property
     def insanity(self) -> m.InsanityTrack:
-        track: m.InsanityTrack = self.all("insanity")[0]
-        return track
+        found: m.InsanityTrack = self.all("insanity")[0]
+        return found
 
     @property
     def village(self) -> m.Village:
-        village: m.Village = self.all("village")[0]
-        return village
+        found: m.Village = self.all("village")[0]
+        return found
 
     @property
     def dice(self) -> list[m.Die]:
@@ -521,18 +503,13 @@ class Catalog:
         return self._where("advanced_tactics", "art", art)
 
     def tactic(self, id: str) -> m.TacticCard | None:
-        for k in ("starting_tactics", "advanced_tactics", "special_tactics"):
-            card: m.TacticCard | None = self.get(k, id)
-            if card is not None:
-                return card
-        return None
+        card: m.TacticCard | None = self.find(id, ("starting_tactics", "advanced_tactics",
+                                                   "special_tactics"))
+        return card
 
     def item(self, id: str) -> m.ItemCard | None:
-        for k in ("trouper_items", "special_items"):
-            card: m.ItemCard | None = self.get(k, id)
-            if card is not None:
-                return card
-        return None
+        card: m.ItemCard | None = self.find(id, ("trouper_items", "special_items"))
+        return card
 
     def locations_in(self, zone: str) -> list[m.Location]:
         return self._where("locations", "zone", zone)
@@ -640,13 +617,6 @@ def _load_layers(layers: Sequence[Path], problems: list[Problem]) -> Catalog:
     )
 
 
-def _layers(data_dir: Path | None, include_shipped: bool = True) -> list[Path]:
-    layers = [shipped_data_dir()] if include_shipped else []
-    if data_dir is not None:
-        layers.append(data_dir)
-    return layers
-
-
 def validate_layers(layers: Sequence[Path]) -> Catalog:
     """Load and cross-check the given layers; raise ContentError listing every problem."""
     problems: list[Problem] = []
@@ -734,16 +704,10 @@ def _mentions_model(ann: Any) -> bool:
     return any(_mentions_model(a) for a in typing.get_args(ann))
 
 
-def dump_record(record: BaseModel) -> dict[str, Any]:
-    """A validated record's fields, every one, nested models as dicts: what :func:`construct`
-    builds it back from (and what `blood roll` reads without pydantic: content/raw.py)."""
-    return record.model_dump()
-
-
 def construct(
     cls: type[BaseModel], data: dict[str, Any], fields_set: Iterable[str] | None = None
 ) -> Any:
-    """Build ``cls`` from :func:`dump_record`'s output of a record that was validated, without
+    """Build ``cls`` from the ``model_dump()`` of a record that was validated, without
     validating it again; nested models are built too. ``fields_set``: the fields the record
     set itself (default: those in ``data``)."""
     values = dict(data)
@@ -840,7 +804,7 @@ def cache_blob(catalog: Catalog, key: str) -> bytes:
         {
             "format": rawpack.CACHE_FORMAT,
             "key": key,
-            "records": {k: [dump_record(r) for r in v] for k, v in catalog.records.items()},
+            "records": {k: [r.model_dump() for r in v] for k, v in catalog.records.items()},
             # the fields each record set itself (the rest are defaults)
             "sets": {
                 k: [sorted(r.model_fields_set) for r in v] for k, v in catalog.records.items()
@@ -913,7 +877,7 @@ def load_catalog(data_dir: Path | None = None, *, use_cache: bool = True) -> Cat
 
     Raises ContentError when any file has a problem.
     """
-    return load_layers(_layers(effective_overlay(data_dir)), use_cache=use_cache)
+    return load_layers(rawpack.layers_for(data_dir), use_cache=use_cache)
 
 
 def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:

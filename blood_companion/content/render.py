@@ -15,20 +15,23 @@ from __future__ import annotations
 from blood_companion.content import models as m
 
 KEYWORD_NAMES = {
-    "step": "Step",
-    "run": "Run",
-    "fly": "Fly",
-    "escape": "Escape",
-    "push": "Push",
-    "attract": "Attract",
-    "move": "Move",
-    "draw": "Draw",
-    "discard": "Discard",
-    "heal": "Heal",
-    "deplete": "Deplete",
-    "rest": "Rest",
-    "summon": "Summon",
+    k: k.capitalize()
+    for k in ("step", "run", "fly", "escape", "push", "attract", "move", "draw", "discard",
+              "heal", "deplete", "rest", "summon")
 }
+# Outcome Elements printed as a symbol (no number slot); the parser reads these words back.
+SYMBOL_NAMES = {
+    **{k: KEYWORD_NAMES[k] for k in ("run", "fly", "rest", "deplete")},
+    "wound": "Wound",
+    "bite": "Bite",
+    "exhausted": "Exhausted",
+    "physical_attack": "Physical Attack",
+    "mind_attack": "Mind Attack",
+    "place_trap": "Place a Trap",
+    "place_whisper": "Place a Whisper",
+    "consume_trap": "Consume that Trap",
+}
+DIE_NAMES = {"G": "Grey", "B": "Black", "R": "Red"}
 PRIORITY_NAMES = {
     "closest": "closest",
     "farthest": "farthest",
@@ -119,30 +122,12 @@ def render_outcome(o: m.Outcome) -> str:
 
 
 def _symbol(o: m.Outcome) -> str:
-    k = o.kind
-    if k in ("run", "fly", "rest", "deplete"):
-        return KEYWORD_NAMES[k]
-    if k == "summon":
+    if o.kind in SYMBOL_NAMES:
+        return SYMBOL_NAMES[o.kind]
+    if o.kind == "summon":
         return f"Summon {o.minion_type.capitalize()}" if o.minion_type else "Summon"
-    if k == "wound":
-        return "Wound"
-    if k == "bite":
-        return "Bite"
-    if k == "exhausted":
-        return "Exhausted"
-    if k == "physical_attack":
-        return "Physical Attack"
-    if k == "mind_attack":
-        return "Mind Attack"
-    if k == "bonus_die":
-        colour = {"G": "Grey", "B": "Black", "R": "Red"}[o.die or "G"]
-        return f"+{colour} die"
-    if k == "place_trap":
-        return "Place a Trap"
-    if k == "place_whisper":
-        return "Place a Whisper"
-    if k == "consume_trap":
-        return "Consume that Trap"
+    if o.kind == "bonus_die":
+        return f"+{DIE_NAMES[o.die or 'G']} die"
     # kind "text": words the app cannot structure, quoted so they read as one Element
     return f'"{o.text or ""}"'
 
