@@ -29,7 +29,7 @@ import contextlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -108,14 +108,11 @@ NO_EFFECTS = {"no effects", "no effect", "effects: none", "effects: no", "effect
               "effects: -"}
 
 
-class _Field:
+class _Field(NamedTuple):
     """A ``key: value`` line split at its first colon (the key: letters, spaces, '_')."""
 
-    def __init__(self, key: str, value: str) -> None:
-        self.key, self.value = key, value
-
-    def group(self, n: int) -> str:
-        return self.key if n == 1 else self.value
+    key: str
+    value: str
 
 
 def _field_line(line: str) -> _Field | None:
@@ -188,7 +185,7 @@ def read_cards(
             continue
         first_line, first = block[0]
         head = _field_line(first)
-        if head and _key(head.group(1)) == "kind":
+        if head and _key(head.key) == "kind":
             kind, defaults = _read_defaults(block, file, problems)
             continue
         card = _read_card(block, file, kind, defaults, kind_of_id, problems)
@@ -210,7 +207,7 @@ def _read_defaults(
                         f"{line!r}; leave a blank line before the first card")
             )
             continue
-        key, value = _key(match.group(1)), match.group(2).strip()
+        key, value = _key(match.key), match.value.strip()
         if key == "kind":
             try:
                 kind = resolve_kind(value)
@@ -318,7 +315,7 @@ def _read_card(
         spec = _field_spec(specs, side, field_match) if field_match else None
         if spec is not None and field_match is not None:
             try:
-                card.values[spec.path] = parse_value(spec, field_match.group(2))
+                card.values[spec.path] = parse_value(spec, field_match.value)
                 card.origins[spec.path] = number
             except AnswerError as exc:
                 problems.append(
@@ -338,11 +335,11 @@ def _read_card(
         try:
             parse_effect(line)
         except EffectSyntaxError as exc:
-            if field_match and re.fullmatch(r"[a-z_]+", field_match.group(1)):
+            if field_match and re.fullmatch(r"[a-z_]+", field_match.key):
                 # `colour: red`: a field line (written like YAML) that the card does not have
                 names = sorted({s.name for s in _in_scope(specs, side) if s.kind != "effects"})
                 problems.append(Problem(
-                    file, number, where, f"{field_match.group(1)!r} is not a field of a "
+                    file, number, where, f"{field_match.key!r} is not a field of a "
                     f"{card.kind} card (fields: {', '.join(names)})"))
             else:
                 problems.append(Problem(file, number, where, f"Effect: {exc}"))
@@ -454,7 +451,7 @@ def _flag_spec(specs: list[FieldSpec], side: str | None, line: str) -> FieldSpec
 def _field_spec(
     specs: list[FieldSpec], side: str | None, match: _Field
 ) -> FieldSpec | None:
-    key, value = _key(match.group(1)), match.group(2).strip()
+    key, value = _key(match.key), match.value.strip()
     for spec in _in_scope(specs, side):
         if spec.kind == "effects" or spec.name != key:
             continue
@@ -467,7 +464,7 @@ def _field_spec(
                 parse_value(spec, value)
             except AnswerError:
                 # "Cost: Deplete 1 Vigor. Outcome: ..." is an Effect; "cost: 2 coinz" an error
-                return None if _reads_as_effect(f"{match.group(1)}: {value}") else spec
+                return None if _reads_as_effect(f"{match.key}: {value}") else spec
             return spec
         if wants_structure(spec) and not (
             value[:1] in ("{", "[") or value.casefold() in ("none", "-")

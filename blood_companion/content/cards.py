@@ -97,14 +97,10 @@ class FieldSpec:
 
     @property
     def optional(self) -> bool:
-        return not self.info.is_required() and _allows_none(self.info.annotation)
+        return not self.info.is_required() and type(None) in typing.get_args(self.info.annotation)
 
     def adapter(self) -> TypeAdapter[Any]:
         return _adapter(self.info)
-
-
-def _allows_none(annotation: Any) -> bool:
-    return type(None) in typing.get_args(annotation)
 
 
 _ADAPTERS: dict[int, TypeAdapter[Any]] = {}
@@ -114,15 +110,11 @@ def _adapter(info: FieldInfo) -> TypeAdapter[Any]:
     """A validator for one field (FieldInfo objects live on their model class: cache by id)."""
     cached = _ADAPTERS.get(id(info))
     if cached is None:
-        cached = _ADAPTERS[id(info)] = _new_adapter(info)
+        annotation: Any = info.annotation
+        if info.metadata:
+            annotation = Annotated.__class_getitem__((annotation, *info.metadata))  # type: ignore[attr-defined]
+        cached = _ADAPTERS[id(info)] = TypeAdapter(annotation)
     return cached
-
-
-def _new_adapter(info: FieldInfo) -> TypeAdapter[Any]:
-    annotation: Any = info.annotation
-    if info.metadata:
-        annotation = Annotated.__class_getitem__((annotation, *info.metadata))  # type: ignore[attr-defined]
-    return TypeAdapter(annotation)
 
 
 def _model_of(annotation: Any) -> type[BaseModel] | None:
@@ -196,13 +188,15 @@ def set_path(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
     for part in path[:-1]:
         nxt = data.get(part)
         if not isinstance(nxt, dict):
-            nxt = {} if nxt is None else _plain(nxt)
+            nxt = {} if nxt is None else base_of(nxt)
             data[part] = nxt
         data = nxt
     data[path[-1]] = value
 
 
-def _plain(value: Any) -> Any:
+def base_of(value: Any) -> Any:
+    """A model's fields as a shallow dict of models and values (for build_record); anything
+    else as it is."""
     if isinstance(value, BaseModel):
         return {k: getattr(value, k) for k in type(value).model_fields}
     return value
@@ -230,6 +224,11 @@ def format_value(value: Any) -> str:
             v.model_dump(mode="json", exclude_defaults=True) if isinstance(v, BaseModel) else v
             for v in value
         ]
+    return flow_yaml(value)
+
+
+def flow_yaml(value: Any) -> str:
+    """``value`` as one line of YAML (``{physical: 1}``)."""
     import yaml  # here: a card's face is shown, and a step recorded, without YAML
 
     text = yaml.safe_dump(
@@ -262,7 +261,7 @@ def parse_value(spec: FieldSpec, text: str) -> Any:
         return None
     adapter = spec.adapter()
     candidates: list[Any] = []
-    if raw[:1] in ("{", "[") or _wants_structure(spec):
+    if raw[:1] in ("{", "[") or wants_structure(spec):
         import yaml
 
         try:
@@ -313,10 +312,6 @@ def plain_message(msg: str) -> str:
 
 def wants_structure(spec: FieldSpec) -> bool:
     """True when the field takes a mapping or list (typed as one line of YAML)."""
-    return _wants_structure(spec)
-
-
-def _wants_structure(spec: FieldSpec) -> bool:
     ann = spec.info.annotation
     for candidate in (ann, *typing.get_args(ann)):
         origin = typing.get_origin(candidate)
@@ -355,18 +350,11 @@ def build_record(
     """The transcribed record: the base (the placeholder's fields) with the typed values set,
     marked ``source: transcribed``. Raises ValidationError when the card as a whole does not
     hold (e.g. a starting card without an Art)."""
-    data: dict[str, Any] = {k: _plain(v) for k, v in base.items()}
+    data: dict[str, Any] = {k: base_of(v) for k, v in base.items()}
     for path, value in values.items():
         set_path(data, path, value)
     data["source"] = "transcribed"
     return model.model_validate(data)
-
-
-def base_of(record: BaseModel | None) -> dict[str, Any]:
-    """A record's fields as a shallow dict of models and values (for build_record)."""
-    if record is None:
-        return {}
-    return {k: getattr(record, k) for k in type(record).model_fields}
 
 
 def implied_values(kind: str, values: dict[tuple[str, ...], Any]) -> dict[tuple[str, ...], Any]:

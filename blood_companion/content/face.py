@@ -224,14 +224,3 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
         lines.append("  " + PLACEHOLDER)
     return lines
 
-
-__all__ = [
-    "CARD_KINDS",
-    "MAP_LEGEND",
-    "card_face",
-    "card_pairs",
-    "find_card",
-    "kind_of",
-    "map_legend",
-    "map_lines",
-]

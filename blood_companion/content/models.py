@@ -478,13 +478,7 @@ class ReactionCard(Record):
     effects: list[Effect]
 
     def face(self) -> ReactionFace:
-        return ReactionFace(
-            name=self.name,
-            fatigue=self.fatigue,
-            interruption=self.interruption,
-            check=self.check,
-            effects=self.effects,
-        )
+        return ReactionFace(**{f: getattr(self, f) for f in ReactionFace.model_fields})
 
 
 class VladReactionCard(Record):

@@ -50,10 +50,7 @@ from blood_companion.content.loader import KINDS
 from blood_companion.content.render import render_effect
 from blood_companion.fileio import FileProblem, describe_mode, read_text, write_atomic
 
-# The longest line a card's text may have (an Effect, a free text, a story), typed or in an
-# import-text file: one limit, card_text.MAX_LINE (over three times the longest line of the
-# shipped pack). Parsing and checking a card then stays short and small, and its YAML stays far
-# below the loader's file cap.
+# A line of a card (typed or in an import-text file) is at most card_text.MAX_LINE characters.
 # An import-text file: three times the whole box as text (`export-text` of every kind is about
 # 75 KB). Checking a file of that size stays within seconds whatever it holds.
 MAX_CARD_FILE = 256 << 10
@@ -511,19 +508,16 @@ def _draft_file(overlay: Path) -> Path:
     file (a folder, a FIFO, a symlink to ``/dev/zero``): checked without opening it."""
     path = overlay / DRAFT
     try:
-        st = os.lstat(path)
+        mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return path
     except OSError as exc:
-        raise FileProblem(path, "the transcription draft", f"cannot be read: {exc.strerror}",
-                          hint=DRAFT_HINT) from None
-    if stat.S_ISLNK(st.st_mode):
-        raise FileProblem(path, "the transcription draft", "is a symlink, not the app's file",
-                          hint=DRAFT_HINT)
-    if not stat.S_ISREG(st.st_mode):
-        raise FileProblem(path, "the transcription draft", describe_mode(st.st_mode),
-                          hint=DRAFT_HINT)
-    return path
+        reason = f"cannot be read: {exc.strerror}"
+    else:
+        if stat.S_ISREG(mode):
+            return path
+        reason = "is a symlink, not the app's file" if stat.S_ISLNK(mode) else describe_mode(mode)
+    raise FileProblem(path, "the transcription draft", reason, hint=DRAFT_HINT)
 
 
 DRAFT_HINT = "remove it; `blood data transcribe` then starts that card again"

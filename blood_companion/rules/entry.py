@@ -70,10 +70,6 @@ class RuleEntry:
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}
 
-    @classmethod
-    def from_dict(cls, d: dict[str, object]) -> RuleEntry:
-        return cls(**d)  # type: ignore[arg-type]
-
     def __repr__(self) -> str:
         return f"RuleEntry({self.id!r})"
 

@@ -72,7 +72,7 @@ class RulesIndex:
 
     def __init__(self, data: dict) -> None:
         self.data = data
-        self.entries = [RuleEntry.from_dict(d) for d in data["entries"]]
+        self.entries = [RuleEntry(**d) for d in data["entries"]]
         self.by_id = {e.id: e for e in self.entries}
         self.postings: dict[str, tuple[tuple[int, int, int], ...]] = data["postings"]
         self.body_len: list[int] = data["body_len"]
