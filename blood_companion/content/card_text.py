@@ -47,6 +47,7 @@ from blood_companion.content.cards import (
     format_value,
     get_path,
     implied_values,
+    literal_choices,
     parse_value,
     plain_message,
     printed_forms,
@@ -404,14 +405,12 @@ def _name_line(card: TextCard, specs: list[FieldSpec], file: str,
 
 
 def _mark(specs: list[FieldSpec], part: str) -> tuple[FieldSpec, Any] | None:
-    from blood_companion.content.cards import _choices
-
     key = _key(part)
     for spec in specs:
         if spec.kind == "flag" and spec.name == key:
             return spec, True
     for spec in specs:
-        if spec.kind == "value" and spec.name not in STRUCTURAL and key in _choices(
+        if spec.kind == "value" and spec.name not in STRUCTURAL and key in literal_choices(
             spec.info.annotation
         ):
             return spec, key
@@ -429,11 +428,10 @@ def _mark(specs: list[FieldSpec], part: str) -> tuple[FieldSpec, Any] | None:
 
 
 def _mark_forms(specs: list[FieldSpec]) -> list[str]:
-    from blood_companion.content.cards import _choices
-
     out = []
     for spec in specs:
-        if spec.kind == "flag" or spec.name not in STRUCTURAL and _choices(spec.info.annotation):
+        if spec.kind == "flag" or (spec.name not in STRUCTURAL
+                                   and literal_choices(spec.info.annotation)):
             out.append(spec.name.capitalize())
         elif spec.info.annotation is int:
             out.append(f"{spec.name.capitalize()} N")

@@ -290,7 +290,7 @@ def parse_value(spec: FieldSpec, text: str) -> Any:
 
 
 def _raise(spec: FieldSpec, raw: str, why: str) -> Any:
-    choices = _choices(spec.info.annotation)
+    choices = literal_choices(spec.info.annotation)
     if choices:
         close = difflib.get_close_matches(raw.casefold(), choices, n=1, cutoff=0.6)
         hint = (f"did you mean {close[0]!r}? " if close else "") + "one of: " + ", ".join(
@@ -322,7 +322,7 @@ def wants_structure(spec: FieldSpec) -> bool:
     return False
 
 
-def _choices(annotation: Any) -> list[str]:
+def literal_choices(annotation: Any) -> list[str]:
     out: list[str] = []
     for candidate in (annotation, *typing.get_args(annotation)):
         if typing.get_origin(candidate) is Literal:

@@ -68,6 +68,7 @@ LABELS = {
     "on failure": "On a failure",
     "free text": "Free text",
 }
+SECTION_NAMES = [*dict.fromkeys(LABELS.values()), "Repeat"]
 SHOWN_LABELS = ["Target:", "Cost:", "Condition:", "Outcome:", "On a failure:", "Repeat x2."]
 CARD_SYMBOLS = {
     "cascade": "the Cascade symbol",
@@ -226,6 +227,12 @@ def _close(word: str, options: list[str], cutoff: float = 0.6) -> str | None:
     return lowered[found[0]] if found else None
 
 
+def _mean(word: str, options: list[str], otherwise: str | None = None) -> str | None:
+    """The hint "did you mean 'X'?" for the option closest to ``word``, else ``otherwise``."""
+    close = _close(word, options)
+    return f"did you mean '{close}'?" if close else otherwise
+
+
 # --------------------------------------------------------------------------- the parser
 
 
@@ -364,8 +371,7 @@ class _Parser:
         word_match = re.match(r"([A-Za-z][A-Za-z ]{0,20}?)\s*(:|\.|\s|$)", text[pos:])
         word = word_match.group(1) if word_match else _word_at(text, pos)
         has_colon = bool(word_match and word_match.group(2) == ":")
-        options = list(LABELS.values()) + ["Repeat"]
-        close = _close(word, options, cutoff=0.75)
+        close = _close(word, SECTION_NAMES, cutoff=0.75)
         if close and (has_colon or not structured or word.casefold() == close.casefold()):
             raise self.fail(
                 f"unknown section '{word}'", pos, f"did you mean '{close}:'?", word=word
@@ -434,7 +440,7 @@ class _Parser:
                         f"type it '{word.capitalize()}.' or '{word.capitalize()}:' before the "
                         f"sections, e.g. '{word.capitalize()}. Target: Self. Outcome: Step 1.'",
                         word=word)
-                close = _close(name, list(LABELS.values()) + ["Repeat"], cutoff=0.75)
+                close = _close(name, SECTION_NAMES, cutoff=0.75)
                 if close:
                     raise self.fail(
                         f"unknown section '{name}'", pos, f"did you mean '{close}:'?", word=name
@@ -486,13 +492,12 @@ class _Parser:
         )
         if not match:
             word = _word_at(body, 0)
-            close = _close(word, ["Self", "Trouper", "every Trouper", "Enemy", "every Enemy",
-                                  "Nemesis", "Minion", "every Minion", "Tile", "Event"])
             raise self.fail(
                 "expected a Target (Self, Trouper, Enemy, Nemesis, Minion, Tile or Event, or "
                 f"every Trouper, Minion or Enemy), found '{word}'",
                 base,
-                f"did you mean '{close}'?" if close else None,
+                _mean(word, ["Self", "Trouper", "every Trouper", "Enemy", "every Enemy",
+                             "Nemesis", "Minion", "every Minion", "Tile", "Event"]),
             )
         every, word = match.group(1) is not None, match.group(3).casefold()
         if every and word.removesuffix("s") not in EVERY_KINDS:
@@ -546,12 +551,11 @@ class _Parser:
             words,
         )
         if dist is None:
-            close = _close(words.split()[0], ["Distance", "any distance", "Special Area"])
             raise self.fail(
                 f"expected a Distance after '{what}' ('Distance 0-1', 'any distance' or "
                 f"'Special Area'), found '{words.split()[0]}'",
                 first_at,
-                f"did you mean '{close}'?" if close else None,
+                _mean(words.split()[0], ["Distance", "any distance", "Special Area"]),
             )
         if dist.group(1) and dist.group(1).casefold() not in ("any", "∞"):
             fields["distance"] = re.sub(r"\s+", "", dist.group(1))
@@ -569,13 +573,11 @@ class _Parser:
             for phrase in re.split(r"(?i)\s+then\s+", part.strip()):
                 key = phrase.strip().casefold()
                 if key not in PRIORITIES:
-                    close = _close(phrase, [v for v in PRIORITY_NAMES.values()])
+                    names = list(PRIORITY_NAMES.values())
                     raise self.fail(
                         f"unknown Target Priority '{phrase.strip()}'",
                         at + part.strip().find(phrase, offset),
-                        f"did you mean '{close}'?"
-                        if close
-                        else "priorities: " + ", ".join(PRIORITY_NAMES.values()),
+                        _mean(phrase, names, "priorities: " + ", ".join(names)),
                         word=phrase.strip(),
                     )
                 offset = part.strip().find(phrase, offset) + len(phrase)
@@ -792,12 +794,11 @@ class _Parser:
             if match.group(1):
                 minion_type = MINION_TYPE_WORDS.get(match.group(1))
                 if minion_type is None:
-                    close = _close(match.group(1), [t.capitalize() for t in m.MINION_TYPES])
                     raise self.fail(
                         f"unknown Minion type '{match.group(1)}'",
                         at + piece.casefold().rfind(match.group(1)),
-                        f"did you mean '{close}'?" if close else "types: Undead, Aberration, "
-                        "Ghoul, Beast",
+                        _mean(match.group(1), [t.capitalize() for t in m.MINION_TYPES],
+                              "types: Undead, Aberration, Ghoul, Beast"),
                     )
                 fields["minion_type"] = minion_type
             return fields
@@ -852,12 +853,11 @@ class _Parser:
                     number = int(pool.group(2)) if pool.group(2) else None
                 else:
                     word = option.split()[0]
-                    close = _close(word, [t.capitalize() for t in m.TRAITS])
                     raise self.fail(
                         f"expected a Trait (Strength, Dexterity, Cunning, Madness) or dice like "
                         f"'2G B' in the Test, found '{word}'",
                         at,
-                        f"did you mean '{close}'?" if close else None,
+                        _mean(word, [t.capitalize() for t in m.TRAITS]),
                         word=word,
                     )
                 if number is not None:

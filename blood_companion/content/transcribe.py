@@ -40,9 +40,11 @@ from blood_companion.content.cards import (
     deck_of,
     format_value,
     get_path,
+    literal_choices,
     parse_value,
     plain_message,
     printed_forms,
+    wants_structure,
 )
 from blood_companion.content.effect_text import EffectSyntaxError, free_text_effect, parse_effect
 from blood_companion.content.errors import Problem
@@ -413,14 +415,12 @@ class CardSession:
 
 
 def _value_hint(spec: FieldSpec) -> str | None:
-    from blood_companion.content.cards import _choices, wants_structure
-
     forms = printed_forms(spec)
     if forms:
         return f"as printed: {forms}"
     if wants_structure(spec):
         return "one line of YAML, like the default in brackets"
-    choices = _choices(spec.info.annotation)
+    choices = literal_choices(spec.info.annotation)
     if choices:
         return "one of: " + ", ".join(choices)
     return None
