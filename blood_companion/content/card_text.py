@@ -83,6 +83,10 @@ class TextCard:
         """How problems name the card: its id, else its name."""
         return self.id or self.name
 
+    def set(self, path: Path_, value: Any, line: int) -> None:
+        self.values[path] = value
+        self.origins[path] = line
+
 
 @dataclass
 class Planned:
@@ -268,6 +272,10 @@ def _read_card(
         return None
     side: str | None = None
     before = len(problems)
+
+    def say(message: str) -> None:  # a problem of the line being read (the loop's)
+        problems.append(Problem(file, number, where, message))
+
     for number, line in block[1:]:
         card.unread = len(problems) - before
         side_match = _side_line(line)
@@ -282,18 +290,15 @@ def _read_card(
                 if rest.casefold().startswith("quick") and (side, "quick") in {
                     s.path for s in specs
                 }:
-                    card.values[(side, "quick")] = True
-                    card.origins[(side, "quick")] = number
+                    card.set((side, "quick"), True, number)
                 _add_effect(card, (side, "effects"), rest, file, number, where, problems)
             elif rest:
-                card.values[(side, "name")] = rest
-                card.origins[(side, "name")] = number
+                card.set((side, "name"), rest, number)
             continue
         effects_spec = _effects_spec(specs, side)
         if line.casefold().rstrip(".") in {x.rstrip(".") for x in NO_EFFECTS}:
             if effects_spec is None:
-                problems.append(Problem(file, number, where, f"a {card.kind} card prints no "
-                                        "Effects"))
+                say(f"a {card.kind} card prints no Effects")
             else:
                 card.effects[effects_spec.path] = []
                 card.no_effects.add(effects_spec.path)
@@ -301,37 +306,28 @@ def _read_card(
             continue
         spec = _flag_spec(specs, side, line)
         if spec is not None:
-            card.values[spec.path] = True
-            card.origins[spec.path] = number
+            card.set(spec.path, True, number)
             continue
         worded = next((s for s in _in_scope(specs, side) if s.kind == "value"
                        and s.name == _key(line) and printed_forms(s)), None)
         if worded is not None:
             # "Check" alone: the symbol says there is a Check; which one the card prints
-            problems.append(Problem(file, number, where, f"{line!r}: type the {worded.label} "
-                                    f"the card prints, '{worded.name}: ...' as printed: "
-                                    f"{printed_forms(worded)}"))
+            say(f"{line!r}: type the {worded.label} the card prints, '{worded.name}: ...' as "
+                f"printed: {printed_forms(worded)}")
             continue
         field_match = _field_line(line)
         spec = _field_spec(specs, side, field_match) if field_match else None
         if spec is not None and field_match is not None:
             try:
-                card.values[spec.path] = parse_value(spec, field_match.value)
-                card.origins[spec.path] = number
+                card.set(spec.path, parse_value(spec, field_match.value), number)
             except AnswerError as exc:
-                problems.append(
-                    Problem(file, number, where, exc.message + (f"; {exc.hint}" if exc.hint
-                                                               else ""))
-                )
+                say(exc.message + (f"; {exc.hint}" if exc.hint else ""))
             continue
         if effects_spec is None:
-            problems.append(
-                Problem(file, number, where, f"{line!r} is not a field of a {card.kind} card, "
-                        "and the card prints no Effects")
-            )
+            say(f"{line!r} is not a field of a {card.kind} card, and the card prints no Effects")
             continue
         if effects_spec.path in card.no_effects:
-            problems.append(Problem(file, number, where, "an Effect after 'no Effects'"))
+            say("an Effect after 'no Effects'")
             continue
         try:
             parse_effect(line)
@@ -339,11 +335,10 @@ def _read_card(
             if field_match and re.fullmatch(r"[a-z_]+", field_match.key):
                 # `colour: red`: a field line (written like YAML) that the card does not have
                 names = sorted({s.name for s in _in_scope(specs, side) if s.kind != "effects"})
-                problems.append(Problem(
-                    file, number, where, f"{field_match.key!r} is not a field of a "
-                    f"{card.kind} card (fields: {', '.join(names)})"))
+                say(f"{field_match.key!r} is not a field of a {card.kind} card (fields: "
+                    f"{', '.join(names)})")
             else:
-                problems.append(Problem(file, number, where, f"Effect: {exc}"))
+                say(f"Effect: {exc}")
             continue
         _add_effect(card, effects_spec.path, line, file, number, where, problems)
     card.unread = len(problems) - before
@@ -399,8 +394,7 @@ def _name_line(card: TextCard, specs: list[FieldSpec], file: str,
         return False
     card.name = parts[0].strip()
     for spec, value in read:
-        card.values[spec.path] = value
-        card.origins[spec.path] = card.line
+        card.set(spec.path, value, card.line)
     return True
 
 
@@ -510,6 +504,10 @@ def plan_import(
     seen: dict[str, int] = {}
     names_seen: dict[str, list[str]] = {}
     catalog = known.catalog
+
+    def refuse(message: str) -> None:  # a problem of the card being planned (the loop's)
+        problems.append(Problem(file, card.line, where, message))
+
     for card in cards:
         assert card.kind is not None
         kind = card.kind
@@ -540,50 +538,33 @@ def plan_import(
             if record_id is None:
                 deck_field = DECK_FIELDS.get(kind, ("",))[0]
                 deck = values.get((deck_field,))
-                problems.append(
-                    Problem(
-                        file,
-                        card.line,
-                        where,
-                        (f"no placeholder card of {deck!r} is left for this card"
-                         if deck or deck_field not in DECK_FIELDS.get(kind, ())
-                         else f"whose card is it? add '{deck_field}: ...' to the kind: block or "
-                         "the card")
-                        + "; give it an id in brackets to add or replace a card by id",
-                    )
-                )
+                refuse((f"no placeholder card of {deck!r} is left for this card"
+                        if deck or deck_field not in DECK_FIELDS.get(kind, ())
+                        else f"whose card is it? add '{deck_field}: ...' to the kind: block or "
+                        "the card") + "; give it an id in brackets to add or replace a card by id")
                 continue
             claimed[record_id] = card.line
             card.id = record_id
         if record_id in seen:
-            problems.append(
-                Problem(file, card.line, where, f"id {record_id!r} is also given to the card on "
-                        f"line {seen[record_id]} of {file}")
-            )
+            refuse(f"id {record_id!r} is also given to the card on line {seen[record_id]} of "
+                   f"{file}")
             continue
         seen[record_id] = card.line
         clash = _other_kind(record_id, kind, catalog)
         if clash is not None:
-            problems.append(
-                Problem(file, card.line, where, f"id {record_id!r} is already a {clash} card "
-                        f"({known.where(clash, record_id)}); ids are unique across card kinds")
-            )
+            refuse(f"id {record_id!r} is already a {clash} card ({known.where(clash, record_id)}); "
+                   "ids are unique across card kinds")
             continue
         existing = catalog.get(kind, record_id)
         overlay_at = known.in_overlay(kind, record_id) if existing is not None else None
         if overlay_at is not None:
             place, owned = overlay_at
             if not owned:
-                problems.append(
-                    Problem(file, card.line, where, f"{record_id!r} is already in your own data "
-                            f"({place}); edit it there or remove it before importing")
-                )
+                refuse(f"{record_id!r} is already in your own data ({place}); edit it there or "
+                       "remove it before importing")
                 continue
             if not replace:
-                problems.append(
-                    Problem(file, card.line, where, f"{record_id!r} was already transcribed "
-                            f"({place}); --replace overwrites it")
-                )
+                refuse(f"{record_id!r} was already transcribed ({place}); --replace overwrites it")
                 continue
         if card.unread:
             continue  # its lines are reported; a record built without them would only say so
@@ -616,9 +597,8 @@ def plan_import(
                    and s.info.is_required() and (s.side is None or (s.side,) in values
                                                  or (s.side, "effects") in values)]
         if missing:
-            problems.append(Problem(file, card.line, where, "no Effect typed: type the card's "
-                                    "Effects one per line as printed, or 'no Effects' when it "
-                                    "prints none"))
+            refuse("no Effect typed: type the card's Effects one per line as printed, or 'no "
+                   "Effects' when it prints none")
             continue
         try:
             record = build_record(model, base, values)

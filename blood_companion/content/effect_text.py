@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -206,12 +206,7 @@ class EffectSyntaxError(ValueError):
         return f"{self.text}\n{' ' * (self.column - 1)}{'^' * width}"
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "message": self.message,
-            "column": self.column,
-            "word": self.word,
-            "suggestion": self.suggestion,
-        }
+        return {k: v for k, v in asdict(self).items() if k != "text"}
 
 
 def _word_at(text: str, pos: int) -> str:
