@@ -182,31 +182,27 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
     from blood_companion import yamlio
     from blood_companion.yamlio import SafeLoader
 
-    shown = _display(path)
+    def refuse(line: int | None, message: str) -> ParsedFile | None:
+        return _refuse(problems, path, line, None, message)
+
     try:
         raw = read_regular(path, limit=MAX_DATA_FILE)
     except FileProblem as exc:
-        problems.append(Problem(shown, None, None, f"the file {exc.reason}"))
-        return None
+        return refuse(None, f"the file {exc.reason}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        problems.append(
-            Problem(shown, line, None, f"the file is not UTF-8 text (byte {exc.start})")
-        )
-        return None
+        return refuse(line, f"the file is not UTF-8 text (byte {exc.start})")
     if not text.strip() or all(
         not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()
     ):
-        problems.append(Problem(shown, None, None, "the file is empty: expected a list of records"))
-        return None
+        return refuse(None, "the file is empty: expected a list of records")
     loader = SafeLoader(text)
     try:
         node = yamlio.compose(loader)
         if node is None:
-            problems.append(Problem(shown, None, None, "the file is empty: expected a list"))
-            return None
+            return refuse(None, "the file is empty: expected a list")
         dup: list[Problem] = []
         _duplicate_keys(node, path, dup)
         if dup:
@@ -214,8 +210,7 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
             return None
         data = yamlio.construct(loader, node)
     except yamlio.YamlProblem as exc:
-        problems.append(Problem(shown, exc.line, None, exc.message))
-        return None
+        return refuse(exc.line, exc.message)
     finally:
         loader.dispose()
     if (
@@ -225,15 +220,8 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
     ):
         return _with_defaults(path, data, node, problems)
     if not isinstance(data, list):
-        problems.append(
-            Problem(
-                shown,
-                node.start_mark.line + 1,
-                None,
-                f"expected a list of records (lines starting with '- '), found {_kind_of(data)}",
-            )
-        )
-        return None
+        return refuse(node.start_mark.line + 1, "expected a list of records (lines starting "
+                      f"with '- '), found {_kind_of(data)}")
     return ParsedFile(path, data, node)
 
 
@@ -244,48 +232,32 @@ def _with_defaults(
     fields it does not set itself (a shallow merge: a record's own value wins whole)."""
     import yaml
 
-    shown = _display(path)
     nodes = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     unknown = [k for k in data if k not in ("defaults", "records")]
     if unknown or "records" not in data:
-        what = (
-            f"unknown top-level key {unknown[0]!r}" if unknown else "no 'records:' list"
-        )
-        problems.append(
-            Problem(
-                shown,
-                (nodes[unknown[0]].start_mark.line if unknown else node.start_mark.line) + 1,
-                None,
-                f"{what}: a data file is a list of records, or a mapping with 'defaults:' "
-                "(fields every record shares) and 'records:' (the list)",
-            )
-        )
-        return None
+        what = f"unknown top-level key {unknown[0]!r}" if unknown else "no 'records:' list"
+        line = (nodes[unknown[0]].start_mark.line if unknown else node.start_mark.line) + 1
+        return _refuse(problems, path, line, None, f"{what}: a data file is a list of records, "
+                       "or a mapping with 'defaults:' (fields every record shares) and "
+                       "'records:' (the list)")
     defaults = data.get("defaults") or {}
     if not isinstance(defaults, dict):
-        problems.append(
-            Problem(
-                shown,
-                nodes["defaults"].start_mark.line + 1,
-                "defaults",
-                f"expected a mapping of fields, found {_kind_of(defaults)}",
-            )
-        )
-        return None
+        return _refuse(problems, path, nodes["defaults"].start_mark.line + 1, "defaults",
+                       f"expected a mapping of fields, found {_kind_of(defaults)}")
     records = data["records"]
     if not isinstance(records, list):
-        problems.append(
-            Problem(
-                shown,
-                nodes["records"].start_mark.line + 1,
-                "records",
-                f"expected a list of records (lines starting with '- '), found "
-                f"{_kind_of(records)}",
-            )
-        )
-        return None
+        return _refuse(problems, path, nodes["records"].start_mark.line + 1, "records",
+                       "expected a list of records (lines starting with '- '), found "
+                       f"{_kind_of(records)}")
     merged = [{**defaults, **r} if isinstance(r, dict) else r for r in records]
     return ParsedFile(path, merged, nodes["records"], defaults, nodes.get("defaults"))
+
+
+def _refuse(problems: list[Problem], path: Path, line: int | None, field: str | None,
+            message: str) -> ParsedFile | None:
+    """Add the problem that refuses a data file; its reader then returns None."""
+    problems.append(Problem(_display(path), line, field, message))
+    return None
 
 
 def _kind_of(value: object) -> str:
