@@ -45,6 +45,7 @@ from blood_companion.content.render import (
     PRIORITY_NAMES,
     SYMBOL_NAMES,
     TIMING_NAMES,
+    render_outcome,
 )
 
 # --------------------------------------------------------------------------- vocabulary
@@ -870,8 +871,6 @@ class _Parser:
 def _leading_element(parser: _Parser, text: str) -> tuple[str, str] | None:
     """An Element read from the first words of ``text`` and the words left over ("+1 Triumph
     on a Strength Test" -> ("+1 Bonus Triumph", "on a Strength Test")), or None."""
-    from blood_companion.content.render import render_outcome
-
     words = text.split()
     for cut in range(min(len(words) - 1, 4), 0, -1):
         head = " ".join(words[:cut])
