@@ -109,8 +109,7 @@ _SIDE_KEY = re.compile(r"([A-Za-z]+)\s+(?:side|face)", re.IGNORECASE)
 # A printed card line is short; a longer one is refused before any pattern reads it, so every
 # line is read in time linear in its length (issue 24: a 80,000-space name took 19 s).
 MAX_LINE = 2000
-NO_EFFECTS = {"no effects", "no effect", "effects: none", "effects: no", "effects:",
-              "effects: -"}
+NO_EFFECTS = {"no effects", "no effect", "effects: none", "effects: no", "effects:", "effects: -"}
 
 
 class _Field(NamedTuple):
@@ -228,12 +227,8 @@ def _read_defaults(
 
 
 def _read_card(
-    block: list[tuple[int, str]],
-    file: str,
-    kind: str | None,
-    defaults: dict[str, tuple[int, str]],
-    kind_of_id: Callable[[str], str | None],
-    problems: list[Problem],
+    block: list[tuple[int, str]], file: str, kind: str | None, defaults: dict[str, tuple[int, str]],
+    kind_of_id: Callable[[str], str | None], problems: list[Problem],
 ) -> TextCard | None:
     number, first = block[0]
     name, record_id = first, None
@@ -365,8 +360,7 @@ def _add_effect(card: TextCard, path: Path_, line: str, file: str, number: int, 
     card.free_text += effect.is_free_text
 
 
-def _name_line(card: TextCard, specs: list[FieldSpec], file: str,
-               problems: list[Problem]) -> bool:
+def _name_line(card: TextCard, specs: list[FieldSpec], file: str, problems: list[Problem]) -> bool:
     """The card line as owners type it, "Knife Flurry - Juggling - Threat 1 - Cascade": the
     name, then the card's marks (an Art or another choice, ``Threat N``, a symbol). When one
     part after the name reads as a mark, every part must: a part the app cannot place is
@@ -440,9 +434,7 @@ def _flag_spec(specs: list[FieldSpec], side: str | None, line: str) -> FieldSpec
     return None
 
 
-def _field_spec(
-    specs: list[FieldSpec], side: str | None, match: _Field
-) -> FieldSpec | None:
+def _field_spec(specs: list[FieldSpec], side: str | None, match: _Field) -> FieldSpec | None:
     key, value = _key(match.key), match.value.strip()
     for spec in _in_scope(specs, side):
         if spec.kind == "effects" or spec.name != key:

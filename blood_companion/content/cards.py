@@ -22,15 +22,9 @@ from blood_companion.content import models as m
 # The field naming the deck a card belongs to, per kind ("Trouper Deck", "Nemesis Deck", the
 # Advanced Tactic decks per Art, the Event and Location cards per Zone).
 DECK_FIELDS: dict[str, tuple[str, ...]] = {
-    "starting_tactics": ("trouper",),
-    "trouper_items": ("trouper",),
-    "reactions": ("nemesis",),
-    "weaknesses": ("nemesis",),
-    "advanced_tactics": ("art",),
-    "events": ("zone",),
-    "locations": ("zone",),
-    "vlad_reactions": ("zone",),
-    "special_tactics": ("location", "nemesis"),
+    "starting_tactics": ("trouper",), "trouper_items": ("trouper",), "reactions": ("nemesis",),
+    "weaknesses": ("nemesis",), "advanced_tactics": ("art",), "events": ("zone",),
+    "locations": ("zone",), "vlad_reactions": ("zone",), "special_tactics": ("location", "nemesis"),
     "special_items": ("location", "nemesis"),
 }
 # Fields that say where a card belongs rather than what it prints: the interactive loop keeps
@@ -41,25 +35,9 @@ NOT_PRINTED = {"rules_config", "components"}
 # The order an owner meets the cards at the table: the Troupers' decks, the Nemeses, then the
 # rest of the box.
 KIND_ORDER = [
-    "troupers",
-    "starting_tactics",
-    "trouper_items",
-    "nemeses",
-    "reactions",
-    "weaknesses",
-    "vlad_reactions",
-    "minions",
-    "events",
-    "locations",
-    "advanced_tactics",
-    "special_tactics",
-    "special_items",
-    "dice",
-    "difficulty",
-    "insanity",
-    "night_board",
-    "zones",
-    "village",
+    "troupers", "starting_tactics", "trouper_items", "nemeses", "reactions", "weaknesses",
+    "vlad_reactions", "minions", "events", "locations", "advanced_tactics", "special_tactics",
+    "special_items", "dice", "difficulty", "insanity", "night_board", "zones", "village",
 ]
 
 FieldKind = Literal["value", "flag", "effects"]
@@ -293,9 +271,7 @@ def _raise(spec: FieldSpec, raw: str, why: str) -> Any:
     choices = literal_choices(spec.info.annotation)
     if choices:
         close = difflib.get_close_matches(raw.casefold(), choices, n=1, cutoff=0.6)
-        hint = (f"did you mean {close[0]!r}? " if close else "") + "one of: " + ", ".join(
-            choices
-        )
+        hint = (f"did you mean {close[0]!r}? " if close else "") + "one of: " + ", ".join(choices)
         raise AnswerError(f"{spec.label}: {raw!r} is not one of the choices", hint)
     forms = printed_forms(spec)
     raise AnswerError(f"{spec.label}: {raw!r} does not fit ({plain_message(why)})",
@@ -343,9 +319,7 @@ def deck_of(kind: str, record: Any) -> str | None:
 
 
 def build_record(
-    model: type[m.Record],
-    base: dict[str, Any],
-    values: dict[tuple[str, ...], Any],
+    model: type[m.Record], base: dict[str, Any], values: dict[tuple[str, ...], Any],
 ) -> m.Record:
     """The transcribed record: the base (the placeholder's fields) with the typed values set,
     marked ``source: transcribed``. Raises ValidationError when the card as a whole does not
@@ -361,9 +335,7 @@ def implied_values(kind: str, values: dict[tuple[str, ...], Any]) -> dict[tuple[
     """Fields the kind of file already says (a card in starting_tactics is a Starting card),
     so a typed card need not repeat them."""
     card_kind = {
-        "starting_tactics": "starting",
-        "advanced_tactics": "advanced",
-        "trouper_items": "trouper",
+        "starting_tactics": "starting", "advanced_tactics": "advanced", "trouper_items": "trouper",
     }.get(kind)
     if kind in ("special_tactics", "special_items"):
         card_kind = "location" if values.get(("location",)) else (
@@ -386,10 +358,8 @@ _RESOURCE_READ = {
 FATIGUE_FORMS = "'Physical -1, Mind -2', 'Physical -1', 'Mind -1' or 'none'"
 COST_FORMS = "'2 Coins, 1 Trinket', '4 any' (the Resource symbol), 'free' or 'none'"
 CHECK_FORMS = {
-    "turn_at_least": "Turn {n}+",
-    "knocked_out_at_least": "{n}+ Knocked Out",
-    "nemesis_discard_at_least": "{n}+ in the Nemesis discard",
-    "bites_total_at_least": "{n}+ Bites",
+    "turn_at_least": "Turn {n}+", "knocked_out_at_least": "{n}+ Knocked Out",
+    "nemesis_discard_at_least": "{n}+ in the Nemesis discard", "bites_total_at_least": "{n}+ Bites",
     "always": "always",
 }
 CHECK_HELP = (

@@ -55,40 +55,24 @@ TIMINGS: dict[str, str] = {v.casefold(): k for k, v in TIMING_NAMES.items()} | {
     "at the beginning of the night": "beginning_of_night",
     "at the beginning of the turn": "beginning_of_turn",
     "at the beginning of each turn": "beginning_of_turn",
-    "at the beginning of the cleanup phase": "beginning_of_cleanup",
-    "when wounded": "on_wound",
-    "when this suffers a wound": "on_wound",
-    "always": "always",
+    "at the beginning of the cleanup phase": "beginning_of_cleanup", "when wounded": "on_wound",
+    "when this suffers a wound": "on_wound", "always": "always",
 }
 LABELS = {
-    "target": "Target",
-    "cost": "Cost",
-    "condition": "Condition",
-    "outcome": "Outcome",
-    "on a failure": "On a failure",
-    "on failure": "On a failure",
-    "free text": "Free text",
+    "target": "Target", "cost": "Cost", "condition": "Condition", "outcome": "Outcome",
+    "on a failure": "On a failure", "on failure": "On a failure", "free text": "Free text",
 }
 SECTION_NAMES = [*dict.fromkeys(LABELS.values()), "Repeat"]
 SHOWN_LABELS = ["Target:", "Cost:", "Condition:", "Outcome:", "On a failure:", "Repeat x2."]
 CARD_SYMBOLS = {
-    "cascade": "the Cascade symbol",
-    "block": "the Block symbol",
-    "interruption": "the Interruption symbol",
-    "check": "the Check symbol",
+    "cascade": "the Cascade symbol", "block": "the Block symbol",
+    "interruption": "the Interruption symbol", "check": "the Check symbol",
 }
 
 TARGET_KINDS = {
-    "self": "self",
-    "trouper": "trouper",
-    "troupers": "troupers_all",
-    "enemy": "enemy",
-    "enemies": "enemy",
-    "nemesis": "nemesis",
-    "minion": "minion",
-    "minions": "minion",
-    "tile": "tile",
-    "event": "event",
+    "self": "self", "trouper": "trouper", "troupers": "troupers_all", "enemy": "enemy",
+    "enemies": "enemy", "nemesis": "nemesis", "minion": "minion", "minions": "minion",
+    "tile": "tile", "event": "event",
 }
 # "every/each/all" before a Trouper, Minion or Enemy: each one the Target reaches.
 EVERY_KINDS = {"trouper": "troupers_all", "minion": "minions_all", "enemy": "enemies_all",
@@ -109,54 +93,20 @@ PRIORITIES: dict[str, str] = {v.casefold(): k for k, v in PRIORITY_NAMES.items()
 TRAIT_WORDS: dict[str, str] = {t: t for t in m.TRAITS}
 DIE_COLOURS = {v.casefold(): k for k, v in DIE_NAMES.items()} | {"gray": "G"}
 RESOURCE_WORDS: dict[str, str | None] = {
-    "jewel": "jewels",
-    "jewels": "jewels",
-    "coin": "coins",
-    "coins": "coins",
-    "trinket": "trinkets",
-    "trinkets": "trinkets",
-    "scroll": "scrolls",
-    "scrolls": "scrolls",
-    "resource": None,
+    "jewel": "jewels", "jewels": "jewels", "coin": "coins", "coins": "coins", "trinket": "trinkets",
+    "trinkets": "trinkets", "scroll": "scrolls", "scrolls": "scrolls", "resource": None,
     "resources": None,
 }
 # What an Outcome Element may look like (for suggestions).
 ELEMENT_EXAMPLES = [
-    "Step 1",
-    "Run",
-    "Fly",
-    "Escape 1",
-    "Push 1",
-    "Attract 1",
-    "Move 1",
-    "Draw 1",
-    "Discard 1",
-    "Heal 1",
-    "Deplete",
-    "Rest",
-    "Summon",
-    "Wound",
-    "Bite",
-    "Exhausted",
-    "Physical Attack",
-    "Mind Attack",
-    "+1 Threat",
-    "+1 Bonus Triumph",
-    "+1 Triumph",
-    "Fly 2",
-    "Run 2",
-    "Place a Trap Token",
-    "Re-roll 1",
-    "+Grey die",
-    "+Black die",
-    "Place a Trap",
-    "Place a Whisper",
+    "Step 1", "Run", "Fly", "Escape 1", "Push 1", "Attract 1", "Move 1", "Draw 1", "Discard 1",
+    "Heal 1", "Deplete", "Rest", "Summon", "Wound", "Bite", "Exhausted", "Physical Attack",
+    "Mind Attack", "+1 Threat", "+1 Bonus Triumph", "+1 Triumph", "Fly 2", "Run 2",
+    "Place a Trap Token", "Re-roll 1", "+Grey die", "+Black die", "Place a Trap", "Place a Whisper",
     "+1 Coin",
 ]
 NO_NUMBER_KINDS = {v.casefold(): k for k, v in SYMBOL_NAMES.items()} | {
-    "trap": "place_trap",
-    "whisper": "place_whisper",
-    "consume the trap": "consume_trap",
+    "trap": "place_trap", "whisper": "place_whisper", "consume the trap": "consume_trap",
     "turn that trap to its consumed side": "consume_trap",
 }
 # the printed variants of those: "Wounds", "Bite Tokens", "Place a Trap Token", "Whisper"
@@ -166,9 +116,7 @@ _NO_NUMBER_VARIANT = re.compile(
 )
 
 
-_LABEL = re.compile(
-    r"(?i)(target|cost|condition|outcome|on a failure|on failure|free text)\s*:"
-)
+_LABEL = re.compile(r"(?i)(target|cost|condition|outcome|on a failure|on failure|free text)\s*:")
 _REPEAT = re.compile(r"(?i)repeat\b(?=\s*(?:x\s*\d|\d+\s*(?:x|times)\b))")
 # Where a section may end or nest: quotes, brackets, a full stop before a space or the end, and
 # a word after a space that may begin the next section's label.
@@ -241,10 +189,7 @@ class _Parser:
     ) -> EffectSyntaxError:
         pos = max(0, min(pos, len(self.text)))
         return EffectSyntaxError(
-            message,
-            pos + 1,
-            word if word is not None else _word_at(self.text, pos),
-            suggestion,
+            message, pos + 1, word if word is not None else _word_at(self.text, pos), suggestion,
             self.text,
         )
 
@@ -291,15 +236,13 @@ class _Parser:
         pos = self.skip_ws(0)
         if pos >= len(text):
             raise self.fail(
-                "the Effect is empty",
-                0,
+                "the Effect is empty", 0,
                 "type it as printed, e.g. 'Target: Self. Outcome: Step 1.'",
             )
         bare = text.strip().rstrip(".").casefold()
         if bare in CARD_SYMBOLS:
             raise self.fail(
-                f"'{text.strip()}' is {CARD_SYMBOLS[bare]}, a mark of the card, not an Effect",
-                pos,
+                f"'{text.strip()}' is {CARD_SYMBOLS[bare]}, a mark of the card, not an Effect", pos,
                 f"it is one of the card's fields ({bare}), asked before the Effects",
             )
         fields: dict[str, Any] = {}
@@ -386,8 +329,7 @@ class _Parser:
         ("Sacrifice. Target: ...", "Quick. Cost: ..."): the Sacrifice Cost ("Reading the
         Elements of a Cost") and the Effect's type ("Types of Effects")."""
         while True:
-            found = re.match(r"(?i)(quick|sacrifice|support|aura)\s*\.(?=\s|$)\s*",
-                           self.text[pos:])
+            found = re.match(r"(?i)(quick|sacrifice|support|aura)\s*\.(?=\s|$)\s*", self.text[pos:])
             if found is None:
                 return pos
             word = found.group(1).casefold()
@@ -522,8 +464,7 @@ class _Parser:
             inner, inner_at = rest[1:-1], inner_at + 1
         elif rest:
             raise self.fail(
-                f"expected a Distance in brackets after '{match.group(0)}'",
-                inner_at,
+                f"expected a Distance in brackets after '{match.group(0)}'", inner_at,
                 f"e.g. '{match.group(0)} (Distance 0-1)'",
             )
         else:
@@ -634,8 +575,7 @@ class _Parser:
                             "Sacrifice", "Deplete this Item"]
                 close = _close(piece, examples, cutoff=0.5)
                 raise self.fail(
-                    f"unknown Cost '{piece}'",
-                    at,
+                    f"unknown Cost '{piece}'", at,
                     f"did you mean '{close}'?" if close else "costs: " + ", ".join(examples),
                     word=piece,
                 )
@@ -648,12 +588,10 @@ class _Parser:
     def condition(self, body: str) -> m.Condition:
         key = " ".join(body.split()).casefold()
         for pattern, kind in (
-            (r"(\d+)\+ bites?", "bites_at_least"),
-            (r"(\d+) bite tokens?", "bites_at_least"),
+            (r"(\d+)\+ bites?", "bites_at_least"), (r"(\d+) bite tokens?", "bites_at_least"),
             (r"fewer than (\d+) cards in hand", "hand_below"),
             (r"you have (?:less|fewer) than (\d+) tactic cards in your hand", "hand_below"),
-            (r"(\d+)\+ wounds?", "wounds_at_least"),
-            (r"insanity (\d+)\+", "insanity_at_least"),
+            (r"(\d+)\+ wounds?", "wounds_at_least"), (r"insanity (\d+)\+", "insanity_at_least"),
             (r"threat (\d+)\+", "threat_at_least"),
         ):
             match = re.fullmatch(pattern, key)
@@ -686,10 +624,8 @@ class _Parser:
             at = _unquoted(elements).find("(")
             at = at if at >= 0 else _unquoted(elements).find(")")
             raise self.fail(
-                "brackets only hold the Test at the end of the Outcome",
-                base + at,
-                "a Test comes last: 'Wound, Bite (Dexterity 4)'",
-                word=elements[at],
+                "brackets only hold the Test at the end of the Outcome", base + at,
+                "a Test comes last: 'Wound, Bite (Dexterity 4)'", word=elements[at],
             )
         if not elements.strip():
             return [], test
@@ -770,8 +706,7 @@ class _Parser:
         match = re.fullmatch(r"\+\s*(\d+) (\w+)", key)
         if match and match.group(2) in RESOURCE_WORDS:
             return {
-                "kind": "gain_resource",
-                "n": int(match.group(1)),
+                "kind": "gain_resource", "n": int(match.group(1)),
                 "resource": RESOURCE_WORDS[match.group(2)],
             }
         # Elements with no number: a count other than one is written in front ("2x Wound")
@@ -836,9 +771,7 @@ class _Parser:
                     raise self.fail("an empty option between slashes", at, word="/")
                 number: int | None = None
                 trait = re.fullmatch(r"(?i)([a-z]+)(?:\s+(\d+))?", option)
-                pool = re.fullmatch(
-                    r"((?:\d*\s*[RGBrgb]\s+)*\d*\s*[RGBrgb])(?:\s+(\d+))?", option
-                )
+                pool = re.fullmatch(r"((?:\d*\s*[RGBrgb]\s+)*\d*\s*[RGBrgb])(?:\s+(\d+))?", option)
                 if trait and trait.group(1).casefold() in TRAIT_WORDS:
                     traits.append(TRAIT_WORDS[trait.group(1).casefold()])
                     number = int(trait.group(2)) if trait.group(2) else None

@@ -20,14 +20,9 @@ if TYPE_CHECKING:
 
 # The Map notation of the Location cards (data/locations/*.yaml; "Zones" > "Tiles").
 MAP_LEGEND: tuple[tuple[str, str], ...] = (
-    ("N", "Nemesis start"),
-    ("T", "Trouper start"),
-    ("A", "Minion A (hammer)"),
-    ("B", "Minion B (pen)"),
-    ("L", "large Scenic Element"),
-    ("S", "small Scenic Element"),
-    (".", "plain Tile"),
-    ("-", "no Tile"),
+    ("N", "Nemesis start"), ("T", "Trouper start"), ("A", "Minion A (hammer)"),
+    ("B", "Minion B (pen)"), ("L", "large Scenic Element"), ("S", "small Scenic Element"),
+    (".", "plain Tile"), ("-", "no Tile"),
 )
 # Kinds that are cards on the table (what `show` finds), in the order searched.
 CARD_KINDS = (
@@ -36,19 +31,12 @@ CARD_KINDS = (
     "troupers",
 )
 KIND_WORDS = {
-    "starting_tactics": "Starting Tactic card",
-    "advanced_tactics": "Advanced Tactic card",
-    "special_tactics": "Location/Nemesis Tactic card",
-    "trouper_items": "Trouper Item card",
-    "special_items": "Location/Nemesis Item card",
-    "reactions": "Reaction card",
-    "vlad_reactions": "Vlad Reaction card",
-    "weaknesses": "Weakness card",
-    "nemeses": "Nemesis card",
-    "minions": "Minion card",
-    "locations": "Location card",
-    "events": "Event card",
-    "troupers": "Trouper card",
+    "starting_tactics": "Starting Tactic card", "advanced_tactics": "Advanced Tactic card",
+    "special_tactics": "Location/Nemesis Tactic card", "trouper_items": "Trouper Item card",
+    "special_items": "Location/Nemesis Item card", "reactions": "Reaction card",
+    "vlad_reactions": "Vlad Reaction card", "weaknesses": "Weakness card",
+    "nemeses": "Nemesis card", "minions": "Minion card", "locations": "Location card",
+    "events": "Event card", "troupers": "Trouper card",
 }
 PLACEHOLDER = "(placeholder text: transcribe your box over it)"
 

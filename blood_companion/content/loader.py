@@ -63,18 +63,12 @@ class Kind:
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in [
-        Kind("components", m.Components),
-        Kind("rules_config", m.RulesConfig),
-        Kind("dice", m.Die, "dice"),
-        Kind("night_board", m.NightBoard, "night_board"),
-        Kind("insanity", m.InsanityTrack, "insanity_tracks"),
-        Kind("village", m.Village, "village"),
-        Kind("difficulty", m.DifficultyLevel, "difficulty_levels"),
-        Kind("zones", m.Zone, "zones"),
-        Kind("locations", m.Location, "locations"),
-        Kind("events", m.Event, "events"),
-        Kind("minions", m.Minion, "minions"),
-        Kind("nemeses", m.Nemesis, "nemeses"),
+        Kind("components", m.Components), Kind("rules_config", m.RulesConfig),
+        Kind("dice", m.Die, "dice"), Kind("night_board", m.NightBoard, "night_board"),
+        Kind("insanity", m.InsanityTrack, "insanity_tracks"), Kind("village", m.Village, "village"),
+        Kind("difficulty", m.DifficultyLevel, "difficulty_levels"), Kind("zones", m.Zone, "zones"),
+        Kind("locations", m.Location, "locations"), Kind("events", m.Event, "events"),
+        Kind("minions", m.Minion, "minions"), Kind("nemeses", m.Nemesis, "nemeses"),
         Kind("reactions", m.ReactionCard, "reaction_cards"),
         Kind("vlad_reactions", m.VladReactionCard, "vlad_reaction_cards"),
         Kind("weaknesses", m.WeaknessCard, "weakness_cards"),
@@ -91,30 +85,14 @@ assert tuple(KINDS) == rawpack.KIND_NAMES, "content/raw.py names the kinds in th
 
 # Friendly names accepted by `blood data show`.
 KIND_ALIASES = {
-    "die": "dice",
-    "nemesis": "nemeses",
-    "reaction": "reactions",
-    "reaction_cards": "reactions",
-    "vlad": "vlad_reactions",
-    "vlad_reaction_cards": "vlad_reactions",
-    "weakness": "weaknesses",
-    "weakness_cards": "weaknesses",
-    "minion": "minions",
-    "zone": "zones",
-    "location": "locations",
-    "event": "events",
-    "trouper": "troupers",
-    "tactics": "starting_tactics",
-    "starting_tactic_cards": "starting_tactics",
-    "items": "trouper_items",
-    "advanced": "advanced_tactics",
-    "advanced_tactic_cards": "advanced_tactics",
-    "board": "night_board",
-    "buildings": "village",
-    "bran": "village",
-    "config": "rules_config",
-    "levels": "difficulty",
-    "difficulty_levels": "difficulty",
+    "die": "dice", "nemesis": "nemeses", "reaction": "reactions", "reaction_cards": "reactions",
+    "vlad": "vlad_reactions", "vlad_reaction_cards": "vlad_reactions", "weakness": "weaknesses",
+    "weakness_cards": "weaknesses", "minion": "minions", "zone": "zones", "location": "locations",
+    "event": "events", "trouper": "troupers", "tactics": "starting_tactics",
+    "starting_tactic_cards": "starting_tactics", "items": "trouper_items",
+    "advanced": "advanced_tactics", "advanced_tactic_cards": "advanced_tactics",
+    "board": "night_board", "buildings": "village", "bran": "village", "config": "rules_config",
+    "levels": "difficulty", "difficulty_levels": "difficulty",
 }
 
 
@@ -124,10 +102,7 @@ def resolve_kind(name: str) -> str:
     if key not in KINDS:
         from blood_companion.errors import UsageError
 
-        raise UsageError(
-            f"unknown kind {name!r}",
-            hint="kinds: " + ", ".join(KINDS),
-        )
+        raise UsageError(f"unknown kind {name!r}", hint="kinds: " + ", ".join(KINDS))
     return key
 
 
@@ -534,9 +509,7 @@ def _validate_file(
         if not isinstance(raw, dict):
             problems.append(
                 Problem(
-                    shown,
-                    line_of(parsed.node, [i]),
-                    f"[{i}]",
+                    shown, line_of(parsed.node, [i]), f"[{i}]",
                     f"expected a record (a mapping of fields), found {_kind_of(raw)}",
                 )
             )
@@ -572,9 +545,7 @@ def _load_layers(layers: Sequence[Path], problems: list[Problem]) -> Catalog:
                         first, first_index = in_layer[rid]
                         problems.append(
                             Problem(
-                                _display(path),
-                                line_of(parsed.node, [index]),
-                                f"{rid}.id",
+                                _display(path), line_of(parsed.node, [index]), f"{rid}.id",
                                 f"duplicate id {rid!r} (also in {_display(first)})",
                             )
                         )
@@ -583,8 +554,7 @@ def _load_layers(layers: Sequence[Path], problems: list[Problem]) -> Catalog:
                     records[kind.name][rid] = rec
                     origins[(kind.name, rid)] = Origin(path, index)
     return Catalog(
-        records={k: list(v.values()) for k, v in records.items()},
-        origins=origins,
+        records={k: list(v.values()) for k, v in records.items()}, origins=origins,
         layers=list(layers),
     )
 

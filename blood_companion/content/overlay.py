@@ -99,13 +99,8 @@ def _read_owned(path: Path) -> list[dict[str, Any]]:
 
 
 def write_records(
-    overlay: Path,
-    kind: str,
-    stem: str,
-    records: list[m.Record],
-    order: dict[str, int] | None = None,
-    *,
-    check_only: bool = False,
+    overlay: Path, kind: str, stem: str, records: list[m.Record],
+    order: dict[str, int] | None = None, *, check_only: bool = False,
 ) -> Path:
     """Add or replace these records in the kind's owned overlay file; return the file.
 
@@ -272,9 +267,7 @@ def check_records(layers: list[Path], records: list[tuple[str, m.Record]]) -> li
             return [
                 Problem(
                     "(the new cards)" if root.name in p.file else p.file,
-                    None if root.name in p.file else p.line,
-                    p.field,
-                    p.message,
+                    None if root.name in p.file else p.line, p.field, p.message,
                 )
                 for p in exc.problems
             ]

@@ -27,27 +27,10 @@ if TYPE_CHECKING:
 
 # The kinds, in loading order (content/loader.py's KINDS holds their models, in this order).
 KIND_NAMES = (
-    "components",
-    "rules_config",
-    "dice",
-    "night_board",
-    "insanity",
-    "village",
-    "difficulty",
-    "zones",
-    "locations",
-    "events",
-    "minions",
-    "nemeses",
-    "reactions",
-    "vlad_reactions",
-    "weaknesses",
-    "troupers",
-    "starting_tactics",
-    "trouper_items",
-    "advanced_tactics",
-    "special_tactics",
-    "special_items",
+    "components", "rules_config", "dice", "night_board", "insanity", "village", "difficulty",
+    "zones", "locations", "events", "minions", "nemeses", "reactions", "vlad_reactions",
+    "weaknesses", "troupers", "starting_tactics", "trouper_items", "advanced_tactics",
+    "special_tactics", "special_items",
 )
 # Folders of an overlay that are not kinds but are read by something else.
 OTHER_FOLDERS = ("rules", "schemas")

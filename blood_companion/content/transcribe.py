@@ -190,10 +190,7 @@ class CardSession:
                 f"  {k}. {render_effect(e)}" for k, e in enumerate(before, start=1)
             ) if before else (f"No {where}s on the card now.",)
         return Prompt(
-            "effect",
-            f"{where} {len(typed) + 1}",
-            None,
-            info,
+            "effect", f"{where} {len(typed) + 1}", None, info,
             "type it as printed; an empty line when there are no more",
         )
 
@@ -444,12 +441,8 @@ class Card:
 
 
 def queue(
-    catalog: Any,
-    *,
-    table: Iterable[tuple[list[str], list[str]]] = (),
-    kind: str | None = None,
-    start: str | None = None,
-    deck: str | None = None,
+    catalog: Any, *, table: Iterable[tuple[list[str], list[str]]] = (), kind: str | None = None,
+    start: str | None = None, deck: str | None = None,
 ) -> list[Card]:
     """The placeholder cards to transcribe, in the order that matters at the owner's table:
     the Troupers and Nemeses of their campaigns (``table``: per campaign, its Trouper ids and
@@ -482,8 +475,7 @@ def queue(
     if kind is not None:
         out = [c for c in out if c.kind == kind]
     if deck is not None:
-        out = [c for c in out if deck_of(c.kind, catalog.get(c.kind, c.id)) == deck
-               or c.id == deck]
+        out = [c for c in out if deck_of(c.kind, catalog.get(c.kind, c.id)) == deck or c.id == deck]
     if start is not None:
         found = next((c for c in out if c.id == start), None)
         if found is None:

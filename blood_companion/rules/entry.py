@@ -28,31 +28,14 @@ class RuleEntry:
     """A rules reference entry. ``steps`` is the ordered procedure (phases), maybe empty."""
 
     __slots__ = (
-        "id",
-        "title",
-        "section",
-        "kind",
-        "text",
-        "steps",
-        "related",
-        "aliases",
-        "tags",
-        "source",
+        "id", "title", "section", "kind", "text", "steps", "related", "aliases", "tags", "source",
         "file",
     )
 
     def __init__(
-        self,
-        id: str,
-        title: str,
-        section: str,
-        kind: str,
-        text: str,
-        steps: list[str] | None = None,
-        related: list[str] | None = None,
-        aliases: list[str] | None = None,
-        tags: list[str] | None = None,
-        source: str = "rulebook",
+        self, id: str, title: str, section: str, kind: str, text: str,
+        steps: list[str] | None = None, related: list[str] | None = None,
+        aliases: list[str] | None = None, tags: list[str] | None = None, source: str = "rulebook",
         file: str = "",
     ) -> None:
         self.id = id
@@ -113,17 +96,10 @@ def check_raw(raw: object, where: str) -> tuple[RuleEntry | None, list[str]]:
     if problems:
         return None, problems
     entry = RuleEntry(
-        id=raw["id"],
-        title=raw["title"].strip(),
-        section=raw["section"].strip(),
-        kind=raw["kind"],
-        text=_paragraphs(raw["text"]),
-        steps=[" ".join(s.split()) for s in raw.get("steps", [])],
-        related=list(raw.get("related", [])),
-        aliases=list(raw.get("aliases", [])),
-        tags=list(raw.get("tags", [])),
-        source=source,
-        file=where.rsplit(":", 1)[0],
+        id=raw["id"], title=raw["title"].strip(), section=raw["section"].strip(), kind=raw["kind"],
+        text=_paragraphs(raw["text"]), steps=[" ".join(s.split()) for s in raw.get("steps", [])],
+        related=list(raw.get("related", [])), aliases=list(raw.get("aliases", [])),
+        tags=list(raw.get("tags", [])), source=source, file=where.rsplit(":", 1)[0],
     )
     return entry, []
 
@@ -152,9 +128,7 @@ def json_schema() -> dict[str, object]:
     for key in LIST_FIELDS:
         props[key] = loose if key in ("aliases", "tags") else words
     entry = {
-        "type": "object",
-        "properties": props,
-        "required": list(REQUIRED),
+        "type": "object", "properties": props, "required": list(REQUIRED),
         "additionalProperties": False,
     }
     return {
