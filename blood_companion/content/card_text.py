@@ -290,7 +290,7 @@ def _read_card(
             elif rest:
                 card.set((side, "name"), rest, number)
             continue
-        effects_spec = _effects_spec(specs, side)
+        effects_spec = next((s for s in _in_scope(specs, side) if s.kind == "effects"), None)
         if line.casefold().rstrip(".") in {x.rstrip(".") for x in NO_EFFECTS}:
             if effects_spec is None:
                 say(f"a {card.kind} card prints no Effects")
@@ -299,7 +299,8 @@ def _read_card(
                 card.no_effects.add(effects_spec.path)
                 card.origins[effects_spec.path] = number
             continue
-        spec = _flag_spec(specs, side, line)
+        spec = next((s for s in _in_scope(specs, side) if s.kind == "flag"
+                     and s.name == _key(line)), None)
         if spec is not None:
             card.set(spec.path, True, number)
             continue
@@ -394,14 +395,13 @@ def _name_line(card: TextCard, specs: list[FieldSpec], file: str, problems: list
 
 def _mark(specs: list[FieldSpec], part: str) -> tuple[FieldSpec, Any] | None:
     key = _key(part)
-    for spec in specs:
-        if spec.kind == "flag" and spec.name == key:
-            return spec, True
-    for spec in specs:
-        if spec.kind == "value" and spec.name not in STRUCTURAL and key in literal_choices(
-            spec.info.annotation
-        ):
-            return spec, key
+    flag = next((s for s in specs if s.kind == "flag" and s.name == key), None)
+    if flag is not None:
+        return flag, True
+    chosen = next((s for s in specs if s.kind == "value" and s.name not in STRUCTURAL
+                   and key in literal_choices(s.info.annotation)), None)
+    if chosen is not None:
+        return chosen, key
     words = part.split(maxsplit=1)
     if len(words) == 2:
         for spec in specs:
@@ -426,14 +426,6 @@ def _mark_forms(specs: list[FieldSpec]) -> list[str]:
     return out
 
 
-def _flag_spec(specs: list[FieldSpec], side: str | None, line: str) -> FieldSpec | None:
-    key = _key(line)
-    for spec in _in_scope(specs, side):
-        if spec.kind == "flag" and spec.name == key:
-            return spec
-    return None
-
-
 def _field_spec(specs: list[FieldSpec], side: str | None, match: _Field) -> FieldSpec | None:
     key, value = _key(match.key), match.value.strip()
     for spec in _in_scope(specs, side):
@@ -455,13 +447,6 @@ def _field_spec(specs: list[FieldSpec], side: str | None, match: _Field) -> Fiel
         ):
             return None
         return spec
-    return None
-
-
-def _effects_spec(specs: list[FieldSpec], side: str | None) -> FieldSpec | None:
-    for spec in _in_scope(specs, side):
-        if spec.kind == "effects":
-            return spec
     return None
 
 

@@ -42,6 +42,7 @@ from blood_companion.content import models as m
 from blood_companion.content.render import (
     CONDITION_NAMES,
     DIE_NAMES,
+    EVERY_NAMES,
     PRIORITY_NAMES,
     SYMBOL_NAMES,
     TIMING_NAMES,
@@ -75,8 +76,7 @@ TARGET_KINDS = {
     "tile": "tile", "event": "event",
 }
 # "every/each/all" before a Trouper, Minion or Enemy: each one the Target reaches.
-EVERY_KINDS = {"trouper": "troupers_all", "minion": "minions_all", "enemy": "enemies_all",
-               "enemie": "enemies_all"}
+EVERY_KINDS = {v.casefold(): k for k, v in EVERY_NAMES.items()} | {"enemie": "enemies_all"}
 MINION_TYPE_WORDS = {t: t for t in m.MINION_TYPES} | {"abomination": "aberration"}
 PRIORITIES: dict[str, str] = {v.casefold(): k for k, v in PRIORITY_NAMES.items()} | {
     # the rulebook's own short forms ("Target: Trouper (Distance ∞, Bites -X)")

@@ -136,19 +136,10 @@ def stray_files(root: Path) -> list[Problem]:
                 continue
             if found:
                 near = close_to(name, kinds, n=1)
-                out.append(
-                    Problem(
-                        _display(Path(entry.path)),
-                        None,
-                        None,
-                        f"a folder of {len(found)} YAML file(s) that belongs to no kind, so "
-                        "none is loaded"
-                        + (f": did you mean the folder {near[0]}/?" if near else "")
-                        + " (kinds: "
-                        + ", ".join(KIND_NAMES)
-                        + ")",
-                    )
-                )
+                mean = f": did you mean the folder {near[0]}/?" if near else ""
+                out.append(Problem(_display(Path(entry.path)), None, None, f"a folder of "
+                                   f"{len(found)} YAML file(s) that belongs to no kind, so none "
+                                   f"is loaded{mean} (kinds: {', '.join(KIND_NAMES)})"))
             continue
         stem, dot, suffix = name.rpartition(".")
         if not dot or suffix not in ("yaml", "yml"):

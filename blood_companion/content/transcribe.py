@@ -302,17 +302,12 @@ class CardSession:
         recorded = text
         if prompt.kind == "field":
             spec = self.specs[self._i]
-            if self.fresh:
-                value = self._fresh_value(spec, text)
-                self._check_field(spec, value)
-                self._values[spec.path] = value
-            elif text:
-                value = parse_value(spec, text)
+            if self.fresh or text:  # Enter over an earlier transcription keeps its value
+                value = self._fresh_value(spec, text) if self.fresh else parse_value(spec, text)
                 self._check_field(spec, value)
                 self._values[spec.path] = value
             self._i += 1
         elif prompt.kind == "effect":
-            spec = self.specs[self._i]
             if not text:
                 self._i += 1
             else:
@@ -378,8 +373,7 @@ class CardSession:
         if not self.answers:
             return False
         kept = self.answers[:-1]
-        self.answers = []
-        self._reset()
+        self.restart()
         for text in kept:
             self.answer(text)
         return True
