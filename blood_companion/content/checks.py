@@ -80,9 +80,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
     for z in cat.all("zones"):
         if z.tile_count() != config.tiles_per_zone:
             add(
-                "zones",
-                z.id,
-                "tiles",
+                "zones", z.id, "tiles",
                 f"tiles add up to {z.tile_count()}, rules_config says "
                 f"{config.tiles_per_zone} per Zone",
             )
@@ -90,9 +88,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         ref("locations", loc.id, "zone", loc.zone, zones, "zone")
         if loc.choice not in face_labels:
             add(
-                "locations",
-                loc.id,
-                "choice",
+                "locations", loc.id, "choice",
                 f"{loc.choice!r} is not a face of the location die ({config.location_die}): "
                 f"{', '.join(str(x) for x in face_labels)}",
             )
@@ -108,9 +104,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         missing = [label for label in face_labels if label not in choices]
         if missing:
             add(
-                "zones",
-                zone,
-                "locations",
+                "zones", zone, "locations",
                 "no Location card for the die result(s) "
                 + ", ".join(str(x) for x in missing)
                 + " (one Location card per face)",
@@ -128,9 +122,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         sides = Counter(w.side for w in weak)
         if len(weak) != 3 or any(sides[s] != 1 for s in m.SIDES):
             add(
-                "nemeses",
-                n.id,
-                "weaknesses",
+                "nemeses", n.id, "weaknesses",
                 "needs exactly 3 Weakness cards, one per side "
                 f"(front, left, right); found {dict(sides) or 'none'}",
             )
@@ -174,9 +166,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         cats = Counter(i.category for i in items)
         if len(items) != 6 or any(cats[c] == 0 for c in m.ITEM_CATEGORIES):
             add(
-                "troupers",
-                t.id,
-                "items",
+                "troupers", t.id, "items",
                 "needs 6 Trouper Item cards covering protection, tool "
                 f"and artifact; found {dict(cats) or 'none'}",
             )

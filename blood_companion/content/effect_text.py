@@ -268,8 +268,7 @@ class _Parser:
                     raise self.fail(
                         "'Free text:' keeps a whole Effect as words; it cannot follow other "
                         "sections",
-                        pos,
-                        "put 'Free text:' first and the whole printed Effect after it",
+                        pos, "put 'Free text:' first and the whole printed Effect after it",
                     )
                 words = text[body:].strip()
                 if not words:
@@ -319,8 +318,7 @@ class _Parser:
             raise self.fail(
                 f"expected a section ({', '.join(repr(x) for x in SHOWN_LABELS[:4])}), "
                 f"found '{word}'",
-                pos,
-                "type 'Free text: ' before the printed words to keep them as they are",
+                pos, "type 'Free text: ' before the printed words to keep them as they are",
                 word=word,
             )
 
@@ -677,8 +675,7 @@ class _Parser:
             if match.group(2) is None:
                 word = match.group(1).capitalize()
                 raise self.fail(
-                    f"expected a number after '{word}'", at, f"e.g. '{word} 1'",
-                    word=word,
+                    f"expected a number after '{word}'", at, f"e.g. '{word} 1'", word=word,
                 )
             return {"kind": match.group(1), "n": int(match.group(2))}
         for pattern, kind in (
@@ -741,16 +738,14 @@ class _Parser:
         if close is None and lead is not None:
             shown, rest = lead
             raise self.fail(
-                f"unknown Outcome Element '{piece}'",
-                at,
+                f"unknown Outcome Element '{piece}'", at,
                 f"the Element reads as '{shown}'; the words after it ('{rest}') are not an "
                 f"Element: type '{shown}' with the condition in 'Condition: {rest}.', or the "
                 f'whole Element in double quotes, e.g. "{text}"',
                 word=piece,
             )
         raise self.fail(
-            f"unknown Outcome Element '{piece}'",
-            at,
+            f"unknown Outcome Element '{piece}'", at,
             (f"did you mean '{close}'? " if close else "")
             + 'put words the app cannot structure in double quotes, e.g. "swap places"',
             word=piece,
@@ -785,9 +780,7 @@ class _Parser:
                     raise self.fail(
                         f"expected a Trait (Strength, Dexterity, Cunning, Madness) or dice like "
                         f"'2G B' in the Test, found '{word}'",
-                        at,
-                        _mean(word, [t.capitalize() for t in m.TRAITS]),
-                        word=word,
+                        at, _mean(word, [t.capitalize() for t in m.TRAITS]), word=word,
                     )
                 if number is not None:
                     if target is not None and number != target:

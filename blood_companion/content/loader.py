@@ -135,9 +135,7 @@ def _duplicate_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> Non
                 if key.value in seen:
                     problems.append(
                         Problem(
-                            _display(path),
-                            key.start_mark.line + 1,
-                            key.value[:40],
+                            _display(path), key.start_mark.line + 1, key.value[:40],
                             f"duplicate key {excerpt(key.value, 40)} (first on line "
                             f"{seen[key.value]})",
                         )

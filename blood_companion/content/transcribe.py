@@ -172,9 +172,7 @@ class CardSession:
         where = "Effect" if spec.side is None else f"{spec.side.capitalize()} side Effect"
         if self._pending is not None:
             return Prompt(
-                "confirm_effect",
-                "Is that what the card says?",
-                "yes",
+                "confirm_effect", "Is that what the card says?", "yes",
                 ("Read as: " + render_effect(self._pending),)
                 + (
                     ("(free text: the app will not resolve it; the table does)",)
