@@ -318,12 +318,6 @@ class Catalog:
     )
     _prints: dict[str, str] | None = None
 
-    def _index(self, kind: str) -> dict[str, Any]:
-        found = self._by_id.get(kind)
-        if found is None:
-            found = self._by_id[kind] = {r.id: r for r in self.records.get(kind, [])}
-        return found
-
     # fingerprints (saves record which data a step was played with) -------
     def record_prints(self) -> dict[str, str]:
         """A short content hash of every record ("kind/id" -> hash): two packs differ exactly
@@ -363,7 +357,10 @@ class Catalog:
     def get(self, kind: str, id: str) -> Any | None:
         if isinstance(self.records, LazyRecords):  # only the record asked for is built
             return self.records.one(kind, id)
-        return self._index(kind).get(id)
+        found = self._by_id.get(kind)
+        if found is None:
+            found = self._by_id[kind] = {r.id: r for r in self.records.get(kind, [])}
+        return found.get(id)
 
     def _where(self, kind: str, field: str, value: Any) -> list[Any]:
         """The records of ``kind`` whose ``field`` is ``value``, in file order."""

@@ -48,11 +48,6 @@ def shipped_data_dir() -> Path:
     return here.parent / "data"
 
 
-def overlay_dir_from_env() -> Path | None:
-    value = os.environ.get("BLOOD_DATA_DIR")
-    return Path(value) if value else None
-
-
 def kind_files(root: Path, kind: str) -> list[Path]:
     """The files of a kind in one layer: ``KIND.yaml`` and ``KIND/*.yaml``. Whatever carries
     such a name is listed (a FIFO, a dangling symlink), so reading it reports the problem."""
@@ -83,9 +78,8 @@ def effective_overlay(data_dir: Path | None = None) -> Path | None:
     else the owner's user data folder when it holds cards (what they transcribed)."""
     if data_dir is not None:
         return data_dir
-    env = overlay_dir_from_env()
-    if env is not None:
-        return env
+    if os.environ.get("BLOOD_DATA_DIR"):
+        return Path(os.environ["BLOOD_DATA_DIR"])
     default = user_data_dir()
     return default if has_data(default) else None
 
