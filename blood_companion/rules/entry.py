@@ -27,10 +27,7 @@ ALLOWED = (*REQUIRED, *LIST_FIELDS, "source")
 class RuleEntry:
     """A rules reference entry. ``steps`` is the ordered procedure (phases), maybe empty."""
 
-    __slots__ = (
-        "id", "title", "section", "kind", "text", "steps", "related", "aliases", "tags", "source",
-        "file",
-    )
+    __slots__ = (*ALLOWED, "file")
 
     def __init__(
         self, id: str, title: str, section: str, kind: str, text: str,
@@ -38,17 +35,10 @@ class RuleEntry:
         aliases: list[str] | None = None, tags: list[str] | None = None, source: str = "rulebook",
         file: str = "",
     ) -> None:
-        self.id = id
-        self.title = title
-        self.section = section
-        self.kind = kind
-        self.text = text
-        self.steps = list(steps or [])
-        self.related = list(related or [])
-        self.aliases = list(aliases or [])
-        self.tags = list(tags or [])
-        self.source = source
-        self.file = file
+        self.id, self.title, self.section, self.kind, self.text = id, title, section, kind, text
+        self.steps, self.related, self.aliases, self.tags = (
+            list(words or []) for words in (steps, related, aliases, tags))
+        self.source, self.file = source, file
 
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}
