@@ -175,11 +175,7 @@ def did_you_mean(close: Sequence[str], names: dict[str, str] | None = None) -> s
 
 
 def match(
-    text: str,
-    candidates: Candidates,
-    what: str,
-    *,
-    positions: bool = False,
+    text: str, candidates: Candidates, what: str, *, positions: bool = False,
     error: type[BloodError] = BloodError,
 ) -> str:
     """The id ``text`` names among ``candidates``; raises ``error`` (a BloodError) naming what

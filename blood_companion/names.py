@@ -35,16 +35,21 @@ def control_char(text: str) -> str | None:
     return None
 
 
+def _common_problem(name: str, longest: int) -> str | None:
+    """What campaign and mark names both refuse: empty, too long, a control character."""
+    if not name.strip():
+        return "it is empty"
+    if len(name) > longest:
+        return f"it is {len(name)} characters long (at most {longest})"
+    bad = control_char(name)
+    return f"it contains the control character {bad}" if bad else None
+
+
 def campaign_name_problem(name: str) -> str | None:
     """Why `name` (NFC-normalised first) cannot be a campaign name, or None if it can."""
     name = unicodedata.normalize("NFC", name)
-    if not name.strip():
-        return "it is empty"
-    if len(name) > MAX_NAME:
-        return f"it is {len(name)} characters long (at most {MAX_NAME})"
-    bad = control_char(name)
-    if bad:
-        return f"it contains the control character {bad}"
+    if common := _common_problem(name, MAX_NAME):
+        return common
     size = len(name.encode("utf-8"))
     if size > MAX_NAME_BYTES:
         return f"it takes {size} bytes as a file name (at most {MAX_NAME_BYTES})"
@@ -65,13 +70,8 @@ def campaign_name_problem(name: str) -> str | None:
 def mark_name_problem(name: str) -> str | None:
     """Why `name` (NFC-normalised and trimmed) cannot be a mark name, or None if it can."""
     name = unicodedata.normalize("NFC", name).strip()
-    if not name:
-        return "it is empty"
-    if len(name) > MAX_MARK:
-        return f"it is {len(name)} characters long (at most {MAX_MARK})"
-    bad = control_char(name)
-    if bad:
-        return f"it contains the control character {bad}"
+    if common := _common_problem(name, MAX_MARK):
+        return common
     if name.isdigit():
         return "a name of digits only would be read as a step number"
     return None

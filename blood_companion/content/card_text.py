@@ -29,7 +29,7 @@ import contextlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -47,6 +47,7 @@ from blood_companion.content.cards import (
     format_value,
     get_path,
     implied_values,
+    literal_choices,
     parse_value,
     plain_message,
     printed_forms,
@@ -82,6 +83,10 @@ class TextCard:
         """How problems name the card: its id, else its name."""
         return self.id or self.name
 
+    def set(self, path: Path_, value: Any, line: int) -> None:
+        self.values[path] = value
+        self.origins[path] = line
+
 
 @dataclass
 class Planned:
@@ -104,18 +109,14 @@ _SIDE_KEY = re.compile(r"([A-Za-z]+)\s+(?:side|face)", re.IGNORECASE)
 # A printed card line is short; a longer one is refused before any pattern reads it, so every
 # line is read in time linear in its length (issue 24: a 80,000-space name took 19 s).
 MAX_LINE = 2000
-NO_EFFECTS = {"no effects", "no effect", "effects: none", "effects: no", "effects:",
-              "effects: -"}
+NO_EFFECTS = {"no effects", "no effect", "effects: none", "effects: no", "effects:", "effects: -"}
 
 
-class _Field:
+class _Field(NamedTuple):
     """A ``key: value`` line split at its first colon (the key: letters, spaces, '_')."""
 
-    def __init__(self, key: str, value: str) -> None:
-        self.key, self.value = key, value
-
-    def group(self, n: int) -> str:
-        return self.key if n == 1 else self.value
+    key: str
+    value: str
 
 
 def _field_line(line: str) -> _Field | None:
@@ -188,7 +189,7 @@ def read_cards(
             continue
         first_line, first = block[0]
         head = _field_line(first)
-        if head and _key(head.group(1)) == "kind":
+        if head and _key(head.key) == "kind":
             kind, defaults = _read_defaults(block, file, problems)
             continue
         card = _read_card(block, file, kind, defaults, kind_of_id, problems)
@@ -210,7 +211,7 @@ def _read_defaults(
                         f"{line!r}; leave a blank line before the first card")
             )
             continue
-        key, value = _key(match.group(1)), match.group(2).strip()
+        key, value = _key(match.key), match.value.strip()
         if key == "kind":
             try:
                 kind = resolve_kind(value)
@@ -226,12 +227,8 @@ def _read_defaults(
 
 
 def _read_card(
-    block: list[tuple[int, str]],
-    file: str,
-    kind: str | None,
-    defaults: dict[str, tuple[int, str]],
-    kind_of_id: Callable[[str], str | None],
-    problems: list[Problem],
+    block: list[tuple[int, str]], file: str, kind: str | None, defaults: dict[str, tuple[int, str]],
+    kind_of_id: Callable[[str], str | None], problems: list[Problem],
 ) -> TextCard | None:
     number, first = block[0]
     name, record_id = first, None
@@ -270,6 +267,10 @@ def _read_card(
         return None
     side: str | None = None
     before = len(problems)
+
+    def say(message: str) -> None:  # a problem of the line being read (the loop's)
+        problems.append(Problem(file, number, where, message))
+
     for number, line in block[1:]:
         card.unread = len(problems) - before
         side_match = _side_line(line)
@@ -284,68 +285,56 @@ def _read_card(
                 if rest.casefold().startswith("quick") and (side, "quick") in {
                     s.path for s in specs
                 }:
-                    card.values[(side, "quick")] = True
-                    card.origins[(side, "quick")] = number
+                    card.set((side, "quick"), True, number)
                 _add_effect(card, (side, "effects"), rest, file, number, where, problems)
             elif rest:
-                card.values[(side, "name")] = rest
-                card.origins[(side, "name")] = number
+                card.set((side, "name"), rest, number)
             continue
-        effects_spec = _effects_spec(specs, side)
+        effects_spec = next((s for s in _in_scope(specs, side) if s.kind == "effects"), None)
         if line.casefold().rstrip(".") in {x.rstrip(".") for x in NO_EFFECTS}:
             if effects_spec is None:
-                problems.append(Problem(file, number, where, f"a {card.kind} card prints no "
-                                        "Effects"))
+                say(f"a {card.kind} card prints no Effects")
             else:
                 card.effects[effects_spec.path] = []
                 card.no_effects.add(effects_spec.path)
                 card.origins[effects_spec.path] = number
             continue
-        spec = _flag_spec(specs, side, line)
+        spec = next((s for s in _in_scope(specs, side) if s.kind == "flag"
+                     and s.name == _key(line)), None)
         if spec is not None:
-            card.values[spec.path] = True
-            card.origins[spec.path] = number
+            card.set(spec.path, True, number)
             continue
         worded = next((s for s in _in_scope(specs, side) if s.kind == "value"
                        and s.name == _key(line) and printed_forms(s)), None)
         if worded is not None:
             # "Check" alone: the symbol says there is a Check; which one the card prints
-            problems.append(Problem(file, number, where, f"{line!r}: type the {worded.label} "
-                                    f"the card prints, '{worded.name}: ...' as printed: "
-                                    f"{printed_forms(worded)}"))
+            say(f"{line!r}: type the {worded.label} the card prints, '{worded.name}: ...' as "
+                f"printed: {printed_forms(worded)}")
             continue
         field_match = _field_line(line)
         spec = _field_spec(specs, side, field_match) if field_match else None
         if spec is not None and field_match is not None:
             try:
-                card.values[spec.path] = parse_value(spec, field_match.group(2))
-                card.origins[spec.path] = number
+                card.set(spec.path, parse_value(spec, field_match.value), number)
             except AnswerError as exc:
-                problems.append(
-                    Problem(file, number, where, exc.message + (f"; {exc.hint}" if exc.hint
-                                                               else ""))
-                )
+                say(exc.message + (f"; {exc.hint}" if exc.hint else ""))
             continue
         if effects_spec is None:
-            problems.append(
-                Problem(file, number, where, f"{line!r} is not a field of a {card.kind} card, "
-                        "and the card prints no Effects")
-            )
+            say(f"{line!r} is not a field of a {card.kind} card, and the card prints no Effects")
             continue
         if effects_spec.path in card.no_effects:
-            problems.append(Problem(file, number, where, "an Effect after 'no Effects'"))
+            say("an Effect after 'no Effects'")
             continue
         try:
             parse_effect(line)
         except EffectSyntaxError as exc:
-            if field_match and re.fullmatch(r"[a-z_]+", field_match.group(1)):
+            if field_match and re.fullmatch(r"[a-z_]+", field_match.key):
                 # `colour: red`: a field line (written like YAML) that the card does not have
                 names = sorted({s.name for s in _in_scope(specs, side) if s.kind != "effects"})
-                problems.append(Problem(
-                    file, number, where, f"{field_match.group(1)!r} is not a field of a "
-                    f"{card.kind} card (fields: {', '.join(names)})"))
+                say(f"{field_match.key!r} is not a field of a {card.kind} card (fields: "
+                    f"{', '.join(names)})")
             else:
-                problems.append(Problem(file, number, where, f"Effect: {exc}"))
+                say(f"Effect: {exc}")
             continue
         _add_effect(card, effects_spec.path, line, file, number, where, problems)
     card.unread = len(problems) - before
@@ -372,8 +361,7 @@ def _add_effect(card: TextCard, path: Path_, line: str, file: str, number: int, 
     card.free_text += effect.is_free_text
 
 
-def _name_line(card: TextCard, specs: list[FieldSpec], file: str,
-               problems: list[Problem]) -> bool:
+def _name_line(card: TextCard, specs: list[FieldSpec], file: str, problems: list[Problem]) -> bool:
     """The card line as owners type it, "Knife Flurry - Juggling - Threat 1 - Cascade": the
     name, then the card's marks (an Art or another choice, ``Threat N``, a symbol). When one
     part after the name reads as a mark, every part must: a part the app cannot place is
@@ -401,23 +389,19 @@ def _name_line(card: TextCard, specs: list[FieldSpec], file: str,
         return False
     card.name = parts[0].strip()
     for spec, value in read:
-        card.values[spec.path] = value
-        card.origins[spec.path] = card.line
+        card.set(spec.path, value, card.line)
     return True
 
 
 def _mark(specs: list[FieldSpec], part: str) -> tuple[FieldSpec, Any] | None:
-    from blood_companion.content.cards import _choices
-
     key = _key(part)
-    for spec in specs:
-        if spec.kind == "flag" and spec.name == key:
-            return spec, True
-    for spec in specs:
-        if spec.kind == "value" and spec.name not in STRUCTURAL and key in _choices(
-            spec.info.annotation
-        ):
-            return spec, key
+    flag = next((s for s in specs if s.kind == "flag" and s.name == key), None)
+    if flag is not None:
+        return flag, True
+    chosen = next((s for s in specs if s.kind == "value" and s.name not in STRUCTURAL
+                   and key in literal_choices(s.info.annotation)), None)
+    if chosen is not None:
+        return chosen, key
     words = part.split(maxsplit=1)
     if len(words) == 2:
         for spec in specs:
@@ -432,29 +416,18 @@ def _mark(specs: list[FieldSpec], part: str) -> tuple[FieldSpec, Any] | None:
 
 
 def _mark_forms(specs: list[FieldSpec]) -> list[str]:
-    from blood_companion.content.cards import _choices
-
     out = []
     for spec in specs:
-        if spec.kind == "flag" or spec.name not in STRUCTURAL and _choices(spec.info.annotation):
+        if spec.kind == "flag" or (spec.name not in STRUCTURAL
+                                   and literal_choices(spec.info.annotation)):
             out.append(spec.name.capitalize())
         elif spec.info.annotation is int:
             out.append(f"{spec.name.capitalize()} N")
     return out
 
 
-def _flag_spec(specs: list[FieldSpec], side: str | None, line: str) -> FieldSpec | None:
-    key = _key(line)
-    for spec in _in_scope(specs, side):
-        if spec.kind == "flag" and spec.name == key:
-            return spec
-    return None
-
-
-def _field_spec(
-    specs: list[FieldSpec], side: str | None, match: _Field
-) -> FieldSpec | None:
-    key, value = _key(match.group(1)), match.group(2).strip()
+def _field_spec(specs: list[FieldSpec], side: str | None, match: _Field) -> FieldSpec | None:
+    key, value = _key(match.key), match.value.strip()
     for spec in _in_scope(specs, side):
         if spec.kind == "effects" or spec.name != key:
             continue
@@ -467,20 +440,13 @@ def _field_spec(
                 parse_value(spec, value)
             except AnswerError:
                 # "Cost: Deplete 1 Vigor. Outcome: ..." is an Effect; "cost: 2 coinz" an error
-                return None if _reads_as_effect(f"{match.group(1)}: {value}") else spec
+                return None if _reads_as_effect(f"{match.key}: {value}") else spec
             return spec
         if wants_structure(spec) and not (
             value[:1] in ("{", "[") or value.casefold() in ("none", "-")
         ):
             return None
         return spec
-    return None
-
-
-def _effects_spec(specs: list[FieldSpec], side: str | None) -> FieldSpec | None:
-    for spec in _in_scope(specs, side):
-        if spec.kind == "effects":
-            return spec
     return None
 
 
@@ -515,6 +481,10 @@ def plan_import(
     seen: dict[str, int] = {}
     names_seen: dict[str, list[str]] = {}
     catalog = known.catalog
+
+    def refuse(message: str) -> None:  # a problem of the card being planned (the loop's)
+        problems.append(Problem(file, card.line, where, message))
+
     for card in cards:
         assert card.kind is not None
         kind = card.kind
@@ -545,50 +515,33 @@ def plan_import(
             if record_id is None:
                 deck_field = DECK_FIELDS.get(kind, ("",))[0]
                 deck = values.get((deck_field,))
-                problems.append(
-                    Problem(
-                        file,
-                        card.line,
-                        where,
-                        (f"no placeholder card of {deck!r} is left for this card"
-                         if deck or deck_field not in DECK_FIELDS.get(kind, ())
-                         else f"whose card is it? add '{deck_field}: ...' to the kind: block or "
-                         "the card")
-                        + "; give it an id in brackets to add or replace a card by id",
-                    )
-                )
+                refuse((f"no placeholder card of {deck!r} is left for this card"
+                        if deck or deck_field not in DECK_FIELDS.get(kind, ())
+                        else f"whose card is it? add '{deck_field}: ...' to the kind: block or "
+                        "the card") + "; give it an id in brackets to add or replace a card by id")
                 continue
             claimed[record_id] = card.line
             card.id = record_id
         if record_id in seen:
-            problems.append(
-                Problem(file, card.line, where, f"id {record_id!r} is also given to the card on "
-                        f"line {seen[record_id]} of {file}")
-            )
+            refuse(f"id {record_id!r} is also given to the card on line {seen[record_id]} of "
+                   f"{file}")
             continue
         seen[record_id] = card.line
         clash = _other_kind(record_id, kind, catalog)
         if clash is not None:
-            problems.append(
-                Problem(file, card.line, where, f"id {record_id!r} is already a {clash} card "
-                        f"({known.where(clash, record_id)}); ids are unique across card kinds")
-            )
+            refuse(f"id {record_id!r} is already a {clash} card ({known.where(clash, record_id)}); "
+                   "ids are unique across card kinds")
             continue
         existing = catalog.get(kind, record_id)
         overlay_at = known.in_overlay(kind, record_id) if existing is not None else None
         if overlay_at is not None:
             place, owned = overlay_at
             if not owned:
-                problems.append(
-                    Problem(file, card.line, where, f"{record_id!r} is already in your own data "
-                            f"({place}); edit it there or remove it before importing")
-                )
+                refuse(f"{record_id!r} is already in your own data ({place}); edit it there or "
+                       "remove it before importing")
                 continue
             if not replace:
-                problems.append(
-                    Problem(file, card.line, where, f"{record_id!r} was already transcribed "
-                            f"({place}); --replace overwrites it")
-                )
+                refuse(f"{record_id!r} was already transcribed ({place}); --replace overwrites it")
                 continue
         if card.unread:
             continue  # its lines are reported; a record built without them would only say so
@@ -621,9 +574,8 @@ def plan_import(
                    and s.info.is_required() and (s.side is None or (s.side,) in values
                                                  or (s.side, "effects") in values)]
         if missing:
-            problems.append(Problem(file, card.line, where, "no Effect typed: type the card's "
-                                    "Effects one per line as printed, or 'no Effects' when it "
-                                    "prints none"))
+            refuse("no Effect typed: type the card's Effects one per line as printed, or 'no "
+                   "Effects' when it prints none")
             continue
         try:
             record = build_record(model, base, values)

@@ -22,15 +22,9 @@ from blood_companion.content import models as m
 # The field naming the deck a card belongs to, per kind ("Trouper Deck", "Nemesis Deck", the
 # Advanced Tactic decks per Art, the Event and Location cards per Zone).
 DECK_FIELDS: dict[str, tuple[str, ...]] = {
-    "starting_tactics": ("trouper",),
-    "trouper_items": ("trouper",),
-    "reactions": ("nemesis",),
-    "weaknesses": ("nemesis",),
-    "advanced_tactics": ("art",),
-    "events": ("zone",),
-    "locations": ("zone",),
-    "vlad_reactions": ("zone",),
-    "special_tactics": ("location", "nemesis"),
+    "starting_tactics": ("trouper",), "trouper_items": ("trouper",), "reactions": ("nemesis",),
+    "weaknesses": ("nemesis",), "advanced_tactics": ("art",), "events": ("zone",),
+    "locations": ("zone",), "vlad_reactions": ("zone",), "special_tactics": ("location", "nemesis"),
     "special_items": ("location", "nemesis"),
 }
 # Fields that say where a card belongs rather than what it prints: the interactive loop keeps
@@ -41,25 +35,9 @@ NOT_PRINTED = {"rules_config", "components"}
 # The order an owner meets the cards at the table: the Troupers' decks, the Nemeses, then the
 # rest of the box.
 KIND_ORDER = [
-    "troupers",
-    "starting_tactics",
-    "trouper_items",
-    "nemeses",
-    "reactions",
-    "weaknesses",
-    "vlad_reactions",
-    "minions",
-    "events",
-    "locations",
-    "advanced_tactics",
-    "special_tactics",
-    "special_items",
-    "dice",
-    "difficulty",
-    "insanity",
-    "night_board",
-    "zones",
-    "village",
+    "troupers", "starting_tactics", "trouper_items", "nemeses", "reactions", "weaknesses",
+    "vlad_reactions", "minions", "events", "locations", "advanced_tactics", "special_tactics",
+    "special_items", "dice", "difficulty", "insanity", "night_board", "zones", "village",
 ]
 
 FieldKind = Literal["value", "flag", "effects"]
@@ -97,14 +75,10 @@ class FieldSpec:
 
     @property
     def optional(self) -> bool:
-        return not self.info.is_required() and _allows_none(self.info.annotation)
+        return not self.info.is_required() and type(None) in typing.get_args(self.info.annotation)
 
     def adapter(self) -> TypeAdapter[Any]:
         return _adapter(self.info)
-
-
-def _allows_none(annotation: Any) -> bool:
-    return type(None) in typing.get_args(annotation)
 
 
 _ADAPTERS: dict[int, TypeAdapter[Any]] = {}
@@ -114,15 +88,11 @@ def _adapter(info: FieldInfo) -> TypeAdapter[Any]:
     """A validator for one field (FieldInfo objects live on their model class: cache by id)."""
     cached = _ADAPTERS.get(id(info))
     if cached is None:
-        cached = _ADAPTERS[id(info)] = _new_adapter(info)
+        annotation: Any = info.annotation
+        if info.metadata:
+            annotation = Annotated.__class_getitem__((annotation, *info.metadata))  # type: ignore[attr-defined]
+        cached = _ADAPTERS[id(info)] = TypeAdapter(annotation)
     return cached
-
-
-def _new_adapter(info: FieldInfo) -> TypeAdapter[Any]:
-    annotation: Any = info.annotation
-    if info.metadata:
-        annotation = Annotated.__class_getitem__((annotation, *info.metadata))  # type: ignore[attr-defined]
-    return TypeAdapter(annotation)
 
 
 def _model_of(annotation: Any) -> type[BaseModel] | None:
@@ -196,13 +166,15 @@ def set_path(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
     for part in path[:-1]:
         nxt = data.get(part)
         if not isinstance(nxt, dict):
-            nxt = {} if nxt is None else _plain(nxt)
+            nxt = {} if nxt is None else base_of(nxt)
             data[part] = nxt
         data = nxt
     data[path[-1]] = value
 
 
-def _plain(value: Any) -> Any:
+def base_of(value: Any) -> Any:
+    """A model's fields as a shallow dict of models and values (for build_record); anything
+    else as it is."""
     if isinstance(value, BaseModel):
         return {k: getattr(value, k) for k in type(value).model_fields}
     return value
@@ -230,6 +202,11 @@ def format_value(value: Any) -> str:
             v.model_dump(mode="json", exclude_defaults=True) if isinstance(v, BaseModel) else v
             for v in value
         ]
+    return flow_yaml(value)
+
+
+def flow_yaml(value: Any) -> str:
+    """``value`` as one line of YAML (``{physical: 1}``)."""
     import yaml  # here: a card's face is shown, and a step recorded, without YAML
 
     text = yaml.safe_dump(
@@ -262,7 +239,7 @@ def parse_value(spec: FieldSpec, text: str) -> Any:
         return None
     adapter = spec.adapter()
     candidates: list[Any] = []
-    if raw[:1] in ("{", "[") or _wants_structure(spec):
+    if raw[:1] in ("{", "[") or wants_structure(spec):
         import yaml
 
         try:
@@ -291,12 +268,10 @@ def parse_value(spec: FieldSpec, text: str) -> Any:
 
 
 def _raise(spec: FieldSpec, raw: str, why: str) -> Any:
-    choices = _choices(spec.info.annotation)
+    choices = literal_choices(spec.info.annotation)
     if choices:
         close = difflib.get_close_matches(raw.casefold(), choices, n=1, cutoff=0.6)
-        hint = (f"did you mean {close[0]!r}? " if close else "") + "one of: " + ", ".join(
-            choices
-        )
+        hint = (f"did you mean {close[0]!r}? " if close else "") + "one of: " + ", ".join(choices)
         raise AnswerError(f"{spec.label}: {raw!r} is not one of the choices", hint)
     forms = printed_forms(spec)
     raise AnswerError(f"{spec.label}: {raw!r} does not fit ({plain_message(why)})",
@@ -313,10 +288,6 @@ def plain_message(msg: str) -> str:
 
 def wants_structure(spec: FieldSpec) -> bool:
     """True when the field takes a mapping or list (typed as one line of YAML)."""
-    return _wants_structure(spec)
-
-
-def _wants_structure(spec: FieldSpec) -> bool:
     ann = spec.info.annotation
     for candidate in (ann, *typing.get_args(ann)):
         origin = typing.get_origin(candidate)
@@ -327,7 +298,7 @@ def _wants_structure(spec: FieldSpec) -> bool:
     return False
 
 
-def _choices(annotation: Any) -> list[str]:
+def literal_choices(annotation: Any) -> list[str]:
     out: list[str] = []
     for candidate in (annotation, *typing.get_args(annotation)):
         if typing.get_origin(candidate) is Literal:
@@ -348,34 +319,23 @@ def deck_of(kind: str, record: Any) -> str | None:
 
 
 def build_record(
-    model: type[m.Record],
-    base: dict[str, Any],
-    values: dict[tuple[str, ...], Any],
+    model: type[m.Record], base: dict[str, Any], values: dict[tuple[str, ...], Any],
 ) -> m.Record:
     """The transcribed record: the base (the placeholder's fields) with the typed values set,
     marked ``source: transcribed``. Raises ValidationError when the card as a whole does not
     hold (e.g. a starting card without an Art)."""
-    data: dict[str, Any] = {k: _plain(v) for k, v in base.items()}
+    data: dict[str, Any] = {k: base_of(v) for k, v in base.items()}
     for path, value in values.items():
         set_path(data, path, value)
     data["source"] = "transcribed"
     return model.model_validate(data)
 
 
-def base_of(record: BaseModel | None) -> dict[str, Any]:
-    """A record's fields as a shallow dict of models and values (for build_record)."""
-    if record is None:
-        return {}
-    return {k: getattr(record, k) for k in type(record).model_fields}
-
-
 def implied_values(kind: str, values: dict[tuple[str, ...], Any]) -> dict[tuple[str, ...], Any]:
     """Fields the kind of file already says (a card in starting_tactics is a Starting card),
     so a typed card need not repeat them."""
     card_kind = {
-        "starting_tactics": "starting",
-        "advanced_tactics": "advanced",
-        "trouper_items": "trouper",
+        "starting_tactics": "starting", "advanced_tactics": "advanced", "trouper_items": "trouper",
     }.get(kind)
     if kind in ("special_tactics", "special_items"):
         card_kind = "location" if values.get(("location",)) else (
@@ -398,10 +358,8 @@ _RESOURCE_READ = {
 FATIGUE_FORMS = "'Physical -1, Mind -2', 'Physical -1', 'Mind -1' or 'none'"
 COST_FORMS = "'2 Coins, 1 Trinket', '4 any' (the Resource symbol), 'free' or 'none'"
 CHECK_FORMS = {
-    "turn_at_least": "Turn {n}+",
-    "knocked_out_at_least": "{n}+ Knocked Out",
-    "nemesis_discard_at_least": "{n}+ in the Nemesis discard",
-    "bites_total_at_least": "{n}+ Bites",
+    "turn_at_least": "Turn {n}+", "knocked_out_at_least": "{n}+ Knocked Out",
+    "nemesis_discard_at_least": "{n}+ in the Nemesis discard", "bites_total_at_least": "{n}+ Bites",
     "always": "always",
 }
 CHECK_HELP = (

@@ -8,35 +8,15 @@ counts match the box's Components list.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.errors import Problem
 
-
-class Catalog(Protocol):
-    """What the cross-checks read of a catalog (content/loader.py's Catalog; a Protocol, so
-    this module does not import the loader that calls it)."""
-
-    @property
-    def origins(self) -> Mapping[tuple[str, str], Any]: ...
-    @property
-    def config(self) -> m.RulesConfig: ...
-    @property
-    def village(self) -> m.Village: ...
-    @property
-    def dice(self) -> list[m.Die]: ...
-    def all(self, kind: str) -> list[Any]: ...
-    def die(self, letter: str) -> m.Die: ...
-    def events_in(self, zone: str) -> list[m.Event]: ...
-    def items_for(self, trouper: str) -> list[m.ItemCard]: ...
-    def locations_in(self, zone: str) -> list[m.Location]: ...
-    def origin_line(self, kind: str, id: str) -> tuple[str, int | None]: ...
-    def reactions_for(self, nemesis: str) -> list[m.ReactionCard]: ...
-    def starting_tactics_for(self, trouper: str) -> list[m.TacticCard]: ...
-    def weaknesses_for(self, nemesis: str) -> list[m.WeaknessCard]: ...
+if TYPE_CHECKING:  # the loader imports this module when it runs the checks
+    from blood_companion.content.loader import Catalog
 
 SINGLETONS = ("components", "rules_config", "night_board", "insanity", "village")
 CARD_KINDS = ("reactions", "vlad_reactions", "weaknesses", "starting_tactics", "trouper_items",
@@ -100,9 +80,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
     for z in cat.all("zones"):
         if z.tile_count() != config.tiles_per_zone:
             add(
-                "zones",
-                z.id,
-                "tiles",
+                "zones", z.id, "tiles",
                 f"tiles add up to {z.tile_count()}, rules_config says "
                 f"{config.tiles_per_zone} per Zone",
             )
@@ -110,9 +88,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         ref("locations", loc.id, "zone", loc.zone, zones, "zone")
         if loc.choice not in face_labels:
             add(
-                "locations",
-                loc.id,
-                "choice",
+                "locations", loc.id, "choice",
                 f"{loc.choice!r} is not a face of the location die ({config.location_die}): "
                 f"{', '.join(str(x) for x in face_labels)}",
             )
@@ -128,9 +104,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         missing = [label for label in face_labels if label not in choices]
         if missing:
             add(
-                "zones",
-                zone,
-                "locations",
+                "zones", zone, "locations",
                 "no Location card for the die result(s) "
                 + ", ".join(str(x) for x in missing)
                 + " (one Location card per face)",
@@ -148,9 +122,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         sides = Counter(w.side for w in weak)
         if len(weak) != 3 or any(sides[s] != 1 for s in m.SIDES):
             add(
-                "nemeses",
-                n.id,
-                "weaknesses",
+                "nemeses", n.id, "weaknesses",
                 "needs exactly 3 Weakness cards, one per side "
                 f"(front, left, right); found {dict(sides) or 'none'}",
             )
@@ -194,9 +166,7 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         cats = Counter(i.category for i in items)
         if len(items) != 6 or any(cats[c] == 0 for c in m.ITEM_CATEGORIES):
             add(
-                "troupers",
-                t.id,
-                "items",
+                "troupers", t.id, "items",
                 "needs 6 Trouper Item cards covering protection, tool "
                 f"and artifact; found {dict(cats) or 'none'}",
             )

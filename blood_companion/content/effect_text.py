@@ -32,61 +32,51 @@ the word, its column and, where one is close, a suggestion.
 from __future__ import annotations
 
 import difflib
-import functools
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
 from blood_companion.content import models as m
-from blood_companion.content.render import CONDITION_NAMES, PRIORITY_NAMES, TIMING_NAMES
+from blood_companion.content.render import (
+    CONDITION_NAMES,
+    DIE_NAMES,
+    EVERY_NAMES,
+    PRIORITY_NAMES,
+    SYMBOL_NAMES,
+    TIMING_NAMES,
+    render_outcome,
+)
 
 # --------------------------------------------------------------------------- vocabulary
 
-TYPES = {"standard": "standard", "aura": "aura", "support": "support", "quick": "quick"}
+TYPES = ("standard", "aura", "support", "quick")
 TIMINGS: dict[str, str] = {v.casefold(): k for k, v in TIMING_NAMES.items()} | {
     "at the beginning of the night": "beginning_of_night",
     "at the beginning of the turn": "beginning_of_turn",
     "at the beginning of each turn": "beginning_of_turn",
-    "at the beginning of the cleanup phase": "beginning_of_cleanup",
-    "when wounded": "on_wound",
-    "when this suffers a wound": "on_wound",
-    "always": "always",
+    "at the beginning of the cleanup phase": "beginning_of_cleanup", "when wounded": "on_wound",
+    "when this suffers a wound": "on_wound", "always": "always",
 }
 LABELS = {
-    "target": "Target",
-    "cost": "Cost",
-    "condition": "Condition",
-    "outcome": "Outcome",
-    "on a failure": "On a failure",
-    "on failure": "On a failure",
-    "free text": "Free text",
+    "target": "Target", "cost": "Cost", "condition": "Condition", "outcome": "Outcome",
+    "on a failure": "On a failure", "on failure": "On a failure", "free text": "Free text",
 }
+SECTION_NAMES = [*dict.fromkeys(LABELS.values()), "Repeat"]
 SHOWN_LABELS = ["Target:", "Cost:", "Condition:", "Outcome:", "On a failure:", "Repeat x2."]
 CARD_SYMBOLS = {
-    "cascade": "the Cascade symbol",
-    "block": "the Block symbol",
-    "interruption": "the Interruption symbol",
-    "check": "the Check symbol",
+    "cascade": "the Cascade symbol", "block": "the Block symbol",
+    "interruption": "the Interruption symbol", "check": "the Check symbol",
 }
 
 TARGET_KINDS = {
-    "self": "self",
-    "trouper": "trouper",
-    "troupers": "troupers_all",
-    "enemy": "enemy",
-    "enemies": "enemy",
-    "nemesis": "nemesis",
-    "minion": "minion",
-    "minions": "minion",
-    "tile": "tile",
-    "event": "event",
+    "self": "self", "trouper": "trouper", "troupers": "troupers_all", "enemy": "enemy",
+    "enemies": "enemy", "nemesis": "nemesis", "minion": "minion", "minions": "minion",
+    "tile": "tile", "event": "event",
 }
 # "every/each/all" before a Trouper, Minion or Enemy: each one the Target reaches.
-EVERY_KINDS = {"trouper": "troupers_all", "minion": "minions_all", "enemy": "enemies_all",
-               "enemie": "enemies_all"}
+EVERY_KINDS = {v.casefold(): k for k, v in EVERY_NAMES.items()} | {"enemie": "enemies_all"}
 MINION_TYPE_WORDS = {t: t for t in m.MINION_TYPES} | {"abomination": "aberration"}
 PRIORITIES: dict[str, str] = {v.casefold(): k for k, v in PRIORITY_NAMES.items()} | {
     # the rulebook's own short forms ("Target: Trouper (Distance ∞, Bites -X)")
@@ -101,60 +91,22 @@ PRIORITIES: dict[str, str] = {v.casefold(): k for k, v in PRIORITY_NAMES.items()
     "not exhausted": "not_exhausted",
 }
 TRAIT_WORDS: dict[str, str] = {t: t for t in m.TRAITS}
-DIE_COLOURS: dict[str, str] = {"grey": "G", "gray": "G", "black": "B", "red": "R"}
+DIE_COLOURS = {v.casefold(): k for k, v in DIE_NAMES.items()} | {"gray": "G"}
 RESOURCE_WORDS: dict[str, str | None] = {
-    "jewel": "jewels",
-    "jewels": "jewels",
-    "coin": "coins",
-    "coins": "coins",
-    "trinket": "trinkets",
-    "trinkets": "trinkets",
-    "scroll": "scrolls",
-    "scrolls": "scrolls",
-    "resource": None,
+    "jewel": "jewels", "jewels": "jewels", "coin": "coins", "coins": "coins", "trinket": "trinkets",
+    "trinkets": "trinkets", "scroll": "scrolls", "scrolls": "scrolls", "resource": None,
     "resources": None,
 }
 # What an Outcome Element may look like (for suggestions).
 ELEMENT_EXAMPLES = [
-    "Step 1",
-    "Run",
-    "Fly",
-    "Escape 1",
-    "Push 1",
-    "Attract 1",
-    "Move 1",
-    "Draw 1",
-    "Discard 1",
-    "Heal 1",
-    "Deplete",
-    "Rest",
-    "Summon",
-    "Wound",
-    "Bite",
-    "Exhausted",
-    "Physical Attack",
-    "Mind Attack",
-    "+1 Threat",
-    "+1 Bonus Triumph",
-    "+1 Triumph",
-    "Fly 2",
-    "Run 2",
-    "Place a Trap Token",
-    "Re-roll 1",
-    "+Grey die",
-    "+Black die",
-    "Place a Trap",
-    "Place a Whisper",
+    "Step 1", "Run", "Fly", "Escape 1", "Push 1", "Attract 1", "Move 1", "Draw 1", "Discard 1",
+    "Heal 1", "Deplete", "Rest", "Summon", "Wound", "Bite", "Exhausted", "Physical Attack",
+    "Mind Attack", "+1 Threat", "+1 Bonus Triumph", "+1 Triumph", "Fly 2", "Run 2",
+    "Place a Trap Token", "Re-roll 1", "+Grey die", "+Black die", "Place a Trap", "Place a Whisper",
     "+1 Coin",
 ]
-NO_NUMBER_KINDS = {
-    **{k: k for k in ("run", "fly", "rest", "deplete", "wound", "bite", "exhausted")},
-    "physical attack": "physical_attack",
-    "mind attack": "mind_attack",
-    "trap": "place_trap",
-    "whisper": "place_whisper",
-    "consume that trap": "consume_trap",
-    "consume the trap": "consume_trap",
+NO_NUMBER_KINDS = {v.casefold(): k for k, v in SYMBOL_NAMES.items()} | {
+    "trap": "place_trap", "whisper": "place_whisper", "consume the trap": "consume_trap",
     "turn that trap to its consumed side": "consume_trap",
 }
 # the printed variants of those: "Wounds", "Bite Tokens", "Place a Trap Token", "Whisper"
@@ -164,36 +116,11 @@ _NO_NUMBER_VARIANT = re.compile(
 )
 
 
-_LABEL = re.compile(
-    r"(?i)(target|cost|condition|outcome|on a failure|on failure|free text)\s*:"
-)
+_LABEL = re.compile(r"(?i)(target|cost|condition|outcome|on a failure|on failure|free text)\s*:")
 _REPEAT = re.compile(r"(?i)repeat\b(?=\s*(?:x\s*\d|\d+\s*(?:x|times)\b))")
 # Where a section may end or nest: quotes, brackets, a full stop before a space or the end, and
 # a word after a space that may begin the next section's label.
 _STOPS = re.compile(r'["()]|\.(?=\s|$)|(?<=\s)[ocfrtOCFRT]')
-
-
-_rx = functools.cache(re.compile)
-
-
-def _match(pattern: str, text: str) -> re.Match[str] | None:
-    return _rx(pattern).match(text)
-
-
-def _fullmatch(pattern: str, text: str) -> re.Match[str] | None:
-    return _rx(pattern).fullmatch(text)
-
-
-def _search(pattern: str, text: str) -> re.Match[str] | None:
-    return _rx(pattern).search(text)
-
-
-def _finditer(pattern: str, text: str) -> Iterator[re.Match[str]]:
-    return _rx(pattern).finditer(text)
-
-
-def _split(pattern: str, text: str) -> list[str]:
-    return _rx(pattern).split(text)
 
 
 # --------------------------------------------------------------------------- errors
@@ -228,16 +155,11 @@ class EffectSyntaxError(ValueError):
         return f"{self.text}\n{' ' * (self.column - 1)}{'^' * width}"
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "message": self.message,
-            "column": self.column,
-            "word": self.word,
-            "suggestion": self.suggestion,
-        }
+        return {k: v for k, v in asdict(self).items() if k != "text"}
 
 
 def _word_at(text: str, pos: int) -> str:
-    match = _match(r"[^\s,.;()/]+(?:\s+[^\s,.;()/:]+)?", text[pos:])
+    match = re.match(r"[^\s,.;()/]+(?:\s+[^\s,.;()/:]+)?", text[pos:])
     if match:
         return match.group(0)
     return text[pos : pos + 1]
@@ -247,6 +169,12 @@ def _close(word: str, options: list[str], cutoff: float = 0.6) -> str | None:
     lowered = {o.casefold(): o for o in options}
     found = difflib.get_close_matches(word.casefold(), list(lowered), n=1, cutoff=cutoff)
     return lowered[found[0]] if found else None
+
+
+def _mean(word: str, options: list[str], otherwise: str | None = None) -> str | None:
+    """The hint "did you mean 'X'?" for the option closest to ``word``, else ``otherwise``."""
+    close = _close(word, options)
+    return f"did you mean '{close}'?" if close else otherwise
 
 
 # --------------------------------------------------------------------------- the parser
@@ -261,10 +189,7 @@ class _Parser:
     ) -> EffectSyntaxError:
         pos = max(0, min(pos, len(self.text)))
         return EffectSyntaxError(
-            message,
-            pos + 1,
-            word if word is not None else _word_at(self.text, pos),
-            suggestion,
+            message, pos + 1, word if word is not None else _word_at(self.text, pos), suggestion,
             self.text,
         )
 
@@ -311,15 +236,13 @@ class _Parser:
         pos = self.skip_ws(0)
         if pos >= len(text):
             raise self.fail(
-                "the Effect is empty",
-                0,
+                "the Effect is empty", 0,
                 "type it as printed, e.g. 'Target: Self. Outcome: Step 1.'",
             )
         bare = text.strip().rstrip(".").casefold()
         if bare in CARD_SYMBOLS:
             raise self.fail(
-                f"'{text.strip()}' is {CARD_SYMBOLS[bare]}, a mark of the card, not an Effect",
-                pos,
+                f"'{text.strip()}' is {CARD_SYMBOLS[bare]}, a mark of the card, not an Effect", pos,
                 f"it is one of the card's fields ({bare}), asked before the Effects",
             )
         fields: dict[str, Any] = {}
@@ -345,8 +268,7 @@ class _Parser:
                     raise self.fail(
                         "'Free text:' keeps a whole Effect as words; it cannot follow other "
                         "sections",
-                        pos,
-                        "put 'Free text:' first and the whole printed Effect after it",
+                        pos, "put 'Free text:' first and the whole printed Effect after it",
                     )
                 words = text[body:].strip()
                 if not words:
@@ -384,11 +306,10 @@ class _Parser:
         """Text that is not a section: a typo'd label is an error, prose after the sections is
         the Effect's note."""
         text = self.text
-        word_match = _match(r"([A-Za-z][A-Za-z ]{0,20}?)\s*(:|\.|\s|$)", text[pos:])
+        word_match = re.match(r"([A-Za-z][A-Za-z ]{0,20}?)\s*(:|\.|\s|$)", text[pos:])
         word = word_match.group(1) if word_match else _word_at(text, pos)
         has_colon = bool(word_match and word_match.group(2) == ":")
-        options = list(LABELS.values()) + ["Repeat"]
-        close = _close(word, options, cutoff=0.75)
+        close = _close(word, SECTION_NAMES, cutoff=0.75)
         if close and (has_colon or not structured or word.casefold() == close.casefold()):
             raise self.fail(
                 f"unknown section '{word}'", pos, f"did you mean '{close}:'?", word=word
@@ -397,8 +318,7 @@ class _Parser:
             raise self.fail(
                 f"expected a section ({', '.join(repr(x) for x in SHOWN_LABELS[:4])}), "
                 f"found '{word}'",
-                pos,
-                "type 'Free text: ' before the printed words to keep them as they are",
+                pos, "type 'Free text: ' before the printed words to keep them as they are",
                 word=word,
             )
 
@@ -407,8 +327,7 @@ class _Parser:
         ("Sacrifice. Target: ...", "Quick. Cost: ..."): the Sacrifice Cost ("Reading the
         Elements of a Cost") and the Effect's type ("Types of Effects")."""
         while True:
-            found = _match(r"(?i)(quick|sacrifice|support|aura)\s*\.(?=\s|$)\s*",
-                           self.text[pos:])
+            found = re.match(r"(?i)(quick|sacrifice|support|aura)\s*\.(?=\s|$)\s*", self.text[pos:])
             if found is None:
                 return pos
             word = found.group(1).casefold()
@@ -418,7 +337,7 @@ class _Parser:
                 raise self.fail(f"a second type '{found.group(1)}'", pos,
                                 "an Effect has one type (Quick, Support or Aura)")
             else:
-                fields["type"] = TYPES[word]
+                fields["type"] = word
             pos = self.skip_ws(pos + found.end())
 
     def head(self, pos: int, fields: dict[str, Any], costs: list[m.Cost]) -> int:
@@ -431,12 +350,12 @@ class _Parser:
         if colon < 0:
             return pos
         prefix = text[pos:colon]
-        if _search(r"[().\"]|\.\s", prefix) or not prefix.strip():
+        if re.search(r"[().\"]|\.\s", prefix) or not prefix.strip():
             return pos
         parts = [p.strip() for p in prefix.split(" - ")]
         known = False
         if parts and parts[0].casefold() in TYPES:
-            fields["type"] = TYPES[parts.pop(0).casefold()]
+            fields["type"] = parts.pop(0).casefold()
             known = True
         while parts and parts[0].casefold() == "sacrifice":
             parts.pop(0)
@@ -457,7 +376,7 @@ class _Parser:
                         f"type it '{word.capitalize()}.' or '{word.capitalize()}:' before the "
                         f"sections, e.g. '{word.capitalize()}. Target: Self. Outcome: Step 1.'",
                         word=word)
-                close = _close(name, list(LABELS.values()) + ["Repeat"], cutoff=0.75)
+                close = _close(name, SECTION_NAMES, cutoff=0.75)
                 if close:
                     raise self.fail(
                         f"unknown section '{name}'", pos, f"did you mean '{close}:'?", word=name
@@ -493,7 +412,7 @@ class _Parser:
         elif label == "On a failure":
             fields["on_failure"], _ = self.outcome_line(body, body_start, with_test=False)
         elif label == "Repeat":
-            match = _fullmatch(r"(?i)x\s*(\d+)|(\d+)\s*(?:x|times)", body)
+            match = re.fullmatch(r"(?i)x\s*(\d+)|(\d+)\s*(?:x|times)", body)
             if not match:
                 raise self.fail("expected 'Repeat x2'", body_start)
             n = int(match.group(1) or match.group(2))
@@ -502,20 +421,19 @@ class _Parser:
             fields["repeat"] = n
 
     def target(self, body: str, base: int) -> m.Target:
-        match = _match(
+        match = re.match(
             r"(?i)((?:every|each|all)\s+)?(?:(undead|aberration|abomination|ghoul|beast)\s+)?"
             r"(self|troupers|trouper|enemies|enemy|nemesis|minions|minion|tile|event)\b",
             body,
         )
         if not match:
             word = _word_at(body, 0)
-            close = _close(word, ["Self", "Trouper", "every Trouper", "Enemy", "every Enemy",
-                                  "Nemesis", "Minion", "every Minion", "Tile", "Event"])
             raise self.fail(
                 "expected a Target (Self, Trouper, Enemy, Nemesis, Minion, Tile or Event, or "
                 f"every Trouper, Minion or Enemy), found '{word}'",
                 base,
-                f"did you mean '{close}'?" if close else None,
+                _mean(word, ["Self", "Trouper", "every Trouper", "Enemy", "every Enemy",
+                             "Nemesis", "Minion", "every Minion", "Tile", "Event"]),
             )
         every, word = match.group(1) is not None, match.group(3).casefold()
         if every and word.removesuffix("s") not in EVERY_KINDS:
@@ -544,8 +462,7 @@ class _Parser:
             inner, inner_at = rest[1:-1], inner_at + 1
         elif rest:
             raise self.fail(
-                f"expected a Distance in brackets after '{match.group(0)}'",
-                inner_at,
+                f"expected a Distance in brackets after '{match.group(0)}'", inner_at,
                 f"e.g. '{match.group(0)} (Distance 0-1)'",
             )
         else:
@@ -558,23 +475,22 @@ class _Parser:
             raise self.fail(f"not a valid Target ({exc.errors()[0]['msg']})", base) from None
 
     def target_details(self, inner: str, base: int, fields: dict[str, Any], what: str) -> None:
-        parts = [(p.group(0), base + p.start()) for p in _finditer(r"[^;,]+(?:,(?!\s)[^;,]*)*",
+        parts = [(p.group(0), base + p.start()) for p in re.finditer(r"[^;,]+(?:,(?!\s)[^;,]*)*",
                                                                       inner)]
         parts = [(p, at + len(p) - len(p.lstrip())) for p, at in parts if p.strip()]
         first, first_at = parts[0]
         words = first.strip()
-        dist = _fullmatch(
+        dist = re.fullmatch(
             r"(?i)(?:distance\s+(\d+(?:\s*-\s*\d+)?|any|∞)|(any distance|∞)|"
             r"(special area))((?:\s+-?\d+,-?\d+)*)",
             words,
         )
         if dist is None:
-            close = _close(words.split()[0], ["Distance", "any distance", "Special Area"])
             raise self.fail(
                 f"expected a Distance after '{what}' ('Distance 0-1', 'any distance' or "
                 f"'Special Area'), found '{words.split()[0]}'",
                 first_at,
-                f"did you mean '{close}'?" if close else None,
+                _mean(words.split()[0], ["Distance", "any distance", "Special Area"]),
             )
         if dist.group(1) and dist.group(1).casefold() not in ("any", "∞"):
             fields["distance"] = re.sub(r"\s+", "", dist.group(1))
@@ -589,16 +505,14 @@ class _Parser:
         priorities: list[str] = []
         for part, at in parts[1:]:
             offset = 0
-            for phrase in _split(r"(?i)\s+then\s+", part.strip()):
+            for phrase in re.split(r"(?i)\s+then\s+", part.strip()):
                 key = phrase.strip().casefold()
                 if key not in PRIORITIES:
-                    close = _close(phrase, [v for v in PRIORITY_NAMES.values()])
+                    names = list(PRIORITY_NAMES.values())
                     raise self.fail(
                         f"unknown Target Priority '{phrase.strip()}'",
                         at + part.strip().find(phrase, offset),
-                        f"did you mean '{close}'?"
-                        if close
-                        else "priorities: " + ", ".join(PRIORITY_NAMES.values()),
+                        _mean(phrase, names, "priorities: " + ", ".join(names)),
                         word=phrase.strip(),
                     )
                 offset = part.strip().find(phrase, offset) + len(phrase)
@@ -635,7 +549,7 @@ class _Parser:
         out = []
         for piece, at in self.split_top(body, base):
             key = piece.casefold()
-            times = _match(r"(\d+)\s*x\s+", key)
+            times = re.match(r"(\d+)\s*x\s+", key)
             n = int(times.group(1)) if times else 1
             if times:
                 key = key[times.end():]
@@ -650,7 +564,7 @@ class _Parser:
                     (r"discard (\d+) (?:tactic )?cards?", "discard_card"),
                     (r"discard (\d+) bites?(?: tokens?)?", "discard_bite"),
                 ):
-                    match = _fullmatch(pattern, key)
+                    match = re.fullmatch(pattern, key)
                     if match:
                         fields = {"kind": kind, "n": int(match.group(1))}
                         break
@@ -659,8 +573,7 @@ class _Parser:
                             "Sacrifice", "Deplete this Item"]
                 close = _close(piece, examples, cutoff=0.5)
                 raise self.fail(
-                    f"unknown Cost '{piece}'",
-                    at,
+                    f"unknown Cost '{piece}'", at,
                     f"did you mean '{close}'?" if close else "costs: " + ", ".join(examples),
                     word=piece,
                 )
@@ -673,15 +586,13 @@ class _Parser:
     def condition(self, body: str) -> m.Condition:
         key = " ".join(body.split()).casefold()
         for pattern, kind in (
-            (r"(\d+)\+ bites?", "bites_at_least"),
-            (r"(\d+) bite tokens?", "bites_at_least"),
+            (r"(\d+)\+ bites?", "bites_at_least"), (r"(\d+) bite tokens?", "bites_at_least"),
             (r"fewer than (\d+) cards in hand", "hand_below"),
             (r"you have (?:less|fewer) than (\d+) tactic cards in your hand", "hand_below"),
-            (r"(\d+)\+ wounds?", "wounds_at_least"),
-            (r"insanity (\d+)\+", "insanity_at_least"),
+            (r"(\d+)\+ wounds?", "wounds_at_least"), (r"insanity (\d+)\+", "insanity_at_least"),
             (r"threat (\d+)\+", "threat_at_least"),
         ):
-            match = _fullmatch(pattern, key)
+            match = re.fullmatch(pattern, key)
             if match:
                 return m.Condition(kind=kind, n=int(match.group(1)))
         if key == "exhausted":
@@ -711,10 +622,8 @@ class _Parser:
             at = _unquoted(elements).find("(")
             at = at if at >= 0 else _unquoted(elements).find(")")
             raise self.fail(
-                "brackets only hold the Test at the end of the Outcome",
-                base + at,
-                "a Test comes last: 'Wound, Bite (Dexterity 4)'",
-                word=elements[at],
+                "brackets only hold the Test at the end of the Outcome", base + at,
+                "a Test comes last: 'Wound, Bite (Dexterity 4)'", word=elements[at],
             )
         if not elements.strip():
             return [], test
@@ -738,7 +647,7 @@ class _Parser:
         return None
 
     def element(self, piece: str, at: int) -> m.Outcome:
-        quoted = _match(r'(?:(\d+)\s*x\s+)?"', piece)
+        quoted = re.match(r'(?:(\d+)\s*x\s+)?"', piece)
         if quoted:
             words = piece[quoted.end() - 1 :]
             if len(words) < 2 or not words.endswith('"') or '"' in words[1:-1]:
@@ -761,13 +670,12 @@ class _Parser:
     def element_fields(self, text: str, at: int, piece: str) -> dict[str, Any]:
         key = text.casefold()
         # keywords with a number ("Elements - Keywords")
-        match = _fullmatch(r"(step|escape|push|attract|move|draw|discard|heal)(?:\s+(\d+))?", key)
+        match = re.fullmatch(r"(step|escape|push|attract|move|draw|discard|heal)(?:\s+(\d+))?", key)
         if match:
             if match.group(2) is None:
                 word = match.group(1).capitalize()
                 raise self.fail(
-                    f"expected a number after '{word}'", at, f"e.g. '{word} 1'",
-                    word=word,
+                    f"expected a number after '{word}'", at, f"e.g. '{word} 1'", word=word,
                 )
             return {"kind": match.group(1), "n": int(match.group(2))}
         for pattern, kind in (
@@ -783,7 +691,7 @@ class _Parser:
             (r"(run|fly)\s+(\d+)", "move_keyword"),
             (r"re-?roll (\d+)", "reroll"),
         ):
-            match = _fullmatch(pattern, key)
+            match = re.fullmatch(pattern, key)
             if match and kind == "move_keyword":
                 return {"kind": match.group(1), "n": int(match.group(2))}
             if match:
@@ -792,15 +700,14 @@ class _Parser:
             return {"kind": "bonus_triumphs", "n": 1}
         if key in ("re-roll", "reroll"):
             return {"kind": "reroll", "n": 1}
-        match = _fullmatch(r"\+\s*(\d+) (\w+)", key)
+        match = re.fullmatch(r"\+\s*(\d+) (\w+)", key)
         if match and match.group(2) in RESOURCE_WORDS:
             return {
-                "kind": "gain_resource",
-                "n": int(match.group(1)),
+                "kind": "gain_resource", "n": int(match.group(1)),
                 "resource": RESOURCE_WORDS[match.group(2)],
             }
         # Elements with no number: a count other than one is written in front ("2x Wound")
-        times = _match(r"(\d+)\s*x\s+", key) or _match(r"(\d+)\s+(?=\D)", key)
+        times = re.match(r"(\d+)\s*x\s+", key) or re.match(r"(\d+)\s+(?=\D)", key)
         n = 1
         if times:
             n = int(times.group(1))
@@ -809,22 +716,21 @@ class _Parser:
         key = next(g for g in variant.groups() if g) if variant else key
         if key in NO_NUMBER_KINDS:
             return {"kind": NO_NUMBER_KINDS[key], "n": n}
-        match = _fullmatch(r"summon(?:\s+(\w+))?", key)
+        match = re.fullmatch(r"summon(?:\s+(\w+))?", key)
         if match:
             fields: dict[str, Any] = {"kind": "summon", "n": n}
             if match.group(1):
                 minion_type = MINION_TYPE_WORDS.get(match.group(1))
                 if minion_type is None:
-                    close = _close(match.group(1), [t.capitalize() for t in m.MINION_TYPES])
                     raise self.fail(
                         f"unknown Minion type '{match.group(1)}'",
                         at + piece.casefold().rfind(match.group(1)),
-                        f"did you mean '{close}'?" if close else "types: Undead, Aberration, "
-                        "Ghoul, Beast",
+                        _mean(match.group(1), [t.capitalize() for t in m.MINION_TYPES],
+                              "types: Undead, Aberration, Ghoul, Beast"),
                     )
                 fields["minion_type"] = minion_type
             return fields
-        match = _fullmatch(r"\+?\s*(?:1\s+)?(?:bonus\s+)?(grey|gray|black|red) (?:die|dice)", key)
+        match = re.fullmatch(r"\+?\s*(?:1\s+)?(?:bonus\s+)?(grey|gray|black|red) (?:die|dice)", key)
         if match:
             return {"kind": "bonus_die", "n": n, "die": DIE_COLOURS[match.group(1)]}
         close = _close(text, ELEMENT_EXAMPLES, cutoff=0.7)
@@ -832,16 +738,14 @@ class _Parser:
         if close is None and lead is not None:
             shown, rest = lead
             raise self.fail(
-                f"unknown Outcome Element '{piece}'",
-                at,
+                f"unknown Outcome Element '{piece}'", at,
                 f"the Element reads as '{shown}'; the words after it ('{rest}') are not an "
                 f"Element: type '{shown}' with the condition in 'Condition: {rest}.', or the "
                 f'whole Element in double quotes, e.g. "{text}"',
                 word=piece,
             )
         raise self.fail(
-            f"unknown Outcome Element '{piece}'",
-            at,
+            f"unknown Outcome Element '{piece}'", at,
             (f"did you mean '{close}'? " if close else "")
             + 'put words the app cannot structure in double quotes, e.g. "swap places"',
             word=piece,
@@ -853,18 +757,16 @@ class _Parser:
         traits: list[str] = []
         dice: str | None = None
         target: int | None = None
-        for match in _finditer(r"[^/]+", body):
+        for match in re.finditer(r"[^/]+", body):
             raw = match.group(0)
-            for sub in _split(r"(?i)\s+or\s+", raw):
+            for sub in re.split(r"(?i)\s+or\s+", raw):
                 option = sub.strip()
                 at = base + match.start() + raw.find(sub) + len(sub) - len(sub.lstrip())
                 if not option:
                     raise self.fail("an empty option between slashes", at, word="/")
                 number: int | None = None
-                trait = _fullmatch(r"(?i)([a-z]+)(?:\s+(\d+))?", option)
-                pool = _fullmatch(
-                    r"((?:\d*\s*[RGBrgb]\s+)*\d*\s*[RGBrgb])(?:\s+(\d+))?", option
-                )
+                trait = re.fullmatch(r"(?i)([a-z]+)(?:\s+(\d+))?", option)
+                pool = re.fullmatch(r"((?:\d*\s*[RGBrgb]\s+)*\d*\s*[RGBrgb])(?:\s+(\d+))?", option)
                 if trait and trait.group(1).casefold() in TRAIT_WORDS:
                     traits.append(TRAIT_WORDS[trait.group(1).casefold()])
                     number = int(trait.group(2)) if trait.group(2) else None
@@ -875,13 +777,10 @@ class _Parser:
                     number = int(pool.group(2)) if pool.group(2) else None
                 else:
                     word = option.split()[0]
-                    close = _close(word, [t.capitalize() for t in m.TRAITS])
                     raise self.fail(
                         f"expected a Trait (Strength, Dexterity, Cunning, Madness) or dice like "
                         f"'2G B' in the Test, found '{word}'",
-                        at,
-                        f"did you mean '{close}'?" if close else None,
-                        word=word,
+                        at, _mean(word, [t.capitalize() for t in m.TRAITS]), word=word,
                     )
                 if number is not None:
                     if target is not None and number != target:
@@ -898,8 +797,6 @@ class _Parser:
 def _leading_element(parser: _Parser, text: str) -> tuple[str, str] | None:
     """An Element read from the first words of ``text`` and the words left over ("+1 Triumph
     on a Strength Test" -> ("+1 Bonus Triumph", "on a Strength Test")), or None."""
-    from blood_companion.content.render import render_outcome
-
     words = text.split()
     for cut in range(min(len(words) - 1, 4), 0, -1):
         head = " ".join(words[:cut])

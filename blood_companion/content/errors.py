@@ -45,8 +45,7 @@ class ContentError(BloodError):
 
     def to_json(self) -> dict[str, object]:
         doc: dict[str, object] = {
-            "ok": False,
-            "errors": [p.to_json() for p in self.problems[:LISTED_PROBLEMS]],
+            "ok": False, "errors": [p.to_json() for p in self.problems[:LISTED_PROBLEMS]],
         }
         if len(self.problems) > LISTED_PROBLEMS:
             doc["more_errors"] = len(self.problems) - LISTED_PROBLEMS

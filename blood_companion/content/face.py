@@ -20,14 +20,9 @@ if TYPE_CHECKING:
 
 # The Map notation of the Location cards (data/locations/*.yaml; "Zones" > "Tiles").
 MAP_LEGEND: tuple[tuple[str, str], ...] = (
-    ("N", "Nemesis start"),
-    ("T", "Trouper start"),
-    ("A", "Minion A (hammer)"),
-    ("B", "Minion B (pen)"),
-    ("L", "large Scenic Element"),
-    ("S", "small Scenic Element"),
-    (".", "plain Tile"),
-    ("-", "no Tile"),
+    ("N", "Nemesis start"), ("T", "Trouper start"), ("A", "Minion A (hammer)"),
+    ("B", "Minion B (pen)"), ("L", "large Scenic Element"), ("S", "small Scenic Element"),
+    (".", "plain Tile"), ("-", "no Tile"),
 )
 # Kinds that are cards on the table (what `show` finds), in the order searched.
 CARD_KINDS = (
@@ -36,19 +31,12 @@ CARD_KINDS = (
     "troupers",
 )
 KIND_WORDS = {
-    "starting_tactics": "Starting Tactic card",
-    "advanced_tactics": "Advanced Tactic card",
-    "special_tactics": "Location/Nemesis Tactic card",
-    "trouper_items": "Trouper Item card",
-    "special_items": "Location/Nemesis Item card",
-    "reactions": "Reaction card",
-    "vlad_reactions": "Vlad Reaction card",
-    "weaknesses": "Weakness card",
-    "nemeses": "Nemesis card",
-    "minions": "Minion card",
-    "locations": "Location card",
-    "events": "Event card",
-    "troupers": "Trouper card",
+    "starting_tactics": "Starting Tactic card", "advanced_tactics": "Advanced Tactic card",
+    "special_tactics": "Location/Nemesis Tactic card", "trouper_items": "Trouper Item card",
+    "special_items": "Location/Nemesis Item card", "reactions": "Reaction card",
+    "vlad_reactions": "Vlad Reaction card", "weaknesses": "Weakness card",
+    "nemeses": "Nemesis card", "minions": "Minion card", "locations": "Location card",
+    "events": "Event card", "troupers": "Trouper card",
 }
 PLACEHOLDER = "(placeholder text: transcribe your box over it)"
 
@@ -140,8 +128,14 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
     what = KIND_WORDS.get(kind or "", "card")
     ident = f" [{rec.id}]" if with_id else ""
     lines: list[str] = []
+    # whose card it is: a Trouper's, a Nemesis's (Reaction, Weakness), a Zone's (Location, Event)
+    nemesis = isinstance(rec, (m.ReactionCard, m.WeaknessCard))
+    nem = catalog.nemesis(rec.nemesis) if nemesis else None
+    owner = (f" of {trouper_name(catalog, rec.trouper)}" if getattr(rec, "trouper", None)
+             else f" of {nem.name}" if nem is not None else "")
+    zone = catalog.get("zones", rec.zone) if isinstance(rec, (m.Location, m.Event)) else None
+    zone_name = zone.name if zone else getattr(rec, "zone", "")
     if isinstance(rec, m.TacticCard):
-        owner = f" of {trouper_name(catalog, rec.trouper)}" if rec.trouper else ""
         head = [f"{what}{owner}"]
         if rec.art:
             head.append(rec.art.capitalize())
@@ -151,7 +145,6 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
             head.append("costs " + _cost(rec.cost))
         lines = [f"{rec.name}{ident} — " + " · ".join(head), *_effects(rec.effects)]
     elif isinstance(rec, m.ItemCard):
-        owner = f" of {trouper_name(catalog, rec.trouper)}" if rec.trouper else ""
         lines = [f"{rec.starting.name}{ident} — {what}{owner} · {rec.category.capitalize()}"]
         sides = [("Starting side", rec.starting)]
         if rec.advanced is not None:
@@ -168,12 +161,8 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
         if other != shown:
             lines.append(f" Other side: {other.name}")
     elif isinstance(rec, m.ReactionCard):
-        nem = catalog.nemesis(rec.nemesis)
-        owner = f" of {nem.name}" if nem is not None else ""
         lines = [f"{rec.name}{ident} — {what}{owner}", *_reaction_face(rec.face())]
     elif isinstance(rec, m.WeaknessCard):
-        nem = catalog.nemesis(rec.nemesis)
-        owner = f" of {nem.name}" if nem is not None else ""
         mods = []
         if rec.physical_modifier:
             mods.append(f"Physical Defense {rec.physical_modifier:+d}")
@@ -198,8 +187,7 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
         lines = [f"{rec.name}{ident} — {what} · {rec.type.capitalize()} · Defenses: Physical "
                  f"{rec.defenses.physical}, Mind {rec.defenses.mind}", *_effects(rec.effects)]
     elif isinstance(rec, m.Location):
-        zone = catalog.get("zones", rec.zone)
-        lines = [f"{rec.name}{ident} — {what} of {zone.name if zone else rec.zone} (Location "
+        lines = [f"{rec.name}{ident} — {what} of {zone_name} (Location "
                  f"die: {rec.choice})", *["  " + x for x in map_lines(list(rec.map))]]
         for r in rec.rewards:
             loot = ", ".join(f"{x.dice} for {x.resource}" for x in r.loot) or "no loot"
@@ -210,8 +198,7 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
     elif isinstance(rec, m.Event):
         from blood_companion.engine.narrate import event_reward_text
 
-        zone = catalog.get("zones", rec.zone)
-        lines = [f"{rec.name}{ident} — {what} of {zone.name if zone else rec.zone} · "
+        lines = [f"{rec.name}{ident} — {what} of {zone_name} · "
                  f"{rec.event_type.replace('_', ' ')}", *_effects(rec.effects),
                  f"  Reward: {event_reward_text(rec.reward)}"]
     elif isinstance(rec, m.Trouper):
@@ -224,14 +211,3 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
         lines.append("  " + PLACEHOLDER)
     return lines
 
-
-__all__ = [
-    "CARD_KINDS",
-    "MAP_LEGEND",
-    "card_face",
-    "card_pairs",
-    "find_card",
-    "kind_of",
-    "map_legend",
-    "map_lines",
-]

@@ -27,25 +27,9 @@ from blood_companion.content import models as m
 from blood_companion.content import raw as rawpack
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.paths import user_data_dir as user_data_dir
-from blood_companion.content.raw import (
-    OTHER_FOLDERS as OTHER_FOLDERS,
-)
-from blood_companion.content.raw import (
-    _display,
-    _fingerprint,
-    effective_overlay,
-    kind_files,
-    shipped_data_dir,
-)
-from blood_companion.content.raw import (
-    has_data as has_data,
-)
-from blood_companion.content.raw import (
-    overlay_dir_from_env as overlay_dir_from_env,
-)
-from blood_companion.content.raw import (
-    stray_files as stray_files,
-)
+from blood_companion.content.raw import _display, _fingerprint, kind_files
+from blood_companion.content.raw import effective_overlay as effective_overlay
+from blood_companion.content.raw import shipped_data_dir as shipped_data_dir
 from blood_companion.display import excerpt
 from blood_companion.fileio import (
     FileProblem,
@@ -79,18 +63,12 @@ class Kind:
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in [
-        Kind("components", m.Components),
-        Kind("rules_config", m.RulesConfig),
-        Kind("dice", m.Die, "dice"),
-        Kind("night_board", m.NightBoard, "night_board"),
-        Kind("insanity", m.InsanityTrack, "insanity_tracks"),
-        Kind("village", m.Village, "village"),
-        Kind("difficulty", m.DifficultyLevel, "difficulty_levels"),
-        Kind("zones", m.Zone, "zones"),
-        Kind("locations", m.Location, "locations"),
-        Kind("events", m.Event, "events"),
-        Kind("minions", m.Minion, "minions"),
-        Kind("nemeses", m.Nemesis, "nemeses"),
+        Kind("components", m.Components), Kind("rules_config", m.RulesConfig),
+        Kind("dice", m.Die, "dice"), Kind("night_board", m.NightBoard, "night_board"),
+        Kind("insanity", m.InsanityTrack, "insanity_tracks"), Kind("village", m.Village, "village"),
+        Kind("difficulty", m.DifficultyLevel, "difficulty_levels"), Kind("zones", m.Zone, "zones"),
+        Kind("locations", m.Location, "locations"), Kind("events", m.Event, "events"),
+        Kind("minions", m.Minion, "minions"), Kind("nemeses", m.Nemesis, "nemeses"),
         Kind("reactions", m.ReactionCard, "reaction_cards"),
         Kind("vlad_reactions", m.VladReactionCard, "vlad_reaction_cards"),
         Kind("weaknesses", m.WeaknessCard, "weakness_cards"),
@@ -107,30 +85,14 @@ assert tuple(KINDS) == rawpack.KIND_NAMES, "content/raw.py names the kinds in th
 
 # Friendly names accepted by `blood data show`.
 KIND_ALIASES = {
-    "die": "dice",
-    "nemesis": "nemeses",
-    "reaction": "reactions",
-    "reaction_cards": "reactions",
-    "vlad": "vlad_reactions",
-    "vlad_reaction_cards": "vlad_reactions",
-    "weakness": "weaknesses",
-    "weakness_cards": "weaknesses",
-    "minion": "minions",
-    "zone": "zones",
-    "location": "locations",
-    "event": "events",
-    "trouper": "troupers",
-    "tactics": "starting_tactics",
-    "starting_tactic_cards": "starting_tactics",
-    "items": "trouper_items",
-    "advanced": "advanced_tactics",
-    "advanced_tactic_cards": "advanced_tactics",
-    "board": "night_board",
-    "buildings": "village",
-    "bran": "village",
-    "config": "rules_config",
-    "levels": "difficulty",
-    "difficulty_levels": "difficulty",
+    "die": "dice", "nemesis": "nemeses", "reaction": "reactions", "reaction_cards": "reactions",
+    "vlad": "vlad_reactions", "vlad_reaction_cards": "vlad_reactions", "weakness": "weaknesses",
+    "weakness_cards": "weaknesses", "minion": "minions", "zone": "zones", "location": "locations",
+    "event": "events", "trouper": "troupers", "tactics": "starting_tactics",
+    "starting_tactic_cards": "starting_tactics", "items": "trouper_items",
+    "advanced": "advanced_tactics", "advanced_tactic_cards": "advanced_tactics",
+    "board": "night_board", "buildings": "village", "bran": "village", "config": "rules_config",
+    "levels": "difficulty", "difficulty_levels": "difficulty",
 }
 
 
@@ -140,10 +102,7 @@ def resolve_kind(name: str) -> str:
     if key not in KINDS:
         from blood_companion.errors import UsageError
 
-        raise UsageError(
-            f"unknown kind {name!r}",
-            hint="kinds: " + ", ".join(KINDS),
-        )
+        raise UsageError(f"unknown kind {name!r}", hint="kinds: " + ", ".join(KINDS))
     return key
 
 
@@ -176,9 +135,7 @@ def _duplicate_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> Non
                 if key.value in seen:
                     problems.append(
                         Problem(
-                            _display(path),
-                            key.start_mark.line + 1,
-                            key.value[:40],
+                            _display(path), key.start_mark.line + 1, key.value[:40],
                             f"duplicate key {excerpt(key.value, 40)} (first on line "
                             f"{seen[key.value]})",
                         )
@@ -198,31 +155,27 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
     from blood_companion import yamlio
     from blood_companion.yamlio import SafeLoader
 
-    shown = _display(path)
+    def refuse(line: int | None, message: str) -> ParsedFile | None:
+        return _refuse(problems, path, line, None, message)
+
     try:
         raw = read_regular(path, limit=MAX_DATA_FILE)
     except FileProblem as exc:
-        problems.append(Problem(shown, None, None, f"the file {exc.reason}"))
-        return None
+        return refuse(None, f"the file {exc.reason}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        problems.append(
-            Problem(shown, line, None, f"the file is not UTF-8 text (byte {exc.start})")
-        )
-        return None
+        return refuse(line, f"the file is not UTF-8 text (byte {exc.start})")
     if not text.strip() or all(
         not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()
     ):
-        problems.append(Problem(shown, None, None, "the file is empty: expected a list of records"))
-        return None
+        return refuse(None, "the file is empty: expected a list of records")
     loader = SafeLoader(text)
     try:
         node = yamlio.compose(loader)
         if node is None:
-            problems.append(Problem(shown, None, None, "the file is empty: expected a list"))
-            return None
+            return refuse(None, "the file is empty: expected a list")
         dup: list[Problem] = []
         _duplicate_keys(node, path, dup)
         if dup:
@@ -230,8 +183,7 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
             return None
         data = yamlio.construct(loader, node)
     except yamlio.YamlProblem as exc:
-        problems.append(Problem(shown, exc.line, None, exc.message))
-        return None
+        return refuse(exc.line, exc.message)
     finally:
         loader.dispose()
     if (
@@ -241,15 +193,8 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
     ):
         return _with_defaults(path, data, node, problems)
     if not isinstance(data, list):
-        problems.append(
-            Problem(
-                shown,
-                node.start_mark.line + 1,
-                None,
-                f"expected a list of records (lines starting with '- '), found {_kind_of(data)}",
-            )
-        )
-        return None
+        return refuse(node.start_mark.line + 1, "expected a list of records (lines starting "
+                      f"with '- '), found {_kind_of(data)}")
     return ParsedFile(path, data, node)
 
 
@@ -260,48 +205,32 @@ def _with_defaults(
     fields it does not set itself (a shallow merge: a record's own value wins whole)."""
     import yaml
 
-    shown = _display(path)
     nodes = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     unknown = [k for k in data if k not in ("defaults", "records")]
     if unknown or "records" not in data:
-        what = (
-            f"unknown top-level key {unknown[0]!r}" if unknown else "no 'records:' list"
-        )
-        problems.append(
-            Problem(
-                shown,
-                (nodes[unknown[0]].start_mark.line if unknown else node.start_mark.line) + 1,
-                None,
-                f"{what}: a data file is a list of records, or a mapping with 'defaults:' "
-                "(fields every record shares) and 'records:' (the list)",
-            )
-        )
-        return None
+        what = f"unknown top-level key {unknown[0]!r}" if unknown else "no 'records:' list"
+        line = (nodes[unknown[0]].start_mark.line if unknown else node.start_mark.line) + 1
+        return _refuse(problems, path, line, None, f"{what}: a data file is a list of records, "
+                       "or a mapping with 'defaults:' (fields every record shares) and "
+                       "'records:' (the list)")
     defaults = data.get("defaults") or {}
     if not isinstance(defaults, dict):
-        problems.append(
-            Problem(
-                shown,
-                nodes["defaults"].start_mark.line + 1,
-                "defaults",
-                f"expected a mapping of fields, found {_kind_of(defaults)}",
-            )
-        )
-        return None
+        return _refuse(problems, path, nodes["defaults"].start_mark.line + 1, "defaults",
+                       f"expected a mapping of fields, found {_kind_of(defaults)}")
     records = data["records"]
     if not isinstance(records, list):
-        problems.append(
-            Problem(
-                shown,
-                nodes["records"].start_mark.line + 1,
-                "records",
-                f"expected a list of records (lines starting with '- '), found "
-                f"{_kind_of(records)}",
-            )
-        )
-        return None
+        return _refuse(problems, path, nodes["records"].start_mark.line + 1, "records",
+                       "expected a list of records (lines starting with '- '), found "
+                       f"{_kind_of(records)}")
     merged = [{**defaults, **r} if isinstance(r, dict) else r for r in records]
     return ParsedFile(path, merged, nodes["records"], defaults, nodes.get("defaults"))
+
+
+def _refuse(problems: list[Problem], path: Path, line: int | None, field: str | None,
+            message: str) -> ParsedFile | None:
+    """Add the problem that refuses a data file; its reader then returns None."""
+    problems.append(Problem(_display(path), line, field, message))
+    return None
 
 
 def _kind_of(value: object) -> str:
@@ -389,12 +318,6 @@ class Catalog:
     )
     _prints: dict[str, str] | None = None
 
-    def _index(self, kind: str) -> dict[str, Any]:
-        found = self._by_id.get(kind)
-        if found is None:
-            found = self._by_id[kind] = {r.id: r for r in self.records.get(kind, [])}
-        return found
-
     # fingerprints (saves record which data a step was played with) -------
     def record_prints(self) -> dict[str, str]:
         """A short content hash of every record ("kind/id" -> hash): two packs differ exactly
@@ -434,7 +357,10 @@ class Catalog:
     def get(self, kind: str, id: str) -> Any | None:
         if isinstance(self.records, LazyRecords):  # only the record asked for is built
             return self.records.one(kind, id)
-        return self._index(kind).get(id)
+        found = self._by_id.get(kind)
+        if found is None:
+            found = self._by_id[kind] = {r.id: r for r in self.records.get(kind, [])}
+        return found.get(id)
 
     def _where(self, kind: str, field: str, value: Any) -> list[Any]:
         """The records of ``kind`` whose ``field`` is ``value``, in file order."""
@@ -442,13 +368,11 @@ class Catalog:
             return self.records.where(kind, field, value)
         return [r for r in self.all(kind) if getattr(r, field) == value]
 
-    def find(self, id: str) -> Any | None:
-        """The record with this id, whatever its kind (ids are unique across kinds)."""
-        for kind in self.records:
-            rec = self.get(kind, id)
-            if rec is not None:
-                return rec
-        return None
+    def find(self, id: str, kinds: Iterable[str] | None = None) -> Any | None:
+        """The record with this id among ``kinds`` (default: every kind; ids are unique across
+        kinds)."""
+        found = (self.get(kind, id) for kind in (self.records if kinds is None else kinds))
+        return next((rec for rec in found if rec is not None), None)
 
     def counts(self) -> dict[str, int]:
         """Records per kind (and a few totals), counted without building the records of a
@@ -471,23 +395,23 @@ class Catalog:
     # typed accessors -----------------------------------------------------
     @property
     def config(self) -> m.RulesConfig:
-        config: m.RulesConfig = self.all("rules_config")[0]
-        return config
+        found: m.RulesConfig = self.all("rules_config")[0]
+        return found
 
     @property
     def board(self) -> m.NightBoard:
-        board: m.NightBoard = self.all("night_board")[0]
-        return board
+        found: m.NightBoard = self.all("night_board")[0]
+        return found
 
     @property
     def insanity(self) -> m.InsanityTrack:
-        track: m.InsanityTrack = self.all("insanity")[0]
-        return track
+        found: m.InsanityTrack = self.all("insanity")[0]
+        return found
 
     @property
     def village(self) -> m.Village:
-        village: m.Village = self.all("village")[0]
-        return village
+        found: m.Village = self.all("village")[0]
+        return found
 
     @property
     def dice(self) -> list[m.Die]:
@@ -521,18 +445,13 @@ class Catalog:
         return self._where("advanced_tactics", "art", art)
 
     def tactic(self, id: str) -> m.TacticCard | None:
-        for k in ("starting_tactics", "advanced_tactics", "special_tactics"):
-            card: m.TacticCard | None = self.get(k, id)
-            if card is not None:
-                return card
-        return None
+        card: m.TacticCard | None = self.find(id, ("starting_tactics", "advanced_tactics",
+                                                   "special_tactics"))
+        return card
 
     def item(self, id: str) -> m.ItemCard | None:
-        for k in ("trouper_items", "special_items"):
-            card: m.ItemCard | None = self.get(k, id)
-            if card is not None:
-                return card
-        return None
+        card: m.ItemCard | None = self.find(id, ("trouper_items", "special_items"))
+        return card
 
     def locations_in(self, zone: str) -> list[m.Location]:
         return self._where("locations", "zone", zone)
@@ -585,9 +504,7 @@ def _validate_file(
         if not isinstance(raw, dict):
             problems.append(
                 Problem(
-                    shown,
-                    line_of(parsed.node, [i]),
-                    f"[{i}]",
+                    shown, line_of(parsed.node, [i]), f"[{i}]",
                     f"expected a record (a mapping of fields), found {_kind_of(raw)}",
                 )
             )
@@ -623,9 +540,7 @@ def _load_layers(layers: Sequence[Path], problems: list[Problem]) -> Catalog:
                         first, first_index = in_layer[rid]
                         problems.append(
                             Problem(
-                                _display(path),
-                                line_of(parsed.node, [index]),
-                                f"{rid}.id",
+                                _display(path), line_of(parsed.node, [index]), f"{rid}.id",
                                 f"duplicate id {rid!r} (also in {_display(first)})",
                             )
                         )
@@ -634,17 +549,9 @@ def _load_layers(layers: Sequence[Path], problems: list[Problem]) -> Catalog:
                     records[kind.name][rid] = rec
                     origins[(kind.name, rid)] = Origin(path, index)
     return Catalog(
-        records={k: list(v.values()) for k, v in records.items()},
-        origins=origins,
+        records={k: list(v.values()) for k, v in records.items()}, origins=origins,
         layers=list(layers),
     )
-
-
-def _layers(data_dir: Path | None, include_shipped: bool = True) -> list[Path]:
-    layers = [shipped_data_dir()] if include_shipped else []
-    if data_dir is not None:
-        layers.append(data_dir)
-    return layers
 
 
 def validate_layers(layers: Sequence[Path]) -> Catalog:
@@ -734,16 +641,10 @@ def _mentions_model(ann: Any) -> bool:
     return any(_mentions_model(a) for a in typing.get_args(ann))
 
 
-def dump_record(record: BaseModel) -> dict[str, Any]:
-    """A validated record's fields, every one, nested models as dicts: what :func:`construct`
-    builds it back from (and what `blood roll` reads without pydantic: content/raw.py)."""
-    return record.model_dump()
-
-
 def construct(
     cls: type[BaseModel], data: dict[str, Any], fields_set: Iterable[str] | None = None
 ) -> Any:
-    """Build ``cls`` from :func:`dump_record`'s output of a record that was validated, without
+    """Build ``cls`` from the ``model_dump()`` of a record that was validated, without
     validating it again; nested models are built too. ``fields_set``: the fields the record
     set itself (default: those in ``data``)."""
     values = dict(data)
@@ -840,7 +741,7 @@ def cache_blob(catalog: Catalog, key: str) -> bytes:
         {
             "format": rawpack.CACHE_FORMAT,
             "key": key,
-            "records": {k: [dump_record(r) for r in v] for k, v in catalog.records.items()},
+            "records": {k: [r.model_dump() for r in v] for k, v in catalog.records.items()},
             # the fields each record set itself (the rest are defaults)
             "sets": {
                 k: [sorted(r.model_fields_set) for r in v] for k, v in catalog.records.items()
@@ -913,7 +814,7 @@ def load_catalog(data_dir: Path | None = None, *, use_cache: bool = True) -> Cat
 
     Raises ContentError when any file has a problem.
     """
-    return load_layers(_layers(effective_overlay(data_dir)), use_cache=use_cache)
+    return load_layers(rawpack.layers_for(data_dir), use_cache=use_cache)
 
 
 def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:

@@ -75,18 +75,9 @@ class Target(Model):
     # Tie breakers in order (Nemesis Target Priority); the Leader's Rule follows them all.
     priority: list[
         Literal[
-            "closest",
-            "farthest",
-            "fewest_bites",
-            "most_bites",
-            "fewest_wounds",
-            "most_wounds",
-            "fewest_cards_in_hand",
-            "most_cards_in_hand",
-            "exhausted",
-            "not_exhausted",
-            "lowest_insanity",
-            "highest_insanity",
+            "closest", "farthest", "fewest_bites", "most_bites", "fewest_wounds", "most_wounds",
+            "fewest_cards_in_hand", "most_cards_in_hand", "exhausted", "not_exhausted",
+            "lowest_insanity", "highest_insanity",
         ]
     ] = Field(default_factory=list)
     # Special Area diagram as axial offsets "q,r" from the Trouper's Tile ("Reading Special Areas")
@@ -210,11 +201,7 @@ class Effect(Model):
     name: str | None = None
     timing: (
         Literal[
-            "beginning_of_night",
-            "beginning_of_turn",
-            "beginning_of_cleanup",
-            "on_wound",
-            "always",
+            "beginning_of_night", "beginning_of_turn", "beginning_of_cleanup", "on_wound", "always",
         ]
         | None
     ) = None
@@ -449,10 +436,7 @@ class CheckRule(Model):
     """When a Check card is resolved and this holds, the night is lost."""
 
     kind: Literal[
-        "bites_total_at_least",
-        "knocked_out_at_least",
-        "nemesis_discard_at_least",
-        "turn_at_least",
+        "bites_total_at_least", "knocked_out_at_least", "nemesis_discard_at_least", "turn_at_least",
         "always",
     ]
     n: int = 0
@@ -478,13 +462,7 @@ class ReactionCard(Record):
     effects: list[Effect]
 
     def face(self) -> ReactionFace:
-        return ReactionFace(
-            name=self.name,
-            fatigue=self.fatigue,
-            interruption=self.interruption,
-            check=self.check,
-            effects=self.effects,
-        )
+        return ReactionFace(**{f: getattr(self, f) for f in ReactionFace.model_fields})
 
 
 class VladReactionCard(Record):

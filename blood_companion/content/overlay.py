@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel
 
 from blood_companion.content import models as m
+from blood_companion.content.cards import deck_of, flow_yaml
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
     MAX_DATA_FILE,
@@ -58,8 +59,6 @@ def file_stem_for(kind: str, record: Any, origin: Path | None) -> str:
     if origin is not None and origin.parent.name == kind:
         return origin.name.removesuffix(SUFFIX).removesuffix(".yaml").removesuffix(".yml")
     if origin is None:
-        from blood_companion.content.cards import deck_of
-
         deck = deck_of(kind, record)
         if deck:
             return deck
@@ -100,13 +99,8 @@ def _read_owned(path: Path) -> list[dict[str, Any]]:
 
 
 def write_records(
-    overlay: Path,
-    kind: str,
-    stem: str,
-    records: list[m.Record],
-    order: dict[str, int] | None = None,
-    *,
-    check_only: bool = False,
+    overlay: Path, kind: str, stem: str, records: list[m.Record],
+    order: dict[str, int] | None = None, *, check_only: bool = False,
 ) -> Path:
     """Add or replace these records in the kind's owned overlay file; return the file.
 
@@ -178,13 +172,6 @@ def _write_schema(overlay: Path, kind: str) -> None:
 # --------------------------------------------------------------------------- the emitter
 
 
-def _flow(value: Any) -> str:
-    text = yaml.safe_dump(
-        value, default_flow_style=True, width=1_000_000, sort_keys=False, allow_unicode=True
-    )
-    return text.strip().removesuffix("...").strip()
-
-
 def _scalar(value: Any, indent: int, used: int) -> str:
     """A scalar after ``key: `` (``used`` columns already taken); long words fold onto lines
     indented under the key."""
@@ -193,7 +180,7 @@ def _scalar(value: Any, indent: int, used: int) -> str:
         if all(line == line.strip() for line in wrapped) and " ".join(wrapped) == value:
             pad = " " * (indent + 2)
             return ">-\n" + "".join(f"{pad}{line}\n" for line in wrapped).rstrip("\n")
-    return _flow(value)
+    return flow_yaml(value)
 
 
 def _is_effects(key: str, value: Any) -> bool:
@@ -223,12 +210,12 @@ def _emit_mapping(data: dict[str, Any], indent: int) -> list[str]:
             out.append(f"{pad}{key}:\n")
             out.extend(_emit_mapping(value, indent + 2))
         elif isinstance(value, (dict, list)):
-            flow = _flow(value)
+            flow = flow_yaml(value)
             if len(pad) + len(key) + 2 + len(flow) <= 100 or not value:
                 out.append(f"{pad}{key}: {flow}\n")
             elif isinstance(value, list):
                 out.append(f"{pad}{key}:\n")
-                out.extend(f"{pad}  - {_flow(v)}\n" for v in value)
+                out.extend(f"{pad}  - {flow_yaml(v)}\n" for v in value)
             else:
                 out.append(f"{pad}{key}:\n")
                 out.extend(_emit_mapping(value, indent + 2))
@@ -253,8 +240,6 @@ def shipped_order(catalog: Any, kind: str) -> dict[str, int]:
 
 def as_dict(record: BaseModel) -> dict[str, Any]:
     return record.model_dump(mode="json", exclude_defaults=True)
-
-
 
 
 def check_records(layers: list[Path], records: list[tuple[str, m.Record]]) -> list[Problem]:
@@ -282,9 +267,7 @@ def check_records(layers: list[Path], records: list[tuple[str, m.Record]]) -> li
             return [
                 Problem(
                     "(the new cards)" if root.name in p.file else p.file,
-                    None if root.name in p.file else p.line,
-                    p.field,
-                    p.message,
+                    None if root.name in p.file else p.line, p.field, p.message,
                 )
                 for p in exc.problems
             ]

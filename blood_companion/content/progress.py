@@ -4,7 +4,7 @@ transcribed, still placeholder, printed in the rulebook, and how many keep free-
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from blood_companion.content import models as m
@@ -29,14 +29,7 @@ class Tally:
         self.free_text += free > 0
 
     def to_json(self) -> dict[str, int]:
-        return {
-            "total": self.total,
-            "transcribed": self.transcribed,
-            "placeholder": self.placeholder,
-            "rulebook": self.rulebook,
-            "free_text": self.free_text,
-            "free_text_effects": self.free_text_effects,
-        }
+        return asdict(self)
 
 
 @dataclass

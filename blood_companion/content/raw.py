@@ -27,27 +27,10 @@ if TYPE_CHECKING:
 
 # The kinds, in loading order (content/loader.py's KINDS holds their models, in this order).
 KIND_NAMES = (
-    "components",
-    "rules_config",
-    "dice",
-    "night_board",
-    "insanity",
-    "village",
-    "difficulty",
-    "zones",
-    "locations",
-    "events",
-    "minions",
-    "nemeses",
-    "reactions",
-    "vlad_reactions",
-    "weaknesses",
-    "troupers",
-    "starting_tactics",
-    "trouper_items",
-    "advanced_tactics",
-    "special_tactics",
-    "special_items",
+    "components", "rules_config", "dice", "night_board", "insanity", "village", "difficulty",
+    "zones", "locations", "events", "minions", "nemeses", "reactions", "vlad_reactions",
+    "weaknesses", "troupers", "starting_tactics", "trouper_items", "advanced_tactics",
+    "special_tactics", "special_items",
 )
 # Folders of an overlay that are not kinds but are read by something else.
 OTHER_FOLDERS = ("rules", "schemas")
@@ -63,11 +46,6 @@ def shipped_data_dir() -> Path:
     if packaged.is_dir():
         return packaged
     return here.parent / "data"
-
-
-def overlay_dir_from_env() -> Path | None:
-    value = os.environ.get("BLOOD_DATA_DIR")
-    return Path(value) if value else None
 
 
 def kind_files(root: Path, kind: str) -> list[Path]:
@@ -100,9 +78,8 @@ def effective_overlay(data_dir: Path | None = None) -> Path | None:
     else the owner's user data folder when it holds cards (what they transcribed)."""
     if data_dir is not None:
         return data_dir
-    env = overlay_dir_from_env()
-    if env is not None:
-        return env
+    if os.environ.get("BLOOD_DATA_DIR"):
+        return Path(os.environ["BLOOD_DATA_DIR"])
     default = user_data_dir()
     return default if has_data(default) else None
 
@@ -153,19 +130,10 @@ def stray_files(root: Path) -> list[Problem]:
                 continue
             if found:
                 near = close_to(name, kinds, n=1)
-                out.append(
-                    Problem(
-                        _display(Path(entry.path)),
-                        None,
-                        None,
-                        f"a folder of {len(found)} YAML file(s) that belongs to no kind, so "
-                        "none is loaded"
-                        + (f": did you mean the folder {near[0]}/?" if near else "")
-                        + " (kinds: "
-                        + ", ".join(KIND_NAMES)
-                        + ")",
-                    )
-                )
+                mean = f": did you mean the folder {near[0]}/?" if near else ""
+                out.append(Problem(_display(Path(entry.path)), None, None, f"a folder of "
+                                   f"{len(found)} YAML file(s) that belongs to no kind, so none "
+                                   f"is loaded{mean} (kinds: {', '.join(KIND_NAMES)})"))
             continue
         stem, dot, suffix = name.rpartition(".")
         if not dot or suffix not in ("yaml", "yml"):

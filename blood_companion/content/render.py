@@ -15,48 +15,34 @@ from __future__ import annotations
 from blood_companion.content import models as m
 
 KEYWORD_NAMES = {
-    "step": "Step",
-    "run": "Run",
-    "fly": "Fly",
-    "escape": "Escape",
-    "push": "Push",
-    "attract": "Attract",
-    "move": "Move",
-    "draw": "Draw",
-    "discard": "Discard",
-    "heal": "Heal",
-    "deplete": "Deplete",
-    "rest": "Rest",
-    "summon": "Summon",
+    k: k.capitalize()
+    for k in ("step", "run", "fly", "escape", "push", "attract", "move", "draw", "discard",
+              "heal", "deplete", "rest", "summon")
 }
+# Outcome Elements printed as a symbol (no number slot); the parser reads these words back.
+SYMBOL_NAMES = {
+    **{k: KEYWORD_NAMES[k] for k in ("run", "fly", "rest", "deplete")}, "wound": "Wound",
+    "bite": "Bite", "exhausted": "Exhausted", "physical_attack": "Physical Attack",
+    "mind_attack": "Mind Attack", "place_trap": "Place a Trap", "place_whisper": "Place a Whisper",
+    "consume_trap": "Consume that Trap",
+}
+DIE_NAMES = {"G": "Grey", "B": "Black", "R": "Red"}
 PRIORITY_NAMES = {
-    "closest": "closest",
-    "farthest": "farthest",
-    "fewest_bites": "fewest Bites",
-    "most_bites": "most Bites",
-    "fewest_wounds": "fewest Wounds",
-    "most_wounds": "most Wounds",
-    "fewest_cards_in_hand": "fewest cards in hand",
-    "most_cards_in_hand": "most cards in hand",
-    "exhausted": "Exhausted first",
-    "not_exhausted": "not Exhausted first",
-    "lowest_insanity": "lowest Insanity",
-    "highest_insanity": "highest Insanity",
+    "closest": "closest", "farthest": "farthest", "fewest_bites": "fewest Bites",
+    "most_bites": "most Bites", "fewest_wounds": "fewest Wounds", "most_wounds": "most Wounds",
+    "fewest_cards_in_hand": "fewest cards in hand", "most_cards_in_hand": "most cards in hand",
+    "exhausted": "Exhausted first", "not_exhausted": "not Exhausted first",
+    "lowest_insanity": "lowest Insanity", "highest_insanity": "highest Insanity",
 }
 COST_NAMES = {
-    "deplete_vigor": "Deplete {n} Vigor",
-    "discard_card": "Discard {n} Tactic card{s}",
-    "discard_bite": "Discard {n} Bite{s}",
-    "sacrifice": "Sacrifice",
+    "deplete_vigor": "Deplete {n} Vigor", "discard_card": "Discard {n} Tactic card{s}",
+    "discard_bite": "Discard {n} Bite{s}", "sacrifice": "Sacrifice",
     "deplete_item": "Deplete this Item",
 }
 CONDITION_NAMES = {
-    "bites_at_least": "{n}+ Bites",
-    "hand_below": "fewer than {n} cards in hand",
-    "wounds_at_least": "{n}+ Wounds",
-    "exhausted": "Exhausted",
-    "insanity_at_least": "Insanity {n}+",
-    "threat_at_least": "Threat {n}+",
+    "bites_at_least": "{n}+ Bites", "hand_below": "fewer than {n} cards in hand",
+    "wounds_at_least": "{n}+ Wounds", "exhausted": "Exhausted",
+    "insanity_at_least": "Insanity {n}+", "threat_at_least": "Threat {n}+",
     "target_on_intact_trap": "the target stands on a Tile with one of your Intact Traps",
     "target_on_trap": "the target stands on a Tile with one of your Traps, Intact or Consumed",
     "active_on_whisper": "the Active Trouper is on a Tile with one of your Whispers",
@@ -64,8 +50,7 @@ CONDITION_NAMES = {
 TIMING_NAMES = {
     "beginning_of_night": "At the Beginning of the Night",
     "beginning_of_turn": "At the Beginning of the Turn",
-    "beginning_of_cleanup": "At the beginning of the Cleanup Phase",
-    "on_wound": "When wounded",
+    "beginning_of_cleanup": "At the beginning of the Cleanup Phase", "on_wound": "When wounded",
     "always": "Always",
 }
 
@@ -119,30 +104,12 @@ def render_outcome(o: m.Outcome) -> str:
 
 
 def _symbol(o: m.Outcome) -> str:
-    k = o.kind
-    if k in ("run", "fly", "rest", "deplete"):
-        return KEYWORD_NAMES[k]
-    if k == "summon":
+    if o.kind in SYMBOL_NAMES:
+        return SYMBOL_NAMES[o.kind]
+    if o.kind == "summon":
         return f"Summon {o.minion_type.capitalize()}" if o.minion_type else "Summon"
-    if k == "wound":
-        return "Wound"
-    if k == "bite":
-        return "Bite"
-    if k == "exhausted":
-        return "Exhausted"
-    if k == "physical_attack":
-        return "Physical Attack"
-    if k == "mind_attack":
-        return "Mind Attack"
-    if k == "bonus_die":
-        colour = {"G": "Grey", "B": "Black", "R": "Red"}[o.die or "G"]
-        return f"+{colour} die"
-    if k == "place_trap":
-        return "Place a Trap"
-    if k == "place_whisper":
-        return "Place a Whisper"
-    if k == "consume_trap":
-        return "Consume that Trap"
+    if o.kind == "bonus_die":
+        return f"+{DIE_NAMES[o.die or 'G']} die"
     # kind "text": words the app cannot structure, quoted so they read as one Element
     return f'"{o.text or ""}"'
 

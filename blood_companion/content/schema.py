@@ -34,9 +34,7 @@ def kind_schema(name: str) -> dict[str, Any]:
     partial["title"] = f"{title} (fields not given by the file's defaults)"
     defs[f"{title}Partial"] = partial
     return {
-        "$schema": SCHEMA_DIALECT,
-        "title": f"Blood Companion {name}",
-        "$defs": defs,
+        "$schema": SCHEMA_DIALECT, "title": f"Blood Companion {name}", "$defs": defs,
         "anyOf": [
             {"type": "array", "items": {"$ref": f"#/$defs/{title}"}},
             {
@@ -45,8 +43,7 @@ def kind_schema(name: str) -> dict[str, Any]:
                     "defaults": {"$ref": f"#/$defs/{title}Partial"},
                     "records": {"type": "array", "items": {"$ref": f"#/$defs/{title}Partial"}},
                 },
-                "required": ["records"],
-                "additionalProperties": False,
+                "required": ["records"], "additionalProperties": False,
             },
         ],
     }

@@ -40,9 +40,11 @@ from blood_companion.content.cards import (
     deck_of,
     format_value,
     get_path,
+    literal_choices,
     parse_value,
     plain_message,
     printed_forms,
+    wants_structure,
 )
 from blood_companion.content.effect_text import EffectSyntaxError, free_text_effect, parse_effect
 from blood_companion.content.errors import Problem
@@ -50,10 +52,7 @@ from blood_companion.content.loader import KINDS
 from blood_companion.content.render import render_effect
 from blood_companion.fileio import FileProblem, describe_mode, read_text, write_atomic
 
-# The longest line a card's text may have (an Effect, a free text, a story), typed or in an
-# import-text file: one limit, card_text.MAX_LINE (over three times the longest line of the
-# shipped pack). Parsing and checking a card then stays short and small, and its YAML stays far
-# below the loader's file cap.
+# A line of a card (typed or in an import-text file) is at most card_text.MAX_LINE characters.
 # An import-text file: three times the whole box as text (`export-text` of every kind is about
 # 75 KB). Checking a file of that size stays within seconds whatever it holds.
 MAX_CARD_FILE = 256 << 10
@@ -173,9 +172,7 @@ class CardSession:
         where = "Effect" if spec.side is None else f"{spec.side.capitalize()} side Effect"
         if self._pending is not None:
             return Prompt(
-                "confirm_effect",
-                "Is that what the card says?",
-                "yes",
+                "confirm_effect", "Is that what the card says?", "yes",
                 ("Read as: " + render_effect(self._pending),)
                 + (
                     ("(free text: the app will not resolve it; the table does)",)
@@ -191,10 +188,7 @@ class CardSession:
                 f"  {k}. {render_effect(e)}" for k, e in enumerate(before, start=1)
             ) if before else (f"No {where}s on the card now.",)
         return Prompt(
-            "effect",
-            f"{where} {len(typed) + 1}",
-            None,
-            info,
+            "effect", f"{where} {len(typed) + 1}", None, info,
             "type it as printed; an empty line when there are no more",
         )
 
@@ -306,17 +300,12 @@ class CardSession:
         recorded = text
         if prompt.kind == "field":
             spec = self.specs[self._i]
-            if self.fresh:
-                value = self._fresh_value(spec, text)
-                self._check_field(spec, value)
-                self._values[spec.path] = value
-            elif text:
-                value = parse_value(spec, text)
+            if self.fresh or text:  # Enter over an earlier transcription keeps its value
+                value = self._fresh_value(spec, text) if self.fresh else parse_value(spec, text)
                 self._check_field(spec, value)
                 self._values[spec.path] = value
             self._i += 1
         elif prompt.kind == "effect":
-            spec = self.specs[self._i]
             if not text:
                 self._i += 1
             else:
@@ -382,8 +371,7 @@ class CardSession:
         if not self.answers:
             return False
         kept = self.answers[:-1]
-        self.answers = []
-        self._reset()
+        self.restart()
         for text in kept:
             self.answer(text)
         return True
@@ -416,14 +404,12 @@ class CardSession:
 
 
 def _value_hint(spec: FieldSpec) -> str | None:
-    from blood_companion.content.cards import _choices, wants_structure
-
     forms = printed_forms(spec)
     if forms:
         return f"as printed: {forms}"
     if wants_structure(spec):
         return "one line of YAML, like the default in brackets"
-    choices = _choices(spec.info.annotation)
+    choices = literal_choices(spec.info.annotation)
     if choices:
         return "one of: " + ", ".join(choices)
     return None
@@ -447,12 +433,8 @@ class Card:
 
 
 def queue(
-    catalog: Any,
-    *,
-    table: Iterable[tuple[list[str], list[str]]] = (),
-    kind: str | None = None,
-    start: str | None = None,
-    deck: str | None = None,
+    catalog: Any, *, table: Iterable[tuple[list[str], list[str]]] = (), kind: str | None = None,
+    start: str | None = None, deck: str | None = None,
 ) -> list[Card]:
     """The placeholder cards to transcribe, in the order that matters at the owner's table:
     the Troupers and Nemeses of their campaigns (``table``: per campaign, its Trouper ids and
@@ -485,8 +467,7 @@ def queue(
     if kind is not None:
         out = [c for c in out if c.kind == kind]
     if deck is not None:
-        out = [c for c in out if deck_of(c.kind, catalog.get(c.kind, c.id)) == deck
-               or c.id == deck]
+        out = [c for c in out if deck_of(c.kind, catalog.get(c.kind, c.id)) == deck or c.id == deck]
     if start is not None:
         found = next((c for c in out if c.id == start), None)
         if found is None:
@@ -511,19 +492,16 @@ def _draft_file(overlay: Path) -> Path:
     file (a folder, a FIFO, a symlink to ``/dev/zero``): checked without opening it."""
     path = overlay / DRAFT
     try:
-        st = os.lstat(path)
+        mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return path
     except OSError as exc:
-        raise FileProblem(path, "the transcription draft", f"cannot be read: {exc.strerror}",
-                          hint=DRAFT_HINT) from None
-    if stat.S_ISLNK(st.st_mode):
-        raise FileProblem(path, "the transcription draft", "is a symlink, not the app's file",
-                          hint=DRAFT_HINT)
-    if not stat.S_ISREG(st.st_mode):
-        raise FileProblem(path, "the transcription draft", describe_mode(st.st_mode),
-                          hint=DRAFT_HINT)
-    return path
+        reason = f"cannot be read: {exc.strerror}"
+    else:
+        if stat.S_ISREG(mode):
+            return path
+        reason = "is a symlink, not the app's file" if stat.S_ISLNK(mode) else describe_mode(mode)
+    raise FileProblem(path, "the transcription draft", reason, hint=DRAFT_HINT)
 
 
 DRAFT_HINT = "remove it; `blood data transcribe` then starts that card again"

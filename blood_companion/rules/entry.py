@@ -27,52 +27,21 @@ ALLOWED = (*REQUIRED, *LIST_FIELDS, "source")
 class RuleEntry:
     """A rules reference entry. ``steps`` is the ordered procedure (phases), maybe empty."""
 
-    __slots__ = (
-        "id",
-        "title",
-        "section",
-        "kind",
-        "text",
-        "steps",
-        "related",
-        "aliases",
-        "tags",
-        "source",
-        "file",
-    )
+    __slots__ = (*ALLOWED, "file")
 
     def __init__(
-        self,
-        id: str,
-        title: str,
-        section: str,
-        kind: str,
-        text: str,
-        steps: list[str] | None = None,
-        related: list[str] | None = None,
-        aliases: list[str] | None = None,
-        tags: list[str] | None = None,
-        source: str = "rulebook",
+        self, id: str, title: str, section: str, kind: str, text: str,
+        steps: list[str] | None = None, related: list[str] | None = None,
+        aliases: list[str] | None = None, tags: list[str] | None = None, source: str = "rulebook",
         file: str = "",
     ) -> None:
-        self.id = id
-        self.title = title
-        self.section = section
-        self.kind = kind
-        self.text = text
-        self.steps = list(steps or [])
-        self.related = list(related or [])
-        self.aliases = list(aliases or [])
-        self.tags = list(tags or [])
-        self.source = source
-        self.file = file
+        self.id, self.title, self.section, self.kind, self.text = id, title, section, kind, text
+        self.steps, self.related, self.aliases, self.tags = (
+            list(words or []) for words in (steps, related, aliases, tags))
+        self.source, self.file = source, file
 
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, object]) -> RuleEntry:
-        return cls(**d)  # type: ignore[arg-type]
 
     def __repr__(self) -> str:
         return f"RuleEntry({self.id!r})"
@@ -117,17 +86,10 @@ def check_raw(raw: object, where: str) -> tuple[RuleEntry | None, list[str]]:
     if problems:
         return None, problems
     entry = RuleEntry(
-        id=raw["id"],
-        title=raw["title"].strip(),
-        section=raw["section"].strip(),
-        kind=raw["kind"],
-        text=_paragraphs(raw["text"]),
-        steps=[" ".join(s.split()) for s in raw.get("steps", [])],
-        related=list(raw.get("related", [])),
-        aliases=list(raw.get("aliases", [])),
-        tags=list(raw.get("tags", [])),
-        source=source,
-        file=where.rsplit(":", 1)[0],
+        id=raw["id"], title=raw["title"].strip(), section=raw["section"].strip(), kind=raw["kind"],
+        text=_paragraphs(raw["text"]), steps=[" ".join(s.split()) for s in raw.get("steps", [])],
+        related=list(raw.get("related", [])), aliases=list(raw.get("aliases", [])),
+        tags=list(raw.get("tags", [])), source=source, file=where.rsplit(":", 1)[0],
     )
     return entry, []
 
@@ -156,9 +118,7 @@ def json_schema() -> dict[str, object]:
     for key in LIST_FIELDS:
         props[key] = loose if key in ("aliases", "tags") else words
     entry = {
-        "type": "object",
-        "properties": props,
-        "required": list(REQUIRED),
+        "type": "object", "properties": props, "required": list(REQUIRED),
         "additionalProperties": False,
     }
     return {

@@ -47,10 +47,8 @@ def build_index(entries: list[RuleEntry]) -> dict:
     body_len = []
     for i, e in enumerate(entries):
         fields = (
-            terms(" ".join([e.title, *e.aliases, e.id.replace("-", " ")])),
-            terms(" ".join(e.tags)),
-            terms(e.section),
-            terms(" ".join([e.text, *e.steps])),
+            terms(" ".join([e.title, *e.aliases, e.id.replace("-", " ")])), terms(" ".join(e.tags)),
+            terms(e.section), terms(" ".join([e.text, *e.steps])),
         )
         body_len.append(len(fields[BODY]))
         for f, words in enumerate(fields):
@@ -59,11 +57,8 @@ def build_index(entries: list[RuleEntry]) -> dict:
                 slot[(i, f)] = slot.get((i, f), 0) + 1
     flat = {w: tuple((i, f, n) for (i, f), n in slot.items()) for w, slot in postings.items()}
     return {
-        "format": INDEX_FORMAT,
-        "entries": [e.to_dict() for e in entries],
-        "postings": flat,
-        "body_len": body_len,
-        "names": [_name_keys(e) for e in entries],
+        "format": INDEX_FORMAT, "entries": [e.to_dict() for e in entries], "postings": flat,
+        "body_len": body_len, "names": [_name_keys(e) for e in entries],
     }
 
 
@@ -72,7 +67,7 @@ class RulesIndex:
 
     def __init__(self, data: dict) -> None:
         self.data = data
-        self.entries = [RuleEntry.from_dict(d) for d in data["entries"]]
+        self.entries = [RuleEntry(**d) for d in data["entries"]]
         self.by_id = {e.id: e for e in self.entries}
         self.postings: dict[str, tuple[tuple[int, int, int], ...]] = data["postings"]
         self.body_len: list[int] = data["body_len"]

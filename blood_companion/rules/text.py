@@ -22,16 +22,8 @@ STOPWORDS = frozenset(_STOPWORDS.split())
 
 # Forms the suffix rules below cannot reach.
 IRREGULAR = {
-    "dice": "die",
-    "died": "die",
-    "ko": "knockout",
-    "ko'd": "knockout",
-    "bitten": "bite",
-    "won": "win",
-    "lost": "lose",
-    "bit": "bite",
-    "enemies": "enemy",
-    "minis": "miniature",
+    "dice": "die", "died": "die", "ko": "knockout", "ko'd": "knockout", "bitten": "bite",
+    "won": "win", "lost": "lose", "bit": "bite", "enemies": "enemy", "minis": "miniature",
     "mini": "miniature",
 }
 
