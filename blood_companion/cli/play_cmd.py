@@ -117,16 +117,8 @@ def play(
             if decks is None:
                 stdout.print(Text("No campaign started.", style="dim"))
                 return
-        options: dict[str, Any] = {
-            "name": new,
-            "troupers": troupers,
-            "players": players,
-            "mode": mode,
-            "seed": seed,
-            "colours": colours,
-            "leader": leader,
-            "decks": decks,
-        }
+        options: dict[str, Any] = dict(name=new, troupers=troupers, players=players, mode=mode,
+                                       seed=seed, colours=colours, leader=leader, decks=decks)
         if as_json:  # one JSON document in all: the question, after a quiet start
             import contextlib
             import io
@@ -170,6 +162,17 @@ def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
                    confirm=loop.confirm,
                    said=[ln.strip() for ln in out.getvalue().splitlines() if ln.strip()])
     print_json(doc)
+
+
+def refused(exc: BloodError) -> None:
+    """A refusal as the prompt says it: the message, and the hint when there is one."""
+    stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
+    if hint := hint_of(exc):
+        stdout.print(Text("Hint: " + hint, style="yellow"))
+
+
+def saved() -> None:
+    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
 
 
 DATA_CHANGED = ("Your data changed since this question was asked (a card edited or "
@@ -343,10 +346,7 @@ class Loop:
             else:
                 lines = decks_lines(state)
         except BloodError as exc:
-            stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-            hint = hint_of(exc)
-            if hint:
-                stdout.print(Text("Hint: " + hint, style="yellow"))
+            refused(exc)
             return
         for line in lines:
             stdout.print(Text(line), highlight=False)
@@ -367,8 +367,6 @@ class Loop:
         return True
 
     def undo_redo(self, what: str, k: int) -> None:
-        from blood_companion.errors import BloodError as _Err
-
         try:
             with self.open() as store:
                 before = store.head
@@ -383,11 +381,8 @@ class Loop:
                     done = [entries.get(s, f"step {s}") for s in range(before + 1, store.head + 1)]
                     text = "Brought back: " + "; ".join(done)
                 session.refresh_status(store)
-        except _Err as exc:
-            stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-            hint = hint_of(exc)
-            if hint:
-                stdout.print(Text("Hint: " + hint, style="yellow"))
+        except BloodError as exc:
+            refused(exc)
             return
         stdout.print(Text(text, style="yellow"))
         self.walk, self.pending = None, []
@@ -461,18 +456,15 @@ class Loop:
             self.show(screen)
             line = self.ask(self.prompt_text(screen))
             if line is None:
-                stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+                saved()
                 return
             try:
                 handled = self.command(line)
             except BloodError as exc:  # a command typed at the prompt was refused: ask again
-                stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-                hint = hint_of(exc)
-                if hint:
-                    stdout.print(Text("Hint: " + hint, style="yellow"))
+                refused(exc)
                 continue
             if handled is None:
-                stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+                saved()
                 return
             if handled:
                 if self.walk is not None and self.walk.asked is None:
@@ -483,7 +475,7 @@ class Loop:
                 stdout.print(Text("Careful: " + result.message, style="yellow"))
                 sure = self.ask("Take it anyway? [y/N] > ")
                 if sure is None:
-                    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+                    saved()
                     return
                 if sure.strip().lower() not in ("y", "yes"):
                     continue
@@ -497,7 +489,7 @@ class Loop:
             if isinstance(result, Done) and self.record(result.action, digest):
                 self.walk = None
                 if self.max_steps and self.recorded >= self.max_steps:
-                    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+                    saved()
                     return
 
     def record(self, action: Any, digest: str) -> bool:
@@ -539,10 +531,7 @@ class Loop:
             self.walk = walk.drawing_for(action, need)
             return False
         except (RuleError, BloodError) as exc:
-            stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-            hint = hint_of(exc)
-            if hint:
-                stdout.print(Text("Hint: " + hint, style="yellow"))
+            refused(exc)
             if self.walk is not None and self.walk.asked is not None:
                 stdout.print(Text("The same question again (`back` drops this choice):",
                                   style="dim"))

@@ -1,14 +1,11 @@
 """The full-screen table view of `blood table` (issue 28), built with Textual.
 
-Imported only by `blood table` (cli/table_cmd.py), so no other command loads Textual. The
-board panels read the board document (:func:`board_doc`: what `blood status --json` prints and
-the served board page shows); the question comes from `blood play`'s own loop
-(cli/play_cmd.py ``Loop``, walking cli/play_menu.py), run in a worker thread whose ``ask``
-waits for the line typed into the Input and whose ``show`` fills the question panel. So keys,
-defaults, dice entry, `undo`/`redo` and the prompt commands are `blood play`'s, and every
-answer is recorded (and resumed) as `blood play` records it. A watcher looks at the save's
-head every ``POLL`` seconds (as cli/board_serve.py does): a step recorded by another `blood`
-command redraws the board and asks the question again.
+Imported only by `blood table`, so no other command loads Textual. The panels read the board
+document (``view_docs.status_doc``, as `blood status --json` prints it); the question comes
+from `blood play`'s own ``Loop``, run in a worker thread whose ``ask`` waits for the Input and
+whose ``show`` fills the question panel, so every answer is recorded as `blood play` records
+it. A watcher reads the save's head every ``POLL`` seconds: a step recorded elsewhere redraws
+the board and asks the question again.
 """
 
 from __future__ import annotations
@@ -34,13 +31,6 @@ WIDE = (100, 30)  # from this size up the panels sit side by side
 SMALLEST = (60, 16)  # below this the view says the terminal is too small
 LOG_LINES = 6
 REFRESH = object()  # put in the answer queue: the save changed, ask again
-
-
-def board_doc(store: Any) -> dict[str, Any]:
-    """The board document of an open campaign: the one place this view reads the board from."""
-    from blood_companion.cli.view_docs import status_doc
-
-    return status_doc(store)
 
 
 # --------------------------------------------------------------------------- the panels
@@ -318,9 +308,10 @@ class TableApp(App[None]):
     def reload(self) -> None:
         """Read the board document anew and redraw the panels."""
         from blood_companion.cli import session
+        from blood_companion.cli.view_docs import status_doc
 
         with session.open_session(self.campaign) as store:
-            self.doc = board_doc(store)
+            self.doc = status_doc(store)
         self.head = self.head_now()
         for panel, text in panels(cast("Board", self.doc), max(40, self.size.width - 4)).items():
             self.show(panel, text)

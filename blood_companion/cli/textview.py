@@ -13,19 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 Line = tuple[str, str]  # (text, style name: "" | "bold" | "dim" | "green" | "cyan" | ...)
-
-
-def use_colour(stream: Any = None) -> bool:
-    """Styled text for a colour terminal or ``FORCE_COLOR``; plain text in a pipe, for
-    ``TERM=dumb`` or with ``NO_COLOR`` (:func:`blood_companion.display.colour_wanted`)."""
-    from blood_companion.display import colour_wanted
-
-    return colour_wanted(stream)
 
 
 def width() -> int:
@@ -47,10 +35,11 @@ def plain(lines: list[Line]) -> str:
 
 
 def print_lines(lines: list[Line]) -> None:
-    """Plain text when piped or NO_COLOR; rich styles on a colour terminal or FORCE_COLOR."""
-    from blood_companion.display import clean
+    """Plain text in a pipe, for ``TERM=dumb`` or with ``NO_COLOR``; rich styles on a colour
+    terminal or with ``FORCE_COLOR`` (:func:`blood_companion.display.colour_wanted`)."""
+    from blood_companion.display import clean, colour_wanted
 
-    if not use_colour():
+    if not colour_wanted():
         sys.stdout.write(clean(plain(lines)))
         sys.stdout.flush()
         return

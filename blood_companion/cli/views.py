@@ -245,7 +245,9 @@ def fast_view(args: list[str], settings: Settings) -> int | None:
         if doc is None:
             return None
         if not as_json:
-            lines = render(view, doc, _width())
+            from blood_companion.cli.textview import width
+
+            lines = render(view, doc, width())
     except Exception:  # noqa: BLE001 - a cache we cannot render is no cache: build it anew
         return None
     try:
@@ -262,12 +264,6 @@ def fast_view(args: list[str], settings: Settings) -> int | None:
 
         return unexpected(" ".join(args[:2]).replace(" --json", ""), exc, as_json)
     return 0
-
-
-def _width() -> int:
-    from blood_companion.cli.textview import width
-
-    return width()
 
 
 __all__ = ["VIEWS", "cached", "fast_view", "keep", "show", "store_view", "stored"]
