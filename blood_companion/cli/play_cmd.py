@@ -1,19 +1,12 @@
 """`blood play`: the guided table companion, a whole evening in one loop.
 
-Each turn of the loop opens the campaign, asks the engine what comes next (through
-``cli/play_menu.py``), shows the question with numbered answers and a default, reads one line,
-and records the chosen Action through the store (the very actions `blood day`, `blood night`
-and `blood end` record). Nothing lives only in this process: every answer is saved at once, so
-killing it and running `blood play` again asks the same question. Answers come line by line
-from standard input, so a script of answers drives it; end of input quits (saved).
-
-At any prompt: ``undo [N]``, ``redo [N]``, ``back``, ``status``, ``odds [POOL --target T]``,
-``rules QUERY``, ``show CARD``, ``hand [TROUPER]``, ``decks``, ``help``, ``quit``. A bad answer
-or one of these commands asks the same question again, with the choices made so far kept.
-
-When the players hold a deck (engine/table.py) and a step draws from it, the step is not
-recorded until they say which card came up: the question is asked, the card is written into
-the action, and the step is recorded with it.
+Each turn opens the campaign, asks the engine what comes next (``cli/play_menu.py``), shows the
+question with numbered answers and a default, reads one line and records the chosen Action
+through the store (the very actions `blood day`, `night` and `end` record): killing it and
+running `blood play` again asks the same question. Answers come line by line from standard
+input, so a script drives it; end of input quits (saved). :data:`HELP` lists the commands
+taken at any prompt. A card drawn from a deck the players hold (engine/table.py) is asked
+before the step is recorded with it.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """`blood status` as lines of text: the one terminal renderer of the board.
 
-The board is built once by the engine (``engine/board_view.py``: a typed document, also what
-`blood status --json` prints and the served page reads); :func:`build_doc` only names the
-commands that fit. :func:`render` turns the document into lines of at most ``width`` columns,
-each with an optional style name; :func:`render_night` is the Night Board alone (`blood night
-board`) and :func:`reaction_cards` the Reaction Line with each card's text (`blood status
---cards`). The renderers need only the standard library, so the fast path of `blood status`
-(``cli/views.py``) draws a stored document without importing pydantic or the engine.
+The board is the engine's typed document (``engine/board_view.py``); :func:`build_doc` adds
+the commands that fit. :func:`render` draws it as (text, style) lines of at most ``width``
+columns, :func:`render_night` the Night Board alone, :func:`reaction_cards` the Reaction Line
+with each card's text. Standard library only, so the fast path of `blood status` draws a stored
+document without pydantic or the engine.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ the board and asks the question again.
 from __future__ import annotations
 
 import contextlib
+import io
 import queue
 import re
 from typing import TYPE_CHECKING, Any, cast
@@ -188,25 +189,14 @@ class TableLoop(Loop):
         self.app.call_from_thread(self.app.reload)
 
 
-class _Feed:
+class _Feed(io.StringIO):
     """A file for the shared console: what the loop prints is kept for the messages panel,
     shown with the next question (one redraw, not one per line)."""
 
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, text: str) -> int:
-        self.parts.append(text)
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return False
-
     def take(self) -> str:
-        text, self.parts = "".join(self.parts), []
+        text = self.getvalue()
+        self.seek(0)
+        self.truncate()
         return re.sub(r"\x1b\[[0-9;]*m", "", text).strip()
 
 

@@ -1,11 +1,6 @@
-"""Lines of styled text and how they reach the terminal (standard library only).
-
-The views of a campaign (`blood status`, `night next`, `day next`, `campaign show`, `campaign
-log`) render their documents to :data:`Line` lists with the functions of ``cli/view_text.py``
-and ``cli/status_view.py``; :func:`print_lines` prints them: plain text in a pipe or with
-``NO_COLOR`` (no rich import at all), rich styles on a colour terminal or with
-``FORCE_COLOR``. Both the command that builds a document and the fast path that reads it from
-the cache print through here.
+"""Lines of styled text and how they reach the terminal (standard library only): the views
+(``cli/view_text.py``, ``cli/status_view.py``) render to :data:`Line` lists, :func:`print_lines`
+prints them, for the command and for the fast path alike.
 """
 
 from __future__ import annotations
