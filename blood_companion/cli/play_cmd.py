@@ -172,6 +172,17 @@ DATA_CHANGED = ("Your data changed since this question was asked (a card edited 
                 "transcribed): asking again with the new cards; nothing recorded is changed.")
 
 
+def shown_choices(screen: Any, every: bool = False) -> tuple[list[tuple[Any, str, str]], int]:
+    """The choices a question shows, each with its line and mark (" *": the default), and how
+    many not possible now are summed up in one line instead (more than ``HIDE_CLOSED``)."""
+    closed = sum(not c.enabled for c in screen.choices)
+    hide = not every and closed > HIDE_CLOSED
+    rows = [(c, f"  {c.key:>3}. {c.label}" + ("" if c.enabled else f" [{c.why or 'not now'}]"),
+             " *" if c.key == screen.default else "")
+            for c in screen.choices if c.enabled or not hide]
+    return rows, closed if hide else 0
+
+
 class Loop:
     """The interactive loop: show the question, read one answer, record or ask again."""
 
@@ -229,33 +240,23 @@ class Loop:
         print_lines(without_commands(views.render("status", doc, width())))
 
     def show(self, screen: Any, every: bool = False) -> None:
+        from blood_companion.cli.status_view import _fit
+
         stdout.print()
         stdout.print(Text(screen.title, style="bold"))
         room = max(20, stdout.width - 1)
         for line in screen.info:
-            text = "  " + line
-            stdout.print(Text(text if len(text) <= room else text[: room - 1] + "…", style="dim"))
+            stdout.print(Text(_fit("  " + line, room), style="dim"))
         stdout.print(Text(screen.question, style="green"))
-        closed = [c for c in screen.choices if not c.enabled]
-        hide = not every and len(closed) > HIDE_CLOSED
-        for c in screen.choices:
-            if hide and not c.enabled:
-                continue
-            mark = " *" if c.key == screen.default else ""
-            label = f"  {c.key:>3}. {c.label}"
-            if not c.enabled:
-                label += f" [{c.why}]" if c.why else " [not now]"
-            room = max(20, stdout.width - len(mark) - 1)
-            if len(label) > room:
-                label = label[: room - 1] + "…"
+        rows, hidden = shown_choices(screen, every)
+        for c, label, mark in rows:
+            label = _fit(label, max(20, stdout.width - len(mark) - 1))
             stdout.print(Text(label + mark, no_wrap=True, style="" if c.enabled else "dim"))
-        if hide:
-            stdout.print(Text(f"       ({len(closed)} more not possible now: `list` shows them "
+        if hidden:
+            stdout.print(Text(f"       ({hidden} more not possible now: `list` shows them "
                               "with the reason)", style="dim"))
         if screen.free_hint:
-            hint = f"       (or type {screen.free_hint})"
-            room = max(20, stdout.width - 1)
-            stdout.print(Text(hint if len(hint) <= room else hint[: room - 1] + "…", style="dim"))
+            stdout.print(Text(_fit(f"       (or type {screen.free_hint})", room), style="dim"))
 
     def prompt_text(self, screen: Any) -> str:
         if screen.default == "*":

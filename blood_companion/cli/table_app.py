@@ -21,7 +21,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
-from blood_companion.cli.play_cmd import HIDE_CLOSED, Loop
+from blood_companion.cli.play_cmd import Loop, shown_choices
 from blood_companion.cli.status_view import SIDES, plain, render, track, without_commands
 
 if TYPE_CHECKING:
@@ -142,16 +142,11 @@ def panels(doc: Board, width: int) -> dict[str, str]:
 
 def question_text(screen: Any, every: bool = False) -> str:
     """The question of the walker's screen, as `blood play` shows it (cli/play_cmd.Loop.show)."""
-    out = [screen.title, *("  " + line for line in screen.info), screen.question]
-    closed = [c for c in screen.choices if not c.enabled]
-    hide = not every and len(closed) > HIDE_CLOSED
-    for c in screen.choices:
-        if hide and not c.enabled:
-            continue
-        why = "" if c.enabled else f" [{c.why or 'not now'}]"
-        out.append(f"  {c.key:>3}. {c.label}{why}" + (" *" if c.key == screen.default else ""))
-    if hide:
-        out.append(f"       ({len(closed)} more not possible now: `list` shows them)")
+    rows, hidden = shown_choices(screen, every)
+    out = [screen.title, *("  " + line for line in screen.info), screen.question,
+           *(label + mark for _, label, mark in rows)]
+    if hidden:
+        out.append(f"       ({hidden} more not possible now: `list` shows them)")
     if screen.free_hint:
         out.append(f"       (or type {screen.free_hint})")
     return "\n".join(out)
