@@ -49,52 +49,29 @@ def register(app: typer.Typer) -> None:
 
 
 def play(
-    new: Annotated[
-        str | None, typer.Option("--new", help="Start a new campaign with this name.")
-    ] = None,
-    troupers: Annotated[
-        str | None,
-        typer.Option(
-            "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).'
-        ),
-    ] = None,
-    players: Annotated[
-        int | None,
-        typer.Option(
-            "--players", help="With --new: how many players; unnamed Troupers are drawn."
-        ),
-    ] = None,
-    mode: Annotated[
-        str, typer.Option("--mode", help="With --new: roguelite or single.")
-    ] = "roguelite",
+    new: Annotated[str | None, typer.Option(
+        "--new", help="Start a new campaign with this name.")] = None,
+    troupers: Annotated[str | None, typer.Option(
+        "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).')] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", help="With --new: how many players; unnamed Troupers are drawn.")] = None,
+    mode: Annotated[str, typer.Option(
+        "--mode", help="With --new: roguelite or single.")] = "roguelite",
     seed: Annotated[int | None, typer.Option("--seed", help="With --new: the random seed.")] = None,
-    colours: Annotated[
-        str | None,
-        typer.Option("--colours", help='With --new: colours in seat order, or "random".'),
-    ] = None,
-    leader: Annotated[
-        str | None,
-        typer.Option("--leader", help='With --new: the Leader: seat, Trouper or "random".'),
-    ] = None,
-    decks: Annotated[
-        str | None,
-        typer.Option(
-            "--decks", help="With --new: who holds the decks: app, table, or DECK=table,... "
-            "[asked; Enter: the app holds every deck].",
-        ),
-    ] = None,
-    steps: Annotated[
-        int, typer.Option("--steps", help="Stop after this many recorded steps [no limit].")
-    ] = 0,
-    as_json: Annotated[
-        bool,
-        typer.Option("--json", help="Print the question waiting now (with its choices) and exit."),
-    ] = False,
-    answer: Annotated[
-        list[str] | None,
-        typer.Option("--answer", help="One line typed at the prompt (repeat it for several: "
-                     "a follow-up's answers, `y` at \"Take it anyway?\"); then exit."),
-    ] = None,
+    colours: Annotated[str | None, typer.Option(
+        "--colours", help='With --new: colours in seat order, or "random".')] = None,
+    leader: Annotated[str | None, typer.Option(
+        "--leader", help='With --new: the Leader: seat, Trouper or "random".')] = None,
+    decks: Annotated[str | None, typer.Option(
+        "--decks", help="With --new: who holds the decks: app, table, or DECK=table,... "
+        "[asked; Enter: the app holds every deck].")] = None,
+    steps: Annotated[int, typer.Option(
+        "--steps", help="Stop after this many recorded steps [no limit].")] = 0,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the question waiting now (with its choices) and exit.")] = False,
+    answer: Annotated[list[str] | None, typer.Option(
+        "--answer", help="One line typed at the prompt (repeat it for several: a follow-up's "
+        "answers, `y` at \"Take it anyway?\"); then exit.")] = None,
 ) -> None:
     """The guided companion: shows the board, asks what happens now, plays the Nemesis and
     the Minions, saves every answer. Resumes where you left off."""
