@@ -247,20 +247,16 @@ class Loop:
         if not words or len(line) > 200:
             return False
         head = words[0].lower()
-        if head in ("quit", "exit", "q") and len(words) == 1:
+        if len(words) == 1 and head in ("quit", "exit", "q"):
             return None
-        if head in ("help", "?") and len(words) == 1:
-            stdout.print(HELP, markup=False)
-            return True
-        if head == "status" and len(words) == 1:
-            self.show_status()
-            return True
-        if head == "list" and len(words) == 1:
-            if self.walk is not None:
+        if len(words) == 1 and head in ("help", "?", "status", "list", "back"):
+            if head in ("help", "?"):
+                stdout.print(HELP, markup=False)
+            elif head == "status":
+                self.show_status()
+            elif self.walk is not None and head == "list":
                 self.show(self.walk.screen(), every=True)
-            return True
-        if head == "back" and len(words) == 1:
-            if self.walk is not None:
+            elif self.walk is not None:  # back
                 self.walk = self.walk.top
             return True
         if head in ("undo", "redo") and len(words) <= 2:
