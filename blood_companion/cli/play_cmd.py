@@ -11,6 +11,8 @@ before the step is recorded with it.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 from typing import Annotated, Any
 
@@ -87,16 +89,10 @@ def play(
             if decks is None:
                 stdout.print(Text("No campaign started.", style="dim"))
                 return
-        options: dict[str, Any] = dict(name=new, troupers=troupers, players=players, mode=mode,
-                                       seed=seed, colours=colours, leader=leader, decks=decks)
-        if as_json:  # one JSON document in all: the question, after a quiet start
-            import contextlib
-            import io
-
-            with contextlib.redirect_stdout(io.StringIO()):
-                new_campaign(**options, as_json=True)
-        else:
-            new_campaign(**options, as_json=False)
+        # with --json one document in all: the question, after a quiet start
+        with contextlib.redirect_stdout(io.StringIO()) if as_json else contextlib.nullcontext():
+            new_campaign(name=new, troupers=troupers, players=players, mode=mode, seed=seed,
+                         colours=colours, leader=leader, decks=decks, as_json=as_json)
     name = new or session.campaign_name()
     if answer is not None or as_json:
         answered(name, answer or [], steps, as_json)
@@ -109,9 +105,6 @@ def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
     (so it records what the same lines record typed). With ``--json``: one document, the
     question waiting then (a follow-up's choices when the answers stop inside a choice, with
     the answers that led there in ``answers``), what was said and how many steps recorded."""
-    import contextlib
-    import io
-
     from blood_companion.cli.common import print_json
     from blood_companion.cli.play_menu import Walk
 
