@@ -63,9 +63,9 @@ def _resources(res: dict[str, int]) -> str:
     return ", ".join(f"{v} {k}" for k, v in res.items())
 
 
-def track(value: int, length: int, alerts: list[int]) -> str:
-    """The Threat track: one cell per space, the token as ●, Alert spaces as !."""
-    return " ".join("●" if k == value else ("!" if k in alerts else "·")
+def track(value: int, length: int, alerts: list[int] | tuple[()] = (), sep: str = " ") -> str:
+    """A track (Threat, Insanity): one cell per space, the token as ●, Alert spaces as !."""
+    return sep.join("●" if k == value else ("!" if k in alerts else "·")
                     for k in range(length + 1))
 
 
@@ -192,7 +192,7 @@ def render_night(v: NightBoard, width: int) -> list[Line]:
             head += " · " + ", ".join(flags)
         out.append((_fit(head, width), "red" if t["knocked_out"] else ""))
         ko, tokens = t["knock_out_at"], t["vigor_tokens"]
-        ins = "".join("●" if k == t["insanity"] else "·" for k in range(t["insanity_max"] + 1))
+        ins = track(t["insanity"], t["insanity_max"], sep="")
         stats = (f"     Wounds {t['wounds']}/{ko}  Vigor {t['vigor']}/{tokens}  Bites {t['bites']}"
                  f"  Insanity {ins}  hand {t['hand']} deck {t['deck']} disc {t['discard']}")
         out.append((_fit(stats, width), ""))

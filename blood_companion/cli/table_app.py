@@ -46,7 +46,7 @@ def threat_text(n: NightBoard) -> str:
     head = f"Night · Turn {n['turn']} · {n['phase_name']}"
     if n["result"]:
         head += f" · night {n['result'].upper()}: {n['reason']}"
-    dots = track(th["value"], th["length"], th["alerts"]).replace(" ", "")
+    dots = track(th["value"], th["length"], th["alerts"], sep="")
     return (f"{head}\nThreat {th['value']}/{th['length']} {dots}\n"
             f"Alerts (!) {','.join(str(a) for a in th['alerts'])} ● token")
 
@@ -105,8 +105,7 @@ def troupers_text(n: NightBoard) -> str:
         out.append(f"{t['seat']}. {' '.join(f for f in flags if f)} {t['name']}".replace(
             ".  ", ". "))
         v = t["vigor_tokens_by_side"]
-        ins = "".join("●" if k == t["insanity"] else "·"
-                      for k in range(t["insanity_max"] + 1))
+        ins = track(t["insanity"], t["insanity_max"], sep="")
         out.append(f"  Vigor {t['vigor']}/{t['vigor_tokens']} Bites {t['bites']} "
                    f"(up {v['available']}+{v['available_bitten']} bitten, "
                    f"down {v['depleted']}+{v['depleted_bitten']} bitten)")
