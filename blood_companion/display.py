@@ -1,15 +1,10 @@
 """Text that came from a user or a file, made safe to print: one helper for every renderer.
 
-A name or ``reason`` in an imported export, a card text in an overlay or a line in a damaged
-cache may hold terminal control sequences (``ESC]0;…`` retitles the terminal, ``ESC[2J`` clears
-it), bidirectional overrides that reorder what is shown, or lone surrogates that cannot even be
-encoded. :func:`clean` removes them (newlines and tabs stay); :func:`json_text` escapes them in
-JSON output; :func:`console` is a rich console that cleans every segment it prints, so the
-renderers need no care of their own. :func:`excerpt` quotes at most a short piece of a value in
-an error message (an overlay pointing at ``/etc/passwd`` must not echo the whole file).
-
-Nothing is imported at import time (the fast paths use it; rich is imported by
-:func:`console` when called, json by :func:`json_text`).
+A name in an import, a card text in an overlay or a line of a damaged cache may hold terminal
+control sequences, bidirectional overrides or lone surrogates. :func:`clean` removes them
+(newlines and tabs stay), :func:`json_text` escapes them in JSON, :func:`console` is a rich
+console that cleans every segment, :func:`excerpt` quotes a short piece of a value in an error
+message. Nothing is imported at import time (the fast paths use it).
 """
 
 from __future__ import annotations

@@ -1,25 +1,16 @@
 """The live board page of `blood board --serve` (issue 28): a small read-only web server.
 
-Standard library only (``http.server``). It serves three things, all read-only:
+Standard library only. ``/`` is the page (``board_page.html``, shipped in the package) with the
+board document inlined; ``/board.json`` the document as `blood status --json` prints it;
+``/events`` server-sent events: the document now, then one after every change of the save, and
+a comment line every few seconds so a closed tab is dropped. The document comes from a given
+``load`` function (never built here); a watcher thread reads the save's head every ``POLL``
+seconds and pushes a new document to every open page. A page that reconnects gets the current
+document first.
 
-* ``/``: the page (``board_page.html``, shipped in the package: no internet needed at the
-  table), with the board document of the moment inlined, so it shows the board on first paint;
-* ``/board.json``: that document, exactly what `blood status --json` prints;
-* ``/events``: server-sent events, one ``board`` event with the whole document now, then one
-  after every change of the save, and a comment line every few seconds so a closed tab is
-  noticed and dropped.
-
-The document is the status view's (``cli/view_docs.status_doc``: the engine's typed board,
-``engine/board_view.py``, as `blood status --json` prints it): this module never builds a
-board of its own, it is given a ``load`` function that returns it. A watcher thread reads the
-save's head (``store.peek.head_key``: read-only, no lock) every ``POLL`` seconds and, when it
-changed (a step, an undo, a mark, by any `blood` command in any process), loads the document
-anew and pushes it to every open page. A page that reconnects (the browser's EventSource does
-it by itself, also after this server restarts) gets the current document first.
-
-On 127.0.0.1 only requests naming this host are answered (a page of another site cannot reach
-the board through a DNS name of its own); with ``lan=True`` the server listens on every
-address and each request must carry the ``t`` token of the printed URL, else 403.
+On 127.0.0.1 only requests naming this host are answered (no DNS rebinding); with ``lan=True``
+the server listens on every address and each request must carry the URL's ``t`` token, else
+403.
 """
 
 from __future__ import annotations

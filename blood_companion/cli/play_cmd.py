@@ -1,23 +1,18 @@
 """`blood play`: the guided table companion, a whole evening in one loop.
 
-Each turn of the loop opens the campaign, asks the engine what comes next (through
-``cli/play_menu.py``), shows the question with numbered answers and a default, reads one line,
-and records the chosen Action through the store (the very actions `blood day`, `blood night`
-and `blood end` record). Nothing lives only in this process: every answer is saved at once, so
-killing it and running `blood play` again asks the same question. Answers come line by line
-from standard input, so a script of answers drives it; end of input quits (saved).
-
-At any prompt: ``undo [N]``, ``redo [N]``, ``back``, ``status``, ``odds [POOL --target T]``,
-``rules QUERY``, ``show CARD``, ``hand [TROUPER]``, ``decks``, ``help``, ``quit``. A bad answer
-or one of these commands asks the same question again, with the choices made so far kept.
-
-When the players hold a deck (engine/table.py) and a step draws from it, the step is not
-recorded until they say which card came up: the question is asked, the card is written into
-the action, and the step is recorded with it.
+Each turn opens the campaign, asks the engine what comes next (``cli/play_menu.py``), shows the
+question with numbered answers and a default, reads one line and records the chosen Action
+through the store (the very actions `blood day`, `night` and `end` record): killing it and
+running `blood play` again asks the same question. Answers come line by line from standard
+input, so a script drives it; end of input quits (saved). :data:`HELP` lists the commands
+taken at any prompt. A card drawn from a deck the players hold (engine/table.py) is asked
+before the step is recorded with it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 from typing import Annotated, Any
 
@@ -56,52 +51,29 @@ def register(app: typer.Typer) -> None:
 
 
 def play(
-    new: Annotated[
-        str | None, typer.Option("--new", help="Start a new campaign with this name.")
-    ] = None,
-    troupers: Annotated[
-        str | None,
-        typer.Option(
-            "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).'
-        ),
-    ] = None,
-    players: Annotated[
-        int | None,
-        typer.Option(
-            "--players", help="With --new: how many players; unnamed Troupers are drawn."
-        ),
-    ] = None,
-    mode: Annotated[
-        str, typer.Option("--mode", help="With --new: roguelite or single.")
-    ] = "roguelite",
+    new: Annotated[str | None, typer.Option(
+        "--new", help="Start a new campaign with this name.")] = None,
+    troupers: Annotated[str | None, typer.Option(
+        "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).')] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", help="With --new: how many players; unnamed Troupers are drawn.")] = None,
+    mode: Annotated[str, typer.Option(
+        "--mode", help="With --new: roguelite or single.")] = "roguelite",
     seed: Annotated[int | None, typer.Option("--seed", help="With --new: the random seed.")] = None,
-    colours: Annotated[
-        str | None,
-        typer.Option("--colours", help='With --new: colours in seat order, or "random".'),
-    ] = None,
-    leader: Annotated[
-        str | None,
-        typer.Option("--leader", help='With --new: the Leader: seat, Trouper or "random".'),
-    ] = None,
-    decks: Annotated[
-        str | None,
-        typer.Option(
-            "--decks", help="With --new: who holds the decks: app, table, or DECK=table,... "
-            "[asked; Enter: the app holds every deck].",
-        ),
-    ] = None,
-    steps: Annotated[
-        int, typer.Option("--steps", help="Stop after this many recorded steps [no limit].")
-    ] = 0,
-    as_json: Annotated[
-        bool,
-        typer.Option("--json", help="Print the question waiting now (with its choices) and exit."),
-    ] = False,
-    answer: Annotated[
-        list[str] | None,
-        typer.Option("--answer", help="One line typed at the prompt (repeat it for several: "
-                     "a follow-up's answers, `y` at \"Take it anyway?\"); then exit."),
-    ] = None,
+    colours: Annotated[str | None, typer.Option(
+        "--colours", help='With --new: colours in seat order, or "random".')] = None,
+    leader: Annotated[str | None, typer.Option(
+        "--leader", help='With --new: the Leader: seat, Trouper or "random".')] = None,
+    decks: Annotated[str | None, typer.Option(
+        "--decks", help="With --new: who holds the decks: app, table, or DECK=table,... "
+        "[asked; Enter: the app holds every deck].")] = None,
+    steps: Annotated[int, typer.Option(
+        "--steps", help="Stop after this many recorded steps [no limit].")] = 0,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the question waiting now (with its choices) and exit.")] = False,
+    answer: Annotated[list[str] | None, typer.Option(
+        "--answer", help="One line typed at the prompt (repeat it for several: a follow-up's "
+        "answers, `y` at \"Take it anyway?\"); then exit.")] = None,
 ) -> None:
     """The guided companion: shows the board, asks what happens now, plays the Nemesis and
     the Minions, saves every answer. Resumes where you left off."""
@@ -117,24 +89,10 @@ def play(
             if decks is None:
                 stdout.print(Text("No campaign started.", style="dim"))
                 return
-        options: dict[str, Any] = {
-            "name": new,
-            "troupers": troupers,
-            "players": players,
-            "mode": mode,
-            "seed": seed,
-            "colours": colours,
-            "leader": leader,
-            "decks": decks,
-        }
-        if as_json:  # one JSON document in all: the question, after a quiet start
-            import contextlib
-            import io
-
-            with contextlib.redirect_stdout(io.StringIO()):
-                new_campaign(**options, as_json=True)
-        else:
-            new_campaign(**options, as_json=False)
+        # with --json one document in all: the question, after a quiet start
+        with contextlib.redirect_stdout(io.StringIO()) if as_json else contextlib.nullcontext():
+            new_campaign(name=new, troupers=troupers, players=players, mode=mode, seed=seed,
+                         colours=colours, leader=leader, decks=decks, as_json=as_json)
     name = new or session.campaign_name()
     if answer is not None or as_json:
         answered(name, answer or [], steps, as_json)
@@ -147,9 +105,6 @@ def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
     (so it records what the same lines record typed). With ``--json``: one document, the
     question waiting then (a follow-up's choices when the answers stop inside a choice, with
     the answers that led there in ``answers``), what was said and how many steps recorded."""
-    import contextlib
-    import io
-
     from blood_companion.cli.common import print_json
     from blood_companion.cli.play_menu import Walk
 
@@ -172,8 +127,30 @@ def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
     print_json(doc)
 
 
+def refused(exc: BloodError) -> None:
+    """A refusal as the prompt says it: the message, and the hint when there is one."""
+    stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
+    if hint := hint_of(exc):
+        stdout.print(Text("Hint: " + hint, style="yellow"))
+
+
+def saved() -> None:
+    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+
+
 DATA_CHANGED = ("Your data changed since this question was asked (a card edited or "
                 "transcribed): asking again with the new cards; nothing recorded is changed.")
+
+
+def shown_choices(screen: Any, every: bool = False) -> tuple[list[tuple[Any, str, str]], int]:
+    """The choices a question shows, each with its line and mark (" *": the default), and how
+    many not possible now are summed up in one line instead (more than ``HIDE_CLOSED``)."""
+    closed = sum(not c.enabled for c in screen.choices)
+    hide = not every and closed > HIDE_CLOSED
+    rows = [(c, f"  {c.key:>3}. {c.label}" + ("" if c.enabled else f" [{c.why or 'not now'}]"),
+             " *" if c.key == screen.default else "")
+            for c in screen.choices if c.enabled or not hide]
+    return rows, closed if hide else 0
 
 
 class Loop:
@@ -233,33 +210,23 @@ class Loop:
         print_lines(without_commands(views.render("status", doc, width())))
 
     def show(self, screen: Any, every: bool = False) -> None:
+        from blood_companion.cli.status_view import _fit
+
         stdout.print()
         stdout.print(Text(screen.title, style="bold"))
         room = max(20, stdout.width - 1)
         for line in screen.info:
-            text = "  " + line
-            stdout.print(Text(text if len(text) <= room else text[: room - 1] + "…", style="dim"))
+            stdout.print(Text(_fit("  " + line, room), style="dim"))
         stdout.print(Text(screen.question, style="green"))
-        closed = [c for c in screen.choices if not c.enabled]
-        hide = not every and len(closed) > HIDE_CLOSED
-        for c in screen.choices:
-            if hide and not c.enabled:
-                continue
-            mark = " *" if c.key == screen.default else ""
-            label = f"  {c.key:>3}. {c.label}"
-            if not c.enabled:
-                label += f" [{c.why}]" if c.why else " [not now]"
-            room = max(20, stdout.width - len(mark) - 1)
-            if len(label) > room:
-                label = label[: room - 1] + "…"
+        rows, hidden = shown_choices(screen, every)
+        for c, label, mark in rows:
+            label = _fit(label, max(20, stdout.width - len(mark) - 1))
             stdout.print(Text(label + mark, no_wrap=True, style="" if c.enabled else "dim"))
-        if hide:
-            stdout.print(Text(f"       ({len(closed)} more not possible now: `list` shows them "
+        if hidden:
+            stdout.print(Text(f"       ({hidden} more not possible now: `list` shows them "
                               "with the reason)", style="dim"))
         if screen.free_hint:
-            hint = f"       (or type {screen.free_hint})"
-            room = max(20, stdout.width - 1)
-            stdout.print(Text(hint if len(hint) <= room else hint[: room - 1] + "…", style="dim"))
+            stdout.print(Text(_fit(f"       (or type {screen.free_hint})", room), style="dim"))
 
     def prompt_text(self, screen: Any) -> str:
         if screen.default == "*":
@@ -273,20 +240,16 @@ class Loop:
         if not words or len(line) > 200:
             return False
         head = words[0].lower()
-        if head in ("quit", "exit", "q") and len(words) == 1:
+        if len(words) == 1 and head in ("quit", "exit", "q"):
             return None
-        if head in ("help", "?") and len(words) == 1:
-            stdout.print(HELP, markup=False)
-            return True
-        if head == "status" and len(words) == 1:
-            self.show_status()
-            return True
-        if head == "list" and len(words) == 1:
-            if self.walk is not None:
+        if len(words) == 1 and head in ("help", "?", "status", "list", "back"):
+            if head in ("help", "?"):
+                stdout.print(HELP, markup=False)
+            elif head == "status":
+                self.show_status()
+            elif self.walk is not None and head == "list":
                 self.show(self.walk.screen(), every=True)
-            return True
-        if head == "back" and len(words) == 1:
-            if self.walk is not None:
+            elif self.walk is not None:  # back
                 self.walk = self.walk.top
             return True
         if head in ("undo", "redo") and len(words) <= 2:
@@ -343,10 +306,7 @@ class Loop:
             else:
                 lines = decks_lines(state)
         except BloodError as exc:
-            stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-            hint = hint_of(exc)
-            if hint:
-                stdout.print(Text("Hint: " + hint, style="yellow"))
+            refused(exc)
             return
         for line in lines:
             stdout.print(Text(line), highlight=False)
@@ -367,8 +327,6 @@ class Loop:
         return True
 
     def undo_redo(self, what: str, k: int) -> None:
-        from blood_companion.errors import BloodError as _Err
-
         try:
             with self.open() as store:
                 before = store.head
@@ -383,11 +341,8 @@ class Loop:
                     done = [entries.get(s, f"step {s}") for s in range(before + 1, store.head + 1)]
                     text = "Brought back: " + "; ".join(done)
                 session.refresh_status(store)
-        except _Err as exc:
-            stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-            hint = hint_of(exc)
-            if hint:
-                stdout.print(Text("Hint: " + hint, style="yellow"))
+        except BloodError as exc:
+            refused(exc)
             return
         stdout.print(Text(text, style="yellow"))
         self.walk, self.pending = None, []
@@ -461,18 +416,15 @@ class Loop:
             self.show(screen)
             line = self.ask(self.prompt_text(screen))
             if line is None:
-                stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+                saved()
                 return
             try:
                 handled = self.command(line)
             except BloodError as exc:  # a command typed at the prompt was refused: ask again
-                stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-                hint = hint_of(exc)
-                if hint:
-                    stdout.print(Text("Hint: " + hint, style="yellow"))
+                refused(exc)
                 continue
             if handled is None:
-                stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+                saved()
                 return
             if handled:
                 if self.walk is not None and self.walk.asked is None:
@@ -483,7 +435,7 @@ class Loop:
                 stdout.print(Text("Careful: " + result.message, style="yellow"))
                 sure = self.ask("Take it anyway? [y/N] > ")
                 if sure is None:
-                    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+                    saved()
                     return
                 if sure.strip().lower() not in ("y", "yes"):
                     continue
@@ -497,7 +449,7 @@ class Loop:
             if isinstance(result, Done) and self.record(result.action, digest):
                 self.walk = None
                 if self.max_steps and self.recorded >= self.max_steps:
-                    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+                    saved()
                     return
 
     def record(self, action: Any, digest: str) -> bool:
@@ -539,10 +491,7 @@ class Loop:
             self.walk = walk.drawing_for(action, need)
             return False
         except (RuleError, BloodError) as exc:
-            stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
-            hint = hint_of(exc)
-            if hint:
-                stdout.print(Text("Hint: " + hint, style="yellow"))
+            refused(exc)
             if self.walk is not None and self.walk.asked is not None:
                 stdout.print(Text("The same question again (`back` drops this choice):",
                                   style="dim"))

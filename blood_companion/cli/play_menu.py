@@ -1,21 +1,12 @@
-"""The menus of `blood play`: one walker over the engine's typed legal actions.
+"""The menus of `blood play`: one walker over the engine's typed legal actions (pure).
 
-Pure: no terminal, no store. A :class:`Walk` is one position in the menus: the campaign's
-:class:`~blood_companion.engine.legal.Next` view (its options are the top menu) and, once an
-option is chosen, its answers so far and the follow-up question asked now
-(:func:`~blood_companion.engine.legal.ask`). :meth:`Walk.answer` reads one typed answer and
-returns what it leads to:
-
-* :class:`Done` — the action to record (the very action `blood day/night/end ...` records);
-* a new :class:`Walk` — the next follow-up question;
-* :class:`Again` — the same question again, with why (a bad answer never moves the walk);
-* :class:`Confirm` — a legal answer the players probably do not mean (a card for a Trouper
-  who cannot use it): answer again with ``confirmed=True`` to take it.
-
-Nothing here knows a step of the game: titles, questions, keys, defaults and the actions come
-from the engine's views and askers. The dice the app rolls while a Test is asked throw by throw
-come from the campaign's own generator (a stream of the step about to be recorded), and are
-written into the action like dice typed in.
+A :class:`Walk` is one position in the menus: the campaign's ``legal.Next`` view (its options
+are the top menu) and, once an option is chosen, its answers so far and the follow-up asked
+now (``legal.ask``). :meth:`Walk.answer` reads one typed answer and returns :class:`Done` (the
+action to record), a new :class:`Walk` (the next question), :class:`Again` (the same question,
+with why) or :class:`Confirm` (legal but probably not meant: answer again with
+``confirmed=True``). Titles, questions, keys and defaults come from the engine; the dice the
+app rolls come from the campaign's generator (a stream of the step about to be recorded).
 """
 
 from __future__ import annotations
@@ -300,19 +291,14 @@ class Walk:
         if not key:
             return Again("there is no default here: type one of the choices"
                          + (f" or {q.free}" if q.free else ""))
-        if q.parse is not None and key.lower() not in {p.key.lower() for p in q.picks} \
-                and any(c.isdigit() for c in key):
-            # numbers typed where free text is read (dice positions, faces) mean what was
-            # typed: never a label that happens to hold them ("Re-roll die 1,2,3" for "1 2")
-            try:
-                return q.parse(key)
-            except (BloodError, ValueError) as exc:
-                msg = getattr(exc, "message", None) or str(exc)
-                return Again(f"{excerpt(text)}: {msg}")
-        pick = _find(q.picks, key)
+        # numbers typed where free text is read (dice positions, faces) mean what was typed:
+        # never a label that happens to hold them ("Re-roll die 1,2,3" for "1 2")
+        numbers = q.parse is not None and key.lower() not in {p.key.lower() for p in q.picks} \
+            and any(c.isdigit() for c in key)
+        pick = None if numbers else _find(q.picks, key)
         if pick is not None:
             return pick
-        if q.free is not None and q.parse is not None:
+        if q.parse is not None and (numbers or q.free is not None):
             try:
                 return q.parse(key)
             except (BloodError, ValueError) as exc:

@@ -1,12 +1,10 @@
 """`blood status` as lines of text: the one terminal renderer of the board.
 
-The board is built once by the engine (``engine/board_view.py``: a typed document, also what
-`blood status --json` prints and the served page reads); :func:`build_doc` only names the
-commands that fit. :func:`render` turns the document into lines of at most ``width`` columns,
-each with an optional style name; :func:`render_night` is the Night Board alone (`blood night
-board`) and :func:`reaction_cards` the Reaction Line with each card's text (`blood status
---cards`). The renderers need only the standard library, so the fast path of `blood status`
-(``cli/views.py``) draws a stored document without importing pydantic or the engine.
+The board is the engine's typed document (``engine/board_view.py``); :func:`build_doc` adds
+the commands that fit. :func:`render` draws it as (text, style) lines of at most ``width``
+columns, :func:`render_night` the Night Board alone, :func:`reaction_cards` the Reaction Line
+with each card's text. Standard library only, so the fast path of `blood status` draws a stored
+document without pydantic or the engine.
 """
 
 from __future__ import annotations
@@ -65,9 +63,9 @@ def _resources(res: dict[str, int]) -> str:
     return ", ".join(f"{v} {k}" for k, v in res.items())
 
 
-def track(value: int, length: int, alerts: list[int]) -> str:
-    """The Threat track: one cell per space, the token as ●, Alert spaces as !."""
-    return " ".join("●" if k == value else ("!" if k in alerts else "·")
+def track(value: int, length: int, alerts: list[int] | tuple[()] = (), sep: str = " ") -> str:
+    """A track (Threat, Insanity): one cell per space, the token as ●, Alert spaces as !."""
+    return sep.join("●" if k == value else ("!" if k in alerts else "·")
                     for k in range(length + 1))
 
 
@@ -194,7 +192,7 @@ def render_night(v: NightBoard, width: int) -> list[Line]:
             head += " · " + ", ".join(flags)
         out.append((_fit(head, width), "red" if t["knocked_out"] else ""))
         ko, tokens = t["knock_out_at"], t["vigor_tokens"]
-        ins = "".join("●" if k == t["insanity"] else "·" for k in range(t["insanity_max"] + 1))
+        ins = track(t["insanity"], t["insanity_max"], sep="")
         stats = (f"     Wounds {t['wounds']}/{ko}  Vigor {t['vigor']}/{tokens}  Bites {t['bites']}"
                  f"  Insanity {ins}  hand {t['hand']} deck {t['deck']} disc {t['discard']}")
         out.append((_fit(stats, width), ""))

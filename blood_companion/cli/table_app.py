@@ -1,19 +1,17 @@
 """The full-screen table view of `blood table` (issue 28), built with Textual.
 
-Imported only by `blood table` (cli/table_cmd.py), so no other command loads Textual. The
-board panels read the board document (:func:`board_doc`: what `blood status --json` prints and
-the served board page shows); the question comes from `blood play`'s own loop
-(cli/play_cmd.py ``Loop``, walking cli/play_menu.py), run in a worker thread whose ``ask``
-waits for the line typed into the Input and whose ``show`` fills the question panel. So keys,
-defaults, dice entry, `undo`/`redo` and the prompt commands are `blood play`'s, and every
-answer is recorded (and resumed) as `blood play` records it. A watcher looks at the save's
-head every ``POLL`` seconds (as cli/board_serve.py does): a step recorded by another `blood`
-command redraws the board and asks the question again.
+Imported only by `blood table`, so no other command loads Textual. The panels read the board
+document (``view_docs.status_doc``, as `blood status --json` prints it); the question comes
+from `blood play`'s own ``Loop``, run in a worker thread whose ``ask`` waits for the Input and
+whose ``show`` fills the question panel, so every answer is recorded as `blood play` records
+it. A watcher reads the save's head every ``POLL`` seconds: a step recorded elsewhere redraws
+the board and asks the question again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import queue
 import re
 from typing import TYPE_CHECKING, Any, cast
@@ -23,7 +21,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
-from blood_companion.cli.play_cmd import HIDE_CLOSED, Loop
+from blood_companion.cli.play_cmd import Loop, shown_choices
 from blood_companion.cli.status_view import SIDES, plain, render, track, without_commands
 
 if TYPE_CHECKING:
@@ -34,13 +32,6 @@ WIDE = (100, 30)  # from this size up the panels sit side by side
 SMALLEST = (60, 16)  # below this the view says the terminal is too small
 LOG_LINES = 6
 REFRESH = object()  # put in the answer queue: the save changed, ask again
-
-
-def board_doc(store: Any) -> dict[str, Any]:
-    """The board document of an open campaign: the one place this view reads the board from."""
-    from blood_companion.cli.view_docs import status_doc
-
-    return status_doc(store)
 
 
 # --------------------------------------------------------------------------- the panels
@@ -55,7 +46,7 @@ def threat_text(n: NightBoard) -> str:
     head = f"Night · Turn {n['turn']} · {n['phase_name']}"
     if n["result"]:
         head += f" · night {n['result'].upper()}: {n['reason']}"
-    dots = track(th["value"], th["length"], th["alerts"]).replace(" ", "")
+    dots = track(th["value"], th["length"], th["alerts"], sep="")
     return (f"{head}\nThreat {th['value']}/{th['length']} {dots}\n"
             f"Alerts (!) {','.join(str(a) for a in th['alerts'])} ● token")
 
@@ -114,8 +105,7 @@ def troupers_text(n: NightBoard) -> str:
         out.append(f"{t['seat']}. {' '.join(f for f in flags if f)} {t['name']}".replace(
             ".  ", ". "))
         v = t["vigor_tokens_by_side"]
-        ins = "".join("●" if k == t["insanity"] else "·"
-                      for k in range(t["insanity_max"] + 1))
+        ins = track(t["insanity"], t["insanity_max"], sep="")
         out.append(f"  Vigor {t['vigor']}/{t['vigor_tokens']} Bites {t['bites']} "
                    f"(up {v['available']}+{v['available_bitten']} bitten, "
                    f"down {v['depleted']}+{v['depleted_bitten']} bitten)")
@@ -151,16 +141,11 @@ def panels(doc: Board, width: int) -> dict[str, str]:
 
 def question_text(screen: Any, every: bool = False) -> str:
     """The question of the walker's screen, as `blood play` shows it (cli/play_cmd.Loop.show)."""
-    out = [screen.title, *("  " + line for line in screen.info), screen.question]
-    closed = [c for c in screen.choices if not c.enabled]
-    hide = not every and len(closed) > HIDE_CLOSED
-    for c in screen.choices:
-        if hide and not c.enabled:
-            continue
-        why = "" if c.enabled else f" [{c.why or 'not now'}]"
-        out.append(f"  {c.key:>3}. {c.label}{why}" + (" *" if c.key == screen.default else ""))
-    if hide:
-        out.append(f"       ({len(closed)} more not possible now: `list` shows them)")
+    rows, hidden = shown_choices(screen, every)
+    out = [screen.title, *("  " + line for line in screen.info), screen.question,
+           *(label + mark for _, label, mark in rows)]
+    if hidden:
+        out.append(f"       ({hidden} more not possible now: `list` shows them)")
     if screen.free_hint:
         out.append(f"       (or type {screen.free_hint})")
     return "\n".join(out)
@@ -198,25 +183,14 @@ class TableLoop(Loop):
         self.app.call_from_thread(self.app.reload)
 
 
-class _Feed:
+class _Feed(io.StringIO):
     """A file for the shared console: what the loop prints is kept for the messages panel,
     shown with the next question (one redraw, not one per line)."""
 
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def write(self, text: str) -> int:
-        self.parts.append(text)
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return False
-
     def take(self) -> str:
-        text, self.parts = "".join(self.parts), []
+        text = self.getvalue()
+        self.seek(0)
+        self.truncate()
         return re.sub(r"\x1b\[[0-9;]*m", "", text).strip()
 
 
@@ -318,9 +292,10 @@ class TableApp(App[None]):
     def reload(self) -> None:
         """Read the board document anew and redraw the panels."""
         from blood_companion.cli import session
+        from blood_companion.cli.view_docs import status_doc
 
         with session.open_session(self.campaign) as store:
-            self.doc = board_doc(store)
+            self.doc = status_doc(store)
         self.head = self.head_now()
         for panel, text in panels(cast("Board", self.doc), max(40, self.size.width - 4)).items():
             self.show(panel, text)

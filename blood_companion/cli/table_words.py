@@ -1,25 +1,7 @@
-"""Cards and hands as the table reads them, for every command and `blood play`'s prompt.
-
-* :func:`entry_lines` — a night log event as printed (with its style), a revealed Reaction
-  card followed by its text;
-* :func:`show_lines` — any card by name or id (`show CARD`, `blood card show`);
-* :func:`hand_lines` — a Trouper's hand (`hand [TROUPER]`, `blood card hand`): the cards, or,
-  for a hand the app does not see (the Trouper decks at the table), its size and the cards it
-  can hold;
-* :func:`reaction_line_lines` — the Reaction Line with each card's text (`blood status
-  --cards`);
-* :func:`decks_lines` — who holds each deck, the app or the players (`blood campaign decks`);
-* :func:`result_lines` — `blood campaign log`: what each step drew and did, in sentences under
-  the step's own. The store hands over what a step added (``CampaignStore.step_results``: night
-  log events, the Day's draws, loot rolls, Advanced Tactic cards taken), as ids; this renders
-  them with the data pack in use (engine/narrate.py for the night's events).
-
-The CLI's one module of words. The others: ``engine/words.py`` (actions as sentences with the
-pack's names, the set-up checklists), ``engine/narrate.py`` (the night log's events as
-sentences), ``engine/plain.py`` (words without the data pack: counts, lists, percentages).
-
-Pure rendering over the engine's state and the data pack; names, never ids, except where a
-`show` is asked for with ``--ids``.
+"""Cards, hands, decks and step results as the table reads them: the CLI's one module of words
+(for every command and `blood play`'s prompt). The others: ``engine/words.py`` (actions as
+sentences), ``engine/narrate.py`` (the night log's events), ``engine/plain.py`` (words without
+the data pack). Pure rendering; names, never ids, except where ``--ids`` asks for them.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""Lines of styled text and how they reach the terminal (standard library only).
-
-The views of a campaign (`blood status`, `night next`, `day next`, `campaign show`, `campaign
-log`) render their documents to :data:`Line` lists with the functions of ``cli/view_text.py``
-and ``cli/status_view.py``; :func:`print_lines` prints them: plain text in a pipe or with
-``NO_COLOR`` (no rich import at all), rich styles on a colour terminal or with
-``FORCE_COLOR``. Both the command that builds a document and the fast path that reads it from
-the cache print through here.
+"""Lines of styled text and how they reach the terminal (standard library only): the views
+(``cli/view_text.py``, ``cli/status_view.py``) render to :data:`Line` lists, :func:`print_lines`
+prints them, for the command and for the fast path alike.
 """
 
 from __future__ import annotations
@@ -13,19 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 Line = tuple[str, str]  # (text, style name: "" | "bold" | "dim" | "green" | "cyan" | ...)
-
-
-def use_colour(stream: Any = None) -> bool:
-    """Styled text for a colour terminal or ``FORCE_COLOR``; plain text in a pipe, for
-    ``TERM=dumb`` or with ``NO_COLOR`` (:func:`blood_companion.display.colour_wanted`)."""
-    from blood_companion.display import colour_wanted
-
-    return colour_wanted(stream)
 
 
 def width() -> int:
@@ -47,10 +30,11 @@ def plain(lines: list[Line]) -> str:
 
 
 def print_lines(lines: list[Line]) -> None:
-    """Plain text when piped or NO_COLOR; rich styles on a colour terminal or FORCE_COLOR."""
-    from blood_companion.display import clean
+    """Plain text in a pipe, for ``TERM=dumb`` or with ``NO_COLOR``; rich styles on a colour
+    terminal or with ``FORCE_COLOR`` (:func:`blood_companion.display.colour_wanted`)."""
+    from blood_companion.display import clean, colour_wanted
 
-    if not use_colour():
+    if not colour_wanted():
         sys.stdout.write(clean(plain(lines)))
         sys.stdout.flush()
         return

@@ -1,10 +1,6 @@
-"""The views of a campaign as lines of text: `night next`, `day next`, `campaign show` and
-`campaign log` (``status_view.render`` draws the board of `blood status`).
-
-Each function takes the view's plain document (``cli/view_docs.py`` builds it) and the width,
-and returns (text, style) lines. The command that builds a document and the fast path that
-reads it from the cache (``cli/views.py``) both print these lines, so they are the one place
-each view is drawn. Standard library only.
+"""The views `night next`, `day next`, `campaign show` and `campaign log` as (text, style)
+lines, from their plain documents (``cli/view_docs.py``): the one place each is drawn, for the
+command and the fast path (``cli/views.py``). Standard library only.
 """
 
 from __future__ import annotations

@@ -1,19 +1,13 @@
 """Views of a campaign answered from a cached document while the save is unchanged.
 
-A view (`blood status`, `blood night next`, `blood day next`, `blood campaign show`, `blood
-campaign log`) is a pure function of the save and the data pack: the command builds a plain
-document (``cli/view_docs.py``; the board of `blood status` is the engine's typed one,
-``engine/board_view.py``), stores it here, and renders it to lines (``cli/view_text.py``,
-``cli/status_view.py``). The next time, while the save's head and
-revision, the data folder and the app version are the same, :func:`fast_view` renders the
-stored document with the same renderer, without typer, pydantic, the engine or the data pack.
-A command that changes the campaign stores the views of its new state (``session.record``).
-
-The cache is one JSON file per campaign and view in ``SAVES/.cache/`` (``NAME.VIEW.json``),
-keyed by what :func:`~blood_companion.store.peek.head_key` reads from the save after checking
-it as the store would: a save the store would refuse or rebuild is never answered from here.
-Anything unusual (no cache, another key, a damaged file, an option the fast path does not
-know) returns None and the command runs in full. Standard library only.
+A view (`blood status`, `night next`, `day next`, `campaign show`, `campaign log`) is a pure
+function of the save and the data pack: the command builds its document (``cli/view_docs.py``;
+the board is ``engine/board_view.py``'s), stores it here and renders it (``RENDERERS``). While
+the save's head and revision, the data folder and the app version are the same,
+:func:`fast_view` renders the stored document without typer, pydantic, the engine or the pack.
+The cache is ``SAVES/.cache/NAME.VIEW.json``, keyed by ``store.peek.head_key`` (a save the
+store would refuse or rebuild is never answered from here); anything unusual returns None and
+the command runs in full. Standard library only.
 """
 
 from __future__ import annotations
@@ -245,7 +239,9 @@ def fast_view(args: list[str], settings: Settings) -> int | None:
         if doc is None:
             return None
         if not as_json:
-            lines = render(view, doc, _width())
+            from blood_companion.cli.textview import width
+
+            lines = render(view, doc, width())
     except Exception:  # noqa: BLE001 - a cache we cannot render is no cache: build it anew
         return None
     try:
@@ -263,11 +259,3 @@ def fast_view(args: list[str], settings: Settings) -> int | None:
         return unexpected(" ".join(args[:2]).replace(" --json", ""), exc, as_json)
     return 0
 
-
-def _width() -> int:
-    from blood_companion.cli.textview import width
-
-    return width()
-
-
-__all__ = ["VIEWS", "cached", "fast_view", "keep", "show", "store_view", "stored"]

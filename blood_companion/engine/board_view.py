@@ -1,17 +1,12 @@
 """The board as the table sees it: one typed view, built once from the state and the data pack.
 
-:class:`Board` holds everything the board shows in every Part: by night the Threat track and
-its Alert spaces, the Chain, the Reaction Line (names, Fatigue, each card's text), the Nemesis
-(sides, Defenses, Wounds, Weaknesses), the Minion spaces and each Trouper (Vigor tokens by side
-and Bite, Insanity, Wounds, Exhausted/Knocked Out, Items and their sides, hand count); by day
-the Wagon, the purchases and the step; at the End of the Night the rewards; always what comes
-next and the last log lines. Cards are named, never shown by id alone.
-
-The model is a tree of ``TypedDict``s: the typed view and its JSON document are one value, so
-`blood status --json` prints it as built, the served board page reads the same document, and
-the fast path of `blood status` renders a stored copy without pydantic or the engine
-(``cli/status_view.render`` names these types only for the type checker). :func:`build` is the
-one place the board's content is gathered; every surface renders it and adds nothing.
+:class:`Board` holds what the board shows in every Part (by night the Threat track, the Chain,
+the Reaction Line, the Nemesis, the Minions and each Trouper; by day the Wagon, the purchases
+and the step; the rewards at the End of the Night), what comes next and the last log lines;
+cards are named. It is a tree of ``TypedDict``s, so the typed view and its JSON document are
+one value: `blood status --json` prints it, the served page reads it, and the fast path of
+`blood status` renders a stored copy without pydantic. :func:`build` is the one place it is
+gathered; every surface renders it and adds nothing.
 """
 
 from __future__ import annotations

@@ -358,30 +358,3 @@ class SetDecks(Action):
                  for d, w in self.decks.items()]
         return "Who holds the decks: " + "; ".join(parts)
 
-
-__all__ = [
-    "ALIASES",
-    "CARD_OF",
-    "DECKS",
-    "HOLDERS",
-    "UNKNOWN",
-    "DrawNeeded",
-    "SetDecks",
-    "at_table",
-    "card_label",
-    "deck_key",
-    "hand_choices",
-    "hidden_hand",
-    "hide",
-    "holder",
-    "holders",
-    "holders_text",
-    "known",
-    "named_draw",
-    "normal_decks",
-    "parse_holders",
-    "table_view",
-    "take_from_hand",
-    "unseen",
-    "where_is",
-]
