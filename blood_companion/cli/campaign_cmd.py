@@ -16,8 +16,15 @@ import typer
 from rich.text import Text
 
 from blood_companion.cli import completion, session, views
-from blood_companion.cli.common import JsonOpt, add_recorder, print_json, settings, stderr, stdout
-from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.common import (
+    JsonOpt,
+    add_recorder,
+    command_group,
+    print_json,
+    settings,
+    stderr,
+    stdout,
+)
 from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
 from blood_companion.display import json_text
 from blood_companion.engine.campaign import (
@@ -38,14 +45,7 @@ from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
 from blood_companion.store.names import check_campaign_name
 
-campaign_app = typer.Typer(
-    help=SUMMARIES["campaign"],
-    no_args_is_help=True,
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(campaign_app, name="campaign", short_help=SUMMARIES["campaign"])
+campaign_app, register = command_group("campaign")
 
 
 # ---------------------------------------------------------------------- rendering
@@ -124,10 +124,10 @@ def start_action(
             )
     if seed is None:
         seed = secrets.randbelow(10**9)
-    from blood_companion.cli.decks import holders_from_text
+    from blood_companion.engine.table import parse_holders
 
     try:
-        held = holders_from_text(decks)
+        held = parse_holders(decks) if decks is not None else None
     except BloodError as exc:
         raise UsageError(exc.message, hint="--decks app, --decks table or "
                          "--decks troupers=table,reactions=table") from None
@@ -161,11 +161,67 @@ def check_start(*options: Any) -> None:
           Chance.fresh(seed_for(CampaignState(), start), 0))
 
 
+def checklist(plan: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """The physical Setup of a new campaign (:func:`table_setup`'s `plan`) as a short checklist
+    in our own words, ``[(title, [line, ...]), ...]``: one section per seat, the Leader, the
+    playing area, in the order of the rulebook's "Setup" ("Player Setup", then "Playing Area
+    Setup")."""
+    per = plan["per_colour"]
+    sections: list[tuple[str, list[str]]] = []
+    for s in plan["seats"]:
+        colour = s["colour"]
+        lines = [
+            f"Trouper Board and Aid Card; the {s['vigor_tokens']} Vigor tokens on the Board, "
+            "available side up.",
+            f"All the {colour} material as your Personal Reserve: {per['tactic_sleeves']} Tactic "
+            f"sleeves, {per['item_sleeves']} Item sleeves, {per['whisper_tokens']} Whisper, "
+            f"{per['trap_tokens']} Trap and {per['event_tokens']} Event tokens, "
+            f"{per['exhausted_tokens']} Exhausted token, the {colour} base.",
+            f"{s['name']}'s Trouper card on the Board; the {s['starting_tactics']} Starting "
+            f"Tactic cards in the {colour} sleeves, Effects showing, shuffled, on the deck space.",
+            f"The {s['trouper_items']} Trouper Item cards in the {colour} Item sleeves, white "
+            f"side showing; the miniature on the {colour} base.",
+            "The Insanity cube on the leftmost space of the track.",
+        ]
+        lead = " (Leader)" if s["leader"] else ""
+        sections.append((f"Seat {s['seat']}: {s['name']}, {colour}{lead}", lines))
+    leader = next((s for s in plan["seats"] if s["leader"]), None)
+    if leader is not None:
+        line = f"The Leader token to {leader['name']} (seat {leader['seat']})."
+        sections.append(("Leader", [line]))
+    area: list[str] = []
+    if plan["village"]:
+        decks = plan["advanced_decks"]
+        area += [
+            f"Village Card to one side; the {len(decks)} Advanced Tactic decks sorted by Art "
+            f"({sum(decks.values())} cards), each shuffled and face up on its space. "
+            + ("When you take a top card, tell the app which it is."
+               if plan.get("decks", {}).get("advanced") == "table" else
+               "The app keeps its own order of them: take the card it names."),
+            f"The Location and Nemesis Item cards ({plan['crafting']}) and the Location and "
+            f"Nemesis Tactic cards ({plan['training']}) as two face-up decks on their spaces.",
+        ]
+    area += [
+        "Night Board to one side, the Threat token on its starting space.",
+        "Within everyone's reach: Bite and Trophy tokens, dice, Tiles, the Minion, Nemesis, "
+        "Reaction, Weakness, Location, Event and Vlad cards, the miniatures and Scenic "
+        "Elements.",
+        "Resolved tokens and Cubes beside the Night Board, for the player who runs it.",
+    ]
+    if plan["village"]:
+        area.append("The Wagon beside the Village Card, every disk at 0.")
+    else:
+        area.append(
+            "Single Game mode: Starting cards and Items only; the Village Card and the Wagon "
+            "stay in the box."
+        )
+    sections.append(("Playing area", area))
+    return sections
+
+
 def print_setup(plan: dict[str, Any]) -> None:
     """The physical Setup as a checklist, from the engine's :func:`table_setup`."""
     from rich.table import Table  # here: the commands that record draw no table
-
-    from blood_companion.cli.setup_view import checklist
 
     for title, lines in checklist(plan):
         stdout.print(Text(title, style="bold"))
@@ -494,16 +550,8 @@ def verify(as_json: JsonOpt = False) -> None:
     """Check every recorded step; replay those recorded with this app and data pack."""
     with session.open_session() as store:
         report = store.verify()
-    doc = {
-        "ok": report.ok,
-        "name": store.name,
-        "steps": report.steps,
-        "head": report.head,
-        "state_hash": report.state_hash,
-        "problems": report.problems,
-        "replayed": report.replayed,
-        "kept_as_recorded": report.kept,
-    }
+    doc = {"ok": report.ok, "name": store.name, **{k: getattr(report, k) for k in (
+        "steps", "head", "state_hash", "problems", "replayed")}, "kept_as_recorded": report.kept}
     if not report.ok:
         err = StoreError(
             f"{store.path} does not verify: " + "; ".join(report.problems),
@@ -549,16 +597,9 @@ def recover(
     from blood_companion.store.manage import recover_campaign
 
     result = recover_campaign(folder, chosen, cat, force=force)
-    doc = {
-        "ok": True,
-        "name": chosen,
-        "restored_from": str(result.restored_from),
-        "log_length": result.log_length,
-        "salvaged": result.salvaged,
-        "kept": result.kept,
-        "left_out": result.left_out,
-        "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None,
-    }
+    doc = {"ok": True, "name": chosen, "restored_from": str(result.restored_from),
+           **{k: getattr(result, k) for k in ("log_length", "salvaged", "kept", "left_out")},
+           "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None}
     if as_json:
         print_json(doc)
         return

@@ -11,17 +11,9 @@ from typing import Annotated
 import typer
 
 from blood_companion.cli import completion, session
-from blood_companion.cli.common import JsonOpt, print_json, stdout
-from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.common import JsonOpt, command_group, print_json, stdout
 
-card_app = typer.Typer(
-    help=SUMMARIES["card"],
-    no_args_is_help=True,
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(card_app, name="card", short_help=SUMMARIES["card"])
+card_app, register = command_group("card")
 
 
 @card_app.command("show")

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from blood_companion.cli.settings import Settings, current
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.display import console, json_text
 
 # Every line a command prints goes through these two consoles, which clean what came from a
@@ -31,6 +32,12 @@ DrawOpt = Annotated[
         "Asked on a terminal when missing.",
     ),
 ]
+
+
+def command_group(name: str) -> tuple[typer.Typer, Callable[[typer.Typer], None]]:
+    """The typer app of the group `blood NAME`, and the ``register(app)`` adding it (cli/app.py)."""
+    group = typer.Typer(help=SUMMARIES[name], no_args_is_help=True)
+    return group, lambda app: app.add_typer(group, name=name, short_help=SUMMARIES[name])
 
 
 def split_list(values: list[str] | None) -> list[str]:
@@ -163,6 +170,15 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
 def info_default(cls: Any, field: str) -> Any:
     info = cls.model_fields[field]
     return ... if info.is_required() else info.get_default()
+
+
+def resource(word: str) -> str:
+    """The Resource a word names (its name, a unique start, a near typo); UsageError otherwise."""
+    from blood_companion import matching
+    from blood_companion.engine.state import RESOURCE_NAMES
+    from blood_companion.errors import UsageError
+
+    return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
 
 
 def settings() -> Settings:

@@ -17,13 +17,13 @@ from rich.text import Text
 from blood_companion.cli import completion, data_fast
 from blood_companion.cli.common import (
     JsonOpt,
+    command_group,
     print_json,
     settings,
     stdout,
     warn_data,
     write_output,
 )
-from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
@@ -40,13 +40,7 @@ from blood_companion.display import json_text
 from blood_companion.errors import BloodError
 from blood_companion.fileio import check_path
 
-data_app = typer.Typer(
-    help=SUMMARIES["data"], no_args_is_help=True
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(data_app, name="data", short_help=SUMMARIES["data"])
+data_app, register = command_group("data")
 
 
 def catalog() -> Catalog:

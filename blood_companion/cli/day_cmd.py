@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import typer
 from rich.text import Text
 
-from blood_companion import matching
 from blood_companion.cli import session, views
-from blood_companion.cli.common import CardOpt, JsonOpt, add_recorder, print_json, stdout
-from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.common import (
+    CardOpt,
+    JsonOpt,
+    add_recorder,
+    command_group,
+    print_json,
+    resource,
+    stdout,
+)
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import day_next_doc
 from blood_companion.cli.view_text import levels_table
@@ -23,25 +28,14 @@ from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.plain import counted_all
-from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
 from blood_companion.errors import UsageError
 
-day_app = typer.Typer(
-    help=SUMMARIES["day"],
-    no_args_is_help=True,
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(day_app, name="day", short_help=SUMMARIES["day"])
+day_app, register = command_group("day")
 
 
 # ---------------------------------------------------------------------- parsing
-
-
-def _resource(word: str) -> str:
-    return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
 
 
 def parse_counts(text: str, option: str) -> dict[str, int]:
@@ -66,7 +60,7 @@ def parse_pay(text: str | None) -> dict[str, int] | None:
         return None
     pay: dict[str, int] = {}
     for name, n in parse_counts(text, "--pay").items():
-        r = _resource(name)
+        r = resource(name)
         pay[r] = pay.get(r, 0) + n
     return pay
 
@@ -178,7 +172,7 @@ def _give(text: str, values: dict[str, Any]) -> str:
     if len(counts) != 1:
         raise UsageError("--give names one Resource, e.g. --give scrolls=2")
     name, values["amount"] = next(iter(counts.items()))
-    return _resource(name)
+    return resource(name)
 
 
 def _named(ids: list[str], find: Any) -> list[tuple[str, str]]:
@@ -217,7 +211,7 @@ RESOLVE: dict[str, Any] = {
     "pay": lambda store, w, _: parse_pay(w),
     "trophies": lambda store, w, _: parse_counts(w, "--trophies"),
     "give": lambda store, w, values: _give(w, values),
-    "resource": lambda store, w, _: _resource(w),
+    "resource": lambda store, w, _: resource(w),
     "art": lambda store, w, _: d.match_id(w, [(a, a) for a in store.state.advanced_decks],
                                           "Art"),
     "offer": lambda store, w, _: _offer(store, w),

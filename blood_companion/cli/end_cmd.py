@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import typer
 from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli import commands, session
-from blood_companion.cli.common import CardOpt, JsonOpt, add_recorder, print_json, stdout
-from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.common import (
+    CardOpt,
+    JsonOpt,
+    add_recorder,
+    command_group,
+    print_json,
+    resource,
+    stdout,
+)
 from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action
@@ -30,21 +36,13 @@ from blood_companion.engine.endgame import (
 from blood_companion.engine.history import finished_summary
 from blood_companion.engine.legal import next_view
 from blood_companion.engine.plain import counted_all
-from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
-from blood_companion.errors import UsageError
+from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.store import CampaignStore
 
-end_app = typer.Typer(
-    help=SUMMARIES["end"],
-    no_args_is_help=True,
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(end_app, name="end", short_help=SUMMARIES["end"])
+end_app, register = command_group("end")
 
 
 # ---------------------------------------------------------------------- documents
@@ -246,16 +244,6 @@ def _art(word: str) -> str:
     return hits[0] if len(hits) == 1 else key
 
 
-def _resource(word: str) -> str:
-    key = word.strip().lower()
-    hits = [r for r in RESOURCE_NAMES if r.startswith(key) or key == r.rstrip("s")]
-    if len(hits) != 1:
-        raise UsageError(
-            f"unknown Resource {word!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES)
-        )
-    return hits[0]
-
-
 def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
     from blood_companion.engine.words import sentence
 
@@ -296,7 +284,7 @@ def _do(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
 RESOLVE: dict[str, Any] = {
     "art": lambda state, word, _: _art(word),
     "trouper": lambda state, word, _: state.troupers[state.trouper_index(word)].trouper,
-    "resource": lambda state, word, _: _resource(word),
+    "resource": lambda state, word, _: resource(word),
 }
 
 

@@ -18,12 +18,12 @@ from blood_companion.cli.common import (
     DrawOpt,
     JsonOpt,
     add_recorder,
+    command_group,
     print_json,
     split_list,
     stdout,
     typed_number,
 )
-from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.cli.view_text import night_next
@@ -34,14 +34,7 @@ from blood_companion.engine.night import AnswerQuestion, NextPhase, SetupNight, 
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
 
-night_app = typer.Typer(
-    help=SUMMARIES["night"],
-    no_args_is_help=True,
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(night_app, name="night", short_help=SUMMARIES["night"])
+night_app, register = command_group("night")
 
 
 # ---------------------------------------------------------------------- helpers
