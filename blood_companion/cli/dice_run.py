@@ -3,10 +3,10 @@
 Both commands are pure questions about dice, asked at the table every few minutes, so they run
 on what the standard library, the engine's dice and odds (``engine/dice.py``,
 ``engine/odds.py``) and the validated data pack's cached records (``content/raw.py``) give:
-``cli.entry`` parses the command line here (:func:`fast_main`) and the typer commands of
-``cli/dice_cmd.py`` (what ``--help`` and completion show) are made from the same declaration
-of the options (:data:`ROLL`, :data:`ODDS`: ``cli/flags.py``) and call the same :func:`roll`
-and :func:`odds` with the same values. When the data pack has no fresh cache, the loader
+``cli.entry`` parses the command line here (:func:`fast_main`) and the typer commands
+(:func:`register`: what ``--help`` and completion show) are made from the same declaration of
+the options (:data:`ROLL`, :data:`ODDS`: ``cli/flags.py``) and call the same :func:`roll` and
+:func:`odds` with the same values. When the data pack has no fresh cache, the loader
 validates it (and writes one).
 
 The notation is documented in docs/dice-and-odds.md.
@@ -55,7 +55,7 @@ ODDS_HELP = (
     "Re-rolls, Bonus Dice and the Insanity bonus are played as well as possible."
 )
 # What `blood roll` and `blood odds` take: read by :func:`fast_main` and by the typer commands
-# (cli/dice_cmd.py); either gives :func:`roll` and :func:`odds` the same values.
+# (:func:`register`); either gives :func:`roll` and :func:`odds` the same values.
 ROLL = (
     Opt("pool_words", kind="words", metavar="POOL", help=POOL_HELP, required=True),
     Opt("seed", "--seed", kind="int",
@@ -421,3 +421,24 @@ def show(doc: dict[str, Any], lines: list[Line], as_json: bool) -> None:
     from blood_companion.cli.textview import print_lines
 
     print_lines(lines)
+
+
+def register(app: Any) -> None:
+    """`blood roll` and `blood odds` in the typer app, made of :data:`ROLL` and :data:`ODDS`."""
+    from blood_companion.cli.flags import typer_command
+    from blood_companion.cli.summaries import SUMMARIES
+
+    app.command("roll", help=ROLL_HELP, short_help=SUMMARIES["roll"])(typer_command(ROLL, _roll))
+    app.command("odds", help=ODDS_HELP, short_help=SUMMARIES["odds"])(typer_command(ODDS, _odds))
+
+
+def _roll(ask: Values) -> None:
+    from blood_companion.cli.settings import current
+
+    show(*roll(ask, current()), ask.as_json)
+
+
+def _odds(ask: Values) -> None:
+    from blood_companion.cli.settings import current
+
+    show(*odds(ask, current()), ask.as_json)

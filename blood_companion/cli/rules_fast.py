@@ -1,8 +1,9 @@
 """`blood rules`: the rules reference at the table, without typer, pydantic or YAML.
 
-``cli.entry`` calls :func:`fast_main` for ``blood rules ...`` (help goes to the typer app,
-see ``cli.rules_cmd``). Imports stay minimal: the cached index loads with ``marshal``, JSON
-is imported only for ``--json`` and rich only when a person is reading a terminal.
+``cli.entry`` calls :func:`fast_main`; `--help`, completion and the typer app used directly run
+the command :func:`register` makes of the same :data:`OPTIONS`, calling the same :func:`run`.
+The cached index loads with ``marshal``; JSON is imported only for ``--json``, rich only when a
+person reads a terminal.
 
     blood rules QUERY...            search ("how does push work", "exausted test")
     blood rules keyword NAME        one Element keyword or symbol (Push, Draw, bite)
@@ -21,6 +22,8 @@ from blood_companion.errors import BloodError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
+    from typing import Any
+
     from blood_companion.cli.settings import Settings
     from blood_companion.rules.entry import RuleEntry
     from blood_companion.rules.index import RulesIndex
@@ -34,7 +37,7 @@ USAGE = (
 KEYWORD_KINDS = ("keyword", "symbol")
 PHASE_KINDS = ("phase", "procedure")
 # What `blood rules` takes: parsed here (:func:`fast_main`), and the typer command's parameters
-# (cli/rules_cmd.py); either gives :func:`run` the same values.
+# (:func:`register`); either gives :func:`run` the same values.
 OPTIONS = (
     Opt("words", kind="words", metavar="QUERY", complete="rules_words",
         help="Words to search, or: keyword NAME, phase NAME, list."),
@@ -42,6 +45,21 @@ OPTIONS = (
     Opt("plain", "--plain", kind="flag", default=False, help="Plain text (screen readers, pipes)."),
     Opt("limit", "--limit", "-n", kind="int", default=5, min=1, help="How many results to show."),
     Opt("kind", "--kind", help="Only entries of this kind.", complete="rules_kind"),
+)
+
+HELP = "\n\n".join(
+    [
+        "Answer rules questions from the rulebook reference, typos forgiven.",
+        "[bold]Examples[/bold]",
+        "  blood rules how does push work",
+        '  blood rules "exhausted test" --plain',
+        "  blood rules keyword push     [dim](a keyword or symbol)[/dim]",
+        "  blood rules phase cleanup    [dim](a phase and its steps, in order)[/dim]",
+        "  blood rules list gap         [dim](or keyword, symbol, phase, procedure, concept,"
+        " component, mode)[/dim]",
+        "A panel on a terminal; plain text in a pipe or with --plain; with --json one JSON"
+        ' document {"query", "results": [{"id", "title", "section", "text", ...}]}, best first.',
+    ]
 )
 
 
@@ -302,3 +320,22 @@ def run(opts: Values, settings: Settings | None = None) -> int:
 
         return unexpected("rules", exc, as_json)
     return 0
+
+
+def register(app: Any) -> None:
+    """`blood rules` in the typer app, made of :data:`OPTIONS`."""
+    from blood_companion.cli.flags import typer_command
+    from blood_companion.cli.summaries import SUMMARIES
+
+    app.command(name="rules", help=HELP, short_help=SUMMARIES["rules"])(
+        typer_command(OPTIONS, _typed))
+
+
+def _typed(opts: Values) -> None:
+    from blood_companion.cli.settings import current
+
+    code = run(opts, current())
+    if code:
+        import typer
+
+        raise typer.Exit(code)
