@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from blood_companion.cli.settings import Settings, current
+from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.display import console, json_text
 
@@ -148,7 +148,7 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
                     raise UsageError(f"unknown {field} {value!r}", hint=f"{cli.flag} "
                                      f"{', '.join(cli.choices[:-1])} or {cli.choices[-1]}")
                 value = value.lower()
-            elif listed and not (value is None and info_default(c, field) is None):
+            elif listed and not (value is None and c.model_fields[field].get_default() is None):
                 value = (list(value or []) if cli.many else
                          split_list([value] if isinstance(value, str) else value))
             values[field] = value
@@ -167,11 +167,6 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
     app.command(name or classes[0].command.split()[1], hidden=hidden)(command)
 
 
-def info_default(cls: Any, field: str) -> Any:
-    info = cls.model_fields[field]
-    return ... if info.is_required() else info.get_default()
-
-
 def resource(word: str) -> str:
     """The Resource a word names (its name, a unique start, a near typo); UsageError otherwise."""
     from blood_companion import matching
@@ -181,9 +176,7 @@ def resource(word: str) -> str:
     return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
 
 
-def settings() -> Settings:
-    """The global options of the command running now (read once: cli/settings.py)."""
-    return current()
+settings = current  # the global options of the command running now (read once: cli/settings.py)
 
 
 _warned: dict[int, set[str]] = {}

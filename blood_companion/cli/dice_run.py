@@ -142,15 +142,6 @@ def _warn(problems: list[Any]) -> None:
 # --------------------------------------------------------------------------- roll
 
 
-def _face_json(face: Face) -> dict[str, Any]:
-    return {
-        "die": face.die,
-        "triumphs": face.triumphs,
-        "defeats": face.defeats,
-        "label": face.label,
-    }
-
-
 def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
     """Roll the pool (or read the physical dice): the JSON document and the lines to show.
     Raises BloodError (a DiceError for a bad pool or face, a UsageError for bad options)."""
@@ -176,7 +167,8 @@ def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
         "pool": list(pool),
         "seed": seed,
         "source": source,
-        "faces": [_face_json(f) for f in faces],
+        "faces": [{k: getattr(f, k) for k in ("die", "triumphs", "defeats", "label")}
+                  for f in faces],
         "triumphs": total,
         "defeats": sum(f.defeats for f in faces),
         "defeats_cancel_triumphs": cancel,
@@ -243,26 +235,11 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
         raise UsageError('give a POOL (e.g. "R G B") or --trouper ID --trait TRAIT')
     bonus: Pool = parse_pool(" ".join(ask.bonus_dice), box) if ask.bonus_dice else ()
     check_odds_inputs(pool, box, ask.target, ask.reroll, ask.bonus_triumphs, bonus)
-    insanity = _insanity(data, ask.insanity, ask.insanity_reading)
-    given = {
-        "pool": pool,
-        "bonus_dice": bonus,
-        "bonus_triumphs": ask.bonus_triumphs,
-        "rerolls": ask.reroll,
-        "insanity": insanity,
-    }
+    given = {"pool": pool, "bonus_dice": bonus, "bonus_triumphs": ask.bonus_triumphs,
+             "rerolls": ask.reroll, "insanity": _insanity(data, ask.insanity, ask.insanity_reading)}
     update, notes = apply_conditions(exhausted=ask.exhausted, knocked_out=ask.knocked_out)
     used = {**given, **update}
-    result = solve(
-        used["pool"],
-        box,
-        ask.target,
-        rerolls=used["rerolls"],
-        bonus_triumphs=used["bonus_triumphs"],
-        bonus_dice=used["bonus_dice"],
-        insanity=used["insanity"],
-        defeats_cancel=data.defeats_cancel,
-    )
+    result = solve(used.pop("pool"), box, ask.target, **used, defeats_cancel=data.defeats_cancel)
     placeholder = bool(set((*pool, *bonus, *result.pool)) & data.placeholder)
     doc = {
         "pool": list(pool),
@@ -300,10 +277,8 @@ def _insanity(data: Pack, cube: int | None, reading: str | None) -> Any:
             raise UsageError("--insanity-reading goes with --insanity N")
         return None
     chosen = (reading or data.insanity_reading).replace("-", "_")
-    if chosen == "any_dice":
-        return insanity_bonuses(data.insanity_spaces, cube, "any_dice")
-    if chosen == "one_die":
-        return insanity_bonuses(data.insanity_spaces, cube, "one_die")
+    if chosen in ("any_dice", "one_die"):
+        return insanity_bonuses(data.insanity_spaces, cube, chosen)  # type: ignore[arg-type]
     raise UsageError(f"--insanity-reading is any-dice or one-die, not {reading!r}")
 
 

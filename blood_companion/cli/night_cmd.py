@@ -115,11 +115,7 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
             for line, style in entry_lines(entry, state, cat):
                 stdout.print(Text(line, style=style))
         session.tell(before, state, cat)
-        _print_next(nxt)
-
-
-def _print_next(nxt: dict[str, Any]) -> None:
-    print_lines(night_next(nxt, width()))
+        print_lines(night_next(nxt, width()))
 
 
 # ---------------------------------------------------------------------- commands

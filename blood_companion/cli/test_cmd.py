@@ -202,27 +202,19 @@ def test(
         )
         chance = odds_for_test(setup, box)
         quiet = as_json or not sys.stdin.isatty()
+        ts = prepare_test(setup, box)
         if not as_json:
             name = state.troupers[idx].trouper
             stdout.print(
                 f"{name}: {setup.label} Test, {format_pool(chance.pool)} against {target} - "
                 f"chance {float(chance.probability):.1%} ({chance.probability})"
             )
-            for note in prepare_test(setup, box).notes:
+            for note in ts.notes:
                 stdout.print(f"  note: {note}")
-        rng = Chance.fresh(state.seed, store.head)
-        ts = prepare_test(setup, box)
-        result = run_interactive(
-            ts,
-            box,
-            rng,
-            auto=auto or as_json,
-            physical=physical,
-            first_faces=dice,
-            reroll_faces=reroll_dice or [],
-            quiet=quiet,
-            choices=reroll or None,
-        )
+        result = run_interactive(ts, box, Chance.fresh(state.seed, store.head),
+                                 auto=auto or as_json, physical=physical, first_faces=dice,
+                                 reroll_faces=reroll_dice or [], quiet=quiet,
+                                 choices=reroll or None)
         before = state.troupers[idx].insanity
         new_state = session.record(
             TakeTest(
