@@ -32,9 +32,8 @@ def register(app: typer.Typer) -> None:
 
 
 def board(
-    serve: Annotated[
-        bool, typer.Option("--serve", help="Serve the board as a live page (until Ctrl-C).")
-    ] = False,
+    serve: Annotated[bool, typer.Option("--serve",
+        help="Serve the board as a live page (until Ctrl-C).")] = False,
     lan: Annotated[
         bool,
         typer.Option(

@@ -236,33 +236,18 @@ def print_setup(plan: dict[str, Any]) -> None:
 @campaign_app.command("new")
 def new(
     name: Annotated[str, typer.Argument(help="Campaign name (becomes the save file's name).")],
-    troupers: Annotated[
-        str | None,
-        typer.Option(
-            "--troupers", help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).',
-            autocompletion=completion.troupers,
-        ),
-    ] = None,
-    players: Annotated[
-        int | None,
-        typer.Option(
-            "--players", help="How many players; the Troupers not named are drawn at random."
-        ),
-    ] = None,
+    troupers: Annotated[str | None, typer.Option("--troupers",
+        help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).',
+        autocompletion=completion.troupers)] = None,
+    players: Annotated[int | None, typer.Option("--players",
+        help="How many players; the Troupers not named are drawn at random.")] = None,
     mode: Annotated[str, typer.Option("--mode", help="roguelite or single.")] = "roguelite",
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Random seed [a new random one].")
-    ] = None,
-    colours: Annotated[
-        str | None,
-        typer.Option("--colours", help='Colours in seat order, or "random" [the first free ones].'),
-    ] = None,
-    leader: Annotated[
-        str | None,
-        typer.Option(
-            "--leader", help='Who takes the Leader token: seat, Trouper or "random" [seat 1].'
-        ),
-    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed",
+        help="Random seed [a new random one].")] = None,
+    colours: Annotated[str | None, typer.Option("--colours",
+        help='Colours in seat order, or "random" [the first free ones].')] = None,
+    leader: Annotated[str | None, typer.Option("--leader",
+        help='Who takes the Leader token: seat, Trouper or "random" [seat 1].')] = None,
     decks: Annotated[
         str | None,
         typer.Option(
@@ -356,23 +341,14 @@ def show(as_json: JsonOpt = False) -> None:
 
 @campaign_app.command("log")
 def log(
-    as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON object per step (JSON lines).")
-    ] = False,
-    all_: Annotated[
-        bool, typer.Option("--all", help="Every step, abandoned (replaced) ones too.")
-    ] = False,
-    last: Annotated[
-        int | None,
-        typer.Option(
-            "--last",
-            min=0,
-            help=f"Show only the last N steps (0: all). Default: {LOG_LAST}, all with --json.",
-        ),
-    ] = None,
-    physical: Annotated[
-        bool, typer.Option("--physical", help="Below each step, what the table moved.")
-    ] = False,
+    as_json: Annotated[bool, typer.Option("--json",
+        help="One JSON object per step (JSON lines).")] = False,
+    all_: Annotated[bool, typer.Option("--all",
+        help="Every step, abandoned (replaced) ones too.")] = False,
+    last: Annotated[int | None, typer.Option("--last", min=0,
+        help=f"Show only the last N steps (0: all). Default: {LOG_LAST}, all with --json.")] = None,
+    physical: Annotated[bool, typer.Option("--physical",
+        help="Below each step, what the table moved.")] = False,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
     session.check_data()  # a broken data pack: refused once here, not read again per step
@@ -422,9 +398,8 @@ def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, An
 @campaign_app.command("undo")
 def undo(
     n: Annotated[int, typer.Argument(help="How many steps to take back.")] = 1,
-    to: Annotated[
-        str | None, typer.Option("--to", help="Jump to a step number or a mark instead.")
-    ] = None,
+    to: Annotated[str | None, typer.Option("--to",
+        help="Jump to a step number or a mark instead.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Take back the last N steps (they stay redo-able until a new action replaces them)."""
@@ -463,9 +438,8 @@ def redo(
 @campaign_app.command("mark")
 def mark(
     name: Annotated[str, typer.Argument(help='A save point name, e.g. "before Lucilla".')],
-    move: Annotated[
-        bool, typer.Option("--move", help="Move an existing mark to this step.")
-    ] = False,
+    move: Annotated[bool, typer.Option("--move",
+        help="Move an existing mark to this step.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Name the current step; `undo --to NAME` comes back to it."""
@@ -500,12 +474,10 @@ def export(
 @campaign_app.command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A file written by `blood campaign export`.")],
-    name: Annotated[
-        str | None, typer.Option("--name", help="Store it under this name [the file's].")
-    ] = None,
-    replace: Annotated[
-        bool, typer.Option("--replace", help="Replace a campaign of that name (backed up first).")
-    ] = False,
+    name: Annotated[str | None, typer.Option("--name",
+        help="Store it under this name [the file's].")] = None,
+    replace: Annotated[bool, typer.Option("--replace",
+        help="Replace a campaign of that name (backed up first).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Check the whole file (every action replayed), then store it as a campaign."""
@@ -526,9 +498,8 @@ def import_(
 
 @campaign_app.command("delete")
 def delete(
-    name: Annotated[
-        str, typer.Argument(help="The campaign to delete.", autocompletion=completion.campaign)
-    ],
+    name: Annotated[str, typer.Argument(help="The campaign to delete.",
+        autocompletion=completion.campaign)],
     as_json: JsonOpt = False,
 ) -> None:
     """Delete a campaign; a copy stays in the backups folder (`recover` brings it back)."""
@@ -575,15 +546,10 @@ def verify(as_json: JsonOpt = False) -> None:
 
 @campaign_app.command("recover")
 def recover(
-    name: Annotated[
-        str | None,
-        typer.Argument(
-            help="The campaign [--campaign / last used].", autocompletion=completion.campaign
-        ),
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Restore even if the save is fine.")
-    ] = False,
+    name: Annotated[str | None, typer.Argument(help="The campaign [--campaign / last used].",
+        autocompletion=completion.campaign)] = None,
+    force: Annotated[bool, typer.Option("--force",
+        help="Restore even if the save is fine.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Keep every step that re-validates, from the save and its backups (the damaged save is

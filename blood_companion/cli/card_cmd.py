@@ -18,12 +18,8 @@ card_app, register = command_group("card")
 
 @card_app.command("show")
 def show(
-    card: Annotated[
-        list[str],
-        typer.Argument(
-            help="The card's name or id (typos forgiven).", autocompletion=completion.card
-        ),
-    ],
+    card: Annotated[list[str], typer.Argument(help="The card's name or id (typos forgiven).",
+        autocompletion=completion.card)],
     ids: Annotated[bool, typer.Option("--ids", help="Show the card's id too.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -52,12 +48,8 @@ def show(
 
 @card_app.command("hand")
 def hand(
-    trouper: Annotated[
-        str | None,
-        typer.Argument(
-            help="Trouper id, colour or seat [everyone].", autocompletion=completion.trouper
-        ),
-    ] = None,
+    trouper: Annotated[str | None, typer.Argument(help="Trouper id, colour or seat [everyone].",
+        autocompletion=completion.trouper)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The cards in hand; for a hand the app does not see (the Trouper decks at the table),

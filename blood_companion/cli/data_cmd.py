@@ -58,14 +58,10 @@ def validate(
             " plus --data-dir]."
         ),
     ] = None,
-    alone: Annotated[
-        bool,
-        typer.Option("--alone", help="Check DIR as a complete pack on its own, not as an overlay."),
-    ] = False,
-    strict: Annotated[
-        bool,
-        typer.Option("--strict", help="A file of the overlay that belongs to no kind is an error."),
-    ] = False,
+    alone: Annotated[bool, typer.Option("--alone",
+        help="Check DIR as a complete pack on its own, not as an overlay.")] = False,
+    strict: Annotated[bool, typer.Option("--strict",
+        help="A file of the overlay that belongs to no kind is an error.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Check every file (YAML, fields, references, counts); print the counts per kind.
@@ -202,16 +198,10 @@ def _render_value(value: Any, indent: int = 0) -> list[str]:
 
 @data_app.command("show")
 def show(
-    kind: Annotated[
-        str,
-        typer.Argument(help="What to show: " + ", ".join(KINDS), autocompletion=completion.kind),
-    ],
-    record_id: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="[ID]", help="One record's id.", autocompletion=completion.record_id
-        ),
-    ] = None,
+    kind: Annotated[str, typer.Argument(help="What to show: " + ", ".join(KINDS),
+        autocompletion=completion.kind)],
+    record_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="One record's id.",
+        autocompletion=completion.record_id)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Show the records of a kind, or one record with its Effects in words."""
@@ -259,12 +249,10 @@ def show(
 
 @data_app.command("schema")
 def schema(
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write one <kind>.schema.json per kind here.")
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite schema files that differ.")
-    ] = False,
+    out: Annotated[Path | None, typer.Option("--out",
+        help="Write one <kind>.schema.json per kind here.")] = None,
+    force: Annotated[bool, typer.Option("--force",
+        help="Overwrite schema files that differ.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Export a JSON Schema per kind (and one for the rules reference's files), for an editor
@@ -314,19 +302,12 @@ def progress(as_json: JsonOpt = False) -> None:
 
 @data_app.command("transcribe")
 def transcribe(
-    kind: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="[KIND]", help="Only this kind of card.", autocompletion=completion.card_kind
-        ),
-    ] = None,
-    record_id: Annotated[
-        str | None, typer.Argument(metavar="[ID]", help="Start at this card.")
-    ] = None,
-    deck: Annotated[
-        str | None,
-        typer.Option("--deck", help="Only this deck (a Trouper, Nemesis, Art or Zone id)."),
-    ] = None,
+    kind: Annotated[str | None, typer.Argument(metavar="[KIND]", help="Only this kind of card.",
+        autocompletion=completion.card_kind)] = None,
+    record_id: Annotated[str | None, typer.Argument(metavar="[ID]",
+        help="Start at this card.")] = None,
+    deck: Annotated[str | None, typer.Option("--deck",
+        help="Only this deck (a Trouper, Nemesis, Art or Zone id).")] = None,
 ) -> None:
     """Type your cards as printed, one question at a time, over the placeholders.
 
@@ -340,15 +321,12 @@ def transcribe(
 
 @data_app.command("import-text")
 def import_text(
-    file: Annotated[
-        Path, typer.Argument(help="A text file of cards (see `blood data export-text`).")
-    ],
-    replace: Annotated[
-        bool, typer.Option("--replace", help="Overwrite cards transcribed before.")
-    ] = False,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Check the file; write nothing.")
-    ] = False,
+    file: Annotated[Path, typer.Argument(
+        help="A text file of cards (see `blood data export-text`).")],
+    replace: Annotated[bool, typer.Option("--replace",
+        help="Overwrite cards transcribed before.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run",
+        help="Check the file; write nothing.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Read cards typed in a text file and write them to your data folder.
@@ -363,19 +341,13 @@ def import_text(
 
 @data_app.command("export-text")
 def export_text(
-    kind: Annotated[
-        str,
-        typer.Argument(
-            help="The kind of card, e.g. starting_tactics.", autocompletion=completion.card_kind
-        ),
-    ],
+    kind: Annotated[str, typer.Argument(help="The kind of card, e.g. starting_tactics.",
+        autocompletion=completion.card_kind)],
     deck: Annotated[str | None, typer.Option("--deck", help="Only this deck (e.g. aurel).")] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write to this file instead of the screen.")
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite the --out file if it exists.")
-    ] = False,
+    out: Annotated[Path | None, typer.Option("--out",
+        help="Write to this file instead of the screen.")] = None,
+    force: Annotated[bool, typer.Option("--force",
+        help="Overwrite the --out file if it exists.")] = False,
 ) -> None:
     """The cards of a kind in the text form `import-text` reads: a template to type over."""
     from blood_companion.cli.transcribe_cmd import export_text as run

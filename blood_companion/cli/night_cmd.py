@@ -127,9 +127,8 @@ def setup(
     location: Annotated[str, typer.Option("--location", help="Location card id.")],
     minions: Annotated[str, typer.Option("--minions", help="Two Minion card ids: A,B.")],
     difficulty: Annotated[int, typer.Option("--difficulty", help="Difficulty level.")] = 1,
-    events: Annotated[
-        str | None, typer.Option("--events", help="Event ids for the Chain [random].")
-    ] = None,
+    events: Annotated[str | None, typer.Option("--events",
+        help="Event ids for the Chain [random].")] = None,
     draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:

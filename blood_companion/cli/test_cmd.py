@@ -135,35 +135,24 @@ def run_interactive(
 
 def test(
     *,
-    trouper: Annotated[
-        str,
-        typer.Argument(
-            help="Trouper id, colour or seat number.", autocompletion=completion.trouper
-        ),
-    ],
-    trait: Annotated[
-        str | None, typer.Argument(help="strength, dexterity, cunning or madness.")
-    ] = None,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.",
+        autocompletion=completion.trouper)],
+    trait: Annotated[str | None, typer.Argument(
+        help="strength, dexterity, cunning or madness.")] = None,
     target: Annotated[int, typer.Option("--target", "-t", help="Triumphs needed.")],
-    pool: Annotated[
-        str | None, typer.Option("--pool", help='A given pool instead of a Trait, e.g. "2B R".')
-    ] = None,
-    bonus_triumphs: Annotated[
-        int, typer.Option("--bonus-triumphs", help="Bonus Triumphs from Effects.")
-    ] = 0,
-    bonus_dice: Annotated[
-        list[str] | None, typer.Option("--bonus-dice", help="A Bonus Die (G or B); repeat.")
-    ] = None,
+    pool: Annotated[str | None, typer.Option("--pool",
+        help='A given pool instead of a Trait, e.g. "2B R".')] = None,
+    bonus_triumphs: Annotated[int, typer.Option("--bonus-triumphs",
+        help="Bonus Triumphs from Effects.")] = 0,
+    bonus_dice: Annotated[list[str] | None, typer.Option("--bonus-dice",
+        help="A Bonus Die (G or B); repeat.")] = None,
     rerolls: Annotated[int, typer.Option("--rerolls", help="Re-rolls granted by Effects.")] = 0,
-    auto: Annotated[
-        bool, typer.Option("--auto", help="Play Re-rolls by the optimal policy.")
-    ] = False,
-    physical: Annotated[
-        bool, typer.Option("--physical", help="Type in your physical dice.")
-    ] = False,
-    dice: Annotated[
-        str | None, typer.Option("--dice", help='Faces of the physical roll, e.g. "2 x 1".')
-    ] = None,
+    auto: Annotated[bool, typer.Option("--auto",
+        help="Play Re-rolls by the optimal policy.")] = False,
+    physical: Annotated[bool, typer.Option("--physical",
+        help="Type in your physical dice.")] = False,
+    dice: Annotated[str | None, typer.Option("--dice",
+        help='Faces of the physical roll, e.g. "2 x 1".')] = None,
     reroll: Annotated[
         list[str] | None,
         typer.Option(
@@ -172,10 +161,8 @@ def test(
             "Re-roll); repeat for each Re-roll. Without it you are asked (or --auto chooses).",
         ),
     ] = None,
-    reroll_dice: Annotated[
-        list[str] | None,
-        typer.Option("--reroll-dice", help="Faces of each physical Re-roll, in order; repeat."),
-    ] = None,
+    reroll_dice: Annotated[list[str] | None, typer.Option("--reroll-dice",
+        help="Faces of each physical Re-roll, in order; repeat.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Take a Test (all seven steps): odds first, then the roll, Re-rolls and the result.
