@@ -109,8 +109,7 @@ def _server(port: int, lan: bool) -> BoardServer:
 def _announce(server: BoardServer, as_json: bool) -> None:
     name = str((server.board.current()[1] or {}).get("name", ""))
     if as_json:
-        print_json({"url": server.url, "port": server.port, "lan": server.lan,
-                    "campaign": name})
+        print_json({"url": server.url, "port": server.port, "lan": server.lan, "campaign": name})
         return
     where = "every device on this network" if server.lan else "this computer"
     out = sys.stdout

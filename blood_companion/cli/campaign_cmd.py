@@ -279,8 +279,7 @@ def new(
         from blood_companion.engine.table import holders_text
         from blood_companion.engine.words import sentence
 
-        stdout.print(Text(f"{sentence(start, store.catalog)}\nAt the table: {who}.",
-                          style="green"))
+        stdout.print(Text(f"{sentence(start, store.catalog)}\nAt the table: {who}.", style="green"))
         stdout.print(Text(holders_text(store.state) + " (`blood campaign decks` changes it.)"))
         print_setup(plan)
         stdout.print(Text(f"Saved in {store.path}", style="dim"))
@@ -427,12 +426,8 @@ def redo(
     with session.open_session() as store:
         before = store.head
         store.redo(n)
-        _changed(
-            store,
-            as_json,
-            f"Redone to step {store.head} (was {before}).",
-            redone=store.head - before,
-        )
+        _changed(store, as_json, f"Redone to step {store.head} (was {before}).",
+            redone=store.head - before)
 
 
 @campaign_app.command("mark")
@@ -488,12 +483,8 @@ def import_(
     stored = import_campaign(folder, file, session.catalog(), name=name, replace=replace)
     with CampaignStore.open(folder, stored, session.catalog) as store:
         saves.write_last_used(folder, stored)
-        _changed(
-            store,
-            as_json,
-            f"Imported {file} as {stored!r} ({store.log_length} steps).",
-            imported=str(file),
-        )
+        _changed(store, as_json, f"Imported {file} as {stored!r} ({store.log_length} steps).",
+            imported=str(file))
 
 
 @campaign_app.command("delete")
@@ -604,14 +595,9 @@ def _act(build: Any, as_json: bool, draws: Any = None) -> None:
         if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
             raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
         after = session.record(action, store)
-        _changed(
-            store,
-            as_json,
-            f"{store.head}. {sentence(action, store.catalog, before)}",
-            refresh=False,
-            recorded=action.model_dump(mode="json"),
-            instructions=session.told(before, after, store.catalog),
-        )
+        _changed(store, as_json, f"{store.head}. {sentence(action, store.catalog, before)}",
+            refresh=False, recorded=action.model_dump(mode="json"),
+            instructions=session.told(before, after, store.catalog))
         if not as_json:
             session.tell(before, after, store.catalog)
 

@@ -223,10 +223,8 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
             found = find(ask.trouper, [(t, t) for t in data.troupers])
             close = did_you_mean(list(found.ambiguous or found.close))
             ids = ", ".join(data.troupers)
-            raise BloodError(
-                f"no Trouper {ask.trouper!r}",
-                hint="; ".join(h for h in (close, f"Troupers: {ids}") if h),
-            )
+            raise BloodError(f"no Trouper {ask.trouper!r}",
+                hint="; ".join(h for h in (close, f"Troupers: {ids}") if h))
         pool: Pool = trait_pool(traits, ask.trait, box)
         label = f"{ask.trouper} {ask.trait.lower()}"
     elif text:

@@ -111,11 +111,8 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
     table.add_column("still owed")
     table.add_column("taken")
     if rw.result == "won" and not rw.vlad:
-        table.add_row(
-            f"Vlad cards of {zone_name}",
-            str(rw.vlad_cards),
-            ", ".join(_vlad(catalog, c) for c in rw.weakened) or "-",
-        )
+        table.add_row(f"Vlad cards of {zone_name}", str(rw.vlad_cards),
+            ", ".join(_vlad(catalog, c) for c in rw.weakened) or "-")
         table.add_row("Trophy tokens", "-", _trophies(catalog, rw.trophies))
         given = "; ".join(
             trouper_name(catalog, who) + ": "
@@ -131,9 +128,7 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
     stdout.print(table)
     choices = reward_choices(state, catalog)
     if "vlad_cards" in choices:
-        cards = ", ".join(
-            c["name"] for c in choices["vlad_cards"] if c["side"] == "enhanced"
-        )
+        cards = ", ".join(c["name"] for c in choices["vlad_cards"] if c["side"] == "enhanced")
         stdout.print(f"Enhanced Vlad cards of {zone_name}: {cards}")
     if "arts" in choices:
         from blood_companion.engine.table import at_table

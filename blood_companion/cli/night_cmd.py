@@ -76,10 +76,8 @@ def _waiting_card(cards: list[str], key: str) -> str:
 
 def _night_state(state: CampaignState) -> None:
     if state.night is None:
-        raise BloodError(
-            "no night is being played",
-            hint="`blood night setup --nemesis ID --location ID --minions A,B --difficulty N`",
-        )
+        raise BloodError("no night is being played",
+            hint="`blood night setup --nemesis ID --location ID --minions A,B --difficulty N`")
 
 
 def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:

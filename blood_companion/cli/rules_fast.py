@@ -75,12 +75,8 @@ def entry_doc(entry: RuleEntry, score: float | None = None, full: bool = True) -
         "kind": entry.kind,
     }
     if full:
-        doc.update(
-            steps=entry.steps,
-            related=entry.related,
-            aliases=entry.aliases,
-            source=entry.source,
-        )
+        doc.update(steps=entry.steps, related=entry.related, aliases=entry.aliases,
+            source=entry.source)
     if score is not None:
         doc["score"] = score
     return doc
@@ -119,10 +115,8 @@ def answer(opts: Values, index: RulesIndex) -> Answer:
             cands = [(e.id, e.title) for e in index.of_kinds(kinds)]
             names = ", ".join(e.id for e in index.of_kinds(kinds))
             close = did_you_mean(close_to(rest, cands), dict(cands))
-            raise BloodError(
-                f"no {head} named {rest!r}",
-                hint="; ".join(h for h in (close, f"{plural}: {names}") if h),
-            )
+            raise BloodError(f"no {head} named {rest!r}",
+                hint="; ".join(h for h in (close, f"{plural}: {names}") if h))
         return Answer(head, rest, [(entry, None)], index)
     if head == "list" or not words:
         kind = opts.kind or (rest if head == "list" and rest else None)
@@ -133,10 +127,8 @@ def answer(opts: Values, index: RulesIndex) -> Answer:
     only = (opts.kind,) if opts.kind else None
     results = index.search(query, limit=opts.limit, kinds=only)
     if not results:
-        raise BloodError(
-            f"no rules entry matches {query!r}",
-            hint="try other words, 'blood rules list' or 'blood rules keyword NAME'",
-        )
+        raise BloodError(f"no rules entry matches {query!r}",
+            hint="try other words, 'blood rules list' or 'blood rules keyword NAME'")
     return Answer("search", query, results, index)
 
 

@@ -239,11 +239,8 @@ def test(
     table.add_column("dice")
     table.add_column("faces")
     for r in result.rolls:
-        table.add_row(
-            r.kind.replace("_", " "),
-            " ".join(result.pool[s] for s in r.slots),
-            format_faces(r.faces) + ("" if r.source == "digital" else " (typed)"),
-        )
+        table.add_row(r.kind.replace("_", " "), " ".join(result.pool[s] for s in r.slots),
+            format_faces(r.faces) + ("" if r.source == "digital" else " (typed)"))
     stdout.print(table)
     extra = result.bonus_triumphs + result.insanity_triumphs
     verdict = "[bold green]Success[/]" if result.success else "[bold red]Failure[/]"

@@ -140,10 +140,8 @@ def export_text(kind: str, deck: str | None, out: Path | None, force: bool = Fal
         records = [r for r in records if deck_of(key, r) == deck]
         if not records:
             decks = sorted({d for r in cat.all(key) if (d := deck_of(key, r))})
-            raise UsageError(
-                f"no {key} deck {deck!r}",
-                hint=("decks: " + ", ".join(decks)) if decks else f"{key} has no decks",
-            )
+            raise UsageError(f"no {key} deck {deck!r}",
+                hint=("decks: " + ", ".join(decks)) if decks else f"{key} has no decks")
     text = deck_text(key, records, deck)
     if out is None:
         # The screen gets the names without control sequences (a name in an overlay could
@@ -377,8 +375,7 @@ class Loop:
                     cards.remove(card)
                 cards.insert(0, card)
                 reopen[card] = (cat.get(card.kind, card.id), answers)
-                show(Text(f"Resuming {card.id}: {len(answers)} answer(s) kept.",
-                                  style="yellow"))
+                show(Text(f"Resuming {card.id}: {len(answers)} answer(s) kept.", style="yellow"))
         i = 0
         while i < len(cards):
             card = cards[i]
