@@ -1,11 +1,7 @@
 """`blood board`: the board of the selected campaign; `--serve` shows it live on every device.
 
-`blood board --serve` serves a read-only page of the board (``cli/board_serve.py``) that
-follows every step any `blood` command records, on this computer (127.0.0.1) or, with
-``--lan``, on the phones and tablets of the table at an address carrying a secret token. The
-page reads the status document (``cli/view_docs.status_doc``, what `blood status --json`
-prints); the laptop stays the only writer.
-"""
+The page (``cli/board_serve.py``) reads the status document (``view_docs.status_doc``) and
+follows every step any `blood` command records; the laptop stays the only writer."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
 """`blood campaign ...`: start, show, log, undo/redo, marks, export/import, verify, recover.
-
-Each command parses its options, calls the store (through ``cli.session``) and renders. With
-``--json`` a command prints exactly one JSON document (``log --json``: one JSON line per step).
-"""
+With ``--json`` a command prints exactly one JSON document (``log --json``: one per step)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""`blood card ...`: any card's text by name or id, and what is in a Trouper's hand.
-
-The same as `show CARD` and `hand [TROUPER]` at any `blood play` prompt (cli/table_words.py).
-Reading only: nothing is recorded.
-"""
+"""`blood card ...`: any card's text by name or id, and the hands (as `show CARD` and `hand` at
+a `blood play` prompt, cli/table_words.py). Reading only: nothing is recorded."""
 
 from __future__ import annotations
 

@@ -1,18 +1,11 @@
-"""Shell completion of the values a command takes: campaign names, Troupers, Nemeses, Zones,
-kinds, card names, rules keywords and phases (typer's ``autocompletion=`` callbacks).
+"""Shell completion of the values a command takes (typer's ``autocompletion=`` callbacks).
 
-Each callback takes ``(ctx: object, incomplete: str)`` (typer evaluates the annotations, so
-they name only built-ins) and is fast and never fails: the campaign names are the file names
-of the saves folder (nothing is opened), the data values come from the validated-catalog cache
-(``content/raw.py``: plain data, no pydantic) and, when there is no fresh cache, from one
-validation of the pack that writes it. A saves folder or a data pack that cannot be read gives
-no values, never an error. Nothing is imported at import time: the command modules import
-this one.
-
-The saves folder and the overlay are those of the line being completed: ``--saves-dir`` and
-``--data-dir`` typed before the command, else the settings of the invocation (environment,
-defaults: ``cli/settings.py``).
-"""
+A callback takes ``(ctx: object, incomplete: str)`` (typer evaluates the annotations: built-ins
+only), is fast and never fails: campaign names are the saves folder's file names, data values
+come from the validated-catalog cache (``content/raw.py``), or one validation that writes it;
+what cannot be read gives no values. The folders are those of the line being completed
+(``--saves-dir`` / ``--data-dir`` before the command), else the invocation's settings. Nothing
+is imported at import time."""
 
 from __future__ import annotations
 

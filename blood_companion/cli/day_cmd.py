@@ -1,9 +1,5 @@
-"""`blood day ...`: the Day Part's Show and Dusk steps, in order, one action per command.
-
-The rules live in ``engine/day.py``; this module parses, records through ``cli.session`` and
-renders. ``blood day next`` (and every command after it records) says what comes next, from
-the engine's one ``day_next`` view (engine/legal.py ``Next``).
-"""
+"""`blood day ...`: the Day Part's Show and Dusk steps, one action per command (the rules:
+``engine/day.py``); every command says what comes next (``day_next``, engine/legal.py)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,8 @@
-"""`blood roll` and `blood odds`: read the options, ask the engine, print (no typer, no pydantic).
-
-Both commands are pure questions about dice, asked at the table every few minutes, so they run
-on what the standard library, the engine's dice and odds (``engine/dice.py``,
-``engine/odds.py``) and the validated data pack's cached records (``content/raw.py``) give:
-``cli.entry`` parses the command line here (:func:`fast_main`) and the typer commands
-(:func:`register`: what ``--help`` and completion show) are made from the same declaration of
-the options (:data:`ROLL`, :data:`ODDS`: ``cli/flags.py``) and call the same :func:`roll` and
-:func:`odds` with the same values. When the data pack has no fresh cache, the loader
-validates it (and writes one).
-
-The notation is documented in docs/dice-and-odds.md.
-"""
+"""`blood roll` and `blood odds` without typer or pydantic: the engine's dice and odds over the
+data pack's cached records (``content/raw.py``; without a fresh cache the loader validates and
+writes one). :func:`fast_main` parses :data:`ROLL` / :data:`ODDS` (``cli/flags.py``), and
+:func:`register` makes the typer commands (``--help``, completion) of the same tables; both call
+:func:`roll` and :func:`odds`. The notation: docs/dice-and-odds.md."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""`blood end ...`: the End of the Night (rewards) and the step into the next game.
-
-The rules live in ``engine/endgame.py``; this module records through ``cli.session`` and
-renders. Every command prints what comes next; `blood end finish` also prints what the game
-changed and what carries over into the next one (or the reset after Vlad's defeat).
-"""
+"""`blood end ...`: the End of the Night (rewards) and the step into the next game (the rules:
+``engine/endgame.py``). Every command prints what comes next; `finish` also what the game
+changed and what carries over (or the reset after Vlad's defeat)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""`blood night ...`: play the Night Part with the app as the Nemesis.
-
-Each command builds one engine action (blood_companion/engine/night.py), records it through
-the store and prints what changed and what the table does next. With ``--json`` a command
-prints one JSON document: ``{"ok", "action", "changes", "next", ...}``.
-"""
+"""`blood night ...`: the Night Part with the app as the Nemesis. Each command records one
+engine action and prints what changed and what comes next (``--json``: one document
+``{"ok", "action", "changes", "next", ...}``)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,7 @@
-"""`blood rules`: the rules reference at the table, without typer, pydantic or YAML.
-
-``cli.entry`` calls :func:`fast_main`; `--help`, completion and the typer app used directly run
-the command :func:`register` makes of the same :data:`OPTIONS`, calling the same :func:`run`.
-The cached index loads with ``marshal``; JSON is imported only for ``--json``, rich only when a
-person reads a terminal.
-
-    blood rules QUERY...            search ("how does push work", "exausted test")
-    blood rules keyword NAME        one Element keyword or symbol (Push, Draw, bite)
-    blood rules phase NAME          a part or phase of the game with its ordered steps
-    blood rules list [KIND]         every entry, or those of one kind
-    options: --json  --plain  --limit N  --kind KIND
-"""
+"""`blood rules` (search, ``keyword NAME``, ``phase NAME``, ``list [KIND]``) without typer,
+pydantic or YAML: :func:`fast_main` parses :data:`OPTIONS`; :func:`register` makes the typer
+command (``--help``, completion) of the same table; both call :func:`run`. The index loads
+with ``marshal``; JSON is imported only for ``--json``, rich only for a person at a terminal."""
 
 from __future__ import annotations
 

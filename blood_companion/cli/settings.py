@@ -1,14 +1,10 @@
 """The global options, read once per invocation into one :class:`Settings` value.
 
-``blood --saves-dir DIR --data-dir DIR --campaign NAME`` (anywhere on the command line), else
-``BLOOD_SAVES_DIR``, ``BLOOD_DATA_DIR`` and ``BLOOD_CAMPAIGN``, else the defaults (the saves
-folder: ``./saves`` when the working folder has one, else ``saves`` in the user data folder,
-:func:`default_saves_dir`, so campaigns are found from any working folder). ``cli.entry``
-takes the options out of the command line and resolves them; the typer app's callback puts the
-value in the typer context (``ctx.obj``) and makes it :func:`current` while the command runs.
-Nothing writes the environment, so two invocations in one process (tests, ``blood play``) never
-see each other's options. Standard library only (the fast paths use it).
-"""
+``--saves-dir``, ``--data-dir``, ``--campaign`` (anywhere on the line), else ``BLOOD_SAVES_DIR``,
+``BLOOD_DATA_DIR``, ``BLOOD_CAMPAIGN``, else the defaults (:func:`default_saves_dir`).
+``cli.entry`` or the typer app's callback resolves them and makes them :func:`current` while the
+command runs; nothing writes the environment, so two invocations in one process never see each
+other's options. Standard library only (the fast paths use it)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
 """`blood data transcribe`, `import-text`, `export-text` and `progress`: an owner types their
-box over the placeholder cards.
-
-Parse, call, render: the Effect language, the card text form, the question machine, the overlay
-writer and the counts live in ``content/`` (effect_text, card_text, transcribe, overlay,
-progress); this module reads lines, prints, and picks the folders (the owner's data folder:
-``--data-dir`` / ``BLOOD_DATA_DIR``, else the user data folder).
-"""
+box over the placeholder cards. The language, the text form, the questions, the overlay writer
+and the counts live in ``content/``; this module reads lines, prints, and picks the owner's data
+folder (``--data-dir`` / ``BLOOD_DATA_DIR``, else the user data folder)."""
 
 from __future__ import annotations
 
