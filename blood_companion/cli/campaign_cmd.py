@@ -293,15 +293,13 @@ def list_(as_json: JsonOpt = False) -> None:
     where = os.path.abspath(folder)
     found_by = settings().saves_from
     if as_json:
-        print_json(
-            {
-                "saves_dir": str(folder),
-                "saves_dir_absolute": where,
-                "saves_dir_from": found_by,
-                "last_used": last,
-                "campaigns": [i.to_json() | {"last_used": i.name == last} for i in infos],
-            }
-        )
+        print_json({
+            "saves_dir": str(folder),
+            "saves_dir_absolute": where,
+            "saves_dir_from": found_by,
+            "last_used": last,
+            "campaigns": [i.to_json() | {"last_used": i.name == last} for i in infos],
+        })
         return
     # one line, never folded: a path is copied whole
     stdout.print(Text(f"Saves folder: {where} (from {found_by})", style="dim"), soft_wrap=True)

@@ -88,24 +88,22 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
         state = session.record(action, store, draws=list(draws or []))
         nxt = day_next_doc(state, store.catalog, names=False)
         if as_json:
-            print_json(
-                {
-                    "ok": True,
-                    "action": action.model_dump(mode="json"),
-                    "done": sentence(action, store.catalog, before),
-                    **extra,
-                    "part": state.part,
-                    "phase": state.phase,
-                    "day": state.day.model_dump(mode="json") if state.day else None,
-                    "wagon": state.wagon.as_dict(),
-                    "location_trophies": state.location_trophies,
-                    "nemesis_trophies": state.nemesis_trophies,
-                    "next": nxt,
-                    "log_length": store.log_length,
-                    "state_hash": store.state_hash,
-                    "instructions": session.told(before, state, store.catalog),
-                }
-            )
+            print_json({
+                "ok": True,
+                "action": action.model_dump(mode="json"),
+                "done": sentence(action, store.catalog, before),
+                **extra,
+                "part": state.part,
+                "phase": state.phase,
+                "day": state.day.model_dump(mode="json") if state.day else None,
+                "wagon": state.wagon.as_dict(),
+                "location_trophies": state.location_trophies,
+                "nemesis_trophies": state.nemesis_trophies,
+                "next": nxt,
+                "log_length": store.log_length,
+                "state_hash": store.state_hash,
+                "instructions": session.told(before, state, store.catalog),
+            })
             return
         stdout.print(Text(sentence(action, store.catalog, before), style="green"))
         found = drawn_lines(before, state, store.catalog)

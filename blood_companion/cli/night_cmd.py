@@ -95,16 +95,14 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
         changes = [narrate.render(e, cat) for e in entries]
         nxt = night_next_doc(state, cat)
         if as_json:
-            print_json(
-                {
-                    "ok": True,
-                    "action": sentence(action, cat, before),
-                    "changes": changes,
-                    "instructions": session.told(before, state, cat),
-                    "next": nxt,
-                    "state_hash": store.state_hash,
-                }
-            )
+            print_json({
+                "ok": True,
+                "action": sentence(action, cat, before),
+                "changes": changes,
+                "instructions": session.told(before, state, cat),
+                "next": nxt,
+                "state_hash": store.state_hash,
+            })
             return
         for entry in entries:
             for line, style in entry_lines(entry, state, cat):

@@ -38,20 +38,18 @@ OPTIONS = (
     Opt("kind", "--kind", help="Only entries of this kind.", complete="rules_kind"),
 )
 
-HELP = "\n\n".join(
-    [
-        "Answer rules questions from the rulebook reference, typos forgiven.",
-        "[bold]Examples[/bold]",
-        "  blood rules how does push work",
-        '  blood rules "exhausted test" --plain',
-        "  blood rules keyword push     [dim](a keyword or symbol)[/dim]",
-        "  blood rules phase cleanup    [dim](a phase and its steps, in order)[/dim]",
-        "  blood rules list gap         [dim](or keyword, symbol, phase, procedure, concept,"
-        " component, mode)[/dim]",
-        "A panel on a terminal; plain text in a pipe or with --plain; with --json one JSON"
-        ' document {"query", "results": [{"id", "title", "section", "text", ...}]}, best first.',
-    ]
-)
+HELP = "\n\n".join([
+    "Answer rules questions from the rulebook reference, typos forgiven.",
+    "[bold]Examples[/bold]",
+    "  blood rules how does push work",
+    '  blood rules "exhausted test" --plain',
+    "  blood rules keyword push     [dim](a keyword or symbol)[/dim]",
+    "  blood rules phase cleanup    [dim](a phase and its steps, in order)[/dim]",
+    "  blood rules list gap         [dim](or keyword, symbol, phase, procedure, concept,"
+    " component, mode)[/dim]",
+    "A panel on a terminal; plain text in a pipe or with --plain; with --json one JSON"
+    ' document {"query", "results": [{"id", "title", "section", "text", ...}]}, best first.',
+])
 
 
 # ---------------------------------------------------------------------- documents

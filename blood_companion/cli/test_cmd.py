@@ -214,25 +214,23 @@ def test(
         )
     after = new_state.troupers[idx].insanity
     if as_json:
-        print_json(
-            {
-                "trouper": new_state.troupers[idx].trouper,
-                "label": setup.label,
-                "pool": list(result.pool),
-                "target": target,
-                "probability": float(chance.probability),
-                "exact": f"{chance.probability.numerator}/{chance.probability.denominator}",
-                "rolls": [r.model_dump(mode="json") for r in result.rolls],
-                "faces": [f.as_dict() for f in result.faces],
-                "dice_triumphs": result.dice_triumphs,
-                "bonus_triumphs": result.bonus_triumphs + result.insanity_triumphs,
-                "insanity_used": result.insanity_used,
-                "total": result.total,
-                "success": result.success,
-                "insanity": {"before": before, "after": after},
-                "instructions": session.told(state, new_state, catalog),
-            }
-        )
+        print_json({
+            "trouper": new_state.troupers[idx].trouper,
+            "label": setup.label,
+            "pool": list(result.pool),
+            "target": target,
+            "probability": float(chance.probability),
+            "exact": f"{chance.probability.numerator}/{chance.probability.denominator}",
+            "rolls": [r.model_dump(mode="json") for r in result.rolls],
+            "faces": [f.as_dict() for f in result.faces],
+            "dice_triumphs": result.dice_triumphs,
+            "bonus_triumphs": result.bonus_triumphs + result.insanity_triumphs,
+            "insanity_used": result.insanity_used,
+            "total": result.total,
+            "success": result.success,
+            "insanity": {"before": before, "after": after},
+            "instructions": session.told(state, new_state, catalog),
+        })
         return
     table = Table(show_header=True, title="Test", title_justify="left")
     table.add_column("throw")
