@@ -123,24 +123,11 @@ def _validate_rules(layers: list[Path]) -> int:
     try:  # the checked index of these folders (cached while their files are unchanged)
         return len(load_index(dirs=dirs).entries)
     except RulesDataError as exc:
-        problems = []
-        for text in getattr(exc, "problems", [str(exc)]):
-            match = re.match(
-                r"^(?P<file>[^:]+):(?P<line>\d+)?\s*(?:\((?P<id>[^)]*)\))?:?\s*(?P<msg>.*)$", text
-            )
-            if match:
-                line = match.group("line")
-                problems.append(
-                    Problem(
-                        match.group("file"),
-                        int(line) if line else None,
-                        match.group("id"),
-                        match.group("msg"),
-                    )
-                )
-            else:
-                problems.append(Problem("rules", None, None, text))
-        raise ContentError(problems) from exc
+        shape = r"^(?P<file>[^:]+):(?P<line>\d+)?\s*(?:\((?P<id>[^)]*)\))?:?\s*(?P<msg>.*)$"
+        found = [(re.match(shape, text), text) for text in getattr(exc, "problems", [str(exc)])]
+        raise ContentError([
+            Problem(m["file"], int(m["line"]) if m["line"] else None, m["id"], m["msg"]) if m
+            else Problem("rules", None, None, text) for m, text in found]) from exc
 
 
 def _record_json(rec: BaseModel) -> dict[str, Any]:

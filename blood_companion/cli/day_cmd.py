@@ -254,6 +254,4 @@ add_recorder(day_app, (d.ChooseMinions, d.DrawMinions), _record, RESOLVE)
 _declared(d.LastAssault)
 add_recorder(day_app, (d.ChooseNemesis, d.DrawNemesis), _record, RESOLVE)
 add_recorder(day_app, d.ChooseDifficulty, _record, RESOLVE, draw=None, show=_levels)
-_declared(d.PlaceEvents, d.Equip)
-
-_declared(d.EndDay)
+_declared(d.PlaceEvents, d.Equip, d.EndDay)

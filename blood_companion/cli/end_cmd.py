@@ -300,7 +300,4 @@ def end_next(as_json: JsonOpt = False) -> None:
             show_rewards(store.state, store.catalog)
 
 
-_declared(WeakenVlad, TakeAdvancedTactic)
-
-
-_declared(RollLoot, FinishGame)
+_declared(WeakenVlad, TakeAdvancedTactic, RollLoot, FinishGame)
