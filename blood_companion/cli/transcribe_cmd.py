@@ -522,8 +522,7 @@ class Loop:
         path = write_records(self.target, card.kind, stem, [record],
                              shipped_order(self.cat, card.kind))
         self.written += 1
-        show(Text.assemble(("✓ ", "green"), f"{record.name} [{card.id}] written to "
-                                   f"{_shown(path)}"))
+        show(Text.assemble(("✓ ", "green"), f"{record.name} [{card.id}] written to {_shown(path)}"))
         return {"card": card, "base": base, "answers": list(session.answers), "index": index,
                 "stem": stem, "previous": previous}
 
@@ -555,8 +554,7 @@ def transcribe(kind: str | None, record_id: str | None, deck: str | None) -> Non
     if draft is not None and key is not None and draft[0].kind != key:
         draft = None
     if not cards and draft is None:
-        say("Nothing left to transcribe here: every card is typed in "
-                     "(`blood data progress`).")
+        say("Nothing left to transcribe here: every card is typed in (`blood data progress`).")
         return
     show(Text(f"Transcribing into {_shown(target)} ({len(cards)} card(s) to go). "
                       "Type `help` at any prompt.", style="bold"))
