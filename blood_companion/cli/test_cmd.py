@@ -169,9 +169,7 @@ def test(
 
     The Insanity cube moves one space right after a Failure; undo restores it.
     """
-    letters: list[str] = []
-    for b in bonus_dice or []:
-        letters.extend(b.upper().split())
+    letters = [x for b in bonus_dice or [] for x in b.upper().split()]
     with session.open_session() as store:
         state = store.state
         catalog = store.catalog
