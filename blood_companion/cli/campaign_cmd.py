@@ -128,16 +128,9 @@ def start_action(
     except BloodError as exc:
         raise UsageError(exc.message, hint="--decks app, --decks table or "
                          "--decks troupers=table,reactions=table") from None
-    return StartCampaign(
-        name=name,
-        mode=mode,
-        seed=seed,
-        seats=seats,
-        leader=lead,
-        random_colours=random_colours,
-        random_leader=random_leader,
-        decks={k: v for k, v in held.items() if v == "table"} or None if held else None,
-    )
+    return StartCampaign(name=name, mode=mode, seed=seed, seats=seats, leader=lead,
+        random_colours=random_colours, random_leader=random_leader,
+        decks={k: v for k, v in held.items() if v == "table"} or None if held else None)
 
 
 def check_start(*options: Any) -> None:
@@ -510,10 +503,8 @@ def verify(as_json: JsonOpt = False) -> None:
     doc = {"ok": report.ok, "name": store.name, **{k: getattr(report, k) for k in (
         "steps", "head", "state_hash", "problems", "replayed")}, "kept_as_recorded": report.kept}
     if not report.ok:
-        err = StoreError(
-            f"{store.path} does not verify: " + "; ".join(report.problems),
-            hint="`blood campaign recover` restores the newest good backup",
-        )
+        err = StoreError(f"{store.path} does not verify: " + "; ".join(report.problems),
+            hint="`blood campaign recover` restores the newest good backup")
         if as_json:
             print_json(doc)
             stderr.print(Text.assemble(("Error: ", "bold red"), err.message))

@@ -41,12 +41,8 @@ def _settings(ctx: Any) -> Settings:
     saves, data = params.get("saves_dir"), params.get("data_dir")
     if not saves and not data:
         return base
-    return Settings(
-        saves or base.saves_path,
-        data or base.data_path,
-        base.campaign,
-        "--saves-dir" if saves else base.saves_from,
-    )
+    return Settings(saves or base.saves_path, data or base.data_path, base.campaign,
+        "--saves-dir" if saves else base.saves_from)
 
 
 def _matching(values: Iterable[str], incomplete: str) -> list[str]:

@@ -100,10 +100,8 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
     vs = "Vlad" if rw.vlad else _name(catalog, "nemeses", rw.nemesis)
     zone = catalog.get("zones", rw.zone)
     zone_name = zone.name if zone is not None else rw.zone
-    table = Table(
-        title=f"End of the Night: {title} against {vs} (level {rw.difficulty})",
-        title_justify="left",
-    )
+    table = Table(title=f"End of the Night: {title} against {vs} (level {rw.difficulty})",
+        title_justify="left")
     table.add_column("reward")
     table.add_column("still owed")
     table.add_column("taken")

@@ -128,13 +128,9 @@ def setup(
     """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1).
 
     A Roguelite night is prepared by the Day Part (`blood day`)."""
-    action = SetupNight(
-        nemesis=nemesis.strip().lower(),
-        location=location.strip().lower(),
-        minions=split_list([minions]),
-        difficulty=difficulty,
-        events=split_list([events]) if events else None,
-    )
+    action = SetupNight(nemesis=nemesis.strip().lower(), location=location.strip().lower(),
+        minions=split_list([minions]), difficulty=difficulty,
+        events=split_list([events]) if events else None)
     try:
         _record(action, as_json, draw)
     except NeedsDayPart as exc:

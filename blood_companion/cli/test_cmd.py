@@ -51,10 +51,8 @@ def _checked(q: Ask, text: str) -> str:
 
 
 def _show_faces(ts: TestState) -> None:
-    shown = "  ".join(
-        f"{i + 1}:{d}={f.triumphs}{'x' * f.defeats}"
-        for i, (d, f) in enumerate(zip(ts.pool, ts.faces, strict=True))
-    )
+    shown = "  ".join(f"{i + 1}:{d}={f.triumphs}{'x' * f.defeats}"
+                      for i, (d, f) in enumerate(zip(ts.pool, ts.faces, strict=True)))
     stderr.print(f"Dice: {shown}")
 
 
@@ -112,12 +110,8 @@ def run_interactive(
             left = f"{now.rerolls_left} Re-roll(s) left"
             if now.insanity is not None and now.insanity.reroll:
                 left += ", Insanity Re-roll available (prefix i)"
-            text = typer.prompt(
-                f"Re-roll which dice? ({left}; Enter confirms; best: {hint})",
-                default="",
-                show_default=False,
-                err=True,
-            )
+            text = typer.prompt(f"Re-roll which dice? ({left}; Enter confirms; best: {hint})",
+                default="", show_default=False, err=True)
             if not text.strip():
                 break
         try:
@@ -174,17 +168,9 @@ def test(
         state = store.state
         catalog = store.catalog
         box = DiceBox.from_models(catalog.dice)
-        idx, setup = setup_for_test(
-            state,
-            catalog,
-            trouper,
-            target=target,
-            trait=trait.lower() if trait else None,
-            dice=pool,
-            bonus_triumphs=bonus_triumphs,
-            bonus_dice=tuple(letters),
-            rerolls=rerolls,
-        )
+        idx, setup = setup_for_test(state, catalog, trouper, target=target,
+            trait=trait.lower() if trait else None, dice=pool, bonus_triumphs=bonus_triumphs,
+            bonus_dice=tuple(letters), rerolls=rerolls)
         chance = odds_for_test(setup, box)
         quiet = as_json or not sys.stdin.isatty()
         ts = prepare_test(setup, box)
