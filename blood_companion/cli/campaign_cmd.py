@@ -396,13 +396,8 @@ def undo(
             store.undo_to(to)
         else:
             store.undo(n)
-        _changed(
-            store,
-            as_json,
-            f"Back to step {store.head} (was {before}); "
-            f"{store.redo_available} step(s) can be redone.",
-            undone=before - store.head,
-        )
+        _changed(store, as_json, f"Back to step {store.head} (was {before}); "
+                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
 
 
 @campaign_app.command("redo")
@@ -428,9 +423,8 @@ def mark(
     """Name the current step; `undo --to NAME` comes back to it."""
     with session.open_session() as store:
         step = store.mark(name, move=move)
-        _changed(
-            store, as_json, f"Marked step {step} as {name.strip()!r}.", mark=name.strip(), step=step
-        )
+        _changed(store, as_json, f"Marked step {step} as {name.strip()!r}.", mark=name.strip(),
+                 step=step)
 
 
 @campaign_app.command("export")
@@ -445,13 +439,8 @@ def export(
         from blood_companion.store.transfer import export_campaign
 
         export_campaign(store, file, force=force)
-        _changed(
-            store,
-            as_json,
-            f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
-            refresh=False,  # nothing changed
-            exported=str(file),
-        )
+        _changed(store, as_json, f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
+                 refresh=False, exported=str(file))  # refresh=False: nothing changed
 
 
 @campaign_app.command("import")

@@ -67,10 +67,8 @@ def _after(state: CampaignState) -> str:
         return f"Game {state.game} begins with the Day Part (`blood day next`)."
     if state.part == "over":
         if state.mode == "single":
-            return (
-                "The game is over. Another Single game starts from the box "
-                "(blood campaign next-game)."
-            )
+            return ("The game is over. Another Single game starts from the box "
+                    "(blood campaign next-game).")
         return "The game is over."
     if state.part == "night" and state.night is not None:
         if state.night.result is None:
@@ -153,23 +151,13 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
         stdout.print(_after(state))
         return
     vs = catalog.nemesis(s["nemesis"]) if s["nemesis"] else None
-    stdout.print(
-        Text(
-            f"Game {s['game']} is over: {s['result']} against "
-            f"{vs.name if vs is not None else s['nemesis']}.",
-            style="bold",
-        )
-    )
+    stdout.print(Text(f"Game {s['game']} is over: {s['result']} against "
+                      f"{vs.name if vs is not None else s['nemesis']}.", style="bold"))
     if s["box_reset"]:
-        stdout.print(
-            Text(
-                "Vlad is defeated! The box returns to its starting state: Starting Tactic "
-                "cards and Items, empty Personal Reserves and Wagon, no trophies, every Vlad "
-                "card on its Enhanced side, the Advanced Tactic decks reshuffled. The campaign "
-                "history stays.",
-                style="green",
-            )
-        )
+        stdout.print(Text("Vlad is defeated! The box returns to its starting state: Starting "
+                          "Tactic cards and Items, empty Personal Reserves and Wagon, no "
+                          "trophies, every Vlad card on its Enhanced side, the Advanced Tactic "
+                          "decks reshuffled. The campaign history stays.", style="green"))
     lines = [
         ("Wagon this game", _counts(s["wagon_delta"], sign=True)),
         ("Resources won / spent", f"{sum(s['earned'].values())} / {s['spent']}"),
@@ -199,11 +187,9 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
     carried = s["carried"]
     if not s["box_reset"]:
         weak = len(carried["vlad_weakened"])
-        stdout.print(
-            f"Everything carries over (Roguelite): Wagon {_counts(carried['wagon'])}; "
-            f"{weak} Vlad card(s) Weakened; decks, Personal Reserves, Item sides, trophies "
-            "and Bites as they are."
-        )
+        stdout.print(f"Everything carries over (Roguelite): Wagon {_counts(carried['wagon'])}; "
+                     f"{weak} Vlad card(s) Weakened; decks, Personal Reserves, Item sides, "
+                     "trophies and Bites as they are.")
     stdout.print(
         Text.assemble(
             ("Next: ", "bold"), f"game {s['next_game']} begins with the Day Part (blood day next)."
