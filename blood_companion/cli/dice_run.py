@@ -166,15 +166,13 @@ def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
         "defeats_cancel_triumphs": cancel,
         "placeholder": placeholder,
     }
-    head = f"Rolled {format_pool(pool)}" + (
-        f" (seed {seed})" if source == "digital" else " (your dice)"
-    )
+    head = f"Rolled {format_pool(pool)}" + (f" (seed {seed})" if source == "digital"
+                                            else " (your dice)")
     lines: list[Line] = [(head, "italic")]
     rows = [[DIE_NAMES[f.die], f.label or "", str(f.triumphs), str(f.defeats or "")] for f in faces]
     lines += grid(["die", "face", "Triumphs", "Defeats"], rows, right=(2, 3), header_style="bold")
-    lines.append(
-        (f"Triumphs: {total}" + ("  (Defeats cancel Triumphs)" if cancel else ""), "bold green")
-    )
+    lines.append((f"Triumphs: {total}" + ("  (Defeats cancel Triumphs)" if cancel else ""),
+                  "bold green"))
     if placeholder:
         lines += _wrapped(PLACEHOLDER_NOTE, "dim")
     return doc, lines
@@ -284,9 +282,8 @@ def _insanity_words(result: OddsResult) -> str:
     assert ins is not None
     bits = []
     if ins.reroll:
-        bits.append(
-            "Re-roll" if ins.reroll_max_dice is None else f"Re-roll {ins.reroll_max_dice} die"
-        )
+        bits.append("Re-roll" if ins.reroll_max_dice is None
+                    else f"Re-roll {ins.reroll_max_dice} die")
     if ins.triumphs:
         bits.append(f"+{ins.triumphs} Triumph{'s' if ins.triumphs > 1 else ''}")
     return " or ".join(bits)
@@ -314,27 +311,20 @@ def _odds_lines(
         extras.append(f"+{result.bonus_triumphs} Triumph{'s' if result.bonus_triumphs > 1 else ''}")
     if result.insanity:
         extras.append("Insanity: " + _insanity_words(result))
-    head = (
-        f"{asked}, target {ask.target}"
-        + ((", " + ", ".join(extras)) if extras else "")
-        + f": {float(p):.2%}  (exactly {_exact(p)})"
-    )
+    head = (f"{asked}, target {ask.target}" + ((", " + ", ".join(extras)) if extras else "")
+            + f": {float(p):.2%}  (exactly {_exact(p)})")
     lines: list[Line] = _wrapped(head, "bold green" if p >= Fraction(1, 2) else "bold yellow")
     for note in notes:
         lines += _wrapped(note, "")
     if result.substitutions:
-        moves = ", ".join(
-            f"{s.bonus} replaces {s.replaced} (die {s.slot + 1})" for s in result.substitutions
-        )
+        moves = ", ".join(f"{s.bonus} replaces {s.replaced} (die {s.slot + 1})"
+                          for s in result.substitutions)
         lines += _wrapped(f"Best Bonus Dice: {moves} → roll {format_pool(result.pool)}", "")
     elif bonus and not ask.knocked_out:
         lines += _wrapped("Best Bonus Dice: keep the dice as they are (no replacement helps).", "")
     if result.rerolls or (result.insanity and result.insanity.reroll):
-        lines += _wrapped(
-            "Re-rolls assume the best choice after each roll (see each die, re-roll the ones"
-            " that raise the chance most).",
-            "dim",
-        )
+        lines += _wrapped("Re-rolls assume the best choice after each roll (see each die, "
+                          "re-roll the ones that raise the chance most).", "dim")
     top = max((q for _, q in result.distribution), default=Fraction(0))
     rows, styles = [], []
     for t, q in result.distribution:
