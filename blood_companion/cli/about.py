@@ -1,10 +1,5 @@
-"""`blood --version`: the app's version, and with ``--json`` one document a bug report or a
-script can read (which app, which Python, which data pack, which saves folder).
-
-``blood --version --json`` and ``blood --json --version`` are the same question. The text form
-imports nothing; the JSON form loads the data pack (from its cache when fresh) for its
-fingerprint, the one each recorded step keeps (``Catalog.fingerprint``).
-"""
+"""`blood --version` (nothing imported) and `blood --version --json` (either order): which app,
+Python, data pack (its fingerprint, the one each recorded step keeps) and saves folder."""
 
 from __future__ import annotations
 

@@ -56,8 +56,8 @@ app = typer.Typer(
 # (``cli.summaries``) without importing any (:func:`listing_command`).
 COMMANDS: dict[str, str] = {
     "data": "data_cmd",
-    "roll": "dice_cmd",
-    "odds": "dice_cmd",
+    "roll": "dice_run",
+    "odds": "dice_run",
     "campaign": "campaign_cmd",
     "test": "test_cmd",
     "day": "day_cmd",
@@ -68,7 +68,7 @@ COMMANDS: dict[str, str] = {
     "card": "card_cmd",
     "play": "play_cmd",
     "table": "table_cmd",
-    "rules": "rules_cmd",
+    "rules": "rules_fast",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 

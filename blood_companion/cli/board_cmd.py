@@ -1,11 +1,7 @@
 """`blood board`: the board of the selected campaign; `--serve` shows it live on every device.
 
-`blood board --serve` serves a read-only page of the board (``cli/board_serve.py``) that
-follows every step any `blood` command records, on this computer (127.0.0.1) or, with
-``--lan``, on the phones and tablets of the table at an address carrying a secret token. The
-page reads the status document (``cli/view_docs.status_doc``, what `blood status --json`
-prints); the laptop stays the only writer.
-"""
+The page (``cli/board_serve.py``) reads the status document (``view_docs.status_doc``) and
+follows every step any `blood` command records; the laptop stays the only writer."""
 
 from __future__ import annotations
 
@@ -32,9 +28,8 @@ def register(app: typer.Typer) -> None:
 
 
 def board(
-    serve: Annotated[
-        bool, typer.Option("--serve", help="Serve the board as a live page (until Ctrl-C).")
-    ] = False,
+    serve: Annotated[bool, typer.Option("--serve",
+        help="Serve the board as a live page (until Ctrl-C).")] = False,
     lan: Annotated[
         bool,
         typer.Option(
@@ -110,8 +105,7 @@ def _server(port: int, lan: bool) -> BoardServer:
 def _announce(server: BoardServer, as_json: bool) -> None:
     name = str((server.board.current()[1] or {}).get("name", ""))
     if as_json:
-        print_json({"url": server.url, "port": server.port, "lan": server.lan,
-                    "campaign": name})
+        print_json({"url": server.url, "port": server.port, "lan": server.lan, "campaign": name})
         return
     where = "every device on this network" if server.lan else "this computer"
     out = sys.stdout

@@ -1,8 +1,5 @@
 """`blood campaign ...`: start, show, log, undo/redo, marks, export/import, verify, recover.
-
-Each command parses its options, calls the store (through ``cli.session``) and renders. With
-``--json`` a command prints exactly one JSON document (``log --json``: one JSON line per step).
-"""
+With ``--json`` a command prints exactly one JSON document (``log --json``: one per step)."""
 
 from __future__ import annotations
 
@@ -16,8 +13,15 @@ import typer
 from rich.text import Text
 
 from blood_companion.cli import completion, session, views
-from blood_companion.cli.common import JsonOpt, add_recorder, print_json, settings, stderr, stdout
-from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.common import (
+    JsonOpt,
+    add_recorder,
+    command_group,
+    print_json,
+    settings,
+    stderr,
+    stdout,
+)
 from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
 from blood_companion.display import json_text
 from blood_companion.engine.campaign import (
@@ -38,14 +42,7 @@ from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
 from blood_companion.store.names import check_campaign_name
 
-campaign_app = typer.Typer(
-    help=SUMMARIES["campaign"],
-    no_args_is_help=True,
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(campaign_app, name="campaign", short_help=SUMMARIES["campaign"])
+campaign_app, register = command_group("campaign")
 
 
 # ---------------------------------------------------------------------- rendering
@@ -124,23 +121,16 @@ def start_action(
             )
     if seed is None:
         seed = secrets.randbelow(10**9)
-    from blood_companion.cli.decks import holders_from_text
+    from blood_companion.engine.table import parse_holders
 
     try:
-        held = holders_from_text(decks)
+        held = parse_holders(decks) if decks is not None else None
     except BloodError as exc:
         raise UsageError(exc.message, hint="--decks app, --decks table or "
                          "--decks troupers=table,reactions=table") from None
-    return StartCampaign(
-        name=name,
-        mode=mode,
-        seed=seed,
-        seats=seats,
-        leader=lead,
-        random_colours=random_colours,
-        random_leader=random_leader,
-        decks={k: v for k, v in held.items() if v == "table"} or None if held else None,
-    )
+    return StartCampaign(name=name, mode=mode, seed=seed, seats=seats, leader=lead,
+        random_colours=random_colours, random_leader=random_leader,
+        decks={k: v for k, v in held.items() if v == "table"} or None if held else None)
 
 
 def check_start(*options: Any) -> None:
@@ -161,11 +151,67 @@ def check_start(*options: Any) -> None:
           Chance.fresh(seed_for(CampaignState(), start), 0))
 
 
+def checklist(plan: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """The physical Setup of a new campaign (:func:`table_setup`'s `plan`) as a short checklist
+    in our own words, ``[(title, [line, ...]), ...]``: one section per seat, the Leader, the
+    playing area, in the order of the rulebook's "Setup" ("Player Setup", then "Playing Area
+    Setup")."""
+    per = plan["per_colour"]
+    sections: list[tuple[str, list[str]]] = []
+    for s in plan["seats"]:
+        colour = s["colour"]
+        lines = [
+            f"Trouper Board and Aid Card; the {s['vigor_tokens']} Vigor tokens on the Board, "
+            "available side up.",
+            f"All the {colour} material as your Personal Reserve: {per['tactic_sleeves']} Tactic "
+            f"sleeves, {per['item_sleeves']} Item sleeves, {per['whisper_tokens']} Whisper, "
+            f"{per['trap_tokens']} Trap and {per['event_tokens']} Event tokens, "
+            f"{per['exhausted_tokens']} Exhausted token, the {colour} base.",
+            f"{s['name']}'s Trouper card on the Board; the {s['starting_tactics']} Starting "
+            f"Tactic cards in the {colour} sleeves, Effects showing, shuffled, on the deck space.",
+            f"The {s['trouper_items']} Trouper Item cards in the {colour} Item sleeves, white "
+            f"side showing; the miniature on the {colour} base.",
+            "The Insanity cube on the leftmost space of the track.",
+        ]
+        lead = " (Leader)" if s["leader"] else ""
+        sections.append((f"Seat {s['seat']}: {s['name']}, {colour}{lead}", lines))
+    leader = next((s for s in plan["seats"] if s["leader"]), None)
+    if leader is not None:
+        line = f"The Leader token to {leader['name']} (seat {leader['seat']})."
+        sections.append(("Leader", [line]))
+    area: list[str] = []
+    if plan["village"]:
+        decks = plan["advanced_decks"]
+        area += [
+            f"Village Card to one side; the {len(decks)} Advanced Tactic decks sorted by Art "
+            f"({sum(decks.values())} cards), each shuffled and face up on its space. "
+            + ("When you take a top card, tell the app which it is."
+               if plan.get("decks", {}).get("advanced") == "table" else
+               "The app keeps its own order of them: take the card it names."),
+            f"The Location and Nemesis Item cards ({plan['crafting']}) and the Location and "
+            f"Nemesis Tactic cards ({plan['training']}) as two face-up decks on their spaces.",
+        ]
+    area += [
+        "Night Board to one side, the Threat token on its starting space.",
+        "Within everyone's reach: Bite and Trophy tokens, dice, Tiles, the Minion, Nemesis, "
+        "Reaction, Weakness, Location, Event and Vlad cards, the miniatures and Scenic "
+        "Elements.",
+        "Resolved tokens and Cubes beside the Night Board, for the player who runs it.",
+    ]
+    if plan["village"]:
+        area.append("The Wagon beside the Village Card, every disk at 0.")
+    else:
+        area.append(
+            "Single Game mode: Starting cards and Items only; the Village Card and the Wagon "
+            "stay in the box."
+        )
+    sections.append(("Playing area", area))
+    return sections
+
+
 def print_setup(plan: dict[str, Any]) -> None:
     """The physical Setup as a checklist, from the engine's :func:`table_setup`."""
     from rich.table import Table  # here: the commands that record draw no table
-
-    from blood_companion.cli.setup_view import checklist
 
     for title, lines in checklist(plan):
         stdout.print(Text(title, style="bold"))
@@ -180,33 +226,18 @@ def print_setup(plan: dict[str, Any]) -> None:
 @campaign_app.command("new")
 def new(
     name: Annotated[str, typer.Argument(help="Campaign name (becomes the save file's name).")],
-    troupers: Annotated[
-        str | None,
-        typer.Option(
-            "--troupers", help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).',
-            autocompletion=completion.troupers,
-        ),
-    ] = None,
-    players: Annotated[
-        int | None,
-        typer.Option(
-            "--players", help="How many players; the Troupers not named are drawn at random."
-        ),
-    ] = None,
+    troupers: Annotated[str | None, typer.Option("--troupers",
+        help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).',
+        autocompletion=completion.troupers)] = None,
+    players: Annotated[int | None, typer.Option("--players",
+        help="How many players; the Troupers not named are drawn at random.")] = None,
     mode: Annotated[str, typer.Option("--mode", help="roguelite or single.")] = "roguelite",
-    seed: Annotated[
-        int | None, typer.Option("--seed", help="Random seed [a new random one].")
-    ] = None,
-    colours: Annotated[
-        str | None,
-        typer.Option("--colours", help='Colours in seat order, or "random" [the first free ones].'),
-    ] = None,
-    leader: Annotated[
-        str | None,
-        typer.Option(
-            "--leader", help='Who takes the Leader token: seat, Trouper or "random" [seat 1].'
-        ),
-    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed",
+        help="Random seed [a new random one].")] = None,
+    colours: Annotated[str | None, typer.Option("--colours",
+        help='Colours in seat order, or "random" [the first free ones].')] = None,
+    leader: Annotated[str | None, typer.Option("--leader",
+        help='Who takes the Leader token: seat, Trouper or "random" [seat 1].')] = None,
     decks: Annotated[
         str | None,
         typer.Option(
@@ -238,8 +269,7 @@ def new(
         from blood_companion.engine.table import holders_text
         from blood_companion.engine.words import sentence
 
-        stdout.print(Text(f"{sentence(start, store.catalog)}\nAt the table: {who}.",
-                          style="green"))
+        stdout.print(Text(f"{sentence(start, store.catalog)}\nAt the table: {who}.", style="green"))
         stdout.print(Text(holders_text(store.state) + " (`blood campaign decks` changes it.)"))
         print_setup(plan)
         stdout.print(Text(f"Saved in {store.path}", style="dim"))
@@ -256,15 +286,13 @@ def list_(as_json: JsonOpt = False) -> None:
     where = os.path.abspath(folder)
     found_by = settings().saves_from
     if as_json:
-        print_json(
-            {
-                "saves_dir": str(folder),
-                "saves_dir_absolute": where,
-                "saves_dir_from": found_by,
-                "last_used": last,
-                "campaigns": [i.to_json() | {"last_used": i.name == last} for i in infos],
-            }
-        )
+        print_json({
+            "saves_dir": str(folder),
+            "saves_dir_absolute": where,
+            "saves_dir_from": found_by,
+            "last_used": last,
+            "campaigns": [i.to_json() | {"last_used": i.name == last} for i in infos],
+        })
         return
     # one line, never folded: a path is copied whole
     stdout.print(Text(f"Saves folder: {where} (from {found_by})", style="dim"), soft_wrap=True)
@@ -300,23 +328,14 @@ def show(as_json: JsonOpt = False) -> None:
 
 @campaign_app.command("log")
 def log(
-    as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON object per step (JSON lines).")
-    ] = False,
-    all_: Annotated[
-        bool, typer.Option("--all", help="Every step, abandoned (replaced) ones too.")
-    ] = False,
-    last: Annotated[
-        int | None,
-        typer.Option(
-            "--last",
-            min=0,
-            help=f"Show only the last N steps (0: all). Default: {LOG_LAST}, all with --json.",
-        ),
-    ] = None,
-    physical: Annotated[
-        bool, typer.Option("--physical", help="Below each step, what the table moved.")
-    ] = False,
+    as_json: Annotated[bool, typer.Option("--json",
+        help="One JSON object per step (JSON lines).")] = False,
+    all_: Annotated[bool, typer.Option("--all",
+        help="Every step, abandoned (replaced) ones too.")] = False,
+    last: Annotated[int | None, typer.Option("--last", min=0,
+        help=f"Show only the last N steps (0: all). Default: {LOG_LAST}, all with --json.")] = None,
+    physical: Annotated[bool, typer.Option("--physical",
+        help="Below each step, what the table moved.")] = False,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
     session.check_data()  # a broken data pack: refused once here, not read again per step
@@ -366,9 +385,8 @@ def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, An
 @campaign_app.command("undo")
 def undo(
     n: Annotated[int, typer.Argument(help="How many steps to take back.")] = 1,
-    to: Annotated[
-        str | None, typer.Option("--to", help="Jump to a step number or a mark instead.")
-    ] = None,
+    to: Annotated[str | None, typer.Option("--to",
+        help="Jump to a step number or a mark instead.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Take back the last N steps (they stay redo-able until a new action replaces them)."""
@@ -378,13 +396,8 @@ def undo(
             store.undo_to(to)
         else:
             store.undo(n)
-        _changed(
-            store,
-            as_json,
-            f"Back to step {store.head} (was {before}); "
-            f"{store.redo_available} step(s) can be redone.",
-            undone=before - store.head,
-        )
+        _changed(store, as_json, f"Back to step {store.head} (was {before}); "
+                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
 
 
 @campaign_app.command("redo")
@@ -396,28 +409,22 @@ def redo(
     with session.open_session() as store:
         before = store.head
         store.redo(n)
-        _changed(
-            store,
-            as_json,
-            f"Redone to step {store.head} (was {before}).",
-            redone=store.head - before,
-        )
+        _changed(store, as_json, f"Redone to step {store.head} (was {before}).",
+            redone=store.head - before)
 
 
 @campaign_app.command("mark")
 def mark(
     name: Annotated[str, typer.Argument(help='A save point name, e.g. "before Lucilla".')],
-    move: Annotated[
-        bool, typer.Option("--move", help="Move an existing mark to this step.")
-    ] = False,
+    move: Annotated[bool, typer.Option("--move",
+        help="Move an existing mark to this step.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Name the current step; `undo --to NAME` comes back to it."""
     with session.open_session() as store:
         step = store.mark(name, move=move)
-        _changed(
-            store, as_json, f"Marked step {step} as {name.strip()!r}.", mark=name.strip(), step=step
-        )
+        _changed(store, as_json, f"Marked step {step} as {name.strip()!r}.", mark=name.strip(),
+                 step=step)
 
 
 @campaign_app.command("export")
@@ -432,24 +439,17 @@ def export(
         from blood_companion.store.transfer import export_campaign
 
         export_campaign(store, file, force=force)
-        _changed(
-            store,
-            as_json,
-            f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
-            refresh=False,  # nothing changed
-            exported=str(file),
-        )
+        _changed(store, as_json, f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
+                 refresh=False, exported=str(file))  # refresh=False: nothing changed
 
 
 @campaign_app.command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A file written by `blood campaign export`.")],
-    name: Annotated[
-        str | None, typer.Option("--name", help="Store it under this name [the file's].")
-    ] = None,
-    replace: Annotated[
-        bool, typer.Option("--replace", help="Replace a campaign of that name (backed up first).")
-    ] = False,
+    name: Annotated[str | None, typer.Option("--name",
+        help="Store it under this name [the file's].")] = None,
+    replace: Annotated[bool, typer.Option("--replace",
+        help="Replace a campaign of that name (backed up first).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Check the whole file (every action replayed), then store it as a campaign."""
@@ -460,19 +460,14 @@ def import_(
     stored = import_campaign(folder, file, session.catalog(), name=name, replace=replace)
     with CampaignStore.open(folder, stored, session.catalog) as store:
         saves.write_last_used(folder, stored)
-        _changed(
-            store,
-            as_json,
-            f"Imported {file} as {stored!r} ({store.log_length} steps).",
-            imported=str(file),
-        )
+        _changed(store, as_json, f"Imported {file} as {stored!r} ({store.log_length} steps).",
+            imported=str(file))
 
 
 @campaign_app.command("delete")
 def delete(
-    name: Annotated[
-        str, typer.Argument(help="The campaign to delete.", autocompletion=completion.campaign)
-    ],
+    name: Annotated[str, typer.Argument(help="The campaign to delete.",
+        autocompletion=completion.campaign)],
     as_json: JsonOpt = False,
 ) -> None:
     """Delete a campaign; a copy stays in the backups folder (`recover` brings it back)."""
@@ -494,21 +489,11 @@ def verify(as_json: JsonOpt = False) -> None:
     """Check every recorded step; replay those recorded with this app and data pack."""
     with session.open_session() as store:
         report = store.verify()
-    doc = {
-        "ok": report.ok,
-        "name": store.name,
-        "steps": report.steps,
-        "head": report.head,
-        "state_hash": report.state_hash,
-        "problems": report.problems,
-        "replayed": report.replayed,
-        "kept_as_recorded": report.kept,
-    }
+    doc = {"ok": report.ok, "name": store.name, **{k: getattr(report, k) for k in (
+        "steps", "head", "state_hash", "problems", "replayed")}, "kept_as_recorded": report.kept}
     if not report.ok:
-        err = StoreError(
-            f"{store.path} does not verify: " + "; ".join(report.problems),
-            hint="`blood campaign recover` restores the newest good backup",
-        )
+        err = StoreError(f"{store.path} does not verify: " + "; ".join(report.problems),
+            hint="`blood campaign recover` restores the newest good backup")
         if as_json:
             print_json(doc)
             stderr.print(Text.assemble(("Error: ", "bold red"), err.message))
@@ -527,15 +512,10 @@ def verify(as_json: JsonOpt = False) -> None:
 
 @campaign_app.command("recover")
 def recover(
-    name: Annotated[
-        str | None,
-        typer.Argument(
-            help="The campaign [--campaign / last used].", autocompletion=completion.campaign
-        ),
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Restore even if the save is fine.")
-    ] = False,
+    name: Annotated[str | None, typer.Argument(help="The campaign [--campaign / last used].",
+        autocompletion=completion.campaign)] = None,
+    force: Annotated[bool, typer.Option("--force",
+        help="Restore even if the save is fine.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Keep every step that re-validates, from the save and its backups (the damaged save is
@@ -549,16 +529,9 @@ def recover(
     from blood_companion.store.manage import recover_campaign
 
     result = recover_campaign(folder, chosen, cat, force=force)
-    doc = {
-        "ok": True,
-        "name": chosen,
-        "restored_from": str(result.restored_from),
-        "log_length": result.log_length,
-        "salvaged": result.salvaged,
-        "kept": result.kept,
-        "left_out": result.left_out,
-        "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None,
-    }
+    doc = {"ok": True, "name": chosen, "restored_from": str(result.restored_from),
+           **{k: getattr(result, k) for k in ("log_length", "salvaged", "kept", "left_out")},
+           "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None}
     if as_json:
         print_json(doc)
         return
@@ -597,14 +570,9 @@ def _act(build: Any, as_json: bool, draws: Any = None) -> None:
         if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
             raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
         after = session.record(action, store)
-        _changed(
-            store,
-            as_json,
-            f"{store.head}. {sentence(action, store.catalog, before)}",
-            refresh=False,
-            recorded=action.model_dump(mode="json"),
-            instructions=session.told(before, after, store.catalog),
-        )
+        _changed(store, as_json, f"{store.head}. {sentence(action, store.catalog, before)}",
+            refresh=False, recorded=action.model_dump(mode="json"),
+            instructions=session.told(before, after, store.catalog))
         if not as_json:
             session.tell(before, after, store.catalog)
 

@@ -1,8 +1,5 @@
-"""`blood card ...`: any card's text by name or id, and what is in a Trouper's hand.
-
-The same as `show CARD` and `hand [TROUPER]` at any `blood play` prompt (cli/table_words.py).
-Reading only: nothing is recorded.
-"""
+"""`blood card ...`: any card's text by name or id, and the hands (as `show CARD` and `hand` at
+a `blood play` prompt, cli/table_words.py). Reading only: nothing is recorded."""
 
 from __future__ import annotations
 
@@ -11,27 +8,15 @@ from typing import Annotated
 import typer
 
 from blood_companion.cli import completion, session
-from blood_companion.cli.common import JsonOpt, print_json, stdout
-from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.common import JsonOpt, command_group, print_json, stdout
 
-card_app = typer.Typer(
-    help=SUMMARIES["card"],
-    no_args_is_help=True,
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(card_app, name="card", short_help=SUMMARIES["card"])
+card_app, register = command_group("card")
 
 
 @card_app.command("show")
 def show(
-    card: Annotated[
-        list[str],
-        typer.Argument(
-            help="The card's name or id (typos forgiven).", autocompletion=completion.card
-        ),
-    ],
+    card: Annotated[list[str], typer.Argument(help="The card's name or id (typos forgiven).",
+        autocompletion=completion.card)],
     ids: Annotated[bool, typer.Option("--ids", help="Show the card's id too.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -60,12 +45,8 @@ def show(
 
 @card_app.command("hand")
 def hand(
-    trouper: Annotated[
-        str | None,
-        typer.Argument(
-            help="Trouper id, colour or seat [everyone].", autocompletion=completion.trouper
-        ),
-    ] = None,
+    trouper: Annotated[str | None, typer.Argument(help="Trouper id, colour or seat [everyone].",
+        autocompletion=completion.trouper)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The cards in hand; for a hand the app does not see (the Trouper decks at the table),

@@ -10,7 +10,8 @@ from typing import Annotated, Any
 
 import typer
 
-from blood_companion.cli.settings import Settings, current
+from blood_companion.cli.settings import current
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.display import console, json_text
 
 # Every line a command prints goes through these two consoles, which clean what came from a
@@ -31,6 +32,12 @@ DrawOpt = Annotated[
         "Asked on a terminal when missing.",
     ),
 ]
+
+
+def command_group(name: str) -> tuple[typer.Typer, Callable[[typer.Typer], None]]:
+    """The typer app of the group `blood NAME`, and the ``register(app)`` adding it (cli/app.py)."""
+    group = typer.Typer(help=SUMMARIES[name], no_args_is_help=True)
+    return group, lambda app: app.add_typer(group, name=name, short_help=SUMMARIES[name])
 
 
 def split_list(values: list[str] | None) -> list[str]:
@@ -141,7 +148,7 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
                     raise UsageError(f"unknown {field} {value!r}", hint=f"{cli.flag} "
                                      f"{', '.join(cli.choices[:-1])} or {cli.choices[-1]}")
                 value = value.lower()
-            elif listed and not (value is None and info_default(c, field) is None):
+            elif listed and not (value is None and c.model_fields[field].get_default() is None):
                 value = (list(value or []) if cli.many else
                          split_list([value] if isinstance(value, str) else value))
             values[field] = value
@@ -160,14 +167,16 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
     app.command(name or classes[0].command.split()[1], hidden=hidden)(command)
 
 
-def info_default(cls: Any, field: str) -> Any:
-    info = cls.model_fields[field]
-    return ... if info.is_required() else info.get_default()
+def resource(word: str) -> str:
+    """The Resource a word names (its name, a unique start, a near typo); UsageError otherwise."""
+    from blood_companion import matching
+    from blood_companion.engine.state import RESOURCE_NAMES
+    from blood_companion.errors import UsageError
+
+    return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
 
 
-def settings() -> Settings:
-    """The global options of the command running now (read once: cli/settings.py)."""
-    return current()
+settings = current  # the global options of the command running now (read once: cli/settings.py)
 
 
 _warned: dict[int, set[str]] = {}

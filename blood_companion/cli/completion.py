@@ -1,18 +1,11 @@
-"""Shell completion of the values a command takes: campaign names, Troupers, Nemeses, Zones,
-kinds, card names, rules keywords and phases (typer's ``autocompletion=`` callbacks).
+"""Shell completion of the values a command takes (typer's ``autocompletion=`` callbacks).
 
-Each callback takes ``(ctx: object, incomplete: str)`` (typer evaluates the annotations, so
-they name only built-ins) and is fast and never fails: the campaign names are the file names
-of the saves folder (nothing is opened), the data values come from the validated-catalog cache
-(``content/raw.py``: plain data, no pydantic) and, when there is no fresh cache, from one
-validation of the pack that writes it. A saves folder or a data pack that cannot be read gives
-no values, never an error. Nothing is imported at import time: the command modules import
-this one.
-
-The saves folder and the overlay are those of the line being completed: ``--saves-dir`` and
-``--data-dir`` typed before the command, else the settings of the invocation (environment,
-defaults: ``cli/settings.py``).
-"""
+A callback takes ``(ctx: object, incomplete: str)`` (typer evaluates the annotations: built-ins
+only), is fast and never fails: campaign names are the saves folder's file names, data values
+come from the validated-catalog cache (``content/raw.py``), or one validation that writes it;
+what cannot be read gives no values. The folders are those of the line being completed
+(``--saves-dir`` / ``--data-dir`` before the command), else the invocation's settings. Nothing
+is imported at import time."""
 
 from __future__ import annotations
 
@@ -48,12 +41,8 @@ def _settings(ctx: Any) -> Settings:
     saves, data = params.get("saves_dir"), params.get("data_dir")
     if not saves and not data:
         return base
-    return Settings(
-        saves or base.saves_path,
-        data or base.data_path,
-        base.campaign,
-        "--saves-dir" if saves else base.saves_from,
-    )
+    return Settings(saves or base.saves_path, data or base.data_path, base.campaign,
+        "--saves-dir" if saves else base.saves_from)
 
 
 def _matching(values: Iterable[str], incomplete: str) -> list[str]:
@@ -135,14 +124,37 @@ def _rules_ids(ctx: Any, kinds: tuple[str, ...]) -> list[str]:
 # ---------------------------------------------------------------------- the callbacks
 
 
-def campaign(ctx: object, incomplete: str) -> list[str]:
-    """Campaign names in the saves folder."""
-    return _safe(lambda: campaign_names(_settings(ctx).saves_path), incomplete)
+def _completer(values: Callable[[Any], Iterable[str]]) -> Callable[[object, str], list[str]]:
+    """The callback completing a word with the ``values(ctx)`` that begin with it."""
+
+    def complete(ctx: object, incomplete: str) -> list[str]:
+        return _safe(lambda: values(ctx), incomplete)
+
+    return complete
 
 
-def trouper(ctx: object, incomplete: str) -> list[str]:
-    """Trouper ids of the data pack."""
-    return _safe(lambda: _ids(ctx, "troupers"), incomplete)
+def _data_kinds() -> tuple[str, ...]:
+    from blood_companion.content.raw import KIND_NAMES
+
+    return KIND_NAMES
+
+
+def _rules_kinds() -> tuple[str, ...]:
+    from blood_companion.rules.entry import KINDS
+
+    return KINDS
+
+
+campaign = _completer(lambda ctx: campaign_names(_settings(ctx).saves_path))
+trouper = _completer(lambda ctx: _ids(ctx, "troupers"))
+nemesis = _completer(lambda ctx: _ids(ctx, "nemeses"))  # Vlad included
+zone = _completer(lambda ctx: _ids(ctx, "zones"))
+# the Arts (Advanced Tactic decks) of the data pack
+art = _completer(lambda ctx: sorted({str(r["art"]) for r in pack_records(_settings(ctx)).get(
+    "advanced_tactics", []) if isinstance(r.get("art"), str)}))
+kind = _completer(lambda ctx: _data_kinds())  # `blood data show KIND`
+card_kind = _completer(lambda ctx: CARD_KINDS)  # `blood data export-text KIND`, `transcribe`
+rules_kind = _completer(lambda ctx: _rules_kinds())  # `rules --kind`
 
 
 def troupers(ctx: object, incomplete: str) -> list[str]:
@@ -157,99 +169,41 @@ def troupers(ctx: object, incomplete: str) -> list[str]:
     return _safe(values, incomplete)
 
 
-def nemesis(ctx: object, incomplete: str) -> list[str]:
-    """Nemesis ids of the data pack (Vlad included)."""
-    return _safe(lambda: _ids(ctx, "nemeses"), incomplete)
+def _typed(ctx: Any, name: str) -> list[str]:
+    """The words already given to the parameter ``name`` of the command being completed."""
+    return [str(w) for w in (getattr(ctx, "params", None) or {}).get(name) or []]
 
 
-def zone(ctx: object, incomplete: str) -> list[str]:
-    """Zone ids of the data pack."""
-    return _safe(lambda: _ids(ctx, "zones"), incomplete)
-
-
-def art(ctx: object, incomplete: str) -> list[str]:
-    """The Arts (Advanced Tactic decks) of the data pack."""
-
-    def values() -> list[str]:
-        recs = pack_records(_settings(ctx)).get("advanced_tactics", [])
-        return sorted({str(r["art"]) for r in recs if isinstance(r.get("art"), str)})
-
-    return _safe(values, incomplete)
-
-
-def kind(ctx: object, incomplete: str) -> list[str]:
-    """The kinds `blood data show` knows."""
-
-    def values() -> tuple[str, ...]:
-        from blood_companion.content.raw import KIND_NAMES
-
-        return KIND_NAMES
-
-    return _safe(values, incomplete)
-
-
-def card_kind(ctx: object, incomplete: str) -> list[str]:
-    """The kinds of card (`blood data export-text KIND`, `blood data transcribe [KIND]`)."""
-    return _safe(lambda: CARD_KINDS, incomplete)
-
-
-def record_id(ctx: object, incomplete: str) -> list[str]:
+@_completer
+def record_id(ctx: Any) -> list[str]:
     """The ids of the records of the KIND typed before (`blood data show KIND ID`)."""
-
-    def values() -> list[str]:
-        chosen = str((getattr(ctx, "params", None) or {}).get("kind") or "")
-        return _ids(ctx, chosen.strip().lower().replace("-", "_")) if chosen else []
-
-    return _safe(values, incomplete)
+    chosen = str((getattr(ctx, "params", None) or {}).get("kind") or "")
+    return _ids(ctx, chosen.strip().lower().replace("-", "_")) if chosen else []
 
 
-def card(ctx: object, incomplete: str) -> list[str]:
+@_completer
+def card(ctx: Any) -> list[str]:
     """Card names (any card of the pack) and ids, word by word: after ``crimson`` the next
     word of the names that begin with it (`blood card show` joins its words)."""
-
-    def values() -> list[str]:
-        typed = [str(w).casefold() for w in (getattr(ctx, "params", None) or {}).get("card") or []]
-        if not typed:
-            return [*_card_names(ctx), *(i for k in CARD_KINDS for i in _ids(ctx, k))]
-        out = []
-        for name in _card_names(ctx):
-            words = name.split()
-            if len(words) > len(typed) and [w.casefold() for w in words[: len(typed)]] == typed:
-                out.append(" ".join(words[len(typed):]))
-        return out
-
-    return _safe(values, incomplete)
+    typed = [w.casefold() for w in _typed(ctx, "card")]
+    if not typed:
+        return [*_card_names(ctx), *(i for k in CARD_KINDS for i in _ids(ctx, k))]
+    return [" ".join(words[len(typed):]) for words in map(str.split, _card_names(ctx))
+            if len(words) > len(typed) and [w.casefold() for w in words[: len(typed)]] == typed]
 
 
-def rules_words(ctx: object, incomplete: str) -> list[str]:
+@_completer
+def rules_words(ctx: Any) -> list[str]:
     """`blood rules`: keyword, phase or list; then a keyword, a phase or a kind of entry."""
-
-    def values() -> list[str]:
-        from blood_companion.rules.entry import KINDS
-
-        typed = [str(w) for w in (getattr(ctx, "params", None) or {}).get("words") or []]
-        if not typed:
-            return ["keyword", "phase", "list"]
-        if len(typed) > 1:
-            return []
-        if typed[0] == "keyword":
-            return _rules_ids(ctx, ("keyword", "symbol"))
-        if typed[0] == "phase":
-            return _rules_ids(ctx, ("phase", "procedure"))
-        return list(KINDS) if typed[0] == "list" else []
-
-    return _safe(values, incomplete)
-
-
-def rules_kind(ctx: object, incomplete: str) -> list[str]:
-    """The kinds of rules entry (`blood rules --kind`)."""
-
-    def values() -> tuple[str, ...]:
-        from blood_companion.rules.entry import KINDS
-
-        return KINDS
-
-    return _safe(values, incomplete)
+    typed = _typed(ctx, "words")
+    if not typed:
+        return ["keyword", "phase", "list"]
+    if len(typed) > 1:
+        return []
+    if typed[0] in ("keyword", "phase"):
+        return _rules_ids(ctx, ("keyword", "symbol") if typed[0] == "keyword"
+                          else ("phase", "procedure"))
+    return list(_rules_kinds()) if typed[0] == "list" else []
 
 
 # ---------------------------------------------------------------------- while completing

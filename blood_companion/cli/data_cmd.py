@@ -17,13 +17,13 @@ from rich.text import Text
 from blood_companion.cli import completion, data_fast
 from blood_companion.cli.common import (
     JsonOpt,
+    command_group,
     print_json,
     settings,
     stdout,
     warn_data,
     write_output,
 )
-from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
@@ -40,13 +40,7 @@ from blood_companion.display import json_text
 from blood_companion.errors import BloodError
 from blood_companion.fileio import check_path
 
-data_app = typer.Typer(
-    help=SUMMARIES["data"], no_args_is_help=True
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(data_app, name="data", short_help=SUMMARIES["data"])
+data_app, register = command_group("data")
 
 
 def catalog() -> Catalog:
@@ -64,14 +58,10 @@ def validate(
             " plus --data-dir]."
         ),
     ] = None,
-    alone: Annotated[
-        bool,
-        typer.Option("--alone", help="Check DIR as a complete pack on its own, not as an overlay."),
-    ] = False,
-    strict: Annotated[
-        bool,
-        typer.Option("--strict", help="A file of the overlay that belongs to no kind is an error."),
-    ] = False,
+    alone: Annotated[bool, typer.Option("--alone",
+        help="Check DIR as a complete pack on its own, not as an overlay.")] = False,
+    strict: Annotated[bool, typer.Option("--strict",
+        help="A file of the overlay that belongs to no kind is an error.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Check every file (YAML, fields, references, counts); print the counts per kind.
@@ -133,24 +123,11 @@ def _validate_rules(layers: list[Path]) -> int:
     try:  # the checked index of these folders (cached while their files are unchanged)
         return len(load_index(dirs=dirs).entries)
     except RulesDataError as exc:
-        problems = []
-        for text in getattr(exc, "problems", [str(exc)]):
-            match = re.match(
-                r"^(?P<file>[^:]+):(?P<line>\d+)?\s*(?:\((?P<id>[^)]*)\))?:?\s*(?P<msg>.*)$", text
-            )
-            if match:
-                line = match.group("line")
-                problems.append(
-                    Problem(
-                        match.group("file"),
-                        int(line) if line else None,
-                        match.group("id"),
-                        match.group("msg"),
-                    )
-                )
-            else:
-                problems.append(Problem("rules", None, None, text))
-        raise ContentError(problems) from exc
+        shape = r"^(?P<file>[^:]+):(?P<line>\d+)?\s*(?:\((?P<id>[^)]*)\))?:?\s*(?P<msg>.*)$"
+        found = [(re.match(shape, text), text) for text in getattr(exc, "problems", [str(exc)])]
+        raise ContentError([
+            Problem(m["file"], int(m["line"]) if m["line"] else None, m["id"], m["msg"]) if m
+            else Problem("rules", None, None, text) for m, text in found]) from exc
 
 
 def _record_json(rec: BaseModel) -> dict[str, Any]:
@@ -208,16 +185,10 @@ def _render_value(value: Any, indent: int = 0) -> list[str]:
 
 @data_app.command("show")
 def show(
-    kind: Annotated[
-        str,
-        typer.Argument(help="What to show: " + ", ".join(KINDS), autocompletion=completion.kind),
-    ],
-    record_id: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="[ID]", help="One record's id.", autocompletion=completion.record_id
-        ),
-    ] = None,
+    kind: Annotated[str, typer.Argument(help="What to show: " + ", ".join(KINDS),
+        autocompletion=completion.kind)],
+    record_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="One record's id.",
+        autocompletion=completion.record_id)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Show the records of a kind, or one record with its Effects in words."""
@@ -265,12 +236,10 @@ def show(
 
 @data_app.command("schema")
 def schema(
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write one <kind>.schema.json per kind here.")
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite schema files that differ.")
-    ] = False,
+    out: Annotated[Path | None, typer.Option("--out",
+        help="Write one <kind>.schema.json per kind here.")] = None,
+    force: Annotated[bool, typer.Option("--force",
+        help="Overwrite schema files that differ.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Export a JSON Schema per kind (and one for the rules reference's files), for an editor
@@ -320,19 +289,12 @@ def progress(as_json: JsonOpt = False) -> None:
 
 @data_app.command("transcribe")
 def transcribe(
-    kind: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="[KIND]", help="Only this kind of card.", autocompletion=completion.card_kind
-        ),
-    ] = None,
-    record_id: Annotated[
-        str | None, typer.Argument(metavar="[ID]", help="Start at this card.")
-    ] = None,
-    deck: Annotated[
-        str | None,
-        typer.Option("--deck", help="Only this deck (a Trouper, Nemesis, Art or Zone id)."),
-    ] = None,
+    kind: Annotated[str | None, typer.Argument(metavar="[KIND]", help="Only this kind of card.",
+        autocompletion=completion.card_kind)] = None,
+    record_id: Annotated[str | None, typer.Argument(metavar="[ID]",
+        help="Start at this card.")] = None,
+    deck: Annotated[str | None, typer.Option("--deck",
+        help="Only this deck (a Trouper, Nemesis, Art or Zone id).")] = None,
 ) -> None:
     """Type your cards as printed, one question at a time, over the placeholders.
 
@@ -346,15 +308,12 @@ def transcribe(
 
 @data_app.command("import-text")
 def import_text(
-    file: Annotated[
-        Path, typer.Argument(help="A text file of cards (see `blood data export-text`).")
-    ],
-    replace: Annotated[
-        bool, typer.Option("--replace", help="Overwrite cards transcribed before.")
-    ] = False,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Check the file; write nothing.")
-    ] = False,
+    file: Annotated[Path, typer.Argument(
+        help="A text file of cards (see `blood data export-text`).")],
+    replace: Annotated[bool, typer.Option("--replace",
+        help="Overwrite cards transcribed before.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run",
+        help="Check the file; write nothing.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Read cards typed in a text file and write them to your data folder.
@@ -369,19 +328,13 @@ def import_text(
 
 @data_app.command("export-text")
 def export_text(
-    kind: Annotated[
-        str,
-        typer.Argument(
-            help="The kind of card, e.g. starting_tactics.", autocompletion=completion.card_kind
-        ),
-    ],
+    kind: Annotated[str, typer.Argument(help="The kind of card, e.g. starting_tactics.",
+        autocompletion=completion.card_kind)],
     deck: Annotated[str | None, typer.Option("--deck", help="Only this deck (e.g. aurel).")] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="Write to this file instead of the screen.")
-    ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite the --out file if it exists.")
-    ] = False,
+    out: Annotated[Path | None, typer.Option("--out",
+        help="Write to this file instead of the screen.")] = None,
+    force: Annotated[bool, typer.Option("--force",
+        help="Overwrite the --out file if it exists.")] = False,
 ) -> None:
     """The cards of a kind in the text form `import-text` reads: a template to type over."""
     from blood_companion.cli.transcribe_cmd import export_text as run

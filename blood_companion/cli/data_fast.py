@@ -1,17 +1,10 @@
 """`blood data validate` of an unchanged pack, answered from the report it printed last time.
 
-Checking the pack (YAML, fields, references, the rules reference) and printing its counts is a
-pure function of the pack's files, the app's code and, for the table, the terminal. The full
-command (``cli/data_cmd.py``) stores what it printed for a pack that validated; the next run
-with the same key prints that text without importing typer, rich, pydantic or YAML (issue 29).
-
-The key (:func:`report_key`) holds the options, the layers as printed, every data file's name
-within its layer and content, the app's version, models, loader and pydantic release (the
-catalog cache's key, ``content/raw.py``), every rules file's name and content, the size and
-time of every module that checks a pack or prints the report, the overlay's files of no kind
-(the warnings), and for the table the terminal (``cli/help_text.py``). Any change to one of
-them validates again; a pack with a problem is never stored. Standard library only.
-"""
+The full command (``cli/data_cmd.py``) stores what it printed for a pack that validated; the
+next run with the same :func:`report_key` prints it without importing typer, rich, pydantic or
+YAML (issue 29). The key covers the options, the layers, every data and rules file, the code
+that checks or prints a pack, the overlay's files of no kind and, for the table, the terminal:
+any change validates again; a pack with a problem is never stored."""
 
 from __future__ import annotations
 

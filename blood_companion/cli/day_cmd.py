@@ -1,21 +1,22 @@
-"""`blood day ...`: the Day Part's Show and Dusk steps, in order, one action per command.
-
-The rules live in ``engine/day.py``; this module parses, records through ``cli.session`` and
-renders. ``blood day next`` (and every command after it records) says what comes next, from
-the engine's one ``day_next`` view (engine/legal.py ``Next``).
-"""
+"""`blood day ...`: the Day Part's Show and Dusk steps, one action per command (the rules:
+``engine/day.py``); every command says what comes next (``day_next``, engine/legal.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import typer
 from rich.text import Text
 
-from blood_companion import matching
 from blood_companion.cli import session, views
-from blood_companion.cli.common import CardOpt, JsonOpt, add_recorder, print_json, stdout
-from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.common import (
+    CardOpt,
+    JsonOpt,
+    add_recorder,
+    command_group,
+    print_json,
+    resource,
+    stdout,
+)
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import day_next_doc
 from blood_companion.cli.view_text import levels_table
@@ -23,25 +24,14 @@ from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.plain import counted_all
-from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
 from blood_companion.errors import UsageError
 
-day_app = typer.Typer(
-    help=SUMMARIES["day"],
-    no_args_is_help=True,
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(day_app, name="day", short_help=SUMMARIES["day"])
+day_app, register = command_group("day")
 
 
 # ---------------------------------------------------------------------- parsing
-
-
-def _resource(word: str) -> str:
-    return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
 
 
 def parse_counts(text: str, option: str) -> dict[str, int]:
@@ -66,7 +56,7 @@ def parse_pay(text: str | None) -> dict[str, int] | None:
         return None
     pay: dict[str, int] = {}
     for name, n in parse_counts(text, "--pay").items():
-        r = _resource(name)
+        r = resource(name)
         pay[r] = pay.get(r, 0) + n
     return pay
 
@@ -98,24 +88,22 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
         state = session.record(action, store, draws=list(draws or []))
         nxt = day_next_doc(state, store.catalog, names=False)
         if as_json:
-            print_json(
-                {
-                    "ok": True,
-                    "action": action.model_dump(mode="json"),
-                    "done": sentence(action, store.catalog, before),
-                    **extra,
-                    "part": state.part,
-                    "phase": state.phase,
-                    "day": state.day.model_dump(mode="json") if state.day else None,
-                    "wagon": state.wagon.as_dict(),
-                    "location_trophies": state.location_trophies,
-                    "nemesis_trophies": state.nemesis_trophies,
-                    "next": nxt,
-                    "log_length": store.log_length,
-                    "state_hash": store.state_hash,
-                    "instructions": session.told(before, state, store.catalog),
-                }
-            )
+            print_json({
+                "ok": True,
+                "action": action.model_dump(mode="json"),
+                "done": sentence(action, store.catalog, before),
+                **extra,
+                "part": state.part,
+                "phase": state.phase,
+                "day": state.day.model_dump(mode="json") if state.day else None,
+                "wagon": state.wagon.as_dict(),
+                "location_trophies": state.location_trophies,
+                "nemesis_trophies": state.nemesis_trophies,
+                "next": nxt,
+                "log_length": store.log_length,
+                "state_hash": store.state_hash,
+                "instructions": session.told(before, state, store.catalog),
+            })
             return
         stdout.print(Text(sentence(action, store.catalog, before), style="green"))
         found = drawn_lines(before, state, store.catalog)
@@ -178,7 +166,7 @@ def _give(text: str, values: dict[str, Any]) -> str:
     if len(counts) != 1:
         raise UsageError("--give names one Resource, e.g. --give scrolls=2")
     name, values["amount"] = next(iter(counts.items()))
-    return _resource(name)
+    return resource(name)
 
 
 def _named(ids: list[str], find: Any) -> list[tuple[str, str]]:
@@ -217,7 +205,7 @@ RESOLVE: dict[str, Any] = {
     "pay": lambda store, w, _: parse_pay(w),
     "trophies": lambda store, w, _: parse_counts(w, "--trophies"),
     "give": lambda store, w, values: _give(w, values),
-    "resource": lambda store, w, _: _resource(w),
+    "resource": lambda store, w, _: resource(w),
     "art": lambda store, w, _: d.match_id(w, [(a, a) for a in store.state.advanced_decks],
                                           "Art"),
     "offer": lambda store, w, _: _offer(store, w),
@@ -266,6 +254,4 @@ add_recorder(day_app, (d.ChooseMinions, d.DrawMinions), _record, RESOLVE)
 _declared(d.LastAssault)
 add_recorder(day_app, (d.ChooseNemesis, d.DrawNemesis), _record, RESOLVE)
 add_recorder(day_app, d.ChooseDifficulty, _record, RESOLVE, draw=None, show=_levels)
-_declared(d.PlaceEvents, d.Equip)
-
-_declared(d.EndDay)
+_declared(d.PlaceEvents, d.Equip, d.EndDay)

@@ -76,10 +76,3 @@ def _deck_by_deck(echo: bool) -> str | None:
                 break
             stdout.print(Text("app or table", style="red"))
     return ",".join(chosen) or "app"
-
-
-def holders_from_text(text: str | None) -> dict[str, str] | None:
-    """`--decks` text as the StartCampaign/SetDecks mapping (None: not given)."""
-    if text is None:
-        return None
-    return parse_holders(text)

@@ -1,16 +1,8 @@
-"""`blood roll` and `blood odds`: read the options, ask the engine, print (no typer, no pydantic).
-
-Both commands are pure questions about dice, asked at the table every few minutes, so they run
-on what the standard library, the engine's dice and odds (``engine/dice.py``,
-``engine/odds.py``) and the validated data pack's cached records (``content/raw.py``) give:
-``cli.entry`` parses the command line here (:func:`fast_main`) and the typer commands of
-``cli/dice_cmd.py`` (what ``--help`` and completion show) are made from the same declaration
-of the options (:data:`ROLL`, :data:`ODDS`: ``cli/flags.py``) and call the same :func:`roll`
-and :func:`odds` with the same values. When the data pack has no fresh cache, the loader
-validates it (and writes one).
-
-The notation is documented in docs/dice-and-odds.md.
-"""
+"""`blood roll` and `blood odds` without typer or pydantic: the engine's dice and odds over the
+data pack's cached records (``content/raw.py``; without a fresh cache the loader validates and
+writes one). :func:`fast_main` parses :data:`ROLL` / :data:`ODDS` (``cli/flags.py``), and
+:func:`register` makes the typer commands (``--help``, completion) of the same tables; both call
+:func:`roll` and :func:`odds`. The notation: docs/dice-and-odds.md."""
 
 from __future__ import annotations
 
@@ -55,7 +47,7 @@ ODDS_HELP = (
     "Re-rolls, Bonus Dice and the Insanity bonus are played as well as possible."
 )
 # What `blood roll` and `blood odds` take: read by :func:`fast_main` and by the typer commands
-# (cli/dice_cmd.py); either gives :func:`roll` and :func:`odds` the same values.
+# (:func:`register`); either gives :func:`roll` and :func:`odds` the same values.
 ROLL = (
     Opt("pool_words", kind="words", metavar="POOL", help=POOL_HELP, required=True),
     Opt("seed", "--seed", kind="int",
@@ -142,15 +134,6 @@ def _warn(problems: list[Any]) -> None:
 # --------------------------------------------------------------------------- roll
 
 
-def _face_json(face: Face) -> dict[str, Any]:
-    return {
-        "die": face.die,
-        "triumphs": face.triumphs,
-        "defeats": face.defeats,
-        "label": face.label,
-    }
-
-
 def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
     """Roll the pool (or read the physical dice): the JSON document and the lines to show.
     Raises BloodError (a DiceError for a bad pool or face, a UsageError for bad options)."""
@@ -176,21 +159,20 @@ def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
         "pool": list(pool),
         "seed": seed,
         "source": source,
-        "faces": [_face_json(f) for f in faces],
+        "faces": [{k: getattr(f, k) for k in ("die", "triumphs", "defeats", "label")}
+                  for f in faces],
         "triumphs": total,
         "defeats": sum(f.defeats for f in faces),
         "defeats_cancel_triumphs": cancel,
         "placeholder": placeholder,
     }
-    head = f"Rolled {format_pool(pool)}" + (
-        f" (seed {seed})" if source == "digital" else " (your dice)"
-    )
+    head = f"Rolled {format_pool(pool)}" + (f" (seed {seed})" if source == "digital"
+                                            else " (your dice)")
     lines: list[Line] = [(head, "italic")]
     rows = [[DIE_NAMES[f.die], f.label or "", str(f.triumphs), str(f.defeats or "")] for f in faces]
     lines += grid(["die", "face", "Triumphs", "Defeats"], rows, right=(2, 3), header_style="bold")
-    lines.append(
-        (f"Triumphs: {total}" + ("  (Defeats cancel Triumphs)" if cancel else ""), "bold green")
-    )
+    lines.append((f"Triumphs: {total}" + ("  (Defeats cancel Triumphs)" if cancel else ""),
+                  "bold green"))
     if placeholder:
         lines += _wrapped(PLACEHOLDER_NOTE, "dim")
     return doc, lines
@@ -231,10 +213,8 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
             found = find(ask.trouper, [(t, t) for t in data.troupers])
             close = did_you_mean(list(found.ambiguous or found.close))
             ids = ", ".join(data.troupers)
-            raise BloodError(
-                f"no Trouper {ask.trouper!r}",
-                hint="; ".join(h for h in (close, f"Troupers: {ids}") if h),
-            )
+            raise BloodError(f"no Trouper {ask.trouper!r}",
+                hint="; ".join(h for h in (close, f"Troupers: {ids}") if h))
         pool: Pool = trait_pool(traits, ask.trait, box)
         label = f"{ask.trouper} {ask.trait.lower()}"
     elif text:
@@ -243,26 +223,11 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
         raise UsageError('give a POOL (e.g. "R G B") or --trouper ID --trait TRAIT')
     bonus: Pool = parse_pool(" ".join(ask.bonus_dice), box) if ask.bonus_dice else ()
     check_odds_inputs(pool, box, ask.target, ask.reroll, ask.bonus_triumphs, bonus)
-    insanity = _insanity(data, ask.insanity, ask.insanity_reading)
-    given = {
-        "pool": pool,
-        "bonus_dice": bonus,
-        "bonus_triumphs": ask.bonus_triumphs,
-        "rerolls": ask.reroll,
-        "insanity": insanity,
-    }
+    given = {"pool": pool, "bonus_dice": bonus, "bonus_triumphs": ask.bonus_triumphs,
+             "rerolls": ask.reroll, "insanity": _insanity(data, ask.insanity, ask.insanity_reading)}
     update, notes = apply_conditions(exhausted=ask.exhausted, knocked_out=ask.knocked_out)
     used = {**given, **update}
-    result = solve(
-        used["pool"],
-        box,
-        ask.target,
-        rerolls=used["rerolls"],
-        bonus_triumphs=used["bonus_triumphs"],
-        bonus_dice=used["bonus_dice"],
-        insanity=used["insanity"],
-        defeats_cancel=data.defeats_cancel,
-    )
+    result = solve(used.pop("pool"), box, ask.target, **used, defeats_cancel=data.defeats_cancel)
     placeholder = bool(set((*pool, *bonus, *result.pool)) & data.placeholder)
     doc = {
         "pool": list(pool),
@@ -300,10 +265,8 @@ def _insanity(data: Pack, cube: int | None, reading: str | None) -> Any:
             raise UsageError("--insanity-reading goes with --insanity N")
         return None
     chosen = (reading or data.insanity_reading).replace("-", "_")
-    if chosen == "any_dice":
-        return insanity_bonuses(data.insanity_spaces, cube, "any_dice")
-    if chosen == "one_die":
-        return insanity_bonuses(data.insanity_spaces, cube, "one_die")
+    if chosen in ("any_dice", "one_die"):
+        return insanity_bonuses(data.insanity_spaces, cube, chosen)  # type: ignore[arg-type]
     raise UsageError(f"--insanity-reading is any-dice or one-die, not {reading!r}")
 
 
@@ -319,9 +282,8 @@ def _insanity_words(result: OddsResult) -> str:
     assert ins is not None
     bits = []
     if ins.reroll:
-        bits.append(
-            "Re-roll" if ins.reroll_max_dice is None else f"Re-roll {ins.reroll_max_dice} die"
-        )
+        bits.append("Re-roll" if ins.reroll_max_dice is None
+                    else f"Re-roll {ins.reroll_max_dice} die")
     if ins.triumphs:
         bits.append(f"+{ins.triumphs} Triumph{'s' if ins.triumphs > 1 else ''}")
     return " or ".join(bits)
@@ -349,27 +311,20 @@ def _odds_lines(
         extras.append(f"+{result.bonus_triumphs} Triumph{'s' if result.bonus_triumphs > 1 else ''}")
     if result.insanity:
         extras.append("Insanity: " + _insanity_words(result))
-    head = (
-        f"{asked}, target {ask.target}"
-        + ((", " + ", ".join(extras)) if extras else "")
-        + f": {float(p):.2%}  (exactly {_exact(p)})"
-    )
+    head = (f"{asked}, target {ask.target}" + ((", " + ", ".join(extras)) if extras else "")
+            + f": {float(p):.2%}  (exactly {_exact(p)})")
     lines: list[Line] = _wrapped(head, "bold green" if p >= Fraction(1, 2) else "bold yellow")
     for note in notes:
         lines += _wrapped(note, "")
     if result.substitutions:
-        moves = ", ".join(
-            f"{s.bonus} replaces {s.replaced} (die {s.slot + 1})" for s in result.substitutions
-        )
+        moves = ", ".join(f"{s.bonus} replaces {s.replaced} (die {s.slot + 1})"
+                          for s in result.substitutions)
         lines += _wrapped(f"Best Bonus Dice: {moves} → roll {format_pool(result.pool)}", "")
     elif bonus and not ask.knocked_out:
         lines += _wrapped("Best Bonus Dice: keep the dice as they are (no replacement helps).", "")
     if result.rerolls or (result.insanity and result.insanity.reroll):
-        lines += _wrapped(
-            "Re-rolls assume the best choice after each roll (see each die, re-roll the ones"
-            " that raise the chance most).",
-            "dim",
-        )
+        lines += _wrapped("Re-rolls assume the best choice after each roll (see each die, "
+                          "re-roll the ones that raise the chance most).", "dim")
     top = max((q for _, q in result.distribution), default=Fraction(0))
     rows, styles = [], []
     for t, q in result.distribution:
@@ -421,3 +376,24 @@ def show(doc: dict[str, Any], lines: list[Line], as_json: bool) -> None:
     from blood_companion.cli.textview import print_lines
 
     print_lines(lines)
+
+
+def register(app: Any) -> None:
+    """`blood roll` and `blood odds` in the typer app, made of :data:`ROLL` and :data:`ODDS`."""
+    from blood_companion.cli.flags import typer_command
+    from blood_companion.cli.summaries import SUMMARIES
+
+    app.command("roll", help=ROLL_HELP, short_help=SUMMARIES["roll"])(typer_command(ROLL, _roll))
+    app.command("odds", help=ODDS_HELP, short_help=SUMMARIES["odds"])(typer_command(ODDS, _odds))
+
+
+def _roll(ask: Values) -> None:
+    from blood_companion.cli.settings import current
+
+    show(*roll(ask, current()), ask.as_json)
+
+
+def _odds(ask: Values) -> None:
+    from blood_companion.cli.settings import current
+
+    show(*odds(ask, current()), ask.as_json)

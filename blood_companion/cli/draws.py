@@ -1,12 +1,8 @@
 """Naming the cards the players drew from decks they hold (engine/table.py), for every command.
 
-The engine raises :class:`~blood_companion.engine.table.DrawNeeded` when an action draws from a
-deck the table holds and the card is not named yet. :func:`name_draw` takes the next ``--draw``
-value of the command (by name or id, typo-tolerant), or asks on a terminal, and returns the
-action with the card added to its ``drawn``; the store records it with the step, so every
-replay draws the same. Without a value and without a terminal the command is refused with the
-physical instruction and the cards it can be (state unchanged).
-"""
+On the engine's :class:`~blood_companion.engine.table.DrawNeeded`, :func:`name_draw` takes the
+command's next ``--draw`` value or asks on a terminal, and adds the card to the action's
+``drawn`` (recorded with the step); else the command is refused, the state unchanged."""
 
 from __future__ import annotations
 

@@ -1,21 +1,24 @@
-"""`blood end ...`: the End of the Night (rewards) and the step into the next game.
-
-The rules live in ``engine/endgame.py``; this module records through ``cli.session`` and
-renders. Every command prints what comes next; `blood end finish` also prints what the game
-changed and what carries over into the next one (or the reset after Vlad's defeat).
-"""
+"""`blood end ...`: the End of the Night (rewards) and the step into the next game (the rules:
+``engine/endgame.py``). Every command prints what comes next; `finish` also what the game
+changed and what carries over (or the reset after Vlad's defeat)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import typer
 from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli import commands, session
-from blood_companion.cli.common import CardOpt, JsonOpt, add_recorder, print_json, stdout
-from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.common import (
+    CardOpt,
+    JsonOpt,
+    add_recorder,
+    command_group,
+    print_json,
+    resource,
+    stdout,
+)
 from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action
@@ -30,21 +33,13 @@ from blood_companion.engine.endgame import (
 from blood_companion.engine.history import finished_summary
 from blood_companion.engine.legal import next_view
 from blood_companion.engine.plain import counted_all
-from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
-from blood_companion.errors import UsageError
+from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.store import CampaignStore
 
-end_app = typer.Typer(
-    help=SUMMARIES["end"],
-    no_args_is_help=True,
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(end_app, name="end", short_help=SUMMARIES["end"])
+end_app, register = command_group("end")
 
 
 # ---------------------------------------------------------------------- documents
@@ -72,10 +67,8 @@ def _after(state: CampaignState) -> str:
         return f"Game {state.game} begins with the Day Part (`blood day next`)."
     if state.part == "over":
         if state.mode == "single":
-            return (
-                "The game is over. Another Single game starts from the box "
-                "(blood campaign next-game)."
-            )
+            return ("The game is over. Another Single game starts from the box "
+                    "(blood campaign next-game).")
         return "The game is over."
     if state.part == "night" and state.night is not None:
         if state.night.result is None:
@@ -105,19 +98,14 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
     vs = "Vlad" if rw.vlad else _name(catalog, "nemeses", rw.nemesis)
     zone = catalog.get("zones", rw.zone)
     zone_name = zone.name if zone is not None else rw.zone
-    table = Table(
-        title=f"End of the Night: {title} against {vs} (level {rw.difficulty})",
-        title_justify="left",
-    )
+    table = Table(title=f"End of the Night: {title} against {vs} (level {rw.difficulty})",
+        title_justify="left")
     table.add_column("reward")
     table.add_column("still owed")
     table.add_column("taken")
     if rw.result == "won" and not rw.vlad:
-        table.add_row(
-            f"Vlad cards of {zone_name}",
-            str(rw.vlad_cards),
-            ", ".join(_vlad(catalog, c) for c in rw.weakened) or "-",
-        )
+        table.add_row(f"Vlad cards of {zone_name}", str(rw.vlad_cards),
+            ", ".join(_vlad(catalog, c) for c in rw.weakened) or "-")
         table.add_row("Trophy tokens", "-", _trophies(catalog, rw.trophies))
         given = "; ".join(
             trouper_name(catalog, who) + ": "
@@ -133,9 +121,7 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
     stdout.print(table)
     choices = reward_choices(state, catalog)
     if "vlad_cards" in choices:
-        cards = ", ".join(
-            c["name"] for c in choices["vlad_cards"] if c["side"] == "enhanced"
-        )
+        cards = ", ".join(c["name"] for c in choices["vlad_cards"] if c["side"] == "enhanced")
         stdout.print(f"Enhanced Vlad cards of {zone_name}: {cards}")
     if "arts" in choices:
         from blood_companion.engine.table import at_table
@@ -165,23 +151,13 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
         stdout.print(_after(state))
         return
     vs = catalog.nemesis(s["nemesis"]) if s["nemesis"] else None
-    stdout.print(
-        Text(
-            f"Game {s['game']} is over: {s['result']} against "
-            f"{vs.name if vs is not None else s['nemesis']}.",
-            style="bold",
-        )
-    )
+    stdout.print(Text(f"Game {s['game']} is over: {s['result']} against "
+                      f"{vs.name if vs is not None else s['nemesis']}.", style="bold"))
     if s["box_reset"]:
-        stdout.print(
-            Text(
-                "Vlad is defeated! The box returns to its starting state: Starting Tactic "
-                "cards and Items, empty Personal Reserves and Wagon, no trophies, every Vlad "
-                "card on its Enhanced side, the Advanced Tactic decks reshuffled. The campaign "
-                "history stays.",
-                style="green",
-            )
-        )
+        stdout.print(Text("Vlad is defeated! The box returns to its starting state: Starting "
+                          "Tactic cards and Items, empty Personal Reserves and Wagon, no "
+                          "trophies, every Vlad card on its Enhanced side, the Advanced Tactic "
+                          "decks reshuffled. The campaign history stays.", style="green"))
     lines = [
         ("Wagon this game", _counts(s["wagon_delta"], sign=True)),
         ("Resources won / spent", f"{sum(s['earned'].values())} / {s['spent']}"),
@@ -211,11 +187,9 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
     carried = s["carried"]
     if not s["box_reset"]:
         weak = len(carried["vlad_weakened"])
-        stdout.print(
-            f"Everything carries over (Roguelite): Wagon {_counts(carried['wagon'])}; "
-            f"{weak} Vlad card(s) Weakened; decks, Personal Reserves, Item sides, trophies "
-            "and Bites as they are."
-        )
+        stdout.print(f"Everything carries over (Roguelite): Wagon {_counts(carried['wagon'])}; "
+                     f"{weak} Vlad card(s) Weakened; decks, Personal Reserves, Item sides, "
+                     "trophies and Bites as they are.")
     stdout.print(
         Text.assemble(
             ("Next: ", "bold"), f"game {s['next_game']} begins with the Day Part (blood day next)."
@@ -244,16 +218,6 @@ def _art(word: str) -> str:
     key = word.strip().lower()
     hits = [a for a in ARTS if a.startswith(key)] if key else []
     return hits[0] if len(hits) == 1 else key
-
-
-def _resource(word: str) -> str:
-    key = word.strip().lower()
-    hits = [r for r in RESOURCE_NAMES if r.startswith(key) or key == r.rstrip("s")]
-    if len(hits) != 1:
-        raise UsageError(
-            f"unknown Resource {word!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES)
-        )
-    return hits[0]
 
 
 def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
@@ -296,7 +260,7 @@ def _do(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
 RESOLVE: dict[str, Any] = {
     "art": lambda state, word, _: _art(word),
     "trouper": lambda state, word, _: state.troupers[state.trouper_index(word)].trouper,
-    "resource": lambda state, word, _: _resource(word),
+    "resource": lambda state, word, _: resource(word),
 }
 
 
@@ -320,7 +284,4 @@ def end_next(as_json: JsonOpt = False) -> None:
             show_rewards(store.state, store.catalog)
 
 
-_declared(WeakenVlad, TakeAdvancedTactic)
-
-
-_declared(RollLoot, FinishGame)
+_declared(WeakenVlad, TakeAdvancedTactic, RollLoot, FinishGame)

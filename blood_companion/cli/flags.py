@@ -1,14 +1,10 @@
 """One declaration of a command's options, read by its fast path and by its typer command.
 
 `blood rules`, `roll`, `odds` and the global options are answered without importing typer
-(``cli/entry.py``), yet `--help`, shell completion and the app used directly go through typer.
-Each declares its options once, as a tuple of :class:`Opt` (name, flags, kind, default, help):
-:func:`parse` reads the command line with it on the fast path, :func:`typer_command` makes the
-typer command's parameters from it. Both take the same values, so the same function runs the
-command either way; no typer option is turned back into command-line words.
-
-Standard library only; typer is imported by the two ``typer_`` functions alone.
-"""
+(``cli/entry.py``), yet `--help` and completion go through typer. Each declares its options
+once, as :class:`Opt` values: :func:`parse` reads a command line with them, :func:`typer_command`
+makes the typer command of them; both give the command the same values. Standard library only
+(typer is imported by the two ``typer_`` functions)."""
 
 from __future__ import annotations
 

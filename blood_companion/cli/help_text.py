@@ -1,17 +1,9 @@
 """`blood --help` answered from a stored text, like the stored views (``cli/views.py``).
 
-The listing `blood --help` prints is a pure function of the app's code and of how the terminal
-is (its width, whether it takes colour, its encoding, the variables rich and typer read). The
-first run of a kind renders it with typer and rich (``typer.rich_utils`` and markdown-it, the
-most of its cost: issue 29), prints it and stores what it printed in the cache folder; the next
-run with the same key prints the stored text without importing typer, rich or pydantic.
-
-The key holds the app's version, the size and time of every module of ``blood_companion/cli``
-(a checkout that changes a help text is a new key), the Python and the platform, each standard
-stream's terminal state and size, stdout's encoding, and the environment variables that change
-how a help text is drawn. Anything unusual (no cache, a damaged or foreign file) renders in
-full. Standard library only.
-"""
+The listing is a pure function of the app's code and the terminal, so the first run of a kind
+renders it with typer and rich (most of its cost, issue 29) and stores it in the cache folder;
+the next run with the same :func:`help_key` prints it without importing typer, rich or
+pydantic. Anything unusual (no cache, a damaged or foreign file) renders in full."""
 
 from __future__ import annotations
 

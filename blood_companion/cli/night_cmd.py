@@ -1,9 +1,6 @@
-"""`blood night ...`: play the Night Part with the app as the Nemesis.
-
-Each command builds one engine action (blood_companion/engine/night.py), records it through
-the store and prints what changed and what the table does next. With ``--json`` a command
-prints one JSON document: ``{"ok", "action", "changes", "next", ...}``.
-"""
+"""`blood night ...`: the Night Part with the app as the Nemesis. Each command records one
+engine action and prints what changed and what comes next (``--json``: one document
+``{"ok", "action", "changes", "next", ...}``)."""
 
 from __future__ import annotations
 
@@ -18,12 +15,12 @@ from blood_companion.cli.common import (
     DrawOpt,
     JsonOpt,
     add_recorder,
+    command_group,
     print_json,
     split_list,
     stdout,
     typed_number,
 )
-from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.cli.view_text import night_next
@@ -34,14 +31,7 @@ from blood_companion.engine.night import AnswerQuestion, NextPhase, SetupNight, 
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
 
-night_app = typer.Typer(
-    help=SUMMARIES["night"],
-    no_args_is_help=True,
-)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(night_app, name="night", short_help=SUMMARIES["night"])
+night_app, register = command_group("night")
 
 
 # ---------------------------------------------------------------------- helpers
@@ -83,10 +73,8 @@ def _waiting_card(cards: list[str], key: str) -> str:
 
 def _night_state(state: CampaignState) -> None:
     if state.night is None:
-        raise BloodError(
-            "no night is being played",
-            hint="`blood night setup --nemesis ID --location ID --minions A,B --difficulty N`",
-        )
+        raise BloodError("no night is being played",
+            hint="`blood night setup --nemesis ID --location ID --minions A,B --difficulty N`")
 
 
 def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
@@ -107,26 +95,20 @@ def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
         changes = [narrate.render(e, cat) for e in entries]
         nxt = night_next_doc(state, cat)
         if as_json:
-            print_json(
-                {
-                    "ok": True,
-                    "action": sentence(action, cat, before),
-                    "changes": changes,
-                    "instructions": session.told(before, state, cat),
-                    "next": nxt,
-                    "state_hash": store.state_hash,
-                }
-            )
+            print_json({
+                "ok": True,
+                "action": sentence(action, cat, before),
+                "changes": changes,
+                "instructions": session.told(before, state, cat),
+                "next": nxt,
+                "state_hash": store.state_hash,
+            })
             return
         for entry in entries:
             for line, style in entry_lines(entry, state, cat):
                 stdout.print(Text(line, style=style))
         session.tell(before, state, cat)
-        _print_next(nxt)
-
-
-def _print_next(nxt: dict[str, Any]) -> None:
-    print_lines(night_next(nxt, width()))
+        print_lines(night_next(nxt, width()))
 
 
 # ---------------------------------------------------------------------- commands
@@ -138,22 +120,17 @@ def setup(
     location: Annotated[str, typer.Option("--location", help="Location card id.")],
     minions: Annotated[str, typer.Option("--minions", help="Two Minion card ids: A,B.")],
     difficulty: Annotated[int, typer.Option("--difficulty", help="Difficulty level.")] = 1,
-    events: Annotated[
-        str | None, typer.Option("--events", help="Event ids for the Chain [random].")
-    ] = None,
+    events: Annotated[str | None, typer.Option("--events",
+        help="Event ids for the Chain [random].")] = None,
     draw: DrawOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1).
 
     A Roguelite night is prepared by the Day Part (`blood day`)."""
-    action = SetupNight(
-        nemesis=nemesis.strip().lower(),
-        location=location.strip().lower(),
-        minions=split_list([minions]),
-        difficulty=difficulty,
-        events=split_list([events]) if events else None,
-    )
+    action = SetupNight(nemesis=nemesis.strip().lower(), location=location.strip().lower(),
+        minions=split_list([minions]), difficulty=difficulty,
+        events=split_list([events]) if events else None)
     try:
         _record(action, as_json, draw)
     except NeedsDayPart as exc:

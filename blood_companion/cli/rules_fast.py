@@ -1,15 +1,7 @@
-"""`blood rules`: the rules reference at the table, without typer, pydantic or YAML.
-
-``cli.entry`` calls :func:`fast_main` for ``blood rules ...`` (help goes to the typer app,
-see ``cli.rules_cmd``). Imports stay minimal: the cached index loads with ``marshal``, JSON
-is imported only for ``--json`` and rich only when a person is reading a terminal.
-
-    blood rules QUERY...            search ("how does push work", "exausted test")
-    blood rules keyword NAME        one Element keyword or symbol (Push, Draw, bite)
-    blood rules phase NAME          a part or phase of the game with its ordered steps
-    blood rules list [KIND]         every entry, or those of one kind
-    options: --json  --plain  --limit N  --kind KIND
-"""
+"""`blood rules` (search, ``keyword NAME``, ``phase NAME``, ``list [KIND]``) without typer,
+pydantic or YAML: :func:`fast_main` parses :data:`OPTIONS`; :func:`register` makes the typer
+command (``--help``, completion) of the same table; both call :func:`run`. The index loads
+with ``marshal``; JSON is imported only for ``--json``, rich only for a person at a terminal."""
 
 from __future__ import annotations
 
@@ -21,6 +13,8 @@ from blood_companion.errors import BloodError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
+    from typing import Any
+
     from blood_companion.cli.settings import Settings
     from blood_companion.rules.entry import RuleEntry
     from blood_companion.rules.index import RulesIndex
@@ -34,7 +28,7 @@ USAGE = (
 KEYWORD_KINDS = ("keyword", "symbol")
 PHASE_KINDS = ("phase", "procedure")
 # What `blood rules` takes: parsed here (:func:`fast_main`), and the typer command's parameters
-# (cli/rules_cmd.py); either gives :func:`run` the same values.
+# (:func:`register`); either gives :func:`run` the same values.
 OPTIONS = (
     Opt("words", kind="words", metavar="QUERY", complete="rules_words",
         help="Words to search, or: keyword NAME, phase NAME, list."),
@@ -43,6 +37,19 @@ OPTIONS = (
     Opt("limit", "--limit", "-n", kind="int", default=5, min=1, help="How many results to show."),
     Opt("kind", "--kind", help="Only entries of this kind.", complete="rules_kind"),
 )
+
+HELP = "\n\n".join([
+    "Answer rules questions from the rulebook reference, typos forgiven.",
+    "[bold]Examples[/bold]",
+    "  blood rules how does push work",
+    '  blood rules "exhausted test" --plain',
+    "  blood rules keyword push     [dim](a keyword or symbol)[/dim]",
+    "  blood rules phase cleanup    [dim](a phase and its steps, in order)[/dim]",
+    "  blood rules list gap         [dim](or keyword, symbol, phase, procedure, concept,"
+    " component, mode)[/dim]",
+    "A panel on a terminal; plain text in a pipe or with --plain; with --json one JSON"
+    ' document {"query", "results": [{"id", "title", "section", "text", ...}]}, best first.',
+])
 
 
 # ---------------------------------------------------------------------- documents
@@ -57,12 +64,8 @@ def entry_doc(entry: RuleEntry, score: float | None = None, full: bool = True) -
         "kind": entry.kind,
     }
     if full:
-        doc.update(
-            steps=entry.steps,
-            related=entry.related,
-            aliases=entry.aliases,
-            source=entry.source,
-        )
+        doc.update(steps=entry.steps, related=entry.related, aliases=entry.aliases,
+            source=entry.source)
     if score is not None:
         doc["score"] = score
     return doc
@@ -101,10 +104,8 @@ def answer(opts: Values, index: RulesIndex) -> Answer:
             cands = [(e.id, e.title) for e in index.of_kinds(kinds)]
             names = ", ".join(e.id for e in index.of_kinds(kinds))
             close = did_you_mean(close_to(rest, cands), dict(cands))
-            raise BloodError(
-                f"no {head} named {rest!r}",
-                hint="; ".join(h for h in (close, f"{plural}: {names}") if h),
-            )
+            raise BloodError(f"no {head} named {rest!r}",
+                hint="; ".join(h for h in (close, f"{plural}: {names}") if h))
         return Answer(head, rest, [(entry, None)], index)
     if head == "list" or not words:
         kind = opts.kind or (rest if head == "list" and rest else None)
@@ -115,10 +116,8 @@ def answer(opts: Values, index: RulesIndex) -> Answer:
     only = (opts.kind,) if opts.kind else None
     results = index.search(query, limit=opts.limit, kinds=only)
     if not results:
-        raise BloodError(
-            f"no rules entry matches {query!r}",
-            hint="try other words, 'blood rules list' or 'blood rules keyword NAME'",
-        )
+        raise BloodError(f"no rules entry matches {query!r}",
+            hint="try other words, 'blood rules list' or 'blood rules keyword NAME'")
     return Answer("search", query, results, index)
 
 
@@ -302,3 +301,22 @@ def run(opts: Values, settings: Settings | None = None) -> int:
 
         return unexpected("rules", exc, as_json)
     return 0
+
+
+def register(app: Any) -> None:
+    """`blood rules` in the typer app, made of :data:`OPTIONS`."""
+    from blood_companion.cli.flags import typer_command
+    from blood_companion.cli.summaries import SUMMARIES
+
+    app.command(name="rules", help=HELP, short_help=SUMMARIES["rules"])(
+        typer_command(OPTIONS, _typed))
+
+
+def _typed(opts: Values) -> None:
+    from blood_companion.cli.settings import current
+
+    code = run(opts, current())
+    if code:
+        import typer
+
+        raise typer.Exit(code)

@@ -1,27 +1,23 @@
 """The global options, read once per invocation into one :class:`Settings` value.
 
-``blood --saves-dir DIR --data-dir DIR --campaign NAME`` (anywhere on the command line), else
-``BLOOD_SAVES_DIR``, ``BLOOD_DATA_DIR`` and ``BLOOD_CAMPAIGN``, else the defaults (the saves
-folder: ``./saves`` when the working folder has one, else ``saves`` in the user data folder,
-:func:`default_saves_dir`, so campaigns are found from any working folder). ``cli.entry``
-takes the options out of the command line and resolves them; the typer app's callback puts the
-value in the typer context (``ctx.obj``) and makes it :func:`current` while the command runs.
-Nothing writes the environment, so two invocations in one process (tests, ``blood play``) never
-see each other's options. Standard library only (the fast paths use it).
-"""
+``--saves-dir``, ``--data-dir``, ``--campaign`` (anywhere on the line), else ``BLOOD_SAVES_DIR``,
+``BLOOD_DATA_DIR``, ``BLOOD_CAMPAIGN``, else the defaults (:func:`default_saves_dir`).
+``cli.entry`` or the typer app's callback resolves them and makes them :func:`current` while the
+command runs; nothing writes the environment, so two invocations in one process never see each
+other's options. Standard library only (the fast paths use it)."""
 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 from blood_companion.cli.flags import Opt
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
     from pathlib import Path
-    from types import TracebackType
 
 # The global options, declared once: cli.entry takes them out of any command line, the typer
 # app's callback (cli/app.py) is made of them (cli/flags.py).
@@ -144,23 +140,11 @@ def current() -> Settings:
     return found if found is not None else Settings.resolve()
 
 
-class using:  # noqa: N801 - used like a function: `with using(settings):`
+@contextmanager
+def using(settings: Settings) -> Iterator[Settings]:
     """Make ``settings`` :func:`current` while a command runs."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self._token = None
-
-    def __enter__(self) -> Settings:
-        self._token = _CURRENT.set(self.settings)  # type: ignore[assignment]
-        return self.settings
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._token is not None:
-            _CURRENT.reset(self._token)
-            self._token = None
+    token = _CURRENT.set(settings)
+    try:
+        yield settings
+    finally:
+        _CURRENT.reset(token)

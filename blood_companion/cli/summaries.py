@@ -1,9 +1,5 @@
-"""Each top-level command's one-line summary, in the order `blood --help` lists them.
-
-One table for both listings: each command module registers its command with its summary from
-here, and `blood --help` (``cli.app.listing_command``) lists the commands from here without
-importing their modules (those pull in the rules engine and the data models).
-"""
+"""Each top-level command's one-line summary, in the order `blood --help` lists them: the
+command modules register with it, and `blood --help` lists from it without importing them."""
 
 from __future__ import annotations
 

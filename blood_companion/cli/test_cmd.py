@@ -51,10 +51,8 @@ def _checked(q: Ask, text: str) -> str:
 
 
 def _show_faces(ts: TestState) -> None:
-    shown = "  ".join(
-        f"{i + 1}:{d}={f.triumphs}{'x' * f.defeats}"
-        for i, (d, f) in enumerate(zip(ts.pool, ts.faces, strict=True))
-    )
+    shown = "  ".join(f"{i + 1}:{d}={f.triumphs}{'x' * f.defeats}"
+                      for i, (d, f) in enumerate(zip(ts.pool, ts.faces, strict=True)))
     stderr.print(f"Dice: {shown}")
 
 
@@ -112,12 +110,8 @@ def run_interactive(
             left = f"{now.rerolls_left} Re-roll(s) left"
             if now.insanity is not None and now.insanity.reroll:
                 left += ", Insanity Re-roll available (prefix i)"
-            text = typer.prompt(
-                f"Re-roll which dice? ({left}; Enter confirms; best: {hint})",
-                default="",
-                show_default=False,
-                err=True,
-            )
+            text = typer.prompt(f"Re-roll which dice? ({left}; Enter confirms; best: {hint})",
+                default="", show_default=False, err=True)
             if not text.strip():
                 break
         try:
@@ -135,35 +129,24 @@ def run_interactive(
 
 def test(
     *,
-    trouper: Annotated[
-        str,
-        typer.Argument(
-            help="Trouper id, colour or seat number.", autocompletion=completion.trouper
-        ),
-    ],
-    trait: Annotated[
-        str | None, typer.Argument(help="strength, dexterity, cunning or madness.")
-    ] = None,
+    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.",
+        autocompletion=completion.trouper)],
+    trait: Annotated[str | None, typer.Argument(
+        help="strength, dexterity, cunning or madness.")] = None,
     target: Annotated[int, typer.Option("--target", "-t", help="Triumphs needed.")],
-    pool: Annotated[
-        str | None, typer.Option("--pool", help='A given pool instead of a Trait, e.g. "2B R".')
-    ] = None,
-    bonus_triumphs: Annotated[
-        int, typer.Option("--bonus-triumphs", help="Bonus Triumphs from Effects.")
-    ] = 0,
-    bonus_dice: Annotated[
-        list[str] | None, typer.Option("--bonus-dice", help="A Bonus Die (G or B); repeat.")
-    ] = None,
+    pool: Annotated[str | None, typer.Option("--pool",
+        help='A given pool instead of a Trait, e.g. "2B R".')] = None,
+    bonus_triumphs: Annotated[int, typer.Option("--bonus-triumphs",
+        help="Bonus Triumphs from Effects.")] = 0,
+    bonus_dice: Annotated[list[str] | None, typer.Option("--bonus-dice",
+        help="A Bonus Die (G or B); repeat.")] = None,
     rerolls: Annotated[int, typer.Option("--rerolls", help="Re-rolls granted by Effects.")] = 0,
-    auto: Annotated[
-        bool, typer.Option("--auto", help="Play Re-rolls by the optimal policy.")
-    ] = False,
-    physical: Annotated[
-        bool, typer.Option("--physical", help="Type in your physical dice.")
-    ] = False,
-    dice: Annotated[
-        str | None, typer.Option("--dice", help='Faces of the physical roll, e.g. "2 x 1".')
-    ] = None,
+    auto: Annotated[bool, typer.Option("--auto",
+        help="Play Re-rolls by the optimal policy.")] = False,
+    physical: Annotated[bool, typer.Option("--physical",
+        help="Type in your physical dice.")] = False,
+    dice: Annotated[str | None, typer.Option("--dice",
+        help='Faces of the physical roll, e.g. "2 x 1".')] = None,
     reroll: Annotated[
         list[str] | None,
         typer.Option(
@@ -172,57 +155,37 @@ def test(
             "Re-roll); repeat for each Re-roll. Without it you are asked (or --auto chooses).",
         ),
     ] = None,
-    reroll_dice: Annotated[
-        list[str] | None,
-        typer.Option("--reroll-dice", help="Faces of each physical Re-roll, in order; repeat."),
-    ] = None,
+    reroll_dice: Annotated[list[str] | None, typer.Option("--reroll-dice",
+        help="Faces of each physical Re-roll, in order; repeat.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Take a Test (all seven steps): odds first, then the roll, Re-rolls and the result.
 
     The Insanity cube moves one space right after a Failure; undo restores it.
     """
-    letters: list[str] = []
-    for b in bonus_dice or []:
-        letters.extend(b.upper().split())
+    letters = [x for b in bonus_dice or [] for x in b.upper().split()]
     with session.open_session() as store:
         state = store.state
         catalog = store.catalog
         box = DiceBox.from_models(catalog.dice)
-        idx, setup = setup_for_test(
-            state,
-            catalog,
-            trouper,
-            target=target,
-            trait=trait.lower() if trait else None,
-            dice=pool,
-            bonus_triumphs=bonus_triumphs,
-            bonus_dice=tuple(letters),
-            rerolls=rerolls,
-        )
+        idx, setup = setup_for_test(state, catalog, trouper, target=target,
+            trait=trait.lower() if trait else None, dice=pool, bonus_triumphs=bonus_triumphs,
+            bonus_dice=tuple(letters), rerolls=rerolls)
         chance = odds_for_test(setup, box)
         quiet = as_json or not sys.stdin.isatty()
+        ts = prepare_test(setup, box)
         if not as_json:
             name = state.troupers[idx].trouper
             stdout.print(
                 f"{name}: {setup.label} Test, {format_pool(chance.pool)} against {target} - "
                 f"chance {float(chance.probability):.1%} ({chance.probability})"
             )
-            for note in prepare_test(setup, box).notes:
+            for note in ts.notes:
                 stdout.print(f"  note: {note}")
-        rng = Chance.fresh(state.seed, store.head)
-        ts = prepare_test(setup, box)
-        result = run_interactive(
-            ts,
-            box,
-            rng,
-            auto=auto or as_json,
-            physical=physical,
-            first_faces=dice,
-            reroll_faces=reroll_dice or [],
-            quiet=quiet,
-            choices=reroll or None,
-        )
+        result = run_interactive(ts, box, Chance.fresh(state.seed, store.head),
+                                 auto=auto or as_json, physical=physical, first_faces=dice,
+                                 reroll_faces=reroll_dice or [], quiet=quiet,
+                                 choices=reroll or None)
         before = state.troupers[idx].insanity
         new_state = session.record(
             TakeTest(
@@ -235,36 +198,31 @@ def test(
         )
     after = new_state.troupers[idx].insanity
     if as_json:
-        print_json(
-            {
-                "trouper": new_state.troupers[idx].trouper,
-                "label": setup.label,
-                "pool": list(result.pool),
-                "target": target,
-                "probability": float(chance.probability),
-                "exact": f"{chance.probability.numerator}/{chance.probability.denominator}",
-                "rolls": [r.model_dump(mode="json") for r in result.rolls],
-                "faces": [f.as_dict() for f in result.faces],
-                "dice_triumphs": result.dice_triumphs,
-                "bonus_triumphs": result.bonus_triumphs + result.insanity_triumphs,
-                "insanity_used": result.insanity_used,
-                "total": result.total,
-                "success": result.success,
-                "insanity": {"before": before, "after": after},
-                "instructions": session.told(state, new_state, catalog),
-            }
-        )
+        print_json({
+            "trouper": new_state.troupers[idx].trouper,
+            "label": setup.label,
+            "pool": list(result.pool),
+            "target": target,
+            "probability": float(chance.probability),
+            "exact": f"{chance.probability.numerator}/{chance.probability.denominator}",
+            "rolls": [r.model_dump(mode="json") for r in result.rolls],
+            "faces": [f.as_dict() for f in result.faces],
+            "dice_triumphs": result.dice_triumphs,
+            "bonus_triumphs": result.bonus_triumphs + result.insanity_triumphs,
+            "insanity_used": result.insanity_used,
+            "total": result.total,
+            "success": result.success,
+            "insanity": {"before": before, "after": after},
+            "instructions": session.told(state, new_state, catalog),
+        })
         return
     table = Table(show_header=True, title="Test", title_justify="left")
     table.add_column("throw")
     table.add_column("dice")
     table.add_column("faces")
     for r in result.rolls:
-        table.add_row(
-            r.kind.replace("_", " "),
-            " ".join(result.pool[s] for s in r.slots),
-            format_faces(r.faces) + ("" if r.source == "digital" else " (typed)"),
-        )
+        table.add_row(r.kind.replace("_", " "), " ".join(result.pool[s] for s in r.slots),
+            format_faces(r.faces) + ("" if r.source == "digital" else " (typed)"))
     stdout.print(table)
     extra = result.bonus_triumphs + result.insanity_triumphs
     verdict = "[bold green]Success[/]" if result.success else "[bold red]Failure[/]"

@@ -1,11 +1,7 @@
 """`blood data transcribe`, `import-text`, `export-text` and `progress`: an owner types their
-box over the placeholder cards.
-
-Parse, call, render: the Effect language, the card text form, the question machine, the overlay
-writer and the counts live in ``content/`` (effect_text, card_text, transcribe, overlay,
-progress); this module reads lines, prints, and picks the folders (the owner's data folder:
-``--data-dir`` / ``BLOOD_DATA_DIR``, else the user data folder).
-"""
+box over the placeholder cards. The language, the text form, the questions, the overlay writer
+and the counts live in ``content/``; this module reads lines, prints, and picks the owner's data
+folder (``--data-dir`` / ``BLOOD_DATA_DIR``, else the user data folder)."""
 
 from __future__ import annotations
 
@@ -140,10 +136,8 @@ def export_text(kind: str, deck: str | None, out: Path | None, force: bool = Fal
         records = [r for r in records if deck_of(key, r) == deck]
         if not records:
             decks = sorted({d for r in cat.all(key) if (d := deck_of(key, r))})
-            raise UsageError(
-                f"no {key} deck {deck!r}",
-                hint=("decks: " + ", ".join(decks)) if decks else f"{key} has no decks",
-            )
+            raise UsageError(f"no {key} deck {deck!r}",
+                hint=("decks: " + ", ".join(decks)) if decks else f"{key} has no decks")
     text = deck_text(key, records, deck)
     if out is None:
         # The screen gets the names without control sequences (a name in an overlay could
@@ -195,18 +189,20 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
         shipped_order,
         write_records,
     )
-
-    shown = _shown(file)
+    from blood_companion.content.transcribe import (
+        MAX_CARD_FILE,
+        long_line_problems,
+        too_many_items,
+    )
     from blood_companion.fileio import FileProblem, read_text
 
+    shown = _shown(file)
     try:
         missing = not file.exists() and not file.is_symlink()
     except OSError:  # a name the system refuses (too long): read_text says so
         missing = False
     if missing:
         raise UsageError(f"no such file: {file}")
-    from blood_companion.content.transcribe import MAX_CARD_FILE
-
     try:
         text = read_text(file, limit=MAX_CARD_FILE, what="the card file")
     except FileProblem as exc:
@@ -219,16 +215,12 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
     def kind_of_id(record_id: str) -> str | None:
         return next((k for k in KINDS if cat.get(k, record_id) is not None), None)
 
-    from blood_companion.content.transcribe import long_line_problems
-
     too_long = long_line_problems(text, shown)
     if too_long:  # refused before parsing: a card's text is bounded
         raise ImportRefused(shown, too_long)
     cards, problems = read_cards(text, shown, kind_of_id)
     planned, more = plan_import(cards, shown, _known(cat, target), replace=replace)
     problems += more
-    from blood_companion.content.transcribe import too_many_items
-
     crowded = [Problem(shown, pl.card.line, pl.record.id, why) for pl in planned
                if (why := too_many_items(pl.record))]
     if crowded:  # bounded before the (slower) checks with the whole pack
@@ -364,7 +356,7 @@ class Loop:
             # kept (the draft and the YAML hold UTF-8 text only).
             show(Text.assemble(("✗ ", "red"), "that line is not UTF-8 text; type it again"))
 
-    def run(self, cards: list[Any], cat: Catalog, draft: Any) -> int:
+    def run(self, cards: list[Any], cat: Catalog, draft: Any) -> None:
         from blood_companion.content.transcribe import CardSession, clear_draft
 
         self.cat = cat
@@ -377,8 +369,7 @@ class Loop:
                     cards.remove(card)
                 cards.insert(0, card)
                 reopen[card] = (cat.get(card.kind, card.id), answers)
-                show(Text(f"Resuming {card.id}: {len(answers)} answer(s) kept.",
-                                  style="yellow"))
+                show(Text(f"Resuming {card.id}: {len(answers)} answer(s) kept.", style="yellow"))
         i = 0
         while i < len(cards):
             card = cards[i]
@@ -387,7 +378,7 @@ class Loop:
             self.header(i, len(cards), card, base)
             outcome = self.drive(session, card)
             if outcome == "quit":
-                return 0
+                return
             if outcome == "skip":
                 clear_draft(self.target)
                 i += 1
@@ -415,11 +406,8 @@ class Loop:
             clear_draft(self.target)
             i += 1
         stdout.print()
-        say(
-            f"Done: {self.written} card(s) written to {_shown(self.target)}. "
-            "`blood data progress` shows what is left."
-        )
-        return 0
+        say(f"Done: {self.written} card(s) written to {_shown(self.target)}. "
+            "`blood data progress` shows what is left.")
 
     def header(self, i: int, n: int, card: Any, base: Any) -> None:
         stdout.print()
@@ -534,8 +522,7 @@ class Loop:
         path = write_records(self.target, card.kind, stem, [record],
                              shipped_order(self.cat, card.kind))
         self.written += 1
-        show(Text.assemble(("✓ ", "green"), f"{record.name} [{card.id}] written to "
-                                   f"{_shown(path)}"))
+        show(Text.assemble(("✓ ", "green"), f"{record.name} [{card.id}] written to {_shown(path)}"))
         return {"card": card, "base": base, "answers": list(session.answers), "index": index,
                 "stem": stem, "previous": previous}
 
@@ -567,18 +554,15 @@ def transcribe(kind: str | None, record_id: str | None, deck: str | None) -> Non
     if draft is not None and key is not None and draft[0].kind != key:
         draft = None
     if not cards and draft is None:
-        say("Nothing left to transcribe here: every card is typed in "
-                     "(`blood data progress`).")
+        say("Nothing left to transcribe here: every card is typed in (`blood data progress`).")
         return
     show(Text(f"Transcribing into {_shown(target)} ({len(cards)} card(s) to go). "
                       "Type `help` at any prompt.", style="bold"))
     loop = Loop(target)
     try:
-        code = loop.run(cards, cat, draft)
+        loop.run(cards, cat, draft)
     except KeyboardInterrupt:
         stdout.print()
         show(Text(f"Interrupted: {loop.written} card(s) written; every answer you "
                           "gave is kept. `blood data transcribe` resumes.", style="yellow"))
         raise typer.Exit(130) from None
-    if code:
-        raise typer.Exit(code)

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from blood_companion.cli.app import app, register_commands
 
-register_commands(["dice_cmd"])
+register_commands(["dice_run"])
 
 ASKS = [
     ["roll", "R G B", "--seed", "3"],
