@@ -26,6 +26,7 @@ from blood_companion.engine.night_state import (
     Question,
     ReactionSlot,
 )
+from blood_companion.engine.plain import SIDE_WORDS
 from blood_companion.engine.state import CampaignState, TrouperState
 from blood_companion.engine.table import (
     UNKNOWN,
@@ -66,6 +67,15 @@ def log(state: CampaignState, kind: str, **args: Any) -> CampaignState:
     n = night_of(state)
     entry = NightLogEntry(turn=n.turn, phase=n.phase, kind=kind, args=args)
     return with_night(state, log=[*n.log, entry])
+
+
+def ask(state: CampaignState, kind: str, prompt: str, i: int | None = None,
+        **fields: Any) -> CampaignState:
+    """A :class:`Question` the table answers, after those already waiting (``i``: about the
+    cards or tokens of Trouper ``i``)."""
+    mine: dict[str, Any] = {"trouper": i, "candidates": [i]} if i is not None else {}
+    question = Question(kind=kind, prompt=prompt, **mine, **fields)
+    return with_night(state, pending=[*night_of(state).pending, question])
 
 
 def tid(state: CampaignState, i: int) -> str:
@@ -177,15 +187,8 @@ def _wound_without_deck(state: CampaignState, catalog: Catalog, i: int, n: int) 
         if len(t.hand) <= n:
             state = wound_from_hand(state, i, list(t.hand))
             return unmarked_wounds(state, i, n - len(t.hand))
-        question = Question(
-            kind="wound",
-            prompt=f"{name_of(state, catalog, i)} has no card in deck or discard pile: which "
-            f"{n} card(s) from the hand take the Wound?",
-            trouper=i,
-            candidates=[i],
-            n=n,
-        )
-        return with_night(state, pending=[*night_of(state).pending, question])
+        return ask(state, "wound", f"{name_of(state, catalog, i)} has no card in deck or "
+                   f"discard pile: which {n} card(s) from the hand take the Wound?", i, n=n)
     return unmarked_wounds(state, i, n)
 
 
@@ -509,7 +512,7 @@ def _table_wound_card(state: CampaignState, catalog: Catalog, rng: Chance, nemes
     pool = plain(night_of(state).reaction_deck)
     if not pool:
         return state, None
-    where = {"front": "Front", "left": "Left Side", "right": "Right Side"}.get(side, side)
+    where = SIDE_WORDS.get(side, side)
     return take_named_reaction(
         state, catalog, rng,
         f"{nemesis} suffers a Wound on the {where}: reveal Reaction cards from the top of its "
@@ -548,13 +551,9 @@ def _ask_weakness_trophy(state: CampaignState, catalog: Catalog, side: str,
                         "weakness_trophy_missed", card=w.id, why=verdict.why)
             return weakness_trophy(state, catalog, side, verdict.earned)
     seen = f" (the app sees: {verdict.why})" if verdict is not None and verdict.why else ""
-    question = Question(
-        kind="confirm",
-        prompt=f"{w.name} ({side} Weakness): was its Nemesis Trophy earned? {w.trophy}{seen}",
-        about=f"weakness:{side}",
-        n=1 if verdict is not None and verdict.default else 0,
-    )
-    return with_night(state, pending=[*night.pending, question])
+    return ask(state, "confirm",
+               f"{w.name} ({side} Weakness): was its Nemesis Trophy earned? {w.trophy}{seen}",
+               about=f"weakness:{side}", n=1 if verdict is not None and verdict.default else 0)
 
 
 def weakness_trophy(state: CampaignState, catalog: Catalog, side: str, earned: bool

@@ -27,7 +27,7 @@ from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night_state import Bonus, Question
+from blood_companion.engine.night_state import Bonus
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -168,19 +168,10 @@ def _check_item(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
         raise RuleError(f"{p.item} is already depleted")
 
 
-def _check_sacrifice(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
-    return None  # the card is on the Chain: it can always go to Wounds at Cleanup
-
-
 def _pay_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
                ) -> CampaignState:
     paid = vigor.deplete(s.troupers[t], cat.config.vigor_tokens, cost.n, fx.name_of(s, cat, t))
     return fx.with_trouper(s, t, vigor_depleted=paid.vigor_depleted)
-
-
-def _pay_discard(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
-                 ) -> CampaignState:
-    return fx.discard_cards(s, cat, t, list(p.discard))
 
 
 def _pay_bite(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
@@ -212,10 +203,12 @@ CostPay = Callable[[CampaignState, "Catalog", int, m.Cost, Payment], CampaignSta
 
 COSTS: dict[str, tuple[CostCheck, CostPay]] = {
     "deplete_vigor": (_check_vigor, _pay_vigor),
-    "discard_card": (_check_discard, _pay_discard),
+    "discard_card": (_check_discard, lambda s, cat, t, cost, p: fx.discard_cards(
+        s, cat, t, list(p.discard))),
     "discard_bite": (_check_bite, _pay_bite),
     "deplete_item": (_check_item, _pay_item),
-    "sacrifice": (_check_sacrifice, _pay_sacrifice),
+    # the card is on the Chain: it can always go to Wounds at Cleanup
+    "sacrifice": (lambda s, cat, t, cost, p: None, _pay_sacrifice),
 }
 
 
@@ -339,14 +332,8 @@ def _discard(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
     if len(hand) <= o.n:
         return fx.discard_cards(s, a.catalog, t, list(hand))
     who = fx.name_of(s, a.catalog, t)
-    question = Question(
-        kind="discard",
-        prompt=f"{who} discards {o.n} card(s) of their choice from their hand",
-        trouper=t,
-        candidates=[t],
-        n=o.n,
-    )
-    return fx.with_night(s, pending=[*fx.night_of(s).pending, question])
+    return fx.ask(s, "discard", f"{who} discards {o.n} card(s) of their choice from their hand",
+                  t, n=o.n)
 
 
 def _bonus(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
@@ -402,16 +389,9 @@ def _place_token(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
                                           "intact": tok.intact + 1}), "token_placed"
     elif tok.consumed and tok.intact:
         word = "Trap" if kind == "traps" else "Whisper"
-        question = Question(
-            kind="token",
-            prompt=f"{fx.name_of(s, a.catalog, t)} has no {word} token left in their Reserve: "
-            f"which of their {word} tokens on the Map moves, an Intact or a Consumed one?",
-            trouper=t,
-            candidates=[t],
-            n=1,
-            about=kind,
-        )
-        return fx.with_night(s, pending=[*fx.night_of(s).pending, question])
+        return fx.ask(s, "token", f"{fx.name_of(s, a.catalog, t)} has no {word} token left in "
+                      f"their Reserve: which of their {word} tokens on the Map moves, an Intact or "
+                      "a Consumed one?", t, n=1, about=kind)
     elif tok.consumed or tok.intact:
         return move_token(s, t, kind, "consumed" if tok.consumed else "intact")
     else:  # pragma: no cover - eight tokens are always somewhere

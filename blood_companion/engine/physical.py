@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import words
-from blood_companion.engine.plain import listing
+from blood_companion.engine.plain import SIDE_WORDS, listing
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -178,15 +178,12 @@ def listed(what: str, on: str, off: str) -> Sentence:
         for text, extra, flip in ((on, Counter(new or []) - Counter(old or []), True),
                                   (off, Counter(old or []) - Counter(new or []), False)):
             for pid in extra.elements():
-                name = _SIDES.get(str(pid)) or ctx.card(pid)
+                name = SIDE_WORDS.get(str(pid)) or ctx.card(pid)
                 out.append(Instruction(what, name, not flip, flip, 1, who,
                                        text=text.format(name=name, who=who)))
         return out
 
     return say
-
-
-_SIDES = {"front": "Front", "left": "Left Side", "right": "Right Side"}
 
 
 def side(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
@@ -459,7 +456,7 @@ def _cards(value: Any) -> list[str]:
 def _label(template: str, bound: dict[str, str], ctx: Ctx) -> str:
     who = ctx.who(bound["t"]) if "t" in bound else ""
     k = bound.get("k", "")
-    kname = _SIDES.get(k, k.replace("_", " ").title())
+    kname = SIDE_WORDS.get(k, k.replace("_", " ").title())
     return template.format(who=who, space=_space(bound), k=kname)
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+SIDE_WORDS = {"front": "Front", "left": "Left Side", "right": "Right Side"}
+
 
 def counted(n: int, resource: str, sign: bool = False) -> str:
     """A Wagon Resource counted, in every log and Wagon sentence: ``1 coin``, ``2 coins``,

@@ -25,16 +25,13 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.engine import chain as ch
 from blood_companion.engine import narrate
 from blood_companion.engine.legal import Ask, Pick
-from blood_companion.engine.plain import counted, counted_all, listing
+from blood_companion.engine.plain import SIDE_WORDS, counted, counted_all, listing
 from blood_companion.engine.table import UNKNOWN, at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.actions import Action
     from blood_companion.engine.state import CampaignState
-
-SIDE_WORDS = {"front": "Front", "left": "Left Side", "right": "Right Side"}
-
 
 # --------------------------------------------------------------------------- names
 
@@ -387,6 +384,7 @@ def checklist_ask(state: CampaignState, catalog: Catalog, kind: str, title: str,
 
 __all__ = [
     "SETUP",
+    "SIDE_WORDS",
     "checklist_ask",
     "checklist_for",
     "drawn_lines",
