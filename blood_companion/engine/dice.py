@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import groupby
 from typing import Any, Literal
 
 from blood_companion.engine.chance import Chance
@@ -271,16 +272,8 @@ def check_pool(
 
 def format_pool(pool: Sequence[str]) -> str:
     """The compact notation ``parse_pool`` reads, grouping equal neighbours: ``"2R B"``."""
-    parts: list[str] = []
-    i = 0
-    while i < len(pool):
-        j = i
-        while j < len(pool) and pool[j] == pool[i]:
-            j += 1
-        n = j - i
-        parts.append(f"{n}{pool[i]}" if n > 1 else pool[i])
-        i = j
-    return " ".join(parts)
+    runs = [(d, len(list(same))) for d, same in groupby(pool)]
+    return " ".join(f"{n}{d}" if n > 1 else d for d, n in runs)
 
 
 # --------------------------------------------------------------------------- rolling
@@ -401,12 +394,7 @@ def _face_for(value: str, spec: DieSpec, entry: str) -> Face:
 
 
 def _face_menu(spec: DieSpec) -> str:
-    seen: list[str] = []
-    for f in spec.faces:
-        shown = format_face(f)
-        if shown not in seen:
-            seen.append(shown)
-    return ", ".join(seen)
+    return ", ".join(dict.fromkeys(format_face(f) for f in spec.faces))
 
 
 def _example(pool: Sequence[str]) -> str:

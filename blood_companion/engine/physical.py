@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import words
@@ -212,7 +212,8 @@ def resources(what: str) -> Sentence:
         o, n = _n(old), _n(new)
         if o == n:
             return []
-        name = what.format(k=_title(b.get("k", "")), card=ctx.card(b.get("k", "")))
+        k = b.get("k", "")
+        name = what.format(k=k.replace("_", " ").capitalize(), card=ctx.card(k))
         verb = "add" if n > o else "take away"
         return [Instruction("resource", name, o, n, abs(n - o),
                             text=f"{name}: {verb} {abs(n - o)} ({o} → {n})")]
@@ -226,10 +227,6 @@ def leader(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]
         return []
     who = ctx.who(ts[new].trouper)
     return [Instruction("leader", "Leader", old, new, 1, who, text=f"{who} is the Leader now")]
-
-
-def _title(key: str) -> str:
-    return key.replace("_", " ").capitalize()
 
 
 def _space(b: dict[str, str]) -> str:
@@ -429,7 +426,7 @@ def instructions(before: CampaignState, after: CampaignState,
             if say[2] and Counter(olds) == Counter(news):
                 shuffled.append((label, field))
             continue
-        out += [_with(i, field) for i in say(ctx, bound, old, new)]
+        out += [replace(i, field=field) for i in say(ctx, bound, old, new)]
     out += _moves(gone, came, ctx)
     out += [Instruction("shuffle", label, label, label, 0, field=field,
                         text=f"Shuffle {label}") for label, field in shuffled]
@@ -438,11 +435,6 @@ def instructions(before: CampaignState, after: CampaignState,
 
 def _order(path: Path) -> int:
     return 0 if path[:1] == ("night",) else 1
-
-
-def _with(i: Instruction, field: str) -> Instruction:
-    return Instruction(i.component, i.what, i.frm, i.to, i.count, i.trouper, field, i.text,
-                       i.cards)
 
 
 def _cards(value: Any) -> list[str]:
