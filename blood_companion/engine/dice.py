@@ -40,11 +40,6 @@ MAX_POOL_DICE = 30
 Pool = tuple[DieLetter, ...]
 
 
-# The dice are plain immutable values (engine/values.py: no dataclasses, no pydantic), so
-# `blood roll` and `blood odds` import neither; pydantic models that hold them (a Test's
-# record) validate and dump them as the dict of their fields.
-
-
 class Face(Value):
     """One die showing one face: what is recorded for every roll, digital or physical."""
 

@@ -1,19 +1,12 @@
 """The one Effect interpreter: what every Condition, Cost, Target and Outcome element means,
-whoever's card it is printed on (a Trouper's Tactic card or Item, an Event, a Reaction card,
-a Minion, a Nemesis Skill or Weakness). A keyword means the same thing on every card.
+whoever's card it is printed on (a Tactic card, an Item, an Event, a Reaction card, a Minion, a
+Nemesis Skill or Weakness). One handler table per element, one entry per kind the data model
+allows (``content/models.py``; ``tests/engine/test_interpreter.py`` fails on a kind without one):
+:data:`CONDITIONS` (None: only the table knows), :data:`COSTS` (check, pay), :data:`TARGETS`
+and :data:`OUTCOMES` (what only the Map shows is written to the night log for the table).
 
-Four handler tables, one entry per kind the data model allows (``content/models.py``):
-
-* :data:`CONDITIONS` — does the Condition hold for the acting Trouper? (``None``: only the
-  table knows, e.g. a free-text Condition);
-* :data:`COSTS` — can the Cost be paid (``check``, raises RuleError) and paying it (``pay``);
-* :data:`TARGETS` — who a Target kind designates, on a Trouper's card and on an Enemy's;
-* :data:`OUTCOMES` — what each Outcome element does to the board (or, for what only the Map
-  shows, the instruction the table carries out, written to the night log).
-
-``tests/engine/test_interpreter.py`` fails on a kind without a handler. Rulebook sections:
-"Reading an Effect", "Reading the Elements of a Target/Cost/Condition", "Elements -
-Keywords", "Elements - Symbols".
+Rulebook sections: "Reading an Effect", "Reading the Elements of a Target/Cost/Condition",
+"Elements - Keywords", "Elements - Symbols".
 """
 
 from __future__ import annotations

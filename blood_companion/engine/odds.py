@@ -46,10 +46,6 @@ MAX_BONUS_DICE = 6
 MAX_TARGET = 99
 
 
-# Plain immutable values (engine/values.py): `blood odds` imports neither dataclasses nor
-# pydantic; pydantic models that hold them (a Test in progress) validate and dump their fields.
-
-
 class InsanityBonuses(Value):
     """What the Insanity track offers at (or before) the cube: the Trouper takes one of them.
 

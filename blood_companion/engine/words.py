@@ -1,20 +1,15 @@
-"""What players read: actions as English sentences with the names of the data pack in use, what
-a step drew said as a physical instruction, and the physical set-up checklists of the Dusk and
-the Beginning of the Night.
-
-Ids stay in the saves and in ``--json``; every sentence here names cards and Troupers the way
-they are printed. Nothing here changes the game: these are pure functions of actions and
-states, rendered at the edge like the night log (``engine/narrate.py``), so a card the owner
-transcribes shows its new name in old logs.
+"""What players read: actions as sentences with the data pack's names, what a step drew as a
+physical instruction, and the physical set-up checklists of the Dusk and the Beginning of the
+Night. Ids stay in the saves and ``--json``; these pure functions render at the edge, so a card
+the owner transcribes shows its new name in old logs.
 
 Rulebook sections: "Dusk Phase" (the Map, the Nemesis Card and its Reaction deck, the Nemesis
 Miniature and its Front, the Minion Miniatures, the Event cards), "Beginning of the Night"
 (five cards each), "Setup" (Playing Area Setup), "Threat" (the token on the first space),
 "Zones" > "Tiles" (the start Tiles).
 
-The other modules of words: ``engine/narrate.py`` (the night log's events as sentences),
-``engine/plain.py`` (words without the data pack: counts, lists, percentages) and
-``cli/table_words.py`` (cards, hands, log lines as the CLI prints them).
+The other modules of words: ``engine/narrate.py`` (the night log), ``engine/plain.py`` (words
+without the data pack) and ``cli/table_words.py`` (cards, hands, log lines as the CLI prints).
 """
 
 from __future__ import annotations
