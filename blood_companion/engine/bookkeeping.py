@@ -224,8 +224,7 @@ def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> 
     tokens = catalog.config.vigor_tokens
     t = state.troupers[i]
     pending = list(state.night.pending) if state.night is not None else []
-    waiting = next((k for k, q in enumerate(pending) if q.kind == "bite" and q.trouper == i),
-                   None)
+    waiting = next((k for k, q in enumerate(pending) if q.kind == "bite" and q.trouper == i), None)
     asked = pending[waiting].n if waiting is not None else 0
     placed = max(0, min(n, vigor.layout(t, tokens).uncovered - asked))
     options = vigor.bite_options(t, tokens, asked + placed)
@@ -584,15 +583,12 @@ def check_victory(state: CampaignState, catalog: Catalog) -> CampaignState:
     return state
 
 
-def end_night(
-    state: CampaignState, result: str, reason: str, **args: Any
-) -> CampaignState:
+def end_night(state: CampaignState, result: str, reason: str, **args: Any) -> CampaignState:
     """The night is won or lost; ``reason`` is a code of ``narrate.REASONS`` (or
     ``check_holds`` with the ``job`` whose Check card ended it)."""
     from blood_companion.engine.night.phases import goto
 
-    state = goto(state, "over", result=result, reason=reason, pending=[], queue=[],
-                 activation=None)
+    state = goto(state, "over", result=result, reason=reason, pending=[], queue=[], activation=None)
     return log(state, "night_over", result=result, reason=reason, **args)
 
 

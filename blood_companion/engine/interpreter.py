@@ -161,20 +161,17 @@ def _check_item(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
         raise RuleError(f"{p.item} is already depleted")
 
 
-def _pay_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
-               ) -> CampaignState:
+def _pay_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> CampaignState:
     paid = vigor.deplete(s.troupers[t], cat.config.vigor_tokens, cost.n, fx.name_of(s, cat, t))
     return fx.with_trouper(s, t, vigor_depleted=paid.vigor_depleted)
 
 
-def _pay_bite(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
-              ) -> CampaignState:
+def _pay_bite(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> CampaignState:
     left = vigor.remove_bites(s.troupers[t], cat.config.vigor_tokens, cost.n)
     return fx.with_trouper(s, t, bites=left.bites, bites_on_depleted=left.bites_on_depleted)
 
 
-def _pay_item(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
-              ) -> CampaignState:
+def _pay_item(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> CampaignState:
     if p.item is None:
         return s
     return fx.with_trouper(s, t, depleted_items=[*s.troupers[t].depleted_items, p.item])
@@ -491,9 +488,7 @@ OUTCOMES: dict[str, OutcomeHandler] = {
 }
 
 
-def apply_outcomes(
-    state: CampaignState, act: Act, outcomes: Sequence[m.Outcome]
-) -> CampaignState:
+def apply_outcomes(state: CampaignState, act: Act, outcomes: Sequence[m.Outcome]) -> CampaignState:
     """Apply an Effect's Outcome elements in order (stopping if the night ends). On every
     Minion / every Enemy (``act.every``), each Element that acts on the target
     (:data:`PER_ENEMY`) applies to each of them in turn, the others once."""

@@ -163,8 +163,7 @@ def flag(what: str, on: str, off: str, trouper: bool = True) -> Sentence:
         label = {"who": who, "space": _space(b), "name": _chain_name(at, ctx, b),
                  "item": ctx.card(b.get("c", ""))}
         verb = (on if new else off).format(**label)
-        return [Instruction("flag", what.format(**label), bool(old), bool(new), 1, who,
-                            text=verb)]
+        return [Instruction("flag", what.format(**label), bool(old), bool(new), 1, who, text=verb)]
 
     return say
 
@@ -392,8 +391,7 @@ def _same(old: Any, new: Any) -> bool:
 
 def unmapped(before: CampaignState, after: CampaignState) -> list[str]:
     """The changed paths neither :data:`TABLE` nor :data:`QUIET` names (a test failure)."""
-    return sorted(".".join(p) for p in changed(before, after)
-                  if _row(p) is None and not _quiet(p))
+    return sorted(".".join(p) for p in changed(before, after) if _row(p) is None and not _quiet(p))
 
 
 # --------------------------------------------------------------------------- instructions
@@ -486,8 +484,7 @@ def _moves(gone: list[tuple[str, str, str]], came: list[tuple[str, str, str]],
             text = f"{what}: from {frm} back to the box"
         else:
             text = f"{what}: {frm} → {to}"
-        out.append(Instruction("cards", what, frm, to, len(cards), "", field, text,
-                               tuple(names)))
+        out.append(Instruction("cards", what, frm, to, len(cards), "", field, text, tuple(names)))
     return out
 
 

@@ -107,8 +107,7 @@ def dice_words(dice: Any, reroll: Any = ()) -> str:
 def building_name(catalog: Catalog | None, bid: str) -> str:
     if catalog is None:
         return bid
-    return next((b.name for b in catalog.village.buildings if b.id == bid or b.effect == bid),
-                bid)
+    return next((b.name for b in catalog.village.buildings if b.id == bid or b.effect == bid), bid)
 
 
 def trait_words(trait: Any) -> str:
