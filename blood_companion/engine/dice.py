@@ -113,16 +113,10 @@ class DiceBox(Value):
         """From the content models (``blood_companion.content.models.Die``) or anything shaped
         like them: ``letter``, ``name``, ``count_in_box`` and ``faces`` with ``triumphs``,
         ``defeats`` and ``label``."""
-        specs = []
-        for d in dice:
-            faces = tuple(
-                Face(die=d.letter, triumphs=f.triumphs, defeats=f.defeats, label=f.label)
-                for f in d.faces
-            )
-            specs.append(
-                DieSpec(letter=d.letter, name=d.name, faces=faces, count_in_box=d.count_in_box)
-            )
-        return cls._checked(specs)
+        return cls._checked([DieSpec(
+            letter=d.letter, name=d.name, count_in_box=d.count_in_box,
+            faces=[Face(d.letter, f.triumphs, f.defeats, f.label) for f in d.faces],
+        ) for d in dice])
 
     @classmethod
     def from_mapping(
@@ -132,23 +126,16 @@ class DiceBox(Value):
     ) -> DiceBox:
         """From plain data: ``{"R": [(triumphs, defeats[, label]), ...], ...}``; every die
         counts 3 in the box unless ``counts`` says otherwise."""
-        specs = []
-        for letter, rows in faces.items():
-            built = []
-            for row in rows:
-                t, d = int(row[0]), int(row[1]) if len(row) > 1 else 0
-                label = str(row[2]) if len(row) > 2 else None
-                built.append(_checked_value(Face, die=letter, triumphs=t, defeats=d, label=label))
-            specs.append(
-                _checked_value(
-                    DieSpec,
-                    letter=letter,
-                    name=f"{DIE_NAMES.get(letter, letter)} Die",
-                    faces=tuple(built),
-                    count_in_box=(counts or {}).get(letter, 3),
-                )
-            )
-        return cls._checked(specs)
+        def face(letter: str, row: Sequence[Any]) -> Face:
+            t, d = int(row[0]), int(row[1]) if len(row) > 1 else 0
+            label = str(row[2]) if len(row) > 2 else None
+            made: Face = _checked_value(Face, die=letter, triumphs=t, defeats=d, label=label)
+            return made
+
+        return cls._checked([_checked_value(
+            DieSpec, letter=letter, name=f"{DIE_NAMES.get(letter, letter)} Die",
+            faces=[face(letter, row) for row in rows], count_in_box=(counts or {}).get(letter, 3),
+        ) for letter, rows in faces.items()])
 
     @classmethod
     def _checked(cls, specs: list[DieSpec]) -> DiceBox:

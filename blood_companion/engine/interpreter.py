@@ -12,8 +12,8 @@ Rulebook sections: "Reading an Effect", "Reading the Elements of a Target/Cost/C
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
@@ -563,17 +563,3 @@ def every_act(
         return act
     within = target.distance if target.distance != "any" and named is None else None
     return replace(act, every=every_enemy(state, act.catalog, target, named), within=within)
-
-
-@dataclass(frozen=True)
-class Kinds:
-    """Every kind the data model allows, per table (for the exhaustiveness test)."""
-
-    conditions: tuple[str, ...] = field(default_factory=lambda: _literal(m.Condition, "kind"))
-    costs: tuple[str, ...] = field(default_factory=lambda: _literal(m.Cost, "kind"))
-    targets: tuple[str, ...] = field(default_factory=lambda: _literal(m.Target, "kind"))
-    outcomes: tuple[str, ...] = field(default_factory=lambda: tuple(get_args(m.OutcomeKind)))
-
-
-def _literal(model: type[Any], name: str) -> tuple[str, ...]:
-    return tuple(get_args(model.model_fields[name].annotation))

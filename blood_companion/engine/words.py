@@ -248,12 +248,9 @@ def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -
                        f"{narrate.faces_words(made_roll.faces)} → "
                        f"{counted(made_roll.gained, made_roll.resource)} to the Wagon.")
     for tb, ta in zip(before.troupers, after.troupers, strict=False):
-        new = ta.reserve_cards[len(tb.reserve_cards):] if len(ta.reserve_cards) > len(
-            tb.reserve_cards) else []
-        if after.part == "day" and new:
-            for cid in new:
-                out.append(f"{who(catalog, ta.trouper)} takes {name(catalog, cid)} into the "
-                           "Personal Reserve.")
+        if after.part == "day":
+            out += [f"{who(catalog, ta.trouper)} takes {name(catalog, cid)} into the Personal "
+                    "Reserve." for cid in ta.reserve_cards[len(tb.reserve_cards):]]
     return out
 
 
