@@ -250,10 +250,7 @@ def parse_action(data: dict[str, Any] | str) -> Action:
 
 
 def apply(
-    state: CampaignState,
-    action: Action,
-    catalog: Catalog,
-    index: int,
+    state: CampaignState, action: Action, catalog: Catalog, index: int,
     chance: Chance | None = None,
 ) -> CampaignState:
     """Apply one action at log position `index`. Raises RuleError when refused.

@@ -415,9 +415,7 @@ def reveal_reaction(state: CampaignState, catalog: Catalog, rng: Chance) -> Camp
     line = [*n.reaction_line, slot]
     state = with_night(state, reaction_line=line)
     state = log(
-        state,
-        "reveal_interruption" if face.interruption else "reveal",
-        card=card,
+        state, "reveal_interruption" if face.interruption else "reveal", card=card,
         **face_arg(state, card),
     )
     if face.interruption:
@@ -461,12 +459,8 @@ def wound_nemesis(
         wounds.setdefault(side, []).append(taken or "-")
         state = with_night(state, reaction_deck=deck, nemesis_wounds=wounds)
         state = log(
-            state,
-            "nemesis_wound" if taken else "nemesis_wound_unmarked",
-            nemesis=nem.id,
-            side=side,
-            n=len(wounds[side]),
-            **({"card": taken} if taken else {}),
+            state, "nemesis_wound" if taken else "nemesis_wound_unmarked", nemesis=nem.id,
+            side=side, n=len(wounds[side]), **({"card": taken} if taken else {}),
         )
         jobs = [
             EnemyJob(
@@ -479,9 +473,7 @@ def wound_nemesis(
         if w is not None and any(e.timing == "on_wound" for e in w.effects):
             jobs.append(
                 EnemyJob(
-                    source="weakness",
-                    card=w.id,
-                    label=f"{w.name}: {w.effect_name}",
+                    source="weakness", card=w.id, label=f"{w.name}: {w.effect_name}",
                     effects=[k for k, e in enumerate(w.effects) if e.timing == "on_wound"],
                 )
             )

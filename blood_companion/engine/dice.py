@@ -120,9 +120,7 @@ class DiceBox(Value):
 
     @classmethod
     def from_mapping(
-        cls,
-        faces: Mapping[str, Sequence[Sequence[Any]]],
-        counts: Mapping[str, int] | None = None,
+        cls, faces: Mapping[str, Sequence[Sequence[Any]]], counts: Mapping[str, int] | None = None,
     ) -> DiceBox:
         """From plain data: ``{"R": [(triumphs, defeats[, label]), ...], ...}``; every die
         counts 3 in the box unless ``counts`` says otherwise."""
@@ -223,10 +221,7 @@ def _word_letters(word: str, text: str, box: DiceBox | None) -> list[DieLetter]:
 
 
 def check_pool(
-    pool: Sequence[str],
-    box: DiceBox | None = None,
-    *,
-    max_dice: int | None = None,
+    pool: Sequence[str], box: DiceBox | None = None, *, max_dice: int | None = None,
     text: str | None = None,
 ) -> None:
     """Refuse a pool the box cannot roll: unknown letters, more dice of a colour than the box

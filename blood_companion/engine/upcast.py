@@ -35,9 +35,7 @@ def _state_1_to_2(doc: Doc) -> Doc:
     if isinstance(night, dict):
         night["log"] = [
             {
-                "turn": e.get("turn", 0),
-                "phase": e.get("phase", ""),
-                "kind": "text",
+                "turn": e.get("turn", 0), "phase": e.get("phase", ""), "kind": "text",
                 "args": {"text": e.get("text", "")},
             }
             if isinstance(e, dict) and "kind" not in e

@@ -368,8 +368,7 @@ def checklist_ask(state: CampaignState, catalog: Catalog, kind: str, title: str,
     if info and "the Map below" in lines[k]:  # drawn below the sentence pointing to it
         lines[k], info = "\n".join((lines[k], *info)), ()
     return Ask(SETUP, f"{title} [{k + 1}/{len(lines)}] {lines[k]}", (
-        Pick("ok", "Done", "ok"),
-        Pick("all", "All done: skip the rest of the list", "all"),
+        Pick("ok", "Done", "ok"), Pick("all", "All done: skip the rest of the list", "all"),
     ), default="ok", info=info, append=True)
 
 
