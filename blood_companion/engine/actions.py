@@ -169,11 +169,18 @@ class Action(BaseModel):
         return None
 
     def describe(self) -> str:
-        """A readable sentence without the data pack (ids as they are); the sentences players
-        read, with names, come from ``engine/words.py`` (``sentence``)."""
-        from blood_companion.engine.plain import fields_sentence
+        """The action's kind and fields in words, without the data pack (ids as they are); the
+        sentences players read, with names, come from ``engine/words.py`` (``sentence``)."""
+        from blood_companion.engine.plain import listing
 
-        return fields_sentence(self)
+        title = self.type.replace("night_", "").replace("day_", "").replace("_", " ")
+        parts = []
+        for key, value in self.model_dump(mode="json").items():
+            if key in ("type", "drawn") or value in (None, [], {}, "", False, 0):
+                continue
+            shown = listing(str(v) for v in value) if isinstance(value, list) else str(value)
+            parts.append(f"{key.replace('_', ' ')} {shown}")
+        return title[:1].upper() + title[1:] + (f": {', '.join(parts)}" if parts else "")
 
 
 def _import_action_modules() -> None:

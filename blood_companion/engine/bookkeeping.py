@@ -142,13 +142,8 @@ def weakness(state: CampaignState, catalog: Catalog, side: str) -> m.WeaknessCar
 def fatigue(state: CampaignState, catalog: Catalog) -> tuple[list[int], list[int]]:
     """Physical and Mind Fatigue of every card on the Reaction Line ("Reaction Card": Fatigue
     lowers the Nemesis's Defenses while the card is on the Line)."""
-    phys: list[int] = []
-    mind: list[int] = []
-    for slot in night_of(state).reaction_line:
-        face = reaction_face(state, catalog, slot.card)
-        phys.append(face.fatigue.physical)
-        mind.append(face.fatigue.mind)
-    return phys, mind
+    line = [reaction_face(state, catalog, s.card).fatigue for s in night_of(state).reaction_line]
+    return [f.physical for f in line], [f.mind for f in line]
 
 
 # --------------------------------------------------------------------------- Troupers
@@ -435,6 +430,8 @@ def wound_nemesis(
     put it under the side hit and shuffle the others back. On-wound Skills and the side's
     Weakness Effects are queued. Ends the night when every side has its Wounds. ``by``: the
     attacking Trouper and the attack's kinds (what the side's Weakness Trophy is judged on)."""
+    from blood_companion.engine.night.enemy import timed_skills
+
     nem = nemesis_card(state, catalog)
     for _ in range(n):
         revealed: list[str] = []
@@ -462,13 +459,7 @@ def wound_nemesis(
             state, "nemesis_wound" if taken else "nemesis_wound_unmarked", nemesis=nem.id,
             side=side, n=len(wounds[side]), **({"card": taken} if taken else {}),
         )
-        jobs = [
-            EnemyJob(
-                source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
-            )
-            for k, sk in enumerate(nem.skills)
-            if sk.timing == "on_wound"
-        ]
+        jobs = timed_skills(state, catalog, "on_wound")
         w = weakness(state, catalog, side)
         if w is not None and any(e.timing == "on_wound" for e in w.effects):
             jobs.append(
@@ -533,8 +524,7 @@ def _ask_weakness_trophy(state: CampaignState, catalog: Catalog, side: str,
         tr = state.troupers[t]
         wounds = sum(1 for e in night.log if e.turn == night.turn and e.args.get("side") == side
                      and e.kind in ("nemesis_wound", "nemesis_wound_unmarked"))
-        line = tuple((f.physical, f.mind) for f in (
-            reaction_face(state, catalog, s.card).fatigue for s in night.reaction_line))
+        line = tuple(zip(*fatigue(state, catalog), strict=True))
         verdict = trophy.judge(w.trophy, trophy.Moment(
             kinds, name_of(state, catalog, t), tr.bites, tr.insanity, tr.exhausted, wounds, line))
         if verdict.earned is not None:

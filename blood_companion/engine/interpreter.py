@@ -293,26 +293,6 @@ def _on_trouper(
     return handler
 
 
-def _wound(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    return fx.wound_trouper(s, a.catalog, t, a.chance, o.n)
-
-
-def _bite(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    return fx.bite_trouper(s, a.catalog, t, o.n)
-
-
-def _exhaust(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    return fx.exhaust(s, a.catalog, t)
-
-
-def _draw(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    return fx.draw_cards(s, a.catalog, t, o.n, a.chance)
-
-
-def _heal(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    return fx.heal(s, a.catalog, t, o.n, list(a.heal))
-
-
 def _discard(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
     """ "Discard N": the cards the player chooses. Named cards are discarded; a hand of N or
     fewer cards is discarded whole; otherwise the table is asked which cards."""
@@ -337,10 +317,6 @@ def _bonus(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
         b = b.model_copy(update={"dice": [*b.dice, o.die or "G"]})
     s = fx.with_night(s, bonuses={**night.bonuses, t: b})
     return fx.log(s, "test_bonus", who=fx.tid(s, t), outcome=dump(o))
-
-
-def _threat(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    return fx.add_threat(s, a.catalog, o.n, a.chance)
 
 
 def _summon(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
@@ -465,20 +441,21 @@ def _read(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     return fx.log(s, "own_outcome", who=who or a.source, outcome=dump(o))
 
 
+_EXHAUST = _on_trouper(lambda s, a, o, t: fx.exhaust(s, a.catalog, t))
 OUTCOMES: dict[str, OutcomeHandler] = {
     **{k: _movement for k in (*SELF_MOVES, *TARGET_MOVES)},
-    "draw": _on_trouper(_draw),
+    "draw": _on_trouper(lambda s, a, o, t: fx.draw_cards(s, a.catalog, t, o.n, a.chance)),
     "discard": _on_trouper(_discard),
-    "heal": _on_trouper(_heal),
+    "heal": _on_trouper(lambda s, a, o, t: fx.heal(s, a.catalog, t, o.n, list(a.heal))),
     "deplete": _read,
-    "rest": _on_trouper(_exhaust),
+    "rest": _EXHAUST,
     "summon": _summon,
-    "wound": _on_trouper(_wound),
-    "bite": _on_trouper(_bite),
-    "exhausted": _on_trouper(_exhaust),
+    "wound": _on_trouper(lambda s, a, o, t: fx.wound_trouper(s, a.catalog, t, a.chance, o.n)),
+    "bite": _on_trouper(lambda s, a, o, t: fx.bite_trouper(s, a.catalog, t, o.n)),
+    "exhausted": _EXHAUST,
     "physical_attack": _attack,
     "mind_attack": _attack,
-    "threat": _threat,
+    "threat": lambda s, a, o: fx.add_threat(s, a.catalog, o.n, a.chance),
     **{k: _on_trouper(_bonus) for k in TEST_BONUS_KINDS},
     "place_trap": _place_token,
     "place_whisper": _place_token,
