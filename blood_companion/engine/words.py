@@ -373,16 +373,6 @@ def checklist_ask(state: CampaignState, catalog: Catalog, kind: str, title: str,
 
 
 __all__ = [
-    "SETUP",
-    "SIDE_WORDS",
-    "checklist_ask",
-    "checklist_for",
-    "drawn_lines",
-    "dusk_checklist",
-    "listing",
-    "name",
-    "names",
-    "night_checklist",
-    "sentence",
-    "who",
+    "SETUP", "SIDE_WORDS", "checklist_ask", "checklist_for", "drawn_lines", "dusk_checklist",
+    "listing", "name", "names", "night_checklist", "sentence", "who"
 ]
