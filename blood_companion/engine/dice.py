@@ -1,17 +1,7 @@
-"""Dice: the box's Red, Grey and Black dice, pool notation, seeded rolls and typed-in faces.
-
-Pure: no I/O, no printing. Randomness always comes from a ``Chance`` the caller passes
-in (derived from the campaign seed), never from the global generator.
-
-Notation (documented for players in docs/dice-and-odds.md):
-
-* a **pool** is a list of dice such as ``"R G B"``, ``"2R B"``, ``"3B"`` or ``"RGB"``: an
-  optional count followed by a die letter (``R`` Red, ``G`` Grey, ``B`` Black) or colour name;
-  spaces, commas and ``+`` separate entries; letters are case-insensitive.
-* **faces** typed in from physical dice are one entry per die, in pool order: ``2`` (two
-  Triumphs), ``x`` (a Defeat), ``1/1`` (one Triumph and one Defeat), ``0`` (blank) or the
-  face's label (``B-triple``). Entries may name their die instead (``B3 R0 Gx`` or
-  ``B:3 R:0 G:x``), in which case their order is free.
+"""Dice: the box's Red, Grey and Black dice, pool notation (``"2R B"``, :func:`parse_pool`),
+seeded rolls and the faces players type in from physical dice (``"2 x 1/1"`` or ``"B3 R0 Gx"``,
+:func:`parse_faces`); the notation is documented for players in docs/dice-and-odds.md. Pure: no
+I/O, no printing; randomness only from the ``Chance`` the caller passes in.
 """
 
 from __future__ import annotations

@@ -492,15 +492,13 @@ def odds(pool: Sequence[str], box: DiceBox, target: int, *, rerolls: int = 0,
     """
     check_odds_inputs(pool, box, target, rerolls, bonus_triumphs, bonus_dice, insanity)
     need = target - bonus_triumphs
-    best: tuple[Fraction, tuple[Substitution, ...]] | None = None
-    for subs in substitution_options(pool, bonus_dice):
-        rolled = apply_substitutions(pool, subs)
-        p = success_probability(pool_dists(rolled, box, defeats_cancel=defeats_cancel), need,
-                                rerolls=rerolls, insanity=insanity)
-        if best is None or p > best[0]:
-            best = (p, subs)
-    assert best is not None
-    prob, subs = best
+
+    def chance_with(subs: tuple[Substitution, ...]) -> Fraction:
+        dists = pool_dists(apply_substitutions(pool, subs), box, defeats_cancel=defeats_cancel)
+        return success_probability(dists, need, rerolls=rerolls, insanity=insanity)
+
+    scored = [(chance_with(subs), subs) for subs in substitution_options(pool, bonus_dice)]
+    prob, subs = max(scored, key=lambda ps: ps[0])  # ties: the first option, fewest Bonus Dice
     rolled = apply_substitutions(pool, subs)
     dist = result_distribution(pool_dists(rolled, box, defeats_cancel=defeats_cancel), need,
                                bonus=bonus_triumphs, rerolls=rerolls, insanity=insanity)
