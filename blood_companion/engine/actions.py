@@ -1,20 +1,14 @@
 """Actions: every change to a campaign is one small pydantic value applied by the engine.
 
-* Each action class has a unique ``type`` literal; :func:`parse_action` reads one from JSON by
-  that ``type``: it looks the class up and validates only that class (building the schema of
-  one action, not of the union of every action: issue 29). :func:`action_adapter` builds that
-  discriminated union, for whoever needs all of them (and for the words of a refusal, which
-  stay those of the union).
-* :func:`apply` runs one action on a state with a :class:`Context` whose :class:`Chance` answers
-  every shuffle, draw and die roll: fresh from the specified generator (seeded by the campaign
-  seed and the action's position in the log) when a step is recorded, or from the outcomes
-  recorded with the step when it is replayed (``engine/chance.py``).
-* An action that the rules refuse raises :class:`RuleError`; the input state is untouched.
-* An action declares the `blood` command that records it, once: ``command`` (its words),
-  ``summary`` (its help; a command the CLI builds from the declaration) and, on each field the
-  command takes, a :class:`Cli` (flag, help). The CLI derives the typer command, the command
-  table and the legal options' templates from it (cli/commands.py); the engine never reads it.
-  Its log sentence, with the pack's names, is its ``said`` (engine/words.py ``sentence``).
+* Each action class has a unique ``type`` literal; :func:`parse_action` validates only the class
+  it names (not the union of every action, issue 29); :func:`action_adapter` is that union.
+* :func:`apply` runs one action with a :class:`Context` whose :class:`Chance` answers every
+  shuffle, draw and die roll: fresh from the generator when a step is recorded, from the
+  outcomes recorded with it when it is replayed (``engine/chance.py``). A refused action raises
+  :class:`RuleError`; the input state is untouched.
+* An action declares once the `blood` command recording it: ``command``, ``summary`` and a
+  :class:`Cli` on each field it takes, from which the CLI derives the typer command, the command
+  table and the legal options' templates (cli/commands.py); its log sentence is its ``said``.
 """
 
 from __future__ import annotations
@@ -175,11 +169,18 @@ class Action(BaseModel):
         return None
 
     def describe(self) -> str:
-        """A readable sentence without the data pack (ids as they are); the sentences players
-        read, with names, come from ``engine/words.py`` (``sentence``)."""
-        from blood_companion.engine.plain import fields_sentence
+        """The action's kind and fields in words, without the data pack (ids as they are); the
+        sentences players read, with names, come from ``engine/words.py`` (``sentence``)."""
+        from blood_companion.engine.plain import listing
 
-        return fields_sentence(self)
+        title = self.type.replace("night_", "").replace("day_", "").replace("_", " ")
+        parts = []
+        for key, value in self.model_dump(mode="json").items():
+            if key in ("type", "drawn") or value in (None, [], {}, "", False, 0):
+                continue
+            shown = listing(str(v) for v in value) if isinstance(value, list) else str(value)
+            parts.append(f"{key.replace('_', ' ')} {shown}")
+        return title[:1].upper() + title[1:] + (f": {', '.join(parts)}" if parts else "")
 
 
 def _import_action_modules() -> None:
@@ -256,10 +257,7 @@ def parse_action(data: dict[str, Any] | str) -> Action:
 
 
 def apply(
-    state: CampaignState,
-    action: Action,
-    catalog: Catalog,
-    index: int,
+    state: CampaignState, action: Action, catalog: Catalog, index: int,
     chance: Chance | None = None,
 ) -> CampaignState:
     """Apply one action at log position `index`. Raises RuleError when refused.

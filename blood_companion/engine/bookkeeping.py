@@ -26,6 +26,7 @@ from blood_companion.engine.night_state import (
     Question,
     ReactionSlot,
 )
+from blood_companion.engine.plain import SIDE_WORDS
 from blood_companion.engine.state import CampaignState, TrouperState
 from blood_companion.engine.table import (
     UNKNOWN,
@@ -66,6 +67,15 @@ def log(state: CampaignState, kind: str, **args: Any) -> CampaignState:
     n = night_of(state)
     entry = NightLogEntry(turn=n.turn, phase=n.phase, kind=kind, args=args)
     return with_night(state, log=[*n.log, entry])
+
+
+def ask(state: CampaignState, kind: str, prompt: str, i: int | None = None,
+        **fields: Any) -> CampaignState:
+    """A :class:`Question` the table answers, after those already waiting (``i``: about the
+    cards or tokens of Trouper ``i``)."""
+    mine: dict[str, Any] = {"trouper": i, "candidates": [i]} if i is not None else {}
+    question = Question(kind=kind, prompt=prompt, **mine, **fields)
+    return with_night(state, pending=[*night_of(state).pending, question])
 
 
 def tid(state: CampaignState, i: int) -> str:
@@ -132,13 +142,8 @@ def weakness(state: CampaignState, catalog: Catalog, side: str) -> m.WeaknessCar
 def fatigue(state: CampaignState, catalog: Catalog) -> tuple[list[int], list[int]]:
     """Physical and Mind Fatigue of every card on the Reaction Line ("Reaction Card": Fatigue
     lowers the Nemesis's Defenses while the card is on the Line)."""
-    phys: list[int] = []
-    mind: list[int] = []
-    for slot in night_of(state).reaction_line:
-        face = reaction_face(state, catalog, slot.card)
-        phys.append(face.fatigue.physical)
-        mind.append(face.fatigue.mind)
-    return phys, mind
+    line = [reaction_face(state, catalog, s.card).fatigue for s in night_of(state).reaction_line]
+    return [f.physical for f in line], [f.mind for f in line]
 
 
 # --------------------------------------------------------------------------- Troupers
@@ -177,15 +182,8 @@ def _wound_without_deck(state: CampaignState, catalog: Catalog, i: int, n: int) 
         if len(t.hand) <= n:
             state = wound_from_hand(state, i, list(t.hand))
             return unmarked_wounds(state, i, n - len(t.hand))
-        question = Question(
-            kind="wound",
-            prompt=f"{name_of(state, catalog, i)} has no card in deck or discard pile: which "
-            f"{n} card(s) from the hand take the Wound?",
-            trouper=i,
-            candidates=[i],
-            n=n,
-        )
-        return with_night(state, pending=[*night_of(state).pending, question])
+        return ask(state, "wound", f"{name_of(state, catalog, i)} has no card in deck or "
+                   f"discard pile: which {n} card(s) from the hand take the Wound?", i, n=n)
     return unmarked_wounds(state, i, n)
 
 
@@ -221,8 +219,7 @@ def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> 
     tokens = catalog.config.vigor_tokens
     t = state.troupers[i]
     pending = list(state.night.pending) if state.night is not None else []
-    waiting = next((k for k, q in enumerate(pending) if q.kind == "bite" and q.trouper == i),
-                   None)
+    waiting = next((k for k, q in enumerate(pending) if q.kind == "bite" and q.trouper == i), None)
     asked = pending[waiting].n if waiting is not None else 0
     placed = max(0, min(n, vigor.layout(t, tokens).uncovered - asked))
     options = vigor.bite_options(t, tokens, asked + placed)
@@ -413,9 +410,7 @@ def reveal_reaction(state: CampaignState, catalog: Catalog, rng: Chance) -> Camp
     line = [*n.reaction_line, slot]
     state = with_night(state, reaction_line=line)
     state = log(
-        state,
-        "reveal_interruption" if face.interruption else "reveal",
-        card=card,
+        state, "reveal_interruption" if face.interruption else "reveal", card=card,
         **face_arg(state, card),
     )
     if face.interruption:
@@ -435,6 +430,8 @@ def wound_nemesis(
     put it under the side hit and shuffle the others back. On-wound Skills and the side's
     Weakness Effects are queued. Ends the night when every side has its Wounds. ``by``: the
     attacking Trouper and the attack's kinds (what the side's Weakness Trophy is judged on)."""
+    from blood_companion.engine.night.enemy import timed_skills
+
     nem = nemesis_card(state, catalog)
     for _ in range(n):
         revealed: list[str] = []
@@ -459,27 +456,15 @@ def wound_nemesis(
         wounds.setdefault(side, []).append(taken or "-")
         state = with_night(state, reaction_deck=deck, nemesis_wounds=wounds)
         state = log(
-            state,
-            "nemesis_wound" if taken else "nemesis_wound_unmarked",
-            nemesis=nem.id,
-            side=side,
-            n=len(wounds[side]),
-            **({"card": taken} if taken else {}),
+            state, "nemesis_wound" if taken else "nemesis_wound_unmarked", nemesis=nem.id,
+            side=side, n=len(wounds[side]), **({"card": taken} if taken else {}),
         )
-        jobs = [
-            EnemyJob(
-                source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k]
-            )
-            for k, sk in enumerate(nem.skills)
-            if sk.timing == "on_wound"
-        ]
+        jobs = timed_skills(state, catalog, "on_wound")
         w = weakness(state, catalog, side)
         if w is not None and any(e.timing == "on_wound" for e in w.effects):
             jobs.append(
                 EnemyJob(
-                    source="weakness",
-                    card=w.id,
-                    label=f"{w.name}: {w.effect_name}",
+                    source="weakness", card=w.id, label=f"{w.name}: {w.effect_name}",
                     effects=[k for k, e in enumerate(w.effects) if e.timing == "on_wound"],
                 )
             )
@@ -509,7 +494,7 @@ def _table_wound_card(state: CampaignState, catalog: Catalog, rng: Chance, nemes
     pool = plain(night_of(state).reaction_deck)
     if not pool:
         return state, None
-    where = {"front": "Front", "left": "Left Side", "right": "Right Side"}.get(side, side)
+    where = SIDE_WORDS.get(side, side)
     return take_named_reaction(
         state, catalog, rng,
         f"{nemesis} suffers a Wound on the {where}: reveal Reaction cards from the top of its "
@@ -539,8 +524,7 @@ def _ask_weakness_trophy(state: CampaignState, catalog: Catalog, side: str,
         tr = state.troupers[t]
         wounds = sum(1 for e in night.log if e.turn == night.turn and e.args.get("side") == side
                      and e.kind in ("nemesis_wound", "nemesis_wound_unmarked"))
-        line = tuple((f.physical, f.mind) for f in (
-            reaction_face(state, catalog, s.card).fatigue for s in night.reaction_line))
+        line = tuple(zip(*fatigue(state, catalog), strict=True))
         verdict = trophy.judge(w.trophy, trophy.Moment(
             kinds, name_of(state, catalog, t), tr.bites, tr.insanity, tr.exhausted, wounds, line))
         if verdict.earned is not None:
@@ -548,13 +532,9 @@ def _ask_weakness_trophy(state: CampaignState, catalog: Catalog, side: str,
                         "weakness_trophy_missed", card=w.id, why=verdict.why)
             return weakness_trophy(state, catalog, side, verdict.earned)
     seen = f" (the app sees: {verdict.why})" if verdict is not None and verdict.why else ""
-    question = Question(
-        kind="confirm",
-        prompt=f"{w.name} ({side} Weakness): was its Nemesis Trophy earned? {w.trophy}{seen}",
-        about=f"weakness:{side}",
-        n=1 if verdict is not None and verdict.default else 0,
-    )
-    return with_night(state, pending=[*night.pending, question])
+    return ask(state, "confirm",
+               f"{w.name} ({side} Weakness): was its Nemesis Trophy earned? {w.trophy}{seen}",
+               about=f"weakness:{side}", n=1 if verdict is not None and verdict.default else 0)
 
 
 def weakness_trophy(state: CampaignState, catalog: Catalog, side: str, earned: bool
@@ -585,15 +565,12 @@ def check_victory(state: CampaignState, catalog: Catalog) -> CampaignState:
     return state
 
 
-def end_night(
-    state: CampaignState, result: str, reason: str, **args: Any
-) -> CampaignState:
+def end_night(state: CampaignState, result: str, reason: str, **args: Any) -> CampaignState:
     """The night is won or lost; ``reason`` is a code of ``narrate.REASONS`` (or
     ``check_holds`` with the ``job`` whose Check card ended it)."""
     from blood_companion.engine.night.phases import goto
 
-    state = goto(state, "over", result=result, reason=reason, pending=[], queue=[],
-                 activation=None)
+    state = goto(state, "over", result=result, reason=reason, pending=[], queue=[], activation=None)
     return log(state, "night_over", result=result, reason=reason, **args)
 
 

@@ -105,23 +105,11 @@ class BloodRandom:
         return seq[self.randbelow(len(seq))]
 
 
-class LegacyRandom:
+class LegacyRandom(random.Random):
     """App 0.1.0's generator: ``random.Random(f"blood:{seed}:{step}")`` (for migrations only)."""
 
     def __init__(self, seed: int, step: int) -> None:
-        self._rng = random.Random(f"blood:{seed}:{step}")
-
-    def randrange(self, n: int) -> int:
-        return self._rng.randrange(n)
-
-    def shuffle(self, x: MutableSequence[Any]) -> None:
-        self._rng.shuffle(x)
-
-    def sample(self, population: Sequence[T], k: int) -> list[T]:
-        return self._rng.sample(list(population), k)
-
-    def choice(self, seq: Sequence[T]) -> T:
-        return self._rng.choice(seq)
+        super().__init__(f"blood:{seed}:{step}")
 
 
 def _plain(value: Any) -> Any:

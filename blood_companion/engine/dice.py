@@ -1,17 +1,7 @@
-"""Dice: the box's Red, Grey and Black dice, pool notation, seeded rolls and typed-in faces.
-
-Pure: no I/O, no printing. Randomness always comes from a ``Chance`` the caller passes
-in (derived from the campaign seed), never from the global generator.
-
-Notation (documented for players in docs/dice-and-odds.md):
-
-* a **pool** is a list of dice such as ``"R G B"``, ``"2R B"``, ``"3B"`` or ``"RGB"``: an
-  optional count followed by a die letter (``R`` Red, ``G`` Grey, ``B`` Black) or colour name;
-  spaces, commas and ``+`` separate entries; letters are case-insensitive.
-* **faces** typed in from physical dice are one entry per die, in pool order: ``2`` (two
-  Triumphs), ``x`` (a Defeat), ``1/1`` (one Triumph and one Defeat), ``0`` (blank) or the
-  face's label (``B-triple``). Entries may name their die instead (``B3 R0 Gx`` or
-  ``B:3 R:0 G:x``), in which case their order is free.
+"""Dice: the box's Red, Grey and Black dice, pool notation (``"2R B"``, :func:`parse_pool`),
+seeded rolls and the faces players type in from physical dice (``"2 x 1/1"`` or ``"B3 R0 Gx"``,
+:func:`parse_faces`); the notation is documented for players in docs/dice-and-odds.md. Pure: no
+I/O, no printing; randomness only from the ``Chance`` the caller passes in.
 """
 
 from __future__ import annotations
@@ -19,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import groupby
 from typing import Any, Literal
 
 from blood_companion.engine.chance import Chance
@@ -37,11 +28,6 @@ TEST_DICE = 3
 MAX_POOL_DICE = 30
 
 Pool = tuple[DieLetter, ...]
-
-
-# The dice are plain immutable values (engine/values.py: no dataclasses, no pydantic), so
-# `blood roll` and `blood odds` import neither; pydantic models that hold them (a Test's
-# record) validate and dump them as the dict of their fields.
 
 
 class Face(Value):
@@ -117,42 +103,27 @@ class DiceBox(Value):
         """From the content models (``blood_companion.content.models.Die``) or anything shaped
         like them: ``letter``, ``name``, ``count_in_box`` and ``faces`` with ``triumphs``,
         ``defeats`` and ``label``."""
-        specs = []
-        for d in dice:
-            faces = tuple(
-                Face(die=d.letter, triumphs=f.triumphs, defeats=f.defeats, label=f.label)
-                for f in d.faces
-            )
-            specs.append(
-                DieSpec(letter=d.letter, name=d.name, faces=faces, count_in_box=d.count_in_box)
-            )
-        return cls._checked(specs)
+        return cls._checked([DieSpec(
+            letter=d.letter, name=d.name, count_in_box=d.count_in_box,
+            faces=[Face(d.letter, f.triumphs, f.defeats, f.label) for f in d.faces],
+        ) for d in dice])
 
     @classmethod
     def from_mapping(
-        cls,
-        faces: Mapping[str, Sequence[Sequence[Any]]],
-        counts: Mapping[str, int] | None = None,
+        cls, faces: Mapping[str, Sequence[Sequence[Any]]], counts: Mapping[str, int] | None = None,
     ) -> DiceBox:
         """From plain data: ``{"R": [(triumphs, defeats[, label]), ...], ...}``; every die
         counts 3 in the box unless ``counts`` says otherwise."""
-        specs = []
-        for letter, rows in faces.items():
-            built = []
-            for row in rows:
-                t, d = int(row[0]), int(row[1]) if len(row) > 1 else 0
-                label = str(row[2]) if len(row) > 2 else None
-                built.append(_checked_value(Face, die=letter, triumphs=t, defeats=d, label=label))
-            specs.append(
-                _checked_value(
-                    DieSpec,
-                    letter=letter,
-                    name=f"{DIE_NAMES.get(letter, letter)} Die",
-                    faces=tuple(built),
-                    count_in_box=(counts or {}).get(letter, 3),
-                )
-            )
-        return cls._checked(specs)
+        def face(letter: str, row: Sequence[Any]) -> Face:
+            t, d = int(row[0]), int(row[1]) if len(row) > 1 else 0
+            label = str(row[2]) if len(row) > 2 else None
+            made: Face = _checked_value(Face, die=letter, triumphs=t, defeats=d, label=label)
+            return made
+
+        return cls._checked([_checked_value(
+            DieSpec, letter=letter, name=f"{DIE_NAMES.get(letter, letter)} Die",
+            faces=[face(letter, row) for row in rows], count_in_box=(counts or {}).get(letter, 3),
+        ) for letter, rows in faces.items()])
 
     @classmethod
     def _checked(cls, specs: list[DieSpec]) -> DiceBox:
@@ -240,10 +211,7 @@ def _word_letters(word: str, text: str, box: DiceBox | None) -> list[DieLetter]:
 
 
 def check_pool(
-    pool: Sequence[str],
-    box: DiceBox | None = None,
-    *,
-    max_dice: int | None = None,
+    pool: Sequence[str], box: DiceBox | None = None, *, max_dice: int | None = None,
     text: str | None = None,
 ) -> None:
     """Refuse a pool the box cannot roll: unknown letters, more dice of a colour than the box
@@ -271,16 +239,8 @@ def check_pool(
 
 def format_pool(pool: Sequence[str]) -> str:
     """The compact notation ``parse_pool`` reads, grouping equal neighbours: ``"2R B"``."""
-    parts: list[str] = []
-    i = 0
-    while i < len(pool):
-        j = i
-        while j < len(pool) and pool[j] == pool[i]:
-            j += 1
-        n = j - i
-        parts.append(f"{n}{pool[i]}" if n > 1 else pool[i])
-        i = j
-    return " ".join(parts)
+    runs = [(d, len(list(same))) for d, same in groupby(pool)]
+    return " ".join(f"{n}{d}" if n > 1 else d for d, n in runs)
 
 
 # --------------------------------------------------------------------------- rolling
@@ -401,12 +361,7 @@ def _face_for(value: str, spec: DieSpec, entry: str) -> Face:
 
 
 def _face_menu(spec: DieSpec) -> str:
-    seen: list[str] = []
-    for f in spec.faces:
-        shown = format_face(f)
-        if shown not in seen:
-            seen.append(shown)
-    return ", ".join(seen)
+    return ", ".join(dict.fromkeys(format_face(f) for f in spec.faces))
 
 
 def _example(pool: Sequence[str]) -> str:

@@ -1,9 +1,5 @@
-"""Typed errors of the rules engine.
-
-Everything the engine refuses (a bad dice pool, a face a die does not have, an out-of-phase
-action) raises a :class:`RuleError`; the CLI reports it as a clear message with exit code 1 and
-the game state is left as it was.
-"""
+"""Typed errors of the rules engine: what it refuses raises a :class:`RuleError` (the CLI says
+it, exit code 1) and leaves the state as it was."""
 
 from __future__ import annotations
 

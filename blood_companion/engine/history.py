@@ -35,27 +35,14 @@ def history_rows(state: CampaignState) -> list[dict[str, Any]]:
         if pending and state.rewards is not None:
             live = state.rewards
             rw = {
-                "resources": live.gained,
-                "trophies": live.trophies,
-                "vlad_weakened": live.weakened,
-                "advanced_tactics": live.tactics_taken,
-                "given": live.given,
+                "resources": live.gained, "trophies": live.trophies, "vlad_weakened": live.weakened,
+                "advanced_tactics": live.tactics_taken, "given": live.given,
             }
         rows.append(
             {
-                "game": g.number,
-                "cycle": cycles[k],
-                "mode": g.mode,
-                "troupers": list(g.troupers),
-                "nemesis": g.nemesis,
-                "zone": g.zone,
-                "location": g.location,
-                "difficulty": g.difficulty,
-                "result": g.result,
-                "pending": pending,
-                "resources": dict(rw.get("resources", {})),
-                "spent": rw.get("spent"),
-                "trophies": dict(rw.get("trophies", {})),
+                "game": g.number, "cycle": cycles[k], **g.model_dump(exclude={"number", "rewards"}),
+                "pending": pending, "resources": dict(rw.get("resources", {})),
+                "spent": rw.get("spent"), "trophies": dict(rw.get("trophies", {})),
                 "vlad_weakened": list(rw.get("vlad_weakened", [])),
                 "advanced_tactics": list(rw.get("advanced_tactics", [])),
                 "box_reset": bool(rw.get("box_reset", False)),
@@ -79,17 +66,12 @@ def campaign_totals(state: CampaignState, vlad_cards: int = VLAD_REACTION_CARDS)
         for key, n in r["trophies"].items():
             trophies[key.split(":", 1)[0]] = trophies.get(key.split(":", 1)[0], 0) + n
     return {
-        "games": len(rows),
-        "won": sum(1 for r in rows if r["result"] == "won"),
-        "lost": sum(1 for r in rows if r["result"] == "lost"),
-        "by_nemesis": by_nemesis,
+        "games": len(rows), "won": sum(1 for r in rows if r["result"] == "won"),
+        "lost": sum(1 for r in rows if r["result"] == "lost"), "by_nemesis": by_nemesis,
         "vlad_cards_weakened": sum(len(r["vlad_weakened"]) for r in rows),
-        "vlad_weakened_now": len(state.vlad_weakened),
-        "vlad_cards": vlad_cards,
-        "vlad_defeats": state.vlad_defeats,
-        "resources_earned": state.resources_earned,
-        "resources_spent": state.resources_spent,
-        "trophies_won": trophies,
+        "vlad_weakened_now": len(state.vlad_weakened), "vlad_cards": vlad_cards,
+        "vlad_defeats": state.vlad_defeats, "resources_earned": state.resources_earned,
+        "resources_spent": state.resources_spent, "trophies_won": trophies,
         "advanced_tactics_won": sum(len(r["advanced_tactics"]) for r in rows),
     }
 
@@ -105,27 +87,16 @@ def finished_summary(state: CampaignState) -> dict[str, Any]:
     start = earlier[-1] if earlier else Wagon().as_dict()
     end = rw["wagon"]
     return {
-        "game": rec.number,
-        "result": rec.result,
-        "nemesis": rec.nemesis,
-        "location": rec.location,
-        "difficulty": rec.difficulty,
-        "next_game": state.game,
-        "next_part": state.part,
-        "wagon_start": start,
-        "wagon_end": end,
+        "game": rec.number, "result": rec.result, "nemesis": rec.nemesis, "location": rec.location,
+        "difficulty": rec.difficulty, "next_game": state.game, "next_part": state.part,
+        "wagon_start": start, "wagon_end": end,
         "wagon_delta": {r: end[r] - start[r] for r in RESOURCE_NAMES if end[r] != start[r]},
-        "earned": dict(rw["resources"]),
-        "spent": rw["spent"],
-        "reserve": dict(rw["given"]),
-        "trophies": dict(rw["trophies"]),
-        "vlad_weakened": list(rw["vlad_weakened"]),
-        "vlad_weakened_total": rw["vlad_weakened_total"],
-        "left_behind": list(rw["left_behind"]),
+        "earned": dict(rw["resources"]), "spent": rw["spent"], "reserve": dict(rw["given"]),
+        "trophies": dict(rw["trophies"]), "vlad_weakened": list(rw["vlad_weakened"]),
+        "vlad_weakened_total": rw["vlad_weakened_total"], "left_behind": list(rw["left_behind"]),
         "box_reset": rw["box_reset"],
         "carried": {
-            "wagon": state.wagon.as_dict(),
-            "location_trophies": dict(state.location_trophies),
+            "wagon": state.wagon.as_dict(), "location_trophies": dict(state.location_trophies),
             "nemesis_trophies": dict(state.nemesis_trophies),
             "vlad_weakened": list(state.vlad_weakened),
             "reserve_cards": {t.trouper: len(t.reserve_cards) for t in state.troupers},

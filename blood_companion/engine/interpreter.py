@@ -1,33 +1,26 @@
 """The one Effect interpreter: what every Condition, Cost, Target and Outcome element means,
-whoever's card it is printed on (a Trouper's Tactic card or Item, an Event, a Reaction card,
-a Minion, a Nemesis Skill or Weakness). A keyword means the same thing on every card.
+whoever's card it is printed on (a Tactic card, an Item, an Event, a Reaction card, a Minion, a
+Nemesis Skill or Weakness). One handler table per element, one entry per kind the data model
+allows (``content/models.py``; ``tests/engine/test_interpreter.py`` fails on a kind without one):
+:data:`CONDITIONS` (None: only the table knows), :data:`COSTS` (check, pay), :data:`TARGETS`
+and :data:`OUTCOMES` (what only the Map shows is written to the night log for the table).
 
-Four handler tables, one entry per kind the data model allows (``content/models.py``):
-
-* :data:`CONDITIONS` — does the Condition hold for the acting Trouper? (``None``: only the
-  table knows, e.g. a free-text Condition);
-* :data:`COSTS` — can the Cost be paid (``check``, raises RuleError) and paying it (``pay``);
-* :data:`TARGETS` — who a Target kind designates, on a Trouper's card and on an Enemy's;
-* :data:`OUTCOMES` — what each Outcome element does to the board (or, for what only the Map
-  shows, the instruction the table carries out, written to the night log).
-
-``tests/engine/test_interpreter.py`` fails on a kind without a handler. Rulebook sections:
-"Reading an Effect", "Reading the Elements of a Target/Cost/Condition", "Elements -
-Keywords", "Elements - Symbols".
+Rulebook sections: "Reading an Effect", "Reading the Elements of a Target/Cost/Condition",
+"Elements - Keywords", "Elements - Symbols".
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night_state import Bonus, Question
+from blood_companion.engine.night_state import Bonus
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -168,29 +161,17 @@ def _check_item(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
         raise RuleError(f"{p.item} is already depleted")
 
 
-def _check_sacrifice(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
-    return None  # the card is on the Chain: it can always go to Wounds at Cleanup
-
-
-def _pay_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
-               ) -> CampaignState:
+def _pay_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> CampaignState:
     paid = vigor.deplete(s.troupers[t], cat.config.vigor_tokens, cost.n, fx.name_of(s, cat, t))
     return fx.with_trouper(s, t, vigor_depleted=paid.vigor_depleted)
 
 
-def _pay_discard(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
-                 ) -> CampaignState:
-    return fx.discard_cards(s, cat, t, list(p.discard))
-
-
-def _pay_bite(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
-              ) -> CampaignState:
+def _pay_bite(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> CampaignState:
     left = vigor.remove_bites(s.troupers[t], cat.config.vigor_tokens, cost.n)
     return fx.with_trouper(s, t, bites=left.bites, bites_on_depleted=left.bites_on_depleted)
 
 
-def _pay_item(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment
-              ) -> CampaignState:
+def _pay_item(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> CampaignState:
     if p.item is None:
         return s
     return fx.with_trouper(s, t, depleted_items=[*s.troupers[t].depleted_items, p.item])
@@ -212,10 +193,12 @@ CostPay = Callable[[CampaignState, "Catalog", int, m.Cost, Payment], CampaignSta
 
 COSTS: dict[str, tuple[CostCheck, CostPay]] = {
     "deplete_vigor": (_check_vigor, _pay_vigor),
-    "discard_card": (_check_discard, _pay_discard),
+    "discard_card": (_check_discard, lambda s, cat, t, cost, p: fx.discard_cards(
+        s, cat, t, list(p.discard))),
     "discard_bite": (_check_bite, _pay_bite),
     "deplete_item": (_check_item, _pay_item),
-    "sacrifice": (_check_sacrifice, _pay_sacrifice),
+    # the card is on the Chain: it can always go to Wounds at Cleanup
+    "sacrifice": (lambda s, cat, t, cost, p: None, _pay_sacrifice),
 }
 
 
@@ -310,26 +293,6 @@ def _on_trouper(
     return handler
 
 
-def _wound(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    return fx.wound_trouper(s, a.catalog, t, a.chance, o.n)
-
-
-def _bite(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    return fx.bite_trouper(s, a.catalog, t, o.n)
-
-
-def _exhaust(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    return fx.exhaust(s, a.catalog, t)
-
-
-def _draw(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    return fx.draw_cards(s, a.catalog, t, o.n, a.chance)
-
-
-def _heal(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    return fx.heal(s, a.catalog, t, o.n, list(a.heal))
-
-
 def _discard(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
     """ "Discard N": the cards the player chooses. Named cards are discarded; a hand of N or
     fewer cards is discarded whole; otherwise the table is asked which cards."""
@@ -339,14 +302,8 @@ def _discard(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
     if len(hand) <= o.n:
         return fx.discard_cards(s, a.catalog, t, list(hand))
     who = fx.name_of(s, a.catalog, t)
-    question = Question(
-        kind="discard",
-        prompt=f"{who} discards {o.n} card(s) of their choice from their hand",
-        trouper=t,
-        candidates=[t],
-        n=o.n,
-    )
-    return fx.with_night(s, pending=[*fx.night_of(s).pending, question])
+    return fx.ask(s, "discard", f"{who} discards {o.n} card(s) of their choice from their hand",
+                  t, n=o.n)
 
 
 def _bonus(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
@@ -360,10 +317,6 @@ def _bonus(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
         b = b.model_copy(update={"dice": [*b.dice, o.die or "G"]})
     s = fx.with_night(s, bonuses={**night.bonuses, t: b})
     return fx.log(s, "test_bonus", who=fx.tid(s, t), outcome=dump(o))
-
-
-def _threat(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    return fx.add_threat(s, a.catalog, o.n, a.chance)
 
 
 def _summon(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
@@ -402,16 +355,9 @@ def _place_token(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
                                           "intact": tok.intact + 1}), "token_placed"
     elif tok.consumed and tok.intact:
         word = "Trap" if kind == "traps" else "Whisper"
-        question = Question(
-            kind="token",
-            prompt=f"{fx.name_of(s, a.catalog, t)} has no {word} token left in their Reserve: "
-            f"which of their {word} tokens on the Map moves, an Intact or a Consumed one?",
-            trouper=t,
-            candidates=[t],
-            n=1,
-            about=kind,
-        )
-        return fx.with_night(s, pending=[*fx.night_of(s).pending, question])
+        return fx.ask(s, "token", f"{fx.name_of(s, a.catalog, t)} has no {word} token left in "
+                      f"their Reserve: which of their {word} tokens on the Map moves, an Intact or "
+                      "a Consumed one?", t, n=1, about=kind)
     elif tok.consumed or tok.intact:
         return move_token(s, t, kind, "consumed" if tok.consumed else "intact")
     else:  # pragma: no cover - eight tokens are always somewhere
@@ -495,20 +441,21 @@ def _read(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     return fx.log(s, "own_outcome", who=who or a.source, outcome=dump(o))
 
 
+_EXHAUST = _on_trouper(lambda s, a, o, t: fx.exhaust(s, a.catalog, t))
 OUTCOMES: dict[str, OutcomeHandler] = {
     **{k: _movement for k in (*SELF_MOVES, *TARGET_MOVES)},
-    "draw": _on_trouper(_draw),
+    "draw": _on_trouper(lambda s, a, o, t: fx.draw_cards(s, a.catalog, t, o.n, a.chance)),
     "discard": _on_trouper(_discard),
-    "heal": _on_trouper(_heal),
+    "heal": _on_trouper(lambda s, a, o, t: fx.heal(s, a.catalog, t, o.n, list(a.heal))),
     "deplete": _read,
-    "rest": _on_trouper(_exhaust),
+    "rest": _EXHAUST,
     "summon": _summon,
-    "wound": _on_trouper(_wound),
-    "bite": _on_trouper(_bite),
-    "exhausted": _on_trouper(_exhaust),
+    "wound": _on_trouper(lambda s, a, o, t: fx.wound_trouper(s, a.catalog, t, a.chance, o.n)),
+    "bite": _on_trouper(lambda s, a, o, t: fx.bite_trouper(s, a.catalog, t, o.n)),
+    "exhausted": _EXHAUST,
     "physical_attack": _attack,
     "mind_attack": _attack,
-    "threat": _threat,
+    "threat": lambda s, a, o: fx.add_threat(s, a.catalog, o.n, a.chance),
     **{k: _on_trouper(_bonus) for k in TEST_BONUS_KINDS},
     "place_trap": _place_token,
     "place_whisper": _place_token,
@@ -518,9 +465,7 @@ OUTCOMES: dict[str, OutcomeHandler] = {
 }
 
 
-def apply_outcomes(
-    state: CampaignState, act: Act, outcomes: Sequence[m.Outcome]
-) -> CampaignState:
+def apply_outcomes(state: CampaignState, act: Act, outcomes: Sequence[m.Outcome]) -> CampaignState:
     """Apply an Effect's Outcome elements in order (stopping if the night ends). On every
     Minion / every Enemy (``act.every``), each Element that acts on the target
     (:data:`PER_ENEMY`) applies to each of them in turn, the others once."""
@@ -595,17 +540,3 @@ def every_act(
         return act
     within = target.distance if target.distance != "any" and named is None else None
     return replace(act, every=every_enemy(state, act.catalog, target, named), within=within)
-
-
-@dataclass(frozen=True)
-class Kinds:
-    """Every kind the data model allows, per table (for the exhaustiveness test)."""
-
-    conditions: tuple[str, ...] = field(default_factory=lambda: _literal(m.Condition, "kind"))
-    costs: tuple[str, ...] = field(default_factory=lambda: _literal(m.Cost, "kind"))
-    targets: tuple[str, ...] = field(default_factory=lambda: _literal(m.Target, "kind"))
-    outcomes: tuple[str, ...] = field(default_factory=lambda: tuple(get_args(m.OutcomeKind)))
-
-
-def _literal(model: type[Any], name: str) -> tuple[str, ...]:
-    return tuple(get_args(model.model_fields[name].annotation))

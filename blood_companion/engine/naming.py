@@ -1,12 +1,6 @@
-"""Naming a card (or any record) as the players say it: by id or name, typo-tolerant.
-
-The players holding real cards read names, not ids. The matching itself is the package's one
-matcher (:mod:`blood_companion.matching`: the exact id; the exact name, accents and punctuation
-ignored; a unique id or name prefix; a unique part; a unique close match, a typo). This module
-gives the engine its words for it: :func:`find` lists the ids a text could name, and
-:func:`match` raises :class:`RuleError` naming the ambiguity or the closest names ("did you
-mean").
-"""
+"""Naming a card (or any record) as the players say it, by id or name, typo-tolerant, with the
+package's one matcher (:mod:`blood_companion.matching`): :func:`find` lists the ids a text could
+name, :func:`match` raises :class:`RuleError` naming the ambiguity or the closest names."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ or of one die, per ``rules_config.insanity_reroll_reading``) or bonus Triumphs.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -44,10 +45,6 @@ MAX_REROLLS = 10
 MAX_BONUS_TRIUMPHS = 20
 MAX_BONUS_DICE = 6
 MAX_TARGET = 99
-
-
-# Plain immutable values (engine/values.py): `blood odds` imports neither dataclasses nor
-# pydantic; pydantic models that hold them (a Test in progress) validate and dump their fields.
 
 
 class InsanityBonuses(Value):
@@ -152,11 +149,8 @@ class OddsResult(Value):
 
 def value_dist(spec: DieSpec, *, defeats_cancel: bool = False) -> Dist:
     """The die as (value, faces) pairs: what the odds engine works on."""
-    counts: dict[int, int] = {}
-    for f in spec.faces:
-        v = face_value(f, defeats_cancel=defeats_cancel)
-        counts[v] = counts.get(v, 0) + 1
-    return tuple(sorted(counts.items()))
+    return tuple(sorted(Counter(face_value(f, defeats_cancel=defeats_cancel)
+                                for f in spec.faces).items()))
 
 
 def face_value(face: Face, *, defeats_cancel: bool = False) -> int:
@@ -403,17 +397,13 @@ def result_distribution(dists: Sequence[Dist], need: int, *, bonus: int = 0, rer
     the player plays for ``need`` Triumphs from the dice."""
     canon = tuple(sorted(dists))
     if rerolls == 0 and (insanity is None or not insanity.any):
-        return {max(0, v) + bonus: p for v, p in _merged_nonneg(canon).items()}
+        out: dict[int, Fraction] = {}
+        for v, p in sum_distribution(canon).items():
+            out[max(0, v) + bonus] = out.get(max(0, v) + bonus, Fraction(0)) + p
+        return out
     ins_t, ins_r = _ins_args(insanity)
     sol = _solution(canon, max(need, 0), rerolls, ins_t, ins_r)
     return sol.distribution((rerolls, 1 if sol.has_insanity else 0), bonus)
-
-
-def _merged_nonneg(dists: tuple[Dist, ...]) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
-    for v, p in sum_distribution(dists).items():
-        out[max(0, v)] = out.get(max(0, v), Fraction(0)) + p
-    return out
 
 
 def advise(dists: Sequence[Dist], showing: Sequence[int], need: int, *, rerolls_left: int,
@@ -502,15 +492,13 @@ def odds(pool: Sequence[str], box: DiceBox, target: int, *, rerolls: int = 0,
     """
     check_odds_inputs(pool, box, target, rerolls, bonus_triumphs, bonus_dice, insanity)
     need = target - bonus_triumphs
-    best: tuple[Fraction, tuple[Substitution, ...]] | None = None
-    for subs in substitution_options(pool, bonus_dice):
-        rolled = apply_substitutions(pool, subs)
-        p = success_probability(pool_dists(rolled, box, defeats_cancel=defeats_cancel), need,
-                                rerolls=rerolls, insanity=insanity)
-        if best is None or p > best[0]:
-            best = (p, subs)
-    assert best is not None
-    prob, subs = best
+
+    def chance_with(subs: tuple[Substitution, ...]) -> Fraction:
+        dists = pool_dists(apply_substitutions(pool, subs), box, defeats_cancel=defeats_cancel)
+        return success_probability(dists, need, rerolls=rerolls, insanity=insanity)
+
+    scored = [(chance_with(subs), subs) for subs in substitution_options(pool, bonus_dice)]
+    prob, subs = max(scored, key=lambda ps: ps[0])  # ties: the first option, fewest Bonus Dice
     rolled = apply_substitutions(pool, subs)
     dist = result_distribution(pool_dists(rolled, box, defeats_cancel=defeats_cancel), need,
                                bonus=bonus_triumphs, rerolls=rerolls, insanity=insanity)

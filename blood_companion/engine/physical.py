@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import words
-from blood_companion.engine.plain import listing
+from blood_companion.engine.plain import SIDE_WORDS, listing
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -163,8 +163,7 @@ def flag(what: str, on: str, off: str, trouper: bool = True) -> Sentence:
         label = {"who": who, "space": _space(b), "name": _chain_name(at, ctx, b),
                  "item": ctx.card(b.get("c", ""))}
         verb = (on if new else off).format(**label)
-        return [Instruction("flag", what.format(**label), bool(old), bool(new), 1, who,
-                            text=verb)]
+        return [Instruction("flag", what.format(**label), bool(old), bool(new), 1, who, text=verb)]
 
     return say
 
@@ -178,15 +177,12 @@ def listed(what: str, on: str, off: str) -> Sentence:
         for text, extra, flip in ((on, Counter(new or []) - Counter(old or []), True),
                                   (off, Counter(old or []) - Counter(new or []), False)):
             for pid in extra.elements():
-                name = _SIDES.get(str(pid)) or ctx.card(pid)
+                name = SIDE_WORDS.get(str(pid)) or ctx.card(pid)
                 out.append(Instruction(what, name, not flip, flip, 1, who,
                                        text=text.format(name=name, who=who)))
         return out
 
     return say
-
-
-_SIDES = {"front": "Front", "left": "Left Side", "right": "Right Side"}
 
 
 def side(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
@@ -215,7 +211,8 @@ def resources(what: str) -> Sentence:
         o, n = _n(old), _n(new)
         if o == n:
             return []
-        name = what.format(k=_title(b.get("k", "")), card=ctx.card(b.get("k", "")))
+        k = b.get("k", "")
+        name = what.format(k=k.replace("_", " ").capitalize(), card=ctx.card(k))
         verb = "add" if n > o else "take away"
         return [Instruction("resource", name, o, n, abs(n - o),
                             text=f"{name}: {verb} {abs(n - o)} ({o} → {n})")]
@@ -229,10 +226,6 @@ def leader(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]
         return []
     who = ctx.who(ts[new].trouper)
     return [Instruction("leader", "Leader", old, new, 1, who, text=f"{who} is the Leader now")]
-
-
-def _title(key: str) -> str:
-    return key.replace("_", " ").capitalize()
 
 
 def _space(b: dict[str, str]) -> str:
@@ -398,8 +391,7 @@ def _same(old: Any, new: Any) -> bool:
 
 def unmapped(before: CampaignState, after: CampaignState) -> list[str]:
     """The changed paths neither :data:`TABLE` nor :data:`QUIET` names (a test failure)."""
-    return sorted(".".join(p) for p in changed(before, after)
-                  if _row(p) is None and not _quiet(p))
+    return sorted(".".join(p) for p in changed(before, after) if _row(p) is None and not _quiet(p))
 
 
 # --------------------------------------------------------------------------- instructions
@@ -432,7 +424,7 @@ def instructions(before: CampaignState, after: CampaignState,
             if say[2] and Counter(olds) == Counter(news):
                 shuffled.append((label, field))
             continue
-        out += [_with(i, field) for i in say(ctx, bound, old, new)]
+        out += [replace(i, field=field) for i in say(ctx, bound, old, new)]
     out += _moves(gone, came, ctx)
     out += [Instruction("shuffle", label, label, label, 0, field=field,
                         text=f"Shuffle {label}") for label, field in shuffled]
@@ -441,11 +433,6 @@ def instructions(before: CampaignState, after: CampaignState,
 
 def _order(path: Path) -> int:
     return 0 if path[:1] == ("night",) else 1
-
-
-def _with(i: Instruction, field: str) -> Instruction:
-    return Instruction(i.component, i.what, i.frm, i.to, i.count, i.trouper, field, i.text,
-                       i.cards)
 
 
 def _cards(value: Any) -> list[str]:
@@ -459,7 +446,7 @@ def _cards(value: Any) -> list[str]:
 def _label(template: str, bound: dict[str, str], ctx: Ctx) -> str:
     who = ctx.who(bound["t"]) if "t" in bound else ""
     k = bound.get("k", "")
-    kname = _SIDES.get(k, k.replace("_", " ").title())
+    kname = SIDE_WORDS.get(k, k.replace("_", " ").title())
     return template.format(who=who, space=_space(bound), k=kname)
 
 
@@ -497,8 +484,7 @@ def _moves(gone: list[tuple[str, str, str]], came: list[tuple[str, str, str]],
             text = f"{what}: from {frm} back to the box"
         else:
             text = f"{what}: {frm} → {to}"
-        out.append(Instruction("cards", what, frm, to, len(cards), "", field, text,
-                               tuple(names)))
+        out.append(Instruction("cards", what, frm, to, len(cards), "", field, text, tuple(names)))
     return out
 
 

@@ -1,12 +1,13 @@
-"""Sentences without the data pack: an action's kind and fields in words, and word lists. A
-leaf module (``Action.describe`` uses it; the sentences players read come from
-``engine/words.py``, which names the cards, and ``engine/narrate.py``, the night log's events;
-``cli/table_words.py`` prints cards, hands and log lines)."""
+"""Words without the data pack: counts, lists, percentages, the Nemesis's sides. A leaf module
+(``Action.describe`` uses it); the sentences players read come from ``engine/words.py`` (with
+the cards' names), ``engine/narrate.py`` (the night log) and ``cli/table_words.py``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+SIDE_WORDS = {"front": "Front", "left": "Left Side", "right": "Right Side"}
 
 
 def counted(n: int, resource: str, sign: bool = False) -> str:
@@ -29,18 +30,6 @@ def listing(items: Iterable[str]) -> str:
     if len(xs) == 1:
         return xs[0]
     return ", ".join(xs[:-1]) + " and " + xs[-1]
-
-
-def fields_sentence(action: Any) -> str:
-    """An action's kind and its fields, in words (ids as they are)."""
-    title: str = action.type.replace("night_", "").replace("day_", "").replace("_", " ")
-    parts = []
-    for key, value in action.model_dump(mode="json").items():
-        if key in ("type", "drawn") or value in (None, [], {}, "", False, 0):
-            continue
-        shown = listing(str(v) for v in value) if isinstance(value, list) else str(value)
-        parts.append(f"{key.replace('_', ' ')} {shown}")
-    return title[:1].upper() + title[1:] + (f": {', '.join(parts)}" if parts else "")
 
 
 def percent(p: Any, digits: int = 0) -> str:

@@ -1,17 +1,10 @@
 """Upcasters: documents written by older versions of the app, brought to today's shapes.
 
-Two kinds of documents outlive the code that wrote them:
-
-* **state documents** (a :class:`CampaignState` as JSON, kept in saves and exports) carry
-  ``schema_version``; :func:`upcast_state` applies :data:`STATE_UPCASTERS` from that version
-  to :data:`STATE_SCHEMA`;
-* **action payloads** (one step of the log) are stored with the action schema version they were
-  written with; :func:`upcast_action` applies :data:`ACTION_UPCASTERS` keyed by
-  ``(action type, from version)`` (a type missing from the table did not change).
-
-Each upcaster is a pure function from one version's document to the next one's. Add one with
-every change of a stored shape, and a test that opens a file written before it
-(``tests/store/test_upcast.py``). A document newer than this app raises :class:`TooNew`.
+A state document carries ``schema_version`` (:data:`STATE_UPCASTERS` from it to
+:data:`STATE_SCHEMA`); an action payload is stored with its action schema version
+(:data:`ACTION_UPCASTERS` keyed by ``(action type, from version)``). Each upcaster is a pure
+function from one version's document to the next; add one with every change of a stored shape,
+with a test opening a file written before it (``tests/store/test_upcast.py``).
 """
 
 from __future__ import annotations
@@ -42,9 +35,7 @@ def _state_1_to_2(doc: Doc) -> Doc:
     if isinstance(night, dict):
         night["log"] = [
             {
-                "turn": e.get("turn", 0),
-                "phase": e.get("phase", ""),
-                "kind": "text",
+                "turn": e.get("turn", 0), "phase": e.get("phase", ""), "kind": "text",
                 "args": {"text": e.get("text", "")},
             }
             if isinstance(e, dict) and "kind" not in e

@@ -1,15 +1,9 @@
-"""Small immutable values for the dice and odds engine, without dataclasses or pydantic.
-
-`blood roll` and `blood odds` answer in less time than importing typer, rich and pydantic
-takes, so the values they build (``Face``, ``DieSpec``, ``DiceBox``, ``InsanityBonuses``,
-``Substitution``, ``Decision``, ``OddsResult``) import nothing heavy: a subclass names its
-fields in ``__slots__`` and sets them in ``__init__`` (checking them), and :class:`Value` gives
-equality, hashing, ``repr``, copying (``copy``, ``pickle``) and :meth:`Value.as_dict`.
-
-A pydantic model may hold them (a recorded Test holds its faces): pydantic then validates a
-dict (or takes a value as it is) through the class's own ``__init__`` and dumps it as the dict
-of its fields, in ``__slots__`` order, so the JSON shape is the one the fields name.
-"""
+"""Small immutable values for the dice and odds engine, without dataclasses or pydantic, so that
+`blood roll` and `blood odds` import nothing heavy (``Face``, ``DieSpec``, ``DiceBox``, the odds'
+results). A subclass names its fields in ``__slots__`` and sets them in ``__init__`` (checking
+them); :class:`Value` gives equality, hashing, ``repr``, pickling and :meth:`Value.as_dict`. A
+pydantic model holding one validates a dict through the class's ``__init__`` and dumps it as the
+dict of its fields, in ``__slots__`` order."""
 
 from __future__ import annotations
 

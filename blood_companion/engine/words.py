@@ -1,20 +1,15 @@
-"""What players read: actions as English sentences with the names of the data pack in use, what
-a step drew said as a physical instruction, and the physical set-up checklists of the Dusk and
-the Beginning of the Night.
-
-Ids stay in the saves and in ``--json``; every sentence here names cards and Troupers the way
-they are printed. Nothing here changes the game: these are pure functions of actions and
-states, rendered at the edge like the night log (``engine/narrate.py``), so a card the owner
-transcribes shows its new name in old logs.
+"""What players read: actions as sentences with the data pack's names, what a step drew as a
+physical instruction, and the physical set-up checklists of the Dusk and the Beginning of the
+Night. Ids stay in the saves and ``--json``; these pure functions render at the edge, so a card
+the owner transcribes shows its new name in old logs.
 
 Rulebook sections: "Dusk Phase" (the Map, the Nemesis Card and its Reaction deck, the Nemesis
 Miniature and its Front, the Minion Miniatures, the Event cards), "Beginning of the Night"
 (five cards each), "Setup" (Playing Area Setup), "Threat" (the token on the first space),
 "Zones" > "Tiles" (the start Tiles).
 
-The other modules of words: ``engine/narrate.py`` (the night log's events as sentences),
-``engine/plain.py`` (words without the data pack: counts, lists, percentages) and
-``cli/table_words.py`` (cards, hands, log lines as the CLI prints them).
+The other modules of words: ``engine/narrate.py`` (the night log), ``engine/plain.py`` (words
+without the data pack) and ``cli/table_words.py`` (cards, hands, log lines as the CLI prints).
 """
 
 from __future__ import annotations
@@ -25,16 +20,13 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.engine import chain as ch
 from blood_companion.engine import narrate
 from blood_companion.engine.legal import Ask, Pick
-from blood_companion.engine.plain import counted, counted_all, listing
+from blood_companion.engine.plain import SIDE_WORDS, counted, counted_all, listing
 from blood_companion.engine.table import UNKNOWN, at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.actions import Action
     from blood_companion.engine.state import CampaignState
-
-SIDE_WORDS = {"front": "Front", "left": "Left Side", "right": "Right Side"}
-
 
 # --------------------------------------------------------------------------- names
 
@@ -115,8 +107,7 @@ def dice_words(dice: Any, reroll: Any = ()) -> str:
 def building_name(catalog: Catalog | None, bid: str) -> str:
     if catalog is None:
         return bid
-    return next((b.name for b in catalog.village.buildings if b.id == bid or b.effect == bid),
-                bid)
+    return next((b.name for b in catalog.village.buildings if b.id == bid or b.effect == bid), bid)
 
 
 def trait_words(trait: Any) -> str:
@@ -257,12 +248,9 @@ def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -
                        f"{narrate.faces_words(made_roll.faces)} → "
                        f"{counted(made_roll.gained, made_roll.resource)} to the Wagon.")
     for tb, ta in zip(before.troupers, after.troupers, strict=False):
-        new = ta.reserve_cards[len(tb.reserve_cards):] if len(ta.reserve_cards) > len(
-            tb.reserve_cards) else []
-        if after.part == "day" and new:
-            for cid in new:
-                out.append(f"{who(catalog, ta.trouper)} takes {name(catalog, cid)} into the "
-                           "Personal Reserve.")
+        if after.part == "day":
+            out += [f"{who(catalog, ta.trouper)} takes {name(catalog, cid)} into the Personal "
+                    "Reserve." for cid in ta.reserve_cards[len(tb.reserve_cards):]]
     return out
 
 
@@ -380,21 +368,11 @@ def checklist_ask(state: CampaignState, catalog: Catalog, kind: str, title: str,
     if info and "the Map below" in lines[k]:  # drawn below the sentence pointing to it
         lines[k], info = "\n".join((lines[k], *info)), ()
     return Ask(SETUP, f"{title} [{k + 1}/{len(lines)}] {lines[k]}", (
-        Pick("ok", "Done", "ok"),
-        Pick("all", "All done: skip the rest of the list", "all"),
+        Pick("ok", "Done", "ok"), Pick("all", "All done: skip the rest of the list", "all"),
     ), default="ok", info=info, append=True)
 
 
 __all__ = [
-    "SETUP",
-    "checklist_ask",
-    "checklist_for",
-    "drawn_lines",
-    "dusk_checklist",
-    "listing",
-    "name",
-    "names",
-    "night_checklist",
-    "sentence",
-    "who",
+    "SETUP", "SIDE_WORDS", "checklist_ask", "checklist_for", "drawn_lines", "dusk_checklist",
+    "listing", "name", "names", "night_checklist", "sentence", "who"
 ]

@@ -4,6 +4,7 @@ in whole nights; every night action is refused outside its phases with the state
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, get_args
 
 import pytest
@@ -20,8 +21,22 @@ from blood_companion.engine.night_state import NIGHT_PHASES
 from blood_companion.engine.state import state_hash
 
 
+@dataclass(frozen=True)
+class Kinds:
+    """Every kind the data model allows, per table (for the exhaustiveness test)."""
+
+    conditions: tuple[str, ...] = field(default_factory=lambda: _literal(m.Condition, "kind"))
+    costs: tuple[str, ...] = field(default_factory=lambda: _literal(m.Cost, "kind"))
+    targets: tuple[str, ...] = field(default_factory=lambda: _literal(m.Target, "kind"))
+    outcomes: tuple[str, ...] = field(default_factory=lambda: tuple(get_args(m.OutcomeKind)))
+
+
+def _literal(model: type[Any], name: str) -> tuple[str, ...]:
+    return tuple(get_args(model.model_fields[name].annotation))
+
+
 def test_every_kind_of_every_element_has_a_handler() -> None:
-    kinds = interp.Kinds()
+    kinds = Kinds()
     assert set(kinds.outcomes) == set(interp.OUTCOMES), "an Outcome kind without a handler"
     assert set(kinds.costs) == set(interp.COSTS), "a Cost kind without a handler"
     assert set(kinds.conditions) == set(interp.CONDITIONS), "a Condition kind without a handler"
