@@ -18,8 +18,9 @@ from blood_companion.engine.campaign import (
     gain_trophies,
     next_game,
     trophies_within_box,
+    village_start,
 )
-from blood_companion.engine.day import match_id
+from blood_companion.engine.day.core import match_id, top_card
 from blood_companion.engine.dice import DiceBox, Face, parse_faces, parse_pool, roll_pool
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.reward_state import PendingLoot, RewardState, RollMade
@@ -30,18 +31,14 @@ from blood_companion.engine.state import (
     TrouperState,
     Wagon,
 )
-from blood_companion.engine.table import at_table, named_draw
+from blood_companion.engine.table import at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 
-def _box(catalog: Catalog) -> DiceBox:
-    return DiceBox.from_models(catalog.dice)
-
-
 def _roll(catalog: Catalog, ctx: Context, dice: str, faces: list[Face] | str | None) -> list[Face]:
-    box = _box(catalog)
+    box = DiceBox.from_models(catalog.dice)
     pool = parse_pool(dice, box)
     if faces is None:
         return list(roll_pool(pool, box, ctx.chance))
@@ -152,12 +149,11 @@ def _take_trophies(state: CampaignState, catalog: Catalog, zone: str, nemesis: s
     """The column's Trophy tokens, limited by the box ("Components"): 3 per Location (Zone) and
     3 per lieutenant; a token the box no longer holds is not won."""
     taken: dict[str, int] = {}
-    state, got = gain_trophies(state, catalog, "location", zone, column.location_trophies)
-    if got:
-        taken[f"location:{zone}"] = got
-    state, got = gain_trophies(state, catalog, "nemesis", nemesis, column.nemesis_trophies)
-    if got:
-        taken[f"nemesis:{nemesis}"] = got
+    for kind, of, n in (("location", zone, column.location_trophies),
+                        ("nemesis", nemesis, column.nemesis_trophies)):
+        state, got = gain_trophies(state, catalog, kind, of, n)
+        if got:
+            taken[f"{kind}:{of}"] = got
     return state, taken
 
 
@@ -226,18 +222,10 @@ class TakeAdvancedTactic(Action):
             raise RuleError("no Advanced Tactic cards are left to take")
         if self.art not in ARTS:
             raise RuleError(f"unknown Art {self.art!r}", hint="Arts: " + ", ".join(ARTS))
-        deck = list(state.advanced_decks.get(self.art, []))
-        if not deck:
+        if not state.advanced_decks.get(self.art):
             raise RuleError(f"the {self.art} deck is empty; take from another Art")
         idx = state.trouper_index(self.trouper)
-        card = deck.pop(0)
-        if at_table(state, "advanced"):  # the players hold the decks: the card they name
-            deck.insert(0, card)
-            card = named_draw(
-                ctx.chance, ctx.catalog, "advanced", sorted(deck),
-                f"Take the top card of the {self.art.capitalize()} deck: which card is it?",
-            )
-            deck.remove(card)
+        card, deck = top_card(state, ctx, self.art, "")
         troupers = list(state.troupers)
         t = troupers[idx]
         troupers[idx] = t.model_copy(update={"reserve_cards": [*t.reserve_cards, card]})
@@ -373,15 +361,7 @@ def _still_owed(rw: RewardState) -> list[str]:
 def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) -> CampaignState:
     """Vlad is defeated: "Roguelite Mode" returns the box to where it started. The same players
     keep their seats and colours with Starting decks and items; the history stays."""
-    cat = ctx.catalog
-    decks: dict[str, list[str]] = {}
-    for art in ARTS:
-        cards = [c.id for c in cat.advanced_deck(art)]
-        ctx.chance.shuffle(cards, f"advanced-deck:{art}")
-        decks[art] = cards
-    return box_start(state, cat, history=history, advanced_decks=decks,
-                     training=[c.id for c in cat.all("special_tactics")],
-                     crafting=[c.id for c in cat.all("special_items")],
+    return box_start(state, ctx.catalog, history=history, **village_start(ctx),
                      vlad_defeats=state.vlad_defeats + 1)
 
 

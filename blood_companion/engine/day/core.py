@@ -13,9 +13,11 @@ from blood_companion.content import models as m
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState, TrouperState
+from blood_companion.engine.table import at_table, named_draw
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.actions import Context
 
 def match_id(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str:
     """The id among ``(id, name)`` candidates that `text` names (the one matcher,
@@ -43,6 +45,21 @@ def item_names(catalog: Catalog, ids: Iterable[str]) -> list[tuple[str, str]]:
         card = catalog.item(iid)
         out.append((iid, card.name if card is not None else iid))
     return out
+
+
+def top_card(state: CampaignState, ctx: Context, art: str, empty: str) -> tuple[str, list[str]]:
+    """The top card of the `art` Advanced Tactic deck (the one the players name when they hold
+    the decks) and the deck without it; RuleError `empty` when the deck is empty."""
+    deck = state.advanced_decks.get(art, [])
+    if not deck:
+        raise RuleError(empty)
+    top = deck[0]
+    if at_table(state, "advanced"):
+        top = named_draw(ctx.chance, ctx.catalog, "advanced", sorted(deck),
+                         f"Take the top card of the {art.capitalize()} deck: which card is it?")
+    rest = list(deck)
+    rest.remove(top)
+    return top, rest
 
 
 def building_for(catalog: Catalog, text: str) -> m.Building:

@@ -18,6 +18,7 @@ from blood_companion.engine.day.core import (
     match_id,
     replace_trouper,
     tactic_names,
+    top_card,
     trouper_at,
     with_day,
 )
@@ -25,7 +26,6 @@ from blood_companion.engine.day.payments import buy, pay_text, pay_trophies
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState, ItemSlot, Wagon
-from blood_companion.engine.table import at_table, named_draw
 
 
 class Recover(Action):
@@ -152,20 +152,12 @@ class BuyAdvancedTactic(Action):
         cat = ctx.catalog
         idx = trouper_at(state, self.trouper)
         art = match_id(self.art, [(a, a) for a in state.advanced_decks], "Art")
-        deck = state.advanced_decks.get(art, [])
-        if not deck:
-            raise RuleError(f"the {art} Advanced Tactic deck is empty")
-        top = deck[0]
-        if at_table(state, "advanced"):  # the players hold the decks: the card they name
-            top = named_draw(ctx.chance, cat, "advanced", sorted(deck),
-                             f"Take the top card of the {art.capitalize()} deck: which card is it?")
+        top, rest = top_card(state, ctx, art, f"the {art} Advanced Tactic deck is empty")
         card = cat.tactic(top)
         if card is None or card.cost is None:
             raise RuleError(f"unknown Tactic card {top!r} on top of the {art} deck")
         t = state.troupers[idx]
         t = t.model_copy(update={"reserve_cards": [*t.reserve_cards, card.id]})
-        rest = list(deck)
-        rest.remove(top)
         return buy(state, card.cost, self.pay, f"{card.name} ({card.id})", bought=card.id,
                    troupers=replace_trouper(state, idx, t),
                    advanced_decks={**state.advanced_decks, art: rest})
