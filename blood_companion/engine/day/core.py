@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion import matching
 from blood_companion.content import models as m
+from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState, TrouperState
@@ -17,7 +18,13 @@ from blood_companion.engine.table import at_table, named_draw
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-    from blood_companion.engine.actions import Context
+
+
+class DayAction(Action):
+    """An action of the Day Part (refused in the other parts)."""
+
+    parts = ("day",)
+
 
 def match_id(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str:
     """The id among ``(id, name)`` candidates that `text` names (the one matcher,
@@ -60,6 +67,15 @@ def top_card(state: CampaignState, ctx: Context, art: str, empty: str) -> tuple[
     rest = list(deck)
     rest.remove(top)
     return top, rest
+
+
+def named_draws(ctx: Context, deck: str, pool: Sequence[str], prompts: Iterable[str]) -> list[str]:
+    """The cards the table drew from `pool` one by one, each asked by one of `prompts`."""
+    drawn: list[str] = []
+    for prompt in prompts:
+        drawn.append(named_draw(ctx.chance, ctx.catalog, deck,
+                                [x for x in pool if x not in drawn], prompt))
+    return drawn
 
 
 def building_for(catalog: Catalog, text: str) -> m.Building:

@@ -8,13 +8,21 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content.models import ITEM_CATEGORIES
-from blood_companion.engine.actions import Action, Cli, Context, Who
-from blood_companion.engine.day.core import day_of, item_names, match_id, trouper_at, with_day
+from blood_companion.engine.actions import Cli, Context, Who
+from blood_companion.engine.day.core import (
+    DayAction,
+    day_of,
+    item_names,
+    match_id,
+    named_draws,
+    trouper_at,
+    with_day,
+)
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.table import at_table, named_draw
+from blood_companion.engine.table import at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -56,7 +64,7 @@ def difficulty_levels(state: CampaignState, catalog: Catalog) -> list[dict[str, 
     return out
 
 
-class ChooseDifficulty(Action):
+class ChooseDifficulty(DayAction):
     """Dusk: the players pick the Difficulty Level from the Nemesis and Location cards."""
 
     type: Literal["day_difficulty"] = "day_difficulty"
@@ -64,7 +72,6 @@ class ChooseDifficulty(Action):
     summary = "Dusk: see what each Difficulty Level means, then choose one."
     doing = "choosing the difficulty level"
     level: Annotated[int, Cli(help="The Difficulty Level (omit to see the table).")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -108,7 +115,7 @@ def scenic_elements(catalog: Catalog, events: Sequence[str]) -> list[dict[str, A
     return out
 
 
-class PlaceEvents(Action):
+class PlaceEvents(DayAction):
     """Dusk: place the influence's number of Event cards of the Zone on the Chain from the
     left, drawn at random (or ``events``: the cards drawn from the physical deck)."""
 
@@ -118,7 +125,6 @@ class PlaceEvents(Action):
     doing = "placing the event cards"
     events: Annotated[list[str] | None, Cli(help="Event cards drawn from your deck [random].",
                                             metavar="cards")] = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -136,14 +142,9 @@ class PlaceEvents(Action):
             if at_table(state, "events"):  # the players drew them: the cards they name
                 zone = cat.get("zones", loc.zone)
                 where = zone.name if zone is not None else loc.zone
-                chosen = []
-                for k in range(min(n, len(zone_events))):
-                    chosen.append(named_draw(
-                        ctx.chance, cat, "events",
-                        [e for e, _ in zone_events if e not in chosen],
-                        f"Draw an Event card of {where} at random for Chain space {k + 1}: "
-                        "which card is it?",
-                    ))
+                chosen = named_draws(ctx, "events", [e for e, _ in zone_events], (
+                    f"Draw an Event card of {where} at random for Chain space {k + 1}: which "
+                    "card is it?" for k in range(min(n, len(zone_events)))))
         else:
             chosen = [match_id(x, zone_events, f"Event card of {loc.zone}") for x in self.events]
             if len(set(chosen)) != len(chosen):
@@ -163,7 +164,7 @@ class PlaceEvents(Action):
         return "Placed the Event cards " + ", ".join(self.events)
 
 
-class Equip(Action):
+class Equip(DayAction):
     """Equipping: three Items from the Trouper's sleeves, one per category."""
 
     type: Literal["day_equip"] = "day_equip"
@@ -173,7 +174,6 @@ class Equip(Action):
     trouper: Who
     items: Annotated[list[str], Cli(help="Three sleeved Items, one per category: A,B,C.",
                                     names="sleeved")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -211,14 +211,13 @@ class Equip(Action):
         return f"{self.trouper} equipped " + ", ".join(self.items)
 
 
-class EndDay(Action):
+class EndDay(DayAction):
     """The Day Part ends: the night is set up from the Day's choices (engine/night_setup.py)."""
 
     type: Literal["day_end"] = "day_end"
     command = "day end"
     summary = "The Day Part ends: the night is set up."
     doing = "ending the day"
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog

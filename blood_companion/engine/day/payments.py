@@ -55,6 +55,15 @@ def pay_text(pay: Mapping[str, int]) -> str:
     return ",".join(f"{r}={n}" for r, n in pay.items() if n)
 
 
+def paid_text(pay: Mapping[str, int] | None) -> str:
+    return f" (paid {pay_text(pay)})" if pay else ""
+
+
+def known_resource(r: str) -> None:
+    if r not in RESOURCE_NAMES:
+        raise RuleError(f"unknown Resource {r!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES))
+
+
 def can_afford(wagon: Wagon, cost: ResourceCost) -> bool:
     return suggest_payment(wagon, cost) is not None
 
@@ -79,10 +88,7 @@ def pay_resources(
             )
         pay = {r: getattr(cost, r) for r in RESOURCE_NAMES}
     for r, n in pay.items():
-        if r not in RESOURCE_NAMES:
-            raise RuleError(
-                f"unknown Resource {r!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES)
-            )
+        known_resource(r)
         if n < 0:
             raise RuleError(f"a payment cannot be negative ({r}={n})")
     given = {r: int(pay.get(r, 0)) for r in RESOURCE_NAMES}

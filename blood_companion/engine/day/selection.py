@@ -7,8 +7,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
-from blood_companion.engine.actions import Action, Cli, Context
-from blood_companion.engine.day.core import available_nemeses, day_of, match_id
+from blood_companion.engine.actions import Cli, Context
+from blood_companion.engine.day.core import (
+    DayAction,
+    available_nemeses,
+    day_of,
+    match_id,
+    named_draws,
+)
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
 from blood_companion.engine.errors import RuleError
@@ -18,7 +24,7 @@ from blood_companion.engine.table import at_table, named_draw
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-class ChooseZone(Action):
+class ChooseZone(DayAction):
     """Zone Selection: ends the purchases and replacements of the Show."""
 
     type: Literal["day_zone"] = "day_zone"
@@ -27,7 +33,6 @@ class ChooseZone(Action):
     doing = "choosing the zone"
     zone: Annotated[str, Cli(help="catacombs, garden, graveyard or halls.", names="zone",
                              complete="zone")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -50,7 +55,7 @@ def location_for_face(catalog: Catalog, zone: str, label: str | None) -> m.Locat
     raise RuleError(f"no Location card of {zone} answers the face {label!r}")
 
 
-class RollLocation(Action):
+class RollLocation(DayAction):
     """Roll the Location die (``faces`` typed from a physical die, or None to roll digitally)
     and take the Zone's Location card that answers the face ("Zone Selection")."""
 
@@ -60,7 +65,6 @@ class RollLocation(Action):
     picked_by = Cli("--roll", "Roll the Location die digitally.")
     faces: Annotated[str | None, Cli("--dice",
                                      "The face of your physical die, e.g. 2 or x.")] = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -97,7 +101,7 @@ class RollLocation(Action):
         return f"Rolled for the Location ({how})"
 
 
-class ChooseLocation(Action):
+class ChooseLocation(DayAction):
     """Pick the Location card of the chosen Zone (Cartographer's Office)."""
 
     type: Literal["day_choose_location"] = "day_choose_location"
@@ -106,7 +110,6 @@ class ChooseLocation(Action):
     doing = "choosing the location"
     location: Annotated[str, Cli(help="Cartographer's Office: the Location card.", metavar="card",
                                  names="location")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -130,7 +133,7 @@ class ChooseLocation(Action):
         return f"Location: {self.location} (Cartographer's Office)"
 
 
-class DrawMinions(Action):
+class DrawMinions(DayAction):
     """Minion Selection: reveal two Minion cards at random for spaces A and B (``minions``: the
     two cards the players drew from their own shuffled deck, A first)."""
 
@@ -140,7 +143,6 @@ class DrawMinions(Action):
     picked_by = Cli("--random", "Reveal two Minion cards at random.")
     minions: Annotated[list[str] | None, Cli(
         "--drawn", "The two Minion cards drawn from your own deck, A first (A,B).")] = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -151,12 +153,9 @@ class DrawMinions(Action):
         if self.minions is None:
             drawn = ctx.chance.sample(ids, 2, "minions")
             if at_table(state, "minions"):  # the players revealed two from their deck
-                drawn = []
-                for space in ("A", "B"):
-                    drawn.append(named_draw(
-                        ctx.chance, cat, "minions", [x for x in ids if x not in drawn],
-                        f"Minion {space}: reveal a Minion card at random: which card is it?",
-                    ))
+                drawn = named_draws(ctx, "minions", ids, (
+                    f"Minion {space}: reveal a Minion card at random: which card is it?"
+                    for space in "AB"))
         else:
             cands = [(mn.id, mn.name) for mn in cat.all("minions")]
             drawn = [match_id(x, cands, "Minion card") for x in self.minions]
@@ -175,7 +174,7 @@ class DrawMinions(Action):
         return "Revealed two Minion cards at random"
 
 
-class ChooseMinions(Action):
+class ChooseMinions(DayAction):
     """Hunting House: the players choose four Minion cards; two of them, at random, take
     spaces A and B."""
 
@@ -186,7 +185,6 @@ class ChooseMinions(Action):
     doing = "choosing the minions"
     minions: Annotated[list[str], Cli(help="Hunting House: four Minion cards, comma-separated.",
                                       metavar="cards", names="minions")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -202,13 +200,9 @@ class ChooseMinions(Action):
             )
         drawn = ctx.chance.sample(pool, 2, "minions")
         if at_table(state, "minions"):  # the players drew two of the four at random
-            drawn = []
-            for space in ("A", "B"):
-                drawn.append(named_draw(
-                    ctx.chance, cat, "minions", [x for x in pool if x not in drawn],
-                    f"Minion {space}: draw one of the four chosen Minion cards at random: "
-                    "which card is it?",
-                ))
+            drawn = named_draws(ctx, "minions", pool, (
+                f"Minion {space}: draw one of the four chosen Minion cards at random: which "
+                "card is it?" for space in "AB"))
         return advance(state, day, self.type, minion_pool=pool, minions=drawn)
 
     def said(self, c: Any, s: Any) -> str:
@@ -220,7 +214,7 @@ class ChooseMinions(Action):
         return "Hunting House: chose " + ", ".join(self.minions)
 
 
-class LastAssault(Action):
+class LastAssault(DayAction):
     """Last Assault: the players decide whether to face Vlad (then the Nemesis Selection is
     skipped)."""
 
@@ -229,7 +223,6 @@ class LastAssault(Action):
     summary = "Last Assault: face Vlad (--yes) or not (--no)."
     doing = "the last assault choice"
     face_vlad: Annotated[bool, Cli("--yes", "Face Vlad tonight?", off="--no", ask="face Vlad")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -250,7 +243,7 @@ class LastAssault(Action):
         return "Last Assault: facing Vlad" if self.face_vlad else "Last Assault: not tonight"
 
 
-class DrawNemesis(Action):
+class DrawNemesis(DayAction):
     """Nemesis Selection: reveal a Nemesis at random from the available lieutenants."""
 
     type: Literal["day_draw_nemesis"] = "day_draw_nemesis"
@@ -259,7 +252,6 @@ class DrawNemesis(Action):
     picked_by = Cli("--random", "Reveal the Nemesis at random.")
     nemesis: Annotated[str | None, Cli(
         "--drawn", "The Nemesis card drawn from your own shuffled cards.")] = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -294,7 +286,7 @@ class DrawNemesis(Action):
         return "Revealed the Nemesis at random"
 
 
-class ChooseNemesis(Action):
+class ChooseNemesis(DayAction):
     """Asylum: the players choose the Nemesis among the available lieutenants."""
 
     type: Literal["day_choose_nemesis"] = "day_choose_nemesis"
@@ -304,7 +296,6 @@ class ChooseNemesis(Action):
     doing = "choosing the nemesis"
     nemesis: Annotated[str, Cli(help="Asylum: the Nemesis chosen.", metavar="card",
                                 names="nemesis", complete="nemesis")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
