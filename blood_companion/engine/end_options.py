@@ -21,8 +21,7 @@ def end_view(state: CampaignState, catalog: Catalog) -> Next:
         return Next("end", "end", "End of the Night", "Nothing is owed.", end=True)
     title = "End of the Night · " + ("Victory" if rw.result == "won" else "Defeat")
     prompt = eg.rewards_next(state, catalog)
-    forfeit = Option("f", "Finish the game now, leaving the rest", "finish_game",
-                     {"forfeit": True})
+    forfeit = Option("f", "Finish the game now, leaving the rest", "finish_game", {"forfeit": True})
     if rw.vlad_cards:
         cards = [v for v in catalog.vlad_reactions_in(rw.zone) if v.id not in state.vlad_weakened]
         opts = [Option(str(i + 1), f"Turn {v.enhanced.name} to its Weakened side "

@@ -51,9 +51,7 @@ def _roll(catalog: Catalog, ctx: Context, dice: str, faces: list[Face] | str | N
 
 def _gain(state: CampaignState, resource: str, n: int) -> CampaignState:
     if resource not in RESOURCE_NAMES:
-        raise RuleError(
-            f"choose which Resource the Triumphs give: {', '.join(RESOURCE_NAMES)}",
-        )
+        raise RuleError(f"choose which Resource the Triumphs give: {', '.join(RESOURCE_NAMES)}")
     wagon = state.wagon.as_dict()
     wagon[resource] += n
     return state.model_copy(
@@ -376,9 +374,7 @@ def rewards_next(state: CampaignState, catalog: Catalog | None = None) -> str:
     if rw.vlad_cards:
         zone = catalog.get("zones", rw.zone) if catalog is not None else None
         where = zone.name if zone is not None else rw.zone
-        return (
-            f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {where} to the Weakened side."
-        )
+        return f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {where} to the Weakened side."
     if rw.advanced_tactics:
         return (
             f"Take {rw.advanced_tactics} Advanced Tactic card(s) from the tops of the Art decks."
@@ -386,14 +382,10 @@ def rewards_next(state: CampaignState, catalog: Catalog | None = None) -> str:
     if rw.loot:
         roll = rw.loot[0]
         if roll.resource == "any":
-            return (
-                f"Roll {roll.dice}: each Triumph gives one Resource of your choice."
-            )
+            return f"Roll {roll.dice}: each Triumph gives one Resource of your choice."
         return f"Roll {roll.dice} for {roll.resource}."
     if rw.result == "won" and rw.vlad:
-        return (
-            "Vlad is defeated! Finish the game: the box returns to its starting state."
-        )
+        return "Vlad is defeated! Finish the game: the box returns to its starting state."
     return "All rewards taken: finish the game."
 
 
@@ -424,8 +416,7 @@ def reward_choices(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     return out
 
 
-def game_gains(summary: dict[str, Any], start: CampaignState, end: CampaignState
-               ) -> dict[str, Any]:
+def game_gains(summary: dict[str, Any], start: CampaignState, end: CampaignState) -> dict[str, Any]:
     """The finished game's summary with everything the table won from the night's set-up
     (``start``) to the finish (``end``, the state `finish_game` began from): Event rewards and
     Weakness Trophies during the night as well as the End of the Night's loot and trophies, so

@@ -207,8 +207,7 @@ class ChooseMinions(DayAction):
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import names
-        return ("Hunting House: the players choose "
-            + names(c, self.minions))
+        return "Hunting House: the players choose " + names(c, self.minions)
 
     def describe(self) -> str:
         return "Hunting House: chose " + ", ".join(self.minions)
@@ -267,9 +266,7 @@ class DrawNemesis(DayAction):
                     "Reveal a Nemesis card at random among the available ones: which is it?",
                 )
         else:
-            nem = match_id(
-                self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")], "Nemesis"
-            )
+            nem = match_id(self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")], "Nemesis")
             if nem not in pool:
                 raise RuleError(f"{nem} is not among the Nemesis cards to reveal from",
                                 hint="available: " + ", ".join(pool))

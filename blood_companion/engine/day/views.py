@@ -286,8 +286,7 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
         loc = cat.get("locations", day.location or "")
         events = [{"id": e.id, "name": e.name} for e in cat.events_in(loc.zone if loc else "")]
         sentence = f"Place {n} Event card(s) on the Chain from the left."
-        named = Option("t", "Name the Event cards you drew", "day_place_events",
-                       needs=("events",))
+        named = Option("t", "Name the Event cards you drew", "day_place_events", needs=("events",))
         if at_table(state, "events"):
             return nxt(sentence, named, default="t", prompt=sentence + " Draw them at random "
                        "from the Zone's Event cards.", choices=events, details={"influence": n})
