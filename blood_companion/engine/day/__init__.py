@@ -16,7 +16,6 @@ from blood_companion.engine.day.core import (
     building_for,
     building_problem,
     match_id,
-    trouper_at,
 )
 from blood_companion.engine.day.dusk import (
     ChooseDifficulty,
@@ -83,5 +82,4 @@ __all__ = [
     "pay_text",
     "purchases_open",
     "suggest_payment",
-    "trouper_at",
 ]

@@ -33,25 +33,12 @@ def match_id(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str
     return matching.match(text, candidates, what, error=RuleError)
 
 
-def trouper_at(state: CampaignState, who: str) -> int:
-    """Index of the Trouper named by id, colour or seat; RuleError when nobody matches."""
-    return state.trouper_index(who)
-
-
 def tactic_names(catalog: Catalog, ids: Iterable[str]) -> list[tuple[str, str]]:
-    out = []
-    for cid in ids:
-        card = catalog.tactic(cid)
-        out.append((cid, card.name if card is not None else cid))
-    return out
+    return [(cid, getattr(catalog.tactic(cid), "name", cid)) for cid in ids]
 
 
 def item_names(catalog: Catalog, ids: Iterable[str]) -> list[tuple[str, str]]:
-    out = []
-    for iid in ids:
-        card = catalog.item(iid)
-        out.append((iid, card.name if card is not None else iid))
-    return out
+    return [(iid, getattr(catalog.item(iid), "name", iid)) for iid in ids]
 
 
 def top_card(state: CampaignState, ctx: Context, art: str, empty: str) -> tuple[str, list[str]]:

@@ -15,7 +15,6 @@ from blood_companion.engine.day.core import (
     item_names,
     match_id,
     named_draws,
-    trouper_at,
     with_day,
 )
 from blood_companion.engine.day.steps import advance
@@ -178,7 +177,7 @@ class Equip(DayAction):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         day = day_of(state)
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         t = state.troupers[idx]
         sleeved = item_names(cat, [s.item for s in t.sleeves])
         gear: dict[str, str] = {}

@@ -20,7 +20,6 @@ from blood_companion.engine.day.core import (
     replace_trouper,
     tactic_names,
     top_card,
-    trouper_at,
     with_day,
 )
 from blood_companion.engine.day.payments import buy, known_resource, paid_text, pay_trophies
@@ -78,7 +77,7 @@ class BuyBuilding(DayAction):
         if b.effect == "sanatorium":
             if self.trouper is None:
                 raise RuleError("the Sanatorium needs a Trouper: whose Bite is discarded?")
-            idx = trouper_at(state, self.trouper)
+            idx = state.trouper_index(self.trouper)
             t = state.troupers[idx]
             if t.bites == 0:
                 raise RuleError(f"{t.trouper} has no Bite token to discard")
@@ -143,7 +142,7 @@ class BuyAdvancedTactic(DayAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         art = match_id(self.art, [(a, a) for a in state.advanced_decks], "Art")
         top, rest = top_card(state, ctx, art, f"the {art} Advanced Tactic deck is empty")
         card = cat.tactic(top)
@@ -181,7 +180,7 @@ class BuySpecialCard(DayAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         offer = tactic_names(cat, state.training) + item_names(cat, state.crafting)
         cid = match_id(self.card, offer, "Location/Nemesis card on the Village Card")
         card: m.TacticCard | m.ItemCard | None = cat.tactic(cid) if cid in state.training else None
@@ -225,7 +224,7 @@ class UpgradeItem(DayAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         t = state.troupers[idx]
         iid = match_id(self.item, item_names(cat, [s.item for s in t.sleeves]), "sleeved Item")
         card = cat.item(iid)
@@ -264,7 +263,7 @@ class SwapTactic(DayAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         t = state.troupers[idx]
         out = match_id(self.out, tactic_names(cat, t.deck), f"card in {t.trouper}'s deck")
         new = match_id(
@@ -313,7 +312,7 @@ class SwapItem(DayAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         t = state.troupers[idx]
         out = match_id(self.out, item_names(cat, [s.item for s in t.sleeves]),
                        f"Item in {t.trouper}'s sleeves")
