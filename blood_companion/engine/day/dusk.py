@@ -73,15 +73,13 @@ class ChooseDifficulty(DayAction):
     level: Annotated[int, Cli(help="The Difficulty Level (omit to see the table).")]
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
-        day = day_of(state)
-        levels = [lv["level"] for lv in difficulty_levels(state, cat)]
+        levels = [lv["level"] for lv in difficulty_levels(state, ctx.catalog)]
         if self.level not in levels:
             raise RuleError(
                 f"Difficulty Level {self.level} is not on both the Nemesis and Location cards",
                 hint="levels: " + ", ".join(str(x) for x in levels),
             )
-        return advance(state, day, self.type, difficulty=self.level)
+        return advance(state, day_of(state), self.type, difficulty=self.level)
 
     def describe(self) -> str:
         return f"Difficulty Level {self.level}"
@@ -219,7 +217,6 @@ class EndDay(DayAction):
     doing = "ending the day"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
         day = day_of(state)
         unequipped = [
             t.trouper
@@ -233,9 +230,10 @@ class EndDay(DayAction):
                 see=("day_equip",),
             )
         assert day.nemesis and day.location and day.difficulty is not None
-        new = setup_night(state, cat, ctx.chance, nemesis=day.nemesis, location=day.location,
-                          minions=list(day.minions), difficulty=day.difficulty,
-                          events=list(day.events), equipped=day.equipped)
+        new = setup_night(state, ctx.catalog, ctx.chance, nemesis=day.nemesis,
+                          location=day.location, minions=list(day.minions),
+                          difficulty=day.difficulty, events=list(day.events),
+                          equipped=day.equipped)
         return advance(new, day, self.type)
 
     def describe(self) -> str:

@@ -35,10 +35,8 @@ class ChooseZone(DayAction):
                              complete="zone")]
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
-        day = day_of(state)
-        zone = match_id(self.zone, [(z.id, z.name) for z in cat.all("zones")], "Zone")
-        return advance(state, day, self.type, zone=zone)
+        zone = match_id(self.zone, [(z.id, z.name) for z in ctx.catalog.all("zones")], "Zone")
+        return advance(state, day_of(state), self.type, zone=zone)
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import zone_name
@@ -112,7 +110,6 @@ class ChooseLocation(DayAction):
                                  names="location")]
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
         day = day_of(state)
         assert day.zone is not None
         if not day.cartographer:
@@ -121,7 +118,7 @@ class ChooseLocation(DayAction):
                 hint="roll for it (digital, or the face of a physical die)",
                 see=("day_roll_location",),
             )
-        locs = [(loc.id, loc.name) for loc in cat.locations_in(day.zone)]
+        locs = [(loc.id, loc.name) for loc in ctx.catalog.locations_in(day.zone)]
         lid = match_id(self.location, locs, f"Location card of {day.zone}")
         return advance(state, day, self.type, location=lid)
 
@@ -146,7 +143,6 @@ class DrawMinions(DayAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        day = day_of(state)
         ids = [mn.id for mn in cat.all("minions")]
         if len(ids) < 2:
             raise RuleError("the data pack has fewer than two Minion cards")
@@ -161,7 +157,7 @@ class DrawMinions(DayAction):
             drawn = [match_id(x, cands, "Minion card") for x in self.minions]
             if len(drawn) != 2 or len(set(drawn)) != 2:
                 raise RuleError("two different Minion cards are revealed (A, then B)")
-        return advance(state, day, self.type, minions=drawn)
+        return advance(state, day_of(state), self.type, minions=drawn)
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import names
@@ -187,12 +183,11 @@ class ChooseMinions(DayAction):
                                       metavar="cards", names="minions")]
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
         day = day_of(state)
         if not day.hunting_house:
             raise RuleError("choosing Minion cards needs the Hunting House; reveal two at random",
                             see=("day_draw_minions",))
-        cands = [(mn.id, mn.name) for mn in cat.all("minions")]
+        cands = [(mn.id, mn.name) for mn in ctx.catalog.all("minions")]
         pool = [match_id(x, cands, "Minion card") for x in self.minions]
         if len(pool) != 4 or len(set(pool)) != 4:
             raise RuleError(
@@ -254,7 +249,6 @@ class DrawNemesis(DayAction):
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        day = day_of(state)
         pool = available_nemeses(state, cat)
         if not pool:  # pragma: no cover - LastAssault refuses first
             raise RuleError("no lieutenant is available")
@@ -270,7 +264,7 @@ class DrawNemesis(DayAction):
             if nem not in pool:
                 raise RuleError(f"{nem} is not among the Nemesis cards to reveal from",
                                 hint="available: " + ", ".join(pool))
-        return advance(state, day, self.type, nemesis=nem)
+        return advance(state, day_of(state), self.type, nemesis=nem)
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import name

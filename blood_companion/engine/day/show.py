@@ -38,9 +38,8 @@ class Recover(DayAction):
     doing = "recovery"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        day = day_of(state)
         troupers = [t.recovered() for t in state.troupers]
-        return advance(state.model_copy(update={"troupers": troupers}), day, self.type)
+        return advance(state.model_copy(update={"troupers": troupers}), day_of(state), self.type)
 
     def describe(self) -> str:
         return "Recovery: Vigor restored, Insanity cubes back to the left"
@@ -66,11 +65,9 @@ class BuyBuilding(DayAction):
     amount: int = 0  # ... how many
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
-        day = day_of(state)
-        b = building_for(cat, self.building)
+        b = building_for(ctx.catalog, self.building)
         once = b.effect in ("hunting_house", "cartographer", "asylum")  # the Day's flags
-        if once and getattr(day, b.effect):
+        if once and getattr(day_of(state), b.effect):
             raise RuleError(f"the {b.name} was already used this Day; its Effect holds")
         # Check the building's own choices before paying, so a refusal changes nothing.
         troupers = state.troupers
@@ -141,11 +138,10 @@ class BuyAdvancedTactic(DayAction):
     pay: Pay = None
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
         idx = state.trouper_index(self.trouper)
         art = match_id(self.art, [(a, a) for a in state.advanced_decks], "Art")
         top, rest = top_card(state, ctx, art, f"the {art} Advanced Tactic deck is empty")
-        card = cat.tactic(top)
+        card = ctx.catalog.tactic(top)
         if card is None or card.cost is None:
             raise RuleError(f"unknown Tactic card {top!r} on top of the {art} deck")
         t = state.troupers[idx]
