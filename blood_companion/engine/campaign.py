@@ -269,22 +269,14 @@ class RetireTrouper(Action):
         if len(state.troupers) == 1:
             raise RuleError("the last Trouper cannot leave the table")
         leaving = state.troupers[idx].recovered()
-        rest = [t for i, t in enumerate(state.troupers) if i != idx]
-        rest = [t.model_copy(update={"seat": i}) for i, t in enumerate(rest)]
-        leader = state.leader
-        if leader == idx:
-            leader = idx % len(rest)
-        elif leader > idx:
-            leader -= 1
+        rest = [t.model_copy(update={"seat": i})
+                for i, t in enumerate(x for j, x in enumerate(state.troupers) if j != idx)]
+        leader = idx % len(rest) if state.leader == idx else state.leader - (state.leader > idx)
         update: dict[str, Any] = {"troupers": rest, "leader": leader,
                                   "set_aside": [*state.set_aside, leaving]}
         if state.day is not None and state.day.equipped:
             # The Day's Equipping is kept by seat: the seats after the leaver move up one.
-            equipped = {
-                (i if i < idx else i - 1): gear
-                for i, gear in state.day.equipped.items()
-                if i != idx
-            }
+            equipped = {i - (i > idx): gear for i, gear in state.day.equipped.items() if i != idx}
             update["day"] = state.day.model_copy(update={"equipped": equipped})
         return state.model_copy(update=update)
 
@@ -306,8 +298,7 @@ class SetLeader(Action):
     trouper: Seated
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        idx = state.trouper_index(self.trouper)
-        return state.model_copy(update={"leader": idx})
+        return state.model_copy(update={"leader": state.trouper_index(self.trouper)})
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import who
@@ -330,15 +321,11 @@ class AdjustWagon(Action):
     reason: Reason = ""
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        current = state.wagon.as_dict()
-        new: dict[str, int] = {}
-        for r in RESOURCE_NAMES:
-            value = current[r] + getattr(self, r)
-            if value < 0:
-                raise RuleError(
-                    f"the Wagon has {counted(current[r], r)}; it cannot lose {-getattr(self, r)}"
-                )
-            new[r] = value
+        new = {r: n + getattr(self, r) for r, n in state.wagon.as_dict().items()}
+        for r, n in new.items():
+            if n < 0:
+                raise RuleError(f"the Wagon has {counted(n - getattr(self, r), r)}; it cannot "
+                                f"lose {-getattr(self, r)}")
         return state.model_copy(update={"wagon": Wagon(**new)})
 
     def describe(self) -> str:
