@@ -56,18 +56,13 @@ def end_view(state: CampaignState, catalog: Catalog) -> Next:
     if rw.loot:
         roll = rw.loot[0]
         needs: tuple[str, ...] = ("resource",) if roll.resource == "any" else ()
-        if at_table(state, "loot"):  # the players roll the loot dice
-            return Next("end", "loot", title, prompt, options=(
-                Option("t", f"Type the faces of your dice ({roll.dice})", "roll_loot",
-                       needs=(*needs, "faces")),
-                forfeit,
-            ), default="t")
-        return Next("end", "loot", title, prompt, options=(
-            Option("r", f"Roll {roll.dice} here (digital)", "roll_loot", needs=needs),
-            Option("t", f"Type the faces of your own dice ({roll.dice})", "roll_loot",
-                   needs=(*needs, "faces")),
-            forfeit,
-        ), default="r")
+        table = at_table(state, "loot")  # the players roll the loot dice: they type the faces
+        typed = Option("t", f"Type the faces of your {'' if table else 'own '}dice ({roll.dice})",
+                       "roll_loot", needs=(*needs, "faces"))
+        rolled = () if table else (Option("r", f"Roll {roll.dice} here (digital)", "roll_loot",
+                                          needs=needs),)
+        return Next("end", "loot", title, prompt, options=(*rolled, typed, forfeit),
+                    default="t" if table else "r")
     return Next("end", "finish", title, prompt,
                 options=(Option("1", "Finish the game", "finish_game"),), default="1")
 

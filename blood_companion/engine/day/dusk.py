@@ -26,6 +26,7 @@ from blood_companion.engine.table import at_table
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
+
 def difficulty_levels(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
     """Each Difficulty Level both the Nemesis card and the Location card list, with what it
     means: wounds per side and influence (Nemesis card), rewards (Location card)."""
@@ -38,29 +39,14 @@ def difficulty_levels(state: CampaignState, catalog: Catalog) -> list[dict[str, 
         return []
     rewards = {r.level: r for r in loc.rewards}
     names = {d.level: d.name for d in catalog.all("difficulty")}
-    out = []
-    for lv in nem.levels:
-        r = rewards.get(lv.level)
-        if r is None:
-            continue
-        out.append(
-            {
-                "level": lv.level,
-                "name": names.get(lv.level, ""),
-                "nemesis_level": lv.name,
-                "wounds": dict(lv.wounds),
-                "influence": lv.influence,
-                "rewards": {
-                    "vlad_cards": r.vlad_cards,
-                    "location_trophies": r.location_trophies,
-                    "nemesis_trophies": r.nemesis_trophies,
-                    "advanced_tactics": r.advanced_tactics,
-                    "loot": [f"{x.dice} -> {x.resource}" for x in r.loot],
-                    "defeat_roll": f"{r.defeat_roll.dice} -> {r.defeat_roll.resource}",
-                },
-            }
-        )
-    return out
+    return [{"level": lv.level, "name": names.get(lv.level, ""), "nemesis_level": lv.name,
+             "wounds": dict(lv.wounds), "influence": lv.influence,
+             "rewards": {"vlad_cards": r.vlad_cards, "location_trophies": r.location_trophies,
+                         "nemesis_trophies": r.nemesis_trophies,
+                         "advanced_tactics": r.advanced_tactics,
+                         "loot": [f"{x.dice} -> {x.resource}" for x in r.loot],
+                         "defeat_roll": f"{r.defeat_roll.dice} -> {r.defeat_roll.resource}"}}
+            for lv in nem.levels if (r := rewards.get(lv.level)) is not None]
 
 
 class ChooseDifficulty(DayAction):
