@@ -7,19 +7,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 # The Day Part's steps in order (their table: engine/day/steps.py). "purchases" covers the
 # replacing of cards and items too; the Dusk's Map and Reaction deck need no choice.
-DayStep = Literal[
-    "recovery",
-    "purchases",
-    "zone",
-    "location",
-    "minions",
-    "last_assault",
-    "nemesis",
-    "dusk_difficulty",
-    "dusk_events",
-    "equipping",
-    "done",
-]
+DayStep = Literal["recovery", "purchases", "zone", "location", "minions", "last_assault", "nemesis",
+                  "dusk_difficulty", "dusk_events", "equipping", "done"]
 DAY_STEPS: tuple[str, ...] = get_args(DayStep)
 
 

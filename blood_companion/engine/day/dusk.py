@@ -119,9 +119,8 @@ class PlaceEvents(DayAction):
         if n >= cat.board.chain_spaces:
             raise RuleError("the Events would fill the whole Chain")
         if self.events is None:
-            chosen = ctx.chance.sample(
-                [e for e, _ in zone_events], min(n, len(zone_events)), "events"
-            )
+            chosen = ctx.chance.sample([e for e, _ in zone_events], min(n, len(zone_events)),
+                                       "events")
             if at_table(state, "events"):  # the players drew them: the cards they name
                 zone = cat.get("zones", loc.zone)
                 where = zone.name if zone is not None else loc.zone
@@ -218,8 +217,7 @@ class EndDay(DayAction):
         assert day.nemesis and day.location and day.difficulty is not None
         new = setup_night(state, ctx.catalog, ctx.chance, nemesis=day.nemesis,
                           location=day.location, minions=list(day.minions),
-                          difficulty=day.difficulty, events=list(day.events),
-                          equipped=day.equipped)
+                          difficulty=day.difficulty, events=list(day.events), equipped=day.equipped)
         return advance(new, day, self.type)
 
     def describe(self) -> str:

@@ -78,9 +78,8 @@ class BuyBuilding(DayAction):
             t = state.troupers[idx]
             if t.bites == 0:
                 raise RuleError(f"{t.trouper} has no Bite token to discard")
-            troupers = replace_trouper(
-                state, idx, vigor.remove_bites(t, ctx.catalog.config.vigor_tokens, 1)
-            )
+            troupers = replace_trouper(state, idx,
+                                       vigor.remove_bites(t, ctx.catalog.config.vigor_tokens, 1))
         elif self.trouper is not None:
             raise RuleError(f"the {b.name} does not take a Trouper")
         if b.effect != "alchemist" and (self.trade_from or self.trade_to or self.amount):
@@ -262,9 +261,8 @@ class SwapTactic(DayAction):
         idx = state.trouper_index(self.trouper)
         t = state.troupers[idx]
         out = match_id(self.out, tactic_names(cat, t.deck), f"card in {t.trouper}'s deck")
-        new = match_id(
-            self.into, tactic_names(cat, t.reserve_cards), f"card in {t.trouper}'s Reserve"
-        )
+        new = match_id(self.into, tactic_names(cat, t.reserve_cards),
+                       f"card in {t.trouper}'s Reserve")
         out_card, new_card = cat.tactic(out), cat.tactic(new)
         if out_card is None or new_card is None:
             raise RuleError(f"unknown Tactic card {out if out_card is None else new!r}")
@@ -312,9 +310,8 @@ class SwapItem(DayAction):
         t = state.troupers[idx]
         out = match_id(self.out, item_names(cat, [s.item for s in t.sleeves]),
                        f"Item in {t.trouper}'s sleeves")
-        new = match_id(
-            self.into, item_names(cat, t.reserve_items), f"Item in {t.trouper}'s Reserve"
-        )
+        new = match_id(self.into, item_names(cat, t.reserve_items),
+                       f"Item in {t.trouper}'s Reserve")
         out_card, new_card = cat.item(out), cat.item(new)
         if out_card is None or new_card is None:
             raise RuleError(f"unknown Item {out if out_card is None else new!r}")

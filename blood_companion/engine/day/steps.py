@@ -96,14 +96,9 @@ def purchases_open(state: CampaignState) -> bool:
 
 
 # Single Game mode: what its Starting cards and items rule out, in words.
-SINGLE_REFUSED = {
-    "day_buy_building": "no buildings",
-    "day_buy_advanced": "no purchases",
-    "day_buy_card": "no purchases",
-    "day_upgrade_item": "no upgrades",
-    "day_swap_tactic": "no card swaps",
-    "day_swap_item": "no Item swaps",
-}
+SINGLE_REFUSED = {"day_buy_building": "no buildings", "day_buy_advanced": "no purchases",
+                  "day_buy_card": "no purchases", "day_upgrade_item": "no upgrades",
+                  "day_swap_tactic": "no card swaps", "day_swap_item": "no Item swaps"}
 
 
 def check_step(state: CampaignState, action: Any, catalog: Any) -> None:
