@@ -415,23 +415,17 @@ class AdjustTrophies(Action):
             have = holdings[kind].get(of, 0)
             value = have + delta
             if value < 0:
-                raise RuleError(
-                    f"the players hold {have} {kind} Trophy token(s) of {of}; "
-                    f"they cannot lose {-delta}"
-                )
+                raise RuleError(f"the players hold {have} {kind} Trophy token(s) of {of}; they "
+                                f"cannot lose {-delta}")
             cap = trophy_cap(ctx.catalog, kind, of)
             if value > cap:
-                raise RuleError(
-                    f"the box holds {cap} {kind} Trophy token(s) of {of}; the players hold "
-                    f"{have} and cannot gain {delta}"
-                )
+                raise RuleError(f"the box holds {cap} {kind} Trophy token(s) of {of}; the players "
+                                f"hold {have} and cannot gain {delta}")
             holdings[kind][of] = value
         if not any(self.changes.values()):
             raise RuleError("nothing to change: every count is 0")
-        return state.model_copy(
-            update={"location_trophies": {of: n for of, n in holdings["location"].items() if n},
-                    "nemesis_trophies": {of: n for of, n in holdings["nemesis"].items() if n}}
-        )
+        return state.model_copy(update={f"{kind}_trophies": {of: n for of, n in held.items() if n}
+                                        for kind, held in holdings.items()})
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.plain import listing

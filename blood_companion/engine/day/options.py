@@ -173,13 +173,12 @@ def _day_asker(
 
 
 def _category(catalog: Catalog, item: str) -> str | None:
-    rec = catalog.item(item)
-    return rec.category if rec is not None else None
+    return getattr(catalog.item(item), "category", None)
 
 
 def _art(catalog: Catalog, card: str) -> str | None:
-    rec = catalog.tactic(card)
-    return str(rec.art) if rec is not None and rec.art is not None else None
+    art = getattr(catalog.tactic(card), "art", None)
+    return None if art is None else str(art)
 
 
 register_askers(sorted(DAY_ACTIONS), _day_asker)
