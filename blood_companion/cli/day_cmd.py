@@ -62,7 +62,7 @@ def parse_pay(text: str | None) -> dict[str, int] | None:
 
 
 def _trouper(state: CampaignState, who: str) -> int:
-    return d.trouper_at(state, who)
+    return state.trouper_index(who)
 
 
 # ---------------------------------------------------------------------- recording & output

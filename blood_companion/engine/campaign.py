@@ -9,6 +9,7 @@ docs/rules-decisions.md ("Campaign and table").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,11 +46,18 @@ class Seat(BaseModel):
     colour: str | None = None
 
 
-def _new_trouper(catalog: Catalog, seat: int, trouper: str, colour: str) -> TrouperState:
-    """A Trouper as "Player Setup" builds it: Starting deck, six Starting items, no Bites."""
-    if catalog.trouper(trouper) is None:
+def _known(catalog: Catalog, trouper: str | None = None, colour: str | None = None) -> None:
+    """RuleError for a Trouper the data pack lacks or a colour that is no player colour."""
+    if trouper is not None and catalog.trouper(trouper) is None:
         known = ", ".join(t.id for t in catalog.all("troupers"))
         raise RuleError(f"unknown Trouper {trouper!r}", hint=f"Troupers: {known}")
+    if colour is not None and colour not in PLAYER_COLOURS:
+        raise RuleError(f"unknown colour {colour!r}", hint="colours: " + ", ".join(PLAYER_COLOURS))
+
+
+def _new_trouper(catalog: Catalog, seat: int, trouper: str, colour: str) -> TrouperState:
+    """A Trouper as "Player Setup" builds it: Starting deck, six Starting items, no Bites."""
+    _known(catalog, trouper)
     deck = [c.id for c in catalog.starting_tactics_for(trouper)]
     sleeves = [ItemSlot(item=i.id) for i in catalog.items_for(trouper)]
     return TrouperState(seat=seat, colour=colour, trouper=trouper, deck=deck, sleeves=sleeves)
@@ -80,6 +88,20 @@ def _free_colour(used: set[str]) -> str:
         if c not in used:
             return c
     raise RuleError("no player colour left")  # pragma: no cover - max_troupers guards this
+
+
+def village_start(ctx: Context) -> dict[str, Any]:
+    """The Village Card as "Playing Area Setup" lays it out: each Advanced Tactic deck shuffled
+    on its own; the Training and Crafting spaces hold the Location/Nemesis Tactic and Item
+    cards."""
+    cat = ctx.catalog
+    decks: dict[str, list[str]] = {}
+    for art in ARTS:
+        cards = [c.id for c in cat.advanced_deck(art)]
+        ctx.chance.shuffle(cards, f"advanced-deck:{art}")
+        decks[art] = cards
+    return {"advanced_decks": decks, "training": [c.id for c in cat.all("special_tactics")],
+            "crafting": [c.id for c in cat.all("special_items")]}
 
 
 class StartCampaign(Action):
@@ -114,20 +136,12 @@ class StartCampaign(Action):
             raise RuleError(f"leader must be a seat number from 1 to {len(self.seats)}")
         named = [s.trouper for s in self.seats if s.trouper is not None]
         for trouper in named:
-            if cat.trouper(trouper) is None:
-                known = ", ".join(t.id for t in cat.all("troupers"))
-                raise RuleError(f"unknown Trouper {trouper!r}", hint=f"Troupers: {known}")
-        # "Playing Area Setup": each Advanced Tactic deck shuffled on its own; the Training and
-        # Crafting spaces hold the Location/Nemesis Tactic and Item cards.
-        decks: dict[str, list[str]] = {}
-        for art in ARTS:
-            cards = [c.id for c in cat.advanced_deck(art)]
-            ctx.chance.shuffle(cards, f"advanced-deck:{art}")
-            decks[art] = cards
+            _known(cat, trouper)
+        village = village_start(ctx)
         # "Player Setup": the random choices come after the shuffles, so a table that names
         # everything gets the same decks for the same seed as one that draws.
         troupers = self._draw_troupers(cat, ctx, named)
-        colours = self._colours(ctx)
+        colours = self._colours(cat, ctx)
         leader = self.leader
         if self.random_leader:
             leader = ctx.chance.randrange(len(self.seats), "setup:leader")
@@ -143,9 +157,7 @@ class StartCampaign(Action):
                 ],
                 "leader": leader,
                 "wagon": Wagon(),
-                "advanced_decks": decks,
-                "training": [c.id for c in cat.all("special_tactics")],
-                "crafting": [c.id for c in cat.all("special_items")],
+                **village,
                 "game": 1,
                 "part": "day",
                 "phase": "recovery",
@@ -165,13 +177,10 @@ class StartCampaign(Action):
         drawn = iter(ctx.chance.sample(free, missing, "setup:troupers"))
         return [s.trouper if s.trouper is not None else next(drawn) for s in self.seats]
 
-    def _colours(self, ctx: Context) -> list[str]:
+    def _colours(self, cat: Catalog, ctx: Context) -> list[str]:
         named = {s.colour for s in self.seats if s.colour is not None}
-        unknown = sorted(c for c in named if c not in PLAYER_COLOURS)
-        if unknown:
-            raise RuleError(
-                f"unknown colour {unknown[0]!r}", hint="colours: " + ", ".join(PLAYER_COLOURS)
-            )
+        for colour in sorted(named):
+            _known(cat, colour=colour)
         missing = sum(1 for s in self.seats if s.colour is None)
         free = [c for c in PLAYER_COLOURS if c not in named]
         if self.random_colours and missing:
@@ -180,37 +189,27 @@ class StartCampaign(Action):
             drawn = iter(free)
         return [s.colour if s.colour is not None else next(drawn) for s in self.seats]
 
+    def _words(self, named: list[str], join: Callable[[list[str]], str], held: str = "") -> str:
+        """The start in a sentence: the Troupers `named` (in words), those drawn, the seed."""
+        missing = len(self.seats) - len(named)
+        if missing:
+            named = [*named, f"{missing} Trouper{'s' if missing > 1 else ''} drawn at random"]
+        drawn = ["colours"] * self.random_colours + ["Leader"] * self.random_leader
+        at_random = f"; {' and '.join(drawn)} drawn at random" if drawn else ""
+        return (f"Started {self.mode} campaign '{self.name}' with {join(named)} "
+                f"(seed {self.seed}{at_random}{held})")
+
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.plain import listing
         from blood_companion.engine.words import who
-        named = [who(c, x.trouper) for x in self.seats if x.trouper is not None]
-        missing = len(self.seats) - len(named)
-        if missing:
-            named.append(f"{missing} Trouper{'s' if missing > 1 else ''} drawn at random")
-        drawn = ((["colours"] if self.random_colours else [])
-                 + (["Leader"] if self.random_leader else []))
-        at_random = f"; {' and '.join(drawn)} drawn at random" if drawn else ""
-        decks = getattr(self, "decks", None)
-        held = ""
-        if decks:
-            table = [d for d, w in decks.items() if w == "table"]
-            held = "; the players hold " + (
-                "every deck" if len(table) >= 8 else listing(table)) if table else ""
-        return (f"Started {self.mode} campaign '{self.name}' with {listing(named)} "
-                f"(seed {self.seed}{at_random}{held})")
+        table = [d for d, w in (self.decks or {}).items() if w == "table"]
+        held = "; the players hold " + (
+            "every deck" if len(table) >= 8 else listing(table)) if table else ""
+        return self._words([who(c, x.trouper) for x in self.seats if x.trouper is not None],
+                           listing, held)
 
     def describe(self) -> str:
-        who = [s.trouper for s in self.seats if s.trouper is not None]
-        missing = len(self.seats) - len(who)
-        if missing:
-            who.append(f"{missing} Trouper{'s' if missing > 1 else ''} drawn at random")
-        drawn = ["colours"] if self.random_colours else []
-        drawn += ["Leader"] if self.random_leader else []
-        at_random = f"; {' and '.join(drawn)} drawn at random" if drawn else ""
-        return (
-            f"Started {self.mode} campaign '{self.name}' with {', '.join(who)} "
-            f"(seed {self.seed}{at_random})"
-        )
+        return self._words([s.trouper for s in self.seats if s.trouper is not None], ", ".join)
 
 
 # How the campaign commands take a seated Trouper and the reason of a table fix.
@@ -232,10 +231,7 @@ class AddTrouper(Action):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         seat = Seat(trouper=self.trouper, colour=self.colour)
         _check_seats(ctx.catalog, [seat], state.troupers)
-        if self.colour is not None and self.colour not in PLAYER_COLOURS:
-            raise RuleError(
-                f"unknown colour {self.colour!r}", hint="colours: " + ", ".join(PLAYER_COLOURS)
-            )
+        _known(ctx.catalog, colour=self.colour)
         used = {t.colour for t in state.troupers}
         back = next((t for t in state.set_aside if t.trouper == self.trouper), None)
         if back is None:
@@ -273,22 +269,14 @@ class RetireTrouper(Action):
         if len(state.troupers) == 1:
             raise RuleError("the last Trouper cannot leave the table")
         leaving = state.troupers[idx].recovered()
-        rest = [t for i, t in enumerate(state.troupers) if i != idx]
-        rest = [t.model_copy(update={"seat": i}) for i, t in enumerate(rest)]
-        leader = state.leader
-        if leader == idx:
-            leader = idx % len(rest)
-        elif leader > idx:
-            leader -= 1
+        rest = [t.model_copy(update={"seat": i})
+                for i, t in enumerate(x for j, x in enumerate(state.troupers) if j != idx)]
+        leader = idx % len(rest) if state.leader == idx else state.leader - (state.leader > idx)
         update: dict[str, Any] = {"troupers": rest, "leader": leader,
                                   "set_aside": [*state.set_aside, leaving]}
         if state.day is not None and state.day.equipped:
             # The Day's Equipping is kept by seat: the seats after the leaver move up one.
-            equipped = {
-                (i if i < idx else i - 1): gear
-                for i, gear in state.day.equipped.items()
-                if i != idx
-            }
+            equipped = {i - (i > idx): gear for i, gear in state.day.equipped.items() if i != idx}
             update["day"] = state.day.model_copy(update={"equipped": equipped})
         return state.model_copy(update=update)
 
@@ -310,8 +298,7 @@ class SetLeader(Action):
     trouper: Seated
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        idx = state.trouper_index(self.trouper)
-        return state.model_copy(update={"leader": idx})
+        return state.model_copy(update={"leader": state.trouper_index(self.trouper)})
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import who
@@ -334,15 +321,11 @@ class AdjustWagon(Action):
     reason: Reason = ""
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        current = state.wagon.as_dict()
-        new: dict[str, int] = {}
-        for r in RESOURCE_NAMES:
-            value = current[r] + getattr(self, r)
-            if value < 0:
-                raise RuleError(
-                    f"the Wagon has {counted(current[r], r)}; it cannot lose {-getattr(self, r)}"
-                )
-            new[r] = value
+        new = {r: n + getattr(self, r) for r, n in state.wagon.as_dict().items()}
+        for r, n in new.items():
+            if n < 0:
+                raise RuleError(f"the Wagon has {counted(n - getattr(self, r), r)}; it cannot "
+                                f"lose {-getattr(self, r)}")
         return state.model_copy(update={"wagon": Wagon(**new)})
 
     def describe(self) -> str:
@@ -374,13 +357,8 @@ def trophy_token(catalog: Catalog, key: str) -> tuple[str, str]:
         kind = "location" if of in zones else "nemesis" if of in nemeses else ""
     if (kind == "location" and of in zones) or (kind == "nemesis" and of in nemeses):
         return kind, of
-    raise RuleError(
-        f"unknown Trophy token {key!r}",
-        hint="Location trophies: "
-        + ", ".join(sorted(zones))
-        + "; Nemesis trophies: "
-        + ", ".join(sorted(nemeses)),
-    )
+    raise RuleError(f"unknown Trophy token {key!r}", hint=f"Location trophies: "
+                    f"{', '.join(sorted(zones))}; Nemesis trophies: {', '.join(sorted(nemeses))}")
 
 
 def gain_trophies(
@@ -437,23 +415,17 @@ class AdjustTrophies(Action):
             have = holdings[kind].get(of, 0)
             value = have + delta
             if value < 0:
-                raise RuleError(
-                    f"the players hold {have} {kind} Trophy token(s) of {of}; "
-                    f"they cannot lose {-delta}"
-                )
+                raise RuleError(f"the players hold {have} {kind} Trophy token(s) of {of}; they "
+                                f"cannot lose {-delta}")
             cap = trophy_cap(ctx.catalog, kind, of)
             if value > cap:
-                raise RuleError(
-                    f"the box holds {cap} {kind} Trophy token(s) of {of}; the players hold "
-                    f"{have} and cannot gain {delta}"
-                )
+                raise RuleError(f"the box holds {cap} {kind} Trophy token(s) of {of}; the players "
+                                f"hold {have} and cannot gain {delta}")
             holdings[kind][of] = value
         if not any(self.changes.values()):
             raise RuleError("nothing to change: every count is 0")
-        return state.model_copy(
-            update={"location_trophies": {of: n for of, n in holdings["location"].items() if n},
-                    "nemesis_trophies": {of: n for of, n in holdings["nemesis"].items() if n}}
-        )
+        return state.model_copy(update={f"{kind}_trophies": {of: n for of, n in held.items() if n}
+                                        for kind, held in holdings.items()})
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.plain import listing
@@ -477,13 +449,6 @@ def box_start_troupers(catalog: Catalog, troupers: list[TrouperState]) -> list[T
     return [_new_trouper(catalog, t.seat, t.trouper, t.colour) for t in troupers]
 
 
-def _next_single_game(state: CampaignState, catalog: Catalog) -> CampaignState:
-    """A new game in "Single Game Mode": the Starting cards and Items only; nothing of the
-    game before carries over (Bites, Insanity, a Wagon or trophies fixed by hand), the history
-    stays and numbers the new game."""
-    return box_start(state, catalog, night=None)
-
-
 def next_game(state: CampaignState, **more: Any) -> CampaignState:
     """The next game begins with its Day Part, at Recovery; ``more`` changes besides."""
     return state.model_copy(update={"rewards": None, "game": state.game + 1, "part": "day",
@@ -500,7 +465,9 @@ def box_start(state: CampaignState, catalog: Catalog, **more: Any) -> CampaignSt
 
 class NextSingleGame(Action):
     """Start another game of a Single Game mode campaign once the last one is over: the box's
-    starting state, the same table, the next number in the history."""
+    starting state, the same table, the next number in the history. A new game in "Single Game
+    Mode" has the Starting cards and Items only; nothing of the game before carries over
+    (Bites, Insanity, a Wagon or trophies fixed by hand)."""
 
     type: Literal["next_single_game"] = "next_single_game"
     command = "campaign next-game"
@@ -511,7 +478,7 @@ class NextSingleGame(Action):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         if state.mode != "single":  # pragma: no cover - only Single games end "over"
             raise RuleError("only a Single Game mode campaign starts its games afresh")
-        return _next_single_game(state, ctx.catalog)
+        return box_start(state, ctx.catalog, night=None)
 
     def describe(self) -> str:
         return "A new Single game begins from the box's starting state"
@@ -536,7 +503,7 @@ def require_single_game_setup(state: CampaignState, catalog: Catalog) -> Campaig
             "directly is for Single Game mode"
         )
     if state.part == "over":
-        return _next_single_game(state, catalog)
+        return box_start(state, catalog, night=None)
     return state
 
 
@@ -556,6 +523,8 @@ def table_setup(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     as data: who sits where with which Trouper, colour and material, who holds the Leader token,
     and the Village Card's decks (Roguelite only: Single Game mode plays with the Starting cards
     and Items). The CLI turns it into a checklist."""
+    from blood_companion.engine.table import DECKS
+
     seats = []
     for i, t in enumerate(state.troupers):
         card = catalog.trouper(t.trouper)
@@ -581,17 +550,6 @@ def table_setup(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         "advanced_decks": {art: len(deck) for art, deck in state.advanced_decks.items()},
         "training": len(state.training),
         "crafting": len(state.crafting),
-        "decks": {d: state.decks.get(d, "app") for d in _deck_names()},
+        "decks": {d: state.decks.get(d, "app") for d in DECKS},
     }
 
-
-def _deck_names() -> tuple[str, ...]:
-    from blood_companion.engine.table import DECKS
-
-    return tuple(DECKS)
-
-
-__all__ = ["NEMESIS_TROPHIES_PER_NEMESIS", "AddTrouper", "AdjustTrophies", "AdjustWagon",
-           "NeedsDayPart", "NextSingleGame", "RetireTrouper", "Seat", "SetLeader", "StartCampaign",
-           "box_start_troupers", "gain_trophies", "require_single_game_setup", "table_setup",
-           "trophies_within_box", "trophy_cap", "trophy_token"]

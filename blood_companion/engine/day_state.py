@@ -1,31 +1,15 @@
-"""The Day Part's choices so far (Show Phase and Dusk Phase), as data only.
-
-The rules that fill it in live in ``engine/day.py``; this module only holds the shape so the
-campaign state can carry it without importing the rules.
-"""
+"""The Day Part's choices so far (Show Phase and Dusk Phase), as data only (the rules:
+``engine/day/``)."""
 
 from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-# The Day Part's steps, in the order "Show Phase" and "Dusk Phase" list them. "purchases" covers
-# the Show's Purchases and the replacing of cards and items ("Replacing a Tactic Card",
-# "Replacing an Item Card"); laying out the Map and shuffling the Reaction deck need no choice,
-# so the Dusk starts with the Difficulty Level.
-DayStep = Literal[
-    "recovery",
-    "purchases",
-    "zone",
-    "location",
-    "minions",
-    "last_assault",
-    "nemesis",
-    "dusk_difficulty",
-    "dusk_events",
-    "equipping",
-    "done",
-]
-DAY_STEPS: tuple[str, ...] = get_args(DayStep)  # their table: engine/day/steps.py
+# The Day Part's steps in order (their table: engine/day/steps.py). "purchases" covers the
+# replacing of cards and items too; the Dusk's Map and Reaction deck need no choice.
+DayStep = Literal["recovery", "purchases", "zone", "location", "minions", "last_assault", "nemesis",
+                  "dusk_difficulty", "dusk_events", "equipping", "done"]
+DAY_STEPS: tuple[str, ...] = get_args(DayStep)
 
 
 class DayState(BaseModel):

@@ -21,8 +21,7 @@ def end_view(state: CampaignState, catalog: Catalog) -> Next:
         return Next("end", "end", "End of the Night", "Nothing is owed.", end=True)
     title = "End of the Night · " + ("Victory" if rw.result == "won" else "Defeat")
     prompt = eg.rewards_next(state, catalog)
-    forfeit = Option("f", "Finish the game now, leaving the rest", "finish_game",
-                     {"forfeit": True})
+    forfeit = Option("f", "Finish the game now, leaving the rest", "finish_game", {"forfeit": True})
     if rw.vlad_cards:
         cards = [v for v in catalog.vlad_reactions_in(rw.zone) if v.id not in state.vlad_weakened]
         opts = [Option(str(i + 1), f"Turn {v.enhanced.name} to its Weakened side "
@@ -57,18 +56,13 @@ def end_view(state: CampaignState, catalog: Catalog) -> Next:
     if rw.loot:
         roll = rw.loot[0]
         needs: tuple[str, ...] = ("resource",) if roll.resource == "any" else ()
-        if at_table(state, "loot"):  # the players roll the loot dice
-            return Next("end", "loot", title, prompt, options=(
-                Option("t", f"Type the faces of your dice ({roll.dice})", "roll_loot",
-                       needs=(*needs, "faces")),
-                forfeit,
-            ), default="t")
-        return Next("end", "loot", title, prompt, options=(
-            Option("r", f"Roll {roll.dice} here (digital)", "roll_loot", needs=needs),
-            Option("t", f"Type the faces of your own dice ({roll.dice})", "roll_loot",
-                   needs=(*needs, "faces")),
-            forfeit,
-        ), default="r")
+        table = at_table(state, "loot")  # the players roll the loot dice: they type the faces
+        typed = Option("t", f"Type the faces of your {'' if table else 'own '}dice ({roll.dice})",
+                       "roll_loot", needs=(*needs, "faces"))
+        rolled = () if table else (Option("r", f"Roll {roll.dice} here (digital)", "roll_loot",
+                                          needs=needs),)
+        return Next("end", "loot", title, prompt, options=(*rolled, typed, forfeit),
+                    default="t" if table else "r")
     return Next("end", "finish", title, prompt,
                 options=(Option("1", "Finish the game", "finish_game"),), default="1")
 

@@ -18,8 +18,9 @@ from blood_companion.engine.campaign import (
     gain_trophies,
     next_game,
     trophies_within_box,
+    village_start,
 )
-from blood_companion.engine.day import match_id
+from blood_companion.engine.day.core import match_id, replace_trouper, top_card
 from blood_companion.engine.dice import DiceBox, Face, parse_faces, parse_pool, roll_pool
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.reward_state import PendingLoot, RewardState, RollMade
@@ -30,18 +31,14 @@ from blood_companion.engine.state import (
     TrouperState,
     Wagon,
 )
-from blood_companion.engine.table import at_table, named_draw
+from blood_companion.engine.table import at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 
-def _box(catalog: Catalog) -> DiceBox:
-    return DiceBox.from_models(catalog.dice)
-
-
 def _roll(catalog: Catalog, ctx: Context, dice: str, faces: list[Face] | str | None) -> list[Face]:
-    box = _box(catalog)
+    box = DiceBox.from_models(catalog.dice)
     pool = parse_pool(dice, box)
     if faces is None:
         return list(roll_pool(pool, box, ctx.chance))
@@ -54,9 +51,7 @@ def _roll(catalog: Catalog, ctx: Context, dice: str, faces: list[Face] | str | N
 
 def _gain(state: CampaignState, resource: str, n: int) -> CampaignState:
     if resource not in RESOURCE_NAMES:
-        raise RuleError(
-            f"choose which Resource the Triumphs give: {', '.join(RESOURCE_NAMES)}",
-        )
+        raise RuleError(f"choose which Resource the Triumphs give: {', '.join(RESOURCE_NAMES)}")
     wagon = state.wagon.as_dict()
     wagon[resource] += n
     return state.model_copy(
@@ -93,9 +88,8 @@ class EndNight(Action):
                             zone=night.zone, location=night.location, difficulty=night.difficulty,
                             result=night.result)
         troupers = [_after_night(t) for t in state.troupers]
-        base = state.model_copy(
-            update={"troupers": troupers, "night": None, "history": [*state.history, record]}
-        )
+        base = state.model_copy(update={"troupers": troupers, "night": None,
+                                        "history": [*state.history, record]})
         # Trophy tokens past the box's count (an Event reward gained during the night without
         # the cap) go back to the Common Reserve before anything is won.
         base = trophies_within_box(base, ctx.catalog)
@@ -110,23 +104,14 @@ class EndNight(Action):
         elif not night.vlad:
             # "The Players Won". Against Vlad nothing is taken: the box returns to its starting
             # state at once ("Game Mode Presentation"), see FinishGame.
-            left_enhanced = [
-                v.id
-                for v in ctx.catalog.vlad_reactions_in(night.zone)
-                if v.id not in state.vlad_weakened
-            ]
+            enhanced = [v for v in ctx.catalog.vlad_reactions_in(night.zone)
+                        if v.id not in state.vlad_weakened]
             in_decks = sum(len(d) for d in state.advanced_decks.values())
-            rewards = rewards.model_copy(
-                update={
-                    "vlad_cards": min(column.vlad_cards, len(left_enhanced)),
-                    "advanced_tactics": min(
-                        column.advanced_tactics + len(state.troupers), in_decks
-                    ),
-                    "loot": [_pending(x) for x in column.loot],
-                }
-            )
             base, taken = _take_trophies(base, ctx.catalog, night.zone, night.nemesis, column)
-            rewards = rewards.model_copy(update={"trophies": taken})
+            rewards = rewards.model_copy(update={
+                "vlad_cards": min(column.vlad_cards, len(enhanced)),
+                "advanced_tactics": min(column.advanced_tactics + len(state.troupers), in_decks),
+                "loot": [_pending(x) for x in column.loot], "trophies": taken})
         return base.model_copy(update={"part": "end", "phase": "rewards", "rewards": rewards})
 
     def describe(self) -> str:
@@ -152,12 +137,11 @@ def _take_trophies(state: CampaignState, catalog: Catalog, zone: str, nemesis: s
     """The column's Trophy tokens, limited by the box ("Components"): 3 per Location (Zone) and
     3 per lieutenant; a token the box no longer holds is not won."""
     taken: dict[str, int] = {}
-    state, got = gain_trophies(state, catalog, "location", zone, column.location_trophies)
-    if got:
-        taken[f"location:{zone}"] = got
-    state, got = gain_trophies(state, catalog, "nemesis", nemesis, column.nemesis_trophies)
-    if got:
-        taken[f"nemesis:{nemesis}"] = got
+    for kind, of, n in (("location", zone, column.location_trophies),
+                        ("nemesis", nemesis, column.nemesis_trophies)):
+        state, got = gain_trophies(state, catalog, kind, of, n)
+        if got:
+            taken[f"{kind}:{of}"] = got
     return state, taken
 
 
@@ -193,9 +177,8 @@ class WeakenVlad(Action):
                 raise RuleError(f"{cid} already shows its Weakened side")
             weakened.append(cid)
             chosen.append(cid)
-        rw = rw.model_copy(
-            update={"vlad_cards": rw.vlad_cards - len(chosen), "weakened": [*rw.weakened, *chosen]}
-        )
+        rw = rw.model_copy(update={"vlad_cards": rw.vlad_cards - len(chosen),
+                                   "weakened": [*rw.weakened, *chosen]})
         return state.model_copy(update={"vlad_weakened": weakened, "rewards": rw})
 
     def said(self, c: Any, s: Any) -> str:
@@ -226,31 +209,18 @@ class TakeAdvancedTactic(Action):
             raise RuleError("no Advanced Tactic cards are left to take")
         if self.art not in ARTS:
             raise RuleError(f"unknown Art {self.art!r}", hint="Arts: " + ", ".join(ARTS))
-        deck = list(state.advanced_decks.get(self.art, []))
-        if not deck:
+        if not state.advanced_decks.get(self.art):
             raise RuleError(f"the {self.art} deck is empty; take from another Art")
         idx = state.trouper_index(self.trouper)
-        card = deck.pop(0)
-        if at_table(state, "advanced"):  # the players hold the decks: the card they name
-            deck.insert(0, card)
-            card = named_draw(
-                ctx.chance, ctx.catalog, "advanced", sorted(deck),
-                f"Take the top card of the {self.art.capitalize()} deck: which card is it?",
-            )
-            deck.remove(card)
-        troupers = list(state.troupers)
-        t = troupers[idx]
-        troupers[idx] = t.model_copy(update={"reserve_cards": [*t.reserve_cards, card]})
-        decks = {**state.advanced_decks, self.art: deck}
-        given = dict(rw.given)
-        given[t.trouper] = [*given.get(t.trouper, []), card]
-        rw = rw.model_copy(
-            update={"advanced_tactics": rw.advanced_tactics - 1,
-                    "tactics_taken": [*rw.tactics_taken, card], "given": given}
-        )
-        return state.model_copy(
-            update={"troupers": troupers, "advanced_decks": decks, "rewards": rw}
-        )
+        card, deck = top_card(state, ctx, self.art, "")
+        t = state.troupers[idx]
+        troupers = replace_trouper(state, idx, t.model_copy(
+            update={"reserve_cards": [*t.reserve_cards, card]}))
+        rw = rw.model_copy(update={
+            "advanced_tactics": rw.advanced_tactics - 1, "tactics_taken": [*rw.tactics_taken, card],
+            "given": {**rw.given, t.trouper: [*rw.given.get(t.trouper, []), card]}})
+        return state.model_copy(update={"troupers": troupers, "rewards": rw,
+                                        "advanced_decks": {**state.advanced_decks, self.art: deck}})
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import art_name, who
@@ -298,8 +268,7 @@ class RollLoot(Action):
         faces = _roll(ctx.catalog, ctx, roll.dice, self.faces)
         n = sum(f.triumphs for f in faces)
         state = _gain(state, resource, n)
-        gained = dict(rw.gained)
-        gained[resource] = gained.get(resource, 0) + n
+        gained = {**rw.gained, resource: rw.gained.get(resource, 0) + n}
         made = RollMade(dice=roll.dice,
                         faces=" ".join(f"{f.die}{f.triumphs}" + "x" * f.defeats for f in faces),
                         physical=self.faces is not None, resource=resource, gained=n)
@@ -331,25 +300,14 @@ class FinishGame(Action):
         reset = rw.result == "won" and rw.vlad
         earlier = [g.rewards.get("spent_total", 0) for g in state.history[:-1] if g.rewards]
         spent_before = earlier[-1] if earlier else 0
-        record = state.history[-1].model_copy(
-            update={
-                "rewards": {
-                    "resources": rw.gained,
-                    "rolls": [r.model_dump(mode="json") for r in rw.rolls],
-                    "trophies": rw.trophies,
-                    "vlad_weakened": rw.weakened,
-                    "advanced_tactics": rw.tactics_taken,
-                    "given": rw.given,
-                    "left_behind": left,
-                    "spent": state.resources_spent - spent_before,
-                    "spent_total": state.resources_spent,
-                    "wagon": state.wagon.as_dict(),
-                    "wagon_next": Wagon().as_dict() if reset else state.wagon.as_dict(),
-                    "vlad_weakened_total": len(state.vlad_weakened),
-                    "box_reset": reset,
-                }
-            }
-        )
+        record = state.history[-1].model_copy(update={"rewards": {
+            "resources": rw.gained, "rolls": [r.model_dump(mode="json") for r in rw.rolls],
+            "trophies": rw.trophies, "vlad_weakened": rw.weakened,
+            "advanced_tactics": rw.tactics_taken, "given": rw.given, "left_behind": left,
+            "spent": state.resources_spent - spent_before, "spent_total": state.resources_spent,
+            "wagon": state.wagon.as_dict(),
+            "wagon_next": Wagon().as_dict() if reset else state.wagon.as_dict(),
+            "vlad_weakened_total": len(state.vlad_weakened), "box_reset": reset}})
         history = [*state.history[:-1], record]
         if reset:
             return _reset_box(state, ctx, history)
@@ -360,28 +318,15 @@ class FinishGame(Action):
 
 
 def _still_owed(rw: RewardState) -> list[str]:
-    left = []
-    if rw.vlad_cards:
-        left.append(f"{rw.vlad_cards} Vlad card(s) to weaken")
-    if rw.advanced_tactics:
-        left.append(f"{rw.advanced_tactics} Advanced Tactic card(s)")
-    if rw.loot:
-        left.append(f"{len(rw.loot)} loot roll(s)")
-    return left
+    owed = ((rw.vlad_cards, "Vlad card(s) to weaken"),
+            (rw.advanced_tactics, "Advanced Tactic card(s)"), (len(rw.loot), "loot roll(s)"))
+    return [f"{n} {what}" for n, what in owed if n]
 
 
 def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) -> CampaignState:
     """Vlad is defeated: "Roguelite Mode" returns the box to where it started. The same players
     keep their seats and colours with Starting decks and items; the history stays."""
-    cat = ctx.catalog
-    decks: dict[str, list[str]] = {}
-    for art in ARTS:
-        cards = [c.id for c in cat.advanced_deck(art)]
-        ctx.chance.shuffle(cards, f"advanced-deck:{art}")
-        decks[art] = cards
-    return box_start(state, cat, history=history, advanced_decks=decks,
-                     training=[c.id for c in cat.all("special_tactics")],
-                     crafting=[c.id for c in cat.all("special_items")],
+    return box_start(state, ctx.catalog, history=history, **village_start(ctx),
                      vlad_defeats=state.vlad_defeats + 1)
 
 
@@ -396,24 +341,16 @@ def rewards_next(state: CampaignState, catalog: Catalog | None = None) -> str:
     if rw.vlad_cards:
         zone = catalog.get("zones", rw.zone) if catalog is not None else None
         where = zone.name if zone is not None else rw.zone
-        return (
-            f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {where} to the Weakened side."
-        )
+        return f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {where} to the Weakened side."
     if rw.advanced_tactics:
-        return (
-            f"Take {rw.advanced_tactics} Advanced Tactic card(s) from the tops of the Art decks."
-        )
+        return f"Take {rw.advanced_tactics} Advanced Tactic card(s) from the tops of the Art decks."
     if rw.loot:
         roll = rw.loot[0]
         if roll.resource == "any":
-            return (
-                f"Roll {roll.dice}: each Triumph gives one Resource of your choice."
-            )
+            return f"Roll {roll.dice}: each Triumph gives one Resource of your choice."
         return f"Roll {roll.dice} for {roll.resource}."
     if rw.result == "won" and rw.vlad:
-        return (
-            "Vlad is defeated! Finish the game: the box returns to its starting state."
-        )
+        return "Vlad is defeated! Finish the game: the box returns to its starting state."
     return "All rewards taken: finish the game."
 
 
@@ -426,26 +363,18 @@ def reward_choices(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     out: dict[str, Any] = {"loot": [p.model_dump() for p in rw.loot],
                            "troupers": [t.trouper for t in state.troupers]}
     if rw.vlad_cards:
-        out["vlad_cards"] = [
-            {"id": v.id, "name": v.name,
-             "side": "weakened" if v.id in state.vlad_weakened else "enhanced"}
-            for v in catalog.vlad_reactions_in(rw.zone)
-        ]
+        out["vlad_cards"] = [{"id": v.id, "name": v.name, "side": "weakened" if v.id in
+                              state.vlad_weakened else "enhanced"}
+                             for v in catalog.vlad_reactions_in(rw.zone)]
     if rw.advanced_tactics:
-        arts = []
-        for art in ARTS:
-            deck = state.advanced_decks.get(art, [])
-            card = catalog.tactic(deck[0]) if deck else None
-            arts.append(
-                {"art": art, "top": deck[0] if deck else None,
-                 "name": card.name if card is not None else None, "left": len(deck)}
-            )
-        out["arts"] = arts
+        decks = {art: state.advanced_decks.get(art, []) for art in ARTS}
+        out["arts"] = [{"art": art, "top": deck[0] if deck else None,
+                        "name": getattr(catalog.tactic(deck[0]), "name", None) if deck else None,
+                        "left": len(deck)} for art, deck in decks.items()]
     return out
 
 
-def game_gains(summary: dict[str, Any], start: CampaignState, end: CampaignState
-               ) -> dict[str, Any]:
+def game_gains(summary: dict[str, Any], start: CampaignState, end: CampaignState) -> dict[str, Any]:
     """The finished game's summary with everything the table won from the night's set-up
     (``start``) to the finish (``end``, the state `finish_game` began from): Event rewards and
     Weakness Trophies during the night as well as the End of the Night's loot and trophies, so

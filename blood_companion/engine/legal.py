@@ -159,15 +159,10 @@ def next_view(state: CampaignState, catalog: Catalog) -> Next:
     if state.part == "over":
         if state.mode == "single":
             # "Single Game Mode": each game starts from the box; another one may follow.
-            nxt = Option(
-                "1", f"Start game {state.game + 1} from the box's starting state",
-                "next_single_game",
-            )
-            return Next(
-                "over", "over", "Game over",
-                f"Game {state.game} is over. Play another Single game? (quit stops here)",
-                options=(nxt,),
-            )
+            nxt = Option("1", f"Start game {state.game + 1} from the box's starting state",
+                         "next_single_game")
+            return Next("over", "over", "Game over", f"Game {state.game} is over. Play another "
+                        "Single game? (quit stops here)", options=(nxt,))
         return Next("over", "over", "Game over", "The campaign is over.", end=True)
     return Next(state.part, state.part, state.part, "Nothing to play yet.", end=True)
 

@@ -10,12 +10,21 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion import matching
 from blood_companion.content import models as m
+from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState, TrouperState
+from blood_companion.engine.table import at_table, named_draw
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+
+
+class DayAction(Action):
+    """An action of the Day Part (refused in the other parts)."""
+
+    parts = ("day",)
+
 
 def match_id(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str:
     """The id among ``(id, name)`` candidates that `text` names (the one matcher,
@@ -24,25 +33,36 @@ def match_id(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str
     return matching.match(text, candidates, what, error=RuleError)
 
 
-def trouper_at(state: CampaignState, who: str) -> int:
-    """Index of the Trouper named by id, colour or seat; RuleError when nobody matches."""
-    return state.trouper_index(who)
-
-
 def tactic_names(catalog: Catalog, ids: Iterable[str]) -> list[tuple[str, str]]:
-    out = []
-    for cid in ids:
-        card = catalog.tactic(cid)
-        out.append((cid, card.name if card is not None else cid))
-    return out
+    return [(cid, getattr(catalog.tactic(cid), "name", cid)) for cid in ids]
 
 
 def item_names(catalog: Catalog, ids: Iterable[str]) -> list[tuple[str, str]]:
-    out = []
-    for iid in ids:
-        card = catalog.item(iid)
-        out.append((iid, card.name if card is not None else iid))
-    return out
+    return [(iid, getattr(catalog.item(iid), "name", iid)) for iid in ids]
+
+
+def top_card(state: CampaignState, ctx: Context, art: str, empty: str) -> tuple[str, list[str]]:
+    """The top card of the `art` Advanced Tactic deck (the one the players name when they hold
+    the decks) and the deck without it; RuleError `empty` when the deck is empty."""
+    deck = state.advanced_decks.get(art, [])
+    if not deck:
+        raise RuleError(empty)
+    top = deck[0]
+    if at_table(state, "advanced"):
+        top = named_draw(ctx.chance, ctx.catalog, "advanced", sorted(deck),
+                         f"Take the top card of the {art.capitalize()} deck: which card is it?")
+    rest = list(deck)
+    rest.remove(top)
+    return top, rest
+
+
+def named_draws(ctx: Context, deck: str, pool: Sequence[str], prompts: Iterable[str]) -> list[str]:
+    """The cards the table drew from `pool` one by one, each asked by one of `prompts`."""
+    drawn: list[str] = []
+    for prompt in prompts:
+        drawn.append(named_draw(ctx.chance, ctx.catalog, deck,
+                                [x for x in pool if x not in drawn], prompt))
+    return drawn
 
 
 def building_for(catalog: Catalog, text: str) -> m.Building:

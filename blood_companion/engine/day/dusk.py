@@ -8,16 +8,24 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content.models import ITEM_CATEGORIES
-from blood_companion.engine.actions import Action, Cli, Context, Who
-from blood_companion.engine.day.core import day_of, item_names, match_id, trouper_at, with_day
+from blood_companion.engine.actions import Cli, Context, Who
+from blood_companion.engine.day.core import (
+    DayAction,
+    day_of,
+    item_names,
+    match_id,
+    named_draws,
+    with_day,
+)
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.table import at_table, named_draw
+from blood_companion.engine.table import at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+
 
 def difficulty_levels(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
     """Each Difficulty Level both the Nemesis card and the Location card list, with what it
@@ -31,32 +39,17 @@ def difficulty_levels(state: CampaignState, catalog: Catalog) -> list[dict[str, 
         return []
     rewards = {r.level: r for r in loc.rewards}
     names = {d.level: d.name for d in catalog.all("difficulty")}
-    out = []
-    for lv in nem.levels:
-        r = rewards.get(lv.level)
-        if r is None:
-            continue
-        out.append(
-            {
-                "level": lv.level,
-                "name": names.get(lv.level, ""),
-                "nemesis_level": lv.name,
-                "wounds": dict(lv.wounds),
-                "influence": lv.influence,
-                "rewards": {
-                    "vlad_cards": r.vlad_cards,
-                    "location_trophies": r.location_trophies,
-                    "nemesis_trophies": r.nemesis_trophies,
-                    "advanced_tactics": r.advanced_tactics,
-                    "loot": [f"{x.dice} -> {x.resource}" for x in r.loot],
-                    "defeat_roll": f"{r.defeat_roll.dice} -> {r.defeat_roll.resource}",
-                },
-            }
-        )
-    return out
+    return [{"level": lv.level, "name": names.get(lv.level, ""), "nemesis_level": lv.name,
+             "wounds": dict(lv.wounds), "influence": lv.influence,
+             "rewards": {"vlad_cards": r.vlad_cards, "location_trophies": r.location_trophies,
+                         "nemesis_trophies": r.nemesis_trophies,
+                         "advanced_tactics": r.advanced_tactics,
+                         "loot": [f"{x.dice} -> {x.resource}" for x in r.loot],
+                         "defeat_roll": f"{r.defeat_roll.dice} -> {r.defeat_roll.resource}"}}
+            for lv in nem.levels if (r := rewards.get(lv.level)) is not None]
 
 
-class ChooseDifficulty(Action):
+class ChooseDifficulty(DayAction):
     """Dusk: the players pick the Difficulty Level from the Nemesis and Location cards."""
 
     type: Literal["day_difficulty"] = "day_difficulty"
@@ -64,18 +57,15 @@ class ChooseDifficulty(Action):
     summary = "Dusk: see what each Difficulty Level means, then choose one."
     doing = "choosing the difficulty level"
     level: Annotated[int, Cli(help="The Difficulty Level (omit to see the table).")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
-        day = day_of(state)
-        levels = [lv["level"] for lv in difficulty_levels(state, cat)]
+        levels = [lv["level"] for lv in difficulty_levels(state, ctx.catalog)]
         if self.level not in levels:
             raise RuleError(
                 f"Difficulty Level {self.level} is not on both the Nemesis and Location cards",
                 hint="levels: " + ", ".join(str(x) for x in levels),
             )
-        return advance(state, day, self.type, difficulty=self.level)
+        return advance(state, day_of(state), self.type, difficulty=self.level)
 
     def describe(self) -> str:
         return f"Difficulty Level {self.level}"
@@ -108,7 +98,7 @@ def scenic_elements(catalog: Catalog, events: Sequence[str]) -> list[dict[str, A
     return out
 
 
-class PlaceEvents(Action):
+class PlaceEvents(DayAction):
     """Dusk: place the influence's number of Event cards of the Zone on the Chain from the
     left, drawn at random (or ``events``: the cards drawn from the physical deck)."""
 
@@ -118,7 +108,6 @@ class PlaceEvents(Action):
     doing = "placing the event cards"
     events: Annotated[list[str] | None, Cli(help="Event cards drawn from your deck [random].",
                                             metavar="cards")] = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -130,20 +119,14 @@ class PlaceEvents(Action):
         if n >= cat.board.chain_spaces:
             raise RuleError("the Events would fill the whole Chain")
         if self.events is None:
-            chosen = ctx.chance.sample(
-                [e for e, _ in zone_events], min(n, len(zone_events)), "events"
-            )
+            chosen = ctx.chance.sample([e for e, _ in zone_events], min(n, len(zone_events)),
+                                       "events")
             if at_table(state, "events"):  # the players drew them: the cards they name
                 zone = cat.get("zones", loc.zone)
                 where = zone.name if zone is not None else loc.zone
-                chosen = []
-                for k in range(min(n, len(zone_events))):
-                    chosen.append(named_draw(
-                        ctx.chance, cat, "events",
-                        [e for e, _ in zone_events if e not in chosen],
-                        f"Draw an Event card of {where} at random for Chain space {k + 1}: "
-                        "which card is it?",
-                    ))
+                chosen = named_draws(ctx, "events", [e for e, _ in zone_events], (
+                    f"Draw an Event card of {where} at random for Chain space {k + 1}: which "
+                    "card is it?" for k in range(min(n, len(zone_events)))))
         else:
             chosen = [match_id(x, zone_events, f"Event card of {loc.zone}") for x in self.events]
             if len(set(chosen)) != len(chosen):
@@ -163,7 +146,7 @@ class PlaceEvents(Action):
         return "Placed the Event cards " + ", ".join(self.events)
 
 
-class Equip(Action):
+class Equip(DayAction):
     """Equipping: three Items from the Trouper's sleeves, one per category."""
 
     type: Literal["day_equip"] = "day_equip"
@@ -173,12 +156,11 @@ class Equip(Action):
     trouper: Who
     items: Annotated[list[str], Cli(help="Three sleeved Items, one per category: A,B,C.",
                                     names="sleeved")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         day = day_of(state)
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         t = state.troupers[idx]
         sleeved = item_names(cat, [s.item for s in t.sleeves])
         gear: dict[str, str] = {}
@@ -211,17 +193,15 @@ class Equip(Action):
         return f"{self.trouper} equipped " + ", ".join(self.items)
 
 
-class EndDay(Action):
+class EndDay(DayAction):
     """The Day Part ends: the night is set up from the Day's choices (engine/night_setup.py)."""
 
     type: Literal["day_end"] = "day_end"
     command = "day end"
     summary = "The Day Part ends: the night is set up."
     doing = "ending the day"
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
         day = day_of(state)
         unequipped = [
             t.trouper
@@ -235,9 +215,9 @@ class EndDay(Action):
                 see=("day_equip",),
             )
         assert day.nemesis and day.location and day.difficulty is not None
-        new = setup_night(state, cat, ctx.chance, nemesis=day.nemesis, location=day.location,
-                          minions=list(day.minions), difficulty=day.difficulty,
-                          events=list(day.events), equipped=day.equipped)
+        new = setup_night(state, ctx.catalog, ctx.chance, nemesis=day.nemesis,
+                          location=day.location, minions=list(day.minions),
+                          difficulty=day.difficulty, events=list(day.events), equipped=day.equipped)
         return advance(new, day, self.type)
 
     def describe(self) -> str:

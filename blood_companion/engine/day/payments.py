@@ -55,6 +55,15 @@ def pay_text(pay: Mapping[str, int]) -> str:
     return ",".join(f"{r}={n}" for r, n in pay.items() if n)
 
 
+def paid_text(pay: Mapping[str, int] | None) -> str:
+    return f" (paid {pay_text(pay)})" if pay else ""
+
+
+def known_resource(r: str) -> None:
+    if r not in RESOURCE_NAMES:
+        raise RuleError(f"unknown Resource {r!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES))
+
+
 def can_afford(wagon: Wagon, cost: ResourceCost) -> bool:
     return suggest_payment(wagon, cost) is not None
 
@@ -73,16 +82,11 @@ def pay_resources(
     hint = f"e.g. --pay {pay_text(suggestion)}" if suggestion else None
     if pay is None:
         if cost.any:
-            raise RuleError(
-                f"{what} costs {cost_text(cost)}: say which Resources pay for it",
-                hint=hint or f"the Wagon holds {wagon_text(wagon)}",
-            )
+            raise RuleError(f"{what} costs {cost_text(cost)}: say which Resources pay for it",
+                            hint=hint or f"the Wagon holds {wagon_text(wagon)}")
         pay = {r: getattr(cost, r) for r in RESOURCE_NAMES}
     for r, n in pay.items():
-        if r not in RESOURCE_NAMES:
-            raise RuleError(
-                f"unknown Resource {r!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES)
-            )
+        known_resource(r)
         if n < 0:
             raise RuleError(f"a payment cannot be negative ({r}={n})")
     given = {r: int(pay.get(r, 0)) for r in RESOURCE_NAMES}
@@ -105,10 +109,8 @@ def pay_resources(
     have = wagon.as_dict()
     for r in RESOURCE_NAMES:
         if have[r] < given[r]:
-            raise RuleError(
-                f"the Wagon has {have[r]} {r}; paying {what} needs {given[r]}",
-                hint=hint or f"the Wagon holds {wagon_text(wagon)}",
-            )
+            raise RuleError(f"the Wagon has {have[r]} {r}; paying {what} needs {given[r]}",
+                            hint=hint or f"the Wagon holds {wagon_text(wagon)}")
     return Wagon(**{r: have[r] - given[r] for r in RESOURCE_NAMES}), total
 
 
@@ -142,11 +144,8 @@ def pay_trophies(
             left = total - sum(n for (k, _), n in specific.items() if k == kind)
             if not left:
                 continue
-            spare = {
-                of: n - specific.get((kind, of), 0)
-                for of, n in holdings[kind].items()
-                if n - specific.get((kind, of), 0) > 0
-            }
+            spare = {of: n - specific.get((kind, of), 0) for of, n in holdings[kind].items()
+                     if n - specific.get((kind, of), 0) > 0}
             if sum(spare.values()) < left:
                 raise RuleError(
                     f"{what} needs {trophy_text(needs)}; the players hold {trophies_text(state)}"

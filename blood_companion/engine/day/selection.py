@@ -7,8 +7,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
-from blood_companion.engine.actions import Action, Cli, Context
-from blood_companion.engine.day.core import available_nemeses, day_of, match_id
+from blood_companion.engine.actions import Cli, Context
+from blood_companion.engine.day.core import (
+    DayAction,
+    available_nemeses,
+    day_of,
+    match_id,
+    named_draws,
+)
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
 from blood_companion.engine.errors import RuleError
@@ -18,7 +24,7 @@ from blood_companion.engine.table import at_table, named_draw
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-class ChooseZone(Action):
+class ChooseZone(DayAction):
     """Zone Selection: ends the purchases and replacements of the Show."""
 
     type: Literal["day_zone"] = "day_zone"
@@ -27,13 +33,10 @@ class ChooseZone(Action):
     doing = "choosing the zone"
     zone: Annotated[str, Cli(help="catacombs, garden, graveyard or halls.", names="zone",
                              complete="zone")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
-        day = day_of(state)
-        zone = match_id(self.zone, [(z.id, z.name) for z in cat.all("zones")], "Zone")
-        return advance(state, day, self.type, zone=zone)
+        zone = match_id(self.zone, [(z.id, z.name) for z in ctx.catalog.all("zones")], "Zone")
+        return advance(state, day_of(state), self.type, zone=zone)
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import zone_name
@@ -50,7 +53,7 @@ def location_for_face(catalog: Catalog, zone: str, label: str | None) -> m.Locat
     raise RuleError(f"no Location card of {zone} answers the face {label!r}")
 
 
-class RollLocation(Action):
+class RollLocation(DayAction):
     """Roll the Location die (``faces`` typed from a physical die, or None to roll digitally)
     and take the Zone's Location card that answers the face ("Zone Selection")."""
 
@@ -60,7 +63,6 @@ class RollLocation(Action):
     picked_by = Cli("--roll", "Roll the Location die digitally.")
     faces: Annotated[str | None, Cli("--dice",
                                      "The face of your physical die, e.g. 2 or x.")] = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -97,7 +99,7 @@ class RollLocation(Action):
         return f"Rolled for the Location ({how})"
 
 
-class ChooseLocation(Action):
+class ChooseLocation(DayAction):
     """Pick the Location card of the chosen Zone (Cartographer's Office)."""
 
     type: Literal["day_choose_location"] = "day_choose_location"
@@ -106,10 +108,8 @@ class ChooseLocation(Action):
     doing = "choosing the location"
     location: Annotated[str, Cli(help="Cartographer's Office: the Location card.", metavar="card",
                                  names="location")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
         day = day_of(state)
         assert day.zone is not None
         if not day.cartographer:
@@ -118,7 +118,7 @@ class ChooseLocation(Action):
                 hint="roll for it (digital, or the face of a physical die)",
                 see=("day_roll_location",),
             )
-        locs = [(loc.id, loc.name) for loc in cat.locations_in(day.zone)]
+        locs = [(loc.id, loc.name) for loc in ctx.catalog.locations_in(day.zone)]
         lid = match_id(self.location, locs, f"Location card of {day.zone}")
         return advance(state, day, self.type, location=lid)
 
@@ -130,7 +130,7 @@ class ChooseLocation(Action):
         return f"Location: {self.location} (Cartographer's Office)"
 
 
-class DrawMinions(Action):
+class DrawMinions(DayAction):
     """Minion Selection: reveal two Minion cards at random for spaces A and B (``minions``: the
     two cards the players drew from their own shuffled deck, A first)."""
 
@@ -140,29 +140,24 @@ class DrawMinions(Action):
     picked_by = Cli("--random", "Reveal two Minion cards at random.")
     minions: Annotated[list[str] | None, Cli(
         "--drawn", "The two Minion cards drawn from your own deck, A first (A,B).")] = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        day = day_of(state)
         ids = [mn.id for mn in cat.all("minions")]
         if len(ids) < 2:
             raise RuleError("the data pack has fewer than two Minion cards")
         if self.minions is None:
             drawn = ctx.chance.sample(ids, 2, "minions")
             if at_table(state, "minions"):  # the players revealed two from their deck
-                drawn = []
-                for space in ("A", "B"):
-                    drawn.append(named_draw(
-                        ctx.chance, cat, "minions", [x for x in ids if x not in drawn],
-                        f"Minion {space}: reveal a Minion card at random: which card is it?",
-                    ))
+                drawn = named_draws(ctx, "minions", ids, (
+                    f"Minion {space}: reveal a Minion card at random: which card is it?"
+                    for space in "AB"))
         else:
             cands = [(mn.id, mn.name) for mn in cat.all("minions")]
             drawn = [match_id(x, cands, "Minion card") for x in self.minions]
             if len(drawn) != 2 or len(set(drawn)) != 2:
                 raise RuleError("two different Minion cards are revealed (A, then B)")
-        return advance(state, day, self.type, minions=drawn)
+        return advance(state, day_of(state), self.type, minions=drawn)
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import names
@@ -175,7 +170,7 @@ class DrawMinions(Action):
         return "Revealed two Minion cards at random"
 
 
-class ChooseMinions(Action):
+class ChooseMinions(DayAction):
     """Hunting House: the players choose four Minion cards; two of them, at random, take
     spaces A and B."""
 
@@ -186,15 +181,13 @@ class ChooseMinions(Action):
     doing = "choosing the minions"
     minions: Annotated[list[str], Cli(help="Hunting House: four Minion cards, comma-separated.",
                                       metavar="cards", names="minions")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
         day = day_of(state)
         if not day.hunting_house:
             raise RuleError("choosing Minion cards needs the Hunting House; reveal two at random",
                             see=("day_draw_minions",))
-        cands = [(mn.id, mn.name) for mn in cat.all("minions")]
+        cands = [(mn.id, mn.name) for mn in ctx.catalog.all("minions")]
         pool = [match_id(x, cands, "Minion card") for x in self.minions]
         if len(pool) != 4 or len(set(pool)) != 4:
             raise RuleError(
@@ -202,25 +195,20 @@ class ChooseMinions(Action):
             )
         drawn = ctx.chance.sample(pool, 2, "minions")
         if at_table(state, "minions"):  # the players drew two of the four at random
-            drawn = []
-            for space in ("A", "B"):
-                drawn.append(named_draw(
-                    ctx.chance, cat, "minions", [x for x in pool if x not in drawn],
-                    f"Minion {space}: draw one of the four chosen Minion cards at random: "
-                    "which card is it?",
-                ))
+            drawn = named_draws(ctx, "minions", pool, (
+                f"Minion {space}: draw one of the four chosen Minion cards at random: which "
+                "card is it?" for space in "AB"))
         return advance(state, day, self.type, minion_pool=pool, minions=drawn)
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import names
-        return ("Hunting House: the players choose "
-            + names(c, self.minions))
+        return "Hunting House: the players choose " + names(c, self.minions)
 
     def describe(self) -> str:
         return "Hunting House: chose " + ", ".join(self.minions)
 
 
-class LastAssault(Action):
+class LastAssault(DayAction):
     """Last Assault: the players decide whether to face Vlad (then the Nemesis Selection is
     skipped)."""
 
@@ -229,7 +217,6 @@ class LastAssault(Action):
     summary = "Last Assault: face Vlad (--yes) or not (--no)."
     doing = "the last assault choice"
     face_vlad: Annotated[bool, Cli("--yes", "Face Vlad tonight?", off="--no", ask="face Vlad")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -250,7 +237,7 @@ class LastAssault(Action):
         return "Last Assault: facing Vlad" if self.face_vlad else "Last Assault: not tonight"
 
 
-class DrawNemesis(Action):
+class DrawNemesis(DayAction):
     """Nemesis Selection: reveal a Nemesis at random from the available lieutenants."""
 
     type: Literal["day_draw_nemesis"] = "day_draw_nemesis"
@@ -259,11 +246,9 @@ class DrawNemesis(Action):
     picked_by = Cli("--random", "Reveal the Nemesis at random.")
     nemesis: Annotated[str | None, Cli(
         "--drawn", "The Nemesis card drawn from your own shuffled cards.")] = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        day = day_of(state)
         pool = available_nemeses(state, cat)
         if not pool:  # pragma: no cover - LastAssault refuses first
             raise RuleError("no lieutenant is available")
@@ -275,13 +260,11 @@ class DrawNemesis(Action):
                     "Reveal a Nemesis card at random among the available ones: which is it?",
                 )
         else:
-            nem = match_id(
-                self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")], "Nemesis"
-            )
+            nem = match_id(self.nemesis, [(n.id, n.name) for n in cat.all("nemeses")], "Nemesis")
             if nem not in pool:
                 raise RuleError(f"{nem} is not among the Nemesis cards to reveal from",
                                 hint="available: " + ", ".join(pool))
-        return advance(state, day, self.type, nemesis=nem)
+        return advance(state, day_of(state), self.type, nemesis=nem)
 
     def said(self, c: Any, s: Any) -> str:
         from blood_companion.engine.words import name
@@ -294,7 +277,7 @@ class DrawNemesis(Action):
         return "Revealed the Nemesis at random"
 
 
-class ChooseNemesis(Action):
+class ChooseNemesis(DayAction):
     """Asylum: the players choose the Nemesis among the available lieutenants."""
 
     type: Literal["day_choose_nemesis"] = "day_choose_nemesis"
@@ -304,7 +287,6 @@ class ChooseNemesis(Action):
     doing = "choosing the nemesis"
     nemesis: Annotated[str, Cli(help="Asylum: the Nemesis chosen.", metavar="card",
                                 names="nemesis", complete="nemesis")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog

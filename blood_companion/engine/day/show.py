@@ -9,8 +9,9 @@ from typing import Annotated, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine import vigor
-from blood_companion.engine.actions import Action, Cli, Context, Pay, Who
+from blood_companion.engine.actions import Cli, Context, Pay, Who
 from blood_companion.engine.day.core import (
+    DayAction,
     building_for,
     building_problem,
     day_of,
@@ -18,17 +19,16 @@ from blood_companion.engine.day.core import (
     match_id,
     replace_trouper,
     tactic_names,
-    trouper_at,
+    top_card,
     with_day,
 )
-from blood_companion.engine.day.payments import buy, pay_text, pay_trophies
+from blood_companion.engine.day.payments import buy, known_resource, paid_text, pay_trophies
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.state import RESOURCE_NAMES, CampaignState, ItemSlot, Wagon
-from blood_companion.engine.table import at_table, named_draw
+from blood_companion.engine.state import CampaignState, ItemSlot, Wagon
 
 
-class Recover(Action):
+class Recover(DayAction):
     """Show 1, Recovery: Vigor back to the available side (Bites stay, on Vigor tokens),
     Insanity cubes to the leftmost space, the night's cards and items back with their owner."""
 
@@ -36,18 +36,16 @@ class Recover(Action):
     command = "day recover"
     summary = "Show 1, Recovery: Vigor back, Insanity cubes to the left (Bites stay)."
     doing = "recovery"
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        day = day_of(state)
         troupers = [t.recovered() for t in state.troupers]
-        return advance(state.model_copy(update={"troupers": troupers}), day, self.type)
+        return advance(state.model_copy(update={"troupers": troupers}), day_of(state), self.type)
 
     def describe(self) -> str:
         return "Recovery: Vigor restored, Insanity cubes back to the left"
 
 
-class BuyBuilding(Action):
+class BuyBuilding(DayAction):
     """Use a Bran building ("Village Card"), paying its cost from the Wagon."""
 
     type: Literal["day_buy_building"] = "day_buy_building"
@@ -65,34 +63,29 @@ class BuyBuilding(Action):
     trade_to: Annotated[str | None, Cli(  # ... and the one gained
         "--get", "Alchemist: the Resource gained, e.g. jewels.", names="resource")] = None
     amount: int = 0  # ... how many
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
-        day = day_of(state)
-        b = building_for(cat, self.building)
-        flags = {"hunting_house": "hunting_house", "cartographer": "cartographer"}
-        flags["asylum"] = "asylum"
-        if b.effect in flags and getattr(day, flags[b.effect]):
+        b = building_for(ctx.catalog, self.building)
+        once = b.effect in ("hunting_house", "cartographer", "asylum")  # the Day's flags
+        if once and getattr(day_of(state), b.effect):
             raise RuleError(f"the {b.name} was already used this Day; its Effect holds")
         # Check the building's own choices before paying, so a refusal changes nothing.
         troupers = state.troupers
         if b.effect == "sanatorium":
             if self.trouper is None:
                 raise RuleError("the Sanatorium needs a Trouper: whose Bite is discarded?")
-            idx = trouper_at(state, self.trouper)
+            idx = state.trouper_index(self.trouper)
             t = state.troupers[idx]
             if t.bites == 0:
                 raise RuleError(f"{t.trouper} has no Bite token to discard")
-            troupers = replace_trouper(
-                state, idx, vigor.remove_bites(t, ctx.catalog.config.vigor_tokens, 1)
-            )
+            troupers = replace_trouper(state, idx,
+                                       vigor.remove_bites(t, ctx.catalog.config.vigor_tokens, 1))
         elif self.trouper is not None:
             raise RuleError(f"the {b.name} does not take a Trouper")
         if b.effect != "alchemist" and (self.trade_from or self.trade_to or self.amount):
             raise RuleError(f"the {b.name} does not trade Resources")
         return buy(state, b.cost, self.pay, f"the {b.name}", bought=b.id,
-                   day_update={flags[b.effect]: True} if b.effect in flags else None,
+                   day_update={b.effect: True} if once else None,
                    trade=self._trade if b.effect == "alchemist" else None, troupers=troupers)
 
     def _trade(self, wagon: Wagon) -> Wagon:
@@ -101,11 +94,8 @@ class BuyBuilding(Action):
             raise RuleError("the Alchemist's Laboratory trades N of one Resource for N of another",
                             hint="say the Resource given up, how many, and the one gained",
                             see=("day_buy_building",))
-        for r in (src, dst):
-            if r not in RESOURCE_NAMES:
-                raise RuleError(
-                    f"unknown Resource {r!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES)
-                )
+        known_resource(src)
+        known_resource(dst)
         if src == dst:
             raise RuleError("the Alchemist's Laboratory trades one Resource type for another")
         have = wagon.as_dict()
@@ -130,11 +120,10 @@ class BuyBuilding(Action):
             extra = f" for {self.trouper}"
         if self.trade_from:
             extra = f": {self.amount} {self.trade_from} -> {self.trade_to}"
-        paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
-        return f"Bought the {self.building}{extra}{paid}"
+        return f"Bought the {self.building}{extra}{paid_text(self.pay)}"
 
 
-class BuyAdvancedTactic(Action):
+class BuyAdvancedTactic(DayAction):
     """Buy the top card of an Advanced Tactic deck into a Trouper's Personal Reserve
     ("Purchasing a Tactic Card")."""
 
@@ -146,26 +135,16 @@ class BuyAdvancedTactic(Action):
     art: Annotated[str, Cli("--art", "The Advanced Tactic deck (an Art).", names="art",
                             complete="art")]
     pay: Pay = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        cat = ctx.catalog
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         art = match_id(self.art, [(a, a) for a in state.advanced_decks], "Art")
-        deck = state.advanced_decks.get(art, [])
-        if not deck:
-            raise RuleError(f"the {art} Advanced Tactic deck is empty")
-        top = deck[0]
-        if at_table(state, "advanced"):  # the players hold the decks: the card they name
-            top = named_draw(ctx.chance, cat, "advanced", sorted(deck),
-                             f"Take the top card of the {art.capitalize()} deck: which card is it?")
-        card = cat.tactic(top)
+        top, rest = top_card(state, ctx, art, f"the {art} Advanced Tactic deck is empty")
+        card = ctx.catalog.tactic(top)
         if card is None or card.cost is None:
             raise RuleError(f"unknown Tactic card {top!r} on top of the {art} deck")
         t = state.troupers[idx]
         t = t.model_copy(update={"reserve_cards": [*t.reserve_cards, card.id]})
-        rest = list(deck)
-        rest.remove(top)
         return buy(state, card.cost, self.pay, f"{card.name} ({card.id})", bought=card.id,
                    troupers=replace_trouper(state, idx, t),
                    advanced_decks={**state.advanced_decks, art: rest})
@@ -176,11 +155,10 @@ class BuyAdvancedTactic(Action):
                 f"deck{paid_words(self.pay)}")
 
     def describe(self) -> str:
-        paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
-        return f"{self.trouper} bought the top {self.art} Advanced Tactic card{paid}"
+        return f"{self.trouper} bought the top {self.art} Advanced Tactic card{paid_text(self.pay)}"
 
 
-class BuySpecialCard(Action):
+class BuySpecialCard(DayAction):
     """Buy a Location or Nemesis Tactic card (Training space) or Item card (Crafting space)
     with Resources and Trophy tokens ("Purchasing a Tactic Card", "Purchasing an Item Card")."""
 
@@ -194,11 +172,10 @@ class BuySpecialCard(Action):
     pay: Pay = None
     trophies: Annotated[dict[str, int] | None, Cli(
         "--trophies", "Trophy tokens spent, e.g. halls=1,lucilla=1.", names="trophies")] = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         offer = tactic_names(cat, state.training) + item_names(cat, state.crafting)
         cid = match_id(self.card, offer, "Location/Nemesis card on the Village Card")
         card: m.TacticCard | m.ItemCard | None = cat.tactic(cid) if cid in state.training else None
@@ -225,11 +202,10 @@ class BuySpecialCard(Action):
         return f"{who(c, self.trouper)} buys {name(c, self.card)}{paid_words(self.pay)}"
 
     def describe(self) -> str:
-        paid = f" (paid {pay_text(self.pay)})" if self.pay else ""
-        return f"{self.trouper} bought {self.card}{paid}"
+        return f"{self.trouper} bought {self.card}{paid_text(self.pay)}"
 
 
-class UpgradeItem(Action):
+class UpgradeItem(DayAction):
     """Turn a sleeved Trouper Item to its Advanced side, paying its upgrade cost
     ("Trouper Item Card")."""
 
@@ -240,11 +216,10 @@ class UpgradeItem(Action):
     trouper: Who
     item: Annotated[str, Cli(help="A sleeved Trouper Item (id or prefix).", names="sleeved")]
     pay: Pay = None
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         t = state.troupers[idx]
         iid = match_id(self.item, item_names(cat, [s.item for s in t.sleeves]), "sleeved Item")
         card = cat.item(iid)
@@ -268,7 +243,7 @@ class UpgradeItem(Action):
         return f"{self.trouper} upgraded {self.item} to its Advanced side"
 
 
-class SwapTactic(Action):
+class SwapTactic(DayAction):
     """Replace a deck card with a Personal Reserve card of the same Art, keeping the Building
     rule ("Replacing a Tactic Card")."""
 
@@ -280,16 +255,14 @@ class SwapTactic(Action):
     out: Annotated[str, Cli(help="The deck card going to the Reserve.", names="deck")]
     into: Annotated[str, Cli(help="The Reserve card going into the deck.", metavar="IN",
                              names="reserve")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         t = state.troupers[idx]
         out = match_id(self.out, tactic_names(cat, t.deck), f"card in {t.trouper}'s deck")
-        new = match_id(
-            self.into, tactic_names(cat, t.reserve_cards), f"card in {t.trouper}'s Reserve"
-        )
+        new = match_id(self.into, tactic_names(cat, t.reserve_cards),
+                       f"card in {t.trouper}'s Reserve")
         out_card, new_card = cat.tactic(out), cat.tactic(new)
         if out_card is None or new_card is None:
             raise RuleError(f"unknown Tactic card {out if out_card is None else new!r}")
@@ -318,7 +291,7 @@ class SwapTactic(Action):
         return f"{self.trouper} swapped {self.out} (to the Reserve) for {self.into}"
 
 
-class SwapItem(Action):
+class SwapItem(DayAction):
     """Replace a sleeved Item with a Personal Reserve Item of the same category; a Starting
     Item leaving its sleeve loses its upgrade ("Replacing an Item Card")."""
 
@@ -330,17 +303,15 @@ class SwapItem(Action):
     out: Annotated[str, Cli(help="The sleeved Item going to the Reserve.", names="sleeved")]
     into: Annotated[str, Cli(help="The Reserve Item going into the sleeve.", metavar="IN",
                              names="reserve_item")]
-    parts = ("day",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        idx = trouper_at(state, self.trouper)
+        idx = state.trouper_index(self.trouper)
         t = state.troupers[idx]
         out = match_id(self.out, item_names(cat, [s.item for s in t.sleeves]),
                        f"Item in {t.trouper}'s sleeves")
-        new = match_id(
-            self.into, item_names(cat, t.reserve_items), f"Item in {t.trouper}'s Reserve"
-        )
+        new = match_id(self.into, item_names(cat, t.reserve_items),
+                       f"Item in {t.trouper}'s Reserve")
         out_card, new_card = cat.item(out), cat.item(new)
         if out_card is None or new_card is None:
             raise RuleError(f"unknown Item {out if out_card is None else new!r}")

@@ -1,29 +1,10 @@
 """The Day Part's step machine as a table ("Day Part": the Show Phase, then the Dusk Phase).
 
-:data:`STEPS` lists the Day's steps in order, each with its title, the rulebook section, the
-actions the players may take in it (``engine/actions.py`` calls :func:`check_step` for every
-Day action, which refuses one outside its step with the step's own words, the state left as it
-was), the actions that finish it (``ends``), the step that follows (``next``), when that step
-is left out (``skip``) and where its view and asker are. An action that finishes its step calls
-:func:`advance`, the one writer of ``step``::
-
-    step             title                                        players may        next
-    recovery         Show 1: Recovery                             recover            purchases
-    purchases        Show 2-3: Purchases and replacing cards      buy, upgrade, swap zone
-    zone             Show 4: Zone Selection                       zone               location
-    location         Show 4: the Location card                    roll or choose     minions
-    minions          Show 4: Minion Selection                     reveal or choose   last_assault
-    last_assault     Show 4: Last Assault                         face Vlad or not   nemesis
-    nemesis          Show 4: Nemesis Selection                    reveal or choose   dusk_difficulty
-    dusk_difficulty  Dusk: Map, Reaction deck, Difficulty Level   choose the level   dusk_events
-    dusk_events      Dusk: Event cards on the Chain               place the Events   equipping
-    equipping        Dusk: Equipping                              equip, swap, end   done
-    done             The Day Part is over                         -                  -
-
-Choosing the Zone in the Purchases finishes them and the Zone Selection. The Purchases are
-skipped in "Single Game Mode", which plays with the Starting cards and items only
-(:data:`SINGLE_REFUSED` are refused in that mode whatever the step); the Nemesis Selection is
-skipped when the players face Vlad ("Last Assault").
+:data:`STEPS` lists the steps in order, each with its title, the actions the players may take
+in it (:func:`check_step`, called by ``engine/actions.py`` for every Day action, refuses one
+outside its step), those that finish it (``ends``), the step that follows (``next``) and when
+that one is left out (``skip``: the Purchases in "Single Game Mode", the Nemesis Selection when
+the players face Vlad, "Last Assault"). :func:`advance` is the one writer of ``step``.
 """
 
 from __future__ import annotations
@@ -115,14 +96,9 @@ def purchases_open(state: CampaignState) -> bool:
 
 
 # Single Game mode: what its Starting cards and items rule out, in words.
-SINGLE_REFUSED = {
-    "day_buy_building": "no buildings",
-    "day_buy_advanced": "no purchases",
-    "day_buy_card": "no purchases",
-    "day_upgrade_item": "no upgrades",
-    "day_swap_tactic": "no card swaps",
-    "day_swap_item": "no Item swaps",
-}
+SINGLE_REFUSED = {"day_buy_building": "no buildings", "day_buy_advanced": "no purchases",
+                  "day_buy_card": "no purchases", "day_upgrade_item": "no upgrades",
+                  "day_swap_tactic": "no card swaps", "day_swap_item": "no Item swaps"}
 
 
 def check_step(state: CampaignState, action: Any, catalog: Any) -> None:

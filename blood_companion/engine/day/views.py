@@ -8,16 +8,23 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
-from blood_companion.content.face import trouper_name
-from blood_companion.content.models import ITEM_CATEGORIES, TrophyCost
+from blood_companion.content.face import map_lines, trouper_name
+from blood_companion.content.models import ARTS, ITEM_CATEGORIES, ResourceCost, TrophyCost
 from blood_companion.engine.board_view import DayBoard, DayTrouper
 from blood_companion.engine.day.core import available_nemeses, day_of
 from blood_companion.engine.day.dusk import difficulty_levels, influence
-from blood_companion.engine.day.payments import can_afford, cost_text, trophy_text
+from blood_companion.engine.day.payments import (
+    can_afford,
+    cost_text,
+    pay_text,
+    suggest_payment,
+    trophy_text,
+)
 from blood_companion.engine.day.steps import STEP_TITLES, purchases_open
 from blood_companion.engine.legal import Next, Option
 from blood_companion.engine.narrate import record_name
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.table import at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -25,36 +32,109 @@ if TYPE_CHECKING:
 def purchase_choices(state: CampaignState, cat: Catalog) -> list[dict[str, Any]]:
     """Everything on offer in the Show's Purchases, each with ``affordable`` (the Wagon and the
     trophies can pay it now)."""
-    w = state.wagon
+    return _offers(state, cat)[0]
+
+
+def _pay(state: CampaignState, cost: ResourceCost) -> tuple[dict[str, int] | None, str]:
+    pay = suggest_payment(state.wagon, cost)
+    return pay, (f" (pay {pay_text(pay)})" if pay else "")
+
+
+def _cannot_pay(state: CampaignState, cost: ResourceCost) -> str:
+    return "" if can_afford(state.wagon, cost) else f"the Wagon cannot pay {cost_text(cost)}"
+
+
+def _offers(state: CampaignState, cat: Catalog) -> tuple[list[dict[str, Any]], list[Option]]:
+    """What the Purchases offer: as data (:func:`purchase_choices`) and as the options players
+    pick from, with a stable key; those the Wagon cannot pay are disabled, with the reason."""
+    w, day = state.wagon, day_of(state)
     out: list[dict[str, Any]] = []
-    for b in cat.village.buildings:
-        used = getattr(day_of(state), b.effect, False) is True
+    opts: list[Option] = []
+    for i, b in enumerate(cat.village.buildings):
+        used = getattr(day, b.effect, False) is True
         out.append({"kind": "building", "id": b.id, "name": b.name, "cost": cost_text(b.cost),
                     "affordable": can_afford(w, b.cost) and not used, "used": used})
+        pay, paid = _pay(state, b.cost)
+        needs = {"sanatorium": ("trouper",), "alchemist": ("trade_from", "amount", "trade_to")}
+        why = f"the {b.name} was already used this Day" if used else _cannot_pay(state, b.cost)
+        if not why and b.effect == "sanatorium" and not any(t.bites for t in state.troupers):
+            why = "no Trouper has a Bite to discard"
+        opts.append(Option(f"b{i + 1}", f"{b.name}{paid}", "day_buy_building",
+                           {"building": b.id, "pay": pay}, needs=needs.get(b.effect, ()),
+                           enabled=not why, why=why, group="building"))
     for art, deck in state.advanced_decks.items():
         top = cat.tactic(deck[0]) if deck else None
         if top is not None and top.cost is not None:
             out.append({"kind": "advanced_tactic", "id": top.id, "art": art, "name": top.name,
                         "cost": cost_text(top.cost), "affordable": can_afford(w, top.cost),
                         "left": len(deck)})
-    for cid in [*state.training, *state.crafting]:
+    table = at_table(state, "advanced")
+    for k, art in enumerate(ARTS):
+        deck = state.advanced_decks.get(art, [])
+        if table and deck:  # the players see the top card; the app asks which it is
+            costs = [c.cost for c in (cat.tactic(x) for x in deck)
+                     if c is not None and c.cost is not None]
+            why = "" if any(can_afford(w, c) for c in costs) else \
+                "the Wagon cannot pay any card of this deck"
+            opts.append(Option(f"a{k + 1}", f"Top {art} Advanced Tactic card (you see it; the app "
+                               "asks which)", "day_buy_advanced", {"art": art}, needs=("trouper",),
+                               enabled=not why, why=why, group="advanced"))
+            continue
+        top = cat.tactic(deck[0]) if deck else None
+        if top is None or top.cost is None:
+            continue
+        pay, paid = _pay(state, top.cost)
+        why = _cannot_pay(state, top.cost)
+        opts.append(Option(f"a{k + 1}", f"Top {art} Advanced Tactic card: {top.name}{paid}",
+                           "day_buy_advanced", {"art": art, "pay": pay}, needs=("trouper",),
+                           enabled=not why, why=why, group="advanced"))
+    for k, cid in enumerate([*state.training, *state.crafting]):
         card: m.TacticCard | m.ItemCard | None = cat.tactic(cid) or cat.item(cid)
         if card is None or card.cost is None:
             continue
         kind = "tactic" if cid in state.training else "item"
-        ok = can_afford(w, card.cost) and holds_trophies(state, card.trophies)
+        held = holds_trophies(state, card.trophies)
         out.append({"kind": f"special_{kind}", "id": cid, "name": card.name,
                     "cost": cost_text(card.cost), "trophies": trophy_text(card.trophies),
-                    "affordable": ok})
-    for t in state.troupers:
-        for s in t.sleeves:
-            item = cat.item(s.item)
-            if item is None or item.upgrade_cost is None or s.advanced:
-                continue
-            out.append({"kind": "upgrade", "trouper": t.trouper, "id": s.item, "name": item.name,
-                        "cost": cost_text(item.upgrade_cost),
-                        "affordable": can_afford(w, item.upgrade_cost)})
+                    "affordable": can_afford(w, card.cost) and held})
+        pay, paid = _pay(state, card.cost)
+        why = _cannot_pay(state, card.cost) or ("" if held else
+                                                f"it needs {trophy_text(card.trophies)}")
+        label = "Location/Nemesis Tactic card" if kind == "tactic" else "Location/Nemesis Item"
+        opts.append(Option(f"c{k + 1}", f"{card.name} ({label}){paid}", "day_buy_card",
+                           {"card": cid, "pay": pay}, needs=("trouper",), enabled=not why,
+                           why=why, group="card"))
+    ups = [(t, s, item) for t in state.troupers for s in t.sleeves if not s.advanced
+           and (item := cat.item(s.item)) is not None and item.upgrade_cost is not None]
+    for k, (t, s, item) in enumerate(ups, 1):
+        assert item.upgrade_cost is not None
+        out.append({"kind": "upgrade", "trouper": t.trouper, "id": s.item, "name": item.name,
+                    "cost": cost_text(item.upgrade_cost),
+                    "affordable": can_afford(w, item.upgrade_cost)})
+        pay, paid = _pay(state, item.upgrade_cost)
+        why = _cannot_pay(state, item.upgrade_cost)
+        opts.append(Option(f"u{k}", f"Upgrade {trouper_name(cat, t.trouper)}'s {item.name}{paid}",
+                           "day_upgrade_item", {"trouper": t.trouper, "item": s.item, "pay": pay},
+                           enabled=not why, why=why, group="upgrade"))
+    return out, opts
+
+
+def _swaps(state: CampaignState) -> list[Option]:
+    out = []
+    if any(t.reserve_cards for t in state.troupers):
+        out.append(Option("st", "Swap a Tactic card with one of the Personal Reserve",
+                          "day_swap_tactic", needs=("trouper", "out", "into"), group="swap"))
+    if any(t.reserve_items for t in state.troupers):
+        out.append(Option("si", "Swap an Item with one of the Personal Reserve", "day_swap_item",
+                          needs=("trouper", "out", "into"), group="swap"))
     return out
+
+
+def _item_label(catalog: Catalog, raw: str) -> str:
+    """An Item as players read it: its name on the side it shows ("+": the Advanced side)."""
+    if catalog.item(raw.rstrip("+")) is None:
+        return raw
+    return _name(catalog, raw) + (" (Advanced)" if raw.endswith("+") else "")
 
 
 def holds_trophies(state: CampaignState, needs: Sequence[TrophyCost]) -> bool:
@@ -74,9 +154,6 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
     """What the players do next in the Day Part (pure): the step in a sentence with its
     choices, and the options players pick from (engine/legal.py; their follow-ups are in
     ``engine/day/options.py``)."""
-    from blood_companion.content.face import map_lines
-    from blood_companion.engine.day.options import _item_label, _purchases, _swaps
-    from blood_companion.engine.table import at_table
     from blood_companion.engine.words import SETUP
 
     cat = catalog
@@ -101,12 +178,13 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
                    default="1")
     if step == "purchases":
         wagon = ", ".join(f"{v} {k}" for k, v in state.wagon.as_dict().items())
+        on_offer, offers = _offers(state, cat)
         return nxt(
             "Spend the Wagon at the buildings, buy and upgrade cards, swap cards and Items; "
-            "then choose the Zone.", *_purchases(state, cat), *_swaps(state),
+            "then choose the Zone.", *offers, *_swaps(state),
             Option("z", "Done buying: choose the Zone", "day_zone", needs=("zone",)),
             default="z", prompt="Buy something, or finish buying?",
-            choices=purchase_choices(state, cat), info=(f"Wagon: {wagon}",),
+            choices=on_offer, info=(f"Wagon: {wagon}",),
             details={"wagon": state.wagon.as_dict(),
                      "location_trophies": dict(state.location_trophies),
                      "nemesis_trophies": dict(state.nemesis_trophies),
@@ -208,8 +286,7 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
         loc = cat.get("locations", day.location or "")
         events = [{"id": e.id, "name": e.name} for e in cat.events_in(loc.zone if loc else "")]
         sentence = f"Place {n} Event card(s) on the Chain from the left."
-        named = Option("t", "Name the Event cards you drew", "day_place_events",
-                       needs=("events",))
+        named = Option("t", "Name the Event cards you drew", "day_place_events", needs=("events",))
         if at_table(state, "events"):
             return nxt(sentence, named, default="t", prompt=sentence + " Draw them at random "
                        "from the Zone's Event cards.", choices=events, details={"influence": n})
