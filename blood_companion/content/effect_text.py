@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -212,21 +213,9 @@ class _Parser:
     def section_end(self, pos: int) -> int:
         """Where the section body starting at pos ends: its full stop (outside brackets and
         quotes), the next section label, or the end of the text."""
-        depth = 0
-        quoted = False
         text = self.text
-        for match in _STOPS.finditer(text, pos):
-            i = match.start()
-            ch = text[i]
-            if ch == '"':
-                quoted = not quoted
-            elif quoted:
-                continue
-            elif ch == "(":
-                depth += 1
-            elif ch == ")":
-                depth = max(0, depth - 1)
-            elif depth == 0 and (ch == "." or (i > pos and self.label_at(i) is not None)):
+        for i in _top_level(text, (match.start() for match in _STOPS.finditer(text, pos))):
+            if text[i] == "." or (i > pos and self.label_at(i) is not None):
                 return i
         return len(text)
 
@@ -498,10 +487,8 @@ class _Parser:
             fields["distance"] = "area"
         else:
             fields["distance"] = "any"
-        if dist.group(4):
+        if dist.group(4):  # else a Special Area's diagram is read from the card (the table)
             fields["area"] = dist.group(4).split()
-        elif dist.group(3):
-            pass  # a Special Area whose diagram was not typed: the table reads it from the card
         priorities: list[str] = []
         for part, at in parts[1:]:
             offset = 0
@@ -523,17 +510,9 @@ class _Parser:
     def split_top(self, body: str, base: int) -> list[tuple[str, int]]:
         """Split at commas outside quotes and brackets; each piece with its start column."""
         pieces: list[tuple[str, int]] = []
-        depth = 0
-        quoted = False
         start = 0
-        for i, ch in enumerate(body):
-            if ch == '"':
-                quoted = not quoted
-            elif not quoted and ch == "(":
-                depth += 1
-            elif not quoted and ch == ")":
-                depth = max(0, depth - 1)
-            elif not quoted and depth == 0 and ch == ",":
+        for i in _top_level(body, range(len(body))):
+            if body[i] == ",":
                 pieces.append((body[start:i], base + start))
                 start = i + 1
         pieces.append((body[start:], base + start))
@@ -679,10 +658,8 @@ class _Parser:
                 )
             return {"kind": match.group(1), "n": int(match.group(2))}
         for pattern, kind in (
-            (r"\+\s*(\d+) threat", "threat"),
-            (r"(\d+) threat", "threat"),
-            (r"\+\s*(\d+) bonus triumphs?", "bonus_triumphs"),
-            (r"(\d+) bonus triumphs?", "bonus_triumphs"),
+            (r"\+?\s*(\d+) threat", "threat"),
+            (r"\+?\s*(\d+) bonus triumphs?", "bonus_triumphs"),
             # "Some Effects allow you to add + Bonus Triumphs" ("Bonus Triumphs"): printed "+1
             # Triumph", "+2 Triumphs"
             (r"\+\s*(\d+) triumphs?", "bonus_triumphs"),
@@ -806,6 +783,24 @@ def _leading_element(parser: _Parser, text: str) -> tuple[str, str] | None:
         except (EffectSyntaxError, ValidationError):
             continue
     return None
+
+
+def _top_level(text: str, positions: Iterable[int]) -> Iterator[int]:
+    """Those of ``positions`` outside quotes and brackets (never a quote or a bracket)."""
+    depth = 0
+    quoted = False
+    for i in positions:
+        ch = text[i]
+        if ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            yield i
 
 
 def _unquoted(text: str) -> str:
