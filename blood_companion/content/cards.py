@@ -11,6 +11,7 @@ import difflib
 import functools
 import re
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -77,9 +78,6 @@ class FieldSpec:
     def optional(self) -> bool:
         return not self.info.is_required() and type(None) in typing.get_args(self.info.annotation)
 
-    def adapter(self) -> TypeAdapter[Any]:
-        return _adapter(self.info)
-
 
 _ADAPTERS: dict[int, TypeAdapter[Any]] = {}
 
@@ -114,14 +112,10 @@ def _holds_effects(model: type[BaseModel]) -> bool:
 def card_specs(model: type[BaseModel]) -> list[FieldSpec]:
     """Every field an owner types for this kind of card, in the card's order. A side (an Item's
     Starting/Advanced side, a Vlad card's Enhanced/Weakened face) contributes its own fields."""
-    return list(_card_specs(model))
+    return list(_specs(model))
 
 
 @functools.cache
-def _card_specs(model: type[BaseModel]) -> tuple[FieldSpec, ...]:
-    return tuple(_specs(model))
-
-
 def _specs(
     model: type[BaseModel], *, prefix: tuple[str, ...] = (), side: str | None = None
 ) -> list[FieldSpec]:
@@ -144,11 +138,7 @@ def _specs(
 
 def sides_of(model: type[BaseModel]) -> list[str]:
     """The names of a card's sides/faces that hold Effects (``starting``, ``advanced``...)."""
-    return [
-        name
-        for name, info in model.model_fields.items()
-        if (sub := _model_of(info.annotation)) is not None and _holds_effects(sub)
-    ]
+    return list(dict.fromkeys(s.side for s in card_specs(model) if s.side))
 
 
 # --------------------------------------------------------------------------- values
@@ -183,12 +173,9 @@ def base_of(value: Any) -> Any:
 def format_value(value: Any) -> str:
     """A value as an owner types it: plain words and numbers, ``yes``/``no``, or a one-line YAML
     mapping/list for the structured fields (``{physical: 1}``)."""
-    if isinstance(value, m.Fatigue):
-        return format_fatigue(value)
-    if isinstance(value, m.ResourceCost):
-        return format_cost(value)
-    if isinstance(value, m.CheckRule):
-        return format_check(value)
+    printed = _PRINTED.get(type(value))
+    if printed is not None:
+        return printed[0](value)
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -237,7 +224,7 @@ def parse_value(spec: FieldSpec, text: str) -> Any:
         return _parse_printed(spec, printed, raw)
     if raw.casefold() in ("none", "-", "~", "null") and spec.optional:
         return None
-    adapter = spec.adapter()
+    adapter = _adapter(spec.info)
     candidates: list[Any] = []
     if raw[:1] in ("{", "[") or wants_structure(spec):
         import yaml
@@ -398,30 +385,22 @@ def format_check(c: m.CheckRule | None) -> str:
     return out + (f" ({c.text})" if c.text else "")
 
 
-def _printed_kind(spec: FieldSpec) -> str | None:
+def _printed_kind(spec: FieldSpec) -> type | None:
     ann = spec.info.annotation
-    for candidate in (ann, *typing.get_args(ann)):
-        if candidate is m.Fatigue:
-            return "fatigue"
-        if candidate is m.ResourceCost:
-            return "cost"
-        if candidate is m.CheckRule:
-            return "check"
-    return None
+    return next((c for c in (ann, *typing.get_args(ann)) if c in _PRINTED), None)
 
 
 def printed_forms(spec: FieldSpec) -> str | None:
     """The accepted forms of a field typed as printed, for prompts and errors."""
-    return {"fatigue": FATIGUE_FORMS, "cost": COST_FORMS, "check": CHECK_HELP}.get(
-        _printed_kind(spec) or ""
-    )
+    kind = _printed_kind(spec)
+    return None if kind is None else _PRINTED[kind][1]
 
 
-def _parse_printed(spec: FieldSpec, kind: str, raw: str) -> Any:
-    if kind != "check":
+def _parse_printed(spec: FieldSpec, kind: type, raw: str) -> Any:
+    if kind is not m.CheckRule:
         raw = raw.rstrip(".").rstrip()  # "Cost: 2 Coins." as a card line ends
     key = " ".join(raw.split()).casefold()
-    if kind == "fatigue":
+    if kind is m.Fatigue:
         if key in ("none", "-", "0", "no", "no fatigue"):
             return m.Fatigue()
         values: dict[str, int] = {}
@@ -435,7 +414,7 @@ def _parse_printed(spec: FieldSpec, kind: str, raw: str) -> Any:
             raise AnswerError(f"{spec.label}: a Fatigue lowers a Defense by 0 to 6",
                               f"e.g. {FATIGUE_FORMS}")
         return m.Fatigue(**values)
-    if kind == "cost":
+    if kind is m.ResourceCost:
         if key in ("none", "-", "no"):
             if spec.optional:
                 return None
@@ -478,3 +457,10 @@ def _parse_printed(spec: FieldSpec, kind: str, raw: str) -> Any:
         head_key, [f.format(n=2).casefold() for f in CHECK_FORMS.values()], n=1, cutoff=0.5)
     raise AnswerError(f"{spec.label}: {raw!r} is not a Check as printed",
                       (f"did you mean {close[0]!r}? " if close else "") + CHECK_HELP)
+
+
+# each model typed as printed: how it is written, and the forms it is read in
+_PRINTED: dict[Any, tuple[Callable[[Any], str], str]] = {
+    m.Fatigue: (format_fatigue, FATIGUE_FORMS), m.ResourceCost: (format_cost, COST_FORMS),
+    m.CheckRule: (format_check, CHECK_HELP),
+}
