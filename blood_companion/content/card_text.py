@@ -231,46 +231,41 @@ def _read_card(
     kind_of_id: Callable[[str], str | None], problems: list[Problem],
 ) -> TextCard | None:
     number, first = block[0]
+    where: str | None = None
+
+    def say(message: str) -> None:  # a problem of the line being read (then the loop's)
+        problems.append(Problem(file, number, where, message))
+
     name, record_id = first, None
     match = _name_id(first)
     if match:
         name, record_id = match
         if not _ID.match(record_id):
-            problems.append(
-                Problem(file, number, None, f"{record_id!r} is not an id (lower-case letters, "
-                        "digits, '-' and '_', e.g. [aurel-t01])")
-            )
+            say(f"{record_id!r} is not an id (lower-case letters, digits, '-' and '_', e.g. "
+                "[aurel-t01])")
             return None
     card = TextCard(line=number, name=name, id=record_id, defaults=dict(defaults))
     if not name:
-        problems.append(Problem(file, number, None, "the card's first line is its name"))
+        say("the card's first line is its name")
         return None
     looks_like = _field_line(first)
     if looks_like and not match:
-        problems.append(
-            Problem(file, number, None, f"a card starts with its name line, found {first!r}; "
-                    "a `kind:` block needs a blank line after it")
-        )
+        say(f"a card starts with its name line, found {first!r}; a `kind:` block needs a blank "
+            "line after it")
         return None
     card.kind = kind or (kind_of_id(record_id) if record_id else None)
+    where = card.label()
     if card.kind is None:
-        problems.append(
-            Problem(file, number, card.label(), "which kind of card is this? Put a block like "
-                    "'kind: starting_tactics' above the cards (or give a known id in brackets)")
-        )
+        say("which kind of card is this? Put a block like 'kind: starting_tactics' above the "
+            "cards (or give a known id in brackets)")
         return None
     model = KINDS[card.kind].model
     specs = card_specs(model)
     sides = sides_of(model)
-    where = card.label()
     if not _name_line(card, specs, file, problems):
         return None
     side: str | None = None
     before = len(problems)
-
-    def say(message: str) -> None:  # a problem of the line being read (the loop's)
-        problems.append(Problem(file, number, where, message))
-
     for number, line in block[1:]:
         card.unread = len(problems) - before
         side_match = _side_line(line)
@@ -649,8 +644,6 @@ def _card_words(loc: str, msg: str) -> str:
     if msg == "Field required":
         field_name = loc.split(".")[-1].replace("_", " ")
         side = loc.split(".")[0] if "." in loc else None
-        if side and loc.count(".") == 0:
-            return f"the card's {field_name} is not typed"
         if side and field_name == "name":
             return f"the {side} side's name is not typed: '{side.capitalize()} side: NAME'"
         return f"{field_name} is not typed: add a '{loc.split('.')[-1]}: ...' line as printed"
@@ -700,15 +693,13 @@ def card_text(kind: str, record: m.Record, shared: dict[str, Any] | None = None)
         s for s in specs if s.side is not None or s.kind == "effects"
     ]
     for spec in specs:
+        if spec.side is not None and getattr(record, spec.side) is None:
+            continue
         if spec.side != side:
             side = spec.side
             if side is not None:
-                if getattr(record, side) is None:
-                    continue
                 lines.append(f"{side.capitalize()} side: {get_path(record, (side, 'name'))}")
-        if spec.side is not None and getattr(record, spec.side) is None:
-            continue
-        if spec.path in (("name",),) or (spec.side and spec.name == "name"):
+        if spec.name == "name":
             continue
         value = get_path(record, spec.path)
         if spec.kind == "effects":
