@@ -167,9 +167,7 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return refuse(line, f"the file is not UTF-8 text (byte {exc.start})")
-    if not text.strip() or all(
-        not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()
-    ):
+    if all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         return refuse(None, "the file is empty: expected a list of records")
     loader = SafeLoader(text)
     try:
@@ -683,18 +681,14 @@ class LazyRecords(Mapping[str, list[Any]]):
             slots = self._slots[kind] = [None] * len(self._raw[kind])
         record = slots[n]
         if record is None:
-            model = KINDS[kind].model if kind in KINDS else None
-            if model is None:
-                raise KeyError(kind)
             given = self._sets.get(kind)
+            model = KINDS[kind].model
             record = slots[n] = construct(model, self._raw[kind][n], given[n] if given else None)
         return record
 
     def __getitem__(self, kind: str) -> list[Any]:
         built = self._built.get(kind)
         if built is None:
-            if kind not in KINDS:
-                raise KeyError(kind)
             rows = self._raw[kind]
             built = self._built[kind] = [self._record(kind, n) for n in range(len(rows))]
         return built
@@ -704,7 +698,7 @@ class LazyRecords(Mapping[str, list[Any]]):
         ids = self._ids.get(kind)
         if ids is None:
             rows = self._raw.get(kind)
-            if rows is None or kind not in KINDS:
+            if rows is None:
                 return None
             ids = self._ids[kind] = {str(row["id"]): n for n, row in enumerate(rows)}
         n = ids.get(id)
@@ -714,7 +708,7 @@ class LazyRecords(Mapping[str, list[Any]]):
         """The records of ``kind`` whose ``field`` is ``value``, in file order (only they are
         built)."""
         rows = self._raw.get(kind)
-        if rows is None or kind not in KINDS:
+        if rows is None:
             return []
         return [self._record(kind, n) for n, row in enumerate(rows) if row.get(field) == value]
 
