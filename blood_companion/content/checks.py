@@ -186,14 +186,11 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
 
     # counts against the Components list ---------------------------------------------
     box = {c.name: c.count for c in cat.all("components")[0].items}
-    expected = {"nemeses": ("Nemesis Cards", len(cat.all("nemeses"))),
-                "reactions": ("Reaction Cards", len(cat.all("reactions"))),
-                "vlad_reactions": ("Vlad Reaction Cards", len(cat.all("vlad_reactions"))),
-                "minions": ("Minion Cards", len(cat.all("minions"))),
-                "weaknesses": ("Weakness Cards", len(cat.all("weaknesses"))),
-                "events": ("Event Cards", len(cat.all("events")))}
-    for kind, (label, n_have) in expected.items():
-        want_n = box.get(label)
+    labels = {"nemeses": "Nemesis Cards", "reactions": "Reaction Cards",
+              "vlad_reactions": "Vlad Reaction Cards", "minions": "Minion Cards",
+              "weaknesses": "Weakness Cards", "events": "Event Cards"}
+    for kind, label in labels.items():
+        want_n, n_have = box.get(label), len(cat.all(kind))
         if want_n is not None and n_have != want_n:
             add(kind, None, None, f"the box has {want_n} {label}, the data pack has {n_have}")
     n_boards = box.get("Trouper Boards")

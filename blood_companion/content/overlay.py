@@ -110,7 +110,7 @@ def write_records(
     existing = _read_owned(path)
     by_id: dict[str, dict[str, Any]] = {str(r.get("id")): r for r in existing}
     for record in records:
-        by_id[record.id] = record.model_dump(mode="json", exclude_defaults=True)
+        by_id[record.id] = as_dict(record)
     rank = order or {}
     ordered = sorted(by_id.values(), key=lambda r: (rank.get(str(r["id"]), 1 << 30), r["id"]))
     _write(path, kind, ordered, check_only=check_only)
@@ -133,13 +133,12 @@ def remove_record(overlay: Path, kind: str, stem: str, record_id: str) -> bool:
 
 def _write(path: Path, kind: str, records: list[dict[str, Any]], *, check_only: bool = False
            ) -> None:
-    text = schema_line(kind, in_kind_folder=True) + "\n" + HEADER
-    text += "\n".join("".join(_emit_record(r)) for r in records)
+    head = schema_line(kind, in_kind_folder=True) + "\n" + HEADER
+    text = head + "\n".join("".join(_emit_record(r)) for r in records)
     # The file must read back to exactly what was meant; anything the emitter got wrong
     # falls back to PyYAML's own (less pretty) output.
     if yaml.load(text, Loader=SafeLoader) != records:  # noqa: S506
-        text = schema_line(kind, in_kind_folder=True) + "\n" + HEADER
-        text += yaml.safe_dump(records, sort_keys=False, allow_unicode=True, width=96)
+        text = head + yaml.safe_dump(records, sort_keys=False, allow_unicode=True, width=96)
     data = text.encode("utf-8")
     if len(data) > MAX_DATA_FILE:  # never a file every later command would refuse
         from blood_companion.fileio import size_text

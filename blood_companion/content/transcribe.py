@@ -216,8 +216,6 @@ class CardSession:
         before = get_path(self.base, spec.path)
         has_absent, absent = self._absent(spec)
         forms = printed_forms(spec)
-        if forms:
-            hint = f"as printed: {forms}"
         if has_absent and before == absent:
             return Prompt("field", spec.label, format_value(absent), hint=hint)
         shown = format_value(before)
