@@ -52,6 +52,8 @@ def check_raw(raw: object, where: str) -> tuple[RuleEntry | None, list[str]]:
 
     ``where`` names the file and line for the messages ("data/rules/keywords.yaml:12").
     """
+    import re  # here: a cached lookup imports no re
+
     problems: list[str] = []
     if not isinstance(raw, dict):
         return None, [f"{where}: an entry must be a mapping, found {type(raw).__name__}"]
@@ -66,7 +68,7 @@ def check_raw(raw: object, where: str) -> tuple[RuleEntry | None, list[str]]:
         value = raw.get(key)
         if not isinstance(value, str) or not value.strip():
             problems.append(f"{label}: field {key!r} must be a non-empty string")
-    if isinstance(ident, str) and not _valid_id(ident):
+    if isinstance(ident, str) and not re.fullmatch(ID_PATTERN, ident):
         problems.append(f"{label}: id must be lower-case letters, digits and dashes")
     kind = raw.get("kind")
     if isinstance(kind, str) and kind not in KINDS:
@@ -100,7 +102,7 @@ def _paragraphs(text: str) -> str:
     return "\n\n".join(p for p in paras if p)
 
 
-ID_PATTERN = "^[a-z0-9][a-z0-9-]{0,63}$"  # what _valid_id takes
+ID_PATTERN = "^[a-z0-9][a-z0-9-]{0,63}$"  # what check_raw takes
 
 
 def json_schema() -> dict[str, object]:
@@ -128,11 +130,6 @@ def json_schema() -> dict[str, object]:
         "type": ["array", "null"],  # an empty file has no entries
         "items": {"$ref": "#/$defs/RuleEntry"},
     }
-
-
-def _valid_id(ident: str) -> bool:
-    allowed = set("abcdefghijklmnopqrstuvwxyz0123456789-")
-    return bool(ident) and ident[0].isalnum() and set(ident) <= allowed and len(ident) <= 64
 
 
 def check_links(entries: list[RuleEntry]) -> list[str]:
