@@ -103,11 +103,6 @@ def _effects(effects: list[m.Effect]) -> list[str]:
     return [f"  {k + 1}. {render_effect(e)}" for k, e in enumerate(effects)]
 
 
-def _cost(c: m.ResourceCost | None) -> str:
-    # "4 any" is the Resource symbol (any mix); "1 Coin", "2 Coins"
-    return "" if c is None else format_cost(c)
-
-
 def _reaction_face(face: m.ReactionFace) -> list[str]:
     # a card without the Fatigue symbol shows no Fatigue line
     marks = [f"Fatigue: {format_fatigue(face.fatigue)}"] if face.fatigue != m.Fatigue() else []
@@ -142,13 +137,14 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
         head.append(f"Threat {rec.threat}")
         head += [x for x, on in (("Cascade", rec.cascade), ("Block", rec.block)) if on]
         if rec.cost is not None:
-            head.append("costs " + _cost(rec.cost))
+            head.append("costs " + format_cost(rec.cost))
         lines = [f"{rec.name}{ident} — " + " · ".join(head), *_effects(rec.effects)]
     elif isinstance(rec, m.ItemCard):
         lines = [f"{rec.starting.name}{ident} — {what}{owner} · {rec.category.capitalize()}"]
         sides = [("Starting side", rec.starting)]
         if rec.advanced is not None:
-            sides.append((f"Advanced side (upgrade: {_cost(rec.upgrade_cost)})", rec.advanced))
+            upgrade = "" if rec.upgrade_cost is None else format_cost(rec.upgrade_cost)
+            sides.append((f"Advanced side (upgrade: {upgrade})", rec.advanced))
         for label, item_side in sides:
             quick = " · Quick" if item_side.quick else ""
             lines.append(f" {label}: {item_side.name}{quick}")

@@ -57,22 +57,15 @@ def shipped_rules_dir() -> str:
     return os.path.join(data, "rules")
 
 
-def overlay_rules_dir(data_dir: str | None = None) -> str | None:
-    """``DATA_DIR/rules`` (--data-dir, else ``$BLOOD_DATA_DIR``) if that folder exists."""
-    base = data_dir or os.environ.get("BLOOD_DATA_DIR")
-    if not base:
-        return None
-    path = os.path.join(os.path.abspath(base), "rules")
-    return path if os.path.isdir(path) else None
-
-
 def rules_dirs(data_dir: str | None = None) -> list[str]:
-    """The layers to read, shipped first; raises RulesDataError if the shipped one is missing."""
+    """The layers to read: the shipped one (RulesDataError if it is missing), then
+    ``DATA_DIR/rules`` (--data-dir, else ``$BLOOD_DATA_DIR``) if that folder exists."""
     shipped = shipped_rules_dir()
     if not os.path.isdir(shipped):
         raise RulesDataError([f"{shipped}: the rules reference folder is missing"])
-    overlay = overlay_rules_dir(data_dir)
-    return [shipped, overlay] if overlay else [shipped]
+    base = data_dir or os.environ.get("BLOOD_DATA_DIR")
+    overlay = os.path.join(os.path.abspath(base), "rules") if base else ""
+    return [shipped, overlay] if overlay and os.path.isdir(overlay) else [shipped]
 
 
 # A rules file larger than this is refused before it is parsed (ours are under 20 KB each).
