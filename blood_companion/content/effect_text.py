@@ -642,9 +642,7 @@ class _Parser:
         try:
             return m.Outcome(**fields)
         except ValidationError:
-            raise self.fail(
-                f"'{piece}' counts out of range (0 to 20)", at, word=piece
-            ) from None
+            raise self.fail(f"'{piece}' counts out of range (0 to 20)", at, word=piece) from None
 
     def element_fields(self, text: str, at: int, piece: str) -> dict[str, Any]:
         key = text.casefold()

@@ -20,12 +20,7 @@ from pydantic import BaseModel
 from blood_companion.content import models as m
 from blood_companion.content.cards import deck_of, flow_yaml
 from blood_companion.content.errors import ContentError, Problem
-from blood_companion.content.loader import (
-    MAX_DATA_FILE,
-    kind_files,
-    line_of,
-    read_yaml_file,
-)
+from blood_companion.content.loader import MAX_DATA_FILE, kind_files, line_of, read_yaml_file
 from blood_companion.content.render import render_effect
 from blood_companion.content.schema import kind_schema, schema_line, schema_text
 from blood_companion.fileio import FileProblem, read_regular, read_text, write_atomic
