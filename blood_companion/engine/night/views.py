@@ -83,15 +83,11 @@ def attack_targets(
     kind = eff.target.kind if eff.target is not None else "enemy"
     out: list[dict[str, Any]] = []
     if kind not in ("minion", "minions_all") and "nemesis" not in hit:
-        level = fx.nemesis_level(state, catalog)
-        needs = {
-            s: max(0, level.wounds.get(s, 0) - len(night.nemesis_wounds.get(s, [])))
-            for s in m.SIDES}
         out.append(
             {
                 "target": "nemesis",
                 "name": fx.nemesis_card(state, catalog).name,
-                "needs": needs,
+                "needs": wounds_needed(state, catalog),
                 # Triumphs the attack needs on each side (Defense, Fatigue, Weakness)
                 "defense": {s: attack_need(state, catalog, eff, "nemesis", s)[1] for s in m.SIDES}})
     if kind != "nemesis":
@@ -103,6 +99,13 @@ def attack_targets(
                     "target": ms.space, "name": mc.name, "type": mc.type, "alive": ms.alive,
                     "defense": attack_need(state, catalog, eff, ms.space, None)[1]})
     return out
+
+
+def wounds_needed(state: CampaignState, catalog: Catalog) -> dict[str, int]:
+    """The Wounds each side of the Nemesis still needs."""
+    level, night = fx.nemesis_level(state, catalog), night_of(state)
+    return {s: max(0, level.wounds.get(s, 0) - len(night.nemesis_wounds.get(s, [])))
+            for s in m.SIDES}
 
 
 def no_target_why(eff: m.Effect) -> str:
