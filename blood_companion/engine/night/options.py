@@ -164,21 +164,19 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         opts = test_options(state, catalog, t, traits=q.traits, fixed_dice=q.dice,
                             target=q.target or 0)
         best = opts[0] if opts else None
-        def trait_of(o: Mapping[str, Any]) -> str | None:
-            return str(o["trait"]) if q.traits else None
 
-        options = [Option(
-            "r",
-            f"Roll for {who}: {_trait(best['trait'])}, {best['pool']}, "
-            f"{percent(best['probability'])} to succeed" if best else f"Roll for {who}",
-            "night_roll", {"trait": trait_of(best) if best else None},
-            needs=("dice",), repeat=("dice",))]
+        def roll(key: str, label: str, o: Mapping[str, Any] | None) -> Option:
+            trait = str(o["trait"]) if o is not None and q.traits else None
+            return Option(key, label, "night_roll", {"trait": trait}, needs=("dice",),
+                          repeat=("dice",))
+
+        options = [roll("r", f"Roll for {who}: {_trait(best['trait'])}, {best['pool']}, "
+                        f"{percent(best['probability'])} to succeed" if best
+                        else f"Roll for {who}", best)]
         if len(opts) > 1:
-            for i, o in enumerate(opts):
-                options.append(Option(
-                    str(i + 1), f"{_trait(o['trait'])}: roll {o['pool']}, "
-                    f"{percent(o['probability'])} to reach {o['target']}", "night_roll",
-                    {"trait": trait_of(o)}, needs=("dice",), repeat=("dice",)))
+            options += [roll(str(i + 1), f"{_trait(o['trait'])}: roll {o['pool']}, "
+                             f"{percent(o['probability'])} to reach {o['target']}", o)
+                        for i, o in enumerate(opts)]
         opts_text = " or ".join(_trait(x) for x in q.traits) or (q.dice or "")
         return Next(
             "night", night.phase, title,
