@@ -19,6 +19,7 @@ from blood_companion.engine.night.core import box_of, card_label, card_name, eve
 from blood_companion.engine.night.resolve import (
     attack_need,
     attack_needs,
+    discards,
     token_to_place,
     weakness_asks,
 )
@@ -223,7 +224,7 @@ def _night_asker(
                    info=(f"Look at the Map. Type the names or numbers (e.g. 1 2), {spelled}; "
                          "Enter says nothing here.",))
     if need == "discard":  # a Cost: the cards the player discards
-        n = sum(c.n for c in eff.cost if c.kind == "discard_card") if eff else 1
+        n = discards(eff) if eff else 1
         return _from_hand(state, catalog, t, "discard",
                           f"Which {n} card(s) does {who} discard to pay the Cost?", n)
     if need == "discard_any":

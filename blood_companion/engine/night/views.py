@@ -36,6 +36,7 @@ from blood_companion.engine.night.phases import PHASE_NAMES
 from blood_companion.engine.night.resolve import (
     attack_need,
     card_effect,
+    discards,
     is_area,
     token_to_place,
     usable,
@@ -64,7 +65,7 @@ def effect_entry(state: CampaignState, t: int, eff: m.Effect, number: int) -> di
         "minion_type": target.minion_type if target is not None else None,
         "traits": list(eff.test.traits) if eff.test is not None else [],
         "test_dice": eff.test.dice if eff.test is not None else None,
-        "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
+        "discard": discards(eff),
         "heal": any(o.kind == "heal" for o in eff.outcome),
         # the Condition in words when only the table can tell (asked before it resolves)
         "confirm": interp.condition_text(eff)
@@ -145,8 +146,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             area = bool(is_area(eff) and entry["attack"] and act.done.get(k, 0) > 0)
             try:
                 card_effect(catalog, act, slot, k + 1, area_target="minion" if area else None)
-                why, entry["confirm"] = usable(
-                    state, catalog, t, eff, discard=tr.hand[: entry["discard"]])
+                why, entry["confirm"] = usable(state, catalog, t, eff)
                 entry["open"], entry["why"] = not why, why
             except RuleError as exc:
                 entry["open"], entry["why"] = False, exc.message
@@ -191,8 +191,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             entry["open"], entry["why"] = False, "only right after suffering a Wound"
         elif side.effects:
             eff = side.effects[0]
-            n = sum(c.n for c in eff.cost if c.kind == "discard_card")
-            why, entry["confirm"] = usable(state, catalog, t, eff, discard=tr.hand[:n], item=iid)
+            why, entry["confirm"] = usable(state, catalog, t, eff, item=iid)
             entry["open"], entry["why"] = not why, why
             entry["token"] = token_to_place(state, t, eff)
         out["items"].append(entry)
