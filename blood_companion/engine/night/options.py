@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import vigor
+from blood_companion.engine import narrate, vigor
 from blood_companion.engine.actions import action_class
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.legal import VIEWS, Next, Option
@@ -44,8 +45,6 @@ def night_view(state: CampaignState, catalog: Catalog) -> Next:
     spec = PHASES[night.phase]
     title = f"Turn {night.turn} · {spec.title}"
     if night.phase == "over":
-        from blood_companion.engine import narrate
-
         return Next(
             "night", "over", "End of the Night",
             f"The night is {night.result}: {narrate.night_reason(night, catalog)}. "
@@ -136,18 +135,14 @@ def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
         if q["key"] in taken:
             continue
         if q["kind"] == "card":
-            extra.append(_effect_option(
-                q["key"], f"{q['name']} ({q['owner_name']}, Chain space {q['space']}): "
-                f"{q['text']}", "night_quick", {"slot": q["space"], "effect": q["effect"]}, q,
-                many, group="quick"))
+            label = f"{q['name']} ({q['owner_name']}, Chain space {q['space']}): {q['text']}"
+            kind, fields = "night_quick", {"slot": q["space"], "effect": q["effect"]}
         else:
-            extra.append(_effect_option(
-                q["key"], f"Quick Item: {q['owner_name']} uses {q['name']}: {q['text']}",
-                "night_item", {"trouper": q["owner"], "item": q["item"]}, q, many, group="quick"))
+            label = f"Quick Item: {q['owner_name']} uses {q['name']}: {q['text']}"
+            kind, fields = "night_item", {"trouper": q["owner"], "item": q["item"]}
+        extra.append(_effect_option(q["key"], label, kind, fields, q, many, group="quick"))
     if not extra:
         return nxt
-    from dataclasses import replace
-
     return replace(nxt, options=(*nxt.options, *extra))
 
 

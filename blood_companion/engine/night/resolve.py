@@ -15,7 +15,7 @@ from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
-from blood_companion.engine.night.core import minion_card, trouper_index
+from blood_companion.engine.night.core import minion_card, tactic_card, trouper_index
 from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
 from blood_companion.engine.rolls.night import effect_test, helps_test, take_test, use_test_items
 from blood_companion.engine.rolls.procedure import attack_target
@@ -143,9 +143,7 @@ def card_effect(
     if slot.kind == "rest":
         raise RuleError("a Rest card is face down: its Effects are not resolved",
                         see=("night_redraw", "night_done"))
-    card = catalog.tactic(slot.card)
-    if card is None:
-        raise RuleError(f"unknown Tactic card {slot.card!r}")
+    card = tactic_card(catalog, slot.card)
     k = effect - 1
     if not 0 <= k < len(card.effects):
         raise RuleError(f"{card.name} has Effects 1 to {len(card.effects)}")

@@ -45,7 +45,7 @@ from blood_companion.engine.night.tactic import UseSupport
 from blood_companion.engine.night_state import Activation
 from blood_companion.engine.rolls.night import item_side
 from blood_companion.engine.rolls.procedure import attack_target
-from blood_companion.engine.state import CampaignState, TrouperState
+from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -265,7 +265,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
                       "consumed": t.traps.consumed},
             "whispers": {"supply": t.whispers.supply, "intact": t.whispers.intact,
                          "consumed": t.whispers.consumed},
-            "items": [_item(catalog, t, c, iid) for c, iid in sorted(t.equipped.items())],
+            "items": [_item(state, catalog, i, c, iid) for c, iid in sorted(t.equipped.items())],
             "knock_out_at": cfg.knock_out_wounds,
             "vigor_tokens": tokens,
             "insanity_max": len(catalog.insanity.spaces) - 1,
@@ -309,14 +309,13 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         "phase_name": PHASE_NAMES.get(night.phase, night.phase)}
 
 
-def _item(catalog: Catalog, t: TrouperState, category: str, iid: str) -> TrouperItem:
+def _item(state: CampaignState, catalog: Catalog, i: int, category: str, iid: str
+          ) -> TrouperItem:
     """An equipped Item: its name, and the side it shows (starting or advanced) by name."""
-    item = item_card(catalog, iid)
-    up = item.advanced is not None and any(x.item == iid and x.advanced for x in t.sleeves)
-    side = item.advanced if up and item.advanced is not None else item.starting
+    item, side = item_card(catalog, iid), item_side(state, catalog, i, iid)
     return {"category": category, "item": iid, "name": item.name,
-            "depleted": iid in t.depleted_items, "side": "advanced" if up else "starting",
-            "side_name": side.name}
+            "depleted": iid in state.troupers[i].depleted_items,
+            "side": "advanced" if side is item.advanced else "starting", "side_name": side.name}
 
 
 def weaknesses_view(state: CampaignState, catalog: Catalog) -> list[Weakness]:
