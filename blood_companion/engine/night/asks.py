@@ -238,12 +238,9 @@ def _night_asker(
             Pick(str(i + 1), fx.name_of(state, catalog, i)
                  + (f" ({len(tr.wounds)} Wound(s))" if heals else ""), tr.trouper)
             for i, tr in enumerate(state.troupers))
-        chosen = t
-        if heals:
-            # the most wounded Trouper, the acting one first among equals
-            order = sorted(range(len(state.troupers)),
-                           key=lambda i: (-len(state.troupers[i].wounds), i != t))
-            chosen = order[0]
+        # a Heal: the most wounded Trouper, the acting one first among equals
+        chosen = min(range(len(state.troupers)),
+                     key=lambda i: (-len(state.troupers[i].wounds), i != t)) if heals else t
         where = "" if dist == "any" else f" (at Distance {dist}: look at the Map)"
         return Ask("recipient", f"Which Trouper does the Effect target{where}?", picks,
                    default=str(chosen + 1))

@@ -212,11 +212,15 @@ def mark_done(state: CampaignState, act: Activation, k: int, eff: m.Effect | Non
     return state
 
 
-def mark_quick_used(state: CampaignState, slot: int, k: int) -> CampaignState:
-    night = night_of(state)
-    chain = list(night.chain)
-    chain[slot] = chain[slot].model_copy(update={"quick_used": [*chain[slot].quick_used, k]})
+def update_slot(state: CampaignState, slot: int, **update: Any) -> CampaignState:
+    """The card at index ``slot`` of the Chain, changed."""
+    chain = list(night_of(state).chain)
+    chain[slot] = chain[slot].model_copy(update=update)
     return fx.with_night(state, chain=chain)
+
+
+def mark_quick_used(state: CampaignState, slot: int, k: int) -> CampaignState:
+    return update_slot(state, slot, quick_used=[*night_of(state).chain[slot].quick_used, k])
 
 
 def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:

@@ -46,6 +46,7 @@ from blood_companion.engine.night.resolve import (
     table_reads,
     take_effect_test,
     test_then_elements,
+    update_slot,
 )
 from blood_companion.engine.night_state import NightState
 from blood_companion.engine.rolls.night import find_item, item_side
@@ -275,9 +276,7 @@ class UseSupport(NightAction):
         k, j, eff, cid = self.legal(state, cat)
         act = active(state)[1]
         state = pay_costs(state, cat, act.trouper, eff, discard=(), slot=k)
-        chain = list(night_of(state).chain)
-        chain[k] = chain[k].model_copy(update={"supports_used": [*chain[k].supports_used, j]})
-        state = fx.with_night(state, chain=chain)
+        state = update_slot(state, k, supports_used=[*night_of(state).chain[k].supports_used, j])
         state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=cid)
         state, _ = test_then_elements(state, cat, ctx.chance, act.trouper, eff, self,
                                       recipient=act.trouper, label=cid)
@@ -407,8 +406,6 @@ class UseEvent(NightAction):
         if night_of(state).result is not None:
             return state
         if ok:
-            chain = list(night_of(state).chain)
-            chain[k] = chain[k].model_copy(update={"face_down": True, "resolved": True})
             r = ev.reward
             wagon = state.wagon.model_copy(update={
                 res: getattr(state.wagon, res) + getattr(r.resources, res)
@@ -416,8 +413,8 @@ class UseEvent(NightAction):
             state = state.model_copy(update={"wagon": wagon})
             if r.location_trophies:  # capped by the box ("Trophies")
                 state, _ = gain_trophies(state, cat, "location", ev.zone, r.location_trophies)
-            state = fx.with_night(
-                state, chain=chain, chain_spaces=night_of(state).chain_spaces + r.chain_spaces)
+            state = update_slot(state, k, face_down=True, resolved=True)
+            state = fx.with_night(state, chain_spaces=night_of(state).chain_spaces + r.chain_spaces)
             state = fx.log(state, "event_solved", event=ev.id)
             state = table_reads(state, t, eff)
             state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip,
@@ -488,9 +485,7 @@ class FinishActivation(NightAction):
         return "Done: Resolved token, the next card activates"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        night, act, slot = active(state)
-        chain = list(night.chain)
-        chain[act.slot] = slot.model_copy(update={"resolved": True})
-        state = fx.with_night(state, chain=chain, activation=None)
-        state = fx.log(state, "resolved_token", space=ch.number(chain, act.slot))
+        night, act, _ = active(state)
+        state = fx.with_night(update_slot(state, act.slot, resolved=True), activation=None)
+        state = fx.log(state, "resolved_token", space=ch.number(night.chain, act.slot))
         return activate_next(state)
