@@ -309,8 +309,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         "phase_name": PHASE_NAMES.get(night.phase, night.phase)}
 
 
-def _item(state: CampaignState, catalog: Catalog, i: int, category: str, iid: str
-          ) -> TrouperItem:
+def _item(state: CampaignState, catalog: Catalog, i: int, category: str, iid: str) -> TrouperItem:
     """An equipped Item: its name, and the side it shows (starting or advanced) by name."""
     item, side = item_card(catalog, iid), item_side(state, catalog, i, iid)
     return {"category": category, "item": iid, "name": item.name,
