@@ -91,7 +91,7 @@ def answer_side(
     sides = [x.strip().lower() for x in sides]
     if len(sides) != q.n or any(x not in allowed for x in sides):
         raise RuleError(f"name {q.n} side(s), each {' or '.join(allowed)}", see=("night_answer",))
-    state = fx.with_night(state, pending=list(night_of(state).pending[1:]))
+    state = ai.answered(state)
     if q.kind == "bite":
         down = sides.count("depleted")
         state = fx.place_bites(state, catalog, q.trouper, down, len(sides) - down)

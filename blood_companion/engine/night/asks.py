@@ -19,10 +19,11 @@ from blood_companion.engine.night.core import box_of, card_label, card_name, eve
 from blood_companion.engine.night.resolve import (
     attack_need,
     attack_needs,
+    discards,
     token_to_place,
     weakness_asks,
 )
-from blood_companion.engine.night.views import area_hits, attack_targets
+from blood_companion.engine.night.views import area_hits, attack_targets, wounds_needed
 from blood_companion.engine.plain import percent
 from blood_companion.engine.rolls.night import TestSpec, item_side, setup_of, throw_ask
 from blood_companion.engine.rolls.procedure import odds_for_test, prepare_test
@@ -47,6 +48,17 @@ def _hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, .
     return tuple(
         Pick(str(i + 1), card_label(catalog, c), c)
         for i, c in enumerate(hand_choices(state, t)))
+
+
+def _from_hand(state: CampaignState, catalog: Catalog, t: int, need: str, prompt: str,
+               n: int | None = None) -> Ask:
+    """Which card (``n`` None) or which ``n`` cards of Trouper ``t``'s hand; Enter takes the
+    last ones when the app sees the hand."""
+    picks = _hand_picks(state, catalog, t)
+    k = 1 if n is None else n
+    seen = bool(picks) and len(picks) >= k and not hidden_hand(state, t)
+    return Ask(need, prompt, picks, many=None if n is None else (n, n),
+               default=" ".join(p.key for p in picks[-k:]) if seen else None)
 
 
 def _actor(state: CampaignState, option: Option) -> int:
@@ -127,7 +139,7 @@ def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | 
     box = box_of(catalog)
     rows = []
     for trait in spec.traits:
-        key, setup = setup_of(state, catalog, spec, trait)
+        setup = setup_of(state, catalog, spec, trait)[1]
         ts = prepare_test(setup, box)
         p = odds_for_test(setup, box).probability
         rows.append((float(p), trait, " ".join(ts.pool), ts.notes))
@@ -136,10 +148,8 @@ def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | 
         Pick(str(i + 1), f"{_trait(trait)}: roll {pool}, {percent(p)} to reach {spec.target}",
              trait)
         for i, (p, trait, pool, _) in enumerate(rows))
-    notes = rows[0][3]
-    info = tuple(notes)
     return Ask("trait", f"Which Trait? ({spec.target} Triumph(s) needed)", picks, default="1",
-               info=info)
+               info=tuple(rows[0][3]))
 
 
 def _hit_on(state: CampaignState, catalog: Catalog, eff: m.Effect | None, side: str) -> str:
@@ -153,6 +163,10 @@ def _hit_on(state: CampaignState, catalog: Catalog, eff: m.Effect | None, side: 
     return " / ".join(f"{k.capitalize()} {n}+" for k, n in needs.items())
 
 
+# the needs whose question reads the option's Effect
+_OF_EFFECT = frozenset({"confirm", "token_flip", "discard", "recipient", "heal", "target", "side"})
+
+
 def _night_asker(
     state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any], need: str,
 ) -> Ask | None:
@@ -160,17 +174,16 @@ def _night_asker(
         return checklist_ask(state, catalog, "night", "Beginning of the Night", answers)
     night = night_of(state)
     t = _actor(state, option)
+    who = fx.name_of(state, catalog, t)
     fields = {**option.fields, **answers}
+    eff = _effect_of(state, catalog, option) if need in _OF_EFFECT else None
     if need == "card" and option.kind == "night_play":  # a hand the app does not see
-        picks = _hand_picks(state, catalog, t)
-        return Ask("card", f"Which card does {fx.name_of(state, catalog, t)} play? (the cards "
-                   "that can be in the hand; type its number or name)", picks)
+        return Ask("card", f"Which card does {who} play? (the cards that can be in the hand; "
+                   "type its number or name)", _hand_picks(state, catalog, t))
     if need == "card":  # the card a Rest puts face down
-        picks = _hand_picks(state, catalog, t)
-        hidden = hidden_hand(state, t)
-        return Ask("card", f"{fx.name_of(state, catalog, t)} Rests: which card goes face down?"
-                   + (" (the cards that can be in the hand)" if hidden else ""),
-                   picks, default=picks[-1].key if picks and not hidden else None)
+        return _from_hand(state, catalog, t, "card", f"{who} Rests: which card goes face down?"
+                          + (" (the cards that can be in the hand)" if hidden_hand(state, t)
+                             else ""))
     if need == "cards" and night.pending and night.pending[0].kind == "order":
         q = night.pending[0]
         picks = tuple(Pick(str(i + 1), ai.waiting_name(state, catalog, c), c)
@@ -180,14 +193,10 @@ def _night_asker(
                    many=(len(picks), len(picks)), default=" ".join(p.key for p in picks))
     if need == "cards":  # the discard question, or the cards that take the Wounds
         q = night.pending[0]
-        picks = _hand_picks(state, catalog, q.trouper or 0)
-        n = min(q.n, len(picks))
-        hidden = hidden_hand(state, q.trouper or 0)
-        return Ask("cards", f"{q.prompt}: type {n} number(s)", picks, many=(n, n),
-                   default=" ".join(p.key for p in picks[-n:]) if picks and not hidden
-                   else None)
+        n = min(q.n, len(hand_choices(state, q.trouper or 0)))
+        return _from_hand(state, catalog, q.trouper or 0, "cards",
+                          f"{q.prompt}: type {n} number(s)", n)
     if need == "confirm":
-        eff = _effect_of(state, catalog, option)
         text = interp.condition_text(eff) if eff is not None else ""
         return Ask("confirm", f"Does the Condition hold at the table? {text}", (
             Pick("y", "Yes: it holds (look at the Map)", True),
@@ -195,7 +204,6 @@ def _night_asker(
                  why="choose another Effect (`back`)"),
         ), default="y")
     if need == "token_flip":
-        eff = _effect_of(state, catalog, option)
         kind = token_to_place(state, t, eff) if eff is not None else None
         if kind is None:
             return None
@@ -216,51 +224,42 @@ def _night_asker(
                    info=(f"Look at the Map. Type the names or numbers (e.g. 1 2), {spelled}; "
                          "Enter says nothing here.",))
     if need == "discard":  # a Cost: the cards the player discards
-        eff = _effect_of(state, catalog, option)
-        n = sum(c.n for c in eff.cost if c.kind == "discard_card") if eff else 1
-        picks = _hand_picks(state, catalog, t)
-        hidden = hidden_hand(state, t)
-        return Ask("discard", f"Which {n} card(s) does {fx.name_of(state, catalog, t)} discard "
-                   "to pay the Cost?", picks, many=(n, n),
-                   default=" ".join(p.key for p in picks[-n:])
-                   if len(picks) >= n and not hidden else None)
+        n = discards(eff) if eff else 1
+        return _from_hand(state, catalog, t, "discard",
+                          f"Which {n} card(s) does {who} discard to pay the Cost?", n)
     if need == "discard_any":
         picks = _hand_picks(state, catalog, t)
         return Ask("discard", "Which cards are discarded before drawing? (Enter: none)",
                    picks, many=(0, len(picks)), default="none")
     if need == "recipient":
-        eff = _effect_of(state, catalog, option)
         heals = eff is not None and any(o.kind == "heal" for o in eff.outcome)
         dist = eff.target.distance if eff is not None and eff.target is not None else "any"
         picks = tuple(
             Pick(str(i + 1), fx.name_of(state, catalog, i)
                  + (f" ({len(tr.wounds)} Wound(s))" if heals else ""), tr.trouper)
             for i, tr in enumerate(state.troupers))
-        chosen = t
-        if heals:
-            # the most wounded Trouper, the acting one first among equals
-            order = sorted(range(len(state.troupers)),
-                           key=lambda i: (-len(state.troupers[i].wounds), i != t))
-            chosen = order[0]
+        # a Heal: the most wounded Trouper, the acting one first among equals
+        chosen = min(range(len(state.troupers)),
+                     key=lambda i: (-len(state.troupers[i].wounds), i != t)) if heals else t
         where = "" if dist == "any" else f" (at Distance {dist}: look at the Map)"
         return Ask("recipient", f"Which Trouper does the Effect target{where}?", picks,
                    default=str(chosen + 1))
     if need == "heal":
-        who = state.trouper_index(fields["recipient"]) if fields.get("recipient") else t
-        wounds = state.troupers[who].wounds
+        healed = state.trouper_index(fields["recipient"]) if fields.get("recipient") else t
+        whose = fx.name_of(state, catalog, healed)
+        wounds = state.troupers[healed].wounds
         if not wounds:
             return None
         known = [c for c in wounds if c != UNKNOWN]
         picks = tuple(Pick(str(i + 1), card_name(catalog, c), c) for i, c in enumerate(known))
-        if UNKNOWN in wounds:  # the Trouper decks at the table: name the card going back
-            could = [c for c in unseen(state, who) if c not in known]
+        hidden = UNKNOWN in wounds
+        if hidden:  # the Trouper decks at the table: name the card going back
+            could = [c for c in unseen(state, healed) if c not in known]
             picks += tuple(
                 Pick(str(len(picks) + k + 1), f"{card_name(catalog, c)} (if it is among the "
                      "Wound cards)", c) for k, c in enumerate(could))
-        eff = _effect_of(state, catalog, option)
         n = sum(o.n for o in eff.outcome if o.kind == "heal") if eff else 1
-        hidden = UNKNOWN in wounds
-        return Ask("heal", f"Heal {n}: which card(s) go from {fx.name_of(state, catalog, who)}'s "
+        return Ask("heal", f"Heal {n}: which card(s) go from {whose}'s "
                    "Wounds space to the Discard Pile?"
                    + (" The Wounds space shows them: name them." if hidden else ""), picks,
                    many=(0, min(n, len(picks))),
@@ -268,7 +267,6 @@ def _night_asker(
                    default=None if hidden else
                    "*" if len(picks) <= n else " ".join(p.key for p in picks[:n]))
     if need == "target":
-        eff = _effect_of(state, catalog, option)
         already = (area_hits(night.activation, int(option.fields["effect"]) - 1)
                    if option.kind == "night_attack" else [])
         targets = attack_targets(state, catalog, eff, already) if eff is not None else []
@@ -289,18 +287,12 @@ def _night_asker(
     if need == "side":
         if fields.get("target") != "nemesis":
             return None  # a Minion has no sides
-        eff = _effect_of(state, catalog, option)
-        level = fx.nemesis_level(state, catalog)
-        needed: dict[str, int] = {str(k): v for k, v in level.wounds.items()}
-        spicks: list[Pick] = []
-        for side in m.SIDES:
-            still = max(0, needed.get(side, 0) - len(night.nemesis_wounds.get(side, [])))
-            spicks.append(Pick(side[0], f"{side.capitalize()} (still needs {still}; hit on "
-                               f"{_hit_on(state, catalog, eff, side)} Triumphs)", side))
-        default = next((p.key for p, side in zip(spicks, m.SIDES, strict=True)
-                        if needed.get(side, 0) > len(night.nemesis_wounds.get(side, []))), "f")
-        return Ask("side", "Which side of the Nemesis do you hit (where you stand)?",
-                   tuple(spicks), default=default)
+        still = wounds_needed(state, catalog)
+        spicks = tuple(Pick(side[0], f"{side.capitalize()} (still needs {still[side]}; hit on "
+                            f"{_hit_on(state, catalog, eff, side)} Triumphs)", side)
+                       for side in m.SIDES)
+        return Ask("side", "Which side of the Nemesis do you hit (where you stand)?", spicks,
+                   default=next((p.key for p in spicks if still[p.value]), "f"))
     if need == "weakness":  # a Weakness Effect helping this attack, on a table Condition
         hit_side = str(fields.get("side") or "")
         if fields.get("target") != "nemesis" or not hit_side:

@@ -25,6 +25,7 @@ from blood_companion.engine import leader, narrate
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import EnemyJob, Question
+from blood_companion.engine.rolls.night import item_side
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -73,9 +74,7 @@ def effects_of_card(
     item = catalog.item(card_id)
     if item is None:
         return []
-    advanced = owner is not None and any(
-        s.item == card_id and s.advanced for s in state.troupers[owner].sleeves)
-    side = item.advanced if advanced and item.advanced is not None else item.starting
+    side = item.starting if owner is None else item_side(state, catalog, owner, card_id)
     return list(side.effects)
 
 
@@ -152,10 +151,10 @@ def _drop_job(state: CampaignState, job: EnemyJob) -> CampaignState:
     return fx.with_night(state, queue=[j for j in fx.night_of(state).queue if j.id != job.id])
 
 
-def _ask(state: CampaignState, job: EnemyJob, question: Question) -> CampaignState:
-    """``job`` asks the table ``question`` about its current Effect."""
-    question = question.model_copy(update={"job": job.id})
-    return fx.with_night(state, pending=[*fx.night_of(state).pending, question])
+def _ask(state: CampaignState, job: EnemyJob, kind: str, prompt: str, **fields: Any
+         ) -> CampaignState:
+    """``job`` asks the table a question about its current Effect."""
+    return fx.ask(state, kind, prompt, job=job.id, **fields)
 
 
 def _names(state: CampaignState, catalog: Catalog, idx: list[int]) -> str:
@@ -220,12 +219,10 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
     if job.stage == "start" and eff.is_free_text:
         # words the app cannot read: the table resolves them as printed ("never guess")
         if not job.confirmed:
-            return _ask(state, job, Question(
-                kind="confirm",
-                prompt=f"{job.label} (Effect {order[job.effect] + 1}): the app cannot read this "
-                f"Effect. Resolve it at the table as printed, then answer yes (no if it does "
-                f"not apply): {eff.free_text}",
-                about="free_text"))
+            return _ask(state, job, "confirm", f"{job.label} (Effect {order[job.effect] + 1}): "
+                        "the app cannot read this Effect. Resolve it at the table as printed, "
+                        f"then answer yes (no if it does not apply): {eff.free_text}",
+                        about="free_text")
         state = fx.log(state, "free_text_resolved", job=fx.job_arg(state, job))
         return _next_effect(state, job)
     if job.stage == "start" and eff.condition is not None and not job.confirmed:
@@ -234,9 +231,8 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
             state = fx.log(state, "enemy_condition_fails", job=fx.job_arg(state, job))
             return _next_effect(state, job)
         if holds is None:
-            return _ask(state, job, Question(
-                kind="confirm", prompt=f"{job.label} (Effect {order[job.effect] + 1}): does its "
-                f"Condition hold? {interp.condition_text(eff)}"))
+            return _ask(state, job, "confirm", f"{job.label} (Effect {order[job.effect] + 1}): "
+                        f"does its Condition hold? {interp.condition_text(eff)}")
     if job.stage == "start" and _troupers_side(job):
         return _start_trouper_effect(state, catalog, rng, job, eff)
     if job.stage == "start":
@@ -252,10 +248,9 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
         state = _set_job(state, job)
         if target.distance != "any":
             dist = "Special Area" if target.distance == "area" else f"Distance {target.distance}"
-            return _ask(state, job, Question(
-                kind="in_range", prompt=f"{job.label} (Effect {order[job.effect] + 1}): which "
-                f"Troupers are at {dist} from {src}? ({leader.in_doubt(state, catalog)})",
-                candidates=everyone))
+            return _ask(state, job, "in_range", f"{job.label} (Effect {order[job.effect] + 1}): "
+                        f"which Troupers are at {dist} from {src}? "
+                        f"({leader.in_doubt(state, catalog)})", candidates=everyone)
         return state
     if job.stage == "priorities":
         return _apply_priorities(state, catalog, job, eff, src)
@@ -274,9 +269,8 @@ def _start_trouper_effect(
         interp.check_costs(state, catalog, owner, eff, interp.Payment(confirmed=job.confirmed))
     except RuleError:
         if interp.condition_holds(state, owner, eff.condition) is None and not job.confirmed:
-            return _ask(state, job, Question(
-                kind="confirm",
-                prompt=f"{job.label}: does its Condition hold? {interp.condition_text(eff)}"))
+            return _ask(state, job, "confirm",
+                        f"{job.label}: does its Condition hold? {interp.condition_text(eff)}")
         state = fx.log(state, "timed_skipped", job=fx.job_arg(state, job))
         return _next_effect(state, job)
     if rule.trouper == "attack" or rule.trouper == "every" and any(
@@ -296,12 +290,9 @@ def _start_trouper_effect(
         state = _set_job(state, job)
         who = (leader.settles(state, catalog) if job.source == "event"
                else f"{fx.name_of(state, catalog, owner)} chooses")
-        return _ask(state, job, Question(
-            kind="leader",
-            prompt=f"{job.label}: which Trouper does "
-            + ("the Event's" if job.source == "event" else f"{fx.name_of(state, catalog, owner)}'s")
-            + f" Effect target? ({who})",
-            candidates=everyone))
+        whose = "the Event's" if job.source == "event" else f"{fx.name_of(state, catalog, owner)}'s"
+        return _ask(state, job, "leader", f"{job.label}: which Trouper does {whose} Effect target? "
+                    f"({who})", candidates=everyone)
     targets = everyone if rule.trouper == "all" else [owner]
     job = job.model_copy(update={"stage": "tests", "targets": targets, "candidates": targets})
     return _set_job(state, job)
@@ -315,8 +306,7 @@ def _apply_priorities(
 
     def ask(kind: str, prompt: str) -> CampaignState:  # the table says, from the Priority `at`
         asking = job.model_copy(update={"candidates": cands, "priority_at": at})
-        return _ask(_set_job(state, asking), asking,
-                    Question(kind=kind, prompt=prompt, candidates=cands))
+        return _ask(_set_job(state, asking), asking, kind, prompt, candidates=cands)
 
     if interp.target_rule(eff).enemy == "priority":
         prios = eff.target.priority
@@ -376,10 +366,9 @@ def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: E
             what = "takes the Effect's Test (a Success applies it)"
         else:
             what = f"may dodge [{', '.join(render_outcome(o) for o in eff.outcome)}] with a Test"
-        return _ask(state, job, Question(
-            kind="test", prompt=f"{job.label}: {fx.name_of(state, catalog, t)} {what}", trouper=t,
-            traits=list(eff.test.traits), dice=eff.test.dice,
-            target=eff.test.target if eff.test.target is not None else 0))
+        return _ask(state, job, "test", f"{job.label}: {fx.name_of(state, catalog, t)} {what}",
+                    trouper=t, traits=list(eff.test.traits), dice=eff.test.dice,
+                    target=eff.test.target or 0)
     state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
     return apply_to_trouper(state, catalog, rng, t, eff.outcome, source_id(state, job),
                             enemy=not _troupers_side(job))
@@ -451,7 +440,7 @@ def answer_targets(
     if q.kind == "leader" and len(chosen) != 1:
         raise RuleError("the Leader picks exactly one target")
     job = job.model_copy(update={"candidates": chosen})
-    state = _answered(state)
+    state = answered(state)
     state = _set_job(state, job)
     state = fx.log(state, "answer", whos=[fx.tid(state, i) for i in chosen])
     return run_queue(state, catalog, rng)
@@ -472,10 +461,10 @@ def answer_cards(state: CampaignState, catalog: Catalog, rng: Chance, cards: lis
         state = fx.discard_cards(state, catalog, q.trouper, cards)
     else:
         state = fx.wound_from_hand(state, q.trouper, cards)
-    return run_queue(_answered(state), catalog, rng)
+    return run_queue(answered(state), catalog, rng)
 
 
-def _answered(state: CampaignState, **more: Any) -> CampaignState:
+def answered(state: CampaignState, **more: Any) -> CampaignState:
     """The waiting question is answered: it leaves the pending list (with ``more`` changes)."""
     return fx.with_night(state, pending=list(fx.night_of(state).pending[1:]), **more)
 
@@ -487,10 +476,10 @@ def answer_confirm(state: CampaignState, catalog: Catalog, rng: Chance, yes: boo
     if q.kind != "confirm":
         raise RuleError("the waiting question is not a yes or no")
     if q.about.startswith("weakness:"):
-        state = _answered(state)
+        state = answered(state)
         return run_queue(fx.weakness_trophy(state, catalog, q.about[9:], yes), catalog, rng)
     state, q, job = _asking(state)
-    state = _answered(state)
+    state = answered(state)
     if yes:
         state = _set_job(state, job.model_copy(update={"confirmed": True}))
     else:
@@ -528,13 +517,9 @@ def ask_order(state: CampaignState, catalog: Catalog, jobs: list[EnemyJob]) -> C
     cards = list(dict.fromkeys(j.card for j in jobs))
     if len(cards) < 2:
         return state
-    question = Question(
-        kind="order",
-        prompt="In which order are these Effects resolved? "
-        + "; ".join(waiting_name(state, catalog, c) for c in cards)
-        + f" ({leader.settles(state, catalog)})",
-        cards=cards)
-    return fx.with_night(state, pending=[*fx.night_of(state).pending, question])
+    return fx.ask(state, "order", "In which order are these Effects resolved? "
+                  + "; ".join(waiting_name(state, catalog, c) for c in cards)
+                  + f" ({leader.settles(state, catalog)})", cards=cards)
 
 
 def answer_order(
@@ -554,7 +539,7 @@ def answer_order(
     ordered = iter(sorted((night.queue[k] for k in timed), key=lambda j: cards.index(j.card)))
     # the waiting Effects take their places in the queue in the order chosen
     queue = [next(ordered) if k in timed else j for k, j in enumerate(night.queue)]
-    state = _answered(state, queue=queue)
+    state = answered(state, queue=queue)
     return run_queue(state, catalog, rng)
 
 
@@ -568,7 +553,7 @@ def answer_test(
     state, _, job = _asking(state)
     effects = job_effects(state, catalog, job)
     order = _order(job, effects)
-    state = _answered(state)
+    state = answered(state)
     state = _set_job(state, job.model_copy(update={"targets": job.targets[1:]}))
     if job.effect >= len(order):  # the card's text changed under the question: it ends here
         return run_queue(state, catalog, rng)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import vigor
+from blood_companion.engine import narrate, vigor
 from blood_companion.engine.actions import action_class
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.legal import VIEWS, Next, Option
@@ -44,8 +45,6 @@ def night_view(state: CampaignState, catalog: Catalog) -> Next:
     spec = PHASES[night.phase]
     title = f"Turn {night.turn} · {spec.title}"
     if night.phase == "over":
-        from blood_companion.engine import narrate
-
         return Next(
             "night", "over", "End of the Night",
             f"The night is {night.result}: {narrate.night_reason(night, catalog)}. "
@@ -136,18 +135,14 @@ def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
         if q["key"] in taken:
             continue
         if q["kind"] == "card":
-            extra.append(_effect_option(
-                q["key"], f"{q['name']} ({q['owner_name']}, Chain space {q['space']}): "
-                f"{q['text']}", "night_quick", {"slot": q["space"], "effect": q["effect"]}, q,
-                many, group="quick"))
+            label = f"{q['name']} ({q['owner_name']}, Chain space {q['space']}): {q['text']}"
+            kind, fields = "night_quick", {"slot": q["space"], "effect": q["effect"]}
         else:
-            extra.append(_effect_option(
-                q["key"], f"Quick Item: {q['owner_name']} uses {q['name']}: {q['text']}",
-                "night_item", {"trouper": q["owner"], "item": q["item"]}, q, many, group="quick"))
+            label = f"Quick Item: {q['owner_name']} uses {q['name']}: {q['text']}"
+            kind, fields = "night_item", {"trouper": q["owner"], "item": q["item"]}
+        extra.append(_effect_option(q["key"], label, kind, fields, q, many, group="quick"))
     if not extra:
         return nxt
-    from dataclasses import replace
-
     return replace(nxt, options=(*nxt.options, *extra))
 
 
@@ -164,21 +159,19 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         opts = test_options(state, catalog, t, traits=q.traits, fixed_dice=q.dice,
                             target=q.target or 0)
         best = opts[0] if opts else None
-        def trait_of(o: Mapping[str, Any]) -> str | None:
-            return str(o["trait"]) if q.traits else None
 
-        options = [Option(
-            "r",
-            f"Roll for {who}: {_trait(best['trait'])}, {best['pool']}, "
-            f"{percent(best['probability'])} to succeed" if best else f"Roll for {who}",
-            "night_roll", {"trait": trait_of(best) if best else None},
-            needs=("dice",), repeat=("dice",))]
+        def roll(key: str, label: str, o: Mapping[str, Any] | None) -> Option:
+            trait = str(o["trait"]) if o is not None and q.traits else None
+            return Option(key, label, "night_roll", {"trait": trait}, needs=("dice",),
+                          repeat=("dice",))
+
+        options = [roll("r", f"Roll for {who}: {_trait(best['trait'])}, {best['pool']}, "
+                        f"{percent(best['probability'])} to succeed" if best
+                        else f"Roll for {who}", best)]
         if len(opts) > 1:
-            for i, o in enumerate(opts):
-                options.append(Option(
-                    str(i + 1), f"{_trait(o['trait'])}: roll {o['pool']}, "
-                    f"{percent(o['probability'])} to reach {o['target']}", "night_roll",
-                    {"trait": trait_of(o)}, needs=("dice",), repeat=("dice",)))
+            options += [roll(str(i + 1), f"{_trait(o['trait'])}: roll {o['pool']}, "
+                             f"{percent(o['probability'])} to reach {o['target']}", o)
+                        for i, o in enumerate(opts)]
         opts_text = " or ".join(_trait(x) for x in q.traits) or (q.dice or "")
         return Next(
             "night", night.phase, title,

@@ -120,25 +120,12 @@ def _begin(state: CampaignState, catalog: Catalog, rng: Chance | None) -> Campai
 
 def queue_timed(state: CampaignState, catalog: Catalog, timing: str) -> CampaignState:
     """Queue every Effect of this moment ("At the Beginning of the Night / Turn / Cleanup"):
-    the Nemesis's Skills and Weakness cards with this timing, then the players' Effects
-    (:func:`list_player_timing`). At the Beginning of the Night and the Start of Turn the players
-    may agree another order, the Nemesis's cards included; at the Beginning of Cleanup the
-    Nemesis's go first ("Cleanup Phase")."""
-    nemesis = [*ai.timed_skills(state, catalog, timing), *ai.weakness_jobs(state, catalog, timing)]
-    return list_player_timing(state, catalog, timing, nemesis=nemesis,
-                              order_nemesis=timing != "beginning_of_cleanup")
-
-
-def list_player_timing(
-    state: CampaignState, catalog: Catalog, timing: str, *, nemesis: list[EnemyJob] | None = None,
-    order_nemesis: bool = True,
-) -> CampaignState:
-    """The players' Effects with this timing (cards in hand, equipped Items, the face-up Tactic
-    cards and Event cards on the Chain) and the Nemesis's jobs of the moment (``nemesis``) are
-    queued for the app to resolve, the Nemesis's first; with several cards, the players say in
-    which order (with ``order_nemesis``, the Nemesis's among them), the queued order kept if
-    they agree ("Beginning of the Night", "Start of Turn")."""
-    skills = list(nemesis or [])
+    the Nemesis's Skills and Weakness cards with this timing first, then the players' (cards in
+    hand, equipped Items, the face-up Tactic cards and Event cards on the Chain). With several
+    cards the players say in which order, the queued order kept if they agree; the Nemesis's
+    cards are among them ("Beginning of the Night", "Start of Turn"), except at the Beginning
+    of Cleanup, where the Nemesis's go first ("Cleanup Phase")."""
+    skills = [*ai.timed_skills(state, catalog, timing), *ai.weakness_jobs(state, catalog, timing)]
     # (source, card, whose Effects: the side of an Item shown, owner): a face-up Tactic card's
     # owner resolves it, an Event's Effects the Leader
     cards: list[tuple[Literal["trouper", "event"], str, int | None, int]] = [
@@ -159,7 +146,8 @@ def list_player_timing(
                                                       for j in jobs])
     # the Nemesis's own first, then the players', until the players choose another order
     state = fx.with_night(state, queue=[*skills, *night_of(state).queue, *jobs])
-    return ai.ask_order(state, catalog, [*skills, *jobs] if order_nemesis else jobs)
+    return ai.ask_order(state, catalog,
+                        jobs if timing == "beginning_of_cleanup" else [*skills, *jobs])
 
 
 def start_turn(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:

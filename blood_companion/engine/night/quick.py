@@ -148,8 +148,7 @@ def _holds(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect,
         return "Knocked Out"
     if eff.timing == "on_wound" and not state.troupers[t].wounds:
         return "only right after suffering a Wound"
-    n = sum(c.n for c in eff.cost if c.kind == "discard_card")
-    return usable(state, catalog, t, eff, discard=state.troupers[t].hand[:n], item=item)[0]
+    return usable(state, catalog, t, eff, item=item)[0]
 
 
 def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
@@ -182,16 +181,12 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
             if iid in tr.depleted_items:
                 continue
             side = item_side(state, catalog, i, iid)
-            if not side.quick or not side.effects:
-                continue
-            eff = side.effects[0]
-            if helps_test(eff):
-                continue
+            used = side.effects[0] if side.quick and side.effects else None
             if act is not None and act.trouper == i:
                 continue  # offered with the Active Trouper's own Items
-            if _holds(state, catalog, i, eff, item=iid):
+            if used is None or helps_test(used) or _holds(state, catalog, i, used, item=iid):
                 continue
-            out.append(_entry(state, catalog, "item", i, eff, {
+            out.append(_entry(state, catalog, "item", i, used, {
                 "item": iid, "name": side.name, "key": f"i{tr.seat + 1}{cat_name[0]}"}))
     return out
 

@@ -15,7 +15,7 @@ from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
-from blood_companion.engine.night.core import minion_card, trouper_index
+from blood_companion.engine.night.core import minion_card, tactic_card, trouper_index
 from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
 from blood_companion.engine.rolls.night import effect_test, helps_test, take_test, use_test_items
 from blood_companion.engine.rolls.procedure import attack_target
@@ -41,11 +41,19 @@ def check_cost_and_condition(state: CampaignState, catalog: Catalog, t: int, eff
         state, catalog, t, eff, interp.Payment(tuple(discard), item, confirmed=confirmed))
 
 
-def usable(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, *, discard: Sequence[str],
-           item: str | None = None) -> tuple[str, str]:
+def discards(eff: m.Effect) -> int:
+    """How many cards of the hand the Effect's Cost discards."""
+    return sum(c.n for c in eff.cost if c.kind == "discard_card")
+
+
+def usable(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, *,
+           discard: Sequence[str] | None = None, item: str | None = None) -> tuple[str, str]:
     """Whether Trouper ``t`` may resolve ``eff`` now, for the screens: ``(why not, Condition to
     confirm)``. The first is "" when they may; the second is the Condition in words when only
-    the table can tell whether it holds (its option then asks for a confirmation)."""
+    the table can tell whether it holds (its option then asks for a confirmation). A Cost's
+    discards are the first cards of the hand unless ``discard`` names them."""
+    if discard is None:
+        discard = state.troupers[t].hand[:discards(eff)]
     try:
         check_cost_and_condition(state, catalog, t, eff, discard=discard, item=item, confirmed=True)
     except RuleError as exc:
@@ -135,9 +143,7 @@ def card_effect(
     if slot.kind == "rest":
         raise RuleError("a Rest card is face down: its Effects are not resolved",
                         see=("night_redraw", "night_done"))
-    card = catalog.tactic(slot.card)
-    if card is None:
-        raise RuleError(f"unknown Tactic card {slot.card!r}")
+    card = tactic_card(catalog, slot.card)
     k = effect - 1
     if not 0 <= k < len(card.effects):
         raise RuleError(f"{card.name} has Effects 1 to {len(card.effects)}")
@@ -206,11 +212,15 @@ def mark_done(state: CampaignState, act: Activation, k: int, eff: m.Effect | Non
     return state
 
 
-def mark_quick_used(state: CampaignState, slot: int, k: int) -> CampaignState:
-    night = night_of(state)
-    chain = list(night.chain)
-    chain[slot] = chain[slot].model_copy(update={"quick_used": [*chain[slot].quick_used, k]})
+def update_slot(state: CampaignState, slot: int, **update: Any) -> CampaignState:
+    """The card at index ``slot`` of the Chain, changed."""
+    chain = list(night_of(state).chain)
+    chain[slot] = chain[slot].model_copy(update=update)
     return fx.with_night(state, chain=chain)
+
+
+def mark_quick_used(state: CampaignState, slot: int, k: int) -> CampaignState:
+    return update_slot(state, slot, quick_used=[*night_of(state).chain[slot].quick_used, k])
 
 
 def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:
@@ -356,8 +366,8 @@ def weakness_on_attack(state: CampaignState, catalog: Catalog, rng: Chance, t: i
 
 
 def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.Effect, *,
-           target: str, side: str | None, trait: str | None, dice: Sequence[str],
-           reroll: Sequence[str], bonus_triumphs: int, distance: int | None, label: str,
+           target: str, trait: str | None, dice: Sequence[str], reroll: Sequence[str], label: str,
+           side: str | None = None, bonus_triumphs: int = 0, distance: int | None = None,
            more_targets: Sequence[str] = (), weakness: bool | None = None,
            same_test: int | None = None) -> tuple[CampaignState, bool]:
     """A Trouper's attack ("Attacks and Defenses"): a Test against the target's Physical or
@@ -365,12 +375,10 @@ def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.E
     Weakness of the side hit); each attack Element of the Effect inflicts a Wound.
     ``same_test``: the total of the Test the Effect took on its first target, compared to this
     target's Defense instead of a new Test (rules_config ``many_targets_attack: one_test``)."""
-    kinds = [o.kind for o in eff.outcome if o.kind in ATTACKS]
-    if not kinds:
-        raise RuleError("this Effect makes no attack", see=("night_effect",))
     tk = eff.target.kind if eff.target is not None else "enemy"
     key = target.strip().lower()
     is_nemesis = key in ("nemesis", "n", "boss")
+    space = key.removeprefix("minion:").upper()
     if is_nemesis and tk in ("minion", "minions_all"):
         raise RuleError("this Effect targets a Minion, not the Nemesis")
     if not is_nemesis and tk == "nemesis":
@@ -384,9 +392,7 @@ def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.E
     if is_nemesis:
         foe, where = night.nemesis, side
     else:
-        space = key.removeprefix("minion:").upper()
-        foe = next(s.minion for s in night.minions if s.space == space)
-        where = space
+        foe, where = next(s.minion for s in night.minions if s.space == space), space
     state = fx.log(
         state,
         "attacks",
@@ -421,7 +427,6 @@ def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.E
         return state, True
     # "Wounds": a Minion takes a single Wound and is defeated; the Effect's other attack
     # Elements find no Miniature on that target (docs/rules-decisions.md, "Night Part").
-    space = key.removeprefix("minion:").upper()
     state = fx.wound_minion(state, catalog, space, 1)
     extra = wounds - 1
     others = [o.strip().lower().removeprefix("minion:").upper() for o in more_targets]
@@ -442,6 +447,26 @@ def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.E
     return state, True
 
 
+def take_effect_test(
+    state: CampaignState, catalog: Catalog, chance: Chance, t: int, eff: m.Effect, said: Any,
+    label: str, untargeted: str = "name the target of the attack (--target)", **how: Any,
+) -> tuple[CampaignState, bool]:
+    """Trouper ``t`` takes the attack (against ``said.target``; ``how`` as for :func:`attack`)
+    or the Test of an Effect, with the Quick Items used during it (``said`` names them, the
+    Trait and the dice); whether it succeeded (True when it has neither)."""
+    if not any(o.kind in ATTACKS for o in eff.outcome):
+        if eff.test is None:
+            return state, True
+        state = use_test_items(state, catalog, chance, t, said.items)
+        return effect_test(
+            state, catalog, chance, t, eff.test, said.trait, said.dice, said.reroll, label)
+    state = use_test_items(state, catalog, chance, t, said.items)
+    if said.target is None:
+        raise RuleError(untargeted)
+    return attack(state, catalog, chance, t, eff, target=said.target, trait=said.trait,
+                  dice=said.dice, reroll=said.reroll, label=label, **how)
+
+
 def test_then_elements(state: CampaignState, catalog: Catalog, chance: Chance, t: int,
                        eff: m.Effect, said: UseItem | UseQuick | UseSupport, *, recipient: int,
                        label: str) -> tuple[CampaignState, bool]:
@@ -451,17 +476,8 @@ def test_then_elements(state: CampaignState, catalog: Catalog, chance: Chance, t
     Returns the state and whether a Test was taken (the caller settles the night then)."""
     state = table_reads(state, t, eff)
     attacks = any(o.kind in ATTACKS for o in eff.outcome)
-    ok = True
-    if attacks:
-        assert said.target is not None
-        state = use_test_items(state, catalog, chance, t, said.items)
-        state, ok = attack(state, catalog, chance, t, eff, target=said.target, side=said.side,
-                           trait=said.trait, dice=said.dice, reroll=said.reroll, bonus_triumphs=0,
-                           distance=None, label=label, weakness=said.weakness)
-    elif eff.test is not None:
-        state = use_test_items(state, catalog, chance, t, said.items)
-        state, ok = effect_test(
-            state, catalog, chance, t, eff.test, said.trait, said.dice, said.reroll, label)
+    state, ok = take_effect_test(state, catalog, chance, t, eff, said, label, side=said.side,
+                                 weakness=said.weakness)
     state = own_after_test(state, catalog, chance, t, eff, ok, target=recipient, heal=said.heal,
                            token_flip=said.token_flip, foe=said.target if attacks else None,
                            every=None if attacks else eff.target)

@@ -34,7 +34,6 @@ from blood_companion.engine.night.resolve import (
     active,
     aim,
     apply_own,
-    attack,
     card_effect,
     check_cost_and_condition,
     check_distance,
@@ -45,10 +44,12 @@ from blood_companion.engine.night.resolve import (
     own_after_test,
     pay_costs,
     table_reads,
+    take_effect_test,
     test_then_elements,
+    update_slot,
 )
 from blood_companion.engine.night_state import NightState
-from blood_companion.engine.rolls.night import effect_test, find_item, item_side, use_test_items
+from blood_companion.engine.rolls.night import find_item, item_side
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -101,12 +102,10 @@ class Attack(NightAction):
         # one Test per target, or the first target's for all (rules_config)
         one_test = is_area(eff) and cat.config.many_targets_attack == "one_test"
         same = first_test(act, k) if one_test else None
-        state = use_test_items(state, cat, ctx.chance, t, self.items)
-        state, ok = attack(state, cat, ctx.chance, t, eff, target=self.target, side=self.side,
-                           trait=self.trait, dice=self.dice, reroll=self.reroll,
-                           bonus_triumphs=self.bonus_triumphs, distance=self.distance,
-                           label=card.id, more_targets=self.also, weakness=self.weakness,
-                           same_test=same)
+        state, ok = take_effect_test(
+            state, cat, ctx.chance, t, eff, self, card.id, side=self.side,
+            bonus_triumphs=self.bonus_triumphs, distance=self.distance, more_targets=self.also,
+            weakness=self.weakness, same_test=same)
         if one_test and same is None:
             state = keep_first_test(state, k)
         state = own_after_test(state, cat, ctx.chance, t, eff, ok, token_flip=self.token_flip,
@@ -169,11 +168,7 @@ class ResolveEffect(NightAction):
         check_cost_and_condition(state, cat, t, eff, discard=self.discard, confirmed=self.confirm)
         state = pay_costs(state, cat, t, eff, discard=self.discard, slot=act.slot)
         state = mark_done(state, act, k, eff)
-        ok = True
-        if eff.test is not None:
-            state = use_test_items(state, cat, ctx.chance, t, self.items)
-            state, ok = effect_test(
-                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, card.id)
+        state, ok = take_effect_test(state, cat, ctx.chance, t, eff, self, card.id)
         if ok:
             on_enemy = eff.target is not None and eff.target.kind in ("enemy", "minion")
             state = apply_own(
@@ -281,9 +276,7 @@ class UseSupport(NightAction):
         k, j, eff, cid = self.legal(state, cat)
         act = active(state)[1]
         state = pay_costs(state, cat, act.trouper, eff, discard=(), slot=k)
-        chain = list(night_of(state).chain)
-        chain[k] = chain[k].model_copy(update={"supports_used": [*chain[k].supports_used, j]})
-        state = fx.with_night(state, chain=chain)
+        state = update_slot(state, k, supports_used=[*night_of(state).chain[k].supports_used, j])
         state = fx.log(state, "support", who=fx.tid(state, act.trouper), card=cid)
         state, _ = test_then_elements(state, cat, ctx.chance, act.trouper, eff, self,
                                       recipient=act.trouper, label=cid)
@@ -407,24 +400,12 @@ class UseEvent(NightAction):
         state = pay_costs(state, cat, t, eff, discard=self.discard)
         state = fx.with_night(state, activation=act.model_copy(update={"event_used": True}))
         state = fx.log(state, "attempts_event", who=fx.tid(state, t), event=ev.id)
-        if eff.test is not None or any(o.kind in ATTACKS for o in eff.outcome):
-            state = use_test_items(state, cat, ctx.chance, t, self.items)
-        if any(o.kind in ATTACKS for o in eff.outcome):
-            if self.target is None:
-                raise RuleError("name the Minion space the Event's attack targets (--target)")
-            state, ok = attack(state, cat, ctx.chance, t, eff, target=self.target, side=None,
-                               trait=self.trait, dice=self.dice, reroll=self.reroll,
-                               bonus_triumphs=0, distance=None, label=ev.id)
-        elif eff.test is not None:
-            state, ok = effect_test(
-                state, cat, ctx.chance, t, eff.test, self.trait, self.dice, self.reroll, ev.id)
-        else:
-            ok = True
+        state, ok = take_effect_test(
+            state, cat, ctx.chance, t, eff, self, ev.id,
+            "name the Minion space the Event's attack targets (--target)")
         if night_of(state).result is not None:
             return state
         if ok:
-            chain = list(night_of(state).chain)
-            chain[k] = chain[k].model_copy(update={"face_down": True, "resolved": True})
             r = ev.reward
             wagon = state.wagon.model_copy(update={
                 res: getattr(state.wagon, res) + getattr(r.resources, res)
@@ -432,8 +413,8 @@ class UseEvent(NightAction):
             state = state.model_copy(update={"wagon": wagon})
             if r.location_trophies:  # capped by the box ("Trophies")
                 state, _ = gain_trophies(state, cat, "location", ev.zone, r.location_trophies)
-            state = fx.with_night(
-                state, chain=chain, chain_spaces=night_of(state).chain_spaces + r.chain_spaces)
+            state = update_slot(state, k, face_down=True, resolved=True)
+            state = fx.with_night(state, chain_spaces=night_of(state).chain_spaces + r.chain_spaces)
             state = fx.log(state, "event_solved", event=ev.id)
             state = table_reads(state, t, eff)
             state = apply_own(state, cat, ctx.chance, t, eff.outcome, token_flip=self.token_flip,
@@ -444,23 +425,20 @@ class UseEvent(NightAction):
 
 
 def event_slot(night: NightState, key: str) -> int:
-    events = [(k, s) for k, s in enumerate(night.chain) if s.kind == "event"]
+    events = [(k, s.card) for k, s in enumerate(night.chain) if s.kind == "event"]
     if key.isdigit():
-        k = ch.index_at(night.chain, int(key))
-        if k is not None and any(j == k for j, _ in events):
-            slot = night.chain[k]
-            if slot.face_down:
-                raise RuleError("that Event is already resolved")
-            return k
-        raise RuleError(f"Chain space {key} holds no Event card")
-    found = [(k, s) for k, s in events if s.card == key] or [
-        (k, s) for k, s in events if s.card.startswith(key)]
+        at = ch.index_at(night.chain, int(key))
+        if at is None or night.chain[at].kind != "event":
+            raise RuleError(f"Chain space {key} holds no Event card")
+        found = [at]
+    else:
+        found = [k for k, c in events if c == key] or [k for k, c in events if c.startswith(key)]
     if len(found) != 1:
         raise RuleError(f"no single Event {key!r} on the Chain",
-                        hint="Events: " + ", ".join(s.card for _, s in events))
-    if found[0][1].face_down:
+                        hint="Events: " + ", ".join(c for _, c in events))
+    if night.chain[found[0]].face_down:
         raise RuleError("that Event is already resolved")
-    return found[0][0]
+    return found[0]
 
 
 class RestRedraw(NightAction):
@@ -507,9 +485,7 @@ class FinishActivation(NightAction):
         return "Done: Resolved token, the next card activates"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        night, act, slot = active(state)
-        chain = list(night.chain)
-        chain[act.slot] = slot.model_copy(update={"resolved": True})
-        state = fx.with_night(state, chain=chain, activation=None)
-        state = fx.log(state, "resolved_token", space=ch.number(chain, act.slot))
+        night, act, _ = active(state)
+        state = fx.with_night(update_slot(state, act.slot, resolved=True), activation=None)
+        state = fx.log(state, "resolved_token", space=ch.number(night.chain, act.slot))
         return activate_next(state)

@@ -36,6 +36,7 @@ from blood_companion.engine.night.phases import PHASE_NAMES
 from blood_companion.engine.night.resolve import (
     attack_need,
     card_effect,
+    discards,
     is_area,
     token_to_place,
     usable,
@@ -44,7 +45,7 @@ from blood_companion.engine.night.tactic import UseSupport
 from blood_companion.engine.night_state import Activation
 from blood_companion.engine.rolls.night import item_side
 from blood_companion.engine.rolls.procedure import attack_target
-from blood_companion.engine.state import CampaignState, TrouperState
+from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -64,7 +65,7 @@ def effect_entry(state: CampaignState, t: int, eff: m.Effect, number: int) -> di
         "minion_type": target.minion_type if target is not None else None,
         "traits": list(eff.test.traits) if eff.test is not None else [],
         "test_dice": eff.test.dice if eff.test is not None else None,
-        "discard": sum(c.n for c in eff.cost if c.kind == "discard_card"),
+        "discard": discards(eff),
         "heal": any(o.kind == "heal" for o in eff.outcome),
         # the Condition in words when only the table can tell (asked before it resolves)
         "confirm": interp.condition_text(eff)
@@ -83,15 +84,11 @@ def attack_targets(
     kind = eff.target.kind if eff.target is not None else "enemy"
     out: list[dict[str, Any]] = []
     if kind not in ("minion", "minions_all") and "nemesis" not in hit:
-        level = fx.nemesis_level(state, catalog)
-        needs = {
-            s: max(0, level.wounds.get(s, 0) - len(night.nemesis_wounds.get(s, [])))
-            for s in m.SIDES}
         out.append(
             {
                 "target": "nemesis",
                 "name": fx.nemesis_card(state, catalog).name,
-                "needs": needs,
+                "needs": wounds_needed(state, catalog),
                 # Triumphs the attack needs on each side (Defense, Fatigue, Weakness)
                 "defense": {s: attack_need(state, catalog, eff, "nemesis", s)[1] for s in m.SIDES}})
     if kind != "nemesis":
@@ -103,6 +100,13 @@ def attack_targets(
                     "target": ms.space, "name": mc.name, "type": mc.type, "alive": ms.alive,
                     "defense": attack_need(state, catalog, eff, ms.space, None)[1]})
     return out
+
+
+def wounds_needed(state: CampaignState, catalog: Catalog) -> dict[str, int]:
+    """The Wounds each side of the Nemesis still needs."""
+    level, night = fx.nemesis_level(state, catalog), night_of(state)
+    return {s: max(0, level.wounds.get(s, 0) - len(night.nemesis_wounds.get(s, [])))
+            for s in m.SIDES}
 
 
 def no_target_why(eff: m.Effect) -> str:
@@ -142,8 +146,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             area = bool(is_area(eff) and entry["attack"] and act.done.get(k, 0) > 0)
             try:
                 card_effect(catalog, act, slot, k + 1, area_target="minion" if area else None)
-                why, entry["confirm"] = usable(
-                    state, catalog, t, eff, discard=tr.hand[: entry["discard"]])
+                why, entry["confirm"] = usable(state, catalog, t, eff)
                 entry["open"], entry["why"] = not why, why
             except RuleError as exc:
                 entry["open"], entry["why"] = False, exc.message
@@ -188,8 +191,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             entry["open"], entry["why"] = False, "only right after suffering a Wound"
         elif side.effects:
             eff = side.effects[0]
-            n = sum(c.n for c in eff.cost if c.kind == "discard_card")
-            why, entry["confirm"] = usable(state, catalog, t, eff, discard=tr.hand[:n], item=iid)
+            why, entry["confirm"] = usable(state, catalog, t, eff, item=iid)
             entry["open"], entry["why"] = not why, why
             entry["token"] = token_to_place(state, t, eff)
         out["items"].append(entry)
@@ -263,7 +265,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
                       "consumed": t.traps.consumed},
             "whispers": {"supply": t.whispers.supply, "intact": t.whispers.intact,
                          "consumed": t.whispers.consumed},
-            "items": [_item(catalog, t, c, iid) for c, iid in sorted(t.equipped.items())],
+            "items": [_item(state, catalog, i, c, iid) for c, iid in sorted(t.equipped.items())],
             "knock_out_at": cfg.knock_out_wounds,
             "vigor_tokens": tokens,
             "insanity_max": len(catalog.insanity.spaces) - 1,
@@ -307,14 +309,12 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         "phase_name": PHASE_NAMES.get(night.phase, night.phase)}
 
 
-def _item(catalog: Catalog, t: TrouperState, category: str, iid: str) -> TrouperItem:
+def _item(state: CampaignState, catalog: Catalog, i: int, category: str, iid: str) -> TrouperItem:
     """An equipped Item: its name, and the side it shows (starting or advanced) by name."""
-    item = item_card(catalog, iid)
-    up = item.advanced is not None and any(x.item == iid and x.advanced for x in t.sleeves)
-    side = item.advanced if up and item.advanced is not None else item.starting
+    item, side = item_card(catalog, iid), item_side(state, catalog, i, iid)
     return {"category": category, "item": iid, "name": item.name,
-            "depleted": iid in t.depleted_items, "side": "advanced" if up else "starting",
-            "side_name": side.name}
+            "depleted": iid in state.troupers[i].depleted_items,
+            "side": "advanced" if side is item.advanced else "starting", "side_name": side.name}
 
 
 def weaknesses_view(state: CampaignState, catalog: Catalog) -> list[Weakness]:
