@@ -15,9 +15,11 @@ from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.display import console, json_text
 
 # Every line a command prints goes through these two consoles, which clean what came from a
-# user or a file (control sequences, bidi overrides) before it reaches the terminal.
-stdout = console(highlight=False, soft_wrap=False)
-stderr = console(stderr=True, highlight=False, soft_wrap=True)
+# user or a file (control sequences, bidi overrides) before it reaches the terminal. No text
+# blood prints is emoji markup (":name:" in a name stays as typed), so rich's emoji table is
+# never loaded (issue 29).
+stdout = console(highlight=False, soft_wrap=False, emoji=False)
+stderr = console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 JSON_HELP = "Print exactly one JSON document on stdout."
 # The `--json` option every command takes: `as_json: JsonOpt = False`.

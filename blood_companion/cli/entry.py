@@ -38,7 +38,8 @@ from blood_companion.cli.failures import usage_error as usage_error
 from blood_companion.cli.settings import GLOBAL_OPTIONS, Settings, current
 
 __all__ = [
-    "GLOBAL_OPTIONS", "argument_problem", "check_args", "console", "dispatch", "main", "unexpected",
+    "GLOBAL_OPTIONS", "argument_problem", "check_args", "console", "dispatch", "main",
+    "quiet_pydantic_plugins", "unexpected",
 ]
 
 # Commands that run for as long as their user wants (an interactive loop, a server): they keep
@@ -147,10 +148,22 @@ def console() -> NoReturn:
     short = not is_long_running(args)
     if short:
         gc.disable()
+    quiet_pydantic_plugins()
     code = main(args)
     if short:
         _end(code)
     raise SystemExit(code)
+
+
+def quiet_pydantic_plugins() -> None:
+    """Tell pydantic, for this process, that it has no plugins to look for: unless the
+    environment says otherwise, ``PYDANTIC_DISABLE_PLUGINS`` is set (pydantic reads it each
+    time it builds a validator, ``pydantic/plugin/_loader.py``). Otherwise its first validator
+    scans every installed distribution's entry points, on every command, for plugins blood uses
+    none of (issue 29). A value the user set is kept (``""`` turns the scan back on); blood
+    starts no other program that would inherit it. The console script only: :func:`main` (the
+    tests, an embedding app) leaves pydantic as its host has it."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 
 def is_long_running(args: list[str]) -> bool:

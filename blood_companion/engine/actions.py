@@ -95,15 +95,33 @@ _REGISTRY: dict[str, type[Action]] = {}
 # engine/day): refuses an action outside its phase with the phase's own words.
 PHASE_CHECKS: dict[str, Callable[[CampaignState, Action, Catalog], None]] = {}
 
-# Modules that define actions; imported before the union is built.
-ACTION_MODULES = (
-    "blood_companion.engine.campaign",
-    "blood_companion.engine.table",
-    "blood_companion.engine.rolls.recorded",
-    "blood_companion.engine.day",
-    "blood_companion.engine.night",
-    "blood_companion.engine.endgame",
-)
+# The module defining each action, by its ``type``: a step is parsed (and its phase checked)
+# with only its own module imported, not every action's (issue 29). An action it does not list
+# is still found (:func:`action_class` then imports every action module), only slower: the
+# speed tests (tests/cli/test_speed_imports.py) check that it lists every one.
+ACTION_HOMES: dict[str, str] = {
+    **dict.fromkeys(("add_trouper", "adjust_trophies", "adjust_wagon", "next_single_game",
+                     "retire_trouper", "set_leader", "start_campaign"), "campaign"),
+    "set_decks": "table",
+    "take_test": "rolls.recorded",
+    **dict.fromkeys(("day_difficulty", "day_end", "day_equip", "day_place_events"), "day.dusk"),
+    **dict.fromkeys(("day_choose_location", "day_choose_minions", "day_choose_nemesis",
+                     "day_draw_minions", "day_draw_nemesis", "day_last_assault",
+                     "day_roll_location", "day_zone"), "day.selection"),
+    **dict.fromkeys(("day_buy_advanced", "day_buy_building", "day_buy_card", "day_recover",
+                     "day_swap_item", "day_swap_tactic", "day_upgrade_item"), "day.show"),
+    **dict.fromkeys(("night_begin", "night_pass", "night_play", "night_rest", "night_setup"),
+                    "night.planning"),
+    **dict.fromkeys(("night_answer", "night_continue", "night_roll"), "night.answers"),
+    **dict.fromkeys(("night_attack", "night_done", "night_effect", "night_event", "night_item",
+                     "night_redraw", "night_support"), "night.tactic"),
+    "night_quick": "night.quick",
+    **dict.fromkeys(("end_night", "finish_game", "roll_loot", "take_advanced_tactic",
+                     "weaken_vlad"), "endgame"),
+}
+# Modules that define actions; all imported before the union is built.
+ACTION_MODULES = tuple(
+    f"blood_companion.engine.{home}" for home in dict.fromkeys(ACTION_HOMES.values()))
 
 
 def seed_for(state: CampaignState, action: Action) -> int:
@@ -217,14 +235,29 @@ def _registry() -> dict[str, type[Action]]:
 
 
 def declared(group: str) -> list[type[Action]]:
-    """The actions imported so far whose `blood` command, in `group` ("night"), the CLI builds
-    from their declaration (they have a ``summary``)."""
+    """The actions whose `blood` command, in `group` ("night"), the CLI builds from their
+    declaration (they have a ``summary``): those of the package ``engine.<group>`` (imported
+    here) and any other imported so far."""
+    import importlib
+
+    for home in dict.fromkeys(ACTION_HOMES.values()):
+        if home.startswith(f"{group}."):
+            importlib.import_module(f"blood_companion.engine.{home}")
     return [c for c in _REGISTRY.values() if c.summary and c.command.split()[0] == group]
 
 
 def action_class(tag: str) -> type[Action] | None:
-    """The action class of a ``type`` (one already imported, else after importing every one)."""
-    return _REGISTRY.get(tag) or _registry().get(tag)
+    """The action class of a ``type``: one already imported, else its module's
+    (:data:`ACTION_HOMES`) imported, no other; else (a type the table does not list) found
+    after importing every action module. None for a type no action has."""
+    found = _REGISTRY.get(tag)
+    home = ACTION_HOMES.get(tag) if found is None else None
+    if home is not None:
+        import importlib
+
+        importlib.import_module(f"blood_companion.engine.{home}")
+        found = _REGISTRY.get(tag)
+    return found or _registry().get(tag)
 
 
 def parse_action(data: dict[str, Any] | str) -> Action:

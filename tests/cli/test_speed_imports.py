@@ -1,0 +1,140 @@
+"""Issue 29, Speed: a command imports what it uses, no more.
+
+* the Day and night engines' packages import a module when one of its names is first asked for
+  (``engine/day/__init__.py``, ``engine/night/__init__.py``): a recorded Day step imports no
+  night engine and not the actions of every Day step;
+* an action class is found by its ``type`` with only its own module imported
+  (``engine/actions.py`` ``ACTION_HOMES``, ``action_class``);
+* the consoles of every command never load rich's emoji table (``cli/common.py``), and the
+  console script tells pydantic not to scan the installed distributions for plugins
+  (``cli/entry.py`` ``quiet_pydantic_plugins``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from blood_companion.cli import entry
+
+
+def _modules_after(code: str, env: dict[str, str] | None = None) -> list[str]:
+    """The modules a fresh interpreter holds after running ``code`` (its last line of output)."""
+    probe = code + "\nimport sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    p = subprocess.run([sys.executable, "-c", "import json\n" + probe], capture_output=True,
+                       text=True, env=env, timeout=120, check=False)
+    assert p.returncode == 0, p.stderr
+    found: list[str] = json.loads(p.stdout.strip().splitlines()[-1])
+    return found
+
+
+def test_action_homes_name_the_module_of_every_action() -> None:
+    import importlib
+
+    from blood_companion.engine import actions
+
+    for name in actions.ACTION_MODULES:
+        importlib.import_module(name)
+    homes = {t: f"blood_companion.engine.{h}" for t, h in actions.ACTION_HOMES.items()}
+    # the toy actions other tests declare in their own modules are not the engine's
+    found = {t: c.__module__ for t, c in actions._REGISTRY.items()
+             if c.__module__.startswith("blood_companion.engine.")}
+    assert found == homes
+
+
+def test_an_action_class_imports_its_own_module_only() -> None:
+    mods = _modules_after(
+        "from blood_companion.engine.actions import action_class, parse_action\n"
+        "assert action_class('day_zone').__name__ == 'ChooseZone'\n"
+        "assert action_class('night_rest').__name__ == 'Rest'\n"
+    )
+    assert "blood_companion.engine.day.selection" in mods
+    assert "blood_companion.engine.night.planning" in mods
+    for other in ("day.show", "day.dusk", "night.tactic", "night.answers", "endgame",
+                  "rolls.recorded"):
+        assert f"blood_companion.engine.{other}" not in mods, other
+
+
+def test_an_unknown_type_is_still_refused_after_looking_everywhere() -> None:
+    from blood_companion.engine import actions
+
+    assert actions.action_class("no_such_action") is None
+    assert actions.action_class("day_end") is actions.action_types()["day_end"]
+
+
+def test_a_name_of_the_day_package_imports_its_module_only() -> None:
+    mods = _modules_after("from blood_companion.engine.day import STEP_TITLES, day_next\n")
+    assert "blood_companion.engine.day.views" in mods
+    assert "blood_companion.engine.day.selection" not in mods
+    assert "blood_companion.engine.day.show" not in mods
+    from blood_companion.engine import day, night
+    from blood_companion.engine.day.show import Recover
+    from blood_companion.engine.night.answers import NextPhase
+
+    assert day.Recover is Recover and night.NextPhase is NextPhase
+    with pytest.raises(AttributeError):
+        day.NoSuchThing  # noqa: B018
+    with pytest.raises(ImportError):
+        from blood_companion.engine.night import NoSuchThing  # noqa: F401
+
+
+def test_a_recorded_day_step_imports_no_night_engine_nor_emoji(tmp_path: Path) -> None:
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path / "saves"), "NO_COLOR": "1",
+           "BLOOD_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("BLOOD_CAMPAIGN", None)
+    new = ["campaign", "new", "quick", "--troupers", "aurel,zora", "--seed", "7"]
+    run = "from blood_companion.cli.entry import main\nassert main({!r}) == 0\n"
+    _modules_after(run.format(new), env)  # the campaign, and the pack's cache
+    for argv in (["campaign", "wagon", "--coins", "1"], ["campaign", "undo"],
+                 ["campaign", "redo"]):
+        mods = _modules_after(run.format(argv), env)
+        night = "blood_companion.engine.night"
+        assert not [m for m in mods if m == night or m.startswith(night + ".")], argv
+        assert "blood_companion.engine.day.selection" not in mods, argv
+        assert "rich._emoji_codes" not in mods, argv
+
+
+class _Ran(Exception):
+    pass
+
+
+def test_the_console_script_quiets_pydantic_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str | None] = []
+
+    def fake_main(argv: Any = None) -> int:
+        seen.append(os.environ.get("PYDANTIC_DISABLE_PLUGINS"))
+        return 0
+
+    def fake_exit(code: int) -> None:
+        raise _Ran
+
+    monkeypatch.setattr(entry, "main", fake_main)
+    monkeypatch.setattr(entry.os, "_exit", fake_exit)
+    monkeypatch.setattr(sys, "argv", ["blood", "status"])
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)
+    was = __import__("gc").isenabled()
+    try:
+        for preset in (None, "some_plugin"):
+            if preset is not None:
+                monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", preset)
+            with pytest.raises(_Ran):
+                entry.console()
+    finally:
+        if was:
+            __import__("gc").enable()
+    assert seen == ["__all__", "some_plugin"]  # a value the user set is kept
+
+
+def test_main_leaves_pydantic_plugins_alone(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)
+    monkeypatch.setenv("BLOOD_SAVES_DIR", str(tmp_path))
+    assert entry.main(["--version"]) == 0
+    assert "PYDANTIC_DISABLE_PLUGINS" not in os.environ
