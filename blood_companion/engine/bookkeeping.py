@@ -8,7 +8,6 @@ Rulebook sections: "Wounds" (Wounding a Trouper / a Nemesis / a Minion), "Threat
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +32,8 @@ from blood_companion.engine.table import (
     at_table,
     hide,
     named_draw,
+    take_cards,
     take_from_hand,
-    unseen,
 )
 
 if TYPE_CHECKING:
@@ -296,26 +295,15 @@ def heal(
     """ "Heal N": N Wound cards of the player's choice (the oldest unless named) to the discard
     pile."""
     t = state.troupers[i]
-    wounds = list(t.wounds)
-    chosen = list(cards or [])
     # A Wound card the app did not see (the Trouper decks at the table, engine/table.py) is
     # named now: it goes to the discard pile face up, as the player says.
-    def take(names: list[str]) -> tuple[list[str], list[str]]:
-        left, out = list(wounds), []
-        could = Counter(unseen(state, i)) if UNKNOWN in wounds else Counter()
-        for c in names:
-            if c in left:
-                left.remove(c)
-            elif UNKNOWN in left and could[c] > 0:
-                left.remove(UNKNOWN)
-                could[c] -= 1
-            else:
-                raise RuleError(f"{c!r} is not among {name_of(state, catalog, i)}'s Wounds")
-            out.append(c)
-        return left, out
+    def missing(c: str) -> str:
+        return f"{c!r} is not among {name_of(state, catalog, i)}'s Wounds"
 
-    take(chosen)  # every named card must be a Wound
-    wounds, chosen = take(chosen[:n])
+    chosen = list(cards or [])
+    take_cards(state, i, t.wounds, chosen, missing)  # every named card must be a Wound
+    chosen = chosen[:n]
+    wounds = take_cards(state, i, t.wounds, chosen, missing)
     for c in list(wounds):  # the oldest Wound cards, unless named
         if len(chosen) >= n:
             break

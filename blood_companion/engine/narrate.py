@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content import models as m
 from blood_companion.content.face import trouper_name
 from blood_companion.content.render import render_outcome
-from blood_companion.engine.plain import counted
+from blood_companion.engine.plain import SIDE_WORDS, counted
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -308,8 +308,7 @@ _PLAIN: dict[str, Callable[[Any, Mapping[str, Any]], str]] = {
     "within": lambda v, args: _within(args),
     "extra": lambda v, args: f" +{v}" if v else "",
     "verdict": lambda v, args: "Success" if args.get("success") else "Failure",
-    "side": lambda v, args: {"front": "Front", "left": "Left Side", "right": "Right Side"}.get(
-        str(v), str(v)),
+    "side": lambda v, args: SIDE_WORDS.get(str(v), str(v)),
     "trait": lambda v, args: str(v).capitalize() if v and str(v).isalpha() else str(v),
     "token": lambda v, args: "Trap" if v == "traps" else "Whisper",
     "defense": lambda v, args: str(v).capitalize()}

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import ChainSlot, MinionSlot, NightState
@@ -120,10 +119,9 @@ def setup_night(
                 item = catalog.item(slot.item)
                 if item is not None and item.category not in gear:
                     gear[item.category] = slot.item
-        fresh = vigor.refreshed(t).model_copy(update={
-            "draw_pile": pile, "hand": [], "discard": [], "wounds": [], "unmarked_wounds": 0,
-            "exhausted": False, "knocked_out": False, "equipped": gear, "depleted_items": [],
-            "traps": Tokens(), "whispers": Tokens(), "rested_this_turn": False})
+        fresh = t.recovered().model_copy(update={  # the Insanity cube stays where it is
+            "insanity": t.insanity, "draw_pile": pile, "equipped": gear, "traps": Tokens(),
+            "whispers": Tokens()})
         troupers.append(draw(fresh, hand_size, rng, table=table))
     night = NightState(
         nemesis=nemesis, vlad=nem.vlad, zone=loc.zone, location=location, difficulty=difficulty,
