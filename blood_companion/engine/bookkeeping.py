@@ -16,7 +16,7 @@ from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.narrate import job_ref, summon_tile
-from blood_companion.engine.night_setup import draw
+from blood_companion.engine.night_setup import draw, shuffled
 from blood_companion.engine.night_state import (
     EnemyJob,
     MinionSlot,
@@ -30,7 +30,6 @@ from blood_companion.engine.state import CampaignState, TrouperState
 from blood_companion.engine.table import (
     UNKNOWN,
     at_table,
-    hide,
     named_draw,
     take_cards,
     take_from_hand,
@@ -160,10 +159,7 @@ def wound_trouper(
         t = state.troupers[i]
         pile, discard = list(t.draw_pile), list(t.discard)
         if not pile and discard:
-            pile, discard = discard, []
-            rng.shuffle(pile, f"trouper-deck:{t.trouper}")
-            if at_table(state, "troupers"):
-                pile = hide(pile)  # the player shuffles: the app no longer sees the order
+            pile, discard = shuffled(t, discard, rng, at_table(state, "troupers")), []
             state = log(state, "reshuffle", who=tid(state, i))
         if not pile:
             return _wound_without_deck(state, catalog, i, n - done)

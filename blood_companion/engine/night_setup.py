@@ -40,6 +40,14 @@ def minion_miniatures(catalog: Catalog, zone: str, space: str) -> int:
     return sum(g.count for g in z.tiles if g.symbol == symbol) or 1
 
 
+def shuffled(t: TrouperState, cards: list[str], rng: Chance, table: bool) -> list[str]:
+    """``cards`` shuffled into a new Trouper deck; with the Trouper decks at the table
+    (``table``) the player shuffles: the app no longer sees the order (engine/table.py)."""
+    pile = list(cards)
+    rng.shuffle(pile, f"trouper-deck:{t.trouper}")
+    return hide(pile) if table else pile
+
+
 def draw(t: TrouperState, n: int, rng: Chance, *, table: bool = False) -> TrouperState:
     """Draw N ("Draw N"): reshuffle the discard pile when the deck runs out; stop when both
     are empty. With the Trouper decks at the table (``table``) the players shuffle: the app no
@@ -49,11 +57,7 @@ def draw(t: TrouperState, n: int, rng: Chance, *, table: bool = False) -> Troupe
         if not pile:
             if not discard:
                 break
-            pile = discard
-            discard = []
-            rng.shuffle(pile, f"trouper-deck:{t.trouper}")
-            if table:
-                pile = hide(pile)
+            pile, discard = shuffled(t, discard, rng, table), []
         hand.append(pile.pop(0))
     return t.model_copy(update={"draw_pile": pile, "hand": hand, "discard": discard})
 
@@ -107,10 +111,7 @@ def setup_night(
     table = at_table(state, "troupers")
     troupers = []
     for i, t in enumerate(state.troupers):
-        pile = list(t.deck)
-        rng.shuffle(pile, f"trouper-deck:{t.trouper}")
-        if table:  # "Beginning of the Night": each player shuffles and draws, unseen
-            pile = hide(pile)
+        pile = shuffled(t, t.deck, rng, table)  # "Beginning of the Night": shuffle and draw
         if equipped is not None and i in equipped:
             gear = dict(equipped[i])
         else:
