@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.content.face import trouper_name
 from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
@@ -92,9 +93,7 @@ def job_arg(state: CampaignState, job: EnemyJob) -> dict[str, Any]:
 
 
 def name_of(state: CampaignState, catalog: Catalog, i: int) -> str:
-    t = state.troupers[i]
-    card = catalog.trouper(t.trouper)
-    return card.name if card is not None else t.trouper
+    return trouper_name(catalog, state.troupers[i].trouper)
 
 
 # --------------------------------------------------------------------------- cards
