@@ -94,7 +94,7 @@ def setup_night(
     if events is None:
         events = rng.sample(zone_events, min(level.influence, len(zone_events)), "events")
         if at_table(state, "events"):  # the players drew them: the cards they name
-            events = _table_events(catalog, rng, zone_events, len(events), loc.zone)
+            events = table_events(catalog, rng, zone_events, len(events), loc.zone)
     else:
         for eid in events:
             if eid not in zone_events:
@@ -132,8 +132,8 @@ def setup_night(
         update={"troupers": troupers, "part": "night", "phase": night.phase, "night": night})
 
 
-def _table_events(catalog: Catalog, rng: Chance, zone_events: list[str], n: int, zone: str
-                  ) -> list[str]:
+def table_events(catalog: Catalog, rng: Chance, zone_events: list[str], n: int, zone: str
+                 ) -> list[str]:
     """The Event cards the players drew at random from the Zone's deck ("Dusk Phase")."""
     chosen: list[str] = []
     zname = catalog.get("zones", zone)
