@@ -32,6 +32,7 @@ from blood_companion.engine.state import (
     Wagon,
 )
 from blood_companion.engine.table import at_table
+from blood_companion.engine.words import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -339,8 +340,7 @@ def rewards_next(state: CampaignState, catalog: Catalog | None = None) -> str:
     if state.part != "end" or rw is None:
         return ""
     if rw.vlad_cards:
-        zone = catalog.get("zones", rw.zone) if catalog is not None else None
-        where = zone.name if zone is not None else rw.zone
+        where = zone_name(catalog, rw.zone)
         return f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {where} to the Weakened side."
     if rw.advanced_tactics:
         return f"Take {rw.advanced_tactics} Advanced Tactic card(s) from the tops of the Art decks."

@@ -14,6 +14,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import ChainSlot, MinionSlot, NightState
 from blood_companion.engine.state import CampaignState, Tokens, TrouperState
 from blood_companion.engine.table import at_table, hide, named_draw
+from blood_companion.engine.words import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -136,8 +137,7 @@ def table_events(catalog: Catalog, rng: Chance, zone_events: list[str], n: int, 
                  ) -> list[str]:
     """The Event cards the players drew at random from the Zone's deck ("Dusk Phase")."""
     chosen: list[str] = []
-    zname = catalog.get("zones", zone)
-    where = zname.name if zname is not None else zone
+    where = zone_name(catalog, zone)
     for k in range(n):
         left = [e for e in zone_events if e not in chosen]
         chosen.append(named_draw(

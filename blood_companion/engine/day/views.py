@@ -25,7 +25,7 @@ from blood_companion.engine.legal import Next, Option
 from blood_companion.engine.narrate import record_name
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words import SETUP, item_name
+from blood_companion.engine.words import SETUP, item_name, zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -196,8 +196,7 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
                    prompt="Zone Selection: where do you face the Nemesis tonight?",
                    choices=[{"id": z.id, "name": z.name} for z in zones])
     if step == "location":
-        zone_rec = cat.get("zones", day.zone or "")
-        zone = zone_rec.name if zone_rec is not None else day.zone or ""
+        zone = zone_name(cat, day.zone or "")
         locs = [{"id": loc.id, "name": loc.name, "face": loc.choice}
                 for loc in cat.locations_in(day.zone or "")]
         die = cat.config.location_die
