@@ -196,8 +196,7 @@ def unmarked_wounds(state: CampaignState, i: int, n: int) -> CampaignState:
         return state
     t = state.troupers[i]
     state = with_trouper(state, i, unmarked_wounds=t.unmarked_wounds + n)
-    return log(state, "unmarked_wound", who=tid(state, i), n=n,
-               total=len(t.wounds) + t.unmarked_wounds + n)
+    return log(state, "unmarked_wound", who=tid(state, i), n=n, total=wound_count(t) + n)
 
 
 def wound_count(t: TrouperState) -> int:
@@ -266,9 +265,7 @@ def draw_cards(
 ) -> CampaignState:
     before = len(state.troupers[i].hand)
     t = draw(state.troupers[i], n, rng, table=at_table(state, "troupers"))
-    troupers = list(state.troupers)
-    troupers[i] = t
-    state = state.model_copy(update={"troupers": troupers})
+    state = with_trouper(state, i, draw_pile=t.draw_pile, hand=t.hand, discard=t.discard)
     new = t.hand[before:]
     # An app deck names the cards drawn, so the player takes those (engine/table.py).
     seen = {"cards": new} if new and UNKNOWN not in new else {}

@@ -124,13 +124,11 @@ def _pending(roll: LootRoll) -> PendingLoot:
 
 
 def _after_night(t: TrouperState) -> TrouperState:
-    """Cards go back into the Trouper deck; Bites and the Insanity cube stay until the Day's
-    Recovery ("Show Phase")."""
-    return t.model_copy(
-        update={"draw_pile": [], "hand": [], "discard": [], "wounds": [], "unmarked_wounds": 0,
-                "equipped": {}, "depleted_items": [], "exhausted": False, "knocked_out": False,
-                "rested_this_turn": False}
-    )
+    """Cards go back into the Trouper deck; the Vigor tokens, Bites and the Insanity cube stay
+    as they are until the Day's Recovery ("Show Phase")."""
+    return t.recovered().model_copy(update={
+        "vigor_depleted": t.vigor_depleted, "bites_on_depleted": t.bites_on_depleted,
+        "insanity": t.insanity})
 
 
 def _take_trophies(state: CampaignState, catalog: Catalog, zone: str, nemesis: str,

@@ -383,9 +383,7 @@ def success_probability(dists: Sequence[Dist], need: int, *, rerolls: int = 0,
         return Fraction(1)
     canon = tuple(sorted(dists))  # the order of the dice does not change the odds
     if rerolls == 0 and (insanity is None or not insanity.any):
-        counts = _convolve(canon)
-        total = prod(sum(w for _, w in d) for d in canon)
-        return Fraction(sum(c for v, c in counts if v >= need), total)
+        return sum((p for v, p in sum_distribution(canon).items() if v >= need), Fraction(0))
     ins_t, ins_r = _ins_args(insanity)
     sol = _solution(canon, need, rerolls, ins_t, ins_r)
     return sol.probability((rerolls, 1 if sol.has_insanity else 0))
