@@ -28,13 +28,7 @@ from blood_companion.engine.night_state import (
 )
 from blood_companion.engine.plain import SIDE_WORDS
 from blood_companion.engine.state import CampaignState, TrouperState
-from blood_companion.engine.table import (
-    UNKNOWN,
-    at_table,
-    named_draw,
-    take_cards,
-    take_from_hand,
-)
+from blood_companion.engine.table import UNKNOWN, at_table, named_draw, take_cards, take_from_hand
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
