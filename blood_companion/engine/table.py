@@ -176,13 +176,9 @@ def card_label(catalog: Catalog | None, cid: str) -> str:
     """A card's name in the data pack in use (its id when the pack no longer has it)."""
     if catalog is None:
         return cid
-    rec = catalog.find(cid)
-    if rec is None:
-        return cid
-    enhanced = getattr(rec, "enhanced", None)  # a Vlad Reaction card
-    if enhanced is not None:
-        return str(enhanced.name)
-    return str(getattr(rec, "name", cid))
+    from blood_companion.engine.narrate import record_name  # a Vlad card: its Enhanced side
+
+    return record_name(catalog, cid)
 
 
 def named_draw(rng: Chance, catalog: Catalog, deck: str, candidates: Sequence[str],
