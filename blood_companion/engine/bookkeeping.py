@@ -8,16 +8,16 @@ Rulebook sections: "Wounds" (Wounding a Trouper / a Nemesis / a Minion), "Threat
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
+from blood_companion.content.face import trouper_name
 from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.narrate import job_ref, summon_tile
-from blood_companion.engine.night_setup import draw
+from blood_companion.engine.night_setup import draw, shuffled
 from blood_companion.engine.night_state import (
     EnemyJob,
     MinionSlot,
@@ -28,14 +28,7 @@ from blood_companion.engine.night_state import (
 )
 from blood_companion.engine.plain import SIDE_WORDS
 from blood_companion.engine.state import CampaignState, TrouperState
-from blood_companion.engine.table import (
-    UNKNOWN,
-    at_table,
-    hide,
-    named_draw,
-    take_from_hand,
-    unseen,
-)
+from blood_companion.engine.table import UNKNOWN, at_table, named_draw, take_cards, take_from_hand
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -94,9 +87,7 @@ def job_arg(state: CampaignState, job: EnemyJob) -> dict[str, Any]:
 
 
 def name_of(state: CampaignState, catalog: Catalog, i: int) -> str:
-    t = state.troupers[i]
-    card = catalog.trouper(t.trouper)
-    return card.name if card is not None else t.trouper
+    return trouper_name(catalog, state.troupers[i].trouper)
 
 
 # --------------------------------------------------------------------------- cards
@@ -161,10 +152,7 @@ def wound_trouper(
         t = state.troupers[i]
         pile, discard = list(t.draw_pile), list(t.discard)
         if not pile and discard:
-            pile, discard = discard, []
-            rng.shuffle(pile, f"trouper-deck:{t.trouper}")
-            if at_table(state, "troupers"):
-                pile = hide(pile)  # the player shuffles: the app no longer sees the order
+            pile, discard = shuffled(t, discard, rng, at_table(state, "troupers")), []
             state = log(state, "reshuffle", who=tid(state, i))
         if not pile:
             return _wound_without_deck(state, catalog, i, n - done)
@@ -202,8 +190,7 @@ def unmarked_wounds(state: CampaignState, i: int, n: int) -> CampaignState:
         return state
     t = state.troupers[i]
     state = with_trouper(state, i, unmarked_wounds=t.unmarked_wounds + n)
-    return log(state, "unmarked_wound", who=tid(state, i), n=n,
-               total=len(t.wounds) + t.unmarked_wounds + n)
+    return log(state, "unmarked_wound", who=tid(state, i), n=n, total=wound_count(t) + n)
 
 
 def wound_count(t: TrouperState) -> int:
@@ -272,9 +259,7 @@ def draw_cards(
 ) -> CampaignState:
     before = len(state.troupers[i].hand)
     t = draw(state.troupers[i], n, rng, table=at_table(state, "troupers"))
-    troupers = list(state.troupers)
-    troupers[i] = t
-    state = state.model_copy(update={"troupers": troupers})
+    state = with_trouper(state, i, draw_pile=t.draw_pile, hand=t.hand, discard=t.discard)
     new = t.hand[before:]
     # An app deck names the cards drawn, so the player takes those (engine/table.py).
     seen = {"cards": new} if new and UNKNOWN not in new else {}
@@ -296,26 +281,15 @@ def heal(
     """ "Heal N": N Wound cards of the player's choice (the oldest unless named) to the discard
     pile."""
     t = state.troupers[i]
-    wounds = list(t.wounds)
-    chosen = list(cards or [])
     # A Wound card the app did not see (the Trouper decks at the table, engine/table.py) is
     # named now: it goes to the discard pile face up, as the player says.
-    def take(names: list[str]) -> tuple[list[str], list[str]]:
-        left, out = list(wounds), []
-        could = Counter(unseen(state, i)) if UNKNOWN in wounds else Counter()
-        for c in names:
-            if c in left:
-                left.remove(c)
-            elif UNKNOWN in left and could[c] > 0:
-                left.remove(UNKNOWN)
-                could[c] -= 1
-            else:
-                raise RuleError(f"{c!r} is not among {name_of(state, catalog, i)}'s Wounds")
-            out.append(c)
-        return left, out
+    def missing(c: str) -> str:
+        return f"{c!r} is not among {name_of(state, catalog, i)}'s Wounds"
 
-    take(chosen)  # every named card must be a Wound
-    wounds, chosen = take(chosen[:n])
+    chosen = list(cards or [])
+    take_cards(state, i, t.wounds, chosen, missing)  # every named card must be a Wound
+    chosen = chosen[:n]
+    wounds = take_cards(state, i, t.wounds, chosen, missing)
     for c in list(wounds):  # the oldest Wound cards, unless named
         if len(chosen) >= n:
             break

@@ -523,14 +523,14 @@ def table_setup(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     as data: who sits where with which Trouper, colour and material, who holds the Leader token,
     and the Village Card's decks (Roguelite only: Single Game mode plays with the Starting cards
     and Items). The CLI turns it into a checklist."""
-    from blood_companion.engine.table import DECKS
+    from blood_companion.content.face import trouper_name
+    from blood_companion.engine.table import holders
 
     seats = []
     for i, t in enumerate(state.troupers):
-        card = catalog.trouper(t.trouper)
         seats.append(
             {"seat": t.seat + 1, "trouper": t.trouper,
-             "name": card.name if card is not None else t.trouper, "colour": t.colour,
+             "name": trouper_name(catalog, t.trouper), "colour": t.colour,
              "leader": i == state.leader, "starting_tactics": len(t.deck),
              "trouper_items": len(t.sleeves), "vigor_tokens": catalog.config.vigor_tokens}
         )
@@ -550,6 +550,6 @@ def table_setup(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
         "advanced_decks": {art: len(deck) for art, deck in state.advanced_decks.items()},
         "training": len(state.training),
         "crafting": len(state.crafting),
-        "decks": {d: state.decks.get(d, "app") for d in DECKS},
+        "decks": holders(state),
     }
 

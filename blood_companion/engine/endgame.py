@@ -32,6 +32,7 @@ from blood_companion.engine.state import (
     Wagon,
 )
 from blood_companion.engine.table import at_table
+from blood_companion.engine.words import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -123,13 +124,11 @@ def _pending(roll: LootRoll) -> PendingLoot:
 
 
 def _after_night(t: TrouperState) -> TrouperState:
-    """Cards go back into the Trouper deck; Bites and the Insanity cube stay until the Day's
-    Recovery ("Show Phase")."""
-    return t.model_copy(
-        update={"draw_pile": [], "hand": [], "discard": [], "wounds": [], "unmarked_wounds": 0,
-                "equipped": {}, "depleted_items": [], "exhausted": False, "knocked_out": False,
-                "rested_this_turn": False}
-    )
+    """Cards go back into the Trouper deck; the Vigor tokens, Bites and the Insanity cube stay
+    as they are until the Day's Recovery ("Show Phase")."""
+    return t.recovered().model_copy(update={
+        "vigor_depleted": t.vigor_depleted, "bites_on_depleted": t.bites_on_depleted,
+        "insanity": t.insanity})
 
 
 def _take_trophies(state: CampaignState, catalog: Catalog, zone: str, nemesis: str,
@@ -339,8 +338,7 @@ def rewards_next(state: CampaignState, catalog: Catalog | None = None) -> str:
     if state.part != "end" or rw is None:
         return ""
     if rw.vlad_cards:
-        zone = catalog.get("zones", rw.zone) if catalog is not None else None
-        where = zone.name if zone is not None else rw.zone
+        where = zone_name(catalog, rw.zone)
         return f"Turn {rw.vlad_cards} Vlad Reaction card(s) of {where} to the Weakened side."
     if rw.advanced_tactics:
         return f"Take {rw.advanced_tactics} Advanced Tactic card(s) from the tops of the Art decks."

@@ -56,15 +56,12 @@ def campaign_totals(state: CampaignState, vlad_cards: int = VLAD_REACTION_CARDS)
     Resources earned and spent, trophies and cards won, Vlad's defeats."""
     rows = history_rows(state)
     by_nemesis: dict[str, dict[str, int]] = {}
-    for r in rows:
-        if r["nemesis"] is None or r["result"] not in ("won", "lost"):
-            continue
-        counts = by_nemesis.setdefault(r["nemesis"], {"won": 0, "lost": 0})
-        counts[r["result"]] += 1
     trophies = {"location": 0, "nemesis": 0}
     for r in rows:
         for key, n in r["trophies"].items():
             trophies[key.split(":", 1)[0]] = trophies.get(key.split(":", 1)[0], 0) + n
+        if r["nemesis"] is not None and r["result"] in ("won", "lost"):
+            by_nemesis.setdefault(r["nemesis"], {"won": 0, "lost": 0})[r["result"]] += 1
     return {
         "games": len(rows), "won": sum(1 for r in rows if r["result"] == "won"),
         "lost": sum(1 for r in rows if r["result"] == "lost"), "by_nemesis": by_nemesis,

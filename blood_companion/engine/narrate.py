@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content import models as m
 from blood_companion.content.face import trouper_name
 from blood_companion.content.render import render_outcome
-from blood_companion.engine.plain import counted
+from blood_companion.engine.plain import SIDE_WORDS, counted, listing
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -308,8 +308,7 @@ _PLAIN: dict[str, Callable[[Any, Mapping[str, Any]], str]] = {
     "within": lambda v, args: _within(args),
     "extra": lambda v, args: f" +{v}" if v else "",
     "verdict": lambda v, args: "Success" if args.get("success") else "Failure",
-    "side": lambda v, args: {"front": "Front", "left": "Left Side", "right": "Right Side"}.get(
-        str(v), str(v)),
+    "side": lambda v, args: SIDE_WORDS.get(str(v), str(v)),
     "trait": lambda v, args: str(v).capitalize() if v and str(v).isalpha() else str(v),
     "token": lambda v, args: "Trap" if v == "traps" else "Whisper",
     "defense": lambda v, args: str(v).capitalize()}
@@ -343,7 +342,7 @@ def _value(catalog: Catalog, key: str, args: Mapping[str, Any]) -> str:
             return f"{job_label(catalog, ref)}: {_check_text(catalog, ref)}"
         return REASONS.get(str(v), str(v))
     if key == "cards":
-        return _listing([record_name(catalog, c) for c in v or []])
+        return listing(record_name(catalog, c) for c in v) if v else ""
     if key == "faces" and isinstance(v, str):
         return faces_words(v)
     if key == "found":
@@ -382,12 +381,6 @@ def summon_tile(catalog: Catalog, place: Mapping[str, Any] | None) -> str:
             return f"the Tile {src}'s Effect names (Leader's Rule picks it)"
         return f"a Tile at Distance {place['distance']} from {src} (Leader's Rule picks it)"
     return "the Nemesis's Tile"
-
-
-def _listing(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def night_reason(night: NightState, catalog: Catalog) -> str:

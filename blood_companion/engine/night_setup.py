@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import ChainSlot, MinionSlot, NightState
 from blood_companion.engine.state import CampaignState, Tokens, TrouperState
 from blood_companion.engine.table import at_table, hide, named_draw
+from blood_companion.engine.words import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -41,6 +41,14 @@ def minion_miniatures(catalog: Catalog, zone: str, space: str) -> int:
     return sum(g.count for g in z.tiles if g.symbol == symbol) or 1
 
 
+def shuffled(t: TrouperState, cards: list[str], rng: Chance, table: bool) -> list[str]:
+    """``cards`` shuffled into a new Trouper deck; with the Trouper decks at the table
+    (``table``) the player shuffles: the app no longer sees the order (engine/table.py)."""
+    pile = list(cards)
+    rng.shuffle(pile, f"trouper-deck:{t.trouper}")
+    return hide(pile) if table else pile
+
+
 def draw(t: TrouperState, n: int, rng: Chance, *, table: bool = False) -> TrouperState:
     """Draw N ("Draw N"): reshuffle the discard pile when the deck runs out; stop when both
     are empty. With the Trouper decks at the table (``table``) the players shuffle: the app no
@@ -50,11 +58,7 @@ def draw(t: TrouperState, n: int, rng: Chance, *, table: bool = False) -> Troupe
         if not pile:
             if not discard:
                 break
-            pile = discard
-            discard = []
-            rng.shuffle(pile, f"trouper-deck:{t.trouper}")
-            if table:
-                pile = hide(pile)
+            pile, discard = shuffled(t, discard, rng, table), []
         hand.append(pile.pop(0))
     return t.model_copy(update={"draw_pile": pile, "hand": hand, "discard": discard})
 
@@ -91,7 +95,7 @@ def setup_night(
     if events is None:
         events = rng.sample(zone_events, min(level.influence, len(zone_events)), "events")
         if at_table(state, "events"):  # the players drew them: the cards they name
-            events = _table_events(catalog, rng, zone_events, len(events), loc.zone)
+            events = table_events(catalog, rng, zone_events, len(events), loc.zone)
     else:
         for eid in events:
             if eid not in zone_events:
@@ -108,10 +112,7 @@ def setup_night(
     table = at_table(state, "troupers")
     troupers = []
     for i, t in enumerate(state.troupers):
-        pile = list(t.deck)
-        rng.shuffle(pile, f"trouper-deck:{t.trouper}")
-        if table:  # "Beginning of the Night": each player shuffles and draws, unseen
-            pile = hide(pile)
+        pile = shuffled(t, t.deck, rng, table)  # "Beginning of the Night": shuffle and draw
         if equipped is not None and i in equipped:
             gear = dict(equipped[i])
         else:
@@ -120,10 +121,9 @@ def setup_night(
                 item = catalog.item(slot.item)
                 if item is not None and item.category not in gear:
                     gear[item.category] = slot.item
-        fresh = vigor.refreshed(t).model_copy(update={
-            "draw_pile": pile, "hand": [], "discard": [], "wounds": [], "unmarked_wounds": 0,
-            "exhausted": False, "knocked_out": False, "equipped": gear, "depleted_items": [],
-            "traps": Tokens(), "whispers": Tokens(), "rested_this_turn": False})
+        fresh = t.recovered().model_copy(update={  # the Insanity cube stays where it is
+            "insanity": t.insanity, "draw_pile": pile, "equipped": gear, "traps": Tokens(),
+            "whispers": Tokens()})
         troupers.append(draw(fresh, hand_size, rng, table=table))
     night = NightState(
         nemesis=nemesis, vlad=nem.vlad, zone=loc.zone, location=location, difficulty=difficulty,
@@ -133,12 +133,11 @@ def setup_night(
         update={"troupers": troupers, "part": "night", "phase": night.phase, "night": night})
 
 
-def _table_events(catalog: Catalog, rng: Chance, zone_events: list[str], n: int, zone: str
-                  ) -> list[str]:
+def table_events(catalog: Catalog, rng: Chance, zone_events: list[str], n: int, zone: str
+                 ) -> list[str]:
     """The Event cards the players drew at random from the Zone's deck ("Dusk Phase")."""
     chosen: list[str] = []
-    zname = catalog.get("zones", zone)
-    where = zname.name if zname is not None else zone
+    where = zone_name(catalog, zone)
     for k in range(n):
         left = [e for e in zone_events if e not in chosen]
         chosen.append(named_draw(

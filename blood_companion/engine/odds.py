@@ -383,9 +383,7 @@ def success_probability(dists: Sequence[Dist], need: int, *, rerolls: int = 0,
         return Fraction(1)
     canon = tuple(sorted(dists))  # the order of the dice does not change the odds
     if rerolls == 0 and (insanity is None or not insanity.any):
-        counts = _convolve(canon)
-        total = prod(sum(w for _, w in d) for d in canon)
-        return Fraction(sum(c for v, c in counts if v >= need), total)
+        return sum((p for v, p in sum_distribution(canon).items() if v >= need), Fraction(0))
     ins_t, ins_r = _ins_args(insanity)
     sol = _solution(canon, need, rerolls, ins_t, ins_r)
     return sol.probability((rerolls, 1 if sol.has_insanity else 0))
@@ -563,35 +561,17 @@ def apply_conditions(
 def insanity_bonuses(spaces: Sequence[Any], cube: int,
                      reading: Literal["any_dice", "one_die"] = "any_dice") -> InsanityBonuses:
     """The bonuses a Trouper may pick from with the cube on space ``cube`` (0 = leftmost):
-    those at the cube or to its left ("Insanity"). ``spaces`` are the track's spaces (each with
-    a ``bonus`` of ``kind`` reroll/bonus_triumphs and ``n``, or none). Raises RuleError for a
-    cube off the track."""
+    those at the cube or to its left ("Insanity"). ``spaces`` are the track's spaces, models or
+    their dicts (each with a ``bonus`` of ``kind`` reroll/bonus_triumphs and ``n``, or none).
+    Raises RuleError for a cube off the track."""
     if not 0 <= cube < len(spaces):
         raise RuleError(f"the Insanity cube is on spaces 0 to {len(spaces) - 1}, not {cube}")
-    triumphs = 0
-    reroll_dice: int | None = None
-    reroll = False
-    for space in spaces[: cube + 1]:
-        bonus = _bonus_of(space)
-        if bonus is None:
-            continue
-        kind, n = bonus
-        if kind == "bonus_triumphs":
-            triumphs = max(triumphs, n)
-        elif kind == "reroll":
-            reroll = True
-            reroll_dice = max(reroll_dice or 0, n)
-    return InsanityBonuses(triumphs=triumphs, reroll=reroll,
-                           reroll_max_dice=reroll_dice if reroll and reading == "one_die" else None)
-
-
-def _bonus_of(space: Any) -> tuple[str, int] | None:
-    bonus = space.get("bonus") if isinstance(space, Mapping) else getattr(space, "bonus", None)
-    if bonus is None:
-        return None
-    if isinstance(bonus, Mapping):
-        return str(bonus["kind"]), int(bonus.get("n", 1))
-    return str(bonus.kind), int(bonus.n)
+    bonuses = [dict(dict(space).get("bonus") or {}) for space in spaces[: cube + 1]]
+    triumphs = max((int(b.get("n", 1)) for b in bonuses if b.get("kind") == "bonus_triumphs"),
+                   default=0)
+    rerolls = [int(b.get("n", 1)) for b in bonuses if b.get("kind") == "reroll"]
+    return InsanityBonuses(triumphs=triumphs, reroll=bool(rerolls), reroll_max_dice=max(
+        rerolls) if rerolls and reading == "one_die" else None)
 
 
 def trait_pool(traits: Mapping[str, str], trait: str, box: DiceBox | None = None) -> Pool:

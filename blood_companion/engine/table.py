@@ -27,7 +27,7 @@ Night" (the Advanced Tactic cards taken, the loot rolls). Readings: docs/rules-d
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.engine import naming
@@ -176,13 +176,9 @@ def card_label(catalog: Catalog | None, cid: str) -> str:
     """A card's name in the data pack in use (its id when the pack no longer has it)."""
     if catalog is None:
         return cid
-    rec = catalog.find(cid)
-    if rec is None:
-        return cid
-    enhanced = getattr(rec, "enhanced", None)  # a Vlad Reaction card
-    if enhanced is not None:
-        return str(enhanced.name)
-    return str(getattr(rec, "name", cid))
+    from blood_companion.engine.narrate import record_name  # a Vlad card: its Enhanced side
+
+    return record_name(catalog, cid)
 
 
 def named_draw(rng: Chance, catalog: Catalog, deck: str, candidates: Sequence[str],
@@ -267,18 +263,26 @@ def take_from_hand(state: CampaignState, catalog: Catalog | None, i: int, cards:
     """Trouper `i`'s hand without `cards` (played, Rested, discarded): each is a known card of
     the hand or, with a hidden hand, one that can be among the unseen cards. RuleError names
     where a card lies when it cannot be in the hand."""
-    hand = list(state.troupers[i].hand)
-    could = Counter(unseen(state, i)) if UNKNOWN in hand else Counter()
+    return take_cards(state, i, state.troupers[i].hand, cards, lambda c: where_is(
+        state, catalog, i, c) if c != UNKNOWN else "name the card from the hand")
+
+
+def take_cards(state: CampaignState, i: int, pile: Sequence[str], cards: Sequence[str],
+               missing: Callable[[str], str]) -> list[str]:
+    """Trouper `i`'s `pile` (hand, Wounds) without `cards`: each a known card of it or, where
+    the pile holds cards the app did not see, one that can be among them. RuleError with
+    ``missing(card)`` for a card that cannot be in the pile."""
+    left = list(pile)
+    could = Counter(unseen(state, i)) if UNKNOWN in left else Counter()
     for c in cards:
-        if c in hand:  # a card the app sees, or an unseen one moved as it is (a whole hand)
-            hand.remove(c)
-        elif UNKNOWN in hand and could[c] > 0:
-            hand.remove(UNKNOWN)
+        if c in left:  # a card the app sees, or an unseen one moved as it is (a whole hand)
+            left.remove(c)
+        elif UNKNOWN in left and could[c] > 0:
+            left.remove(UNKNOWN)
             could[c] -= 1
         else:
-            raise RuleError(where_is(state, catalog, i, c)
-                            if c != UNKNOWN else "name the card from the hand")
-    return hand
+            raise RuleError(missing(c))
+    return left
 
 
 def hide(cards: Sequence[str]) -> list[str]:

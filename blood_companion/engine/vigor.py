@@ -108,12 +108,6 @@ def remove_bites(t: TrouperState, tokens: int, n: int) -> TrouperState:
         "bites": t.bites - n, "bites_on_depleted": lay.depleted_bitten - off_down})
 
 
-def refreshed(t: TrouperState) -> TrouperState:
-    """Every Vigor token Available side up and the Bites back on them ("Show Phase",
-    Recovery; also the night's set-up)."""
-    return t.model_copy(update={"vigor_depleted": 0, "bites_on_depleted": 0})
-
-
 def _set(t: TrouperState, *, up_bitten: int, down: int, down_bitten: int) -> TrouperState:
     """The counts kept on the state from a layout (the uncovered Available tokens are the
     rest of the tokens)."""

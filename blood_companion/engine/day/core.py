@@ -134,7 +134,3 @@ def with_day(state: CampaignState, day: DayState, **update: Any) -> CampaignStat
 
 def replace_trouper(state: CampaignState, idx: int, t: TrouperState) -> list[TrouperState]:
     return [t if i == idx else x for i, x in enumerate(state.troupers)]
-
-
-def spent(state: CampaignState, n: int) -> int:
-    return state.resources_spent + n

@@ -9,17 +9,10 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content.models import ITEM_CATEGORIES
 from blood_companion.engine.actions import Cli, Context, Who
-from blood_companion.engine.day.core import (
-    DayAction,
-    day_of,
-    item_names,
-    match_id,
-    named_draws,
-    with_day,
-)
+from blood_companion.engine.day.core import DayAction, day_of, item_names, match_id, with_day
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night_setup import setup_night
+from blood_companion.engine.night_setup import setup_night, table_events
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
 
@@ -122,11 +115,8 @@ class PlaceEvents(DayAction):
             chosen = ctx.chance.sample([e for e, _ in zone_events], min(n, len(zone_events)),
                                        "events")
             if at_table(state, "events"):  # the players drew them: the cards they name
-                zone = cat.get("zones", loc.zone)
-                where = zone.name if zone is not None else loc.zone
-                chosen = named_draws(ctx, "events", [e for e, _ in zone_events], (
-                    f"Draw an Event card of {where} at random for Chain space {k + 1}: which "
-                    "card is it?" for k in range(min(n, len(zone_events)))))
+                chosen = table_events(cat, ctx.chance, [e for e, _ in zone_events], len(chosen),
+                                      loc.zone)
         else:
             chosen = [match_id(x, zone_events, f"Event card of {loc.zone}") for x in self.events]
             if len(set(chosen)) != len(chosen):

@@ -52,8 +52,7 @@ def art_picks(
     the default: the first one who can use it, round the table from seat ``first``."""
     picks = []
     for i, t in enumerate(state.troupers):
-        card = catalog.trouper(t.trouper)
-        name = card.name if card else t.trouper
+        name = trouper_name(catalog, t.trouper)
         usable = art is None or art in arts_of(catalog, t.trouper)
         warn = "" if usable else (
             f"{name}'s deck is built from " + ", ".join(sorted(arts_of(catalog, t.trouper)))

@@ -20,6 +20,7 @@ from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table, named_draw
+from blood_companion.engine.words import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -77,11 +78,10 @@ class RollLocation(DayAction):
         loc = location_for_face(cat, day.zone, face.label)
         if self.faces is None and at_table(state, "locations"):
             # The players rolled their own die and took the card it shows: the card they name.
-            zone = cat.get("zones", day.zone)
             lid = named_draw(
                 ctx.chance, cat, "locations", [c.id for c in cat.locations_in(day.zone)],
                 f"Roll the {pool[0]} die and take the Location card of "
-                f"{zone.name if zone else day.zone} it shows: which card is it?",
+                f"{zone_name(cat, day.zone)} it shows: which card is it?",
             )
             loc = next(c for c in cat.locations_in(day.zone) if c.id == lid)
             return advance(state, day, self.type, location=loc.id, location_roll=loc.choice)

@@ -25,6 +25,7 @@ from blood_companion.engine.legal import Next, Option
 from blood_companion.engine.narrate import record_name
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
+from blood_companion.engine.words import SETUP, item_name, zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -154,8 +155,6 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
     """What the players do next in the Day Part (pure): the step in a sentence with its
     choices, and the options players pick from (engine/legal.py; their follow-ups are in
     ``engine/day/options.py``)."""
-    from blood_companion.engine.words import SETUP
-
     cat = catalog
     if state.part != "day":
         if state.part == "night":
@@ -197,8 +196,7 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
                    prompt="Zone Selection: where do you face the Nemesis tonight?",
                    choices=[{"id": z.id, "name": z.name} for z in zones])
     if step == "location":
-        zone_rec = cat.get("zones", day.zone or "")
-        zone = zone_rec.name if zone_rec is not None else day.zone or ""
+        zone = zone_name(cat, day.zone or "")
         locs = [{"id": loc.id, "name": loc.name, "face": loc.choice}
                 for loc in cat.locations_in(day.zone or "")]
         die = cat.config.location_die
@@ -376,8 +374,4 @@ def _name(catalog: Catalog, cid: str | None) -> str:
     """A card's (or Zone's) name as printed; an Item on the side it shows ("+": advanced)."""
     if not cid:
         return ""
-    item = catalog.item(cid.rstrip("+"))
-    if item is not None:
-        side = item.advanced if cid.endswith("+") and item.advanced is not None else item.starting
-        return str(side.name)
-    return record_name(catalog, cid)
+    return item_name(catalog, cid) if catalog.item(cid.rstrip("+")) else record_name(catalog, cid)

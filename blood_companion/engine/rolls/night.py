@@ -233,8 +233,7 @@ def test_setups(
         options.append((key, setup_for(trait_pool(card_traits, key, box), key.capitalize())))
     else:
         for key in traits:
-            pool = trait_pool(card_traits, key, box)
-            options.append((key, setup_for(pool, key.capitalize())))
+            options.append((key, setup_for(trait_pool(card_traits, key, box), key.capitalize())))
         if fixed_dice:
             options.append((fixed_dice, setup_for(parse_pool(fixed_dice, box), fixed_dice)))
     if not options:
@@ -308,11 +307,10 @@ def setup_of(
         with contextlib.suppress(RuleError):
             state = weakness_on_attack(state, catalog, Chance.fresh(0, 0), spec.t, spec.side,
                                        spec.weakness)
-    key, setup = test_setups(
+    return test_setups(
         state, catalog, spec.t, traits=spec.traits, fixed_dice=spec.fixed, target=spec.target,
         trait=trait, label=spec.label,
     )[0]
-    return key, setup
 
 
 def usable_items(

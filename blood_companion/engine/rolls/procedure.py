@@ -412,22 +412,18 @@ def apply_insanity_after_test(cube: int, success: bool, track_length: int) -> in
     return cube if success else min(cube + 1, track_length - 1)
 
 
-def trouper_insanity(catalog: Catalog, cube: int) -> InsanityBonuses:
-    """The Insanity bonuses a Trouper with the cube on space ``cube`` may take in a Test
-    (engine/odds.py ``insanity_bonuses``, with the table's ``insanity_reroll_reading``)."""
-    spaces = catalog.insanity.spaces
-    return insanity_bonuses(
-        spaces, min(cube, len(spaces) - 1), catalog.config.insanity_reroll_reading)
-
-
 def trouper_setup(
     catalog: Catalog, trouper: TrouperState, pool: Pool, target: int, label: str, **bonus: Any
 ) -> TestSetup:
     """A Test of ``trouper`` as they stand now: Exhausted, Knocked Out and the Insanity bonuses
-    at their cube, with the ``bonus`` Effects give (bonus_triumphs, bonus_dice, rerolls)."""
+    at their cube (with the table's ``insanity_reroll_reading``), with the ``bonus`` Effects
+    give (bonus_triumphs, bonus_dice, rerolls)."""
+    spaces = catalog.insanity.spaces
+    insanity = insanity_bonuses(spaces, min(trouper.insanity, len(spaces) - 1),
+                                catalog.config.insanity_reroll_reading)
     return TestSetup(
         pool=pool, target=target, exhausted=trouper.exhausted, knocked_out=trouper.knocked_out,
-        insanity=trouper_insanity(catalog, trouper.insanity), label=label,
+        insanity=insanity, label=label,
         defeats_cancel=catalog.config.defeats_cancel_triumphs, **bonus)
 
 
