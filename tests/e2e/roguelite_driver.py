@@ -39,13 +39,22 @@ from blood_companion.store import CampaignStore  # noqa: E402
 # In-process runs only: build the click command tree of the typer app once, not on every
 # main() call (a process of `blood` builds it once anyway). Same commands, same code.
 _get_command = typer.main.get_command
-# The app registers its command groups lazily, so the key counts them; keeping the app in the
-# value keeps its id from being reused.
-_commands: dict[tuple[int, int, int], tuple[Any, Any]] = {}
+# The app registers only the command groups a command line needs, and builds a group with only
+# the command it runs (cli/app.click_command), so the key names the groups and the commands each
+# holds at that moment (two runs can hold as many, but other ones: `day wagon` then `day zone`);
+# keeping the app in the value keeps its id from being reused.
+_commands: dict[tuple[Any, ...], tuple[Any, Any]] = {}
 
 
 def _cached_command(app: Any) -> Any:
-    key = (id(app), len(app.registered_groups), len(app.registered_commands))
+    key = (
+        id(app),
+        tuple(
+            (id(group), tuple(id(c) for c in group.typer_instance.registered_commands))
+            for group in app.registered_groups
+        ),
+        tuple(id(command) for command in app.registered_commands),
+    )
     if key not in _commands:
         _commands[key] = (app, _get_command(app))
     return _commands[key][1]
