@@ -30,6 +30,7 @@ from blood_companion.errors import BloodError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
 MAX_NAME_BYTES = 255  # one file or folder name (ext4, APFS, NTFS, btrfs, ...)
@@ -356,6 +357,16 @@ def _read_fd(fd: int, limit: int) -> bytes:
         chunks.append(chunk)
         total += len(chunk)
     return b"".join(chunks)
+
+
+@contextlib.contextmanager
+def unlinking(path: Path | str) -> Iterator[None]:
+    """Remove the temporary file ``path`` when the block ends, however it ends."""
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def pid_alive(pid: int) -> bool:

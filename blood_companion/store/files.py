@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from blood_companion.engine.upcast import STATE_SCHEMA
-from blood_companion.fileio import remove_stale_tmp
+from blood_companion.fileio import remove_stale_tmp, unlinking
 from blood_companion.store import saves, schema
 from blood_companion.store.docs import INSERT_ABANDONED, INSERT_ACTION, Row, now
 from blood_companion.store.errors import CampaignExists, StoreError
@@ -93,16 +93,14 @@ def build_file(
         if replace:
             os.replace(tmp, path)
         else:
-            try:
-                os.link(tmp, path)  # fails if another process created the name meanwhile
-            except FileExistsError:
-                raise CampaignExists(f"a campaign named {name!r} already exists") from None
-            except OSError:  # no hard links on this file system
-                refuse_existing(saves_dir, name, path)
-                os.replace(tmp, path)
-            finally:
-                with contextlib.suppress(OSError):
-                    tmp.unlink()
+            with unlinking(tmp):
+                try:
+                    os.link(tmp, path)  # fails if another process created the name meanwhile
+                except FileExistsError:
+                    raise CampaignExists(f"a campaign named {name!r} already exists") from None
+                except OSError:  # no hard links on this file system
+                    refuse_existing(saves_dir, name, path)
+                    os.replace(tmp, path)
         return path
     except BaseException as exc:
         with contextlib.suppress(OSError):

@@ -35,6 +35,7 @@ from blood_companion.fileio import (
     check_path,
     read_text,
     shown_path,
+    unlinking,
     write_atomic,
 )
 from blood_companion.store.errors import SAVE_SUFFIX, StoreError
@@ -215,7 +216,7 @@ def write_backup(conn: sqlite3.Connection, target: Path) -> None:
     renamed, so a backup is whole or absent."""
     tmp = target.with_name(target.name + ".tmp")
     raw = target.with_name(target.name + ".raw.tmp")
-    try:
+    with unlinking(tmp), unlinking(raw):
         dst = sqlite3.connect(raw if target.name.endswith(GZ) else tmp)
         try:
             conn.backup(dst)
@@ -225,10 +226,6 @@ def write_backup(conn: sqlite3.Connection, target: Path) -> None:
             with open(raw, "rb") as src, gzip.open(tmp, "wb", compresslevel=6) as out:
                 shutil.copyfileobj(src, out, 1 << 20)
         os.replace(tmp, target)
-    finally:
-        for leftover in (tmp, raw):
-            with contextlib.suppress(OSError):
-                leftover.unlink()
 
 
 def restore_copy(backup: Path, dest: Path) -> None:
