@@ -199,9 +199,10 @@ def read_text(path: Path | str, *, limit: int, what: str = "the file") -> str:
         raise FileProblem(path, what, f"is not UTF-8 text (line {line})") from None
 
 
-SAVE_SUFFIX = ".blood.db"  # store/saves.py names campaign saves so (this module is stdlib only)
+SAVE_SUFFIX = ".blood.db"  # how store/saves.py names campaign saves
 SQLITE_MAGIC = b"SQLite format 3\x00"
 FORCE_HINT = "add --force to overwrite it"
+DISK_FULL = (errno.ENOSPC, errno.EFBIG)  # errors of a write that found no room
 
 
 def write_file(
@@ -224,7 +225,7 @@ def write_file(
     try:
         return _write(text, data, what=what, replace=force, check_only=check_only)
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        if exc.errno in (*DISK_FULL, getattr(errno, "EDQUOT", errno.ENOSPC)):
             raise FileProblem(text, what, "was not written: the disk is full",
                               hint="free some space and run the command again") from None
         raise FileProblem(text, what, f"cannot be written: {exc.strerror or exc}") from None
@@ -255,8 +256,7 @@ def _write(path: str, data: bytes, *, what: str, replace: bool, check_only: bool
     name = os.path.basename(path)
     if not path.strip() or path.endswith(("/", os.sep)) or name in ("", ".", ".."):
         raise FileProblem(path, what, "names a folder, not a file", hint="e.g. cards.txt")
-    if name.endswith((SAVE_SUFFIX, SAVE_SUFFIX + "-journal", SAVE_SUFFIX + "-wal",
-                      SAVE_SUFFIX + "-shm")):
+    if name.endswith(tuple(SAVE_SUFFIX + end for end in ("", "-journal", "-wal", "-shm"))):
         raise FileProblem(path, what, "is a campaign save's name; the app never writes over one",
                           hint="choose another file name")
     try:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from blood_companion.engine.upcast import STATE_SCHEMA
-from blood_companion.fileio import remove_stale_tmp, unlinking
+from blood_companion.fileio import DISK_FULL, remove_stale_tmp, unlinking
 from blood_companion.store import saves, schema
 from blood_companion.store.docs import INSERT_ABANDONED, INSERT_ACTION, Row, now
 from blood_companion.store.errors import CampaignExists, StoreError
@@ -107,7 +107,7 @@ def build_file(
             tmp.unlink()
         if not isinstance(exc, (sqlite3.Error, OSError)):
             raise
-        if (exc.errno in (28, 27) if isinstance(exc, OSError)  # ENOSPC, EFBIG
+        if (exc.errno in DISK_FULL if isinstance(exc, OSError)
                 else "disk is full" in str(exc) or "disk I/O" in str(exc)):
             raise StoreError(
                 f"the disk is full: the campaign {name!r} could not be written; your saves are "

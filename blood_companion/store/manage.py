@@ -21,7 +21,7 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA
-from blood_companion.fileio import pid_alive, unlinking
+from blood_companion.fileio import DISK_FULL, pid_alive, unlinking
 from blood_companion.store import delta as dl
 from blood_companion.store import saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
@@ -180,7 +180,7 @@ def _good(path: Path, catalog: Catalog | None) -> int | None:
                 return None
             return store.log_length
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EFBIG):
+        if exc.errno in DISK_FULL:
             raise  # no room to check it is not a bad backup: never fall back to an older one
         return None
     except sqlite3.Error as exc:
@@ -206,7 +206,7 @@ def recover_campaign(
     try:
         return _recover(saves_dir, name, catalog, force=force)
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EFBIG):
+        if exc.errno in DISK_FULL:
             raise StoreError(
                 f"the disk is full: {name!r} could not be recovered; nothing was changed",
                 hint="free some space and run the command again",
