@@ -57,8 +57,7 @@ def build_file(
     with contextlib.suppress(OSError):
         tmp.unlink()
     try:
-        conn = sqlite3.connect(tmp, isolation_level=None)
-        try:
+        with contextlib.closing(sqlite3.connect(tmp, isolation_level=None)) as conn:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("BEGIN IMMEDIATE")
             schema.create(conn)
@@ -86,8 +85,6 @@ def build_file(
                 ],
             )
             conn.execute("COMMIT")
-        finally:
-            conn.close()
         if not install:
             return tmp
         if replace:

@@ -217,11 +217,8 @@ def write_backup(conn: sqlite3.Connection, target: Path) -> None:
     tmp = target.with_name(target.name + ".tmp")
     raw = target.with_name(target.name + ".raw.tmp")
     with unlinking(tmp), unlinking(raw):
-        dst = sqlite3.connect(raw if target.name.endswith(GZ) else tmp)
-        try:
+        with contextlib.closing(sqlite3.connect(raw if target.name.endswith(GZ) else tmp)) as dst:
             conn.backup(dst)
-        finally:
-            dst.close()
         if target.name.endswith(GZ):
             with open(raw, "rb") as src, gzip.open(tmp, "wb", compresslevel=6) as out:
                 shutil.copyfileobj(src, out, 1 << 20)
@@ -245,14 +242,8 @@ def restore_copy(backup: Path, dest: Path) -> None:
             raise StoreError(f"the backup {backup.name} is damaged: {exc}") from None
         return
     src_conn = sqlite3.connect(backup.resolve().as_uri() + "?mode=ro", uri=True)
-    try:
-        dst = sqlite3.connect(dest)
-        try:
-            src_conn.backup(dst)
-        finally:
-            dst.close()
-    finally:
-        src_conn.close()
+    with contextlib.closing(src_conn), contextlib.closing(sqlite3.connect(dest)) as dst:
+        src_conn.backup(dst)
 
 
 def read_last_used(saves_dir: Path) -> str | None:
