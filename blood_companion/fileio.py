@@ -30,7 +30,7 @@ from blood_companion.errors import BloodError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
 MAX_NAME_BYTES = 255  # one file or folder name (ext4, APFS, NTFS, btrfs, ...)
@@ -381,38 +381,46 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-def _stale(st: os.stat_result, pid_text: str, now: float) -> bool:
-    """A leftover over an hour old, or named with the PID of a process that is gone."""
-    if now - st.st_mtime > STALE_TMP_SECONDS:
-        return True
-    return pid_text.isascii() and pid_text.isdigit() and len(pid_text) < 10 and not pid_alive(
-        int(pid_text))
+def _stale_entries(folder: Path | str, pid_of: Callable[[str], str | None]
+                   ) -> Iterator[tuple[str, os.stat_result]]:
+    """(path, lstat) of each entry of ``folder`` that ``pid_of`` reads a PID from (None: not
+    a leftover) and that is over an hour old or named with the PID of a process that is gone."""
+    now = time.time()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        pid_text = pid_of(entry.name)
+        if pid_text is None:
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if now - st.st_mtime > STALE_TMP_SECONDS or (
+            pid_text.isascii() and pid_text.isdigit() and len(pid_text) < 10
+            and not pid_alive(int(pid_text))
+        ):
+            yield entry.path, st
 
 
 def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
     """Delete ``NAME.PID.tmp`` files (and the ``NAME.PID.tmp-journal`` SQLite leaves beside a
     temporary save) in ``folder`` left by a process that is gone (or that are over an hour
     old). Never raises; returns how many were removed."""
-    removed = 0
-    now = time.time()
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return 0
-    for entry in entries:
-        name = entry.name.removesuffix("-journal")
+
+    def pid_of(name: str) -> str | None:
+        name = name.removesuffix("-journal")
         if not name.endswith(".tmp") or not name.startswith(prefix):
-            continue
-        pid_text = name[:-4].rpartition(".")[2]
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if not stat.S_ISREG(st.st_mode):
-            continue
-        if _stale(st, pid_text, now):
+            return None
+        return name[:-4].rpartition(".")[2]
+
+    removed = 0
+    for path, st in _stale_entries(folder, pid_of):
+        if stat.S_ISREG(st.st_mode):
             with contextlib.suppress(OSError):
-                os.unlink(entry.path)
+                os.unlink(path)
                 removed += 1
     return removed
 
@@ -434,24 +442,13 @@ def remove_stale_dirs(folder: Path | str, prefix: str) -> int:
     PID). Never raises; returns how many were removed."""
     import shutil
 
+    def pid_of(name: str) -> str | None:
+        return name[len(prefix):].partition("-")[0] if name.startswith(prefix) else None
+
     removed = 0
-    now = time.time()
     uid = os.getuid() if hasattr(os, "getuid") else None
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return 0
-    for entry in entries:
-        if not entry.name.startswith(prefix):
-            continue
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if not stat.S_ISDIR(st.st_mode) or (uid is not None and st.st_uid != uid):
-            continue
-        pid_text = entry.name[len(prefix):].partition("-")[0]
-        if _stale(st, pid_text, now):
-            shutil.rmtree(entry.path, ignore_errors=True)
-            removed += not os.path.lexists(entry.path)
+    for path, st in _stale_entries(folder, pid_of):
+        if stat.S_ISDIR(st.st_mode) and (uid is None or st.st_uid == uid):
+            shutil.rmtree(path, ignore_errors=True)
+            removed += not os.path.lexists(path)
     return removed
