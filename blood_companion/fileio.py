@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 MAX_NAME_BYTES = 255  # one file or folder name (ext4, APFS, NTFS, btrfs, ...)
 MAX_PATH_BYTES = 4095  # PATH_MAX on Linux, less its NUL
 STALE_TMP_SECONDS = 3600  # a temporary file this old belongs to nobody any more
+# reading never waits (a FIFO would wait for a writer forever) and no child process inherits it
+READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 class FileProblem(BloodError):
@@ -161,9 +163,8 @@ def read_regular(path: Path | str, *, limit: int, what: str = "the file") -> byt
     """
     path = os.fspath(path)
     _check(path, what)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, READ_FLAGS)
     except OSError as exc:
         if exc.errno == errno.ENOENT and os.path.islink(path):
             raise FileProblem(path, what, "is a symlink to a file that does not exist") from None
@@ -333,9 +334,8 @@ def _refuse_existing(
 def _head(path: str, limit: int) -> bytes:
     """Up to ``limit`` bytes from the start of a regular file (without blocking or following
     a link); empty when it cannot be read."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return b""
     try:

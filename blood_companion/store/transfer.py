@@ -364,8 +364,7 @@ def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
     an earlier release (:data:`EARLIER_RELEASES`) whose replay gives another state because a
     rule or the shipped pack changed since (its action must still be one the rules take in the
     recorded state before it, and give the same :data:`HOLDINGS`), as `campaign verify` keeps
-    them. Returns whether the step
-    replayed exactly. Raises ImportRefused."""
+    them. Returns whether the step replayed exactly. Raises ImportRefused."""
     if s.app != APP and s.app not in EARLIER_RELEASES:
         raise _refuse(file, f"step {s.step} claims app {s.app[:20]!r}; this app ({APP}) can "
                             "check only its own steps and those of its earlier releases")
