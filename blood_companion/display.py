@@ -90,8 +90,12 @@ def colour_wanted(stream: Any = None) -> bool:
 
     if os.environ.get("TERM") == "dumb":
         return False
+    return _isatty(stream or sys.stdout)
+
+
+def _isatty(stream: Any) -> bool:
     try:
-        return bool((stream or sys.stdout).isatty())
+        return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
 
@@ -117,10 +121,7 @@ def console(**kwargs: Any) -> Any:
             import sys
 
             stream = kwargs.get("file") or (sys.stderr if kwargs.get("stderr") else sys.stdout)
-            try:
-                kwargs.setdefault("force_terminal", bool(stream.isatty()))
-            except (AttributeError, ValueError):
-                kwargs.setdefault("force_terminal", False)
+            kwargs.setdefault("force_terminal", _isatty(stream))
     global _console_class
     if _console_class is None:
         from rich.console import Console

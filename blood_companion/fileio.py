@@ -30,11 +30,14 @@ from blood_companion.errors import BloodError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
 MAX_NAME_BYTES = 255  # one file or folder name (ext4, APFS, NTFS, btrfs, ...)
 MAX_PATH_BYTES = 4095  # PATH_MAX on Linux, less its NUL
 STALE_TMP_SECONDS = 3600  # a temporary file this old belongs to nobody any more
+# reading never waits (a FIFO would wait for a writer forever) and no child process inherits it
+READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 class FileProblem(BloodError):
@@ -160,9 +163,8 @@ def read_regular(path: Path | str, *, limit: int, what: str = "the file") -> byt
     """
     path = os.fspath(path)
     _check(path, what)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, READ_FLAGS)
     except OSError as exc:
         if exc.errno == errno.ENOENT and os.path.islink(path):
             raise FileProblem(path, what, "is a symlink to a file that does not exist") from None
@@ -198,9 +200,10 @@ def read_text(path: Path | str, *, limit: int, what: str = "the file") -> str:
         raise FileProblem(path, what, f"is not UTF-8 text (line {line})") from None
 
 
-SAVE_SUFFIX = ".blood.db"  # store/saves.py names campaign saves so (this module is stdlib only)
+SAVE_SUFFIX = ".blood.db"  # how store/saves.py names campaign saves
 SQLITE_MAGIC = b"SQLite format 3\x00"
 FORCE_HINT = "add --force to overwrite it"
+DISK_FULL = (errno.ENOSPC, errno.EFBIG)  # errors of a write that found no room
 
 
 def write_file(
@@ -223,7 +226,7 @@ def write_file(
     try:
         return _write(text, data, what=what, replace=force, check_only=check_only)
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        if exc.errno in (*DISK_FULL, getattr(errno, "EDQUOT", errno.ENOSPC)):
             raise FileProblem(text, what, "was not written: the disk is full",
                               hint="free some space and run the command again") from None
         raise FileProblem(text, what, f"cannot be written: {exc.strerror or exc}") from None
@@ -254,8 +257,7 @@ def _write(path: str, data: bytes, *, what: str, replace: bool, check_only: bool
     name = os.path.basename(path)
     if not path.strip() or path.endswith(("/", os.sep)) or name in ("", ".", ".."):
         raise FileProblem(path, what, "names a folder, not a file", hint="e.g. cards.txt")
-    if name.endswith((SAVE_SUFFIX, SAVE_SUFFIX + "-journal", SAVE_SUFFIX + "-wal",
-                      SAVE_SUFFIX + "-shm")):
+    if name.endswith(tuple(SAVE_SUFFIX + end for end in ("", "-journal", "-wal", "-shm"))):
         raise FileProblem(path, what, "is a campaign save's name; the app never writes over one",
                           hint="choose another file name")
     try:
@@ -332,9 +334,8 @@ def _refuse_existing(
 def _head(path: str, limit: int) -> bytes:
     """Up to ``limit`` bytes from the start of a regular file (without blocking or following
     a link); empty when it cannot be read."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return b""
     try:
@@ -358,6 +359,16 @@ def _read_fd(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+@contextlib.contextmanager
+def unlinking(path: Path | str) -> Iterator[None]:
+    """Remove the temporary file ``path`` when the block ends, however it ends."""
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
 def pid_alive(pid: int) -> bool:
     if pid == os.getpid():
         return True
@@ -370,38 +381,46 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-def _stale(st: os.stat_result, pid_text: str, now: float) -> bool:
-    """A leftover over an hour old, or named with the PID of a process that is gone."""
-    if now - st.st_mtime > STALE_TMP_SECONDS:
-        return True
-    return pid_text.isascii() and pid_text.isdigit() and len(pid_text) < 10 and not pid_alive(
-        int(pid_text))
+def _stale_entries(folder: Path | str, pid_of: Callable[[str], str | None]
+                   ) -> Iterator[tuple[str, os.stat_result]]:
+    """(path, lstat) of each entry of ``folder`` that ``pid_of`` reads a PID from (None: not
+    a leftover) and that is over an hour old or named with the PID of a process that is gone."""
+    now = time.time()
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        pid_text = pid_of(entry.name)
+        if pid_text is None:
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if now - st.st_mtime > STALE_TMP_SECONDS or (
+            pid_text.isascii() and pid_text.isdigit() and len(pid_text) < 10
+            and not pid_alive(int(pid_text))
+        ):
+            yield entry.path, st
 
 
 def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
     """Delete ``NAME.PID.tmp`` files (and the ``NAME.PID.tmp-journal`` SQLite leaves beside a
     temporary save) in ``folder`` left by a process that is gone (or that are over an hour
     old). Never raises; returns how many were removed."""
-    removed = 0
-    now = time.time()
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return 0
-    for entry in entries:
-        name = entry.name.removesuffix("-journal")
+
+    def pid_of(name: str) -> str | None:
+        name = name.removesuffix("-journal")
         if not name.endswith(".tmp") or not name.startswith(prefix):
-            continue
-        pid_text = name[:-4].rpartition(".")[2]
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if not stat.S_ISREG(st.st_mode):
-            continue
-        if _stale(st, pid_text, now):
+            return None
+        return name[:-4].rpartition(".")[2]
+
+    removed = 0
+    for path, st in _stale_entries(folder, pid_of):
+        if stat.S_ISREG(st.st_mode):
             with contextlib.suppress(OSError):
-                os.unlink(entry.path)
+                os.unlink(path)
                 removed += 1
     return removed
 
@@ -423,24 +442,13 @@ def remove_stale_dirs(folder: Path | str, prefix: str) -> int:
     PID). Never raises; returns how many were removed."""
     import shutil
 
+    def pid_of(name: str) -> str | None:
+        return name[len(prefix):].partition("-")[0] if name.startswith(prefix) else None
+
     removed = 0
-    now = time.time()
     uid = os.getuid() if hasattr(os, "getuid") else None
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return 0
-    for entry in entries:
-        if not entry.name.startswith(prefix):
-            continue
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if not stat.S_ISDIR(st.st_mode) or (uid is not None and st.st_uid != uid):
-            continue
-        pid_text = entry.name[len(prefix):].partition("-")[0]
-        if _stale(st, pid_text, now):
-            shutil.rmtree(entry.path, ignore_errors=True)
-            removed += not os.path.lexists(entry.path)
+    for path, st in _stale_entries(folder, pid_of):
+        if stat.S_ISDIR(st.st_mode) and (uid is None or st.st_uid == uid):
+            shutil.rmtree(path, ignore_errors=True)
+            removed += not os.path.lexists(path)
     return removed

@@ -53,8 +53,7 @@ def campaign_name_problem(name: str) -> str | None:
     size = len(name.encode("utf-8"))
     if size > MAX_NAME_BYTES:
         return f"it takes {size} bytes as a file name (at most {MAX_NAME_BYTES})"
-    if any(ch in FORBIDDEN for ch in name):
-        ch = next(ch for ch in name if ch in FORBIDDEN)
+    if ch := next((ch for ch in name if ch in FORBIDDEN), None):
         return f"it contains {ch!r} (no path separators or {''.join(sorted(FORBIDDEN))})"
     if ".." in name:
         return "it contains '..'"

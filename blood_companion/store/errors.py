@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from blood_companion.errors import BloodError
+from blood_companion.fileio import SAVE_SUFFIX
 
 
 class StoreError(BloodError):
@@ -57,6 +58,3 @@ class NothingToRedo(StoreError):
 
 class ImportRefused(StoreError):
     """An import file that does not validate; nothing was stored."""
-
-
-SAVE_SUFFIX = ".blood.db"

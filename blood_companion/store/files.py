@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from blood_companion.engine.upcast import STATE_SCHEMA
-from blood_companion.fileio import remove_stale_tmp
+from blood_companion.fileio import DISK_FULL, remove_stale_tmp, unlinking
 from blood_companion.store import saves, schema
 from blood_companion.store.docs import INSERT_ABANDONED, INSERT_ACTION, Row, now
 from blood_companion.store.errors import CampaignExists, StoreError
@@ -57,8 +57,7 @@ def build_file(
     with contextlib.suppress(OSError):
         tmp.unlink()
     try:
-        conn = sqlite3.connect(tmp, isolation_level=None)
-        try:
+        with contextlib.closing(sqlite3.connect(tmp, isolation_level=None)) as conn:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("BEGIN IMMEDIATE")
             schema.create(conn)
@@ -86,30 +85,26 @@ def build_file(
                 ],
             )
             conn.execute("COMMIT")
-        finally:
-            conn.close()
         if not install:
             return tmp
         if replace:
             os.replace(tmp, path)
         else:
-            try:
-                os.link(tmp, path)  # fails if another process created the name meanwhile
-            except FileExistsError:
-                raise CampaignExists(f"a campaign named {name!r} already exists") from None
-            except OSError:  # no hard links on this file system
-                refuse_existing(saves_dir, name, path)
-                os.replace(tmp, path)
-            finally:
-                with contextlib.suppress(OSError):
-                    tmp.unlink()
+            with unlinking(tmp):
+                try:
+                    os.link(tmp, path)  # fails if another process created the name meanwhile
+                except FileExistsError:
+                    raise CampaignExists(f"a campaign named {name!r} already exists") from None
+                except OSError:  # no hard links on this file system
+                    refuse_existing(saves_dir, name, path)
+                    os.replace(tmp, path)
         return path
     except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
         if not isinstance(exc, (sqlite3.Error, OSError)):
             raise
-        if (exc.errno in (28, 27) if isinstance(exc, OSError)  # ENOSPC, EFBIG
+        if (exc.errno in DISK_FULL if isinstance(exc, OSError)
                 else "disk is full" in str(exc) or "disk I/O" in str(exc)):
             raise StoreError(
                 f"the disk is full: the campaign {name!r} could not be written; your saves are "

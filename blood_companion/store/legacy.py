@@ -40,6 +40,7 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
 from blood_companion.store import delta as dl
 from blood_companion.store.docs import (
+    ROW_COLUMNS,
     BadState,
     Doc,
     Row,
@@ -212,22 +213,25 @@ def legacy_row(step: int, type_: str, data: str, recorded: str) -> Row:
     return Row(step, type_, data, ACTION_SCHEMA, None, "[]", "", LEGACY_APP, "", recorded, 0)
 
 
+def _tables(store: CampaignStore, *queries: str
+            ) -> tuple[dict[Any, Any], dict[Any, Any], list[list[Any]]]:
+    """The save's meta and marks, and the rows of each query, read in one transaction."""
+    conn = store._conn
+    with store._errors(), store._read():
+        return (dict(conn.execute("SELECT key, value FROM meta").fetchall()),
+                dict(conn.execute("SELECT name, step FROM marks").fetchall()),
+                [conn.execute(query).fetchall() for query in queries])
+
+
 def rebuild_v2(store: CampaignStore) -> Path:
     """Rebuild an app 0.1.0 save (schema version 2) in today's layout, in a new temporary
     file (returned); the caller holds the save's write lock, took a backup, and moves the file
     into place."""
-    conn = store._conn
-    with store._errors(), store._read():
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        rows = conn.execute(
-            "SELECT step, type, data, state_hash, recorded FROM actions ORDER BY step"
-        ).fetchall()
-        kept_rows = conn.execute("SELECT step, state FROM snapshots").fetchall()
-        marks = dict(conn.execute("SELECT name, step FROM marks").fetchall())
-        gone = conn.execute(
-            "SELECT step, type, data, recorded, abandoned, replaced_at FROM abandoned "
-            "ORDER BY id"
-        ).fetchall()
+    meta, marks, (rows, kept_rows, gone) = _tables(
+        store, "SELECT step, type, data, state_hash, recorded FROM actions ORDER BY step",
+        "SELECT step, state FROM snapshots",
+        "SELECT step, type, data, recorded, abandoned, replaced_at FROM abandoned ORDER BY id",
+    )
     try:
         head = int(meta["head"])
         kept = {int(s): load_json(text) for s, text in kept_rows}
@@ -248,19 +252,12 @@ def rebuild_v2(store: CampaignStore) -> Path:
 def upcast_file(store: CampaignStore) -> Path:
     """Every state of a today's-layout file written with an older state shape, rewritten in a
     new temporary file (returned; the caller holds the lock and moves it into place)."""
-    conn = store._conn
-    with store._errors(), store._read():
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        rows = conn.execute(
-            "SELECT step, type, data, av, chance, delta, app, data_fp, recorded, exact "
-            "FROM actions ORDER BY step"
-        ).fetchall()
-        marks = dict(conn.execute("SELECT name, step FROM marks").fetchall())
-        gone = conn.execute(
-            "SELECT step, type, data, av, chance, delta, state_hash, app, data_fp, recorded, "
-            "exact, abandoned, replaced_at FROM abandoned ORDER BY id"
-        ).fetchall()
-        packs = conn.execute("SELECT fp, prints, first_step FROM datapacks").fetchall()
+    meta, marks, (rows, gone, packs) = _tables(
+        store, "SELECT step, type, data, av, chance, delta, app, data_fp, recorded, exact "
+        "FROM actions ORDER BY step",
+        f"SELECT {ROW_COLUMNS}, abandoned, replaced_at FROM abandoned ORDER BY id",
+        "SELECT fp, prints, first_step FROM datapacks",
+    )
     docs: list[Doc] = []
     raw: Any = None
     for step, _, _, _, _, delta, *_ in rows:

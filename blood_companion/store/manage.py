@@ -21,7 +21,7 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA
-from blood_companion.fileio import pid_alive
+from blood_companion.fileio import DISK_FULL, pid_alive, unlinking
 from blood_companion.store import delta as dl
 from blood_companion.store import saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
@@ -135,12 +135,9 @@ def _salvage(store: CampaignStore, damaged: Path) -> int:
     proving the chain). Steps that cannot be brought back exactly are kept as abandoned steps
     (`blood campaign log --all` lists them), never silently dropped. Returns how many steps
     came back into the log."""
-    src = _open_damaged(damaged)
+    src = _open_source(damaged, damaged=True)
     by_step = src.rows if src is not None else {}
-    try:
-        head: int | None = int(src.meta["head"]) if src is not None else None
-    except (KeyError, ValueError):
-        head = None
+    head = _head_of(src)
     if store.redo_available:
         store.redo(store.redo_available)
     last = store.head
@@ -183,7 +180,7 @@ def _good(path: Path, catalog: Catalog | None) -> int | None:
                 return None
             return store.log_length
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EFBIG):
+        if exc.errno in DISK_FULL:
             raise  # no room to check it is not a bad backup: never fall back to an older one
         return None
     except sqlite3.Error as exc:
@@ -209,7 +206,7 @@ def recover_campaign(
     try:
         return _recover(saves_dir, name, catalog, force=force)
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EFBIG):
+        if exc.errno in DISK_FULL:
             raise StoreError(
                 f"the disk is full: {name!r} could not be recovered; nothing was changed",
                 hint="free some space and run the command again",
@@ -222,13 +219,7 @@ def recover_campaign(
 
 def _recover_chain(saves_dir: Path, name: str, chain: Chain, path: Path, backups: list[Path],
                    catalog: Catalog | None) -> Recovery:
-    newest = 0
-    for b in backups:
-        src = _open_source(b)
-        if src is not None:
-            with contextlib.suppress(KeyError, ValueError):
-                newest = int(src.meta["head"])
-            break
+    newest = _head_of(next((s for s in map(_open_source, backups) if s is not None), None)) or 0
     dest = _install_chain(saves_dir, name, chain, path)
     with CampaignStore.open(saves_dir, name, catalog) as store:
         length = store.log_length
@@ -274,12 +265,9 @@ def _recover(
         if path.is_file():
             damaged = _move_aside(saves_dir, name, path, "damaged" if not force else "replaced")
         tmp = saves_dir / f".{name}.{os.getpid()}.restore"
-        try:
+        with unlinking(tmp):
             saves.restore_copy(backup, tmp)
             os.replace(tmp, path)
-        finally:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
         salvaged = 0
         if damaged is not None and catalog is not None and not force:
             with contextlib.suppress(StoreError, OSError), CampaignStore.open(
@@ -318,12 +306,12 @@ class _Source:
     marks: dict[str, int]
     abandoned: list[tuple[Any, ...]]
     packs: list[tuple[Any, ...]]
-    path: Path | None = None
+    path: Path
 
 
-def _read_source(conn: sqlite3.Connection) -> _Source:
+def _read_source(conn: sqlite3.Connection, path: Path) -> _Source:
     conn.text_factory = lambda b: b.decode("utf-8", "replace")
-    src = _Source({}, {}, {}, {}, [], [])
+    src = _Source({}, {}, {}, {}, [], [], path)
 
     def each(sql: str, keys: str) -> list[tuple[Any, ...]]:
         try:
@@ -358,22 +346,10 @@ def _read_source(conn: sqlite3.Connection) -> _Source:
     return src
 
 
-def _open_damaged(path: Path) -> _Source | None:
-    """What a damaged save file still holds, read leniently (None when it does not open)."""
-    with contextlib.suppress(OSError, sqlite3.Error):
-        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-        try:
-            src = _read_source(conn)
-            src.path = path
-            return src
-        finally:
-            conn.close()
-    return None
-
-
-def _open_source(path: Path) -> _Source | None:
+def _open_source(path: Path, *, damaged: bool = False) -> _Source | None:
     """A save file or backup read without writing anything anywhere (a compressed backup is
-    inflated in memory). None when it is not a save of today's layout."""
+    inflated in memory). None when it does not open or, unless it is the ``damaged`` save
+    (read leniently, whatever its layout), is not a save of today's layout."""
     try:
         if path.name.endswith(saves.GZ):
             with gzip.open(path, "rb") as fh:
@@ -383,23 +359,32 @@ def _open_source(path: Path) -> _Source | None:
             conn = sqlite3.connect(":memory:")
             conn.deserialize(data)
         else:
-            conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True)
+            mode = "ro" if damaged else "ro&immutable=1"
+            conn = sqlite3.connect(path.resolve().as_uri() + f"?mode={mode}", uri=True)
     except (OSError, EOFError, zlib.error, sqlite3.Error, RuntimeError, MemoryError):
         return None
     try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        if version != schema.SCHEMA_VERSION or app_id != schema.APPLICATION_ID:
+        if not damaged:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            if version != schema.SCHEMA_VERSION or app_id != schema.APPLICATION_ID:
+                return None
+        src = _read_source(conn, path)
+        if not damaged and src.meta.get("state_schema", str(STATE_SCHEMA)) != str(STATE_SCHEMA):
             return None
-        src = _read_source(conn)
-        if src.meta.get("state_schema", str(STATE_SCHEMA)) != str(STATE_SCHEMA):
-            return None
-        src.path = path
         return src
     except sqlite3.Error:
         return None
     finally:
         conn.close()
+
+
+def _head_of(src: _Source | None) -> int | None:
+    """The head step a file's metadata names (None when it cannot be read)."""
+    try:
+        return int(src.meta["head"]) if src is not None else None
+    except (KeyError, ValueError):
+        return None
 
 
 def _clean(row: tuple[Any, ...]) -> bool:
@@ -519,7 +504,7 @@ class Chain:
 def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -> Chain:
     """The longest chain of steps from step 1 that the damaged file and the backups give
     (see the comment above)."""
-    file = _open_damaged(damaged)
+    file = _open_source(damaged, damaged=True)
     others: list[_Source] | None = None
     sources: list[StepSource] = []
     docs: list[Doc] = []
@@ -564,10 +549,7 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
     file = chain.file
     meta = file.meta if file is not None else {}
     n = len(chain.docs)
-    try:
-        head = int(meta.get("head", n))
-    except ValueError:
-        head = n
+    head = _head_of(file) or n
     head = head if 1 <= head <= n else n
     rows, snaps = chain_rows(chain.sources, chain.docs, head=head)
     abandoned: list[tuple[Row, str, int]] = []
@@ -595,13 +577,9 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
     marks = {m: s for m, s in (file.marks if file is not None else {}).items() if 1 <= s <= n}
     tmp = build_file(saves_dir, name, rows, head=head, snapshots=snaps, meta=keep_meta,
                      marks=marks, abandoned=abandoned, datapacks=packs, install=False)
-    try:
-        with _lock_of(path):
-            dest = _move_aside(saves_dir, name, path, "damaged")
-            os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    with unlinking(tmp), _lock_of(path):
+        dest = _move_aside(saves_dir, name, path, "damaged")
+        os.replace(tmp, path)
     return dest
 
 

@@ -12,6 +12,7 @@ Part of the store package (the only code that opens saves); light to import on p
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sqlite3
@@ -70,8 +71,8 @@ def head_key(path: Path) -> tuple[str, int, int] | None:
         return None
     try:
         # as_uri() percent-escapes '?', '#' and '%', which would otherwise end the file name.
-        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=0.5)
-        try:
+        uri = path.resolve().as_uri() + "?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=0.5)) as conn:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
             if not set(TABLES) <= tables:
                 return None
@@ -90,8 +91,6 @@ def head_key(path: Path) -> tuple[str, int, int] | None:
             action = conn.execute(
                 "SELECT state_hash FROM actions WHERE step = ?", (head,)
             ).fetchone()
-        finally:
-            conn.close()
     except (sqlite3.Error, ValueError, TypeError, OverflowError, OSError):
         return None
     if row is None or action is None or not isinstance(row[1], str):

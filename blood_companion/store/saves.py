@@ -35,6 +35,7 @@ from blood_companion.fileio import (
     check_path,
     read_text,
     shown_path,
+    unlinking,
     write_atomic,
 )
 from blood_companion.store.errors import SAVE_SUFFIX, StoreError
@@ -215,20 +216,13 @@ def write_backup(conn: sqlite3.Connection, target: Path) -> None:
     renamed, so a backup is whole or absent."""
     tmp = target.with_name(target.name + ".tmp")
     raw = target.with_name(target.name + ".raw.tmp")
-    try:
-        dst = sqlite3.connect(raw if target.name.endswith(GZ) else tmp)
-        try:
+    with unlinking(tmp), unlinking(raw):
+        with contextlib.closing(sqlite3.connect(raw if target.name.endswith(GZ) else tmp)) as dst:
             conn.backup(dst)
-        finally:
-            dst.close()
         if target.name.endswith(GZ):
             with open(raw, "rb") as src, gzip.open(tmp, "wb", compresslevel=6) as out:
                 shutil.copyfileobj(src, out, 1 << 20)
         os.replace(tmp, target)
-    finally:
-        for leftover in (tmp, raw):
-            with contextlib.suppress(OSError):
-                leftover.unlink()
 
 
 def restore_copy(backup: Path, dest: Path) -> None:
@@ -248,14 +242,8 @@ def restore_copy(backup: Path, dest: Path) -> None:
             raise StoreError(f"the backup {backup.name} is damaged: {exc}") from None
         return
     src_conn = sqlite3.connect(backup.resolve().as_uri() + "?mode=ro", uri=True)
-    try:
-        dst = sqlite3.connect(dest)
-        try:
-            src_conn.backup(dst)
-        finally:
-            dst.close()
-    finally:
-        src_conn.close()
+    with contextlib.closing(src_conn), contextlib.closing(sqlite3.connect(dest)) as dst:
+        src_conn.backup(dst)
 
 
 def read_last_used(saves_dir: Path) -> str | None:

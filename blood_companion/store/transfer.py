@@ -18,7 +18,6 @@ Bounds (docs/campaigns.md): a file of at most :data:`MAX_IMPORT_BYTES`, at most
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import stat
@@ -32,6 +31,7 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
+from blood_companion.fileio import unlinking
 from blood_companion.store import delta as dl
 from blood_companion.store import saves
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
@@ -257,15 +257,14 @@ def import_campaign(
         rows, snaps, abandoned, meta = _rebuild_v2(file, doc, catalog)
     saves.ensure_dir(saves_dir)
     path = saves.save_path(saves_dir, target)
-    if not replace or not path.exists():
-        build_file(saves_dir, target, rows, head=doc.head, snapshots=snaps, meta=meta,
-                   marks=marks, abandoned=abandoned)
+    swap = replace and path.exists()
+    tmp = build_file(saves_dir, target, rows, head=doc.head, snapshots=snaps, meta=meta,
+                     marks=marks, abandoned=abandoned, install=not swap)
+    if not swap:
         return target
     # Replace: back the old campaign up first, then swap the new file in atomically.
-    tmp = build_file(saves_dir, target, rows, head=doc.head, snapshots=snaps, meta=meta,
-                     marks=marks, abandoned=abandoned, install=False)
     replaced = False
-    try:
+    with unlinking(tmp):
         try:
             with CampaignStore.open(saves_dir, target, catalog) as old:
                 old.replace_file(tmp, "before import")  # under the old file's lock
@@ -276,9 +275,6 @@ def import_campaign(
                 os.replace(path, backup)
         if not replaced:
             os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
     return target
 
 
@@ -368,8 +364,7 @@ def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
     an earlier release (:data:`EARLIER_RELEASES`) whose replay gives another state because a
     rule or the shipped pack changed since (its action must still be one the rules take in the
     recorded state before it, and give the same :data:`HOLDINGS`), as `campaign verify` keeps
-    them. Returns whether the step
-    replayed exactly. Raises ImportRefused."""
+    them. Returns whether the step replayed exactly. Raises ImportRefused."""
     if s.app != APP and s.app not in EARLIER_RELEASES:
         raise _refuse(file, f"step {s.step} claims app {s.app[:20]!r}; this app ({APP}) can "
                             "check only its own steps and those of its earlier releases")
