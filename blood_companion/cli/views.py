@@ -77,11 +77,15 @@ def cache_key(head: tuple[str, int, int], settings: Settings) -> dict[str, Any]:
     }
 
 
-def with_ok(doc: Any) -> Any:
-    """A ``--json`` document as printed: ``"ok"`` first (true unless it says otherwise)."""
+def print_doc(doc: Any) -> None:
+    """Print a ``--json`` document without rich: ``"ok"`` first (true unless it says
+    otherwise)."""
+    from blood_companion.display import json_text
+
     if isinstance(doc, dict) and "ok" not in doc:
-        return {"ok": True, **doc}
-    return doc
+        doc = {"ok": True, **doc}
+    sys.stdout.write(json_text(doc) + "\n")
+    sys.stdout.flush()
 
 
 # --------------------------------------------------------------------------- storing
@@ -203,12 +207,9 @@ def show(view: str, doc: dict[str, Any], as_json: bool) -> None:
     from blood_companion.cli.textview import print_lines, width
 
     if as_json:
-        from blood_companion.display import json_text
-
-        sys.stdout.write(json_text(with_ok(doc)) + "\n")
-        sys.stdout.flush()
-        return
-    print_lines(render(view, doc, width()))
+        print_doc(doc)
+    else:
+        print_lines(render(view, doc, width()))
 
 
 def match(args: list[str]) -> tuple[str, bool] | None:
