@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion import matching
 from blood_companion.cli import commands
+from blood_companion.cli.status_view import SIDES
 from blood_companion.engine import legal
 from blood_companion.engine.actions import Action
 from blood_companion.engine.chance import Chance
@@ -174,21 +175,12 @@ class Walk:
         )
 
     def _draw_answer(self, text: str) -> Done | Again:
-        from blood_companion.engine import naming
+        from blood_companion.cli.draws import name_draw
 
-        need = self.draw
         assert self.drawing is not None
         if not text:
             return Again("which card came up? type its number or its name")
-        pairs = list(zip(need.candidates, need.names, strict=True))
-        position = text.strip()
-        if position.isdigit() and 1 <= int(position) <= len(pairs):
-            cid = pairs[int(position) - 1][0]
-        else:
-            cid = naming.match(text, pairs, "card")
-        drawn = {k: list(v) for k, v in self.drawing.drawn.items()}
-        drawn.setdefault(need.deck, []).append(cid)
-        return Done(self.drawing.model_copy(update={"drawn": drawn}))
+        return Done(name_draw(self.drawing, self.draw, [text], "card"))
 
     def screen(self) -> Screen:
         nxt = self.nxt
@@ -499,9 +491,6 @@ def _split_picks(picks: Sequence[legal.Pick], text: str) -> list[legal.Pick] | s
 
 
 # --------------------------------------------------------------------------- what changed
-
-
-SIDES = ("front", "left", "right")
 
 
 def changes(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[str]:
