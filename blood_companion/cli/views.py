@@ -127,6 +127,7 @@ def store_view(folder: Path, name: str, view: str, doc: dict[str, Any],
 
 def campaign_of(folder: Path, settings: Settings) -> str | None:
     """The campaign a command acts on, as session.campaign_name chooses it (or None)."""
+    from blood_companion.cli.completion import campaign_names
     from blood_companion.fileio import read_text
 
     if settings.campaign:
@@ -135,14 +136,7 @@ def campaign_of(folder: Path, settings: Settings) -> str | None:
         last = read_text(folder / ".last-campaign", limit=4096).strip()
     except BloodError:
         last = ""
-    try:
-        names = sorted(
-            p.name[: -len(SAVE_SUFFIX)]
-            for p in folder.iterdir()
-            if p.name.endswith(SAVE_SUFFIX) and not p.name.startswith(".")
-        )
-    except OSError:
-        return None
+    names = campaign_names(str(folder))
     if last and last in names:
         return last
     return names[0] if len(names) == 1 else None
