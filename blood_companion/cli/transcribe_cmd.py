@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli.common import print_json, settings, stdout, write_output
+from blood_companion.cli.common import print_json, settings, stdout, warn_data, write_output
 from blood_companion.content.cards import AnswerError
 from blood_companion.content.errors import ImportRefused, Problem
 from blood_companion.content.loader import (
@@ -71,10 +71,7 @@ def _layers(target: Path) -> list[Path]:
 
 def _catalog(target: Path) -> Catalog:
     """The shipped pack with the owner's folder over it (once it exists)."""
-    from blood_companion.cli.common import warn_data
-
-    catalog: Catalog = warn_data(load_layers(_layers(target)))
-    return catalog
+    return warn_data(load_layers(_layers(target)))
 
 
 def _shown(path: Path) -> str:
