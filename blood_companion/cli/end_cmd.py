@@ -217,16 +217,14 @@ def _art(word: str) -> str:
 def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
     from blood_companion.engine.words import sentence
 
-    state = store.state
     doc: dict[str, Any] = {"ok": True}
     if action is not None:
         doc["action"] = action.model_dump(mode="json")
         doc["done"] = sentence(action, store.catalog)
-    doc.update(rewards_json(state, store.catalog))
+    doc.update(rewards_json(store.state, store.catalog))
     if isinstance(action, FinishGame):
         doc["summary"] = session.game_summary(store)
-    doc["log_length"] = store.log_length
-    doc["state_hash"] = store.state_hash
+    doc.update(log_length=store.log_length, state_hash=store.state_hash)
     return doc
 
 
