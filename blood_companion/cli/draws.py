@@ -42,8 +42,7 @@ def _ask(need: DrawNeeded) -> str | None:
             stdout.print(Text(exc.message + (f" ({exc.hint})" if exc.hint else ""), style="red"))
 
 
-def name_draw(action: Action, need: DrawNeeded, left: list[str], what: str | None = None
-              ) -> Action:
+def name_draw(action: Action, need: DrawNeeded, left: list[str], what: str | None = None) -> Action:
     """`action` with the next drawn card named: from `left` (consumed; :func:`resolve` with
     `what`), else asked on a terminal. Raises RuleError (nothing recorded) when neither gives it."""
     cid: str | None

@@ -137,8 +137,7 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         stdout.print(Text("  " + cmd, style="cyan"))
 
 
-def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | None = None
-                 ) -> None:
+def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | None = None) -> None:
     """After `blood end finish`: what the game changed and what carries over (``s``: the
     summary with the night's gains, session.game_summary)."""
     s = finished_summary(state) if s is None else s
