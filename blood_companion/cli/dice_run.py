@@ -235,7 +235,8 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
             for s in result.substitutions
         ],
         "rerolls_used": result.rerolls,
-        "insanity": _insanity_json(result),
+        "insanity": None if result.insanity is None else {
+            k: getattr(result.insanity, k) for k in ("triumphs", "reroll", "reroll_max_dice")},
         "exhausted": ask.exhausted,
         "knocked_out": ask.knocked_out,
         "trouper": label,
@@ -260,13 +261,6 @@ def _insanity(data: Pack, cube: int | None, reading: str | None) -> Any:
     if chosen in ("any_dice", "one_die"):
         return insanity_bonuses(data.insanity_spaces, cube, chosen)  # type: ignore[arg-type]
     raise UsageError(f"--insanity-reading is any-dice or one-die, not {reading!r}")
-
-
-def _insanity_json(result: OddsResult) -> dict[str, Any] | None:
-    ins = result.insanity
-    if ins is None:
-        return None
-    return {"triumphs": ins.triumphs, "reroll": ins.reroll, "reroll_max_dice": ins.reroll_max_dice}
 
 
 def _insanity_words(result: OddsResult) -> str:
