@@ -319,14 +319,6 @@ def campaigns_table(folder: Path) -> list[tuple[list[str], list[str]]]:
     return out
 
 
-def _has_surrogates(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
 class Loop:
     """Reads answers line by line (a script on standard input works too) and writes each card
     as soon as it is confirmed."""
@@ -346,11 +338,12 @@ class Loop:
                 return None
             if self.echo:
                 show(line, "bold")
-            if not _has_surrogates(line):
+            try:
+                line.encode("utf-8")
                 return line
-            # Bytes that are not UTF-8 (a terminal in another encoding): asked again, never
-            # kept (the draft and the YAML hold UTF-8 text only).
-            show(Text.assemble(("✗ ", "red"), "that line is not UTF-8 text; type it again"))
+            except UnicodeEncodeError:  # bytes that are not UTF-8 (a terminal in another
+                # encoding): asked again, never kept (the draft and the YAML hold UTF-8 only)
+                show(Text.assemble(("✗ ", "red"), "that line is not UTF-8 text; type it again"))
 
     def run(self, cards: list[Any], cat: Catalog, draft: Any) -> None:
         from blood_companion.content.transcribe import CardSession, clear_draft
