@@ -99,8 +99,7 @@ class Board:
         """The document once it is newer than ``version`` (or after ``timeout``, or when
         stopping)."""
         with self._cond:
-            self._cond.wait_for(lambda: self._version != version or self.stopping.is_set(),
-                                timeout)
+            self._cond.wait_for(lambda: self._version != version or self.stopping.is_set(), timeout)
             return self._version, self._doc
 
     def stop(self) -> None:

@@ -344,7 +344,8 @@ def log(
         if as_json or all_:
             keep = None if last is None or all_ else last or None
             entries = store.log(include_abandoned=all_, last=keep)
-            head = store.head
+            if not as_json:
+                doc: dict[str, Any] = {"head": store.head, "entries": log_entries(store, entries)}
         else:
             doc = log_doc(store, LOG_LAST if last is None else last)
             if last is None and not physical:
@@ -358,9 +359,6 @@ def log(
             sys.stdout.write(json_text({"ok": True, **e.to_json(), **more}, indent=None) + "\n")
         sys.stdout.flush()
         return
-    if all_:
-        with session.open_session() as store:
-            doc = {"head": head, "entries": log_entries(store, entries)}
     for e in doc["entries"]:
         if e["status"] == "done" and told.get(e["step"]):
             e["results"] = [*e["results"], "At the table:",
@@ -542,20 +540,19 @@ def recover(
             f"Recovered {chosen!r}: kept {result.kept} step(s), the longest chain whose actions "
             f"read and re-validate{left} (head at step {result.log_length}).", markup=False,
         )
-        if result.damaged_copy:
-            stdout.print(Text(f"The damaged file is kept as {result.damaged_copy}", style="dim"))
-        return
-    salvaged = (
-        f"; {result.salvaged} later step(s) re-applied from the damaged file"
-        if result.salvaged
-        else ""
-    )
-    stdout.print(
-        f"Restored {chosen!r} from {result.restored_from.name}{salvaged} "
-        f"({result.log_length} steps)."
-    )
+    else:
+        salvaged = (
+            f"; {result.salvaged} later step(s) re-applied from the damaged file"
+            if result.salvaged
+            else ""
+        )
+        stdout.print(
+            f"Restored {chosen!r} from {result.restored_from.name}{salvaged} "
+            f"({result.log_length} steps)."
+        )
     if result.damaged_copy:
-        stdout.print(Text(f"The previous file is kept as {result.damaged_copy}", style="dim"))
+        was = "damaged" if result.kept else "previous"
+        stdout.print(Text(f"The {was} file is kept as {result.damaged_copy}", style="dim"))
 
 
 # ---------------------------------------------------------------------- campaign-level actions

@@ -38,9 +38,7 @@ def spec(kind: str) -> tuple[str, tuple[str, ...], dict[str, Cli]]:
 
 
 # `see` references shown with an example rather than placeholders.
-EXAMPLES = {
-    "day_buy_building": "blood day buy alchemists-laboratory --give scrolls=2 --get jewels",
-}
+EXAMPLES = {"day_buy_building": "blood day buy alchemists-laboratory --give scrolls=2 --get jewels"}
 
 # `see` references that are views, not actions.
 VIEW_COMMANDS = {

@@ -83,9 +83,11 @@ def campaign_names(saves_dir: str) -> list[str]:
     )
 
 
-def pack_records(settings: Settings) -> dict[str, list[dict[str, Any]]]:
+def pack_records(settings: Settings, kinds: Iterable[str] | None = None
+                 ) -> dict[str, list[dict[str, Any]]]:
     """The validated records of the data pack (shipped plus overlay) as plain data: from the
-    cache, else validated once (which writes the cache). Raises when the pack has problems."""
+    cache, else validated once (which writes the cache; then only `kinds`, when given). Raises
+    when the pack has problems."""
     from blood_companion.content import raw
 
     layers = raw.layers_for(settings.data_dir)
@@ -93,8 +95,8 @@ def pack_records(settings: Settings) -> dict[str, list[dict[str, Any]]]:
     if records is None:
         from blood_companion.content.loader import load_layers
 
-        catalog = load_layers(layers)
-        records = {k: [r.model_dump() for r in catalog.all(k)] for k in raw.KIND_NAMES}
+        catalog = load_layers(layers)  # raises ContentError for a pack with problems
+        records = {k: [r.model_dump() for r in catalog.all(k)] for k in kinds or raw.KIND_NAMES}
     return records
 
 

@@ -45,8 +45,7 @@ data_app, register = command_group("data")
 
 def catalog() -> Catalog:
     """The catalog for the current command (shipped pack + --data-dir overlay)."""
-    loaded: Catalog = warn_data(load_catalog(settings().data_dir))
-    return loaded
+    return warn_data(load_catalog(settings().data_dir))
 
 
 @data_app.command("validate")

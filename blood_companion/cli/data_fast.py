@@ -24,6 +24,7 @@ _CODE = ("cli", "content", "rules")  # the packages whose modules check or print
 def report_key(settings: Settings, as_json: bool, strict: bool) -> str:
     """The key of the report `data validate` prints for these settings. Raises OSError or
     ValueError when a layer or file cannot be read (the full command says why)."""
+    from blood_companion.cli.help_text import hash_code, help_key
     from blood_companion.content import raw
 
     layers = raw.layers_for(settings.data_dir)
@@ -36,17 +37,9 @@ def report_key(settings: Settings, as_json: bool, strict: bool) -> str:
                 if name.endswith((".yaml", ".yml")) and not name.startswith("."):
                     data = raw._regular_bytes(folder / name)
                     h.update(f"|rules/{name}|".encode() + hashlib.sha256(data).digest())
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for sub in _CODE:
-        with os.scandir(os.path.join(package, sub)) as entries:
-            for entry in sorted(entries, key=lambda e: e.name):
-                if entry.name.endswith(".py"):
-                    st = entry.stat()
-                    h.update(f"|{sub}/{entry.name}|{st.st_size}|{st.st_mtime_ns}".encode())
+    hash_code(h, _CODE)
     h.update("|".join(str(p) for p in raw.strays(layers)).encode())
     if not as_json:
-        from blood_companion.cli.help_text import help_key
-
         h.update(help_key().encode())
     return h.hexdigest()[:32]
 

@@ -23,6 +23,7 @@ from blood_companion.cli.view_text import levels_table
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.narrate import record_name
 from blood_companion.engine.plain import counted_all
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
@@ -124,18 +125,15 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
         return
     if isinstance(action, d.EndDay) and state.night is not None:
         n = state.night
-        nem, loc = cat.nemesis(n.nemesis), cat.get("locations", n.location)
-        stdout.print(f"The night is ready: {nem.name if nem else n.nemesis} at "
-                     f"{loc.name if loc else n.location}, Difficulty {n.difficulty}.")
+        stdout.print(f"The night is ready: {record_name(cat, n.nemesis)} at "
+                     f"{record_name(cat, n.location)}, Difficulty {n.difficulty}.")
     elif isinstance(action, (d.RollLocation, d.ChooseLocation)) and day.location:
-        loc = cat.get("locations", day.location)
         roll = f" (die: {day.location_roll})" if day.location_roll else ""
-        stdout.print(f"Location card: {loc.name if loc else day.location}{roll}")
+        stdout.print(f"Location card: {record_name(cat, day.location)}{roll}")
     elif isinstance(action, (d.DrawMinions, d.ChooseMinions)) and day.minions:
         stdout.print(f"Minion A: {day.minions[0]}   Minion B: {day.minions[1]}")
     elif isinstance(action, (d.DrawNemesis, d.ChooseNemesis, d.LastAssault)) and day.nemesis:
-        nem = cat.nemesis(day.nemesis)
-        stdout.print(f"Nemesis: {nem.name if nem else day.nemesis}")
+        stdout.print(f"Nemesis: {record_name(cat, day.nemesis)}")
     elif isinstance(action, d.PlaceEvents):
         stdout.print("Events on the Chain: " + (", ".join(day.events) or "none"))
     elif day.step == "purchases":

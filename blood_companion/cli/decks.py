@@ -21,12 +21,17 @@ QUESTION = """Who holds the decks?
 QUIT = frozenset({"quit", "q", "exit"})
 
 
-def _line(prompt: str) -> str | None:
-    """One answer; None at the end of input."""
+def _answer(prompt: str, echo: bool) -> str | None:
+    """One answer, lower case and stripped (echoed when read from a script); None at the end
+    of input or on `quit`."""
     try:
-        return input(prompt)
+        line = input(prompt)
     except EOFError:
         return None
+    if echo:
+        stdout.print(Text(line, style="bold"), markup=False, highlight=False)
+    key = line.strip().lower()
+    return None if key in QUIT else key
 
 
 def ask_holders() -> str | None:
@@ -35,13 +40,8 @@ def ask_holders() -> str | None:
     echo = not sys.stdin.isatty()
     while True:
         stdout.print(Text(QUESTION, style="green"))
-        line = _line("[1] > ")
-        if line is None:
-            return None
-        if echo:
-            stdout.print(Text(line, style="bold"), markup=False, highlight=False)
-        key = line.strip().lower()
-        if key in QUIT:
+        key = _answer("[1] > ", echo)
+        if key is None:
             return None
         if key in ("", "1", "app"):
             return "app"
@@ -61,14 +61,11 @@ def _deck_by_deck(echo: bool) -> str | None:
     chosen = []
     for deck, title in DECKS.items():
         while True:
-            line = _line(f"{title[0].upper() + title[1:]}: held by the app or the table? [app] > ")
-            if line is None:
+            key = _answer(f"{title[0].upper() + title[1:]}: held by the app or the table? [app] > ",
+                          echo)
+            if key is None:
                 return None
-            if echo:
-                stdout.print(Text(line, style="bold"), markup=False, highlight=False)
-            key = line.strip().lower() or "app"
-            if key in QUIT:
-                return None
+            key = key or "app"
             if key in ("a", "app"):
                 break
             if key in ("t", "table", "players", "p"):

@@ -108,19 +108,11 @@ def pack(settings: Settings) -> Pack:
     """The pack's dice, rules options, Insanity track and Troupers' traits: from the validated
     cache (no pydantic), else from the loader (which validates and caches). The overlay's files
     that belong to no kind are named on stderr."""
+    from blood_companion.cli.completion import pack_records
     from blood_companion.content import raw
 
-    layers = raw.layers_for(settings.data_dir)
-    records = raw.cached_records(layers)
-    if records is None:
-        from blood_companion.content.loader import load_layers
-
-        catalog = load_layers(layers)  # raises ContentError for a pack with problems
-        records = {
-            k: [r.model_dump() for r in catalog.all(k)]
-            for k in ("dice", "rules_config", "insanity", "troupers")
-        }
-    _warn(raw.strays(layers))
+    records = pack_records(settings, ("dice", "rules_config", "insanity", "troupers"))
+    _warn(raw.strays(raw.layers_for(settings.data_dir)))
     return Pack(records)
 
 
@@ -243,7 +235,8 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
             for s in result.substitutions
         ],
         "rerolls_used": result.rerolls,
-        "insanity": _insanity_json(result),
+        "insanity": None if result.insanity is None else {
+            k: getattr(result.insanity, k) for k in ("triumphs", "reroll", "reroll_max_dice")},
         "exhausted": ask.exhausted,
         "knocked_out": ask.knocked_out,
         "trouper": label,
@@ -268,13 +261,6 @@ def _insanity(data: Pack, cube: int | None, reading: str | None) -> Any:
     if chosen in ("any_dice", "one_die"):
         return insanity_bonuses(data.insanity_spaces, cube, chosen)  # type: ignore[arg-type]
     raise UsageError(f"--insanity-reading is any-dice or one-die, not {reading!r}")
-
-
-def _insanity_json(result: OddsResult) -> dict[str, Any] | None:
-    ins = result.insanity
-    if ins is None:
-        return None
-    return {"triumphs": ins.triumphs, "reroll": ins.reroll, "reroll_max_dice": ins.reroll_max_dice}
 
 
 def _insanity_words(result: OddsResult) -> str:
@@ -367,33 +353,24 @@ def fast_main(command: str, args: list[str], settings: Settings) -> int:
 
 def show(doc: dict[str, Any], lines: list[Line], as_json: bool) -> None:
     """Print a dice answer: its JSON document (``ok`` first) or its lines."""
-    if as_json:
-        from blood_companion.display import json_text
-
-        sys.stdout.write(json_text({"ok": True, **doc}) + "\n")
-        sys.stdout.flush()
-        return
     from blood_companion.cli.textview import print_lines
+    from blood_companion.cli.views import print_doc
 
-    print_lines(lines)
+    if as_json:
+        print_doc(doc)
+    else:
+        print_lines(lines)
 
 
 def register(app: Any) -> None:
     """`blood roll` and `blood odds` in the typer app, made of :data:`ROLL` and :data:`ODDS`."""
     from blood_companion.cli.flags import typer_command
+    from blood_companion.cli.settings import current
     from blood_companion.cli.summaries import SUMMARIES
 
-    app.command("roll", help=ROLL_HELP, short_help=SUMMARIES["roll"])(typer_command(ROLL, _roll))
-    app.command("odds", help=ODDS_HELP, short_help=SUMMARIES["odds"])(typer_command(ODDS, _odds))
+    for name, table, text in (("roll", ROLL, ROLL_HELP), ("odds", ODDS, ODDS_HELP)):
+        def run(ask: Values, name: str = name) -> None:
+            doc, lines = (roll if name == "roll" else odds)(ask, current())
+            show(doc, lines, ask.as_json)
 
-
-def _roll(ask: Values) -> None:
-    from blood_companion.cli.settings import current
-
-    show(*roll(ask, current()), ask.as_json)
-
-
-def _odds(ask: Values) -> None:
-    from blood_companion.cli.settings import current
-
-    show(*odds(ask, current()), ask.as_json)
+        app.command(name, help=text, short_help=SUMMARIES[name])(typer_command(table, run))

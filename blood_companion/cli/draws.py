@@ -17,14 +17,14 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.table import CARD_OF, DrawNeeded
 
 
-def resolve(need: DrawNeeded, text: str) -> str:
+def resolve(need: DrawNeeded, text: str, what: str | None = None) -> str:
     """The candidate id `text` names: its number in the list, its id or name (typo-tolerant).
-    RuleError with "did you mean" otherwise."""
+    RuleError with "did you mean" (a `what`, else the deck's card) otherwise."""
     pairs = list(zip(need.candidates, need.names, strict=True))
     key = text.strip()
     if key.isdigit() and 1 <= int(key) <= len(pairs):
         return pairs[int(key) - 1][0]
-    return naming.match(key, pairs, CARD_OF.get(need.deck, "card"))
+    return naming.match(key, pairs, what or CARD_OF.get(need.deck, "card"))
 
 
 def _ask(need: DrawNeeded) -> str | None:
@@ -42,12 +42,12 @@ def _ask(need: DrawNeeded) -> str | None:
             stdout.print(Text(exc.message + (f" ({exc.hint})" if exc.hint else ""), style="red"))
 
 
-def name_draw(action: Action, need: DrawNeeded, left: list[str]) -> Action:
-    """`action` with the next drawn card named: from `left` (consumed), else asked on a
-    terminal. Raises RuleError (nothing recorded) when neither gives it."""
+def name_draw(action: Action, need: DrawNeeded, left: list[str], what: str | None = None) -> Action:
+    """`action` with the next drawn card named: from `left` (consumed; :func:`resolve` with
+    `what`), else asked on a terminal. Raises RuleError (nothing recorded) when neither gives it."""
     cid: str | None
     if left:
-        cid = resolve(need, left.pop(0))
+        cid = resolve(need, left.pop(0), what)
     elif sys.stdin.isatty():
         cid = _ask(need)
     else:

@@ -32,6 +32,7 @@ from blood_companion.engine.endgame import (
 )
 from blood_companion.engine.history import finished_summary
 from blood_companion.engine.legal import next_view
+from blood_companion.engine.narrate import record_name
 from blood_companion.engine.plain import counted_all
 from blood_companion.engine.state import CampaignState
 
@@ -84,20 +85,14 @@ def _counts(d: dict[str, int], sign: bool = False) -> str:
     return counted_all(d, sign) or "-"
 
 
-def _name(catalog: Catalog, kind: str, cid: str) -> str:
-    rec = catalog.get(kind, cid) if kind != "tactics" else catalog.tactic(cid)
-    return str(rec.name) if rec is not None else cid
-
-
 def show_rewards(state: CampaignState, catalog: Catalog) -> None:
     rw = state.rewards
     if rw is None:
         stdout.print(_after(state))
         return
     title = "Victory" if rw.result == "won" else "Defeat"
-    vs = "Vlad" if rw.vlad else _name(catalog, "nemeses", rw.nemesis)
-    zone = catalog.get("zones", rw.zone)
-    zone_name = zone.name if zone is not None else rw.zone
+    vs = "Vlad" if rw.vlad else record_name(catalog, rw.nemesis)
+    zone_name = record_name(catalog, rw.zone)
     table = Table(title=f"End of the Night: {title} against {vs} (level {rw.difficulty})",
         title_justify="left")
     table.add_column("reward")
@@ -109,7 +104,7 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         table.add_row("Trophy tokens", "-", _trophies(catalog, rw.trophies))
         given = "; ".join(
             trouper_name(catalog, who) + ": "
-            + ", ".join(_name(catalog, "tactics", c) for c in cards)
+            + ", ".join(record_name(catalog, c) for c in cards)
             for who, cards in rw.given.items())
         table.add_row("Advanced Tactic cards", str(rw.advanced_tactics), given or "-")
     owed = ", ".join(f"{p.dice} for {p.resource}" for p in rw.loot) or "-"
@@ -142,17 +137,15 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         stdout.print(Text("  " + cmd, style="cyan"))
 
 
-def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | None = None
-                 ) -> None:
+def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | None = None) -> None:
     """After `blood end finish`: what the game changed and what carries over (``s``: the
     summary with the night's gains, session.game_summary)."""
     s = finished_summary(state) if s is None else s
     if not s:
         stdout.print(_after(state))
         return
-    vs = catalog.nemesis(s["nemesis"]) if s["nemesis"] else None
     stdout.print(Text(f"Game {s['game']} is over: {s['result']} against "
-                      f"{vs.name if vs is not None else s['nemesis']}.", style="bold"))
+                      f"{record_name(catalog, s['nemesis'])}.", style="bold"))
     if s["box_reset"]:
         stdout.print(Text("Vlad is defeated! The box returns to its starting state: Starting "
                           "Tactic cards and Items, empty Personal Reserves and Wagon, no "
@@ -174,7 +167,7 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
         ),
     ]
     for who, cards in s["reserve"].items():
-        names = ", ".join(_name(catalog, "tactics", c) for c in cards)
+        names = ", ".join(record_name(catalog, c) for c in cards)
         lines.append((f"{trouper_name(catalog, who)}'s Personal Reserve", "+ " + names))
     if s["left_behind"]:
         lines.append(("Left behind", ", ".join(s["left_behind"])))
@@ -223,16 +216,14 @@ def _art(word: str) -> str:
 def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
     from blood_companion.engine.words import sentence
 
-    state = store.state
     doc: dict[str, Any] = {"ok": True}
     if action is not None:
         doc["action"] = action.model_dump(mode="json")
         doc["done"] = sentence(action, store.catalog)
-    doc.update(rewards_json(state, store.catalog))
+    doc.update(rewards_json(store.state, store.catalog))
     if isinstance(action, FinishGame):
         doc["summary"] = session.game_summary(store)
-    doc["log_length"] = store.log_length
-    doc["state_hash"] = store.state_hash
+    doc.update(log_length=store.log_length, state_hash=store.state_hash)
     return doc
 
 

@@ -25,12 +25,7 @@ def help_key() -> str:
     from blood_companion import __version__
 
     h = hashlib.sha256(f"{FORMAT}|{__version__}|{sys.version}|{sys.platform}".encode())
-    here = os.path.dirname(os.path.abspath(__file__))
-    with os.scandir(here) as entries:
-        for entry in sorted(entries, key=lambda e: e.name):
-            if entry.name.endswith(".py"):
-                st = entry.stat()
-                h.update(f"|{entry.name}|{st.st_size}|{st.st_mtime_ns}".encode())
+    hash_code(h, ("cli",))
     for fd in (0, 1, 2):
         try:
             tty = os.isatty(fd)
@@ -45,6 +40,17 @@ def help_key() -> str:
         ):
             h.update(f"|{name}={os.environ[name]}".encode(errors="surrogateescape"))
     return h.hexdigest()[:32]
+
+
+def hash_code(h: hashlib._Hash, packages: tuple[str, ...]) -> None:
+    """Add to the hash `h` the name, size and time of each module of these subpackages."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for sub in packages:
+        with os.scandir(os.path.join(root, sub)) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.name.endswith(".py"):
+                    st = entry.stat()
+                    h.update(f"|{sub}/{entry.name}|{st.st_size}|{st.st_mtime_ns}".encode())
 
 
 def _isatty(stream: object) -> bool:

@@ -87,7 +87,7 @@ def play(
             check_start(new, troupers, players, mode, seed, colours, leader)
             decks = ask_holders()
             if decks is None:
-                stdout.print(Text("No campaign started.", style="dim"))
+                say("No campaign started.", "dim")
                 return
         # with --json one document in all: the question, after a quiet start
         with contextlib.redirect_stdout(io.StringIO()) if as_json else contextlib.nullcontext():
@@ -127,17 +127,22 @@ def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
     print_json(doc)
 
 
+def say(text: str, style: str = "") -> None:
+    stdout.print(Text(text, style=style))
+
+
 def refused(exc: BloodError) -> None:
     """A refusal as the prompt says it: the message, and the hint when there is one."""
     stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
     if hint := hint_of(exc):
-        stdout.print(Text("Hint: " + hint, style="yellow"))
+        say("Hint: " + hint, "yellow")
 
 
 def saved() -> None:
-    stdout.print(Text("Saved. `blood play` resumes here.", style="dim"))
+    say("Saved. `blood play` resumes here.", "dim")
 
 
+CHANGED = "The campaign changed meanwhile; asking again."
 DATA_CHANGED = ("Your data changed since this question was asked (a card edited or "
                 "transcribed): asking again with the new cards; nothing recorded is changed.")
 
@@ -183,15 +188,15 @@ class Loop:
             except EOFError:
                 return None
             except UnicodeDecodeError:
-                stdout.print(Text("That line is not UTF-8 text; type it again.", style="red"))
+                say("That line is not UTF-8 text; type it again.", "red")
                 continue
             why = argument_problem(line)
             if self.echo:
                 shown = line if len(line) <= 80 else excerpt(line)
-                stdout.print(Text(shown, style="bold"), markup=False, highlight=False)
+                say(shown, "bold")
             if why is None:
                 return line
-            stdout.print(Text(f"That line {why}; type it again.", style="red"))
+            say(f"That line {why}; type it again.", "red")
 
     # ------------------------------------------------------------------ screens
     def show_status(self, store: Any = None) -> None:
@@ -213,20 +218,20 @@ class Loop:
         from blood_companion.cli.status_view import _fit
 
         stdout.print()
-        stdout.print(Text(screen.title, style="bold"))
+        say(screen.title, "bold")
         room = max(20, stdout.width - 1)
         for line in screen.info:
-            stdout.print(Text(_fit("  " + line, room), style="dim"))
-        stdout.print(Text(screen.question, style="green"))
+            say(_fit("  " + line, room), "dim")
+        say(screen.question, "green")
         rows, hidden = shown_choices(screen, every)
         for c, label, mark in rows:
             label = _fit(label, max(20, stdout.width - len(mark) - 1))
             stdout.print(Text(label + mark, no_wrap=True, style="" if c.enabled else "dim"))
         if hidden:
-            stdout.print(Text(f"       ({hidden} more not possible now: `list` shows them "
-                              "with the reason)", style="dim"))
+            say(f"       ({hidden} more not possible now: `list` shows them with the reason)",
+                "dim")
         if screen.free_hint:
-            stdout.print(Text(_fit(f"       (or type {screen.free_hint})", room), style="dim"))
+            say(_fit(f"       (or type {screen.free_hint})", room), "dim")
 
     def prompt_text(self, screen: Any) -> str:
         if screen.default == "*":
@@ -255,8 +260,7 @@ class Loop:
         if head in ("undo", "redo") and len(words) <= 2:
             k = typed_number(words[1]) if len(words) == 2 else 1
             if k is None or k < 1:
-                stdout.print(Text(f"{head} takes a number of steps, e.g. `{head} 2`.",
-                                  style="red"))
+                say(f"{head} takes a number of steps, e.g. `{head} 2`.", "red")
                 return True
             self.undo_redo(head, k)
             return True
@@ -295,8 +299,7 @@ class Loop:
                 ids = "--ids" in args
                 text = " ".join(a for a in args if a != "--ids")
                 if not text:
-                    stdout.print(Text("show takes a card's name or id, e.g. `show Mist Walk`.",
-                                      style="red"))
+                    say("show takes a card's name or id, e.g. `show Mist Walk`.", "red")
                     return
                 lines = show_lines(cat, text, ids=ids, state=state)
             elif head == "hand":
@@ -309,7 +312,7 @@ class Loop:
             refused(exc)
             return
         for line in lines:
-            stdout.print(Text(line), highlight=False)
+            say(line)
 
     def run_command(self, argv: list[str]) -> bool:
         """A `blood` command typed at the prompt (odds, rules); the options fixed for the whole
@@ -318,10 +321,8 @@ class Loop:
 
         fixed = [w for w in argv if w.partition("=")[0] in GLOBAL_OPTIONS]
         if fixed:
-            stdout.print(Text(
-                f"{fixed[0].partition('=')[0]} cannot change inside `blood play`; quit "
-                "and start `blood play` again with it.", style="red",
-            ))
+            say(f"{fixed[0].partition('=')[0]} cannot change inside `blood play`; quit "
+                "and start `blood play` again with it.", "red")
             return True
         dispatch(argv)
         return True
@@ -344,7 +345,7 @@ class Loop:
         except BloodError as exc:
             refused(exc)
             return
-        stdout.print(Text(text, style="yellow"))
+        say(text, "yellow")
         self.walk, self.pending = None, []
 
     def test_odds(self) -> None:
@@ -363,7 +364,7 @@ class Loop:
                 f"(exact {test['exact']})"
             )
             for note in test.get("notes", []):
-                stdout.print(Text(f"  {note}", style="dim"))
+                say(f"  {note}", "dim")
             return
         if screen is not None and screen.need == "trait":
             for c in screen.choices:
@@ -397,16 +398,15 @@ class Loop:
                 data_changed = bool(self.data_fp) and data_fp != self.data_fp
                 if self.walk is None or digest != self.digest or data_changed:
                     if self.walk is not None and digest != self.digest:
-                        stdout.print(Text("The campaign changed meanwhile; asking again.",
-                                          style="yellow"))
+                        say(CHANGED, "yellow")
                     elif data_changed:
                         # a card transcribed (or any data edit) while the question waited
-                        stdout.print(Text(DATA_CHANGED, style="yellow"))
+                        say(DATA_CHANGED, "yellow")
                     self.walk = Walk.start(state, cat, head)
                     self.digest, self.data_fp = digest, data_fp
                 screen = self.walk.screen()
                 if screen.end:
-                    stdout.print(Text(screen.question, style="bold"))
+                    say(screen.question, "bold")
                     return
                 turn = (state.game, state.night.turn) if state.night is not None else None
                 if (state.night is not None and state.night.phase == "planning"
@@ -432,7 +432,7 @@ class Loop:
                 continue
             result = self.walk.answer(line)
             if isinstance(result, Confirm):
-                stdout.print(Text("Careful: " + result.message, style="yellow"))
+                say("Careful: " + result.message, "yellow")
                 sure = self.ask("Take it anyway? [y/N] > ")
                 if sure is None:
                     saved()
@@ -441,7 +441,7 @@ class Loop:
                     continue
                 result = self.walk.answer(line, confirmed=True)
             if isinstance(result, Again):
-                stdout.print(Text(result.message, style="red"))
+                say(result.message, "red")
                 continue
             if isinstance(result, Walk):
                 self.walk = result
@@ -472,12 +472,11 @@ class Loop:
         try:
             with self.open() as store:
                 if store.state_hash != digest:
-                    stdout.print(Text("The campaign changed meanwhile; asking again.",
-                                      style="yellow"))
+                    say(CHANGED, "yellow")
                     self.walk = None
                     return False
                 if self.data_fp and store.catalog.fingerprint() != self.data_fp:
-                    stdout.print(Text(DATA_CHANGED, style="yellow"))
+                    say(DATA_CHANGED, "yellow")
                     self.walk, self.data_fp = None, ""  # said once; the walk is rebuilt
                     return False
                 before = store.state
@@ -493,27 +492,26 @@ class Loop:
         except (RuleError, BloodError) as exc:
             refused(exc)
             if self.walk is not None and self.walk.asked is not None:
-                stdout.print(Text("The same question again (`back` drops this choice):",
-                                  style="dim"))
+                say("The same question again (`back` drops this choice):", "dim")
             return False
         self.recorded += 1
-        stdout.print(Text("✓ " + sentence(action, cat, before), style="green"))
+        say("✓ " + sentence(action, cat, before), "green")
         for line in drawn_lines(before, after, cat):
-            stdout.print(Text("  " + line))
+            say("  " + line)
         if after.night is not None and after.part == "night":
             start = 0 if before.night is None else log_at
             for entry in after.night.log[start:]:
                 for text, style in entry_lines(entry, after, cat):
-                    stdout.print(Text("  " + text, style=style))
+                    say("  " + text, style)
             phase_before = before.night.phase if before.night is not None else None
             if action.type in ("night_continue", "night_answer", "night_roll") or (
                 phase_before != after.night.phase
             ):
                 diff = changes(before, after, cat)
                 if diff:
-                    stdout.print(Text("What changed:", style="bold"))
+                    say("What changed:", "bold")
                     for line in diff:
-                        stdout.print(Text("  • " + line))
+                        say("  • " + line)
         elif after.part == "day" and after.wagon != before.wagon and after.day is not None:
             from blood_companion.engine.plain import counted_all
 
@@ -539,6 +537,6 @@ class Scripted(Loop):
             self.confirm = prompt.strip() if prompt.startswith("Take it anyway") else None
             return None
         line = self.lines.pop(0)
-        stdout.print(Text(prompt + line, style="bold"), markup=False, highlight=False)
+        say(prompt + line, "bold")
         self.pending.append(line)
         return line

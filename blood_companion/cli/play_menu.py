@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion import matching
 from blood_companion.cli import commands
+from blood_companion.cli.status_view import SIDES
 from blood_companion.engine import legal
 from blood_companion.engine.actions import Action
 from blood_companion.engine.chance import Chance
@@ -174,21 +175,12 @@ class Walk:
         )
 
     def _draw_answer(self, text: str) -> Done | Again:
-        from blood_companion.engine import naming
+        from blood_companion.cli.draws import name_draw
 
-        need = self.draw
         assert self.drawing is not None
         if not text:
             return Again("which card came up? type its number or its name")
-        pairs = list(zip(need.candidates, need.names, strict=True))
-        position = text.strip()
-        if position.isdigit() and 1 <= int(position) <= len(pairs):
-            cid = pairs[int(position) - 1][0]
-        else:
-            cid = naming.match(text, pairs, "card")
-        drawn = {k: list(v) for k, v in self.drawing.drawn.items()}
-        drawn.setdefault(need.deck, []).append(cid)
-        return Done(self.drawing.model_copy(update={"drawn": drawn}))
+        return Done(name_draw(self.drawing, self.draw, [text], "card"))
 
     def screen(self) -> Screen:
         nxt = self.nxt
@@ -256,8 +248,7 @@ class Walk:
             return Again(f"{option.label}: {option.why or 'not possible now'}")
         return self._next(option, {})
 
-    def _follow_up(self, q: legal.Ask, text: str, confirmed: bool
-                   ) -> Done | Walk | Again | Confirm:
+    def _follow_up(self, q: legal.Ask, text: str, confirmed: bool) -> Done | Walk | Again | Confirm:
         assert self.option is not None
         answers = dict(self.answers)
         if q.many is not None:
@@ -357,8 +348,7 @@ class Walk:
         throws = len(answers.get("dice") or [])
         return q.roll(Chance.fresh(self.state.seed, self.index, f"play-throw-{throws}"))
 
-    def _next(self, option: legal.Option, answers: dict[str, Any]
-              ) -> Done | Walk | Again | Confirm:
+    def _next(self, option: legal.Option, answers: dict[str, Any]) -> Done | Walk | Again | Confirm:
         """The next question of ``option`` (answering those with nothing to decide), or the
         finished action."""
         for _ in range(50):
@@ -441,8 +431,7 @@ def _by_label(options: Sequence[legal.Option], word: str) -> legal.Option | None
     return hits[0] if len(hits) == 1 else None
 
 
-def _by_name(options: Sequence[legal.Option], word: str, catalog: Catalog
-             ) -> legal.Option | None:
+def _by_name(options: Sequence[legal.Option], word: str, catalog: Catalog) -> legal.Option | None:
     """The option a name picks at a top menu ("mad waltz" for "Play Mad Waltz (Threat 2)",
     "ioana" for "Ioana"): the package's one matcher over each option's label, the label
     without its verb, and the name of the card or Trouper it records (:func:`_find`)."""
@@ -454,8 +443,7 @@ def _by_name(options: Sequence[legal.Option], word: str, catalog: Catalog
         for k in ("cards", "troupers"):  # one thing named: "All of them" is no Ioana
             many = list(o.fields.get(k) or [])
             named += many if len(many) == 1 else []
-        words = [narrate.record_name(catalog, str(v)) for v in named
-                 if isinstance(v, str) and v]
+        words = [narrate.record_name(catalog, str(v)) for v in named if isinstance(v, str) and v]
         label = o.label.split(" (")[0].split(": ")[0]
         if " " in label:
             words.append(label.split(" ", 1)[1])
@@ -499,9 +487,6 @@ def _split_picks(picks: Sequence[legal.Pick], text: str) -> list[legal.Pick] | s
 
 
 # --------------------------------------------------------------------------- what changed
-
-
-SIDES = ("front", "left", "right")
 
 
 def changes(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[str]:

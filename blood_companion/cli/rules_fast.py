@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import NamedTuple  # loaded already by cli/entry.py
 
 from blood_companion.cli.flags import JSON, Opt, Usage, Values, parse, usage_exit
 from blood_companion.errors import BloodError
@@ -71,16 +72,12 @@ def entry_doc(entry: RuleEntry, score: float | None = None, full: bool = True) -
     return doc
 
 
-class Answer:
+class Answer(NamedTuple):
     """What to show: the mode, the query and the (entry, score) results, best first."""
 
-    __slots__ = ("mode", "query", "results", "index")
-
-    def __init__(self, mode: str, query: str, results: list, index: RulesIndex) -> None:
-        self.mode = mode
-        self.query = query
-        self.results = results
-        self.index = index
+    mode: str
+    query: str
+    results: list
 
 
 def answer(opts: Values, index: RulesIndex) -> Answer:
@@ -96,7 +93,7 @@ def answer(opts: Values, index: RulesIndex) -> Answer:
         kinds = KEYWORD_KINDS if head == "keyword" else PHASE_KINDS
         plural = "keywords and symbols" if head == "keyword" else "phases and procedures"
         if not rest:
-            return Answer("list", head, [(e, None) for e in index.of_kinds(kinds)], index)
+            return Answer("list", head, [(e, None) for e in index.of_kinds(kinds)])
         entry = index.find(rest, kinds)
         if entry is None:
             from blood_companion.matching import close_to, did_you_mean
@@ -106,19 +103,19 @@ def answer(opts: Values, index: RulesIndex) -> Answer:
             close = did_you_mean(close_to(rest, cands), dict(cands))
             raise BloodError(f"no {head} named {rest!r}",
                 hint="; ".join(h for h in (close, f"{plural}: {names}") if h))
-        return Answer(head, rest, [(entry, None)], index)
+        return Answer(head, rest, [(entry, None)])
     if head == "list" or not words:
         kind = opts.kind or (rest if head == "list" and rest else None)
         if kind is not None and kind not in KINDS:
             raise Usage(f"list takes one of {', '.join(KINDS)}, not {kind!r}")
-        return Answer("list", kind or "", [(e, None) for e in index.listing(kind)], index)
+        return Answer("list", kind or "", [(e, None) for e in index.listing(kind)])
     query = " ".join(words)
     only = (opts.kind,) if opts.kind else None
     results = index.search(query, limit=opts.limit, kinds=only)
     if not results:
         raise BloodError(f"no rules entry matches {query!r}",
             hint="try other words, 'blood rules list' or 'blood rules keyword NAME'")
-    return Answer("search", query, results, index)
+    return Answer("search", query, results)
 
 
 def json_doc(ans: Answer, limit: int) -> dict:

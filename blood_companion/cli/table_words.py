@@ -117,8 +117,7 @@ def decks_lines(state: CampaignState) -> list[str]:
     return out
 
 
-def result_lines(result: dict[str, Any], catalog: Catalog | None, sentence: str = ""
-                 ) -> list[str]:
+def result_lines(result: dict[str, Any], catalog: Catalog | None, sentence: str = "") -> list[str]:
     """What a step drew and did, a line each (those its own `sentence` already says left
     out)."""
     from blood_companion.engine.words import name, names

@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli.common import print_json, settings, stdout, write_output
+from blood_companion.cli.common import print_json, settings, stdout, warn_data, write_output
 from blood_companion.content.cards import AnswerError
 from blood_companion.content.errors import ImportRefused, Problem
 from blood_companion.content.loader import (
@@ -46,8 +46,9 @@ def say(text: str) -> None:
     stdout.print(text, markup=False, soft_wrap=True)
 
 
-def show(text: Text, end: str = "\n") -> None:
-    stdout.print(text, soft_wrap=True, end=end)
+def show(text: Text | str, style: str = "", end: str = "\n") -> None:
+    stdout.print(Text(text, style=style) if isinstance(text, str) else text, soft_wrap=True,
+                 end=end)
 
 
 def target_dir() -> Path:
@@ -70,10 +71,7 @@ def _layers(target: Path) -> list[Path]:
 
 def _catalog(target: Path) -> Catalog:
     """The shipped pack with the owner's folder over it (once it exists)."""
-    from blood_companion.cli.common import warn_data
-
-    catalog: Catalog = warn_data(load_layers(_layers(target)))
-    return catalog
+    return warn_data(load_layers(_layers(target)))
 
 
 def _shown(path: Path) -> str:
@@ -269,23 +267,21 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
         })
         return
     for pl in planned:
-        line = Text.assemble(
+        show(Text.assemble(
             ("✓ " if not pl.warnings else "! ", "green" if not pl.warnings else "yellow"),
             f"{shown}:{pl.card.line} {pl.record.name} [{pl.record.id}] ",
             (f"replaces the {pl.replaces} card" if pl.replaces != "new" else "new card", "dim"),
-        )
-        show(line)
+        ))
         if dry_run:
             # every field the card shows, its value and where it came from (issue 27)
             for field_name, value, came_from in pl.fields:
                 say(f"    {field_name}: {value}  ← {came_from}")
         if pl.kept:
-            show(Text(f"    not typed and not absent: {', '.join(pl.kept)}", style="yellow"))
+            show(f"    not typed and not absent: {', '.join(pl.kept)}", "yellow")
         if pl.card.free_text:
-            show(Text(f"    {pl.card.free_text} free-text Effect(s): the table resolves "
-                              "them", style="dim"))
+            show(f"    {pl.card.free_text} free-text Effect(s): the table resolves them", "dim")
         for w in pl.warnings:
-            show(Text(f"    {w}", style="yellow"))
+            show(f"    {w}", "yellow")
     if dry_run:
         say(f"Checked {len(planned)} cards; nothing written (--dry-run).")
     else:
@@ -323,14 +319,6 @@ def campaigns_table(folder: Path) -> list[tuple[list[str], list[str]]]:
     return out
 
 
-def _has_surrogates(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
 class Loop:
     """Reads answers line by line (a script on standard input works too) and writes each card
     as soon as it is confirmed."""
@@ -342,19 +330,20 @@ class Loop:
 
     def ask(self, prompt: str) -> str | None:
         while True:
-            show(Text(prompt, style="green"), end="")
+            show(prompt, "green", end="")
             try:
                 line = input()
             except EOFError:
                 stdout.print()
                 return None
             if self.echo:
-                show(Text(line, style="bold"))
-            if not _has_surrogates(line):
+                show(line, "bold")
+            try:
+                line.encode("utf-8")
                 return line
-            # Bytes that are not UTF-8 (a terminal in another encoding): asked again, never
-            # kept (the draft and the YAML hold UTF-8 text only).
-            show(Text.assemble(("✗ ", "red"), "that line is not UTF-8 text; type it again"))
+            except UnicodeEncodeError:  # bytes that are not UTF-8 (a terminal in another
+                # encoding): asked again, never kept (the draft and the YAML hold UTF-8 only)
+                show(Text.assemble(("✗ ", "red"), "that line is not UTF-8 text; type it again"))
 
     def run(self, cards: list[Any], cat: Catalog, draft: Any) -> None:
         from blood_companion.content.transcribe import CardSession, clear_draft
@@ -369,7 +358,7 @@ class Loop:
                     cards.remove(card)
                 cards.insert(0, card)
                 reopen[card] = (cat.get(card.kind, card.id), answers)
-                show(Text(f"Resuming {card.id}: {len(answers)} answer(s) kept.", style="yellow"))
+                show(f"Resuming {card.id}: {len(answers)} answer(s) kept.", "yellow")
         i = 0
         while i < len(cards):
             card = cards[i]
@@ -385,7 +374,7 @@ class Loop:
                 continue
             if outcome == "back":
                 if not history:
-                    show(Text("Nothing to undo before this card.", style="yellow"))
+                    show("Nothing to undo before this card.", "yellow")
                     reopen[card] = (base, [])
                     continue
                 last = history.pop()
@@ -393,8 +382,7 @@ class Loop:
                 reopen[card] = (base, [])
                 reopen[last["card"]] = (last["base"], last["answers"][:-1])
                 i = last["index"]
-                show(Text(f"Reopened {last['card'].id}; it is not written any more.",
-                                  style="yellow"))
+                show(f"Reopened {last['card'].id}; it is not written any more.", "yellow")
                 continue
             # done: the card is confirmed
             entry = self.write(card, base, session, i)
@@ -430,7 +418,7 @@ class Loop:
             if prompt.info != shown_info:  # not again after a wrong answer
                 for line in prompt.info:
                     style = "bold cyan" if line.startswith("Read as") else "dim"
-                    show(Text("  " + line, style=style))
+                    show("  " + line, style)
             shown_info = prompt.info
             default = ""
             if prompt.default is not None:
@@ -450,10 +438,10 @@ class Loop:
                 if not session.undo():
                     return "back"
                 save_draft(self.target, card, session.answers)
-                show(Text("Took back the last answer.", style="yellow"))
+                show("Took back the last answer.", "yellow")
                 continue
             if command == "skip":
-                show(Text(f"Skipped {card.id}: it stays as it is.", style="yellow"))
+                show(f"Skipped {card.id}: it stays as it is.", "yellow")
                 return "skip"
             if command == "restart":
                 session.restart()
@@ -470,10 +458,10 @@ class Loop:
             except AnswerError as exc:
                 if exc.pointer:
                     for text in exc.pointer.splitlines():
-                        show(Text("  " + text, style="red"))
+                        show("  " + text, "red")
                 show(Text.assemble(("✗ ", "red"), exc.message))
                 if exc.hint:
-                    show(Text("  " + exc.hint, style="yellow"))
+                    show("  " + exc.hint, "yellow")
                 continue
             save_draft(self.target, card, session.answers)
 
@@ -506,15 +494,15 @@ class Loop:
         self.target.mkdir(parents=True, exist_ok=True)
         before = find_in_overlay(self.target, card.kind, card.id)
         if before is not None and not before.file.name.endswith(SUFFIX):
-            show(Text(f"✗ {card.id} is in your own file {_shown(before.file)}:"
-                              f"{before.line}; edit it there (nothing written).", style="red"))
+            show(f"✗ {card.id} is in your own file {_shown(before.file)}:{before.line}; edit it "
+                 "there (nothing written).", "red")
             return None
         problems = check_records(_layers(self.target), [(card.kind, record)])
         if problems:
-            show(Text("✗ This card cannot be written yet:", style="red"))
+            show("✗ This card cannot be written yet:", "red")
             for p in problems:
-                show(Text(f"  {p}", style="red"))
-            show(Text("  undo to change an answer, or skip", style="yellow"))
+                show(f"  {p}", "red")
+            show("  undo to change an answer, or skip", "yellow")
             return None
         origin = self.cat.origins.get((card.kind, card.id))
         stem = file_stem_for(card.kind, record, origin.file if origin else None)
@@ -556,13 +544,13 @@ def transcribe(kind: str | None, record_id: str | None, deck: str | None) -> Non
     if not cards and draft is None:
         say("Nothing left to transcribe here: every card is typed in (`blood data progress`).")
         return
-    show(Text(f"Transcribing into {_shown(target)} ({len(cards)} card(s) to go). "
-                      "Type `help` at any prompt.", style="bold"))
+    show(f"Transcribing into {_shown(target)} ({len(cards)} card(s) to go). Type `help` at any "
+         "prompt.", "bold")
     loop = Loop(target)
     try:
         loop.run(cards, cat, draft)
     except KeyboardInterrupt:
         stdout.print()
-        show(Text(f"Interrupted: {loop.written} card(s) written; every answer you "
-                          "gave is kept. `blood data transcribe` resumes.", style="yellow"))
+        show(f"Interrupted: {loop.written} card(s) written; every answer you gave is kept. "
+             "`blood data transcribe` resumes.", "yellow")
         raise typer.Exit(130) from None

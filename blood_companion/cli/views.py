@@ -77,11 +77,15 @@ def cache_key(head: tuple[str, int, int], settings: Settings) -> dict[str, Any]:
     }
 
 
-def with_ok(doc: Any) -> Any:
-    """A ``--json`` document as printed: ``"ok"`` first (true unless it says otherwise)."""
+def print_doc(doc: Any) -> None:
+    """Print a ``--json`` document without rich: ``"ok"`` first (true unless it says
+    otherwise)."""
+    from blood_companion.display import json_text
+
     if isinstance(doc, dict) and "ok" not in doc:
-        return {"ok": True, **doc}
-    return doc
+        doc = {"ok": True, **doc}
+    sys.stdout.write(json_text(doc) + "\n")
+    sys.stdout.flush()
 
 
 # --------------------------------------------------------------------------- storing
@@ -123,6 +127,7 @@ def store_view(folder: Path, name: str, view: str, doc: dict[str, Any],
 
 def campaign_of(folder: Path, settings: Settings) -> str | None:
     """The campaign a command acts on, as session.campaign_name chooses it (or None)."""
+    from blood_companion.cli.completion import campaign_names
     from blood_companion.fileio import read_text
 
     if settings.campaign:
@@ -131,14 +136,7 @@ def campaign_of(folder: Path, settings: Settings) -> str | None:
         last = read_text(folder / ".last-campaign", limit=4096).strip()
     except BloodError:
         last = ""
-    try:
-        names = sorted(
-            p.name[: -len(SAVE_SUFFIX)]
-            for p in folder.iterdir()
-            if p.name.endswith(SAVE_SUFFIX) and not p.name.startswith(".")
-        )
-    except OSError:
-        return None
+    names = campaign_names(str(folder))
     if last and last in names:
         return last
     return names[0] if len(names) == 1 else None
@@ -203,12 +201,9 @@ def show(view: str, doc: dict[str, Any], as_json: bool) -> None:
     from blood_companion.cli.textview import print_lines, width
 
     if as_json:
-        from blood_companion.display import json_text
-
-        sys.stdout.write(json_text(with_ok(doc)) + "\n")
-        sys.stdout.flush()
-        return
-    print_lines(render(view, doc, width()))
+        print_doc(doc)
+    else:
+        print_lines(render(view, doc, width()))
 
 
 def match(args: list[str]) -> tuple[str, bool] | None:
