@@ -39,8 +39,15 @@ def diff(a: Json, b: Json) -> list[Op]:
 
 
 def _same(a: Json, b: Json) -> bool:
-    # bool is an int in Python: keep True apart from 1 so a delta never changes a type.
-    return type(a) is type(b) and a == b
+    # bool is an int in Python: keep True apart from 1 (and 1.0) so a delta never changes a
+    # type, inside a list or an object too (where == alone finds [True] equal to [1.0]).
+    if type(a) is not type(b) or a != b:
+        return False
+    if isinstance(a, dict):
+        return all(_same(value, b[key]) for key, value in a.items())
+    if isinstance(a, list):
+        return all(map(_same, a, b))
+    return True
 
 
 def _diff(a: Json, b: Json, path: list[Any], ops: list[Op]) -> None:

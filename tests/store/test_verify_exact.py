@@ -73,3 +73,13 @@ def test_canon_text_follows_the_patches(docs: list[Any]) -> None:
         for op in ops:
             texts.touch(op)
         assert texts.text(doc) == canon(doc) == canon(new)
+
+
+def test_a_delta_keeps_true_apart_from_one_inside_lists_and_objects() -> None:
+    """The case hypothesis found: == finds [False, True] equal to [False, 1.0], so the delta
+    was empty and the patched document kept true where the new one has 1.0."""
+    pairs = (([[False, True]], [[False, 1.0]]), ({"a": [1, {"b": True}]}, {"a": [1, {"b": 1}]}))
+    for old, new in pairs:
+        ops = dl.diff(old, new)
+        assert ops
+        assert canon(dl.patch(old, ops)) == canon(new)
