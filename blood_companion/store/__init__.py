@@ -11,8 +11,9 @@ Names are loaded on first use, so ``blood_companion.store.peek`` stays light to 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from blood_companion.lazy import lazy_names
 
 if TYPE_CHECKING:
     from blood_companion.store.campaign_store import CampaignStore, LogEntry, VerifyReport
@@ -37,10 +38,4 @@ _IN_STORE = ("CampaignStore", "LogEntry", "VerifyReport")
 _WHERE = {name: "campaign_store" if name in _IN_STORE else "errors" for name in __all__}
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'blood_companion.store' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"blood_companion.store.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _WHERE)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from blood_companion.engine.actions import PHASE_CHECKS
 from blood_companion.engine.day.steps import STEP_TITLES, STEPS, check_step, purchases_open
+from blood_companion.lazy import lazy_names
 
 if TYPE_CHECKING:
     from blood_companion.engine.day.core import available_nemeses as available_nemeses
@@ -68,15 +69,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)
 
 
 __all__ = ["STEPS", "STEP_TITLES", "BuyAdvancedTactic", "BuyBuilding", "BuySpecialCard",

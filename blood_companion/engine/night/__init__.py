@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from blood_companion.engine.actions import PHASE_CHECKS
 from blood_companion.engine.night.phases import PHASES, check_phase, cleanup, settle
+from blood_companion.lazy import lazy_names
 
 if TYPE_CHECKING:
     from blood_companion.engine.night.answers import AnswerQuestion as AnswerQuestion
@@ -71,15 +72,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES)
 
 
 __all__ = [
