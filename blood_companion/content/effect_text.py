@@ -29,12 +29,14 @@ Pure code: no I/O, no CLI. A text that cannot be read raises :class:`EffectSynta
 the word, its column and, where one is close, a suggestion.
 """
 
+
 from __future__ import annotations
 
 import difflib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from typing import Any
 
 from pydantic import ValidationError
@@ -42,17 +44,21 @@ from pydantic import ValidationError
 from blood_companion.content import models as m
 from blood_companion.content.render import (
     CONDITION_NAMES,
+    COST_NAMES,
     DIE_NAMES,
     EVERY_NAMES,
+    OUTCOME_FORMS,
     PRIORITY_NAMES,
-    SYMBOL_NAMES,
     TIMING_NAMES,
     render_outcome,
 )
 
 # --------------------------------------------------------------------------- vocabulary
+# The words are render.py's tables read backwards, with the other ways the rulebook and owners
+# write them.
 
 TYPES = ("standard", "aura", "support", "quick")
+SYMBOL_WORDS = "quick|sacrifice|support|aura"  # printed in front of an Effect
 TIMINGS: dict[str, str] = {v.casefold(): k for k, v in TIMING_NAMES.items()} | {
     "at the beginning of the night": "beginning_of_night",
     "at the beginning of the turn": "beginning_of_turn",
@@ -65,11 +71,9 @@ LABELS = {
     "on a failure": "On a failure", "on failure": "On a failure", "free text": "Free text",
 }
 SECTION_NAMES = [*dict.fromkeys(LABELS.values()), "Repeat"]
-SHOWN_LABELS = ["Target:", "Cost:", "Condition:", "Outcome:", "On a failure:", "Repeat x2."]
-CARD_SYMBOLS = {
-    "cascade": "the Cascade symbol", "block": "the Block symbol",
-    "interruption": "the Interruption symbol", "check": "the Check symbol",
-}
+EXPECTED_SECTIONS = "'Target:', 'Cost:', 'Condition:', 'Outcome:'"
+CARD_SYMBOLS = {s: f"the {s.capitalize()} symbol" for s in ("cascade", "block", "interruption",
+                                                             "check")}
 
 TARGET_KINDS = {
     "self": "self", "trouper": "trouper", "troupers": "troupers_all", "enemy": "enemy",
@@ -81,22 +85,13 @@ EVERY_KINDS = {v.casefold(): k for k, v in EVERY_NAMES.items()} | {"enemie": "en
 MINION_TYPE_WORDS = {t: t for t in m.MINION_TYPES} | {"abomination": "aberration"}
 PRIORITIES: dict[str, str] = {v.casefold(): k for k, v in PRIORITY_NAMES.items()} | {
     # the rulebook's own short forms ("Target: Trouper (Distance ∞, Bites -X)")
-    "bites -x": "fewest_bites",
-    "bites +x": "most_bites",
-    "wounds -x": "fewest_wounds",
-    "wounds +x": "most_wounds",
-    "least bites": "fewest_bites",
-    "least wounds": "fewest_wounds",
-    "nearest": "closest",
-    "exhausted": "exhausted",
-    "not exhausted": "not_exhausted",
+    "bites -x": "fewest_bites", "bites +x": "most_bites", "wounds -x": "fewest_wounds",
+    "wounds +x": "most_wounds", "least bites": "fewest_bites", "least wounds": "fewest_wounds",
+    "nearest": "closest", "exhausted": "exhausted", "not exhausted": "not_exhausted",
 }
-TRAIT_WORDS: dict[str, str] = {t: t for t in m.TRAITS}
 DIE_COLOURS = {v.casefold(): k for k, v in DIE_NAMES.items()} | {"gray": "G"}
-RESOURCE_WORDS: dict[str, str | None] = {
-    "jewel": "jewels", "jewels": "jewels", "coin": "coins", "coins": "coins", "trinket": "trinkets",
-    "trinkets": "trinkets", "scroll": "scrolls", "scrolls": "scrolls", "resource": None,
-    "resources": None,
+RESOURCE_WORDS: dict[str, str | None] = {w: r for r in m.RESOURCES for w in (r[:-1], r)} | {
+    "resource": None, "resources": None,
 }
 # What an Outcome Element may look like (for suggestions).
 ELEMENT_EXAMPLES = [
@@ -106,7 +101,9 @@ ELEMENT_EXAMPLES = [
     "Place a Trap Token", "Re-roll 1", "+Grey die", "+Black die", "Place a Trap", "Place a Whisper",
     "+1 Coin",
 ]
-NO_NUMBER_KINDS = {v.casefold(): k for k, v in SYMBOL_NAMES.items()} | {
+COST_EXAMPLES = ["Deplete 1 Vigor", "Discard 1 Tactic card", "Discard 1 Bite", "Sacrifice",
+                 "Deplete this Item"]
+NO_NUMBER_KINDS = {v.casefold(): k for k, v in OUTCOME_FORMS.items() if "{" not in v} | {
     "trap": "place_trap", "whisper": "place_whisper", "consume the trap": "consume_trap",
     "turn that trap to its consumed side": "consume_trap",
 }
@@ -115,6 +112,48 @@ _NO_NUMBER_VARIANT = re.compile(
     r"(?:place (?:a )?)?(trap|whisper)(?: token)?|(wound|physical attack|mind attack)s?|"
     r"(bite)s?(?: tokens?)?"
 )
+
+
+def _form(words: str) -> str:
+    """The pattern reading a printed form back (lower case; ``{n}`` a number, ``{s}`` a plural)."""
+    return re.escape(words.casefold()).replace(r"\{n\}", r"(\d+)").replace(r"\{s\}", "s?")
+
+
+# (pattern, kind): each read in lower case; a pattern's group is the count.
+COSTS = [(_form(w), k) for k, w in COST_NAMES.items()] + [
+    (r"deplete (\d+) vigor tokens?", "deplete_vigor"), (r"discard (\d+) cards?", "discard_card"),
+    (r"discard (\d+) bites? tokens?", "discard_bite"), ("deplete item", "deplete_item"),
+]
+CONDITIONS = [(_form(w), k) for k, w in CONDITION_NAMES.items()] + [
+    (r"(\d+)\+ bite", "bites_at_least"), (r"(\d+) bite tokens?", "bites_at_least"),
+    (r"you have (?:less|fewer) than (\d+) tactic cards in your hand", "hand_below"),
+    (r"(\d+)\+ wound", "wounds_at_least"),
+]
+# The Elements with a number but those of the keywords, before a count is read in front.
+NUMBERED = [
+    (r"\+?\s*(\d+) threat", "threat"), (r"\+?\s*(\d+) bonus triumphs?", "bonus_triumphs"),
+    # "Some Effects allow you to add + Bonus Triumphs" ("Bonus Triumphs"): printed "+1
+    # Triumph", "+2 Triumphs"
+    (r"\+\s*(\d+) triumphs?", "bonus_triumphs"), (r"(?:\+?bonus )?triumph", "bonus_triumphs"),
+    # the keyword list prints "Run N" and "Fly N" ("Elements"): the number is kept as the
+    # Element's count, written back "Fly 3"
+    (r"run\s+(\d+)", "run"), (r"fly\s+(\d+)", "fly"),
+    (r"re-?roll (\d+)", "reroll"), (r"re-?roll", "reroll"),
+]
+_KEYWORD = re.compile(rf"({'|'.join(sorted(m.KEYWORDS_WITH_N))})(?:\s+(\d+))?")
+_TARGET = re.compile(
+    rf"(?i)((?:every|each|all)\s+)?(?:({'|'.join(MINION_TYPE_WORDS)})\s+)?"
+    rf"({'|'.join(sorted(TARGET_KINDS, key=len, reverse=True))})\b"
+)
+
+
+def _read(key: str, table: list[tuple[str, str]]) -> tuple[str, int | None] | None:
+    """The kind of the first pattern of ``table`` ``key`` is, with its count (None: no slot)."""
+    for pattern, kind in table:
+        match = re.fullmatch(pattern, key)
+        if match:
+            return kind, int(match.group(1)) if match.groups() else None
+    return None
 
 
 _LABEL = re.compile(r"(?i)(target|cost|condition|outcome|on a failure|on failure|free text)\s*:")
@@ -145,15 +184,12 @@ class EffectSyntaxError(ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        out = f"{self.message} at column {self.column}"
-        if self.suggestion:
-            out += f"; {self.suggestion}"
-        return out
+        return f"{self.message} at column {self.column}" + (
+            f"; {self.suggestion}" if self.suggestion else "")
 
     def pointer(self) -> str:
         """The typed text with a caret line under the word (for a terminal)."""
-        width = max(1, len(self.word))
-        return f"{self.text}\n{' ' * (self.column - 1)}{'^' * width}"
+        return f"{self.text}\n{' ' * (self.column - 1)}{'^' * max(1, len(self.word))}"
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if k != "text"}
@@ -161,9 +197,7 @@ class EffectSyntaxError(ValueError):
 
 def _word_at(text: str, pos: int) -> str:
     match = re.match(r"[^\s,.;()/]+(?:\s+[^\s,.;()/:]+)?", text[pos:])
-    if match:
-        return match.group(0)
-    return text[pos : pos + 1]
+    return match.group(0) if match else text[pos : pos + 1]
 
 
 def _close(word: str, options: list[str], cutoff: float = 0.6) -> str | None:
@@ -196,9 +230,7 @@ class _Parser:
 
     # -- scanning ------------------------------------------------------------
     def skip_ws(self, pos: int) -> int:
-        while pos < len(self.text) and self.text[pos].isspace():
-            pos += 1
-        return pos
+        return len(self.text) - len(self.text[pos:].lstrip()) if pos < len(self.text) else pos
 
     def label_at(self, pos: int) -> tuple[str, int] | None:
         """The section label starting at pos and where its body starts, or None."""
@@ -206,9 +238,7 @@ class _Parser:
         if match:
             return LABELS[match.group(1).casefold()], match.end()
         match = _REPEAT.match(self.text, pos)
-        if match:
-            return "Repeat", match.end()
-        return None
+        return ("Repeat", match.end()) if match else None
 
     def section_end(self, pos: int) -> int:
         """Where the section body starting at pos ends: its full stop (outside brackets and
@@ -236,42 +266,34 @@ class _Parser:
             )
         fields: dict[str, Any] = {}
         costs: list[m.Cost] = []
-        pos = self.symbol_words(pos, fields, costs)
-        pos = self.head(pos, fields, costs)
+        pos = self.head(self.symbol_words(pos, fields, costs), fields, costs)
         seen: set[str] = set()
         note_at: int | None = None
-        while True:
-            pos = self.skip_ws(pos)
-            if pos >= len(text):
-                break
+        while (pos := self.skip_ws(pos)) < len(text):
             found = self.label_at(pos)
             if found is None:
                 self.not_a_label(pos, structured=bool(seen - {"Repeat"}))
                 note_at = pos
+                fields["text"] = text[note_at:].strip()
                 break
             label, body = found
             if label in seen:
                 raise self.fail(f"a second '{label}' section", pos, "an Effect has one of each")
+            seen.add(label)
             if label == "Free text":
-                if seen:
+                if len(seen) > 1:
                     raise self.fail(
                         "'Free text:' keeps a whole Effect as words; it cannot follow other "
                         "sections",
                         pos, "put 'Free text:' first and the whole printed Effect after it",
                     )
-                words = text[body:].strip()
-                if not words:
+                fields["free_text"] = text[body:].strip()
+                if not fields["free_text"]:
                     raise self.fail("expected the printed words after 'Free text:'", body)
-                fields["free_text"] = words
-                seen.add(label)
-                pos = len(text)
                 break
-            seen.add(label)
             end = self.section_end(body)
             self.section(label, body, end, fields)
             pos = end + 1 if end < len(text) and text[end] == "." else end
-        if note_at is not None:
-            fields["text"] = text[note_at:].strip()
         if costs:
             fields["cost"] = costs + fields.get("cost", [])
         structured = {"target", "cost", "condition", "outcome", "test", "on_failure"}
@@ -294,9 +316,8 @@ class _Parser:
     def not_a_label(self, pos: int, structured: bool) -> None:
         """Text that is not a section: a typo'd label is an error, prose after the sections is
         the Effect's note."""
-        text = self.text
-        word_match = re.match(r"([A-Za-z][A-Za-z ]{0,20}?)\s*(:|\.|\s|$)", text[pos:])
-        word = word_match.group(1) if word_match else _word_at(text, pos)
+        word_match = re.match(r"([A-Za-z][A-Za-z ]{0,20}?)\s*(:|\.|\s|$)", self.text[pos:])
+        word = word_match.group(1) if word_match else _word_at(self.text, pos)
         has_colon = bool(word_match and word_match.group(2) == ":")
         close = _close(word, SECTION_NAMES, cutoff=0.75)
         if close and (has_colon or not structured or word.casefold() == close.casefold()):
@@ -305,8 +326,7 @@ class _Parser:
             )
         if not structured:
             raise self.fail(
-                f"expected a section ({', '.join(repr(x) for x in SHOWN_LABELS[:4])}), "
-                f"found '{word}'",
+                f"expected a section ({EXPECTED_SECTIONS}), found '{word}'",
                 pos, "type 'Free text: ' before the printed words to keep them as they are",
                 word=word,
             )
@@ -315,10 +335,7 @@ class _Parser:
         """The symbols printed in front of an Effect, typed as words with a full stop
         ("Sacrifice. Target: ...", "Quick. Cost: ..."): the Sacrifice Cost ("Reading the
         Elements of a Cost") and the Effect's type ("Types of Effects")."""
-        while True:
-            found = re.match(r"(?i)(quick|sacrifice|support|aura)\s*\.(?=\s|$)\s*", self.text[pos:])
-            if found is None:
-                return pos
+        while found := re.match(rf"(?i)({SYMBOL_WORDS})\s*\.(?=\s|$)\s*", self.text[pos:]):
             word = found.group(1).casefold()
             if word == "sacrifice":
                 costs.append(m.Cost(kind="sacrifice"))
@@ -328,18 +345,17 @@ class _Parser:
             else:
                 fields["type"] = word
             pos = self.skip_ws(pos + found.end())
+        return pos
 
     def head(self, pos: int, fields: dict[str, Any], costs: list[m.Cost]) -> int:
         """Type, name and timing before the first colon ("Support:", "Aura - Bat Form -
         When wounded:"). Returns where the sections start."""
         text = self.text
-        if self.label_at(pos):
-            return pos
         colon = text.find(":", pos)
-        if colon < 0:
-            return pos
         prefix = text[pos:colon]
-        if re.search(r"[().\"]|\.\s", prefix) or not prefix.strip():
+        if self.label_at(pos) or colon < 0 or re.search(r"[().\"]|\.\s", prefix) or not (
+            prefix.strip()
+        ):
             return pos
         parts = [p.strip() for p in prefix.split(" - ")]
         known = False
@@ -354,67 +370,66 @@ class _Parser:
             fields["timing"] = TIMINGS[parts.pop().casefold()]
             known = True
         after = self.skip_ws(colon + 1)
-        if parts:
-            name = " - ".join(parts)
-            if not known and not self.label_at(after) and after < len(text):
-                first = parts[0].split()[0].casefold() if parts[0].split() else ""
-                if first in ("sacrifice", "quick", "support", "aura"):
-                    word = parts[0].split()[0]
-                    raise self.fail(
-                        f"'{word}' is a symbol in front of the Effect", pos,
-                        f"type it '{word.capitalize()}.' or '{word.capitalize()}:' before the "
-                        f"sections, e.g. '{word.capitalize()}. Target: Self. Outcome: Step 1.'",
-                        word=word)
-                close = _close(name, SECTION_NAMES, cutoff=0.75)
-                if close:
-                    raise self.fail(
-                        f"unknown section '{name}'", pos, f"did you mean '{close}:'?", word=name
-                    )
+        if not parts:
+            return after
+        name = " - ".join(parts)
+        if not known and not self.label_at(after) and after < len(text):
+            word = (parts[0].split() or [""])[0]
+            if re.fullmatch(SYMBOL_WORDS, word.casefold()):
+                shown = word.capitalize()
                 raise self.fail(
-                    f"expected {', '.join(repr(x) for x in SHOWN_LABELS[:4])} after '{name}:'",
-                    after,
-                    "an Effect's name is followed by its sections; type 'Free text: ' before "
-                    "words the app cannot structure",
+                    f"'{word}' is a symbol in front of the Effect", pos,
+                    f"type it '{shown}.' or '{shown}:' before the sections, e.g. '{shown}. "
+                    "Target: Self. Outcome: Step 1.'", word=word)
+            close = _close(name, SECTION_NAMES, cutoff=0.75)
+            if close:
+                raise self.fail(
+                    f"unknown section '{name}'", pos, f"did you mean '{close}:'?", word=name
                 )
-            fields["name"] = name
+            raise self.fail(
+                f"expected {EXPECTED_SECTIONS} after '{name}:'", after,
+                "an Effect's name is followed by its sections; type 'Free text: ' before "
+                "words the app cannot structure",
+            )
+        fields["name"] = name
         return after
 
     # -- sections -------------------------------------------------------------------
     def section(self, label: str, start: int, end: int, fields: dict[str, Any]) -> None:
-        body_start = self.skip_ws(start)
-        body = self.text[body_start:end].rstrip()
-        if not body and label not in ("Outcome",):
-            raise self.fail(f"expected something after '{label}:'", body_start)
+        at = self.skip_ws(start)
+        body = self.text[at:end].rstrip()
+        if not body and label != "Outcome":
+            raise self.fail(f"expected something after '{label}:'", at)
         if label == "Target":
-            fields["target"] = self.target(body, body_start)
+            fields["target"] = self.target(body, at)
         elif label == "Cost":
-            fields["cost"] = self.costs(body, body_start)
+            fields["cost"] = self.costs(body, at)
         elif label == "Condition":
-            fields["condition"] = self.condition(body)
+            found = _read(" ".join(body.split()).casefold(), CONDITIONS) or ("text", None)
+            fields["condition"] = m.Condition(
+                kind=found[0], **({"n": found[1]} if found[1] is not None else {}),
+                **({"text": body} if found[0] == "text" else {}),
+            )
         elif label == "Outcome":
-            outcome, test = self.outcome_line(body, body_start, with_test=True)
+            outcome, test = self.outcome_line(body, at, with_test=True)
             if not outcome and test is None:
-                raise self.fail("expected the Outcome's Elements after 'Outcome:'", body_start)
+                raise self.fail("expected the Outcome's Elements after 'Outcome:'", at)
             fields["outcome"] = outcome
             if test is not None:
                 fields["test"] = test
         elif label == "On a failure":
-            fields["on_failure"], _ = self.outcome_line(body, body_start, with_test=False)
-        elif label == "Repeat":
+            fields["on_failure"], _ = self.outcome_line(body, at, with_test=False)
+        else:  # Repeat
             match = re.fullmatch(r"(?i)x\s*(\d+)|(\d+)\s*(?:x|times)", body)
             if not match:
-                raise self.fail("expected 'Repeat x2'", body_start)
+                raise self.fail("expected 'Repeat x2'", at)
             n = int(match.group(1) or match.group(2))
             if not 1 <= n <= 6:
-                raise self.fail(f"a Repetition is 1 to 6 times, found {n}", body_start)
+                raise self.fail(f"a Repetition is 1 to 6 times, found {n}", at)
             fields["repeat"] = n
 
     def target(self, body: str, base: int) -> m.Target:
-        match = re.match(
-            r"(?i)((?:every|each|all)\s+)?(?:(undead|aberration|abomination|ghoul|beast)\s+)?"
-            r"(self|troupers|trouper|enemies|enemy|nemesis|minions|minion|tile|event)\b",
-            body,
-        )
+        match = _TARGET.match(body)
         if not match:
             word = _word_at(body, 0)
             raise self.fail(
@@ -424,23 +439,23 @@ class _Parser:
                 _mean(word, ["Self", "Trouper", "every Trouper", "Enemy", "every Enemy",
                              "Nemesis", "Minion", "every Minion", "Tile", "Event"]),
             )
-        every, word = match.group(1) is not None, match.group(3).casefold()
+        what, every, word = match.group(0), match.group(1) is not None, match.group(3).casefold()
         if every and word.removesuffix("s") not in EVERY_KINDS:
             raise self.fail(
-                f"'{match.group(0)}' as one Target is read for Troupers, Minions and Enemies "
+                f"'{what}' as one Target is read for Troupers, Minions and Enemies "
                 "('every Trouper', 'every Minion', 'every Enemy')",
                 base,
                 "for anything else type the Effect after 'Free text: ' (the table resolves it)",
-                word=match.group(0),
+                word=what,
             )
         fields: dict[str, Any] = {
             "kind": EVERY_KINDS[word.removesuffix("s")] if every else TARGET_KINDS[word]
         }
         if match.group(2):
             fields["minion_type"] = MINION_TYPE_WORDS[match.group(2).casefold()]
-        rest_at = match.end()
-        rest = body[rest_at:].strip()
-        inner_at = base + rest_at + (len(body[rest_at:]) - len(body[rest_at:].lstrip()))
+        rest = body[match.end():].strip()
+        inner_at = base + match.end() + (len(body[match.end():]) - len(body[match.end():].lstrip()))
+        inner = ""
         if rest.casefold().startswith("at "):
             inner, inner_at = rest[3:].strip(), inner_at + 3
         elif rest.startswith("("):
@@ -450,14 +465,10 @@ class _Parser:
                 )
             inner, inner_at = rest[1:-1], inner_at + 1
         elif rest:
-            raise self.fail(
-                f"expected a Distance in brackets after '{match.group(0)}'", inner_at,
-                f"e.g. '{match.group(0)} (Distance 0-1)'",
-            )
-        else:
-            inner = ""
+            raise self.fail(f"expected a Distance in brackets after '{what}'", inner_at,
+                            f"e.g. '{what} (Distance 0-1)'")
         if inner.strip():
-            self.target_details(inner, inner_at, fields, match.group(0))
+            self.target_details(inner, inner_at, fields, what)
         try:
             return m.Target(**fields)
         except ValidationError as exc:
@@ -467,8 +478,7 @@ class _Parser:
         parts = [(p.group(0), base + p.start()) for p in re.finditer(r"[^;,]+(?:,(?!\s)[^;,]*)*",
                                                                       inner)]
         parts = [(p, at + len(p) - len(p.lstrip())) for p, at in parts if p.strip()]
-        first, first_at = parts[0]
-        words = first.strip()
+        words, first_at = parts[0][0].strip(), parts[0][1]
         dist = re.fullmatch(
             r"(?i)(?:distance\s+(\d+(?:\s*-\s*\d+)?|any|∞)|(any distance|∞)|"
             r"(special area))((?:\s+-?\d+,-?\d+)*)",
@@ -483,10 +493,8 @@ class _Parser:
             )
         if dist.group(1) and dist.group(1).casefold() not in ("any", "∞"):
             fields["distance"] = re.sub(r"\s+", "", dist.group(1))
-        elif dist.group(3):
-            fields["distance"] = "area"
         else:
-            fields["distance"] = "any"
+            fields["distance"] = "area" if dist.group(3) else "any"
         if dist.group(4):  # else a Special Area's diagram is read from the card (the table)
             fields["area"] = dist.group(4).split()
         priorities: list[str] = []
@@ -509,19 +517,13 @@ class _Parser:
 
     def split_top(self, body: str, base: int) -> list[tuple[str, int]]:
         """Split at commas outside quotes and brackets; each piece with its start column."""
-        pieces: list[tuple[str, int]] = []
-        start = 0
-        for i in _top_level(body, range(len(body))):
-            if body[i] == ",":
-                pieces.append((body[start:i], base + start))
-                start = i + 1
-        pieces.append((body[start:], base + start))
+        cuts = [-1, *(i for i in _top_level(body, range(len(body))) if body[i] == ","), len(body)]
         out = []
-        for piece, at in pieces:
-            stripped = piece.strip()
-            if not stripped:
+        for start, end in pairwise(cuts):
+            piece, at = body[start + 1 : end], base + start + 1
+            if not piece.strip():
                 raise self.fail("an empty Element between commas", at, word=",")
-            out.append((stripped, at + len(piece) - len(piece.lstrip())))
+            out.append((piece.strip(), at + len(piece) - len(piece.lstrip())))
         return out
 
     def costs(self, body: str, base: int) -> list[m.Cost]:
@@ -529,57 +531,20 @@ class _Parser:
         for piece, at in self.split_top(body, base):
             key = piece.casefold()
             times = re.match(r"(\d+)\s*x\s+", key)
-            n = int(times.group(1)) if times else 1
-            if times:
-                key = key[times.end():]
-            fields: dict[str, Any] | None = None
-            if key == "sacrifice":
-                fields = {"kind": "sacrifice", "n": n}
-            elif key in ("deplete this item", "deplete item"):
-                fields = {"kind": "deplete_item", "n": n}
-            elif not times:
-                for pattern, kind in (
-                    (r"deplete (\d+) vigor(?: tokens?)?", "deplete_vigor"),
-                    (r"discard (\d+) (?:tactic )?cards?", "discard_card"),
-                    (r"discard (\d+) bites?(?: tokens?)?", "discard_bite"),
-                ):
-                    match = re.fullmatch(pattern, key)
-                    if match:
-                        fields = {"kind": kind, "n": int(match.group(1))}
-                        break
-            if fields is None:
-                examples = ["Deplete 1 Vigor", "Discard 1 Tactic card", "Discard 1 Bite",
-                            "Sacrifice", "Deplete this Item"]
-                close = _close(piece, examples, cutoff=0.5)
+            found = _read(key[times.end():] if times else key, COSTS)
+            if found is None or (times and found[1] is not None):
+                close = _close(piece, COST_EXAMPLES, cutoff=0.5)
                 raise self.fail(
                     f"unknown Cost '{piece}'", at,
-                    f"did you mean '{close}'?" if close else "costs: " + ", ".join(examples),
+                    f"did you mean '{close}'?" if close else "costs: " + ", ".join(COST_EXAMPLES),
                     word=piece,
                 )
+            n = found[1] if found[1] is not None else int(times.group(1)) if times else 1
             try:
-                out.append(m.Cost(**fields))
+                out.append(m.Cost(kind=found[0], n=n))
             except ValidationError:
-                raise self.fail(f"a Cost counts 1 to 6, found {fields['n']}", at) from None
+                raise self.fail(f"a Cost counts 1 to 6, found {n}", at) from None
         return out
-
-    def condition(self, body: str) -> m.Condition:
-        key = " ".join(body.split()).casefold()
-        for pattern, kind in (
-            (r"(\d+)\+ bites?", "bites_at_least"), (r"(\d+) bite tokens?", "bites_at_least"),
-            (r"fewer than (\d+) cards in hand", "hand_below"),
-            (r"you have (?:less|fewer) than (\d+) tactic cards in your hand", "hand_below"),
-            (r"(\d+)\+ wounds?", "wounds_at_least"), (r"insanity (\d+)\+", "insanity_at_least"),
-            (r"threat (\d+)\+", "threat_at_least"),
-        ):
-            match = re.fullmatch(pattern, key)
-            if match:
-                return m.Condition(kind=kind, n=int(match.group(1)))
-        if key == "exhausted":
-            return m.Condition(kind="exhausted")
-        for kind, words in CONDITION_NAMES.items():
-            if "{n}" not in words and key == words.casefold():
-                return m.Condition(kind=kind)
-        return m.Condition(kind="text", text=body)
 
     # -- Outcome ------------------------------------------------------------------------
     def outcome_line(
@@ -588,7 +553,7 @@ class _Parser:
         test = None
         elements = body
         if body.endswith(")"):
-            open_at = self.matching_open(body)
+            open_at = _matching_open(body)
             if open_at is None:
                 raise self.fail("a ')' with no '(' before it", base + len(body) - 1, word=")")
             if not with_test:
@@ -597,9 +562,9 @@ class _Parser:
                 )
             test = self.test(body[open_at + 1 : -1], base + open_at + 1)
             elements = body[:open_at].rstrip()
-        if "(" in _unquoted(elements) or ")" in _unquoted(elements):
-            at = _unquoted(elements).find("(")
-            at = at if at >= 0 else _unquoted(elements).find(")")
+        bare = _unquoted(elements)
+        if "(" in bare or ")" in bare:
+            at = bare.find("(") if "(" in bare else bare.find(")")
             raise self.fail(
                 "brackets only hold the Test at the end of the Outcome", base + at,
                 "a Test comes last: 'Wound, Bite (Dexterity 4)'", word=elements[at],
@@ -607,23 +572,6 @@ class _Parser:
         if not elements.strip():
             return [], test
         return [self.element(piece, at) for piece, at in self.split_top(elements, base)], test
-
-    def matching_open(self, body: str) -> int | None:
-        depth = 0
-        quoted = False
-        for i in range(len(body) - 1, -1, -1):
-            ch = body[i]
-            if ch == '"':
-                quoted = not quoted
-            elif quoted:
-                continue
-            elif ch == ")":
-                depth += 1
-            elif ch == "(":
-                depth -= 1
-                if depth == 0:
-                    return i
-        return None
 
     def element(self, piece: str, at: int) -> m.Outcome:
         quoted = re.match(r'(?:(\d+)\s*x\s+)?"', piece)
@@ -633,21 +581,19 @@ class _Parser:
                 raise self.fail("unclosed quotes", at, 'close the words with "', word=piece)
             if not words[1:-1].strip():
                 raise self.fail("empty quotes", at, word=piece)
-            n = int(quoted.group(1)) if quoted.group(1) else 1
-            try:
-                return m.Outcome(kind="text", text=words[1:-1], n=n)
-            except ValidationError:
-                raise self.fail(f"'{piece}' counts out of range (0 to 20)", at) from None
-        fields = self.element_fields(" ".join(piece.split()), at, piece)
+            fields = {"kind": "text", "text": words[1:-1], "n": int(quoted.group(1) or 1)}
+        else:
+            fields = self.element_fields(" ".join(piece.split()), at, piece)
         try:
             return m.Outcome(**fields)
         except ValidationError:
-            raise self.fail(f"'{piece}' counts out of range (0 to 20)", at, word=piece) from None
+            raise self.fail(f"'{piece}' counts out of range (0 to 20)", at,
+                            word=None if quoted else piece) from None
 
     def element_fields(self, text: str, at: int, piece: str) -> dict[str, Any]:
         key = text.casefold()
         # keywords with a number ("Elements - Keywords")
-        match = re.fullmatch(r"(step|escape|push|attract|move|draw|discard|heal)(?:\s+(\d+))?", key)
+        match = _KEYWORD.fullmatch(key)
         if match:
             if match.group(2) is None:
                 word = match.group(1).capitalize()
@@ -655,26 +601,9 @@ class _Parser:
                     f"expected a number after '{word}'", at, f"e.g. '{word} 1'", word=word,
                 )
             return {"kind": match.group(1), "n": int(match.group(2))}
-        for pattern, kind in (
-            (r"\+?\s*(\d+) threat", "threat"),
-            (r"\+?\s*(\d+) bonus triumphs?", "bonus_triumphs"),
-            # "Some Effects allow you to add + Bonus Triumphs" ("Bonus Triumphs"): printed "+1
-            # Triumph", "+2 Triumphs"
-            (r"\+\s*(\d+) triumphs?", "bonus_triumphs"),
-            # the keyword list prints "Run N" and "Fly N" ("Elements"): the number is kept as
-            # the Element's count, written back "Fly 3"
-            (r"(run|fly)\s+(\d+)", "move_keyword"),
-            (r"re-?roll (\d+)", "reroll"),
-        ):
-            match = re.fullmatch(pattern, key)
-            if match and kind == "move_keyword":
-                return {"kind": match.group(1), "n": int(match.group(2))}
-            if match:
-                return {"kind": kind, "n": int(match.group(1))}
-        if key in ("bonus triumph", "+bonus triumph", "+1 triumph", "triumph"):
-            return {"kind": "bonus_triumphs", "n": 1}
-        if key in ("re-roll", "reroll"):
-            return {"kind": "reroll", "n": 1}
+        found = _read(key, NUMBERED)
+        if found:
+            return {"kind": found[0], "n": 1 if found[1] is None else found[1]}
         match = re.fullmatch(r"\+\s*(\d+) (\w+)", key)
         if match and match.group(2) in RESOURCE_WORDS:
             return {
@@ -683,34 +612,29 @@ class _Parser:
             }
         # Elements with no number: a count other than one is written in front ("2x Wound")
         times = re.match(r"(\d+)\s*x\s+", key) or re.match(r"(\d+)\s+(?=\D)", key)
-        n = 1
-        if times:
-            n = int(times.group(1))
-            key = key[times.end():]
+        n = int(times.group(1)) if times else 1
+        key = key[times.end():] if times else key
         variant = _NO_NUMBER_VARIANT.fullmatch(key)
         key = next(g for g in variant.groups() if g) if variant else key
         if key in NO_NUMBER_KINDS:
             return {"kind": NO_NUMBER_KINDS[key], "n": n}
         match = re.fullmatch(r"summon(?:\s+(\w+))?", key)
         if match:
-            fields: dict[str, Any] = {"kind": "summon", "n": n}
-            if match.group(1):
-                minion_type = MINION_TYPE_WORDS.get(match.group(1))
-                if minion_type is None:
-                    raise self.fail(
-                        f"unknown Minion type '{match.group(1)}'",
-                        at + piece.casefold().rfind(match.group(1)),
-                        _mean(match.group(1), [t.capitalize() for t in m.MINION_TYPES],
-                              "types: Undead, Aberration, Ghoul, Beast"),
-                    )
-                fields["minion_type"] = minion_type
-            return fields
+            kind = match.group(1)
+            if kind and kind not in MINION_TYPE_WORDS:
+                raise self.fail(
+                    f"unknown Minion type '{kind}'", at + piece.casefold().rfind(kind),
+                    _mean(kind, [t.capitalize() for t in m.MINION_TYPES],
+                          "types: Undead, Aberration, Ghoul, Beast"),
+                )
+            return {"kind": "summon", "n": n} | (
+                {"minion_type": MINION_TYPE_WORDS[kind]} if kind else {})
         match = re.fullmatch(r"\+?\s*(?:1\s+)?(?:bonus\s+)?(grey|gray|black|red) (?:die|dice)", key)
         if match:
             return {"kind": "bonus_die", "n": n, "die": DIE_COLOURS[match.group(1)]}
         close = _close(text, ELEMENT_EXAMPLES, cutoff=0.7)
-        lead = _leading_element(self, text)
-        if close is None and lead is not None:
+        lead = None if close else self.leading_element(text)
+        if lead is not None:
             shown, rest = lead
             raise self.fail(
                 f"unknown Outcome Element '{piece}'", at,
@@ -726,6 +650,19 @@ class _Parser:
             word=piece,
         )
 
+    def leading_element(self, text: str) -> tuple[str, str] | None:
+        """An Element read from the first words of ``text`` and the words left over ("+1
+        Triumph on a Strength Test" -> ("+1 Bonus Triumph", "on a Strength Test")), or None."""
+        words = text.split()
+        for cut in range(min(len(words) - 1, 4), 0, -1):
+            head = " ".join(words[:cut])
+            try:
+                return render_outcome(m.Outcome(**self.element_fields(head, 0, head))), " ".join(
+                    words[cut:])
+            except (EffectSyntaxError, ValidationError):
+                continue
+        return None
+
     def test(self, body: str, base: int) -> m.EffectTest:
         if not body.strip():
             raise self.fail("empty brackets: expected a Test such as '(Strength 4)'", base - 1)
@@ -739,17 +676,15 @@ class _Parser:
                 at = base + match.start() + raw.find(sub) + len(sub) - len(sub.lstrip())
                 if not option:
                     raise self.fail("an empty option between slashes", at, word="/")
-                number: int | None = None
                 trait = re.fullmatch(r"(?i)([a-z]+)(?:\s+(\d+))?", option)
                 pool = re.fullmatch(r"((?:\d*\s*[RGBrgb]\s+)*\d*\s*[RGBrgb])(?:\s+(\d+))?", option)
-                if trait and trait.group(1).casefold() in TRAIT_WORDS:
-                    traits.append(TRAIT_WORDS[trait.group(1).casefold()])
-                    number = int(trait.group(2)) if trait.group(2) else None
+                if trait and trait.group(1).casefold() in m.TRAITS:
+                    traits.append(trait.group(1).casefold())
+                    number = trait.group(2)
                 elif pool:
                     if dice is not None:
                         raise self.fail("a Test takes one dice pool", at, word=option)
-                    dice = pool.group(1)
-                    number = int(pool.group(2)) if pool.group(2) else None
+                    dice, number = pool.group(1), pool.group(2)
                 else:
                     word = option.split()[0]
                     raise self.fail(
@@ -758,47 +693,40 @@ class _Parser:
                         at, _mean(word, [t.capitalize() for t in m.TRAITS]), word=word,
                     )
                 if number is not None:
-                    if target is not None and number != target:
+                    if target is not None and int(number) != target:
                         raise self.fail(
-                            f"a Test has one target number; found {target} and {number}", at
+                            f"a Test has one target number; found {target} and {int(number)}", at
                         )
-                    target = number
+                    target = int(number)
         try:
             return m.EffectTest(traits=traits, dice=dice, target=target)
         except ValidationError as exc:
             raise self.fail(f"not a valid Test ({exc.errors()[0]['msg']})", base) from None
 
 
-def _leading_element(parser: _Parser, text: str) -> tuple[str, str] | None:
-    """An Element read from the first words of ``text`` and the words left over ("+1 Triumph
-    on a Strength Test" -> ("+1 Bonus Triumph", "on a Strength Test")), or None."""
-    words = text.split()
-    for cut in range(min(len(words) - 1, 4), 0, -1):
-        head = " ".join(words[:cut])
-        try:
-            fields = parser.element_fields(head, 0, head)
-            return render_outcome(m.Outcome(**fields)), " ".join(words[cut:])
-        except (EffectSyntaxError, ValidationError):
-            continue
-    return None
-
-
-def _top_level(text: str, positions: Iterable[int]) -> Iterator[int]:
-    """Those of ``positions`` outside quotes and brackets (never a quote or a bracket)."""
+def _outside(text: str, positions: Iterable[int], opens: str = "(") -> Iterator[tuple[int, int]]:
+    """Each of ``positions`` outside quotes with the bracket depth after it (``opens``: "(", or
+    ")" to scan backwards); a quote is never one of them."""
     depth = 0
     quoted = False
     for i in positions:
         ch = text[i]
         if ch == '"':
             quoted = not quoted
-        elif quoted:
-            continue
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            yield i
+        elif not quoted:
+            depth = max(0, depth + (ch == opens) - (ch in "()" and ch != opens))
+            yield i, depth
+
+
+def _top_level(text: str, positions: Iterable[int]) -> Iterator[int]:
+    """Those of ``positions`` outside quotes and brackets (never a quote or a bracket)."""
+    return (i for i, depth in _outside(text, positions) if depth == 0 and text[i] not in "()")
+
+
+def _matching_open(body: str) -> int | None:
+    """Where the bracket opens that the last character of ``body`` (a ")") closes."""
+    return next((i for i, depth in _outside(body, range(len(body) - 1, -1, -1), opens=")")
+                 if depth == 0 and body[i] == "("), None)
 
 
 def _unquoted(text: str) -> str:

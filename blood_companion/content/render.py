@@ -1,30 +1,33 @@
-"""One renderer that turns any structured Effect into readable text.
+"""One renderer that turns any structured Effect into readable text, and the tables of the words.
 
 Follows the rulebook's "Reading an Effect": Target, Cost, Condition, then the Outcome line with
 a parenthesised Test whose success cancels the Elements before it.
 
 The text is also the Effect language owners type when they transcribe a card: the parser in
-``effect_text.py`` reads it back, and ``parse_effect(render_effect(e)) == e`` holds for every
-Effect (tests/content/test_effect_text.py). So nothing here may drop a field: a count that has
-no number slot is written ``2x Wound``, a Special Area lists its Tiles, words the app cannot
-structure are quoted (an Outcome Element) or follow ``Free text:`` (a whole Effect).
+``effect_text.py`` reads it back from the same tables, and ``parse_effect(render_effect(e)) == e``
+holds for every Effect (tests/content/test_effect_text.py). So nothing here may drop a field: a
+count that has no number slot is written ``2x Wound``, a Special Area lists its Tiles, words the
+app cannot structure are quoted (an Outcome Element) or follow ``Free text:`` (a whole Effect).
+
+A form's ``{n}`` is its count and ``{s}`` the plural ending; a form without ``{n}`` is printed
+once per count, the count other than one in front (``2x Wound``).
 """
 
 from __future__ import annotations
 
 from blood_companion.content import models as m
 
-KEYWORD_NAMES = {
-    k: k.capitalize()
-    for k in ("step", "run", "fly", "escape", "push", "attract", "move", "draw", "discard",
-              "heal", "deplete", "rest", "summon")
-}
-# Outcome Elements printed as a symbol (no number slot); the parser reads these words back.
-SYMBOL_NAMES = {
-    **{k: KEYWORD_NAMES[k] for k in ("run", "fly", "rest", "deplete")}, "wound": "Wound",
-    "bite": "Bite", "exhausted": "Exhausted", "physical_attack": "Physical Attack",
-    "mind_attack": "Mind Attack", "place_trap": "Place a Trap", "place_whisper": "Place a Whisper",
-    "consume_trap": "Consume that Trap",
+# The Outcome Elements (Rules Compendium, "Elements"). The forms without a "{" are the symbols
+# with no number slot; the parser reads those words back as they are.
+OUTCOME_FORMS = {
+    **{k: f"{k.capitalize()} {{n}}" for k in sorted(m.KEYWORDS_WITH_N)},
+    "threat": "+{n} Threat", "bonus_triumphs": "+{n} Bonus Triumph{s}", "reroll": "Re-roll {n}",
+    "gain_resource": "+{n} {resource}{s}", "run": "Run", "fly": "Fly", "rest": "Rest",
+    "deplete": "Deplete", "wound": "Wound", "bite": "Bite", "exhausted": "Exhausted",
+    "physical_attack": "Physical Attack", "mind_attack": "Mind Attack",
+    "place_trap": "Place a Trap", "place_whisper": "Place a Whisper",
+    "consume_trap": "Consume that Trap", "summon": "Summon{minion_type}", "bonus_die": "+{die} die",
+    "text": '"{text}"',  # words the app cannot structure, quoted so they read as one Element
 }
 DIE_NAMES = {"G": "Grey", "B": "Black", "R": "Red"}
 PRIORITY_NAMES = {
@@ -53,16 +56,14 @@ TIMING_NAMES = {
     "beginning_of_cleanup": "At the beginning of the Cleanup Phase", "on_wound": "When wounded",
     "always": "Always",
 }
-
-
-def _distance(d: str) -> str:
-    if d == "any":
-        return "any distance"
-    if d == "area":
-        return "Special Area"
-    return f"Distance {d}"
-
 EVERY_NAMES = {"troupers_all": "Trouper", "minions_all": "Minion", "enemies_all": "Enemy"}
+DISTANCE_NAMES = {"any": "any distance", "area": "Special Area"}
+
+
+def counted(form: str, n: int, **values: str) -> str:
+    """A form with its count: in its ``{n}`` slot, else in front when not one (``2x Wound``)."""
+    times = f"{n}x " if n != 1 and "{n}" not in form else ""
+    return times + form.format(n=n, s="s" if n != 1 else "", **values)
 
 
 def render_target(t: m.Target) -> str:
@@ -73,51 +74,23 @@ def render_target(t: m.Target) -> str:
         kind = f"every {kind}"
     if t.kind == "self" and t == m.Target(kind="self"):
         return kind
-    parts = [_distance(t.distance)]
-    if t.area is not None:
-        # "Reading Special Areas": the Tiles of the diagram as "q,r" offsets from the Trouper.
-        parts[0] = " ".join([parts[0], *t.area])
+    # "Reading Special Areas": the Tiles of the diagram as "q,r" offsets from the Trouper.
+    parts = [" ".join([DISTANCE_NAMES.get(t.distance, f"Distance {t.distance}"), *(t.area or [])])]
     if t.priority:
         parts.append("then ".join(PRIORITY_NAMES[p] + " " for p in t.priority).strip())
     return f"{kind} ({'; '.join(parts)})"
 
 
 def render_outcome(o: m.Outcome) -> str:
-    k = o.kind
-    if k in m.KEYWORDS_WITH_N:
-        return f"{KEYWORD_NAMES[k]} {o.n}"
-    if k == "threat":
-        return f"+{o.n} Threat"
-    if k == "bonus_triumphs":
-        return f"+{o.n} Bonus Triumph{'s' if o.n != 1 else ''}"
-    if k == "reroll":
-        return f"Re-roll {o.n}"
-    if k == "gain_resource":
-        word = (o.resource or "resources").removesuffix("s").capitalize()
-        return f"+{o.n} {word}{'s' if o.n != 1 else ''}"
-    # Elements without a number slot: a count other than one is written in front ("2x Wound");
-    # two Elements printed side by side ("Physical Attack, Physical Attack") stay two Elements.
-    if k in ("run", "fly") and o.n != 1:
-        return f"{KEYWORD_NAMES[k]} {o.n}"  # the keyword list's "Run N", "Fly N"
-    times = f"{o.n}x " if o.n != 1 else ""
-    return times + _symbol(o)
-
-
-def _symbol(o: m.Outcome) -> str:
-    if o.kind in SYMBOL_NAMES:
-        return SYMBOL_NAMES[o.kind]
-    if o.kind == "summon":
-        return f"Summon {o.minion_type.capitalize()}" if o.minion_type else "Summon"
-    if o.kind == "bonus_die":
-        return f"+{DIE_NAMES[o.die or 'G']} die"
-    # kind "text": words the app cannot structure, quoted so they read as one Element
-    return f'"{o.text or ""}"'
-
-
-def render_cost(c: m.Cost) -> str:
-    if c.kind in ("sacrifice", "deplete_item"):
-        return (f"{c.n}x " if c.n != 1 else "") + COST_NAMES[c.kind]
-    return COST_NAMES[c.kind].format(n=c.n, s="s" if c.n != 1 else "")
+    form = OUTCOME_FORMS[o.kind]
+    if o.kind in ("run", "fly") and o.n != 1:
+        form += " {n}"  # the keyword list's "Run N", "Fly N"
+    # two Elements printed side by side ("Physical Attack, Physical Attack") stay two Elements
+    return counted(
+        form, o.n, text=o.text or "", die=DIE_NAMES[o.die or "G"],
+        resource=(o.resource or "resources").removesuffix("s").capitalize(),
+        minion_type=f" {o.minion_type.capitalize()}" if o.minion_type else "",
+    )
 
 
 def render_test(t: m.EffectTest) -> str:
@@ -131,23 +104,16 @@ def render_effect(e: m.Effect) -> str:
     """A one-paragraph reading of an Effect, e.g.
     ``Target: Trouper (any distance; closest then fewest Bites). Outcome: Run, Wound, Bite
     (Strength / Dexterity 5).``"""
-    parts: list[str] = []
-    head = []
-    if e.type != "standard":
-        head.append(e.type.capitalize())
-    if e.name:
-        head.append(e.name)
-    if e.timing:
-        head.append(TIMING_NAMES[e.timing])
-    if head:
-        parts.append(" - ".join(head) + ":")
+    head = [e.type.capitalize()] if e.type != "standard" else []
+    head += [e.name] if e.name else []
+    head += [TIMING_NAMES[e.timing]] if e.timing else []
+    parts = [" - ".join(head) + ":"] if head else []
     if e.free_text is not None:
-        parts.append(f"Free text: {e.free_text}")
-        return " ".join(parts)
+        return " ".join([*parts, f"Free text: {e.free_text}"])
     if e.target:
         parts.append(f"Target: {render_target(e.target)}.")
     if e.cost:
-        parts.append("Cost: " + ", ".join(render_cost(c) for c in e.cost) + ".")
+        parts.append("Cost: " + ", ".join(counted(COST_NAMES[c.kind], c.n) for c in e.cost) + ".")
     if e.condition:
         c = e.condition
         text = c.text if c.kind == "text" else CONDITION_NAMES[c.kind].format(n=c.n)
