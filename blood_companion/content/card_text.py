@@ -54,7 +54,7 @@ from blood_companion.content.cards import (
     sides_of,
     wants_structure,
 )
-from blood_companion.content.effect_text import EffectSyntaxError, parse_effect
+from blood_companion.content.effect_text import SYMBOL_WORDS, EffectSyntaxError, parse_effect
 from blood_companion.content.errors import Problem
 from blood_companion.content.loader import KINDS, resolve_kind
 from blood_companion.content.render import render_effect
@@ -103,7 +103,7 @@ class Planned:
 
 # --------------------------------------------------------------------------- reading
 
-_KEY = re.compile(r"[A-Za-z][A-Za-z_ ]*")
+_FIELD = re.compile(r"([A-Za-z][A-Za-z_ ]*):(.*)")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _SIDE_KEY = re.compile(r"([A-Za-z]+)\s+(?:side|face)", re.IGNORECASE)
 # A printed card line is short; a longer one is refused before any pattern reads it, so every
@@ -120,13 +120,8 @@ class _Field(NamedTuple):
 
 
 def _field_line(line: str) -> _Field | None:
-    colon = line.find(":")
-    if colon < 0:
-        return None
-    key = line[:colon].rstrip()
-    if not _KEY.fullmatch(key):
-        return None
-    return _Field(key, line[colon + 1 :].strip())
+    match = _FIELD.match(line)
+    return _Field(match.group(1).rstrip(), match.group(2).strip()) if match else None
 
 
 def _name_id(line: str) -> tuple[str, str] | None:
@@ -277,15 +272,15 @@ def _read_card(
             if rest and _reads_as_effect(rest):
                 # "Starting side: Quick. Cost: ...": the side's symbol and its first Effect,
                 # not its name (the side then takes the card's name, or a `name:` line)
-                if rest.casefold().startswith("quick") and (side, "quick") in {
-                    s.path for s in specs
-                }:
+                if rest.casefold().startswith("quick") and any(
+                        s.path == (side, "quick") for s in specs):
                     card.set((side, "quick"), True, number)
                 _add_effect(card, (side, "effects"), rest, file, number, where, problems)
             elif rest:
                 card.set((side, "name"), rest, number)
             continue
-        effects_spec = next((s for s in _in_scope(specs, side) if s.kind == "effects"), None)
+        scope = _in_scope(specs, side)
+        effects_spec = next((s for s in scope if s.kind == "effects"), None)
         if line.casefold().rstrip(".") in {x.rstrip(".") for x in NO_EFFECTS}:
             if effects_spec is None:
                 say(f"a {card.kind} card prints no Effects")
@@ -294,13 +289,12 @@ def _read_card(
                 card.no_effects.add(effects_spec.path)
                 card.origins[effects_spec.path] = number
             continue
-        spec = next((s for s in _in_scope(specs, side) if s.kind == "flag"
-                     and s.name == _key(line)), None)
+        spec = next((s for s in scope if s.kind == "flag" and s.name == _key(line)), None)
         if spec is not None:
             card.set(spec.path, True, number)
             continue
-        worded = next((s for s in _in_scope(specs, side) if s.kind == "value"
-                       and s.name == _key(line) and printed_forms(s)), None)
+        worded = next((s for s in scope if s.kind == "value" and s.name == _key(line)
+                       and printed_forms(s)), None)
         if worded is not None:
             # "Check" alone: the symbol says there is a Check; which one the card prints
             say(f"{line!r}: type the {worded.label} the card prints, '{worded.name}: ...' as "
@@ -320,28 +314,28 @@ def _read_card(
         if effects_spec.path in card.no_effects:
             say("an Effect after 'no Effects'")
             continue
-        try:
-            parse_effect(line)
-        except EffectSyntaxError as exc:
-            if field_match and re.fullmatch(r"[a-z_]+", field_match.key):
-                # `colour: red`: a field line (written like YAML) that the card does not have
-                names = sorted({s.name for s in _in_scope(specs, side) if s.kind != "effects"})
-                say(f"{field_match.key!r} is not a field of a {card.kind} card (fields: "
-                    f"{', '.join(names)})")
-            else:
-                say(f"Effect: {exc}")
+        if field_match and re.fullmatch(r"[a-z_]+", field_match.key) and not _parses(line):
+            # `colour: red`: a field line (written like YAML) that the card does not have
+            names = sorted({s.name for s in scope if s.kind != "effects"})
+            say(f"{field_match.key!r} is not a field of a {card.kind} card (fields: "
+                f"{', '.join(names)})")
             continue
         _add_effect(card, effects_spec.path, line, file, number, where, problems)
     card.unread = len(problems) - before
     return card
 
 
-def _reads_as_effect(text: str) -> bool:
+def _parses(text: str) -> bool:
     try:
         parse_effect(text)
     except EffectSyntaxError:
-        return bool(re.match(r"(?i)(quick|sacrifice|support|aura)\s*[.:]", text))
+        return False
     return True
+
+
+def _reads_as_effect(text: str) -> bool:
+    """An Effect, or the symbol in front of one ("Quick. ...") with a mistake after it."""
+    return _parses(text) or bool(re.match(rf"(?i)({SYMBOL_WORDS})\s*[.:]", text))
 
 
 def _add_effect(card: TextCard, path: Path_, line: str, file: str, number: int, where: str,
