@@ -20,7 +20,7 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
@@ -98,8 +98,7 @@ PromptKind = Literal["field", "effect", "confirm_effect", "confirm_card"]
 FREE = "free"
 
 
-@dataclass(frozen=True)
-class Prompt:
+class Prompt(NamedTuple):
     """The question waiting: what to ask, the default Enter takes, and lines to show first."""
 
     kind: PromptKind
