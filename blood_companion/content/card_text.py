@@ -682,6 +682,7 @@ def card_text(kind: str, record: m.Record, shared: dict[str, Any] | None = None)
     lines = [f"{record.name} [{record.id}]"]
     side: str | None = None
     specs = card_specs(model)
+    implied = implied_values(kind, {(k,): getattr(record, k) for k in model.model_fields})
     # the card's own fields first, then its Effects and its sides (as printed, top to bottom)
     specs = [s for s in specs if s.side is None and s.kind != "effects"] + [
         s for s in specs if s.side is not None or s.kind == "effects"
@@ -701,7 +702,6 @@ def card_text(kind: str, record: m.Record, shared: dict[str, Any] | None = None)
             continue
         if spec.side is None and spec.name in shared and shared[spec.name] == value:
             continue
-        implied = implied_values(kind, {(k,): getattr(record, k) for k in model.model_fields})
         if spec.path in implied and implied[spec.path] == value:
             continue
         if value == spec.info.get_default(call_default_factory=True):

@@ -156,7 +156,7 @@ def _read(key: str, table: list[tuple[str, str]]) -> tuple[str, int | None] | No
     return None
 
 
-_LABEL = re.compile(r"(?i)(target|cost|condition|outcome|on a failure|on failure|free text)\s*:")
+_LABEL = re.compile(rf"(?i)({'|'.join(LABELS)})\s*:")
 _REPEAT = re.compile(r"(?i)repeat\b(?=\s*(?:x\s*\d|\d+\s*(?:x|times)\b))")
 # Where a section may end or nest: quotes, brackets, a full stop before a space or the end, and
 # a word after a space that may begin the next section's label.
