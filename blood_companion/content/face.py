@@ -24,12 +24,7 @@ MAP_LEGEND: tuple[tuple[str, str], ...] = (
     ("B", "Minion B (pen)"), ("L", "large Scenic Element"), ("S", "small Scenic Element"),
     (".", "plain Tile"), ("-", "no Tile"),
 )
-# Kinds that are cards on the table (what `show` finds), in the order searched.
-CARD_KINDS = (
-    "starting_tactics", "advanced_tactics", "special_tactics", "trouper_items", "special_items",
-    "reactions", "vlad_reactions", "weaknesses", "nemeses", "minions", "locations", "events",
-    "troupers",
-)
+# Kinds that are cards on the table (what `show` finds), in the order searched, and their names.
 KIND_WORDS = {
     "starting_tactics": "Starting Tactic card", "advanced_tactics": "Advanced Tactic card",
     "special_tactics": "Location/Nemesis Tactic card", "trouper_items": "Trouper Item card",
@@ -38,6 +33,7 @@ KIND_WORDS = {
     "nemeses": "Nemesis card", "minions": "Minion card", "locations": "Location card",
     "events": "Event card", "troupers": "Trouper card",
 }
+CARD_KINDS = tuple(KIND_WORDS)
 PLACEHOLDER = "(placeholder text: transcribe your box over it)"
 
 
