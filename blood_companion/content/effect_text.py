@@ -50,6 +50,7 @@ from blood_companion.content.render import (
     OUTCOME_FORMS,
     PRIORITY_NAMES,
     TIMING_NAMES,
+    counted,
     render_outcome,
 )
 
@@ -101,8 +102,7 @@ ELEMENT_EXAMPLES = [
     "Place a Trap Token", "Re-roll 1", "+Grey die", "+Black die", "Place a Trap", "Place a Whisper",
     "+1 Coin",
 ]
-COST_EXAMPLES = ["Deplete 1 Vigor", "Discard 1 Tactic card", "Discard 1 Bite", "Sacrifice",
-                 "Deplete this Item"]
+COST_EXAMPLES = [counted(words, 1) for words in COST_NAMES.values()]
 NO_NUMBER_KINDS = {v.casefold(): k for k, v in OUTCOME_FORMS.items() if "{" not in v} | {
     "trap": "place_trap", "whisper": "place_whisper", "consume the trap": "consume_trap",
     "turn that trap to its consumed side": "consume_trap",
