@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from blood_companion.engine.day.core import with_day
+from blood_companion.engine.day.core import day_of, unequipped, with_day
 from blood_companion.engine.day_state import DAY_STEPS, DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
@@ -27,7 +27,8 @@ class DayStepSpec:
     actions: frozenset[str]
     ends: frozenset[str]  # the actions that finish it: the Day goes on to `next`
     next: str | None
-    skip: Callable[[CampaignState, DayState], bool] = lambda state, day: False
+    skip: Callable[[CampaignState, DayState], bool] = lambda state, day: False  # on entering
+    ready: Callable[[CampaignState, DayState], None] = lambda state, day: None  # to end it
     asker: str = "day.options:_day_asker"  # its follow-up questions (engine/), by name
 
     @property
@@ -45,6 +46,14 @@ def _step(key: str, title: str, actions: set[str] | frozenset[str], nxt: str | N
     """A step; its actions finish it unless `ends` names those that do."""
     return DayStepSpec(key, title, frozenset(actions),
                        frozenset(actions if ends is None else ends), nxt, **kw)
+
+
+def _everyone_equipped(state: CampaignState, day: DayState) -> None:
+    waiting = unequipped(state, day)
+    if waiting:
+        raise RuleError("still to equip: " + ", ".join(waiting),
+                        hint=f"{waiting[0]} equips one protection, one tool and one artifact",
+                        see=("day_equip",))
 
 
 STEPS: dict[str, DayStepSpec] = {
@@ -71,7 +80,7 @@ STEPS: dict[str, DayStepSpec] = {
         _step("dusk_events", "Dusk: Event cards on the Chain", {"day_place_events"},
               "equipping"),
         _step("equipping", "Dusk: Equipping", SWAPS | {"day_equip", "day_end"}, "done",
-              {"day_end"}),
+              {"day_end"}, ready=_everyone_equipped),
         _step("done", "The Day Part is over", set(), None),
     )
 }
@@ -106,18 +115,15 @@ SINGLE_REFUSED = {"day_buy_building": "no buildings", "day_buy_advanced": "no pu
 
 
 def check_step(state: CampaignState, action: Any, catalog: Any) -> None:
-    """The one legality check of the Day (called by ``engine.actions.apply``)."""
+    """The one legality check of the Day (called by ``engine.actions.apply``): an action of
+    its step, and one that ends the step only when the step is ready to end."""
     if action.type not in DAY_ACTIONS:
         return
     if state.mode == "single" and action.type in SINGLE_REFUSED:
-        raise RuleError(
-            f"{SINGLE_REFUSED[action.type]}: Single Game mode plays with the Starting cards and "
-            "items only",
-            hint="choose the Zone",
-            see=("day_zone",),
-        )
-    step = state.day.step if state.day is not None else "recovery"
-    spec = STEPS[step]
+        raise RuleError(f"{SINGLE_REFUSED[action.type]}: Single Game mode plays with the "
+                        "Starting cards and items only", hint="choose the Zone", see=("day_zone",))
+    day = day_of(state)
+    spec = STEPS[day.step]
     if action.type not in spec.actions:
         from blood_companion.engine.day.views import day_next
 
@@ -125,6 +131,6 @@ def check_step(state: CampaignState, action: Any, catalog: Any) -> None:
         sentence = day_next(state, catalog).sentence if state.day is not None else None
         raise RuleError(
             f"{doing[0].upper() + doing[1:]} is not possible now: the Day is at '{spec.title}'",
-            hint=sentence,
-            see=("day_next",),
-        )
+            hint=sentence, see=("day_next",))
+    if action.type in spec.ends:
+        spec.ready(state, day)

@@ -11,7 +11,7 @@ from blood_companion.content import models as m
 from blood_companion.content.face import map_lines, trouper_name
 from blood_companion.content.models import ARTS, ITEM_CATEGORIES, ResourceCost, TrophyCost
 from blood_companion.engine.board_view import DayBoard, DayTrouper
-from blood_companion.engine.day.core import available_nemeses, day_of
+from blood_companion.engine.day.core import available_nemeses, day_of, unequipped
 from blood_companion.engine.day.dusk import difficulty_levels, influence
 from blood_companion.engine.day.payments import (
     can_afford,
@@ -317,8 +317,7 @@ def _dusk_events_view(state: CampaignState, cat: Catalog, day: DayState) -> Next
 
 
 def _equipping_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
-    waiting = [t.trouper for i, t in enumerate(state.troupers)
-               if len(day.equipped.get(i, {})) != len(ITEM_CATEGORIES)]
+    waiting = unequipped(state, day)
     choices: list[dict[str, Any]] = []
     for i, t in enumerate(state.troupers):
         by_cat: dict[str, list[str]] = {c: [] for c in ITEM_CATEGORIES}
