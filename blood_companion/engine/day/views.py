@@ -37,33 +37,34 @@ def purchase_choices(state: CampaignState, cat: Catalog) -> list[dict[str, Any]]
     return _offers(state, cat)[0]
 
 
-def _pay(state: CampaignState, cost: ResourceCost) -> tuple[dict[str, int] | None, str]:
-    pay = suggest_payment(state.wagon, cost)
-    return pay, (f" (pay {pay_text(pay)})" if pay else "")
-
-
-def _cannot_pay(state: CampaignState, cost: ResourceCost) -> str:
-    return "" if can_afford(state.wagon, cost) else f"the Wagon cannot pay {cost_text(cost)}"
-
-
 def _offers(state: CampaignState, cat: Catalog) -> tuple[list[dict[str, Any]], list[Option]]:
     """What the Purchases offer: as data (:func:`purchase_choices`) and as the options players
     pick from, with a stable key; those the Wagon cannot pay are disabled, with the reason."""
     w, day = state.wagon, day_of(state)
     out: list[dict[str, Any]] = []
     opts: list[Option] = []
+
+    def offer(key: str, label: str, kind: str, fields: dict[str, Any], cost: ResourceCost,
+              group: str, before: str = "", after: str = "",
+              needs: tuple[str, ...] = ("trouper",)) -> None:
+        """An option paying `cost` as the Wagon suggests; disabled for the first reason of
+        `before`, the Wagon cannot pay, `after`."""
+        pay = suggest_payment(w, cost)
+        why = before or ("" if can_afford(w, cost) else
+                         f"the Wagon cannot pay {cost_text(cost)}") or after
+        opts.append(Option(key, label + (f" (pay {pay_text(pay)})" if pay else ""), kind,
+                           {**fields, "pay": pay}, needs=needs, enabled=not why, why=why,
+                           group=group))
+
+    needs = {"sanatorium": ("trouper",), "alchemist": ("trade_from", "amount", "trade_to")}
     for i, b in enumerate(cat.village.buildings):
         used = getattr(day, b.effect, False) is True
         out.append({"kind": "building", "id": b.id, "name": b.name, "cost": cost_text(b.cost),
                     "affordable": can_afford(w, b.cost) and not used, "used": used})
-        pay, paid = _pay(state, b.cost)
-        needs = {"sanatorium": ("trouper",), "alchemist": ("trade_from", "amount", "trade_to")}
-        why = f"the {b.name} was already used this Day" if used else _cannot_pay(state, b.cost)
-        if not why and b.effect == "sanatorium" and not any(t.bites for t in state.troupers):
-            why = "no Trouper has a Bite to discard"
-        opts.append(Option(f"b{i + 1}", f"{b.name}{paid}", "day_buy_building",
-                           {"building": b.id, "pay": pay}, needs=needs.get(b.effect, ()),
-                           enabled=not why, why=why, group="building"))
+        bitten = b.effect != "sanatorium" or any(t.bites for t in state.troupers)
+        offer(f"b{i + 1}", b.name, "day_buy_building", {"building": b.id}, b.cost, "building",
+              f"the {b.name} was already used this Day" if used else "",
+              "" if bitten else "no Trouper has a Bite to discard", needs.get(b.effect, ()))
     for art, deck in state.advanced_decks.items():
         top = cat.tactic(deck[0]) if deck else None
         if top is not None and top.cost is not None:
@@ -83,13 +84,9 @@ def _offers(state: CampaignState, cat: Catalog) -> tuple[list[dict[str, Any]], l
                                enabled=not why, why=why, group="advanced"))
             continue
         top = cat.tactic(deck[0]) if deck else None
-        if top is None or top.cost is None:
-            continue
-        pay, paid = _pay(state, top.cost)
-        why = _cannot_pay(state, top.cost)
-        opts.append(Option(f"a{k + 1}", f"Top {art} Advanced Tactic card: {top.name}{paid}",
-                           "day_buy_advanced", {"art": art, "pay": pay}, needs=("trouper",),
-                           enabled=not why, why=why, group="advanced"))
+        if top is not None and top.cost is not None:
+            offer(f"a{k + 1}", f"Top {art} Advanced Tactic card: {top.name}", "day_buy_advanced",
+                  {"art": art}, top.cost, "advanced")
     for k, cid in enumerate([*state.training, *state.crafting]):
         card: m.TacticCard | m.ItemCard | None = cat.tactic(cid) or cat.item(cid)
         if card is None or card.cost is None:
@@ -99,13 +96,9 @@ def _offers(state: CampaignState, cat: Catalog) -> tuple[list[dict[str, Any]], l
         out.append({"kind": f"special_{kind}", "id": cid, "name": card.name,
                     "cost": cost_text(card.cost), "trophies": trophy_text(card.trophies),
                     "affordable": can_afford(w, card.cost) and held})
-        pay, paid = _pay(state, card.cost)
-        why = _cannot_pay(state, card.cost) or ("" if held else
-                                                f"it needs {trophy_text(card.trophies)}")
         label = "Location/Nemesis Tactic card" if kind == "tactic" else "Location/Nemesis Item"
-        opts.append(Option(f"c{k + 1}", f"{card.name} ({label}){paid}", "day_buy_card",
-                           {"card": cid, "pay": pay}, needs=("trouper",), enabled=not why,
-                           why=why, group="card"))
+        offer(f"c{k + 1}", f"{card.name} ({label})", "day_buy_card", {"card": cid}, card.cost,
+              "card", after="" if held else f"it needs {trophy_text(card.trophies)}")
     ups = [(t, s, item) for t in state.troupers for s in t.sleeves if not s.advanced
            and (item := cat.item(s.item)) is not None and item.upgrade_cost is not None]
     for k, (t, s, item) in enumerate(ups, 1):
@@ -113,11 +106,8 @@ def _offers(state: CampaignState, cat: Catalog) -> tuple[list[dict[str, Any]], l
         out.append({"kind": "upgrade", "trouper": t.trouper, "id": s.item, "name": item.name,
                     "cost": cost_text(item.upgrade_cost),
                     "affordable": can_afford(w, item.upgrade_cost)})
-        pay, paid = _pay(state, item.upgrade_cost)
-        why = _cannot_pay(state, item.upgrade_cost)
-        opts.append(Option(f"u{k}", f"Upgrade {trouper_name(cat, t.trouper)}'s {item.name}{paid}",
-                           "day_upgrade_item", {"trouper": t.trouper, "item": s.item, "pay": pay},
-                           enabled=not why, why=why, group="upgrade"))
+        offer(f"u{k}", f"Upgrade {trouper_name(cat, t.trouper)}'s {item.name}", "day_upgrade_item",
+              {"trouper": t.trouper, "item": s.item}, item.upgrade_cost, "upgrade", needs=())
     return out, opts
 
 
