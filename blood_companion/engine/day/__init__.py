@@ -72,9 +72,4 @@ _HOMES = {
 __getattr__ = lazy_names(__name__, _HOMES)
 
 
-__all__ = ["STEPS", "STEP_TITLES", "BuyAdvancedTactic", "BuyBuilding", "BuySpecialCard",
-           "ChooseDifficulty", "ChooseLocation", "ChooseMinions", "ChooseNemesis", "ChooseZone",
-           "DrawMinions", "DrawNemesis", "EndDay", "Equip", "LastAssault", "PlaceEvents", "Recover",
-           "RollLocation", "SwapItem", "SwapTactic", "UpgradeItem", "available_nemeses",
-           "building_for", "building_problem", "day_next", "difficulty_levels", "influence",
-           "match_id", "pay_text", "purchases_open", "suggest_payment"]
+__all__ = ["STEPS", "STEP_TITLES", "purchases_open", *_HOMES]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion import matching
 from blood_companion.content import models as m
+from blood_companion.content.models import ITEM_CATEGORIES
 from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.errors import RuleError
@@ -122,6 +123,12 @@ def building_problem(catalog: Catalog, trouper: str, deck: Sequence[str]) -> str
             rule = ", ".join(f"{c} {a}" for a, c in wanted.items())
             return f"the deck would hold {n} {art} cards; {card.name}'s Building is {rule}"
     return None
+
+
+def unequipped(state: CampaignState, day: DayState) -> list[str]:
+    """The Troupers still to equip three Items, one per category (the Equipping)."""
+    return [t.trouper for i, t in enumerate(state.troupers)
+            if len(day.equipped.get(i, {})) != len(ITEM_CATEGORIES)]
 
 
 def day_of(state: CampaignState) -> DayState:

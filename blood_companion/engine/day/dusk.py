@@ -192,18 +192,7 @@ class EndDay(DayAction):
     doing = "ending the day"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        day = day_of(state)
-        unequipped = [
-            t.trouper
-            for i, t in enumerate(state.troupers)
-            if len(day.equipped.get(i, {})) != len(ITEM_CATEGORIES)
-        ]
-        if unequipped:
-            raise RuleError(
-                "still to equip: " + ", ".join(unequipped),
-                hint=f"{unequipped[0]} equips one protection, one tool and one artifact",
-                see=("day_equip",),
-            )
+        day = day_of(state)  # everyone is equipped (the step's ``ready``: steps.py)
         assert day.nemesis and day.location and day.difficulty is not None
         new = setup_night(state, ctx.catalog, ctx.chance, nemesis=day.nemesis,
                           location=day.location, minions=list(day.minions),

@@ -86,7 +86,10 @@ def _day_asker(
     who = fields.get("trouper")
     t = state.troupers[state.trouper_index(who)] if who else None
     if need == "trouper":
-        picks, default = art_picks(state, catalog, None)
+        art = (str(option.fields.get("art")) if option.kind == "day_buy_advanced" else
+               _art(catalog, str(option.fields.get("card"))) if option.kind == "day_buy_card"
+               else None)
+        picks, default = art_picks(state, catalog, art)
         attr = {"day_buy_building": "bites", "day_swap_tactic": "reserve_cards",
                 "day_swap_item": "reserve_items"}.get(option.kind)
         if attr is not None:  # only those with a Bite to discard, or a Reserve to swap from
@@ -95,11 +98,6 @@ def _day_asker(
             return Ask("trouper", "Whose Bite does the Sanatorium discard?" if attr == "bites"
                        else "Whose card is swapped?", picks,
                        default=picks[0].key if picks else None)
-        art = str(option.fields.get("art")) if option.kind == "day_buy_advanced" else None
-        if option.kind == "day_buy_card":
-            art = _art(catalog, str(option.fields.get("card")))
-        if option.kind in ("day_buy_advanced", "day_buy_card"):
-            picks, default = art_picks(state, catalog, art)
         what = f"the {art} card" if option.kind == "day_buy_advanced" else "it"
         return Ask("trouper", f"Who takes {what} into their Personal Reserve? "
                    f"({leader.settles(state, catalog)})", picks, default=default)

@@ -4,7 +4,8 @@
 in it (:func:`check_step`, called by ``engine/actions.py`` for every Day action, refuses one
 outside its step), those that finish it (``ends``), the step that follows (``next``) and when
 that one is left out (``skip``: the Purchases in "Single Game Mode", the Nemesis Selection when
-the players face Vlad, "Last Assault"). :func:`advance` is the one writer of ``step``.
+the players face Vlad, "Last Assault"), and its view (the step's ``Next``: ``day/views.py``)
+and follow-up questions (``day/options.py``). :func:`advance` is the one writer of ``step``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from blood_companion.engine.day.core import with_day
+from blood_companion.engine.day.core import day_of, unequipped, with_day
 from blood_companion.engine.day_state import DAY_STEPS, DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
@@ -23,52 +24,64 @@ from blood_companion.engine.state import CampaignState
 class DayStepSpec:
     key: str
     title: str
-    section: str
     actions: frozenset[str]
-    ends: frozenset[str] = frozenset()  # the actions that finish it: the Day goes on to `next`
-    next: str | None = None
-    skip: Callable[[CampaignState, DayState], bool] = lambda state, day: False
-    view: str = "day.views:day_next"  # its view and asker (engine/), by name
-    asker: str = "day.options:_day_asker"
+    ends: frozenset[str]  # the actions that finish it: the Day goes on to `next`
+    next: str | None
+    skip: Callable[[CampaignState, DayState], bool] = lambda state, day: False  # on entering
+    ready: Callable[[CampaignState, DayState], None] = lambda state, day: None  # to end it
+    asker: str = "day.options:_day_asker"  # its follow-up questions (engine/), by name
+
+    @property
+    def view(self) -> str:
+        """Its view (engine/, by name): ``day/views.py``'s ``_<key>_view``."""
+        return f"day.views:_{self.key}_view"
 
 
 PURCHASES = frozenset({"day_buy_building", "day_buy_advanced", "day_buy_card", "day_upgrade_item"})
 SWAPS = frozenset({"day_swap_tactic", "day_swap_item"})
 
 
-def _step(key: str, title: str, section: str, actions: set[str] | frozenset[str],
-          nxt: str | None, ends: set[str] | None = None, **kw: Any) -> DayStepSpec:
+def _step(key: str, title: str, actions: set[str] | frozenset[str], nxt: str | None,
+          ends: set[str] | None = None, **kw: Any) -> DayStepSpec:
     """A step; its actions finish it unless `ends` names those that do."""
-    return DayStepSpec(key, title, section, frozenset(actions),
+    return DayStepSpec(key, title, frozenset(actions),
                        frozenset(actions if ends is None else ends), nxt, **kw)
+
+
+def _everyone_equipped(state: CampaignState, day: DayState) -> None:
+    waiting = unequipped(state, day)
+    if waiting:
+        raise RuleError("still to equip: " + ", ".join(waiting),
+                        hint=f"{waiting[0]} equips one protection, one tool and one artifact",
+                        see=("day_equip",))
 
 
 STEPS: dict[str, DayStepSpec] = {
     s.key: s
     for s in (
-        _step("recovery", "Show 1: Recovery", "Show Phase", {"day_recover"}, "purchases"),
+        # The Show Phase
+        _step("recovery", "Show 1: Recovery", {"day_recover"}, "purchases"),
         # "Single Game Mode": Starting cards and items only, so no purchases.
-        _step("purchases", "Show 2-3: Purchases and replacing cards", "Show Phase",
+        _step("purchases", "Show 2-3: Purchases and replacing cards",
               PURCHASES | SWAPS | {"day_zone"}, "zone", set(),
               skip=lambda state, day: state.mode == "single"),
-        _step("zone", "Show 4: Zone Selection", "Show Phase", {"day_zone"}, "location"),
-        _step("location", "Show 4: the Location card", "Show Phase",
+        _step("zone", "Show 4: Zone Selection", {"day_zone"}, "location"),
+        _step("location", "Show 4: the Location card",
               {"day_roll_location", "day_choose_location"}, "minions"),
-        _step("minions", "Show 4: Minion Selection", "Show Phase",
-              {"day_draw_minions", "day_choose_minions"}, "last_assault"),
-        _step("last_assault", "Show 4: Last Assault", "Show Phase", {"day_last_assault"},
-              "nemesis"),
+        _step("minions", "Show 4: Minion Selection", {"day_draw_minions", "day_choose_minions"},
+              "last_assault"),
+        _step("last_assault", "Show 4: Last Assault", {"day_last_assault"}, "nemesis"),
         # facing Vlad skips the Nemesis Selection ("Last Assault")
-        _step("nemesis", "Show 4: Nemesis Selection", "Show Phase",
-              {"day_draw_nemesis", "day_choose_nemesis"}, "dusk_difficulty",
-              skip=lambda state, day: day.last_assault),
-        _step("dusk_difficulty", "Dusk: Map, Reaction deck and Difficulty Level", "Dusk Phase",
+        _step("nemesis", "Show 4: Nemesis Selection", {"day_draw_nemesis", "day_choose_nemesis"},
+              "dusk_difficulty", skip=lambda state, day: day.last_assault),
+        # The Dusk Phase
+        _step("dusk_difficulty", "Dusk: Map, Reaction deck and Difficulty Level",
               {"day_difficulty"}, "dusk_events"),
-        _step("dusk_events", "Dusk: Event cards on the Chain", "Dusk Phase",
-              {"day_place_events"}, "equipping"),
-        _step("equipping", "Dusk: Equipping", "Dusk Phase", SWAPS | {"day_equip", "day_end"},
-              "done", {"day_end"}),
-        _step("done", "The Day Part is over", "Dusk Phase", set(), None),
+        _step("dusk_events", "Dusk: Event cards on the Chain", {"day_place_events"},
+              "equipping"),
+        _step("equipping", "Dusk: Equipping", SWAPS | {"day_equip", "day_end"}, "done",
+              {"day_end"}, ready=_everyone_equipped),
+        _step("done", "The Day Part is over", set(), None),
     )
 }
 assert tuple(STEPS) == DAY_STEPS
@@ -102,18 +115,15 @@ SINGLE_REFUSED = {"day_buy_building": "no buildings", "day_buy_advanced": "no pu
 
 
 def check_step(state: CampaignState, action: Any, catalog: Any) -> None:
-    """The one legality check of the Day (called by ``engine.actions.apply``)."""
+    """The one legality check of the Day (called by ``engine.actions.apply``): an action of
+    its step, and one that ends the step only when the step is ready to end."""
     if action.type not in DAY_ACTIONS:
         return
     if state.mode == "single" and action.type in SINGLE_REFUSED:
-        raise RuleError(
-            f"{SINGLE_REFUSED[action.type]}: Single Game mode plays with the Starting cards and "
-            "items only",
-            hint="choose the Zone",
-            see=("day_zone",),
-        )
-    step = state.day.step if state.day is not None else "recovery"
-    spec = STEPS[step]
+        raise RuleError(f"{SINGLE_REFUSED[action.type]}: Single Game mode plays with the "
+                        "Starting cards and items only", hint="choose the Zone", see=("day_zone",))
+    day = day_of(state)
+    spec = STEPS[day.step]
     if action.type not in spec.actions:
         from blood_companion.engine.day.views import day_next
 
@@ -121,6 +131,6 @@ def check_step(state: CampaignState, action: Any, catalog: Any) -> None:
         sentence = day_next(state, catalog).sentence if state.day is not None else None
         raise RuleError(
             f"{doing[0].upper() + doing[1:]} is not possible now: the Day is at '{spec.title}'",
-            hint=sentence,
-            see=("day_next",),
-        )
+            hint=sentence, see=("day_next",))
+    if action.type in spec.ends:
+        spec.ready(state, day)
