@@ -92,11 +92,11 @@ class Pack:
 
     def __init__(self, records: dict[str, list[dict[str, Any]]]) -> None:
         dice, config = records["dice"], records["rules_config"][0]
-        self.box = DiceBox(
-            DieSpec(d["letter"], d["name"], [Face(d["letter"], **f) for f in d["faces"]],
+        self.box = DiceBox(tuple(
+            DieSpec(d["letter"], d["name"], tuple(Face(d["letter"], **f) for f in d["faces"]),
                     d["count_in_box"])
             for d in dice  # the loader's checks: one die per letter, each with its faces
-        )
+        ))
         self.placeholder = {d["letter"] for d in dice if d["source"] == "placeholder"}
         self.defeats_cancel = bool(config["defeats_cancel_triumphs"])
         self.insanity_reading = str(config["insanity_reroll_reading"])
