@@ -40,6 +40,7 @@ from blood_companion.engine.rolls.procedure import (
     advise_test,
     confirm_test,
     cube_after_test,
+    format_reroll,
     odds_for_test,
     parse_reroll,
     prepare_test,
@@ -438,30 +439,29 @@ def throws_ask(
     picks = [Pick("k", f"Keep it ({verdict})", True, need="_kept")]
     default = "k"
     if advice.action != "confirm":
-        mark = "i:" if advice.action == "insanity_reroll" else ""
-        text = ",".join(str(s + 1) for s in advice.slots)
+        mad = advice.action == "insanity_reroll"
         dice_named = " ".join(ts.pool[s] for s in advice.slots)
-        how = " with the Insanity Re-roll" if mark else ""
-        picks.append(Pick("b", f"Re-roll die {text} ({dice_named}){how}: best odds, "
-                          f"{percent(advice.probability)}", mark + text))
+        how = " with the Insanity Re-roll" if mad else ""
+        picks.append(Pick("b", f"Re-roll die {format_reroll(advice.slots)} ({dice_named}){how}: "
+                          f"best odds, {percent(advice.probability)}",
+                          format_reroll(advice.slots, mad)))
         default = "b"
     for n, (iid, text) in enumerate(after):
         picks.append(Pick(f"i{n + 1}", f"Use {text}", iid, need="items"))
 
     def parse(answer: str) -> str:
-        named, marked = parse_reroll(answer, len(ts.pool))
-        slots = sorted({s + 1 for s in named})
-        mark = "i:" if marked else ""
-        if mark and not insanity:
+        named, mad = parse_reroll(answer, len(ts.pool))
+        slots = sorted(set(named))
+        if mad and not insanity:
             raise ValueError("the Insanity Re-roll is not available for this Test")
-        if not mark and not ts.rerolls_left:
+        if not mad and not ts.rerolls_left:
             if not insanity:
                 raise ValueError("no Re-roll is left: use an Item first, or keep the result")
-            mark = "i:"
-        limit = ts.insanity.reroll_max_dice if mark and ts.insanity is not None else None
+            mad = True
+        limit = ts.insanity.reroll_max_dice if mad and ts.insanity is not None else None
         if limit is not None and len(slots) > limit:
             raise ValueError(f"the Insanity Re-roll re-rolls at most {limit} die")
-        return mark + ",".join(str(s) for s in slots)
+        return format_reroll(slots, mad)
 
     return Ask(
         "reroll", prompt, tuple(picks), default=default,
