@@ -193,10 +193,8 @@ class _Space:
         for mask in self.masks:
             rolled = [k for k in range(n) if mask >> k & 1]
             kept = [k for k in range(n) if not mask >> k & 1]
-            self.bases[mask] = self._combos(kept)
-            self.offsets[mask] = [
-                (off, w) for off, w in zip(self._combos(rolled), self._weights(rolled), strict=True)
-            ]
+            self.bases[mask] = [off for off, _ in self._combos(kept)]
+            self.offsets[mask] = self._combos(rolled)
             base_of = [0] * self.size
             for base in self.bases[mask]:
                 for off, _ in self.offsets[mask]:
@@ -205,16 +203,13 @@ class _Space:
             self.scale[mask] = prod(self.face_totals[k] for k in kept)
             self.rerolled_total[mask] = prod(self.face_totals[k] for k in rolled)
 
-    def _combos(self, dice: list[int]) -> list[int]:
-        out = [0]
+    def _combos(self, dice: list[int]) -> list[tuple[int, int]]:
+        """Every way ``dice`` can show: the number it adds to a state's, and how many ways
+        (faces) it falls so."""
+        out = [(0, 1)]
         for k in dice:
-            out = [o + d * self.strides[k] for o in out for d in range(len(self.dists[k]))]
-        return out
-
-    def _weights(self, dice: list[int]) -> list[int]:
-        out = [1]
-        for k in dice:
-            out = [o * w for o in out for _, w in self.dists[k]]
+            out = [(o + d * self.strides[k], w * dw)
+                   for o, w in out for d, (_, dw) in enumerate(self.dists[k])]
         return out
 
     def state_id(self, digits: Sequence[int]) -> int:
