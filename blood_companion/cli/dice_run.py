@@ -92,11 +92,11 @@ class Pack:
 
     def __init__(self, records: dict[str, list[dict[str, Any]]]) -> None:
         dice, config = records["dice"], records["rules_config"][0]
-        self.box = DiceBox(
-            DieSpec(d["letter"], d["name"], [Face(d["letter"], **f) for f in d["faces"]],
+        self.box = DiceBox(tuple(
+            DieSpec(d["letter"], d["name"], tuple(Face(d["letter"], **f) for f in d["faces"]),
                     d["count_in_box"])
             for d in dice  # the loader's checks: one die per letter, each with its faces
-        )
+        ))
         self.placeholder = {d["letter"] for d in dice if d["source"] == "placeholder"}
         self.defeats_cancel = bool(config["defeats_cancel_triumphs"])
         self.insanity_reading = str(config["insanity_reroll_reading"])
@@ -151,8 +151,7 @@ def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
         "pool": list(pool),
         "seed": seed,
         "source": source,
-        "faces": [{k: getattr(f, k) for k in ("die", "triumphs", "defeats", "label")}
-                  for f in faces],
+        "faces": [f._asdict() for f in faces],
         "triumphs": total,
         "defeats": sum(f.defeats for f in faces),
         "defeats_cancel_triumphs": cancel,
@@ -230,13 +229,9 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
         "rolled_pool": list(result.pool),
         "bonus_triumphs": result.bonus_triumphs,
         "bonus_dice": list(bonus),
-        "substitutions": [
-            {"bonus": s.bonus, "slot": s.slot, "replaced": s.replaced}
-            for s in result.substitutions
-        ],
+        "substitutions": [s._asdict() for s in result.substitutions],
         "rerolls_used": result.rerolls,
-        "insanity": None if result.insanity is None else {
-            k: getattr(result.insanity, k) for k in ("triumphs", "reroll", "reroll_max_dice")},
+        "insanity": None if result.insanity is None else result.insanity._asdict(),
         "exhausted": ask.exhausted,
         "knocked_out": ask.knocked_out,
         "trouper": label,

@@ -206,7 +206,7 @@ def test(
             "probability": float(chance.probability),
             "exact": f"{chance.probability.numerator}/{chance.probability.denominator}",
             "rolls": [r.model_dump(mode="json") for r in result.rolls],
-            "faces": [f.as_dict() for f in result.faces],
+            "faces": [f._asdict() for f in result.faces],
             "dice_triumphs": result.dice_triumphs,
             "bonus_triumphs": result.bonus_triumphs + result.insanity_triumphs,
             "insanity_used": result.insanity_used,

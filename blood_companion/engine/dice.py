@@ -10,11 +10,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import groupby
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import DiceError
-from blood_companion.engine.values import Value
 
 DieLetter = Literal["R", "G", "B"]
 LETTERS: tuple[DieLetter, ...] = ("R", "G", "B")
@@ -28,65 +27,93 @@ TEST_DICE = 3
 MAX_POOL_DICE = 30
 
 Pool = tuple[DieLetter, ...]
+_T = TypeVar("_T")
 
 
-class Face(Value):
+# The dice and odds values are NamedTuples, so that `blood roll` and `blood odds` import nothing
+# heavy; ``_check`` refuses what no box or save holds, for values read from data.
+
+
+def in_models(cls: type[_T]) -> type[_T]:
+    """Let pydantic models hold ``cls`` (saves store Faces, Bonus Dice and Insanity bonuses):
+    validated from the dict of its fields (:func:`_made`), dumped as that dict in field order."""
+    def schema(source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_plain_validator_function(
+            lambda value: value if isinstance(value, cls) else _from_fields(cls, value),
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                lambda value: value._asdict(), when_used="always"))
+
+    cls.__get_pydantic_core_schema__ = schema  # type: ignore[attr-defined]
+    return cls
+
+
+def _from_fields(cls: Any, value: Any) -> Any:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a mapping of {cls.__name__} fields")
+    unknown = set(value) - set(cls._fields)
+    if unknown:
+        raise ValueError(f"unknown {cls.__name__} field(s): {', '.join(sorted(unknown))}")
+    try:
+        return _made(cls, **value)
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _made(cls: Any, **fields: Any) -> Any:
+    """``cls(**fields)`` once its ``_check`` accepts it (a ValueError otherwise)."""
+    value = cls(**fields)
+    value._check()
+    return value
+
+
+@in_models
+class Face(NamedTuple):
     """One die showing one face: what is recorded for every roll, digital or physical."""
 
-    __slots__ = ("die", "triumphs", "defeats", "label")
     die: DieLetter
     triumphs: int
-    defeats: int
-    label: str | None
-
-    def __init__(
-        self, die: DieLetter, triumphs: int, defeats: int = 0, label: str | None = None
-    ) -> None:
-        if die not in LETTERS:
-            raise ValueError(f"a die is R, G or B, not {die!r}")
-        if not (_whole(triumphs) and _whole(defeats)):
-            raise ValueError("Triumphs and Defeats are whole numbers, 0 or more")
-        if label is not None and not isinstance(label, str):
-            raise ValueError("a face's label is text")
-        self._set(die=die, triumphs=triumphs, defeats=defeats, label=label)
+    defeats: int = 0
+    label: str | None = None
 
     @property
     def counts(self) -> tuple[int, int]:
         return (self.triumphs, self.defeats)
+
+    def _check(self) -> None:
+        if self.die not in LETTERS:
+            raise ValueError(f"a die is R, G or B, not {self.die!r}")
+        if not (_whole(self.triumphs) and _whole(self.defeats)):
+            raise ValueError("Triumphs and Defeats are whole numbers, 0 or more")
+        if self.label is not None and not isinstance(self.label, str):
+            raise ValueError("a face's label is text")
 
 
 def _whole(n: object) -> bool:
     return isinstance(n, int) and not isinstance(n, bool) and n >= 0
 
 
-class DieSpec(Value):
+class DieSpec(NamedTuple):
     """One kind of die: its letter, its faces (each equally likely) and how many the box has."""
 
-    __slots__ = ("letter", "name", "faces", "count_in_box")
     letter: DieLetter
     name: str
     faces: tuple[Face, ...]
-    count_in_box: int
+    count_in_box: int = 3
 
-    def __init__(
-        self, letter: DieLetter, name: str, faces: Iterable[Face], count_in_box: int = 3
-    ) -> None:
-        if letter not in LETTERS:
-            raise ValueError(f"a die is R, G or B, not {letter!r}")
-        if not (_whole(count_in_box) and count_in_box >= 1):
+    def _check(self) -> None:
+        if self.letter not in LETTERS:
+            raise ValueError(f"a die is R, G or B, not {self.letter!r}")
+        if not (_whole(self.count_in_box) and self.count_in_box >= 1):
             raise ValueError("a die's count in the box is 1 or more")
-        self._set(letter=letter, name=name, faces=tuple(faces), count_in_box=count_in_box)
 
 
-class DiceBox(Value):
+class DiceBox(NamedTuple):
     """The dice a game can roll, by letter. Build it with :meth:`from_models` or
     :meth:`from_mapping`; the engine never reads files."""
 
-    __slots__ = ("dice",)
     dice: tuple[DieSpec, ...]
-
-    def __init__(self, dice: Iterable[DieSpec]) -> None:
-        self._set(dice=tuple(dice))
 
     def die(self, letter: str) -> DieSpec:
         """The die with this letter; raises DiceError when the box has no such die."""
@@ -105,7 +132,7 @@ class DiceBox(Value):
         ``defeats`` and ``label``."""
         return cls._checked([DieSpec(
             letter=d.letter, name=d.name, count_in_box=d.count_in_box,
-            faces=[Face(d.letter, f.triumphs, f.defeats, f.label) for f in d.faces],
+            faces=tuple(Face(d.letter, f.triumphs, f.defeats, f.label) for f in d.faces),
         ) for d in dice])
 
     @classmethod
@@ -117,12 +144,13 @@ class DiceBox(Value):
         def face(letter: str, row: Sequence[Any]) -> Face:
             t, d = int(row[0]), int(row[1]) if len(row) > 1 else 0
             label = str(row[2]) if len(row) > 2 else None
-            made: Face = _checked_value(Face, die=letter, triumphs=t, defeats=d, label=label)
-            return made
+            one: Face = _checked_value(Face, die=letter, triumphs=t, defeats=d, label=label)
+            return one
 
         return cls._checked([_checked_value(
             DieSpec, letter=letter, name=f"{DIE_NAMES.get(letter, letter)} Die",
-            faces=[face(letter, row) for row in rows], count_in_box=(counts or {}).get(letter, 3),
+            faces=tuple(face(letter, row) for row in rows),
+            count_in_box=(counts or {}).get(letter, 3),
         ) for letter, rows in faces.items()])
 
     @classmethod
@@ -138,9 +166,9 @@ class DiceBox(Value):
 
 
 def _checked_value(cls: Any, **fields: Any) -> Any:
-    """``cls(**fields)``, a bad value raised as DiceError."""
+    """:func:`_made`, a bad value raised as DiceError."""
     try:
-        return cls(**fields)
+        return _made(cls, **fields)
     except ValueError as exc:
         raise DiceError(f"bad dice data: {exc}") from None
 

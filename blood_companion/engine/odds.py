@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from math import prod
-from typing import Any, Literal, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from blood_companion.engine.dice import (
     LETTERS,
@@ -32,10 +32,10 @@ from blood_companion.engine.dice import (
     Face,
     Pool,
     check_pool,
+    in_models,
     parse_pool,
 )
 from blood_companion.engine.errors import DiceError, RuleError
-from blood_companion.engine.values import Value
 
 # One die as (value, number of faces showing it), values ascending.
 Dist = tuple[tuple[int, int], ...]
@@ -47,7 +47,8 @@ MAX_BONUS_DICE = 6
 MAX_TARGET = 99
 
 
-class InsanityBonuses(Value):
+@in_models
+class InsanityBonuses(NamedTuple):
     """What the Insanity track offers at (or before) the cube: the Trouper takes one of them.
 
     ``triumphs`` is the best bonus-Triumph bonus reachable (0: none). ``reroll`` says a Re-roll
@@ -55,60 +56,47 @@ class InsanityBonuses(Value):
     ``any_dice`` reading of "Re-roll 1") or the number of dice it may re-roll (``one_die``).
     """
 
-    __slots__ = ("triumphs", "reroll", "reroll_max_dice")
-    triumphs: int
-    reroll: bool
-    reroll_max_dice: int | None
-
-    def __init__(
-        self, triumphs: int = 0, reroll: bool = False, reroll_max_dice: int | None = None
-    ) -> None:
-        if not (isinstance(triumphs, int) and 0 <= triumphs <= MAX_BONUS_TRIUMPHS):
-            raise ValueError(f"Insanity bonus Triumphs are 0 to {MAX_BONUS_TRIUMPHS}")
-        if reroll_max_dice is not None and not (
-            isinstance(reroll_max_dice, int) and reroll_max_dice >= 1
-        ):
-            raise ValueError("an Insanity Re-roll re-rolls 1 die or more")
-        self._set(triumphs=triumphs, reroll=bool(reroll), reroll_max_dice=reroll_max_dice)
+    triumphs: int = 0
+    reroll: bool = False
+    reroll_max_dice: int | None = None
 
     @property
     def any(self) -> bool:
         return self.reroll or self.triumphs > 0
 
+    def _check(self) -> None:
+        if not (isinstance(self.triumphs, int) and 0 <= self.triumphs <= MAX_BONUS_TRIUMPHS):
+            raise ValueError(f"Insanity bonus Triumphs are 0 to {MAX_BONUS_TRIUMPHS}")
+        limit = self.reroll_max_dice
+        if limit is not None and not (isinstance(limit, int) and limit >= 1):
+            raise ValueError("an Insanity Re-roll re-rolls 1 die or more")
 
-class Substitution(Value):
+
+@in_models
+class Substitution(NamedTuple):
     """A Bonus Die that replaces the die in ``slot`` of the pool ("Bonus Dice")."""
 
-    __slots__ = ("bonus", "slot", "replaced")
     bonus: DieLetter
     slot: int
     replaced: DieLetter
 
-    def __init__(self, bonus: DieLetter, slot: int, replaced: DieLetter) -> None:
-        if bonus not in LETTERS or replaced not in LETTERS:
+    def _check(self) -> None:
+        if self.bonus not in LETTERS or self.replaced not in LETTERS:
             raise ValueError("a die is R, G or B")
-        if not (isinstance(slot, int) and slot >= 0):
+        if not (isinstance(self.slot, int) and self.slot >= 0):
             raise ValueError("a die's slot is 0 or more")
-        self._set(bonus=bonus, slot=slot, replaced=replaced)
 
 
-class Decision(Value):
+class Decision(NamedTuple):
     """The best next move of a Test in progress, and the chance of success it keeps."""
 
-    __slots__ = ("action", "probability", "slots", "use_insanity_triumphs")
     action: Literal["confirm", "reroll", "insanity_reroll"]
     probability: Fraction
-    slots: tuple[int, ...]  # the dice to re-roll, by position in the pool
-    use_insanity_triumphs: bool  # at confirm: take the Insanity bonus Triumphs
-
-    def __init__(self, action: Literal["confirm", "reroll", "insanity_reroll"],
-                 probability: Fraction, slots: Sequence[int] = (),
-                 use_insanity_triumphs: bool = False) -> None:
-        self._set(action=action, probability=probability, slots=tuple(slots),
-                  use_insanity_triumphs=use_insanity_triumphs)
+    slots: tuple[int, ...] = ()  # the dice to re-roll, by position in the pool
+    use_insanity_triumphs: bool = False  # at confirm: take the Insanity bonus Triumphs
 
 
-class OddsResult(Value):
+class OddsResult(NamedTuple):
     """The exact chance of reaching ``target`` and the Triumph distribution under the best play.
 
     ``pool`` is the pool rolled, after the best Bonus Dice placement (``substitutions``);
@@ -116,8 +104,6 @@ class OddsResult(Value):
     rolled plus every bonus) to its probability.
     """
 
-    __slots__ = ("given_pool", "pool", "target", "rerolls", "bonus_triumphs", "probability",
-                 "distribution", "bonus_dice", "substitutions", "insanity", "defeats_cancel")
     given_pool: Pool
     pool: Pool
     target: int
@@ -125,20 +111,10 @@ class OddsResult(Value):
     bonus_triumphs: int
     probability: Fraction
     distribution: tuple[tuple[int, Fraction], ...]
-    bonus_dice: tuple[DieLetter, ...]
-    substitutions: tuple[Substitution, ...]
-    insanity: InsanityBonuses | None
-    defeats_cancel: bool
-
-    def __init__(self, given_pool: Pool, pool: Pool, target: int, rerolls: int, bonus_triumphs: int,
-                 probability: Fraction, distribution: Sequence[tuple[int, Fraction]],
-                 bonus_dice: Sequence[DieLetter] = (), substitutions: Sequence[Substitution] = (),
-                 insanity: InsanityBonuses | None = None, defeats_cancel: bool = False) -> None:
-        self._set(given_pool=tuple(given_pool), pool=tuple(pool), target=target, rerolls=rerolls,
-                  bonus_triumphs=bonus_triumphs, probability=probability,
-                  distribution=tuple(distribution), bonus_dice=tuple(bonus_dice),
-                  substitutions=tuple(substitutions), insanity=insanity,
-                  defeats_cancel=defeats_cancel)
+    bonus_dice: tuple[DieLetter, ...] = ()
+    substitutions: tuple[Substitution, ...] = ()
+    insanity: InsanityBonuses | None = None
+    defeats_cancel: bool = False
 
     def at_least(self, n: int) -> Fraction:
         return sum((p for t, p in self.distribution if t >= n), Fraction(0))
@@ -217,10 +193,8 @@ class _Space:
         for mask in self.masks:
             rolled = [k for k in range(n) if mask >> k & 1]
             kept = [k for k in range(n) if not mask >> k & 1]
-            self.bases[mask] = self._combos(kept)
-            self.offsets[mask] = [
-                (off, w) for off, w in zip(self._combos(rolled), self._weights(rolled), strict=True)
-            ]
+            self.bases[mask] = [off for off, _ in self._combos(kept)]
+            self.offsets[mask] = self._combos(rolled)
             base_of = [0] * self.size
             for base in self.bases[mask]:
                 for off, _ in self.offsets[mask]:
@@ -229,16 +203,13 @@ class _Space:
             self.scale[mask] = prod(self.face_totals[k] for k in kept)
             self.rerolled_total[mask] = prod(self.face_totals[k] for k in rolled)
 
-    def _combos(self, dice: list[int]) -> list[int]:
-        out = [0]
+    def _combos(self, dice: list[int]) -> list[tuple[int, int]]:
+        """Every way ``dice`` can show: the number it adds to a state's, and how many ways
+        (faces) it falls so."""
+        out = [(0, 1)]
         for k in dice:
-            out = [o + d * self.strides[k] for o in out for d in range(len(self.dists[k]))]
-        return out
-
-    def _weights(self, dice: list[int]) -> list[int]:
-        out = [1]
-        for k in dice:
-            out = [o * w for o in out for _, w in self.dists[k]]
+            out = [(o + d * self.strides[k], w * dw)
+                   for o, w in out for d, (_, dw) in enumerate(self.dists[k])]
         return out
 
     def state_id(self, digits: Sequence[int]) -> int:

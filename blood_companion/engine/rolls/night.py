@@ -25,7 +25,6 @@ from blood_companion.engine.dice import (
     parse_faces,
     parse_pool,
     roll_pool,
-    triumph_total,
 )
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import ROLL, Ask, Pick
@@ -40,6 +39,7 @@ from blood_companion.engine.rolls.procedure import (
     advise_test,
     confirm_test,
     cube_after_test,
+    format_reroll,
     odds_for_test,
     parse_reroll,
     prepare_test,
@@ -254,7 +254,8 @@ def test_options(
     setups = test_setups(
         state, catalog, t, traits=traits, fixed_dice=fixed_dice, target=target, trait=None)
     keep = ("trait", "pool", "target", "probability")
-    return [{k: test_info(setup, box, key)[k] for k in keep} for key, setup in setups]
+    infos = [test_info(setup, box, key) for key, setup in setups]
+    return [{k: info[k] for k in keep} for info in infos]
 
 
 def test_info(
@@ -394,18 +395,17 @@ def throws_ask(
     rr = list(answers.get("reroll") or [])
     what = key.capitalize() if key.isalpha() else key
     if not dice:
-        ts = ts0
-        info = test_info(setup, box, key, ts)
+        info = test_info(setup, box, key, ts0)
         pool = info["pool"]
-        notes = "".join(f" ({n})" for n in ts.notes)
-        bonus = f", +{ts.bonus_triumphs} bonus" if ts.bonus_triumphs else ""
-        again = f", {ts.rerolls_left} Re-roll(s)" if ts.rerolls_left else ""
-        picks = [Pick("r", "The app rolls (digital dice)", ROLL)]
-        for n, (iid, text) in enumerate(items(False)):
-            picks.append(Pick(f"i{n + 1}", f"First use {text}", iid, need="items"))
+        notes = "".join(f" ({n})" for n in ts0.notes)
+        bonus = f", +{ts0.bonus_triumphs} bonus" if ts0.bonus_triumphs else ""
+        again = f", {ts0.rerolls_left} Re-roll(s)" if ts0.rerolls_left else ""
+        picks = [Pick("r", "The app rolls (digital dice)", ROLL)] + [
+            Pick(f"i{n + 1}", f"First use {text}", iid, need="items")
+            for n, (iid, text) in enumerate(items(False))]
         return _throw_ask(
             f"{who} rolls {pool} for {what}{notes}: {target} Triumph(s) needed{bonus}"
-            f"{again}; {percent(info['probability'])} to succeed.", picks, ts.pool, box,
+            f"{again}; {percent(info['probability'])} to succeed.", picks, ts0.pool, box,
             f"the faces of your own dice ({pool}, in this order), e.g. \"2 x 1\"", test=info)
     ts = replay_throws(ts0, box, dice, rr)
     digital = read_throw(dice[0])[1] == "digital"
@@ -424,7 +424,7 @@ def throws_ask(
     advice = advise_test(ts, box)
     if keep_at_best and result.success and advice.action == "confirm":
         return None
-    shown = triumph_total(ts.faces, defeats_cancel=setup.defeats_cancel)
+    shown = result.dice_triumphs
     extra = result.total - shown
     verdict = "a Success" if result.success else "a Failure"
     left = []
@@ -438,30 +438,29 @@ def throws_ask(
     picks = [Pick("k", f"Keep it ({verdict})", True, need="_kept")]
     default = "k"
     if advice.action != "confirm":
-        mark = "i:" if advice.action == "insanity_reroll" else ""
-        text = ",".join(str(s + 1) for s in advice.slots)
+        mad = advice.action == "insanity_reroll"
         dice_named = " ".join(ts.pool[s] for s in advice.slots)
-        how = " with the Insanity Re-roll" if mark else ""
-        picks.append(Pick("b", f"Re-roll die {text} ({dice_named}){how}: best odds, "
-                          f"{percent(advice.probability)}", mark + text))
+        how = " with the Insanity Re-roll" if mad else ""
+        picks.append(Pick("b", f"Re-roll die {format_reroll(advice.slots)} ({dice_named}){how}: "
+                          f"best odds, {percent(advice.probability)}",
+                          format_reroll(advice.slots, mad)))
         default = "b"
     for n, (iid, text) in enumerate(after):
         picks.append(Pick(f"i{n + 1}", f"Use {text}", iid, need="items"))
 
     def parse(answer: str) -> str:
-        named, marked = parse_reroll(answer, len(ts.pool))
-        slots = sorted({s + 1 for s in named})
-        mark = "i:" if marked else ""
-        if mark and not insanity:
+        named, mad = parse_reroll(answer, len(ts.pool))
+        slots = sorted(set(named))
+        if mad and not insanity:
             raise ValueError("the Insanity Re-roll is not available for this Test")
-        if not mark and not ts.rerolls_left:
+        if not mad and not ts.rerolls_left:
             if not insanity:
                 raise ValueError("no Re-roll is left: use an Item first, or keep the result")
-            mark = "i:"
-        limit = ts.insanity.reroll_max_dice if mark and ts.insanity is not None else None
+            mad = True
+        limit = ts.insanity.reroll_max_dice if mad and ts.insanity is not None else None
         if limit is not None and len(slots) > limit:
             raise ValueError(f"the Insanity Re-roll re-rolls at most {limit} die")
-        return mark + ",".join(str(s) for s in slots)
+        return format_reroll(slots, mad)
 
     return Ask(
         "reroll", prompt, tuple(picks), default=default,

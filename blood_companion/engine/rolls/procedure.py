@@ -473,6 +473,12 @@ def parse_reroll(text: str, n: int) -> tuple[tuple[int, ...], bool]:
     return slots, insanity
 
 
+def format_reroll(slots: Sequence[int], insanity: bool = False) -> str:
+    """One Re-roll as recorded, the notation :func:`parse_reroll` reads: the dice by position
+    from 1 ("1,3"), marked "i:" for the Insanity Re-roll ("i:1,3")."""
+    return ("i:" if insanity else "") + ",".join(str(s + 1) for s in slots)
+
+
 def replay_throws(
     state: TestState, box: DiceBox, dice: Sequence[str], reroll: Sequence[str], *,
     whole: bool = False,
