@@ -55,17 +55,16 @@ class Done:
 
 
 @dataclass(frozen=True)
-class Again:
+class _Said:
+    message: str
+
+
+class Again(_Said):
     """The same question is asked again; ``message`` says why."""
 
-    message: str
 
-
-@dataclass(frozen=True)
-class Confirm:
-    """The answer is legal but probably not meant: ask "really?" first."""
-
-    message: str
+class Confirm(_Said):
+    """The answer is legal but probably not meant: ask "really?" first (``message``: why)."""
 
 
 # --------------------------------------------------------------------------- screens

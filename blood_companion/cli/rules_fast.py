@@ -235,18 +235,11 @@ def _wants_rich(opts: Values) -> bool:
     with NO_COLOR the panel stays, without colour."""
     if opts.plain or opts.as_json:
         return False
-    from blood_companion.display import colour_choice, colour_wanted
+    from blood_companion.display import _isatty, colour_choice, colour_wanted
 
     if colour_choice() is False:  # NO_COLOR: the panel on a terminal, in no colour
         return os.environ.get("TERM") != "dumb" and _isatty(sys.stdout)
     return colour_wanted(sys.stdout)
-
-
-def _isatty(stream: object) -> bool:
-    try:
-        return bool(stream.isatty())  # type: ignore[attr-defined]
-    except (AttributeError, ValueError):
-        return False
 
 
 def fast_main(args: list[str], settings: Settings | None = None) -> int:
