@@ -197,14 +197,15 @@ def card(ctx: Any) -> list[str]:
 @_completer
 def rules_words(ctx: Any) -> list[str]:
     """`blood rules`: keyword, phase or list; then a keyword, a phase or a kind of entry."""
+    from blood_companion.cli.rules_fast import NAMED
+
     typed = _typed(ctx, "words")
     if not typed:
-        return ["keyword", "phase", "list"]
+        return [*NAMED, "list"]
     if len(typed) > 1:
         return []
-    if typed[0] in ("keyword", "phase"):
-        return _rules_ids(ctx, ("keyword", "symbol") if typed[0] == "keyword"
-                          else ("phase", "procedure"))
+    if typed[0] in NAMED:
+        return _rules_ids(ctx, NAMED[typed[0]][0])
     return list(_rules_kinds()) if typed[0] == "list" else []
 
 

@@ -100,7 +100,9 @@ def validate(
     sys.stdout.write(text)
     sys.stdout.flush()
     if key is not None:
-        data_fast.store(key, text)
+        from blood_companion.cli.help_text import store_text
+
+        store_text(data_fast.report_path(key), text, keep=data_fast.KEEP)
 
 
 def _report_key(strict: bool, as_json: bool) -> str | None:

@@ -67,24 +67,3 @@ def fast_main(args: list[str], settings: Settings) -> int | None:
     sys.stdout.flush()
     return 0
 
-
-def store(key: str, text: str) -> None:
-    """Keep the report of a pack that validated (a read-only cache folder only costs speed)."""
-    from blood_companion.errors import BloodError
-    from blood_companion.fileio import remove_stale_tmp, write_atomic
-
-    path = report_path(key)
-    folder = os.path.dirname(path)
-    try:
-        os.makedirs(folder, exist_ok=True)
-        remove_stale_tmp(folder)
-        write_atomic(path, text.encode("utf-8", errors="surrogateescape"))
-        old = sorted(
-            (e.stat().st_mtime_ns, e.path)
-            for e in os.scandir(folder)
-            if e.name.endswith(".txt") and e.path != path
-        )
-        for _, stale in old[: max(0, len(old) - (KEEP - 1))]:
-            os.unlink(stale)
-    except (OSError, ValueError, BloodError):
-        pass

@@ -83,14 +83,27 @@ def help_main(settings: Settings) -> int:
     sys.stdout.write(text)
     sys.stdout.flush()
     if code == 0 and path and text:
-        try:
-            from blood_companion.fileio import write_atomic
-
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            write_atomic(path, text.encode("utf-8", errors="surrogateescape"))
-        except (OSError, ValueError):
-            pass  # a read-only cache folder only costs speed
+        store_text(path, text)
     return code
+
+
+def store_text(path: str, text: str, keep: int = 0) -> None:
+    """Store a printed text in the cache folder (a read-only one only costs speed); with
+    ``keep``, only the newest ``keep`` texts of that folder stay."""
+    from blood_companion.errors import BloodError
+    from blood_companion.fileio import remove_stale_tmp, write_atomic
+
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        remove_stale_tmp(folder)
+        write_atomic(path, text.encode("utf-8", errors="surrogateescape"))
+        old = sorted((e.stat().st_mtime_ns, e.path) for e in os.scandir(folder)
+                     if keep and e.name.endswith(".txt") and e.path != path)
+        for _, stale in old[: max(0, len(old) - (keep - 1))]:
+            os.unlink(stale)
+    except (OSError, ValueError, BloodError):
+        pass
 
 
 def _read(path: str) -> str | None:

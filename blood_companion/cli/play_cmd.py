@@ -453,14 +453,6 @@ class Loop:
                     return
 
     def record(self, action: Any, digest: str) -> bool:
-        done = self.recorded
-        try:
-            return self._record(action, digest)
-        finally:
-            if self.recorded != done:
-                self.pending = []
-
-    def _record(self, action: Any, digest: str) -> bool:
         """Record the action; False (and the same question again) when refused. A card the
         players drew from a deck they hold is asked first (the walk's draw question)."""
         from blood_companion.cli.play_menu import Walk, changes
@@ -495,6 +487,7 @@ class Loop:
                 say("The same question again (`back` drops this choice):", "dim")
             return False
         self.recorded += 1
+        self.pending = []  # the lines that led to this step are spent
         say("✓ " + sentence(action, cat, before), "green")
         for line in drawn_lines(before, after, cat):
             say("  " + line)

@@ -55,17 +55,16 @@ class Done:
 
 
 @dataclass(frozen=True)
-class Again:
+class _Said:
+    message: str
+
+
+class Again(_Said):
     """The same question is asked again; ``message`` says why."""
 
-    message: str
 
-
-@dataclass(frozen=True)
-class Confirm:
-    """The answer is legal but probably not meant: ask "really?" first."""
-
-    message: str
+class Confirm(_Said):
+    """The answer is legal but probably not meant: ask "really?" first (``message``: why)."""
 
 
 # --------------------------------------------------------------------------- screens
@@ -165,14 +164,19 @@ class Walk:
         DrawNeeded the engine raised recording ``action``)."""
         return replace(self, drawing=action, draw=need)
 
+    def _screen(self, question: str, choices: tuple[Choice, ...], default: str | None,
+                info: tuple[str, ...], **more: Any) -> Screen:
+        """A screen of this moment: the title, who acts, the part and step are the walk's."""
+        nxt = self.nxt
+        return Screen(self.title, question, choices, default, info, who=nxt.who, part=nxt.part,
+                      step=nxt.step, **more)
+
     def _draw_screen(self) -> Screen:
         need = self.draw
         choices = tuple(Choice(str(i + 1), n) for i, n in enumerate(need.names))
-        return Screen(
-            self.title, need.prompt, choices, None, ("The players drew it from the real deck.",),
-            free_hint="the card's name", need="drawn", who=self.nxt.who, part=self.nxt.part,
-            step=self.nxt.step,
-        )
+        return self._screen(need.prompt, choices, None,
+                            ("The players drew it from the real deck.",),
+                            free_hint="the card's name", need="drawn")
 
     def _draw_answer(self, text: str) -> Done | Again:
         from blood_companion.cli.draws import name_draw
@@ -188,17 +192,11 @@ class Walk:
             return self._draw_screen()
         if self.asked is None or self.option is None:
             choices = tuple(_option_choice(o) for o in nxt.options)
-            return Screen(
-                self.title, nxt.prompt, choices, nxt.default, tuple(nxt.info), end=nxt.end,
-                who=nxt.who, part=nxt.part, step=nxt.step,
-            )
+            return self._screen(nxt.prompt, choices, nxt.default, tuple(nxt.info), end=nxt.end)
         q = self.asked
         choices = tuple(Choice(p.key, p.label, p.enabled, p.why, p.warn) for p in q.picks)
-        return Screen(
-            self.title, q.prompt, choices, q.default, (self.context(), *q.info),
-            free_hint=q.free, many=q.many, need=q.need, who=nxt.who, part=nxt.part,
-            step=nxt.step, test=q.test,
-        )
+        return self._screen(q.prompt, choices, q.default, (self.context(), *q.info),
+                            free_hint=q.free, many=q.many, need=q.need, test=q.test)
 
     def context(self) -> str:
         """What was chosen so far ("Effect 2: ... · target A · Strength")."""

@@ -26,8 +26,10 @@ USAGE = (
     "Options: --json, --plain, --limit N (results to show, default 5), --kind KIND\n"
     "Try 'blood rules --help' for help."
 )
-KEYWORD_KINDS = ("keyword", "symbol")
-PHASE_KINDS = ("phase", "procedure")
+# The words that name an entry instead of searching, the kinds each looks in and what they are
+# called in a hint (the completion of `blood rules` reads them too).
+NAMED = {"keyword": (("keyword", "symbol"), "keywords and symbols"),
+         "phase": (("phase", "procedure"), "phases and procedures")}
 # What `blood rules` takes: parsed here (:func:`fast_main`), and the typer command's parameters
 # (:func:`register`); either gives :func:`run` the same values.
 OPTIONS = (
@@ -89,9 +91,8 @@ def answer(opts: Values, index: RulesIndex) -> Answer:
     words = opts.words
     head = words[0].lower() if words else ""
     rest = " ".join(words[1:]).strip()
-    if head in ("keyword", "phase"):
-        kinds = KEYWORD_KINDS if head == "keyword" else PHASE_KINDS
-        plural = "keywords and symbols" if head == "keyword" else "phases and procedures"
+    if head in NAMED:
+        kinds, plural = NAMED[head]
         if not rest:
             return Answer("list", head, [(e, None) for e in index.of_kinds(kinds)])
         entry = index.find(rest, kinds)
@@ -235,18 +236,11 @@ def _wants_rich(opts: Values) -> bool:
     with NO_COLOR the panel stays, without colour."""
     if opts.plain or opts.as_json:
         return False
-    from blood_companion.display import colour_choice, colour_wanted
+    from blood_companion.display import _isatty, colour_choice, colour_wanted
 
     if colour_choice() is False:  # NO_COLOR: the panel on a terminal, in no colour
         return os.environ.get("TERM") != "dumb" and _isatty(sys.stdout)
     return colour_wanted(sys.stdout)
-
-
-def _isatty(stream: object) -> bool:
-    try:
-        return bool(stream.isatty())  # type: ignore[attr-defined]
-    except (AttributeError, ValueError):
-        return False
 
 
 def fast_main(args: list[str], settings: Settings | None = None) -> int:

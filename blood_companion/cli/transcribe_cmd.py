@@ -74,6 +74,14 @@ def _catalog(target: Path) -> Catalog:
     return warn_data(load_layers(_layers(target)))
 
 
+def _stem(cat: Catalog, kind: str, record: Any) -> str:
+    """The name of the overlay file a typed card is written to (beside where it came from)."""
+    from blood_companion.content.overlay import file_stem_for
+
+    origin = cat.origins.get((kind, record.id))
+    return file_stem_for(kind, record, origin.file if origin else None)
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
@@ -181,12 +189,7 @@ def _known(cat: Catalog, target: Path) -> Any:
 
 def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None:
     from blood_companion.content.card_text import plan_import, read_cards
-    from blood_companion.content.overlay import (
-        check_records,
-        file_stem_for,
-        shipped_order,
-        write_records,
-    )
+    from blood_companion.content.overlay import check_records, shipped_order, write_records
     from blood_companion.content.transcribe import (
         MAX_CARD_FILE,
         long_line_problems,
@@ -242,9 +245,7 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
         target.mkdir(parents=True, exist_ok=True)
         groups: dict[tuple[str, str], list[Any]] = {}
         for pl in planned:
-            origin = cat.origins.get((pl.kind, pl.record.id))
-            stem = file_stem_for(pl.kind, pl.record, origin.file if origin else None)
-            groups.setdefault((pl.kind, stem), []).append(pl.record)
+            groups.setdefault((pl.kind, _stem(cat, pl.kind, pl.record)), []).append(pl.record)
         for check in (True, False):  # every file checked before the first is written
             for (kind, stem), records in groups.items():
                 path = write_records(target, kind, stem, records, shipped_order(cat, kind),
@@ -484,7 +485,6 @@ class Loop:
             SUFFIX,
             as_dict,
             check_records,
-            file_stem_for,
             find_in_overlay,
             shipped_order,
             write_records,
@@ -504,8 +504,7 @@ class Loop:
                 show(f"  {p}", "red")
             show("  undo to change an answer, or skip", "yellow")
             return None
-        origin = self.cat.origins.get((card.kind, card.id))
-        stem = file_stem_for(card.kind, record, origin.file if origin else None)
+        stem = _stem(self.cat, card.kind, record)
         previous = as_dict(base) if before is not None else None
         path = write_records(self.target, card.kind, stem, [record],
                              shipped_order(self.cat, card.kind))
