@@ -77,6 +77,7 @@ class Rebuilt:
     doc: Doc
     chance: str | None
     exact: bool
+    differs: bool = False  # a kept state the rules rebuilt differently (the kept one is used)
 
 
 class _V1View:
@@ -183,6 +184,7 @@ def rebuild_steps(
                 if not out[i].exact and segment_ok:
                     out[i] = Rebuilt(out[i].doc, out[i].chance, True)
             segment = []
+            differs = not broken and not segment_ok
             if not segment_ok:
                 doc = truth
                 try:
@@ -190,7 +192,7 @@ def rebuild_steps(
                 except BadState:
                     state = CampaignState()
                 broken = False
-            out.append(Rebuilt(doc, chance_json, True))
+            out.append(Rebuilt(doc, chance_json, True, differs))
             continue
         out.append(Rebuilt(doc, chance_json, own_hash_ok))
         segment.append(len(out) - 1)

@@ -76,13 +76,18 @@ class _AbandonedV1(_StepV1):
     replaced_at: StrictInt | None = Field(default=None, ge=1)
 
 
-class _DocV1(_Strict):
+class _Head(_Strict):
+    """What both export formats hold besides their steps."""
+
     format: str
     format_version: StrictInt
     name: str
     head: StrictInt = Field(ge=1)
     state_hash: str | None = None
     marks: dict[str, StrictInt] = Field(default_factory=dict)
+
+
+class _DocV1(_Head):
     actions: list[_StepV1] = Field(min_length=1, max_length=MAX_STEPS)
     abandoned: list[_AbandonedV1] = Field(default_factory=list, max_length=MAX_STEPS)
     state: dict[str, Any] | None = None
@@ -111,14 +116,8 @@ class _Abandoned(_Step):
     replaced_at: StrictInt = Field(ge=1)
 
 
-class _Doc(_Strict):
-    format: str
-    format_version: StrictInt
-    name: str
-    head: StrictInt = Field(ge=1)
+class _Doc(_Head):
     state_schema: StrictInt = Field(default=STATE_SCHEMA, ge=1)
-    state_hash: str | None = None
-    marks: dict[str, StrictInt] = Field(default_factory=dict)
     actions: list[_Step] = Field(min_length=1, max_length=MAX_STEPS)
     abandoned: list[_Abandoned] = Field(default_factory=list, max_length=MAX_STEPS)
 
@@ -388,6 +387,24 @@ def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
     return True
 
 
+def _kept_head(file: Path, doc: _DocV1) -> dict[str, Any]:
+    """A format-1 export's state kept at the head, not taken on trust: it must match the hash
+    recorded with the head and read as a state; :func:`_rebuild_v1` then checks it is the state
+    today's rules give where they play every step up to the head (with app 0.1.0's generator,
+    the log's wording aside). Where the rules no longer play the log the kept state stands, as
+    it does for an app 0.1.0 save."""
+    assert doc.state is not None
+    recorded = doc.actions[doc.head - 1].state_hash
+    if recorded is not None and hash_text(canon(doc.state)) != recorded:
+        raise _refuse(file, "the state kept at the head does not match its hash (edited by "
+                            "hand, or damaged)")
+    try:
+        to_state(upcast_state(doc.state))
+    except (BadState, TypeError, ValueError, KeyError) as exc:
+        raise _refuse(file, f"the state kept at the head is not readable ({exc})") from None
+    return doc.state
+
+
 def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
     """An app 0.1.0 export: its steps rebuilt like a 0.1.0 save (store/legacy.py)."""
     from blood_companion.store.legacy import LegacyStep, legacy_row, legacy_rows, rebuild_steps
@@ -399,10 +416,11 @@ def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
                                 s.recorded or ""))
     if steps[0].type != "start_campaign":
         raise _refuse(file, "the first step does not start a campaign")
-    kept = {doc.head: doc.state} if doc.state is not None else {}
-    if doc.state is not None:
-        _check_kept_head(file, doc, steps, catalog)
+    kept = {doc.head: _kept_head(file, doc)} if doc.state is not None else {}
     rebuilt = rebuild_steps(steps, kept, catalog)
+    if rebuilt[doc.head - 1].differs:  # today's rules play every step up to the head
+        raise _refuse(file, f"the state kept at the head (step {doc.head}) is not the one its "
+                            "steps rebuild to (edited by hand, or damaged)")
     if not any(r.exact for r in rebuilt):
         raise _refuse(file, "its steps cannot be rebuilt by this version of the rules")
     rows, snaps = legacy_rows(steps, rebuilt, doc.head)
@@ -415,34 +433,3 @@ def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
     first = rebuilt[0].doc
     return rows, snaps, abandoned, {"mode": str(first.get("mode", "")),
                                     "seed": str(first.get("seed", 0)), "data_fp": ""}
-
-
-def _check_kept_head(file: Path, doc: _DocV1, steps: list[Any], catalog: Catalog) -> None:
-    """A format-1 export's state kept at the head is not taken on trust: it must match the
-    hash recorded with the head and, when today's rules play every step up to the head (with
-    app 0.1.0's generator), be the state they give (the log's wording aside). Where the rules
-    no longer play the log the kept state stands, as it does for an app 0.1.0 save."""
-    from blood_companion.engine.actions import parse_action, seed_for
-    from blood_companion.store.legacy import _normal
-
-    assert doc.state is not None
-    recorded = doc.actions[doc.head - 1].state_hash
-    if recorded is not None and hash_text(canon(doc.state)) != recorded:
-        raise _refuse(file, "the state kept at the head does not match its hash (edited by "
-                            "hand, or damaged)")
-    try:
-        kept = upcast_state(doc.state)
-        to_state(kept)
-    except (BadState, TypeError, ValueError, KeyError) as exc:
-        raise _refuse(file, f"the state kept at the head is not readable ({exc})") from None
-    state = CampaignState()
-    for k, step in enumerate(steps[: doc.head], start=1):
-        try:
-            action = parse_action(step.data)
-            state = apply(state, action, catalog, k - 1, Chance.legacy(seed_for(state, action),
-                                                                       k - 1))
-        except (RuleError, ValueError):
-            return
-    if _normal(state_doc(state)) != _normal(kept):
-        raise _refuse(file, f"the state kept at the head (step {doc.head}) is not the one its "
-                            "steps rebuild to (edited by hand, or damaged)")
