@@ -72,6 +72,7 @@ from blood_companion.store.errors import (
     NothingToUndo,
     SaveInUse,
     StoreError,
+    disk_full,
 )
 from blood_companion.store.files import build_file, refuse_existing
 from blood_companion.store.names import check_campaign_name, check_mark_name
@@ -305,10 +306,7 @@ class CampaignStore:
             if not self._check_and_migrate():
                 return
             self._reconnect()
-        raise SaveInUse(
-            f"the campaign {self.name!r} keeps being replaced by another blood process",
-            hint="try again when the other command has finished",
-        )
+        raise _kept_replacing(f"the campaign {self.name!r}")
 
     def _reconnect(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -381,9 +379,7 @@ class CampaignStore:
         """Number of steps in effect (the log length); steps after it can be redone."""
         return self._head
 
-    @property
-    def log_length(self) -> int:
-        return self._head
+    log_length = head
 
     @property
     def redo_available(self) -> int:
@@ -637,26 +633,21 @@ class CampaignStore:
         out = []
         for status_rows, status in ((rows, None), (gone, "abandoned")):
             for step, typ, data, av, digest, recorded, app, fp in status_rows:
-                st = status or ("done" if step <= head else "undone")
-                out.append(self._entry(step, typ, data, av, digest, recorded, st, marks, app, fp))
+                try:
+                    raw = load_json(data)
+                except ValueError:
+                    raise DamagedSave(self.path, f"step {step} of the log is not valid JSON"
+                                      ) from None
+                try:
+                    sentence = self._sentence(parse_stored(data, av))
+                except RuleError as exc:
+                    sentence = f"({typ}: not understood by this version: {exc.message})"
+                out.append(LogEntry(
+                    step, typ, raw, sentence, recorded, digest,
+                    status or ("done" if step <= head else "undone"),
+                    tuple(marks.get(step, ())) if not status else (), app, fp,
+                ))
         return out
-
-    def _entry(
-        self, step: int, typ: str, data: str, av: int, digest: str | None, recorded: str,
-        status: str, marks: dict[int, list[str]], app: str, fp: str,
-    ) -> LogEntry:
-        try:
-            raw = load_json(data)
-        except ValueError:
-            raise DamagedSave(self.path, f"step {step} of the log is not valid JSON") from None
-        try:
-            sentence = self._sentence(parse_stored(data, av))
-        except RuleError as exc:
-            sentence = f"({typ}: not understood by this version: {exc.message})"
-        return LogEntry(
-            step, typ, raw, sentence, recorded, digest, status,
-            tuple(marks.get(step, ())) if status != "abandoned" else (), app, fp,
-        )
 
     def actions(self) -> list[Action]:
         """Every action in the log (done and undone), in order."""
@@ -933,11 +924,8 @@ class CampaignStore:
             if operational and ("readonly" in text or "read-only" in text):
                 raise StoreError(f"the save file {self.path} is read-only: {text}") from None
             if "disk is full" in text or (operational and "disk I/O" in text):
-                raise StoreError(
-                    f"the disk is full{' (or failing)' if operational else ''}: nothing more "
-                    f"could be written to {self.path}; your saves are intact",
-                    hint="free some space and run the command again",
-                ) from None
+                raise disk_full(f"{' (or failing)' if operational else ''}: nothing more could "
+                                f"be written to {self.path}; your saves are intact") from None
             raise DamagedSave(self.path, explain_sqlite(exc)) from None
 
     @contextlib.contextmanager
@@ -984,10 +972,7 @@ class CampaignStore:
                 )
             self._reconnect()
             self._open_current()
-        raise SaveInUse(
-            f"the campaign {self.name!r} keeps being replaced by another blood process",
-            hint="try again when the other command has finished",
-        )
+        raise _kept_replacing(f"the campaign {self.name!r}")
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -1369,7 +1354,12 @@ def _connect_file(path: Path, timeout: float) -> tuple[sqlite3.Connection, tuple
         conn.close()
         if after is None:
             raise CampaignNotFound(f"the save file {path} disappeared while it was opened")
-    raise SaveInUse(f"the save file {path} keeps being replaced by another blood process")
+    raise _kept_replacing(f"the save file {path}")
+
+
+def _kept_replacing(what: str) -> SaveInUse:
+    return SaveInUse(f"{what} keeps being replaced by another blood process",
+                     hint="try again when the other command has finished")
 
 
 def _read_only(path: Path, timeout: float) -> sqlite3.Connection:

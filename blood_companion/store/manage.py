@@ -38,7 +38,7 @@ from blood_companion.store.docs import (
     state_doc,
     to_state,
 )
-from blood_companion.store.errors import CampaignNotFound, StoreError
+from blood_companion.store.errors import CampaignNotFound, StoreError, disk_full
 from blood_companion.store.files import build_file
 
 if TYPE_CHECKING:
@@ -207,10 +207,7 @@ def recover_campaign(
         return _recover(saves_dir, name, catalog, force=force)
     except OSError as exc:
         if exc.errno in DISK_FULL:
-            raise StoreError(
-                f"the disk is full: {name!r} could not be recovered; nothing was changed",
-                hint="free some space and run the command again",
-            ) from None
+            raise disk_full(f": {name!r} could not be recovered; nothing was changed") from None
         raise StoreError(
             f"cannot recover {name!r}: {exc.strerror or exc}"
             + (f" ({exc.filename})" if exc.filename else ""),
