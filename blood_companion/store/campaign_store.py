@@ -55,8 +55,9 @@ from blood_companion.store.docs import (
     BadState,
     Doc,
     Row,
+    StepSource,
     canon,
-    first_delta,
+    chain_rows,
     hash_text,
     is_checkpoint,
     load_json,
@@ -76,6 +77,7 @@ from blood_companion.store.errors import (
 )
 from blood_companion.store.files import build_file, refuse_existing
 from blood_companion.store.names import check_campaign_name, check_mark_name
+from blood_companion.store.peek import META_KEYS
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -329,14 +331,11 @@ class CampaignStore:
         cat = catalog() if callable(catalog) else catalog
         chance = Chance.fresh(seed_for(CampaignState(), start), 0)
         state = apply(CampaignState(), start, cat, 0, chance)
-        doc = state_doc(state)
-        text = canon(doc)
-        row = Row(
-            1, start.type, start.model_dump_json(), ACTION_SCHEMA, _chance_json(chance),
-            canon(first_delta(doc)), hash_text(text), APP, cat.fingerprint(), now(),
-        )
+        first = StepSource(start.type, start.model_dump_json(), ACTION_SCHEMA, _chance_json(chance),
+                           APP, cat.fingerprint(), now())
+        rows, snapshots = chain_rows([first], [state_doc(state)], head=1)
         build_file(
-            saves_dir, name, [row], head=1, snapshots={1: (text, row.state_hash)},
+            saves_dir, name, rows, head=1, snapshots=snapshots,
             meta={"mode": state.mode, "seed": str(state.seed), "data_fp": cat.fingerprint()},
             datapacks={cat.fingerprint(): (cat.record_prints(), 1)}, install=True,
         )
@@ -691,8 +690,7 @@ class CampaignStore:
         """The recorded state after `step` (done or undone), without moving the head."""
         with self._errors(), self._read() as conn:
             if not 1 <= step <= self._max_step:
-                raise NothingToUndo(f"there is no step {step}; the log has steps 1 to "
-                                    f"{self._max_step}")
+                raise self._no_step(step)
             return self._state_at(conn, step)[0]
 
     def verify(self) -> VerifyReport:
@@ -996,7 +994,7 @@ class CampaignStore:
 
     def _meta(self, conn: sqlite3.Connection) -> dict[str, str]:
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        for key in ("name", "mode", "seed", "head", "revision"):
+        for key in META_KEYS:
             if key not in meta:
                 raise DamagedSave(self.path, f"the metadata lacks {key!r}")
         return meta
@@ -1246,15 +1244,11 @@ class CampaignStore:
         if isinstance(target, str) and target.strip().isascii() and target.strip().isdigit():
             text = target.strip()
             if len(text) > 12:
-                raise NothingToUndo(f"there is no step {text[:12]}...; the log has steps 1 to "
-                                    f"{self._max_step}")
+                raise self._no_step(f"{text[:12]}...")
             target = int(text)
         if isinstance(target, int):
             if not 1 <= target <= self._max_step:
-                raise NothingToUndo(
-                    f"there is no step {target}; the log has steps 1 to {self._max_step}",
-                    hint="`blood campaign log` lists the steps",
-                )
+                raise self._no_step(target, hint="`blood campaign log` lists the steps")
             return target
         row = conn.execute("SELECT step FROM marks WHERE name = ?", (target.strip(),)).fetchone()
         if row is None:
@@ -1265,6 +1259,10 @@ class CampaignStore:
                 "`blood campaign mark NAME` names the current step",
             )
         return int(row[0])
+
+    def _no_step(self, step: object, hint: str | None = None) -> NothingToUndo:
+        return NothingToUndo(f"there is no step {step}; the log has steps 1 to {self._max_step}",
+                             hint=hint)
 
     def _abandon_after(self, conn: sqlite3.Connection, head: int, replaced_at: int) -> None:
         conn.execute(
