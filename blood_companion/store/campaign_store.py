@@ -45,26 +45,8 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, TooNew, upcast_action
 from blood_companion.store import delta as dl
-from blood_companion.store import saves, schema
-from blood_companion.store.docs import (
-    FORMAT,
-    FORMAT_VERSION,
-    INSERT_ABANDONED,
-    INSERT_ACTION,
-    ROW_COLUMNS,
-    BadState,
-    Doc,
-    Row,
-    StepSource,
-    canon,
-    chain_rows,
-    hash_text,
-    is_checkpoint,
-    load_json,
-    now,
-    state_doc,
-    to_state,
-)
+from blood_companion.store import docs, saves, schema
+from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, now, to_state
 from blood_companion.store.errors import (
     BadNameError,
     CampaignNotFound,
@@ -331,9 +313,9 @@ class CampaignStore:
         cat = catalog() if callable(catalog) else catalog
         chance = Chance.fresh(seed_for(CampaignState(), start), 0)
         state = apply(CampaignState(), start, cat, 0, chance)
-        first = StepSource(start.type, start.model_dump_json(), ACTION_SCHEMA, _chance_json(chance),
-                           APP, cat.fingerprint(), now())
-        rows, snapshots = chain_rows([first], [state_doc(state)], head=1)
+        first = docs.StepSource(start.type, start.model_dump_json(), ACTION_SCHEMA,
+                                _chance_json(chance), APP, cat.fingerprint(), now())
+        rows, snapshots = docs.chain_rows([first], [docs.state_doc(state)], head=1)
         build_file(
             saves_dir, name, rows, head=1, snapshots=snapshots,
             meta={"mode": state.mode, "seed": str(state.seed), "data_fp": cat.fingerprint()},
@@ -413,7 +395,7 @@ class CampaignStore:
             head = self._head
             chance = Chance.fresh(seed_for(before, action), head)
             new = apply(before, action, cat, head, chance)
-            doc = state_doc(new)
+            doc = docs.state_doc(new)
             text = canon(doc)
             digest = hash_text(text)
             ops = dl.diff(self._doc, doc)
@@ -424,7 +406,7 @@ class CampaignStore:
                 head + 1, action.type, action.model_dump_json(), ACTION_SCHEMA,
                 _chance_json(chance), canon(ops), digest, APP, fp, now(),
             )
-            conn.execute(INSERT_ACTION, row.values())
+            conn.execute(docs.INSERT_ACTION, row.values())
             self._move_head(conn, head, head + 1, text, digest)
         self._after_write(head + 1, head + 1, new, doc, text, digest)
         reason = None
@@ -534,7 +516,7 @@ class CampaignStore:
                         raise ValueError("not the next step")
                     doc = dl.patch(doc, load_json(row.delta))
                     to_state(doc)
-                except (TypeError, ValueError, dl.DeltaError, BadState):
+                except (TypeError, ValueError, dl.DeltaError, docs.BadState):
                     rest = list(rows[k:])
                     break
                 text = canon(doc)
@@ -546,8 +528,8 @@ class CampaignStore:
             rest = [t[0].values() for t in tentative] + [tuple(r) for r in rest]
             for row, _, text, digest in proven:
                 fixed = Row(*(row.values()[:6] + (digest,) + row.values()[7:]))
-                conn.execute(INSERT_ACTION, fixed.values())
-                if is_checkpoint(row.step):
+                conn.execute(docs.INSERT_ACTION, fixed.values())
+                if docs.is_checkpoint(row.step):
                     conn.execute(
                         "INSERT OR REPLACE INTO snapshots (step, state, state_hash) "
                         "VALUES (?,?,?)", (row.step, text, digest),
@@ -555,7 +537,7 @@ class CampaignStore:
             for raw in rest:
                 vals = tuple(raw) + (0,) * (11 - len(tuple(raw)))
                 conn.execute(
-                    INSERT_ABANDONED,
+                    docs.INSERT_ABANDONED,
                     (*[str(v) if v is not None and not isinstance(v, int) else v
                        for v in vals[:11]], now(), vals[0] if isinstance(vals[0], int) else 0),
                 )
@@ -803,9 +785,9 @@ class CampaignStore:
                 pass
         try:
             new = run(None)
-        except (RuleError, BadState, ValueError) as exc:
+        except (RuleError, docs.BadState, ValueError) as exc:
             return f"step {step} no longer applies: {getattr(exc, 'message', str(exc))}", None
-        if hash_text(canon(state_doc(new))) != digest:
+        if hash_text(canon(docs.state_doc(new))) != digest:
             return f"step {step} does not replay to its recorded state", None
         return None, new
 
@@ -878,8 +860,8 @@ class CampaignStore:
                 ) from None
 
         return {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
+            "format": docs.FORMAT,
+            "format_version": docs.FORMAT_VERSION,
             "app_version": APP,
             "state_schema": STATE_SCHEMA,
             "exported": now(),
@@ -1227,7 +1209,7 @@ class CampaignStore:
             )
         try:
             state = to_state(doc)
-        except BadState as exc:
+        except docs.BadState as exc:
             raise DamagedSave(self.path, f"the state at step {step}: {exc}") from None
         return state, doc, text, digest
 
@@ -1266,8 +1248,8 @@ class CampaignStore:
 
     def _abandon_after(self, conn: sqlite3.Connection, head: int, replaced_at: int) -> None:
         conn.execute(
-            f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
-            f"SELECT {ROW_COLUMNS}, ?, ? FROM actions WHERE step > ? ORDER BY step",
+            f"INSERT INTO abandoned ({docs.ROW_COLUMNS}, abandoned, replaced_at) "
+            f"SELECT {docs.ROW_COLUMNS}, ?, ? FROM actions WHERE step > ? ORDER BY step",
             (now(), replaced_at, head),
         )
         conn.execute("DELETE FROM actions WHERE step > ?", (head,))
@@ -1282,7 +1264,7 @@ class CampaignStore:
             "INSERT OR REPLACE INTO snapshots (step, state, state_hash) VALUES (?,?,?)",
             (new, text, digest),
         )
-        if old != new and not is_checkpoint(old):
+        if old != new and not docs.is_checkpoint(old):
             conn.execute("DELETE FROM snapshots WHERE step = ?", (old,))
         conn.execute("UPDATE meta SET value = ? WHERE key = 'head'", (str(new),))
         self._bump(conn)

@@ -23,21 +23,9 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA
 from blood_companion.fileio import DISK_FULL, pid_alive, unlinking
 from blood_companion.store import delta as dl
-from blood_companion.store import saves, schema
+from blood_companion.store import docs, saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
-from blood_companion.store.docs import (
-    ROW_COLUMNS,
-    BadState,
-    Doc,
-    Row,
-    StepSource,
-    canon,
-    chain_rows,
-    hash_text,
-    load_json,
-    state_doc,
-    to_state,
-)
+from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
 from blood_companion.store.errors import CampaignNotFound, StoreError, disk_full
 from blood_companion.store.files import build_file
 
@@ -323,7 +311,7 @@ def _read_source(conn: sqlite3.Connection, path: Path) -> _Source:
                     out.append(tuple(row))
         return out
 
-    for row in each(f"SELECT {ROW_COLUMNS} FROM actions WHERE step = ?",
+    for row in each(f"SELECT {docs.ROW_COLUMNS} FROM actions WHERE step = ?",
                     "SELECT step FROM actions ORDER BY step"):
         if isinstance(row[0], int):
             src.rows[row[0]] = row
@@ -336,7 +324,7 @@ def _read_source(conn: sqlite3.Connection, path: Path) -> _Source:
     with contextlib.suppress(sqlite3.Error):
         src.marks = {str(n): s for n, s in conn.execute("SELECT name, step FROM marks")
                      if isinstance(s, int)}
-    src.abandoned = each(f"SELECT {ROW_COLUMNS}, abandoned, replaced_at FROM abandoned "
+    src.abandoned = each(f"SELECT {docs.ROW_COLUMNS}, abandoned, replaced_at FROM abandoned "
                          "WHERE id = ?", "SELECT id FROM abandoned ORDER BY id")
     src.packs = each("SELECT fp, prints, first_step FROM datapacks WHERE fp = ?",
                      "SELECT fp FROM datapacks")
@@ -399,7 +387,8 @@ def _clean(row: tuple[Any, ...]) -> bool:
 
 
 def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[str, str]],
-            catalog: Catalog | None, nxt: list[tuple[Any, ...]]) -> tuple[Doc, StepSource] | None:
+            catalog: Catalog | None, nxt: list[tuple[Any, ...]]
+            ) -> tuple[Doc, docs.StepSource] | None:
     """The state after step `k` from one candidate row (and the snapshots of step k), as the
     module comment says, with the step's source; None when the row cannot be trusted."""
     try:
@@ -420,7 +409,7 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
         ops = load_json(row[5])
         delta_doc = dl.patch(prev if prev is not None else {}, ops)
         to_state(delta_doc)
-    except (ValueError, TypeError, dl.DeltaError, BadState, RecursionError):
+    except (ValueError, TypeError, dl.DeltaError, docs.BadState, RecursionError):
         delta_doc = None
     engine_doc: Doc | None = None
     chance_text: str | None = canon(chance) if chance else None
@@ -429,12 +418,13 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
         try:
             before = to_state(prev) if prev is not None else CampaignState()
             if chance is not None:
-                engine_doc = state_doc(apply(before, action, catalog, k - 1, Chance.replay(chance)))
+                engine_doc = docs.state_doc(
+                    apply(before, action, catalog, k - 1, Chance.replay(chance)))
             else:  # the recorded chance is damaged: the step's seed gives it again
                 fresh = Chance.fresh(seed_for(before, action), k - 1)
-                engine_doc = state_doc(apply(before, action, catalog, k - 1, fresh))
+                engine_doc = docs.state_doc(apply(before, action, catalog, k - 1, fresh))
                 chance_text = canon(fresh.outcomes) if fresh.outcomes else None
-        except (RuleError, BadState, ValueError, TypeError, KeyError, IndexError):
+        except (RuleError, docs.BadState, ValueError, TypeError, KeyError, IndexError):
             engine_doc = None
 
     def proven(doc: Doc | None) -> bool:
@@ -476,7 +466,7 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
         return None  # the action (or its chance) no longer gives its state: damaged
     exact = int(row[10]) if isinstance(row[10], int) else 0
     when = row[9] if isinstance(row[9], str) else ""
-    return doc, StepSource(action.type, data, av, chance_text, app, fp, when, exact)
+    return doc, docs.StepSource(action.type, data, av, chance_text, app, fp, when, exact)
 
 
 def _proves(doc: Doc, later: tuple[Any, ...]) -> bool:
@@ -490,7 +480,7 @@ def _proves(doc: Doc, later: tuple[Any, ...]) -> bool:
 class Chain:
     """What :func:`longest_chain` kept: the steps' sources and states, and what it read."""
 
-    sources: list[StepSource]
+    sources: list[docs.StepSource]
     docs: list[Doc]
     damaged: Path
     file: _Source | None
@@ -503,8 +493,8 @@ def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -
     (see the comment above)."""
     file = _open_source(damaged, damaged=True)
     others: list[_Source] | None = None
-    sources: list[StepSource] = []
-    docs: list[Doc] = []
+    sources: list[docs.StepSource] = []
+    states: list[Doc] = []
     prev: Doc | None = None
     k = 1
     origin = damaged
@@ -519,16 +509,16 @@ def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -
             break
         doc, src, origin = found
         sources.append(src)
-        docs.append(doc)
+        states.append(doc)
         prev = doc
         k += 1
     rows = len(file.rows) if file is not None else 0
     kept_from_file = sum(1 for s in range(1, k) if file is not None and s in file.rows)
-    return Chain(sources, docs, damaged, file, rows - kept_from_file, origin)
+    return Chain(sources, states, damaged, file, rows - kept_from_file, origin)
 
 
 def _take(k: int, prev: Doc | None, pool: list[Any], catalog: Catalog | None
-          ) -> tuple[Doc, StepSource, Path] | None:
+          ) -> tuple[Doc, docs.StepSource, Path] | None:
     snaps = [s.snaps[k] for s in pool if s is not None and k in s.snaps]
     for src in pool:
         if src is None or k not in src.rows:
@@ -548,7 +538,7 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
     n = len(chain.docs)
     head = _head_of(file) or n
     head = head if 1 <= head <= n else n
-    rows, snaps = chain_rows(chain.sources, chain.docs, head=head)
+    rows, snaps = docs.chain_rows(chain.sources, chain.docs, head=head)
     abandoned: list[tuple[Row, str, int]] = []
     if file is not None:
         for r in file.abandoned:
