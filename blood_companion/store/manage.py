@@ -11,7 +11,7 @@ import sqlite3
 import time
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -285,18 +285,18 @@ def _recover(
 class _Source:
     """The rows one file (the damaged save or a backup) still holds, read leniently."""
 
-    rows: dict[int, tuple[Any, ...]]
-    snaps: dict[int, tuple[str, str]]
-    meta: dict[str, str]
-    marks: dict[str, int]
-    abandoned: list[tuple[Any, ...]]
-    packs: list[tuple[Any, ...]]
     path: Path
+    rows: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    snaps: dict[int, tuple[str, str]] = field(default_factory=dict)
+    meta: dict[str, str] = field(default_factory=dict)
+    marks: dict[str, int] = field(default_factory=dict)
+    abandoned: list[tuple[Any, ...]] = field(default_factory=list)
+    packs: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 def _read_source(conn: sqlite3.Connection, path: Path) -> _Source:
     conn.text_factory = lambda b: b.decode("utf-8", "replace")
-    src = _Source({}, {}, {}, {}, [], [], path)
+    src = _Source(path)
 
     def each(sql: str, keys: str) -> list[tuple[Any, ...]]:
         try:
@@ -483,7 +483,7 @@ class Chain:
     sources: list[docs.StepSource]
     docs: list[Doc]
     damaged: Path
-    file: _Source | None
+    file: _Source  # what the damaged file still holds (nothing when it does not open)
     left_out: int  # rows of the damaged file not kept (damaged, or after the chain)
     origin: Path  # where the last kept step came from (the damaged file or a backup)
 
@@ -491,7 +491,7 @@ class Chain:
 def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -> Chain:
     """The longest chain of steps from step 1 that the damaged file and the backups give
     (see the comment above)."""
-    file = _open_source(damaged, damaged=True)
+    file = _open_source(damaged, damaged=True) or _Source(damaged)
     others: list[_Source] | None = None
     sources: list[docs.StepSource] = []
     states: list[Doc] = []
@@ -499,12 +499,11 @@ def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -
     k = 1
     origin = damaged
     while True:
-        pool = [file] if file is not None else []
-        found = _take(k, prev, pool, catalog)
+        found = _take(k, prev, [file], catalog)
         if found is None:
             if others is None:
                 others = [s for s in (_open_source(b) for b in backups) if s is not None]
-            found = _take(k, prev, [file, *others] if file is not None else others, catalog)
+            found = _take(k, prev, [file, *others], catalog)
         if found is None:
             break
         doc, src, origin = found
@@ -512,18 +511,17 @@ def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -
         states.append(doc)
         prev = doc
         k += 1
-    rows = len(file.rows) if file is not None else 0
-    kept_from_file = sum(1 for s in range(1, k) if file is not None and s in file.rows)
-    return Chain(sources, states, damaged, file, rows - kept_from_file, origin)
+    kept_from_file = sum(1 for s in range(1, k) if s in file.rows)
+    return Chain(sources, states, damaged, file, len(file.rows) - kept_from_file, origin)
 
 
-def _take(k: int, prev: Doc | None, pool: list[Any], catalog: Catalog | None
+def _take(k: int, prev: Doc | None, pool: list[_Source], catalog: Catalog | None
           ) -> tuple[Doc, docs.StepSource, Path] | None:
-    snaps = [s.snaps[k] for s in pool if s is not None and k in s.snaps]
+    snaps = [s.snaps[k] for s in pool if k in s.snaps]
     for src in pool:
-        if src is None or k not in src.rows:
+        if k not in src.rows:
             continue
-        nxt = [s.rows[k + 1] for s in pool if s is not None and k + 1 in s.rows]
+        nxt = [s.rows[k + 1] for s in pool if k + 1 in s.rows]
         found = _derive(k, prev, src.rows[k], snaps, catalog, nxt)
         if found is not None:
             return found[0], found[1], src.path
@@ -534,23 +532,20 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
     """Write the kept chain as the campaign's file (the damaged one moved into the backups
     first, under its lock when SQLite can still lock it); return where the damaged copy went."""
     file = chain.file
-    meta = file.meta if file is not None else {}
+    meta = file.meta
     n = len(chain.docs)
     head = _head_of(file) or n
     head = head if 1 <= head <= n else n
     rows, snaps = docs.chain_rows(chain.sources, chain.docs, head=head)
-    abandoned: list[tuple[Row, str, int]] = []
-    if file is not None:
-        for r in file.abandoned:
-            if _clean(r[:11]) and isinstance(r[12], int):
-                abandoned.append((Row(*r[:11]), str(r[11]), r[12]))
-        for s in sorted(file.rows):
-            r = file.rows[s]
-            if s > n and _clean(r):
-                exact = int(r[10]) if isinstance(r[10], int) else 0
-                abandoned.append((Row(*(tuple(r[:10]) + (exact,))), "", n + 1))
+    abandoned = [(Row(*r[:11]), str(r[11]), r[12]) for r in file.abandoned
+                 if _clean(r[:11]) and isinstance(r[12], int)]
+    for s in sorted(file.rows):
+        r = file.rows[s]
+        if s > n and _clean(r):
+            exact = int(r[10]) if isinstance(r[10], int) else 0
+            abandoned.append((Row(*(tuple(r[:10]) + (exact,))), "", n + 1))
     packs: dict[str, tuple[dict[str, str], int]] = {}
-    for fp, prints, first in (file.packs if file is not None else []):
+    for fp, prints, first in file.packs:
         with contextlib.suppress(ValueError):
             value = load_json(prints)
             if isinstance(fp, str) and isinstance(value, dict) and isinstance(first, int):
@@ -561,7 +556,7 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
                  "data_fp": meta.get("data_fp", "")}
     if "created" in meta:
         keep_meta["created"] = meta["created"]
-    marks = {m: s for m, s in (file.marks if file is not None else {}).items() if 1 <= s <= n}
+    marks = {m: s for m, s in file.marks.items() if 1 <= s <= n}
     tmp = build_file(saves_dir, name, rows, head=head, snapshots=snaps, meta=keep_meta,
                      marks=marks, abandoned=abandoned, datapacks=packs, install=False)
     with unlinking(tmp), _lock_of(path):
