@@ -45,25 +45,8 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, TooNew, upcast_action
 from blood_companion.store import delta as dl
-from blood_companion.store import saves, schema
-from blood_companion.store.docs import (
-    FORMAT,
-    FORMAT_VERSION,
-    INSERT_ABANDONED,
-    INSERT_ACTION,
-    ROW_COLUMNS,
-    BadState,
-    Doc,
-    Row,
-    canon,
-    first_delta,
-    hash_text,
-    is_checkpoint,
-    load_json,
-    now,
-    state_doc,
-    to_state,
-)
+from blood_companion.store import docs, saves, schema
+from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, now, to_state
 from blood_companion.store.errors import (
     BadNameError,
     CampaignNotFound,
@@ -72,9 +55,11 @@ from blood_companion.store.errors import (
     NothingToUndo,
     SaveInUse,
     StoreError,
+    disk_full,
 )
 from blood_companion.store.files import build_file, refuse_existing
 from blood_companion.store.names import check_campaign_name, check_mark_name
+from blood_companion.store.peek import META_KEYS
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -305,10 +290,7 @@ class CampaignStore:
             if not self._check_and_migrate():
                 return
             self._reconnect()
-        raise SaveInUse(
-            f"the campaign {self.name!r} keeps being replaced by another blood process",
-            hint="try again when the other command has finished",
-        )
+        raise _kept_replacing(f"the campaign {self.name!r}")
 
     def _reconnect(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -331,14 +313,11 @@ class CampaignStore:
         cat = catalog() if callable(catalog) else catalog
         chance = Chance.fresh(seed_for(CampaignState(), start), 0)
         state = apply(CampaignState(), start, cat, 0, chance)
-        doc = state_doc(state)
-        text = canon(doc)
-        row = Row(
-            1, start.type, start.model_dump_json(), ACTION_SCHEMA, _chance_json(chance),
-            canon(first_delta(doc)), hash_text(text), APP, cat.fingerprint(), now(),
-        )
+        first = docs.StepSource(start.type, start.model_dump_json(), ACTION_SCHEMA,
+                                _chance_json(chance), APP, cat.fingerprint(), now())
+        rows, snapshots = docs.chain_rows([first], [docs.state_doc(state)], head=1)
         build_file(
-            saves_dir, name, [row], head=1, snapshots={1: (text, row.state_hash)},
+            saves_dir, name, rows, head=1, snapshots=snapshots,
             meta={"mode": state.mode, "seed": str(state.seed), "data_fp": cat.fingerprint()},
             datapacks={cat.fingerprint(): (cat.record_prints(), 1)}, install=True,
         )
@@ -381,9 +360,7 @@ class CampaignStore:
         """Number of steps in effect (the log length); steps after it can be redone."""
         return self._head
 
-    @property
-    def log_length(self) -> int:
-        return self._head
+    log_length = head
 
     @property
     def redo_available(self) -> int:
@@ -418,7 +395,7 @@ class CampaignStore:
             head = self._head
             chance = Chance.fresh(seed_for(before, action), head)
             new = apply(before, action, cat, head, chance)
-            doc = state_doc(new)
+            doc = docs.state_doc(new)
             text = canon(doc)
             digest = hash_text(text)
             ops = dl.diff(self._doc, doc)
@@ -429,7 +406,7 @@ class CampaignStore:
                 head + 1, action.type, action.model_dump_json(), ACTION_SCHEMA,
                 _chance_json(chance), canon(ops), digest, APP, fp, now(),
             )
-            conn.execute(INSERT_ACTION, row.values())
+            conn.execute(docs.INSERT_ACTION, row.values())
             self._move_head(conn, head, head + 1, text, digest)
         self._after_write(head + 1, head + 1, new, doc, text, digest)
         reason = None
@@ -539,7 +516,7 @@ class CampaignStore:
                         raise ValueError("not the next step")
                     doc = dl.patch(doc, load_json(row.delta))
                     to_state(doc)
-                except (TypeError, ValueError, dl.DeltaError, BadState):
+                except (TypeError, ValueError, dl.DeltaError, docs.BadState):
                     rest = list(rows[k:])
                     break
                 text = canon(doc)
@@ -551,8 +528,8 @@ class CampaignStore:
             rest = [t[0].values() for t in tentative] + [tuple(r) for r in rest]
             for row, _, text, digest in proven:
                 fixed = Row(*(row.values()[:6] + (digest,) + row.values()[7:]))
-                conn.execute(INSERT_ACTION, fixed.values())
-                if is_checkpoint(row.step):
+                conn.execute(docs.INSERT_ACTION, fixed.values())
+                if docs.is_checkpoint(row.step):
                     conn.execute(
                         "INSERT OR REPLACE INTO snapshots (step, state, state_hash) "
                         "VALUES (?,?,?)", (row.step, text, digest),
@@ -560,7 +537,7 @@ class CampaignStore:
             for raw in rest:
                 vals = tuple(raw) + (0,) * (11 - len(tuple(raw)))
                 conn.execute(
-                    INSERT_ABANDONED,
+                    docs.INSERT_ABANDONED,
                     (*[str(v) if v is not None and not isinstance(v, int) else v
                        for v in vals[:11]], now(), vals[0] if isinstance(vals[0], int) else 0),
                 )
@@ -637,26 +614,21 @@ class CampaignStore:
         out = []
         for status_rows, status in ((rows, None), (gone, "abandoned")):
             for step, typ, data, av, digest, recorded, app, fp in status_rows:
-                st = status or ("done" if step <= head else "undone")
-                out.append(self._entry(step, typ, data, av, digest, recorded, st, marks, app, fp))
+                try:
+                    raw = load_json(data)
+                except ValueError:
+                    raise DamagedSave(self.path, f"step {step} of the log is not valid JSON"
+                                      ) from None
+                try:
+                    sentence = self._sentence(parse_stored(data, av))
+                except RuleError as exc:
+                    sentence = f"({typ}: not understood by this version: {exc.message})"
+                out.append(LogEntry(
+                    step, typ, raw, sentence, recorded, digest,
+                    status or ("done" if step <= head else "undone"),
+                    tuple(marks.get(step, ())) if not status else (), app, fp,
+                ))
         return out
-
-    def _entry(
-        self, step: int, typ: str, data: str, av: int, digest: str | None, recorded: str,
-        status: str, marks: dict[int, list[str]], app: str, fp: str,
-    ) -> LogEntry:
-        try:
-            raw = load_json(data)
-        except ValueError:
-            raise DamagedSave(self.path, f"step {step} of the log is not valid JSON") from None
-        try:
-            sentence = self._sentence(parse_stored(data, av))
-        except RuleError as exc:
-            sentence = f"({typ}: not understood by this version: {exc.message})"
-        return LogEntry(
-            step, typ, raw, sentence, recorded, digest, status,
-            tuple(marks.get(step, ())) if status != "abandoned" else (), app, fp,
-        )
 
     def actions(self) -> list[Action]:
         """Every action in the log (done and undone), in order."""
@@ -700,8 +672,7 @@ class CampaignStore:
         """The recorded state after `step` (done or undone), without moving the head."""
         with self._errors(), self._read() as conn:
             if not 1 <= step <= self._max_step:
-                raise NothingToUndo(f"there is no step {step}; the log has steps 1 to "
-                                    f"{self._max_step}")
+                raise self._no_step(step)
             return self._state_at(conn, step)[0]
 
     def verify(self) -> VerifyReport:
@@ -814,9 +785,9 @@ class CampaignStore:
                 pass
         try:
             new = run(None)
-        except (RuleError, BadState, ValueError) as exc:
+        except (RuleError, docs.BadState, ValueError) as exc:
             return f"step {step} no longer applies: {getattr(exc, 'message', str(exc))}", None
-        if hash_text(canon(state_doc(new))) != digest:
+        if hash_text(canon(docs.state_doc(new))) != digest:
             return f"step {step} does not replay to its recorded state", None
         return None, new
 
@@ -889,8 +860,8 @@ class CampaignStore:
                 ) from None
 
         return {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
+            "format": docs.FORMAT,
+            "format_version": docs.FORMAT_VERSION,
             "app_version": APP,
             "state_schema": STATE_SCHEMA,
             "exported": now(),
@@ -933,11 +904,8 @@ class CampaignStore:
             if operational and ("readonly" in text or "read-only" in text):
                 raise StoreError(f"the save file {self.path} is read-only: {text}") from None
             if "disk is full" in text or (operational and "disk I/O" in text):
-                raise StoreError(
-                    f"the disk is full{' (or failing)' if operational else ''}: nothing more "
-                    f"could be written to {self.path}; your saves are intact",
-                    hint="free some space and run the command again",
-                ) from None
+                raise disk_full(f"{' (or failing)' if operational else ''}: nothing more could "
+                                f"be written to {self.path}; your saves are intact") from None
             raise DamagedSave(self.path, explain_sqlite(exc)) from None
 
     @contextlib.contextmanager
@@ -984,10 +952,7 @@ class CampaignStore:
                 )
             self._reconnect()
             self._open_current()
-        raise SaveInUse(
-            f"the campaign {self.name!r} keeps being replaced by another blood process",
-            hint="try again when the other command has finished",
-        )
+        raise _kept_replacing(f"the campaign {self.name!r}")
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -1011,7 +976,7 @@ class CampaignStore:
 
     def _meta(self, conn: sqlite3.Connection) -> dict[str, str]:
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        for key in ("name", "mode", "seed", "head", "revision"):
+        for key in META_KEYS:
             if key not in meta:
                 raise DamagedSave(self.path, f"the metadata lacks {key!r}")
         return meta
@@ -1244,7 +1209,7 @@ class CampaignStore:
             )
         try:
             state = to_state(doc)
-        except BadState as exc:
+        except docs.BadState as exc:
             raise DamagedSave(self.path, f"the state at step {step}: {exc}") from None
         return state, doc, text, digest
 
@@ -1261,15 +1226,11 @@ class CampaignStore:
         if isinstance(target, str) and target.strip().isascii() and target.strip().isdigit():
             text = target.strip()
             if len(text) > 12:
-                raise NothingToUndo(f"there is no step {text[:12]}...; the log has steps 1 to "
-                                    f"{self._max_step}")
+                raise self._no_step(f"{text[:12]}...")
             target = int(text)
         if isinstance(target, int):
             if not 1 <= target <= self._max_step:
-                raise NothingToUndo(
-                    f"there is no step {target}; the log has steps 1 to {self._max_step}",
-                    hint="`blood campaign log` lists the steps",
-                )
+                raise self._no_step(target, hint="`blood campaign log` lists the steps")
             return target
         row = conn.execute("SELECT step FROM marks WHERE name = ?", (target.strip(),)).fetchone()
         if row is None:
@@ -1281,10 +1242,14 @@ class CampaignStore:
             )
         return int(row[0])
 
+    def _no_step(self, step: object, hint: str | None = None) -> NothingToUndo:
+        return NothingToUndo(f"there is no step {step}; the log has steps 1 to {self._max_step}",
+                             hint=hint)
+
     def _abandon_after(self, conn: sqlite3.Connection, head: int, replaced_at: int) -> None:
         conn.execute(
-            f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_at) "
-            f"SELECT {ROW_COLUMNS}, ?, ? FROM actions WHERE step > ? ORDER BY step",
+            f"INSERT INTO abandoned ({docs.ROW_COLUMNS}, abandoned, replaced_at) "
+            f"SELECT {docs.ROW_COLUMNS}, ?, ? FROM actions WHERE step > ? ORDER BY step",
             (now(), replaced_at, head),
         )
         conn.execute("DELETE FROM actions WHERE step > ?", (head,))
@@ -1299,7 +1264,7 @@ class CampaignStore:
             "INSERT OR REPLACE INTO snapshots (step, state, state_hash) VALUES (?,?,?)",
             (new, text, digest),
         )
-        if old != new and not is_checkpoint(old):
+        if old != new and not docs.is_checkpoint(old):
             conn.execute("DELETE FROM snapshots WHERE step = ?", (old,))
         conn.execute("UPDATE meta SET value = ? WHERE key = 'head'", (str(new),))
         self._bump(conn)
@@ -1369,7 +1334,12 @@ def _connect_file(path: Path, timeout: float) -> tuple[sqlite3.Connection, tuple
         conn.close()
         if after is None:
             raise CampaignNotFound(f"the save file {path} disappeared while it was opened")
-    raise SaveInUse(f"the save file {path} keeps being replaced by another blood process")
+    raise _kept_replacing(f"the save file {path}")
+
+
+def _kept_replacing(what: str) -> SaveInUse:
+    return SaveInUse(f"{what} keeps being replaced by another blood process",
+                     hint="try again when the other command has finished")
 
 
 def _read_only(path: Path, timeout: float) -> sqlite3.Connection:

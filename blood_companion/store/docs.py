@@ -86,8 +86,7 @@ _PAIR = re.compile(r"(?:\[\]|\{\})+")
 
 
 def state_doc(state: CampaignState) -> Doc:
-    doc: Doc = state.model_dump(mode="json")
-    return doc
+    return state.model_dump(mode="json")
 
 
 class BadState(ValueError):
@@ -156,10 +155,6 @@ class StepSource:
     exact: int = 1
 
 
-def first_delta(doc: Doc) -> list[dict[str, Any]]:
-    return [{"p": [], "v": doc}]
-
-
 def chain_rows(
     sources: Sequence[StepSource], docs: Sequence[Doc], *, head: int, stamp: bool = True
 ) -> tuple[list[Row], dict[int, tuple[str, str]]]:
@@ -172,7 +167,7 @@ def chain_rows(
     for k, (src, doc) in enumerate(zip(sources, docs, strict=True), start=1):
         text = canon(doc)
         digest = hash_text(text)
-        ops = first_delta(doc) if prev is None else dl.diff(prev, doc)
+        ops = [{"p": [], "v": doc}] if prev is None else dl.diff(prev, doc)  # step 1: all of it
         rows.append(
             Row(k, src.type, src.data, src.av, src.chance, canon(ops), digest, src.app,
                 src.data_fp, src.recorded or (now() if stamp else ""), src.exact)

@@ -27,6 +27,11 @@ class CampaignExists(StoreError):
     """`new` or `import` would overwrite a campaign."""
 
 
+def disk_full(what: str) -> StoreError:
+    """A write that found no room on the disk; ``what`` follows "the disk is full"."""
+    return StoreError(f"the disk is full{what}", hint="free some space and run the command again")
+
+
 class SaveInUse(StoreError):
     """Another process held the campaign longer than we were willing to wait."""
 

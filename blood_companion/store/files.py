@@ -15,7 +15,7 @@ from blood_companion.engine.upcast import STATE_SCHEMA
 from blood_companion.fileio import DISK_FULL, remove_stale_tmp, unlinking
 from blood_companion.store import saves, schema
 from blood_companion.store.docs import INSERT_ABANDONED, INSERT_ACTION, Row, now
-from blood_companion.store.errors import CampaignExists, StoreError
+from blood_companion.store.errors import CampaignExists, StoreError, disk_full
 
 
 def refuse_existing(saves_dir: Path, name: str, path: Path) -> None:
@@ -106,10 +106,7 @@ def build_file(
             raise
         if (exc.errno in DISK_FULL if isinstance(exc, OSError)
                 else "disk is full" in str(exc) or "disk I/O" in str(exc)):
-            raise StoreError(
-                f"the disk is full: the campaign {name!r} could not be written; your saves are "
-                "intact",
-                hint="free some space and run the command again",
-            ) from None
+            raise disk_full(f": the campaign {name!r} could not be written; your saves are intact"
+                            ) from None
         why = exc.strerror if isinstance(exc, OSError) else exc
         raise StoreError(f"cannot write the save file in {saves_dir}: {why}") from None

@@ -39,19 +39,8 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
 from blood_companion.store import delta as dl
-from blood_companion.store.docs import (
-    ROW_COLUMNS,
-    BadState,
-    Doc,
-    Row,
-    StepSource,
-    canon,
-    chain_rows,
-    hash_text,
-    load_json,
-    state_doc,
-    to_state,
-)
+from blood_companion.store import docs
+from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
 from blood_companion.store.errors import DamagedSave
 from blood_companion.store.files import build_file
 
@@ -77,6 +66,7 @@ class Rebuilt:
     doc: Doc
     chance: str | None
     exact: bool
+    differs: bool = False  # a kept state the rules rebuilt differently (the kept one is used)
 
 
 class _V1View:
@@ -94,7 +84,7 @@ class _V1View:
         return hit[1]
 
     def hash(self, state: CampaignState) -> str:
-        doc = state_doc(state)
+        doc = docs.state_doc(state)
         doc["schema_version"] = 1
         night = doc.get("night")
         if night is not None and state.night is not None:
@@ -171,11 +161,11 @@ def rebuild_steps(
                 broken = True
             else:
                 state = new
-                doc = state_doc(new)
+                doc = docs.state_doc(new)
                 chance_json = canon(chance.outcomes) if chance.outcomes else None
                 own_hash_ok = step.state_hash is not None and view.hash(new) == step.state_hash
         if doc is None:  # the rules no longer play this step: keep the last state
-            doc = copy.deepcopy(out[-1].doc) if out else state_doc(CampaignState())
+            doc = copy.deepcopy(out[-1].doc) if out else docs.state_doc(CampaignState())
         if k in exact_docs:
             truth = exact_docs[k]
             segment_ok = not broken and _normal(doc) == _normal(truth)
@@ -183,14 +173,15 @@ def rebuild_steps(
                 if not out[i].exact and segment_ok:
                     out[i] = Rebuilt(out[i].doc, out[i].chance, True)
             segment = []
+            differs = not broken and not segment_ok
             if not segment_ok:
                 doc = truth
                 try:
                     state = to_state(truth)
-                except BadState:
+                except docs.BadState:
                     state = CampaignState()
                 broken = False
-            out.append(Rebuilt(doc, chance_json, True))
+            out.append(Rebuilt(doc, chance_json, True, differs))
             continue
         out.append(Rebuilt(doc, chance_json, own_hash_ok))
         segment.append(len(out) - 1)
@@ -201,11 +192,11 @@ def legacy_rows(steps: Sequence[LegacyStep], rebuilt: Sequence[Rebuilt], head: i
                 ) -> tuple[list[Row], dict[int, tuple[str, str]]]:
     """The rows and snapshots of an app 0.1.0 log rebuilt by :func:`rebuild_steps`."""
     sources = [
-        StepSource(s.type, s.data, ACTION_SCHEMA, r.chance, LEGACY_APP, "", s.recorded,
+        docs.StepSource(s.type, s.data, ACTION_SCHEMA, r.chance, LEGACY_APP, "", s.recorded,
                    int(r.exact))
         for s, r in zip(steps, rebuilt, strict=True)
     ]
-    return chain_rows(sources, [r.doc for r in rebuilt], head=head)
+    return docs.chain_rows(sources, [r.doc for r in rebuilt], head=head)
 
 
 def legacy_row(step: int, type_: str, data: str, recorded: str) -> Row:
@@ -255,22 +246,21 @@ def upcast_file(store: CampaignStore) -> Path:
     meta, marks, (rows, gone, packs) = _tables(
         store, "SELECT step, type, data, av, chance, delta, app, data_fp, recorded, exact "
         "FROM actions ORDER BY step",
-        f"SELECT {ROW_COLUMNS}, abandoned, replaced_at FROM abandoned ORDER BY id",
+        f"SELECT {docs.ROW_COLUMNS}, abandoned, replaced_at FROM abandoned ORDER BY id",
         "SELECT fp, prints, first_step FROM datapacks",
     )
-    docs: list[Doc] = []
+    states: list[Doc] = []
     raw: Any = None
     for step, _, _, _, _, delta, *_ in rows:
         try:
             raw = dl.patch(raw if raw is not None else {}, load_json(delta))
         except (ValueError, dl.DeltaError):
             raise DamagedSave(store.path, f"the stored change of step {step} is damaged") from None
-        docs.append(upcast_state(raw))
-    sources = [
-        StepSource(t, d, av, ch, app, fp, rec, ex) for _, t, d, av, ch, _, app, fp, rec, ex in rows
-    ]
+        states.append(upcast_state(raw))
+    sources = [docs.StepSource(t, d, av, ch, app, fp, rec, ex)
+               for _, t, d, av, ch, _, app, fp, rec, ex in rows]
     head = int(meta["head"])
-    new_rows, snaps = chain_rows(sources, docs, head=head)
+    new_rows, snaps = docs.chain_rows(sources, states, head=head)
     abandoned = [(Row(*r[:11]), r[11], r[12]) for r in gone]
     return build_file(
         store.saves_dir, store.name, new_rows, head=head, snapshots=snaps,

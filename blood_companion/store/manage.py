@@ -11,7 +11,7 @@ import sqlite3
 import time
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,22 +23,10 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA
 from blood_companion.fileio import DISK_FULL, pid_alive, unlinking
 from blood_companion.store import delta as dl
-from blood_companion.store import saves, schema
+from blood_companion.store import docs, saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
-from blood_companion.store.docs import (
-    ROW_COLUMNS,
-    BadState,
-    Doc,
-    Row,
-    StepSource,
-    canon,
-    chain_rows,
-    hash_text,
-    load_json,
-    state_doc,
-    to_state,
-)
-from blood_companion.store.errors import CampaignNotFound, StoreError
+from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
+from blood_companion.store.errors import CampaignNotFound, StoreError, disk_full
 from blood_companion.store.files import build_file
 
 if TYPE_CHECKING:
@@ -207,10 +195,7 @@ def recover_campaign(
         return _recover(saves_dir, name, catalog, force=force)
     except OSError as exc:
         if exc.errno in DISK_FULL:
-            raise StoreError(
-                f"the disk is full: {name!r} could not be recovered; nothing was changed",
-                hint="free some space and run the command again",
-            ) from None
+            raise disk_full(f": {name!r} could not be recovered; nothing was changed") from None
         raise StoreError(
             f"cannot recover {name!r}: {exc.strerror or exc}"
             + (f" ({exc.filename})" if exc.filename else ""),
@@ -300,18 +285,18 @@ def _recover(
 class _Source:
     """The rows one file (the damaged save or a backup) still holds, read leniently."""
 
-    rows: dict[int, tuple[Any, ...]]
-    snaps: dict[int, tuple[str, str]]
-    meta: dict[str, str]
-    marks: dict[str, int]
-    abandoned: list[tuple[Any, ...]]
-    packs: list[tuple[Any, ...]]
     path: Path
+    rows: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    snaps: dict[int, tuple[str, str]] = field(default_factory=dict)
+    meta: dict[str, str] = field(default_factory=dict)
+    marks: dict[str, int] = field(default_factory=dict)
+    abandoned: list[tuple[Any, ...]] = field(default_factory=list)
+    packs: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 def _read_source(conn: sqlite3.Connection, path: Path) -> _Source:
     conn.text_factory = lambda b: b.decode("utf-8", "replace")
-    src = _Source({}, {}, {}, {}, [], [], path)
+    src = _Source(path)
 
     def each(sql: str, keys: str) -> list[tuple[Any, ...]]:
         try:
@@ -326,7 +311,7 @@ def _read_source(conn: sqlite3.Connection, path: Path) -> _Source:
                     out.append(tuple(row))
         return out
 
-    for row in each(f"SELECT {ROW_COLUMNS} FROM actions WHERE step = ?",
+    for row in each(f"SELECT {docs.ROW_COLUMNS} FROM actions WHERE step = ?",
                     "SELECT step FROM actions ORDER BY step"):
         if isinstance(row[0], int):
             src.rows[row[0]] = row
@@ -339,7 +324,7 @@ def _read_source(conn: sqlite3.Connection, path: Path) -> _Source:
     with contextlib.suppress(sqlite3.Error):
         src.marks = {str(n): s for n, s in conn.execute("SELECT name, step FROM marks")
                      if isinstance(s, int)}
-    src.abandoned = each(f"SELECT {ROW_COLUMNS}, abandoned, replaced_at FROM abandoned "
+    src.abandoned = each(f"SELECT {docs.ROW_COLUMNS}, abandoned, replaced_at FROM abandoned "
                          "WHERE id = ?", "SELECT id FROM abandoned ORDER BY id")
     src.packs = each("SELECT fp, prints, first_step FROM datapacks WHERE fp = ?",
                      "SELECT fp FROM datapacks")
@@ -402,7 +387,8 @@ def _clean(row: tuple[Any, ...]) -> bool:
 
 
 def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[str, str]],
-            catalog: Catalog | None, nxt: list[tuple[Any, ...]]) -> tuple[Doc, StepSource] | None:
+            catalog: Catalog | None, nxt: list[tuple[Any, ...]]
+            ) -> tuple[Doc, docs.StepSource] | None:
     """The state after step `k` from one candidate row (and the snapshots of step k), as the
     module comment says, with the step's source; None when the row cannot be trusted."""
     try:
@@ -423,7 +409,7 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
         ops = load_json(row[5])
         delta_doc = dl.patch(prev if prev is not None else {}, ops)
         to_state(delta_doc)
-    except (ValueError, TypeError, dl.DeltaError, BadState, RecursionError):
+    except (ValueError, TypeError, dl.DeltaError, docs.BadState, RecursionError):
         delta_doc = None
     engine_doc: Doc | None = None
     chance_text: str | None = canon(chance) if chance else None
@@ -432,12 +418,13 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
         try:
             before = to_state(prev) if prev is not None else CampaignState()
             if chance is not None:
-                engine_doc = state_doc(apply(before, action, catalog, k - 1, Chance.replay(chance)))
+                engine_doc = docs.state_doc(
+                    apply(before, action, catalog, k - 1, Chance.replay(chance)))
             else:  # the recorded chance is damaged: the step's seed gives it again
                 fresh = Chance.fresh(seed_for(before, action), k - 1)
-                engine_doc = state_doc(apply(before, action, catalog, k - 1, fresh))
+                engine_doc = docs.state_doc(apply(before, action, catalog, k - 1, fresh))
                 chance_text = canon(fresh.outcomes) if fresh.outcomes else None
-        except (RuleError, BadState, ValueError, TypeError, KeyError, IndexError):
+        except (RuleError, docs.BadState, ValueError, TypeError, KeyError, IndexError):
             engine_doc = None
 
     def proven(doc: Doc | None) -> bool:
@@ -479,7 +466,7 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
         return None  # the action (or its chance) no longer gives its state: damaged
     exact = int(row[10]) if isinstance(row[10], int) else 0
     when = row[9] if isinstance(row[9], str) else ""
-    return doc, StepSource(action.type, data, av, chance_text, app, fp, when, exact)
+    return doc, docs.StepSource(action.type, data, av, chance_text, app, fp, when, exact)
 
 
 def _proves(doc: Doc, later: tuple[Any, ...]) -> bool:
@@ -493,10 +480,10 @@ def _proves(doc: Doc, later: tuple[Any, ...]) -> bool:
 class Chain:
     """What :func:`longest_chain` kept: the steps' sources and states, and what it read."""
 
-    sources: list[StepSource]
+    sources: list[docs.StepSource]
     docs: list[Doc]
     damaged: Path
-    file: _Source | None
+    file: _Source  # what the damaged file still holds (nothing when it does not open)
     left_out: int  # rows of the damaged file not kept (damaged, or after the chain)
     origin: Path  # where the last kept step came from (the damaged file or a backup)
 
@@ -504,39 +491,37 @@ class Chain:
 def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -> Chain:
     """The longest chain of steps from step 1 that the damaged file and the backups give
     (see the comment above)."""
-    file = _open_source(damaged, damaged=True)
+    file = _open_source(damaged, damaged=True) or _Source(damaged)
     others: list[_Source] | None = None
-    sources: list[StepSource] = []
-    docs: list[Doc] = []
+    sources: list[docs.StepSource] = []
+    states: list[Doc] = []
     prev: Doc | None = None
     k = 1
     origin = damaged
     while True:
-        pool = [file] if file is not None else []
-        found = _take(k, prev, pool, catalog)
+        found = _take(k, prev, [file], catalog)
         if found is None:
             if others is None:
                 others = [s for s in (_open_source(b) for b in backups) if s is not None]
-            found = _take(k, prev, [file, *others] if file is not None else others, catalog)
+            found = _take(k, prev, [file, *others], catalog)
         if found is None:
             break
         doc, src, origin = found
         sources.append(src)
-        docs.append(doc)
+        states.append(doc)
         prev = doc
         k += 1
-    rows = len(file.rows) if file is not None else 0
-    kept_from_file = sum(1 for s in range(1, k) if file is not None and s in file.rows)
-    return Chain(sources, docs, damaged, file, rows - kept_from_file, origin)
+    kept_from_file = sum(1 for s in range(1, k) if s in file.rows)
+    return Chain(sources, states, damaged, file, len(file.rows) - kept_from_file, origin)
 
 
-def _take(k: int, prev: Doc | None, pool: list[Any], catalog: Catalog | None
-          ) -> tuple[Doc, StepSource, Path] | None:
-    snaps = [s.snaps[k] for s in pool if s is not None and k in s.snaps]
+def _take(k: int, prev: Doc | None, pool: list[_Source], catalog: Catalog | None
+          ) -> tuple[Doc, docs.StepSource, Path] | None:
+    snaps = [s.snaps[k] for s in pool if k in s.snaps]
     for src in pool:
-        if src is None or k not in src.rows:
+        if k not in src.rows:
             continue
-        nxt = [s.rows[k + 1] for s in pool if s is not None and k + 1 in s.rows]
+        nxt = [s.rows[k + 1] for s in pool if k + 1 in s.rows]
         found = _derive(k, prev, src.rows[k], snaps, catalog, nxt)
         if found is not None:
             return found[0], found[1], src.path
@@ -547,23 +532,20 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
     """Write the kept chain as the campaign's file (the damaged one moved into the backups
     first, under its lock when SQLite can still lock it); return where the damaged copy went."""
     file = chain.file
-    meta = file.meta if file is not None else {}
+    meta = file.meta
     n = len(chain.docs)
     head = _head_of(file) or n
     head = head if 1 <= head <= n else n
-    rows, snaps = chain_rows(chain.sources, chain.docs, head=head)
-    abandoned: list[tuple[Row, str, int]] = []
-    if file is not None:
-        for r in file.abandoned:
-            if _clean(r[:11]) and isinstance(r[12], int):
-                abandoned.append((Row(*r[:11]), str(r[11]), r[12]))
-        for s in sorted(file.rows):
-            r = file.rows[s]
-            if s > n and _clean(r):
-                exact = int(r[10]) if isinstance(r[10], int) else 0
-                abandoned.append((Row(*(tuple(r[:10]) + (exact,))), "", n + 1))
+    rows, snaps = docs.chain_rows(chain.sources, chain.docs, head=head)
+    abandoned = [(Row(*r[:11]), str(r[11]), r[12]) for r in file.abandoned
+                 if _clean(r[:11]) and isinstance(r[12], int)]
+    for s in sorted(file.rows):
+        r = file.rows[s]
+        if s > n and _clean(r):
+            exact = int(r[10]) if isinstance(r[10], int) else 0
+            abandoned.append((Row(*(tuple(r[:10]) + (exact,))), "", n + 1))
     packs: dict[str, tuple[dict[str, str], int]] = {}
-    for fp, prints, first in (file.packs if file is not None else []):
+    for fp, prints, first in file.packs:
         with contextlib.suppress(ValueError):
             value = load_json(prints)
             if isinstance(fp, str) and isinstance(value, dict) and isinstance(first, int):
@@ -574,7 +556,7 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
                  "data_fp": meta.get("data_fp", "")}
     if "created" in meta:
         keep_meta["created"] = meta["created"]
-    marks = {m: s for m, s in (file.marks if file is not None else {}).items() if 1 <= s <= n}
+    marks = {m: s for m, s in file.marks.items() if 1 <= s <= n}
     tmp = build_file(saves_dir, name, rows, head=head, snapshots=snaps, meta=keep_meta,
                      marks=marks, abandoned=abandoned, datapacks=packs, install=False)
     with unlinking(tmp), _lock_of(path):

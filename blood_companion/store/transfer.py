@@ -33,22 +33,9 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
 from blood_companion.fileio import unlinking
 from blood_companion.store import delta as dl
-from blood_companion.store import saves
+from blood_companion.store import docs, saves
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
-from blood_companion.store.docs import (
-    FORMAT,
-    FORMAT_VERSION,
-    BadState,
-    DeepJson,
-    Row,
-    StepSource,
-    canon,
-    chain_rows,
-    hash_text,
-    load_json,
-    state_doc,
-    to_state,
-)
+from blood_companion.store.docs import Row, canon, hash_text, load_json, to_state
 from blood_companion.store.errors import BadNameError, ImportRefused, StoreError
 from blood_companion.store.files import build_file
 from blood_companion.store.names import check_campaign_name, check_mark_name
@@ -76,13 +63,18 @@ class _AbandonedV1(_StepV1):
     replaced_at: StrictInt | None = Field(default=None, ge=1)
 
 
-class _DocV1(_Strict):
+class _Head(_Strict):
+    """What both export formats hold besides their steps."""
+
     format: str
     format_version: StrictInt
     name: str
     head: StrictInt = Field(ge=1)
     state_hash: str | None = None
     marks: dict[str, StrictInt] = Field(default_factory=dict)
+
+
+class _DocV1(_Head):
     actions: list[_StepV1] = Field(min_length=1, max_length=MAX_STEPS)
     abandoned: list[_AbandonedV1] = Field(default_factory=list, max_length=MAX_STEPS)
     state: dict[str, Any] | None = None
@@ -111,14 +103,8 @@ class _Abandoned(_Step):
     replaced_at: StrictInt = Field(ge=1)
 
 
-class _Doc(_Strict):
-    format: str
-    format_version: StrictInt
-    name: str
-    head: StrictInt = Field(ge=1)
+class _Doc(_Head):
     state_schema: StrictInt = Field(default=STATE_SCHEMA, ge=1)
-    state_hash: str | None = None
-    marks: dict[str, StrictInt] = Field(default_factory=dict)
     actions: list[_Step] = Field(min_length=1, max_length=MAX_STEPS)
     abandoned: list[_Abandoned] = Field(default_factory=list, max_length=MAX_STEPS)
 
@@ -178,23 +164,23 @@ def read_import(file: Path) -> _Doc | _DocV1:
     raw = _read_bytes(file)
     try:
         data = load_json(raw.decode("utf-8"))
-    except (DeepJson, RecursionError):
+    except (docs.DeepJson, RecursionError):
         raise _refuse(file, "its JSON is nested too deeply") from None
     except UnicodeDecodeError:
         raise _refuse(file, "it is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise _refuse(file, f"not valid JSON at line {exc.lineno}, column {exc.colno} "
                             f"({exc.msg})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise _refuse(file, f"it is not a campaign export (no \"format\": \"{FORMAT}\")")
+    if not isinstance(data, dict) or data.get("format") != docs.FORMAT:
+        raise _refuse(file, f"it is not a campaign export (no \"format\": \"{docs.FORMAT}\")")
     version = data.get("format_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise _refuse(file, f"its format_version {str(version)[:20]!r} is not a version number")
-    if version > FORMAT_VERSION:
+    if version > docs.FORMAT_VERSION:
         raise _refuse(
             file, f"export format version {version} was written by a newer Blood Companion "
             f"(app {str(data.get('app_version', '?'))[:20]}); this app, version {APP}, reads up "
-            f"to {FORMAT_VERSION}"
+            f"to {docs.FORMAT_VERSION}"
         )
     model: type[_Doc] | type[_DocV1] = _DocV1 if version == 1 else _Doc
     try:
@@ -288,8 +274,8 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
                             f"{STATE_SCHEMA})")
     from blood_companion.store.legacy import LEGACY_APP
 
-    sources: list[StepSource] = []
-    docs: list[dict[str, Any]] = []
+    sources: list[docs.StepSource] = []
+    states: list[dict[str, Any]] = []
     raw: Any = None
     prev: dict[str, Any] | None = None
     first: dict[str, Any] = {}
@@ -316,20 +302,20 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
             first = now_doc
         try:
             to_state(now_doc)
-        except BadState as exc:
+        except docs.BadState as exc:
             raise _refuse(file, f"the state at step {s.step}: {exc}") from None
         chance = canon(s.chance) if s.chance else None
         legacy = legacy and s.app == LEGACY_APP and s.data == ""
         exact = bool(s.exact or not legacy)  # a replayed step is exact
         if not legacy:
             exact = _revalidate(file, s, data, prev, now_doc, catalog)
-        sources.append(StepSource(str(s.action.get("type", "")), data, ACTION_SCHEMA, chance,
+        sources.append(docs.StepSource(str(s.action.get("type", "")), data, ACTION_SCHEMA, chance,
                                   s.app, s.data, s.recorded or "", int(exact)))
-        docs.append(now_doc)
+        states.append(now_doc)
         prev = now_doc
     if doc.state_hash is not None and doc.state_hash != doc.actions[doc.head - 1].state_hash:
         raise _refuse(file, "the state hash does not match the head of the log")
-    rows, snaps = chain_rows(sources, docs, head=doc.head, stamp=False)
+    rows, snaps = docs.chain_rows(sources, states, head=doc.head, stamp=False)
     abandoned: list[tuple[Row, str, int]] = []
     for a in doc.abandoned:
         data = _action_json(file, f"abandoned step {a.step}", a.action, a.action_schema)
@@ -372,12 +358,12 @@ def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
         before = to_state(prev) if prev is not None else CampaignState()
         new = apply(before, parse_stored(data, s.action_schema), catalog, s.step - 1,
                     Chance.replay(s.chance))
-    except (RuleError, BadState) as exc:
+    except (RuleError, docs.BadState) as exc:
         raise _refuse(file, f"step {s.step} is refused by the rules: "
                             f"{getattr(exc, 'message', exc)}") from None
     except (ValueError, TypeError, KeyError, IndexError):
         raise _refuse(file, f"step {s.step}: its recorded chance does not fit the step") from None
-    replayed = state_doc(new)
+    replayed = docs.state_doc(new)
     if canon(replayed) != canon(now_doc):
         if s.app != APP and all(replayed.get(k) == now_doc.get(k) for k in HOLDINGS):
             return False  # an earlier release's reading of a rule (or card) changed since
@@ -386,6 +372,24 @@ def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
         raise _refuse(file, f"replaying step {s.step} does not give the state recorded in the "
                             f"file (edited by hand, or damaged){pack}")
     return True
+
+
+def _kept_head(file: Path, doc: _DocV1) -> dict[str, Any]:
+    """A format-1 export's state kept at the head, not taken on trust: it must match the hash
+    recorded with the head and read as a state; :func:`_rebuild_v1` then checks it is the state
+    today's rules give where they play every step up to the head (with app 0.1.0's generator,
+    the log's wording aside). Where the rules no longer play the log the kept state stands, as
+    it does for an app 0.1.0 save."""
+    assert doc.state is not None
+    recorded = doc.actions[doc.head - 1].state_hash
+    if recorded is not None and hash_text(canon(doc.state)) != recorded:
+        raise _refuse(file, "the state kept at the head does not match its hash (edited by "
+                            "hand, or damaged)")
+    try:
+        to_state(upcast_state(doc.state))
+    except (docs.BadState, TypeError, ValueError, KeyError) as exc:
+        raise _refuse(file, f"the state kept at the head is not readable ({exc})") from None
+    return doc.state
 
 
 def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
@@ -399,10 +403,11 @@ def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
                                 s.recorded or ""))
     if steps[0].type != "start_campaign":
         raise _refuse(file, "the first step does not start a campaign")
-    kept = {doc.head: doc.state} if doc.state is not None else {}
-    if doc.state is not None:
-        _check_kept_head(file, doc, steps, catalog)
+    kept = {doc.head: _kept_head(file, doc)} if doc.state is not None else {}
     rebuilt = rebuild_steps(steps, kept, catalog)
+    if rebuilt[doc.head - 1].differs:  # today's rules play every step up to the head
+        raise _refuse(file, f"the state kept at the head (step {doc.head}) is not the one its "
+                            "steps rebuild to (edited by hand, or damaged)")
     if not any(r.exact for r in rebuilt):
         raise _refuse(file, "its steps cannot be rebuilt by this version of the rules")
     rows, snaps = legacy_rows(steps, rebuilt, doc.head)
@@ -415,34 +420,3 @@ def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
     first = rebuilt[0].doc
     return rows, snaps, abandoned, {"mode": str(first.get("mode", "")),
                                     "seed": str(first.get("seed", 0)), "data_fp": ""}
-
-
-def _check_kept_head(file: Path, doc: _DocV1, steps: list[Any], catalog: Catalog) -> None:
-    """A format-1 export's state kept at the head is not taken on trust: it must match the
-    hash recorded with the head and, when today's rules play every step up to the head (with
-    app 0.1.0's generator), be the state they give (the log's wording aside). Where the rules
-    no longer play the log the kept state stands, as it does for an app 0.1.0 save."""
-    from blood_companion.engine.actions import parse_action, seed_for
-    from blood_companion.store.legacy import _normal
-
-    assert doc.state is not None
-    recorded = doc.actions[doc.head - 1].state_hash
-    if recorded is not None and hash_text(canon(doc.state)) != recorded:
-        raise _refuse(file, "the state kept at the head does not match its hash (edited by "
-                            "hand, or damaged)")
-    try:
-        kept = upcast_state(doc.state)
-        to_state(kept)
-    except (BadState, TypeError, ValueError, KeyError) as exc:
-        raise _refuse(file, f"the state kept at the head is not readable ({exc})") from None
-    state = CampaignState()
-    for k, step in enumerate(steps[: doc.head], start=1):
-        try:
-            action = parse_action(step.data)
-            state = apply(state, action, catalog, k - 1, Chance.legacy(seed_for(state, action),
-                                                                       k - 1))
-        except (RuleError, ValueError):
-            return
-    if _normal(state_doc(state)) != _normal(kept):
-        raise _refuse(file, f"the state kept at the head (step {doc.head}) is not the one its "
-                            "steps rebuild to (edited by hand, or damaged)")
