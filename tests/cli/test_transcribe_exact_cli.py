@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from blood_companion.cli.common import stdout
 from blood_companion.cli.entry import main
 
 
@@ -22,6 +23,9 @@ def overlay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("BLOOD_DATA_DIR", str(folder))
     monkeypatch.setenv("BLOOD_SAVES_DIR", str(tmp_path / "saves"))
     monkeypatch.setenv("COLUMNS", "200")
+    # the commands' console is made once per process, on the first import of cli.common, and
+    # rich reads COLUMNS only then: an earlier test file may have fixed another width
+    monkeypatch.setattr(stdout, "_width", 200)
     monkeypatch.chdir(tmp_path)
     return folder
 
