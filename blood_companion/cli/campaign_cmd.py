@@ -320,10 +320,7 @@ def show(as_json: JsonOpt = False) -> None:
     """The campaign at a glance: table, Troupers, Wagon, trophies, history and totals.
 
     The totals: nights won and lost, Vlad cards weakened, Resources earned and spent."""
-    with session.open_session() as store:
-        doc = show_doc(store)
-        views.keep(store, "campaign-show", doc)
-    views.show("campaign-show", doc, as_json)
+    session.view("campaign-show", show_doc, as_json)
 
 
 @campaign_app.command("log")
@@ -558,37 +555,45 @@ def recover(
 # ---------------------------------------------------------------------- campaign-level actions
 
 
-def _act(build: Any, as_json: bool, draws: Any = None) -> None:
-    from blood_companion.engine.words import sentence
-
-    with session.open_session() as store:
-        before = store.state
-        action = build(before)
-        if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
-            raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
-        after = session.record(action, store)
-        _changed(store, as_json, f"{store.head}. {sentence(action, store.catalog, before)}",
-            refresh=False, recorded=action.model_dump(mode="json"),
-            instructions=session.told(before, after, store.catalog))
-        if not as_json:
-            session.tell(before, after, store.catalog)
+def _nothing_to_change(store: CampaignStore, action: Any, as_json: bool) -> Any:
+    if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
+        raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
+    return action
 
 
-def _decks(build: Any, as_json: bool, draws: Any = None) -> None:
-    """Record the setting `build` makes (None: none), then say who holds each deck."""
+def _act_show(step: session.Step) -> None:
+    stdout.print(f"{step.store.head}. {step.done()}")
+    step.tell()
+
+
+_act = session.recorder(
+    lambda step: {"ok": True, "recorded": step.action.model_dump(mode="json"),
+                  "instructions": step.told(), **summary(step.store)},
+    _act_show, prepare=_nothing_to_change, draws=False)
+
+
+def _decks_lines(state: Any) -> None:
+    """Who holds each deck."""
     from blood_companion.cli.table_words import decks_lines
+
+    for line in decks_lines(state):
+        stdout.print(line, highlight=False)
+
+
+def _decks_now(as_json: bool) -> None:
     from blood_companion.engine.table import holders
 
     with session.open_session() as store:
-        if build is not None:
-            session.record(build(store.state), store)
-        if as_json and build is not None:
-            _changed(store, True, "", refresh=False, decks=holders(store.state))
-        elif as_json:
+        if as_json:
             print_json({"ok": True, "decks": holders(store.state)})
         else:
-            for line in decks_lines(store.state):
-                stdout.print(line, highlight=False)
+            _decks_lines(store.state)
+
+
+def _decks_doc(step: session.Step) -> dict[str, Any]:
+    from blood_companion.engine.table import holders
+
+    return {"ok": True, "decks": holders(step.after), **summary(step.store)}
 
 
 def _holders(words: list[str]) -> dict[str, str]:
@@ -619,11 +624,12 @@ def _trophies(changes: list[str]) -> dict[str, int]:
 
 # Words the campaign commands' fields name (engine/actions.py ``Cli``).
 RESOLVE: dict[str, Any] = {
-    "id": lambda state, word, _: word.strip().lower(),
-    "trophies": lambda state, words, _: _trophies(words),
-    "holders": lambda state, words, _: _holders(words),
+    "id": lambda store, word, _: word.strip().lower(),
+    "trophies": lambda store, words, _: _trophies(words),
+    "holders": lambda store, words, _: _holders(words),
 }
-add_recorder(campaign_app, SetDecks, _decks, RESOLVE, draw=None,
-             show=lambda as_json: _decks(None, as_json))
+add_recorder(campaign_app, SetDecks, session.recorder(
+    _decks_doc, lambda step: _decks_lines(step.after), draws=False), RESOLVE, draw=None,
+    show=_decks_now)
 for _cls in (AddTrouper, RetireTrouper, SetLeader, AdjustWagon, AdjustTrophies, NextSingleGame):
     add_recorder(campaign_app, _cls, _act, RESOLVE, draw=None)

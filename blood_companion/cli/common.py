@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import inspect
-import sys
 import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 import typer
 
+from blood_companion.cli.flags import JSON_HELP
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
-from blood_companion.display import console, json_text
+from blood_companion.cli.views import print_doc
+from blood_companion.display import console
 
 # Every line a command prints goes through these two consoles, which clean what came from a
 # user or a file (control sequences, bidi overrides) before it reaches the terminal. No text
@@ -20,8 +21,8 @@ from blood_companion.display import console, json_text
 # never loaded (issue 29).
 stdout = console(highlight=False, soft_wrap=False, emoji=False)
 stderr = console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 
-JSON_HELP = "Print exactly one JSON document on stdout."
 # The `--json` option every command takes: `as_json: JsonOpt = False`.
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 # The `--draw` option of every command recording a step that may draw from a deck the players
@@ -178,6 +179,11 @@ def resource(word: str) -> str:
     return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
 
 
+def trouper_of(store: Any, word: str) -> str:
+    """The id of the Trouper a word names (id, colour or seat) in the open campaign."""
+    return str(store.state.troupers[store.state.trouper_index(word)].trouper)
+
+
 settings = current  # the global options of the command running now (read once: cli/settings.py)
 
 
@@ -210,16 +216,6 @@ def write_output(path: Any, text: str, *, what: str, force: bool, check_only: bo
 
     return write_file(path, text.encode("utf-8"), what=what, force=force,
                       saves_dir=settings().saves_path, check_only=check_only)
-
-
-def print_json(doc: Any) -> None:
-    """Print one JSON document on stdout (no rich markup, no wrapping). Every document says
-    whether the command did what was asked: ``"ok"`` comes first (true unless the document
-    already says otherwise)."""
-    if isinstance(doc, dict) and "ok" not in doc:
-        doc = {"ok": True, **doc}
-    sys.stdout.write(json_text(doc) + "\n")
-    sys.stdout.flush()
 
 
 def wants_json(argv: list[str]) -> bool:
