@@ -121,13 +121,8 @@ def start_action(
             )
     if seed is None:
         seed = secrets.randbelow(10**9)
-    from blood_companion.engine.table import parse_holders
-
-    try:
-        held = parse_holders(decks) if decks is not None else None
-    except BloodError as exc:
-        raise UsageError(exc.message, hint="--decks app, --decks table or "
-                         "--decks troupers=table,reactions=table") from None
+    held = _holders([decks], "--decks app, --decks table or --decks troupers=table,"
+                    "reactions=table") if decks is not None else None
     return StartCampaign(name=name, mode=mode, seed=seed, seats=seats, leader=lead,
         random_colours=random_colours, random_leader=random_leader,
         decks={k: v for k, v in held.items() if v == "table"} or None if held else None)
@@ -335,7 +330,7 @@ def log(
         help="Below each step, what the table moved.")] = False,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
-    session.check_data()  # a broken data pack: refused once here, not read again per step
+    session.catalog()  # a broken data pack: refused once here, not read again per step
     told: dict[int, list[dict[str, Any]]] = {}
     with session.open_session() as store:
         if as_json or all_:
@@ -596,13 +591,14 @@ def _decks_doc(step: session.Step) -> dict[str, Any]:
     return {"ok": True, "decks": holders(step.after), **summary(step.store)}
 
 
-def _holders(words: list[str]) -> dict[str, str]:
+def _holders(words: list[str], hint: str | None = None) -> dict[str, str]:
+    """Who holds the decks, as `--decks` or `campaign decks` say it (engine/table.py)."""
     from blood_companion.engine.table import parse_holders
 
     try:
         return parse_holders(",".join(words))
     except BloodError as exc:
-        raise UsageError(exc.message, hint=exc.hint) from None
+        raise UsageError(exc.message, hint=hint or exc.hint) from None
 
 
 def _trophies(changes: list[str]) -> dict[str, int]:

@@ -62,15 +62,15 @@ CardOpt = Annotated[
 
 
 def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
-                 resolve: Mapping[str, Resolver], name: str = "", hidden: bool = False,
-                 draw: Any = DrawOpt, show: Callable[[bool], None] | None = None) -> None:
+                 resolve: Mapping[str, Resolver], draw: Any = DrawOpt,
+                 show: Callable[[bool], None] | None = None) -> None:
     """Add to `app` the command recording the action class `cls`, built from its declaration
     (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
     positional argument (no flag) or an option, with its help, completion and the field's
     default, in field order; then `draw` (``--draw``, ``--card`` or None) and ``--json``. A
-    word a field ``names`` is typed as text and found in what `record` builds from (the state
-    before the step; ``resolve[names](state, word, fields so far)``, skipped for None);
-    `record(build, as_json, draws)` records it.
+    word a field ``names`` is typed as text and found in the campaign open before the step
+    (``resolve[names](store, word, fields so far)``, skipped for None); `record(build,
+    as_json, draws)` records it (``session.recorder``).
 
     `cls` may be a tuple of the actions one command records (``day location``: the card chosen,
     or the die rolled): the first's summary is the help, every field is optional, the action
@@ -167,7 +167,7 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
 
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__doc__ = classes[0].summary
-    app.command(name or classes[0].command.split()[1], hidden=hidden)(command)
+    app.command(classes[0].command.split()[1])(command)
 
 
 def resource(word: str) -> str:

@@ -76,12 +76,6 @@ def _catalog_for(data_dir: Path | None, stamp: str = "") -> Catalog:
         raise
 
 
-def check_data() -> None:
-    """Refuse a broken data pack now, before any campaign work (ContentError), for the
-    commands that name cards on every line (`campaign log`)."""
-    catalog()
-
-
 def campaign_name(explicit: str | None = None) -> str:
     """Which campaign a command acts on. Raises StoreError when none can be chosen."""
     name = explicit or settings().campaign
