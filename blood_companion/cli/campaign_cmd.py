@@ -16,6 +16,7 @@ from blood_companion.cli import completion, session, views
 from blood_companion.cli.common import (
     JsonOpt,
     add_recorder,
+    add_recorders,
     command_group,
     print_json,
     settings,
@@ -627,5 +628,5 @@ RESOLVE: dict[str, Any] = {
 add_recorder(campaign_app, SetDecks, session.recorder(
     _decks_doc, lambda step: _decks_lines(step.after), draws=False), RESOLVE, draw=None,
     show=_decks_now)
-for _cls in (AddTrouper, RetireTrouper, SetLeader, AdjustWagon, AdjustTrophies, NextSingleGame):
-    add_recorder(campaign_app, _cls, _act, RESOLVE, draw=None)
+add_recorders(campaign_app, _act, RESOLVE, AddTrouper, RetireTrouper, SetLeader, AdjustWagon,
+              AdjustTrophies, NextSingleGame)

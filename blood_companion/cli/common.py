@@ -170,6 +170,18 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
     app.command(classes[0].command.split()[1])(command)
 
 
+def add_recorders(app: typer.Typer, record: Callable[..., None], resolve: Mapping[str, Resolver],
+                  *actions: Any, draw: Any = None, card: Any = None,
+                  shows: Mapping[Any, Callable[[bool], None]] | None = None) -> None:
+    """A command for each of these actions, in order (:func:`add_recorder`; a tuple is one
+    command, for the card chosen or drawn, and takes ``--draw``), each taking `draw`; the one
+    drawing a card from an Advanced Tactic deck at the table (`card`) takes ``--card``; a
+    command in `shows` shows that when given no field."""
+    for cls in actions:
+        add_recorder(app, cls, record, resolve, CardOpt if cls is card else DrawOpt
+                     if isinstance(cls, tuple) else draw, (shows or {}).get(cls))
+
+
 def resource(word: str) -> str:
     """The Resource a word names (its name, a unique start, a near typo); UsageError otherwise."""
     from blood_companion import matching

@@ -9,9 +9,8 @@ from rich.text import Text
 
 from blood_companion.cli import session
 from blood_companion.cli.common import (
-    CardOpt,
     JsonOpt,
-    add_recorder,
+    add_recorders,
     command_group,
     print_json,
     resource,
@@ -225,17 +224,6 @@ RESOLVE: dict[str, Any] = {
 }
 
 
-def _declared(*classes: Any) -> None:
-    """The commands built from these actions' declarations (cli/common.py ``add_recorder``)."""
-    for cls in classes:
-        add_recorder(day_app, cls, _record, RESOLVE,
-                     draw=CardOpt if cls is d.BuyAdvancedTactic else None)
-
-
-_declared(d.Recover, d.BuyBuilding, d.BuyAdvancedTactic, d.BuySpecialCard, d.UpgradeItem,
-          d.SwapTactic, d.SwapItem, d.ChooseZone)
-
-
 def _levels(as_json: bool) -> None:
     """``day difficulty`` without a level: what each Difficulty Level means."""
     with session.open_session() as store:
@@ -249,9 +237,8 @@ def _levels(as_json: bool) -> None:
         print_lines(levels_table(levels, width()))
 
 
-add_recorder(day_app, (d.ChooseLocation, d.RollLocation), _record, RESOLVE)
-add_recorder(day_app, (d.ChooseMinions, d.DrawMinions), _record, RESOLVE)
-_declared(d.LastAssault)
-add_recorder(day_app, (d.ChooseNemesis, d.DrawNemesis), _record, RESOLVE)
-add_recorder(day_app, d.ChooseDifficulty, _record, RESOLVE, draw=None, show=_levels)
-_declared(d.PlaceEvents, d.Equip, d.EndDay)
+add_recorders(day_app, _record, RESOLVE, d.Recover, d.BuyBuilding, d.BuyAdvancedTactic,
+              d.BuySpecialCard, d.UpgradeItem, d.SwapTactic, d.SwapItem, d.ChooseZone,
+              (d.ChooseLocation, d.RollLocation), (d.ChooseMinions, d.DrawMinions), d.LastAssault,
+              (d.ChooseNemesis, d.DrawNemesis), d.ChooseDifficulty, d.PlaceEvents, d.Equip,
+              d.EndDay, card=d.BuyAdvancedTactic, shows={d.ChooseDifficulty: _levels})

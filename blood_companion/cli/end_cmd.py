@@ -11,9 +11,8 @@ from rich.text import Text
 
 from blood_companion.cli import commands, session
 from blood_companion.cli.common import (
-    CardOpt,
     JsonOpt,
-    add_recorder,
+    add_recorders,
     command_group,
     print_json,
     resource,
@@ -250,17 +249,6 @@ RESOLVE: dict[str, Any] = {
 }
 
 
-def _declared(*classes: Any) -> None:
-    """The commands built from these actions' declarations (cli/common.py ``add_recorder``)."""
-    for cls in classes:
-        add_recorder(end_app, cls, _do, RESOLVE,
-                     draw=CardOpt if cls is TakeAdvancedTactic else None)
-
-
-_declared(EndNight)
-
-
-@end_app.command("next")
 def end_next(as_json: JsonOpt = False) -> None:
     """What the table does now at the End of the Night, with the choices."""
     with session.open_session() as store:
@@ -270,4 +258,7 @@ def end_next(as_json: JsonOpt = False) -> None:
             show_rewards(store.state, store.catalog)
 
 
-_declared(WeakenVlad, TakeAdvancedTactic, RollLoot, FinishGame)
+add_recorders(end_app, _do, RESOLVE, EndNight)
+end_app.command("next")(end_next)
+add_recorders(end_app, _do, RESOLVE, WeakenVlad, TakeAdvancedTactic, RollLoot, FinishGame,
+              card=TakeAdvancedTactic)
