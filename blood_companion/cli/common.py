@@ -196,6 +196,13 @@ def trouper_of(store: Any, word: str) -> str:
     return str(store.state.troupers[store.state.trouper_index(word)].trouper)
 
 
+# The words every group's fields name alike (each group's RESOLVE adds its own).
+RESOLVE: dict[str, Resolver] = {
+    "trouper": lambda store, word, _: trouper_of(store, word),
+    "resource": lambda store, word, _: resource(word),
+}
+
+
 settings = current  # the global options of the command running now (read once: cli/settings.py)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
-from blood_companion.cli import session
+from blood_companion.cli import common, session
 from blood_companion.cli.common import (
     JsonOpt,
     add_recorders,
@@ -15,7 +15,6 @@ from blood_companion.cli.common import (
     print_json,
     resource,
     stdout,
-    trouper_of,
 )
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import day_next_doc
@@ -199,12 +198,11 @@ def _held(store: Any, values: dict[str, Any], where: str) -> Any:
 # Words a day command's fields name, found from the store before the step (engine/actions.py
 # ``Cli``).
 RESOLVE: dict[str, Any] = {
-    "trouper": lambda store, w, _: trouper_of(store, w),
+    **common.RESOLVE,
     "building": lambda store, w, _: d.building_for(store.catalog, w).id,
     "pay": lambda store, w, _: parse_pay(w),
     "trophies": lambda store, w, _: parse_counts(w, "--trophies"),
     "give": lambda store, w, values: _give(w, values),
-    "resource": lambda store, w, _: resource(w),
     "art": lambda store, w, _: d.match_id(w, [(a, a) for a in store.state.advanced_decks],
                                           "Art"),
     "offer": lambda store, w, _: _offer(store, w),

@@ -9,16 +9,8 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import commands, session
-from blood_companion.cli.common import (
-    JsonOpt,
-    add_recorders,
-    command_group,
-    print_json,
-    resource,
-    stdout,
-    trouper_of,
-)
+from blood_companion.cli import commands, common, session
+from blood_companion.cli.common import JsonOpt, add_recorders, command_group, print_json, stdout
 from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action
@@ -242,11 +234,7 @@ _do = session.recorder(lambda step: {**_doc(step.store, step.action),
 
 
 # Words an End command's fields name (engine/actions.py ``Cli``).
-RESOLVE: dict[str, Any] = {
-    "art": lambda store, word, _: _art(word),
-    "trouper": lambda store, word, _: trouper_of(store, word),
-    "resource": lambda store, word, _: resource(word),
-}
+RESOLVE: dict[str, Any] = {**common.RESOLVE, "art": lambda store, word, _: _art(word)}
 
 
 def end_next(as_json: JsonOpt = False) -> None:
