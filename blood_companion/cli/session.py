@@ -1,16 +1,12 @@
 """The one way CLI commands reach a campaign: open it, record an action, remember it.
 
-Every command that changes the game is a few lines::
+A command group declares how its recorded steps are printed once, and every command of the
+group records through it (the actions' own declarations make the commands, cli/common.py)::
 
-    from blood_companion.cli import session
+    _record = session.recorder(doc, show)   # open, build, record, print JSON or text
 
-    state = session.record(SomeAction(...))     # opens, applies, stores, closes
-
-or, when it also needs to read first::
-
-    with session.open_session() as store:
-        ...store.state...
-        state = session.record(SomeAction(...), store)
+`blood play` and the others record with ``session.record(action, store)`` in a session they
+opened (``session.open_session()``).
 
 The campaign is ``--campaign NAME`` / ``BLOOD_CAMPAIGN``, else the one used last, else the only
 one in the saves folder. The catalog is loaded lazily (reading commands never need it).
