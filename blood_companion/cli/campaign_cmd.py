@@ -16,6 +16,7 @@ from blood_companion.cli import completion, session, views
 from blood_companion.cli.common import (
     JsonOpt,
     add_recorder,
+    add_recorders,
     command_group,
     print_json,
     settings,
@@ -121,13 +122,8 @@ def start_action(
             )
     if seed is None:
         seed = secrets.randbelow(10**9)
-    from blood_companion.engine.table import parse_holders
-
-    try:
-        held = parse_holders(decks) if decks is not None else None
-    except BloodError as exc:
-        raise UsageError(exc.message, hint="--decks app, --decks table or "
-                         "--decks troupers=table,reactions=table") from None
+    held = _holders([decks], "--decks app, --decks table or --decks troupers=table,"
+                    "reactions=table") if decks is not None else None
     return StartCampaign(name=name, mode=mode, seed=seed, seats=seats, leader=lead,
         random_colours=random_colours, random_leader=random_leader,
         decks={k: v for k, v in held.items() if v == "table"} or None if held else None)
@@ -320,10 +316,7 @@ def show(as_json: JsonOpt = False) -> None:
     """The campaign at a glance: table, Troupers, Wagon, trophies, history and totals.
 
     The totals: nights won and lost, Vlad cards weakened, Resources earned and spent."""
-    with session.open_session() as store:
-        doc = show_doc(store)
-        views.keep(store, "campaign-show", doc)
-    views.show("campaign-show", doc, as_json)
+    session.view("campaign-show", show_doc, as_json)
 
 
 @campaign_app.command("log")
@@ -338,7 +331,7 @@ def log(
         help="Below each step, what the table moved.")] = False,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
-    session.check_data()  # a broken data pack: refused once here, not read again per step
+    session.catalog()  # a broken data pack: refused once here, not read again per step
     told: dict[int, list[dict[str, Any]]] = {}
     with session.open_session() as store:
         if as_json or all_:
@@ -558,46 +551,55 @@ def recover(
 # ---------------------------------------------------------------------- campaign-level actions
 
 
-def _act(build: Any, as_json: bool, draws: Any = None) -> None:
-    from blood_companion.engine.words import sentence
-
-    with session.open_session() as store:
-        before = store.state
-        action = build(before)
-        if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
-            raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
-        after = session.record(action, store)
-        _changed(store, as_json, f"{store.head}. {sentence(action, store.catalog, before)}",
-            refresh=False, recorded=action.model_dump(mode="json"),
-            instructions=session.told(before, after, store.catalog))
-        if not as_json:
-            session.tell(before, after, store.catalog)
+def _nothing_to_change(store: CampaignStore, action: Any, as_json: bool) -> Any:
+    if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
+        raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
+    return action
 
 
-def _decks(build: Any, as_json: bool, draws: Any = None) -> None:
-    """Record the setting `build` makes (None: none), then say who holds each deck."""
+def _act_show(step: session.Step) -> None:
+    stdout.print(f"{step.store.head}. {step.done()}")
+    step.tell()
+
+
+_act = session.recorder(
+    lambda step: {"ok": True, "recorded": step.action.model_dump(mode="json"),
+                  "instructions": step.told(), **summary(step.store)},
+    _act_show, prepare=_nothing_to_change, draws=False)
+
+
+def _decks_lines(state: Any) -> None:
+    """Who holds each deck."""
     from blood_companion.cli.table_words import decks_lines
+
+    for line in decks_lines(state):
+        stdout.print(line, highlight=False)
+
+
+def _decks_now(as_json: bool) -> None:
     from blood_companion.engine.table import holders
 
     with session.open_session() as store:
-        if build is not None:
-            session.record(build(store.state), store)
-        if as_json and build is not None:
-            _changed(store, True, "", refresh=False, decks=holders(store.state))
-        elif as_json:
+        if as_json:
             print_json({"ok": True, "decks": holders(store.state)})
         else:
-            for line in decks_lines(store.state):
-                stdout.print(line, highlight=False)
+            _decks_lines(store.state)
 
 
-def _holders(words: list[str]) -> dict[str, str]:
+def _decks_doc(step: session.Step) -> dict[str, Any]:
+    from blood_companion.engine.table import holders
+
+    return {"ok": True, "decks": holders(step.after), **summary(step.store)}
+
+
+def _holders(words: list[str], hint: str | None = None) -> dict[str, str]:
+    """Who holds the decks, as `--decks` or `campaign decks` say it (engine/table.py)."""
     from blood_companion.engine.table import parse_holders
 
     try:
         return parse_holders(",".join(words))
     except BloodError as exc:
-        raise UsageError(exc.message, hint=exc.hint) from None
+        raise UsageError(exc.message, hint=hint or exc.hint) from None
 
 
 def _trophies(changes: list[str]) -> dict[str, int]:
@@ -619,11 +621,12 @@ def _trophies(changes: list[str]) -> dict[str, int]:
 
 # Words the campaign commands' fields name (engine/actions.py ``Cli``).
 RESOLVE: dict[str, Any] = {
-    "id": lambda state, word, _: word.strip().lower(),
-    "trophies": lambda state, words, _: _trophies(words),
-    "holders": lambda state, words, _: _holders(words),
+    "id": lambda store, word, _: word.strip().lower(),
+    "trophies": lambda store, words, _: _trophies(words),
+    "holders": lambda store, words, _: _holders(words),
 }
-add_recorder(campaign_app, SetDecks, _decks, RESOLVE, draw=None,
-             show=lambda as_json: _decks(None, as_json))
-for _cls in (AddTrouper, RetireTrouper, SetLeader, AdjustWagon, AdjustTrophies, NextSingleGame):
-    add_recorder(campaign_app, _cls, _act, RESOLVE, draw=None)
+add_recorder(campaign_app, SetDecks, session.recorder(
+    _decks_doc, lambda step: _decks_lines(step.after), draws=False), RESOLVE, draw=None,
+    show=_decks_now)
+add_recorders(campaign_app, _act, RESOLVE, AddTrouper, RetireTrouper, SetLeader, AdjustWagon,
+              AdjustTrophies, NextSingleGame)

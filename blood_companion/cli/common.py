@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import inspect
-import sys
 import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 import typer
 
+from blood_companion.cli.flags import JSON_HELP
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
-from blood_companion.display import console, json_text
+from blood_companion.cli.views import print_doc
+from blood_companion.display import console
 
 # Every line a command prints goes through these two consoles, which clean what came from a
 # user or a file (control sequences, bidi overrides) before it reaches the terminal. No text
@@ -20,8 +21,8 @@ from blood_companion.display import console, json_text
 # never loaded (issue 29).
 stdout = console(highlight=False, soft_wrap=False, emoji=False)
 stderr = console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 
-JSON_HELP = "Print exactly one JSON document on stdout."
 # The `--json` option every command takes: `as_json: JsonOpt = False`.
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 # The `--draw` option of every command recording a step that may draw from a deck the players
@@ -61,15 +62,15 @@ CardOpt = Annotated[
 
 
 def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
-                 resolve: Mapping[str, Resolver], name: str = "", hidden: bool = False,
-                 draw: Any = DrawOpt, show: Callable[[bool], None] | None = None) -> None:
+                 resolve: Mapping[str, Resolver], draw: Any = DrawOpt,
+                 show: Callable[[bool], None] | None = None) -> None:
     """Add to `app` the command recording the action class `cls`, built from its declaration
     (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
     positional argument (no flag) or an option, with its help, completion and the field's
     default, in field order; then `draw` (``--draw``, ``--card`` or None) and ``--json``. A
-    word a field ``names`` is typed as text and found in what `record` builds from (the state
-    before the step; ``resolve[names](state, word, fields so far)``, skipped for None);
-    `record(build, as_json, draws)` records it.
+    word a field ``names`` is typed as text and found in the campaign open before the step
+    (``resolve[names](store, word, fields so far)``, skipped for None); `record(build,
+    as_json, draws)` records it (``session.recorder``).
 
     `cls` may be a tuple of the actions one command records (``day location``: the card chosen,
     or the die rolled): the first's summary is the help, every field is optional, the action
@@ -166,7 +167,19 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
 
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__doc__ = classes[0].summary
-    app.command(name or classes[0].command.split()[1], hidden=hidden)(command)
+    app.command(classes[0].command.split()[1])(command)
+
+
+def add_recorders(app: typer.Typer, record: Callable[..., None], resolve: Mapping[str, Resolver],
+                  *actions: Any, draw: Any = None, card: Any = None,
+                  shows: Mapping[Any, Callable[[bool], None]] | None = None) -> None:
+    """A command for each of these actions, in order (:func:`add_recorder`; a tuple is one
+    command, for the card chosen or drawn, and takes ``--draw``), each taking `draw`; the one
+    drawing a card from an Advanced Tactic deck at the table (`card`) takes ``--card``; a
+    command in `shows` shows that when given no field."""
+    for cls in actions:
+        add_recorder(app, cls, record, resolve, CardOpt if cls is card else DrawOpt
+                     if isinstance(cls, tuple) else draw, (shows or {}).get(cls))
 
 
 def resource(word: str) -> str:
@@ -176,6 +189,18 @@ def resource(word: str) -> str:
     from blood_companion.errors import UsageError
 
     return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
+
+
+def trouper_of(store: Any, word: str) -> str:
+    """The id of the Trouper a word names (id, colour or seat) in the open campaign."""
+    return str(store.state.troupers[store.state.trouper_index(word)].trouper)
+
+
+# The words every group's fields name alike (each group's RESOLVE adds its own).
+RESOLVE: dict[str, Resolver] = {
+    "trouper": lambda store, word, _: trouper_of(store, word),
+    "resource": lambda store, word, _: resource(word),
+}
 
 
 settings = current  # the global options of the command running now (read once: cli/settings.py)
@@ -210,16 +235,6 @@ def write_output(path: Any, text: str, *, what: str, force: bool, check_only: bo
 
     return write_file(path, text.encode("utf-8"), what=what, force=force,
                       saves_dir=settings().saves_path, check_only=check_only)
-
-
-def print_json(doc: Any) -> None:
-    """Print one JSON document on stdout (no rich markup, no wrapping). Every document says
-    whether the command did what was asked: ``"ok"`` comes first (true unless the document
-    already says otherwise)."""
-    if isinstance(doc, dict) and "ok" not in doc:
-        doc = {"ok": True, **doc}
-    sys.stdout.write(json_text(doc) + "\n")
-    sys.stdout.flush()
 
 
 def wants_json(argv: list[str]) -> bool:

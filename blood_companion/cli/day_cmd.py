@@ -7,11 +7,10 @@ from typing import Any
 
 from rich.text import Text
 
-from blood_companion.cli import session, views
+from blood_companion.cli import common, session
 from blood_companion.cli.common import (
-    CardOpt,
     JsonOpt,
-    add_recorder,
+    add_recorders,
     command_group,
     print_json,
     resource,
@@ -62,60 +61,64 @@ def parse_pay(text: str | None) -> dict[str, int] | None:
     return pay
 
 
-def _trouper(state: CampaignState, who: str) -> int:
-    return state.trouper_index(who)
-
-
 # ---------------------------------------------------------------------- recording & output
 
 
-def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
-    """Open the campaign, build the action (from the store: its state before the step and the
-    catalog), record it, print what it revealed and what comes next."""
-    from blood_companion.engine.words import drawn_lines, sentence
+def _prepare(store: Any, action: Action, as_json: bool) -> Action:
+    """The card their own die gave them, when the Location deck is at the table; the
+    Difficulty Levels shown before one is chosen."""
+    before = store.state
+    if isinstance(action, d.ChooseLocation) and at_table(before, "locations") and not (
+            before.day and before.day.cartographer):
+        action = d.RollLocation(drawn={"locations": [action.location]})
+    if isinstance(action, d.ChooseDifficulty) and not as_json and before.day and \
+            before.day.step == "dusk_difficulty":
+        print_lines(levels_table(d.difficulty_levels(before, store.catalog), width()))
+    return action
 
-    with session.open_session() as store:
-        before = store.state
-        action: Action = build(store) if callable(build) else build
-        if isinstance(action, d.ChooseLocation) and at_table(before, "locations") and not (
-                before.day and before.day.cartographer):  # the card their own die gave them
-            action = d.RollLocation(drawn={"locations": [action.location]})
-        if isinstance(action, d.ChooseDifficulty) and not as_json and before.day and \
-                before.day.step == "dusk_difficulty":
-            print_lines(levels_table(d.difficulty_levels(before, store.catalog), width()))
-        extra = {}
-        if isinstance(action, d.BuyAdvancedTactic):  # the card on top, before the step
-            extra["card"] = next(iter(before.advanced_decks.get(action.art) or []), None)
-        state = session.record(action, store, draws=list(draws or []))
-        nxt = day_next_doc(state, store.catalog, names=False)
-        if as_json:
-            print_json({
-                "ok": True,
-                "action": action.model_dump(mode="json"),
-                "done": sentence(action, store.catalog, before),
-                **extra,
-                "part": state.part,
-                "phase": state.phase,
-                "day": state.day.model_dump(mode="json") if state.day else None,
-                "wagon": state.wagon.as_dict(),
-                "location_trophies": state.location_trophies,
-                "nemesis_trophies": state.nemesis_trophies,
-                "next": nxt,
-                "log_length": store.log_length,
-                "state_hash": store.state_hash,
-                "instructions": session.told(before, state, store.catalog),
-            })
-            return
-        stdout.print(Text(sentence(action, store.catalog, before), style="green"))
-        found = drawn_lines(before, state, store.catalog)
-        for line in found:
-            stdout.print(line, highlight=False, markup=False)
-        if not found:
-            _print_result(action, state, store.catalog)
-        session.tell(before, state, store.catalog)
-        stdout.print(Text.assemble(("Next: ", "bold"), nxt["sentence"]))
-        for cmd in nxt["commands"][:1]:
-            stdout.print(Text("  " + cmd, style="cyan"))
+
+def _doc(step: session.Step) -> dict[str, Any]:
+    state, store, action = step.after, step.store, step.action
+    extra = {}
+    if isinstance(action, d.BuyAdvancedTactic):  # the card on top, before the step
+        extra["card"] = next(iter(step.before.advanced_decks.get(action.art) or []), None)
+    return {
+        "action": action.model_dump(mode="json"),
+        "done": step.done(),
+        **extra,
+        "part": state.part,
+        "phase": state.phase,
+        "day": state.day.model_dump(mode="json") if state.day else None,
+        "wagon": state.wagon.as_dict(),
+        "location_trophies": state.location_trophies,
+        "nemesis_trophies": state.nemesis_trophies,
+        "next": day_next_doc(state, step.catalog, names=False),
+        "log_length": store.log_length,
+        "state_hash": store.state_hash,
+        "instructions": step.told(),
+    }
+
+
+def _show(step: session.Step) -> None:
+    """What the step did and revealed, what the table moves, and what comes next."""
+    from blood_companion.engine.words import drawn_lines
+
+    stdout.print(Text(step.done(), style="green"))
+    found = drawn_lines(step.before, step.after, step.catalog)
+    for line in found:
+        stdout.print(line, highlight=False, markup=False)
+    if not found:
+        _print_result(step.action, step.after, step.catalog)
+    step.tell()
+    nxt = day_next_doc(step.after, step.catalog, names=False)
+    stdout.print(Text.assemble(("Next: ", "bold"), nxt["sentence"]))
+    for cmd in nxt["commands"][:1]:
+        stdout.print(Text("  " + cmd, style="cyan"))
+
+
+# Open the campaign, build the action (from the store: its state before the step and the
+# catalog), record it, print what it revealed and what comes next.
+_record = session.recorder(_doc, _show, prepare=_prepare)
 
 
 def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
@@ -146,14 +149,11 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
 @day_app.command("next")
 def next_(as_json: JsonOpt = False) -> None:
     """What the table does next, with the legal choices."""
-    with session.open_session() as store:
-        doc = day_next_doc(store.state, store.catalog)
-        views.keep(store, "day-next", doc)
-    views.show("day-next", doc, as_json)
+    session.view("day-next", lambda store: day_next_doc(store.state, store.catalog), as_json)
 
 
 def _sleeved(store: Any, trouper: str, text: str) -> str:
-    t = store.state.troupers[_trouper(store.state, trouper)]
+    t = store.state.troupers[store.state.trouper_index(trouper)]
     cands = [(s.item, getattr(store.catalog.item(s.item), "name", s.item)) for s in t.sleeves]
     return d.match_id(text, cands, f"Item in {t.trouper}'s sleeves")
 
@@ -186,7 +186,7 @@ def _location(store: Any, card: str) -> str:
 
 
 def _held(store: Any, values: dict[str, Any], where: str) -> Any:
-    t = store.state.troupers[_trouper(store.state, values["trouper"])]
+    t = store.state.troupers[store.state.trouper_index(values["trouper"])]
     cat = store.catalog
     if where == "deck":
         return _named(t.deck, cat.tactic), f"card in {t.trouper}'s deck"
@@ -198,12 +198,11 @@ def _held(store: Any, values: dict[str, Any], where: str) -> Any:
 # Words a day command's fields name, found from the store before the step (engine/actions.py
 # ``Cli``).
 RESOLVE: dict[str, Any] = {
-    "trouper": lambda store, w, _: store.state.troupers[_trouper(store.state, w)].trouper,
+    **common.RESOLVE,
     "building": lambda store, w, _: d.building_for(store.catalog, w).id,
     "pay": lambda store, w, _: parse_pay(w),
     "trophies": lambda store, w, _: parse_counts(w, "--trophies"),
     "give": lambda store, w, values: _give(w, values),
-    "resource": lambda store, w, _: resource(w),
     "art": lambda store, w, _: d.match_id(w, [(a, a) for a in store.state.advanced_decks],
                                           "Art"),
     "offer": lambda store, w, _: _offer(store, w),
@@ -223,17 +222,6 @@ RESOLVE: dict[str, Any] = {
 }
 
 
-def _declared(*classes: Any) -> None:
-    """The commands built from these actions' declarations (cli/common.py ``add_recorder``)."""
-    for cls in classes:
-        add_recorder(day_app, cls, _record, RESOLVE,
-                     draw=CardOpt if cls is d.BuyAdvancedTactic else None)
-
-
-_declared(d.Recover, d.BuyBuilding, d.BuyAdvancedTactic, d.BuySpecialCard, d.UpgradeItem,
-          d.SwapTactic, d.SwapItem, d.ChooseZone)
-
-
 def _levels(as_json: bool) -> None:
     """``day difficulty`` without a level: what each Difficulty Level means."""
     with session.open_session() as store:
@@ -247,9 +235,8 @@ def _levels(as_json: bool) -> None:
         print_lines(levels_table(levels, width()))
 
 
-add_recorder(day_app, (d.ChooseLocation, d.RollLocation), _record, RESOLVE)
-add_recorder(day_app, (d.ChooseMinions, d.DrawMinions), _record, RESOLVE)
-_declared(d.LastAssault)
-add_recorder(day_app, (d.ChooseNemesis, d.DrawNemesis), _record, RESOLVE)
-add_recorder(day_app, d.ChooseDifficulty, _record, RESOLVE, draw=None, show=_levels)
-_declared(d.PlaceEvents, d.Equip, d.EndDay)
+add_recorders(day_app, _record, RESOLVE, d.Recover, d.BuyBuilding, d.BuyAdvancedTactic,
+              d.BuySpecialCard, d.UpgradeItem, d.SwapTactic, d.SwapItem, d.ChooseZone,
+              (d.ChooseLocation, d.RollLocation), (d.ChooseMinions, d.DrawMinions), d.LastAssault,
+              (d.ChooseNemesis, d.DrawNemesis), d.ChooseDifficulty, d.PlaceEvents, d.Equip,
+              d.EndDay, card=d.BuyAdvancedTactic, shows={d.ChooseDifficulty: _levels})

@@ -9,16 +9,8 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import commands, session
-from blood_companion.cli.common import (
-    CardOpt,
-    JsonOpt,
-    add_recorder,
-    command_group,
-    print_json,
-    resource,
-    stdout,
-)
+from blood_companion.cli import commands, common, session
+from blood_companion.cli.common import JsonOpt, add_recorders, command_group, print_json, stdout
 from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action
@@ -44,23 +36,6 @@ end_app, register = command_group("end")
 
 
 # ---------------------------------------------------------------------- documents
-
-
-def rewards_json(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
-    """The End of the Night as JSON: what is still owed, the choices, what comes next."""
-    rw = state.rewards
-    nxt = next_view(state, catalog)
-    return {
-        "part": state.part,
-        "phase": state.phase,
-        "game": state.game,
-        "wagon": state.wagon.as_dict(),
-        "vlad_weakened": list(state.vlad_weakened),
-        "rewards": rw.model_dump(mode="json") if rw else None,
-        "choices": reward_choices(state, catalog),
-        "next": nxt.sentence if state.part == "end" and rw else _after(state),
-        "commands": commands.for_next(nxt, catalog),
-    }
 
 
 def _after(state: CampaignState) -> str:
@@ -214,58 +189,54 @@ def _art(word: str) -> str:
 
 
 def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
+    """The End of the Night as JSON: the step recorded (if any), what is still owed, the
+    choices, what comes next."""
     from blood_companion.engine.words import sentence
 
     doc: dict[str, Any] = {"ok": True}
     if action is not None:
         doc["action"] = action.model_dump(mode="json")
         doc["done"] = sentence(action, store.catalog)
-    doc.update(rewards_json(store.state, store.catalog))
+    state, catalog = store.state, store.catalog
+    rw, nxt = state.rewards, next_view(state, catalog)
+    doc.update({
+        "part": state.part,
+        "phase": state.phase,
+        "game": state.game,
+        "wagon": state.wagon.as_dict(),
+        "vlad_weakened": list(state.vlad_weakened),
+        "rewards": rw.model_dump(mode="json") if rw else None,
+        "choices": reward_choices(state, catalog),
+        "next": nxt.sentence if state.part == "end" and rw else _after(state),
+        "commands": commands.for_next(nxt, catalog),
+    })
     if isinstance(action, FinishGame):
         doc["summary"] = session.game_summary(store)
     doc.update(log_length=store.log_length, state_hash=store.state_hash)
     return doc
 
 
-def _do(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
-    from blood_companion.engine.words import drawn_lines, sentence
+def _show(step: session.Step) -> None:
+    from blood_companion.engine.words import drawn_lines
 
-    with session.open_session() as store:
-        before = store.state
-        action: Action = build(before) if callable(build) else build
-        state = session.record(action, store, draws=list(draws or []))
-        if as_json:
-            print_json({**_doc(store, action),
-                        "instructions": session.told(before, state, store.catalog)})
-        elif isinstance(action, FinishGame):
-            show_summary(state, store.catalog, session.game_summary(store))
-        else:
-            stdout.print(Text(sentence(action, store.catalog, before), style="green"))
-            for line in drawn_lines(before, state, store.catalog):
-                stdout.print(line, highlight=False, markup=False)
-            session.tell(before, state, store.catalog)
-            show_rewards(state, store.catalog)
+    if isinstance(step.action, FinishGame):
+        show_summary(step.after, step.catalog, session.game_summary(step.store))
+        return
+    stdout.print(Text(step.done(), style="green"))
+    for line in drawn_lines(step.before, step.after, step.catalog):
+        stdout.print(line, highlight=False, markup=False)
+    step.tell()
+    show_rewards(step.after, step.catalog)
+
+
+_do = session.recorder(lambda step: {**_doc(step.store, step.action),
+                                     "instructions": step.told()}, _show)
 
 
 # Words an End command's fields name (engine/actions.py ``Cli``).
-RESOLVE: dict[str, Any] = {
-    "art": lambda state, word, _: _art(word),
-    "trouper": lambda state, word, _: state.troupers[state.trouper_index(word)].trouper,
-    "resource": lambda state, word, _: resource(word),
-}
+RESOLVE: dict[str, Any] = {**common.RESOLVE, "art": lambda store, word, _: _art(word)}
 
 
-def _declared(*classes: Any) -> None:
-    """The commands built from these actions' declarations (cli/common.py ``add_recorder``)."""
-    for cls in classes:
-        add_recorder(end_app, cls, _do, RESOLVE,
-                     draw=CardOpt if cls is TakeAdvancedTactic else None)
-
-
-_declared(EndNight)
-
-
-@end_app.command("next")
 def end_next(as_json: JsonOpt = False) -> None:
     """What the table does now at the End of the Night, with the choices."""
     with session.open_session() as store:
@@ -275,4 +246,7 @@ def end_next(as_json: JsonOpt = False) -> None:
             show_rewards(store.state, store.catalog)
 
 
-_declared(WeakenVlad, TakeAdvancedTactic, RollLoot, FinishGame)
+add_recorders(end_app, _do, RESOLVE, EndNight)
+end_app.command("next")(end_next)
+add_recorders(end_app, _do, RESOLVE, WeakenVlad, TakeAdvancedTactic, RollLoot, FinishGame,
+              card=TakeAdvancedTactic)

@@ -22,10 +22,9 @@ def usage_error(message: str, as_json: bool) -> int:
     """Report a usage error: one line on stderr and, with ``--json``, the JSON error document
     on stdout (:func:`usage_doc`); return exit code 2."""
     if as_json:
-        from blood_companion.display import json_text
+        from blood_companion.cli.views import print_doc
 
-        sys.stdout.write(json_text(usage_doc(message)) + "\n")
-        sys.stdout.flush()
+        print_doc(usage_doc(message))
     sys.stderr.write(f"Error: {message}\n")
     return 2
 
@@ -33,10 +32,12 @@ def usage_error(message: str, as_json: bool) -> int:
 def refused(exc: BloodError, as_json: bool) -> int:
     """Report a refusal on a fast path (no rich): with ``--json`` its JSON error document on
     stdout; the message and its hint on stderr. Return its exit code."""
-    from blood_companion.display import clean, json_text
+    from blood_companion.display import clean
 
     if as_json:
-        sys.stdout.write(json_text(exc.to_json()) + "\n")
+        from blood_companion.cli.views import print_doc
+
+        print_doc(exc.to_json())
     sys.stderr.write(clean(f"Error: {exc.message}") + "\n")
     if exc.hint:
         sys.stderr.write(clean(f"Hint: {exc.hint}") + "\n")
@@ -53,9 +54,9 @@ def unexpected(command: str, exc: BaseException, as_json: bool = False) -> int:
         "please report it with the command you ran and `blood --version`."
     )
     if as_json:
-        from blood_companion.display import json_text
+        from blood_companion.cli.views import print_doc
 
-        sys.stdout.write(json_text({"ok": False, "error": message, "exception": name}) + "\n")
+        print_doc({"ok": False, "error": message, "exception": name})
     if os.environ.get("BLOOD_DEBUG"):
         import traceback
 

@@ -4,13 +4,13 @@ engine action and prints what changed and what comes next (``--json``: one docum
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
 
 from blood_companion import matching
-from blood_companion.cli import session, views
+from blood_companion.cli import session
 from blood_companion.cli.common import (
     DrawOpt,
     JsonOpt,
@@ -19,6 +19,7 @@ from blood_companion.cli.common import (
     print_json,
     split_list,
     stdout,
+    trouper_of,
     typed_number,
 )
 from blood_companion.cli.textview import print_lines, width
@@ -31,17 +32,19 @@ from blood_companion.engine.night import AnswerQuestion, NextPhase, SetupNight, 
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
 
+if TYPE_CHECKING:
+    from blood_companion.store import CampaignStore
+
 night_app, register = command_group("night")
 
 
 # ---------------------------------------------------------------------- helpers
 
 
-def _trouper(state: CampaignState, who: str) -> str:
-    return state.troupers[state.trouper_index(who)].trouper
+_trouper = trouper_of
 
 
-def _card(state: CampaignState, trouper: str, key: str) -> str:
+def _card(store: CampaignStore, trouper: str, key: str) -> str:
     """A card of the Trouper's hand by position in hand (1-based), id, name, unique prefix or
     unique part (``t09`` for ``aurel-t09``), typo-tolerant: the one matcher. A bare number is a
     position in hand, never part of an id ("9" with five cards is refused). A hand the app does
@@ -49,7 +52,7 @@ def _card(state: CampaignState, trouper: str, key: str) -> str:
     `blood card hand` lists them."""
     from blood_companion.engine.table import hand_choices
 
-    cat = session.catalog()
+    state, cat = store.state, store.catalog
     i = state.trouper_index(trouper)
     choices = hand_choices(state, i)
     who = narrate.trouper_name(cat, state.troupers[i].trouper)
@@ -63,52 +66,53 @@ def _card(state: CampaignState, trouper: str, key: str) -> str:
     return matching.match(key, pairs, f"card in {who}'s hand", positions=True)
 
 
-def _waiting_card(cards: list[str], key: str) -> str:
+def _waiting_card(store: CampaignStore, cards: list[str], key: str) -> str:
     """One of the cards whose timed Effects wait (an "order" question): by its position in
     the question (1-based), id, or (part of) its name."""
-    cat = session.catalog()
-    named = [(c, narrate.record_name(cat, c)) for c in cards]
+    named = [(c, narrate.record_name(store.catalog, c)) for c in cards]
     return matching.match(key, named, "card of those waiting", positions=True)
 
 
-def _night_state(state: CampaignState) -> None:
+def _night_state(state: CampaignState) -> CampaignState:
+    """`state`, refused when no night is being played."""
     if state.night is None:
         raise BloodError("no night is being played",
             hint="`blood night setup --nemesis ID --location ID --minions A,B --difficulty N`")
+    return state
 
 
-def _record(build: Any, as_json: bool, draws: list[str] | None = None) -> None:
-    """Open the campaign, build the action from its state, record it (naming the cards the
-    players drew from decks they hold: ``--draw``, or asked), print the changes."""
+def _doc(step: session.Step) -> dict[str, Any]:
+    return {
+        "ok": True,
+        "action": step.done(),
+        "changes": [narrate.render(e, step.catalog) for e in _entries(step)],
+        "instructions": step.told(),
+        "next": night_next_doc(step.after, step.catalog),
+        "state_hash": step.store.state_hash,
+    }
+
+
+def _entries(step: session.Step) -> list[Any]:
+    """The log entries the step wrote (all of them for the night it laid out)."""
+    assert step.after.night is not None
+    night = step.before.night
+    start = 0 if step.action.type == "night_setup" or night is None else len(night.log)
+    return step.after.night.log[start:]
+
+
+def _show(step: session.Step) -> None:
     from blood_companion.cli.table_words import entry_lines
-    from blood_companion.engine.words import sentence
 
-    with session.open_session() as store:
-        before = store.state
-        action: Action = build(before) if callable(build) else build
-        before_log = len(before.night.log) if before.night is not None else 0
-        state = session.record(action, store, draws=list(draws or []))
-        cat = store.catalog
-        assert state.night is not None
-        start = 0 if action.type == "night_setup" else before_log
-        entries = state.night.log[start:]
-        changes = [narrate.render(e, cat) for e in entries]
-        nxt = night_next_doc(state, cat)
-        if as_json:
-            print_json({
-                "ok": True,
-                "action": sentence(action, cat, before),
-                "changes": changes,
-                "instructions": session.told(before, state, cat),
-                "next": nxt,
-                "state_hash": store.state_hash,
-            })
-            return
-        for entry in entries:
-            for line, style in entry_lines(entry, state, cat):
-                stdout.print(Text(line, style=style))
-        session.tell(before, state, cat)
-        print_lines(night_next(nxt, width()))
+    for entry in _entries(step):
+        for line, style in entry_lines(entry, step.after, step.catalog):
+            stdout.print(Text(line, style=style))
+    step.tell()
+    print_lines(night_next(night_next_doc(step.after, step.catalog), width()))
+
+
+# Open the campaign, build the action from it, record it (naming the cards the players drew
+# from decks they hold: ``--draw``, or asked), print the changes and what comes next.
+_record = session.recorder(_doc, _show)
 
 
 # ---------------------------------------------------------------------- commands
@@ -144,11 +148,8 @@ def setup(
 @night_app.command("next")
 def next_(as_json: JsonOpt = False) -> None:
     """What the table does now: whose move, the question waiting, the commands that fit."""
-    with session.open_session() as store:
-        _night_state(store.state)
-        nxt = night_next_doc(store.state, store.catalog)
-        views.keep(store, "night-next", nxt)
-    views.show("night-next", nxt, as_json)
+    session.view("night-next", lambda store: night_next_doc(_night_state(store.state),
+                                                            store.catalog), as_json)
 
 
 @night_app.command("board")
@@ -157,8 +158,7 @@ def board(as_json: JsonOpt = False) -> None:
     from blood_companion.cli.status_cmd import print_night
 
     with session.open_session() as store:
-        _night_state(store.state)
-        view = board_view(store.state, store.catalog)
+        view = board_view(_night_state(store.state), store.catalog)
     if as_json:
         print_json(view)
     else:
@@ -172,8 +172,7 @@ def log(
 ) -> None:
     """The night's log: what the Nemesis, the Minions and the players did."""
     with session.open_session() as store:
-        _night_state(store.state)
-        night = store.state.night
+        night = _night_state(store.state).night
         assert night is not None
         entries = [e for e in night.log if turn is None or e.turn == turn]
         cat = store.catalog
@@ -201,14 +200,15 @@ def answer(
     """Answer the question the Nemesis or a Minion is waiting on."""
     names = split_list(who)
 
-    def build(state: CampaignState) -> Action:
+    def build(store: CampaignStore) -> Action:
+        state = store.state
         night = state.night
         if night is None or not night.pending:
             raise BloodError("no question is waiting", hint="`blood night next`")
         q = night.pending[0]
         if q.kind in ("discard", "wound"):
             t = state.troupers[q.trouper or 0].trouper
-            return AnswerQuestion(cards=[_card(state, t, c) for c in names])
+            return AnswerQuestion(cards=[_card(store, t, c) for c in names])
         if q.kind == "confirm":
             said = " ".join(names).strip().lower()
             if said not in ("yes", "y", "no", "n"):
@@ -216,12 +216,12 @@ def answer(
                                  hint="`blood night answer yes` or `blood night answer no`")
             return AnswerQuestion(yes=said.startswith("y"))
         if q.kind == "order":
-            return AnswerQuestion(cards=[_waiting_card(q.cards, c) for c in names])
+            return AnswerQuestion(cards=[_waiting_card(store, q.cards, c) for c in names])
         if q.kind in ("bite", "token"):  # a side per Bite, or the side of the token moved
             return AnswerQuestion(cards=names)
         if [n.lower() for n in names] in ([], ["none"]):
             return AnswerQuestion(troupers=[])
-        return AnswerQuestion(troupers=[_trouper(state, n) for n in names])
+        return AnswerQuestion(troupers=[_trouper(store, n) for n in names])
 
     _record(build, as_json, draw)
 
@@ -234,8 +234,8 @@ def phase(draw: DrawOpt = None, as_json: JsonOpt = False) -> None:
 
 # Words a command's fields name, found in the state before the step (engine/actions.py ``Cli``).
 RESOLVE = {
-    "trouper": lambda state, word, _: _trouper(state, word),
-    "hand": lambda state, word, fields: _card(state, fields["trouper"], word),
+    "trouper": lambda store, word, _: _trouper(store, word),
+    "hand": lambda store, word, fields: _card(store, fields["trouper"], word),
 }
 
 

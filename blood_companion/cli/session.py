@@ -1,16 +1,12 @@
 """The one way CLI commands reach a campaign: open it, record an action, remember it.
 
-Every command that changes the game is a few lines::
+A command group declares how its recorded steps are printed once, and every command of the
+group records through it (the actions' own declarations make the commands, cli/common.py)::
 
-    from blood_companion.cli import session
+    _record = session.recorder(doc, show)   # open, build, record, print JSON or text
 
-    state = session.record(SomeAction(...))     # opens, applies, stores, closes
-
-or, when it also needs to read first::
-
-    with session.open_session() as store:
-        ...store.state...
-        state = session.record(SomeAction(...), store)
+`blood play` and the others record with ``session.record(action, store)`` in a session they
+opened (``session.open_session()``).
 
 The campaign is ``--campaign NAME`` / ``BLOOD_CAMPAIGN``, else the one used last, else the only
 one in the saves folder. The catalog is loaded lazily (reading commands never need it).
@@ -18,9 +14,10 @@ one in the saves folder. The catalog is loaded lazily (reading commands never ne
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion.cli.common import settings
 from blood_companion.errors import BloodError
@@ -28,6 +25,8 @@ from blood_companion.store import saves
 from blood_companion.store.errors import StoreError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.actions import Action
     from blood_companion.engine.state import CampaignState
@@ -50,50 +49,27 @@ def catalog() -> Catalog:
     return found
 
 
+# Refusals by data folder and the stamp of its files (a file fixed since is read again): a
+# broken overlay is read and refused once, not once per use (`campaign log` asked per step).
+_failed: dict[tuple[Path | None, str], BloodError] = {}
+
+
 @cache
 def _catalog_for(data_dir: Path | None, stamp: str = "") -> Catalog:
     """The catalog of this data folder as its files stand (``stamp``: the cache key)."""
-    return _loaded(data_dir, stamp).get()
-
-
-class _Loaded:
-    """A catalog, or the ContentError its data raised: a broken overlay is read and refused
-    once, not once per use (`campaign log` asked for it once per step)."""
-
-    def __init__(self, catalog: Catalog | None, error: BloodError | None) -> None:
-        self.catalog, self.error = catalog, error
-
-    def get(self) -> Catalog:
-        if self.error is not None:
-            raise self.error
-        assert self.catalog is not None
-        return self.catalog
-
-
-# Refusals by data folder and the stamp of its files (a file fixed since is read again).
-_failed: dict[tuple[Path | None, str], _Loaded] = {}
-
-
-def _loaded(data_dir: Path | None, stamp: str) -> _Loaded:
     from blood_companion.content.errors import ContentError
     from blood_companion.content.loader import load_catalog
 
     key = (data_dir, stamp)
     if key in _failed:
-        return _failed[key]
+        raise _failed[key]
     try:
-        return _Loaded(load_catalog(data_dir), None)
+        return load_catalog(data_dir)
     except ContentError as exc:
         if len(_failed) > 16:
             _failed.clear()
-        _failed[key] = _Loaded(None, exc)
-        return _failed[key]
-
-
-def check_data() -> None:
-    """Refuse a broken data pack now, before any campaign work (ContentError), for the
-    commands that name cards on every line (`campaign log`)."""
-    catalog()
+        _failed[key] = exc
+        raise
 
 
 def campaign_name(explicit: str | None = None) -> str:
@@ -142,12 +118,7 @@ def record(
     taken from ``draws`` in order, or asked on a terminal; without either the command is
     refused with what to draw and how to name it. ``None`` (`blood play`) lets
     :class:`~blood_companion.engine.table.DrawNeeded` through to the caller."""
-    if store is not None:
-        data_notice(store)
-        state = _record(action, store, draws)
-        refresh_status(store)
-        return state
-    with open_session() as opened:
+    with open_session() if store is None else nullcontext(store) as opened:
         data_notice(opened)
         state = _record(action, opened, draws)
         refresh_status(opened)
@@ -176,6 +147,70 @@ def _record(action: Action, store: CampaignStore, draws: list[str] | None) -> Ca
             )
         return state
     raise BloodError("too many cards to draw in one step")  # pragma: no cover
+
+
+class Step(NamedTuple):
+    """A recorded step as its command prints it: the open campaign, the state before the step,
+    the action recorded and the state after."""
+
+    store: CampaignStore
+    before: CampaignState
+    action: Action
+    after: CampaignState
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.store.catalog
+
+    def done(self) -> str:
+        """The step in a sentence, its cards named as before it (engine/words.py)."""
+        from blood_companion.engine.words import sentence
+
+        return sentence(self.action, self.catalog, self.before)
+
+    def told(self) -> list[dict[str, object]]:
+        return told(self.before, self.after, self.catalog)
+
+    def tell(self) -> None:
+        tell(self.before, self.after, self.catalog)
+
+
+def recorder(doc: Callable[[Step], dict[str, Any]], show: Callable[[Step], None], *,
+             prepare: Callable[[CampaignStore, Action, bool], Action] | None = None,
+             draws: bool = True) -> Callable[[Any, bool, list[str] | None], None]:
+    """The one skeleton of a command recording a step: open the campaign, build the action
+    from the store as it is before the step (``build(store)``, or the action itself), let
+    ``prepare(store, action, as_json)`` settle it, record it (with `draws`, naming the cards
+    drawn from decks the players hold: :func:`record`), then print the JSON document
+    ``doc(step)`` or ``show(step)``."""
+
+    def run(build: Any, as_json: bool, named: list[str] | None = None) -> None:
+        from blood_companion.cli.common import print_json
+
+        with open_session() as store:
+            before = store.state
+            action: Action = build(store) if callable(build) else build
+            if prepare is not None:
+                action = prepare(store, action, as_json)
+            after = record(action, store, list(named or []) if draws else None)
+            step = Step(store, before, action, after)
+            if as_json:
+                print_json(doc(step))
+            else:
+                show(step)
+
+    return run
+
+
+def view(name: str, build: Callable[[CampaignStore], dict[str, Any]], as_json: bool) -> None:
+    """Print a view of the selected campaign (cli/views.py) drawn by ``build(store)``, and
+    keep its document for the fast path."""
+    from blood_companion.cli import views
+
+    with open_session() as store:
+        doc = build(store)
+        views.keep(store, name, doc)
+    views.show(name, doc, as_json)
 
 
 def told(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[dict[str, object]]:

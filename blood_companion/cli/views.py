@@ -78,8 +78,9 @@ def cache_key(head: tuple[str, int, int], settings: Settings) -> dict[str, Any]:
 
 
 def print_doc(doc: Any) -> None:
-    """Print a ``--json`` document without rich: ``"ok"`` first (true unless it says
-    otherwise)."""
+    """Print one JSON document on stdout (no rich markup, no wrapping; every command's
+    ``--json``). Every document says whether the command did what was asked: ``"ok"`` comes
+    first (true unless the document already says otherwise)."""
     from blood_companion.display import json_text
 
     if isinstance(doc, dict) and "ok" not in doc:
@@ -95,28 +96,17 @@ def keep(store: Any, view: str, doc: dict[str, Any]) -> None:
     """Keep a view's document drawn from the open campaign ``store`` (a CampaignStore), keyed
     by the head step, state hash and revision the store holds: the key says what the document
     was drawn from, never what the file holds by the time it is written (another process may
-    have recorded a step since)."""
-    drawn = store.drawn_from()
-    if drawn is not None:
-        store_view(store.saves_dir, store.name, view, doc, drawn)
-
-
-def store_view(folder: Path, name: str, view: str, doc: dict[str, Any],
-               drawn_from: tuple[str, int, int] | None = None) -> None:
-    """Keep a view's document (failures only cost speed). ``drawn_from``: the (state hash,
-    revision, head step) the document was drawn from; without it the file's head now (only
-    right when nothing can have written since the document was drawn)."""
+    have recorded a step since). Failures only cost speed."""
     from blood_companion.fileio import remove_stale_tmp, write_atomic
-    from blood_companion.store.peek import head_key
 
-    path = cache_path(folder, name, view)
+    drawn = store.drawn_from()
+    if drawn is None:
+        return
+    path = cache_path(store.saves_dir, store.name, view)
     try:
-        head = drawn_from if drawn_from is not None else head_key(save_path(folder, name))
-        if head is None:
-            return
         path.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_tmp(path.parent)  # partial files of a process killed while writing
-        text = json.dumps({"key": cache_key(head, current()), "doc": doc}, ensure_ascii=False)
+        text = json.dumps({"key": cache_key(drawn, current()), "doc": doc}, ensure_ascii=False)
         write_atomic(path, text.encode("utf-8", "surrogatepass"))
     except (OSError, ValueError, BloodError):
         pass
