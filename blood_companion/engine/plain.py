@@ -1,5 +1,5 @@
 """Words without the data pack: counts, lists, percentages, the Nemesis's sides. A leaf module
-(``Action.describe`` uses it); the sentences players read come from ``engine/words.py`` (with
+(the engine's rules use it); the sentences players read come from ``engine/words.py`` (with
 the cards' names), ``engine/narrate.py`` (the night log) and ``cli/table_words.py``."""
 
 from __future__ import annotations
