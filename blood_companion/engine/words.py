@@ -15,15 +15,13 @@ without the data pack) and ``cli/table_words.py`` (cards, hands, log lines as th
 
 from __future__ import annotations
 
-import re
-import string
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import chain as ch
 from blood_companion.engine import narrate
 from blood_companion.engine.legal import Ask, Pick
-from blood_companion.engine.plain import SIDE_WORDS, counted, counted_all, listing
+from blood_companion.engine.plain import FORMAT, SIDE_WORDS, counted, counted_all, fill, listing
 from blood_companion.engine.table import UNKNOWN, at_table
 
 if TYPE_CHECKING:
@@ -203,58 +201,31 @@ CONTEXT: dict[str, Callable[[Catalog | None, CampaignState | None, Any], Any]] =
     "hand_size": lambda c, s, a: c.config.hand_size if c is not None else 5,
 }
 
-_GROUPS = re.compile(r"\[((?:[^\[\]{}]|\{[^{}]*\})*)\]")  # [...], a {field[key]} inside
-_FORMAT = string.Formatter()
-
-
-class _Scope:
-    """What a template's fields name: the action's fields, then :data:`CONTEXT`."""
+class _Scope(dict[str, Any]):
+    """What an action's ``words`` name: its fields, then what :data:`CONTEXT` reads."""
 
     def __init__(self, action: Any, c: Catalog | None, s: CampaignState | None) -> None:
+        super().__init__(action)
         self.action, self.c, self.s = action, c, s
 
-    def __getitem__(self, key: str) -> Any:
-        if key in CONTEXT:
-            return CONTEXT[key](self.c, self.s, self.action)
-        return getattr(self.action, key)
-
-
-def _filled(template: str, scope: _Scope, strict: bool) -> str | None:
-    """`template` with its fields shown; `strict`: None when a field is unset (None, False,
-    0, empty)."""
-    out = []
-    for literal, field, kind, _ in _FORMAT.parse(template):
-        out.append(literal)
-        if field is None:
-            continue
-        try:
-            value = _FORMAT.get_field(field, (), scope)[0]  # type: ignore[arg-type]
-        except (KeyError, IndexError):
-            value = None
-        if strict and not value:
-            return None
-        out.append(KINDS[kind](scope.c, scope.s, scope.action, value) if kind else str(value))
-    return "".join(out)
+    def __missing__(self, key: str) -> Any:
+        return CONTEXT[key](self.c, self.s, self.action)
 
 
 def say(action: Any, c: Catalog | None = None, s: CampaignState | None = None) -> str:
-    """An action's declared ``words`` rendered, with the names of catalog `c` (ids without one)
-    and `s` the state before it. ``{field}`` or ``{field:kind}`` (:data:`KINDS`) shows a field
-    of the action or of :data:`CONTEXT`; ``[...]`` is shown only when every field in it is set,
-    and ``[A|B]`` shows the first of A, B whose fields are all set (B, the last, in any case)."""
+    """An action's declared ``words`` rendered by :func:`fill`, with the names of catalog `c`
+    (ids without one) and `s` the state before it: ``{field}`` or ``{field:kind}``
+    (:data:`KINDS`) shows a field of the action or of :data:`CONTEXT`."""
     scope = _Scope(action, c, s)
-    out = []
-    for k, part in enumerate(_GROUPS.split(action.words)):
-        if k % 2 == 0:
-            out.append(_filled(part, scope, strict=False) or "")
-            continue
-        *first, last = part.split("|")
-        shown = next((t for t in (_filled(o, scope, strict=True) for o in first)
-                      if t is not None), None)
-        if shown is None:
-            shown = _filled(last, scope, strict=not first)
-        out.append(shown or "")
-    return "".join(out)
+
+    def value(field: str) -> Any:
+        try:
+            return FORMAT.get_field(field, (), scope)[0]
+        except (KeyError, IndexError):
+            return None
+
+    return fill(action.words, value,
+                lambda f, kind, v: KINDS[kind](c, s, action, v) if kind else str(v))
 
 
 def sentence(action: Action, catalog: Catalog | None = None,
