@@ -160,7 +160,8 @@ class Action(BaseModel):
     # records this one with none of its fields ("--random").
     picked_by: ClassVar[Cli | None] = None
     # Its sentence in the log, rendered by engine/words.py ``say``: "{trouper:who} plays
-    # {card:name}" (the mini-language is said there). Empty: ``said`` or ``describe`` says it.
+    # {card:name}" (the kinds are words.KINDS; ``[...]`` groups: plain.fill). Empty: a ``said``
+    # or ``describe`` of its own says it.
     words: ClassVar[str] = ""
 
     @classmethod

@@ -213,7 +213,7 @@ class TakeAdvancedTactic(Action):
         return state.model_copy(update={"troupers": troupers, "rewards": rw,
                                         "advanced_decks": {**state.advanced_decks, self.art: deck}})
 
-    words = "{trouper:who} takes the top card of the {art:art} deck"
+    words = "{trouper:who} takes the top card of the {art:cap} deck"
 
 
 class RollLoot(Action):

@@ -75,10 +75,6 @@ def zone_name(catalog: Catalog | None, zid: Any) -> str:
     return z.name if z is not None else str(zid)
 
 
-def art_name(art: Any) -> str:
-    return str(art).capitalize()
-
-
 def target_name(catalog: Catalog | None, state: CampaignState | None, target: Any) -> str:
     """An attack's target as typed ("nemesis", a Minion space, a Trouper)."""
     text = str(target or "")
@@ -179,7 +175,6 @@ KINDS: dict[str, Callable[[Catalog | None, CampaignState | None, Any, Any], str]
         [item_name(c, i) for i in v]),
     "zone": lambda c, s, a, v: zone_name(c, v),
     "building": lambda c, s, a, v: building_name(c, v),
-    "art": lambda c, s, a, v: art_name(v),
     "cap": lambda c, s, a, v: str(v).capitalize(),
     "paid": lambda c, s, a, v: paid_words(v),
     "side": lambda c, s, a, v: SIDE_WORDS.get(str(v), v),

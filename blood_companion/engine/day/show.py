@@ -138,7 +138,7 @@ class BuyAdvancedTactic(DayAction):
                    troupers=replace_trouper(state, idx, t),
                    advanced_decks={**state.advanced_decks, art: rest})
 
-    words = "{trouper:who} buys the top card of the {art:art} deck{pay:paid}"
+    words = "{trouper:who} buys the top card of the {art:cap} deck{pay:paid}"
 
 
 class BuySpecialCard(DayAction):
