@@ -83,8 +83,8 @@ class RollLocation(DayAction):
         return advance(state, day, self.type, location=loc.id, location_roll=face.label)
 
     words = (
-        "[Location card taken at the table: {drawn[locations]:names}|Rolled the Location die: "
-        "your die shows {faces}|Rolled the Location die (the app's die)]"
+        "[Location card taken at the table: {drawn[locations]:names}|Rolled the Location die: your "
+        "die shows {faces}|Rolled the Location die (the app's die)]"
     )
 
 

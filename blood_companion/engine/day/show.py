@@ -107,8 +107,8 @@ class BuyBuilding(DayAction):
         return Wagon(**have)
 
     words = (
-        "Bought the {building:building}[ for {trouper:who}][: {amount} {trade_from} for "
-        "{trade_to}]{pay:paid}"
+        "Bought the {building:building}[ for {trouper:who}][: {amount} {trade_from} for {trade_to}]"
+        "{pay:paid}"
     )
 
 

@@ -123,8 +123,8 @@ class RollTest(NightAction):
         return settle(state, cat, ctx.chance)
 
     words = (
-        "[{actor} takes the dodge Test|The dodge Test]{trait:trait}{dice:dice}[, "
-        "+{bonus_triumphs} Bonus Triumph(s)][, using {items:items}]"
+        "[{actor} takes the dodge Test|The dodge Test]{trait:trait}{dice:dice}"
+        "[, +{bonus_triumphs} Bonus Triumph(s)][, using {items:items}]"
     )
 
 

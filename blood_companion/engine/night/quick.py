@@ -101,8 +101,8 @@ class UseQuick(NightAction):
         return settle(state, cat, ctx.chance)
 
     words = (
-        "Quick Effect {effect} of {slot:chain} (Chain space {slot})[ on {target:target}][ for "
-        "{recipient:who}]"
+        "Quick Effect {effect} of {slot:chain} (Chain space {slot})[ on {target:target}]"
+        "[ for {recipient:who}]"
     )
 
 

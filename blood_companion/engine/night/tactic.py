@@ -113,8 +113,8 @@ class Attack(NightAction):
         return settle(state, cat, ctx.chance)
 
     words = (
-        "[{actor}|The Active Trouper] attacks {target:target}[ ({side:side})][ with {active}| "
-        "with Effect {effect}]{trait:trait}{dice:dice}[, using {items:items}]"
+        "[{actor}|The Active Trouper] attacks {target:target}[ ({side:side})]"
+        "[ with {active}| with Effect {effect}]{trait:trait}{dice:dice}[, using {items:items}]"
     )
 
 
@@ -172,8 +172,8 @@ class ResolveEffect(NightAction):
         return settle(state, cat, ctx.chance)
 
     words = (
-        "[{actor}|The Active Trouper] resolves Effect {effect}[ of {active}][ for "
-        "{recipient:who}][, healing {heal:names}][, discarding {discard:names}]{tested}"
+        "[{actor}|The Active Trouper] resolves Effect {effect}[ of {active}][ for {recipient:who}]"
+        "[, healing {heal:names}][, discarding {discard:names}]{tested}"
     )
 
 
@@ -206,8 +206,8 @@ class UseSupport(NightAction):
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     words = (
-        "[{actor}|The Active Trouper] uses the Support of {slot:chain} (Chain space {slot})[ on "
-        "{target:target}][ ({side:side})]{tested}"
+        "[{actor}|The Active Trouper] uses the Support of {slot:chain} (Chain space {slot})"
+        "[ on {target:target}][ ({side:side})]{tested}"
     )
 
     def legal(self, state: CampaignState, cat: Catalog) -> tuple[int, int, m.Effect, str]:
@@ -344,8 +344,7 @@ class UseEvent(NightAction):
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     words = (
-        "[{actor}|The Active Trouper] attempts the Event {event:chain}[ on "
-        "{target:target}]{tested}"
+        "[{actor}|The Active Trouper] attempts the Event {event:chain}[ on {target:target}]{tested}"
     )
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -417,8 +416,8 @@ class RestRedraw(NightAction):
     discard: Annotated[list[str], Cli("--discard", "Card(s) to discard first.")] = []
 
     words = (
-        "[{actor}|The Resting Trouper] [discards {discard:names}, then ]draws up to {hand_size} "
-        "cards"
+        "[{actor}|The Resting Trouper] [discards {discard:names}, then ]"
+        "draws up to {hand_size} cards"
     )
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:

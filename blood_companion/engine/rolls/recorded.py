@@ -82,6 +82,6 @@ class TakeTest(Action):
         return state.model_copy(update={"troupers": troupers})
 
     words = (
-        "{trouper:who} takes a [{trait:cap}|{dice}] Test against {result.target}: {result.total} "
-        "Triumph(s), [{result.success:when}Success|Failure]"
+        "{trouper:who} takes a [{trait:cap}|{dice}] Test against {result.target}: "
+        "{result.total} Triumph(s), [{result.success:when}Success|Failure]"
     )
