@@ -8,7 +8,7 @@
   :class:`RuleError`; the input state is untouched.
 * An action declares once the `blood` command recording it: ``command``, ``summary`` and a
   :class:`Cli` on each field it takes, from which the CLI derives the typer command, the command
-  table and the legal options' templates (cli/commands.py); its log sentence is its ``said``.
+  table and the legal options' templates (cli/commands.py); its log sentence is its ``words``.
 """
 
 from __future__ import annotations
@@ -159,6 +159,10 @@ class Action(BaseModel):
     # Of several actions one command records (cli/common.py ``add_recorder``): the flag that
     # records this one with none of its fields ("--random").
     picked_by: ClassVar[Cli | None] = None
+    # Its sentence in the log, rendered by engine/words.py ``say``: "{trouper:who} plays
+    # {card:name}" (the kinds are words.KINDS; ``[...]`` groups: plain.fill). Empty: a ``said``
+    # or ``describe`` of its own says it.
+    words: ClassVar[str] = ""
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -182,13 +186,24 @@ class Action(BaseModel):
         raise NotImplementedError
 
     def said(self, c: Catalog | None, s: CampaignState | None) -> str | None:
-        """The action in words with the pack's names, `s` the state before it (read by
-        engine/words.py ``sentence``); None: ``describe()``."""
-        return None
+        """The action in words with the names of catalog `c` (its ids without one), `s` the
+        state before it: its ``words`` rendered (engine/words.py ``say``); None without."""
+        if not self.words:
+            return None
+        from blood_companion.engine.words import say
+
+        return say(self, c, s)
 
     def describe(self) -> str:
-        """The action's kind and fields in words, without the data pack (ids as they are); the
-        sentences players read, with names, come from ``engine/words.py`` (``sentence``)."""
+        """The action in words without the data pack (ids as they are): its ``said``, else its
+        kind and fields; the sentences players read, with names, come from ``engine/words.py``
+        (``sentence``)."""
+        try:
+            text = self.said(None, None)
+        except Exception:  # noqa: BLE001 - the fallback of every log sentence: never fails
+            text = None
+        if text is not None:
+            return text
         from blood_companion.engine.plain import listing
 
         title = self.type.replace("night_", "").replace("day_", "").replace("_", " ")

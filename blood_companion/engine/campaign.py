@@ -9,7 +9,6 @@ docs/rules-decisions.md ("Campaign and table").
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -189,27 +188,23 @@ class StartCampaign(Action):
             drawn = iter(free)
         return [s.colour if s.colour is not None else next(drawn) for s in self.seats]
 
-    def _words(self, named: list[str], join: Callable[[list[str]], str], held: str = "") -> str:
-        """The start in a sentence: the Troupers `named` (in words), those drawn, the seed."""
-        missing = len(self.seats) - len(named)
-        if missing:
-            named = [*named, f"{missing} Trouper{'s' if missing > 1 else ''} drawn at random"]
-        drawn = ["colours"] * self.random_colours + ["Leader"] * self.random_leader
-        at_random = f"; {' and '.join(drawn)} drawn at random" if drawn else ""
-        return (f"Started {self.mode} campaign '{self.name}' with {join(named)} "
-                f"(seed {self.seed}{at_random}{held})")
-
     def said(self, c: Any, s: Any) -> str:
+        """The start in a sentence: the Troupers named, those drawn, the seed, the decks the
+        players hold."""
         from blood_companion.engine.plain import listing
         from blood_companion.engine.words import who
+
+        join = listing if c is not None else ", ".join
+        named = [who(c, x.trouper) for x in self.seats if x.trouper is not None]
+        if missing := len(self.seats) - len(named):
+            named.append(f"{missing} Trouper{'s' if missing > 1 else ''} drawn at random")
+        drawn = ["colours"] * self.random_colours + ["Leader"] * self.random_leader
+        at_random = f"; {' and '.join(drawn)} drawn at random" if drawn else ""
         table = [d for d, w in (self.decks or {}).items() if w == "table"]
         held = "; the players hold " + (
             "every deck" if len(table) >= 8 else listing(table)) if table else ""
-        return self._words([who(c, x.trouper) for x in self.seats if x.trouper is not None],
-                           listing, held)
-
-    def describe(self) -> str:
-        return self._words([s.trouper for s in self.seats if s.trouper is not None], ", ".join)
+        return (f"Started {self.mode} campaign '{self.name}' with {join(named)} "
+                f"(seed {self.seed}{at_random}{held})")
 
 
 # How the campaign commands take a seated Trouper and the reason of a table fix.
@@ -245,12 +240,7 @@ class AddTrouper(Action):
             set_aside = [t for t in state.set_aside if t.trouper != self.trouper]
         return state.model_copy(update={"troupers": [*state.troupers, new], "set_aside": set_aside})
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import who
-        return f"{who(c, self.trouper)} joins the table"
-
-    def describe(self) -> str:
-        return f"{self.trouper} joined the table"
+    words = "{trouper:who} joins the table"
 
 
 class RetireTrouper(Action):
@@ -280,13 +270,7 @@ class RetireTrouper(Action):
             update["day"] = state.day.model_copy(update={"equipped": equipped})
         return state.model_copy(update=update)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import who
-        return (f"{who(c, self.trouper)} leaves the table (set aside with everything the "
-                "Trouper owns)")
-
-    def describe(self) -> str:
-        return f"{self.trouper} left the table (set aside with everything the Trouper owns)"
+    words = "{trouper:who} leaves the table (set aside with everything the Trouper owns)"
 
 
 class SetLeader(Action):
@@ -300,12 +284,7 @@ class SetLeader(Action):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         return state.model_copy(update={"leader": state.trouper_index(self.trouper)})
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import who
-        return f"The Leader token goes to {who(c, self.trouper)}"
-
-    def describe(self) -> str:
-        return f"Leader token to {self.trouper}"
+    words = "The Leader token goes to {trouper:who}"
 
 
 class AdjustWagon(Action):
@@ -427,17 +406,7 @@ class AdjustTrophies(Action):
         return state.model_copy(update={f"{kind}_trophies": {of: n for of, n in held.items() if n}
                                         for kind, held in holdings.items()})
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.plain import listing
-        from blood_companion.engine.words import trophy_words
-        return ("Trophies adjusted: " + (listing(
-            f"{n:+d} {trophy_words(c, k)}" for k, n in self.changes.items() if n) or "no change")
-            + (f" ({self.reason})" if self.reason else ""))
-
-    def describe(self) -> str:
-        parts = [f"{n:+d} {key}" for key, n in self.changes.items() if n]
-        why = f" ({self.reason})" if self.reason else ""
-        return "Trophies adjusted: " + (", ".join(parts) or "no change") + why
+    words = "Trophies adjusted: [{changes:trophies}|no change][ ({reason})]"
 
 
 # --------------------------------------------------------------------------- Single Game mode
@@ -480,8 +449,7 @@ class NextSingleGame(Action):
             raise RuleError("only a Single Game mode campaign starts its games afresh")
         return box_start(state, ctx.catalog, night=None)
 
-    def describe(self) -> str:
-        return "A new Single game begins from the box's starting state"
+    words = "A new Single game begins from the box's starting state"
 
 
 class NeedsDayPart(RuleError):

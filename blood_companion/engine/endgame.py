@@ -115,8 +115,7 @@ class EndNight(Action):
                 "loot": [_pending(x) for x in column.loot], "trophies": taken})
         return base.model_copy(update={"part": "end", "phase": "rewards", "rewards": rewards})
 
-    def describe(self) -> str:
-        return "The night ended; the board was cleared and the rewards read"
+    words = "The night ended; the board was cleared and the rewards read"
 
 
 def _pending(roll: LootRoll) -> PendingLoot:
@@ -180,14 +179,7 @@ class WeakenVlad(Action):
                                    "weakened": [*rw.weakened, *chosen]})
         return state.model_copy(update={"vlad_weakened": weakened, "rewards": rw})
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.plain import listing
-        from blood_companion.engine.words import name
-        return "Vlad card(s) turned to the Weakened side: " + listing(
-            name(c, x, "enhanced") for x in self.cards)
-
-    def describe(self) -> str:
-        return "Vlad card(s) turned to the Weakened side: " + ", ".join(self.cards)
+    words = "Vlad card(s) turned to the Weakened side: {cards:names}"
 
 
 class TakeAdvancedTactic(Action):
@@ -221,12 +213,7 @@ class TakeAdvancedTactic(Action):
         return state.model_copy(update={"troupers": troupers, "rewards": rw,
                                         "advanced_decks": {**state.advanced_decks, self.art: deck}})
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import art_name, who
-        return f"{who(c, self.trouper)} takes the top card of the {art_name(self.art)} deck"
-
-    def describe(self) -> str:
-        return f"{self.trouper} took the top {self.art} Advanced Tactic card"
+    words = "{trouper:who} takes the top card of the {art:cap} deck"
 
 
 class RollLoot(Action):
@@ -274,10 +261,7 @@ class RollLoot(Action):
         rw = rw.model_copy(update={"loot": rest, "gained": gained, "rolls": [*rw.rolls, made]})
         return state.model_copy(update={"rewards": rw})
 
-    def describe(self) -> str:
-        how = f"physical dice {self.faces}" if self.faces else "digital dice"
-        what = f" for {self.resource}" if self.resource else ""
-        return f"Loot roll with {how}{what}"
+    words = "Loot roll with [physical dice {faces}|digital dice][ for {resource}]"
 
 
 class FinishGame(Action):
@@ -312,8 +296,7 @@ class FinishGame(Action):
             return _reset_box(state, ctx, history)
         return next_game(state, history=history)
 
-    def describe(self) -> str:
-        return "Game finished" + (" (rewards left behind)" if self.forfeit else "")
+    words = "Game finished[{forfeit:when} (rewards left behind)]"
 
 
 def _still_owed(rw: RewardState) -> list[str]:

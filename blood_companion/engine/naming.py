@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from blood_companion import matching
 from blood_companion.engine.errors import RuleError
-from blood_companion.matching import fold, score, suggestions
+from blood_companion.matching import suggestions
 
 
 def find(text: str, candidates: Sequence[tuple[str, str]]) -> list[str]:
@@ -44,4 +44,4 @@ def match(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str:
     raise RuleError(f"no {what} is called {text.strip()!r}", hint=hint)
 
 
-__all__ = ["find", "fold", "match", "score", "suggestions"]
+__all__ = ["find", "match", "suggestions"]

@@ -24,14 +24,13 @@ Argument conventions (what :func:`render` does with each key):
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.face import trouper_name
 from blood_companion.content.render import render_outcome
-from blood_companion.engine.plain import SIDE_WORDS, counted, listing
+from blood_companion.engine.plain import SIDE_WORDS, counted, fill, listing
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -192,7 +191,6 @@ REASONS: dict[str, str] = {
     "check_holds": "a Check card's condition holds"}
 
 _NAME_KEYS = {"card", "src", "nemesis", "minion", "item", "event"}
-_FORMATTER = string.Formatter()
 
 
 def job_ref(job: EnemyJob, *, weakened: bool = False) -> dict[str, Any]:
@@ -406,12 +404,7 @@ def render(entry: NightLogEntry | Mapping[str, Any], catalog: Catalog) -> str:
             template = text
     if template is None:
         return f"({kind.replace('_', ' ')}: {', '.join(f'{k} {v}' for k, v in args.items())})"
-    out = []
-    for literal, field, _, _ in _FORMATTER.parse(template):
-        out.append(literal)
-        if field is not None:
-            out.append(_value(catalog, field, args))
-    return "".join(out)
+    return fill(template, args.get, lambda field, _, v: _value(catalog, field, args))
 
 
 # The movement keywords as instructions for the table ("Elements - Keywords"): what moves, how

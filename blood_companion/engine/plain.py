@@ -1,10 +1,13 @@
-"""Words without the data pack: counts, lists, percentages, the Nemesis's sides. A leaf module
-(``Action.describe`` uses it); the sentences players read come from ``engine/words.py`` (with
-the cards' names), ``engine/narrate.py`` (the night log) and ``cli/table_words.py``."""
+"""Words without the data pack: counts, lists, percentages, the Nemesis's sides, and the one
+template renderer (:func:`fill`). A leaf module (the engine's rules use it); the sentences players
+read come from ``engine/words.py`` (with the cards' names), ``engine/narrate.py`` (the night log)
+and ``cli/table_words.py``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+import string
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 SIDE_WORDS = {"front": "Front", "left": "Left Side", "right": "Right Side"}
@@ -42,3 +45,35 @@ def percent(p: Any, digits: int = 0) -> str:
     if p > 0 and text == f"{0:.{digits}%}":
         return f"under {step:.{digits}%}"
     return text
+
+
+_GROUPS = re.compile(r"\[((?:[^\[\]{}]|\{[^{}]*\})*)\]")  # [...], a {field[key]} inside
+FORMAT = string.Formatter()
+
+
+def fill(template: str, value: Callable[[str], Any], show: Callable[[str, str, Any], str]) -> str:
+    """`template` with its fields (``{field}``, ``{field:kind}``) shown: `value(field)` is the
+    field's value and `show(field, kind, value)` its words. ``[...]`` is shown only when every
+    field in it is set (not None, False, 0 or empty); ``[A|B]`` shows the first of A, B whose
+    fields are all set (B, the last, in any case)."""
+
+    def filled(part: str, strict: bool) -> str | None:
+        out = []
+        for literal, field, kind, _ in FORMAT.parse(part):
+            out.append(literal)
+            if field is not None:
+                v = value(field)
+                if strict and not v:
+                    return None
+                out.append(show(field, kind or "", v))
+        return "".join(out)
+
+    out = []
+    for k, part in enumerate(_GROUPS.split(template)):
+        if k % 2 == 0:
+            out.append(filled(part, False) or "")
+            continue
+        *first, last = part.split("|")
+        shown = next((t for t in (filled(o, True) for o in first) if t is not None), None)
+        out.append(shown if shown is not None else filled(last, not first) or "")
+    return "".join(out)

@@ -1,7 +1,8 @@
-"""What players read: actions as sentences with the data pack's names, what a step drew as a
-physical instruction, and the physical set-up checklists of the Dusk and the Beginning of the
-Night. Ids stay in the saves and ``--json``; these pure functions render at the edge, so a card
-the owner transcribes shows its new name in old logs.
+"""What players read: actions as sentences with the data pack's names (each action declares its
+``words``, a template :func:`say` renders), what a step drew as a physical instruction, and the
+physical set-up checklists of the Dusk and the Beginning of the Night. Ids stay in the saves and
+``--json``; these pure functions render at the edge, so a card the owner transcribes shows its
+new name in old logs.
 
 Rulebook sections: "Dusk Phase" (the Map, the Nemesis Card and its Reaction deck, the Nemesis
 Miniature and its Front, the Minion Miniatures, the Event cards), "Beginning of the Night"
@@ -14,13 +15,13 @@ without the data pack) and ``cli/table_words.py`` (cards, hands, log lines as th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import chain as ch
 from blood_companion.engine import narrate
 from blood_companion.engine.legal import Ask, Pick
-from blood_companion.engine.plain import SIDE_WORDS, counted, counted_all, listing
+from blood_companion.engine.plain import FORMAT, SIDE_WORDS, counted, counted_all, fill, listing
 from blood_companion.engine.table import UNKNOWN, at_table
 
 if TYPE_CHECKING:
@@ -72,10 +73,6 @@ def zone_name(catalog: Catalog | None, zid: Any) -> str:
         return str(zid)
     z = catalog.get("zones", str(zid))
     return z.name if z is not None else str(zid)
-
-
-def art_name(art: Any) -> str:
-    return str(art).capitalize()
 
 
 def target_name(catalog: Catalog | None, state: CampaignState | None, target: Any) -> str:
@@ -166,6 +163,64 @@ def trophy_words(catalog: Catalog | None, key: str) -> str:
 
 
 # --------------------------------------------------------------------------- actions
+
+# How a field of an action's ``words`` is shown (``{field:kind}``): (catalog, state, action,
+# value) -> words. Without a catalog the ids show, and a list is joined with commas.
+KINDS: dict[str, Callable[[Catalog | None, CampaignState | None, Any, Any], str]] = {
+    "who": lambda c, s, a, v: who(c, v),
+    "name": lambda c, s, a, v: name(c, v),
+    "names": lambda c, s, a, v: names(c, v) if c is not None else ", ".join(v),
+    "item": lambda c, s, a, v: item_name(c, v),
+    "items": lambda c, s, a, v: (listing if c is not None else ", ".join)(
+        [item_name(c, i) for i in v]),
+    "zone": lambda c, s, a, v: zone_name(c, v),
+    "building": lambda c, s, a, v: building_name(c, v),
+    "cap": lambda c, s, a, v: str(v).capitalize(),
+    "paid": lambda c, s, a, v: paid_words(v),
+    "side": lambda c, s, a, v: SIDE_WORDS.get(str(v), v),
+    "target": lambda c, s, a, v: target_name(c, s, v),
+    "chain": lambda c, s, a, v: chain_card(s, c, v),
+    "trait": lambda c, s, a, v: trait_words(v),
+    "dice": lambda c, s, a, v: dice_words(v, a.reroll),
+    "when": lambda c, s, a, v: "",  # a yes/no that only picks the words around it
+    "trophies": lambda c, s, a, v: (
+        listing(f"{n:+d} {trophy_words(c, k)}" for k, n in v.items() if n) if c is not None
+        else ", ".join(f"{n:+d} {k}" for k, n in v.items() if n)),
+}
+
+# Fields every action's ``words`` may name besides its own: what the state before it says.
+CONTEXT: dict[str, Callable[[Catalog | None, CampaignState | None, Any], Any]] = {
+    "actor": lambda c, s, a: actor_name(s, c),  # who the question or the activation waits on
+    "active": lambda c, s, a: active_card(s, c),  # the Active card
+    "tested": lambda c, s, a: how_tested(a),  # the Test it takes
+    "hand_size": lambda c, s, a: c.config.hand_size if c is not None else 5,
+}
+
+class _Scope(dict[str, Any]):
+    """What an action's ``words`` name: its fields, then what :data:`CONTEXT` reads."""
+
+    def __init__(self, action: Any, c: Catalog | None, s: CampaignState | None) -> None:
+        super().__init__(action)
+        self.action, self.c, self.s = action, c, s
+
+    def __missing__(self, key: str) -> Any:
+        return CONTEXT[key](self.c, self.s, self.action)
+
+
+def say(action: Any, c: Catalog | None = None, s: CampaignState | None = None) -> str:
+    """An action's declared ``words`` rendered by :func:`fill`, with the names of catalog `c`
+    (ids without one) and `s` the state before it: ``{field}`` or ``{field:kind}``
+    (:data:`KINDS`) shows a field of the action or of :data:`CONTEXT`."""
+    scope = _Scope(action, c, s)
+
+    def value(field: str) -> Any:
+        try:
+            return FORMAT.get_field(field, (), scope)[0]
+        except (KeyError, IndexError):
+            return None
+
+    return fill(action.words, value,
+                lambda f, kind, v: KINDS[kind](c, s, action, v) if kind else str(v))
 
 
 def sentence(action: Action, catalog: Catalog | None = None,

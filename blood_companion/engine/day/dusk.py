@@ -60,8 +60,7 @@ class ChooseDifficulty(DayAction):
             )
         return advance(state, day_of(state), self.type, difficulty=self.level)
 
-    def describe(self) -> str:
-        return f"Difficulty Level {self.level}"
+    words = "Difficulty Level {level}"
 
 
 def influence(state: CampaignState, catalog: Catalog) -> int:
@@ -130,11 +129,6 @@ class PlaceEvents(DayAction):
         return ("Event cards on the Chain (drawn at random)" if self.events is None
             else "Event cards on the Chain: " + names(c, self.events))
 
-    def describe(self) -> str:
-        if self.events is None:
-            return "Placed the Event cards on the Chain (drawn at random)"
-        return "Placed the Event cards " + ", ".join(self.events)
-
 
 class Equip(DayAction):
     """Equipping: three Items from the Trouper's sleeves, one per category."""
@@ -174,13 +168,7 @@ class Equip(DayAction):
         equipped = {**day.equipped, idx: gear}
         return with_day(state, day.model_copy(update={"equipped": equipped}))
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.plain import listing
-        from blood_companion.engine.words import item_name, who
-        return f"{who(c, self.trouper)} equips {listing(item_name(c, i) for i in self.items)}"
-
-    def describe(self) -> str:
-        return f"{self.trouper} equipped " + ", ".join(self.items)
+    words = "{trouper:who} equips {items:items}"
 
 
 class EndDay(DayAction):
@@ -199,5 +187,4 @@ class EndDay(DayAction):
                           difficulty=day.difficulty, events=list(day.events), equipped=day.equipped)
         return advance(new, day, self.type)
 
-    def describe(self) -> str:
-        return "The Day Part ends; the night is set up"
+    words = "The Day Part ends; the night is set up"

@@ -55,10 +55,6 @@ def pay_text(pay: Mapping[str, int]) -> str:
     return ",".join(f"{r}={n}" for r, n in pay.items() if n)
 
 
-def paid_text(pay: Mapping[str, int] | None) -> str:
-    return f" (paid {pay_text(pay)})" if pay else ""
-
-
 def known_resource(r: str) -> None:
     if r not in RESOURCE_NAMES:
         raise RuleError(f"unknown Resource {r!r}", hint="Resources: " + ", ".join(RESOURCE_NAMES))

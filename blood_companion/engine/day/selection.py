@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine.actions import Cli, Context
@@ -39,12 +39,7 @@ class ChooseZone(DayAction):
         zone = match_id(self.zone, [(z.id, z.name) for z in ctx.catalog.all("zones")], "Zone")
         return advance(state, day_of(state), self.type, zone=zone)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import zone_name
-        return f"Zone: {zone_name(c, self.zone)}"
-
-    def describe(self) -> str:
-        return f"Zone: {self.zone}"
+    words = "Zone: {zone:zone}"
 
 
 def location_for_face(catalog: Catalog, zone: str, label: str | None) -> m.Location:
@@ -87,16 +82,10 @@ class RollLocation(DayAction):
             return advance(state, day, self.type, location=loc.id, location_roll=loc.choice)
         return advance(state, day, self.type, location=loc.id, location_roll=face.label)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import names
-        return ("Location card taken at the table: " + names(c, self.drawn["locations"])
-            if self.drawn.get("locations")
-            else f"Rolled the Location die: your die shows {self.faces}" if self.faces
-            else "Rolled the Location die (the app's die)")
-
-    def describe(self) -> str:
-        how = f"physical die {self.faces}" if self.faces else "digital die"
-        return f"Rolled for the Location ({how})"
+    words = (
+        "[Location card taken at the table: {drawn[locations]:names}|Rolled the Location die: your "
+        "die shows {faces}|Rolled the Location die (the app's die)]"
+    )
 
 
 class ChooseLocation(DayAction):
@@ -122,12 +111,7 @@ class ChooseLocation(DayAction):
         lid = match_id(self.location, locs, f"Location card of {day.zone}")
         return advance(state, day, self.type, location=lid)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import name
-        return f"Location card: {name(c, self.location)} (Cartographer's Office)"
-
-    def describe(self) -> str:
-        return f"Location: {self.location} (Cartographer's Office)"
+    words = "Location card: {location:name} (Cartographer's Office)"
 
 
 class DrawMinions(DayAction):
@@ -159,15 +143,7 @@ class DrawMinions(DayAction):
                 raise RuleError("two different Minion cards are revealed (A, then B)")
         return advance(state, day_of(state), self.type, minions=drawn)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import names
-        return (f"Minion cards drawn at the table: {names(c, self.minions)}" if self.minions
-            else "Two Minion cards revealed at random")
-
-    def describe(self) -> str:
-        if self.minions:
-            return "Revealed the Minion cards " + ", ".join(self.minions) + " (drawn at the table)"
-        return "Revealed two Minion cards at random"
+    words = "[Minion cards drawn at the table: {minions:names}|Two Minion cards revealed at random]"
 
 
 class ChooseMinions(DayAction):
@@ -200,12 +176,7 @@ class ChooseMinions(DayAction):
                 "card is it?" for space in "AB"))
         return advance(state, day, self.type, minion_pool=pool, minions=drawn)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import names
-        return "Hunting House: the players choose " + names(c, self.minions)
-
-    def describe(self) -> str:
-        return "Hunting House: chose " + ", ".join(self.minions)
+    words = "Hunting House: the players choose {minions:names}"
 
 
 class LastAssault(DayAction):
@@ -233,8 +204,7 @@ class LastAssault(DayAction):
             raise RuleError("the data pack has no Vlad Nemesis card")
         return advance(state, day, self.type, last_assault=True, nemesis=vlad.id)
 
-    def describe(self) -> str:
-        return "Last Assault: facing Vlad" if self.face_vlad else "Last Assault: not tonight"
+    words = "Last Assault: [{face_vlad:when}facing Vlad|not tonight]"
 
 
 class DrawNemesis(DayAction):
@@ -266,15 +236,7 @@ class DrawNemesis(DayAction):
                                 hint="available: " + ", ".join(pool))
         return advance(state, day_of(state), self.type, nemesis=nem)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import name
-        return (f"Nemesis card drawn at the table: {name(c, self.nemesis)}" if self.nemesis
-            else "The Nemesis card revealed at random")
-
-    def describe(self) -> str:
-        if self.nemesis:
-            return f"Revealed the Nemesis {self.nemesis} (drawn at the table)"
-        return "Revealed the Nemesis at random"
+    words = "[Nemesis card drawn at the table: {nemesis:name}|The Nemesis card revealed at random]"
 
 
 class ChooseNemesis(DayAction):
@@ -303,9 +265,4 @@ class ChooseNemesis(DayAction):
                             hint="available: " + ", ".join(available_nemeses(state, cat)))
         return advance(state, day, self.type, nemesis=nid)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import name
-        return f"Nemesis: {name(c, self.nemesis)} (Asylum)"
-
-    def describe(self) -> str:
-        return f"Nemesis: {self.nemesis} (Asylum)"
+    words = "Nemesis: {nemesis:name} (Asylum)"

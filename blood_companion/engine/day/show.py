@@ -22,7 +22,7 @@ from blood_companion.engine.day.core import (
     top_card,
     with_day,
 )
-from blood_companion.engine.day.payments import buy, known_resource, paid_text, pay_trophies
+from blood_companion.engine.day.payments import buy, known_resource, pay_trophies
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState, ItemSlot, Wagon
@@ -41,8 +41,7 @@ class Recover(DayAction):
         troupers = [t.recovered() for t in state.troupers]
         return advance(state.model_copy(update={"troupers": troupers}), day_of(state), self.type)
 
-    def describe(self) -> str:
-        return "Recovery: Vigor restored, Insanity cubes back to the left"
+    words = "Recovery: Vigor restored, Insanity cubes back to the left"
 
 
 class BuyBuilding(DayAction):
@@ -107,20 +106,10 @@ class BuyBuilding(DayAction):
         have[dst] += self.amount
         return Wagon(**have)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import building_name, paid_words, who
-        return ("Bought the " + building_name(c, self.building)
-            + (f" for {who(c, self.trouper)}" if self.trouper else "")
-            + (f": {self.amount} {self.trade_from} for {self.trade_to}" if self.trade_from else "")
-            + paid_words(self.pay))
-
-    def describe(self) -> str:
-        extra = ""
-        if self.trouper:
-            extra = f" for {self.trouper}"
-        if self.trade_from:
-            extra = f": {self.amount} {self.trade_from} -> {self.trade_to}"
-        return f"Bought the {self.building}{extra}{paid_text(self.pay)}"
+    words = (
+        "Bought the {building:building}[ for {trouper:who}][: {amount} {trade_from} for {trade_to}]"
+        "{pay:paid}"
+    )
 
 
 class BuyAdvancedTactic(DayAction):
@@ -149,13 +138,7 @@ class BuyAdvancedTactic(DayAction):
                    troupers=replace_trouper(state, idx, t),
                    advanced_decks={**state.advanced_decks, art: rest})
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import art_name, paid_words, who
-        return (f"{who(c, self.trouper)} buys the top card of the {art_name(self.art)} "
-                f"deck{paid_words(self.pay)}")
-
-    def describe(self) -> str:
-        return f"{self.trouper} bought the top {self.art} Advanced Tactic card{paid_text(self.pay)}"
+    words = "{trouper:who} buys the top card of the {art:cap} deck{pay:paid}"
 
 
 class BuySpecialCard(DayAction):
@@ -197,12 +180,7 @@ class BuySpecialCard(DayAction):
                    troupers=replace_trouper(state, idx, t), location_trophies=loc,
                    nemesis_trophies=nem, **update)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import name, paid_words, who
-        return f"{who(c, self.trouper)} buys {name(c, self.card)}{paid_words(self.pay)}"
-
-    def describe(self) -> str:
-        return f"{self.trouper} bought {self.card}{paid_text(self.pay)}"
+    words = "{trouper:who} buys {card:name}{pay:paid}"
 
 
 class UpgradeItem(DayAction):
@@ -234,13 +212,7 @@ class UpgradeItem(DayAction):
         return buy(state, card.upgrade_cost, self.pay, f"upgrading {card.name}",
                    bought=f"upgrade {iid}", troupers=replace_trouper(state, idx, t))
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import item_name, paid_words, who
-        return (f"{who(c, self.trouper)} upgrades {item_name(c, self.item)} to its Advanced "
-                f"side{paid_words(self.pay)}")
-
-    def describe(self) -> str:
-        return f"{self.trouper} upgraded {self.item} to its Advanced side"
+    words = "{trouper:who} upgrades {item:item} to its Advanced side{pay:paid}"
 
 
 class SwapTactic(DayAction):
@@ -282,13 +254,7 @@ class SwapTactic(DayAction):
         t = t.model_copy(update={"deck": deck, "reserve_cards": reserve})
         return with_day(state, day_of(state), troupers=replace_trouper(state, idx, t))
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import name, who
-        return (f"{who(c, self.trouper)} swaps {name(c, self.out)} (to the Reserve) for "
-                f"{name(c, self.into)}")
-
-    def describe(self) -> str:
-        return f"{self.trouper} swapped {self.out} (to the Reserve) for {self.into}"
+    words = "{trouper:who} swaps {out:name} (to the Reserve) for {into:name}"
 
 
 class SwapItem(DayAction):
@@ -333,10 +299,4 @@ class SwapItem(DayAction):
         return with_day(state, day_of(state).model_copy(update={"equipped": equipped}),
                         troupers=replace_trouper(state, idx, t))
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import item_name, who
-        return (f"{who(c, self.trouper)} swaps the Item {item_name(c, self.out)} (to the Reserve) "
-                f"for {item_name(c, self.into)}")
-
-    def describe(self) -> str:
-        return f"{self.trouper} swapped the Item {self.out} (to the Reserve) for {self.into}"
+    words = "{trouper:who} swaps the Item {out:item} (to the Reserve) for {into:item}"

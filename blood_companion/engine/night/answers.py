@@ -70,11 +70,6 @@ class AnswerQuestion(NightAction):
             return "Answer: nobody"
         return "Answer: " + listing(who(c, t) for t in self.troupers)
 
-    def describe(self) -> str:
-        if self.yes is not None:
-            return "answer " + ("yes" if self.yes else "no")
-        return "answer " + (", ".join(self.troupers or self.cards) or "none")
-
 
 SIDES = {"bite": ("available", "depleted"), "token": ("intact", "consumed")}
 
@@ -127,20 +122,10 @@ class RollTest(NightAction):
         state = ai.answer_test(state, cat, ctx.chance, result.success)
         return settle(state, cat, ctx.chance)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.plain import listing
-        from blood_companion.engine.words import actor_name, dice_words, item_name, trait_words
-        actor = actor_name(s, c)
-        items = f", using {listing(item_name(c, i) for i in self.items)}" if self.items else ""
-        bonus = f", +{self.bonus_triumphs} Bonus Triumph(s)" if self.bonus_triumphs else ""
-        what = f"{actor} takes the dodge Test" if actor else "The dodge Test"
-        return f"{what}{trait_words(self.trait)}{dice_words(self.dice, self.reroll)}{bonus}{items}"
-
-    def describe(self) -> str:
-        how = f" with {self.trait.capitalize()}" if self.trait else ""
-        extra = f", {len(self.reroll)} Re-roll(s)" if self.reroll else ""
-        items = f", using {', '.join(self.items)}" if self.items else ""
-        return f"dodge Test{how}{extra}{items}"
+    words = (
+        "[{actor} takes the dodge Test|The dodge Test]{trait:trait}{dice:dice}"
+        "[, +{bonus_triumphs} Bonus Triumph(s)][, using {items:items}]"
+    )
 
 
 class NextPhase(NightAction):
@@ -167,6 +152,3 @@ class NextPhase(NightAction):
     def said(self, c: Any, s: Any) -> str:
         return ("The night begins" if s is not None and s.night is not None and not s.night.started
                 else "Continue")
-
-    def describe(self) -> str:
-        return "continue"

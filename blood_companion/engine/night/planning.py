@@ -53,15 +53,10 @@ class SetupNight(Action):
                             difficulty=self.difficulty, events=self.events)
         return begin_night(state, ctx.catalog, ctx.chance)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import name, names
-        return (f"Night set up: {name(c, self.nemesis)} at {name(c, self.location)}, level "
-                f"{self.difficulty}, Minions {names(c, self.minions)}")
-
-    def describe(self) -> str:
-        return (
-            f"Night set up: {self.nemesis} at {self.location}, level {self.difficulty}, "
-            f"Minions {', '.join(self.minions)}")
+    words = (
+        "Night set up: {nemesis:name} at {location:name}, level {difficulty}, Minions "
+        "{minions:names}"
+    )
 
 
 class BeginNight(NightAction):
@@ -71,8 +66,7 @@ class BeginNight(NightAction):
     command = "night continue"
     doing = "beginning the night"
 
-    def said(self, c: Any, s: Any) -> str:
-        return "The night begins"
+    words = "The night begins"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         night = night_of(state)
@@ -124,12 +118,7 @@ class PlayCard(NightAction):
         return _on_chain(state, ctx, slot, "plays", {"card": card.id, "tags": tags},
                          after_play="end" if card.block else "cascade" if card.cascade else "next")
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import name, who
-        return f"{who(c, self.trouper)} plays {name(c, self.card)}"
-
-    def describe(self) -> str:
-        return f"{self.trouper} plays {self.card}"
+    words = "{trouper:who} plays {card:name}"
 
 
 class Rest(NightAction):
@@ -156,12 +145,7 @@ class Rest(NightAction):
         # "Rest": the card, then 1 Threat (its Interruptions resolve), then the Exhausted token.
         return _on_chain(state, ctx, slot, "rests", {}, after_play="next", rest_exhaust=t)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import name, who
-        return f"{who(c, self.trouper)} Rests ({name(c, self.card)} face down)"
-
-    def describe(self) -> str:
-        return f"{self.trouper} rests ({self.card})"
+    words = "{trouper:who} Rests ({card:name} face down)"
 
 
 def _on_chain(state: CampaignState, ctx: Context, slot: ChainSlot, said: str,
@@ -187,9 +171,7 @@ class PassCascade(NightAction):
     summary = "Planning Phase: play no more cards after a Cascade."
     trouper: Annotated[str, Cli(help="The player who just played a Cascade card.", names="trouper")]
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import who
-        return f"{who(c, self.trouper)} passes after the Cascade"
+    words = "{trouper:who} passes after the Cascade"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         night = night_of(state)

@@ -100,16 +100,10 @@ class UseQuick(NightAction):
                                       label=card.name)
         return settle(state, cat, ctx.chance)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import chain_card, target_name, who
-        card = chain_card(s, c, self.slot)
-        aim = f" on {target_name(c, s, self.target)}" if self.target else ""
-        aim += f" for {who(c, self.recipient)}" if self.recipient else ""
-        return f"Quick Effect {self.effect} of {card} (Chain space {self.slot}){aim}"
-
-    def describe(self) -> str:
-        aim = f" on {self.target}" if self.target else ""
-        return f"Quick Effect {self.effect} of the card on Chain space {self.slot}{aim}"
+    words = (
+        "Quick Effect {effect} of {slot:chain} (Chain space {slot})[ on {target:target}]"
+        "[ for {recipient:who}]"
+    )
 
 
 def quick_effect(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
@@ -112,20 +112,10 @@ class Attack(NightAction):
                                foe=self.target)
         return settle(state, cat, ctx.chance)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine import words
-        from blood_companion.engine.plain import listing
-        actor = words.actor_name(s, c) or "The Active Trouper"
-        card = words.active_card(s, c)
-        side = f" ({words.SIDE_WORDS.get(str(self.side), self.side)})" if self.side else ""
-        what = f" with {card}" if card else f" with Effect {self.effect}"
-        used = f", using {listing(words.item_name(c, i) for i in self.items)}" if self.items else ""
-        return (f"{actor} attacks {words.target_name(c, s, self.target)}{side}{what}"
-                f"{words.trait_words(self.trait)}{words.dice_words(self.dice, self.reroll)}{used}")
-
-    def describe(self) -> str:
-        side = f" ({self.side})" if self.side else ""
-        return f"attack {self.target}{side} with Effect {self.effect}"
+    words = (
+        "[{actor}|The Active Trouper] attacks {target:target}[ ({side:side})]"
+        "[ with {active}| with Effect {effect}]{trait:trait}{dice:dice}[, using {items:items}]"
+    )
 
 
 class ResolveEffect(NightAction):
@@ -181,21 +171,10 @@ class ResolveEffect(NightAction):
         state = table_reads(state, t, eff)
         return settle(state, cat, ctx.chance)
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import active_card, actor_name, how_tested, names, who
-        actor = actor_name(s, c) or "The Active Trouper"
-        card = active_card(s, c)
-        of = f" of {card}" if card else ""
-        extra = f" for {who(c, self.recipient)}" if self.recipient else ""
-        if self.heal:
-            extra += f", healing {names(c, self.heal)}"
-        if self.discard:
-            extra += f", discarding {names(c, self.discard)}"
-        test = how_tested(self)
-        return f"{actor} resolves Effect {self.effect}{of}{extra}{test}"
-
-    def describe(self) -> str:
-        return f"resolve Effect {self.effect}"
+    words = (
+        "[{actor}|The Active Trouper] resolves Effect {effect}[ of {active}][ for {recipient:who}]"
+        "[, healing {heal:names}][, discarding {discard:names}]{tested}"
+    )
 
 
 class UseSupport(NightAction):
@@ -226,13 +205,10 @@ class UseSupport(NightAction):
     confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine import words
-        actor = words.actor_name(s, c) or "The Active Trouper"
-        aim = f" on {words.target_name(c, s, self.target)}" if self.target else ""
-        side = f" ({words.SIDE_WORDS.get(str(self.side), self.side)})" if self.side else ""
-        return (f"{actor} uses the Support of {words.chain_card(s, c, self.slot)} (Chain space "
-                f"{self.slot}){aim}{side}{words.how_tested(self)}")
+    words = (
+        "[{actor}|The Active Trouper] uses the Support of {slot:chain} (Chain space {slot})"
+        "[ on {target:target}][ ({side:side})]{tested}"
+    )
 
     def legal(self, state: CampaignState, cat: Catalog) -> tuple[int, int, m.Effect, str]:
         """Refuse (RuleError) a Support the Active Trouper may not use now (the menus ask
@@ -341,16 +317,7 @@ class UseItem(NightAction):
             return settle(state, cat, ctx.chance)
         return state
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import how_tested, item_name, target_name, who
-        aim = f" on {target_name(c, s, self.target)}" if self.target else ""
-        aim += f" for {who(c, self.recipient)}" if self.recipient else ""
-        test = how_tested(self)
-        return f"{who(c, self.trouper)} uses {item_name(c, self.item)}{aim}{test}"
-
-    def describe(self) -> str:
-        aim = f" on {self.target}" if self.target else ""
-        return f"{self.trouper} uses {self.item}{aim}"
+    words = "{trouper:who} uses {item:item}[ on {target:target}][ for {recipient:who}]{tested}"
 
 
 class UseEvent(NightAction):
@@ -376,12 +343,9 @@ class UseEvent(NightAction):
     confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import actor_name, chain_card, how_tested, target_name
-        actor = actor_name(s, c) or "The Active Trouper"
-        test = how_tested(self)
-        aim = f" on {target_name(c, s, self.target)}" if self.target else ""
-        return f"{actor} attempts the Event {chain_card(s, c, self.event)}{aim}{test}"
+    words = (
+        "[{actor}|The Active Trouper] attempts the Event {event:chain}[ on {target:target}]{tested}"
+    )
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -451,12 +415,10 @@ class RestRedraw(NightAction):
     summary = "Tactic Phase, a Rest card: discard any cards, then draw up to five."
     discard: Annotated[list[str], Cli("--discard", "Card(s) to discard first.")] = []
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import actor_name, names
-        actor = actor_name(s, c) or "The Resting Trouper"
-        size = c.config.hand_size if c is not None else 5
-        first = f"discards {names(c, self.discard)}, then " if self.discard else ""
-        return f"{actor} {first}draws up to {size} cards"
+    words = (
+        "[{actor}|The Resting Trouper] [discards {discard:names}, then ]"
+        "draws up to {hand_size} cards"
+    )
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -481,8 +443,7 @@ class FinishActivation(NightAction):
     command = "night done"
     summary = "Tactic Phase: the Active Trouper finishes (Resolved token); the next one activates."
 
-    def said(self, c: Any, s: Any) -> str:
-        return "Done: Resolved token, the next card activates"
+    words = "Done: Resolved token, the next card activates"
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         night, act, _ = active(state)

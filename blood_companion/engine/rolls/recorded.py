@@ -9,10 +9,10 @@ it, and moves the Insanity cube one space right after a Failure.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from blood_companion.engine.actions import Action, Context
-from blood_companion.engine.dice import DiceBox, format_faces, format_pool, parse_pool
+from blood_companion.engine.dice import DiceBox, format_pool, parse_pool
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.rolls.procedure import (
     TestResult,
@@ -81,18 +81,7 @@ class TakeTest(Action):
         troupers[idx] = t.model_copy(update={"insanity": cube})
         return state.model_copy(update={"troupers": troupers})
 
-    def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import who
-
-        r = self.result
-        what = self.trait.capitalize() if self.trait else self.dice
-        return (f"{who(c, self.trouper)} takes a {what} Test against {r.target}: {r.total} "
-                f"Triumph(s), " + ("Success" if r.success else "Failure"))
-
-    def describe(self) -> str:
-        r = self.result
-        what = self.trait.capitalize() if self.trait else f"dice {self.dice}"
-        verdict = "Success" if r.success else "Failure"
-        return (
-            f"{self.trouper} took a {what} Test against {r.target}: "
-            f"{format_faces(r.faces)} -> {r.total} Triumphs, {verdict}")
+    words = (
+        "{trouper:who} takes a [{trait:cap}|{dice}] Test against {result.target}: "
+        "{result.total} Triumph(s), [{result.success:when}Success|Failure]"
+    )
