@@ -30,7 +30,8 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from typing import NoReturn
+import types
+from typing import Any, NoReturn
 
 from blood_companion.cli.failures import unexpected as unexpected
 from blood_companion.cli.failures import usage_doc as usage_doc
@@ -164,6 +165,25 @@ def quiet_pydantic_plugins() -> None:
     starts no other program that would inherit it. The console script only: :func:`main` (the
     tests, an embedding app) leaves pydantic as its host has it."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    if "pydantic.plugin._loader" not in sys.modules:
+        sys.modules["pydantic.plugin._loader"] = _PluginLoader("pydantic.plugin._loader")
+
+
+class _PluginLoader(types.ModuleType):
+    """Stands in for ``pydantic.plugin._loader`` until plugins are looked for: that module
+    imports ``importlib.metadata`` (email, zipfile, csv: a tenth of a recorded step) to find
+    entry points that ``PYDANTIC_DISABLE_PLUGINS`` says not to look for. While the variable
+    disables them all, :meth:`get_plugins` answers "none" as the real one does; otherwise the
+    real module takes its place and answers."""
+
+    @staticmethod
+    def get_plugins() -> Any:
+        if os.environ.get("PYDANTIC_DISABLE_PLUGINS") in ("__all__", "1", "true"):
+            return ()
+        import importlib
+
+        sys.modules.pop("pydantic.plugin._loader", None)
+        return importlib.import_module("pydantic.plugin._loader").get_plugins()
 
 
 def is_long_running(args: list[str]) -> bool:

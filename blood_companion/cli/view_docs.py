@@ -8,7 +8,7 @@ action is as fast as the second.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from blood_companion.cli import views
 from blood_companion.errors import BloodError
@@ -23,20 +23,47 @@ LOG_LAST = 50  # steps `blood campaign log` shows unless asked for more
 STATUS_LOG_LAST = 8  # the last steps the status document carries (the served board shows them)
 
 
+# The commands of the last view of now asked for (the view, the catalog, its commands): a
+# refresh asks the same view for the status document and for the document of what comes next.
+_last_commands: list[tuple[Next, Catalog, list[str]]] = []
+
+
 def _commands(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -> list[str]:
     """The commands of the options open now (engine/legal.py, cli/commands.py); ``nxt``: the
-    view of now when already built."""
+    view of now when already built (its commands are worked out once)."""
     from blood_companion.cli.commands import for_next
-    from blood_companion.engine.legal import next_view
 
-    return for_next(nxt if nxt is not None else next_view(state, catalog), catalog)
+    if nxt is None:
+        from blood_companion.engine.legal import next_view
+
+        return for_next(next_view(state, catalog), catalog)
+    if not (_last_commands and _last_commands[0][0] is nxt and _last_commands[0][1] is catalog):
+        _last_commands[:] = [(nxt, catalog, for_next(nxt, catalog))]
+    return list(_last_commands[0][2])
 
 
-def night_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
-    """`whose_turn` with the commands of the options open now and the hand's card names."""
+def _now(state: CampaignState, catalog: Catalog) -> Next | None:
+    """The engine's view of now that both the board and the document of what comes next
+    show (the night's ``night_view``, the Day's ``day_next``), or None in another part."""
+    if state.part == "night" and state.night is not None:
+        from blood_companion.engine.night import night_view
+
+        return night_view(state, catalog)
+    if state.part == "day" and state.day is not None:
+        from blood_companion.engine.day import day_next
+
+        return day_next(state, catalog)
+    return None
+
+
+def night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None = None
+                   ) -> dict[str, Any]:
+    """`whose_turn` with the commands of the options open now and the hand's card names
+    (``nxt``: the night's view of now when already built)."""
     from blood_companion.engine.night import night_view, whose_turn
 
-    nxt = night_view(state, catalog)  # built once, for the document and its commands
+    if nxt is None:
+        nxt = night_view(state, catalog)  # built once, for the document and its commands
     doc = whose_turn(state, catalog, nxt)
     doc["commands"] = _commands(state, catalog, nxt)
     cards = []
@@ -52,13 +79,14 @@ def night_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     return doc
 
 
-def day_next_doc(state: CampaignState, catalog: Catalog, *, names: bool = True
-                 ) -> dict[str, Any]:
-    """The Day Part's next step (engine/day/views.py ``day_next``) with its legal choices and
-    commands, and (``names``) the names of the ids it shows."""
+def day_next_doc(state: CampaignState, catalog: Catalog, *, names: bool = True,
+                 nxt: Next | None = None) -> dict[str, Any]:
+    """The Day Part's next step (engine/day/views.py ``day_next``; ``nxt`` when already built)
+    with its legal choices and commands, and (``names``) the names of the ids it shows."""
     from blood_companion.engine.day import STEP_TITLES, day_next
 
-    nxt = day_next(state, catalog)
+    if nxt is None:
+        nxt = day_next(state, catalog)
     det = dict(nxt.details)
     doc = {"part": nxt.part, "step": nxt.step, "title": STEP_TITLES.get(nxt.step, nxt.title),
            "sentence": nxt.sentence, "choices": nxt.choices, "details": det,
@@ -187,17 +215,16 @@ def log_entries(store: CampaignStore, entries: list[Any]) -> list[dict[str, Any]
     ]
 
 
-def status_doc(store: CampaignStore) -> dict[str, Any]:
-    """The status document of an open campaign; refreshes the fast path's cache."""
-    from blood_companion.cli.status_view import build_doc
+def status_doc(store: CampaignStore, now: Next | None = None) -> dict[str, Any]:
+    """The status document of an open campaign (the board, engine/board_view.py, with the
+    commands of the options open now); refreshes the fast path's cache. ``now``: the view of
+    now (:func:`_now`) when already built."""
+    from blood_companion.engine.board_view import build
 
-    doc = build_doc(
-        store.state,
-        store.catalog,
-        name=store.name,
-        head=store.head,
-        state_hash=store.state_hash,
-    )
+    state, catalog = store.state, store.catalog
+    doc: dict[str, Any] = cast("dict[str, Any]", build(
+        state, catalog, name=store.name, head=store.head, state_hash=store.state_hash, log=[],
+        view=now, commands=lambda nxt: _commands(state, catalog, nxt)))
     doc["log"] = [  # the last steps, for the served board (issue 28)
         {"step": e.step, "sentence": e.sentence, "status": e.status}
         for e in store.log(last=STATUS_LOG_LAST)
@@ -217,12 +244,13 @@ def refresh(store: CampaignStore) -> None:
     if store.drawn_from() is None:
         return
     try:
-        status_doc(store)  # stores itself
         state, catalog = store.state, store.catalog
+        now = _now(state, catalog)  # built once: the board and what comes next show it
+        status_doc(store, now)  # stores itself
         if state.part == "night" and state.night is not None:
-            views.keep(store, "night-next", night_next_doc(state, catalog))
+            views.keep(store, "night-next", night_next_doc(state, catalog, now))
         elif state.part == "day" and state.day is not None:
-            views.keep(store, "day-next", day_next_doc(state, catalog))
+            views.keep(store, "day-next", day_next_doc(state, catalog, nxt=now))
         views.keep(store, "campaign-show", show_doc(store))
     except (BloodError, OSError):
         pass

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from copy import deepcopy as copy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
@@ -52,8 +52,7 @@ if TYPE_CHECKING:
 MAX_DATA_FILE = 2 << 20
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     name: str
     model: type[m.Record]
     count_key: str | None = None  # key in `blood data validate --json` counts
@@ -109,15 +108,14 @@ def resolve_kind(name: str) -> str:
 # --------------------------------------------------------------------------- YAML reading
 
 
-@dataclass
-class ParsedFile:
+class ParsedFile(NamedTuple):
     """One data file: its records (file-level defaults already applied) and the YAML node of
     the record list (for line numbers)."""
 
     path: Path
     data: list[Any]
     node: yaml.Node
-    defaults: dict[str, Any] = field(default_factory=dict)
+    defaults: dict[str, Any]
     defaults_node: yaml.Node | None = None
 
 
@@ -193,7 +191,7 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
     if not isinstance(data, list):
         return refuse(node.start_mark.line + 1, "expected a list of records (lines starting "
                       f"with '- '), found {_kind_of(data)}")
-    return ParsedFile(path, data, node)
+    return ParsedFile(path, data, node, {})
 
 
 def _with_defaults(
@@ -296,10 +294,11 @@ def _describe(err: Any) -> str:
 # --------------------------------------------------------------------------- catalog
 
 
-@dataclass
-class Origin:
+class Origin(NamedTuple):
+    """Where a record was read: its file and its place in the file's list."""
+
     file: Path
-    index: int
+    index: int  # type: ignore[assignment]  # a field, shadowing tuple.index
 
 
 @dataclass

@@ -277,23 +277,27 @@ class Board(TypedDict):
 
 
 def build(state: CampaignState, catalog: Catalog, *, name: str, head: int, state_hash: str,
-          commands: Callable[[View | None], list[str]], log: list[LogLine]) -> Board:
+          commands: Callable[[View | None], list[str]], log: list[LogLine],
+          view: View | None = None) -> Board:
     """The board of ``state`` (pure): ``commands(view)`` gives the commands of the options open
     now (the CLI names them; asked only where the board shows them; ``view``: engine/legal.py's
-    view of now when built here, else None), ``log`` the last steps of the save, as given."""
+    view of now when built here or given, else None), ``log`` the last steps of the save, as
+    given. ``view``: the view of now (the night's ``night_view``, the Day's ``day_next``) when
+    the caller built it already for another document of the same state."""
     night = day = rewards = None
     nxt: Next
     if state.night is not None and state.part in ("night", "over"):
         from blood_companion.engine.night import board_view, whose_turn
 
         night = board_view(state, catalog)
-        turn = whose_turn(state, catalog)
+        turn = whose_turn(state, catalog, view)
         nxt = {**turn, "title": f"Turn {turn['turn']} · {turn['phase_name']}",  # type: ignore[typeddict-item]
-               "commands": commands(None)}
+               "commands": commands(view)}
     elif state.part == "day" and state.day is not None:
         from blood_companion.engine.day.views import day_board, day_next
 
-        day, step = day_board(state, catalog), day_next(state, catalog)
+        day = day_board(state, catalog)
+        step = view if view is not None else day_next(state, catalog)
         nxt = {"title": day["title"], "prompt": step.sentence, "commands": commands(step),
                "step": step.step}
     elif state.part == "end" and state.rewards is not None:

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion.engine import words
 from blood_companion.engine.plain import SIDE_WORDS, listing
@@ -29,17 +28,17 @@ Path = tuple[str, ...]
 BOX = "the box"  # where a card comes from or goes to when no zone of the board holds it
 
 
-@dataclass(frozen=True)
-class Instruction:
+class Instruction(NamedTuple):
     """One physical move: ``what`` (a piece, by name) of ``trouper`` goes from ``frm`` to
     ``to`` (``count`` of them). ``component`` is the kind of change (a :data:`TABLE` kind),
-    ``field`` the table pattern it tells; ``text`` is the sentence the table reads."""
+    ``field`` the table pattern it tells; ``text`` is the sentence the table reads. (A named
+    tuple, not a dataclass: creating a frozen dataclass compiles six methods at import.)"""
 
     component: str
     what: str
     frm: Any
     to: Any
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # a field, shadowing tuple.count
     trouper: str = ""
     field: str = ""
     text: str = ""
@@ -52,13 +51,21 @@ class Instruction:
 def leaves(state: CampaignState) -> dict[Path, Any]:
     """The state document flattened: dicts by key, lists of records by their identity (a
     Trouper's id, a Minion card's space, a Chain card's space), other lists as one value."""
+    for seen, flat in _LAST:
+        if seen is state:  # states are frozen: the same object has the same leaves
+            return flat
     out: dict[Path, Any] = {}
     # The log and the history only grow and hold no piece: left out (a step stays cheap).
     _flat(state.model_dump(mode="json", exclude=_UNREAD), (), out)
+    _LAST[:] = [(state, out), *_LAST[:1]]
     return out
 
 
 _UNREAD: Any = {"history": True, "night": {"log": True}}
+# The leaves of the last two states flattened (a step's before and after: a recorded step
+# tells and prints its instructions, and each compares the same two states). The entries hold
+# the states, so an id is never reused while they are kept. Callers only read the dicts.
+_LAST: list[tuple[CampaignState, dict[Path, Any]]] = []
 
 
 def _key(i: int, item: dict[str, Any]) -> str:
@@ -95,8 +102,7 @@ def _match(pattern: Path, path: Path) -> dict[str, str] | None:
 # --------------------------------------------------------------------------- sentences
 
 
-@dataclass(frozen=True)
-class Ctx:
+class Ctx(NamedTuple):
     before: CampaignState
     after: CampaignState
     catalog: Catalog | None
@@ -424,7 +430,7 @@ def instructions(before: CampaignState, after: CampaignState,
             if say[2] and Counter(olds) == Counter(news):
                 shuffled.append((label, field))
             continue
-        out += [replace(i, field=field) for i in say(ctx, bound, old, new)]
+        out += [i._replace(field=field) for i in say(ctx, bound, old, new)]
     out += _moves(gone, came, ctx)
     out += [Instruction("shuffle", label, label, label, 0, field=field,
                         text=f"Shuffle {label}") for label, field in shuffled]

@@ -138,3 +138,27 @@ def test_main_leaves_pydantic_plugins_alone(
     monkeypatch.setenv("BLOOD_SAVES_DIR", str(tmp_path))
     assert entry.main(["--version"]) == 0
     assert "PYDANTIC_DISABLE_PLUGINS" not in os.environ
+
+
+_PLUGINS = (
+    "import os\nos.environ.pop('PYDANTIC_DISABLE_PLUGINS', None)\n"
+    "from blood_companion.cli import entry\nentry.quiet_pydantic_plugins()\n{between}"
+    "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int = 0\n"
+    "assert M(x=1).x == 1\nimport pydantic.plugin._loader as loader\n"
+    "print(type(loader).__name__)\n"
+)
+
+
+def test_the_console_script_imports_no_distribution_metadata_for_plugins() -> None:
+    """With every plugin disabled, pydantic's loader (and its importlib.metadata) is not
+    imported: a stand-in answers "no plugins"."""
+    mods = _modules_after(_PLUGINS.format(between=""))
+    assert "importlib.metadata" not in mods
+
+
+def test_the_real_plugin_loader_answers_when_plugins_are_on() -> None:
+    probe = _PLUGINS.format(between="os.environ['PYDANTIC_DISABLE_PLUGINS'] = ''\n")
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                       timeout=120, check=False)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["module"]  # the stand-in gave way to pydantic's own module

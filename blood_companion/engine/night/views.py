@@ -41,7 +41,6 @@ from blood_companion.engine.night.resolve import (
     token_to_place,
     usable,
 )
-from blood_companion.engine.night.tactic import UseSupport
 from blood_companion.engine.night_state import Activation
 from blood_companion.engine.rolls.night import item_side
 from blood_companion.engine.rolls.procedure import attack_target
@@ -156,6 +155,8 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                 if entry["open"] and not entry["targets"]:
                     entry["open"], entry["why"] = False, no_target_why(eff)
             out["effects"].append(entry)
+    from blood_companion.engine.night.tactic import UseSupport  # the actions, when asked
+
     for k, s in enumerate(night.chain[: act.slot]):
         if s.kind != "tactic" or s.owner == t:
             continue
