@@ -1,39 +1,23 @@
 """`blood status` as lines of text: the one terminal renderer of the board.
 
-The board is the engine's typed document (``engine/board_view.py``); :func:`build_doc` adds
-the commands that fit. :func:`render` draws it as (text, style) lines of at most ``width``
-columns, :func:`render_night` the Night Board alone, :func:`reaction_cards` the Reaction Line
-with each card's text. Standard library only, so the fast path of `blood status` draws a stored
-document without pydantic or the engine.
+The board is the engine's typed document (``engine/board_view.py``), stored with the commands
+that fit by ``cli/view_docs.py``. :func:`render` draws it as (text, style) lines of at most
+``width`` columns, :func:`render_night` the Night Board alone, :func:`reaction_cards` the
+Reaction Line with each card's text. Standard library only, so the fast path of `blood status`
+draws a stored document without pydantic or the engine.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from blood_companion.content.loader import Catalog
     from blood_companion.content.models import Side
     from blood_companion.engine.board_view import Board, DayBoard, NightBoard, NightTrouper
-    from blood_companion.engine.state import CampaignState
 
 Line = tuple[str, str]  # (text, style name: "" | "bold" | "dim" | "green" | "yellow" | "red")
 
 SIDES: tuple[Side, ...] = ("front", "left", "right")
-
-
-def build_doc(
-    state: CampaignState, catalog: Catalog, *, name: str, head: int, state_hash: str
-) -> dict[str, Any]:
-    """The board of a campaign (``engine/board_view.build``) with the commands of the options
-    open now (engine/legal.py, cli/commands.py)."""
-    from blood_companion.cli.commands import for_next
-    from blood_companion.engine.board_view import build
-    from blood_companion.engine.legal import next_view
-
-    board = build(state, catalog, name=name, head=head, state_hash=state_hash, log=[],
-                  commands=lambda nxt: for_next(nxt or next_view(state, catalog), catalog))
-    return cast("dict[str, Any]", board)  # stored and printed as JSON (cli/view_docs.py)
 
 
 # --------------------------------------------------------------------------- rendering
