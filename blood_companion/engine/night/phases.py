@@ -49,7 +49,7 @@ class Phase:
     questions: frozenset[str] = ANSWERS  # also allowed while a question waits
     done_text: str = ""  # what the table hears once the phase is done
     refuse: dict[str, str] = field(default_factory=dict)  # own words for actions it refuses
-    view: str = "night.options:night_view"  # its view and asker (engine/), by name
+    view: str = "night.options:_phase_view"  # its view and asker (engine/), by name
     asker: str = "night.asks:_night_asker"
 
 
