@@ -98,12 +98,6 @@ def begin_night(state: CampaignState, catalog: Catalog, rng: Chance) -> Campaign
     return enter(state, catalog, rng, "beginning_of_night")
 
 
-def phase_done(state: CampaignState) -> bool:
-    """Whether ``continue`` may leave the current phase."""
-    night = night_of(state)
-    return PHASES[night.phase].done(night)
-
-
 def _begin(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     """ "Beginning of the Night" after :func:`setup_night` dealt five cards each: the
     Nemesis's own Beginning-of-the-Night Skills resolve, the players' are listed for them to
