@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action, Cli, Context
-from blood_companion.engine.day_state import DayState
+from blood_companion.engine.day_state import DAY_STEPS, DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.plain import counted, counted_all
 from blood_companion.engine.state import (
@@ -159,7 +159,7 @@ class StartCampaign(Action):
                 **village,
                 "game": 1,
                 "part": "day",
-                "phase": "recovery",
+                "phase": DAY_STEPS[0],  # the Day's first step
                 "day": DayState(),
                 "decks": held,
             }
@@ -419,9 +419,10 @@ def box_start_troupers(catalog: Catalog, troupers: list[TrouperState]) -> list[T
 
 
 def next_game(state: CampaignState, **more: Any) -> CampaignState:
-    """The next game begins with its Day Part, at Recovery; ``more`` changes besides."""
+    """The next game begins with its Day Part, at its first step (Recovery); ``more`` changes
+    besides."""
     return state.model_copy(update={"rewards": None, "game": state.game + 1, "part": "day",
-                                    "phase": "recovery", "day": DayState(), **more})
+                                    "phase": DAY_STEPS[0], "day": DayState(), **more})
 
 
 def box_start(state: CampaignState, catalog: Catalog, **more: Any) -> CampaignState:

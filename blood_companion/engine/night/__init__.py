@@ -75,8 +75,4 @@ _HOMES = {
 __getattr__ = lazy_names(__name__, _HOMES)
 
 
-__all__ = [
-    "PHASES", "AnswerQuestion", "Attack", "BeginNight", "FinishActivation", "NextPhase",
-    "PassCascade", "PlayCard", "ResolveEffect", "Rest", "RestRedraw", "RollTest", "SetupNight",
-    "UseEvent", "UseItem", "UseQuick", "UseSupport", "activation_options", "attack_need",
-    "board_view", "cleanup", "night_view", "settle", "whose_turn"]
+__all__ = ["PHASES", "cleanup", "settle", *_HOMES]

@@ -12,7 +12,7 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import trouper_index
-from blood_companion.engine.night.phases import PHASES, begin_night, enter, phase_done, settle
+from blood_companion.engine.night.phases import PHASES, begin_night, enter, settle
 from blood_companion.engine.night.planning import NightAction
 from blood_companion.engine.rolls.night import take_test, use_test_items
 from blood_companion.engine.state import CampaignState
@@ -145,7 +145,7 @@ class NextPhase(NightAction):
             return begin_night(state, cat, ctx.chance)
         if night.phase == "tactic" and night.activation is not None:
             raise RuleError("the Active Trouper has not finished", see=("night_done",))
-        if not phase_done(state) or spec.next is None:
+        if not spec.done(night) or spec.next is None:
             return settle(state, cat, ctx.chance)  # the phase goes on resolving by itself
         return enter(state, cat, ctx.chance, spec.next)
 

@@ -7,7 +7,7 @@ Supports, Items and Events, the Quick Effects usable now, or moving on. Each opt
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -41,9 +41,22 @@ if TYPE_CHECKING:
 
 
 def night_view(state: CampaignState, catalog: Catalog) -> Next:
+    """What the table does now: the question waiting, else the view the phase's spec names
+    (:data:`~blood_companion.engine.night.phases.PHASES`), with the Quick Effects usable now."""
+    night = night_of(state)
+    title = f"Turn {night.turn} · {PHASES[night.phase].title}"
+    if night.phase == "over":
+        return _phase_view(state, catalog, title)
+    view: Callable[[CampaignState, Catalog, str], Next] = (
+        _question_view if night.pending else globals()[PHASES[night.phase].view.partition(":")[2]])
+    return _with_quick(state, catalog, view(state, catalog, title))
+
+
+def _phase_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
+    """A phase without a player's choice: the End of the Night, the set-up of the Beginning of
+    the Night, or ``continue`` (the Nemesis, the Minions and the Cleanup resolve inside)."""
     night = night_of(state)
     spec = PHASES[night.phase]
-    title = f"Turn {night.turn} · {spec.title}"
     if night.phase == "over":
         return Next(
             "night", "over", "End of the Night",
@@ -51,25 +64,15 @@ def night_view(state: CampaignState, catalog: Catalog) -> Next:
             "End of the Night: clear the board and read the rewards.",
             options=(Option("1", "Close the night and read the rewards", "end_night"),),
             default="1")
-    if night.pending:
-        nxt = _question_view(state, catalog, title)
-    elif night.phase == "planning":
-        nxt = _planning_view(state, catalog, title)
-    elif night.phase == "tactic" and night.activation is not None:
-        nxt = _tactic_view(state, catalog, title)
-    elif night.phase == "beginning_of_night" and not night.started:
+    if night.phase == "beginning_of_night" and not night.started:
         # "Beginning of the Night": the physical set-up, a line to tick each (engine/words.py)
-        nxt = Next(
+        return Next(
             "night", night.phase, title, "Set up the table for the night, then begin it.",
             options=(Option("1", "Begin the night: set up the table (a checklist, Enter ticks "
                             "each line)", "night_continue", needs=(SETUP,), repeat=(SETUP,)),),
             default="1")
-    else:
-        text = spec.done_text or f"The {spec.title} resolves."
-        nxt = Next(
-            "night", night.phase, title, text,
-            options=(Option("1", "Continue", "night_continue"),), default="1")
-    return _with_quick(state, catalog, nxt)
+    return Next("night", night.phase, title, spec.done_text or f"The {spec.title} resolves.",
+                options=(Option("1", "Continue", "night_continue"),), default="1")
 
 
 def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -> dict[str, Any]:
@@ -371,6 +374,10 @@ def _blocks(catalog: Catalog, option: Option) -> bool:
 
 
 def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
+    """The Active Trouper's Effects, Supports, Items and Events; once every Chain card is
+    resolved, ``continue``."""
+    if night_of(state).activation is None:
+        return _phase_view(state, catalog, title)
     opt = activation_options(state, catalog)
     who_id = opt["trouper"]
     t = state.trouper_index(who_id)

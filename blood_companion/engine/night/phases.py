@@ -49,7 +49,7 @@ class Phase:
     questions: frozenset[str] = ANSWERS  # also allowed while a question waits
     done_text: str = ""  # what the table hears once the phase is done
     refuse: dict[str, str] = field(default_factory=dict)  # own words for actions it refuses
-    view: str = "night.options:night_view"  # its view and asker (engine/), by name
+    view: str = "night.options:_phase_view"  # its view and asker (engine/), by name
     asker: str = "night.asks:_night_asker"
 
 
@@ -96,12 +96,6 @@ def begin_night(state: CampaignState, catalog: Catalog, rng: Chance) -> Campaign
     """ "Beginning of the Night" of a night laid out (by the Day Part or a Single Game's set-up),
     settled: the Nemesis's Skills resolve and Game Turn 1 begins."""
     return enter(state, catalog, rng, "beginning_of_night")
-
-
-def phase_done(state: CampaignState) -> bool:
-    """Whether ``continue`` may leave the current phase."""
-    night = night_of(state)
-    return PHASES[night.phase].done(night)
 
 
 def _begin(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
