@@ -18,13 +18,24 @@ from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
 from blood_companion.engine.actions import (
     Cli,
+    Confirm,
     Context,
+    Dice,
     Discard,
+    Flip,
+    Heal,
+    Items,
+    Reroll,
+    Side,
+    Target,
+    Trait,
+    Weakness,
 )
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night.core import tactic_card
 from blood_companion.engine.night.phases import PHASES, settle
+from blood_companion.engine.night.planning import NightAction
 from blood_companion.engine.night.resolve import (
     aim,
     check_cost_and_condition,
@@ -33,7 +44,6 @@ from blood_companion.engine.night.resolve import (
     test_then_elements,
     usable,
 )
-from blood_companion.engine.night.tactic import Aimed
 from blood_companion.engine.night.views import effect_entry
 from blood_companion.engine.rolls.night import helps_test, item_side
 from blood_companion.engine.state import CampaignState
@@ -43,7 +53,7 @@ if TYPE_CHECKING:
 
 QUICK = frozenset({"night_quick", "night_item"})
 
-class UseQuick(Aimed):
+class UseQuick(NightAction):
     """A Quick Effect of a Tactic card on the Chain, resolved outside its owner's activation
     (its owner resolves it, paying its Cost). An attack names its target (and side) and takes
     its Test like any attack; a Trouper target is named with ``recipient``."""
@@ -60,7 +70,18 @@ class UseQuick(Aimed):
     # 1-based Effect number on the card
     effect: Annotated[int, Cli("--effect", "Effect number on the card (1 = top).")] = 1
     recipient: Annotated[str | None, Cli("--for", "The Trouper the Effect targets.")] = None
+    target: Target = None
+    side: Side = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
+    distance: int | None = None
+    items: Items = []
+    heal: Heal = []
     discard: Discard = []
+    weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog

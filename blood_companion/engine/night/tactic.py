@@ -57,30 +57,8 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 
-class Tested(NightAction):
-    """The fields every night action with a Test takes the same way (a card's Effect, a
-    Support, an Item, a Quick Effect, an Event)."""
 
-    trait: Trait = None
-    dice: Dice = []
-    reroll: Reroll = []
-    items: Items = []  # Quick Items used during the Test
-    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
-    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
-
-
-class Aimed(Tested):
-    """A Support, an Item or a Quick Effect: what it aims at, as a card's attack or Heal does
-    (the Distance is the table's)."""
-
-    target: Target = None  # an attack: "nemesis" or a Minion space
-    side: Side = None
-    distance: int | None = None
-    heal: Heal = []
-    weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
-
-
-class Attack(Tested):
+class Attack(NightAction):
     """The Active Trouper resolves an attack Effect of their card: target ``nemesis`` (with
     the side hit) or a Minion space; the Test's Trait and dice (typed in, or rolled)."""
 
@@ -91,13 +69,19 @@ class Attack(Tested):
     effect: Annotated[int, Cli(help="Effect number on the Active card (1 = top).")]
     target: Annotated[str, Cli(help="nemesis, or a Minion space (A, B, C...).")]
     side: Side = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
     bonus_triumphs: Bonus = 0
     distance: Distance = None
+    items: Items = []
     discard: Discard = []
     # Minion spaces for the other attack Elements (extra_minion_wounds)
     also: Annotated[list[str], Cli("--also", "Minion spaces for the other attack Elements (if "
                                    "the table's rules give them to another Minion).")] = []
     weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -134,7 +118,7 @@ class Attack(Tested):
     )
 
 
-class ResolveEffect(Tested):
+class ResolveEffect(NightAction):
     """The Active Trouper resolves a non-attack Effect of their card (Step, Heal, Draw, a
     Test for a bonus, ...): the app applies what it tracks and shows the movements."""
 
@@ -145,13 +129,19 @@ class ResolveEffect(Tested):
     effect: Annotated[int, Cli(help="Effect number on the Active card (1 = top).",
                                metavar="number")]
     recipient: Annotated[str | None, Cli("--for", "The Trouper an ally Effect applies to.")] = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
     distance: Distance = None
+    items: Items = []
     # every Minion / every Enemy: those the players say are within the Distance (None: unsaid)
     on: Annotated[list[str] | None, Cli(
         "--on", "Every Minion / every Enemy: those within the Distance (nemesis, Minion "
         "spaces); unsaid, the app writes it for the table.")] = None
     heal: Heal = []
     discard: Discard = []
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -187,7 +177,7 @@ class ResolveEffect(Tested):
     )
 
 
-class UseSupport(Aimed):
+class UseSupport(NightAction):
     """The Active Trouper uses a Support Effect of another Trouper's card to the left on the
     Chain; a Cube marks it used for this turn ("Support Effect"). The Effect is added to the
     Active card's: a Support that attacks names its target (and the Nemesis side) and takes
@@ -203,6 +193,17 @@ class UseSupport(Aimed):
     slot: Annotated[int, Cli(help="Chain space of the card with the Support.", metavar="space")]
     # 1-based; 0: the card's only Support Effect
     effect: Annotated[int, Cli("--effect", "Effect number [its Support Effect].")] = 0
+    target: Target = None  # an attack: "nemesis" or a Minion space
+    side: Side = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
+    distance: int | None = None
+    items: Items = []  # Quick Items used during its Test
+    heal: Heal = []
+    weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     words = (
         "[{actor}|The Active Trouper] uses the Support of {slot:chain} (Chain space {slot})"
@@ -258,7 +259,7 @@ class UseSupport(Aimed):
         return settle(state, cat, ctx.chance)
 
 
-class UseItem(Aimed):
+class UseItem(NightAction):
     """An equipped Item's Effect ("Using an Item"); a Quick Item also outside the owner's
     activation, e.g. during a dodge Test. Depleted until the Cleanup Phase. An Item that
     attacks names its target (and the Nemesis side) and takes its Test like a card's; one that
@@ -273,7 +274,18 @@ class UseItem(Aimed):
     trouper: Annotated[str, Cli(help="Trouper id, colour or seat.", names="trouper")]
     item: Annotated[str, Cli(help="Equipped Item: id, prefix or name.", metavar="ITEM")]
     recipient: Annotated[str | None, Cli("--for", "The Trouper the Item's Effect targets.")] = None
+    target: Target = None  # an attack: "nemesis" or a Minion space
+    side: Side = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
+    distance: int | None = None
+    items: Items = []  # other Quick Items used during its Test
+    heal: Heal = []
     discard: Discard = []
+    weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -308,7 +320,7 @@ class UseItem(Aimed):
     words = "{trouper:who} uses {item:item}[ on {target:target}][ for {recipient:who}]{tested}"
 
 
-class UseEvent(Tested):
+class UseEvent(NightAction):
     """One Event Effect per activation ("Event Effects"): Cost, Test, then Success (the Event
     turns face down, its reward and Outcome apply) or Failure (``on_failure`` on the Active
     Trouper)."""
@@ -322,8 +334,14 @@ class UseEvent(Tested):
     effect: Annotated[int, Cli("--effect", "Effect number on the Event card.")] = 1
     # a Minion space for attack Events
     target: Annotated[str | None, Cli("--target", "Minion space for an attack Event.")] = None
+    trait: Trait = None
+    dice: Dice = []
+    reroll: Reroll = []
     distance: Annotated[int | None, Cli("--distance", "Distance to the Event's target.")] = None
+    items: Items = []  # Quick Items used during the Test
     discard: Discard = []
+    confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
+    token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
 
     words = (
         "[{actor}|The Active Trouper] attempts the Event {event:chain}[ on {target:target}]{tested}"
