@@ -117,12 +117,12 @@ class Recovery:
     left_out: int = 0  # rows of the damaged file not kept (they stay in the damaged copy)
 
 
-def _salvage(store: CampaignStore, damaged: Path) -> int:
-    """Bring back the damaged file's steps after the backup's: each row whose stored change
-    applies to the state before it, with the state hash it recorded (or a later step's hash
-    proving the chain). Steps that cannot be brought back exactly are kept as abandoned steps
+def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int]:
+    """Bring back the damaged file's steps after the backup's, each derived as `recover` of a
+    chain derives it (:func:`_derive`: its change proven by its hash, or the rules rebuilding
+    it exactly). Steps that cannot be brought back exactly are kept as abandoned steps
     (`blood campaign log --all` lists them), never silently dropped. Returns how many steps
-    came back into the log."""
+    came back into the log and how many rows no longer read (left in the damaged copy)."""
     src = _open_source(damaged, damaged=True)
     by_step = src.rows if src is not None else {}
     head = _head_of(src)
@@ -131,13 +131,25 @@ def _salvage(store: CampaignStore, damaged: Path) -> int:
     last = store.head
     mine = store.log()
     if last not in by_step or by_step[last][6] != mine[-1].state_hash:
-        return 0  # not the same history (or unreadable): leave the backup as it is
+        return 0, 0  # not the same history (or unreadable): leave the backup as it is
+    later = [by_step[s] for s in sorted(by_step) if s > last]
     # a row whose JSON no longer reads is never copied back (it stays in the damaged copy)
-    later = [by_step[s] for s in sorted(by_step) if s > last and _clean(by_step[s])]
-    count = store.append_recorded(later)
+    clean = [r for r in later if _clean(r)]
+    prev = docs.state_doc(store.state)
+    exact: list[Row] = []
+    for k, row in enumerate(clean, start=last + 1):
+        found = (_derive(k, prev, row, [], store.catalog, clean[k - last:k - last + 1])
+                 if row[0] == k else None)
+        if found is None:
+            break
+        doc, s = found
+        exact.append(Row(k, s.type, s.data, s.av, s.chance, canon(dl.diff(prev, doc)),
+                         hash_text(canon(doc)), s.app, s.data_fp, s.recorded, s.exact))
+        prev = doc
+    count = store.append_recorded([r.values() for r in exact], abandon=clean[len(exact):])
     if head is not None and 1 <= head < store.head:
         store.undo_to(head)
-    return count
+    return count, len(later) - len(clean)
 
 
 def _clean_checks(saves_dir: Path, name: str) -> None:
@@ -253,14 +265,14 @@ def _recover(
         with unlinking(tmp):
             saves.restore_copy(backup, tmp)
             os.replace(tmp, path)
-        salvaged = 0
+        salvaged = left_out = 0
         if damaged is not None and catalog is not None and not force:
             with contextlib.suppress(StoreError, OSError), CampaignStore.open(
                 saves_dir, name, catalog
             ) as store:
-                salvaged = _salvage(store, damaged)
+                salvaged, left_out = _salvage(store, damaged)
                 length = store.log_length
-        return Recovery(name, backup, length, damaged, salvaged)
+        return Recovery(name, backup, length, damaged, salvaged, left_out=left_out)
     folder = saves.backup_dir(saves_dir, name)
     raise StoreError(
         f"no good backup of {name!r} in {folder}",
