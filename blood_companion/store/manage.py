@@ -129,17 +129,20 @@ def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int]:
     if store.redo_available:
         store.redo(store.redo_available)
     last = store.head
-    mine = store.log()
-    if last not in by_step or by_step[last][6] != mine[-1].state_hash:
-        return 0, 0  # not the same history (or unreadable): leave the backup as it is
-    later = [by_step[s] for s in sorted(by_step) if s > last]
+    hashes = {e.step: e.state_hash for e in store.log()}
+    # the newest step both files reached in the same state: after it the damaged file's steps
+    # follow the backup's (when it is the backup's head) or branch off it (kept as abandoned)
+    common = max((s for s in by_step if hashes.get(s) == by_step[s][6]), default=0)
+    if not common:
+        return 0, len(by_step)  # not the same history: they stay in the damaged copy
+    later = [by_step[s] for s in sorted(by_step) if s > common]
     # a row whose JSON no longer reads is never copied back (it stays in the damaged copy)
     clean = [r for r in later if _clean(r)]
     prev = docs.state_doc(store.state)
     exact: list[Row] = []
     for k, row in enumerate(clean, start=last + 1):
         found = (_derive(k, prev, row, [], store.catalog, clean[k - last:k - last + 1])
-                 if row[0] == k else None)
+                 if row[0] == k and common == last else None)
         if found is None:
             break
         doc, s = found

@@ -45,7 +45,8 @@ def salvaged(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     yield calls
 
 
-def _played(saves_dir: Path, catalog: Any, *, undone: int = 0) -> tuple[Path, list[str]]:
+def _played(saves_dir: Path, catalog: Any, *, undone: int = 0, branch: bool = False
+            ) -> tuple[Path, list[str]]:
     """The save (step 1 still intact) and the state hash of each of its steps."""
     saves_dir.mkdir(parents=True, exist_ok=True)
     path = saves_dir / "demo.blood.db"
@@ -54,6 +55,9 @@ def _played(saves_dir: Path, catalog: Any, *, undone: int = 0) -> tuple[Path, li
     actions = [first, *(AdjustWagon(coins=1, reason=f"old {i}") for i in range(OLD - 1))]
     write_legacy(path, actions, catalog, version=2)
     with CampaignStore.open(saves_dir, "demo", catalog) as store:  # upgraded after a backup
+        if branch:  # the backup's last step undone and replaced
+            store.undo(1)
+            store.record(AdjustWagon(coins=5, reason="other"))
         for i in range(LATER):
             store.record(AdjustWagon(coins=2, reason=f"late {i}"))
         if undone:
@@ -218,3 +222,19 @@ def test_undone_steps_stay_undone_and_can_be_redone(
         store.redo(4)
         assert [e.state_hash for e in store.log()] == hashes
         assert store.verify().ok
+
+
+def test_steps_that_branch_off_the_backup_are_abandoned_steps(
+    saves_dir: Path, catalog: Any, salvaged: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The backup's last step was undone and replaced before the damage: the damaged file's
+    steps from there on cannot follow the backup's, so they are kept as abandoned steps
+    (`log --all` lists them). Before the fix they were dropped with no word."""
+    path, _ = _played(saves_dir, catalog, branch=True)
+    _lose_step_1(path)
+    result = recover_campaign(saves_dir, "demo", catalog)
+    assert salvaged == [0] and result.log_length == OLD
+    with CampaignStore.open(saves_dir, "demo", catalog) as store:
+        assert store.verify().ok and store.state.wagon.coins == OLD - 1
+    assert _abandoned(saves_dir, capsys) == [
+        (OLD, "other"), *((k, f"late {k - OLD - 1}") for k in range(OLD + 1, OLD + LATER + 1))]
