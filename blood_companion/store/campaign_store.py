@@ -500,7 +500,8 @@ class CampaignStore:
         A row is taken when its stored change applies to the state before it and the result
         has the hash recorded with it, or a later row's hash proves the chain (the damage was
         in a hash, not in the change); the rows after the last proven one are kept as
-        abandoned steps, as are the rows of ``abandon``. The engine is not run. Returns how many
+        abandoned steps, as are the rows of ``abandon`` (with an abandoned step's time and
+        ``replaced_at`` when they carry them). The engine is not run. Returns how many
         steps joined the log."""
         if self._max_step != self._head:
             raise StoreError("undone steps are waiting to be redone; redo or record first")
@@ -536,12 +537,13 @@ class CampaignStore:
                         "INSERT OR REPLACE INTO snapshots (step, state, state_hash) "
                         "VALUES (?,?,?)", (row.step, text, digest),
                     )
-            for raw in rest:
+            for raw in rest:  # a row of 13 values (an abandoned step) keeps when and where
                 vals = tuple(raw) + (0,) * (11 - len(tuple(raw)))
+                when = vals[11:] or (now(), vals[0] if isinstance(vals[0], int) else 0)
                 conn.execute(
                     docs.INSERT_ABANDONED,
                     (*[str(v) if v is not None and not isinstance(v, int) else v
-                       for v in vals[:11]], now(), vals[0] if isinstance(vals[0], int) else 0),
+                       for v in vals[:11]], *when),
                 )
             if proven:
                 _, last_doc, text, digest = proven[-1]

@@ -149,7 +149,12 @@ def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int]:
         exact.append(Row(k, s.type, s.data, s.av, s.chance, canon(dl.diff(prev, doc)),
                          hash_text(canon(doc)), s.app, s.data_fp, s.recorded, s.exact))
         prev = doc
-    count = store.append_recorded([r.values() for r in exact], abandon=clean[len(exact):])
+    # the damaged file's own abandoned steps that the backup does not hold stay abandoned
+    held = {(e.step, e.state_hash, e.recorded) for e in store.log(include_abandoned=True)}
+    gone = [r for r in src.abandoned if _clean(r[:11]) and isinstance(r[12], int)
+            and (r[0], r[6], r[9]) not in held] if src is not None else []
+    count = store.append_recorded([r.values() for r in exact],
+                                  abandon=[*gone, *clean[len(exact):]])
     if head is not None and 1 <= head < store.head:
         store.undo_to(head)
     return count, len(later) - len(clean)

@@ -238,3 +238,22 @@ def test_steps_that_branch_off_the_backup_are_abandoned_steps(
         assert store.verify().ok and store.state.wagon.coins == OLD - 1
     assert _abandoned(saves_dir, capsys) == [
         (OLD, "other"), *((k, f"late {k - OLD - 1}") for k in range(OLD + 1, OLD + LATER + 1))]
+
+
+def test_steps_abandoned_before_the_damage_stay_abandoned_steps(
+    saves_dir: Path, catalog: Any, salvaged: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Steps the player undid and replaced after the backup was taken are in the damaged
+    file's abandoned steps only: they stay listed by `log --all`. Before the fix they were
+    dropped with no word."""
+    path, _ = _played(saves_dir, catalog)
+    with CampaignStore.open(saves_dir, "demo", catalog) as store:
+        store.undo(2)
+        store.record(AdjustWagon(coins=3, reason="instead"))
+        hashes = [e.state_hash for e in store.log()]
+    _lose_step_1(path)
+    result = recover_campaign(saves_dir, "demo", catalog)
+    assert salvaged == [LATER - 1] and result.log_length == OLD + LATER - 1
+    assert _after(saves_dir, catalog) == (hashes, True)
+    assert _abandoned(saves_dir, capsys) == [
+        (OLD + LATER - 1, f"late {LATER - 2}"), (OLD + LATER, f"late {LATER - 1}")]
