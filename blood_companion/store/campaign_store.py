@@ -492,14 +492,17 @@ class CampaignStore:
             rows = conn.execute("SELECT name, step FROM marks ORDER BY step, name").fetchall()
         return {n: s for n, s in rows}
 
-    def append_recorded(self, rows: Sequence[Sequence[Any]]) -> int:
+    def append_recorded(self, rows: Sequence[Sequence[Any]],
+                        abandon: Sequence[Sequence[Any]] = ()) -> int:
         """Append steps recorded elsewhere (rows of the ``actions`` table, in order, the first
         one following the head; `recover` brings back a damaged file's later steps this way).
 
         A row is taken when its stored change applies to the state before it and the result
         has the hash recorded with it, or a later row's hash proves the chain (the damage was
         in a hash, not in the change); the rows after the last proven one are kept as
-        abandoned steps. The engine is not run. Returns how many steps joined the log."""
+        abandoned steps, as are the rows of ``abandon`` (with an abandoned step's time and
+        ``replaced_at`` when they carry them). The engine is not run. Returns how many
+        steps joined the log."""
         if self._max_step != self._head:
             raise StoreError("undone steps are waiting to be redone; redo or record first")
         with self._write() as conn:
@@ -525,7 +528,7 @@ class CampaignStore:
                 if digest == row.state_hash:
                     proven.extend(tentative)
                     tentative = []
-            rest = [t[0].values() for t in tentative] + [tuple(r) for r in rest]
+            rest = [t[0].values() for t in tentative] + [tuple(r) for r in [*rest, *abandon]]
             for row, _, text, digest in proven:
                 fixed = Row(*(row.values()[:6] + (digest,) + row.values()[7:]))
                 conn.execute(docs.INSERT_ACTION, fixed.values())
@@ -534,12 +537,13 @@ class CampaignStore:
                         "INSERT OR REPLACE INTO snapshots (step, state, state_hash) "
                         "VALUES (?,?,?)", (row.step, text, digest),
                     )
-            for raw in rest:
+            for raw in rest:  # a row of 13 values (an abandoned step) keeps when and where
                 vals = tuple(raw) + (0,) * (11 - len(tuple(raw)))
+                when = vals[11:] or (now(), vals[0] if isinstance(vals[0], int) else 0)
                 conn.execute(
                     docs.INSERT_ABANDONED,
                     (*[str(v) if v is not None and not isinstance(v, int) else v
-                       for v in vals[:11]], now(), vals[0] if isinstance(vals[0], int) else 0),
+                       for v in vals[:11]], *when),
                 )
             if proven:
                 _, last_doc, text, digest = proven[-1]

@@ -117,27 +117,47 @@ class Recovery:
     left_out: int = 0  # rows of the damaged file not kept (they stay in the damaged copy)
 
 
-def _salvage(store: CampaignStore, damaged: Path) -> int:
-    """Bring back the damaged file's steps after the backup's: each row whose stored change
-    applies to the state before it, with the state hash it recorded (or a later step's hash
-    proving the chain). Steps that cannot be brought back exactly are kept as abandoned steps
+def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int]:
+    """Bring back the damaged file's steps after the backup's, each derived as `recover` of a
+    chain derives it (:func:`_derive`: its change proven by its hash, or the rules rebuilding
+    it exactly). Steps that cannot be brought back exactly are kept as abandoned steps
     (`blood campaign log --all` lists them), never silently dropped. Returns how many steps
-    came back into the log."""
+    came back into the log and how many rows no longer read (left in the damaged copy)."""
     src = _open_source(damaged, damaged=True)
     by_step = src.rows if src is not None else {}
     head = _head_of(src)
     if store.redo_available:
         store.redo(store.redo_available)
     last = store.head
-    mine = store.log()
-    if last not in by_step or by_step[last][6] != mine[-1].state_hash:
-        return 0  # not the same history (or unreadable): leave the backup as it is
+    hashes = {e.step: e.state_hash for e in store.log()}
+    # the newest step both files reached in the same state: after it the damaged file's steps
+    # follow the backup's (when it is the backup's head) or branch off it (kept as abandoned)
+    common = max((s for s in by_step if hashes.get(s) == by_step[s][6]), default=0)
+    if not common:
+        return 0, len(by_step)  # not the same history: they stay in the damaged copy
+    later = [by_step[s] for s in sorted(by_step) if s > common]
     # a row whose JSON no longer reads is never copied back (it stays in the damaged copy)
-    later = [by_step[s] for s in sorted(by_step) if s > last and _clean(by_step[s])]
-    count = store.append_recorded(later)
+    clean = [r for r in later if _clean(r)]
+    prev = docs.state_doc(store.state)
+    exact: list[Row] = []
+    for k, row in enumerate(clean, start=last + 1):
+        found = (_derive(k, prev, row, [], store.catalog, clean[k - last:k - last + 1])
+                 if row[0] == k and common == last else None)
+        if found is None:
+            break
+        doc, s = found
+        exact.append(Row(k, s.type, s.data, s.av, s.chance, canon(dl.diff(prev, doc)),
+                         hash_text(canon(doc)), s.app, s.data_fp, s.recorded, s.exact))
+        prev = doc
+    # the damaged file's own abandoned steps that the backup does not hold stay abandoned
+    held = {(e.step, e.state_hash, e.recorded) for e in store.log(include_abandoned=True)}
+    gone = [r for r in src.abandoned if _clean(r[:11]) and isinstance(r[12], int)
+            and (r[0], r[6], r[9]) not in held] if src is not None else []
+    count = store.append_recorded([r.values() for r in exact],
+                                  abandon=[*gone, *clean[len(exact):]])
     if head is not None and 1 <= head < store.head:
         store.undo_to(head)
-    return count
+    return count, len(later) - len(clean)
 
 
 def _clean_checks(saves_dir: Path, name: str) -> None:
@@ -253,14 +273,14 @@ def _recover(
         with unlinking(tmp):
             saves.restore_copy(backup, tmp)
             os.replace(tmp, path)
-        salvaged = 0
+        salvaged = left_out = 0
         if damaged is not None and catalog is not None and not force:
             with contextlib.suppress(StoreError, OSError), CampaignStore.open(
                 saves_dir, name, catalog
             ) as store:
-                salvaged = _salvage(store, damaged)
+                salvaged, left_out = _salvage(store, damaged)
                 length = store.log_length
-        return Recovery(name, backup, length, damaged, salvaged)
+        return Recovery(name, backup, length, damaged, salvaged, left_out=left_out)
     folder = saves.backup_dir(saves_dir, name)
     raise StoreError(
         f"no good backup of {name!r} in {folder}",
