@@ -13,7 +13,7 @@ import typer
 from rich.text import Text
 
 from blood_companion.cli import completion, session, views
-from blood_companion.cli.campaign_steps import RECORDERS, _holders
+from blood_companion.cli.campaign_steps import COMMANDS, RECORDERS, _changed, _holders
 from blood_companion.cli.common import (
     JsonOpt,
     add_recorder,
@@ -23,6 +23,7 @@ from blood_companion.cli.common import (
     stderr,
     stdout,
 )
+from blood_companion.cli.flags import typer_command
 from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
 from blood_companion.display import json_text
 from blood_companion.engine.campaign import (
@@ -36,20 +37,6 @@ from blood_companion.store import CampaignStore, StoreError, saves
 from blood_companion.store.names import check_campaign_name
 
 campaign_app, register = command_group("campaign")
-
-
-# ---------------------------------------------------------------------- rendering
-
-
-def _changed(
-    store: CampaignStore, as_json: bool, message: str, *, refresh: bool = True, **extra: Any
-) -> None:
-    if refresh:  # the views of the campaign as it is now (session.record stores them itself)
-        session.refresh_status(store)
-    if as_json:
-        print_json({"ok": True, **extra, **summary(store)})
-    else:
-        stdout.print(message)
 
 
 # ---------------------------------------------------------------------- commands
@@ -365,37 +352,6 @@ def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, An
     return out
 
 
-@campaign_app.command("undo")
-def undo(
-    n: Annotated[int, typer.Argument(help="How many steps to take back.")] = 1,
-    to: Annotated[str | None, typer.Option("--to",
-        help="Jump to a step number or a mark instead.")] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Take back the last N steps (they stay redo-able until a new action replaces them)."""
-    with session.open_session() as store:
-        before = store.head
-        if to is not None:
-            store.undo_to(to)
-        else:
-            store.undo(n)
-        _changed(store, as_json, f"Back to step {store.head} (was {before}); "
-                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
-
-
-@campaign_app.command("redo")
-def redo(
-    n: Annotated[int, typer.Argument(help="How many undone steps to re-apply.")] = 1,
-    as_json: JsonOpt = False,
-) -> None:
-    """Re-apply N undone steps."""
-    with session.open_session() as store:
-        before = store.head
-        store.redo(n)
-        _changed(store, as_json, f"Redone to step {store.head} (was {before}).",
-            redone=store.head - before)
-
-
 @campaign_app.command("mark")
 def mark(
     name: Annotated[str, typer.Argument(help='A save point name, e.g. "before Lucilla".')],
@@ -542,3 +498,5 @@ def recover(
 
 for _step in RECORDERS:  # the campaign-level actions (cli/campaign_steps.py)
     add_recorder(campaign_app, *_step)
+for _word, (_table, _run) in COMMANDS.items():  # undo, redo (cli/campaign_steps.py)
+    campaign_app.command(_word, help=_run.__doc__)(typer_command(_table, _run))

@@ -1,6 +1,6 @@
-"""The campaign-level actions `blood campaign ...` records (wagon, trophies, Troupers, decks):
-their recorders, without typer, for the typer commands (cli/campaign_cmd.py) and the fast path
-of a recorded step (cli/record_fast.py) alike."""
+"""The campaign-level actions `blood campaign ...` records (wagon, trophies, Troupers, decks)
+and its undo and redo: their recorders and declared commands, without typer, for the typer
+commands (cli/campaign_cmd.py) and the fast path of a recorded step (cli/record_fast.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.cli import session
 from blood_companion.cli.common import Recorder, print_json, recorders, stdout
+from blood_companion.cli.flags import JSON, Opt, Values
 from blood_companion.cli.view_docs import summary
 from blood_companion.engine.campaign import (
     AddTrouper,
@@ -23,6 +24,47 @@ from blood_companion.errors import BloodError, UsageError
 
 if TYPE_CHECKING:
     from blood_companion.store import CampaignStore
+
+
+def _changed(
+    store: CampaignStore, as_json: bool, message: str, *, refresh: bool = True, **extra: Any
+) -> None:
+    if refresh:  # the views of the campaign as it is now (session.record stores them itself)
+        session.refresh_status(store)
+    if as_json:
+        print_json({"ok": True, **extra, **summary(store)})
+    else:
+        stdout.print(message)
+
+
+def undo(given: Values) -> None:
+    """Take back the last N steps (they stay redo-able until a new action replaces them)."""
+    with session.open_session() as store:
+        before = store.head
+        if given.to is not None:
+            store.undo_to(given.to)
+        else:
+            store.undo(given.n)
+        _changed(store, given.as_json, f"Back to step {store.head} (was {before}); "
+                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
+
+
+def redo(given: Values) -> None:
+    """Re-apply N undone steps."""
+    with session.open_session() as store:
+        before = store.head
+        store.redo(given.n)
+        _changed(store, given.as_json, f"Redone to step {store.head} (was {before}).",
+                 redone=store.head - before)
+
+
+# The commands that are no action, by word: their options (cli/flags.py) and what they run.
+COMMANDS = {
+    "undo": ((Opt("n", kind="int", default=1, help="How many steps to take back."),
+              Opt("to", "--to", help="Jump to a step number or a mark instead."), JSON), undo),
+    "redo": ((Opt("n", kind="int", default=1, help="How many undone steps to re-apply."),
+              JSON), redo),
+}
 
 
 def _nothing_to_change(store: CampaignStore, action: Any, as_json: bool) -> Any:

@@ -21,7 +21,8 @@ class Opt:
     """One parameter of a command: ``name`` (the value's key), its ``flags`` (none: the
     command's words, ``kind="words"``), ``kind`` (flag, int, str, path, list: repeatable,
     words), ``default``, ``help``, and for typer ``metavar``, ``envvar`` and ``complete`` (a
-    callback of ``cli/completion.py``, by name); ``min`` for a number, ``required``."""
+    callback of ``cli/completion.py``, by name); ``min`` for a number, ``required``. An int
+    without flags is a positional whole number (`blood campaign undo 3`)."""
 
     __slots__ = ("name", "flags", "kind", "default", "help", "metavar", "envvar", "complete",
                  "min", "required")
@@ -106,6 +107,9 @@ def parse(args: list[str], table: Sequence[Opt]) -> Values:
             given[opt.name].append(value)
         else:
             given[opt.name] = value
+    for opt in table:  # a positional whole number takes the first word
+        if opt.kind == "int" and not opt.flags and rest:
+            given[opt.name] = _number(opt, f"[{opt.name.upper()}]", rest.pop(0))
     if rest and words is None:
         raise Usage(f"Got unexpected extra argument ({rest[0]})")
     if words is not None:
@@ -150,7 +154,7 @@ def typer_parameters(table: Sequence[Opt]) -> list[Any]:
         default = ... if opt.required else opt.default
         kind = types[opt.kind]
         typed: Any = list[kind] if opt.kind in LISTS else kind  # type: ignore[valid-type]
-        info = (typer.Argument(default, **extra) if opt.kind == "words"
+        info = (typer.Argument(default, **extra) if opt.kind == "words" or not opt.flags
                 else typer.Option(default, *opt.flags, **extra))
         params.append(inspect.Parameter(
             opt.name, inspect.Parameter.KEYWORD_ONLY, default=info,

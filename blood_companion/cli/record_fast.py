@@ -12,6 +12,9 @@ import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from blood_companion.cli.flags import Opt, Values
     from blood_companion.cli.settings import Settings
 
 GROUPS = {"campaign": "blood_companion.cli.campaign_steps"}
@@ -23,23 +26,34 @@ def fast_record(args: list[str], settings: Settings) -> int | None:
     home = GROUPS.get(args[0]) if len(args) > 1 else None
     if home is None or os.environ.get("BLOOD_FAST") == "0":
         return None
+    import functools
     import importlib
 
     from blood_companion.cli.common import failed, parse_step, step_command, step_params
     from blood_companion.cli.settings import using
 
-    step = next((r for r in importlib.import_module(home).RECORDERS
-                 if (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1:]
-                 == args[1:2]), None)
-    if step is None or step.draw is not None:
-        return None
-    classes, where = step_params(step.cls, step.show)
-    typed = parse_step(args[2:], where)
-    if typed is None:
-        return None
+    module = importlib.import_module(home)
+    declared = getattr(module, "COMMANDS", {}).get(args[1])
+    if declared is not None:  # a command that records no action (undo, redo)
+        given = _declared(args[2:], declared[0])
+        if given is None:
+            return None
+        run = functools.partial(declared[1], given)
+    else:
+        step = next((r for r in module.RECORDERS
+                     if (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1:]
+                     == args[1:2]), None)
+        if step is None or step.draw is not None:
+            return None
+        classes, where = step_params(step.cls, step.show)
+        typed = parse_step(args[2:], where)
+        if typed is None:
+            return None
+        run = functools.partial(step_command(classes, where, step.record, step.resolve,
+                                             step.show), **typed)
     try:
         with using(settings):
-            step_command(classes, where, step.record, step.resolve, step.show)(**typed)
+            run()
     except (EOFError, KeyboardInterrupt):  # as click says it (typer.Abort)
         import sys
 
@@ -53,3 +67,19 @@ def fast_record(args: list[str], settings: Settings) -> int | None:
     except Exception as exc:  # noqa: BLE001 - as the typer app reports it (cli/app.py run)
         return failed(exc, args, lambda: " ".join(args[:2]))
     return 0
+
+
+def _declared(args: list[str], table: Sequence[Opt]) -> Values | None:
+    """The values of a declared command's options (cli/flags.py ``parse``), or None where
+    typer must say what is wrong: any word starting with "-" the table does not name (click
+    takes it for an option) or any line ``parse`` refuses."""
+    from blood_companion.cli.flags import Usage, parse
+
+    known = {f for opt in table for f in opt.flags}
+    options = args[: args.index("--")] if "--" in args else args
+    if any(a.startswith("-") and a.partition("=")[0] not in known for a in options):
+        return None
+    try:
+        return parse(args, table)
+    except Usage:
+        return None

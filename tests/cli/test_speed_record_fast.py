@@ -1,5 +1,6 @@
-"""Issue 29: a recorded step on its fast path (cli/record_fast.py, no typer nor click) prints,
-exits and saves exactly what the typer command does; anything unusual goes to typer."""
+"""Issue 29: a recorded step, undo and redo on their fast path (cli/record_fast.py, no typer
+nor click) print, exit and save exactly what the typer command does; anything unusual on the
+line goes to typer."""
 
 from __future__ import annotations
 
@@ -33,6 +34,14 @@ LINES = [
     "campaign decks app --json",
     "campaign next-game",
     "campaign next-game --json",
+    "campaign undo",
+    "campaign redo",
+    "campaign undo 2 --json",
+    "campaign redo --json 1",
+    "campaign undo --to 2",
+    "campaign undo --to=nomark",
+    "campaign redo 50",
+    "campaign redo -- 1",
 ]
 # Lines the fast path leaves to typer (its usage errors and help, in its words).
 TO_TYPER = [
@@ -50,7 +59,12 @@ TO_TYPER = [
     "campaign leader",
     "campaign leader a b",
     "campaign leader -z",
-    "campaign undo",
+    "campaign undo -1",
+    "campaign undo x",
+    "campaign undo --to",
+    "campaign undo --help",
+    "campaign redo 1 2",
+    "campaign redo --json=yes",
 ]
 
 
@@ -114,7 +128,8 @@ def test_a_recorded_step_imports_neither_typer_nor_click(tmp_path: Path) -> None
            "assert main({!r}) == 0\nprint(json.dumps(sorted(sys.modules)))\n")
     new = ["campaign", "new", "quick", "--troupers", "aurel,zora", "--seed", "7"]
     for argv in (new, ["campaign", "wagon", "--coins", "1"],
-                 ["campaign", "trophies", "halls=+1", "--json"]):
+                 ["campaign", "trophies", "halls=+1", "--json"], ["campaign", "undo"],
+                 ["campaign", "redo", "--json"]):
         p = subprocess.run([sys.executable, "-c", run.format(argv)], capture_output=True,
                            text=True, env=env, timeout=120, check=False)
         assert p.returncode == 0, p.stderr
