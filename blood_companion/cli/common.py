@@ -14,7 +14,7 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
-from blood_companion.cli.flags import JSON_HELP
+from blood_companion.cli.flags import JSON_HELP, Usage, scan
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
@@ -257,41 +257,29 @@ def parse_step(args: list[str], where: Mapping[str, Param]) -> dict[str, Any] | 
     for key, p in where.items():
         if p.cli.flag:
             flags.update(dict.fromkeys(filter(None, (p.cli.flag, p.cli.off)), key))
-    words: list[str] = []
+    try:
+        options, words = scan(args, {f: kinds[k] is not bool for f, k in flags.items()},
+                              numbers=False)
+    except Usage:
+        return None
     seen: set[str] = set()
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
-        if arg == "--":
-            words.extend(args[i:])
-            break
-        if not arg.startswith("-"):
-            words.append(arg)
-            continue
-        name, eq, value = arg.partition("=")
-        key = flags.get(name, "")
-        kind = kinds.get(key)
-        if not key or (key in seen and kind is not list):
+    for name, value in options:
+        key = flags[name]
+        kind, again = kinds[key], key in seen
+        if again and kind is not list:
             return None
-        if kind is bool:
-            if eq:
-                return None
-            typed[key] = key == "as_json" or name != where[key].cli.off
-        else:
-            if not eq:
-                if i >= len(args):
-                    return None
-                value, i = args[i], i + 1
-            number = value[1:] if value[:1] in "+-" else value
-            if kind is int and number.isascii() and number.isdigit() and len(number) < 19:
-                typed[key] = int(value)
-            elif kind is int or value.startswith("-"):
-                return None
-            else:
-                typed[key] = [*(typed[key] if key in seen else []), value] if kind is list \
-                    else value
         seen.add(key)
+        if value is None:
+            typed[key] = key == "as_json" or name != where[key].cli.off
+        elif kind is int:
+            digits = value[1:] if value[:1] in "+-" else value
+            if not (digits.isascii() and digits.isdigit() and len(digits) < 19):
+                return None
+            typed[key] = int(value)
+        elif value.startswith("-"):
+            return None
+        else:
+            typed[key] = [*(typed[key] if again else []), value] if kind is list else value
     for key, p in where.items():
         taken: Any
         if p.cli.flag:

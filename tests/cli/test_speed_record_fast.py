@@ -42,6 +42,8 @@ LINES = [
     "campaign undo --to=nomark",
     "campaign redo 50",
     "campaign redo -- 1",
+    "campaign leader -- -z",
+    "campaign leader -",
 ]
 # Lines the fast path leaves to typer (its usage errors and help, in its words).
 TO_TYPER = [
