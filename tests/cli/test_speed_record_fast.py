@@ -44,6 +44,8 @@ LINES = [
     "campaign redo -- 1",
     "campaign leader -- -z",
     "campaign leader -",
+    "--campaign nope campaign wagon --coins 1",
+    "campaign undo --json --campaign nope",
 ]
 # Lines the fast path leaves to typer (its usage errors and help, in its words).
 TO_TYPER = [
@@ -113,7 +115,7 @@ def test_recorded_steps_are_the_same_on_the_fast_path_and_through_typer(
             ran[way] = (code, out, err)
         assert ran["fast"] == ran["typer"], line
         assert _save(tmp_path / "fast") == _save(tmp_path / "typer"), line
-    assert taken == [" ".join(line.split()) for line in LINES]
+    assert taken == [" ".join(line.replace("--campaign nope", "").split()) for line in LINES]
 
 
 def test_a_recorded_step_imports_neither_typer_nor_click(tmp_path: Path) -> None:
