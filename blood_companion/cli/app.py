@@ -14,12 +14,11 @@ import typer
 from typer._click import exceptions as click_exceptions
 
 from blood_companion import __version__
-from blood_companion.cli.common import hint_of, print_json, stderr, wants_json
-from blood_companion.cli.failures import unexpected, usage_doc
+from blood_companion.cli.common import failed, print_json, stderr, wants_json
+from blood_companion.cli.failures import usage_doc
 from blood_companion.cli.flags import typer_parameters
 from blood_companion.cli.settings import GLOBALS, Settings, using
 from blood_companion.cli.summaries import SUMMARIES
-from blood_companion.errors import BloodError
 
 
 def _flags_show_no_type() -> None:
@@ -201,22 +200,6 @@ def _command_of(argv: list[str]) -> str | None:
     return None
 
 
-def report(exc: BloodError, argv: list[str]) -> int:
-    """Print a refused action or bad input clearly; return its exit code."""
-    from rich.text import Text
-
-    hint = hint_of(exc)
-    if wants_json(argv):
-        doc = exc.to_json()
-        if hint:
-            doc["hint"] = hint
-        print_json(doc)
-    stderr.print(Text.assemble(("Error: ", "bold red"), exc.message))
-    if hint:
-        stderr.print(Text.assemble(("Hint: ", "yellow"), hint))
-    return exc.exit_code
-
-
 _COMPLETION_OPTIONS = {"--install-completion", "--show-completion"}
 
 
@@ -232,12 +215,6 @@ def run(argv: list[str], settings: Settings | None = None) -> int:
     if not listing:  # `blood --help`, `blood` alone: the listing needs no command module
         known = command in COMMANDS
         register_commands([COMMANDS[command]] if known and command else COMMAND_MODULES)
-    invalid: tuple[type[Exception], ...] = ()  # pydantic's, once a command module loaded it
-    if "pydantic" in sys.modules:
-        from pydantic import ValidationError
-
-        invalid = (ValidationError,)
-
     try:
         code = (listing_command() if listing else click_command(argv)).main(
             args=argv, prog_name="blood", standalone_mode=False, obj=settings
@@ -256,18 +233,8 @@ def run(argv: list[str], settings: Settings | None = None) -> int:
     except typer.Abort:
         stderr.print("Aborted.")
         return 1
-    except BloodError as exc:
-        return report(exc, argv)
-    except invalid as exc:
-        errors: list[dict[str, Any]] = getattr(exc, "errors", list)()
-        return report(BloodError(f"invalid input: {errors[0].get('msg', exc)}"), argv)
-    except KeyboardInterrupt:
-        stderr.print("Interrupted; nothing more was recorded.")
-        return 130
-    except BrokenPipeError:
-        raise  # cli.entry stops quietly
-    except Exception as exc:  # noqa: BLE001 - the last line of defence, see entry.unexpected
-        return unexpected(command_path(argv), exc, wants_json(argv))
+    except (Exception, KeyboardInterrupt) as exc:
+        return failed(exc, argv, lambda: command_path(argv))
     return code if isinstance(code, int) else 0
 
 

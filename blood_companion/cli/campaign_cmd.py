@@ -13,51 +13,30 @@ import typer
 from rich.text import Text
 
 from blood_companion.cli import completion, session, views
+from blood_companion.cli.campaign_steps import COMMANDS, RECORDERS, _changed, _holders
 from blood_companion.cli.common import (
     JsonOpt,
     add_recorder,
-    add_recorders,
     command_group,
     print_json,
     settings,
     stderr,
     stdout,
 )
+from blood_companion.cli.flags import typer_command
 from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
 from blood_companion.display import json_text
 from blood_companion.engine.campaign import (
-    AddTrouper,
-    AdjustTrophies,
-    AdjustWagon,
-    NextSingleGame,
-    RetireTrouper,
     Seat,
-    SetLeader,
     StartCampaign,
     table_setup,
 )
-from blood_companion.engine.state import RESOURCE_NAMES
-from blood_companion.engine.table import SetDecks
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
 from blood_companion.store.names import check_campaign_name
 
 campaign_app, register = command_group("campaign")
-
-
-# ---------------------------------------------------------------------- rendering
-
-
-def _changed(
-    store: CampaignStore, as_json: bool, message: str, *, refresh: bool = True, **extra: Any
-) -> None:
-    if refresh:  # the views of the campaign as it is now (session.record stores them itself)
-        session.refresh_status(store)
-    if as_json:
-        print_json({"ok": True, **extra, **summary(store)})
-    else:
-        stdout.print(message)
 
 
 # ---------------------------------------------------------------------- commands
@@ -373,37 +352,6 @@ def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, An
     return out
 
 
-@campaign_app.command("undo")
-def undo(
-    n: Annotated[int, typer.Argument(help="How many steps to take back.")] = 1,
-    to: Annotated[str | None, typer.Option("--to",
-        help="Jump to a step number or a mark instead.")] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Take back the last N steps (they stay redo-able until a new action replaces them)."""
-    with session.open_session() as store:
-        before = store.head
-        if to is not None:
-            store.undo_to(to)
-        else:
-            store.undo(n)
-        _changed(store, as_json, f"Back to step {store.head} (was {before}); "
-                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
-
-
-@campaign_app.command("redo")
-def redo(
-    n: Annotated[int, typer.Argument(help="How many undone steps to re-apply.")] = 1,
-    as_json: JsonOpt = False,
-) -> None:
-    """Re-apply N undone steps."""
-    with session.open_session() as store:
-        before = store.head
-        store.redo(n)
-        _changed(store, as_json, f"Redone to step {store.head} (was {before}).",
-            redone=store.head - before)
-
-
 @campaign_app.command("mark")
 def mark(
     name: Annotated[str, typer.Argument(help='A save point name, e.g. "before Lucilla".')],
@@ -548,85 +496,7 @@ def recover(
         stdout.print(Text(f"The {was} file is kept as {result.damaged_copy}", style="dim"))
 
 
-# ---------------------------------------------------------------------- campaign-level actions
-
-
-def _nothing_to_change(store: CampaignStore, action: Any, as_json: bool) -> Any:
-    if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
-        raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
-    return action
-
-
-def _act_show(step: session.Step) -> None:
-    stdout.print(f"{step.store.head}. {step.done()}")
-    step.tell()
-
-
-_act = session.recorder(
-    lambda step: {"ok": True, "recorded": step.action.model_dump(mode="json"),
-                  "instructions": step.told(), **summary(step.store)},
-    _act_show, prepare=_nothing_to_change, draws=False)
-
-
-def _decks_lines(state: Any) -> None:
-    """Who holds each deck."""
-    from blood_companion.cli.table_words import decks_lines
-
-    for line in decks_lines(state):
-        stdout.print(line, highlight=False)
-
-
-def _decks_now(as_json: bool) -> None:
-    from blood_companion.engine.table import holders
-
-    with session.open_session() as store:
-        if as_json:
-            print_json({"ok": True, "decks": holders(store.state)})
-        else:
-            _decks_lines(store.state)
-
-
-def _decks_doc(step: session.Step) -> dict[str, Any]:
-    from blood_companion.engine.table import holders
-
-    return {"ok": True, "decks": holders(step.after), **summary(step.store)}
-
-
-def _holders(words: list[str], hint: str | None = None) -> dict[str, str]:
-    """Who holds the decks, as `--decks` or `campaign decks` say it (engine/table.py)."""
-    from blood_companion.engine.table import parse_holders
-
-    try:
-        return parse_holders(",".join(words))
-    except BloodError as exc:
-        raise UsageError(exc.message, hint=hint or exc.hint) from None
-
-
-def _trophies(changes: list[str]) -> dict[str, int]:
-    """``halls=+1 nemesis:lucilla=-1`` -> {token: signed count}."""
-    parsed: dict[str, int] = {}
-    for text in changes:
-        key, sep, value = text.partition("=")
-        try:
-            n = int(value.strip())
-        except ValueError:
-            n = None
-        if not sep or not key.strip() or n is None:
-            raise UsageError(
-                f"{text!r} is not TOKEN=N", hint="e.g. `blood campaign trophies halls=+1`"
-            )
-        parsed[key.strip().lower()] = parsed.get(key.strip().lower(), 0) + n
-    return parsed
-
-
-# Words the campaign commands' fields name (engine/actions.py ``Cli``).
-RESOLVE: dict[str, Any] = {
-    "id": lambda store, word, _: word.strip().lower(),
-    "trophies": lambda store, words, _: _trophies(words),
-    "holders": lambda store, words, _: _holders(words),
-}
-add_recorder(campaign_app, SetDecks, session.recorder(
-    _decks_doc, lambda step: _decks_lines(step.after), draws=False), RESOLVE, draw=None,
-    show=_decks_now)
-add_recorders(campaign_app, _act, RESOLVE, AddTrouper, RetireTrouper, SetLeader, AdjustWagon,
-              AdjustTrophies, NextSingleGame)
+for _step in RECORDERS:  # the campaign-level actions (cli/campaign_steps.py)
+    add_recorder(campaign_app, *_step)
+for _word, (_table, _run) in COMMANDS.items():  # undo, redo (cli/campaign_steps.py)
+    campaign_app.command(_word, help=_run.__doc__)(typer_command(_table, _run))

@@ -1,19 +1,32 @@
-"""What every command shares: settings, output, and the one error handler."""
+"""What every command shares: settings, output, the one error handler, and the commands
+recording an action, made of the action's declaration (:func:`add_recorder`; the same
+declaration parses a recorded step's command line on its fast path, :func:`parse_step`).
+
+Importing it imports no typer: the typer options below (``JsonOpt``, ``DrawOpt``,
+``CardOpt``) are made when a command module first asks for one."""
 
 from __future__ import annotations
 
 import inspect
+import sys
+import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
-import typer
-
-from blood_companion.cli.flags import JSON_HELP
+from blood_companion.cli.flags import JSON_HELP, Usage, scan
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
 from blood_companion.display import console
+
+if TYPE_CHECKING:
+    import typer
+
+    # for the type checker, what __getattr__ makes (a value of that type, typer's Option on it)
+    JsonOpt = bool
+    DrawOpt = list[str] | None
+    CardOpt = str | None
 
 # Every line a command prints goes through these two consoles, which clean what came from a
 # user or a file (control sequences, bidi overrides) before it reaches the terminal. No text
@@ -23,22 +36,35 @@ stdout = console(highlight=False, soft_wrap=False, emoji=False)
 stderr = console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 
-# The `--json` option every command takes: `as_json: JsonOpt = False`.
-JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
-# The `--draw` option of every command recording a step that may draw from a deck the players
-# hold (cli/draws.py).
-DrawOpt = Annotated[
-    list[str] | None,
-    typer.Option(
+# The typer options every command shares, by name: `--json` (``as_json: JsonOpt = False``),
+# the `--draw` of a step that may draw from a deck the players hold (cli/draws.py), the
+# `--card` of one that draws one card from a deck the players hold.
+_TYPER_OPTIONS: dict[str, Callable[[Any], Any]] = {
+    "JsonOpt": lambda typer: Annotated[bool, typer.Option("--json", help=JSON_HELP)],
+    "DrawOpt": lambda typer: Annotated[list[str] | None, typer.Option(
         "--draw", metavar="CARD", help="A card the players drew from a deck they hold (a "
         "Reaction card revealed, a Minion summoned), by name or id; repeat in the order drawn. "
-        "Asked on a terminal when missing.",
-    ),
-]
+        "Asked on a terminal when missing.")],
+    "CardOpt": lambda typer: Annotated[str | None, typer.Option(
+        "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
+        "name or id; asked on a terminal when missing).")],
+}
+
+
+def __getattr__(name: str) -> Any:
+    """``JsonOpt``, ``DrawOpt``, ``CardOpt`` (:data:`_TYPER_OPTIONS`), made once when asked."""
+    if name not in _TYPER_OPTIONS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import typer
+
+    made = globals()[name] = _TYPER_OPTIONS[name](typer)
+    return made
 
 
 def command_group(name: str) -> tuple[typer.Typer, Callable[[typer.Typer], None]]:
     """The typer app of the group `blood NAME`, and the ``register(app)`` adding it (cli/app.py)."""
+    import typer
+
     group = typer.Typer(help=SUMMARIES[name], no_args_is_help=True)
     return group, lambda app: app.add_typer(group, name=name, short_help=SUMMARIES[name])
 
@@ -51,47 +77,42 @@ def split_list(values: list[str] | None) -> list[str]:
 Resolver = Callable[[Any, str, Mapping[str, Any]], Any]
 
 
-# The `--card` option of a command whose step draws one card from a deck the players hold.
-CardOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
-        "name or id; asked on a terminal when missing).",
-    ),
-]
+class Recorder(NamedTuple):
+    """A command recording an action, as :func:`add_recorder` takes it (no typer in it):
+    ``draw`` is the name of its draw option (``"DrawOpt"``, ``"CardOpt"``) or None."""
+
+    cls: Any
+    record: Callable[..., None]
+    resolve: Mapping[str, Resolver]
+    draw: Any = "DrawOpt"
+    show: Callable[[bool], None] | None = None
 
 
-def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
-                 resolve: Mapping[str, Resolver], draw: Any = DrawOpt,
-                 show: Callable[[bool], None] | None = None) -> None:
-    """Add to `app` the command recording the action class `cls`, built from its declaration
-    (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
-    positional argument (no flag) or an option, with its help, completion and the field's
-    default, in field order; then `draw` (``--draw``, ``--card`` or None) and ``--json``. A
-    word a field ``names`` is typed as text and found in the campaign open before the step
-    (``resolve[names](store, word, fields so far)``, skipped for None); `record(build,
-    as_json, draws)` records it (``session.recorder``).
+class Param(NamedTuple):
+    """One parameter of a recording command: the action class and field it fills (no field:
+    the class's ``picked_by`` flag), its ``Cli``, whether the field is a list, and its type,
+    default and usage name as typer takes it."""
 
-    `cls` may be a tuple of the actions one command records (``day location``: the card chosen,
-    or the die rolled): the first's summary is the help, every field is optional, the action
-    recorded is the one whose fields are given (two: refused), else the one with a
-    ``picked_by`` flag. With `show`, the command given no field shows ``show(as_json)``."""
-    from rich.markup import escape
+    cls: Any
+    field: str
+    cli: Any
+    listed: bool
+    kind: Any
+    default: Any
+    metavar: str | None
 
-    from blood_companion.cli import completion
+
+def step_params(cls: Any, show: Any = None) -> tuple[tuple[Any, ...], dict[str, Param]]:
+    """The actions a recording command records and its parameters by keyword, in order, from
+    their declaration (engine/actions.py ``Cli``): see :func:`add_recorder`."""
     from blood_companion.engine.actions import cli_fields
-    from blood_companion.errors import UsageError
 
     classes = cls if isinstance(cls, tuple) else (cls,)
     several = len(classes) > 1 or show is not None
-    params, where = [], {}  # where: parameter -> (class, field, its Cli, whether a list)
+    params: dict[str, Param] = {}
     for c in classes:
         if c.picked_by is not None:
-            where[c.picked_by.flag[2:]] = (c, "", c.picked_by, False)
-            params.append(inspect.Parameter(
-                c.picked_by.flag[2:], inspect.Parameter.KEYWORD_ONLY, default=False,
-                annotation=Annotated[bool, typer.Option(c.picked_by.flag,
-                                                        help=escape(c.picked_by.help))]))
+            params[c.picked_by.flag[2:]] = Param(c, "", c.picked_by, False, bool, False, None)
         for field, cli in cli_fields(c).items():
             info = c.model_fields[field]
             kind = info.annotation
@@ -112,35 +133,79 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
                 kind, default = kind | None, None
             key = (cli.flag[2:].replace("-", "_") if several and cli.flag
                    else (metavar or field) if several else field)
-            where[key] = (c, field, cli, listed)
-            done = {"autocompletion": getattr(completion, cli.complete)} if cli.complete else {}
-            spec: Any = (typer.Option(f"{cli.flag}/{cli.off}" if cli.off else cli.flag,
-                                      help=escape(cli.help), metavar=metavar, **done)
-                         if cli.flag else typer.Argument(
-                             help=escape(cli.help), metavar=None if key == metavar else metavar,
-                             **done))
-            params.append(inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                            annotation=Annotated[kind, spec]))
+            params[key] = Param(c, field, cli, listed, kind, default, metavar)
+    return classes, params
+
+
+def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
+                 resolve: Mapping[str, Resolver], draw: Any = "DrawOpt",
+                 show: Callable[[bool], None] | None = None) -> None:
+    """Add to `app` the command recording the action class `cls`, built from its declaration
+    (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
+    positional argument (no flag) or an option, with its help, completion and the field's
+    default, in field order; then `draw` (``--draw``, ``--card`` or None, by its name in
+    :data:`_TYPER_OPTIONS`) and ``--json``. A word a field ``names`` is typed as text and found
+    in the campaign open before the step (``resolve[names](store, word, fields so far)``,
+    skipped for None); `record(build, as_json, draws)` records it (``session.recorder``).
+
+    `cls` may be a tuple of the actions one command records (``day location``: the card chosen,
+    or the die rolled): the first's summary is the help, every field is optional, the action
+    recorded is the one whose fields are given (two: refused), else the one with a
+    ``picked_by`` flag. With `show`, the command given no field shows ``show(as_json)``."""
+    import typer
+    from rich.markup import escape
+
+    from blood_companion.cli import completion
+
+    classes, where = step_params(cls, show)
+    params = []
+    for key, p in where.items():
+        cli = p.cli
+        done = {"autocompletion": getattr(completion, cli.complete)} if cli.complete else {}
+        spec: Any = (typer.Option(cli.flag, help=escape(cli.help)) if not p.field
+                     else typer.Option(f"{cli.flag}/{cli.off}" if cli.off else cli.flag,
+                                       help=escape(cli.help), metavar=p.metavar, **done)
+                     if cli.flag else typer.Argument(
+                         help=escape(cli.help), metavar=None if key == p.metavar else p.metavar,
+                         **done))
+        params.append(inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=p.default,
+                                        annotation=Annotated[p.kind, spec]))
     if draw is not None:
         params.append(inspect.Parameter("draw", inspect.Parameter.KEYWORD_ONLY, default=None,
-                                        annotation=draw))
+                                        annotation=__getattr__(draw) if isinstance(draw, str)
+                                        else draw))
     params.append(inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=False,
-                                    annotation=JsonOpt))
+                                    annotation=__getattr__("JsonOpt")))
+    command = step_command(classes, where, record, resolve, show)
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__doc__ = classes[0].summary
+    app.command(classes[0].command.split()[1])(command)
+
+
+def step_command(classes: tuple[Any, ...], where: Mapping[str, Param],
+                 record: Callable[..., None], resolve: Mapping[str, Resolver],
+                 show: Callable[[bool], None] | None = None) -> Callable[..., None]:
+    """The function a recording command runs, given its parameters' values by keyword (as
+    typer gives them, or :func:`parse_step`): it builds the action and records it."""
+    from blood_companion.engine.actions import cli_fields
+    from blood_companion.errors import UsageError
+
+    several = len(classes) > 1 or show is not None
 
     def command(**typed: Any) -> None:
         draws, as_json = typed.pop("draw", None), typed.pop("as_json")
         given = [k for k in where if typed[k] is not None and typed[k] is not False
                  and typed[k] != []]
-        chosen = {where[k][0] for k in given}
-        if len(chosen) > 1 or len(given) > 1 and not all(where[k][1] for k in given):
+        chosen = {where[k].cls for k in given}
+        if len(chosen) > 1 or len(given) > 1 and not all(where[k].field for k in given):
             raise UsageError("give only one of: " + ", ".join(
-                c.flag or key for key, (_, _, c, _) in where.items()))
+                p.cli.flag or key for key, p in where.items()))
         if not chosen and show is not None:
             show(as_json)
             return
         one = chosen.pop() if chosen else next((c for c in classes if c.picked_by), classes[0])
         values: dict[str, Any] = {}
-        for key, (c, field, cli, listed) in where.items():
+        for key, (c, field, cli, listed, *_) in where.items():
             value = typed[key]
             if c is not one or not field or (several and value is None):
                 continue
@@ -165,21 +230,90 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
 
         record(build, as_json, [draws] if isinstance(draws, str) else draws)
 
-    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    command.__doc__ = classes[0].summary
-    app.command(classes[0].command.split()[1])(command)
+    return command
+
+
+def _base(kind: Any) -> Any:
+    """A parameter's type without None: ``bool``, ``int``, ``str``, ``list`` (or another)."""
+    if isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union:
+        left = [k for k in typing.get_args(kind) if k is not type(None)]
+        kind = left[0] if len(left) == 1 else None
+    return list if typing.get_origin(kind) is list else kind
+
+
+def parse_step(args: list[str], where: Mapping[str, Param]) -> dict[str, Any] | None:
+    """The values by keyword the typer command of ``where`` (and ``--json``) is called with
+    for ``args``, the words after the command's, as click reads them; None for anything
+    unusual, which typer then reads and reports in its words: an unknown or repeated option
+    (a help, a typo), a missing value or argument, too many arguments, a value starting with
+    "-" (but a whole number), a number that is not plain digits, a type not read here."""
+    typed: dict[str, Any] = {key: p.default for key, p in where.items()}
+    typed["as_json"] = False
+    kinds = {key: _base(p.kind) for key, p in where.items()}
+    kinds["as_json"] = bool
+    if not set(kinds.values()) <= {bool, int, str, list}:
+        return None
+    flags = {"--json": "as_json"}
+    for key, p in where.items():
+        if p.cli.flag:
+            flags.update(dict.fromkeys(filter(None, (p.cli.flag, p.cli.off)), key))
+    try:
+        options, words = scan(args, {f: kinds[k] is not bool for f, k in flags.items()},
+                              numbers=False)
+    except Usage:
+        return None
+    seen: set[str] = set()
+    for name, value in options:
+        key = flags[name]
+        kind, again = kinds[key], key in seen
+        if again and kind is not list:
+            return None
+        seen.add(key)
+        if value is None:
+            typed[key] = key == "as_json" or name != where[key].cli.off
+        elif kind is int:
+            digits = value[1:] if value[:1] in "+-" else value
+            if not (digits.isascii() and digits.isdigit() and len(digits) < 19):
+                return None
+            typed[key] = int(value)
+        elif value.startswith("-"):
+            return None
+        else:
+            typed[key] = [*(typed[key] if again else []), value] if kind is list else value
+    for key, p in where.items():
+        taken: Any
+        if p.cli.flag:
+            continue
+        if kinds[key] is list:
+            taken, words = words, []
+        elif words:
+            taken, words = words[0], words[1:]
+        else:
+            taken = p.default
+        if taken is inspect.Parameter.empty or taken == [] and p.default is inspect.Parameter.empty:
+            return None
+        typed[key] = taken
+    return None if words else typed
 
 
 def add_recorders(app: typer.Typer, record: Callable[..., None], resolve: Mapping[str, Resolver],
                   *actions: Any, draw: Any = None, card: Any = None,
                   shows: Mapping[Any, Callable[[bool], None]] | None = None) -> None:
-    """A command for each of these actions, in order (:func:`add_recorder`; a tuple is one
-    command, for the card chosen or drawn, and takes ``--draw``), each taking `draw`; the one
-    drawing a card from an Advanced Tactic deck at the table (`card`) takes ``--card``; a
-    command in `shows` shows that when given no field."""
-    for cls in actions:
-        add_recorder(app, cls, record, resolve, CardOpt if cls is card else DrawOpt
+    """A command for each of these actions, in order (:func:`add_recorder`, :func:`recorders`)."""
+    for step in recorders(record, resolve, *actions, draw=draw, card=card, shows=shows):
+        add_recorder(app, *step)
+
+
+def recorders(record: Callable[..., None], resolve: Mapping[str, Resolver], *actions: Any,
+              draw: Any = None, card: Any = None,
+              shows: Mapping[Any, Callable[[bool], None]] | None = None) -> list[Recorder]:
+    """The recording commands of these actions, in order: a tuple is one command, for the card
+    chosen or drawn, and takes ``--draw``; the others take `draw`; the one drawing a card from
+    an Advanced Tactic deck at the table (`card`) takes ``--card``; a command in `shows` shows
+    that when given no field."""
+    return [Recorder(cls, record, resolve, "CardOpt" if cls is card else "DrawOpt"
                      if isinstance(cls, tuple) else draw, (shows or {}).get(cls))
+            for cls in actions]
 
 
 def resource(word: str) -> str:
@@ -251,6 +385,45 @@ def hint_of(exc: Any) -> str | None:
         more = for_refs(see)
         hint = f"{hint}; {more}" if hint else more
     return hint
+
+
+def report(exc: Any, argv: list[str]) -> int:
+    """Print a refused action or bad input clearly; return its exit code."""
+    from rich.text import Text
+
+    hint = hint_of(exc)
+    if wants_json(argv):
+        doc = exc.to_json()
+        if hint:
+            doc["hint"] = hint
+        print_json(doc)
+    stderr.print(Text.assemble(("Error: ", "bold red"), exc.message))
+    if hint:
+        stderr.print(Text.assemble(("Hint: ", "yellow"), hint))
+    return exc.exit_code
+
+
+def failed(exc: BaseException, argv: list[str], command: Callable[[], str]) -> int:
+    """The exit code of a command that ``exc`` stopped (not typer's nor click's own), said
+    once: a refusal or bad input (:func:`report`), a value pydantic refused, an interrupt,
+    else the last line of defence naming ``command()`` (cli/failures.py ``unexpected``). A
+    closed pipe goes on to cli.entry, which stops quietly."""
+    from blood_companion.errors import BloodError
+
+    pydantic = sys.modules.get("pydantic")  # its refusal, once a command module loaded it
+    if isinstance(exc, BloodError):
+        return report(exc, argv)
+    if pydantic is not None and isinstance(exc, pydantic.ValidationError):
+        errors: list[dict[str, Any]] = exc.errors()
+        return report(BloodError(f"invalid input: {errors[0].get('msg', exc)}"), argv)
+    if isinstance(exc, KeyboardInterrupt):
+        stderr.print("Interrupted; nothing more was recorded.")
+        return 130
+    if isinstance(exc, BrokenPipeError):
+        raise exc
+    from blood_companion.cli.failures import unexpected
+
+    return unexpected(command(), exc, wants_json(argv))
 
 
 # A position, a step count or a step number: no more digits than any of them needs.

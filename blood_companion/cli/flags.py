@@ -10,7 +10,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
 JSON_HELP = "Print exactly one JSON document on stdout."
@@ -21,7 +21,8 @@ class Opt:
     """One parameter of a command: ``name`` (the value's key), its ``flags`` (none: the
     command's words, ``kind="words"``), ``kind`` (flag, int, str, path, list: repeatable,
     words), ``default``, ``help``, and for typer ``metavar``, ``envvar`` and ``complete`` (a
-    callback of ``cli/completion.py``, by name); ``min`` for a number, ``required``."""
+    callback of ``cli/completion.py``, by name); ``min`` for a number, ``required``. An int
+    without flags is a positional whole number (`blood campaign undo 3`)."""
 
     __slots__ = ("name", "flags", "kind", "default", "help", "metavar", "envvar", "complete",
                  "min", "required")
@@ -68,6 +69,40 @@ def _label(opt: Opt) -> str:
     return " / ".join(f"'{f}'" for f in opt.flags) or f"'{opt.metavar}...'"
 
 
+def scan(args: list[str], takes: Mapping[str, bool], numbers: bool = True
+         ) -> tuple[list[tuple[str, str | None]], list[str]]:
+    """A command line as its options in order, (flag, its value or None), and its other words:
+    ``takes`` says of each flag whether it takes a value; ``--`` ends the options; "-" alone
+    is a word, and so is "-3" with ``numbers``. Raises Usage as typer would."""
+    options: list[tuple[str, str | None]] = []
+    words: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            words.extend(args[i:])
+            break
+        name, eq, value = arg.partition("=")
+        if not arg.startswith("-") or name not in takes and (
+                len(arg) == 1 or numbers and arg[1:].isdigit()):
+            words.append(arg)
+            continue
+        if name not in takes:
+            raise Usage(f"No such option: {name}")
+        if not takes[name]:
+            if eq:
+                raise Usage(f"Option '{name}' does not take a value.")
+            options.append((name, None))
+            continue
+        if not eq:
+            if i >= len(args):
+                raise Usage(f"Option '{name}' requires an argument.")
+            value, i = args[i], i + 1
+        options.append((name, value))
+    return options, words
+
+
 def parse(args: list[str], table: Sequence[Opt]) -> Values:
     """The values of ``table`` on the command line ``args`` (defaults filled in; the words
     under the ``words`` parameter, ``--`` ends the options); raises Usage as typer would."""
@@ -75,37 +110,21 @@ def parse(args: list[str], table: Sequence[Opt]) -> Values:
     words = next((o for o in table if o.kind == "words"), None)
     given = Values((o.name, [] if o.kind in LISTS else o.default) for o in table)
     seen: set[str] = set()
-    rest: list[str] = []
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
-        if arg == "--":
-            rest.extend(args[i:])
-            break
-        name, eq, value = arg.partition("=")
-        opt = by_flag.get(name if arg.startswith("-") else "")
-        if opt is None:
-            if arg.startswith("-") and len(arg) > 1 and not arg[1:].isdigit():
-                raise Usage(f"No such option: {name}")
-            rest.append(arg)
-            continue
+    options, rest = scan(args, {f: o.kind != "flag" for f, o in by_flag.items()})
+    for name, value in options:
+        opt = by_flag[name]
         seen.add(opt.name)
-        if opt.kind == "flag":
-            if eq:
-                raise Usage(f"Option '{name}' does not take a value.")
+        if value is None:
             given[opt.name] = True
-            continue
-        if not eq:
-            if i >= len(args):
-                raise Usage(f"Option '{name}' requires an argument.")
-            value, i = args[i], i + 1
-        if opt.kind == "int":
+        elif opt.kind == "int":
             given[opt.name] = _number(opt, name, value)
         elif opt.kind == "list":
             given[opt.name].append(value)
         else:
             given[opt.name] = value
+    for opt in table:  # a positional whole number takes the first word
+        if opt.kind == "int" and not opt.flags and rest:
+            given[opt.name] = _number(opt, f"[{opt.name.upper()}]", rest.pop(0))
     if rest and words is None:
         raise Usage(f"Got unexpected extra argument ({rest[0]})")
     if words is not None:
@@ -150,7 +169,7 @@ def typer_parameters(table: Sequence[Opt]) -> list[Any]:
         default = ... if opt.required else opt.default
         kind = types[opt.kind]
         typed: Any = list[kind] if opt.kind in LISTS else kind  # type: ignore[valid-type]
-        info = (typer.Argument(default, **extra) if opt.kind == "words"
+        info = (typer.Argument(default, **extra) if opt.kind == "words" or not opt.flags
                 else typer.Option(default, *opt.flags, **extra))
         params.append(inspect.Parameter(
             opt.name, inspect.Parameter.KEYWORD_ONLY, default=info,

@@ -1,0 +1,143 @@
+"""Issue 29: a recorded step, undo and redo on their fast path (cli/record_fast.py, no typer
+nor click) print, exit and save exactly what the typer command does; anything unusual on the
+line goes to typer."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from blood_companion.cli import entry
+
+# Each line is run in order on two copies of one campaign: on the fast path, and with it off.
+LINES = [
+    "campaign wagon --coins 1",
+    "campaign wagon --coins=2 --jewels 1 --reason found",
+    "campaign wagon --json --coins -1",
+    "campaign wagon --scrolls +3 -- ",
+    "campaign wagon",
+    "campaign wagon --json",
+    "campaign trophies halls=+1 --reason test",
+    "campaign trophies halls=+1 nemesis:lucilla=-1 --json",
+    "campaign trophies bad",
+    "campaign add-trouper ioana",
+    "campaign add-trouper nobody --json",
+    "campaign leader zora",
+    "campaign leader nobody",
+    "campaign retire-trouper ioana --json",
+    "campaign decks",
+    "campaign decks --json",
+    "campaign decks table",
+    "campaign decks app --json",
+    "campaign next-game",
+    "campaign next-game --json",
+    "campaign undo",
+    "campaign redo",
+    "campaign undo 2 --json",
+    "campaign redo --json 1",
+    "campaign undo --to 2",
+    "campaign undo --to=nomark",
+    "campaign redo 50",
+    "campaign redo -- 1",
+    "campaign leader -- -z",
+    "campaign leader -",
+    "--campaign nope campaign wagon --coins 1",
+    "campaign undo --json --campaign nope",
+]
+# Lines the fast path leaves to typer (its usage errors and help, in its words).
+TO_TYPER = [
+    "campaign wagon --coins x",
+    "campaign wagon --coins",
+    "campaign wagon --coins 1.5",
+    "campaign wagon --coins 99999999999999999999",
+    "campaign wagon --help",
+    "campaign wagon --coin 1",
+    "campaign wagon --coins 1 extra",
+    "campaign wagon --json --json",
+    "campaign wagon --json=1",
+    "campaign wagon --reason -x",
+    "campaign trophies",
+    "campaign leader",
+    "campaign leader a b",
+    "campaign leader -z",
+    "campaign undo -1",
+    "campaign undo x",
+    "campaign undo --to",
+    "campaign undo --help",
+    "campaign redo 1 2",
+    "campaign redo --json=yes",
+]
+
+
+def _save(folder: Path) -> list[object]:
+    """What the save holds, but when each step was recorded."""
+    with sqlite3.connect(next(folder.glob("*.db"))) as db:
+        return [
+            db.execute("SELECT step, type, data, av, chance, delta, state_hash, app, data_fp, "
+                       "exact FROM actions ORDER BY step").fetchall(),
+            db.execute("SELECT * FROM snapshots ORDER BY step").fetchall(),
+            db.execute("SELECT * FROM meta WHERE key != 'created' ORDER BY key").fetchall(),
+        ]
+
+
+def test_recorded_steps_are_the_same_on_the_fast_path_and_through_typer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from blood_companion.cli import record_fast
+
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("BLOOD_CAMPAIGN", raising=False)
+    first = tmp_path / "typer"
+    assert entry.main(["--saves-dir", str(first), "campaign", "new", "same", "--troupers",
+                       "aurel,zora", "--seed", "5"]) == 0
+    shutil.copytree(first, tmp_path / "fast")
+    capsys.readouterr()
+    taken: list[str] = []
+    real = record_fast.fast_record
+
+    def fast_record(args: list[str], settings: object) -> int | None:
+        code = real(args, settings)  # type: ignore[arg-type]
+        if code is not None:
+            taken.append(" ".join(args))
+        return code
+
+    monkeypatch.setattr(record_fast, "fast_record", fast_record)
+    for line in LINES + TO_TYPER:
+        ran = {}
+        for way in ("typer", "fast"):
+            monkeypatch.setenv("BLOOD_FAST", "0" if way == "typer" else "1")
+            code = entry.main(["--saves-dir", str(tmp_path / way), *line.split()])
+            out, err = (t.replace(str(tmp_path / way), "SAVES") for t in capsys.readouterr())
+            ran[way] = (code, out, err)
+        assert ran["fast"] == ran["typer"], line
+        assert _save(tmp_path / "fast") == _save(tmp_path / "typer"), line
+    assert taken == [" ".join(line.replace("--campaign nope", "").split()) for line in LINES]
+
+
+def test_a_recorded_step_imports_neither_typer_nor_click(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path / "saves"), "NO_COLOR": "1",
+           "BLOOD_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("BLOOD_CAMPAIGN", None)
+    env.pop("BLOOD_FAST", None)
+    run = ("import json, sys\nfrom blood_companion.cli.entry import main\n"
+           "assert main({!r}) == 0\nprint(json.dumps(sorted(sys.modules)))\n")
+    new = ["campaign", "new", "quick", "--troupers", "aurel,zora", "--seed", "7"]
+    for argv in (new, ["campaign", "wagon", "--coins", "1"],
+                 ["campaign", "trophies", "halls=+1", "--json"], ["campaign", "undo"],
+                 ["campaign", "redo", "--json"]):
+        p = subprocess.run([sys.executable, "-c", run.format(argv)], capture_output=True,
+                           text=True, env=env, timeout=120, check=False)
+        assert p.returncode == 0, p.stderr
+        if argv is new:
+            continue
+        mods = json.loads(p.stdout.strip().splitlines()[-1])
+        assert not [m for m in mods if m.split(".")[0] in ("typer", "click")], argv
