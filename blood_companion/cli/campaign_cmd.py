@@ -352,6 +352,10 @@ def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, An
     return out
 
 
+for _word, (_table, _run) in COMMANDS.items():  # undo, redo (campaign_steps.py), after log
+    campaign_app.command(_word, help=_run.__doc__)(typer_command(_table, _run))
+
+
 @campaign_app.command("mark")
 def mark(
     name: Annotated[str, typer.Argument(help='A save point name, e.g. "before Lucilla".')],
@@ -498,5 +502,3 @@ def recover(
 
 for _step in RECORDERS:  # the campaign-level actions (cli/campaign_steps.py)
     add_recorder(campaign_app, *_step)
-for _word, (_table, _run) in COMMANDS.items():  # undo, redo (cli/campaign_steps.py)
-    campaign_app.command(_word, help=_run.__doc__)(typer_command(_table, _run))
