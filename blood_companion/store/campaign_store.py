@@ -681,9 +681,10 @@ class CampaignStore:
 
     def verify(self) -> VerifyReport:
         """Check the whole save: every step's recorded state rebuilds from the deltas and
-        matches its hash and the snapshots; the steps recorded with this app and data pack are
-        replayed by the rules engine from the state before them (with their recorded chance)
-        and must give the same state. Older steps are reported as kept as recorded.
+        matches its hash and the snapshots, and its action reads; the steps recorded with this
+        app and data pack are replayed by the rules engine from the state before them (with
+        their recorded chance) and must give the same state. Older steps are reported as kept
+        as recorded.
 
         The log is read a row at a time and the state patched in place (memory flat in the
         log's length) and its canonical text re-dumped only where a step changed it; a replay
@@ -746,6 +747,10 @@ class CampaignStore:
                         problems.append(problem)
                     continue
                 state = None
+                try:  # not replayed: its action must still read (`log` shows it)
+                    load_json(data)
+                except ValueError:
+                    problems.append(f"step {step}: its action is not valid JSON")
                 if step > 1 or (app, fp) != current:
                     if kept and kept[-1][1] == step - 1 and kept[-1][2:] == [app, fp]:
                         kept[-1][1] = step

@@ -257,3 +257,22 @@ def test_steps_abandoned_before_the_damage_stay_abandoned_steps(
     assert _after(saves_dir, catalog) == (hashes, True)
     assert _abandoned(saves_dir, capsys) == [
         (OLD + LATER - 1, f"late {LATER - 2}"), (OLD + LATER, f"late {LATER - 1}")]
+
+
+def test_a_cut_off_first_action_fails_verify_and_is_recovered(
+    saves_dir: Path, catalog: Any, salvaged: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Step 1's action (recorded by app 0.1.0, so never replayed) cut off mid-JSON: `log`
+    cannot read the save, so `verify` refuses it, and `recover` restores the backup and
+    brings every later step back. Before the fix verify passed it (only the steps it replays
+    had their actions read) and recover said there was nothing to recover."""
+    path, hashes = _played(saves_dir, catalog)
+    _sql(path, "UPDATE actions SET data = substr(data, 1, 20) WHERE step = 1")
+    with CampaignStore.open(saves_dir, "demo", catalog) as store:
+        report = store.verify()
+    assert not report.ok and report.problems == ["step 1: its action is not valid JSON"]
+    result = recover_campaign(saves_dir, "demo", catalog)
+    assert salvaged == [LATER] and result.log_length == OLD + LATER
+    assert "before-migration" in result.restored_from.name
+    assert _after(saves_dir, catalog) == (hashes, True)
+    assert [e["step"] for e in _log_all(saves_dir, capsys)] == list(range(1, OLD + LATER + 1))
