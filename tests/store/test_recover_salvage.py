@@ -36,7 +36,7 @@ def salvaged(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     calls: list[int] = []
     real = manage._salvage
 
-    def spy(store: CampaignStore, damaged: Path) -> tuple[int, int]:
+    def spy(store: CampaignStore, damaged: Path) -> tuple[int, int, int]:
         out = real(store, damaged)
         calls.append(out[0])
         return out
@@ -276,3 +276,21 @@ def test_a_cut_off_first_action_fails_verify_and_is_recovered(
     assert "before-migration" in result.restored_from.name
     assert _after(saves_dir, catalog) == (hashes, True)
     assert [e["step"] for e in _log_all(saves_dir, capsys)] == list(range(1, OLD + LATER + 1))
+
+
+def test_the_text_says_what_was_left_out_and_kept_abandoned(
+    saves_dir: Path, catalog: Any, salvaged: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`blood campaign recover` without --json says, as its --json does, how many rows it
+    left out and how many steps it kept as abandoned steps (it said neither)."""
+    path, _ = _played(saves_dir, catalog)
+    _lose_step_1(path)
+    bad = OLD + 5
+    _sql(path, "UPDATE actions SET data = substr(data, 1, 20) WHERE step = ?", bad)
+    capsys.readouterr()
+    assert main(["--saves-dir", str(saves_dir), "campaign", "recover", "demo"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert salvaged == [bad - 1 - OLD]
+    assert f"{OLD + LATER - bad} kept as abandoned steps" in out
+    assert "`blood campaign log --all` lists them" in out
+    assert "1 damaged or unprovable row(s) left out" in out
