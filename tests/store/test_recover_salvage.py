@@ -23,7 +23,7 @@ from save_files import write_legacy
 
 from blood_companion.cli.entry import main
 from blood_companion.engine.campaign import AdjustWagon, Seat, StartCampaign
-from blood_companion.store import CampaignStore, manage
+from blood_companion.store import CampaignStore, docs, manage
 from blood_companion.store.manage import recover_campaign
 
 OLD = 3  # steps in the app 0.1.0 file (the backup's head)
@@ -294,3 +294,28 @@ def test_the_text_says_what_was_left_out_and_kept_abandoned(
     assert f"{OLD + LATER - bad} kept as abandoned steps" in out
     assert "`blood campaign log --all` lists them" in out
     assert "1 damaged or unprovable row(s) left out" in out
+
+
+def test_append_recorded_stops_at_the_first_row_not_giving_its_own_hash(
+    new_store: Any, catalog: Any, saves_dir: Path
+) -> None:
+    """`append_recorded` takes a row only when its stored change gives the hash recorded with
+    it (its caller, `_salvage`, derives each step itself); from the first row that does not,
+    the rows are kept as abandoned steps. Before, a later row's hash "proved" a row whose own
+    hash was wrong, and it was taken."""
+    store = new_store("demo")
+    for i in range(4):
+        store.record(AdjustWagon(coins=1, reason=f"r {i}"))
+    conn = sqlite3.connect(store.path)
+    rows = [list(r) for r in conn.execute(
+        f"SELECT {docs.ROW_COLUMNS} FROM actions WHERE step > 1 ORDER BY step")]
+    conn.close()
+    store.close()
+    _sql(store.path, "DELETE FROM actions WHERE step > 1; DELETE FROM snapshots WHERE step > 1; "
+                     "UPDATE meta SET value = '1' WHERE key = 'head'")
+    rows[1][6] = "ff" + rows[1][6][2:]  # step 3's hash damaged, its change intact
+    with CampaignStore.open(saves_dir, "demo", catalog) as again:
+        assert again.append_recorded(rows) == 1 and again.head == 2
+        assert [(e.step, e.data["reason"]) for e in again.log(include_abandoned=True)
+                if e.status == "abandoned"] == [(3, "r 1"), (4, "r 2"), (5, "r 3")]
+        assert again.verify().ok
