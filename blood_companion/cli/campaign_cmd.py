@@ -3,6 +3,7 @@ With ``--json`` a command prints exactly one JSON document (``log --json``: one 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import sys
@@ -466,6 +467,9 @@ def delete(
     from blood_companion.store.manage import delete_campaign
 
     kept = delete_campaign(folder, name)
+    for view in views.RENDERERS:  # its stored views (NAME.VIEW.json: VIEW holds no dot)
+        with contextlib.suppress(OSError):
+            views.cache_path(folder, check_campaign_name(name), view).unlink(missing_ok=True)
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
         return
