@@ -3,6 +3,7 @@ With ``--json`` a command prints exactly one JSON document (``log --json``: one 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import sys
@@ -418,6 +419,9 @@ def delete(
     from blood_companion.store.manage import delete_campaign
 
     kept = delete_campaign(folder, name)
+    for view in views.RENDERERS:  # its stored views (NAME.VIEW.json: VIEW holds no dot)
+        with contextlib.suppress(OSError):
+            views.cache_path(folder, check_campaign_name(name), view).unlink(missing_ok=True)
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
         return
@@ -473,28 +477,27 @@ def recover(
 
     result = recover_campaign(folder, chosen, cat, force=force)
     doc = {"ok": True, "name": chosen, "restored_from": str(result.restored_from),
-           **{k: getattr(result, k) for k in ("log_length", "salvaged", "kept", "left_out")},
+           **{k: getattr(result, k) for k in ("log_length", "salvaged", "kept", "left_out",
+                                              "abandoned")},
            "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None}
     if as_json:
         print_json(doc)
         return
+    left = (f"; {result.left_out} damaged or unprovable row(s) left out (they stay in the "
+            "damaged copy)" if result.left_out else "")
     if result.kept:
-        left = (f"; {result.left_out} damaged or unprovable row(s) left out (they stay in the "
-                "damaged copy)" if result.left_out else "")
         stdout.print(
             f"Recovered {chosen!r}: kept {result.kept} step(s), the longest chain whose actions "
             f"read and re-validate{left} (head at step {result.log_length}).", markup=False,
         )
     else:
-        salvaged = (
-            f"; {result.salvaged} later step(s) re-applied from the damaged file"
-            if result.salvaged
-            else ""
-        )
-        stdout.print(
-            f"Restored {chosen!r} from {result.restored_from.name}{salvaged} "
-            f"({result.log_length} steps)."
-        )
+        salvaged = (f"; {result.salvaged} later step(s) re-applied from the damaged file"
+                    if result.salvaged else "")
+        if result.abandoned:
+            salvaged += (f"; {result.abandoned} kept as abandoned steps (`blood campaign log "
+                         "--all` lists them)")
+        stdout.print(f"Restored {chosen!r} from {result.restored_from.name}{salvaged}{left} "
+                     f"({result.log_length} steps).", markup=False)
     if result.damaged_copy:
         was = "damaged" if result.kept else "previous"
         stdout.print(Text(f"The {was} file is kept as {result.damaged_copy}", style="dim"))

@@ -498,8 +498,7 @@ class CampaignStore:
         one following the head; `recover` brings back a damaged file's later steps this way).
 
         A row is taken when its stored change applies to the state before it and the result
-        has the hash recorded with it, or a later row's hash proves the chain (the damage was
-        in a hash, not in the change); the rows after the last proven one are kept as
+        has the hash recorded with it; from the first row that is not, the rows are kept as
         abandoned steps, as are the rows of ``abandon`` (with an abandoned step's time and
         ``replaced_at`` when they carry them). The engine is not run. Returns how many
         steps joined the log."""
@@ -508,36 +507,26 @@ class CampaignStore:
         with self._write() as conn:
             self._sync(conn)
             doc: Any = load_json(self._text)
-            proven: list[tuple[Row, Doc, str, str]] = []
-            tentative: list[tuple[Row, Doc, str, str]] = []
-            rest: list[Sequence[Any]] = []
-            for k, raw in enumerate(rows):
-                step = self._head + len(proven) + len(tentative) + 1
+            text, digest, taken = self._text, self._hash, 0
+            for raw in rows:
                 try:
                     row = Row(*raw)
-                    if row.step != step:
+                    if row.step != self._head + taken + 1:
                         raise ValueError("not the next step")
-                    doc = dl.patch(doc, load_json(row.delta))
-                    to_state(doc)
+                    new = dl.patch(doc, load_json(row.delta))
+                    to_state(new)
                 except (TypeError, ValueError, dl.DeltaError, docs.BadState):
-                    rest = list(rows[k:])
                     break
-                text = canon(doc)
-                digest = hash_text(text)
-                tentative.append((row, doc, text, digest))
-                if digest == row.state_hash:
-                    proven.extend(tentative)
-                    tentative = []
-            rest = [t[0].values() for t in tentative] + [tuple(r) for r in [*rest, *abandon]]
-            for row, _, text, digest in proven:
-                fixed = Row(*(row.values()[:6] + (digest,) + row.values()[7:]))
-                conn.execute(docs.INSERT_ACTION, fixed.values())
+                if hash_text(step_text := canon(new)) != row.state_hash:
+                    break
+                doc, text, digest, taken = new, step_text, row.state_hash, taken + 1
+                conn.execute(docs.INSERT_ACTION, row.values())
                 if docs.is_checkpoint(row.step):
                     conn.execute(
                         "INSERT OR REPLACE INTO snapshots (step, state, state_hash) "
                         "VALUES (?,?,?)", (row.step, text, digest),
                     )
-            for raw in rest:  # a row of 13 values (an abandoned step) keeps when and where
+            for raw in [*rows[taken:], *abandon]:  # 13 values (an abandoned step): its when
                 vals = tuple(raw) + (0,) * (11 - len(tuple(raw)))
                 when = vals[11:] or (now(), vals[0] if isinstance(vals[0], int) else 0)
                 conn.execute(
@@ -545,17 +534,16 @@ class CampaignStore:
                     (*[str(v) if v is not None and not isinstance(v, int) else v
                        for v in vals[:11]], *when),
                 )
-            if proven:
-                _, last_doc, text, digest = proven[-1]
-                self._move_head(conn, self._head, self._head + len(proven), text, digest)
+            if taken:
+                self._move_head(conn, self._head, self._head + taken, text, digest)
             else:
                 self._bump(conn)
-        if proven:
-            row, last_doc, text, digest = proven[-1]
-            self._after_write(row.step, row.step, to_state(last_doc), last_doc, text, digest)
+        if taken:
+            head = self._head + taken
+            self._after_write(head, head, to_state(doc), doc, text, digest)
         else:
             self._revision += 1
-        return len(proven)
+        return taken
 
     def data_notice(self) -> str | None:
         """Once per change of the data pack under this campaign: what changed, in words (None
@@ -681,9 +669,10 @@ class CampaignStore:
 
     def verify(self) -> VerifyReport:
         """Check the whole save: every step's recorded state rebuilds from the deltas and
-        matches its hash and the snapshots; the steps recorded with this app and data pack are
-        replayed by the rules engine from the state before them (with their recorded chance)
-        and must give the same state. Older steps are reported as kept as recorded.
+        matches its hash and the snapshots, and its action reads; the steps recorded with this
+        app and data pack are replayed by the rules engine from the state before them (with
+        their recorded chance) and must give the same state. Older steps are reported as kept
+        as recorded.
 
         The log is read a row at a time and the state patched in place (memory flat in the
         log's length) and its canonical text re-dumped only where a step changed it; a replay
@@ -746,6 +735,10 @@ class CampaignStore:
                         problems.append(problem)
                     continue
                 state = None
+                try:  # not replayed: its action must still read (`log` shows it)
+                    load_json(data)
+                except ValueError:
+                    problems.append(f"step {step}: its action is not valid JSON")
                 if step > 1 or (app, fp) != current:
                     if kept and kept[-1][1] == step - 1 and kept[-1][2:] == [app, fp]:
                         kept[-1][1] = step

@@ -115,14 +115,16 @@ class Recovery:
     salvaged: int = 0  # steps kept beyond the newest backup
     kept: int = 0  # steps of the chain kept (a rebuilt chain), else 0
     left_out: int = 0  # rows of the damaged file not kept (they stay in the damaged copy)
+    abandoned: int = 0  # steps of the damaged file salvaged as abandoned steps (`log --all`)
 
 
-def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int]:
+def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int, int]:
     """Bring back the damaged file's steps after the backup's, each derived as `recover` of a
     chain derives it (:func:`_derive`: its change proven by its hash, or the rules rebuilding
     it exactly). Steps that cannot be brought back exactly are kept as abandoned steps
     (`blood campaign log --all` lists them), never silently dropped. Returns how many steps
-    came back into the log and how many rows no longer read (left in the damaged copy)."""
+    came back into the log, how many rows no longer read (left in the damaged copy) and how
+    many steps were kept as abandoned steps."""
     src = _open_source(damaged, damaged=True)
     by_step = src.rows if src is not None else {}
     head = _head_of(src)
@@ -134,7 +136,7 @@ def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int]:
     # follow the backup's (when it is the backup's head) or branch off it (kept as abandoned)
     common = max((s for s in by_step if hashes.get(s) == by_step[s][6]), default=0)
     if not common:
-        return 0, len(by_step)  # not the same history: they stay in the damaged copy
+        return 0, len(by_step), 0  # not the same history: they stay in the damaged copy
     later = [by_step[s] for s in sorted(by_step) if s > common]
     # a row whose JSON no longer reads is never copied back (it stays in the damaged copy)
     clean = [r for r in later if _clean(r)]
@@ -153,11 +155,11 @@ def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int]:
     held = {(e.step, e.state_hash, e.recorded) for e in store.log(include_abandoned=True)}
     gone = [r for r in src.abandoned if _clean(r[:11]) and isinstance(r[12], int)
             and (r[0], r[6], r[9]) not in held] if src is not None else []
-    count = store.append_recorded([r.values() for r in exact],
-                                  abandon=[*gone, *clean[len(exact):]])
+    abandon = [*gone, *clean[len(exact):]]
+    count = store.append_recorded([r.values() for r in exact], abandon=abandon)
     if head is not None and 1 <= head < store.head:
         store.undo_to(head)
-    return count, len(later) - len(clean)
+    return count, len(later) - len(clean), len(abandon) + len(exact) - count
 
 
 def _clean_checks(saves_dir: Path, name: str) -> None:
@@ -273,14 +275,14 @@ def _recover(
         with unlinking(tmp):
             saves.restore_copy(backup, tmp)
             os.replace(tmp, path)
-        salvaged = left_out = 0
+        salvaged = left_out = abandoned = 0
         if damaged is not None and catalog is not None and not force:
             with contextlib.suppress(StoreError, OSError), CampaignStore.open(
                 saves_dir, name, catalog
             ) as store:
-                salvaged, left_out = _salvage(store, damaged)
+                salvaged, left_out, abandoned = _salvage(store, damaged)
                 length = store.log_length
-        return Recovery(name, backup, length, damaged, salvaged, left_out=left_out)
+        return Recovery(name, backup, length, damaged, salvaged, 0, left_out, abandoned)
     folder = saves.backup_dir(saves_dir, name)
     raise StoreError(
         f"no good backup of {name!r} in {folder}",

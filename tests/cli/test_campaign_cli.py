@@ -177,6 +177,21 @@ def test_export_import_delete_recover_verify(blood: Any, tmp_path: Path) -> None
     assert r.code == 1 and str(bad) in r.err and "not valid JSON" in r.err
 
 
+def test_delete_removes_the_campaigns_stored_views_only(blood: Any, saves_dir: Path) -> None:
+    """`campaign delete` removes the views stored for that campaign (SAVES/.cache/NAME.*.json)
+    and no other campaign's, even one whose name starts with NAME and a dot (they stayed)."""
+    for name in ("tues", "tues.b"):
+        _new(blood, name)
+        for view in (("status",), ("campaign", "show"), ("campaign", "log")):
+            assert blood("--campaign", name, *view).code == 0
+    cache = saves_dir / ".cache"
+    mine = {p.name for p in cache.glob("tues.*.json") if not p.name.startswith("tues.b.")}
+    others = {p.name for p in cache.glob("tues.b.*.json")}
+    assert len(mine) == len(others) == 3
+    assert blood("campaign", "delete", "tues").code == 0
+    assert {p.name for p in cache.glob("*.json")} == others
+
+
 def test_damaged_save_message_and_recover(blood: Any, saves_dir: Path) -> None:
     _new(blood)
     blood("campaign", "wagon", "--coins", "2")

@@ -23,7 +23,7 @@ from save_files import write_legacy
 
 from blood_companion.cli.entry import main
 from blood_companion.engine.campaign import AdjustWagon, Seat, StartCampaign
-from blood_companion.store import CampaignStore, manage
+from blood_companion.store import CampaignStore, docs, manage
 from blood_companion.store.manage import recover_campaign
 
 OLD = 3  # steps in the app 0.1.0 file (the backup's head)
@@ -36,7 +36,7 @@ def salvaged(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     calls: list[int] = []
     real = manage._salvage
 
-    def spy(store: CampaignStore, damaged: Path) -> tuple[int, int]:
+    def spy(store: CampaignStore, damaged: Path) -> tuple[int, int, int]:
         out = real(store, damaged)
         calls.append(out[0])
         return out
@@ -257,3 +257,65 @@ def test_steps_abandoned_before_the_damage_stay_abandoned_steps(
     assert _after(saves_dir, catalog) == (hashes, True)
     assert _abandoned(saves_dir, capsys) == [
         (OLD + LATER - 1, f"late {LATER - 2}"), (OLD + LATER, f"late {LATER - 1}")]
+
+
+def test_a_cut_off_first_action_fails_verify_and_is_recovered(
+    saves_dir: Path, catalog: Any, salvaged: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Step 1's action (recorded by app 0.1.0, so never replayed) cut off mid-JSON: `log`
+    cannot read the save, so `verify` refuses it, and `recover` restores the backup and
+    brings every later step back. Before the fix verify passed it (only the steps it replays
+    had their actions read) and recover said there was nothing to recover."""
+    path, hashes = _played(saves_dir, catalog)
+    _sql(path, "UPDATE actions SET data = substr(data, 1, 20) WHERE step = 1")
+    with CampaignStore.open(saves_dir, "demo", catalog) as store:
+        report = store.verify()
+    assert not report.ok and report.problems == ["step 1: its action is not valid JSON"]
+    result = recover_campaign(saves_dir, "demo", catalog)
+    assert salvaged == [LATER] and result.log_length == OLD + LATER
+    assert "before-migration" in result.restored_from.name
+    assert _after(saves_dir, catalog) == (hashes, True)
+    assert [e["step"] for e in _log_all(saves_dir, capsys)] == list(range(1, OLD + LATER + 1))
+
+
+def test_the_text_says_what_was_left_out_and_kept_abandoned(
+    saves_dir: Path, catalog: Any, salvaged: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`blood campaign recover` without --json says, as its --json does, how many rows it
+    left out and how many steps it kept as abandoned steps (it said neither)."""
+    path, _ = _played(saves_dir, catalog)
+    _lose_step_1(path)
+    bad = OLD + 5
+    _sql(path, "UPDATE actions SET data = substr(data, 1, 20) WHERE step = ?", bad)
+    capsys.readouterr()
+    assert main(["--saves-dir", str(saves_dir), "campaign", "recover", "demo"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert salvaged == [bad - 1 - OLD]
+    assert f"{OLD + LATER - bad} kept as abandoned steps" in out
+    assert "`blood campaign log --all` lists them" in out
+    assert "1 damaged or unprovable row(s) left out" in out
+
+
+def test_append_recorded_stops_at_the_first_row_not_giving_its_own_hash(
+    new_store: Any, catalog: Any, saves_dir: Path
+) -> None:
+    """`append_recorded` takes a row only when its stored change gives the hash recorded with
+    it (its caller, `_salvage`, derives each step itself); from the first row that does not,
+    the rows are kept as abandoned steps. Before, a later row's hash "proved" a row whose own
+    hash was wrong, and it was taken."""
+    store = new_store("demo")
+    for i in range(4):
+        store.record(AdjustWagon(coins=1, reason=f"r {i}"))
+    conn = sqlite3.connect(store.path)
+    rows = [list(r) for r in conn.execute(
+        f"SELECT {docs.ROW_COLUMNS} FROM actions WHERE step > 1 ORDER BY step")]
+    conn.close()
+    store.close()
+    _sql(store.path, "DELETE FROM actions WHERE step > 1; DELETE FROM snapshots WHERE step > 1; "
+                     "UPDATE meta SET value = '1' WHERE key = 'head'")
+    rows[1][6] = "ff" + rows[1][6][2:]  # step 3's hash damaged, its change intact
+    with CampaignStore.open(saves_dir, "demo", catalog) as again:
+        assert again.append_recorded(rows) == 1 and again.head == 2
+        assert [(e.step, e.data["reason"]) for e in again.log(include_abandoned=True)
+                if e.status == "abandoned"] == [(3, "r 1"), (4, "r 2"), (5, "r 3")]
+        assert again.verify().ok
