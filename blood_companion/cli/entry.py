@@ -279,14 +279,15 @@ def dispatch(args: list[str], settings: Settings | None = None) -> int:
         from blood_companion.cli.dice_run import fast_main as dice_main
 
         return dice_main(args[0], args[1:], settings)
-    from blood_companion.cli.record_fast import fast_record
-
-    code = fast_record(args, settings)  # a recorded step, read from its action's declaration
-    if code is not None:
-        return code
     from blood_companion.cli.views import fast_view
 
     code = fast_view(args, settings)  # a view of an unchanged save, from its cached document
+    if code is not None:
+        return code
+    from blood_companion.cli.record_fast import fast_record
+
+    code = fast_record(args, settings)  # a recorded step (after the views: it imports its
+    # group's recorders to look the command up), read from its action's declaration
     if code is not None:
         return code
     from blood_companion.cli.app import run
