@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from blood_companion.cli.flags import Opt, Values
     from blood_companion.cli.settings import Settings
 
-GROUPS = {"campaign": "blood_companion.cli.campaign_steps"}
+GROUPS = {"campaign": "blood_companion.cli.campaign_steps", "day": "blood_companion.cli.day_steps",
+          "end": "blood_companion.cli.end_steps"}
 
 
 def fast_record(args: list[str], settings: Settings) -> int | None:
