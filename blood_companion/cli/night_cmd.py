@@ -1,16 +1,13 @@
-"""`blood night ...`: the Night Part with the app as the Nemesis. Each command records one
-engine action and prints what changed and what comes next (``--json``: one document
-``{"ok", "action", "changes", "next", ...}``)."""
+"""`blood night ...`: the Night Part with the app as the Nemesis: laying a night out, its
+views, the answer to a question; the recorded steps are made of cli/night_steps.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.text import Text
 
-from blood_companion import matching
-from blood_companion.cli import session
+from blood_companion.cli import night_steps, session
 from blood_companion.cli.common import (
     DrawOpt,
     JsonOpt,
@@ -19,100 +16,19 @@ from blood_companion.cli.common import (
     print_json,
     split_list,
     stdout,
-    trouper_of,
-    typed_number,
 )
-from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.night_steps import _card, _night_state, _record, _trouper, _waiting_card
 from blood_companion.cli.view_docs import night_next_doc
-from blood_companion.cli.view_text import night_next
 from blood_companion.engine import narrate
-from blood_companion.engine.actions import Action, declared
+from blood_companion.engine.actions import Action
 from blood_companion.engine.campaign import NeedsDayPart
 from blood_companion.engine.night import AnswerQuestion, NextPhase, SetupNight, board_view
-from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
 
 if TYPE_CHECKING:
     from blood_companion.store import CampaignStore
 
 night_app, register = command_group("night")
-
-
-# ---------------------------------------------------------------------- helpers
-
-
-_trouper = trouper_of
-
-
-def _card(store: CampaignStore, trouper: str, key: str) -> str:
-    """A card of the Trouper's hand by position in hand (1-based), id, name, unique prefix or
-    unique part (``t09`` for ``aurel-t09``), typo-tolerant: the one matcher. A bare number is a
-    position in hand, never part of an id ("9" with five cards is refused). A hand the app does
-    not see (the Trouper decks at the table) offers every card that can be in it, in the order
-    `blood card hand` lists them."""
-    from blood_companion.engine.table import hand_choices
-
-    state, cat = store.state, store.catalog
-    i = state.trouper_index(trouper)
-    choices = hand_choices(state, i)
-    who = narrate.trouper_name(cat, state.troupers[i].trouper)
-    position = typed_number(key.strip())
-    if position is not None and not 1 <= position <= len(choices):
-        raise BloodError(
-            f"{who}'s hand holds {len(choices)} card(s) to name: there is no card {position}",
-            hint="cards are named by their position in hand (1 = first), their name or id",
-        )
-    pairs = [(c, narrate.record_name(cat, c)) for c in choices]
-    return matching.match(key, pairs, f"card in {who}'s hand", positions=True)
-
-
-def _waiting_card(store: CampaignStore, cards: list[str], key: str) -> str:
-    """One of the cards whose timed Effects wait (an "order" question): by its position in
-    the question (1-based), id, or (part of) its name."""
-    named = [(c, narrate.record_name(store.catalog, c)) for c in cards]
-    return matching.match(key, named, "card of those waiting", positions=True)
-
-
-def _night_state(state: CampaignState) -> CampaignState:
-    """`state`, refused when no night is being played."""
-    if state.night is None:
-        raise BloodError("no night is being played",
-            hint="`blood night setup --nemesis ID --location ID --minions A,B --difficulty N`")
-    return state
-
-
-def _doc(step: session.Step) -> dict[str, Any]:
-    return {
-        "ok": True,
-        "action": step.done(),
-        "changes": [narrate.render(e, step.catalog) for e in _entries(step)],
-        "instructions": step.told(),
-        "next": night_next_doc(step.after, step.catalog),
-        "state_hash": step.store.state_hash,
-    }
-
-
-def _entries(step: session.Step) -> list[Any]:
-    """The log entries the step wrote (all of them for the night it laid out)."""
-    assert step.after.night is not None
-    night = step.before.night
-    start = 0 if step.action.type == "night_setup" or night is None else len(night.log)
-    return step.after.night.log[start:]
-
-
-def _show(step: session.Step) -> None:
-    from blood_companion.cli.table_words import entry_lines
-
-    for entry in _entries(step):
-        for line, style in entry_lines(entry, step.after, step.catalog):
-            stdout.print(Text(line, style=style))
-    step.tell()
-    print_lines(night_next(night_next_doc(step.after, step.catalog), width()))
-
-
-# Open the campaign, build the action from it, record it (naming the cards the players drew
-# from decks they hold: ``--draw``, or asked), print the changes and what comes next.
-_record = session.recorder(_doc, _show)
 
 
 # ---------------------------------------------------------------------- commands
@@ -232,18 +148,10 @@ def phase(draw: DrawOpt = None, as_json: JsonOpt = False) -> None:
     _record(NextPhase(), as_json, draw)
 
 
-# Words a command's fields name, found in the state before the step (engine/actions.py ``Cli``).
-RESOLVE = {
-    "trouper": lambda store, word, _: _trouper(store, word),
-    "hand": lambda store, word, fields: _card(store, fields["trouper"], word),
-}
-
-
 def add_recorders(app: typer.Typer) -> None:
-    """A command for every night action declaring its command (``summary``): built from the
-    action's fields (cli/common.py ``add_recorder``)."""
-    for cls in declared("night"):
-        add_recorder(app, cls, _record, RESOLVE)
+    """A command for every night action declaring its command (cli/night_steps.py)."""
+    for step in night_steps.recorders():
+        add_recorder(app, *step)
 
 
 add_recorders(night_app)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from blood_companion.cli.settings import Settings
 
 GROUPS = {"campaign": "blood_companion.cli.campaign_steps", "day": "blood_companion.cli.day_steps",
-          "end": "blood_companion.cli.end_steps"}
+          "end": "blood_companion.cli.end_steps", "night": "blood_companion.cli.night_steps"}
 
 
 def fast_record(args: list[str], settings: Settings) -> int | None:
@@ -44,7 +44,7 @@ def fast_record(args: list[str], settings: Settings) -> int | None:
         step = next((r for r in module.RECORDERS
                      if (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1:]
                      == args[1:2]), None)
-        if step is None or step.draw is not None:
+        if step is None:
             return None
         classes, where = step_params(step.cls, step.show)
         typed = parse_step(args[2:], where)

@@ -1,0 +1,119 @@
+"""The steps `blood night ...` records, the app as the Nemesis: each records one engine action
+and prints what changed and what comes next (``--json``: one document ``{"ok", "action",
+"changes", "next", ...}``), without typer, for the typer commands (cli/night_cmd.py) and the
+fast path of a recorded step (cli/record_fast.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from blood_companion import matching
+from blood_companion.cli import session
+from blood_companion.cli.common import Recorder, stdout, trouper_of, typed_number
+from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.view_docs import night_next_doc
+from blood_companion.cli.view_text import night_next
+from blood_companion.engine import narrate
+from blood_companion.engine.actions import declared
+from blood_companion.engine.state import CampaignState
+from blood_companion.errors import BloodError
+
+if TYPE_CHECKING:
+    from blood_companion.store import CampaignStore
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+_trouper = trouper_of
+
+
+def _card(store: CampaignStore, trouper: str, key: str) -> str:
+    """A card of the Trouper's hand by position in hand (1-based), id, name, unique prefix or
+    unique part (``t09`` for ``aurel-t09``), typo-tolerant: the one matcher. A bare number is a
+    position in hand, never part of an id ("9" with five cards is refused). A hand the app does
+    not see (the Trouper decks at the table) offers every card that can be in it, in the order
+    `blood card hand` lists them."""
+    from blood_companion.engine.table import hand_choices
+
+    state, cat = store.state, store.catalog
+    i = state.trouper_index(trouper)
+    choices = hand_choices(state, i)
+    who = narrate.trouper_name(cat, state.troupers[i].trouper)
+    position = typed_number(key.strip())
+    if position is not None and not 1 <= position <= len(choices):
+        raise BloodError(
+            f"{who}'s hand holds {len(choices)} card(s) to name: there is no card {position}",
+            hint="cards are named by their position in hand (1 = first), their name or id",
+        )
+    pairs = [(c, narrate.record_name(cat, c)) for c in choices]
+    return matching.match(key, pairs, f"card in {who}'s hand", positions=True)
+
+
+def _waiting_card(store: CampaignStore, cards: list[str], key: str) -> str:
+    """One of the cards whose timed Effects wait (an "order" question): by its position in
+    the question (1-based), id, or (part of) its name."""
+    named = [(c, narrate.record_name(store.catalog, c)) for c in cards]
+    return matching.match(key, named, "card of those waiting", positions=True)
+
+
+def _night_state(state: CampaignState) -> CampaignState:
+    """`state`, refused when no night is being played."""
+    if state.night is None:
+        raise BloodError("no night is being played",
+            hint="`blood night setup --nemesis ID --location ID --minions A,B --difficulty N`")
+    return state
+
+
+def _doc(step: session.Step) -> dict[str, Any]:
+    return {
+        "ok": True,
+        "action": step.done(),
+        "changes": [narrate.render(e, step.catalog) for e in _entries(step)],
+        "instructions": step.told(),
+        "next": night_next_doc(step.after, step.catalog),
+        "state_hash": step.store.state_hash,
+    }
+
+
+def _entries(step: session.Step) -> list[Any]:
+    """The log entries the step wrote (all of them for the night it laid out)."""
+    assert step.after.night is not None
+    night = step.before.night
+    start = 0 if step.action.type == "night_setup" or night is None else len(night.log)
+    return step.after.night.log[start:]
+
+
+def _show(step: session.Step) -> None:
+    from blood_companion.cli.table_words import entry_lines
+
+    for entry in _entries(step):
+        for line, style in entry_lines(entry, step.after, step.catalog):
+            stdout.print(Text(line, style=style))
+    step.tell()
+    print_lines(night_next(night_next_doc(step.after, step.catalog), width()))
+
+
+# Open the campaign, build the action from it, record it (naming the cards the players drew
+# from decks they hold: ``--draw``, or asked), print the changes and what comes next.
+_record = session.recorder(_doc, _show)
+
+
+# Words a command's fields name, found in the state before the step (engine/actions.py ``Cli``).
+RESOLVE = {
+    "trouper": lambda store, word, _: _trouper(store, word),
+    "hand": lambda store, word, fields: _card(store, fields["trouper"], word),
+}
+
+
+
+
+def recorders() -> list[Recorder]:
+    """A recorded step for every night action declaring its command (``summary``), built from
+    the action's fields (cli/common.py ``add_recorder``, ``parse_step``)."""
+    return [Recorder(cls, _record, RESOLVE) for cls in declared("night")]
+
+
+RECORDERS = recorders()
