@@ -241,6 +241,12 @@ def _base(kind: Any) -> Any:
     return list if typing.get_origin(kind) is list else kind
 
 
+def _whole(text: str) -> int | None:
+    """The whole number click reads in ``text`` (plain digits, a sign), or None."""
+    digits = text[1:] if text[:1] in "+-" else text
+    return int(text) if digits.isascii() and digits.isdigit() and len(digits) < 19 else None
+
+
 def parse_step(args: list[str], where: Mapping[str, Param]) -> dict[str, Any] | None:
     """The values by keyword the typer command of ``where`` (and ``--json``) is called with
     for ``args``, the words after the command's, as click reads them; None for anything
@@ -272,10 +278,9 @@ def parse_step(args: list[str], where: Mapping[str, Param]) -> dict[str, Any] | 
         if value is None:
             typed[key] = key == "as_json" or name != where[key].cli.off
         elif kind is int:
-            digits = value[1:] if value[:1] in "+-" else value
-            if not (digits.isascii() and digits.isdigit() and len(digits) < 19):
+            if _whole(value) is None:
                 return None
-            typed[key] = int(value)
+            typed[key] = _whole(value)
         elif value.startswith("-"):
             return None
         else:
@@ -288,6 +293,8 @@ def parse_step(args: list[str], where: Mapping[str, Param]) -> dict[str, Any] | 
             taken, words = words, []
         elif words:
             taken, words = words[0], words[1:]
+            if kinds[key] is int and (taken := _whole(taken)) is None:
+                return None
         else:
             taken = p.default
         if taken is inspect.Parameter.empty or taken == [] and p.default is inspect.Parameter.empty:

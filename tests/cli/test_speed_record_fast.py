@@ -83,17 +83,70 @@ def _save(folder: Path) -> list[object]:
         ]
 
 
-def test_recorded_steps_are_the_same_on_the_fast_path_and_through_typer(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+# The day steps of a Roguelite campaign, from the Recovery to the Events.
+DAY_LINES = [
+    "day recover",
+    "day recover --json",
+    "day zone catacmbs",
+    "day zone garden",
+    "day location",
+    "day minions --json",
+    "day difficulty",
+    "day last-assault",
+    "day last-assault --no",
+    "day nemesis",
+    "day difficulty --json",
+    "day difficulty 2",
+    "day events",
+    "day end --json",
+]
+DAY_TO_TYPER = [
+    "day location --random",
+    "day zone",
+    "day zone --help",
+    "day nemesis --draw x",
+    "day difficulty two",
+    "day next",
+]
+# A Single game's night (laid out and answered through typer) and the End steps refused in it.
+NIGHT_SETUP = ["night setup --nemesis lucilla --location catacombs-ossuary-gallery --minions "
+               "undead-bone-sentinel,ghoul-crypt-gnawer", "night answer none"]
+NIGHT_LINES = [
+    "night play aurel Ricochet",
+    "night play aurel nothing",
+    "night play zora 1 --json",
+    "night continue",
+    "night pass aurel",
+    "night rest zora 2",
+    "end night",
+    "end loot --json",
+    "end finish",
+    "end weaken x",
+]
+NIGHT_TO_TYPER = [
+    "night play aurel",
+    "night play aurel 1 --draw x",
+    "night rest --help",
+    "end weaken --help",
+    "end night extra",
+]
+
+
+def _both_ways(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+               monkeypatch: pytest.MonkeyPatch, new: list[str], setup: list[str],
+               lines: list[str], to_typer: list[str]) -> None:
+    """Run the campaign ``new`` and the ``setup`` lines, then each line of ``lines`` and
+    ``to_typer`` on two copies of it, on the fast path and with it off: the same output,
+    exit code and save; the fast path took exactly ``lines``."""
     from blood_companion.cli import record_fast
 
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("BLOOD_CAMPAIGN", raising=False)
     first = tmp_path / "typer"
-    assert entry.main(["--saves-dir", str(first), "campaign", "new", "same", "--troupers",
-                       "aurel,zora", "--seed", "5"]) == 0
+    assert entry.main(["--saves-dir", str(first), "campaign", "new", "same", *new]) == 0
+    for line in setup:
+        assert entry.main(["--saves-dir", str(first), *line.split()]) == 0, line
     shutil.copytree(first, tmp_path / "fast")
     capsys.readouterr()
     taken: list[str] = []
@@ -106,7 +159,7 @@ def test_recorded_steps_are_the_same_on_the_fast_path_and_through_typer(
         return code
 
     monkeypatch.setattr(record_fast, "fast_record", fast_record)
-    for line in LINES + TO_TYPER:
+    for line in lines + to_typer:
         ran = {}
         for way in ("typer", "fast"):
             monkeypatch.setenv("BLOOD_FAST", "0" if way == "typer" else "1")
@@ -115,7 +168,29 @@ def test_recorded_steps_are_the_same_on_the_fast_path_and_through_typer(
             ran[way] = (code, out, err)
         assert ran["fast"] == ran["typer"], line
         assert _save(tmp_path / "fast") == _save(tmp_path / "typer"), line
-    assert taken == [" ".join(line.replace("--campaign nope", "").split()) for line in LINES]
+    assert taken == [" ".join(line.replace("--campaign nope", "").split()) for line in lines]
+
+
+def test_recorded_steps_are_the_same_on_the_fast_path_and_through_typer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _both_ways(tmp_path, capsys, monkeypatch, ["--troupers", "aurel,zora", "--seed", "5"], [],
+               LINES, TO_TYPER)
+
+
+def test_day_steps_are_the_same_on_the_fast_path_and_through_typer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _both_ways(tmp_path, capsys, monkeypatch, ["--troupers", "aurel,zora", "--seed", "5"], [],
+               DAY_LINES, DAY_TO_TYPER)
+
+
+def test_night_and_end_steps_are_the_same_on_the_fast_path_and_through_typer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _both_ways(tmp_path, capsys, monkeypatch,
+               ["--troupers", "aurel,zora", "--seed", "5", "--mode", "single"], NIGHT_SETUP,
+               NIGHT_LINES, NIGHT_TO_TYPER)
 
 
 def test_a_recorded_step_imports_neither_typer_nor_click(tmp_path: Path) -> None:
@@ -129,15 +204,24 @@ def test_a_recorded_step_imports_neither_typer_nor_click(tmp_path: Path) -> None
     env.pop("BLOOD_CAMPAIGN", None)
     env.pop("BLOOD_FAST", None)
     run = ("import json, sys\nfrom blood_companion.cli.entry import main\n"
-           "assert main({!r}) == 0\nprint(json.dumps(sorted(sys.modules)))\n")
+           "assert main({!r}) == {}\nprint(json.dumps(sorted(sys.modules)))\n")
     new = ["campaign", "new", "quick", "--troupers", "aurel,zora", "--seed", "7"]
-    for argv in (new, ["campaign", "wagon", "--coins", "1"],
-                 ["campaign", "trophies", "halls=+1", "--json"], ["campaign", "undo"],
-                 ["campaign", "redo", "--json"]):
-        p = subprocess.run([sys.executable, "-c", run.format(argv)], capture_output=True,
+    single = ["campaign", "new", "single", "--troupers", "aurel,zora", "--seed", "5", "--mode",
+              "single"]
+    setup = ["--campaign", "single", "night", "setup", "--nemesis", "lucilla", "--location",
+             "catacombs-ossuary-gallery", "--minions", "undead-bone-sentinel,ghoul-crypt-gnawer"]
+    answer = ["--campaign", "single", "night", "answer", "none"]
+    # (the line, its exit code); the End step is refused while the night goes on
+    for argv, code in ((new, 0), (["campaign", "wagon", "--coins", "1"], 0),
+                       (["campaign", "trophies", "halls=+1", "--json"], 0),
+                       (["campaign", "undo"], 0), (["campaign", "redo", "--json"], 0),
+                       (["day", "recover", "--json"], 0), (single, 0), (setup, 0), (answer, 0),
+                       (["--campaign", "single", "night", "play", "aurel", "1"], 0),
+                       (["--campaign", "single", "end", "night"], 1)):
+        p = subprocess.run([sys.executable, "-c", run.format(argv, code)], capture_output=True,
                            text=True, env=env, timeout=120, check=False)
         assert p.returncode == 0, p.stderr
-        if argv is new:
+        if argv in (new, single, setup, answer):
             continue
         mods = json.loads(p.stdout.strip().splitlines()[-1])
         assert not [m for m in mods if m.split(".")[0] in ("typer", "click")], argv
