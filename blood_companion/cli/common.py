@@ -303,18 +303,11 @@ def parse_step(args: list[str], where: Mapping[str, Param]) -> dict[str, Any] | 
     return None if words else typed
 
 
-def add_recorders(app: typer.Typer, record: Callable[..., None], resolve: Mapping[str, Resolver],
-                  *actions: Any, draw: Any = None, card: Any = None,
-                  shows: Mapping[Any, Callable[[bool], None]] | None = None) -> None:
-    """A command for each of these actions, in order (:func:`add_recorder`, :func:`recorders`)."""
-    for step in recorders(record, resolve, *actions, draw=draw, card=card, shows=shows):
-        add_recorder(app, *step)
-
-
 def recorders(record: Callable[..., None], resolve: Mapping[str, Resolver], *actions: Any,
               draw: Any = None, card: Any = None,
               shows: Mapping[Any, Callable[[bool], None]] | None = None) -> list[Recorder]:
-    """The recording commands of these actions, in order: a tuple is one command, for the card
+    """The recording commands of these actions, in order (each made by :func:`add_recorder`,
+    read on the fast path by :func:`parse_step`): a tuple is one command, for the card
     chosen or drawn, and takes ``--draw``; the others take `draw`; the one drawing a card from
     an Advanced Tactic deck at the table (`card`) takes ``--card``; a command in `shows` shows
     that when given no field."""

@@ -1,8 +1,9 @@
 """The fast path of a recorded step (`blood campaign wagon --coins 1`): the command line read
 from the action's own declaration (cli/common.py ``step_params``, ``parse_step``, as its typer
 command is made of it) and the step recorded by the same function, without importing typer or
-click. Anything unusual on the line (a help, a typo, a missing value) goes to the typer app,
-which says what is wrong in its words; ``BLOOD_FAST=0`` sends every line there.
+click. Anything unusual on the line (a help, a typo, a missing value, a ``--draw`` or ``--card``)
+goes to the typer app, which says what is wrong in its words; ``BLOOD_FAST=0`` sends every line
+there.
 
 :data:`GROUPS` names the module declaring each group's recorders (``RECORDERS``) without typer."""
 
