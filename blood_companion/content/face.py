@@ -188,8 +188,6 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
                          f"Advanced Tactic card(s), loot {loot}; if defeated "
                          f"{r.defeat_roll.dice} for {r.defeat_roll.resource}")
     elif isinstance(rec, m.Event):
-        from blood_companion.engine.narrate import event_reward_text
-
         lines = [f"{rec.name}{ident} — {what} of {zone_name} · "
                  f"{rec.event_type.replace('_', ' ')}", *_effects(rec.effects),
                  f"  Reward: {event_reward_text(rec.reward)}"]
@@ -203,3 +201,20 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
         lines.append("  " + PLACEHOLDER)
     return lines
 
+
+def event_reward_text(r: m.EventReward) -> str:
+    """An Event card's reward in words ("Events"), for the card's face and the night log."""
+    from blood_companion.engine import plain
+
+    def plus(n: int, word: str) -> str:
+        return f"+{n} {word}{'' if n == 1 else 's'}"
+
+    parts = [plus(r.chain_spaces, "Chain space")] if r.chain_spaces else []
+    parts += [plain.counted(getattr(r.resources, x), x, sign=True) for x in m.RESOURCES
+              if getattr(r.resources, x)]
+    if r.resources.any:
+        parts.append(plus(r.resources.any, "Resource") + " of your choice (adjust the Wagon)")
+    if r.location_trophies:
+        n = r.location_trophies
+        parts.append(f"+{n} Location {'Trophy' if n == 1 else 'Trophies'}")
+    return ", ".join(parts) or "none"

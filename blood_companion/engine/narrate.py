@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
-from blood_companion.content.face import trouper_name
+from blood_companion.content.face import event_reward_text, trouper_name
 from blood_companion.content.render import render_outcome
 from blood_companion.engine.plain import SIDE_WORDS, counted, fill, listing
 
@@ -275,22 +275,6 @@ def _check_text(catalog: Catalog, ref: Mapping[str, Any]) -> str:
     if check is None:
         return "its rule"
     return check.text or check.kind.replace("_", " ")
-
-
-def event_reward_text(r: m.EventReward) -> str:
-    """An Event card's reward in words ("Events")."""
-    def plus(n: int, word: str) -> str:
-        return f"+{n} {word}{'' if n == 1 else 's'}"
-
-    parts = [plus(r.chain_spaces, "Chain space")] if r.chain_spaces else []
-    parts += [counted(getattr(r.resources, x), x, sign=True) for x in m.RESOURCES
-              if getattr(r.resources, x)]
-    if r.resources.any:
-        parts.append(plus(r.resources.any, "Resource") + " of your choice (adjust the Wagon)")
-    if r.location_trophies:
-        n = r.location_trophies
-        parts.append(f"+{n} Location {'Trophy' if n == 1 else 'Trophies'}")
-    return ", ".join(parts) or "none"
 
 
 def _outcome(value: Any) -> str:
