@@ -51,21 +51,13 @@ class Instruction(NamedTuple):
 def leaves(state: CampaignState) -> dict[Path, Any]:
     """The state document flattened: dicts by key, lists of records by their identity (a
     Trouper's id, a Minion card's space, a Chain card's space), other lists as one value."""
-    for seen, flat in _LAST:
-        if seen is state:  # states are frozen: the same object has the same leaves
-            return flat
     out: dict[Path, Any] = {}
     # The log and the history only grow and hold no piece: left out (a step stays cheap).
     _flat(state.model_dump(mode="json", exclude=_UNREAD), (), out)
-    _LAST[:] = [(state, out), *_LAST[:1]]
     return out
 
 
 _UNREAD: Any = {"history": True, "night": {"log": True}}
-# The leaves of the last two states flattened (a step's before and after: a recorded step
-# tells and prints its instructions, and each compares the same two states). The entries hold
-# the states, so an id is never reused while they are kept. Callers only read the dicts.
-_LAST: list[tuple[CampaignState, dict[Path, Any]]] = []
 
 
 def _key(i: int, item: dict[str, Any]) -> str:
