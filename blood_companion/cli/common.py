@@ -14,11 +14,11 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
-from blood_companion.cli.flags import JSON_HELP, Usage, scan
+from blood_companion.cli.flags import DRAW_HELP, JSON_HELP, Usage, scan
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
-from blood_companion.display import console
+from blood_companion.display import LazyConsole
 
 if TYPE_CHECKING:
     import typer
@@ -31,9 +31,10 @@ if TYPE_CHECKING:
 # Every line a command prints goes through these two consoles, which clean what came from a
 # user or a file (control sequences, bidi overrides) before it reaches the terminal. No text
 # blood prints is emoji markup (":name:" in a name stays as typed), so rich's emoji table is
-# never loaded (issue 29).
-stdout = console(highlight=False, soft_wrap=False, emoji=False)
-stderr = console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+# never loaded (issue 29). Each is made on first use, and plain text to a pipe is written
+# without loading rich at all (display.LazyConsole).
+stdout = LazyConsole(highlight=False, soft_wrap=False, emoji=False)
+stderr = LazyConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 
 # The typer options every command shares, by name: `--json` (``as_json: JsonOpt = False``),
@@ -42,9 +43,7 @@ print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 _TYPER_OPTIONS: dict[str, Callable[[Any], Any]] = {
     "JsonOpt": lambda typer: Annotated[bool, typer.Option("--json", help=JSON_HELP)],
     "DrawOpt": lambda typer: Annotated[list[str] | None, typer.Option(
-        "--draw", metavar="CARD", help="A card the players drew from a deck they hold (a "
-        "Reaction card revealed, a Minion summoned), by name or id; repeat in the order drawn. "
-        "Asked on a terminal when missing.")],
+        "--draw", metavar="CARD", help=DRAW_HELP)],
     "CardOpt": lambda typer: Annotated[str | None, typer.Option(
         "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
         "name or id; asked on a terminal when missing).")],
@@ -346,7 +345,7 @@ _warned: dict[int, set[str]] = {}
 def warn_data(catalog: Any) -> Any:
     """Say on stderr, once per command, which files of the owner's data were not loaded
     (they belong to no kind: ``Catalog.warnings``); return the catalog."""
-    from rich.text import Text
+    from blood_companion.display import Styled
 
     said = _warned.setdefault(id(current()), set())
     if len(_warned) > 64:  # a long `blood play` session: keep only this command's
@@ -356,7 +355,7 @@ def warn_data(catalog: Any) -> Any:
         text = str(problem)
         if text not in said:
             said.add(text)
-            stderr.print(Text.assemble(("Warning: ", "yellow"), text))
+            stderr.print(Styled(("Warning: ", "yellow"), text))
     return catalog
 
 
@@ -389,7 +388,7 @@ def hint_of(exc: Any) -> str | None:
 
 def report(exc: Any, argv: list[str]) -> int:
     """Print a refused action or bad input clearly; return its exit code."""
-    from rich.text import Text
+    from blood_companion.display import Styled
 
     hint = hint_of(exc)
     if wants_json(argv):
@@ -397,9 +396,9 @@ def report(exc: Any, argv: list[str]) -> int:
         if hint:
             doc["hint"] = hint
         print_json(doc)
-    stderr.print(Text.assemble(("Error: ", "bold red"), exc.message))
+    stderr.print(Styled(("Error: ", "bold red"), exc.message))
     if hint:
-        stderr.print(Text.assemble(("Hint: ", "yellow"), hint))
+        stderr.print(Styled(("Hint: ", "yellow"), hint))
     return exc.exit_code
 
 

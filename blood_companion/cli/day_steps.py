@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.text import Text
-
 from blood_companion.cli import common, session
 from blood_companion.cli.common import Recorder, print_json, recorders, resource, stdout
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import day_next_doc
 from blood_companion.cli.view_text import levels_table
+from blood_companion.display import Styled, styled
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
@@ -94,7 +93,7 @@ def _show(step: session.Step) -> None:
     """What the step did and revealed, what the table moves, and what comes next."""
     from blood_companion.engine.words import drawn_lines
 
-    stdout.print(Text(step.done(), style="green"))
+    stdout.print(styled(step.done(), style="green"))
     found = drawn_lines(step.before, step.after, step.catalog)
     for line in found:
         stdout.print(line, highlight=False, markup=False)
@@ -102,9 +101,9 @@ def _show(step: session.Step) -> None:
         _print_result(step.action, step.after, step.catalog)
     step.tell()
     nxt = day_next_doc(step.after, step.catalog, names=False)
-    stdout.print(Text.assemble(("Next: ", "bold"), nxt["sentence"]))
+    stdout.print(Styled(("Next: ", "bold"), nxt["sentence"]))
     for cmd in nxt["commands"][:1]:
-        stdout.print(Text("  " + cmd, style="cyan"))
+        stdout.print(styled("  " + cmd, style="cyan"))
 
 
 # Open the campaign, build the action (from the store: its state before the step and the

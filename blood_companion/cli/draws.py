@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import sys
 
-from rich.text import Text
-
 from blood_companion.cli.common import stdout
+from blood_companion.display import styled
 from blood_companion.engine import naming
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
@@ -28,7 +27,7 @@ def resolve(need: DrawNeeded, text: str, what: str | None = None) -> str:
 
 
 def _ask(need: DrawNeeded) -> str | None:
-    stdout.print(Text(need.prompt, style="green"))
+    stdout.print(styled(need.prompt, style="green"))
     for i, n in enumerate(need.names):
         stdout.print(f"  {i + 1:>3}. {n}")
     while True:
@@ -39,7 +38,7 @@ def _ask(need: DrawNeeded) -> str | None:
         try:
             return resolve(need, line)
         except RuleError as exc:
-            stdout.print(Text(exc.message + (f" ({exc.hint})" if exc.hint else ""), style="red"))
+            stdout.print(styled(exc.message + (f" ({exc.hint})" if exc.hint else ""), style="red"))
 
 
 def name_draw(action: Action, need: DrawNeeded, left: list[str], what: str | None = None) -> Action:

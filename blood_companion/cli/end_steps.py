@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
-from rich.text import Text
 
 from blood_companion.cli import commands, common, session
 from blood_companion.cli.common import Recorder, recorders, stdout
 from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ARTS
+from blood_companion.display import Styled, styled
 from blood_companion.engine.actions import Action
 from blood_companion.engine.endgame import (
     EndNight,
@@ -105,9 +105,9 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         stdout.print(f"Troupers: {names}")
     stdout.print(f"Wagon: {_counts(state.wagon.as_dict())}")
     nxt = next_view(state, catalog)
-    stdout.print(Text.assemble(("Next: ", "bold"), nxt.sentence))
+    stdout.print(Styled(("Next: ", "bold"), nxt.sentence))
     for cmd in commands.for_next(nxt, catalog):
-        stdout.print(Text("  " + cmd, style="cyan"))
+        stdout.print(styled("  " + cmd, style="cyan"))
 
 
 def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | None = None) -> None:
@@ -117,10 +117,10 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
     if not s:
         stdout.print(_after(state))
         return
-    stdout.print(Text(f"Game {s['game']} is over: {s['result']} against "
+    stdout.print(styled(f"Game {s['game']} is over: {s['result']} against "
                       f"{record_name(catalog, s['nemesis'])}.", style="bold"))
     if s["box_reset"]:
-        stdout.print(Text("Vlad is defeated! The box returns to its starting state: Starting "
+        stdout.print(styled("Vlad is defeated! The box returns to its starting state: Starting "
                           "Tactic cards and Items, empty Personal Reserves and Wagon, no "
                           "trophies, every Vlad card on its Enhanced side, the Advanced Tactic "
                           "decks reshuffled. The campaign history stays.", style="green"))
@@ -157,7 +157,7 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
                      f"{weak} Vlad card(s) Weakened; decks, Personal Reserves, Item sides, "
                      "trophies and Bites as they are.")
     stdout.print(
-        Text.assemble(
+        Styled(
             ("Next: ", "bold"), f"game {s['next_game']} begins with the Day Part (blood day next)."
         )
     )
@@ -220,7 +220,7 @@ def _show(step: session.Step) -> None:
     if isinstance(step.action, FinishGame):
         show_summary(step.after, step.catalog, session.game_summary(step.store))
         return
-    stdout.print(Text(step.done(), style="green"))
+    stdout.print(styled(step.done(), style="green"))
     for line in drawn_lines(step.before, step.after, step.catalog):
         stdout.print(line, highlight=False, markup=False)
     step.tell()

@@ -224,16 +224,15 @@ def told(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[
 def tell(before: CampaignState, after: CampaignState, catalog: Catalog, indent: str = "") -> None:
     """Print what the table moves after a recorded step, under "At the table:" (nothing when
     the step moved no piece): where a command prints a recorded step's result."""
-    from rich.text import Text
-
     from blood_companion.cli.common import stdout
+    from blood_companion.display import styled
     from blood_companion.engine import physical
 
     lines = physical.lines(before, after, catalog)
     if lines:
-        stdout.print(Text(indent + "At the table:", style="bold"))
+        stdout.print(styled(indent + "At the table:", style="bold"))
         for line in lines:
-            stdout.print(Text(f"{indent}  • {line}"), highlight=False)
+            stdout.print(styled(f"{indent}  • {line}"), highlight=False)
 
 
 def data_notice(store: CampaignStore) -> None:
@@ -244,11 +243,10 @@ def data_notice(store: CampaignStore) -> None:
     except BloodError:
         return
     if text:
-        from rich.text import Text
-
         from blood_companion.cli.common import stderr
+        from blood_companion.display import Styled
 
-        stderr.print(Text.assemble(("Note: ", "yellow"), text[0].upper() + text[1:] + "."))
+        stderr.print(Styled(("Note: ", "yellow"), text[0].upper() + text[1:] + "."))
 
 
 def refresh_status(store: CampaignStore) -> None:
