@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 JSON_HELP = "Print exactly one JSON document on stdout."
+DRAW_HELP = ("A card the players drew from a deck they hold (a Reaction card revealed, a Minion "
+             "summoned), by name or id; repeat in the order drawn. Asked on a terminal when "
+             "missing.")
 LISTS = ("list", "words")  # the kinds that take several values
 
 
@@ -38,6 +41,7 @@ class Opt:
 
 
 JSON = Opt("as_json", "--json", kind="flag", default=False, help=JSON_HELP)
+DRAW = Opt("draw", "--draw", kind="list", metavar="CARD", help=DRAW_HELP)
 
 
 class Values(dict):

@@ -3,7 +3,7 @@ views, the answer to a question; the recorded steps are made of cli/night_steps.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -17,16 +17,12 @@ from blood_companion.cli.common import (
     split_list,
     stdout,
 )
-from blood_companion.cli.night_steps import _card, _night_state, _record, _trouper, _waiting_card
+from blood_companion.cli.flags import typer_command
+from blood_companion.cli.night_steps import _night_state, _record
 from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.engine import narrate
-from blood_companion.engine.actions import Action
 from blood_companion.engine.campaign import NeedsDayPart
-from blood_companion.engine.night import AnswerQuestion, NextPhase, SetupNight, board_view
-from blood_companion.errors import BloodError, UsageError
-
-if TYPE_CHECKING:
-    from blood_companion.store import CampaignStore
+from blood_companion.engine.night import NextPhase, SetupNight, board_view
 
 night_app, register = command_group("night")
 
@@ -100,48 +96,6 @@ def log(
         stdout.print(f"[{e.turn}] {text}", markup=False)
 
 
-@night_app.command("answer")
-def answer(
-    who: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help="Troupers (id, colour or seat), 'none', the cards to discard or to take the "
-            "Wounds, yes or no, the cards in the order their Effects resolve, available or "
-            "depleted for each Bite, or intact or consumed for the token moved from the Map."
-        ),
-    ] = None,
-    draw: DrawOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Answer the question the Nemesis or a Minion is waiting on."""
-    names = split_list(who)
-
-    def build(store: CampaignStore) -> Action:
-        state = store.state
-        night = state.night
-        if night is None or not night.pending:
-            raise BloodError("no question is waiting", hint="`blood night next`")
-        q = night.pending[0]
-        if q.kind in ("discard", "wound"):
-            t = state.troupers[q.trouper or 0].trouper
-            return AnswerQuestion(cards=[_card(store, t, c) for c in names])
-        if q.kind == "confirm":
-            said = " ".join(names).strip().lower()
-            if said not in ("yes", "y", "no", "n"):
-                raise UsageError("this question is answered yes or no",
-                                 hint="`blood night answer yes` or `blood night answer no`")
-            return AnswerQuestion(yes=said.startswith("y"))
-        if q.kind == "order":
-            return AnswerQuestion(cards=[_waiting_card(store, q.cards, c) for c in names])
-        if q.kind in ("bite", "token"):  # a side per Bite, or the side of the token moved
-            return AnswerQuestion(cards=names)
-        if [n.lower() for n in names] in ([], ["none"]):
-            return AnswerQuestion(troupers=[])
-        return AnswerQuestion(troupers=[_trouper(store, n) for n in names])
-
-    _record(build, as_json, draw)
-
-
 @night_app.command("phase", hidden=True)
 def phase(draw: DrawOpt = None, as_json: JsonOpt = False) -> None:
     """Same as `continue`."""
@@ -155,3 +109,5 @@ def add_recorders(app: typer.Typer) -> None:
 
 
 add_recorders(night_app)
+for _word, (_table, _run) in night_steps.COMMANDS.items():  # answer (night_steps.py)
+    night_app.command(_word, help=_run.__doc__)(typer_command(_table, _run))

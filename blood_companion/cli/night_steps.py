@@ -7,20 +7,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
-
 from blood_companion import matching
 from blood_companion.cli import session
-from blood_companion.cli.common import Recorder, stdout, trouper_of, typed_number
+from blood_companion.cli.common import Recorder, split_list, stdout, trouper_of, typed_number
+from blood_companion.cli.flags import DRAW, JSON, Opt
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.cli.view_text import night_next
+from blood_companion.display import styled
 from blood_companion.engine import narrate
 from blood_companion.engine.actions import declared
 from blood_companion.engine.state import CampaignState
-from blood_companion.errors import BloodError
+from blood_companion.errors import BloodError, UsageError
 
 if TYPE_CHECKING:
+    from blood_companion.cli.flags import Values
+    from blood_companion.engine.actions import Action
     from blood_companion.store import CampaignStore
 
 
@@ -91,7 +93,7 @@ def _show(step: session.Step) -> None:
 
     for entry in _entries(step):
         for line, style in entry_lines(entry, step.after, step.catalog):
-            stdout.print(Text(line, style=style))
+            stdout.print(styled(line, style=style))
     step.tell()
     print_lines(night_next(night_next_doc(step.after, step.catalog), width()))
 
@@ -117,3 +119,46 @@ def recorders() -> list[Recorder]:
 
 
 RECORDERS = recorders()
+
+
+def answer(given: Values) -> None:
+    """Answer the question the Nemesis or a Minion is waiting on."""
+    names = split_list(given.who)
+
+    def build(store: CampaignStore) -> Action:
+        from blood_companion.engine.night import AnswerQuestion
+
+        state = store.state
+        night = state.night
+        if night is None or not night.pending:
+            raise BloodError("no question is waiting", hint="`blood night next`")
+        q = night.pending[0]
+        if q.kind in ("discard", "wound"):
+            t = state.troupers[q.trouper or 0].trouper
+            return AnswerQuestion(cards=[_card(store, t, c) for c in names])
+        if q.kind == "confirm":
+            said = " ".join(names).strip().lower()
+            if said not in ("yes", "y", "no", "n"):
+                raise UsageError("this question is answered yes or no",
+                                 hint="`blood night answer yes` or `blood night answer no`")
+            return AnswerQuestion(yes=said.startswith("y"))
+        if q.kind == "order":
+            return AnswerQuestion(cards=[_waiting_card(store, q.cards, c) for c in names])
+        if q.kind in ("bite", "token"):  # a side per Bite, or the side of the token moved
+            return AnswerQuestion(cards=names)
+        if [n.lower() for n in names] in ([], ["none"]):
+            return AnswerQuestion(troupers=[])
+        return AnswerQuestion(troupers=[_trouper(store, n) for n in names])
+
+    _record(build, given.as_json, given.draw)
+
+
+# The commands that are no action's own declaration, by word: their options (cli/flags.py) and
+# what they run, for the typer command (cli/night_cmd.py) and the fast path alike.
+COMMANDS = {
+    "answer": ((Opt("who", kind="words", help=(
+        "Troupers (id, colour or seat), 'none', the cards to discard or to take the Wounds, "
+        "yes or no, the cards in the order their Effects resolve, available or depleted for "
+        "each Bite, or intact or consumed for the token moved from the Map.")), DRAW, JSON),
+        answer),
+}

@@ -14,15 +14,19 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
-from typing import Annotated, Any
-
-import typer
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from blood_companion.cli import session
 from blood_companion.cli.common import hint_of, stdout, typed_number
+from blood_companion.cli.flags import Opt, typer_command
 from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.display import Styled, styled
 from blood_companion.errors import BloodError
+
+if TYPE_CHECKING:
+    import typer
+
+    from blood_companion.cli.flags import Values
 
 HELP = """\
 Answer with the key of a choice (a number or letters) or its name; Enter takes the default
@@ -47,33 +51,43 @@ HIDE_CLOSED = 4  # more choices than this not possible now are summed up in one 
 
 
 def register(app: typer.Typer) -> None:
-    app.command("play", short_help=SUMMARIES["play"])(play)
+    app.command("play", short_help=SUMMARIES["play"], help=_play.__doc__)(
+        typer_command(PLAY, _play))
+
+
+# The options of `blood play`, declared once (cli/flags.py): its typer command is made of them
+# and its one-shot lines (--json, --answer) are read with them without typer (cli/record_fast.py).
+PLAY = (
+    Opt("new", "--new", help="Start a new campaign with this name."),
+    Opt("troupers", "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).'),
+    Opt("players", "--players", kind="int",
+        help="With --new: how many players; unnamed Troupers are drawn."),
+    Opt("mode", "--mode", default="roguelite", help="With --new: roguelite or single."),
+    Opt("seed", "--seed", kind="int", help="With --new: the random seed."),
+    Opt("colours", "--colours", help='With --new: colours in seat order, or "random".'),
+    Opt("leader", "--leader", help='With --new: the Leader: seat, Trouper or "random".'),
+    Opt("decks", "--decks", help="With --new: who holds the decks: app, table, or "
+        "DECK=table,... [asked; Enter: the app holds every deck]."),
+    Opt("steps", "--steps", kind="int", default=0,
+        help="Stop after this many recorded steps [no limit]."),
+    Opt("as_json", "--json", kind="flag", default=False,
+        help="Print the question waiting now (with its choices) and exit."),
+    Opt("answer", "--answer", kind="list", help="One line typed at the prompt (repeat it for "
+        'several: a follow-up\'s answers, `y` at "Take it anyway?"); then exit.'),
+)
+
+
+def _play(given: Values) -> None:
+    """The guided companion: shows the board, asks what happens now, plays the Nemesis and
+    the Minions, saves every answer. Resumes where you left off."""
+    play(**{**given, "answer": given.answer or None})  # no --answer: the loop at the keyboard
 
 
 def play(
-    new: Annotated[str | None, typer.Option(
-        "--new", help="Start a new campaign with this name.")] = None,
-    troupers: Annotated[str | None, typer.Option(
-        "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).')] = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", help="With --new: how many players; unnamed Troupers are drawn.")] = None,
-    mode: Annotated[str, typer.Option(
-        "--mode", help="With --new: roguelite or single.")] = "roguelite",
-    seed: Annotated[int | None, typer.Option("--seed", help="With --new: the random seed.")] = None,
-    colours: Annotated[str | None, typer.Option(
-        "--colours", help='With --new: colours in seat order, or "random".')] = None,
-    leader: Annotated[str | None, typer.Option(
-        "--leader", help='With --new: the Leader: seat, Trouper or "random".')] = None,
-    decks: Annotated[str | None, typer.Option(
-        "--decks", help="With --new: who holds the decks: app, table, or DECK=table,... "
-        "[asked; Enter: the app holds every deck].")] = None,
-    steps: Annotated[int, typer.Option(
-        "--steps", help="Stop after this many recorded steps [no limit].")] = 0,
-    as_json: Annotated[bool, typer.Option(
-        "--json", help="Print the question waiting now (with its choices) and exit.")] = False,
-    answer: Annotated[list[str] | None, typer.Option(
-        "--answer", help="One line typed at the prompt (repeat it for several: a follow-up's "
-        "answers, `y` at \"Take it anyway?\"); then exit.")] = None,
+    new: str | None = None, troupers: str | None = None, players: int | None = None,
+    mode: str = "roguelite", seed: int | None = None, colours: str | None = None,
+    leader: str | None = None, decks: str | None = None, steps: int = 0, as_json: bool = False,
+    answer: list[str] | None = None,
 ) -> None:
     """The guided companion: shows the board, asks what happens now, plays the Nemesis and
     the Minions, saves every answer. Resumes where you left off."""
@@ -128,12 +142,12 @@ def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
 
 
 def say(text: str, style: str = "") -> None:
-    stdout.print(Text(text, style=style))
+    stdout.print(styled(text, style=style))
 
 
 def refused(exc: BloodError) -> None:
     """A refusal as the prompt says it: the message, and the hint when there is one."""
-    stdout.print(Text.assemble(("Refused: ", "bold red"), str(exc.message)))
+    stdout.print(Styled(("Refused: ", "bold red"), str(exc.message)))
     if hint := hint_of(exc):
         say("Hint: " + hint, "yellow")
 
@@ -226,7 +240,8 @@ class Loop:
         rows, hidden = shown_choices(screen, every)
         for c, label, mark in rows:
             label = _fit(label, max(20, stdout.width - len(mark) - 1))
-            stdout.print(Text(label + mark, no_wrap=True, style="" if c.enabled else "dim"))
+            # (rich's console.print wraps a Text whatever its no_wrap: the label is cut to fit)
+            stdout.print(styled(label + mark, "" if c.enabled else "dim"))
         if hidden:
             say(f"       ({hidden} more not possible now: `list` shows them with the reason)",
                 "dim")

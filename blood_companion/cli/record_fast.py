@@ -20,13 +20,26 @@ if TYPE_CHECKING:
 
 GROUPS = {"campaign": "blood_companion.cli.campaign_steps", "day": "blood_companion.cli.day_steps",
           "end": "blood_companion.cli.end_steps", "night": "blood_companion.cli.night_steps"}
+# The commands of one word declared as an options table (cli/flags.py): module, table, runner.
+# `blood play` is taken here only for a line that ends by itself (entry.ONE_SHOT: --json,
+# --answer); at the keyboard it runs through typer (its loop lasts the evening).
+SINGLE = {"play": ("blood_companion.cli.play_cmd", "PLAY", "_play")}
 
 
 def fast_record(args: list[str], settings: Settings) -> int | None:
     """Record the step of ``args`` (global options taken out) and return the exit code, or
     None when this path does not take the line (the typer app runs it)."""
+    if os.environ.get("BLOOD_FAST") == "0" or not args:
+        return None
     home = GROUPS.get(args[0]) if len(args) > 1 else None
-    if home is None or os.environ.get("BLOOD_FAST") == "0":
+    single = SINGLE.get(args[0])
+    if single is not None:
+        from blood_companion.cli.entry import ONE_SHOT
+
+        once = ONE_SHOT.get(args[0], ())
+        if not any(a.partition("=")[0] in once for a in args[1:]):
+            return None
+    elif home is None:
         return None
     import functools
     import importlib
@@ -34,13 +47,18 @@ def fast_record(args: list[str], settings: Settings) -> int | None:
     from blood_companion.cli.common import failed, parse_step, step_command, step_params
     from blood_companion.cli.settings import using
 
-    module = importlib.import_module(home)
-    declared = getattr(module, "COMMANDS", {}).get(args[1])
-    if declared is not None:  # a command that records no action (undo, redo)
-        given = _declared(args[2:], declared[0])
+    if single is not None:  # `blood play --json`
+        module = importlib.import_module(single[0])
+        table, runner, words = getattr(module, single[1]), getattr(module, single[2]), args[1:]
+    else:  # a group's command that records no action (undo, redo, night answer), or a step
+        module = importlib.import_module(str(home))
+        table, runner = getattr(module, "COMMANDS", {}).get(args[1], (None, None))
+        words = args[2:]
+    if table is not None:
+        given = _declared(words, table)
         if given is None:
             return None
-        run = functools.partial(declared[1], given)
+        run = functools.partial(runner, given)
     else:
         step = next((r for r in module.RECORDERS
                      if (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1:]

@@ -5,7 +5,8 @@
   night engine and not the actions of every Day step;
 * an action class is found by its ``type`` with only its own module imported
   (``engine/actions.py`` ``ACTION_HOMES``, ``action_class``);
-* the consoles of every command never load rich's emoji table (``cli/common.py``), and the
+* the consoles of every command never load rich's emoji table (``cli/common.py``), nor rich at
+  all for a recorded step printed to a pipe (``display.LazyConsole``), and the
   console script tells pydantic not to scan the installed distributions for plugins
   (``cli/entry.py`` ``quiet_pydantic_plugins``).
 """
@@ -98,6 +99,26 @@ def test_a_recorded_day_step_imports_no_night_engine_nor_emoji(tmp_path: Path) -
         assert not [m for m in mods if m == night or m.startswith(night + ".")], argv
         assert "blood_companion.engine.day.selection" not in mods, argv
         assert "rich._emoji_codes" not in mods, argv
+
+
+def test_a_recorded_step_printed_to_a_pipe_loads_no_rich(tmp_path: Path) -> None:
+    """The consoles write plain text to a pipe themselves (display.LazyConsole): a Day step,
+    a night step, undo and redo print without importing rich."""
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path / "saves"),
+           "BLOOD_CACHE_DIR": str(tmp_path / "cache")}
+    for key in ("BLOOD_CAMPAIGN", "NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE"):
+        env.pop(key, None)
+    run = "from blood_companion.cli.entry import main\nassert main({!r}) == 0\n"
+    new = ["campaign", "new", "one", "--mode", "single", "--troupers", "aurel,zora",
+           "--seed", "7"]
+    _modules_after(run.format(new), env)
+    for argv in (["campaign", "wagon", "--coins", "1"], ["campaign", "undo"],
+                 ["campaign", "redo"], ["night", "setup", "--nemesis", "lucilla", "--location",
+                 "catacombs-ossuary-gallery", "--minions", "undead-bone-sentinel,ghoul-crypt-"
+                 "gnawer"], ["night", "answer", "none"], ["campaign", "undo"]):
+        mods = _modules_after(run.format(argv), env)
+        if argv[1] != "setup":  # the night's set-up is a typer command (rich's markup escape)
+            assert not [m for m in mods if m == "rich" or m.startswith("rich.")], argv
 
 
 class _Ran(Exception):

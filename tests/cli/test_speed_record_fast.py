@@ -193,6 +193,28 @@ def test_night_and_end_steps_are_the_same_on_the_fast_path_and_through_typer(
                NIGHT_LINES, NIGHT_TO_TYPER)
 
 
+def test_a_night_answer_is_the_same_on_the_fast_path_and_through_typer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`night answer` (a command of cli/night_steps.py ``COMMANDS``, not an action's own
+    declaration): the answer, a refused one and a question that is not waiting both ways."""
+    _both_ways(tmp_path, capsys, monkeypatch,
+               ["--troupers", "aurel,zora", "--seed", "5", "--mode", "single"], NIGHT_SETUP[:1],
+               ["night answer nobody", "night answer none --json", "night answer none"],
+               ["night answer --help", "night answer none --draw", "night answer --jsn"])
+
+
+def test_a_one_shot_play_is_the_same_on_the_fast_path_and_through_typer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`blood play --json` and `--answer` lines (cli/play_cmd.py ``PLAY``, one table for the
+    typer command and the fast path); at the keyboard `play` is typer's."""
+    _both_ways(tmp_path, capsys, monkeypatch, ["--troupers", "aurel,zora", "--seed", "5"], [],
+               ["play --json", "play --answer 1 --json", "play --answer=2", "play --answer x",
+                "play --steps 1 --answer 1 --answer 1 --json"],
+               ["play --json --steps x", "play --json --help", "play --answer", "play --jsn"])
+
+
 def test_a_recorded_step_imports_neither_typer_nor_click(tmp_path: Path) -> None:
     import json
     import os
@@ -221,7 +243,7 @@ def test_a_recorded_step_imports_neither_typer_nor_click(tmp_path: Path) -> None
         p = subprocess.run([sys.executable, "-c", run.format(argv, code)], capture_output=True,
                            text=True, env=env, timeout=120, check=False)
         assert p.returncode == 0, p.stderr
-        if argv in (new, single, setup, answer):
+        if argv in (new, single, setup):  # `night answer` is on the fast path too (no typer)
             continue
         mods = json.loads(p.stdout.strip().splitlines()[-1])
         assert not [m for m in mods if m.split(".")[0] in ("typer", "click")], argv
