@@ -96,6 +96,10 @@ def log(
         stdout.print(f"[{e.turn}] {text}", markup=False)
 
 
+for _word, (_table, _run) in night_steps.COMMANDS.items():  # answer (night_steps.py), after log
+    night_app.command(_word, help=_run.__doc__)(typer_command(_table, _run))
+
+
 @night_app.command("phase", hidden=True)
 def phase(draw: DrawOpt = None, as_json: JsonOpt = False) -> None:
     """Same as `continue`."""
@@ -109,5 +113,3 @@ def add_recorders(app: typer.Typer) -> None:
 
 
 add_recorders(night_app)
-for _word, (_table, _run) in night_steps.COMMANDS.items():  # answer (night_steps.py)
-    night_app.command(_word, help=_run.__doc__)(typer_command(_table, _run))
