@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from blood_companion.cli import session
 from blood_companion.cli.common import JsonOpt, add_recorder, command_group
-from blood_companion.cli.day_steps import RECORDERS
-from blood_companion.cli.view_docs import day_next_doc
+from blood_companion.cli.day_steps import RECORDERS, next_doc
 
 day_app, register = command_group("day")
 
@@ -14,7 +13,7 @@ day_app, register = command_group("day")
 @day_app.command("next")
 def next_(as_json: JsonOpt = False) -> None:
     """What the table does next, with the legal choices."""
-    session.view("day-next", lambda store: day_next_doc(store.state, store.catalog), as_json)
+    session.view("day-next", next_doc, as_json)
 
 
 for _step in RECORDERS:

@@ -67,6 +67,12 @@ def _prepare(store: Any, action: Action, as_json: bool) -> Action:
     return action
 
 
+def next_doc(store: Any) -> dict[str, Any]:
+    """The document of `blood day next` (cli/views.py ``BUILDERS``): what the table does next,
+    with the legal choices."""
+    return day_next_doc(store.state, store.catalog)
+
+
 def _doc(step: session.Step) -> dict[str, Any]:
     state, store, action = step.after, step.store, step.action
     extra = {}

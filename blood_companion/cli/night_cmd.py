@@ -19,7 +19,6 @@ from blood_companion.cli.common import (
 )
 from blood_companion.cli.flags import typer_command
 from blood_companion.cli.night_steps import _night_state, _record
-from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.engine import narrate
 from blood_companion.engine.campaign import NeedsDayPart
 from blood_companion.engine.night import NextPhase, SetupNight, board_view
@@ -60,8 +59,7 @@ def setup(
 @night_app.command("next")
 def next_(as_json: JsonOpt = False) -> None:
     """What the table does now: whose move, the question waiting, the commands that fit."""
-    session.view("night-next", lambda store: night_next_doc(_night_state(store.state),
-                                                            store.catalog), as_json)
+    session.view("night-next", night_steps.next_doc, as_json)
 
 
 @night_app.command("board")

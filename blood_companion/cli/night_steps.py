@@ -69,6 +69,12 @@ def _night_state(state: CampaignState) -> CampaignState:
     return state
 
 
+def next_doc(store: CampaignStore) -> dict[str, Any]:
+    """The document of `blood night next` (cli/views.py ``BUILDERS``): whose move, the
+    question waiting, the commands that fit; refused when no night is being played."""
+    return night_next_doc(_night_state(store.state), store.catalog)
+
+
 def _doc(step: session.Step) -> dict[str, Any]:
     return {
         "ok": True,

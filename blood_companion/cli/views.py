@@ -4,7 +4,8 @@ A view (`blood status`, `night next`, `day next`, `campaign show`, `campaign log
 function of the save and the data pack: the command builds its document (``cli/view_docs.py``;
 the board is ``engine/board_view.py``'s), stores it here and renders it (``RENDERERS``). While
 the save's head and revision, the data folder and the app version are the same,
-:func:`fast_view` renders the stored document without typer, pydantic, the engine or the pack.
+:func:`fast_view` renders the stored document without typer, pydantic, the engine or the pack,
+and builds it anew without typer when none is stored (:data:`BUILDERS`).
 The cache is ``SAVES/.cache/NAME.VIEW.json``, keyed by ``store.peek.head_key`` (a save the
 store would refuse or rebuild is never answered from here); anything unusual returns None and
 the command runs in full. Standard library only.
@@ -20,10 +21,12 @@ from blood_companion.errors import BloodError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
     from blood_companion.cli.textview import Line
+    from blood_companion.store import CampaignStore
 
 SAVE_SUFFIX = ".blood.db"
 CACHE_DIR = ".cache"
@@ -36,6 +39,15 @@ VIEWS: dict[tuple[str, ...], tuple[str, frozenset[str]]] = {
     ("day", "next"): ("day-next", frozenset({"--json"})),
     ("campaign", "show"): ("campaign-show", frozenset({"--json"})),
     ("campaign", "log"): ("campaign-log", frozenset()),  # --json prints every step: no cache
+}
+# view -> how its document is built from the open campaign when none is stored (or the one
+# stored is stale): "module:function", called as function(store) -> document, by the typer
+# command and by the fast path alike (a rebuild needs no typer: :func:`fast_view`). The
+# campaign's summary and log are built by their typer commands only.
+BUILDERS = {
+    "status": "blood_companion.cli.view_docs:status_doc",
+    "night-next": "blood_companion.cli.night_steps:next_doc",
+    "day-next": "blood_companion.cli.day_steps:next_doc",
 }
 # view -> its renderer: "module:function", called as function(doc, width) -> lines
 RENDERERS = {
@@ -103,13 +115,22 @@ def keep(store: Any, view: str, doc: dict[str, Any]) -> None:
     if drawn is None:
         return
     path = cache_path(store.saves_dir, store.name, view)
+    key = cache_key(drawn, current())
+    last = _kept.get(path)
+    if last is not None and last[0] == key and last[1] is doc:  # kept already (status_doc
+        return  # keeps the board it builds, and `blood status` keeps what it shows)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_tmp(path.parent)  # partial files of a process killed while writing
-        text = json.dumps({"key": cache_key(drawn, current()), "doc": doc}, ensure_ascii=False)
+        text = json.dumps({"key": key, "doc": doc}, ensure_ascii=False)
         write_atomic(path, text.encode("utf-8", "surrogatepass"))
     except (OSError, ValueError, BloodError):
-        pass
+        return
+    _kept[path] = (key, doc)
+
+
+# The document last kept per cache file, with its key (the same document is written once).
+_kept: dict[Path, tuple[Any, dict[str, Any]]] = {}
 
 
 # --------------------------------------------------------------------------- reading
@@ -222,7 +243,7 @@ def fast_view(args: list[str], settings: Settings) -> int | None:
     try:
         doc = cached(view, settings)
         if doc is None:
-            return None
+            return rebuild(view, args, settings, as_json)
         if not as_json:
             from blood_companion.cli.textview import width
 
@@ -244,3 +265,33 @@ def fast_view(args: list[str], settings: Settings) -> int | None:
         return unexpected(" ".join(args[:2]).replace(" --json", ""), exc, as_json)
     return 0
 
+
+
+def builder(view: str) -> Callable[[CampaignStore], dict[str, Any]]:
+    """The function building ``view``'s document from the open campaign (:data:`BUILDERS`)."""
+    from importlib import import_module
+
+    module, _, name = BUILDERS[view].partition(":")
+    found: Callable[[CampaignStore], dict[str, Any]] = getattr(import_module(module), name)
+    return found
+
+
+def rebuild(view: str, args: list[str], settings: Settings, as_json: bool) -> int | None:
+    """The exit code of ``view`` built anew, printed and stored as its typer command does it
+    (``session.view``), without typer; None for a view built by its typer command only, or
+    with ``BLOOD_FAST=0``. A failure is reported as the typer app reports it."""
+    import os
+
+    if view not in BUILDERS or os.environ.get("BLOOD_FAST") == "0":
+        return None
+    from blood_companion.cli import session
+    from blood_companion.cli.common import failed
+    from blood_companion.cli.settings import using
+
+    words = next(" ".join(w) for w, (v, _) in VIEWS.items() if v == view)
+    try:
+        with using(settings):
+            session.view(view, builder(view), as_json)
+    except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - as cli/app.py run says it
+        return failed(exc, args, lambda: words)
+    return 0

@@ -105,3 +105,67 @@ def test_a_view_with_options_it_does_not_know_runs_in_full() -> None:
     assert views.match(["campaign", "log", "--all"]) is None
     assert views.match(["status", "--json", "--json"]) is None
     assert views.match(["campaign", "undo"]) is None
+
+
+def test_a_view_built_anew_prints_what_the_command_prints_without_typer(
+    blood: Any, saves_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No stored document (or a stale one): the fast path builds the view with the typer
+    command's own builder (views.BUILDERS, session.view) and keeps it; a refusal is said the
+    same way (night next by day)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert blood("campaign", "new", "d", "--troupers", "zora,aurel", "--seed", "4").code == 0
+    assert blood("campaign", "new", "n", "--troupers", "zora,aurel", "--mode", "single",
+                 "--seed", "4").code == 0
+    assert blood("--campaign", "n", *NIGHT).code == 0
+    taken: list[str] = []
+    real = views.rebuild
+
+    def rebuild(view: str, *rest: Any) -> int | None:
+        code = real(view, *rest)
+        if code is not None:
+            taken.append(view)
+        return code
+
+    monkeypatch.setattr(views, "rebuild", rebuild)
+    lines = [("n", ["status"]), ("n", ["status", "--json"]), ("n", ["night", "next"]),
+             ("n", ["night", "next", "--json"]), ("d", ["day", "next"]), ("d", ["status"]),
+             ("d", ["day", "next", "--json"]), ("d", ["night", "next"]),
+             ("d", ["night", "next", "--json"])]
+    for name, words in lines:
+        found = views.match(words)
+        assert found is not None
+        stored = views.cache_path(saves_dir, name, found[0])
+        ran = []
+        for way in ("fast", "full"):
+            stored.unlink(missing_ok=True)
+            result = (blood if way == "fast" else
+                      lambda *a: _full(blood, monkeypatch, *a))("--campaign", name, *words)
+            ran.append((result.code, result.out, result.err,
+                        stored.read_text() if stored.exists() else None))
+        assert ran[0] == ran[1], words
+        assert (ran[0][0] == 0) == (ran[0][3] is not None), words  # kept when shown
+    assert taken == [views.match(w)[0] for _, w in lines]  # type: ignore[index]
+    assert blood("--campaign", "d", "night", "next").code == 1  # no night: refused
+
+
+def test_a_view_built_anew_imports_no_typer(tmp_path: Path) -> None:
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path), "NO_COLOR": "1",
+           "BLOOD_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("BLOOD_FAST", None)
+    exe = [sys.executable, "-m", "blood_companion"]
+    subprocess.run([*exe, "campaign", "new", "x", "--troupers", "zora", "--mode", "single"],
+                   env=env, check=True, capture_output=True, timeout=120)
+    subprocess.run([*exe, *NIGHT], env=env, check=True, capture_output=True, timeout=120)
+    code = (
+        "import sys, shutil\n"
+        "from blood_companion.cli.entry import main\n"
+        "for args in (['status'], ['night', 'next', '--json'], ['status', '--json']):\n"
+        f"    shutil.rmtree({str(tmp_path / '.cache')!r}, ignore_errors=True)\n"
+        "    assert main(args) == 0, args\n"
+        "heavy = [m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'rich')]\n"
+        "sys.stderr.write(repr(heavy)); sys.exit(1 if heavy else 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
