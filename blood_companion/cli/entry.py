@@ -36,6 +36,7 @@ from typing import Any, NoReturn
 from blood_companion.cli.failures import unexpected as unexpected
 from blood_companion.cli.failures import usage_doc as usage_doc
 from blood_companion.cli.failures import usage_error as usage_error
+from blood_companion.cli.record_fast import ONE_SHOT
 from blood_companion.cli.settings import GLOBAL_OPTIONS, Settings, current
 
 __all__ = [
@@ -47,7 +48,6 @@ __all__ = [
 # the garbage collector on and end the normal way; not `blood play` given its answers or asked
 # for the question as JSON (one document, then the process ends).
 LONG_RUNNING = frozenset({"play", "board", "table"})
-ONE_SHOT = {"play": ("--json", "--answer")}
 
 
 # No argument (nor a line typed at a `blood play` prompt) is longer: nothing a player types is,

@@ -21,9 +21,11 @@ if TYPE_CHECKING:
 GROUPS = {"campaign": "blood_companion.cli.campaign_steps", "day": "blood_companion.cli.day_steps",
           "end": "blood_companion.cli.end_steps", "night": "blood_companion.cli.night_steps"}
 # The commands of one word declared as an options table (cli/flags.py): module, table, runner.
-# `blood play` is taken here only for a line that ends by itself (entry.ONE_SHOT: --json,
-# --answer); at the keyboard it runs through typer (its loop lasts the evening).
+# `blood play` is taken here only for a line that ends by itself (:data:`ONE_SHOT`); at the
+# keyboard it runs through typer (its loop lasts the evening).
 SINGLE = {"play": ("blood_companion.cli.play_cmd", "PLAY", "_play")}
+# The options that make a long-running command (cli/entry.py LONG_RUNNING) end by itself.
+ONE_SHOT = {"play": ("--json", "--answer")}
 
 
 def fast_record(args: list[str], settings: Settings) -> int | None:
@@ -34,8 +36,6 @@ def fast_record(args: list[str], settings: Settings) -> int | None:
     home = GROUPS.get(args[0]) if len(args) > 1 else None
     single = SINGLE.get(args[0])
     if single is not None:
-        from blood_companion.cli.entry import ONE_SHOT
-
         once = ONE_SHOT.get(args[0], ())
         if not any(a.partition("=")[0] in once for a in args[1:]):
             return None
