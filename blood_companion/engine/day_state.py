@@ -20,14 +20,14 @@ class DayState(BaseModel):
     hunting_house: bool = False
     cartographer: bool = False
     asylum: bool = False
-    purchases: list[str] = Field(default_factory=list)  # what was bought, in order (readable)
+    purchases: list[str] = []  # what was bought, in order (readable)
     zone: str | None = None
     location: str | None = None
     location_roll: str | None = None  # the die face that picked it (physical or digital)
-    minion_pool: list[str] = Field(default_factory=list)  # Hunting House: the four chosen
-    minions: list[str] = Field(default_factory=list)  # [A, B]
+    minion_pool: list[str] = []  # Hunting House: the four chosen
+    minions: list[str] = []  # [A, B]
     last_assault: bool = False
     nemesis: str | None = None
     difficulty: int | None = None
-    events: list[str] = Field(default_factory=list)  # Event cards placed on the Chain
+    events: list[str] = []  # Event cards placed on the Chain
     equipped: dict[int, dict[str, str]] = Field(default_factory=dict)  # trouper -> cat -> item

@@ -29,8 +29,8 @@ class ChainSlot(NightModel):
     resolved: bool = False  # a Resolved token on it
     sacrificed: bool = False  # a Cube on its Sacrifice symbol: goes to Wounds at Cleanup
     face_down: bool = False  # an Event solved (turned face down) or a Rest card
-    supports_used: list[int] = Field(default_factory=list)  # Support effects with a Cube
-    quick_used: list[int] = Field(default_factory=list)  # Quick Effects already resolved
+    supports_used: list[int] = []  # Support effects with a Cube
+    quick_used: list[int] = []  # Quick Effects already resolved
     # The 0-based Chain space it lies on when that is not its place in the list (an Event kept
     # beside a gap, engine/chain.py); None: its place in the list, as in every older save.
     space: int | None = None
@@ -97,13 +97,13 @@ class Question(NightModel):
         "in_range", "closest", "farthest", "leader", "test", "discard", "wound", "confirm",
         "order", "bite", "token"]
     prompt: str
-    candidates: list[int] = Field(default_factory=list)
+    candidates: list[int] = []
     trouper: int | None = None
-    traits: list[str] = Field(default_factory=list)
+    traits: list[str] = []
     dice: str | None = None
     target: int | None = None
     n: int = 0
-    cards: list[str] = Field(default_factory=list)  # "order": the cards whose Effects wait
+    cards: list[str] = []  # "order": the cards whose Effects wait
     about: str = ""  # what a "confirm" question decides ("weakness:front": a Trophy)
     # The queued EnemyJob (its ``id``) whose Effect asked it; 0 when no job did (a discard, a
     # Trophy, an order) or in a save from before job ids, where the front job asked it.
@@ -132,9 +132,9 @@ class EnemyJob(NightModel):
     effect: int = 0  # position in the Effect list being resolved
     rep: int = 0  # repetition of that Effect already done
     stage: Literal["start", "priorities", "tests"] = "start"
-    candidates: list[int] = Field(default_factory=list)
+    candidates: list[int] = []
     priority_at: int = 0  # next Target Priority to apply
-    targets: list[int] = Field(default_factory=list)  # chosen targets still to resolve
+    targets: list[int] = []  # chosen targets still to resolve
     check_done: bool = False
     confirmed: bool = False  # the table confirmed the current Effect's Condition
     owner: int | None = None  # a Trouper's (or an Event's) timed Effect: who resolves it
@@ -147,7 +147,7 @@ class Bonus(NightModel):
 
     triumphs: int = 0
     rerolls: int = 0
-    dice: list[Literal["R", "G", "B"]] = Field(default_factory=list)
+    dice: list[Literal["R", "G", "B"]] = []
 
 
 class Activation(NightModel):
@@ -177,18 +177,18 @@ class NightState(NightModel):
     turn: int = 0
     phase: NightPhase = "beginning_of_night"
     threat: int = 0
-    chain: list[ChainSlot] = Field(default_factory=list)
+    chain: list[ChainSlot] = []
     chain_spaces: int = 8  # may grow with Event rewards ("Events")
-    reaction_line: list[ReactionSlot] = Field(default_factory=list)
-    reaction_deck: list[str] = Field(default_factory=list)  # top first
-    reaction_discard: list[str] = Field(default_factory=list)
+    reaction_line: list[ReactionSlot] = []
+    reaction_deck: list[str] = []  # top first
+    reaction_discard: list[str] = []
     # Reaction cards taken as Wounds, under the side they were inflicted on ("Wounding a Nemesis").
     nemesis_wounds: dict[str, list[str]] = Field(default_factory=_no_wounds)
-    minions: list[MinionSlot] = Field(default_factory=list)
-    event_deck: list[str] = Field(default_factory=list)  # the Zone's Events not on the Chain
+    minions: list[MinionSlot] = []
+    event_deck: list[str] = []  # the Zone's Events not on the Chain
     # Planning Phase bookkeeping
     to_play: int | None = None  # the Trouper whose turn it is to play on the Chain
-    passed: list[int] = Field(default_factory=list)  # Troupers who can no longer play this turn
+    passed: list[int] = []  # Troupers who can no longer play this turn
     cascade: bool = False  # the current player may play again (Cascade)
     rightmost_player: int | None = None  # who placed the rightmost card (Leader passes after)
     # Tactic Phase bookkeeping
@@ -197,15 +197,15 @@ class NightState(NightModel):
     # End
     result: Literal["won", "lost"] | None = None
     reason: str = ""
-    log: list[NightLogEntry] = Field(default_factory=list)
+    log: list[NightLogEntry] = []
     # Engine cursor (engine/night.py): questions waiting for the table, Enemy cards queued.
-    pending: list[Question] = Field(default_factory=list)
-    queue: list[EnemyJob] = Field(default_factory=list)
+    pending: list[Question] = []
+    queue: list[EnemyJob] = []
     activation: Activation | None = None
     bonuses: dict[int, Bonus] = Field(default_factory=dict)  # Trouper index -> next Test
     phase_done: bool = False  # the automatic phase finished; `continue` moves on
     after_play: Literal["next", "cascade", "end"] | None = None  # planning, after Interruptions
     rest_exhaust: int | None = None  # a Rest's Trouper, Exhausted once its Threat is resolved
-    activated: list[str] = Field(default_factory=list)  # Minion spaces done this Minions Phase
-    weakness_trophies: list[str] = Field(default_factory=list)  # sides whose Trophy was won
+    activated: list[str] = []  # Minion spaces done this Minions Phase
+    weakness_trophies: list[str] = []  # sides whose Trophy was won
     started: bool = False  # the Beginning of the Night has been resolved

@@ -35,10 +35,10 @@ class RewardState(BaseModel):
     vlad: bool = False
     vlad_cards: int = 0  # Vlad Reaction cards of the Zone still to turn Weakened
     advanced_tactics: int = 0  # Advanced Tactic cards still to take
-    loot: list[PendingLoot] = Field(default_factory=list)  # rolls still to make
+    loot: list[PendingLoot] = []  # rolls still to make
     gained: dict[str, int] = Field(default_factory=dict)  # what was won, for the history
-    weakened: list[str] = Field(default_factory=list)
-    tactics_taken: list[str] = Field(default_factory=list)
+    weakened: list[str] = []
+    tactics_taken: list[str] = []
     given: dict[str, list[str]] = Field(default_factory=dict)  # Trouper -> cards taken
-    rolls: list[RollMade] = Field(default_factory=list)
+    rolls: list[RollMade] = []
     trophies: dict[str, int] = Field(default_factory=dict)

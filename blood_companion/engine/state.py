@@ -71,16 +71,16 @@ class TrouperState(StateModel):
     colour: str
     trouper: str
     deck: list[str]  # the 12 Tactic cards sleeved in the Trouper deck
-    reserve_cards: list[str] = Field(default_factory=list)
-    reserve_items: list[str] = Field(default_factory=list)
-    sleeves: list[ItemSlot] = Field(default_factory=list)  # the six Item sleeves
+    reserve_cards: list[str] = []
+    reserve_items: list[str] = []
+    sleeves: list[ItemSlot] = []  # the six Item sleeves
     bites: int = Field(default=0, ge=0)
     insanity: int = Field(default=0, ge=0)
     # --- night counters (reset by the Day Part's Recovery and the night setup)
-    draw_pile: list[str] = Field(default_factory=list)
-    hand: list[str] = Field(default_factory=list)
-    discard: list[str] = Field(default_factory=list)
-    wounds: list[str] = Field(default_factory=list)
+    draw_pile: list[str] = []
+    hand: list[str] = []
+    discard: list[str] = []
+    wounds: list[str] = []
     unmarked_wounds: int = Field(default=0, ge=0)  # Wounds no card could mark (no deck left)
     traps: Tokens = Tokens.model_construct()  # no schema built at import
     whispers: Tokens = Tokens.model_construct()
@@ -89,7 +89,7 @@ class TrouperState(StateModel):
     exhausted: bool = False
     knocked_out: bool = False
     equipped: dict[str, str] = Field(default_factory=dict)  # category -> item id
-    depleted_items: list[str] = Field(default_factory=list)
+    depleted_items: list[str] = []
     rested_this_turn: bool = False
 
     @model_validator(mode="before")
@@ -149,19 +149,19 @@ class CampaignState(StateModel):
     mode: Literal["roguelite", "single"] = "roguelite"
     seed: int = 0
     started: bool = False
-    troupers: list[TrouperState] = Field(default_factory=list)
+    troupers: list[TrouperState] = []
     # Troupers whose players left the table, set aside with everything they own ("Roguelite
     # Mode": a different number of players each game); `add_trouper` brings one back.
-    set_aside: list[TrouperState] = Field(default_factory=list)
+    set_aside: list[TrouperState] = []
     leader: int = 0  # index into troupers
     wagon: Wagon = Wagon.model_construct()  # no schema built at import
     location_trophies: dict[str, int] = Field(default_factory=dict)
     nemesis_trophies: dict[str, int] = Field(default_factory=dict)
-    vlad_weakened: list[str] = Field(default_factory=list)
+    vlad_weakened: list[str] = []
     advanced_decks: dict[str, list[str]] = Field(default_factory=dict)  # art -> top first
-    training: list[str] = Field(default_factory=list)  # Location/Nemesis Tactic cards
-    crafting: list[str] = Field(default_factory=list)  # Location/Nemesis Item cards
-    history: list[GameRecord] = Field(default_factory=list)
+    training: list[str] = []  # Location/Nemesis Tactic cards
+    crafting: list[str] = []  # Location/Nemesis Item cards
+    history: list[GameRecord] = []
     game: int = 0  # number of the game being played (1-based once started)
     part: Literal["setup", "day", "night", "end", "over"] = "setup"
     phase: str = ""  # the current step inside the Part (set by day/night engines)
