@@ -12,8 +12,7 @@ import functools
 import re
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
@@ -54,8 +53,7 @@ class AnswerError(ValueError):
         self.pointer = pointer
 
 
-@dataclass(frozen=True)
-class FieldSpec:
+class FieldSpec(NamedTuple):
     """One thing an owner types for a card: a value, a yes/no symbol, or a list of Effects.
 
     ``path`` reaches into a side (``("advanced", "name")``); ``side`` names it for prompts."""

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from blood_companion.errors import BloodError
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     file: str
     line: int | None
     field: str | None

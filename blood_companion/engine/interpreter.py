@@ -12,8 +12,7 @@ Rulebook sections: "Reading an Effect", "Reading the Elements of a Target/Cost/C
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
@@ -33,8 +32,7 @@ SELF_MOVES = ("step", "run", "fly", "escape")
 TARGET_MOVES = ("push", "attract", "move")
 
 
-@dataclass(frozen=True)
-class Act:
+class Act(NamedTuple):
     """One Effect being resolved: who acts, on whom, and what the players named.
 
     ``source`` is the id of who acts (a Trouper id, the Nemesis id or a Minion id) and
@@ -128,8 +126,7 @@ def condition_text(eff: m.Effect) -> str:
 # --------------------------------------------------------------------------- Costs
 
 
-@dataclass(frozen=True)
-class Payment:
+class Payment(NamedTuple):
     """What the players named to pay Costs: cards to discard, the Item used, the Chain space
     of the card (for a Sacrifice)."""
 
@@ -237,8 +234,7 @@ EnemyRule = Literal["none", "priority", "all"]
 EVERY_ENEMY = ("minions_all", "enemies_all")
 
 
-@dataclass(frozen=True)
-class TargetRule:
+class TargetRule(NamedTuple):
     """How a Target kind designates its target: on a Trouper's card (``trouper``: the acting
     Trouper, a Trouper the players choose, every Trouper, an Enemy attacked, every Minion or
     Enemy, or nothing) and on an Enemy's card (``enemy``: no Trouper, one Trouper by the Nemesis
@@ -472,7 +468,7 @@ def apply_outcomes(state: CampaignState, act: Act, outcomes: Sequence[m.Outcome]
     for o in outcomes:
         if act.every is not None and o.kind in PER_ENEMY:
             for foe in act.every:
-                each = replace(act, foe=foe)
+                each = act._replace(foe=foe)
                 state = (_wound_enemy(state, each, o) if o.kind == "wound"
                          else _movement(state, each, o))
                 if state.night is not None and state.night.result is not None:
@@ -539,4 +535,4 @@ def every_act(
     if target is None or target.kind not in EVERY_ENEMY:
         return act
     within = target.distance if target.distance != "any" and named is None else None
-    return replace(act, every=every_enemy(state, act.catalog, target, named), within=within)
+    return act._replace(every=every_enemy(state, act.catalog, target, named), within=within)

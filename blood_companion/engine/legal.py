@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion.engine.actions import Action, parse_action
 from blood_companion.engine.state import CampaignState
@@ -39,8 +39,7 @@ if TYPE_CHECKING:
 ROLL = "<the app rolls>"
 
 
-@dataclass(frozen=True)
-class Pick:
+class Pick(NamedTuple):
     """One answer to a follow-up question."""
 
     key: str
@@ -52,8 +51,7 @@ class Pick:
     need: str | None = None  # this pick adds its value to another need's list
 
 
-@dataclass(frozen=True)
-class Ask:
+class Ask(NamedTuple):
     """The follow-up question for one need of an option."""
 
     need: str

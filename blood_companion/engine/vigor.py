@@ -15,14 +15,13 @@ them, and every change goes through a function here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import TrouperState
 
 
-@dataclass(frozen=True)
-class VigorLayout:
+class VigorLayout(NamedTuple):
     """The Vigor tokens of one Trouper, by side and cover."""
 
     available: int  # Available side up, no Bite: the only ones that pay a Cost

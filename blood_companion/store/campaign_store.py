@@ -34,7 +34,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel
 
@@ -71,8 +71,7 @@ MAX_REOPEN = 8  # times a process reopens a save another process replaced, befor
 APP = __version__
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(NamedTuple):
     """One step of the log as `blood campaign log` shows it."""
 
     step: int

@@ -12,9 +12,8 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -112,8 +111,7 @@ def is_checkpoint(step: int) -> bool:
     return step == 1 or step % SNAPSHOT_EVERY == 0
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One step as stored (the ``actions`` table, or an export's step)."""
 
     step: int
@@ -141,8 +139,7 @@ INSERT_ABANDONED = (f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_
                     f"VALUES ({','.join('?' * 13)})")
 
 
-@dataclass(frozen=True)
-class StepSource:
+class StepSource(NamedTuple):
     """What is known of a step before its delta is computed."""
 
     type: str

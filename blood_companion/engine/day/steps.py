@@ -11,8 +11,7 @@ and follow-up questions (``day/options.py``). :func:`advance` is the one writer 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from blood_companion.engine.day.core import day_of, unequipped, with_day
 from blood_companion.engine.day_state import DAY_STEPS, DayState
@@ -20,8 +19,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 
 
-@dataclass(frozen=True)
-class DayStepSpec:
+class DayStepSpec(NamedTuple):
     key: str
     title: str
     actions: frozenset[str]
