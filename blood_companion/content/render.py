@@ -72,7 +72,8 @@ def render_target(t: m.Target) -> str:
         kind = f"{t.minion_type.capitalize()} {kind}"
     if t.kind in EVERY_NAMES:
         kind = f"every {kind}"
-    if t.kind == "self" and t == m.Target(kind="self"):
+    # (model_construct: the same defaults, compared without building Target's validator)
+    if t.kind == "self" and t == m.Target.model_construct(kind="self"):
         return kind
     # "Reading Special Areas": the Tiles of the diagram as "q,r" offsets from the Trouper.
     parts = [" ".join([DISTANCE_NAMES.get(t.distance, f"Distance {t.distance}"), *(t.area or [])])]
