@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Union
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NamedTuple, Union
 
 from pydantic import (
     BaseModel,
@@ -132,11 +132,10 @@ def seed_for(state: CampaignState, action: Action) -> int:
     return seed if isinstance(seed, int) else 0
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):
     catalog: Catalog
     chance: Chance
-    index: int = 0
+    index: int = 0  # type: ignore[assignment]  # a field, shadowing tuple.index
 
 
 class Action(BaseModel):

@@ -9,9 +9,8 @@ legality check of the night, :func:`advance` the one path from a phase to the ne
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, NoReturn
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
@@ -36,8 +35,7 @@ ON_CHAIN = ANSWERS | {"night_quick"}
 QUESTION_ACTIONS = ON_CHAIN
 
 
-@dataclass(frozen=True)
-class Phase:
+class Phase(NamedTuple):
     key: str
     title: str
     section: str
@@ -48,7 +46,7 @@ class Phase:
     done: Callable[[NightState], bool] = lambda night: night.phase_done  # `continue` may leave
     questions: frozenset[str] = ANSWERS  # also allowed while a question waits
     done_text: str = ""  # what the table hears once the phase is done
-    refuse: dict[str, str] = field(default_factory=dict)  # own words for actions it refuses
+    refuse: Mapping[str, str] = {}  # own words for actions it refuses (read only)
     view: str = "night.options:_phase_view"  # its view and asker (engine/), by name
     asker: str = "night.asks:_night_asker"
 

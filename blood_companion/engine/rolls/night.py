@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
@@ -276,11 +275,8 @@ def test_info(
         "notes": list(ts.notes)}
 
 
-@dataclass(frozen=True)
-class TestSpec:
+class TestSpec(NamedTuple):
     """The Test an option takes: who, with which Traits or dice, how many Triumphs."""
-
-    __test__ = False
 
     t: int
     traits: tuple[str, ...]
@@ -290,6 +286,9 @@ class TestSpec:
     against_enemy: bool = False  # a dodge Test: Items "against an Enemy Effect" apply
     side: str | None = None  # an attack on the Nemesis: the side hit (its Weakness helps)
     weakness: bool | None = None  # the table's word on that Weakness's Condition
+
+
+TestSpec.__test__ = False  # type: ignore[attr-defined]  # pytest: no test class (named Test)
 
 
 def setup_of(
