@@ -26,15 +26,108 @@ def _q(value: Any) -> str:
     return shlex.quote(text) if text and any(c.isspace() for c in text) else text
 
 
+Spec = tuple[str, tuple[str, ...], dict[str, Cli]]
+
+
 @cache
-def spec(kind: str) -> tuple[str, tuple[str, ...], dict[str, Cli]]:
+def spec(kind: str) -> Spec:
     """An action type's command words, positional fields and {field: how its flag is taken},
-    from the action's own declaration (engine/actions.py ``command``, ``Cli``)."""
+    from the action's own declaration (engine/actions.py ``command``, ``Cli``): as stored by an
+    earlier command (:func:`_stored`), else read from the action class and stored."""
+    found = _stored().get(kind)
+    if found is not None:
+        try:
+            words, positional, flags = found
+            return words, tuple(positional), {
+                n: Cli(**{**c, "choices": tuple(c.get("choices", ()))}) for n, c in flags.items()}
+        except (TypeError, ValueError):  # not what we write: read the declaration
+            pass
+    made = _declared(kind)
+    _store(kind, made)
+    return made
+
+
+def _declared(kind: str) -> Spec:
     cls = action_class(kind)
     words = (cls.command if cls is not None else "") or kind.replace("_", " ")
     fields = cli_fields(cls) if cls is not None else {}
     return (f"blood {words}", tuple(n for n, c in fields.items() if not c.flag),
             {n: c for n, c in fields.items() if c.flag})
+
+
+# The specs read from the action classes are stored in the cache folder, so that a view's
+# commands (`blood status`, `night next` after every recorded step) are written without
+# importing the module of every action they name, and building its pydantic classes (issue
+# 29). The file is keyed by the app's version and the size and time of every action module:
+# a changed declaration is read anew. None: not read yet.
+_specs: dict[str, Any] | None = None
+
+
+def _spec_file() -> Any:
+    from pathlib import Path
+
+    from blood_companion import __version__
+    from blood_companion.dirs import user_cache_dir
+
+    return Path(user_cache_dir()) / f"commands-{__version__}.json"
+
+
+def _spec_key() -> list[int]:
+    """The size and modification time of engine/actions.py and every action's module."""
+    import os
+
+    from blood_companion.engine import actions
+
+    root = os.path.dirname(actions.__file__)
+    out: list[int] = []
+    for home in ("actions", *dict.fromkeys(actions.ACTION_HOMES.values())):
+        path = os.path.join(root, *home.split(".")) + ".py"
+        try:
+            st = os.stat(path)
+        except OSError:
+            return []
+        out += [st.st_size, st.st_mtime_ns]
+    return out
+
+
+def _stored() -> dict[str, Any]:
+    global _specs
+    if _specs is None:
+        import json
+        import os
+
+        _specs = {}
+        if not os.environ.get("BLOOD_NO_CACHE"):
+            try:
+                doc = json.loads(_spec_file().read_bytes())
+                if isinstance(doc, dict) and doc.get("key") == _spec_key() and isinstance(
+                        doc.get("specs"), dict):
+                    _specs = doc["specs"]
+            except (OSError, ValueError):
+                pass
+    return _specs
+
+
+def _store(kind: str, made: Spec) -> None:
+    """Keep ``made`` with the specs stored (a failure only costs speed next time)."""
+    import json
+    import os
+    from dataclasses import asdict
+
+    specs = _stored()
+    key = _spec_key()
+    if os.environ.get("BLOOD_NO_CACHE") or not key:
+        return
+    words, positional, flags = made
+    specs[kind] = [words, list(positional), {n: asdict(c) for n, c in flags.items()}]
+    from blood_companion.fileio import FileProblem, write_atomic
+
+    path = _spec_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps({"key": key, "specs": specs}).encode())
+    except (OSError, FileProblem, TypeError, ValueError):
+        pass
 
 
 # `see` references shown with an example rather than placeholders.

@@ -11,9 +11,8 @@ from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import enemy as ai
-from blood_companion.engine.night.core import trouper_index
+from blood_companion.engine.night.core import NightAction, trouper_index
 from blood_companion.engine.night.phases import PHASES, begin_night, enter, settle
-from blood_companion.engine.night.planning import NightAction
 from blood_companion.engine.rolls.night import take_test, use_test_items
 from blood_companion.engine.state import CampaignState
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar
 
 from blood_companion.content import models as m
+from blood_companion.engine.actions import Action
 from blood_companion.engine.dice import DiceBox
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
@@ -14,6 +15,12 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 T = TypeVar("T")
+
+
+class NightAction(Action):
+    """Base of the night's actions: legal in the night part only."""
+
+    parts = ("night",)
 
 
 def trouper_index(state: CampaignState, who: str | int) -> int:

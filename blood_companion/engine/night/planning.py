@@ -10,7 +10,7 @@ from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.campaign import require_single_game_setup
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night.core import tactic_card, trouper_index
+from blood_companion.engine.night.core import NightAction, tactic_card, trouper_index
 from blood_companion.engine.night.phases import begin_night, chain_full, settle
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.night_state import ChainSlot, NightState
@@ -20,10 +20,6 @@ from blood_companion.engine.table import take_from_hand
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-
-
-class NightAction(Action):
-    parts = ("night",)
 
 
 class SetupNight(Action):

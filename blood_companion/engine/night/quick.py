@@ -33,9 +33,8 @@ from blood_companion.engine.actions import (
 )
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night.core import tactic_card
+from blood_companion.engine.night.core import NightAction, tactic_card
 from blood_companion.engine.night.phases import PHASES, settle
-from blood_companion.engine.night.planning import NightAction
 from blood_companion.engine.night.resolve import (
     aim,
     check_cost_and_condition,

@@ -27,9 +27,8 @@ from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.campaign import gain_trophies
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, EVERY_ENEMY
-from blood_companion.engine.night.core import event_card, tactic_card, trouper_index
+from blood_companion.engine.night.core import NightAction, event_card, tactic_card, trouper_index
 from blood_companion.engine.night.phases import activate_next, settle
-from blood_companion.engine.night.planning import NightAction
 from blood_companion.engine.night.resolve import (
     active,
     aim,
