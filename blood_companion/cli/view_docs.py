@@ -225,11 +225,12 @@ def status_doc(store: CampaignStore, now: Next | None = None) -> dict[str, Any]:
     doc: dict[str, Any] = cast("dict[str, Any]", build(
         state, catalog, name=store.name, head=store.head, state_hash=store.state_hash, log=[],
         view=now, commands=lambda nxt: _commands(state, catalog, nxt)))
+    said = views.kept_said(store)  # the sentences of the last steps, worded by an earlier
+    entries = store.log(last=STATUS_LOG_LAST, said=said)  # command (none parsed again)
     doc["log"] = [  # the last steps, for the served board (issue 28)
-        {"step": e.step, "sentence": e.sentence, "status": e.status}
-        for e in store.log(last=STATUS_LOG_LAST)
+        {"step": e.step, "sentence": e.sentence, "status": e.status} for e in entries
     ]
-    views.keep(store, "status", doc)
+    views.keep(store, "status", doc, said={e.said: e.sentence for e in entries})
     return doc
 
 

@@ -104,11 +104,13 @@ def print_doc(doc: Any) -> None:
 # --------------------------------------------------------------------------- storing
 
 
-def keep(store: Any, view: str, doc: dict[str, Any]) -> None:
+def keep(store: Any, view: str, doc: dict[str, Any], said: dict[str, str] | None = None
+         ) -> None:
     """Keep a view's document drawn from the open campaign ``store`` (a CampaignStore), keyed
     by the head step, state hash and revision the store holds: the key says what the document
     was drawn from, never what the file holds by the time it is written (another process may
-    have recorded a step since). Failures only cost speed."""
+    have recorded a step since). ``said``: the sentences of the steps the document shows, kept
+    beside it for the next one (:func:`kept_said`). Failures only cost speed."""
     from blood_companion.fileio import remove_stale_tmp, write_atomic
 
     drawn = store.drawn_from()
@@ -122,11 +124,40 @@ def keep(store: Any, view: str, doc: dict[str, Any]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_tmp(path.parent)  # partial files of a process killed while writing
-        text = json.dumps({"key": key, "doc": doc}, ensure_ascii=False)
+        kept: dict[str, Any] = {"key": key, "doc": doc}
+        if said:
+            kept["said"] = {"key": _said_key(current()), "by": said}
+        text = json.dumps(kept, ensure_ascii=False)
         write_atomic(path, text.encode("utf-8", "surrogatepass"))
     except (OSError, ValueError, BloodError):
         return
     _kept[path] = (key, doc)
+
+
+def _said_key(settings: Settings) -> dict[str, Any]:
+    """What a step's sentence depends on besides its action: the data pack and the app."""
+    key = cache_key(("", 0, 0), settings)
+    return {k: key[k] for k in ("data_dir", "data_stamp", "version")}
+
+
+def kept_said(store: Any) -> dict[str, str]:
+    """The sentences of the campaign's last steps as the stored status worded them (kept
+    beside its document, :func:`keep`), by the store's ``said_key``: empty when the data pack
+    or the app changed since."""
+    from blood_companion.fileio import read_text
+
+    try:
+        data = json.loads(read_text(cache_path(store.saves_dir, store.name, "status"),
+                                    limit=MAX_CACHE_BYTES))
+    except (BloodError, ValueError, RecursionError):
+        return {}
+    said = data.get("said") if isinstance(data, dict) else None
+    if not isinstance(said, dict) or said.get("key") != _said_key(current()):
+        return {}
+    by = said.get("by")
+    if not isinstance(by, dict):
+        return {}
+    return {k: v for k, v in by.items() if isinstance(k, str) and isinstance(v, str)}
 
 
 # The document last kept per cache file, with its key (the same document is written once).

@@ -28,10 +28,11 @@ How it keeps games safe:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -84,6 +85,7 @@ class LogEntry(NamedTuple):
     marks: tuple[str, ...] = ()
     app: str = ""
     data_fp: str = ""
+    said: str = ""  # the key of its sentence (said_key), for a caller keeping sentences
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -216,6 +218,12 @@ def parse_stored(data: str, av: int) -> Action:
     except TooNew as exc:
         raise RuleError(f"written by a newer Blood Companion ({exc})") from None
     return parse_action(raw)
+
+
+def said_key(step: int, data: str, av: int) -> str:
+    """What a step's sentence is a function of (with the data pack): its number and its
+    stored action, as the key of ``CampaignStore.log``'s ``said``."""
+    return f"{step}:{av}:{hashlib.sha256(data.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}"
 
 
 class CampaignStore:
@@ -581,9 +589,12 @@ class CampaignStore:
 
     # ------------------------------------------------------------------ reading
 
-    def log(self, *, include_abandoned: bool = False, last: int | None = None) -> list[LogEntry]:
+    def log(self, *, include_abandoned: bool = False, last: int | None = None,
+            said: Mapping[str, str] | None = None) -> list[LogEntry]:
         """The log, step by step: done steps, then undone (redo-able) ones; abandoned if asked.
-        ``last``: only the last N steps of the log (the others are not read)."""
+        ``last``: only the last N steps of the log (the others are not read). ``said``: the
+        sentences of steps already worded, by :func:`said_key` (a step found there is not
+        parsed again)."""
         cols = "step, type, data, av, state_hash, recorded, app, data_fp"
         with self._errors(), self._lenient(), self._read() as conn:
             since = 0
@@ -610,14 +621,17 @@ class CampaignStore:
                 except ValueError:
                     raise DamagedSave(self.path, f"step {step} of the log is not valid JSON"
                                       ) from None
-                try:
-                    sentence = self._sentence(parse_stored(data, av))
-                except RuleError as exc:
-                    sentence = f"({typ}: not understood by this version: {exc.message})"
+                key = said_key(step, data, av)
+                sentence = said.get(key) if said else None
+                if sentence is None:
+                    try:
+                        sentence = self._sentence(parse_stored(data, av))
+                    except RuleError as exc:
+                        sentence = f"({typ}: not understood by this version: {exc.message})"
                 out.append(LogEntry(
                     step, typ, raw, sentence, recorded, digest,
                     status or ("done" if step <= head else "undone"),
-                    tuple(marks.get(step, ())) if not status else (), app, fp,
+                    tuple(marks.get(step, ())) if not status else (), app, fp, key,
                 ))
         return out
 

@@ -45,3 +45,38 @@ def test_a_view_that_cannot_be_drawn_only_costs_speed(
     r = blood("campaign", "wagon", "--coins", "1", "--json")
     assert r.code == 0, r.err
     assert r.json()["log_length"] == 2  # the start, then the Wagon: recorded
+
+
+def test_the_status_keeps_its_last_steps_sentences_for_the_next_refresh(
+    blood: Any, saves_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stored status keeps the sentences of the steps it shows (views.keep ``said``); the
+    next status reuses them instead of parsing those steps again, and none that another data
+    pack or app version worded (views.kept_said)."""
+    from blood_companion.cli import session, views
+    from blood_companion.store import campaign_store
+
+    assert blood("campaign", "new", "said", "--troupers", "aurel,zora", "--seed", "3").code == 0
+    for coins in ("1", "2"):
+        assert blood("campaign", "wagon", "--coins", coins).code == 0
+    before = blood("status", "--json").json()["log"]
+    with session.open_session() as store:
+        said = views.kept_said(store)
+        assert len(said) == len(before) == 3 and "Wagon adjusted: +2 coins" in said.values()
+        parsed: list[str] = []
+        real = campaign_store.parse_stored
+
+        def parse_stored(data: str, av: int) -> Any:
+            parsed.append(data)
+            return real(data, av)
+
+        monkeypatch.setattr(campaign_store, "parse_stored", parse_stored)
+        assert [e.sentence for e in store.log(last=8, said=said)] == [
+            e["sentence"] for e in before]
+        assert parsed == []  # every sentence came from the stored status
+        forged = {k: "(a forged sentence)" for k in said}
+        assert {e.sentence for e in store.log(last=8, said=forged)} == {"(a forged sentence)"}
+        store.log(last=8)
+        assert len(parsed) == 3
+        monkeypatch.setattr(views, "_said_key", lambda settings: {"version": "another"})
+        assert views.kept_said(store) == {}  # worded by another app: worded anew
