@@ -58,8 +58,9 @@ def _declared(kind: str) -> Spec:
 # The specs read from the action classes are stored in the cache folder, so that a view's
 # commands (`blood status`, `night next` after every recorded step) are written without
 # importing the module of every action they name, and building its pydantic classes (issue
-# 29). The file is keyed by the app's version and the size and time of every action module:
-# a changed declaration is read anew. None: not read yet.
+# 29). The file is keyed by the app's version and the size, modification and change times of
+# every action module (the change time cannot be set back): a changed declaration is read
+# anew. None: not read yet.
 _specs: dict[str, Any] | None = None
 
 
@@ -73,7 +74,8 @@ def _spec_file() -> Any:
 
 
 def _spec_key() -> list[int]:
-    """The size and modification time of engine/actions.py and every action's module."""
+    """The size, modification and change times of engine/actions.py and every action's
+    module."""
     import os
 
     from blood_companion.engine import actions
@@ -86,7 +88,7 @@ def _spec_key() -> list[int]:
             st = os.stat(path)
         except OSError:
             return []
-        out += [st.st_size, st.st_mtime_ns]
+        out += [st.st_size, st.st_mtime_ns, st.st_ctime_ns]
     return out
 
 
