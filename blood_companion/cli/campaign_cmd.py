@@ -27,11 +27,8 @@ from blood_companion.cli.common import (
 from blood_companion.cli.flags import typer_command
 from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
 from blood_companion.display import json_text
-from blood_companion.engine.campaign import (
-    Seat,
-    StartCampaign,
-    table_setup,
-)
+from blood_companion.engine.box import table_setup
+from blood_companion.engine.campaign import Seat, StartCampaign
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves

@@ -20,7 +20,7 @@ from blood_companion.cli.common import (
 from blood_companion.cli.flags import typer_command
 from blood_companion.cli.night_steps import _night_state, _record
 from blood_companion.engine import narrate
-from blood_companion.engine.campaign import NeedsDayPart
+from blood_companion.engine.box import NeedsDayPart
 from blood_companion.engine.night import NextPhase, SetupNight, board_view
 
 night_app, register = command_group("night")

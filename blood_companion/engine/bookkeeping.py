@@ -515,7 +515,7 @@ def weakness_trophy(state: CampaignState, catalog: Catalog, side: str, earned: b
                     ) -> CampaignState:
     """The table's answer about a Weakness's Nemesis Trophy: a token from the box (capped by
     what the box holds) and the side marked as won for the night."""
-    from blood_companion.engine.campaign import gain_trophies
+    from blood_companion.engine.box import gain_trophies
 
     w = weakness(state, catalog, side)
     if not earned or w is None:

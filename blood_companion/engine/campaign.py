@@ -13,8 +13,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from blood_companion.content.models import ARTS
 from blood_companion.engine.actions import Action, Cli, Context
+from blood_companion.engine.box import (
+    box_start,
+    check_known,
+    new_trouper,
+    trophy_cap,
+    trophy_token,
+    village_start,
+)
 from blood_companion.engine.day_state import DAY_STEPS, DayState
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.plain import counted, counted_all
@@ -22,18 +29,12 @@ from blood_companion.engine.state import (
     PLAYER_COLOURS,
     RESOURCE_NAMES,
     CampaignState,
-    ItemSlot,
     TrouperState,
     Wagon,
 )
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-
-
-# "Components": 15 Nemesis Trophy tokens, 3 per Nemesis. Six Nemesis cards share 15 tokens, so
-# the three belong to each of the five lieutenants; Vlad has none.
-NEMESIS_TROPHIES_PER_NEMESIS = 3
 
 
 class Seat(BaseModel):
@@ -43,23 +44,6 @@ class Seat(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     trouper: str | None = None
     colour: str | None = None
-
-
-def _known(catalog: Catalog, trouper: str | None = None, colour: str | None = None) -> None:
-    """RuleError for a Trouper the data pack lacks or a colour that is no player colour."""
-    if trouper is not None and catalog.trouper(trouper) is None:
-        known = ", ".join(t.id for t in catalog.all("troupers"))
-        raise RuleError(f"unknown Trouper {trouper!r}", hint=f"Troupers: {known}")
-    if colour is not None and colour not in PLAYER_COLOURS:
-        raise RuleError(f"unknown colour {colour!r}", hint="colours: " + ", ".join(PLAYER_COLOURS))
-
-
-def _new_trouper(catalog: Catalog, seat: int, trouper: str, colour: str) -> TrouperState:
-    """A Trouper as "Player Setup" builds it: Starting deck, six Starting items, no Bites."""
-    _known(catalog, trouper)
-    deck = [c.id for c in catalog.starting_tactics_for(trouper)]
-    sleeves = [ItemSlot(item=i.id) for i in catalog.items_for(trouper)]
-    return TrouperState(seat=seat, colour=colour, trouper=trouper, deck=deck, sleeves=sleeves)
 
 
 def _check_seats(catalog: Catalog, seats: list[Seat], existing: list[TrouperState]) -> None:
@@ -87,20 +71,6 @@ def _free_colour(used: set[str]) -> str:
         if c not in used:
             return c
     raise RuleError("no player colour left")  # pragma: no cover - max_troupers guards this
-
-
-def village_start(ctx: Context) -> dict[str, Any]:
-    """The Village Card as "Playing Area Setup" lays it out: each Advanced Tactic deck shuffled
-    on its own; the Training and Crafting spaces hold the Location/Nemesis Tactic and Item
-    cards."""
-    cat = ctx.catalog
-    decks: dict[str, list[str]] = {}
-    for art in ARTS:
-        cards = [c.id for c in cat.advanced_deck(art)]
-        ctx.chance.shuffle(cards, f"advanced-deck:{art}")
-        decks[art] = cards
-    return {"advanced_decks": decks, "training": [c.id for c in cat.all("special_tactics")],
-            "crafting": [c.id for c in cat.all("special_items")]}
 
 
 class StartCampaign(Action):
@@ -135,7 +105,7 @@ class StartCampaign(Action):
             raise RuleError(f"leader must be a seat number from 1 to {len(self.seats)}")
         named = [s.trouper for s in self.seats if s.trouper is not None]
         for trouper in named:
-            _known(cat, trouper)
+            check_known(cat, trouper)
         village = village_start(ctx)
         # "Player Setup": the random choices come after the shuffles, so a table that names
         # everything gets the same decks for the same seed as one that draws.
@@ -151,7 +121,7 @@ class StartCampaign(Action):
                 "seed": self.seed,
                 "started": True,
                 "troupers": [
-                    _new_trouper(cat, i, t, c)
+                    new_trouper(cat, i, t, c)
                     for i, (t, c) in enumerate(zip(troupers, colours, strict=True))
                 ],
                 "leader": leader,
@@ -179,7 +149,7 @@ class StartCampaign(Action):
     def _colours(self, cat: Catalog, ctx: Context) -> list[str]:
         named = {s.colour for s in self.seats if s.colour is not None}
         for colour in sorted(named):
-            _known(cat, colour=colour)
+            check_known(cat, colour=colour)
         missing = sum(1 for s in self.seats if s.colour is None)
         free = [c for c in PLAYER_COLOURS if c not in named]
         if self.random_colours and missing:
@@ -226,12 +196,12 @@ class AddTrouper(Action):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         seat = Seat(trouper=self.trouper, colour=self.colour)
         _check_seats(ctx.catalog, [seat], state.troupers)
-        _known(ctx.catalog, colour=self.colour)
+        check_known(ctx.catalog, colour=self.colour)
         used = {t.colour for t in state.troupers}
         back = next((t for t in state.set_aside if t.trouper == self.trouper), None)
         if back is None:
             colour = self.colour or _free_colour(used)
-            new = _new_trouper(ctx.catalog, len(state.troupers), self.trouper, colour)
+            new = new_trouper(ctx.catalog, len(state.troupers), self.trouper, colour)
             set_aside = state.set_aside
         else:
             # The player takes their own colour's material back when it is free.
@@ -313,62 +283,6 @@ class AdjustWagon(Action):
         return "Wagon adjusted: " + (parts or "no change") + why
 
 
-# --------------------------------------------------------------------------- Trophy tokens
-
-
-def trophy_cap(catalog: Catalog, kind: str, of: str) -> int:
-    """How many Trophy tokens of one Location (Zone) or Nemesis the box holds ("Components"):
-    the Zone's count (3), 3 per lieutenant, none for Vlad or an unknown id."""
-    if kind == "location":
-        zone = catalog.get("zones", of)
-        return zone.location_trophies if zone is not None else 0
-    nemesis = catalog.nemesis(of)
-    return 0 if nemesis is None or nemesis.vlad else NEMESIS_TROPHIES_PER_NEMESIS
-
-
-def trophy_token(catalog: Catalog, key: str) -> tuple[str, str]:
-    """``(kind, of)`` for ``location:halls``, ``nemesis:lucilla`` or just ``halls`` /
-    ``lucilla``. Raises RuleError naming the tokens the box has."""
-    kind, _, of = key.strip().lower().rpartition(":")
-    zones = {z.id for z in catalog.all("zones")}
-    nemeses = {n.id for n in catalog.all("nemeses")}
-    if not kind:
-        kind = "location" if of in zones else "nemesis" if of in nemeses else ""
-    if (kind == "location" and of in zones) or (kind == "nemesis" and of in nemeses):
-        return kind, of
-    raise RuleError(f"unknown Trophy token {key!r}", hint=f"Location trophies: "
-                    f"{', '.join(sorted(zones))}; Nemesis trophies: {', '.join(sorted(nemeses))}")
-
-
-def gain_trophies(
-    state: CampaignState, catalog: Catalog, kind: str, of: str, n: int
-) -> tuple[CampaignState, int]:
-    """The state after the players gain up to `n` Trophy tokens of one Location (Zone) or
-    Nemesis, and how many they got: never more than the box holds, so a token the box no longer
-    has is not won. Every gain of trophies goes through here (Location card rewards, Event
-    rewards, Weaknesses)."""
-    field = "location_trophies" if kind == "location" else "nemesis_trophies"
-    holdings = dict(getattr(state, field))
-    have = holdings.get(of, 0)
-    got = max(0, min(n, trophy_cap(catalog, kind, of) - have))
-    if not got:
-        return state, 0
-    holdings[of] = have + got
-    return state.model_copy(update={field: holdings}), got
-
-
-def trophies_within_box(state: CampaignState, catalog: Catalog) -> CampaignState:
-    """The holdings with any count past the box's cap brought back to it (a gain that skipped
-    :func:`gain_trophies`); the same state when nothing is over."""
-    update: dict[str, dict[str, int]] = {}
-    for kind, field in (("location", "location_trophies"), ("nemesis", "nemesis_trophies")):
-        held: dict[str, int] = getattr(state, field)
-        capped = {of: min(n, trophy_cap(catalog, kind, of)) for of, n in held.items()}
-        if capped != held:
-            update[field] = {of: n for of, n in capped.items() if n}
-    return state.model_copy(update=update) if update else state
-
-
 class AdjustTrophies(Action):
     """Correct the Trophy tokens by hand (a table fix): ``changes`` maps a token
     (``location:halls``, ``nemesis:lucilla`` or just the id) to a signed count. Never below zero
@@ -409,30 +323,6 @@ class AdjustTrophies(Action):
     words = "Trophies adjusted: [{changes:trophies}|no change][ ({reason})]"
 
 
-# --------------------------------------------------------------------------- Single Game mode
-
-
-def box_start_troupers(catalog: Catalog, troupers: list[TrouperState]) -> list[TrouperState]:
-    """The same players in the same seats and colours, their Troupers as the box starts them
-    ("Player Setup"): Starting Tactic cards, Starting Items on their white side, nothing else."""
-    return [_new_trouper(catalog, t.seat, t.trouper, t.colour) for t in troupers]
-
-
-def next_game(state: CampaignState, **more: Any) -> CampaignState:
-    """The next game begins with its Day Part, at its first step (Recovery); ``more`` changes
-    besides."""
-    return state.model_copy(update={"rewards": None, "game": state.game + 1, "part": "day",
-                                    "phase": DAY_STEPS[0], "day": DayState(), **more})
-
-
-def box_start(state: CampaignState, catalog: Catalog, **more: Any) -> CampaignState:
-    """The next game with the box as it starts: the Troupers of :func:`box_start_troupers`
-    (those set aside start afresh too), no Wagon, no trophies, no Vlad card weakened."""
-    return next_game(state, troupers=box_start_troupers(catalog, state.troupers), set_aside=[],
-                     wagon=Wagon(), location_trophies={}, nemesis_trophies={}, vlad_weakened=[],
-                     **more)
-
-
 class NextSingleGame(Action):
     """Start another game of a Single Game mode campaign once the last one is over: the box's
     starting state, the same table, the next number in the history. A new game in "Single Game
@@ -452,73 +342,4 @@ class NextSingleGame(Action):
 
     words = "A new Single game begins from the box's starting state"
 
-
-class NeedsDayPart(RuleError):
-    """A Roguelite night laid out directly: the Day Part prepares it (the CLI names its
-    commands)."""
-
-
-def require_single_game_setup(state: CampaignState, catalog: Catalog) -> CampaignState:
-    """The state a night laid out directly (not by the Day Part) starts from.
-
-    "Single Game Mode" generates or chooses each aspect of the night; a Roguelite night comes
-    from the Day Part, whose steps (Recovery, Purchases, Zone, Minion and Nemesis Selection, the
-    Last Assault and its lieutenants, the Dusk) a direct setup would skip: RuleError.
-    After a finished Single game the next one starts from the box's starting state."""
-    if state.mode != "single":
-        raise NeedsDayPart(
-            "a Roguelite night is prepared by the Day Part (Recovery, Purchases, Zone, Minion "
-            "and Nemesis Selection or the Last Assault, then the Dusk); laying a night out "
-            "directly is for Single Game mode"
-        )
-    if state.part == "over":
-        return box_start(state, catalog, night=None)
-    return state
-
-
-# --------------------------------------------------------------------------- the physical Setup
-
-
-def _per_player(catalog: Catalog, component: str, default: int) -> int:
-    """A colour's share of a component the box splits between the players ("Components")."""
-    items = {c.name: c.count for rec in catalog.all("components") for c in rec.items}
-    boards = items.get("Trouper Boards", 0)
-    count = items.get(component)
-    return count // boards if count and boards else default
-
-
-def table_setup(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
-    """What the table lays out for a new campaign ("Setup": Player Setup, Playing Area Setup),
-    as data: who sits where with which Trouper, colour and material, who holds the Leader token,
-    and the Village Card's decks (Roguelite only: Single Game mode plays with the Starting cards
-    and Items). The CLI turns it into a checklist."""
-    from blood_companion.content.face import trouper_name
-    from blood_companion.engine.table import holders
-
-    seats = []
-    for i, t in enumerate(state.troupers):
-        seats.append(
-            {"seat": t.seat + 1, "trouper": t.trouper,
-             "name": trouper_name(catalog, t.trouper), "colour": t.colour,
-             "leader": i == state.leader, "starting_tactics": len(t.deck),
-             "trouper_items": len(t.sleeves), "vigor_tokens": catalog.config.vigor_tokens}
-        )
-    return {
-        "mode": state.mode,
-        "seats": seats,
-        "leader": state.troupers[state.leader].trouper if state.troupers else None,
-        "per_colour": {
-            "tactic_sleeves": len(state.troupers[0].deck) if state.troupers else 0,
-            "item_sleeves": len(state.troupers[0].sleeves) if state.troupers else 0,
-            "whisper_tokens": _per_player(catalog, "Whisper Tokens", 8),
-            "trap_tokens": _per_player(catalog, "Trap Tokens", 8),
-            "event_tokens": _per_player(catalog, "Event Tokens", 8),
-            "exhausted_tokens": _per_player(catalog, "Exhausted Tokens", 1),
-        },
-        "village": state.mode == "roguelite",
-        "advanced_decks": {art: len(deck) for art, deck in state.advanced_decks.items()},
-        "training": len(state.training),
-        "crafting": len(state.crafting),
-        "decks": holders(state),
-    }
 

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from blood_companion.content.models import ARTS, LocationReward, LootRoll
 from blood_companion.engine.actions import Action, Cli, Context
-from blood_companion.engine.campaign import (
+from blood_companion.engine.box import (
     box_start,
     gain_trophies,
     next_game,

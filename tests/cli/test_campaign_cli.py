@@ -267,7 +267,7 @@ def test_14_night_setup_in_roguelite_names_the_day_commands(
 ) -> None:
     """With the check called in SetupNight.apply (the lead's one line, simulated here), the
     command exits 1, says why and names the Day Part's commands; nothing is recorded."""
-    from blood_companion.engine.campaign import require_single_game_setup
+    from blood_companion.engine.box import require_single_game_setup
     from blood_companion.engine.night import SetupNight
 
     original = SetupNight.apply

@@ -13,18 +13,20 @@ import pytest
 from recorder import Recorder
 
 from blood_companion.engine.actions import apply, replay
-from blood_companion.engine.campaign import (
-    AddTrouper,
-    AdjustTrophies,
+from blood_companion.engine.box import (
     NeedsDayPart,
-    NextSingleGame,
-    RetireTrouper,
-    Seat,
-    StartCampaign,
     gain_trophies,
     require_single_game_setup,
     table_setup,
     trophy_cap,
+)
+from blood_companion.engine.campaign import (
+    AddTrouper,
+    AdjustTrophies,
+    NextSingleGame,
+    RetireTrouper,
+    Seat,
+    StartCampaign,
 )
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.day import Equip, Recover

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.models import ResourceCost, TrophyCost
-from blood_companion.engine.campaign import trophy_token
+from blood_companion.engine.box import trophy_token
 from blood_companion.engine.day.core import day_of, with_day
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.plain import counted, counted_all

@@ -8,7 +8,7 @@ from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
 from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.bookkeeping import night_of
-from blood_companion.engine.campaign import require_single_game_setup
+from blood_companion.engine.box import require_single_game_setup
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night.core import NightAction, tactic_card, trouper_index
 from blood_companion.engine.night.phases import begin_night, chain_full, settle

@@ -24,7 +24,7 @@ from blood_companion.engine.actions import (
     Weakness,
 )
 from blood_companion.engine.bookkeeping import night_of
-from blood_companion.engine.campaign import gain_trophies
+from blood_companion.engine.box import gain_trophies
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, EVERY_ENEMY
 from blood_companion.engine.night.core import NightAction, event_card, tactic_card, trouper_index
