@@ -244,6 +244,9 @@ class LazyConsole:
     tests/test_display.py compares both ways over generated text."""
 
     __slots__ = ("_lazy_kwargs", "_lazy_real", "_lazy_columns")
+    _lazy_kwargs: dict[str, Any]
+    _lazy_real: Any  # the rich console, once made
+    _lazy_columns: int | None  # COLUMNS when the console was made, as rich reads it
 
     def __init__(self, **kwargs: Any) -> None:
         import os
