@@ -14,14 +14,12 @@ from blood_companion.cli.common import (
     add_recorder,
     command_group,
     print_json,
-    split_list,
     stdout,
 )
 from blood_companion.cli.flags import typer_command
 from blood_companion.cli.night_steps import _night_state, _record
 from blood_companion.engine import narrate
-from blood_companion.engine.box import NeedsDayPart
-from blood_companion.engine.night import NextPhase, SetupNight, board_view
+from blood_companion.engine.night import NextPhase, board_view
 
 night_app, register = command_group("night")
 
@@ -29,31 +27,8 @@ night_app, register = command_group("night")
 # ---------------------------------------------------------------------- commands
 
 
-@night_app.command("setup")
-def setup(
-    nemesis: Annotated[str, typer.Option("--nemesis", help="Nemesis id (lucilla, corvin, ...).")],
-    location: Annotated[str, typer.Option("--location", help="Location card id.")],
-    minions: Annotated[str, typer.Option("--minions", help="Two Minion card ids: A,B.")],
-    difficulty: Annotated[int, typer.Option("--difficulty", help="Difficulty level.")] = 1,
-    events: Annotated[str | None, typer.Option("--events",
-        help="Event ids for the Chain [random].")] = None,
-    draw: DrawOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1).
-
-    A Roguelite night is prepared by the Day Part (`blood day`)."""
-    action = SetupNight(nemesis=nemesis.strip().lower(), location=location.strip().lower(),
-        minions=split_list([minions]), difficulty=difficulty,
-        events=split_list([events]) if events else None)
-    try:
-        _record(action, as_json, draw)
-    except NeedsDayPart as exc:
-        raise NeedsDayPart(
-            exc.message,
-            hint="play the Day Part: `blood day next` names each step (`blood day recover`, "
-            "`blood day zone ZONE`, ... `blood day end` lays the night out), or `blood play`",
-        ) from None
+_table, _run = night_steps.COMMANDS["setup"]  # first in `blood night --help`, as declared
+night_app.command("setup", help=_run.__doc__)(typer_command(_table, _run))
 
 
 @night_app.command("next")
@@ -94,8 +69,8 @@ def log(
         stdout.print(f"[{e.turn}] {text}", markup=False)
 
 
-for _word, (_table, _run) in night_steps.COMMANDS.items():  # answer (night_steps.py), after log
-    night_app.command(_word, help=_run.__doc__)(typer_command(_table, _run))
+_table, _run = night_steps.COMMANDS["answer"]  # (night_steps.py), after log
+night_app.command("answer", help=_run.__doc__)(typer_command(_table, _run))
 
 
 @night_app.command("phase", hidden=True)

@@ -159,9 +159,37 @@ def answer(given: Values) -> None:
     _record(build, given.as_json, given.draw)
 
 
+def setup(given: Values) -> None:
+    """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1).
+
+    A Roguelite night is prepared by the Day Part (`blood day`)."""
+    from blood_companion.engine.box import NeedsDayPart
+    from blood_companion.engine.night import SetupNight
+
+    action = SetupNight(nemesis=given.nemesis.strip().lower(),
+                        location=given.location.strip().lower(),
+                        minions=split_list([given.minions]), difficulty=given.difficulty,
+                        events=split_list([given.events]) if given.events else None)
+    try:
+        _record(action, given.as_json, given.draw)
+    except NeedsDayPart as exc:
+        raise NeedsDayPart(
+            exc.message,
+            hint="play the Day Part: `blood day next` names each step (`blood day recover`, "
+            "`blood day zone ZONE`, ... `blood day end` lays the night out), or `blood play`",
+        ) from None
+
+
 # The commands that are no action's own declaration, by word: their options (cli/flags.py) and
 # what they run, for the typer command (cli/night_cmd.py) and the fast path alike.
 COMMANDS = {
+    "setup": ((Opt("nemesis", "--nemesis", required=True,
+                   help="Nemesis id (lucilla, corvin, ...)."),
+               Opt("location", "--location", required=True, help="Location card id."),
+               Opt("minions", "--minions", required=True, help="Two Minion card ids: A,B."),
+               Opt("difficulty", "--difficulty", kind="int", default=1, help="Difficulty level."),
+               Opt("events", "--events", help="Event ids for the Chain [random]."), DRAW, JSON),
+              setup),
     "answer": ((Opt("who", kind="words", help=(
         "Troupers (id, colour or seat), 'none', the cards to discard or to take the Wounds, "
         "yes or no, the cards in the order their Effects resolve, available or depleted for "

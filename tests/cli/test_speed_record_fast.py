@@ -204,6 +204,26 @@ def test_a_night_answer_is_the_same_on_the_fast_path_and_through_typer(
                ["night answer --help", "night answer none --draw", "night answer --jsn"])
 
 
+def test_a_night_setup_is_the_same_on_the_fast_path_and_through_typer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`night setup` (cli/night_steps.py ``COMMANDS``): the night laid out, one refused while
+    it goes on, and lines typer reports (a missing or mistyped option, `--help`)."""
+    _both_ways(tmp_path, capsys, monkeypatch,
+               ["--troupers", "aurel,zora", "--seed", "5", "--mode", "single"], [],
+               [NIGHT_SETUP[0] + " --difficulty 2 --events x --json", NIGHT_SETUP[0],
+                NIGHT_SETUP[0] + " --json"],
+               ["night setup", "night setup --nemesis lucilla", "night setup --help",
+                NIGHT_SETUP[0] + " --difficulty two", NIGHT_SETUP[0] + " --draw"])
+
+
+def test_a_roguelite_night_setup_is_refused_the_same_way_on_both_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _both_ways(tmp_path, capsys, monkeypatch, ["--troupers", "aurel,zora", "--seed", "5"], [],
+               [NIGHT_SETUP[0], NIGHT_SETUP[0] + " --json"], [])
+
+
 def test_a_one_shot_play_is_the_same_on_the_fast_path_and_through_typer(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -243,7 +263,7 @@ def test_a_recorded_step_imports_neither_typer_nor_click(tmp_path: Path) -> None
         p = subprocess.run([sys.executable, "-c", run.format(argv, code)], capture_output=True,
                            text=True, env=env, timeout=120, check=False)
         assert p.returncode == 0, p.stderr
-        if argv in (new, single, setup):  # `night answer` is on the fast path too (no typer)
+        if argv in (new, single):  # `night setup` and `night answer` are fast-path lines too
             continue
         mods = json.loads(p.stdout.strip().splitlines()[-1])
         assert not [m for m in mods if m.split(".")[0] in ("typer", "click")], argv
