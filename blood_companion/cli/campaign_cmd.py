@@ -24,7 +24,7 @@ from blood_companion.cli.common import (
     stderr,
     stdout,
 )
-from blood_companion.cli.flags import typer_command
+from blood_companion.cli.flags import add_command
 from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
 from blood_companion.display import json_text
 from blood_companion.engine.box import table_setup
@@ -351,7 +351,7 @@ def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, An
 
 
 for _word, (_table, _run) in COMMANDS.items():  # undo, redo (campaign_steps.py), after log
-    campaign_app.command(_word, help=_run.__doc__)(typer_command(_table, _run))
+    add_command(campaign_app, _word, _table, _run)
 
 
 @campaign_app.command("mark")

@@ -359,7 +359,7 @@ def show(doc: dict[str, Any], lines: list[Line], as_json: bool) -> None:
 
 def register(app: Any) -> None:
     """`blood roll` and `blood odds` in the typer app, made of :data:`ROLL` and :data:`ODDS`."""
-    from blood_companion.cli.flags import typer_command
+    from blood_companion.cli.flags import add_command
     from blood_companion.cli.settings import current
     from blood_companion.cli.summaries import SUMMARIES
 
@@ -368,4 +368,4 @@ def register(app: Any) -> None:
             doc, lines = (roll if name == "roll" else odds)(ask, current())
             show(doc, lines, ask.as_json)
 
-        app.command(name, help=text, short_help=SUMMARIES[name])(typer_command(table, run))
+        add_command(app, name, table, run, help=text, short_help=SUMMARIES[name])

@@ -4,7 +4,7 @@
 (``cli/entry.py``), yet `--help` and completion go through typer. Each declares its options
 once, as :class:`Opt` values: :func:`parse` reads a command line with them, :func:`typer_command`
 makes the typer command of them; both give the command the same values. Standard library only
-(typer is imported by the two ``typer_`` functions)."""
+(typer is imported by the ``typer_`` functions)."""
 
 from __future__ import annotations
 
@@ -193,3 +193,10 @@ def typer_command(table: Sequence[Opt], run: Callable[[Values], None]) -> Any:
 
     command.__signature__ = inspect.Signature(typer_parameters(table))  # type: ignore[attr-defined]
     return command
+
+
+def add_command(app: Any, word: str, table: Sequence[Opt], run: Callable[[Values], None],
+                **options: Any) -> None:
+    """Register the command ``word`` of ``table`` and ``run`` (:func:`typer_command`) on the
+    typer ``app``; its help is ``run``'s docstring unless ``options`` (typer's) say another."""
+    app.command(word, **{"help": run.__doc__, **options})(typer_command(table, run))

@@ -16,7 +16,7 @@ from blood_companion.cli.common import (
     print_json,
     stdout,
 )
-from blood_companion.cli.flags import typer_command
+from blood_companion.cli.flags import add_command
 from blood_companion.cli.night_steps import _night_state, _record
 from blood_companion.engine import narrate
 from blood_companion.engine.night import NextPhase, board_view
@@ -27,8 +27,7 @@ night_app, register = command_group("night")
 # ---------------------------------------------------------------------- commands
 
 
-_table, _run = night_steps.COMMANDS["setup"]  # first in `blood night --help`, as declared
-night_app.command("setup", help=_run.__doc__)(typer_command(_table, _run))
+add_command(night_app, "setup", *night_steps.COMMANDS["setup"])  # first, as it was declared
 
 
 @night_app.command("next")
@@ -69,8 +68,7 @@ def log(
         stdout.print(f"[{e.turn}] {text}", markup=False)
 
 
-_table, _run = night_steps.COMMANDS["answer"]  # (night_steps.py), after log
-night_app.command("answer", help=_run.__doc__)(typer_command(_table, _run))
+add_command(night_app, "answer", *night_steps.COMMANDS["answer"])  # after log, as declared
 
 
 @night_app.command("phase", hidden=True)

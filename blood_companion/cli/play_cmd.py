@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.cli import session
 from blood_companion.cli.common import hint_of, stdout, typed_number
-from blood_companion.cli.flags import Opt, typer_command
+from blood_companion.cli.flags import Opt, add_command
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.display import Styled, styled
 from blood_companion.errors import BloodError
@@ -51,8 +51,7 @@ HIDE_CLOSED = 4  # more choices than this not possible now are summed up in one 
 
 
 def register(app: typer.Typer) -> None:
-    app.command("play", short_help=SUMMARIES["play"], help=_play.__doc__)(
-        typer_command(PLAY, _play))
+    add_command(app, "play", PLAY, _play, short_help=SUMMARIES["play"])
 
 
 # The options of `blood play`, declared once (cli/flags.py): its typer command is made of them
@@ -89,8 +88,8 @@ def play(
     leader: str | None = None, decks: str | None = None, steps: int = 0, as_json: bool = False,
     answer: list[str] | None = None,
 ) -> None:
-    """The guided companion: shows the board, asks what happens now, plays the Nemesis and
-    the Minions, saves every answer. Resumes where you left off."""
+    """`blood play` with its options as values (:data:`PLAY`; ``answer`` None: at the
+    keyboard)."""
     if new is not None:
         from blood_companion.cli.campaign_cmd import new as new_campaign
 

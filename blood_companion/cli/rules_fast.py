@@ -296,11 +296,10 @@ def run(opts: Values, settings: Settings | None = None) -> int:
 
 def register(app: Any) -> None:
     """`blood rules` in the typer app, made of :data:`OPTIONS`."""
-    from blood_companion.cli.flags import typer_command
+    from blood_companion.cli.flags import add_command
     from blood_companion.cli.summaries import SUMMARIES
 
-    app.command(name="rules", help=HELP, short_help=SUMMARIES["rules"])(
-        typer_command(OPTIONS, _typed))
+    add_command(app, "rules", OPTIONS, _typed, help=HELP, short_help=SUMMARIES["rules"])
 
 
 def _typed(opts: Values) -> None:
