@@ -278,22 +278,29 @@ class LazyConsole:
 
     @property
     def width(self) -> int:
-        """The console's width: rich's own once it is made or on a terminal."""
-        import os
-        import sys
-
-        stream = sys.stderr if self._lazy_kwargs.get("stderr") else sys.stdout
-        if self._lazy_real is not None or stream is None or _isatty(stream) or (
-                "width" in self._lazy_kwargs or "FORCE_COLOR" in os.environ
-                or "TTY_COMPATIBLE" in os.environ):
+        """The console's width: rich's own once it is made, or where rich would see a
+        terminal or is given a width."""
+        if self._lazy_real is not None or "width" in self._lazy_kwargs or self._pipe() is None:
             return int(self._rich().width)
         return self._width()
 
-    def _plain(self, obj: Any, options: dict[str, Any]) -> bool:
-        """Write ``obj`` as rich would on this stream and say True, or say False (rich's turn)."""
+    def _pipe(self) -> Any:
+        """The stream this console writes to when rich would take it for no terminal (and so
+        write no styles), else None: what rich's ``Console.is_terminal`` reads before the
+        stream itself (``FORCE_COLOR``, ``TTY_COMPATIBLE``, Jupyter, IDLE), then the stream."""
+        import builtins
         import os
         import sys
 
+        env = os.environ
+        if "FORCE_COLOR" in env or "TTY_COMPATIBLE" in env or hasattr(builtins, "get_ipython") \
+                or str(getattr(sys.stdin, "__module__", "")).startswith("idlelib"):
+            return None
+        stream = sys.stderr if self._lazy_kwargs.get("stderr") else sys.stdout
+        return None if stream is None or _isatty(stream) else stream
+
+    def _plain(self, obj: Any, options: dict[str, Any]) -> bool:
+        """Write ``obj`` as rich would on this stream and say True, or say False (rich's turn)."""
         kwargs = self._lazy_kwargs
         if not options.keys() <= {"highlight", "markup"} or options.get("highlight"):
             return False
@@ -308,14 +315,8 @@ class LazyConsole:
                 return False
         else:
             return False
-        import builtins
-
-        env = os.environ  # what rich's Console.is_terminal reads before the stream itself
-        if "FORCE_COLOR" in env or "TTY_COMPATIBLE" in env or hasattr(builtins, "get_ipython") \
-                or str(getattr(sys.stdin, "__module__", "")).startswith("idlelib"):
-            return False
-        stream = sys.stderr if kwargs.get("stderr") else sys.stdout
-        if stream is None or _isatty(stream) or not _one_cell_text(text.replace("\n", "")):
+        stream = self._pipe()
+        if stream is None or not _one_cell_text(text.replace("\n", "")):
             return False
         encoding = getattr(stream, "encoding", None)  # rich's own error where it cannot encode
         if encoding and not text.isascii() and encoding.lower().replace("-", "") != "utf8":

@@ -62,6 +62,7 @@ def _declared(kind: str) -> Spec:
 # every action module (the change time cannot be set back): a changed declaration is read
 # anew. None: not read yet.
 _specs: dict[str, Any] | None = None
+_specs_key: list[int] = []  # the key the action modules give now (read with the file)
 
 
 def _spec_file() -> Any:
@@ -93,16 +94,16 @@ def _spec_key() -> list[int]:
 
 
 def _stored() -> dict[str, Any]:
-    global _specs
+    global _specs, _specs_key
     if _specs is None:
         import json
         import os
 
-        _specs = {}
+        _specs, _specs_key = {}, _spec_key()
         if not os.environ.get("BLOOD_NO_CACHE"):
             try:
                 doc = json.loads(_spec_file().read_bytes())
-                if isinstance(doc, dict) and doc.get("key") == _spec_key() and isinstance(
+                if isinstance(doc, dict) and doc.get("key") == _specs_key and isinstance(
                         doc.get("specs"), dict):
                     _specs = doc["specs"]
             except (OSError, ValueError):
@@ -117,7 +118,7 @@ def _store(kind: str, made: Spec) -> None:
     from dataclasses import asdict
 
     specs = _stored()
-    key = _spec_key()
+    key = _specs_key
     if os.environ.get("BLOOD_NO_CACHE") or not key:
         return
     words, positional, flags = made

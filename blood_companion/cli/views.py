@@ -126,7 +126,7 @@ def keep(store: Any, view: str, doc: dict[str, Any], said: dict[str, str] | None
         remove_stale_tmp(path.parent)  # partial files of a process killed while writing
         kept: dict[str, Any] = {"key": key, "doc": doc}
         if said:
-            kept["said"] = {"key": _said_key(current()), "by": said}
+            kept["said"] = {"key": _said_key(key), "by": said}
         text = json.dumps(kept, ensure_ascii=False)
         write_atomic(path, text.encode("utf-8", "surrogatepass"))
     except (OSError, ValueError, BloodError):
@@ -134,9 +134,9 @@ def keep(store: Any, view: str, doc: dict[str, Any], said: dict[str, str] | None
     _kept[path] = (key, doc)
 
 
-def _said_key(settings: Settings) -> dict[str, Any]:
-    """What a step's sentence depends on besides its action: the data pack and the app."""
-    key = cache_key(("", 0, 0), settings)
+def _said_key(key: dict[str, Any]) -> dict[str, Any]:
+    """What a step's sentence depends on besides its action, out of a view's :func:`cache_key`:
+    the data pack and the app."""
     return {k: key[k] for k in ("data_dir", "data_stamp", "version")}
 
 
@@ -152,7 +152,7 @@ def kept_said(store: Any) -> dict[str, str]:
     except (BloodError, ValueError, RecursionError):
         return {}
     said = data.get("said") if isinstance(data, dict) else None
-    if not isinstance(said, dict) or said.get("key") != _said_key(current()):
+    if not isinstance(said, dict) or said.get("key") != _said_key(cache_key(("", 0, 0), current())):
         return {}
     by = said.get("by")
     if not isinstance(by, dict):
@@ -295,7 +295,6 @@ def fast_view(args: list[str], settings: Settings) -> int | None:
 
         return unexpected(" ".join(args[:2]).replace(" --json", ""), exc, as_json)
     return 0
-
 
 
 def builder(view: str) -> Callable[[CampaignStore], dict[str, Any]]:
