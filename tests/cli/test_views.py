@@ -78,12 +78,17 @@ def test_the_log_shows_the_last_steps(blood: Any, saves_dir: Path) -> None:
     assert len(blood("campaign", "log", "--json").out.splitlines()) == 56
 
 
-def test_the_fast_path_stays_light(tmp_path: Path) -> None:
-    env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path), "NO_COLOR": "1"}
+def _single_night(env: dict[str, str]) -> None:
+    """A Single game's night laid out, by the installed app in processes of their own."""
     exe = [sys.executable, "-m", "blood_companion"]
     subprocess.run([*exe, "campaign", "new", "x", "--troupers", "zora", "--mode", "single"],
                    env=env, check=True, capture_output=True, timeout=120)
     subprocess.run([*exe, *NIGHT], env=env, check=True, capture_output=True, timeout=120)
+
+
+def test_the_fast_path_stays_light(tmp_path: Path) -> None:
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path), "NO_COLOR": "1"}
+    _single_night(env)
     code = (
         "import sys\n"
         "from blood_companion.cli.entry import main\n"
@@ -153,10 +158,7 @@ def test_a_view_built_anew_imports_no_typer(tmp_path: Path) -> None:
     env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path), "NO_COLOR": "1",
            "BLOOD_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("BLOOD_FAST", None)
-    exe = [sys.executable, "-m", "blood_companion"]
-    subprocess.run([*exe, "campaign", "new", "x", "--troupers", "zora", "--mode", "single"],
-                   env=env, check=True, capture_output=True, timeout=120)
-    subprocess.run([*exe, *NIGHT], env=env, check=True, capture_output=True, timeout=120)
+    _single_night(env)
     code = (
         "import sys, shutil\n"
         "from blood_companion.cli.entry import main\n"
