@@ -7,7 +7,6 @@ Shared by the interactive transcription (``transcribe.py``), the text-file impor
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import typing
@@ -252,10 +251,18 @@ def parse_value(spec: FieldSpec, text: str) -> Any:
     return _raise(spec, raw, f"{where + ': ' if where else ''}{err['msg']}")
 
 
+def _close_matches(word: str, choices: list[str], n: int, cutoff: float) -> list[str]:
+    """difflib's close matches, for a refusal's "did you mean" (difflib is imported only then:
+    ~1 ms on every command otherwise)."""
+    import difflib
+
+    return difflib.get_close_matches(word, choices, n=n, cutoff=cutoff)
+
+
 def _raise(spec: FieldSpec, raw: str, why: str) -> Any:
     choices = literal_choices(spec.info.annotation)
     if choices:
-        close = difflib.get_close_matches(raw.casefold(), choices, n=1, cutoff=0.6)
+        close = _close_matches(raw.casefold(), choices, n=1, cutoff=0.6)
         hint = (f"did you mean {close[0]!r}? " if close else "") + "one of: " + ", ".join(choices)
         raise AnswerError(f"{spec.label}: {raw!r} is not one of the choices", hint)
     forms = printed_forms(spec)
@@ -425,7 +432,7 @@ def _parse_printed(spec: FieldSpec, kind: type, raw: str) -> Any:
             resource = _RESOURCE_READ.get(match.group(2)) if match else None
             if match is None or resource is None or resource in counts:
                 word = part.strip()
-                close = difflib.get_close_matches(
+                close = _close_matches(
                     (match.group(2) if match else word), list(_RESOURCE_READ), n=1, cutoff=0.6)
                 hint = (f"did you mean {close[0]!r}? " if close else "") + f"e.g. {COST_FORMS}"
                 raise AnswerError(f"{spec.label}: {word!r} is not a cost as printed", hint)
@@ -451,7 +458,7 @@ def _parse_printed(spec: FieldSpec, kind: type, raw: str) -> Any:
         if match:
             n = int(match.group(1)) if match.groups() and match.group(1) else 0
             return m.CheckRule(kind=check_kind, n=n, text=text)
-    close = difflib.get_close_matches(
+    close = _close_matches(
         head_key, [f.format(n=2).casefold() for f in CHECK_FORMS.values()], n=1, cutoff=0.5)
     raise AnswerError(f"{spec.label}: {raw!r} is not a Check as printed",
                       (f"did you mean {close[0]!r}? " if close else "") + CHECK_HELP)

@@ -15,6 +15,8 @@ once per count, the count other than one in front (``2x Wound``).
 
 from __future__ import annotations
 
+from functools import cache
+
 from blood_companion.content import models as m
 
 # The Outcome Elements (Rules Compendium, "Elements"). The forms without a "{" are the symbols
@@ -66,14 +68,24 @@ def counted(form: str, n: int, **values: str) -> str:
     return times + form.format(n=n, s="s" if n != 1 else "", **values)
 
 
+@cache
+def _plain_self() -> m.Target:
+    """A Self Target with every other field at its default, built without Target's validator
+    (and without pydantic's ``model_construct``, which asks ``inspect.signature`` of the list
+    default factories: tokenize's pattern compiled, ~3 ms, on a command's first rendering)."""
+    from blood_companion.content.loader import construct
+
+    made: m.Target = construct(m.Target, {"kind": "self"})
+    return made
+
+
 def render_target(t: m.Target) -> str:
     kind = EVERY_NAMES.get(t.kind) or {"self": "Self"}.get(t.kind, t.kind.capitalize())
     if t.minion_type:
         kind = f"{t.minion_type.capitalize()} {kind}"
     if t.kind in EVERY_NAMES:
         kind = f"every {kind}"
-    # (model_construct: the same defaults, compared without building Target's validator)
-    if t.kind == "self" and t == m.Target.model_construct(kind="self"):
+    if t.kind == "self" and t == _plain_self():
         return kind
     # "Reading Special Areas": the Tiles of the diagram as "q,r" offsets from the Trouper.
     parts = [" ".join([DISTANCE_NAMES.get(t.distance, f"Distance {t.distance}"), *(t.area or [])])]
