@@ -11,7 +11,6 @@
   table and the legal options' templates (cli/commands.py); its log sentence is its ``words``.
 """
 
-from __future__ import annotations
 
 import json
 from collections.abc import Callable
@@ -90,10 +89,10 @@ Who = Annotated[str, Cli(help="Trouper id, colour or seat.", names="trouper", co
 Pay = Annotated[dict[str, int] | None, Cli(
     "--pay", "Resources paid, e.g. coins=2,jewels=1 (needed for 'any' costs).", names="pay")]
 
-_REGISTRY: dict[str, type[Action]] = {}
+_REGISTRY: "dict[str, type[Action]]" = {}
 # part -> the legality check of that part's phase/step table (registered by engine/night and
 # engine/day): refuses an action outside its phase with the phase's own words.
-PHASE_CHECKS: dict[str, Callable[[CampaignState, Action, Catalog], None]] = {}
+PHASE_CHECKS: "dict[str, Callable[[CampaignState, Action, Catalog], None]]" = {}
 
 # The module defining each action, by its ``type``: a step is parsed (and its phase checked)
 # with only its own module imported, not every action's (issue 29). An action it does not list
@@ -124,7 +123,7 @@ ACTION_MODULES = tuple(
     f"blood_companion.engine.{home}" for home in dict.fromkeys(ACTION_HOMES.values()))
 
 
-def seed_for(state: CampaignState, action: Action) -> int:
+def seed_for(state: CampaignState, action: "Action") -> int:
     """The seed an action's chance derives from: the campaign's, or the new campaign's own."""
     if state.started:
         return state.seed
@@ -133,7 +132,7 @@ def seed_for(state: CampaignState, action: Action) -> int:
 
 
 class Context(NamedTuple):
-    catalog: Catalog
+    catalog: "Catalog"
     chance: Chance
     index: int = 0  # type: ignore[assignment]  # a field, shadowing tuple.index
 
@@ -184,7 +183,7 @@ class Action(BaseModel):
         """Return the new state; raise RuleError to refuse."""
         raise NotImplementedError
 
-    def said(self, c: Catalog | None, s: CampaignState | None) -> str | None:
+    def said(self, c: "Catalog | None", s: CampaignState | None) -> str | None:
         """The action in words with the names of catalog `c` (its ids without one), `s` the
         state before it: its ``words`` rendered (engine/words.py ``say``); None without."""
         if not self.words:
@@ -304,7 +303,7 @@ def parse_action(data: dict[str, Any] | str) -> Action:
 
 
 def apply(
-    state: CampaignState, action: Action, catalog: Catalog, index: int,
+    state: CampaignState, action: Action, catalog: "Catalog", index: int,
     chance: Chance | None = None,
 ) -> CampaignState:
     """Apply one action at log position `index`. Raises RuleError when refused.
@@ -338,7 +337,7 @@ def apply(
 
 
 def replay(
-    actions: list[Action], catalog: Catalog, start: CampaignState | None = None, first: int = 0
+    actions: list[Action], catalog: "Catalog", start: CampaignState | None = None, first: int = 0
 ) -> CampaignState:
     """Rebuild the state by applying `actions` (log positions first, first+1, ...)."""
     state = start if start is not None else CampaignState()
