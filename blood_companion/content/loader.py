@@ -306,7 +306,7 @@ class Catalog:
     """The validated data pack: records per kind, in file order, and lookups by id."""
 
     records: Mapping[str, list[Any]]
-    origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
+    origins: Mapping[tuple[str, str], Origin] = field(default_factory=dict)
     layers: list[Path] = field(default_factory=list)
     # Files of an overlay that belong to no kind (not loaded): said on every load
     warnings: list[Problem] = field(default_factory=list, compare=False)
@@ -588,8 +588,12 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
 # (:class:`LazyRecords`). What is read is only ever data: a damaged or foreign file is no cache.
 
 _PLANS: dict[type[BaseModel], tuple[tuple[str, bool, type[BaseModel]], ...]] = {}
-# model -> its fields' defaults: (name, default factory or None, default)
+# model -> every field in order: (name, default factory or None, default; _REQUIRED for none)
 _DEFAULTS: dict[type[BaseModel], tuple[tuple[str, Any, Any], ...]] = {}
+# the models whose instance :func:`construct` sets up itself, as pydantic's model_construct
+# would: no alias, no post-init, no extra fields kept, not a root model
+_PLAIN: set[type[BaseModel]] = set()
+_REQUIRED = object()
 _IMMUTABLE = (type(None), bool, int, float, str, bytes, tuple, frozenset)
 
 
@@ -603,7 +607,7 @@ def _plan(cls: type[BaseModel]) -> tuple[tuple[str, bool, type[BaseModel]], ...]
     import typing
 
     out = []
-    defaults = []
+    defaults: list[tuple[str, Any, Any]] = []
     for name, info in cls.model_fields.items():
         ann = info.annotation
         many = typing.get_origin(ann) in (list, tuple)
@@ -618,6 +622,7 @@ def _plan(cls: type[BaseModel]) -> tuple[tuple[str, bool, type[BaseModel]], ...]
         elif _mentions_model(ann):  # e.g. dict[str, Model]: not a shape the data pack uses
             raise TypeError(f"{cls.__name__}.{name}: no plain rebuild for {ann}")
         if info.is_required():
+            defaults.append((name, None, _REQUIRED))
             continue
         # pydantic's own model_construct asks inspect.signature() of every default factory on
         # every call (slow); ours take no argument, which is checked here once (not for list
@@ -627,8 +632,13 @@ def _plan(cls: type[BaseModel]) -> tuple[tuple[str, bool, type[BaseModel]], ...]
                 info.default_factory_takes_validated_data):
             raise TypeError(f"{cls.__name__}.{name}: a default factory that takes the data")
         defaults.append((name, factory, info.default))
-    _PLANS[cls] = plan = tuple(out)
     _DEFAULTS[cls] = tuple(defaults)
+    if (not cls.__pydantic_root_model__ and not cls.__pydantic_post_init__
+            and cls.model_config.get("extra") != "allow"
+            and all(f.alias is None and f.validation_alias is None
+                    for f in cls.model_fields.values())):
+        _PLAIN.add(cls)
+    _PLANS[cls] = plan = tuple(out)
     return plan
 
 
@@ -652,14 +662,25 @@ def construct(
         if value is None:
             continue
         values[name] = [construct(sub, v) for v in value] if many else construct(sub, value)
+    fields: dict[str, Any] = {}  # in field order, as model_construct makes them
     for name, factory, default in _DEFAULTS[cls]:
-        if name not in values:
-            if factory is not None:
-                values[name] = factory()
-            else:
-                values[name] = default if isinstance(default, _IMMUTABLE) else copy(default)
+        if name in values:
+            fields[name] = values[name]
+        elif factory is not None:
+            fields[name] = factory()
+        elif default is not _REQUIRED:
+            fields[name] = default if isinstance(default, _IMMUTABLE) else copy(default)
     chosen = set(data) if fields_set is None else set(fields_set)
-    return cls.model_construct(_fields_set=chosen, **values)
+    if cls not in _PLAIN:
+        return cls.model_construct(_fields_set=chosen, **{**values, **fields})
+    # what model_construct does for such a model, without its per-field alias and default
+    # lookups (a few hundred records are built on a night's first view)
+    made = cls.__new__(cls)
+    object.__setattr__(made, "__dict__", fields)
+    object.__setattr__(made, "__pydantic_fields_set__", chosen)
+    object.__setattr__(made, "__pydantic_extra__", None)
+    object.__setattr__(made, "__pydantic_private__", None)
+    return made
 
 
 class LazyRecords(Mapping[str, list[Any]]):
@@ -727,6 +748,34 @@ class LazyRecords(Mapping[str, list[Any]]):
         return len(self._raw)
 
 
+class LazyOrigins(Mapping[tuple[str, str], Origin]):
+    """Where each record of a cached catalog was read, from the cache's rows (kind, id, layer
+    number, path within the layer, place in the file): an origin's path is made when it is
+    asked for (an error's or a transcription's file), not for every record on every load.
+    Raises TypeError, ValueError or IndexError for rows that are not such (the cache is then
+    not used)."""
+
+    def __init__(self, rows: list[Any], layers: list[Path]) -> None:
+        self._layers = layers
+        self._rows: dict[tuple[str, str], tuple[int, str, int]] = {}
+        for k, i, at, rel, n in rows:
+            if not (isinstance(at, int) and isinstance(rel, str) and isinstance(n, int)):
+                raise TypeError("an origin of the cache is not (layer, path, place)")
+            if at >= len(layers):
+                raise IndexError(f"an origin of the cache names layer {at}")
+            self._rows[(k, i)] = (at, rel, n)
+
+    def __getitem__(self, key: tuple[str, str]) -> Origin:
+        at, rel, n = self._rows[key]
+        return Origin(self._layers[at] / rel if at >= 0 else Path(rel), n)
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
 def cache_blob(catalog: Catalog, key: str) -> bytes:
     """The cache file's bytes for a validated catalog. Raises TypeError or ValueError when a
     record holds something marshal or :func:`construct` cannot carry."""
@@ -773,10 +822,7 @@ def catalog_from_blob(blob: bytes, key: str, layers: list[Path]) -> Catalog | No
     try:
         catalog = Catalog(
             records=LazyRecords(records, data.get("sets") or {}),
-            origins={
-                (k, i): Origin(layers[at] / rel if at >= 0 else Path(rel), n)
-                for k, i, at, rel, n in origins
-            },
+            origins=LazyOrigins(origins, layers),
             layers=list(layers),
         )
     except (TypeError, ValueError, IndexError):
