@@ -107,6 +107,15 @@ def reaction_face(state: CampaignState, catalog: Catalog, card_id: str) -> m.Rea
     return face
 
 
+def item_side(state: CampaignState, catalog: Catalog, owner: int, iid: str) -> m.ItemSide:
+    """The side an equipped Item shows (the Advanced side once upgraded)."""
+    item = catalog.item(iid)
+    if item is None:
+        raise RuleError(f"unknown Item card {iid!r}")
+    advanced = any(s.item == iid and s.advanced for s in state.troupers[owner].sleeves)
+    return item.advanced if advanced and item.advanced is not None else item.starting
+
+
 def nemesis_card(state: CampaignState, catalog: Catalog) -> m.Nemesis:
     nem = catalog.nemesis(night_of(state).nemesis)
     if nem is None:

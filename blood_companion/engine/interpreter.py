@@ -32,6 +32,12 @@ SELF_MOVES = ("step", "run", "fly", "escape")
 TARGET_MOVES = ("push", "attract", "move")
 
 
+def helps_test(eff: m.Effect) -> bool:
+    """An Effect made only of Test bonuses (Bonus Triumphs, a Re-roll, a Bonus die): offered
+    inside the Test it helps."""
+    return bool(eff.outcome) and all(o.kind in TEST_BONUS_KINDS for o in eff.outcome)
+
+
 class Act(NamedTuple):
     """One Effect being resolved: who acts, on whom, and what the players named.
 

@@ -14,12 +14,12 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, Face, parse_faces
 from blood_companion.engine.errors import DiceError, RuleError
 from blood_companion.engine.odds import InsanityBonuses, Substitution, insanity_bonuses
+from blood_companion.engine.rolls import attack_target
 from blood_companion.engine.rolls.procedure import (
     TestSetup,
     TestState,
     advise_test,
     apply_insanity_after_test,
-    attack_target,
     confirm_test,
     effective_setup,
     odds_for_test,

@@ -11,7 +11,7 @@ from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine.bookkeeping import night_of
+from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick, register_askers
 from blood_companion.engine.night import enemy as ai
@@ -25,14 +25,13 @@ from blood_companion.engine.night.resolve import (
 )
 from blood_companion.engine.night.views import area_hits, attack_targets, wounds_needed
 from blood_companion.engine.plain import percent
-from blood_companion.engine.rolls.night import TestSpec, item_side, setup_of, throw_ask
-from blood_companion.engine.rolls.procedure import odds_for_test, prepare_test
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
 from blood_companion.engine.words import SETUP, checklist_ask
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.rolls.night import TestSpec
 
 
 def _trait(t: str | None) -> str:
@@ -103,6 +102,8 @@ def test_spec(
 ) -> TestSpec | None:
     """The Test an option takes with the answers so far (None: it takes none, or its
     target is not named yet)."""
+    from blood_companion.engine.rolls.night import TestSpec  # the Test's machinery, when asked
+
     night = night_of(state)
     if option.kind == "night_roll":
         q = night.pending[0]
@@ -136,6 +137,9 @@ def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | 
     Test has one way only."""
     if len(spec.traits) <= 1:
         return None
+    from blood_companion.engine.rolls.night import setup_of
+    from blood_companion.engine.rolls.procedure import odds_for_test, prepare_test
+
     box = box_of(catalog)
     rows = []
     for trait in spec.traits:
@@ -313,6 +317,8 @@ def _night_asker(
         spec = test_spec(state, catalog, option, fields)
         if spec is None:
             return None
+        from blood_companion.engine.rolls.night import throw_ask
+
         return throw_ask(state, catalog, spec, fields)
     raise KeyError(need)  # pragma: no cover - every need above
 

@@ -22,10 +22,10 @@ from blood_companion.content.render import render_outcome
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine import leader, narrate
+from blood_companion.engine.bookkeeping import item_side
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import EnemyJob, Question
-from blood_companion.engine.rolls.night import item_side
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import narrate, vigor
 from blood_companion.engine.actions import action_class
-from blood_companion.engine.bookkeeping import night_of
+from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.legal import VIEWS, Next, Option
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.asks import _trait  # registers the askers too
@@ -30,7 +30,6 @@ from blood_companion.engine.night.views import (
 )
 from blood_companion.engine.night_state import Question
 from blood_companion.engine.plain import percent
-from blood_companion.engine.rolls.night import item_side, test_options
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices, hidden_hand
 from blood_companion.engine.words import SETUP
@@ -88,6 +87,8 @@ def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) 
         q = night.pending[0]
         out["question"] = q.model_dump()
         if q.kind == "test":
+            from blood_companion.engine.rolls.night import test_options  # a Test waits
+
             out["test_options"] = test_options(state, catalog, q.trouper or 0, traits=q.traits,
                                                fixed_dice=q.dice, target=q.target or 0)
         return out
@@ -157,6 +158,8 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     q = night.pending[0]
     names = {i: fx.name_of(state, catalog, i) for i in range(len(state.troupers))}
     if q.kind == "test":
+        from blood_companion.engine.rolls.night import test_options  # a dodge's Test waits
+
         t = q.trouper or 0
         who = names[t]
         opts = test_options(state, catalog, t, traits=q.traits, fixed_dice=q.dice,

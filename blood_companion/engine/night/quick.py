@@ -31,8 +31,9 @@ from blood_companion.engine.actions import (
     Trait,
     Weakness,
 )
-from blood_companion.engine.bookkeeping import night_of
+from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.interpreter import helps_test
 from blood_companion.engine.night.core import NightAction, tactic_card
 from blood_companion.engine.night.phases import PHASES, settle
 from blood_companion.engine.night.resolve import (
@@ -44,7 +45,6 @@ from blood_companion.engine.night.resolve import (
     usable,
 )
 from blood_companion.engine.night.views import effect_entry
-from blood_companion.engine.rolls.night import helps_test, item_side
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:

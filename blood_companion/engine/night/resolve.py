@@ -14,11 +14,10 @@ from blood_companion.engine import interpreter as interp
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import ATTACKS
+from blood_companion.engine.interpreter import ATTACKS, helps_test
 from blood_companion.engine.night.core import minion_card, tactic_card, trouper_index
 from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
-from blood_companion.engine.rolls.night import effect_test, helps_test, take_test, use_test_items
-from blood_companion.engine.rolls.procedure import attack_target
+from blood_companion.engine.rolls import attack_target
 from blood_companion.engine.state import CampaignState
 
 # The moments whose Effects the app queues itself (engine/night/phases.py: queue_timed).
@@ -405,6 +404,8 @@ def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.E
         assert side is not None
         state = weakness_on_attack(state, catalog, rng, t, side, weakness)
     if same_test is None:
+        from blood_companion.engine.rolls.night import take_test  # the Test's machinery
+
         state, result = take_test(state, catalog, rng, t,
                                   traits=traits or list(m.TRAITS) if not fixed else traits,
                                   fixed_dice=fixed, target=need, trait=trait, dice=dice,
@@ -454,6 +455,8 @@ def take_effect_test(
     """Trouper ``t`` takes the attack (against ``said.target``; ``how`` as for :func:`attack`)
     or the Test of an Effect, with the Quick Items used during it (``said`` names them, the
     Trait and the dice); whether it succeeded (True when it has neither)."""
+    from blood_companion.engine.rolls.night import effect_test, use_test_items
+
     if not any(o.kind in ATTACKS for o in eff.outcome):
         if eff.test is None:
             return state, True

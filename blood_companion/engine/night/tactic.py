@@ -23,7 +23,7 @@ from blood_companion.engine.actions import (
     Trait,
     Weakness,
 )
-from blood_companion.engine.bookkeeping import night_of
+from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.box import gain_trophies
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, EVERY_ENEMY
@@ -48,7 +48,7 @@ from blood_companion.engine.night.resolve import (
     update_slot,
 )
 from blood_companion.engine.night_state import NightState
-from blood_companion.engine.rolls.night import find_item, item_side
+from blood_companion.engine.rolls.night import find_item
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from blood_companion.engine.board_view import (
     TrouperItem,
     Weakness,
 )
-from blood_companion.engine.bookkeeping import night_of
+from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.night.core import (
@@ -42,8 +42,7 @@ from blood_companion.engine.night.resolve import (
     usable,
 )
 from blood_companion.engine.night_state import Activation
-from blood_companion.engine.rolls.night import item_side
-from blood_companion.engine.rolls.procedure import attack_target
+from blood_companion.engine.rolls import attack_target
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine import narrate
-from blood_companion.engine.bookkeeping import night_of
+from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     DiceBox,
@@ -26,6 +26,7 @@ from blood_companion.engine.dice import (
     roll_pool,
 )
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.interpreter import helps_test
 from blood_companion.engine.legal import ROLL, Ask, Pick
 from blood_companion.engine.night_state import Bonus
 from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
@@ -57,15 +58,6 @@ if TYPE_CHECKING:
 # engine/night imports this module, so it imports nothing of engine/night at the top.
 
 
-def item_side(state: CampaignState, catalog: Catalog, owner: int, iid: str) -> m.ItemSide:
-    """The side an equipped Item shows (the Advanced side once upgraded)."""
-    item = catalog.item(iid)
-    if item is None:
-        raise RuleError(f"unknown Item card {iid!r}")
-    advanced = any(s.item == iid and s.advanced for s in state.troupers[owner].sleeves)
-    return item.advanced if advanced and item.advanced is not None else item.starting
-
-
 def find_item(state: CampaignState, catalog: Catalog, key: str, owner: int | None = None) -> str:
     """An Item equipped by Trouper ``owner`` (by any Trouper when None), by id, unique id
     prefix or name (case-insensitive). Raises RuleError."""
@@ -88,12 +80,6 @@ def find_item(state: CampaignState, catalog: Catalog, key: str, owner: int | Non
 def _card_name(catalog: Catalog, iid: str) -> list[str]:
     card = catalog.item(iid)
     return [card.name.lower()] if card is not None else []
-
-
-def helps_test(eff: m.Effect) -> bool:
-    """An Effect made only of Test bonuses (Bonus Triumphs, a Re-roll, a Bonus die): offered
-    inside the Test it helps."""
-    return bool(eff.outcome) and all(o.kind in interp.TEST_BONUS_KINDS for o in eff.outcome)
 
 
 def test_item_owner(

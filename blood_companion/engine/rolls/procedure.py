@@ -502,15 +502,3 @@ def replay_throws(
         state = reroll_test(state, box, slots, insanity=insanity,
                             faces=parse_faces(text, picked, box), source=source)
     return state
-
-
-# --------------------------------------------------------------------------- Attacks
-
-
-def attack_target(defense: int, fatigue: Sequence[int] = (), modifier: int = 0) -> int:
-    """Triumphs an Attack needs ("Attacks and Defenses"): the target's Physical or Mind
-    Defense, lowered by the Fatigue of the Reaction cards on the Reaction Line (a Nemesis)
-    and changed by a Weakness ``modifier`` on the side hit; never below 0."""
-    if defense < 0 or any(f < 0 for f in fatigue):
-        raise RuleError("Defense and Fatigue values are 0 or more")
-    return max(0, defense - sum(fatigue) + modifier)
