@@ -115,14 +115,13 @@ def _store(kind: str, made: Spec) -> None:
     """Keep ``made`` with the specs stored (a failure only costs speed next time)."""
     import json
     import os
-    from dataclasses import asdict
 
     specs = _stored()
     key = _specs_key
     if os.environ.get("BLOOD_NO_CACHE") or not key:
         return
     words, positional, flags = made
-    specs[kind] = [words, list(positional), {n: asdict(c) for n, c in flags.items()}]
+    specs[kind] = [words, list(positional), {n: c._asdict() for n, c in flags.items()}]
     from blood_companion.fileio import FileProblem, write_atomic
 
     path = _spec_file()

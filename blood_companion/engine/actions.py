@@ -14,7 +14,6 @@
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NamedTuple, Union
 
@@ -35,10 +34,10 @@ from blood_companion.engine.state import CampaignState
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-@dataclass(frozen=True)
-class Cli:
+class Cli(NamedTuple):
     """How the `blood` command recording an action takes one field (``Annotated[T, Cli(...)]``):
-    plain data the CLI reads; the engine never does."""
+    plain data the CLI reads; the engine never does. (A NamedTuple: a frozen dataclass costs
+    ~0.5 ms to create, on every command.)"""
 
     flag: str = ""  # "--for"; empty: a positional argument, in field order
     help: str = ""

@@ -25,7 +25,6 @@ rolled is written into the action like dice typed in, and replays exactly.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion.engine.actions import Action, parse_action
@@ -68,14 +67,14 @@ class Ask(NamedTuple):
     test: Mapping[str, Any] | None = None  # the Test being taken: pool, target, odds
 
 
-@dataclass(frozen=True)
-class Option:
-    """One thing the table may do now: a complete action, or a template with needs."""
+class Option(NamedTuple):
+    """One thing the table may do now: a complete action, or a template with needs. (A
+    NamedTuple: a frozen dataclass costs ~0.5 ms to create, on every command.)"""
 
     key: str
     label: str
     kind: str  # the action type
-    fields: Mapping[str, Any] = field(default_factory=dict)
+    fields: Mapping[str, Any] = {}  # read only: one empty mapping shared by the options
     needs: tuple[str, ...] = ()
     enabled: bool = True
     why: str = ""
@@ -93,10 +92,10 @@ class Option:
         return parse_action({"type": self.kind, **dict(self.fields), **given})
 
 
-@dataclass(frozen=True)
-class Next:
+class Next(NamedTuple):
     """What the table does now: every surface renders this (`blood play`'s top menu,
-    `night next`, `day next`, the `end` commands, `blood status`)."""
+    `night next`, `day next`, the `end` commands, `blood status`). (A NamedTuple: a frozen
+    dataclass costs ~0.5 ms to create, on every command.)"""
 
     part: str
     step: str
@@ -106,14 +105,15 @@ class Next:
     options: tuple[Option, ...] = ()
     default: str | None = None  # the key Enter means
     info: tuple[str, ...] = ()
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any] = {}  # read only, as the two below
     end: bool = False  # nothing is left to do (the campaign is over)
-    sentence: str = ""  # the moment in one sentence, as `next` and the board say it (the prompt)
-    choices: list[dict[str, Any]] = field(default_factory=list)  # what is on offer, as data
+    moment: str = ""  # the moment in one sentence when it is not the prompt (:attr:`sentence`)
+    choices: list[dict[str, Any]] = []  # what is on offer, as data
 
-    def __post_init__(self) -> None:
-        if not self.sentence:
-            object.__setattr__(self, "sentence", self.prompt)
+    @property
+    def sentence(self) -> str:
+        """The moment in one sentence, as `next` and the board say it (else the prompt)."""
+        return self.moment or self.prompt
 
     def option(self, key: str) -> Option | None:
         return next((o for o in self.options if o.key == key), None)

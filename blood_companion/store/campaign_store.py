@@ -33,7 +33,6 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -95,15 +94,17 @@ class LogEntry(NamedTuple):
         }
 
 
-@dataclass
-class VerifyReport:
+class VerifyReport(NamedTuple):
+    """What `campaign verify` found (a NamedTuple: a dataclass costs ~0.4 ms to create, on
+    every command that opens a campaign)."""
+
     ok: bool
     steps: int
     head: int
     state_hash: str
-    problems: list[str] = field(default_factory=list)
-    replayed: int = 0
-    kept: list[str] = field(default_factory=list)  # runs of steps kept as recorded, in words
+    problems: list[str]
+    replayed: int
+    kept: list[str]  # runs of steps kept as recorded, in words
 
 
 # What `campaign log` shows under a step: the parts of the state a step's stored change

@@ -163,7 +163,7 @@ def _next(step: str, sentence: str, *options: Option, default: str | None = None
           prompt: str = "", choices: Sequence[dict[str, Any]] = (), **kw: Any) -> Next:
     """A step's :class:`Next`, titled from its spec; the prompt is the sentence unless said."""
     return Next("day", step, f"Day Part · {STEPS[step].title}", prompt or sentence,
-                options=options, default=default, sentence=sentence, choices=list(choices), **kw)
+                options=options, default=default, moment=sentence, choices=list(choices), **kw)
 
 
 def _drawn(state: CampaignState, step: str, kind: str, need: str, deck: str, sentence: str,

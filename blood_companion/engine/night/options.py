@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.render import render_effect
@@ -147,7 +146,7 @@ def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
         extra.append(_effect_option(q["key"], label, kind, fields, q, many, group="quick"))
     if not extra:
         return nxt
-    return replace(nxt, options=(*nxt.options, *extra))
+    return nxt._replace(options=(*nxt.options, *extra))
 
 
 # --------------------------------------------------------------------------- questions
