@@ -20,12 +20,12 @@ from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.asks import _trait  # registers the askers too
 from blood_companion.engine.night.core import card_label, event_card
 from blood_companion.engine.night.phases import PHASES
-from blood_companion.engine.night.quick import quick_now
 from blood_companion.engine.night.views import (
     activation_options,
     attack_targets,
     effect_entry,
     no_target_why,
+    quick_now,
 )
 from blood_companion.engine.night_state import Question
 from blood_companion.engine.plain import percent

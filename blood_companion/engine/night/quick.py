@@ -3,15 +3,15 @@ Effect of a Tactic card on the Chain, and a Quick Item, may be resolved at any m
 night their Cost can be paid and their Condition holds, by paying that Cost.
 
 :class:`UseQuick` resolves a Quick Effect of a card on the Chain once per card (resolving it in
-the card's own activation counts too: ``ChainSlot.quick_used``); :func:`quick_now` lists what
-may be used now. An Effect timed "right after a Wound" (``timing: on_wound``) is offered while
-its owner holds a Wound card: the table knows the moment (docs/rules-decisions.md,
-"Quick Effects").
+the card's own activation counts too: ``ChainSlot.quick_used``); what may be used now is listed
+by the night's views (``night/views.py`` ``quick_now``). An Effect timed "right after a Wound"
+(``timing: on_wound``) is offered while its owner holds a Wound card: the table knows the
+moment (docs/rules-decisions.md, "Quick Effects").
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
@@ -31,26 +31,21 @@ from blood_companion.engine.actions import (
     Trait,
     Weakness,
 )
-from blood_companion.engine.bookkeeping import item_side, night_of
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import helps_test
 from blood_companion.engine.night.core import NightAction, tactic_card
-from blood_companion.engine.night.phases import PHASES, settle
+from blood_companion.engine.night.phases import settle
 from blood_companion.engine.night.resolve import (
     aim,
     check_cost_and_condition,
     mark_quick_used,
     pay_costs,
     test_then_elements,
-    usable,
 )
-from blood_companion.engine.night.views import effect_entry
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-
-QUICK = frozenset({"night_quick", "night_item"})
 
 class UseQuick(NightAction):
     """A Quick Effect of a Tactic card on the Chain, resolved outside its owner's activation
@@ -132,62 +127,3 @@ def quick_effect(
     if slot.sacrificed and any(c.kind == "sacrifice" for c in eff.cost):
         raise RuleError(f"{card.name} is already Sacrificed")
     return k, j, eff
-
-
-def _holds(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect,
-           item: str | None = None) -> str:
-    """Why Trouper ``t`` cannot resolve ``eff`` now ("" when they can)."""
-    if state.troupers[t].knocked_out:
-        return "Knocked Out"
-    if eff.timing == "on_wound" and not state.troupers[t].wounds:
-        return "only right after suffering a Wound"
-    return usable(state, catalog, t, eff, item=item)[0]
-
-
-def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
-    """What may be resolved now outside an activation: Quick Effects of the cards on the Chain
-    and Quick Items (not those that only help a Test), each with what its questions need."""
-    night = night_of(state)
-    out: list[dict[str, Any]] = []
-    if night.result is not None or not PHASES[night.phase].actions & QUICK:
-        return out  # offered in the phases whose table allows them
-    act = night.activation
-    for k, slot in enumerate(night.chain):
-        if slot.kind != "tactic" or slot.owner is None:
-            continue
-        if act is not None and act.slot == k:
-            continue  # the Active card's Effects are offered in its activation
-        card = catalog.tactic(slot.card)
-        if card is None:
-            continue
-        quick = [j for j, e in enumerate(card.effects) if e.type == "quick"]
-        for j in quick:
-            eff = card.effects[j]
-            if j in slot.quick_used or _holds(state, catalog, slot.owner, eff):
-                continue
-            out.append(_entry(state, catalog, "card", slot.owner, eff, {
-                "space": ch.number(night.chain, k), "effect": j + 1, "card": card.id,
-                "name": card.name,
-                "key": f"q{ch.number(night.chain, k)}" + (f".{j + 1}" if len(quick) > 1 else "")}))
-    for i, tr in enumerate(state.troupers):
-        for cat_name, iid in sorted(tr.equipped.items()):
-            if iid in tr.depleted_items:
-                continue
-            side = item_side(state, catalog, i, iid)
-            used = side.effects[0] if side.quick and side.effects else None
-            if act is not None and act.trouper == i:
-                continue  # offered with the Active Trouper's own Items
-            if used is None or helps_test(used) or _holds(state, catalog, i, used, item=iid):
-                continue
-            out.append(_entry(state, catalog, "item", i, used, {
-                "item": iid, "name": side.name, "key": f"i{tr.seat + 1}{cat_name[0]}"}))
-    return out
-
-
-def _entry(state: CampaignState, catalog: Catalog, kind: str, t: int, eff: m.Effect,
-           extra: dict[str, Any]) -> dict[str, Any]:
-    return {**effect_entry(state, t, eff, 0), "kind": kind,
-            "owner": state.troupers[t].trouper, "owner_name": fx.name_of(state, catalog, t),
-            "test": eff.test is not None,
-            "confirm": usable(state, catalog, t, eff, discard=(), item=extra.get("item"))[1],
-            **extra}

@@ -24,7 +24,7 @@ from blood_companion.engine.board_view import (
 )
 from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import ATTACKS
+from blood_companion.engine.interpreter import ATTACKS, helps_test
 from blood_companion.engine.night.core import (
     card_name,
     event_card,
@@ -32,7 +32,7 @@ from blood_companion.engine.night.core import (
     minion_card,
     tactic_card,
 )
-from blood_companion.engine.night.phases import PHASE_NAMES
+from blood_companion.engine.night.phases import PHASE_NAMES, PHASES
 from blood_companion.engine.night.resolve import (
     attack_need,
     card_effect,
@@ -373,3 +373,68 @@ def auras_view(state: CampaignState, catalog: Catalog) -> list[Aura]:
                 out.append({"source": f"{card.name} ({owner})", "name": "",
                             "text": render_effect(e), "timing": e.timing})
     return out
+
+
+# --------------------------------------------------------------------------- Quick Effects
+
+# the actions resolving a Quick Effect or Item outside an activation (night/quick.py, tactic.py)
+QUICK = frozenset({"night_quick", "night_item"})
+
+
+def _holds(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect,
+           item: str | None = None) -> str:
+    """Why Trouper ``t`` cannot resolve ``eff`` now ("" when they can)."""
+    if state.troupers[t].knocked_out:
+        return "Knocked Out"
+    if eff.timing == "on_wound" and not state.troupers[t].wounds:
+        return "only right after suffering a Wound"
+    return usable(state, catalog, t, eff, item=item)[0]
+
+
+def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """What may be resolved now outside an activation: Quick Effects of the cards on the Chain
+    and Quick Items (not those that only help a Test), each with what its questions need."""
+    night = night_of(state)
+    out: list[dict[str, Any]] = []
+    if night.result is not None or not PHASES[night.phase].actions & QUICK:
+        return out  # offered in the phases whose table allows them
+    act = night.activation
+    for k, slot in enumerate(night.chain):
+        if slot.kind != "tactic" or slot.owner is None:
+            continue
+        if act is not None and act.slot == k:
+            continue  # the Active card's Effects are offered in its activation
+        card = catalog.tactic(slot.card)
+        if card is None:
+            continue
+        quick = [j for j, e in enumerate(card.effects) if e.type == "quick"]
+        for j in quick:
+            eff = card.effects[j]
+            if j in slot.quick_used or _holds(state, catalog, slot.owner, eff):
+                continue
+            out.append(_entry(state, catalog, "card", slot.owner, eff, {
+                "space": ch.number(night.chain, k), "effect": j + 1, "card": card.id,
+                "name": card.name,
+                "key": f"q{ch.number(night.chain, k)}" + (f".{j + 1}" if len(quick) > 1 else "")}))
+    for i, tr in enumerate(state.troupers):
+        for cat_name, iid in sorted(tr.equipped.items()):
+            if iid in tr.depleted_items:
+                continue
+            side = item_side(state, catalog, i, iid)
+            used = side.effects[0] if side.quick and side.effects else None
+            if act is not None and act.trouper == i:
+                continue  # offered with the Active Trouper's own Items
+            if used is None or helps_test(used) or _holds(state, catalog, i, used, item=iid):
+                continue
+            out.append(_entry(state, catalog, "item", i, used, {
+                "item": iid, "name": side.name, "key": f"i{tr.seat + 1}{cat_name[0]}"}))
+    return out
+
+
+def _entry(state: CampaignState, catalog: Catalog, kind: str, t: int, eff: m.Effect,
+           extra: dict[str, Any]) -> dict[str, Any]:
+    return {**effect_entry(state, t, eff, 0), "kind": kind,
+            "owner": state.troupers[t].trouper, "owner_name": fx.name_of(state, catalog, t),
+            "test": eff.test is not None,
+            "confirm": usable(state, catalog, t, eff, discard=(), item=extra.get("item"))[1],
+            **extra}
