@@ -1281,12 +1281,14 @@ class CampaignStore:
         self._bump(conn)
 
     def _note_datapack(self, conn: sqlite3.Connection, cat: Catalog, step: int) -> str:
-        """The data pack's fingerprint; its record prints are stored the first time."""
+        """The data pack's fingerprint; its record prints are stored the first time (they are
+        not written out again for every step played with the same pack)."""
         fp = cat.fingerprint()
-        conn.execute(
-            "INSERT OR IGNORE INTO datapacks (fp, prints, first_step) VALUES (?,?,?)",
-            (fp, json.dumps(cat.record_prints(), separators=(",", ":")), step),
-        )
+        if conn.execute("SELECT 1 FROM datapacks WHERE fp = ?", (fp,)).fetchone() is None:
+            conn.execute(
+                "INSERT INTO datapacks (fp, prints, first_step) VALUES (?,?,?)",
+                (fp, json.dumps(cat.record_prints(), separators=(",", ":")), step),
+            )
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('data_fp', ?)", (fp,))
         return fp
 
