@@ -416,7 +416,7 @@ def delete(
     from blood_companion.store.manage import delete_campaign
 
     kept = delete_campaign(folder, name)
-    for view in views.RENDERERS:  # its stored views (NAME.VIEW.json: VIEW holds no dot)
+    for view in (*views.RENDERERS, views.SAID):  # its stored views (NAME.VIEW.json: no dot)
         with contextlib.suppress(OSError):
             views.cache_path(folder, check_campaign_name(name), view).unlink(missing_ok=True)
     if as_json:

@@ -49,6 +49,9 @@ BUILDERS = {
     "night-next": "blood_companion.cli.night_steps:next_doc",
     "day-next": "blood_companion.cli.day_steps:next_doc",
 }
+# The cache file of the sentences of a campaign's last steps (NAME.said.json), kept beside the
+# views by the status (its board shows them): keep, kept_said.
+SAID = "said"
 # view -> its renderer: "module:function", called as function(doc, width) -> lines
 RENDERERS = {
     "status": "blood_companion.cli.status_view:render",
@@ -110,28 +113,37 @@ def keep(store: Any, view: str, doc: dict[str, Any], said: dict[str, str] | None
     by the head step, state hash and revision the store holds: the key says what the document
     was drawn from, never what the file holds by the time it is written (another process may
     have recorded a step since). ``said``: the sentences of the steps the document shows, kept
-    beside it for the next one (:func:`kept_said`). Failures only cost speed."""
-    from blood_companion.fileio import remove_stale_tmp, write_atomic
-
+    for the next one in a file of their own (:data:`SAID`, :func:`kept_said`): they hold while
+    the data pack and the app do, whatever becomes of the document. Failures only cost speed."""
     drawn = store.drawn_from()
     if drawn is None:
         return
     path = cache_path(store.saves_dir, store.name, view)
     key = cache_key(drawn, current())
+    if said:
+        _write(cache_path(store.saves_dir, store.name, SAID), {"key": _said_key(key), "by": said})
     last = _kept.get(path)
     if last is not None and last[0] == key and last[1] is doc:  # kept already (status_doc
         return  # keeps the board it builds, and `blood status` keeps what it shows)
+    if _write(path, {"key": key, "doc": doc}):
+        _kept[path] = (key, doc)
+
+
+def _write(path: Path, kept: dict[str, Any]) -> bool:
+    """Write one file of the cache folder, whole or not at all (False when it was not: a
+    failure only costs speed); one that holds ``kept`` already is left as it is."""
+    from blood_companion.fileio import remove_stale_tmp, write_atomic
+
+    if _on_disk.get(path) == kept:
+        return True
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_tmp(path.parent)  # partial files of a process killed while writing
-        kept: dict[str, Any] = {"key": key, "doc": doc}
-        if said:
-            kept["said"] = {"key": _said_key(key), "by": said}
         text = json.dumps(kept, ensure_ascii=False)
         write_atomic(path, text.encode("utf-8", "surrogatepass"))
     except (OSError, ValueError, BloodError):
-        return
-    _kept[path] = (key, doc)
+        return False
+    return True
 
 
 def _said_key(key: dict[str, Any]) -> dict[str, Any]:
@@ -141,27 +153,32 @@ def _said_key(key: dict[str, Any]) -> dict[str, Any]:
 
 
 def kept_said(store: Any) -> dict[str, str]:
-    """The sentences of the campaign's last steps as the stored status worded them (kept
-    beside its document, :func:`keep`), by the store's ``said_key``: empty when the data pack
-    or the app changed since."""
+    """The sentences of the campaign's last steps as a stored status worded them (:func:`keep`,
+    the file :data:`SAID`), by the store's ``said_key``: empty when the data pack or the app
+    changed since."""
     from blood_companion.fileio import read_text
 
+    path = cache_path(store.saves_dir, store.name, SAID)
     try:
-        data = json.loads(read_text(cache_path(store.saves_dir, store.name, "status"),
-                                    limit=MAX_CACHE_BYTES))
+        data = json.loads(read_text(path, limit=MAX_CACHE_BYTES))
     except (BloodError, ValueError, RecursionError):
         return {}
-    said = data.get("said") if isinstance(data, dict) else None
-    if not isinstance(said, dict) or said.get("key") != _said_key(cache_key(("", 0, 0), current())):
+    if not isinstance(data, dict) or data.get("key") != _said_key(cache_key(("", 0, 0),
+                                                                            current())):
         return {}
-    by = said.get("by")
+    by = data.get("by")
     if not isinstance(by, dict):
         return {}
-    return {k: v for k, v in by.items() if isinstance(k, str) and isinstance(v, str)}
+    said = {k: v for k, v in by.items() if isinstance(k, str) and isinstance(v, str)}
+    if said == by:
+        _on_disk[path] = data  # what the file holds: the same sentences are not written again
+    return said
 
 
 # The document last kept per cache file, with its key (the same document is written once).
 _kept: dict[Path, tuple[Any, dict[str, Any]]] = {}
+# A cache file as this process read it (the sentences: kept_said), written again only changed.
+_on_disk: dict[Path, dict[str, Any]] = {}
 
 
 # --------------------------------------------------------------------------- reading
