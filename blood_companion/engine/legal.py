@@ -22,7 +22,6 @@ the faces with a :class:`~blood_companion.engine.chance.Chance` of its own, so w
 rolled is written into the action like dice typed in, and replays exactly.
 """
 
-from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -62,7 +61,7 @@ class Ask(NamedTuple):
     parse: Callable[[str], Any] | None = None  # free text -> value (raises ValueError)
     info: tuple[str, ...] = ()
     append: bool = False  # the answer is added to a list (a throw, a Re-roll)
-    roll: Callable[[Chance], Any] | None = None  # the value of a ROLL pick: the app rolls
+    roll: "Callable[[Chance], Any] | None" = None  # the value of a ROLL pick: the app rolls
     auto: bool = False  # nothing to decide: the walker takes the default without asking
     test: Mapping[str, Any] | None = None  # the Test being taken: pool, target, odds
 
@@ -124,7 +123,7 @@ class Next(NamedTuple):
 Asker = Callable[[CampaignState, "Catalog", Option, Mapping[str, Any], str], "Ask | None"]
 ASKERS: dict[str, Asker] = {}
 # Part -> its view.
-VIEWS: dict[str, Callable[[CampaignState, Catalog], Next]] = {}
+VIEWS: "dict[str, Callable[[CampaignState, Catalog], Next]]" = {}
 
 
 def register_askers(kinds: Sequence[str], asker: Asker) -> None:
@@ -133,7 +132,7 @@ def register_askers(kinds: Sequence[str], asker: Asker) -> None:
 
 
 def ask(
-    state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any]
+    state: CampaignState, catalog: "Catalog", option: Option, answers: Mapping[str, Any]
 ) -> Ask | None:
     """The next follow-up question of `option` (None when every need is answered)."""
     _load_views()
@@ -148,7 +147,7 @@ def ask(
     return None
 
 
-def next_view(state: CampaignState, catalog: Catalog) -> Next:
+def next_view(state: CampaignState, catalog: "Catalog") -> Next:
     """What the table does now, whatever the part of the campaign."""
     _load_views(state.part)
     view = VIEWS.get(state.part)

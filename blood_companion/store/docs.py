@@ -6,8 +6,6 @@
   states into rows (deltas between them) and the snapshot texts a file keeps.
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 import re
