@@ -26,13 +26,13 @@ if TYPE_CHECKING:
     from blood_companion.engine.day.core import available_nemeses as available_nemeses
     from blood_companion.engine.day.core import building_for as building_for
     from blood_companion.engine.day.core import building_problem as building_problem
+    from blood_companion.engine.day.core import difficulty_levels as difficulty_levels
+    from blood_companion.engine.day.core import influence as influence
     from blood_companion.engine.day.core import match_id as match_id
     from blood_companion.engine.day.dusk import ChooseDifficulty as ChooseDifficulty
     from blood_companion.engine.day.dusk import EndDay as EndDay
     from blood_companion.engine.day.dusk import Equip as Equip
     from blood_companion.engine.day.dusk import PlaceEvents as PlaceEvents
-    from blood_companion.engine.day.dusk import difficulty_levels as difficulty_levels
-    from blood_companion.engine.day.dusk import influence as influence
     from blood_companion.engine.day.payments import pay_text as pay_text
     from blood_companion.engine.day.payments import suggest_payment as suggest_payment
     from blood_companion.engine.day.selection import ChooseLocation as ChooseLocation
@@ -56,10 +56,9 @@ PHASE_CHECKS["day"] = check_step
 
 # name -> the module of this package defining it, imported on first use (__getattr__)
 _HOMES = {
-    **dict.fromkeys(("available_nemeses", "building_for", "building_problem", "match_id"),
-                    "core"),
-    **dict.fromkeys(("ChooseDifficulty", "EndDay", "Equip", "PlaceEvents", "difficulty_levels",
-                     "influence"), "dusk"),
+    **dict.fromkeys(("available_nemeses", "building_for", "building_problem",
+                     "difficulty_levels", "influence", "match_id"), "core"),
+    **dict.fromkeys(("ChooseDifficulty", "EndDay", "Equip", "PlaceEvents"), "dusk"),
     **dict.fromkeys(("pay_text", "suggest_payment"), "payments"),
     **dict.fromkeys(("ChooseLocation", "ChooseMinions", "ChooseNemesis", "ChooseZone",
                      "DrawMinions", "DrawNemesis", "LastAssault", "RollLocation"), "selection"),

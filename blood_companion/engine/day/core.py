@@ -77,6 +77,37 @@ def building_for(catalog: Catalog, text: str) -> m.Building:
     return next(b for b in buildings if b.id == bid)
 
 
+def difficulty_levels(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """Each Difficulty Level both the Nemesis card and the Location card list, with what it
+    means: wounds per side and influence (Nemesis card), rewards (Location card)."""
+    day = day_of(state)
+    if day.nemesis is None or day.location is None:
+        return []
+    nem = catalog.nemesis(day.nemesis)
+    loc = catalog.get("locations", day.location)
+    if nem is None or loc is None:
+        return []
+    rewards = {r.level: r for r in loc.rewards}
+    names = {d.level: d.name for d in catalog.all("difficulty")}
+    return [{"level": lv.level, "name": names.get(lv.level, ""), "nemesis_level": lv.name,
+             "wounds": dict(lv.wounds), "influence": lv.influence,
+             "rewards": {"vlad_cards": r.vlad_cards, "location_trophies": r.location_trophies,
+                         "nemesis_trophies": r.nemesis_trophies,
+                         "advanced_tactics": r.advanced_tactics,
+                         "loot": [f"{x.dice} -> {x.resource}" for x in r.loot],
+                         "defeat_roll": f"{r.defeat_roll.dice} -> {r.defeat_roll.resource}"}}
+            for lv in nem.levels if (r := rewards.get(lv.level)) is not None]
+
+
+def influence(state: CampaignState, catalog: Catalog) -> int:
+    """How many Event cards go on the Chain: the chosen level's influence on the Nemesis card."""
+    day = day_of(state)
+    nem = catalog.nemesis(day.nemesis or "")
+    if nem is None:
+        return 0
+    return next((lv.influence for lv in nem.levels if lv.level == day.difficulty), 0)
+
+
 def available_nemeses(state: CampaignState, catalog: Catalog) -> list[str]:
     """Lieutenants not defeated since the box was last reset.
 

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content.models import ITEM_CATEGORIES
 from blood_companion.engine.actions import Cli, Context, Who
-from blood_companion.engine.day.core import DayAction, day_of, item_names, match_id, with_day
+from blood_companion.engine.day.core import (
+    DayAction,
+    day_of,
+    difficulty_levels,
+    influence,
+    item_names,
+    match_id,
+    with_day,
+)
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_setup import setup_night, table_events
@@ -18,28 +26,6 @@ from blood_companion.engine.table import at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-
-
-def difficulty_levels(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
-    """Each Difficulty Level both the Nemesis card and the Location card list, with what it
-    means: wounds per side and influence (Nemesis card), rewards (Location card)."""
-    day = day_of(state)
-    if day.nemesis is None or day.location is None:
-        return []
-    nem = catalog.nemesis(day.nemesis)
-    loc = catalog.get("locations", day.location)
-    if nem is None or loc is None:
-        return []
-    rewards = {r.level: r for r in loc.rewards}
-    names = {d.level: d.name for d in catalog.all("difficulty")}
-    return [{"level": lv.level, "name": names.get(lv.level, ""), "nemesis_level": lv.name,
-             "wounds": dict(lv.wounds), "influence": lv.influence,
-             "rewards": {"vlad_cards": r.vlad_cards, "location_trophies": r.location_trophies,
-                         "nemesis_trophies": r.nemesis_trophies,
-                         "advanced_tactics": r.advanced_tactics,
-                         "loot": [f"{x.dice} -> {x.resource}" for x in r.loot],
-                         "defeat_roll": f"{r.defeat_roll.dice} -> {r.defeat_roll.resource}"}}
-            for lv in nem.levels if (r := rewards.get(lv.level)) is not None]
 
 
 class ChooseDifficulty(DayAction):
@@ -61,15 +47,6 @@ class ChooseDifficulty(DayAction):
         return advance(state, day_of(state), self.type, difficulty=self.level)
 
     words = "Difficulty Level {level}"
-
-
-def influence(state: CampaignState, catalog: Catalog) -> int:
-    """How many Event cards go on the Chain: the chosen level's influence on the Nemesis card."""
-    day = day_of(state)
-    nem = catalog.nemesis(day.nemesis or "")
-    if nem is None:
-        return 0
-    return next((lv.influence for lv in nem.levels if lv.level == day.difficulty), 0)
 
 
 SCENIC_TILES = {"large": "L", "small": "S"}  # the Map's Tile symbols ("Zones" > "Tiles")

@@ -11,8 +11,13 @@ from blood_companion.content import models as m
 from blood_companion.content.face import map_lines, trouper_name
 from blood_companion.content.models import ARTS, ITEM_CATEGORIES, ResourceCost, TrophyCost
 from blood_companion.engine.board_view import DayBoard, DayTrouper
-from blood_companion.engine.day.core import available_nemeses, day_of, unequipped
-from blood_companion.engine.day.dusk import difficulty_levels, influence
+from blood_companion.engine.day.core import (
+    available_nemeses,
+    day_of,
+    difficulty_levels,
+    influence,
+    unequipped,
+)
 from blood_companion.engine.day.payments import (
     can_afford,
     cost_text,
