@@ -16,10 +16,10 @@ from blood_companion.engine.campaign import (
     AdjustWagon,
     NextSingleGame,
     RetireTrouper,
+    SetDecks,
     SetLeader,
 )
 from blood_companion.engine.state import RESOURCE_NAMES
-from blood_companion.engine.table import SetDecks
 from blood_companion.errors import BloodError, UsageError
 
 if TYPE_CHECKING:

@@ -99,8 +99,7 @@ PHASE_CHECKS: "dict[str, Callable[[CampaignState, Action, Catalog], None]]" = {}
 # speed tests (tests/cli/test_speed_imports.py) check that it lists every one.
 ACTION_HOMES: dict[str, str] = {
     **dict.fromkeys(("add_trouper", "adjust_trophies", "adjust_wagon", "next_single_game",
-                     "retire_trouper", "set_leader", "start_campaign"), "campaign"),
-    "set_decks": "table",
+                     "retire_trouper", "set_decks", "set_leader", "start_campaign"), "campaign"),
     "take_test": "rolls.recorded",
     **dict.fromkeys(("day_difficulty", "day_end", "day_equip", "day_place_events"), "day.dusk"),
     **dict.fromkeys(("day_choose_location", "day_choose_minions", "day_choose_nemesis",

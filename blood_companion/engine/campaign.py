@@ -1,5 +1,5 @@
 """Campaign-level actions: start a campaign, change the table, fix the Wagon and the trophies,
-start the next Single game.
+start the next Single game, say who holds each deck (engine/table.py).
 
 Rulebook sections: "Setup" (Player Setup, Playing Area Setup), "Components" (the Trophy tokens
 the box holds), "Game Mode Presentation" and "Game Modes" (Roguelite, Single Game), "Roguelite
@@ -32,6 +32,7 @@ from blood_companion.engine.state import (
     TrouperState,
     Wagon,
 )
+from blood_companion.engine.table import DECKS, deck_key, holders, normal_decks
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -343,3 +344,42 @@ class NextSingleGame(Action):
     words = "A new Single game begins from the box's starting state"
 
 
+class SetDecks(Action):
+    """Who holds which deck, from now on (``decks``: deck -> ``app`` or ``table``; decks not
+    named keep their holder). The Trouper decks and the Reaction deck cannot change hands while
+    a night is being played: the app could not know hands and deck it never saw, nor hand back
+    an order the players shuffled."""
+
+    type: Literal["set_decks"] = "set_decks"
+    command = "campaign decks"
+    summary = ("Who holds each deck: the app, or the players with the real cards.\n\nThe app "
+               "shuffles, draws and names each card; players with real cards tell the app what "
+               "came up. A change is a step of the log.")
+    decks: Annotated[dict[str, Literal["app", "table"]], Cli(
+        help="Who holds which deck: app, table, all=table or DECK=app|table (decks: troupers, "
+        "reactions, minions, events, locations, nemeses, advanced, loot). Without it: the "
+        "setting now.", metavar="setting", many=True, names="holders")]
+
+    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
+        if not self.decks:
+            raise RuleError("name at least one deck", hint="e.g. all=table or troupers=table")
+        now = holders(state)
+        new = dict(now)
+        for deck, who in self.decks.items():
+            if deck not in DECKS:
+                deck = deck_key(deck)
+            new[deck] = who
+        in_night = state.part == "night" and state.night is not None and state.night.result is None
+        for deck in ("troupers", "reactions"):
+            if in_night and new[deck] != now[deck]:
+                raise RuleError(
+                    f"{DECKS[deck]} are in play tonight: they change hands after the End of "
+                    "the Night",
+                    hint="the other decks may change now",
+                )
+        return state.model_copy(update={"decks": normal_decks(new)})
+
+    def describe(self) -> str:
+        parts = [f"{DECKS.get(d, d)}: {'the players' if w == 'table' else 'the app'}"
+                 for d, w in self.decks.items()]
+        return "Who holds the decks: " + "; ".join(parts)

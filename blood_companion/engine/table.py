@@ -10,6 +10,9 @@ draws it:
   any replay gives the same cards; when an action draws a card nobody named yet the engine
   raises :class:`DrawNeeded` (what to do at the table, and the cards it can be) and the CLI asks.
 
+The setting changes as a step of the log (``SetDecks``, engine/campaign.py: `blood campaign
+decks`).
+
 Trouper decks held at the table keep their hands hidden: the app keeps counts and what is
 known (the discard pile, the Chain, the Wounds it was told), writes :data:`UNKNOWN` for a card
 it cannot see, and asks which card was played, Rested or discarded among the cards that can be
@@ -28,10 +31,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import naming
-from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
@@ -317,48 +319,3 @@ def table_view(state: CampaignState) -> dict[str, Any]:
                 args.pop("card", None)
     doc["advanced_decks"] = {k: sorted(v) for k, v in (doc.get("advanced_decks") or {}).items()}
     return doc
-
-
-# --------------------------------------------------------------------------- the setting
-
-
-class SetDecks(Action):
-    """Who holds which deck, from now on (``decks``: deck -> ``app`` or ``table``; decks not
-    named keep their holder). The Trouper decks and the Reaction deck cannot change hands while
-    a night is being played: the app could not know hands and deck it never saw, nor hand back
-    an order the players shuffled."""
-
-    type: Literal["set_decks"] = "set_decks"
-    command = "campaign decks"
-    summary = ("Who holds each deck: the app, or the players with the real cards.\n\nThe app "
-               "shuffles, draws and names each card; players with real cards tell the app what "
-               "came up. A change is a step of the log.")
-    decks: Annotated[dict[str, Literal["app", "table"]], Cli(
-        help="Who holds which deck: app, table, all=table or DECK=app|table (decks: troupers, "
-        "reactions, minions, events, locations, nemeses, advanced, loot). Without it: the "
-        "setting now.", metavar="setting", many=True, names="holders")]
-
-    def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        if not self.decks:
-            raise RuleError("name at least one deck", hint="e.g. all=table or troupers=table")
-        now = holders(state)
-        new = dict(now)
-        for deck, who in self.decks.items():
-            if deck not in DECKS:
-                deck = deck_key(deck)
-            new[deck] = who
-        in_night = state.part == "night" and state.night is not None and state.night.result is None
-        for deck in ("troupers", "reactions"):
-            if in_night and new[deck] != now[deck]:
-                raise RuleError(
-                    f"{DECKS[deck]} are in play tonight: they change hands after the End of "
-                    "the Night",
-                    hint="the other decks may change now",
-                )
-        return state.model_copy(update={"decks": normal_decks(new)})
-
-    def describe(self) -> str:
-        parts = [f"{DECKS.get(d, d)}: {'the players' if w == 'table' else 'the app'}"
-                 for d, w in self.decks.items()]
-        return "Who holds the decks: " + "; ".join(parts)
-

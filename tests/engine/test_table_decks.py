@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
 from play_driver import Driver  # noqa: E402
 
 from blood_companion.engine.actions import Action, apply  # noqa: E402
-from blood_companion.engine.campaign import Seat, StartCampaign  # noqa: E402
+from blood_companion.engine.campaign import Seat, SetDecks, StartCampaign  # noqa: E402
 from blood_companion.engine.errors import RuleError  # noqa: E402
 from blood_companion.engine.night import SetupNight  # noqa: E402
 from blood_companion.engine.state import CampaignState  # noqa: E402
@@ -32,7 +32,6 @@ from blood_companion.engine.table import (  # noqa: E402
     DECKS,
     UNKNOWN,
     DrawNeeded,
-    SetDecks,
     hand_choices,
     table_view,
 )
