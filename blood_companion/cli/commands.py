@@ -43,8 +43,37 @@ def spec(kind: str) -> Spec:
         except (TypeError, ValueError):  # not what we write: read the declaration
             pass
     made = _declared(kind)
-    _store(kind, made)
+    _store({kind: made})
     return made
+
+
+def _group_kinds(group: str) -> list[str]:
+    """The action types whose module is in the engine package ``group`` ("night", "day")."""
+    from blood_companion.engine.actions import ACTION_HOMES
+
+    return [kind for kind, home in ACTION_HOMES.items() if home.split(".")[0] == group]
+
+
+def kind_of(group: str, word: str) -> str | None:
+    """The action type `blood GROUP WORD` records, read from the stored command words of the
+    group's actions without importing their modules (and building their classes); None when
+    none records it so, or when one's words are not stored yet (:func:`remember`)."""
+    stored, wanted = _stored(), f"blood {group} {word}"
+    for kind in _group_kinds(group):
+        found = stored.get(kind)
+        if not isinstance(found, list) or not found:
+            return None
+        if found[0] == wanted:
+            return kind
+    return None
+
+
+def remember(group: str) -> None:
+    """Store the command words of the group's actions that are not stored yet (their modules
+    are imported), so that :func:`kind_of` finds them next time."""
+    missing = {kind: _declared(kind) for kind in _group_kinds(group) if kind not in _stored()}
+    if missing:
+        _store(missing)
 
 
 def _declared(kind: str) -> Spec:
@@ -111,8 +140,9 @@ def _stored() -> dict[str, Any]:
     return _specs
 
 
-def _store(kind: str, made: Spec) -> None:
-    """Keep ``made`` with the specs stored (a failure only costs speed next time)."""
+def _store(made: Mapping[str, Spec]) -> None:
+    """Keep the specs ``made`` (by action type) with those stored (a failure only costs speed
+    next time)."""
     import json
     import os
 
@@ -120,8 +150,8 @@ def _store(kind: str, made: Spec) -> None:
     key = _specs_key
     if os.environ.get("BLOOD_NO_CACHE") or not key:
         return
-    words, positional, flags = made
-    specs[kind] = [words, list(positional), {n: c._asdict() for n, c in flags.items()}]
+    for kind, (words, positional, flags) in made.items():
+        specs[kind] = [words, list(positional), {n: c._asdict() for n, c in flags.items()}]
     from blood_companion.fileio import FileProblem, write_atomic
 
     path = _spec_file()

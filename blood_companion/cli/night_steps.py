@@ -124,7 +124,28 @@ def recorders() -> list[Recorder]:
     return [Recorder(cls, _record, RESOLVE) for cls in declared("night")]
 
 
-RECORDERS = recorders()
+def __getattr__(name: str) -> Any:
+    """``RECORDERS``, as the other groups' modules have it: every night recorder, made when
+    asked for (:func:`recorders` imports every night action's module)."""
+    if name == "RECORDERS":
+        return recorders()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def recorder_for(word: str) -> Recorder | None:
+    """The recorded step `blood night WORD` (the fast path, cli/record_fast.py), with only its
+    action's module imported when the night's command words are stored (cli/commands.py
+    ``kind_of``); else found among :func:`recorders`, whose words are stored then."""
+    from blood_companion.cli.commands import kind_of, remember
+    from blood_companion.engine.actions import action_class
+
+    kind = kind_of("night", word)
+    cls = action_class(kind) if kind is not None else None
+    if cls is not None and cls.summary:
+        return Recorder(cls, _record, RESOLVE)
+    found = next((r for r in recorders() if r.cls.command.split()[1:] == [word]), None)
+    remember("night")
+    return found
 
 
 def answer(given: Values) -> None:

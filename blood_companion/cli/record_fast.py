@@ -5,7 +5,8 @@ click. Anything unusual on the line (a help, a typo, a missing value, a ``--draw
 goes to the typer app, which says what is wrong in its words; ``BLOOD_FAST=0`` sends every line
 there.
 
-:data:`GROUPS` names the module declaring each group's recorders (``RECORDERS``) without typer."""
+:data:`GROUPS` names the module declaring each group's recorders (``RECORDERS``, or a
+``recorder_for(word)`` finding one) without typer."""
 
 from __future__ import annotations
 
@@ -60,9 +61,12 @@ def fast_record(args: list[str], settings: Settings) -> int | None:
             return None
         run = functools.partial(runner, given)
     else:
-        step = next((r for r in module.RECORDERS
-                     if (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1:]
-                     == args[1:2]), None)
+        # a group finding one recorder without importing every action of it (night_steps)
+        finder = getattr(module, "recorder_for", None)
+        step = finder(args[1]) if finder is not None else next(
+            (r for r in module.RECORDERS
+             if (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1:]
+             == args[1:2]), None)
         if step is None:
             return None
         classes, where = step_params(step.cls, step.show)

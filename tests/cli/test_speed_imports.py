@@ -101,6 +101,40 @@ def test_a_recorded_day_step_imports_no_night_engine_nor_emoji(tmp_path: Path) -
         assert "rich._emoji_codes" not in mods, argv
 
 
+def test_a_recorded_night_step_imports_its_own_actions_only(tmp_path: Path) -> None:
+    """`blood night play` finds its recorder from the stored command words (cli/commands.py
+    ``kind_of``, night_steps ``recorder_for``): once they are stored, it imports the Planning
+    actions' module and no other night action's (nor the Test machinery); the line, its
+    output and its exit code are those of the typer command (test_speed_record_fast)."""
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path / "saves"), "NO_COLOR": "1",
+           "BLOOD_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("BLOOD_CAMPAIGN", None)
+    run = "from blood_companion.cli.entry import main\nassert main({!r}) == 0\n"
+    for argv in (["campaign", "new", "n", "--mode", "single", "--troupers", "aurel,zora",
+                  "--seed", "7"],
+                 ["night", "setup", "--nemesis", "lucilla", "--location",
+                  "catacombs-ossuary-gallery", "--minions", "undead-bone-sentinel,ghoul-crypt-"
+                  "gnawer"], ["night", "answer", "none"]):
+        _modules_after(run.format(argv), env)
+    first = _modules_after(run.format(["night", "rest", "aurel", _hand(env)[0]]), env)
+    assert "blood_companion.engine.night.tactic" in first  # the words not stored yet: all
+    mods = _modules_after(run.format(["night", "play", "zora", _hand(env)[0]]), env)
+    night = [m for m in mods if m.startswith("blood_companion.engine.night.")]
+    assert "blood_companion.engine.night.planning" in night
+    for other in ("tactic", "answers", "quick"):
+        assert f"blood_companion.engine.night.{other}" not in night
+    assert "blood_companion.engine.rolls.procedure" not in mods
+
+
+def _hand(env: dict[str, str]) -> list[str]:
+    """The hand of the Trouper who plays now (`blood night next --json`)."""
+    doc = json.loads(subprocess.run(
+        [sys.executable, "-m", "blood_companion", "night", "next", "--json"], env=env,
+        capture_output=True, text=True, timeout=120, check=True).stdout)
+    hand: list[str] = doc["hand"]
+    return hand
+
+
 def test_a_recorded_step_printed_to_a_pipe_loads_no_rich(tmp_path: Path) -> None:
     """The consoles write plain text to a pipe themselves (display.LazyConsole): a Day step,
     a night step, undo and redo print without importing rich."""
