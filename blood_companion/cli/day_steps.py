@@ -4,6 +4,7 @@ path of a recorded step (cli/record_fast.py); every step says what comes next (`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from blood_companion.cli import common, session
@@ -13,7 +14,7 @@ from blood_companion.cli.view_docs import day_next_doc
 from blood_companion.cli.view_text import levels_table
 from blood_companion.display import Styled, styled
 from blood_companion.engine import day as d
-from blood_companion.engine.actions import Action
+from blood_companion.engine.actions import Action, action_class
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.narrate import record_name
 from blood_companion.engine.plain import counted_all
@@ -58,10 +59,11 @@ def _prepare(store: Any, action: Action, as_json: bool) -> Action:
     """The card their own die gave them, when the Location deck is at the table; the
     Difficulty Levels shown before one is chosen."""
     before = store.state
-    if isinstance(action, d.ChooseLocation) and at_table(before, "locations") and not (
-            before.day and before.day.cartographer):
+    # (an action's type is read before its class: a class named imports its module)
+    if action.type == "day_choose_location" and isinstance(action, d.ChooseLocation) and \
+            at_table(before, "locations") and not (before.day and before.day.cartographer):
         action = d.RollLocation(drawn={"locations": [action.location]})
-    if isinstance(action, d.ChooseDifficulty) and not as_json and before.day and \
+    if action.type == "day_difficulty" and not as_json and before.day and \
             before.day.step == "dusk_difficulty":
         print_lines(levels_table(d.difficulty_levels(before, store.catalog), width()))
     return action
@@ -76,7 +78,8 @@ def next_doc(store: Any) -> dict[str, Any]:
 def _doc(step: session.Step) -> dict[str, Any]:
     state, store, action = step.after, step.store, step.action
     extra = {}
-    if isinstance(action, d.BuyAdvancedTactic):  # the card on top, before the step
+    if action.type == "day_buy_advanced" and isinstance(action, d.BuyAdvancedTactic):  # the
+        # card on top, before the step
         extra["card"] = next(iter(step.before.advanced_decks.get(action.art) or []), None)
     return {
         "action": action.model_dump(mode="json"),
@@ -122,18 +125,19 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
     day = state.day
     if day is None:
         return
-    if isinstance(action, d.EndDay) and state.night is not None:
+    if action.type == "day_end" and state.night is not None:
         n = state.night
         stdout.print(f"The night is ready: {record_name(cat, n.nemesis)} at "
                      f"{record_name(cat, n.location)}, Difficulty {n.difficulty}.")
-    elif isinstance(action, (d.RollLocation, d.ChooseLocation)) and day.location:
+    elif action.type in ("day_roll_location", "day_choose_location") and day.location:
         roll = f" (die: {day.location_roll})" if day.location_roll else ""
         stdout.print(f"Location card: {record_name(cat, day.location)}{roll}")
-    elif isinstance(action, (d.DrawMinions, d.ChooseMinions)) and day.minions:
+    elif action.type in ("day_draw_minions", "day_choose_minions") and day.minions:
         stdout.print(f"Minion A: {day.minions[0]}   Minion B: {day.minions[1]}")
-    elif isinstance(action, (d.DrawNemesis, d.ChooseNemesis, d.LastAssault)) and day.nemesis:
+    elif action.type in ("day_draw_nemesis", "day_choose_nemesis", "day_last_assault") and \
+            day.nemesis:
         stdout.print(f"Nemesis: {record_name(cat, day.nemesis)}")
-    elif isinstance(action, d.PlaceEvents):
+    elif action.type == "day_place_events":
         stdout.print("Events on the Chain: " + (", ".join(day.events) or "none"))
     elif day.step == "purchases":
         stdout.print("Wagon: " + counted_all(state.wagon.as_dict(), zeros=True))
@@ -225,10 +229,56 @@ def _levels(as_json: bool) -> None:
         print_lines(levels_table(levels, width()))
 
 
-# The recorded steps, in the order `blood day --help` lists them (after `next`).
-RECORDERS: list[Recorder] = recorders(
-    _record, RESOLVE, d.Recover, d.BuyBuilding, d.BuyAdvancedTactic, d.BuySpecialCard,
-    d.UpgradeItem, d.SwapTactic, d.SwapItem, d.ChooseZone, (d.ChooseLocation, d.RollLocation),
-    (d.ChooseMinions, d.DrawMinions), d.LastAssault, (d.ChooseNemesis, d.DrawNemesis),
-    d.ChooseDifficulty, d.PlaceEvents, d.Equip, d.EndDay, card=d.BuyAdvancedTactic,
-    shows={d.ChooseDifficulty: _levels})
+# The recorded steps, in the order `blood day --help` lists them (after `next`), by action
+# type (a pair: one command, for the card chosen or drawn); the one taking ``--card``; those
+# showing something when given no field. By type, so that a step imports its own module only.
+STEPS: tuple[str | tuple[str, str], ...] = (
+    "day_recover", "day_buy_building", "day_buy_advanced", "day_buy_card", "day_upgrade_item",
+    "day_swap_tactic", "day_swap_item", "day_zone", ("day_choose_location", "day_roll_location"),
+    ("day_choose_minions", "day_draw_minions"), "day_last_assault",
+    ("day_choose_nemesis", "day_draw_nemesis"), "day_difficulty", "day_place_events",
+    "day_equip", "day_end")
+CARD = "day_buy_advanced"
+SHOWS = {"day_difficulty": _levels}
+
+
+def _recorders(steps: Sequence[str | tuple[str, str]]) -> list[Recorder]:
+    """The recorded steps of these entries of :data:`STEPS` (their modules imported)."""
+    kinds = {k for s in steps for k in ((s,) if isinstance(s, str) else s)}
+    return recorders(
+        _record, RESOLVE, *(tuple(_class(k) for k in s) if isinstance(s, tuple) else _class(s)
+                            for s in steps),
+        card=_class(CARD) if CARD in kinds else None,
+        shows={_class(k): show for k, show in SHOWS.items() if k in kinds})
+
+
+def _class(kind: str) -> Any:
+    cls = action_class(kind)
+    if cls is None:  # pragma: no cover - STEPS names the day's actions (a test checks)
+        raise KeyError(kind)
+    return cls
+
+
+def recorder_for(word: str) -> Recorder | None:
+    """The recorded step `blood day WORD` (the fast path, cli/record_fast.py), with only its
+    action's module imported when the Day's command words are stored (cli/commands.py
+    ``kind_of``); else found among :data:`RECORDERS`, whose words are stored then."""
+    from blood_companion.cli.commands import kind_of, remember
+
+    kind = kind_of("day", word)
+    found = next((s for s in STEPS if kind in ((s,) if isinstance(s, str) else s)), None)
+    if kind is not None and found is not None:
+        return _recorders([found])[0]
+    step = next((r for r in _recorders(STEPS)
+                 if (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1:]
+                 == [word]), None)
+    remember("day")
+    return step
+
+
+def __getattr__(name: str) -> Any:
+    """``RECORDERS``: every recorded Day step, in order, made when asked for (every Day
+    action's module imported)."""
+    if name == "RECORDERS":
+        return _recorders(STEPS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -126,6 +126,42 @@ def test_a_recorded_night_step_imports_its_own_actions_only(tmp_path: Path) -> N
     assert "blood_companion.engine.rolls.procedure" not in mods
 
 
+def test_the_days_recorded_steps_name_every_day_action_once() -> None:
+    """cli/day_steps.py ``STEPS`` lists the Day's recorded steps by action type: every Day
+    action declaring its command is there once, and a step's recorder is the one RECORDERS
+    holds (same classes, same draw option, same show)."""
+    from blood_companion.cli import day_steps
+    from blood_companion.engine.actions import action_class, declared
+
+    kinds = [k for s in day_steps.STEPS for k in ((s,) if isinstance(s, str) else s)]
+    assert len(kinds) == len(set(kinds))
+    # the pairs' second actions (a card drawn) declare no command of their own
+    assert {cls.model_fields["type"].default for cls in declared("day")} <= set(kinds)
+    assert all(getattr(action_class(k), "__module__", "").startswith(
+        "blood_companion.engine.day.") for k in kinds)
+    for r in day_steps.RECORDERS:
+        word = (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1]
+        assert day_steps.recorder_for(word) == r
+
+
+def test_a_recorded_day_step_imports_its_own_actions_only(tmp_path: Path) -> None:
+    """`blood day recover` (a Show step) imports the Show actions' module and not the
+    Selection's nor the Dusk's, once the Day's command words are stored."""
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path / "saves"), "NO_COLOR": "1",
+           "BLOOD_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("BLOOD_CAMPAIGN", None)
+    run = "from blood_companion.cli.entry import main\nassert main({!r}) == 0\n"
+    _modules_after(run.format(["campaign", "new", "d", "--troupers", "aurel,zora", "--seed",
+                               "3"]), env)
+    first = _modules_after(run.format(["day", "recover"]), env)
+    assert "blood_companion.engine.day.selection" in first  # the words not stored yet: all
+    _modules_after(run.format(["campaign", "undo"]), env)
+    mods = _modules_after(run.format(["day", "recover"]), env)
+    assert "blood_companion.engine.day.show" in mods
+    assert "blood_companion.engine.day.selection" not in mods
+    assert "blood_companion.engine.day.dusk" not in mods
+
+
 def _hand(env: dict[str, str]) -> list[str]:
     """The hand of the Trouper who plays now (`blood night next --json`)."""
     doc = json.loads(subprocess.run(
