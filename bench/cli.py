@@ -20,8 +20,10 @@ The yardstick of the commands that record, undo, redo, rebuild a view or start `
 three nested models read from SQLite, validated and written back with a full sync). Its row is
 "naive app"; those commands (on the Day campaign and on the mid-night one) are run right after
 the baseline and the naive app, and print their ratio to each ("naive" column), target 1.0x the
-naive app. `--cpu` measures the processes' CPU time (user + system) instead of wall time:
-steadier on a loaded machine.
+naive app. Besides `campaign wagon`, two rows record a step of the Part itself on copies of
+the campaigns: `night play` (the first card of the hand of whoever plays now) and `day recover`,
+the step recorded by the run before undone first (not timed). `--cpu` measures the processes'
+CPU time (user + system) instead of wall time: steadier on a loaded machine.
 
 Two "floor" rows, for information, time what no command using typer and pydantic models can
 go below: importing typer with pydantic's BaseModel, and the engine's state models.
@@ -104,6 +106,16 @@ def setup(folder: Path) -> None:
               "--seed", "3")
 
 
+def first_card(blood: list[str], where: list[str], env: dict[str, str]) -> str:
+    """The first card of the hand of the Trouper who plays now (`blood night next --json`)."""
+    import json
+
+    out = subprocess.run([*blood, *where, "night", "next", "--json"], capture_output=True,
+                         check=True, env=env, text=True).stdout
+    card: str = json.loads(out)["hand_cards"][0]["name"]
+    return card
+
+
 def main(argv: list[str] | None = None) -> int:
     global CPU
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -130,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         # the mid-night campaign that records, undoes and redoes: a copy, so that the views of
         # the one the table commands read stay unchanged (stored)
         shutil.copytree(folder / "night", folder / "night-rec")
+        # and copies recording a step of the Part itself, undone before each run (not timed)
+        shutil.copytree(folder / "night", folder / "night-step")
+        shutil.copytree(folder / "day", folder / "day-step")
         night = ["--saves-dir", str(folder / "night")]
         night_rec = ["--saves-dir", str(folder / "night-rec")]
         day = ["--saves-dir", str(folder / "day")]
@@ -142,6 +157,21 @@ def main(argv: list[str] | None = None) -> int:
 
         def rebuild(which: str) -> object:  # the next status has no stored document: a rebuild
             return lambda: status_cache[which].unlink(missing_ok=True)
+
+        def undo_last(where: list[str]) -> object:  # the step recorded by the run before, undone
+            recorded: list[bool] = []
+
+            def prepare() -> None:
+                if recorded:
+                    subprocess.run([*blood, *where, "campaign", "undo"], capture_output=True,
+                                   check=True, env=env)
+                recorded.append(True)
+
+            return prepare
+
+        night_step = ["--saves-dir", str(folder / "night-step")]
+        day_step = ["--saves-dir", str(folder / "day-step")]
+        card = first_card(blood, night_step, env)
 
         # name -> (command, target, prepare-before-each-run or None); a target of the commands
         # in NAIVE_ROWS is a ratio to the naive app, of the others a ratio to the baseline.
@@ -168,6 +198,13 @@ def main(argv: list[str] | None = None) -> int:
             ),
             "undo (night)": ([*blood, *night_rec, "campaign", "undo"], other, None),
             "redo (night)": ([*blood, *night_rec, "campaign", "redo"], other, None),
+            "record (night play)": (
+                [*blood, *night_step, "night", "play", "aurel", card], other,
+                undo_last(night_step)
+            ),
+            "record (day recover)": (
+                [*blood, *day_step, "day", "recover"], other, undo_last(day_step)
+            ),
             "--help": ([*blood, "--help"], table, None),
             "data validate": ([*blood, "data", "validate"], table, None),
             "play --json": ([*blood, *day, "play", "--json"], other, None),
