@@ -56,10 +56,24 @@ def _now(state: CampaignState, catalog: Catalog) -> Next | None:
     return None
 
 
+# The document of what comes next by night last built, with the state and catalog it was
+# built from (both immutable): a recorded step prints the document its refresh just stored.
+_last_night_next: list[tuple[CampaignState, Catalog, dict[str, Any]]] = []
+
+
 def night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None = None
                    ) -> dict[str, Any]:
     """`whose_turn` with the commands of the options open now and the hand's card names
-    (``nxt``: the night's view of now when already built)."""
+    (``nxt``: the night's view of now when already built). Read only: the same document
+    is handed out again for the same state and catalog."""
+    if _last_night_next and _last_night_next[0][0] is state and _last_night_next[0][1] is catalog:
+        return _last_night_next[0][2]
+    doc = _night_next_doc(state, catalog, nxt)
+    _last_night_next[:] = [(state, catalog, doc)]
+    return doc
+
+
+def _night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None) -> dict[str, Any]:
     from blood_companion.engine.night import night_view, whose_turn
 
     if nxt is None:
