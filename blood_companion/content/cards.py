@@ -170,7 +170,7 @@ def base_of(value: Any) -> Any:
 def format_value(value: Any) -> str:
     """A value as an owner types it: plain words and numbers, ``yes``/``no``, or a one-line YAML
     mapping/list for the structured fields (``{physical: 1}``)."""
-    printed = _PRINTED.get(type(value))
+    printed = _printed().get(type(value))
     if printed is not None:
         return printed[0](value)
     if value is None:
@@ -392,13 +392,13 @@ def format_check(c: m.CheckRule | None) -> str:
 
 def _printed_kind(spec: FieldSpec) -> type | None:
     ann = spec.info.annotation
-    return next((c for c in (ann, *typing.get_args(ann)) if c in _PRINTED), None)
+    return next((c for c in (ann, *typing.get_args(ann)) if c in _printed()), None)
 
 
 def printed_forms(spec: FieldSpec) -> str | None:
     """The accepted forms of a field typed as printed, for prompts and errors."""
     kind = _printed_kind(spec)
-    return None if kind is None else _PRINTED[kind][1]
+    return None if kind is None else _printed()[kind][1]
 
 
 def _parse_printed(spec: FieldSpec, kind: type, raw: str) -> Any:
@@ -464,8 +464,11 @@ def _parse_printed(spec: FieldSpec, kind: type, raw: str) -> Any:
                       (f"did you mean {close[0]!r}? " if close else "") + CHECK_HELP)
 
 
-# each model typed as printed: how it is written, and the forms it is read in
-_PRINTED: dict[Any, tuple[Callable[[Any], str], str]] = {
-    m.Fatigue: (format_fatigue, FATIGUE_FORMS), m.ResourceCost: (format_cost, COST_FORMS),
-    m.CheckRule: (format_check, CHECK_HELP),
-}
+@functools.cache
+def _printed() -> dict[Any, tuple[Callable[[Any], str], str]]:
+    """Each model typed as printed: how it is written, and the forms it is read in (made when
+    first asked: the Check's model is created with the Reaction cards', content/reactions.py)."""
+    return {
+        m.Fatigue: (format_fatigue, FATIGUE_FORMS), m.ResourceCost: (format_cost, COST_FORMS),
+        m.CheckRule: (format_check, CHECK_HELP),
+    }

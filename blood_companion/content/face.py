@@ -66,7 +66,7 @@ def card_pairs(catalog: Catalog) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for kind in CARD_KINDS:
         for rec in catalog.all(kind):
-            if isinstance(rec, m.VladReactionCard):
+            if m.instance_of(rec, "VladReactionCard"):
                 out.append((rec.id, rec.enhanced.name))
                 if rec.weakened.name != rec.enhanced.name:
                     out.append((rec.id, rec.weakened.name))
@@ -120,7 +120,7 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
     ident = f" [{rec.id}]" if with_id else ""
     lines: list[str] = []
     # whose card it is: a Trouper's, a Nemesis's (Reaction, Weakness), a Zone's (Location, Event)
-    nemesis = isinstance(rec, (m.ReactionCard, m.WeaknessCard))
+    nemesis = m.instance_of(rec, "ReactionCard", "WeaknessCard")
     nem = catalog.nemesis(rec.nemesis) if nemesis else None
     owner = (f" of {trouper_name(catalog, rec.trouper)}" if getattr(rec, "trouper", None)
              else f" of {nem.name}" if nem is not None else "")
@@ -145,14 +145,14 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
             quick = " · Quick" if item_side.quick else ""
             lines.append(f" {label}: {item_side.name}{quick}")
             lines += _effects(item_side.effects)
-    elif isinstance(rec, m.VladReactionCard):
+    elif m.instance_of(rec, "VladReactionCard"):
         shown = rec.weakened if face == "weakened" else rec.enhanced
         side = "Weakened" if face == "weakened" else "Enhanced"
         lines = [f"{shown.name}{ident} — {what} ({side} side)", *_reaction_face(shown)]
         other = rec.enhanced if face == "weakened" else rec.weakened
         if other != shown:
             lines.append(f" Other side: {other.name}")
-    elif isinstance(rec, m.ReactionCard):
+    elif m.instance_of(rec, "ReactionCard"):
         lines = [f"{rec.name}{ident} — {what}{owner}", *_reaction_face(rec.face())]
     elif isinstance(rec, m.WeaknessCard):
         mods = []

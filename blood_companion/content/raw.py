@@ -166,17 +166,23 @@ def _cache_dir() -> Path:
     return Path(user_cache_dir())
 
 
+# The modules whose code decides what a cached record is: the data pack's models (those of
+# content/models.py and the modules it names, ``ELSEWHERE``) and the loader.
+SCHEMA_FILES = ("models.py", "reactions.py", "village.py", "zones.py", "components.py",
+                "loader.py")
+
+
 def _fingerprint(layers: Iterable[Path]) -> str:
     """The cache key of these layers: what they hold, never where they are, so that two
     installs of one pack (a checkout and a wheel, two virtual environments) sharing one cache
     folder share one cache file instead of evicting each other's (issue 29). It hashes the
     cache format, the app's version, the pydantic release (its ``version.py``), the content of
-    the models and the loader (a checkout that changes them is a new key), and per layer every
-    data file's name within the layer and content. Raises OSError when a layer is no folder or a
-    file cannot be read."""
+    the models and the loader (:data:`SCHEMA_FILES`: a checkout that changes them is a new
+    key), and per layer every data file's name within the layer and content. Raises OSError
+    when a layer is no folder or a file cannot be read."""
     h = hashlib.sha256(f"{CACHE_FORMAT}|{__version__}|".encode())
     h.update(_pydantic_release())
-    for name in ("models.py", "loader.py"):
+    for name in SCHEMA_FILES:
         with open(os.path.join(_HERE, name), "rb") as f:
             h.update(hashlib.sha256(f.read()).digest())
     for root in layers:

@@ -210,11 +210,11 @@ def job_ref(job: EnemyJob, *, weakened: bool = False) -> dict[str, Any]:
 
 def record_name(catalog: Catalog, id: Any, face: str | None = None) -> str:
     """A record's name in the data pack in use (its id when the pack no longer has it)."""
-    rec = catalog.find(str(id))
+    rec: Any = catalog.find(str(id))
     if rec is None:
         return str(id)
-    if isinstance(rec, m.VladReactionCard):
-        return rec.weakened.name if face == "weakened" else rec.enhanced.name
+    if m.instance_of(rec, "VladReactionCard"):
+        return str(rec.weakened.name if face == "weakened" else rec.enhanced.name)
     return str(getattr(rec, "name", id))
 
 
@@ -245,7 +245,7 @@ def _effects_of(catalog: Catalog, ref: Mapping[str, Any]) -> list[m.Effect]:
     rec = catalog.find(card)
     if rec is None:
         return []
-    if isinstance(rec, m.VladReactionCard):
+    if m.instance_of(rec, "VladReactionCard"):
         return list(rec.weakened.effects if ref.get("face") == "weakened" else rec.enhanced.effects)
     if isinstance(rec, m.Nemesis):
         return list(rec.skills)
@@ -266,15 +266,15 @@ def _effect_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
 
 
 def _check_text(catalog: Catalog, ref: Mapping[str, Any]) -> str:
-    rec = catalog.find(str(ref.get("card", "")))
+    rec: Any = catalog.find(str(ref.get("card", "")))
     check = None
-    if isinstance(rec, m.VladReactionCard):
+    if m.instance_of(rec, "VladReactionCard"):
         check = (rec.weakened if ref.get("face") == "weakened" else rec.enhanced).check
     elif rec is not None:
         check = getattr(rec, "check", None)
     if check is None:
         return "its rule"
-    return check.text or check.kind.replace("_", " ")
+    return str(check.text or check.kind.replace("_", " "))
 
 
 def _outcome(value: Any) -> str:
