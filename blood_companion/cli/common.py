@@ -86,6 +86,31 @@ class Recorder(NamedTuple):
     draw: Any = "DrawOpt"
     show: Callable[[bool], None] | None = None
 
+    @property
+    def word(self) -> str:
+        """The word after the group in its command (`blood day recover`: ``recover``), as the
+        (first) action it records declares it."""
+        first = self.cls[0] if isinstance(self.cls, tuple) else self.cls
+        word: str = first.command.split()[1]
+        return word
+
+
+def find_recorder(group: str, word: str, one: Callable[[str], Recorder | None],
+                  every: Callable[[], list[Recorder]]) -> Recorder | None:
+    """The recorder of `blood GROUP WORD` for the fast path (cli/record_fast.py): made by
+    ``one`` from the action type whose stored command words are these (cli/commands.py
+    ``kind_of``), its module alone imported; else found among ``every`` recorder of the group,
+    whose command words are stored then (``remember``)."""
+    from blood_companion.cli.commands import kind_of, remember
+
+    kind = kind_of(group, word)
+    found = one(kind) if kind is not None else None
+    if found is not None:
+        return found
+    found = next((r for r in every() if r.word == word), None)
+    remember(group)
+    return found
+
 
 class Param(NamedTuple):
     """One parameter of a recording command: the action class and field it fills (no field:

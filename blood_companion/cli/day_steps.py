@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from blood_companion.cli import common, session
-from blood_companion.cli.common import Recorder, print_json, recorders, resource, stdout
+from blood_companion.cli.common import (
+    Recorder,
+    find_recorder,
+    print_json,
+    recorders,
+    resource,
+    stdout,
+)
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import day_next_doc
 from blood_companion.cli.view_text import levels_table
@@ -261,19 +268,15 @@ def _class(kind: str) -> Any:
 
 def recorder_for(word: str) -> Recorder | None:
     """The recorded step `blood day WORD` (the fast path, cli/record_fast.py), with only its
-    action's module imported when the Day's command words are stored (cli/commands.py
-    ``kind_of``); else found among :data:`RECORDERS`, whose words are stored then."""
-    from blood_companion.cli.commands import kind_of, remember
+    action's module imported once the Day's command words are stored (common.py
+    ``find_recorder``)."""
+    return find_recorder("day", word, _recorder_of, lambda: _recorders(STEPS))
 
-    kind = kind_of("day", word)
+
+def _recorder_of(kind: str) -> Recorder | None:
+    """The recorder of the entry of :data:`STEPS` holding the action type ``kind``."""
     found = next((s for s in STEPS if kind in ((s,) if isinstance(s, str) else s)), None)
-    if kind is not None and found is not None:
-        return _recorders([found])[0]
-    step = next((r for r in _recorders(STEPS)
-                 if (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1:]
-                 == [word]), None)
-    remember("day")
-    return step
+    return _recorders([found])[0] if found is not None else None
 
 
 def __getattr__(name: str) -> Any:

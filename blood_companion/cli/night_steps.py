@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion import matching
 from blood_companion.cli import session
-from blood_companion.cli.common import Recorder, split_list, stdout, trouper_of, typed_number
+from blood_companion.cli.common import (
+    Recorder,
+    find_recorder,
+    split_list,
+    stdout,
+    trouper_of,
+    typed_number,
+)
 from blood_companion.cli.flags import DRAW, JSON, Opt
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import night_next_doc
@@ -134,18 +141,16 @@ def __getattr__(name: str) -> Any:
 
 def recorder_for(word: str) -> Recorder | None:
     """The recorded step `blood night WORD` (the fast path, cli/record_fast.py), with only its
-    action's module imported when the night's command words are stored (cli/commands.py
-    ``kind_of``); else found among :func:`recorders`, whose words are stored then."""
-    from blood_companion.cli.commands import kind_of, remember
+    action's module imported once the night's command words are stored (common.py
+    ``find_recorder``)."""
+    return find_recorder("night", word, _recorder_of, recorders)
+
+
+def _recorder_of(kind: str) -> Recorder | None:
     from blood_companion.engine.actions import action_class
 
-    kind = kind_of("night", word)
-    cls = action_class(kind) if kind is not None else None
-    if cls is not None and cls.summary:
-        return Recorder(cls, _record, RESOLVE)
-    found = next((r for r in recorders() if r.cls.command.split()[1:] == [word]), None)
-    remember("night")
-    return found
+    cls = action_class(kind)
+    return Recorder(cls, _record, RESOLVE) if cls is not None and cls.summary else None
 
 
 def answer(given: Values) -> None:

@@ -61,12 +61,10 @@ def fast_record(args: list[str], settings: Settings) -> int | None:
             return None
         run = functools.partial(runner, given)
     else:
-        # a group finding one recorder without importing every action of it (night_steps)
+        # a group finding one recorder without importing every action of it (night, day)
         finder = getattr(module, "recorder_for", None)
         step = finder(args[1]) if finder is not None else next(
-            (r for r in module.RECORDERS
-             if (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1:]
-             == args[1:2]), None)
+            (r for r in module.RECORDERS if r.word == args[1]), None)
         if step is None:
             return None
         classes, where = step_params(step.cls, step.show)

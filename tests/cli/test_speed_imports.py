@@ -163,7 +163,7 @@ def test_the_days_recorded_steps_name_every_day_action_once() -> None:
     assert all(getattr(action_class(k), "__module__", "").startswith(
         "blood_companion.engine.day.") for k in kinds)
     for r in day_steps.RECORDERS:
-        word = (r.cls if isinstance(r.cls, tuple) else (r.cls,))[0].command.split()[1]
+        word = r.word
         assert day_steps.recorder_for(word) == r
 
 
