@@ -19,6 +19,8 @@ from pydantic import (
     model_validator,
 )
 
+from blood_companion.lazy import lazy_names
+
 if TYPE_CHECKING:
     from blood_companion.content.components import ComponentCount as ComponentCount
     from blood_companion.content.components import Components as Components
@@ -44,6 +46,9 @@ ELSEWHERE = {
 }
 
 
+__getattr__ = lazy_names(__name__, ELSEWHERE, within=__package__)
+
+
 def instance_of(value: object, *names: str) -> bool:
     """``isinstance(value, (models.NAME, ...))`` that creates no class kept elsewhere
     (:data:`ELSEWHERE`) to ask it: no record of one can exist before its module is imported."""
@@ -52,22 +57,11 @@ def instance_of(value: object, *names: str) -> bool:
         if home is None:
             cls = globals()[name]
         else:
-            module = sys.modules.get(f"blood_companion.content.{home}")
+            module = sys.modules.get(f"{__package__}.{home}")
             cls = getattr(module, name) if module is not None else None
         if cls is not None and isinstance(value, cls):
             return True
     return False
-
-
-def __getattr__(name: str) -> object:
-    home = ELSEWHERE.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f"blood_companion.content.{home}"), name)
-    globals()[name] = value
-    return value
 
 
 # `transcribed`: typed in by an owner from their own printed card (`blood data transcribe`,
