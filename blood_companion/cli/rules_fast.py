@@ -69,6 +69,8 @@ def entry_doc(entry: RuleEntry, score: float | None = None, full: bool = True) -
     if full:
         doc.update(steps=entry.steps, related=entry.related, aliases=entry.aliases,
             source=entry.source)
+        if entry.decision:
+            doc.update(decision=entry.decision, decision_link=entry.decision_link)
     if score is not None:
         doc["score"] = score
     return doc
@@ -133,6 +135,14 @@ def json_doc(ans: Answer, limit: int) -> dict:
 # ---------------------------------------------------------------------- plain text
 
 
+def decision_line(entry: RuleEntry) -> str:
+    """The app's own addition to an entry, marked as not the rulebook's, with its link."""
+    return f"{DECISION_LABEL} {entry.decision} (see {entry.decision_link})"
+
+
+DECISION_LABEL = "The app's choice, not the rulebook's:"
+
+
 def plain_entry(entry: RuleEntry) -> list[str]:
     lines = [entry.title, f"Section: {entry.section} ({entry.source})", f"Kind: {entry.kind}", ""]
     lines.extend(p for para in entry.text.split("\n\n") for p in (para, ""))
@@ -140,6 +150,8 @@ def plain_entry(entry: RuleEntry) -> list[str]:
         lines.append("Steps:")
         lines.extend(f"{n}. {step}" for n, step in enumerate(entry.steps, 1))
         lines.append("")
+    if entry.decision:
+        lines.extend((decision_line(entry), ""))
     if entry.related:
         lines.append("Related: " + ", ".join(entry.related))
     return lines
@@ -203,6 +215,8 @@ def print_rich(ans: Answer, limit: int) -> None:
         for n, step in enumerate(first.steps, 1):
             steps.add_row(f"{n}.", step)
         parts.append(steps)
+    if first.decision:
+        parts.append(Text(decision_line(first), style="italic yellow"))
     if first.related:
         parts.append(Text("Related: " + ", ".join(first.related), style="dim"))
     body = Group(*[x for p in parts for x in (p, Text(""))][:-1])

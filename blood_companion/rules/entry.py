@@ -21,7 +21,13 @@ KINDS = (
 SOURCES = ("rulebook", "placeholder")
 REQUIRED = ("id", "title", "section", "kind", "text")
 LIST_FIELDS = ("steps", "related", "aliases", "tags")
-ALLOWED = (*REQUIRED, *LIST_FIELDS, "source")
+# What the rulebook does not say but the app decided (a reading, a gap filled, what the app does
+# for the table), kept apart from ``text`` (the rulebook's own rule, in our words) and linked to
+# its entry in docs/rules-decisions.md: both or neither.
+DECISION_FIELDS = ("decision", "decision_link")
+DECISIONS_DOC = "docs/rules-decisions.md"
+LINK_PATTERN = "^docs/rules-decisions\\.md#[a-z0-9-]+$"
+ALLOWED = (*REQUIRED, *LIST_FIELDS, "source", *DECISION_FIELDS)
 
 
 class RuleEntry:
@@ -33,12 +39,13 @@ class RuleEntry:
         self, id: str, title: str, section: str, kind: str, text: str,
         steps: list[str] | None = None, related: list[str] | None = None,
         aliases: list[str] | None = None, tags: list[str] | None = None, source: str = "rulebook",
-        file: str = "",
+        decision: str = "", decision_link: str = "", file: str = "",
     ) -> None:
         self.id, self.title, self.section, self.kind, self.text = id, title, section, kind, text
         self.steps, self.related, self.aliases, self.tags = (
             list(words or []) for words in (steps, related, aliases, tags))
         self.source, self.file = source, file
+        self.decision, self.decision_link = decision, decision_link
 
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -85,13 +92,27 @@ def check_raw(raw: object, where: str) -> tuple[RuleEntry | None, list[str]]:
         value = raw.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             problems.append(f"{label}: field {key!r} must be a list of strings")
+    given = [key for key in DECISION_FIELDS if key in raw]
+    for key in given:
+        value = raw[key]
+        if not isinstance(value, str) or not value.strip():
+            problems.append(f"{label}: field {key!r} must be a non-empty string")
+    if len(given) == 1:
+        problems.append(f"{label}: 'decision' and 'decision_link' go together (the app's choice "
+                        f"and where {DECISIONS_DOC} explains it)")
+    link = raw.get("decision_link")
+    if isinstance(link, str) and link.strip() and not re.fullmatch(LINK_PATTERN, link.strip()):
+        problems.append(f"{label}: decision_link must be {DECISIONS_DOC}#a-heading, "
+                        f"found {excerpt(link)}")
     if problems:
         return None, problems
     entry = RuleEntry(
         id=raw["id"], title=raw["title"].strip(), section=raw["section"].strip(), kind=raw["kind"],
         text=_paragraphs(raw["text"]), steps=[" ".join(s.split()) for s in raw.get("steps", [])],
         related=list(raw.get("related", [])), aliases=list(raw.get("aliases", [])),
-        tags=list(raw.get("tags", [])), source=source, file=where.rsplit(":", 1)[0],
+        tags=list(raw.get("tags", [])), source=source,
+        decision=_paragraphs(raw.get("decision", "")),
+        decision_link=raw.get("decision_link", "").strip(), file=where.rsplit(":", 1)[0],
     )
     return entry, []
 
@@ -119,8 +140,11 @@ def json_schema() -> dict[str, object]:
     props["source"] = {"enum": list(SOURCES)}
     for key in LIST_FIELDS:
         props[key] = loose if key in ("aliases", "tags") else words
+    props["decision"] = text
+    props["decision_link"] = {"type": "string", "pattern": LINK_PATTERN}
     entry = {
         "type": "object", "properties": props, "required": list(REQUIRED),
+        "dependentRequired": {"decision": ["decision_link"], "decision_link": ["decision"]},
         "additionalProperties": False,
     }
     return {

@@ -18,7 +18,7 @@ import math
 from blood_companion.rules.entry import KINDS, RuleEntry
 from blood_companion.rules.text import edit_distance, query_terms, terms
 
-INDEX_FORMAT = 3
+INDEX_FORMAT = 4
 
 NAME, TAG, SECTION, BODY = 0, 1, 2, 3
 FIELD_WEIGHT = (5.0, 3.0, 1.0, 1.0)
@@ -48,7 +48,7 @@ def build_index(entries: list[RuleEntry]) -> dict:
     for i, e in enumerate(entries):
         fields = (
             terms(" ".join([e.title, *e.aliases, e.id.replace("-", " ")])), terms(" ".join(e.tags)),
-            terms(e.section), terms(" ".join([e.text, *e.steps])),
+            terms(e.section), terms(" ".join([e.text, *e.steps, e.decision])),
         )
         body_len.append(len(fields[BODY]))
         for f, words in enumerate(fields):
@@ -176,25 +176,54 @@ class RulesIndex:
     # ------------------------------------------------------------------ lookups
 
     def find(self, name: str, kinds: tuple[str, ...]) -> RuleEntry | None:
-        """The entry of one of these kinds that ``name`` names, typos forgiven; else None."""
+        """The entry of one of these kinds that ``name`` names, typos forgiven; else the entry
+        of any kind it names exactly (:meth:`named`: an id from a Related line opens whichever
+        word asks for it); else None."""
         if name in self.by_id and self.by_id[name].kind in kinds:
             return self.by_id[name]
-        from blood_companion.matching import find
-
-        found = find(name, [(e.id, e.title) for e in self.entries if e.kind in kinds])
-        if found.id is not None:  # the id or title, a unique prefix or part: the one matcher
-            return self.by_id[found.id]
         key = " ".join(query_terms(name))
         # "phase nemesis" means the Nemesis Phase, not the Nemesis: try "<name> phase" too.
         for candidate in (key, f"{key} {query_terms('phase')[0]}"):
             for i, e in enumerate(self.entries):
                 if e.kind in kinds and candidate in self.names[i]:
                     return e
+        low = name.strip().casefold()
+        starts = [e for e in self.entries if e.kind in kinds and low
+                  and (e.id.startswith(low) or e.title.casefold().startswith(low))]
+        if len(starts) == 1:  # "symbol exhausted": the Exhausted Symbol
+            return starts[0]
+        if name in self.by_id:  # an id of another kind, as the Related lines show it
+            return self.by_id[name]
+        from blood_companion.matching import find
+
+        found = find(name, [(e.id, e.title) for e in self.entries if e.kind in kinds])
+        if found.id is not None:  # the id or title, a unique prefix or part: the one matcher
+            return self.by_id[found.id]
+        named = self.named(name)
+        if named is not None:
+            return named
         hits = self.search(name, limit=1, kinds=kinds)
         # A weak, partial match is not an answer to "keyword X": the caller suggests instead.
         if hits and hits[0][1] >= 1.5:
             return hits[0][0]
         return None
+
+    def named(self, name: str) -> RuleEntry | None:
+        """The entry of any kind that ``name`` names exactly: its id (as the Related lines and
+        the search list it), its title or an alias, else the rulebook section it cites (the
+        entry titled like the section first, a gap last). None if nothing is named so."""
+        if name in self.by_id:
+            return self.by_id[name]
+        key = " ".join(query_terms(name))
+        if not key:
+            return None
+        for i, e in enumerate(self.entries):
+            if key in self.names[i]:
+                return e
+        cited = [(i, e) for i, e in enumerate(self.entries)
+                 if " ".join(query_terms(e.section)) == key]
+        cited.sort(key=lambda ie: (key not in " ".join(self.names[ie[0]]), ie[1].kind == "gap"))
+        return cited[0][1] if cited else None
 
     def of_kinds(self, kinds: tuple[str, ...]) -> list[RuleEntry]:
         return [e for e in self.entries if e.kind in kinds]

@@ -162,9 +162,17 @@ def test_no_match(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_unknown_keyword_suggests_names(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "keyword", "cleanup")
+    code, _, err = run(capsys, "keyword", "trampoline")
     assert code == 1
-    assert "no keyword named 'cleanup'" in err and "push" in err
+    assert "no keyword named 'trampoline'" in err and "push" in err
+
+
+def test_a_name_of_another_kind_opens_its_entry(capsys: pytest.CaptureFixture[str]) -> None:
+    # "keyword cleanup" names the Cleanup Phase (an alias): it opens, it is not refused.
+    code, doc = run_json(capsys, "keyword", "cleanup")
+    assert code == 0 and doc["results"][0]["id"] == "cleanup-phase"
+    code, doc = run_json(capsys, "keyword", "winning-and-losing")
+    assert code == 0 and doc["results"][0]["id"] == "winning-and-losing"
 
 
 @pytest.mark.parametrize(

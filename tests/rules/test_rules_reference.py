@@ -188,7 +188,36 @@ def test_every_gap_states_the_choice(entries: list[RuleEntry]) -> None:
     gaps = [e for e in entries if e.kind == "gap"]
     assert len(gaps) >= 10
     for e in gaps:
-        assert "app" in e.text.lower(), f"{e.id}: a gap entry says what the app does"
+        assert e.decision and e.decision_link, f"{e.id}: a gap entry says what the app does"
+
+
+def _anchors(markdown: str) -> set[str]:
+    # GitHub's heading ids: lower case, punctuation dropped, spaces to dashes.
+    found = set()
+    for line in markdown.splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            found.add(re.sub(r"[^a-z0-9 -]", "", title).replace(" ", "-"))
+    return found
+
+
+def test_the_rulebook_part_never_speaks_for_the_app(entries: list[RuleEntry]) -> None:
+    # The text and steps are the rulebook's rule in our words; what the app decided is the
+    # `decision`, shown apart and linked to docs/rules-decisions.md (issue 43).
+    app = re.compile(r"\b(app|app's|placeholders?)\b", re.I)
+    speaking = [e.id for e in entries for t in [e.text, *e.steps] if app.search(t)]
+    assert not speaking, f"move the app's choice to `decision`: {speaking}"
+
+
+def test_every_decision_links_to_its_heading(entries: list[RuleEntry]) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules-decisions.md").read_text(
+        encoding="utf-8")
+    anchors = _anchors(doc)
+    decided = [e for e in entries if e.decision]
+    assert len(decided) >= 30
+    for e in decided:
+        page, _, anchor = e.decision_link.partition("#")
+        assert page == "docs/rules-decisions.md" and anchor in anchors, (e.id, e.decision_link)
 
 
 def _words(text: str) -> list[str]:
@@ -204,7 +233,7 @@ def test_entries_are_written_in_our_own_words(entries: list[RuleEntry]) -> None:
     grams = {tuple(book[i : i + n]) for i in range(len(book) - n + 1)}
     copied = []
     for e in entries:
-        for text in [e.text, *e.steps]:
+        for text in [e.text, *e.steps, e.decision]:
             w = _words(text)
             for i in range(len(w) - n + 1):
                 gram = tuple(w[i : i + n])
