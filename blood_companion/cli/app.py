@@ -68,6 +68,7 @@ COMMANDS: dict[str, str] = {
     "play": "play_cmd",
     "table": "table_cmd",
     "rules": "rules_fast",
+    "report": "report_cmd",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 

@@ -15,6 +15,7 @@ SUMMARIES: dict[str, str] = {
     ),
     "table": "The whole table on one full-screen view: the board, the log and the question now.",
     "rules": "Rules reference: search, keywords, phases.",
+    "report": "One file for a bug report: the campaign's export, versions, data, last log lines.",
     "data": "The data pack: validate it, show cards, export JSON Schema.",
     "campaign": "Campaigns: start one, see it, undo/redo, marks, export/import, verify, recover.",
     "day": "The Day Part: Show (recovery, purchases, selections) and Dusk, step by step.",

@@ -1,0 +1,91 @@
+"""`blood report [NAME]`: one file to attach to a bug report (blood_companion/report.py).
+
+The campaign's export (what `blood campaign export` writes, so `blood campaign import` reopens
+it) with the app and Python versions, the platform, the data fingerprint, the overlay files
+that differ from the shipped pack and the last log lines; no path of the user's machine. The
+file is written like every file the app writes (fileio.write_file: whole or not at all, never
+over an existing file without --force, never into the saves folder or over a save).
+"""
+
+from __future__ import annotations
+
+import platform
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from blood_companion import report as bundle
+from blood_companion.cli import session
+from blood_companion.cli.about import version_doc
+from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.cli.settings import current
+from blood_companion.content import raw
+from blood_companion.display import json_text
+from blood_companion.fileio import check_file_path, write_file
+from blood_companion.store import CampaignStore
+
+
+def register(app: typer.Typer) -> None:
+    from blood_companion.cli.summaries import SUMMARIES
+
+    app.command("report", short_help=SUMMARIES["report"])(report)
+
+
+def report(
+    name: Annotated[str | None, typer.Argument(
+        help="The campaign [the --campaign one, else the last used].", show_default=False)] = None,
+    out: Annotated[Path | None, typer.Option("--out",
+        help="The file to write [blood-report-NAME.json here].", show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write one file to attach to a bug report: the campaign's export and last log lines,
+    the app, Python and platform, the data fingerprint and your changed data files.
+
+    No path of your computer is in it (folders are shown as <saves>, <data-dir>, ~).
+    `blood campaign import FILE` reopens the campaign from it."""
+    settings = current()
+    folder = session.saves_dir()
+    chosen = session.campaign_name(name)
+    target = out if out is not None else Path(f"blood-report-{chosen}.json")
+    check_file_path(target, "the report file")
+    # Refused before anything is read (a long campaign takes a while to export).
+    write_file(target, b"", what="the report file", force=force, saves_dir=folder,
+               check_only=True)
+    about = version_doc(settings)
+    about["platform_detail"] = {"system": platform.system(), "release": platform.release(),
+                                "machine": platform.machine(), "sys_platform": about["platform"]}
+    layers = raw.layers_for(settings.data_dir)
+    overlay = layers[1] if len(layers) > 1 else None
+    changed = bundle.overlay_changes(layers[0], overlay) if overlay is not None else []
+    with CampaignStore.open(folder, chosen, session.catalog) as store:
+        export = store.export_doc()
+        campaign = {"name": store.name, "mode": export.get("mode", ""), "head": store.head,
+                    "log_length": store.log_length, "state_hash": store.state_hash}
+        log = [_log_line(e) for e in store.log(last=bundle.LOG_LINES)]
+    where = bundle.places(folder, layers[0], overlay)
+    created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    doc, redacted = bundle.assemble(export, about, campaign, changed, log, created, where)
+    data = (json_text(doc) + "\n").encode("utf-8")
+    write_file(target, data, what="the report file", force=force, saves_dir=folder)
+    summary: dict[str, Any] = {
+        "ok": True, "report": str(target), "campaign": chosen, "bytes": len(data),
+        "app_version": about["version"], "data_fingerprint": about["data_fingerprint"],
+        "overlay_files": changed, "log_lines": len(log), "redacted": redacted,
+    }
+    if as_json:
+        print_json(summary)
+        return
+    files = ", ".join(c["file"] for c in changed) or "none"
+    stdout.print(
+        f"Wrote the report for {chosen!r} to {target} ({len(data):,} bytes): app "
+        f"{about['version']}, data {about['data_fingerprint'] or 'not loaded'}, your changed data "
+        f"files: {files}. Attach it to the bug report; `blood campaign import {target}` reopens "
+        "the campaign.", markup=False)
+
+
+def _log_line(entry: Any) -> str:
+    status = "" if entry.status == "done" else f" ({entry.status})"
+    return f"{entry.step}. {entry.sentence}{status}"
