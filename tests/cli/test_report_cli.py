@@ -160,3 +160,19 @@ def test_redaction_of_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     doc, n = redact({"a": ["/home/ioana/x", 3, {"/etc/x": None}], "b": "ok"}, where)
     assert doc == {"a": ["~/x", 3, {"<path>": None}], "b": "ok"} and n == 2
     assert redact_text("at C:\\Users\\ioana\\x.json", where) == "at <path>"
+
+
+def test_a_broken_data_folder_still_gets_its_report(blood: Any, home: Path) -> None:
+    # The moment a report matters most: the owner's data no longer loads.
+    _played(blood, home)
+    card = home / "mydata" / "starting_tactics" / "aurel.yaml"
+    card.write_text("- id: aurel-t01\n  name: [oops\n", encoding="utf-8")
+    r = blood(*_args(home, "report", "--json"))
+    assert r.code == 0, r.err
+    assert r.json()["data_fingerprint"] is None
+    text = (home / "blood-report-tuesday.json").read_text(encoding="utf-8")
+    data = json.loads(text)["report"]["data"]
+    assert data["error"].startswith("the data pack has 1 problem:")
+    assert "starting_tactics/aurel.yaml:3: invalid YAML" in data["error"]
+    assert str(home) not in text and not ABSOLUTE.findall(text)
+    assert len(json.loads(text)["report"]["log"]) == 3
