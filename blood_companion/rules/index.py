@@ -210,8 +210,8 @@ class RulesIndex:
 
     def named(self, name: str) -> RuleEntry | None:
         """The entry of any kind that ``name`` names exactly: its id (as the Related lines and
-        the search list it), its title or an alias, else the rulebook section it cites (the
-        entry titled like the section first, a gap last). None if nothing is named so."""
+        the search list it), its title or an alias, else the rulebook section it cites (a gap
+        last, then the entry named like the section first). None if nothing is named so."""
         if name in self.by_id:
             return self.by_id[name]
         key = " ".join(query_terms(name))
@@ -222,7 +222,7 @@ class RulesIndex:
                 return e
         cited = [(i, e) for i, e in enumerate(self.entries)
                  if " ".join(query_terms(e.section)) == key]
-        cited.sort(key=lambda ie: (key not in " ".join(self.names[ie[0]]), ie[1].kind == "gap"))
+        cited.sort(key=lambda ie: (ie[1].kind == "gap", key not in " ".join(self.names[ie[0]])))
         return cited[0][1] if cited else None
 
     def of_kinds(self, kinds: tuple[str, ...]) -> list[RuleEntry]:

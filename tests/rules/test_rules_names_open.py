@@ -61,5 +61,9 @@ def test_every_search_result_opens(index: RulesIndex) -> None:
 def test_titles_and_cited_sections_open(index: RulesIndex) -> None:
     for e in index.entries:
         assert index.find(e.title, ("phase", "procedure")) is not None, e.title
-        found = index.find(e.section, ("keyword", "symbol"))
-        assert found is not None, f"rules keyword {e.section!r} is refused"
+        for word, kinds in (("keyword", ("keyword", "symbol")), ("phase", ("phase", "procedure"))):
+            found = index.find(e.section, kinds)
+            assert found is not None, f"rules {word} {e.section!r} is refused"
+            # A section a rule cites opens a rule, not the gap that also cites it.
+            if any(o.section == e.section and o.kind != "gap" for o in index.entries):
+                assert found.kind != "gap", f"rules {word} {e.section!r} opens {found.id}"
