@@ -277,6 +277,34 @@ def test_bad_related_id_is_reported(
     assert code == 1 and "no-such-entry" in err
 
 
+def test_a_decision_is_shown_apart_and_needs_its_link(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    overlay = tmp_path / "mine"
+    decided = HOUSE.replace(
+        "  related: [game-turn]\n",
+        "  related: [game-turn]\n  decision: We chose coffee.\n"
+        "  decision_link: docs/rules-decisions.md#night-part\n")
+    write_overlay(overlay, decided)
+    monkeypatch.setenv("BLOOD_DATA_DIR", str(overlay))
+    code, doc = run_json(capsys, "keyword", "house-coffee")
+    entry = doc["results"][0]
+    assert code == 0 and "chose" not in entry["text"]
+    assert (entry["decision"], entry["decision_link"]) == (
+        "We chose coffee.", "docs/rules-decisions.md#night-part")
+    code, out, _ = run(capsys, "keyword", "house-coffee", "--plain")
+    assert ("The app's choice, not the rulebook's: We chose coffee. "
+            "(see docs/rules-decisions.md#night-part)") in out
+    write_overlay(overlay, decided.replace("  decision_link: docs/rules-decisions.md#night-part\n",
+                                           ""))
+    code, _, err = run(capsys, "coffee")
+    assert code == 1 and "'decision' and 'decision_link' go together" in err
+    write_overlay(overlay, decided.replace("docs/rules-decisions.md#night-part",
+                                           "https://example.org"))
+    code, _, err = run(capsys, "coffee")
+    assert code == 1 and "decision_link must be docs/rules-decisions.md#a-heading" in err
+
+
 def test_corrupt_cache_is_rebuilt(capsys: pytest.CaptureFixture[str], private_cache: Path) -> None:
     assert run(capsys, "push")[0] == 0
     files = list(private_cache.glob("rules-*.marshal"))
