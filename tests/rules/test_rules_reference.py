@@ -102,7 +102,10 @@ SECTIONS = {
     "Use of Items and Tokens", "Using an Item", "Using a Vigor Token",
     "Placing a Trap or Whisper Token",
 }  # fmt: skip
-RULEBOOK = Path(__file__).resolve().parents[3] / "shared" / "rulebook" / "blood-rulebook-alpha.txt"
+# Beside the repository (../shared/rulebook), looked for above it (a worktree sits deeper).
+_BOOK = Path("shared") / "rulebook" / "blood-rulebook-alpha.txt"
+RULEBOOK = next((p / _BOOK for p in Path(__file__).resolve().parents[3:] if (p / _BOOK).exists()),
+                Path(__file__).resolve().parents[3] / _BOOK)
 
 
 @pytest.fixture(scope="module")
