@@ -17,10 +17,11 @@ from typing import Annotated, Any
 import typer
 
 from blood_companion import report as bundle
-from blood_companion.cli import session
+from blood_companion.cli import completion, session
 from blood_companion.cli.about import version_doc
 from blood_companion.cli.common import JsonOpt, print_json, stdout
 from blood_companion.cli.settings import current
+from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content import raw
 from blood_companion.display import json_text
 from blood_companion.fileio import check_file_path, write_file
@@ -28,16 +29,16 @@ from blood_companion.store import CampaignStore
 
 
 def register(app: typer.Typer) -> None:
-    from blood_companion.cli.summaries import SUMMARIES
-
     app.command("report", short_help=SUMMARIES["report"])(report)
 
 
 def report(
     name: Annotated[str | None, typer.Argument(
-        help="The campaign [the --campaign one, else the last used].", show_default=False)] = None,
+        help="The campaign (default: --campaign, else the last used).", show_default=False,
+        autocompletion=completion.campaign)] = None,
     out: Annotated[Path | None, typer.Option("--out",
-        help="The file to write [blood-report-NAME.json here].", show_default=False)] = None,
+        help="The file to write (default: blood-report-NAME.json in this folder).",
+        show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
