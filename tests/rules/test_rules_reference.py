@@ -243,3 +243,10 @@ def test_entries_are_written_in_our_own_words(entries: list[RuleEntry]) -> None:
                 if gram in grams and sum(t.isdigit() for t in gram) < 2:
                     copied.append(f"{e.id}: {' '.join(gram)}")
     assert not copied, copied[:10]
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason="the rulebook is not next to the repository")
+def test_every_cited_section_is_a_heading_of_the_rulebook(entries: list[RuleEntry]) -> None:
+    lines = {line.strip() for line in RULEBOOK.read_text(encoding="utf-8").splitlines()}
+    missing = sorted({e.section for e in entries} - lines)
+    assert not missing, missing
