@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, NoReturn
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, why
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
@@ -239,11 +239,19 @@ def unresolved_reactions(state: CampaignState, catalog: Catalog) -> list[EnemyJo
     return jobs
 
 
+def _reaction_order(state: CampaignState, jobs: list[EnemyJob]) -> CampaignState:
+    """The order the Reaction cards resolve in, recorded for `why` (engine/why.py)."""
+    if not jobs:
+        return state
+    return fx.log(state, why.DECISION, about="order", phase="nemesis",
+                  cards=[[j.card, j.slot] for j in jobs])
+
+
 def start_nemesis(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     state = fx.with_night(state, phase_done=False, activation=None)
     state = fx.log(state, "nemesis_phase")
     jobs = unresolved_reactions(state, catalog)
-    return fx.with_night(state, queue=jobs)
+    return fx.with_night(_reaction_order(state, jobs), queue=jobs)
 
 
 def _unless_done(step: Callable[[CampaignState, Catalog], CampaignState]) -> Step:
@@ -255,7 +263,7 @@ def _nemesis_settled(state: CampaignState, catalog: Catalog) -> CampaignState:
     """Reaction cards revealed during the phase resolve too; then the phase is done."""
     jobs = unresolved_reactions(state, catalog)
     if jobs:
-        return fx.with_night(state, queue=jobs)
+        return fx.with_night(_reaction_order(state, jobs), queue=jobs)
     state = fx.with_night(state, phase_done=True)
     return fx.log(state, "nemesis_phase_over")
 
@@ -275,9 +283,13 @@ def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
     the phase is done when none is left."""
     night = night_of(state)
     order = {sp: k for k, sp in enumerate(catalog.board.minion_spaces)}
-    waiting = [
-        s for s in sorted(night.minions, key=lambda s: order.get(s.space, 99))
-        if s.space not in night.activated and s.alive > 0]
+    ordered = sorted(night.minions, key=lambda s: order.get(s.space, 99))
+    waiting = [s for s in ordered if s.space not in night.activated and s.alive > 0]
+    if waiting:  # the order the spaces activate in, recorded for `why` (engine/why.py)
+        state = fx.log(state, why.DECISION, about="order", phase="minions",
+                       spaces=[[s.space, s.minion, s.space in night.activated or s.alive <= 0]
+                               for s in ordered],
+                       next=waiting[0].space)
     if not waiting:
         state = fx.with_night(state, phase_done=True)
         return fx.log(state, "minions_phase_over")
