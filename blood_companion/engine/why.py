@@ -178,10 +178,9 @@ def _priority_words(p: str) -> str:
 def _values(catalog: Catalog, rule: str, values: Mapping[str, Any]) -> str:
     what = MEASURES.get(rule, "")
     if rule in ("exhausted", "not_exhausted"):
-        return ", ".join(f"{trouper_name(catalog, t)} {'Exhausted' if v else 'not Exhausted'}"
+        return "; ".join(f"{trouper_name(catalog, t)}: {'Exhausted' if v else 'not Exhausted'}"
                          for t, v in values.items())
-    return ", ".join(f"{trouper_name(catalog, t)} {v} {what}".rstrip()
-                     for t, v in values.items())
+    return "; ".join(f"{trouper_name(catalog, t)}: {v} {what}" for t, v in values.items())
 
 
 def _step_line(catalog: Catalog, d: Mapping[str, Any], s: Mapping[str, Any]) -> str:
@@ -204,8 +203,8 @@ def _step_line(catalog: Catalog, d: Mapping[str, Any], s: Mapping[str, Any]) -> 
     if by == "table":
         return f"{at}{name} - the table said (the Map shows it): {keeps}"
     values = s.get("values") or {}
-    shown = f"{_values(catalog, rule, values)}: " if values else ""
-    return f"{at}{name} - {shown}{keeps}"
+    shown = f" ({_values(catalog, rule, values)})" if values else ""
+    return f"{at}{name}{shown}: {keeps}"
 
 
 def _target_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
