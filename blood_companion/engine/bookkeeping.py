@@ -639,7 +639,6 @@ def summon(
         )
     slot = MinionSlot(space=free[0], minion=mid, summoned=True, alive=1)
     state = with_night(state, minions=[*night.minions, slot])
-    state = log(state, DECISION, **decided, card=mid, space=free[0], place=dict(place or {}),
-                table=at_table(state, "minions"))
+    state = log(state, DECISION, **decided, card=mid, space=free[0], place=dict(place or {}))
     return log(state, "summon", minion=mid, space=free[0], **dict(place or {}))
 

@@ -264,8 +264,7 @@ def _summon_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
         out.append("  No Minion card is left out of play: the Summon is ignored")
         return out + [_sections_line(["summon"])]
     which = f"{kind.capitalize()} " if kind and d.get("typed") else ""
-    how = "the players drew" if d.get("table") else "the app drew"
-    out.append(f"  Card: {how} at random among the {which}Minion cards not in play "
+    out.append(f"  Card: drawn at random among the {which}Minion cards not in play "
                f"({listing(pool) or 'none'}): {narrate.record_name(catalog, d.get('card', ''))}")
     taken = [str(s) for s in d.get("taken") or []]
     flow = [str(s) for s in d.get("flow") or []]
