@@ -139,3 +139,23 @@ def test_a_golden_saves_old_steps_have_no_decision_recorded(
             got = json.loads(blood(capsys, *args, "campaign", "log", "--why", str(step),
                                    "--json")[1])
             assert got["decisions"] == [] and got["step"] == step
+
+
+def test_the_record_is_the_steps_own_through_undo_and_redo(
+        asked: int, capsys: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = blood(capsys, "night", "answer", "aurel,zora", "--json")
+    assert code == 0, err
+    step = json.loads(out)
+    [d] = step["decisions"]  # a night step's document carries its records
+    assert d["asks"] == "leader"
+    assert step["changes"] and not any("decision" in c.lower() for c in step["changes"])
+    shown = json.loads(blood(capsys, "campaign", "log", "--why", str(asked + 1), "--json")[1])
+    assert shown["decisions"] == step["decisions"]
+    assert blood(capsys, "campaign", "undo")[0] == 0
+    # an undone step keeps its record; `why` at a prompt looks at the steps in effect only
+    undone = json.loads(blood(capsys, "campaign", "log", "--why", str(asked + 1), "--json")[1])
+    assert undone["decisions"] == step["decisions"]
+    assert f"Why: step {asked} - Continue" in play(monkeypatch, capsys, ["why"])
+    assert blood(capsys, "campaign", "redo")[0] == 0
+    again = json.loads(blood(capsys, "campaign", "log", "--why", str(asked + 1), "--json")[1])
+    assert again["decisions"] == step["decisions"]

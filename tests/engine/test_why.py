@@ -154,7 +154,8 @@ def test_a_summon_with_no_free_space_says_it_is_ignored(catalog: Any) -> None:
             if m.id not in {s.minion for s in table.night.minions}]
     table.state = fx.with_night(table.state, minions=[
         *table.night.minions,
-        *(MinionSlot(space=sp, minion=mid, summoned=True) for sp, mid in zip(flow, free))])
+        *(MinionSlot(space=sp, minion=mid, summoned=True)
+          for sp, mid in zip(flow, free[:len(flow)], strict=True))])
     [d] = [x for x in _step(table, NextPhase()) if x["about"] == "summon"]
     assert "space" not in d and d["taken"] == flow
     assert "  No Minion space was free: the Summon is ignored" in why.lines([d], catalog)
