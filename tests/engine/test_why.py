@@ -122,6 +122,19 @@ def test_a_distance_is_the_tables_and_the_priority_after_it_the_apps(catalog: An
     assert "Reading the Elements of a Target" in words[-1]
 
 
+def test_nobody_in_range_is_no_valid_target(catalog: Any) -> None:
+    table = _corvin(catalog, [GRAVE])
+    _step(table, NextPhase())
+    _step(table, AnswerQuestion(troupers=["aurel"]))
+    _step(table, RollTest(trait="strength", dice=["x x x"]))
+    [d] = [x for x in _targets(_step(table, AnswerQuestion(troupers=[]))) if x["effect"] == 1]
+    assert d["chosen"] == [] and d["steps"][-1] == {"rule": "in_range", "by": "table",
+                                                    "kept": []}
+    words = why.lines([d], catalog)
+    assert "  No valid target: the Effect is ignored" in words
+    assert '"Resolving the Effects"' in words[-1]
+
+
 def test_a_summon_records_its_card_pool_and_the_first_free_space(catalog: Any) -> None:
     table = _corvin(catalog, [CALL])
     flow = catalog.board.minion_spaces[2:]
