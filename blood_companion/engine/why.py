@@ -189,7 +189,8 @@ def _step_line(catalog: Catalog, d: Mapping[str, Any], s: Mapping[str, Any]) -> 
     if rule == "everyone":
         return f"Candidates: every Trouper ({_who(catalog, kept)})"
     if rule == "from":
-        return f"Candidates when this version took over: {_who(catalog, kept)}"
+        return (f"Candidates still in the running: {_who(catalog, kept)} (the steps before "
+                "were recorded by an older version, which kept no decision)")
     if rule == "in_range":
         dist = d.get("distance")
         where = "in the Special Area" if dist == "area" else f"at Distance {dist}"

@@ -159,3 +159,23 @@ def test_the_record_is_the_steps_own_through_undo_and_redo(
     assert blood(capsys, "campaign", "redo")[0] == 0
     again = json.loads(blood(capsys, "campaign", "log", "--why", str(asked + 1), "--json")[1])
     assert again["decisions"] == step["decisions"]
+
+
+def test_a_golden_save_waiting_at_a_target_question_goes_on_with_a_record(
+        tmp_path: Path, capsys: Any) -> None:
+    # v0.2.0's table save waits at a Minion's "closest" question, asked by that version
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    shutil.copy(GOLDEN / "v0.2.0" / "table.blood.db", saves / "table.blood.db")
+    args = ["--saves-dir", str(saves), "--campaign", "table"]
+    code, out, err = blood(capsys, *args, "night", "answer", "aurel,zora")
+    assert code == 0, err
+    head = json.loads(blood(capsys, *args, "campaign", "show", "--json")[1])["head"]
+    code, out, err = blood(capsys, *args, "campaign", "log", "--why", str(head))
+    text = " ".join(out.split())
+    assert code == 0, err
+    assert "Candidates still in the running: Aurel, the Thread-Walker and Zora Blackcandle " \
+        "(the steps before were recorded by an older version" in text
+    assert "Priority 1, closest - the table said (the Map shows it): kept Aurel" in text
+    assert "Priority 2, most cards in hand (Aurel, the Thread-Walker: " in text
+    assert NONE in blood(capsys, *args, "campaign", "log", "--why", str(head - 1))[1]
