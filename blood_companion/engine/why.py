@@ -23,8 +23,8 @@ The records (the event's ``args``: ids and numbers, as every night log event):
   left), ``pool`` (the cards it was drawn from), ``card``, ``flow`` (the summon spaces in Flow
   order), ``taken`` (those occupied), ``space`` (the first free one; absent when none),
   ``place`` (where the Miniature goes: narrate.summon_tile).
-* ``about: "order"`` — the order the app resolves cards in: ``phase: "nemesis"`` with ``cards``
-  (``[card, Reaction Line space]``, rightmost first) or ``phase: "minions"`` with ``spaces``
+* ``about: "order"`` — the order the app resolves cards in: ``during: "nemesis"`` with ``cards``
+  (``[card, Reaction Line space]``, rightmost first) or ``during: "minions"`` with ``spaces``
   (``[space, minion, done]`` in the order A, B, then the Flow Arrow) and ``next``.
 
 Pure: no I/O.
@@ -276,7 +276,7 @@ def _summon_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
 
 
 def _order_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
-    if d.get("phase") == "minions":
+    if d.get("during") == "minions":
         spaces = d.get("spaces") or []
         row = ", ".join(
             f"{sp} {narrate.record_name(catalog, mi)}" + (" (done)" if done else "")

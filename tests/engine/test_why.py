@@ -178,7 +178,7 @@ def test_the_nemesis_phase_order_is_rightmost_first(catalog: Any) -> None:
     table = _corvin(catalog, [TOMB, CALL], ioana=1)
     found = _step(table, NextPhase())
     order = [d for d in found if d["about"] == "order"]
-    assert order[0] == {"about": "order", "phase": "nemesis", "cards": [[CALL, 1], [TOMB, 0]]}
+    assert order[0] == {"about": "order", "during": "nemesis", "cards": [[CALL, 1], [TOMB, 0]]}
     words = why.lines(order[:1], catalog)
     assert words[0].endswith("rightmost first: Call the Hungry (space 2), Tomb Bell (space 1)")
     assert "Nemesis Phase" in words[-1]
@@ -196,7 +196,7 @@ def test_the_minions_phase_order_is_a_b_then_the_flow(catalog: Any) -> None:
     while table.night.phase != "minions":
         table.do(NextPhase())
     found = why.decisions(table.night.log)
-    order = [d for d in found if d["about"] == "order" and d["phase"] == "minions"]
+    order = [d for d in found if d["about"] == "order" and d["during"] == "minions"]
     assert order[0]["next"] == "A"
     assert [s[0] for s in order[0]["spaces"]] == ["A", "B", "C", "D"]
     words = why.lines(order[:1], catalog)

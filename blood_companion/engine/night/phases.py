@@ -243,7 +243,7 @@ def _reaction_order(state: CampaignState, jobs: list[EnemyJob]) -> CampaignState
     """The order the Reaction cards resolve in, recorded for `why` (engine/why.py)."""
     if not jobs:
         return state
-    return fx.log(state, why.DECISION, about="order", phase="nemesis",
+    return fx.log(state, why.DECISION, about="order", during="nemesis",
                   cards=[[j.card, j.slot] for j in jobs])
 
 
@@ -286,7 +286,7 @@ def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
     ordered = sorted(night.minions, key=lambda s: order.get(s.space, 99))
     waiting = [s for s in ordered if s.space not in night.activated and s.alive > 0]
     if waiting:  # the order the spaces activate in, recorded for `why` (engine/why.py)
-        state = fx.log(state, why.DECISION, about="order", phase="minions",
+        state = fx.log(state, why.DECISION, about="order", during="minions",
                        spaces=[[s.space, s.minion, s.space in night.activated or s.alive <= 0]
                                for s in ordered],
                        next=waiting[0].space)
