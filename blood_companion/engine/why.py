@@ -12,20 +12,21 @@ The records (the event's ``args``: ids and numbers, as every night log event):
 * ``about: "target"`` — an Enemy Effect's Target chosen by its Target ("Reading the Elements of
   a Target": Nemesis Target Priority, then the Leader's Rule). ``job`` (narrate.job_ref, with
   the queue ``id``), ``effect`` (the Effect's index on the card), ``rep`` (its repetition),
-  ``distance``, ``priorities`` (the card's, in its order), ``rule`` (``priority``: one Trouper;
-  ``all``: every Trouper in range), ``steps`` (each ``{"rule", "by", "kept", "values"}``: the
-  candidates still in the running after a rule, who applied it — ``app``, ``table`` or
-  ``leader`` — and the numbers the app compared), ``asks`` (the question it stopped for, or
-  empty) and ``chosen`` (the targets, once decided; absent while a question waits). A Target
-  decided over several steps (the table answers a Distance, then the app goes on) writes one
-  record per step, each holding the whole trace so far (:func:`trace_so_far`).
+  ``distance`` (absent: any), ``priorities`` (the card's, in its order), ``rule`` (absent: one
+  Trouper by the priorities; ``all``: every Trouper in range), ``steps`` (each ``{"rule",
+  "by", "kept", "values"}``: the candidates still in the running after a rule, who applied it
+  — ``table`` or ``leader``; absent: the app — and the numbers the app compared), ``asks`` (the
+  question it stopped for) and ``chosen`` (the targets, once decided; absent while a question
+  waits). A Target decided over several steps (the table answers a Distance, then the app goes
+  on) writes in each step the rules applied in it; :func:`decisions` joins them.
 * ``about: "summon"`` — "Summon": ``src``, ``minion_type``, ``typed`` (a card of that type was
   left), ``pool`` (the cards it was drawn from), ``card``, ``flow`` (the summon spaces in Flow
   order), ``taken`` (those occupied), ``space`` (the first free one; absent when none),
   ``place`` (where the Miniature goes: narrate.summon_tile).
 * ``about: "order"`` — the order the app resolves cards in: ``during: "nemesis"`` with ``cards``
-  (``[card, Reaction Line space]``, rightmost first) or ``during: "minions"`` with ``spaces``
-  (``[space, minion, done]`` in the order A, B, then the Flow Arrow) and ``next``.
+  (``[card, Reaction Line space]``, rightmost first; written when two or more wait) or
+  ``during: "minions"`` with ``spaces`` (``[space, minion]`` in the order A, B, then the Flow
+  Arrow; written as the phase begins).
 
 Pure: no I/O.
 """
@@ -70,36 +71,64 @@ MEASURES = {
 
 # --------------------------------------------------------------------------- recording
 
+# A Target decision's first step: every Trouper, or the candidates an older version left.
+STARTS = ("everyone", "from")
 
-def target_key(job: EnemyJob, effect: int) -> dict[str, Any]:
+
+def target_record(job: Mapping[str, Any], effect: int, rep: int, distance: str,
+                  priorities: list[str], rule: str, steps: list[dict[str, Any]], *,
+                  asks: str = "", chosen: list[str] | None = None) -> dict[str, Any]:
+    """The ``args`` of a Target decision's record (the module docstring), defaults left out."""
+    out: dict[str, Any] = {"about": "target", "job": dict(job), "effect": effect}
+    if rep:
+        out["rep"] = rep
+    if distance != "any":
+        out["distance"] = distance
+    if priorities:
+        out["priorities"] = list(priorities)
+    if rule != "priority":
+        out["rule"] = rule
+    out["steps"] = steps
+    if asks:
+        out["asks"] = asks
+    if chosen is not None:
+        out["chosen"] = chosen
+    return out
+
+
+def target_key(job: EnemyJob, effect: int) -> tuple[Any, ...]:
     """What names one Target decision: the queued job, its Effect and repetition."""
-    return {"id": job.id, "card": job.card, "space": job.space, "miniature": job.miniature,
-            "effect": effect, "rep": job.rep}
+    return (job.id, job.card, job.space, job.miniature, effect, job.rep)
 
 
-def _key_of(args: Mapping[str, Any]) -> dict[str, Any]:
+def _key_of(args: Mapping[str, Any]) -> tuple[Any, ...]:
     ref = args.get("job") or {}
-    return {"id": ref.get("id"), "card": ref.get("card"), "space": ref.get("space"),
-            "miniature": ref.get("miniature", 0), "effect": args.get("effect"),
-            "rep": args.get("rep")}
+    return (ref.get("id"), ref.get("card"), ref.get("space"), ref.get("miniature", 0),
+            args.get("effect"), args.get("rep", 0))
 
 
-def trace_so_far(log: Sequence[NightLogEntry], key: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The steps of the Target decision ``key`` recorded so far this night (the latest record
-    of it still waiting for an answer), else none: a decision starts afresh."""
+def _is_target(entry: NightLogEntry | Mapping[str, Any]) -> bool:
+    return _kind(entry) == DECISION and _args(entry).get("about") == "target"
+
+
+def open_decision(log: Sequence[NightLogEntry], key: tuple[Any, ...]
+                  ) -> Mapping[str, Any] | None:
+    """The last record of the Target decision ``key`` when it is recorded in part this night
+    and still waits (an answer of the table goes on with it); None when it was decided or
+    never begun."""
     for entry in reversed(log):
-        if entry.kind == DECISION and entry.args.get("about") == "target" \
-                and _key_of(entry.args) == dict(key):
-            if "chosen" in entry.args:
-                return []
-            return [dict(s) for s in entry.args.get("steps") or []]
-    return []
+        if _is_target(entry) and _key_of(entry.args) == key:
+            return None if "chosen" in entry.args else entry.args
+    return None
 
 
 def step(rule: str, by: str, kept: Iterable[str], values: Mapping[str, Any] | None = None
          ) -> dict[str, Any]:
-    """One rule of a Target decision: the candidates (Trouper ids) it kept."""
-    out: dict[str, Any] = {"rule": rule, "by": by, "kept": list(kept)}
+    """One rule of a Target decision: the candidates (Trouper ids) it kept (``by``: ``app``,
+    ``table`` or ``leader``; ``values``: what the app compared)."""
+    out: dict[str, Any] = {"rule": rule, "kept": list(kept)}
+    if by != "app":
+        out["by"] = by
     if values:
         out["values"] = dict(values)
     return out
@@ -125,23 +154,58 @@ def _args(entry: NightLogEntry | Mapping[str, Any]) -> Mapping[str, Any]:
     return entry.args
 
 
-def decisions(entries: Iterable[NightLogEntry | Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The decision records among a step's night log events (as stored or as models), in the
-    order made; of the records of one Target decision only the step's last (it holds the whole
-    trace)."""
-    found = [dict(_args(e)) for e in entries if _kind(e) == DECISION]
+def _earlier_steps(earlier: Sequence[NightLogEntry | Mapping[str, Any]],
+                   key: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """The steps earlier steps recorded of the Target decision ``key`` (from its first
+    record on), when it was still waiting at the end of them."""
     out: list[dict[str, Any]] = []
-    for k, d in enumerate(found):
-        if d.get("about") == "target" and any(
-                later.get("about") == "target" and _key_of(later) == _key_of(d)
-                for later in found[k + 1:]):
+    for entry in reversed(earlier):
+        if not _is_target(entry) or _key_of(_args(entry)) != key:
             continue
+        args = _args(entry)
+        if "chosen" in args:
+            break
+        steps = [dict(x) for x in args.get("steps") or []]
+        out = steps + out
+        if steps and steps[0].get("rule") in STARTS:
+            break
+    return out
+
+
+def decisions(entries: Iterable[NightLogEntry | Mapping[str, Any]],
+              earlier: Sequence[NightLogEntry | Mapping[str, Any]] = ()
+              ) -> list[dict[str, Any]]:
+    """The decisions among a step's night log events (as stored or as models), in the order
+    made, ``earlier`` the night's events before the step. The records of one Target decision
+    are joined into one, with its whole trace: the steps earlier steps recorded of it first
+    (a Target the table answered over several steps), then this step's."""
+    out: list[dict[str, Any]] = []
+    joined: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for e in entries:
+        if _kind(e) != DECISION:
+            continue
+        d = dict(_args(e))
+        if d.get("about") != "target":
+            out.append(d)
+            continue
+        key = _key_of(d)
+        steps = [dict(x) for x in d.get("steps") or []]
+        was = joined.get(key)
+        if was is not None and "chosen" not in was:
+            d["steps"] = [*was["steps"], *steps]
+            was.clear()
+            was.update(d)
+            continue
+        if not steps or steps[0].get("rule") not in STARTS:
+            steps = _earlier_steps(earlier, key) + steps
+        d["steps"] = steps
+        joined[key] = d
         out.append(d)
     return out
 
 
 def step_decisions(before: CampaignState | None, after: CampaignState) -> list[dict[str, Any]]:
-    """The decision records a step wrote, from the states before and after it."""
+    """The decisions a step took, from the states before and after it."""
     if after.night is None:
         return []
     log = after.night.log
@@ -150,7 +214,7 @@ def step_decisions(before: CampaignState | None, after: CampaignState) -> list[d
         old = before.night.log
         if len(old) <= len(log) and (not old or log[len(old) - 1] == old[-1]):
             start = len(old)
-    return decisions(log[start:])
+    return decisions(log[start:], log[:start])
 
 
 def _who(catalog: Catalog, tids: Iterable[Any]) -> str:
@@ -192,7 +256,7 @@ def _step_line(catalog: Catalog, d: Mapping[str, Any], s: Mapping[str, Any]) -> 
         return (f"Candidates still in the running: {_who(catalog, kept)} (the steps before "
                 "were recorded by an older version, which kept no decision)")
     if rule == "in_range":
-        dist = d.get("distance")
+        dist = d.get("distance", "any")
         where = "in the Special Area" if dist == "area" else f"at Distance {dist}"
         return f"Distance - the table said who is {where}: {keeps}"
     if rule == "leader":
@@ -277,15 +341,11 @@ def _summon_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
 
 def _order_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
     if d.get("during") == "minions":
-        spaces = d.get("spaces") or []
-        row = ", ".join(
-            f"{sp} {narrate.record_name(catalog, mi)}" + (" (done)" if done else "")
-            for sp, mi, done in spaces)
-        nxt = d.get("next")
+        row = ", ".join(f"{sp} {narrate.record_name(catalog, mi)}"
+                        for sp, mi in d.get("spaces") or [])
         return ["Minions Phase order: Minion space A, then B, then the other spaces in the "
-                f"Flow Arrow's order: {row}",
-                f"  Next: the Minions on space {nxt}" if nxt else "  Every Minion space is done",
-                _sections_line(["minions"])]
+                f"Flow Arrow's order: {row} (the Miniatures of one space in the order the "
+                "players choose)", _sections_line(["minions"])]
     cards = d.get("cards") or []
     row = ", ".join(f"{narrate.record_name(catalog, c)} (space {int(k) + 1})" for c, k in cards)
     return ["Nemesis Phase order: the Reaction cards without a Resolved token, rightmost "

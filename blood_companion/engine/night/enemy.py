@@ -246,14 +246,14 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
         job = job.model_copy(update={"stage": "priorities", "candidates": everyone,
                                      "priority_at": 0})
         state = _set_job(state, job)
-        start = [why.step("everyone", "app", _tids(state, everyone))]
         if target.distance != "any":
+            start = [why.step("everyone", "app", _tids(state, everyone))]
             state = _decided(state, job, order[job.effect], eff, start, asks="in_range")
             dist = "Special Area" if target.distance == "area" else f"Distance {target.distance}"
             return _ask(state, job, "in_range", f"{job.label} (Effect {order[job.effect] + 1}): "
                         f"which Troupers are at {dist} from {src}? "
                         f"({leader.in_doubt(state, catalog)})", candidates=everyone)
-        return _decided(state, job, order[job.effect], eff, start)
+        return state
     if job.stage == "priorities":
         return _apply_priorities(state, catalog, job, eff, src, order[job.effect])
     return _resolve_targets(state, catalog, rng, job, eff)
@@ -307,26 +307,32 @@ def _tids(state: CampaignState, idx: list[int]) -> list[str]:
 def _decided(state: CampaignState, job: EnemyJob, k: int, eff: m.Effect,
              steps: list[dict[str, Any]], *, asks: str = "",
              chosen: list[int] | None = None) -> CampaignState:
-    """Record the Target decision of ``job``'s Effect ``k`` so far (engine/why.py): the rules
-    applied in order with the candidates each kept, the question it waits for or the targets
-    chosen. A player's own timed Effect is the players' decision: none is recorded."""
+    """Record the part of the Target decision of ``job``'s Effect ``k`` taken now
+    (engine/why.py): the rules applied, in order, with the candidates each kept, and the
+    question it waits for or the targets chosen. A player's own timed Effect is the players'
+    decision: none is recorded."""
     if eff.target is None or _troupers_side(job):
         return state
-    more: dict[str, Any] = {"asks": asks} if asks else {}
-    if chosen is not None:
-        more["chosen"] = _tids(state, chosen)
-    return fx.log(
-        state, why.DECISION, about="target", job={**fx.job_arg(state, job), "id": job.id},
-        effect=k, rep=job.rep, distance=eff.target.distance,
-        priorities=list(eff.target.priority), rule=interp.target_rule(eff).enemy, steps=steps,
-        **more)
+    return fx.log(state, why.DECISION, **why.target_record(
+        {**fx.job_arg(state, job), "id": job.id}, k, job.rep, eff.target.distance,
+        list(eff.target.priority), interp.target_rule(eff).enemy, steps, asks=asks,
+        chosen=None if chosen is None else _tids(state, chosen)))
 
 
-def _trace(state: CampaignState, job: EnemyJob, k: int) -> list[dict[str, Any]]:
-    """The Target decision's steps recorded so far (its candidates now when this version
-    records none: a save made while a question of an older version waited)."""
-    steps = why.trace_so_far(fx.night_of(state).log, why.target_key(job, k))
-    return steps or [why.step("from", "app", _tids(state, list(job.candidates)))]
+def _first_steps(state: CampaignState, job: EnemyJob, k: int) -> list[dict[str, Any]]:
+    """The steps a record of the Target decision begins with: the table's answer to the
+    question its last record stopped at (the candidates the job now holds); with none of it
+    recorded yet, the candidates (every Trouper before any rule; else those an older version,
+    which kept no record, left in the running)."""
+    last = why.open_decision(fx.night_of(state).log, why.target_key(job, k))
+    if last is None:
+        rule = "everyone" if job.priority_at == 0 else "from"
+        return [why.step(rule, "app", _tids(state, list(job.candidates)))]
+    asked = str(last.get("asks", ""))
+    if not asked:
+        return []
+    by = "leader" if asked == "leader" else "table"
+    return [why.step(asked, by, _tids(state, list(job.candidates)))]
 
 
 def _apply_priorities(
@@ -334,7 +340,7 @@ def _apply_priorities(
 ) -> CampaignState:
     assert eff.target is not None
     cands = list(job.candidates)
-    steps = _trace(state, job, k)
+    steps = _first_steps(state, job, k)
 
     def ask(kind: str, prompt: str) -> CampaignState:  # the table says, from the Priority `at`
         asking = job.model_copy(update={"candidates": cands, "priority_at": at})
@@ -492,10 +498,12 @@ def answer_targets(
         raise RuleError("the Leader picks exactly one target")
     effects = job_effects(state, catalog, job)
     order = _order(job, effects)
-    if job.stage == "priorities" and job.effect < len(order) and not _troupers_side(job):
-        k = order[job.effect]
+    k = order[job.effect] if job.effect < len(order) else -1
+    if job.stage == "priorities" and k >= 0 and not _troupers_side(job) and \
+            why.open_decision(fx.night_of(state).log, why.target_key(job, k)) is None:
+        # asked by an older version, which kept no record: the record begins with the answer
         by = "leader" if q.kind == "leader" else "table"
-        steps = [*_trace(state, job, k), why.step(q.kind, by, _tids(state, chosen))]
+        steps = [*_first_steps(state, job, k), why.step(q.kind, by, _tids(state, chosen))]
         state = _decided(state, job, k, effects[k], steps)
     job = job.model_copy(update={"candidates": chosen})
     state = answered(state)
