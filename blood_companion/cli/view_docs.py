@@ -238,7 +238,7 @@ def why_doc(store: CampaignStore, step: int | None = None) -> dict[str, Any]:
     ``step``, else of the latest done step that made any (`why` in `blood play` and in
     `blood table`). ``{"step", "sentence", "head", "latest", "decisions", "lines"}``; without
     any decision found, ``step`` is None (or the step asked for) and ``lines`` says so. Raises
-    the store's refusal (a StoreError) for a step the log does not have."""
+    BloodError for a step the log does not have."""
     head = store.head
     if step is None:
         step = _latest_decision_step(store)
@@ -249,7 +249,11 @@ def why_doc(store: CampaignStore, step: int | None = None) -> dict[str, Any]:
         latest = True
     else:
         latest = False
-    after = store.state_at(step)  # refuses a step the log does not have
+        last = store.head + store.redo_available
+        if not 1 <= step <= last:
+            raise BloodError(f"there is no step {step}; the log has steps 1 to {last}",
+                             hint="`blood campaign log` lists the steps")
+    after = store.state_at(step)
     before = store.state_at(step - 1) if step > 1 else CampaignState()
     found = why.step_decisions(before, after)
     entry = store.log(last=store.log_length + store.redo_available - step + 1)

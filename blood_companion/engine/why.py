@@ -292,6 +292,13 @@ def _target_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
     asks = d.get("asks")
     if asks == "leader":
         sections.append("leader")
+    applied = [s.get("rule") for s in d.get("steps") or [] if s.get("rule") in prios]
+    steps = d.get("steps") or []
+    older = bool(steps) and steps[0].get("rule") == "from"  # an older version applied some
+    rest = prios[len(applied):] if d.get("rule") != "all" and not older else []
+    if "chosen" in d and rest and len(d.get("chosen") or []) == 1:
+        out.append("  Not needed, one Trouper being left: " + ", ".join(
+            f"{k + 1 + len(applied)}. {_priority_words(p)}" for k, p in enumerate(rest)))
     if "chosen" in d:
         chosen = d.get("chosen") or []
         if chosen:

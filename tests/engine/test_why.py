@@ -65,6 +65,7 @@ def test_a_target_by_its_priorities_names_each_priority_in_the_cards_order(
     assert (f"  Priority 1, most Wounds ({AUREL}: 0 Wounds; {IOANA}: 2 Wounds): kept {IOANA}"
             in words)
     assert f"  Target: {IOANA}" in words
+    assert "  Not needed, one Trouper being left: 2. closest" in words
     assert "Nemesis Target Priority" in words[-1] and "Leader Rule" not in words[-1]
 
 
