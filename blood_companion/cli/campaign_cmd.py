@@ -25,7 +25,16 @@ from blood_companion.cli.common import (
     stdout,
 )
 from blood_companion.cli.flags import add_command
-from blood_companion.cli.view_docs import LOG_LAST, log_doc, log_entries, show_doc, summary
+from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.view_docs import (
+    LOG_LAST,
+    log_doc,
+    log_entries,
+    show_doc,
+    summary,
+    why_doc,
+)
+from blood_companion.cli.view_text import why_view
 from blood_companion.display import json_text
 from blood_companion.engine.box import table_setup
 from blood_companion.engine.campaign import Seat, StartCampaign
@@ -306,9 +315,16 @@ def log(
         help=f"Show only the last N steps (0: all). Default: {LOG_LAST}, all with --json.")] = None,
     physical: Annotated[bool, typer.Option("--physical",
         help="Below each step, what the table moved.")] = False,
+    why: Annotated[int | None, typer.Option("--why", metavar="STEP",
+        help="Why the app decided as it did for the Nemesis side at this step (each Target "
+             "Priority with the Troupers it kept, the Leader's Rule, a Summon's space, an "
+             "order).")] = None,
 ) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
     session.catalog()  # a broken data pack: refused once here, not read again per step
+    if why is not None:
+        _why(why, as_json)
+        return
     told: dict[int, list[dict[str, Any]]] = {}
     with session.open_session() as store:
         if as_json or all_:
@@ -334,6 +350,17 @@ def log(
             e["results"] = [*e["results"], "At the table:",
                             *("  • " + i["text"] for i in told[e["step"]])]
     views.show("campaign-log", doc, False)
+
+
+def _why(step: int, as_json: bool) -> None:
+    """`campaign log --why STEP`: the decision records of that step (cli/view_docs.py
+    ``why_doc``); a step the log does not have is refused (exit 1)."""
+    with session.open_session() as store:
+        doc = why_doc(store, step)
+    if as_json:
+        print_json({"ok": True, **doc})
+        return
+    print_lines(why_view(doc, width()))
 
 
 def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, Any]]]:

@@ -18,7 +18,7 @@ from blood_companion.cli.common import (
 )
 from blood_companion.cli.flags import add_command
 from blood_companion.cli.night_steps import _night_state, _record
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, why
 from blood_companion.engine.night import NextPhase, board_view
 
 night_app, register = command_group("night")
@@ -58,7 +58,7 @@ def log(
     with session.open_session() as store:
         night = _night_state(store.state).night
         assert night is not None
-        entries = [e for e in night.log if turn is None or e.turn == turn]
+        entries = [e for e in why.told(night.log) if turn is None or e.turn == turn]
         cat = store.catalog
         lines = [(e, narrate.render(e, cat)) for e in entries]
     if as_json:

@@ -22,7 +22,7 @@ from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.cli.view_text import night_next
 from blood_companion.display import styled
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, why
 from blood_companion.engine.actions import declared
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
@@ -88,17 +88,19 @@ def _doc(step: session.Step) -> dict[str, Any]:
         "action": step.done(),
         "changes": [narrate.render(e, step.catalog) for e in _entries(step)],
         "instructions": step.told(),
+        "decisions": why.step_decisions(step.before, step.after),
         "next": night_next_doc(step.after, step.catalog),
         "state_hash": step.store.state_hash,
     }
 
 
 def _entries(step: session.Step) -> list[Any]:
-    """The log entries the step wrote (all of them for the night it laid out)."""
+    """The log entries the step wrote (all of them for the night it laid out), its decision
+    records left out (`why` shows them: engine/why.py)."""
     assert step.after.night is not None
     night = step.before.night
     start = 0 if step.action.type == "night_setup" or night is None else len(night.log)
-    return step.after.night.log[start:]
+    return why.told(step.after.night.log[start:])
 
 
 def _show(step: session.Step) -> None:

@@ -20,7 +20,11 @@ from blood_companion.cli import session
 from blood_companion.cli.common import hint_of, stdout, typed_number
 from blood_companion.cli.flags import Opt, add_command
 from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.view_docs import why_doc
+from blood_companion.cli.view_text import why_view
 from blood_companion.display import Styled, styled
+from blood_companion.engine import why
 from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
@@ -42,6 +46,8 @@ At any prompt:
   show CARD         a card's text (any card, by name or id; `show --ids CARD` adds its id)
   hand [TROUPER]    the cards in hand (or, for cards the app does not see, what they can be)
   cards             the Reaction Line with each card's text
+  why               why the app decided as it did for the Nemesis side (a Target by its
+                    Priorities, a tie, the Leader's Rule, a Summon's space, an order)
   decks             who holds each deck (change it with `blood campaign decks`)
   help              this text
   quit              stop here (everything is saved; `blood play` resumes)"""
@@ -227,6 +233,14 @@ class Loop:
         doc = views.stored(store, "status") or status_doc(store)
         print_lines(without_commands(views.render("status", doc, width())))
 
+    def show_why(self) -> None:
+        """Why the app decided as it did for the Nemesis side: the decision records of the
+        latest step that made any (cli/view_docs.py ``why_doc``); nothing is recorded."""
+        with self.open() as store:
+            doc = why_doc(store)
+        stdout.print()
+        print_lines(why_view(doc, width()))
+
     def show(self, screen: Any, every: bool = False) -> None:
         from blood_companion.cli.status_view import _fit
 
@@ -261,11 +275,13 @@ class Loop:
         head = words[0].lower()
         if len(words) == 1 and head in ("quit", "exit", "q"):
             return None
-        if len(words) == 1 and head in ("help", "?", "status", "list", "back"):
+        if len(words) == 1 and head in ("help", "?", "status", "list", "back", "why"):
             if head in ("help", "?"):
                 stdout.print(HELP, markup=False)
             elif head == "status":
                 self.show_status()
+            elif head == "why":
+                self.show_why()
             elif self.walk is not None and head == "list":
                 self.show(self.walk.screen(), every=True)
             elif self.walk is not None:  # back
@@ -507,7 +523,7 @@ class Loop:
             say("  " + line)
         if after.night is not None and after.part == "night":
             start = 0 if before.night is None else log_at
-            for entry in after.night.log[start:]:
+            for entry in why.told(after.night.log[start:]):
                 for text, style in entry_lines(entry, after, cat):
                     say("  " + text, style)
             phase_before = before.night.phase if before.night is not None else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.face import card_face, find_card
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, why
 from blood_companion.engine.plain import counted
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, holders_text
 
@@ -145,6 +145,6 @@ def result_lines(result: dict[str, Any], catalog: Catalog | None, sentence: str 
                        f"{narrate.faces_words(str(roll.get('faces') or ''))} → "
                        f"{counted(int(roll.get('gained') or 0), str(roll.get('resource')))}")
     for event in result.get("events") or []:
-        if isinstance(event, dict):
+        if isinstance(event, dict) and event.get("kind") != why.DECISION:
             out.append(narrate.render(event, catalog))
     return out

@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from blood_companion.cli import views
+from blood_companion.engine import why
+from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.legal import Next
-    from blood_companion.engine.state import CampaignState
     from blood_companion.store import CampaignStore
 
 LOG_LAST = 50  # steps `blood campaign log` shows unless asked for more
@@ -227,6 +228,51 @@ def log_entries(store: CampaignStore, entries: list[Any]) -> list[dict[str, Any]
          if e.status == "done" else []}
         for e in entries
     ]
+
+
+WHY_LOOK_BACK = 400  # done steps `why` looks back through for the latest decision
+
+
+def why_doc(store: CampaignStore, step: int | None = None) -> dict[str, Any]:
+    """Why the app decided for the Nemesis side (engine/why.py): the decision records of
+    ``step``, else of the latest done step that made any (`why` in `blood play` and in
+    `blood table`). ``{"step", "sentence", "head", "latest", "decisions", "lines"}``; without
+    any decision found, ``step`` is None (or the step asked for) and ``lines`` says so. Raises
+    BloodError for a step the log does not have."""
+    head = store.head
+    if step is None:
+        step = _latest_decision_step(store)
+        if step is None:
+            return {"step": None, "sentence": "", "head": head, "latest": True, "decisions": [],
+                    "lines": [f"No decision of the Nemesis side in the last {WHY_LOOK_BACK} "
+                              "steps (or none recorded: older versions kept none)."]}
+        latest = True
+    else:
+        latest = False
+        last = store.head + store.redo_available
+        if not 1 <= step <= last:
+            raise BloodError(f"there is no step {step}; the log has steps 1 to {last}",
+                             hint="`blood campaign log` lists the steps")
+    after = store.state_at(step)
+    before = store.state_at(step - 1) if step > 1 else CampaignState()
+    found = why.step_decisions(before, after)
+    entry = store.log(last=store.log_length + store.redo_available - step + 1)
+    sentence = next((e.sentence for e in entry if e.step == step), "")
+    lines = why.lines(found, store.catalog) if found else [why.NONE_RECORDED]
+    return {"step": step, "sentence": sentence, "head": head, "latest": latest,
+            "decisions": found, "lines": lines}
+
+
+def _latest_decision_step(store: CampaignStore) -> int | None:
+    """The latest done step whose recorded change holds a decision record, looking back
+    :data:`WHY_LOOK_BACK` steps at most (read from the stored deltas, as `campaign log`)."""
+    head = store.head
+    results = store.step_results(max(1, head - WHY_LOOK_BACK + 1)) if head else {}
+    for step in sorted((s for s in results if s <= head), reverse=True):
+        if any(isinstance(e, dict) and e.get("kind") == why.DECISION
+               for e in results[step].get("events") or []):
+            return step
+    return None
 
 
 def status_doc(store: CampaignStore, now: Next | None = None) -> dict[str, Any]:

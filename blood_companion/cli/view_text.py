@@ -244,3 +244,24 @@ def campaign_log(doc: dict[str, Any], width: int = 80) -> list[Line]:
             for text in _wrap(result, width - len(pad), "  "):
                 lines.append((pad + text, "dim"))
     return lines
+
+
+# --------------------------------------------------------------------------- why
+
+
+def why_view(doc: dict[str, Any], width: int = 80) -> list[Line]:
+    """Why the app decided for the Nemesis side (``view_docs.why_doc``): the step, then each
+    decision record in words, wrapped under its own indent."""
+    lines: list[Line] = []
+    step = doc.get("step")
+    if step is not None:
+        title = f"Why: step {step}" + (f" - {doc['sentence']}" if doc.get("sentence") else "")
+        if doc.get("latest") and step != doc.get("head"):
+            title += f" (the latest step that made a decision; the log is at step {doc['head']})"
+        lines += [(t, "bold") for t in _wrap(title, width, "  ")]
+    for line in doc.get("lines") or []:
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        style = "" if indent else "cyan"
+        lines += [(indent + t, style)
+                  for t in _wrap(line.strip(), max(20, width - len(indent)), "  ")]
+    return lines

@@ -29,6 +29,7 @@ from blood_companion.engine.night_state import (
 from blood_companion.engine.plain import SIDE_WORDS
 from blood_companion.engine.state import CampaignState, TrouperState
 from blood_companion.engine.table import UNKNOWN, at_table, named_draw, take_cards, take_from_hand
+from blood_companion.engine.why import DECISION
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -601,25 +602,32 @@ def wound_minion(state: CampaignState, catalog: Catalog, space: str, n: int = 1)
 
 def summon(
     state: CampaignState, catalog: Catalog, rng: Chance, minion_type: str | None,
-    place: Mapping[str, str] | None = None,
+    place: Mapping[str, str] | None = None, src: str | None = None,
 ) -> CampaignState:
     """ "Summon": a random unused Minion card (of the type when one is left, else any) on the
     first free Minion space in Flow order; ignored when no space is free. Its Miniature goes
     on the Tile the Effect names (``place``: ``{"distance": "2", "src": id}``, a Tile at that
     Distance from the Effect's source, or ``{"who": trouper id}``, the Tile of the Trouper the
-    Effect targets), else on the Nemesis's Tile."""
+    Effect targets), else on the Nemesis's Tile. ``src``: who summons (the Nemesis when not
+    said), for the decision record (engine/why.py)."""
     night = night_of(state)
     used = {s.minion for s in night.minions}
     taken = {s.space for s in night.minions}
-    free = [sp for sp in catalog.board.minion_spaces[2:] if sp not in taken]
+    flow = catalog.board.minion_spaces[2:]
+    free = [sp for sp in flow if sp not in taken]
+    # the decision record (engine/why.py): what the app chose the card and the space from
+    decided: dict[str, Any] = {
+        "about": "summon", "src": src or night.nemesis,
+        "minion_type": minion_type, "flow": list(flow), "taken": [sp for sp in flow if sp in taken]}
     if not free:
-        return log(state, "summon_no_space")
+        return log(log(state, DECISION, **decided), "summon_no_space")
     unused = [mi.id for mi in catalog.all("minions") if mi.id not in used]
     types = {mi.id: mi.type for mi in catalog.all("minions")}
     typed = [mid for mid in unused if types[mid] == minion_type]
     pool = typed if minion_type and typed else unused
+    decided.update(typed=bool(minion_type and typed), pool=sorted(pool))
     if not pool:
-        return log(state, "summon_no_card")
+        return log(log(state, DECISION, **decided, no_card=True), "summon_no_card")
     mid = rng.choice(sorted(pool), "summon")
     if at_table(state, "minions"):  # the players drew it from the Minion cards not in play
         kind = f" (a {minion_type.capitalize()} if one is left)" if minion_type and typed else ""
@@ -631,5 +639,6 @@ def summon(
         )
     slot = MinionSlot(space=free[0], minion=mid, summoned=True, alive=1)
     state = with_night(state, minions=[*night.minions, slot])
+    state = log(state, DECISION, **decided, card=mid, space=free[0], place=dict(place or {}))
     return log(state, "summon", minion=mid, space=free[0], **dict(place or {}))
 

@@ -329,7 +329,7 @@ def _summon(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
         place = {"who": fx.tid(s, a.target)}
     elif a.tile is not None:
         place = {"distance": a.tile, "src": a.source}
-    return fx.summon(s, a.catalog, a.chance, o.minion_type, place)
+    return fx.summon(s, a.catalog, a.chance, o.minion_type, place, src=a.source)
 
 
 def _gain(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:

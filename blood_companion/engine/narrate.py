@@ -255,6 +255,12 @@ def _effects_of(catalog: Catalog, ref: Mapping[str, Any]) -> list[m.Effect]:
     return list(effects or [])
 
 
+def effect_of(catalog: Catalog, ref: Mapping[str, Any], k: int) -> m.Effect | None:
+    """Effect ``k`` of the card an event names (None when the data pack no longer has it)."""
+    effects = _effects_of(catalog, ref)
+    return effects[k] if 0 <= k < len(effects) else None
+
+
 def _effect_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
     ref = args.get("job") or args
     k = args.get("effect")
@@ -382,6 +388,8 @@ def render(entry: NightLogEntry | Mapping[str, Any], catalog: Catalog) -> str:
         kind, args = entry.kind, entry.args
     if kind == "movement":
         return movement_text(catalog, args)
+    if kind == "decision":  # a record for `why` (engine/why.py), not told as it happens
+        return "A decision of the Nemesis side (`why` shows it)"
     template = TEMPLATES.get(kind)
     for (k, arg), text in WITH_ARG.items():
         if k == kind and args.get(arg):

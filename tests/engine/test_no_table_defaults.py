@@ -17,7 +17,7 @@ from play_driver import Driver  # noqa: E402
 
 from blood_companion.cli.play_menu import Again, Done  # noqa: E402
 from blood_companion.engine import bookkeeping as fx  # noqa: E402
-from blood_companion.engine import legal, narrate  # noqa: E402
+from blood_companion.engine import legal, narrate, why  # noqa: E402
 from blood_companion.engine.campaign import Seat, StartCampaign  # noqa: E402
 from blood_companion.engine.night import AnswerQuestion, SetupNight  # noqa: E402
 from blood_companion.engine.state import CampaignState, state_hash  # noqa: E402
@@ -155,7 +155,7 @@ def test_one_candidate_left_is_the_target_without_a_leader_question(catalog: Any
     table.do(AnswerQuestion(troupers=["aurel"]))
     q = table.state.night.pending[0]
     assert q.kind == "test" and q.trouper == 0
-    said = [narrate.render(e, catalog) for e in table.state.night.log]
+    said = [narrate.render(e, catalog) for e in why.told(table.state.night.log)]
     assert said[-1] == "Answer: Aurel, the Thread-Walker"
     # a tie the app's state settles (fewest Wounds): decided, the dodge Test names Ioana
     table = _tied(catalog, aurel=2)

@@ -16,7 +16,7 @@ from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
 from blood_companion.engine import day as d
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, why
 from blood_companion.engine.campaign import Seat, StartCampaign
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import NextPhase, SetupNight, UseEvent
@@ -60,7 +60,7 @@ def kinds(table: Table, since: int = 0) -> list[str]:
 
 
 def texts(table: Table, since: int = 0) -> list[str]:
-    return [narrate.render(e, table.catalog) for e in table.night.log[since:]]
+    return [narrate.render(e, table.catalog) for e in why.told(table.night.log[since:])]
 
 
 # --------------------------------------------------------------------------- 2 Cleanup order

@@ -12,7 +12,7 @@ from night_bot import Table, answer, new_table
 
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, why
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import (
     AnswerQuestion,
@@ -41,7 +41,7 @@ def with_skills(catalog: Any, nemesis: str, *skills: m.Effect) -> Any:
 
 
 def texts(table: Table) -> list[str]:
-    return [narrate.render(e, table.catalog) for e in table.night.log]
+    return [narrate.render(e, table.catalog) for e in why.told(table.night.log)]
 
 
 def refused(table: Table, action: Any, match: str) -> None:

@@ -11,7 +11,7 @@ from night_bot import Table, new_table
 
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, why
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import (
@@ -48,7 +48,7 @@ def active(table: Table, card: str, trouper: int = 0) -> None:
 
 
 def texts(table: Table) -> list[str]:
-    return [narrate.render(e, table.catalog) for e in table.night.log]
+    return [narrate.render(e, table.catalog) for e in why.told(table.night.log)]
 
 
 def refused(table: Table, action: Any, match: str) -> None:

@@ -21,12 +21,12 @@ from blood_companion.content import models as m
 from blood_companion.content.render import render_outcome
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import leader, narrate
+from blood_companion.engine import leader, narrate, why
 from blood_companion.engine.bookkeeping import item_side
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import EnemyJob, Question
-from blood_companion.engine.state import CampaignState
+from blood_companion.engine.state import CampaignState, TrouperState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -247,13 +247,15 @@ def _advance(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignSta
                                      "priority_at": 0})
         state = _set_job(state, job)
         if target.distance != "any":
+            start = [why.step("everyone", "app", _tids(state, everyone))]
+            state = _decided(state, job, order[job.effect], eff, start, asks="in_range")
             dist = "Special Area" if target.distance == "area" else f"Distance {target.distance}"
             return _ask(state, job, "in_range", f"{job.label} (Effect {order[job.effect] + 1}): "
                         f"which Troupers are at {dist} from {src}? "
                         f"({leader.in_doubt(state, catalog)})", candidates=everyone)
         return state
     if job.stage == "priorities":
-        return _apply_priorities(state, catalog, job, eff, src)
+        return _apply_priorities(state, catalog, job, eff, src, order[job.effect])
     return _resolve_targets(state, catalog, rng, job, eff)
 
 
@@ -298,15 +300,52 @@ def _start_trouper_effect(
     return _set_job(state, job)
 
 
+def _tids(state: CampaignState, idx: list[int]) -> list[str]:
+    return [fx.tid(state, i) for i in idx]
+
+
+def _decided(state: CampaignState, job: EnemyJob, k: int, eff: m.Effect,
+             steps: list[dict[str, Any]], *, asks: str = "",
+             chosen: list[int] | None = None) -> CampaignState:
+    """Record the part of the Target decision of ``job``'s Effect ``k`` taken now
+    (engine/why.py): the rules applied, in order, with the candidates each kept, and the
+    question it waits for or the targets chosen. A player's own timed Effect is the players'
+    decision: none is recorded."""
+    if eff.target is None or _troupers_side(job):
+        return state
+    return fx.log(state, why.DECISION, **why.target_record(
+        {**fx.job_arg(state, job), "id": job.id}, k, job.rep, eff.target.distance,
+        list(eff.target.priority), interp.target_rule(eff).enemy, steps, asks=asks,
+        chosen=None if chosen is None else _tids(state, chosen)))
+
+
+def _first_steps(state: CampaignState, job: EnemyJob, k: int) -> list[dict[str, Any]]:
+    """The steps a record of the Target decision begins with: the table's answer to the
+    question its last record stopped at (the candidates the job now holds); with none of it
+    recorded yet, the candidates (every Trouper before any rule; else those an older version,
+    which kept no record, left in the running)."""
+    last = why.open_decision(fx.night_of(state).log, why.target_key(job, k))
+    if last is None:
+        rule = "everyone" if job.priority_at == 0 else "from"
+        return [why.step(rule, "app", _tids(state, list(job.candidates)))]
+    asked = str(last.get("asks", ""))
+    if not asked:
+        return []
+    by = "leader" if asked == "leader" else "table"
+    return [why.step(asked, by, _tids(state, list(job.candidates)))]
+
+
 def _apply_priorities(
-    state: CampaignState, catalog: Catalog, job: EnemyJob, eff: m.Effect, src: str
+    state: CampaignState, catalog: Catalog, job: EnemyJob, eff: m.Effect, src: str, k: int
 ) -> CampaignState:
     assert eff.target is not None
     cands = list(job.candidates)
+    steps = _first_steps(state, job, k)
 
     def ask(kind: str, prompt: str) -> CampaignState:  # the table says, from the Priority `at`
         asking = job.model_copy(update={"candidates": cands, "priority_at": at})
-        return _ask(_set_job(state, asking), asking, kind, prompt, candidates=cands)
+        asked = _decided(_set_job(state, asking), asking, k, eff, steps, asks=kind)
+        return _ask(asked, asking, kind, prompt, candidates=cands)
 
     if interp.target_rule(eff).enemy == "priority":
         prios = eff.target.priority
@@ -319,37 +358,55 @@ def _apply_priorities(
                            f"{job.label}: which of {_names(state, catalog, cands)} "
                            f"{'is' if len(cands) == 1 else 'are'} {p} to {src}? "
                            f"(name every one tied; {leader.in_doubt(state, catalog)})")
+            values = priority_values(state, p, cands)
             cands = tie_break(state, p, cands)
+            steps = [*steps, why.step(p, "app", _tids(state, cands), {
+                fx.tid(state, i): v for i, v in values.items()})]
         if len(cands) > 1:
             return ask("leader", f"{job.label}: still tied between {_names(state, catalog, cands)} "
                        f"after its Target Priorities; which one is the target? "
                        f"({leader.decides(state, catalog)})")
+    state = _decided(state, job, k, eff, steps, chosen=cands)
     if not cands:
         state = fx.log(state, "no_target", job=fx.job_arg(state, job))
     job = job.model_copy(update={"stage": "tests", "targets": cands, "candidates": cands})
     return _set_job(state, job)
 
 
+# Nemesis Target Priorities the app evaluates: what it counts of a Trouper, and whether the
+# fewest (1) or the most (-1) is kept. Every Wound counts, those taken with no card left to
+# mark them too ("Wounds"); "Exhausted first" keeps the Exhausted.
+_MEASURES: dict[str, tuple[Callable[[TrouperState], int], int]] = {
+    "fewest_bites": (lambda t: t.bites, 1),
+    "most_bites": (lambda t: t.bites, -1),
+    "fewest_wounds": (fx.wound_count, 1),
+    "most_wounds": (fx.wound_count, -1),
+    "fewest_cards_in_hand": (lambda t: len(t.hand), 1),
+    "most_cards_in_hand": (lambda t: len(t.hand), -1),
+    "exhausted": (lambda t: int(t.exhausted), -1),
+    "not_exhausted": (lambda t: int(t.exhausted), 1),
+    "lowest_insanity": (lambda t: t.insanity, 1),
+    "highest_insanity": (lambda t: t.insanity, -1)}
+
+
+def priority_values(state: CampaignState, priority: str, cands: list[int]) -> dict[int, int]:
+    """What a Target Priority the app evaluates counts of each candidate (none for one only
+    the Map shows)."""
+    measure = _MEASURES.get(priority)
+    if measure is None:
+        return {}
+    return {i: measure[0](state.troupers[i]) for i in cands}
+
+
 def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int]:
     """Keep the candidates that best match one Nemesis Target Priority the app can evaluate."""
-    ts = state.troupers
-    keys: dict[str, Callable[[int], int]] = {
-        "fewest_bites": lambda i: ts[i].bites,
-        "most_bites": lambda i: -ts[i].bites,
-        # every Wound counts, those taken with no card left to mark them too ("Wounds")
-        "fewest_wounds": lambda i: fx.wound_count(ts[i]),
-        "most_wounds": lambda i: -fx.wound_count(ts[i]),
-        "fewest_cards_in_hand": lambda i: len(ts[i].hand),
-        "most_cards_in_hand": lambda i: -len(ts[i].hand),
-        "exhausted": lambda i: 0 if ts[i].exhausted else 1,
-        "not_exhausted": lambda i: 1 if ts[i].exhausted else 0,
-        "lowest_insanity": lambda i: ts[i].insanity,
-        "highest_insanity": lambda i: -ts[i].insanity}
-    key = keys.get(priority)
-    if key is None or not cands:
+    measure = _MEASURES.get(priority)
+    if measure is None or not cands:
         return cands
-    best = min(key(i) for i in cands)
-    return [i for i in cands if key(i) == best]
+    sign = measure[1]
+    values = priority_values(state, priority, cands)
+    best = min(sign * v for v in values.values())
+    return [i for i in cands if sign * values[i] == best]
 
 
 def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob,
@@ -439,6 +496,15 @@ def answer_targets(
         raise RuleError(f"name at least one of {_names(state, catalog, q.candidates)}")
     if q.kind == "leader" and len(chosen) != 1:
         raise RuleError("the Leader picks exactly one target")
+    effects = job_effects(state, catalog, job)
+    order = _order(job, effects)
+    k = order[job.effect] if job.effect < len(order) else -1
+    if job.stage == "priorities" and k >= 0 and not _troupers_side(job) and \
+            why.open_decision(fx.night_of(state).log, why.target_key(job, k)) is None:
+        # asked by an older version, which kept no record: the record begins with the answer
+        by = "leader" if q.kind == "leader" else "table"
+        steps = [*_first_steps(state, job, k), why.step(q.kind, by, _tids(state, chosen))]
+        state = _decided(state, job, k, effects[k], steps)
     job = job.model_copy(update={"candidates": chosen})
     state = answered(state)
     state = _set_job(state, job)

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, NoReturn
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
-from blood_companion.engine import narrate
+from blood_companion.engine import narrate, why
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import can_play
-from blood_companion.engine.night_state import Activation, EnemyJob, NightState
+from blood_companion.engine.night_state import Activation, EnemyJob, MinionSlot, NightState
 from blood_companion.engine.state import CampaignState, Tokens
 from blood_companion.engine.table import UNKNOWN
 
@@ -239,11 +239,20 @@ def unresolved_reactions(state: CampaignState, catalog: Catalog) -> list[EnemyJo
     return jobs
 
 
+def _reaction_order(state: CampaignState, jobs: list[EnemyJob]) -> CampaignState:
+    """The order the Reaction cards resolve in, recorded for `why` (engine/why.py) when two
+    or more wait."""
+    if len(jobs) < 2:
+        return state
+    return fx.log(state, why.DECISION, about="order", during="nemesis",
+                  cards=[[j.card, j.slot] for j in jobs])
+
+
 def start_nemesis(state: CampaignState, catalog: Catalog, rng: Chance | None) -> CampaignState:
     state = fx.with_night(state, phase_done=False, activation=None)
     state = fx.log(state, "nemesis_phase")
     jobs = unresolved_reactions(state, catalog)
-    return fx.with_night(state, queue=jobs)
+    return fx.with_night(_reaction_order(state, jobs), queue=jobs)
 
 
 def _unless_done(step: Callable[[CampaignState, Catalog], CampaignState]) -> Step:
@@ -255,7 +264,7 @@ def _nemesis_settled(state: CampaignState, catalog: Catalog) -> CampaignState:
     """Reaction cards revealed during the phase resolve too; then the phase is done."""
     jobs = unresolved_reactions(state, catalog)
     if jobs:
-        return fx.with_night(state, queue=jobs)
+        return fx.with_night(_reaction_order(state, jobs), queue=jobs)
     state = fx.with_night(state, phase_done=True)
     return fx.log(state, "nemesis_phase_over")
 
@@ -267,17 +276,25 @@ def start_minions(state: CampaignState, catalog: Catalog, rng: Chance | None) ->
     the phase activates too when its space's turn comes."""
     state = fx.with_night(state, phase_done=False, activated=[])
     state = fx.log(state, "minions_phase")
+    ordered = [s for s in _by_flow(night_of(state), catalog) if s.alive > 0]
+    if len(ordered) > 1:  # the order the spaces activate in, for `why` (engine/why.py)
+        state = fx.log(state, why.DECISION, about="order", during="minions",
+                       spaces=[[s.space, s.minion] for s in ordered])
     return _next_minion_space(state, catalog)
+
+
+def _by_flow(night: NightState, catalog: Catalog) -> list[MinionSlot]:
+    """The Minion cards in the order their spaces activate: A, B, then the Flow Arrow's."""
+    order = {sp: k for k, sp in enumerate(catalog.board.minion_spaces)}
+    return sorted(night.minions, key=lambda s: order.get(s.space, 99))
 
 
 def _next_minion_space(state: CampaignState, catalog: Catalog) -> CampaignState:
     """Queue the Miniatures of the next Minion space (Flow order) not activated this phase;
     the phase is done when none is left."""
     night = night_of(state)
-    order = {sp: k for k, sp in enumerate(catalog.board.minion_spaces)}
     waiting = [
-        s for s in sorted(night.minions, key=lambda s: order.get(s.space, 99))
-        if s.space not in night.activated and s.alive > 0]
+        s for s in _by_flow(night, catalog) if s.space not in night.activated and s.alive > 0]
     if not waiting:
         state = fx.with_night(state, phase_done=True)
         return fx.log(state, "minions_phase_over")
