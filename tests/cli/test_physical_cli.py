@@ -22,7 +22,7 @@ def new_night(blood: Any) -> None:
     assert r.code == 0, r.err
     r = blood(*SETUP)
     assert r.code == 0, r.err
-    assert "At the table:" in r.out and "Aurel's Trouper deck → Aurel's hand" in r.out
+    assert "At the table:" in r.out and "Aurel's deck → Aurel's hand" in r.out
 
 
 def test_a_played_card_is_told_as_a_move_to_the_chain(blood: Any, saves_dir: Path) -> None:
