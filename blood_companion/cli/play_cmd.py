@@ -472,7 +472,7 @@ class Loop:
         from blood_companion.cli.play_menu import Walk, changes
         from blood_companion.cli.table_words import entry_lines
         from blood_companion.engine.errors import RuleError
-        from blood_companion.engine.table import DrawNeeded
+        from blood_companion.engine.table import DrawNeeded, done_so_far
         from blood_companion.engine.words import drawn_lines, sentence
 
         try:
@@ -507,6 +507,9 @@ class Loop:
             say("  " + line)
         if after.night is not None and after.part == "night":
             start = 0 if before.night is None else log_at
+            # told already, before the question naming the card the step drew (play_menu.py)
+            asked = self.walk.draw if self.walk is not None else None
+            start += len(done_so_far(asked, before)) if asked is not None else 0
             for entry in after.night.log[start:]:
                 for text, style in entry_lines(entry, after, cat):
                     say("  " + text, style)

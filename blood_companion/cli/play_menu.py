@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from blood_companion import matching
 from blood_companion.cli import commands
 from blood_companion.cli.status_view import SIDES
+from blood_companion.cli.table_words import so_far_lines
 from blood_companion.engine import legal
 from blood_companion.engine.actions import Action
 from blood_companion.engine.chance import Chance
@@ -170,7 +171,9 @@ class Walk(NamedTuple):
     def _draw_screen(self) -> Screen:
         need = self.draw
         choices = tuple(Choice(str(i + 1), n) for i, n in enumerate(need.names))
-        return self._screen(need.prompt, choices, None,
+        # what the step already did (a roll, a reshuffle), told before the question on it
+        done = so_far_lines(need, self.state, self.catalog)
+        return self._screen("\n".join([*done, need.prompt]), choices, None,
                             ("The players drew it from the real deck.",),
                             free_hint="the card's name", need="drawn")
 

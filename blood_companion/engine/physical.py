@@ -341,8 +341,6 @@ TABLE: dict[Path, Sentence | tuple[str, str, bool]] = {
     # Items, the Wagon, trophies
     (*T, "depleted_items"): listed("item", "{name}: turn it face down (Depleted)",
                                    "{name}: turn it face up again"),
-    ("night", "weakness_trophies"): listed("trophy", "Weakness Trophy of the {name}: take it",
-                                           "Weakness Trophy of the {name}: give it back"),
     ("vlad_weakened",): listed("card", "{name}: turn it to its Weakened side",
                                "{name}: turn it back to its Enhanced side"),
     (*T, "sleeves", "{i}", "advanced"): side,
@@ -383,7 +381,10 @@ QUIET: tuple[Path, ...] = (
     *[("night", k) for k in ("nemesis", "vlad", "zone", "location", "difficulty", "turn",
                              "phase", "to_play", "passed", "cascade", "rightmost_player",
                              "active", "event_used", "result", "reason", "phase_done",
-                             "after_play", "rest_exhaust", "activated", "started")],
+                             "after_play", "rest_exhaust", "activated", "started",
+                             # which Weakness cards gave their Trophy: the token itself is told
+                             # once, as the Nemesis Trophy it is ("nemesis_trophies")
+                             "weakness_trophies")],
     ("night", "log", "*"), ("night", "pending", "*"), ("night", "queue", "*"),
     ("night", "activation", "*"), ("night", "bonuses", "*"), ("night",), ("day",),
     ("rewards",),
@@ -658,8 +659,8 @@ def _move(ctx: Ctx, key: tuple[str, str, str], cards: list[str]) -> Instruction:
     names = [] if UNKNOWN in cards else [ctx.card(c) for c in cards]
     if not names:  # cards nobody named: a count
         what = "a card" if n == 1 else f"{n} cards"
-    else:
-        what = listing(names) if n < 4 else f"{n} cards"
+    else:  # a long list is counted, except the cards a hand takes: the player picks those
+        what = listing(names) if n < 4 or field.endswith(".hand") else f"{n} cards"
     if frm == BOX:
         text = f"{what}: to {to}"
     elif to == BOX:
