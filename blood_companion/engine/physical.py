@@ -9,6 +9,12 @@ does not hold (the engine's cursor, the log, the Day's choices). :func:`instruct
 the leaves and renders one :class:`Instruction` per change; cards are followed from where they
 left to where they arrived, so a drawn card is one line ("Mad Waltz: Zora's deck → Zora's
 hand"). A changed path found in neither table is :func:`unmapped` (a test failure).
+
+Whoever holds the decks (engine/table.py), the moves are the table's: a card the app cannot
+see is still one of its owner's cards, named out of the hidden hand or Wounds space it was in
+once the players name it, moved by count while nobody does; a Trouper's deck space is one pile
+(:func:`deck_space`); no Tactic card of a Trouper's comes from or goes back to the box
+(docs/rules-decisions.md, "Where the box keeps the cards").
 """
 
 from __future__ import annotations

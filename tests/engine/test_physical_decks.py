@@ -189,18 +189,42 @@ def test_a_whole_campaign_through_blood_play_is_followed_in_every_deck_mode(
     follower = Follower(catalog)
     _start(table, MODES[mode], 2, 7, mode="roguelite")
     follower.follow(table.state)
+    parts = _play_through(table, follower, lambda s: s.game >= 2 and s.part == "night")
+    assert table.state.game >= 2 and {"day", "night", "end"} <= parts, parts
+    assert follower.wrong_box == [], follower.wrong_box
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_single_game_through_blood_play_is_followed_in_every_deck_mode(
+    catalog: Any, mode: str
+) -> None:
+    """A Single Game night of three Troupers to its end, through `blood play`'s menus."""
+    table = NamingTable(catalog, CampaignState(), rng=random.Random(5))
+    follower = Follower(catalog)
+    _start(table, MODES[mode], 3, 5)
+    follower.follow(table.state)
+    loc = catalog.locations_in("garden")[0].id
+    mins = [m.id for m in catalog.all("minions")[2:4]]
+    table.do(SetupNight(nemesis="saskia", location=loc, minions=mins, difficulty=1))
+    follower.follow(table.state)
+    _play_through(table, follower, lambda s: s.part == "over")
+    assert table.state.part == "over" and follower.lines > 150
+    assert follower.wrong_box == [], follower.wrong_box
+
+
+def _play_through(table: NamingTable, follower: Follower, done: Any) -> set[str]:
     drv = Driver(table)
     parts: set[str] = set()
-    for _ in range(2500):
-        if table.state.game >= 2 and table.state.part == "night":
+    for _ in range(3000):
+        if done(table.state):
             break
         before = len(table.log)
         answer(drv)
         if len(table.log) > before:
             follower.follow(table.state)
             parts.add(table.state.part)
-    assert table.state.game >= 2 and {"day", "night", "end"} <= parts, parts
-    assert follower.wrong_box == [], follower.wrong_box
+    assert done(table.state)
+    return parts
 
 
 # --------------------------------------------------------------------------- the sentences
