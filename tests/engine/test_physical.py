@@ -223,7 +223,8 @@ def test_a_wound_with_the_deck_is_a_card_to_the_wounds_space(catalog: Any) -> No
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "saves"
 
 
-@pytest.mark.parametrize("version,name", [("v0.1.0", "day"), ("v0.2.0", "night")])
+@pytest.mark.parametrize("version,name", [("v0.1.0", "day"), ("v0.2.0", "night"),
+                                          ("v0.2.0", "table"), ("v0.2.0", "vlad")])
 def test_every_step_of_a_golden_campaign_is_told_in_words(
     catalog: Catalog, version: str, name: str, tmp_path: Path
 ) -> None:
