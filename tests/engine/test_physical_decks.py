@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
 
 from night_bot import TROUPERS, Table, step  # noqa: E402
 from play_driver import Driver  # noqa: E402
-from test_physical import PhysicalBoard, check_same, clean, told  # noqa: E402
+from test_physical import PhysicalBoard, check_same, clean, told, wrong_box_lines  # noqa: E402
 
 from blood_companion.cli.play_menu import Again  # noqa: E402
 from blood_companion.engine import bookkeeping as fx  # noqa: E402
@@ -112,24 +112,6 @@ class Follower:
         check_same(self.board, after, self.catalog)
         self.lines += len(items)
         self.before = after
-
-
-def wrong_box_lines(before: CampaignState, after: CampaignState, items: list[ph.Instruction],
-                    catalog: Any) -> list[str]:
-    """The lines sending a card back to the box that the rules do not: a Trouper's card (no
-    rule takes one out of the game), a card nobody named, or a Nemesis's card before the End of
-    the Night puts the Nemesis's components away ("End of the Night")."""
-    ctx = ph.Ctx(before, after, catalog)
-    mine = {ctx.card(c) for s in (before, after) for t in s.troupers
-            for c in (*t.deck, *t.reserve_cards)}
-    night_over = after.night is None
-    out = []
-    for i in items:
-        if i.component != "cards" or i.to != ph.BOX:
-            continue
-        if not i.cards or set(i.cards) & mine or not night_over:
-            out.append(i.text)
-    return out
 
 
 def _start(table: NamingTable, decks: dict[str, str], players: int, seed: int,
