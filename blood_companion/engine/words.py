@@ -274,9 +274,9 @@ def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -
                 kind = f" ({card.type.capitalize()})" if card is not None else ""
                 n = _minion_tiles(catalog, da.zone, space)
                 tile = "hammer" if space == "A" else "pen"
-                out.append(
-                    f"Minion {space}: {name(catalog, mid)}{kind} — put its card on Minion space "
-                    f"{space} of the Night Board; at the Dusk its {n} Miniature(s) go on the "
+                out.append(  # the Dusk's step moves the card and Miniatures (told there)
+                    f"Minion {space}: {name(catalog, mid)}{kind} — at the Dusk its card goes on "
+                    f"Minion space {space} of the Night Board and its {n} Miniature(s) on the "
                     f"{space} ({tile}) Tiles, one per Tile.")
         if da.nemesis and (db is None or db.nemesis != da.nemesis):
             nem = catalog.nemesis(da.nemesis)
@@ -288,14 +288,7 @@ def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -
                 out.append(f"Event card on Chain space {k + 1}: {name(catalog, ev)}")
     rb, ra = before.rewards, after.rewards
     if ra is not None:
-        old = len(rb.tactics_taken) if rb is not None else 0
-        for cid in ra.tactics_taken[old:]:
-            owner = next((t for t, cs in ra.given.items() if cid in cs), None)
-            card = catalog.tactic(cid)
-            art = f"the {str(card.art).capitalize()} deck" if card is not None and card.art \
-                else "its Art deck"
-            out.append(f"{who(catalog, owner) if owner else 'A Trouper'} takes "
-                       f"{name(catalog, cid)} from the top of {art} into the Personal Reserve.")
+        # an Advanced Tactic card taken is the step's own instruction ("At the table"), told once
         made = len(rb.rolls) if rb is not None else 0
         for made_roll in ra.rolls[made:]:
             how = "your dice" if made_roll.physical else "the app's dice"

@@ -132,6 +132,10 @@ def test_a_table_game_is_told_in_table_order_and_once(
     deal = next(r for r in results if "Shuffle Aurel's deck" in r)
     assert len([b for b in _bullets(deal) if b.endswith("→ Aurel's hand")]) == 1
     assert "draw 5 cards" not in out
+    # an Advanced Tactic card taken is its instruction only; no second summary of the moves
+    taken = [r for r in results if "Advanced Tactic deck →" in r]
+    assert taken and not [r for r in taken if "into the Personal Reserve" in r]
+    assert "What changed:" not in out
     # a Nemesis Trophy won is one line
     trophy = [b for r in results for b in _bullets(r) if "Trophy" in b]
     assert not [b for b in trophy if "Weakness Trophy" in b]
