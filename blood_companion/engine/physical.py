@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion.engine import words
 from blood_companion.engine.plain import SIDE_WORDS, listing
-from blood_companion.engine.table import UNKNOWN
+from blood_companion.engine.table import UNKNOWN, at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -526,6 +526,10 @@ _REVEALED_FROM: dict[str, tuple[str, ...]] = {
     ".".join((*T, "wounds")): ("hand", "deck"),
 }
 Routes = dict[tuple[str, str, str], list[str]]
+# The decks besides the Trouper decks that cards come back into during the night, and the
+# setting that says who holds them (engine/table.py): "Wounding a Nemesis" forms the Reaction
+# deck again from its discard pile, shuffled.
+_HELD_DECKS: dict[str, str] = {"night.reaction_deck": "reactions"}
 
 
 def _kind(field: str) -> str:
@@ -635,11 +639,31 @@ def _moves(gone: list[Piece], came: list[Piece], ctx: Ctx,
     for src in left:
         dst = Piece(src.card, OFF_BOARD.get(src.field, BOX), "", "")
         _route(unseen if hidden(src) else named, src, dst)
+    drawn = _formed_again(named, shuffles, ctx)
     out = [_move(ctx, key, cards) for key, cards in (*named.items(), *into_decks.items())]
     out += [Instruction("shuffle", label, label, label, 0, field=field, text=f"Shuffle {label}",
                         hidden=blind) for label, (field, blind) in shuffles.items()]
-    out += [_move(ctx, key, cards) for key, cards in unseen.items()]
+    out += [_move(ctx, key, cards) for key, cards in (*drawn.items(), *unseen.items())]
     return out
+
+
+def _formed_again(named: Routes, shuffles: dict[str, tuple[str, bool]], ctx: Ctx) -> Routes:
+    """A deck the players hold formed again from its discard pile ("Wounding a Nemesis"): all
+    of the pile goes into it, they shuffle it, then draw from it. The cards the step took from
+    the pile are rerouted through the deck; returns those draws, told after the shuffle."""
+    drawn: Routes = {}
+    for frm, to, fields in list(named):
+        deck_field = fields.partition(">")[2]
+        held = _HELD_DECKS.get(deck_field)
+        if held is None or frm == BOX or not at_table(ctx.after, held):
+            continue
+        shuffles.setdefault(to, (deck_field, False))
+        for key in [k for k in named if k[0] == frm and k[1] != to]:
+            cards = named.pop(key)
+            named[(frm, to, fields)] += cards
+            drawn.setdefault((to, key[1], f"{deck_field}>{key[2].partition('>')[2]}"),
+                             []).extend(cards)
+    return drawn
 
 
 def _borrow(ctx: Ctx, owner: str, kinds: tuple[str, ...]) -> Piece | None:

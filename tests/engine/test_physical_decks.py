@@ -314,3 +314,28 @@ def test_the_end_of_the_night_gathers_every_card_on_its_owners_deck(catalog: Any
     assert "5 cards: Aurel's hand → Aurel's deck" in moves
     assert "a card: Aurel's Wounds space → Aurel's deck" in moves
     assert not [m for m in moves if "back to the box" in m and ("Aurel" in m or "Ioana" in m)]
+
+
+def test_a_reaction_deck_formed_again_at_the_table_is_shuffled_before_the_reveal(
+    catalog: Any
+) -> None:
+    state = _table_night(catalog).state
+    night = state.night
+    assert night is not None
+    state = fx.with_night(state, reaction_deck=[], reaction_discard=list(night.reaction_deck))
+    chance = _chance()
+    card = night.reaction_deck[0]
+    chance.name_draws({"reactions": [card]})
+    after = fx.reveal_reaction(state, catalog, chance)
+    name = ph.Ctx(state, after, catalog).card(card)
+    n = len(night.reaction_deck) - 1
+    assert _moves(state, after, catalog) == [
+        f"{n + 1} cards: the Nemesis discard pile → the Reaction deck",
+        "Shuffle the Reaction deck", f"{name}: the Reaction deck → Reaction Line space 1"]
+    board = PhysicalBoard()
+    board.zones = {"the Nemesis discard pile": Counter(
+        ph.Ctx(state, state, catalog).card(c) for c in night.reaction_deck)}
+    for i in ph.instructions(state, after, catalog):
+        board.apply(i)
+    assert board.pile("Reaction Line space 1") == Counter([name])
+    assert sum(board.pile("the Reaction deck").values()) == n
