@@ -58,7 +58,7 @@ def name_draw(action: Action, need: DrawNeeded, left: list[str], what: str | Non
     if cid is None:
         shown = ", ".join(need.names[:12]) + (" ..." if len(need.names) > 12 else "")
         raise RuleError(
-            need.prompt,
+            "\n".join([*(done or []), need.prompt]),  # what the step did first, then the ask
             hint=f"the players hold this deck: name the {CARD_OF.get(need.deck, 'card')} with "
             f"--draw NAME (it can be: {shown})",
         )
