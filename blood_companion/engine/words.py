@@ -329,9 +329,8 @@ def dusk_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
         out.append(f"The Nemesis card of {nem.name} in the playing area with its three Weakness "
                    f"cards on their sides; {deck}.")
         out.append(f"The {nem.name} Miniature on the N Tile, its Front facing the path toward the "
-                   "Trouper you agree on.")
-    out.append("The Minion Miniatures go on the Tiles of their symbol, one per Tile: the "
-               "Minion A ones on the A Tiles, the Minion B ones on the B Tiles.")
+                   "Trouper you agree on. The Minion Miniatures (told when the Day ends) go on "
+                   "the Tiles of their symbol, one per Tile.")
     out.append(scenic_line(catalog, day.events))
     out.append("The Threat token on the first space of the Threat track; Resolved tokens and "
                "Cubes beside the Night Board.")
