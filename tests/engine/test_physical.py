@@ -139,7 +139,8 @@ def wrong_box_lines(before: CampaignState, after: CampaignState, items: list[ph.
                     catalog: Any) -> list[str]:
     """The lines sending a card back to the box that the rules do not: a card of a Trouper at
     the table (no rule takes one out of the game), a card nobody named, or a Nemesis's card
-    before the End of the Night puts the Nemesis's components away ("End of the Night")."""
+    before the End of the Night puts the Nemesis's components away ("End of the Night"); and
+    the lines taking out of the box a card a Trouper already held or a card nobody named."""
     ctx = ph.Ctx(before, after, catalog)
     # the cards of the Troupers at the table (one set aside by the players, leaving the
     # campaign, has its material put away in the box, to come back as it was)
@@ -147,11 +148,16 @@ def wrong_box_lines(before: CampaignState, after: CampaignState, items: list[ph.
     mine = {ctx.card(c) for s in (before, after) for t in s.troupers if t.trouper in seated
             for c in (*t.deck, *t.reserve_cards)}
     night_over = after.night is None
+    # a card a Trouper already held never comes out of the box either (a card bought, taken or
+    # a new Trouper's deck does)
+    held = {ctx.card(c) for t in before.troupers for c in (*t.deck, *t.reserve_cards)}
     out = []
     for i in items:
-        if i.component != "cards" or i.to != ph.BOX:
+        if i.component != "cards":
             continue
-        if not i.cards or set(i.cards) & mine or not night_over:
+        if i.to == ph.BOX and (not i.cards or set(i.cards) & mine or not night_over):
+            out.append(i.text)
+        elif i.frm == ph.BOX and (not i.cards or set(i.cards) & held):
             out.append(i.text)
     return out
 
