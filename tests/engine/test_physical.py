@@ -155,9 +155,9 @@ def wrong_box_lines(before: CampaignState, after: CampaignState, items: list[ph.
     for i in items:
         if i.component != "cards":
             continue
-        if i.to == ph.BOX and (not i.cards or set(i.cards) & mine or not night_over):
-            out.append(i.text)
-        elif i.frm == ph.BOX and (not i.cards or set(i.cards) & held):
+        boxed = i.to == ph.BOX and (not i.cards or set(i.cards) & mine or not night_over)
+        unboxed = i.frm == ph.BOX and (not i.cards or set(i.cards) & held)
+        if boxed or unboxed:
             out.append(i.text)
     return out
 
