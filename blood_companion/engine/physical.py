@@ -612,7 +612,9 @@ def _moves(gone: list[Piece], came: list[Piece], ctx: Ctx,
             card=UNKNOWN if dst.field == _DECK else dst.card))
     # 4. a card the app no longer sees went into its owner's deck, shuffled at the table
     budget = Counter(p.owner for p in arrive if hidden(p))
-    for src in [p for p in left if not hidden(p) and budget[p.owner] > 0]:
+    for src in [p for p in left if not hidden(p) and p.owner]:
+        if budget[src.owner] <= 0:  # as many as the hidden places that took a card
+            continue
         budget[src.owner] -= 1
         left.remove(src)
         deck = Piece(UNKNOWN, _label(_ZONE_DECK, {"t": src.owner}, ctx), _DECK, src.owner)
