@@ -26,7 +26,9 @@ def resolve(need: DrawNeeded, text: str, what: str | None = None) -> str:
     return naming.match(key, pairs, what or CARD_OF.get(need.deck, "card"))
 
 
-def _ask(need: DrawNeeded) -> str | None:
+def _ask(need: DrawNeeded, done: list[str]) -> str | None:
+    for line in done:  # what the step already did, before the question that depends on it
+        stdout.print(line)
     stdout.print(styled(need.prompt, style="green"))
     for i, n in enumerate(need.names):
         stdout.print(f"  {i + 1:>3}. {n}")
@@ -41,20 +43,22 @@ def _ask(need: DrawNeeded) -> str | None:
             stdout.print(styled(exc.message + (f" ({exc.hint})" if exc.hint else ""), style="red"))
 
 
-def name_draw(action: Action, need: DrawNeeded, left: list[str], what: str | None = None) -> Action:
+def name_draw(action: Action, need: DrawNeeded, left: list[str], what: str | None = None,
+              done: list[str] | None = None) -> Action:
     """`action` with the next drawn card named: from `left` (consumed; :func:`resolve` with
-    `what`), else asked on a terminal. Raises RuleError (nothing recorded) when neither gives it."""
+    `what`), else asked on a terminal (after `done`: what the step did before it needed the
+    card). Raises RuleError (nothing recorded) when neither gives it."""
     cid: str | None
     if left:
         cid = resolve(need, left.pop(0), what)
     elif sys.stdin.isatty():
-        cid = _ask(need)
+        cid = _ask(need, list(done or []))
     else:
         cid = None
     if cid is None:
         shown = ", ".join(need.names[:12]) + (" ..." if len(need.names) > 12 else "")
         raise RuleError(
-            need.prompt,
+            "\n".join([*(done or []), need.prompt]),  # what the step did first, then the ask
             hint=f"the players hold this deck: name the {CARD_OF.get(need.deck, 'card')} with "
             f"--draw NAME (it can be: {shown})",
         )

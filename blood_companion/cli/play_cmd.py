@@ -485,10 +485,10 @@ class Loop:
     def record(self, action: Any, digest: str) -> bool:
         """Record the action; False (and the same question again) when refused. A card the
         players drew from a deck they hold is asked first (the walk's draw question)."""
-        from blood_companion.cli.play_menu import Walk, changes
+        from blood_companion.cli.play_menu import Walk
         from blood_companion.cli.table_words import entry_lines
         from blood_companion.engine.errors import RuleError
-        from blood_companion.engine.table import DrawNeeded
+        from blood_companion.engine.table import DrawNeeded, done_so_far
         from blood_companion.engine.words import drawn_lines, sentence
 
         try:
@@ -523,18 +523,13 @@ class Loop:
             say("  " + line)
         if after.night is not None and after.part == "night":
             start = 0 if before.night is None else log_at
+            # told already, before the question naming the card the step drew (play_menu.py)
+            asked = self.walk.draw if self.walk is not None else None
+            start += len(done_so_far(asked, before)) if asked is not None else 0
             for entry in why.told(after.night.log[start:]):
                 for text, style in entry_lines(entry, after, cat):
                     say("  " + text, style)
-            phase_before = before.night.phase if before.night is not None else None
-            if action.type in ("night_continue", "night_answer", "night_roll") or (
-                phase_before != after.night.phase
-            ):
-                diff = changes(before, after, cat)
-                if diff:
-                    say("What changed:", "bold")
-                    for line in diff:
-                        say("  • " + line)
+            # what the step changed on the board is told once, "At the table" below
         elif after.part == "day" and after.wagon != before.wagon and after.day is not None:
             from blood_companion.engine.plain import counted_all
 

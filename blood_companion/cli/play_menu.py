@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion import matching
 from blood_companion.cli import commands
-from blood_companion.cli.status_view import SIDES
+from blood_companion.cli.table_words import so_far_lines
 from blood_companion.engine import legal
 from blood_companion.engine.actions import Action
 from blood_companion.engine.chance import Chance
@@ -170,7 +170,9 @@ class Walk(NamedTuple):
     def _draw_screen(self) -> Screen:
         need = self.draw
         choices = tuple(Choice(str(i + 1), n) for i, n in enumerate(need.names))
-        return self._screen(need.prompt, choices, None,
+        # what the step already did (a roll, a reshuffle), told before the question on it
+        done = so_far_lines(need, self.state, self.catalog)
+        return self._screen("\n".join([*done, need.prompt]), choices, None,
                             ("The players drew it from the real deck.",),
                             free_hint="the card's name", need="drawn")
 
@@ -477,53 +479,4 @@ def _split_picks(picks: Sequence[legal.Pick], text: str) -> list[legal.Pick] | s
                 break
         else:
             return words[i]
-    return out
-
-
-# --------------------------------------------------------------------------- what changed
-
-
-def changes(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[str]:
-    """A short summary of what an action changed on the board (Nemesis and Minion phases)."""
-    from blood_companion.engine import narrate
-
-    out: list[str] = []
-    if before.night is None or after.night is None:
-        return out
-    b, a = before.night, after.night
-    if a.threat != b.threat:
-        out.append(f"Threat {b.threat} -> {a.threat}")
-    if len(a.reaction_line) != len(b.reaction_line):
-        out.append(f"Reaction Line {len(b.reaction_line)} -> {len(a.reaction_line)} card(s)")
-    for s in SIDES:
-        wb, wa = len(b.nemesis_wounds.get(s, [])), len(a.nemesis_wounds.get(s, []))
-        if wa != wb:
-            out.append(f"Nemesis {s} Wounds {wb} -> {wa}")
-    mb = {m.space: m.alive for m in b.minions}
-    for m in a.minions:
-        if mb.get(m.space) != m.alive:
-            was = mb.get(m.space)
-            out.append(
-                f"Minion {m.space} ({narrate.record_name(catalog, m.minion)}): "
-                + (f"summoned ({m.alive})" if was is None else f"{was} -> {m.alive} Miniature(s)")
-            )
-    for tb, ta in zip(before.troupers, after.troupers, strict=False):
-        diffs = []
-        for label, x, y in (
-            ("Wounds", len(tb.wounds), len(ta.wounds)),
-            ("Bites", tb.bites, ta.bites),
-            ("Insanity", tb.insanity, ta.insanity),
-            ("hand", len(tb.hand), len(ta.hand)),
-            ("Vigor used", tb.vigor_depleted, ta.vigor_depleted),
-        ):
-            if x != y:
-                diffs.append(f"{label} {x} -> {y}")
-        if ta.exhausted and not tb.exhausted:
-            diffs.append("Exhausted")
-        if ta.knocked_out and not tb.knocked_out:
-            diffs.append("KNOCKED OUT")
-        if diffs:
-            out.append(f"{narrate.trouper_name(catalog, ta.trouper)}: " + ", ".join(diffs))
-    if a.result and not b.result:
-        out.append(f"The night is {a.result}: {narrate.night_reason(a, catalog)}")
     return out

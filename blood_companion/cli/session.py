@@ -129,6 +129,7 @@ def _record(action: Action, store: CampaignStore, draws: list[str] | None) -> Ca
     if draws is None:
         return store.record(action)
     from blood_companion.cli.draws import name_draw
+    from blood_companion.cli.table_words import so_far_lines
     from blood_companion.engine.table import DrawNeeded
 
     left = list(draws)
@@ -136,7 +137,8 @@ def _record(action: Action, store: CampaignStore, draws: list[str] | None) -> Ca
         try:
             state = store.record(action)
         except DrawNeeded as need:
-            action = name_draw(action, need, left)
+            done = so_far_lines(need, store.state, store.catalog)
+            action = name_draw(action, need, left, done=done)
             continue
         if left:
             from blood_companion.errors import UsageError

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content.face import card_face, find_card
 from blood_companion.engine import narrate, why
 from blood_companion.engine.plain import counted
-from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, holders_text
+from blood_companion.engine.table import (
+    UNKNOWN,
+    DrawNeeded,
+    done_so_far,
+    hand_choices,
+    hidden_hand,
+    holders_text,
+)
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -42,6 +49,13 @@ def entry_lines(entry: NightLogEntry, state: CampaignState | None, catalog: Cata
         lines = card_face(catalog, str(entry.args["card"]), face=face)
         out += [("    " + line.strip(), "dim") for line in lines[1:]]
     return out
+
+
+def so_far_lines(need: DrawNeeded, before: CampaignState, catalog: Catalog) -> list[str]:
+    """What a step already did when it needed a card the players draw (a roll, a reshuffle, a
+    card revealed), told before the question that depends on it."""
+    return [text for entry in why.told(done_so_far(need, before))
+            for text, _ in entry_lines(entry, need.state, catalog)]
 
 
 def show_lines(catalog: Catalog, text: str, *, ids: bool = False,

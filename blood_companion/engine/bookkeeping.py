@@ -367,7 +367,7 @@ def take_named_reaction(
     pool = [c for c in deck if candidates is None or c in candidates]
     if not pool:
         return state, None
-    card = named_draw(rng, catalog, "reactions", sorted(set(pool)), prompt)
+    card = named_draw(rng, catalog, "reactions", sorted(set(pool)), prompt, state)
     deck.remove(card)
     return with_night(state, reaction_deck=deck), card
 
@@ -635,7 +635,7 @@ def summon(
             rng, catalog, "minions", sorted(pool),
             f"Summon: draw a Minion card at random{kind} among those not in play; it goes on "
             f"Minion space {free[0]} and its Miniature on {summon_tile(catalog, place)}. Which "
-            "card is it?",
+            "card is it?", state,
         )
     slot = MinionSlot(space=free[0], minion=mid, summoned=True, alive=1)
     state = with_night(state, minions=[*night.minions, slot])

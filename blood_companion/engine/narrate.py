@@ -90,8 +90,9 @@ TEMPLATES: dict[str, str] = {
     "dodges": "{who} dodges",
     # Phases ("Game Turns")
     "beginning_of_night": "Beginning of the Night: each Trouper drew {n} cards",
-    "hand_dealt": "{who}: take {cards} from your deck into your hand (the app drew them)",
-    "hand_drawn": "{who}: shuffle your Trouper deck and draw {n} cards",
+    # what the hands hold; the moves themselves are the step's physical instructions
+    "hand_dealt": "{who}'s hand: {cards} (the app drew them)",
+    "hand_drawn": "{who}'s hand: {n} cards the players drew",
     "player_timing": "Players resolve, in an order they agree on: {found}",
     "game_turn": "Game Turn {turn}",
     "planning_phase": "Planning Phase",
@@ -170,10 +171,8 @@ WITH_ARG: dict[tuple[str, str], str] = {
         "{minion} ({space}): its {n} Miniatures act one at a time, in the order the players "
         "agree on ({leader} holds the Leader token and settles a disagreement); each question "
         "names the Miniature that acts"),
-    ("wound", "card"): (
-        "{who} suffers a Wound: take {card} from your deck and put it on your Wounds space "
-        "({n} Wound cards)"),
-    ("draws", "cards"): "{who} draws {n}: take {cards} from your deck into your hand",
+    ("wound", "card"): "{who} suffers a Wound: {card}, the top card of the deck ({n} Wound cards)",
+    ("draws", "cards"): "{who} draws {n}: {cards}",
     ("bite", "on"): (
         "{who} gets a Bite ({n}): lay a Bite token on one of their {on} Vigor tokens without one"),
     ("attacks", "needs"): "{who} attacks {card} ({where}): {needs}",

@@ -9,6 +9,12 @@ does not hold (the engine's cursor, the log, the Day's choices). :func:`instruct
 the leaves and renders one :class:`Instruction` per change; cards are followed from where they
 left to where they arrived, so a drawn card is one line ("Mad Waltz: Zora's deck → Zora's
 hand"). A changed path found in neither table is :func:`unmapped` (a test failure).
+
+Whoever holds the decks (engine/table.py), the moves are the table's: a card the app cannot
+see is still one of its owner's cards, named out of the hidden hand or Wounds space it was in
+once the players name it, moved by count while nobody does; a Trouper's deck space is one pile
+(:func:`deck_space`); no Tactic card of a Trouper's comes from or goes back to the box
+(docs/rules-decisions.md, "Where the box keeps the cards").
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion.engine import words
 from blood_companion.engine.plain import SIDE_WORDS, listing
+from blood_companion.engine.table import UNKNOWN, at_table
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -42,7 +49,8 @@ class Instruction(NamedTuple):
     trouper: str = ""
     field: str = ""
     text: str = ""
-    cards: tuple[str, ...] = ()  # a card move: the cards' names
+    cards: tuple[str, ...] = ()  # a card move: the cards' names (none: cards nobody named)
+    hidden: bool = False  # a shuffle at the table: nobody knows the order or the cards now
 
 
 # --------------------------------------------------------------------------- leaves
@@ -54,7 +62,38 @@ def leaves(state: CampaignState) -> dict[Path, Any]:
     out: dict[Path, Any] = {}
     # The log and the history only grow and hold no piece: left out (a step stays cheap).
     _flat(state.model_dump(mode="json", exclude=_UNREAD), (), out)
+    for i, t in enumerate(state.troupers):
+        # The deck space of a Trouper board: the draw pile, and the cards of the Trouper deck
+        # no other zone holds (the whole deck outside the night). ``deck`` in the state is
+        # which cards the Trouper owns, not a place: the night's draw pile and the deck put
+        # away are the same pile of cards on the same space ("Setup", "Beginning of the Night").
+        base = ("troupers", t.trouper)
+        out.pop((*base, "draw_pile"), None)
+        space = deck_space(state, i)
+        if space:
+            out[(*base, "deck")] = space
+        else:
+            out.pop((*base, "deck"), None)
     return out
+
+
+def deck_space(state: CampaignState, i: int) -> list[str]:
+    """The cards on Trouper `i`'s deck space, top first: the draw pile, then the cards of the
+    Trouper deck that no hand, discard pile, Wounds space or Chain space holds (:data:`UNKNOWN`
+    for a card the app cannot see)."""
+    t = state.troupers[i]
+    placed = [*t.draw_pile, *t.hand, *t.discard, *t.wounds]
+    if state.night is not None:
+        placed += [s.card for s in state.night.chain
+                   if s.owner == i and s.kind in ("tactic", "rest")]
+    left = Counter(t.deck) - Counter(c for c in placed if c != UNKNOWN)
+    rest = []
+    for c in t.deck:
+        if left[c] > 0:
+            rest.append(c)
+            left[c] -= 1
+    hidden = sum(1 for c in placed if c == UNKNOWN)  # cards the app cannot place: not at rest
+    return [*t.draw_pile, *rest[hidden:]]
 
 
 _UNREAD: Any = {"history": True, "night": {"log": True}}
@@ -308,8 +347,6 @@ TABLE: dict[Path, Sentence | tuple[str, str, bool]] = {
     # Items, the Wagon, trophies
     (*T, "depleted_items"): listed("item", "{name}: turn it face down (Depleted)",
                                    "{name}: turn it face up again"),
-    ("night", "weakness_trophies"): listed("trophy", "Weakness Trophy of the {name}: take it",
-                                           "Weakness Trophy of the {name}: give it back"),
     ("vlad_weakened",): listed("card", "{name}: turn it to its Weakened side",
                                "{name}: turn it back to its Enhanced side"),
     (*T, "sleeves", "{i}", "advanced"): side,
@@ -320,10 +357,9 @@ TABLE: dict[Path, Sentence | tuple[str, str, bool]] = {
     ("leader",): leader,
     # cards
     (*T, "hand"): zone("{who}'s hand"),
-    (*T, "draw_pile"): zone("{who}'s deck", ordered=True),
+    (*T, "deck"): zone("{who}'s deck", ordered=True),  # the deck space (:func:`deck_space`)
     (*T, "discard"): zone("{who}'s discard pile"),
     (*T, "wounds"): zone("{who}'s Wounds space"),
-    (*T, "deck"): zone("{who}'s Trouper deck"),
     (*T, "reserve_cards"): zone("{who}'s Reserve"),
     (*T, "reserve_items"): zone("{who}'s Reserve (Items)"),
     (*T, "sleeves", "{i}", "item"): zone("{who}'s Item sleeve {space}"),
@@ -351,7 +387,10 @@ QUIET: tuple[Path, ...] = (
     *[("night", k) for k in ("nemesis", "vlad", "zone", "location", "difficulty", "turn",
                              "phase", "to_play", "passed", "cascade", "rightmost_player",
                              "active", "event_used", "result", "reason", "phase_done",
-                             "after_play", "rest_exhaust", "activated", "started")],
+                             "after_play", "rest_exhaust", "activated", "started",
+                             # which Weakness cards gave their Trophy: the token itself is told
+                             # once, as the Nemesis Trophy it is ("nemesis_trophies")
+                             "weakness_trophies")],
     ("night", "log", "*"), ("night", "pending", "*"), ("night", "queue", "*"),
     ("night", "activation", "*"), ("night", "bonuses", "*"), ("night",), ("day",),
     ("rewards",),
@@ -401,8 +440,8 @@ def instructions(before: CampaignState, after: CampaignState,
     ctx = Ctx(before, after, catalog)
     a, b = leaves(before), leaves(after)
     out: list[Instruction] = []
-    gone: list[tuple[str, str, str]] = []  # (card, zone label, pattern)
-    came: list[tuple[str, str, str]] = []
+    gone: list[Piece] = []
+    came: list[Piece] = []
     shuffled: list[tuple[str, str]] = []
     for path in sorted({**a, **b}, key=lambda p: (_order(p), p)):
         old, new = a.get(path), b.get(path)
@@ -417,16 +456,40 @@ def instructions(before: CampaignState, after: CampaignState,
         if isinstance(say, tuple):
             label = _label(say[1], bound, ctx)
             olds, news = _cards(old), _cards(new)
-            gone += [(c, label, field) for c in (Counter(olds) - Counter(news)).elements()]
-            came += [(c, label, field) for c in (Counter(news) - Counter(olds)).elements()]
-            if say[2] and Counter(olds) == Counter(news):
+            gone += [Piece(c, label, field, _owner(ctx.before, bound))
+                     for c in (Counter(olds) - Counter(news)).elements()]
+            came += [Piece(c, label, field, _owner(ctx.after, bound))
+                     for c in (Counter(news) - Counter(olds)).elements()]
+            if say[2] and olds != news and Counter(olds) == Counter(news) and UNKNOWN not in olds:
                 shuffled.append((label, field))
             continue
         out += [i._replace(field=field) for i in say(ctx, bound, old, new)]
-    out += _moves(gone, came, ctx)
-    out += [Instruction("shuffle", label, label, label, 0, field=field,
-                        text=f"Shuffle {label}") for label, field in shuffled]
+    out += _moves(gone, came, ctx, shuffled)
     return out
+
+
+class Piece(NamedTuple):
+    """A card that left or reached a zone: its id (:data:`UNKNOWN` when the app cannot see
+    it), the zone's label and table row, and the Trouper whose deck it belongs to (a card of
+    a hand, a deck, a discard pile, a Wounds space or a Trouper's Chain card), else ""."""
+
+    card: str
+    label: str
+    field: str
+    owner: str
+
+
+def _owner(state: CampaignState, bound: dict[str, str]) -> str:
+    if "t" in bound:
+        return bound["t"]
+    night = state.night
+    if night is None or "i" not in bound:
+        return ""
+    for k, slot in enumerate(night.chain):
+        if (str(slot.space if slot.space is not None else k) == bound["i"]
+                and slot.owner is not None and slot.owner < len(state.troupers)):
+            return state.troupers[slot.owner].trouper
+    return ""
 
 
 def _order(path: Path) -> int:
@@ -448,42 +511,195 @@ def _label(template: str, bound: dict[str, str], ctx: Ctx) -> str:
     return template.format(who=who, space=_space(bound), k=kname)
 
 
-def _home(card: str, here: str, ctx: Ctx) -> str:
-    """Where a card no zone took comes from or goes back to: its Trouper's deck (a night's
-    cards put away, the night's deal), else the box."""
-    for state in (ctx.after, ctx.before):
-        for t in state.troupers:
-            if card in t.deck:
-                home = f"{ctx.who(t.trouper)}'s Trouper deck"
-                return BOX if home == here else home
-    return BOX
+_DECK = ".".join((*T, "deck"))
+# The piles beside the board the state does not list, by the zone a card of theirs lies in:
+# the Minion cards not in play, from which the Show Phase reveals two and a Summon draws, and to
+# which a defeated summoned Minion's card returns ("Summon", "Wounding a Minion").
+OFF_BOARD: dict[str, str] = {".".join((*M, "minion")): "the Minion deck"}
+_ZONE_DECK = "{who}'s deck"
+# Where a card the players name comes from when the app could not see it, by where it goes:
+# a card played or Rested on the Chain, discarded, or taking a Wound comes from the hand; a
+# healed card from the Wounds space ("Heal N"); a Wound with no card in hand from the deck.
+_REVEALED_FROM: dict[str, tuple[str, ...]] = {
+    ".".join((*C, "card")): ("hand",),
+    ".".join((*T, "discard")): ("wounds", "hand"),
+    ".".join((*T, "wounds")): ("hand", "deck"),
+}
+Routes = dict[tuple[str, str, str], list[str]]
+# The decks besides the Trouper decks that cards come back into during the night, and the
+# setting that says who holds them (engine/table.py): "Wounding a Nemesis" forms the Reaction
+# deck again from its discard pile, shuffled.
+_HELD_DECKS: dict[str, str] = {"night.reaction_deck": "reactions"}
 
 
-def _moves(gone: list[tuple[str, str, str]], came: list[tuple[str, str, str]],
-           ctx: Ctx) -> list[Instruction]:
-    """Pair each card that left a zone with where it arrived; group moves by route."""
-    routes: dict[tuple[str, str, str], list[str]] = {}
-    left = list(gone)
-    for card, to, field in came:
-        src = next((g for g in left if g[0] == card), None)
+def _kind(field: str) -> str:
+    return field.rsplit(".", 1)[-1]
+
+
+def _pop(pool: list[Piece], test: Callable[[Piece], bool]) -> Piece | None:
+    hit = next((p for p in pool if test(p)), None)
+    if hit is not None:
+        pool.remove(hit)
+    return hit
+
+
+def _same_card(piece: Piece) -> Callable[[Piece], bool]:
+    return lambda p: p.card == piece.card
+
+
+def _in_place(piece: Piece) -> Callable[[Piece], bool]:
+    """The same zone, the card seen on one side only."""
+    return lambda p: p.label == piece.label and (p.card == UNKNOWN) != (piece.card == UNKNOWN)
+
+
+def _route(routes: Routes, src: Piece, dst: Piece) -> None:
+    routes.setdefault((src.label, dst.label, f"{src.field}>{dst.field}"), []).append(dst.card)
+
+
+def _moves(gone: list[Piece], came: list[Piece], ctx: Ctx,
+           shuffled: list[tuple[str, str]]) -> list[Instruction]:
+    """Pair each card that left a zone with where it arrived; group moves by route.
+
+    A card the app sees is followed by its id. A card it cannot see (a hidden hand or deck,
+    a Wound taken face down: engine/table.py) is still one of its owner's cards: a card the
+    players named leaves the hidden zone it was in ("Lunge from the Wire: Aurel's hand →
+    Chain space 2"); a card the app no longer sees went into its owner's deck, shuffled there
+    by the players; hidden cards move by count ("2 cards: Aurel's deck → Aurel's hand"). Only
+    what belongs to no Trouper comes from or goes back to the box. The moves are told in the
+    order the table makes them: the named cards, those put into a deck, the shuffles, then
+    the cards nobody named (drawn from a shuffled deck)."""
+    named: Routes = {}
+    into_decks: Routes = {}
+    unseen: Routes = {}  # cards nobody named: told by count
+    shuffles = {label: (field, False) for label, field in shuffled}
+    left, arrive = list(gone), list(came)
+
+    def hidden(p: Piece) -> bool:
+        return p.card == UNKNOWN
+
+    # 1. a card seen on both sides
+    for dst in [p for p in arrive if not hidden(p)]:
+        src = _pop(left, _same_card(dst))
+        if src is not None:
+            arrive.remove(dst)
+            _route(named, src, dst)
+    # 2. a card staying where it lies while the app learns or forgets what it is: a deck
+    # shuffled at the table; the night's cards gathered on the deck space
+    for dst in list(arrive):
+        src = _pop(left, _in_place(dst))
+        if src is not None:
+            arrive.remove(dst)
+            if hidden(dst) and dst.field == _DECK:
+                shuffles[dst.label] = (_DECK, True)
+    # 3. a card the players named, out of the hidden zone it was in
+    for dst in [p for p in arrive if not hidden(p) and p.owner]:
+        kinds = _REVEALED_FROM.get(dst.field, ())
+        mine = [p for p in left if hidden(p) and p.owner == dst.owner]
+        src = next((p for k in kinds for p in mine if _kind(p.field) == k), None)
+        if src is None and mine and dst.field == _DECK:
+            src = mine[0]
+        if src is None and kinds:  # its zone also received hidden cards (a Rest's redraw)
+            src = _borrow(ctx, dst.owner, kinds)
+            if src is not None:
+                left.append(src)
+                arrive.append(src)
+        if src is None:
+            continue
+        left.remove(src)
+        arrive.remove(dst)
+        # gathered on the deck space, a card is not named: which hidden card it was, nobody knows
+        _route(unseen if dst.field == _DECK else named, src, dst._replace(
+            card=UNKNOWN if dst.field == _DECK else dst.card))
+    # 4. a card the app no longer sees went into its owner's deck, shuffled at the table
+    budget = Counter(p.owner for p in arrive if hidden(p))
+    for src in [p for p in left if not hidden(p) and p.owner]:
+        if budget[src.owner] <= 0:  # as many as the hidden places that took a card
+            continue
+        budget[src.owner] -= 1
+        left.remove(src)
+        deck = Piece(UNKNOWN, _label(_ZONE_DECK, {"t": src.owner}, ctx), _DECK, src.owner)
+        shuffles[deck.label] = (_DECK, True)
+        if src.field != _DECK:
+            _route(into_decks, src, deck._replace(card=src.card))
+            if _pop(arrive, _in_place(deck._replace(card=src.card))) is not None:
+                continue  # it stays in the deck
+        left.append(deck)  # it leaves the deck again, unseen
+    # 5. cards nobody named: by count, from the deck first
+    for dst in [p for p in arrive if hidden(p)]:
+        mine = [p for p in left if hidden(p) and p.owner == dst.owner and p.label != dst.label]
+        src = next((p for p in mine if p.field == _DECK), mine[0] if mine else None)
         if src is not None:
             left.remove(src)
-        frm, frm_field = (src[1], src[2]) if src else (_home(card, to, ctx), "")
-        routes.setdefault((frm, to, frm_field + ">" + field), []).append(card)
-    for card, frm, field in left:
-        routes.setdefault((frm, _home(card, frm, ctx), field + ">"), []).append(card)
-    out = []
-    for (frm, to, field), cards in routes.items():
-        names = [ctx.card(c) for c in cards]
-        what = listing(names) if len(names) < 4 else f"{len(names)} cards"
-        if frm == BOX:
-            text = f"{what}: to {to}"
-        elif to == BOX:
-            text = f"{what}: from {frm} back to the box"
-        else:
-            text = f"{what}: {frm} → {to}"
-        out.append(Instruction("cards", what, frm, to, len(cards), "", field, text, tuple(names)))
+            arrive.remove(dst)
+            _route(unseen, src, dst)
+    # 6. what no zone of the board gave or took: from its pile beside the board (a Minion
+    # card), out of the box (a new campaign, a card bought) or back into it (the End of the
+    # Night puts the Nemesis's cards away)
+    for dst in arrive:
+        src = Piece(dst.card, OFF_BOARD.get(dst.field, BOX), "", "")
+        _route(unseen if hidden(dst) else named, src, dst)
+    for src in left:
+        dst = Piece(src.card, OFF_BOARD.get(src.field, BOX), "", "")
+        _route(unseen if hidden(src) else named, src, dst)
+    drawn = _formed_again(named, shuffles, ctx)
+    out = [_move(ctx, key, cards) for key, cards in (*named.items(), *into_decks.items())]
+    out += [Instruction("shuffle", label, label, label, 0, field=field, text=f"Shuffle {label}",
+                        hidden=blind) for label, (field, blind) in shuffles.items()]
+    out += [_move(ctx, key, cards) for key, cards in (*drawn.items(), *unseen.items())]
     return out
+
+
+def _formed_again(named: Routes, shuffles: dict[str, tuple[str, bool]], ctx: Ctx) -> Routes:
+    """A deck the players hold formed again from its discard pile ("Wounding a Nemesis"): all
+    of the pile goes into it, they shuffle it, then draw from it. The cards the step took from
+    the pile are rerouted through the deck; returns those draws, told after the shuffle."""
+    drawn: Routes = {}
+    for frm, to, fields in list(named):
+        deck_field = fields.partition(">")[2]
+        held = _HELD_DECKS.get(deck_field)
+        if held is None or frm == BOX or not at_table(ctx.after, held):
+            continue
+        shuffles.setdefault(to, (deck_field, False))
+        for key in [k for k in named if k[0] == frm and k[1] != to]:
+            cards = named.pop(key)
+            named[(frm, to, fields)] += cards
+            drawn.setdefault((to, key[1], f"{deck_field}>{key[2].partition('>')[2]}"),
+                             []).extend(cards)
+    return drawn
+
+
+def _borrow(ctx: Ctx, owner: str, kinds: tuple[str, ...]) -> Piece | None:
+    """The hidden zone a named card left although as many cards lie there as before (a Rest's
+    discard, then its draw): the first of `kinds` that held a card the app could not see."""
+    i = next((k for k, t in enumerate(ctx.before.troupers) if t.trouper == owner), None)
+    if i is None:
+        return None
+    t = ctx.before.troupers[i]
+    for kind in kinds:
+        pile = deck_space(ctx.before, i) if kind == "deck" else list(getattr(t, kind))
+        if UNKNOWN in pile:
+            template = TABLE[(*T, kind)]
+            assert isinstance(template, tuple)
+            return Piece(UNKNOWN, _label(template[1], {"t": owner}, ctx), ".".join((*T, kind)),
+                         owner)
+    return None
+
+
+def _move(ctx: Ctx, key: tuple[str, str, str], cards: list[str]) -> Instruction:
+    frm, to, field = key
+    n = len(cards)
+    names = [] if UNKNOWN in cards else [ctx.card(c) for c in cards]
+    if not names:  # cards nobody named: a count
+        what = "a card" if n == 1 else f"{n} cards"
+    else:  # a long list is counted, except the cards a hand takes: the player picks those
+        what = listing(names) if n < 4 or field.endswith(".hand") else f"{n} cards"
+    if frm == BOX:
+        text = f"{what}: to {to}"
+    elif to == BOX:
+        text = f"{what}: from {frm} back to the box"
+    else:
+        text = f"{what}: {frm} → {to}"
+    return Instruction("cards", what, frm, to, n, "", field, text, tuple(names))
 
 
 def lines(before: CampaignState, after: CampaignState, catalog: Catalog | None) -> list[str]:

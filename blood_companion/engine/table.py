@@ -162,16 +162,29 @@ class DrawNeeded(RuleError):
     can be. The CLI asks, adds the answer to the action's ``drawn`` and records again."""
 
     def __init__(self, deck: str, candidates: Sequence[str], prompt: str,
-                 names: Sequence[str] = ()) -> None:
+                 names: Sequence[str] = (), state: CampaignState | None = None) -> None:
         self.deck = deck
         self.candidates = list(candidates)
         self.names = list(names) or list(candidates)
         self.prompt = prompt
+        # The state as the step left it when it needed the card: what it already did (a roll,
+        # a reshuffle, a card revealed) is told before the question ("told in table order").
+        self.state = state
         super().__init__(
             prompt,
             hint=f"name the {CARD_OF.get(deck, 'card')} ("
             + ", ".join(self.names[:12]) + (" ..." if len(self.names) > 12 else "") + ")",
         )
+
+
+def done_so_far(need: DrawNeeded, before: CampaignState) -> list[Any]:
+    """The night's log entries the step wrote before it needed the card (none without a
+    night, or when the step's state is not known)."""
+    after = need.state
+    if after is None or after.night is None:
+        return []
+    start = len(before.night.log) if before.night is not None else 0
+    return list(after.night.log[start:])
 
 
 def card_label(catalog: Catalog | None, cid: str) -> str:
@@ -184,14 +197,15 @@ def card_label(catalog: Catalog | None, cid: str) -> str:
 
 
 def named_draw(rng: Chance, catalog: Catalog, deck: str, candidates: Sequence[str],
-               prompt: str) -> str:
+               prompt: str, state: CampaignState | None = None) -> str:
     """The card the table drew from `deck` (a table deck): the next one the action named,
-    which must be one of `candidates`. Raises :class:`DrawNeeded` when none is named."""
+    which must be one of `candidates`. Raises :class:`DrawNeeded` when none is named (with
+    `state`, the step's state so far)."""
     cands = list(dict.fromkeys(candidates))
     pairs = sorted(((c, card_label(catalog, c)) for c in cands), key=lambda p: p[1].lower())
     got = rng.take_named(deck)
     if got is None:
-        raise DrawNeeded(deck, [c for c, _ in pairs], prompt, [n for _, n in pairs])
+        raise DrawNeeded(deck, [c for c, _ in pairs], prompt, [n for _, n in pairs], state)
     hits = naming.find(got, pairs)
     if len(hits) == 1:
         return hits[0]

@@ -274,9 +274,9 @@ def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -
                 kind = f" ({card.type.capitalize()})" if card is not None else ""
                 n = _minion_tiles(catalog, da.zone, space)
                 tile = "hammer" if space == "A" else "pen"
-                out.append(
-                    f"Minion {space}: {name(catalog, mid)}{kind} — put its card on Minion space "
-                    f"{space} of the Night Board; at the Dusk its {n} Miniature(s) go on the "
+                out.append(  # the Dusk's step moves the card and Miniatures (told there)
+                    f"Minion {space}: {name(catalog, mid)}{kind} — at the Dusk its card goes on "
+                    f"Minion space {space} of the Night Board and its {n} Miniature(s) on the "
                     f"{space} ({tile}) Tiles, one per Tile.")
         if da.nemesis and (db is None or db.nemesis != da.nemesis):
             nem = catalog.nemesis(da.nemesis)
@@ -288,14 +288,7 @@ def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -
                 out.append(f"Event card on Chain space {k + 1}: {name(catalog, ev)}")
     rb, ra = before.rewards, after.rewards
     if ra is not None:
-        old = len(rb.tactics_taken) if rb is not None else 0
-        for cid in ra.tactics_taken[old:]:
-            owner = next((t for t, cs in ra.given.items() if cid in cs), None)
-            card = catalog.tactic(cid)
-            art = f"the {str(card.art).capitalize()} deck" if card is not None and card.art \
-                else "its Art deck"
-            out.append(f"{who(catalog, owner) if owner else 'A Trouper'} takes "
-                       f"{name(catalog, cid)} from the top of {art} into the Personal Reserve.")
+        # an Advanced Tactic card taken is the step's own instruction ("At the table"), told once
         made = len(rb.rolls) if rb is not None else 0
         for made_roll in ra.rolls[made:]:
             how = "your dice" if made_roll.physical else "the app's dice"
@@ -325,21 +318,19 @@ def dusk_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
         out.append(f"Lay out the Map of {loc.name} with the Tiles of "
                    f"{zone_name(catalog, day.zone)} (the Map below; N, A, B, T, L, S as the "
                    "legend says).")
+    # The cards and Miniatures the set-up step lays out (the Reaction deck, the Minion cards
+    # and their Miniatures, the Event cards) are its own instructions ("At the table"), told
+    # once there; this list holds what no instruction tells.
     if nem is not None:
         table = at_table(state, "reactions")
-        deck = ("shuffle its 12 Reaction cards and put them face down on it" if table else
-                "put its 12 Reaction cards face down on it (the app keeps their order: it names "
-                "each card it reveals)")
+        deck = ("shuffle its Reaction deck" if table else "its Reaction deck face down as the "
+                "app lays it out, unshuffled (the app keeps the order: it names each card it "
+                "reveals)")
         out.append(f"The Nemesis card of {nem.name} in the playing area with its three Weakness "
                    f"cards on their sides; {deck}.")
         out.append(f"The {nem.name} Miniature on the N Tile, its Front facing the path toward the "
-                   "Trouper you agree on.")
-    for space, mid in zip(("A", "B"), day.minions, strict=False):
-        n = _minion_tiles(catalog, day.zone, space)
-        out.append(f"Minion {space}: {name(catalog, mid)} — its card on Minion space {space}; "
-                   f"its {n} Miniature(s) on the {space} Tiles, one per Tile.")
-    if day.events:
-        out.append("Event cards on the Chain from the left: " + names(catalog, day.events) + ".")
+                   "Trouper you agree on. The Minion Miniatures (told when the Day ends) go on "
+                   "the Tiles of their symbol, one per Tile.")
     out.append(scenic_line(catalog, day.events))
     out.append("The Threat token on the first space of the Threat track; Resolved tokens and "
                "Cubes beside the Night Board.")
@@ -377,20 +368,11 @@ def night_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
     if night is None:
         return []
     out = []
-    size = catalog.config.hand_size
-    table = at_table(state, "troupers")
     for t in state.troupers:
-        gear = listing(item_name(catalog, i) for i in t.equipped.values())
-        base = f"{who(catalog, t.trouper)}: the Miniature on a T Tile (Troupers' start Tiles)"
-        if gear != "nothing":
-            base += f"; {gear} on the Trouper Board"
-        out.append(base + "; the Vigor tokens available side up, the Insanity cube leftmost.")
-        if table or UNKNOWN in t.hand:
-            out.append(f"{who(catalog, t.trouper)}: shuffle your Trouper deck and draw {size} "
-                       "cards.")
-        else:
-            out.append(f"{who(catalog, t.trouper)}: take {names(catalog, t.hand)} from your "
-                       "deck into your hand (the app drew them); the rest of the deck face down.")
+        # The Items equipped and the five cards each draws are the set-up step's own
+        # instructions ("At the table"), told once there, not again here.
+        out.append(f"{who(catalog, t.trouper)}: the Miniature on a T Tile (Troupers' start "
+                   "Tiles); the Vigor tokens available side up, the Insanity cube leftmost.")
     out.append("Everyone's Trap and Whisper tokens in their Personal Reserve, the Exhausted "
                "tokens beside the Trouper Boards.")
     return out

@@ -22,7 +22,7 @@ def new_night(blood: Any) -> None:
     assert r.code == 0, r.err
     r = blood(*SETUP)
     assert r.code == 0, r.err
-    assert "At the table:" in r.out and "Aurel's Trouper deck → Aurel's hand" in r.out
+    assert "At the table:" in r.out and "Aurel's deck → Aurel's hand" in r.out
 
 
 def test_a_played_card_is_told_as_a_move_to_the_chain(blood: Any, saves_dir: Path) -> None:
@@ -81,3 +81,26 @@ def test_blood_play_tells_the_table_every_move_in_words(
     for line in lines:
         assert not ID.search(line), line
         assert not REPR.search(line.replace("None Leave the Pit", "")), line
+
+
+def test_the_issue_39_table_night_tells_a_hidden_hand_as_a_hand(
+    blood: Any, saves_dir: Path, monkeypatch: Any
+) -> None:
+    """Issue 39's reproduction: the players hold every deck; the card played comes from the
+    hand, and nothing goes back to the box."""
+    monkeypatch.setenv("COLUMNS", "200")
+    r = blood("campaign", "new", "t", "--troupers", "aurel,zora", "--mode", "single",
+              "--seed", "11", "--decks", "table")
+    assert r.code == 0, r.err
+    r = blood("night", "setup", "--nemesis", "lucilla", "--location",
+              "catacombs-ossuary-gallery", "--minions", "undead-bone-sentinel,ghoul-crypt-gnawer",
+              "--draw", "Read the Epitaphs")
+    assert r.code == 0, r.err
+    assert "Shuffle Aurel's deck" in r.out and "5 cards: Aurel's deck → Aurel's hand" in r.out
+    assert "draw 5 cards" not in r.out  # told once, as the step's instructions
+    assert blood("night", "answer", "none").code == 0
+    r = blood("night", "play", "aurel", "Lunge from the Wire")
+    assert r.code == 0, r.err
+    log = blood("campaign", "log", "--physical", "--last", "1").out
+    assert "Lunge from the Wire: Aurel's hand → Chain space 2" in log
+    assert "back to the box" not in log and "Trouper deck" not in log

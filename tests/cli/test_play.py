@@ -62,7 +62,7 @@ def test_play_a_whole_day_and_night_from_a_script(
     assert "Game 1 · Day Part · Show 1: Recovery" in out
     assert "'zzz' is not one of the choices" in out
     assert "Game 1 · Turn 1 · Planning Phase" in out
-    assert "What changed:" in out
+    assert "At the table:" in out and "What changed:" not in out  # each move told once
     assert "Game 1 · End of the Night" in out
     assert "Saved. `blood play` resumes here." in out
     doc = show(capsys)

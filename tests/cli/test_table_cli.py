@@ -54,7 +54,9 @@ def test_a_table_night_through_the_subcommands(blood: Any, saves_dir: Path) -> N
     assert "--draw" in r.err and "Light the Old Lamps" in r.err
     r = blood(*setup, "--draw", "Ligth the Old Lamps")  # a typo is forgiven
     assert r.code == 0, r.err
-    assert "shuffle your Trouper deck and draw 5 cards" in r.out
+    # told once, as the table does it: the deck shuffled, then five cards from it
+    assert "Shuffle Aurel's deck" in r.out and "5 cards: Aurel's deck → Aurel's hand" in r.out
+    assert "draw 5 cards" not in r.out
     r = blood("card", "hand", "aurel")
     assert "holds 5 card(s) the app does not see" in r.out and "Knife Volley" in r.out
     r = blood("card", "hand", "aurel", "--json")
@@ -129,7 +131,7 @@ def test_logs_read_as_sentences(blood: Any, saves_dir: Path) -> None:
             blood("night", "rest", nxt["who"], "1")
     r = blood("campaign", "log")
     assert r.code == 0
-    assert "take" in r.out and "from your deck into your hand" in r.out
+    assert "'s hand: " in r.out and "(the app drew them)" in r.out
     assert not RAW_ID.search(r.out), r.out
     assert "=[" not in r.out and "=None" not in r.out
     r = blood("campaign", "log", "--json")

@@ -118,5 +118,5 @@ def test_a_whole_roguelite_game_through_blood_play_prints_words_not_ids(
         assert any(e.type == "night_play" and e.data.get("card") for e in log)
         assert any(e.data.get("drawn") for e in log)
     else:
-        assert "from your deck into your hand" in out
+        assert "Aurel's deck → Aurel's hand" in out  # the cards the app drew, by name
     assert _offending(out) == []
