@@ -61,22 +61,27 @@ def kind_of(catalog: Catalog, cid: str) -> str | None:
     return None
 
 
+def named_sides(rec: Any) -> list[tuple[str, str | None]]:
+    """A card's printed names, each with the side that prints it (None: a one-sided card)."""
+    sides: list[tuple[str, str | None]]
+    if m.instance_of(rec, "VladReactionCard"):
+        sides = [(rec.enhanced.name, "enhanced"), (rec.weakened.name, "weakened")]
+    elif isinstance(rec, m.ItemCard) and rec.advanced is not None:
+        sides = [(rec.starting.name, "starting"), (rec.advanced.name, "advanced")]
+    else:
+        return [(rec.name, None)]
+    return sides if sides[0][0] != sides[1][0] else [(sides[0][0], None)]
+
+
+def names_of(rec: Any) -> list[str]:
+    """Every name a card prints (both sides of a two-sided card)."""
+    return [name for name, _ in named_sides(rec)]
+
+
 def card_pairs(catalog: Catalog) -> list[tuple[str, str]]:
     """Every card as (id, name), both sides of two-sided cards by name."""
-    out: list[tuple[str, str]] = []
-    for kind in CARD_KINDS:
-        for rec in catalog.all(kind):
-            if m.instance_of(rec, "VladReactionCard"):
-                out.append((rec.id, rec.enhanced.name))
-                if rec.weakened.name != rec.enhanced.name:
-                    out.append((rec.id, rec.weakened.name))
-            elif isinstance(rec, m.ItemCard) and rec.advanced is not None:
-                out.append((rec.id, rec.starting.name))
-                if rec.advanced.name != rec.starting.name:
-                    out.append((rec.id, rec.advanced.name))
-            else:
-                out.append((rec.id, rec.name))
-    return out
+    return [(rec.id, name) for kind in CARD_KINDS for rec in catalog.all(kind)
+            for name in names_of(rec)]
 
 
 def find_card(catalog: Catalog, text: str) -> str:

@@ -416,7 +416,70 @@ def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
         args.update(mover={"trouper": who}, by=me)
     else:
         args.update(mover=None, by=me)  # the Effect's target: the table knows which
+    if o.toward is not None:  # "Step 1 toward the closest Trouper": the card names where to
+        args["toward"] = goal(s, o.toward)
+        if o.away:
+            args["away"] = True
     return fx.log(s, "movement", **args)
+
+
+def _place_cube(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    """ "Other Components": a Cube (what it stands for is the Nemesis's) goes on the Tile the
+    Effect targets; only the Map holds it, so the table is told where."""
+    night = s.night
+    return fx.log(s, "cube_placed", src=a.source, n=o.n,
+                  **({"nemesis": night.nemesis} if night is not None else {}),
+                  **({"distance": a.tile} if a.tile is not None else {}))
+
+
+# The Target Priorities only the Map can settle ("Nemesis Target Priority"): the table is told
+DISTANCE_PRIORITIES = ("closest", "farthest")
+
+
+def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int]:
+    """Keep the candidates that best match one Nemesis Target Priority the app can evaluate."""
+    ts = state.troupers
+    keys: dict[str, Callable[[int], int]] = {
+        "fewest_bites": lambda i: ts[i].bites,
+        "most_bites": lambda i: -ts[i].bites,
+        # every Wound counts, those taken with no card left to mark them too ("Wounds")
+        "fewest_wounds": lambda i: fx.wound_count(ts[i]),
+        "most_wounds": lambda i: -fx.wound_count(ts[i]),
+        "fewest_cards_in_hand": lambda i: len(ts[i].hand),
+        "most_cards_in_hand": lambda i: -len(ts[i].hand),
+        "exhausted": lambda i: 0 if ts[i].exhausted else 1,
+        "not_exhausted": lambda i: 1 if ts[i].exhausted else 0,
+        "lowest_insanity": lambda i: ts[i].insanity,
+        "highest_insanity": lambda i: -ts[i].insanity}
+    key = keys.get(priority)
+    if key is None or not cands:
+        return cands
+    best = min(key(i) for i in cands)
+    return [i for i in cands if key(i) == best]
+
+
+def goal(s: CampaignState, target: m.Target) -> dict[str, Any]:
+    """Where a movement toward a Target goes, as the table is told it: a Trouper chosen by the
+    Target's priorities the app can judge (its state); where only the Map can tell (closest,
+    farthest) with several left, those Troupers and the priority the table applies; the Nemesis;
+    the Minion or Enemy the Map shows; a Tile at the Target's Distance."""
+    if target.kind == "trouper":
+        cands = list(range(len(s.troupers)))
+        for p in target.priority:
+            if len(cands) <= 1:
+                break
+            if p in DISTANCE_PRIORITIES:
+                return {"among": [fx.tid(s, i) for i in cands], "by": p}
+            cands = tie_break(s, p, cands)
+        if len(cands) == 1:
+            return {"trouper": fx.tid(s, cands[0])}
+        return {"among": [fx.tid(s, i) for i in cands], "by": "leader"}
+    if target.kind == "nemesis" and s.night is not None:
+        return {"card": s.night.nemesis}
+    if target.kind == "tile":
+        return {"distance": target.distance if target.distance != "any" else "any"}
+    near = next((p for p in target.priority if p in DISTANCE_PRIORITIES), None)
+    return {"any": target.minion_type or target.kind, **({"by": near} if near else {})}
 
 
 def _miniature(s: CampaignState, source: str, enemy: bool) -> dict[str, str]:
@@ -461,6 +524,7 @@ OUTCOMES: dict[str, OutcomeHandler] = {
     **{k: _on_trouper(_bonus) for k in TEST_BONUS_KINDS},
     "place_trap": _place_token,
     "place_whisper": _place_token,
+    "place_cube": _place_cube,
     "consume_trap": _consume_trap,
     "gain_resource": _gain,
     "text": _read,

@@ -188,7 +188,10 @@ def test_sacrifice_and_quick_as_section_words() -> None:
 @pytest.mark.parametrize(
     ("typed", "names"),
     [
-        ("Target: Self. Outcome: +1 Triumph on a Strength Test.", "'+1 Bonus Triumph'"),
+        # words after an Element that are no Condition of a Test bonus (issue 43: the hint
+        # is a whole line that reads)
+        ("Target: Self. Outcome: Wound the weakest Trouper.",
+         "'Target: Self. Condition: the weakest Trouper. Outcome: Wound.'"),
         ("Sacrifice Target: Self. Outcome: Step 1.", "'Sacrifice.'"),
         ("Target: every Tile (Distance 1). Outcome: Wound.", "'every Minion'"),
         ("Target: evry Minion. Outcome: Wound.", "'every Minion'"),

@@ -14,7 +14,6 @@ Target Priorities are applied here, the Leader asked only if still tied.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
@@ -31,7 +30,7 @@ from blood_companion.engine.state import CampaignState
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-DISTANCE_PRIORITIES = {"closest", "farthest"}
+DISTANCE_PRIORITIES = interp.DISTANCE_PRIORITIES
 
 
 def job_effects(state: CampaignState, catalog: Catalog, job: EnemyJob) -> list[m.Effect]:
@@ -330,26 +329,7 @@ def _apply_priorities(
     return _set_job(state, job)
 
 
-def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int]:
-    """Keep the candidates that best match one Nemesis Target Priority the app can evaluate."""
-    ts = state.troupers
-    keys: dict[str, Callable[[int], int]] = {
-        "fewest_bites": lambda i: ts[i].bites,
-        "most_bites": lambda i: -ts[i].bites,
-        # every Wound counts, those taken with no card left to mark them too ("Wounds")
-        "fewest_wounds": lambda i: fx.wound_count(ts[i]),
-        "most_wounds": lambda i: -fx.wound_count(ts[i]),
-        "fewest_cards_in_hand": lambda i: len(ts[i].hand),
-        "most_cards_in_hand": lambda i: -len(ts[i].hand),
-        "exhausted": lambda i: 0 if ts[i].exhausted else 1,
-        "not_exhausted": lambda i: 1 if ts[i].exhausted else 0,
-        "lowest_insanity": lambda i: ts[i].insanity,
-        "highest_insanity": lambda i: -ts[i].insanity}
-    key = keys.get(priority)
-    if key is None or not cands:
-        return cands
-    best = min(key(i) for i in cands)
-    return [i for i in cands if key(i) == best]
+tie_break = interp.tie_break  # one place for the Target Priorities the app evaluates
 
 
 def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob,
