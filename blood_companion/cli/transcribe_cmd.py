@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli.common import print_json, settings, stdout, warn_data, write_output
+from blood_companion.content.card_text import same_name_warnings
 from blood_companion.content.cards import AnswerError
 from blood_companion.content.errors import ImportRefused, Problem
 from blood_companion.content.face import KIND_WORDS
@@ -340,6 +341,7 @@ class Loop:
         self.target = target
         self.echo = not sys.stdin.isatty()
         self.written = 0
+        self.typed: dict[str, Any] = {}  # the cards written this time, by id
 
     def ask(self, prompt: str) -> str | None:
         while True:
@@ -522,6 +524,10 @@ class Loop:
                              shipped_order(self.cat, card.kind))
         self.written += 1
         show(Text.assemble(("✓ ", "green"), f"{record.name} [{card.id}] written to {_shown(path)}"))
+        # the same warning as import-text: the cards typed this time replace theirs
+        self.typed[str(card.id)] = record
+        for warning in same_name_warnings(record, self.cat, list(self.typed.values())):
+            show(f"  {warning}", "yellow")
         return {"card": card, "base": base, "answers": list(session.answers), "index": index,
                 "stem": stem, "previous": previous}
 
@@ -529,6 +535,7 @@ class Loop:
         from blood_companion.content.overlay import remove_record, write_records
 
         card = entry["card"]
+        self.typed.pop(str(card.id), None)
         remove_record(self.target, card.kind, entry["stem"], card.id)
         if entry["previous"] is not None:
             model = KINDS[card.kind].model

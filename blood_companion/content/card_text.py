@@ -56,6 +56,7 @@ from blood_companion.content.cards import (
 )
 from blood_companion.content.effect_text import SYMBOL_WORDS, EffectSyntaxError, parse_effect
 from blood_companion.content.errors import Problem
+from blood_companion.content.face import card_pairs, names_of
 from blood_companion.content.loader import KINDS, resolve_kind
 from blood_companion.content.render import render_effect
 from blood_companion.errors import BloodError
@@ -463,8 +464,10 @@ def _parses(text: str) -> bool:
 
 
 def _reads_as_effect(text: str) -> bool:
-    """An Effect, or the symbol in front of one ("Quick. ...") with a mistake after it."""
-    return _parses(text) or bool(re.match(rf"(?i)({SYMBOL_WORDS})\s*[.:]", text))
+    """An Effect, or one with a mistake after its first section or the symbol in front of it
+    ("Quick. ...", "Cost: Deplete this Itm. ...")."""
+    return _parses(text) or bool(re.match(rf"(?i)({SYMBOL_WORDS})\s*[.:]", text)
+                                 or _SECTION.match(text))
 
 
 def _add_effect(card: TextCard, path: Path_, line: str, file: str, number: int, where: str,
@@ -473,6 +476,7 @@ def _add_effect(card: TextCard, path: Path_, line: str, file: str, number: int, 
         effect = parse_effect(line)
     except EffectSyntaxError as exc:
         problems.append(Problem(file, number, where, f"Effect: {exc}"))
+        card.refused.add(path)
         return
     card.effects.setdefault(path, []).append(effect)
     card.origins.setdefault(path, number)
@@ -546,6 +550,8 @@ def _name_line(card: TextCard, specs: list[FieldSpec], file: str, problems: list
     if not read:
         return True  # a name with " - " in it
     card.name = parts[0].strip()
+    for spec, value in read:  # what reads is kept, so no problem is said twice
+        card.set(spec.path, value, card.line)
     if unread:
         forms = _mark_forms(own)
         problems.append(Problem(file, card.line, card.label(), f"the card line reads "
@@ -553,8 +559,6 @@ def _name_line(card: TextCard, specs: list[FieldSpec], file: str, problems: list
                                 f"marks; the card line is 'Name - {' - '.join(forms)}' (or give "
                                 "each as a 'field: value' line)"))
         return False
-    for spec, value in read:
-        card.set(spec.path, value, card.line)
     return True
 
 
@@ -746,13 +750,14 @@ def plan_import(
                    "Effects' when it prints none")
             continue
         try:
-            record = build_record(model, base, values)
+            # a refused line stands in with a value that holds, so every other problem of the
+            # card is found in this run (the card itself is not written)
+            record = build_record(model, base, {**values, **_stand_ins(card, specs, existing)})
         except ValidationError as exc:
             for err in exc.errors():
                 loc = [str(p) for p in err["loc"]]
-                if card.unread and (not loc or loc[-1] == "effects"
-                                    or tuple(loc) in card.refused):
-                    continue  # what its refused lines would have said: reported with them
+                if tuple(loc) in card.refused:
+                    continue  # what its refused line would have said: reported with it
                 refuse(field_words(loc, plain_message(str(err["msg"]))))
             continue
         if card.unread:
@@ -801,8 +806,6 @@ def same_name_warnings(record: m.Record, catalog: Any, written: list[m.Record]) 
     neither by name): another card of the pack, or another of the cards being written
     (``written``, which replace the pack's cards of their ids: a name they replace is not
     another card's)."""
-    from blood_companion.content.face import card_pairs, names_of
-
     replaced = {str(r.id) for r in written}
     folded = _fold(record.name)
     others = {cid for cid, name in card_pairs(catalog)
@@ -813,6 +816,31 @@ def same_name_warnings(record: m.Record, catalog: Any, written: list[m.Record]) 
         return []
     return [f"another card is also named {record.name!r} ({', '.join(sorted(others))}): give "
             "this one its printed name, or `card show` asks which is meant"]
+
+
+def _stand_ins(card: TextCard, specs: list[FieldSpec], existing: Any) -> dict[Path_, Any]:
+    """For each field whose typed line was refused, a value that holds (the replaced card's,
+    the field's default, its first choice; an Effect list: a stand-in Effect), so the rest of
+    the card is checked in the same run."""
+    out: dict[Path_, Any] = {}
+    for spec in specs:
+        if spec.path not in card.refused:
+            continue
+        if spec.kind == "effects":
+            out[spec.path] = [*card.effects.get(spec.path, []),
+                              m.Effect(free_text="(a line that was not read)")]
+            continue
+        if spec.path in card.values:
+            continue
+        before = get_path(existing, spec.path) if existing is not None else None
+        choices = literal_choices(spec.info.annotation)
+        if before is not None:
+            out[spec.path] = before
+        elif not spec.info.is_required():
+            out[spec.path] = spec.info.get_default(call_default_factory=True)
+        elif choices:
+            out[spec.path] = choices[0]
+    return out
 
 
 def field_words(loc: list[str], msg: str) -> str:
@@ -836,21 +864,25 @@ def field_words(loc: list[str], msg: str) -> str:
 SIDE_WORDS = {"starting", "advanced", "enhanced", "weakened"}
 
 
+# Typed fields an id-less card's placeholder should share beyond its deck (its slot in the
+# deck): a Weakness's side, an Item's category
+SLOT_FIELDS = ("side", "category")
+
+
 def _next_slot(
     kind: str, values: dict[Path_, Any], catalog: Any, claimed: dict[str, int]
 ) -> str | None:
-    """The placeholder an id-less card replaces: its deck's next one (of its side, for a
-    Weakness typed with one)."""
+    """The placeholder an id-less card replaces: its deck's next one, of its side (a Weakness)
+    or category (an Item) when there is one left."""
     deck_fields = DECK_FIELDS.get(kind, ())
     deck = next((values[(f,)] for f in deck_fields if values.get((f,))), None)
     if deck_fields and deck is None:
         return None
     free = [r for r in catalog.all(kind) if r.source == "placeholder" and r.id not in claimed
-            and (not deck_fields or deck_of(kind, r) == deck)
-            # where the card belongs beyond its deck (a Weakness's side) as typed
-            and all(getattr(r, f, v) == v for (f, *more), v in values.items()
-                    if not more and f in STRUCTURAL and f not in deck_fields)]
-    return str(free[0].id) if free else None
+            and (not deck_fields or deck_of(kind, r) == deck)]
+    same = [r for r in free if all(getattr(r, f, None) == values[(f,)] for f in SLOT_FIELDS
+                                   if (f,) in values)]
+    return str((same or free)[0].id) if free else None
 
 
 def _other_kind(record_id: str, kind: str, catalog: Any) -> str | None:

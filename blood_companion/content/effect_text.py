@@ -690,9 +690,11 @@ class _Parser:
         words = text.split()
         for cut in range(min(len(words) - 1, 4), 0, -1):
             head = " ".join(words[:cut])
+            sub = _Parser(head)
             try:
-                fields = _Parser(head).element_fields(head, 0, head)
-                return fields, render_outcome(m.Outcome(**fields)), " ".join(words[cut:])
+                fields = sub.element_fields(head, 0, head)
+                if sub.bonus_condition is None:  # the Element's own words, no Condition
+                    return fields, render_outcome(m.Outcome(**fields)), " ".join(words[cut:])
             except (EffectSyntaxError, ValidationError):
                 continue
         return None

@@ -143,7 +143,8 @@ def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
         else:
             label = f"Quick Item: {q['owner_name']} uses {q['name']}: {q['text']}"
             kind, fields = "night_item", {"trouper": q["owner"], "item": q["item"]}
-        extra.append(_effect_option(q["key"], label, kind, fields, q, many, group="quick"))
+        extra.append(_effect_option(q["key"], label, kind, fields, q, many, group="quick",
+                                    enabled=q.get("open", True), why=q.get("why", "")))
     if not extra:
         return nxt
     return nxt._replace(options=(*nxt.options, *extra))
