@@ -1,0 +1,52 @@
+"""`blood play` says what the players chose in names, never ids, and shows a depleted Item
+disabled with its reason rather than offering it and then refusing it (issue 43, item 4)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from blood_companion.cli.play_menu import Walk
+from blood_companion.content.loader import shipped_data_dir, validate_layers
+from blood_companion.engine import bookkeeping as fx
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
+
+
+def planning_table() -> Any:
+    from night_bot import answer, new_table
+
+    table = new_table(validate_layers([shipped_data_dir()]), 2, seed=1, nemesis="corvin")
+    for _ in range(200):
+        if table.night.phase == "planning" and not table.night.pending:
+            return table
+        answer(table)
+    raise AssertionError("the night never reached the Planning Phase")
+
+
+def test_the_trail_of_answers_names_cards_and_items() -> None:
+    table = planning_table()
+    state, cat = table.state, table.catalog
+    aurel = state.troupers[0]
+    card, item = aurel.hand[0], next(iter(aurel.equipped.values()))
+    walk = Walk.start(state, cat)
+    chosen = walk._replace(option=walk.nxt.options[0],
+                           answers={"discard": [card], "items": [item], "who": aurel.trouper})
+    trail = chosen.context()
+    assert cat.find(card).name in trail
+    assert fx.item_side(state, cat, 0, item).name in trail
+    assert "Aurel, the Thread-Walker" in trail
+    assert card not in trail and item not in trail  # names, not ids
+
+
+def test_a_depleted_quick_item_is_shown_disabled_with_its_reason() -> None:
+    table = planning_table()
+    state, cat = table.state, table.catalog
+    gear = {**state.troupers[1].equipped, "protection": "ioana-i02"}  # a Quick Item (Heal 1)
+    state = fx.with_trouper(state, 1, equipped=gear, depleted_items=["ioana-i02"])
+    choices = Walk.start(state, cat).screen().choices
+    vest = [c for c in choices if "Quick Item" in c.label and "ioana-i02" not in c.label
+            and cat.item("ioana-i02").starting.name in c.label]
+    assert vest, [c.label for c in choices]
+    assert not vest[0].enabled and vest[0].why == "depleted until the Cleanup Phase"
