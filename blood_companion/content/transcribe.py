@@ -202,9 +202,9 @@ class CardSession:
         return True, spec.info.get_default(call_default_factory=True)
 
     def _side_name(self, spec: FieldSpec) -> str | None:
-        """The first side (Starting, Enhanced) is printed with the card's name: its default."""
-        sides = [s.side for s in self.specs if s.side is not None]
-        if spec.name == "name" and spec.side is not None and spec.side == sides[0]:
+        """A side printed without a name of its own (the Starting or Enhanced side, often the
+        Advanced one too) carries the card's name: its default."""
+        if spec.name == "name" and spec.side is not None:
             name = self._values.get(("name",))
             return str(name) if name else None
         return None
@@ -340,6 +340,10 @@ class CardSession:
                 spec = self.specs[self._i]
                 assert self._pending is not None
                 self._effects.setdefault(spec.path, []).append(self._pending)
+                # a Quick Effect is its side's Quick symbol, as in a text file (issue 43)
+                quick = (*spec.path[:-1], "quick")
+                if self._pending.type == "quick" and any(s.path == quick for s in self.specs):
+                    self._values[quick] = True
             elif key not in NO:
                 raise AnswerError("answer yes or no")
             self._pending = None

@@ -203,3 +203,29 @@ def test_the_same_words_give_the_same_side_on_either_side(
 
 
 _SHIPPED = validate_layers([shipped_data_dir()])
+
+
+@pytest.mark.parametrize("side", ["starting", "advanced"])
+def test_transcribe_reads_a_quick_effect_the_same_on_either_side(side: str) -> None:
+    """The interactive reading too: 'Quick. ...' typed on either side makes that side Quick,
+    and a side left unnamed carries the card's name."""
+    from blood_companion.content.transcribe import CardSession
+
+    session = CardSession("trouper_items", _SHIPPED.get("trouper_items", "petru-i06"))
+    effects = {"starting": ["Cost: Deplete this Item. Outcome: Re-roll 1."],
+               "advanced": ["Cost: Deplete this Item. Outcome: Re-roll 2."]}
+    effects[side] = ["Quick. " + effects[side][0]]
+    while (prompt := session.prompt()) is not None:
+        if prompt.kind == "field":
+            session.answer({"name": "Nail", "category": "artifact"}.get(prompt.question, "")
+                           if "upgrade cost" not in prompt.question else "1 Coin")
+        elif prompt.kind == "effect":
+            typed = effects[prompt.question.split()[0].lower()]
+            session.answer(typed.pop(0) if typed else "")
+        else:
+            session.answer("yes")
+    record: Any = session.record
+    assert getattr(record, side).quick is True
+    other = "advanced" if side == "starting" else "starting"
+    assert getattr(record, other).quick is False  # the placeholder's Quick not kept (Enter)
+    assert record.advanced.name == record.starting.name == "Nail"
