@@ -186,6 +186,8 @@ HEADING_KINDS = {
     "event_cards": "events", "location_cards": "locations",
 }
 Decks = dict[str, tuple[str, str]]  # a folded word or name -> (deck field, deck id)
+# The kind of the card a deck's heading names itself: "== Petru: Trouper card =="
+OWN_KINDS = {"trouper": "troupers", "nemesis": "nemeses"}
 
 
 def deck_words(catalog: Any) -> Decks:
@@ -232,6 +234,7 @@ def read_cards(
     problems: list[Problem] = []
     kind: str | None = None
     defaults: dict[str, tuple[int, str]] = {}
+    own: tuple[str, str] | None = None  # the deck the last heading named
     for block in _blocks(text):
         long = [(n, line) for n, line in block if len(line) > MAX_LINE]
         for n, _ in long:
@@ -249,20 +252,25 @@ def read_cards(
                                         "names a Trouper, a Nemesis, an Art or a Zone and/or a "
                                         "kind ('== Corvin ==', '== Petru: Items ==')"))
             if deck is not None:
-                defaults = {deck[0]: (number, deck[1])}
+                defaults, own = {deck[0]: (number, deck[1])}, deck
                 kind = named
             elif named is not None:
                 kind = named  # "== Items ==" under "== Petru ==": Petru's Items
             block = block[1:]
+            if own is not None and kind == OWN_KINDS.get(own[0]):
+                defaults = {}  # "== Corvin: Nemesis card ==": the card of the deck itself
         if not block:
             continue
         first_line, first = block[0]
         head = _field_line(first)
         if head and _key(head.key) == "kind":
             kind, defaults = _read_defaults(block, file, problems)
+            own = None
             continue
         card = _read_deck_card(block, file, kind, defaults, kind_of_id, problems)
         if card is not None:
+            if card.id is None and own is not None and card.kind == OWN_KINDS.get(own[0]):
+                card.id = own[1]  # the Trouper's or Nemesis's own card: its id
             cards.append(card)
     return cards, problems
 

@@ -229,3 +229,13 @@ def test_transcribe_reads_a_quick_effect_the_same_on_either_side(side: str) -> N
     other = "advanced" if side == "starting" else "starting"
     assert getattr(record, other).quick is False  # the placeholder's Quick not kept (Enter)
     assert record.advanced.name == record.starting.name == "Nail"
+
+
+def test_a_heading_may_name_the_decks_own_card(shipped: Any) -> None:
+    (card,), problems = plan(shipped, "== Corvin: Nemesis card ==\n\nCorvin the Gravewarden\n"
+                                      "background: He keeps the dead.\n"
+                                      "levels: [{level: 1, name: Keeper, wounds: {front: 2, "
+                                      "left: 1, right: 1}, influence: 1}]\n"
+                                      "defenses: {physical: 5, mind: 3}\nno Effects\n")
+    assert problems == [], [str(p) for p in problems]
+    assert (card.kind, card.record.id) == ("nemeses", "corvin")
