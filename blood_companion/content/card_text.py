@@ -197,10 +197,17 @@ def deck_words(catalog: Any) -> Decks:
     for kind, field_name in (("zones", "zone"), ("locations", "location"), ("nemeses", "nemesis"),
                              ("troupers", "trouper")):
         for rec in catalog.all(kind):
-            first = re.split(r"[\s,]+", rec.name.strip())[0]
-            for word in (rec.id, rec.name, first):
-                out.setdefault(_fold(word), (field_name, str(rec.id)))
+            words = [rec.id, rec.name]
+            if kind in ("nemeses", "troupers"):  # "Corvin" for Corvin the Gravewarden
+                words.append(re.split(r"[\s,]+", rec.name.strip())[0])
+            for word in words:
+                if _fold(word) not in FILLER:
+                    out.setdefault(_fold(word), (field_name, str(rec.id)))
     return out
+
+
+# Words a heading may hold around its deck and kind: "== The Items of Petru =="
+FILLER = {"the", "a", "an", "of", "deck", "box", "my", "our"}
 
 
 def _heading(words: str, decks: Decks) -> tuple[tuple[str, str] | None, str | None, bool]:
@@ -213,7 +220,7 @@ def _heading(words: str, decks: Decks) -> tuple[tuple[str, str] | None, str | No
             deck = decks[key]
             folded = folded[:found.start()] + " " + folded[found.end():]
             break
-    rest = "_".join(re.sub(r"[^a-z ]+", " ", folded).split())
+    rest = "_".join(w for w in re.sub(r"[^a-z ]+", " ", folded).split() if w not in FILLER)
     if not rest:
         return deck, None, deck is not None
     for key in (rest, rest.removesuffix("_cards"), rest.removesuffix("_card")):
