@@ -479,7 +479,8 @@ def goal(s: CampaignState, target: m.Target) -> dict[str, Any]:
     if target.kind == "tile":
         return {"distance": target.distance if target.distance != "any" else "any"}
     near = next((p for p in target.priority if p in DISTANCE_PRIORITIES), None)
-    return {"any": target.minion_type or target.kind, **({"by": near} if near else {})}
+    return {"goal": target.kind, **({"type": target.minion_type} if target.minion_type else {}),
+            **({"by": near} if near else {})}
 
 
 def _miniature(s: CampaignState, source: str, enemy: bool) -> dict[str, str]:

@@ -428,10 +428,13 @@ def miniature_name(catalog: Catalog, ref: Mapping[str, Any] | None) -> str:
     if "trouper" in ref:
         return trouper_name(catalog, ref["trouper"])
     if "any" in ref:
-        what = {"minion": "Minion", "enemy": "Enemy"}.get(ref["any"], f"{ref['any']} Minion")
-        if ref.get("by"):
-            return f"the {ref['by']} {what.title()} (on the Map)"
+        what = "Minion" if ref["any"] == "minion" else "Enemy"
         return f"the {what} the Effect targets (on the Map)"
+    if "goal" in ref:  # an Enemy a movement goes toward: the players see which on the Map
+        kind = str(ref["goal"]).capitalize()
+        what = f"{str(ref['type']).capitalize()} {kind}" if ref.get("type") else kind
+        near = f"{ref['by']} " if ref.get("by") else ""
+        return f"the {near}{what} (the Map shows which; a tie: the Leader's Rule)"
     if "distance" in ref:
         if ref["distance"] == "any":
             return "a Tile (Leader's Rule picks it)"
