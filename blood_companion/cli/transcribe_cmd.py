@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli.common import print_json, settings, stdout, warn_data, write_output
-from blood_companion.content.card_text import same_name_warnings
+from blood_companion.content.card_text import field_words, same_name_warnings
 from blood_companion.content.cards import AnswerError
 from blood_companion.content.errors import ImportRefused, Problem
 from blood_companion.content.face import KIND_WORDS
@@ -190,7 +190,7 @@ def _known(cat: Catalog, target: Path) -> Any:
 
 
 def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None:
-    from blood_companion.content.card_text import deck_words, field_words, plan_import, read_cards
+    from blood_companion.content.card_text import deck_words, plan_import, read_cards
     from blood_companion.content.overlay import check_records, shipped_order, write_records
     from blood_companion.content.transcribe import (
         MAX_CARD_FILE,
@@ -515,6 +515,9 @@ class Loop:
         if problems:
             show("✗ This card cannot be written yet:", "red")
             for p in problems:
+                rid, *loc = (p.field or "").split(".")
+                if p.file == "(the new cards)" and rid == card.id:  # in the card's words
+                    p = Problem(record.name, None, None, field_words(loc, p.message))
                 show(f"  {p}", "red")
             show("  undo to change an answer, or skip", "yellow")
             return None

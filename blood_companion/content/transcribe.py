@@ -25,7 +25,7 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ValidationError
 
 from blood_companion.content import models as m
-from blood_companion.content.card_text import MAX_LINE
+from blood_companion.content.card_text import MAX_LINE, field_words
 from blood_companion.content.cards import (
     KIND_ORDER,
     NO,
@@ -417,11 +417,9 @@ def _value_hint(spec: FieldSpec) -> str | None:
 
 
 def _error_text(err: Any) -> str:
-    loc = ".".join(str(p) for p in err.get("loc", ()))
-    msg = plain_message(str(err.get("msg", "")))
-    if msg == "Field required":
-        msg = "not typed"
-    return f"{loc.replace('_', ' ')}: {msg}" if loc else msg
+    """A validation error in the card's words (the side and field as printed)."""
+    return field_words([str(p) for p in err.get("loc", ())],
+                       plain_message(str(err.get("msg", ""))))
 
 
 # --------------------------------------------------------------------------- the queue
