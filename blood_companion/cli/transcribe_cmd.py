@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli.common import print_json, settings, stdout, warn_data, write_output
-from blood_companion.content.card_text import field_words, same_name_warnings
+from blood_companion.content.card_text import field_words, name_index, same_name_warnings
 from blood_companion.content.cards import AnswerError
 from blood_companion.content.errors import ImportRefused, Problem
 from blood_companion.content.face import KIND_WORDS
@@ -364,6 +364,7 @@ class Loop:
         from blood_companion.content.transcribe import CardSession, clear_draft
 
         self.cat = cat
+        self.names = name_index(cat)  # the names of the pack as it was when this began
         history: list[dict[str, Any]] = []
         reopen: dict[Any, tuple[Any, list[str]]] = {}
         if draft is not None:
@@ -529,7 +530,7 @@ class Loop:
         show(Text.assemble(("✓ ", "green"), f"{record.name} [{card.id}] written to {_shown(path)}"))
         # the same warning as import-text: the cards typed this time replace theirs
         self.typed[str(card.id)] = record
-        for warning in same_name_warnings(record, self.cat, list(self.typed.values())):
+        for warning in same_name_warnings(record, self.names, list(self.typed.values())):
             show(f"  {warning}", "yellow")
         return {"card": card, "base": base, "answers": list(session.answers), "index": index,
                 "stem": stem, "previous": previous}

@@ -807,8 +807,9 @@ def plan_import(
             "transcribed" if overlay_at is not None else existing.source
         )
         planned.append(Planned(card, kind, record, replaces, inherited, warnings, fields_from))
+    names = name_index(catalog) if planned else {}
     for pl in planned:
-        pl.warnings += same_name_warnings(pl.record, catalog, [p.record for p in planned])
+        pl.warnings += same_name_warnings(pl.record, names, [p.record for p in planned])
     return planned, problems
 
 
@@ -816,15 +817,23 @@ def _fold(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def same_name_warnings(record: m.Record, catalog: Any, written: list[m.Record]) -> list[str]:
+def name_index(catalog: Any) -> dict[str, set[str]]:
+    """Every card name of the pack (folded) with the ids of the cards that print it."""
+    out: dict[str, set[str]] = {}
+    for cid, name in card_pairs(catalog):
+        out.setdefault(_fold(name), set()).add(cid)
+    return out
+
+
+def same_name_warnings(record: m.Record, names: dict[str, set[str]],
+                       written: list[m.Record]) -> list[str]:
     """A warning when the card's name is another card's name (``card show`` could then match
-    neither by name): another card of the pack, or another of the cards being written
-    (``written``, which replace the pack's cards of their ids: a name they replace is not
-    another card's)."""
+    neither by name): another card of the pack (``names``: :func:`name_index`), or another of
+    the cards being written (``written``, which replace the pack's cards of their ids: a name
+    they replace is not another card's)."""
     replaced = {str(r.id) for r in written}
     folded = _fold(record.name)
-    others = {cid for cid, name in card_pairs(catalog)
-              if cid not in replaced and _fold(name) == folded}
+    others = names.get(folded, set()) - replaced
     others |= {str(r.id) for r in written for name in names_of(r) if _fold(name) == folded}
     others.discard(str(record.id))
     if not others:
