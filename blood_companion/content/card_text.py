@@ -392,7 +392,16 @@ def _read_card(
                 # side then takes the card's name, or a `name:` line)
                 _add_effect(card, (side, "effects"), rest, file, number, where, problems, specs)
             elif rest:
-                card.set((side, "name"), rest, number)
+                # "Advanced side: Silk Vest - Quick", "Advanced side: Quick": the side's
+                # symbols after its name (or alone), never kept in the name
+                words = rest.split(" - ")
+                marks = [s for s in specs if s.side == side and s.kind == "flag"]
+                while words and (flag := next((s for s in marks if s.name == _key(words[-1])),
+                                              None)):
+                    card.set(flag.path, True, number)
+                    words.pop()
+                if words:
+                    card.set((side, "name"), " - ".join(words), number)
             continue
         scope = _in_scope(specs, side)
         effects_spec = next((s for s in scope if s.kind == "effects"), None)

@@ -239,3 +239,14 @@ def test_a_heading_may_name_the_decks_own_card(shipped: Any) -> None:
                                       "defenses: {physical: 5, mind: 3}\nno Effects\n")
     assert problems == [], [str(p) for p in problems]
     assert (card.kind, card.record.id) == ("nemeses", "corvin")
+
+
+def test_a_side_line_may_carry_its_quick_symbol(shipped: Any) -> None:
+    (card,), problems = plan(shipped, "== Zora: Items ==\n\nGlass Charm - Artifact - Upgrade: "
+                                      "2 Coins\nStarting side: Quick\nOutcome: Re-roll 1.\n"
+                                      "Advanced side: Crystal Charm - Quick\n"
+                                      "Outcome: Re-roll 2.\n")
+    assert problems == [], [str(p) for p in problems]
+    record: Any = card.record
+    assert (record.starting.name, record.starting.quick) == ("Glass Charm", True)
+    assert (record.advanced.name, record.advanced.quick) == ("Crystal Charm", True)
