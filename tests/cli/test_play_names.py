@@ -50,3 +50,24 @@ def test_a_depleted_quick_item_is_shown_disabled_with_its_reason() -> None:
             and cat.item("ioana-i02").starting.name in c.label]
     assert vest, [c.label for c in choices]
     assert not vest[0].enabled and vest[0].why == "depleted until the Cleanup Phase"
+
+
+def test_a_depleted_test_item_is_shown_disabled_at_the_test() -> None:
+    from blood_companion.engine.rolls.night import TestSpec, throw_ask
+
+    table = planning_table()
+    state, cat = table.state, table.catalog
+    gear = {**state.troupers[0].equipped, "artifact": "aurel-i05"}
+    state = fx.with_trouper(state, 0, equipped=gear)
+    spec = TestSpec(t=0, traits=("strength",), fixed=None, target=2, label="a Test")
+    name = fx.item_side(state, cat, 0, "aurel-i05").name
+    fresh = throw_ask(state, cat, spec, {})
+    assert fresh is not None
+    offered = [p for p in fresh.picks if p.value == "aurel-i05"]
+    assert offered and offered[0].enabled  # usable: offered
+    spent = fx.with_trouper(state, 0, depleted_items=["aurel-i05"])
+    asked = throw_ask(spent, cat, spec, {})
+    assert asked is not None
+    (pick,) = [p for p in asked.picks if p.value == "aurel-i05"]
+    assert not pick.enabled and pick.why == "depleted until the Cleanup Phase"
+    assert name in pick.label
