@@ -172,7 +172,7 @@ def _blocks(text: str) -> list[list[tuple[int, str]]]:
 
 
 # A heading as owners write one above a deck: "== Corvin ==", "== Petru: Items ==".
-_HEADING = re.compile(r"={2,}\s*(.*?)\s*=*")
+_HEADING = re.compile(r"={2,}(.*)")  # its words: stripped of the closing "=" and spaces
 # The kinds a heading may leave to the cards (a deck named, no kind): tried in this order, the
 # first whose fields the card's lines all fit is the card's kind.
 DECK_KINDS = ["starting_tactics", "trouper_items", "reactions", "weaknesses", "advanced_tactics",
@@ -252,7 +252,7 @@ def read_cards(
             continue
         while block and (heading := _HEADING.fullmatch(block[0][1])):
             number = block[0][0]
-            deck, named, whole = _heading(heading.group(1), decks or {})
+            deck, named, whole = _heading(heading.group(1).rstrip("= "), decks or {})
             if not whole:
                 problems.append(Problem(file, number, None, f"the heading {block[0][1]!r} names "
                                         "no deck nor kind of card this app knows: a heading "
