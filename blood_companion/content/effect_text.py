@@ -223,8 +223,9 @@ def _mean(word: str, options: list[str], otherwise: str | None = None) -> str | 
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, hints: bool = True) -> None:
         self.text = text
+        self.hints = hints  # a hint's own line is read without hints of its own (bounded)
         # the words after a Test bonus, read as the Effect's Condition (and where they are)
         self.bonus_condition: tuple[str, int] | None = None
 
@@ -674,7 +675,9 @@ class _Parser:
             raise self.fail(
                 f"unknown Outcome Element '{piece}'", at,
                 f"the Element reads as '{shown}'; the words after it ('{rest}') are not an "
-                "Element: type the line as " + " or as ".join(f"'{x}'" for x in lines),
+                "Element: " + ("type the line as " + " or as ".join(f"'{x}'" for x in lines)
+                               if lines else f"type '{shown}' and put the rest in 'Condition:' "
+                               "or the whole Element in double quotes"),
                 word=piece,
             )
         raise self.fail(
@@ -701,7 +704,10 @@ class _Parser:
 
     def retyped(self, piece: str, shown: str, condition: str | None) -> str | None:
         """The whole Effect typed again with ``piece`` written ``shown`` and ``condition`` as
-        its Condition: a hint is a line that reads (None when it would not)."""
+        its Condition: a hint is a line that reads (None when it would not, or when this is
+        itself a hint's line being read)."""
+        if not self.hints:
+            return None
         at = self.text.find(piece)
         line = self.text[:at] + shown + self.text[at + len(piece):]
         if condition is not None:
@@ -711,7 +717,7 @@ class _Parser:
             cut = outcome.start() if outcome else 0
             line = f"{line[:cut]}Condition: {condition}. {line[cut:]}"
         try:
-            _Parser(line).parse()
+            _Parser(line, hints=False).parse()
         except (EffectSyntaxError, ValidationError):
             return None
         return line.strip()
