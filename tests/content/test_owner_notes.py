@@ -250,3 +250,25 @@ def test_a_side_line_may_carry_its_quick_symbol(shipped: Any) -> None:
     record: Any = card.record
     assert (record.starting.name, record.starting.quick) == ("Glass Charm", True)
     assert (record.advanced.name, record.advanced.quick) == ("Crystal Charm", True)
+
+
+def test_hints_for_many_bad_elements_stay_cheap() -> None:
+    """A hint is checked by reading its line once, without hints of its own: many bad Elements
+    cost about what many good ones do (not twice as much for each one more)."""
+    import time
+
+    bad = "Outcome: " + ", ".join(f"Wound the weak{i}" for i in range(40)) + "."
+    good = "Outcome: " + ", ".join("Wound, Bite" for _ in range(40)) + "."
+
+    def best(text: str) -> float:
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            try:
+                parse_effect(text)
+            except EffectSyntaxError:
+                pass
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    assert best(bad) <= 50 * best(good) + 0.05
