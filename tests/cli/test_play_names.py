@@ -71,3 +71,27 @@ def test_a_depleted_test_item_is_shown_disabled_at_the_test() -> None:
     (pick,) = [p for p in asked.picks if p.value == "aurel-i05"]
     assert not pick.enabled and pick.why == "depleted until the Cleanup Phase"
     assert name in pick.label
+
+
+def test_a_condition_the_table_judges_is_asked_with_no_default() -> None:
+    import dataclasses
+
+    from blood_companion.content import models as m
+    from blood_companion.engine.chance import Chance
+    from blood_companion.engine.night import enemy as ai
+    from blood_companion.engine.night_state import EnemyJob
+
+    table = planning_table()
+    cat = table.catalog
+    eff = m.Effect(timing="beginning_of_turn", condition=m.Condition(
+        kind="text", text="a Trouper stands on a Crypt Tile"), outcome=[m.Outcome(kind="wound")])
+    nem = cat.nemesis("corvin").model_copy(update={"skills": [eff]})
+    cat2 = dataclasses.replace(cat, records={**cat.records, "nemeses": [
+        nem if n.id == "corvin" else n for n in cat.all("nemeses")]})
+    job = EnemyJob(source="skill", card="corvin", label="Corvin: Crypt", effects=[0])
+    state = ai.run_queue(fx.with_night(table.state, queue=[job], pending=[]), cat2,
+                         Chance.fresh(0, 0))
+    screen = Walk.start(state, cat2).screen()
+    assert "does its Condition hold? a Trouper stands on a Crypt Tile" in screen.question
+    assert screen.default is None  # the table says; Enter decides nothing
+    assert {c.key for c in screen.choices} >= {"y", "n"}
