@@ -477,7 +477,7 @@ def goal(s: CampaignState, target: m.Target) -> dict[str, Any]:
     if target.kind == "nemesis" and s.night is not None:
         return {"card": s.night.nemesis}
     if target.kind == "tile":
-        return {"distance": target.distance if target.distance != "any" else "any"}
+        return {"distance": target.distance}
     near = next((p for p in target.priority if p in DISTANCE_PRIORITIES), None)
     return {"goal": target.kind, **({"type": target.minion_type} if target.minion_type else {}),
             **({"by": near} if near else {})}
