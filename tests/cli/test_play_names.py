@@ -32,8 +32,10 @@ def test_the_trail_of_answers_names_cards_and_items() -> None:
     card, item = aurel.hand[0], next(iter(aurel.equipped.values()))
     walk = Walk.start(state, cat)
     chosen = walk._replace(option=walk.nxt.options[0],
-                           answers={"discard": [card], "items": [item], "who": aurel.trouper})
+                           answers={"discard": [card], "items": [item], "who": aurel.trouper,
+                                    "target": "nemesis"})
     trail = chosen.context()
+    assert "target: Corvin the Gravewarden" in trail
     assert cat.find(card).name in trail
     assert fx.item_side(state, cat, 0, item).name in trail
     assert "Aurel, the Thread-Walker" in trail
