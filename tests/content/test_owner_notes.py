@@ -5,7 +5,9 @@ words said, never silent."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 from typing import Any
 
 import pytest
@@ -255,8 +257,6 @@ def test_a_side_line_may_carry_its_quick_symbol(shipped: Any) -> None:
 def test_hints_for_many_bad_elements_stay_cheap() -> None:
     """A hint is checked by reading its line once, without hints of its own: many bad Elements
     cost about what many good ones do (not twice as much for each one more)."""
-    import time
-
     bad = "Outcome: " + ", ".join(f"Wound the weak{i}" for i in range(40)) + "."
     good = "Outcome: " + ", ".join("Wound, Bite" for _ in range(40)) + "."
 
@@ -264,10 +264,8 @@ def test_hints_for_many_bad_elements_stay_cheap() -> None:
         times = []
         for _ in range(3):
             start = time.perf_counter()
-            try:
+            with contextlib.suppress(EffectSyntaxError):
                 parse_effect(text)
-            except EffectSyntaxError:
-                pass
             times.append(time.perf_counter() - start)
         return min(times)
 
