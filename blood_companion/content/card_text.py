@@ -841,14 +841,16 @@ def same_name_warnings(record: m.Record, names: dict[str, set[str]],
     the cards being written (``written``, which replace the pack's cards of their ids: a name
     they replace is not another card's)."""
     replaced = {str(r.id) for r in written}
-    folded = _fold(record.name)
-    others = names.get(folded, set()) - replaced
-    others |= {str(r.id) for r in written for name in names_of(r) if _fold(name) == folded}
-    others.discard(str(record.id))
-    if not others:
-        return []
-    return [f"another card is also named {record.name!r} ({', '.join(sorted(others))}): give "
-            "this one its printed name, or `card show` asks which is meant"]
+    out = []
+    for own in names_of(record):  # each side's name
+        folded = _fold(own)
+        others = names.get(folded, set()) - replaced
+        others |= {str(r.id) for r in written for name in names_of(r) if _fold(name) == folded}
+        others.discard(str(record.id))
+        if others:
+            out.append(f"another card is also named {own!r} ({', '.join(sorted(others))}): "
+                       "give this one its printed name, or `card show` asks which is meant")
+    return out
 
 
 def _stand_ins(card: TextCard, specs: list[FieldSpec], existing: Any) -> dict[Path_, Any]:
