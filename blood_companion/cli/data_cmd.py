@@ -319,9 +319,10 @@ def import_text(
 ) -> None:
     """Read cards typed in a text file and write them to your data folder.
 
-    One block per card: the name line, `field: value` lines, one Effect per line as printed.
-    Every card that
-    cannot be read is reported as file:line and nothing is written (exit code 1)."""
+    One block per card: the name line, `field: value` lines, one Effect per line as printed;
+    a heading like `== Corvin ==` or `== Petru: Items ==` names the deck (or a `kind:` block).
+    Every problem of every card is reported as file:line [card name] and nothing is written
+    (exit code 1); a phrase stored in other words is said."""
     from blood_companion.cli.transcribe_cmd import import_text as run
 
     run(file, replace, dry_run, as_json)

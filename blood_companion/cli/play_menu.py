@@ -20,6 +20,7 @@ from blood_companion.cli import commands
 from blood_companion.cli.table_words import so_far_lines
 from blood_companion.engine import legal
 from blood_companion.engine.actions import Action
+from blood_companion.engine.bookkeeping import said_name
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError
@@ -203,9 +204,16 @@ class Walk(NamedTuple):
         for need, value in self.answers.items():
             if need.startswith("_") or value in (None, [], ""):
                 continue
-            parts.append(f"{need}: {_short(value)}")
+            parts.append(f"{need}: {_short(self._named(value, need == 'target'))}")
         text = " · ".join(parts)
         return "Chosen: " + (text if len(text) <= 160 else text[:159] + "…")
+
+    def _named(self, value: Any, target: bool = False) -> Any:
+        """An answer as the players say it: names, not ids (lists item by item)."""
+        if isinstance(value, list):
+            return [self._named(v, target) for v in value]
+        return said_name(self.state, self.catalog, value, target=target) if isinstance(
+            value, str) else value
 
     @property
     def top(self) -> Walk:

@@ -14,8 +14,10 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli.common import print_json, settings, stdout, warn_data, write_output
+from blood_companion.content.card_text import field_words, name_index, same_name_warnings
 from blood_companion.content.cards import AnswerError
 from blood_companion.content.errors import ImportRefused, Problem
+from blood_companion.content.face import KIND_WORDS
 from blood_companion.content.loader import (
     KINDS,
     Catalog,
@@ -188,7 +190,7 @@ def _known(cat: Catalog, target: Path) -> Any:
 
 
 def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None:
-    from blood_companion.content.card_text import plan_import, read_cards
+    from blood_companion.content.card_text import deck_words, plan_import, read_cards
     from blood_companion.content.overlay import check_records, shipped_order, write_records
     from blood_companion.content.transcribe import (
         MAX_CARD_FILE,
@@ -219,19 +221,21 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
     too_long = long_line_problems(text, shown)
     if too_long:  # refused before parsing: a card's text is bounded
         raise ImportRefused(shown, too_long)
-    cards, problems = read_cards(text, shown, kind_of_id)
+    cards, problems = read_cards(text, shown, kind_of_id, deck_words(cat))
     planned, more = plan_import(cards, shown, _known(cat, target), replace=replace)
     problems += more
     crowded = [Problem(shown, pl.card.line, pl.record.id, why) for pl in planned
                if (why := too_many_items(pl.record))]
     if crowded:  # bounded before the (slower) checks with the whole pack
         raise ImportRefused(shown, problems + crowded)
-    if not problems and planned:
-        by_id = {p.record.id: p.card.line for p in planned}
+    if planned:  # every problem in one run: the cards that read are checked with the pack
+        by_id = {p.record.id: p.card for p in planned}
         for p in check_records(_layers(target), [(x.kind, x.record) for x in planned]):
-            rid = (p.field or "").split(".")[0]
+            rid, *loc = (p.field or "").split(".")
             if p.file == "(the new cards)" and rid in by_id:
-                problems.append(Problem(shown, by_id[rid], p.field, p.message))
+                card = by_id[rid]
+                problems.append(Problem(shown, card.line, card.name,
+                                        field_words(loc, p.message) if loc else p.message))
             else:
                 problems.append(Problem(p.file, p.line, p.field, f"{p.message} (with the new "
                                         "cards)"))
@@ -260,6 +264,10 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             "cards": [
                 {"line": pl.card.line, "kind": pl.kind, "id": pl.record.id, "name": pl.record.name,
                  "replaces": pl.replaces, "kept": pl.kept, "warnings": pl.warnings,
+                 "read_as": [{"line": n, "typed": typed, "stored": stored}
+                             for n, typed, stored in pl.card.notes],
+                 **({"kind_from": "its lines (the heading names its deck)"}
+                    if pl.card.inferred else {}),
                  "free_text_effects": pl.card.free_text,
                  "fields": [{"field": f, "value": v, "from": w} for f, v, w in pl.fields]}
                 for pl in planned
@@ -277,6 +285,11 @@ def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None
             # every field the card shows, its value and where it came from (issue 27)
             for field_name, value, came_from in pl.fields:
                 say(f"    {field_name}: {value}  ← {came_from}")
+        if pl.card.inferred:
+            say(f"    read as a {KIND_WORDS.get(pl.kind, pl.kind)} (its lines; the heading "
+                "names its deck)")
+        for n, typed, stored in pl.card.notes:  # never a silent reading
+            say(f"    line {n}: '{typed}' is stored as '{stored}'")
         if pl.kept:
             show(f"    not typed and not absent: {', '.join(pl.kept)}", "yellow")
         if pl.card.free_text:
@@ -328,6 +341,7 @@ class Loop:
         self.target = target
         self.echo = not sys.stdin.isatty()
         self.written = 0
+        self.typed: dict[str, Any] = {}  # the cards written this time, by id
 
     def ask(self, prompt: str) -> str | None:
         while True:
@@ -350,6 +364,7 @@ class Loop:
         from blood_companion.content.transcribe import CardSession, clear_draft
 
         self.cat = cat
+        self.names = name_index(cat)  # the names of the pack as it was when this began
         history: list[dict[str, Any]] = []
         reopen: dict[Any, tuple[Any, list[str]]] = {}
         if draft is not None:
@@ -501,6 +516,9 @@ class Loop:
         if problems:
             show("✗ This card cannot be written yet:", "red")
             for p in problems:
+                rid, *loc = (p.field or "").split(".")
+                if p.file == "(the new cards)" and rid == card.id:  # in the card's words
+                    p = Problem(record.name, None, None, field_words(loc, p.message))
                 show(f"  {p}", "red")
             show("  undo to change an answer, or skip", "yellow")
             return None
@@ -510,6 +528,10 @@ class Loop:
                              shipped_order(self.cat, card.kind))
         self.written += 1
         show(Text.assemble(("✓ ", "green"), f"{record.name} [{card.id}] written to {_shown(path)}"))
+        # the same warning as import-text: the cards typed this time replace theirs
+        self.typed[str(card.id)] = record
+        for warning in same_name_warnings(record, self.names, list(self.typed.values())):
+            show(f"  {warning}", "yellow")
         return {"card": card, "base": base, "answers": list(session.answers), "index": index,
                 "stem": stem, "previous": previous}
 
@@ -517,6 +539,7 @@ class Loop:
         from blood_companion.content.overlay import remove_record, write_records
 
         card = entry["card"]
+        self.typed.pop(str(card.id), None)
         remove_record(self.target, card.kind, entry["stem"], card.id)
         if entry["previous"] is not None:
             model = KINDS[card.kind].model

@@ -56,6 +56,7 @@ from blood_companion.content.cards import (
 )
 from blood_companion.content.effect_text import SYMBOL_WORDS, EffectSyntaxError, parse_effect
 from blood_companion.content.errors import Problem
+from blood_companion.content.face import card_pairs, names_of
 from blood_companion.content.loader import KINDS, resolve_kind
 from blood_companion.content.render import render_effect
 from blood_companion.errors import BloodError
@@ -78,10 +79,15 @@ class TextCard:
     origins: dict[Path_, int] = field(default_factory=dict)  # path -> the line that set it
     no_effects: set[Path_] = field(default_factory=set)  # "no Effects" typed
     unread: int = 0  # lines refused while reading (the card is then not built)
+    inferred: bool = False  # its kind read from its lines (a heading named only its deck)
+    refused: set[Path_] = field(default_factory=set)  # fields whose typed line was refused
+    # Effects the reader normalised: (line, typed phrase, the phrase as it is stored)
+    notes: list[tuple[int, str, str]] = field(default_factory=list)
 
     def label(self) -> str:
-        """How problems name the card: its id, else its name."""
-        return self.id or self.name
+        """How problems name the card: as it is printed, its name (before it is read, its
+        card line)."""
+        return self.name
 
     def set(self, path: Path_, value: Any, line: int) -> None:
         self.values[path] = value
@@ -165,15 +171,77 @@ def _blocks(text: str) -> list[list[tuple[int, str]]]:
     return blocks
 
 
+# A heading as owners write one above a deck: "== Corvin ==", "== Petru: Items ==".
+_HEADING = re.compile(r"={2,}(.*)")  # its words: stripped of the closing "=" and spaces
+# The kinds a heading may leave to the cards (a deck named, no kind): tried in this order, the
+# first whose fields the card's lines all fit is the card's kind.
+DECK_KINDS = ["starting_tactics", "trouper_items", "reactions", "weaknesses", "advanced_tactics",
+              "events", "locations", "vlad_reactions", "special_tactics", "special_items"]
+HEADING_KINDS = {
+    "item": "trouper_items", "item_cards": "trouper_items", "trouper_item_cards": "trouper_items",
+    "trouper_items": "trouper_items", "starting_tactic": "starting_tactics",
+    "tactic_cards": "starting_tactics", "starting_tactics_cards": "starting_tactics",
+    "weakness": "weaknesses", "reactions_cards": "reactions", "reaction_card": "reactions",
+    "advanced_tactics_cards": "advanced_tactics", "events_cards": "events",
+    "event_cards": "events", "location_cards": "locations",
+}
+Decks = dict[str, tuple[str, str]]  # a folded word or name -> (deck field, deck id)
+# The kind of the card a deck's heading names itself: "== Petru: Trouper card =="
+OWN_KINDS = {"trouper": "troupers", "nemesis": "nemeses"}
+
+
+def deck_words(catalog: Any) -> Decks:
+    """The words a heading names a deck with: each Trouper, Nemesis, Zone and Location by id,
+    name and the name's first word; each Art by name."""
+    out: Decks = {art: ("art", art) for art in m.ARTS}
+    for kind, field_name in (("zones", "zone"), ("locations", "location"), ("nemeses", "nemesis"),
+                             ("troupers", "trouper")):
+        for rec in catalog.all(kind):
+            words = [rec.id, rec.name]
+            if kind in ("nemeses", "troupers"):  # "Corvin" for Corvin the Gravewarden
+                words.append(re.split(r"[\s,]+", rec.name.strip())[0])
+            for word in words:
+                if _fold(word) not in FILLER:
+                    out.setdefault(_fold(word), (field_name, str(rec.id)))
+    return out
+
+
+# Words a heading may hold around its deck and kind: "== The Items of Petru =="
+FILLER = {"the", "a", "an", "of", "deck", "box", "my", "our"}
+
+
+def _heading(words: str, decks: Decks) -> tuple[tuple[str, str] | None, str | None, bool]:
+    """What a heading names: a deck (field, id), a kind, and whether all its words were read."""
+    folded = _fold(words)
+    deck = None
+    for key in sorted(decks, key=len, reverse=True):
+        found = re.search(rf"(?<!\w){re.escape(key)}(?:'s)?(?!\w)", folded)
+        if found:
+            deck = decks[key]
+            folded = folded[:found.start()] + " " + folded[found.end():]
+            break
+    rest = "_".join(w for w in re.sub(r"[^a-z ]+", " ", folded).split() if w not in FILLER)
+    if not rest:
+        return deck, None, deck is not None
+    for key in (rest, rest.removesuffix("_cards"), rest.removesuffix("_card")):
+        if key in HEADING_KINDS:
+            return deck, HEADING_KINDS[key], True
+        with contextlib.suppress(BloodError):
+            return deck, resolve_kind(key), True
+    return deck, None, False
+
+
 def read_cards(
-    text: str, file: str, kind_of_id: Callable[[str], str | None]
+    text: str, file: str, kind_of_id: Callable[[str], str | None], decks: Decks | None = None,
 ) -> tuple[list[TextCard], list[Problem]]:
     """Every card block of a text file, and every problem found (file:line [card]: message).
-    ``kind_of_id`` names the kind of a known id (for cards typed without a ``kind:`` block)."""
+    ``kind_of_id`` names the kind of a known id (for cards typed without a ``kind:`` block);
+    ``decks`` (:func:`deck_words`) reads headings like ``== Corvin ==``."""
     cards: list[TextCard] = []
     problems: list[Problem] = []
     kind: str | None = None
     defaults: dict[str, tuple[int, str]] = {}
+    own: tuple[str, str] | None = None  # the deck the last heading named
     for block in _blocks(text):
         long = [(n, line) for n, line in block if len(line) > MAX_LINE]
         for n, _ in long:
@@ -182,15 +250,64 @@ def read_cards(
                                     "field or one Effect a line)"))
         if long:
             continue
+        while block and (heading := _HEADING.fullmatch(block[0][1])):
+            number = block[0][0]
+            deck, named, whole = _heading(heading.group(1).rstrip("= "), decks or {})
+            if not whole:
+                problems.append(Problem(file, number, None, f"the heading {block[0][1]!r} names "
+                                        "no deck nor kind of card this app knows: a heading "
+                                        "names a Trouper, a Nemesis, an Art or a Zone and/or a "
+                                        "kind ('== Corvin ==', '== Petru: Items ==')"))
+            if deck is not None:
+                defaults, own = {deck[0]: (number, deck[1])}, deck
+                kind = named
+            elif named is not None:
+                kind = named  # "== Items ==" under "== Petru ==": Petru's Items
+            block = block[1:]
+            if own is not None and kind == OWN_KINDS.get(own[0]):
+                defaults = {}  # "== Corvin: Nemesis card ==": the card of the deck itself
+        if not block:
+            continue
         first_line, first = block[0]
         head = _field_line(first)
         if head and _key(head.key) == "kind":
             kind, defaults = _read_defaults(block, file, problems)
+            own = None
             continue
-        card = _read_card(block, file, kind, defaults, kind_of_id, problems)
+        card = _read_deck_card(block, file, kind, defaults, kind_of_id, problems)
         if card is not None:
+            if card.id is None and own is not None and card.kind == OWN_KINDS.get(own[0]):
+                card.id = own[1]  # the Trouper's or Nemesis's own card: its id
             cards.append(card)
     return cards, problems
+
+
+def _read_deck_card(
+    block: list[tuple[int, str]], file: str, kind: str | None, defaults: dict[str, tuple[int, str]],
+    kind_of_id: Callable[[str], str | None], problems: list[Problem],
+) -> TextCard | None:
+    """A card under a heading that names its deck but not its kind: read as the first kind of
+    that deck its lines all fit (else as the one they fit best, with those problems)."""
+    fields = {name for name in defaults}
+    match = _name_id(block[0][1])
+    if kind is not None or not fields or (match and _ID.match(match[1])
+                                          and kind_of_id(match[1])):
+        return _read_card(block, file, kind, defaults, kind_of_id, problems)
+    tried: list[tuple[int, TextCard | None, list[Problem]]] = []
+    for candidate in DECK_KINDS:
+        if not fields <= set(DECK_FIELDS.get(candidate, ())):
+            continue
+        found: list[Problem] = []
+        card = _read_card(block, file, candidate, defaults, kind_of_id, found)
+        if card is not None and not found:
+            card.inferred = True
+            return card
+        tried.append((len(found) + (card is None), card, found))
+    if not tried:
+        return _read_card(block, file, kind, defaults, kind_of_id, problems)
+    _, card, found = min(tried, key=lambda t: t[0])
+    problems.extend(found)
+    return card
 
 
 def _read_defaults(
@@ -251,16 +368,17 @@ def _read_card(
     card.kind = kind or (kind_of_id(record_id) if record_id else None)
     where = card.label()
     if card.kind is None:
-        say("which kind of card is this? Put a block like 'kind: starting_tactics' above the "
-            "cards (or give a known id in brackets)")
+        say("which kind of card is this? Put a heading like '== Petru ==' or '== Corvin: "
+            "Reaction cards ==' (or a block like 'kind: starting_tactics') above the cards, or "
+            "give a known id in brackets")
         return None
     model = KINDS[card.kind].model
     specs = card_specs(model)
     sides = sides_of(model)
-    if not _name_line(card, specs, file, problems):
-        return None
-    side: str | None = None
     before = len(problems)
+    _name_line(card, specs, file, problems)  # a problem of the card line: its lines still read
+    where = card.label()
+    side: str | None = None
     for number, line in block[1:]:
         card.unread = len(problems) - before
         side_match = _side_line(line)
@@ -270,14 +388,20 @@ def _read_card(
             card.origins[(side, "effects")] = number
             rest = side_match[1]
             if rest and _reads_as_effect(rest):
-                # "Starting side: Quick. Cost: ...": the side's symbol and its first Effect,
-                # not its name (the side then takes the card's name, or a `name:` line)
-                if rest.casefold().startswith("quick") and any(
-                        s.path == (side, "quick") for s in specs):
-                    card.set((side, "quick"), True, number)
-                _add_effect(card, (side, "effects"), rest, file, number, where, problems)
+                # "Starting side: Quick. Cost: ...": the side's first Effect, not its name (the
+                # side then takes the card's name, or a `name:` line)
+                _add_effect(card, (side, "effects"), rest, file, number, where, problems, specs)
             elif rest:
-                card.set((side, "name"), rest, number)
+                # "Advanced side: Silk Vest - Quick", "Advanced side: Quick": the side's
+                # symbols after its name (or alone), never kept in the name
+                words = rest.split(" - ")
+                marks = [s for s in specs if s.side == side and s.kind == "flag"]
+                while words and (flag := next((s for s in marks if s.name == _key(words[-1])),
+                                              None)):
+                    card.set(flag.path, True, number)
+                    words.pop()
+                if words:
+                    card.set((side, "name"), " - ".join(words), number)
             continue
         scope = _in_scope(specs, side)
         effects_spec = next((s for s in scope if s.kind == "effects"), None)
@@ -300,12 +424,22 @@ def _read_card(
             say(f"{line!r}: type the {worded.label} the card prints, '{worded.name}: ...' as "
                 f"printed: {printed_forms(worded)}")
             continue
+        defense = _defense_line(line)
+        if defense is not None:
+            for key, value in defense.items():
+                mod = next((s for s in scope if s.name == f"{key}_modifier"), None)
+                if mod is None:
+                    say(f"{line!r}: a {card.kind} card prints no Defense modifier")
+                    break
+                card.set(mod.path, value, number)
+            continue
         field_match = _field_line(line)
         spec = _field_spec(specs, side, field_match) if field_match else None
         if spec is not None and field_match is not None:
             try:
                 card.set(spec.path, parse_value(spec, field_match.value), number)
             except AnswerError as exc:
+                card.refused.add(spec.path)
                 say(exc.message + (f"; {exc.hint}" if exc.hint else ""))
             continue
         if effects_spec is None:
@@ -320,9 +454,29 @@ def _read_card(
             say(f"{field_match.key!r} is not a field of a {card.kind} card (fields: "
                 f"{', '.join(names)})")
             continue
-        _add_effect(card, effects_spec.path, line, file, number, where, problems)
+        _add_effect(card, effects_spec.path, line, file, number, where, problems, specs)
     card.unread = len(problems) - before
     return card
+
+
+# "Physical Defense -1 on this Side." as a Weakness card prints it (and `card show` writes it)
+_DEFENSE = re.compile(r"(?i)(physical|mind)(?: defense)?\s*([+-−–])\s*(\d)")
+
+
+def _defense_line(line: str) -> dict[str, int] | None:
+    """The Defense modifiers of a line like ``Physical Defense -1, Mind Defense +1 on this
+    side.``, or None when the line is not one."""
+    body = line.strip().rstrip(".")
+    if not body.casefold().endswith(" on this side"):
+        return None
+    out: dict[str, int] = {}
+    for part in body[: -len(" on this side")].split(","):
+        found = _DEFENSE.fullmatch(part.strip())
+        if found is None or found.group(1).casefold() in out:
+            return None
+        sign = 1 if found.group(2) == "+" else -1
+        out[found.group(1).casefold()] = sign * int(found.group(3))
+    return out
 
 
 def _parses(text: str) -> bool:
@@ -334,20 +488,70 @@ def _parses(text: str) -> bool:
 
 
 def _reads_as_effect(text: str) -> bool:
-    """An Effect, or the symbol in front of one ("Quick. ...") with a mistake after it."""
-    return _parses(text) or bool(re.match(rf"(?i)({SYMBOL_WORDS})\s*[.:]", text))
+    """An Effect, or one with a mistake after its first section or the symbol in front of it
+    ("Quick. ...", "Cost: Deplete this Itm. ...")."""
+    return _parses(text) or bool(re.match(rf"(?i)({SYMBOL_WORDS})\s*[.:]", text)
+                                 or _SECTION.match(text))
 
 
 def _add_effect(card: TextCard, path: Path_, line: str, file: str, number: int, where: str,
-                problems: list[Problem]) -> None:
+                problems: list[Problem], specs: list[FieldSpec]) -> None:
     try:
         effect = parse_effect(line)
     except EffectSyntaxError as exc:
         problems.append(Problem(file, number, where, f"Effect: {exc}"))
+        card.refused.add(path)
         return
     card.effects.setdefault(path, []).append(effect)
     card.origins.setdefault(path, number)
     card.free_text += effect.is_free_text
+    card.notes += [(number, typed, stored) for typed, stored in normalised(line, effect)]
+    # A Quick Effect is the side's Quick symbol, whichever line or side it is typed on
+    quick = (*path[:-1], "quick")
+    if effect.type == "quick" and any(s.path == quick for s in specs):
+        card.set(quick, True, card.origins.get(quick, number))
+
+
+_SECTION = re.compile(r"(?i)(target|cost|condition|outcome|on a failure|free text)\s*:")
+
+
+def _sections(text: str) -> dict[str, str]:
+    """An Effect's text cut at its section labels: label -> words (the head under "")."""
+    out: dict[str, str] = {}
+    cuts = list(_SECTION.finditer(text))
+    out[""] = text[: cuts[0].start()] if cuts else text
+    for here, after in zip(cuts, [*cuts[1:], None], strict=True):
+        body = text[here.end(): after.start() if after else len(text)]
+        out[here.group(1).casefold()] = body
+    return out
+
+
+def _plain(words: str) -> str:
+    return " ".join(words.replace(":", " ").split()).rstrip(".").strip().casefold()
+
+
+def normalised(typed: str, effect: m.Effect) -> list[tuple[str, str]]:
+    """Each phrase of ``typed`` the reader stores in other words: (as typed, as stored), e.g.
+    ``('Condition: 2 Bite Tokens', 'Condition: 2+ Bites')``. Empty when the Effect is stored as
+    it was typed (case, spaces and full stops aside)."""
+    stored = render_effect(effect)
+    mine, theirs = _sections(typed), _sections(stored)
+    out = []
+    for label in dict.fromkeys([*mine, *theirs]):
+        was, now = mine.get(label), theirs.get(label)
+        if _plain(was or "") == _plain(now or ""):
+            continue
+        name = LABEL_WORDS.get(label, "")
+        out.append((f"{name}{(was or '').strip()}".strip().rstrip(".") if was is not None
+                    else f"(no {name.rstrip(': ') or 'head'})",
+                    f"{name}{(now or '').strip()}".strip().rstrip(".") if now is not None
+                    else f"(no {name.rstrip(': ') or 'head'})"))
+    return out
+
+
+LABEL_WORDS = {"target": "Target: ", "cost": "Cost: ", "condition": "Condition: ",
+               "outcome": "Outcome: ", "on a failure": "On a failure: ",
+               "free text": "Free text: ", "": ""}
 
 
 def _name_line(card: TextCard, specs: list[FieldSpec], file: str, problems: list[Problem]) -> bool:
@@ -369,6 +573,9 @@ def _name_line(card: TextCard, specs: list[FieldSpec], file: str, problems: list
             read.append(found)
     if not read:
         return True  # a name with " - " in it
+    card.name = parts[0].strip()
+    for spec, value in read:  # what reads is kept, so no problem is said twice
+        card.set(spec.path, value, card.line)
     if unread:
         forms = _mark_forms(own)
         problems.append(Problem(file, card.line, card.label(), f"the card line reads "
@@ -376,9 +583,6 @@ def _name_line(card: TextCard, specs: list[FieldSpec], file: str, problems: list
                                 f"marks; the card line is 'Name - {' - '.join(forms)}' (or give "
                                 "each as a 'field: value' line)"))
         return False
-    card.name = parts[0].strip()
-    for spec, value in read:
-        card.set(spec.path, value, card.line)
     return True
 
 
@@ -391,16 +595,19 @@ def _mark(specs: list[FieldSpec], part: str) -> tuple[FieldSpec, Any] | None:
                    and key in literal_choices(s.info.annotation)), None)
     if chosen is not None:
         return chosen, key
-    words = part.split(maxsplit=1)
-    if len(words) == 2:
-        for spec in specs:
-            if spec.kind == "value" and spec.name == _key(words[0]) and spec.info.annotation in (
-                int,
-            ):
-                try:
-                    return spec, parse_value(spec, words[1])
-                except AnswerError:
-                    return None
+    # "Threat 1", and a printed value after its field's name: "Upgrade: 2 Coins, 1 Trinket"
+    named = re.fullmatch(r"([A-Za-z][A-Za-z ]*?)\s*(?::\s*|\s+)(\S.*)", part)
+    if named is None:
+        return None
+    word = _key(named.group(1))
+    for spec in specs:
+        if spec.kind != "value" or not (spec.info.annotation is int or printed_forms(spec)):
+            continue
+        if word in (spec.name, spec.name.split("_")[0]):
+            try:
+                return spec, parse_value(spec, named.group(2))
+            except AnswerError:
+                return None
     return None
 
 
@@ -412,6 +619,8 @@ def _mark_forms(specs: list[FieldSpec]) -> list[str]:
             out.append(spec.name.capitalize())
         elif spec.info.annotation is int:
             out.append(f"{spec.name.capitalize()} N")
+        elif spec.name == "upgrade_cost":
+            out.append("Upgrade: 2 Coins")
     return out
 
 
@@ -468,7 +677,6 @@ def plan_import(
     problems: list[Problem] = []
     claimed: dict[str, int] = {c.id: c.line for c in cards if c.id}
     seen: dict[str, int] = {}
-    names_seen: dict[str, list[str]] = {}
     catalog = known.catalog
 
     def refuse(message: str) -> None:  # a problem of the card being planned (the loop's)
@@ -532,8 +740,6 @@ def plan_import(
             if not replace:
                 refuse(f"{record_id!r} was already transcribed ({place}); --replace overwrites it")
                 continue
-        if card.unread:
-            continue  # its lines are reported; a record built without them would only say so
         for path, effects in card.effects.items():
             values[path] = effects
         values.setdefault(("name",), card.name)
@@ -541,8 +747,9 @@ def plan_import(
         origin.setdefault(("name",), f"line {card.line}")
         for key, (line, _raw) in card.defaults.items():
             origin.setdefault((key,), f"the kind: block, line {line}")
-        for side in sides_of(model)[:1]:
-            # the first side (Starting, Enhanced) is printed with the card's name
+        for side in sides_of(model):
+            # a side printed without a name of its own (the Starting or Enhanced side, an
+            # Advanced side the owner typed as "Advanced side:") carries the card's name
             if (side, "effects") in values and (side, "name") not in values:
                 values[(side, "name")] = values[("name",)]
                 origin[(side, "name")] = f"line {card.line} (the card's name)"
@@ -562,18 +769,23 @@ def plan_import(
         missing = [s for s in specs if s.kind == "effects" and s.path not in values
                    and s.info.is_required() and (s.side is None or (s.side,) in values
                                                  or (s.side, "effects") in values)]
-        if missing:
+        if missing and not card.unread:  # (an Effect line refused is reported already)
             refuse("no Effect typed: type the card's Effects one per line as printed, or 'no "
                    "Effects' when it prints none")
             continue
         try:
-            record = build_record(model, base, values)
+            # a refused line stands in with a value that holds, so every other problem of the
+            # card is found in this run (the card itself is not written)
+            record = build_record(model, base, {**values, **_stand_ins(card, specs, existing)})
         except ValidationError as exc:
             for err in exc.errors():
-                loc = ".".join(str(p) for p in err["loc"]) or "card"
-                msg = _card_words(loc, plain_message(str(err["msg"])))
-                problems.append(Problem(file, card.line, f"{record_id}.{loc}", msg))
+                loc = [str(p) for p in err["loc"]]
+                if tuple(loc) in card.refused:
+                    continue  # what its refused line would have said: reported with it
+                refuse(field_words(loc, plain_message(str(err["msg"]))))
             continue
+        if card.unread:
+            continue  # its refused lines are reported; every other check is done
         fields_from: list[tuple[str, str, str]] = []
         inherited: list[str] = []
         for s in specs:
@@ -600,12 +812,13 @@ def plan_import(
                 if before and not values.get(spec.path) and spec.path not in card.no_effects:
                     warnings.append(f"no Effect typed for {spec.label} (the card it replaces "
                                     f"had {len(before)}); write 'no Effects' if it prints none")
-        warnings += _same_name(record, kind, catalog, names_seen)
-        names_seen.setdefault(_fold(record.name), []).append(str(record.id))
         replaces = "new" if existing is None else (
             "transcribed" if overlay_at is not None else existing.source
         )
         planned.append(Planned(card, kind, record, replaces, inherited, warnings, fields_from))
+    names = name_index(catalog) if planned else {}
+    for pl in planned:
+        pl.warnings += same_name_warnings(pl.record, names, [p.record for p in planned])
     return planned, problems
 
 
@@ -613,51 +826,98 @@ def _fold(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
-def _same_name(record: m.Record, kind: str, catalog: Any,
-               names_seen: dict[str, list[str]]) -> list[str]:
+def name_index(catalog: Any) -> dict[str, set[str]]:
+    """Every card name of the pack (folded) with the ids of the cards that print it."""
+    out: dict[str, set[str]] = {}
+    for cid, name in card_pairs(catalog):
+        out.setdefault(_fold(name), set()).add(cid)
+    return out
+
+
+def same_name_warnings(record: m.Record, names: dict[str, set[str]],
+                       written: list[m.Record]) -> list[str]:
     """A warning when the card's name is another card's name (``card show`` could then match
-    neither by name)."""
-    from blood_companion.content.face import card_pairs
-
-    cache = getattr(catalog, "_names_by_fold", None)
-    if cache is None:
-        cache = {}
-        for cid, name in card_pairs(catalog):
-            cache.setdefault(_fold(name), set()).add(cid)
-        with contextlib.suppress(AttributeError, TypeError):
-            object.__setattr__(catalog, "_names_by_fold", cache)
-    folded = _fold(record.name)
-    others = sorted((cache.get(folded, set()) | set(names_seen.get(folded, []))) - {record.id})
-    if not others:
-        return []
-    return [f"another card is also named {record.name!r} ({', '.join(others)}): give this one "
-            "its printed name, or `card show` asks which is meant"]
+    neither by name): another card of the pack (``names``: :func:`name_index`), or another of
+    the cards being written (``written``, which replace the pack's cards of their ids: a name
+    they replace is not another card's)."""
+    replaced = {str(r.id) for r in written}
+    out = []
+    for own in names_of(record):  # each side's name
+        folded = _fold(own)
+        others = names.get(folded, set()) - replaced
+        others |= {str(r.id) for r in written for name in names_of(r) if _fold(name) == folded}
+        others.discard(str(record.id))
+        if others:
+            out.append(f"another card is also named {own!r} ({', '.join(sorted(others))}): "
+                       "give this one its printed name, or `card show` asks which is meant")
+    return out
 
 
-def _card_words(loc: str, msg: str) -> str:
+def _stand_ins(card: TextCard, specs: list[FieldSpec], existing: Any) -> dict[Path_, Any]:
+    """For each field whose typed line was refused, a value that holds (the replaced card's,
+    the field's default, its first choice; an Effect list: a stand-in Effect), so the rest of
+    the card is checked in the same run."""
+    out: dict[Path_, Any] = {}
+    for spec in specs:
+        if spec.path not in card.refused:
+            continue
+        if spec.kind == "effects":
+            out[spec.path] = [*card.effects.get(spec.path, []),
+                              m.Effect(free_text="(a line that was not read)")]
+            continue
+        if spec.path in card.values:
+            continue
+        before = get_path(existing, spec.path) if existing is not None else None
+        choices = literal_choices(spec.info.annotation)
+        if before is not None:
+            out[spec.path] = before
+        elif not spec.info.is_required():
+            out[spec.path] = spec.info.get_default(call_default_factory=True)
+        elif choices:
+            out[spec.path] = choices[0]
+    return out
+
+
+def field_words(loc: list[str], msg: str) -> str:
+    """A problem of a record's field (its path ``loc``) in the card's words: the side and the
+    field as printed, never a model's path."""
+    steps = [x for x in loc if not x.isdigit()]
+    side = steps[0] if len(steps) > 1 and steps[0] in SIDE_WORDS else None
+    field_name = (steps[-1] if steps else "card").replace("_", " ")
     if msg == "Field required":
-        field_name = loc.split(".")[-1].replace("_", " ")
-        side = loc.split(".")[0] if "." in loc else None
         if side and field_name == "name":
-            return f"the {side} side's name is not typed: '{side.capitalize()} side: NAME'"
-        return f"{field_name} is not typed: add a '{loc.split('.')[-1]}: ...' line as printed"
-    return msg
+            return f"the {side.capitalize()} side's name is not typed: '{side.capitalize()} " \
+                "side: NAME'"
+        where = f" on the {side.capitalize()} side" if side else ""
+        return f"its {field_name} is not typed{where}: add a '{field_name}: ...' line as printed"
+    if loc and loc[-1].isdigit() and len(steps) >= 1 and steps[-1] == "effects":
+        field_name = f"Effect {int(loc[-1]) + 1}"
+    where = f"{side.capitalize()} side " if side else ""
+    return f"{where}{field_name}: {msg}" if steps else msg
+
+
+SIDE_WORDS = {"starting", "advanced", "enhanced", "weakened"}
+
+
+# Typed fields an id-less card's placeholder should share beyond its deck (its slot in the
+# deck): a Weakness's side, an Item's category
+SLOT_FIELDS = ("side", "category")
 
 
 def _next_slot(
     kind: str, values: dict[Path_, Any], catalog: Any, claimed: dict[str, int]
 ) -> str | None:
+    """The placeholder an id-less card replaces: its deck's next one, of its side (a Weakness)
+    or category (an Item) when there is one left."""
     deck_fields = DECK_FIELDS.get(kind, ())
     deck = next((values[(f,)] for f in deck_fields if values.get((f,))), None)
     if deck_fields and deck is None:
         return None
-    for record in catalog.all(kind):
-        if record.source != "placeholder" or record.id in claimed:
-            continue
-        if deck_fields and deck_of(kind, record) != deck:
-            continue
-        return str(record.id)
-    return None
+    free = [r for r in catalog.all(kind) if r.source == "placeholder" and r.id not in claimed
+            and (not deck_fields or deck_of(kind, r) == deck)]
+    same = [r for r in free if all(getattr(r, f, None) == values[(f,)] for f in SLOT_FIELDS
+                                   if (f,) in values)]
+    return str((same or free)[0].id) if free else None
 
 
 def _other_kind(record_id: str, kind: str, catalog: Any) -> str | None:

@@ -104,14 +104,21 @@ ELEMENT_EXAMPLES = [
 ]
 COST_EXAMPLES = [counted(words, 1) for words in COST_NAMES.values()]
 NO_NUMBER_KINDS = {v.casefold(): k for k, v in OUTCOME_FORMS.items() if "{" not in v} | {
-    "trap": "place_trap", "whisper": "place_whisper", "consume the trap": "consume_trap",
+    "trap": "place_trap", "whisper": "place_whisper", "cube": "place_cube",
+    "consume the trap": "consume_trap",
     "turn that trap to its consumed side": "consume_trap",
 }
 # the printed variants of those: "Wounds", "Bite Tokens", "Place a Trap Token", "Whisper"
 _NO_NUMBER_VARIANT = re.compile(
-    r"(?:place (?:a )?)?(trap|whisper)(?: token)?|(wound|physical attack|mind attack)s?|"
-    r"(bite)s?(?: tokens?)?"
+    r"(?:place (?:a )?)?(trap|whisper|cube)(?: token)?(?: on (?:a|the|that|this) tile)?|"
+    r"(wound|physical attack|mind attack)s?|(bite)s?(?: tokens?)?"
 )
+# "Step 1 toward the closest Trouper", "Move 2 away from the Nemesis"
+_TOWARD = re.compile(r"(?i)\s(towards?|away from)\s+")
+_GOAL = re.compile(r"(?i)(?:the\s+)?(?:(closest|nearest|farthest)\s+)?(\S.*)")
+# The words after a Test bonus that say when it helps: "+1 Triumph on a Strength Test"
+_WHEN = re.compile(r"(?i)(?:on|in|for|when|if|during|while|against|with)\b")
+TEST_BONUSES = ("bonus_triumphs", "reroll", "bonus_die")
 
 
 def _form(words: str) -> str:
@@ -216,8 +223,11 @@ def _mean(word: str, options: list[str], otherwise: str | None = None) -> str | 
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, hints: bool = True) -> None:
         self.text = text
+        self.hints = hints  # a hint's own line is read without hints of its own (bounded)
+        # the words after a Test bonus, read as the Effect's Condition (and where they are)
+        self.bonus_condition: tuple[str, int] | None = None
 
     def fail(
         self, message: str, pos: int, suggestion: str | None = None, word: str | None = None
@@ -294,6 +304,13 @@ class _Parser:
             end = self.section_end(body)
             self.section(label, body, end, fields)
             pos = end + 1 if end < len(text) and text[end] == "." else end
+        if self.bonus_condition is not None:
+            words, at = self.bonus_condition
+            if "condition" in fields:
+                raise self.fail(
+                    f"'{words}' after the Element is a Condition, and this Effect has one", at,
+                    "type both in the 'Condition:' section", word=words)
+            fields["condition"] = self.condition(words)
         if costs:
             fields["cost"] = costs + fields.get("cost", [])
         structured = {"target", "cost", "condition", "outcome", "test", "on_failure"}
@@ -405,11 +422,7 @@ class _Parser:
         elif label == "Cost":
             fields["cost"] = self.costs(body, at)
         elif label == "Condition":
-            found = _read(" ".join(body.split()).casefold(), CONDITIONS) or ("text", None)
-            fields["condition"] = m.Condition(
-                kind=found[0], **({"n": found[1]} if found[1] is not None else {}),
-                **({"text": body} if found[0] == "text" else {}),
-            )
+            fields["condition"] = self.condition(body)
         elif label == "Outcome":
             outcome, test = self.outcome_line(body, at, with_test=True)
             if not outcome and test is None:
@@ -418,7 +431,12 @@ class _Parser:
             if test is not None:
                 fields["test"] = test
         elif label == "On a failure":
+            before = self.bonus_condition
             fields["on_failure"], _ = self.outcome_line(body, at, with_test=False)
+            if self.bonus_condition != before:
+                words, where = self.bonus_condition or ("", at)
+                raise self.fail(f"'{words}' is a Condition: it belongs in 'Condition:'", where,
+                                word=words)
         else:  # Repeat
             match = re.fullmatch(r"(?i)x\s*(\d+)|(\d+)\s*(?:x|times)", body)
             if not match:
@@ -427,6 +445,14 @@ class _Parser:
             if not 1 <= n <= 6:
                 raise self.fail(f"a Repetition is 1 to 6 times, found {n}", at)
             fields["repeat"] = n
+
+    def condition(self, body: str) -> m.Condition:
+        """A Condition's words: a known one, else words the table judges (asked at the table)."""
+        found = _read(" ".join(body.split()).casefold(), CONDITIONS) or ("text", None)
+        return m.Condition(
+            kind=found[0], **({"n": found[1]} if found[1] is not None else {}),
+            **({"text": body} if found[0] == "text" else {}),
+        )
 
     def target(self, body: str, base: int) -> m.Target:
         match = _TARGET.match(body)
@@ -552,7 +578,7 @@ class _Parser:
     ) -> tuple[list[m.Outcome], m.EffectTest | None]:
         test = None
         elements = body
-        if body.endswith(")"):
+        if body.endswith(")") and not _goal_brackets(body):
             open_at = _matching_open(body)
             if open_at is None:
                 raise self.fail("a ')' with no '(' before it", base + len(body) - 1, word=")")
@@ -562,7 +588,8 @@ class _Parser:
                 )
             test = self.test(body[open_at + 1 : -1], base + open_at + 1)
             elements = body[:open_at].rstrip()
-        bare = _unquoted(elements)
+        # a movement's Target keeps its brackets: "Step 1 toward the Trouper (any distance)"
+        bare = _GOAL_BRACKETS.sub(lambda mt: " " * len(mt.group(0)), _unquoted(elements))
         if "(" in bare or ")" in bare:
             at = bare.find("(") if "(" in bare else bare.find(")")
             raise self.fail(
@@ -632,15 +659,25 @@ class _Parser:
         match = re.fullmatch(r"\+?\s*(?:1\s+)?(?:bonus\s+)?(grey|gray|black|red) (?:die|dice)", key)
         if match:
             return {"kind": "bonus_die", "n": n, "die": DIE_COLOURS[match.group(1)]}
+        toward = _TOWARD.search(text)
+        if toward is not None and toward.start() > 0:
+            return self.directed(text, toward, at, piece)
         close = _close(text, ELEMENT_EXAMPLES, cutoff=0.7)
         lead = None if close else self.leading_element(text)
         if lead is not None:
-            shown, rest = lead
+            lead_fields, shown, rest = lead
+            if lead_fields["kind"] in TEST_BONUSES and _WHEN.match(rest) and (
+                    self.bonus_condition is None):
+                self.bonus_condition = (rest, at + piece.find(rest.split()[0]))
+                return lead_fields
+            lines = [line for line in (self.retyped(piece, shown, rest),
+                                       self.retyped(piece, f'"{piece}"', None)) if line]
             raise self.fail(
                 f"unknown Outcome Element '{piece}'", at,
                 f"the Element reads as '{shown}'; the words after it ('{rest}') are not an "
-                f"Element: type '{shown}' with the condition in 'Condition: {rest}.', or the "
-                f'whole Element in double quotes, e.g. "{text}"',
+                "Element: " + ("type the line as " + " or as ".join(f"'{x}'" for x in lines)
+                               if lines else f"type '{shown}' and put the rest in 'Condition:' "
+                               "or the whole Element in double quotes"),
                 word=piece,
             )
         raise self.fail(
@@ -650,18 +687,64 @@ class _Parser:
             word=piece,
         )
 
-    def leading_element(self, text: str) -> tuple[str, str] | None:
-        """An Element read from the first words of ``text`` and the words left over ("+1
-        Triumph on a Strength Test" -> ("+1 Bonus Triumph", "on a Strength Test")), or None."""
+    def leading_element(self, text: str) -> tuple[dict[str, Any], str, str] | None:
+        """An Element read from the first words of ``text``, as written back, and the words
+        left over ("Wound the weakest" -> ({kind: wound}, "Wound", "the weakest")), or None."""
         words = text.split()
         for cut in range(min(len(words) - 1, 4), 0, -1):
             head = " ".join(words[:cut])
+            sub = _Parser(head)
             try:
-                return render_outcome(m.Outcome(**self.element_fields(head, 0, head))), " ".join(
-                    words[cut:])
+                fields = sub.element_fields(head, 0, head)
+                if sub.bonus_condition is None:  # the Element's own words, no Condition
+                    return fields, render_outcome(m.Outcome(**fields)), " ".join(words[cut:])
             except (EffectSyntaxError, ValidationError):
                 continue
         return None
+
+    def retyped(self, piece: str, shown: str, condition: str | None) -> str | None:
+        """The whole Effect typed again with ``piece`` written ``shown`` and ``condition`` as
+        its Condition: a hint is a line that reads (None when it would not, or when this is
+        itself a hint's line being read)."""
+        if not self.hints:
+            return None
+        at = self.text.find(piece)
+        line = self.text[:at] + shown + self.text[at + len(piece):]
+        if condition is not None:
+            if re.search(r"(?i)\bcondition\s*:", line):
+                return None
+            outcome = re.search(r"(?i)\boutcome\s*:", line)
+            cut = outcome.start() if outcome else 0
+            line = f"{line[:cut]}Condition: {condition}. {line[cut:]}"
+        try:
+            _Parser(line, hints=False).parse()
+        except (EffectSyntaxError, ValidationError):
+            return None
+        return line.strip()
+
+    def directed(self, text: str, found: re.Match[str], at: int, piece: str) -> dict[str, Any]:
+        """A movement toward (or away from) a Target: "Step 1 toward the closest Trouper"."""
+        head, way = text[:found.start()], found.group(1)
+        goal_words = _GOAL.fullmatch(text[found.end():])
+        if goal_words is None:
+            raise self.fail(f"expected a Target after '{way}'", at + len(text), word=piece)
+        near, goal = goal_words.groups()
+        fields = self.element_fields(head.strip(), at, head.strip())
+        if fields["kind"] not in m.DIRECTED_MOVES:
+            raise self.fail(f"'{head.strip()}' does not move toward a Target", at,
+                            "a Step, Run, Fly or Move goes toward (or away from) a Target, "
+                            "e.g. 'Step 1 toward the closest Trouper'", word=piece)
+        goal_at = at + piece.find(goal)
+        target = self.target(goal.strip(), goal_at)
+        if near:
+            word = "farthest" if near.casefold() == "farthest" else "closest"
+            if word in target.priority:
+                raise self.fail(f"'{near}' twice", goal_at, word=goal)
+            target = target.model_copy(update={"priority": [word, *target.priority]})
+        if target.kind in ("self", "troupers_all", "minions_all", "enemies_all"):
+            raise self.fail(f"a movement goes toward one Target, not '{goal}'", goal_at,
+                            "e.g. 'the closest Trouper', 'the Nemesis'", word=goal)
+        return {**fields, "toward": target, "away": way.casefold() == "away from"}
 
     def test(self, body: str, base: int) -> m.EffectTest:
         if not body.strip():
@@ -727,6 +810,15 @@ def _matching_open(body: str) -> int | None:
     """Where the bracket opens that the last character of ``body`` (a ")") closes."""
     return next((i for i, depth in _outside(body, range(len(body) - 1, -1, -1), opens=")")
                  if depth == 0 and body[i] == "("), None)
+
+
+_GOAL_BRACKETS = re.compile(r"(?i)(?<=\s)(?:towards?|away from)\s[^,()]*\([^()]*\)")
+
+
+def _goal_brackets(body: str) -> bool:
+    """True when the brackets closing ``body`` are a movement's Target, not a Test."""
+    return bool(re.search(r"(?i)(?:towards?|away from)\s[^,()]*\((?:any distance|distance|"
+                          r"special area|∞)[^()]*\)$", body))
 
 
 def _unquoted(text: str) -> str:

@@ -61,29 +61,69 @@ def kind_of(catalog: Catalog, cid: str) -> str | None:
     return None
 
 
+def named_sides(rec: Any) -> list[tuple[str, str | None]]:
+    """A card's printed names, each with the side that prints it (None: a one-sided card)."""
+    sides: list[tuple[str, str | None]]
+    if m.instance_of(rec, "VladReactionCard"):
+        sides = [(rec.enhanced.name, "enhanced"), (rec.weakened.name, "weakened")]
+    elif isinstance(rec, m.ItemCard) and rec.advanced is not None:
+        sides = [(rec.starting.name, "starting"), (rec.advanced.name, "advanced")]
+    else:
+        return [(rec.name, None)]
+    return sides if sides[0][0] != sides[1][0] else [(sides[0][0], None)]
+
+
+def names_of(rec: Any) -> list[str]:
+    """Every name a card prints (both sides of a two-sided card)."""
+    return [name for name, _ in named_sides(rec)]
+
+
 def card_pairs(catalog: Catalog) -> list[tuple[str, str]]:
     """Every card as (id, name), both sides of two-sided cards by name."""
-    out: list[tuple[str, str]] = []
-    for kind in CARD_KINDS:
-        for rec in catalog.all(kind):
-            if m.instance_of(rec, "VladReactionCard"):
-                out.append((rec.id, rec.enhanced.name))
-                if rec.weakened.name != rec.enhanced.name:
-                    out.append((rec.id, rec.weakened.name))
-            elif isinstance(rec, m.ItemCard) and rec.advanced is not None:
-                out.append((rec.id, rec.starting.name))
-                if rec.advanced.name != rec.starting.name:
-                    out.append((rec.id, rec.advanced.name))
-            else:
-                out.append((rec.id, rec.name))
-    return out
+    return [(rec.id, name) for kind in CARD_KINDS for rec in catalog.all(kind)
+            for name in names_of(rec)]
 
 
 def find_card(catalog: Catalog, text: str) -> str:
-    """The id of the card `text` names (id or name, typo-tolerant). RuleError otherwise."""
+    """The id of the card `text` names (id or name, typo-tolerant). RuleError otherwise; an
+    ambiguous name lists each card it could be with its id, side and deck."""
     from blood_companion.engine import naming
 
-    return naming.match(text, card_pairs(catalog), "card")
+    return naming.match(text, card_pairs(catalog), "card",
+                        describe=lambda cid, name: card_label(catalog, cid, name))
+
+
+def card_label(catalog: Catalog, cid: str, name: str) -> str:
+    """A card told apart from others of its name: ``Catch and Return [aurel-t11], Starting
+    Tactic card of Aurel``, ``Lucky Horseshoe [petru-i06], Starting side of a Trouper Item card
+    of Petru``."""
+    kind = kind_of(catalog, cid)
+    rec: Any = catalog.get(kind, cid) if kind else None
+    if rec is None:
+        return f"{name} [{cid}]"
+    what = KIND_WORDS.get(kind or "", "card")
+    side = next((s for n, s in named_sides(rec) if n == name), None)
+    if side is not None:
+        what = f"{side.capitalize()} side of a {what}"
+    return f"{name} [{cid}], {what}{deck_words(catalog, rec)}"
+
+
+def deck_words(catalog: Catalog, rec: Any) -> str:
+    """Whose deck a card is in, as words: `` of Aurel``, `` of Corvin``, `` (Juggling deck)``,
+    `` of the Catacombs``; empty for a card of no deck."""
+    if getattr(rec, "trouper", None):
+        return f" of {trouper_name(catalog, rec.trouper)}"
+    nemesis = getattr(rec, "nemesis", None)
+    if nemesis:
+        nem = catalog.nemesis(nemesis)
+        return f" of {nem.name if nem is not None else nemesis}"
+    if isinstance(rec, m.TacticCard) and rec.art:
+        return f" ({rec.art.capitalize()} deck)"
+    zone_id = getattr(rec, "zone", None)
+    if zone_id:
+        zone = catalog.get("zones", zone_id)
+        return f" of {zone.name if zone is not None else zone_id}"
+    return ""
 
 
 def trouper_name(catalog: Catalog, tid: Any) -> str:

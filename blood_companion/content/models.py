@@ -199,11 +199,14 @@ OutcomeKind = Literal[
     "bonus_die",
     "place_trap",
     "place_whisper",
+    "place_cube",  # a Cube on a Tile (what it stands for: the Nemesis's `cube_name`)
     "consume_trap",
     "gain_resource",
     "text",
 ]
 KEYWORDS_WITH_N = {"step", "escape", "push", "attract", "move", "draw", "discard", "heal"}
+# The movements an Outcome may direct toward (or away from) a Target of its own
+DIRECTED_MOVES = ("step", "run", "fly", "move")
 
 
 class Outcome(Model):
@@ -215,6 +218,10 @@ class Outcome(Model):
     die: DieLetter | None = None  # bonus_die
     resource: Resource | None = None  # gain_resource
     text: str | None = None
+    # A Step, Run, Fly or Move toward a Target ("Step 1 toward the closest Trouper"), or away
+    # from it (`away`): the Target is chosen by its priorities, the table moves the Miniature.
+    toward: Target | None = None
+    away: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -224,6 +231,18 @@ class Outcome(Model):
         if isinstance(v, dict) and v.get("kind") == "bonus_die" and v.get("die") is None:
             return {**v, "die": "G"}
         return v
+
+    @model_validator(mode="after")
+    def _toward_a_target(self) -> "Outcome":
+        if self.away and self.toward is None:
+            raise ValueError("'away' moves away from a Target: give it as 'toward'")
+        if self.toward is not None:
+            if self.kind not in DIRECTED_MOVES:
+                raise ValueError(f"only {', '.join(DIRECTED_MOVES)} move toward a Target")
+            if self.toward.kind in ("self", "troupers_all", "minions_all", "enemies_all"):
+                raise ValueError("a movement goes toward one Trouper, Enemy, Nemesis, Minion or "
+                                 "Tile")
+        return self
 
 
 class EffectTest(Model):

@@ -27,7 +27,7 @@ OUTCOME_FORMS = {
     "gain_resource": "+{n} {resource}{s}", "run": "Run", "fly": "Fly", "rest": "Rest",
     "deplete": "Deplete", "wound": "Wound", "bite": "Bite", "exhausted": "Exhausted",
     "physical_attack": "Physical Attack", "mind_attack": "Mind Attack",
-    "place_trap": "Place a Trap", "place_whisper": "Place a Whisper",
+    "place_trap": "Place a Trap", "place_whisper": "Place a Whisper", "place_cube": "Place a Cube",
     "consume_trap": "Consume that Trap", "summon": "Summon{minion_type}", "bonus_die": "+{die} die",
     "text": '"{text}"',  # words the app cannot structure, quoted so they read as one Element
 }
@@ -99,11 +99,26 @@ def render_outcome(o: m.Outcome) -> str:
     if o.kind in ("run", "fly") and o.n != 1:
         form += " {n}"  # the keyword list's "Run N", "Fly N"
     # two Elements printed side by side ("Physical Attack, Physical Attack") stay two Elements
-    return counted(
+    text = counted(
         form, o.n, text=o.text or "", die=DIE_NAMES[o.die or "G"],
         resource=(o.resource or "resources").removesuffix("s").capitalize(),
         minion_type=f" {o.minion_type.capitalize()}" if o.minion_type else "",
     )
+    if o.toward is not None:
+        text += f" {'away from' if o.away else 'toward'} {render_goal(o.toward)}"
+    return text
+
+
+def render_goal(t: m.Target) -> str:
+    """The Target a movement goes toward: ``the Nemesis``, ``the closest Trouper``, or with more
+    than that, ``the Trouper (any distance; closest then fewest Bites)``."""
+    noun = render_target(m.Target(kind=t.kind, minion_type=t.minion_type)).split(" (")[0]
+    if t.distance == "any" and t.area is None:
+        if not t.priority:
+            return f"the {noun}"
+        if t.priority in (["closest"], ["farthest"]):
+            return f"the {t.priority[0]} {noun}"
+    return f"the {render_target(t)}"
 
 
 def render_test(t: m.EffectTest) -> str:

@@ -25,7 +25,7 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ValidationError
 
 from blood_companion.content import models as m
-from blood_companion.content.card_text import MAX_LINE
+from blood_companion.content.card_text import MAX_LINE, field_words
 from blood_companion.content.cards import (
     KIND_ORDER,
     NO,
@@ -202,9 +202,9 @@ class CardSession:
         return True, spec.info.get_default(call_default_factory=True)
 
     def _side_name(self, spec: FieldSpec) -> str | None:
-        """The first side (Starting, Enhanced) is printed with the card's name: its default."""
-        sides = [s.side for s in self.specs if s.side is not None]
-        if spec.name == "name" and spec.side is not None and spec.side == sides[0]:
+        """A side printed without a name of its own (the Starting or Enhanced side, often the
+        Advanced one too) carries the card's name: its default."""
+        if spec.name == "name" and spec.side is not None:
             name = self._values.get(("name",))
             return str(name) if name else None
         return None
@@ -340,6 +340,10 @@ class CardSession:
                 spec = self.specs[self._i]
                 assert self._pending is not None
                 self._effects.setdefault(spec.path, []).append(self._pending)
+                # a Quick Effect is its side's Quick symbol, as in a text file (issue 43)
+                quick = (*spec.path[:-1], "quick")
+                if self._pending.type == "quick" and any(s.path == quick for s in self.specs):
+                    self._values[quick] = True
             elif key not in NO:
                 raise AnswerError("answer yes or no")
             self._pending = None
@@ -413,11 +417,9 @@ def _value_hint(spec: FieldSpec) -> str | None:
 
 
 def _error_text(err: Any) -> str:
-    loc = ".".join(str(p) for p in err.get("loc", ()))
-    msg = plain_message(str(err.get("msg", "")))
-    if msg == "Field required":
-        msg = "not typed"
-    return f"{loc.replace('_', ' ')}: {msg}" if loc else msg
+    """A validation error in the card's words (the side and field as printed)."""
+    return field_words([str(p) for p in err.get("loc", ())],
+                       plain_message(str(err.get("msg", ""))))
 
 
 # --------------------------------------------------------------------------- the queue

@@ -117,6 +117,32 @@ def item_side(state: CampaignState, catalog: Catalog, owner: int, iid: str) -> m
     return item.advanced if advanced and item.advanced is not None else item.starting
 
 
+def said_name(state: CampaignState, catalog: Catalog, value: object, *,
+              target: bool = False) -> str:
+    """What an answer names, in the words of the table: a Trouper's name, an Item by the side
+    it shows, a card by its printed name, and for an attack's ``target`` the Nemesis or the
+    Minion on a space (``b``: "Minion B: Castle Wolf"); anything else as it is."""
+    text = str(value)
+    night = state.night
+    if target and night is not None:
+        if text.casefold() == "nemesis":
+            nem = catalog.nemesis(night.nemesis)
+            return nem.name if nem is not None else text
+        slot = next((ms for ms in night.minions if ms.space.casefold() == text.casefold()), None)
+        if slot is not None:
+            card = catalog.get("minions", slot.minion)
+            return f"Minion {slot.space}: {card.name if card is not None else slot.minion}"
+    for i, tr in enumerate(state.troupers):
+        if text == tr.trouper:
+            return name_of(state, catalog, i)
+        if text in tr.equipped.values():
+            return item_side(state, catalog, i, text).name
+    rec: Any = catalog.find(text) if isinstance(value, str) else None
+    if m.instance_of(rec, "VladReactionCard"):
+        return str(rec.weakened.name if text in state.vlad_weakened else rec.enhanced.name)
+    return str(getattr(rec, "name", text))
+
+
 def nemesis_card(state: CampaignState, catalog: Catalog) -> m.Nemesis:
     nem = catalog.nemesis(night_of(state).nemesis)
     if nem is None:

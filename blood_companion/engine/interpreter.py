@@ -20,7 +20,7 @@ from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import Bonus
-from blood_companion.engine.state import CampaignState
+from blood_companion.engine.state import CampaignState, TrouperState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -416,7 +416,85 @@ def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
         args.update(mover={"trouper": who}, by=me)
     else:
         args.update(mover=None, by=me)  # the Effect's target: the table knows which
+    if o.toward is not None:  # "Step 1 toward the closest Trouper": the card names where to
+        args["toward"] = goal(s, o.toward)
+        if o.away:
+            args["away"] = True
     return fx.log(s, "movement", **args)
+
+
+def _place_cube(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
+    """ "Other Components": a Cube (what it stands for is the Nemesis's) goes on the Tile the
+    Effect targets; only the Map holds it, so the table is told where."""
+    night = s.night
+    return fx.log(s, "cube_placed", src=a.source, n=o.n,
+                  **({"nemesis": night.nemesis} if night is not None else {}),
+                  **({"distance": a.tile} if a.tile is not None else {}))
+
+
+# The Target Priorities only the Map can settle ("Nemesis Target Priority"): the table is told
+DISTANCE_PRIORITIES = ("closest", "farthest")
+
+
+# Nemesis Target Priorities the app evaluates: what it counts of a Trouper, and whether the
+# fewest (1) or the most (-1) is kept. Every Wound counts, those taken with no card left to
+# mark them too ("Wounds"); "Exhausted first" keeps the Exhausted.
+_MEASURES: dict[str, tuple[Callable[[TrouperState], int], int]] = {
+    "fewest_bites": (lambda t: t.bites, 1),
+    "most_bites": (lambda t: t.bites, -1),
+    "fewest_wounds": (fx.wound_count, 1),
+    "most_wounds": (fx.wound_count, -1),
+    "fewest_cards_in_hand": (lambda t: len(t.hand), 1),
+    "most_cards_in_hand": (lambda t: len(t.hand), -1),
+    "exhausted": (lambda t: int(t.exhausted), -1),
+    "not_exhausted": (lambda t: int(t.exhausted), 1),
+    "lowest_insanity": (lambda t: t.insanity, 1),
+    "highest_insanity": (lambda t: t.insanity, -1)}
+
+
+def priority_values(state: CampaignState, priority: str, cands: list[int]) -> dict[int, int]:
+    """What a Target Priority the app evaluates counts of each candidate (none for one only
+    the Map shows)."""
+    measure = _MEASURES.get(priority)
+    if measure is None:
+        return {}
+    return {i: measure[0](state.troupers[i]) for i in cands}
+
+
+def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int]:
+    """Keep the candidates that best match one Nemesis Target Priority the app can evaluate."""
+    measure = _MEASURES.get(priority)
+    if measure is None or not cands:
+        return cands
+    sign = measure[1]
+    values = priority_values(state, priority, cands)
+    best = min(sign * v for v in values.values())
+    return [i for i in cands if sign * values[i] == best]
+
+
+def goal(s: CampaignState, target: m.Target) -> dict[str, Any]:
+    """Where a movement toward a Target goes, as the table is told it: a Trouper chosen by the
+    Target's priorities the app can judge (its state); where only the Map can tell (closest,
+    farthest) with several left, those Troupers and the priority the table applies; the Nemesis;
+    the Minion or Enemy the Map shows; a Tile at the Target's Distance."""
+    if target.kind == "trouper":
+        cands = list(range(len(s.troupers)))
+        for p in target.priority:
+            if len(cands) <= 1:
+                break
+            if p in DISTANCE_PRIORITIES:
+                return {"among": [fx.tid(s, i) for i in cands], "by": p}
+            cands = tie_break(s, p, cands)
+        if len(cands) == 1:
+            return {"trouper": fx.tid(s, cands[0])}
+        return {"among": [fx.tid(s, i) for i in cands], "by": "leader"}
+    if target.kind == "nemesis" and s.night is not None:
+        return {"card": s.night.nemesis}
+    if target.kind == "tile":
+        return {"distance": target.distance}
+    near = next((p for p in target.priority if p in DISTANCE_PRIORITIES), None)
+    return {"goal": target.kind, **({"type": target.minion_type} if target.minion_type else {}),
+            **({"by": near} if near else {})}
 
 
 def _miniature(s: CampaignState, source: str, enemy: bool) -> dict[str, str]:
@@ -461,6 +539,7 @@ OUTCOMES: dict[str, OutcomeHandler] = {
     **{k: _on_trouper(_bonus) for k in TEST_BONUS_KINDS},
     "place_trap": _place_token,
     "place_whisper": _place_token,
+    "place_cube": _place_cube,
     "consume_trap": _consume_trap,
     "gain_resource": _gain,
     "text": _read,

@@ -4,7 +4,7 @@ name, :func:`match` raises :class:`RuleError` naming the ambiguity or the closes
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from blood_companion import matching
 from blood_companion.engine.errors import RuleError
@@ -17,20 +17,37 @@ def find(text: str, candidates: Sequence[tuple[str, str]]) -> list[str]:
     return [found.id] if found.id is not None else list(found.ambiguous)
 
 
-def match(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str:
+def named(text: str, cid: str, candidates: Sequence[tuple[str, str]]) -> str:
+    """The name of ``cid`` that ``text`` says (a card has a name per side): the one typed, else
+    the closest of its names, else its first."""
+    names = [n for c, n in candidates if c == cid]
+    folded = " ".join(text.casefold().split())
+    exact = [n for n in names if " ".join(n.casefold().split()) == folded]
+    if exact or not names:
+        return exact[0] if exact else cid
+    found = matching.find(text, [(n, n) for n in names])
+    return found.id or names[0]
+
+
+def match(text: str, candidates: Iterable[tuple[str, str]], what: str,
+          describe: Callable[[str, str], str] | None = None) -> str:
     """The id among ``(id, name)`` candidates that `text` names (see the module docstring).
-    Raises RuleError naming the ambiguity, or the closest names ("did you mean")."""
+    Raises RuleError naming the ambiguity (each candidate as ``describe(id, name)`` says it:
+    its name by default), or the closest names ("did you mean")."""
     cands = list(dict.fromkeys((str(c), str(n)) for c, n in candidates))
     if not text.strip():
         raise RuleError(f"no {what} given")
     hits = find(text, cands)
     if len(hits) == 1:
         return hits[0]
-    names = dict(cands)
     if hits:
+        if describe is not None:  # one a line: each told apart by what describe says
+            raise RuleError(f"{text.strip()!r} could be several {what}s:\n" + "\n".join(
+                f"  {describe(h, named(text, h, cands))}" for h in hits[:8]),
+                hint="type its id (in brackets above)")
         raise RuleError(
             f"{text.strip()!r} could be several {what}s: "
-            + ", ".join(names.get(h, h) for h in hits[:8]),
+            + ", ".join(named(text, h, cands) for h in hits[:8]),
             hint="type more of the name",
         )
     close = suggestions(text, cands)

@@ -389,6 +389,8 @@ def render(entry: NightLogEntry | Mapping[str, Any], catalog: Catalog) -> str:
         return movement_text(catalog, args)
     if kind == "decision":  # a record for `why` (engine/why.py), not told as it happens
         return "A decision of the Nemesis side (`why` shows it)"
+    if kind == "cube_placed":
+        return cube_text(catalog, args)
     template = TEMPLATES.get(kind)
     for (k, arg), text in WITH_ARG.items():
         if k == kind and args.get(arg):
@@ -435,8 +437,21 @@ def miniature_name(catalog: Catalog, ref: Mapping[str, Any] | None) -> str:
     if "any" in ref:
         what = "Minion" if ref["any"] == "minion" else "Enemy"
         return f"the {what} the Effect targets (on the Map)"
+    if "goal" in ref:  # an Enemy a movement goes toward: the players see which on the Map
+        kind = str(ref["goal"]).capitalize()
+        what = f"{str(ref['type']).capitalize()} {kind}" if ref.get("type") else kind
+        near = f"{ref['by']} " if ref.get("by") else ""
+        return f"the {near}{what} (the Map shows which; a tie: the Leader's Rule)"
     if "distance" in ref:
+        if ref["distance"] == "any":
+            return "a Tile (Leader's Rule picks it)"
         return f"a Tile at Distance {ref['distance']} (Leader's Rule picks it)"
+    if "among" in ref:
+        names = listing(trouper_name(catalog, t) for t in ref["among"])
+        if ref.get("by") in ("closest", "farthest"):
+            return (f"the {ref['by']} of {names} (the Map shows which; a tie: the Leader's "
+                    "Rule)")
+        return f"one of {names} (tied after its Target Priorities: the Leader's Rule)"
     rec = catalog.find(str(ref.get("card", "")))
     name = record_name(catalog, ref.get("card"))
     if isinstance(rec, m.Minion):
@@ -452,7 +467,9 @@ def movement_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
     text = template.format(
         mover=miniature_name(catalog, args.get("mover")),
         by=miniature_name(catalog, args.get("by")) if args.get("by") else "its source",
-        n=args.get("n") or 1, toward=f" toward {miniature_name(catalog, toward)}" if toward else "")
+        n=args.get("n") or 1,
+        toward=(f" {'away from' if args.get('away') else 'toward'} "
+                f"{miniature_name(catalog, toward)}" if toward else ""))
     mover = args.get("mover") or {}
     if isinstance(catalog.find(str(mover.get("card", ""))), m.Nemesis):
         if kind != "escape":
@@ -461,6 +478,19 @@ def movement_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
             text += NEMESIS_TURNS.format(target=aim)
         text += NEMESIS_ENTERS
     return text + _within(args)
+
+
+def cube_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
+    """A Cube placed on a Tile ("Other Components"), as the table places it."""
+    src = args.get("src")
+    who = trouper_name(catalog, src) if catalog.trouper(str(src)) else record_name(catalog, src)
+    nemesis = catalog.find(str(args.get("nemesis", "")))
+    stands = getattr(nemesis, "cube_name", None)
+    n = int(args.get("n") or 1)
+    what = ("a Cube" if n == 1 else f"{n} Cubes") + (f" ({stands})" if stands else "")
+    tile = (f"a Tile at Distance {args['distance']} from {who} (Leader's Rule picks it)"
+            if args.get("distance") else f"the Tile {who}'s Effect targets")
+    return f"PLACE {what} on {tile}"
 
 
 def _within(args: Mapping[str, Any]) -> str:

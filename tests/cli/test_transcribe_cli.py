@@ -192,12 +192,12 @@ def test_every_bad_card_is_reported_and_nothing_written(
     assert "bad.txt: 5 problems; nothing was written" in err
     assert ("bad.txt:7 [Ricochet]: Effect: expected a Distance after 'Enemy'" in err
             and "at column 16; did you mean 'Distance'?" in err)
-    assert "bad.txt:10 [aurel-t02]: art: 'jugling' is not one of the choices; did you mean " \
+    assert "bad.txt:10 [Second Card]: art: 'jugling' is not one of the choices; did you mean " \
            "'juggling'?" in err
-    assert "bad.txt:17 [aurel-t02]: Effect: unknown Outcome Element 'Shove 1' at column 24" in err
+    assert "bad.txt:17 [Twice]: Effect: unknown Outcome Element 'Shove 1' at column 24" in err
     # both places named for a collision: the other card's line, the other kind's file:line
-    assert "bad.txt:14 [aurel-t02]: id 'aurel-t02' is also given to the card on line 9" in err
-    assert "bad.txt:19 [lucilla-r01]: id 'lucilla-r01' is already a reactions card (" in err
+    assert "bad.txt:14 [Twice]: id 'aurel-t02' is also given to the card on line 9" in err
+    assert "bad.txt:19 [Stolen Id]: id 'lucilla-r01' is already a reactions card (" in err
     assert "data/reactions/lucilla.yaml:9); ids are unique across card kinds" in err
     assert written_files(overlay) == []  # not even the good card
 
@@ -216,7 +216,7 @@ def test_a_card_transcribed_before_needs_replace(
     assert run(capsys, "data", "import-text", str(path))[0] == 0
     code, _, err = run(capsys, "data", "import-text", str(path))
     assert code == 1
-    assert "one.txt:1 [aurel-t03]: 'aurel-t03' was already transcribed " \
+    assert "one.txt:1 [Quick Step]: 'aurel-t03' was already transcribed " \
            "(my-box/starting_tactics/aurel.transcribed.yaml:5); --replace overwrites it" in err
     path.write_text(path.read_text().replace("Step 1.", "Step 2."), encoding="utf-8")
     code, out, _ = run(capsys, "data", "import-text", str(path), "--replace")

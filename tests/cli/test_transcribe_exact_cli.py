@@ -60,8 +60,11 @@ def test_dry_run_lists_every_field_and_where_it_came_from(
     assert "starting side name: Padded Vest  ← line 4 (the card's name)" in out
     assert "starting side quick: yes  ← line 7" in out
     assert "trouper: aurel  ← the kind: block, line 2" in out
-    # absent symbols are absent, and said so (the placeholder's Quick advanced side is not kept)
-    assert "advanced side quick: no  ← not on the card (absent)" in out
+    # a side's Quick is read from its typed "Quick." on either side (issue 43: the Advanced
+    # side's "Quick. Cost: ..." was stored as not Quick)
+    assert "advanced side quick: yes  ← line 9" in out
+    # a normalised phrase is shown as it is stored
+    assert "line 9: 'Outcome: +2 Triumphs' is stored as 'Outcome: +2 Bonus Triumphs'" in out
     assert "kept from the card it replaces" not in out
     code, out, _ = run(capsys, "data", "import-text", str(path), "--dry-run", "--json")
     fields = {f["field"]: f for f in json.loads(out)["cards"][0]["fields"]}
@@ -78,7 +81,7 @@ def test_card_show_shows_the_card_as_printed(overlay: Path, capsys: Any, tmp_pat
     assert code == 0, err
     assert "upgrade: 4 any" in out and "upgrade: free" not in out
     assert "Starting side: Padded Vest · Quick" in out
-    assert "Advanced side (upgrade: 4 any): Silk Vest\n" in out  # not Quick: not typed
+    assert "Advanced side (upgrade: 4 any): Silk Vest · Quick\n" in out  # typed "Quick."
     code, out, _ = run(capsys, "card", "show", "corvin-r01")
     assert code == 0 and "Fatigue: Physical 0" not in out
 

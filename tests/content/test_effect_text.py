@@ -61,6 +61,11 @@ def outcomes(draw: Any) -> m.Outcome:
     elif kind == "text":
         fields["text"] = draw(st.tuples(words, st.sampled_from(["", ", then rest", " (twice)"]))
                               .map("".join))
+    elif kind in m.DIRECTED_MOVES and draw(st.booleans()):
+        # "Step 1 toward the closest Trouper", "Move 2 away from the Nemesis" (issue 43)
+        fields["toward"] = draw(targets().filter(lambda t: t.kind not in (
+            "self", "troupers_all", "minions_all", "enemies_all")))
+        fields["away"] = draw(st.booleans())
     return m.Outcome(**fields)
 
 

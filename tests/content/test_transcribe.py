@@ -196,7 +196,9 @@ def test_a_deck_needs_its_owner_and_a_free_slot(shipped: Any) -> None:
     _, problems = plan_import(cards, "f.txt", known_for(shipped))
     assert "whose card is it? add 'nemesis: ...'" in problems[0].message
     text = "kind: weaknesses\nnemesis: ilie\n\n" + "".join(
-        f"W{i}\nside: front\neffect name: Gash\n\n" for i in range(4)
+        # an id-less Weakness takes the placeholder of its side (issue 43): one a side
+        f"W{i}\nside: {side}\neffect name: Gash\n\n"
+        for i, side in enumerate(("front", "left", "right", "front"))
     )
     cards, _ = read_cards(text, "f.txt", kind_of(shipped))
     planned, problems = plan_import(cards, "f.txt", known_for(shipped))

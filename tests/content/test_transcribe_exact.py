@@ -17,6 +17,7 @@ from blood_companion.content.card_text import (
     Known,
     Planned,
     card_text,
+    deck_words,
     plan_import,
     read_cards,
 )
@@ -40,7 +41,7 @@ def kind_of(catalog: Any) -> Any:
 
 
 def plan(catalog: Any, text: str) -> tuple[list[Planned], list[Any]]:
-    cards, problems = read_cards(text, "f.txt", kind_of(catalog))
+    cards, problems = read_cards(text, "f.txt", kind_of(catalog), deck_words(catalog))
     known = Known(catalog, lambda k, i: f"data/{k}.yaml:1", lambda k, i: None)
     planned, more = plan_import(cards, "f.txt", known)
     return planned, problems + more
@@ -81,7 +82,12 @@ def test_the_corpus_covers_every_phrasing_of_the_issue() -> None:
                    "Quick. ", "Physical -1, Mind -2", "fatigue: none", "4 any",
                    "2 Coins, 1 Trinket", "no Effects", "Turn 6+", "Move 2", "Run 2",
                    "every Minion", "each Enemy", "all Minions", "all Enemies",
-                   "every Beast Minion"):
+                   "every Beast Minion",
+                   # issue 43: natural notes
+                   "== Corvin ==", "== Items ==", "- Upgrade: 1 Scroll, 1 Coin", "Advanced side:\n",
+                   "Physical Defense -1 on this Side.", "+1 Triumph on a Strength Test",
+                   "Step 1 toward the closest Trouper", "away from the Nemesis", "Place a Cube",
+                   "Condition: 2 Bite Tokens"):
         assert phrase in typed, phrase
 
 
@@ -188,7 +194,10 @@ def test_sacrifice_and_quick_as_section_words() -> None:
 @pytest.mark.parametrize(
     ("typed", "names"),
     [
-        ("Target: Self. Outcome: +1 Triumph on a Strength Test.", "'+1 Bonus Triumph'"),
+        # words after an Element that are no Condition of a Test bonus (issue 43: the hint
+        # is a whole line that reads)
+        ("Target: Self. Outcome: Wound the weakest Trouper.",
+         "'Target: Self. Condition: the weakest Trouper. Outcome: Wound.'"),
         ("Sacrifice Target: Self. Outcome: Step 1.", "'Sacrifice.'"),
         ("Target: every Tile (Distance 1). Outcome: Wound.", "'every Minion'"),
         ("Target: evry Minion. Outcome: Wound.", "'every Minion'"),

@@ -14,7 +14,6 @@ Target Priorities are applied here, the Leader asked only if still tied.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
@@ -26,12 +25,12 @@ from blood_companion.engine.bookkeeping import item_side
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import EnemyJob, Question
-from blood_companion.engine.state import CampaignState, TrouperState
+from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-DISTANCE_PRIORITIES = {"closest", "farthest"}
+DISTANCE_PRIORITIES = interp.DISTANCE_PRIORITIES
 
 
 def job_effects(state: CampaignState, catalog: Catalog, job: EnemyJob) -> list[m.Effect]:
@@ -373,40 +372,9 @@ def _apply_priorities(
     return _set_job(state, job)
 
 
-# Nemesis Target Priorities the app evaluates: what it counts of a Trouper, and whether the
-# fewest (1) or the most (-1) is kept. Every Wound counts, those taken with no card left to
-# mark them too ("Wounds"); "Exhausted first" keeps the Exhausted.
-_MEASURES: dict[str, tuple[Callable[[TrouperState], int], int]] = {
-    "fewest_bites": (lambda t: t.bites, 1),
-    "most_bites": (lambda t: t.bites, -1),
-    "fewest_wounds": (fx.wound_count, 1),
-    "most_wounds": (fx.wound_count, -1),
-    "fewest_cards_in_hand": (lambda t: len(t.hand), 1),
-    "most_cards_in_hand": (lambda t: len(t.hand), -1),
-    "exhausted": (lambda t: int(t.exhausted), -1),
-    "not_exhausted": (lambda t: int(t.exhausted), 1),
-    "lowest_insanity": (lambda t: t.insanity, 1),
-    "highest_insanity": (lambda t: t.insanity, -1)}
-
-
-def priority_values(state: CampaignState, priority: str, cands: list[int]) -> dict[int, int]:
-    """What a Target Priority the app evaluates counts of each candidate (none for one only
-    the Map shows)."""
-    measure = _MEASURES.get(priority)
-    if measure is None:
-        return {}
-    return {i: measure[0](state.troupers[i]) for i in cands}
-
-
-def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int]:
-    """Keep the candidates that best match one Nemesis Target Priority the app can evaluate."""
-    measure = _MEASURES.get(priority)
-    if measure is None or not cands:
-        return cands
-    sign = measure[1]
-    values = priority_values(state, priority, cands)
-    best = min(sign * v for v in values.values())
-    return [i for i in cands if sign * values[i] == best]
+# one place for the Target Priorities the app evaluates (engine/interpreter.py)
+tie_break = interp.tie_break
+priority_values = interp.priority_values
 
 
 def _resolve_targets(state: CampaignState, catalog: Catalog, rng: Chance, job: EnemyJob,

@@ -143,7 +143,8 @@ def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
         else:
             label = f"Quick Item: {q['owner_name']} uses {q['name']}: {q['text']}"
             kind, fields = "night_item", {"trouper": q["owner"], "item": q["item"]}
-        extra.append(_effect_option(q["key"], label, kind, fields, q, many, group="quick"))
+        extra.append(_effect_option(q["key"], label, kind, fields, q, many, group="quick",
+                                    enabled=q.get("open", True), why=q.get("why", "")))
     if not extra:
         return nxt
     return nxt._replace(options=(*nxt.options, *extra))
@@ -191,9 +192,10 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                             needs=("cards",)),),
             default="1")
     if q.kind == "confirm":
-        # A Condition of the Nemesis's own card is taken as printed unless the table says it
-        # does not hold; a Weakness's Trophy asked defaults to what the app's state says of it
-        # (``n=1``: every clause it can judge holds; engine/trophy.py).
+        # A Condition of an Enemy's card the app cannot judge is the table's to say, with no
+        # default (issue 43: "asked at the table"); a Weakness's Trophy asked defaults to what
+        # the app's state says of it (``n=1``: every clause it can judge holds;
+        # engine/trophy.py); words the table resolves as printed default to done.
         trophy = q.about.startswith("weakness:")
         words = q.about == "free_text"
         yes = ": the Trophy is earned" if trophy else (
@@ -205,7 +207,7 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             options=(
                 Option("y", "Yes" + yes, "night_answer", {"yes": True}),
                 Option("n", "No" + no, "night_answer", {"yes": False})),
-            default=("y" if q.n else "n") if trophy else "y")
+            default=("y" if q.n else "n") if trophy else "y" if words else None)
     if q.kind == "order":
         shown = ", ".join(ai.waiting_name(state, catalog, c) for c in q.cards)
         return Next(

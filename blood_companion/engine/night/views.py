@@ -418,16 +418,20 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
                 "key": f"q{ch.number(night.chain, k)}" + (f".{j + 1}" if len(quick) > 1 else "")}))
     for i, tr in enumerate(state.troupers):
         for cat_name, iid in sorted(tr.equipped.items()):
-            if iid in tr.depleted_items:
-                continue
             side = item_side(state, catalog, i, iid)
             used = side.effects[0] if side.quick and side.effects else None
             if act is not None and act.trouper == i:
                 continue  # offered with the Active Trouper's own Items
-            if used is None or helps_test(used) or _holds(state, catalog, i, used, item=iid):
+            if used is None or helps_test(used):
+                continue
+            # a depleted Item is shown with why, never offered and then refused
+            why = ("depleted until the Cleanup Phase" if iid in tr.depleted_items
+                   else _holds(state, catalog, i, used, item=iid))
+            if why and iid not in tr.depleted_items:
                 continue
             out.append(_entry(state, catalog, "item", i, used, {
-                "item": iid, "name": side.name, "key": f"i{tr.seat + 1}{cat_name[0]}"}))
+                "item": iid, "name": side.name, "key": f"i{tr.seat + 1}{cat_name[0]}",
+                "open": not why, "why": why}))
     return out
 
 

@@ -301,18 +301,21 @@ def setup_of(
 
 def usable_items(
     state: CampaignState, catalog: Catalog, spec: TestSpec, used: Sequence[str], *,
-    after_roll: bool,
+    after_roll: bool, spent: bool = False,
 ) -> list[tuple[str, str]]:
     """Quick Items that may help this Test now: (item id, what it does). Before the roll, any
     Test bonus; after it, only Re-rolls ("Re-rolling the Dice"). Items "against an Enemy
-    Effect" only for a dodge Test."""
+    Effect" only for a dodge Test. ``spent``: instead, those that would help but are depleted
+    until the Cleanup Phase (shown disabled, never offered and then refused)."""
     out = []
     for owner, tr in enumerate(state.troupers):
         for iid in tr.equipped.values():
-            if iid in used:
+            if iid in used or (iid in tr.depleted_items) != spent:
                 continue
+            seen = fx.with_trouper(state, owner, depleted_items=[
+                x for x in tr.depleted_items if x != iid]) if spent else state
             try:
-                _, eff = test_item_owner(state, catalog, spec.t, iid)
+                _, eff = test_item_owner(seen, catalog, spec.t, iid)
             except RuleError:
                 continue
             cond = eff.condition
@@ -324,7 +327,7 @@ def usable_items(
                 continue
             try:
                 # naming it at this Test is the table's word that its Condition holds
-                interp.check_costs(state, catalog, owner, eff,
+                interp.check_costs(seen, catalog, owner, eff,
                                    interp.Payment((), iid, confirmed=True))
             except RuleError:
                 continue  # its Cost cannot be paid
@@ -359,13 +362,22 @@ def throw_ask(
     return throws_ask(
         prepare_test(setup, box), box, answers, key=key, who=fx.name_of(state, catalog, spec.t),
         target=spec.target,
-        items=lambda after: usable_items(state, catalog, spec, items, after_roll=after))
+        items=lambda after: usable_items(state, catalog, spec, items, after_roll=after),
+        spent=lambda after: usable_items(state, catalog, spec, items, after_roll=after,
+                                         spent=True))
+
+
+def _spent_picks(spent: list[tuple[str, str]], after: int) -> list[Pick]:
+    """The Items that would help but are depleted: shown, disabled, with why."""
+    return [Pick(f"i{after + n + 1}", f"Use {text}", iid, enabled=False,
+                 why="depleted until the Cleanup Phase", need="items")
+            for n, (iid, text) in enumerate(spent)]
 
 
 def throws_ask(
     ts0: TestState, box: DiceBox, answers: Mapping[str, Any], *, key: str, who: str,
     target: int, items: Callable[[bool], list[tuple[str, str]]] = lambda after: [],
-    keep_at_best: bool = True,
+    keep_at_best: bool = True, spent: Callable[[bool], list[tuple[str, str]]] = lambda after: [],
 ) -> Ask | None:
     """The next question of a Test's throws from ``ts0`` (the Test before the roll), given the
     answers so far (``dice``, ``reroll``: the module docstring): the roll, the faces of each
@@ -388,6 +400,7 @@ def throws_ask(
         picks = [Pick("r", "The app rolls (digital dice)", ROLL)] + [
             Pick(f"i{n + 1}", f"First use {text}", iid, need="items")
             for n, (iid, text) in enumerate(items(False))]
+        picks += _spent_picks(spent(False), len(picks) - 1)
         return _throw_ask(
             f"{who} rolls {pool} for {what}{notes}: {target} Triumph(s) needed{bonus}"
             f"{again}; {percent(info['probability'])} to succeed.", picks, ts0.pool, box,
@@ -432,6 +445,7 @@ def throws_ask(
         default = "b"
     for n, (iid, text) in enumerate(after):
         picks.append(Pick(f"i{n + 1}", f"Use {text}", iid, need="items"))
+    picks += _spent_picks(spent(True), len(after))
 
     def parse(answer: str) -> str:
         named, mad = parse_reroll(answer, len(ts.pool))
