@@ -44,6 +44,7 @@ ROOMY = 150  # from this width up the board has two columns
 SMALLEST = (60, 16)  # below this the view says the terminal is too small
 LOG_LINES = 6
 REFRESH = object()  # put in the answer queue: the save changed, ask again
+UNFOLDED = 1000  # the shared console's width while the loop prints into the panel
 NO_DECISION = "why: no decision of the Nemesis side is recorded with this step."
 
 
@@ -164,6 +165,24 @@ def question_text(screen: Any, every: bool = False) -> str:
     return "\n".join(out)
 
 
+def hanging(text: str, style: str = "") -> RenderableType:
+    """Lines of text whose continuation, when a line wraps, starts under its first word (after
+    its indent and its bullet), not at the panel's edge."""
+    parts: list[RenderableType] = []
+    for line in text.splitlines():
+        m = re.match(r"(\s*(?:[•✓] |\d+\. |\d+ )?)(.*)", line)
+        head, rest = (m.group(1), m.group(2)) if m else ("", line)
+        if not head:
+            parts.append(Text(line, style=style))
+            continue
+        row = Table.grid()
+        row.add_column(no_wrap=True)
+        row.add_column(ratio=1, overflow="fold")
+        row.add_row(Text(head, style=style), Text(rest, style=style))
+        parts.append(row)
+    return Group(*parts)
+
+
 def question_view(screen: Any, every: bool = False) -> RenderableType:
     """The same question drawn for the panel: each option's label wraps under itself (a
     hanging indent after its key), never cut with "…"."""
@@ -175,7 +194,7 @@ def question_view(screen: Any, every: bool = False) -> RenderableType:
         label = c.label + ("" if c.enabled else f" [{c.why or 'not now'}]") + mark
         options.add_row(f"  {c.key:>3}.", Text(label, style="" if c.enabled else "dim"))
     parts: list[RenderableType] = [Text(screen.title, style="bold")]
-    parts += [Text("  " + line, style="dim") for line in screen.info]
+    parts += [hanging("  " + line, "dim") for line in screen.info]
     parts += [Text(screen.question, style="bold"), options]
     if hidden:
         parts.append(Text(f"       ({hidden} more not possible now: `list` shows them)",
@@ -309,7 +328,6 @@ class TableApp(App[None]):
         self.head: Any = None
         self.waiting = False  # the loop waits for an answer
         self.feed = _Feed()
-        self.loop_running = False  # the loop's thread prints through the shared console
 
     def compose(self) -> ComposeResult:
         with Container(id="top"):
@@ -322,8 +340,8 @@ class TableApp(App[None]):
                     yield Static(id="threat", classes="panel")
                     yield Static(id="chain", classes="panel")
                     yield Static(id="reaction", classes="panel")
-                with Vertical(id="right"):
                     yield Static(id="nemesis", classes="panel")
+                with Vertical(id="right"):
                     yield Static(id="troupers", classes="panel")
                     yield Static(id="log", classes="panel")
         yield Input(id="answer", placeholder="your answer (Enter: the default)")
@@ -338,24 +356,21 @@ class TableApp(App[None]):
         self.run_worker(self.play, thread=True, exit_on_error=True)
 
     def play(self) -> None:
-        old, old_width = stdout._file, stdout._width  # None, None unless set
+        real = stdout._rich()  # the rich console itself (its `_width`, not LazyConsole's)
+        old, old_width = real._file, real._width  # None, None unless set
         stdout.file = self.feed
-        stdout.width = max(40, self.question_width())  # what it prints is folded to the panel
-        self.loop_running = True
+        real.width = UNFOLDED  # the panel folds what it prints, each line under its indent
         try:
             with using(self.settings):  # a thread of its own: the command's options again
                 self.loop.run()
         finally:
-            self.loop_running = False
-            stdout._file, stdout._width = old, old_width
+            real._file, real._width = old, old_width
         with contextlib.suppress(RuntimeError):  # the app may be closing already
             self.call_from_thread(self.exit)
 
     # ------------------------------------------------------------------ the layout
     def on_resize(self, event: Any) -> None:
         self.layout_for(event.size.width, event.size.height)
-        if self.loop_running:
-            stdout.width = max(40, self.question_width())
 
     def layout_for(self, width: int, height: int) -> None:
         stacked = width < WIDE[0] or height < WIDE[1]
@@ -394,7 +409,7 @@ class TableApp(App[None]):
         if self.texts.get(panel) == text:
             return  # unchanged: no new layout
         self.texts[panel] = text
-        self.query_one("#" + panel, Static).update(Text(text))
+        self.query_one("#" + panel, Static).update(hanging(text))
         self.query_one("#" + panel).display = bool(text)  # an empty panel takes no room
 
     def reload(self) -> None:

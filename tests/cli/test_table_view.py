@@ -22,6 +22,9 @@ import pytest
 
 pytest.importorskip("textual")
 
+from textual.containers import VerticalScroll  # noqa: E402
+from textual.widgets import Input  # noqa: E402
+
 from blood_companion.cli.entry import main  # noqa: E402
 from blood_companion.cli.table_app import TableApp  # noqa: E402
 
@@ -216,3 +219,169 @@ def test_other_commands_do_not_import_textual() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=False).stdout
     assert out.strip().splitlines()[-1] == "False"
+
+
+# --------------------------------------------------------------------------- issue 39
+# Mid-night questions with 12+ options: the players hold the decks (`--decks table`), so the
+# card Aurel plays from his hidden hand is asked among the 12 his deck can hold, and an Alert
+# asks which of the 12 Reaction cards came up.
+
+TO_PLANNING = ["1", "z", "1", "c", "1", "t", "1 2", "n", "t", "1", "1", "t", "1", "1", "1", "1",
+               *["ok"] * 8, "1", *["ok"] * 5, "1", "r", "r"]  # Day, Dusk, the first Bites
+CHAR = 12.2  # the width of one cell in Textual's SVG screenshot (rich's export_svg)
+
+
+def table_campaign(capsys: Any) -> None:
+    """A `--decks table` campaign in the first night's Planning Phase (step 15)."""
+    code = main(["campaign", "new", "eve", "--troupers", "aurel,ioana", "--seed", "1",
+                 "--decks", "table", "--json"])
+    assert code == 0
+    answers = [w for a in TO_PLANNING for w in ("--answer", a)]
+    capsys.readouterr()
+    assert main(["play", *answers, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["log_length"] == 15 and "plays a Tactic card or Rests" in doc["question"]
+
+
+def grid(svg: str, width: int) -> list[str]:
+    """The screen as rows of exactly ``width`` cells (each text placed at its column)."""
+    rows: dict[int, list[str]] = {}
+    for x, row, body in re.findall(
+            r'<text[^>]*? x="([\d.]+)"[^>]*?clip-path="url\(#[\w-]+-line-(\d+)\)"[^>]*>(.*?)'
+            r"</text>", svg):
+        cells = rows.setdefault(int(row), [" "] * width)
+        text = html.unescape(body).replace("\xa0", " ")
+        col = round(float(x) / CHAR)
+        cells[col:col + len(text)] = list(text)
+    return ["".join(rows.get(r, [" "] * width))[:width] for r in range(max(rows) + 1)]
+
+
+def region_text(app: TableApp, widget: str) -> list[str]:
+    """The lines of the screen inside one widget's region, as drawn now."""
+    r = app.query_one(widget).region
+    lines = grid(app.export_screenshot(), app.size.width)
+    return [ln[r.x:r.x + r.width].rstrip() for ln in lines[r.y:r.y + r.height]]
+
+
+async def until_waiting(app: TableApp, pilot: Any) -> None:
+    for _ in range(500):
+        if app.waiting:
+            break
+        await pilot.pause(0.01)
+    await pilot.pause(0.1)
+
+
+async def answer(app: TableApp, pilot: Any, line: str) -> None:
+    await until_waiting(app, pilot)
+    app.waiting = False
+    app.query_one("#answer", Input).value = line
+    await pilot.press("enter")
+    await until_waiting(app, pilot)
+
+
+async def read_scrolling(app: TableApp, pilot: Any, widget: str, keys: str = "") -> list[str]:
+    """Every line of a panel, as seen on screen from its top to its end, scrolled a page at a
+    time by ``keys`` (PageDown: as the players would), else by the panel itself."""
+    box = app.query_one(widget, VerticalScroll)
+    box.scroll_home(animate=False)
+    await pilot.pause(0.05)
+    seen = region_text(app, widget)
+    for _ in range(40):
+        if box.scroll_y >= box.max_scroll_y:
+            break
+        if keys:
+            await pilot.press(keys)
+        else:
+            box.scroll_page_down(animate=False)
+        await pilot.pause(0.05)
+        seen += region_text(app, widget)
+    return seen
+
+
+def option_lines(app: TableApp) -> list[tuple[str, str]]:
+    """The question's options (key, label) as `blood play` prints them."""
+    out = []
+    for line in app.texts["question"].splitlines():
+        m = re.match(r"\s+(\w+)\. (.+?)( \*)?$", line)
+        if m:
+            out.append((m.group(1), m.group(2)))
+    return out
+
+
+SIZES = [(80, 24), (100, 30), (160, 45)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_option_of_a_mid_night_question_is_on_screen_or_a_page_down_away(
+    saves_dir: Path, capsys: Any, size: tuple[int, int]
+) -> None:
+    table_campaign(capsys)
+
+    async def run() -> dict[str, Any]:
+        app = TableApp("eve")
+        got: dict[str, Any] = {}
+        async with app.run_test(size=size) as pilot:
+            await answer(app, pilot, "1")  # play a card: which one (12 it can be)?
+            got["hand"] = (option_lines(app), await read_scrolling(app, pilot, "#question-box",
+                                                                    "pagedown"))
+            got["first_screen"] = region_text(app, "#question-box")
+            await answer(app, pilot, "7")  # Knife Volley: recorded; then Ioana's turn
+            got["told"] = app.texts["told"]
+            await answer(app, pilot, "1")
+            await answer(app, pilot, "1")  # her card brings the Threat to an Alert space
+            got["alert"] = (option_lines(app), await read_scrolling(app, pilot,
+                                                                     "#question-box"))
+            got["board"] = await read_scrolling(app, pilot, "#board")
+            got["screen"] = grid(app.export_screenshot(), size[0])
+            got["step"] = app.doc["step"]
+        return got
+
+    got = asyncio.run(run())
+    assert got["step"] == 16
+    for name in ("hand", "alert"):
+        options, seen = got[name]
+        assert len(options) >= 12, name
+        text = "\n".join(seen)
+        flat = " ".join(" ".join(seen).split())
+        for key, label in options:
+            # the key on screen, and its whole label after it (wrapped under itself if long)
+            assert re.search(rf"(^|\s){re.escape(key)}\. ", text), (name, key)
+            assert f"{key}. {label}" in flat, (name, key, label)
+    assert "Which card does Aurel" in " ".join(" ".join(got["first_screen"]).split())
+    assert "At the table:" in got["told"] and "Knife Volley" in got["told"]
+    # the board is all there too, scrolled in its own panel
+    board = " ".join(" ".join(got["board"]).split())
+    for text in ("Threat ", "Chain ", "Reaction Line ", "Nemesis Lucilla", "Minions (",
+                 "1. Leader Aurel", "2. Ioana", "Items: ", "Log"):
+        assert text in board, text
+    if size != (80, 24):
+        assert "…" not in "\n".join(got["screen"])  # nothing cut, options or panels
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+def test_help_status_and_why_answer_in_the_question_panel(
+    saves_dir: Path, capsys: Any, size: tuple[int, int]
+) -> None:
+    table_campaign(capsys)
+
+    async def run() -> dict[str, Any]:
+        app = TableApp("eve")
+        got: dict[str, Any] = {}
+        async with app.run_test(size=size) as pilot:
+            for word in ("help", "status", "why"):
+                await answer(app, pilot, word)
+                await pilot.pause(0.2)
+                got[word] = " ".join(" ".join(region_text(app, "#question-box")).split())
+                got[word + " all"] = " ".join(" ".join(
+                    await read_scrolling(app, pilot, "#question-box")).split())
+            got["step"] = app.doc["step"]
+        return got
+
+    got = asyncio.run(run())
+    assert "undo [N]" in got["help"] and "take back the last step" in got["help"]
+    assert "quit" in got["help all"]
+    assert "Defense Physical 4-0 = 4" in got["status"]  # the whole board, in the panel
+    assert "Troupers" in got["status all"] and "Aurel, the Thread-Walker" in got["status all"]
+    assert "no decision" in got["why"]
+    assert "plays a Tactic card or Rests" in got["why all"]  # the question is still there
+    assert got["step"] == 15  # nothing recorded
