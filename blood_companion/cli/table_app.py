@@ -170,7 +170,7 @@ def hanging(text: str, style: str = "") -> RenderableType:
     its indent and its bullet), not at the panel's edge."""
     parts: list[RenderableType] = []
     for line in text.splitlines():
-        m = re.match(r"(\s*(?:[•✓] |\d+\. |\d+ )?)(.*)", line)
+        m = re.match(r"(\s*(?:[•✓] |\w{1,3}\. |\d+ )?)(.*)", line)
         head, rest = (m.group(1), m.group(2)) if m else ("", line)
         if not head:
             parts.append(Text(line, style=style))
@@ -230,6 +230,9 @@ class TableLoop(Loop):
             self.app.call_from_thread(self.app.say, f"That line {why}; type it again.")
 
     def show(self, screen: Any, every: bool = False) -> None:
+        if every:  # `list`: every choice, below the question (which is shown again next)
+            self.app.feed.write(question_text(screen, every) + "\n")
+            return
         self.app.call_from_thread(self.app.show_question, question_text(screen, every),
                                   question_view(screen, every), self.app.feed.take())
 

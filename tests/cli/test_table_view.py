@@ -325,6 +325,8 @@ def test_every_option_of_a_mid_night_question_is_on_screen_or_a_page_down_away(
             got["hand"] = (option_lines(app), await read_scrolling(app, pilot, "#question-box",
                                                                     "pagedown"))
             got["first_screen"] = region_text(app, "#question-box")
+            got["rows"] = (app.query_one("#question-box").region.height,
+                           app.query_one("#board").region.height)
             await answer(app, pilot, "7")  # Knife Volley: recorded; then Ioana's turn
             got["told"] = app.texts["told"]
             await answer(app, pilot, "1")
@@ -356,6 +358,9 @@ def test_every_option_of_a_mid_night_question_is_on_screen_or_a_page_down_away(
         assert text in board, text
     if size != (80, 24):
         assert "…" not in "\n".join(got["screen"])  # nothing cut, options or panels
+    else:  # stacked: the board gives up its room first, down to a few lines
+        question_rows, board_rows = got["rows"]
+        assert question_rows >= 16 and 3 <= board_rows <= 24 - 1 - question_rows
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
@@ -368,12 +373,13 @@ def test_help_status_and_why_answer_in_the_question_panel(
         app = TableApp("eve")
         got: dict[str, Any] = {}
         async with app.run_test(size=size) as pilot:
-            for word in ("help", "status", "why"):
+            for word in ("help", "status", "why", "list"):
                 await answer(app, pilot, word)
                 await pilot.pause(0.2)
                 got[word] = " ".join(" ".join(region_text(app, "#question-box")).split())
                 got[word + " all"] = " ".join(" ".join(
                     await read_scrolling(app, pilot, "#question-box")).split())
+                got[word + " said"] = app.texts["messages"]
             got["step"] = app.doc["step"]
         return got
 
@@ -384,4 +390,6 @@ def test_help_status_and_why_answer_in_the_question_panel(
     assert "Troupers" in got["status all"] and "Aurel, the Thread-Walker" in got["status all"]
     assert "no decision" in got["why"]
     assert "plays a Tactic card or Rests" in got["why all"]  # the question is still there
+    assert "r. Rest (a card face down" in got["list said"]  # every choice, under the question
+    assert "plays a Tactic card or Rests" in got["list all"]
     assert got["step"] == 15  # nothing recorded
