@@ -333,7 +333,7 @@ def test_every_option_of_a_mid_night_question_is_on_screen_or_a_page_down_away(
             await answer(app, pilot, "1")  # her card brings the Threat to an Alert space
             got["alert"] = (option_lines(app), await read_scrolling(app, pilot,
                                                                      "#question-box"))
-            got["board"] = await read_scrolling(app, pilot, "#board")
+            got["board"] = await read_scrolling(app, pilot, "#board", "ctrl+pagedown")
             got["screen"] = grid(app.export_screenshot(), size[0])
             got["step"] = app.doc["step"]
         return got
