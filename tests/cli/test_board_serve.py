@@ -703,14 +703,15 @@ TACTIC = [w for _ in range(60) for w in ("--answer", "", "--answer", "all", "--a
 
 
 def tactic_question(blood: Any) -> dict[str, Any]:
-    """Play the night fixture on to a Tactic Phase question with long options (the Active
-    card's Effects, a Support, the Items, an Event: "…or skip them:"); `blood play`'s view
-    of it."""
-    r = blood("play", "--steps", "16", *TACTIC)
-    assert r.code == 0, r.err
-    q: dict[str, Any] = blood("play", "--json").json()
-    assert q["title"].endswith("Tactic Phase") and len(q["choices"]) >= 6
-    return q
+    """Play the night on to a Tactic Phase question with long options (the Active card's
+    Effects, the Items, an Event: "…or skip them:"); `blood play`'s view of it."""
+    for _ in range(20):
+        q: dict[str, Any] = blood("play", "--json").json()
+        if q["title"].endswith("Tactic Phase") and len(q["choices"]) >= 6:
+            return q
+        r = blood("play", "--steps", "2", *TACTIC)
+        assert r.code == 0, r.err
+    raise AssertionError("no Tactic Phase question with 6 options or more")
 
 
 def _port(url: str) -> int:
@@ -800,9 +801,14 @@ def _wait(page: DevTools, expression: str, want: Any, what: str, timeout: float 
 
 
 @needs_browser
+@pytest.mark.parametrize("troupers", ["aurel,ioana", "aurel,ioana,petru,zora"])
 def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_screens(
-    blood: Any, night: Path, tmp_path: Path
+    blood: Any, saves_dir: Path, tmp_path: Path, troupers: str
 ) -> None:
+    r = blood("campaign", "new", "table", "--troupers", troupers, "--seed", "1", "--mode",
+              "single", "--decks", "app")
+    assert r.code == 0, r.err
+    assert blood(*NIGHT).code == 0
     q = tactic_question(blood)
     with serving() as (_, url):
         page = DevTools(tmp_path, url + "?trouper=ioana", "--hide-scrollbars")
