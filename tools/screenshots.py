@@ -6,8 +6,9 @@ answering the default at every question, into the first night's Tactic Phase (a 
 the Chain, the Reaction Line out). Then:
 
 * the table view is drawn at 110×32 and saved as Textual's SVG screenshot;
-* `blood board --serve --port 0` serves that save, and Debian's headless ``chromium`` takes a
-  phone held upright (412×900) and a tablet on its side (1180×820), then the server stops.
+* `blood board --serve --port 0` serves that save, and Debian's headless ``chromium`` takes
+  two screens of a phone held upright (390×1688, Ioana's phone: ``?trouper=ioana``) and a
+  tablet on its side (1180×820), then the server stops.
 
 Run from anywhere (needs the `test` extra's Textual and a ``chromium`` on the PATH):
 
@@ -35,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
 TABLE_SIZE = (110, 32)
-PHONE = (412, 3300)
+PHONE = (390, 1688)  # two screens of a phone held upright (its parts folded)
 TABLET = (1180, 820)
 CAMPAIGN = "demo"
 
@@ -91,7 +92,8 @@ async def table_shot(step: int) -> tuple[str, dict]:
 
     shots: list[str] = []  # Enter (the default); `all` where the Map asks
     app = await drive(TableApp(CAMPAIGN), ["", "all"] * 200, TABLE_SIZE, until_step=step,
-                      seen=lambda a: shots.append(a.export_screenshot(title="blood table")))
+                      seen=lambda a: shots.append(a.export_screenshot(title="blood table")),
+                      free_choice="1")  # a Leader's free choice (a tie): the first one
     return shots[0], app.doc
 
 
@@ -118,14 +120,15 @@ def board_shots(chromium: str, work: Path) -> list[Path]:
         if not url.startswith("http://"):
             sys.exit("blood board --serve printed no address: "
                      + (server.stderr.read() if server.stderr else ""))
-        for name, (width, height) in (("board-phone.png", PHONE), ("board-tablet.png", TABLET)):
+        for name, (width, height), page in (("board-phone.png", PHONE, url + "?trouper=ioana"),
+                                            ("board-tablet.png", TABLET, url)):
             out = IMAGES / name
             r = subprocess.run(
                 [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--hide-scrollbars",
                  f"--user-data-dir={work / 'chromium-profile'}",
-                 f"--window-size={width},{height}", f"--screenshot={out}", url],
+                 f"--window-size={width},{height}", f"--screenshot={out}", page],
                 capture_output=True, text=True, timeout=90,
             )
             if r.returncode != 0 or not out.exists():

@@ -6,6 +6,11 @@ from `blood play`'s own ``Loop``, run in a worker thread whose ``ask`` waits for
 whose ``show`` fills the question panel, so every answer is recorded as `blood play` records
 it. A watcher reads the save's head every ``POLL`` seconds: a step recorded elsewhere redraws
 the board and asks the question again.
+
+The question panel comes first (on the left, or on top in a small terminal) and scrolls on its
+own (PageUp/PageDown): what the last step told the table ("At the table"), the question with
+every option (labels wrap, never cut), then what a prompt command answered (`help`, `status`).
+The board's panels scroll beside or below it and give up their room first (issue 39).
 """
 
 from __future__ import annotations
@@ -16,22 +21,31 @@ import queue
 import re
 from typing import TYPE_CHECKING, Any, cast
 
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.binding import Binding
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from blood_companion.cli.common import stdout
 from blood_companion.cli.play_cmd import Loop, shown_choices
+from blood_companion.cli.settings import Settings, current, using
 from blood_companion.cli.status_view import SIDES, plain, render, track, without_commands
+from blood_companion.cli.view_docs import status_doc
 
 if TYPE_CHECKING:
     from blood_companion.engine.board_view import Board, NightBoard
 
 POLL = 0.25  # seconds between two looks at the save's head
-WIDE = (100, 30)  # from this size up the panels sit side by side
+WIDE = (100, 30)  # from this size up the question and the board sit side by side
+ROOMY = 150  # from this width up the board has two columns
 SMALLEST = (60, 16)  # below this the view says the terminal is too small
 LOG_LINES = 6
 REFRESH = object()  # put in the answer queue: the save changed, ask again
+UNFOLDED = 1000  # the shared console's width while the loop prints into the panel
+NO_DECISION = "why: no decision of the Nemesis side is recorded with this step."
 
 
 # --------------------------------------------------------------------------- the panels
@@ -151,6 +165,45 @@ def question_text(screen: Any, every: bool = False) -> str:
     return "\n".join(out)
 
 
+def hanging(text: str, style: str = "") -> RenderableType:
+    """Lines of text whose continuation, when a line wraps, starts under its first word (after
+    its indent and its bullet), not at the panel's edge."""
+    parts: list[RenderableType] = []
+    for line in text.splitlines():
+        m = re.match(r"(\s*(?:[•✓] |\w{1,3}\. |\d+ )?)(.*)", line)
+        head, rest = (m.group(1), m.group(2)) if m else ("", line)
+        if not head:
+            parts.append(Text(line, style=style))
+            continue
+        row = Table.grid()
+        row.add_column(no_wrap=True)
+        row.add_column(ratio=1, overflow="fold")
+        row.add_row(Text(head, style=style), Text(rest, style=style))
+        parts.append(row)
+    return Group(*parts)
+
+
+def question_view(screen: Any, every: bool = False) -> RenderableType:
+    """The same question drawn for the panel: each option's label wraps under itself (a
+    hanging indent after its key), never cut with "…"."""
+    rows, hidden = shown_choices(screen, every)
+    options = Table.grid(padding=(0, 1))
+    options.add_column(justify="right", no_wrap=True)
+    options.add_column(ratio=1, overflow="fold")
+    for c, _, mark in rows:
+        label = c.label + ("" if c.enabled else f" [{c.why or 'not now'}]") + mark
+        options.add_row(f"  {c.key:>3}.", Text(label, style="" if c.enabled else "dim"))
+    parts: list[RenderableType] = [Text(screen.title, style="bold")]
+    parts += [hanging("  " + line, "dim") for line in screen.info]
+    parts += [Text(screen.question, style="bold"), options]
+    if hidden:
+        parts.append(Text(f"       ({hidden} more not possible now: `list` shows them)",
+                          style="dim"))
+    if screen.free_hint:
+        parts.append(Text(f"       (or type {screen.free_hint})", style="dim"))
+    return Group(*parts)
+
+
 # --------------------------------------------------------------------------- the loop
 
 
@@ -177,10 +230,42 @@ class TableLoop(Loop):
             self.app.call_from_thread(self.app.say, f"That line {why}; type it again.")
 
     def show(self, screen: Any, every: bool = False) -> None:
-        self.app.call_from_thread(self.app.show_question, question_text(screen, every))
+        if every:  # `list`: every choice, below the question (which is shown again next)
+            self.app.feed.write(question_text(screen, every) + "\n")
+            return
+        self.app.call_from_thread(self.app.show_question, question_text(screen, every),
+                                  question_view(screen, every), self.app.feed.take())
+
+    def record(self, action: Any, digest: str) -> bool:
+        """Record as `blood play` does; what the step told the table (the "✓" line, "At the
+        table", what changed) heads the question panel until the next step."""
+        done = super().record(action, digest)
+        if done:
+            self.app.call_from_thread(self.app.tell, self.app.feed.take())
+        return done
 
     def show_status(self, store: Any = None) -> None:
+        """The loop's own look at the board (``store`` given: at the start, at a new turn)
+        redraws the panels; the `status` command also prints the whole board in the question
+        panel, below the question (the board's panels may be scrolled away)."""
         self.app.call_from_thread(self.app.reload)
+        if store is None:
+            with self.open() as opened:
+                doc = status_doc(opened)
+            width = max(40, self.app.question_width())
+            self.app.feed.write(plain(without_commands(render(cast("Board", doc), width))))
+
+    def command(self, line: str) -> bool | None:
+        words = line.split()
+        if len(words) == 1 and words[0].lower() == "why":
+            self.why()
+            return True
+        return super().command(line)
+
+    def why(self) -> None:
+        """`why` at the table's prompt: the trace of the Nemesis side's decisions in the last
+        step (issue 39; the decision record is wired in here)."""
+        self.app.feed.write(NO_DECISION + "\n")
 
 
 class _Feed(io.StringIO):
@@ -195,23 +280,24 @@ class _Feed(io.StringIO):
 
 
 CSS = """
-.panel { padding: 0 1; height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
-#main { height: auto; max-height: 100%; }
-#board { height: auto; }
-#left, #mid, #troupers { width: 1fr; height: auto; }
-#bottom { height: 1fr; }
-#log { width: 2fr; }
-#question-box { width: 3fr; }
-#messages { color: $warning; text-wrap: wrap; }
-#question { color: $success; text-wrap: wrap; }
+.panel { padding: 0 1; height: auto; text-wrap: wrap; }
+#top { height: 1fr; layout: horizontal; }
+#question-box { width: 1fr; height: 100%; }
+#board { width: 1fr; height: 100%; }
+#columns { height: auto; layout: vertical; }
+#left, #right { width: 1fr; height: auto; }
+#told { color: $text; }
+#question { color: $success; }
+#messages { color: $warning; }
 #answer { border: none; height: 1; padding: 0 1; }
 #small { display: none; }
-.stacked #board, .stacked #bottom { layout: vertical; }
-.stacked #main { height: 1fr; }
-.stacked #left, .stacked #mid, .stacked #troupers, .stacked #question-box { width: 1fr; }
-.stacked #bottom { height: auto; max-height: 10; }
-.stacked #log { display: none; }
-.tiny #main, .tiny #bottom, .tiny #answer { display: none; }
+.roomy #question-box { width: 2fr; }
+.roomy #board { width: 3fr; }
+.roomy #columns { layout: horizontal; }
+.stacked #top { layout: vertical; }
+.stacked #question-box { width: 100%; height: auto; max-height: 75%; }
+.stacked #board { width: 100%; height: 1fr; min-height: 3; }
+.tiny #top, .tiny #answer { display: none; }
 .tiny #small { display: block; }
 """
 
@@ -221,10 +307,23 @@ class TableApp(App[None]):
 
     CSS = CSS
     TITLE = "blood table"
+    BINDINGS = [  # the Input has the focus: these keys scroll the panels meanwhile
+        Binding("pageup", "scroll_panel('question-box', -1)", "question up", show=False,
+                priority=True),
+        Binding("pagedown", "scroll_panel('question-box', 1)", "question down", show=False,
+                priority=True),
+        Binding("ctrl+pageup", "scroll_panel('board', -1)", "board up", show=False,
+                priority=True),
+        Binding("ctrl+pagedown", "scroll_panel('board', 1)", "board down", show=False,
+                priority=True),
+    ]
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, settings: Settings | None = None) -> None:
         super().__init__()
         self.campaign = name
+        # the global options of the command (--saves-dir, --data-dir): the loop's thread and
+        # the watcher read the campaign with them, not with the environment's
+        self.settings = settings if settings is not None else current()
         self.answers: queue.Queue[Any] = queue.Queue()
         self.loop = TableLoop(self, name)
         self.doc: dict[str, Any] = {}
@@ -234,37 +333,41 @@ class TableApp(App[None]):
         self.feed = _Feed()
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="main"), Horizontal(id="board"):
-            with Vertical(id="left"):
-                yield Static(id="threat", classes="panel")
-                yield Static(id="chain", classes="panel")
-            with Vertical(id="mid"):
-                yield Static(id="reaction", classes="panel")
-                yield Static(id="nemesis", classes="panel")
-            yield Static(id="troupers", classes="panel")
-        with Horizontal(id="bottom"):
-            yield Static(id="log", classes="panel")
+        with Container(id="top"):
             with VerticalScroll(id="question-box"):
+                yield Static(id="told", classes="panel")  # the last step: "At the table"
                 yield Static(id="question", classes="panel")
                 yield Static(id="messages", classes="panel")  # below: `help` may be long
+            with VerticalScroll(id="board"), Horizontal(id="columns"):
+                with Vertical(id="left"):
+                    yield Static(id="threat", classes="panel")
+                    yield Static(id="chain", classes="panel")
+                    yield Static(id="reaction", classes="panel")
+                    yield Static(id="nemesis", classes="panel")
+                with Vertical(id="right"):
+                    yield Static(id="troupers", classes="panel")
+                    yield Static(id="log", classes="panel")
         yield Input(id="answer", placeholder="your answer (Enter: the default)")
         yield Static(id="small")
 
     def on_mount(self) -> None:
         self.layout_for(self.size.width, self.size.height)
+        for panel in ("told", "messages"):
+            self.show(panel, "")
         self.reload()
         self.set_interval(POLL, self.watch_head)
         self.run_worker(self.play, thread=True, exit_on_error=True)
 
     def play(self) -> None:
-        from blood_companion.cli.common import stdout
-
-        old = stdout._file  # None (the sys.stdout of the moment) unless a file was set
+        real = stdout._rich()  # the rich console itself (its `_width`, not LazyConsole's)
+        old, old_width = real._file, real._width  # None, None unless set
         stdout.file = self.feed
+        real.width = UNFOLDED  # the panel folds what it prints, each line under its indent
         try:
-            self.loop.run()
+            with using(self.settings):  # a thread of its own: the command's options again
+                self.loop.run()
         finally:
-            stdout._file = old
+            real._file, real._width = old, old_width
         with contextlib.suppress(RuntimeError):  # the app may be closing already
             self.call_from_thread(self.exit)
 
@@ -273,7 +376,9 @@ class TableApp(App[None]):
         self.layout_for(event.size.width, event.size.height)
 
     def layout_for(self, width: int, height: int) -> None:
-        self.screen.set_class(width < WIDE[0] or height < WIDE[1], "stacked")
+        stacked = width < WIDE[0] or height < WIDE[1]
+        self.screen.set_class(stacked, "stacked")
+        self.screen.set_class(not stacked and width >= ROOMY, "roomy")
         tiny = width < SMALLEST[0] or height < SMALLEST[1]
         self.screen.set_class(tiny, "tiny")
         self.query_one("#small", Static).update(
@@ -281,32 +386,52 @@ class TableApp(App[None]):
             f"{SMALLEST[0]}×{SMALLEST[1]} (side by side from {WIDE[0]}×{WIDE[1]}). Make it "
             "larger, or use `blood play`.")
 
+    def question_width(self) -> int:
+        """The columns of text the question panel holds (its width less padding and bar)."""
+        width = self.size.width
+        if "stacked" not in self.screen.classes:
+            width = width * 2 // 5 if "roomy" in self.screen.classes else width // 2
+        return width - 4
+
+    def board_width(self) -> int:
+        """The columns of text one board panel holds."""
+        width = self.size.width
+        if "roomy" in self.screen.classes:
+            return width * 3 // 10 - 4
+        return (width if "stacked" in self.screen.classes else width // 2) - 4
+
+    def action_scroll_panel(self, panel: str, direction: int) -> None:
+        box = self.query_one("#" + panel, VerticalScroll)
+        if direction < 0:
+            box.scroll_page_up(animate=False)
+        else:
+            box.scroll_page_down(animate=False)
+
     # ------------------------------------------------------------------ the board
     def show(self, panel: str, text: str) -> None:
         if self.texts.get(panel) == text:
             return  # unchanged: no new layout
         self.texts[panel] = text
-        self.query_one("#" + panel, Static).update(Text(text))
+        self.query_one("#" + panel, Static).update(hanging(text))
         self.query_one("#" + panel).display = bool(text)  # an empty panel takes no room
 
     def reload(self) -> None:
         """Read the board document anew and redraw the panels."""
         from blood_companion.cli import session
-        from blood_companion.cli.view_docs import status_doc
 
-        with session.open_session(self.campaign) as store:
+        with using(self.settings), session.open_session(self.campaign) as store:
             self.doc = status_doc(store)
         self.head = self.head_now()
-        for panel, text in panels(cast("Board", self.doc), max(40, self.size.width - 4)).items():
+        for panel, text in panels(cast("Board", self.doc), max(40, self.board_width())).items():
             self.show(panel, text)
-        self.query_one("#mid").display = bool(self.doc.get("night"))  # by day: full width
 
     def head_now(self) -> Any:
         from blood_companion.cli.session import saves_dir
         from blood_companion.cli.views import save_path
         from blood_companion.store.peek import head_key
 
-        return head_key(save_path(saves_dir(), self.campaign))
+        with using(self.settings):
+            return head_key(save_path(saves_dir(), self.campaign))
 
     def watch_head(self) -> None:
         """The save changed (this view's step, or another `blood` command's): redraw, and
@@ -326,14 +451,31 @@ class TableApp(App[None]):
         self.query_one("#answer", Input).placeholder = prompt.strip() + " (Enter: the default)"
         self.query_one("#answer", Input).focus()
 
-    def show_question(self, text: str) -> None:
-        self.show("question", text)
+    def show_question(self, text: str, view: RenderableType | None = None, said: str = ""
+                      ) -> None:
+        """The question (``text`` as `blood play` prints it; ``view`` drawn for the panel) and
+        what was said since the last question (a refusal, `help`, `status`) below it."""
+        new = self.texts.get("question") != text
+        if new:
+            self.texts["question"] = text
+            self.query_one("#question", Static).update(view if view is not None else Text(text))
         self.show("messages", "")
-        self.say(self.feed.take())
+        self.say(said)
+        box = self.query_one("#question-box", VerticalScroll)
+        if said:  # the answer to what was just typed: brought into view
+            self.call_after_refresh(box.scroll_to_widget, self.query_one("#messages"),
+                                    animate=False, top=True)
+        elif new:
+            self.call_after_refresh(box.scroll_home, animate=False)
+
+    def tell(self, text: str) -> None:
+        """What the step just recorded told the table, above the next question."""
+        self.show("told", text)
+        self.query_one("#question-box", VerticalScroll).scroll_home(animate=False)
 
     def say(self, text: str) -> None:
         old = self.texts.get("messages", "")
-        self.show("messages", "\n".join([*old.splitlines(), *text.splitlines()][-60:]))
+        self.show("messages", "\n".join([*old.splitlines(), *text.splitlines()][-200:]))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.waiting = False

@@ -103,6 +103,7 @@ def delete_campaign(saves_dir: Path, name: str) -> Path:
         finally:
             store.close()
     saves.forget_last_used(saves_dir, name)
+    saves.forget_board_token(saves_dir, name)  # the served board's secret goes with it
     return dest
 
 

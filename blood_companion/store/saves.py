@@ -22,8 +22,10 @@ import contextlib
 import gzip
 import os
 import re
+import secrets
 import shutil
 import sqlite3
+import stat
 import zlib
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,6 +44,8 @@ from blood_companion.store.errors import SAVE_SUFFIX, StoreError
 from blood_companion.store.names import check_campaign_name
 
 LAST_USED = ".last-campaign"
+BOARD_TOKEN = ".board-token"  # `.NAME.board-token`: the served board's secret (--lan)
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 BACKUPS = ".backups"
 GZ = ".gz"  # automatic backups are gzip-compressed copies of the save file
 # Generational thinning (:func:`prune_backups`): of the backups whose generation number is a
@@ -267,3 +271,50 @@ def forget_last_used(saves_dir: Path, name: str) -> None:
     if read_last_used(saves_dir) == name:
         with contextlib.suppress(OSError):
             (saves_dir / LAST_USED).unlink()
+
+
+def token_path(saves_dir: Path, name: str) -> Path:
+    return saves_dir / f".{name}{BOARD_TOKEN}"
+
+
+def board_token(saves_dir: Path, name: str, *, new: bool = False) -> str:
+    """The secret token of the campaign's served board (`blood board --serve --lan`), kept
+    beside its save so the address a phone opened stays valid when the server restarts;
+    readable and writable by its owner only (0600). ``new`` (or no usable token kept) makes
+    one with :mod:`secrets` and keeps it. Raises OSError when it cannot be kept."""
+    path = token_path(saves_dir, name)
+    if not new:
+        try:
+            kept = read_text(path, limit=256, what="the board's token").strip()
+        except FileProblem:
+            kept = ""
+        if _TOKEN.fullmatch(kept):
+            if stat.S_IMODE(os.lstat(path).st_mode) & 0o077:  # made readable by others
+                os.chmod(path, 0o600)
+            return kept
+    token = secrets.token_urlsafe(24)
+    tmp = path.with_name(f".{path.name[:100]}.{os.getpid()}.tmp")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()  # our own leftover (this PID)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        try:
+            if hasattr(os, "fchmod"):
+                os.fchmod(fd, 0o600)  # whatever the umask
+            data = memoryview((token + "\n").encode("ascii"))
+            while data:
+                data = data[os.write(fd, data):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return token
+
+
+def forget_board_token(saves_dir: Path, name: str) -> None:
+    with contextlib.suppress(OSError):
+        token_path(saves_dir, name).unlink()

@@ -10,9 +10,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import threading
 import time
@@ -177,10 +179,13 @@ def test_the_page_and_its_document_are_the_status_document(blood: Any, night: Pa
         assert "__BOARD_DOC__" not in page and "Father Ilie" in page
         code, _, body = get(with_path(url, "board.json"))
         doc = json.loads(body)
+        question = doc.pop("question")  # and the question waiting now (issue 39)
         assert code == 200 and doc == status
+        assert question["question"] and question["choices"]
         events = Events(url)
         try:
-            assert events.next_board(5) == {k: v for k, v in status.items() if k != "ok"}
+            assert events.next_board(5) == {**{k: v for k, v in status.items() if k != "ok"},
+                                            "question": question}
         finally:
             events.close()
 
@@ -371,13 +376,13 @@ class DevTools:
     """A page open in headless chromium, asked through the DevTools protocol (its websocket,
     spoken here with the standard library: the page stays open and follows the board live)."""
 
-    def __init__(self, tmp_path: Path, url: str) -> None:
+    def __init__(self, tmp_path: Path, url: str, *args: str) -> None:
         assert CHROMIUM is not None
         self.proc = subprocess.Popen(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
              "--no-first-run", "--disable-background-networking", "--disable-component-update",
              "--disable-sync", f"--user-data-dir={tmp_path / 'devtools-profile'}",
-             "--remote-debugging-port=0", "--remote-allow-origins=*", url],
+             "--remote-debugging-port=0", "--remote-allow-origins=*", *args, url],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )
         self.sock: socket.socket | None = None
@@ -447,9 +452,13 @@ class DevTools:
 
     def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page."""
+        return self.call("Runtime.evaluate", {"expression": expression,
+                                              "returnByValue": True})["result"].get("value")
+
+    def call(self, method: str, params: dict[str, Any]) -> Any:
+        """A DevTools protocol method's result."""
         self.ids += 1
-        text = json.dumps({"id": self.ids, "method": "Runtime.evaluate",
-                           "params": {"expression": expression, "returnByValue": True}})
+        text = json.dumps({"id": self.ids, "method": method, "params": params})
         data = text.encode()
         mask = os.urandom(4)
         n = len(data)
@@ -460,7 +469,7 @@ class DevTools:
         while True:
             msg = self._recv_message()
             if msg.get("id") == self.ids:
-                return msg["result"]["result"].get("value")
+                return msg["result"]
 
     def close(self) -> None:
         if self.sock is not None:
@@ -685,3 +694,178 @@ def test_serve_with_json_prints_one_document_with_the_url(night: Path) -> None:
         for f in (p.stdout, p.stderr):
             if f is not None:
                 f.close()
+
+
+# ---------------------------------------------------------------------- issue 39
+
+PHONE = (390, 844)
+TACTIC = [w for _ in range(60) for w in ("--answer", "", "--answer", "all", "--answer", "1")]
+
+
+def tactic_question(blood: Any) -> dict[str, Any]:
+    """Play the night on to a Tactic Phase question with long options (the Active card's
+    Effects, the Items, an Event: "…or skip them:"); `blood play`'s view of it."""
+    for _ in range(20):
+        q: dict[str, Any] = blood("play", "--json").json()
+        if q["title"].endswith("Tactic Phase") and len(q["choices"]) >= 6:
+            return q
+        r = blood("play", "--steps", "2", *TACTIC)
+        assert r.code == 0, r.err
+    raise AssertionError("no Tactic Phase question with 6 options or more")
+
+
+def _port(url: str) -> int:
+    return int(url.split(":")[2].split("/")[0])
+
+
+def _local(url: str) -> str:
+    """A --lan URL on this computer's own address (the same port and token)."""
+    base, _, query = url.partition("?")
+    return f"http://127.0.0.1:{_port(base)}/?{query}"
+
+
+def test_the_served_document_carries_the_question_and_its_options(
+    blood: Any, night: Path
+) -> None:
+    q = tactic_question(blood)
+    with serving() as (_, url):
+        doc = json.loads(get(with_path(url, "board.json"))[2])
+    served = doc["question"]
+    assert served["title"] == q["title"] and served["question"] == q["question"]
+    assert served["question"].endswith("or skip them:")
+    shown = [(c["key"], c["label"], c["enabled"]) for c in served["choices"]]
+    assert shown == [(c["key"], c["label"], c["enabled"]) for c in q["choices"]]
+    assert [c["default"] for c in served["choices"]] == [c["key"] == q["default"]
+                                                        for c in q["choices"]]
+
+
+def test_the_url_line_arrives_on_a_pipe_before_the_server_exits(night: Path) -> None:
+    for args in ((), ("--lan",)):
+        p = subprocess.Popen([*blood_exe(), "board", "--serve", "--port", "0", *args],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(),
+                             preexec_fn=_sigint_as_usual)
+        try:
+            assert p.stdout is not None
+            got = b""
+            deadline = time.monotonic() + 30
+            while b"http://" not in got and time.monotonic() < deadline:
+                ready, _, _ = select.select([p.stdout], [], [], 0.5)
+                if ready:
+                    chunk = os.read(p.stdout.fileno(), 4096)
+                    if not chunk:
+                        break
+                    got += chunk
+            assert b"http://" in got, (args, got)
+            assert p.poll() is None  # still serving: the line was flushed at the start
+        finally:
+            p.send_signal(signal.SIGINT)
+            p.wait(timeout=20)
+            for f in (p.stdout, p.stderr):
+                if f is not None:
+                    f.close()
+
+
+def test_lan_keeps_its_token_per_campaign_and_new_token_replaces_it(
+    blood: Any, night: Path
+) -> None:
+    kept = night / ".table.board-token"
+    with serving("--lan") as (_, url):
+        token = url.partition("?t=")[2]
+        assert len(token) >= 32
+    assert kept.read_text().strip() == token
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600  # the owner's only
+    with serving("--lan") as (_, again):  # a restart: the same address for every phone
+        assert again.partition("?t=")[2] == token
+        assert get(_local(again))[0] == 200
+    with serving("--lan", "--new-token") as (_, fresh):
+        new = fresh.partition("?t=")[2]
+        assert new != token and len(new) >= 32
+        assert get(_local(fresh).replace(new, token))[0] == 403  # the old address: refused
+        assert get(_local(fresh))[0] == 200
+    assert kept.read_text().strip() == new and stat.S_IMODE(kept.stat().st_mode) == 0o600
+    kept.chmod(0o644)  # made readable by others meanwhile: made private again, same token
+    with serving("--lan") as (_, again):
+        assert again.partition("?t=")[2] == new
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    r = blood("board", "--serve", "--new-token")
+    assert r.code == 2 and "--new-token goes with --serve --lan" in r.err
+    assert blood("campaign", "delete", "table").code == 0
+    assert not kept.exists()  # the secret goes with its campaign
+
+
+def _wait(page: DevTools, expression: str, want: Any, what: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while page.evaluate(expression) != want:
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+@needs_browser
+@pytest.mark.parametrize("troupers", ["aurel,ioana", "aurel,ioana,petru,zora"])
+def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_screens(
+    blood: Any, saves_dir: Path, tmp_path: Path, troupers: str
+) -> None:
+    r = blood("campaign", "new", "table", "--troupers", troupers, "--seed", "1", "--mode",
+              "single", "--decks", "app")
+    assert r.code == 0, r.err
+    assert blood(*NIGHT).code == 0
+    q = tactic_question(blood)
+    with serving() as (_, url):
+        page = DevTools(tmp_path, url + "?trouper=ioana", "--hide-scrollbars")
+        try:
+            page.call("Emulation.setDeviceMetricsOverride", {  # a phone held upright
+                "width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+            page.call("Page.reload", {})
+            _wait(page, "window.innerWidth", PHONE[0], "not a phone's width")
+            _wait(page, "document.body.dataset.step", str(q["log_length"]), "no board")
+            seen = page.evaluate("""(function () {
+              var q = document.getElementById('question');
+              var opts = Array.prototype.map.call(q.querySelectorAll('.options li'), function (li) {
+                return [li.textContent, li.getBoundingClientRect().bottom]; });
+              var parts = Array.prototype.map.call(document.querySelectorAll('main > *'),
+                function (e) { return e.id || e.dataset.part; });
+              return {width: window.innerWidth, height: window.innerHeight,
+                      question: q.querySelector('.q').textContent,
+                      bottom: q.getBoundingClientRect().bottom, options: opts, parts: parts,
+                      mine: document.querySelector('[data-part="trouper-ioana"]').open,
+                      page: document.documentElement.scrollHeight,
+                      next: document.getElementById('next').textContent};
+            })()""")
+        finally:
+            page.close()
+    assert (seen["width"], seen["height"]) == PHONE
+    assert seen["question"] == q["question"]
+    assert len(seen["options"]) == len(q["choices"])
+    for (text, bottom), c in zip(seen["options"], q["choices"], strict=True):
+        # an option not possible now: one line, its reason first (the whole in its title)
+        why = f"({c['why'] or 'not possible now'}) "
+        label = c["label"] if c["enabled"] else why + c["label"]
+        assert text.startswith(f"{c['key']}.{label}"), text
+        assert bottom <= PHONE[1], (text, bottom)  # every option on the first screen
+    assert seen["bottom"] <= PHONE[1]
+    assert seen["parts"][:3] == ["question", "trouper-ioana", "threat"]  # mine, first
+    assert seen["mine"] is True
+    assert seen["page"] <= 2 * PHONE[1], seen["page"]  # the whole board: within 2 screens
+    assert seen["next"] == ""  # the question says it, with its options
+
+
+@needs_browser
+def test_a_lan_page_open_across_a_restart_is_live_again_with_the_same_token(
+    night: Path, tmp_path: Path
+) -> None:
+    page: DevTools | None = None
+    try:
+        with serving("--lan") as (_, url):
+            page = DevTools(tmp_path, _local(url))
+            _wait(page, "document.getElementById('conn').className", "live", "never live")
+        _wait(page, "document.getElementById('conn').className", "lost", "never noticed")
+        record_wagon("8")  # while no server runs
+        with serving("--lan", port=_port(url)) as (_, again):
+            assert again == url  # the same address: no new scan
+            _wait(page, "document.body.dataset.step", "3", "the page did not come back",
+                  timeout=15)
+            assert page.evaluate("document.getElementById('conn').className") == "live"
+            assert "8 Coins" in page.evaluate("document.getElementById('status').textContent")
+    finally:
+        if page is not None:
+            page.close()

@@ -4,10 +4,19 @@ card text on demand (`blood card show/hand`, `blood status --cards`) and readabl
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import pty
 import re
+import select
+import struct
+import termios
+import time
 from pathlib import Path
 from typing import Any
+
+from tests.cli.conftest import blood_exe
 
 RAW_ID = re.compile(r"[a-z]+-[a-z]?\d\d")
 
@@ -137,3 +146,80 @@ def test_logs_read_as_sentences(blood: Any, saves_dir: Path) -> None:
     r = blood("campaign", "log", "--json")
     first = json.loads(r.out.splitlines()[1])
     assert first["action"]["type"] == "night_setup"  # ids stay in --json
+
+
+# --------------------------------------------------------------------------- issue 39
+# `blood table` with the global options, in a real terminal (a pseudo-terminal of 80×24): the
+# view's own thread reads the campaign with them (it used to look in ./saves).
+
+
+def _in_a_terminal(argv: list[str], cwd: Path, until: str, keys: bytes = b"",
+                   timeout: float = 60) -> tuple[int, str]:
+    """Run ``blood ARGV`` in an 80×24 pseudo-terminal until ``until`` is drawn (then type
+    ``keys``) and it ends; its exit code and everything it drew, escapes removed."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BLOOD_")}
+    env.update(TERM="xterm-256color", COLUMNS="80", LINES="24")
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the terminal's program
+        os.chdir(cwd)
+        os.execvpe(blood_exe()[0], [*blood_exe(), *argv], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    out, typed, end = b"", False, time.monotonic() + timeout
+    while time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", out).decode("utf-8", "replace")
+        if not typed and until in text.replace("\n", "").replace("\r", ""):
+            time.sleep(0.5)
+            os.write(fd, keys)
+            typed = True
+    else:
+        os.kill(pid, 9)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", out).decode("utf-8", "replace")
+    return os.waitstatus_to_exitcode(status), text
+
+
+def test_table_honours_every_global_option_in_a_terminal(blood: Any, tmp_path: Path) -> None:
+    saves, elsewhere, data = tmp_path / "my saves", tmp_path / "elsewhere", tmp_path / "data"
+    elsewhere.mkdir()
+    data.mkdir()
+    r = blood("--saves-dir", str(saves), "campaign", "new", "eve", "--troupers", "aurel,ioana",
+              "--seed", "1", "--decks", "app")
+    assert r.code == 0, r.err
+    r = blood("--saves-dir", str(saves), "campaign", "new", "other", "--troupers", "zora",
+              "--seed", "2", "--decks", "app")  # the one used last: --campaign must win
+    assert r.code == 0, r.err
+    card = blood("data", "show", "troupers", "aurel", "--json").json()
+    card.pop("ok")
+    card["name"] = "Aurel the Transcribed"
+    (data / "troupers.yaml").write_text(json.dumps([card]))  # an overlay (--data-dir)
+    code, drawn = _in_a_terminal(
+        ["--saves-dir", str(saves), "--data-dir", str(data), "--campaign", "eve", "table"],
+        elsewhere, until="Recovery", keys=b"quit\r")
+    assert code == 0, drawn[-2000:]
+    assert "Traceback" not in drawn and "CampaignNotFound" not in drawn
+    assert "eve · game 1" in drawn and "Aurel the Transcribed" in drawn
+    assert "Saved." in drawn  # the loop's last words, after the screen is gone
+    assert not (elsewhere / "saves").exists()
+
+
+def test_table_without_the_campaign_is_one_clear_error(blood: Any, tmp_path: Path) -> None:
+    saves, elsewhere = tmp_path / "saves", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert blood("--saves-dir", str(saves), "campaign", "new", "eve", "--troupers", "aurel",
+                 "--seed", "1", "--decks", "app").code == 0
+    for argv, said in ((["--saves-dir", str(saves), "--campaign", "nope", "table"],
+                        "no campaign 'nope'"),
+                       (["--saves-dir", str(tmp_path / "empty"), "table"], "no campaign")):
+        code, drawn = _in_a_terminal(argv, elsewhere, until="\x00never")
+        assert code == 1, drawn
+        assert said in drawn and "Traceback" not in drawn
