@@ -33,7 +33,8 @@ from blood_companion.cli.common import stdout
 from blood_companion.cli.play_cmd import Loop, shown_choices
 from blood_companion.cli.settings import Settings, current, using
 from blood_companion.cli.status_view import SIDES, plain, render, track, without_commands
-from blood_companion.cli.view_docs import status_doc
+from blood_companion.cli.view_docs import status_doc, why_doc
+from blood_companion.cli.view_text import why_view
 
 if TYPE_CHECKING:
     from blood_companion.engine.board_view import Board, NightBoard
@@ -45,9 +46,6 @@ SMALLEST = (60, 16)  # below this the view says the terminal is too small
 LOG_LINES = 6
 REFRESH = object()  # put in the answer queue: the save changed, ask again
 UNFOLDED = 1000  # the shared console's width while the loop prints into the panel
-NO_DECISION = "why: no decision of the Nemesis side is recorded with this step."
-
-
 # --------------------------------------------------------------------------- the panels
 
 
@@ -255,17 +253,12 @@ class TableLoop(Loop):
             width = max(40, self.app.question_width())
             self.app.feed.write(plain(without_commands(render(cast("Board", doc), width))))
 
-    def command(self, line: str) -> bool | None:
-        words = line.split()
-        if len(words) == 1 and words[0].lower() == "why":
-            self.why()
-            return True
-        return super().command(line)
-
-    def why(self) -> None:
-        """`why` at the table's prompt: the trace of the Nemesis side's decisions in the last
-        step (issue 39; the decision record is wired in here)."""
-        self.app.feed.write(NO_DECISION + "\n")
+    def show_why(self) -> None:
+        """`why`: the trace of the Nemesis side's decisions (the latest step that made any), in
+        the question panel below the question, as `blood play` prints it; nothing recorded."""
+        with self.open() as store:
+            doc = why_doc(store)
+        self.app.feed.write(plain(why_view(doc, max(40, self.app.question_width()))))
 
 
 class _Feed(io.StringIO):

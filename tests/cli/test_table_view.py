@@ -388,7 +388,17 @@ def test_help_status_and_why_answer_in_the_question_panel(
     assert "quit" in got["help all"]
     assert "Defense Physical 4-0 = 4" in got["status"]  # the whole board, in the panel
     assert "Troupers" in got["status all"] and "Aurel, the Thread-Walker" in got["status all"]
-    assert "no decision" in got["why"]
+    # `why` shows the decision trace `blood play` shows (cli/view_docs.py why_doc)
+    from blood_companion.cli.view_docs import why_doc
+    from blood_companion.store.campaign_store import CampaignStore
+
+    from blood_companion.content.loader import load_catalog
+
+    with CampaignStore.open(saves_dir, "eve", load_catalog()) as store:
+        traced = why_doc(store)
+    assert traced["lines"] and " ".join(traced["lines"][0].split())[:40] in got["why all"]
+    if traced["step"] is not None:
+        assert f"Why: step {traced['step']}" in got["why all"]
     assert "plays a Tactic card or Rests" in got["why all"]  # the question is still there
     assert "r. Rest (a card face down" in got["list said"]  # every choice, under the question
     assert "plays a Tactic card or Rests" in got["list all"]
