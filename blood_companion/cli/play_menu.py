@@ -195,13 +195,15 @@ class Walk(NamedTuple):
                             free_hint=q.free, many=q.many, need=q.need, test=q.test)
 
     def context(self) -> str:
-        """What was chosen so far ("Effect 2: ... · target A · Strength")."""
+        """What was chosen so far ("Effect 2 · target: Minion A · side: Front"), each answer
+        by the name of the choice it was (a card's name, never its id)."""
         assert self.option is not None
         parts = [self.option.label.split(": ")[0]]
+        said = self.answers.get(SAID) or {}
         for need, value in self.answers.items():
             if need.startswith("_") or value in (None, [], ""):
                 continue
-            parts.append(f"{need}: {_short(value)}")
+            parts.append(f"{need}: {said.get(need) or _short(value)}")
         text = " · ".join(parts)
         return "Chosen: " + (text if len(text) <= 160 else text[:159] + "…")
 
@@ -253,6 +255,7 @@ class Walk(NamedTuple):
             if warn and not confirmed:
                 return Confirm(warn[0])
             answers[q.need] = [p.value for p in picks]
+            _say(answers, q.need, ", ".join(_label(p) for p in picks) or "none")
             return self._next(self.option, answers)
         pick = self._one(q, text)
         if isinstance(pick, Again):
@@ -267,6 +270,8 @@ class Walk(NamedTuple):
             value, need = pick, None
         if value == legal.ROLL:
             value = self._roll(q, answers)
+        elif isinstance(pick, legal.Pick) and not (q.append or need is not None):
+            _say(answers, q.need, _label(pick))
         _put(answers, need or q.need, value, append=q.append or need is not None)
         return self._next(self.option, answers)
 
@@ -328,10 +333,15 @@ class Walk(NamedTuple):
         for p in picked:
             if not p.enabled:
                 return Again(f"{p.label}: {p.why or 'not possible now'}")
-        if len({id(p) for p in picked}) != len(picked):
-            return Again("a choice is named twice")
-        if not least <= len(picked) <= most:
-            return Again(f"choose {_count(least, most)} ({len(picked)} named)")
+        picked = _twins(picked, enabled)
+        if isinstance(picked, Again):
+            return picked
+        why = f" ({q.most_why})" if q.most_why else ""
+        if len(picked) > most:
+            return Again(f"too many: {len(picked)} named, at most {most} here{why}; "
+                         "type them again")
+        if len(picked) < least:
+            return Again(f"too few: {len(picked)} named, {_count(least, most)} here{why}")
         return picked
 
     def _roll(self, q: legal.Ask, answers: Mapping[str, Any]) -> Any:
@@ -355,8 +365,39 @@ class Walk(NamedTuple):
             value = pick.value if pick is not None else None
             if value == legal.ROLL:
                 value = self._roll(q, answers)
+            elif pick is not None and not q.append:
+                _say(answers, q.need, _label(pick))
             _put(answers, q.need, value, append=q.append)
         raise ValueError("too many questions follow this choice")  # pragma: no cover
+
+
+# The walker's own answer (never recorded): need -> the name of the choice(s) it was, for the
+# trail of what was chosen so far.
+SAID = "_said"
+
+
+def _say(answers: dict[str, Any], need: str, text: str) -> None:
+    answers[SAID] = {**(answers.get(SAID) or {}), need: text}
+
+
+def _label(p: legal.Pick) -> str:
+    """A choice as the trail names it: its label without the details in brackets."""
+    return _short(p.label.split(" (")[0])
+
+
+def _twins(picked: list[legal.Pick], enabled: Sequence[legal.Pick]) -> list[legal.Pick] | Again:
+    """The picks named, a choice named twice taking its twin (a second copy of the same card in
+    hand: same name and value, another key) when there is one left."""
+    out: list[legal.Pick] = []
+    for p in picked:
+        if any(q is p for q in out):
+            twin = next((q for q in enabled if q.value == p.value and q.label == p.label
+                         and not any(r is q for r in out)), None)
+            if twin is None:
+                return Again(f"{_label(p)} is named twice")
+            p = twin
+        out.append(p)
+    return out
 
 
 def _put(answers: dict[str, Any], need: str, value: Any, *, append: bool) -> None:

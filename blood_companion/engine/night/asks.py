@@ -42,22 +42,29 @@ def _trait(t: str | None) -> str:
 
 
 def _hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, ...]:
-    """The cards of Trouper ``t``'s hand to choose from; a hand the app does not see (the
-    Trouper decks at the table, engine/table.py) offers every card that can be in it."""
-    return tuple(
-        Pick(str(i + 1), card_label(catalog, c), c)
-        for i, c in enumerate(hand_choices(state, t)))
+    """The cards of Trouper ``t``'s hand to choose from, one per card held (two copies of a
+    card: two picks); a hand the app does not see (the Trouper decks at the table,
+    engine/table.py) offers every card that can be in it."""
+    cards = hand_choices(state, t) if hidden_hand(state, t) else state.troupers[t].hand
+    return tuple(Pick(str(i + 1), card_label(catalog, c), c) for i, c in enumerate(cards))
+
+
+def _holds(state: CampaignState, catalog: Catalog, t: int) -> str:
+    """"Aurel holds 3 cards": why no more cards of the hand can be named."""
+    return f"{fx.name_of(state, catalog, t)} holds {len(state.troupers[t].hand)} card(s)"
 
 
 def _from_hand(state: CampaignState, catalog: Catalog, t: int, need: str, prompt: str,
                n: int | None = None) -> Ask:
-    """Which card (``n`` None) or which ``n`` cards of Trouper ``t``'s hand; Enter takes the
-    last ones when the app sees the hand."""
+    """Which card (``n`` None) or which ``n`` cards of Trouper ``t``'s hand (never more than
+    it holds: a Cost it cannot pay is not offered); Enter takes the last ones when the app
+    sees the hand."""
     picks = _hand_picks(state, catalog, t)
     k = 1 if n is None else n
     seen = bool(picks) and len(picks) >= k and not hidden_hand(state, t)
-    return Ask(need, prompt, picks, many=None if n is None else (n, n),
-               default=" ".join(p.key for p in picks[-k:]) if seen else None)
+    return Ask(need, prompt, picks, many=None if n is None else (k, k),
+               default=" ".join(p.key for p in picks[-k:]) if seen else None,
+               most_why=_holds(state, catalog, t))
 
 
 def _actor(state: CampaignState, option: Option) -> int:
@@ -197,7 +204,7 @@ def _night_asker(
                    many=(len(picks), len(picks)), default=" ".join(p.key for p in picks))
     if need == "cards":  # the discard question, or the cards that take the Wounds
         q = night.pending[0]
-        n = min(q.n, len(hand_choices(state, q.trouper or 0)))
+        n = min(q.n, len(state.troupers[q.trouper or 0].hand))
         return _from_hand(state, catalog, q.trouper or 0, "cards",
                           f"{q.prompt}: type {n} number(s)", n)
     if need == "confirm":
@@ -227,14 +234,20 @@ def _night_asker(
         return Ask("troupers", q.prompt, picks, many=(least, len(picks)),
                    info=(f"Look at the Map. Type the names or numbers (e.g. 1 2), {spelled}; "
                          "Enter says nothing here.",))
+    if need == "discard" and option.kind == "night_redraw":  # a Rest: any cards of the hand
+        picks = _hand_picks(state, catalog, t)
+        held = len(state.troupers[t].hand)
+        return Ask("discard", f"Which cards does {who} discard before drawing up to "
+                   f"{catalog.config.hand_size}? (names or numbers, Enter: none)", picks,
+                   many=(0, held), default="none", most_why=_holds(state, catalog, t),
+                   info=(f"{_holds(state, catalog, t)}: name at most {held}, separated by "
+                         "spaces or commas.",) + (
+                       ("The app does not see this hand: the cards that can be in it.",)
+                       if hidden_hand(state, t) else ()))
     if need == "discard":  # a Cost: the cards the player discards
         n = discards(eff) if eff else 1
         return _from_hand(state, catalog, t, "discard",
                           f"Which {n} card(s) does {who} discard to pay the Cost?", n)
-    if need == "discard_any":
-        picks = _hand_picks(state, catalog, t)
-        return Ask("discard", "Which cards are discarded before drawing? (Enter: none)",
-                   picks, many=(0, len(picks)), default="none")
     if need == "recipient":
         heals = eff is not None and any(o.kind == "heal" for o in eff.outcome)
         dist = eff.target.distance if eff is not None and eff.target is not None else "any"
@@ -266,7 +279,8 @@ def _night_asker(
         return Ask("heal", f"Heal {n}: which card(s) go from {whose}'s "
                    "Wounds space to the Discard Pile?"
                    + (" The Wounds space shows them: name them." if hidden else ""), picks,
-                   many=(0, min(n, len(picks))),
+                   many=(0, min(n, len(picks), len(wounds))),
+                   most_why=f"Heal {n}; {whose} has {len(wounds)} Wound card(s)",
                    # the players' own choice, the app sees the cards: as many as Heal allows
                    default=None if hidden else
                    "*" if len(picks) <= n else " ".join(p.key for p in picks[:n]))

@@ -392,7 +392,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             options.append(Option("1", f"Draw up to {catalog.config.hand_size} (discard "
                                        "nothing first)", "night_redraw"))
             options.append(Option("x", "Discard some cards, then draw", "night_redraw",
-                                  needs=("discard_any",)))
+                                  needs=("discard",)))
         prompt = (f"{who} is Active with a Rest: discard any cards and draw up to "
                   f"{catalog.config.hand_size}, then finish.")
     else:
