@@ -488,15 +488,28 @@ def _by_name(options: Sequence[legal.Option], word: str, catalog: Catalog) -> le
     return next((o for o in options if found is not None and o.key == found.key), None)
 
 
+def _comma_parts(picks: Sequence[legal.Pick], text: str) -> list[str]:
+    """The parts of an answer separated by commas, a name holding a comma ("Aurel, the
+    Thread-Walker") kept whole: the longest run of parts that is a choice's whole name."""
+    parts = [x.strip() for x in text.split(",")]
+    whole = {n for p in picks for n in _names(p)}
+    out, i = [], 0
+    while i < len(parts):
+        j = next((j for j in range(len(parts), i + 1, -1)
+                  if ", ".join(parts[i:j]).lower() in whole), i + 1)
+        if part := ", ".join(parts[i:j]):
+            out.append(part)
+        i = j
+    return out
+
+
 def _split_picks(picks: Sequence[legal.Pick], text: str) -> list[legal.Pick] | str:
     """Several picks named in one answer: keys or names, separated by commas or spaces (names
     of several words need no quotes: the longest name that fits is taken). Returns the word
     that names nothing when one does not."""
     if "," in text:
         out = []
-        for part in (x.strip() for x in text.split(",")):
-            if not part:
-                continue
+        for part in _comma_parts(picks, text):
             found = _find(picks, part)
             if found is None:
                 sub = _split_picks(picks, part) if " " in part else part
