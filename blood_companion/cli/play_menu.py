@@ -333,9 +333,10 @@ class Walk(NamedTuple):
         for p in picked:
             if not p.enabled:
                 return Again(f"{p.label}: {p.why or 'not possible now'}")
-        picked = _twins(picked, enabled)
-        if isinstance(picked, Again):
-            return picked
+        twins = _twins(picked, enabled)
+        if isinstance(twins, Again):
+            return twins
+        picked = twins
         why = f" ({q.most_why})" if q.most_why else ""
         if len(picked) > most:
             return Again(f"too many: {len(picked)} named, at most {most} here{why}; "

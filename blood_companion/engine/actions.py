@@ -79,7 +79,8 @@ Weakness = Annotated[bool | None, Cli(
     "that side holds (one only the table sees).", off="--no-weakness")]
 Confirm = Annotated[bool, Cli(
     "--confirm", "The table confirms the Effect's Condition holds (one only the Map shows, "
-    "e.g. adjacent to a Rock Tile).")]
+    "e.g. adjacent to a Rock Tile), or that the Active Trouper stands where an Event's Target "
+    "says (e.g. next to its Scenic Element).")]
 Flip = Annotated[bool, Cli(
     "--flip", "The Trap or Whisper placed goes on one of yours whose Consumed side is up (it "
     "turns Intact).")]

@@ -20,6 +20,7 @@ from blood_companion.engine.night.resolve import (
     attack_need,
     attack_needs,
     discards,
+    event_position,
     token_to_place,
     weakness_asks,
 )
@@ -65,6 +66,15 @@ def _from_hand(state: CampaignState, catalog: Catalog, t: int, need: str, prompt
     return Ask(need, prompt, picks, many=None if n is None else (k, k),
                default=" ".join(p.key for p in picks[-k:]) if seen else None,
                most_why=_holds(state, catalog, t))
+
+
+def _position(catalog: Catalog, night: Any, option: Option, eff: m.Effect | None) -> str:
+    """Where an Event Effect's option needs the Active Trouper to stand (its Scenic Element);
+    "" for any other option."""
+    if option.kind != "night_event" or eff is None:
+        return ""
+    slot = night.chain[ch.card_at(night.chain, int(str(option.fields["event"])))]
+    return event_position(event_card(catalog, slot.card), eff)
 
 
 def _actor(state: CampaignState, option: Option) -> int:
@@ -207,13 +217,14 @@ def _night_asker(
         n = min(q.n, len(state.troupers[q.trouper or 0].hand))
         return _from_hand(state, catalog, q.trouper or 0, "cards",
                           f"{q.prompt}: type {n} number(s)", n)
-    if need == "confirm":
-        text = interp.condition_text(eff) if eff is not None else ""
-        return Ask("confirm", f"Does the Condition hold at the table? {text}", (
+    if need == "confirm":  # only the Map shows it: no default, the table says (issue 39)
+        text = "; ".join(x for x in (_position(catalog, night, option, eff),
+                                     interp.condition_text(eff) if eff is not None else "") if x)
+        return Ask("confirm", f"Does this hold at the table? {text}", (
             Pick("y", "Yes: it holds (look at the Map)", True),
             Pick("n", "No: then this Effect cannot be resolved now", False, enabled=False,
                  why="choose another Effect (`back`)"),
-        ), default="y")
+        ), info=("Look at the Map: type y if it holds (Enter says nothing here).",))
     if need == "token_flip":
         kind = token_to_place(state, t, eff) if eff is not None else None
         if kind is None:
@@ -300,7 +311,13 @@ def _night_asker(
                                    f"({tg['type']}, hit on {tg['defense']}+ Triumphs)",
                                    tg["target"]))
         want = eff.target.minion_type if eff is not None and eff.target is not None else None
+        reach = eff.target.distance if eff is not None and eff.target is not None else "any"
         question = "Which target?" + (f" (a {want.capitalize()} Minion)" if want else "")
+        if reach != "any":  # only the Map shows what is in reach: the table names it
+            where = "in the Special Area" if reach == "area" else f"at Distance {reach}"
+            return Ask("target", f"{question} Only a target {where} of {who}: look at the Map.",
+                       tuple(tpicks), info=("Type the target's key or name (Enter says nothing "
+                                            "here).",))
         return Ask("target", question, tuple(tpicks), default=tpicks[0].key if tpicks else None)
     if need == "side":
         if fields.get("target") != "nemesis":

@@ -191,9 +191,10 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                             needs=("cards",)),),
             default="1")
     if q.kind == "confirm":
-        # A Condition of the Nemesis's own card is taken as printed unless the table says it
-        # does not hold; a Weakness's Trophy asked defaults to what the app's state says of it
-        # (``n=1``: every clause it can judge holds; engine/trophy.py).
+        # A Condition of an Enemy card only the Map shows has no default: the table says
+        # (issue 39); words the app cannot read are resolved at the table, Enter once done; a
+        # Weakness's Trophy asked defaults to what the app's state says of it (``n=1``: every
+        # clause it can judge holds; engine/trophy.py).
         trophy = q.about.startswith("weakness:")
         words = q.about == "free_text"
         yes = ": the Trophy is earned" if trophy else (
@@ -205,7 +206,9 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             options=(
                 Option("y", "Yes" + yes, "night_answer", {"yes": True}),
                 Option("n", "No" + no, "night_answer", {"yes": False})),
-            default=("y" if q.n else "n") if trophy else "y")
+            default=("y" if q.n else "n") if trophy else "y" if words else None,
+            info=() if trophy or words else (
+                "Look at the Map: type y or n (Enter says nothing here).",))
     if q.kind == "order":
         shown = ", ".join(ai.waiting_name(state, catalog, c) for c in q.cards)
         return Next(
