@@ -327,6 +327,9 @@ class Walk(NamedTuple):
         else:
             found = _split_picks(q.picks, text)
             if isinstance(found, str):
+                words = _comma_parts(q.picks, text) if "," in text else text.split()
+                if len(words) > most and ("," in text or all(w.isdigit() for w in words)):
+                    return Again(_too_many(q, len(words)))
                 return Again(f"{excerpt(found)} is not one of the choices ("
                              + ", ".join(p.key for p in enabled) + ")")
             picked = found
@@ -339,8 +342,7 @@ class Walk(NamedTuple):
         picked = twins
         why = f" ({q.most_why})" if q.most_why else ""
         if len(picked) > most:
-            return Again(f"too many: {len(picked)} named, at most {most} here{why}; "
-                         "type them again")
+            return Again(_too_many(q, len(picked)))
         if len(picked) < least:
             return Again(f"too few: {len(picked)} named, {_count(least, most)} here{why}")
         return picked
@@ -384,6 +386,12 @@ def _say(answers: dict[str, Any], need: str, text: str) -> None:
 def _label(p: legal.Pick) -> str:
     """A choice as the trail names it: its label without the details in brackets."""
     return _short(p.label.split(" (")[0])
+
+
+def _too_many(q: legal.Ask, named: int) -> str:
+    assert q.many is not None
+    why = f" ({q.most_why})" if q.most_why else ""
+    return f"too many: {named} named, at most {q.many[1]} here{why}; type them again"
 
 
 def _twins(picked: list[legal.Pick], enabled: Sequence[legal.Pick]) -> list[legal.Pick] | Again:

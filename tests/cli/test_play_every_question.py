@@ -12,13 +12,17 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, get_args
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
 
 from night_bot import Table, new_table  # noqa: E402
 from play_driver import Driver, activate  # noqa: E402
 from test_rule_enemy_queue import timed_catalog  # noqa: E402
 from test_rule_tokens import active  # noqa: E402
 
+from blood_companion.cli.entry import main  # noqa: E402
 from blood_companion.cli.play_menu import Again, Done, Walk  # noqa: E402
 from blood_companion.engine import bookkeeping as fx  # noqa: E402
 from blood_companion.engine import legal  # noqa: E402
@@ -385,3 +389,31 @@ def test_every_question_kind_is_answered_to_completion_in_blood_play(catalog: An
     _explore(_token_question(catalog), seen, 5)
     missing = _declared() - seen
     assert not missing, f"question kinds never answered in blood play: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("decks", ["app", "table"])
+def test_the_rest_discard_at_the_blood_play_prompt(
+    catalog: Any, saves_dir: Path, capsys: Any, decks: str,
+) -> None:
+    """`blood play` itself (the lines typed at its prompt): the Rest's discard refuses more
+    cards than the hand holds and asks again, then takes names and numbers; the trail and the
+    messages name cards, never ids."""
+    from save_files import write_today
+
+    table = _rest_active(catalog, decks=decks)
+    write_today(saves_dir, "t", table.log, catalog)
+    held = len(table.state.troupers[0].hand)
+    picks = legal.ask(table.state, catalog, legal.Option("x", "", "night_redraw",
+                                                         needs=("discard",)), {})
+    assert picks is not None
+    name = picks.picks[0].label.split(" (")[0]
+    too_many = ", ".join(str(i + 1) for i in range(held + 1))
+    named = ", ".join([name, *(str(i + 1) for i in range(1, held))])
+    code = main(["--campaign", "t", "play", "--answer", "x", "--answer", too_many,
+                 "--answer", named])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert f"too many: {held + 1} named, at most {held} here" in out
+    assert "Which cards does Aurel, the Thread-Walker discard before drawing up to 5?" in out
+    assert "discards " + name in out  # recorded: the log sentence names the cards
+    assert "aurel-t" not in out

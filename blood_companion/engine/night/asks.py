@@ -251,8 +251,7 @@ def _night_asker(
         return Ask("discard", f"Which cards does {who} discard before drawing up to "
                    f"{catalog.config.hand_size}? (names or numbers, Enter: none)", picks,
                    many=(0, held), default="none", most_why=_holds(state, catalog, t),
-                   info=(f"{_holds(state, catalog, t)}: name at most {held}, separated by "
-                         "spaces or commas.",) + (
+                   info=(f"{_holds(state, catalog, t)}: name at most {held}.",) + (
                        ("The app does not see this hand: the cards that can be in it.",)
                        if hidden_hand(state, t) else ()))
     if need == "discard":  # a Cost: the cards the player discards
