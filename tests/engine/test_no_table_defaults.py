@@ -221,8 +221,8 @@ def test_the_engine_refuses_an_event_whose_position_the_table_did_not_confirm(
     table = _fountain(catalog)
     card = table.state.troupers[0].hand[0]
     before = state_hash(table.state)
-    with pytest.raises(RuleError, match="only the table can tell whether the Active Trouper "
-                       "stands next to the Weeping Fountain"):
+    with pytest.raises(RuleError, match="only the table can tell whether Aurel, the "
+                       "Thread-Walker stands next to the Weeping Fountain"):
         table.do(UseEvent(event=FOUNTAIN, discard=[card]))
     assert state_hash(table.state) == before
     table.do(UseEvent(event=FOUNTAIN, discard=[card], confirm=True))

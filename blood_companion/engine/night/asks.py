@@ -68,13 +68,14 @@ def _from_hand(state: CampaignState, catalog: Catalog, t: int, need: str, prompt
                most_why=_holds(state, catalog, t))
 
 
-def _position(catalog: Catalog, night: Any, option: Option, eff: m.Effect | None) -> str:
+def _position(catalog: Catalog, night: Any, option: Option, eff: m.Effect | None,
+              who: str) -> str:
     """Where an Event Effect's option needs the Active Trouper to stand (its Scenic Element);
     "" for any other option."""
     if option.kind != "night_event" or eff is None:
         return ""
     slot = night.chain[ch.card_at(night.chain, int(str(option.fields["event"])))]
-    return event_position(event_card(catalog, slot.card), eff)
+    return event_position(event_card(catalog, slot.card), eff, who)
 
 
 def _actor(state: CampaignState, option: Option) -> int:
@@ -218,9 +219,9 @@ def _night_asker(
         return _from_hand(state, catalog, q.trouper or 0, "cards",
                           f"{q.prompt}: type {n} number(s)", n)
     if need == "confirm":  # only the Map shows it: no default, the table says (issue 39)
-        text = "; ".join(x for x in (_position(catalog, night, option, eff),
+        text = "; ".join(x for x in (_position(catalog, night, option, eff, who),
                                      interp.condition_text(eff) if eff is not None else "") if x)
-        return Ask("confirm", f"Does this hold at the table? {text}", (
+        return Ask("confirm", f"Does this hold at the table? {text[:1].upper()}{text[1:]}.", (
             Pick("y", "Yes: it holds (look at the Map)", True),
             Pick("n", "No: then this Effect cannot be resolved now", False, enabled=False,
                  why="choose another Effect (`back`)"),
@@ -313,8 +314,9 @@ def _night_asker(
         reach = eff.target.distance if eff is not None and eff.target is not None else "any"
         question = "Which target?" + (f" (a {want.capitalize()} Minion)" if want else "")
         if reach != "any":  # only the Map shows what is in reach: the table names it
-            where = "in the Special Area" if reach == "area" else f"at Distance {reach}"
-            return Ask("target", f"{question} Only a target {where} of {who}: look at the Map.",
+            where = ("in the card's Special Area" if reach == "area"
+                     else f"at Distance {reach} from {who}")
+            return Ask("target", f"{question} Only a target {where}: look at the Map.",
                        tuple(tpicks), info=("Type the target's key or name (Enter says nothing "
                                             "here).",))
         return Ask("target", question, tuple(tpicks), default=tpicks[0].key if tpicks else None)

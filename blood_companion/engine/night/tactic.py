@@ -360,7 +360,7 @@ class UseEvent(NightAction):
         eff = ev.effects[self.effect - 1]
         t = act.trouper
         check_distance(eff, self.distance, "the Event's target")
-        where = event_position(ev, eff)
+        where = event_position(ev, eff, fx.name_of(state, cat, t))
         if where and not self.confirm:  # a fact of the Map: the table says it, never assumed
             raise RuleError(f"only the table can tell whether {where}",
                             hint="confirm that it does (--confirm), or resolve another Effect")
