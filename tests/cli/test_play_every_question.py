@@ -417,3 +417,26 @@ def test_the_rest_discard_at_the_blood_play_prompt(
     assert "Which cards does Aurel, the Thread-Walker discard before drawing up to 5?" in out
     assert "discards " + name in out  # recorded: the log sentence names the cards
     assert "aurel-t" not in out
+
+
+def test_blood_night_redraw_takes_names_and_positions_and_refuses_more_than_the_hand(
+    catalog: Any, saves_dir: Path, capsys: Any,
+) -> None:
+    """The one-shot command takes what the prompt takes: `--discard` names the cards of the
+    paying Trouper's hand by position, name or id; more than the hand is refused."""
+    from save_files import write_today
+
+    table = _rest_active(catalog)
+    write_today(saves_dir, "t", table.log, catalog)
+    hand = list(table.state.troupers[0].hand)
+    held = len(hand)
+    too_many = ",".join(str(i + 1) for i in range(held)) + "," + catalog.tactic(hand[0]).name
+    assert main(["--campaign", "t", "night", "redraw", "--discard", too_many]) == 1
+    err = capsys.readouterr().err
+    assert f"{held + 1} cards to discard, but Aurel, the Thread-Walker holds {held}" in err
+    name = catalog.tactic(hand[0]).name.lower()
+    assert main(["--campaign", "t", "night", "redraw", "--discard", f"{name},2"]) == 0
+    out = capsys.readouterr().out
+    assert "discards 2" in out
+    assert main(["--campaign", "t", "campaign", "log", "--last", "1"]) == 0
+    assert catalog.tactic(hand[1]).name in capsys.readouterr().out

@@ -417,7 +417,8 @@ class RestRedraw(NightAction):
     doing = "a Rest's redraw"
     command = "night redraw"
     summary = "Tactic Phase, a Rest card: discard any cards, then draw up to five."
-    discard: Annotated[list[str], Cli("--discard", "Card(s) to discard first.")] = []
+    discard: Annotated[list[str], Cli("--discard", "Card(s) to discard first: position in hand, "
+                                      "name or id, comma-separated.", names="held")] = []
 
     words = (
         "[{actor}|The Resting Trouper] [discards {discard:names}, then ]"
