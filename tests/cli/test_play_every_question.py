@@ -6,6 +6,7 @@ follow-ups of every option kind, every question the night waits on) answered to 
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable
 from itertools import combinations
@@ -18,12 +19,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
 
 from night_bot import Table, new_table  # noqa: E402
-from play_driver import Driver, activate  # noqa: E402
+from play_driver import Driver, activate, night_table  # noqa: E402
 from test_rule_enemy_queue import timed_catalog  # noqa: E402
 from test_rule_tokens import active  # noqa: E402
 
 from blood_companion.cli.entry import main  # noqa: E402
 from blood_companion.cli.play_menu import Again, Done, Walk  # noqa: E402
+from blood_companion.content import models as m  # noqa: E402
 from blood_companion.engine import bookkeeping as fx  # noqa: E402
 from blood_companion.engine import legal  # noqa: E402
 from blood_companion.engine.actions import apply  # noqa: E402
@@ -37,6 +39,7 @@ from blood_companion.engine.night import (  # noqa: E402
     RestRedraw,
     SetupNight,
 )
+from blood_companion.engine.night.options import NEEDS  # noqa: E402
 from blood_companion.engine.night_state import Question  # noqa: E402
 from blood_companion.engine.state import CampaignState, Tokens  # noqa: E402
 from blood_companion.engine.table import UNKNOWN, DrawNeeded, hand_choices  # noqa: E402
@@ -167,6 +170,7 @@ def _declared() -> set[str]:
     legal._load_views()
     kinds = set(legal.ASKERS)
     kinds |= {f"question:{k}" for k in get_args(Question.model_fields["kind"].annotation)}
+    kinds |= {f"need:{n}" for n in NEEDS}  # every follow-up an Effect's option may ask
     return kinds
 
 
@@ -233,20 +237,22 @@ def _answer_to_done(walk: Walk, option_key: str, seen: set[str], variant: int = 
     """Choose ``option_key`` at the top menu and answer each follow-up as a player would (the
     default, else the first choices possible, else a typed value) until the action is done."""
     result: Any = walk.answer(option_key, confirmed=True)
-    for _ in range(60):
+    for asked in range(60):
         if isinstance(result, Done):
             return result.action
         assert isinstance(result, Walk), (option_key, result)
         walk = result
         q = walk.asked
         assert q is not None
-        seen.add(f"{walk.option.kind}.{q.need}")
+        seen |= {f"{walk.option.kind}.{q.need}", f"need:{q.need}"}
         context = walk.context()
         for value in walk.answers.values():  # the trail names choices, never card ids
             for v in value if isinstance(value, list) else [value]:
                 if isinstance(v, str) and walk.catalog.tactic(v) is not None:
                     assert v not in context, context
-        text = _typed(walk, q, check=True, variant=variant)
+        # the way of answering each question: ``variant`` read in base 3, a digit a question
+        # (0: the default, else the first choices possible; 1, 2: the next ones)
+        text = _typed(walk, q, check=True, variant=variant // 3 ** asked)
         result = walk.answer(text, confirmed=True)
         assert not isinstance(result, Again), (q.prompt, text, result)
     raise AssertionError(f"option {option_key!r} never finished: {walk.screen().question}")
@@ -266,27 +272,32 @@ def _recorded(table: Table, walk: Walk, action: Any) -> Any:
     raise AssertionError("too many cards to name")
 
 
-def _complete(table: Table, walk: Walk, key: str, seen: set[str]) -> None:
+def _complete(table: Table, walk: Walk, key: str, seen: set[str], also: int = 0) -> None:
     """Option ``key`` answered to completion and applied by the engine: the first choices
-    possible, else other combinations of them where the rules refuse (one Item per category)."""
+    possible, else other combinations of them where the rules refuse (one Item per category);
+    then ``also`` other combinations (other choices at each question) as far as they go."""
     refused: list[str] = []
-    for variant in range(40):
+    for variant in range(81):
         action = _answer_to_done(walk, key, seen, variant)
         try:
             _recorded(table, walk, action)
         except RuleError as exc:
             refused.append(exc.message)
             continue
-        return
-    raise AssertionError(f"{key!r} never recorded: {refused[:3]}")
+        break
+    else:
+        raise AssertionError(f"{key!r} never recorded: {refused[:3]}")
+    for other in range(variant + 1, variant + 1 + also):
+        _answer_to_done(walk, key, seen, other)
 
 
 def _explore(table: Table, seen: set[str], steps: int,
-             tweak: Callable[[CampaignState], CampaignState] | None = None) -> None:
+             tweak: Callable[[CampaignState], CampaignState] | None = None,
+             also: int = 0) -> None:
     """Play ``steps`` answers with Enter (the table's answer where only it knows); at every
     top menu, each option with follow-ups not yet seen is answered to completion and
-    applied by the engine. ``tweak``: the state changed before each step (a building
-    owned)."""
+    applied by the engine (and ``also`` other ways, :func:`_complete`). ``tweak``: the state
+    changed before each step (a building owned)."""
     drv = Driver(table)
     for _ in range(steps):
         if tweak is not None and (changed := tweak(table.state)) != table.state:
@@ -303,10 +314,11 @@ def _explore(table: Table, seen: set[str], steps: int,
                 if not option.enabled:
                     continue
                 sig = f"{option.kind}({','.join(option.needs)})"
-                fresh = sig not in seen or (pending and f"question:{pending}" not in seen)
+                fresh = also or sig not in seen or (
+                    pending and f"question:{pending}" not in seen)
                 if not fresh:
                     continue
-                _complete(table, walk, option.key, seen)
+                _complete(table, walk, option.key, seen, also)
                 seen |= {sig, option.kind}
                 if pending is not None:
                     seen.add(f"question:{pending}")
@@ -375,6 +387,26 @@ def _token_question(catalog: Any) -> Table:
     return table
 
 
+def _weakness_question(catalog: Any) -> Table:
+    """Aurel's attack on Corvin's Left side, whose Weakness helps if the table says a Condition
+    in words holds (the follow-up ``weakness``)."""
+    strike = m.Effect(target=m.Target(kind="nemesis", distance="0-1"),
+                      outcome=[m.Outcome(kind="physical_attack")],
+                      test=m.EffectTest(traits=["strength"]))
+    card = catalog.tactic("aurel-t01").model_copy(update={"effects": [strike], "cascade": False})
+    behind = m.Effect(outcome=[m.Outcome(kind="bonus_triumphs", n=2)],
+                      condition=m.Condition(kind="text", text="you attack from behind a Tomb"))
+    left = catalog.get("weaknesses", "corvin-w-left").model_copy(update={"effects": [behind]})
+    records = dict(catalog.records)
+    records["starting_tactics"] = [*(c for c in records["starting_tactics"] if c.id != card.id),
+                                   card]
+    records["weaknesses"] = [*(w for w in records["weaknesses"] if w.id != left.id), left]
+    table = night_table(dataclasses.replace(catalog, records=records), ["aurel", "ioana"],
+                        seed=3, nemesis="corvin")
+    active(table, card.id, 0)
+    return table
+
+
 def test_every_question_kind_is_answered_to_completion_in_blood_play(catalog: Any) -> None:
     """Whole campaigns in every deck mode (the app's, the players', mixed), and the states
     that ask the rarer questions: at each question, each kind of answer possible is typed to
@@ -387,6 +419,7 @@ def test_every_question_kind_is_answered_to_completion_in_blood_play(catalog: An
     _explore(_campaign(catalog, ["petru", "zora"], 7), seen, 400, _buildings(catalog))
     _explore(_order_question(catalog), seen, 5)
     _explore(_token_question(catalog), seen, 5)
+    _explore(_weakness_question(catalog), seen, 2, also=4)  # the Left side: its Weakness
     missing = _declared() - seen
     assert not missing, f"question kinds never answered in blood play: {sorted(missing)}"
 
