@@ -250,6 +250,11 @@ def _answer_to_done(walk: Walk, option_key: str, seen: set[str], variant: int = 
             for v in value if isinstance(value, list) else [value]:
                 if isinstance(v, str) and walk.catalog.tactic(v) is not None:
                     assert v not in context, context
+        for wrong in ("zzqx", "99", "1 zzqx"):  # wrong answers: the same question again
+            if wrong == "99" and (q.parse is not None or any(p.key == "99" for p in q.picks)):
+                continue
+            again = walk.answer(wrong, confirmed=True)
+            assert isinstance(again, Again), (q.prompt, wrong, again)
         # the way of answering each question: ``variant`` read in base 3, a digit a question
         # (0: the default, else the first choices possible; 1, 2: the next ones)
         text = _typed(walk, q, check=True, variant=variant // 3 ** asked)
@@ -310,6 +315,7 @@ def _explore(table: Table, seen: set[str], steps: int,
         if walk.asked is None and walk.draw is None:
             night = state.night
             pending = night.pending[0].kind if night is not None and night.pending else None
+            assert isinstance(walk.answer("zzqx"), Again), walk.screen().question
             for option in walk.nxt.options:
                 if not option.enabled:
                     continue
