@@ -245,6 +245,10 @@ def test_the_scenic_position_is_asked_in_blood_play(catalog: Any) -> None:
     assert state_hash(table.state) == before and drv.screen().need == "confirm"
     drv.type("y")
     assert drv.screen().need == "discard"  # then its Cost
+    card = table.state.troupers[0].hand[0]
+    drv.type("1")
+    trail = drv.screen().info[0]  # what was chosen so far, by name, never by id
+    assert f"discard: {catalog.tactic(card).name}" in trail and card not in trail, trail
     drv.enter_until_recorded()
     assert isinstance(drv.recorded[0], UseEvent) and drv.recorded[0].confirm
 
