@@ -384,8 +384,12 @@ def _say(answers: dict[str, Any], need: str, text: str) -> None:
 
 
 def _label(p: legal.Pick) -> str:
-    """A choice as the trail names it: its label without the details in brackets."""
-    return _short(p.label.split(" (")[0])
+    """A choice as the trail names it: its label without the details in brackets ("Strength"
+    for "Strength: roll R R R, 20% to reach 4", where the label starts with what it records)."""
+    head = p.label.split(" (")[0]
+    if isinstance(p.value, str) and head.lower().startswith(p.value.lower() + ": "):
+        head = head[: len(p.value)]
+    return _short(head)
 
 
 def _too_many(q: legal.Ask, named: int) -> str:
