@@ -24,6 +24,7 @@ from blood_companion.cli.view_text import night_next
 from blood_companion.display import styled
 from blood_companion.engine import narrate, why
 from blood_companion.engine.actions import declared
+from blood_companion.engine.chain import card_at
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
 
@@ -122,7 +123,27 @@ _record = session.recorder(_doc, _show)
 RESOLVE = {
     "trouper": lambda store, word, _: _trouper(store, word),
     "hand": lambda store, word, fields: _card(store, fields["trouper"], word),
+    "held": lambda store, words, fields: _held(store, list(words), fields),
 }
+
+
+def _held(store: CampaignStore, words: list[str], fields: dict[str, Any]) -> list[str]:
+    """Cards of the hand of the Trouper who pays (a Cost's or a Rest's discard), each by its
+    position in hand, name or id (:func:`_card`): the Item's owner (``trouper``), the Quick
+    card's owner (``slot``), else the Active Trouper."""
+    night = store.state.night
+    who: str | None = None
+    if fields.get("trouper"):
+        who = str(fields["trouper"])
+    elif night is not None and fields.get("slot") is not None:
+        try:
+            owner = night.chain[card_at(night.chain, int(fields["slot"]))].owner
+        except (ValueError, IndexError, BloodError):
+            owner = None
+        who = store.state.troupers[owner].trouper if owner is not None else None
+    elif night is not None and night.activation is not None:
+        who = store.state.troupers[night.activation.trouper].trouper
+    return words if who is None else [_card(store, who, w) for w in words]
 
 
 

@@ -198,13 +198,15 @@ class Walk(NamedTuple):
                             free_hint=q.free, many=q.many, need=q.need, test=q.test)
 
     def context(self) -> str:
-        """What was chosen so far ("Effect 2: ... · target A · Strength")."""
+        """What was chosen so far ("Effect 2 · target: Minion A · side: Front"), each answer
+        by the name of the choice it was (a card's name, never its id)."""
         assert self.option is not None
         parts = [self.option.label.split(": ")[0]]
+        said = self.answers.get(SAID) or {}
         for need, value in self.answers.items():
             if need.startswith("_") or value in (None, [], ""):
                 continue
-            parts.append(f"{need}: {_short(self._named(value, need == 'target'))}")
+            parts.append(f"{need}: {said.get(need) or _short(self._named(value, need == 'target'))}")
         text = " · ".join(parts)
         return "Chosen: " + (text if len(text) <= 160 else text[:159] + "…")
 
@@ -263,6 +265,7 @@ class Walk(NamedTuple):
             if warn and not confirmed:
                 return Confirm(warn[0])
             answers[q.need] = [p.value for p in picks]
+            _say(answers, q.need, ", ".join(_label(p) for p in picks) or "none")
             return self._next(self.option, answers)
         pick = self._one(q, text)
         if isinstance(pick, Again):
@@ -277,6 +280,8 @@ class Walk(NamedTuple):
             value, need = pick, None
         if value == legal.ROLL:
             value = self._roll(q, answers)
+        elif isinstance(pick, legal.Pick) and not (q.append or need is not None):
+            _say(answers, q.need, _label(pick))
         _put(answers, need or q.need, value, append=q.append or need is not None)
         return self._next(self.option, answers)
 
@@ -332,16 +337,24 @@ class Walk(NamedTuple):
         else:
             found = _split_picks(q.picks, text)
             if isinstance(found, str):
+                words = _comma_parts(q.picks, text) if "," in text else text.split()
+                if len(words) > most and ("," in text or all(w.isdigit() for w in words)):
+                    return Again(_too_many(q, len(words)))
                 return Again(f"{excerpt(found)} is not one of the choices ("
                              + ", ".join(p.key for p in enabled) + ")")
             picked = found
         for p in picked:
             if not p.enabled:
                 return Again(f"{p.label}: {p.why or 'not possible now'}")
-        if len({id(p) for p in picked}) != len(picked):
-            return Again("a choice is named twice")
-        if not least <= len(picked) <= most:
-            return Again(f"choose {_count(least, most)} ({len(picked)} named)")
+        twins = _twins(picked, enabled)
+        if isinstance(twins, Again):
+            return twins
+        picked = twins
+        why = f" ({q.most_why})" if q.most_why else ""
+        if len(picked) > most:
+            return Again(_too_many(q, len(picked)))
+        if len(picked) < least:
+            return Again(f"too few: {len(picked)} named, {_count(least, most)} here{why}")
         return picked
 
     def _roll(self, q: legal.Ask, answers: Mapping[str, Any]) -> Any:
@@ -365,8 +378,49 @@ class Walk(NamedTuple):
             value = pick.value if pick is not None else None
             if value == legal.ROLL:
                 value = self._roll(q, answers)
+            elif pick is not None and not q.append:
+                _say(answers, q.need, _label(pick))
             _put(answers, q.need, value, append=q.append)
         raise ValueError("too many questions follow this choice")  # pragma: no cover
+
+
+# The walker's own answer (never recorded): need -> the name of the choice(s) it was, for the
+# trail of what was chosen so far.
+SAID = "_said"
+
+
+def _say(answers: dict[str, Any], need: str, text: str) -> None:
+    answers[SAID] = {**(answers.get(SAID) or {}), need: text}
+
+
+def _label(p: legal.Pick) -> str:
+    """A choice as the trail names it: its label without the details in brackets ("Strength"
+    for "Strength: roll R R R, 20% to reach 4", where the label starts with what it records)."""
+    head = p.label.split(" (")[0]
+    if isinstance(p.value, str) and head.lower().startswith(p.value.lower() + ": "):
+        head = head[: len(p.value)]
+    return _short(head)
+
+
+def _too_many(q: legal.Ask, named: int) -> str:
+    assert q.many is not None
+    why = f" ({q.most_why})" if q.most_why else ""
+    return f"too many: {named} named, at most {q.many[1]} here{why}; type them again"
+
+
+def _twins(picked: list[legal.Pick], enabled: Sequence[legal.Pick]) -> list[legal.Pick] | Again:
+    """The picks named, a choice named twice taking its twin (a second copy of the same card in
+    hand: same name and value, another key) when there is one left."""
+    out: list[legal.Pick] = []
+    for p in picked:
+        if any(q is p for q in out):
+            twin = next((q for q in enabled if q.value == p.value and q.label == p.label
+                         and not any(r is q for r in out)), None)
+            if twin is None:
+                return Again(f"{_label(p)} is named twice")
+            p = twin
+        out.append(p)
+    return out
 
 
 def _put(answers: dict[str, Any], need: str, value: Any, *, append: bool) -> None:
@@ -457,15 +511,28 @@ def _by_name(options: Sequence[legal.Option], word: str, catalog: Catalog) -> le
     return next((o for o in options if found is not None and o.key == found.key), None)
 
 
+def _comma_parts(picks: Sequence[legal.Pick], text: str) -> list[str]:
+    """The parts of an answer separated by commas, a name holding a comma ("Aurel, the
+    Thread-Walker") kept whole: the longest run of parts that is a choice's whole name."""
+    parts = [x.strip() for x in text.split(",")]
+    whole = {n for p in picks for n in _names(p)}
+    out, i = [], 0
+    while i < len(parts):
+        j = next((j for j in range(len(parts), i + 1, -1)
+                  if ", ".join(parts[i:j]).lower() in whole), i + 1)
+        if part := ", ".join(parts[i:j]):
+            out.append(part)
+        i = j
+    return out
+
+
 def _split_picks(picks: Sequence[legal.Pick], text: str) -> list[legal.Pick] | str:
     """Several picks named in one answer: keys or names, separated by commas or spaces (names
     of several words need no quotes: the longest name that fits is taken). Returns the word
     that names nothing when one does not."""
     if "," in text:
         out = []
-        for part in (x.strip() for x in text.split(",")):
-            if not part:
-                continue
+        for part in _comma_parts(picks, text):
             found = _find(picks, part)
             if found is None:
                 sub = _split_picks(picks, part) if " " in part else part

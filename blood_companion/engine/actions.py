@@ -46,7 +46,9 @@ class Cli(NamedTuple):
     off: str = ""  # the flag of a yes/no field's "no" ("--no-weakness")
     ask: str = ""  # a yes/no that must be answered: what "yes" means, said when it is missing
     choices: tuple[str, ...] = ()  # the words it takes (any case)
-    names: str = ""  # what the typed word names, found by the CLI: "trouper", "hand" (a card)
+    # what the typed word names, found by the CLI: "trouper", "hand" (a card), "held" (cards of
+    # the paying Trouper's hand, by position, name or id)
+    names: str = ""
     complete: str = ""  # the shell completion of its values (a cli/completion.py function)
 
 
@@ -69,7 +71,8 @@ Items = Annotated[list[str], Cli(
     "comma-separated.")]
 Bonus = Annotated[int, Cli("--bonus", "Bonus Triumphs from other Effects.")]
 Distance = Annotated[int | None, Cli("--distance", "Distance to the target.")]
-Discard = Annotated[list[str], Cli("--discard", "Card(s) discarded as a Cost.")]
+Discard = Annotated[list[str], Cli("--discard", "Card(s) discarded as a Cost: position in "
+                                   "hand, name or id, comma-separated.", names="held")]
 Heal = Annotated[list[str], Cli("--heal", "Wound card(s) to heal.")]
 Side = Annotated[str | None, Cli("--side", "Nemesis side hit: front, left or right.",
                                  choices=("front", "left", "right"))]
@@ -79,7 +82,8 @@ Weakness = Annotated[bool | None, Cli(
     "that side holds (one only the table sees).", off="--no-weakness")]
 Confirm = Annotated[bool, Cli(
     "--confirm", "The table confirms the Effect's Condition holds (one only the Map shows, "
-    "e.g. adjacent to a Rock Tile).")]
+    "e.g. adjacent to a Rock Tile), or that the Active Trouper stands where an Event's Target "
+    "says (e.g. next to its Scenic Element).")]
 Flip = Annotated[bool, Cli(
     "--flip", "The Trap or Whisper placed goes on one of yours whose Consumed side is up (it "
     "turns Intact).")]

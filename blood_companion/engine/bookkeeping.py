@@ -306,6 +306,9 @@ def discard_cards(
     state: CampaignState, catalog: Catalog, i: int, cards: list[str]
 ) -> CampaignState:
     t = state.troupers[i]
+    if len(cards) > len(t.hand):
+        raise RuleError(f"{len(cards)} cards to discard, but {name_of(state, catalog, i)} holds "
+                        f"{len(t.hand)}", hint=f"name at most {len(t.hand)}")
     hand = take_from_hand(state, catalog, i, cards)
     state = with_trouper(state, i, hand=hand, discard=[*t.discard, *cards])
     return log(state, "discards", who=tid(state, i), n=len(cards))

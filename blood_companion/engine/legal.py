@@ -64,6 +64,7 @@ class Ask(NamedTuple):
     roll: "Callable[[Chance], Any] | None" = None  # the value of a ROLL pick: the app rolls
     auto: bool = False  # nothing to decide: the walker takes the default without asking
     test: Mapping[str, Any] | None = None  # the Test being taken: pool, target, odds
+    most_why: str = ""  # `many`: why no more can be chosen ("Aurel holds 3 card(s)")
 
 
 class Option(NamedTuple):
@@ -143,6 +144,10 @@ def ask(
                 raise KeyError(f"no follow-up questions for {option.kind!r}")
             question = asker(state, catalog, option, answers, need)
             if question is not None:
+                if question.need != need and need not in option.repeat:  # pragma: no cover
+                    # (its answer would never count: the same question forever)
+                    raise ValueError(f"the question for {need!r} of {option.kind!r} answers "
+                                     f"{question.need!r}")
                 return question
     return None
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 STATE_SCHEMA = 2
-ACTION_SCHEMA = 1
+ACTION_SCHEMA = 2
 
 Doc = dict[str, Any]
 
@@ -48,8 +48,17 @@ def _state_1_to_2(doc: Doc) -> Doc:
 # from-version -> upcaster to from-version + 1
 STATE_UPCASTERS: dict[int, Callable[[Doc], Doc]] = {1: _state_1_to_2}
 
+def _event_1_to_2(doc: Doc) -> Doc:
+    """Before action schema 2 an Event Effect whose Target is a Tile by its Scenic Element was
+    resolved without the table confirming where the Active Trouper stands; one recorded then
+    was played at the table as it was: it counts as confirmed."""
+    doc["confirm"] = True
+    return doc
+
+
 # (action type, from-version) -> upcaster to from-version + 1
-ACTION_UPCASTERS: dict[tuple[str, int], Callable[[Doc], Doc]] = {}
+ACTION_UPCASTERS: dict[tuple[str, int], Callable[[Doc], Doc]] = {
+    ("night_event", 1): _event_1_to_2}
 
 
 def state_version(doc: Doc) -> int:

@@ -37,7 +37,7 @@ from blood_companion.engine.actions import apply, parse_action, seed_for
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
+from blood_companion.engine.upcast import STATE_SCHEMA, upcast_action, upcast_state
 from blood_companion.store import delta as dl
 from blood_companion.store import docs
 from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from blood_companion.store.campaign_store import CampaignStore
 
 LEGACY_APP = "0.1.0"
+LEGACY_AV = 1  # the action schema of its steps (kept with them: upcast when read)
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,9 @@ def rebuild_steps(
         own_hash_ok = False
         if not broken:
             try:
-                action = parse_action(step.data)
+                raw = load_json(step.data)
+                action = parse_action(upcast_action(raw, LEGACY_AV) if isinstance(raw, dict)
+                                      else step.data)
                 chance = Chance.legacy(seed_for(state, action), k - 1)
                 new = apply(state, action, catalog, k - 1, chance)
             except (RuleError, ValueError):
@@ -192,7 +195,7 @@ def legacy_rows(steps: Sequence[LegacyStep], rebuilt: Sequence[Rebuilt], head: i
                 ) -> tuple[list[Row], dict[int, tuple[str, str]]]:
     """The rows and snapshots of an app 0.1.0 log rebuilt by :func:`rebuild_steps`."""
     sources = [
-        docs.StepSource(s.type, s.data, ACTION_SCHEMA, r.chance, LEGACY_APP, "", s.recorded,
+        docs.StepSource(s.type, s.data, LEGACY_AV, r.chance, LEGACY_APP, "", s.recorded,
                    int(r.exact))
         for s, r in zip(steps, rebuilt, strict=True)
     ]
@@ -201,7 +204,7 @@ def legacy_rows(steps: Sequence[LegacyStep], rebuilt: Sequence[Rebuilt], head: i
 
 def legacy_row(step: int, type_: str, data: str, recorded: str) -> Row:
     """An abandoned step of an app 0.1.0 log (no delta, hash or chance was recorded)."""
-    return Row(step, type_, data, ACTION_SCHEMA, None, "[]", "", LEGACY_APP, "", recorded, 0)
+    return Row(step, type_, data, LEGACY_AV, None, "[]", "", LEGACY_APP, "", recorded, 0)
 
 
 def _tables(store: CampaignStore, *queries: str

@@ -64,17 +64,8 @@ class Driver:
         return result
 
     def table_says(self) -> str:
-        """Enter, or where only the table answers (no default: issue 26) what it says here:
-        every Trouper named stands in range, closest or farthest; the Leader (or the owner)
-        picks the first candidate, as Enter did before."""
-        screen = self.screen()
-        if leader_asks(self.walk):
-            return "1"
-        if screen.default is not None or "Look at the Map: type a name" not in screen.question:
-            return ""
-        if any(c.key == "a" for c in screen.choices):
-            return "all"
-        return "1"  # one candidate: that one
+        """What the table types here for Enter (:func:`table_says`)."""
+        return table_says(self.walk)
 
     def enter_until(self, done: Any, limit: int = 300) -> None:
         """Enter (the default) until ``done(state)`` holds."""
@@ -89,6 +80,27 @@ class Driver:
         """Enter (the default) until an answer is recorded."""
         while not self.recorded:
             self.type("")
+
+
+def table_says(walk: Walk) -> str:
+    """Enter, or where only the table answers (no default: issues 26 and 39) what it says
+    here: every Trouper named stands in range, closest or farthest; the Leader (or the owner)
+    picks the first candidate; a Condition or a position only the Map shows holds; an attack
+    limited by a Distance takes the first target: as Enter did before."""
+    screen = walk.screen()
+    if leader_asks(walk):
+        return "1"
+    if screen.default is None and (screen.need == "confirm" or (
+            screen.need is None and walk.draw is None
+            and {c.key for c in screen.choices} == {"y", "n"})):
+        return "y"
+    if screen.default is None and screen.need == "target":
+        return next(c.key for c in screen.choices if c.enabled)
+    if screen.default is not None or "Look at the Map: type a name" not in screen.question:
+        return ""
+    if any(c.key == "a" for c in screen.choices):
+        return "all"
+    return "1"  # one candidate: that one
 
 
 def leader_asks(walk: Walk) -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_driver import leader_asks
+from play_driver import leader_asks, table_says
 
 from blood_companion.cli.entry import main
 from blood_companion.cli.play_cmd import Loop
@@ -29,13 +29,20 @@ def run_play(monkeypatch: pytest.MonkeyPatch, capsys: Any, answers: list[str], *
 
 
 def leader_types_1(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Enter at a Leader question (a free choice, no Enter default: issue 26) types "1", the
-    first candidate, which Enter chose before."""
+    """Enter where only the table answers (no Enter default: issues 26 and 39) types what
+    Enter chose before: at a Leader question "1", the first candidate; at a Condition or a
+    position only the Map shows "y"; at an attack limited by a Distance the first target;
+    elsewhere Enter, and the script's "all" where the Map says who is in range
+    (play_driver.table_says)."""
     ask = Loop.ask
 
     def typed(self: Loop, prompt: str) -> str | None:
         line = ask(self, prompt)
-        return "1" if line == "" and self.walk is not None and leader_asks(self.walk) else line
+        if line != "" or self.walk is None:
+            return line
+        if "Look at the Map: type a name" in self.walk.screen().question:
+            return line  # the script's next line, "all", answers it
+        return table_says(self.walk)
 
     monkeypatch.setattr(Loop, "ask", typed)
 

@@ -390,9 +390,8 @@ def test_help_status_and_why_answer_in_the_question_panel(
     assert "Troupers" in got["status all"] and "Aurel, the Thread-Walker" in got["status all"]
     # `why` shows the decision trace `blood play` shows (cli/view_docs.py why_doc)
     from blood_companion.cli.view_docs import why_doc
-    from blood_companion.store.campaign_store import CampaignStore
-
     from blood_companion.content.loader import load_catalog
+    from blood_companion.store.campaign_store import CampaignStore
 
     with CampaignStore.open(saves_dir, "eve", load_catalog()) as store:
         traced = why_doc(store)

@@ -20,6 +20,7 @@ from blood_companion.engine.night.resolve import (
     attack_need,
     attack_needs,
     discards,
+    event_position,
     token_to_place,
     weakness_asks,
 )
@@ -42,22 +43,39 @@ def _trait(t: str | None) -> str:
 
 
 def _hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, ...]:
-    """The cards of Trouper ``t``'s hand to choose from; a hand the app does not see (the
-    Trouper decks at the table, engine/table.py) offers every card that can be in it."""
-    return tuple(
-        Pick(str(i + 1), card_label(catalog, c), c)
-        for i, c in enumerate(hand_choices(state, t)))
+    """The cards of Trouper ``t``'s hand to choose from, one per card held (two copies of a
+    card: two picks); a hand the app does not see (the Trouper decks at the table,
+    engine/table.py) offers every card that can be in it."""
+    cards = hand_choices(state, t) if hidden_hand(state, t) else state.troupers[t].hand
+    return tuple(Pick(str(i + 1), card_label(catalog, c), c) for i, c in enumerate(cards))
+
+
+def _holds(state: CampaignState, catalog: Catalog, t: int) -> str:
+    """"Aurel holds 3 cards": why no more cards of the hand can be named."""
+    return f"{fx.name_of(state, catalog, t)} holds {len(state.troupers[t].hand)} card(s)"
 
 
 def _from_hand(state: CampaignState, catalog: Catalog, t: int, need: str, prompt: str,
                n: int | None = None) -> Ask:
-    """Which card (``n`` None) or which ``n`` cards of Trouper ``t``'s hand; Enter takes the
-    last ones when the app sees the hand."""
+    """Which card (``n`` None) or which ``n`` cards of Trouper ``t``'s hand (never more than
+    it holds: a Cost it cannot pay is not offered); Enter takes the last ones when the app
+    sees the hand."""
     picks = _hand_picks(state, catalog, t)
     k = 1 if n is None else n
     seen = bool(picks) and len(picks) >= k and not hidden_hand(state, t)
-    return Ask(need, prompt, picks, many=None if n is None else (n, n),
-               default=" ".join(p.key for p in picks[-k:]) if seen else None)
+    return Ask(need, prompt, picks, many=None if n is None else (k, k),
+               default=" ".join(p.key for p in picks[-k:]) if seen else None,
+               most_why=_holds(state, catalog, t))
+
+
+def _position(catalog: Catalog, night: Any, option: Option, eff: m.Effect | None,
+              who: str) -> str:
+    """Where an Event Effect's option needs the Active Trouper to stand (its Scenic Element);
+    "" for any other option."""
+    if option.kind != "night_event" or eff is None:
+        return ""
+    slot = night.chain[ch.card_at(night.chain, int(str(option.fields["event"])))]
+    return event_position(event_card(catalog, slot.card), eff, who)
 
 
 def _actor(state: CampaignState, option: Option) -> int:
@@ -197,16 +215,17 @@ def _night_asker(
                    many=(len(picks), len(picks)), default=" ".join(p.key for p in picks))
     if need == "cards":  # the discard question, or the cards that take the Wounds
         q = night.pending[0]
-        n = min(q.n, len(hand_choices(state, q.trouper or 0)))
+        n = min(q.n, len(state.troupers[q.trouper or 0].hand))
         return _from_hand(state, catalog, q.trouper or 0, "cards",
                           f"{q.prompt}: type {n} number(s)", n)
-    if need == "confirm":
-        text = interp.condition_text(eff) if eff is not None else ""
-        return Ask("confirm", f"Does the Condition hold at the table? {text}", (
+    if need == "confirm":  # only the Map shows it: no default, the table says (issue 39)
+        text = "; ".join(x for x in (_position(catalog, night, option, eff, who),
+                                     interp.condition_text(eff) if eff is not None else "") if x)
+        return Ask("confirm", f"Does this hold at the table? {text[:1].upper()}{text[1:]}.", (
             Pick("y", "Yes: it holds (look at the Map)", True),
             Pick("n", "No: then this Effect cannot be resolved now", False, enabled=False,
                  why="choose another Effect (`back`)"),
-        ), default="y")
+        ), info=("Look at the Map: type y if it holds (Enter says nothing here).",))
     if need == "token_flip":
         kind = token_to_place(state, t, eff) if eff is not None else None
         if kind is None:
@@ -227,14 +246,19 @@ def _night_asker(
         return Ask("troupers", q.prompt, picks, many=(least, len(picks)),
                    info=(f"Look at the Map. Type the names or numbers (e.g. 1 2), {spelled}; "
                          "Enter says nothing here.",))
+    if need == "discard" and option.kind == "night_redraw":  # a Rest: any cards of the hand
+        picks = _hand_picks(state, catalog, t)
+        held = len(state.troupers[t].hand)
+        return Ask("discard", f"Which cards does {who} discard before drawing up to "
+                   f"{catalog.config.hand_size}? (names or numbers, Enter: none)", picks,
+                   many=(0, held), default="none", most_why=_holds(state, catalog, t),
+                   info=(f"{_holds(state, catalog, t)}: name at most {held}.",) + (
+                       ("The app does not see this hand: the cards that can be in it.",)
+                       if hidden_hand(state, t) else ()))
     if need == "discard":  # a Cost: the cards the player discards
         n = discards(eff) if eff else 1
         return _from_hand(state, catalog, t, "discard",
                           f"Which {n} card(s) does {who} discard to pay the Cost?", n)
-    if need == "discard_any":
-        picks = _hand_picks(state, catalog, t)
-        return Ask("discard", "Which cards are discarded before drawing? (Enter: none)",
-                   picks, many=(0, len(picks)), default="none")
     if need == "recipient":
         heals = eff is not None and any(o.kind == "heal" for o in eff.outcome)
         dist = eff.target.distance if eff is not None and eff.target is not None else "any"
@@ -266,7 +290,8 @@ def _night_asker(
         return Ask("heal", f"Heal {n}: which card(s) go from {whose}'s "
                    "Wounds space to the Discard Pile?"
                    + (" The Wounds space shows them: name them." if hidden else ""), picks,
-                   many=(0, min(n, len(picks))),
+                   many=(0, min(n, len(picks), len(wounds))),
+                   most_why=f"Heal {n}; {whose} has {len(wounds)} Wound card(s)",
                    # the players' own choice, the app sees the cards: as many as Heal allows
                    default=None if hidden else
                    "*" if len(picks) <= n else " ".join(p.key for p in picks[:n]))
@@ -286,7 +311,14 @@ def _night_asker(
                                    f"({tg['type']}, hit on {tg['defense']}+ Triumphs)",
                                    tg["target"]))
         want = eff.target.minion_type if eff is not None and eff.target is not None else None
+        reach = eff.target.distance if eff is not None and eff.target is not None else "any"
         question = "Which target?" + (f" (a {want.capitalize()} Minion)" if want else "")
+        if reach != "any":  # only the Map shows what is in reach: the table names it
+            where = ("in the card's Special Area" if reach == "area"
+                     else f"at Distance {reach} from {who}")
+            return Ask("target", f"{question} Only a target {where}: look at the Map.",
+                       tuple(tpicks), info=("Type the target's key or name (Enter says nothing "
+                                            "here).",))
         return Ask("target", question, tuple(tpicks), default=tpicks[0].key if tpicks else None)
     if need == "side":
         if fields.get("target") != "nemesis":

@@ -192,10 +192,11 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                             needs=("cards",)),),
             default="1")
     if q.kind == "confirm":
-        # A Condition of an Enemy's card the app cannot judge is the table's to say, with no
-        # default (issue 43: "asked at the table"); a Weakness's Trophy asked defaults to what
-        # the app's state says of it (``n=1``: every clause it can judge holds;
-        # engine/trophy.py); words the table resolves as printed default to done.
+        # A Condition of an Enemy card the app cannot judge (only the Map shows it, or the
+        # table judges it: issues 39 and 43) has no default: the table says; words the app
+        # cannot read are resolved at the table, Enter once done; a Weakness's Trophy asked
+        # defaults to what the app's state says of it (``n=1``: every clause it can judge
+        # holds; engine/trophy.py).
         trophy = q.about.startswith("weakness:")
         words = q.about == "free_text"
         yes = ": the Trophy is earned" if trophy else (
@@ -207,7 +208,9 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             options=(
                 Option("y", "Yes" + yes, "night_answer", {"yes": True}),
                 Option("n", "No" + no, "night_answer", {"yes": False})),
-            default=("y" if q.n else "n") if trophy else "y" if words else None)
+            default=("y" if q.n else "n") if trophy else "y" if words else None,
+            info=() if trophy or words else (
+                "Look at the Map: type y or n (Enter says nothing here).",))
     if q.kind == "order":
         shown = ", ".join(ai.waiting_name(state, catalog, c) for c in q.cards)
         return Next(
@@ -394,7 +397,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             options.append(Option("1", f"Draw up to {catalog.config.hand_size} (discard "
                                        "nothing first)", "night_redraw"))
             options.append(Option("x", "Discard some cards, then draw", "night_redraw",
-                                  needs=("discard_any",)))
+                                  needs=("discard",)))
         prompt = (f"{who} is Active with a Rest: discard any cards and draw up to "
                   f"{catalog.config.hand_size}, then finish.")
     else:

@@ -40,6 +40,18 @@ def check_cost_and_condition(state: CampaignState, catalog: Catalog, t: int, eff
         state, catalog, t, eff, interp.Payment(tuple(discard), item, confirmed=confirmed))
 
 
+def event_position(ev: m.Event, eff: m.Effect, who: str = "the Active Trouper") -> str:
+    """Where the Active Trouper must stand for an Event Effect whose Target is a Tile by its
+    Scenic Element ("Events", "Distance"), in words; "" when the Effect asks no such thing. Only
+    the Map shows it: the table is asked, never assumed (docs/rules-decisions.md)."""
+    target = eff.target
+    if target is None or target.kind != "tile" or not ev.scenic_element:
+        return ""
+    d = target.distance
+    where = "next to" if d == "1" else "on" if d == "0" else f"at Distance {d} from"
+    return f"{who} stands {where} the {ev.scenic_element}"
+
+
 def discards(eff: m.Effect) -> int:
     """How many cards of the hand the Effect's Cost discards."""
     return sum(c.n for c in eff.cost if c.kind == "discard_card")

@@ -36,6 +36,7 @@ from blood_companion.engine.night.resolve import (
     card_effect,
     check_cost_and_condition,
     check_distance,
+    event_position,
     first_test,
     is_area,
     keep_first_test,
@@ -359,6 +360,10 @@ class UseEvent(NightAction):
         eff = ev.effects[self.effect - 1]
         t = act.trouper
         check_distance(eff, self.distance, "the Event's target")
+        where = event_position(ev, eff, fx.name_of(state, cat, t))
+        if where and not self.confirm:  # a fact of the Map: the table says it, never assumed
+            raise RuleError(f"only the table can tell whether {where}",
+                            hint="confirm that it does (--confirm), or resolve another Effect")
         check_cost_and_condition(state, cat, t, eff, discard=self.discard, confirmed=self.confirm)
         state = pay_costs(state, cat, t, eff, discard=self.discard)
         state = fx.with_night(state, activation=act.model_copy(update={"event_used": True}))
@@ -412,7 +417,8 @@ class RestRedraw(NightAction):
     doing = "a Rest's redraw"
     command = "night redraw"
     summary = "Tactic Phase, a Rest card: discard any cards, then draw up to five."
-    discard: Annotated[list[str], Cli("--discard", "Card(s) to discard first.")] = []
+    discard: Annotated[list[str], Cli("--discard", "Card(s) to discard first: position in hand, "
+                                      "name or id, comma-separated.", names="held")] = []
 
     words = (
         "[{actor}|The Resting Trouper] [discards {discard:names}, then ]"

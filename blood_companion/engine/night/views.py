@@ -37,6 +37,7 @@ from blood_companion.engine.night.resolve import (
     attack_need,
     card_effect,
     discards,
+    event_position,
     is_area,
     token_to_place,
     usable,
@@ -70,6 +71,15 @@ def effect_entry(state: CampaignState, t: int, eff: m.Effect, number: int) -> di
         if interp.condition_holds(state, t, eff.condition) is None else "",
         "token": token_to_place(state, t, eff),  # a placed token may flip a Consumed one
     }
+
+
+def _event_entry(state: CampaignState, t: int, ev: m.Event, eff: m.Effect, number: int
+                 ) -> dict[str, Any]:
+    """An Event Effect as :func:`effect_entry`, where the Active Trouper must stand (a Tile by
+    its Scenic Element) asked with its Condition: only the Map shows either."""
+    entry = effect_entry(state, t, eff, number)
+    entry["confirm"] = "; ".join(x for x in (event_position(ev, eff), entry["confirm"]) if x)
+    return entry
 
 
 def attack_targets(
@@ -205,7 +215,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                 "event": s.card,
                 "name": ev.name,
                 "effects": [
-                    effect_entry(state, t, e, j + 1) for j, e in enumerate(ev.effects)]})
+                    _event_entry(state, t, ev, e, j + 1) for j, e in enumerate(ev.effects)]})
     return out
 
 
