@@ -206,7 +206,8 @@ class Walk(NamedTuple):
         for need, value in self.answers.items():
             if need.startswith("_") or value in (None, [], ""):
                 continue
-            parts.append(f"{need}: {said.get(need) or _short(self._named(value, need == 'target'))}")
+            named = said.get(need) or _short(self._named(value, need == "target"))
+            parts.append(f"{need}: {named}")
         text = " · ".join(parts)
         return "Chosen: " + (text if len(text) <= 160 else text[:159] + "…")
 
