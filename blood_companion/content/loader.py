@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import pickle
 from collections.abc import Iterable, Mapping, Sequence
@@ -52,34 +53,29 @@ MAX_DATA_FILE = 2 << 20
 
 class Kind(NamedTuple):
     name: str
-    model_name: str  # its record's model in content/models.py (created when first read)
+    model: type[m.Record]  # its record's model
     count_key: str | None = None  # key in `blood data validate --json` counts
-
-    @property
-    def model(self) -> type[m.Record]:
-        found: type[m.Record] = getattr(m, self.model_name)
-        return found
 
 
 # One entry per kind: data/<name>.yaml and/or data/<name>/*.yaml (in the order of raw.KIND_NAMES).
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in [
-        Kind("components", "Components"), Kind("rules_config", "RulesConfig"),
-        Kind("dice", "Die", "dice"), Kind("night_board", "NightBoard", "night_board"),
-        Kind("insanity", "InsanityTrack", "insanity_tracks"), Kind("village", "Village", "village"),
-        Kind("difficulty", "DifficultyLevel", "difficulty_levels"), Kind("zones", "Zone", "zones"),
-        Kind("locations", "Location", "locations"), Kind("events", "Event", "events"),
-        Kind("minions", "Minion", "minions"), Kind("nemeses", "Nemesis", "nemeses"),
-        Kind("reactions", "ReactionCard", "reaction_cards"),
-        Kind("vlad_reactions", "VladReactionCard", "vlad_reaction_cards"),
-        Kind("weaknesses", "WeaknessCard", "weakness_cards"),
-        Kind("troupers", "Trouper", "troupers"),
-        Kind("starting_tactics", "TacticCard", "starting_tactic_cards"),
-        Kind("trouper_items", "ItemCard", "trouper_items"),
-        Kind("advanced_tactics", "TacticCard", "advanced_tactic_cards"),
-        Kind("special_tactics", "TacticCard", "location_nemesis_tactic_cards"),
-        Kind("special_items", "ItemCard", "location_nemesis_item_cards"),
+        Kind("components", m.Components), Kind("rules_config", m.RulesConfig),
+        Kind("dice", m.Die, "dice"), Kind("night_board", m.NightBoard, "night_board"),
+        Kind("insanity", m.InsanityTrack, "insanity_tracks"), Kind("village", m.Village, "village"),
+        Kind("difficulty", m.DifficultyLevel, "difficulty_levels"), Kind("zones", m.Zone, "zones"),
+        Kind("locations", m.Location, "locations"), Kind("events", m.Event, "events"),
+        Kind("minions", m.Minion, "minions"), Kind("nemeses", m.Nemesis, "nemeses"),
+        Kind("reactions", m.ReactionCard, "reaction_cards"),
+        Kind("vlad_reactions", m.VladReactionCard, "vlad_reaction_cards"),
+        Kind("weaknesses", m.WeaknessCard, "weakness_cards"),
+        Kind("troupers", m.Trouper, "troupers"),
+        Kind("starting_tactics", m.TacticCard, "starting_tactic_cards"),
+        Kind("trouper_items", m.ItemCard, "trouper_items"),
+        Kind("advanced_tactics", m.TacticCard, "advanced_tactic_cards"),
+        Kind("special_tactics", m.TacticCard, "location_nemesis_tactic_cards"),
+        Kind("special_items", m.ItemCard, "location_nemesis_item_cards"),
     ]
 }
 
@@ -323,9 +319,6 @@ class Catalog:
         """A short content hash of every record ("kind/id" -> hash): two packs differ exactly
         where these differ. Computed once per catalog (and cached with it)."""
         if self._prints is None:
-            import hashlib
-            import json
-
             prints = {}
             for kind, recs in self.records.items():
                 for r in recs:
@@ -336,8 +329,6 @@ class Catalog:
 
     def fingerprint(self) -> str:
         """The data pack's fingerprint: equal packs (shipped plus overlays), equal prints."""
-        import json
-
         text = json.dumps(self.record_prints(), separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

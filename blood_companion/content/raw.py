@@ -7,17 +7,17 @@ files), the files of an overlay that belong to no kind, and what the cache file 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import stat as statmod
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from blood_companion import __version__
+from blood_companion.content.errors import Problem
 from blood_companion.content.paths import user_data_dir
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from blood_companion.content.errors import Problem
+from blood_companion.dirs import user_cache_dir
+from blood_companion.matching import close_to
 
 # The kinds, in loading order (content/loader.py's KINDS holds their models, in this order).
 KIND_NAMES = (
@@ -98,9 +98,6 @@ def stray_files(root: Path) -> list[Problem]:
     """The YAML files of an overlay folder that belong to no kind, so nothing loads them
     (``my-minions.yaml``, ``minions.yml``, ``cards/x.yaml``): one problem each, with the kind
     it may have meant. Never raises (a folder that cannot be listed has none)."""
-    from blood_companion.content.errors import Problem
-    from blood_companion.matching import close_to
-
     kinds = [(k, k) for k in KIND_NAMES]
     out: list[Problem] = []
     try:
@@ -155,8 +152,6 @@ def strays(layers: Sequence[Path]) -> list[Problem]:
 
 
 def _cache_dir() -> Path:
-    from blood_companion.dirs import user_cache_dir
-
     return Path(user_cache_dir())
 
 
@@ -207,8 +202,6 @@ def _regular_bytes(path: Path) -> bytes:
 def _pydantic_release() -> bytes:
     """The installed pydantic's ``version.py`` (it names the release and the pydantic-core it
     needs), read without importing pydantic; empty when it cannot be found."""
-    import importlib.util
-
     try:
         spec = importlib.util.find_spec("pydantic")
     except (ImportError, ValueError):
