@@ -111,7 +111,8 @@ _TESTS = Path(__file__).resolve().parent
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        where = item.path.resolve().relative_to(_TESTS).as_posix()
+        path = item.path.resolve()
+        where = path.relative_to(_TESTS).as_posix() if path.is_relative_to(_TESTS) else ""
         names = {f"{where}::{item.name}", f"{where}::{getattr(item, 'originalname', item.name)}"}
         if (where.startswith(SLOW_FILES) or names & SLOW_TESTS
                 or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
