@@ -417,8 +417,10 @@ def delete(
 
     kept = delete_campaign(folder, name)
     for view in (*views.RENDERERS, views.SAID):  # its stored views (NAME.VIEW.json: no dot)
-        with contextlib.suppress(OSError):
-            views.cache_path(folder, check_campaign_name(name), view).unlink(missing_ok=True)
+        cached = views.cache_path(folder, check_campaign_name(name), view)
+        if not cached.parent.is_symlink():  # nothing is removed out of the saves folder
+            with contextlib.suppress(OSError):
+                cached.unlink(missing_ok=True)
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
         return
@@ -437,7 +439,8 @@ def verify(as_json: JsonOpt = False) -> None:
         "steps", "head", "state_hash", "problems", "replayed")}, "kept_as_recorded": report.kept}
     if not report.ok:
         err = StoreError(f"{store.path} does not verify: " + "; ".join(report.problems),
-            hint="`blood campaign recover` restores the newest good backup")
+            hint=f"`blood campaign recover --campaign {store.name}` keeps every step it can "
+            "prove (the damaged file is kept in the backups folder)")
         if as_json:
             print_json(doc)
             stderr.print(Text.assemble(("Error: ", "bold red"), err.message))

@@ -46,7 +46,18 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, TooNew, upcast_action
 from blood_companion.store import delta as dl
 from blood_companion.store import docs, saves, schema
-from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, now, to_state
+from blood_companion.store.docs import (
+    MARKERS,
+    UNREADABLE,
+    Doc,
+    Row,
+    canon,
+    hash_text,
+    load_json,
+    now,
+    read_int,
+    to_state,
+)
 from blood_companion.store.errors import (
     BadNameError,
     CampaignNotFound,
@@ -214,11 +225,42 @@ def parse_stored(data: str, av: int) -> Action:
         raise RuleError("the action is not valid JSON") from None
     if not isinstance(raw, dict):
         raise RuleError("the action is not a JSON object")
+    if raw.get("type") in MARKERS:
+        raise RuleError(marker_sentence(raw))
     try:
         raw = upcast_action(raw, av)
     except TooNew as exc:
         raise RuleError(f"written by a newer Blood Companion ({exc})") from None
     return parse_action(raw)
+
+
+def marker_sentence(raw: Mapping[str, Any]) -> str:
+    """What `campaign log` says of a step `campaign recover` kept without its action."""
+    if raw.get("type") == UNREADABLE:
+        return ("its action could not be read (damaged); `campaign recover` kept the state it "
+                "led to, and the damaged copy in the backups folder keeps the step as it was")
+    return ("`campaign recover` could not prove this step (damaged); its state here is the one "
+            "before it, and the damaged copy in the backups folder keeps the step as it was")
+
+
+# The marks as read: a name that is text and a step that is an integer (a row of other types
+# is damage: `verify` names it, `recover` leaves it in the damaged copy, reads pass it by).
+MARKS = "SELECT name, step FROM marks WHERE typeof(name) = 'text' AND typeof(step) = 'integer'"
+
+
+def fields_ok(row: Sequence[Any], *, abandoned: bool = False) -> bool:
+    """Whether a stored step's columns (step, data, av, chance, delta, state_hash, app,
+    data_fp, recorded, exact[, abandoned, replaced_at]) hold the types the save keeps: a row
+    edited into other types (a number read from text, a BLOB) is damage, never a TypeError."""
+    s, d, av, ch, de, h, app, fp, rec, ex = row[:10]
+    optional = (de, h) if abandoned else ()
+    ok = (type(s) is int and type(d) is str and type(av) is int and type(ex) is int
+          and (ch is None or type(ch) is str)
+          and all(x is None or type(x) is str for x in optional)
+          and all(type(x) is str for x in ((app, fp, rec) if abandoned else (de, h, app, fp, rec))))
+    if abandoned and ok and len(row) > 10:
+        ok = (row[10] is None or type(row[10]) is str) and type(row[11]) is int
+    return ok
 
 
 def said_key(step: int, data: str, av: int) -> str:
@@ -497,7 +539,7 @@ class CampaignStore:
 
     def marks(self) -> dict[str, int]:
         with self._errors(), self._read() as conn:
-            rows = conn.execute("SELECT name, step FROM marks ORDER BY step, name").fetchall()
+            rows = conn.execute(MARKS + " ORDER BY step, name").fetchall()
         return {n: s for n, s in rows}
 
     def append_recorded(self, rows: Sequence[Sequence[Any]],
@@ -606,24 +648,30 @@ class CampaignStore:
                 f"SELECT {cols} FROM actions WHERE step > ? ORDER BY step", (since,)
             ).fetchall()
             marks: dict[int, list[str]] = {}
-            for n, s in conn.execute("SELECT name, step FROM marks ORDER BY name"):
+            for n, s in conn.execute(MARKS + " ORDER BY name"):
                 marks.setdefault(s, []).append(n)
             gone = (
                 conn.execute(f"SELECT {cols} FROM abandoned ORDER BY id").fetchall()
                 if include_abandoned
                 else []
             )
-            head = int(self._meta(conn)["head"])
+            head = self._meta_int(conn, "head")
         out = []
         for status_rows, status in ((rows, None), (gone, "abandoned")):
             for step, typ, data, av, digest, recorded, app, fp in status_rows:
+                where = "abandoned step" if status else "step"
+                if not (type(data) is str and type(av) is int and type(step) is int):
+                    raise DamagedSave(self.path, f"{where} {step} of the log holds a field of "
+                                      "the wrong type", hint=_damaged_hint(self.name))
                 try:
                     raw = load_json(data)
                 except ValueError:
-                    raise DamagedSave(self.path, f"step {step} of the log is not valid JSON"
-                                      ) from None
+                    raise DamagedSave(self.path, f"{where} {step} of the log is not valid JSON",
+                                      hint=_damaged_hint(self.name)) from None
                 key = said_key(step, data, av)
                 sentence = said.get(key) if said else None
+                if sentence is None and isinstance(raw, dict) and raw.get("type") in MARKERS:
+                    sentence = "Kept without its action: " + marker_sentence(raw) + "."
                 if sentence is None:
                     try:
                         sentence = self._sentence(parse_stored(data, av))
@@ -641,6 +689,12 @@ class CampaignStore:
         with self._errors(), self._read() as conn:
             rows = conn.execute("SELECT step, data, av FROM actions ORDER BY step").fetchall()
         return [self._parse(step, data, av) for step, data, av in rows]
+
+    def step_types(self) -> list[str]:
+        """The type of every step's action (done and undone), in order; a step `recover` kept
+        without its action has its marker's type (docs.MARKERS)."""
+        with self._errors(), self._lenient(), self._read() as conn:
+            return [str(r[0]) for r in conn.execute("SELECT type FROM actions ORDER BY step")]
 
     def _sentence(self, action: Action) -> str:
         """The action as a sentence, with the data pack's names when it loads (ids else)."""
@@ -701,12 +755,18 @@ class CampaignStore:
         texts = dl.CanonText()  # the canonical text of `doc`, re-dumped where a step changed it
         replayed = 0
         kept: list[list[Any]] = []  # [first, last, app, data_fp]
+        unkept: list[int] = []  # steps recover kept without their action (docs.MARKERS)
         with self._errors(), self._lenient(), self._read() as conn:
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 problems.append(f"SQLite integrity check: {check}")
             steps = conn.execute("SELECT count(*) FROM actions").fetchone()[0]
-            head = int(self._meta(conn)["head"])
+            head = self._meta_int(conn, "head")
+            problem = self._head_problem(
+                conn, head, conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0)
+            if problem:
+                problems.append(problem)
+            problems += self._bookkeeping_problems(conn)
             rows = conn.execute(
                 "SELECT a.step, a.data, a.av, a.chance, a.delta, a.state_hash, a.app, a.data_fp, "
                 "a.exact, s.step, s.state_hash FROM actions a LEFT JOIN snapshots s "
@@ -716,6 +776,9 @@ class CampaignStore:
                            snap_hash) in enumerate(rows, start=1):
                 if step != expected:
                     problems.append(f"step {expected} is missing from the log")
+                    break
+                if not fields_ok((step, data, av, chance, delta, digest, app, fp, "", exact)):
+                    problems.append(f"step {step}: a stored field has the wrong type")
                     break
                 before = text
                 try:
@@ -750,9 +813,13 @@ class CampaignStore:
                     continue
                 state = None
                 try:  # not replayed: its action must still read (`log` shows it)
-                    load_json(data)
+                    action = load_json(data)
                 except ValueError:
                     problems.append(f"step {step}: its action is not valid JSON")
+                    continue
+                if isinstance(action, dict) and action.get("type") in MARKERS:
+                    unkept.append(step)
+                    continue
                 if step > 1 or (app, fp) != current:
                     if kept and kept[-1][1] == step - 1 and kept[-1][2:] == [app, fp]:
                         kept[-1][1] = step
@@ -765,9 +832,44 @@ class CampaignStore:
             + f" recorded with app {app or '?'} / data {fp or 'not recorded'}: kept as recorded"
             for a, b, app, fp in kept
         ]
+        if unkept:
+            kept_text.append(
+                f"step{'s' if len(unkept) > 1 else ''} {', '.join(map(str, unkept))}: kept by "
+                "`campaign recover` without an action that reads (`campaign log` says which)")
         return VerifyReport(
             not problems, steps, head, head_hash or self._hash, problems, replayed, kept_text
         )
+
+    def _bookkeeping_problems(self, conn: sqlite3.Connection) -> list[str]:
+        """The marks, abandoned steps and metadata a save keeps besides its log, read with
+        their types: what `log --all`, `marks` and `export` would refuse or pass by."""
+        problems = []
+        top = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
+        for name, step in conn.execute("SELECT name, step FROM marks"):
+            if type(name) is not str or type(step) is not int or not 1 <= step <= top:
+                problems.append(f"the mark {str(name)[:40]!r} is damaged (not a name and a "
+                                "step of the log)")
+        for row in conn.execute(
+                "SELECT step, data, av, chance, delta, state_hash, app, data_fp, recorded, "
+                "exact, abandoned, replaced_at FROM abandoned ORDER BY id"):
+            bad = not fields_ok(row, abandoned=True)
+            if not bad:
+                try:
+                    for value in (row[1], row[3], row[4]):
+                        if value:
+                            load_json(value)
+                except ValueError:
+                    bad = True
+            if bad:
+                problems.append(f"abandoned step {str(row[0])[:12]} is damaged (`log --all` "
+                                "cannot show it)")
+        meta = self._meta(conn)
+        for key in ("seed", "revision"):
+            try:
+                read_int(meta[key])
+            except ValueError:
+                problems.append(f"the metadata's {key!r} is not a number")
+        return problems
 
     def _replay_one(
         self, step: int, row: tuple[str, int, str | None], before: str,
@@ -853,11 +955,17 @@ class CampaignStore:
             gone = conn.execute(
                 f"SELECT {cols}, abandoned, replaced_at FROM abandoned ORDER BY id"
             ).fetchall()
-            marks = dict(conn.execute("SELECT name, step FROM marks ORDER BY step").fetchall())
+            marks = dict(conn.execute(MARKS + " ORDER BY step").fetchall())
             meta = self._meta(conn)
+            seed, head = self._meta_int(conn, "seed"), self._meta_int(conn, "head")
 
         def step_doc(r: Sequence[Any], where: str = "step") -> dict[str, Any]:
             s, d, av, ch, de, h, app, fp, rec, ex = r[:10]
+            if not fields_ok(r, abandoned=where != "step"):
+                raise DamagedSave(
+                    self.path, f"{where} {s} of the log holds a field of the wrong type",
+                    hint=_damaged_hint(self.name),
+                )
             try:
                 return {
                     "step": s, "action": load_json(d), "action_schema": av,
@@ -878,8 +986,8 @@ class CampaignStore:
             "exported": now(),
             "name": self.name,
             "mode": meta.get("mode", ""),
-            "seed": int(meta.get("seed", 0)),
-            "head": int(meta["head"]),
+            "seed": seed,
+            "head": head,
             "state_hash": self._hash,
             "marks": marks,
             "actions": [step_doc(r) for r in rows],
@@ -985,6 +1093,14 @@ class CampaignStore:
                 self._revision = -1
                 raise
 
+    def _meta_int(self, conn: sqlite3.Connection, key: str) -> int:
+        """A number the metadata keeps (ASCII digits only: docs.read_int)."""
+        try:
+            return read_int(self._meta(conn)[key])
+        except ValueError:
+            raise DamagedSave(self.path, f"the metadata's {key!r} is not a number",
+                              hint=_damaged_hint(self.name)) from None
+
     def _meta(self, conn: sqlite3.Connection) -> dict[str, str]:
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         for key in META_KEYS:
@@ -1035,6 +1151,15 @@ class CampaignStore:
                 raise DamagedSave(self.path, f"unknown save schema version {version}")
             tables = {r[0] for r in conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if version < schema.SCHEMA_VERSION and "actions" in tables and "delta" in {
+                    r[1] for r in conn.execute("PRAGMA table_info(actions)")}:
+                # an older version number on today's tables: migrating it again would restamp
+                # every step and rewrite every hash
+                raise DamagedSave(
+                    self.path, f"its schema version ({version}) is older than its tables, "
+                    f"which are version {schema.SCHEMA_VERSION}'s (the header was edited)",
+                    hint=_damaged_hint(self.name),
+                )
             state_schema = None
             if version == schema.SCHEMA_VERSION and "meta" in tables:
                 row = conn.execute("SELECT value FROM meta WHERE key = 'state_schema'").fetchone()
@@ -1126,20 +1251,38 @@ class CampaignStore:
     def _load_from(self, conn: sqlite3.Connection) -> None:
         meta = self._meta(conn)
         try:
-            head = int(meta["head"])
-            revision = int(meta["revision"])
-            self.seed = int(meta["seed"])
+            head = read_int(meta["head"])
+            revision = read_int(meta["revision"])
+            self.seed = read_int(meta["seed"])
         except ValueError:
-            raise DamagedSave(self.path, "the metadata holds a non-number") from None
-        self.mode = meta["mode"]
-        self.created = meta.get("created", "")
+            raise DamagedSave(self.path, "the metadata holds a non-number",
+                              hint=_damaged_hint(self.name)) from None
+        self.mode = str(meta["mode"])
+        self.created = str(meta.get("created", ""))
         max_step = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
-        if not 1 <= head <= max_step:
-            raise DamagedSave(self.path, f"the head ({head}) is outside the log (1..{max_step})")
+        problem = self._head_problem(conn, head, max_step)
+        if problem:
+            raise DamagedSave(self.path, problem, hint=_damaged_hint(self.name))
         self._max_step = max_step
         state, doc, text, digest = self._state_at(conn, head, use_cache=False)
         self._head, self._revision = head, revision
         self._state, self._doc, self._text, self._hash = state, doc, text, digest
+
+    def _head_problem(self, conn: sqlite3.Connection, head: int, max_step: int) -> str | None:
+        """Whether the head the metadata names agrees with the rows: inside the log, and the
+        state kept whole at it (every write keeps a snapshot at the head, and besides it only
+        at step 1 and every SNAPSHOT_EVERY steps). A head edited by hand would otherwise have
+        the next step abandon every step after it."""
+        if not 1 <= head <= max_step:
+            return f"the head ({head}) is outside the log (1..{max_step})"
+        odd = [r[0] for r in conn.execute(
+            "SELECT step FROM snapshots WHERE step != 1 AND step % ? != 0 ORDER BY step",
+            (schema.SNAPSHOT_EVERY,))]
+        if odd == [head] or (not odd and docs.is_checkpoint(head)):
+            return None
+        where = (f"its rows keep the head's state at step {odd[-1]}" if odd
+                 else f"its rows keep no state at step {head}")
+        return f"the head in its metadata (step {head}) disagrees with its rows ({where})"
 
     def _sync(self, conn: sqlite3.Connection) -> None:
         """Inside a transaction: reload when another process wrote since we last looked."""
@@ -1147,7 +1290,7 @@ class CampaignStore:
         if row is None:
             raise DamagedSave(self.path, "the metadata lacks 'revision'")
         try:
-            revision = int(row[0])
+            revision = read_int(row[0])
         except (TypeError, ValueError):
             raise DamagedSave(self.path, "the metadata holds a non-number") from None
         if revision != self._revision:
@@ -1245,7 +1388,7 @@ class CampaignStore:
             return target
         row = conn.execute("SELECT step FROM marks WHERE name = ?", (target.strip(),)).fetchone()
         if row is None:
-            names = [r[0] for r in conn.execute("SELECT name FROM marks ORDER BY step")]
+            names = [r[0] for r in conn.execute(MARKS + " ORDER BY step")]
             raise NothingToUndo(
                 f"there is no mark {target[:60]!r}",
                 hint=("marks: " + ", ".join(names)) if names else
@@ -1313,7 +1456,8 @@ def _chance_json(chance: Chance) -> str | None:
 def _damaged_hint(name: str) -> str:
     return (
         f"`blood campaign verify --campaign {name}` names the damaged step; "
-        f"`blood campaign recover --campaign {name}` restores the newest good backup"
+        f"`blood campaign recover --campaign {name}` keeps every step it can prove (the "
+        "damaged file is kept in the backups folder)"
     )
 
 
