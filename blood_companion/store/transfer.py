@@ -281,7 +281,9 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
     first: dict[str, Any] = {}
     legacy = True  # steps an app 0.1.0 save was rebuilt with come first, and only then
     for s in doc.actions:
-        data = _action_json(file, f"step {s.step}", s.action, s.action_schema)
+        marker = s.action.get("type") in docs.MARKERS and s.step > 1
+        data = (json.dumps(s.action, ensure_ascii=False) if marker else
+                _action_json(file, f"step {s.step}", s.action, s.action_schema))
         if s.step == 1 and not (len(s.delta) == 1 and s.delta[0].get("p") == []):
             raise _refuse(file, "the first step does not hold the whole state")
         try:
@@ -305,9 +307,11 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
         except docs.BadState as exc:
             raise _refuse(file, f"the state at step {s.step}: {exc}") from None
         chance = canon(s.chance) if s.chance else None
-        legacy = legacy and s.app == LEGACY_APP and s.data == ""
+        legacy = legacy and s.app == LEGACY_APP and s.data == "" and not marker
         exact = bool(s.exact or not legacy)  # a replayed step is exact
-        if not legacy:
+        if marker:
+            exact = _kept_without_action(file, s, prev, now_doc)
+        elif not legacy:
             exact = _revalidate(file, s, data, prev, now_doc, catalog)
         sources.append(docs.StepSource(str(s.action.get("type", "")), data, ACTION_SCHEMA, chance,
                                   s.app, s.data, s.recorded or "", int(exact)))
@@ -339,6 +343,24 @@ EARLIER_RELEASES = frozenset({"0.2.0"})
 HOLDINGS = ("name", "mode", "seed", "started", "wagon", "location_trophies",
             "nemesis_trophies", "vlad_weakened", "resources_earned", "resources_spent",
             "vlad_defeats", "decks")
+
+
+def _kept_without_action(file: Path, s: _Step, prev: dict[str, Any] | None,
+                         now_doc: dict[str, Any]) -> bool:
+    """A step `campaign recover` kept without its action (docs.MARKERS): nothing can replay
+    it, so it is taken only where it changes none of what the campaign holds
+    (:data:`HOLDINGS`), as a step of an earlier release is; else the file is refused (a
+    forged state could hide behind it). Returns False (never exact)."""
+    changed = [k for k in HOLDINGS if (prev or {}).get(k) != now_doc.get(k)]
+    if changed:
+        raise ImportRefused(
+            f"cannot import {file}: step {s.step} was kept by `campaign recover` without its "
+            f"action, and it changes what the campaign holds ({', '.join(changed)}); an import "
+            "takes only steps it can check",
+            hint="nothing was stored; to move this campaign, copy its save file "
+            "(NAME.blood.db in the saves folder) instead",
+        )
+    return False
 
 
 def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
