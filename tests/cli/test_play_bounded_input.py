@@ -32,6 +32,6 @@ def test_a_flood_of_unusable_lines_stops_after_a_bounded_run(tmp_path: Path) -> 
     assert len(run.stdout) < 200_000
     # usable answers between unusable ones reset the count: 15 unusable lines, `status`, 15
     # more, then the end of input: never 20 in a row, so play ends at the end of input
-    run = _play(tmp_path, "zzz\n" * 15 + "status\n" + "zzz\n" * 15)
+    run = _play(tmp_path / "second", "zzz\n" * 15 + "status\n" + "zzz\n" * 15)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "could not be used" not in run.stderr
