@@ -216,6 +216,40 @@ def _state_at(state: Any, path: tuple[Any, ...]) -> str | object:
     return dl.ENCODE(state.model_dump(mode="json"))
 
 
+def replay_one(
+    catalog: Catalog, step: int, row: tuple[str, int, str | None], before: str,
+    after: tuple[Doc, list[dl.Op]], digest: str, state: CampaignState | None,
+) -> tuple[str | None, CampaignState | None]:
+    """(None, the replayed state) when the step (its action, action schema and chance:
+    ``row``) replays to the recorded state (``after``: its document and the stored change
+    that gave it) of hash ``digest``, else (the problem, None). It is replayed from
+    ``state``, the previous step's replay, whose document is exactly the one before the step,
+    when given and the two changes agree (:func:`_same_change`); else from the state stored
+    before the step (its canonical text ``before``), which decides. (`verify` and `import`.)"""
+
+    def run(start: CampaignState | None) -> CampaignState:
+        data, av, chance = row
+        action = parse_stored(data, av)
+        state = start if start is not None else to_state(json.loads(before))
+        outcomes = load_json(chance) if chance else []
+        return apply(state, action, catalog, step - 1, Chance.replay(outcomes))
+
+    if state is not None:
+        try:
+            new = run(state)
+            if _same_change(state, new, *after):
+                return None, new
+        except Exception:  # noqa: BLE001, S110 - judged from the stored state below
+            pass
+    try:
+        new = run(None)
+    except (RuleError, docs.BadState, ValueError, TypeError, KeyError, IndexError) as exc:
+        return f"step {step} no longer applies: {getattr(exc, 'message', str(exc))}", None
+    if hash_text(canon(docs.state_doc(new))) != digest:
+        return f"step {step} does not replay to its recorded state", None
+    return None, new
+
+
 def parse_stored(data: str, av: int) -> Action:
     """An action from its stored JSON and action schema version (upcast to today's shape).
     Raises RuleError when today's app cannot read it."""
@@ -805,8 +839,8 @@ class CampaignStore:
                     head_hash = h
                 if (app, fp) == current and exact and before:
                     replayed += 1
-                    problem, state = self._replay_one(
-                        step, (data, av, chance), before, (doc, ops), h, state
+                    problem, state = replay_one(
+                        self.catalog, step, (data, av, chance), before, (doc, ops), h, state
                     )
                     if problem:
                         problems.append(problem)
@@ -870,39 +904,6 @@ class CampaignStore:
             except ValueError:
                 problems.append(f"the metadata's {key!r} is not a number")
         return problems
-
-    def _replay_one(
-        self, step: int, row: tuple[str, int, str | None], before: str,
-        after: tuple[Doc, list[dl.Op]], digest: str, state: CampaignState | None,
-    ) -> tuple[str | None, CampaignState | None]:
-        """(None, the replayed state) when the step (its action, action schema and chance:
-        ``row``) replays to the recorded state (``after``: its document and the stored change
-        that gave it) of hash ``digest``, else (the problem, None). It is replayed from
-        ``state``, the previous step's replay, whose document is exactly the one before the step,
-        when given and the two changes agree (:func:`_same_change`); else from the state stored
-        before the step (its canonical text ``before``), which decides."""
-
-        def run(start: CampaignState | None) -> CampaignState:
-            data, av, chance = row
-            action = parse_stored(data, av)
-            state = start if start is not None else to_state(json.loads(before))
-            outcomes = load_json(chance) if chance else []
-            return apply(state, action, self.catalog, step - 1, Chance.replay(outcomes))
-
-        if state is not None:
-            try:
-                new = run(state)
-                if _same_change(state, new, *after):
-                    return None, new
-            except Exception:  # noqa: BLE001, S110 - judged from the stored state below
-                pass
-        try:
-            new = run(None)
-        except (RuleError, docs.BadState, ValueError) as exc:
-            return f"step {step} no longer applies: {getattr(exc, 'message', str(exc))}", None
-        if hash_text(canon(docs.state_doc(new))) != digest:
-            return f"step {step} does not replay to its recorded state", None
-        return None, new
 
     # ------------------------------------------------------------------ backups and export
 
