@@ -150,8 +150,12 @@ def _read_bytes(file: Path) -> bytes:
             f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB"
         )
     try:
-        with file.open("rb") as fh:
-            raw = fh.read(MAX_IMPORT_BYTES + 1)
+        parts, size = [], 0
+        with file.open("rb") as fh:  # in pieces: one read of the bound would allocate it all
+            while size <= MAX_IMPORT_BYTES and (part := fh.read(1 << 20)):
+                parts.append(part)
+                size += len(part)
+        raw = b"".join(parts)
     except OSError as exc:
         raise _refuse(file, exc.strerror or str(exc)) from None
     if len(raw) > MAX_IMPORT_BYTES:
