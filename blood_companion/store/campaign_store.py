@@ -279,7 +279,8 @@ def marker_sentence(raw: Mapping[str, Any]) -> str:
 
 # The marks as read: a name that is text and a step that is an integer (a row of other types
 # is damage: `verify` names it, `recover` leaves it in the damaged copy, reads pass it by).
-MARKS = "SELECT name, step FROM marks WHERE typeof(name) = 'text' AND typeof(step) = 'integer'"
+MARKS = ("SELECT name, step FROM marks WHERE typeof(name) = 'text' AND typeof(step) = 'integer' "
+         "AND step >= 1")
 
 
 def fields_ok(row: Sequence[Any], *, abandoned: bool = False) -> bool:
@@ -1395,6 +1396,9 @@ class CampaignStore:
                 hint=("marks: " + ", ".join(names)) if names else
                 "`blood campaign mark NAME` names the current step",
             )
+        if not 1 <= row[0] <= self._max_step:
+            raise DamagedSave(self.path, f"the mark {target.strip()[:60]!r} names step {row[0]}, "
+                              "which is not in the log", hint=_damaged_hint(self.name))
         return int(row[0])
 
     def _no_step(self, step: object, hint: str | None = None) -> NothingToUndo:

@@ -326,9 +326,12 @@ def test_40_3_a_mark_whose_name_is_not_text_is_never_a_traceback(
     with CampaignStore.open(saves_dir, "demo", catalog) as store:
         store.mark("kept")
     _sql(path, "INSERT INTO marks VALUES (X'FF', -5, 'x')")
+    _sql(path, "INSERT INTO marks VALUES ('far', 99, 'x')")
+    code, _, err = blood(saves_dir, "campaign", "undo", "--to", "far")
+    assert code == 1 and "not in the log" in err and "campaign recover" in err
     code, _, err = blood(saves_dir, "campaign", "export", str(tmp_path / "out.json"))
     assert code == 0, err
-    assert json.loads((tmp_path / "out.json").read_text())["marks"] == {"kept": 5}
+    assert json.loads((tmp_path / "out.json").read_text())["marks"] == {"kept": 5, "far": 99}
     code, out, err = blood(saves_dir, "campaign", "log")
     assert code == 0 and "unexpected" not in err
     code, _, err = blood(saves_dir, "campaign", "verify")
