@@ -706,7 +706,8 @@ class CampaignStore:
                 key = said_key(step, data, av)
                 sentence = said.get(key) if said else None
                 if sentence is None and isinstance(raw, dict) and raw.get("type") in MARKERS:
-                    sentence = "Kept without its action: " + marker_sentence(raw) + "."
+                    sentence = ("Kept without its action: " if raw["type"] == UNREADABLE
+                                else "Not proven: ") + marker_sentence(raw) + "."
                 if sentence is None:
                     try:
                         sentence = self._sentence(parse_stored(data, av))
