@@ -339,19 +339,20 @@ def _stream_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt | None:
         if marker:
             exact = False
             if held != _held(raw):
-                _kept_without_action(file, s, load_json(before), raw)
+                _kept_without_action(file, s, json.loads(before), raw)
         elif legacy:
             exact = bool(s.exact)
         elif s.step == 1:
             exact = _revalidate(file, s, data, None, raw, catalog)
+        elif s.app != APP:  # an earlier release's step (or refused: _revalidate names the app)
+            exact = _revalidate(file, s, data, json.loads(before), raw, catalog)
+            state = None
         else:
-            if s.app != APP and s.app not in EARLIER_RELEASES:
-                _revalidate(file, s, data, None, raw, catalog)  # refused: names the app
             problem, state = replay_one(catalog, s.step, (data, s.action_schema, chance), before,
                                         (raw, s.delta), own, state)
             exact = problem is None
-            if not exact:  # judged again from the states themselves (refused, or an earlier
-                exact = _revalidate(file, s, data, load_json(before), raw, catalog)  # release)
+            if not exact:  # judged again from the states themselves: refused, with the reason
+                exact = _revalidate(file, s, data, json.loads(before), raw, catalog)
                 state = None
         rows.append(Row(s.step, str(s.action.get("type", "")), data, s.action_schema, chance,
                         canon(s.delta), own, s.app, s.data, s.recorded or "", int(exact)))
