@@ -161,37 +161,92 @@ def _same_change(old: CampaignState, new: CampaignState, doc: Doc, ops: list[dl.
     differ), given that ``old``'s document is exactly the one ``ops`` turned into ``doc``.
     Outside the paths ``ops`` changed and the parts of ``new`` that are not ``old``'s own
     objects (the engine returns new frozen states that share every part they keep), the two
-    documents are both the one before; only those places are dumped and compared."""
-    places: list[tuple[Any, ...]] = [tuple(op["p"]) for op in ops]
-    _changed(old, new, (), places)
-    return all(_doc_at(doc, p) == _state_at(new, p) for p in places)
+    documents are both the one before; only those places are dumped and compared. A list that
+    grew at its end (a night log) is compared by its new items and its length."""
+    places: list[tuple[Any, ...]] = []
+    sizes: list[tuple[Any, ...]] = []
+    for op in ops:
+        path = tuple(op["p"])
+        items = _spliced(doc, op, path)
+        if items is None:
+            places.append(path)
+        else:
+            places.extend(items)
+            sizes.append(path)
+    _changed(old, new, (), places, sizes)
+    return (all(_doc_len(doc, p) == _state_len(new, p) for p in sizes)
+            and all(_doc_at(doc, p) == _state_at(new, p) for p in places))
 
 
-def _changed(old: Any, new: Any, path: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
-    """Add to ``out`` the paths where ``new``'s dump may differ from ``old``'s."""
+def _spliced(doc: Doc, op: dl.Op, path: tuple[Any, ...]) -> list[tuple[Any, ...]] | None:
+    """The paths of the items a splice put in a list, when no item after them moved (it
+    replaced as many as it removed, or nothing follows them); None otherwise."""
+    if "s" not in op or not path:
+        return None
+    start, removed = op["s"]
+    count = len(op["v"])
+    items = _doc_value(doc, path)
+    if type(items) is not list or not (count == removed or start + count == len(items)):
+        return None
+    return [(*path, i) for i in range(start, start + count)]
+
+
+def _changed(old: Any, new: Any, path: tuple[Any, ...], out: list[tuple[Any, ...]],
+             sizes: list[tuple[Any, ...]]) -> None:
+    """Add to ``out`` the paths where ``new``'s dump may differ from ``old``'s (and to
+    ``sizes`` the lists whose length may differ, their items being in ``out``)."""
     if old is new:
         return
     if isinstance(new, BaseModel) and type(old) is type(new):
         was = old.__dict__  # a model's field values, by name
         for name, value in new.__dict__.items():
             if was[name] is not value:
-                _changed(was[name], value, (*path, name), out)
-    elif type(new) in (list, tuple) and type(old) is type(new) and len(old) == len(new):
-        for i, (a, b) in enumerate(zip(old, new, strict=True)):
-            _changed(a, b, (*path, i), out)
+                _changed(was[name], value, (*path, name), out, sizes)
+    elif type(new) in (list, tuple) and type(old) is type(new) and len(old) <= len(new):
+        for i, (a, b) in enumerate(zip(old, new[: len(old)], strict=True)):
+            _changed(a, b, (*path, i), out, sizes)
+        if len(old) < len(new):  # grown at its end: its new items, and its length
+            out.extend((*path, i) for i in range(len(old), len(new)))
+            sizes.append(path)
     else:
         out.append(path)
 
 
-def _doc_at(doc: Any, path: tuple[Any, ...]) -> str | object:
-    """The canonical text of the value at ``path`` in a document (_ABSENT: none there)."""
+def _doc_value(doc: Any, path: tuple[Any, ...]) -> Any:
+    """The value at ``path`` in a document (_ABSENT: none there)."""
     for key in path:
         if (type(doc) is dict and type(key) is str and key in doc) or (
                 type(doc) is list and type(key) is int and 0 <= key < len(doc)):
             doc = doc[key]  # type: ignore[index]  # (a dict key or a list index, checked)
         else:
             return _ABSENT
-    return dl.ENCODE(doc)
+    return doc
+
+
+def _doc_len(doc: Any, path: tuple[Any, ...]) -> int:
+    value = _doc_value(doc, path)
+    return len(value) if type(value) is list else -2
+
+
+def _state_len(state: Any, path: tuple[Any, ...]) -> int:
+    """The length of the list at ``path`` in ``state`` (-1 when it is not one: the caller then
+    finds the two documents different and judges the step from the stored state)."""
+    value = state
+    for key in path:
+        if isinstance(value, BaseModel) and type(key) is str and key in type(value).model_fields:
+            value = getattr(value, key)
+        elif ((type(value) in (list, tuple) and type(key) is int and 0 <= key < len(value))
+              or (type(value) is dict and type(key) is str and key in value)):
+            value = value[key]
+        else:
+            return -1
+    return len(value) if type(value) in (list, tuple) else -1
+
+
+def _doc_at(doc: Any, path: tuple[Any, ...]) -> str | object:
+    """The canonical text of the value at ``path`` in a document (_ABSENT: none there)."""
+    value = _doc_value(doc, path)
+    return _ABSENT if value is _ABSENT else dl.ENCODE(value)
 
 
 def _state_at(state: Any, path: tuple[Any, ...]) -> str | object:
@@ -207,9 +262,9 @@ def _state_at(state: Any, path: tuple[Any, ...]) -> str | object:
         if isinstance(value, BaseModel) and i + 1 < len(path):
             state, i = value, i + 1
             continue
-        if (type(value) is list and i + 2 < len(path) and type(path[i + 1]) is int
+        if (type(value) is list and i + 1 < len(path) and type(path[i + 1]) is int
                 and 0 <= path[i + 1] < len(value) and isinstance(value[path[i + 1]], BaseModel)):
-            state, i = value[path[i + 1]], i + 2
+            state, i = value[path[i + 1]], i + 2  # a model in a list dumps as it does in it
             continue
         dumped = state.model_dump(mode="json", include={key})
         return _doc_at(dumped[key], path[i + 1 :]) if key in dumped else _ABSENT

@@ -450,3 +450,74 @@ def test_40_4_a_recovered_save_exports_and_an_import_checks_what_it_can(
     code, _, err = blood(saves_dir, "campaign", "import", str(out), "--name", "third")
     assert code == 1 and "step 4" in err and "wagon" in err and "copy its save file" in err
     assert "Traceback" not in err
+
+
+# ---------------------------------------------------------------------- 7: import streams
+
+
+@pytest.mark.parametrize("forge", ["edit an earlier entry", "add an entry", "drop the new"])
+def test_40_7_the_faster_replay_still_refuses_a_forged_night_log(
+    forge: str, saves_dir: Path, catalog: Any, tmp_path: Path
+) -> None:
+    """Import and verify compare a step's replay with its recorded state only where either
+    changed something, a grown night log by its new entries and its length: a last step whose
+    change also edits an earlier log entry, adds one the rules did not, or leaves out the one
+    they did (its hash made to match) is refused by import and fails verify."""
+    import random
+    import sys as _sys
+
+    _sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+    _sys.path.insert(0, str(Path(__file__).parent))
+    from night_bot import Table, step
+    from save_files import write_today
+
+    from blood_companion.engine.campaign import Seat, StartCampaign
+    from blood_companion.engine.night import SetupNight
+    from blood_companion.engine.state import CampaignState
+    from blood_companion.store.docs import canon, hash_text
+
+    table = Table(catalog, CampaignState(), rng=random.Random(5))
+    table.do(StartCampaign(name="demo", mode="single", seed=11,
+                           seats=[Seat(trouper=t) for t in ("aurel", "zora")]))
+    table.do(SetupNight(nemesis="lucilla", location=catalog.locations_in("catacombs")[0].id,
+                        minions=[m.id for m in catalog.all("minions")[:2]], difficulty=1))
+    grew = 0
+    while grew < 2 or len(table.log) < 12:  # until a step added to the night log
+        before = len(table.state.night.log)
+        step(table)
+        grew += len(table.state.night.log) > before
+        if len(table.state.night.log) > before and len(table.log) >= 12:
+            break
+    write_today(saves_dir, "demo", table.log, catalog)
+    honest = tmp_path / "honest.json"
+    assert blood(saves_dir, "campaign", "export", str(honest))[0] == 0
+    doc = json.loads(honest.read_text())
+    last = doc["actions"][-1]
+    splice = next(op for op in last["delta"] if op["p"] == ["night", "log"] and "s" in op)
+    if forge == "edit an earlier entry":
+        last["delta"].append({"p": ["night", "log", 0, "turn"], "v": 99})
+    elif forge == "add an entry":
+        splice["v"] = [*splice["v"], splice["v"][-1]]
+    else:
+        splice["v"] = splice["v"][:-1]
+    state: Any = {}
+    from blood_companion.store import delta as dl
+
+    for s in doc["actions"]:
+        state = dl.patch(state, s["delta"])
+    last["state_hash"] = doc["state_hash"] = hash_text(canon(state))
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(doc))
+    code, _, err = blood(saves_dir, "campaign", "import", str(forged), "--name", "forged")
+    assert code == 1 and "does not give the state recorded" in err, err
+    code, _, err = blood(saves_dir, "campaign", "import", str(honest), "--name", "honest")
+    assert code == 0, err
+    path = saves_dir / "honest.blood.db"
+    n = len(doc["actions"])
+    _sql(path, "UPDATE actions SET delta = ?, state_hash = ? WHERE step = ?",
+         canon(last["delta"]), last["state_hash"], n)
+    _sql(path, "UPDATE snapshots SET state = ?, state_hash = ? WHERE step = ?",
+         canon(state), last["state_hash"], n)
+    with CampaignStore.open(saves_dir, "honest", catalog) as store:
+        report = store.verify()
+    assert not report.ok and f"step {n}" in "; ".join(report.problems)
