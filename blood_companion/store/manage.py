@@ -377,9 +377,12 @@ def _restore_backup(saves_dir: Path, name: str, path: Path, backups: list[Path],
 
 # ---------------------------------------------------------------------- recovering a chain
 #
-# `recover` of a damaged file keeps the longest chain of steps from step 1 whose actions read
-# and re-validate, taking each step from the damaged file or, where its row there is damaged or
-# gone, from a backup (read in memory: no disk space is needed to check them). What a damaged
+# `recover` of a damaged file keeps every step from step 1 that it can prove, taking each step
+# from the damaged file or, where the file has no row for it or a backup has the same step (its
+# recorded hash), from a backup (read in memory: no disk space is needed to check them); a
+# backup never replaces rows that read. A step whose action does not read is kept without it
+# when its state is proven, and past a step nothing proves recover goes on from the next step a
+# stored change or a snapshot proves (provable_chain). What a damaged
 # hash, delta or snapshot covered is derived again from what is intact: the delta gives the
 # state when the hash proves it; a snapshot when its checksum does; the rules engine replaying
 # the action (with its recorded chance, or the chance the step's seed gives) when it lands on the

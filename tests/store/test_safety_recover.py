@@ -1,6 +1,6 @@
-"""Issue 24, items 2, 3 and 8: `recover` keeps the longest chain of steps whose actions read
-and re-validate, re-deriving what a damaged hash, delta or snapshot covered; it checks backups
-without disk space for them; it never reports success with a damaged row; and damaged values
+"""Issue 24, items 2, 3 and 8 (and issue 40): `recover` keeps every step it can prove,
+re-deriving what a damaged hash, delta or snapshot covered; it checks backups without disk
+space for them; it never reports success with a damaged row; and damaged values
 (nested 100k levels, a flipped byte, a delta path of the wrong type) are clean errors.
 
 Figures (``pytest tests/store/test_safety_recover.py -q``): acknowledged steps lost 0 over
