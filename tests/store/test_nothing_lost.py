@@ -270,7 +270,10 @@ def test_40_3_an_edited_head_is_refused_then_repaired_nothing_abandoned(
     names recover), a step is refused rather than abandon steps 21-41, and recover puts the
     head back at 41. Before, verify said all was intact and the next step abandoned 21 steps."""
     path = _played(new_store, saves_dir, 41)
+    assert blood(saves_dir, "status")[0] == 0  # a stored view of the head
     _sql(path, "UPDATE meta SET value = '20' WHERE key = 'head'")
+    code, _, err = blood(saves_dir, "status")
+    assert code == 1 and "head" in err  # never the stored view of a save the store refuses
     code, out, err = blood(saves_dir, "campaign", "verify")
     assert code == 1 and "head" in err and "recover" in err
     code, _, err = blood(saves_dir, "campaign", "wagon", "--coins", "1")
@@ -310,7 +313,9 @@ def test_40_3_numbers_are_ascii_digits(
     """'٢٥٠' is not 250: a number in the metadata in other digits is damage (recover mends
     it). Before, int() read them."""
     path = _played(new_store, saves_dir, 41)
+    assert blood(saves_dir, "status")[0] == 0  # a stored view of the head
     _sql(path, "UPDATE meta SET value = ? WHERE key = ?", value, key)
+    assert blood(saves_dir, "status")[0] == 1
     with pytest.raises(DamagedSave, match="number"):
         CampaignStore.open(saves_dir, "demo", catalog)
     recover_campaign(saves_dir, "demo", catalog)
