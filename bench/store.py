@@ -177,6 +177,38 @@ def build(saves: Path, name: str, n: int, catalog: Any) -> None:
                meta={"mode": "single", "seed": "11", "data_fp": catalog.fingerprint()})
 
 
+def build_played(saves: Path, name: str, n: int, catalog: Any) -> None:
+    """A Single Game campaign of `n` steps that are all real night moves (the night bot plays
+    night after night), for import and verify on played steps rather than padding."""
+    from blood_companion.engine.campaign import NextSingleGame
+    from blood_companion.engine.endgame import EndNight
+
+    table = Table(catalog, CampaignState(), rng=random.Random(5))
+    table.do(StartCampaign(name=name, mode="single", seed=11,
+                           seats=[Seat(trouper=t) for t in ("aurel", "ioana", "petru", "zora")]))
+    loc = catalog.locations_in("catacombs")[0].id
+    mins = [m.id for m in catalog.all("minions")[:2]]
+    while len(table.log) < n:
+        table.do(SetupNight(nemesis="lucilla", location=loc, minions=mins, difficulty=1))
+        while table.state.night.phase != "over" and len(table.log) < n:
+            step(table)
+        if len(table.log) < n:
+            table.do(EndNight())
+            table.do(NextSingleGame())
+    state = CampaignState()
+    sources, docs = [], []
+    for i, a in enumerate(table.log[:n]):
+        chance = Chance.fresh(seed_for(state, a), i)
+        state = apply(state, a, catalog, i, chance)
+        sources.append(StepSource(a.type, a.model_dump_json(), ACTION_SCHEMA,
+                                  canon(chance.outcomes) if chance.outcomes else None,
+                                  __version__, catalog.fingerprint(), ""))
+        docs.append(state_doc(state))
+    rows, snaps = chain_rows(sources, docs, head=len(docs))
+    build_file(saves, name, rows, head=len(docs), snapshots=snaps,
+               meta={"mode": "single", "seed": "11", "data_fp": catalog.fingerprint()})
+
+
 def measure(saves: Path, name: str, rounds: int, catalog: Any) -> dict[str, float]:
     store = CampaignStore.open(saves, name, catalog)
     bot = Recorder(catalog, store.state, rng=random.Random(9))
@@ -311,6 +343,8 @@ def main() -> int:
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--verify-rounds", type=int, default=3, help="verify runs per size [3]")
     ap.add_argument("--import-rounds", type=int, default=3, help="import runs per size [3]")
+    ap.add_argument("--played", type=int, default=1000,
+                    help="steps of the played campaign (real nights only; 0: none) [1000]")
     args = ap.parse_args()
     catalog = load_catalog()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -326,6 +360,12 @@ def main() -> int:
                                                       args.verify_rounds),
                                 **measure_import(saves, f"bench{n}", n, args.import_rounds,
                                                  catalog)}))
+        played: dict[str, float] = {}
+        if args.played:
+            build_played(saves, "played", args.played, catalog)
+            played = {**measure_verify(saves, "played", args.played, args.verify_rounds),
+                      **measure_import(saves, "played", args.played, args.import_rounds,
+                                       catalog)}
     print("store bench, mid-night campaigns: median ms (ratio = time / one json.dumps of the "
           "head state in the same rounds)")
     head = f"{'steps':>6} {'state':>7} {'json.dumps':>10}"
@@ -375,6 +415,10 @@ def main() -> int:
           f"{IMPORT_STEP_LIMIT * 1e3:.1f}), process peak {big['import_rss'] / 2**20:.0f} MB "
           f"(target < {IMPORT_PEAK_LIMIT >> 20}), allocations growing {growth / 1024:.1f} KB a "
           f"step from {mid_n} steps (target <= {IMPORT_GROWTH_LIMIT >> 10})")
+    if played:
+        print(f"played nights ({args.played} steps, every one a real night move; not a target): "
+              f"verify {played['verify'] * 1e3:.3f} ms a step, import "
+              f"{played['import'] * 1e3:.3f} ms a step, peak {played['import_rss'] / 2**20:.0f} MB")
     ok &= backups_report(results[-1][0], results[-1][1])
     if not ok:
         print("TARGET MISSED")

@@ -204,7 +204,8 @@ def _changed(old: Any, new: Any, path: tuple[Any, ...], out: list[tuple[Any, ...
                 _changed(was[name], value, (*path, name), out, sizes)
     elif type(new) in (list, tuple) and type(old) is type(new) and len(old) <= len(new):
         for i, (a, b) in enumerate(zip(old, new[: len(old)], strict=True)):
-            _changed(a, b, (*path, i), out, sizes)
+            if a is not b:  # (most items of a grown list are the same objects)
+                _changed(a, b, (*path, i), out, sizes)
         if len(old) < len(new):  # grown at its end: its new items, and its length
             out.extend((*path, i) for i in range(len(old), len(new)))
             sizes.append(path)
