@@ -96,11 +96,15 @@ WRITERS = 12
 ROUNDS = 4
 
 
-def test_40_1_recover_force_racing_writers_loses_no_acknowledged_step(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["--force", "damaged"])
+def test_40_1_recover_force_racing_writers_loses_no_acknowledged_step(
+    how: str, tmp_path: Path
+) -> None:
     """12 writers record while `recover --force` runs (started after the 5th), 4 rounds: every
     step a writer acknowledged (exit 0) is in the recovered save, and no writer is told the
     disk is full or the save damaged. Before, --force moved the save away without the lock,
-    with a writer's live journal: 38 of 43 acknowledged steps were lost."""
+    with a writer's live journal: 38 of 43 acknowledged steps were lost. The same with a plain
+    `recover` of a save whose step 2 hash is damaged (writers still record at its head)."""
     lost, told = 0, []
     for rnd in range(ROUNDS):
         saves = tmp_path / f"saves{rnd}"
@@ -108,13 +112,19 @@ def test_40_1_recover_force_racing_writers_loses_no_acknowledged_step(tmp_path: 
                                "demo", "--troupers", "aurel,zora", "--decks", "app"],
                               env=_env(saves), capture_output=True, text=True, timeout=120)
         assert made.returncode == 0, made.stderr
+        if how == "damaged":
+            assert blood(saves, "campaign", "wagon", "--coins", "1")[0] == 0
+            assert blood(saves, "campaign", "wagon", "--coins", "1")[0] == 0
+            _sql(saves / "demo.blood.db",
+                 "UPDATE actions SET state_hash = 'ff' || substr(state_hash, 3) WHERE step = 2")
         procs, recover = [], None
         for i in range(WRITERS):
             procs.append(_spawn(saves, "--campaign", "demo", "campaign", "wagon", "--coins",
                                 "1", "--reason", f"R{rnd}-{i}"))
             if i == 4:
                 time.sleep(0.05 * rnd)
-                recover = _spawn(saves, "campaign", "recover", "demo", "--force", "--json")
+                recover = _spawn(saves, "campaign", "recover", "demo", "--json",
+                                 *(["--force"] if how == "--force" else []))
         acked = set()
         for i, p in enumerate(procs):
             _, err = p.communicate(timeout=600)
