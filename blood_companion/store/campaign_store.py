@@ -1189,7 +1189,7 @@ class CampaignStore:
             # Not under a lock: Python's open/close of the file would drop SQLite's locks
             # (POSIX locks belong to the process), so the size is checked before any is held.
             with self._errors():
-                _check_size(self.path, conn)
+                _check_size(self.path, conn, self._ident)
         with self._errors(), self._read():
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -1582,17 +1582,24 @@ def _connect(path: Path, timeout: float) -> sqlite3.Connection:
     return conn
 
 
-def _check_size(path: Path, conn: sqlite3.Connection) -> None:
+def _check_size(path: Path, conn: sqlite3.Connection,
+                ident: tuple[int, int] | None = None) -> None:
     """A file shorter than its header says was truncated (called outside any transaction:
-    it opens the file, and closing it drops the process's SQLite locks on it)."""
+    it opens the file, and closing it drops the process's SQLite locks on it). When the file
+    at `path` is no longer the one `conn` has open (`ident`: another process moved a new one
+    into place meanwhile, as recover and import do), nothing is judged: the caller finds the
+    replacement and reopens it."""
     page_size = conn.execute("PRAGMA page_size").fetchone()[0]
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     try:
         with path.open("rb") as fh:
             header = fh.read(100)
-        size = path.stat().st_size
+            st = os.fstat(fh.fileno())
+        size = st.st_size
     except OSError as exc:
         raise StoreError(f"cannot read the save file {path}: {exc.strerror}") from None
+    if ident is not None and (st.st_dev, st.st_ino) != ident:
+        return
     if len(header) == 100 and header[24:28] == header[92:96]:
         pages = max(pages, int.from_bytes(header[28:32], "big"))
     if size < page_size * pages:

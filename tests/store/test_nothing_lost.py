@@ -142,7 +142,7 @@ def test_40_1_recover_force_racing_writers_loses_no_acknowledged_step(
         code, _, err = blood(saves, "campaign", "verify")
         assert code == 0, err
     assert lost == 0
-    assert told == []
+    assert told == [], told
 
 
 def test_40_1_force_on_a_damaged_save_keeps_every_step_not_the_backup(
@@ -536,3 +536,39 @@ def test_40_7_the_faster_replay_still_refuses_a_forged_night_log(
     with CampaignStore.open(saves_dir, "honest", catalog) as store:
         report = store.verify()
     assert not report.ok and f"step {n}" in "; ".join(report.problems)
+
+
+def test_40_1_a_save_replaced_while_a_writer_opens_it_is_not_called_damaged(
+    new_store: Any, saves_dir: Path, catalog: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interleaving behind the race above: a writer connects to the save, and recover moves
+    the recovered (smaller) file into place before the writer checks the file's size. The
+    writer must not call the save truncated: it records its step on the new file. Before, it
+    compared the new file's size with the old file's page count and said "damaged"."""
+    import os
+
+    from blood_companion.store import campaign_store
+
+    path = _played(new_store, saves_dir, 120)
+    with CampaignStore.open(saves_dir, "demo", catalog) as store:
+        store.backup("a copy")
+    small = new_store("small")
+    small.close()
+    smaller = saves_dir / "small.blood.db"
+    assert smaller.stat().st_size < path.stat().st_size
+    real = campaign_store._connect_file
+    moved: list[bool] = []
+
+    def connect_then_replace(p: Path, timeout: float) -> Any:
+        out = real(p, timeout)
+        if not moved and p == path:
+            moved.append(True)
+            os.replace(smaller, path)  # what recover does under its lock
+        return out
+
+    monkeypatch.setattr(campaign_store, "_connect_file", connect_then_replace)
+    with CampaignStore.open(saves_dir, "demo", catalog) as writer:
+        writer.record(AdjustWagon(coins=1, reason="after the move"))
+    with CampaignStore.open(saves_dir, "demo", catalog) as again:
+        assert again.log()[-1].data.get("reason") == "after the move"
+        assert again.head == 2
