@@ -730,7 +730,7 @@ class CampaignStore:
         sentences of steps already worded, by :func:`said_key` (a step found there is not
         parsed again)."""
         cols = "step, type, data, av, state_hash, recorded, app, data_fp"
-        with self._errors(), self._lenient(), self._read() as conn:
+        with self._errors(), self._read(lenient=True) as conn:
             since = 0
             if last is not None:
                 top = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
@@ -785,7 +785,7 @@ class CampaignStore:
     def step_types(self) -> list[str]:
         """The type of every step's action (done and undone), in order; a step `recover` kept
         without its action has its marker's type (docs.MARKERS)."""
-        with self._errors(), self._lenient(), self._read() as conn:
+        with self._errors(), self._read(lenient=True) as conn:
             return [str(r[0]) for r in conn.execute("SELECT type FROM actions ORDER BY step")]
 
     def _sentence(self, action: Action) -> str:
@@ -804,7 +804,7 @@ class CampaignStore:
     def step_results(self, first: int = 1) -> dict[int, dict[str, Any]]:
         """Per done or undone step from ``first`` on, what its stored change added that players
         read about (:func:`step_results`): for `campaign log`."""
-        with self._errors(), self._lenient(), self._read() as conn:
+        with self._errors(), self._read(lenient=True) as conn:
             rows = conn.execute(
                 "SELECT step, delta FROM actions WHERE step >= ? ORDER BY step", (first,)
             ).fetchall()
@@ -848,7 +848,7 @@ class CampaignStore:
         replayed = 0
         kept: list[list[Any]] = []  # [first, last, app, data_fp]
         unkept: list[int] = []  # steps recover kept without their action (docs.MARKERS)
-        with self._errors(), self._lenient(), self._read() as conn:
+        with self._errors(), self._read(lenient=True) as conn:
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 problems.append(f"SQLite integrity check: {check}")
@@ -982,6 +982,7 @@ class CampaignStore:
                 finally:
                     src.close()
             else:
+                self._in_place()
                 saves.write_backup(self._conn, target)
         saves.prune_backups(self.saves_dir, self.name)
         return target
@@ -1009,7 +1010,7 @@ class CampaignStore:
     def export_doc(self) -> dict[str, Any]:
         """The readable JSON document `export` writes and `import` reads (store/transfer.py)."""
         cols = "step, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
-        with self._errors(), self._lenient(), self._read() as conn:
+        with self._errors(), self._read(lenient=True) as conn:
             rows = conn.execute(f"SELECT {cols} FROM actions ORDER BY step").fetchall()
             gone = conn.execute(
                 f"SELECT {cols}, abandoned, replaced_at FROM abandoned ORDER BY id"
@@ -1086,36 +1087,48 @@ class CampaignStore:
                                 f"be written to {self.path}; your saves are intact") from None
             raise DamagedSave(self.path, explain_sqlite(exc)) from None
 
-    @contextlib.contextmanager
-    def _lenient(self) -> Iterator[None]:
-        """Read damaged text as text (undecodable bytes replaced), so one damaged row is
-        reported by its step instead of stopping the whole read."""
-        conn = self._conn
-        before = conn.text_factory
-        conn.text_factory = lambda b: b.decode("utf-8", "replace")
-        try:
-            yield
-        finally:
-            conn.text_factory = before
+    def _in_place(self) -> None:
+        """Reopen the campaign's file when the one this store has open was moved away (by
+        recover, an import with --replace, an upgrade) before any lock is taken on it: SQLite
+        names a save's journal after its path, so a connection to the moved file would take
+        the journal of a step being written to the new file for a hot journal of its own, play
+        it back and delete it (the writer then failing with "disk I/O error")."""
+        now_ident = _file_ident(self.path)
+        if self._ident is not None and now_ident is not None and now_ident != self._ident:
+            self._reconnect()
 
     @contextlib.contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
+    def _read(self, *, lenient: bool = False) -> Iterator[sqlite3.Connection]:
+        """A read transaction on the campaign's file as it is now (:meth:`_in_place`). With
+        ``lenient``, damaged text is read as text (undecodable bytes replaced), so one damaged
+        row is reported by its step instead of stopping the whole read."""
+        if not self._conn.in_transaction:
+            self._in_place()
         conn = self._conn
-        if conn.in_transaction:  # inside the caller's transaction (an upgrade under its lock)
-            yield conn
-            return
-        conn.execute("BEGIN")
+        before = conn.text_factory
+        if lenient:
+            conn.text_factory = lambda b: b.decode("utf-8", "replace")
         try:
-            yield conn
+            if conn.in_transaction:  # inside the caller's transaction (an upgrade, its lock)
+                yield conn
+                return
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("COMMIT")
         finally:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("COMMIT")
+            conn.text_factory = before
 
     def _begin_write(self) -> sqlite3.Connection:
         """BEGIN IMMEDIATE on the campaign's file as it is now: a file replaced while this
         store waited for the lock (upgraded, restored, imported over) is reopened, and a file
         deleted meanwhile is refused (nothing is written into a file no longer in place)."""
         for _ in range(MAX_REOPEN):
+            if _file_ident(self.path) not in (None, self._ident):  # moved: no lock taken on it
+                self._reconnect()  # (see _in_place)
+                self._open_current()
             conn = self._conn
             conn.execute("BEGIN IMMEDIATE")
             now_ident = _file_ident(self.path)
@@ -1184,13 +1197,13 @@ class CampaignStore:
     def _check_header(self) -> tuple[int, str | None]:
         """The file's schema version and state schema, after checking it is a save this app
         reads (DamagedSave otherwise)."""
-        conn = self._conn
-        if not conn.in_transaction:
+        if not self._conn.in_transaction:
+            self._in_place()  # a file moved away since it was connected: the new one
             # Not under a lock: Python's open/close of the file would drop SQLite's locks
             # (POSIX locks belong to the process), so the size is checked before any is held.
             with self._errors():
-                _check_size(self.path, conn, self._ident)
-        with self._errors(), self._read():
+                _check_size(self.path, self._conn, self._ident)
+        with self._errors(), self._read() as conn:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if app_id != schema.APPLICATION_ID:
