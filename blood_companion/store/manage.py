@@ -27,7 +27,7 @@ from blood_companion.store import docs, saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
 from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
 from blood_companion.store.errors import CampaignNotFound, SaveInUse, StoreError, disk_full
-from blood_companion.store.files import build_file
+from blood_companion.store.files import build_file, fill
 from blood_companion.store.names import check_mark_name
 
 if TYPE_CHECKING:
@@ -321,14 +321,14 @@ def _recover(
         if path.is_file():
             chain = provable_chain(path, backups, catalog, conn=lock)
             if chain.docs:
-                return _recover_chain(saves_dir, name, chain, path, backups, catalog)
+                return _recover_chain(saves_dir, name, chain, path, backups, catalog, lock)
         return _restore_backup(saves_dir, name, path, backups, catalog)
 
 
 def _recover_chain(saves_dir: Path, name: str, chain: Chain, path: Path, backups: list[Path],
-                   catalog: Catalog | None) -> Recovery:
+                   catalog: Catalog | None, lock: sqlite3.Connection | None) -> Recovery:
     newest = _head_of(next((s for s in map(_open_source, backups) if s is not None), None)) or 0
-    dest = _install_chain(saves_dir, name, chain, path)
+    dest = _install_chain(saves_dir, name, chain, path, lock)
     with CampaignStore.open(saves_dir, name, catalog) as store:
         length = store.log_length
         if catalog is not None and not store.verify().ok:  # pragma: no cover - a bug
@@ -812,10 +812,64 @@ def _rows_head(file: _Source, n: int) -> int:
     return head
 
 
-def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path:
-    """Write the kept chain as the campaign's file (the damaged one moved into the backups
-    first; the caller holds its lock when SQLite can still lock it); return where the damaged
-    copy went."""
+def _rewrite_in_place(saves_dir: Path, name: str, path: Path, conn: sqlite3.Connection,
+                      file: _Source, tables: dict[str, Any]) -> Path | None:
+    """Copy the save as it is into the backups folder (through SQLite: the lock stays held),
+    then replace its rows in the transaction `conn` holds and commit: the save is never moved,
+    so no other process is left with a connection to a moved file (SQLite names a journal
+    after its file's path: a connection to a moved file takes a new file's journal for a hot
+    journal of its own). None, with nothing changed, when the file cannot be written so (its
+    tables damaged): the caller then moves a new file into place."""
+    dest = saves.new_backup_path(saves_dir, name, "damaged")
+    try:
+        src = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            data = src.serialize()  # the file's pages as they are, read by SQLite
+        finally:
+            src.close()
+    except (sqlite3.Error, MemoryError):
+        return None
+    if len(data) != path.stat().st_size:
+        return None  # more (or less) than its pages: the file itself is kept instead
+    tmp = dest.with_name(dest.name + ".tmp")
+    with unlinking(tmp):
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, dest)
+    try:
+        was = docs.read_int(file.meta.get("revision", ""))
+    except ValueError:
+        was = int.from_bytes(os.urandom(4), "big")
+    meta = {**tables.pop("meta"), "revision": str(was + 1)}  # other processes reload
+    try:
+        conn.execute("SAVEPOINT rewrite")
+        for table in schema.TABLES:
+            conn.execute(f"DELETE FROM {table}")  # noqa: S608 - the schema's own names
+        fill(conn, name, meta=meta, **tables)
+        conn.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION}")
+        conn.execute("RELEASE rewrite")
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK TO rewrite")
+            conn.execute("RELEASE rewrite")
+        with contextlib.suppress(OSError):
+            dest.unlink()  # the file itself is moved into the backups folder instead
+        if "full" in str(exc) or "disk I/O" in str(exc):
+            raise OSError(errno.ENOSPC, "disk full") from None
+        return None
+    return dest
+
+
+def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path,
+                   lock: sqlite3.Connection | None) -> Path:
+    """Write the kept chain as the campaign's save and return where the damaged copy went:
+    rewritten in place in the transaction of `lock` (the caller's write lock) after a copy of
+    the file as it was, or, when it cannot be written in place, a new file moved over it (the
+    damaged one moved into the backups folder)."""
     file = chain.file
     meta = file.meta
     n = len(chain.docs)
@@ -840,6 +894,12 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
     if "created" in meta:
         keep_meta["created"] = meta["created"]
     marks = {m: s for m, s in file.marks.items() if 1 <= s <= n}
+    if lock is not None:
+        tables = {"rows": rows, "head": head, "snapshots": snaps, "meta": keep_meta,
+                  "marks": marks, "abandoned": abandoned, "datapacks": packs}
+        dest = _rewrite_in_place(saves_dir, name, path, lock, file, tables)
+        if dest is not None:
+            return dest
     tmp = build_file(saves_dir, name, rows, head=head, snapshots=snaps, meta=keep_meta,
                      marks=marks, abandoned=abandoned, datapacks=packs, install=False)
     with unlinking(tmp):
