@@ -90,7 +90,10 @@ def test_table_plays_a_night_recording_exactly_what_play_records(
     monkeypatch.setenv("BLOOD_SAVES_DIR", str(tmp_path / "play"))
     new_campaign(capsys)
     monkeypatch.setattr("sys.stdin", io.StringIO("".join(a + "\n" for a in script)))
-    assert main(["play"]) == 0
+    code = main(["play"])
+    # the script ends in a question it has no answer for: 20 unusable answers in a row stop a
+    # piped `blood play` there (exit 1, issue 40), past the night the test compares
+    assert code == 0 or "stopped after 20 answers in a row" in capsys.readouterr().err
     played = log(capsys)
 
     night_end = next(r[0] for r in played if json.loads(r[2])["type"] == "end_night")

@@ -29,7 +29,9 @@ def blood(capsys: Any, *args: str) -> tuple[int, str, str]:
 def play(monkeypatch: pytest.MonkeyPatch, capsys: Any, answers: list[str]) -> str:
     monkeypatch.setattr("sys.stdin", io.StringIO("".join(a + "\n" for a in answers)))
     code, out, err = blood(capsys, "play")
-    assert code == 0, err
+    # the script's Enters run out at a question with no default: 20 unusable answers in a row
+    # stop a piped `blood play` there (exit 1, issue 40), where the fixture wants it
+    assert code == 0 or "stopped after 20 answers in a row" in err, err
     return out
 
 
