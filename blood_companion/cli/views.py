@@ -138,6 +138,8 @@ def _write(path: Path, kept: dict[str, Any]) -> bool:
         return True
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent.is_symlink():  # the cache folder is kept inside the saves folder only
+            return False
         remove_stale_tmp(path.parent)  # partial files of a process killed while writing
         text = json.dumps(kept, ensure_ascii=False)
         write_atomic(path, text.encode("utf-8", "surrogatepass"))
@@ -236,8 +238,11 @@ def _read(folder: Path, name: str, view: str, head: tuple[str, int, int],
           settings: Settings) -> dict[str, Any] | None:
     from blood_companion.fileio import read_text
 
+    path = cache_path(folder, name, view)
+    if path.parent.is_symlink():  # never read from wherever a link out of the saves folder goes
+        return None
     try:
-        data = json.loads(read_text(cache_path(folder, name, view), limit=MAX_CACHE_BYTES))
+        data = json.loads(read_text(path, limit=MAX_CACHE_BYTES))
     except (BloodError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("key") != cache_key(head, settings):

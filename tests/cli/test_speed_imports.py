@@ -105,8 +105,7 @@ def test_a_recorded_night_step_imports_its_own_actions_only(tmp_path: Path) -> N
     """`blood night play` finds its recorder from the stored command words (cli/commands.py
     ``kind_of``, night_steps ``recorder_for``): once they are stored, it imports the Planning
     actions' module and no other night action's (nor the Test machinery); the line, its
-    output and its exit code are those of the typer command (test_speed_record_fast). Before
-    that, a step by night creates none of the models content/models.py keeps elsewhere."""
+    output and its exit code are those of the typer command (test_speed_record_fast)."""
     env = {**os.environ, "BLOOD_SAVES_DIR": str(tmp_path / "saves"), "NO_COLOR": "1",
            "BLOOD_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("BLOOD_CAMPAIGN", None)
@@ -117,11 +116,6 @@ def test_a_recorded_night_step_imports_its_own_actions_only(tmp_path: Path) -> N
                   "catacombs-ossuary-gallery", "--minions", "undead-bone-sentinel,ghoul-crypt-"
                   "gnawer"], ["night", "answer", "none"]):
         _modules_after(run.format(argv), env)
-    # before any Reaction card is revealed, a step by night creates none of the models kept
-    # in modules of their own (content/models.py ELSEWHERE: Reaction cards, village, Zones)
-    wagon = _modules_after(run.format(["campaign", "wagon", "--coins", "1"]), env)
-    for content in ("reactions", "village", "zones", "components"):
-        assert f"blood_companion.content.{content}" not in wagon
     who, hand = _hand(env)
     first = _modules_after(run.format(["night", "rest", who, hand[0]]), env)
     assert "blood_companion.engine.night.tactic" in first  # the words not stored yet: all
@@ -132,21 +126,6 @@ def test_a_recorded_night_step_imports_its_own_actions_only(tmp_path: Path) -> N
     for other in ("tactic", "answers", "quick"):
         assert f"blood_companion.engine.night.{other}" not in night
     assert "blood_companion.engine.rolls.procedure" not in mods
-
-
-def test_the_models_kept_elsewhere_are_named_by_the_models_and_key_the_cache() -> None:
-    """content/models.py names the models kept in modules of their own (``ELSEWHERE``): each
-    is that module's class, read once; an unknown name is an AttributeError; and each module
-    is part of the catalog cache's key (content/raw.py ``SCHEMA_FILES``)."""
-    from blood_companion.content import models, raw
-
-    for name, home in models.ELSEWHERE.items():
-        cls = getattr(models, name)
-        assert cls.__module__ == f"blood_companion.content.{home}"
-        assert vars(models)[name] is cls
-    with pytest.raises(AttributeError):
-        models.NoSuchModel  # noqa: B018
-    assert {f"{home}.py" for home in models.ELSEWHERE.values()} <= set(raw.SCHEMA_FILES)
 
 
 def test_the_days_recorded_steps_name_every_day_action_once() -> None:
