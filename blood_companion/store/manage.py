@@ -23,7 +23,7 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA
 from blood_companion.fileio import DISK_FULL, pid_alive, unlinking
 from blood_companion.store import delta as dl
-from blood_companion.store import docs, saves, schema
+from blood_companion.store import docs, migrations, saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
 from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
 from blood_companion.store.errors import CampaignNotFound, SaveInUse, StoreError, disk_full
@@ -290,7 +290,7 @@ def _problems(saves_dir: Path, name: str, path: Path, conn: sqlite3.Connection,
             size = conn.execute("PRAGMA page_size").fetchone()[0] * pages
             if path.stat().st_size < size:
                 return ["it is truncated"]
-            version, state_schema = store._check_header()
+            version, state_schema = migrations.check_header(store)
             if version != schema.SCHEMA_VERSION or state_schema not in (None, str(STATE_SCHEMA)):
                 return [f"it is of an older layout (schema version {version})"]
             store._load_from(conn)

@@ -25,7 +25,7 @@ readable before any table is). Tables (version 3):
 * ``datapacks`` the record fingerprints of each data pack seen (to say which records changed).
 
 Migrations: version 1 -> 2 in SQL (:data:`MIGRATIONS`); version 2 -> 3 rebuilds the file
-(store/legacy.py), because version 2 kept only some states and English sentences inside them.
+(store/migrations.py), because version 2 kept only some states and English sentences inside them.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 APPLICATION_ID = 0x426C6F64  # "Blod"
 SCHEMA_VERSION = 3
-REBUILD_FROM = 2  # files of this version are rebuilt (store/legacy.py), not altered
+REBUILD_FROM = 2  # files of this version are rebuilt (store/migrations.py), not altered
 SNAPSHOT_EVERY = 50
 
 SCHEMA = """

@@ -10,7 +10,7 @@ action, step numbers, marks), rebuilds every step's state from the deltas and ch
 against its hash, and replays with the rules engine every step recorded with this app and data
 pack (a forged state there is refused). Older steps are kept as recorded, as in the save they
 came from. Files of format version 1 (app 0.1.0) are rebuilt like app 0.1.0 saves
-(store/legacy.py). The new save is written to a temporary file and moved into place.
+(store/migrations.py). The new save is written to a temporary file and moved into place.
 
 Bounds (docs/campaigns.md): a file of at most :data:`MAX_IMPORT_BYTES`, at most
 :data:`MAX_STEPS` steps, JSON nested at most a few hundred levels.
@@ -38,7 +38,15 @@ from blood_companion.store.campaign_store import APP, CampaignStore, parse_store
 from blood_companion.store.docs import Row, canon, hash_text, load_json, to_state
 from blood_companion.store.errors import BadNameError, ImportRefused, StoreError
 from blood_companion.store.files import build_file
+from blood_companion.store.migrations import (
+    LEGACY_APP,
+    LegacyStep,
+    legacy_row,
+    legacy_rows,
+    rebuild_steps,
+)
 from blood_companion.store.names import check_campaign_name, check_mark_name
+from blood_companion.store.repository import replay_one
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -284,14 +292,11 @@ def _stream_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt | None:
     """:func:`_rebuild_v2` of a file whose states are all of today's shape, streamed: one state
     patched in place step after step, its canonical text re-dumped only where a change touched
     it (delta.CanonText), each step replayed from the previous step's replay and compared where
-    either changed something (campaign_store.replay_one, as `verify` does), the file's own
+    either changed something (repository.replay_one, as `verify` does), the file's own
     changes stored, and whole states kept only where a save keeps them (step 1, every
     SNAPSHOT_EVERY steps, the head): memory flat in the log's length. The checks and refusals
     are :func:`_rebuild_v2_upcasting`'s (a step it cannot judge quickly is judged by
     :func:`_revalidate`). None when a state of an older shape turns up (then that one)."""
-    from blood_companion.store.campaign_store import replay_one
-    from blood_companion.store.legacy import LEGACY_APP
-
     rows: list[Row] = []
     snaps: dict[int, tuple[str, str]] = {}
     raw: Any = None
@@ -386,8 +391,6 @@ def _abandoned_rows(file: Path, doc: _Doc) -> list[tuple[Row, str, int]]:
 def _rebuild_v2_upcasting(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
     """:func:`_rebuild_v2` of a file holding states of an older shape: each state upcast to
     today's and the changes between them worked out again."""
-    from blood_companion.store.legacy import LEGACY_APP
-
     sources: list[docs.StepSource] = []
     states: list[dict[str, Any]] = []
     raw: Any = None
@@ -521,9 +524,7 @@ def _kept_head(file: Path, doc: _DocV1) -> dict[str, Any]:
 
 
 def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
-    """An app 0.1.0 export: its steps rebuilt like a 0.1.0 save (store/legacy.py)."""
-    from blood_companion.store.legacy import LegacyStep, legacy_row, legacy_rows, rebuild_steps
-
+    """An app 0.1.0 export: its steps rebuilt like a 0.1.0 save (store/migrations.py)."""
     steps: list[LegacyStep] = []
     for s in doc.actions:
         data = _action_json(file, f"step {s.step}", s.action, 1)

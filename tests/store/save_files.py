@@ -102,7 +102,7 @@ def v1_doc(state: CampaignState, catalog: Any) -> dict[str, Any]:
         ]
         doc["night"]["reason"] = narrate.night_reason(state.night, catalog) if (
             state.night.reason) else ""
-    from blood_companion.store.legacy import _v1_shape
+    from blood_companion.store.migrations import _v1_shape
 
     return _v1_shape(doc)  # without the fields later versions added
 

@@ -156,7 +156,7 @@ def test_opens_and_migrates_an_old_schema(saves_dir: Path, catalog: Any, start_o
 
 
 def test_every_schema_version_has_a_migration() -> None:
-    # SQL migrations up to the rebuild; version 2 files are rebuilt (store/legacy.py)
+    # SQL migrations up to the rebuild; version 2 files are rebuilt (store/migrations.py)
     assert set(schema.MIGRATIONS) == set(range(1, schema.REBUILD_FROM))
     assert schema.REBUILD_FROM == schema.SCHEMA_VERSION - 1
 
@@ -297,17 +297,17 @@ def test_verify_names_each_damage_of_a_long_log(
     (issue 29): two hand-edited actions, far apart, and a snapshot whose hash was changed are
     each still named; the steps between them still replay (the state is read from the save
     only where a replay stops matching, not once a step)."""
-    from blood_companion.store import campaign_store
+    from blood_companion.store import repository
 
     with CampaignStore.open(saves_dir, "tuesday", catalog) as store:
         validated = []
-        real = campaign_store.to_state
+        real = repository.to_state
 
         def counted(doc: Any) -> Any:
             validated.append(1)
             return real(doc)
 
-        monkeypatch.setattr(campaign_store, "to_state", counted)
+        monkeypatch.setattr(repository, "to_state", counted)
         report = store.verify()
         assert report.ok and report.replayed == 60 and len(validated) == 1
         monkeypatch.undo()

@@ -547,7 +547,7 @@ def test_40_1_a_save_replaced_while_a_writer_opens_it_is_not_called_damaged(
     compared the new file's size with the old file's page count and said "damaged"."""
     import os
 
-    from blood_companion.store import campaign_store
+    from blood_companion.store import writer
 
     path = _played(new_store, saves_dir, 120)
     with CampaignStore.open(saves_dir, "demo", catalog) as store:
@@ -556,7 +556,7 @@ def test_40_1_a_save_replaced_while_a_writer_opens_it_is_not_called_damaged(
     small.close()
     smaller = saves_dir / "small.blood.db"
     assert smaller.stat().st_size < path.stat().st_size
-    real = campaign_store._connect_file
+    real = writer.connect_file
     moved: list[bool] = []
 
     def connect_then_replace(p: Path, timeout: float) -> Any:
@@ -566,7 +566,7 @@ def test_40_1_a_save_replaced_while_a_writer_opens_it_is_not_called_damaged(
             os.replace(smaller, path)  # what recover does under its lock
         return out
 
-    monkeypatch.setattr(campaign_store, "_connect_file", connect_then_replace)
+    monkeypatch.setattr(writer, "connect_file", connect_then_replace)
     with CampaignStore.open(saves_dir, "demo", catalog) as writer:
         writer.record(AdjustWagon(coins=1, reason="after the move"))
     with CampaignStore.open(saves_dir, "demo", catalog) as again:

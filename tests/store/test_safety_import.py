@@ -22,7 +22,7 @@ from blood_companion.engine.campaign import AdjustWagon
 from blood_companion.store import CampaignStore, ImportRefused
 from blood_companion.store import delta as dl
 from blood_companion.store.docs import canon, hash_text
-from blood_companion.store.legacy import LegacyStep, rebuild_steps
+from blood_companion.store.migrations import LegacyStep, rebuild_steps
 from blood_companion.store.transfer import import_campaign
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "saves"

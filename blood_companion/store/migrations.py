@@ -1,4 +1,13 @@
-"""Saves of older versions, brought to today's file layout.
+"""Saves of older versions, brought to today's file layout (and the checks that tell them).
+
+Opening a save (:func:`open_current`) checks its header (:func:`check_header`: a Blood
+Companion save, of a schema and state schema this app reads) and upgrades an older one under
+its write lock: a backup, the rebuilt file written beside it, then moved over it while the lock
+is held (:func:`upgrade`). One upgrade per save, however many processes open it at once; the
+others wait for the lock and reopen the upgraded file.
+
+**Version 1 files** are migrated in SQL (store/schema.py) in a scratch copy, then rebuilt as
+version 2 files are (:func:`rebuild_old`).
 
 **Version 2 files (app 0.1.0)** kept the log, a state hash per step, and whole states only every
 50 steps and at the head; their states held the night log as English sentences, and their
@@ -16,17 +25,15 @@ step's state (as deltas), so :func:`rebuild_v2` works each step's state out once
    checked either way (a later version of the rules played them differently) are kept as the
    rules rebuild them and marked ``exact = 0``; ``blood campaign verify`` names them.
 
-The rebuilt file is written beside the old one and moved over it while the old file's write
-lock is held, after a backup copy of it (CampaignStore.open): one upgrade per save, however
-many processes open it at once; the others wait for the lock and reopen the upgraded file.
-
 **Newer state shapes** (``engine/upcast.py``): :func:`upcast_file` rewrites every stored state
 of a file in today's shape (the deltas are worked out again), after a backup.
 """
-
 from __future__ import annotations
 
+import contextlib
 import copy
+import os
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,17 +46,183 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA, upcast_action, upcast_state
 from blood_companion.store import delta as dl
-from blood_companion.store import docs
+from blood_companion.store import docs, schema
+from blood_companion.store import repository as repo
 from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
-from blood_companion.store.errors import DamagedSave
+from blood_companion.store.errors import DamagedSave, StoreError
 from blood_companion.store.files import build_file
+from blood_companion.store.repository import APP
+from blood_companion.store.writer import (
+    MAX_REOPEN,
+    UPGRADE_TIMEOUT,
+    Writer,
+    check_size,
+    file_ident,
+    kept_replacing,
+    read_only,
+)
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-    from blood_companion.store.campaign_store import CampaignStore
 
 LEGACY_APP = "0.1.0"
 LEGACY_AV = 1  # the action schema of its steps (kept with them: upcast when read)
+
+
+# ---------------------------------------------------------------------- opening
+
+
+def open_current(store: Writer) -> None:
+    """Check the file just opened and upgrade it if it is older (one upgrade per save: under
+    its write lock, the others waiting and then reopening the upgraded file)."""
+    for _ in range(MAX_REOPEN):
+        if not check_and_migrate(store):
+            return
+        store._reconnect()
+    raise kept_replacing(f"the campaign {store.name!r}")
+
+
+def check_and_migrate(store: Writer) -> bool:
+    """Check the header and upgrade an older file (after a backup). True when the file
+    was replaced (by this process or another one: the connection must be reopened)."""
+    version, state_schema = check_header(store)
+    if version == schema.SCHEMA_VERSION and state_schema in (None, str(STATE_SCHEMA)):
+        return False
+    if version < schema.SCHEMA_VERSION and store._catalog_source is None:
+        raise StoreError(
+            f"the campaign {store.name!r} was saved by an older Blood Companion and must "
+            "be upgraded first",
+            hint=f"`blood campaign show --campaign {store.name}` upgrades it",
+        )
+    return upgrade(store)
+
+
+def check_header(store: Writer) -> tuple[int, str | None]:
+    """The file's schema version and state schema, after checking it is a save this app
+    reads (DamagedSave otherwise)."""
+    if not store._conn.in_transaction:
+        store._in_place()  # a file moved away since it was connected: the new one
+        # Not under a lock: Python's open/close of the file would drop SQLite's locks
+        # (POSIX locks belong to the process), so the size is checked before any is held.
+        with store._errors():
+            check_size(store.path, store._conn, store._ident)
+    with store._errors(), store._read() as conn:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if app_id != schema.APPLICATION_ID:
+            raise DamagedSave(
+                store.path, "it is not a Blood Companion save (unknown application id)"
+            )
+        if version > schema.SCHEMA_VERSION:
+            raise DamagedSave(
+                store.path,
+                f"it was written by a newer Blood Companion (save schema version "
+                f"{version}; this app, version {APP}, reads up to "
+                f"{schema.SCHEMA_VERSION})",
+                hint="update blood-companion, or `blood campaign recover` to go back "
+                "to the newest backup this version can read",
+            )
+        if version < 1:
+            raise DamagedSave(store.path, f"unknown save schema version {version}")
+        tables = {r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version < schema.SCHEMA_VERSION and "actions" in tables and "delta" in {
+                r[1] for r in conn.execute("PRAGMA table_info(actions)")}:
+            # an older version number on today's tables: migrating it again would restamp
+            # every step and rewrite every hash
+            raise DamagedSave(
+                store.path, f"its schema version ({version}) is older than its tables, "
+                f"which are version {schema.SCHEMA_VERSION}'s (the header was edited)",
+                hint=repo.damaged_hint(store.name),
+            )
+        state_schema = None
+        if version == schema.SCHEMA_VERSION and "meta" in tables:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'state_schema'").fetchone()
+            state_schema = row[0] if row else None
+    if version == schema.SCHEMA_VERSION:
+        missing = [t for t in schema.TABLES if t not in tables]
+        if missing:
+            raise DamagedSave(store.path, f"table {missing[0]!r} is missing")
+        if state_schema is not None and not (
+            isinstance(state_schema, str) and state_schema.isascii()
+            and state_schema.isdigit() and len(state_schema) < 10
+        ):
+            raise DamagedSave(
+                store.path, f"its state schema {str(state_schema)[:20]!r} is not a number"
+            )
+        if state_schema is not None and int(state_schema) > STATE_SCHEMA:
+            raise DamagedSave(
+                store.path,
+                f"its states were written by a newer Blood Companion (state schema "
+                f"{state_schema}; this app, version {APP}, reads up to {STATE_SCHEMA})",
+                hint="update blood-companion",
+            )
+    return version, state_schema
+
+
+def upgrade(store: Writer) -> bool:
+    """Upgrade an older file under its write lock: a backup, the rebuilt file written
+    beside it, then moved over it while the lock is held. A process that waited for the
+    lock finds the file replaced and reopens it (True either way)."""
+    conn = store._conn
+    with store._errors():
+        conn.execute(f"PRAGMA busy_timeout = {int(max(store._timeout, UPGRADE_TIMEOUT) * 1000)}")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(store._timeout * 1000)}")
+        tmp: Path | None = None
+        try:
+            if file_ident(store.path) != store._ident:
+                return True  # upgraded (or replaced) by another process meanwhile
+            version, state_schema = check_header(store)
+            if version == schema.SCHEMA_VERSION:
+                if state_schema in (None, str(STATE_SCHEMA)):  # pragma: no cover
+                    return False
+                store.backup(f"before state schema {STATE_SCHEMA}")
+                tmp = upcast_file(store)
+            else:
+                store.backup(f"before migration from v{version}")
+                if version < schema.REBUILD_FROM:
+                    tmp = rebuild_old(store, version)
+                else:
+                    tmp = rebuild_v2(store)
+            os.replace(tmp, store.path)
+            tmp = None
+            return True
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+
+def rebuild_old(store: Writer, version: int) -> Path:
+    """A file older than REBUILD_FROM: migrated in SQL in a scratch copy (the file itself
+    is never written: a journal of it could meet the new file), then rebuilt from it."""
+    scratch = store.saves_dir / f".{store.name}.{os.getpid()}.old"
+    own = store._conn
+    copy = sqlite3.connect(scratch, isolation_level=None)
+    try:
+        src = read_only(store.path, store._timeout)
+        try:
+            src.backup(copy)
+        finally:
+            src.close()
+        copy.execute("BEGIN IMMEDIATE")
+        schema.migrate(copy, version)
+        copy.execute("COMMIT")
+        store._conn = copy
+        return rebuild_v2(store)
+    finally:
+        store._conn = own
+        copy.close()
+        with contextlib.suppress(OSError):
+            scratch.unlink()
+
+
+# ---------------------------------------------------------------------- app 0.1.0 saves
 
 
 @dataclass(frozen=True)
@@ -207,7 +380,7 @@ def legacy_row(step: int, type_: str, data: str, recorded: str) -> Row:
     return Row(step, type_, data, LEGACY_AV, None, "[]", "", LEGACY_APP, "", recorded, 0)
 
 
-def _tables(store: CampaignStore, *queries: str
+def _tables(store: Writer, *queries: str
             ) -> tuple[dict[Any, Any], dict[Any, Any], list[list[Any]]]:
     """The save's meta and marks, and the rows of each query, read in one transaction."""
     with store._errors(), store._read() as conn:
@@ -216,7 +389,7 @@ def _tables(store: CampaignStore, *queries: str
                 [conn.execute(query).fetchall() for query in queries])
 
 
-def rebuild_v2(store: CampaignStore) -> Path:
+def rebuild_v2(store: Writer) -> Path:
     """Rebuild an app 0.1.0 save (schema version 2) in today's layout, in a new temporary
     file (returned); the caller holds the save's write lock, took a backup, and moves the file
     into place."""
@@ -242,7 +415,7 @@ def rebuild_v2(store: CampaignStore) -> Path:
     )
 
 
-def upcast_file(store: CampaignStore) -> Path:
+def upcast_file(store: Writer) -> Path:
     """Every state of a today's-layout file written with an older state shape, rewritten in a
     new temporary file (returned; the caller holds the lock and moves it into place)."""
     meta, marks, (rows, gone, packs) = _tables(
