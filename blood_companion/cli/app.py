@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import os
 import sys
 from typing import Any
 
@@ -14,10 +13,11 @@ import typer
 from typer._click import exceptions as click_exceptions
 
 from blood_companion import __version__
+from blood_companion.cli.about import is_version_request, print_version
 from blood_companion.cli.common import failed, print_json, stderr, wants_json
 from blood_companion.cli.failures import usage_doc
 from blood_companion.cli.flags import typer_parameters
-from blood_companion.cli.settings import GLOBALS, Settings, using
+from blood_companion.cli.settings import GLOBALS, Settings, current, using
 from blood_companion.cli.summaries import SUMMARIES
 
 
@@ -206,16 +206,10 @@ _COMPLETION_OPTIONS = {"--install-completion", "--show-completion"}
 
 def run(argv: list[str], settings: Settings | None = None) -> int:
     """Run the typer app on argv (global options already taken out, in ``settings``)."""
-    command = _command_of(argv)
-    if os.environ.get("_BLOOD_COMPLETE"):  # the shell asks: only the command on its line
-        from blood_companion.cli.completion import command_being_completed, completion_words
-        from blood_companion.cli.settings import GLOBAL_OPTIONS
-
-        command = command_being_completed(completion_words(), GLOBAL_OPTIONS)
-    listing = command is None and not _COMPLETION_OPTIONS & set(argv)
-    if not listing:  # `blood --help`, `blood` alone: the listing needs no command module
-        known = command in COMMANDS
-        register_commands([COMMANDS[command]] if known and command else COMMAND_MODULES)
+    if is_version_request(argv):  # `--version`, `--version --json`, `--json --version`
+        return print_version(argv, settings if settings is not None else current())
+    listing = _command_of(argv) is None and not _COMPLETION_OPTIONS & set(argv)
+    register_commands(COMMAND_MODULES)
     try:
         code = (listing_command() if listing else click_command(argv)).main(
             args=argv, prog_name="blood", standalone_mode=False, obj=settings

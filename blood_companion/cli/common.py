@@ -1,32 +1,21 @@
 """What every command shares: settings, output, the one error handler, and the commands
-recording an action, made of the action's declaration (:func:`add_recorder`; the same
-declaration parses a recorded step's command line on its fast path, :func:`parse_step`).
-
-Importing it imports no typer: the typer options below (``JsonOpt``, ``DrawOpt``,
-``CardOpt``) are made when a command module first asks for one."""
+recording an action, made of the action's declaration (:func:`add_recorder`)."""
 
 from __future__ import annotations
 
 import inspect
 import sys
-import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
-from blood_companion.cli.flags import DRAW_HELP, JSON_HELP, Usage, scan
+import typer
+
+from blood_companion.cli.flags import DRAW_HELP, JSON_HELP
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
 from blood_companion.display import LazyConsole
-
-if TYPE_CHECKING:
-    import typer
-
-    # for the type checker, what __getattr__ makes (a value of that type, typer's Option on it)
-    JsonOpt = bool
-    DrawOpt = list[str] | None
-    CardOpt = str | None
 
 # Every line a command prints goes through these two consoles, which clean what came from a
 # user or a file (control sequences, bidi overrides) before it reaches the terminal. No text
@@ -37,33 +26,19 @@ stdout = LazyConsole(highlight=False, soft_wrap=False, emoji=False)
 stderr = LazyConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 
-# The typer options every command shares, by name: `--json` (``as_json: JsonOpt = False``),
-# the `--draw` of a step that may draw from a deck the players hold (cli/draws.py), the
-# `--card` of one that draws one card from a deck the players hold.
-_TYPER_OPTIONS: dict[str, Callable[[Any], Any]] = {
-    "JsonOpt": lambda typer: Annotated[bool, typer.Option("--json", help=JSON_HELP)],
-    "DrawOpt": lambda typer: Annotated[list[str] | None, typer.Option(
-        "--draw", metavar="CARD", help=DRAW_HELP)],
-    "CardOpt": lambda typer: Annotated[str | None, typer.Option(
-        "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
-        "name or id; asked on a terminal when missing).")],
-}
-
-
-def __getattr__(name: str) -> Any:
-    """``JsonOpt``, ``DrawOpt``, ``CardOpt`` (:data:`_TYPER_OPTIONS`), made once when asked."""
-    if name not in _TYPER_OPTIONS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import typer
-
-    made = globals()[name] = _TYPER_OPTIONS[name](typer)
-    return made
+# The typer options every command shares: `--json` (``as_json: JsonOpt = False``), the `--draw`
+# of a step that may draw from a deck the players hold (cli/draws.py), the `--card` of one that
+# draws one card from a deck the players hold.
+JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+DrawOpt = Annotated[list[str] | None, typer.Option("--draw", metavar="CARD", help=DRAW_HELP)]
+CardOpt = Annotated[str | None, typer.Option(
+    "--card", help="With the Advanced Tactic decks at the table: the card on top (its name or id; "
+    "asked on a terminal when missing).")]
+_DRAWS = {"DrawOpt": DrawOpt, "CardOpt": CardOpt}
 
 
 def command_group(name: str) -> tuple[typer.Typer, Callable[[typer.Typer], None]]:
     """The typer app of the group `blood NAME`, and the ``register(app)`` adding it (cli/app.py)."""
-    import typer
-
     group = typer.Typer(help=SUMMARIES[name], no_args_is_help=True)
     return group, lambda app: app.add_typer(group, name=name, short_help=SUMMARIES[name])
 
@@ -85,31 +60,6 @@ class Recorder(NamedTuple):
     resolve: Mapping[str, Resolver]
     draw: Any = "DrawOpt"
     show: Callable[[bool], None] | None = None
-
-    @property
-    def word(self) -> str:
-        """The word after the group in its command (`blood day recover`: ``recover``), as the
-        (first) action it records declares it."""
-        first = self.cls[0] if isinstance(self.cls, tuple) else self.cls
-        word: str = first.command.split()[1]
-        return word
-
-
-def find_recorder(group: str, word: str, one: Callable[[str], Recorder | None],
-                  every: Callable[[], list[Recorder]]) -> Recorder | None:
-    """The recorder of `blood GROUP WORD` for the fast path (cli/record_fast.py): made by
-    ``one`` from the action type whose stored command words are these (cli/commands.py
-    ``kind_of``), its module alone imported; else found among ``every`` recorder of the group,
-    whose command words are stored then (``remember``)."""
-    from blood_companion.cli.commands import kind_of, remember
-
-    kind = kind_of(group, word)
-    found = one(kind) if kind is not None else None
-    if found is not None:
-        return found
-    found = next((r for r in every() if r.word == word), None)
-    remember(group)
-    return found
 
 
 class Param(NamedTuple):
@@ -176,7 +126,6 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
     or the die rolled): the first's summary is the help, every field is optional, the action
     recorded is the one whose fields are given (two: refused), else the one with a
     ``picked_by`` flag. With `show`, the command given no field shows ``show(as_json)``."""
-    import typer
     from rich.markup import escape
 
     from blood_companion.cli import completion
@@ -196,10 +145,10 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
                                         annotation=Annotated[p.kind, spec]))
     if draw is not None:
         params.append(inspect.Parameter("draw", inspect.Parameter.KEYWORD_ONLY, default=None,
-                                        annotation=__getattr__(draw) if isinstance(draw, str)
+                                        annotation=_DRAWS[draw] if isinstance(draw, str)
                                         else draw))
     params.append(inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=False,
-                                    annotation=__getattr__("JsonOpt")))
+                                    annotation=JsonOpt))
     command = step_command(classes, where, record, resolve, show)
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__doc__ = classes[0].summary
@@ -210,7 +159,7 @@ def step_command(classes: tuple[Any, ...], where: Mapping[str, Param],
                  record: Callable[..., None], resolve: Mapping[str, Resolver],
                  show: Callable[[bool], None] | None = None) -> Callable[..., None]:
     """The function a recording command runs, given its parameters' values by keyword (as
-    typer gives them, or :func:`parse_step`): it builds the action and records it."""
+    typer gives them): it builds the action and records it."""
     from blood_companion.engine.actions import cli_fields
     from blood_companion.errors import UsageError
 
@@ -257,81 +206,11 @@ def step_command(classes: tuple[Any, ...], where: Mapping[str, Param],
     return command
 
 
-def _base(kind: Any) -> Any:
-    """A parameter's type without None: ``bool``, ``int``, ``str``, ``list`` (or another)."""
-    if isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union:
-        left = [k for k in typing.get_args(kind) if k is not type(None)]
-        kind = left[0] if len(left) == 1 else None
-    return list if typing.get_origin(kind) is list else kind
-
-
-def _whole(text: str) -> int | None:
-    """The whole number click reads in ``text`` (plain digits, a sign), or None."""
-    digits = text[1:] if text[:1] in "+-" else text
-    return int(text) if digits.isascii() and digits.isdigit() and len(digits) < 19 else None
-
-
-def parse_step(args: list[str], where: Mapping[str, Param]) -> dict[str, Any] | None:
-    """The values by keyword the typer command of ``where`` (and ``--json``) is called with
-    for ``args``, the words after the command's, as click reads them; None for anything
-    unusual, which typer then reads and reports in its words: an unknown or repeated option
-    (a help, a typo), a missing value or argument, too many arguments, a value starting with
-    "-" (but a whole number), a number that is not plain digits, a type not read here."""
-    typed: dict[str, Any] = {key: p.default for key, p in where.items()}
-    typed["as_json"] = False
-    kinds = {key: _base(p.kind) for key, p in where.items()}
-    kinds["as_json"] = bool
-    if not set(kinds.values()) <= {bool, int, str, list}:
-        return None
-    flags = {"--json": "as_json"}
-    for key, p in where.items():
-        if p.cli.flag:
-            flags.update(dict.fromkeys(filter(None, (p.cli.flag, p.cli.off)), key))
-    try:
-        options, words = scan(args, {f: kinds[k] is not bool for f, k in flags.items()},
-                              numbers=False)
-    except Usage:
-        return None
-    seen: set[str] = set()
-    for name, value in options:
-        key = flags[name]
-        kind, again = kinds[key], key in seen
-        if again and kind is not list:
-            return None
-        seen.add(key)
-        if value is None:
-            typed[key] = key == "as_json" or name != where[key].cli.off
-        elif kind is int:
-            if _whole(value) is None:
-                return None
-            typed[key] = _whole(value)
-        elif value.startswith("-"):
-            return None
-        else:
-            typed[key] = [*(typed[key] if again else []), value] if kind is list else value
-    for key, p in where.items():
-        taken: Any
-        if p.cli.flag:
-            continue
-        if kinds[key] is list:
-            taken, words = words, []
-        elif words:
-            taken, words = words[0], words[1:]
-            if kinds[key] is int and (taken := _whole(taken)) is None:
-                return None
-        else:
-            taken = p.default
-        if taken is inspect.Parameter.empty or taken == [] and p.default is inspect.Parameter.empty:
-            return None
-        typed[key] = taken
-    return None if words else typed
-
-
 def recorders(record: Callable[..., None], resolve: Mapping[str, Resolver], *actions: Any,
               draw: Any = None, card: Any = None,
               shows: Mapping[Any, Callable[[bool], None]] | None = None) -> list[Recorder]:
-    """The recording commands of these actions, in order (each made by :func:`add_recorder`,
-    read on the fast path by :func:`parse_step`): a tuple is one command, for the card
+    """The recording commands of these actions, in order (each made by :func:`add_recorder`):
+    a tuple is one command, for the card
     chosen or drawn, and takes ``--draw``; the others take `draw`; the one drawing a card from
     an Advanced Tactic deck at the table (`card`) takes ``--card``; a command in `shows` shows
     that when given no field."""

@@ -10,7 +10,6 @@ from typing import Any
 from blood_companion.cli import common, session
 from blood_companion.cli.common import (
     Recorder,
-    find_recorder,
     print_json,
     recorders,
     resource,
@@ -266,22 +265,4 @@ def _class(kind: str) -> Any:
     return cls
 
 
-def recorder_for(word: str) -> Recorder | None:
-    """The recorded step `blood day WORD` (the fast path, cli/record_fast.py), with only its
-    action's module imported once the Day's command words are stored (common.py
-    ``find_recorder``)."""
-    return find_recorder("day", word, _recorder_of, lambda: _recorders(STEPS))
-
-
-def _recorder_of(kind: str) -> Recorder | None:
-    """The recorder of the entry of :data:`STEPS` holding the action type ``kind``."""
-    found = next((s for s in STEPS if kind in ((s,) if isinstance(s, str) else s)), None)
-    return _recorders([found])[0] if found is not None else None
-
-
-def __getattr__(name: str) -> Any:
-    """``RECORDERS``: every recorded Day step, in order, made when asked for (every Day
-    action's module imported)."""
-    if name == "RECORDERS":
-        return _recorders(STEPS)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+RECORDERS = _recorders(STEPS)  # every recorded Day step, in order

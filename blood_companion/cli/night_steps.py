@@ -11,7 +11,6 @@ from blood_companion import matching
 from blood_companion.cli import session
 from blood_companion.cli.common import (
     Recorder,
-    find_recorder,
     split_list,
     stdout,
     trouper_of,
@@ -150,30 +149,8 @@ def _held(store: CampaignStore, words: list[str], fields: dict[str, Any]) -> lis
 
 def recorders() -> list[Recorder]:
     """A recorded step for every night action declaring its command (``summary``), built from
-    the action's fields (cli/common.py ``add_recorder``, ``parse_step``)."""
+    the action's fields (cli/common.py ``add_recorder``)."""
     return [Recorder(cls, _record, RESOLVE) for cls in declared("night")]
-
-
-def __getattr__(name: str) -> Any:
-    """``RECORDERS``, as the other groups' modules have it: every night recorder, made when
-    asked for (:func:`recorders` imports every night action's module)."""
-    if name == "RECORDERS":
-        return recorders()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def recorder_for(word: str) -> Recorder | None:
-    """The recorded step `blood night WORD` (the fast path, cli/record_fast.py), with only its
-    action's module imported once the night's command words are stored (common.py
-    ``find_recorder``)."""
-    return find_recorder("night", word, _recorder_of, recorders)
-
-
-def _recorder_of(kind: str) -> Recorder | None:
-    from blood_companion.engine.actions import action_class
-
-    cls = action_class(kind)
-    return Recorder(cls, _record, RESOLVE) if cls is not None and cls.summary else None
 
 
 def answer(given: Values) -> None:
