@@ -536,7 +536,7 @@ class Loop:
             stdout.print("  Wagon: " + counted_all(after.wagon.as_dict(), zeros=True))
         session.tell(before, after, cat, indent="  ")
         if summary is not None:
-            from blood_companion.cli.end_steps import show_summary
+            from blood_companion.cli.end_cmd import show_summary
 
             show_summary(after, cat, summary)
         return True

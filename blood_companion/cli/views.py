@@ -46,8 +46,8 @@ VIEWS: dict[tuple[str, ...], tuple[str, frozenset[str]]] = {
 # campaign's summary and log are built by their typer commands only.
 BUILDERS = {
     "status": "blood_companion.cli.view_docs:status_doc",
-    "night-next": "blood_companion.cli.night_steps:next_doc",
-    "day-next": "blood_companion.cli.day_steps:next_doc",
+    "night-next": "blood_companion.cli.night_cmd:next_doc",
+    "day-next": "blood_companion.cli.day_cmd:next_doc",
 }
 # The cache file of the sentences of a campaign's last steps (NAME.said.json), kept beside the
 # views by the status (its board shows them): keep, kept_said.
