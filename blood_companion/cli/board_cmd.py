@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from blood_companion.cli import session, views
+from blood_companion.cli import session
 from blood_companion.cli.common import JsonOpt, print_json, stderr
+from blood_companion.cli.status_cmd import show
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.errors import BloodError
 
@@ -70,7 +71,7 @@ def board(
             raise UsageError("--lan goes with --serve", hint="blood board --serve --lan")
         with session.open_session() as store:
             doc = status_doc(store)
-        views.show("status", doc, as_json)
+        show(doc, as_json)
         if not as_json:
             stderr.print("Live on every device: blood board --serve (--lan for phones).",
                          highlight=False, markup=False)

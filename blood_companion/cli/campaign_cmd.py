@@ -34,7 +34,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from blood_companion.cli import completion, views
+from blood_companion.cli import completion, view_text, views
 from blood_companion.cli.common import (
     JsonOpt,
     add_recorder,
@@ -442,7 +442,7 @@ def show(as_json: JsonOpt = False) -> None:
     """The campaign at a glance: table, Troupers, Wagon, trophies, history and totals.
 
     The totals: nights won and lost, Vlad cards weakened, Resources earned and spent."""
-    session.view("campaign-show", show_doc, as_json)
+    session.view(show_doc, view_text.campaign_show, as_json)
 
 
 @campaign_app.command("log")
@@ -474,8 +474,6 @@ def log(
                 doc: dict[str, Any] = {"head": store.head, "entries": log_entries(store, entries)}
         else:
             doc = log_doc(store, LOG_LAST if last is None else last)
-            if last is None and not physical:
-                views.keep(store, "campaign-log", doc)
         if physical:
             told = _told(store, [e.step for e in entries] if as_json or all_ else
                          [e["step"] for e in doc["entries"] if e["status"] == "done"])
@@ -489,7 +487,7 @@ def log(
         if e["status"] == "done" and told.get(e["step"]):
             e["results"] = [*e["results"], "At the table:",
                             *("  • " + i["text"] for i in told[e["step"]])]
-    views.show("campaign-log", doc, False)
+    print_lines(view_text.campaign_log(doc, width()))
 
 
 def _why(step: int, as_json: bool) -> None:
@@ -583,9 +581,8 @@ def delete(
     from blood_companion.store.manage import delete_campaign
 
     kept = delete_campaign(folder, name)
-    for view in (*views.RENDERERS, views.SAID):  # its stored views (NAME.VIEW.json: no dot)
-        with contextlib.suppress(OSError):
-            views.cache_path(folder, check_campaign_name(name), view).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # its stored status (cli/views.py)
+        views.cache_path(folder, check_campaign_name(name)).unlink(missing_ok=True)
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
         return

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,7 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import completion, data_fast
+from blood_companion.cli import completion
 from blood_companion.cli.common import (
     JsonOpt,
     command_group,
@@ -36,7 +34,6 @@ from blood_companion.content.loader import (
     shipped_data_dir,
 )
 from blood_companion.content.render import render_effect
-from blood_companion.display import json_text
 from blood_companion.errors import BloodError
 from blood_companion.fileio import check_path
 
@@ -73,45 +70,24 @@ def validate(
     layers = [directory] if alone and directory else [shipped_data_dir()]
     if not alone and overlay is not None:
         layers.append(overlay)
-    # The key of the stored report, taken before the files are read: the next run of an
-    # unchanged pack prints it without validating (cli/data_fast.py).
-    key = _report_key(strict, as_json) if directory is None else None
     cat = load_layers(layers)  # raises ContentError with every problem
     if strict and cat.warnings:
         raise ContentError(cat.warnings)
     counts = cat.counts()
     counts["rules_entries"] = _validate_rules(layers)
-    warnings = [w.to_json() for w in cat.warnings]
     if as_json:
-        doc = {"ok": True, "layers": [str(p) for p in layers], "counts": counts}
-        text = json_text({**doc, "warnings": warnings}) + "\n"
-    else:
-        with stdout.capture() as captured:
-            table = Table(title="Data pack: valid", title_justify="left")
-            table.add_column("kind")
-            table.add_column("count", justify="right")
-            for k, v in counts.items():
-                table.add_row(k, str(v))
-            stdout.print(table)
-            stdout.print("Layers: " + ", ".join(str(p) for p in layers))
-            for w in cat.warnings:
-                stdout.print(Text.assemble(("Not loaded: ", "yellow"), str(w)), soft_wrap=True)
-        text = captured.get()
-    sys.stdout.write(text)
-    sys.stdout.flush()
-    if key is not None:
-        from blood_companion.cli.help_text import store_text
-
-        store_text(data_fast.report_path(key), text, keep=data_fast.KEEP)
-
-
-def _report_key(strict: bool, as_json: bool) -> str | None:
-    if os.environ.get("BLOOD_NO_CACHE"):
-        return None
-    try:
-        return data_fast.report_key(settings(), as_json, strict)
-    except (OSError, ValueError):  # a layer or file that cannot be read: nothing is stored
-        return None
+        print_json({"ok": True, "layers": [str(p) for p in layers], "counts": counts,
+                    "warnings": [w.to_json() for w in cat.warnings]})
+        return
+    table = Table(title="Data pack: valid", title_justify="left")
+    table.add_column("kind")
+    table.add_column("count", justify="right")
+    for k, v in counts.items():
+        table.add_row(k, str(v))
+    stdout.print(table)
+    stdout.print("Layers: " + ", ".join(str(p) for p in layers))
+    for w in cat.warnings:
+        stdout.print(Text.assemble(("Not loaded: ", "yellow"), str(w)), soft_wrap=True)
 
 
 def _validate_rules(layers: list[Path]) -> int:

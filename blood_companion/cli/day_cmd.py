@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from blood_companion.cli import common, session
+from blood_companion.cli import common, session, view_text
 from blood_companion.cli.common import (
     JsonOpt,
     Recorder,
@@ -276,7 +276,7 @@ day_app, register = command_group("day")
 @day_app.command("next")
 def next_(as_json: JsonOpt = False) -> None:
     """What the table does next, with the legal choices."""
-    session.view("day-next", next_doc, as_json)
+    session.view(next_doc, view_text.day_next, as_json)
 
 
 for _step in RECORDERS:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from blood_companion import matching
-from blood_companion.cli import session
+from blood_companion.cli import session, view_text
 from blood_companion.cli.common import (
     Recorder,
     split_list,
@@ -219,7 +219,7 @@ def setup(given: Values) -> None:
 
 
 # The commands that are no action's own declaration, by word: their options (cli/flags.py) and
-# what they run, for the typer command (cli/night_cmd.py) and the fast path alike.
+# what they run.
 COMMANDS = {
     "setup": ((Opt("nemesis", "--nemesis", required=True,
                    help="Nemesis id (lucilla, corvin, ...)."),
@@ -248,7 +248,7 @@ add_command(night_app, "setup", *COMMANDS["setup"])  # first, as it was declared
 @night_app.command("next")
 def next_(as_json: JsonOpt = False) -> None:
     """What the table does now: whose move, the question waiting, the commands that fit."""
-    session.view("night-next", next_doc, as_json)
+    session.view(next_doc, view_text.night_next, as_json)
 
 
 @night_app.command("board")

@@ -222,7 +222,7 @@ class Loop:
         """The board (`blood status` without its commands) of ``store``, the campaign open
         now (else opened here): its stored document while true, as `blood status` reads it."""
         from blood_companion.cli import views
-        from blood_companion.cli.status_view import without_commands
+        from blood_companion.cli.status_view import render, without_commands
         from blood_companion.cli.textview import print_lines, width
         from blood_companion.cli.view_docs import status_doc
 
@@ -230,8 +230,8 @@ class Loop:
             with self.open() as store:
                 self.show_status(store)
             return
-        doc = views.stored(store, "status") or status_doc(store)
-        print_lines(without_commands(views.render("status", doc, width())))
+        doc = views.stored(store) or status_doc(store)
+        print_lines(without_commands(render(doc, width())))
 
     def show_why(self) -> None:
         """Why the app decided as it did for the Nemesis side: the decision records of the

@@ -27,6 +27,7 @@ from blood_companion.store.errors import StoreError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from blood_companion.cli.textview import Line
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.actions import Action
     from blood_companion.engine.state import CampaignState
@@ -110,8 +111,8 @@ def record(
     action: Action, store: CampaignStore | None = None, draws: list[str] | None = None
 ) -> CampaignState:
     """Apply and store one action on the selected campaign (or on `store`); return the new
-    state. A refused action raises RuleError and leaves the save unchanged. The views of the
-    campaign are stored anew so `blood status`, `night next`, ... stay on their fast path.
+    state. A refused action raises RuleError and leaves the save unchanged. The status of the
+    campaign is stored anew so that `blood status` need not build it again.
 
     ``draws`` (a command's ``--draw`` values, possibly none) turns on the named draws of the
     decks the players hold (engine/table.py): each card the action draws from such a deck is
@@ -204,15 +205,19 @@ def recorder(doc: Callable[[Step], dict[str, Any]], show: Callable[[Step], None]
     return run
 
 
-def view(name: str, build: Callable[[CampaignStore], dict[str, Any]], as_json: bool) -> None:
-    """Print a view of the selected campaign (cli/views.py) drawn by ``build(store)``, and
-    keep its document for the fast path."""
-    from blood_companion.cli import views
+def view(build: Callable[[CampaignStore], dict[str, Any]],
+         render: Callable[[dict[str, Any], int], list[Line]], as_json: bool) -> None:
+    """Print a view of the selected campaign: the document ``build(store)`` draws, as JSON or
+    as the lines ``render(doc, width)`` draws of it."""
+    from blood_companion.cli.common import print_json
+    from blood_companion.cli.textview import print_lines, width
 
     with open_session() as store:
         doc = build(store)
-        views.keep(store, name, doc)
-    views.show(name, doc, as_json)
+    if as_json:
+        print_json(doc)
+    else:
+        print_lines(render(doc, width()))
 
 
 def told(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[dict[str, object]]:
@@ -252,8 +257,8 @@ def data_notice(store: CampaignStore) -> None:
 
 
 def refresh_status(store: CampaignStore) -> None:
-    """Store the views of a campaign after it changed (status, what comes next, the summary:
-    cli/view_docs.py), so the next look is answered from them. Never fails a command."""
+    """Store the status of a campaign after it changed (cli/view_docs.py), so the next look
+    is answered from it. Never fails a command."""
     from blood_companion.cli.view_docs import refresh
 
     refresh(store)

@@ -3,8 +3,8 @@
 By night the Night Board (Chain, Reaction Line, Threat track, Minions), the Nemesis and every
 Trouper; by day the Wagon, the reserves and what is affordable; at the End of the Night the
 rewards; always the phase and what comes next. The document is the engine's board
-(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/status_view.py`` and stored
-for the fast path (``cli/views.py``), which `blood status` uses while the save is unchanged.
+(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/status_view.py``; the one
+stored after the last step (``cli/views.py``) is shown while the save is unchanged.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import typer
 
 from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json
+from blood_companion.cli.status_view import render
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import status_doc
@@ -38,9 +39,9 @@ def status(
     By night the Night Board, the Nemesis and each Trouper; by day the Wagon, the reserves and
     what is affordable. With --cards, the text of each card on the Reaction Line."""
     with session.open_session() as store:
-        doc = status_doc(store)
+        doc = views.stored(store) or status_doc(store)
     if not cards:
-        views.show("status", doc, as_json)
+        show(doc, as_json)
         return
     from blood_companion.cli.status_view import reaction_cards
 
@@ -53,8 +54,16 @@ def status(
     if as_json:
         print_json({**doc, "reaction_cards": extra})
         return
-    views.show("status", doc, False)
+    show(doc, False)
     print_lines([(line, "") for line in reaction_cards(night, width())])
+
+
+def show(doc: dict[str, Any], as_json: bool) -> None:
+    """Print the status document: as JSON, or drawn (cli/status_view.py)."""
+    if as_json:
+        print_json(doc)
+    else:
+        print_lines(render(doc, width()))
 
 
 def print_night(view: NightBoard) -> None:

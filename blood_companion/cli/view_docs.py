@@ -1,13 +1,14 @@
 """The documents of the views of a campaign, built from the open save (the engine's own views).
 
 ``blood night next``, ``day next``, ``campaign show`` and ``campaign log`` print these documents
-(``--json``) or draw them (``cli/view_text.py``); ``cli/views.py`` keeps them for the fast path.
-:func:`refresh` stores the views of a campaign that just changed, so the first look after an
-action is as fast as the second.
+(``--json``) or draw them (``cli/view_text.py``). :func:`refresh` stores the status of a
+campaign that just changed (``cli/views.py``), so the first look after an action is as fast as
+the second.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any, cast
 
 from blood_companion.cli import views
@@ -277,41 +278,30 @@ def _latest_decision_step(store: CampaignStore) -> int | None:
 
 def status_doc(store: CampaignStore, now: Next | None = None) -> dict[str, Any]:
     """The status document of an open campaign (the board, engine/board_view.py, with the
-    commands of the options open now); refreshes the fast path's cache. ``now``: the view of
-    now (:func:`_now`) when already built."""
+    commands of the options open now), stored for the next look (``cli/views.py``). ``now``:
+    the view of now (:func:`_now`) when already built."""
     from blood_companion.engine.board_view import build
 
     state, catalog = store.state, store.catalog
     doc: dict[str, Any] = cast("dict[str, Any]", build(
         state, catalog, name=store.name, head=store.head, state_hash=store.state_hash, log=[],
         view=now, commands=lambda nxt: _commands(state, catalog, nxt)))
-    said = views.kept_said(store)  # the sentences of the last steps, worded by an earlier
-    entries = store.log(last=STATUS_LOG_LAST, said=said)  # command (none parsed again)
+    entries = store.log(last=STATUS_LOG_LAST)
     doc["log"] = [  # the last steps, for the served board (issue 28)
         {"step": e.step, "sentence": e.sentence, "status": e.status} for e in entries
     ]
-    views.keep(store, "status", doc, said={e.said: e.sentence for e in entries})
+    views.keep(store, doc)
     return doc
 
 
 def refresh(store: CampaignStore) -> None:
-    """Store the views of a campaign that just changed: status, what comes next, the summary,
-    each drawn from the head the store holds (none when it does not know the file's revision:
-    such a view could not be kept). What a stored view may fairly meet is let pass, since the
-    cache only buys speed and the action is recorded: the data pack unreadable or refusing
-    (a BloodError: ContentError, a RuleError from a view of a state the pack no longer fits,
-    a StoreError) or the cache folder unwritable (OSError). Anything else is a bug in a view
-    and is raised."""
+    """Store the status of a campaign that just changed, drawn from the head the store holds
+    (none when it does not know the file's revision: it could not be kept). What it may fairly
+    meet is let pass, since the stored status only buys speed and the action is recorded: the
+    data pack unreadable or refusing (a BloodError: ContentError, a RuleError from a view of a
+    state the pack no longer fits, a StoreError) or the cache folder unwritable (OSError).
+    Anything else is a bug in a view and is raised."""
     if store.drawn_from() is None:
         return
-    try:
-        state, catalog = store.state, store.catalog
-        now = _now(state, catalog)  # built once: the board and what comes next show it
-        status_doc(store, now)  # stores itself
-        if state.part == "night" and state.night is not None:
-            views.keep(store, "night-next", night_next_doc(state, catalog, now))
-        elif state.part == "day" and state.day is not None:
-            views.keep(store, "day-next", day_next_doc(state, catalog, nxt=now))
-        views.keep(store, "campaign-show", show_doc(store))
-    except (BloodError, OSError):
-        pass
+    with contextlib.suppress(BloodError, OSError):
+        status_doc(store, _now(store.state, store.catalog))  # stores itself

@@ -181,8 +181,8 @@ def test_export_import_delete_recover_verify(blood: Any, tmp_path: Path) -> None
 
 
 def test_delete_removes_the_campaigns_stored_views_only(blood: Any, saves_dir: Path) -> None:
-    """`campaign delete` removes the views stored for that campaign (SAVES/.cache/NAME.*.json)
-    and no other campaign's, even one whose name starts with NAME and a dot (they stayed)."""
+    """`campaign delete` removes the status stored for that campaign (SAVES/.cache/NAME.status.json)
+    and no other campaign's, even one whose name starts with NAME and a dot."""
     for name in ("tues", "tues.b"):
         _new(blood, name)
         for view in (("status",), ("campaign", "show"), ("campaign", "log")):
@@ -190,7 +190,7 @@ def test_delete_removes_the_campaigns_stored_views_only(blood: Any, saves_dir: P
     cache = saves_dir / ".cache"
     mine = {p.name for p in cache.glob("tues.*.json") if not p.name.startswith("tues.b.")}
     others = {p.name for p in cache.glob("tues.b.*.json")}
-    assert len(mine) == len(others) == 4  # three views and the sentences of the last steps
+    assert len(mine) == len(others) == 1  # the one stored document: the status
     assert blood("campaign", "delete", "tues").code == 0
     assert {p.name for p in cache.glob("*.json")} == others
 
