@@ -15,15 +15,14 @@ from blood_companion.cli.flags import DRAW_HELP, JSON_HELP
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
-from blood_companion.display import LazyConsole
+from blood_companion.display import console
 
 # Every line a command prints goes through these two consoles, which clean what came from a
 # user or a file (control sequences, bidi overrides) before it reaches the terminal. No text
 # blood prints is emoji markup (":name:" in a name stays as typed), so rich's emoji table is
-# never loaded (issue 29). Each is made on first use, and plain text to a pipe is written
-# without loading rich at all (display.LazyConsole).
-stdout = LazyConsole(highlight=False, soft_wrap=False, emoji=False)
-stderr = LazyConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+# never loaded (issue 29).
+stdout = console(highlight=False, soft_wrap=False, emoji=False)
+stderr = console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 
 # The typer options every command shares: `--json` (``as_json: JsonOpt = False``), the `--draw`

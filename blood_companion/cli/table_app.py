@@ -352,15 +352,14 @@ class TableApp(App[None]):
         self.run_worker(self.play, thread=True, exit_on_error=True)
 
     def play(self) -> None:
-        real = stdout._rich()  # the rich console itself (its `_width`, not LazyConsole's)
-        old, old_width = real._file, real._width  # None, None unless set
+        old, old_width = stdout._file, stdout._width  # None, None unless set
         stdout.file = self.feed
-        real.width = UNFOLDED  # the panel folds what it prints, each line under its indent
+        stdout.width = UNFOLDED  # the panel folds what it prints, each line under its indent
         try:
             with using(self.settings):  # a thread of its own: the command's options again
                 self.loop.run()
         finally:
-            real._file, real._width = old, old_width
+            stdout._file, stdout._width = old, old_width
         with contextlib.suppress(RuntimeError):  # the app may be closing already
             self.call_from_thread(self.exit)
 
