@@ -24,7 +24,7 @@ from blood_companion.cli import (
     night_cmd,
     play_cmd,
     report_cmd,
-    rules_fast,
+    rules_cmd,
     status_cmd,
     table_cmd,
     test_cmd,
@@ -79,7 +79,7 @@ app.callback()(main_callback)
 
 # The command modules, in the order `blood --help` lists their commands (cli/summaries.py):
 # typer lists a group's commands first, then its sub-groups, each in the order registered.
-for _module in (dice_run, test_cmd, status_cmd, board_cmd, play_cmd, table_cmd, rules_fast,
+for _module in (dice_run, test_cmd, status_cmd, board_cmd, play_cmd, table_cmd, rules_cmd,
                 report_cmd, data_cmd, campaign_cmd, day_cmd, night_cmd, end_cmd, card_cmd):
     _module.register(app)
 

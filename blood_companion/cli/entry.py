@@ -160,9 +160,9 @@ def dispatch(args: list[str], settings: Settings | None = None) -> int:
     settings = settings if settings is not None else current()
     if args[:1] == ["rules"] and not ({"--help", "-h"} & set(args)) and not os.environ.get(
             "_BLOOD_COMPLETE"):
-        from blood_companion.cli.rules_fast import fast_main
+        from blood_companion.cli import rules_cmd
 
-        return fast_main(args[1:], settings)
+        return rules_cmd.main(args[1:], settings)
     from blood_companion.cli.app import run
 
     return run(args, settings)

@@ -213,22 +213,6 @@ def test_values_not_file_names_for_every_kind_of_value(catalog: Any, tmp_path: P
     assert not {p.name for p in ROOT.iterdir()} & set(_complete(["card", "show"], ""))
 
 
-def test_completion_words_of_every_shell() -> None:
-    from blood_companion.cli import completion
-
-    words = completion.completion_words
-    assert words({"COMP_WORDS": "blood campaign delete tu", "COMP_CWORD": "3"}) == [
-        "campaign", "delete"
-    ]
-    assert words({"_TYPER_COMPLETE_ARGS": "blood campaign delete tu"}) == ["campaign", "delete"]
-    assert words({"_TYPER_COMPLETE_ARGS": "blood campaign delete "}) == ["campaign", "delete"]
-    assert words({"_TYPER_COMPLETE_ARGS": "blood card show 'open",
-                  "_TYPER_COMPLETE_WORD_TO_COMPLETE": "'open"}) == ["card", "show"]
-    which = completion.command_being_completed
-    assert which(["--saves-dir", "campaign", "night"], ["--saves-dir"]) == "night"
-    assert which(["--json"], ["--saves-dir"]) is None
-
-
 def test_card_kinds_agree_with_the_card_finder() -> None:
     from blood_companion.cli import completion
     from blood_companion.content.face import CARD_KINDS

@@ -1,15 +1,18 @@
-"""`blood rules` (search, ``keyword NAME``, ``phase NAME``, ``list [KIND]``) without typer,
-pydantic or YAML: :func:`fast_main` parses :data:`OPTIONS`; :func:`register` makes the typer
-command (``--help``, completion) of the same table; both call :func:`run`. The index loads
-with ``marshal``; JSON is imported only for ``--json``, rich only for a person at a terminal."""
+"""`blood rules` (search, ``keyword NAME``, ``phase NAME``, ``list [KIND]``): the one command
+answered before typer (cli/entry.py), so that checking a rule at the table is quick. Its options
+are one table, :data:`OPTIONS`: :func:`main` reads a command line with ``argparse`` made of it,
+:func:`register` makes the typer command (``--help``, completion) of it; both call :func:`run`.
+The index loads with ``marshal``; rich is imported only for a person at a terminal."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-from typing import NamedTuple  # loaded already by cli/entry.py
+from typing import NamedTuple
 
-from blood_companion.cli.flags import JSON, Opt, Usage, Values, parse, usage_exit
+from blood_companion.cli.failures import usage_error
+from blood_companion.cli.flags import JSON, Opt, Values
 from blood_companion.errors import BloodError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
@@ -257,13 +260,56 @@ def _wants_rich(opts: Values) -> bool:
     return colour_wanted(sys.stdout)
 
 
-def fast_main(args: list[str], settings: Settings | None = None) -> int:
+class Usage(Exception):
+    """Bad command-line input (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise Usage(message[:1].upper() + message[1:])
+
+
+def _at_least(low: int) -> Any:
+    def number(text: str) -> int:
+        value = int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is not in the range x>={low}")
+        return value
+
+    return number
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``argparse`` reading of :data:`OPTIONS` (the same values as the typer command)."""
+    made = _Parser(prog="blood rules", add_help=False, allow_abbrev=False)
+    for opt in OPTIONS:
+        if opt.kind == "words":
+            made.add_argument(opt.name, nargs="*")
+        elif opt.kind == "flag":
+            made.add_argument(*opt.flags, dest=opt.name, action="store_true")
+        else:
+            number = _at_least(opt.min) if opt.min is not None else int
+            made.add_argument(*opt.flags, dest=opt.name, default=opt.default,
+                              type=number if opt.kind == "int" else str)
+    return made
+
+
+def usage_exit(exc: Usage, as_json: bool) -> int:
+    """Report a usage error: the usage lines and the error on stderr (with ``--json`` the JSON
+    error document on stdout); exit code 2."""
+    sys.stderr.write(USAGE + "\n")
+    return usage_error(str(exc), as_json)
+
+
+def main(args: list[str], settings: Settings | None = None) -> int:
     """Run ``blood rules`` with the words after ``rules``; return the exit code."""
+    options, after = (args[: args.index("--")], args[args.index("--") + 1:]) if "--" in args \
+        else (args, [])  # after "--", words only
     try:
-        opts = parse(args, OPTIONS)
+        opts = Values(vars(parser().parse_intermixed_args(options)))
     except Usage as exc:
-        options = args[: args.index("--")] if "--" in args else args
-        return usage_exit(USAGE, exc, "--json" in options)
+        return usage_exit(exc, "--json" in options)
+    opts.words = [*opts.words, *after]
     return run(opts, settings)
 
 
@@ -276,7 +322,7 @@ def run(opts: Values, settings: Settings | None = None) -> int:
         data_dir = settings.data_path if settings is not None else None
         ans = answer(opts, load_index(data_dir=data_dir))
     except Usage as exc:
-        return usage_exit(USAGE, exc, as_json)
+        return usage_exit(exc, as_json)
     except BloodError as exc:  # nothing found, or the loader's (bad YAML): no traceback
         from blood_companion.cli.failures import refused
 
