@@ -60,8 +60,7 @@ def register(app: typer.Typer) -> None:
     add_command(app, "play", PLAY, _play, short_help=SUMMARIES["play"])
 
 
-# The options of `blood play`, declared once (cli/flags.py): its typer command is made of them
-# and its one-shot lines (--json, --answer) are read with them without typer (cli/record_fast.py).
+# The options of `blood play`, declared once (cli/flags.py): its typer command is made of them.
 PLAY = (
     Opt("new", "--new", help="Start a new campaign with this name."),
     Opt("troupers", "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).'),
