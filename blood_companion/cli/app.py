@@ -30,9 +30,8 @@ from blood_companion.cli import (
     test_cmd,
 )
 from blood_companion.cli.about import is_version_request, print_version
-from blood_companion.cli.common import failed, print_json, stderr, wants_json
+from blood_companion.cli.common import failed, print_json, stderr, typer_parameters, wants_json
 from blood_companion.cli.failures import usage_doc
-from blood_companion.cli.flags import typer_parameters
 from blood_companion.cli.settings import GLOBALS, Settings, current, using
 
 app = typer.Typer(

@@ -37,12 +37,12 @@ from rich.text import Text
 from blood_companion.cli import completion, view_text, views
 from blood_companion.cli.common import (
     JsonOpt,
+    add_command,
     add_recorder,
     command_group,
     settings,
     stderr,
 )
-from blood_companion.cli.flags import add_command
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import (
     LOG_LAST,

@@ -6,12 +6,15 @@ from __future__ import annotations
 import inspect
 import sys
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
 import typer
+from rich.markup import escape
 
-from blood_companion.cli.flags import DRAW_HELP, JSON_HELP
+from blood_companion.cli import completion
+from blood_companion.cli.flags import DRAW_HELP, JSON_HELP, LISTS, Opt, Values
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
@@ -40,6 +43,47 @@ def command_group(name: str) -> tuple[typer.Typer, Callable[[typer.Typer], None]
     """The typer app of the group `blood NAME`, and the ``register(app)`` adding it (cli/app.py)."""
     group = typer.Typer(help=SUMMARIES[name], no_args_is_help=True)
     return group, lambda app: app.add_typer(group, name=name, short_help=SUMMARIES[name])
+
+
+def typer_parameters(table: Sequence[Opt]) -> list[Any]:
+    """The typer parameters (``inspect.Parameter``, keyword-only) of ``table``."""
+    types = {"flag": bool, "int": int, "str": str, "path": Path, "list": str, "words": str}
+    params = []
+    for opt in table:
+        extra: dict[str, Any] = {"help": opt.help}
+        for key in ("metavar", "envvar", "min"):
+            if getattr(opt, key) is not None:
+                extra[key] = getattr(opt, key)
+        if opt.complete:
+            extra["autocompletion"] = getattr(completion, opt.complete)
+        default = ... if opt.required else opt.default
+        kind = types[opt.kind]
+        typed: Any = list[kind] if opt.kind in LISTS else kind  # type: ignore[valid-type]
+        info = (typer.Argument(default, **extra) if opt.kind == "words" or not opt.flags
+                else typer.Option(default, *opt.flags, **extra))
+        params.append(inspect.Parameter(
+            opt.name, inspect.Parameter.KEYWORD_ONLY, default=info,
+            annotation=typed if opt.required or opt.default is not None else typed | None,
+        ))
+    return params
+
+
+def typer_command(table: Sequence[Opt], run: Callable[[Values], None]) -> Any:
+    """A function typer makes a command of: the parameters of ``table``; it calls ``run``
+    with their values (a list parameter not given: ``[]``)."""
+    def command(**given: object) -> None:
+        run(Values((o.name, (given[o.name] or []) if o.kind in LISTS else given[o.name])
+                   for o in table))
+
+    command.__signature__ = inspect.Signature(typer_parameters(table))  # type: ignore[attr-defined]
+    return command
+
+
+def add_command(app: Any, word: str, table: Sequence[Opt], run: Callable[[Values], None],
+                **options: Any) -> None:
+    """Register the command ``word`` of ``table`` and ``run`` (:func:`typer_command`) on the
+    typer ``app``; its help is ``run``'s docstring unless ``options`` (typer's) say another."""
+    app.command(word, **{"help": run.__doc__, **options})(typer_command(table, run))
 
 
 def split_list(values: list[str] | None) -> list[str]:
@@ -125,10 +169,6 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
     or the die rolled): the first's summary is the help, every field is optional, the action
     recorded is the one whose fields are given (two: refused), else the one with a
     ``picked_by`` flag. With `show`, the command given no field shows ``show(as_json)``."""
-    from rich.markup import escape
-
-    from blood_companion.cli import completion
-
     classes, where = step_params(cls, show)
     params = []
     for key, p in where.items():

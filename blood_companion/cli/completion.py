@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import os
 
+from blood_companion.fileio import SAVE_SUFFIX
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import Any
 
     from blood_companion.cli.settings import Settings
+
+# The words of `blood rules` that name an entry instead of searching, the kinds each looks in
+# and what they are called in a hint (cli/rules_cmd.py).
+NAMED = {"keyword": (("keyword", "symbol"), "keywords and symbols"),
+         "phase": (("phase", "procedure"), "phases and procedures")}
 
 # The card kinds `blood card show` finds (content/face.py's CARD_KINDS, which imports the
 # models; tests/cli/test_cli_conventions_more.py checks the two agree).
@@ -70,8 +77,6 @@ def _safe(fn: Callable[[], Iterable[str]], incomplete: str) -> list[str]:
 
 def campaign_names(saves_dir: str) -> list[str]:
     """The campaigns of a saves folder: its ``*.blood.db`` file names (none when unreadable)."""
-    from blood_companion.cli.views import SAVE_SUFFIX
-
     try:
         entries = os.listdir(saves_dir)
     except (OSError, ValueError):
@@ -197,8 +202,6 @@ def card(ctx: Any) -> list[str]:
 @_completer
 def rules_words(ctx: Any) -> list[str]:
     """`blood rules`: keyword, phase or list; then a keyword, a phase or a kind of entry."""
-    from blood_companion.cli.rules_cmd import NAMED
-
     typed = _typed(ctx, "words")
     if not typed:
         return [*NAMED, "list"]

@@ -335,7 +335,7 @@ def show(doc: dict[str, Any], lines: list[Line], as_json: bool) -> None:
 
 def register(app: Any) -> None:
     """`blood roll` and `blood odds` in the typer app, made of :data:`ROLL` and :data:`ODDS`."""
-    from blood_companion.cli.flags import add_command
+    from blood_companion.cli.common import add_command
     from blood_companion.cli.settings import current
     from blood_companion.cli.summaries import SUMMARIES
 

@@ -1,13 +1,11 @@
 """One declaration of a command's options: a table of :class:`Opt` values, of which
-:func:`typer_command` makes the typer command (and `blood rules`, answered before typer,
-its ``argparse`` reading: cli/rules_cmd.py). Standard library only (typer is imported by the
-``typer_`` functions: `blood rules` and the global options use this module)."""
+``cli/common.py`` makes the typer command (``add_command``), and `blood rules`, answered
+before typer, its ``argparse`` reading (cli/rules_cmd.py). Standard library only."""
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
     from typing import Any
 
 JSON_HELP = "Print exactly one JSON document on stdout."
@@ -49,53 +47,3 @@ class Values(dict):
             return self[name]
         except KeyError:
             raise AttributeError(name) from None
-
-
-def typer_parameters(table: Sequence[Opt]) -> list[Any]:
-    """The typer parameters (``inspect.Parameter``, keyword-only) of ``table``."""
-    import inspect
-    from pathlib import Path
-
-    import typer
-
-    from blood_companion.cli import completion
-
-    types = {"flag": bool, "int": int, "str": str, "path": Path, "list": str, "words": str}
-    params = []
-    for opt in table:
-        extra: dict[str, Any] = {"help": opt.help}
-        for key in ("metavar", "envvar", "min"):
-            if getattr(opt, key) is not None:
-                extra[key] = getattr(opt, key)
-        if opt.complete:
-            extra["autocompletion"] = getattr(completion, opt.complete)
-        default = ... if opt.required else opt.default
-        kind = types[opt.kind]
-        typed: Any = list[kind] if opt.kind in LISTS else kind  # type: ignore[valid-type]
-        info = (typer.Argument(default, **extra) if opt.kind == "words" or not opt.flags
-                else typer.Option(default, *opt.flags, **extra))
-        params.append(inspect.Parameter(
-            opt.name, inspect.Parameter.KEYWORD_ONLY, default=info,
-            annotation=typed if opt.required or opt.default is not None else typed | None,
-        ))
-    return params
-
-
-def typer_command(table: Sequence[Opt], run: Callable[[Values], None]) -> Any:
-    """A function typer makes a command of: the parameters of ``table``; it calls ``run``
-    with their values as :func:`parse` gives them (a list parameter not given: ``[]``)."""
-    import inspect
-
-    def command(**given: object) -> None:
-        run(Values((o.name, (given[o.name] or []) if o.kind in LISTS else given[o.name])
-                   for o in table))
-
-    command.__signature__ = inspect.Signature(typer_parameters(table))  # type: ignore[attr-defined]
-    return command
-
-
-def add_command(app: Any, word: str, table: Sequence[Opt], run: Callable[[Values], None],
-                **options: Any) -> None:
-    """Register the command ``word`` of ``table`` and ``run`` (:func:`typer_command`) on the
-    typer ``app``; its help is ``run``'s docstring unless ``options`` (typer's) say another."""
-    app.command(word, **{"help": run.__doc__, **options})(typer_command(table, run))

@@ -38,11 +38,11 @@ import typer
 from blood_companion.cli.common import (
     DrawOpt,
     JsonOpt,
+    add_command,
     add_recorder,
     command_group,
     print_json,
 )
-from blood_companion.cli.flags import add_command
 from blood_companion.engine.night import NextPhase, board_view
 
 # ---------------------------------------------------------------------- helpers

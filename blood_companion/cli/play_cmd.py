@@ -17,8 +17,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.cli import session
-from blood_companion.cli.common import hint_of, stdout, typed_number
-from blood_companion.cli.flags import Opt, add_command
+from blood_companion.cli.common import add_command, hint_of, stdout, typed_number
+from blood_companion.cli.flags import Opt
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import why_doc

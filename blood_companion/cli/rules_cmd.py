@@ -11,6 +11,7 @@ import os
 import sys
 from typing import NamedTuple
 
+from blood_companion.cli.completion import NAMED
 from blood_companion.cli.failures import usage_error
 from blood_companion.cli.flags import JSON, Opt, Values
 from blood_companion.errors import BloodError
@@ -29,10 +30,6 @@ USAGE = (
     "Options: --json, --plain, --limit N (results to show, default 5), --kind KIND\n"
     "Try 'blood rules --help' for help."
 )
-# The words that name an entry instead of searching, the kinds each looks in and what they are
-# called in a hint (the completion of `blood rules` reads them too).
-NAMED = {"keyword": (("keyword", "symbol"), "keywords and symbols"),
-         "phase": (("phase", "procedure"), "phases and procedures")}
 # What `blood rules` takes: parsed here (:func:`fast_main`), and the typer command's parameters
 # (:func:`register`); either gives :func:`run` the same values.
 OPTIONS = (
@@ -356,7 +353,7 @@ def run(opts: Values, settings: Settings | None = None) -> int:
 
 def register(app: Any) -> None:
     """`blood rules` in the typer app, made of :data:`OPTIONS`."""
-    from blood_companion.cli.flags import add_command
+    from blood_companion.cli.common import add_command
     from blood_companion.cli.summaries import SUMMARIES
 
     add_command(app, "rules", OPTIONS, _typed, help=HELP, short_help=SUMMARIES["rules"])

@@ -21,11 +21,16 @@ from blood_companion.cli.settings import Settings, current
 from blood_companion.content.paths import overlay_stamp
 from blood_companion.display import json_text
 from blood_companion.errors import BloodError
-from blood_companion.fileio import check_path, read_text, remove_stale_tmp, write_atomic
+from blood_companion.fileio import (
+    SAVE_SUFFIX,
+    check_path,
+    read_text,
+    remove_stale_tmp,
+    write_atomic,
+)
 from blood_companion.names import campaign_name_problem
 from blood_companion.store.peek import head_key
 
-SAVE_SUFFIX = ".blood.db"
 CACHE_DIR = ".cache"
 MAX_CACHE_BYTES = 4 << 20  # the document is a few KB
 STATUS = "status"
