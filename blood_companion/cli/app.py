@@ -9,9 +9,6 @@ from typing import Any
 
 import typer
 
-# typer carries its own copy of click; its parsing errors are these classes
-from typer._click import exceptions as click_exceptions
-
 from blood_companion import __version__
 from blood_companion.cli import (
     board_cmd,
@@ -30,8 +27,7 @@ from blood_companion.cli import (
     test_cmd,
 )
 from blood_companion.cli.about import is_version_request, print_version
-from blood_companion.cli.common import failed, print_json, stderr, typer_parameters, wants_json
-from blood_companion.cli.failures import usage_doc
+from blood_companion.cli.common import run_typer, typer_parameters
 from blood_companion.cli.settings import GLOBALS, Settings, current, using
 
 app = typer.Typer(
@@ -83,46 +79,11 @@ for _module in (dice_run, test_cmd, status_cmd, board_cmd, play_cmd, table_cmd, 
     _module.register(app)
 
 
-def command_path(argv: list[str]) -> str:
-    """The command argv runs, as words (``campaign undo``), for messages."""
-    words: list[str] = []
-    group = typer.main.get_command(app)
-    for arg in argv:
-        if arg.startswith("-"):
-            continue
-        sub = getattr(group, "commands", {}).get(arg)
-        if sub is None:
-            break
-        words.append(arg)
-        group = sub
-    return " ".join(words) or "(command)"
-
-
 def run(argv: list[str], settings: Settings | None = None) -> int:
     """Run the typer app on argv (global options already taken out, in ``settings``)."""
     if is_version_request(argv):  # `--version`, `--version --json`, `--json --version`
         return print_version(argv, settings if settings is not None else current())
-    try:
-        code = typer.main.get_command(app).main(
-            args=argv, prog_name="blood", standalone_mode=False, obj=settings
-        )
-    except SystemExit as exc:
-        code = exc.code
-        return code if isinstance(code, int) else (0 if code is None else 1)
-    except click_exceptions.UsageError as exc:
-        if wants_json(argv):
-            print_json(usage_doc(exc.format_message()))
-        exc.show()  # usage, the hint to --help and the error, on stderr
-        return 2
-    except click_exceptions.ClickException as exc:
-        exc.show()
-        return exc.exit_code
-    except typer.Abort:
-        stderr.print("Aborted.")
-        return 1
-    except (Exception, KeyboardInterrupt) as exc:
-        return failed(exc, argv, lambda: command_path(argv))
-    return code if isinstance(code, int) else 0
+    return run_typer(app, argv, settings)
 
 
 if __name__ == "__main__":

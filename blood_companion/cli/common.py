@@ -13,7 +13,11 @@ from typing import Annotated, Any, NamedTuple
 import typer
 from rich.markup import escape
 
+# typer carries its own copy of click; its parsing errors are these classes
+from typer._click import exceptions as click_exceptions
+
 from blood_companion.cli import completion
+from blood_companion.cli.failures import usage_doc
 from blood_companion.cli.flags import DRAW_HELP, JSON_HELP, LISTS, Opt, Values
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
@@ -343,6 +347,48 @@ def report(exc: Any, argv: list[str]) -> int:
     if hint:
         stderr.print(Styled(("Hint: ", "yellow"), hint))
     return exc.exit_code
+
+
+def command_path(app: typer.Typer, argv: list[str]) -> str:
+    """The command argv runs in ``app``, as words (``campaign undo``), for messages."""
+    words: list[str] = []
+    group = typer.main.get_command(app)
+    for arg in argv:
+        if arg.startswith("-"):
+            continue
+        sub = getattr(group, "commands", {}).get(arg)
+        if sub is None:
+            break
+        words.append(arg)
+        group = sub
+    return " ".join(words) or "(command)"
+
+
+def run_typer(app: typer.Typer, argv: list[str], settings: Any = None) -> int:
+    """Run the typer ``app`` on argv with ``settings`` (its ``ctx.obj``); return the exit code.
+    A usage error is shown with its usage lines (exit 2; with ``--json`` its JSON document on
+    stdout too), anything else a command raises through :func:`failed`."""
+    try:
+        code = typer.main.get_command(app).main(
+            args=argv, prog_name="blood", standalone_mode=False, obj=settings
+        )
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except click_exceptions.UsageError as exc:
+        if wants_json(argv):
+            print_json(usage_doc(exc.format_message()))
+        exc.show()  # usage, the hint to --help and the error, on stderr
+        return 2
+    except click_exceptions.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except typer.Abort:
+        stderr.print("Aborted.")
+        return 1
+    except (Exception, KeyboardInterrupt) as exc:
+        return failed(exc, argv, lambda: command_path(app, argv))
+    return code if isinstance(code, int) else 0
 
 
 def failed(exc: BaseException, argv: list[str], command: Callable[[], str]) -> int:

@@ -16,9 +16,12 @@ import io
 import sys
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.cli import session
-from blood_companion.cli.common import add_command, hint_of, stdout, typed_number
+import typer
+
+from blood_companion.cli import dice_run, rules_cmd, session
+from blood_companion.cli.common import add_command, hint_of, run_typer, stdout, typed_number
 from blood_companion.cli.flags import Opt
+from blood_companion.cli.settings import GLOBAL_OPTIONS, argument_problem, current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import why_doc
@@ -28,8 +31,6 @@ from blood_companion.engine import why
 from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
-    import typer
-
     from blood_companion.cli.flags import Values
 
 HELP = """\
@@ -58,6 +59,12 @@ HIDE_CLOSED = 4  # more choices than this not possible now are summed up in one 
 
 def register(app: typer.Typer) -> None:
     add_command(app, "play", PLAY, _play, short_help=SUMMARIES["play"])
+
+
+# The `blood` commands a player may type at the prompt: `odds ...` and `rules ...` (its help).
+PROMPT = typer.Typer(pretty_exceptions_enable=False, rich_markup_mode="rich")
+dice_run.register(PROMPT)
+rules_cmd.register(PROMPT)
 
 
 # The options of `blood play`, declared once (cli/flags.py): its typer command is made of them.
@@ -197,7 +204,6 @@ class Loop:
     def ask(self, prompt: str) -> str | None:
         """One line from the players (None at the end of input). A line no command could take
         (not UTF-8, control characters, thousands of characters) is answered and asked again."""
-        from blood_companion.cli.entry import argument_problem
         from blood_companion.cli.play_menu import excerpt
 
         while True:
@@ -346,14 +352,15 @@ class Loop:
     def run_command(self, argv: list[str]) -> bool:
         """A `blood` command typed at the prompt (odds, rules); the options fixed for the whole
         process (the save directory, the data pack) cannot change here."""
-        from blood_companion.cli.entry import GLOBAL_OPTIONS, dispatch
-
         fixed = [w for w in argv if w.partition("=")[0] in GLOBAL_OPTIONS]
         if fixed:
             say(f"{fixed[0].partition('=')[0]} cannot change inside `blood play`; quit "
                 "and start `blood play` again with it.", "red")
             return True
-        dispatch(argv)
+        if argv[:1] == ["rules"] and not {"--help", "-h"} & set(argv):
+            rules_cmd.main(argv[1:], current())  # as cli/entry.py answers it
+        else:
+            run_typer(PROMPT, argv, current())
         return True
 
     def undo_redo(self, what: str, k: int) -> None:

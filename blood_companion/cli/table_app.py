@@ -31,7 +31,7 @@ from textual.widgets import Input, Static
 
 from blood_companion.cli.common import stdout
 from blood_companion.cli.play_cmd import Loop, shown_choices
-from blood_companion.cli.settings import Settings, current, using
+from blood_companion.cli.settings import Settings, argument_problem, current, using
 from blood_companion.cli.status_view import SIDES, plain, render, track, without_commands
 from blood_companion.cli.view_docs import status_doc, why_doc
 from blood_companion.cli.view_text import why_view
@@ -213,7 +213,6 @@ class TableLoop(Loop):
         self.app, self.echo = app, False
 
     def ask(self, prompt: str) -> str | None:
-        from blood_companion.cli.entry import argument_problem
 
         self.app.call_from_thread(self.app.prompt_for, prompt)
         while True:
