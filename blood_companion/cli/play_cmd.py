@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
@@ -32,6 +32,7 @@ from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
     from blood_companion.cli.flags import Values
+    from blood_companion.engine.board_view import Board
 
 HELP = """\
 Answer with the key of a choice (a number or letters) or its name; Enter takes the default
@@ -236,7 +237,7 @@ class Loop:
                 self.show_status(store)
             return
         doc = views.stored(store) or status_doc(store)
-        print_lines(without_commands(render(doc, width())))
+        print_lines(without_commands(render(cast("Board", doc), width())))
 
     def show_why(self) -> None:
         """Why the app decided as it did for the Nemesis side: the decision records of the

@@ -306,7 +306,7 @@ def main(args: list[str], settings: Settings | None = None) -> int:
         opts = Values(vars(parser().parse_intermixed_args(options)))
     except Usage as exc:
         return usage_exit(exc, "--json" in options)
-    opts.words = [*opts.words, *after]
+    opts["words"] = [*opts.words, *after]
     return run(opts, settings)
 
 

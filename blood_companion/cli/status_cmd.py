@@ -9,7 +9,7 @@ stored after the last step (``cli/views.py``) is shown while the save is unchang
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
@@ -21,7 +21,7 @@ from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import status_doc
 
 if TYPE_CHECKING:
-    from blood_companion.engine.board_view import NightBoard
+    from blood_companion.engine.board_view import Board, NightBoard
 
 
 def register(app: typer.Typer) -> None:
@@ -63,7 +63,7 @@ def show(doc: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print_json(doc)
     else:
-        print_lines(render(doc, width()))
+        print_lines(render(cast("Board", doc), width()))
 
 
 def print_night(view: NightBoard) -> None:
