@@ -5,6 +5,7 @@ what changed and what comes next (``--json``: one document ``{"ok", "action", "c
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING, Any
 
 from blood_companion import matching
@@ -22,7 +23,7 @@ from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.cli.view_text import night_next
 from blood_companion.display import styled
 from blood_companion.engine import narrate, why
-from blood_companion.engine.actions import declared
+from blood_companion.engine.actions import ACTION_HOMES, declared
 from blood_companion.engine.chain import card_at
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
@@ -158,11 +159,18 @@ def _held(store: CampaignStore, words: list[str], fields: dict[str, Any]) -> lis
 
 
 
+def _in_order(cls: type[Action]) -> tuple[int, int]:
+    """Where a night action's command is listed: its module as the engine lists the action
+    modules (``ACTION_HOMES``: planning before the answers), then where the class is written."""
+    homes = list(dict.fromkeys(ACTION_HOMES.values()))
+    home = cls.__module__.removeprefix("blood_companion.engine.")
+    return homes.index(home) if home in homes else len(homes), inspect.getsourcelines(cls)[1]
+
 
 def recorders() -> list[Recorder]:
     """A recorded step for every night action declaring its command (``summary``), built from
     the action's fields (cli/common.py ``add_recorder``)."""
-    return [Recorder(cls, _record, RESOLVE) for cls in declared("night")]
+    return [Recorder(cls, _record, RESOLVE) for cls in sorted(declared("night"), key=_in_order)]
 
 
 def answer(given: Values) -> None:
