@@ -16,13 +16,19 @@ from rich.markup import escape
 # typer carries its own copy of click; its parsing errors are these classes
 from typer._click import exceptions as click_exceptions
 
+from blood_companion import matching
 from blood_companion.cli import completion
-from blood_companion.cli.failures import usage_doc
+from blood_companion.cli.commands import for_refs
+from blood_companion.cli.failures import unexpected, usage_doc
 from blood_companion.cli.flags import DRAW_HELP, JSON_HELP, LISTS, Opt, Values
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
-from blood_companion.display import console
+from blood_companion.display import Styled, console
+from blood_companion.engine.actions import cli_fields
+from blood_companion.engine.state import RESOURCE_NAMES
+from blood_companion.errors import BloodError, UsageError
+from blood_companion.fileio import write_file
 
 # Every line a command prints goes through these two consoles, which clean what came from a
 # user or a file (control sequences, bidi overrides) before it reaches the terminal. No text
@@ -126,8 +132,6 @@ class Param(NamedTuple):
 def step_params(cls: Any, show: Any = None) -> tuple[tuple[Any, ...], dict[str, Param]]:
     """The actions a recording command records and its parameters by keyword, in order, from
     their declaration (engine/actions.py ``Cli``): see :func:`add_recorder`."""
-    from blood_companion.engine.actions import cli_fields
-
     classes = cls if isinstance(cls, tuple) else (cls,)
     several = len(classes) > 1 or show is not None
     params: dict[str, Param] = {}
@@ -203,9 +207,6 @@ def step_command(classes: tuple[Any, ...], where: Mapping[str, Param],
                  show: Callable[[bool], None] | None = None) -> Callable[..., None]:
     """The function a recording command runs, given its parameters' values by keyword (as
     typer gives them): it builds the action and records it."""
-    from blood_companion.engine.actions import cli_fields
-    from blood_companion.errors import UsageError
-
     several = len(classes) > 1 or show is not None
 
     def command(**typed: Any) -> None:
@@ -264,10 +265,6 @@ def recorders(record: Callable[..., None], resolve: Mapping[str, Resolver], *act
 
 def resource(word: str) -> str:
     """The Resource a word names (its name, a unique start, a near typo); UsageError otherwise."""
-    from blood_companion import matching
-    from blood_companion.engine.state import RESOURCE_NAMES
-    from blood_companion.errors import UsageError
-
     return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
 
 
@@ -292,8 +289,6 @@ _warned: dict[int, set[str]] = {}
 def warn_data(catalog: Any) -> Any:
     """Say on stderr, once per command, which files of the owner's data were not loaded
     (they belong to no kind: ``Catalog.warnings``); return the catalog."""
-    from blood_companion.display import Styled
-
     said = _warned.setdefault(id(current()), set())
     if len(_warned) > 64:  # a long `blood play` session: keep only this command's
         _warned.clear()
@@ -311,8 +306,6 @@ def write_output(path: Any, text: str, *, what: str, force: bool, check_only: bo
     """Write a file the user named (``--out``, an export) through the one file writer
     (:func:`blood_companion.fileio.write_file`): never a save, a link or a file in the saves
     folder; over an existing file only with ``--force``. False when it held ``text`` already."""
-    from blood_companion.fileio import write_file
-
     return write_file(path, text.encode("utf-8"), what=what, force=force,
                       saves_dir=settings().saves_path, check_only=check_only)
 
@@ -326,8 +319,6 @@ def hint_of(exc: Any) -> str | None:
     hint = getattr(exc, "hint", None)
     see = getattr(exc, "see", ())
     if see:
-        from blood_companion.cli.commands import for_refs
-
         more = for_refs(see)
         hint = f"{hint}; {more}" if hint else more
     return hint
@@ -335,8 +326,6 @@ def hint_of(exc: Any) -> str | None:
 
 def report(exc: Any, argv: list[str]) -> int:
     """Print a refused action or bad input clearly; return its exit code."""
-    from blood_companion.display import Styled
-
     hint = hint_of(exc)
     if wants_json(argv):
         doc = exc.to_json()
@@ -396,8 +385,6 @@ def failed(exc: BaseException, argv: list[str], command: Callable[[], str]) -> i
     once: a refusal or bad input (:func:`report`), a value pydantic refused, an interrupt,
     else the last line of defence naming ``command()`` (cli/failures.py ``unexpected``). A
     closed pipe goes on to cli.entry, which stops quietly."""
-    from blood_companion.errors import BloodError
-
     pydantic = sys.modules.get("pydantic")  # its refusal, once a command module loaded it
     if isinstance(exc, BloodError):
         return report(exc, argv)
@@ -409,7 +396,6 @@ def failed(exc: BaseException, argv: list[str], command: Callable[[], str]) -> i
         return 130
     if isinstance(exc, BrokenPipeError):
         raise exc
-    from blood_companion.cli.failures import unexpected
 
     return unexpected(command(), exc, wants_json(argv))
 

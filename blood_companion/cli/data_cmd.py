@@ -12,7 +12,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import completion
+from blood_companion import matching
+from blood_companion.cli import completion, transcribe_cmd
 from blood_companion.cli.common import (
     JsonOpt,
     command_group,
@@ -22,6 +23,7 @@ from blood_companion.cli.common import (
     warn_data,
     write_output,
 )
+from blood_companion.cli.transcribe_cmd import show_progress
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
@@ -34,8 +36,10 @@ from blood_companion.content.loader import (
     shipped_data_dir,
 )
 from blood_companion.content.render import render_effect
+from blood_companion.content.schema import all_schemas, schema_text
 from blood_companion.errors import BloodError
-from blood_companion.fileio import check_path
+from blood_companion.fileio import FileProblem, check_path, folder_problem
+from blood_companion.rules.loader import RulesDataError, load_index
 
 data_app, register = command_group("data")
 
@@ -92,8 +96,6 @@ def validate(
 
 def _validate_rules(layers: list[Path]) -> int:
     """Check the rules reference of the same layers; return its entry count."""
-    from blood_companion.rules.loader import RulesDataError, load_index
-
     dirs = [str(p / "rules") for p in layers if (p / "rules").is_dir()]
     if not dirs:
         return 0
@@ -175,8 +177,6 @@ def show(
     if record_id is not None:
         rec = cat.get(key, record_id)
         if rec is None:
-            from blood_companion import matching
-
             found = matching.find(record_id, [(r.id, r.name) for r in records])
             close = [found.id] if found.id else list(found.ambiguous or found.close)
             raise BloodError(
@@ -224,9 +224,6 @@ def schema(
 
     A file already holding the same schema is left as it is; one that differs is replaced only
     with --force."""
-    from blood_companion.content.schema import all_schemas, schema_text
-    from blood_companion.fileio import FileProblem, folder_problem
-
     schemas = all_schemas()
     if out is None:
         print_json(schemas)
@@ -259,8 +256,6 @@ def progress(as_json: JsonOpt = False) -> None:
     """How much of your box is typed in, per kind and deck.
 
     Cards transcribed, still placeholder, and holding free-text Effects."""
-    from blood_companion.cli.transcribe_cmd import show_progress
-
     show_progress(as_json)
 
 
@@ -278,9 +273,7 @@ def transcribe(
     The Troupers and Nemeses of your campaigns come first. Each card is written to your data folder
     (--data-dir, else the user data folder) when you confirm it; `undo` at any prompt; quit or
     Ctrl-C at any time and run it again to resume."""
-    from blood_companion.cli.transcribe_cmd import transcribe as run
-
-    run(kind, record_id, deck)
+    transcribe_cmd.transcribe(kind, record_id, deck)
 
 
 @data_app.command("import-text")
@@ -299,9 +292,7 @@ def import_text(
     a heading like `== Corvin ==` or `== Petru: Items ==` names the deck (or a `kind:` block).
     Every problem of every card is reported as file:line [card name] and nothing is written
     (exit code 1); a phrase stored in other words is said."""
-    from blood_companion.cli.transcribe_cmd import import_text as run
-
-    run(file, replace, dry_run, as_json)
+    transcribe_cmd.import_text(file, replace, dry_run, as_json)
 
 
 @data_app.command("export-text")
@@ -315,6 +306,4 @@ def export_text(
         help="Overwrite the --out file if it exists.")] = False,
 ) -> None:
     """The cards of a kind in the text form `import-text` reads: a template to type over."""
-    from blood_companion.cli.transcribe_cmd import export_text as run
-
-    run(kind, deck, out, force)
+    transcribe_cmd.export_text(kind, deck, out, force)

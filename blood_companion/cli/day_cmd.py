@@ -28,6 +28,7 @@ from blood_companion.engine.narrate import record_name
 from blood_companion.engine.plain import counted_all
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
+from blood_companion.engine.words import drawn_lines
 from blood_companion.errors import UsageError
 
 # ---------------------------------------------------------------------- parsing
@@ -108,8 +109,6 @@ def _doc(step: session.Step) -> dict[str, Any]:
 
 def _show(step: session.Step) -> None:
     """What the step did and revealed, what the table moves, and what comes next."""
-    from blood_companion.engine.words import drawn_lines
-
     stdout.print(styled(step.done(), style="green"))
     found = drawn_lines(step.before, step.after, step.catalog)
     for line in found:

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.store import CampaignStore
 from blood_companion.cli.common import JsonOpt, add_recorder, command_group, print_json
+from blood_companion.engine.table import at_table
+from blood_companion.engine.words import drawn_lines, sentence, trophy_words
 
 # ---------------------------------------------------------------------- documents
 
@@ -91,8 +93,6 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         cards = ", ".join(c["name"] for c in choices["vlad_cards"] if c["side"] == "enhanced")
         stdout.print(f"Enhanced Vlad cards of {zone_name}: {cards}")
     if "arts" in choices:
-        from blood_companion.engine.table import at_table
-
         hidden = at_table(state, "advanced")
         tops = ", ".join(
             f"{a['art']}: {'(you see it)' if hidden else a['name'] or '-'}"
@@ -170,8 +170,6 @@ def _vlad(catalog: Catalog, cid: str) -> str:
 
 
 def _trophies(catalog: Catalog, held: dict[str, int]) -> str:
-    from blood_companion.engine.words import trophy_words
-
     return ", ".join(f"{n} {trophy_words(catalog, k)}" for k, n in held.items() if n) or "-"
 
 
@@ -188,8 +186,6 @@ def _art(word: str) -> str:
 def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
     """The End of the Night as JSON: the step recorded (if any), what is still owed, the
     choices, what comes next."""
-    from blood_companion.engine.words import sentence
-
     doc: dict[str, Any] = {"ok": True}
     if action is not None:
         doc["action"] = action.model_dump(mode="json")
@@ -214,8 +210,6 @@ def _doc(store: CampaignStore, action: Action | None) -> dict[str, Any]:
 
 
 def _show(step: session.Step) -> None:
-    from blood_companion.engine.words import drawn_lines
-
     if isinstance(step.action, FinishGame):
         show_summary(step.after, step.catalog, session.game_summary(step.store))
         return

@@ -44,7 +44,11 @@ from blood_companion.cli.common import (
     command_group,
     print_json,
 )
-from blood_companion.engine.night import NextPhase, board_view
+from blood_companion.cli.status_cmd import print_night
+from blood_companion.cli.table_words import entry_lines
+from blood_companion.engine.box import NeedsDayPart
+from blood_companion.engine.night import AnswerQuestion, NextPhase, SetupNight, board_view
+from blood_companion.engine.table import hand_choices
 
 # ---------------------------------------------------------------------- helpers
 
@@ -58,8 +62,6 @@ def _card(store: CampaignStore, trouper: str, key: str) -> str:
     position in hand, never part of an id ("9" with five cards is refused). A hand the app does
     not see (the Trouper decks at the table) offers every card that can be in it, in the order
     `blood card hand` lists them."""
-    from blood_companion.engine.table import hand_choices
-
     state, cat = store.state, store.catalog
     i = state.trouper_index(trouper)
     choices = hand_choices(state, i)
@@ -117,8 +119,6 @@ def _entries(step: session.Step) -> list[Any]:
 
 
 def _show(step: session.Step) -> None:
-    from blood_companion.cli.table_words import entry_lines
-
     for entry in _entries(step):
         for line, style in entry_lines(entry, step.after, step.catalog):
             stdout.print(styled(line, style=style))
@@ -178,8 +178,6 @@ def answer(given: Values) -> None:
     names = split_list(given.who)
 
     def build(store: CampaignStore) -> Action:
-        from blood_companion.engine.night import AnswerQuestion
-
         state = store.state
         night = state.night
         if night is None or not night.pending:
@@ -209,9 +207,6 @@ def setup(given: Values) -> None:
     """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1).
 
     A Roguelite night is prepared by the Day Part (`blood day`)."""
-    from blood_companion.engine.box import NeedsDayPart
-    from blood_companion.engine.night import SetupNight
-
     action = SetupNight(nemesis=given.nemesis.strip().lower(),
                         location=given.location.strip().lower(),
                         minions=split_list([given.minions]), difficulty=given.difficulty,
@@ -262,8 +257,6 @@ def next_(as_json: JsonOpt = False) -> None:
 @night_app.command("board")
 def board(as_json: JsonOpt = False) -> None:
     """The Night Board (same as `blood status`)."""
-    from blood_companion.cli.status_cmd import print_night
-
     with session.open_session() as store:
         view = board_view(_night_state(store.state), store.catalog)
     if as_json:

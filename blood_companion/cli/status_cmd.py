@@ -15,7 +15,7 @@ import typer
 
 from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json
-from blood_companion.cli.status_view import render
+from blood_companion.cli.status_view import reaction_cards, render, render_night
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import status_doc
@@ -43,7 +43,6 @@ def status(
     if not cards:
         show(doc, as_json)
         return
-    from blood_companion.cli.status_view import reaction_cards
 
     night = doc["night"]
     extra: dict[str, Any] = {
@@ -68,6 +67,4 @@ def show(doc: dict[str, Any], as_json: bool) -> None:
 
 def print_night(view: NightBoard) -> None:
     """The Night Board alone (`blood night board`)."""
-    from blood_companion.cli.status_view import render_night
-
     print_lines(render_night(view, width()))

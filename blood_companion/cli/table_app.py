@@ -29,12 +29,16 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from blood_companion.cli import session
 from blood_companion.cli.common import stdout
 from blood_companion.cli.play_cmd import Loop, shown_choices
+from blood_companion.cli.session import saves_dir
 from blood_companion.cli.settings import Settings, argument_problem, current, using
 from blood_companion.cli.status_view import SIDES, plain, render, track, without_commands
 from blood_companion.cli.view_docs import status_doc, why_doc
 from blood_companion.cli.view_text import why_view
+from blood_companion.cli.views import save_path
+from blood_companion.store.peek import head_key
 
 if TYPE_CHECKING:
     from blood_companion.engine.board_view import Board, NightBoard
@@ -408,8 +412,6 @@ class TableApp(App[None]):
 
     def reload(self) -> None:
         """Read the board document anew and redraw the panels."""
-        from blood_companion.cli import session
-
         with using(self.settings), session.open_session(self.campaign) as store:
             self.doc = status_doc(store)
         self.head = self.head_now()
@@ -417,10 +419,6 @@ class TableApp(App[None]):
             self.show(panel, text)
 
     def head_now(self) -> Any:
-        from blood_companion.cli.session import saves_dir
-        from blood_companion.cli.views import save_path
-        from blood_companion.store.peek import head_key
-
         with using(self.settings):
             return head_key(save_path(saves_dir(), self.campaign))
 
