@@ -239,7 +239,7 @@ COMMANDS = {
 }
 
 
-night_app, register = command_group("night")
+night_app, _add_group = command_group("night")
 
 
 # ---------------------------------------------------------------------- commands
@@ -294,9 +294,13 @@ def phase(draw: DrawOpt = None, as_json: JsonOpt = False) -> None:
 
 
 def add_recorders(app: typer.Typer) -> None:
-    """A command for every night action declaring its command (cli/py)."""
+    """A command for every night action declaring its command (:func:`recorders`)."""
     for step in recorders():
         add_recorder(app, *step)
 
 
-add_recorders(night_app)
+def register(app: typer.Typer) -> None:
+    """`blood night` in the app: its commands, then one for every night action declared by
+    the time the app is made (cli/app.py), a module's own included."""
+    add_recorders(night_app)
+    _add_group(app)
