@@ -515,7 +515,7 @@ def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, An
     return out
 
 
-for _word, (_table, _run) in COMMANDS.items():  # undo, redo (py), after log
+for _word, (_table, _run) in COMMANDS.items():  # undo, redo, after log
     add_command(campaign_app, _word, _table, _run)
 
 
@@ -664,5 +664,5 @@ def recover(
         stdout.print(Text(f"The {was} file is kept as {result.damaged_copy}", style="dim"))
 
 
-for _step in RECORDERS:  # the campaign-level actions (cli/py)
+for _step in RECORDERS:  # the campaign-level actions
     add_recorder(campaign_app, *_step)
