@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 # C0 controls except tab and newline, DEL, C1 controls, bidirectional embeddings, overrides
 # and isolates. Lone surrogates (undecodable bytes) become U+FFFD. The tables are built on first
-# use: the fast paths import this module and most of their text needs no cleaning.
+# use: `blood rules` imports this module and most of its text needs no cleaning.
 _CONTROLS = (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))
 _BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
 _SURROGATES = range(0xD800, 0xE000)

@@ -4,7 +4,7 @@
 ``BLOOD_DATA_DIR``, ``BLOOD_CAMPAIGN``, else the defaults (:func:`default_saves_dir`).
 ``cli.entry`` or the typer app's callback resolves them and makes them :func:`current` while the
 command runs; nothing writes the environment, so two invocations in one process never see each
-other's options. Standard library only (the fast paths use it)."""
+other's options. Standard library only (`blood rules` uses it before typer)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Lines of styled text and how they reach the terminal (standard library only): the views
 (``cli/view_text.py``, ``cli/status_view.py``) render to :data:`Line` lists, :func:`print_lines`
-prints them, for the command and for the fast path alike.
+prints them.
 """
 
 from __future__ import annotations
