@@ -1,4 +1,4 @@
-"""`blood --version` (nothing imported) and `blood --version --json` (either order): which app,
+"""`blood --version` and `blood --version --json` (either order): which app,
 Python, data pack (its fingerprint, the one each recorded step keeps) and saves folder."""
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ Resolver = Callable[[Any, str, Mapping[str, Any]], Any]
 
 
 class Recorder(NamedTuple):
-    """A command recording an action, as :func:`add_recorder` takes it (no typer in it):
+    """A command recording an action, as :func:`add_recorder` takes it:
     ``draw`` is the name of its draw option (``"DrawOpt"``, ``"CardOpt"``) or None."""
 
     cls: Any
