@@ -16,14 +16,23 @@ that night so the big logs build in seconds), it measures on real night moves:
              of the 10-step campaign, with its ratio to one json.dumps of the head state in
              that child, and the peak memory verify allocates (tracemalloc, another run)
 
+    import   `campaign import` of the campaign's export per step, in a child process after a first
+             import of the 10-step export, with the child's whole peak memory (the process,
+             catalog included: VmHWM) and the peak of what the import allocates
+             (tracemalloc, another run)
+
 Each time is a median, printed with its ratio to a baseline measured in the same rounds: one
 ``json.dumps`` of the same head state (absolute times vary by machine; ratios should not).
 Targets: every operation within 2x between the 10-step and the 10,000-step campaign (flat in
-the log's length), a night step under 4 KB, verify at most 0.5 ms a step at 10,000 steps (issue
-29) with its peak memory flat in the log's length (at 10,000 steps at most twice the 1,000-step
-peak plus 4 MB). `--check` exits 1 when one is missed.
+the log's length), a night step under 4 KB, verify at most 0.3 ms a step at 10,000 steps (issue
+40; 0.5 in issue 29) with its peak memory flat in the log's length (at 10,000 steps at most twice
+the 1,000-step peak plus 4 MB), import at most 2 ms a step (issue 40) with the process's peak
+under 200 MB at 10,000 steps and what it allocates growing at most 8 KB a step between the
+1,000- and the 10,000-step campaign (the export document it reads and the rows it writes: the
+states are patched in place, one at a time; 280 KB a step before). `--check` exits 1 when one is
+missed.
 
-Usage: python bench/store.py [--rounds N] [--sizes 10,1000,10000] [--check]
+Usage: python bench/store.py [--rounds N] [--sizes 10,1000,3000,10000] [--check]
 """
 
 from __future__ import annotations
@@ -58,7 +67,10 @@ GROWTH_LIMIT = 2.0
 BACKUP_SPACE_LIMIT = 1.0  # every backup kept, together, at most the save file's size
 GAME_STEPS = 1250  # steps per game in the backup model (8 games in 10,000 steps)
 STEP_BYTES_LIMIT = 4096
-VERIFY_STEP_LIMIT = 0.5e-3  # seconds a step at 10,000 steps (issue 29)
+VERIFY_STEP_LIMIT = 0.3e-3  # seconds a step at 10,000 steps (issue 40; 0.5 ms in issue 29)
+IMPORT_STEP_LIMIT = 2e-3  # seconds a step of `campaign import` (issue 40; 14.6 ms before)
+IMPORT_PEAK_LIMIT = 200 << 20  # the importing process's peak memory at 10,000 steps
+IMPORT_GROWTH_LIMIT = 8 << 10  # bytes a step the import's allocations may grow by
 VERIFY_MEMORY_SLACK = 4 << 20  # bytes verify may take beyond twice its 1,000-step peak
 # The child that verifies (argv: saves folder, campaign, "time" or "memory"). It first verifies
 # the 10-step campaign (the imports and lazy builds of a first verify are not counted). "time"
@@ -92,6 +104,33 @@ else:
     ok = store.verify().ok
     took = time.perf_counter() - t
     print(ok, took, statistics.median(before + base()))
+"""
+# The child that imports (argv: the export, the 10-step export, "time" or "memory") into a
+# saves folder of its own, after a first import of the 10-step export (not counted): "time"
+# prints the seconds the import took and the process's peak memory in bytes (VmHWM);
+# "memory" the peak of what the import allocates (tracemalloc, which slows it: not timed).
+IMPORT_CHILD = """
+import resource, sys, tempfile, time, tracemalloc
+from pathlib import Path
+from blood_companion.content.loader import load_catalog
+from blood_companion.store.transfer import import_campaign
+catalog = load_catalog()
+with tempfile.TemporaryDirectory() as tmp:
+    import_campaign(Path(tmp), Path(sys.argv[2]), catalog, name="warm")
+    if sys.argv[3] == "memory":
+        tracemalloc.start()
+        import_campaign(Path(tmp), Path(sys.argv[1]), catalog, name="imported")
+        print(tracemalloc.get_traced_memory()[1])
+    else:
+        t = time.perf_counter()
+        import_campaign(Path(tmp), Path(sys.argv[1]), catalog, name="imported")
+        took = time.perf_counter() - t
+        try:  # the peak of this process (ru_maxrss on Linux keeps the parent's across exec)
+            status = Path("/proc/self/status").read_text()
+            peak = int(status.split("VmHWM:")[1].split()[0]) * 1024
+        except (OSError, IndexError):
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        print(took, peak)
 """
 BOT_PREFIX = 40  # real night moves before the padding
 
@@ -135,6 +174,38 @@ def build(saves: Path, name: str, n: int, catalog: Any) -> None:
         docs.append(state_doc(state))
     rows, snaps = chain_rows(sources, docs, head=n)
     build_file(saves, name, rows, head=n, snapshots=snaps,
+               meta={"mode": "single", "seed": "11", "data_fp": catalog.fingerprint()})
+
+
+def build_played(saves: Path, name: str, n: int, catalog: Any) -> None:
+    """A Single Game campaign of `n` steps that are all real night moves (the night bot plays
+    night after night), for import and verify on played steps rather than padding."""
+    from blood_companion.engine.campaign import NextSingleGame
+    from blood_companion.engine.endgame import EndNight
+
+    table = Table(catalog, CampaignState(), rng=random.Random(5))
+    table.do(StartCampaign(name=name, mode="single", seed=11,
+                           seats=[Seat(trouper=t) for t in ("aurel", "ioana", "petru", "zora")]))
+    loc = catalog.locations_in("catacombs")[0].id
+    mins = [m.id for m in catalog.all("minions")[:2]]
+    while len(table.log) < n:
+        table.do(SetupNight(nemesis="lucilla", location=loc, minions=mins, difficulty=1))
+        while table.state.night.phase != "over" and len(table.log) < n:
+            step(table)
+        if len(table.log) < n:
+            table.do(EndNight())
+            table.do(NextSingleGame())
+    state = CampaignState()
+    sources, docs = [], []
+    for i, a in enumerate(table.log[:n]):
+        chance = Chance.fresh(seed_for(state, a), i)
+        state = apply(state, a, catalog, i, chance)
+        sources.append(StepSource(a.type, a.model_dump_json(), ACTION_SCHEMA,
+                                  canon(chance.outcomes) if chance.outcomes else None,
+                                  __version__, catalog.fingerprint(), ""))
+        docs.append(state_doc(state))
+    rows, snaps = chain_rows(sources, docs, head=len(docs))
+    build_file(saves, name, rows, head=len(docs), snapshots=snaps,
                meta={"mode": "single", "seed": "11", "data_fp": catalog.fingerprint()})
 
 
@@ -210,6 +281,30 @@ def measure_verify(saves: Path, name: str, n: int, rounds: int) -> dict[str, flo
             "verify_mem": child("memory")[0]}
 
 
+def measure_import(saves: Path, name: str, n: int, rounds: int, catalog: Any
+                   ) -> dict[str, float]:
+    """`campaign import` of the campaign's export in a child process: the median seconds a
+    step over ``rounds`` runs, the child's peak memory, and the peak the import allocates."""
+    import subprocess
+
+    from blood_companion.store.transfer import export_campaign
+
+    for which in {"bench10", name}:
+        with CampaignStore.open(saves, which, catalog) as store:
+            export_campaign(store, saves.parent / f"{which}.export.json", force=True)
+
+    def child(what: str) -> list[float]:
+        out = subprocess.run([sys.executable, "-c", IMPORT_CHILD,
+                              str(saves.parent / f"{name}.export.json"),
+                              str(saves.parent / "bench10.export.json"), what],
+                             capture_output=True, text=True, check=True).stdout.split()
+        return [float(x) for x in out]
+
+    runs = [child("time") for _ in range(max(1, rounds))]
+    return {"import": statistics.median(t for t, _ in runs) / n,
+            "import_rss": max(r for _, r in runs), "import_mem": child("memory")[0]}
+
+
 def backups_report(steps: int, m: dict[str, float]) -> bool:
     """The backup space of a whole campaign of `steps` steps: a real compressed backup of the
     built campaign gives the bytes per step of a backup; the campaign's backup history (one
@@ -244,20 +339,33 @@ def backups_report(steps: int, m: dict[str, float]) -> bool:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=20)
-    ap.add_argument("--sizes", default="10,1000,10000")
+    ap.add_argument("--sizes", default="10,1000,3000,10000")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--verify-rounds", type=int, default=3, help="verify runs per size [3]")
+    ap.add_argument("--import-rounds", type=int, default=3, help="import runs per size [3]")
+    ap.add_argument("--played", type=int, default=1000,
+                    help="steps of the played campaign (real nights only; 0: none) [1000]")
     args = ap.parse_args()
     catalog = load_catalog()
     sizes = [int(s) for s in args.sizes.split(",")]
     results = []
     with tempfile.TemporaryDirectory() as tmp:
-        saves = Path(tmp)
+        saves = Path(tmp) / "saves"
+        build(saves, "bench10", 10, catalog)
         for n in sizes:
-            build(saves, f"bench{n}", n, catalog)
+            if n != 10:
+                build(saves, f"bench{n}", n, catalog)
             m = measure(saves, f"bench{n}", args.rounds, catalog)
             results.append((n, {**m, **measure_verify(saves, f"bench{n}", n,
-                                                      args.verify_rounds)}))
+                                                      args.verify_rounds),
+                                **measure_import(saves, f"bench{n}", n, args.import_rounds,
+                                                 catalog)}))
+        played: dict[str, float] = {}
+        if args.played:
+            build_played(saves, "played", args.played, catalog)
+            played = {**measure_verify(saves, "played", args.played, args.verify_rounds),
+                      **measure_import(saves, "played", args.played, args.import_rounds,
+                                       catalog)}
     print("store bench, mid-night campaigns: median ms (ratio = time / one json.dumps of the "
           "head state in the same rounds)")
     head = f"{'steps':>6} {'state':>7} {'json.dumps':>10}"
@@ -293,6 +401,24 @@ def main() -> int:
     print(f"verify at {results[-1][0]} steps: {big['verify'] * 1e3:.3f} ms a step (target <= "
           f"{VERIFY_STEP_LIMIT * 1e3:.1f}), peak {big['verify_mem'] / 2**20:.2f} MB (target <= 2x "
           f"the 1,000-step peak + {VERIFY_MEMORY_SLACK >> 20} MB)")
+    print("import (a child process): ms a step, the process's peak memory, the peak the import "
+          "allocates")
+    for n, m in results:
+        print(f"{n:>6} steps: {m['import'] * 1e3:7.3f} ms/step  {m['import_rss'] / 2**20:7.1f} MB "
+              f"process  {m['import_mem'] / 2**20:7.2f} MB allocated")
+    big_n = 10000 if 10000 in by_size else results[-1][0]
+    mid_n = 1000 if 1000 in by_size else results[0][0]
+    growth = (big["import_mem"] - mid["import_mem"]) / max(1, big_n - mid_n)
+    ok &= big["import"] <= IMPORT_STEP_LIMIT and big["import_rss"] <= IMPORT_PEAK_LIMIT
+    ok &= growth <= IMPORT_GROWTH_LIMIT
+    print(f"import at {big_n} steps: {big['import'] * 1e3:.3f} ms a step (target <= "
+          f"{IMPORT_STEP_LIMIT * 1e3:.1f}), process peak {big['import_rss'] / 2**20:.0f} MB "
+          f"(target < {IMPORT_PEAK_LIMIT >> 20}), allocations growing {growth / 1024:.1f} KB a "
+          f"step from {mid_n} steps (target <= {IMPORT_GROWTH_LIMIT >> 10})")
+    if played:
+        print(f"played nights ({args.played} steps, every one a real night move; not a target): "
+              f"verify {played['verify'] * 1e3:.3f} ms a step, import "
+              f"{played['import'] * 1e3:.3f} ms a step, peak {played['import_rss'] / 2**20:.0f} MB")
     ok &= backups_report(results[-1][0], results[-1][1])
     if not ok:
         print("TARGET MISSED")

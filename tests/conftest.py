@@ -1,4 +1,5 @@
-"""Shared fixtures: a private catalog cache and saves folder for every test session."""
+"""Shared fixtures: a private catalog cache and saves folder for every test session; the
+fast tier (``python -m pytest -m "not slow"``): the slow tests are listed here, in one place."""
 
 from __future__ import annotations
 
@@ -28,3 +29,91 @@ def saves_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     d = tmp_path / "saves"
     monkeypatch.setenv("BLOOD_SAVES_DIR", str(d))
     return d
+
+
+# --------------------------------------------------------------------------- the fast tier
+#
+# ``python -m pytest -m "not slow"`` is the inner loop; ``python -m pytest`` (CI, ``.ci/run``)
+# runs everything. Slow: what starts processes (the installed ``blood``, servers, a browser,
+# killed writers), whole games played end to end, crashes, races, fuzzing and the
+# hypothesis-heavy properties. Listed here only, so that no test file carries the marker
+# (``@pytest.mark.slow`` on a test also works).
+
+# whole files (or folders), relative to tests/
+SLOW_FILES = (
+    "e2e/",
+    "cli/test_board_serve.py",  # a server per test, a headless browser
+    "cli/test_fuzz_commands.py",
+    "cli/test_play.py",  # the installed blood play, killed mid-night
+    "cli/test_status.py",  # each screen through the installed blood
+    "cli/test_speed_imports.py",
+    "cli/test_speed_record_fast.py",
+    "cli/test_speed_recording.py",
+    "cli/test_views.py",
+    "cli/test_play_speed.py",
+    "store/test_crash.py",
+    "store/test_safety_races.py",
+    "store/test_concurrency.py",
+    "store/test_properties.py",  # random sequences of steps replayed
+)
+# single tests (file::name, or file::name[parameters] for one case)
+SLOW_TESTS = frozenset({
+    "cli/test_campaign_cli.py::test_installed_blood_process",
+    "cli/test_cli_conventions_more.py::test_force_color_colours_every_kind_of_command_in_a_pipe",
+    "cli/test_cli_conventions_more.py::test_no_color_wins_over_force_color",
+    "cli/test_cli_conventions_more.py::test_the_shell_completes_campaign_names",
+    "cli/test_cli_conventions_more.py::"
+    "test_completion_never_fails_on_a_broken_saves_folder_or_pack",
+    "cli/test_cli_conventions_more.py::test_completion_loads_only_the_command_being_completed",
+    "cli/test_command_specs_stored.py::test_a_refreshed_view_imports_no_action_module_for_its_commands",
+    "cli/test_conventions.py::test_the_shell_gets_command_names",
+    "cli/test_conventions.py::test_blood_help_lists_what_the_whole_app_lists",
+    "cli/test_conventions.py::test_blood_help_imports_no_command_module",
+    "cli/test_data_cli.py::test_validate_bad_dir_human",
+    "cli/test_data_cli.py::test_version_and_help",
+    "cli/test_data_cli.py::test_a_stored_validate_report_imports_no_typer_nor_pydantic",
+    "cli/test_dice_cli.py::test_installed_blood_rolls_and_answers_odds",
+    "cli/test_dice_fast.py::test_dice_questions_stay_light",
+    "cli/test_hostile_input.py::test_13_the_fast_path_looks_at_saves_through_the_store_and_stays_light",
+    "cli/test_hostile_input.py::test_16_partial_catalog_cache_files_are_cleaned",
+    "cli/test_hostile_io.py::test_10_check_folders_of_killed_runs_are_removed",
+    "cli/test_hostile_io.py::test_10_temporary_saves_of_killed_runs_are_removed",
+    "cli/test_hostile_io.py::test_10_any_control_character_in_a_name_stays_off_the_screen",
+    "cli/test_speed_roots.py::test_recorded_step_is_on_disk_after_the_fast_exit",
+    "cli/test_speed_roots.py::test_long_output_reaches_a_pipe_whole",
+    "cli/test_speed_roots.py::test_an_error_exit_keeps_its_code_and_message",
+    "cli/test_speed_roots.py::test_stored_help_imports_no_typer",
+    "cli/test_table_view.py::test_without_a_terminal_table_is_refused_and_ends",
+    "cli/test_table_view.py::test_other_commands_do_not_import_textual",
+    "rules/test_rules_cli.py::test_fast_path_imports_nothing_heavy",
+    "rules/test_rules_cli.py::test_console_module_runs",
+    "store/test_hostile_store.py::test_6_full_disk_says_the_saves_are_intact",
+    "store/test_safety_recover.py::test_24_3_recover_with_little_room_never_falls_back_to_step_1",
+    "store/test_safety_recover.py::test_24_2_random_damage_to_derivable_columns_loses_no_step",
+    "store/test_safety_import.py::test_24_7_no_forged_wagon_is_accepted",
+    "store/test_verify_exact.py::test_canon_text_follows_the_patches",
+    "store/test_outlive_change.py::"
+    "test_undo_n_gives_the_state_shown_n_steps_before_and_redo_is_identity",
+    "test_fileio.py::test_stale_tmp_files_of_dead_processes_are_removed",
+    # the longest in-process ones (over ~8 s CPU each): a whole Vlad campaign replayed, every
+    # night action tried in every phase, a forged wagon checked against every step
+    "store/test_golden_saves.py::test_golden_save_opens_undoes_redoes_records_and_travels"
+    "[v0.2.0-vlad]",
+    "store/test_safety_import.py::test_24_7_a_forged_wagon_claiming_an_earlier_release_is_refused"
+    "[last]",
+    "engine/test_interpreter.py::"
+    "test_every_night_action_is_refused_outside_its_phases_with_the_state_unchanged",
+})
+# a test using one of these fixtures starts a process
+SLOW_FIXTURES = frozenset({"blood_proc"})
+_TESTS = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = item.path.resolve()
+        where = path.relative_to(_TESTS).as_posix() if path.is_relative_to(_TESTS) else ""
+        names = {f"{where}::{item.name}", f"{where}::{getattr(item, 'originalname', item.name)}"}
+        if (where.startswith(SLOW_FILES) or names & SLOW_TESTS
+                or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.slow)

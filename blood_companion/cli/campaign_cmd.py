@@ -581,8 +581,10 @@ def delete(
     from blood_companion.store.manage import delete_campaign
 
     kept = delete_campaign(folder, name)
-    with contextlib.suppress(OSError):  # its stored status (cli/views.py)
-        views.cache_path(folder, check_campaign_name(name)).unlink(missing_ok=True)
+    cached = views.cache_path(folder, check_campaign_name(name))  # its stored status
+    if not cached.parent.is_symlink():  # nothing is removed out of the saves folder
+        with contextlib.suppress(OSError):
+            cached.unlink(missing_ok=True)
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
         return
@@ -601,7 +603,8 @@ def verify(as_json: JsonOpt = False) -> None:
         "steps", "head", "state_hash", "problems", "replayed")}, "kept_as_recorded": report.kept}
     if not report.ok:
         err = StoreError(f"{store.path} does not verify: " + "; ".join(report.problems),
-            hint="`blood campaign recover` restores the newest good backup")
+            hint=f"`blood campaign recover --campaign {store.name}` keeps every step it can "
+            "prove (the damaged file is kept in the backups folder)")
         if as_json:
             print_json(doc)
             stderr.print(Text.assemble(("Error: ", "bold red"), err.message))
@@ -623,11 +626,11 @@ def recover(
     name: Annotated[str | None, typer.Argument(help="The campaign [--campaign / last used].",
         autocompletion=completion.campaign)] = None,
     force: Annotated[bool, typer.Option("--force",
-        help="Restore even if the save is fine.")] = False,
+        help="Rebuild it from its own rows even if it verifies.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Keep every step that re-validates, from the save and its backups (the damaged save is
-    kept beside the backups)."""
+    """Keep every step the save and its backups prove, under the save's lock (the damaged
+    save is kept beside the backups); list by step what could not be proven."""
     folder = session.saves_dir()
     chosen = check_campaign_name(name or session.campaign_name())
     try:
@@ -640,28 +643,48 @@ def recover(
     doc = {"ok": True, "name": chosen, "restored_from": str(result.restored_from),
            **{k: getattr(result, k) for k in ("log_length", "salvaged", "kept", "left_out",
                                               "abandoned")},
+           **{k: list(getattr(result, k)) for k in ("unreadable", "unproven", "after")},
            "damaged_copy": str(result.damaged_copy) if result.damaged_copy else None}
     if as_json:
         print_json(doc)
         return
-    left = (f"; {result.left_out} damaged or unprovable row(s) left out (they stay in the "
-            "damaged copy)" if result.left_out else "")
     if result.kept:
-        stdout.print(
-            f"Recovered {chosen!r}: kept {result.kept} step(s), the longest chain whose actions "
-            f"read and re-validate{left} (head at step {result.log_length}).", markup=False,
-        )
+        stdout.print(f"Recovered {chosen!r}: kept {result.kept} step(s) (head at step "
+                     f"{result.log_length}).", markup=False)
     else:
         salvaged = (f"; {result.salvaged} later step(s) re-applied from the damaged file"
                     if result.salvaged else "")
         if result.abandoned:
             salvaged += (f"; {result.abandoned} kept as abandoned steps (`blood campaign log "
                          "--all` lists them)")
+        left = (f"; {result.left_out} damaged or unprovable row(s) left out (they stay in the "
+                "damaged copy)" if result.left_out else "")
         stdout.print(f"Restored {chosen!r} from {result.restored_from.name}{salvaged}{left} "
                      f"({result.log_length} steps).", markup=False)
+    for steps, what in (
+        (result.unreadable, "kept without its action, which could not be read (its state is "
+                            "proven)"),
+        (result.unproven, "could not prove (kept with the state before it)"),
+        (result.after, "could not prove after the last step kept (abandoned steps if they "
+                       "read: `blood campaign log --all`)"),
+    ):
+        if steps:
+            stdout.print(f"  step{'s' if len(steps) > 1 else ''} {_runs(steps)}: {what}",
+                         markup=False)
     if result.damaged_copy:
         was = "damaged" if result.kept else "previous"
         stdout.print(Text(f"The {was} file is kept as {result.damaged_copy}", style="dim"))
+
+
+def _runs(steps: tuple[int, ...]) -> str:
+    """Step numbers as runs: 3, 20-49, 52."""
+    runs: list[list[int]] = []
+    for s in steps:
+        if runs and runs[-1][1] == s - 1:
+            runs[-1][1] = s
+        else:
+            runs.append([s, s])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
 
 
 for _step in RECORDERS:  # the campaign-level actions

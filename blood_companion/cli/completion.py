@@ -90,19 +90,13 @@ def campaign_names(saves_dir: str) -> list[str]:
 
 def pack_records(settings: Settings, kinds: Iterable[str] | None = None
                  ) -> dict[str, list[dict[str, Any]]]:
-    """The validated records of the data pack (shipped plus overlay) as plain data: from the
-    cache, else validated once (which writes the cache; then only `kinds`, when given). Raises
-    when the pack has problems."""
-    from blood_companion.content import raw
+    """The validated records of the data pack (shipped plus overlay; only ``kinds``, when
+    given) as plain data, from the catalog (through its cache). Raises when the pack has
+    problems."""
+    from blood_companion.content.loader import load_catalog
 
-    layers = raw.layers_for(settings.data_dir)
-    records = raw.cached_records(layers)
-    if records is None:
-        from blood_companion.content.loader import load_layers
-
-        catalog = load_layers(layers)  # raises ContentError for a pack with problems
-        records = {k: [r.model_dump() for r in catalog.all(k)] for k in kinds or raw.KIND_NAMES}
-    return records
+    catalog = load_catalog(settings.data_dir)  # raises ContentError for a pack with problems
+    return {k: [r.model_dump() for r in catalog.all(k)] for k in kinds or catalog.records}
 
 
 def _ids(ctx: Any, kind: str) -> list[str]:

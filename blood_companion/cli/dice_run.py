@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
     from blood_companion.cli.settings import Settings
+    from blood_companion.content.loader import Catalog
     from blood_companion.engine.odds import OddsResult
 
 BAR_WIDTH = 32
@@ -86,33 +87,31 @@ def _pool(ask: Values) -> str:
 
 
 class Pack:
-    """What the dice commands read from the data pack (shipped pack plus the overlay): the
-    validated records as plain data, the shape the loader dumps its models in."""
+    """What the dice commands read from the data pack (shipped pack plus the overlay): the dice,
+    the rules options, the Insanity track and the Troupers' traits."""
 
-    def __init__(self, records: dict[str, list[dict[str, Any]]]) -> None:
-        dice, config = records["dice"], records["rules_config"][0]
+    def __init__(self, catalog: Catalog) -> None:
         self.box = DiceBox(tuple(
-            DieSpec(d["letter"], d["name"], tuple(Face(d["letter"], **f) for f in d["faces"]),
-                    d["count_in_box"])
-            for d in dice  # the loader's checks: one die per letter, each with its faces
+            DieSpec(d.letter, d.name, tuple(Face(d.letter, f.triumphs, f.defeats, f.label)
+                                            for f in d.faces), d.count_in_box)
+            for d in catalog.dice  # the loader's checks: one die per letter, each with its faces
         ))
-        self.placeholder = {d["letter"] for d in dice if d["source"] == "placeholder"}
-        self.defeats_cancel = bool(config["defeats_cancel_triumphs"])
-        self.insanity_reading = str(config["insanity_reroll_reading"])
-        self.insanity_spaces: list[dict[str, Any]] = records["insanity"][0]["spaces"]
-        self.troupers = {t["id"]: dict(t.get("traits") or {}) for t in records["troupers"]}
+        self.placeholder = {d.letter for d in catalog.dice if d.source == "placeholder"}
+        self.defeats_cancel = catalog.config.defeats_cancel_triumphs
+        self.insanity_reading = catalog.config.insanity_reroll_reading
+        self.insanity_spaces = catalog.insanity.spaces
+        self.troupers = {t.id: dict(t.traits) for t in catalog.all("troupers")}
 
 
 def pack(settings: Settings) -> Pack:
-    """The pack's dice, rules options, Insanity track and Troupers' traits: from the validated
-    cache (no pydantic), else from the loader (which validates and caches). The overlay's files
-    that belong to no kind are named on stderr."""
-    from blood_companion.cli.completion import pack_records
-    from blood_companion.content import raw
+    """The pack's dice, rules options, Insanity track and Troupers' traits (the validated
+    catalog, through its cache). The overlay's files that belong to no kind are named on
+    stderr."""
+    from blood_companion.content.loader import load_catalog
 
-    records = pack_records(settings, ("dice", "rules_config", "insanity", "troupers"))
-    _warn(raw.strays(raw.layers_for(settings.data_dir)))
-    return Pack(records)
+    catalog = load_catalog(settings.data_dir)
+    _warn(catalog.warnings)
+    return Pack(catalog)
 
 
 def _warn(problems: list[Any]) -> None:

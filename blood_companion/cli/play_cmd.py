@@ -184,6 +184,12 @@ def shown_choices(screen: Any, every: bool = False) -> tuple[list[tuple[Any, str
     return rows, closed if hide else 0
 
 
+# Answers in a row that `blood play` could not use (refused lines, answers the question does not
+# take, refused commands) before it stops, when its input is not a terminal: a script or a pipe
+# that went wrong would otherwise be answered line after line, the question re-printed each time.
+UNUSABLE_IN_A_ROW = 20
+
+
 class Loop:
     """The interactive loop: show the question, read one answer, record or ask again."""
 
@@ -197,6 +203,7 @@ class Loop:
         self.digest = ""
         self.data_fp = ""  # the data pack the question waiting was built from
         self.pending: list[str] = []  # the lines typed since the last step recorded
+        self.unusable = 0  # answers in a row that could not be used (UNUSABLE_IN_A_ROW)
 
     def open(self) -> Any:
         return session.open_session(self.name)
@@ -214,6 +221,7 @@ class Loop:
                 return None
             except UnicodeDecodeError:
                 say("That line is not UTF-8 text; type it again.", "red")
+                self.not_used()
                 continue
             why = argument_problem(line)
             if self.echo:
@@ -222,6 +230,18 @@ class Loop:
             if why is None:
                 return line
             say(f"That line {why}; type it again.", "red")
+            self.not_used()
+
+    def not_used(self) -> None:
+        """One more answer in a row that could not be used: past UNUSABLE_IN_A_ROW of them
+        from an input that is not a terminal, stop (exit 1) and say so."""
+        self.unusable += 1
+        if self.echo and self.unusable >= UNUSABLE_IN_A_ROW:
+            raise BloodError(
+                f"stopped after {self.unusable} answers in a row that could not be used (the "
+                "input is not a terminal); nothing was recorded for them",
+                hint="check the script's answers; `blood play` resumes at this question",
+            )
 
     # ------------------------------------------------------------------ screens
     def show_status(self, store: Any = None) -> None:
@@ -459,11 +479,13 @@ class Loop:
                 handled = self.command(line)
             except BloodError as exc:  # a command typed at the prompt was refused: ask again
                 refused(exc)
+                self.not_used()
                 continue
             if handled is None:
                 saved()
                 return
             if handled:
+                self.unusable = 0
                 if self.walk is not None and self.walk.asked is None:
                     self.walk = None  # the top menu is rebuilt (the state may have changed)
                 continue
@@ -479,7 +501,9 @@ class Loop:
                 result = self.walk.answer(line, confirmed=True)
             if isinstance(result, Again):
                 say(result.message, "red")
+                self.not_used()
                 continue
+            self.unusable = 0
             if isinstance(result, Walk):
                 self.walk = result
                 continue

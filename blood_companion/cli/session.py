@@ -273,8 +273,8 @@ def game_summary(store: CampaignStore) -> dict[str, object]:
     summary = finished_summary(store.state)
     if not summary or store.head < 2:
         return summary
-    steps = [i + 1 for i, a in enumerate(store.actions()[: store.head - 1])
-             if a.type in ("day_end", "night_setup")]  # the steps that set a night up
+    steps = [i + 1 for i, kind in enumerate(store.step_types()[: store.head - 1])
+             if kind in ("day_end", "night_setup")]  # the steps that set a night up
     if not steps:
         return summary
     return game_gains(summary, store.state_at(steps[-1]), store.state_at(store.head - 1))

@@ -80,6 +80,8 @@ def keep(store: Any, doc: dict[str, Any]) -> None:
     kept = {"key": cache_key(drawn, current()), "doc": doc}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent.is_symlink():  # the cache folder is kept inside the saves folder only
+            return
         remove_stale_tmp(path.parent)  # partial files of a process killed while writing
         text = json.dumps(kept, ensure_ascii=False)
         write_atomic(path, text.encode("utf-8", "surrogatepass"))
@@ -128,8 +130,11 @@ def stored(store: Any) -> dict[str, Any] | None:
 
 def _read(folder: Path, name: str, head: tuple[str, int, int],
           settings: Settings) -> dict[str, Any] | None:
+    path = cache_path(folder, name)
+    if path.parent.is_symlink():  # never read from wherever a link out of the saves folder goes
+        return None
     try:
-        data = json.loads(read_text(cache_path(folder, name), limit=MAX_CACHE_BYTES))
+        data = json.loads(read_text(path, limit=MAX_CACHE_BYTES))
     except (BloodError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("key") != cache_key(head, settings):

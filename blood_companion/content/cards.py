@@ -466,8 +466,7 @@ def _parse_printed(spec: FieldSpec, kind: type, raw: str) -> Any:
 
 @functools.cache
 def _printed() -> dict[Any, tuple[Callable[[Any], str], str]]:
-    """Each model typed as printed: how it is written, and the forms it is read in (made when
-    first asked: the Check's model is created with the Reaction cards', content/reactions.py)."""
+    """Each model typed as printed: how it is written, and the forms it is read in."""
     return {
         m.Fatigue: (format_fatigue, FATIGUE_FORMS), m.ResourceCost: (format_cost, COST_FORMS),
         m.CheckRule: (format_check, CHECK_HELP),

@@ -5,18 +5,17 @@
 * Every problem is reported with file, line, field and message (:class:`ContentError`).
 * Layers: the shipped pack first, then ``--data-dir`` / ``BLOOD_DATA_DIR``; a record with the
   same id replaces the shipped one, a new id adds a record.
-* A validated catalog is cached (marshal data in the platform's cache folder, see the cache
-  section below), keyed by the path, size and modification time of every data file, so a
-  change to any file invalidates it.
+* A validated catalog is cached (in the platform's cache folder, see the cache section below),
+  keyed by the content of every data file, so a change to any file invalidates it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import marshal
+import json
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from copy import deepcopy as copy
+import pickle
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -54,34 +53,29 @@ MAX_DATA_FILE = 2 << 20
 
 class Kind(NamedTuple):
     name: str
-    model_name: str  # its record's model in content/models.py (created when first read)
+    model: type[m.Record]  # its record's model
     count_key: str | None = None  # key in `blood data validate --json` counts
-
-    @property
-    def model(self) -> type[m.Record]:
-        found: type[m.Record] = getattr(m, self.model_name)
-        return found
 
 
 # One entry per kind: data/<name>.yaml and/or data/<name>/*.yaml (in the order of raw.KIND_NAMES).
 KINDS: dict[str, Kind] = {
     k.name: k
     for k in [
-        Kind("components", "Components"), Kind("rules_config", "RulesConfig"),
-        Kind("dice", "Die", "dice"), Kind("night_board", "NightBoard", "night_board"),
-        Kind("insanity", "InsanityTrack", "insanity_tracks"), Kind("village", "Village", "village"),
-        Kind("difficulty", "DifficultyLevel", "difficulty_levels"), Kind("zones", "Zone", "zones"),
-        Kind("locations", "Location", "locations"), Kind("events", "Event", "events"),
-        Kind("minions", "Minion", "minions"), Kind("nemeses", "Nemesis", "nemeses"),
-        Kind("reactions", "ReactionCard", "reaction_cards"),
-        Kind("vlad_reactions", "VladReactionCard", "vlad_reaction_cards"),
-        Kind("weaknesses", "WeaknessCard", "weakness_cards"),
-        Kind("troupers", "Trouper", "troupers"),
-        Kind("starting_tactics", "TacticCard", "starting_tactic_cards"),
-        Kind("trouper_items", "ItemCard", "trouper_items"),
-        Kind("advanced_tactics", "TacticCard", "advanced_tactic_cards"),
-        Kind("special_tactics", "TacticCard", "location_nemesis_tactic_cards"),
-        Kind("special_items", "ItemCard", "location_nemesis_item_cards"),
+        Kind("components", m.Components), Kind("rules_config", m.RulesConfig),
+        Kind("dice", m.Die, "dice"), Kind("night_board", m.NightBoard, "night_board"),
+        Kind("insanity", m.InsanityTrack, "insanity_tracks"), Kind("village", m.Village, "village"),
+        Kind("difficulty", m.DifficultyLevel, "difficulty_levels"), Kind("zones", m.Zone, "zones"),
+        Kind("locations", m.Location, "locations"), Kind("events", m.Event, "events"),
+        Kind("minions", m.Minion, "minions"), Kind("nemeses", m.Nemesis, "nemeses"),
+        Kind("reactions", m.ReactionCard, "reaction_cards"),
+        Kind("vlad_reactions", m.VladReactionCard, "vlad_reaction_cards"),
+        Kind("weaknesses", m.WeaknessCard, "weakness_cards"),
+        Kind("troupers", m.Trouper, "troupers"),
+        Kind("starting_tactics", m.TacticCard, "starting_tactic_cards"),
+        Kind("trouper_items", m.ItemCard, "trouper_items"),
+        Kind("advanced_tactics", m.TacticCard, "advanced_tactic_cards"),
+        Kind("special_tactics", m.TacticCard, "location_nemesis_tactic_cards"),
+        Kind("special_items", m.ItemCard, "location_nemesis_item_cards"),
     ]
 }
 
@@ -325,9 +319,6 @@ class Catalog:
         """A short content hash of every record ("kind/id" -> hash): two packs differ exactly
         where these differ. Computed once per catalog (and cached with it)."""
         if self._prints is None:
-            import hashlib
-            import json
-
             prints = {}
             for kind, recs in self.records.items():
                 for r in recs:
@@ -338,18 +329,11 @@ class Catalog:
 
     def fingerprint(self) -> str:
         """The data pack's fingerprint: equal packs (shipped plus overlays), equal prints."""
-        import json
-
         text = json.dumps(self.record_prints(), separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def _values(self, kind: str, field: str) -> list[Any]:
-        """Each record's ``field`` (a dict for a nested model), in file order: read from the
-        cache's rows when the kind's records are not built yet."""
-        if isinstance(self.records, LazyRecords):
-            rows = self.records.unbuilt_rows(kind)
-            if rows is not None:
-                return [row[field] for row in rows]
+        """Each record's ``field``, in file order."""
         return [getattr(r, field) for r in self.all(kind)]
 
     # generic -------------------------------------------------------------
@@ -357,8 +341,6 @@ class Catalog:
         return self.records.get(kind, [])
 
     def get(self, kind: str, id: str) -> Any | None:
-        if isinstance(self.records, LazyRecords):  # only the record asked for is built
-            return self.records.one(kind, id)
         found = self._by_id.get(kind)
         if found is None:
             found = self._by_id[kind] = {r.id: r for r in self.records.get(kind, [])}
@@ -366,8 +348,6 @@ class Catalog:
 
     def _where(self, kind: str, field: str, value: Any) -> list[Any]:
         """The records of ``kind`` whose ``field`` is ``value``, in file order."""
-        if isinstance(self.records, LazyRecords):
-            return self.records.where(kind, field, value)
         return [r for r in self.all(kind) if getattr(r, field) == value]
 
     def find(self, id: str, kinds: Iterable[str] | None = None) -> Any | None:
@@ -377,8 +357,7 @@ class Catalog:
         return next((rec for rec in found if rec is not None), None)
 
     def counts(self) -> dict[str, int]:
-        """Records per kind (and a few totals), counted without building the records of a
-        cached catalog (``data validate`` of an unchanged pack builds none: issue 29)."""
+        """Records per kind (and a few totals)."""
         out: dict[str, int] = {}
         for k in KINDS.values():
             if k.count_key:
@@ -585,226 +564,19 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
 
 # --------------------------------------------------------------------------- cache
 #
-# The validated catalog is cached as ``marshal`` data (never pickle: a pickle in a user-writable
-# folder runs code when it is loaded): each record's validated fields (``model_dump``, set
-# fields only), the origins, the layers and the record prints. Reading it builds each record
-# again with ``model_construct``, nested models included (:func:`construct`), which skips
-# validation and pydantic's schema building; a kind's records are built on first use only
-# (:class:`LazyRecords`). What is read is only ever data: a damaged or foreign file is no cache.
-
-_PLANS: dict[type[BaseModel], tuple[tuple[str, bool, type[BaseModel]], ...]] = {}
-# model -> every field in order: (name, default factory or None, default; _REQUIRED for none)
-_DEFAULTS: dict[type[BaseModel], tuple[tuple[str, Any, Any], ...]] = {}
-# the models whose instance :func:`construct` sets up itself, as pydantic's model_construct
-# would: no alias, no post-init, no extra fields kept, not a root model
-_PLAIN: set[type[BaseModel]] = set()
-_REQUIRED = object()
-_IMMUTABLE = (type(None), bool, int, float, str, bytes, tuple, frozenset)
+# The validated catalog is kept as a pickle, one file per key (``content/raw.py``
+# ``_fingerprint``: what the pack holds, the models, the app and pydantic releases): its
+# records, their prints and each origin as (layer number, path within the layer), so that every
+# install of the same pack shares the file and reads its own files. A pickle runs code when it
+# is read: only a file of the user's own, that nobody else may write, is read. Whatever goes
+# wrong reading it, the pack is validated again (and the file written anew).
 
 
-def _plan(cls: type[BaseModel]) -> tuple[tuple[str, bool, type[BaseModel]], ...]:
-    """The fields of ``cls`` holding models: (name, is a list, model class). Raises TypeError
-    for a shape :func:`construct` does not rebuild (the cache is then not written)."""
-    plan = _PLANS.get(cls)
-    if plan is not None:
-        return plan
-    import types
-    import typing
-
-    out = []
-    defaults: list[tuple[str, Any, Any]] = []
-    for name, info in cls.model_fields.items():
-        ann = info.annotation
-        many = typing.get_origin(ann) in (list, tuple)
-        args = typing.get_args(ann) if many else (ann,)
-        if typing.get_origin(args[0]) in (typing.Union, types.UnionType):
-            args = typing.get_args(args[0])
-        models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
-        if len(models) > 1 or (many and len(typing.get_args(ann)) != 1 and models):
-            raise TypeError(f"{cls.__name__}.{name}: no plain rebuild for {ann}")
-        if models:
-            out.append((name, many, models[0]))
-        elif _mentions_model(ann):  # e.g. dict[str, Model]: not a shape the data pack uses
-            raise TypeError(f"{cls.__name__}.{name}: no plain rebuild for {ann}")
-        if info.is_required():
-            defaults.append((name, None, _REQUIRED))
-            continue
-        # pydantic's own model_construct asks inspect.signature() of every default factory on
-        # every call (slow); ours take no argument, which is checked here once (not for list
-        # or dict, which take none: inspect parses the builtin's text signature, ~90 us).
-        factory = info.default_factory
-        if factory is not None and factory not in (list, dict) and (
-                info.default_factory_takes_validated_data):
-            raise TypeError(f"{cls.__name__}.{name}: a default factory that takes the data")
-        defaults.append((name, factory, info.default))
-    _DEFAULTS[cls] = tuple(defaults)
-    if (not cls.__pydantic_root_model__ and not cls.__pydantic_post_init__
-            and cls.model_config.get("extra") != "allow"
-            and all(f.alias is None and f.validation_alias is None
-                    for f in cls.model_fields.values())):
-        _PLAIN.add(cls)
-    _PLANS[cls] = plan = tuple(out)
-    return plan
-
-
-def _mentions_model(ann: Any) -> bool:
-    import typing
-
-    if isinstance(ann, type) and issubclass(ann, BaseModel):
-        return True
-    return any(_mentions_model(a) for a in typing.get_args(ann))
-
-
-def construct(
-    cls: type[BaseModel], data: dict[str, Any], fields_set: Iterable[str] | None = None
-) -> Any:
-    """Build ``cls`` from the ``model_dump()`` of a record that was validated, without
-    validating it again; nested models are built too. ``fields_set``: the fields the record
-    set itself (default: those in ``data``)."""
-    values = dict(data)
-    for name, many, sub in _plan(cls):
-        value = values.get(name)
-        if value is None:
-            continue
-        values[name] = [construct(sub, v) for v in value] if many else construct(sub, value)
-    fields: dict[str, Any] = {}  # in field order, as model_construct makes them
-    for name, factory, default in _DEFAULTS[cls]:
-        if name in values:
-            fields[name] = values[name]
-        elif factory is not None:
-            fields[name] = factory()
-        elif default is not _REQUIRED:
-            fields[name] = default if isinstance(default, _IMMUTABLE) else copy(default)
-    chosen = set(data) if fields_set is None else set(fields_set)
-    if cls not in _PLAIN:
-        return cls.model_construct(_fields_set=chosen, **{**values, **fields})
-    # what model_construct does for such a model, without its per-field alias and default
-    # lookups (a few hundred records are built on a night's first view)
-    made = cls.__new__(cls)
-    object.__setattr__(made, "__dict__", fields)
-    object.__setattr__(made, "__pydantic_fields_set__", chosen)
-    object.__setattr__(made, "__pydantic_extra__", None)
-    object.__setattr__(made, "__pydantic_private__", None)
-    return made
-
-
-class LazyRecords(Mapping[str, list[Any]]):
-    """Records per kind from the cache, each record built on first use: a lookup by id (or by
-    a field's value) builds only the records it returns, a whole kind is built when asked for
-    (each record once: the same object either way)."""
-
-    def __init__(
-        self, raw: dict[str, list[dict[str, Any]]], sets: dict[str, list[list[str]]]
-    ) -> None:
-        self._raw = raw
-        self._sets = sets
-        self._built: dict[str, list[Any]] = {}  # whole kinds
-        self._slots: dict[str, list[Any]] = {}  # kind -> its records, None where not built
-        self._ids: dict[str, dict[str, int]] = {}  # kind -> id -> row number
-
-    def _record(self, kind: str, n: int) -> Any:
-        slots = self._slots.get(kind)
-        if slots is None:
-            slots = self._slots[kind] = [None] * len(self._raw[kind])
-        record = slots[n]
-        if record is None:
-            given = self._sets.get(kind)
-            model = KINDS[kind].model
-            record = slots[n] = construct(model, self._raw[kind][n], given[n] if given else None)
-        return record
-
-    def __getitem__(self, kind: str) -> list[Any]:
-        built = self._built.get(kind)
-        if built is None:
-            rows = self._raw[kind]
-            built = self._built[kind] = [self._record(kind, n) for n in range(len(rows))]
-        return built
-
-    def one(self, kind: str, id: str) -> Any | None:
-        """The record of ``kind`` with this id (the last row of it), or None; only it is built."""
-        ids = self._ids.get(kind)
-        if ids is None:
-            rows = self._raw.get(kind)
-            if rows is None:
-                return None
-            ids = self._ids[kind] = {str(row["id"]): n for n, row in enumerate(rows)}
-        n = ids.get(id)
-        return None if n is None else self._record(kind, n)
-
-    def where(self, kind: str, field: str, value: Any) -> list[Any]:
-        """The records of ``kind`` whose ``field`` is ``value``, in file order (only they are
-        built)."""
-        rows = self._raw.get(kind)
-        if rows is None:
-            return []
-        return [self._record(kind, n) for n, row in enumerate(rows) if row.get(field) == value]
-
-    def unbuilt_rows(self, kind: str) -> list[dict[str, Any]] | None:
-        """The kind's cached rows (each record's every field) while its records are not all
-        built (None once they are, or for a kind the cache does not hold)."""
-        if kind in self._built:
-            return None
-        return self._raw.get(kind)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._raw)
-
-    def __len__(self) -> int:
-        return len(self._raw)
-
-
-class LazyOrigins(Mapping[tuple[str, str], Origin]):
-    """Where each record of a cached catalog was read, from the cache's rows (kind, id, layer
-    number, path within the layer, place in the file): an origin's path is made when it is
-    asked for (an error's or a transcription's file), not for every record on every load.
-    Raises TypeError, ValueError or IndexError for rows that are not such (the cache is then
-    not used)."""
-
-    def __init__(self, rows: list[Any], layers: list[Path]) -> None:
-        self._layers = layers
-        self._rows: dict[tuple[str, str], tuple[int, str, int]] = {}
-        for k, i, at, rel, n in rows:
-            if not (isinstance(at, int) and isinstance(rel, str) and isinstance(n, int)):
-                raise TypeError("an origin of the cache is not (layer, path, place)")
-            if at >= len(layers):
-                raise IndexError(f"an origin of the cache names layer {at}")
-            self._rows[(k, i)] = (at, rel, n)
-
-    def __getitem__(self, key: tuple[str, str]) -> Origin:
-        at, rel, n = self._rows[key]
-        return Origin(self._layers[at] / rel if at >= 0 else Path(rel), n)
-
-    def __iter__(self) -> Iterator[tuple[str, str]]:
-        return iter(self._rows)
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-
-def cache_blob(catalog: Catalog, key: str) -> bytes:
-    """The cache file's bytes for a validated catalog. Raises TypeError or ValueError when a
-    record holds something marshal or :func:`construct` cannot carry."""
-    for kind in catalog.records:
-        _plan(KINDS[kind].model)
-    return marshal.dumps(
-        {
-            "format": rawpack.CACHE_FORMAT,
-            "key": key,
-            "records": {k: [r.model_dump() for r in v] for k, v in catalog.records.items()},
-            # the fields each record set itself (the rest are defaults)
-            "sets": {
-                k: [sorted(r.model_fields_set) for r in v] for k, v in catalog.records.items()
-            },
-            # each file as (layer number, its path within the layer): the cache is shared by
-            # every install of the same pack (content/raw.py), each reads its own files
-            "origins": [
-                (k, i, *_within_layer(o.file, catalog.layers), o.index)
-                for (k, i), o in catalog.origins.items()
-            ],
-            "layers": [str(p) for p in catalog.layers],
-            "prints": catalog.record_prints(),
-        }
-    )
+def _cache_blob(catalog: Catalog, key: str) -> bytes:
+    origins = [(k, i, *_within_layer(o.file, catalog.layers), o.index)
+               for (k, i), o in catalog.origins.items()]
+    return pickle.dumps((rawpack.CACHE_FORMAT, key, dict(catalog.records), origins,
+                         catalog.record_prints()), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _within_layer(file: Path, layers: list[Path]) -> tuple[int, str]:
@@ -817,40 +589,39 @@ def _within_layer(file: Path, layers: list[Path]) -> tuple[int, str]:
     return -1, str(file)
 
 
-def catalog_from_blob(blob: bytes, key: str, layers: list[Path]) -> Catalog | None:
-    """The catalog a cache file holds, its files found in ``layers`` (the layers the key was
-    made of), or None when it is not one of ours for this key."""
-    data = rawpack.from_blob(blob, key)
-    if data is None or len(data["layers"]) != len(layers):
-        return None
-    records, origins, prints = data["records"], data["origins"], data["prints"]
+def _cached(path: Path, key: str, layers: list[Path]) -> Catalog | None:
+    """The catalog kept in ``path`` for this key, or None (no such file, another user's or a
+    writable one, damaged, of another format or key)."""
     try:
-        catalog = Catalog(
-            records=LazyRecords(records, data.get("sets") or {}),
-            origins=LazyOrigins(origins, layers),
-            layers=list(layers),
+        st = path.stat()
+        if st.st_mode & 0o022 or st.st_uid != getattr(os, "getuid", lambda: st.st_uid)():
+            return None
+        fmt, found, records, origins, prints = pickle.loads(
+            read_regular(path, limit=rawpack.MAX_CACHE_FILE))
+        if fmt != rawpack.CACHE_FORMAT or found != key:
+            return None
+        return Catalog(
+            records=records, layers=list(layers), _prints=prints,
+            origins={(k, i): Origin(layers[at] / rel if at >= 0 else Path(rel), n)
+                     for k, i, at, rel, n in origins},
         )
-    except (TypeError, ValueError, IndexError):
+    except Exception:  # noqa: BLE001 - a damaged file is no cache, whatever it raises
         return None
-    catalog._prints = prints
-    return catalog
 
 
 def _drop_old_caches(kept: Path) -> None:
-    """Remove the cache files of packs no longer in use: all but the newest
-    ``rawpack.KEEP_CACHES`` (another install's pack is one in use), and every old pickle."""
+    """Keep the newest ``rawpack.KEEP_CACHES`` cache files (another install's pack is one in
+    use); remove the others, and those of earlier formats."""
     found = []
     for old in kept.parent.glob("catalog-*"):
-        if old == kept or old.suffix not in (".marshal", ".pickle"):
-            continue
         try:
             found.append((old.stat().st_mtime_ns, old))
         except OSError:
             continue
     found.sort(reverse=True)
-    fresh = [p for _, p in found if p.suffix == ".marshal"][: rawpack.KEEP_CACHES - 1]
+    fresh = [p for _, p in found if p.suffix == kept.suffix][: rawpack.KEEP_CACHES]
     for _, old in found:
-        if old not in fresh:
+        if old not in fresh and old != kept:
             old.unlink(missing_ok=True)
 
 
@@ -873,22 +644,20 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
 
         return validate_layers(layers)
     cache_file = rawpack.cache_file(key)
-    try:
-        blob = read_regular(cache_file, limit=rawpack.MAX_CACHE_FILE)
-        cached = catalog_from_blob(blob, key, layers)
-    except FileProblem:  # missing or not a regular file: no cache
-        cached = None
+    cached = _cached(cache_file, key, layers)
     if cached is not None:
         cached.warnings = rawpack.strays(layers)  # said on every load, whatever the cache holds
         return cached
     catalog = validate_layers(layers)
     try:
-        blob = cache_blob(catalog, key)
+        blob = _cache_blob(catalog, key)
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         # Partial files of a process killed while writing (ours are NAME.PID.tmp).
         remove_stale_tmp(cache_file.parent)
+        cache_file.unlink(missing_ok=True)  # not read: written anew
         write_atomic(cache_file, blob)
+        cache_file.chmod(0o644)  # only its owner may write it, whatever the umask
         _drop_old_caches(cache_file)
-    except (OSError, TypeError, ValueError, FileProblem):
-        pass  # a read-only home folder (or a record marshal cannot carry) only costs speed
+    except (OSError, pickle.PicklingError, FileProblem):
+        pass  # a read-only home folder only costs speed
     return catalog

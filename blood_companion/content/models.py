@@ -7,8 +7,7 @@ silently ignored.
 """
 
 
-import sys
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
@@ -19,49 +18,10 @@ from pydantic import (
     model_validator,
 )
 
-from blood_companion.lazy import lazy_names
-
-if TYPE_CHECKING:
-    from blood_companion.content.components import ComponentCount as ComponentCount
-    from blood_companion.content.components import Components as Components
-    from blood_companion.content.components import DifficultyLevel as DifficultyLevel
-    from blood_companion.content.reactions import CheckRule as CheckRule
-    from blood_companion.content.reactions import ReactionCard as ReactionCard
-    from blood_companion.content.reactions import ReactionFace as ReactionFace
-    from blood_companion.content.reactions import VladReactionCard as VladReactionCard
-    from blood_companion.content.village import Building as Building
-    from blood_companion.content.village import Village as Village
-    from blood_companion.content.zones import TileGroup as TileGroup
-    from blood_companion.content.zones import Zone as Zone
-
-# The models of kinds few commands read live in modules of their own (content/), named here
-# all the same (``models.ReactionCard``): each is imported, and its classes created, when one
-# of its names is first read (pydantic takes ~0.2 ms to create a class, on every command).
-ELSEWHERE = {
-    **dict.fromkeys(("CheckRule", "ReactionFace", "ReactionCard", "VladReactionCard"),
-                    "reactions"),
-    **dict.fromkeys(("Building", "Village"), "village"),
-    **dict.fromkeys(("TileGroup", "Zone"), "zones"),
-    **dict.fromkeys(("ComponentCount", "Components", "DifficultyLevel"), "components"),
-}
-
-
-__getattr__ = lazy_names(__name__, ELSEWHERE, within=__package__)
-
 
 def instance_of(value: object, *names: str) -> bool:
-    """``isinstance(value, (models.NAME, ...))`` that creates no class kept elsewhere
-    (:data:`ELSEWHERE`) to ask it: no record of one can exist before its module is imported."""
-    for name in names:
-        home = ELSEWHERE.get(name)
-        if home is None:
-            cls = globals()[name]
-        else:
-            module = sys.modules.get(f"{__package__}.{home}")
-            cls = getattr(module, name) if module is not None else None
-        if cls is not None and isinstance(value, cls):
-            return True
-    return False
+    """``isinstance(value, (models.NAME, ...))``."""
+    return isinstance(value, tuple(globals()[name] for name in names))
 
 
 # `transcribed`: typed in by an owner from their own printed card (`blood data transcribe`,
@@ -394,6 +354,20 @@ class TrophyCost(Model):
     n: Annotated[int, Field(ge=1)] = 1
 
 
+# --------------------------------------------------------------------------- the village
+# The village of Bran ("Day Part"): its Buildings.
+
+
+class Building(Record):
+    cost: ResourceCost
+    effect: Literal["hunting_house", "cartographer", "sanatorium", "asylum", "alchemist"]
+    text: str
+
+
+class Village(Record):
+    buildings: list[Building]
+
+
 # --------------------------------------------------------------------------- tactics & items
 
 
@@ -533,7 +507,77 @@ class Minion(Record):
         return v
 
 
+# --------------------------------------------------------------------------- reaction cards
+# A Nemesis's Reaction deck, Vlad's two-faced cards ("Reaction cards", "Vlad") and the Check
+# a card may carry.
+
+
+class CheckRule(Model):
+    """When a Check card is resolved and this holds, the night is lost."""
+
+    kind: Literal[
+        "bites_total_at_least", "knocked_out_at_least", "nemesis_discard_at_least", "turn_at_least",
+        "always",
+    ]
+    n: int = 0
+    text: str | None = None
+
+
+class ReactionFace(Model):
+    """What a Reaction card shows (a Vlad card has two such faces)."""
+
+    name: str
+    fatigue: Fatigue = Fatigue.model_construct()  # no schema built at import
+    interruption: bool = False
+    check: CheckRule | None = None
+    effects: list[Effect]
+
+
+class ReactionCard(Record):
+    nemesis: str
+    background: str | None = None
+    fatigue: Fatigue = Fatigue.model_construct()  # no schema built at import
+    interruption: bool = False
+    check: CheckRule | None = None
+    effects: list[Effect]
+
+    def face(self) -> ReactionFace:
+        return ReactionFace(**{f: getattr(self, f) for f in ReactionFace.model_fields})
+
+
+class VladReactionCard(Record):
+    zone: str  # the Zone whose victories can weaken this card
+    enhanced: ReactionFace
+    weakened: ReactionFace
+
+    @model_validator(mode="after")
+    def _interruptions_same_both_sides(self) -> "VladReactionCard":
+        # "Assembling Game Components": Vlad's Interruption cards print the same on both sides.
+        if (self.enhanced.interruption or self.weakened.interruption) and (
+            self.enhanced != self.weakened
+        ):
+            raise ValueError("a Vlad Interruption card shows the same face on both sides")
+        return self
+
+
 # --------------------------------------------------------------------------- zones & locations
+# The Tiles of each Zone's Map ("Zones" > "Tiles").
+
+
+class TileGroup(Model):
+    symbol: Literal[
+        "nemesis", "large_scenic", "small_scenic", "minion_a", "minion_b", "trouper", "none"
+    ]
+    count: Annotated[int, Field(ge=0, le=19)]
+
+
+class Zone(Record):
+    tiles: list[TileGroup]
+    location_trophies: Annotated[int, Field(ge=0)] = 3
+
+    def tile_count(self) -> int:
+        return sum(g.count for g in self.tiles)
+
 
 
 class LootRoll(Model):
@@ -577,6 +621,22 @@ class Event(Record):
 
 
 # --------------------------------------------------------------------------- misc
+# The box itself: the Difficulty Levels and the component counts ("Components").
+
+
+class DifficultyLevel(Record):
+    level: Annotated[int, Field(ge=1, le=5)]
+    summary: str
+
+
+class ComponentCount(Model):
+    name: str
+    count: Annotated[int, Field(ge=0)]
+    per: str | None = None
+
+
+class Components(Record):
+    items: list[ComponentCount]
 
 
 class RulesConfig(Record):

@@ -1,29 +1,23 @@
-"""The data pack's folders and its validated cache, without pydantic (standard library only).
-
-Where the pack's files are (the shipped pack, the owner's overlay, each kind's files), the key
-of the validated-catalog cache and the cache's raw records: each record's validated fields as
-plain data. ``content/loader.py`` builds pydantic models from them; `blood roll` and
-`blood odds` read the dice, the rules options, the Insanity track and the Troupers' traits
-straight from them (``cli/dice_run.py``). The cache is written only by the loader, after the
-whole pack validated, so raw records are validated records.
+"""The data pack's folders and the key of its validated cache, without pydantic (standard
+library only): where the pack's files are (the shipped pack, the owner's overlay, each kind's
+files), the files of an overlay that belong to no kind, and what the cache file of a pack is
+(``content/loader.py`` reads and writes it).
 """
 
 from __future__ import annotations
 
 import hashlib
-import marshal
+import importlib.util
 import os
 import stat as statmod
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 from blood_companion import __version__
+from blood_companion.content.errors import Problem
 from blood_companion.content.paths import user_data_dir
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from blood_companion.content.errors import Problem
+from blood_companion.dirs import user_cache_dir
+from blood_companion.matching import close_to
 
 # The kinds, in loading order (content/loader.py's KINDS holds their models, in this order).
 KIND_NAMES = (
@@ -34,7 +28,7 @@ KIND_NAMES = (
 )
 # Folders of an overlay that are not kinds but are read by something else.
 OTHER_FOLDERS = ("rules", "schemas")
-CACHE_FORMAT = 4  # 4: origins relative to their layer (the key holds no path)
+CACHE_FORMAT = 5  # 5: a pickle of the validated records
 MAX_CACHE_FILE = 64 << 20
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -104,9 +98,6 @@ def stray_files(root: Path) -> list[Problem]:
     """The YAML files of an overlay folder that belong to no kind, so nothing loads them
     (``my-minions.yaml``, ``minions.yml``, ``cards/x.yaml``): one problem each, with the kind
     it may have meant. Never raises (a folder that cannot be listed has none)."""
-    from blood_companion.content.errors import Problem
-    from blood_companion.matching import close_to
-
     kinds = [(k, k) for k in KIND_NAMES]
     out: list[Problem] = []
     try:
@@ -161,15 +152,11 @@ def strays(layers: Sequence[Path]) -> list[Problem]:
 
 
 def _cache_dir() -> Path:
-    from blood_companion.dirs import user_cache_dir
-
     return Path(user_cache_dir())
 
 
-# The modules whose code decides what a cached record is: the data pack's models (those of
-# content/models.py and the modules it names, ``ELSEWHERE``) and the loader.
-SCHEMA_FILES = ("models.py", "reactions.py", "village.py", "zones.py", "components.py",
-                "loader.py")
+# The modules whose code decides what a cached record is: the data pack's models and the loader.
+SCHEMA_FILES = ("models.py", "loader.py")
 
 
 def _fingerprint(layers: Iterable[Path]) -> str:
@@ -215,8 +202,6 @@ def _regular_bytes(path: Path) -> bytes:
 def _pydantic_release() -> bytes:
     """The installed pydantic's ``version.py`` (it names the release and the pydantic-core it
     needs), read without importing pydantic; empty when it cannot be found."""
-    import importlib.util
-
     try:
         spec = importlib.util.find_spec("pydantic")
     except (ImportError, ValueError):
@@ -233,58 +218,8 @@ def _pydantic_release() -> bytes:
 
 
 def cache_file(key: str) -> Path:
-    return _cache_dir() / f"catalog-{key}.marshal"
+    return _cache_dir() / f"catalog-{key}.pickle"
 
 
 # Cache files kept (the newest): one per pack and app version in use on this machine.
 KEEP_CACHES = 8
-
-
-def from_blob(blob: bytes, key: str) -> dict[str, Any] | None:
-    """The cache file's data when it is ours for this key and well formed, else None: only
-    ever plain data (marshal builds no object of a class)."""
-    try:
-        data = marshal.loads(blob)
-    except (EOFError, ValueError, TypeError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("key") != key:
-        return None
-    records = data.get("records")
-    if not (
-        isinstance(records, dict)
-        and set(records) == set(KIND_NAMES)
-        and all(
-            isinstance(rows, list) and all(isinstance(r, dict) for r in rows)
-            for rows in records.values()
-        )
-        and isinstance(data.get("origins"), list)
-        and isinstance(data.get("layers"), list)
-        and isinstance(data.get("prints"), dict)
-        and _sets_fit(data.get("sets"), records)
-    ):
-        return None
-    return data
-
-
-def _sets_fit(sets: Any, records: dict[str, list[Any]]) -> bool:
-    return isinstance(sets, dict) and all(
-        isinstance(sets.get(k), list)
-        and len(sets[k]) == len(rows)
-        and all(isinstance(names, list) for names in sets[k])
-        for k, rows in records.items()
-    )
-
-
-def cached_records(layers: Sequence[Path]) -> dict[str, list[dict[str, Any]]] | None:
-    """The validated records of these layers from the cache, per kind, or None when there is
-    no fresh cache (the loader validates and writes one)."""
-    if os.environ.get("BLOOD_NO_CACHE"):
-        return None
-    from blood_companion.fileio import FileProblem, read_regular
-
-    try:
-        key = _fingerprint(layers)
-        data = from_blob(read_regular(cache_file(key), limit=MAX_CACHE_FILE), key)
-    except (OSError, ValueError, FileProblem):
-        return None
-    return data["records"] if data is not None else None

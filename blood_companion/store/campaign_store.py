@@ -46,7 +46,18 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, TooNew, upcast_action
 from blood_companion.store import delta as dl
 from blood_companion.store import docs, saves, schema
-from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, now, to_state
+from blood_companion.store.docs import (
+    MARKERS,
+    UNREADABLE,
+    Doc,
+    Row,
+    canon,
+    hash_text,
+    load_json,
+    now,
+    read_int,
+    to_state,
+)
 from blood_companion.store.errors import (
     BadNameError,
     CampaignNotFound,
@@ -150,37 +161,93 @@ def _same_change(old: CampaignState, new: CampaignState, doc: Doc, ops: list[dl.
     differ), given that ``old``'s document is exactly the one ``ops`` turned into ``doc``.
     Outside the paths ``ops`` changed and the parts of ``new`` that are not ``old``'s own
     objects (the engine returns new frozen states that share every part they keep), the two
-    documents are both the one before; only those places are dumped and compared."""
-    places: list[tuple[Any, ...]] = [tuple(op["p"]) for op in ops]
-    _changed(old, new, (), places)
-    return all(_doc_at(doc, p) == _state_at(new, p) for p in places)
+    documents are both the one before; only those places are dumped and compared. A list that
+    grew at its end (a night log) is compared by its new items and its length."""
+    places: list[tuple[Any, ...]] = []
+    sizes: list[tuple[Any, ...]] = []
+    for op in ops:
+        path = tuple(op["p"])
+        items = _spliced(doc, op, path)
+        if items is None:
+            places.append(path)
+        else:
+            places.extend(items)
+            sizes.append(path)
+    _changed(old, new, (), places, sizes)
+    return (all(_doc_len(doc, p) == _state_len(new, p) for p in sizes)
+            and all(_doc_at(doc, p) == _state_at(new, p) for p in places))
 
 
-def _changed(old: Any, new: Any, path: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
-    """Add to ``out`` the paths where ``new``'s dump may differ from ``old``'s."""
+def _spliced(doc: Doc, op: dl.Op, path: tuple[Any, ...]) -> list[tuple[Any, ...]] | None:
+    """The paths of the items a splice put in a list, when no item after them moved (it
+    replaced as many as it removed, or nothing follows them); None otherwise."""
+    if "s" not in op or not path:
+        return None
+    start, removed = op["s"]
+    count = len(op["v"])
+    items = _doc_value(doc, path)
+    if type(items) is not list or not (count == removed or start + count == len(items)):
+        return None
+    return [(*path, i) for i in range(start, start + count)]
+
+
+def _changed(old: Any, new: Any, path: tuple[Any, ...], out: list[tuple[Any, ...]],
+             sizes: list[tuple[Any, ...]]) -> None:
+    """Add to ``out`` the paths where ``new``'s dump may differ from ``old``'s (and to
+    ``sizes`` the lists whose length may differ, their items being in ``out``)."""
     if old is new:
         return
     if isinstance(new, BaseModel) and type(old) is type(new):
         was = old.__dict__  # a model's field values, by name
         for name, value in new.__dict__.items():
             if was[name] is not value:
-                _changed(was[name], value, (*path, name), out)
-    elif type(new) in (list, tuple) and type(old) is type(new) and len(old) == len(new):
-        for i, (a, b) in enumerate(zip(old, new, strict=True)):
-            _changed(a, b, (*path, i), out)
+                _changed(was[name], value, (*path, name), out, sizes)
+    elif type(new) in (list, tuple) and type(old) is type(new) and len(old) <= len(new):
+        for i, (a, b) in enumerate(zip(old, new[: len(old)], strict=True)):
+            if a is not b:  # (most items of a grown list are the same objects)
+                _changed(a, b, (*path, i), out, sizes)
+        if len(old) < len(new):  # grown at its end: its new items, and its length
+            out.extend((*path, i) for i in range(len(old), len(new)))
+            sizes.append(path)
     else:
         out.append(path)
 
 
-def _doc_at(doc: Any, path: tuple[Any, ...]) -> str | object:
-    """The canonical text of the value at ``path`` in a document (_ABSENT: none there)."""
+def _doc_value(doc: Any, path: tuple[Any, ...]) -> Any:
+    """The value at ``path`` in a document (_ABSENT: none there)."""
     for key in path:
         if (type(doc) is dict and type(key) is str and key in doc) or (
                 type(doc) is list and type(key) is int and 0 <= key < len(doc)):
             doc = doc[key]  # type: ignore[index]  # (a dict key or a list index, checked)
         else:
             return _ABSENT
-    return dl.ENCODE(doc)
+    return doc
+
+
+def _doc_len(doc: Any, path: tuple[Any, ...]) -> int:
+    value = _doc_value(doc, path)
+    return len(value) if type(value) is list else -2
+
+
+def _state_len(state: Any, path: tuple[Any, ...]) -> int:
+    """The length of the list at ``path`` in ``state`` (-1 when it is not one: the caller then
+    finds the two documents different and judges the step from the stored state)."""
+    value = state
+    for key in path:
+        if isinstance(value, BaseModel) and type(key) is str and key in type(value).model_fields:
+            value = getattr(value, key)
+        elif ((type(value) in (list, tuple) and type(key) is int and 0 <= key < len(value))
+              or (type(value) is dict and type(key) is str and key in value)):
+            value = value[key]
+        else:
+            return -1
+    return len(value) if type(value) in (list, tuple) else -1
+
+
+def _doc_at(doc: Any, path: tuple[Any, ...]) -> str | object:
+    """The canonical text of the value at ``path`` in a document (_ABSENT: none there)."""
+    value = _doc_value(doc, path)
+    return _ABSENT if value is _ABSENT else dl.ENCODE(value)
 
 
 def _state_at(state: Any, path: tuple[Any, ...]) -> str | object:
@@ -196,13 +263,47 @@ def _state_at(state: Any, path: tuple[Any, ...]) -> str | object:
         if isinstance(value, BaseModel) and i + 1 < len(path):
             state, i = value, i + 1
             continue
-        if (type(value) is list and i + 2 < len(path) and type(path[i + 1]) is int
+        if (type(value) is list and i + 1 < len(path) and type(path[i + 1]) is int
                 and 0 <= path[i + 1] < len(value) and isinstance(value[path[i + 1]], BaseModel)):
-            state, i = value[path[i + 1]], i + 2
+            state, i = value[path[i + 1]], i + 2  # a model in a list dumps as it does in it
             continue
         dumped = state.model_dump(mode="json", include={key})
         return _doc_at(dumped[key], path[i + 1 :]) if key in dumped else _ABSENT
     return dl.ENCODE(state.model_dump(mode="json"))
+
+
+def replay_one(
+    catalog: Catalog, step: int, row: tuple[str, int, str | None], before: str,
+    after: tuple[Doc, list[dl.Op]], digest: str, state: CampaignState | None,
+) -> tuple[str | None, CampaignState | None]:
+    """(None, the replayed state) when the step (its action, action schema and chance:
+    ``row``) replays to the recorded state (``after``: its document and the stored change
+    that gave it) of hash ``digest``, else (the problem, None). It is replayed from
+    ``state``, the previous step's replay, whose document is exactly the one before the step,
+    when given and the two changes agree (:func:`_same_change`); else from the state stored
+    before the step (its canonical text ``before``), which decides. (`verify` and `import`.)"""
+
+    def run(start: CampaignState | None) -> CampaignState:
+        data, av, chance = row
+        action = parse_stored(data, av)
+        state = start if start is not None else to_state(json.loads(before))
+        outcomes = load_json(chance) if chance else []
+        return apply(state, action, catalog, step - 1, Chance.replay(outcomes))
+
+    if state is not None:
+        try:
+            new = run(state)
+            if _same_change(state, new, *after):
+                return None, new
+        except Exception:  # noqa: BLE001, S110 - judged from the stored state below
+            pass
+    try:
+        new = run(None)
+    except (RuleError, docs.BadState, ValueError, TypeError, KeyError, IndexError) as exc:
+        return f"step {step} no longer applies: {getattr(exc, 'message', str(exc))}", None
+    if hash_text(canon(docs.state_doc(new))) != digest:
+        return f"step {step} does not replay to its recorded state", None
+    return None, new
 
 
 def parse_stored(data: str, av: int) -> Action:
@@ -214,11 +315,43 @@ def parse_stored(data: str, av: int) -> Action:
         raise RuleError("the action is not valid JSON") from None
     if not isinstance(raw, dict):
         raise RuleError("the action is not a JSON object")
+    if raw.get("type") in MARKERS:
+        raise RuleError(marker_sentence(raw))
     try:
         raw = upcast_action(raw, av)
     except TooNew as exc:
         raise RuleError(f"written by a newer Blood Companion ({exc})") from None
     return parse_action(raw)
+
+
+def marker_sentence(raw: Mapping[str, Any]) -> str:
+    """What `campaign log` says of a step `campaign recover` kept without its action."""
+    if raw.get("type") == UNREADABLE:
+        return ("its action could not be read (damaged); `campaign recover` kept the state it "
+                "led to, and the damaged copy in the backups folder keeps the step as it was")
+    return ("`campaign recover` could not prove this step (damaged); its state here is the one "
+            "before it, and the damaged copy in the backups folder keeps the step as it was")
+
+
+# The marks as read: a name that is text and a step that is an integer (a row of other types
+# is damage: `verify` names it, `recover` leaves it in the damaged copy, reads pass it by).
+MARKS = ("SELECT name, step FROM marks WHERE typeof(name) = 'text' AND typeof(step) = 'integer' "
+         "AND step >= 1")
+
+
+def fields_ok(row: Sequence[Any], *, abandoned: bool = False) -> bool:
+    """Whether a stored step's columns (step, data, av, chance, delta, state_hash, app,
+    data_fp, recorded, exact[, abandoned, replaced_at]) hold the types the save keeps: a row
+    edited into other types (a number read from text, a BLOB) is damage, never a TypeError."""
+    s, d, av, ch, de, h, app, fp, rec, ex = row[:10]
+    optional = (de, h) if abandoned else ()
+    ok = (type(s) is int and type(d) is str and type(av) is int and type(ex) is int
+          and (ch is None or type(ch) is str)
+          and all(x is None or type(x) is str for x in optional)
+          and all(type(x) is str for x in ((app, fp, rec) if abandoned else (de, h, app, fp, rec))))
+    if abandoned and ok and len(row) > 10:
+        ok = (row[10] is None or type(row[10]) is str) and type(row[11]) is int
+    return ok
 
 
 def said_key(step: int, data: str, av: int) -> str:
@@ -497,7 +630,7 @@ class CampaignStore:
 
     def marks(self) -> dict[str, int]:
         with self._errors(), self._read() as conn:
-            rows = conn.execute("SELECT name, step FROM marks ORDER BY step, name").fetchall()
+            rows = conn.execute(MARKS + " ORDER BY step, name").fetchall()
         return {n: s for n, s in rows}
 
     def append_recorded(self, rows: Sequence[Sequence[Any]],
@@ -597,7 +730,7 @@ class CampaignStore:
         sentences of steps already worded, by :func:`said_key` (a step found there is not
         parsed again)."""
         cols = "step, type, data, av, state_hash, recorded, app, data_fp"
-        with self._errors(), self._lenient(), self._read() as conn:
+        with self._errors(), self._read(lenient=True) as conn:
             since = 0
             if last is not None:
                 top = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
@@ -606,24 +739,31 @@ class CampaignStore:
                 f"SELECT {cols} FROM actions WHERE step > ? ORDER BY step", (since,)
             ).fetchall()
             marks: dict[int, list[str]] = {}
-            for n, s in conn.execute("SELECT name, step FROM marks ORDER BY name"):
+            for n, s in conn.execute(MARKS + " ORDER BY name"):
                 marks.setdefault(s, []).append(n)
             gone = (
                 conn.execute(f"SELECT {cols} FROM abandoned ORDER BY id").fetchall()
                 if include_abandoned
                 else []
             )
-            head = int(self._meta(conn)["head"])
+            head = self._meta_int(conn, "head")
         out = []
         for status_rows, status in ((rows, None), (gone, "abandoned")):
             for step, typ, data, av, digest, recorded, app, fp in status_rows:
+                where = "abandoned step" if status else "step"
+                if not (type(data) is str and type(av) is int and type(step) is int):
+                    raise DamagedSave(self.path, f"{where} {step} of the log holds a field of "
+                                      "the wrong type", hint=_damaged_hint(self.name))
                 try:
                     raw = load_json(data)
                 except ValueError:
-                    raise DamagedSave(self.path, f"step {step} of the log is not valid JSON"
-                                      ) from None
+                    raise DamagedSave(self.path, f"{where} {step} of the log is not valid JSON",
+                                      hint=_damaged_hint(self.name)) from None
                 key = said_key(step, data, av)
                 sentence = said.get(key) if said else None
+                if sentence is None and isinstance(raw, dict) and raw.get("type") in MARKERS:
+                    sentence = ("Kept without its action: " if raw["type"] == UNREADABLE
+                                else "Not proven: ") + marker_sentence(raw) + "."
                 if sentence is None:
                     try:
                         sentence = self._sentence(parse_stored(data, av))
@@ -642,6 +782,12 @@ class CampaignStore:
             rows = conn.execute("SELECT step, data, av FROM actions ORDER BY step").fetchall()
         return [self._parse(step, data, av) for step, data, av in rows]
 
+    def step_types(self) -> list[str]:
+        """The type of every step's action (done and undone), in order; a step `recover` kept
+        without its action has its marker's type (docs.MARKERS)."""
+        with self._errors(), self._read(lenient=True) as conn:
+            return [str(r[0]) for r in conn.execute("SELECT type FROM actions ORDER BY step")]
+
     def _sentence(self, action: Action) -> str:
         """The action as a sentence, with the data pack's names when it loads (ids else)."""
         try:
@@ -658,7 +804,7 @@ class CampaignStore:
     def step_results(self, first: int = 1) -> dict[int, dict[str, Any]]:
         """Per done or undone step from ``first`` on, what its stored change added that players
         read about (:func:`step_results`): for `campaign log`."""
-        with self._errors(), self._lenient(), self._read() as conn:
+        with self._errors(), self._read(lenient=True) as conn:
             rows = conn.execute(
                 "SELECT step, delta FROM actions WHERE step >= ? ORDER BY step", (first,)
             ).fetchall()
@@ -701,12 +847,18 @@ class CampaignStore:
         texts = dl.CanonText()  # the canonical text of `doc`, re-dumped where a step changed it
         replayed = 0
         kept: list[list[Any]] = []  # [first, last, app, data_fp]
-        with self._errors(), self._lenient(), self._read() as conn:
+        unkept: list[int] = []  # steps recover kept without their action (docs.MARKERS)
+        with self._errors(), self._read(lenient=True) as conn:
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 problems.append(f"SQLite integrity check: {check}")
             steps = conn.execute("SELECT count(*) FROM actions").fetchone()[0]
-            head = int(self._meta(conn)["head"])
+            head = self._meta_int(conn, "head")
+            problem = self._head_problem(
+                conn, head, conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0)
+            if problem:
+                problems.append(problem)
+            problems += self._bookkeeping_problems(conn)
             rows = conn.execute(
                 "SELECT a.step, a.data, a.av, a.chance, a.delta, a.state_hash, a.app, a.data_fp, "
                 "a.exact, s.step, s.state_hash FROM actions a LEFT JOIN snapshots s "
@@ -716,6 +868,9 @@ class CampaignStore:
                            snap_hash) in enumerate(rows, start=1):
                 if step != expected:
                     problems.append(f"step {expected} is missing from the log")
+                    break
+                if not fields_ok((step, data, av, chance, delta, digest, app, fp, "", exact)):
+                    problems.append(f"step {step}: a stored field has the wrong type")
                     break
                 before = text
                 try:
@@ -742,17 +897,21 @@ class CampaignStore:
                     head_hash = h
                 if (app, fp) == current and exact and before:
                     replayed += 1
-                    problem, state = self._replay_one(
-                        step, (data, av, chance), before, (doc, ops), h, state
+                    problem, state = replay_one(
+                        self.catalog, step, (data, av, chance), before, (doc, ops), h, state
                     )
                     if problem:
                         problems.append(problem)
                     continue
                 state = None
                 try:  # not replayed: its action must still read (`log` shows it)
-                    load_json(data)
+                    action = load_json(data)
                 except ValueError:
                     problems.append(f"step {step}: its action is not valid JSON")
+                    continue
+                if isinstance(action, dict) and action.get("type") in MARKERS:
+                    unkept.append(step)
+                    continue
                 if step > 1 or (app, fp) != current:
                     if kept and kept[-1][1] == step - 1 and kept[-1][2:] == [app, fp]:
                         kept[-1][1] = step
@@ -765,42 +924,44 @@ class CampaignStore:
             + f" recorded with app {app or '?'} / data {fp or 'not recorded'}: kept as recorded"
             for a, b, app, fp in kept
         ]
+        if unkept:
+            kept_text.append(
+                f"step{'s' if len(unkept) > 1 else ''} {', '.join(map(str, unkept))}: kept by "
+                "`campaign recover` without an action that reads (`campaign log` says which)")
         return VerifyReport(
             not problems, steps, head, head_hash or self._hash, problems, replayed, kept_text
         )
 
-    def _replay_one(
-        self, step: int, row: tuple[str, int, str | None], before: str,
-        after: tuple[Doc, list[dl.Op]], digest: str, state: CampaignState | None,
-    ) -> tuple[str | None, CampaignState | None]:
-        """(None, the replayed state) when the step (its action, action schema and chance:
-        ``row``) replays to the recorded state (``after``: its document and the stored change
-        that gave it) of hash ``digest``, else (the problem, None). It is replayed from
-        ``state``, the previous step's replay, whose document is exactly the one before the step,
-        when given and the two changes agree (:func:`_same_change`); else from the state stored
-        before the step (its canonical text ``before``), which decides."""
-
-        def run(start: CampaignState | None) -> CampaignState:
-            data, av, chance = row
-            action = parse_stored(data, av)
-            state = start if start is not None else to_state(json.loads(before))
-            outcomes = load_json(chance) if chance else []
-            return apply(state, action, self.catalog, step - 1, Chance.replay(outcomes))
-
-        if state is not None:
+    def _bookkeeping_problems(self, conn: sqlite3.Connection) -> list[str]:
+        """The marks, abandoned steps and metadata a save keeps besides its log, read with
+        their types: what `log --all`, `marks` and `export` would refuse or pass by."""
+        problems = []
+        top = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
+        for name, step in conn.execute("SELECT name, step FROM marks"):
+            if type(name) is not str or type(step) is not int or not 1 <= step <= top:
+                problems.append(f"the mark {str(name)[:40]!r} is damaged (not a name and a "
+                                "step of the log)")
+        for row in conn.execute(
+                "SELECT step, data, av, chance, delta, state_hash, app, data_fp, recorded, "
+                "exact, abandoned, replaced_at FROM abandoned ORDER BY id"):
+            bad = not fields_ok(row, abandoned=True)
+            if not bad:
+                try:
+                    for value in (row[1], row[3], row[4]):
+                        if value:
+                            load_json(value)
+                except ValueError:
+                    bad = True
+            if bad:
+                problems.append(f"abandoned step {str(row[0])[:12]} is damaged (`log --all` "
+                                "cannot show it)")
+        meta = self._meta(conn)
+        for key in ("seed", "revision"):
             try:
-                new = run(state)
-                if _same_change(state, new, *after):
-                    return None, new
-            except Exception:  # noqa: BLE001, S110 - judged from the stored state below
-                pass
-        try:
-            new = run(None)
-        except (RuleError, docs.BadState, ValueError) as exc:
-            return f"step {step} no longer applies: {getattr(exc, 'message', str(exc))}", None
-        if hash_text(canon(docs.state_doc(new))) != digest:
-            return f"step {step} does not replay to its recorded state", None
-        return None, new
+                read_int(meta[key])
+            except ValueError:
+                problems.append(f"the metadata's {key!r} is not a number")
+        return problems
 
     # ------------------------------------------------------------------ backups and export
 
@@ -821,6 +982,7 @@ class CampaignStore:
                 finally:
                     src.close()
             else:
+                self._in_place()
                 saves.write_backup(self._conn, target)
         saves.prune_backups(self.saves_dir, self.name)
         return target
@@ -848,16 +1010,22 @@ class CampaignStore:
     def export_doc(self) -> dict[str, Any]:
         """The readable JSON document `export` writes and `import` reads (store/transfer.py)."""
         cols = "step, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
-        with self._errors(), self._lenient(), self._read() as conn:
+        with self._errors(), self._read(lenient=True) as conn:
             rows = conn.execute(f"SELECT {cols} FROM actions ORDER BY step").fetchall()
             gone = conn.execute(
                 f"SELECT {cols}, abandoned, replaced_at FROM abandoned ORDER BY id"
             ).fetchall()
-            marks = dict(conn.execute("SELECT name, step FROM marks ORDER BY step").fetchall())
+            marks = dict(conn.execute(MARKS + " ORDER BY step").fetchall())
             meta = self._meta(conn)
+            seed, head = self._meta_int(conn, "seed"), self._meta_int(conn, "head")
 
         def step_doc(r: Sequence[Any], where: str = "step") -> dict[str, Any]:
             s, d, av, ch, de, h, app, fp, rec, ex = r[:10]
+            if not fields_ok(r, abandoned=where != "step"):
+                raise DamagedSave(
+                    self.path, f"{where} {s} of the log holds a field of the wrong type",
+                    hint=_damaged_hint(self.name),
+                )
             try:
                 return {
                     "step": s, "action": load_json(d), "action_schema": av,
@@ -878,8 +1046,8 @@ class CampaignStore:
             "exported": now(),
             "name": self.name,
             "mode": meta.get("mode", ""),
-            "seed": int(meta.get("seed", 0)),
-            "head": int(meta["head"]),
+            "seed": seed,
+            "head": head,
             "state_hash": self._hash,
             "marks": marks,
             "actions": [step_doc(r) for r in rows],
@@ -919,36 +1087,48 @@ class CampaignStore:
                                 f"be written to {self.path}; your saves are intact") from None
             raise DamagedSave(self.path, explain_sqlite(exc)) from None
 
-    @contextlib.contextmanager
-    def _lenient(self) -> Iterator[None]:
-        """Read damaged text as text (undecodable bytes replaced), so one damaged row is
-        reported by its step instead of stopping the whole read."""
-        conn = self._conn
-        before = conn.text_factory
-        conn.text_factory = lambda b: b.decode("utf-8", "replace")
-        try:
-            yield
-        finally:
-            conn.text_factory = before
+    def _in_place(self) -> None:
+        """Reopen the campaign's file when the one this store has open was moved away (by
+        recover, an import with --replace, an upgrade) before any lock is taken on it: SQLite
+        names a save's journal after its path, so a connection to the moved file would take
+        the journal of a step being written to the new file for a hot journal of its own, play
+        it back and delete it (the writer then failing with "disk I/O error")."""
+        now_ident = _file_ident(self.path)
+        if self._ident is not None and now_ident is not None and now_ident != self._ident:
+            self._reconnect()
 
     @contextlib.contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
+    def _read(self, *, lenient: bool = False) -> Iterator[sqlite3.Connection]:
+        """A read transaction on the campaign's file as it is now (:meth:`_in_place`). With
+        ``lenient``, damaged text is read as text (undecodable bytes replaced), so one damaged
+        row is reported by its step instead of stopping the whole read."""
+        if not self._conn.in_transaction:
+            self._in_place()
         conn = self._conn
-        if conn.in_transaction:  # inside the caller's transaction (an upgrade under its lock)
-            yield conn
-            return
-        conn.execute("BEGIN")
+        before = conn.text_factory
+        if lenient:
+            conn.text_factory = lambda b: b.decode("utf-8", "replace")
         try:
-            yield conn
+            if conn.in_transaction:  # inside the caller's transaction (an upgrade, its lock)
+                yield conn
+                return
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("COMMIT")
         finally:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("COMMIT")
+            conn.text_factory = before
 
     def _begin_write(self) -> sqlite3.Connection:
         """BEGIN IMMEDIATE on the campaign's file as it is now: a file replaced while this
         store waited for the lock (upgraded, restored, imported over) is reopened, and a file
         deleted meanwhile is refused (nothing is written into a file no longer in place)."""
         for _ in range(MAX_REOPEN):
+            if _file_ident(self.path) not in (None, self._ident):  # moved: no lock taken on it
+                self._reconnect()  # (see _in_place)
+                self._open_current()
             conn = self._conn
             conn.execute("BEGIN IMMEDIATE")
             now_ident = _file_ident(self.path)
@@ -985,6 +1165,14 @@ class CampaignStore:
                 self._revision = -1
                 raise
 
+    def _meta_int(self, conn: sqlite3.Connection, key: str) -> int:
+        """A number the metadata keeps (ASCII digits only: docs.read_int)."""
+        try:
+            return read_int(self._meta(conn)[key])
+        except ValueError:
+            raise DamagedSave(self.path, f"the metadata's {key!r} is not a number",
+                              hint=_damaged_hint(self.name)) from None
+
     def _meta(self, conn: sqlite3.Connection) -> dict[str, str]:
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         for key in META_KEYS:
@@ -1009,13 +1197,13 @@ class CampaignStore:
     def _check_header(self) -> tuple[int, str | None]:
         """The file's schema version and state schema, after checking it is a save this app
         reads (DamagedSave otherwise)."""
-        conn = self._conn
-        if not conn.in_transaction:
+        if not self._conn.in_transaction:
+            self._in_place()  # a file moved away since it was connected: the new one
             # Not under a lock: Python's open/close of the file would drop SQLite's locks
             # (POSIX locks belong to the process), so the size is checked before any is held.
             with self._errors():
-                _check_size(self.path, conn)
-        with self._errors(), self._read():
+                _check_size(self.path, self._conn, self._ident)
+        with self._errors(), self._read() as conn:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if app_id != schema.APPLICATION_ID:
@@ -1035,6 +1223,15 @@ class CampaignStore:
                 raise DamagedSave(self.path, f"unknown save schema version {version}")
             tables = {r[0] for r in conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if version < schema.SCHEMA_VERSION and "actions" in tables and "delta" in {
+                    r[1] for r in conn.execute("PRAGMA table_info(actions)")}:
+                # an older version number on today's tables: migrating it again would restamp
+                # every step and rewrite every hash
+                raise DamagedSave(
+                    self.path, f"its schema version ({version}) is older than its tables, "
+                    f"which are version {schema.SCHEMA_VERSION}'s (the header was edited)",
+                    hint=_damaged_hint(self.name),
+                )
             state_schema = None
             if version == schema.SCHEMA_VERSION and "meta" in tables:
                 row = conn.execute("SELECT value FROM meta WHERE key = 'state_schema'").fetchone()
@@ -1126,20 +1323,38 @@ class CampaignStore:
     def _load_from(self, conn: sqlite3.Connection) -> None:
         meta = self._meta(conn)
         try:
-            head = int(meta["head"])
-            revision = int(meta["revision"])
-            self.seed = int(meta["seed"])
+            head = read_int(meta["head"])
+            revision = read_int(meta["revision"])
+            self.seed = read_int(meta["seed"])
         except ValueError:
-            raise DamagedSave(self.path, "the metadata holds a non-number") from None
-        self.mode = meta["mode"]
-        self.created = meta.get("created", "")
+            raise DamagedSave(self.path, "the metadata holds a non-number",
+                              hint=_damaged_hint(self.name)) from None
+        self.mode = str(meta["mode"])
+        self.created = str(meta.get("created", ""))
         max_step = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
-        if not 1 <= head <= max_step:
-            raise DamagedSave(self.path, f"the head ({head}) is outside the log (1..{max_step})")
+        problem = self._head_problem(conn, head, max_step)
+        if problem:
+            raise DamagedSave(self.path, problem, hint=_damaged_hint(self.name))
         self._max_step = max_step
         state, doc, text, digest = self._state_at(conn, head, use_cache=False)
         self._head, self._revision = head, revision
         self._state, self._doc, self._text, self._hash = state, doc, text, digest
+
+    def _head_problem(self, conn: sqlite3.Connection, head: int, max_step: int) -> str | None:
+        """Whether the head the metadata names agrees with the rows: inside the log, and the
+        state kept whole at it (every write keeps a snapshot at the head, and besides it only
+        at step 1 and every SNAPSHOT_EVERY steps). A head edited by hand would otherwise have
+        the next step abandon every step after it."""
+        if not 1 <= head <= max_step:
+            return f"the head ({head}) is outside the log (1..{max_step})"
+        odd = [r[0] for r in conn.execute(
+            "SELECT step FROM snapshots WHERE step != 1 AND step % ? != 0 ORDER BY step",
+            (schema.SNAPSHOT_EVERY,))]
+        if odd == [head] or (not odd and docs.is_checkpoint(head)):
+            return None
+        where = (f"its rows keep the head's state at step {odd[-1]}" if odd
+                 else f"its rows keep no state at step {head}")
+        return f"the head in its metadata (step {head}) disagrees with its rows ({where})"
 
     def _sync(self, conn: sqlite3.Connection) -> None:
         """Inside a transaction: reload when another process wrote since we last looked."""
@@ -1147,7 +1362,7 @@ class CampaignStore:
         if row is None:
             raise DamagedSave(self.path, "the metadata lacks 'revision'")
         try:
-            revision = int(row[0])
+            revision = read_int(row[0])
         except (TypeError, ValueError):
             raise DamagedSave(self.path, "the metadata holds a non-number") from None
         if revision != self._revision:
@@ -1245,12 +1460,15 @@ class CampaignStore:
             return target
         row = conn.execute("SELECT step FROM marks WHERE name = ?", (target.strip(),)).fetchone()
         if row is None:
-            names = [r[0] for r in conn.execute("SELECT name FROM marks ORDER BY step")]
+            names = [r[0] for r in conn.execute(MARKS + " ORDER BY step")]
             raise NothingToUndo(
                 f"there is no mark {target[:60]!r}",
                 hint=("marks: " + ", ".join(names)) if names else
                 "`blood campaign mark NAME` names the current step",
             )
+        if not 1 <= row[0] <= self._max_step:
+            raise DamagedSave(self.path, f"the mark {target.strip()[:60]!r} names step {row[0]}, "
+                              "which is not in the log", hint=_damaged_hint(self.name))
         return int(row[0])
 
     def _no_step(self, step: object, hint: str | None = None) -> NothingToUndo:
@@ -1313,7 +1531,8 @@ def _chance_json(chance: Chance) -> str | None:
 def _damaged_hint(name: str) -> str:
     return (
         f"`blood campaign verify --campaign {name}` names the damaged step; "
-        f"`blood campaign recover --campaign {name}` restores the newest good backup"
+        f"`blood campaign recover --campaign {name}` keeps every step it can prove (the "
+        "damaged file is kept in the backups folder)"
     )
 
 
@@ -1376,17 +1595,24 @@ def _connect(path: Path, timeout: float) -> sqlite3.Connection:
     return conn
 
 
-def _check_size(path: Path, conn: sqlite3.Connection) -> None:
+def _check_size(path: Path, conn: sqlite3.Connection,
+                ident: tuple[int, int] | None = None) -> None:
     """A file shorter than its header says was truncated (called outside any transaction:
-    it opens the file, and closing it drops the process's SQLite locks on it)."""
+    it opens the file, and closing it drops the process's SQLite locks on it). When the file
+    at `path` is no longer the one `conn` has open (`ident`: another process moved a new one
+    into place meanwhile, as recover and import do), nothing is judged: the caller finds the
+    replacement and reopens it."""
     page_size = conn.execute("PRAGMA page_size").fetchone()[0]
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     try:
         with path.open("rb") as fh:
             header = fh.read(100)
-        size = path.stat().st_size
+            st = os.fstat(fh.fileno())
+        size = st.st_size
     except OSError as exc:
         raise StoreError(f"cannot read the save file {path}: {exc.strerror}") from None
+    if ident is not None and (st.st_dev, st.st_ino) != ident:
+        return
     if len(header) == 100 and header[24:28] == header[92:96]:
         pages = max(pages, int.from_bytes(header[28:32], "big"))
     if size < page_size * pages:

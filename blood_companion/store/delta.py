@@ -179,11 +179,16 @@ class CanonText:
             if node is None:
                 return
         node[0] = None
-        if "s" in op:  # the list's items move: none of their texts is kept
+        if "s" in op:  # the items after the splice move: their texts go with them
             kid = node[1].get(path[-1])
             if kid is not None:
                 kid[0] = None
-                kid[1].clear()
+                start, removed = op["s"]
+                moved = len(op["v"]) - removed
+                if moved or any(i >= start for i in kid[1]):
+                    kid[1] = {(i if i < start else i + moved): text
+                              for i, text in kid[1].items()
+                              if i < start or i >= start + removed}
         else:
             node[1].pop(path[-1], None)
 

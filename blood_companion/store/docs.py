@@ -82,6 +82,20 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _PAIR = re.compile(r"(?:\[\]|\{\})+")
 
 
+def read_int(value: Any) -> int:
+    """A whole number as a save stores it: an SQLite integer, or text of the ASCII digits 0-9
+    (an optional leading minus). Raises ValueError for anything else: ``int()`` alone would
+    read ``'٢٥٠'`` (Arabic-Indic digits), ``' 25 '`` or ``'2_5'`` as numbers."""
+    if type(value) is int:
+        return value
+    if isinstance(value, str) and _INT.fullmatch(value):
+        return int(value)
+    raise ValueError(f"{str(value)[:20]!r} is not a whole number")
+
+
+_INT = re.compile(r"-?[0-9]{1,18}")
+
+
 def state_doc(state: CampaignState) -> Doc:
     return state.model_dump(mode="json")
 
@@ -129,6 +143,21 @@ class Row(NamedTuple):
             self.step, self.type, self.data, self.av, self.chance, self.delta, self.state_hash,
             self.app, self.data_fp, self.recorded, self.exact,
         )
+
+
+# The actions `campaign recover` stores for a step it keeps without its action (the ``type``
+# column and the action's ``"type"``): UNREADABLE, a step whose action no longer reads but whose
+# state the save proves (its change and hash, a snapshot or the next step); UNPROVEN, a step
+# recover could not prove at all, between two proven ones (its state is the one before it).
+# The step as it was stays in the damaged copy recover keeps. Never given to the engine.
+UNREADABLE = "unreadable_step"
+UNPROVEN = "unproven_step"
+MARKERS = (UNREADABLE, UNPROVEN)
+
+
+def marker_data(kind: str, step: int, app: str = "") -> str:
+    """The stored action of a step `recover` kept without its action (see MARKERS)."""
+    return canon({"type": kind, "step": step, "app": app})
 
 
 ROW_COLUMNS = "step, type, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"

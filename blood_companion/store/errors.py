@@ -45,7 +45,7 @@ class DamagedSave(StoreError):
             f"the save file {path} cannot be used: {problem}. The file was left untouched.",
             hint=hint
             or (
-                f"`blood campaign recover --campaign {name}` restores the newest good backup "
+                f"`blood campaign recover --campaign {name}` keeps every step it can prove "
                 "(the damaged file is kept beside the backups)"
             ),
         )

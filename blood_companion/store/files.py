@@ -33,6 +33,39 @@ def refuse_existing(saves_dir: Path, name: str, path: Path) -> None:
         )
 
 
+def fill(
+    conn: sqlite3.Connection, name: str, rows: Sequence[Row], *, head: int,
+    snapshots: dict[int, tuple[str, str]], meta: dict[str, str],
+    marks: dict[str, int] | None = None, abandoned: Sequence[tuple[Row, str, int]] = (),
+    datapacks: dict[str, tuple[dict[str, str], int]] | None = None,
+) -> None:
+    """Write a whole save's rows into the empty tables of `conn` (the caller holds the
+    transaction): :func:`build_file`, and `recover` rewriting a save in place."""
+    values = {
+        "name": name, "mode": "", "seed": "0", "head": str(head), "revision": "0",
+        "created": now(), "state_schema": str(STATE_SCHEMA), "data_fp": "", **meta,
+    }
+    conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(values.items()))
+    conn.executemany(INSERT_ACTION, [r.values() for r in rows])
+    conn.executemany(
+        "INSERT INTO snapshots (step, state, state_hash) VALUES (?,?,?)",
+        [(s, t, h) for s, (t, h) in sorted(snapshots.items())],
+    )
+    conn.executemany(
+        "INSERT INTO marks (name, step, created) VALUES (?,?,?)",
+        [(n, s, now()) for n, s in (marks or {}).items()],
+    )
+    conn.executemany(INSERT_ABANDONED,
+                     [(*r.values(), when or now(), at) for r, when, at in abandoned])
+    conn.executemany(
+        "INSERT INTO datapacks (fp, prints, first_step) VALUES (?,?,?)",
+        [
+            (fp, json.dumps(prints, separators=(",", ":")), first)
+            for fp, (prints, first) in (datapacks or {}).items()
+        ],
+    )
+
+
 def build_file(
     saves_dir: Path, name: str, rows: Sequence[Row], *, head: int,
     snapshots: dict[int, tuple[str, str]], meta: dict[str, str],
@@ -61,29 +94,8 @@ def build_file(
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("BEGIN IMMEDIATE")
             schema.create(conn)
-            values = {
-                "name": name, "mode": "", "seed": "0", "head": str(head), "revision": "0",
-                "created": now(), "state_schema": str(STATE_SCHEMA), "data_fp": "", **meta,
-            }
-            conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(values.items()))
-            conn.executemany(INSERT_ACTION, [r.values() for r in rows])
-            conn.executemany(
-                "INSERT INTO snapshots (step, state, state_hash) VALUES (?,?,?)",
-                [(s, t, h) for s, (t, h) in sorted(snapshots.items())],
-            )
-            conn.executemany(
-                "INSERT INTO marks (name, step, created) VALUES (?,?,?)",
-                [(n, s, now()) for n, s in (marks or {}).items()],
-            )
-            conn.executemany(INSERT_ABANDONED,
-                             [(*r.values(), when or now(), at) for r, when, at in abandoned])
-            conn.executemany(
-                "INSERT INTO datapacks (fp, prints, first_step) VALUES (?,?,?)",
-                [
-                    (fp, json.dumps(prints, separators=(",", ":")), first)
-                    for fp, (prints, first) in (datapacks or {}).items()
-                ],
-            )
+            fill(conn, name, rows, head=head, snapshots=snapshots, meta=meta, marks=marks,
+                 abandoned=abandoned, datapacks=datapacks)
             conn.execute("COMMIT")
         if not install:
             return tmp

@@ -210,8 +210,7 @@ def legacy_row(step: int, type_: str, data: str, recorded: str) -> Row:
 def _tables(store: CampaignStore, *queries: str
             ) -> tuple[dict[Any, Any], dict[Any, Any], list[list[Any]]]:
     """The save's meta and marks, and the rows of each query, read in one transaction."""
-    conn = store._conn
-    with store._errors(), store._read():
+    with store._errors(), store._read() as conn:
         return (dict(conn.execute("SELECT key, value FROM meta").fetchall()),
                 dict(conn.execute("SELECT name, step FROM marks").fetchall()),
                 [conn.execute(query).fetchall() for query in queries])

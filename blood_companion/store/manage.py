@@ -20,14 +20,15 @@ from blood_companion.engine.actions import apply, seed_for
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.upcast import STATE_SCHEMA
+from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA
 from blood_companion.fileio import DISK_FULL, pid_alive, unlinking
 from blood_companion.store import delta as dl
 from blood_companion.store import docs, saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
 from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
-from blood_companion.store.errors import CampaignNotFound, StoreError, disk_full
-from blood_companion.store.files import build_file
+from blood_companion.store.errors import CampaignNotFound, SaveInUse, StoreError, disk_full
+from blood_companion.store.files import build_file, fill
+from blood_companion.store.names import check_mark_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -117,6 +118,9 @@ class Recovery:
     kept: int = 0  # steps of the chain kept (a rebuilt chain), else 0
     left_out: int = 0  # rows of the damaged file not kept (they stay in the damaged copy)
     abandoned: int = 0  # steps of the damaged file salvaged as abandoned steps (`log --all`)
+    unreadable: tuple[int, ...] = ()  # steps kept without their action (their state proven)
+    unproven: tuple[int, ...] = ()  # steps between proven ones that could not be proven
+    after: tuple[int, ...] = ()  # steps after the last one proven (abandoned steps if they read)
 
 
 def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int, int]:
@@ -209,11 +213,16 @@ def _good(path: Path, catalog: Catalog | None) -> int | None:
 def recover_campaign(
     saves_dir: Path, name: str, catalog: Catalog | None, *, force: bool = False
 ) -> Recovery:
-    """Bring a damaged campaign back: the longest chain of steps whose actions read and
-    re-validate, from the damaged file and its backups (see :func:`longest_chain`); when none
-    is left (no file, or its first step is lost everywhere) or with `force`, the newest backup
-    that opens and verifies. A damaged current file is moved into the backups folder first
-    (never deleted). A healthy file is left alone unless `force`."""
+    """Bring a damaged campaign back, keeping every step the save and its backups prove
+    (:func:`provable_chain`): a step whose action no longer reads but whose state is proven is
+    kept without its action, a step that cannot be proven between two that are is kept as
+    unproven, and the steps after the last proven one become abandoned steps; each is listed
+    by step. The newest backup that opens and verifies is used only when no step 1 is left
+    anywhere (the damaged file's later steps are then salvaged onto it). A backup never
+    replaces rows that read. Everything happens under the save's write lock, so a step
+    another process records meanwhile is either in the file recover reads or recorded on the
+    recovered file. The damaged file is moved into the backups folder (never deleted). A
+    healthy file is left alone unless `force` (then rebuilt from its own rows)."""
     try:
         return _recover(saves_dir, name, catalog, force=force)
     except OSError as exc:
@@ -225,18 +234,69 @@ def recover_campaign(
         ) from None
 
 
-def _recover_chain(saves_dir: Path, name: str, chain: Chain, path: Path, backups: list[Path],
-                   catalog: Catalog | None) -> Recovery:
-    newest = _head_of(next((s for s in map(_open_source, backups) if s is not None), None)) or 0
-    dest = _install_chain(saves_dir, name, chain, path)
-    with CampaignStore.open(saves_dir, name, catalog) as store:
-        length = store.log_length
-        if catalog is not None and not store.verify().ok:  # pragma: no cover - a bug
-            raise StoreError(
-                f"the steps kept of {name!r} do not verify; the damaged file is kept as {dest}"
-            )
-    kept = len(chain.docs)
-    return Recovery(name, chain.origin, length, dest, max(0, kept - newest), kept, chain.left_out)
+LOCK_WAIT = 30.0  # seconds recover waits for a writer's step before "in use"
+
+
+@contextlib.contextmanager
+def _held(path: Path) -> Iterator[sqlite3.Connection | None]:
+    """The save's write lock (``BEGIN IMMEDIATE``) for the whole of a recover: a writer
+    waiting for it then finds the file replaced and reopens the recovered one. None when the
+    file is missing or SQLite cannot lock it (it is not a database any more: nobody writes
+    it). Raises SaveInUse when a writer holds it longer than LOCK_WAIT."""
+    conn: sqlite3.Connection | None = None
+    if path.is_file():
+        try:
+            conn = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True,
+                                   timeout=LOCK_WAIT, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
+            conn = None
+            text = str(exc)
+            if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+                raise SaveInUse(
+                    f"the campaign {path.name.removesuffix(saves.SAVE_SUFFIX)!r} is in use by "
+                    f"another blood process (waited {LOCK_WAIT:g} s)",
+                    hint="try again when the other command has finished",
+                ) from None
+    try:
+        yield conn
+    finally:
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            conn.close()
+
+
+def _upgrade_older(saves_dir: Path, name: str, catalog: Catalog | None) -> None:
+    """Open the save once, before recover takes its lock: a save of an older release is
+    upgraded then (after its own backup, under its lock), so recover reads today's layout.
+    A damaged one is left as it is."""
+    if catalog is not None:
+        with contextlib.suppress(StoreError):
+            CampaignStore.open(saves_dir, name, catalog, timeout=LOCK_WAIT).close()
+
+
+def _problems(saves_dir: Path, name: str, path: Path, conn: sqlite3.Connection,
+              catalog: Catalog | None) -> list[str]:
+    """What is wrong with the save, read through the connection holding its lock (opening it
+    again would drop the lock: POSIX locks belong to the process, not the file handle)."""
+    store = CampaignStore(saves_dir, name, path, conn, catalog)
+    try:
+        with store._errors():
+            pages = conn.execute("PRAGMA page_count").fetchone()[0]
+            size = conn.execute("PRAGMA page_size").fetchone()[0] * pages
+            if path.stat().st_size < size:
+                return ["it is truncated"]
+            version, state_schema = store._check_header()
+            if version != schema.SCHEMA_VERSION or state_schema not in (None, str(STATE_SCHEMA)):
+                return [f"it is of an older layout (schema version {version})"]
+            store._load_from(conn)
+            return store.verify().problems if catalog is not None else []
+    except StoreError as exc:
+        return [exc.message]
 
 
 def _recover(
@@ -246,43 +306,66 @@ def _recover(
     if path.exists() and not path.is_file():
         raise StoreError(f"{path} is not a save file (a folder or a device stands in its place)",
                          hint="move it away, then run `blood campaign recover` again")
+    saves.backup_dir(saves_dir, name)  # refused when it is a link out of the saves folder
     _clean_checks(saves_dir, name)
-    if path.is_file() and not force:
-        try:
-            with CampaignStore.open(saves_dir, name, catalog, timeout=1.0) as store:
-                report = store.verify() if catalog is not None else None
-        except StoreError:
-            pass
-        else:
-            if report is None or report.ok:
-                raise StoreError(
-                    f"the campaign {name!r} loads and verifies; there is nothing to recover",
-                    hint="add --force to restore the newest backup anyway (the current file is "
-                    "kept as a backup)",
-                )
+    if path.is_file():
+        _upgrade_older(saves_dir, name, catalog)
     backups = [b for b in saves.list_backups(saves_dir, name) if "damaged" not in b.name]
-    if path.is_file() and not force:
-        chain = longest_chain(path, backups, catalog)
-        if chain.docs:
-            return _recover_chain(saves_dir, name, chain, path, backups, catalog)
+    with _held(path) as lock:
+        if lock is not None and not force and not _problems(saves_dir, name, path, lock,
+                                                             catalog):
+            raise StoreError(
+                f"the campaign {name!r} loads and verifies; there is nothing to recover",
+                hint="add --force to rebuild it from its own rows anyway (every step is "
+                "kept; the current file is kept as a backup)",
+            )
+        if path.is_file():
+            chain = provable_chain(path, backups, catalog, conn=lock)
+            if chain.docs:
+                return _recover_chain(saves_dir, name, chain, path, backups, catalog, lock)
+        return _restore_backup(saves_dir, name, path, backups, catalog)
+
+
+def _recover_chain(saves_dir: Path, name: str, chain: Chain, path: Path, backups: list[Path],
+                   catalog: Catalog | None, lock: sqlite3.Connection | None) -> Recovery:
+    newest = _head_of(next((s for s in map(_open_source, backups) if s is not None), None)) or 0
+    dest = _install_chain(saves_dir, name, chain, path, lock)
+    with CampaignStore.open(saves_dir, name, catalog) as store:
+        length = store.log_length
+        if catalog is not None and not store.verify().ok:  # pragma: no cover - a bug
+            raise StoreError(
+                f"the steps kept of {name!r} do not verify; the damaged file is kept as {dest}"
+            )
+    kept = len(chain.docs)
+    return Recovery(name, chain.origin, length, dest, max(0, kept - newest), kept,
+                    len(chain.after), 0, tuple(chain.unreadable), tuple(chain.unproven),
+                    tuple(chain.after))
+
+
+def _restore_backup(saves_dir: Path, name: str, path: Path, backups: list[Path],
+                    catalog: Catalog | None) -> Recovery:
+    """No step 1 is left in the file: the newest backup that opens and verifies, with the
+    damaged file's later steps salvaged onto it (:func:`_salvage`) before it is moved into
+    place (the caller holds the save's lock)."""
     for backup in backups:
         length = _good(backup, catalog)
         if length is None:
             continue
-        damaged = None
-        if path.is_file():
-            damaged = _move_aside(saves_dir, name, path, "damaged" if not force else "replaced")
-        tmp = saves_dir / f".{name}.{os.getpid()}.restore"
-        with unlinking(tmp):
-            saves.restore_copy(backup, tmp)
-            os.replace(tmp, path)
-        salvaged = left_out = abandoned = 0
-        if damaged is not None and catalog is not None and not force:
-            with contextlib.suppress(StoreError, OSError), CampaignStore.open(
-                saves_dir, name, catalog
-            ) as store:
-                salvaged, left_out, abandoned = _salvage(store, damaged)
-                length = store.log_length
+        scratch = saves.backup_dir(saves_dir, name) / f".check-{os.getpid()}"
+        try:
+            scratch.mkdir(exist_ok=True)
+            saves.restore_copy(backup, scratch / f"x{saves.SAVE_SUFFIX}")
+            salvaged = left_out = abandoned = 0
+            if path.is_file() and catalog is not None:
+                with contextlib.suppress(StoreError), CampaignStore.open(
+                    scratch, "x", catalog
+                ) as store:
+                    salvaged, left_out, abandoned = _salvage(store, path)
+                    length = store.log_length
+            damaged = _move_aside(saves_dir, name, path, "damaged") if path.is_file() else None
+            os.replace(scratch / f"x{saves.SAVE_SUFFIX}", path)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
         return Recovery(name, backup, length, damaged, salvaged, 0, left_out, abandoned)
     folder = saves.backup_dir(saves_dir, name)
     raise StoreError(
@@ -292,11 +375,15 @@ def _recover(
     )
 
 
+
 # ---------------------------------------------------------------------- recovering a chain
 #
-# `recover` of a damaged file keeps the longest chain of steps from step 1 whose actions read
-# and re-validate, taking each step from the damaged file or, where its row there is damaged or
-# gone, from a backup (read in memory: no disk space is needed to check them). What a damaged
+# `recover` of a damaged file keeps every step from step 1 that it can prove, taking each step
+# from the damaged file or, where the file has no row for it or a backup has the same step (its
+# recorded hash), from a backup (read in memory: no disk space is needed to check them); a
+# backup never replaces rows that read. A step whose action does not read is kept without it
+# when its state is proven, and past a step nothing proves recover goes on from the next step a
+# stored change or a snapshot proves (provable_chain). What a damaged
 # hash, delta or snapshot covered is derived again from what is intact: the delta gives the
 # state when the hash proves it; a snapshot when its checksum does; the rules engine replaying
 # the action (with its recorded chance, or the chance the step's seed gives) when it lands on the
@@ -345,13 +432,20 @@ def _read_source(conn: sqlite3.Connection, path: Path) -> _Source:
     with contextlib.suppress(sqlite3.Error):
         src.meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
     with contextlib.suppress(sqlite3.Error):
-        src.marks = {str(n): s for n, s in conn.execute("SELECT name, step FROM marks")
-                     if isinstance(s, int)}
+        src.marks = {n: s for n, s in conn.execute("SELECT name, step FROM marks")
+                     if type(n) is str and type(s) is int and _mark_name(n)}
     src.abandoned = each(f"SELECT {docs.ROW_COLUMNS}, abandoned, replaced_at FROM abandoned "
                          "WHERE id = ?", "SELECT id FROM abandoned ORDER BY id")
     src.packs = each("SELECT fp, prints, first_step FROM datapacks WHERE fp = ?",
                      "SELECT fp FROM datapacks")
     return src
+
+
+def _mark_name(name: str) -> bool:
+    try:
+        return check_mark_name(name) == name
+    except StoreError:
+        return False
 
 
 def _open_source(path: Path, *, damaged: bool = False) -> _Source | None:
@@ -390,23 +484,25 @@ def _open_source(path: Path, *, damaged: bool = False) -> _Source | None:
 def _head_of(src: _Source | None) -> int | None:
     """The head step a file's metadata names (None when it cannot be read)."""
     try:
-        return int(src.meta["head"]) if src is not None else None
+        return docs.read_int(src.meta["head"]) if src is not None else None
     except (KeyError, ValueError):
         return None
 
 
 def _clean(row: tuple[Any, ...]) -> bool:
     """A row whose JSON columns all read (one that `log` and `export` can show)."""
+    if not (type(row[0]) is int and type(row[3]) is int
+            and all(type(row[i]) is str for i in (1, 2, 5, 6, 7, 8, 9))
+            and (row[4] is None or type(row[4]) is str)):
+        return False  # a number stored as text, a BLOB: another type than the save keeps
     try:
-        if not isinstance(row[0], int) or not isinstance(row[3], int):
-            return False
         load_json(row[2])
         if row[4]:
             load_json(row[4])
         load_json(row[5])
-        return all(isinstance(v, str) for v in (row[1], row[6], row[7], row[8], row[9]))
     except ValueError:
         return False
+    return True
 
 
 def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[str, str]],
@@ -416,6 +512,8 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
     module comment says, with the step's source; None when the row cannot be trusted."""
     try:
         data, av = row[2], row[3]
+        if type(data) is not str or type(av) is not int:
+            return None
         action = parse_stored(data, av)
         app, fp = str(row[7]), str(row[8])
         recorded = row[6] if isinstance(row[6], str) else ""
@@ -501,7 +599,7 @@ def _proves(doc: Doc, later: tuple[Any, ...]) -> bool:
 
 @dataclass(frozen=True)
 class Chain:
-    """What :func:`longest_chain` kept: the steps' sources and states, and what it read."""
+    """What :func:`provable_chain` kept: the steps' sources and states, and what it read."""
 
     sources: list[docs.StepSource]
     docs: list[Doc]
@@ -509,16 +607,39 @@ class Chain:
     file: _Source  # what the damaged file still holds (nothing when it does not open)
     left_out: int  # rows of the damaged file not kept (damaged, or after the chain)
     origin: Path  # where the last kept step came from (the damaged file or a backup)
+    unreadable: list[int] = field(default_factory=list)  # kept without their action
+    unproven: list[int] = field(default_factory=list)  # kept as unproven (state: the one before)
+    after: list[int] = field(default_factory=list)  # the file's steps after the last kept one
 
 
-def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -> Chain:
-    """The longest chain of steps from step 1 that the damaged file and the backups give
-    (see the comment above)."""
-    file = _open_source(damaged, damaged=True) or _Source(damaged)
+# How far past a step that cannot be proven recover tries the next steps' stored changes on the
+# last proven state (a change that sets everything the lost step changed proves the state after
+# it); snapshots (step 1, every 50 steps, the head) are tried all the way.
+DELTA_REACH = 5
+
+
+def provable_chain(damaged: Path, backups: list[Path], catalog: Catalog | None, *,
+                   conn: sqlite3.Connection | None = None) -> Chain:
+    """Every step from step 1 that the damaged file and the backups prove (see the comment
+    above), read through `conn` (the connection holding the save's lock) when given. Past a
+    step whose action does not read it keeps the step without it when its state is proven;
+    past a step it cannot prove at all it goes on from the next step a stored change or a
+    snapshot proves, keeping the steps between as unproven. A backup's row is used only where
+    the file has none for the step, or the same step (its recorded hash)."""
+    if conn is not None:
+        try:
+            file = _read_source(conn, damaged)
+        finally:
+            conn.text_factory = str
+    else:
+        file = _open_source(damaged, damaged=True) or _Source(damaged)
     others: list[_Source] | None = None
     sources: list[docs.StepSource] = []
     states: list[Doc] = []
+    unreadable: list[int] = []
+    unproven: list[int] = []
     prev: Doc | None = None
+    top = max(file.rows, default=0)
     k = 1
     origin = damaged
     while True:
@@ -526,7 +647,25 @@ def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -
         if found is None:
             if others is None:
                 others = [s for s in (_open_source(b) for b in backups) if s is not None]
-            found = _take(k, prev, [file, *others], catalog)
+                top = max([top, *(max(s.rows, default=0) for s in others)])
+            found = _take(k, prev, _pool(k, file, others), catalog)
+        if found is None and prev is not None and others is not None:
+            pool = _pool(k, file, others)
+            proven = _proven_state(k, prev, pool)
+            if proven is not None:
+                doc, row = proven
+                found = doc, _kept_source(docs.UNREADABLE, k, row), damaged
+                unreadable.append(k)
+            else:
+                anchor = _next_anchor(k, prev, file, others, top)
+                if anchor is not None:
+                    j, doc, row = anchor
+                    for g in range(k, j):
+                        sources.append(_kept_source(docs.UNPROVEN, g, _row_of(g, file, others)))
+                        states.append(prev)
+                        unproven.append(g)
+                    k = j
+                    found = doc, _anchor_source(j, row), damaged
         if found is None:
             break
         doc, src, origin = found
@@ -534,8 +673,119 @@ def longest_chain(damaged: Path, backups: list[Path], catalog: Catalog | None) -
         states.append(doc)
         prev = doc
         k += 1
-    kept_from_file = sum(1 for s in range(1, k) if s in file.rows)
-    return Chain(sources, states, damaged, file, len(file.rows) - kept_from_file, origin)
+    n = len(states)
+    after = sorted(s for s in file.rows if s > n)
+    kept_from_file = sum(1 for s in range(1, n + 1) if s in file.rows)
+    return Chain(sources, states, damaged, file, len(file.rows) - kept_from_file, origin,
+                 unreadable, unproven, after)
+
+
+def _pool(k: int, file: _Source, others: list[_Source]) -> list[_Source]:
+    """The file and the backups whose row of step k may stand for the file's: the file has
+    no row k, or the backup's is the same step (the same recorded hash)."""
+    mine = file.rows.get(k)
+    same = [s for s in others if k in s.rows and (
+        mine is None or not isinstance(mine[6], str) or s.rows[k][6] == mine[6])]
+    return [file, *same]
+
+
+def _row_of(k: int, file: _Source, others: list[_Source]) -> tuple[Any, ...] | None:
+    if k in file.rows:
+        return file.rows[k]
+    return next((s.rows[k] for s in others if k in s.rows), None)
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _kept_source(kind: str, k: int, row: tuple[Any, ...] | None) -> docs.StepSource:
+    """A step kept without its action (docs.MARKERS): never replayed (exact 0)."""
+    app, fp, when = (_text(row[7]), _text(row[8]), _text(row[9])) if row else ("", "", "")
+    return docs.StepSource(kind, docs.marker_data(kind, k, app), ACTION_SCHEMA, None, app, fp,
+                           when, 0)
+
+
+def _anchor_source(k: int, row: tuple[Any, ...]) -> docs.StepSource:
+    """The first step proven after unproven ones: its action if it reads, kept as recorded
+    (the state before it is not known, so it is not replayed)."""
+    try:
+        action = parse_stored(row[2], row[3]) if type(row[3]) is int else None
+    except (RuleError, ValueError, TypeError):
+        action = None
+    if action is None or not isinstance(row[2], str):
+        return _kept_source(docs.UNREADABLE, k, row)
+    chance = row[4] if isinstance(row[4], str) and row[4] else None
+    try:
+        load_json(chance) if chance is not None else None
+    except ValueError:
+        chance = None
+    return docs.StepSource(action.type, row[2], row[3], chance, _text(row[7]), _text(row[8]),
+                           _text(row[9]), 0)
+
+
+def _doc_of(prev: Doc, row: tuple[Any, ...]) -> Doc | None:
+    """The state `row`'s stored change gives after `prev` (None when it does not apply)."""
+    try:
+        doc = dl.patch(prev, load_json(row[5]))
+        to_state(doc)
+    except (ValueError, TypeError, dl.DeltaError, docs.BadState, RecursionError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _snap_doc(text: str) -> Doc | None:
+    try:
+        doc = load_json(text)
+        to_state(doc)
+    except (ValueError, docs.BadState):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _proven_state(k: int, prev: Doc, pool: list[_Source]) -> tuple[Doc, tuple[Any, ...] | None
+                                                                  ] | None:
+    """The state after step k when the save proves it without the step's action: its change
+    gives its recorded hash, a snapshot of step k has it, or its change gives the state the
+    next step's change and hash prove. (None when nothing does.)"""
+    rows = [s.rows[k] for s in pool if k in s.rows]
+    snaps = [s.snaps[k] for s in pool if k in s.snaps]
+    nxt = [s.rows[k + 1] for s in pool if k + 1 in s.rows]
+    for row in rows:
+        digest = row[6] if isinstance(row[6], str) else None
+        doc = _doc_of(prev, row)
+        if doc is not None and hash_text(canon(doc)) == digest:
+            return doc, row
+        for text, h in snaps:
+            if h == digest and (snap := _snap_doc(text)) is not None:
+                return snap, row
+        if doc is not None and any(_proves(doc, later) for later in nxt):
+            return doc, row
+    if not rows:  # the row is lost: a snapshot of the step (its checksum read) still proves it
+        for text, _ in snaps:
+            if (snap := _snap_doc(text)) is not None:
+                return snap, None
+    return None
+
+
+def _next_anchor(k: int, prev: Doc, file: _Source, others: list[_Source], top: int
+                 ) -> tuple[int, Doc, tuple[Any, ...]] | None:
+    """The first step after k whose state is proven again: its stored change gives its
+    recorded hash from the last proven state (it sets all the unproven steps changed), or a
+    snapshot of it has its recorded hash."""
+    for j in range(k + 1, top + 1):
+        row = _row_of(j, file, others)
+        if row is None or not isinstance(row[6], str):
+            continue
+        if j <= k + DELTA_REACH:
+            doc = _doc_of(prev, row)
+            if doc is not None and hash_text(canon(doc)) == row[6]:
+                return j, doc, row
+        for src in (file, *others):
+            snap = src.snaps.get(j)
+            if snap is not None and snap[1] == row[6] and (doc := _snap_doc(snap[0])) is not None:
+                return j, doc, row
+    return None
 
 
 def _take(k: int, prev: Doc | None, pool: list[_Source], catalog: Catalog | None
@@ -551,22 +801,87 @@ def _take(k: int, prev: Doc | None, pool: list[_Source], catalog: Catalog | None
     return None
 
 
-def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path:
-    """Write the kept chain as the campaign's file (the damaged one moved into the backups
-    first, under its lock when SQLite can still lock it); return where the damaged copy went."""
+def _rows_head(file: _Source, n: int) -> int:
+    """The head of the recovered log: the one the metadata names when the rows agree (the
+    state kept whole at it), else the step whose state the rows keep as the head's; never
+    after the last step kept."""
+    head = _head_of(file)
+    odd = [s for s in file.snaps if not docs.is_checkpoint(s)]
+    if head is not None and odd and odd != [head]:
+        head = max(odd)
+    head = head if head is not None and 1 <= head <= n else n
+    return head
+
+
+def _rewrite_in_place(saves_dir: Path, name: str, path: Path, conn: sqlite3.Connection,
+                      file: _Source, tables: dict[str, Any]) -> Path | None:
+    """Copy the save as it is into the backups folder (through SQLite: the lock stays held),
+    then replace its rows in the transaction `conn` holds and commit: the save is never moved,
+    so no other process is left with a connection to a moved file (SQLite names a journal
+    after its file's path: a connection to a moved file takes a new file's journal for a hot
+    journal of its own). None, with nothing changed, when the file cannot be written so (its
+    tables damaged): the caller then moves a new file into place."""
+    dest = saves.new_backup_path(saves_dir, name, "damaged")
+    try:
+        src = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            data = src.serialize()  # the file's pages as they are, read by SQLite
+        finally:
+            src.close()
+    except (sqlite3.Error, MemoryError):
+        return None
+    if len(data) != path.stat().st_size:
+        return None  # more (or less) than its pages: the file itself is kept instead
+    tmp = dest.with_name(dest.name + ".tmp")
+    with unlinking(tmp):
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, dest)
+    try:
+        was = docs.read_int(file.meta.get("revision", ""))
+    except ValueError:
+        was = int.from_bytes(os.urandom(4), "big")
+    meta = {**tables.pop("meta"), "revision": str(was + 1)}  # other processes reload
+    try:
+        conn.execute("SAVEPOINT rewrite")
+        for table in schema.TABLES:
+            conn.execute(f"DELETE FROM {table}")  # noqa: S608 - the schema's own names
+        fill(conn, name, meta=meta, **tables)
+        conn.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION}")
+        conn.execute("RELEASE rewrite")
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK TO rewrite")
+            conn.execute("RELEASE rewrite")
+        with contextlib.suppress(OSError):
+            dest.unlink()  # the file itself is moved into the backups folder instead
+        if "full" in str(exc) or "disk I/O" in str(exc):
+            raise OSError(errno.ENOSPC, "disk full") from None
+        return None
+    return dest
+
+
+def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path,
+                   lock: sqlite3.Connection | None) -> Path:
+    """Write the kept chain as the campaign's save and return where the damaged copy went:
+    rewritten in place in the transaction of `lock` (the caller's write lock) after a copy of
+    the file as it was, or, when it cannot be written in place, a new file moved over it (the
+    damaged one moved into the backups folder)."""
     file = chain.file
     meta = file.meta
     n = len(chain.docs)
-    head = _head_of(file) or n
-    head = head if 1 <= head <= n else n
+    head = _rows_head(file, n)
     rows, snaps = docs.chain_rows(chain.sources, chain.docs, head=head)
     abandoned = [(Row(*r[:11]), str(r[11]), r[12]) for r in file.abandoned
                  if _clean(r[:11]) and isinstance(r[12], int)]
-    for s in sorted(file.rows):
+    for s in chain.after:
         r = file.rows[s]
-        if s > n and _clean(r):
-            exact = int(r[10]) if isinstance(r[10], int) else 0
-            abandoned.append((Row(*(tuple(r[:10]) + (exact,))), "", n + 1))
+        if _clean(r):
+            abandoned.append((Row(*r[:11]), "", n + 1))
     packs: dict[str, tuple[dict[str, str], int]] = {}
     for fp, prints, first in file.packs:
         with contextlib.suppress(ValueError):
@@ -580,31 +895,15 @@ def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path) -> Path
     if "created" in meta:
         keep_meta["created"] = meta["created"]
     marks = {m: s for m, s in file.marks.items() if 1 <= s <= n}
+    if lock is not None:
+        tables = {"rows": rows, "head": head, "snapshots": snaps, "meta": keep_meta,
+                  "marks": marks, "abandoned": abandoned, "datapacks": packs}
+        dest = _rewrite_in_place(saves_dir, name, path, lock, file, tables)
+        if dest is not None:
+            return dest
     tmp = build_file(saves_dir, name, rows, head=head, snapshots=snaps, meta=keep_meta,
                      marks=marks, abandoned=abandoned, datapacks=packs, install=False)
-    with unlinking(tmp), _lock_of(path):
+    with unlinking(tmp):
         dest = _move_aside(saves_dir, name, path, "damaged")
         os.replace(tmp, path)
     return dest
-
-
-@contextlib.contextmanager
-def _lock_of(path: Path) -> Iterator[None]:
-    """Hold the write lock of a (damaged) save while it is moved away, when SQLite can still
-    lock it: a writer waiting for it then finds it replaced and reopens the new file."""
-    conn = None
-    try:
-        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True, timeout=5.0,
-                               isolation_level=None)
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.Error:
-        if conn is not None:
-            conn.close()
-        conn = None
-    try:
-        yield
-    finally:
-        if conn is not None:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            conn.close()

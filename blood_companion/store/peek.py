@@ -15,14 +15,16 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import sqlite3
 import stat
 from pathlib import Path
 
 from blood_companion.engine.upcast import STATE_SCHEMA
-from blood_companion.store.schema import APPLICATION_ID, SCHEMA_VERSION, TABLES
+from blood_companion.store.schema import APPLICATION_ID, SCHEMA_VERSION, SNAPSHOT_EVERY, TABLES
 
 META_KEYS = ("name", "mode", "seed", "head", "revision")
+_INT = re.compile(r"-?[0-9]{1,18}")  # a number as the store reads it (docs.read_int)
 
 
 def _header_ok(path: Path) -> bool:
@@ -81,10 +83,18 @@ def head_key(path: Path) -> tuple[str, int, int] | None:
                 return None
             if meta.get("state_schema", "") != str(STATE_SCHEMA):
                 return None  # the store upgrades (or refuses) it first
-            head, revision, _ = (int(meta[key]) for key in ("head", "revision", "seed"))
+            if not all(isinstance(meta[k], str) and _INT.fullmatch(meta[k])
+                       for k in ("head", "revision", "seed")):
+                return None  # the store refuses other digits ('٢٥٠') as damage
+            head, revision = int(meta["head"]), int(meta["revision"])
             last = conn.execute("SELECT max(step) FROM actions").fetchone()[0] or 0
             if not 1 <= head <= last:
                 return None
+            odd = [r[0] for r in conn.execute(
+                "SELECT step FROM snapshots WHERE step != 1 AND step % ? != 0",
+                (SNAPSHOT_EVERY,))]
+            if odd != [head] and (odd or (head != 1 and head % SNAPSHOT_EVERY)):
+                return None  # a head the rows disagree with (the store refuses it)
             row = conn.execute(
                 "SELECT state, state_hash FROM snapshots WHERE step = ?", (head,)
             ).fetchone()

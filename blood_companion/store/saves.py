@@ -138,7 +138,20 @@ def same_name_different_case(saves_dir: Path, name: str) -> str | None:
 
 
 def backup_dir(saves_dir: Path, name: str) -> Path:
-    return check_saves_dir(saves_dir) / BACKUPS / check_campaign_name(name)
+    """The campaign's backups folder, ``.backups/NAME`` in the saves folder. Raises StoreError
+    when ``.backups`` or ``.backups/NAME`` is a symbolic link or not a folder: backups (and
+    the damaged copies `recover` keeps) are written only inside the saves folder, never
+    wherever a link points."""
+    folder = check_saves_dir(saves_dir) / BACKUPS / check_campaign_name(name)
+    for part in (folder.parent, folder):
+        if part.is_symlink() or (os.path.lexists(part) and not part.is_dir()):
+            what = "a symbolic link" if part.is_symlink() else "not a folder"
+            raise StoreError(
+                f"{shown_path(part)} is {what}; backups are kept only inside the saves folder",
+                hint=f"move it away (e.g. `mv {shown_path(part)} {shown_path(part)}.moved`), "
+                "then run the command again: a new backups folder is made",
+            )
+    return folder
 
 
 def new_backup_path(saves_dir: Path, name: str, reason: str, *, compressed: bool = False) -> Path:
@@ -154,7 +167,7 @@ def new_backup_path(saves_dir: Path, name: str, reason: str, *, compressed: bool
         stamp += f"-g{max(gens, default=0) + 1:06d}"
     path = folder / f"{stamp}-{slug}{suffix}"
     n = 1
-    while path.exists():
+    while os.path.lexists(path):
         path = folder / f"{stamp}-{slug}-{n}{suffix}"
         n += 1
     return path

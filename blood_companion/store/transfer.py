@@ -150,8 +150,12 @@ def _read_bytes(file: Path) -> bytes:
             f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB"
         )
     try:
-        with file.open("rb") as fh:
-            raw = fh.read(MAX_IMPORT_BYTES + 1)
+        parts, size = [], 0
+        with file.open("rb") as fh:  # in pieces: one read of the bound would allocate it all
+            while size <= MAX_IMPORT_BYTES and (part := fh.read(1 << 20)):
+                parts.append(part)
+                size += len(part)
+        raw = b"".join(parts)
     except OSError as exc:
         raise _refuse(file, exc.strerror or str(exc)) from None
     if len(raw) > MAX_IMPORT_BYTES:
@@ -272,6 +276,116 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
         raise _refuse(file, f"its states were written by a newer Blood Companion (state schema "
                             f"{doc.state_schema}; this app, version {APP}, reads up to "
                             f"{STATE_SCHEMA})")
+    streamed = _stream_v2(file, doc, catalog) if doc.state_schema == STATE_SCHEMA else None
+    return streamed if streamed is not None else _rebuild_v2_upcasting(file, doc, catalog)
+
+
+def _stream_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt | None:
+    """:func:`_rebuild_v2` of a file whose states are all of today's shape, streamed: one state
+    patched in place step after step, its canonical text re-dumped only where a change touched
+    it (delta.CanonText), each step replayed from the previous step's replay and compared where
+    either changed something (campaign_store.replay_one, as `verify` does), the file's own
+    changes stored, and whole states kept only where a save keeps them (step 1, every
+    SNAPSHOT_EVERY steps, the head): memory flat in the log's length. The checks and refusals
+    are :func:`_rebuild_v2_upcasting`'s (a step it cannot judge quickly is judged by
+    :func:`_revalidate`). None when a state of an older shape turns up (then that one)."""
+    from blood_companion.store.campaign_store import replay_one
+    from blood_companion.store.legacy import LEGACY_APP
+
+    rows: list[Row] = []
+    snaps: dict[int, tuple[str, str]] = {}
+    raw: Any = None
+    texts = dl.CanonText()
+    text = ""
+    state: CampaignState | None = None  # the previous step's replay, when it matched
+    first: dict[str, Any] = {}
+    legacy = True  # steps an app 0.1.0 save was rebuilt with come first, and only then
+    for s in doc.actions:
+        marker = s.action.get("type") in docs.MARKERS and s.step > 1
+        data = (json.dumps(s.action, ensure_ascii=False) if marker else
+                _action_json(file, f"step {s.step}", s.action, s.action_schema))
+        if s.step == 1 and not (len(s.delta) == 1 and s.delta[0].get("p") == []):
+            raise _refuse(file, "the first step does not hold the whole state")
+        before = text
+        held = _held(raw) if marker else ""
+        try:
+            raw = dl.patch({}, s.delta) if raw is None else dl.patch_in_place(raw, s.delta)
+            for op in s.delta:
+                texts.touch(op)
+            text = texts.text(raw)
+            own = hash_text(text)
+        except dl.DeltaError as exc:
+            raise _refuse(file, f"step {s.step}: its change does not fit ({exc})") from None
+        except (TypeError, ValueError, RecursionError):
+            raise _refuse(file, f"step {s.step}: its change makes a state that is not "
+                                "JSON a save holds") from None
+        if own != s.state_hash:
+            raise _refuse(file, f"step {s.step}: its state does not match its hash (edited by "
+                                "hand, or damaged)")
+        if not isinstance(raw, dict) or upcast_state(raw) is not raw:
+            return None
+        if s.step == 1:
+            if not raw.get("started"):
+                raise _refuse(file, "the first step does not start a campaign")
+            first = {"mode": raw.get("mode", ""), "seed": raw.get("seed", 0)}
+        legacy = legacy and s.app == LEGACY_APP and s.data == "" and not marker
+        chance = canon(s.chance) if s.chance else None
+        if marker or legacy or s.step == 1:
+            try:
+                to_state(raw)
+            except docs.BadState as exc:
+                raise _refuse(file, f"the state at step {s.step}: {exc}") from None
+            state = None
+        if marker:
+            exact = False
+            if held != _held(raw):
+                _kept_without_action(file, s, json.loads(before), raw)
+        elif legacy:
+            exact = bool(s.exact)
+        elif s.step == 1:
+            exact = _revalidate(file, s, data, None, raw, catalog)
+        elif s.app != APP:  # an earlier release's step (or refused: _revalidate names the app)
+            exact = _revalidate(file, s, data, json.loads(before), raw, catalog)
+            state = None
+        else:
+            problem, state = replay_one(catalog, s.step, (data, s.action_schema, chance), before,
+                                        (raw, s.delta), own, state)
+            exact = problem is None
+            if not exact:  # judged again from the states themselves: refused, with the reason
+                exact = _revalidate(file, s, data, json.loads(before), raw, catalog)
+                state = None
+        rows.append(Row(s.step, str(s.action.get("type", "")), data, s.action_schema, chance,
+                        canon(s.delta), own, s.app, s.data, s.recorded or "", int(exact)))
+        if docs.is_checkpoint(s.step) or s.step == doc.head:
+            snaps[s.step] = (text, own)
+    if doc.state_hash is not None and doc.state_hash != doc.actions[doc.head - 1].state_hash:
+        raise _refuse(file, "the state hash does not match the head of the log")
+    meta = {"mode": str(first.get("mode", "")), "seed": str(first.get("seed", 0)),
+            "data_fp": doc.actions[-1].data}
+    return rows, snaps, _abandoned_rows(file, doc), meta
+
+
+def _held(doc: Any) -> str:
+    """The canonical text of what a campaign holds (HOLDINGS) in a state document."""
+    return canon({k: doc.get(k) for k in HOLDINGS}) if isinstance(doc, dict) else ""
+
+
+def _abandoned_rows(file: Path, doc: _Doc) -> list[tuple[Row, str, int]]:
+    abandoned: list[tuple[Row, str, int]] = []
+    for a in doc.abandoned:
+        data = _action_json(file, f"abandoned step {a.step}", a.action, a.action_schema)
+        abandoned.append((
+            Row(a.step, str(a.action.get("type", "")), data, ACTION_SCHEMA,
+                canon(a.chance) if a.chance else None, canon(a.delta) if a.delta else "[]",
+                a.state_hash or "", a.app, a.data, a.recorded or "", int(a.exact)),
+            a.abandoned or "", a.replaced_at,
+        ))
+    return abandoned
+
+
+def _rebuild_v2_upcasting(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
+    """:func:`_rebuild_v2` of a file holding states of an older shape: each state upcast to
+    today's and the changes between them worked out again."""
     from blood_companion.store.legacy import LEGACY_APP
 
     sources: list[docs.StepSource] = []
@@ -281,7 +395,9 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
     first: dict[str, Any] = {}
     legacy = True  # steps an app 0.1.0 save was rebuilt with come first, and only then
     for s in doc.actions:
-        data = _action_json(file, f"step {s.step}", s.action, s.action_schema)
+        marker = s.action.get("type") in docs.MARKERS and s.step > 1
+        data = (json.dumps(s.action, ensure_ascii=False) if marker else
+                _action_json(file, f"step {s.step}", s.action, s.action_schema))
         if s.step == 1 and not (len(s.delta) == 1 and s.delta[0].get("p") == []):
             raise _refuse(file, "the first step does not hold the whole state")
         try:
@@ -305,9 +421,11 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
         except docs.BadState as exc:
             raise _refuse(file, f"the state at step {s.step}: {exc}") from None
         chance = canon(s.chance) if s.chance else None
-        legacy = legacy and s.app == LEGACY_APP and s.data == ""
+        legacy = legacy and s.app == LEGACY_APP and s.data == "" and not marker
         exact = bool(s.exact or not legacy)  # a replayed step is exact
-        if not legacy:
+        if marker:
+            exact = _kept_without_action(file, s, prev, now_doc)
+        elif not legacy:
             exact = _revalidate(file, s, data, prev, now_doc, catalog)
         sources.append(docs.StepSource(str(s.action.get("type", "")), data, ACTION_SCHEMA, chance,
                                   s.app, s.data, s.recorded or "", int(exact)))
@@ -316,15 +434,7 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
     if doc.state_hash is not None and doc.state_hash != doc.actions[doc.head - 1].state_hash:
         raise _refuse(file, "the state hash does not match the head of the log")
     rows, snaps = docs.chain_rows(sources, states, head=doc.head, stamp=False)
-    abandoned: list[tuple[Row, str, int]] = []
-    for a in doc.abandoned:
-        data = _action_json(file, f"abandoned step {a.step}", a.action, a.action_schema)
-        abandoned.append((
-            Row(a.step, str(a.action.get("type", "")), data, ACTION_SCHEMA,
-                canon(a.chance) if a.chance else None, canon(a.delta) if a.delta else "[]",
-                a.state_hash or "", a.app, a.data, a.recorded or "", int(a.exact)),
-            a.abandoned or "", a.replaced_at,
-        ))
+    abandoned = _abandoned_rows(file, doc)
     meta = {"mode": str(first.get("mode", "")), "seed": str(first.get("seed", 0)),
             "data_fp": doc.actions[-1].data}
     return rows, snaps, abandoned, meta
@@ -339,6 +449,24 @@ EARLIER_RELEASES = frozenset({"0.2.0"})
 HOLDINGS = ("name", "mode", "seed", "started", "wagon", "location_trophies",
             "nemesis_trophies", "vlad_weakened", "resources_earned", "resources_spent",
             "vlad_defeats", "decks")
+
+
+def _kept_without_action(file: Path, s: _Step, prev: dict[str, Any] | None,
+                         now_doc: dict[str, Any]) -> bool:
+    """A step `campaign recover` kept without its action (docs.MARKERS): nothing can replay
+    it, so it is taken only where it changes none of what the campaign holds
+    (:data:`HOLDINGS`), as a step of an earlier release is; else the file is refused (a
+    forged state could hide behind it). Returns False (never exact)."""
+    changed = [k for k in HOLDINGS if (prev or {}).get(k) != now_doc.get(k)]
+    if changed:
+        raise ImportRefused(
+            f"cannot import {file}: step {s.step} was kept by `campaign recover` without its "
+            f"action, and it changes what the campaign holds ({', '.join(changed)}); an import "
+            "takes only steps it can check",
+            hint="nothing was stored; to move this campaign, copy its save file "
+            "(NAME.blood.db in the saves folder) instead",
+        )
+    return False
 
 
 def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,

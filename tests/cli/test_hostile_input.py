@@ -521,4 +521,4 @@ def test_16_partial_catalog_cache_files_are_cleaned(tmp_path: Path) -> None:
     ).returncode
     assert code == 0
     assert not partial.exists()
-    assert [p.suffix for p in cache.iterdir()] == [".marshal"]
+    assert [p.suffix for p in cache.iterdir()] == [".pickle"]

@@ -39,13 +39,15 @@ def new_campaign(capsys: Any) -> None:
 
 
 def answers(n: int, seed: int = 7) -> list[str]:
-    """A seeded answerer: mostly Enter (the default), `all` (where only the Map answers) and
-    `1` (where the Leader chooses freely: no Enter default there), with prompt commands,
+    """A seeded answerer: mostly Enter (the default), `all` (where only the Map answers),
+    `1` (where the Leader chooses freely: no Enter default there), `y` (a position or a
+    Condition only the Map shows) and `n` or `a` (the Nemesis or Minion A, an attack target
+    limited by a Distance: no default there either, issue 39), with prompt commands,
     `undo`/`redo` and a wrong answer sprinkled in."""
     rng = random.Random(seed)
     out: list[str] = []
     for _ in range(n):
-        out += ["", "all", "1"]
+        out += ["", "all", "1", "y", "n", "a"]
         if rng.random() < 0.08:
             out.append(rng.choice(["undo", "redo", "undo 2", "help", "zzz", "cards", "list"]))
     return out

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import pickle
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from blood_companion.content import loader
 from blood_companion.content import models as m
+from blood_companion.content import raw as rawpack
 from blood_companion.content.loader import load_catalog, shipped_data_dir, validate_layers
 from blood_companion.content.render import render_effect
 
@@ -168,16 +173,18 @@ def test_cache_does_not_hide_errors(tmp_path: Path) -> None:
 def test_cached_catalog_equals_the_validated_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The cache rebuilds every record (nested models too) exactly as validation made it, with
-    the same set fields, prints and fingerprint; it is marshal data, never a pickle."""
+    """The cache gives every record (nested models too) exactly as validation made it, with
+    the same set fields, prints and fingerprint, and the same places in the same files."""
     monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path))
     fresh = validate_layers([shipped_data_dir()])
     load_catalog(use_cache=True)  # writes the cache
     (cache_file,) = tmp_path.glob("catalog-*")
-    assert cache_file.suffix == ".marshal"
-    assert b"pickle" not in cache_file.read_bytes()[:2] and cache_file.read_bytes()[:1] != b"\x80"
+
+    def no_validation(layers: list[Path]) -> Any:
+        raise AssertionError("validated again: the cache was not read")
+
+    monkeypatch.setattr(loader, "validate_layers", no_validation)
     cached = load_catalog(use_cache=True)
-    assert type(cached.records).__name__ == "LazyRecords"
     for kind, records in fresh.records.items():
         again = cached.all(kind)
         assert [r.id for r in again] == [r.id for r in records]
@@ -187,19 +194,77 @@ def test_cached_catalog_equals_the_validated_one(
             assert a.model_fields_set == b.model_fields_set
     assert cached.record_prints() == fresh.record_prints()
     assert cached.fingerprint() == fresh.fingerprint()
+    assert cached.counts() == fresh.counts()
+    assert dict(cached.origins) == dict(fresh.origins)
     assert cached.get("dice", "red").faces[0].label == fresh.get("dice", "red").faces[0].label
 
 
-@pytest.mark.parametrize("junk", [b"", b"\x80\x04junk", b"not marshal at all", b"\xff" * 64])
+def _junk_pickles() -> list[bytes]:
+    return [
+        b"", b"\x80\x04junk", b"not a pickle at all", b"\xff" * 64,
+        pickle.dumps((2, "another key", {}, [], {})),  # another format and key
+        pickle.dumps(["a", "list"]),  # not the cache's shape
+        pickle.dumps(object),
+    ]
+
+
+@pytest.mark.parametrize("junk", _junk_pickles())
 def test_a_damaged_cache_is_no_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, junk: bytes
 ) -> None:
-    import marshal
-
     monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path))
     load_catalog(use_cache=True)
     (cache_file,) = tmp_path.glob("catalog-*")
     cache_file.write_bytes(junk)
     assert load_catalog(use_cache=True).get("dice", "red") is not None
-    cache_file.write_bytes(marshal.dumps({"format": 2, "key": "other", "records": {}}))
+    assert cache_file.read_bytes() != junk  # validated again and written anew
+
+
+def test_a_cache_file_others_may_write_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pickle runs code when it is read: a cache file anybody else may write is not read
+    (the pack is validated again, and the file written anew as the user's own)."""
+    monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path))
+    load_catalog(use_cache=True)
+    (cache_file,) = tmp_path.glob("catalog-*")
+    cache_file.chmod(0o666)
+    validated: list[int] = []
+    real = loader.validate_layers
+
+    def counted(layers: list[Path]) -> Any:
+        validated.append(1)
+        return real(layers)
+
+    monkeypatch.setattr(loader, "validate_layers", counted)
     assert load_catalog(use_cache=True).get("dice", "red") is not None
+    assert validated == [1]
+    assert not cache_file.stat().st_mode & 0o022
+    assert load_catalog(use_cache=True).get("dice", "red") is not None
+    assert validated == [1]  # the file written anew is read
+    cache_file.unlink()
+    before = os.umask(0o002)  # a umask that lets the user's group write
+    try:
+        load_catalog(use_cache=True)
+    finally:
+        os.umask(before)
+    assert validated == [1, 1]
+    load_catalog(use_cache=True)
+    assert validated == [1, 1]  # the cache written under that umask is read
+
+
+def test_old_cache_files_are_removed_and_a_few_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One file per pack in use on this machine, the newest few; files of an earlier format
+    (``catalog-*.marshal``) go."""
+    monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path))
+    old = tmp_path / "catalog-0123.marshal"
+    others = [tmp_path / f"catalog-{n:04}.pickle" for n in range(rawpack.KEEP_CACHES + 2)]
+    for n, path in enumerate([old, *others]):
+        path.write_bytes(b"x")
+        os.utime(path, ns=(n * 10**9, n * 10**9))
+    load_catalog(use_cache=True)
+    kept = sorted(p.name for p in tmp_path.glob("catalog-*"))
+    assert old.name not in kept and len(kept) == rawpack.KEEP_CACHES
+    assert others[-1].name in kept and others[0].name not in kept

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 from night_bot import Table, new_table
 
+from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import narrate
 from blood_companion.engine.chance import Chance
@@ -250,8 +252,13 @@ def test_depleted_item_refused(corvin: Table) -> None:
     aurel = corvin.state.troupers[0]
     quick = next(iid for iid in aurel.equipped.values() if corvin.catalog.item(iid).starting.quick)
     item = corvin.catalog.item(quick)
-    if any(c.kind != "deplete_item" for c in item.starting.effects[0].cost):
-        pytest.skip("this Item has another Cost")
+    # its Quick Effect printed with Depleting the Item as its only Cost
+    first = item.starting.effects[0].model_copy(update={"cost": [m.Cost(kind="deplete_item")]})
+    side = item.starting.model_copy(update={"effects": [first, *item.starting.effects[1:]]})
+    items = [i.model_copy(update={"starting": side}) if i.id == quick else i
+             for i in corvin.catalog.all("trouper_items")]
+    corvin.catalog = dataclasses.replace(
+        corvin.catalog, records={**corvin.catalog.records, "trouper_items": items})
     corvin.do(UseItem(trouper="aurel", item=quick, confirm=True))
     assert quick in corvin.state.troupers[0].depleted_items
     refused(corvin, UseItem(trouper="aurel", item=quick, confirm=True), "depleted")

@@ -173,7 +173,7 @@ def test_rule_12_an_event_keeps_its_chain_space_and_new_cards_fill_the_leftmost_
     assert [(c["card"], c["space"]) for c in board] == [("catacombs-e02", 1), ("catacombs-e03", 2)]
     # Game Turn 1: the first Active Trouper solves the Event on space 1
     run_until(table, lambda n: n.phase == "tactic" and n.activation is not None and not n.pending)
-    table.do(UseEvent(event="1", distance=1, trait="strength", dice=[WIN]))
+    table.do(UseEvent(event="1", distance=1, trait="strength", dice=[WIN], confirm=True))
     assert table.night.chain[0].face_down
     run_until(table, lambda n: n.phase == "cleanup" and n.phase_done and not n.pending)
     # the Cleanup takes the solved Event away; the other stays on space 2
@@ -199,7 +199,7 @@ def test_rule_12_an_event_keeps_its_chain_space_and_new_cards_fill_the_leftmost_
     assert [(e["event"], e["space"]) for e in events] == [("catacombs-e03", 2)]
     before = state_hash(table.state)
     with pytest.raises(RuleError, match="Chain space 1 holds no Event card"):
-        table.do(UseEvent(event="1", distance=1, trait="strength", dice=[WIN]))
+        table.do(UseEvent(event="1", distance=1, trait="strength", dice=[WIN], confirm=True))
     assert state_hash(table.state) == before
 
 

@@ -35,6 +35,13 @@ def with_config(catalog: Any, **update: Any) -> Any:
     return dataclasses.replace(catalog, records={**catalog.records, "rules_config": [config]})
 
 
+def printed(catalog: Any, kind: str, ids: list[str], **update: Any) -> Any:
+    """The catalog whose records ``ids`` of ``kind`` are printed with ``update``: a test builds
+    the cards it needs, whatever the data pack holds."""
+    records = [r.model_copy(update=update) if r.id in ids else r for r in catalog.all(kind)]
+    return dataclasses.replace(catalog, records={**catalog.records, kind: records})
+
+
 def active(table: Table, card: str, trouper: int = 0) -> None:
     """``card`` is the Active card of ``trouper`` in the Tactic Phase (the Chain's Events
     before it already resolved)."""
@@ -135,9 +142,9 @@ def test_05_interruptions_resolve_in_the_order_they_were_revealed(catalog: Any) 
     table = new_table(catalog, 2, seed=3, nemesis="corvin", difficulty=1)
     state = table.state
     deck = fx.night_of(state).reaction_deck
+    catalog = printed(catalog, "reactions", deck[-2:], interruption=True)  # two Interruptions
     interrupts = [c for c in deck if fx.reaction_face(state, catalog, c).interruption][:2]
-    if len(interrupts) < 2:
-        pytest.skip("the data pack has one Interruption for Corvin")
+    assert len(interrupts) == 2
     rest = [c for c in deck if c not in interrupts]
     alerts = catalog.board.threat_track.alert_spaces
     state = fx.with_night(state, reaction_deck=[*interrupts, *rest], threat=alerts[0] - 1,
@@ -159,13 +166,10 @@ def test_05_a_rest_takes_its_exhausted_token_after_its_threat(corvin: Table) -> 
 def test_05_a_resting_trouper_is_not_yet_exhausted_while_the_alert_resolves(
     corvin: Table,
 ) -> None:
-    catalog = corvin.catalog
-    alerts = catalog.board.threat_track.alert_spaces
     deck = corvin.night.reaction_deck
-    interrupt = next((c for c in deck if fx.reaction_face(corvin.state, catalog, c).interruption),
-                     None)
-    if interrupt is None:
-        pytest.skip("no Interruption in the data pack")
+    interrupt = deck[-1]
+    corvin.catalog = catalog = printed(corvin.catalog, "reactions", [interrupt], interruption=True)
+    alerts = catalog.board.threat_track.alert_spaces
     corvin.state = fx.with_night(corvin.state, threat=alerts[0] - 1,
                                  reaction_deck=[interrupt, *[c for c in deck if c != interrupt]])
     corvin.do(Rest(trouper="aurel", card=corvin.state.troupers[0].hand[0]))
@@ -384,14 +388,19 @@ def test_11_a_push_on_an_enemy_moves_the_enemy(corvin: Table) -> None:
 
 
 def test_11_a_push_after_an_attack_names_the_minion_hit(corvin: Table) -> None:
-    active(corvin, "aurel-t02")  # Balancing-Pole Sweep: Effect 2 pushes a Minion
-    eff = corvin.catalog.tactic("aurel-t02").effects[1]
-    state = fx.log(corvin.state, "movement", move="push", n=2,
-                   mover={"card": corvin.night.minions[0].minion, "space": "A"},
-                   by={"trouper": "aurel"})
-    line = narrate.render(fx.night_of(state).log[-1], corvin.catalog)
+    """An Effect that attacks a Minion and pushes it: the push names the Minion hit."""
+    sweep = corvin.catalog.tactic("aurel-t02").effects[0]  # Balancing-Pole Sweep: an attack
+    both = sweep.model_copy(update={"target": m.Target(kind="minion", distance="0-1"),
+                                    "outcome": [*sweep.outcome, m.Outcome(kind="push", n=2)]})
+    corvin.catalog = printed(corvin.catalog, "starting_tactics", ["aurel-t02"], effects=[both])
+    active(corvin, "aurel-t02")
+    corvin.do(Attack(effect=1, target="A", trait="dexterity", dice=[WIN]))
+    hit = corvin.night.minions[0].minion
+    assert [e.kind for e in corvin.night.log[-2:]] == ["minion_hit", "movement"]
+    assert corvin.night.log[-1].args["mover"] == {"card": hit, "space": "A"}
+    line = texts(corvin)[-1]
     assert line.startswith("MOVE the ") and "Minion on space A" in line and "Pushed 2" in line
-    assert eff.outcome[0].kind == "push"
+    assert corvin.catalog.get("minions", hit).name in line
 
 
 @pytest.mark.parametrize(
@@ -425,10 +434,9 @@ def test_11_questions_are_models_with_their_new_fields() -> None:
 def test_block_ends_the_planning_phase_after_its_threat(corvin: Table) -> None:
     from blood_companion.engine.night import PlayCard
 
-    deck = corvin.catalog.starting_tactics_for("aurel")
-    block = next((c.id for c in deck if c.block and not c.cascade), None)
-    if block is None:
-        pytest.skip("no Block card in Aurel's deck")
+    block = corvin.state.troupers[0].hand[0]  # printed as a Block card with no Effect
+    corvin.catalog = printed(corvin.catalog, "starting_tactics", [block], block=True,
+                             cascade=False, threat=2, effects=[])
     corvin.state = fx.with_trouper(corvin.state, 0, hand=[block, *corvin.state.troupers[0]
                                                           .hand[1:]])
     threat = corvin.night.threat

@@ -1,6 +1,6 @@
-"""Issue 24, items 2, 3 and 8: `recover` keeps the longest chain of steps whose actions read
-and re-validate, re-deriving what a damaged hash, delta or snapshot covered; it checks backups
-without disk space for them; it never reports success with a damaged row; and damaged values
+"""Issue 24, items 2, 3 and 8 (and issue 40): `recover` keeps every step it can prove,
+re-deriving what a damaged hash, delta or snapshot covered; it checks backups without disk
+space for them; it never reports success with a damaged row; and damaged values
 (nested 100k levels, a flipped byte, a delta path of the wrong type) are clean errors.
 
 Figures (``pytest tests/store/test_safety_recover.py -q``): acknowledged steps lost 0 over
@@ -77,24 +77,25 @@ def test_24_2_recover_keeps_every_step_after_one_damaged_derivable_column(
     assert _kept(saves_dir, "demo", catalog) == (STEPS + 1, STEPS, True)
 
 
-def test_24_2_a_damaged_action_ends_the_chain_and_is_never_copied_back(
+def test_24_2_a_damaged_action_is_never_copied_back_and_ends_nothing(
     new_store: Any, saves_dir: Path, catalog: Any
 ) -> None:
-    """A flipped byte in an action: the steps before it are kept, the damaged row is not
-    (export works afterwards), and the count says so. Before, recover reported success and
-    copied the damaged row back, and `campaign export` stopped on a JSONDecodeError."""
+    """A flipped byte in an action: the damaged row is not copied back (export works
+    afterwards), and since its change and hash prove its state, the step is kept without its
+    action and every later step with it (issue 40; before, the steps after it were abandoned,
+    and before issue 24 recover copied the damaged row back and `export` stopped)."""
     path = _played(new_store, saves_dir)
     _sql(path, "UPDATE actions SET data = substr(data, 1, 3) || '\x01' || substr(data, 5) "
                "WHERE step = 30")
     with pytest.raises(DamagedSave):
         CampaignStore.open(saves_dir, "demo", catalog).export_doc()
     result = recover_campaign(saves_dir, "demo", catalog)
-    assert result.kept == 29 and result.left_out == STEPS + 1 - 29
-    head, coins, ok = _kept(saves_dir, "demo", catalog)
-    assert (head, coins, ok) == (29, 28, True)
-    with CampaignStore.open(saves_dir, "demo", catalog) as store:  # the later steps: abandoned
-        gone = [e.step for e in store.log(include_abandoned=True) if e.status == "abandoned"]
-    assert gone == list(range(31, STEPS + 2))
+    assert result.kept == STEPS + 1 and result.unreadable == (30,) and result.left_out == 0
+    assert _kept(saves_dir, "demo", catalog) == (STEPS + 1, STEPS, True)
+    with CampaignStore.open(saves_dir, "demo", catalog) as store:
+        entry = store.log()[29]
+    assert entry.step == 30 and entry.type == "unreadable_step"
+    assert "could not be read" in entry.sentence
 
 
 def test_24_2_a_damaged_page_is_filled_in_from_the_backups(
@@ -203,7 +204,9 @@ def test_24_8_values_nested_100k_levels_are_damage_not_a_traceback(
         with pytest.raises(DamagedSave):
             store.export_doc()
     result = recover_campaign(saves_dir, "demo", catalog)
-    assert result.kept == 3
+    # step 4 is lost (its action and change), step 5's change proves the state after it
+    # (issue 40: recover goes on past a step it cannot prove; before, it kept steps 1-3)
+    assert result.kept == 6 and result.unproven == (4,)
     assert _kept(saves_dir, "demo", catalog)[2]
 
 
