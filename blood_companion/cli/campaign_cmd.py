@@ -4,60 +4,68 @@ prints exactly one JSON document (``log --json``: one per step)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from blood_companion.cli import session
-from blood_companion.cli.common import Recorder, print_json, recorders, stdout
-from blood_companion.cli.flags import JSON, Opt, Values
-from blood_companion.cli.view_docs import summary
-from blood_companion.engine.campaign import (
-    AddTrouper,
-    AdjustTrophies,
-    AdjustWagon,
-    NextSingleGame,
-    RetireTrouper,
-    SetDecks,
-    SetLeader,
-)
-from blood_companion.engine.state import RESOURCE_NAMES
-from blood_companion.errors import BloodError, UsageError
-
-if TYPE_CHECKING:
-    from blood_companion.store import CampaignStore
 import contextlib
 import os
 import secrets
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import completion, view_text, views
+from blood_companion.cli import completion, session, view_text, views
 from blood_companion.cli.common import (
     JsonOpt,
+    Recorder,
     add_command,
     add_recorder,
     command_group,
+    print_json,
+    recorders,
     settings,
     stderr,
+    stdout,
 )
+from blood_companion.cli.decks import ask_holders
+from blood_companion.cli.flags import JSON, Opt, Values
+from blood_companion.cli.table_words import decks_lines
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import (
     LOG_LAST,
     log_doc,
     log_entries,
     show_doc,
+    summary,
     why_doc,
 )
 from blood_companion.cli.view_text import why_view
 from blood_companion.display import json_text
+from blood_companion.engine.actions import apply, seed_for
 from blood_companion.engine.box import table_setup
-from blood_companion.engine.campaign import Seat, StartCampaign
+from blood_companion.engine.campaign import (
+    AddTrouper,
+    AdjustTrophies,
+    AdjustWagon,
+    NextSingleGame,
+    RetireTrouper,
+    Seat,
+    SetDecks,
+    SetLeader,
+    StartCampaign,
+)
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.engine.table import holders, holders_text, parse_holders
+from blood_companion.engine.words import sentence
+from blood_companion.errors import BloodError, UsageError
 from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
+from blood_companion.store.files import refuse_existing
+from blood_companion.store.manage import delete_campaign, list_campaigns, recover_campaign
 from blood_companion.store.names import check_campaign_name
+from blood_companion.store.transfer import export_campaign, import_campaign
 
 
 def _changed(
@@ -120,15 +128,11 @@ _act = session.recorder(
 
 def _decks_lines(state: Any) -> None:
     """Who holds each deck."""
-    from blood_companion.cli.table_words import decks_lines
-
     for line in decks_lines(state):
         stdout.print(line, highlight=False)
 
 
 def _decks_now(as_json: bool) -> None:
-    from blood_companion.engine.table import holders
-
     with session.open_session() as store:
         if as_json:
             print_json({"ok": True, "decks": holders(store.state)})
@@ -137,15 +141,11 @@ def _decks_now(as_json: bool) -> None:
 
 
 def _decks_doc(step: session.Step) -> dict[str, Any]:
-    from blood_companion.engine.table import holders
-
     return {"ok": True, "decks": holders(step.after), **summary(step.store)}
 
 
 def _holders(words: list[str], hint: str | None = None) -> dict[str, str]:
     """Who holds the decks, as `--decks` or `campaign decks` say it (engine/table.py)."""
-    from blood_companion.engine.table import parse_holders
-
     try:
         return parse_holders(",".join(words))
     except BloodError as exc:
@@ -260,11 +260,6 @@ def check_start(*options: Any) -> None:
     a colour twice, a Leader nobody plays) before the players are asked who holds the decks:
     the start (`options`: :func:`start_action`'s up to the Leader) is applied to an empty
     table, nothing is written. Raises what `campaign new` would raise after the question."""
-    from blood_companion.engine.actions import apply, seed_for
-    from blood_companion.engine.chance import Chance
-    from blood_companion.engine.state import CampaignState
-    from blood_companion.store.files import refuse_existing
-
     name, troupers, players, mode, seed, *rest = options
     start = start_action(name, troupers, players, mode, seed or 0, *rest)
     folder = session.saves_dir()
@@ -333,8 +328,6 @@ def checklist(plan: dict[str, Any]) -> list[tuple[str, list[str]]]:
 
 def print_setup(plan: dict[str, Any]) -> None:
     """The physical Setup as a checklist, from the engine's :func:`table_setup`."""
-    from rich.table import Table  # here: the commands that record draw no table
-
     for title, lines in checklist(plan):
         stdout.print(Text(title, style="bold"))
         grid = Table.grid(padding=(0, 1))
@@ -374,8 +367,6 @@ def new(
 
     The table, the mode and the seed become step 1 of its log."""
     if decks is None and not as_json and sys.stdin.isatty():
-        from blood_companion.cli.decks import ask_holders
-
         check_start(name, troupers, players, mode, seed, colours, leader)
 
         decks = ask_holders() or "app"
@@ -388,8 +379,6 @@ def new(
             print_json({"ok": True, **summary(store), "setup": plan})
             return
         who = ", ".join(f"{s['name']} ({s['colour']})" for s in plan["seats"])
-        from blood_companion.engine.table import holders_text
-        from blood_companion.engine.words import sentence
 
         stdout.print(Text(f"{sentence(start, store.catalog)}\nAt the table: {who}.", style="green"))
         stdout.print(Text(holders_text(store.state) + " (`blood campaign decks` changes it.)"))
@@ -401,7 +390,6 @@ def new(
 def list_(as_json: JsonOpt = False) -> None:
     """The campaigns in the saves folder (* = used last), and where that folder is."""
     folder = session.saves_dir()
-    from blood_companion.store.manage import list_campaigns
 
     infos = list_campaigns(folder)
     last = saves.read_last_used(folder)
@@ -421,7 +409,6 @@ def list_(as_json: JsonOpt = False) -> None:
     if not infos:
         stdout.print("No campaigns yet. `blood campaign new NAME --troupers A,B` starts one.")
         return
-    from rich.table import Table
 
     table = Table(box=None, pad_edge=False, header_style="dim")
     for col in ("", "name", "mode", "game", "part", "steps", "modified"):
@@ -504,8 +491,6 @@ def _why(step: int, as_json: bool) -> None:
 def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, Any]]]:
     """Each done step's physical instructions (engine/physical.py), from the states recorded
     before and after it."""
-    from blood_companion.engine.state import CampaignState
-
     out: dict[int, list[dict[str, Any]]] = {}
     head = store.head
     for step in steps:
@@ -542,8 +527,6 @@ def export(
     """Write the whole campaign (log, marks, state) as readable JSON."""
     check_file_path(file, "the export file")
     with session.open_session() as store:
-        from blood_companion.store.transfer import export_campaign
-
         export_campaign(store, file, force=force)
         _changed(store, as_json, f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
                  refresh=False, exported=str(file))  # refresh=False: nothing changed
@@ -561,7 +544,6 @@ def import_(
     """Check the whole file (every action replayed), then store it as a campaign."""
     check_file_path(file, "the file to import")
     folder = session.saves_dir()
-    from blood_companion.store.transfer import import_campaign
 
     stored = import_campaign(folder, file, session.catalog(), name=name, replace=replace)
     with CampaignStore.open(folder, stored, session.catalog) as store:
@@ -578,7 +560,6 @@ def delete(
 ) -> None:
     """Delete a campaign; a copy stays in the backups folder (`recover` brings it back)."""
     folder = session.saves_dir()
-    from blood_companion.store.manage import delete_campaign
 
     kept = delete_campaign(folder, name)
     cached = views.cache_path(folder, check_campaign_name(name))  # its stored status
@@ -637,7 +618,6 @@ def recover(
         cat = session.catalog()
     except BloodError:  # a broken data pack must not stop a restore
         cat = None
-    from blood_companion.store.manage import recover_campaign
 
     result = recover_campaign(folder, chosen, cat, force=force)
     doc = {"ok": True, "name": chosen, "restored_from": str(result.restored_from),

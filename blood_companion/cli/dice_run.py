@@ -46,8 +46,8 @@ ODDS_HELP = (
     "Exact chance that a roll or Test reaches --target, and the Triumphs' distribution.\n\n"
     "Re-rolls, Bonus Dice and the Insanity bonus are played as well as possible."
 )
-# What `blood roll` and `blood odds` take: read by :func:`fast_main` and by the typer commands
-# (:func:`register`); either gives :func:`roll` and :func:`odds` the same values.
+# What `blood roll` and `blood odds` take: their typer commands are made of these
+# (:func:`register`), which give :func:`roll` and :func:`odds` their values.
 ROLL = (
     Opt("pool_words", kind="words", metavar="POOL", help=POOL_HELP, required=True),
     Opt("seed", "--seed", kind="int",

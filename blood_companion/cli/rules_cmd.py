@@ -30,7 +30,7 @@ USAGE = (
     "Options: --json, --plain, --limit N (results to show, default 5), --kind KIND\n"
     "Try 'blood rules --help' for help."
 )
-# What `blood rules` takes: parsed here (:func:`fast_main`), and the typer command's parameters
+# What `blood rules` takes: read by :func:`main` (argparse) and made the typer command's parameters
 # (:func:`register`); either gives :func:`run` the same values.
 OPTIONS = (
     Opt("words", kind="words", metavar="QUERY", complete="rules_words",
