@@ -4,7 +4,7 @@ A name in an import, a card text in an overlay or a line of a damaged cache may 
 control sequences, bidirectional overrides or lone surrogates. :func:`clean` removes them
 (newlines and tabs stay), :func:`json_text` escapes them in JSON, :func:`console` is a rich
 console that cleans every segment, :func:`excerpt` quotes a short piece of a value in an error
-message. Nothing is imported at import time (the fast paths use it).
+message. It imports rich only to make a console: `blood rules` uses it without rich.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 # C0 controls except tab and newline, DEL, C1 controls, bidirectional embeddings, overrides
 # and isolates. Lone surrogates (undecodable bytes) become U+FFFD. The tables are built on first
-# use: the fast paths import this module and most of their text needs no cleaning.
+# use: `blood rules` imports this module and most of its text needs no cleaning.
 _CONTROLS = (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))
 _BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
 _SURROGATES = range(0xD800, 0xE000)
@@ -141,10 +141,9 @@ def console(**kwargs: Any) -> Any:
 
 
 class Styled:
-    """Text in styled parts, as ``rich.text.Text.assemble(*parts)`` makes it, without importing
-    rich: what the recorded steps print (their fast path never loads rich on a pipe, issue 29).
-    A part is a string or a ``(string, style)`` pair; rich draws it anywhere as its own Text
-    (``__rich__``)."""
+    """Text in styled parts, as ``rich.text.Text.assemble(*parts)`` makes it: what the recorded
+    steps print. A part is a string or a ``(string, style)`` pair; rich draws it anywhere as its
+    own Text (``__rich__``)."""
 
     __slots__ = ("parts",)
 
@@ -173,180 +172,3 @@ class Styled:
 def styled(text: str, style: str | None = None) -> Styled:
     """One piece of text in one style (``rich.text.Text(text, style=style)``)."""
     return Styled((text, style))
-
-
-# The characters rich measures as one cell wide: its own table of single-cell ranges
-# (rich/cells.py) and the few others blood prints (bullets, arrows, dashes, quotes), each one
-# cell in rich's tables (tests/test_display.py checks both against rich).
-_ONE_CELL_RANGES = ((0x20, 0x7E), (0xA0, 0xAC), (0xAE, 0x2FF), (0x370, 0x482),
-                    (0x2500, 0x25FC), (0x2800, 0x28FF))
-_ONE_CELL_MORE = "•→←↑↓—–…‘’“”×·✓✗″′"
-_one_cell: frozenset[str] | None = None
-
-
-def _one_cell_text(text: str) -> bool:
-    global _one_cell
-    if text.isascii():
-        return text.isprintable()
-    if _one_cell is None:
-        _one_cell = frozenset(
-            [chr(c) for lo, hi in _ONE_CELL_RANGES for c in range(lo, hi + 1)]
-        ) | frozenset(_ONE_CELL_MORE)
-    return _one_cell.issuperset(text)
-
-
-def _words(text: str) -> list[tuple[int, str]]:
-    """rich's words of a line (rich/_wrap.py): each with the whitespace around it."""
-    import re
-
-    return [(m.start(), m.group(0)) for m in re.finditer(r"\s*\S+\s*", text)]
-
-
-def _wrap(line: str, width: int) -> list[str]:
-    """One line of one-cell characters wrapped as rich wraps it (``Text.wrap`` with the default
-    justify and fold: rich/_wrap.py ``divide_line``, then ``rstrip_end`` and the crop)."""
-    breaks: list[int] = []
-    offset = 0
-    for start, word in _words(line):
-        length = len(word.rstrip())
-        if width - offset >= length:
-            offset += len(word)
-        elif length > width:  # folded over as many lines as it takes
-            pieces = [word[i:i + width] for i in range(0, len(word), width)]
-            for n, piece in enumerate(pieces):
-                if start:
-                    breaks.append(start)
-                if n == len(pieces) - 1:
-                    offset = len(piece)
-                else:
-                    start += len(piece)
-        elif offset and start:
-            breaks.append(start)
-            offset = len(word)
-    edges = [0, *breaks, len(line)]
-    lines = []
-    for a, b in zip(edges, edges[1:], strict=False):
-        piece = line[a:b]
-        if len(piece) > width:  # rstrip_end: whitespace beyond the width goes
-            excess = len(piece) - width
-            spaces = len(piece) - len(piece.rstrip())
-            piece = piece[: len(piece) - min(spaces, excess)]
-        lines.append(piece[:width])
-    return lines
-
-
-class LazyConsole:
-    """A :func:`console` made on first use, that writes plain text itself where rich would
-    write the same characters: one string without markup or one :class:`Styled`, to a stream
-    that is not a terminal (no styles are written there), every character one cell wide.
-    Anything else (tables, markup, a terminal, an option) goes to the rich console, and once
-    that exists everything does. A recorded step printed to a pipe loads no rich (issue 29);
-    tests/test_display.py compares both ways over generated text."""
-
-    __slots__ = ("_lazy_kwargs", "_lazy_real", "_lazy_columns")
-    _lazy_kwargs: dict[str, Any]
-    _lazy_real: Any  # the rich console, once made
-    _lazy_columns: int | None  # COLUMNS when the console was made, as rich reads it
-
-    def __init__(self, **kwargs: Any) -> None:
-        import os
-
-        object.__setattr__(self, "_lazy_kwargs", kwargs)
-        object.__setattr__(self, "_lazy_real", None)
-        columns = os.environ.get("COLUMNS")  # rich reads it when the console is made
-        object.__setattr__(self, "_lazy_columns",
-                           int(columns) if columns is not None and columns.isdigit() else None)
-
-    def _rich(self) -> Any:
-        real = self._lazy_real
-        if real is None:
-            real = console(**self._lazy_kwargs)
-            object.__setattr__(self, "_lazy_real", real)
-        return real
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._rich(), name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        setattr(self._rich(), name, value)
-
-    def print(self, *objects: Any, **options: Any) -> None:
-        if self._lazy_real is None and len(objects) <= 1 and self._plain(
-                objects[0] if objects else "", options):  # print(): an empty line
-            return
-        self._rich().print(*objects, **options)
-
-    @property
-    def width(self) -> int:
-        """The console's width: rich's own once it is made, or where rich would see a
-        terminal or is given a width."""
-        if self._lazy_real is not None or "width" in self._lazy_kwargs or self._pipe() is None:
-            return int(self._rich().width)
-        return self._width()
-
-    def _pipe(self) -> Any:
-        """The stream this console writes to when rich would take it for no terminal (and so
-        write no styles), else None: what rich's ``Console.is_terminal`` reads before the
-        stream itself (``FORCE_COLOR``, ``TTY_COMPATIBLE``, Jupyter, IDLE), then the stream."""
-        import builtins
-        import os
-        import sys
-
-        env = os.environ
-        if "FORCE_COLOR" in env or "TTY_COMPATIBLE" in env or hasattr(builtins, "get_ipython") \
-                or str(getattr(sys.stdin, "__module__", "")).startswith("idlelib"):
-            return None
-        stream = sys.stderr if self._lazy_kwargs.get("stderr") else sys.stdout
-        return None if stream is None or _isatty(stream) else stream
-
-    def _plain(self, obj: Any, options: dict[str, Any]) -> bool:
-        """Write ``obj`` as rich would on this stream and say True, or say False (rich's turn)."""
-        kwargs = self._lazy_kwargs
-        if not options.keys() <= {"highlight", "markup"} or options.get("highlight"):
-            return False
-        if kwargs.keys() - {"stderr", "highlight", "soft_wrap", "emoji"} or kwargs.get(
-                "highlight"):
-            return False
-        if isinstance(obj, Styled):
-            text = obj.plain
-        elif isinstance(obj, str):
-            text = obj
-            if "[" in text and options.get("markup", True):
-                return False
-        else:
-            return False
-        stream = self._pipe()
-        if stream is None or not _one_cell_text(text.replace("\n", "")):
-            return False
-        encoding = getattr(stream, "encoding", None)  # rich's own error where it cannot encode
-        if encoding and not text.isascii() and encoding.lower().replace("-", "") != "utf8":
-            return False
-        if kwargs.get("soft_wrap"):
-            out = text + "\n"
-        else:
-            width = self._width()
-            if width < 1:
-                return False
-            out = "".join(piece + "\n" for line in text.split("\n")
-                          for piece in _wrap(line, width))
-        stream.write(out)
-        stream.flush()
-        return True
-
-    def _width(self) -> int:
-        """The width rich gives a console that is not a terminal (``Console.size``)."""
-        if self._lazy_columns is not None:
-            return self._lazy_columns
-        import os
-
-        width = None
-        for fd in (0, 1, 2):
-            try:
-                width = os.get_terminal_size(fd)[0]
-            except (AttributeError, ValueError, OSError):
-                continue
-            break
-        columns = os.environ.get("COLUMNS")
-        if columns is not None and columns.isdigit():
-            width = int(columns)
-        return width or 80

@@ -1,10 +1,15 @@
-"""`blood --version` (nothing imported) and `blood --version --json` (either order): which app,
+"""`blood --version` and `blood --version --json` (either order): which app,
 Python, data pack (its fingerprint, the one each recorded step keeps) and saves folder."""
 
 from __future__ import annotations
 
 import os
+import platform
 import sys
+
+from blood_companion import __version__
+from blood_companion.content import raw
+from blood_companion.display import json_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,11 +28,6 @@ def is_version_request(args: list[str]) -> bool:
 def version_doc(settings: Settings) -> dict[str, Any]:
     """The JSON document of ``blood --version --json``. Never raises: a data pack that does
     not load gives ``"data_fingerprint": null`` and what is wrong in ``data_error``."""
-    import platform
-
-    from blood_companion import __version__
-    from blood_companion.content import raw
-
     doc: dict[str, Any] = {
         "ok": True,
         "name": NAME,
@@ -58,12 +58,8 @@ def version_doc(settings: Settings) -> dict[str, Any]:
 def print_version(args: list[str], settings: Settings) -> int:
     """Answer ``blood --version [--json]``; return the exit code (0)."""
     if "--json" in args:
-        from blood_companion.display import json_text
-
         sys.stdout.write(json_text(version_doc(settings)) + "\n")
     else:
-        from blood_companion import __version__
-
         sys.stdout.write(f"{NAME} {__version__}\n")
     sys.stdout.flush()
     return 0

@@ -8,17 +8,21 @@ from __future__ import annotations
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
-from blood_companion.cli import session, views
+from blood_companion.cli import session
+from blood_companion.cli.board_doc import served_doc
+from blood_companion.cli.board_serve import Board, BoardServer, PortInUse, save_head
 from blood_companion.cli.common import JsonOpt, print_json, stderr
+from blood_companion.cli.settings import current, using
+from blood_companion.cli.status_cmd import show
 from blood_companion.cli.summaries import SUMMARIES
-from blood_companion.errors import BloodError
-
-if TYPE_CHECKING:
-    from blood_companion.cli.board_serve import BoardServer
+from blood_companion.cli.view_docs import status_doc
+from blood_companion.errors import BloodError, UsageError
+from blood_companion.store import CampaignStore
+from blood_companion.store.saves import board_token, save_path
 
 DEFAULT_PORT = 8765
 
@@ -59,9 +63,6 @@ def board(
     phone or tablet on the same network; its token is kept with the campaign (in the saves
     folder, readable by you only), so an open page comes back live when the server restarts.
     --new-token replaces it. Ctrl-C stops it."""
-    from blood_companion.cli.view_docs import status_doc
-    from blood_companion.errors import UsageError
-
     if new_token and not (serve and lan):
         raise UsageError("--new-token goes with --serve --lan",
                          hint="blood board --serve --lan --new-token")
@@ -70,7 +71,7 @@ def board(
             raise UsageError("--lan goes with --serve", hint="blood board --serve --lan")
         with session.open_session() as store:
             doc = status_doc(store)
-        views.show("status", doc, as_json)
+        show(doc, as_json)
         if not as_json:
             stderr.print("Live on every device: blood board --serve (--lan for phones).",
                          highlight=False, markup=False)
@@ -82,12 +83,6 @@ def board(
 
 def _server(port: int, lan: bool, new_token: bool = False) -> BoardServer:
     """The server of the selected campaign's board, listening (not serving yet)."""
-    from blood_companion.cli.board_doc import served_doc
-    from blood_companion.cli.board_serve import Board, BoardServer, PortInUse, save_head
-    from blood_companion.cli.settings import current, using
-    from blood_companion.store import CampaignStore
-    from blood_companion.store.saves import board_token, save_path
-
     with session.open_session() as store:  # a campaign that does not exist stops here
         saves_dir, name = store.saves_dir, store.name
         first = served_doc(store)

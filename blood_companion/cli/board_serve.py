@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from blood_companion.store.peek import head_key
+
 POLL = 0.25  # seconds between two looks at the save's head
 HEARTBEAT = 5.0  # seconds between two comment lines on an idle event stream
 RETRY_MS = 1000  # how soon a page reconnects after the stream broke
@@ -293,6 +295,4 @@ class BoardServer:
 def save_head(path: Path) -> Callable[[], Any]:
     """The head key of a save (state hash, revision), read without opening the store; None
     while the file is missing or the store would not open it as it is."""
-    from blood_companion.store.peek import head_key
-
     return lambda: head_key(path)

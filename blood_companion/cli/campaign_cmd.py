@@ -1,5 +1,6 @@
-"""`blood campaign ...`: start, show, log, undo/redo, marks, export/import, verify, recover.
-With ``--json`` a command prints exactly one JSON document (``log --json``: one per step)."""
+"""`blood campaign ...`: start, show, log, undo/redo, marks, export/import, verify, recover, and the
+campaign-level actions it records (wagon, trophies, Troupers, decks). With ``--json`` a command
+prints exactly one JSON document (``log --json``: one per step)."""
 
 from __future__ import annotations
 
@@ -11,20 +12,25 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import completion, session, views
-from blood_companion.cli.campaign_steps import COMMANDS, RECORDERS, _changed, _holders
+from blood_companion.cli import completion, session, view_text, views
 from blood_companion.cli.common import (
     JsonOpt,
+    Recorder,
+    add_command,
     add_recorder,
     command_group,
     print_json,
+    recorders,
     settings,
     stderr,
     stdout,
 )
-from blood_companion.cli.flags import add_command
+from blood_companion.cli.decks import ask_holders
+from blood_companion.cli.flags import JSON, Opt, Values
+from blood_companion.cli.table_words import decks_lines
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import (
     LOG_LAST,
@@ -36,12 +42,146 @@ from blood_companion.cli.view_docs import (
 )
 from blood_companion.cli.view_text import why_view
 from blood_companion.display import json_text
+from blood_companion.engine.actions import apply, seed_for
 from blood_companion.engine.box import table_setup
-from blood_companion.engine.campaign import Seat, StartCampaign
+from blood_companion.engine.campaign import (
+    AddTrouper,
+    AdjustTrophies,
+    AdjustWagon,
+    NextSingleGame,
+    RetireTrouper,
+    Seat,
+    SetDecks,
+    SetLeader,
+    StartCampaign,
+)
+from blood_companion.engine.chance import Chance
+from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
+from blood_companion.engine.table import holders, holders_text, parse_holders
+from blood_companion.engine.words import sentence
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
+from blood_companion.store.files import refuse_existing
+from blood_companion.store.manage import delete_campaign, list_campaigns, recover_campaign
 from blood_companion.store.names import check_campaign_name
+from blood_companion.store.transfer import export_campaign, import_campaign
+
+
+def _changed(
+    store: CampaignStore, as_json: bool, message: str, *, refresh: bool = True, **extra: Any
+) -> None:
+    if refresh:  # the views of the campaign as it is now (session.record stores them itself)
+        session.refresh_status(store)
+    if as_json:
+        print_json({"ok": True, **extra, **summary(store)})
+    else:
+        stdout.print(message)
+
+
+def undo(given: Values) -> None:
+    """Take back the last N steps (they stay redo-able until a new action replaces them)."""
+    with session.open_session() as store:
+        before = store.head
+        if given.to is not None:
+            store.undo_to(given.to)
+        else:
+            store.undo(given.n)
+        _changed(store, given.as_json, f"Back to step {store.head} (was {before}); "
+                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
+
+
+def redo(given: Values) -> None:
+    """Re-apply N undone steps."""
+    with session.open_session() as store:
+        before = store.head
+        store.redo(given.n)
+        _changed(store, given.as_json, f"Redone to step {store.head} (was {before}).",
+                 redone=store.head - before)
+
+
+# The commands that are no action, by word: their options (cli/flags.py) and what they run.
+COMMANDS = {
+    "undo": ((Opt("n", kind="int", default=1, help="How many steps to take back."),
+              Opt("to", "--to", help="Jump to a step number or a mark instead."), JSON), undo),
+    "redo": ((Opt("n", kind="int", default=1, help="How many undone steps to re-apply."),
+              JSON), redo),
+}
+
+
+def _nothing_to_change(store: CampaignStore, action: Any, as_json: bool) -> Any:
+    if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
+        raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
+    return action
+
+
+def _act_show(step: session.Step) -> None:
+    stdout.print(f"{step.store.head}. {step.done()}")
+    step.tell()
+
+
+_act = session.recorder(
+    lambda step: {"ok": True, "recorded": step.action.model_dump(mode="json"),
+                  "instructions": step.told(), **summary(step.store)},
+    _act_show, prepare=_nothing_to_change, draws=False)
+
+
+def _decks_lines(state: Any) -> None:
+    """Who holds each deck."""
+    for line in decks_lines(state):
+        stdout.print(line, highlight=False)
+
+
+def _decks_now(as_json: bool) -> None:
+    with session.open_session() as store:
+        if as_json:
+            print_json({"ok": True, "decks": holders(store.state)})
+        else:
+            _decks_lines(store.state)
+
+
+def _decks_doc(step: session.Step) -> dict[str, Any]:
+    return {"ok": True, "decks": holders(step.after), **summary(step.store)}
+
+
+def _holders(words: list[str], hint: str | None = None) -> dict[str, str]:
+    """Who holds the decks, as `--decks` or `campaign decks` say it (engine/table.py)."""
+    try:
+        return parse_holders(",".join(words))
+    except BloodError as exc:
+        raise UsageError(exc.message, hint=hint or exc.hint) from None
+
+
+def _trophies(changes: list[str]) -> dict[str, int]:
+    """``halls=+1 nemesis:lucilla=-1`` -> {token: signed count}."""
+    parsed: dict[str, int] = {}
+    for text in changes:
+        key, sep, value = text.partition("=")
+        try:
+            n = int(value.strip())
+        except ValueError:
+            n = None
+        if not sep or not key.strip() or n is None:
+            raise UsageError(
+                f"{text!r} is not TOKEN=N", hint="e.g. `blood campaign trophies halls=+1`"
+            )
+        parsed[key.strip().lower()] = parsed.get(key.strip().lower(), 0) + n
+    return parsed
+
+
+# Words the campaign commands' fields name (engine/actions.py ``Cli``).
+RESOLVE: dict[str, Any] = {
+    "id": lambda store, word, _: word.strip().lower(),
+    "trophies": lambda store, words, _: _trophies(words),
+    "holders": lambda store, words, _: _holders(words),
+}
+RECORDERS: list[Recorder] = [
+    Recorder(SetDecks, session.recorder(_decks_doc, lambda step: _decks_lines(step.after),
+                                        draws=False), RESOLVE, None, _decks_now),
+    *recorders(_act, RESOLVE, AddTrouper, RetireTrouper, SetLeader, AdjustWagon, AdjustTrophies,
+               NextSingleGame),
+]
+
 
 campaign_app, register = command_group("campaign")
 
@@ -120,11 +260,6 @@ def check_start(*options: Any) -> None:
     a colour twice, a Leader nobody plays) before the players are asked who holds the decks:
     the start (`options`: :func:`start_action`'s up to the Leader) is applied to an empty
     table, nothing is written. Raises what `campaign new` would raise after the question."""
-    from blood_companion.engine.actions import apply, seed_for
-    from blood_companion.engine.chance import Chance
-    from blood_companion.engine.state import CampaignState
-    from blood_companion.store.files import refuse_existing
-
     name, troupers, players, mode, seed, *rest = options
     start = start_action(name, troupers, players, mode, seed or 0, *rest)
     folder = session.saves_dir()
@@ -193,8 +328,6 @@ def checklist(plan: dict[str, Any]) -> list[tuple[str, list[str]]]:
 
 def print_setup(plan: dict[str, Any]) -> None:
     """The physical Setup as a checklist, from the engine's :func:`table_setup`."""
-    from rich.table import Table  # here: the commands that record draw no table
-
     for title, lines in checklist(plan):
         stdout.print(Text(title, style="bold"))
         grid = Table.grid(padding=(0, 1))
@@ -234,8 +367,6 @@ def new(
 
     The table, the mode and the seed become step 1 of its log."""
     if decks is None and not as_json and sys.stdin.isatty():
-        from blood_companion.cli.decks import ask_holders
-
         check_start(name, troupers, players, mode, seed, colours, leader)
 
         decks = ask_holders() or "app"
@@ -248,8 +379,6 @@ def new(
             print_json({"ok": True, **summary(store), "setup": plan})
             return
         who = ", ".join(f"{s['name']} ({s['colour']})" for s in plan["seats"])
-        from blood_companion.engine.table import holders_text
-        from blood_companion.engine.words import sentence
 
         stdout.print(Text(f"{sentence(start, store.catalog)}\nAt the table: {who}.", style="green"))
         stdout.print(Text(holders_text(store.state) + " (`blood campaign decks` changes it.)"))
@@ -261,7 +390,6 @@ def new(
 def list_(as_json: JsonOpt = False) -> None:
     """The campaigns in the saves folder (* = used last), and where that folder is."""
     folder = session.saves_dir()
-    from blood_companion.store.manage import list_campaigns
 
     infos = list_campaigns(folder)
     last = saves.read_last_used(folder)
@@ -281,7 +409,6 @@ def list_(as_json: JsonOpt = False) -> None:
     if not infos:
         stdout.print("No campaigns yet. `blood campaign new NAME --troupers A,B` starts one.")
         return
-    from rich.table import Table
 
     table = Table(box=None, pad_edge=False, header_style="dim")
     for col in ("", "name", "mode", "game", "part", "steps", "modified"):
@@ -302,7 +429,7 @@ def show(as_json: JsonOpt = False) -> None:
     """The campaign at a glance: table, Troupers, Wagon, trophies, history and totals.
 
     The totals: nights won and lost, Vlad cards weakened, Resources earned and spent."""
-    session.view("campaign-show", show_doc, as_json)
+    session.view(show_doc, view_text.campaign_show, as_json)
 
 
 @campaign_app.command("log")
@@ -334,8 +461,6 @@ def log(
                 doc: dict[str, Any] = {"head": store.head, "entries": log_entries(store, entries)}
         else:
             doc = log_doc(store, LOG_LAST if last is None else last)
-            if last is None and not physical:
-                views.keep(store, "campaign-log", doc)
         if physical:
             told = _told(store, [e.step for e in entries] if as_json or all_ else
                          [e["step"] for e in doc["entries"] if e["status"] == "done"])
@@ -349,7 +474,7 @@ def log(
         if e["status"] == "done" and told.get(e["step"]):
             e["results"] = [*e["results"], "At the table:",
                             *("  • " + i["text"] for i in told[e["step"]])]
-    views.show("campaign-log", doc, False)
+    print_lines(view_text.campaign_log(doc, width()))
 
 
 def _why(step: int, as_json: bool) -> None:
@@ -366,8 +491,6 @@ def _why(step: int, as_json: bool) -> None:
 def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, Any]]]:
     """Each done step's physical instructions (engine/physical.py), from the states recorded
     before and after it."""
-    from blood_companion.engine.state import CampaignState
-
     out: dict[int, list[dict[str, Any]]] = {}
     head = store.head
     for step in steps:
@@ -377,7 +500,7 @@ def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, An
     return out
 
 
-for _word, (_table, _run) in COMMANDS.items():  # undo, redo (campaign_steps.py), after log
+for _word, (_table, _run) in COMMANDS.items():  # undo, redo, after log
     add_command(campaign_app, _word, _table, _run)
 
 
@@ -404,8 +527,6 @@ def export(
     """Write the whole campaign (log, marks, state) as readable JSON."""
     check_file_path(file, "the export file")
     with session.open_session() as store:
-        from blood_companion.store.transfer import export_campaign
-
         export_campaign(store, file, force=force)
         _changed(store, as_json, f"Exported {store.name!r} ({store.log_length} steps) to {file}.",
                  refresh=False, exported=str(file))  # refresh=False: nothing changed
@@ -423,7 +544,6 @@ def import_(
     """Check the whole file (every action replayed), then store it as a campaign."""
     check_file_path(file, "the file to import")
     folder = session.saves_dir()
-    from blood_companion.store.transfer import import_campaign
 
     stored = import_campaign(folder, file, session.catalog(), name=name, replace=replace)
     with CampaignStore.open(folder, stored, session.catalog) as store:
@@ -440,14 +560,12 @@ def delete(
 ) -> None:
     """Delete a campaign; a copy stays in the backups folder (`recover` brings it back)."""
     folder = session.saves_dir()
-    from blood_companion.store.manage import delete_campaign
 
     kept = delete_campaign(folder, name)
-    for view in (*views.RENDERERS, views.SAID):  # its stored views (NAME.VIEW.json: no dot)
-        cached = views.cache_path(folder, check_campaign_name(name), view)
-        if not cached.parent.is_symlink():  # nothing is removed out of the saves folder
-            with contextlib.suppress(OSError):
-                cached.unlink(missing_ok=True)
+    cached = views.cache_path(folder, check_campaign_name(name))  # its stored status
+    if not cached.parent.is_symlink():  # nothing is removed out of the saves folder
+        with contextlib.suppress(OSError):
+            cached.unlink(missing_ok=True)
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
         return
@@ -500,7 +618,6 @@ def recover(
         cat = session.catalog()
     except BloodError:  # a broken data pack must not stop a restore
         cat = None
-    from blood_companion.store.manage import recover_campaign
 
     result = recover_campaign(folder, chosen, cat, force=force)
     doc = {"ok": True, "name": chosen, "restored_from": str(result.restored_from),
@@ -550,5 +667,5 @@ def _runs(steps: tuple[int, ...]) -> str:
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
 
 
-for _step in RECORDERS:  # the campaign-level actions (cli/campaign_steps.py)
+for _step in RECORDERS:  # the campaign-level actions
     add_recorder(campaign_app, *_step)

@@ -9,6 +9,9 @@ import typer
 
 from blood_companion.cli import completion, session
 from blood_companion.cli.common import JsonOpt, command_group, print_json, stdout
+from blood_companion.cli.table_words import hand_lines, show_lines
+from blood_companion.content.face import find_card, kind_of
+from blood_companion.engine.table import hand_choices, hidden_hand
 
 card_app, register = command_group("card")
 
@@ -21,9 +24,6 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """A card as printed: its kind, symbols and Effects (any card of the data pack)."""
-    from blood_companion.cli.table_words import show_lines
-    from blood_companion.content.face import find_card, kind_of
-
     text = " ".join(card)
     cat = session.catalog()
     state = None
@@ -51,9 +51,6 @@ def hand(
 ) -> None:
     """The cards in hand; for a hand the app does not see (the Trouper decks at the table),
     how many cards and which ones they can be; the discard pile and the Wounds as known."""
-    from blood_companion.cli.table_words import hand_lines
-    from blood_companion.engine.table import hand_choices, hidden_hand
-
     with session.open_session() as store:
         state, cat = store.state, store.catalog
     lines = hand_lines(state, cat, trouper)

@@ -1,71 +1,99 @@
 """What every command shares: settings, output, the one error handler, and the commands
-recording an action, made of the action's declaration (:func:`add_recorder`; the same
-declaration parses a recorded step's command line on its fast path, :func:`parse_step`).
-
-Importing it imports no typer: the typer options below (``JsonOpt``, ``DrawOpt``,
-``CardOpt``) are made when a command module first asks for one."""
+recording an action, made of the action's declaration (:func:`add_recorder`)."""
 
 from __future__ import annotations
 
 import inspect
 import sys
-import types
 import typing
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any, NamedTuple
 
-from blood_companion.cli.flags import DRAW_HELP, JSON_HELP, Usage, scan
+import typer
+from rich.markup import escape
+
+# typer carries its own copy of click; its parsing errors are these classes
+from typer._click import exceptions as click_exceptions
+
+from blood_companion import matching
+from blood_companion.cli import completion
+from blood_companion.cli.commands import for_refs
+from blood_companion.cli.failures import unexpected, usage_doc
+from blood_companion.cli.flags import DRAW_HELP, JSON_HELP, LISTS, Opt, Values
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
-from blood_companion.display import LazyConsole
-
-if TYPE_CHECKING:
-    import typer
-
-    # for the type checker, what __getattr__ makes (a value of that type, typer's Option on it)
-    JsonOpt = bool
-    DrawOpt = list[str] | None
-    CardOpt = str | None
+from blood_companion.display import Styled, console
+from blood_companion.engine.actions import cli_fields
+from blood_companion.engine.state import RESOURCE_NAMES
+from blood_companion.errors import BloodError, UsageError
+from blood_companion.fileio import write_file
 
 # Every line a command prints goes through these two consoles, which clean what came from a
 # user or a file (control sequences, bidi overrides) before it reaches the terminal. No text
 # blood prints is emoji markup (":name:" in a name stays as typed), so rich's emoji table is
-# never loaded (issue 29). Each is made on first use, and plain text to a pipe is written
-# without loading rich at all (display.LazyConsole).
-stdout = LazyConsole(highlight=False, soft_wrap=False, emoji=False)
-stderr = LazyConsole(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+# never loaded (issue 29).
+stdout = console(highlight=False, soft_wrap=False, emoji=False)
+stderr = console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 
-# The typer options every command shares, by name: `--json` (``as_json: JsonOpt = False``),
-# the `--draw` of a step that may draw from a deck the players hold (cli/draws.py), the
-# `--card` of one that draws one card from a deck the players hold.
-_TYPER_OPTIONS: dict[str, Callable[[Any], Any]] = {
-    "JsonOpt": lambda typer: Annotated[bool, typer.Option("--json", help=JSON_HELP)],
-    "DrawOpt": lambda typer: Annotated[list[str] | None, typer.Option(
-        "--draw", metavar="CARD", help=DRAW_HELP)],
-    "CardOpt": lambda typer: Annotated[str | None, typer.Option(
-        "--card", help="With the Advanced Tactic decks at the table: the card on top (its "
-        "name or id; asked on a terminal when missing).")],
-}
-
-
-def __getattr__(name: str) -> Any:
-    """``JsonOpt``, ``DrawOpt``, ``CardOpt`` (:data:`_TYPER_OPTIONS`), made once when asked."""
-    if name not in _TYPER_OPTIONS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import typer
-
-    made = globals()[name] = _TYPER_OPTIONS[name](typer)
-    return made
+# The typer options every command shares: `--json` (``as_json: JsonOpt = False``), the `--draw`
+# of a step that may draw from a deck the players hold (cli/draws.py), the `--card` of one that
+# draws one card from a deck the players hold.
+JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+DrawOpt = Annotated[list[str] | None, typer.Option("--draw", metavar="CARD", help=DRAW_HELP)]
+CardOpt = Annotated[str | None, typer.Option(
+    "--card", help="With the Advanced Tactic decks at the table: the card on top (its name or id; "
+    "asked on a terminal when missing).")]
+_DRAWS = {"DrawOpt": DrawOpt, "CardOpt": CardOpt}
 
 
 def command_group(name: str) -> tuple[typer.Typer, Callable[[typer.Typer], None]]:
     """The typer app of the group `blood NAME`, and the ``register(app)`` adding it (cli/app.py)."""
-    import typer
-
     group = typer.Typer(help=SUMMARIES[name], no_args_is_help=True)
     return group, lambda app: app.add_typer(group, name=name, short_help=SUMMARIES[name])
+
+
+def typer_parameters(table: Sequence[Opt]) -> list[Any]:
+    """The typer parameters (``inspect.Parameter``, keyword-only) of ``table``."""
+    types = {"flag": bool, "int": int, "str": str, "path": Path, "list": str, "words": str}
+    params = []
+    for opt in table:
+        extra: dict[str, Any] = {"help": opt.help}
+        for key in ("metavar", "envvar", "min"):
+            if getattr(opt, key) is not None:
+                extra[key] = getattr(opt, key)
+        if opt.complete:
+            extra["autocompletion"] = getattr(completion, opt.complete)
+        default = ... if opt.required else opt.default
+        kind = types[opt.kind]
+        typed: Any = list[kind] if opt.kind in LISTS else kind  # type: ignore[valid-type]
+        info = (typer.Argument(default, **extra) if opt.kind == "words" or not opt.flags
+                else typer.Option(default, *opt.flags, **extra))
+        params.append(inspect.Parameter(
+            opt.name, inspect.Parameter.KEYWORD_ONLY, default=info,
+            annotation=typed if opt.required or opt.default is not None else typed | None,
+        ))
+    return params
+
+
+def typer_command(table: Sequence[Opt], run: Callable[[Values], None]) -> Any:
+    """A function typer makes a command of: the parameters of ``table``; it calls ``run``
+    with their values (a list parameter not given: ``[]``)."""
+    def command(**given: object) -> None:
+        run(Values((o.name, (given[o.name] or []) if o.kind in LISTS else given[o.name])
+                   for o in table))
+
+    command.__signature__ = inspect.Signature(typer_parameters(table))  # type: ignore[attr-defined]
+    return command
+
+
+def add_command(app: Any, word: str, table: Sequence[Opt], run: Callable[[Values], None],
+                **options: Any) -> None:
+    """Register the command ``word`` of ``table`` and ``run`` (:func:`typer_command`) on the
+    typer ``app``; its help is ``run``'s docstring unless ``options`` (typer's) say another."""
+    app.command(word, **{"help": run.__doc__, **options})(typer_command(table, run))
 
 
 def split_list(values: list[str] | None) -> list[str]:
@@ -77,7 +105,7 @@ Resolver = Callable[[Any, str, Mapping[str, Any]], Any]
 
 
 class Recorder(NamedTuple):
-    """A command recording an action, as :func:`add_recorder` takes it (no typer in it):
+    """A command recording an action, as :func:`add_recorder` takes it:
     ``draw`` is the name of its draw option (``"DrawOpt"``, ``"CardOpt"``) or None."""
 
     cls: Any
@@ -85,31 +113,6 @@ class Recorder(NamedTuple):
     resolve: Mapping[str, Resolver]
     draw: Any = "DrawOpt"
     show: Callable[[bool], None] | None = None
-
-    @property
-    def word(self) -> str:
-        """The word after the group in its command (`blood day recover`: ``recover``), as the
-        (first) action it records declares it."""
-        first = self.cls[0] if isinstance(self.cls, tuple) else self.cls
-        word: str = first.command.split()[1]
-        return word
-
-
-def find_recorder(group: str, word: str, one: Callable[[str], Recorder | None],
-                  every: Callable[[], list[Recorder]]) -> Recorder | None:
-    """The recorder of `blood GROUP WORD` for the fast path (cli/record_fast.py): made by
-    ``one`` from the action type whose stored command words are these (cli/commands.py
-    ``kind_of``), its module alone imported; else found among ``every`` recorder of the group,
-    whose command words are stored then (``remember``)."""
-    from blood_companion.cli.commands import kind_of, remember
-
-    kind = kind_of(group, word)
-    found = one(kind) if kind is not None else None
-    if found is not None:
-        return found
-    found = next((r for r in every() if r.word == word), None)
-    remember(group)
-    return found
 
 
 class Param(NamedTuple):
@@ -129,8 +132,6 @@ class Param(NamedTuple):
 def step_params(cls: Any, show: Any = None) -> tuple[tuple[Any, ...], dict[str, Param]]:
     """The actions a recording command records and its parameters by keyword, in order, from
     their declaration (engine/actions.py ``Cli``): see :func:`add_recorder`."""
-    from blood_companion.engine.actions import cli_fields
-
     classes = cls if isinstance(cls, tuple) else (cls,)
     several = len(classes) > 1 or show is not None
     params: dict[str, Param] = {}
@@ -176,11 +177,6 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
     or the die rolled): the first's summary is the help, every field is optional, the action
     recorded is the one whose fields are given (two: refused), else the one with a
     ``picked_by`` flag. With `show`, the command given no field shows ``show(as_json)``."""
-    import typer
-    from rich.markup import escape
-
-    from blood_companion.cli import completion
-
     classes, where = step_params(cls, show)
     params = []
     for key, p in where.items():
@@ -196,10 +192,10 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
                                         annotation=Annotated[p.kind, spec]))
     if draw is not None:
         params.append(inspect.Parameter("draw", inspect.Parameter.KEYWORD_ONLY, default=None,
-                                        annotation=__getattr__(draw) if isinstance(draw, str)
+                                        annotation=_DRAWS[draw] if isinstance(draw, str)
                                         else draw))
     params.append(inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=False,
-                                    annotation=__getattr__("JsonOpt")))
+                                    annotation=JsonOpt))
     command = step_command(classes, where, record, resolve, show)
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__doc__ = classes[0].summary
@@ -210,10 +206,7 @@ def step_command(classes: tuple[Any, ...], where: Mapping[str, Param],
                  record: Callable[..., None], resolve: Mapping[str, Resolver],
                  show: Callable[[bool], None] | None = None) -> Callable[..., None]:
     """The function a recording command runs, given its parameters' values by keyword (as
-    typer gives them, or :func:`parse_step`): it builds the action and records it."""
-    from blood_companion.engine.actions import cli_fields
-    from blood_companion.errors import UsageError
-
+    typer gives them): it builds the action and records it."""
     several = len(classes) > 1 or show is not None
 
     def command(**typed: Any) -> None:
@@ -257,81 +250,11 @@ def step_command(classes: tuple[Any, ...], where: Mapping[str, Param],
     return command
 
 
-def _base(kind: Any) -> Any:
-    """A parameter's type without None: ``bool``, ``int``, ``str``, ``list`` (or another)."""
-    if isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union:
-        left = [k for k in typing.get_args(kind) if k is not type(None)]
-        kind = left[0] if len(left) == 1 else None
-    return list if typing.get_origin(kind) is list else kind
-
-
-def _whole(text: str) -> int | None:
-    """The whole number click reads in ``text`` (plain digits, a sign), or None."""
-    digits = text[1:] if text[:1] in "+-" else text
-    return int(text) if digits.isascii() and digits.isdigit() and len(digits) < 19 else None
-
-
-def parse_step(args: list[str], where: Mapping[str, Param]) -> dict[str, Any] | None:
-    """The values by keyword the typer command of ``where`` (and ``--json``) is called with
-    for ``args``, the words after the command's, as click reads them; None for anything
-    unusual, which typer then reads and reports in its words: an unknown or repeated option
-    (a help, a typo), a missing value or argument, too many arguments, a value starting with
-    "-" (but a whole number), a number that is not plain digits, a type not read here."""
-    typed: dict[str, Any] = {key: p.default for key, p in where.items()}
-    typed["as_json"] = False
-    kinds = {key: _base(p.kind) for key, p in where.items()}
-    kinds["as_json"] = bool
-    if not set(kinds.values()) <= {bool, int, str, list}:
-        return None
-    flags = {"--json": "as_json"}
-    for key, p in where.items():
-        if p.cli.flag:
-            flags.update(dict.fromkeys(filter(None, (p.cli.flag, p.cli.off)), key))
-    try:
-        options, words = scan(args, {f: kinds[k] is not bool for f, k in flags.items()},
-                              numbers=False)
-    except Usage:
-        return None
-    seen: set[str] = set()
-    for name, value in options:
-        key = flags[name]
-        kind, again = kinds[key], key in seen
-        if again and kind is not list:
-            return None
-        seen.add(key)
-        if value is None:
-            typed[key] = key == "as_json" or name != where[key].cli.off
-        elif kind is int:
-            if _whole(value) is None:
-                return None
-            typed[key] = _whole(value)
-        elif value.startswith("-"):
-            return None
-        else:
-            typed[key] = [*(typed[key] if again else []), value] if kind is list else value
-    for key, p in where.items():
-        taken: Any
-        if p.cli.flag:
-            continue
-        if kinds[key] is list:
-            taken, words = words, []
-        elif words:
-            taken, words = words[0], words[1:]
-            if kinds[key] is int and (taken := _whole(taken)) is None:
-                return None
-        else:
-            taken = p.default
-        if taken is inspect.Parameter.empty or taken == [] and p.default is inspect.Parameter.empty:
-            return None
-        typed[key] = taken
-    return None if words else typed
-
-
 def recorders(record: Callable[..., None], resolve: Mapping[str, Resolver], *actions: Any,
               draw: Any = None, card: Any = None,
               shows: Mapping[Any, Callable[[bool], None]] | None = None) -> list[Recorder]:
-    """The recording commands of these actions, in order (each made by :func:`add_recorder`,
-    read on the fast path by :func:`parse_step`): a tuple is one command, for the card
+    """The recording commands of these actions, in order (each made by :func:`add_recorder`):
+    a tuple is one command, for the card
     chosen or drawn, and takes ``--draw``; the others take `draw`; the one drawing a card from
     an Advanced Tactic deck at the table (`card`) takes ``--card``; a command in `shows` shows
     that when given no field."""
@@ -342,10 +265,6 @@ def recorders(record: Callable[..., None], resolve: Mapping[str, Resolver], *act
 
 def resource(word: str) -> str:
     """The Resource a word names (its name, a unique start, a near typo); UsageError otherwise."""
-    from blood_companion import matching
-    from blood_companion.engine.state import RESOURCE_NAMES
-    from blood_companion.errors import UsageError
-
     return matching.match(word, [(r, r) for r in RESOURCE_NAMES], "Resource", error=UsageError)
 
 
@@ -370,8 +289,6 @@ _warned: dict[int, set[str]] = {}
 def warn_data(catalog: Any) -> Any:
     """Say on stderr, once per command, which files of the owner's data were not loaded
     (they belong to no kind: ``Catalog.warnings``); return the catalog."""
-    from blood_companion.display import Styled
-
     said = _warned.setdefault(id(current()), set())
     if len(_warned) > 64:  # a long `blood play` session: keep only this command's
         _warned.clear()
@@ -389,8 +306,6 @@ def write_output(path: Any, text: str, *, what: str, force: bool, check_only: bo
     """Write a file the user named (``--out``, an export) through the one file writer
     (:func:`blood_companion.fileio.write_file`): never a save, a link or a file in the saves
     folder; over an existing file only with ``--force``. False when it held ``text`` already."""
-    from blood_companion.fileio import write_file
-
     return write_file(path, text.encode("utf-8"), what=what, force=force,
                       saves_dir=settings().saves_path, check_only=check_only)
 
@@ -404,8 +319,6 @@ def hint_of(exc: Any) -> str | None:
     hint = getattr(exc, "hint", None)
     see = getattr(exc, "see", ())
     if see:
-        from blood_companion.cli.commands import for_refs
-
         more = for_refs(see)
         hint = f"{hint}; {more}" if hint else more
     return hint
@@ -413,8 +326,6 @@ def hint_of(exc: Any) -> str | None:
 
 def report(exc: Any, argv: list[str]) -> int:
     """Print a refused action or bad input clearly; return its exit code."""
-    from blood_companion.display import Styled
-
     hint = hint_of(exc)
     if wants_json(argv):
         doc = exc.to_json()
@@ -427,13 +338,53 @@ def report(exc: Any, argv: list[str]) -> int:
     return exc.exit_code
 
 
+def command_path(app: typer.Typer, argv: list[str]) -> str:
+    """The command argv runs in ``app``, as words (``campaign undo``), for messages."""
+    words: list[str] = []
+    group = typer.main.get_command(app)
+    for arg in argv:
+        if arg.startswith("-"):
+            continue
+        sub = getattr(group, "commands", {}).get(arg)
+        if sub is None:
+            break
+        words.append(arg)
+        group = sub
+    return " ".join(words) or "(command)"
+
+
+def run_typer(app: typer.Typer, argv: list[str], settings: Any = None) -> int:
+    """Run the typer ``app`` on argv with ``settings`` (its ``ctx.obj``); return the exit code.
+    A usage error is shown with its usage lines (exit 2; with ``--json`` its JSON document on
+    stdout too), anything else a command raises through :func:`failed`."""
+    try:
+        code = typer.main.get_command(app).main(
+            args=argv, prog_name="blood", standalone_mode=False, obj=settings
+        )
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except click_exceptions.UsageError as exc:
+        if wants_json(argv):
+            print_json(usage_doc(exc.format_message()))
+        exc.show()  # usage, the hint to --help and the error, on stderr
+        return 2
+    except click_exceptions.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except typer.Abort:
+        stderr.print("Aborted.")
+        return 1
+    except (Exception, KeyboardInterrupt) as exc:
+        return failed(exc, argv, lambda: command_path(app, argv))
+    return code if isinstance(code, int) else 0
+
+
 def failed(exc: BaseException, argv: list[str], command: Callable[[], str]) -> int:
     """The exit code of a command that ``exc`` stopped (not typer's nor click's own), said
     once: a refusal or bad input (:func:`report`), a value pydantic refused, an interrupt,
     else the last line of defence naming ``command()`` (cli/failures.py ``unexpected``). A
     closed pipe goes on to cli.entry, which stops quietly."""
-    from blood_companion.errors import BloodError
-
     pydantic = sys.modules.get("pydantic")  # its refusal, once a command module loaded it
     if isinstance(exc, BloodError):
         return report(exc, argv)
@@ -445,7 +396,6 @@ def failed(exc: BaseException, argv: list[str], command: Callable[[], str]) -> i
         return 130
     if isinstance(exc, BrokenPipeError):
         raise exc
-    from blood_companion.cli.failures import unexpected
 
     return unexpected(command(), exc, wants_json(argv))
 

@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import os
 
+from blood_companion.fileio import SAVE_SUFFIX
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import Any
 
     from blood_companion.cli.settings import Settings
+
+# The words of `blood rules` that name an entry instead of searching, the kinds each looks in
+# and what they are called in a hint (cli/rules_cmd.py).
+NAMED = {"keyword": (("keyword", "symbol"), "keywords and symbols"),
+         "phase": (("phase", "procedure"), "phases and procedures")}
 
 # The card kinds `blood card show` finds (content/face.py's CARD_KINDS, which imports the
 # models; tests/cli/test_cli_conventions_more.py checks the two agree).
@@ -70,8 +77,6 @@ def _safe(fn: Callable[[], Iterable[str]], incomplete: str) -> list[str]:
 
 def campaign_names(saves_dir: str) -> list[str]:
     """The campaigns of a saves folder: its ``*.blood.db`` file names (none when unreadable)."""
-    from blood_companion.cli.views import SAVE_SUFFIX
-
     try:
         entries = os.listdir(saves_dir)
     except (OSError, ValueError):
@@ -191,8 +196,6 @@ def card(ctx: Any) -> list[str]:
 @_completer
 def rules_words(ctx: Any) -> list[str]:
     """`blood rules`: keyword, phase or list; then a keyword, a phase or a kind of entry."""
-    from blood_companion.cli.rules_fast import NAMED
-
     typed = _typed(ctx, "words")
     if not typed:
         return [*NAMED, "list"]
@@ -201,51 +204,3 @@ def rules_words(ctx: Any) -> list[str]:
     if typed[0] in NAMED:
         return _rules_ids(ctx, NAMED[typed[0]][0])
     return list(_rules_kinds()) if typed[0] == "list" else []
-
-
-# ---------------------------------------------------------------------- while completing
-
-
-def completion_words(env: dict[str, str] | None = None) -> list[str]:
-    """The words typed before the one being completed (without the program name), as the
-    shell hands them over: bash's ``COMP_WORDS``/``COMP_CWORD``, zsh's, fish's and
-    PowerShell's ``_TYPER_COMPLETE_ARGS``. Lets the app load only the command being
-    completed."""
-    import shlex
-
-    env = dict(os.environ) if env is None else env
-
-    def split(text: str) -> list[str]:
-        try:
-            return shlex.split(text)
-        except ValueError:  # an open quote: the words before it
-            return text.split()
-
-    if "COMP_WORDS" in env:
-        words = split(env["COMP_WORDS"])
-        try:
-            cword = int(env.get("COMP_CWORD", ""))
-        except ValueError:
-            cword = len(words)
-        return words[1:cword]
-    text = env.get("_TYPER_COMPLETE_ARGS", "")
-    words = split(text)[1:]
-    if env.get("_TYPER_COMPLETE_WORD_TO_COMPLETE") or (words and not text.endswith(" ")):
-        words = words[:-1]
-    return words
-
-
-def command_being_completed(words: list[str], global_options: Iterable[str]) -> str | None:
-    """The command word among the completed words (the first that is not an option nor a
-    global option's value), or None while the command itself is being typed."""
-    takes_value = set(global_options)
-    skip = False
-    for word in words:
-        if skip:
-            skip = False
-            continue
-        if word.startswith("-"):
-            skip = word in takes_value
-            continue
-        return word
-    return None

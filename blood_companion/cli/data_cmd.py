@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,7 +12,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import completion, data_fast
+from blood_companion import matching
+from blood_companion.cli import completion, transcribe_cmd
 from blood_companion.cli.common import (
     JsonOpt,
     command_group,
@@ -24,6 +23,7 @@ from blood_companion.cli.common import (
     warn_data,
     write_output,
 )
+from blood_companion.cli.transcribe_cmd import show_progress
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
@@ -36,9 +36,10 @@ from blood_companion.content.loader import (
     shipped_data_dir,
 )
 from blood_companion.content.render import render_effect
-from blood_companion.display import json_text
+from blood_companion.content.schema import all_schemas, schema_text
 from blood_companion.errors import BloodError
-from blood_companion.fileio import check_path
+from blood_companion.fileio import FileProblem, check_path, folder_problem
+from blood_companion.rules.loader import RulesDataError, load_index
 
 data_app, register = command_group("data")
 
@@ -73,51 +74,28 @@ def validate(
     layers = [directory] if alone and directory else [shipped_data_dir()]
     if not alone and overlay is not None:
         layers.append(overlay)
-    # The key of the stored report, taken before the files are read: the next run of an
-    # unchanged pack prints it without validating (cli/data_fast.py).
-    key = _report_key(strict, as_json) if directory is None else None
     cat = load_layers(layers)  # raises ContentError with every problem
     if strict and cat.warnings:
         raise ContentError(cat.warnings)
     counts = cat.counts()
     counts["rules_entries"] = _validate_rules(layers)
-    warnings = [w.to_json() for w in cat.warnings]
     if as_json:
-        doc = {"ok": True, "layers": [str(p) for p in layers], "counts": counts}
-        text = json_text({**doc, "warnings": warnings}) + "\n"
-    else:
-        with stdout.capture() as captured:
-            table = Table(title="Data pack: valid", title_justify="left")
-            table.add_column("kind")
-            table.add_column("count", justify="right")
-            for k, v in counts.items():
-                table.add_row(k, str(v))
-            stdout.print(table)
-            stdout.print("Layers: " + ", ".join(str(p) for p in layers))
-            for w in cat.warnings:
-                stdout.print(Text.assemble(("Not loaded: ", "yellow"), str(w)), soft_wrap=True)
-        text = captured.get()
-    sys.stdout.write(text)
-    sys.stdout.flush()
-    if key is not None:
-        from blood_companion.cli.help_text import store_text
-
-        store_text(data_fast.report_path(key), text, keep=data_fast.KEEP)
-
-
-def _report_key(strict: bool, as_json: bool) -> str | None:
-    if os.environ.get("BLOOD_NO_CACHE"):
-        return None
-    try:
-        return data_fast.report_key(settings(), as_json, strict)
-    except (OSError, ValueError):  # a layer or file that cannot be read: nothing is stored
-        return None
+        print_json({"ok": True, "layers": [str(p) for p in layers], "counts": counts,
+                    "warnings": [w.to_json() for w in cat.warnings]})
+        return
+    table = Table(title="Data pack: valid", title_justify="left")
+    table.add_column("kind")
+    table.add_column("count", justify="right")
+    for k, v in counts.items():
+        table.add_row(k, str(v))
+    stdout.print(table)
+    stdout.print("Layers: " + ", ".join(str(p) for p in layers))
+    for w in cat.warnings:
+        stdout.print(Text.assemble(("Not loaded: ", "yellow"), str(w)), soft_wrap=True)
 
 
 def _validate_rules(layers: list[Path]) -> int:
     """Check the rules reference of the same layers; return its entry count."""
-    from blood_companion.rules.loader import RulesDataError, load_index
-
     dirs = [str(p / "rules") for p in layers if (p / "rules").is_dir()]
     if not dirs:
         return 0
@@ -199,8 +177,6 @@ def show(
     if record_id is not None:
         rec = cat.get(key, record_id)
         if rec is None:
-            from blood_companion import matching
-
             found = matching.find(record_id, [(r.id, r.name) for r in records])
             close = [found.id] if found.id else list(found.ambiguous or found.close)
             raise BloodError(
@@ -248,9 +224,6 @@ def schema(
 
     A file already holding the same schema is left as it is; one that differs is replaced only
     with --force."""
-    from blood_companion.content.schema import all_schemas, schema_text
-    from blood_companion.fileio import FileProblem, folder_problem
-
     schemas = all_schemas()
     if out is None:
         print_json(schemas)
@@ -283,8 +256,6 @@ def progress(as_json: JsonOpt = False) -> None:
     """How much of your box is typed in, per kind and deck.
 
     Cards transcribed, still placeholder, and holding free-text Effects."""
-    from blood_companion.cli.transcribe_cmd import show_progress
-
     show_progress(as_json)
 
 
@@ -302,9 +273,7 @@ def transcribe(
     The Troupers and Nemeses of your campaigns come first. Each card is written to your data folder
     (--data-dir, else the user data folder) when you confirm it; `undo` at any prompt; quit or
     Ctrl-C at any time and run it again to resume."""
-    from blood_companion.cli.transcribe_cmd import transcribe as run
-
-    run(kind, record_id, deck)
+    transcribe_cmd.transcribe(kind, record_id, deck)
 
 
 @data_app.command("import-text")
@@ -323,9 +292,7 @@ def import_text(
     a heading like `== Corvin ==` or `== Petru: Items ==` names the deck (or a `kind:` block).
     Every problem of every card is reported as file:line [card name] and nothing is written
     (exit code 1); a phrase stored in other words is said."""
-    from blood_companion.cli.transcribe_cmd import import_text as run
-
-    run(file, replace, dry_run, as_json)
+    transcribe_cmd.import_text(file, replace, dry_run, as_json)
 
 
 @data_app.command("export-text")
@@ -339,6 +306,4 @@ def export_text(
         help="Overwrite the --out file if it exists.")] = False,
 ) -> None:
     """The cards of a kind in the text form `import-text` reads: a template to type over."""
-    from blood_companion.cli.transcribe_cmd import export_text as run
-
-    run(kind, deck, out, force)
+    transcribe_cmd.export_text(kind, deck, out, force)

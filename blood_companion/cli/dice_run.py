@@ -1,7 +1,6 @@
-"""`blood roll` and `blood odds` without typer or pydantic: the engine's dice and odds over the
-data pack's cached records (``content/raw.py``; without a fresh cache the loader validates and
-writes one). :func:`fast_main` parses :data:`ROLL` / :data:`ODDS` (``cli/flags.py``), and
-:func:`register` makes the typer commands (``--help``, completion) of the same tables; both call
+"""`blood roll` and `blood odds`: the engine's dice and odds over the data pack's cached records
+(``content/raw.py``; without a fresh cache the loader validates and writes one). :func:`register`
+makes the typer commands of the options tables :data:`ROLL` / :data:`ODDS`, which call
 :func:`roll` and :func:`odds`. The notation: docs/dice-and-odds.md."""
 
 from __future__ import annotations
@@ -9,7 +8,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from blood_companion.cli.flags import JSON, Opt, Usage, Values, parse, usage_exit
+from blood_companion.cli.flags import JSON, Opt, Values
 from blood_companion.cli.textview import Line, grid
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
@@ -47,8 +46,8 @@ ODDS_HELP = (
     "Exact chance that a roll or Test reaches --target, and the Triumphs' distribution.\n\n"
     "Re-rolls, Bonus Dice and the Insanity bonus are played as well as possible."
 )
-# What `blood roll` and `blood odds` take: read by :func:`fast_main` and by the typer commands
-# (:func:`register`); either gives :func:`roll` and :func:`odds` the same values.
+# What `blood roll` and `blood odds` take: their typer commands are made of these
+# (:func:`register`), which give :func:`roll` and :func:`odds` their values.
 ROLL = (
     Opt("pool_words", kind="words", metavar="POOL", help=POOL_HELP, required=True),
     Opt("seed", "--seed", kind="int",
@@ -322,29 +321,6 @@ def _odds_lines(
 # --------------------------------------------------------------------------- the command line
 
 
-ROLL_USAGE = "Usage: blood roll [OPTIONS] POOL...\nTry 'blood roll --help' for help."
-ODDS_USAGE = "Usage: blood odds [OPTIONS] [POOL]...\nTry 'blood odds --help' for help."
-
-
-def fast_main(command: str, args: list[str], settings: Settings) -> int:
-    """`blood roll ...` or `blood odds ...` (the words after the command); the exit code."""
-    options = args[: args.index("--")] if "--" in args else args
-    as_json = "--json" in options
-    try:
-        if command == "roll":
-            doc, lines = roll(parse(args, ROLL), settings)
-        else:
-            doc, lines = odds(parse(args, ODDS), settings)
-    except Usage as exc:
-        return usage_exit(ROLL_USAGE if command == "roll" else ODDS_USAGE, exc, as_json)
-    except BloodError as exc:
-        from blood_companion.cli.failures import refused
-
-        return refused(exc, as_json)
-    show(doc, lines, as_json)
-    return 0
-
-
 def show(doc: dict[str, Any], lines: list[Line], as_json: bool) -> None:
     """Print a dice answer: its JSON document (``ok`` first) or its lines."""
     from blood_companion.cli.textview import print_lines
@@ -358,7 +334,7 @@ def show(doc: dict[str, Any], lines: list[Line], as_json: bool) -> None:
 
 def register(app: Any) -> None:
     """`blood roll` and `blood odds` in the typer app, made of :data:`ROLL` and :data:`ODDS`."""
-    from blood_companion.cli.flags import add_command
+    from blood_companion.cli.common import add_command
     from blood_companion.cli.settings import current
     from blood_companion.cli.summaries import SUMMARIES
 

@@ -1,7 +1,7 @@
 """How a command that cannot go on says so: a usage error (exit code 2, with the JSON error
-document under ``--json``), a refusal on a fast path, and the last line of defence against an
-unexpected exception (exit code 1). A leaf module: the entry point, the typer app and the fast
-paths all use it."""
+document under ``--json``), a refusal without rich (`blood rules`), and the last line of
+defence against an unexpected exception (exit code 1). A leaf module: the entry point, the typer
+app and `blood rules` all use it."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def usage_error(message: str, as_json: bool) -> int:
 
 
 def refused(exc: BloodError, as_json: bool) -> int:
-    """Report a refusal on a fast path (no rich): with ``--json`` its JSON error document on
+    """Report a refusal without rich (`blood rules`): with ``--json`` its JSON error document on
     stdout; the message and its hint on stderr. Return its exit code."""
     from blood_companion.display import clean
 

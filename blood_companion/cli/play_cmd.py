@@ -14,23 +14,50 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from blood_companion.cli import session
-from blood_companion.cli.common import hint_of, stdout, typed_number
-from blood_companion.cli.flags import Opt, add_command
+import typer
+
+from blood_companion.cli import dice_run, rules_cmd, session, views
+from blood_companion.cli.campaign_cmd import check_start
+from blood_companion.cli.campaign_cmd import new as new_campaign
+from blood_companion.cli.common import (
+    add_command,
+    hint_of,
+    print_json,
+    run_typer,
+    stdout,
+    typed_number,
+)
+from blood_companion.cli.decks import ask_holders
+from blood_companion.cli.end_cmd import show_summary
+from blood_companion.cli.flags import Opt
+from blood_companion.cli.play_menu import Again, Confirm, Done, Walk, excerpt
+from blood_companion.cli.settings import GLOBAL_OPTIONS, argument_problem, current
+from blood_companion.cli.status_view import _fit, render, without_commands
 from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.table_words import (
+    decks_lines,
+    entry_lines,
+    hand_lines,
+    reaction_line_lines,
+    show_lines,
+)
 from blood_companion.cli.textview import print_lines, width
-from blood_companion.cli.view_docs import why_doc
+from blood_companion.cli.view_docs import status_doc, why_doc
 from blood_companion.cli.view_text import why_view
 from blood_companion.display import Styled, styled
 from blood_companion.engine import why
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.night import whose_turn
+from blood_companion.engine.plain import counted_all, percent
+from blood_companion.engine.table import DrawNeeded, done_so_far
+from blood_companion.engine.words import drawn_lines, sentence
 from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
-    import typer
-
     from blood_companion.cli.flags import Values
+    from blood_companion.engine.board_view import Board
 
 HELP = """\
 Answer with the key of a choice (a number or letters) or its name; Enter takes the default
@@ -60,8 +87,13 @@ def register(app: typer.Typer) -> None:
     add_command(app, "play", PLAY, _play, short_help=SUMMARIES["play"])
 
 
-# The options of `blood play`, declared once (cli/flags.py): its typer command is made of them
-# and its one-shot lines (--json, --answer) are read with them without typer (cli/record_fast.py).
+# The `blood` commands a player may type at the prompt: `odds ...` and `rules ...` (its help).
+PROMPT = typer.Typer(pretty_exceptions_enable=False, rich_markup_mode="rich")
+dice_run.register(PROMPT)
+rules_cmd.register(PROMPT)
+
+
+# The options of `blood play`, declared once (cli/flags.py): its typer command is made of them.
 PLAY = (
     Opt("new", "--new", help="Start a new campaign with this name."),
     Opt("troupers", "--troupers", help='With --new: Trouper ids, A,B[,C,D] ("random" draws one).'),
@@ -97,12 +129,7 @@ def play(
     """`blood play` with its options as values (:data:`PLAY`; ``answer`` None: at the
     keyboard)."""
     if new is not None:
-        from blood_companion.cli.campaign_cmd import new as new_campaign
-
         if decks is None and not as_json:
-            from blood_companion.cli.campaign_cmd import check_start
-            from blood_companion.cli.decks import ask_holders
-
             check_start(new, troupers, players, mode, seed, colours, leader)
             decks = ask_holders()
             if decks is None:
@@ -124,9 +151,6 @@ def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
     (so it records what the same lines record typed). With ``--json``: one document, the
     question waiting then (a follow-up's choices when the answers stop inside a choice, with
     the answers that led there in ``answers``), what was said and how many steps recorded."""
-    from blood_companion.cli.common import print_json
-    from blood_companion.cli.play_menu import Walk
-
     loop = Scripted(name, answers, steps)
     if not as_json:
         loop.run()
@@ -205,9 +229,6 @@ class Loop:
     def ask(self, prompt: str) -> str | None:
         """One line from the players (None at the end of input). A line no command could take
         (not UTF-8, control characters, thousands of characters) is answered and asked again."""
-        from blood_companion.cli.entry import argument_problem
-        from blood_companion.cli.play_menu import excerpt
-
         while True:
             try:
                 line = input(prompt)
@@ -241,17 +262,12 @@ class Loop:
     def show_status(self, store: Any = None) -> None:
         """The board (`blood status` without its commands) of ``store``, the campaign open
         now (else opened here): its stored document while true, as `blood status` reads it."""
-        from blood_companion.cli import views
-        from blood_companion.cli.status_view import without_commands
-        from blood_companion.cli.textview import print_lines, width
-        from blood_companion.cli.view_docs import status_doc
-
         if store is None:
             with self.open() as store:
                 self.show_status(store)
             return
-        doc = views.stored(store, "status") or status_doc(store)
-        print_lines(without_commands(views.render("status", doc, width())))
+        doc = views.stored(store) or status_doc(store)
+        print_lines(without_commands(render(cast("Board", doc), width())))
 
     def show_why(self) -> None:
         """Why the app decided as it did for the Nemesis side: the decision records of the
@@ -262,8 +278,6 @@ class Loop:
         print_lines(why_view(doc, width()))
 
     def show(self, screen: Any, every: bool = False) -> None:
-        from blood_companion.cli.status_view import _fit
-
         stdout.print()
         say(screen.title, "bold")
         room = max(20, stdout.width - 1)
@@ -335,13 +349,6 @@ class Loop:
 
     def table_command(self, head: str, args: list[str]) -> None:
         """`show CARD`, `hand [TROUPER]`, `cards`, `decks` at the prompt (nothing recorded)."""
-        from blood_companion.cli.table_words import (
-            decks_lines,
-            hand_lines,
-            reaction_line_lines,
-            show_lines,
-        )
-
         with self.open() as store:
             state, cat = store.state, store.catalog
         try:
@@ -367,14 +374,15 @@ class Loop:
     def run_command(self, argv: list[str]) -> bool:
         """A `blood` command typed at the prompt (odds, rules); the options fixed for the whole
         process (the save directory, the data pack) cannot change here."""
-        from blood_companion.cli.entry import GLOBAL_OPTIONS, dispatch
-
         fixed = [w for w in argv if w.partition("=")[0] in GLOBAL_OPTIONS]
         if fixed:
             say(f"{fixed[0].partition('=')[0]} cannot change inside `blood play`; quit "
                 "and start `blood play` again with it.", "red")
             return True
-        dispatch(argv)
+        if argv[:1] == ["rules"] and not {"--help", "-h"} & set(argv):
+            rules_cmd.main(argv[1:], current())  # as cli/entry.py answers it
+        else:
+            run_typer(PROMPT, argv, current())
         return True
 
     def undo_redo(self, what: str, k: int) -> None:
@@ -399,8 +407,6 @@ class Loop:
         self.walk, self.pending = None, []
 
     def test_odds(self) -> None:
-        from blood_companion.engine.plain import percent
-
         walk = self.walk
         screen = walk.screen() if walk is not None else None
         test = screen.test if screen is not None else None
@@ -421,8 +427,6 @@ class Loop:
                 stdout.print(f"  {c.label}")
             return
         if walk is not None and walk.state.night is not None and walk.state.night.pending:
-            from blood_companion.engine.night import whose_turn
-
             opts = whose_turn(walk.state, walk.catalog).get("test_options") or []
             for o in opts:
                 stdout.print(f"  {str(o['trait']).capitalize()}: roll {o['pool']} -> "
@@ -434,8 +438,6 @@ class Loop:
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
-        from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
-
         first = True
         while True:
             with self.open() as store:  # open while the question is built, not while asked
@@ -509,12 +511,6 @@ class Loop:
     def record(self, action: Any, digest: str) -> bool:
         """Record the action; False (and the same question again) when refused. A card the
         players drew from a deck they hold is asked first (the walk's draw question)."""
-        from blood_companion.cli.play_menu import Walk
-        from blood_companion.cli.table_words import entry_lines
-        from blood_companion.engine.errors import RuleError
-        from blood_companion.engine.table import DrawNeeded, done_so_far
-        from blood_companion.engine.words import drawn_lines, sentence
-
         try:
             with self.open() as store:
                 if store.state_hash != digest:
@@ -555,13 +551,9 @@ class Loop:
                     say("  " + text, style)
             # what the step changed on the board is told once, "At the table" below
         elif after.part == "day" and after.wagon != before.wagon and after.day is not None:
-            from blood_companion.engine.plain import counted_all
-
             stdout.print("  Wagon: " + counted_all(after.wagon.as_dict(), zeros=True))
         session.tell(before, after, cat, indent="  ")
         if summary is not None:
-            from blood_companion.cli.end_steps import show_summary
-
             show_summary(after, cat, summary)
         return True
 

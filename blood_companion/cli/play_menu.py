@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion import matching
 from blood_companion.cli import commands
+from blood_companion.cli.draws import name_draw
 from blood_companion.cli.table_words import so_far_lines
-from blood_companion.engine import legal
+from blood_companion.engine import legal, narrate
 from blood_companion.engine.actions import Action
 from blood_companion.engine.bookkeeping import said_name
 from blood_companion.engine.chance import Chance
@@ -178,8 +179,6 @@ class Walk(NamedTuple):
                             free_hint="the card's name", need="drawn")
 
     def _draw_answer(self, text: str) -> Done | Again:
-        from blood_companion.cli.draws import name_draw
-
         assert self.drawing is not None
         if not text:
             return Again("which card came up? type its number or its name")
@@ -494,8 +493,6 @@ def _by_name(options: Sequence[legal.Option], word: str, catalog: Catalog) -> le
     """The option a name picks at a top menu ("mad waltz" for "Play Mad Waltz (Threat 2)",
     "ioana" for "Ioana"): the package's one matcher over each option's label, the label
     without its verb, and the name of the card or Trouper it records (:func:`_find`)."""
-    from blood_companion.engine import narrate
-
     picks = []
     for o in options:
         named = [o.fields.get(k) for k in ("card", "trouper")]

@@ -19,18 +19,31 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from blood_companion.cli.common import settings
-from blood_companion.errors import BloodError
-from blood_companion.store import saves
+from blood_companion.cli.common import print_json, settings, stderr, stdout, warn_data
+from blood_companion.cli.draws import name_draw
+from blood_companion.cli.table_words import so_far_lines
+from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.view_docs import refresh
+from blood_companion.content.errors import ContentError
+from blood_companion.content.loader import load_catalog
+from blood_companion.content.paths import overlay_stamp
+from blood_companion.display import Styled, styled
+from blood_companion.engine import physical
+from blood_companion.engine.endgame import game_gains
+from blood_companion.engine.history import finished_summary
+from blood_companion.engine.table import DrawNeeded
+from blood_companion.engine.words import sentence
+from blood_companion.errors import BloodError, UsageError
+from blood_companion.store import CampaignStore, saves
 from blood_companion.store.errors import StoreError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from blood_companion.cli.textview import Line
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.actions import Action
     from blood_companion.engine.state import CampaignState
-    from blood_companion.store import CampaignStore
 
 
 def saves_dir() -> Path:
@@ -40,9 +53,6 @@ def saves_dir() -> Path:
 def catalog() -> Catalog:
     """The validated catalog: shipped pack plus --data-dir (cached per data folder); the
     overlay's files that belong to no kind are named on stderr once per command."""
-    from blood_companion.cli.common import warn_data
-    from blood_companion.content.paths import overlay_stamp
-
     data_dir = settings().data_dir
     # keyed by the overlay's files too: a card transcribed while `blood play` waits reaches it
     found: Catalog = warn_data(_catalog_for(data_dir, overlay_stamp(data_dir)))
@@ -57,9 +67,6 @@ _failed: dict[tuple[Path | None, str], BloodError] = {}
 @cache
 def _catalog_for(data_dir: Path | None, stamp: str = "") -> Catalog:
     """The catalog of this data folder as its files stand (``stamp``: the cache key)."""
-    from blood_companion.content.errors import ContentError
-    from blood_companion.content.loader import load_catalog
-
     key = (data_dir, stamp)
     if key in _failed:
         raise _failed[key]
@@ -98,8 +105,6 @@ def campaign_name(explicit: str | None = None) -> str:
 
 def open_session(name: str | None = None) -> CampaignStore:
     """Open the selected campaign and remember it as the last used."""
-    from blood_companion.store import CampaignStore  # the engine's state and actions with it
-
     chosen = campaign_name(name)
     store = CampaignStore.open(saves_dir(), chosen, catalog)
     saves.write_last_used(store.saves_dir, store.name)
@@ -110,8 +115,8 @@ def record(
     action: Action, store: CampaignStore | None = None, draws: list[str] | None = None
 ) -> CampaignState:
     """Apply and store one action on the selected campaign (or on `store`); return the new
-    state. A refused action raises RuleError and leaves the save unchanged. The views of the
-    campaign are stored anew so `blood status`, `night next`, ... stay on their fast path.
+    state. A refused action raises RuleError and leaves the save unchanged. The status of the
+    campaign is stored anew so that `blood status` need not build it again.
 
     ``draws`` (a command's ``--draw`` values, possibly none) turns on the named draws of the
     decks the players hold (engine/table.py): each card the action draws from such a deck is
@@ -128,9 +133,6 @@ def record(
 def _record(action: Action, store: CampaignStore, draws: list[str] | None) -> CampaignState:
     if draws is None:
         return store.record(action)
-    from blood_companion.cli.draws import name_draw
-    from blood_companion.cli.table_words import so_far_lines
-    from blood_companion.engine.table import DrawNeeded
 
     left = list(draws)
     for _ in range(64):
@@ -141,8 +143,6 @@ def _record(action: Action, store: CampaignStore, draws: list[str] | None) -> Ca
             action = name_draw(action, need, left, done=done)
             continue
         if left:
-            from blood_companion.errors import UsageError
-
             raise UsageError(
                 f"--draw {left[0]!r}: this step drew no card for it (nothing was recorded)",
                 hint="name only the cards the step draws, in order",
@@ -166,8 +166,6 @@ class Step(NamedTuple):
 
     def done(self) -> str:
         """The step in a sentence, its cards named as before it (engine/words.py)."""
-        from blood_companion.engine.words import sentence
-
         return sentence(self.action, self.catalog, self.before)
 
     def told(self) -> list[dict[str, object]]:
@@ -187,8 +185,6 @@ def recorder(doc: Callable[[Step], dict[str, Any]], show: Callable[[Step], None]
     ``doc(step)`` or ``show(step)``."""
 
     def run(build: Any, as_json: bool, named: list[str] | None = None) -> None:
-        from blood_companion.cli.common import print_json
-
         with open_session() as store:
             before = store.state
             action: Action = build(store) if callable(build) else build
@@ -204,32 +200,27 @@ def recorder(doc: Callable[[Step], dict[str, Any]], show: Callable[[Step], None]
     return run
 
 
-def view(name: str, build: Callable[[CampaignStore], dict[str, Any]], as_json: bool) -> None:
-    """Print a view of the selected campaign (cli/views.py) drawn by ``build(store)``, and
-    keep its document for the fast path."""
-    from blood_companion.cli import views
-
+def view(build: Callable[[CampaignStore], dict[str, Any]],
+         render: Callable[[dict[str, Any], int], list[Line]], as_json: bool) -> None:
+    """Print a view of the selected campaign: the document ``build(store)`` draws, as JSON or
+    as the lines ``render(doc, width)`` draws of it."""
     with open_session() as store:
         doc = build(store)
-        views.keep(store, name, doc)
-    views.show(name, doc, as_json)
+    if as_json:
+        print_json(doc)
+    else:
+        print_lines(render(doc, width()))
 
 
 def told(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[dict[str, object]]:
     """A recorded step's physical instructions as JSON (engine/physical.py): the
     ``instructions`` list of a recorded step's ``--json`` document."""
-    from blood_companion.engine import physical
-
     return physical.as_json(physical.instructions(before, after, catalog))
 
 
 def tell(before: CampaignState, after: CampaignState, catalog: Catalog, indent: str = "") -> None:
     """Print what the table moves after a recorded step, under "At the table:" (nothing when
     the step moved no piece): where a command prints a recorded step's result."""
-    from blood_companion.cli.common import stdout
-    from blood_companion.display import styled
-    from blood_companion.engine import physical
-
     lines = physical.lines(before, after, catalog)
     if lines:
         stdout.print(styled(indent + "At the table:", style="bold"))
@@ -245,26 +236,18 @@ def data_notice(store: CampaignStore) -> None:
     except BloodError:
         return
     if text:
-        from blood_companion.cli.common import stderr
-        from blood_companion.display import Styled
-
         stderr.print(Styled(("Note: ", "yellow"), text[0].upper() + text[1:] + "."))
 
 
 def refresh_status(store: CampaignStore) -> None:
-    """Store the views of a campaign after it changed (status, what comes next, the summary:
-    cli/view_docs.py), so the next look is answered from them. Never fails a command."""
-    from blood_companion.cli.view_docs import refresh
-
+    """Store the status of a campaign after it changed (cli/view_docs.py), so the next look
+    is answered from it. Never fails a command."""
     refresh(store)
 
 
 def game_summary(store: CampaignStore) -> dict[str, object]:
     """What the game just finished changed (engine/history.py), its gains counted from the
     night's set-up to the finish (engine/endgame.py): empty unless the last step finished it."""
-    from blood_companion.engine.endgame import game_gains
-    from blood_companion.engine.history import finished_summary
-
     summary = finished_summary(store.state)
     if not summary or store.head < 2:
         return summary

@@ -4,7 +4,7 @@
 ``BLOOD_DATA_DIR``, ``BLOOD_CAMPAIGN``, else the defaults (:func:`default_saves_dir`).
 ``cli.entry`` or the typer app's callback resolves them and makes them :func:`current` while the
 command runs; nothing writes the environment, so two invocations in one process never see each
-other's options. Standard library only (the fast paths use it)."""
+other's options. Standard library only (`blood rules` uses it before typer)."""
 
 from __future__ import annotations
 
@@ -148,3 +148,28 @@ def using(settings: Settings) -> Iterator[Settings]:
         yield settings
     finally:
         _CURRENT.reset(token)
+
+
+# No argument (nor a line typed at a `blood play` prompt) is longer: nothing a player types is,
+# and it keeps every number typed below Python's 4,300-digit limit for int().
+MAX_ARG = 4096
+_BIDI = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+
+
+def argument_problem(text: str) -> str | None:
+    """Why a typed argument cannot be taken, or None when it can."""
+    if len(text) > MAX_ARG:
+        return f"is {len(text)} characters long (at most {MAX_ARG})"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(text[exc.start])
+        byte = f" (byte 0x{code - 0xDC00:02X})" if 0xDC80 <= code <= 0xDCFF else ""
+        return f"is not valid UTF-8 text{byte}"
+    for ch in text:
+        if (ch < " " and ch not in "\t\n") or "\x7f" <= ch <= "\x9f" or ch in _BIDI:
+            return f"contains the control character U+{ord(ch):04X}"
+    for word in text.replace(",", " ").replace("=", " ").replace(":", " ").split():
+        if word.isdigit() and not word.isdecimal():
+            return f"has {word[:20]!r}, which is not a number (type the digits 0-9)"
+    return None

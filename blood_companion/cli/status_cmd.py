@@ -3,24 +3,25 @@
 By night the Night Board (Chain, Reaction Line, Threat track, Minions), the Nemesis and every
 Trouper; by day the Wagon, the reserves and what is affordable; at the End of the Night the
 rewards; always the phase and what comes next. The document is the engine's board
-(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/status_view.py`` and stored
-for the fast path (``cli/views.py``), which `blood status` uses while the save is unchanged.
+(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/status_view.py``; the one
+stored after the last step (``cli/views.py``) is shown while the save is unchanged.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
 from blood_companion.cli import session, views
 from blood_companion.cli.common import JsonOpt, print_json
+from blood_companion.cli.status_view import reaction_cards, render, render_night
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import status_doc
 
 if TYPE_CHECKING:
-    from blood_companion.engine.board_view import NightBoard
+    from blood_companion.engine.board_view import Board, NightBoard
 
 
 def register(app: typer.Typer) -> None:
@@ -38,11 +39,10 @@ def status(
     By night the Night Board, the Nemesis and each Trouper; by day the Wagon, the reserves and
     what is affordable. With --cards, the text of each card on the Reaction Line."""
     with session.open_session() as store:
-        doc = status_doc(store)
+        doc = views.stored(store) or status_doc(store)
     if not cards:
-        views.show("status", doc, as_json)
+        show(doc, as_json)
         return
-    from blood_companion.cli.status_view import reaction_cards
 
     night = doc["night"]
     extra: dict[str, Any] = {
@@ -53,12 +53,18 @@ def status(
     if as_json:
         print_json({**doc, "reaction_cards": extra})
         return
-    views.show("status", doc, False)
+    show(doc, False)
     print_lines([(line, "") for line in reaction_cards(night, width())])
+
+
+def show(doc: dict[str, Any], as_json: bool) -> None:
+    """Print the status document: as JSON, or drawn (cli/status_view.py)."""
+    if as_json:
+        print_json(doc)
+    else:
+        print_lines(render(cast("Board", doc), width()))
 
 
 def print_night(view: NightBoard) -> None:
     """The Night Board alone (`blood night board`)."""
-    from blood_companion.cli.status_view import render_night
-
     print_lines(render_night(view, width()))

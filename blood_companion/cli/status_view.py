@@ -3,8 +3,7 @@
 The board is the engine's typed document (``engine/board_view.py``), stored with the commands
 that fit by ``cli/view_docs.py``. :func:`render` draws it as (text, style) lines of at most
 ``width`` columns, :func:`render_night` the Night Board alone, :func:`reaction_cards` the
-Reaction Line with each card's text. Standard library only, so the fast path of `blood status`
-draws a stored document without pydantic or the engine.
+Reaction Line with each card's text. Standard library only.
 """
 
 from __future__ import annotations

@@ -29,12 +29,16 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Static
 
+from blood_companion.cli import session
 from blood_companion.cli.common import stdout
 from blood_companion.cli.play_cmd import Loop, shown_choices
-from blood_companion.cli.settings import Settings, current, using
+from blood_companion.cli.session import saves_dir
+from blood_companion.cli.settings import Settings, argument_problem, current, using
 from blood_companion.cli.status_view import SIDES, plain, render, track, without_commands
 from blood_companion.cli.view_docs import status_doc, why_doc
 from blood_companion.cli.view_text import why_view
+from blood_companion.cli.views import save_path
+from blood_companion.store.peek import head_key
 
 if TYPE_CHECKING:
     from blood_companion.engine.board_view import Board, NightBoard
@@ -213,7 +217,6 @@ class TableLoop(Loop):
         self.app, self.echo = app, False
 
     def ask(self, prompt: str) -> str | None:
-        from blood_companion.cli.entry import argument_problem
 
         self.app.call_from_thread(self.app.prompt_for, prompt)
         while True:
@@ -352,15 +355,14 @@ class TableApp(App[None]):
         self.run_worker(self.play, thread=True, exit_on_error=True)
 
     def play(self) -> None:
-        real = stdout._rich()  # the rich console itself (its `_width`, not LazyConsole's)
-        old, old_width = real._file, real._width  # None, None unless set
+        old, old_width = stdout._file, stdout._width  # None, None unless set
         stdout.file = self.feed
-        real.width = UNFOLDED  # the panel folds what it prints, each line under its indent
+        stdout.width = UNFOLDED  # the panel folds what it prints, each line under its indent
         try:
             with using(self.settings):  # a thread of its own: the command's options again
                 self.loop.run()
         finally:
-            real._file, real._width = old, old_width
+            stdout._file, stdout._width = old, old_width
         with contextlib.suppress(RuntimeError):  # the app may be closing already
             self.call_from_thread(self.exit)
 
@@ -410,8 +412,6 @@ class TableApp(App[None]):
 
     def reload(self) -> None:
         """Read the board document anew and redraw the panels."""
-        from blood_companion.cli import session
-
         with using(self.settings), session.open_session(self.campaign) as store:
             self.doc = status_doc(store)
         self.head = self.head_now()
@@ -419,10 +419,6 @@ class TableApp(App[None]):
             self.show(panel, text)
 
     def head_now(self) -> Any:
-        from blood_companion.cli.session import saves_dir
-        from blood_companion.cli.views import save_path
-        from blood_companion.store.peek import head_key
-
         with using(self.settings):
             return head_key(save_path(saves_dir(), self.campaign))
 

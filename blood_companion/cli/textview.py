@@ -1,12 +1,16 @@
 """Lines of styled text and how they reach the terminal (standard library only): the views
 (``cli/view_text.py``, ``cli/status_view.py``) render to :data:`Line` lists, :func:`print_lines`
-prints them, for the command and for the fast path alike.
+prints them.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+
+from rich.text import Text
+
+from blood_companion.display import clean, colour_wanted, console
 
 Line = tuple[str, str]  # (text, style name: "" | "bold" | "dim" | "green" | "cyan" | ...)
 
@@ -32,15 +36,11 @@ def plain(lines: list[Line]) -> str:
 def print_lines(lines: list[Line]) -> None:
     """Plain text in a pipe, for ``TERM=dumb`` or with ``NO_COLOR``; rich styles on a colour
     terminal or with ``FORCE_COLOR`` (:func:`blood_companion.display.colour_wanted`)."""
-    from blood_companion.display import clean, colour_wanted
-
     if not colour_wanted():
         sys.stdout.write(clean(plain(lines)))
         sys.stdout.flush()
         return
-    from rich.text import Text
 
-    from blood_companion.display import console
 
     out = console(highlight=False, soft_wrap=True)
     for text, style in lines:

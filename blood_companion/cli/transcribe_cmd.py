@@ -14,8 +14,18 @@ from rich.table import Table
 from rich.text import Text
 
 from blood_companion.cli.common import print_json, settings, stdout, warn_data, write_output
-from blood_companion.content.card_text import field_words, name_index, same_name_warnings
-from blood_companion.content.cards import AnswerError
+from blood_companion.content.card_text import (
+    Known,
+    card_text,
+    deck_text,
+    deck_words,
+    field_words,
+    name_index,
+    plan_import,
+    read_cards,
+    same_name_warnings,
+)
+from blood_companion.content.cards import AnswerError, deck_of
 from blood_companion.content.errors import ImportRefused, Problem
 from blood_companion.content.face import KIND_WORDS
 from blood_companion.content.loader import (
@@ -26,7 +36,30 @@ from blood_companion.content.loader import (
     shipped_data_dir,
     user_data_dir,
 )
+from blood_companion.content.overlay import (
+    SUFFIX,
+    as_dict,
+    check_records,
+    file_stem_for,
+    find_in_overlay,
+    remove_record,
+    shipped_order,
+    write_records,
+)
+from blood_companion.content.progress import progress, progress_json
+from blood_companion.content.transcribe import (
+    MAX_CARD_FILE,
+    CardSession,
+    clear_draft,
+    load_draft,
+    long_line_problems,
+    queue,
+    save_draft,
+    too_many_items,
+)
+from blood_companion.display import clean
 from blood_companion.errors import UsageError
+from blood_companion.fileio import FileProblem, check_path, folder_problem, is_inside, read_text
 
 HELP = """\
 Type what your card prints. Over a placeholder the card starts empty: Enter means "not on
@@ -56,8 +89,6 @@ def show(text: Text | str, style: str = "", end: str = "\n") -> None:
 def target_dir() -> Path:
     """Where typed cards are written: --data-dir / BLOOD_DATA_DIR, else the user data folder.
     Raises FileProblem when that is not a folder (a file, a loop of symlinks, ...)."""
-    from blood_companion.fileio import FileProblem, check_path, folder_problem
-
     target = settings().data_dir or user_data_dir()
     check_path(target, "the data folder")
     problem = folder_problem(target)
@@ -78,8 +109,6 @@ def _catalog(target: Path) -> Catalog:
 
 def _stem(cat: Catalog, kind: str, record: Any) -> str:
     """The name of the overlay file a typed card is written to (beside where it came from)."""
-    from blood_companion.content.overlay import file_stem_for
-
     origin = cat.origins.get((kind, record.id))
     return file_stem_for(kind, record, origin.file if origin else None)
 
@@ -95,8 +124,6 @@ def _shown(path: Path) -> str:
 
 
 def show_progress(as_json: bool) -> None:
-    from blood_companion.content.progress import progress, progress_json
-
     cat = _catalog(target_dir())
     if as_json:
         doc = progress_json(cat)
@@ -134,9 +161,6 @@ def show_progress(as_json: bool) -> None:
 
 
 def export_text(kind: str, deck: str | None, out: Path | None, force: bool = False) -> None:
-    from blood_companion.content.card_text import deck_text
-    from blood_companion.content.cards import deck_of
-
     key = resolve_kind(kind)
     cat = _catalog(target_dir())
     records = cat.all(key)
@@ -150,11 +174,9 @@ def export_text(kind: str, deck: str | None, out: Path | None, force: bool = Fal
     if out is None:
         # The screen gets the names without control sequences (a name in an overlay could
         # retitle or clear the terminal); the file keeps them as typed, to read back.
-        from blood_companion.display import clean
 
         sys.stdout.write(clean(text))
         return
-    from blood_companion.fileio import FileProblem, is_inside
 
     if out.suffix.lower() in (".yaml", ".yml") and is_inside(out, target_dir()):
         raise FileProblem(out, "the output file", "is in your data folder, where it would be "
@@ -171,9 +193,6 @@ def export_text(kind: str, deck: str | None, out: Path | None, force: bool = Fal
 
 
 def _known(cat: Catalog, target: Path) -> Any:
-    from blood_companion.content.card_text import Known
-    from blood_companion.content.overlay import SUFFIX, find_in_overlay
-
     def where(kind: str, record_id: str) -> str:
         file, line = cat.origin_line(kind, record_id)
         return f"{file}:{line}" if line else file
@@ -190,15 +209,6 @@ def _known(cat: Catalog, target: Path) -> Any:
 
 
 def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None:
-    from blood_companion.content.card_text import deck_words, plan_import, read_cards
-    from blood_companion.content.overlay import check_records, shipped_order, write_records
-    from blood_companion.content.transcribe import (
-        MAX_CARD_FILE,
-        long_line_problems,
-        too_many_items,
-    )
-    from blood_companion.fileio import FileProblem, read_text
-
     shown = _shown(file)
     try:
         missing = not file.exists() and not file.is_symlink()
@@ -361,8 +371,6 @@ class Loop:
                 show(Text.assemble(("✗ ", "red"), "that line is not UTF-8 text; type it again"))
 
     def run(self, cards: list[Any], cat: Catalog, draft: Any) -> None:
-        from blood_companion.content.transcribe import CardSession, clear_draft
-
         self.cat = cat
         self.names = name_index(cat)  # the names of the pack as it was when this began
         history: list[dict[str, Any]] = []
@@ -423,9 +431,6 @@ class Loop:
         ))
 
     def drive(self, session: Any, card: Any) -> str:
-        from blood_companion.content.card_text import card_text
-        from blood_companion.content.transcribe import save_draft
-
         shown_info: tuple[str, ...] = ()
         while True:
             prompt = session.prompt()
@@ -482,8 +487,6 @@ class Loop:
             save_draft(self.target, card, session.answers)
 
     def stopped(self, session: Any, card: Any) -> None:
-        from blood_companion.content.transcribe import clear_draft, save_draft
-
         if session.answers:
             save_draft(self.target, card, session.answers)
             kept = f"your {len(session.answers)} answer(s) for {card.id} are kept"
@@ -496,15 +499,6 @@ class Loop:
         )
 
     def write(self, card: Any, base: Any, session: Any, index: int) -> dict[str, Any] | None:
-        from blood_companion.content.overlay import (
-            SUFFIX,
-            as_dict,
-            check_records,
-            find_in_overlay,
-            shipped_order,
-            write_records,
-        )
-
         record = session.record
         self.target.mkdir(parents=True, exist_ok=True)
         before = find_in_overlay(self.target, card.kind, card.id)
@@ -536,8 +530,6 @@ class Loop:
                 "stem": stem, "previous": previous}
 
     def unwrite(self, entry: dict[str, Any]) -> None:
-        from blood_companion.content.overlay import remove_record, write_records
-
         card = entry["card"]
         self.typed.pop(str(card.id), None)
         remove_record(self.target, card.kind, entry["stem"], card.id)
@@ -549,8 +541,6 @@ class Loop:
 
 
 def transcribe(kind: str | None, record_id: str | None, deck: str | None) -> None:
-    from blood_companion.content.transcribe import load_draft, queue
-
     key = resolve_kind(kind) if kind else None
     target = target_dir()
     target.mkdir(parents=True, exist_ok=True)

@@ -1,17 +1,27 @@
 """The documents of the views of a campaign, built from the open save (the engine's own views).
 
 ``blood night next``, ``day next``, ``campaign show`` and ``campaign log`` print these documents
-(``--json``) or draw them (``cli/view_text.py``); ``cli/views.py`` keeps them for the fast path.
-:func:`refresh` stores the views of a campaign that just changed, so the first look after an
-action is as fast as the second.
+(``--json``) or draw them (``cli/view_text.py``). :func:`refresh` stores the status of a
+campaign that just changed (``cli/views.py``), so the first look after an action is as fast as
+the second.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any, cast
 
 from blood_companion.cli import views
-from blood_companion.engine import why
+from blood_companion.cli.commands import for_next
+from blood_companion.cli.table_words import result_lines
+from blood_companion.content.face import map_legend
+from blood_companion.engine import narrate, why
+from blood_companion.engine.board_view import build
+from blood_companion.engine.day import STEP_TITLES, day_next
+from blood_companion.engine.day.options import _item_label
+from blood_companion.engine.history import campaign_totals, history_rows
+from blood_companion.engine.legal import next_view
+from blood_companion.engine.night import night_view, whose_turn
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError
 
@@ -32,11 +42,7 @@ _last_commands: list[tuple[Next, Catalog, list[str]]] = []
 def _commands(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -> list[str]:
     """The commands of the options open now (engine/legal.py, cli/commands.py); ``nxt``: the
     view of now when already built (its commands are worked out once)."""
-    from blood_companion.cli.commands import for_next
-
     if nxt is None:
-        from blood_companion.engine.legal import next_view
-
         return for_next(next_view(state, catalog), catalog)
     if not (_last_commands and _last_commands[0][0] is nxt and _last_commands[0][1] is catalog):
         _last_commands[:] = [(nxt, catalog, for_next(nxt, catalog))]
@@ -47,12 +53,8 @@ def _now(state: CampaignState, catalog: Catalog) -> Next | None:
     """The engine's view of now that both the board and the document of what comes next
     show (the night's ``night_view``, the Day's ``day_next``), or None in another part."""
     if state.part == "night" and state.night is not None:
-        from blood_companion.engine.night import night_view
-
         return night_view(state, catalog)
     if state.part == "day" and state.day is not None:
-        from blood_companion.engine.day import day_next
-
         return day_next(state, catalog)
     return None
 
@@ -75,8 +77,6 @@ def night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None = No
 
 
 def _night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None) -> dict[str, Any]:
-    from blood_companion.engine.night import night_view, whose_turn
-
     if nxt is None:
         nxt = night_view(state, catalog)  # built once, for the document and its commands
     doc = whose_turn(state, catalog, nxt)
@@ -98,8 +98,6 @@ def day_next_doc(state: CampaignState, catalog: Catalog, *, names: bool = True,
                  nxt: Next | None = None) -> dict[str, Any]:
     """The Day Part's next step (engine/day/views.py ``day_next``; ``nxt`` when already built)
     with its legal choices and commands, and (``names``) the names of the ids it shows."""
-    from blood_companion.engine.day import STEP_TITLES, day_next
-
     if nxt is None:
         nxt = day_next(state, catalog)
     det = dict(nxt.details)
@@ -112,12 +110,8 @@ def day_next_doc(state: CampaignState, catalog: Catalog, *, names: bool = True,
         nem = catalog.nemesis(str(det["nemesis"]))
         det["nemesis_name"] = nem.name if nem is not None else det["nemesis"]
     if det.get("map"):
-        from blood_companion.content.face import map_legend
-
         det["map_legend"] = map_legend(list(det["map"]))
     if nxt.step == "equipping":
-        from blood_companion.engine.day.options import _item_label
-
         doc["item_names"] = {
             str(raw): _item_label(catalog, str(raw)) for c in nxt.choices
             for raw in [*(x for v in c["sleeves"].values() for x in v), *c["equipped"].values()]
@@ -175,8 +169,6 @@ def summary(store: CampaignStore) -> dict[str, Any]:
 
 def show_doc(store: CampaignStore) -> dict[str, Any]:
     """`campaign show`: the summary, the history of the games and the totals."""
-    from blood_companion.engine.history import campaign_totals, history_rows
-
     st = store.state
     doc = {**summary(store), "history": history_rows(st), "totals": campaign_totals(st)}
     doc["names"] = show_names(doc, store.catalog)
@@ -186,8 +178,6 @@ def show_doc(store: CampaignStore) -> dict[str, Any]:
 def show_names(doc: dict[str, Any], catalog: Catalog) -> dict[str, str]:
     """The names as printed of the ids `campaign show` shows (Troupers, Items, Nemeses,
     Locations, trophies): the players read names; ``--json`` keeps the ids."""
-    from blood_companion.engine import narrate
-
     names: dict[str, str] = {}
     for t in [*doc["troupers"], *doc["set_aside"]]:
         names[t["trouper"]] = narrate.trouper_name(catalog, t["trouper"])
@@ -218,8 +208,6 @@ def log_doc(store: CampaignStore, last: int = LOG_LAST) -> dict[str, Any]:
 def log_entries(store: CampaignStore, entries: list[Any]) -> list[dict[str, Any]]:
     """Log entries as the log view shows them: each step's sentence, and below a done step
     what it drew and did (cli/table_words.py), in words."""
-    from blood_companion.cli.table_words import result_lines
-
     steps = [e.step for e in entries if e.status == "done"]
     results = store.step_results(min(steps)) if steps else {}
     return [
@@ -277,41 +265,28 @@ def _latest_decision_step(store: CampaignStore) -> int | None:
 
 def status_doc(store: CampaignStore, now: Next | None = None) -> dict[str, Any]:
     """The status document of an open campaign (the board, engine/board_view.py, with the
-    commands of the options open now); refreshes the fast path's cache. ``now``: the view of
-    now (:func:`_now`) when already built."""
-    from blood_companion.engine.board_view import build
-
+    commands of the options open now), stored for the next look (``cli/views.py``). ``now``:
+    the view of now (:func:`_now`) when already built."""
     state, catalog = store.state, store.catalog
     doc: dict[str, Any] = cast("dict[str, Any]", build(
         state, catalog, name=store.name, head=store.head, state_hash=store.state_hash, log=[],
         view=now, commands=lambda nxt: _commands(state, catalog, nxt)))
-    said = views.kept_said(store)  # the sentences of the last steps, worded by an earlier
-    entries = store.log(last=STATUS_LOG_LAST, said=said)  # command (none parsed again)
+    entries = store.log(last=STATUS_LOG_LAST)
     doc["log"] = [  # the last steps, for the served board (issue 28)
         {"step": e.step, "sentence": e.sentence, "status": e.status} for e in entries
     ]
-    views.keep(store, "status", doc, said={e.said: e.sentence for e in entries})
+    views.keep(store, doc)
     return doc
 
 
 def refresh(store: CampaignStore) -> None:
-    """Store the views of a campaign that just changed: status, what comes next, the summary,
-    each drawn from the head the store holds (none when it does not know the file's revision:
-    such a view could not be kept). What a stored view may fairly meet is let pass, since the
-    cache only buys speed and the action is recorded: the data pack unreadable or refusing
-    (a BloodError: ContentError, a RuleError from a view of a state the pack no longer fits,
-    a StoreError) or the cache folder unwritable (OSError). Anything else is a bug in a view
-    and is raised."""
+    """Store the status of a campaign that just changed, drawn from the head the store holds
+    (none when it does not know the file's revision: it could not be kept). What it may fairly
+    meet is let pass, since the stored status only buys speed and the action is recorded: the
+    data pack unreadable or refusing (a BloodError: ContentError, a RuleError from a view of a
+    state the pack no longer fits, a StoreError) or the cache folder unwritable (OSError).
+    Anything else is a bug in a view and is raised."""
     if store.drawn_from() is None:
         return
-    try:
-        state, catalog = store.state, store.catalog
-        now = _now(state, catalog)  # built once: the board and what comes next show it
-        status_doc(store, now)  # stores itself
-        if state.part == "night" and state.night is not None:
-            views.keep(store, "night-next", night_next_doc(state, catalog, now))
-        elif state.part == "day" and state.day is not None:
-            views.keep(store, "day-next", day_next_doc(state, catalog, nxt=now))
-        views.keep(store, "campaign-show", show_doc(store))
-    except (BloodError, OSError):
-        pass
+    with contextlib.suppress(BloodError, OSError):
+        status_doc(store, _now(store.state, store.catalog))  # stores itself

@@ -1,6 +1,6 @@
 """The views `night next`, `day next`, `campaign show` and `campaign log` as (text, style)
-lines, from their plain documents (``cli/view_docs.py``): the one place each is drawn, for the
-command and the fast path (``cli/views.py``). Standard library only.
+lines, from their plain documents (``cli/view_docs.py``): the one place each is drawn. Standard
+library only.
 """
 
 from __future__ import annotations

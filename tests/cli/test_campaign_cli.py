@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -178,8 +181,8 @@ def test_export_import_delete_recover_verify(blood: Any, tmp_path: Path) -> None
 
 
 def test_delete_removes_the_campaigns_stored_views_only(blood: Any, saves_dir: Path) -> None:
-    """`campaign delete` removes the views stored for that campaign (SAVES/.cache/NAME.*.json)
-    and no other campaign's, even one whose name starts with NAME and a dot (they stayed)."""
+    """`campaign delete` removes the status stored for that campaign (SAVES/.cache/NAME.status.json)
+    and no other campaign's, even one whose name starts with NAME and a dot."""
     for name in ("tues", "tues.b"):
         _new(blood, name)
         for view in (("status",), ("campaign", "show"), ("campaign", "log")):
@@ -187,7 +190,7 @@ def test_delete_removes_the_campaigns_stored_views_only(blood: Any, saves_dir: P
     cache = saves_dir / ".cache"
     mine = {p.name for p in cache.glob("tues.*.json") if not p.name.startswith("tues.b.")}
     others = {p.name for p in cache.glob("tues.b.*.json")}
-    assert len(mine) == len(others) == 4  # three views and the sentences of the last steps
+    assert len(mine) == len(others) == 1  # the one stored document: the status
     assert blood("campaign", "delete", "tues").code == 0
     assert {p.name for p in cache.glob("*.json")} == others
 
@@ -346,3 +349,52 @@ def test_blood_campaign_wagon_says_1_coin(blood: Any) -> None:
     assert "+1 coin" in r.out and "1 coins" not in r.out
     log = blood("campaign", "log")
     assert "Wagon adjusted: +1 coin" in log.out and "1 coins" not in log.out
+
+
+# --------------------------------------------------------------------------- a process each
+
+
+def _module_blood(*args: str, saves: Path) -> subprocess.CompletedProcess[bytes]:
+    """`python -m blood_companion ARGS` (the console script's own path) with piped output."""
+    env = {**os.environ, "BLOOD_SAVES_DIR": str(saves), "NO_COLOR": "1", "COLUMNS": "100"}
+    env.pop("BLOOD_CAMPAIGN", None)
+    return subprocess.run(
+        [sys.executable, "-m", "blood_companion", *args],
+        capture_output=True,  # both to pipes, as in a script
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_step_recorded_by_its_own_process_is_on_disk(blood: Any, saves_dir: Path) -> None:
+    assert blood("campaign", "new", "quick", "--troupers", "aurel,zora", "--seed", "7").code == 0
+    before = blood("campaign", "show", "--json").json()
+    for n, coins in enumerate(("2", "3"), 1):  # two processes: the second reads the first's
+        p = _module_blood("campaign", "wagon", "--coins", coins, "--json", saves=saves_dir)
+        assert p.returncode == 0, p.stderr.decode()
+        assert json.loads(p.stdout)["log_length"] == before["log_length"] + n
+    after = blood("campaign", "show", "--json").json()
+    assert after["log_length"] == before["log_length"] + 2
+    assert after["wagon"]["coins"] == before["wagon"]["coins"] + 5
+    log = [json.loads(line) for line in blood("campaign", "log", "--json").out.splitlines()]
+    assert [e["action"].get("coins") for e in log[-2:]] == [2, 3]
+    # an undo in its own process is kept too
+    p = _module_blood("campaign", "undo", "--json", saves=saves_dir)
+    assert p.returncode == 0, p.stderr.decode()
+    assert blood("campaign", "show", "--json").json()["log_length"] == before["log_length"] + 1
+
+
+def test_long_output_reaches_a_pipe_whole(blood: Any, saves_dir: Path) -> None:
+    whole = blood("data", "schema")
+    assert whole.code == 0 and len(whole.out) > 200_000  # bigger than a pipe's buffer
+    p = _module_blood("data", "schema", saves=saves_dir)
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout.decode() == whole.out
+    assert json.loads(p.stdout)  # ends where the document ends
+
+
+def test_an_error_exit_keeps_its_code_and_message(saves_dir: Path) -> None:
+    p = _module_blood("campaign", "wagon", "--coins", "1", "--campaign", "nowhere", saves=saves_dir)
+    assert p.returncode not in (0, None)
+    assert b"nowhere" in p.stderr

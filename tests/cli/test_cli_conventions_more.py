@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -158,13 +157,13 @@ def test_completion_never_fails_on_a_broken_saves_folder_or_pack(tmp_path: Path)
 
 def _complete(words: list[str], incomplete: str, settings: Settings | None = None) -> list[str]:
     """Completions through click's ShellComplete API (typer's bash class), in-process."""
+    import typer
     from typer._completion_classes import BashComplete
 
-    from blood_companion.cli.app import COMMAND_MODULES, click_command, register_commands
+    from blood_companion.cli.app import app
 
-    register_commands(COMMAND_MODULES)
     obj = settings if settings is not None else Settings.resolve()
-    comp = BashComplete(click_command(), {"obj": obj}, "blood", "_BLOOD_COMPLETE")
+    comp = BashComplete(typer.main.get_command(app), {"obj": obj}, "blood", "_BLOOD_COMPLETE")
     return [item.value for item in comp.get_completions(words, incomplete)]
 
 
@@ -212,40 +211,6 @@ def test_values_not_file_names_for_every_kind_of_value(catalog: Any, tmp_path: P
     assert "keyword" in _complete(["rules", "--kind"], "")
     # no file names anywhere (the working folder has files that begin with these letters)
     assert not {p.name for p in ROOT.iterdir()} & set(_complete(["card", "show"], ""))
-
-
-def test_completion_loads_only_the_command_being_completed() -> None:
-    script = (
-        "import os, sys\n"
-        "os.environ.update(_BLOOD_COMPLETE='complete_bash', COMP_WORDS='blood test a',"
-        " COMP_CWORD='2')\n"
-        "from blood_companion.cli.entry import main\n"
-        "code = main([])\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith('blood_companion.cli.')"
-        " and m.endswith('_cmd'))\n"
-        "print(code, loaded, file=sys.stderr)\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
-    )
-    assert out.stdout.split() == ["aurel"], out.stderr
-    assert out.stderr.strip() == "0 ['blood_companion.cli.test_cmd']"
-
-
-def test_completion_words_of_every_shell() -> None:
-    from blood_companion.cli import completion
-
-    words = completion.completion_words
-    assert words({"COMP_WORDS": "blood campaign delete tu", "COMP_CWORD": "3"}) == [
-        "campaign", "delete"
-    ]
-    assert words({"_TYPER_COMPLETE_ARGS": "blood campaign delete tu"}) == ["campaign", "delete"]
-    assert words({"_TYPER_COMPLETE_ARGS": "blood campaign delete "}) == ["campaign", "delete"]
-    assert words({"_TYPER_COMPLETE_ARGS": "blood card show 'open",
-                  "_TYPER_COMPLETE_WORD_TO_COMPLETE": "'open"}) == ["card", "show"]
-    which = completion.command_being_completed
-    assert which(["--saves-dir", "campaign", "night"], ["--saves-dir"]) == "night"
-    assert which(["--json"], ["--saves-dir"]) is None
 
 
 def test_card_kinds_agree_with_the_card_finder() -> None:

@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 
 def test_validate_json_counts(blood) -> None:  # type: ignore[no-untyped-def]
@@ -157,77 +151,3 @@ def test_a_file_of_no_kind_is_named_not_loaded(blood, tmp_path: Path) -> None:  
     assert "my-minions.yaml" in r.err and "not loaded" in r.err
     r = blood("--data-dir", str(overlay), "data", "show", "minions", "undead-bone-sentinel")
     assert "Zzyzx" not in r.out and "my-minions.yaml" in r.err
-
-
-# --------------------------------------------------------------------------- the stored report
-
-
-def test_validate_of_an_unchanged_pack_answers_from_its_stored_report(  # type: ignore[no-untyped-def]
-    blood, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from blood_companion.cli import data_cmd
-
-    monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("BLOOD_NO_CACHE", raising=False)
-    overlay = tmp_path / "box"
-    overlay.mkdir()
-    card = blood("data", "show", "minions", "undead-bone-sentinel", "--json").json()
-    card.pop("ok")
-    card["name"] = "Zzyzx"
-    cards = overlay / "minions.yaml"
-    cards.write_text(json.dumps([card]))
-    loads: list[object] = []
-    real = data_cmd.load_layers
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        loads.append(args)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(data_cmd, "load_layers", counted)
-    every = [(), ("--json",), ("--strict",)]
-    first = {o: blood("--data-dir", str(overlay), "data", "validate", *o) for o in every}
-    assert all(r.code == 0 for r in first.values()) and len(loads) == 3
-    for o, r in first.items():  # the same files: the stored report, nothing read
-        again = blood("--data-dir", str(overlay), "data", "validate", *o)
-        assert (again.code, again.out, again.err) == (0, r.out, r.err)
-    assert len(loads) == 3
-    # a file changed to the same size and time is validated again
-    stamp = cards.stat()
-    cards.write_text(cards.read_text().replace("Zzyzx", "Zzyzy"))
-    os.utime(cards, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
-    assert blood("--data-dir", str(overlay), "data", "validate", "--json").code == 0
-    assert len(loads) == 4
-    # and one that breaks the pack reports its new problem
-    cards.write_text(json.dumps([{**card, "unknown_field": 1}]))
-    r = blood("--data-dir", str(overlay), "data", "validate", "--json")
-    assert r.code == 1 and len(loads) == 5
-    (err,) = r.json()["errors"]
-    assert err["file"].endswith("minions.yaml") and "unknown field" in err["message"]
-    # a rules file of the overlay is part of the pack too
-    cards.unlink()
-    assert blood("--data-dir", str(overlay), "data", "validate").code == 0
-    (overlay / "rules").mkdir()
-    (overlay / "rules" / "mine.yaml").write_text("- id: push\n  title: 5\n")
-    r = blood("--data-dir", str(overlay), "data", "validate", "--json")
-    assert r.code == 1 and r.json()["errors"][0]["file"].endswith("mine.yaml")
-
-
-def test_a_stored_validate_report_imports_no_typer_nor_pydantic(tmp_path: Path) -> None:
-    probe = (
-        "import sys\n"
-        "from blood_companion.cli.entry import main\n"
-        "code = main(['data', 'validate', *sys.argv[1:]])\n"
-        "sys.stderr.write(repr((code, sorted(m for m in ('typer', 'rich', 'pydantic', 'yaml')"
-        " if m in sys.modules))))\n"
-    )
-    env = {**os.environ, "BLOOD_CACHE_DIR": str(tmp_path), "COLUMNS": "100"}
-    env.pop("BLOOD_NO_CACHE", None)
-    for options in ([], ["--json"]):
-        runs = [
-            subprocess.run([sys.executable, "-c", probe, *options], capture_output=True,
-                           text=True, env=env, timeout=120, check=False)
-            for _ in range(2)
-        ]
-        assert runs[0].stdout == runs[1].stdout and "rules_entries" in runs[1].stdout
-        assert "'pydantic'" in runs[0].stderr  # the first one validates
-        assert runs[1].stderr == "(0, [])"

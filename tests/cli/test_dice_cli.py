@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -221,3 +222,23 @@ def test_installed_blood_rolls_and_answers_odds(blood_proc: Any, tmp_path: Path)
     assert 0 < int(num) < int(den)
     r = blood_proc("roll", "RGB", "--dice", "9 9 9", cwd=tmp_path)
     assert r.code == 1 and "Traceback" not in r.err
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        (["roll", "R", "--nope"], 2, "No such option: --nope"),
+        (["roll"], 2, "Missing argument"),
+        (["odds", "R"], 2, "Missing option '--target'"),
+        (["odds", "R", "--target", "x"], 2, "valid integer"),
+        (["odds", "R", "--target", "-1"], 1, "below 0"),
+        (["roll", "R Q"], 1, "'Q'"),
+        (["odds", "--trouper", "arl", "--trait", "strength", "-t", "1"], 1, "did you mean"),
+        (["roll", "R", "--seed", "1", "--dice", "1"], 2, "either --seed"),
+    ],
+)
+def test_roll_and_odds_refusals(blood: Any, args: list[str], code: int, words: str) -> None:
+    r = blood(*args)
+    assert r.code == code and words in r.err, (r.code, r.err)
+    j = blood(*args, "--json")
+    assert j.code == code and json.loads(j.out)["ok"] is False

@@ -28,7 +28,7 @@ import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from blood_companion.cli.app import COMMAND_MODULES, app, register_commands
+from blood_companion.cli.app import app
 from blood_companion.cli.entry import GLOBAL_OPTIONS, main
 
 EXAMPLES = int(os.environ.get("BLOOD_FUZZ_EXAMPLES", "2000"))
@@ -85,7 +85,6 @@ UNTIL_INTERRUPTED = {("board", "--serve")}
 
 
 def _commands() -> list[tuple[tuple[str, ...], Any]]:
-    register_commands(COMMAND_MODULES)
     out: list[tuple[tuple[str, ...], Any]] = []
 
     def walk(cmd: Any, path: tuple[str, ...]) -> None:

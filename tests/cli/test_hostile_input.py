@@ -216,18 +216,18 @@ def test_7_a_dangling_symlink_in_the_rules(
 def test_8_an_unexpected_exception_is_one_line(
     blood: Any, monkeypatch: pytest.MonkeyPatch, saves_dir: Path
 ) -> None:
-    from blood_companion.cli import session, textview
+    from blood_companion.cli import session, status_cmd
     from blood_companion.rules import loader
 
     def boom(*_: object, **__: object) -> None:
         raise ZeroDivisionError("deep inside")
 
     assert blood("campaign", "new", "c", "--troupers", "aurel").code == 0
-    assert blood("status").code == 0  # caches the board: the next status is the fast path
+    assert blood("status").code == 0  # stores the board: the next status shows it
     cases = [
         (session, "open_session", ["campaign", "show"], "blood campaign show"),
         (loader, "load_index", ["rules", "push"], "blood rules"),
-        (textview, "print_lines", ["status"], "blood status"),
+        (status_cmd, "print_lines", ["status"], "blood status"),
         (sys.modules["blood_companion.cli.entry"], "dispatch", ["roll", "R"], "blood roll"),
     ]
     for module, name, args, command in cases:
@@ -351,8 +351,8 @@ def test_12_saves_folder_and_names_with_uri_characters(
         == ["room #2.blood.db"]
 
 
-def test_12_the_fast_path_checks_the_name(blood: Any, saves_dir: Path) -> None:
-    from blood_companion.cli.status_fast import cached_doc
+def test_12_the_stored_status_checks_the_name(blood: Any, saves_dir: Path) -> None:
+    from blood_companion.cli.views import cached as cached_doc
 
     assert blood("campaign", "new", "c", "--troupers", "aurel").code == 0
     assert blood("status").code == 0
@@ -406,7 +406,7 @@ DAMAGE = {
 
 @pytest.mark.parametrize("kind", list(DAMAGE))
 def test_13_no_cached_board_for_an_unusable_save(blood: Any, saves_dir: Path, kind: str) -> None:
-    from blood_companion.cli.status_fast import cached_doc
+    from blood_companion.cli.views import cached as cached_doc
 
     assert blood("campaign", "new", "c", "--troupers", "aurel,zora", "--seed", "3").code == 0
     assert blood("campaign", "wagon", "--coins", "1").code == 0
@@ -419,24 +419,6 @@ def test_13_no_cached_board_for_an_unusable_save(blood: Any, saves_dir: Path, ki
     r = blood("status")
     assert r.code == 1 and "Wagon" not in r.out, (kind, r.out)
     no_traceback(r)
-
-
-def test_13_the_fast_path_looks_at_saves_through_the_store_and_stays_light() -> None:
-    import subprocess
-    import sys
-
-    from blood_companion.cli import status_fast
-    from blood_companion.store import peek
-
-    assert status_fast.head_hash is peek.head_hash
-    code = (
-        "import sys, blood_companion.cli.status_fast; "
-        "heavy = [m for m in ('pydantic', 'typer', 'rich', 'yaml', "
-        "'blood_companion.store.campaign_store') if m in sys.modules]; "
-        "print(heavy); sys.exit(1 if heavy else 0)"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 # ---------------------------------------------------------------------- 14: printed raw

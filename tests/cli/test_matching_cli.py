@@ -26,10 +26,10 @@ def test_end_loot_reads_a_resource_as_day_does() -> None:
     says did you mean."""
     import pytest
 
-    from blood_companion.cli import day_steps, end_steps
+    from blood_companion.cli import day_cmd, end_cmd
     from blood_companion.errors import UsageError
 
-    read_end, read_day = end_steps.RESOLVE["resource"], day_steps.RESOLVE["resource"]
+    read_end, read_day = end_cmd.RESOLVE["resource"], day_cmd.RESOLVE["resource"]
     for word, meant in [("coins", "coins"), ("co", "coins"), ("coin", "coins"),
                         ("jewls", "jewels"), ("Scrolls", "scrolls")]:
         assert read_end(None, word, None) == read_day(None, word, None) == meant

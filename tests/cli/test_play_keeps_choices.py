@@ -518,7 +518,7 @@ def test_16_advanced_tactic_cards_go_to_a_trouper_who_can_use_them(catalog: Any)
 def test_16_the_summary_after_vlad_says_the_box_was_reset(
     capsys: Any, catalog: Any,
 ) -> None:
-    from blood_companion.cli.end_steps import show_summary
+    from blood_companion.cli.end_cmd import show_summary
     from blood_companion.engine.state import CampaignState, GameRecord
 
     rewards = {"box_reset": True, "wagon": {"jewels": 0, "coins": 0, "trinkets": 0,

@@ -12,7 +12,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from blood_companion.cli import commands, night_cmd, night_steps
+from blood_companion.cli import commands, night_cmd
 from blood_companion.engine import actions
 from blood_companion.engine.actions import Action, Cli, Dice, Side, parse_action
 from blood_companion.engine.legal import Next, Option
@@ -49,9 +49,9 @@ def test_a_declared_action_gets_its_typer_command(
     lantern: type[Action], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     recorded: list[Any] = []
-    monkeypatch.setattr(night_steps, "_record", lambda build, as_json, draws: recorded.append(
+    monkeypatch.setattr(night_cmd, "_record", lambda build, as_json, draws: recorded.append(
         (build, as_json, draws)))
-    monkeypatch.setattr(night_steps, "_trouper", lambda state, word: f"id-of-{word}")
+    monkeypatch.setattr(night_cmd, "_trouper", lambda state, word: f"id-of-{word}")
     app = typer.Typer()
     night_cmd.add_recorders(app)
     runner = CliRunner()

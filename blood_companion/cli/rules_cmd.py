@@ -1,15 +1,19 @@
-"""`blood rules` (search, ``keyword NAME``, ``phase NAME``, ``list [KIND]``) without typer,
-pydantic or YAML: :func:`fast_main` parses :data:`OPTIONS`; :func:`register` makes the typer
-command (``--help``, completion) of the same table; both call :func:`run`. The index loads
-with ``marshal``; JSON is imported only for ``--json``, rich only for a person at a terminal."""
+"""`blood rules` (search, ``keyword NAME``, ``phase NAME``, ``list [KIND]``): the one command
+answered before typer (cli/entry.py), so that checking a rule at the table is quick. Its options
+are one table, :data:`OPTIONS`: :func:`main` reads a command line with ``argparse`` made of it,
+:func:`register` makes the typer command (``--help``, completion) of it; both call :func:`run`.
+The index loads with ``marshal``; rich is imported only for a person at a terminal."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-from typing import NamedTuple  # loaded already by cli/entry.py
+from typing import NamedTuple
 
-from blood_companion.cli.flags import JSON, Opt, Usage, Values, parse, usage_exit
+from blood_companion.cli.completion import NAMED
+from blood_companion.cli.failures import usage_error
+from blood_companion.cli.flags import JSON, Opt, Values
 from blood_companion.errors import BloodError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
@@ -26,11 +30,7 @@ USAGE = (
     "Options: --json, --plain, --limit N (results to show, default 5), --kind KIND\n"
     "Try 'blood rules --help' for help."
 )
-# The words that name an entry instead of searching, the kinds each looks in and what they are
-# called in a hint (the completion of `blood rules` reads them too).
-NAMED = {"keyword": (("keyword", "symbol"), "keywords and symbols"),
-         "phase": (("phase", "procedure"), "phases and procedures")}
-# What `blood rules` takes: parsed here (:func:`fast_main`), and the typer command's parameters
+# What `blood rules` takes: read by :func:`main` (argparse) and made the typer command's parameters
 # (:func:`register`); either gives :func:`run` the same values.
 OPTIONS = (
     Opt("words", kind="words", metavar="QUERY", complete="rules_words",
@@ -257,13 +257,56 @@ def _wants_rich(opts: Values) -> bool:
     return colour_wanted(sys.stdout)
 
 
-def fast_main(args: list[str], settings: Settings | None = None) -> int:
+class Usage(Exception):
+    """Bad command-line input (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise Usage(message[:1].upper() + message[1:])
+
+
+def _at_least(low: int) -> Any:
+    def number(text: str) -> int:
+        value = int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is not in the range x>={low}")
+        return value
+
+    return number
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``argparse`` reading of :data:`OPTIONS` (the same values as the typer command)."""
+    made = _Parser(prog="blood rules", add_help=False, allow_abbrev=False)
+    for opt in OPTIONS:
+        if opt.kind == "words":
+            made.add_argument(opt.name, nargs="*")
+        elif opt.kind == "flag":
+            made.add_argument(*opt.flags, dest=opt.name, action="store_true")
+        else:
+            number = _at_least(opt.min) if opt.min is not None else int
+            made.add_argument(*opt.flags, dest=opt.name, default=opt.default,
+                              type=number if opt.kind == "int" else str)
+    return made
+
+
+def usage_exit(exc: Usage, as_json: bool) -> int:
+    """Report a usage error: the usage lines and the error on stderr (with ``--json`` the JSON
+    error document on stdout); exit code 2."""
+    sys.stderr.write(USAGE + "\n")
+    return usage_error(str(exc), as_json)
+
+
+def main(args: list[str], settings: Settings | None = None) -> int:
     """Run ``blood rules`` with the words after ``rules``; return the exit code."""
+    options, after = (args[: args.index("--")], args[args.index("--") + 1:]) if "--" in args \
+        else (args, [])  # after "--", words only
     try:
-        opts = parse(args, OPTIONS)
+        opts = Values(vars(parser().parse_intermixed_args(options)))
     except Usage as exc:
-        options = args[: args.index("--")] if "--" in args else args
-        return usage_exit(USAGE, exc, "--json" in options)
+        return usage_exit(exc, "--json" in options)
+    opts["words"] = [*opts.words, *after]
     return run(opts, settings)
 
 
@@ -276,7 +319,7 @@ def run(opts: Values, settings: Settings | None = None) -> int:
         data_dir = settings.data_path if settings is not None else None
         ans = answer(opts, load_index(data_dir=data_dir))
     except Usage as exc:
-        return usage_exit(USAGE, exc, as_json)
+        return usage_exit(exc, as_json)
     except BloodError as exc:  # nothing found, or the loader's (bad YAML): no traceback
         from blood_companion.cli.failures import refused
 
@@ -310,7 +353,7 @@ def run(opts: Values, settings: Settings | None = None) -> int:
 
 def register(app: Any) -> None:
     """`blood rules` in the typer app, made of :data:`OPTIONS`."""
-    from blood_companion.cli.flags import add_command
+    from blood_companion.cli.common import add_command
     from blood_companion.cli.summaries import SUMMARIES
 
     add_command(app, "rules", OPTIONS, _typed, help=HELP, short_help=SUMMARIES["rules"])
