@@ -18,7 +18,7 @@ The store is in three parts, and this class is their front:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +38,6 @@ from blood_companion.store.repository import (
     VerifyReport,
     parse_stored,
     replay_one,
-    said_key,
 )
 from blood_companion.store.writer import BACKUP_EVERY, LOCK_TIMEOUT, Writer
 
@@ -47,7 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "APP", "BACKUP_EVERY", "LOCK_TIMEOUT", "CampaignStore", "LogEntry", "VerifyReport",
-    "parse_stored", "replay_one", "said_key",
+    "parse_stored", "replay_one",
 ]
 
 
@@ -134,13 +133,13 @@ class CampaignStore(Writer):
 
     # ------------------------------------------------------------------ reading
 
-    def log(self, *, include_abandoned: bool = False, last: int | None = None,
-            said: Mapping[str, str] | None = None) -> list[LogEntry]:
+    def log(self, *, include_abandoned: bool = False, last: int | None = None
+            ) -> list[LogEntry]:
         """The log, step by step: done steps, then undone (redo-able) ones; abandoned if asked
         (repository.log_entries)."""
         with self._reading(lenient=True) as conn:
             return repo.log_entries(conn, self, lambda: self.catalog,
-                                    include_abandoned=include_abandoned, last=last, said=said)
+                                    include_abandoned=include_abandoned, last=last)
 
     def actions(self) -> list[Action]:
         """Every action in the log (done and undone), in order."""

@@ -12,7 +12,6 @@ also replays the steps recorded with this app and data pack (:func:`replay_one`)
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
@@ -70,7 +69,6 @@ class LogEntry(NamedTuple):
     marks: tuple[str, ...] = ()
     app: str = ""
     data_fp: str = ""
-    said: str = ""  # the key of its sentence (said_key), for a caller keeping sentences
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -329,12 +327,6 @@ def fields_ok(row: Sequence[Any], *, abandoned: bool = False) -> bool:
     return ok
 
 
-def said_key(step: int, data: str, av: int) -> str:
-    """What a step's sentence is a function of (with the data pack): its number and its
-    stored action, as the key of ``CampaignStore.log``'s ``said``."""
-    return f"{step}:{av}:{hashlib.sha256(data.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}"
-
-
 def damaged_hint(name: str) -> str:
     return (
         f"`blood campaign verify --campaign {name}` names the damaged step; "
@@ -499,12 +491,9 @@ def sentence(action: Action, catalog: Callable[[], Catalog]) -> str:
 def log_entries(
     conn: sqlite3.Connection, where: Where, catalog: Callable[[], Catalog], *,
     include_abandoned: bool = False, last: int | None = None,
-    said: Mapping[str, str] | None = None,
 ) -> list[LogEntry]:
     """The log, step by step: done steps, then undone (redo-able) ones; abandoned if asked.
-    ``last``: only the last N steps of the log (the others are not read). ``said``: the
-    sentences of steps already worded, by :func:`said_key` (a step found there is not
-    parsed again)."""
+    ``last``: only the last N steps of the log (the others are not read)."""
     cols = "step, type, data, av, state_hash, recorded, app, data_fp"
     since = max(0, max_step(conn) - last) if last is not None else 0
     rows = conn.execute(
@@ -529,9 +518,8 @@ def log_entries(
                 raw = load_json(data)
             except ValueError:
                 raise damaged(where, f"{what} {step} of the log is not valid JSON") from None
-            key = said_key(step, data, av)
-            text = said.get(key) if said else None
-            if text is None and isinstance(raw, dict) and raw.get("type") in MARKERS:
+            text = None
+            if isinstance(raw, dict) and raw.get("type") in MARKERS:
                 text = ("Kept without its action: " if raw["type"] == UNREADABLE
                         else "Not proven: ") + marker_sentence(raw) + "."
             if text is None:
@@ -542,7 +530,7 @@ def log_entries(
             out.append(LogEntry(
                 step, typ, raw, text, recorded, digest,
                 status or ("done" if step <= head else "undone"),
-                tuple(marked.get(step, ())) if not status else (), app, fp, key,
+                tuple(marked.get(step, ())) if not status else (), app, fp,
             ))
     return out
 
