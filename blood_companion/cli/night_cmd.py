@@ -5,7 +5,6 @@ what changed and what comes next (``--json``: one document ``{"ok", "action", "c
 
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING, Any
 
 from blood_companion import matching
@@ -159,12 +158,13 @@ def _held(store: CampaignStore, words: list[str], fields: dict[str, Any]) -> lis
 
 
 
-def _in_order(cls: type[Action]) -> tuple[int, int]:
+def _in_order(cls: type[Action]) -> int:
     """Where a night action's command is listed: its module as the engine lists the action
-    modules (``ACTION_HOMES``: planning before the answers), then where the class is written."""
+    modules (``ACTION_HOMES``: planning before the answers); within a module the classes keep
+    the order they are declared in (``declared`` lists them so, and the sort is stable)."""
     homes = list(dict.fromkeys(ACTION_HOMES.values()))
     home = cls.__module__.removeprefix("blood_companion.engine.")
-    return homes.index(home) if home in homes else len(homes), inspect.getsourcelines(cls)[1]
+    return homes.index(home) if home in homes else len(homes)
 
 
 def recorders() -> list[Recorder]:
