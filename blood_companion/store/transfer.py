@@ -223,6 +223,17 @@ def _check_common(file: Path, steps: list[int], head: int, marks_in: dict[str, i
     return marks
 
 
+def _step_action(file: Path, s: _Step) -> tuple[bool, str]:
+    """One exported step's action as it is stored: (whether it is a recover marker, its JSON).
+    Refuses a first step that does not hold the whole state."""
+    marker = s.action.get("type") in docs.MARKERS and s.step > 1
+    data = (json.dumps(s.action, ensure_ascii=False) if marker else
+            _action_json(file, f"step {s.step}", s.action, s.action_schema))
+    if s.step == 1 and not (len(s.delta) == 1 and s.delta[0].get("p") == []):
+        raise _refuse(file, "the first step does not hold the whole state")
+    return marker, data
+
+
 def _action_json(file: Path, where: str, action: dict[str, Any], av: int) -> str:
     """The action as stored JSON, after checking today's app reads it."""
     data = json.dumps(action, ensure_ascii=False)
@@ -306,11 +317,7 @@ def _stream_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt | None:
     first: dict[str, Any] = {}
     legacy = True  # steps an app 0.1.0 save was rebuilt with come first, and only then
     for s in doc.actions:
-        marker = s.action.get("type") in docs.MARKERS and s.step > 1
-        data = (json.dumps(s.action, ensure_ascii=False) if marker else
-                _action_json(file, f"step {s.step}", s.action, s.action_schema))
-        if s.step == 1 and not (len(s.delta) == 1 and s.delta[0].get("p") == []):
-            raise _refuse(file, "the first step does not hold the whole state")
+        marker, data = _step_action(file, s)
         before = text
         held = _held(raw) if marker else ""
         try:
@@ -398,11 +405,7 @@ def _rebuild_v2_upcasting(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
     first: dict[str, Any] = {}
     legacy = True  # steps an app 0.1.0 save was rebuilt with come first, and only then
     for s in doc.actions:
-        marker = s.action.get("type") in docs.MARKERS and s.step > 1
-        data = (json.dumps(s.action, ensure_ascii=False) if marker else
-                _action_json(file, f"step {s.step}", s.action, s.action_schema))
-        if s.step == 1 and not (len(s.delta) == 1 and s.delta[0].get("p") == []):
-            raise _refuse(file, "the first step does not hold the whole state")
+        marker, data = _step_action(file, s)
         try:
             raw = dl.patch(raw if raw is not None else {}, s.delta)
             own = hash_text(canon(raw))
