@@ -31,16 +31,13 @@ if TYPE_CHECKING:
     from blood_companion.cli.flags import Values
     from blood_companion.engine.actions import Action
     from blood_companion.store import CampaignStore
-from typing import Annotated
-
 import typer
 
 from blood_companion.cli.common import (
-    DrawOpt,
-    JsonOpt,
     add_command,
     add_recorder,
     command_group,
+    declare_command,
     print_json,
 )
 from blood_companion.cli.status_cmd import print_night
@@ -248,14 +245,14 @@ night_app, _add_group = command_group("night")
 add_command(night_app, "setup", *COMMANDS["setup"])  # first, as it was declared
 
 
-@night_app.command("next")
-def next_(as_json: JsonOpt = False) -> None:
+@declare_command(night_app, "next", JSON)
+def next_(as_json: bool = False) -> None:
     """What the table does now: whose move, the question waiting, the commands that fit."""
     session.view(next_doc, view_text.night_next, as_json)
 
 
-@night_app.command("board")
-def board(as_json: JsonOpt = False) -> None:
+@declare_command(night_app, "board", JSON)
+def board(as_json: bool = False) -> None:
     """The Night Board (same as `blood status`)."""
     with session.open_session() as store:
         view = board_view(_night_state(store.state), store.catalog)
@@ -265,11 +262,9 @@ def board(as_json: JsonOpt = False) -> None:
         print_night(view)
 
 
-@night_app.command("log")
-def log(
-    turn: Annotated[int | None, typer.Option("--turn", help="Only this Game Turn.")] = None,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(night_app, "log",
+                 Opt("turn", "--turn", kind="int", help="Only this Game Turn."), JSON)
+def log(turn: int | None = None, as_json: bool = False) -> None:
     """The night's log: what the Nemesis, the Minions and the players did."""
     with session.open_session() as store:
         night = _night_state(store.state).night
@@ -287,8 +282,8 @@ def log(
 add_command(night_app, "answer", *COMMANDS["answer"])  # after log, as declared
 
 
-@night_app.command("phase", hidden=True)
-def phase(draw: DrawOpt = None, as_json: JsonOpt = False) -> None:
+@declare_command(night_app, "phase", DRAW, JSON, hidden=True)
+def phase(draw: list[str] | None = None, as_json: bool = False) -> None:
     """Same as `continue`."""
     _record(NextPhase(), as_json, draw)
 
