@@ -56,7 +56,7 @@ MAX_STEPS = 50_000
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="ignore", strict=True)
+    model_config = ConfigDict(extra="ignore", strict=True, defer_build=True)  # import only
 
 
 class _StepV1(_Strict):
