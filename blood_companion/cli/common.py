@@ -181,9 +181,10 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
     (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
     positional argument (no flag) or an option, with its help, completion and the field's
     default, in field order; then `draw` (``--draw``, ``--card`` or None, by its name in
-    :data:`_TYPER_OPTIONS`) and ``--json``. A word a field ``names`` is typed as text and found
-    in the campaign open before the step (``resolve[names](store, word, fields so far)``,
-    skipped for None); `record(build, as_json, draws)` records it (``session.recorder``).
+    :data:`_DRAWS`) and ``--json``, from their ``Opt`` rows. A word a field ``names`` is typed
+    as text and found in the campaign open before the step (``resolve[names](store, word,
+    fields so far)``, skipped for None); `record(build, as_json, draws)` records it
+    (``session.recorder``).
 
     `cls` may be a tuple of the actions one command records (``day location``: the card chosen,
     or the die rolled): the first's summary is the help, every field is optional, the action
