@@ -204,7 +204,7 @@ class Action(BaseModel):
             text = None
         if text is not None:
             return text
-        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words import listing
 
         title = self.type.replace("night_", "").replace("day_", "").replace("_", " ")
         parts = []

@@ -14,13 +14,13 @@ from night_bot import Table, new_table
 from blood_companion.content import models as m
 from blood_companion.content.effect_text import parse_effect
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import Attack, ResolveEffect
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob
 from blood_companion.engine.state import state_hash
+from blood_companion.engine.words import render
 
 WIN = "2 2 2"  # every Test succeeds
 LOSE = "x x x"  # every Test fails (a Defeat on each die)
@@ -81,7 +81,7 @@ def test_every_enemy_takes_the_nemesis_first_then_each_minion(catalog: Any) -> N
     start = len(table.night.log)
     table.do(ResolveEffect(effect=1))
     assert moved(table, start) == want
-    words = [narrate.render(e, table.catalog) for e in table.night.log[start:]]
+    words = [render(e, table.catalog) for e in table.night.log[start:]]
     assert sum("Attracted 1" in w for w in words) == len(want)
 
 
@@ -113,7 +113,7 @@ def test_a_distance_the_app_cannot_see_is_named_or_left_to_the_table(catalog: An
     start = len(table.night.log)
     table.do(ResolveEffect(effect=1))  # nobody named: written for the players, nothing wounded
     assert [s.alive for s in table.night.minions] == alive
-    words = [narrate.render(e, table.catalog) for e in table.night.log[start:]]
+    words = [render(e, table.catalog) for e in table.night.log[start:]]
     assert all("within Distance 0-1" in w for w in words if w.startswith("MOVE"))
     assert sum("for the players to apply" in w for w in words) == sum(alive)
     table = table_with(catalog, effect)

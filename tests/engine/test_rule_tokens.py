@@ -14,7 +14,7 @@ import pytest
 from night_bot import Table, new_table
 
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate, vigor, why
+from blood_companion.engine import vigor, why, words
 from blood_companion.engine.actions import Action, replay
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import (
@@ -53,7 +53,7 @@ def refused(table: Table, action: Action, match: str) -> None:
 
 
 def texts(table: Table) -> list[str]:
-    return [narrate.render(e, table.catalog) for e in why.told(table.night.log)]
+    return [words.render(e, table.catalog) for e in why.told(table.night.log)]
 
 
 def replays(table: Table, start: CampaignState, steps: int) -> None:

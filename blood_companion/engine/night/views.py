@@ -11,7 +11,7 @@ from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate, vigor
+from blood_companion.engine import vigor, words
 from blood_companion.engine.board_view import (
     Aura,
     ChainSpace,
@@ -287,7 +287,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         "turn": night.turn,
         "phase": night.phase,
         "result": night.result,
-        "reason": narrate.night_reason(night, catalog),
+        "reason": words.night_reason(night, catalog),
         "nemesis": {
             "id": nem.id,
             "name": nem.name,
