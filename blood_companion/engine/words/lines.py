@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.content.face import card_face, find_card
+from blood_companion.content.face import card_face, find_card, trouper_name
 from blood_companion.content.render import render_effect
 from blood_companion.engine.table import (
     DECKS,
@@ -85,7 +85,7 @@ def hand_lines(state: CampaignState, catalog: Catalog, who: str | None = None) -
     out: list[str] = []
     for i in idx:
         t = state.troupers[i]
-        name = who(catalog, t.trouper)
+        name = trouper_name(catalog, t.trouper)
         if state.night is None:
             out.append(f"{name}: no hand outside the night; the deck holds "
                        + ", ".join(record_name(catalog, c) for c in t.deck))
