@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.face import trouper_name
-from blood_companion.engine import vigor, words
+from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_setup import draw, shuffled
@@ -28,7 +28,9 @@ from blood_companion.engine.night_state import (
 from blood_companion.engine.state import CampaignState, TrouperState
 from blood_companion.engine.table import UNKNOWN, at_table, named_draw, take_cards, take_from_hand
 from blood_companion.engine.why import DECISION
-from blood_companion.engine.words import SIDE_WORDS, job_ref, summon_tile
+from blood_companion.engine.words.names import job_ref, summon_tile
+from blood_companion.engine.words.templates import check as check_event
+from blood_companion.engine.words.text import SIDE_WORDS
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -58,7 +60,7 @@ def log(state: CampaignState, kind: str, **args: Any) -> CampaignState:
     """Add an event to the night log: a ``kind`` of ``engine/words/templates.py`` with exactly
     its declared fields (ids and numbers; checked here: anything else raises at once), its
     sentence rendered when it is shown."""
-    words.check(kind, args)
+    check_event(kind, args)
     n = night_of(state)
     entry = NightLogEntry(turn=n.turn, phase=n.phase, kind=kind, args=args)
     return with_night(state, log=[*n.log, entry])

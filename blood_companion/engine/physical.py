@@ -23,10 +23,11 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from blood_companion.engine import words
 from blood_companion.engine.table import UNKNOWN, at_table
-from blood_companion.engine.words import SIDE_WORDS, listing, phrase, templates
+from blood_companion.engine.words import templates
+from blood_companion.engine.words.sentences import name, who
 from blood_companion.engine.words.templates import PHYSICAL, SAID
+from blood_companion.engine.words.text import SIDE_WORDS, listing, phrase
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -141,10 +142,10 @@ class Ctx(NamedTuple):
 
     def who(self, tid: str) -> str:
         """A Trouper's short name ("Aurel, the Thread-Walker" is Aurel at the table)."""
-        return words.who(self.catalog, tid).split(",")[0].split(" of ")[0]
+        return who(self.catalog, tid).split(",")[0].split(" of ")[0]
 
     def card(self, cid: Any) -> str:
-        return words.name(self.catalog, cid)
+        return name(self.catalog, cid)
 
 
 Sentence = Callable[[Ctx, dict[str, str], Any, Any], list[Instruction]]

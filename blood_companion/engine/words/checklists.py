@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine.legal import Ask, Pick
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words.sentences import faces_words, name, who, zone_name
+from blood_companion.engine.words.names import faces_words
+from blood_companion.engine.words.sentences import name, who, zone_name
+from blood_companion.engine.words.templates import SETUP
 from blood_companion.engine.words.text import counted
 
 if TYPE_CHECKING:
@@ -159,9 +161,6 @@ def night_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
 
 def checklist_for(state: CampaignState, catalog: Catalog, kind: str) -> list[str]:
     return dusk_checklist(state, catalog) if kind == "dusk" else night_checklist(state, catalog)
-
-
-SETUP = "_setup"  # the walker's own need: the lines of a physical set-up checklist, ticked
 
 
 def checklist_ask(state: CampaignState, catalog: Catalog, kind: str, title: str,

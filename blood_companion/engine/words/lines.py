@@ -19,13 +19,8 @@ from blood_companion.engine.table import (
     holder,
     holders_text,
 )
-from blood_companion.engine.words.sentences import (
-    faces_words,
-    name,
-    names,
-    record_name,
-    render,
-)
+from blood_companion.engine.words.names import faces_words, record_name
+from blood_companion.engine.words.sentences import name, names, render
 from blood_companion.engine.words.templates import DECISION
 from blood_companion.engine.words.text import counted
 

@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 DECISION = "decision"  # a record for `why` (engine/why.py), not told as it happens
+# The key of a physical set-up checklist's question (words.checklists), its lines ticked
+SETUP = "_setup"
 
 
 class Event(NamedTuple):
