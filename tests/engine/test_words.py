@@ -13,8 +13,9 @@ import pytest
 from night_bot import new_table, play_night
 
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import words
-from blood_companion.engine.words.templates import EVENTS, MOVES, REASONS, check
+from blood_companion.engine import physical, words
+from blood_companion.engine.table import UNKNOWN
+from blood_companion.engine.words.templates import EVENTS, MOVES, PHYSICAL, REASONS, check
 
 JOB = {"source": "reaction", "card": "corvin-r01"}
 SKILL = {"source": "skill", "card": "corvin", "effects": [0]}
@@ -441,3 +442,173 @@ def test_every_kind_a_played_night_logs_has_its_template(catalog: Any, players: 
         check(entry.kind, entry.args)
         said = words.render(entry, catalog)
         assert said and not said.startswith("("), (entry.kind, said)
+
+
+# --------------------------------------------------------------------------- physical
+
+
+def _pairs(say: Any) -> list[tuple[Any, Any]]:
+    """The changes a row's sentences are tested on: up then down, on then off, in then out."""
+    made = getattr(say, "__qualname__", "")
+    if "listed" in made:
+        return [([], ["aurel-i01"]), (["front"], [])]
+    if "flag" in made or made == "side":
+        return [(False, True), (True, False)]
+    if made == "equip":
+        return [(None, "aurel-i01"), ("aurel-i01", None)]
+    if made == "leader":
+        return [(0, 1)]
+    return [(1, 3), (3, 1)]
+
+
+# Each row of the physical table (a state path), with the sentences its two changes make, or
+# the zone's name for a row of cards.
+PHYSICAL_CASES: list[tuple[str, Any]] = [
+    ('night.threat', ['Threat token: 1 → 3', 'Threat token: 3 → 1']),
+    ('troupers.{t}.insanity', [
+      'Aurel: move your Insanity cube to space 4 (from 2)',
+      'Aurel: move your Insanity cube to space 2 (from 4)']),
+    ('troupers.{t}.vigor_depleted', [
+      'Aurel: flip 2 Vigor tokens to the Depleted side (1 → 3)',
+      'Aurel: flip 2 Vigor tokens back to the Available side (3 → 1)']),
+    ('troupers.{t}.bites', [
+      'Aurel: put 2 Bite tokens on your Vigor tokens (1 → 3)',
+      'Aurel: take 2 Bite tokens off your Vigor tokens (3 → 1)']),
+    ('troupers.{t}.bites_on_depleted', [
+      'Aurel: move 2 Bite tokens onto a Depleted Vigor token (1 → 3)',
+      'Aurel: move 2 Bite tokens onto an Available Vigor token (3 → 1)']),
+    ('troupers.{t}.unmarked_wounds', [
+      'Aurel: 2 Wounds no card could mark (note them) (1 → 3)',
+      'Aurel: 2 unmarked Wounds healed (3 → 1)']),
+    ('troupers.{t}.exhausted', [
+      'Aurel: take an Exhausted token',
+      'Aurel: put your Exhausted token away']),
+    ('troupers.{t}.knocked_out', [
+      'Aurel: Knocked Out, lay your miniature down',
+      'Aurel: stand your miniature up again']),
+    ('troupers.{t}.traps.supply', [
+      'Aurel: 2 Trap tokens back to your Reserve (1 → 3)',
+      'Aurel: 2 Trap tokens out of your Reserve (3 → 1)']),
+    ('troupers.{t}.traps.intact', [
+      'Aurel: 2 Trap tokens on the Map, Intact side up (1 → 3)',
+      'Aurel: 2 Trap Intact tokens off the Map (3 → 1)']),
+    ('troupers.{t}.traps.consumed', [
+      'Aurel: 2 Trap tokens on the Map, Consumed side up (1 → 3)',
+      'Aurel: 2 Trap Consumed tokens off the Map (3 → 1)']),
+    ('troupers.{t}.whispers.supply', [
+      'Aurel: 2 Whisper tokens back to your Reserve (1 → 3)',
+      'Aurel: 2 Whisper tokens out of your Reserve (3 → 1)']),
+    ('troupers.{t}.whispers.intact', [
+      'Aurel: 2 Whisper tokens on the Map, Intact side up (1 → 3)',
+      'Aurel: 2 Whisper Intact tokens off the Map (3 → 1)']),
+    ('troupers.{t}.whispers.consumed', [
+      'Aurel: 2 Whisper tokens on the Map, Consumed side up (1 → 3)',
+      'Aurel: 2 Whisper Consumed tokens off the Map (3 → 1)']),
+    ('night.chain.{i}.resolved', [
+      'Chain space 1 (Light the Old Lamps): put a Resolved token on it',
+      'Chain space 1 (Light the Old Lamps): take its Resolved token away']),
+    ('night.chain.{i}.sacrificed', [
+      'Chain space 1 (Light the Old Lamps): put a Cube on its Sacrifice symbol',
+      'Chain space 1 (Light the Old Lamps): take the Cube off its Sacrifice symbol']),
+    ('night.chain.{i}.face_down', [
+      'Chain space 1: turn Light the Old Lamps face down',
+      'Chain space 1: turn Light the Old Lamps face up']),
+    ('night.chain.{i}.supports_used', [
+      'Chain space 1 (Light the Old Lamps): put 2 Cubes on its used Support Effect (1 → 3)',
+      'Chain space 1 (Light the Old Lamps): take 2 Cubes off its Support Effects (3 → 1)']),
+    ('night.chain.{i}.quick_used', [
+      'Chain space 1 (Light the Old Lamps): mark 2 used Quick Effects with a Cube (1 → 3)',
+      'Chain space 1 (Light the Old Lamps): take 2 Cubes off its Quick Effects (3 → 1)']),
+    ('night.reaction_line.{i}.resolved', [
+      'Reaction Line space 1: put a Resolved token on it',
+      'Reaction Line space 1: take its Resolved token away']),
+    ('night.minions.{i}.alive', [
+      'Minion space 1: put 2 miniatures on the Map (1 → 3)',
+      'Minion space 1: take 2 miniatures off the Map (3 → 1)']),
+    ('night.minions.{i}.summoned', [
+      'Minion space 1: the Minion is summoned',
+      'Minion space 1: the Minion is no longer summoned']),
+    ('night.chain_spaces', [
+      'the Chain grows by 2 spaces (1 → 3)',
+      'the Chain shrinks by 2 spaces (3 → 1)']),
+    ('troupers.{t}.depleted_items', [
+      'Padded Doublet: turn it face down (Depleted)',
+      'Front: turn it face up again']),
+    ('vlad_weakened', [
+      'Padded Doublet: turn it to its Weakened side',
+      'Front: turn it back to its Enhanced side']),
+    ('troupers.{t}.sleeves.{i}.advanced', [
+      'Aurel: turn Padded Doublet to its red (upgraded) side',
+      'Aurel: turn Padded Doublet to its plain side']),
+    ('troupers.{t}.equipped.{c}', [
+      'Aurel: Padded Doublet beside your Trouper board (body)',
+      'Aurel: Padded Doublet back to your Reserve']),
+    ('wagon.{k}', ['Wagon Coins: add 2 (1 → 3)', 'Wagon Coins: take away 2 (3 → 1)']),
+    ('location_trophies.{k}', [
+      'Location Trophy The Catacombs: add 2 (1 → 3)',
+      'Location Trophy The Catacombs: take away 2 (3 → 1)']),
+    ('nemesis_trophies.{k}', [
+      'Nemesis Trophy Corvin the Gravewarden: add 2 (1 → 3)',
+      'Nemesis Trophy Corvin the Gravewarden: take away 2 (3 → 1)']),
+    ('leader', ['Ioana is the Leader now']),
+    ('troupers.{t}.hand', "Aurel's hand"),
+    ('troupers.{t}.deck', "Aurel's deck"),
+    ('troupers.{t}.discard', "Aurel's discard pile"),
+    ('troupers.{t}.wounds', "Aurel's Wounds space"),
+    ('troupers.{t}.reserve_cards', "Aurel's Reserve"),
+    ('troupers.{t}.reserve_items', "Aurel's Reserve (Items)"),
+    ('troupers.{t}.sleeves.{i}.item', "Aurel's Item sleeve 1"),
+    ('night.chain.{i}.card', 'Chain space 1'),
+    ('night.reaction_line.{i}.card', 'Reaction Line space 1'),
+    ('night.minions.{i}.minion', 'Minion space 1'),
+    ('night.reaction_deck', 'the Reaction deck'),
+    ('night.reaction_discard', 'the Nemesis discard pile'),
+    ('night.nemesis_wounds.{k}', "the Nemesis's Front Wounds"),
+    ('night.event_deck', 'the Event deck'),
+    ('advanced_decks.{k}', 'the Aurel Advanced Tactic deck'),
+    ('training', 'the Training cards'),
+    ('crafting', 'the Crafting cards'),
+]
+
+
+@pytest.mark.parametrize(("path", "said"), PHYSICAL_CASES, ids=[c[0] for c in PHYSICAL_CASES])
+def test_each_physical_row_is_told_by_its_sentences(catalog: Any, path: str, said: Any) -> None:
+    state = new_table(catalog, 2).state
+    ctx = physical.Ctx(state, state, catalog)
+    parts = tuple(path.split("."))
+    k = {"location_trophies": "catacombs", "nemesis_trophies": "corvin", "night": "front",
+         "advanced_decks": "aurel"}.get(parts[0], "coins")
+    bound = {n: v for n, v in {"t": "aurel", "i": "0", "k": k, "c": "body"}.items()
+             if "{" + n + "}" in parts}
+    say = physical.TABLE[parts]
+    if isinstance(say, tuple):  # a zone of cards: its name
+        assert physical._label(say[1], bound, ctx) == said
+        return
+    assert [i.text for o, n in _pairs(say) for i in say(ctx, bound, o, n)] == said
+
+
+def test_every_row_of_the_physical_table_has_its_case() -> None:
+    assert {c[0] for c in PHYSICAL_CASES} == {".".join(p) for p in PHYSICAL}
+
+
+@pytest.mark.parametrize(("route", "cards", "said"), [
+    (("Aurel's hand", physical.BOX, "x"), ["aurel-t01"],
+     "Lunge from the Wire: from Aurel's hand back to the box"),
+    ((physical.BOX, "the Training cards", "x"),
+     ["aurel-t01", "aurel-t02", "aurel-t03", "aurel-t04"], "4 cards: to the Training cards"),
+    (("Aurel's deck", "Aurel's hand", "f.hand"), [UNKNOWN], "a card: Aurel's deck → Aurel's hand"),
+    (("Aurel's deck", "Aurel's discard pile", "f"), [UNKNOWN, UNKNOWN],
+     "2 cards: Aurel's deck → Aurel's discard pile"),
+])
+def test_each_card_move_sentence(catalog: Any, route: tuple[str, str, str], cards: list[str],
+                                 said: str) -> None:
+    state = new_table(catalog, 2).state
+    assert physical._move(physical.Ctx(state, state, catalog), route, cards).text == said
+
+
+def test_a_deck_shuffled_at_the_table(catalog: Any) -> None:
+    before = new_table(catalog, 2).state
+    assert before.night is not None
+    night = before.night.model_copy(update={"reaction_deck": before.night.reaction_deck[::-1]})
+    after = before.model_copy(update={"night": night})
+    assert physical.lines(before, after, catalog) == ["Shuffle the Reaction deck"]
