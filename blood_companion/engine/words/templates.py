@@ -36,10 +36,6 @@ class Event(NamedTuple):
                 frozenset(n[:-1] for n in names if n.endswith("?")), "*" in names)
 
 
-# Fields a rule adds to any event naming a Vlad Reaction card turned Weakened
-# (``bookkeeping.face_arg``): not declared kind by kind.
-ANY_EVENT = frozenset({"face"})
-
 # kind -> Event (the events the engine writes; ``legacy``: those only old saves hold)
 EVENTS: dict[str, Event] = {
     DECISION: Event("about *", "A decision of the Nemesis side (`why` shows it)"),
@@ -69,9 +65,9 @@ EVENTS: dict[str, Event] = {
         "", "The Nemesis deck is empty: its discard pile is shuffled into it"),
     "line_full": Event("", "Alert: the Reaction Line is full, no card is revealed"),
     "no_reaction_left": Event("", "Alert: the Nemesis has no Reaction card left"),
-    "reveal": Event("card", "Alert: the Nemesis reveals {card}"),
-    "reveal_interruption": Event(
-        "card", "Alert: the Nemesis reveals {card} (Interruption: it resolves now)"),
+    "reveal": Event("card face?", "Alert: the Nemesis reveals {card}"),
+    "reveal_interruption": Event(  # face: a Vlad card turned Weakened (bookkeeping.face_arg)
+        "card face?", "Alert: the Nemesis reveals {card} (Interruption: it resolves now)"),
     "nemesis_wound": Event(
         "nemesis side n card?", "{nemesis} suffers a Wound on the {side} ({n} there)", (
             ("card", "{nemesis} suffers a Wound on the {side} ({n} there): {card} goes in the "
@@ -366,7 +362,7 @@ def check(kind: str, args: Mapping[str, Any]) -> None:
         raise TypeError(f"log event of unknown kind {kind!r} (declare it in words/templates.py)")
     required, optional, open_ = event.declared()
     missing = required - set(args)
-    extra = set(args) - required - optional - ANY_EVENT
+    extra = set(args) - required - optional
     if missing or (extra and not open_):
         raise TypeError(f"log event {kind!r}: "
                         + "; ".join(x for x in (
