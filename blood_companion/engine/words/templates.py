@@ -361,11 +361,9 @@ def check(kind: str, args: Mapping[str, Any]) -> None:
     if event is None:
         raise TypeError(f"log event of unknown kind {kind!r} (declare it in words/templates.py)")
     required, optional, open_ = event.declared()
-    missing = required - set(args)
-    extra = set(args) - required - optional
-    if missing or (extra and not open_):
-        raise TypeError(f"log event {kind!r}: "
-                        + "; ".join(x for x in (
-                            f"missing {', '.join(sorted(missing))}" if missing else "",
-                            f"undeclared {', '.join(sorted(extra))}" if extra and not open_
-                            else "") if x))
+    missing, extra = required - set(args), set(args) - required - optional
+    problems = [f"missing {', '.join(sorted(missing))}"] if missing else []
+    if extra and not open_:
+        problems.append(f"undeclared {', '.join(sorted(extra))}")
+    if problems:
+        raise TypeError(f"log event {kind!r}: " + "; ".join(problems))
