@@ -30,7 +30,6 @@ from blood_companion.cli.common import (
 )
 from blood_companion.cli.decks import ask_holders
 from blood_companion.cli.flags import JSON, Opt, Values
-from blood_companion.cli.table_words import decks_lines
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import (
     LOG_LAST,
@@ -58,7 +57,7 @@ from blood_companion.engine.campaign import (
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.engine.table import holders, holders_text, parse_holders
-from blood_companion.engine.words import sentence
+from blood_companion.engine.words import decks_lines, sentence
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves

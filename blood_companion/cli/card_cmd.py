@@ -1,14 +1,14 @@
 """`blood card ...`: any card's text by name or id, and the hands (as `show CARD` and `hand` at
-a `blood play` prompt, cli/table_words.py). Reading only: nothing is recorded."""
+a `blood play` prompt, engine/words/lines.py). Reading only: nothing is recorded."""
 
 from __future__ import annotations
 
 from blood_companion.cli import session
 from blood_companion.cli.common import command_group, declare_command, print_json, stdout
 from blood_companion.cli.flags import JSON, Opt
-from blood_companion.cli.table_words import hand_lines, show_lines
 from blood_companion.content.face import find_card, kind_of
 from blood_companion.engine.table import hand_choices, hidden_hand
+from blood_companion.engine.words import hand_lines, show_lines
 
 card_app, register = command_group("card")
 

@@ -25,11 +25,9 @@ from blood_companion.display import Styled, styled
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action, action_class
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.narrate import record_name
-from blood_companion.engine.plain import counted_all
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words import drawn_lines
+from blood_companion.engine.words import counted_all, drawn_lines, record_name
 from blood_companion.errors import UsageError
 
 # ---------------------------------------------------------------------- parsing

@@ -23,9 +23,8 @@ from blood_companion.engine.endgame import (
 )
 from blood_companion.engine.history import finished_summary
 from blood_companion.engine.legal import next_view
-from blood_companion.engine.narrate import record_name
-from blood_companion.engine.plain import counted_all
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.words import counted_all, record_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog

@@ -21,7 +21,7 @@ from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.cli.view_text import night_next
 from blood_companion.display import styled
-from blood_companion.engine import narrate, why
+from blood_companion.engine import why, words
 from blood_companion.engine.actions import ACTION_HOMES, declared
 from blood_companion.engine.chain import card_at
 from blood_companion.engine.state import CampaignState
@@ -41,10 +41,10 @@ from blood_companion.cli.common import (
     print_json,
 )
 from blood_companion.cli.status_cmd import print_night
-from blood_companion.cli.table_words import entry_lines
 from blood_companion.engine.box import NeedsDayPart
 from blood_companion.engine.night import AnswerQuestion, NextPhase, SetupNight, board_view
 from blood_companion.engine.table import hand_choices
+from blood_companion.engine.words import entry_lines
 
 # ---------------------------------------------------------------------- helpers
 
@@ -61,21 +61,21 @@ def _card(store: CampaignStore, trouper: str, key: str) -> str:
     state, cat = store.state, store.catalog
     i = state.trouper_index(trouper)
     choices = hand_choices(state, i)
-    who = narrate.trouper_name(cat, state.troupers[i].trouper)
+    who = words.who(cat, state.troupers[i].trouper)
     position = typed_number(key.strip())
     if position is not None and not 1 <= position <= len(choices):
         raise BloodError(
             f"{who}'s hand holds {len(choices)} card(s) to name: there is no card {position}",
             hint="cards are named by their position in hand (1 = first), their name or id",
         )
-    pairs = [(c, narrate.record_name(cat, c)) for c in choices]
+    pairs = [(c, words.record_name(cat, c)) for c in choices]
     return matching.match(key, pairs, f"card in {who}'s hand", positions=True)
 
 
 def _waiting_card(store: CampaignStore, cards: list[str], key: str) -> str:
     """One of the cards whose timed Effects wait (an "order" question): by its position in
     the question (1-based), id, or (part of) its name."""
-    named = [(c, narrate.record_name(store.catalog, c)) for c in cards]
+    named = [(c, words.record_name(store.catalog, c)) for c in cards]
     return matching.match(key, named, "card of those waiting", positions=True)
 
 
@@ -97,7 +97,7 @@ def _doc(step: session.Step) -> dict[str, Any]:
     return {
         "ok": True,
         "action": step.done(),
-        "changes": [narrate.render(e, step.catalog) for e in _entries(step)],
+        "changes": [words.render(e, step.catalog) for e in _entries(step)],
         "instructions": step.told(),
         "decisions": why.step_decisions(step.before, step.after),
         "next": night_next_doc(step.after, step.catalog),
@@ -271,7 +271,7 @@ def log(turn: int | None = None, as_json: bool = False) -> None:
         assert night is not None
         entries = [e for e in why.told(night.log) if turn is None or e.turn == turn]
         cat = store.catalog
-        lines = [(e, narrate.render(e, cat)) for e in entries]
+        lines = [(e, words.render(e, cat)) for e in entries]
     if as_json:
         print_json({"log": [{**e.model_dump(), "text": text} for e, text in lines]})
         return

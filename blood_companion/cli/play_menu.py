@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from blood_companion import matching
 from blood_companion.cli import commands
 from blood_companion.cli.draws import name_draw
-from blood_companion.cli.table_words import so_far_lines
-from blood_companion.engine import legal, narrate
+from blood_companion.engine import legal
 from blood_companion.engine.actions import Action
 from blood_companion.engine.bookkeeping import said_name
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.words import record_name, so_far_lines
 from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
@@ -499,7 +499,7 @@ def _by_name(options: Sequence[legal.Option], word: str, catalog: Catalog) -> le
         for k in ("cards", "troupers"):  # one thing named: "All of them" is no Ioana
             many = list(o.fields.get(k) or [])
             named += many if len(many) == 1 else []
-        words = [narrate.record_name(catalog, str(v)) for v in named if isinstance(v, str) and v]
+        words = [record_name(catalog, str(v)) for v in named if isinstance(v, str) and v]
         label = o.label.split(" (")[0].split(": ")[0]
         if " " in label:
             words.append(label.split(" ", 1)[1])

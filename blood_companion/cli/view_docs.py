@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from blood_companion.cli import views
 from blood_companion.cli.commands import for_next
-from blood_companion.cli.table_words import result_lines
 from blood_companion.content.face import map_legend
-from blood_companion.engine import narrate, why
+from blood_companion.engine import why, words
 from blood_companion.engine.board_view import build
 from blood_companion.engine.day import STEP_TITLES, day_next
 from blood_companion.engine.day.options import _item_label
@@ -23,6 +22,7 @@ from blood_companion.engine.history import campaign_totals, history_rows
 from blood_companion.engine.legal import next_view
 from blood_companion.engine.night import night_view, whose_turn
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.words import result_lines
 from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ def show_names(doc: dict[str, Any], catalog: Catalog) -> dict[str, str]:
     Locations, trophies): the players read names; ``--json`` keeps the ids."""
     names: dict[str, str] = {}
     for t in [*doc["troupers"], *doc["set_aside"]]:
-        names[t["trouper"]] = narrate.trouper_name(catalog, t["trouper"])
+        names[t["trouper"]] = words.who(catalog, t["trouper"])
         for raw in t["items"]:
             item = catalog.item(str(raw).rstrip("+"))
             if item is not None:
@@ -192,7 +192,7 @@ def show_names(doc: dict[str, Any], catalog: Catalog) -> dict[str, str]:
         ids += [r.get("nemesis"), r.get("location")]
     for cid in ids:
         if cid and cid not in names:
-            names[cid] = narrate.record_name(catalog, cid)
+            names[cid] = words.record_name(catalog, cid)
     return names
 
 
@@ -207,7 +207,7 @@ def log_doc(store: CampaignStore, last: int = LOG_LAST) -> dict[str, Any]:
 
 def log_entries(store: CampaignStore, entries: list[Any]) -> list[dict[str, Any]]:
     """Log entries as the log view shows them: each step's sentence, and below a done step
-    what it drew and did (cli/table_words.py), in words."""
+    what it drew and did (engine/words/lines.py), in words."""
     steps = [e.step for e in entries if e.status == "done"]
     results = store.step_results(min(steps)) if steps else {}
     return [

@@ -244,13 +244,13 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
 
 def event_reward_text(r: m.EventReward) -> str:
     """An Event card's reward in words ("Events"), for the card's face and the night log."""
-    from blood_companion.engine import plain
+    from blood_companion.engine.words.text import counted
 
     def plus(n: int, word: str) -> str:
         return f"+{n} {word}{'' if n == 1 else 's'}"
 
     parts = [plus(r.chain_spaces, "Chain space")] if r.chain_spaces else []
-    parts += [plain.counted(getattr(r.resources, x), x, sign=True) for x in m.RESOURCES
+    parts += [counted(getattr(r.resources, x), x, sign=True) for x in m.RESOURCES
               if getattr(r.resources, x)]
     if r.resources.any:
         parts.append(plus(r.resources.any, "Resource") + " of your choice (adjust the Wagon)")

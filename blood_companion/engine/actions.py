@@ -190,7 +190,7 @@ class Action(BaseModel):
         state before it: its ``words`` rendered (engine/words.py ``say``); None without."""
         if not self.words:
             return None
-        from blood_companion.engine.words import say
+        from blood_companion.engine.words.sentences import say
 
         return say(self, c, s)
 
@@ -204,7 +204,7 @@ class Action(BaseModel):
             text = None
         if text is not None:
             return text
-        from blood_companion.engine.plain import listing
+        from blood_companion.engine.words.text import listing
 
         title = self.type.replace("night_", "").replace("day_", "").replace("_", " ")
         parts = []

@@ -32,7 +32,7 @@ from blood_companion.engine.state import (
     Wagon,
 )
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words import zone_name
+from blood_companion.engine.words.sentences import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog

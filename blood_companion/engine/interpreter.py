@@ -66,7 +66,7 @@ class Act(NamedTuple):
 
 
 def dump(o: m.Outcome) -> dict[str, Any]:
-    """An Outcome element as log data (narrate renders it)."""
+    """An Outcome element as log data (engine/words renders it)."""
     out: dict[str, Any] = o.model_dump(mode="json", exclude_defaults=True)
     return out
 
@@ -395,7 +395,7 @@ def _consume_trap(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 
 def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     """Movement is on the Map: the app writes the instruction the table carries out, naming
-    the Miniature that moves (narrate.movement_text adds the keyword's constraint)."""
+    the Miniature that moves (words.movement_text adds the keyword's constraint)."""
     who = _target_id(s, a)
     args: dict[str, Any] = {"move": o.kind, "n": o.n}
     me = _miniature(s, a.source, a.enemy)

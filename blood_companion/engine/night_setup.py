@@ -14,7 +14,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import ChainSlot, MinionSlot, NightState
 from blood_companion.engine.state import CampaignState, Tokens, TrouperState
 from blood_companion.engine.table import at_table, hide, named_draw
-from blood_companion.engine.words import zone_name
+from blood_companion.engine.words.sentences import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog

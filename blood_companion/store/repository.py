@@ -26,7 +26,7 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA, TooNew, upcast_action
-from blood_companion.engine.words import sentence as action_sentence
+from blood_companion.engine.words.sentences import sentence as action_sentence
 from blood_companion.store import delta as dl
 from blood_companion.store import docs, schema
 from blood_companion.store.docs import (

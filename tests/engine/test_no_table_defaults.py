@@ -28,7 +28,7 @@ from play_driver import (  # noqa: E402
 
 from blood_companion.cli.play_menu import Again, Done  # noqa: E402
 from blood_companion.engine import bookkeeping as fx  # noqa: E402
-from blood_companion.engine import legal, narrate, why  # noqa: E402
+from blood_companion.engine import legal, why, words  # noqa: E402
 from blood_companion.engine.campaign import Seat, StartCampaign  # noqa: E402
 from blood_companion.engine.errors import RuleError  # noqa: E402
 from blood_companion.engine.night import (  # noqa: E402
@@ -173,7 +173,7 @@ def test_one_candidate_left_is_the_target_without_a_leader_question(catalog: Any
     table.do(AnswerQuestion(troupers=["aurel"]))
     q = table.state.night.pending[0]
     assert q.kind == "test" and q.trouper == 0
-    said = [narrate.render(e, catalog) for e in why.told(table.state.night.log)]
+    said = [words.render(e, catalog) for e in why.told(table.state.night.log)]
     assert said[-1] == "Answer: Aurel, the Thread-Walker"
     # a tie the app's state settles (fewest Wounds): decided, the dodge Test names Ioana
     table = _tied(catalog, aurel=2)

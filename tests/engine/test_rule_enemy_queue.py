@@ -13,7 +13,7 @@ from night_invariants import NightInvariants
 
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import legal, narrate, why
+from blood_companion.engine import legal, why, words
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import Option
@@ -30,7 +30,7 @@ RATTLE = "corvin-r03"  # Rattle of the Bier: an Interruption, a Summon
 
 
 def texts(table: Table, since: int = 0) -> list[str]:
-    return [narrate.render(e, table.catalog) for e in why.told(table.night.log[since:])]
+    return [words.render(e, table.catalog) for e in why.told(table.night.log[since:])]
 
 
 def refused(table: Table, action: Any, match: str) -> None:

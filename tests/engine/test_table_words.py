@@ -12,8 +12,7 @@ from test_day import Table, walk_to
 
 from blood_companion.content.face import map_lines
 from blood_companion.engine import day as d
-from blood_companion.engine.narrate import faces_words
-from blood_companion.engine.plain import percent
+from blood_companion.engine.words import faces_words, percent
 
 RAW_ID = re.compile(r"[a-z]+-[a-z]*\d\d")
 

@@ -102,7 +102,7 @@ class PlaceEvents(DayAction):
         return advance(state, day, self.type, events=chosen)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import names
+        from blood_companion.engine.words.sentences import names
         return ("Event cards on the Chain (drawn at random)" if self.events is None
             else "Event cards on the Chain: " + names(c, self.events))
 

@@ -14,7 +14,8 @@ from blood_companion.engine.day.steps import DAY_ACTIONS
 from blood_companion.engine.day.views import _item_label
 from blood_companion.engine.legal import VIEWS, Ask, Option, Pick, register_askers
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
-from blood_companion.engine.words import SETUP, checklist_ask
+from blood_companion.engine.words.checklists import checklist_ask
+from blood_companion.engine.words.templates import SETUP
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog

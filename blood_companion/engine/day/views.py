@@ -28,10 +28,11 @@ from blood_companion.engine.day.payments import (
 from blood_companion.engine.day.steps import STEPS, purchases_open
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.legal import Next, Option
-from blood_companion.engine.narrate import record_name
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words import SETUP, item_name, zone_name
+from blood_companion.engine.words.names import record_name
+from blood_companion.engine.words.sentences import item_name, zone_name
+from blood_companion.engine.words.templates import SETUP
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog

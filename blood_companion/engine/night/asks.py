@@ -25,10 +25,11 @@ from blood_companion.engine.night.resolve import (
     weakness_asks,
 )
 from blood_companion.engine.night.views import area_hits, attack_targets, wounds_needed
-from blood_companion.engine.plain import percent
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
-from blood_companion.engine.words import SETUP, checklist_ask
+from blood_companion.engine.words.checklists import checklist_ask
+from blood_companion.engine.words.templates import SETUP
+from blood_companion.engine.words.text import percent
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate, vigor
+from blood_companion.engine import vigor
 from blood_companion.engine.actions import action_class
 from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.legal import VIEWS, Next, Option
@@ -28,10 +28,11 @@ from blood_companion.engine.night.views import (
     quick_now,
 )
 from blood_companion.engine.night_state import Question
-from blood_companion.engine.plain import percent
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices, hidden_hand
-from blood_companion.engine.words import SETUP
+from blood_companion.engine.words.sentences import night_reason
+from blood_companion.engine.words.templates import SETUP
+from blood_companion.engine.words.text import percent
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -58,7 +59,7 @@ def _phase_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     if night.phase == "over":
         return Next(
             "night", "over", "End of the Night",
-            f"The night is {night.result}: {narrate.night_reason(night, catalog)}. "
+            f"The night is {night.result}: {night_reason(night, catalog)}. "
             "End of the Night: clear the board and read the rewards.",
             options=(Option("1", "Close the night and read the rewards", "end_night"),),
             default="1")

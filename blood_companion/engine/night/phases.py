@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, NoReturn
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
-from blood_companion.engine import narrate, why
+from blood_companion.engine import why
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
@@ -23,6 +23,8 @@ from blood_companion.engine.night.core import can_play
 from blood_companion.engine.night_state import Activation, EnemyJob, MinionSlot, NightState
 from blood_companion.engine.state import CampaignState, Tokens
 from blood_companion.engine.table import UNKNOWN
+from blood_companion.engine.words.names import record_name
+from blood_companion.engine.words.templates import REASONS
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -129,7 +131,7 @@ def queue_timed(state: CampaignState, catalog: Catalog, timing: str) -> Campaign
         if slot.kind == "event" and not slot.face_down:
             cards.append(("event", slot.card, None, state.leader))
     jobs = [EnemyJob(source=source, card=cid, owner=owner, effects=[k],
-                     label=narrate.record_name(catalog, cid))
+                     label=record_name(catalog, cid))
             for source, cid, side_of, owner in cards
             for k, e in enumerate(ai.effects_of_card(state, catalog, cid, side_of))
             if e.timing == timing]
@@ -465,7 +467,7 @@ def check_phase(state: CampaignState, action: Any, catalog: Any = None) -> None:
     if night.phase == "over":
         raise RuleError(
             f"the night is over ({night.result}): "
-            f"{narrate.REASONS.get(night.reason, night.reason)}",
+            f"{REASONS.get(night.reason, night.reason)}",
             see=("end_night",))
     spec = PHASES[night.phase]
     if action.type not in spec.actions and action.type not in QUESTION_ACTIONS:
