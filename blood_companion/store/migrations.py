@@ -40,9 +40,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import narrate
-from blood_companion.engine.actions import apply, parse_action, seed_for
+from blood_companion.engine.actions import seed_for
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply, parse_action
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA, upcast_action, upcast_state
 from blood_companion.store import delta as dl
