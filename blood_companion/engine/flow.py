@@ -4,9 +4,9 @@ Each :class:`Phase` lists its ``moves`` (the action classes played in it) and pl
 ``enter`` (what opens it), ``end`` (what closes it), ``over`` (whether it is done) and ``next``
 (the part that follows), ``view`` (what the table may do now: engine/legal.py ``Next``),
 ``askers`` (the follow-up questions of its options, by action type), ``check`` (its one
-legality check) and ``board`` (its section of the board). :data:`FLOW` holds the three;
-:data:`ANYTIME` the actions of the campaign itself (setting it up, its Troupers, a Test taken
-at any moment).
+legality check) and ``board`` (its section of the board, where ``shows``). :data:`FLOW` holds
+the three; :data:`ANYTIME` the actions of the campaign itself (setting it up, its Troupers, a
+Test taken at any moment).
 
 Everything the engine looks up by name is derived from it: an action class by its ``type``
 (:func:`action_class`, parsing a logged action: :func:`parse_action`), the check of the part
@@ -59,20 +59,13 @@ class Phase(NamedTuple):
     moves: tuple[type[Action], ...]  # the actions played in it, in the order commands list
     view: View  # what the table may do now (its options)
     askers: Mapping[str, Asker]  # action type -> the follow-up questions of its options
-    board: Board  # its section of the board, when the board shows it
+    board: Board  # its section of the board
+    shows: Callable[[CampaignState], bool]  # whether the board shows its section of a state
     enter: Callable[..., CampaignState]  # what opens it (from the part before)
     end: Callable[..., CampaignState] | None  # what closes it (None: its last move leads on)
     over: Callable[[CampaignState], bool]  # whether it is done (its last move was played)
     next: Callable[[CampaignState], str]  # the part that follows once it is over
     check: Check | None = None  # its one legality check of an action (None: each its own)
-
-    def shows(self, state: CampaignState) -> bool:
-        """Whether the board shows this part's section of ``state``."""
-        if self.name == "night":
-            return state.night is not None and state.part in ("night", "over")
-        if self.name == "day":
-            return state.part == "day" and state.day is not None
-        return state.part == "end" and state.rewards is not None
 
 
 def _after_game(state: CampaignState) -> str:
@@ -95,6 +88,7 @@ DAY = Phase(
     view=day_views.day_next,
     askers=_askers(day_steps.DAY_ACTIONS, day_options.day_asker),
     board=day_views.day_part_board,
+    shows=lambda state: state.part == "day" and state.day is not None,
     enter=next_game,
     end=None,  # its Equipping's last step (``day_end``) sets the night up: the Night's enter
     over=lambda state: state.part != "day",
@@ -114,6 +108,7 @@ NIGHT = Phase(
     view=night_options.night_view,
     askers=_askers(night_asks.ASKED, night_asks.night_asker),
     board=night_options.night_board,
+    shows=lambda state: state.night is not None and state.part in ("night", "over"),
     enter=night_setup.setup_night,
     end=endgame.end_of_night,  # the End of the Night: the board cleared, the rewards read
     over=lambda state: state.night is not None and state.night.result is not None,
@@ -128,6 +123,7 @@ END = Phase(
     view=end_options.end_view,
     askers=_askers(end_options.ASKED, end_options.end_asker),
     board=end_options.end_board,
+    shows=lambda state: state.part == "end" and state.rewards is not None,
     enter=endgame.end_of_night,
     end=next_game,  # the campaign's next game begins with its Day
     over=lambda state: state.part != "end",

@@ -1,4 +1,4 @@
-"""An action is parsed by its ``type`` (``engine/actions.py`` ``parse_action``): the same object
+"""An action is parsed by its ``type`` (``engine/flow.py`` ``parse_action``): the same object
 as the discriminated union of every action gives, and the same refusals."""
 
 from __future__ import annotations
