@@ -41,7 +41,7 @@ from blood_companion.cli.view_docs import (
 )
 from blood_companion.cli.view_text import why_view
 from blood_companion.display import json_text
-from blood_companion.engine.actions import apply, seed_for
+from blood_companion.engine.actions import seed_for
 from blood_companion.engine.box import table_setup
 from blood_companion.engine.campaign import (
     AddTrouper,
@@ -55,6 +55,7 @@ from blood_companion.engine.campaign import (
     StartCampaign,
 )
 from blood_companion.engine.chance import Chance
+from blood_companion.engine.flow import apply
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.engine.table import holders, holders_text, parse_holders
 from blood_companion.engine.words import decks_lines, sentence

@@ -23,8 +23,9 @@ from blood_companion.cli.view_docs import day_next_doc
 from blood_companion.cli.view_text import levels_table
 from blood_companion.display import Styled, styled
 from blood_companion.engine import day as d
-from blood_companion.engine.actions import Action, action_class
+from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import action_class
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
 from blood_companion.engine.words import counted_all, drawn_lines, record_name

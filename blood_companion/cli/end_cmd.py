@@ -21,8 +21,8 @@ from blood_companion.engine.endgame import (
     WeakenVlad,
     reward_choices,
 )
+from blood_companion.engine.flow import next_view
 from blood_companion.engine.history import finished_summary
-from blood_companion.engine.legal import next_view
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.words import counted_all, record_name
 

@@ -22,8 +22,8 @@ from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.cli.view_text import night_next
 from blood_companion.display import styled
 from blood_companion.engine import why, words
-from blood_companion.engine.actions import ACTION_HOMES, declared
 from blood_companion.engine.chain import card_at
+from blood_companion.engine.flow import declared
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
 
@@ -155,19 +155,11 @@ def _held(store: CampaignStore, words: list[str], fields: dict[str, Any]) -> lis
 
 
 
-def _in_order(cls: type[Action]) -> int:
-    """Where a night action's command is listed: its module as the engine lists the action
-    modules (``ACTION_HOMES``: planning before the answers); within a module the classes keep
-    the order they are declared in (``declared`` lists them so, and the sort is stable)."""
-    homes = list(dict.fromkeys(ACTION_HOMES.values()))
-    home = cls.__module__.removeprefix("blood_companion.engine.")
-    return homes.index(home) if home in homes else len(homes)
-
-
 def recorders() -> list[Recorder]:
     """A recorded step for every night action declaring its command (``summary``), built from
-    the action's fields (cli/common.py ``add_recorder``)."""
-    return [Recorder(cls, _record, RESOLVE) for cls in sorted(declared("night"), key=_in_order)]
+    the action's fields (cli/common.py ``add_recorder``), in the order of the game's definition
+    (engine/flow.py: the Night's moves)."""
+    return [Recorder(cls, _record, RESOLVE) for cls in declared("night")]
 
 
 def answer(given: Values) -> None:

@@ -2,7 +2,7 @@
 
 A :class:`Walk` is one position in the menus: the campaign's ``legal.Next`` view (its options
 are the top menu) and, once an option is chosen, its answers so far and the follow-up asked
-now (``legal.ask``). :meth:`Walk.answer` reads one typed answer and returns :class:`Done` (the
+now (``flow.ask``). :meth:`Walk.answer` reads one typed answer and returns :class:`Done` (the
 action to record), a new :class:`Walk` (the next question), :class:`Again` (the same question,
 with why) or :class:`Confirm` (legal but probably not meant: answer again with
 ``confirmed=True``). Titles, questions, keys and defaults come from the engine; the dice the
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from blood_companion import matching
 from blood_companion.cli import commands
 from blood_companion.cli.draws import name_draw
-from blood_companion.engine import legal
+from blood_companion.engine import flow, legal
 from blood_companion.engine.actions import Action
 from blood_companion.engine.bookkeeping import said_name
 from blood_companion.engine.chance import Chance
@@ -149,7 +149,7 @@ class Walk(NamedTuple):
 
     @classmethod
     def start(cls, state: CampaignState, catalog: Catalog, index: int = 0) -> Walk:
-        return cls(state, catalog, legal.next_view(state, catalog), index)
+        return cls(state, catalog, flow.next_view(state, catalog), index)
 
     # ------------------------------------------------------------------ showing
     @property
@@ -369,9 +369,9 @@ class Walk(NamedTuple):
         """The next question of ``option`` (answering those with nothing to decide), or the
         finished action."""
         for _ in range(50):
-            q = legal.ask(self.state, self.catalog, option, answers)
+            q = flow.ask(self.state, self.catalog, option, answers)
             if q is None:
-                return Done(option.build(answers))
+                return Done(flow.build(option, answers))
             if not q.auto:
                 return self._replace(option=option, answers=answers, asked=q)
             pick = _find(q.picks, q.default or "")
@@ -445,7 +445,7 @@ def _option_choice(o: legal.Option) -> Choice:
     action = None
     if o.complete:
         try:
-            action = o.build().model_dump(mode="json")
+            action = flow.build(o).model_dump(mode="json")
         except BloodError:
             action = None
     return Choice(o.key, o.label, o.enabled, o.why, "", action, commands.for_option(o))

@@ -438,6 +438,16 @@ def reveal_reaction(state: CampaignState, catalog: Catalog, rng: Chance) -> Camp
 # --------------------------------------------------------------------------- Nemesis wounds
 
 
+def timed_skills(state: CampaignState, catalog: Catalog, timing: str) -> list[EnemyJob]:
+    """The Nemesis's Skills that resolve at this moment, one job each."""
+    nem = nemesis_card(state, catalog)
+    return [
+        EnemyJob(
+            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k])
+        for k, sk in enumerate(nem.skills)
+        if sk.timing == timing]
+
+
 def wound_nemesis(
     state: CampaignState, catalog: Catalog, side: str, n: int, rng: Chance,
     by: tuple[int, frozenset[str]] | None = None,
@@ -446,8 +456,6 @@ def wound_nemesis(
     put it under the side hit and shuffle the others back. On-wound Skills and the side's
     Weakness Effects are queued. Ends the night when every side has its Wounds. ``by``: the
     attacking Trouper and the attack's kinds (what the side's Weakness Trophy is judged on)."""
-    from blood_companion.engine.night.enemy import timed_skills
-
     nem = nemesis_card(state, catalog)
     for _ in range(n):
         revealed: list[str] = []
@@ -581,11 +589,15 @@ def check_victory(state: CampaignState, catalog: Catalog) -> CampaignState:
     return state
 
 
+def goto(state: CampaignState, phase: str, **update: Any) -> CampaignState:
+    """The one writer of the night's ``phase`` (night/phases.py ``advance``; :func:`end_night`
+    for the End of the Night)."""
+    return with_night(state, phase=phase, **update)
+
+
 def end_night(state: CampaignState, result: str, reason: str, **args: Any) -> CampaignState:
     """The night is won or lost; ``reason`` is a code of ``words.REASONS`` (or
     ``check_holds`` with the ``job`` whose Check card ended it)."""
-    from blood_companion.engine.night.phases import goto
-
     state = goto(state, "over", result=result, reason=reason, pending=[], queue=[], activation=None)
     return log(state, "night_over", result=result, reason=reason, **args)
 

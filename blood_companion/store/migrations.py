@@ -39,9 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.engine.actions import apply, parse_action, seed_for
+from blood_companion.engine.actions import seed_for
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply, parse_action
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA, upcast_action, upcast_state
 from blood_companion.engine.words.sentences import night_reason, render

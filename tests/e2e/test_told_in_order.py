@@ -30,7 +30,7 @@ from blood_companion.cli.entry import main
 from blood_companion.cli.play_menu import Walk
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import words
-from blood_companion.engine.actions import apply
+from blood_companion.engine.flow import apply
 from blood_companion.engine.night import PlayCard, SetupNight
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import DrawNeeded, unseen

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from blood_companion.engine import words
-from blood_companion.engine.actions import Action, apply, replay
+from blood_companion.engine.actions import Action
 from blood_companion.engine.campaign import Seat, StartCampaign
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.endgame import (
@@ -17,6 +17,7 @@ from blood_companion.engine.endgame import (
     rewards_next,
 )
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply, replay
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.state import CampaignState, state_hash
 

@@ -15,8 +15,9 @@ from night_bot import Table, new_table
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import vigor, why, words
-from blood_companion.engine.actions import Action, replay
+from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import replay
 from blood_companion.engine.night import (
     AnswerQuestion,
     Attack,

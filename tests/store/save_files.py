@@ -11,8 +11,9 @@ from typing import Any
 
 from blood_companion import __version__
 from blood_companion.engine import words
-from blood_companion.engine.actions import Action, apply, seed_for
+from blood_companion.engine.actions import Action, seed_for
 from blood_companion.engine.chance import Chance
+from blood_companion.engine.flow import apply
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA
 from blood_companion.store import schema

@@ -524,16 +524,6 @@ def answer_confirm(state: CampaignState, catalog: Catalog, rng: Chance, yes: boo
     return run_queue(state, catalog, rng)
 
 
-def timed_skills(state: CampaignState, catalog: Catalog, timing: str) -> list[EnemyJob]:
-    """The Nemesis's Skills that resolve at this moment, one job each."""
-    nem = fx.nemesis_card(state, catalog)
-    return [
-        EnemyJob(
-            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k])
-        for k, sk in enumerate(nem.skills)
-        if sk.timing == timing]
-
-
 def waiting_name(state: CampaignState, catalog: Catalog, card: str) -> str:
     """A card of an order question as the players call it: the Nemesis by its Skills of the
     moment ("Lucilla: The Colony Feeds"), any other card by its name."""

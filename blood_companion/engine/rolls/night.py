@@ -25,7 +25,7 @@ from blood_companion.engine.dice import (
     roll_pool,
 )
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import helps_test
+from blood_companion.engine.interpreter import helps_test, weakness_on_attack
 from blood_companion.engine.legal import ROLL, Ask, Pick
 from blood_companion.engine.night_state import Bonus
 from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
@@ -286,9 +286,6 @@ def setup_of(
     if items:
         state = use_test_items(state, catalog, Chance.fresh(0, 0), spec.t, items)
     if spec.side is not None:
-        # (engine/night imports this module)
-        from blood_companion.engine.night.resolve import weakness_on_attack
-
         # a Condition not answered yet (RuleError): the Test without the Weakness's help
         with contextlib.suppress(RuleError):
             state = weakness_on_attack(state, catalog, Chance.fresh(0, 0), spec.t, spec.side,

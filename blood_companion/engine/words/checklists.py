@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 def _minion_tiles(catalog: Catalog, zone: str | None, space: str) -> int:
-    from blood_companion.engine.night_setup import minion_miniatures
+    from blood_companion.content.face import minion_miniatures
 
     return minion_miniatures(catalog, zone or "", space)
 
@@ -121,7 +121,7 @@ def dusk_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
 def scenic_line(catalog: Catalog, events: Iterable[str]) -> str:
     """The Scenic Elements the Event cards name, on their Tiles, and which Tiles that makes
     Impassable ("Scenic Elements", "Impassability"; ``unnamed_scenic_tiles`` for the rest)."""
-    from blood_companion.engine.day.dusk import scenic_elements  # the Day imports this module
+    from blood_companion.content.face import scenic_elements
 
     placed = []
     for s in scenic_elements(catalog, list(events)):
