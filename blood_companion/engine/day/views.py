@@ -323,7 +323,7 @@ def _equipping_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
         choices.append({"trouper": t.trouper, "sleeves": by_cat,
                         "equipped": day.equipped.get(i, {})})
     if not waiting:
-        # "Dusk Phase": the physical set-up, a line to tick each (engine/words.py)
+        # "Dusk Phase": the physical set-up, a line to tick each (engine/words/checklists.py)
         return _next(day.step, "Everyone is equipped: end the Day and set up the night.",
                      Option("1", "End the Day: set up the table (a checklist, Enter ticks "
                             "each line)", "day_end", needs=(SETUP,), repeat=(SETUP,)),
