@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from blood_companion.cli.board_serve import scrub_hands
 from tests.cli.conftest import blood_exe
 
 NIGHT = ["night", "setup", "--nemesis", "ilie", "--location", "catacombs-ossuary-gallery",
@@ -86,13 +87,14 @@ def serving(*args: str, port: int = 0) -> Iterator[tuple[subprocess.Popen[str], 
                     f.close()
 
 
-def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, Any, bytes]:
+    """Status, headers (looked up in any case) and body of a GET."""
     req = urllib.request.Request(url, headers=headers or {})
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
-            return r.status, dict(r.headers), r.read()
+            return r.status, r.headers, r.read()
     except urllib.error.HTTPError as exc:
-        return exc.code, dict(exc.headers), exc.read()
+        return exc.code, exc.headers, exc.read()
 
 
 def with_path(url: str, path: str) -> str:
@@ -110,7 +112,13 @@ class Events:
         assert self.resp.headers["Content-Type"].startswith("text/event-stream")
 
     def next_board(self, timeout: float) -> dict[str, Any]:
-        """The next `board` event's document (raises TimeoutError after `timeout` s)."""
+        """The next `step` event's board, with its question (as the page renders them; raises
+        TimeoutError after `timeout` s)."""
+        data = self.next_event(timeout)
+        return {**data["board"], "question": data["question"]}
+
+    def next_event(self, timeout: float) -> dict[str, Any]:
+        """The next `step` event's document (raises TimeoutError after `timeout` s)."""
         deadline = time.monotonic() + timeout
         event, data = "", []
         while True:
@@ -127,7 +135,7 @@ class Events:
             elif line.startswith("data:"):
                 data.append(line[5:].lstrip())
             elif line == "" and data:
-                if event == "board":
+                if event == "step":
                     doc: dict[str, Any] = json.loads("\n".join(data))
                     return doc
                 event, data = "", []
@@ -180,12 +188,14 @@ def test_the_page_and_its_document_are_the_status_document(blood: Any, night: Pa
         code, _, body = get(with_path(url, "board.json"))
         doc = json.loads(body)
         question = doc.pop("question")  # and the question waiting now (issue 39)
-        assert code == 200 and doc == status
+        seat = doc.pop("seat")  # (the watch view: every hand counted, issue 42)
+        assert code == 200 and doc == scrub_hands(status, None)
+        assert seat == {"id": None, "name": "Watch", "role": "watch"}
         assert question["question"] and question["choices"]
         events = Events(url)
         try:
-            assert events.next_board(5) == {**{k: v for k, v in status.items() if k != "ok"},
-                                            "question": question}
+            assert events.next_board(5) == {**{k: v for k, v in doc.items() if k != "ok"},
+                                            "ok": True, "seat": seat, "question": question}
         finally:
             events.close()
 
