@@ -50,7 +50,7 @@ def board(
     ] = DEFAULT_PORT,
     new_tokens: Annotated[
         bool,
-        typer.Option("--new-tokens", "--new-token",
+        typer.Option("--new-tokens",
                      help="With --serve: replace every seat's token (each phone then needs its "
                      "new address)."),
     ] = False,
