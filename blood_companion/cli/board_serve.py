@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from blood_companion.cli.play_cmd import Loop
+from blood_companion.store import seats
 from blood_companion.store.peek import head_key
 
 POLL = 0.1  # seconds between two looks at the save's head (steps recorded elsewhere)
@@ -150,6 +151,7 @@ class View(NamedTuple):
     leader: str | None  # the Leader's Trouper id
     by: str  # who recorded the head step ("" unknown)
     said: list[str]  # what recording it said (a seat's answer), else the step's sentence
+    written: Any = None  # the store's drawn_from() (state hash, revision, head)
 
 
 def question_id(state_hash: str, fingerprint: str, screen: Any) -> str:
@@ -289,7 +291,7 @@ class Table:
         self.streams = 0
         self._store: Any = None
         self._taps: OrderedDict[tuple[str, str], Reply] = OrderedDict()
-        self._by: dict[tuple[int, str], tuple[str, list[str]]] = {}  # steps seats recorded
+        self._by: dict[Any, tuple[str, list[str]]] = {}  # the writes seats made
         self._buckets: dict[str, Bucket] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
@@ -338,7 +340,6 @@ class Table:
         from blood_companion.cli.play_menu import Walk
         from blood_companion.cli.view_docs import status_doc
         from blood_companion.errors import BloodError
-        from blood_companion.store import seats
 
         state, cat = store.state, store.catalog
         board = views.stored(store) or status_doc(store)
@@ -357,15 +358,15 @@ class Table:
             whose = screen.who
         names = {t.trouper: _trouper_name(cat, t.trouper) for t in state.troupers}
         leader = state.troupers[state.leader].trouper if state.troupers else None
-        key = (store.head, store.state_hash)
-        by, told = self._by.get(key, ("", []))
+        written = store.drawn_from()
+        by, told = self._by.get(written, ("", []))
         if not by:
-            by = seats.recorded_by(self.saves_dir, self.name, *key)
+            by = seats.recorded_by(self.saves_dir, self.name, written)
         if said is None:
             said = told or [str(e.get("sentence", "")) for e in board.get("log") or []
                             if isinstance(e, dict) and e.get("step") == store.head]
         return View(store.head, store.state_hash, board, question, qid, whose, names, leader,
-                    by, said)
+                    by, said, written)
 
     def _look(self) -> View | None:
         """The watcher's look (on the worker): a new view when the save's head changed."""
@@ -444,10 +445,9 @@ class Table:
         """409: the campaign is no longer at ``step`` (or its question moved)."""
         by = view.by
         if not by or by == "a blood command":  # the laptop notes its step just after it
-            from blood_companion.store import seats
 
             time.sleep(0.05)
-            by = seats.recorded_by(self.saves_dir, self.name, view.step, view.state_hash)
+            by = seats.recorded_by(self.saves_dir, self.name, view.written)
         error = (f"already answered by {by}: the campaign is at step {view.step} now"
                  if step != view.step else "the question moved: it is asked anew")
         return Reply(409, {"ok": False, "error": error, "by": by, "step": view.step,
@@ -490,7 +490,8 @@ class Table:
         except BloodError as exc:
             return refuse(400, exc.message, step=view.step)
         name = view.names.get(seat.id, seat.id)
-        self._by[(store.head, store.state_hash)] = (name, said)
+        self._by[store.drawn_from()] = (name, said)
+        seats.note_by(self.saves_dir, self.name, store.drawn_from(), name)
         new = self._publish(self._build(store, said))
         return Reply(200, {"ok": True, "step": new.step, "recorded": 0, "said": said,
                            "question": question_for(new, seat)})
@@ -550,7 +551,7 @@ class Table:
                 return refuse(400, getattr(exc, "message", str(exc)), step=view.step, at=n)
             said = [ln.strip() for ln in out.getvalue().splitlines() if ln.strip()]
             name = view.names.get(seat.id, seat.id)
-            self._by[(store.head, store.state_hash)] = (name, said)
+            self._by[store.drawn_from()] = (name, said)
             if len(self._by) > 512:
                 self._by.pop(next(iter(self._by)))
             new = self._publish(self._build(store, said))

@@ -833,10 +833,10 @@ def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_scr
               return {width: window.innerWidth, height: window.innerHeight,
                       question: q.querySelector('.q').textContent,
                       bottom: q.getBoundingClientRect().bottom, options: opts, parts: parts,
-                      mine: document.querySelector('[data-part="trouper-%s"]').open,
+                      mine: document.querySelector('[data-part="trouper-MINE"]').open,
                       page: document.documentElement.scrollHeight,
                       next: document.getElementById('next').textContent};
-            })()""" % mine)
+            })()""".replace("MINE", mine))
         finally:
             page.close()
     assert (seen["width"], seen["height"]) == PHONE
