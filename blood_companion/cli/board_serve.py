@@ -182,7 +182,7 @@ def scrub_hands(doc: Any, mine: str | None) -> Any:
     hides = ("hand_cards" in doc or isinstance(doc.get("hand"), list)) and owner != mine
     out = {}
     for k, v in doc.items():
-        if hides and k in ("hand_cards", "commands", "options"):
+        if hides and k in ("hand_cards", "hand_names", "commands", "options"):
             continue
         if hides and k == "hand" and isinstance(v, list):
             out[k] = len(v)
@@ -191,6 +191,27 @@ def scrub_hands(doc: Any, mine: str | None) -> Any:
     if hides:
         out["hand_hidden"] = True
     return out
+
+
+def with_hand_names(doc: Any, cat: Any) -> Any:
+    """``doc`` with ``hand_names`` (the cards' names, in order) beside each ``hand_cards`` list
+    of card ids, for the page: a seat's own hand is shown by name (the others are left out
+    by :func:`scrub_hands`)."""
+    if isinstance(doc, list):
+        return [with_hand_names(v, cat) for v in doc]
+    if not isinstance(doc, dict):
+        return doc
+    out = {k: with_hand_names(v, cat) if isinstance(v, (dict, list)) else v
+           for k, v in doc.items()}
+    cards = doc.get("hand_cards")
+    if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
+        out["hand_names"] = [_card_name(cat, c) for c in cards]
+    return out
+
+
+def _card_name(cat: Any, card: str) -> str:
+    found = cat.tactic(card) if hasattr(cat, "tactic") else None
+    return str(getattr(found, "name", None) or card)
 
 
 def seat_doc(view: View, seat: Seat) -> Doc:
@@ -342,7 +363,7 @@ class Table:
         from blood_companion.errors import BloodError
 
         state, cat = store.state, store.catalog
-        board = views.stored(store) or status_doc(store)
+        board = with_hand_names(views.stored(store) or status_doc(store), cat)
         question: Doc | None
         try:
             screen = Walk.start(state, cat, store.head).screen()

@@ -109,10 +109,13 @@ def test_each_seat_sees_its_own_hand_and_counts_of_the_others(night: Path, blood
             assert code == 200
             seen = {t["trouper"]: t for t in doc["night"]["troupers"]}
             assert seen[trouper]["hand_cards"] == hands[trouper]
+            shown = seen[trouper]["hand_names"]  # the page shows names, never ids
+            assert len(shown) == 5 and not any(n in hands[trouper] for n in shown)
             text = json.dumps(doc)
             for other, cards in hands.items():
                 if other != trouper:
                     assert "hand_cards" not in seen[other] and seen[other]["hand"] == 5
+                    assert "hand_names" not in seen[other]
                     assert seen[other]["hand_hidden"] is True
                     assert not any(c in text for c in cards)  # no card id of theirs at all
             assert doc["seat"]["id"] == trouper
