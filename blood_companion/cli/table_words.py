@@ -115,7 +115,7 @@ def _card_line(catalog: Catalog, cid: str) -> str:
 
 def reaction_line_lines(state: CampaignState, catalog: Catalog) -> list[str]:
     """The Reaction Line, left to right, each card with its text (the board's own lines)."""
-    from blood_companion.cli.status_view import reaction_cards
+    from blood_companion.cli.render import reaction_cards
     from blood_companion.engine.night import board_view
 
     return reaction_cards(board_view(state, catalog) if state.night is not None else None)
