@@ -81,7 +81,7 @@ def colour_wanted(stream: Any = None) -> bool:
     """Whether to write colour to ``stream`` (stdout by default): :func:`colour_choice`, else
     when the stream is a terminal that is not ``TERM=dumb``. The one rule every command's
     output follows (the rich consoles of :func:`console`, the plain-or-styled views of
-    ``cli/textview.py``, `blood rules`)."""
+    ``cli/render.py``, `blood rules`)."""
     choice = colour_choice()
     if choice is not None:
         return choice

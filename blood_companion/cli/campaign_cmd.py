@@ -15,7 +15,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import session, view_text, views
+from blood_companion.cli import render, session, views
 from blood_companion.cli.common import (
     Recorder,
     add_command,
@@ -30,7 +30,7 @@ from blood_companion.cli.common import (
 )
 from blood_companion.cli.decks import ask_holders
 from blood_companion.cli.flags import JSON, Opt, Values
-from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.render import print_view, why_view, width
 from blood_companion.cli.view_docs import (
     LOG_LAST,
     log_doc,
@@ -39,7 +39,6 @@ from blood_companion.cli.view_docs import (
     summary,
     why_doc,
 )
-from blood_companion.cli.view_text import why_view
 from blood_companion.display import json_text
 from blood_companion.engine.actions import seed_for
 from blood_companion.engine.box import table_setup
@@ -426,7 +425,7 @@ def show(as_json: bool = False) -> None:
     """The campaign at a glance: table, Troupers, Wagon, trophies, history and totals.
 
     The totals: nights won and lost, Vlad cards weakened, Resources earned and spent."""
-    session.view(show_doc, view_text.campaign_show, as_json)
+    session.view(show_doc, render.campaign_show, as_json)
 
 
 LOG = (
@@ -474,7 +473,7 @@ def log(as_json: bool = False, all_: bool = False, last: int | None = None,
         if e["status"] == "done" and told.get(e["step"]):
             e["results"] = [*e["results"], "At the table:",
                             *("  • " + i["text"] for i in told[e["step"]])]
-    print_lines(view_text.campaign_log(doc, width()))
+    print_view(render.campaign_log(doc, width()))
 
 
 def _why(step: int, as_json: bool) -> None:
@@ -485,7 +484,7 @@ def _why(step: int, as_json: bool) -> None:
     if as_json:
         print_json({"ok": True, **doc})
         return
-    print_lines(why_view(doc, width()))
+    print_view(why_view(doc, width()))
 
 
 def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, Any]]]:

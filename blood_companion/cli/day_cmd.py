@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from blood_companion.cli import common, session, view_text
+from blood_companion.cli import common, render, session
 from blood_companion.cli.common import (
     Recorder,
     add_recorder,
@@ -18,9 +18,8 @@ from blood_companion.cli.common import (
     stdout,
 )
 from blood_companion.cli.flags import JSON
-from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.render import levels_table, print_view, width
 from blood_companion.cli.view_docs import day_next_doc
-from blood_companion.cli.view_text import levels_table
 from blood_companion.display import Styled, styled
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
@@ -74,7 +73,7 @@ def _prepare(store: Any, action: Action, as_json: bool) -> Action:
         action = d.RollLocation(drawn={"locations": [action.location]})
     if action.type == "day_difficulty" and not as_json and before.day and \
             before.day.step == "dusk_difficulty":
-        print_lines(levels_table(d.difficulty_levels(before, store.catalog), width()))
+        print_view(levels_table(d.difficulty_levels(before, store.catalog), width()))
     return action
 
 
@@ -233,7 +232,7 @@ def _levels(as_json: bool) -> None:
     if as_json:
         print_json({"levels": levels})
     else:
-        print_lines(levels_table(levels, width()))
+        print_view(levels_table(levels, width()))
 
 
 # The recorded steps, in the order `blood day --help` lists them (after `next`), by action
@@ -275,7 +274,7 @@ day_app, register = command_group("day")
 @declare_command(day_app, "next", JSON)
 def next_(as_json: bool = False) -> None:
     """What the table does next, with the legal choices."""
-    session.view(next_doc, view_text.day_next, as_json)
+    session.view(next_doc, render.day_next, as_json)
 
 
 for _step in RECORDERS:

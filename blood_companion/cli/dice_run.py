@@ -8,8 +8,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from rich.text import Text
+
 from blood_companion.cli.flags import JSON, Opt, Values
-from blood_companion.cli.textview import Line, grid
+from blood_companion.cli.render import View, grid
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     DIE_NAMES,
@@ -124,7 +126,7 @@ def _warn(problems: list[Any]) -> None:
 # --------------------------------------------------------------------------- roll
 
 
-def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
+def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
     """Roll the pool (or read the physical dice): the JSON document and the lines to show.
     Raises BloodError (a DiceError for a bad pool or face, a UsageError for bad options)."""
     data = pack(settings)
@@ -157,21 +159,20 @@ def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
     }
     head = f"Rolled {format_pool(pool)}" + (f" (seed {seed})" if source == "digital"
                                             else " (your dice)")
-    lines: list[Line] = [(head, "italic")]
+    lines: View = [Text(head, "italic")]
     rows = [[DIE_NAMES[f.die], f.label or "", str(f.triumphs), str(f.defeats or "")] for f in faces]
     lines += grid(["die", "face", "Triumphs", "Defeats"], rows, right=(2, 3), header_style="bold")
-    lines.append((f"Triumphs: {total}" + ("  (Defeats cancel Triumphs)" if cancel else ""),
+    lines.append(Text(f"Triumphs: {total}" + ("  (Defeats cancel Triumphs)" if cancel else ""),
                   "bold green"))
     if placeholder:
         lines += _wrapped(PLACEHOLDER_NOTE, "dim")
     return doc, lines
 
 
-def _wrapped(text: str, style: str) -> list[Line]:
-    from blood_companion.cli.status_view import _wrap
-    from blood_companion.cli.textview import width
+def _wrapped(text: str, style: str) -> View:
+    from blood_companion.cli.render import _wrap, width
 
-    return [(t, style) for t in _wrap(text, width())]
+    return [Text(t, style) for t in _wrap(text, width())]
 
 
 # --------------------------------------------------------------------------- odds
@@ -181,7 +182,7 @@ def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], list[Line]]:
+def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
     """The exact odds asked: the JSON document and the lines to show. Raises BloodError."""
     from blood_companion.engine.odds import apply_conditions, check_odds_inputs, trait_pool
     from blood_companion.engine.odds import odds as solve
@@ -276,7 +277,7 @@ def _odds_lines(
     result: OddsResult,
     notes: tuple[str, ...],
     placeholder: bool,
-) -> list[Line]:
+) -> View:
     from fractions import Fraction
 
     p = result.probability
@@ -292,7 +293,7 @@ def _odds_lines(
         extras.append("Insanity: " + _insanity_words(result))
     head = (f"{asked}, target {ask.target}" + ((", " + ", ".join(extras)) if extras else "")
             + f": {float(p):.2%}  (exactly {_exact(p)})")
-    lines: list[Line] = _wrapped(head, "bold green" if p >= Fraction(1, 2) else "bold yellow")
+    lines: View = _wrapped(head, "bold green" if p >= Fraction(1, 2) else "bold yellow")
     for note in notes:
         lines += _wrapped(note, "")
     if result.substitutions:
@@ -321,15 +322,15 @@ def _odds_lines(
 # --------------------------------------------------------------------------- the command line
 
 
-def show(doc: dict[str, Any], lines: list[Line], as_json: bool) -> None:
+def show(doc: dict[str, Any], lines: View, as_json: bool) -> None:
     """Print a dice answer: its JSON document (``ok`` first) or its lines."""
-    from blood_companion.cli.textview import print_lines
+    from blood_companion.cli.render import print_view
     from blood_companion.cli.views import print_doc
 
     if as_json:
         print_doc(doc)
     else:
-        print_lines(lines)
+        print_view(lines)
 
 
 def register(app: Any) -> None:

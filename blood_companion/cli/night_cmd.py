@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from blood_companion import matching
-from blood_companion.cli import session, view_text
+from blood_companion.cli import render, session
 from blood_companion.cli.common import (
     Recorder,
     split_list,
@@ -17,9 +17,8 @@ from blood_companion.cli.common import (
     typed_number,
 )
 from blood_companion.cli.flags import DRAW, JSON, Opt
-from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.render import night_next, print_view, width
 from blood_companion.cli.view_docs import night_next_doc
-from blood_companion.cli.view_text import night_next
 from blood_companion.display import styled
 from blood_companion.engine import why, words
 from blood_companion.engine.chain import card_at
@@ -119,7 +118,7 @@ def _show(step: session.Step) -> None:
         for line, style in entry_lines(entry, step.after, step.catalog):
             stdout.print(styled(line, style=style))
     step.tell()
-    print_lines(night_next(night_next_doc(step.after, step.catalog), width()))
+    print_view(night_next(night_next_doc(step.after, step.catalog), width()))
 
 
 # Open the campaign, build the action from it, record it (naming the cards the players drew
@@ -240,7 +239,7 @@ add_command(night_app, "setup", *COMMANDS["setup"])  # first, as it was declared
 @declare_command(night_app, "next", JSON)
 def next_(as_json: bool = False) -> None:
     """What the table does now: whose move, the question waiting, the commands that fit."""
-    session.view(next_doc, view_text.night_next, as_json)
+    session.view(next_doc, render.night_next, as_json)
 
 
 @declare_command(night_app, "board", JSON)

@@ -34,12 +34,18 @@ from blood_companion.cli.decks import ask_holders
 from blood_companion.cli.end_cmd import show_summary
 from blood_companion.cli.flags import Opt
 from blood_companion.cli.play_menu import Again, Confirm, Done, Walk, excerpt
+from blood_companion.cli.render import (
+    _fit,
+    print_view,
+    reaction_cards,
+    render,
+    why_view,
+    width,
+    without_commands,
+)
 from blood_companion.cli.settings import GLOBAL_OPTIONS, argument_problem, current
-from blood_companion.cli.status_view import _fit, reaction_cards, render, without_commands
 from blood_companion.cli.summaries import SUMMARIES
-from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import status_doc, why_doc
-from blood_companion.cli.view_text import why_view
 from blood_companion.display import Styled, styled
 from blood_companion.engine import why
 from blood_companion.engine.errors import RuleError
@@ -274,7 +280,7 @@ class Loop:
                 self.show_status(store)
             return
         doc = views.stored(store) or status_doc(store)
-        print_lines(without_commands(render(cast("Board", doc), width())))
+        print_view(without_commands(render(cast("Board", doc), width())))
 
     def show_why(self) -> None:
         """Why the app decided as it did for the Nemesis side: the decision records of the
@@ -282,7 +288,7 @@ class Loop:
         with self.open() as store:
             doc = why_doc(store)
         stdout.print()
-        print_lines(why_view(doc, width()))
+        print_view(why_view(doc, width()))
 
     def show(self, screen: Any, every: bool = False) -> None:
         stdout.print()

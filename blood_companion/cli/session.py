@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion.cli.common import print_json, settings, stderr, stdout, warn_data
 from blood_companion.cli.draws import name_draw
-from blood_companion.cli.textview import print_lines, width
+from blood_companion.cli.render import print_view, width
 from blood_companion.cli.view_docs import refresh
 from blood_companion.content.errors import ContentError
 from blood_companion.content.loader import load_catalog
@@ -39,7 +39,7 @@ from blood_companion.store.errors import StoreError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from blood_companion.cli.textview import Line
+    from blood_companion.cli.render import View
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.actions import Action
     from blood_companion.engine.state import CampaignState
@@ -209,7 +209,7 @@ def recorder(doc: Callable[[Step], dict[str, Any]], show: Callable[[Step], None]
 
 
 def view(build: Callable[[CampaignStore], dict[str, Any]],
-         render: Callable[[dict[str, Any], int], list[Line]], as_json: bool) -> None:
+         render: Callable[[dict[str, Any], int], View], as_json: bool) -> None:
     """Print a view of the selected campaign: the document ``build(store)`` draws, as JSON or
     as the lines ``render(doc, width)`` draws of it."""
     with open_session() as store:
@@ -217,7 +217,7 @@ def view(build: Callable[[CampaignStore], dict[str, Any]],
     if as_json:
         print_json(doc)
     else:
-        print_lines(render(doc, width()))
+        print_view(render(doc, width()))
 
 
 def told(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[dict[str, object]]:

@@ -3,7 +3,7 @@
 By night the Night Board (Chain, Reaction Line, Threat track, Minions), the Nemesis and every
 Trouper; by day the Wagon, the reserves and what is affordable; at the End of the Night the
 rewards; always the phase and what comes next. The document is the engine's board
-(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/status_view.py``; the one
+(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/render.py``; the one
 stored after the last step (``cli/views.py``) is shown while the save is unchanged.
 """
 
@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 import typer
+from rich.text import Text
 
 from blood_companion.cli import session, views
 from blood_companion.cli.common import declare_command, print_json
 from blood_companion.cli.flags import JSON, Opt
-from blood_companion.cli.status_view import reaction_cards, render, render_night
+from blood_companion.cli.render import print_view, reaction_cards, render, render_night, width
 from blood_companion.cli.summaries import SUMMARIES
-from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import status_doc
 
 if TYPE_CHECKING:
@@ -54,17 +54,17 @@ def status(as_json: bool = False, cards: bool = False) -> None:
         print_json({**doc, "reaction_cards": extra})
         return
     show(doc, False)
-    print_lines([(line, "") for line in reaction_cards(night, width())])
+    print_view([Text(line) for line in reaction_cards(night, width())])
 
 
 def show(doc: dict[str, Any], as_json: bool) -> None:
-    """Print the status document: as JSON, or drawn (cli/status_view.py)."""
+    """Print the status document: as JSON, or drawn (cli/render.py)."""
     if as_json:
         print_json(doc)
     else:
-        print_lines(render(cast("Board", doc), width()))
+        print_view(render(cast("Board", doc), width()))
 
 
 def print_night(view: NightBoard) -> None:
     """The Night Board alone (`blood night board`)."""
-    print_lines(render_night(view, width()))
+    print_view(render_night(view, width()))

@@ -32,11 +32,10 @@ from textual.widgets import Input, Static
 from blood_companion.cli import session
 from blood_companion.cli.common import stdout
 from blood_companion.cli.play_cmd import Loop, shown_choices
+from blood_companion.cli.render import SIDES, plain, render, track, why_view, without_commands
 from blood_companion.cli.session import saves_dir
 from blood_companion.cli.settings import Settings, argument_problem, current, using
-from blood_companion.cli.status_view import SIDES, plain, render, track, without_commands
 from blood_companion.cli.view_docs import status_doc, why_doc
-from blood_companion.cli.view_text import why_view
 from blood_companion.cli.views import save_path
 from blood_companion.store.peek import head_key
 
@@ -147,7 +146,7 @@ def panels(doc: Board, width: int) -> dict[str, str]:
     n = doc["night"]
     head = f"{doc['name']} · game {doc['game']} · step {doc['step']}\n"
     if not n:
-        day = plain(without_commands(render(doc, width)))
+        day = plain(without_commands(render(doc, width)), width)
         return {"threat": head, "chain": day.split("\n", 1)[-1],
                 "reaction": "", "nemesis": "", "troupers": "", "log": log_text(doc)}
     return {"threat": head + threat_text(n), "chain": chain_text(n),
@@ -254,14 +253,15 @@ class TableLoop(Loop):
             with self.open() as opened:
                 doc = status_doc(opened)
             width = max(40, self.app.question_width())
-            self.app.feed.write(plain(without_commands(render(cast("Board", doc), width))))
+            self.app.feed.write(plain(without_commands(render(cast("Board", doc), width)), width))
 
     def show_why(self) -> None:
         """`why`: the trace of the Nemesis side's decisions (the latest step that made any), in
         the question panel below the question, as `blood play` prints it; nothing recorded."""
         with self.open() as store:
             doc = why_doc(store)
-        self.app.feed.write(plain(why_view(doc, max(40, self.app.question_width()))))
+        width = max(40, self.app.question_width())
+        self.app.feed.write(plain(why_view(doc, width), width))
 
 
 class _Feed(io.StringIO):

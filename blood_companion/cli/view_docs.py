@@ -1,7 +1,7 @@
 """The documents of the views of a campaign, built from the open save (the engine's own views).
 
 ``blood night next``, ``day next``, ``campaign show`` and ``campaign log`` print these documents
-(``--json``) or draw them (``cli/view_text.py``). :func:`refresh` stores the status of a
+(``--json``) or draw them (``cli/render.py``). :func:`refresh` stores the status of a
 campaign that just changed (``cli/views.py``), so the first look after an action is as fast as
 the second.
 """

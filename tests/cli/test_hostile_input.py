@@ -227,7 +227,7 @@ def test_8_an_unexpected_exception_is_one_line(
     cases = [
         (session, "open_session", ["campaign", "show"], "blood campaign show"),
         (loader, "load_index", ["rules", "push"], "blood rules"),
-        (status_cmd, "print_lines", ["status"], "blood status"),
+        (status_cmd, "print_view", ["status"], "blood status"),
         (sys.modules["blood_companion.cli.entry"], "dispatch", ["roll", "R"], "blood roll"),
     ]
     for module, name, args, command in cases:
