@@ -1,10 +1,14 @@
-"""`blood board`: the board of the selected campaign; `--serve` shows it live on every device.
+"""`blood board`: the board of the selected campaign; `--serve` serves it to every phone at
+the table, one seat per Trouper (issue 42; the contract: docs/board-api.md).
 
-The page (``cli/board_serve.py``) reads the status document (``view_docs.status_doc``) and
-follows every step any `blood` command records; the laptop stays the only writer."""
+The server (``cli/board_serve.py``, ``cli/board_app.py``) reads the status document
+(``view_docs.status_doc``) and `blood play`'s questions, and records the answers the seats send
+through `blood play`'s own walker and recorder; it follows every step any `blood` command
+records. The laptop (`blood play`, `blood table`) stays the table's own seat."""
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 import threading
@@ -13,16 +17,12 @@ from typing import Annotated, Any
 import typer
 
 from blood_companion.cli import session
-from blood_companion.cli.board_doc import served_doc
-from blood_companion.cli.board_serve import Board, BoardServer, PortInUse, save_head
-from blood_companion.cli.common import JsonOpt, print_json, stderr
-from blood_companion.cli.settings import current, using
+from blood_companion.cli.common import JsonOpt, stderr
+from blood_companion.cli.settings import current
 from blood_companion.cli.status_cmd import show
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.view_docs import status_doc
 from blood_companion.errors import BloodError, UsageError
-from blood_companion.store import CampaignStore
-from blood_companion.store.saves import board_token, save_path
 
 DEFAULT_PORT = 8765
 
@@ -33,13 +33,14 @@ def register(app: typer.Typer) -> None:
 
 def board(
     serve: Annotated[bool, typer.Option("--serve",
-        help="Serve the board as a live page (until Ctrl-C).")] = False,
+        help="Serve the board to every phone at the table, one seat per Trouper (until "
+        "Ctrl-C).")] = False,
     lan: Annotated[
         bool,
         typer.Option(
             "--lan",
-            help="With --serve: listen on the local network too; the URL carries a secret "
-            "token (requests without it are refused).",
+            help="With --serve: listen on the local network too (else this computer only); "
+            "every address then carries its seat's token, and a QR code is printed for each.",
         ),
     ] = False,
     port: Annotated[
@@ -47,25 +48,30 @@ def board(
         typer.Option("--port", min=0, max=65535, metavar="N",
                      help=f"With --serve: the port (default {DEFAULT_PORT}; 0 picks a free one)."),
     ] = DEFAULT_PORT,
-    new_token: Annotated[
+    new_tokens: Annotated[
         bool,
-        typer.Option("--new-token",
-                     help="With --serve --lan: replace the campaign's kept token (every phone "
-                     "then needs the new address)."),
+        typer.Option("--new-tokens", "--new-token",
+                     help="With --serve: replace every seat's token (each phone then needs its "
+                     "new address)."),
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """The board of the campaign: the same view as `blood status`.
 
-    With --serve, a live read-only page of it for every device at the table: it follows each
-    step any `blood` command records, within a second. It listens on 127.0.0.1 (this
-    computer) unless --lan; with --lan, open the printed URL (it carries the token) on each
-    phone or tablet on the same network; its token is kept with the campaign (in the saves
-    folder, readable by you only), so an open page comes back live when the server restarts.
-    --new-token replaces it. Ctrl-C stops it."""
-    if new_token and not (serve and lan):
-        raise UsageError("--new-token goes with --serve --lan",
-                         hint="blood board --serve --lan --new-token")
+    With --serve, every player plays from their own phone: one address per Trouper (its
+    seat: that Trouper's questions, the table's questions, its own hand) and one to watch.
+    Each answer is recorded as `blood play` records it; an answer to a question somebody
+    answered first is refused, saying who. The laptop (`blood play`, `blood table`) stays the
+    table's own seat; undo and redo are the laptop's and the Leader's.
+
+    It listens on 127.0.0.1 (this computer) unless --lan. The seats' tokens are kept with the
+    campaign (in the saves folder, readable by you only), so an open page comes back live
+    when the server restarts; --new-tokens replaces them. With --json, one line:
+    {"url", "watch", "seats": {TROUPER: URL}}. Ctrl-C stops it. The contract scripts use:
+    docs/board-api.md."""
+    if new_tokens and not serve:
+        raise UsageError("--new-tokens goes with --serve",
+                         hint="blood board --serve --new-tokens")
     if not serve:
         if lan:
             raise UsageError("--lan goes with --serve", hint="blood board --serve --lan")
@@ -73,68 +79,91 @@ def board(
             doc = status_doc(store)
         show(doc, as_json)
         if not as_json:
-            stderr.print("Live on every device: blood board --serve (--lan for phones).",
+            stderr.print("Every phone plays its seat: blood board --serve (--lan for phones).",
                          highlight=False, markup=False)
         return
-    server = _server(port, lan, new_token)
-    _announce(server, as_json)
-    _serve(server)
+    served = _served(port, lan, new_tokens)
+    try:
+        _announce(served, as_json)
+        _serve(served)
+    finally:
+        served.table.close()
 
 
-def _server(port: int, lan: bool, new_token: bool = False) -> BoardServer:
-    """The server of the selected campaign's board, listening (not serving yet)."""
+class Served:
+    """The table served, its listening socket and its addresses."""
+
+    def __init__(self, table: Any, sock: Any, lan: bool) -> None:
+        from blood_companion.cli.board_serve import lan_address
+
+        self.table, self.sock, self.lan = table, sock, lan
+        self.port = int(sock.getsockname()[1])
+        host = lan_address() if lan else "127.0.0.1"
+        self.url = f"http://{host}:{self.port}/"
+        self.hosts = None if lan else frozenset(
+            f"{h}:{self.port}" for h in ("127.0.0.1", "localhost"))
+
+    def seat_url(self, token: str) -> str:
+        return f"{self.url}?seat={token}"
+
+
+def _served(port: int, lan: bool, new_tokens: bool = False) -> Served:
+    """The selected campaign's table, listening (not serving yet)."""
+    from blood_companion.cli.board_serve import PortInUse, Table, listen
+    from blood_companion.store.seats import Seats, _token, seat_tokens
+
     with session.open_session() as store:  # a campaign that does not exist stops here
         saves_dir, name = store.saves_dir, store.name
-        first = served_doc(store)
-    settings = current()
-    loaded = [first]
-
-    def load() -> dict[str, Any]:
-        if loaded:  # the document built above, for the first look
-            return loaded.pop()
-        with using(settings), CampaignStore.open(saves_dir, name, session.catalog) as opened:
-            return served_doc(opened)
-
-    token = None
-    if lan:
-        try:
-            token = board_token(saves_dir, name, new=new_token)
-        except OSError as exc:
-            stderr.print(f"Note: the board's token cannot be kept in {saves_dir} "
-                         f"({exc.strerror or exc}); after a restart every phone needs the new "
-                         "address.", highlight=False, markup=False)
-    board = Board(load, save_head(save_path(saves_dir, name)))
+        ids = [t.trouper for t in store.state.troupers]
     try:
-        server = BoardServer(board, port=port, lan=lan, token=token)
+        tokens = seat_tokens(saves_dir, name, ids, new=new_tokens)
+    except OSError as exc:
+        stderr.print(f"Note: the seats' tokens cannot be kept in {saves_dir} "
+                     f"({exc.strerror or exc}); after a restart every phone needs its new "
+                     "address.", highlight=False, markup=False)
+        tokens = Seats(_token(), {t: _token() for t in ids})
+    table = Table(saves_dir, name, current(), tokens, lan=lan)
+    try:
+        table.first_view()
+        sock = listen(port, lan)
     except PortInUse as exc:
+        table.close()
         why = exc.strerror or "cannot listen there"
         raise BloodError(f"port {port} cannot be used: {why}",
                          hint="another program listens there? `--port 0` picks a free one"
                          ) from None
-    server.start_watching()
-    return server
+    except BaseException:
+        table.close()
+        raise
+    return Served(table, sock, lan)
 
 
-def _announce(server: BoardServer, as_json: bool) -> None:
-    doc = server.board.current()[1] or {}
-    name = str(doc.get("name", ""))
-    part = doc.get("night") or doc.get("day") or doc.get("summary") or {}
-    ids = [str(t["trouper"]) for t in part.get("troupers", [])]
-    if as_json:
-        print_json({"url": server.url, "port": server.port, "lan": server.lan, "campaign": name})
-        return
-    where = "every device on this network" if server.lan else "this computer"
+def _announce(served: Served, as_json: bool) -> None:
+    table = served.table
+    view = table.view
+    names = view.names if view is not None else {}
+    watch = served.seat_url(table.seats.watch)
+    seats = {t: served.seat_url(tok) for t, tok in table.seats.troupers.items()}
     out = sys.stdout
-    out.write(f"The board of {name!r}, live for {where}:\n\n    {server.url}\n\n")
-    if server.lan:
-        out.write("Open this address on each phone or tablet (it carries the board's secret "
-                  "token; anyone with it can watch, nobody can play), or scan it:\n\n")
-        out.write(_qr(server.url))
-    if ids:
-        join = "&" if "?" in server.url else "?"
-        out.write(f"Your own Trouper first: add {join}trouper=ID to the address "
-                  f"({', '.join(ids)}).\n")
-    out.write("Ctrl-C stops serving.\n")
+    if as_json:  # one line, flushed now: scripts read it while the server runs
+        out.write(json.dumps({"ok": True, "url": served.url, "watch": watch, "seats": seats,
+                              "port": served.port, "lan": served.lan,
+                              "campaign": table.name}) + "\n")
+        out.flush()
+        return
+    where = "every device on this network" if served.lan else "this computer"
+    out.write(f"The board of {table.name!r}, one seat per player, live for {where}.\n")
+    out.write("Open each address on that player's phone (it carries the seat's secret token: "
+              "keep it to them).\n\n")
+    for trouper, url in seats.items():
+        out.write(f"  {names.get(trouper, trouper)}:\n    {url}\n")
+        if served.lan:
+            out.write(_qr(url))
+    out.write(f"  Watch (no answers):\n    {watch}\n")
+    if served.lan:
+        out.write(_qr(watch))
+    out.write("\nThe laptop stays the table's own seat (`blood play`, `blood table`). "
+              "Ctrl-C stops serving.\n")
     out.flush()
 
 
@@ -145,11 +174,13 @@ def _qr(url: str) -> str:
     try:
         return "\n".join("    " + line for line in lines(url)) + "\n\n"
     except ValueError:
-        return "(the address is too long for a QR code: type it)\n"
+        return "    (the address is too long for a QR code: type it)\n"
 
 
-def _serve(server: BoardServer) -> None:
-    """Serve until Ctrl-C or SIGTERM; every thread and connection is closed on the way out."""
+def _serve(served: Served) -> None:
+    """Serve until Ctrl-C or SIGTERM; every stream and connection is closed on the way out."""
+    from blood_companion.cli.board_app import serve
+
     main = threading.current_thread() is threading.main_thread()
     previous: Any = None
     if main:
@@ -158,10 +189,11 @@ def _serve(server: BoardServer) -> None:
 
         previous = signal.signal(signal.SIGTERM, stop)
     try:
-        server.serve()
+        serve(served.table, served.sock, served.hosts)
     except KeyboardInterrupt:
         pass
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
+        served.sock.close()
     stderr.print("Stopped serving the board.", highlight=False, markup=False)

@@ -1,41 +1,80 @@
-"""The live board page of `blood board --serve` (issue 28): a small read-only web server.
+"""The served board of `blood board --serve` (issues 28, 39, 42): an ASGI app (Starlette, served
+by uvicorn) through which every phone at the table plays its own seat.
 
-Standard library only. ``/`` is the page (``board_page.html``, shipped in the package) with the
-board document inlined; ``/board.json`` the document as `blood status --json` prints it;
-``/events`` server-sent events: the document now, then one after every change of the save, and
-a comment line every few seconds so a closed tab is dropped. The document comes from a given
-``load`` function (never built here); a watcher thread reads the save's head every ``POLL``
-seconds and pushes a new document to every open page. A page that reconnects gets the current
-document first.
+The contract scripts and the page use is ``docs/board-api.md``. In short: ``/`` is the page
+(``board_page.html``, shipped in the package) for the seat named by ``?seat=TOKEN``;
+``/api/board`` the board document, ``/api/question`` the question waiting now as `blood play
+--json` prints it, both for that seat; ``POST /api/answer`` the lines a player typed, applied
+by `blood play`'s own walker and recorder (cli/play_cmd.py ``Loop.commit``) in one write
+transaction that checks the step they were made at; ``/events`` server-sent events, one per
+step, from a phone, the laptop or any `blood` command.
 
-On 127.0.0.1 only requests naming this host are answered (no DNS rebinding); with ``lan=True``
-the server listens on every address and each request must carry the URL's ``t`` token, else
-403.
+One writer: every use of the save (answers, the watcher's look at the head, the documents) runs
+on one worker thread of the server; another process (`blood play` on the laptop) is kept out
+by the save's write transaction, where the head is checked (store/writer.py ``record(expect=)``).
+
+Safe by default: 127.0.0.1 unless ``lan``; on 127.0.0.1 only requests naming this host are
+answered (no DNS rebinding); seat tokens compared in constant time (store/seats.py); request
+size and per-seat rate caps; nothing a request carries reaches a file path; no access log
+(the URLs carry tokens); a page never holds another seat's token or hand.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import hashlib
+import io
 import json
-import secrets
+import os
 import socket
 import threading
-from collections.abc import Callable
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from typing import Any, NamedTuple, TypeVar
 
+from blood_companion.cli.play_cmd import Loop
 from blood_companion.store.peek import head_key
 
-POLL = 0.25  # seconds between two looks at the save's head
-HEARTBEAT = 5.0  # seconds between two comment lines on an idle event stream
+POLL = 0.1  # seconds between two looks at the save's head (steps recorded elsewhere)
 RETRY_MS = 1000  # how soon a page reconnects after the stream broke
+MAX_BODY = 16 * 1024  # bytes of a request body
+MAX_TARGET = 2048  # bytes of a request's path and query
+MAX_LINES = 64  # lines in one answer
+MAX_TAPS = 4096  # tap ids remembered (the newest)
+MAX_STREAMS = 64  # event streams open at once
 PAGE = "board_page.html"
+WATCH = ""  # the watch seat's id (a Trouper seat's id is its Trouper's id)
+# prompt commands of `blood play` a seat does not send (undo and redo are the Leader's)
+PROMPT_ONLY = frozenset({"status", "list", "back", "why", "help", "?", "quit", "exit", "q",
+                         "odds", "rules", "show", "cards", "decks"})
 
 Doc = dict[str, Any]
+T = TypeVar("T")
+
+
+def heartbeat() -> float:
+    """Seconds between two comment lines on an idle event stream (``BLOOD_BOARD_HEARTBEAT``,
+    default 15: under the idle timeouts of proxies and phones)."""
+    try:
+        value = float(os.environ.get("BLOOD_BOARD_HEARTBEAT", "15"))
+    except ValueError:
+        return 15.0
+    return min(max(value, 0.05), 60.0)
+
+
+def rate() -> float:
+    """Requests per second a seat may make, sustained (``BLOOD_BOARD_RATE``, default 50; twice
+    as many at once)."""
+    try:
+        value = float(os.environ.get("BLOOD_BOARD_RATE", "50"))
+    except ValueError:
+        return 50.0
+    return min(max(value, 1.0), 10000.0)
 
 
 class PortInUse(OSError):
@@ -66,233 +105,573 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
-class Board:
-    """The board document of the moment, and the pages waiting for the next one."""
-
-    def __init__(self, load: Callable[[], Doc], head: Callable[[], Any]) -> None:
-        self._load = load
-        self._head = head
-        self._cond = threading.Condition()
-        self._doc: Doc | None = None
-        self._version = 0  # bumped with every new document
-        self._key: Any = None
-        self.stopping = threading.Event()
-
-    def refresh(self) -> bool:
-        """Load the document anew when the save's head changed; True when it did."""
-        key = self._head()
-        if self._doc is not None and (key is None or key == self._key):
-            return False
-        try:
-            doc = self._load()
-        except Exception:  # noqa: BLE001 - the save is busy or broken: the last board stays
-            return False  # and the next look tries again
-        with self._cond:
-            self._doc, self._key = doc, key
-            self._version += 1
-            self._cond.notify_all()
-        return True
-
-    def current(self) -> tuple[int, Doc | None]:
-        with self._cond:
-            return self._version, self._doc
-
-    def wait_newer(self, version: int, timeout: float) -> tuple[int, Doc | None]:
-        """The document once it is newer than ``version`` (or after ``timeout``, or when
-        stopping)."""
-        with self._cond:
-            self._cond.wait_for(lambda: self._version != version or self.stopping.is_set(), timeout)
-            return self._version, self._doc
-
-    def stop(self) -> None:
-        self.stopping.set()
-        with self._cond:
-            self._cond.notify_all()
-
-    def watch(self) -> None:
-        """The watcher thread: look at the head every POLL seconds until stopped."""
-        while not self.stopping.wait(POLL):
-            self.refresh()
+def listen(port: int, lan: bool) -> socket.socket:
+    """The listening socket (127.0.0.1, or every address with ``lan``). Raises PortInUse."""
+    host = "0.0.0.0" if lan else "127.0.0.1"
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise PortInUse(exc.errno, exc.strerror) from None
+    sock.set_inheritable(True)
+    return sock
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = False  # server_close() joins every request thread: none is left behind
-    block_on_close = True
-    board: Board
-    token: str | None
-    hosts: frozenset[str]
-    page: str
-    live: set[socket.socket]  # the open connections, closed on the way out
-    live_lock: threading.Lock
+# --------------------------------------------------------------------------- seats
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-    timeout = 5  # an idle connection does not hold a thread (nor the exit) for longer
-    server_version = "BloodBoard"
-    sys_version = ""
+class Seat(NamedTuple):
+    """Who a request comes from: a Trouper's seat (``id`` its Trouper id) or the watch seat."""
 
-    def setup(self) -> None:
-        super().setup()
-        with self.server.live_lock:
-            self.server.live.add(self.connection)
-
-    def finish(self) -> None:
-        with self.server.live_lock:
-            self.server.live.discard(self.connection)
-        with contextlib.suppress(OSError):
-            super().finish()
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
-        pass  # the terminal shows the URL, not every request
-
-    def _allowed(self, query: dict[str, list[str]]) -> bool:
-        token = self.server.token
-        if token is not None:
-            given = (query.get("t") or [""])[0]
-            return secrets.compare_digest(given.encode(), token.encode())
-        host = (self.headers.get("Host") or "").lower()
-        return host in self.server.hosts
-
-    def _send(self, status: int, body: bytes, kind: str, extra: dict[str, str] | None = None
-              ) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self._common_headers(extra)
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def _common_headers(self, extra: dict[str, str] | None = None) -> None:
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Referrer-Policy", "no-referrer")  # the URL may carry the token
-        self.send_header("X-Frame-Options", "DENY")
-        for k, v in (extra or {}).items():
-            self.send_header(k, v)
-
-    def do_HEAD(self) -> None:  # noqa: N802 - http.server's name
-        self.do_GET()
-
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
-        url = urlsplit(self.path)
-        query = parse_qs(url.query)
-        if not self._allowed(query):
-            self._send(HTTPStatus.FORBIDDEN, b"403: this board's address carries its token\n",
-                       "text/plain; charset=utf-8")
-            return
-        if url.path in ("/", "/index.html"):
-            self._page()
-        elif url.path == "/board.json":
-            _, doc = self.server.board.current()
-            body = json.dumps({"ok": doc is not None, **(doc or {"error": "no board yet"})},
-                              ensure_ascii=False).encode("utf-8", "surrogatepass")
-            self._send(HTTPStatus.OK, body, "application/json; charset=utf-8")
-        elif url.path == "/events":
-            self._events()
-        else:
-            self._send(HTTPStatus.NOT_FOUND, b"404: not here\n", "text/plain; charset=utf-8")
-
-    def _page(self) -> None:
-        _, doc = self.server.board.current()
-        body = self.server.page.replace("__BOARD_DOC__", inline_json(doc))
-        csp = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-               "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; "
-               "frame-ancestors 'none'")
-        self._send(HTTPStatus.OK, body.encode("utf-8", "surrogatepass"),
-                   "text/html; charset=utf-8", {"Content-Security-Policy": csp})
-
-    def _events(self) -> None:
-        board = self.server.board
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self._common_headers({"Connection": "close"})
-        self.end_headers()
-        self.close_connection = True
-        if self.command == "HEAD":
-            return
-        version, doc = board.current()
-        try:
-            self._event(doc, first=True)
-            while not board.stopping.is_set():
-                newer, doc = board.wait_newer(version, HEARTBEAT)
-                if board.stopping.is_set():
-                    break
-                if newer != version:
-                    version = newer
-                    self._event(doc)
-                else:
-                    self.wfile.write(b": still here\n\n")
-                    self.wfile.flush()
-        except (OSError, ValueError):
-            return  # the page went away (a closed tab, a sleeping phone): drop it quietly
-
-    def _event(self, doc: Doc | None, first: bool = False) -> None:
-        if doc is None:
-            return
-        data = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-        head = f"retry: {RETRY_MS}\n" if first else ""
-        text = f"{head}id: {doc.get('step', 0)}\nevent: board\ndata: {data}\n\n"
-        self.wfile.write(text.encode("utf-8", "surrogatepass"))
-        self.wfile.flush()
-
-
-class BoardServer:
-    """The server, its watcher and its board; :meth:`serve` runs it until interrupted."""
-
-    def __init__(self, board: Board, *, port: int, lan: bool = False,
-                 token: str | None = None) -> None:
-        self.board = board
-        self.lan = lan
-        host = "0.0.0.0" if lan else "127.0.0.1"
-        try:
-            self.httpd = _Server((host, port), _Handler)
-        except OSError as exc:
-            raise PortInUse(exc.errno, exc.strerror) from None
-        self.port = int(self.httpd.server_address[1])
-        self.token = (token or secrets.token_urlsafe(24)) if lan else None
-        self.httpd.board = board
-        self.httpd.token = self.token
-        self.httpd.hosts = frozenset(f"{h}:{self.port}" for h in ("127.0.0.1", "localhost"))
-        self.httpd.page = page_template()
-        self.httpd.live, self.httpd.live_lock = set(), threading.Lock()
-        self._watcher = threading.Thread(target=board.watch, name="board-watcher", daemon=True)
+    id: str  # WATCH for the watch seat
+    token: str  # "" for the watch view on 127.0.0.1 without a token
 
     @property
-    def url(self) -> str:
-        host = lan_address() if self.lan else "127.0.0.1"
-        return f"http://{host}:{self.port}/" + (f"?t={self.token}" if self.token else "")
+    def watch(self) -> bool:
+        return self.id == WATCH
 
-    def start_watching(self) -> None:
-        self.board.refresh()
-        self._watcher.start()
 
-    def serve(self) -> None:
-        """Serve until Ctrl-C (KeyboardInterrupt) or SIGTERM (SystemExit); then close every
-        connection and thread before returning."""
+# --------------------------------------------------------------------------- the view
+
+
+class View(NamedTuple):
+    """The campaign at one head, as every seat sees it (built once per step, on the worker)."""
+
+    step: int
+    state_hash: str
+    board: Doc  # the status document (`blood status --json`)
+    question: Doc | None  # the question waiting (`blood play --json`'s keys), None at the end
+    question_id: str
+    whose: str | None  # the Trouper id whose question it is (None: the table's)
+    names: dict[str, str]  # Trouper id -> name
+    leader: str | None  # the Leader's Trouper id
+    by: str  # who recorded the head step ("" unknown)
+    said: list[str]  # what recording it said (a seat's answer), else the step's sentence
+
+
+def question_id(state_hash: str, fingerprint: str, screen: Any) -> str:
+    """The question asked at a head: the state, the data pack and the question itself."""
+    text = "|".join([state_hash, fingerprint, str(screen.need or ""), screen.question])
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def screen_doc(screen: Any) -> Doc:
+    """A walker's screen as `blood play --json` prints it (its ``step`` kept as ``stage``: the
+    served documents' ``step`` is the head), each choice marked ``default`` or not."""
+    doc = screen.to_json()
+    doc["stage"] = doc.pop("step")
+    for c in doc["choices"]:
+        c["default"] = c["key"] == screen.default
+    return doc
+
+
+def scrub_hands(doc: Any, mine: str | None) -> Any:
+    """``doc`` with every hand but ``mine``'s reduced to its count: a dict naming a Trouper
+    (``trouper`` or ``who``) other than ``mine`` loses ``hand_cards`` and its ``commands``
+    (which name the cards), and its ``hand`` list becomes a number. Copies what it changes."""
+    if isinstance(doc, list):
+        return [scrub_hands(v, mine) for v in doc]
+    if not isinstance(doc, dict):
+        return doc
+    owner = doc.get("trouper") if isinstance(doc.get("trouper"), str) else doc.get("who")
+    hides = ("hand_cards" in doc or isinstance(doc.get("hand"), list)) and owner != mine
+    out = {}
+    for k, v in doc.items():
+        if hides and k in ("hand_cards", "commands", "options"):
+            continue
+        if hides and k == "hand" and isinstance(v, list):
+            out[k] = len(v)
+            continue
+        out[k] = scrub_hands(v, mine) if isinstance(v, (dict, list)) else v
+    if hides:
+        out["hand_hidden"] = True
+    return out
+
+
+def seat_doc(view: View, seat: Seat) -> Doc:
+    """The ``seat`` object of the documents: its id, its Trouper's name, its role."""
+    if seat.watch:
+        return {"id": None, "name": "Watch", "role": "watch"}
+    role = "leader" if seat.id == view.leader else "trouper"
+    return {"id": seat.id, "name": view.names.get(seat.id, seat.id), "role": role}
+
+
+def yours(view: View, seat: Seat) -> bool:
+    """May ``seat`` answer the question waiting: its own Trouper's, or the table's."""
+    if seat.watch or view.question is None:
+        return False
+    return view.whose is None or view.whose == seat.id
+
+
+def question_for(view: View, seat: Seat, extra: Doc | None = None) -> Doc | None:
+    """The question document for ``seat`` (docs/board-api.md): another Trouper's question
+    shows its title and question but not its choices (they may name that player's cards)."""
+    if view.question is None:
+        return None
+    doc = dict(view.question)
+    mine = yours(view, seat)
+    if view.whose is not None and view.whose != seat.id:
+        doc["hidden_choices"] = len(doc.get("choices") or [])
+        doc["choices"], doc["info"], doc["default"] = [], [], None
+    doc.update(step=view.step, question_id=view.question_id, yours=mine, whose=view.whose,
+               whose_name=view.names.get(view.whose) if view.whose else None,
+               seat=seat_doc(view, seat))
+    if extra:
+        doc.update(extra)
+    return doc
+
+
+def board_for(view: View, seat: Seat) -> Doc:
+    """The status document for ``seat``: its own Trouper's hand named, every other counted."""
+    doc: Doc = scrub_hands(view.board, None if seat.watch else seat.id)
+    doc["seat"] = seat_doc(view, seat)
+    return doc
+
+
+def event_for(view: View, seat: Seat, since: int | None = None) -> Doc:
+    """One server-sent event's document for ``seat``; ``since`` (Last-Event-ID): the steps
+    after it that the page missed, from the board's log."""
+    doc: Doc = {"step": view.step, "question": question_for(view, seat),
+                "board": board_for(view, seat), "by": view.by, "said": view.said}
+    if since is not None:
+        doc["since"] = since
+        doc["missed"] = [e for e in view.board.get("log") or []
+                         if isinstance(e, dict) and isinstance(e.get("step"), int)
+                         and e["step"] > since]
+    return doc
+
+
+# --------------------------------------------------------------------------- answers
+
+
+class Reply(NamedTuple):
+    status: int
+    body: Doc
+
+
+def refuse(status: int, error: str, **more: Any) -> Reply:
+    return Reply(status, {"ok": False, "error": error, **more})
+
+
+class Bucket:
+    """A seat's rate cap: ``rate()`` requests a second, twice as many at once."""
+
+    def __init__(self) -> None:
+        self.per_second = rate()
+        self.tokens = 2 * self.per_second
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(2 * self.per_second, self.tokens + (now - self.at) * self.per_second)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Table:
+    """The served campaign: its seats, the view of its head, the answers and the streams."""
+
+    def __init__(self, saves_dir: Path, name: str, settings: Any, seat_tokens: Any, *,
+                 lan: bool = False) -> None:
+        self.saves_dir, self.name, self.settings = saves_dir, name, settings
+        self.seats = seat_tokens  # store/seats.py Seats
+        self.lan = lan
+        self.view: View | None = None
+        self.version = 0
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="board-save")
+        self.stopping = threading.Event()
+        self.streams = 0
+        self._store: Any = None
+        self._taps: OrderedDict[tuple[str, str], Reply] = OrderedDict()
+        self._by: dict[tuple[int, str], tuple[str, list[str]]] = {}  # steps seats recorded
+        self._buckets: dict[str, Bucket] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._changed: asyncio.Event | None = None
+        self._watcher: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ seats
+    def seat(self, token: str | None, *, loopback_ok: bool) -> Seat | None:
+        """The seat a token opens (None: refused). No token: the watch view, on 127.0.0.1."""
+        if not token:
+            return Seat(WATCH, "") if loopback_ok and not self.lan else None
+        if len(token) > 256:
+            return None
+        found = self.seats.find(token)
+        return None if found is None else Seat(found, token)
+
+    def allowed(self, key: str) -> bool:
+        """The rate cap of a seat (``key``: its token, or the client's address)."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) > 1024:
+                self._buckets.clear()
+            bucket = self._buckets[key] = Bucket()
+        return bucket.take()
+
+    # ------------------------------------------------------------------ on the worker
+    def _open(self) -> Any:
+        """The campaign's store, kept open on the worker thread (synced with the file)."""
+        from blood_companion.cli import session
+        from blood_companion.store import CampaignStore
+
+        if self._store is None:
+            self._store = CampaignStore.open(self.saves_dir, self.name, session.catalog)
+        else:
+            self._store.refresh()
+        return self._store
+
+    def _close(self) -> None:
+        if self._store is not None:
+            with contextlib.suppress(Exception):
+                self._store.close()
+            self._store = None
+
+    def _build(self, store: Any, said: list[str] | None = None) -> View:
+        """The view of the store's head (on the worker)."""
+        from blood_companion.cli import views
+        from blood_companion.cli.play_menu import Walk
+        from blood_companion.cli.view_docs import status_doc
+        from blood_companion.errors import BloodError
+        from blood_companion.store import seats
+
+        state, cat = store.state, store.catalog
+        board = views.stored(store) or status_doc(store)
+        question: Doc | None
         try:
-            self.httpd.serve_forever(poll_interval=0.2)
-        finally:
-            self.close()
+            screen = Walk.start(state, cat, store.head).screen()
+        except BloodError:
+            screen = None
+        if screen is None or screen.end:
+            question, qid, whose = None, "", None
+        else:
+            question = screen_doc(screen)
+            question.update(campaign=store.name, log_length=store.head,
+                            state_hash=store.state_hash, answers=[], confirm=None)
+            qid = question_id(store.state_hash, cat.fingerprint(), screen)
+            whose = screen.who
+        names = {t.trouper: _trouper_name(cat, t.trouper) for t in state.troupers}
+        leader = state.troupers[state.leader].trouper if state.troupers else None
+        key = (store.head, store.state_hash)
+        by, told = self._by.get(key, ("", []))
+        if not by:
+            by = seats.recorded_by(self.saves_dir, self.name, *key)
+        if said is None:
+            said = told or [str(e.get("sentence", "")) for e in board.get("log") or []
+                            if isinstance(e, dict) and e.get("step") == store.head]
+        return View(store.head, store.state_hash, board, question, qid, whose, names, leader,
+                    by, said)
 
-    def shutdown(self) -> None:
-        """Stop :meth:`serve` from another thread (an embedding app, the tests)."""
-        self.board.stop()
-        self.httpd.shutdown()
+    def _look(self) -> View | None:
+        """The watcher's look (on the worker): a new view when the save's head changed."""
+        from blood_companion.cli.settings import using
+        from blood_companion.store.saves import save_path
+
+        key = head_key(save_path(self.saves_dir, self.name))
+        view = self.view
+        if key is None or (view is not None and (key[2], key[0]) == (view.step,
+                                                                    view.state_hash)):
+            return None
+        with using(self.settings):
+            try:
+                return self._build(self._open())
+            except Exception:  # noqa: BLE001 - busy or broken now: the last view stays
+                self._close()
+                return None
+
+    def first_view(self) -> View:
+        """The view at the start (before serving: raises what opening the campaign raises)."""
+        from blood_companion.cli.settings import using
+
+        def build() -> View:
+            with using(self.settings):
+                return self._build(self._open())
+
+        view = self.worker.submit(build).result()
+        self.view, self.version = view, self.version + 1
+        return view
+
+    def answer(self, seat: Seat, body: Doc) -> Reply:
+        """POST /api/answer (on the worker): the checks of docs/board-api.md, then the lines
+        through `blood play`'s walker and recorder."""
+        tap = body.get("tap")
+        tap_key = (seat.id, str(tap)) if tap is not None else None
+        if tap_key is not None and tap_key in self._taps:
+            return self._taps[tap_key]  # the first reply, never applied twice
+        from blood_companion.cli.settings import using
+
+        with using(self.settings):
+            reply = self._answer(seat, body)
+        if tap_key is not None:
+            self._taps[tap_key] = reply
+            while len(self._taps) > MAX_TAPS:
+                self._taps.popitem(last=False)
+        return reply
+
+    def _answer(self, seat: Seat, body: Doc) -> Reply:
+        from blood_companion.errors import BloodError
+
+        step, qid, lines = body["step"], body["question_id"], body["lines"]
+        try:
+            store = self._open()
+        except BloodError as exc:
+            self._close()
+            return refuse(503, f"the campaign cannot be opened now: {exc.message}")
+        view = self.view
+        if view is None or (view.step, view.state_hash) != (store.head, store.state_hash):
+            view = self._publish(self._build(store))
+        if step != view.step or qid != view.question_id:
+            return self._moved(view, seat, step)
+        if seat.watch:
+            return refuse(403, "the watch seat cannot answer", step=view.step)
+        words = lines[0].split() if lines else []
+        if words and words[0].lower() in ("undo", "redo") and len(words) <= 2:
+            return self._undo_redo(store, view, seat, words, lines)
+        if not yours(view, seat):
+            if view.question is None:
+                return refuse(409, "nothing is left to play", by=view.by, step=view.step)
+            whose = view.names.get(view.whose or "", view.whose)
+            return refuse(403, f"this question is {whose}'s to answer", whose=view.whose,
+                          whose_name=whose, step=view.step)
+        return self._play(store, view, seat, lines)
+
+    def _moved(self, view: View, seat: Seat, step: int) -> Reply:
+        """409: the campaign is no longer at ``step`` (or its question moved)."""
+        by = view.by
+        if not by or by == "a blood command":  # the laptop notes its step just after it
+            from blood_companion.store import seats
+
+            time.sleep(0.05)
+            by = seats.recorded_by(self.saves_dir, self.name, view.step, view.state_hash)
+        error = (f"already answered by {by}: the campaign is at step {view.step} now"
+                 if step != view.step else "the question moved: it is asked anew")
+        return Reply(409, {"ok": False, "error": error, "by": by, "step": view.step,
+                           "question": question_for(view, seat)})
+
+    def _undo_redo(self, store: Any, view: View, seat: Seat, words: list[str],
+                   lines: list[str]) -> Reply:
+        from blood_companion.cli.common import typed_number
+        from blood_companion.errors import BloodError
+        from blood_companion.store.errors import HeadMoved
+
+        what = words[0].lower()
+        if seat.id != view.leader:
+            leader = view.names.get(view.leader or "", "the Leader")
+            return refuse(403, f"{what} is the Leader's ({leader}) and the laptop's",
+                          step=view.step)
+        if len(lines) != 1:
+            return refuse(400, f"{what} is sent alone, as one line", step=view.step)
+        k = typed_number(words[1]) if len(words) == 2 else 1
+        if k is None or k < 1:
+            return refuse(400, f"{what} takes a number of steps, e.g. `{what} 2`",
+                          step=view.step)
+        expect = (view.step, view.state_hash)
+        try:
+            if what == "undo":
+                entries = {e.step: e.sentence for e in store.log()}
+                store.undo(k, expect=expect)
+                said = ["Took back: " + "; ".join(
+                    entries.get(s, f"step {s}") for s in range(view.step, store.head, -1))]
+            else:
+                store.redo(k, expect=expect)
+                entries = {e.step: e.sentence for e in store.log()}
+                said = ["Brought back: " + "; ".join(
+                    entries.get(s, f"step {s}") for s in range(view.step + 1, store.head + 1))]
+            from blood_companion.cli import session
+
+            session.refresh_status(store)
+        except HeadMoved:
+            return self._moved(self._publish(self._build(self._open())), seat, view.step)
+        except BloodError as exc:
+            return refuse(400, exc.message, step=view.step)
+        name = view.names.get(seat.id, seat.id)
+        self._by[(store.head, store.state_hash)] = (name, said)
+        new = self._publish(self._build(store, said))
+        return Reply(200, {"ok": True, "step": new.step, "recorded": 0, "said": said,
+                           "question": question_for(new, seat)})
+
+    def _play(self, store: Any, view: View, seat: Seat, lines: list[str]) -> Reply:
+        """The lines through the walker from the top menu of the view's step; the action
+        they finish recorded by `blood play`'s own recorder (``Loop.commit``)."""
+        from blood_companion.cli.play_cmd import DataChanged
+        from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
+        from blood_companion.engine.errors import RuleError
+        from blood_companion.engine.table import DrawNeeded
+        from blood_companion.errors import BloodError
+        from blood_companion.store.errors import HeadMoved
+
+        loop = Seated(self, store)
+        loop.at_head, loop.digest = view.step, view.state_hash
+        walk = Walk.start(store.state, store.catalog, store.head)
+        loop.walk = walk
+        careful: str | None = None  # "Take it anyway?" asked for the line before
+        held = ""
+        used: list[str] = []
+        out = io.StringIO()
+        for n, line in enumerate(lines):
+            used.append(line)
+            if careful is not None:
+                if line.strip().lower() not in ("y", "yes"):
+                    careful = None  # not taken: the same question again
+                    continue
+                result = walk.answer(held, confirmed=True)
+                careful = None
+            else:
+                low = line.strip().lower()
+                if low.split()[:1] and low.split()[0] in PROMPT_ONLY and len(low.split()) == 1:
+                    return refuse(400, f"{line.strip()!r} is a command of the laptop's prompt, "
+                                  "not an answer", step=view.step, at=n)
+                result = walk.answer(line)
+            if isinstance(result, Confirm):
+                careful, held = result.message, line
+                continue
+            if isinstance(result, Again):
+                return refuse(400, result.message, step=view.step, at=n,
+                              question=self._follow_up(view, seat, walk, used[:-1]))
+            if isinstance(result, Walk):
+                walk = loop.walk = result
+                continue
+            assert isinstance(result, Done)
+            try:
+                with said_into(out):
+                    loop.commit(result.action, view.state_hash, by=view.names.get(seat.id,
+                                                                                   seat.id))
+            except DrawNeeded as need:
+                walk = loop.walk = walk.drawing_for(result.action, need)
+                continue
+            except (HeadMoved, DataChanged):
+                return self._moved(self._publish(self._build(self._open())), seat, view.step)
+            except (RuleError, BloodError) as exc:
+                return refuse(400, getattr(exc, "message", str(exc)), step=view.step, at=n)
+            said = [ln.strip() for ln in out.getvalue().splitlines() if ln.strip()]
+            name = view.names.get(seat.id, seat.id)
+            self._by[(store.head, store.state_hash)] = (name, said)
+            if len(self._by) > 512:
+                self._by.pop(next(iter(self._by)))
+            new = self._publish(self._build(store, said))
+            return Reply(200, {"ok": True, "step": new.step, "recorded": 1, "said": said,
+                               "unused": lines[n + 1:], "question": question_for(new, seat)})
+        # the lines stop inside a follow-up (or at "Take it anyway?"): nothing recorded
+        extra = {"confirm": careful}
+        return Reply(200, {"ok": True, "step": view.step, "recorded": 0, "said": [],
+                           "question": self._follow_up(view, seat, walk, used, extra)})
+
+    def _follow_up(self, view: View, seat: Seat, walk: Any, answers: list[str],
+                   extra: Doc | None = None) -> Doc | None:
+        """The question the lines so far lead to (the top one when none), for ``seat``."""
+        if not answers and not extra:
+            return question_for(view, seat)
+        doc = screen_doc(walk.screen())
+        doc.update(campaign=self.name, log_length=view.step, state_hash=view.state_hash,
+                   answers=list(answers), confirm=None)
+        return question_for(view._replace(question=doc), seat, extra)
+
+    # ------------------------------------------------------------------ publishing
+    def _publish(self, view: View) -> View:
+        """Make ``view`` the current one and wake every stream (from the worker)."""
+        if self.view is None or (self.view.step, self.view.state_hash, self.view.by) != (
+                view.step, view.state_hash, view.by) or view.said != self.view.said:
+            self.view = view
+            self.version += 1
+            loop, changed = self._loop, self._changed
+            if loop is not None and changed is not None:
+                with contextlib.suppress(RuntimeError):  # the loop closed: nobody listens
+                    loop.call_soon_threadsafe(self._wake)
+        return self.view
+
+    def _wake(self) -> None:
+        changed, self._changed = self._changed, asyncio.Event()
+        if changed is not None:
+            changed.set()
+
+    async def run_on_worker(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.worker, fn, *args)
+
+    async def start(self) -> None:
+        """In the server's loop: the watcher of the save's head."""
+        self._loop = asyncio.get_running_loop()
+        self._changed = asyncio.Event()
+        self._watcher = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while not self.stopping.is_set():
+            await asyncio.sleep(POLL)
+            with contextlib.suppress(Exception):
+                view = await self.run_on_worker(self._look)
+                if view is not None:
+                    await self.run_on_worker(self._publish, view)
+
+    async def stop(self) -> None:
+        self.stopping.set()
+        self._wake()
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._watcher
 
     def close(self) -> None:
-        self.board.stop()
-        with self.httpd.live_lock:  # a connection idle before its request ends now
-            for conn in self.httpd.live:
-                with contextlib.suppress(OSError):
-                    conn.shutdown(socket.SHUT_RDWR)
-        self.httpd.server_close()  # joins the request threads, which see `stopping`
-        if self._watcher.is_alive():
-            self._watcher.join(timeout=2)
+        self.stopping.set()
+        with contextlib.suppress(Exception):
+            self.worker.submit(self._close).result(timeout=5)
+        self.worker.shutdown(wait=True)
+
+    async def changes(self, since_version: int) -> AsyncIterator[View | None]:
+        """The view each time it changes after ``since_version`` (None: time for a heartbeat);
+        ends when the server stops."""
+        version = since_version
+        beat = heartbeat()
+        while not self.stopping.is_set():
+            if self.version != version and self.view is not None:
+                version = self.version
+                yield self.view
+                continue
+            changed = self._changed
+            if changed is None:
+                return
+            try:
+                await asyncio.wait_for(changed.wait(), timeout=min(beat, 0.5))
+            except TimeoutError:
+                beat -= min(beat, 0.5)
+                if beat <= 0:
+                    beat = heartbeat()
+                    yield None
+                continue
+            beat = heartbeat()
 
 
-def save_head(path: Path) -> Callable[[], Any]:
-    """The head key of a save (state hash, revision), read without opening the store; None
-    while the file is missing or the store would not open it as it is."""
-    return lambda: head_key(path)
+@contextlib.contextmanager
+def said_into(out: io.StringIO) -> Any:
+    """What `blood play` says while recording, into ``out``: one line per sentence (no
+    wrapping at a terminal's width)."""
+    from blood_companion.cli.common import stdout
+
+    width = stdout.width
+    stdout.width = 10_000
+    try:
+        with contextlib.redirect_stdout(out):
+            yield out
+    finally:
+        stdout.width = width
+
+
+def _trouper_name(cat: Any, trouper: str) -> str:
+    found = cat.trouper(trouper) if hasattr(cat, "trouper") else None
+    return str(getattr(found, "name", None) or trouper)
+
+
+class Seated(Loop):
+    """`blood play`'s loop for one answer of a seat, on the server's open store."""
+
+    def __init__(self, table: Table, store: Any) -> None:
+        super().__init__(table.name)
+        self._opened = store
+        self.echo = False
+
+    def open(self) -> Any:
+        return contextlib.nullcontext(self._opened)

@@ -54,6 +54,8 @@ from blood_companion.engine.plain import counted_all, percent
 from blood_companion.engine.table import DrawNeeded, done_so_far
 from blood_companion.engine.words import drawn_lines, sentence
 from blood_companion.errors import BloodError
+from blood_companion.store import seats
+from blood_companion.store.errors import HeadMoved
 
 if TYPE_CHECKING:
     from blood_companion.cli.flags import Values
@@ -186,6 +188,8 @@ def saved() -> None:
 
 
 CHANGED = "The campaign changed meanwhile; asking again."
+# An answer typed at a question another seat (a phone) or command answered first (issue 42)
+ANSWERED = "Already answered by {by}: nothing was recorded for this answer. The question now:"
 DATA_CHANGED = ("Your data changed since this question was asked (a card edited or "
                 "transcribed): asking again with the new cards; nothing recorded is changed.")
 
@@ -218,6 +222,7 @@ class Loop:
         self.last_turn: tuple[int, int] | None = None
         self.walk: Any = None  # play_menu.Walk: where the menus are
         self.digest = ""
+        self.at_head = 0  # the head the question waiting was built at (with ``digest``)
         self.data_fp = ""  # the data pack the question waiting was built from
         self.pending: list[str] = []  # the lines typed since the last step recorded
         self.unusable = 0  # answers in a row that could not be used (UNUSABLE_IN_A_ROW)
@@ -446,6 +451,7 @@ class Loop:
                     first = False
                 state, cat, digest, head = (
                     store.state, store.catalog, store.state_hash, store.head)
+                self.at_head = head
                 data_fp = cat.fingerprint()
                 data_changed = bool(self.data_fp) and data_fp != self.data_fp
                 if self.walk is None or digest != self.digest or data_changed:
@@ -508,34 +514,61 @@ class Loop:
                     saved()
                     return
 
+    def already_answered(self, store: Any) -> None:
+        """Say that the question was answered meanwhile, and by whom (a seat's Trouper, the
+        laptop, a `blood` command); the question asked now follows."""
+        by = seats.recorded_by(store.saves_dir, store.name, store.head, store.state_hash)
+        say(ANSWERED.format(by=by), "yellow")
+        self.walk, self.pending = None, []
+
     def record(self, action: Any, digest: str) -> bool:
         """Record the action; False (and the same question again) when refused. A card the
         players drew from a deck they hold is asked first (the walk's draw question)."""
         try:
-            with self.open() as store:
-                if store.state_hash != digest:
-                    say(CHANGED, "yellow")
-                    self.walk = None
-                    return False
-                if self.data_fp and store.catalog.fingerprint() != self.data_fp:
-                    say(DATA_CHANGED, "yellow")
-                    self.walk, self.data_fp = None, ""  # said once; the walk is rebuilt
-                    return False
-                before = store.state
-                log_at = len(before.night.log) if before.night is not None else 0
-                after = session.record(action, store)  # also refreshes `blood status`'s cache
-                cat = store.catalog
-                summary = session.game_summary(store) if action.type == "finish_game" else None
+            self.commit(action, digest)
+        except DataChanged:
+            say(DATA_CHANGED, "yellow")
+            self.walk, self.data_fp = None, ""  # said once; the walk is rebuilt
+            return False
         except DrawNeeded as need:
-            walk = self.walk if self.walk is not None else Walk.start(
-                before, store.catalog, store.head)
-            self.walk = walk.drawing_for(action, need)
+            self.walk = self.drawing(action, need)
+            return False
+        except HeadMoved:
+            with contextlib.suppress(BloodError), self.open() as store:
+                self.already_answered(store)
+            self.walk = None
             return False
         except (RuleError, BloodError) as exc:
             refused(exc)
             if self.walk is not None and self.walk.asked is not None:
                 say("The same question again (`back` drops this choice):", "dim")
             return False
+        return True
+
+    def drawing(self, action: Any, need: DrawNeeded) -> Walk:
+        """The question "which card came up?" for ``need``, where the walk is."""
+        if self.walk is not None:
+            return cast("Walk", self.walk.drawing_for(action, need))
+        with self.open() as store:
+            return Walk.start(store.state, store.catalog, store.head).drawing_for(action, need)
+
+    def commit(self, action: Any, digest: str, by: str = seats.LAPTOP) -> None:
+        """Record the action at the step the question was asked (``digest``, ``at_head``:
+        checked inside the write transaction, so of a phone's answer and this one to the same
+        question one only is recorded) and tell the table what it did; ``by`` is noted as
+        who recorded it. Raises HeadMoved, DataChanged, DrawNeeded, RuleError, BloodError
+        (nothing recorded)."""
+        with self.open() as store:
+            if store.state_hash != digest:
+                raise HeadMoved(self.at_head, store.head, store.state_hash)
+            if self.data_fp and store.catalog.fingerprint() != self.data_fp:
+                raise DataChanged(DATA_CHANGED)
+            before = store.state
+            log_at = len(before.night.log) if before.night is not None else 0
+            after = session.record(action, store, expect=(self.at_head, digest))
+            cat = store.catalog
+            seats.note_by(store.saves_dir, store.name, store.head, store.state_hash, by)
+            summary = session.game_summary(store) if action.type == "finish_game" else None
         self.recorded += 1
         self.pending = []  # the lines that led to this step are spent
         say("✓ " + sentence(action, cat, before), "green")
@@ -555,7 +588,10 @@ class Loop:
         session.tell(before, after, cat, indent="  ")
         if summary is not None:
             show_summary(after, cat, summary)
-        return True
+
+
+class DataChanged(BloodError):
+    """The data pack changed since the question was built (a card transcribed meanwhile)."""
 
 
 class Scripted(Loop):

@@ -112,7 +112,8 @@ def open_session(name: str | None = None) -> CampaignStore:
 
 
 def record(
-    action: Action, store: CampaignStore | None = None, draws: list[str] | None = None
+    action: Action, store: CampaignStore | None = None, draws: list[str] | None = None,
+    expect: tuple[int, str] | None = None,
 ) -> CampaignState:
     """Apply and store one action on the selected campaign (or on `store`); return the new
     state. A refused action raises RuleError and leaves the save unchanged. The status of the
@@ -122,22 +123,26 @@ def record(
     decks the players hold (engine/table.py): each card the action draws from such a deck is
     taken from ``draws`` in order, or asked on a terminal; without either the command is
     refused with what to draw and how to name it. ``None`` (`blood play`) lets
-    :class:`~blood_companion.engine.table.DrawNeeded` through to the caller."""
+    :class:`~blood_companion.engine.table.DrawNeeded` through to the caller.
+
+    ``expect`` (head, state hash): the step the action was chosen at (a phone's answer, the
+    laptop's): checked inside the write transaction; HeadMoved when the campaign moved."""
     with open_session() if store is None else nullcontext(store) as opened:
         data_notice(opened)
-        state = _record(action, opened, draws)
+        state = _record(action, opened, draws, expect)
         refresh_status(opened)
         return state
 
 
-def _record(action: Action, store: CampaignStore, draws: list[str] | None) -> CampaignState:
+def _record(action: Action, store: CampaignStore, draws: list[str] | None,
+            expect: tuple[int, str] | None = None) -> CampaignState:
     if draws is None:
-        return store.record(action)
+        return store.record(action, expect)
 
     left = list(draws)
     for _ in range(64):
         try:
-            state = store.record(action)
+            state = store.record(action, expect)
         except DrawNeeded as need:
             done = so_far_lines(need, store.state, store.catalog)
             action = name_draw(action, need, left, done=done)

@@ -36,6 +36,23 @@ class SaveInUse(StoreError):
     """Another process held the campaign longer than we were willing to wait."""
 
 
+class HeadMoved(StoreError):
+    """An answer made at a step the campaign has left (issue 42): another seat, the laptop or
+    a command recorded, undid or redid first. Checked inside the write transaction, so of two
+    answers to one question exactly one is recorded; nothing is written for this one."""
+
+    def __init__(self, expected: int, head: int, state_hash: str) -> None:
+        moved = "moved on" if head != expected else "changed"
+        super().__init__(
+            f"already answered: the campaign {moved} since step {expected} (now step {head}); "
+            "nothing was recorded",
+            hint="answer the question asked now",
+        )
+        self.expected = expected
+        self.head = head
+        self.state_hash = state_hash
+
+
 class DamagedSave(StoreError):
     """A truncated, corrupted, hand-edited or unknown-version save file (left untouched)."""
 

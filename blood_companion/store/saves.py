@@ -306,6 +306,14 @@ def board_token(saves_dir: Path, name: str, *, new: bool = False) -> str:
                 os.chmod(path, 0o600)
             return kept
     token = secrets.token_urlsafe(24)
+    write_private(path, (token + "\n").encode("ascii"))
+    return token
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` whole to ``path`` (replacing it), readable and writable by its owner only
+    (0600) whatever the umask; a symlink in its place is replaced, never followed. Raises
+    OSError when it cannot be written (no partial file stays)."""
     tmp = path.with_name(f".{path.name[:100]}.{os.getpid()}.tmp")
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()  # our own leftover (this PID)
@@ -314,9 +322,9 @@ def board_token(saves_dir: Path, name: str, *, new: bool = False) -> str:
         try:
             if hasattr(os, "fchmod"):
                 os.fchmod(fd, 0o600)  # whatever the umask
-            data = memoryview((token + "\n").encode("ascii"))
-            while data:
-                data = data[os.write(fd, data):]
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -325,9 +333,22 @@ def board_token(saves_dir: Path, name: str, *, new: bool = False) -> str:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    return token
+
+
+SEATS = ".seats"  # `.seats/NAME.json`: the seat tokens of the served board (store/seats.py)
+
+
+def seats_path(saves_dir: Path, name: str, suffix: str = ".json") -> Path:
+    """Where the campaign's seat tokens (``.json``) and its notes of who recorded which step
+    (``.by``) are kept: ``SAVES/.seats/NAME.json`` (a checked campaign name: no other path)."""
+    return saves_dir / SEATS / f"{check_campaign_name(name)}{suffix}"
 
 
 def forget_board_token(saves_dir: Path, name: str) -> None:
+    """The served board's secrets go with their campaign: the token of earlier versions, the
+    seat tokens and the notes of who recorded which step."""
     with contextlib.suppress(OSError):
         token_path(saves_dir, name).unlink()
+    for suffix in (".json", ".by"):
+        with contextlib.suppress(OSError, BloodError):
+            seats_path(saves_dir, name, suffix).unlink()

@@ -54,6 +54,7 @@ from blood_companion.store.errors import (
     BadNameError,
     CampaignNotFound,
     DamagedSave,
+    HeadMoved,
     NothingToRedo,
     NothingToUndo,
     SaveInUse,
@@ -155,15 +156,18 @@ class Writer:
 
     # ------------------------------------------------------------------ changing
 
-    def record(self, action: Action) -> CampaignState:
+    def record(self, action: Action, expect: tuple[int, str] | None = None) -> CampaignState:
         """Apply `action` at the head and store it in one transaction; return the new state.
 
         Undone steps after the head move to the abandoned table. Raises RuleError (nothing is
         written), SaveInUse or DamagedSave. Takes a backup when the action ends a Part.
+        ``expect``: the (head, state hash) the action was chosen at; when the file's head is
+        no longer that, inside the transaction, HeadMoved is raised and nothing is written.
         """
         cat = self.catalog
         with self._write() as conn:
             self._sync(conn)
+            self._expected(expect)
             before = self._state
             head = self._head
             chance = Chance.fresh(seed_for(before, action), head)
@@ -192,12 +196,20 @@ class Writer:
                 self.backup(reason)
         return new
 
-    def undo(self, n: int = 1) -> CampaignState:
-        """Step back `n` actions (they stay redo-able). Raises NothingToUndo."""
+    def _expected(self, expect: tuple[int, str] | None) -> None:
+        """Inside a write transaction, after _sync: raise HeadMoved unless the head is
+        ``expect`` (head, state hash)."""
+        if expect is not None and (self._head, self._hash) != tuple(expect):
+            raise HeadMoved(expect[0], self._head, self._hash)
+
+    def undo(self, n: int = 1, expect: tuple[int, str] | None = None) -> CampaignState:
+        """Step back `n` actions (they stay redo-able). Raises NothingToUndo (and HeadMoved:
+        see :meth:`record`)."""
         if n < 1:
             raise NothingToUndo(f"undo needs a positive number of steps, not {n}")
         with self._write() as conn:
             self._sync(conn)
+            self._expected(expect)
             can = self._head - 1
             if can <= 0:
                 raise NothingToUndo(
@@ -211,12 +223,14 @@ class Writer:
                 )
             return self._goto(conn, self._head - n)
 
-    def redo(self, n: int = 1) -> CampaignState:
-        """Bring back `n` undone actions, as recorded. Raises NothingToRedo."""
+    def redo(self, n: int = 1, expect: tuple[int, str] | None = None) -> CampaignState:
+        """Bring back `n` undone actions, as recorded. Raises NothingToRedo (and HeadMoved:
+        see :meth:`record`)."""
         if n < 1:
             raise NothingToRedo(f"redo needs a positive number of steps, not {n}")
         with self._write() as conn:
             self._sync(conn)
+            self._expected(expect)
             can = self._max_step - self._head
             if can == 0:
                 replaced = conn.execute(
@@ -494,7 +508,8 @@ class Writer:
             except BaseException as exc:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
-                if not isinstance(exc, (RuleError, NothingToUndo, NothingToRedo, BadNameError)):
+                if not isinstance(exc, (RuleError, NothingToUndo, NothingToRedo, BadNameError,
+                                        HeadMoved)):
                     self._revision = -1  # the cache may be ahead of the file: reload next time
                 raise
             try:

@@ -1,0 +1,138 @@
+"""The seats of a served board (`blood board --serve`, issue 42): one secret token per Trouper
+of the campaign and one for watching, kept with the campaign in the saves folder, and the notes
+of who recorded which step (a seat, the laptop), so a refused answer can say who was first.
+
+::
+
+    saves/.seats/tuesday.json   {"watch": TOKEN, "seats": {"aurel": TOKEN, ...}}   (0600)
+    saves/.seats/tuesday.by     one JSON line per step recorded by a seat or the laptop
+
+Tokens are made with :mod:`secrets` and compared in constant time; every path is built from a
+checked campaign name (store/saves.py ``seats_path``): nothing a request carries reaches a path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import secrets
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
+
+from blood_companion.errors import BloodError
+from blood_companion.fileio import FileProblem, read_text
+from blood_companion.store.saves import SEATS, seats_path, write_private
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
+MAX_FILE = 64 * 1024  # a seats file larger than this is not ours: new tokens are made
+KEEP_NOTES = 256  # the notes file keeps about this many steps (the newest)
+LAPTOP = "the laptop"
+COMMAND = "a blood command"
+
+
+class Seats(NamedTuple):
+    """The tokens of a campaign's seats: ``troupers`` maps a Trouper id to its seat's token."""
+
+    watch: str
+    troupers: dict[str, str]
+
+    def find(self, token: str) -> str | None:
+        """The seat a token opens: a Trouper id, ``""`` for the watch seat, None for none.
+        Every kept token is compared in constant time (no early exit on a match)."""
+        given = token.encode("utf-8", "surrogatepass")
+        found: str | None = None
+        for seat, kept in [("", self.watch), *self.troupers.items()]:
+            if secrets.compare_digest(given, kept.encode("ascii")) and found is None:
+                found = seat
+        return found
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(24)  # 32 characters, 192 bits
+
+
+def _read(path: Path) -> Seats | None:
+    try:
+        doc = json.loads(read_text(path, limit=MAX_FILE, what="the seat tokens"))
+    except (FileProblem, ValueError):
+        return None
+    if not isinstance(doc, dict):
+        return None
+    watch, seats = doc.get("watch"), doc.get("seats")
+    if not isinstance(watch, str) or not TOKEN.fullmatch(watch) or not isinstance(seats, dict):
+        return None
+    kept = {k: v for k, v in seats.items()
+            if isinstance(k, str) and isinstance(v, str) and TOKEN.fullmatch(v)}
+    return Seats(watch, kept)
+
+
+def seat_tokens(saves_dir: Path, name: str, troupers: Iterable[str], *,
+                new: bool = False) -> Seats:
+    """The campaign's seat tokens, one per Trouper in ``troupers`` and one to watch: those kept
+    (``SAVES/.seats/NAME.json``, made private again if someone opened it to others), a token
+    made for a Trouper without one, all made anew with ``new``. Raises OSError when they
+    cannot be kept (the caller may still serve with them: a restart then needs new URLs)."""
+    path = seats_path(saves_dir, name)
+    ids = list(dict.fromkeys(troupers))
+    kept = None if new else _read(path)
+    if kept is not None and all(t in kept.troupers for t in ids):
+        with contextlib.suppress(OSError):
+            if stat.S_IMODE(os.lstat(path).st_mode) & 0o077:
+                os.chmod(path, 0o600)
+        return Seats(kept.watch, {t: kept.troupers[t] for t in ids})
+    old = kept.troupers if kept is not None else {}
+    made = Seats(kept.watch if kept is not None else _token(),
+                 {t: old.get(t) or _token() for t in ids})
+    folder = saves_dir / SEATS
+    folder.mkdir(mode=0o700, exist_ok=True)
+    doc = {"watch": made.watch, "seats": {**old, **made.troupers}}
+    write_private(path, (json.dumps(doc, indent=1) + "\n").encode("ascii"))
+    return made
+
+
+# --------------------------------------------------------------------------- who recorded
+
+
+def note_by(saves_dir: Path, name: str, step: int, state_hash: str, by: str) -> None:
+    """Note that ``by`` (a Trouper's name, :data:`LAPTOP`) recorded the step that made the
+    head ``step`` with ``state_hash``. Only while the campaign has seats (its board was
+    served); never fails the step it notes."""
+    with contextlib.suppress(OSError, ValueError, BloodError):
+        path = seats_path(saves_dir, name, ".by")
+        if not seats_path(saves_dir, name).exists():
+            return
+        line = json.dumps({"step": step, "hash": state_hash, "by": by}) + "\n"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND
+                     | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            os.write(fd, line.encode("utf-8"))
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        if size > KEEP_NOTES * 200:  # keep the newest half
+            lines = read_text(path, limit=4 * KEEP_NOTES * 200, what="notes").splitlines()
+            text = "\n".join(lines[-KEEP_NOTES // 2:]) + "\n"
+            write_private(path, text.encode("utf-8"))
+
+
+def recorded_by(saves_dir: Path, name: str, step: int, state_hash: str) -> str:
+    """Who recorded the step that made head ``step`` with ``state_hash``: a seat's Trouper
+    name or :data:`LAPTOP` as noted, else :data:`COMMAND` (any other `blood` command)."""
+    try:
+        text = read_text(seats_path(saves_dir, name, ".by"), limit=4 * KEEP_NOTES * 200,
+                         what="notes")
+    except (BloodError, ValueError):
+        return COMMAND
+    for line in reversed(text.splitlines()):
+        try:
+            note = json.loads(line)
+        except ValueError:
+            continue
+        if (isinstance(note, dict) and note.get("step") == step
+                and note.get("hash") == state_hash and isinstance(note.get("by"), str)):
+            return str(note["by"])
+    return COMMAND
