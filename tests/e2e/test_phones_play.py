@@ -1,0 +1,248 @@
+"""Every phone at the table plays (issue 42, Proof): four headless chromium pages, one per
+seat of a four-Trouper campaign, play a night by tapping the page's buttons; the log and the
+state hashes equal those of the same answers typed into `blood play --answer` on a copy made
+the same way. Also: a page shows who answered first (409), the watch page has no buttons, undo
+and redo sit on the Leader's page only.
+
+The pages are driven through the DevTools protocol (tests/browser.py); skipped only where no
+chromium is installed (`.ci/run` installs it)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser import CHROMIUM, Page
+from tests.cli.conftest import blood_exe
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")]
+
+TROUPERS = ("aurel", "ioana", "petru", "zora")
+NIGHT = ["night", "setup", "--nemesis", "ilie", "--location", "catacombs-ossuary-gallery",
+         "--minions", "undead-bone-sentinel,ghoul-crypt-gnawer"]
+PHONE = (390, 844)
+RECORD = 14  # steps recorded from the phones
+
+
+def _env(saves: Path) -> dict[str, str]:
+    return {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "BLOOD_SAVES_DIR": str(saves)}
+
+
+def run(saves: Path, *args: str) -> str:
+    r = subprocess.run([*blood_exe(), *args], capture_output=True, text=True, env=_env(saves),
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout
+
+
+def new_night(saves: Path) -> None:
+    """A four-Trouper campaign (seed 1, the app's decks) in its first night."""
+    run(saves, "campaign", "new", "night", "--troupers", ",".join(TROUPERS), "--seed", "1",
+        "--mode", "single", "--decks", "app")
+    run(saves, *NIGHT)
+
+
+def log_of(saves: Path) -> list[dict[str, Any]]:
+    """`blood campaign log --json`, each step without the time it was recorded at."""
+    out = run(saves, "campaign", "log", "--json")
+    steps = [json.loads(line) for line in out.splitlines() if line.strip()]
+    for s in steps:
+        s.pop("recorded", None)
+    return steps
+
+
+@contextlib.contextmanager
+def serving(saves: Path) -> Iterator[dict[str, Any]]:
+    """`blood board --serve --port 0 --json` in its own process; yields the line it printed."""
+    p = subprocess.Popen([*blood_exe(), "board", "--serve", "--port", "0", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=_env(saves),
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        assert line, p.stderr.read() if p.stderr else ""
+        yield json.loads(line)
+    finally:
+        p.send_signal(signal.SIGINT)
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+        for f in (p.stdout, p.stderr):
+            if f is not None:
+                f.close()
+
+
+def question(url: str) -> dict[str, Any]:
+    """GET /api/question for the seat of ``url``."""
+    base, _, query = url.partition("?")
+    with urllib.request.urlopen(base.rstrip("/") + "/api/question?" + query, timeout=30) as r:
+        doc: dict[str, Any] = json.loads(r.read())
+    return doc
+
+
+@contextlib.contextmanager
+def pages(tmp_path: Path, urls: dict[str, str]) -> Iterator[dict[str, Page]]:
+    opened: dict[str, Page] = {}
+    try:
+        for who, url in urls.items():
+            opened[who] = Page(tmp_path / f"profile-{who}", url, size=PHONE)
+        for who, page in opened.items():
+            page.wait("document.body && document.body.dataset.step", f"{who}: no board")
+            page.wait("document.getElementById('conn').className === 'live'",
+                      f"{who}: never live")
+        yield opened
+    finally:
+        for page in opened.values():
+            page.close()
+
+
+SHOWN = """(function () {
+  var q = document.getElementById('question');
+  if (!q) return null;
+  function keys(sel) { return Array.prototype.map.call(q.querySelectorAll(sel),
+    function (b) { return b.getAttribute('data-key'); }); }
+  var d = q.querySelector('button.opt.default:not(:disabled)');
+  return {text: q.innerText, enabled: keys('button.opt:not(:disabled)'),
+          dflt: d ? d.getAttribute('data-key') : null, enter: !!q.querySelector('#default'),
+          confirm: !!q.querySelector('#confirm'), depth: document.body.dataset.depth};
+})()"""
+
+
+def tap_answer(page: Page, step: int) -> list[str]:
+    """Answer the question on ``page`` (at ``step``) by tapping, follow-ups and all, as a
+    player would who takes the default where there is one; the lines the taps typed."""
+    lines: list[str] = []
+    picked_several = False
+    for _ in range(12):
+        seen = page.evaluate(SHOWN)
+        assert seen is not None, "no question on the page"
+        if seen["dflt"]:
+            line = seen["dflt"]
+            page.click(f'#question button.opt[data-key="{line}"]')
+        elif seen["enter"]:
+            line = ""
+            page.click("#default")
+        elif seen["confirm"]:  # several at once: the first two
+            chosen = seen["enabled"][:2]
+            for key in chosen:
+                page.click(f'#question button.opt[data-key="{key}"]')
+            line = " ".join(chosen) or "none"
+            page.click("#confirm")
+        elif "s" in seen["enabled"] and not picked_several:  # "several of them": name them
+            line, picked_several = "s", True
+            page.click('#question button.opt[data-key="s"]')
+        else:
+            line = seen["enabled"][0]
+            page.click(f'#question button.opt[data-key="{line}"]')
+        lines.append(line)
+        done = page.wait(f"""(function () {{
+            if (document.body.dataset.questionStep !== "{step}") return "recorded";
+            if (document.body.dataset.busy) return "";
+            var q = document.getElementById('question');
+            if (document.body.dataset.depth !== {json.dumps(seen["depth"])} ||
+                (q && q.innerText !== {json.dumps(seen["text"])})) return "follow-up";
+            return ""; }})()""", f"the page never moved on after {lines}", timeout=60)
+        if done == "recorded":
+            return lines
+    raise AssertionError(f"no step recorded after {lines}")
+
+
+def test_four_phones_play_a_night_as_blood_play_does(tmp_path: Path) -> None:
+    served, typed = tmp_path / "served", tmp_path / "typed"
+    new_night(served)
+    new_night(typed)
+    lines: list[str] = []
+    answered: dict[str, int] = {}
+    own: set[str] = set()  # the Troupers who answered a question of their own
+    table: set[str] = set()  # the phones that answered a question of the table's
+    with serving(served) as doc, pages(tmp_path, doc["seats"]) as phones:
+        turn = 0
+        for _ in range(RECORD):
+            q = question(doc["seats"]["aurel"])
+            if q.get("end"):
+                break
+            whose = q["whose"]
+            if whose is not None:
+                own.add(whose)
+            else:  # the table's question: each phone in turn
+                whose = TROUPERS[turn % len(TROUPERS)]
+                turn += 1
+                table.add(whose)
+            page = phones[whose]
+            page.wait(f"document.body.dataset.questionStep === '{q['step']}'",
+                      f"{whose}'s page never showed step {q['step']}")
+            assert page.evaluate("document.querySelectorAll('#question button.opt').length")
+            for other, p in phones.items():  # another's question: named, no buttons
+                if q["whose"] is not None and other != q["whose"]:
+                    p.wait(f"document.body.dataset.questionStep === '{q['step']}'",
+                           f"{other} not live")
+                    assert p.evaluate("document.querySelectorAll('#question button.opt').length"
+                                      ) == 0
+            lines += tap_answer(page, q["step"])
+            answered[whose] = answered.get(whose, 0) + 1
+        final = question(doc["seats"]["aurel"])
+    assert sum(answered.values()) == RECORD
+    assert own == set(TROUPERS) and len(table) >= 2, (own, table)  # every phone played
+    run(typed, "play", *[a for line in lines for a in ("--answer", line)])
+    assert log_of(served) == log_of(typed)
+    ours = json.loads(run(typed, "play", "--json"))
+    assert ours["log_length"] == final["step"] and ours["state_hash"] == final["state_hash"]
+
+
+def test_a_page_shows_who_answered_first_and_the_new_question(tmp_path: Path) -> None:
+    saves = tmp_path / "saves"
+    new_night(saves)
+    with serving(saves) as doc, pages(tmp_path, {"ioana": doc["seats"]["ioana"]}) as phones:
+        page = phones["ioana"]
+        q = question(doc["seats"]["aurel"])
+        assert q["whose"] is None and "n" in [c["key"] for c in q["choices"]]  # the table's
+        page.wait(f"document.body.dataset.questionStep === '{q['step']}'", "not shown")
+        # Aurel's phone answers first; Ioana taps a moment later, her page still at that step
+        body = json.dumps({"seat": doc["seats"]["aurel"].split("seat=")[1], "step": q["step"],
+                           "question_id": q["question_id"], "lines": ["n"], "tap": "first"})
+        result = page.evaluate(f"""(function () {{
+            var x = new XMLHttpRequest();
+            x.open("POST", "/api/answer", false);
+            x.setRequestHeader("Content-Type", "application/json");
+            x.send({json.dumps(body)});
+            document.querySelector('#question button.opt[data-key="a"]').click();
+            return x.status; }})()""")
+        assert result == 200
+        text = page.wait("""(function () { var n = document.querySelector('#question .notice');
+            return n && n.textContent.indexOf('Already answered by') === 0 && n.textContent; })()""",
+                         "no 'Already answered by'")
+        assert text == "Already answered by Aurel, the Thread-Walker."
+        page.wait(f"document.body.dataset.questionStep === '{q['step'] + 1}'",
+                  "the new question is not shown")
+    log = log_of(saves)
+    assert len(log) == q["step"] + 1  # Aurel's answer only: Ioana's tap was refused
+
+
+def test_the_watch_page_has_no_buttons_and_undo_is_the_leaders(tmp_path: Path) -> None:
+    saves = tmp_path / "saves"
+    new_night(saves)
+    with serving(saves) as doc, pages(tmp_path, {"watch": doc["watch"],
+                                                 "aurel": doc["seats"]["aurel"],
+                                                 "zora": doc["seats"]["zora"]}) as phones:
+        watch = phones["watch"]
+        assert watch.evaluate("document.querySelectorAll('button').length") == 0
+        assert "Father Ilie" in watch.evaluate("document.body.innerText")
+        assert watch.evaluate("document.getElementById('panel').hidden") is True
+        aurel, zora = phones["aurel"], phones["zora"]
+        assert aurel.evaluate("!!document.getElementById('undo')") is True  # the Leader
+        assert zora.evaluate("!!document.getElementById('undo')") is False
+        width = zora.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE[0]  # no sideways scrolling on a phone
