@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import urllib.request
@@ -31,7 +32,7 @@ TROUPERS = ("aurel", "ioana", "petru", "zora")
 NIGHT = ["night", "setup", "--nemesis", "ilie", "--location", "catacombs-ossuary-gallery",
          "--minions", "undead-bone-sentinel,ghoul-crypt-gnawer"]
 PHONE = (390, 844)
-RECORD = 14  # steps recorded from the phones
+RECORD = 30  # steps recorded from the phones
 
 
 def _env(saves: Path) -> dict[str, str]:
@@ -62,9 +63,10 @@ def log_of(saves: Path) -> list[dict[str, Any]]:
 
 
 @contextlib.contextmanager
-def serving(saves: Path) -> Iterator[dict[str, Any]]:
-    """`blood board --serve --port 0 --json` in its own process; yields the line it printed."""
-    p = subprocess.Popen([*blood_exe(), "board", "--serve", "--port", "0", "--json"],
+def serving(saves: Path, port: int = 0) -> Iterator[dict[str, Any]]:
+    """`blood board --serve --port PORT --json` in its own process; yields the line it
+    printed."""
+    p = subprocess.Popen([*blood_exe(), "board", "--serve", "--port", str(port), "--json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=_env(saves),
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -117,11 +119,12 @@ SHOWN = """(function () {
   var d = q.querySelector('button.opt.default:not(:disabled)');
   return {text: q.innerText, enabled: keys('button.opt:not(:disabled)'),
           dflt: d ? d.getAttribute('data-key') : null, enter: !!q.querySelector('#default'),
-          confirm: !!q.querySelector('#confirm'), depth: document.body.dataset.depth};
+          confirm: !!q.querySelector('#confirm'), depth: document.body.dataset.depth,
+          free: q.querySelector('#free') ? q.querySelector('#free').placeholder : null};
 })()"""
 
 
-def tap_answer(page: Page, step: int) -> list[str]:
+def tap_answer(page: Page, step: int, dice: list[str]) -> list[str]:
     """Answer the question on ``page`` (at ``step``) by tapping, follow-ups and all, as a
     player would who takes the default where there is one; the lines the taps typed."""
     lines: list[str] = []
@@ -129,7 +132,13 @@ def tap_answer(page: Page, step: int) -> list[str]:
     for _ in range(12):
         seen = page.evaluate(SHOWN)
         assert seen is not None, "no question on the page"
-        if seen["dflt"]:
+        typed = re.search(r'e\.g\. "([^"]+)"', seen["free"] or "")
+        if typed and "dice" in seen["free"]:  # dice of the table's own, typed in
+            line = typed.group(1)
+            page.type_into("#free", line)
+            page.click("#question form.free button")
+            dice.append(line)
+        elif seen["dflt"]:
             line = seen["dflt"]
             page.click(f'#question button.opt[data-key="{line}"]')
         elif seen["enter"]:
@@ -166,6 +175,7 @@ def test_four_phones_play_a_night_as_blood_play_does(tmp_path: Path) -> None:
     new_night(typed)
     lines: list[str] = []
     answered: dict[str, int] = {}
+    dice: list[str] = []  # dice typed in (free text) instead of the app's
     own: set[str] = set()  # the Troupers who answered a question of their own
     table: set[str] = set()  # the phones that answered a question of the table's
     with serving(served) as doc, pages(tmp_path, doc["seats"]) as phones:
@@ -191,11 +201,12 @@ def test_four_phones_play_a_night_as_blood_play_does(tmp_path: Path) -> None:
                            f"{other} not live")
                     assert p.evaluate("document.querySelectorAll('#question button.opt').length"
                                       ) == 0
-            lines += tap_answer(page, q["step"])
+            lines += tap_answer(page, q["step"], dice)
             answered[whose] = answered.get(whose, 0) + 1
         final = question(doc["seats"]["aurel"])
     assert sum(answered.values()) == RECORD
     assert own == set(TROUPERS) and len(table) >= 2, (own, table)  # every phone played
+    assert dice  # dice of the table's own typed on a phone, as well as the app's
     run(typed, "play", *[a for line in lines for a in ("--answer", line)])
     assert log_of(served) == log_of(typed)
     ours = json.loads(run(typed, "play", "--json"))
@@ -246,3 +257,33 @@ def test_the_watch_page_has_no_buttons_and_undo_is_the_leaders(tmp_path: Path) -
         assert zora.evaluate("!!document.getElementById('undo')") is False
         width = zora.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE[0]  # no sideways scrolling on a phone
+
+
+BANNER = """(function () { var b = document.getElementById('error');
+  return b.offsetParent !== null ? b.textContent : ''; })()"""
+
+
+def test_a_page_says_when_the_laptop_cannot_be_reached_and_comes_back_by_itself(
+    tmp_path: Path,
+) -> None:
+    saves = tmp_path / "saves"
+    new_night(saves)
+    page: Page | None = None
+    try:
+        with serving(saves) as doc:
+            page = Page(tmp_path / "profile", doc["seats"]["zora"], size=PHONE)
+            page.wait("document.getElementById('conn').className === 'live'", "never live")
+            assert page.evaluate(BANNER) == ""
+            step = int(page.evaluate("document.body.dataset.questionStep"))
+        # the server stops (the laptop closed, the phone out of the network's reach)
+        assert page.wait(BANNER, "no banner") == "Can't reach the laptop — retrying"
+        run(saves, "play", "--answer", "n")  # meanwhile the laptop answers the table's question
+        with serving(saves, port=doc["port"]) as again:
+            assert again["seats"]["zora"] == doc["seats"]["zora"]  # the same address: no scan
+            page.wait(f"document.body.dataset.questionStep === '{step + 1}'",
+                      "the page did not come back by itself", timeout=20)
+            page.wait(f"{BANNER} === ''", "the banner stayed")
+            assert page.evaluate("document.getElementById('conn').className") == "live"
+    finally:
+        if page is not None:
+            page.close()
