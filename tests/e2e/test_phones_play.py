@@ -232,9 +232,10 @@ def test_a_page_shows_who_answered_first_and_the_new_question(tmp_path: Path) ->
             document.querySelector('#question button.opt[data-key="a"]').click();
             return x.status; }})()""")
         assert result == 200
-        text = page.wait("""(function () { var n = document.querySelector('#question .notice');
-            return n && n.textContent.indexOf('Already answered by') === 0 && n.textContent; })()""",
-                         "no 'Already answered by'")
+        text = page.wait("""(function () {
+            var n = document.querySelector('#question .notice');
+            return n && n.textContent.indexOf('Already answered by') === 0 && n.textContent;
+          })()""", "no 'Already answered by'")
         assert text == "Already answered by Aurel, the Thread-Walker."
         page.wait(f"document.body.dataset.questionStep === '{q['step'] + 1}'",
                   "the new question is not shown")
