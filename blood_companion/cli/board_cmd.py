@@ -50,7 +50,7 @@ def board(
     ] = DEFAULT_PORT,
     new_tokens: Annotated[
         bool,
-        typer.Option("--new-tokens", "--new-token",
+        typer.Option("--new-tokens",
                      help="With --serve: replace every seat's token (each phone then needs its "
                      "new address)."),
     ] = False,
@@ -152,18 +152,19 @@ def _announce(served: Served, as_json: bool) -> None:
         out.flush()
         return
     where = "every device on this network" if served.lan else "this computer"
-    out.write(f"The board of {table.name!r}, one seat per player, live for {where}.\n")
-    out.write("Open each address on that player's phone (it carries the seat's secret token: "
-              "keep it to them).\n\n")
+    shown = watch if served.lan else served.url  # on 127.0.0.1 the bare address watches
+    out.write(f"The board of {table.name!r}, live for {where}. To watch it (no answers):\n\n"
+              f"    {shown}\n\n")
+    if served.lan:
+        out.write(_qr(shown))
+    out.write("Each player opens their own seat's address on their phone (it carries the "
+              "seat's secret token: keep it to them):\n\n")
     for trouper, url in seats.items():
         out.write(f"  {names.get(trouper, trouper)}:\n    {url}\n")
         if served.lan:
-            out.write(_qr(url))
-    out.write(f"  Watch (no answers):\n    {watch}\n")
-    if served.lan:
-        out.write(_qr(watch))
-    out.write("\nThe laptop stays the table's own seat (`blood play`, `blood table`). "
-              "Ctrl-C stops serving.\n")
+            out.write("\n" + _qr(url))
+    out.write("\nThe laptop stays the table's own seat (`blood play`, `blood table`); undo and "
+              "redo are the laptop's and the Leader's. Ctrl-C stops serving.\n")
     out.flush()
 
 

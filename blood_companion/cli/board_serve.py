@@ -226,7 +226,7 @@ def question_for(view: View, seat: Seat, extra: Doc | None = None) -> Doc | None
 
 def board_for(view: View, seat: Seat) -> Doc:
     """The status document for ``seat``: its own Trouper's hand named, every other counted."""
-    doc: Doc = scrub_hands(view.board, None if seat.watch else seat.id)
+    doc: Doc = {"ok": True, **scrub_hands(view.board, None if seat.watch else seat.id)}
     doc["seat"] = seat_doc(view, seat)
     return doc
 

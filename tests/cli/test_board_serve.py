@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from blood_companion.cli.board_serve import scrub_hands
 from tests.cli.conftest import blood_exe
 
 NIGHT = ["night", "setup", "--nemesis", "ilie", "--location", "catacombs-ossuary-gallery",
@@ -86,13 +87,14 @@ def serving(*args: str, port: int = 0) -> Iterator[tuple[subprocess.Popen[str], 
                     f.close()
 
 
-def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, Any, bytes]:
+    """Status, headers (looked up in any case) and body of a GET."""
     req = urllib.request.Request(url, headers=headers or {})
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
-            return r.status, dict(r.headers), r.read()
+            return r.status, r.headers, r.read()
     except urllib.error.HTTPError as exc:
-        return exc.code, dict(exc.headers), exc.read()
+        return exc.code, exc.headers, exc.read()
 
 
 def with_path(url: str, path: str) -> str:
@@ -110,7 +112,13 @@ class Events:
         assert self.resp.headers["Content-Type"].startswith("text/event-stream")
 
     def next_board(self, timeout: float) -> dict[str, Any]:
-        """The next `board` event's document (raises TimeoutError after `timeout` s)."""
+        """The next `step` event's board, with its question (as the page renders them; raises
+        TimeoutError after `timeout` s)."""
+        data = self.next_event(timeout)
+        return {**data["board"], "question": data["question"]}
+
+    def next_event(self, timeout: float) -> dict[str, Any]:
+        """The next `step` event's document (raises TimeoutError after `timeout` s)."""
         deadline = time.monotonic() + timeout
         event, data = "", []
         while True:
@@ -127,7 +135,7 @@ class Events:
             elif line.startswith("data:"):
                 data.append(line[5:].lstrip())
             elif line == "" and data:
-                if event == "board":
+                if event == "step":
                     doc: dict[str, Any] = json.loads("\n".join(data))
                     return doc
                 event, data = "", []
@@ -180,12 +188,14 @@ def test_the_page_and_its_document_are_the_status_document(blood: Any, night: Pa
         code, _, body = get(with_path(url, "board.json"))
         doc = json.loads(body)
         question = doc.pop("question")  # and the question waiting now (issue 39)
-        assert code == 200 and doc == status
+        seat = doc.pop("seat")  # (the watch view: every hand counted, issue 42)
+        assert code == 200 and doc == scrub_hands(status, None)
+        assert seat == {"id": None, "name": "Watch", "role": "watch"}
         assert question["question"] and question["choices"]
         events = Events(url)
         try:
-            assert events.next_board(5) == {**{k: v for k, v in status.items() if k != "ok"},
-                                            "question": question}
+            assert events.next_board(5) == {**{k: v for k, v in doc.items() if k != "ok"},
+                                            "ok": True, "seat": seat, "question": question}
         finally:
             events.close()
 
@@ -223,16 +233,16 @@ def test_a_page_reconnecting_after_a_restart_gets_the_current_board(night: Path)
 
 
 def test_lan_needs_the_token_of_the_printed_url(night: Path) -> None:
-    with serving("--lan") as (_, url):
+    with serving("--lan") as (_, url):  # the first address printed: the watch seat's
         base, _, query = url.partition("?")
-        assert query.startswith("t=") and len(query) > 30
+        assert query.startswith("seat=") and len(query) > 30
         port = base.split(":")[2].rstrip("/")
         local = f"http://127.0.0.1:{port}/"
         for path in ("", "board.json", "events"):
             assert get(local + path)[0] == 403
             assert get(local + path + "?t=wrong")[0] == 403
         assert get(local + "?" + query)[0] == 200
-        code, _, body = get(local + "board.json?" + query)
+        code, _, body = get(local + "board.json?" + query)  # the watch seat's view
         assert code == 200 and json.loads(body)["night"]["nemesis"]["name"] == "Father Ilie"
 
 
@@ -291,37 +301,46 @@ def test_ctrl_c_stops_the_server_cleanly_with_a_page_open(night: Path) -> None:
 
 
 def test_a_closed_tab_is_dropped_and_no_thread_is_left(
-    blood: Any, night: Path, monkeypatch: pytest.MonkeyPatch,
+    night: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from blood_companion.cli import board_serve
-    from blood_companion.cli.board_serve import Board, BoardServer
+    from blood_companion.cli.board_app import serve
+    from blood_companion.cli.board_serve import Table, listen
+    from blood_companion.cli.settings import current
+    from blood_companion.store.seats import seat_tokens
 
-    monkeypatch.setattr(board_serve, "HEARTBEAT", 0.1)
-    doc = blood("status", "--json").json()
+    monkeypatch.setenv("BLOOD_BOARD_HEARTBEAT", "0.1")
     before = set(threading.enumerate())
-    server = BoardServer(Board(lambda: doc, lambda: "head"), port=0)
-    server.start_watching()
-    runner = threading.Thread(target=server.serve)
+    table = Table(night, "table", current(), seat_tokens(night, "table", ["aurel", "ioana"]))
+    table.first_view()
+    sock = listen(0, False)
+    port = sock.getsockname()[1]
+    hosts = frozenset({f"127.0.0.1:{port}"})
+    runner = threading.Thread(target=serve, args=(table, sock, hosts))
     runner.start()
     try:
-        url = f"http://127.0.0.1:{server.port}/"
+        url = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 10
+        while get(url)[0] != 200:  # (listening already; the app starting)
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
         for _ in range(3):  # tabs opened and closed without a word
             events = Events(url)
             assert events.next_board(5)["name"] == "table"
             events.close()
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:  # each stream's writer noticed its page went away
-            alive = [t for t in threading.enumerate() if t not in before and t is not runner
-                     and t.name != "board-watcher"]
-            if not alive:
-                break
+        while table.streams and time.monotonic() < deadline:  # each stream noticed
             time.sleep(0.05)
-        assert not alive
+        assert table.streams == 0
         assert get(url)[0] == 200  # and the server still serves
     finally:
-        server.shutdown()
+        table.stopping.set()
         runner.join(timeout=10)
+        table.close()
+        sock.close()
     assert not runner.is_alive()
+    deadline = time.monotonic() + 5
+    while not set(threading.enumerate()) <= before and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert set(threading.enumerate()) <= before
 
 
@@ -657,13 +676,7 @@ def test_serve_with_json_prints_one_document_with_the_url(night: Path) -> None:
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
     try:
         assert p.stdout is not None
-        lines = []
-        for _ in range(20):
-            line = p.stdout.readline()
-            lines.append(line)
-            if not line or line.rstrip() == "}":
-                break
-        doc = json.loads("".join(lines))
+        doc = json.loads(p.stdout.readline())  # one line (issue 42)
         assert doc["ok"] is True and doc["campaign"] == "table" and doc["lan"] is False
         assert doc["url"] == f"http://127.0.0.1:{doc['port']}/"
         assert get(doc["url"])[0] == 200
@@ -693,6 +706,13 @@ def tactic_question(blood: Any) -> dict[str, Any]:
     raise AssertionError("no Tactic Phase question with 6 options or more")
 
 
+def seat_url(url: str, saves_dir: Path, trouper: str) -> str:
+    """``url`` opened as ``trouper``'s seat (its token as kept in the saves folder)."""
+    token = json.loads((saves_dir / ".seats" / "table.json").read_text())["seats"][trouper]
+    base, _, _ = url.partition("?")
+    return f"{base}?seat={token}"
+
+
 def _port(url: str) -> int:
     return int(url.split(":")[2].split("/")[0])
 
@@ -707,8 +727,12 @@ def test_the_served_document_carries_the_question_and_its_options(
     blood: Any, night: Path
 ) -> None:
     q = tactic_question(blood)
+    mine = q["who"] or "aurel"
     with serving() as (_, url):
-        doc = json.loads(get(with_path(url, "board.json"))[2])
+        doc = json.loads(get(seat_url(with_path(url, "board.json"), night, mine))[2])
+        watched = json.loads(get(with_path(url, "board.json"))[2])["question"]
+    if q["who"] is not None:  # another Trouper's question: its options are its player's
+        assert watched["choices"] == [] and watched["hidden_choices"] == len(q["choices"])
     served = doc["question"]
     assert served["title"] == q["title"] and served["question"] == q["question"]
     assert served["question"].endswith("or skip them:")
@@ -744,32 +768,33 @@ def test_the_url_line_arrives_on_a_pipe_before_the_server_exits(night: Path) -> 
                     f.close()
 
 
-def test_lan_keeps_its_token_per_campaign_and_new_token_replaces_it(
+def test_lan_keeps_its_tokens_per_campaign_and_new_tokens_replaces_them(
     blood: Any, night: Path
 ) -> None:
-    kept = night / ".table.board-token"
+    kept = night / ".seats" / "table.json"
     with serving("--lan") as (_, url):
-        token = url.partition("?t=")[2]
+        token = url.partition("?seat=")[2]
         assert len(token) >= 32
-    assert kept.read_text().strip() == token
+    assert json.loads(kept.read_text())["watch"] == token
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600  # the owner's only
     with serving("--lan") as (_, again):  # a restart: the same address for every phone
-        assert again.partition("?t=")[2] == token
+        assert again.partition("?seat=")[2] == token
         assert get(_local(again))[0] == 200
-    with serving("--lan", "--new-token") as (_, fresh):
-        new = fresh.partition("?t=")[2]
+    with serving("--lan", "--new-tokens") as (_, fresh):
+        new = fresh.partition("?seat=")[2]
         assert new != token and len(new) >= 32
         assert get(_local(fresh).replace(new, token))[0] == 403  # the old address: refused
         assert get(_local(fresh))[0] == 200
-    assert kept.read_text().strip() == new and stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert json.loads(kept.read_text())["watch"] == new
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
     kept.chmod(0o644)  # made readable by others meanwhile: made private again, same token
     with serving("--lan") as (_, again):
-        assert again.partition("?t=")[2] == new
+        assert again.partition("?seat=")[2] == new
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
-    r = blood("board", "--serve", "--new-token")
-    assert r.code == 2 and "--new-token goes with --serve --lan" in r.err
+    r = blood("board", "--new-tokens")
+    assert r.code == 2 and "--new-tokens goes with --serve" in r.err
     assert blood("campaign", "delete", "table").code == 0
-    assert not kept.exists()  # the secret goes with its campaign
+    assert not kept.exists()  # the secrets go with their campaign
 
 
 def _wait(page: DevTools, expression: str, want: Any, what: str, timeout: float = 30) -> None:
@@ -789,8 +814,10 @@ def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_scr
     assert r.code == 0, r.err
     assert blood(*NIGHT).code == 0
     q = tactic_question(blood)
+    mine = q["who"] or "ioana"  # the seat whose question it is (its options: its own)
     with serving() as (_, url):
-        page = DevTools(tmp_path, url + "?trouper=ioana", "--hide-scrollbars")
+        page = DevTools(tmp_path, seat_url(url, saves_dir, mine) + f"&trouper={mine}",
+                        "--hide-scrollbars")
         try:
             page.call("Emulation.setDeviceMetricsOverride", {  # a phone held upright
                 "width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
@@ -806,10 +833,10 @@ def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_scr
               return {width: window.innerWidth, height: window.innerHeight,
                       question: q.querySelector('.q').textContent,
                       bottom: q.getBoundingClientRect().bottom, options: opts, parts: parts,
-                      mine: document.querySelector('[data-part="trouper-ioana"]').open,
+                      mine: document.querySelector('[data-part="trouper-%s"]').open,
                       page: document.documentElement.scrollHeight,
                       next: document.getElementById('next').textContent};
-            })()""")
+            })()""" % mine)
         finally:
             page.close()
     assert (seen["width"], seen["height"]) == PHONE
@@ -822,7 +849,7 @@ def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_scr
         assert text.startswith(f"{c['key']}.{label}"), text
         assert bottom <= PHONE[1], (text, bottom)  # every option on the first screen
     assert seen["bottom"] <= PHONE[1]
-    assert seen["parts"][:3] == ["question", "trouper-ioana", "threat"]  # mine, first
+    assert seen["parts"][:3] == ["question", f"trouper-{mine}", "threat"]  # mine, first
     assert seen["mine"] is True
     assert seen["page"] <= 2 * PHONE[1], seen["page"]  # the whole board: within 2 screens
     assert seen["next"] == ""  # the question says it, with its options
