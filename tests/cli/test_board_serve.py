@@ -837,11 +837,11 @@ def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_scr
                       question: q.querySelector('.q').textContent,
                       whose: q.querySelector('.whose').textContent,
                       bottom: q.getBoundingClientRect().bottom, options: opts, parts: parts,
-                      mine: document.querySelector('[data-part="trouper-%s"]').open,
+                      mine: document.querySelector('[data-part="trouper-MINE"]').open,
                       page: document.documentElement.scrollHeight,
                       wide: document.documentElement.scrollWidth,
                       next: document.getElementById('next').textContent};
-            })()""" % mine)
+            })()""".replace("MINE", mine))
         finally:
             page.close()
     assert (seen["width"], seen["height"]) == PHONE

@@ -288,3 +288,39 @@ def test_a_page_says_when_the_laptop_cannot_be_reached_and_comes_back_by_itself(
     finally:
         if page is not None:
             page.close()
+
+
+def test_typed_dice_a_refused_line_and_back_on_a_phone(tmp_path: Path) -> None:
+    saves = tmp_path / "saves"
+    new_night(saves)
+    run(saves, "play", "--answer", "s", "--answer", "1 2")  # the table's first question
+    with serving(saves) as doc, pages(tmp_path, {"aurel": doc["seats"]["aurel"]}) as phones:
+        page = phones["aurel"]
+        q = question(doc["seats"]["aurel"])
+        assert q["whose"] == "aurel" and q["default"] == "r"
+        page.wait(f"document.body.dataset.questionStep === '{q['step']}'", "not shown")
+        page.click('#question button.opt[data-key="r"]')
+        page.wait("!!document.getElementById('free')", "no box for the dice")
+        assert page.evaluate("document.body.dataset.depth") == "1"
+        page.click("#back")  # back to the first question, nothing sent
+        page.wait("!document.getElementById('free') && document.body.dataset.depth === '0'",
+                  "Back did not go back")
+        page.click('#question button.opt[data-key="r"]')
+        page.wait("document.getElementById('free') && !document.body.dataset.busy", "no box")
+        page.type_into("#free", "zz")
+        page.click("#question form.free button")
+        refused = page.wait("""(function () {
+            var n = document.querySelector('#question .notice.warn');
+            return !document.body.dataset.busy && n && n.textContent; })()""", "no refusal")
+        assert "zz" in refused  # the walker's message, the question kept
+        assert page.evaluate("document.body.dataset.questionStep") == str(q["step"])
+        assert page.evaluate("!!document.getElementById('free')") is True
+        hint = page.evaluate("document.getElementById('free').placeholder")
+        dice = re.search(r'e\.g\. "([^"]+)"', hint)
+        assert dice, hint
+        page.type_into("#free", dice.group(1))
+        page.click("#question form.free button")
+        page.wait(f"document.body.dataset.questionStep === '{q['step'] + 1}'", "not recorded")
+    log = log_of(saves)
+    assert len(log) == q["step"] + 1
+    assert log[-1]["action"]["dice"] == [dice.group(1)]  # the faces typed on the phone
