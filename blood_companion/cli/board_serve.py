@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from blood_companion.cli.play_cmd import Loop
+from blood_companion.store import seats
 from blood_companion.store.peek import head_key
 
 POLL = 0.1  # seconds between two looks at the save's head (steps recorded elsewhere)
@@ -150,6 +151,7 @@ class View(NamedTuple):
     leader: str | None  # the Leader's Trouper id
     by: str  # who recorded the head step ("" unknown)
     said: list[str]  # what recording it said (a seat's answer), else the step's sentence
+    written: Any = None  # the store's drawn_from() (state hash, revision, head)
 
 
 def question_id(state_hash: str, fingerprint: str, screen: Any) -> str:
@@ -180,7 +182,7 @@ def scrub_hands(doc: Any, mine: str | None) -> Any:
     hides = ("hand_cards" in doc or isinstance(doc.get("hand"), list)) and owner != mine
     out = {}
     for k, v in doc.items():
-        if hides and k in ("hand_cards", "commands", "options"):
+        if hides and k in ("hand_cards", "hand_names", "commands", "options"):
             continue
         if hides and k == "hand" and isinstance(v, list):
             out[k] = len(v)
@@ -189,6 +191,27 @@ def scrub_hands(doc: Any, mine: str | None) -> Any:
     if hides:
         out["hand_hidden"] = True
     return out
+
+
+def with_hand_names(doc: Any, cat: Any) -> Any:
+    """``doc`` with ``hand_names`` (the cards' names, in order) beside each ``hand_cards`` list
+    of card ids, for the page: a seat's own hand is shown by name (the others are left out
+    by :func:`scrub_hands`)."""
+    if isinstance(doc, list):
+        return [with_hand_names(v, cat) for v in doc]
+    if not isinstance(doc, dict):
+        return doc
+    out = {k: with_hand_names(v, cat) if isinstance(v, (dict, list)) else v
+           for k, v in doc.items()}
+    cards = doc.get("hand_cards")
+    if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
+        out["hand_names"] = [_card_name(cat, c) for c in cards]
+    return out
+
+
+def _card_name(cat: Any, card: str) -> str:
+    found = cat.tactic(card) if hasattr(cat, "tactic") else None
+    return str(getattr(found, "name", None) or card)
 
 
 def seat_doc(view: View, seat: Seat) -> Doc:
@@ -289,7 +312,7 @@ class Table:
         self.streams = 0
         self._store: Any = None
         self._taps: OrderedDict[tuple[str, str], Reply] = OrderedDict()
-        self._by: dict[tuple[int, str], tuple[str, list[str]]] = {}  # steps seats recorded
+        self._by: dict[Any, tuple[str, list[str]]] = {}  # the writes seats made
         self._buckets: dict[str, Bucket] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
@@ -338,10 +361,9 @@ class Table:
         from blood_companion.cli.play_menu import Walk
         from blood_companion.cli.view_docs import status_doc
         from blood_companion.errors import BloodError
-        from blood_companion.store import seats
 
         state, cat = store.state, store.catalog
-        board = views.stored(store) or status_doc(store)
+        board = with_hand_names(views.stored(store) or status_doc(store), cat)
         question: Doc | None
         try:
             screen = Walk.start(state, cat, store.head).screen()
@@ -357,15 +379,15 @@ class Table:
             whose = screen.who
         names = {t.trouper: _trouper_name(cat, t.trouper) for t in state.troupers}
         leader = state.troupers[state.leader].trouper if state.troupers else None
-        key = (store.head, store.state_hash)
-        by, told = self._by.get(key, ("", []))
+        written = store.drawn_from()
+        by, told = self._by.get(written, ("", []))
         if not by:
-            by = seats.recorded_by(self.saves_dir, self.name, *key)
+            by = seats.recorded_by(self.saves_dir, self.name, written)
         if said is None:
             said = told or [str(e.get("sentence", "")) for e in board.get("log") or []
                             if isinstance(e, dict) and e.get("step") == store.head]
         return View(store.head, store.state_hash, board, question, qid, whose, names, leader,
-                    by, said)
+                    by, said, written)
 
     def _look(self) -> View | None:
         """The watcher's look (on the worker): a new view when the save's head changed."""
@@ -444,10 +466,9 @@ class Table:
         """409: the campaign is no longer at ``step`` (or its question moved)."""
         by = view.by
         if not by or by == "a blood command":  # the laptop notes its step just after it
-            from blood_companion.store import seats
 
             time.sleep(0.05)
-            by = seats.recorded_by(self.saves_dir, self.name, view.step, view.state_hash)
+            by = seats.recorded_by(self.saves_dir, self.name, view.written)
         error = (f"already answered by {by}: the campaign is at step {view.step} now"
                  if step != view.step else "the question moved: it is asked anew")
         return Reply(409, {"ok": False, "error": error, "by": by, "step": view.step,
@@ -490,7 +511,8 @@ class Table:
         except BloodError as exc:
             return refuse(400, exc.message, step=view.step)
         name = view.names.get(seat.id, seat.id)
-        self._by[(store.head, store.state_hash)] = (name, said)
+        self._by[store.drawn_from()] = (name, said)
+        seats.note_by(self.saves_dir, self.name, store.drawn_from(), name)
         new = self._publish(self._build(store, said))
         return Reply(200, {"ok": True, "step": new.step, "recorded": 0, "said": said,
                            "question": question_for(new, seat)})
@@ -550,7 +572,7 @@ class Table:
                 return refuse(400, getattr(exc, "message", str(exc)), step=view.step, at=n)
             said = [ln.strip() for ln in out.getvalue().splitlines() if ln.strip()]
             name = view.names.get(seat.id, seat.id)
-            self._by[(store.head, store.state_hash)] = (name, said)
+            self._by[store.drawn_from()] = (name, said)
             if len(self._by) > 512:
                 self._by.pop(next(iter(self._by)))
             new = self._publish(self._build(store, said))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
+import time
 from typing import TYPE_CHECKING, Any, cast
 
 import typer
@@ -517,7 +518,10 @@ class Loop:
     def already_answered(self, store: Any) -> None:
         """Say that the question was answered meanwhile, and by whom (a seat's Trouper, the
         laptop, a `blood` command); the question asked now follows."""
-        by = seats.recorded_by(store.saves_dir, store.name, store.head, store.state_hash)
+        by = seats.recorded_by(store.saves_dir, store.name, store.drawn_from())
+        if by == seats.COMMAND:  # a seat notes its step just after its transaction: look again
+            time.sleep(0.05)
+            by = seats.recorded_by(store.saves_dir, store.name, store.drawn_from())
         say(ANSWERED.format(by=by), "yellow")
         self.walk, self.pending = None, []
 
@@ -565,9 +569,8 @@ class Loop:
                 raise DataChanged(DATA_CHANGED)
             before = store.state
             log_at = len(before.night.log) if before.night is not None else 0
-            after = session.record(action, store, expect=(self.at_head, digest))
+            after = session.record(action, store, expect=(self.at_head, digest), by=by)
             cat = store.catalog
-            seats.note_by(store.saves_dir, store.name, store.head, store.state_hash, by)
             summary = session.game_summary(store) if action.type == "finish_game" else None
         self.recorded += 1
         self.pending = []  # the lines that led to this step are spent

@@ -34,7 +34,7 @@ from blood_companion.engine.history import finished_summary
 from blood_companion.engine.table import DrawNeeded
 from blood_companion.engine.words import sentence
 from blood_companion.errors import BloodError, UsageError
-from blood_companion.store import CampaignStore, saves
+from blood_companion.store import CampaignStore, saves, seats
 from blood_companion.store.errors import StoreError
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def open_session(name: str | None = None) -> CampaignStore:
 
 def record(
     action: Action, store: CampaignStore | None = None, draws: list[str] | None = None,
-    expect: tuple[int, str] | None = None,
+    expect: tuple[int, str] | None = None, by: str | None = None,
 ) -> CampaignState:
     """Apply and store one action on the selected campaign (or on `store`); return the new
     state. A refused action raises RuleError and leaves the save unchanged. The status of the
@@ -126,10 +126,14 @@ def record(
     :class:`~blood_companion.engine.table.DrawNeeded` through to the caller.
 
     ``expect`` (head, state hash): the step the action was chosen at (a phone's answer, the
-    laptop's): checked inside the write transaction; HeadMoved when the campaign moved."""
+    laptop's): checked inside the write transaction; HeadMoved when the campaign moved.
+    ``by`` (a seat's Trouper name, "the laptop") is noted as who recorded the step, at once
+    (store/seats.py), so an answer refused for it can name them."""
     with open_session() if store is None else nullcontext(store) as opened:
         data_notice(opened)
         state = _record(action, opened, draws, expect)
+        if by is not None:
+            seats.note_by(opened.saves_dir, opened.name, opened.drawn_from(), by)
         refresh_status(opened)
         return state
 

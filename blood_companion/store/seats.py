@@ -31,6 +31,7 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
 MAX_FILE = 64 * 1024  # a seats file larger than this is not ours: new tokens are made
 KEEP_NOTES = 256  # the notes file keeps about this many steps (the newest)
 LAPTOP = "the laptop"
+Written = tuple[str, int, int]  # a store's drawn_from(): state hash, revision, head step
 COMMAND = "a blood command"
 
 
@@ -97,15 +98,19 @@ def seat_tokens(saves_dir: Path, name: str, troupers: Iterable[str], *,
 # --------------------------------------------------------------------------- who recorded
 
 
-def note_by(saves_dir: Path, name: str, step: int, state_hash: str, by: str) -> None:
-    """Note that ``by`` (a Trouper's name, :data:`LAPTOP`) recorded the step that made the
-    head ``step`` with ``state_hash``. Only while the campaign has seats (its board was
-    served); never fails the step it notes."""
+def note_by(saves_dir: Path, name: str, written: Written | None, by: str) -> None:
+    """Note that ``by`` (a Trouper's name, :data:`LAPTOP`) made the write that left the save
+    at ``written`` (the store's ``drawn_from()``: state hash, revision, head step; the
+    revision tells this write from an earlier one that left the same head). Only while the
+    campaign has seats (its board was served); never fails the step it notes."""
+    if written is None:
+        return
     with contextlib.suppress(OSError, ValueError, BloodError):
         path = seats_path(saves_dir, name, ".by")
         if not seats_path(saves_dir, name).exists():
             return
-        line = json.dumps({"step": step, "hash": state_hash, "by": by}) + "\n"
+        digest, revision, step = written
+        line = json.dumps({"step": step, "hash": digest, "revision": revision, "by": by}) + "\n"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND
                      | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
@@ -119,20 +124,24 @@ def note_by(saves_dir: Path, name: str, step: int, state_hash: str, by: str) -> 
             write_private(path, text.encode("utf-8"))
 
 
-def recorded_by(saves_dir: Path, name: str, step: int, state_hash: str) -> str:
-    """Who recorded the step that made head ``step`` with ``state_hash``: a seat's Trouper
-    name or :data:`LAPTOP` as noted, else :data:`COMMAND` (any other `blood` command)."""
+def recorded_by(saves_dir: Path, name: str, written: Written | None) -> str:
+    """Who made the write that left the save at ``written`` (see :func:`note_by`): a seat's
+    Trouper name or :data:`LAPTOP` as noted, else :data:`COMMAND` (any other `blood`
+    command)."""
+    if written is None:
+        return COMMAND
     try:
         text = read_text(seats_path(saves_dir, name, ".by"), limit=4 * KEEP_NOTES * 200,
                          what="notes")
     except (BloodError, ValueError):
         return COMMAND
+    digest, revision, step = written
     for line in reversed(text.splitlines()):
         try:
             note = json.loads(line)
         except ValueError:
             continue
-        if (isinstance(note, dict) and note.get("step") == step
-                and note.get("hash") == state_hash and isinstance(note.get("by"), str)):
+        if (isinstance(note, dict) and note.get("step") == step and note.get("hash") == digest
+                and note.get("revision") == revision and isinstance(note.get("by"), str)):
             return str(note["by"])
     return COMMAND

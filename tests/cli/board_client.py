@@ -155,6 +155,21 @@ class Stream:
             elif line == "" and data:
                 return ident, json.loads("\n".join(data))
 
+    def idle(self, seconds: float) -> int:
+        """Read for ``seconds`` while nothing happens (heartbeats come more often than every
+        10 s): the comment lines read; an event meanwhile is an AssertionError."""
+        deadline = time.monotonic() + seconds
+        sock = self.conn.sock
+        assert sock is not None
+        sock.settimeout(10)
+        seen = 0
+        while time.monotonic() < deadline:
+            line = self.resp.readline().decode("utf-8").rstrip("\n")
+            assert not line.startswith(("data:", "id:")), line
+            seen += line.startswith(":")
+        self.comments += seen
+        return seen
+
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.conn.close()
