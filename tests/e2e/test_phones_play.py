@@ -258,6 +258,10 @@ def test_the_watch_page_has_no_buttons_and_undo_is_the_leaders(tmp_path: Path) -
         assert zora.evaluate("!!document.getElementById('undo')") is False
         width = zora.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE[0]  # no sideways scrolling on a phone
+        tokens = [u.split("seat=")[1] for u in [doc["watch"], *doc["seats"].values()]]
+        for page in phones.values():  # no token on any page (its own is in its address only)
+            html = page.evaluate("document.documentElement.outerHTML")
+            assert not [t for t in tokens if t in html]
 
 
 BANNER = """(function () { var b = document.getElementById('error');
@@ -285,6 +289,10 @@ def test_a_page_says_when_the_laptop_cannot_be_reached_and_comes_back_by_itself(
                       "the page did not come back by itself", timeout=20)
             page.wait(f"{BANNER} === ''", "the banner stayed")
             assert page.evaluate("document.getElementById('conn').className") == "live"
+            # it came back from its last event (Last-Event-ID): it says what it missed
+            said = page.wait("""(function () { var n = document.querySelector('#question .notice');
+                return n && n.textContent; })()""", "nothing said of the missed step")
+            assert said.startswith(f"While this page was away:\nStep {step + 1}:"), said
     finally:
         if page is not None:
             page.close()
@@ -324,3 +332,4 @@ def test_typed_dice_a_refused_line_and_back_on_a_phone(tmp_path: Path) -> None:
     log = log_of(saves)
     assert len(log) == q["step"] + 1
     assert log[-1]["action"]["dice"] == [dice.group(1)]  # the faces typed on the phone
+
