@@ -243,7 +243,7 @@ def test_a_page_shows_who_answered_first_and_the_new_question(tmp_path: Path) ->
     assert len(log) == q["step"] + 1  # Aurel's answer only: Ioana's tap was refused
 
 
-def test_the_watch_page_has_no_buttons_and_undo_is_the_leaders(tmp_path: Path) -> None:
+def test_the_watch_page_has_no_buttons_and_undo_is_the_leaders_tap(tmp_path: Path) -> None:
     saves = tmp_path / "saves"
     new_night(saves)
     with serving(saves) as doc, pages(tmp_path, {"watch": doc["watch"],
@@ -258,6 +258,20 @@ def test_the_watch_page_has_no_buttons_and_undo_is_the_leaders(tmp_path: Path) -
         assert zora.evaluate("!!document.getElementById('undo')") is False
         width = zora.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE[0]  # no sideways scrolling on a phone
+        q = question(doc["seats"]["aurel"])  # the table's: Aurel answers, then takes it back
+        aurel.click('#question button.opt[data-key="n"]')
+        aurel.wait(f"document.body.dataset.questionStep === '{q['step'] + 1}'", "no answer")
+        zora.wait(f"document.body.dataset.questionStep === '{q['step'] + 1}'", "zora not live")
+        aurel.wait("!document.body.dataset.busy", "busy")
+        aurel.click("#undo")
+        said = aurel.wait("""(function () { var n = document.querySelector('#question .notice');
+            return !document.body.dataset.busy && n && n.textContent; })()""", "no undo")
+        assert said.startswith("Took back"), said
+        assert aurel.evaluate("document.querySelector('#question .q').textContent") == \
+            q["question"]  # the question again, on every page
+        asked = json.dumps(q["question"])
+        zora.wait(f"document.querySelector('#question .q').textContent === {asked}",
+                  "zora did not follow the undo")
         tokens = [u.split("seat=")[1] for u in [doc["watch"], *doc["seats"].values()]]
         for page in phones.values():  # no token on any page (its own is in its address only)
             html = page.evaluate("document.documentElement.outerHTML")
