@@ -347,3 +347,36 @@ def test_typed_dice_a_refused_line_and_back_on_a_phone(tmp_path: Path) -> None:
     assert len(log) == q["step"] + 1
     assert log[-1]["action"]["dice"] == [dice.group(1)]  # the faces typed on the phone
 
+
+
+def test_a_probable_slip_asks_take_it_anyway_on_the_phone(tmp_path: Path) -> None:
+    saves = tmp_path / "saves"
+    run(saves, "campaign", "new", "day", "--troupers", "aurel,ioana", "--seed", "2")
+    run(saves, "campaign", "wagon", "--coins", "5")
+    run(saves, "play", "--answer", "")  # Recovery: on to the purchases
+    with serving(saves) as doc, pages(tmp_path, {"ioana": doc["seats"]["ioana"]}) as phones:
+        page = phones["ioana"]
+        q = question(doc["seats"]["ioana"])
+        page.wait(f"document.body.dataset.questionStep === '{q['step']}'", "not shown")
+        page.click('#question button.opt[data-key="a1"]')  # a funambulism card…
+        page.wait("document.body.dataset.depth === '1' && !document.body.dataset.busy",
+                  "no follow-up")
+        page.click('#question button.opt[data-key="2"]')  # …for Ioana, whose deck has no use
+        text = page.wait("""(function () { var q = document.getElementById('question');
+            return !document.body.dataset.busy && q.innerText.indexOf('Take it anyway?') >= 0
+                   && q.innerText; })()""", "no 'Take it anyway?'")
+        assert "could never be swapped into it" in text
+        page.click("#question .row button.plain")  # No: the follow-up again, nothing sent
+        page.wait("document.body.dataset.depth === '1' && "
+                  "!!document.querySelector('#question button.opt[data-key=\"2\"]')",
+                  "No did not go back to the follow-up")
+        assert len(log_of(saves)) == q["step"]
+        page.click('#question button.opt[data-key="2"]')
+        page.wait("""(function () { var q = document.getElementById('question');
+            return !document.body.dataset.busy && q.innerText.indexOf('Take it anyway?') >= 0;
+            })()""", "no 'Take it anyway?' again")
+        page.click("#question .row button.act:not(.plain)")  # Yes, take it
+        page.wait(f"document.body.dataset.questionStep === '{q['step'] + 1}'", "not recorded")
+    log = log_of(saves)
+    assert len(log) == q["step"] + 1
+    assert "Ioana" in log[-1]["sentence"], log[-1]["sentence"]
