@@ -97,8 +97,11 @@ async def table_shot(step: int) -> tuple[str, dict]:
     """Play the demo through the table view up to `step`; its screen (SVG) and board doc."""
     from blood_companion.cli.table_app import TableApp
 
-    shots: list[str] = []  # Enter (the default); `all` where the Map asks
-    app = await drive(TableApp(CAMPAIGN), ["", "all"] * 200, TABLE_SIZE, until_step=step,
+    # Enter (the default); `all` where the Map asks; where a target has no default (the Map
+    # says, issue 26), the Nemesis (`n`), else the first Minion (`a`)
+    shots: list[str] = []
+    app = await drive(TableApp(CAMPAIGN), ["", "all", "n", "a"] * 200, TABLE_SIZE,
+                      until_step=step,
                       seen=lambda a: shots.append(a.export_screenshot(title="blood table")),
                       free_choice="1")  # a Leader's free choice (a tie): the first one
     return shots[0], app.doc
@@ -169,8 +172,8 @@ def board_shots(chromium: str, work: Path) -> list[Path]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--step", type=int, default=40,
-                        help="the demo's step to photograph (default 40: the Tactic Phase, "
+    parser.add_argument("--step", type=int, default=37,
+                        help="the demo's step to photograph (default 37: the Tactic Phase, "
                         "three Chain cards resolved)")
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
