@@ -2,7 +2,7 @@
 DOM, tap its buttons, photograph it. Spoken with the standard library only (a websocket to
 chromium's ``--remote-debugging-port``), so a test needs nothing but Debian's ``chromium``.
 
-Used by the browser tests (tests/e2e/test_phones_play.py) and tools/screenshots.py."""
+Used by the browser tests (tests/e2e/test_phones_play.py)."""
 
 from __future__ import annotations
 
