@@ -53,9 +53,10 @@ from night_bot import Table, step  # noqa: E402
 
 from blood_companion import __version__  # noqa: E402
 from blood_companion.content.loader import load_catalog  # noqa: E402
-from blood_companion.engine.actions import apply, seed_for  # noqa: E402
+from blood_companion.engine.actions import seed_for  # noqa: E402
 from blood_companion.engine.campaign import AdjustWagon, Seat, StartCampaign  # noqa: E402
 from blood_companion.engine.chance import Chance  # noqa: E402
+from blood_companion.engine.flow import apply
 from blood_companion.engine.night import SetupNight  # noqa: E402
 from blood_companion.engine.state import CampaignState  # noqa: E402
 from blood_companion.engine.upcast import ACTION_SCHEMA  # noqa: E402

@@ -14,8 +14,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 import blood_companion
 
 PACKAGE = Path(blood_companion.__file__).resolve().parent
@@ -147,8 +145,6 @@ def test_imports_inside_functions_count_and_type_checking_ones_do_not() -> None:
         "typing.TYPE_CHECKING", "pkg.shown.Y", "pkg.sub.sibling", "pkg.deep.mod"]
 
 
-@pytest.mark.xfail(strict=True, reason="the engine and CLI circles go with packages A, B, C of "
-                   "issue 41 (the lead removes this marker when it passes)")
 def test_no_import_circle_in_the_package() -> None:
     found = circles(import_graph())
     assert not found, "\n".join(
@@ -208,8 +204,6 @@ def test_the_trick_finder_sees_each_trick(tmp_path: Path) -> None:
     assert [t.partition(": ")[2] for t in _tricks(other)] == ["a module-level __getattr__"]
 
 
-@pytest.mark.xfail(strict=True, reason="the speed-only layer goes with packages A, B, D, E of "
-                   "issue 41 (the lead removes this marker when it passes)")
 def test_no_speed_only_trick_is_left_in_the_package() -> None:
     found = [f"{file.relative_to(PACKAGE.parent)}:{trick}"
              for file in sorted(PACKAGE.rglob("*.py")) for trick in _tricks(file)]

@@ -469,8 +469,12 @@ class Table:
 
             time.sleep(0.05)
             by = seats.recorded_by(self.saves_dir, self.name, view.written)
-        error = (f"already answered by {by}: the campaign is at step {view.step} now"
-                 if step != view.step else "the question moved: it is asked anew")
+        if step > view.step:  # (an answer from a page of a later step: an undo since)
+            error = f"the campaign is at step {view.step} now, not {step}"
+        elif step < view.step:
+            error = f"already answered by {by}: the campaign is at step {view.step} now"
+        else:
+            error = "the question moved: it is asked anew"
         return Reply(409, {"ok": False, "error": error, "by": by, "step": view.step,
                            "question": question_for(view, seat)})
 

@@ -9,19 +9,19 @@ import os
 import secrets
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import completion, session, view_text, views
+from blood_companion.cli import session, view_text, views
 from blood_companion.cli.common import (
-    JsonOpt,
     Recorder,
     add_command,
     add_recorder,
     command_group,
+    declare_command,
     print_json,
     recorders,
     settings,
@@ -30,7 +30,6 @@ from blood_companion.cli.common import (
 )
 from blood_companion.cli.decks import ask_holders
 from blood_companion.cli.flags import JSON, Opt, Values
-from blood_companion.cli.table_words import decks_lines
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import (
     LOG_LAST,
@@ -42,7 +41,7 @@ from blood_companion.cli.view_docs import (
 )
 from blood_companion.cli.view_text import why_view
 from blood_companion.display import json_text
-from blood_companion.engine.actions import apply, seed_for
+from blood_companion.engine.actions import seed_for
 from blood_companion.engine.box import table_setup
 from blood_companion.engine.campaign import (
     AddTrouper,
@@ -56,9 +55,10 @@ from blood_companion.engine.campaign import (
     StartCampaign,
 )
 from blood_companion.engine.chance import Chance
+from blood_companion.engine.flow import apply
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.engine.table import holders, holders_text, parse_holders
-from blood_companion.engine.words import sentence
+from blood_companion.engine.words import decks_lines, sentence
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.fileio import check_file_path
 from blood_companion.store import CampaignStore, StoreError, saves
@@ -338,31 +338,28 @@ def print_setup(plan: dict[str, Any]) -> None:
         stdout.print(grid)
 
 
-@campaign_app.command("new")
-def new(
-    name: Annotated[str, typer.Argument(help="Campaign name (becomes the save file's name).")],
-    troupers: Annotated[str | None, typer.Option("--troupers",
-        help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).',
-        autocompletion=completion.troupers)] = None,
-    players: Annotated[int | None, typer.Option("--players",
-        help="How many players; the Troupers not named are drawn at random.")] = None,
-    mode: Annotated[str, typer.Option("--mode", help="roguelite or single.")] = "roguelite",
-    seed: Annotated[int | None, typer.Option("--seed",
-        help="Random seed [a new random one].")] = None,
-    colours: Annotated[str | None, typer.Option("--colours",
-        help='Colours in seat order, or "random" [the first free ones].')] = None,
-    leader: Annotated[str | None, typer.Option("--leader",
-        help='Who takes the Leader token: seat, Trouper or "random" [seat 1].')] = None,
-    decks: Annotated[
-        str | None,
-        typer.Option(
-            "--decks", help="Who holds the decks: app (the app shuffles, draws and names each "
-            "card), table (you draw the real cards and tell the app), or DECK=table,... [asked "
-            "on a terminal; else app]. `blood campaign decks` changes it later.",
-        ),
-    ] = None,
-    as_json: JsonOpt = False,
-) -> None:
+NEW = (
+    Opt("name", help="Campaign name (becomes the save file's name).", required=True),
+    Opt("troupers", "--troupers", complete="troupers",
+        help='Trouper ids, comma-separated: A,B[,C,D] ("random" draws one).'),
+    Opt("players", "--players", kind="int",
+        help="How many players; the Troupers not named are drawn at random."),
+    Opt("mode", "--mode", default="roguelite", help="roguelite or single."),
+    Opt("seed", "--seed", kind="int", help="Random seed [a new random one]."),
+    Opt("colours", "--colours", help='Colours in seat order, or "random" [the first free ones].'),
+    Opt("leader", "--leader",
+        help='Who takes the Leader token: seat, Trouper or "random" [seat 1].'),
+    Opt("decks", "--decks", help="Who holds the decks: app (the app shuffles, draws and names "
+        "each card), table (you draw the real cards and tell the app), or DECK=table,... [asked "
+        "on a terminal; else app]. `blood campaign decks` changes it later."),
+    JSON,
+)
+
+
+@declare_command(campaign_app, "new", *NEW)
+def new(name: str, troupers: str | None = None, players: int | None = None,
+        mode: str = "roguelite", seed: int | None = None, colours: str | None = None,
+        leader: str | None = None, decks: str | None = None, as_json: bool = False) -> None:
     """Start a campaign and print the physical Setup as a checklist.
 
     The table, the mode and the seed become step 1 of its log."""
@@ -386,8 +383,8 @@ def new(
         stdout.print(Text(f"Saved in {store.path}", style="dim"))
 
 
-@campaign_app.command("list")
-def list_(as_json: JsonOpt = False) -> None:
+@declare_command(campaign_app, "list", JSON)
+def list_(as_json: bool = False) -> None:
     """The campaigns in the saves folder (* = used last), and where that folder is."""
     folder = session.saves_dir()
 
@@ -424,29 +421,32 @@ def list_(as_json: JsonOpt = False) -> None:
     stdout.print(table)
 
 
-@campaign_app.command("show")
-def show(as_json: JsonOpt = False) -> None:
+@declare_command(campaign_app, "show", JSON)
+def show(as_json: bool = False) -> None:
     """The campaign at a glance: table, Troupers, Wagon, trophies, history and totals.
 
     The totals: nights won and lost, Vlad cards weakened, Resources earned and spent."""
     session.view(show_doc, view_text.campaign_show, as_json)
 
 
-@campaign_app.command("log")
-def log(
-    as_json: Annotated[bool, typer.Option("--json",
-        help="One JSON object per step (JSON lines).")] = False,
-    all_: Annotated[bool, typer.Option("--all",
-        help="Every step, abandoned (replaced) ones too.")] = False,
-    last: Annotated[int | None, typer.Option("--last", min=0,
-        help=f"Show only the last N steps (0: all). Default: {LOG_LAST}, all with --json.")] = None,
-    physical: Annotated[bool, typer.Option("--physical",
-        help="Below each step, what the table moved.")] = False,
-    why: Annotated[int | None, typer.Option("--why", metavar="STEP",
+LOG = (
+    Opt("as_json", "--json", kind="flag", default=False,
+        help="One JSON object per step (JSON lines)."),
+    Opt("all_", "--all", kind="flag", default=False,
+        help="Every step, abandoned (replaced) ones too."),
+    Opt("last", "--last", kind="int", min=0,
+        help=f"Show only the last N steps (0: all). Default: {LOG_LAST}, all with --json."),
+    Opt("physical", "--physical", kind="flag", default=False,
+        help="Below each step, what the table moved."),
+    Opt("why", "--why", kind="int", metavar="STEP",
         help="Why the app decided as it did for the Nemesis side at this step (each Target "
-             "Priority with the Troupers it kept, the Leader's Rule, a Summon's space, an "
-             "order).")] = None,
-) -> None:
+        "Priority with the Troupers it kept, the Leader's Rule, a Summon's space, an order)."),
+)
+
+
+@declare_command(campaign_app, "log", *LOG)
+def log(as_json: bool = False, all_: bool = False, last: int | None = None,
+        physical: bool = False, why: int | None = None) -> None:
     """The numbered log in sentences; undone steps are dimmed, the head is marked."""
     session.catalog()  # a broken data pack: refused once here, not read again per step
     if why is not None:
@@ -504,13 +504,12 @@ for _word, (_table, _run) in COMMANDS.items():  # undo, redo, after log
     add_command(campaign_app, _word, _table, _run)
 
 
-@campaign_app.command("mark")
-def mark(
-    name: Annotated[str, typer.Argument(help='A save point name, e.g. "before Lucilla".')],
-    move: Annotated[bool, typer.Option("--move",
-        help="Move an existing mark to this step.")] = False,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(campaign_app, "mark",
+                 Opt("name", help='A save point name, e.g. "before Lucilla".', required=True),
+                 Opt("move", "--move", kind="flag", default=False,
+                     help="Move an existing mark to this step."),
+                 JSON)
+def mark(name: str, move: bool = False, as_json: bool = False) -> None:
     """Name the current step; `undo --to NAME` comes back to it."""
     with session.open_session() as store:
         step = store.mark(name, move=move)
@@ -518,12 +517,12 @@ def mark(
                  step=step)
 
 
-@campaign_app.command("export")
-def export(
-    file: Annotated[Path, typer.Argument(help="JSON file to write.")],
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(campaign_app, "export",
+                 Opt("file", kind="path", help="JSON file to write.", required=True),
+                 Opt("force", "--force", kind="flag", default=False,
+                     help="Overwrite an existing file."),
+                 JSON)
+def export(file: Path, force: bool = False, as_json: bool = False) -> None:
     """Write the whole campaign (log, marks, state) as readable JSON."""
     check_file_path(file, "the export file")
     with session.open_session() as store:
@@ -532,15 +531,15 @@ def export(
                  refresh=False, exported=str(file))  # refresh=False: nothing changed
 
 
-@campaign_app.command("import")
-def import_(
-    file: Annotated[Path, typer.Argument(help="A file written by `blood campaign export`.")],
-    name: Annotated[str | None, typer.Option("--name",
-        help="Store it under this name [the file's].")] = None,
-    replace: Annotated[bool, typer.Option("--replace",
-        help="Replace a campaign of that name (backed up first).")] = False,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(campaign_app, "import",
+                 Opt("file", kind="path", help="A file written by `blood campaign export`.",
+                     required=True),
+                 Opt("name", "--name", help="Store it under this name [the file's]."),
+                 Opt("replace", "--replace", kind="flag", default=False,
+                     help="Replace a campaign of that name (backed up first)."),
+                 JSON)
+def import_(file: Path, name: str | None = None, replace: bool = False,
+            as_json: bool = False) -> None:
     """Check the whole file (every action replayed), then store it as a campaign."""
     check_file_path(file, "the file to import")
     folder = session.saves_dir()
@@ -552,12 +551,10 @@ def import_(
             imported=str(file))
 
 
-@campaign_app.command("delete")
-def delete(
-    name: Annotated[str, typer.Argument(help="The campaign to delete.",
-        autocompletion=completion.campaign)],
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(campaign_app, "delete",
+                 Opt("name", help="The campaign to delete.", complete="campaign", required=True),
+                 JSON)
+def delete(name: str, as_json: bool = False) -> None:
     """Delete a campaign; a copy stays in the backups folder (`recover` brings it back)."""
     folder = session.saves_dir()
 
@@ -575,8 +572,8 @@ def delete(
     )
 
 
-@campaign_app.command("verify")
-def verify(as_json: JsonOpt = False) -> None:
+@declare_command(campaign_app, "verify", JSON)
+def verify(as_json: bool = False) -> None:
     """Check every recorded step; replay those recorded with this app and data pack."""
     with session.open_session() as store:
         report = store.verify()
@@ -602,14 +599,12 @@ def verify(as_json: JsonOpt = False) -> None:
         stdout.print(f"  {line}", markup=False)
 
 
-@campaign_app.command("recover")
-def recover(
-    name: Annotated[str | None, typer.Argument(help="The campaign [--campaign / last used].",
-        autocompletion=completion.campaign)] = None,
-    force: Annotated[bool, typer.Option("--force",
-        help="Rebuild it from its own rows even if it verifies.")] = False,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(campaign_app, "recover",
+                 Opt("name", help="The campaign [--campaign / last used].", complete="campaign"),
+                 Opt("force", "--force", kind="flag", default=False,
+                     help="Rebuild it from its own rows even if it verifies."),
+                 JSON)
+def recover(name: str | None = None, force: bool = False, as_json: bool = False) -> None:
     """Keep every step the save and its backups prove, under the save's lock (the damaged
     save is kept beside the backups); list by step what could not be proven."""
     folder = session.saves_dir()

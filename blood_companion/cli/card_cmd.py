@@ -1,28 +1,24 @@
 """`blood card ...`: any card's text by name or id, and the hands (as `show CARD` and `hand` at
-a `blood play` prompt, cli/table_words.py). Reading only: nothing is recorded."""
+a `blood play` prompt, engine/words/lines.py). Reading only: nothing is recorded."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
-
-from blood_companion.cli import completion, session
-from blood_companion.cli.common import JsonOpt, command_group, print_json, stdout
-from blood_companion.cli.table_words import hand_lines, show_lines
+from blood_companion.cli import session
+from blood_companion.cli.common import command_group, declare_command, print_json, stdout
+from blood_companion.cli.flags import JSON, Opt
 from blood_companion.content.face import find_card, kind_of
 from blood_companion.engine.table import hand_choices, hidden_hand
+from blood_companion.engine.words import hand_lines, show_lines
 
 card_app, register = command_group("card")
 
 
-@card_app.command("show")
-def show(
-    card: Annotated[list[str], typer.Argument(help="The card's name or id (typos forgiven).",
-        autocompletion=completion.card)],
-    ids: Annotated[bool, typer.Option("--ids", help="Show the card's id too.")] = False,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(card_app, "show",
+          Opt("card", kind="words", help="The card's name or id (typos forgiven).",
+              complete="card", required=True),
+          Opt("ids", "--ids", kind="flag", default=False, help="Show the card's id too."),
+          JSON)
+def show(card: list[str], ids: bool = False, as_json: bool = False) -> None:
     """A card as printed: its kind, symbols and Effects (any card of the data pack)."""
     text = " ".join(card)
     cat = session.catalog()
@@ -43,12 +39,10 @@ def show(
         stdout.print(line, highlight=False, markup=False)
 
 
-@card_app.command("hand")
-def hand(
-    trouper: Annotated[str | None, typer.Argument(help="Trouper id, colour or seat [everyone].",
-        autocompletion=completion.trouper)] = None,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(card_app, "hand",
+          Opt("trouper", help="Trouper id, colour or seat [everyone].", complete="trouper"),
+          JSON)
+def hand(trouper: str | None = None, as_json: bool = False) -> None:
     """The cards in hand; for a hand the app does not see (the Trouper decks at the table),
     how many cards and which ones they can be; the discard pile and the Wounds as known."""
     with session.open_session() as store:

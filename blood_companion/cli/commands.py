@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from blood_companion.engine.actions import Cli, action_class, cli_fields
+from blood_companion.engine.actions import Cli, cli_fields
+from blood_companion.engine.flow import action_class
 from blood_companion.engine.legal import Next, Option
 
 

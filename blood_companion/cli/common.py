@@ -20,7 +20,7 @@ from blood_companion import matching
 from blood_companion.cli import completion
 from blood_companion.cli.commands import for_refs
 from blood_companion.cli.failures import unexpected, usage_doc
-from blood_companion.cli.flags import DRAW_HELP, JSON_HELP, LISTS, Opt, Values
+from blood_companion.cli.flags import DRAW, JSON, JSON_HELP, LISTS, Opt, Values
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
@@ -38,15 +38,14 @@ stdout = console(highlight=False, soft_wrap=False, emoji=False)
 stderr = console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 
-# The typer options every command shares: `--json` (``as_json: JsonOpt = False``), the `--draw`
-# of a step that may draw from a deck the players hold (cli/draws.py), the `--card` of one that
-# draws one card from a deck the players hold.
+# The options a recording command takes after its action's fields (:func:`add_recorder`): the
+# `--draw` of a step that may draw from a deck the players hold (cli/draws.py), or the `--card`
+# of one that draws one card from a deck the players hold; then `--json`.
+CARD = Opt("draw", "--card", help="With the Advanced Tactic decks at the table: the card on top "
+           "(its name or id; asked on a terminal when missing).")
+_DRAWS = {"DrawOpt": DRAW, "CardOpt": CARD}
+# `blood board`'s `--json` (cli/board_cmd.py), as a typer annotation.
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
-DrawOpt = Annotated[list[str] | None, typer.Option("--draw", metavar="CARD", help=DRAW_HELP)]
-CardOpt = Annotated[str | None, typer.Option(
-    "--card", help="With the Advanced Tactic decks at the table: the card on top (its name or id; "
-    "asked on a terminal when missing).")]
-_DRAWS = {"DrawOpt": DrawOpt, "CardOpt": CardOpt}
 
 
 def command_group(name: str) -> tuple[typer.Typer, Callable[[typer.Typer], None]]:
@@ -94,6 +93,19 @@ def add_command(app: Any, word: str, table: Sequence[Opt], run: Callable[[Values
     """Register the command ``word`` of ``table`` and ``run`` (:func:`typer_command`) on the
     typer ``app``; its help is ``run``'s docstring unless ``options`` (typer's) say another."""
     app.command(word, **{"help": run.__doc__, **options})(typer_command(table, run))
+
+
+def declare_command(app: Any, word: str, *table: Opt, **options: Any
+             ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The command ``word`` of the typer ``app`` made of its options ``table``
+    (:func:`add_command`), as a decorator: the function takes each option's value by its
+    name, and its docstring is the command's help unless ``options`` (typer's) say another."""
+    def register(func: Callable[..., None]) -> Callable[..., None]:
+        add_command(app, word, table, lambda values: func(**values),
+                    **{"help": func.__doc__, **options})
+        return func
+
+    return register
 
 
 def split_list(values: list[str] | None) -> list[str]:
@@ -169,9 +181,10 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
     (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
     positional argument (no flag) or an option, with its help, completion and the field's
     default, in field order; then `draw` (``--draw``, ``--card`` or None, by its name in
-    :data:`_TYPER_OPTIONS`) and ``--json``. A word a field ``names`` is typed as text and found
-    in the campaign open before the step (``resolve[names](store, word, fields so far)``,
-    skipped for None); `record(build, as_json, draws)` records it (``session.recorder``).
+    :data:`_DRAWS`) and ``--json``, from their ``Opt`` rows. A word a field ``names`` is typed
+    as text and found in the campaign open before the step (``resolve[names](store, word,
+    fields so far)``, skipped for None); `record(build, as_json, draws)` records it
+    (``session.recorder``).
 
     `cls` may be a tuple of the actions one command records (``day location``: the card chosen,
     or the die rolled): the first's summary is the help, every field is optional, the action
@@ -190,12 +203,7 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
                          **done))
         params.append(inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=p.default,
                                         annotation=Annotated[p.kind, spec]))
-    if draw is not None:
-        params.append(inspect.Parameter("draw", inspect.Parameter.KEYWORD_ONLY, default=None,
-                                        annotation=_DRAWS[draw] if isinstance(draw, str)
-                                        else draw))
-    params.append(inspect.Parameter("as_json", inspect.Parameter.KEYWORD_ONLY, default=False,
-                                    annotation=JsonOpt))
+    params += typer_parameters([_DRAWS[draw], JSON] if draw is not None else [JSON])
     command = step_command(classes, where, record, resolve, show)
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__doc__ = classes[0].summary

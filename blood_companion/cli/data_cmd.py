@@ -4,25 +4,25 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
 from pydantic import BaseModel
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from blood_companion import matching
-from blood_companion.cli import completion, transcribe_cmd
+from blood_companion.cli import transcribe_cmd
 from blood_companion.cli.common import (
-    JsonOpt,
     command_group,
+    declare_command,
     print_json,
     settings,
     stdout,
     warn_data,
     write_output,
 )
+from blood_companion.cli.flags import JSON, Opt
 from blood_companion.cli.transcribe_cmd import show_progress
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
@@ -49,21 +49,18 @@ def catalog() -> Catalog:
     return warn_data(load_catalog(settings().data_dir))
 
 
-@data_app.command("validate")
-def validate(
-    directory: Annotated[
-        Path | None,
-        typer.Argument(
-            help="A folder to check, layered over the shipped pack [default: the shipped pack"
-            " plus --data-dir]."
-        ),
-    ] = None,
-    alone: Annotated[bool, typer.Option("--alone",
-        help="Check DIR as a complete pack on its own, not as an overlay.")] = False,
-    strict: Annotated[bool, typer.Option("--strict",
-        help="A file of the overlay that belongs to no kind is an error.")] = False,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(
+    data_app, "validate",
+    Opt("directory", kind="path", help="A folder to check, layered over the shipped pack "
+        "[default: the shipped pack plus --data-dir]."),
+    Opt("alone", "--alone", kind="flag", default=False,
+        help="Check DIR as a complete pack on its own, not as an overlay."),
+    Opt("strict", "--strict", kind="flag", default=False,
+        help="A file of the overlay that belongs to no kind is an error."),
+    JSON,
+)
+def validate(directory: Path | None = None, alone: bool = False, strict: bool = False,
+             as_json: bool = False) -> None:
     """Check every file (YAML, fields, references, counts); print the counts per kind.
 
     A YAML file of the overlay that belongs to no kind (`my-minions.yaml`) is named as not
@@ -162,14 +159,13 @@ def _render_value(value: Any, indent: int = 0) -> list[str]:
     return [pad + str(value)]
 
 
-@data_app.command("show")
-def show(
-    kind: Annotated[str, typer.Argument(help="What to show: " + ", ".join(KINDS),
-        autocompletion=completion.kind)],
-    record_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="One record's id.",
-        autocompletion=completion.record_id)] = None,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(
+    data_app, "show",
+    Opt("kind", help="What to show: " + ", ".join(KINDS), complete="kind", required=True),
+    Opt("record_id", metavar="[ID]", help="One record's id.", complete="record_id"),
+    JSON,
+)
+def show(kind: str, record_id: str | None = None, as_json: bool = False) -> None:
     """Show the records of a kind, or one record with its Effects in words."""
     key = resolve_kind(kind)
     cat = catalog()
@@ -211,14 +207,14 @@ def show(
         )
 
 
-@data_app.command("schema")
-def schema(
-    out: Annotated[Path | None, typer.Option("--out",
-        help="Write one <kind>.schema.json per kind here.")] = None,
-    force: Annotated[bool, typer.Option("--force",
-        help="Overwrite schema files that differ.")] = False,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(
+    data_app, "schema",
+    Opt("out", "--out", kind="path", help="Write one <kind>.schema.json per kind here."),
+    Opt("force", "--force", kind="flag", default=False,
+        help="Overwrite schema files that differ."),
+    JSON,
+)
+def schema(out: Path | None = None, force: bool = False, as_json: bool = False) -> None:
     """Export a JSON Schema per kind (and one for the rules reference's files), for an editor
     to check YAML while you transcribe cards.
 
@@ -251,23 +247,22 @@ def schema(
 # The loops and renderers live in cli/transcribe_cmd.py (imported when used).
 
 
-@data_app.command("progress")
-def progress(as_json: JsonOpt = False) -> None:
+@declare_command(data_app, "progress", JSON)
+def progress(as_json: bool = False) -> None:
     """How much of your box is typed in, per kind and deck.
 
     Cards transcribed, still placeholder, and holding free-text Effects."""
     show_progress(as_json)
 
 
-@data_app.command("transcribe")
-def transcribe(
-    kind: Annotated[str | None, typer.Argument(metavar="[KIND]", help="Only this kind of card.",
-        autocompletion=completion.card_kind)] = None,
-    record_id: Annotated[str | None, typer.Argument(metavar="[ID]",
-        help="Start at this card.")] = None,
-    deck: Annotated[str | None, typer.Option("--deck",
-        help="Only this deck (a Trouper, Nemesis, Art or Zone id).")] = None,
-) -> None:
+@declare_command(
+    data_app, "transcribe",
+    Opt("kind", metavar="[KIND]", help="Only this kind of card.", complete="card_kind"),
+    Opt("record_id", metavar="[ID]", help="Start at this card."),
+    Opt("deck", "--deck", help="Only this deck (a Trouper, Nemesis, Art or Zone id)."),
+)
+def transcribe(kind: str | None = None, record_id: str | None = None,
+               deck: str | None = None) -> None:
     """Type your cards as printed, one question at a time, over the placeholders.
 
     The Troupers and Nemeses of your campaigns come first. Each card is written to your data folder
@@ -276,16 +271,18 @@ def transcribe(
     transcribe_cmd.transcribe(kind, record_id, deck)
 
 
-@data_app.command("import-text")
-def import_text(
-    file: Annotated[Path, typer.Argument(
-        help="A text file of cards (see `blood data export-text`).")],
-    replace: Annotated[bool, typer.Option("--replace",
-        help="Overwrite cards transcribed before.")] = False,
-    dry_run: Annotated[bool, typer.Option("--dry-run",
-        help="Check the file; write nothing.")] = False,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(
+    data_app, "import-text",
+    Opt("file", kind="path", help="A text file of cards (see `blood data export-text`).",
+        required=True),
+    Opt("replace", "--replace", kind="flag", default=False,
+        help="Overwrite cards transcribed before."),
+    Opt("dry_run", "--dry-run", kind="flag", default=False,
+        help="Check the file; write nothing."),
+    JSON,
+)
+def import_text(file: Path, replace: bool = False, dry_run: bool = False,
+                as_json: bool = False) -> None:
     """Read cards typed in a text file and write them to your data folder.
 
     One block per card: the name line, `field: value` lines, one Effect per line as printed;
@@ -295,15 +292,16 @@ def import_text(
     transcribe_cmd.import_text(file, replace, dry_run, as_json)
 
 
-@data_app.command("export-text")
-def export_text(
-    kind: Annotated[str, typer.Argument(help="The kind of card, e.g. starting_tactics.",
-        autocompletion=completion.card_kind)],
-    deck: Annotated[str | None, typer.Option("--deck", help="Only this deck (e.g. aurel).")] = None,
-    out: Annotated[Path | None, typer.Option("--out",
-        help="Write to this file instead of the screen.")] = None,
-    force: Annotated[bool, typer.Option("--force",
-        help="Overwrite the --out file if it exists.")] = False,
-) -> None:
+@declare_command(
+    data_app, "export-text",
+    Opt("kind", help="The kind of card, e.g. starting_tactics.", complete="card_kind",
+        required=True),
+    Opt("deck", "--deck", help="Only this deck (e.g. aurel)."),
+    Opt("out", "--out", kind="path", help="Write to this file instead of the screen."),
+    Opt("force", "--force", kind="flag", default=False,
+        help="Overwrite the --out file if it exists."),
+)
+def export_text(kind: str, deck: str | None = None, out: Path | None = None,
+                force: bool = False) -> None:
     """The cards of a kind in the text form `import-text` reads: a template to type over."""
     transcribe_cmd.export_text(kind, deck, out, force)

@@ -8,27 +8,27 @@ from typing import Any
 
 from blood_companion.cli import common, session, view_text
 from blood_companion.cli.common import (
-    JsonOpt,
     Recorder,
     add_recorder,
     command_group,
+    declare_command,
     print_json,
     recorders,
     resource,
     stdout,
 )
+from blood_companion.cli.flags import JSON
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import day_next_doc
 from blood_companion.cli.view_text import levels_table
 from blood_companion.display import Styled, styled
 from blood_companion.engine import day as d
-from blood_companion.engine.actions import Action, action_class
+from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.narrate import record_name
-from blood_companion.engine.plain import counted_all
+from blood_companion.engine.flow import action_class
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words import drawn_lines
+from blood_companion.engine.words import counted_all, drawn_lines, record_name
 from blood_companion.errors import UsageError
 
 # ---------------------------------------------------------------------- parsing
@@ -272,8 +272,8 @@ RECORDERS = _recorders(STEPS)  # every recorded Day step, in order
 day_app, register = command_group("day")
 
 
-@day_app.command("next")
-def next_(as_json: JsonOpt = False) -> None:
+@declare_command(day_app, "next", JSON)
+def next_(as_json: bool = False) -> None:
     """What the table does next, with the legal choices."""
     session.view(next_doc, view_text.day_next, as_json)
 

@@ -21,16 +21,16 @@ from blood_companion.engine.endgame import (
     WeakenVlad,
     reward_choices,
 )
+from blood_companion.engine.flow import next_view
 from blood_companion.engine.history import finished_summary
-from blood_companion.engine.legal import next_view
-from blood_companion.engine.narrate import record_name
-from blood_companion.engine.plain import counted_all
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.words import counted_all, record_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.store import CampaignStore
-from blood_companion.cli.common import JsonOpt, add_recorder, command_group, print_json
+from blood_companion.cli.common import add_recorder, command_group, declare_command, print_json
+from blood_companion.cli.flags import JSON
 from blood_companion.engine.table import at_table
 from blood_companion.engine.words import drawn_lines, sentence, trophy_words
 
@@ -236,7 +236,7 @@ RECORDERS: list[Recorder] = recorders(_do, RESOLVE, EndNight, WeakenVlad, TakeAd
 end_app, register = command_group("end")
 
 
-def end_next(as_json: JsonOpt = False) -> None:
+def end_next(as_json: bool = False) -> None:
     """What the table does now at the End of the Night, with the choices."""
     with session.open_session() as store:
         if as_json:
@@ -246,6 +246,6 @@ def end_next(as_json: JsonOpt = False) -> None:
 
 
 add_recorder(end_app, *RECORDERS[0])
-end_app.command("next")(end_next)
+declare_command(end_app, "next", JSON)(end_next)
 for _step in RECORDERS[1:]:
     add_recorder(end_app, *_step)

@@ -21,9 +21,9 @@ from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.cli.view_text import night_next
 from blood_companion.display import styled
-from blood_companion.engine import narrate, why
-from blood_companion.engine.actions import ACTION_HOMES, declared
+from blood_companion.engine import why, words
 from blood_companion.engine.chain import card_at
+from blood_companion.engine.flow import declared
 from blood_companion.engine.state import CampaignState
 from blood_companion.errors import BloodError, UsageError
 
@@ -31,23 +31,20 @@ if TYPE_CHECKING:
     from blood_companion.cli.flags import Values
     from blood_companion.engine.actions import Action
     from blood_companion.store import CampaignStore
-from typing import Annotated
-
 import typer
 
 from blood_companion.cli.common import (
-    DrawOpt,
-    JsonOpt,
     add_command,
     add_recorder,
     command_group,
+    declare_command,
     print_json,
 )
 from blood_companion.cli.status_cmd import print_night
-from blood_companion.cli.table_words import entry_lines
 from blood_companion.engine.box import NeedsDayPart
 from blood_companion.engine.night import AnswerQuestion, NextPhase, SetupNight, board_view
 from blood_companion.engine.table import hand_choices
+from blood_companion.engine.words import entry_lines
 
 # ---------------------------------------------------------------------- helpers
 
@@ -64,21 +61,21 @@ def _card(store: CampaignStore, trouper: str, key: str) -> str:
     state, cat = store.state, store.catalog
     i = state.trouper_index(trouper)
     choices = hand_choices(state, i)
-    who = narrate.trouper_name(cat, state.troupers[i].trouper)
+    who = words.who(cat, state.troupers[i].trouper)
     position = typed_number(key.strip())
     if position is not None and not 1 <= position <= len(choices):
         raise BloodError(
             f"{who}'s hand holds {len(choices)} card(s) to name: there is no card {position}",
             hint="cards are named by their position in hand (1 = first), their name or id",
         )
-    pairs = [(c, narrate.record_name(cat, c)) for c in choices]
+    pairs = [(c, words.record_name(cat, c)) for c in choices]
     return matching.match(key, pairs, f"card in {who}'s hand", positions=True)
 
 
 def _waiting_card(store: CampaignStore, cards: list[str], key: str) -> str:
     """One of the cards whose timed Effects wait (an "order" question): by its position in
     the question (1-based), id, or (part of) its name."""
-    named = [(c, narrate.record_name(store.catalog, c)) for c in cards]
+    named = [(c, words.record_name(store.catalog, c)) for c in cards]
     return matching.match(key, named, "card of those waiting", positions=True)
 
 
@@ -100,7 +97,7 @@ def _doc(step: session.Step) -> dict[str, Any]:
     return {
         "ok": True,
         "action": step.done(),
-        "changes": [narrate.render(e, step.catalog) for e in _entries(step)],
+        "changes": [words.render(e, step.catalog) for e in _entries(step)],
         "instructions": step.told(),
         "decisions": why.step_decisions(step.before, step.after),
         "next": night_next_doc(step.after, step.catalog),
@@ -158,19 +155,11 @@ def _held(store: CampaignStore, words: list[str], fields: dict[str, Any]) -> lis
 
 
 
-def _in_order(cls: type[Action]) -> int:
-    """Where a night action's command is listed: its module as the engine lists the action
-    modules (``ACTION_HOMES``: planning before the answers); within a module the classes keep
-    the order they are declared in (``declared`` lists them so, and the sort is stable)."""
-    homes = list(dict.fromkeys(ACTION_HOMES.values()))
-    home = cls.__module__.removeprefix("blood_companion.engine.")
-    return homes.index(home) if home in homes else len(homes)
-
-
 def recorders() -> list[Recorder]:
     """A recorded step for every night action declaring its command (``summary``), built from
-    the action's fields (cli/common.py ``add_recorder``)."""
-    return [Recorder(cls, _record, RESOLVE) for cls in sorted(declared("night"), key=_in_order)]
+    the action's fields (cli/common.py ``add_recorder``), in the order of the game's definition
+    (engine/flow.py: the Night's moves)."""
+    return [Recorder(cls, _record, RESOLVE) for cls in declared("night")]
 
 
 def answer(given: Values) -> None:
@@ -248,14 +237,14 @@ night_app, _add_group = command_group("night")
 add_command(night_app, "setup", *COMMANDS["setup"])  # first, as it was declared
 
 
-@night_app.command("next")
-def next_(as_json: JsonOpt = False) -> None:
+@declare_command(night_app, "next", JSON)
+def next_(as_json: bool = False) -> None:
     """What the table does now: whose move, the question waiting, the commands that fit."""
     session.view(next_doc, view_text.night_next, as_json)
 
 
-@night_app.command("board")
-def board(as_json: JsonOpt = False) -> None:
+@declare_command(night_app, "board", JSON)
+def board(as_json: bool = False) -> None:
     """The Night Board (same as `blood status`)."""
     with session.open_session() as store:
         view = board_view(_night_state(store.state), store.catalog)
@@ -265,18 +254,16 @@ def board(as_json: JsonOpt = False) -> None:
         print_night(view)
 
 
-@night_app.command("log")
-def log(
-    turn: Annotated[int | None, typer.Option("--turn", help="Only this Game Turn.")] = None,
-    as_json: JsonOpt = False,
-) -> None:
+@declare_command(night_app, "log",
+                 Opt("turn", "--turn", kind="int", help="Only this Game Turn."), JSON)
+def log(turn: int | None = None, as_json: bool = False) -> None:
     """The night's log: what the Nemesis, the Minions and the players did."""
     with session.open_session() as store:
         night = _night_state(store.state).night
         assert night is not None
         entries = [e for e in why.told(night.log) if turn is None or e.turn == turn]
         cat = store.catalog
-        lines = [(e, narrate.render(e, cat)) for e in entries]
+        lines = [(e, words.render(e, cat)) for e in entries]
     if as_json:
         print_json({"log": [{**e.model_dump(), "text": text} for e, text in lines]})
         return
@@ -287,8 +274,8 @@ def log(
 add_command(night_app, "answer", *COMMANDS["answer"])  # after log, as declared
 
 
-@night_app.command("phase", hidden=True)
-def phase(draw: DrawOpt = None, as_json: JsonOpt = False) -> None:
+@declare_command(night_app, "phase", DRAW, JSON, hidden=True)
+def phase(draw: list[str] | None = None, as_json: bool = False) -> None:
     """Same as `continue`."""
     _record(NextPhase(), as_json, draw)
 

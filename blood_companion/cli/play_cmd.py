@@ -35,25 +35,26 @@ from blood_companion.cli.end_cmd import show_summary
 from blood_companion.cli.flags import Opt
 from blood_companion.cli.play_menu import Again, Confirm, Done, Walk, excerpt
 from blood_companion.cli.settings import GLOBAL_OPTIONS, argument_problem, current
-from blood_companion.cli.status_view import _fit, render, without_commands
+from blood_companion.cli.status_view import _fit, reaction_cards, render, without_commands
 from blood_companion.cli.summaries import SUMMARIES
-from blood_companion.cli.table_words import (
-    decks_lines,
-    entry_lines,
-    hand_lines,
-    reaction_line_lines,
-    show_lines,
-)
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import status_doc, why_doc
 from blood_companion.cli.view_text import why_view
 from blood_companion.display import Styled, styled
 from blood_companion.engine import why
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night import whose_turn
-from blood_companion.engine.plain import counted_all, percent
+from blood_companion.engine.night import board_view, whose_turn
 from blood_companion.engine.table import DrawNeeded, done_so_far
-from blood_companion.engine.words import drawn_lines, sentence
+from blood_companion.engine.words import (
+    counted_all,
+    decks_lines,
+    drawn_lines,
+    entry_lines,
+    hand_lines,
+    percent,
+    sentence,
+    show_lines,
+)
 from blood_companion.errors import BloodError
 from blood_companion.store import seats
 from blood_companion.store.errors import HeadMoved
@@ -368,7 +369,7 @@ class Loop:
             elif head == "hand":
                 lines = hand_lines(state, cat, " ".join(args) or None)
             elif head == "cards":
-                lines = reaction_line_lines(state, cat)
+                lines = reaction_cards(board_view(state, cat) if state.night is not None else None)
             else:
                 lines = decks_lines(state)
         except BloodError as exc:

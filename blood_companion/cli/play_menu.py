@@ -2,7 +2,7 @@
 
 A :class:`Walk` is one position in the menus: the campaign's ``legal.Next`` view (its options
 are the top menu) and, once an option is chosen, its answers so far and the follow-up asked
-now (``legal.ask``). :meth:`Walk.answer` reads one typed answer and returns :class:`Done` (the
+now (``flow.ask``). :meth:`Walk.answer` reads one typed answer and returns :class:`Done` (the
 action to record), a new :class:`Walk` (the next question), :class:`Again` (the same question,
 with why) or :class:`Confirm` (legal but probably not meant: answer again with
 ``confirmed=True``). Titles, questions, keys and defaults come from the engine; the dice the
@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from blood_companion import matching
 from blood_companion.cli import commands
 from blood_companion.cli.draws import name_draw
-from blood_companion.cli.table_words import so_far_lines
-from blood_companion.engine import legal, narrate
+from blood_companion.engine import flow, legal
 from blood_companion.engine.actions import Action
 from blood_companion.engine.bookkeeping import said_name
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.words import record_name, so_far_lines
 from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ class Walk(NamedTuple):
 
     @classmethod
     def start(cls, state: CampaignState, catalog: Catalog, index: int = 0) -> Walk:
-        return cls(state, catalog, legal.next_view(state, catalog), index)
+        return cls(state, catalog, flow.next_view(state, catalog), index)
 
     # ------------------------------------------------------------------ showing
     @property
@@ -369,9 +369,9 @@ class Walk(NamedTuple):
         """The next question of ``option`` (answering those with nothing to decide), or the
         finished action."""
         for _ in range(50):
-            q = legal.ask(self.state, self.catalog, option, answers)
+            q = flow.ask(self.state, self.catalog, option, answers)
             if q is None:
-                return Done(option.build(answers))
+                return Done(flow.build(option, answers))
             if not q.auto:
                 return self._replace(option=option, answers=answers, asked=q)
             pick = _find(q.picks, q.default or "")
@@ -445,7 +445,7 @@ def _option_choice(o: legal.Option) -> Choice:
     action = None
     if o.complete:
         try:
-            action = o.build().model_dump(mode="json")
+            action = flow.build(o).model_dump(mode="json")
         except BloodError:
             action = None
     return Choice(o.key, o.label, o.enabled, o.why, "", action, commands.for_option(o))
@@ -499,7 +499,7 @@ def _by_name(options: Sequence[legal.Option], word: str, catalog: Catalog) -> le
         for k in ("cards", "troupers"):  # one thing named: "All of them" is no Ioana
             many = list(o.fields.get(k) or [])
             named += many if len(many) == 1 else []
-        words = [narrate.record_name(catalog, str(v)) for v in named if isinstance(v, str) and v]
+        words = [record_name(catalog, str(v)) for v in named if isinstance(v, str) and v]
         label = o.label.split(" (")[0].split(": ")[0]
         if " " in label:
             words.append(label.split(" ", 1)[1])

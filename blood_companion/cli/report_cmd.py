@@ -12,14 +12,15 @@ from __future__ import annotations
 import platform
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
 from blood_companion import report as bundle
-from blood_companion.cli import completion, session
+from blood_companion.cli import session
 from blood_companion.cli.about import version_doc
-from blood_companion.cli.common import JsonOpt, print_json, stdout
+from blood_companion.cli.common import declare_command, print_json, stdout
+from blood_companion.cli.flags import JSON, Opt
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.content import raw
@@ -27,21 +28,22 @@ from blood_companion.display import json_text
 from blood_companion.fileio import check_file_path, write_file
 from blood_companion.store import CampaignStore
 
+OPTIONS = (
+    Opt("name", help="The campaign (default: --campaign, else the last used).",
+        complete="campaign"),
+    Opt("out", "--out", kind="path",
+        help="The file to write (default: blood-report-NAME.json in this folder)."),
+    Opt("force", "--force", kind="flag", default=False, help="Overwrite an existing file."),
+    JSON,
+)
+
 
 def register(app: typer.Typer) -> None:
-    app.command("report", short_help=SUMMARIES["report"])(report)
+    declare_command(app, "report", *OPTIONS, short_help=SUMMARIES["report"])(report)
 
 
-def report(
-    name: Annotated[str | None, typer.Argument(
-        help="The campaign (default: --campaign, else the last used).", show_default=False,
-        autocompletion=completion.campaign)] = None,
-    out: Annotated[Path | None, typer.Option("--out",
-        help="The file to write (default: blood-report-NAME.json in this folder).",
-        show_default=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
-    as_json: JsonOpt = False,
-) -> None:
+def report(name: str | None = None, out: Path | None = None, force: bool = False,
+           as_json: bool = False) -> None:
     """Write one file to attach to a bug report: the campaign's export and last log lines,
     the app, Python and platform, the data fingerprint and your changed data files.
 

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion.cli.common import print_json, settings, stderr, stdout, warn_data
 from blood_companion.cli.draws import name_draw
-from blood_companion.cli.table_words import so_far_lines
 from blood_companion.cli.textview import print_lines, width
 from blood_companion.cli.view_docs import refresh
 from blood_companion.content.errors import ContentError
@@ -32,7 +31,7 @@ from blood_companion.engine import physical
 from blood_companion.engine.endgame import game_gains
 from blood_companion.engine.history import finished_summary
 from blood_companion.engine.table import DrawNeeded
-from blood_companion.engine.words import sentence
+from blood_companion.engine.words import sentence, so_far_lines
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.store import CampaignStore, saves, seats
 from blood_companion.store.errors import StoreError

@@ -9,12 +9,13 @@ stored after the last step (``cli/views.py``) is shown while the save is unchang
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
 from blood_companion.cli import session, views
-from blood_companion.cli.common import JsonOpt, print_json
+from blood_companion.cli.common import declare_command, print_json
+from blood_companion.cli.flags import JSON, Opt
 from blood_companion.cli.status_view import reaction_cards, render, render_night
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.textview import print_lines, width
@@ -24,16 +25,15 @@ if TYPE_CHECKING:
     from blood_companion.engine.board_view import Board, NightBoard
 
 
+CARDS = Opt("cards", "--cards", kind="flag", default=False,
+            help="Also the Reaction Line with each card's text.")
+
+
 def register(app: typer.Typer) -> None:
-    app.command("status", short_help=SUMMARIES["status"])(status)
+    declare_command(app, "status", JSON, CARDS, short_help=SUMMARIES["status"])(status)
 
 
-def status(
-    as_json: JsonOpt = False,
-    cards: Annotated[
-        bool, typer.Option("--cards", help="Also the Reaction Line with each card's text.")
-    ] = False,
-) -> None:
+def status(as_json: bool = False, cards: bool = False) -> None:
     """The whole table at a glance: the phase and what comes next.
 
     By night the Night Board, the Nemesis and each Trouper; by day the Wagon, the reserves and

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from blood_companion.cli import completion, session
-from blood_companion.cli.common import JsonOpt, print_json, stderr, stdout
+from blood_companion.cli import session
+from blood_companion.cli.common import declare_command, print_json, stderr, stdout
+from blood_companion.cli.flags import JSON, Opt
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, format_face, format_faces, format_pool, roll_pool
@@ -31,7 +31,7 @@ from blood_companion.engine.rolls.recorded import TakeTest, setup_for_test
 
 
 def register(app: typer.Typer) -> None:
-    app.command("test", short_help=SUMMARIES["test"])(test)
+    declare_command(app, "test", *OPTIONS, short_help=SUMMARIES["test"])(test)
 
 
 def _faces_prompt(q: Ask, dice: tuple[str, ...]) -> str:
@@ -127,43 +127,38 @@ def run_interactive(
     return confirm_test(replay_throws(ts, box, answers["dice"], answers["reroll"]))
 
 
+# `blood test`'s options, in the order its help lists them.
+OPTIONS = (
+    Opt("trouper", help="Trouper id, colour or seat number.", complete="trouper", required=True),
+    Opt("trait", help="strength, dexterity, cunning or madness."),
+    Opt("target", "--target", "-t", kind="int", help="Triumphs needed.", required=True),
+    Opt("pool", "--pool", help='A given pool instead of a Trait, e.g. "2B R".'),
+    Opt("bonus_triumphs", "--bonus-triumphs", kind="int", default=0,
+        help="Bonus Triumphs from Effects."),
+    Opt("bonus_dice", "--bonus-dice", kind="list", help="A Bonus Die (G or B); repeat."),
+    Opt("rerolls", "--rerolls", kind="int", default=0, help="Re-rolls granted by Effects."),
+    Opt("auto", "--auto", kind="flag", default=False, help="Play Re-rolls by the optimal policy."),
+    Opt("physical", "--physical", kind="flag", default=False, help="Type in your physical dice."),
+    Opt("dice", "--dice", help='Faces of the physical roll, e.g. "2 x 1".'),
+    Opt("reroll", "--reroll", kind="list",
+        help='Dice to re-roll, by number ("1 3"; "i 2" for the Insanity Re-roll); repeat for '
+        "each Re-roll. Without it you are asked (or --auto chooses)."),
+    Opt("reroll_dice", "--reroll-dice", kind="list",
+        help="Faces of each physical Re-roll, in order; repeat."),
+    JSON,
+)
+
+
 def test(
-    *,
-    trouper: Annotated[str, typer.Argument(help="Trouper id, colour or seat number.",
-        autocompletion=completion.trouper)],
-    trait: Annotated[str | None, typer.Argument(
-        help="strength, dexterity, cunning or madness.")] = None,
-    target: Annotated[int, typer.Option("--target", "-t", help="Triumphs needed.")],
-    pool: Annotated[str | None, typer.Option("--pool",
-        help='A given pool instead of a Trait, e.g. "2B R".')] = None,
-    bonus_triumphs: Annotated[int, typer.Option("--bonus-triumphs",
-        help="Bonus Triumphs from Effects.")] = 0,
-    bonus_dice: Annotated[list[str] | None, typer.Option("--bonus-dice",
-        help="A Bonus Die (G or B); repeat.")] = None,
-    rerolls: Annotated[int, typer.Option("--rerolls", help="Re-rolls granted by Effects.")] = 0,
-    auto: Annotated[bool, typer.Option("--auto",
-        help="Play Re-rolls by the optimal policy.")] = False,
-    physical: Annotated[bool, typer.Option("--physical",
-        help="Type in your physical dice.")] = False,
-    dice: Annotated[str | None, typer.Option("--dice",
-        help='Faces of the physical roll, e.g. "2 x 1".')] = None,
-    reroll: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--reroll",
-            help='Dice to re-roll, by number ("1 3"; "i 2" for the Insanity '
-            "Re-roll); repeat for each Re-roll. Without it you are asked (or --auto chooses).",
-        ),
-    ] = None,
-    reroll_dice: Annotated[list[str] | None, typer.Option("--reroll-dice",
-        help="Faces of each physical Re-roll, in order; repeat.")] = None,
-    as_json: JsonOpt = False,
+    *, trouper: str, trait: str | None, target: int, pool: str | None, bonus_triumphs: int,
+    bonus_dice: list[str], rerolls: int, auto: bool, physical: bool, dice: str | None,
+    reroll: list[str], reroll_dice: list[str], as_json: bool,
 ) -> None:
     """Take a Test (all seven steps): odds first, then the roll, Re-rolls and the result.
 
     The Insanity cube moves one space right after a Failure; undo restores it.
     """
-    letters = [x for b in bonus_dice or [] for x in b.upper().split()]
+    letters = [x for b in bonus_dice for x in b.upper().split()]
     with session.open_session() as store:
         state = store.state
         catalog = store.catalog
@@ -184,7 +179,7 @@ def test(
                 stdout.print(f"  note: {note}")
         result = run_interactive(ts, box, Chance.fresh(state.seed, store.head),
                                  auto=auto or as_json, physical=physical, first_faces=dice,
-                                 reroll_faces=reroll_dice or [], quiet=quiet,
+                                 reroll_faces=reroll_dice, quiet=quiet,
                                  choices=reroll or None)
         before = state.troupers[idx].insanity
         new_state = session.record(

@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 from blood_companion.cli import views
 from blood_companion.cli.commands import for_next
-from blood_companion.cli.table_words import result_lines
 from blood_companion.content.face import map_legend
-from blood_companion.engine import narrate, why
+from blood_companion.engine import why, words
 from blood_companion.engine.board_view import build
 from blood_companion.engine.day import STEP_TITLES, day_next
 from blood_companion.engine.day.options import _item_label
+from blood_companion.engine.flow import board, next_view
 from blood_companion.engine.history import campaign_totals, history_rows
-from blood_companion.engine.legal import next_view
 from blood_companion.engine.night import night_view, whose_turn
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.words import result_lines
 from blood_companion.errors import BloodError
 
 if TYPE_CHECKING:
@@ -51,11 +51,10 @@ def _commands(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -
 
 def _now(state: CampaignState, catalog: Catalog) -> Next | None:
     """The engine's view of now that both the board and the document of what comes next
-    show (the night's ``night_view``, the Day's ``day_next``), or None in another part."""
-    if state.part == "night" and state.night is not None:
-        return night_view(state, catalog)
-    if state.part == "day" and state.day is not None:
-        return day_next(state, catalog)
+    show (engine/flow.py ``next_view``, by night or by day), or None in another part."""
+    if (state.part == "night" and state.night is not None) or (
+            state.part == "day" and state.day is not None):
+        return next_view(state, catalog)
     return None
 
 
@@ -78,7 +77,8 @@ def night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None = No
 
 def _night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None) -> dict[str, Any]:
     if nxt is None:
-        nxt = night_view(state, catalog)  # built once, for the document and its commands
+        # built once, for the document and its commands
+        nxt = next_view(state, catalog) if state.part == "night" else night_view(state, catalog)
     doc = whose_turn(state, catalog, nxt)
     doc["commands"] = _commands(state, catalog, nxt)
     cards = []
@@ -99,7 +99,7 @@ def day_next_doc(state: CampaignState, catalog: Catalog, *, names: bool = True,
     """The Day Part's next step (engine/day/views.py ``day_next``; ``nxt`` when already built)
     with its legal choices and commands, and (``names``) the names of the ids it shows."""
     if nxt is None:
-        nxt = day_next(state, catalog)
+        nxt = next_view(state, catalog) if state.part == "day" else day_next(state, catalog)
     det = dict(nxt.details)
     doc = {"part": nxt.part, "step": nxt.step, "title": STEP_TITLES.get(nxt.step, nxt.title),
            "sentence": nxt.sentence, "choices": nxt.choices, "details": det,
@@ -180,7 +180,7 @@ def show_names(doc: dict[str, Any], catalog: Catalog) -> dict[str, str]:
     Locations, trophies): the players read names; ``--json`` keeps the ids."""
     names: dict[str, str] = {}
     for t in [*doc["troupers"], *doc["set_aside"]]:
-        names[t["trouper"]] = narrate.trouper_name(catalog, t["trouper"])
+        names[t["trouper"]] = words.who(catalog, t["trouper"])
         for raw in t["items"]:
             item = catalog.item(str(raw).rstrip("+"))
             if item is not None:
@@ -192,7 +192,7 @@ def show_names(doc: dict[str, Any], catalog: Catalog) -> dict[str, str]:
         ids += [r.get("nemesis"), r.get("location")]
     for cid in ids:
         if cid and cid not in names:
-            names[cid] = narrate.record_name(catalog, cid)
+            names[cid] = words.record_name(catalog, cid)
     return names
 
 
@@ -207,7 +207,7 @@ def log_doc(store: CampaignStore, last: int = LOG_LAST) -> dict[str, Any]:
 
 def log_entries(store: CampaignStore, entries: list[Any]) -> list[dict[str, Any]]:
     """Log entries as the log view shows them: each step's sentence, and below a done step
-    what it drew and did (cli/table_words.py), in words."""
+    what it drew and did (engine/words/lines.py), in words."""
     steps = [e.step for e in entries if e.status == "done"]
     results = store.step_results(min(steps)) if steps else {}
     return [
@@ -268,9 +268,10 @@ def status_doc(store: CampaignStore, now: Next | None = None) -> dict[str, Any]:
     commands of the options open now), stored for the next look (``cli/views.py``). ``now``:
     the view of now (:func:`_now`) when already built."""
     state, catalog = store.state, store.catalog
+    part = board(state, catalog, now, lambda nxt: _commands(state, catalog, nxt))
     doc: dict[str, Any] = cast("dict[str, Any]", build(
         state, catalog, name=store.name, head=store.head, state_hash=store.state_hash, log=[],
-        view=now, commands=lambda nxt: _commands(state, catalog, nxt)))
+        part=part))
     entries = store.log(last=STATUS_LOG_LAST)
     doc["log"] = [  # the last steps, for the served board (issue 28)
         {"step": e.step, "sentence": e.sentence, "status": e.status} for e in entries

@@ -9,7 +9,7 @@ from typing import Any
 
 from blood_companion.cli.status_view import _wrap
 from blood_companion.cli.textview import Line, grid
-from blood_companion.engine.plain import counted_all
+from blood_companion.engine.words import counted_all
 
 # --------------------------------------------------------------------------- night next
 

@@ -9,6 +9,7 @@ shows that mark wherever such content appears"). Pure: no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
@@ -244,13 +245,13 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
 
 def event_reward_text(r: m.EventReward) -> str:
     """An Event card's reward in words ("Events"), for the card's face and the night log."""
-    from blood_companion.engine import plain
+    from blood_companion.engine.words.text import counted
 
     def plus(n: int, word: str) -> str:
         return f"+{n} {word}{'' if n == 1 else 's'}"
 
     parts = [plus(r.chain_spaces, "Chain space")] if r.chain_spaces else []
-    parts += [plain.counted(getattr(r.resources, x), x, sign=True) for x in m.RESOURCES
+    parts += [counted(getattr(r.resources, x), x, sign=True) for x in m.RESOURCES
               if getattr(r.resources, x)]
     if r.resources.any:
         parts.append(plus(r.resources.any, "Resource") + " of your choice (adjust the Wagon)")
@@ -258,3 +259,34 @@ def event_reward_text(r: m.EventReward) -> str:
         n = r.location_trophies
         parts.append(f"+{n} Location {'Trophy' if n == 1 else 'Trophies'}")
     return ", ".join(parts) or "none"
+
+
+# --------------------------------------------------------------------------- the Map's pieces
+
+
+def minion_miniatures(catalog: Catalog, zone: str, space: str) -> int:
+    """How many Miniatures a Minion card on space A or B starts with: one per Tile with that
+    Minion symbol in the Zone ("Dusk Phase": one Miniature per Tile)."""
+    z = catalog.get("zones", zone)
+    symbol = {"A": "minion_a", "B": "minion_b"}.get(space)
+    if z is None or symbol is None:
+        return 1
+    return sum(g.count for g in z.tiles if g.symbol == symbol) or 1
+
+
+SCENIC_TILES = {"large": "L", "small": "S"}  # the Map's Tile symbols ("Zones" > "Tiles")
+
+
+def scenic_elements(catalog: Catalog, events: Sequence[str]) -> list[dict[str, Any]]:
+    """The Scenic Elements the Event cards on the Chain use ("Scenic Elements": the Map has
+    Tiles for one Large and three Small ones; the Event cards say which go there), each with
+    its size and the Tile symbol it goes on (L, S; None when the card does not say). A Tile
+    holding one is Impassable ("Impassability")."""
+    out = []
+    for eid in events:
+        ev = catalog.get("events", eid)
+        if ev is None or not ev.scenic_element:
+            continue
+        out.append({"event": ev.id, "event_name": ev.name, "name": ev.scenic_element,
+                    "size": ev.scenic_size, "tile": SCENIC_TILES.get(ev.scenic_size or "")})
+    return out

@@ -17,11 +17,8 @@ quoted.
 from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from blood_companion.content.loader import Catalog
     from blood_companion.content.models import Side
-    from blood_companion.engine.legal import Next as View
     from blood_companion.engine.state import CampaignState
 
 DOC_VERSION = 2
@@ -279,36 +276,20 @@ class Board(TypedDict):
     log: list[LogLine]
 
 
+# A part's own section of the board: its key ("night", "day", "rewards"), the section, and
+# what comes next (engine/flow.py ``Phase.board``).
+PartBoard = tuple[str, Any, Next]
+
+
 def build(state: "CampaignState", catalog: "Catalog", *, name: str, head: int, state_hash: str,
-          commands: "Callable[[View | None], list[str]]", log: list[LogLine],
-          view: "View | None" = None) -> Board:
-    """The board of ``state`` (pure): ``commands(view)`` gives the commands of the options open
-    now (the CLI names them; asked only where the board shows them; ``view``: engine/legal.py's
-    view of now when built here or given, else None), ``log`` the last steps of the save, as
-    given. ``view``: the view of now (the night's ``night_view``, the Day's ``day_next``) when
-    the caller built it already for another document of the same state."""
+          log: list[LogLine], part: PartBoard | None = None) -> Board:
+    """The board of ``state`` (pure): ``part`` is the section of the part being played, built
+    by its phase (``flow.board``), ``log`` the last steps of the save, as given."""
     night = day = rewards = None
     nxt: Next
-    if state.night is not None and state.part in ("night", "over"):
-        from blood_companion.engine.night import board_view, whose_turn
-
-        night = board_view(state, catalog)
-        turn = whose_turn(state, catalog, view)
-        nxt = {**turn, "title": f"Turn {turn['turn']} · {turn['phase_name']}",  # type: ignore[typeddict-item]
-               "commands": commands(view)}
-    elif state.part == "day" and state.day is not None:
-        from blood_companion.engine.day.views import day_board, day_next
-
-        day = day_board(state, catalog)
-        step = view if view is not None else day_next(state, catalog)
-        nxt = {"title": day["title"], "prompt": step.sentence, "commands": commands(step),
-               "step": step.step}
-    elif state.part == "end" and state.rewards is not None:
-        from blood_companion.engine.endgame import rewards_next
-
-        rewards = state.rewards.model_dump(mode="json")
-        nxt = {"title": "End of the Night", "prompt": rewards_next(state),
-               "commands": commands(None)}
+    if part is not None:
+        key, section, nxt = part
+        night, day, rewards = (section if key == k else None for k in ("night", "day", "rewards"))
     elif state.part == "over" and state.mode == "single":
         nxt = {"title": "Over", "prompt": "The game is over; another Single game starts from "
                "the box.", "commands": ["blood campaign next-game"]}

@@ -16,7 +16,6 @@ from blood_companion.content.face import trouper_name
 from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.narrate import job_ref, summon_tile
 from blood_companion.engine.night_setup import draw, shuffled
 from blood_companion.engine.night_state import (
     EnemyJob,
@@ -26,10 +25,12 @@ from blood_companion.engine.night_state import (
     Question,
     ReactionSlot,
 )
-from blood_companion.engine.plain import SIDE_WORDS
 from blood_companion.engine.state import CampaignState, TrouperState
 from blood_companion.engine.table import UNKNOWN, at_table, named_draw, take_cards, take_from_hand
 from blood_companion.engine.why import DECISION
+from blood_companion.engine.words.names import job_ref, summon_tile
+from blood_companion.engine.words.templates import check as check_event
+from blood_companion.engine.words.text import SIDE_WORDS
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -56,8 +57,10 @@ def with_trouper(state: CampaignState, i: int, **update: Any) -> CampaignState:
 
 
 def log(state: CampaignState, kind: str, **args: Any) -> CampaignState:
-    """Add an event to the night log: a ``kind`` of ``engine/narrate.py`` and its arguments
-    (ids and numbers; the sentence is rendered when it is shown)."""
+    """Add an event to the night log: a ``kind`` of ``engine/words/templates.py`` with exactly
+    its declared fields (ids and numbers; checked here: anything else raises at once), its
+    sentence rendered when it is shown."""
+    check_event(kind, args)
     n = night_of(state)
     entry = NightLogEntry(turn=n.turn, phase=n.phase, kind=kind, args=args)
     return with_night(state, log=[*n.log, entry])
@@ -83,7 +86,7 @@ def face_arg(state: CampaignState, card: str) -> dict[str, str]:
 
 
 def job_arg(state: CampaignState, job: EnemyJob) -> dict[str, Any]:
-    """The ``job`` argument of a log event (``narrate.job_ref``)."""
+    """The ``job`` argument of a log event (``words.job_ref``)."""
     return job_ref(job, weakened=job.card in state.vlad_weakened)
 
 
@@ -435,6 +438,16 @@ def reveal_reaction(state: CampaignState, catalog: Catalog, rng: Chance) -> Camp
 # --------------------------------------------------------------------------- Nemesis wounds
 
 
+def timed_skills(state: CampaignState, catalog: Catalog, timing: str) -> list[EnemyJob]:
+    """The Nemesis's Skills that resolve at this moment, one job each."""
+    nem = nemesis_card(state, catalog)
+    return [
+        EnemyJob(
+            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k])
+        for k, sk in enumerate(nem.skills)
+        if sk.timing == timing]
+
+
 def wound_nemesis(
     state: CampaignState, catalog: Catalog, side: str, n: int, rng: Chance,
     by: tuple[int, frozenset[str]] | None = None,
@@ -443,8 +456,6 @@ def wound_nemesis(
     put it under the side hit and shuffle the others back. On-wound Skills and the side's
     Weakness Effects are queued. Ends the night when every side has its Wounds. ``by``: the
     attacking Trouper and the attack's kinds (what the side's Weakness Trophy is judged on)."""
-    from blood_companion.engine.night.enemy import timed_skills
-
     nem = nemesis_card(state, catalog)
     for _ in range(n):
         revealed: list[str] = []
@@ -578,11 +589,15 @@ def check_victory(state: CampaignState, catalog: Catalog) -> CampaignState:
     return state
 
 
-def end_night(state: CampaignState, result: str, reason: str, **args: Any) -> CampaignState:
-    """The night is won or lost; ``reason`` is a code of ``narrate.REASONS`` (or
-    ``check_holds`` with the ``job`` whose Check card ended it)."""
-    from blood_companion.engine.night.phases import goto
+def goto(state: CampaignState, phase: str, **update: Any) -> CampaignState:
+    """The one writer of the night's ``phase`` (night/phases.py ``advance``; :func:`end_night`
+    for the End of the Night)."""
+    return with_night(state, phase=phase, **update)
 
+
+def end_night(state: CampaignState, result: str, reason: str, **args: Any) -> CampaignState:
+    """The night is won or lost; ``reason`` is a code of ``words.REASONS`` (or
+    ``check_holds`` with the ``job`` whose Check card ended it)."""
     state = goto(state, "over", result=result, reason=reason, pending=[], queue=[], activation=None)
     return log(state, "night_over", result=result, reason=reason, **args)
 

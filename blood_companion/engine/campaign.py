@@ -24,7 +24,6 @@ from blood_companion.engine.box import (
 )
 from blood_companion.engine.day_state import DAY_STEPS, DayState
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.plain import counted, counted_all
 from blood_companion.engine.state import (
     PLAYER_COLOURS,
     RESOURCE_NAMES,
@@ -33,6 +32,7 @@ from blood_companion.engine.state import (
     Wagon,
 )
 from blood_companion.engine.table import DECKS, deck_key, holders, normal_decks
+from blood_companion.engine.words.text import counted, counted_all
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -162,8 +162,8 @@ class StartCampaign(Action):
     def said(self, c: Any, s: Any) -> str:
         """The start in a sentence: the Troupers named, those drawn, the seed, the decks the
         players hold."""
-        from blood_companion.engine.plain import listing
-        from blood_companion.engine.words import who
+        from blood_companion.engine.words.sentences import who
+        from blood_companion.engine.words.text import listing
 
         join = listing if c is not None else ", ".join
         named = [who(c, x.trouper) for x in self.seats if x.trouper is not None]

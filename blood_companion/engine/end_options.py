@@ -7,12 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.engine import endgame as eg
 from blood_companion.engine import leader
-from blood_companion.engine.legal import VIEWS, Ask, Next, Option, Pick, register_askers
+from blood_companion.engine.legal import Ask, Next, Option, Pick
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
 from blood_companion.engine.table import at_table
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.board_view import PartBoard
 
 
 def end_view(state: CampaignState, catalog: Catalog) -> Next:
@@ -67,7 +70,7 @@ def end_view(state: CampaignState, catalog: Catalog) -> Next:
                 options=(Option("1", "Finish the game", "finish_game"),), default="1")
 
 
-def _end_asker(
+def end_asker(
     state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any],
     need: str,
 ) -> Ask | None:
@@ -95,5 +98,13 @@ def _end_asker(
     return None
 
 
-register_askers(("take_advanced_tactic", "roll_loot"), _end_asker)
-VIEWS["end"] = end_view
+# The End's options that ask follow-up questions (engine/flow.py: the End phase's askers).
+ASKED = ("take_advanced_tactic", "roll_loot")
+
+
+def end_board(state: CampaignState, catalog: Catalog, view: Next | None,
+              commands: Callable[[Next | None], list[str]]) -> PartBoard:
+    """The End of the Night's section of the board (``flow.board``): the rewards owed."""
+    rewards = state.rewards.model_dump(mode="json") if state.rewards is not None else None
+    return "rewards", rewards, {"title": "End of the Night",
+                                "prompt": eg.rewards_next(state), "commands": commands(None)}

@@ -32,7 +32,7 @@ from blood_companion.engine.state import (
     Wagon,
 )
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words import zone_name
+from blood_companion.engine.words.sentences import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -75,47 +75,54 @@ class EndNight(Action):
     parts = ("night",)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
-        night = state.night
-        if night is None or night.result is None:
-            raise RuleError("the night is still going on: it ends when it is won or lost")
-        location = ctx.catalog.get("locations", night.location)
-        if location is None:
-            raise RuleError(f"unknown Location card {night.location!r}")
-        column = next((r for r in location.rewards if r.level == night.difficulty), None)
-        if column is None:
-            raise RuleError(f"{location.name} has no reward column for level {night.difficulty}")
-        record = GameRecord(number=state.game, mode=state.mode,
-                            troupers=[t.trouper for t in state.troupers], nemesis=night.nemesis,
-                            zone=night.zone, location=night.location, difficulty=night.difficulty,
-                            result=night.result)
-        troupers = [_after_night(t) for t in state.troupers]
-        base = state.model_copy(update={"troupers": troupers, "night": None,
-                                        "history": [*state.history, record]})
-        # Trophy tokens past the box's count (an Event reward gained during the night without
-        # the cap) go back to the Common Reserve before anything is won.
-        base = trophies_within_box(base, ctx.catalog)
-        if state.mode == "single":
-            # "End of the Night": in Single Game mode the game simply ends.
-            return base.model_copy(update={"part": "over", "phase": "game over"})
-        rewards = RewardState(result=night.result, nemesis=night.nemesis, zone=night.zone,
-                              location=night.location, difficulty=night.difficulty, vlad=night.vlad)
-        if night.result == "lost":
-            # "The Players Were Defeated": one roll in the level's column.
-            rewards = rewards.model_copy(update={"loot": [_pending(column.defeat_roll)]})
-        elif not night.vlad:
-            # "The Players Won". Against Vlad nothing is taken: the box returns to its starting
-            # state at once ("Game Mode Presentation"), see FinishGame.
-            enhanced = [v for v in ctx.catalog.vlad_reactions_in(night.zone)
-                        if v.id not in state.vlad_weakened]
-            in_decks = sum(len(d) for d in state.advanced_decks.values())
-            base, taken = _take_trophies(base, ctx.catalog, night.zone, night.nemesis, column)
-            rewards = rewards.model_copy(update={
-                "vlad_cards": min(column.vlad_cards, len(enhanced)),
-                "advanced_tactics": min(column.advanced_tactics + len(state.troupers), in_decks),
-                "loot": [_pending(x) for x in column.loot], "trophies": taken})
-        return base.model_copy(update={"part": "end", "phase": "rewards", "rewards": rewards})
+        return end_of_night(state, ctx.catalog)
 
     words = "The night ended; the board was cleared and the rewards read"
+
+
+def end_of_night(state: CampaignState, catalog: Catalog) -> CampaignState:
+    """ "End of the Night": close a won or lost night (the Night's end in engine/flow.py):
+    the board cleared, the game recorded, the Location card's reward column read for the End
+    (in Single Game mode the game simply ends)."""
+    night = state.night
+    if night is None or night.result is None:
+        raise RuleError("the night is still going on: it ends when it is won or lost")
+    location = catalog.get("locations", night.location)
+    if location is None:
+        raise RuleError(f"unknown Location card {night.location!r}")
+    column = next((r for r in location.rewards if r.level == night.difficulty), None)
+    if column is None:
+        raise RuleError(f"{location.name} has no reward column for level {night.difficulty}")
+    record = GameRecord(number=state.game, mode=state.mode,
+                        troupers=[t.trouper for t in state.troupers], nemesis=night.nemesis,
+                        zone=night.zone, location=night.location, difficulty=night.difficulty,
+                        result=night.result)
+    troupers = [_after_night(t) for t in state.troupers]
+    base = state.model_copy(update={"troupers": troupers, "night": None,
+                                    "history": [*state.history, record]})
+    # Trophy tokens past the box's count (an Event reward gained during the night without
+    # the cap) go back to the Common Reserve before anything is won.
+    base = trophies_within_box(base, catalog)
+    if state.mode == "single":
+        # "End of the Night": in Single Game mode the game simply ends.
+        return base.model_copy(update={"part": "over", "phase": "game over"})
+    rewards = RewardState(result=night.result, nemesis=night.nemesis, zone=night.zone,
+                          location=night.location, difficulty=night.difficulty, vlad=night.vlad)
+    if night.result == "lost":
+        # "The Players Were Defeated": one roll in the level's column.
+        rewards = rewards.model_copy(update={"loot": [_pending(column.defeat_roll)]})
+    elif not night.vlad:
+        # "The Players Won". Against Vlad nothing is taken: the box returns to its starting
+        # state at once ("Game Mode Presentation"), see FinishGame.
+        enhanced = [v for v in catalog.vlad_reactions_in(night.zone)
+                    if v.id not in state.vlad_weakened]
+        in_decks = sum(len(d) for d in state.advanced_decks.values())
+        base, taken = _take_trophies(base, catalog, night.zone, night.nemesis, column)
+        rewards = rewards.model_copy(update={
+            "vlad_cards": min(column.vlad_cards, len(enhanced)),
+            "advanced_tactics": min(column.advanced_tactics + len(state.troupers), in_decks),
+            "loot": [_pending(x) for x in column.loot], "trophies": taken})
+    return base.model_copy(update={"part": "end", "phase": "rewards", "rewards": rewards})
 
 
 def _pending(roll: LootRoll) -> PendingLoot:

@@ -19,7 +19,7 @@ from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night_state import Bonus
+from blood_companion.engine.night_state import Bonus, EnemyJob
 from blood_companion.engine.state import CampaignState, TrouperState
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ class Act(NamedTuple):
 
 
 def dump(o: m.Outcome) -> dict[str, Any]:
-    """An Outcome element as log data (narrate renders it)."""
+    """An Outcome element as log data (engine/words renders it)."""
     out: dict[str, Any] = o.model_dump(mode="json", exclude_defaults=True)
     return out
 
@@ -395,7 +395,7 @@ def _consume_trap(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 
 def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
     """Movement is on the Map: the app writes the instruction the table carries out, naming
-    the Miniature that moves (narrate.movement_text adds the keyword's constraint)."""
+    the Miniature that moves (words.movement_text adds the keyword's constraint)."""
     who = _target_id(s, a)
     args: dict[str, Any] = {"move": o.kind, "n": o.n}
     me = _miniature(s, a.source, a.enemy)
@@ -621,3 +621,49 @@ def every_act(
         return act
     within = target.distance if target.distance != "any" and named is None else None
     return act._replace(every=every_enemy(state, act.catalog, target, named), within=within)
+
+
+# --------------------------------------------------------------------------- Nemesis Weaknesses
+
+
+def weakness_always(
+    state: CampaignState, catalog: Catalog, side: str
+) -> list[tuple[m.WeaknessCard, int, m.Effect]]:
+    """The Effects of the side's Weakness card that are always active ("Nemesis Weaknesses":
+    no timing, or ``always``), with their index on the card."""
+    w = fx.weakness(state, catalog, side)
+    if w is None:
+        return []
+    return [(w, k, e) for k, e in enumerate(w.effects) if e.timing in (None, "always")]
+
+
+def weakness_on_attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, side: str,
+                       holds: bool | None) -> CampaignState:
+    """ "Nemesis Weaknesses": the Effects of the Weakness card of the side attacked are always
+    active. Those made of Test bonuses (a Bonus Triumph, a Re-roll against that side) go to
+    Trouper ``t``'s attack Test when their Condition holds (``holds``: the table's word for a
+    Condition only it sees); the others resolve after the attack, as Enemy Effects. Raises
+    RuleError when the table's word is needed and missing."""
+    jobs: list[EnemyJob] = []
+    for w, k, e in weakness_always(state, catalog, side):
+        if e.is_free_text or not helps_test(e):
+            jobs.append(EnemyJob(source="weakness", card=w.id, effects=[k],
+                                 label=f"{w.name}: {w.effect_name}"))
+            continue
+        cond = condition_holds(state, t, e.condition)
+        if cond is None:
+            if holds is None:
+                raise RuleError(
+                    f"only the table can tell whether {w.name} ({side} Weakness) helps this "
+                    f"attack: {condition_text(e)}",
+                    hint="say whether its Condition holds (--weakness or --no-weakness)")
+            cond = holds
+        if not cond:
+            state = fx.log(state, "weakness_not_now", card=w.id, side=side, effect=k)
+            continue
+        state = fx.log(state, "weakness_applies", card=w.id, side=side, effect=k)
+        act = Act(catalog, rng, source=fx.night_of(state).nemesis, target=t)
+        state = apply_outcomes(state, act, e.outcome)
+    if jobs:
+        state = fx.with_night(state, queue=[*fx.night_of(state).queue, *jobs])
+    return state

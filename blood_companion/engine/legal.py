@@ -1,10 +1,11 @@
 """Typed legal actions: what the table may do now, as data every screen is built from.
 
-:func:`next_view` returns one :class:`Next` for any moment of a campaign: the part and step,
-a sentence for the table, who acts, and the :class:`Option` list. An option is either a
-complete action (``needs`` empty) or a template whose ``needs`` are answered one by one; for
-each need, :func:`ask` gives the follow-up question (:class:`Ask`) with its :class:`Pick`
-answers, the default, and whether free text (e.g. physical dice faces) is accepted.
+:class:`Next` is what the table may do at any moment of a campaign (``flow.next_view``): the
+part and step, a sentence for the table, who acts, and the :class:`Option` list. An option is
+either a complete action (``needs`` empty) or a template whose ``needs`` are answered one by
+one; for each need, its phase's asker (``flow.ask``) gives the follow-up question
+(:class:`Ask`) with its :class:`Pick` answers, the default, and whether free text (e.g.
+physical dice faces) is accepted. The option becomes an action by ``flow.build``.
 
 `blood play`'s menus, `blood night next`, `blood day next`, `blood end next` and
 `blood status` are all built from this; the CLI names its own commands for an option
@@ -23,10 +24,9 @@ rolled is written into the action like dice typed in, and replays exactly.
 """
 
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from blood_companion.engine.actions import Action, parse_action
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
@@ -85,12 +85,6 @@ class Option(NamedTuple):
     def complete(self) -> bool:
         return not self.needs
 
-    def build(self, answers: Mapping[str, Any] | None = None) -> Action:
-        """The action, with the answers to the needs (keys starting with ``_`` are the
-        walker's own). Raises RuleError if malformed."""
-        given = {k: v for k, v in dict(answers or {}).items() if not k.startswith("_")}
-        return parse_action({"type": self.kind, **dict(self.fields), **given})
-
 
 class Next(NamedTuple):
     """What the table does now: every surface renders this (`blood play`'s top menu,
@@ -122,62 +116,3 @@ class Next(NamedTuple):
 # Option kind -> the follow-up question for a need, given the answers so far (None: the need
 # does not apply to these answers, e.g. the side of a Minion).
 Asker = Callable[[CampaignState, "Catalog", Option, Mapping[str, Any], str], "Ask | None"]
-ASKERS: dict[str, Asker] = {}
-# Part -> its view.
-VIEWS: "dict[str, Callable[[CampaignState, Catalog], Next]]" = {}
-
-
-def register_askers(kinds: Sequence[str], asker: Asker) -> None:
-    for k in kinds:
-        ASKERS[k] = asker
-
-
-def ask(
-    state: CampaignState, catalog: "Catalog", option: Option, answers: Mapping[str, Any]
-) -> Ask | None:
-    """The next follow-up question of `option` (None when every need is answered)."""
-    _load_views()
-    for need in option.needs:
-        if need not in answers or need in option.repeat:
-            asker = ASKERS.get(option.kind)
-            if asker is None:  # pragma: no cover - every template kind registers its asker
-                raise KeyError(f"no follow-up questions for {option.kind!r}")
-            question = asker(state, catalog, option, answers, need)
-            if question is not None:
-                if question.need != need and need not in option.repeat:  # pragma: no cover
-                    # (its answer would never count: the same question forever)
-                    raise ValueError(f"the question for {need!r} of {option.kind!r} answers "
-                                     f"{question.need!r}")
-                return question
-    return None
-
-
-def next_view(state: CampaignState, catalog: "Catalog") -> Next:
-    """What the table does now, whatever the part of the campaign."""
-    _load_views(state.part)
-    view = VIEWS.get(state.part)
-    if view is not None:
-        return view(state, catalog)
-    if state.part == "over":
-        if state.mode == "single":
-            # "Single Game Mode": each game starts from the box; another one may follow.
-            nxt = Option("1", f"Start game {state.game + 1} from the box's starting state",
-                         "next_single_game")
-            return Next("over", "over", "Game over", f"Game {state.game} is over. Play another "
-                        "Single game? (quit stops here)", options=(nxt,))
-        return Next("over", "over", "Game over", "The campaign is over.", end=True)
-    return Next(state.part, state.part, state.part, "Nothing to play yet.", end=True)
-
-
-# The module that registers each part's view (its follow-up questions register with it).
-_VIEW_MODULES = {"night": "night.options", "day": "day.options", "end": "end_options"}
-
-
-def _load_views(part: str | None = None) -> None:
-    """Import the modules that register the views and follow-ups (once each): the one of
-    ``part`` when given (a view needs only its part's), else all of them."""
-    import importlib
-
-    for name, module in _VIEW_MODULES.items():
-        if (part is None or name == part) and name not in VIEWS:
-            importlib.import_module(f"blood_companion.engine.{module}")

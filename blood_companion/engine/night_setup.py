@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from blood_companion.content.face import minion_miniatures
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import ChainSlot, MinionSlot, NightState
 from blood_companion.engine.state import CampaignState, Tokens, TrouperState
 from blood_companion.engine.table import at_table, hide, named_draw
-from blood_companion.engine.words import zone_name
+from blood_companion.engine.words.sentences import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -29,16 +30,6 @@ def reaction_deck_ids(catalog: Catalog, nemesis: str) -> list[str]:
     if card.vlad:
         return [v.id for v in catalog.all("vlad_reactions")]
     return [r.id for r in catalog.reactions_for(nemesis)]
-
-
-def minion_miniatures(catalog: Catalog, zone: str, space: str) -> int:
-    """How many Miniatures a Minion card on space A or B starts with: one per Tile with that
-    Minion symbol in the Zone ("Dusk Phase": one Miniature per Tile)."""
-    z = catalog.get("zones", zone)
-    symbol = {"A": "minion_a", "B": "minion_b"}.get(space)
-    if z is None or symbol is None:
-        return 1
-    return sum(g.count for g in z.tiles if g.symbol == symbol) or 1
 
 
 def shuffled(t: TrouperState, cards: list[str], rng: Chance, table: bool) -> list[str]:

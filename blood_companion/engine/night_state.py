@@ -64,8 +64,8 @@ class MinionSlot(NightModel):
 
 class NightLogEntry(NightModel):
     """One event of the night log: what happened, as data (a ``kind`` of
-    ``engine/narrate.py`` and its ``args``: ids and numbers). Sentences are rendered from it
-    when shown (``narrate.render``), so wording and card names can change under old saves."""
+    ``engine/words/templates.py`` and its ``args``: ids and numbers). Sentences are rendered from it
+    when shown (``words.render``), so wording and card names can change under old saves."""
 
     turn: int
     phase: str

@@ -23,9 +23,11 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from blood_companion.engine import words
-from blood_companion.engine.plain import SIDE_WORDS, listing
 from blood_companion.engine.table import UNKNOWN, at_table
+from blood_companion.engine.words import templates
+from blood_companion.engine.words.sentences import name, who
+from blood_companion.engine.words.templates import PHYSICAL, SAID
+from blood_companion.engine.words.text import SIDE_WORDS, listing, phrase
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -140,10 +142,10 @@ class Ctx(NamedTuple):
 
     def who(self, tid: str) -> str:
         """A Trouper's short name ("Aurel, the Thread-Walker" is Aurel at the table)."""
-        return words.who(self.catalog, tid).split(",")[0].split(" of ")[0]
+        return who(self.catalog, tid).split(",")[0].split(" of ")[0]
 
     def card(self, cid: Any) -> str:
-        return words.name(self.catalog, cid)
+        return name(self.catalog, cid)
 
 
 Sentence = Callable[[Ctx, dict[str, str], Any, Any], list[Instruction]]
@@ -163,8 +165,8 @@ def track(what: str, trouper: bool = False) -> Sentence:
             return []
         o, n = _n(old), _n(new)
         who = ctx.who(b["t"]) if trouper else ""
-        text = (f"{who}: move your {what} to space {n + 1} (from {o + 1})" if who
-                else f"{what}: {o} → {n}")
+        text = (phrase(SAID["track_trouper"], who=who, what=what, to=n + 1, frm=o + 1) if who
+                else phrase(SAID["track"], what=what, frm=o, to=n))
         return [Instruction("track", what, o, n, 1, who, text=text)]
 
     return say
@@ -181,10 +183,9 @@ def tokens(what: str, more: str, fewer: str, trouper: bool = True) -> Sentence:
         who = ctx.who(b["t"]) if trouper and "t" in b else ""
         label = {"who": who, "n": str(k), "s": "" if k == 1 else "s", "space": _space(b),
                  "name": _chain_name(ctx.after if n > o else ctx.before, ctx, b)}
-        verb = (more if n > o else fewer).format(**label)
-        head = f"{who}: " if who else ""
-        return [Instruction("tokens", what.format(**label), o, n, k, who,
-                            text=head + verb + f" ({o} → {n})")]
+        verb = phrase(more if n > o else fewer, **label)
+        return [Instruction("tokens", phrase(what, **label), o, n, k, who,
+                            text=phrase(SAID["tokens"], who=who, verb=verb, frm=o, to=n))]
 
     return say
 
@@ -199,8 +200,9 @@ def flag(what: str, on: str, off: str, trouper: bool = True) -> Sentence:
         at = ctx.after if new else ctx.before
         label = {"who": who, "space": _space(b), "name": _chain_name(at, ctx, b),
                  "item": ctx.card(b.get("c", ""))}
-        verb = (on if new else off).format(**label)
-        return [Instruction("flag", what.format(**label), bool(old), bool(new), 1, who, text=verb)]
+        verb = phrase(on if new else off, **label)
+        return [Instruction("flag", phrase(what, **label), bool(old), bool(new), 1, who,
+                            text=verb)]
 
     return say
 
@@ -216,7 +218,7 @@ def listed(what: str, on: str, off: str) -> Sentence:
             for pid in extra.elements():
                 name = SIDE_WORDS.get(str(pid)) or ctx.card(pid)
                 out.append(Instruction(what, name, not flip, flip, 1, who,
-                                       text=text.format(name=name, who=who)))
+                                       text=phrase(text, name=name, who=who)))
         return out
 
     return say
@@ -228,19 +230,20 @@ def side(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
         return []
     who, k = ctx.who(b["t"]), int(b["i"])
     item = next((ctx.card(t.sleeves[k].item) for t in ctx.after.troupers
-                 if t.trouper == b["t"] and k < len(t.sleeves)), f"the Item in sleeve {k + 1}")
-    to = "red (upgraded)" if new else "plain"
-    return [Instruction("item", f"Item sleeve {k + 1}", not new, bool(new), 1, who,
-                        text=f"{who}: turn {item} to its {to} side")]
+                 if t.trouper == b["t"] and k < len(t.sleeves)),
+                phrase(SAID["item_in_sleeve"], k=k + 1))
+    said = SAID["item_upgraded" if new else "item_plain"]
+    return [Instruction("item", phrase(SAID["item_sleeve"], k=k + 1), not new, bool(new), 1, who,
+                        text=phrase(said, who=who, item=item))]
 
 
 def equip(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
     who, cat = ctx.who(b["t"]), b["c"]
     if new:
-        return [Instruction("item", ctx.card(new), "Reserve", cat, 1, who,
-                            text=f"{who}: {ctx.card(new)} beside your Trouper board ({cat})")]
+        return [Instruction("item", ctx.card(new), "Reserve", cat, 1, who, text=phrase(
+            SAID["equip"], who=who, item=ctx.card(new), category=cat))]
     return [Instruction("item", ctx.card(old), cat, "Reserve", 1, who,
-                        text=f"{who}: {ctx.card(old)} back to your Reserve")]
+                        text=phrase(SAID["unequip"], who=who, item=ctx.card(old)))]
 
 
 def resources(what: str) -> Sentence:
@@ -249,10 +252,10 @@ def resources(what: str) -> Sentence:
         if o == n:
             return []
         k = b.get("k", "")
-        name = what.format(k=k.replace("_", " ").capitalize(), card=ctx.card(k))
-        verb = "add" if n > o else "take away"
+        name = phrase(what, k=k.replace("_", " ").capitalize(), card=ctx.card(k))
+        said = SAID["resource_add" if n > o else "resource_take"]
         return [Instruction("resource", name, o, n, abs(n - o),
-                            text=f"{name}: {verb} {abs(n - o)} ({o} → {n})")]
+                            text=phrase(said, name=name, k=abs(n - o), frm=o, to=n))]
 
     return say
 
@@ -262,7 +265,7 @@ def leader(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]
     if not isinstance(new, int) or not 0 <= new < len(ts):
         return []
     who = ctx.who(ts[new].trouper)
-    return [Instruction("leader", "Leader", old, new, 1, who, text=f"{who} is the Leader now")]
+    return [Instruction("leader", "Leader", old, new, 1, who, text=phrase(SAID["leader"], who=who))]
 
 
 def _space(b: dict[str, str]) -> str:
@@ -280,101 +283,17 @@ def _chain_name(state: CampaignState, ctx: Ctx, b: dict[str, str]) -> str:
     return "the card"
 
 
-# Card zones: where a card lies, as the table calls it (``{who}``: the Trouper's name).
-def zone(label: str, ordered: bool = False) -> tuple[str, str, bool]:
-    return ("cards", label, ordered)
-
-
 # --------------------------------------------------------------------------- the table
 
-T = "troupers", "{t}"
-C, CS = ("night", "chain", "{i}"), "Chain space {space}"
-R, RS = ("night", "reaction_line", "{i}"), "Reaction Line space {space}"
-M = ("night", "minions", "{i}")
+T, C, R, M = templates.T, templates.C, templates.R, templates.M
+MAKERS: dict[str, Callable[..., Sentence | tuple[str, str, bool]]] = {
+    "track": track, "tokens": tokens, "flag": flag, "listed": listed, "resources": resources,
+    # card zones: where a card lies, as the table calls it (``{who}``: the Trouper's name)
+    "zone": lambda label, ordered=False: ("cards", label, ordered),
+    "side": lambda: side, "equip": lambda: equip, "leader": lambda: leader}
+# The rows of :data:`words.templates.PHYSICAL`, each path with its sentence maker.
 TABLE: dict[Path, Sentence | tuple[str, str, bool]] = {
-    # tracks
-    ("night", "threat"): track("Threat token"),
-    (*T, "insanity"): track("Insanity cube", trouper=True),
-    # tokens
-    (*T, "vigor_depleted"): tokens("Vigor token", "flip {n} Vigor token{s} to the Depleted side",
-                                   "flip {n} Vigor token{s} back to the Available side"),
-    (*T, "bites"): tokens("Bite token", "put {n} Bite token{s} on your Vigor tokens",
-                          "take {n} Bite token{s} off your Vigor tokens"),
-    (*T, "bites_on_depleted"): tokens(
-        "Bite tokens on Depleted Vigor tokens",
-        "move {n} Bite token{s} onto a Depleted Vigor token",
-        "move {n} Bite token{s} onto an Available Vigor token"),
-    (*T, "unmarked_wounds"): tokens("Wound", "{n} Wound{s} no card could mark (note them)",
-                                    "{n} unmarked Wound{s} healed"),
-    (*T, "exhausted"): flag("Exhausted token", "{who}: take an Exhausted token",
-                            "{who}: put your Exhausted token away"),
-    (*T, "knocked_out"): flag("Trouper miniature", "{who}: Knocked Out, lay your miniature down",
-                              "{who}: stand your miniature up again"),
-    **{(*T, kind, part): tokens(f"{name} tokens ({part})", f"{{n}} {name} {more}",
-                                f"{{n}} {name} {fewer}")
-       for kind, name in (("traps", "Trap"), ("whispers", "Whisper"))
-       for part, more, fewer in (
-           ("supply", "token{s} back to your Reserve", "token{s} out of your Reserve"),
-           ("intact", "token{s} on the Map, Intact side up", "Intact token{s} off the Map"),
-           ("consumed", "token{s} on the Map, Consumed side up",
-            "Consumed token{s} off the Map"))},
-    (*C, "resolved"): flag(f"Resolved token on {CS}",
-                           f"{CS} ({{name}}): put a Resolved token on it",
-                           f"{CS} ({{name}}): take its Resolved token away"),
-    (*C, "sacrificed"): flag(f"Sacrifice Cube on {CS}",
-                             f"{CS} ({{name}}): put a Cube on its Sacrifice symbol",
-                             f"{CS} ({{name}}): take the Cube off its Sacrifice symbol"),
-    (*C, "face_down"): flag(f"card side on {CS}", f"{CS}: turn {{name}} face down",
-                            f"{CS}: turn {{name}} face up"),
-    (*C, "supports_used"): tokens(f"Support Cubes on {CS}",
-                                 f"{CS} ({{name}}): put {{n}} Cube{{s}} on its used Support Effect",
-                                 f"{CS} ({{name}}): take {{n}} Cube{{s}} off its Support Effects",
-                                 trouper=False),
-    (*C, "quick_used"): tokens(f"Quick Cubes on {CS}",
-                              f"{CS} ({{name}}): mark {{n}} used Quick Effect{{s}} with a Cube",
-                              f"{CS} ({{name}}): take {{n}} Cube{{s}} off its Quick Effects",
-                              trouper=False),
-    (*R, "resolved"): flag(f"Resolved token on {RS}", f"{RS}: put a Resolved token on it",
-                           f"{RS}: take its Resolved token away"),
-    (*M, "alive"): tokens("Minion miniatures on space {space}",
-                          "Minion space {space}: put {n} miniature{s} on the Map",
-                          "Minion space {space}: take {n} miniature{s} off the Map"),
-    (*M, "summoned"): flag("Minion card on space {space}",
-                           "Minion space {space}: the Minion is summoned",
-                           "Minion space {space}: the Minion is no longer summoned"),
-    ("night", "chain_spaces"): tokens("Chain", "the Chain grows by {n} space{s}",
-                                      "the Chain shrinks by {n} space{s}", trouper=False),
-    # Items, the Wagon, trophies
-    (*T, "depleted_items"): listed("item", "{name}: turn it face down (Depleted)",
-                                   "{name}: turn it face up again"),
-    ("vlad_weakened",): listed("card", "{name}: turn it to its Weakened side",
-                               "{name}: turn it back to its Enhanced side"),
-    (*T, "sleeves", "{i}", "advanced"): side,
-    (*T, "equipped", "{c}"): equip,
-    ("wagon", "{k}"): resources("Wagon {k}"),
-    ("location_trophies", "{k}"): resources("Location Trophy {card}"),
-    ("nemesis_trophies", "{k}"): resources("Nemesis Trophy {card}"),
-    ("leader",): leader,
-    # cards
-    (*T, "hand"): zone("{who}'s hand"),
-    (*T, "deck"): zone("{who}'s deck", ordered=True),  # the deck space (:func:`deck_space`)
-    (*T, "discard"): zone("{who}'s discard pile"),
-    (*T, "wounds"): zone("{who}'s Wounds space"),
-    (*T, "reserve_cards"): zone("{who}'s Reserve"),
-    (*T, "reserve_items"): zone("{who}'s Reserve (Items)"),
-    (*T, "sleeves", "{i}", "item"): zone("{who}'s Item sleeve {space}"),
-    (*C, "card"): zone(CS),
-    (*R, "card"): zone(RS),
-    (*M, "minion"): zone("Minion space {space}"),
-    ("night", "reaction_deck"): zone("the Reaction deck", ordered=True),
-    ("night", "reaction_discard"): zone("the Nemesis discard pile"),
-    ("night", "nemesis_wounds", "{k}"): zone("the Nemesis's {k} Wounds"),
-    ("night", "event_deck"): zone("the Event deck", ordered=True),
-    ("advanced_decks", "{k}"): zone("the {k} Advanced Tactic deck", ordered=True),
-    ("training",): zone("the Training cards"),
-    ("crafting",): zone("the Crafting cards"),
-}
-
+    path: MAKERS[how](*said) for path, (how, *said) in PHYSICAL.items()}
 # What the table does not hold: the engine's cursor and log, choices, identities.
 QUIET: tuple[Path, ...] = (
     ("schema_version",), ("name",), ("mode",), ("seed",), ("started",), ("game",), ("part",),
@@ -508,7 +427,7 @@ def _label(template: str, bound: dict[str, str], ctx: Ctx) -> str:
     who = ctx.who(bound["t"]) if "t" in bound else ""
     k = bound.get("k", "")
     kname = SIDE_WORDS.get(k, k.replace("_", " ").title())
-    return template.format(who=who, space=_space(bound), k=kname)
+    return phrase(template, who=who, space=_space(bound), k=kname)
 
 
 _DECK = ".".join((*T, "deck"))
@@ -643,7 +562,8 @@ def _moves(gone: list[Piece], came: list[Piece], ctx: Ctx,
         _route(unseen if hidden(src) else named, src, dst)
     drawn = _formed_again(named, shuffles, ctx)
     out = [_move(ctx, key, cards) for key, cards in (*named.items(), *into_decks.items())]
-    out += [Instruction("shuffle", label, label, label, 0, field=field, text=f"Shuffle {label}",
+    out += [Instruction("shuffle", label, label, label, 0, field=field,
+                        text=phrase(SAID["shuffle"], label=label),
                         hidden=blind) for label, (field, blind) in shuffles.items()]
     out += [_move(ctx, key, cards) for key, cards in (*drawn.items(), *unseen.items())]
     return out
@@ -690,15 +610,12 @@ def _move(ctx: Ctx, key: tuple[str, str, str], cards: list[str]) -> Instruction:
     n = len(cards)
     names = [] if UNKNOWN in cards else [ctx.card(c) for c in cards]
     if not names:  # cards nobody named: a count
-        what = "a card" if n == 1 else f"{n} cards"
+        what = SAID["a_card"] if n == 1 else phrase(SAID["cards"], n=n)
     else:  # a long list is counted, except the cards a hand takes: the player picks those
-        what = listing(names) if n < 4 or field.endswith(".hand") else f"{n} cards"
-    if frm == BOX:
-        text = f"{what}: to {to}"
-    elif to == BOX:
-        text = f"{what}: from {frm} back to the box"
-    else:
-        text = f"{what}: {frm} → {to}"
+        what = (listing(names) if n < 4 or field.endswith(".hand")
+                else phrase(SAID["cards"], n=n))
+    said = SAID["from_box" if frm == BOX else "to_box" if to == BOX else "move"]
+    text = phrase(said, what=what, frm=frm, to=to)
     return Instruction("cards", what, frm, to, n, "", field, text, tuple(names))
 
 

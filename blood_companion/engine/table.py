@@ -191,7 +191,8 @@ def card_label(catalog: Catalog | None, cid: str) -> str:
     """A card's name in the data pack in use (its id when the pack no longer has it)."""
     if catalog is None:
         return cid
-    from blood_companion.engine.narrate import record_name  # a Vlad card: its Enhanced side
+    # a Vlad card: its Enhanced side
+    from blood_companion.engine.words.names import record_name
 
     return record_name(catalog, cid)
 

@@ -10,7 +10,7 @@ recorded by an older version simply has none. The ordinary narration leaves thes
 The records (the event's ``args``: ids and numbers, as every night log event):
 
 * ``about: "target"`` — an Enemy Effect's Target chosen by its Target ("Reading the Elements of
-  a Target": Nemesis Target Priority, then the Leader's Rule). ``job`` (narrate.job_ref, with
+  a Target": Nemesis Target Priority, then the Leader's Rule). ``job`` (words.job_ref, with
   the queue ``id``), ``effect`` (the Effect's index on the card), ``rep`` (its repetition),
   ``distance`` (absent: any), ``priorities`` (the card's, in its order), ``rule`` (absent: one
   Trouper by the priorities; ``all``: every Trouper in range), ``steps`` (each ``{"rule",
@@ -22,7 +22,7 @@ The records (the event's ``args``: ids and numbers, as every night log event):
 * ``about: "summon"`` — "Summon": ``src``, ``minion_type``, ``typed`` (a card of that type was
   left), ``pool`` (the cards it was drawn from), ``card``, ``flow`` (the summon spaces in Flow
   order), ``taken`` (those occupied), ``space`` (the first free one; absent when none),
-  ``place`` (where the Miniature goes: narrate.summon_tile).
+  ``place`` (where the Miniature goes: words.summon_tile).
 * ``about: "order"`` — the order the app resolves cards in: ``during: "nemesis"`` with ``cards``
   (``[card, Reaction Line space]``, rightmost first; written when two or more wait) or
   ``during: "minions"`` with ``spaces`` (``[space, minion]`` in the order A, B, then the Flow
@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.face import trouper_name
 from blood_companion.content.render import PRIORITY_NAMES, render_effect
-from blood_companion.engine import narrate
-from blood_companion.engine.plain import listing
+from blood_companion.engine.words.names import effect_of, job_label, record_name, summon_tile
+from blood_companion.engine.words.text import listing
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -225,9 +225,9 @@ def _who(catalog: Catalog, tids: Iterable[Any]) -> str:
 def _card_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
     """The card that decided, its name and the text of its Effect."""
     ref = d.get("job") or {}
-    label = narrate.job_label(catalog, ref)
+    label = job_label(catalog, ref)
     k = d.get("effect")
-    eff = narrate.effect_of(catalog, ref, k if isinstance(k, int) else -1)
+    eff = effect_of(catalog, ref, k if isinstance(k, int) else -1)
     if eff is None:
         return [f"{label}: (an Effect no longer in the data pack)"]
     rep = d.get("rep") or 0
@@ -323,10 +323,10 @@ def _sections_line(kinds: Iterable[str]) -> str:
 
 
 def _summon_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
-    src = narrate.record_name(catalog, d.get("src", ""))
+    src = record_name(catalog, d.get("src", ""))
     kind = str(d.get("minion_type") or "")
     out = [f"Summon by {src}" + (f" (a {kind.capitalize()})" if kind else "")]
-    pool = [narrate.record_name(catalog, c) for c in d.get("pool") or []]
+    pool = [record_name(catalog, c) for c in d.get("pool") or []]
     if not d.get("flow") or ("space" not in d and not d.get("no_card")):
         out.append("  No Minion space was free: the Summon is ignored")
         return out + [_sections_line(["summon"])]
@@ -337,24 +337,24 @@ def _summon_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
         return out + [_sections_line(["summon"])]
     which = f"{kind.capitalize()} " if kind and d.get("typed") else ""
     out.append(f"  Card: drawn at random among the {which}Minion cards not in play "
-               f"({listing(pool) or 'none'}): {narrate.record_name(catalog, d.get('card', ''))}")
+               f"({listing(pool) or 'none'}): {record_name(catalog, d.get('card', ''))}")
     taken = [str(s) for s in d.get("taken") or []]
     flow = [str(s) for s in d.get("flow") or []]
     out.append(f"  Space: the first free Minion space in the Flow Arrow's order "
                f"({', '.join(flow)}; taken: {', '.join(taken) or 'none'}): {d.get('space')}")
-    out.append(f"  Miniature: on {narrate.summon_tile(catalog, d.get('place'))}")
+    out.append(f"  Miniature: on {summon_tile(catalog, d.get('place'))}")
     return out + [_sections_line(["summon"])]
 
 
 def _order_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
     if d.get("during") == "minions":
-        row = ", ".join(f"{sp} {narrate.record_name(catalog, mi)}"
+        row = ", ".join(f"{sp} {record_name(catalog, mi)}"
                         for sp, mi in d.get("spaces") or [])
         return ["Minions Phase order: Minion space A, then B, then the other spaces in the "
                 f"Flow Arrow's order: {row} (the Miniatures of one space in the order the "
                 "players choose)", _sections_line(["minions"])]
     cards = d.get("cards") or []
-    row = ", ".join(f"{narrate.record_name(catalog, c)} (space {int(k) + 1})" for c, k in cards)
+    row = ", ".join(f"{record_name(catalog, c)} (space {int(k) + 1})" for c, k in cards)
     return ["Nemesis Phase order: the Reaction cards without a Resolved token, rightmost "
             f"first: {row}", _sections_line(["nemesis"])]
 

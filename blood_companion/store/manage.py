@@ -16,9 +16,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.engine.actions import apply, seed_for
+from blood_companion.engine.actions import seed_for
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA
 from blood_companion.fileio import DISK_FULL, pid_alive, unlinking

@@ -39,12 +39,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.engine import narrate
-from blood_companion.engine.actions import apply, parse_action, seed_for
+from blood_companion.engine.actions import seed_for
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply, parse_action
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA, upcast_action, upcast_state
+from blood_companion.engine.words.sentences import night_reason, render
 from blood_companion.store import delta as dl
 from blood_companion.store import docs, schema
 from blood_companion.store import repository as repo
@@ -253,7 +254,7 @@ class _V1View:
     def text(self, entry: Any) -> str:
         hit = self._texts.get(id(entry))
         if hit is None or hit[0] is not entry:
-            hit = (entry, narrate.render(entry, self.catalog))
+            hit = (entry, render(entry, self.catalog))
             self._texts[id(entry)] = hit
         return hit[1]
 
@@ -266,7 +267,7 @@ class _V1View:
                 {"turn": e.turn, "phase": e.phase, "text": self.text(e)} for e in state.night.log
             ]
             night["reason"] = (
-                narrate.night_reason(state.night, self.catalog) if state.night.reason else ""
+                night_reason(state.night, self.catalog) if state.night.reason else ""
             )
         _v1_shape(doc)
         return hash_text(canon(doc))

@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from pydantic import BaseModel
 
 from blood_companion import __version__
-from blood_companion.engine.actions import Action, apply, parse_action
+from blood_companion.engine.actions import Action
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply, parse_action
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import STATE_SCHEMA, TooNew, upcast_action
-from blood_companion.engine.words import sentence as action_sentence
+from blood_companion.engine.words.sentences import sentence as action_sentence
 from blood_companion.store import delta as dl
 from blood_companion.store import docs, schema
 from blood_companion.store.docs import (

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
-from blood_companion.engine.actions import apply
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
 from blood_companion.fileio import unlinking
@@ -56,7 +56,7 @@ MAX_STEPS = 50_000
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="ignore", strict=True)
+    model_config = ConfigDict(extra="ignore", strict=True, defer_build=True)  # import only
 
 
 class _StepV1(_Strict):

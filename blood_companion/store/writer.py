@@ -32,9 +32,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.engine.actions import Action, apply, seed_for
+from blood_companion.engine.actions import Action, seed_for
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA
 from blood_companion.store import delta as dl

@@ -294,8 +294,8 @@ def test_14_night_setup_in_roguelite_names_the_day_commands(
 
 def test_15_next_single_game_command_and_menu(blood: Any, catalog: Any) -> None:
     from blood_companion.cli.play_menu import Done, Walk
-    from blood_companion.engine.actions import replay
     from blood_companion.engine.campaign import NextSingleGame, Seat, StartCampaign
+    from blood_companion.engine.flow import replay
 
     _new(blood)
     r = blood("campaign", "next-game")

@@ -27,10 +27,10 @@ from blood_companion.cli.entry import main  # noqa: E402
 from blood_companion.cli.play_menu import Again, Done, Walk  # noqa: E402
 from blood_companion.content import models as m  # noqa: E402
 from blood_companion.engine import bookkeeping as fx  # noqa: E402
-from blood_companion.engine import legal  # noqa: E402
-from blood_companion.engine.actions import apply  # noqa: E402
+from blood_companion.engine import flow, legal  # noqa: E402
 from blood_companion.engine.campaign import Seat, StartCampaign  # noqa: E402
 from blood_companion.engine.errors import RuleError  # noqa: E402
+from blood_companion.engine.flow import apply  # noqa: E402
 from blood_companion.engine.night import (  # noqa: E402
     PassCascade,
     PlayCard,
@@ -165,9 +165,8 @@ def test_the_rest_discard_with_the_trouper_decks_at_the_table(catalog: Any) -> N
 
 def _declared() -> set[str]:
     """Every question kind the engine declares: each option kind with follow-up questions (its
-    asker, engine/legal.py) and each question a night waits on (``Question.kind``)."""
-    legal._load_views()
-    kinds = set(legal.ASKERS)
+    asker, engine/flow.py) and each question a night waits on (``Question.kind``)."""
+    kinds = set(flow.askers())
     kinds |= {f"question:{k}" for k in get_args(Question.model_fields["kind"].annotation)}
     kinds |= {f"need:{n}" for n in NEEDS}  # every follow-up an Effect's option may ask
     return kinds
@@ -441,7 +440,7 @@ def test_the_rest_discard_at_the_blood_play_prompt(
     table = _rest_active(catalog, decks=decks)
     write_today(saves_dir, "t", table.log, catalog)
     held = len(table.state.troupers[0].hand)
-    picks = legal.ask(table.state, catalog, legal.Option("x", "", "night_redraw",
+    picks = flow.ask(table.state, catalog, legal.Option("x", "", "night_redraw",
                                                          needs=("discard",)), {})
     assert picks is not None
     name = picks.picks[0].label.split(" (")[0]

@@ -140,7 +140,7 @@ def test_4_enter_everywhere_never_loses_a_night_for_lack_of_cards(catalog: Any) 
     because nobody has a card left (seeds 12 and 24 were, with the old defaults)."""
     import dataclasses
 
-    from blood_companion.engine.legal import next_view
+    from blood_companion.engine.flow import next_view
 
     # The 20 nights as they were chosen: every Weakness Trophy asked (each Enter a "No"), so
     # the random stream, and each night, is the one these seeds were picked on (issue 26's
@@ -212,7 +212,7 @@ def test_6_a_failed_throw_is_followed_by_the_best_re_roll_and_lucky_ribbon(
 
 
 def test_6_digital_throws_are_recorded_with_their_faces_and_replay(catalog: Any) -> None:
-    from blood_companion.engine.actions import apply
+    from blood_companion.engine.flow import apply
 
     table = night_table(catalog, ["aurel"], seed=2)
     card = first_tactic(catalog, "aurel", plain_attack)
@@ -481,7 +481,7 @@ def test_14_redo_at_any_prompt_and_undo_says_what_it_took_back(
 
 
 def test_16_advanced_tactic_cards_go_to_a_trouper_who_can_use_them(catalog: Any) -> None:
-    from blood_companion.engine.legal import ask, next_view
+    from blood_companion.engine.flow import ask, next_view
     from blood_companion.engine.reward_state import RewardState
 
     table = night_table(catalog, ["aurel", "ioana"])

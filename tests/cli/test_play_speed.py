@@ -57,7 +57,7 @@ def test_play_json_without_a_stored_board_draws_the_same(blood: Any, saves_dir: 
 def test_play_json_parses_each_action_by_its_type(blood: Any, saves_dir: Path,
                                                   monkeypatch: Any) -> None:
     _campaigns(blood)
-    monkeypatch.setattr("blood_companion.engine.actions.action_adapter", _refuse)
+    monkeypatch.setattr("blood_companion.engine.flow.action_adapter", _refuse)
     for name in ("day", "night"):
         r = blood("--campaign", name, "play", "--json")
         assert r.code == 0, r.err

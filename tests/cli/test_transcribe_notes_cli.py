@@ -19,7 +19,7 @@ import pytest
 from blood_companion.cli.common import stdout
 from blood_companion.cli.entry import main
 from blood_companion.content.loader import load_catalog
-from blood_companion.engine import narrate
+from blood_companion.engine import words
 
 CORPUS = Path(__file__).parents[1] / "content" / "owner_corpus"
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -148,7 +148,7 @@ def test_the_new_card_words_are_played_in_a_night(
                 break
             asked += [q.prompt for q in table.night.pending]
             step(table)
-        said += [narrate.render(e, cat) for e in table.night.log]
+        said += [words.render(e, cat) for e in table.night.log]
     toward = [s for s in said if "Step 1" in s and "toward the closest of" in s]
     assert toward, "no Step toward a Trouper was told"
     assert "(the Map shows which; a tie: the Leader's Rule)" in toward[0]

@@ -32,7 +32,8 @@ from night_invariants import NightInvariants  # noqa: E402
 
 from blood_companion.cli.entry import main  # noqa: E402
 from blood_companion.engine import day as d  # noqa: E402
-from blood_companion.engine.actions import Action, apply  # noqa: E402
+from blood_companion.engine.actions import Action  # noqa: E402
+from blood_companion.engine.flow import apply  # noqa: E402
 from blood_companion.engine.state import CampaignState  # noqa: E402
 from blood_companion.store import CampaignStore  # noqa: E402
 

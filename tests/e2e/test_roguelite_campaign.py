@@ -20,7 +20,7 @@ from roguelite_driver import PLAN, START_TROUPERS, Campaign
 from blood_companion.content.models import ARTS
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import day as d
-from blood_companion.engine import narrate
+from blood_companion.engine import words
 from blood_companion.engine.state import CampaignState
 
 
@@ -138,7 +138,7 @@ def test_roguelite_campaign_to_vlad_and_back(catalog: Any, saves_dir: Path) -> N
         for e in state.night.log
         if (
             m := re.match(
-                r"Alert: the Nemesis reveals (.+?)( \(Interruption.*)?$", narrate.render(e, catalog)
+                r"Alert: the Nemesis reveals (.+?)( \(Interruption.*)?$", words.render(e, catalog)
             )
         )
     ]

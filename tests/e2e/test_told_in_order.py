@@ -29,8 +29,8 @@ from blood_companion.cli.common import stdout
 from blood_companion.cli.entry import main
 from blood_companion.cli.play_menu import Walk
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate
-from blood_companion.engine.actions import apply
+from blood_companion.engine import words
+from blood_companion.engine.flow import apply
 from blood_companion.engine.night import PlayCard, SetupNight
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import DrawNeeded, unseen
@@ -123,7 +123,7 @@ def test_a_table_game_is_told_in_table_order_and_once(
         if not k:
             continue
         for e in entries[:k]:  # what the step did before it needed the card
-            line = narrate.render(e, catalog)
+            line = words.render(e, catalog)
             assert line in questions, f"{line!r} not told before the question on it"
             assert line not in result.partition("✓ ")[2], f"{line!r} told again after it"
             told_before += 1
@@ -164,7 +164,7 @@ def test_the_reshuffle_of_an_empty_nemesis_deck_is_told_before_the_card_is_named
         apply(state, play, catalog, len(table.log))
     screen = Walk.start(state, catalog, len(table.log)).drawing_for(play, need.value).screen()
     lines = screen.question.splitlines()
-    shuffled = narrate.render(next(e for e in need.value.state.night.log
+    shuffled = words.render(next(e for e in need.value.state.night.log
                                    if e.kind == "nemesis_reshuffle"), catalog)
     assert shuffled in lines and lines.index(shuffled) < len(lines) - 1
     assert lines[-1] == need.value.prompt  # the question comes last

@@ -19,11 +19,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from night_bot import Table, new_table, play_night  # noqa: E402
 
 from blood_companion.content.loader import load_catalog  # noqa: E402
-from blood_companion.engine import narrate  # noqa: E402
+from blood_companion.engine import words  # noqa: E402
 
 
 def text(table: Table) -> str:
-    return "\n".join(narrate.render(e, table.catalog) for e in table.night.log)
+    return "\n".join(words.render(e, table.catalog) for e in table.night.log)
 
 
 def search(

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from blood_companion.engine import vigor
-from blood_companion.engine.actions import Action, apply, replay
+from blood_companion.engine.actions import Action
 from blood_companion.engine.campaign import Seat, StartCampaign
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply, replay
 from blood_companion.engine.night import (
     AnswerQuestion,
     Attack,

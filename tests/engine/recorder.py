@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from blood_companion.engine.actions import Action, apply, parse_action, replay
+from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply, parse_action, replay
 from blood_companion.engine.state import CampaignState, state_hash
 
 

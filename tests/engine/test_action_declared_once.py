@@ -1,7 +1,8 @@
 """An action is declared once (issue 25): a new action written in one module, with its command
-words and its fields' flags and help, is found by the CLI (a typer command built for it, its
---help listing the flags), the command table and the options' commands (`blood night next`),
-the log sentence and the log's parser, with no other edit."""
+words and its fields' flags and help, and one row of its phase (engine/flow.py ``extend``), is
+found by the CLI (a typer command built for it, its --help listing the flags), the command table
+and the options' commands (`blood night next`), the log sentence and the log's parser, with no
+other edit."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ import typer
 from typer.testing import CliRunner
 
 from blood_companion.cli import commands, night_cmd
-from blood_companion.engine import actions
-from blood_companion.engine.actions import Action, Cli, Dice, Side, parse_action
+from blood_companion.engine import flow
+from blood_companion.engine.actions import Action, Cli, Dice, Side
+from blood_companion.engine.flow import parse_action
 from blood_companion.engine.legal import Next, Option
 from blood_companion.engine.words import sentence
 
@@ -39,10 +41,10 @@ def lantern() -> Iterator[type[Action]]:
         def apply(self, state: Any, ctx: Any) -> Any:
             return state
 
+    undo = flow.extend("night", LightLantern)
     yield LightLantern
-    actions._REGISTRY.pop("night_lantern", None)
+    undo()
     commands.spec.cache_clear()
-    actions.action_adapter.cache_clear()
 
 
 def test_a_declared_action_gets_its_typer_command(
@@ -113,14 +115,10 @@ def test_a_declared_action_says_its_own_sentence() -> None:
         def describe(self) -> str:
             return "Bell"
 
-    try:
-        assert sentence(RingBell(times=3), None, "the Village") == (  # type: ignore[arg-type]
-            "The bell rings 3 time(s) over the Village")
-        assert sentence(RingBell(times=3)) == "Bell"
-        assert sentence(RingBell(times=-1), None, "the Village") == "Bell"  # type: ignore[arg-type]
-    finally:
-        actions._REGISTRY.pop("day_ring_bell", None)
-        actions.action_adapter.cache_clear()
+    assert sentence(RingBell(times=3), None, "the Village") == (  # type: ignore[arg-type]
+        "The bell rings 3 time(s) over the Village")
+    assert sentence(RingBell(times=3)) == "Bell"
+    assert sentence(RingBell(times=-1), None, "the Village") == "Bell"  # type: ignore[arg-type]
 
 
 def test_a_declared_day_action_gets_completion_lists_and_no_draw_option() -> None:
@@ -138,27 +136,23 @@ def test_a_declared_day_action_gets_completion_lists_and_no_draw_option() -> Non
         def apply(self, state: Any, ctx: Any) -> Any:
             return state
 
-    try:
-        recorded: list[Any] = []
-        app = typer.Typer()
-        from blood_companion.cli.common import add_recorder
+    recorded: list[Any] = []
+    app = typer.Typer()
+    from blood_companion.cli.common import add_recorder
 
-        add_recorder(app, Hang, lambda build, as_json, draws: recorded.append((build, draws)),
-                     {"trouper": lambda store, word, _: f"{store}:{word}"}, draw=None)
-        runner = CliRunner()
-        shown = runner.invoke(app, ["--help"], env={"COLUMNS": "200"})
-        assert "--draw" not in shown.output and "Hang garlands." in shown.output
-        done = runner.invoke(app, ["red", "a, b", "x", "y"])
-        assert done.exit_code == 0, done.output
-        [(build, draws)] = recorded
-        assert draws is None
-        assert build("st") == Hang(trouper="st:red", garlands=["a", "b"], knots=["x", "y"])
-        command = typer.main.get_command(app)
-        trouper = next(p for p in command.params if p.name == "trouper")
-        assert trouper._custom_shell_complete is not None  # type: ignore[attr-defined]
-    finally:
-        actions._REGISTRY.pop("day_hang", None)
-        actions.action_adapter.cache_clear()
+    add_recorder(app, Hang, lambda build, as_json, draws: recorded.append((build, draws)),
+                 {"trouper": lambda store, word, _: f"{store}:{word}"}, draw=None)
+    runner = CliRunner()
+    shown = runner.invoke(app, ["--help"], env={"COLUMNS": "200"})
+    assert "--draw" not in shown.output and "Hang garlands." in shown.output
+    done = runner.invoke(app, ["red", "a, b", "x", "y"])
+    assert done.exit_code == 0, done.output
+    [(build, draws)] = recorded
+    assert draws is None
+    assert build("st") == Hang(trouper="st:red", garlands=["a", "b"], knots=["x", "y"])
+    command = typer.main.get_command(app)
+    trouper = next(p for p in command.params if p.name == "trouper")
+    assert trouper._custom_shell_complete is not None  # type: ignore[attr-defined]
 
 
 def test_a_yes_no_that_must_be_answered_is_refused_when_missing() -> None:
@@ -171,21 +165,17 @@ def test_a_yes_no_that_must_be_answered_is_refused_when_missing() -> None:
         def apply(self, state: Any, ctx: Any) -> Any:
             return state
 
-    try:
-        from blood_companion.cli.common import add_recorder
+    from blood_companion.cli.common import add_recorder
 
-        recorded: list[Any] = []
-        app = typer.Typer()
-        add_recorder(app, Toll, lambda build, as_json, draws: recorded.append(build), {},
-                     draw=None)
-        runner = CliRunner()
-        missing = runner.invoke(app, [])
-        assert "say --loud (loudly) or --soft" in str(missing.exception)
-        assert runner.invoke(app, ["--soft"]).exit_code == 0
-        assert recorded[0](None) == Toll(loud=False)
-    finally:
-        actions._REGISTRY.pop("day_toll", None)
-        actions.action_adapter.cache_clear()
+    recorded: list[Any] = []
+    app = typer.Typer()
+    add_recorder(app, Toll, lambda build, as_json, draws: recorded.append(build), {},
+                 draw=None)
+    runner = CliRunner()
+    missing = runner.invoke(app, [])
+    assert "say --loud (loudly) or --soft" in str(missing.exception)
+    assert runner.invoke(app, ["--soft"]).exit_code == 0
+    assert recorded[0](None) == Toll(loud=False)
 
 
 def test_one_command_records_one_of_several_declared_actions() -> None:
@@ -213,40 +203,35 @@ def test_one_command_records_one_of_several_declared_actions() -> None:
         def apply(self, state: Any, ctx: Any) -> Any:
             return state
 
-    try:
-        from blood_companion.cli.common import add_recorder
+    from blood_companion.cli.common import add_recorder
 
-        recorded: list[Any] = []
-        shown: list[Any] = []
-        app, viewing = typer.Typer(), typer.Typer()
-        for each, show in ((app, None), (viewing, shown.append)):
-            add_recorder(each, (ChooseFlower, RandomFlower),
-                         lambda build, as_json, draws: recorded.append(build("st")),
-                         {"flower": lambda store, word, _: f"{store}:{word}"}, draw=None,
-                         show=show)
-        runner = CliRunner()
-        helped = runner.invoke(app, ["--help"], env={"COLUMNS": "200"}).output
-        for text in ("A flower: chosen, or picked at random.", "[name]", "[a rose]", "--random",
-                     "Pick one at random.", "--seen", "A,B"):
-            assert text in helped
-        assert "list[str]" not in helped
-        for args in (["rose"], ["--random"], [], ["--seen", "a,b"]):
-            assert runner.invoke(app, args).exit_code == 0, args
-        assert recorded == [ChooseFlower(flower="st:rose"), RandomFlower(), RandomFlower(),
-                            RandomFlower(seen=["a", "b"])]
-        for args in (["rose", "--random"], ["rose", "--seen", "a"], ["--random", "--seen", "c"]):
-            refused = runner.invoke(app, args)
-            assert refused.exit_code != 0
-            assert "give only one of: name, --random, --seen" in str(refused.exception)
-        recorded.clear()
-        assert runner.invoke(viewing, ["--json"]).exit_code == 0
-        assert shown == [True] and recorded == []
-        assert runner.invoke(viewing, ["tulip"]).exit_code == 0
-        assert recorded == [ChooseFlower(flower="st:tulip")] and shown == [True]
-    finally:
-        for tag in ("day_choose_flower", "day_random_flower"):
-            actions._REGISTRY.pop(tag, None)
-        actions.action_adapter.cache_clear()
+    recorded: list[Any] = []
+    shown: list[Any] = []
+    app, viewing = typer.Typer(), typer.Typer()
+    for each, show in ((app, None), (viewing, shown.append)):
+        add_recorder(each, (ChooseFlower, RandomFlower),
+                     lambda build, as_json, draws: recorded.append(build("st")),
+                     {"flower": lambda store, word, _: f"{store}:{word}"}, draw=None,
+                     show=show)
+    runner = CliRunner()
+    helped = runner.invoke(app, ["--help"], env={"COLUMNS": "200"}).output
+    for text in ("A flower: chosen, or picked at random.", "[name]", "[a rose]", "--random",
+                 "Pick one at random.", "--seen", "A,B"):
+        assert text in helped
+    assert "list[str]" not in helped
+    for args in (["rose"], ["--random"], [], ["--seen", "a,b"]):
+        assert runner.invoke(app, args).exit_code == 0, args
+    assert recorded == [ChooseFlower(flower="st:rose"), RandomFlower(), RandomFlower(),
+                        RandomFlower(seen=["a", "b"])]
+    for args in (["rose", "--random"], ["rose", "--seen", "a"], ["--random", "--seen", "c"]):
+        refused = runner.invoke(app, args)
+        assert refused.exit_code != 0
+        assert "give only one of: name, --random, --seen" in str(refused.exception)
+    recorded.clear()
+    assert runner.invoke(viewing, ["--json"]).exit_code == 0
+    assert shown == [True] and recorded == []
+    assert runner.invoke(viewing, ["tulip"]).exit_code == 0
+    assert recorded == [ChooseFlower(flower="st:tulip")] and shown == [True]
 
 
 @pytest.mark.parametrize(("command", "words"), [

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from recorder import Recorder
 
-from blood_companion.engine.actions import apply, replay
 from blood_companion.engine.box import (
     NeedsDayPart,
     gain_trophies,
@@ -33,6 +32,7 @@ from blood_companion.engine.day import Equip, Recover
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.endgame import EndNight, FinishGame
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply, replay
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.state import PLAYER_COLOURS, CampaignState, ItemSlot, state_hash
 

@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from blood_companion.content import models as m
-from blood_companion.engine import narrate
+from blood_companion.content.face import event_reward_text
+from blood_companion.engine import words
 from blood_companion.engine.campaign import AdjustWagon
 from blood_companion.engine.day.payments import cost_text, wagon_text
-from blood_companion.engine.plain import counted, counted_all
 from blood_companion.engine.state import Wagon
+from blood_companion.engine.words import counted, counted_all
 
 
 @pytest.mark.parametrize(
@@ -27,8 +28,8 @@ def test_a_resource_is_counted_in_words(n: int, resource: str, sign: bool, words
 def test_the_wagon_log_says_1_coin(catalog: Any) -> None:
     one = {"kind": "wagon_gain", "args": {"n": 1, "resource": "coins"}}
     two = {"kind": "wagon_gain", "args": {"n": 2, "resource": "coins"}}
-    assert narrate.render(one, catalog) == "Wagon: +1 coin"
-    assert narrate.render(two, catalog) == "Wagon: +2 coins"
+    assert words.render(one, catalog) == "Wagon: +1 coin"
+    assert words.render(two, catalog) == "Wagon: +2 coins"
 
 
 def test_wagon_sentences_count_each_resource() -> None:
@@ -42,7 +43,7 @@ def test_wagon_sentences_count_each_resource() -> None:
 def test_an_event_reward_counts_its_parts() -> None:
     reward = m.EventReward(chain_spaces=1, resources=m.ResourceCost(coins=1, any=2),
                            location_trophies=2)
-    assert narrate.event_reward_text(reward) == (
+    assert event_reward_text(reward) == (
         "+1 Chain space, +1 coin, +2 Resources of your choice (adjust the Wagon), "
         "+2 Location Trophies"
     )

@@ -12,9 +12,9 @@ import pytest
 from recorder import Recorder
 
 from blood_companion.engine import day as d
-from blood_companion.engine.actions import replay
 from blood_companion.engine.campaign import AdjustWagon, Seat, StartCampaign
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import replay
 from blood_companion.engine.state import GameRecord, state_hash
 
 TROUPERS = ["aurel", "ioana", "petru", "zora"]
@@ -717,6 +717,6 @@ def test_match_id() -> None:
 
 def _kinds(state: Any, catalog: Any) -> list[str]:
     """The action types open now (engine/legal.py), in order."""
-    from blood_companion.engine.legal import next_view
+    from blood_companion.engine.flow import next_view
 
     return [o.kind for o in next_view(state, catalog).options if o.enabled]

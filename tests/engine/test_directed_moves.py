@@ -10,7 +10,7 @@ from night_bot import new_table
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate
+from blood_companion.engine import words
 from blood_companion.engine.chance import Chance
 
 
@@ -28,7 +28,7 @@ def test_the_target_of_a_movement_is_chosen_by_its_priorities(catalog: Any) -> N
     act = interp.Act(catalog, Chance.fresh(0, 0), source="corvin", enemy=True)
     away = m.Outcome(kind="move", n=2, toward=m.Target(kind="nemesis"), away=True)
     moved = interp.apply_outcomes(fx.with_night(state), act._replace(target=0), [away])
-    said = narrate.render(fx.night_of(moved).log[-1], catalog)
+    said = words.render(fx.night_of(moved).log[-1], catalog)
     assert said.startswith(f"MOVE {fx.name_of(state, catalog, 0)}: Move 2 away from Corvin")
 
 
@@ -36,7 +36,7 @@ def test_a_cube_is_told_with_its_tile(catalog: Any) -> None:
     state = new_table(catalog, 2, seed=1, nemesis="corvin").state
     act = interp.Act(catalog, Chance.fresh(0, 0), source="corvin", enemy=True, tile="0-1")
     placed = interp.apply_outcomes(state, act, [m.Outcome(kind="place_cube")])
-    assert narrate.render(fx.night_of(placed).log[-1], catalog) == (
+    assert words.render(fx.night_of(placed).log[-1], catalog) == (
         "PLACE a Cube (Corpse) on a Tile at Distance 0-1 from Corvin the Gravewarden (Leader's "
         "Rule picks it)")
     assert placed.troupers == state.troupers and placed.night is not None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from blood_companion.engine import narrate
-from blood_companion.engine.actions import Action, apply, replay
+from blood_companion.engine import words
+from blood_companion.engine.actions import Action
 from blood_companion.engine.campaign import Seat, StartCampaign
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.endgame import (
@@ -17,6 +17,7 @@ from blood_companion.engine.endgame import (
     rewards_next,
 )
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply, replay
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.state import CampaignState, state_hash
 
@@ -289,7 +290,7 @@ def test_vlad_night_uses_each_cards_current_side(catalog) -> None:  # type: igno
         state = fx.with_night(state, reaction_deck=order)
         state = fx.reveal_reaction(state, catalog, Chance.fresh(0, 0))
         face = weak.weakened if turned else weak.enhanced
-        text = narrate.render(fx.night_of(state).log[-1], catalog)
+        text = words.render(fx.night_of(state).log[-1], catalog)
         assert text.startswith(f"Alert: the Nemesis reveals {face.name}")
         job = EnemyJob(source="reaction", card="vlad-r03", label=face.name, slot=0)
         assert len(ai.job_effects(state, catalog, job)) == len(face.effects)

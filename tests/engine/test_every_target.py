@@ -14,7 +14,6 @@ from night_bot import Table, new_table
 from blood_companion.content import models as m
 from blood_companion.content.effect_text import parse_effect
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import Attack, ResolveEffect
@@ -81,8 +80,8 @@ def test_every_enemy_takes_the_nemesis_first_then_each_minion(catalog: Any) -> N
     start = len(table.night.log)
     table.do(ResolveEffect(effect=1))
     assert moved(table, start) == want
-    words = [narrate.render(e, table.catalog) for e in table.night.log[start:]]
-    assert sum("Attracted 1" in w for w in words) == len(want)
+    moves = [e.args for e in table.night.log[start:] if e.kind == "movement"]
+    assert [(m["move"], m["n"]) for m in moves] == [("attract", 1)] * len(want)
 
 
 def test_a_wound_to_every_minion_defeats_each_one(catalog: Any) -> None:
@@ -113,9 +112,9 @@ def test_a_distance_the_app_cannot_see_is_named_or_left_to_the_table(catalog: An
     start = len(table.night.log)
     table.do(ResolveEffect(effect=1))  # nobody named: written for the players, nothing wounded
     assert [s.alive for s in table.night.minions] == alive
-    words = [narrate.render(e, table.catalog) for e in table.night.log[start:]]
-    assert all("within Distance 0-1" in w for w in words if w.startswith("MOVE"))
-    assert sum("for the players to apply" in w for w in words) == sum(alive)
+    events = table.night.log[start:]
+    assert all(e.args["within"] == "0-1" for e in events if e.kind == "movement")
+    assert sum(e.kind == "foe_outcome" for e in events) == sum(alive)
     table = table_with(catalog, effect)
     refused(table, ResolveEffect(effect=1, on=["Z"]), "no Enemy 'z'")
     table.do(ResolveEffect(effect=1, on=["A"]))  # the players say: only space A is in range

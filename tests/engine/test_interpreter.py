@@ -14,7 +14,7 @@ from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError
 from blood_companion.content.loader import shipped_data_dir, validate_layers
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine.actions import action_types, apply
+from blood_companion.engine.flow import action_types, apply
 from blood_companion.engine.night import PHASES
 from blood_companion.engine.night.phases import NIGHT_ACTIONS, QUESTION_ACTIONS
 from blood_companion.engine.night_state import NIGHT_PHASES

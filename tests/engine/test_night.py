@@ -10,7 +10,7 @@ from night_bot import Table, new_table
 
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate
+from blood_companion.engine import words
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import (
@@ -167,7 +167,7 @@ def test_summon_without_free_space_is_ignored(catalog: Any, corvin: Table) -> No
     state = fx.with_night(corvin.state, minions=[*night.minions, *extra])
     after = fx.summon(state, catalog, Chance.fresh(0, 0), "beast")
     assert fx.night_of(after).minions == fx.night_of(state).minions
-    assert "no Minion space is free" in narrate.render(fx.night_of(after).log[-1], catalog)
+    assert "no Minion space is free" in words.render(fx.night_of(after).log[-1], catalog)
 
 
 def test_summoned_minion_leaves_when_defeated(catalog: Any, corvin: Table) -> None:

@@ -15,7 +15,7 @@ import pytest
 from night_bot import Table, new_table, step
 from night_invariants import NightInvariants
 
-from blood_companion.engine import narrate
+from blood_companion.engine import words
 from blood_companion.engine.state import state_hash
 
 
@@ -86,7 +86,7 @@ def play_checked(table: Table, max_actions: int = 3000) -> Table:
 
 
 def night_text(table: Table) -> str:
-    return "\n".join(narrate.render(e, table.catalog) for e in table.night.log)
+    return "\n".join(words.render(e, table.catalog) for e in table.night.log)
 
 
 def assert_replays(table: Table) -> None:

@@ -28,7 +28,7 @@ from play_driver import (  # noqa: E402
 
 from blood_companion.cli.play_menu import Again, Done  # noqa: E402
 from blood_companion.engine import bookkeeping as fx  # noqa: E402
-from blood_companion.engine import legal, narrate, why  # noqa: E402
+from blood_companion.engine import flow, legal, why, words  # noqa: E402
 from blood_companion.engine.campaign import Seat, StartCampaign  # noqa: E402
 from blood_companion.engine.errors import RuleError  # noqa: E402
 from blood_companion.engine.night import (  # noqa: E402
@@ -73,7 +73,7 @@ def test_a_map_question_has_no_default_and_spells_all_and_none(catalog: Any) -> 
             continue
         seen += 1
         q = table.state.night.pending[0]
-        nxt = legal.next_view(table.state, catalog)
+        nxt = flow.next_view(table.state, catalog)
         assert nxt.default is None
         screen = drv.screen()
         assert screen.default is None and "Look at the Map" in screen.question
@@ -153,7 +153,7 @@ def test_a_leader_question_has_no_enter_default_and_enter_asks_again(catalog: An
     table = _tied(catalog)
     table.do(AnswerQuestion(troupers=["aurel", "ioana"]))  # as close, no Wounds: still tied
     assert table.state.night.pending[0].kind == "leader"
-    assert legal.next_view(table.state, catalog).default is None
+    assert flow.next_view(table.state, catalog).default is None
     drv = Driver(table)
     screen = drv.screen()
     assert screen.default is None and "Leader's Rule" in screen.question
@@ -173,14 +173,14 @@ def test_one_candidate_left_is_the_target_without_a_leader_question(catalog: Any
     table.do(AnswerQuestion(troupers=["aurel"]))
     q = table.state.night.pending[0]
     assert q.kind == "test" and q.trouper == 0
-    said = [narrate.render(e, catalog) for e in why.told(table.state.night.log)]
+    said = [words.render(e, catalog) for e in why.told(table.state.night.log)]
     assert said[-1] == "Answer: Aurel, the Thread-Walker"
     # a tie the app's state settles (fewest Wounds): decided, the dodge Test names Ioana
     table = _tied(catalog, aurel=2)
     table.do(AnswerQuestion(troupers=["aurel", "ioana"]))
     q = table.state.night.pending[0]
     assert q.kind == "test" and q.trouper == 1
-    assert "Ioana of the Seven Veils may dodge" in legal.next_view(table.state, catalog).prompt
+    assert "Ioana of the Seven Veils may dodge" in flow.next_view(table.state, catalog).prompt
 
 
 # --------------------------------------------------------------------------- issue 39: the Map
@@ -202,7 +202,7 @@ def _fountain(catalog: Any) -> Table:
 
 
 def _fountain_option(table: Table) -> legal.Option:
-    nxt = legal.next_view(table.state, table.catalog)
+    nxt = flow.next_view(table.state, table.catalog)
     return next(o for o in nxt.options if o.kind == "night_event")
 
 
@@ -210,7 +210,7 @@ def test_an_events_scenic_position_is_asked_with_no_default(catalog: Any) -> Non
     table = _fountain(catalog)
     option = _fountain_option(table)
     assert option.needs[0] == "confirm"  # asked first, before its Cost and its Test
-    q = legal.ask(table.state, catalog, option, {})
+    q = flow.ask(table.state, catalog, option, {})
     assert q is not None and q.need == "confirm" and q.default is None
     assert "stands next to the Weeping Fountain" in q.prompt
 
@@ -259,7 +259,7 @@ def _attack(catalog: Any) -> tuple[Table, legal.Option]:
     tactic_with(table, [("aurel", card)])
     while table.state.night.chain[table.state.night.activation.slot].card != card:
         table.do(FinishActivation())
-    nxt = legal.next_view(table.state, catalog)
+    nxt = flow.next_view(table.state, catalog)
     option = next(o for o in nxt.options if o.kind == "night_attack")
     eff = catalog.tactic(card).effects[int(option.fields["effect"]) - 1]
     assert eff.target is not None and eff.target.distance not in ("any", "area")
@@ -268,7 +268,7 @@ def _attack(catalog: Any) -> tuple[Table, legal.Option]:
 
 def test_an_attack_limited_by_a_distance_has_no_default_target(catalog: Any) -> None:
     table, option = _attack(catalog)
-    q = legal.ask(table.state, catalog, option, {})
+    q = flow.ask(table.state, catalog, option, {})
     assert q is not None and q.need == "target" and q.default is None
     assert "at Distance" in q.prompt and "look at the Map" in q.prompt
     assert {p.value for p in q.picks} >= {"nemesis"}
@@ -296,7 +296,7 @@ def test_an_enemy_condition_only_the_map_shows_has_no_default(
     q = Question(kind="confirm", prompt="Effect 1: does its Condition hold? adjacent to a Rock",
                  about=about)
     table.state = fx.with_night(table.state, pending=[q])
-    nxt = legal.next_view(table.state, catalog)
+    nxt = flow.next_view(table.state, catalog)
     assert nxt.default == default
     assert {o.key for o in nxt.options} == {"y", "n"}
 

@@ -1,4 +1,4 @@
-"""An action is parsed by its ``type`` (``engine/actions.py`` ``parse_action``): the same object
+"""An action is parsed by its ``type`` (``engine/flow.py`` ``parse_action``): the same object
 as the discriminated union of every action gives, and the same refusals."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _golden_actions() -> list[dict[str, Any]]:
 
 
 def test_an_action_parsed_by_type_is_the_one_the_union_gives() -> None:
-    from blood_companion.engine.actions import action_adapter, parse_action
+    from blood_companion.engine.flow import action_adapter, parse_action
 
     union = action_adapter()
     actions = _golden_actions()
@@ -49,16 +49,17 @@ def test_an_action_parsed_by_type_is_the_one_the_union_gives() -> None:
 
 
 def test_parsing_by_type_builds_no_union(monkeypatch: pytest.MonkeyPatch) -> None:
-    from blood_companion.engine import actions
+    from blood_companion.engine import flow
+    from blood_companion.engine.errors import RuleError
 
     def no_union() -> Any:
         raise AssertionError("the union of every action was built")
 
-    monkeypatch.setattr(actions, "action_adapter", no_union)
-    wagon = actions.parse_action({"type": "adjust_wagon", "coins": 2})
+    monkeypatch.setattr(flow, "action_adapter", no_union)
+    wagon = flow.parse_action({"type": "adjust_wagon", "coins": 2})
     assert type(wagon).__name__ == "AdjustWagon" and wagon.coins == 2  # type: ignore[attr-defined]
-    with pytest.raises(actions.RuleError, match=r"adjust_wagon\.coins"):
-        actions.parse_action('{"type": "adjust_wagon", "coins": "many"}')
+    with pytest.raises(RuleError, match=r"adjust_wagon\.coins"):
+        flow.parse_action('{"type": "adjust_wagon", "coins": "many"}')
 
 
 @pytest.mark.parametrize(
@@ -84,7 +85,8 @@ def test_parsing_by_type_builds_no_union(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_a_refusal_by_type_says_what_the_union_said(data: Any) -> None:
     from pydantic import ValidationError
 
-    from blood_companion.engine.actions import RuleError, action_adapter, parse_action
+    from blood_companion.engine.errors import RuleError
+    from blood_companion.engine.flow import action_adapter, parse_action
 
     union = action_adapter()
     with pytest.raises(ValidationError) as theirs:

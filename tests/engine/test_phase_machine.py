@@ -1,11 +1,10 @@
 """The night's phases and the Day's steps are specs that drive the game (issue 25): only the
-machine (``phases.goto``/``advance``, ``steps.advance``) moves ``phase``/``step``, the game
-follows each spec's ``next``, and the one legality check refuses every action outside the
-phase or step whose spec allows it, Quick Effects included."""
+machine (``bookkeeping.goto``/``phases.advance``, ``steps.advance``) moves ``phase``/``step``,
+the game follows each spec's ``next``, and the one legality check refuses every action outside
+the phase or step whose spec allows it, Quick Effects included."""
 
 from __future__ import annotations
 
-import importlib
 import re
 from pathlib import Path
 from typing import Any
@@ -16,11 +15,10 @@ from test_day import Table, walk_to
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import day as d
-from blood_companion.engine.actions import action_types, apply
 from blood_companion.engine.day.steps import DAY_ACTIONS
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import action_types, apply
 from blood_companion.engine.night import PHASES, UseQuick
-from blood_companion.engine.night import phases as night_phases
 from blood_companion.engine.state import state_hash
 
 ENGINE = Path(d.__file__).parent.parent
@@ -40,7 +38,7 @@ def test_no_night_or_day_module_writes_a_phase_or_step_literal() -> None:
 def test_only_goto_writes_the_night_phase_in_whole_nights(catalog: Any, monkeypatch: Any
                                                            ) -> None:
     inside: list[str] = []
-    with_night, goto = fx.with_night, night_phases.goto
+    with_night, goto = fx.with_night, fx.goto
 
     def guarded(state: Any, **update: Any) -> Any:
         assert "phase" not in update or inside, f"phase={update['phase']} outside the machine"
@@ -54,7 +52,7 @@ def test_only_goto_writes_the_night_phase_in_whole_nights(catalog: Any, monkeypa
             inside.pop()
 
     monkeypatch.setattr(fx, "with_night", guarded)
-    monkeypatch.setattr(night_phases, "goto", machine)
+    monkeypatch.setattr(fx, "goto", machine)
     for players, seed in ((1, 0), (2, 0), (3, 0)):
         table = new_table(catalog, players, seed=seed, bot_seed=seed)
         for _ in range(3000):
@@ -132,10 +130,7 @@ def test_the_day_follows_the_steps_next_and_skips(catalog: Any) -> None:
     assert table.step() == "dusk_difficulty" == d.STEPS["nemesis"].next
 
 
-def test_each_spec_names_its_view_and_asker() -> None:
-    specs = [*PHASES.values(), *d.STEPS.values()]
-    for spec in specs:
-        for ref in (spec.view, spec.asker):
-            module, name = ref.split(":")
-            fn = getattr(importlib.import_module(f"blood_companion.engine.{module}"), name)
-            assert callable(fn), (spec.key, ref)
+def test_each_day_step_has_its_view() -> None:
+    from blood_companion.engine.day.views import STEP_VIEWS
+
+    assert set(STEP_VIEWS) == set(d.STEPS)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from blood_companion.engine.actions import apply, replay
 from blood_companion.engine.campaign import Seat, StartCampaign
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, parse_faces
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import apply, replay
 from blood_companion.engine.rolls.procedure import confirm_test, prepare_test, roll_test, run_test
 from blood_companion.engine.rolls.recorded import TakeTest, setup_for_test
 

@@ -16,7 +16,7 @@ from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
 from blood_companion.engine import day as d
-from blood_companion.engine import narrate, why
+from blood_companion.engine import why, words
 from blood_companion.engine.campaign import Seat, StartCampaign
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import NextPhase, SetupNight, UseEvent
@@ -60,7 +60,7 @@ def kinds(table: Table, since: int = 0) -> list[str]:
 
 
 def texts(table: Table, since: int = 0) -> list[str]:
-    return [narrate.render(e, table.catalog) for e in why.told(table.night.log[since:])]
+    return [words.render(e, table.catalog) for e in why.told(table.night.log[since:])]
 
 
 # --------------------------------------------------------------------------- 2 Cleanup order
@@ -245,18 +245,18 @@ def test_rule_13_the_nemesis_turns_its_front_and_troupers_stand_before_it(
         step(table)
     move = nemesis_moves()[0]
     assert move.phase == "nemesis" and move.args["move"] == "step"
-    line = narrate.render(move, catalog)
+    line = words.render(move, catalog)
     assert line.startswith("MOVE Corvin the Gravewarden: Step 2")
     assert ("before leaving each Tile, turn its Front toward the side of the Tile it crosses "
             "(the side on the shortest path to its target)") in line
     assert ("on each Tile it enters, set it in the center and place every Trouper on that Tile "
             "in front of its Front") in line
     # an Escape keeps its facing: no turning, the Troupers still in front of its Front
-    escape = narrate.movement_text(catalog, {"move": "escape", "n": 1,
+    escape = words.movement_text(catalog, {"move": "escape", "n": 1,
                                              "mover": {"card": "corvin"}})
     assert "facing unchanged" in escape and "turn its Front" not in escape
     assert "in front of its Front" in escape
     # a Minion's movement is not the Nemesis's
     minion = catalog.all("minions")[0].id
-    assert "Front" not in narrate.movement_text(catalog, {"move": "step", "n": 1,
+    assert "Front" not in words.movement_text(catalog, {"move": "step", "n": 1,
                                                           "mover": {"card": minion}})

@@ -12,7 +12,7 @@ from night_bot import Table, answer, new_table
 
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate, why
+from blood_companion.engine import why, words
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import (
     AnswerQuestion,
@@ -41,7 +41,7 @@ def with_skills(catalog: Any, nemesis: str, *skills: m.Effect) -> Any:
 
 
 def texts(table: Table) -> list[str]:
-    return [narrate.render(e, table.catalog) for e in why.told(table.night.log)]
+    return [words.render(e, table.catalog) for e in why.told(table.night.log)]
 
 
 def refused(table: Table, action: Any, match: str) -> None:
@@ -76,7 +76,7 @@ def test_rule_4_a_summon_with_a_target_tile_places_the_minion_there(catalog: Any
     assert [s.space for s in night.minions] == ["A", "B", "C"] and night.minions[2].summoned
     summon = next(e for e in night.log if e.kind == "summon")
     assert summon.args["distance"] == "2" and summon.args["src"] == "corvin"
-    line = narrate.render(summon, table.catalog)
+    line = words.render(summon, table.catalog)
     assert "a Tile at Distance 2 from Corvin" in line, line
     assert "Nemesis's Tile" not in line
 
@@ -90,7 +90,7 @@ def test_rule_4_a_summon_on_a_trouper_places_the_minion_on_their_tile(catalog: A
     table.do(AnswerQuestion(troupers=["ioana"]))
     summon = next(e for e in table.night.log if e.kind == "summon")
     assert summon.args["who"] == "ioana"
-    assert "place its Miniature on the Tile of Ioana" in narrate.render(summon, table.catalog)
+    assert "place its Miniature on the Tile of Ioana" in words.render(summon, table.catalog)
     assert table.night.minions[-1].summoned
 
 
@@ -98,7 +98,7 @@ def test_rule_4_a_summon_without_a_distance_stays_on_the_nemesis_tile(catalog: A
     table = new_table(with_skills(catalog, "corvin", SUPPER), 2, seed=3, nemesis="corvin")
     summon = next(e for e in table.night.log if e.kind == "summon")
     assert "distance" not in summon.args and "who" not in summon.args
-    assert narrate.render(summon, table.catalog).endswith("on the Nemesis's Tile")
+    assert words.render(summon, table.catalog).endswith("on the Nemesis's Tile")
 
 
 # --------------------------------------------------------------------------- 8 mixed attacks

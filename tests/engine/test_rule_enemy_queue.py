@@ -13,7 +13,7 @@ from night_invariants import NightInvariants
 
 from blood_companion.content import models as m
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import legal, narrate, why
+from blood_companion.engine import flow, why, words
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import Option
@@ -30,7 +30,7 @@ RATTLE = "corvin-r03"  # Rattle of the Bier: an Interruption, a Summon
 
 
 def texts(table: Table, since: int = 0) -> list[str]:
-    return [narrate.render(e, table.catalog) for e in why.told(table.night.log[since:])]
+    return [words.render(e, table.catalog) for e in why.told(table.night.log[since:])]
 
 
 def refused(table: Table, action: Any, match: str) -> None:
@@ -202,7 +202,7 @@ def test_rule_10_who_takes_a_tactic_card_says_who_settles_a_disagreement(
                          ("day_buy_card", {"card": "aurel-t01"}),
                          ("take_advanced_tactic", {"art": "juggling"})):
         option = Option("1", "a card", kind, fields, needs=("trouper",))
-        question = legal.ask(state, catalog, option, {})
+        question = flow.ask(state, catalog, option, {})
         assert question is not None and question.need == "trouper"
         assert question.prompt.endswith(settles), (kind, question.prompt)
 

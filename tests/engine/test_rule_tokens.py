@@ -14,9 +14,10 @@ import pytest
 from night_bot import Table, new_table
 
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate, vigor, why
-from blood_companion.engine.actions import Action, replay
+from blood_companion.engine import vigor, why, words
+from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import replay
 from blood_companion.engine.night import (
     AnswerQuestion,
     Attack,
@@ -31,6 +32,7 @@ from blood_companion.engine.state import CampaignState, TrouperState, state_hash
 WIN = "2 2 2"  # every Test here succeeds
 LOSE = "x x x"  # every Test here fails
 AUREL, IOANA, ZORA = 0, 1, 3
+AUREL_ID = "aurel"
 TOKENS = 6  # "Player Setup": six Vigor tokens
 
 
@@ -53,7 +55,13 @@ def refused(table: Table, action: Action, match: str) -> None:
 
 
 def texts(table: Table) -> list[str]:
-    return [narrate.render(e, table.catalog) for e in why.told(table.night.log)]
+    return [words.render(e, table.catalog) for e in why.told(table.night.log)]
+
+
+def said(table: Table) -> tuple[str, dict[str, Any]]:
+    """The last event told (its kind and fields; its sentence: tests/engine/test_words.py)."""
+    last = why.told(table.night.log)[-1]
+    return last.kind, dict(last.args)
 
 
 def replays(table: Table, start: CampaignState, steps: int) -> None:
@@ -218,14 +226,14 @@ def test_rule_9_with_the_reserve_empty_the_player_chooses_which_token_moves(
     table.do(AnswerQuestion(cards=["intact"]))
     assert table.state.troupers[AUREL].traps == traps  # an Intact one moved: same counts
     assert not table.night.pending
-    assert "move one of their Intact Traps from the Map to the Tile" in texts(table)[-1]
+    assert said(table) == ("token_moved_intact", {"who": AUREL_ID, "token": "traps", "supply": 0})
     replays(table, start, 2)
     # the other choice: a Consumed one moves and turns Intact
     _place_trap(table)
     table.do(AnswerQuestion(cards=["consumed"]))
     traps = table.state.troupers[AUREL].traps
     assert (traps.supply, traps.intact, traps.consumed) == (0, 2, 6)
-    assert "move one of their Consumed Traps from the Map" in texts(table)[-1]
+    assert said(table) == ("token_moved_consumed", {"who": AUREL_ID, "token": "traps", "supply": 0})
 
 
 def test_rule_3_bites_waiting_for_the_answer_join_it_and_never_overflow(catalog: Any) -> None:
@@ -243,7 +251,7 @@ def test_rule_3_bites_waiting_for_the_answer_join_it_and_never_overflow(catalog:
     table.state = ai.apply_to_trouper(table.state, catalog, Chance.fresh(1, 0), IOANA, bites,
                                       "corvin")
     assert [(q.kind, q.n) for q in table.night.pending] == [("bite", 2)]
-    assert "every Vigor token is bitten" in texts(table)[-1]
+    assert said(table) == ("all_bitten", {"who": table.state.troupers[IOANA].trouper})
     view = night_view(table.state, catalog)
     assert [o.label for o in view.options] == ["On a Depleted token and an Available token"]
     table.do(AnswerQuestion(cards=["available", "depleted"]))

@@ -23,9 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
 
 from play_driver import Driver  # noqa: E402
 
-from blood_companion.engine.actions import Action, apply  # noqa: E402
+from blood_companion.engine.actions import Action  # noqa: E402
 from blood_companion.engine.campaign import Seat, SetDecks, StartCampaign  # noqa: E402
 from blood_companion.engine.errors import RuleError  # noqa: E402
+from blood_companion.engine.flow import apply  # noqa: E402
 from blood_companion.engine.night import SetupNight  # noqa: E402
 from blood_companion.engine.state import CampaignState  # noqa: E402
 from blood_companion.engine.table import (  # noqa: E402

@@ -12,8 +12,7 @@ from test_day import Table, walk_to
 
 from blood_companion.content.face import map_lines
 from blood_companion.engine import day as d
-from blood_companion.engine.narrate import faces_words
-from blood_companion.engine.plain import percent
+from blood_companion.engine.words import faces_words, percent
 
 RAW_ID = re.compile(r"[a-z]+-[a-z]*\d\d")
 
@@ -37,9 +36,9 @@ def test_faces_and_wounds_spelled_out(catalog: Any) -> None:
     assert faces_words("0 xx 1/1") == "a blank face; 2 Defeats; 1 Triumph and a Defeat"
     table = Table(catalog, n=2)
     walk_to(table, "dusk_difficulty")
-    from blood_companion.engine import legal
+    from blood_companion.engine import flow
 
-    labels = [o.label for o in legal.next_view(table.state, catalog).options]
+    labels = [o.label for o in flow.next_view(table.state, catalog).options]
     assert labels and all("Front" in x and "Right Side" in x for x in labels)
     assert not any(re.search(r"\bF\d L\d R\d\b", x) for x in labels)
 

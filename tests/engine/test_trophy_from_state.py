@@ -15,7 +15,7 @@ from night_bot import Table, new_table
 
 from blood_companion.content.effect_text import parse_effect
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate, trophy
+from blood_companion.engine import trophy, words
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.night import Attack, options
 from blood_companion.engine.night_state import Activation, ChainSlot, ReactionSlot
@@ -67,7 +67,7 @@ def trophy_questions(table: Table) -> list[Any]:
 
 
 def said(table: Table) -> list[str]:
-    return [narrate.render(e, table.catalog) for e in table.night.log]
+    return [words.render(e, table.catalog) for e in table.night.log]
 
 
 def test_a_state_meeting_the_condition_wins_the_trophy_without_a_question(catalog: Any) -> None:

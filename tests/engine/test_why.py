@@ -13,7 +13,7 @@ from test_rule_enemy_queue import CALL, COLD, nemesis_phase_next
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import why
-from blood_companion.engine.actions import apply
+from blood_companion.engine.flow import apply
 from blood_companion.engine.night import AnswerQuestion, NextPhase, RollTest
 from blood_companion.engine.night_state import MinionSlot
 from blood_companion.engine.state import CampaignState

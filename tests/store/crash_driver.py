@@ -66,7 +66,7 @@ def main() -> None:
 
     from blood_companion.content.loader import load_catalog
     from blood_companion.engine import campaign  # noqa: F401  (preload: children start fast)
-    from blood_companion.engine.actions import action_adapter
+    from blood_companion.engine.flow import action_adapter
     from blood_companion.store import CampaignStore  # noqa: F401
 
     catalog = load_catalog()

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from blood_companion import __version__
-from blood_companion.engine import narrate
-from blood_companion.engine.actions import Action, apply, seed_for
+from blood_companion.engine import words
+from blood_companion.engine.actions import Action, seed_for
 from blood_companion.engine.chance import Chance
+from blood_companion.engine.flow import apply
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA
 from blood_companion.store import schema
@@ -97,10 +98,10 @@ def v1_doc(state: CampaignState, catalog: Any) -> dict[str, Any]:
     doc["schema_version"] = 1
     if state.night is not None:
         doc["night"]["log"] = [
-            {"turn": e.turn, "phase": e.phase, "text": narrate.render(e, catalog)}
+            {"turn": e.turn, "phase": e.phase, "text": words.render(e, catalog)}
             for e in state.night.log
         ]
-        doc["night"]["reason"] = narrate.night_reason(state.night, catalog) if (
+        doc["night"]["reason"] = words.night_reason(state.night, catalog) if (
             state.night.reason) else ""
     from blood_companion.store.migrations import _v1_shape
 

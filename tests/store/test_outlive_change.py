@@ -23,10 +23,11 @@ from night_bot import Table, step  # noqa: E402
 
 from blood_companion.cli.entry import main  # noqa: E402
 from blood_companion.content.loader import shipped_data_dir, validate_layers  # noqa: E402
-from blood_companion.engine import narrate  # noqa: E402
+from blood_companion.engine import words  # noqa: E402
 from blood_companion.engine.campaign import AdjustWagon, Seat, StartCampaign  # noqa: E402
 from blood_companion.engine.night import SetupNight  # noqa: E402
 from blood_companion.engine.state import CampaignState  # noqa: E402
+from blood_companion.engine.words.templates import Event  # noqa: E402
 from blood_companion.store import CampaignStore, DamagedSave, schema  # noqa: E402
 from blood_companion.store import delta as dl  # noqa: E402
 from blood_companion.store.manage import recover_campaign  # noqa: E402
@@ -103,7 +104,7 @@ def test_transcribed_cards_do_not_break_undo_redo_verify_or_play(
         ]
         # the old log speaks with the new names
         revealed = [e for e in store.state.night.log if e.kind.startswith("reveal")]
-        assert all("Wingbeat Descent" not in narrate.render(e, owner) for e in revealed)
+        assert all("Wingbeat Descent" not in words.render(e, owner) for e in revealed)
         # and play goes on with the transcribed cards
         play(store, owner, 36, seed=1)
         report = store.verify()
@@ -136,7 +137,8 @@ def test_a_reworded_log_sentence_breaks_nothing(
     play(store, catalog, 25)
     head_hash = store.state_hash
     store.close()
-    monkeypatch.setitem(narrate.TEMPLATES, "game_turn", "The bell tolls: Game Turn {turn}")
+    monkeypatch.setitem(words.EVENTS, "game_turn",
+                        Event("turn", "The bell tolls: Game Turn {turn}"))
     base = ["--saves-dir", str(saves_dir), "--campaign", "night"]
     assert main([*base, "campaign", "undo", "5"]) == 0
     assert main([*base, "campaign", "redo", "5"]) == 0

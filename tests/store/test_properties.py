@@ -11,7 +11,6 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blood_companion.engine.actions import replay
 from blood_companion.engine.campaign import (
     AddTrouper,
     AdjustWagon,
@@ -21,6 +20,7 @@ from blood_companion.engine.campaign import (
     StartCampaign,
 )
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.flow import replay
 from blood_companion.engine.state import state_hash
 from blood_companion.store import CampaignStore, NothingToRedo, NothingToUndo
 

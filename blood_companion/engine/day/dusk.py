@@ -4,7 +4,6 @@ Day that lays the night out ("Dusk Phase").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content.models import ITEM_CATEGORIES
@@ -25,7 +24,7 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
 
 if TYPE_CHECKING:
-    from blood_companion.content.loader import Catalog
+    pass
 
 
 class ChooseDifficulty(DayAction):
@@ -47,24 +46,6 @@ class ChooseDifficulty(DayAction):
         return advance(state, day_of(state), self.type, difficulty=self.level)
 
     words = "Difficulty Level {level}"
-
-
-SCENIC_TILES = {"large": "L", "small": "S"}  # the Map's Tile symbols ("Zones" > "Tiles")
-
-
-def scenic_elements(catalog: Catalog, events: Sequence[str]) -> list[dict[str, Any]]:
-    """The Scenic Elements the Event cards on the Chain use ("Scenic Elements": the Map has
-    Tiles for one Large and three Small ones; the Event cards say which go there), each with
-    its size and the Tile symbol it goes on (L, S; None when the card does not say). A Tile
-    holding one is Impassable ("Impassability")."""
-    out = []
-    for eid in events:
-        ev = catalog.get("events", eid)
-        if ev is None or not ev.scenic_element:
-            continue
-        out.append({"event": ev.id, "event_name": ev.name, "name": ev.scenic_element,
-                    "size": ev.scenic_size, "tile": SCENIC_TILES.get(ev.scenic_size or "")})
-    return out
 
 
 class PlaceEvents(DayAction):
@@ -102,7 +83,7 @@ class PlaceEvents(DayAction):
         return advance(state, day, self.type, events=chosen)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words import names
+        from blood_companion.engine.words.sentences import names
         return ("Event cards on the Chain (drawn at random)" if self.events is None
             else "Event cards on the Chain: " + names(c, self.events))
 

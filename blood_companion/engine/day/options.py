@@ -10,11 +10,11 @@ from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ITEM_CATEGORIES
 from blood_companion.engine import day as d
 from blood_companion.engine import leader
-from blood_companion.engine.day.steps import DAY_ACTIONS
 from blood_companion.engine.day.views import _item_label
-from blood_companion.engine.legal import VIEWS, Ask, Option, Pick, register_askers
+from blood_companion.engine.legal import Ask, Option, Pick
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
-from blood_companion.engine.words import SETUP, checklist_ask
+from blood_companion.engine.words.checklists import checklist_ask
+from blood_companion.engine.words.templates import SETUP
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -76,7 +76,7 @@ def _names(catalog: Catalog, ids: list[str], items: bool = False) -> tuple[Pick,
                   for c in ids)
 
 
-def _day_asker(
+def day_asker(
     state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any],
     need: str,
 ) -> Ask | None:
@@ -177,6 +177,3 @@ def _art(catalog: Catalog, card: str) -> str | None:
     art = getattr(catalog.tactic(card), "art", None)
     return None if art is None else str(art)
 
-
-register_askers(sorted(DAY_ACTIONS), _day_asker)
-VIEWS["day"] = d.day_next

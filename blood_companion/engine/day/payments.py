@@ -12,8 +12,8 @@ from blood_companion.content.models import ResourceCost, TrophyCost
 from blood_companion.engine.box import trophy_token
 from blood_companion.engine.day.core import day_of, with_day
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.plain import counted, counted_all
 from blood_companion.engine.state import RESOURCE_NAMES, CampaignState, Wagon
+from blood_companion.engine.words.text import counted, counted_all
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog

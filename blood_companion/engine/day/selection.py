@@ -20,7 +20,7 @@ from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table, named_draw
-from blood_companion.engine.words import zone_name
+from blood_companion.engine.words.sentences import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog

@@ -1,7 +1,7 @@
 """The Day Part's step machine as a table ("Day Part": the Show Phase, then the Dusk Phase).
 
 :data:`STEPS` lists the steps in order, each with its title, the actions the players may take
-in it (:func:`check_step`, called by ``engine/actions.py`` for every Day action, refuses one
+in it (:func:`check_step`, called by ``engine/flow.py`` for every Day action, refuses one
 outside its step), those that finish it (``ends``), the step that follows (``next``) and when
 that one is left out (``skip``: the Purchases in "Single Game Mode", the Nemesis Selection when
 the players face Vlad, "Last Assault"), and its view (the step's ``Next``: ``day/views.py``)
@@ -27,12 +27,6 @@ class DayStepSpec(NamedTuple):
     next: str | None
     skip: Callable[[CampaignState, DayState], bool] = lambda state, day: False  # on entering
     ready: Callable[[CampaignState, DayState], None] = lambda state, day: None  # to end it
-    asker: str = "day.options:_day_asker"  # its follow-up questions (engine/), by name
-
-    @property
-    def view(self) -> str:
-        """Its view (engine/, by name): ``day/views.py``'s ``_<key>_view``."""
-        return f"day.views:_{self.key}_view"
 
 
 PURCHASES = frozenset({"day_buy_building", "day_buy_advanced", "day_buy_card", "day_upgrade_item"})
@@ -112,9 +106,11 @@ SINGLE_REFUSED = {"day_buy_building": "no buildings", "day_buy_advanced": "no pu
                   "day_swap_tactic": "no card swaps", "day_swap_item": "no Item swaps"}
 
 
-def check_step(state: CampaignState, action: Any, catalog: Any) -> None:
-    """The one legality check of the Day (called by ``engine.actions.apply``): an action of
-    its step, and one that ends the step only when the step is ready to end."""
+def check_step(state: CampaignState, action: Any, catalog: Any,
+               view: Callable[[CampaignState, Any], Any] | None = None) -> None:
+    """The one legality check of the Day (called by ``engine.flow.apply``): an action of
+    its step, and one that ends the step only when the step is ready to end. ``view``: the
+    Day's view (``day/views.py`` ``day_next``), whose sentence a refusal gives as its hint."""
     if action.type not in DAY_ACTIONS:
         return
     if state.mode == "single" and action.type in SINGLE_REFUSED:
@@ -123,10 +119,9 @@ def check_step(state: CampaignState, action: Any, catalog: Any) -> None:
     day = day_of(state)
     spec = STEPS[day.step]
     if action.type not in spec.actions:
-        from blood_companion.engine.day.views import day_next
-
         doing = getattr(action, "doing", "") or action.type.replace("_", " ")
-        sentence = day_next(state, catalog).sentence if state.day is not None else None
+        sentence = (view(state, catalog).sentence
+                    if view is not None and state.day is not None else None)
         raise RuleError(
             f"{doing[0].upper() + doing[1:]} is not possible now: the Day is at '{spec.title}'",
             hint=sentence, see=("day_next",))

@@ -28,13 +28,15 @@ from blood_companion.engine.day.payments import (
 from blood_companion.engine.day.steps import STEPS, purchases_open
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.legal import Next, Option
-from blood_companion.engine.narrate import record_name
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words import SETUP, item_name, zone_name
+from blood_companion.engine.words.names import record_name
+from blood_companion.engine.words.sentences import item_name, zone_name
+from blood_companion.engine.words.templates import SETUP
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.board_view import PartBoard
 
 def purchase_choices(state: CampaignState, cat: Catalog) -> list[dict[str, Any]]:
     """Everything on offer in the Show's Purchases, each with ``affordable`` (the Wagon and the
@@ -159,9 +161,7 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
             sentence = f"The campaign is in the {state.part} part, not the Day."
         return Next(state.part, state.part, "Not the Day Part", sentence)
     day = day_of(state)
-    view: Callable[[CampaignState, Catalog, DayState], Next] = globals()[
-        STEPS[day.step].view.partition(":")[2]]
-    return view(state, catalog, day)
+    return STEP_VIEWS[day.step](state, catalog, day)
 
 
 def _next(step: str, sentence: str, *options: Option, default: str | None = None,
@@ -350,6 +350,14 @@ def _done_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
                  default="1")
 
 
+# Each step's view.
+STEP_VIEWS: dict[str, Callable[[CampaignState, Catalog, DayState], Next]] = {
+    "recovery": _recovery_view, "purchases": _purchases_view, "zone": _zone_view,
+    "location": _location_view, "minions": _minions_view, "last_assault": _last_assault_view,
+    "nemesis": _nemesis_view, "dusk_difficulty": _dusk_difficulty_view,
+    "dusk_events": _dusk_events_view, "equipping": _equipping_view, "done": _done_view}
+
+
 def day_board(state: CampaignState, catalog: Catalog) -> DayBoard:
     """The Day Part as the board shows it (engine/board_view.py): the step, the Wagon and the
     trophies, what was bought and what is affordable now, tonight's choices so far and each
@@ -399,3 +407,13 @@ def _name(catalog: Catalog, cid: str | None) -> str:
     if not cid:
         return ""
     return item_name(catalog, cid) if catalog.item(cid.rstrip("+")) else record_name(catalog, cid)
+
+
+def day_part_board(state: CampaignState, catalog: Catalog, view: Next | None,
+                   commands: Callable[[Next | None], list[str]]) -> PartBoard:
+    """The Day's section of the board (``flow.board``): the Wagon, the purchases and the step
+    (``view``: the view of now when already built)."""
+    day = day_board(state, catalog)
+    step = view if view is not None else day_next(state, catalog)
+    return "day", day, {"title": day["title"], "prompt": step.sentence,
+                        "commands": commands(step), "step": step.step}

@@ -52,8 +52,8 @@ class AnswerQuestion(NightAction):
         return settle(state, cat, ctx.chance)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.plain import listing
-        from blood_companion.engine.words import actor_name, names, who
+        from blood_companion.engine.words.sentences import actor_name, names, who
+        from blood_companion.engine.words.text import listing
         if self.yes is not None:
             return "The table answers " + ("yes" if self.yes else "no")
         n = s.night if s is not None else None

@@ -13,7 +13,7 @@ from blood_companion.engine import chain as ch
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.interpreter import ATTACKS
-from blood_companion.engine.legal import Ask, Option, Pick, register_askers
+from blood_companion.engine.legal import Ask, Option, Pick
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.core import box_of, card_label, card_name, event_card, tactic_card
 from blood_companion.engine.night.resolve import (
@@ -25,10 +25,11 @@ from blood_companion.engine.night.resolve import (
     weakness_asks,
 )
 from blood_companion.engine.night.views import area_hits, attack_targets, wounds_needed
-from blood_companion.engine.plain import percent
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
-from blood_companion.engine.words import SETUP, checklist_ask
+from blood_companion.engine.words.checklists import checklist_ask
+from blood_companion.engine.words.templates import SETUP
+from blood_companion.engine.words.text import percent
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -189,7 +190,7 @@ def _hit_on(state: CampaignState, catalog: Catalog, eff: m.Effect | None, side: 
 _OF_EFFECT = frozenset({"confirm", "token_flip", "discard", "recipient", "heal", "target", "side"})
 
 
-def _night_asker(
+def night_asker(
     state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any], need: str,
 ) -> Ask | None:
     if need == SETUP:
@@ -355,8 +356,7 @@ def _night_asker(
     raise KeyError(need)  # pragma: no cover - every need above
 
 
-register_askers(
-    ("night_continue", "night_play", "night_rest", "night_answer", "night_attack",
-     "night_effect", "night_event", "night_roll", "night_item", "night_redraw", "night_quick",
-     "night_support"),
-    _night_asker)
+# The night's options that ask follow-up questions (engine/flow.py: the Night phase's askers).
+ASKED = ("night_continue", "night_play", "night_rest", "night_answer", "night_attack",
+         "night_effect", "night_event", "night_roll", "night_item", "night_redraw",
+         "night_quick", "night_support")

@@ -20,12 +20,13 @@ from blood_companion.content import models as m
 from blood_companion.content.render import render_outcome
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import leader, narrate, why
+from blood_companion.engine import leader, why
 from blood_companion.engine.bookkeeping import item_side
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import EnemyJob, Question
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.words.names import record_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -523,16 +524,6 @@ def answer_confirm(state: CampaignState, catalog: Catalog, rng: Chance, yes: boo
     return run_queue(state, catalog, rng)
 
 
-def timed_skills(state: CampaignState, catalog: Catalog, timing: str) -> list[EnemyJob]:
-    """The Nemesis's Skills that resolve at this moment, one job each."""
-    nem = fx.nemesis_card(state, catalog)
-    return [
-        EnemyJob(
-            source="skill", card=nem.id, label=f"{nem.name}: {sk.name or 'Skill'}", effects=[k])
-        for k, sk in enumerate(nem.skills)
-        if sk.timing == timing]
-
-
 def waiting_name(state: CampaignState, catalog: Catalog, card: str) -> str:
     """A card of an order question as the players call it: the Nemesis by its Skills of the
     moment ("Lucilla: The Colony Feeds"), any other card by its name."""
@@ -541,7 +532,7 @@ def waiting_name(state: CampaignState, catalog: Catalog, card: str) -> str:
         labels = [j.label for j in night.queue if j.source == "skill" and j.card == card]
         if labels:
             return ", ".join(dict.fromkeys(labels))
-    return narrate.record_name(catalog, card)
+    return record_name(catalog, card)
 
 
 def ask_order(state: CampaignState, catalog: Catalog, jobs: list[EnemyJob]) -> CampaignState:

@@ -12,41 +12,44 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
-from blood_companion.engine import narrate, vigor
-from blood_companion.engine.actions import action_class
+from blood_companion.engine import vigor
 from blood_companion.engine.bookkeeping import item_side, night_of
-from blood_companion.engine.legal import VIEWS, Next, Option
+from blood_companion.engine.legal import Next, Option
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.asks import _trait  # registers the askers too
 from blood_companion.engine.night.core import card_label, event_card
 from blood_companion.engine.night.phases import PHASES
+from blood_companion.engine.night.quick import UseQuick
+from blood_companion.engine.night.tactic import Attack, ResolveEffect, UseEvent, UseItem, UseSupport
 from blood_companion.engine.night.views import (
     activation_options,
     attack_targets,
+    board_view,
     effect_entry,
     no_target_why,
     quick_now,
 )
 from blood_companion.engine.night_state import Question
-from blood_companion.engine.plain import percent
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices, hidden_hand
-from blood_companion.engine.words import SETUP
+from blood_companion.engine.words.sentences import night_reason
+from blood_companion.engine.words.templates import SETUP
+from blood_companion.engine.words.text import percent
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.board_view import PartBoard
 
 
 
 def night_view(state: CampaignState, catalog: Catalog) -> Next:
-    """What the table does now: the question waiting, else the view the phase's spec names
-    (:data:`~blood_companion.engine.night.phases.PHASES`), with the Quick Effects usable now."""
+    """What the table does now: the question waiting, else the phase's view (:data:`PHASE_VIEWS`,
+    else the common one), with the Quick Effects usable now."""
     night = night_of(state)
     title = f"Turn {night.turn} · {PHASES[night.phase].title}"
     if night.phase == "over":
         return _phase_view(state, catalog, title)
-    view: Callable[[CampaignState, Catalog, str], Next] = (
-        _question_view if night.pending else globals()[PHASES[night.phase].view.partition(":")[2]])
+    view = _question_view if night.pending else PHASE_VIEWS.get(night.phase, _phase_view)
     return _with_quick(state, catalog, view(state, catalog, title))
 
 
@@ -58,7 +61,7 @@ def _phase_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     if night.phase == "over":
         return Next(
             "night", "over", "End of the Night",
-            f"The night is {night.result}: {narrate.night_reason(night, catalog)}. "
+            f"The night is {night.result}: {night_reason(night, catalog)}. "
             "End of the Night: clear the board and read the rewards.",
             options=(Option("1", "Close the night and read the rewards", "end_night"),),
             default="1")
@@ -108,6 +111,11 @@ NEEDS = ("confirm", "discard", "target", "side", "weakness", "recipient", "trait
          "token_flip")
 
 
+# The actions an option resolving an Effect records, by kind.
+EFFECT_ACTIONS = {c.model_fields["type"].default: c
+                  for c in (Attack, ResolveEffect, UseSupport, UseItem, UseEvent, UseQuick)}
+
+
 def _effect_option(key: str, label: str, kind: str, fields: Mapping[str, Any],
                    entry: Mapping[str, Any] | None, many: bool, **more: Any) -> Option:
     """An option resolving an Effect (``entry``: of activation_options or quick_now) with the
@@ -121,8 +129,7 @@ def _effect_option(key: str, label: str, kind: str, fields: Mapping[str, Any],
               "trait": attack or e.get("traits") or e.get("test_dice") or e.get("test"),
               "heal": e.get("heal") and (not attack or kind == "night_support")}
     wanted["dice"] = wanted["trait"]
-    declared = action_class(kind)
-    assert declared is not None
+    declared = EFFECT_ACTIONS[kind]
     needs = tuple(n for n in NEEDS if wanted[n] and n in declared.model_fields)
     return Option(key, label, kind, fields, needs=needs, repeat=("dice",) if "dice" in needs
                   else (), **more)
@@ -455,6 +462,11 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                 default=default, info=tuple(info), details={"activation": opt})
 
 
+# The night's phases with a view of their own (the others: ``_phase_view``).
+PHASE_VIEWS: dict[str, Callable[[CampaignState, Catalog, str], Next]] = {
+    "planning": _planning_view, "tactic": _tactic_view}
+
+
 def _item_entry(state: CampaignState, catalog: Catalog, t: int, iid: str) -> dict[str, Any] | None:
     side = item_side(state, catalog, t, iid)
     if not side.effects:
@@ -463,4 +475,11 @@ def _item_entry(state: CampaignState, catalog: Catalog, t: int, iid: str) -> dic
     return {**effect_entry(state, t, eff, 1), "test": eff.test is not None}
 
 
-VIEWS["night"] = night_view
+def night_board(state: CampaignState, catalog: Catalog, view: Next | None,
+                commands: Callable[[Next | None], list[str]]) -> PartBoard:
+    """The night's section of the board (``flow.board``): the Night Board and whose turn it is
+    (``view``: the view of now when already built)."""
+    turn = whose_turn(state, catalog, view)
+    title = f"Turn {turn['turn']} · {turn['phase_name']}"
+    return "night", board_view(state, catalog), {
+        **turn, "title": title, "commands": commands(view)}  # type: ignore[typeddict-item]

@@ -2,9 +2,9 @@
 
 :data:`PHASES` holds every phase of a night, in order: its actions (and, while a question
 waits, its ``questions``), its ``enter`` and ``settled`` steps, when ``continue`` may leave it
-(``done``), what follows (``next``), and its view and asker. :func:`check_phase` is the one
-legality check of the night, :func:`advance` the one path from a phase to the next and
-:func:`goto` the one writer of ``phase``.
+(``done``) and what follows (``next``); its view is night/options.py's (``PHASE_VIEWS``).
+:func:`check_phase` is the one legality check of the night, :func:`advance` the one path from
+a phase to the next and ``bookkeeping.goto`` the one writer of ``phase``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, NoReturn
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
-from blood_companion.engine import narrate, why
+from blood_companion.engine import why
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
@@ -23,6 +23,8 @@ from blood_companion.engine.night.core import can_play
 from blood_companion.engine.night_state import Activation, EnemyJob, MinionSlot, NightState
 from blood_companion.engine.state import CampaignState, Tokens
 from blood_companion.engine.table import UNKNOWN
+from blood_companion.engine.words.names import record_name
+from blood_companion.engine.words.templates import REASONS
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -47,8 +49,6 @@ class Phase(NamedTuple):
     questions: frozenset[str] = ANSWERS  # also allowed while a question waits
     done_text: str = ""  # what the table hears once the phase is done
     refuse: Mapping[str, str] = {}  # own words for actions it refuses (read only)
-    view: str = "night.options:_phase_view"  # its view and asker (engine/), by name
-    asker: str = "night.asks:_night_asker"
 
 
 def settle(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
@@ -68,12 +68,6 @@ def settle(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState
     raise RuleError("the night did not settle")  # pragma: no cover
 
 
-def goto(state: CampaignState, phase: str, **update: Any) -> CampaignState:
-    """The one writer of the night's ``phase`` (:func:`advance`; ``effects.end_night`` for the
-    End of the Night)."""
-    return fx.with_night(state, phase=phase, **update)
-
-
 def advance(state: CampaignState, catalog: Catalog, rng: Chance | None,
             phase: str | None = None) -> CampaignState:
     """The machine: leave the current phase for `phase` (default: its ``next``) and run that
@@ -82,7 +76,7 @@ def advance(state: CampaignState, catalog: Catalog, rng: Chance | None,
     to = phase or PHASES[night.phase].next
     assert to is not None
     turn = night.turn + 1 if (night.phase, to) == ("cleanup", "start_of_turn") else night.turn
-    return PHASES[to].enter(goto(state, to, turn=turn), catalog, rng)
+    return PHASES[to].enter(fx.goto(state, to, turn=turn), catalog, rng)
 
 
 def enter(state: CampaignState, catalog: Catalog, rng: Chance, phase: str) -> CampaignState:
@@ -117,7 +111,7 @@ def queue_timed(state: CampaignState, catalog: Catalog, timing: str) -> Campaign
     cards the players say in which order, the queued order kept if they agree; the Nemesis's
     cards are among them ("Beginning of the Night", "Start of Turn"), except at the Beginning
     of Cleanup, where the Nemesis's go first ("Cleanup Phase")."""
-    skills = [*ai.timed_skills(state, catalog, timing), *ai.weakness_jobs(state, catalog, timing)]
+    skills = [*fx.timed_skills(state, catalog, timing), *ai.weakness_jobs(state, catalog, timing)]
     # (source, card, whose Effects: the side of an Item shown, owner): a face-up Tactic card's
     # owner resolves it, an Event's Effects the Leader
     cards: list[tuple[Literal["trouper", "event"], str, int | None, int]] = [
@@ -129,7 +123,7 @@ def queue_timed(state: CampaignState, catalog: Catalog, timing: str) -> Campaign
         if slot.kind == "event" and not slot.face_down:
             cards.append(("event", slot.card, None, state.leader))
     jobs = [EnemyJob(source=source, card=cid, owner=owner, effects=[k],
-                     label=narrate.record_name(catalog, cid))
+                     label=record_name(catalog, cid))
             for source, cid, side_of, owner in cards
             for k, e in enumerate(ai.effects_of_card(state, catalog, cid, side_of))
             if e.timing == timing]
@@ -423,15 +417,14 @@ PHASES: dict[str, Phase] = {
             "planning", "Planning Phase", "Planning Phase",
             frozenset({"night_play", "night_rest", "night_pass", "night_item", "night_quick"}),
             start_planning, after_play, "tactic", done=_by_itself, questions=ON_CHAIN,
-            refuse={"night_continue": "the Planning Phase goes on while someone can play"},
-            view="night.options:_planning_view"),
+            refuse={"night_continue": "the Planning Phase goes on while someone can play"}),
         Phase(
             "tactic", "Tactic Phase", "Tactic Phase",
             frozenset({"night_attack", "night_effect", "night_support", "night_event",
                        "night_redraw", "night_done", "night_item", "night_quick",
                        "night_continue"}),
             enter_tactic, None, "nemesis", done=lambda night: night.activation is None,
-            questions=ON_CHAIN, view="night.options:_tactic_view",
+            questions=ON_CHAIN,
             done_text="Every Chain card is resolved: the Nemesis Phase comes next."),
         Phase(
             "nemesis", "Nemesis Phase", "Nemesis Phase",
@@ -456,7 +449,7 @@ NIGHT_ACTIONS = frozenset().union(*(p.actions for p in PHASES.values())) | QUEST
 
 
 def check_phase(state: CampaignState, action: Any, catalog: Any = None) -> None:
-    """The one legality check of the night (called by ``engine.actions.apply``): the action
+    """The one legality check of the night (called by ``engine.flow.apply``): the action
     must be one the current phase allows, or an answer to the question waiting. Refuses with the
     phase's own words; the state is untouched."""
     if action.type not in NIGHT_ACTIONS or state.night is None:
@@ -465,7 +458,7 @@ def check_phase(state: CampaignState, action: Any, catalog: Any = None) -> None:
     if night.phase == "over":
         raise RuleError(
             f"the night is over ({night.result}): "
-            f"{narrate.REASONS.get(night.reason, night.reason)}",
+            f"{REASONS.get(night.reason, night.reason)}",
             see=("end_night",))
     spec = PHASES[night.phase]
     if action.type not in spec.actions and action.type not in QUESTION_ACTIONS:

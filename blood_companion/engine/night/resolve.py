@@ -14,9 +14,14 @@ from blood_companion.engine import interpreter as interp
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import ATTACKS, helps_test
+from blood_companion.engine.interpreter import (
+    ATTACKS,
+    helps_test,
+    weakness_always,
+    weakness_on_attack,
+)
 from blood_companion.engine.night.core import minion_card, tactic_card, trouper_index
-from blood_companion.engine.night_state import Activation, ChainSlot, EnemyJob, NightState
+from blood_companion.engine.night_state import Activation, ChainSlot, NightState
 from blood_companion.engine.rolls import attack_target
 from blood_companion.engine.state import CampaignState
 
@@ -324,17 +329,6 @@ def attack_need(
     return next(iter(needs)), pick(needs.values()), what
 
 
-def weakness_always(
-    state: CampaignState, catalog: Catalog, side: str
-) -> list[tuple[m.WeaknessCard, int, m.Effect]]:
-    """The Effects of the side's Weakness card that are always active ("Nemesis Weaknesses":
-    no timing, or ``always``), with their index on the card."""
-    w = fx.weakness(state, catalog, side)
-    if w is None:
-        return []
-    return [(w, k, e) for k, e in enumerate(w.effects) if e.timing in (None, "always")]
-
-
 def weakness_asks(state: CampaignState, catalog: Catalog, t: int, side: str) -> str:
     """The Condition (in words) of a Weakness Effect that helps Trouper ``t``'s attack on
     ``side`` and that only the table can see; "" when there is none to ask."""
@@ -344,36 +338,7 @@ def weakness_asks(state: CampaignState, catalog: Catalog, t: int, side: str) -> 
     return ""
 
 
-def weakness_on_attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, side: str,
-                       holds: bool | None) -> CampaignState:
-    """ "Nemesis Weaknesses": the Effects of the Weakness card of the side attacked are always
-    active. Those made of Test bonuses (a Bonus Triumph, a Re-roll against that side) go to
-    Trouper ``t``'s attack Test when their Condition holds (``holds``: the table's word for a
-    Condition only it sees); the others resolve after the attack, as Enemy Effects. Raises
-    RuleError when the table's word is needed and missing."""
-    jobs: list[EnemyJob] = []
-    for w, k, e in weakness_always(state, catalog, side):
-        if e.is_free_text or not helps_test(e):
-            jobs.append(EnemyJob(source="weakness", card=w.id, effects=[k],
-                                 label=f"{w.name}: {w.effect_name}"))
-            continue
-        cond = interp.condition_holds(state, t, e.condition)
-        if cond is None:
-            if holds is None:
-                raise RuleError(
-                    f"only the table can tell whether {w.name} ({side} Weakness) helps this "
-                    f"attack: {interp.condition_text(e)}",
-                    hint="say whether its Condition holds (--weakness or --no-weakness)")
-            cond = holds
-        if not cond:
-            state = fx.log(state, "weakness_not_now", card=w.id, side=side, effect=k)
-            continue
-        state = fx.log(state, "weakness_applies", card=w.id, side=side, effect=k)
-        act = interp.Act(catalog, rng, source=night_of(state).nemesis, target=t)
-        state = interp.apply_outcomes(state, act, e.outcome)
-    if jobs:
-        state = fx.with_night(state, queue=[*night_of(state).queue, *jobs])
-    return state
+
 
 
 def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.Effect, *,

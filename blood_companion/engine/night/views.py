@@ -11,7 +11,7 @@ from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate, vigor
+from blood_companion.engine import vigor
 from blood_companion.engine.board_view import (
     Aura,
     ChainSpace,
@@ -45,6 +45,7 @@ from blood_companion.engine.night.resolve import (
 from blood_companion.engine.night_state import Activation
 from blood_companion.engine.rolls import attack_target
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.words.sentences import night_reason
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -287,7 +288,7 @@ def board_view(state: CampaignState, catalog: Catalog) -> NightBoard:
         "turn": night.turn,
         "phase": night.phase,
         "result": night.result,
-        "reason": narrate.night_reason(night, catalog),
+        "reason": night_reason(night, catalog),
         "nemesis": {
             "id": nem.id,
             "name": nem.name,

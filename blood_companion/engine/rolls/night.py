@@ -14,7 +14,6 @@ from blood_companion.content import models as m
 from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine import narrate
 from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
@@ -26,11 +25,10 @@ from blood_companion.engine.dice import (
     roll_pool,
 )
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.interpreter import helps_test
+from blood_companion.engine.interpreter import helps_test, weakness_on_attack
 from blood_companion.engine.legal import ROLL, Ask, Pick
 from blood_companion.engine.night_state import Bonus
 from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
-from blood_companion.engine.plain import percent
 from blood_companion.engine.rolls.procedure import (
     APP_ROLLED,
     TestResult,
@@ -51,6 +49,8 @@ from blood_companion.engine.rolls.procedure import (
     trouper_setup,
 )
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.words.names import record_name
+from blood_companion.engine.words.text import percent
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -199,7 +199,7 @@ def test_setups(
     card_traits = {str(k): v for k, v in card.traits.items()}
 
     # the label names the card or Event the Test belongs to (an id) or what it is ("dodge")
-    shown = narrate.record_name(catalog, label) if catalog.find(label) is not None else label
+    shown = record_name(catalog, label) if catalog.find(label) is not None else label
     def setup_for(pool: tuple[Any, ...], name: str) -> TestSetup:
         return trouper_setup(
             catalog, tr, pool, target, f"{shown} ({name})", rerolls=bonus.rerolls,
@@ -286,9 +286,6 @@ def setup_of(
     if items:
         state = use_test_items(state, catalog, Chance.fresh(0, 0), spec.t, items)
     if spec.side is not None:
-        # (engine/night imports this module)
-        from blood_companion.engine.night.resolve import weakness_on_attack
-
         # a Condition not answered yet (RuleError): the Test without the Weakness's help
         with contextlib.suppress(RuleError):
             state = weakness_on_attack(state, catalog, Chance.fresh(0, 0), spec.t, spec.side,

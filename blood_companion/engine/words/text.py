@@ -1,7 +1,6 @@
 """Words without the data pack: counts, lists, percentages, the Nemesis's sides, and the one
-template renderer (:func:`fill`). A leaf module (the engine's rules use it); the sentences players
-read come from ``engine/words.py`` (with the cards' names), ``engine/narrate.py`` (the night log)
-and ``cli/table_words.py``."""
+template renderer (:func:`fill`, :func:`phrase`) every sentence of the package goes through. A
+leaf module (the engine's rules use it)."""
 
 from __future__ import annotations
 
@@ -77,3 +76,9 @@ def fill(template: str, value: Callable[[str], Any], show: Callable[[str, str, A
         shown = next((t for t in (filled(o, True) for o in first) if t is not None), None)
         out.append(shown if shown is not None else filled(last, not first) or "")
     return "".join(out)
+
+
+def phrase(template: str, **fields: Any) -> str:
+    """`template` with its ``{field}`` s shown as they are (a sentence of the physical
+    instructions, a movement): :func:`fill` over the given fields."""
+    return fill(template, fields.get, lambda field, kind, v: str(v))

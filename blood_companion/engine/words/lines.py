@@ -1,24 +1,28 @@
-"""Cards, hands, decks and step results as the table reads them: the CLI's one module of words
-(for every command and `blood play`'s prompt). The others: ``engine/words.py`` (actions as
-sentences), ``engine/narrate.py`` (the night log's events), ``engine/plain.py`` (words without
-the data pack). Pure rendering; names, never ids, except where ``--ids`` asks for them.
+"""Cards, hands, decks and step results as the table reads them, in lines (for every command
+and `blood play`'s prompt). Pure rendering; names, never ids, except where ``--ids`` asks for
+them.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.content.face import card_face, find_card
-from blood_companion.engine import narrate, why
-from blood_companion.engine.plain import counted
+from blood_companion.content.face import card_face, find_card, trouper_name
+from blood_companion.content.render import render_effect
 from blood_companion.engine.table import (
+    DECKS,
     UNKNOWN,
     DrawNeeded,
     done_so_far,
     hand_choices,
     hidden_hand,
+    holder,
     holders_text,
 )
+from blood_companion.engine.words.names import faces_words, record_name
+from blood_companion.engine.words.sentences import name, names, render
+from blood_companion.engine.words.templates import DECISION
+from blood_companion.engine.words.text import counted
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -42,7 +46,7 @@ def entry_lines(entry: NightLogEntry, state: CampaignState | None, catalog: Cata
                 ) -> list[tuple[str, str]]:
     """A log event's lines and styles: the sentence, and for a revealed Reaction card its
     text, as printed on the card."""
-    text = narrate.render(entry, catalog)
+    text = render(entry, catalog)
     out = [(text, _style(entry, text))]
     if entry.kind in REVEALS and entry.args.get("card"):
         face = entry.args.get("face")
@@ -54,7 +58,7 @@ def entry_lines(entry: NightLogEntry, state: CampaignState | None, catalog: Cata
 def so_far_lines(need: DrawNeeded, before: CampaignState, catalog: Catalog) -> list[str]:
     """What a step already did when it needed a card the players draw (a roll, a reshuffle, a
     card revealed), told before the question that depends on it."""
-    return [text for entry in why.told(done_so_far(need, before))
+    return [text for entry in done_so_far(need, before) if entry.kind != DECISION
             for text, _ in entry_lines(entry, need.state, catalog)]
 
 
@@ -76,10 +80,10 @@ def hand_lines(state: CampaignState, catalog: Catalog, who: str | None = None) -
     out: list[str] = []
     for i in idx:
         t = state.troupers[i]
-        name = narrate.trouper_name(catalog, t.trouper)
+        name = trouper_name(catalog, t.trouper)
         if state.night is None:
             out.append(f"{name}: no hand outside the night; the deck holds "
-                       + ", ".join(narrate.record_name(catalog, c) for c in t.deck))
+                       + ", ".join(record_name(catalog, c) for c in t.deck))
             continue
         if hidden_hand(state, i):
             can = hand_choices(state, i)
@@ -96,7 +100,7 @@ def hand_lines(state: CampaignState, catalog: Catalog, who: str | None = None) -
 def _known(catalog: Catalog, cards: list[str]) -> str:
     if not cards:
         return "none"
-    seen = [narrate.record_name(catalog, c) for c in cards if c != UNKNOWN]
+    seen = [record_name(catalog, c) for c in cards if c != UNKNOWN]
     hidden = sum(1 for c in cards if c == UNKNOWN)
     parts = seen + ([f"{hidden} card(s) the app did not see"] if hidden else [])
     return ", ".join(parts)
@@ -105,25 +109,13 @@ def _known(catalog: Catalog, cards: list[str]) -> str:
 def _card_line(catalog: Catalog, cid: str) -> str:
     card = catalog.tactic(cid)
     if card is None:
-        return narrate.record_name(catalog, cid)
+        return record_name(catalog, cid)
     tags = (", Cascade" if card.cascade else "") + (", Block" if card.block else "")
-    from blood_companion.content.render import render_effect
-
     effects = "; ".join(render_effect(e) for e in card.effects)
     return f"{card.name} (Threat {card.threat}{tags}): {effects}"
 
 
-def reaction_line_lines(state: CampaignState, catalog: Catalog) -> list[str]:
-    """The Reaction Line, left to right, each card with its text (the board's own lines)."""
-    from blood_companion.cli.status_view import reaction_cards
-    from blood_companion.engine.night import board_view
-
-    return reaction_cards(board_view(state, catalog) if state.night is not None else None)
-
-
 def decks_lines(state: CampaignState) -> list[str]:
-    from blood_companion.engine.table import DECKS, holder
-
     out = [holders_text(state)]
     for deck, title in DECKS.items():
         who = "the players (real cards)" if holder(state, deck) == "table" else "the app"
@@ -134,8 +126,6 @@ def decks_lines(state: CampaignState) -> list[str]:
 def result_lines(result: dict[str, Any], catalog: Catalog | None, sentence: str = "") -> list[str]:
     """What a step drew and did, a line each (those its own `sentence` already says left
     out)."""
-    from blood_companion.engine.words import name, names
-
     if not result or catalog is None:
         return []
     out: list[str] = []
@@ -156,9 +146,9 @@ def result_lines(result: dict[str, Any], catalog: Catalog | None, sentence: str 
     for roll in result.get("rolls") or []:
         if isinstance(roll, dict):
             out.append(f"Loot roll {roll.get('dice')}: "
-                       f"{narrate.faces_words(str(roll.get('faces') or ''))} → "
+                       f"{faces_words(str(roll.get('faces') or ''))} → "
                        f"{counted(int(roll.get('gained') or 0), str(roll.get('resource')))}")
     for event in result.get("events") or []:
-        if isinstance(event, dict) and event.get("kind") != why.DECISION:
-            out.append(narrate.render(event, catalog))
+        if isinstance(event, dict) and event.get("kind") != DECISION:
+            out.append(render(event, catalog))
     return out
