@@ -380,3 +380,34 @@ def test_a_probable_slip_asks_take_it_anyway_on_the_phone(tmp_path: Path) -> Non
     log = log_of(saves)
     assert len(log) == q["step"] + 1
     assert "Ioana" in log[-1]["sentence"], log[-1]["sentence"]
+
+
+def test_a_tap_on_a_question_taken_back_meanwhile_says_so(tmp_path: Path) -> None:
+    saves = tmp_path / "saves"
+    new_night(saves)
+    run(saves, "play", "--answer", "n")  # the table's first question
+    with serving(saves) as doc, pages(tmp_path, {"aurel": doc["seats"]["aurel"]}) as phones:
+        page = phones["aurel"]
+        q = question(doc["seats"]["aurel"])
+        assert q["whose"] == "aurel"
+        page.wait(f"document.body.dataset.questionStep === '{q['step']}'", "not shown")
+        # the Leader's Undo from elsewhere lands just before Aurel's tap on his own question
+        body = json.dumps({"seat": doc["seats"]["aurel"].split("seat=")[1], "step": q["step"],
+                           "question_id": q["question_id"], "lines": ["undo"], "tap": "u"})
+        key = next(c["key"] for c in q["choices"] if c["enabled"])
+        status = page.evaluate(f"""(function () {{
+            var x = new XMLHttpRequest();
+            x.open("POST", "/api/answer", false);
+            x.setRequestHeader("Content-Type", "application/json");
+            x.send({json.dumps(body)});
+            document.querySelector('#question button.opt[data-key="{key}"]').click();
+            return x.status; }})()""")
+        assert status == 200
+        text = page.wait("""(function () { var n = document.querySelector('#question .notice');
+            return !document.body.dataset.busy && n && n.textContent; })()""", "no message")
+        assert text.startswith("Taken back since: the campaign is at step"), text
+        now = question(doc["seats"]["aurel"])  # the table's question again, nothing recorded
+        assert now["whose"] is None and now["step"] < q["step"]
+        assert page.evaluate("document.body.dataset.questionStep") == str(now["step"])
+        assert page.evaluate("document.querySelector('#question .q').textContent") == \
+            now["question"]
