@@ -1,4 +1,5 @@
-"""Write the README's screenshots: docs/images/table.svg, board-phone.png, board-tablet.png.
+"""Write the README's screenshots: docs/images/table.svg, seat-phone.png, seat-phone-waiting.png,
+board-phone.png, board-tablet.png.
 
 A seeded demo campaign (Aurel and Ioana, seed 1, the app holding the decks) is made in a
 temporary saves folder and played through `blood table` itself, with Textual's test harness
@@ -6,9 +7,12 @@ answering the default at every question, into the first night's Tactic Phase (a 
 the Chain, the Reaction Line out). Then:
 
 * the table view is drawn at 110×32 and saved as Textual's SVG screenshot;
-* `blood board --serve --port 0` serves that save, and Debian's headless ``chromium`` takes
-  two screens of a phone held upright (390×1688, Ioana's phone: ``?trouper=ioana``) and a
-  tablet on its side (1180×820), then the server stops.
+* `blood board --serve --port 0 --json` serves that save (a seat per Trouper), and Debian's
+  headless ``chromium`` takes the phone of the seat whose question it is, held upright (390×844:
+  the question and its buttons; and 390×1688, two screens of the whole page), the phone of
+  another seat waiting for it (390×844), and the watch view on a tablet on its side
+  (1180×820); then the server stops. Each page is served with its board and question inlined,
+  so ``--screenshot`` needs no script to finish first.
 
 Run from anywhere (needs the `test` extra's Textual and a ``chromium`` on the PATH):
 
@@ -23,12 +27,14 @@ import argparse
 import asyncio
 import contextlib
 import io
+import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
 TABLE_SIZE = (110, 32)
 PHONE = (390, 1688)  # two screens of a phone held upright (its parts folded)
+SEAT_PHONE = (390, 844)  # one screen of a phone held upright: a seat's question and buttons
 TABLET = (1180, 820)
 CAMPAIGN = "demo"
 
@@ -90,8 +97,11 @@ async def table_shot(step: int) -> tuple[str, dict]:
     """Play the demo through the table view up to `step`; its screen (SVG) and board doc."""
     from blood_companion.cli.table_app import TableApp
 
-    shots: list[str] = []  # Enter (the default); `all` where the Map asks
-    app = await drive(TableApp(CAMPAIGN), ["", "all"] * 200, TABLE_SIZE, until_step=step,
+    # Enter (the default); `all` where the Map asks; where a target has no default (the Map
+    # says, issue 26), the Nemesis (`n`), else the first Minion (`a`)
+    shots: list[str] = []
+    app = await drive(TableApp(CAMPAIGN), ["", "all", "n", "a"] * 200, TABLE_SIZE,
+                      until_step=step,
                       seen=lambda a: shots.append(a.export_screenshot(title="blood table")),
                       free_choice="1")  # a Leader's free choice (a tie): the first one
     return shots[0], app.doc
@@ -102,28 +112,41 @@ def _sigint_as_usual() -> None:
 
 
 def board_shots(chromium: str, work: Path) -> list[Path]:
-    """Serve the save, photograph it at the phone's and the tablet's size, stop the server."""
+    """Serve the save, photograph its pages, stop the server: the phone of the seat whose
+    question it is (390×844, its buttons; and two screens, the whole page), a phone waiting
+    for that seat, and the watch view on a tablet on its side (1180×820)."""
     server = subprocess.Popen(
-        [*blood_exe(), "board", "--serve", "--port", "0"], stdout=subprocess.PIPE,
+        [*blood_exe(), "board", "--serve", "--port", "0", "--json"], stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"},
         preexec_fn=_sigint_as_usual,
     )
     written: list[Path] = []
     try:
         assert server.stdout is not None
-        url = ""
-        for _ in range(20):
-            line = server.stdout.readline()
-            if not line or "http://" in line:
-                url = line.strip()
-                break
-        if not url.startswith("http://"):
+        line = server.stdout.readline()
+        try:
+            urls = json.loads(line)
+        except ValueError:
             sys.exit("blood board --serve printed no address: "
                      + (server.stderr.read() if server.stderr else ""))
-        for name, (width, height), page in (("board-phone.png", PHONE, url + "?trouper=ioana"),
-                                            ("board-tablet.png", TABLET, url)):
+        seats = urls["seats"]
+        first = next(iter(seats.values()))
+        base, _, query = first.partition("?")
+        with urllib.request.urlopen(f"{base.rstrip('/')}/api/question?{query}",
+                                    timeout=60) as r:
+            question = json.loads(r.read())
+        asked = question.get("whose") or ("ioana" if "ioana" in seats else next(iter(seats)))
+        waiting = next(t for t in seats if t != asked)
+        print(f"step {question.get('step')}: {asked}'s phone asked "
+              f"({question.get('question', '')[:60]}…), {waiting}'s waiting")
+        for name, (width, height), page in (
+            ("seat-phone.png", SEAT_PHONE, seats[asked]),
+            ("seat-phone-waiting.png", SEAT_PHONE, seats[waiting]),
+            ("board-phone.png", PHONE, seats[asked]),
+            ("board-tablet.png", TABLET, urls["watch"]),
+        ):
             out = IMAGES / name
-            r = subprocess.run(
+            r2 = subprocess.run(
                 [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--hide-scrollbars",
@@ -131,8 +154,8 @@ def board_shots(chromium: str, work: Path) -> list[Path]:
                  f"--window-size={width},{height}", f"--screenshot={out}", page],
                 capture_output=True, text=True, timeout=90,
             )
-            if r.returncode != 0 or not out.exists():
-                sys.exit(f"chromium failed: {r.stderr[-2000:]}")
+            if r2.returncode != 0 or not out.exists():
+                sys.exit(f"chromium failed: {r2.stderr[-2000:]}")
             written.append(out)
     finally:
         server.send_signal(signal.SIGINT)  # Ctrl-C, as at the table
@@ -149,8 +172,8 @@ def board_shots(chromium: str, work: Path) -> list[Path]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--step", type=int, default=40,
-                        help="the demo's step to photograph (default 40: the Tactic Phase, "
+    parser.add_argument("--step", type=int, default=37,
+                        help="the demo's step to photograph (default 37: the Tactic Phase, "
                         "three Chain cards resolved)")
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -168,7 +191,8 @@ def main() -> None:
               f"{len(night.get('reaction_line', []))} on the Reaction Line")
         (IMAGES / "table.svg").write_text(svg, encoding="utf-8")
         board_shots(chromium, work)
-    for name in ("table.svg", "board-phone.png", "board-tablet.png"):
+    for name in ("table.svg", "seat-phone.png", "seat-phone-waiting.png", "board-phone.png",
+                 "board-tablet.png"):
         path = IMAGES / name
         print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KB")
 

@@ -824,34 +824,41 @@ def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_scr
             page.call("Page.reload", {})
             _wait(page, "window.innerWidth", PHONE[0], "not a phone's width")
             _wait(page, "document.body.dataset.step", str(q["log_length"]), "no board")
+            _wait(page, "document.body.dataset.questionStep", str(q["log_length"]),
+                  "no question")
             seen = page.evaluate("""(function () {
               var q = document.getElementById('question');
-              var opts = Array.prototype.map.call(q.querySelectorAll('.options li'), function (li) {
-                return [li.textContent, li.getBoundingClientRect().bottom]; });
+              var opts = Array.prototype.map.call(q.querySelectorAll('button.opt'), function (b) {
+                return [b.getAttribute('data-key'), b.querySelector('.label').textContent,
+                        b.disabled, b.getBoundingClientRect().bottom]; });
               var parts = Array.prototype.map.call(document.querySelectorAll('main > *'),
                 function (e) { return e.id || e.dataset.part; });
               return {width: window.innerWidth, height: window.innerHeight,
                       question: q.querySelector('.q').textContent,
+                      whose: q.querySelector('.whose').textContent,
                       bottom: q.getBoundingClientRect().bottom, options: opts, parts: parts,
                       mine: document.querySelector('[data-part="trouper-MINE"]').open,
                       page: document.documentElement.scrollHeight,
+                      wide: document.documentElement.scrollWidth,
                       next: document.getElementById('next').textContent};
             })()""".replace("MINE", mine))
         finally:
             page.close()
     assert (seen["width"], seen["height"]) == PHONE
     assert seen["question"] == q["question"]
+    assert seen["whose"] == "Your question"
     assert len(seen["options"]) == len(q["choices"])
-    for (text, bottom), c in zip(seen["options"], q["choices"], strict=True):
-        # an option not possible now: one line, its reason first (the whole in its title)
-        why = f"({c['why'] or 'not possible now'}) "
-        label = c["label"] if c["enabled"] else why + c["label"]
-        assert text.startswith(f"{c['key']}.{label}"), text
-        assert bottom <= PHONE[1], (text, bottom)  # every option on the first screen
-    assert seen["bottom"] <= PHONE[1]
-    assert seen["parts"][:3] == ["question", f"trouper-{mine}", "threat"]  # mine, first
+    for (key, label, disabled, bottom), c in zip(seen["options"], q["choices"], strict=True):
+        # the keys and labels of `blood play`; one not possible now: greyed, with its reason
+        assert key == c["key"] and label.startswith(c["label"]), (key, label)
+        assert disabled is not c["enabled"]
+        if not c["enabled"]:
+            assert label.endswith(c["why"] or "not possible now"), label
+        assert bottom <= 2 * PHONE[1], (label, bottom)  # every option within two screens
+    assert seen["options"][0][3] <= PHONE[1]  # the first on the first screen
+    assert seen["parts"][:2] == [f"trouper-{mine}", "threat"]  # under the question: mine first
     assert seen["mine"] is True
-    assert seen["page"] <= 2 * PHONE[1], seen["page"]  # the whole board: within 2 screens
+    assert seen["wide"] <= PHONE[0]  # no sideways scrolling
     assert seen["next"] == ""  # the question says it, with its options
 
 
