@@ -1,7 +1,8 @@
 """Where the platform keeps an application's caches and user data (standard library only).
 
 The same folders as ``platformdirs.user_cache_dir("blood-companion", appauthor=False)`` and
-``user_data_dir(...)``, without its import cost (``blood rules`` and the fast paths load this):
+``user_data_dir(...)``, without its import cost (``blood rules``, answered before typer, loads
+this):
 
 =========  =======================================  =========================================
 platform   caches                                   user data

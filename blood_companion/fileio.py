@@ -14,8 +14,8 @@
   which it replaces freely; :func:`remove_stale_tmp` clears the temporary files a killed
   process left behind.
 
-Standard library only, and no ``pathlib`` or ``typing`` at import time: the fast paths
-(``blood rules``, ``blood status``) use it too.
+Standard library only, and no ``pathlib`` or ``typing`` at import time: `blood rules`,
+answered before typer (cli/entry.py), uses it too (rules/loader.py).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ folder and its status cache add their suffixes to it, and a file name holds 255 
 names live inside the save, so only control characters, length and all-digit names (those are
 step numbers for ``undo --to``) are refused.
 
-``store/names.py`` raises these as errors; the ``blood status`` fast path, which must not import
-the store, asks the same questions here.
+``store/names.py`` raises these as errors; ``cli/views.py``, reading the stored status
+document, asks the same questions here.
 """
 
 from __future__ import annotations

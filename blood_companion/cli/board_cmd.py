@@ -12,12 +12,13 @@ import json
 import signal
 import sys
 import threading
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
 from blood_companion.cli import session
-from blood_companion.cli.common import JsonOpt, stderr
+from blood_companion.cli.common import declare_command, stderr
+from blood_companion.cli.flags import JSON, Opt
 from blood_companion.cli.settings import current
 from blood_companion.cli.status_cmd import show
 from blood_companion.cli.summaries import SUMMARIES
@@ -26,36 +27,25 @@ from blood_companion.errors import BloodError, UsageError
 
 DEFAULT_PORT = 8765
 
+OPTIONS = (
+    Opt("serve", "--serve", kind="flag", default=False,
+        help="Serve the board to every phone at the table, one seat per Trouper (until Ctrl-C)."),
+    Opt("lan", "--lan", kind="flag", default=False,
+        help="With --serve: listen on the local network too (else this computer only); every "
+        "address then carries its seat's token, and a QR code is printed for each."),
+    Opt("port", "--port", kind="int", default=DEFAULT_PORT, min=0, max=65535, metavar="N",
+        help=f"With --serve: the port (default {DEFAULT_PORT}; 0 picks a free one)."),
+    Opt("new_tokens", "--new-tokens", kind="flag", default=False,
+        help="With --serve: replace every seat's token (each phone then needs its new address)."),
+    JSON,
+)
+
 
 def register(app: typer.Typer) -> None:
-    app.command("board", short_help=SUMMARIES["board"])(board)
+    declare_command(app, "board", *OPTIONS, short_help=SUMMARIES["board"])(board)
 
 
-def board(
-    serve: Annotated[bool, typer.Option("--serve",
-        help="Serve the board to every phone at the table, one seat per Trouper (until "
-        "Ctrl-C).")] = False,
-    lan: Annotated[
-        bool,
-        typer.Option(
-            "--lan",
-            help="With --serve: listen on the local network too (else this computer only); "
-            "every address then carries its seat's token, and a QR code is printed for each.",
-        ),
-    ] = False,
-    port: Annotated[
-        int,
-        typer.Option("--port", min=0, max=65535, metavar="N",
-                     help=f"With --serve: the port (default {DEFAULT_PORT}; 0 picks a free one)."),
-    ] = DEFAULT_PORT,
-    new_tokens: Annotated[
-        bool,
-        typer.Option("--new-tokens",
-                     help="With --serve: replace every seat's token (each phone then needs its "
-                     "new address)."),
-    ] = False,
-    as_json: JsonOpt = False,
-) -> None:
+def board(serve: bool, lan: bool, port: int, new_tokens: bool, as_json: bool) -> None:
     """The board of the campaign: the same view as `blood status`.
 
     With --serve, every player plays from their own phone: one address per Trouper (its

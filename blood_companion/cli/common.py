@@ -20,7 +20,7 @@ from blood_companion import matching
 from blood_companion.cli import completion
 from blood_companion.cli.commands import for_refs
 from blood_companion.cli.failures import unexpected, usage_doc
-from blood_companion.cli.flags import DRAW, JSON, JSON_HELP, LISTS, Opt, Values
+from blood_companion.cli.flags import DRAW, JSON, LISTS, Opt, Values
 from blood_companion.cli.settings import current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
@@ -44,8 +44,6 @@ print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 CARD = Opt("draw", "--card", help="With the Advanced Tactic decks at the table: the card on top "
            "(its name or id; asked on a terminal when missing).")
 _DRAWS = {"DrawOpt": DRAW, "CardOpt": CARD}
-# `blood board`'s `--json` (cli/board_cmd.py), as a typer annotation.
-JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 def command_group(name: str) -> tuple[typer.Typer, Callable[[typer.Typer], None]]:
@@ -60,7 +58,7 @@ def typer_parameters(table: Sequence[Opt]) -> list[Any]:
     params = []
     for opt in table:
         extra: dict[str, Any] = {"help": opt.help}
-        for key in ("metavar", "envvar", "min"):
+        for key in ("metavar", "envvar", "min", "max"):
             if getattr(opt, key) is not None:
                 extra[key] = getattr(opt, key)
         if opt.complete:

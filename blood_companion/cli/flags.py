@@ -19,20 +19,21 @@ class Opt:
     """One parameter of a command: ``name`` (the value's key), its ``flags`` (none: the
     command's words, ``kind="words"``), ``kind`` (flag, int, str, path, list: repeatable,
     words), ``default``, ``help``, and for typer ``metavar``, ``envvar`` and ``complete`` (a
-    callback of ``cli/completion.py``, by name); ``min`` for a number, ``required``. An int
+    callback of ``cli/completion.py``, by name); ``min`` and ``max`` for a number (both
+    included), ``required``. An int
     without flags is a positional whole number (`blood campaign undo 3`)."""
 
     __slots__ = ("name", "flags", "kind", "default", "help", "metavar", "envvar", "complete",
-                 "min", "required")
+                 "min", "max", "required")
 
     def __init__(
         self, name: str, *flags: str, kind: str = "str", default: Any = None, help: str = "",
         metavar: str | None = None, envvar: str | None = None, complete: str | None = None,
-        min: int | None = None, required: bool = False,
+        min: int | None = None, max: int | None = None, required: bool = False,
     ) -> None:
         self.name, self.flags, self.kind, self.default, self.help = name, flags, kind, default, help
         self.metavar, self.envvar, self.complete = metavar, envvar, complete
-        self.min, self.required = min, required
+        self.min, self.max, self.required = min, max, required
 
 
 JSON = Opt("as_json", "--json", kind="flag", default=False, help=JSON_HELP)

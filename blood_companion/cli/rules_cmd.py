@@ -266,11 +266,18 @@ class _Parser(argparse.ArgumentParser):
         raise Usage(message[:1].upper() + message[1:])
 
 
-def _at_least(low: int) -> Any:
+def _within(low: int | None, high: int | None) -> Any:
+    """A whole number between ``low`` and ``high`` (an ``Opt``'s ``min`` and ``max``, both
+    included; None: no bound), said as typer says it."""
+    bounds = "".join((f"{low}<=" if low is not None else "", "x",
+                      f"<={high}" if high is not None else ""))
+    if low is not None and high is None:
+        bounds = f"x>={low}"
+
     def number(text: str) -> int:
         value = int(text)
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{value} is not in the range x>={low}")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{value} is not in the range {bounds}")
         return value
 
     return number
@@ -285,7 +292,7 @@ def parser() -> argparse.ArgumentParser:
         elif opt.kind == "flag":
             made.add_argument(*opt.flags, dest=opt.name, action="store_true")
         else:
-            number = _at_least(opt.min) if opt.min is not None else int
+            number = int if opt.min is None and opt.max is None else _within(opt.min, opt.max)
             made.add_argument(*opt.flags, dest=opt.name, default=opt.default,
                               type=number if opt.kind == "int" else str)
     return made

@@ -173,7 +173,7 @@ class Step(NamedTuple):
         return self.store.catalog
 
     def done(self) -> str:
-        """The step in a sentence, its cards named as before it (engine/words.py)."""
+        """The step in a sentence, its cards named as before it (engine/words/sentences.py)."""
         return sentence(self.action, self.catalog, self.before)
 
     def told(self) -> list[dict[str, object]]:

@@ -1,5 +1,5 @@
-"""Where the owner's own data lives. Standard library only: the `blood status` fast path
-(cli/status_fast.py) imports it without pydantic or the data pack."""
+"""Where the owner's own data lives. Standard library only: it needs neither pydantic nor the
+data pack (cli/views.py and cli/session.py read the overlay's stamp from it)."""
 
 from __future__ import annotations
 

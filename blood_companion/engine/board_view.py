@@ -4,8 +4,8 @@
 the Reaction Line, the Nemesis, the Minions and each Trouper; by day the Wagon, the purchases
 and the step; the rewards at the End of the Night), what comes next and the last log lines;
 cards are named. It is a tree of ``TypedDict``s, so the typed view and its JSON document are
-one value: `blood status --json` prints it, the served page reads it, and the fast path of
-`blood status` renders a stored copy without pydantic. :func:`build` is the one place it is
+one value: `blood status --json` prints it, the served page reads it, and `blood status` renders
+its stored copy (cli/views.py, drawn by cli/render.py). :func:`build` is the one place it is
 gathered; every surface renders it and adds nothing.
 
 Its annotations are objects, not postponed strings (no ``from __future__ import annotations``):

@@ -504,7 +504,7 @@ def _miniature(s: CampaignState, source: str, enemy: bool) -> dict[str, str]:
 
 
 def _attack(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    """A Trouper's attack is resolved by its Test (night/tests.py); an Enemy's attack on a
+    """A Trouper's attack is resolved by its Test (engine/rolls/night.py); an Enemy's attack on a
     Trouper is read by the table."""
     if not a.enemy and a.skip_attacks:
         return s

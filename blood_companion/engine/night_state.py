@@ -198,7 +198,8 @@ class NightState(NightModel):
     result: Literal["won", "lost"] | None = None
     reason: str = ""
     log: list[NightLogEntry] = []
-    # Engine cursor (engine/night.py): questions waiting for the table, Enemy cards queued.
+    # Engine cursor (engine/night/): questions waiting for the table (asks.py), Enemy cards
+    # queued (enemy.py).
     pending: list[Question] = []
     queue: list[EnemyJob] = []
     activation: Activation | None = None

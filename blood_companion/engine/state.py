@@ -165,8 +165,8 @@ class CampaignState(StateModel):
     game: int = 0  # number of the game being played (1-based once started)
     part: Literal["setup", "day", "night", "end", "over"] = "setup"
     phase: str = ""  # the current step inside the Part (set by day/night engines)
-    day: DayState | None = None  # the Day Part's choices so far (engine/day.py)
-    night: NightState | None = None  # the Night Board (engine/night.py)
+    day: DayState | None = None  # the Day Part's choices so far (engine/day/)
+    night: NightState | None = None  # the Night Board (engine/night/)
     rewards: RewardState | None = None  # End of the Night rewards still owed (engine/endgame.py)
     resources_earned: int = 0
     resources_spent: int = 0

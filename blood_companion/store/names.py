@@ -1,7 +1,8 @@
 """Campaign and mark names: what players may type, and what stays inside the saves folder.
 
-The rules themselves live in :mod:`blood_companion.names` (standard library only, so the
-``blood status`` fast path applies the same ones); here they become :class:`BadNameError`.
+The rules themselves live in :mod:`blood_companion.names` (standard library only;
+``cli/views.py`` applies the same ones to the stored status document); here they
+become :class:`BadNameError`.
 """
 
 from __future__ import annotations

@@ -4,11 +4,15 @@ given as ``[]``, and its help page lists the table's options in order with their
 
 from __future__ import annotations
 
+import argparse
+
+import pytest
 import typer
 from typer.testing import CliRunner
 
 from blood_companion.cli.common import declare_command
 from blood_companion.cli.flags import JSON, Opt
+from blood_companion.cli.rules_cmd import _within
 
 
 def _app() -> tuple[typer.Typer, list[dict[str, object]]]:
@@ -55,3 +59,41 @@ def test_the_help_is_the_docstring_and_the_table() -> None:
     text = r.output
     assert text.index("--times") < text.index("--bell") < text.index("--json")
     assert "How often." in text and "A bell; repeat." in text
+
+
+def test_a_number_outside_its_min_and_max_is_refused() -> None:
+    app = typer.Typer()
+    got: list[int] = []
+
+    @declare_command(app, "listen",
+                     Opt("port", "--port", kind="int", default=8765, min=0, max=65535,
+                         metavar="N", help="The port."))
+    def listen(port: int) -> None:
+        """Listen."""
+        got.append(port)
+
+    @declare_command(app, "other")
+    def other() -> None:
+        """A second command, so that `listen` stays a subcommand."""
+
+    runner = CliRunner()
+    for given in ("0", "65535"):
+        assert runner.invoke(app, ["listen", "--port", given]).exit_code == 0
+    assert runner.invoke(app, ["listen"]).exit_code == 0
+    assert got == [0, 65535, 8765]
+    for given, why in (("70000", "65535"), ("-1", "0"), ("x", "integer")):
+        r = runner.invoke(app, ["listen", "--port", given])
+        assert r.exit_code == 2 and "--port" in r.output and why in r.output, r.output
+    assert got == [0, 65535, 8765]
+    r = runner.invoke(app, ["listen", "--help"], env={"COLUMNS": "100"})
+    assert "N [0<=x<=65535]" in r.output
+
+
+def test_the_rules_reading_keeps_min_and_max_too() -> None:
+    number = _within(0, 65535)
+    assert number("0") == 0 and number("65535") == 65535
+    for given in ("-1", "65536"):
+        with pytest.raises(argparse.ArgumentTypeError, match=r"0<=x<=65535"):
+            number(given)
+    with pytest.raises(argparse.ArgumentTypeError, match=r"x>=1"):
+        _within(1, None)("0")

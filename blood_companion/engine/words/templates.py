@@ -3,7 +3,7 @@ reasons a night or a Planning Phase ends, the movement instructions, and the sen
 physical instructions (engine/physical.py). A leaf: data and the check of an event, nothing
 else; :mod:`blood_companion.engine.words` renders them with :func:`~.text.fill`.
 
-A template shows ``{field}`` by the renderer of the same name in ``words.KINDS`` (or
+A template shows ``{field}`` by the renderer of the same name in ``sentences.KINDS`` (or
 ``{field:kind}`` by another one); ``[...]`` is shown only when its fields are set. An event's
 ``fields`` are declared once, as a space-separated list (``name?``: it may be left out; ``*``:
 any other field is allowed, for the decision records engine/why.py reads). The engine writes
