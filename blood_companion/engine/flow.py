@@ -29,7 +29,6 @@ from blood_companion.engine.actions import Action, Context, seed_for
 from blood_companion.engine.box import next_game
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.day import dusk, selection, show
-from blood_companion.engine.day import options as day_options
 from blood_companion.engine.day import steps as day_steps
 from blood_companion.engine.day import views as day_views
 from blood_companion.engine.errors import RuleError
@@ -87,7 +86,7 @@ DAY = Phase(
            show.Recover, show.BuyBuilding, show.BuyAdvancedTactic, show.BuySpecialCard,
            show.UpgradeItem, show.SwapTactic, show.SwapItem),
     view=day_views.day_next,
-    askers=_askers(day_steps.DAY_ACTIONS, day_options.day_asker),
+    askers={},  # its actions ask their own questions
     board=day_views.day_part_board,
     shows=lambda state: state.part == "day" and state.day is not None,
     enter=next_game,
