@@ -78,6 +78,14 @@ class EndNight(Action):
     summary = "Close a won or lost night: clear the board and read the Location card's rewards."
     parts = ("night",)
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """Closing a night won or lost."""
+        night = state.night
+        if night is None or night.phase != "over":
+            return ()
+        return (Option("1", "Close the night and read the rewards", "end_night"),)
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         return end_of_night(state, ctx.catalog)
 
