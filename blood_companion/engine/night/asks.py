@@ -15,7 +15,8 @@ from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick
 from blood_companion.engine.night import enemy as ai
-from blood_companion.engine.night.core import box_of, card_label, card_name, event_card, tactic_card
+from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
+from blood_companion.engine.night.hands import actor, from_hand
 from blood_companion.engine.night.resolve import (
     attack_need,
     attack_needs,
@@ -26,7 +27,7 @@ from blood_companion.engine.night.resolve import (
 )
 from blood_companion.engine.night.views import area_hits, attack_targets, wounds_needed
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
+from blood_companion.engine.table import UNKNOWN, unseen
 from blood_companion.engine.words.text import percent
 
 if TYPE_CHECKING:
@@ -41,32 +42,6 @@ def trait_name(t: str | None) -> str:
 # --------------------------------------------------------------------------- follow-ups
 
 
-def hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, ...]:
-    """The cards of Trouper ``t``'s hand to choose from, one per card held (two copies of a
-    card: two picks); a hand the app does not see (the Trouper decks at the table,
-    engine/table.py) offers every card that can be in it."""
-    cards = hand_choices(state, t) if hidden_hand(state, t) else state.troupers[t].hand
-    return tuple(Pick(str(i + 1), card_label(catalog, c), c) for i, c in enumerate(cards))
-
-
-def _holds(state: CampaignState, catalog: Catalog, t: int) -> str:
-    """"Aurel holds 3 cards": why no more cards of the hand can be named."""
-    return f"{fx.name_of(state, catalog, t)} holds {len(state.troupers[t].hand)} card(s)"
-
-
-def from_hand(state: CampaignState, catalog: Catalog, t: int, need: str, prompt: str,
-               n: int | None = None) -> Ask:
-    """Which card (``n`` None) or which ``n`` cards of Trouper ``t``'s hand (never more than
-    it holds: a Cost it cannot pay is not offered); Enter takes the last ones when the app
-    sees the hand."""
-    picks = hand_picks(state, catalog, t)
-    k = 1 if n is None else n
-    seen = bool(picks) and len(picks) >= k and not hidden_hand(state, t)
-    return Ask(need, prompt, picks, many=None if n is None else (k, k),
-               default=" ".join(p.key for p in picks[-k:]) if seen else None,
-               most_why=_holds(state, catalog, t))
-
-
 def _position(catalog: Catalog, night: Any, option: Option, eff: m.Effect | None,
               who: str) -> str:
     """Where an Event Effect's option needs the Active Trouper to stand (its Scenic Element);
@@ -75,24 +50,6 @@ def _position(catalog: Catalog, night: Any, option: Option, eff: m.Effect | None
         return ""
     slot = night.chain[ch.card_at(night.chain, int(str(option.fields["event"])))]
     return event_position(event_card(catalog, slot.card), eff, who)
-
-
-def actor(state: CampaignState, option: Option) -> int:
-    """The Trouper who acts for an option: the Item's owner, the Quick card's owner, the
-    Trouper a question waits on, or the Active one."""
-    night = night_of(state)
-    if option.kind == "night_item" and option.fields.get("trouper"):
-        return state.trouper_index(str(option.fields["trouper"]))
-    if option.kind == "night_quick":
-        slot = night.chain[ch.card_at(night.chain, int(str(option.fields["slot"])))]
-        return slot.owner or 0
-    if option.kind in ("night_roll", "night_answer") and night.pending:
-        return night.pending[0].trouper or 0
-    if night.activation is not None:
-        return night.activation.trouper
-    if night.pending and night.pending[0].trouper is not None:
-        return night.pending[0].trouper
-    return night.to_play or 0
 
 
 def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effect | None:
@@ -236,15 +193,6 @@ def night_asker(
         return Ask("troupers", q.prompt, picks, many=(least, len(picks)),
                    info=(f"Look at the Map. Type the names or numbers (e.g. 1 2), {spelled}; "
                          "Enter says nothing here.",))
-    if need == "discard" and option.kind == "night_redraw":  # a Rest: any cards of the hand
-        picks = hand_picks(state, catalog, t)
-        held = len(state.troupers[t].hand)
-        return Ask("discard", f"Which cards does {who} discard before drawing up to "
-                   f"{catalog.config.hand_size}? (names or numbers, Enter: none)", picks,
-                   many=(0, held), default="none", most_why=_holds(state, catalog, t),
-                   info=(f"{_holds(state, catalog, t)}: name at most {held}.",) + (
-                       ("The app does not see this hand: the cards that can be in it.",)
-                       if hidden_hand(state, t) else ()))
     if need == "discard":  # a Cost: the cards the player discards
         n = discards(eff) if eff else 1
         return from_hand(state, catalog, t, "discard",
@@ -346,6 +294,5 @@ def night_asker(
 
 
 # The night's options that ask follow-up questions (engine/flow.py: the Night phase's askers).
-ASKED = ("night_answer", "night_attack",
-         "night_effect", "night_event", "night_roll", "night_item", "night_redraw",
-         "night_quick", "night_support")
+ASKED = ("night_answer", "night_attack", "night_effect", "night_event", "night_roll",
+         "night_item", "night_quick", "night_support")

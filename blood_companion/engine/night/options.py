@@ -22,7 +22,15 @@ from blood_companion.engine.night.core import event_card
 from blood_companion.engine.night.phases import PHASES
 from blood_companion.engine.night.planning import PassCascade, PlayCard, Rest
 from blood_companion.engine.night.quick import UseQuick
-from blood_companion.engine.night.tactic import Attack, ResolveEffect, UseEvent, UseItem, UseSupport
+from blood_companion.engine.night.tactic import (
+    Attack,
+    FinishActivation,
+    ResolveEffect,
+    RestRedraw,
+    UseEvent,
+    UseItem,
+    UseSupport,
+)
 from blood_companion.engine.night.views import (
     activation_options,
     attack_targets,
@@ -302,14 +310,9 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     t = state.trouper_index(who_id)
     who = fx.name_of(state, catalog, t)
     many = len(state.troupers) > 1
-    options: list[Option] = []
+    options: list[Option] = list(gathered((RestRedraw,), state, catalog))
     info: list[str] = []
     if opt["rest"]:
-        if not opt["rest_drawn"]:
-            options.append(Option("1", f"Draw up to {catalog.config.hand_size} (discard "
-                                       "nothing first)", "night_redraw"))
-            options.append(Option("x", "Discard some cards, then draw", "night_redraw",
-                                  needs=("discard",)))
         prompt = (f"{who} is Active with a Rest: discard any cards and draw up to "
                   f"{catalog.config.hand_size}, then finish.")
     else:
@@ -354,8 +357,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                 key, f"Event {ev['name']}: {e['text']}", "night_event",
                 {"event": str(ev["space"]), "effect": e["effect"]}, e, many, enabled=enabled,
                 why=why, group="event"))
-    options.append(Option("d", "Done: Resolved token, the next card activates", "night_done",
-                          group="done"))
+    options += gathered((FinishActivation,), state, catalog)
     # a Special Area Effect already resolved on a target is offered again, never the default
     again = {str(e["effect"]) for e in opt["effects"] if e.get("again")}
     preferred = [o.key for o in options

@@ -12,8 +12,8 @@ from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.box import require_single_game_setup
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import Ask, Option
-from blood_companion.engine.night.asks import actor, from_hand, hand_picks
 from blood_companion.engine.night.core import NightAction, card_label, tactic_card, trouper_index
+from blood_companion.engine.night.hands import actor, from_hand, hand_picks
 from blood_companion.engine.night.phases import begin_night, chain_full, settle
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.night_state import ChainSlot, NightState
