@@ -57,7 +57,8 @@ class Phase(NamedTuple):
     title: str
     moves: tuple[type[Action], ...]  # the actions played in it, in the order commands list
     view: View  # what the table may do now (its options)
-    askers: Mapping[str, Asker]  # action type -> the follow-up questions of its options
+    askers: Mapping[str, Asker]  # action type -> the questions its view's options ask (the
+    # actions asking their own, ``Action.question``, need none)
     board: Board  # its section of the board
     shows: Callable[[CampaignState], bool]  # whether the board shows its section of a state
     enter: Callable[..., CampaignState]  # what opens it (from the part before)

@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 def day_next(state: CampaignState, catalog: Catalog) -> Next:
     """What the players do next in the Day Part (pure): the view its step's spec names
     (:data:`~blood_companion.engine.day.steps.STEPS`), the step in a sentence with its choices
-    and the options players pick from (engine/legal.py; their follow-ups are in
-    ``engine/day/options.py``)."""
+    and the options players pick from: those its actions offer (their ``options``, gathered in
+    :data:`MENU`'s order; their follow-ups are their ``question``)."""
     if state.part != "day":
         if state.part == "night":
             sentence = "The Day Part is over and the night is set up."

@@ -1,7 +1,8 @@
 """The night's legal actions as typed options (engine/legal.py), one per thing the table may
 do now: the question waiting, the Planning Phase player's cards, the Active Trouper's Effects,
-Supports, Items and Events, the Quick Effects usable now, or moving on. Each option's
-``needs`` are asked by engine/night/asks.py.
+Supports, Items and Events, the Quick Effects usable now, or moving on. The actions in
+:data:`MENU` offer their own options and ask their own questions (``options``, ``question``);
+the Effects' options are built here and their ``needs`` asked by engine/night/asks.py.
 """
 
 from __future__ import annotations
