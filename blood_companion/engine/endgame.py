@@ -7,11 +7,13 @@ players and stored in the action) or digital (drawn from the action's derived RN
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
 from blood_companion.content.models import ARTS, LocationReward, LootRoll
+from blood_companion.engine import leader
 from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.box import (
     box_start,
@@ -23,6 +25,8 @@ from blood_companion.engine.box import (
 from blood_companion.engine.day.core import match_id, replace_trouper, top_card
 from blood_companion.engine.dice import DiceBox, Face, parse_faces, parse_pool, roll_pool
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.legal import Ask, Option, Pick
+from blood_companion.engine.picks import art_picks, arts_of, faces_reader
 from blood_companion.engine.reward_state import PendingLoot, RewardState, RollMade
 from blood_companion.engine.state import (
     RESOURCE_NAMES,
@@ -73,6 +77,14 @@ class EndNight(Action):
     command = "end night"
     summary = "Close a won or lost night: clear the board and read the Location card's rewards."
     parts = ("night",)
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """Closing a night won or lost."""
+        night = state.night
+        if night is None or night.phase != "over":
+            return ()
+        return (Option("1", "Close the night and read the rewards", "end_night"),)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         return end_of_night(state, ctx.catalog)
@@ -161,6 +173,17 @@ class WeakenVlad(Action):
     )] = Field(min_length=1)
     parts = ("end",)
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Zone's Vlad Reaction cards still Enhanced, while Vlad cards are owed."""
+        if owed_now(state) != "vlad_cards":
+            return ()
+        rw = _rewards(state)
+        cards = [v for v in catalog.vlad_reactions_in(rw.zone) if v.id not in state.vlad_weakened]
+        return tuple(Option(str(i + 1), f"Turn {v.enhanced.name} to its Weakened side "
+                            f"({v.weakened.name})", "weaken_vlad", {"cards": [v.id]})
+                     for i, v in enumerate(cards))
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         rw = _rewards(state)
         if rw.vlad_cards < len(self.cards):
@@ -201,6 +224,38 @@ class TakeAdvancedTactic(Action):
                                 names="trouper", complete="trouper")]
     parts = ("end",)
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The top card of each Art's deck not empty, while Advanced Tactic cards are owed."""
+        if owed_now(state) != "advanced_tactics":
+            return ()
+        opts = []
+        for i, art in enumerate(a for a, deck in state.advanced_decks.items() if deck):
+            deck = state.advanced_decks[art]
+            top = catalog.tactic(deck[0])
+            users = [t.trouper for t in state.troupers if art in arts_of(catalog, t.trouper)]
+            who = (" - for " + ", ".join(u.capitalize() for u in users)) if users \
+                else " - nobody's deck uses it"
+            shown = "the app asks which" if at_table(state, "advanced") else (
+                top.name if top else deck[0])
+            opts.append(Option(str(i + 1), f"Top {art} card: {shown} "
+                               f"({len(deck)} left){who}", "take_advanced_tactic", {"art": art},
+                               needs=("trouper",)))
+        return tuple(opts)
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "trouper":
+            return None
+        rw = state.rewards
+        # round the table, each card to the next Trouper whose Building rule uses its Art
+        turn = len(rw.tactics_taken) % max(1, len(state.troupers)) if rw else 0
+        art = str(option.fields.get("art"))
+        picks, default = art_picks(state, catalog, art, first=turn)
+        return Ask("trouper", f"Who takes the top {art} card into their Personal Reserve? "
+                   f"({leader.settles(state, catalog)})", picks, default=default)
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         rw = _rewards(state)
         if rw.advanced_tactics <= 0:
@@ -236,6 +291,35 @@ class RollLoot(Action):
     faces: Annotated[str | None, Cli(
         "--dice", 'Physical dice as you see them, e.g. "2 x 1" (else rolled here).')] = None
     parts = ("end",)
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The next loot roll: the faces typed, or (unless the players roll) rolled here."""
+        if owed_now(state) != "loot":
+            return ()
+        roll = _rewards(state).loot[0]
+        needs: tuple[str, ...] = ("resource",) if roll.resource == "any" else ()
+        table = at_table(state, "loot")  # the players roll the loot dice: they type the faces
+        typed = Option("t", f"Type the faces of your {'' if table else 'own '}dice ({roll.dice})",
+                       "roll_loot", needs=(*needs, "faces"))
+        rolled = () if table else (Option("r", f"Roll {roll.dice} here (digital)", "roll_loot",
+                                          needs=needs),)
+        return (*rolled, typed)
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        rw = state.rewards
+        if need == "resource":
+            return Ask("resource", "Which Resource do the Triumphs give?",
+                       tuple(Pick(str(i + 1), r.capitalize(), r)
+                             for i, r in enumerate(RESOURCE_NAMES)), default="1")
+        if need == "faces":
+            dice = rw.loot[0].dice if rw and rw.loot else ""
+            return Ask("faces", f"The faces of your dice ({dice})", (),
+                       free=f"the faces of your dice ({dice}), e.g. \"2 x 1\"",
+                       parse=faces_reader(catalog, dice) if dice else (lambda t: t))
+        return None
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         rw = _rewards(state)
@@ -281,6 +365,17 @@ class FinishGame(Action):
     forfeit: Annotated[bool, Cli("--forfeit", "Leave untaken rewards behind.")] = False
     parts = ("end",)
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """Finish the game; while rewards are owed, finish leaving them (the forfeit)."""
+        owed = owed_now(state)
+        if owed is None:
+            return ()
+        if owed != "finish":
+            return (Option("f", "Finish the game now, leaving the rest", "finish_game",
+                           {"forfeit": True}),)
+        return (Option("1", "Finish the game", "finish_game"),)
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         rw = _rewards(state)
         left = _still_owed(rw)
@@ -304,6 +399,19 @@ class FinishGame(Action):
         return next_game(state, history=history)
 
     words = "Game finished[{forfeit:when} (rewards left behind)]"
+
+
+def owed_now(state: CampaignState) -> str | None:
+    """The step of the End of the Night: the reward taken now ("vlad_cards",
+    "advanced_tactics", "loot"), else "finish" (None: no rewards are owed)."""
+    rw = state.rewards
+    if rw is None:
+        return None
+    if rw.vlad_cards:
+        return "vlad_cards"
+    if rw.advanced_tactics:
+        return "advanced_tactics"
+    return "loot" if rw.loot else "finish"
 
 
 def _still_owed(rw: RewardState) -> list[str]:

@@ -29,11 +29,10 @@ from blood_companion.engine.actions import Action, Context, seed_for
 from blood_companion.engine.box import next_game
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.day import dusk, selection, show
-from blood_companion.engine.day import options as day_options
 from blood_companion.engine.day import steps as day_steps
 from blood_companion.engine.day import views as day_views
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.legal import Ask, Asker, Next, Option
+from blood_companion.engine.legal import Ask, Asker, Next, Option, gathered
 from blood_companion.engine.night import answers, planning, quick, tactic
 from blood_companion.engine.night import asks as night_asks
 from blood_companion.engine.night import options as night_options
@@ -58,7 +57,8 @@ class Phase(NamedTuple):
     title: str
     moves: tuple[type[Action], ...]  # the actions played in it, in the order commands list
     view: View  # what the table may do now (its options)
-    askers: Mapping[str, Asker]  # action type -> the follow-up questions of its options
+    askers: Mapping[str, Asker]  # action type -> the questions its view's options ask (the
+    # actions asking their own, ``Action.question``, need none)
     board: Board  # its section of the board
     shows: Callable[[CampaignState], bool]  # whether the board shows its section of a state
     enter: Callable[..., CampaignState]  # what opens it (from the part before)
@@ -66,6 +66,7 @@ class Phase(NamedTuple):
     over: Callable[[CampaignState], bool]  # whether it is done (its last move was played)
     next: Callable[[CampaignState], str]  # the part that follows once it is over
     check: Check | None = None  # its one legality check of an action (None: each its own)
+    added: tuple[type[Action], ...] = ()  # moves added by :func:`extend` (their options follow)
 
 
 def _after_game(state: CampaignState) -> str:
@@ -86,7 +87,7 @@ DAY = Phase(
            show.Recover, show.BuyBuilding, show.BuyAdvancedTactic, show.BuySpecialCard,
            show.UpgradeItem, show.SwapTactic, show.SwapItem),
     view=day_views.day_next,
-    askers=_askers(day_steps.DAY_ACTIONS, day_options.day_asker),
+    askers={},  # its actions ask their own questions
     board=day_views.day_part_board,
     shows=lambda state: state.part == "day" and state.day is not None,
     enter=next_game,
@@ -121,7 +122,7 @@ END = Phase(
     moves=(endgame.WeakenVlad, endgame.TakeAdvancedTactic, endgame.RollLoot,
            endgame.FinishGame),
     view=end_options.end_view,
-    askers=_askers(end_options.ASKED, end_options.end_asker),
+    askers={},  # its actions ask their own questions
     board=end_options.end_board,
     shows=lambda state: state.part == "end" and state.rewards is not None,
     enter=endgame.end_of_night,
@@ -152,7 +153,8 @@ def extend(part: str, *added: type[Action],
     the questions of options the phase's view offers for it). Returns what undoes it."""
     global FLOW
     before = FLOW
-    FLOW = tuple(p._replace(moves=(*p.moves, *added), askers={**p.askers, **(askers or {})})
+    FLOW = tuple(p._replace(moves=(*p.moves, *added), added=(*p.added, *added),
+                            askers={**p.askers, **(askers or {})})
                  if p.name == part else p for p in FLOW)
 
     def undo() -> None:
@@ -301,12 +303,12 @@ def replay(
 
 
 def next_view(state: CampaignState, catalog: Catalog) -> Next:
-    """What the table does now, whatever the part of the campaign: the phase's view, with the
-    options its moves offer of their own."""
+    """What the table does now, whatever the part of the campaign: the phase's view (the options
+    its moves offer, gathered), with those of the moves :func:`extend` added."""
     playing = phase(state.part)
     if playing is not None:
         nxt = playing.view(state, catalog)
-        extra = tuple(o for m in playing.moves for o in m.options(state, catalog))
+        extra = gathered(playing.added, state, catalog)
         return nxt._replace(options=(*nxt.options, *extra)) if extra else nxt
     if state.part == "over":
         if state.mode == "single":

@@ -24,13 +24,14 @@ rolled is written into the action like dice typed in, and replays exactly.
 """
 
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.actions import Action
     from blood_companion.engine.chance import Chance
 
 # The value of a pick meaning "the app rolls the dice now" (see Ask.roll).
@@ -116,3 +117,10 @@ class Next(NamedTuple):
 # Option kind -> the follow-up question for a need, given the answers so far (None: the need
 # does not apply to these answers, e.g. the side of a Minion).
 Asker = Callable[[CampaignState, "Catalog", Option, Mapping[str, Any], str], "Ask | None"]
+
+
+def gathered(moves: "Iterable[type[Action]]", state: CampaignState,
+             catalog: "Catalog") -> tuple[Option, ...]:
+    """The menu options ``moves`` offer now (each action's ``options``), in their order: what a
+    phase's view lists."""
+    return tuple(o for m in moves for o in m.options(state, catalog))

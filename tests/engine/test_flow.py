@@ -23,8 +23,9 @@ def test_every_action_is_a_move_of_one_phase_or_of_the_campaign() -> None:
 
 def test_the_askers_are_those_of_the_phases() -> None:
     askers = flow.askers()
-    assert {"night_play", "day_recover", "roll_loot"} <= set(askers)
+    assert {"night_play", "day_zone", "roll_loot"} <= set(askers)
     assert "night_pass" not in askers  # no question follows a pass
+    assert "day_recover" not in askers  # nor the Recovery
 
 
 def test_the_end_of_the_night_is_the_nights_end(catalog: Any) -> None:

@@ -4,8 +4,10 @@ Day that lays the night out ("Dusk Phase").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ITEM_CATEGORIES
 from blood_companion.engine.actions import Cli, Context, Who
 from blood_companion.engine.day.core import (
@@ -15,16 +17,28 @@ from blood_companion.engine.day.core import (
     influence,
     item_names,
     match_id,
+    unequipped,
     with_day,
+)
+from blood_companion.engine.day.options import (
+    CARD_NAMES,
+    _item_label,
+    at_step,
+    chosen_trouper,
+    drawn,
+    numbered,
 )
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.legal import Ask, Option
 from blood_companion.engine.night_setup import setup_night, table_events
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
+from blood_companion.engine.words.checklists import checklist_ask
+from blood_companion.engine.words.templates import SETUP
 
 if TYPE_CHECKING:
-    pass
+    from blood_companion.content.loader import Catalog
 
 
 class ChooseDifficulty(DayAction):
@@ -35,6 +49,20 @@ class ChooseDifficulty(DayAction):
     summary = "Dusk: see what each Difficulty Level means, then choose one."
     doing = "choosing the difficulty level"
     level: Annotated[int, Cli(help="The Difficulty Level (omit to see the table).")]
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """A Difficulty Level each, at the Dusk."""
+        if at_step(state, "dusk_difficulty") is None:
+            return ()
+        opts = []
+        for lv in difficulty_levels(state, catalog):
+            w = lv["wounds"]
+            opts.append(Option(str(lv["level"]), f"{lv['name']} / {lv['nemesis_level']}: Wounds "
+                               f"to win {w['front']} Front, {w['left']} Left Side, {w['right']} "
+                               f"Right Side; {lv['influence']} Event(s)", "day_difficulty",
+                               {"level": lv["level"]}))
+        return tuple(opts)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         levels = [lv["level"] for lv in difficulty_levels(state, ctx.catalog)]
@@ -58,6 +86,26 @@ class PlaceEvents(DayAction):
     doing = "placing the event cards"
     events: Annotated[list[str] | None, Cli(help="Event cards drawn from your deck [random].",
                                             metavar="cards")] = None
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Event cards drawn at random here, or named as the players drew them."""
+        if at_step(state, "dusk_events") is None:
+            return ()
+        return drawn(state, "day_place_events", "events", "events",
+                     ("Draw them at random here", "Name the Event cards you drew", ""))
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "events":
+            return None
+        day = state.day
+        loc = catalog.get("locations", day.location or "") if day else None
+        evs = catalog.events_in(loc.zone) if loc else []
+        n = influence(state, catalog)
+        return Ask("events", f"Which {n} Event card(s) did you draw?",
+                   numbered((e.name, e.id) for e in evs), many=(n, n), free=CARD_NAMES)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -99,6 +147,38 @@ class Equip(DayAction):
     items: Annotated[list[str], Cli(help="Three sleeved Items, one per category: A,B,C.",
                                     names="sleeved")]
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The next Trouper to equip: the first Item of each category, or three chosen."""
+        day = at_step(state, "equipping")
+        waiting = unequipped(state, day) if day is not None else []
+        if not waiting:
+            return ()
+        who = waiting[0]
+        t = state.troupers[state.trouper_index(who)]
+        by_cat: dict[str, list[str]] = {c: [] for c in ITEM_CATEGORIES}
+        for s in t.sleeves:
+            item = catalog.item(s.item)
+            if item is not None:
+                by_cat[item.category].append(s.item + ("+" if s.advanced else ""))
+        first = [ids[0].rstrip("+") for ids in by_cat.values() if ids]
+        return (Option("1", "Equip " + ", ".join(_item_label(catalog, i) for i in first),
+                       "day_equip", {"trouper": who, "items": first}),
+                Option("c", "Choose the three Items", "day_equip", {"trouper": who},
+                       needs=("items",)))
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        t = chosen_trouper(state, option, answers)
+        if need != "items" or t is None:
+            return None
+        sleeves = numbered((f"{_item_label(catalog, s.item + ('+' if s.advanced else ''))} "
+                            f"({item.category})", s.item)
+                           for s in t.sleeves if (item := catalog.item(s.item)) is not None)
+        return Ask("items", f"Which three Items does {trouper_name(catalog, t.trouper)} equip (one "
+                   f"per category: {', '.join(ITEM_CATEGORIES)})?", sleeves, many=(3, 3))
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         day = day_of(state)
@@ -136,6 +216,25 @@ class EndDay(DayAction):
     command = "day end"
     summary = "The Day Part ends: the night is set up."
     doing = "ending the day"
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """Once everyone is equipped, the end of the Day with the table's set-up (a checklist)."""
+        day = at_step(state, "equipping")
+        if day is not None and not unequipped(state, day):
+            # "Dusk Phase": the physical set-up, a line to tick each (engine/words.py)
+            return (Option("1", "End the Day: set up the table (a checklist, Enter ticks "
+                           "each line)", "day_end", needs=(SETUP,), repeat=(SETUP,)),)
+        if at_step(state, "done") is not None:
+            return (Option("1", "End the Day", "day_end"),)
+        return ()
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != SETUP:
+            return None
+        return checklist_ask(state, catalog, "dusk", "Dusk set-up", answers)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         day = day_of(state)  # everyone is equipped (the step's ``ready``: steps.py)

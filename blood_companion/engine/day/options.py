@@ -1,179 +1,238 @@
-"""The follow-up questions of the Day Part's options (engine/legal.py; the options are built
-with the step's view, ``engine/day/views.py``)."""
+"""The Day Part's options and follow-up answers as its actions build them (engine/legal.py):
+what the Purchases offer, the swaps, cards drawn at random or named, who takes a card. Below
+the actions (engine/day/dusk.py, selection.py, show.py: each offers its options and asks its
+questions beside ``apply``); the step's view (engine/day/views.py) gathers them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.face import trouper_name
-from blood_companion.content.models import ITEM_CATEGORIES
-from blood_companion.engine import day as d
+from blood_companion.content.models import ARTS, ResourceCost, TrophyCost
 from blood_companion.engine import leader
-from blood_companion.engine.day.views import _item_label
+from blood_companion.engine.day.core import day_of
+from blood_companion.engine.day.payments import (
+    can_afford,
+    cost_text,
+    pay_text,
+    suggest_payment,
+    trophy_text,
+)
 from blood_companion.engine.legal import Ask, Option, Pick
-from blood_companion.engine.state import RESOURCE_NAMES, CampaignState
-from blood_companion.engine.words.checklists import checklist_ask
-from blood_companion.engine.words.templates import SETUP
+from blood_companion.engine.picks import art_picks
+from blood_companion.engine.state import CampaignState, TrouperState
+from blood_companion.engine.table import at_table
+from blood_companion.engine.words.names import record_name
+from blood_companion.engine.words.sentences import item_name
 
 if TYPE_CHECKING:
+    from blood_companion.content import models as m
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.day_state import DayState
 
 # What a player may type instead of a number at a "which card did you draw?" question.
 CARD_NAME = "the card's name"
 CARD_NAMES = "the cards' names"
 
-def faces_reader(catalog: Catalog, pool: str) -> Any:
-    """Free text -> the faces typed, checked against the dice of ``pool`` (DiceError, a
-    ValueError-like refusal, when a die lacks the face: the question is asked again)."""
-    from blood_companion.engine.dice import DiceBox, parse_faces, parse_pool
 
-    box = DiceBox.from_models(catalog.dice)
-    dice = parse_pool(pool, box)
-
-    def parse(text: str) -> str:
-        parse_faces(text, dice, box)
-        return text
-
-    return parse
+def at_step(state: CampaignState, step: str) -> DayState | None:
+    """The Day when it is at ``step`` (None otherwise): whether an action offers its options."""
+    day = state.day
+    return day if state.part == "day" and day is not None and day.step == step else None
 
 
-def arts_of(catalog: Catalog, trouper: str) -> set[str]:
-    """The Arts a Trouper's deck is built from (the Building rule on the Trouper card)."""
-    card = catalog.trouper(trouper)
-    return {str(b.art) for b in card.building} if card is not None else set()
+def _offer(state: CampaignState, key: str, label: str, kind: str, fields: dict[str, Any],
+           cost: ResourceCost, group: str, before: str = "", after: str = "",
+           needs: tuple[str, ...] = ("trouper",)) -> Option:
+    """An option paying `cost` as the Wagon suggests; disabled for the first reason of
+    `before`, the Wagon cannot pay, `after`."""
+    w = state.wagon
+    pay = suggest_payment(w, cost)
+    why = before or ("" if can_afford(w, cost) else
+                     f"the Wagon cannot pay {cost_text(cost)}") or after
+    return Option(key, label + (f" (pay {pay_text(pay)})" if pay else ""), kind,
+                  {**fields, "pay": pay}, needs=needs, enabled=not why, why=why, group=group)
 
 
-def art_picks(
-    state: CampaignState, catalog: Catalog, art: str | None, first: int = 0
-) -> tuple[tuple[Pick, ...], str | None]:
-    """Who takes a Tactic card of ``art`` into their Personal Reserve: every Trouper, with a
-    warning for those whose Building rule never uses that Art ("Replacing a Tactic Card"), and
-    the default: the first one who can use it, round the table from seat ``first``."""
-    picks = []
-    for i, t in enumerate(state.troupers):
-        name = trouper_name(catalog, t.trouper)
-        usable = art is None or art in arts_of(catalog, t.trouper)
-        warn = "" if usable else (
-            f"{name}'s deck is built from " + ", ".join(sorted(arts_of(catalog, t.trouper)))
-            + f" cards (the Building rule): this {art} card could never be swapped into it")
-        label = f"{name} ({t.colour})" + ("" if usable else f" - cannot use {art}")
-        picks.append(Pick(str(i + 1), label, t.trouper, warn=warn))
-    n = len(picks)
-    order = [(first + k) % n for k in range(n)] if n else []
-    default = next((str(i + 1) for i in order if not picks[i].warn), str(order[0] + 1)
-                   if order else None)
-    return tuple(picks), default
+Offers = tuple[list[dict[str, Any]], list[Option]]
 
 
-def _picks(pairs: Iterable[tuple[str, Any]]) -> tuple[Pick, ...]:
+def building_offers(state: CampaignState, cat: Catalog) -> Offers:
+    """The Village's buildings on offer: as data (what the Purchases show) and as options, with
+    a stable key; those the Wagon cannot pay are disabled, with the reason."""
+    w, day = state.wagon, day_of(state)
+    out: list[dict[str, Any]] = []
+    opts: list[Option] = []
+    needs = {"sanatorium": ("trouper",), "alchemist": ("trade_from", "amount", "trade_to")}
+    for i, b in enumerate(cat.village.buildings):
+        used = getattr(day, b.effect, False) is True
+        out.append({"kind": "building", "id": b.id, "name": b.name, "cost": cost_text(b.cost),
+                    "affordable": can_afford(w, b.cost) and not used, "used": used})
+        bitten = b.effect != "sanatorium" or any(t.bites for t in state.troupers)
+        opts.append(_offer(
+            state, f"b{i + 1}", b.name, "day_buy_building", {"building": b.id}, b.cost,
+            "building", f"the {b.name} was already used this Day" if used else "",
+            "" if bitten else "no Trouper has a Bite to discard", needs.get(b.effect, ())))
+    return out, opts
+
+
+def advanced_offers(state: CampaignState, cat: Catalog) -> Offers:
+    """The top card of each Art's Advanced Tactic deck (the app asks which one when the players
+    see it themselves)."""
+    w = state.wagon
+    out: list[dict[str, Any]] = []
+    opts: list[Option] = []
+    for art, deck in state.advanced_decks.items():
+        top = cat.tactic(deck[0]) if deck else None
+        if top is not None and top.cost is not None:
+            out.append({"kind": "advanced_tactic", "id": top.id, "art": art, "name": top.name,
+                        "cost": cost_text(top.cost), "affordable": can_afford(w, top.cost),
+                        "left": len(deck)})
+    table = at_table(state, "advanced")
+    for k, art in enumerate(ARTS):
+        deck = state.advanced_decks.get(art, [])
+        if table and deck:  # the players see the top card; the app asks which it is
+            costs = [c.cost for c in (cat.tactic(x) for x in deck)
+                     if c is not None and c.cost is not None]
+            why = "" if any(can_afford(w, c) for c in costs) else \
+                "the Wagon cannot pay any card of this deck"
+            opts.append(Option(f"a{k + 1}", f"Top {art} Advanced Tactic card (you see it; the app "
+                               "asks which)", "day_buy_advanced", {"art": art}, needs=("trouper",),
+                               enabled=not why, why=why, group="advanced"))
+            continue
+        top = cat.tactic(deck[0]) if deck else None
+        if top is not None and top.cost is not None:
+            opts.append(_offer(state, f"a{k + 1}", f"Top {art} Advanced Tactic card: {top.name}",
+                               "day_buy_advanced", {"art": art}, top.cost, "advanced"))
+    return out, opts
+
+
+def card_offers(state: CampaignState, cat: Catalog) -> Offers:
+    """The Location and Nemesis cards of the Training Ground and the Crafting Workshop."""
+    w = state.wagon
+    out: list[dict[str, Any]] = []
+    opts: list[Option] = []
+    for k, cid in enumerate([*state.training, *state.crafting]):
+        card: m.TacticCard | m.ItemCard | None = cat.tactic(cid) or cat.item(cid)
+        if card is None or card.cost is None:
+            continue
+        kind = "tactic" if cid in state.training else "item"
+        held = holds_trophies(state, card.trophies)
+        out.append({"kind": f"special_{kind}", "id": cid, "name": card.name,
+                    "cost": cost_text(card.cost), "trophies": trophy_text(card.trophies),
+                    "affordable": can_afford(w, card.cost) and held})
+        label = "Location/Nemesis Tactic card" if kind == "tactic" else "Location/Nemesis Item"
+        opts.append(_offer(state, f"c{k + 1}", f"{card.name} ({label})", "day_buy_card",
+                           {"card": cid}, card.cost, "card",
+                           after="" if held else f"it needs {trophy_text(card.trophies)}"))
+    return out, opts
+
+
+def upgrade_offers(state: CampaignState, cat: Catalog) -> Offers:
+    """The sleeved Items that may turn to their Advanced side."""
+    w = state.wagon
+    out: list[dict[str, Any]] = []
+    opts: list[Option] = []
+    ups = [(t, s, item) for t in state.troupers for s in t.sleeves if not s.advanced
+           and (item := cat.item(s.item)) is not None and item.upgrade_cost is not None]
+    for k, (t, s, item) in enumerate(ups, 1):
+        assert item.upgrade_cost is not None
+        out.append({"kind": "upgrade", "trouper": t.trouper, "id": s.item, "name": item.name,
+                    "cost": cost_text(item.upgrade_cost),
+                    "affordable": can_afford(w, item.upgrade_cost)})
+        opts.append(_offer(state, f"u{k}", f"Upgrade {trouper_name(cat, t.trouper)}'s {item.name}",
+                           "day_upgrade_item", {"trouper": t.trouper, "item": s.item},
+                           item.upgrade_cost, "upgrade", needs=()))
+    return out, opts
+
+
+def purchase_choices(state: CampaignState, cat: Catalog) -> list[dict[str, Any]]:
+    """Everything on offer in the Show's Purchases, each with ``affordable`` (the Wagon and the
+    trophies can pay it now)."""
+    return [c for offers in (building_offers, advanced_offers, card_offers, upgrade_offers)
+            for c in offers(state, cat)[0]]
+
+
+def swap_step(state: CampaignState) -> bool:
+    """Whether the Personal Reserve may be swapped now (the Purchases, the Equipping)."""
+    return at_step(state, "purchases") is not None or at_step(state, "equipping") is not None
+
+
+def drawn(state: CampaignState, kind: str, need: str, deck: str,
+          texts: tuple[str, str, str]) -> tuple[Option, ...]:
+    """The options of cards drawn at random: `texts` the random option, the named one, what it
+    adds when the app holds the deck (the players holding it name what they drew)."""
+    rand, named, own = texts
+    if at_table(state, deck):
+        return (Option("t", named, kind, needs=(need,)),)
+    return Option("1", rand, kind), Option("t", named + own, kind, needs=(need,))
+
+
+def trouper_ask(state: CampaignState, catalog: Catalog, art: str | None,
+                holding: str | None = None, what: str = "it") -> Ask:
+    """Who takes a card into their Personal Reserve (``art``: a warning for those who cannot
+    use it); with ``holding`` (an attribute: "bites", "reserve_cards"), only those who hold
+    some."""
+    picks, default = art_picks(state, catalog, art)
+    if holding is not None:  # only those with a Bite to discard, or a Reserve to swap from
+        picks = tuple(p for p, tr in zip(picks, state.troupers, strict=True)
+                      if getattr(tr, holding))
+        return Ask("trouper", "Whose Bite does the Sanatorium discard?" if holding == "bites"
+                   else "Whose card is swapped?", picks,
+                   default=picks[0].key if picks else None)
+    return Ask("trouper", f"Who takes {what} into their Personal Reserve? "
+               f"({leader.settles(state, catalog)})", picks, default=default)
+
+
+def chosen_trouper(state: CampaignState, option: Option,
+                   answers: Any) -> TrouperState | None:
+    """The Trouper an option's fields or answers name so far."""
+    who = {**option.fields, **answers}.get("trouper")
+    return state.troupers[state.trouper_index(who)] if who else None
+
+
+def numbered(pairs: Iterable[tuple[str, Any]]) -> tuple[Pick, ...]:
     """Numbered answers from ``(label, value)`` pairs."""
     return tuple(Pick(str(i), label, value) for i, (label, value) in enumerate(pairs, 1))
 
 
-def _names(catalog: Catalog, ids: list[str], items: bool = False) -> tuple[Pick, ...]:
-    return _picks((getattr(catalog.item(c) if items else catalog.tactic(c), "name", c), c)
+def names_of(catalog: Catalog, ids: list[str], items: bool = False) -> tuple[Pick, ...]:
+    return numbered((getattr(catalog.item(c) if items else catalog.tactic(c), "name", c), c)
                   for c in ids)
 
 
-def day_asker(
-    state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any],
-    need: str,
-) -> Ask | None:
-    if need == SETUP:
-        return checklist_ask(state, catalog, "dusk", "Dusk set-up", answers)
-    fields = {**option.fields, **answers}
-    who = fields.get("trouper")
-    t = state.troupers[state.trouper_index(who)] if who else None
-    if need == "trouper":
-        art = (str(option.fields.get("art")) if option.kind == "day_buy_advanced" else
-               _art(catalog, str(option.fields.get("card"))) if option.kind == "day_buy_card"
-               else None)
-        picks, default = art_picks(state, catalog, art)
-        attr = {"day_buy_building": "bites", "day_swap_tactic": "reserve_cards",
-                "day_swap_item": "reserve_items"}.get(option.kind)
-        if attr is not None:  # only those with a Bite to discard, or a Reserve to swap from
-            picks = tuple(p for p, tr in zip(picks, state.troupers, strict=True)
-                          if getattr(tr, attr))
-            return Ask("trouper", "Whose Bite does the Sanatorium discard?" if attr == "bites"
-                       else "Whose card is swapped?", picks,
-                       default=picks[0].key if picks else None)
-        what = f"the {art} card" if option.kind == "day_buy_advanced" else "it"
-        return Ask("trouper", f"Who takes {what} into their Personal Reserve? "
-                   f"({leader.settles(state, catalog)})", picks, default=default)
-    if need == "out" and t is not None:
-        # only cards that a Reserve card can replace (same Art; Location and Nemesis cards
-        # count as every Art), and Items of a category the Reserve holds
-        if option.kind == "day_swap_tactic":
-            arts = {_art(catalog, c) for c in t.reserve_cards}
-            ids = [c for c in t.deck if None in arts or _art(catalog, c) in arts
-                   or _art(catalog, c) is None]
-            return Ask("out", "Which deck card goes to the Reserve?", _names(catalog, ids))
-        cats = {_category(catalog, c) for c in t.reserve_items}
-        ids = [s.item for s in t.sleeves if _category(catalog, s.item) in cats]
-        return Ask("out", "Which sleeved Item goes to the Reserve?",
-                   _names(catalog, ids, items=True))
-    if need == "into" and t is not None:
-        if option.kind == "day_swap_tactic":
-            out_card = catalog.tactic(str(fields.get("out")))
-            art = out_card.art if out_card is not None else None
-            ids = [c for c in t.reserve_cards if art is None or _art(catalog, c) in (None, art)]
-            return Ask("into", "Which Reserve card takes its place (same Art)?",
-                       _names(catalog, ids))
-        out_item = catalog.item(str(fields.get("out")))
-        cat = out_item.category if out_item is not None else None
-        ids = [c for c in t.reserve_items if cat is None or _category(catalog, c) == cat]
-        return Ask("into", "Which Reserve Item takes its place (same category)?",
-                   _names(catalog, ids, items=True))
-    if need == "trade_from":
-        return Ask("trade_from", "Which Resource do you give up?",
-                   _picks((r, r) for r in RESOURCE_NAMES))
-    if need == "amount":
-        have = getattr(state.wagon, str(fields.get("trade_from")), 0)
-        top = max(1, min(6, have))
-        return Ask("amount", f"How many {fields.get('trade_from')} (the Wagon has {have})?",
-                   tuple(Pick(str(n), str(n), n) for n in range(1, top + 1)), default="1")
-    if need == "trade_to":
-        return Ask("trade_to", "For which Resource?",
-                   _picks((r, r) for r in RESOURCE_NAMES if r != fields.get("trade_from")))
-    if need == "zone":
-        return Ask("zone", "Zone Selection: where do you face the Nemesis tonight?",
-                   _picks((z.name, z.id) for z in catalog.all("zones")), default="1")
-    if need == "faces":
-        die = catalog.config.location_die
-        return Ask("faces", f"Which face does your {die} die show?", (), free=f"the face of "
-                   f"your {die} die, e.g. 2", parse=faces_reader(catalog, die))
-    if need == "minions":
-        picks = _picks((f"{mn.name} ({mn.type})", mn.id) for mn in catalog.all("minions"))
-        if option.kind == "day_draw_minions":
-            return Ask("minions", "Which two Minion cards did you draw (A first, then B)?",
-                       picks, many=(2, 2), free=CARD_NAMES)
-        return Ask("minions", "Hunting House: which four Minion cards?", picks, many=(4, 4))
-    if need == "nemesis":
-        pool = d.available_nemeses(state, catalog)
-        picks = _picks((n.name, n.id) for n in catalog.all("nemeses") if n.id in pool)
-        return Ask("nemesis", "Which Nemesis card did you draw?", picks, free=CARD_NAME)
-    if need == "events":
-        day = state.day
-        loc = catalog.get("locations", day.location or "") if day else None
-        evs = catalog.events_in(loc.zone) if loc else []
-        n = d.influence(state, catalog)
-        return Ask("events", f"Which {n} Event card(s) did you draw?",
-                   _picks((e.name, e.id) for e in evs), many=(n, n), free=CARD_NAMES)
-    if need == "items" and t is not None:
-        sleeves = _picks((f"{_item_label(catalog, s.item + ('+' if s.advanced else ''))} "
-                          f"({item.category})", s.item)
-                         for s in t.sleeves if (item := catalog.item(s.item)) is not None)
-        return Ask("items", f"Which three Items does {trouper_name(catalog, t.trouper)} equip (one "
-                   f"per category: {', '.join(ITEM_CATEGORIES)})?", sleeves, many=(3, 3))
-    return None
-
-
-def _category(catalog: Catalog, item: str) -> str | None:
+def category_of(catalog: Catalog, item: str) -> str | None:
     return getattr(catalog.item(item), "category", None)
 
 
-def _art(catalog: Catalog, card: str) -> str | None:
+def art_of(catalog: Catalog, card: str) -> str | None:
     art = getattr(catalog.tactic(card), "art", None)
     return None if art is None else str(art)
 
+
+def _item_label(catalog: Catalog, raw: str) -> str:
+    """An Item as players read it: its name on the side it shows ("+": the Advanced side)."""
+    if catalog.item(raw.rstrip("+")) is None:
+        return raw
+    return _name(catalog, raw) + (" (Advanced)" if raw.endswith("+") else "")
+
+
+def holds_trophies(state: CampaignState, needs: Sequence[TrophyCost]) -> bool:
+    hold = {"location": state.location_trophies, "nemesis": state.nemesis_trophies}
+    for kind in ("location", "nemesis"):
+        reqs = [t for t in needs if t.kind == kind]
+        total = sum(t.n for t in reqs)
+        if sum(hold[kind].values()) < total:
+            return False
+        for t in reqs:
+            if t.of and hold[kind].get(t.of, 0) < sum(x.n for x in reqs if x.of == t.of):
+                return False
+    return True
+
+
+def _name(catalog: Catalog, cid: str | None) -> str:
+    """A card's (or Zone's) name as printed; an Item on the side it shows ("+": advanced)."""
+    if not cid:
+        return ""
+    return item_name(catalog, cid) if catalog.item(cid.rstrip("+")) else record_name(catalog, cid)

@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine.actions import Cli, Context
@@ -15,9 +16,12 @@ from blood_companion.engine.day.core import (
     match_id,
     named_draws,
 )
+from blood_companion.engine.day.options import CARD_NAME, CARD_NAMES, at_step, drawn, numbered
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.legal import Ask, Option
+from blood_companion.engine.picks import faces_reader
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table, named_draw
 from blood_companion.engine.words.sentences import zone_name
@@ -34,6 +38,24 @@ class ChooseZone(DayAction):
     doing = "choosing the zone"
     zone: Annotated[str, Cli(help="catacombs, garden, graveyard or halls.", names="zone",
                              complete="zone")]
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Zones (done buying, the Zone is asked)."""
+        if at_step(state, "purchases") is not None:
+            return (Option("z", "Done buying: choose the Zone", "day_zone", needs=("zone",)),)
+        if at_step(state, "zone") is None:
+            return ()
+        return tuple(Option(str(i + 1), z.name, "day_zone", {"zone": z.id})
+                     for i, z in enumerate(catalog.all("zones")))
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "zone":
+            return None
+        return Ask("zone", "Zone Selection: where do you face the Nemesis tonight?",
+                   numbered((z.name, z.id) for z in catalog.all("zones")), default="1")
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         zone = match_id(self.zone, [(z.id, z.name) for z in ctx.catalog.all("zones")], "Zone")
@@ -59,6 +81,27 @@ class RollLocation(DayAction):
     picked_by = Cli("--roll", "Roll the Location die digitally.")
     faces: Annotated[str | None, Cli("--dice",
                                      "The face of your physical die, e.g. 2 or x.")] = None
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Location die: named by the card it gave, rolled here, or its face typed."""
+        if at_step(state, "location") is None:
+            return ()
+        if at_table(state, "locations"):  # the players roll and take the card themselves
+            asked = Option("c", "Name the Location card your die gave", "day_roll_location")
+        else:
+            asked = Option("r", "Roll the die here (digital)", "day_roll_location")
+        return asked, Option("t", "Type the face of your own die", "day_roll_location",
+                             needs=("faces",))
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "faces":
+            return None
+        die = catalog.config.location_die
+        return Ask("faces", f"Which face does your {die} die show?", (), free=f"the face of "
+                   f"your {die} die, e.g. 2", parse=faces_reader(catalog, die))
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -98,6 +141,16 @@ class ChooseLocation(DayAction):
     location: Annotated[str, Cli(help="Cartographer's Office: the Location card.", metavar="card",
                                  names="location")]
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Zone's Location cards, with the Cartographer's Office."""
+        day = at_step(state, "location")
+        if day is None or not day.cartographer:
+            return ()
+        return tuple(Option(str(i + 1), f"{loc.name} (die {loc.choice})", "day_choose_location",
+                            {"location": loc.id})
+                     for i, loc in enumerate(catalog.locations_in(day.zone or "")))
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         day = day_of(state)
         assert day.zone is not None
@@ -124,6 +177,25 @@ class DrawMinions(DayAction):
     picked_by = Cli("--random", "Reveal two Minion cards at random.")
     minions: Annotated[list[str] | None, Cli(
         "--drawn", "The two Minion cards drawn from your own deck, A first (A,B).")] = None
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """Two Minion cards revealed at random, or named as drawn (not with the Hunting House)."""
+        day = at_step(state, "minions")
+        if day is None or day.hunting_house:
+            return ()
+        return drawn(state, "day_draw_minions", "minions", "minions",
+                     ("Reveal two at random", "Name the two Minion cards you drew",
+                      " from your own deck"))
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "minions":
+            return None
+        picks = numbered((f"{mn.name} ({mn.type})", mn.id) for mn in catalog.all("minions"))
+        return Ask("minions", "Which two Minion cards did you draw (A first, then B)?",
+                   picks, many=(2, 2), free=CARD_NAMES)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -158,6 +230,23 @@ class ChooseMinions(DayAction):
     minions: Annotated[list[str], Cli(help="Hunting House: four Minion cards, comma-separated.",
                                       metavar="cards", names="minions")]
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """With the Hunting House, four Minion cards chosen."""
+        day = at_step(state, "minions")
+        if day is None or not day.hunting_house:
+            return ()
+        return (Option("1", "Choose four Minion cards", "day_choose_minions",
+                       needs=("minions",)),)
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "minions":
+            return None
+        picks = numbered((f"{mn.name} ({mn.type})", mn.id) for mn in catalog.all("minions"))
+        return Ask("minions", "Hunting House: which four Minion cards?", picks, many=(4, 4))
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         day = day_of(state)
         if not day.hunting_house:
@@ -189,6 +278,17 @@ class LastAssault(DayAction):
     doing = "the last assault choice"
     face_vlad: Annotated[bool, Cli("--yes", "Face Vlad tonight?", off="--no", ask="face Vlad")]
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """Facing Vlad tonight or not (only Vlad once every lieutenant is defeated)."""
+        if at_step(state, "last_assault") is None:
+            return ()
+        yes = Option("y", "Yes: face Vlad", "day_last_assault", {"face_vlad": True})
+        if not available_nemeses(state, catalog):
+            return (yes,)
+        return Option("n", "No: a lieutenant tonight", "day_last_assault",
+                      {"face_vlad": False}), yes
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         day = day_of(state)
@@ -216,6 +316,25 @@ class DrawNemesis(DayAction):
     picked_by = Cli("--random", "Reveal the Nemesis at random.")
     nemesis: Annotated[str | None, Cli(
         "--drawn", "The Nemesis card drawn from your own shuffled cards.")] = None
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Nemesis revealed at random, or named as drawn (not with the Asylum)."""
+        day = at_step(state, "nemesis")
+        if day is None or day.asylum:
+            return ()
+        return drawn(state, "day_draw_nemesis", "nemesis", "nemeses",
+                     ("Reveal at random", "Name the Nemesis card you drew",
+                      " from your own cards"))
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "nemesis":
+            return None
+        pool = available_nemeses(state, catalog)
+        picks = numbered((n.name, n.id) for n in catalog.all("nemeses") if n.id in pool)
+        return Ask("nemesis", "Which Nemesis card did you draw?", picks, free=CARD_NAME)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -249,6 +368,16 @@ class ChooseNemesis(DayAction):
     doing = "choosing the nemesis"
     nemesis: Annotated[str, Cli(help="Asylum: the Nemesis chosen.", metavar="card",
                                 names="nemesis", complete="nemesis")]
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """With the Asylum, the available Nemeses."""
+        day = at_step(state, "nemesis")
+        if day is None or not day.asylum:
+            return ()
+        return tuple(Option(str(i + 1), getattr(catalog.nemesis(n), "name", n),
+                            "day_choose_nemesis", {"nemesis": n})
+                     for i, n in enumerate(available_nemeses(state, catalog)))
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog

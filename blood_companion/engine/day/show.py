@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.content import models as m
 from blood_companion.engine import vigor
@@ -22,10 +23,28 @@ from blood_companion.engine.day.core import (
     top_card,
     with_day,
 )
+from blood_companion.engine.day.options import (
+    advanced_offers,
+    art_of,
+    at_step,
+    building_offers,
+    card_offers,
+    category_of,
+    chosen_trouper,
+    names_of,
+    numbered,
+    swap_step,
+    trouper_ask,
+    upgrade_offers,
+)
 from blood_companion.engine.day.payments import buy, known_resource, pay_trophies
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.state import CampaignState, ItemSlot, Wagon
+from blood_companion.engine.legal import Ask, Option, Pick
+from blood_companion.engine.state import RESOURCE_NAMES, CampaignState, ItemSlot, Wagon
+
+if TYPE_CHECKING:
+    from blood_companion.content.loader import Catalog
 
 
 class Recover(DayAction):
@@ -36,6 +55,13 @@ class Recover(DayAction):
     command = "day recover"
     summary = "Show 1, Recovery: Vigor back, Insanity cubes to the left (Bites stay)."
     doing = "recovery"
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Recovery."""
+        if at_step(state, "recovery") is None:
+            return ()
+        return (Option("1", "Recover", "day_recover"),)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         troupers = [t.recovered() for t in state.troupers]
@@ -62,6 +88,32 @@ class BuyBuilding(DayAction):
     trade_to: Annotated[str | None, Cli(  # ... and the one gained
         "--get", "Alchemist: the Resource gained, e.g. jewels.", names="resource")] = None
     amount: int = 0  # ... how many
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Village's buildings."""
+        if at_step(state, "purchases") is None:
+            return ()
+        return tuple(building_offers(state, catalog)[1])
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need == "trouper":
+            return trouper_ask(state, catalog, None, holding="bites")
+        fields = {**option.fields, **answers}
+        if need == "trade_from":
+            return Ask("trade_from", "Which Resource do you give up?",
+                       numbered((r, r) for r in RESOURCE_NAMES))
+        if need == "amount":
+            have = getattr(state.wagon, str(fields.get("trade_from")), 0)
+            top = max(1, min(6, have))
+            return Ask("amount", f"How many {fields.get('trade_from')} (the Wagon has {have})?",
+                       tuple(Pick(str(n), str(n), n) for n in range(1, top + 1)), default="1")
+        if need == "trade_to":
+            return Ask("trade_to", "For which Resource?",
+                       numbered((r, r) for r in RESOURCE_NAMES if r != fields.get("trade_from")))
+        return None
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         b = building_for(ctx.catalog, self.building)
@@ -125,6 +177,21 @@ class BuyAdvancedTactic(DayAction):
                             complete="art")]
     pay: Pay = None
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The top card of each Art's Advanced Tactic deck."""
+        if at_step(state, "purchases") is None:
+            return ()
+        return tuple(advanced_offers(state, catalog)[1])
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "trouper":
+            return None
+        art = str(option.fields.get("art"))
+        return trouper_ask(state, catalog, art, what=f"the {art} card")
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         idx = state.trouper_index(self.trouper)
         art = match_id(self.art, [(a, a) for a in state.advanced_decks], "Art")
@@ -155,6 +222,20 @@ class BuySpecialCard(DayAction):
     pay: Pay = None
     trophies: Annotated[dict[str, int] | None, Cli(
         "--trophies", "Trophy tokens spent, e.g. halls=1,lucilla=1.", names="trophies")] = None
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Location and Nemesis cards on offer."""
+        if at_step(state, "purchases") is None:
+            return ()
+        return tuple(card_offers(state, catalog)[1])
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "trouper":
+            return None
+        return trouper_ask(state, catalog, art_of(catalog, str(option.fields.get("card"))))
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -195,6 +276,13 @@ class UpgradeItem(DayAction):
     item: Annotated[str, Cli(help="A sleeved Trouper Item (id or prefix).", names="sleeved")]
     pay: Pay = None
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The sleeved Items that may be upgraded."""
+        if at_step(state, "purchases") is None:
+            return ()
+        return tuple(upgrade_offers(state, catalog)[1])
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         idx = state.trouper_index(self.trouper)
@@ -227,6 +315,38 @@ class SwapTactic(DayAction):
     out: Annotated[str, Cli(help="The deck card going to the Reserve.", names="deck")]
     into: Annotated[str, Cli(help="The Reserve card going into the deck.", metavar="IN",
                              names="reserve")]
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """A deck card swapped with one of the Personal Reserve."""
+        if not swap_step(state) or not any(t.reserve_cards for t in state.troupers):
+            return ()
+        return (Option("st", "Swap a Tactic card with one of the Personal Reserve",
+                       "day_swap_tactic", needs=("trouper", "out", "into"), group="swap"),)
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need == "trouper":
+            return trouper_ask(state, catalog, None, holding="reserve_cards")
+        t = chosen_trouper(state, option, answers)
+        if t is None:
+            return None
+        if need == "out":
+            # only cards that a Reserve card can replace (same Art; Location and Nemesis cards
+            # count as every Art)
+            arts = {art_of(catalog, c) for c in t.reserve_cards}
+            ids = [c for c in t.deck if None in arts or art_of(catalog, c) in arts
+                   or art_of(catalog, c) is None]
+            return Ask("out", "Which deck card goes to the Reserve?", names_of(catalog, ids))
+        if need == "into":
+            out_card = catalog.tactic(str({**option.fields, **answers}.get("out")))
+            art = out_card.art if out_card is not None else None
+            ids = [c for c in t.reserve_cards
+                   if art is None or art_of(catalog, c) in (None, art)]
+            return Ask("into", "Which Reserve card takes its place (same Art)?",
+                       names_of(catalog, ids))
+        return None
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -269,6 +389,36 @@ class SwapItem(DayAction):
     out: Annotated[str, Cli(help="The sleeved Item going to the Reserve.", names="sleeved")]
     into: Annotated[str, Cli(help="The Reserve Item going into the sleeve.", metavar="IN",
                              names="reserve_item")]
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """A sleeved Item swapped with one of the Personal Reserve."""
+        if not swap_step(state) or not any(t.reserve_items for t in state.troupers):
+            return ()
+        return (Option("si", "Swap an Item with one of the Personal Reserve", "day_swap_item",
+                       needs=("trouper", "out", "into"), group="swap"),)
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need == "trouper":
+            return trouper_ask(state, catalog, None, holding="reserve_items")
+        t = chosen_trouper(state, option, answers)
+        if t is None:
+            return None
+        if need == "out":
+            # only Items of a category the Reserve holds
+            cats = {category_of(catalog, c) for c in t.reserve_items}
+            ids = [s.item for s in t.sleeves if category_of(catalog, s.item) in cats]
+            return Ask("out", "Which sleeved Item goes to the Reserve?",
+                       names_of(catalog, ids, items=True))
+        if need == "into":
+            out_item = catalog.item(str({**option.fields, **answers}.get("out")))
+            cat = out_item.category if out_item is not None else None
+            ids = [c for c in t.reserve_items if cat is None or category_of(catalog, c) == cat]
+            return Ask("into", "Which Reserve Item takes its place (same category)?",
+                       names_of(catalog, ids, items=True))
+        return None
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from blood_companion.content import models as m
 from blood_companion.content.face import map_lines, trouper_name
-from blood_companion.content.models import ARTS, ITEM_CATEGORIES, ResourceCost, TrophyCost
+from blood_companion.content.models import ITEM_CATEGORIES
 from blood_companion.engine.board_view import DayBoard, DayTrouper
+from blood_companion.engine.day import dusk, selection, show
 from blood_companion.engine.day.core import (
     available_nemeses,
     day_of,
@@ -18,142 +18,23 @@ from blood_companion.engine.day.core import (
     influence,
     unequipped,
 )
-from blood_companion.engine.day.payments import (
-    can_afford,
-    cost_text,
-    pay_text,
-    suggest_payment,
-    trophy_text,
-)
+from blood_companion.engine.day.options import _item_label, _name, purchase_choices
 from blood_companion.engine.day.steps import STEPS, purchases_open
 from blood_companion.engine.day_state import DayState
-from blood_companion.engine.legal import Next, Option
+from blood_companion.engine.legal import Next, Option, gathered
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words.names import record_name
-from blood_companion.engine.words.sentences import item_name, zone_name
-from blood_companion.engine.words.templates import SETUP
+from blood_companion.engine.words.sentences import zone_name
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.board_view import PartBoard
 
-def purchase_choices(state: CampaignState, cat: Catalog) -> list[dict[str, Any]]:
-    """Everything on offer in the Show's Purchases, each with ``affordable`` (the Wagon and the
-    trophies can pay it now)."""
-    return _offers(state, cat)[0]
-
-
-def _offers(state: CampaignState, cat: Catalog) -> tuple[list[dict[str, Any]], list[Option]]:
-    """What the Purchases offer: as data (:func:`purchase_choices`) and as the options players
-    pick from, with a stable key; those the Wagon cannot pay are disabled, with the reason."""
-    w, day = state.wagon, day_of(state)
-    out: list[dict[str, Any]] = []
-    opts: list[Option] = []
-
-    def offer(key: str, label: str, kind: str, fields: dict[str, Any], cost: ResourceCost,
-              group: str, before: str = "", after: str = "",
-              needs: tuple[str, ...] = ("trouper",)) -> None:
-        """An option paying `cost` as the Wagon suggests; disabled for the first reason of
-        `before`, the Wagon cannot pay, `after`."""
-        pay = suggest_payment(w, cost)
-        why = before or ("" if can_afford(w, cost) else
-                         f"the Wagon cannot pay {cost_text(cost)}") or after
-        opts.append(Option(key, label + (f" (pay {pay_text(pay)})" if pay else ""), kind,
-                           {**fields, "pay": pay}, needs=needs, enabled=not why, why=why,
-                           group=group))
-
-    needs = {"sanatorium": ("trouper",), "alchemist": ("trade_from", "amount", "trade_to")}
-    for i, b in enumerate(cat.village.buildings):
-        used = getattr(day, b.effect, False) is True
-        out.append({"kind": "building", "id": b.id, "name": b.name, "cost": cost_text(b.cost),
-                    "affordable": can_afford(w, b.cost) and not used, "used": used})
-        bitten = b.effect != "sanatorium" or any(t.bites for t in state.troupers)
-        offer(f"b{i + 1}", b.name, "day_buy_building", {"building": b.id}, b.cost, "building",
-              f"the {b.name} was already used this Day" if used else "",
-              "" if bitten else "no Trouper has a Bite to discard", needs.get(b.effect, ()))
-    for art, deck in state.advanced_decks.items():
-        top = cat.tactic(deck[0]) if deck else None
-        if top is not None and top.cost is not None:
-            out.append({"kind": "advanced_tactic", "id": top.id, "art": art, "name": top.name,
-                        "cost": cost_text(top.cost), "affordable": can_afford(w, top.cost),
-                        "left": len(deck)})
-    table = at_table(state, "advanced")
-    for k, art in enumerate(ARTS):
-        deck = state.advanced_decks.get(art, [])
-        if table and deck:  # the players see the top card; the app asks which it is
-            costs = [c.cost for c in (cat.tactic(x) for x in deck)
-                     if c is not None and c.cost is not None]
-            why = "" if any(can_afford(w, c) for c in costs) else \
-                "the Wagon cannot pay any card of this deck"
-            opts.append(Option(f"a{k + 1}", f"Top {art} Advanced Tactic card (you see it; the app "
-                               "asks which)", "day_buy_advanced", {"art": art}, needs=("trouper",),
-                               enabled=not why, why=why, group="advanced"))
-            continue
-        top = cat.tactic(deck[0]) if deck else None
-        if top is not None and top.cost is not None:
-            offer(f"a{k + 1}", f"Top {art} Advanced Tactic card: {top.name}", "day_buy_advanced",
-                  {"art": art}, top.cost, "advanced")
-    for k, cid in enumerate([*state.training, *state.crafting]):
-        card: m.TacticCard | m.ItemCard | None = cat.tactic(cid) or cat.item(cid)
-        if card is None or card.cost is None:
-            continue
-        kind = "tactic" if cid in state.training else "item"
-        held = holds_trophies(state, card.trophies)
-        out.append({"kind": f"special_{kind}", "id": cid, "name": card.name,
-                    "cost": cost_text(card.cost), "trophies": trophy_text(card.trophies),
-                    "affordable": can_afford(w, card.cost) and held})
-        label = "Location/Nemesis Tactic card" if kind == "tactic" else "Location/Nemesis Item"
-        offer(f"c{k + 1}", f"{card.name} ({label})", "day_buy_card", {"card": cid}, card.cost,
-              "card", after="" if held else f"it needs {trophy_text(card.trophies)}")
-    ups = [(t, s, item) for t in state.troupers for s in t.sleeves if not s.advanced
-           and (item := cat.item(s.item)) is not None and item.upgrade_cost is not None]
-    for k, (t, s, item) in enumerate(ups, 1):
-        assert item.upgrade_cost is not None
-        out.append({"kind": "upgrade", "trouper": t.trouper, "id": s.item, "name": item.name,
-                    "cost": cost_text(item.upgrade_cost),
-                    "affordable": can_afford(w, item.upgrade_cost)})
-        offer(f"u{k}", f"Upgrade {trouper_name(cat, t.trouper)}'s {item.name}", "day_upgrade_item",
-              {"trouper": t.trouper, "item": s.item}, item.upgrade_cost, "upgrade", needs=())
-    return out, opts
-
-
-def _swaps(state: CampaignState) -> list[Option]:
-    out = []
-    if any(t.reserve_cards for t in state.troupers):
-        out.append(Option("st", "Swap a Tactic card with one of the Personal Reserve",
-                          "day_swap_tactic", needs=("trouper", "out", "into"), group="swap"))
-    if any(t.reserve_items for t in state.troupers):
-        out.append(Option("si", "Swap an Item with one of the Personal Reserve", "day_swap_item",
-                          needs=("trouper", "out", "into"), group="swap"))
-    return out
-
-
-def _item_label(catalog: Catalog, raw: str) -> str:
-    """An Item as players read it: its name on the side it shows ("+": the Advanced side)."""
-    if catalog.item(raw.rstrip("+")) is None:
-        return raw
-    return _name(catalog, raw) + (" (Advanced)" if raw.endswith("+") else "")
-
-
-def holds_trophies(state: CampaignState, needs: Sequence[TrophyCost]) -> bool:
-    hold = {"location": state.location_trophies, "nemesis": state.nemesis_trophies}
-    for kind in ("location", "nemesis"):
-        reqs = [t for t in needs if t.kind == kind]
-        total = sum(t.n for t in reqs)
-        if sum(hold[kind].values()) < total:
-            return False
-        for t in reqs:
-            if t.of and hold[kind].get(t.of, 0) < sum(x.n for x in reqs if x.of == t.of):
-                return False
-    return True
-
-
 def day_next(state: CampaignState, catalog: Catalog) -> Next:
     """What the players do next in the Day Part (pure): the view its step's spec names
     (:data:`~blood_companion.engine.day.steps.STEPS`), the step in a sentence with its choices
-    and the options players pick from (engine/legal.py; their follow-ups are in
-    ``engine/day/options.py``)."""
+    and the options players pick from: those its actions offer (their ``options``, gathered in
+    :data:`MENU`'s order; their follow-ups are their ``question``)."""
     if state.part != "day":
         if state.part == "night":
             sentence = "The Day Part is over and the night is set up."
@@ -161,7 +42,7 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
             sentence = f"The campaign is in the {state.part} part, not the Day."
         return Next(state.part, state.part, "Not the Day Part", sentence)
     day = day_of(state)
-    return STEP_VIEWS[day.step](state, catalog, day)
+    return STEP_VIEWS[day.step](state, catalog, day, gathered(MENU, state, catalog))
 
 
 def _next(step: str, sentence: str, *options: Option, default: str | None = None,
@@ -171,65 +52,50 @@ def _next(step: str, sentence: str, *options: Option, default: str | None = None
                 options=options, default=default, moment=sentence, choices=list(choices), **kw)
 
 
-def _drawn(state: CampaignState, step: str, kind: str, need: str, deck: str, sentence: str,
-           texts: tuple[str, str, str, str], **kw: Any) -> Next:
-    """A step whose cards are drawn at random. `texts`: the random option, the named one, what
-    it adds when the app holds the deck, the prompt when the players hold it (then they name
-    what they drew)."""
-    rand, named, own, prompt = texts
+def _drawn(state: CampaignState, step: str, deck: str, sentence: str, prompt: str,
+           opts: tuple[Option, ...], **kw: Any) -> Next:
+    """A step whose cards are drawn at random (``options.drawn``); `prompt` when the players
+    hold the deck (then they name what they drew)."""
     if at_table(state, deck):
-        return _next(step, sentence, Option("t", named, kind, needs=(need,)), default="t",
-                     prompt=prompt, **kw)
-    return _next(step, sentence, Option("1", rand, kind),
-                 Option("t", named + own, kind, needs=(need,)), default="1", **kw)
+        return _next(step, sentence, *opts, default="t", prompt=prompt, **kw)
+    return _next(step, sentence, *opts, default="1", **kw)
 
 
-def _recovery_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
+def _recovery_view(state: CampaignState, cat: Catalog, day: DayState,
+                   opts: tuple[Option, ...]) -> Next:
     return _next(day.step, "Recovery: Vigor tokens back to available (Bites stay on them), "
-                 "Insanity cubes to the leftmost space.", Option("1", "Recover", "day_recover"),
-                 default="1")
+                 "Insanity cubes to the leftmost space.", *opts, default="1")
 
 
-def _purchases_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
+def _purchases_view(state: CampaignState, cat: Catalog, day: DayState,
+                    opts: tuple[Option, ...]) -> Next:
     wagon = ", ".join(f"{v} {k}" for k, v in state.wagon.as_dict().items())
-    on_offer, offers = _offers(state, cat)
     return _next(
         day.step, "Spend the Wagon at the buildings, buy and upgrade cards, swap cards and Items; "
-        "then choose the Zone.", *offers, *_swaps(state),
-        Option("z", "Done buying: choose the Zone", "day_zone", needs=("zone",)),
-        default="z", prompt="Buy something, or finish buying?",
-        choices=on_offer, info=(f"Wagon: {wagon}",),
+        "then choose the Zone.", *opts, default="z", prompt="Buy something, or finish buying?",
+        choices=purchase_choices(state, cat), info=(f"Wagon: {wagon}",),
         details={"wagon": state.wagon.as_dict(),
                  "location_trophies": dict(state.location_trophies),
                  "nemesis_trophies": dict(state.nemesis_trophies),
                  "bought": list(day.purchases)})
 
 
-def _zone_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
+def _zone_view(state: CampaignState, cat: Catalog, day: DayState,
+               opts: tuple[Option, ...]) -> Next:
     zones = cat.all("zones")
-    return _next(day.step, "Choose the Zone of the next night.",
-                 *(Option(str(i + 1), z.name, "day_zone", {"zone": z.id})
-                   for i, z in enumerate(zones)), default="1",
+    return _next(day.step, "Choose the Zone of the next night.", *opts, default="1",
                  prompt="Zone Selection: where do you face the Nemesis tonight?",
                  choices=[{"id": z.id, "name": z.name} for z in zones])
 
 
-def _location_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
+def _location_view(state: CampaignState, cat: Catalog, day: DayState,
+                   opts: tuple[Option, ...]) -> Next:
     zone = zone_name(cat, day.zone or "")
     locs = [{"id": loc.id, "name": loc.name, "face": loc.choice}
             for loc in cat.locations_in(day.zone or "")]
     die = cat.config.location_die
-    opts = [Option(str(i + 1), f"{c['name']} (die {c.get('face')})", "day_choose_location",
-                   {"location": c["id"]}) for i, c in enumerate(locs)] if day.cartographer \
-        else []
-    if at_table(state, "locations"):  # the players roll and take the card themselves
-        opts.append(Option("c", "Name the Location card your die gave", "day_roll_location"))
-        default = "1" if day.cartographer else "c"
-    else:
-        opts.append(Option("r", "Roll the die here (digital)", "day_roll_location"))
-        default = "r"
-    opts.append(Option("t", "Type the face of your own die", "day_roll_location",
-                       needs=("faces",)))
+    # the players roll and take the card themselves, else the app rolls
+    default = ("1" if day.cartographer else "c") if at_table(state, "locations") else "r"
     if day.cartographer:
         return _next(day.step, f"Cartographer's Office: choose the Location card of {zone} (or "
                      "roll for it).", *opts, default=default, choices=locs)
@@ -237,56 +103,45 @@ def _location_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
                  default=default, choices=locs, details={"die": die})
 
 
-def _minions_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
+def _minions_view(state: CampaignState, cat: Catalog, day: DayState,
+                  opts: tuple[Option, ...]) -> Next:
     minions = [{"id": mn.id, "name": mn.name, "type": mn.type} for mn in cat.all("minions")]
     if day.hunting_house:
         return _next(day.step, "Hunting House: choose four Minion cards; two of them, at random, "
-                     "take spaces A and B.", Option("1", "Choose four Minion cards",
-                                                    "day_choose_minions", needs=("minions",)),
-                     default="1", choices=minions)
-    return _drawn(state, day.step, "day_draw_minions", "minions", "minions",
+                     "take spaces A and B.", *opts, default="1", choices=minions)
+    return _drawn(state, day.step, "minions",
                   "Reveal two Minion cards at random for spaces A and B.",
-                  ("Reveal two at random", "Name the two Minion cards you drew",
-                   " from your own deck",
-                   "Reveal two Minion cards at random from your own deck (A, then B)."),
+                  "Reveal two Minion cards at random from your own deck (A, then B).", opts,
                   choices=minions)
 
 
-def _last_assault_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
+def _last_assault_view(state: CampaignState, cat: Catalog, day: DayState,
+                       opts: tuple[Option, ...]) -> Next:
     avail = available_nemeses(state, cat)
-    no = Option("n", "No: a lieutenant tonight", "day_last_assault", {"face_vlad": False})
-    yes = Option("y", "Yes: face Vlad", "day_last_assault", {"face_vlad": True})
     return _next(day.step, "Last Assault: do the players face Vlad tonight?"
                  + ("" if avail else " Every lieutenant is defeated: only Vlad is left."),
-                 *((no, yes) if avail else (yes,)), default="n" if avail else "y",
+                 *opts, default="n" if avail else "y",
                  choices=[{"id": "yes"}, {"id": "no"}] if avail else [{"id": "yes"}],
                  details={"vlad_weakened": len(state.vlad_weakened)})
 
 
-def _nemesis_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
+def _nemesis_view(state: CampaignState, cat: Catalog, day: DayState,
+                  opts: tuple[Option, ...]) -> Next:
     nems = [{"id": n, "name": getattr(cat.nemesis(n), "name", n)}
             for n in available_nemeses(state, cat)]
     if day.asylum:
-        return _next(day.step, "Asylum: choose the Nemesis.",
-                     *(Option(str(i + 1), c["name"], "day_choose_nemesis", {"nemesis": c["id"]})
-                       for i, c in enumerate(nems)), default="1", choices=nems)
-    return _drawn(state, day.step, "day_draw_nemesis", "nemesis", "nemeses",
+        return _next(day.step, "Asylum: choose the Nemesis.", *opts, default="1", choices=nems)
+    return _drawn(state, day.step, "nemeses",
                   "Reveal the Nemesis at random from the available ones.",
-                  ("Reveal at random", "Name the Nemesis card you drew", " from your own cards",
-                   "Reveal a Nemesis card at random among the available ones."), choices=nems)
+                  "Reveal a Nemesis card at random among the available ones.", opts,
+                  choices=nems)
 
 
-def _dusk_difficulty_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
+def _dusk_difficulty_view(state: CampaignState, cat: Catalog, day: DayState,
+                          opts: tuple[Option, ...]) -> Next:
     loc = cat.get("locations", day.location or "")
     nem = cat.nemesis(str(day.nemesis or ""))
     levels = difficulty_levels(state, cat)
-    opts = []
-    for lv in levels:
-        w = lv["wounds"]
-        opts.append(Option(str(lv["level"]), f"{lv['name']} / {lv['nemesis_level']}: Wounds "
-                           f"to win {w['front']} Front, {w['left']} Left Side, {w['right']} "
-                           f"Right Side; {lv['influence']} Event(s)", "day_difficulty",
-                           {"level": lv["level"]}))
     info = [f"Location: {loc.name if loc else None}   Nemesis: "
             f"{nem.name if nem is not None else day.nemesis}",
             *map_lines(list(loc.map) if loc else [])]
@@ -300,18 +155,19 @@ def _dusk_difficulty_view(state: CampaignState, cat: Catalog, day: DayState) -> 
                  "minions": {"A": day.minions[0], "B": day.minions[1]} if day.minions else {}})
 
 
-def _dusk_events_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
+def _dusk_events_view(state: CampaignState, cat: Catalog, day: DayState,
+                      opts: tuple[Option, ...]) -> Next:
     n = influence(state, cat)
     loc = cat.get("locations", day.location or "")
     events = [{"id": e.id, "name": e.name} for e in cat.events_in(loc.zone if loc else "")]
     sentence = f"Place {n} Event card(s) on the Chain from the left."
-    return _drawn(state, day.step, "day_place_events", "events", "events", sentence,
-                  ("Draw them at random here", "Name the Event cards you drew", "",
-                   sentence + " Draw them at random from the Zone's Event cards."),
+    return _drawn(state, day.step, "events", sentence,
+                  sentence + " Draw them at random from the Zone's Event cards.", opts,
                   choices=events, details={"influence": n})
 
 
-def _equipping_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
+def _equipping_view(state: CampaignState, cat: Catalog, day: DayState,
+                    opts: tuple[Option, ...]) -> Next:
     waiting = unequipped(state, day)
     choices: list[dict[str, Any]] = []
     for i, t in enumerate(state.troupers):
@@ -325,33 +181,34 @@ def _equipping_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
     if not waiting:
         # "Dusk Phase": the physical set-up, a line to tick each (engine/words/checklists.py)
         return _next(day.step, "Everyone is equipped: end the Day and set up the night.",
-                     Option("1", "End the Day: set up the table (a checklist, Enter ticks "
-                            "each line)", "day_end", needs=(SETUP,), repeat=(SETUP,)),
-                     *_swaps(state), default="1", choices=choices,
+                     *opts, default="1", choices=choices,
                      details={"waiting": waiting})
     who = waiting[0]
     row = next(c for c in choices if c["trouper"] == who)
-    first = [ids[0].rstrip("+") for ids in row["sleeves"].values() if ids]
     return _next(
         day.step, "Equipping: optional swaps, then each Trouper equips three Items, one per "
         "category. Still to equip: " + ", ".join(trouper_name(cat, w) for w in waiting) + ".",
-        Option("1", "Equip " + ", ".join(_item_label(cat, i) for i in first), "day_equip",
-               {"trouper": who, "items": first}),
-        Option("c", "Choose the three Items", "day_equip", {"trouper": who},
-               needs=("items",)), *_swaps(state), default="1",
+        *opts, default="1",
         prompt=f"Equipping {trouper_name(cat, who)}: three Items, one per category.",
         who=who, choices=choices, details={"waiting": waiting},
         info=tuple(f"{c}: " + "; ".join(_item_label(cat, i) for i in ids)
                    for c, ids in row["sleeves"].items()))
 
 
-def _done_view(state: CampaignState, cat: Catalog, day: DayState) -> Next:
-    return _next(day.step, "The Day Part is over.", Option("1", "End the Day", "day_end"),
-                 default="1")
+def _done_view(state: CampaignState, cat: Catalog, day: DayState,
+               opts: tuple[Option, ...]) -> Next:
+    return _next(day.step, "The Day Part is over.", *opts, default="1")
 
 
-# Each step's view.
-STEP_VIEWS: dict[str, Callable[[CampaignState, Catalog, DayState], Next]] = {
+# The Day's actions in the order its menus show their options (each offers them at its step).
+MENU = (show.Recover, show.BuyBuilding, show.BuyAdvancedTactic, show.BuySpecialCard,
+        show.UpgradeItem, dusk.Equip, dusk.EndDay, show.SwapTactic, show.SwapItem,
+        selection.ChooseZone, selection.ChooseLocation, selection.RollLocation,
+        selection.ChooseMinions, selection.DrawMinions, selection.LastAssault,
+        selection.ChooseNemesis, selection.DrawNemesis, dusk.ChooseDifficulty, dusk.PlaceEvents)
+
+# Each step's view (the options gathered).
+STEP_VIEWS: dict[str, Callable[[CampaignState, Catalog, DayState, tuple[Option, ...]], Next]] = {
     "recovery": _recovery_view, "purchases": _purchases_view, "zone": _zone_view,
     "location": _location_view, "minions": _minions_view, "last_assault": _last_assault_view,
     "nemesis": _nemesis_view, "dusk_difficulty": _dusk_difficulty_view,
@@ -400,13 +257,6 @@ def day_board(state: CampaignState, catalog: Catalog) -> DayBoard:
         },
         "troupers": troupers,
     }
-
-
-def _name(catalog: Catalog, cid: str | None) -> str:
-    """A card's (or Zone's) name as printed; an Item on the side it shows ("+": advanced)."""
-    if not cid:
-        return ""
-    return item_name(catalog, cid) if catalog.item(cid.rstrip("+")) else record_name(catalog, cid)
 
 
 def day_part_board(state: CampaignState, catalog: Catalog, view: Next | None,

@@ -2,23 +2,70 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import interpreter as interp
+from blood_companion.engine import vigor
 from blood_companion.engine.actions import Bonus, Cli, Context, Dice, Items, Reroll, Trait
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.legal import Ask, Option
 from blood_companion.engine.night import enemy as ai
+from blood_companion.engine.night.asks import trait_name
 from blood_companion.engine.night.core import NightAction, trouper_index
 from blood_companion.engine.night.phases import PHASES, begin_night, enter, settle
-from blood_companion.engine.rolls.night import take_test, use_test_items
+from blood_companion.engine.rolls.night import take_test, test_options, use_test_items
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.words.checklists import checklist_ask
+from blood_companion.engine.words.templates import SETUP
+from blood_companion.engine.words.text import percent
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
+    from blood_companion.engine.night_state import Question
 
+
+
+def _map_options(state: CampaignState, q: Question, names: Mapping[int, str]
+                 ) -> tuple[Option, ...]:
+    """A question only the Map answers (who is in range, closest, farthest): by name, with
+    `all` and `none` spelled out."""
+    out = [Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
+           for k, i in enumerate(q.candidates)]
+    if len(q.candidates) > 2:
+        out.append(Option("s", "Several of them: name them", "night_answer",
+                          needs=("troupers",)))
+    if q.candidates:  # `all` means the same with one candidate as with four
+        out.append(Option(
+            "a", "All of them: " + ", ".join(names[i] for i in q.candidates), "night_answer",
+            {"troupers": [state.troupers[i].trouper for i in q.candidates]}))
+    if q.kind == "in_range":
+        out.append(Option("n", "None of them", "night_answer", {"troupers": []}))
+    return tuple(out)
+
+
+def _side_options(state: CampaignState, catalog: Catalog, q: Question) -> tuple[Option, ...]:
+    """Where new Bites lie ("Bite"), or which token moves from the Map ("Placing a Trap or
+    Whisper Token"): one option per way the board allows."""
+    t = q.trouper or 0
+    if q.kind == "token":
+        word = "Trap" if q.about == "traps" else "Whisper"
+        return (Option("c", f"A Consumed {word} (it turns Intact on the new Tile)",
+                       "night_answer", {"cards": ["consumed"]}),
+                Option("i", f"An Intact {word}", "night_answer", {"cards": ["intact"]}))
+    choices: list[Option] = []
+    for down in reversed(vigor.bite_options(state.troupers[t], catalog.config.vigor_tokens, q.n)):
+        up = q.n - down
+        label = "On " + " and ".join(
+            (("an " if side[0] == "A" else "a ") + f"{side} token") if k == 1
+            else f"{k} {side} tokens"
+            for k, side in ((down, "Depleted"), (up, "Available")) if k)
+        choices.append(Option(str(len(choices) + 1), label, "night_answer",
+                              {"cards": ["depleted"] * down + ["available"] * up}))
+    return tuple(choices)
 
 
 class AnswerQuestion(NightAction):
@@ -32,6 +79,42 @@ class AnswerQuestion(NightAction):
     troupers: Annotated[list[str], Cli()] = []
     cards: list[str] = []
     yes: bool | None = None  # a "confirm" question
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The answers of the question waiting (a Test aside: :class:`RollTest`)."""
+        night = state.night
+        if night is None or not night.pending or night.phase == "over":
+            return ()
+        q = night.pending[0]
+        if q.kind == "test":
+            return ()
+        names = {i: fx.name_of(state, catalog, i) for i in range(len(state.troupers))}
+        if q.kind in ("discard", "wound"):
+            what = "to discard" if q.kind == "discard" else "that take the Wounds"
+            return (Option("1", f"Choose {q.n} card(s) {what}", "night_answer",
+                           needs=("cards",)),)
+        if q.kind == "confirm":
+            trophy = q.about.startswith("weakness:")
+            words = q.about == "free_text"
+            yes = ": the Trophy is earned" if trophy else (
+                ": resolved at the table" if words else ": it holds")
+            no = ": not earned" if trophy else (": it does not apply" if words else
+                                                ": it does not hold")
+            return (Option("y", "Yes" + yes, "night_answer", {"yes": True}),
+                    Option("n", "No" + no, "night_answer", {"yes": False}))
+        if q.kind == "order":
+            shown = ", ".join(ai.waiting_name(state, catalog, c) for c in q.cards)
+            return (Option("1", f"In this order: {shown}", "night_answer",
+                           {"cards": list(q.cards)}),
+                    Option("o", "Another order", "night_answer", needs=("cards",)))
+        if q.kind in ("bite", "token"):
+            return _side_options(state, catalog, q)
+        if q.kind == "leader":  # a free choice among several
+            return tuple(Option(str(k + 1), names[i], "night_answer",
+                                {"troupers": [state.troupers[i].trouper]})
+                         for k, i in enumerate(q.candidates))
+        return _map_options(state, q, names)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -108,6 +191,35 @@ class RollTest(NightAction):
     bonus_triumphs: Bonus = 0
     items: Items = []
 
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Test waiting: rolled with the best Trait, or with each Trait there is a choice of."""
+        night = state.night
+        if night is None or not night.pending or night.phase == "over":
+            return ()
+        q = night.pending[0]
+        if q.kind != "test":
+            return ()
+        t = q.trouper or 0
+        who = fx.name_of(state, catalog, t)
+        opts = test_options(state, catalog, t, traits=q.traits, fixed_dice=q.dice,
+                            target=q.target or 0)
+        best = opts[0] if opts else None
+
+        def roll(key: str, label: str, o: Mapping[str, Any] | None) -> Option:
+            trait = str(o["trait"]) if o is not None and q.traits else None
+            return Option(key, label, "night_roll", {"trait": trait}, needs=("dice",),
+                          repeat=("dice",))
+
+        options = [roll("r", f"Roll for {who}: {trait_name(best['trait'])}, {best['pool']}, "
+                        f"{percent(best['probability'])} to succeed" if best
+                        else f"Roll for {who}", best)]
+        if len(opts) > 1:
+            options += [roll(str(i + 1), f"{trait_name(o['trait'])}: roll {o['pool']}, "
+                             f"{percent(o['probability'])} to reach {o['target']}", o)
+                        for i, o in enumerate(opts)]
+        return tuple(options)
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         q = ai.current_question(state)
@@ -135,6 +247,27 @@ class NextPhase(NightAction):
     doing = "moving on"
     command = "night continue"
     summary = "Move on to the next phase; the Nemesis, Minions and Cleanup resolve inside."
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """Moving on, in a phase without a player's choice (the Beginning of the Night's
+        set-up: a checklist)."""
+        night = state.night
+        if night is None or night.pending or night.phase in ("over", "planning") or (
+                night.phase == "tactic" and night.activation is not None):
+            return ()
+        if night.phase == "beginning_of_night" and not night.started:
+            # "Beginning of the Night": the physical set-up, a line to tick each
+            return (Option("1", "Begin the night: set up the table (a checklist, Enter ticks "
+                           "each line)", "night_continue", needs=(SETUP,), repeat=(SETUP,)),)
+        return (Option("1", "Continue", "night_continue"),)
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != SETUP:
+            return None
+        return checklist_ask(state, catalog, "night", "Beginning of the Night", answers)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog

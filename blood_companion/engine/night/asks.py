@@ -15,7 +15,8 @@ from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick
 from blood_companion.engine.night import enemy as ai
-from blood_companion.engine.night.core import box_of, card_label, card_name, event_card, tactic_card
+from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
+from blood_companion.engine.night.hands import actor, from_hand
 from blood_companion.engine.night.resolve import (
     attack_need,
     attack_needs,
@@ -26,9 +27,7 @@ from blood_companion.engine.night.resolve import (
 )
 from blood_companion.engine.night.views import area_hits, attack_targets, wounds_needed
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.table import UNKNOWN, hand_choices, hidden_hand, unseen
-from blood_companion.engine.words.checklists import checklist_ask
-from blood_companion.engine.words.templates import SETUP
+from blood_companion.engine.table import UNKNOWN, unseen
 from blood_companion.engine.words.text import percent
 
 if TYPE_CHECKING:
@@ -36,37 +35,11 @@ if TYPE_CHECKING:
     from blood_companion.engine.rolls.night import TestSpec
 
 
-def _trait(t: str | None) -> str:
+def trait_name(t: str | None) -> str:
     return (t or "").capitalize() if t and t.isalpha() else (t or "")
 
 
 # --------------------------------------------------------------------------- follow-ups
-
-
-def _hand_picks(state: CampaignState, catalog: Catalog, t: int) -> tuple[Pick, ...]:
-    """The cards of Trouper ``t``'s hand to choose from, one per card held (two copies of a
-    card: two picks); a hand the app does not see (the Trouper decks at the table,
-    engine/table.py) offers every card that can be in it."""
-    cards = hand_choices(state, t) if hidden_hand(state, t) else state.troupers[t].hand
-    return tuple(Pick(str(i + 1), card_label(catalog, c), c) for i, c in enumerate(cards))
-
-
-def _holds(state: CampaignState, catalog: Catalog, t: int) -> str:
-    """"Aurel holds 3 cards": why no more cards of the hand can be named."""
-    return f"{fx.name_of(state, catalog, t)} holds {len(state.troupers[t].hand)} card(s)"
-
-
-def _from_hand(state: CampaignState, catalog: Catalog, t: int, need: str, prompt: str,
-               n: int | None = None) -> Ask:
-    """Which card (``n`` None) or which ``n`` cards of Trouper ``t``'s hand (never more than
-    it holds: a Cost it cannot pay is not offered); Enter takes the last ones when the app
-    sees the hand."""
-    picks = _hand_picks(state, catalog, t)
-    k = 1 if n is None else n
-    seen = bool(picks) and len(picks) >= k and not hidden_hand(state, t)
-    return Ask(need, prompt, picks, many=None if n is None else (k, k),
-               default=" ".join(p.key for p in picks[-k:]) if seen else None,
-               most_why=_holds(state, catalog, t))
 
 
 def _position(catalog: Catalog, night: Any, option: Option, eff: m.Effect | None,
@@ -79,24 +52,6 @@ def _position(catalog: Catalog, night: Any, option: Option, eff: m.Effect | None
     return event_position(event_card(catalog, slot.card), eff, who)
 
 
-def _actor(state: CampaignState, option: Option) -> int:
-    """The Trouper who acts for an option: the Item's owner, the Quick card's owner, the
-    Trouper a question waits on, or the Active one."""
-    night = night_of(state)
-    if option.kind == "night_item" and option.fields.get("trouper"):
-        return state.trouper_index(str(option.fields["trouper"]))
-    if option.kind == "night_quick":
-        slot = night.chain[ch.card_at(night.chain, int(str(option.fields["slot"])))]
-        return slot.owner or 0
-    if option.kind in ("night_roll", "night_answer") and night.pending:
-        return night.pending[0].trouper or 0
-    if night.activation is not None:
-        return night.activation.trouper
-    if night.pending and night.pending[0].trouper is not None:
-        return night.pending[0].trouper
-    return night.to_play or 0
-
-
 def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effect | None:
     night = night_of(state)
     if option.kind == "night_event":
@@ -104,7 +59,7 @@ def _effect_of(state: CampaignState, catalog: Catalog, option: Option) -> m.Effe
         ev = event_card(catalog, night.chain[k].card)
         return ev.effects[int(option.fields.get("effect", 1)) - 1]
     if option.kind == "night_item":
-        t = _actor(state, option)
+        t = actor(state, option)
         side = item_side(state, catalog, t, str(option.fields["item"]))
         return side.effects[0] if side.effects else None
     if option.kind in ("night_quick", "night_support"):
@@ -131,7 +86,7 @@ def test_spec(
     eff = _effect_of(state, catalog, option)
     if eff is None:
         return None
-    t = _actor(state, option)
+    t = actor(state, option)
     traits = [str(x) for x in eff.test.traits] if eff.test is not None else []
     fixed = eff.test.dice if eff.test is not None else None
     if any(o.kind in ATTACKS for o in eff.outcome):
@@ -168,7 +123,7 @@ def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | 
         rows.append((float(p), trait, " ".join(ts.pool), ts.notes))
     rows.sort(key=lambda r: -r[0])
     picks = tuple(
-        Pick(str(i + 1), f"{_trait(trait)}: roll {pool}, {percent(p)} to reach {spec.target}",
+        Pick(str(i + 1), f"{trait_name(trait)}: roll {pool}, {percent(p)} to reach {spec.target}",
              trait)
         for i, (p, trait, pool, _) in enumerate(rows))
     return Ask("trait", f"Which Trait? ({spec.target} Triumph(s) needed)", picks, default="1",
@@ -193,20 +148,11 @@ _OF_EFFECT = frozenset({"confirm", "token_flip", "discard", "recipient", "heal",
 def night_asker(
     state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any], need: str,
 ) -> Ask | None:
-    if need == SETUP:
-        return checklist_ask(state, catalog, "night", "Beginning of the Night", answers)
     night = night_of(state)
-    t = _actor(state, option)
+    t = actor(state, option)
     who = fx.name_of(state, catalog, t)
     fields = {**option.fields, **answers}
     eff = _effect_of(state, catalog, option) if need in _OF_EFFECT else None
-    if need == "card" and option.kind == "night_play":  # a hand the app does not see
-        return Ask("card", f"Which card does {who} play? (the cards that can be in the hand; "
-                   "type its number or name)", _hand_picks(state, catalog, t))
-    if need == "card":  # the card a Rest puts face down
-        return _from_hand(state, catalog, t, "card", f"{who} Rests: which card goes face down?"
-                          + (" (the cards that can be in the hand)" if hidden_hand(state, t)
-                             else ""))
     if need == "cards" and night.pending and night.pending[0].kind == "order":
         q = night.pending[0]
         picks = tuple(Pick(str(i + 1), ai.waiting_name(state, catalog, c), c)
@@ -217,7 +163,7 @@ def night_asker(
     if need == "cards":  # the discard question, or the cards that take the Wounds
         q = night.pending[0]
         n = min(q.n, len(state.troupers[q.trouper or 0].hand))
-        return _from_hand(state, catalog, q.trouper or 0, "cards",
+        return from_hand(state, catalog, q.trouper or 0, "cards",
                           f"{q.prompt}: type {n} number(s)", n)
     if need == "confirm":  # only the Map shows it: no default, the table says (issue 39)
         text = "; ".join(x for x in (_position(catalog, night, option, eff, who),
@@ -247,18 +193,9 @@ def night_asker(
         return Ask("troupers", q.prompt, picks, many=(least, len(picks)),
                    info=(f"Look at the Map. Type the names or numbers (e.g. 1 2), {spelled}; "
                          "Enter says nothing here.",))
-    if need == "discard" and option.kind == "night_redraw":  # a Rest: any cards of the hand
-        picks = _hand_picks(state, catalog, t)
-        held = len(state.troupers[t].hand)
-        return Ask("discard", f"Which cards does {who} discard before drawing up to "
-                   f"{catalog.config.hand_size}? (names or numbers, Enter: none)", picks,
-                   many=(0, held), default="none", most_why=_holds(state, catalog, t),
-                   info=(f"{_holds(state, catalog, t)}: name at most {held}.",) + (
-                       ("The app does not see this hand: the cards that can be in it.",)
-                       if hidden_hand(state, t) else ()))
     if need == "discard":  # a Cost: the cards the player discards
         n = discards(eff) if eff else 1
-        return _from_hand(state, catalog, t, "discard",
+        return from_hand(state, catalog, t, "discard",
                           f"Which {n} card(s) does {who} discard to pay the Cost?", n)
     if need == "recipient":
         heals = eff is not None and any(o.kind == "heal" for o in eff.outcome)
@@ -357,6 +294,5 @@ def night_asker(
 
 
 # The night's options that ask follow-up questions (engine/flow.py: the Night phase's askers).
-ASKED = ("night_continue", "night_play", "night_rest", "night_answer", "night_attack",
-         "night_effect", "night_event", "night_roll", "night_item", "night_redraw",
-         "night_quick", "night_support")
+ASKED = ("night_answer", "night_attack", "night_effect", "night_event", "night_roll",
+         "night_item", "night_quick", "night_support")

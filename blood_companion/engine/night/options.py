@@ -1,7 +1,8 @@
 """The night's legal actions as typed options (engine/legal.py), one per thing the table may
 do now: the question waiting, the Planning Phase player's cards, the Active Trouper's Effects,
-Supports, Items and Events, the Quick Effects usable now, or moving on. Each option's
-``needs`` are asked by engine/night/asks.py.
+Supports, Items and Events, the Quick Effects usable now, or moving on. The actions in
+:data:`MENU` offer their own options and ask their own questions (``options``, ``question``);
+the Effects' options are built here and their ``needs`` asked by engine/night/asks.py.
 """
 
 from __future__ import annotations
@@ -14,13 +15,23 @@ from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import vigor
 from blood_companion.engine.bookkeeping import item_side, night_of
-from blood_companion.engine.legal import Next, Option
-from blood_companion.engine.night import enemy as ai
-from blood_companion.engine.night.asks import _trait  # registers the askers too
-from blood_companion.engine.night.core import card_label, event_card
+from blood_companion.engine.endgame import EndNight
+from blood_companion.engine.legal import Next, Option, gathered
+from blood_companion.engine.night.answers import AnswerQuestion, NextPhase, RollTest
+from blood_companion.engine.night.asks import trait_name
+from blood_companion.engine.night.core import event_card
 from blood_companion.engine.night.phases import PHASES
+from blood_companion.engine.night.planning import PassCascade, PlayCard, Rest
 from blood_companion.engine.night.quick import UseQuick
-from blood_companion.engine.night.tactic import Attack, ResolveEffect, UseEvent, UseItem, UseSupport
+from blood_companion.engine.night.tactic import (
+    Attack,
+    FinishActivation,
+    ResolveEffect,
+    RestRedraw,
+    UseEvent,
+    UseItem,
+    UseSupport,
+)
 from blood_companion.engine.night.views import (
     activation_options,
     attack_targets,
@@ -29,12 +40,9 @@ from blood_companion.engine.night.views import (
     no_target_why,
     quick_now,
 )
-from blood_companion.engine.night_state import Question
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices, hidden_hand
 from blood_companion.engine.words.sentences import night_reason
-from blood_companion.engine.words.templates import SETUP
-from blood_companion.engine.words.text import percent
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -63,17 +71,13 @@ def _phase_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             "night", "over", "End of the Night",
             f"The night is {night.result}: {night_reason(night, catalog)}. "
             "End of the Night: clear the board and read the rewards.",
-            options=(Option("1", "Close the night and read the rewards", "end_night"),),
-            default="1")
+            options=gathered(MENU, state, catalog), default="1")
     if night.phase == "beginning_of_night" and not night.started:
-        # "Beginning of the Night": the physical set-up, a line to tick each (engine/words.py)
         return Next(
             "night", night.phase, title, "Set up the table for the night, then begin it.",
-            options=(Option("1", "Begin the night: set up the table (a checklist, Enter ticks "
-                            "each line)", "night_continue", needs=(SETUP,), repeat=(SETUP,)),),
-            default="1")
+            options=gathered(MENU, state, catalog), default="1")
     return Next("night", night.phase, title, spec.done_text or f"The {spec.title} resolves.",
-                options=(Option("1", "Continue", "night_continue"),), default="1")
+                options=gathered(MENU, state, catalog), default="1")
 
 
 def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -> dict[str, Any]:
@@ -161,43 +165,22 @@ def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
 
 
 def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
+    """The question waiting: its answers (:class:`AnswerQuestion`, :class:`RollTest`), its
+    prompt, who answers and what Enter means."""
     night = night_of(state)
     q = night.pending[0]
-    names = {i: fx.name_of(state, catalog, i) for i in range(len(state.troupers))}
+    options = gathered(MENU, state, catalog)
+    t = q.trouper or 0
     if q.kind == "test":
-        from blood_companion.engine.rolls.night import test_options  # a dodge's Test waits
-
-        t = q.trouper or 0
-        who = names[t]
-        opts = test_options(state, catalog, t, traits=q.traits, fixed_dice=q.dice,
-                            target=q.target or 0)
-        best = opts[0] if opts else None
-
-        def roll(key: str, label: str, o: Mapping[str, Any] | None) -> Option:
-            trait = str(o["trait"]) if o is not None and q.traits else None
-            return Option(key, label, "night_roll", {"trait": trait}, needs=("dice",),
-                          repeat=("dice",))
-
-        options = [roll("r", f"Roll for {who}: {_trait(best['trait'])}, {best['pool']}, "
-                        f"{percent(best['probability'])} to succeed" if best
-                        else f"Roll for {who}", best)]
-        if len(opts) > 1:
-            options += [roll(str(i + 1), f"{_trait(o['trait'])}: roll {o['pool']}, "
-                             f"{percent(o['probability'])} to reach {o['target']}", o)
-                        for i, o in enumerate(opts)]
-        opts_text = " or ".join(_trait(x) for x in q.traits) or (q.dice or "")
+        opts_text = " or ".join(trait_name(x) for x in q.traits) or (q.dice or "")
         return Next(
             "night", night.phase, title,
-            f"{q.prompt}. {who} takes a {opts_text} Test, {q.target}+ Triumphs.",
-            who=state.troupers[t].trouper, options=tuple(options), default="r")
+            f"{q.prompt}. {fx.name_of(state, catalog, t)} takes a {opts_text} Test, "
+            f"{q.target}+ Triumphs.", who=state.troupers[t].trouper, options=options,
+            default="r")
     if q.kind in ("discard", "wound"):
-        t = q.trouper or 0
-        what = "to discard" if q.kind == "discard" else "that take the Wounds"
-        return Next(
-            "night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
-            options=(Option("1", f"Choose {q.n} card(s) {what}", "night_answer",
-                            needs=("cards",)),),
-            default="1")
+        return Next("night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
+                    options=options, default="1")
     if q.kind == "confirm":
         # A Condition of an Enemy card the app cannot judge (only the Map shows it, or the
         # table judges it: issues 39 and 43) has no default: the table says; words the app
@@ -206,90 +189,34 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         # holds; engine/trophy.py).
         trophy = q.about.startswith("weakness:")
         words = q.about == "free_text"
-        yes = ": the Trophy is earned" if trophy else (
-            ": resolved at the table" if words else ": it holds")
-        no = ": not earned" if trophy else (": it does not apply" if words else
-                                            ": it does not hold")
         return Next(
-            "night", night.phase, title, q.prompt,
-            options=(
-                Option("y", "Yes" + yes, "night_answer", {"yes": True}),
-                Option("n", "No" + no, "night_answer", {"yes": False})),
+            "night", night.phase, title, q.prompt, options=options,
             default=("y" if q.n else "n") if trophy else "y" if words else None,
             info=() if trophy or words else (
                 "Look at the Map: type y or n (Enter says nothing here).",))
     if q.kind == "order":
-        shown = ", ".join(ai.waiting_name(state, catalog, c) for c in q.cards)
-        return Next(
-            "night", night.phase, title, q.prompt,
-            options=(
-                Option("1", f"In this order: {shown}", "night_answer", {"cards": list(q.cards)}),
-                Option("o", "Another order", "night_answer", needs=("cards",))),
-            default="1")
-    if q.kind in ("bite", "token"):
-        return _side_view(state, catalog, title, q)
+        return Next("night", night.phase, title, q.prompt, options=options, default="1")
+    if q.kind == "token":
+        return Next("night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
+                    options=options, default="c")
+    if q.kind == "bite":
+        lay = vigor.layout(state.troupers[t], catalog.config.vigor_tokens)
+        prompt = (f"{q.prompt} ({lay.available} Available and {lay.depleted} Depleted Vigor "
+                  "token(s) without a Bite; a Bite on an Available token stops it paying)")
+        return Next("night", night.phase, title, prompt, who=state.troupers[t].trouper,
+                    options=options, default="1")
     if q.kind == "leader":  # a free choice among several: no Enter default (issue 26)
-        leader = tuple(
-            Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
-            for k, i in enumerate(q.candidates))
-        return Next("night", night.phase, title, q.prompt, options=leader, default=None,
+        return Next("night", night.phase, title, q.prompt, options=options, default=None,
                     info=("A free choice: type a name or number (Enter says nothing here).",))
-    return _map_view(state, title, q, names)
-
-
-def _map_view(state: CampaignState, title: str, q: Question, names: Mapping[int, str]) -> Next:
-    """A question only the Map answers (who is in range, closest, farthest): asked by name,
-    with `all` and `none` spelled out, and no default: Enter never says where a miniature
-    stands ("The app asks what only the table knows")."""
-    night = night_of(state)
-    options_list = [
-        Option(str(k + 1), names[i], "night_answer", {"troupers": [state.troupers[i].trouper]})
-        for k, i in enumerate(q.candidates)]
-    if len(q.candidates) > 2:
-        options_list.append(Option("s", "Several of them: name them", "night_answer",
-                                   needs=("troupers",)))
-    if q.candidates:  # `all` means the same with one candidate as with four
-        options_list.append(Option(
-            "a", "All of them: " + ", ".join(names[i] for i in q.candidates), "night_answer",
-            {"troupers": [state.troupers[i].trouper for i in q.candidates]}))
-    if q.kind == "in_range":
-        options_list.append(Option("n", "None of them", "night_answer", {"troupers": []}))
+    # A question only the Map answers: no default, Enter never says where a miniature stands
+    # ("The app asks what only the table knows").
     spelled = " or ".join(x for x in ("`all`" if q.candidates else "",
                                       "`none`" if q.kind == "in_range" else "") if x)
     return Next(
         "night", night.phase, title,
         q.prompt + " Look at the Map: type a name" + (f", {spelled}" if spelled else "")
         + (" (`s` names several)" if len(q.candidates) > 2 else "") + ".",
-        options=tuple(options_list), default=None)
-
-
-def _side_view(state: CampaignState, catalog: Catalog, title: str, q: Question) -> Next:
-    """Where new Bites lie ("Bite"), or which token moves from the Map ("Placing a Trap or
-    Whisper Token"): one option per way the board allows."""
-    night = night_of(state)
-    t = q.trouper or 0
-    if q.kind == "token":
-        word = "Trap" if q.about == "traps" else "Whisper"
-        options = (
-            Option("c", f"A Consumed {word} (it turns Intact on the new Tile)", "night_answer",
-                   {"cards": ["consumed"]}),
-            Option("i", f"An Intact {word}", "night_answer", {"cards": ["intact"]}))
-        return Next("night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
-                    options=options, default="c")
-    lay = vigor.layout(state.troupers[t], catalog.config.vigor_tokens)
-    choices: list[Option] = []
-    for down in reversed(vigor.bite_options(state.troupers[t], catalog.config.vigor_tokens, q.n)):
-        up = q.n - down
-        label = "On " + " and ".join(
-            (("an " if side[0] == "A" else "a ") + f"{side} token") if k == 1
-            else f"{k} {side} tokens"
-            for k, side in ((down, "Depleted"), (up, "Available")) if k)
-        choices.append(Option(str(len(choices) + 1), label, "night_answer",
-                              {"cards": ["depleted"] * down + ["available"] * up}))
-    prompt = (f"{q.prompt} ({lay.available} Available and {lay.depleted} Depleted Vigor "
-              "token(s) without a Bite; a Bite on an Available token stops it paying)")
-    return Next("night", night.phase, title, prompt, who=state.troupers[t].trouper,
-                options=tuple(choices), default="1")
+        options=options, default=None)
 
 
 # --------------------------------------------------------------------------- Planning
@@ -307,25 +234,12 @@ def _planning_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     must_rest = len(tr.hand) == 1 and not tr.rested_this_turn
     can_rest = not tr.rested_this_turn
     hidden = hidden_hand(state, t)
-    why = f"{who} has one card left and must Rest" if must_rest else ""
+    options = list(gathered(MENU, state, catalog))
     if hidden:
-        options = [Option("1", "Play a card from the hand (say which)", "night_play",
-                          {"trouper": tr.trouper}, needs=("card",), enabled=not must_rest,
-                          why=why, group="play")]
         info: tuple[str, ...] = ("The app does not see this hand: it asks which card.",)
     else:
-        options = [Option(str(i + 1), f"Play {card_label(catalog, c)}"
-                          + ("" if catalog.tactic(c) else " ()"), "night_play",
-                          {"trouper": tr.trouper, "card": c}, enabled=not must_rest, why=why,
-                          group="play") for i, c in enumerate(tr.hand)]
         info = tuple(f"{i + 1}. {card.name}: " + "; ".join(render_effect(e) for e in card.effects)
                      for i, c in enumerate(tr.hand) if (card := catalog.tactic(c)) is not None)
-    if can_rest:
-        options.append(Option("r", "Rest (a card face down, 1 Threat, Exhausted)", "night_rest",
-                              {"trouper": tr.trouper}, needs=("card",), group="rest"))
-    if night.cascade:
-        options.append(Option("p", "Pass (no more cards after the Cascade)", "night_pass",
-                              {"trouper": tr.trouper}, group="pass"))
     details: dict[str, Any] = {"hand": list(tr.hand), "can_pass": night.cascade,
                                "must_rest": must_rest, "can_rest": can_rest}
     if hidden:
@@ -397,14 +311,9 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     t = state.trouper_index(who_id)
     who = fx.name_of(state, catalog, t)
     many = len(state.troupers) > 1
-    options: list[Option] = []
+    options: list[Option] = list(gathered((RestRedraw,), state, catalog))
     info: list[str] = []
     if opt["rest"]:
-        if not opt["rest_drawn"]:
-            options.append(Option("1", f"Draw up to {catalog.config.hand_size} (discard "
-                                       "nothing first)", "night_redraw"))
-            options.append(Option("x", "Discard some cards, then draw", "night_redraw",
-                                  needs=("discard",)))
         prompt = (f"{who} is Active with a Rest: discard any cards and draw up to "
                   f"{catalog.config.hand_size}, then finish.")
     else:
@@ -449,8 +358,7 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
                 key, f"Event {ev['name']}: {e['text']}", "night_event",
                 {"event": str(ev["space"]), "effect": e["effect"]}, e, many, enabled=enabled,
                 why=why, group="event"))
-    options.append(Option("d", "Done: Resolved token, the next card activates", "night_done",
-                          group="done"))
+    options += gathered((FinishActivation,), state, catalog)
     # a Special Area Effect already resolved on a target is offered again, never the default
     again = {str(e["effect"]) for e in opt["effects"] if e.get("again")}
     preferred = [o.key for o in options
@@ -461,6 +369,11 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     return Next("night", "tactic", title, prompt, who=who_id, options=tuple(options),
                 default=default, info=tuple(info), details={"activation": opt})
 
+
+# The night's actions whose options its views gather, in the order the menus show them (each
+# offers them when it may be played: the Planning Phase player's, the answers of the question
+# waiting, moving on, closing the night).
+MENU = (PlayCard, Rest, PassCascade, RollTest, AnswerQuestion, NextPhase, EndNight)
 
 # The night's phases with a view of their own (the others: ``_phase_view``).
 PHASE_VIEWS: dict[str, Callable[[CampaignState, Catalog, str], Next]] = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.engine import bookkeeping as fx
@@ -10,12 +11,14 @@ from blood_companion.engine.actions import Action, Cli, Context
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.box import require_single_game_setup
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night.core import NightAction, tactic_card, trouper_index
+from blood_companion.engine.legal import Ask, Option
+from blood_companion.engine.night.core import NightAction, card_label, tactic_card, trouper_index
+from blood_companion.engine.night.hands import actor, from_hand, hand_picks
 from blood_companion.engine.night.phases import begin_night, chain_full, settle
 from blood_companion.engine.night_setup import setup_night
 from blood_companion.engine.night_state import ChainSlot, NightState
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.table import take_from_hand
+from blood_companion.engine.table import hidden_hand, take_from_hand
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -83,6 +86,15 @@ def planner(state: CampaignState, catalog: Catalog, trouper: str) -> tuple[Night
     return night, t, who
 
 
+def planning_turn(state: CampaignState) -> int | None:
+    """The seat of the Planning Phase player choosing now (None: not the Planning Phase's
+    choice, or a question waits)."""
+    night = state.night
+    if night is None or night.pending or night.phase != "planning":
+        return None
+    return night.to_play
+
+
 class PlayCard(NightAction):
     """ "Planning Phase": a Tactic card from hand onto the leftmost free Chain space."""
 
@@ -92,6 +104,36 @@ class PlayCard(NightAction):
     summary = "Planning Phase: play a Tactic card on the leftmost free Chain space."
     trouper: Annotated[str, Cli(help="Trouper id, colour or seat.", names="trouper")]
     card: Annotated[str, Cli(help="Card id, id prefix or name.", names="hand")]
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The cards of the Planning Phase player's hand (a hand the app does not see: the card
+        asked), shown but refused when only a Rest is left."""
+        t = planning_turn(state)
+        if t is None:
+            return ()
+        tr = state.troupers[t]
+        must_rest = len(tr.hand) == 1 and not tr.rested_this_turn
+        why = f"{fx.name_of(state, catalog, t)} has one card left and must Rest" if must_rest \
+            else ""
+        if hidden_hand(state, t):
+            return (Option("1", "Play a card from the hand (say which)", "night_play",
+                           {"trouper": tr.trouper}, needs=("card",), enabled=not must_rest,
+                           why=why, group="play"),)
+        return tuple(Option(str(i + 1), f"Play {card_label(catalog, c)}"
+                            + ("" if catalog.tactic(c) else " ()"), "night_play",
+                            {"trouper": tr.trouper, "card": c}, enabled=not must_rest, why=why,
+                            group="play") for i, c in enumerate(tr.hand))
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "card":
+            return None
+        t = actor(state, option)  # a hand the app does not see
+        return Ask("card", f"Which card does {fx.name_of(state, catalog, t)} play? (the cards "
+                   "that can be in the hand; type its number or name)",
+                   hand_picks(state, catalog, t))
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -126,6 +168,26 @@ class Rest(NightAction):
     summary = "Planning Phase: Rest (a face-down card, 1 Threat, Exhausted); once a Game Turn."
     trouper: Annotated[str, Cli(help="Trouper id, colour or seat.", names="trouper")]
     card: Annotated[str, Cli(help="The card placed face down.", names="hand")]
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """A Rest, once a Game Turn."""
+        t = planning_turn(state)
+        if t is None or state.troupers[t].rested_this_turn:
+            return ()
+        return (Option("r", "Rest (a card face down, 1 Threat, Exhausted)", "night_rest",
+                       {"trouper": state.troupers[t].trouper}, needs=("card",), group="rest"),)
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "card":
+            return None
+        t = actor(state, option)  # the card a Rest puts face down
+        return from_hand(state, catalog, t, "card", f"{fx.name_of(state, catalog, t)} Rests: "
+                         "which card goes face down?"
+                         + (" (the cards that can be in the hand)" if hidden_hand(state, t)
+                            else ""))
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -166,6 +228,16 @@ class PassCascade(NightAction):
     command = "night pass"
     summary = "Planning Phase: play no more cards after a Cascade."
     trouper: Annotated[str, Cli(help="The player who just played a Cascade card.", names="trouper")]
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """A pass, after a Cascade."""
+        t = planning_turn(state)
+        night = state.night
+        if t is None or night is None or not night.cascade:
+            return ()
+        return (Option("p", "Pass (no more cards after the Cascade)", "night_pass",
+                       {"trouper": state.troupers[t].trouper}, group="pass"),)
 
     words = "{trouper:who} passes after the Cascade"
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import chain as ch
@@ -27,7 +28,9 @@ from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.box import gain_trophies
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, EVERY_ENEMY
+from blood_companion.engine.legal import Ask, Option
 from blood_companion.engine.night.core import NightAction, event_card, tactic_card, trouper_index
+from blood_companion.engine.night.hands import actor, hand_picks, holds
 from blood_companion.engine.night.phases import activate_next, settle
 from blood_companion.engine.night.resolve import (
     active,
@@ -48,9 +51,10 @@ from blood_companion.engine.night.resolve import (
     test_then_elements,
     update_slot,
 )
-from blood_companion.engine.night_state import NightState
+from blood_companion.engine.night_state import Activation, NightState
 from blood_companion.engine.rolls.night import find_item
 from blood_companion.engine.state import CampaignState
+from blood_companion.engine.table import hidden_hand
 
 if TYPE_CHECKING:
     from blood_companion.content import models as m
@@ -409,6 +413,15 @@ def event_slot(night: NightState, key: str) -> int:
     return found[0]
 
 
+def active_now(state: CampaignState) -> Activation | None:
+    """The activation the Tactic Phase's menu is about (None: nobody is Active, or a question
+    waits)."""
+    night = state.night
+    if night is None or night.pending or night.phase != "tactic":
+        return None
+    return night.activation
+
+
 class RestRedraw(NightAction):
     """A Rest card's activation: discard any cards from hand, then draw up to five
     ("Rest")."""
@@ -424,6 +437,34 @@ class RestRedraw(NightAction):
         "[{actor}|The Resting Trouper] [discards {discard:names}, then ]"
         "draws up to {hand_size} cards"
     )
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """A Rest card's activation, before it draws: draw now, or discard some first."""
+        night = state.night
+        act = active_now(state)
+        if act is None or night is None or night.chain[act.slot].kind != "rest" \
+                or act.rest_drawn:
+            return ()
+        return (Option("1", f"Draw up to {catalog.config.hand_size} (discard nothing first)",
+                       "night_redraw"),
+                Option("x", "Discard some cards, then draw", "night_redraw",
+                       needs=("discard",)))
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        if need != "discard":
+            return None
+        t = actor(state, option)  # a Rest: any cards of the hand
+        picks = hand_picks(state, catalog, t)
+        held = len(state.troupers[t].hand)
+        return Ask("discard", f"Which cards does {fx.name_of(state, catalog, t)} discard before "
+                   f"drawing up to {catalog.config.hand_size}? (names or numbers, Enter: none)",
+                   picks, many=(0, held), default="none", most_why=holds(state, catalog, t),
+                   info=(f"{holds(state, catalog, t)}: name at most {held}.",) + (
+                       ("The app does not see this hand: the cards that can be in it.",)
+                       if hidden_hand(state, t) else ()))
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -449,6 +490,14 @@ class FinishActivation(NightAction):
     summary = "Tactic Phase: the Active Trouper finishes (Resolved token); the next one activates."
 
     words = "Done: Resolved token, the next card activates"
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Active Trouper finishing."""
+        if active_now(state) is None:
+            return ()
+        return (Option("d", "Done: Resolved token, the next card activates", "night_done",
+                       group="done"),)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         night, act, _ = active(state)
