@@ -222,7 +222,7 @@ class EndDay(DayAction):
         """Once everyone is equipped, the end of the Day with the table's set-up (a checklist)."""
         day = at_step(state, "equipping")
         if day is not None and not unequipped(state, day):
-            # "Dusk Phase": the physical set-up, a line to tick each (engine/words.py)
+            # "Dusk Phase": the physical set-up, a line to tick each (engine/words/checklists.py)
             return (Option("1", "End the Day: set up the table (a checklist, Enter ticks "
                            "each line)", "day_end", needs=(SETUP,), repeat=(SETUP,)),)
         if at_step(state, "done") is not None:
