@@ -126,9 +126,9 @@ class Action(BaseModel):
     # Of several actions one command records (cli/common.py ``add_recorder``): the flag that
     # records this one with none of its fields ("--random").
     picked_by: ClassVar[Cli | None] = None
-    # Its sentence in the log, rendered by engine/words/sentences.py ``say``: "{trouper:who} plays
-    # {card:name}" (the kinds are words.sentences.KINDS; ``[...]`` groups: words/text.py ``fill``). Empty: a ``said``
-    # or ``describe`` of its own says it.
+    # Its sentence in the log, rendered by engine/words/sentences.py ``say``: "{trouper:who}
+    # plays {card:name}" (the kinds are words.sentences.KINDS; ``[...]`` groups: words/text.py
+    # ``fill``). Empty: a ``said`` or ``describe`` of its own says it.
     words: ClassVar[str] = ""
 
     @model_serializer(mode="wrap")
@@ -158,7 +158,8 @@ class Action(BaseModel):
 
     def said(self, c: "Catalog | None", s: CampaignState | None) -> str | None:
         """The action in words with the names of catalog `c` (its ids without one), `s` the
-        state before it: its ``words`` rendered (engine/words/sentences.py ``say``); None without."""
+        state before it: its ``words`` rendered (engine/words/sentences.py ``say``); None
+        without."""
         if not self.words:
             return None
         from blood_companion.engine.words.sentences import say
@@ -167,8 +168,8 @@ class Action(BaseModel):
 
     def describe(self) -> str:
         """The action in words without the data pack (ids as they are): its ``said``, else its
-        kind and fields; the sentences players read, with names, come from the ``engine/words/`` package
-        (``sentence``)."""
+        kind and fields; the sentences players read, with names, come from the ``engine/words/``
+        package (``sentence``)."""
         try:
             text = self.said(None, None)
         except Exception:  # noqa: BLE001 - the fallback of every log sentence: never fails
