@@ -17,19 +17,16 @@ from rich.text import Text
 
 from blood_companion.cli import render, session, views
 from blood_companion.cli.common import (
-    Recorder,
-    add_command,
     add_recorder,
     command_group,
     declare_command,
     print_json,
-    recorders,
     settings,
     stderr,
     stdout,
 )
 from blood_companion.cli.decks import ask_holders
-from blood_companion.cli.flags import JSON, Opt, Values
+from blood_companion.cli.flags import JSON, Opt
 from blood_companion.cli.render import print_view, why_view, width
 from blood_companion.cli.view_docs import (
     LOG_LAST,
@@ -76,36 +73,6 @@ def _changed(
         print_json({"ok": True, **extra, **summary(store)})
     else:
         stdout.print(message)
-
-
-def undo(given: Values) -> None:
-    """Take back the last N steps (they stay redo-able until a new action replaces them)."""
-    with session.open_session() as store:
-        before = store.head
-        if given.to is not None:
-            store.undo_to(given.to)
-        else:
-            store.undo(given.n)
-        _changed(store, given.as_json, f"Back to step {store.head} (was {before}); "
-                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
-
-
-def redo(given: Values) -> None:
-    """Re-apply N undone steps."""
-    with session.open_session() as store:
-        before = store.head
-        store.redo(given.n)
-        _changed(store, given.as_json, f"Redone to step {store.head} (was {before}).",
-                 redone=store.head - before)
-
-
-# The commands that are no action, by word: their options (cli/flags.py) and what they run.
-COMMANDS = {
-    "undo": ((Opt("n", kind="int", default=1, help="How many steps to take back."),
-              Opt("to", "--to", help="Jump to a step number or a mark instead."), JSON), undo),
-    "redo": ((Opt("n", kind="int", default=1, help="How many undone steps to re-apply."),
-              JSON), redo),
-}
 
 
 def _nothing_to_change(store: CampaignStore, action: Any, as_json: bool) -> Any:
@@ -174,14 +141,6 @@ RESOLVE: dict[str, Any] = {
     "trophies": lambda store, words, _: _trophies(words),
     "holders": lambda store, words, _: _holders(words),
 }
-RECORDERS: list[Recorder] = [
-    Recorder(SetDecks, session.recorder(_decks_doc, lambda step: _decks_lines(step.after),
-                                        draws=False), RESOLVE, None, _decks_now),
-    *recorders(_act, RESOLVE, AddTrouper, RetireTrouper, SetLeader, AdjustWagon, AdjustTrophies,
-               NextSingleGame),
-]
-
-
 campaign_app, register = command_group("campaign")
 
 
@@ -499,8 +458,30 @@ def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, An
     return out
 
 
-for _word, (_table, _run) in COMMANDS.items():  # undo, redo, after log
-    add_command(campaign_app, _word, _table, _run)
+@declare_command(campaign_app, "undo",
+                 Opt("n", kind="int", default=1, help="How many steps to take back."),
+                 Opt("to", "--to", help="Jump to a step number or a mark instead."), JSON)
+def undo(n: int, to: str | None, as_json: bool) -> None:
+    """Take back the last N steps (they stay redo-able until a new action replaces them)."""
+    with session.open_session() as store:
+        before = store.head
+        if to is not None:
+            store.undo_to(to)
+        else:
+            store.undo(n)
+        _changed(store, as_json, f"Back to step {store.head} (was {before}); "
+                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
+
+
+@declare_command(campaign_app, "redo",
+                 Opt("n", kind="int", default=1, help="How many undone steps to re-apply."), JSON)
+def redo(n: int, as_json: bool) -> None:
+    """Re-apply N undone steps."""
+    with session.open_session() as store:
+        before = store.head
+        store.redo(n)
+        _changed(store, as_json, f"Redone to step {store.head} (was {before}).",
+                 redone=store.head - before)
 
 
 @declare_command(campaign_app, "mark",
@@ -661,5 +642,8 @@ def _runs(steps: tuple[int, ...]) -> str:
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
 
 
-for _step in RECORDERS:  # the campaign-level actions
-    add_recorder(campaign_app, *_step)
+# The campaign-level actions.
+add_recorder(campaign_app, SetDecks, session.recorder(
+    _decks_doc, lambda step: _decks_lines(step.after), draws=False), RESOLVE, None, _decks_now)
+for _cls in (AddTrouper, RetireTrouper, SetLeader, AdjustWagon, AdjustTrophies, NextSingleGame):
+    add_recorder(campaign_app, _cls, _act, RESOLVE, None)

@@ -3,13 +3,22 @@ comes next."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.table import Table
 
 from blood_companion.cli import commands, common, session
-from blood_companion.cli.common import Recorder, recorders, stdout
+from blood_companion.cli.common import (
+    CARD,
+    add_recorder,
+    command_group,
+    declare_command,
+    print_json,
+    stdout,
+)
+from blood_companion.cli.flags import JSON
 from blood_companion.content.face import trouper_name
+from blood_companion.content.loader import Catalog
 from blood_companion.content.models import ARTS
 from blood_companion.display import Styled, styled
 from blood_companion.engine.actions import Action
@@ -24,15 +33,15 @@ from blood_companion.engine.endgame import (
 from blood_companion.engine.flow import next_view
 from blood_companion.engine.history import finished_summary
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.words import counted_all, record_name
-
-if TYPE_CHECKING:
-    from blood_companion.content.loader import Catalog
-    from blood_companion.store import CampaignStore
-from blood_companion.cli.common import add_recorder, command_group, declare_command, print_json
-from blood_companion.cli.flags import JSON
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words import drawn_lines, sentence, trophy_words
+from blood_companion.engine.words import (
+    counted_all,
+    drawn_lines,
+    record_name,
+    sentence,
+    trophy_words,
+)
+from blood_companion.store import CampaignStore
 
 # ---------------------------------------------------------------------- documents
 
@@ -228,14 +237,12 @@ _do = session.recorder(lambda step: {**_doc(step.store, step.action),
 RESOLVE: dict[str, Any] = {**common.RESOLVE, "art": lambda store, word, _: _art(word)}
 
 
-# The recorded steps, in the order `blood end --help` lists them (`next` after the first).
-RECORDERS: list[Recorder] = recorders(_do, RESOLVE, EndNight, WeakenVlad, TakeAdvancedTactic,
-                                      RollLoot, FinishGame, card=TakeAdvancedTactic)
-
-
 end_app, register = command_group("end")
+# The recorded steps, in the order `blood end --help` lists them (`next` after the first).
+add_recorder(end_app, EndNight, _do, RESOLVE, None)
 
 
+@declare_command(end_app, "next", JSON)
 def end_next(as_json: bool = False) -> None:
     """What the table does now at the End of the Night, with the choices."""
     with session.open_session() as store:
@@ -245,7 +252,5 @@ def end_next(as_json: bool = False) -> None:
             show_rewards(store.state, store.catalog)
 
 
-add_recorder(end_app, *RECORDERS[0])
-declare_command(end_app, "next", JSON)(end_next)
-for _step in RECORDERS[1:]:
-    add_recorder(end_app, *_step)
+for _cls in (WeakenVlad, TakeAdvancedTactic, RollLoot, FinishGame):
+    add_recorder(end_app, _cls, _do, RESOLVE, CARD if _cls is TakeAdvancedTactic else None)
