@@ -5,13 +5,21 @@ makes the typer commands of the options tables :data:`ROLL` / :data:`ODDS`, whic
 
 from __future__ import annotations
 
+import random
 import sys
+from fractions import Fraction
 from typing import Any
 
 from rich.text import Text
 
+from blood_companion.cli.common import add_command
 from blood_companion.cli.flags import JSON, Opt, Values
-from blood_companion.cli.render import View, grid
+from blood_companion.cli.render import View, _wrap, grid, print_view, width
+from blood_companion.cli.settings import Settings, current
+from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.views import print_doc
+from blood_companion.content.loader import Catalog, load_catalog
+from blood_companion.display import clean
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     DIE_NAMES,
@@ -25,15 +33,16 @@ from blood_companion.engine.dice import (
     roll_pool,
     triumph_total,
 )
+from blood_companion.engine.odds import (
+    OddsResult,
+    apply_conditions,
+    check_odds_inputs,
+    insanity_bonuses,
+    trait_pool,
+)
+from blood_companion.engine.odds import odds as solve
 from blood_companion.errors import BloodError, UsageError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from fractions import Fraction
-
-    from blood_companion.cli.settings import Settings
-    from blood_companion.content.loader import Catalog
-    from blood_companion.engine.odds import OddsResult
+from blood_companion.matching import did_you_mean, find
 
 BAR_WIDTH = 32
 PLACEHOLDER_NOTE = (
@@ -109,16 +118,12 @@ def pack(settings: Settings) -> Pack:
     """The pack's dice, rules options, Insanity track and Troupers' traits (the validated
     catalog, through its cache). The overlay's files that belong to no kind are named on
     stderr."""
-    from blood_companion.content.loader import load_catalog
-
     catalog = load_catalog(settings.data_dir)
     _warn(catalog.warnings)
     return Pack(catalog)
 
 
 def _warn(problems: list[Any]) -> None:
-    from blood_companion.display import clean
-
     for p in problems:
         sys.stderr.write(clean(f"Warning: {p}") + "\n")
 
@@ -139,8 +144,6 @@ def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
         source = "physical"
     else:
         if seed is None:
-            import random
-
             seed = random.SystemRandom().randrange(2**32)
         faces = roll_pool(pool, data.box, Chance.fresh(seed, 0))
         source = "digital"
@@ -170,8 +173,6 @@ def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
 
 
 def _wrapped(text: str, style: str) -> View:
-    from blood_companion.cli.render import _wrap, width
-
     return [Text(t, style) for t in _wrap(text, width())]
 
 
@@ -184,9 +185,6 @@ def _exact(p: Fraction) -> str:
 
 def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
     """The exact odds asked: the JSON document and the lines to show. Raises BloodError."""
-    from blood_companion.engine.odds import apply_conditions, check_odds_inputs, trait_pool
-    from blood_companion.engine.odds import odds as solve
-
     data = pack(settings)
     box = data.box
     text = _pool(ask)
@@ -198,8 +196,6 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
             raise UsageError("--trouper and --trait go together")
         traits = data.troupers.get(ask.trouper)
         if traits is None:
-            from blood_companion.matching import did_you_mean, find
-
             found = find(ask.trouper, [(t, t) for t in data.troupers])
             close = did_you_mean(list(found.ambiguous or found.close))
             ids = ", ".join(data.troupers)
@@ -245,8 +241,6 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
 
 
 def _insanity(data: Pack, cube: int | None, reading: str | None) -> Any:
-    from blood_companion.engine.odds import insanity_bonuses
-
     if cube is None:
         if reading is not None:
             raise UsageError("--insanity-reading goes with --insanity N")
@@ -278,8 +272,6 @@ def _odds_lines(
     notes: tuple[str, ...],
     placeholder: bool,
 ) -> View:
-    from fractions import Fraction
-
     p = result.probability
     asked = format_pool(pool)
     if label:
@@ -324,9 +316,6 @@ def _odds_lines(
 
 def show(doc: dict[str, Any], lines: View, as_json: bool) -> None:
     """Print a dice answer: its JSON document (``ok`` first) or its lines."""
-    from blood_companion.cli.render import print_view
-    from blood_companion.cli.views import print_doc
-
     if as_json:
         print_doc(doc)
     else:
@@ -335,10 +324,6 @@ def show(doc: dict[str, Any], lines: View, as_json: bool) -> None:
 
 def register(app: Any) -> None:
     """`blood roll` and `blood odds` in the typer app, made of :data:`ROLL` and :data:`ODDS`."""
-    from blood_companion.cli.common import add_command
-    from blood_companion.cli.settings import current
-    from blood_companion.cli.summaries import SUMMARIES
-
     for name, table, text in (("roll", ROLL, ROLL_HELP), ("odds", ODDS, ODDS_HELP)):
         def run(ask: Values, name: str = name) -> None:
             doc, lines = (roll if name == "roll" else odds)(ask, current())

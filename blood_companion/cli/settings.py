@@ -9,14 +9,15 @@ other's options. Standard library only (`blood rules` uses it before typer)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
 from blood_companion.cli.flags import Opt
+from blood_companion.dirs import user_data_dir
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
-if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+if TYPE_CHECKING:  # pathlib is imported when a Path is asked for (`blood rules` needs none)
     from pathlib import Path
 
 # The global options, declared once: cli.entry takes them out of any command line, the typer
@@ -46,11 +47,9 @@ def default_saves_dir(env: Mapping[str, str] | None = None) -> tuple[str, str]:
     came from: ``./saves`` when the working folder has that folder (a checkout, a folder kept
     for the game), else ``saves`` in the platform's user data folder
     (``$XDG_DATA_HOME/blood-companion/saves``, ``~/.local/share/...``: :mod:`blood_companion.dirs`),
-    the same from any working folder. Standard library only; nothing is created here."""
+    the same from any working folder. Nothing is created here."""
     if os.path.isdir(DEFAULT_SAVES_DIR):
         return DEFAULT_SAVES_DIR, SAVES_FROM_CWD
-    from blood_companion.dirs import user_data_dir
-
     return os.path.join(user_data_dir(env), DEFAULT_SAVES_DIR), SAVES_FROM_USER
 
 
