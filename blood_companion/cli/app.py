@@ -61,12 +61,11 @@ def main_callback(ctx: typer.Context, **given: Any) -> None:
 
 
 # Its parameters: --version, then the global options as cli/settings.py declares them.
-_VERSION = typer.Option(
-    False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
-)
 main_callback.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
     inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context),
-    inspect.Parameter("version", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=_VERSION),
+    inspect.Parameter("version", inspect.Parameter.KEYWORD_ONLY, annotation=bool,
+                      default=typer.Option(False, "--version", callback=_version, is_eager=True,
+                                           help="Show the version and exit.")),
     *typer_parameters(GLOBALS),
 ])
 app.callback()(main_callback)

@@ -93,7 +93,6 @@ _act = session.recorder(
 
 
 def _decks_lines(state: Any) -> None:
-    """Who holds each deck."""
     for line in decks_lines(state):
         stdout.print(line, highlight=False)
 
@@ -144,19 +143,9 @@ RESOLVE: dict[str, Any] = {
 campaign_app, register = command_group("campaign")
 
 
-# ---------------------------------------------------------------------- commands
-
-
-def start_action(
-    name: str,
-    troupers: str | None,
-    players: int | None,
-    mode: str,
-    seed: int | None,
-    colours: str | None = None,
-    leader: str | None = None,
-    decks: str | None = None,
-) -> StartCampaign:
+def start_action(name: str, troupers: str | None, players: int | None, mode: str,
+                 seed: int | None, colours: str | None = None, leader: str | None = None,
+                 decks: str | None = None) -> StartCampaign:
     """The first action of a campaign from the options of `campaign new` / `play --new`.
 
     ``--troupers`` names the Troupers ("random" for a seat whose Trouper is drawn); ``--players

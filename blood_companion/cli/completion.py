@@ -59,9 +59,6 @@ def _safe(fn: Callable[[], Iterable[str]], incomplete: str) -> list[str]:
         return []
 
 
-# ---------------------------------------------------------------------- the sources
-
-
 def campaign_names(saves_dir: str) -> list[str]:
     """The campaigns of a saves folder: its ``*.blood.db`` file names (none when unreadable)."""
     try:
@@ -100,9 +97,6 @@ def _card_names(ctx: Any) -> list[str]:
 def _rules_ids(ctx: Any, kinds: tuple[str, ...]) -> list[str]:
     index = load_index(data_dir=_settings(ctx).data_path)
     return [e.id for e in index.entries if e.kind in kinds]
-
-
-# ---------------------------------------------------------------------- the callbacks
 
 
 def _completer(values: Callable[[Any], Iterable[str]]) -> Callable[[object, str], list[str]]:

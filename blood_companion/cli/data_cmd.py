@@ -23,7 +23,6 @@ from blood_companion.cli.common import (
     write_output,
 )
 from blood_companion.cli.flags import JSON, Opt
-from blood_companion.cli.transcribe_cmd import show_progress
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
@@ -243,35 +242,15 @@ def schema(out: Path | None = None, force: bool = False, as_json: bool = False) 
         stdout.print(f"Wrote {len(schemas)} schemas to {out}/ (e.g. {out}/reactions.schema.json).")
 
 
-# --------------------------------------------------------------------------- transcription
-# The loops and renderers live in cli/transcribe_cmd.py (imported when used).
-
-
-@declare_command(data_app, "progress", JSON)
-def progress(as_json: bool = False) -> None:
-    """How much of your box is typed in, per kind and deck.
-
-    Cards transcribed, still placeholder, and holding free-text Effects."""
-    show_progress(as_json)
-
-
-@declare_command(
+# The transcription commands (cli/transcribe_cmd.py: their help is their functions' docstring).
+declare_command(data_app, "progress", JSON)(transcribe_cmd.show_progress)
+declare_command(
     data_app, "transcribe",
     Opt("kind", metavar="[KIND]", help="Only this kind of card.", complete="card_kind"),
     Opt("record_id", metavar="[ID]", help="Start at this card."),
     Opt("deck", "--deck", help="Only this deck (a Trouper, Nemesis, Art or Zone id)."),
-)
-def transcribe(kind: str | None = None, record_id: str | None = None,
-               deck: str | None = None) -> None:
-    """Type your cards as printed, one question at a time, over the placeholders.
-
-    The Troupers and Nemeses of your campaigns come first. Each card is written to your data folder
-    (--data-dir, else the user data folder) when you confirm it; `undo` at any prompt; quit or
-    Ctrl-C at any time and run it again to resume."""
-    transcribe_cmd.transcribe(kind, record_id, deck)
-
-
-@declare_command(
+)(transcribe_cmd.transcribe)
+declare_command(
     data_app, "import-text",
     Opt("file", kind="path", help="A text file of cards (see `blood data export-text`).",
         required=True),
@@ -280,19 +259,8 @@ def transcribe(kind: str | None = None, record_id: str | None = None,
     Opt("dry_run", "--dry-run", kind="flag", default=False,
         help="Check the file; write nothing."),
     JSON,
-)
-def import_text(file: Path, replace: bool = False, dry_run: bool = False,
-                as_json: bool = False) -> None:
-    """Read cards typed in a text file and write them to your data folder.
-
-    One block per card: the name line, `field: value` lines, one Effect per line as printed;
-    a heading like `== Corvin ==` or `== Petru: Items ==` names the deck (or a `kind:` block).
-    Every problem of every card is reported as file:line [card name] and nothing is written
-    (exit code 1); a phrase stored in other words is said."""
-    transcribe_cmd.import_text(file, replace, dry_run, as_json)
-
-
-@declare_command(
+)(transcribe_cmd.import_text)
+declare_command(
     data_app, "export-text",
     Opt("kind", help="The kind of card, e.g. starting_tactics.", complete="card_kind",
         required=True),
@@ -300,8 +268,4 @@ def import_text(file: Path, replace: bool = False, dry_run: bool = False,
     Opt("out", "--out", kind="path", help="Write to this file instead of the screen."),
     Opt("force", "--force", kind="flag", default=False,
         help="Overwrite the --out file if it exists."),
-)
-def export_text(kind: str, deck: str | None = None, out: Path | None = None,
-                force: bool = False) -> None:
-    """The cards of a kind in the text form `import-text` reads: a template to type over."""
-    transcribe_cmd.export_text(kind, deck, out, force)
+)(transcribe_cmd.export_text)

@@ -27,8 +27,6 @@ from blood_companion.engine.table import at_table
 from blood_companion.engine.words import counted_all, drawn_lines, record_name
 from blood_companion.errors import UsageError
 
-# ---------------------------------------------------------------------- parsing
-
 
 def parse_counts(text: str, option: str) -> dict[str, int]:
     """``a=2,b=1`` -> {"a": 2, "b": 1}; a bare name counts 1. Raises UsageError."""
@@ -55,9 +53,6 @@ def parse_pay(text: str | None) -> dict[str, int] | None:
         r = resource(name)
         pay[r] = pay.get(r, 0) + n
     return pay
-
-
-# ---------------------------------------------------------------------- recording & output
 
 
 def _prepare(store: Any, action: Action, as_json: bool) -> Action:
@@ -136,9 +131,6 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
         stdout.print("Events on the Chain: " + (", ".join(day.events) or "none"))
     elif day.step == "purchases":
         stdout.print("Wagon: " + counted_all(state.wagon.as_dict(), zeros=True))
-
-
-# ---------------------------------------------------------------------- commands
 
 
 def _sleeved(store: Any, trouper: str, text: str) -> str:

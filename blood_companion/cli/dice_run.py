@@ -52,11 +52,6 @@ PLACEHOLDER_NOTE = (
 
 
 POOL_HELP = 'Dice such as "R G B", "2R B" or 3B (R Red, G Grey, B Black).'
-ROLL_HELP = "Roll a pool of dice (or type in your physical dice) and count the Triumphs."
-ODDS_HELP = (
-    "Exact chance that a roll or Test reaches --target, and the Triumphs' distribution.\n\n"
-    "Re-rolls, Bonus Dice and the Insanity bonus are played as well as possible."
-)
 # What `blood roll` and `blood odds` take: their typer commands are made of these
 # (:func:`register`), which give :func:`roll` and :func:`odds` their values.
 ROLL = (
@@ -119,13 +114,9 @@ def pack(settings: Settings) -> Pack:
     catalog, through its cache). The overlay's files that belong to no kind are named on
     stderr."""
     catalog = load_catalog(settings.data_dir)
-    _warn(catalog.warnings)
-    return Pack(catalog)
-
-
-def _warn(problems: list[Any]) -> None:
-    for p in problems:
+    for p in catalog.warnings:
         sys.stderr.write(clean(f"Warning: {p}") + "\n")
+    return Pack(catalog)
 
 
 # --------------------------------------------------------------------------- roll
@@ -324,7 +315,9 @@ def show(doc: dict[str, Any], lines: View, as_json: bool) -> None:
 
 def register(app: Any) -> None:
     """`blood roll` and `blood odds` in the typer app, made of :data:`ROLL` and :data:`ODDS`."""
-    for name, table, text in (("roll", ROLL, ROLL_HELP), ("odds", ODDS, ODDS_HELP)):
+    odds_help = (SUMMARIES["odds"] + "\n\nRe-rolls, Bonus Dice and the Insanity bonus are played "
+                 "as well as possible.")
+    for name, table, text in (("roll", ROLL, SUMMARIES["roll"]), ("odds", ODDS, odds_help)):
         def run(ask: Values, name: str = name) -> None:
             doc, lines = (roll if name == "roll" else odds)(ask, current())
             show(doc, lines, ask.as_json)

@@ -43,8 +43,6 @@ from blood_companion.engine.words import (
 )
 from blood_companion.store import CampaignStore
 
-# ---------------------------------------------------------------------- documents
-
 
 def _after(state: CampaignState) -> str:
     if state.part == "day":
@@ -59,9 +57,6 @@ def _after(state: CampaignState) -> str:
             return "The night is still going on (blood status)."
         return "The night is over: clear the board and read the rewards (blood end night)."
     return ""
-
-
-# ---------------------------------------------------------------------- rendering
 
 
 def _counts(d: dict[str, int], sign: bool = False) -> str:
@@ -180,9 +175,6 @@ def _vlad(catalog: Catalog, cid: str) -> str:
 
 def _trophies(catalog: Catalog, held: dict[str, int]) -> str:
     return ", ".join(f"{n} {trophy_words(catalog, k)}" for k, n in held.items() if n) or "-"
-
-
-# ---------------------------------------------------------------------- commands
 
 
 def _art(word: str) -> str:

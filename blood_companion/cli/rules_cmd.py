@@ -132,10 +132,7 @@ def json_doc(ans: Answer, limit: int) -> dict:
 
 def decision_line(entry: RuleEntry) -> str:
     """The app's own addition to an entry, marked as not the rulebook's, with its link."""
-    return f"{DECISION_LABEL} {entry.decision} (see {entry.decision_link})"
-
-
-DECISION_LABEL = "The app's choice, not the rulebook's:"
+    return f"The app's choice, not the rulebook's: {entry.decision} (see {entry.decision_link})"
 
 
 def plain_entry(entry: RuleEntry) -> list[str]:

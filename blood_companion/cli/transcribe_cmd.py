@@ -124,6 +124,9 @@ def _shown(path: Path) -> str:
 
 
 def show_progress(as_json: bool) -> None:
+    """How much of your box is typed in, per kind and deck.
+
+    Cards transcribed, still placeholder, and holding free-text Effects."""
     cat = _catalog(target_dir())
     if as_json:
         doc = progress_json(cat)
@@ -161,6 +164,7 @@ def show_progress(as_json: bool) -> None:
 
 
 def export_text(kind: str, deck: str | None, out: Path | None, force: bool = False) -> None:
+    """The cards of a kind in the text form `import-text` reads: a template to type over."""
     key = resolve_kind(kind)
     cat = _catalog(target_dir())
     records = cat.all(key)
@@ -209,6 +213,12 @@ def _known(cat: Catalog, target: Path) -> Any:
 
 
 def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None:
+    """Read cards typed in a text file and write them to your data folder.
+
+    One block per card: the name line, `field: value` lines, one Effect per line as printed;
+    a heading like `== Corvin ==` or `== Petru: Items ==` names the deck (or a `kind:` block).
+    Every problem of every card is reported as file:line [card name] and nothing is written
+    (exit code 1); a phrase stored in other words is said."""
     shown = _shown(file)
     try:
         missing = not file.exists() and not file.is_symlink()
@@ -541,6 +551,11 @@ class Loop:
 
 
 def transcribe(kind: str | None, record_id: str | None, deck: str | None) -> None:
+    """Type your cards as printed, one question at a time, over the placeholders.
+
+    The Troupers and Nemeses of your campaigns come first. Each card is written to your data folder
+    (--data-dir, else the user data folder) when you confirm it; `undo` at any prompt; quit or
+    Ctrl-C at any time and run it again to resume."""
     key = resolve_kind(kind) if kind else None
     target = target_dir()
     target.mkdir(parents=True, exist_ok=True)
