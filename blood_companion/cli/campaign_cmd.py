@@ -127,9 +127,8 @@ def _trophies(changes: list[str]) -> dict[str, int]:
         except ValueError:
             n = None
         if not sep or not key.strip() or n is None:
-            raise UsageError(
-                f"{text!r} is not TOKEN=N", hint="e.g. `blood campaign trophies halls=+1`"
-            )
+            raise UsageError(f"{text!r} is not TOKEN=N",
+                             hint="e.g. `blood campaign trophies halls=+1`")
         parsed[key.strip().lower()] = parsed.get(key.strip().lower(), 0) + n
     return parsed
 
@@ -162,10 +161,8 @@ def start_action(name: str, troupers: str | None, players: int | None, mode: str
             raise UsageError(f"--troupers names {len(ids)} Troupers for {players} players")
         ids += ["random"] * (players - len(ids))
     if not ids:
-        raise UsageError(
-            "say who plays: --troupers A,B[,C,D], or --players N to draw the Troupers at random",
-            hint="e.g. --troupers aurel,zora or --players 2",
-        )
+        raise UsageError("say who plays: --troupers A,B[,C,D], or --players N to draw the "
+                         "Troupers at random", hint="e.g. --troupers aurel,zora or --players 2")
     seats = [Seat(trouper=None if t in ("random", "?") else t) for t in ids]
     random_colours = False
     if colours is not None:
@@ -189,10 +186,8 @@ def start_action(name: str, troupers: str | None, players: int | None, mode: str
         elif key in ids:
             lead = ids.index(key)
         else:
-            raise UsageError(
-                f"--leader {leader!r} is neither a seat number (1 to {len(seats)}), a Trouper "
-                "named by --troupers nor random"
-            )
+            raise UsageError(f"--leader {leader!r} is neither a seat number (1 to {len(seats)}), "
+                             "a Trouper named by --troupers nor random")
     if seed is None:
         seed = secrets.randbelow(10**9)
     held = _holders([decks], "--decks app, --decks table or --decks troupers=table,"
@@ -265,10 +260,8 @@ def checklist(plan: dict[str, Any]) -> list[tuple[str, list[str]]]:
     if plan["village"]:
         area.append("The Wagon beside the Village Card, every disk at 0.")
     else:
-        area.append(
-            "Single Game mode: Starting cards and Items only; the Village Card and the Wagon "
-            "stay in the box."
-        )
+        area.append("Single Game mode: Starting cards and Items only; the Village Card and the "
+                    "Wagon stay in the box.")
     sections.append(("Playing area", area))
     return sections
 
@@ -360,9 +353,8 @@ def list_(as_json: bool = False) -> None:
     for i in infos:
         star = "*" if i.name == last else ""
         if i.error:
-            table.add_row(
-                star, i.name, Text(f"unreadable: {i.error}", style="red"), "", "", "", i.modified
-            )
+            table.add_row(star, i.name, Text(f"unreadable: {i.error}", style="red"), "", "", "",
+                          i.modified)
         else:
             table.add_row(star, i.name, i.mode, str(i.game), i.part, str(i.log_length), i.modified)
     stdout.print(table)
@@ -535,10 +527,8 @@ def delete(name: str, as_json: bool = False) -> None:
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
         return
-    stdout.print(
-        f"Deleted {name!r}. A copy is kept in {kept}; "
-        f"`blood campaign recover --campaign {name}` restores it."
-    )
+    stdout.print(f"Deleted {name!r}. A copy is kept in {kept}; "
+                 f"`blood campaign recover --campaign {name}` restores it.")
 
 
 @declare_command(campaign_app, "verify", JSON)
@@ -560,10 +550,8 @@ def verify(as_json: bool = False) -> None:
     if as_json:
         print_json(doc)
         return
-    stdout.print(
-        f"{store.name}: all {report.steps} steps are stored intact; {report.replayed} recorded "
-        "with this app and data pack replay to the same state."
-    )
+    stdout.print(f"{store.name}: all {report.steps} steps are stored intact; {report.replayed} "
+                 "recorded with this app and data pack replay to the same state.")
     for line in report.kept:
         stdout.print(f"  {line}", markup=False)
 

@@ -106,9 +106,7 @@ Resolver = Callable[[Any, str, Mapping[str, Any]], Any]
 
 
 class Param(NamedTuple):
-    """One parameter of a recording command: the action class and field it fills (no field:
-    the class's ``picked_by`` flag), its ``Cli``, whether the field is a list, and its type,
-    default and usage name as typer takes it."""
+    """One parameter of a recording command (no field: the class's ``picked_by`` flag)."""
 
     cls: Any
     field: str
@@ -120,7 +118,7 @@ class Param(NamedTuple):
 
 
 def _params(classes: tuple[Any, ...], several: bool) -> dict[str, Param]:
-    """A recording command's parameters by keyword, in order, from the actions' declaration."""
+    """A recording command's parameters by keyword, in order."""
     params: dict[str, Param] = {}
     for c in classes:
         if c.picked_by is not None:
@@ -152,18 +150,15 @@ def _params(classes: tuple[Any, ...], several: bool) -> dict[str, Param]:
 def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
                  resolve: Mapping[str, Resolver], draw: Opt | None = DRAW,
                  show: Callable[[bool], None] | None = None) -> None:
-    """Add to `app` the command recording the action class `cls`, built from its declaration
-    (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
-    positional argument (no flag) or an option, with its help, completion and the field's
-    default, in field order; then `draw` (:data:`~blood_companion.cli.flags.DRAW`,
-    :data:`CARD` or None) and ``--json``. A word a field ``names`` is typed as text and found
-    in the campaign open before the step (``resolve[names](store, word, fields so far)``,
-    skipped for None); `record(build, as_json, draws)` records it (``session.recorder``).
+    """Add to `app` the command recording the action class `cls`, made of its declaration
+    (engine/actions.py): help ``cls.summary``; each field with a ``Cli`` an argument (no flag)
+    or an option, in field order; then `draw` (``DRAW``, :data:`CARD` or None) and ``--json``.
+    A word a field ``names`` is found in the campaign before the step (``resolve[names](store,
+    word, fields so far)``); `record(build, as_json, draws)` records it (``session.recorder``).
 
-    `cls` may be a tuple of the actions one command records (``day location``: the card chosen,
-    or the die rolled): the first's summary is the help, every field is optional, the action
-    recorded is the one whose fields are given (two: refused), else the one with a
-    ``picked_by`` flag. With `show`, the command given no field shows ``show(as_json)``."""
+    A tuple `cls` is the actions one command records (``day location``: the card chosen, or
+    the die rolled): every field is optional, the one whose fields are given is recorded (two:
+    refused), else the one with a ``picked_by`` flag; with `show`, no field shows that."""
     classes = cls if isinstance(cls, tuple) else (cls,)
     several = len(classes) > 1 or show is not None
     where = _params(classes, several)
@@ -264,9 +259,8 @@ def warn_data(catalog: Any) -> Any:
 
 def write_output(path: Any, text: str, *, what: str, force: bool, check_only: bool = False
                  ) -> bool:
-    """Write a file the user named (``--out``, an export) through the one file writer
-    (:func:`blood_companion.fileio.write_file`): never a save, a link or a file in the saves
-    folder; over an existing file only with ``--force``. False when it held ``text`` already."""
+    """Write a file the user named (``--out``) through the one file writer (fileio.py):
+    never a save or into the saves folder. False when it held ``text`` already."""
     return write_file(path, text.encode("utf-8"), what=what, force=force,
                       saves_dir=settings().saves_path, check_only=check_only)
 
@@ -312,8 +306,7 @@ def command_path(app: typer.Typer, argv: list[str]) -> str:
 
 def run_typer(app: typer.Typer, argv: list[str], settings: Any = None) -> int:
     """Run the typer ``app`` on argv with ``settings`` (its ``ctx.obj``); return the exit code.
-    A usage error is shown with its usage lines (exit 2; with ``--json`` its JSON document on
-    stdout too), anything else a command raises through :func:`failed`."""
+    A usage error shows its usage lines (exit 2; ``--json``: its JSON document too)."""
     try:
         code = typer.main.get_command(app).main(
             args=argv, prog_name="blood", standalone_mode=False, obj=settings
@@ -338,10 +331,8 @@ def run_typer(app: typer.Typer, argv: list[str], settings: Any = None) -> int:
 
 
 def failed(exc: BaseException, argv: list[str], command: Callable[[], str]) -> int:
-    """The exit code of a command that ``exc`` stopped (not typer's nor click's own), said
-    once: a refusal or bad input (:func:`report`), a value pydantic refused, an interrupt,
-    else the last line of defence naming ``command()`` (cli/failures.py ``unexpected``). A
-    closed pipe goes on to cli.entry, which stops quietly."""
+    """The exit code of a command that ``exc`` stopped, said once (the last line of defence
+    names ``command()``). A closed pipe goes on to cli.entry, which stops quietly."""
     if isinstance(exc, BloodError):
         return report(exc, argv)
     if isinstance(exc, ValidationError):

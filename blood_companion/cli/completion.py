@@ -1,10 +1,8 @@
 """Shell completion of the values a command takes (typer's ``autocompletion=`` callbacks).
 
 A callback takes ``(ctx: object, incomplete: str)`` (typer evaluates the annotations: built-ins
-only), is fast and never fails: campaign names are the saves folder's file names, data values
-come from the validated-catalog cache (``content/raw.py``), or one validation that writes it;
-what cannot be read gives no values. The folders are those of the line being completed
-(``--saves-dir`` / ``--data-dir`` before the command), else the invocation's settings."""
+only) and never fails: what cannot be read gives no values. The folders are those of the line
+being completed (``--saves-dir`` / ``--data-dir`` before the command), else the settings."""
 
 from __future__ import annotations
 

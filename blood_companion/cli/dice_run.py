@@ -24,8 +24,6 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     DIE_NAMES,
     DiceBox,
-    DieSpec,
-    Face,
     Pool,
     format_pool,
     parse_faces,
@@ -97,11 +95,7 @@ class Pack:
     the rules options, the Insanity track and the Troupers' traits."""
 
     def __init__(self, catalog: Catalog) -> None:
-        self.box = DiceBox(tuple(
-            DieSpec(d.letter, d.name, tuple(Face(d.letter, f.triumphs, f.defeats, f.label)
-                                            for f in d.faces), d.count_in_box)
-            for d in catalog.dice  # the loader's checks: one die per letter, each with its faces
-        ))
+        self.box = DiceBox.from_models(catalog.dice)
         self.placeholder = {d.letter for d in catalog.dice if d.source == "placeholder"}
         self.defeats_cancel = catalog.config.defeats_cancel_triumphs
         self.insanity_reading = catalog.config.insanity_reroll_reading
@@ -254,15 +248,8 @@ def _insanity_words(result: OddsResult) -> str:
     return " or ".join(bits)
 
 
-def _odds_lines(
-    pool: Pool,
-    ask: Values,
-    label: str | None,
-    bonus: Pool,
-    result: OddsResult,
-    notes: tuple[str, ...],
-    placeholder: bool,
-) -> View:
+def _odds_lines(pool: Pool, ask: Values, label: str | None, bonus: Pool, result: OddsResult,
+                notes: tuple[str, ...], placeholder: bool) -> View:
     p = result.probability
     asked = format_pool(pool)
     if label:

@@ -86,10 +86,8 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
             for who, cards in rw.given.items())
         table.add_row("Advanced Tactic cards", str(rw.advanced_tactics), given or "-")
     owed = ", ".join(f"{p.dice} for {p.resource}" for p in rw.loot) or "-"
-    rolled = "; ".join(
-        f"{r.faces} = {r.gained} {r.resource}" + (" (physical)" if r.physical else "")
-        for r in rw.rolls
-    )
+    rolled = "; ".join(f"{r.faces} = {r.gained} {r.resource}"
+                       + (" (physical)" if r.physical else "") for r in rw.rolls)
     table.add_row("Loot rolls" if rw.result == "won" else "Defeat roll", owed, rolled or "-")
     stdout.print(table)
     choices = reward_choices(state, catalog)
@@ -98,11 +96,8 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         stdout.print(f"Enhanced Vlad cards of {zone_name}: {cards}")
     if "arts" in choices:
         hidden = at_table(state, "advanced")
-        tops = ", ".join(
-            f"{a['art']}: {'(you see it)' if hidden else a['name'] or '-'}"
-            + (f" ({a['left']} left)" if a["left"] else "")
-            for a in choices["arts"]
-        )
+        tops = ", ".join(f"{a['art']}: {'(you see it)' if hidden else a['name'] or '-'}"
+                         + (f" ({a['left']} left)" if a["left"] else "") for a in choices["arts"])
         stdout.print(f"Tops of the Art decks: {tops}")
         names = ", ".join(trouper_name(catalog, t) for t in choices["troupers"])
         stdout.print(f"Troupers: {names}")
@@ -127,20 +122,14 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
                           "Tactic cards and Items, empty Personal Reserves and Wagon, no "
                           "trophies, every Vlad card on its Enhanced side, the Advanced Tactic "
                           "decks reshuffled. The campaign history stays.", style="green"))
+    vlads = len(catalog.all("vlad_reactions"))
     lines = [
         ("Wagon this game", _counts(s["wagon_delta"], sign=True)),
         ("Resources won / spent", f"{sum(s['earned'].values())} / {s['spent']}"),
         ("Trophy tokens won", _trophies(catalog, s["trophies"])),
-        (
-            "Vlad cards weakened",
-            (", ".join(_vlad(catalog, c) for c in s["vlad_weakened"]) or "-")
-            + (
-                " (the box was reset: every Vlad card is Enhanced again, 0 of "
-                f"{len(catalog.all('vlad_reactions'))} Weakened)"
-                if s["box_reset"]
-                else f" (now {s['vlad_weakened_total']} of {len(catalog.all('vlad_reactions'))})"
-            ),
-        ),
+        ("Vlad cards weakened", (", ".join(_vlad(catalog, c) for c in s["vlad_weakened"]) or "-")
+         + (f" (the box was reset: every Vlad card is Enhanced again, 0 of {vlads} Weakened)"
+            if s["box_reset"] else f" (now {s['vlad_weakened_total']} of {vlads})")),
     ]
     for who, cards in s["reserve"].items():
         names = ", ".join(record_name(catalog, c) for c in cards)
@@ -159,11 +148,8 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
         stdout.print(f"Everything carries over (Roguelite): Wagon {_counts(carried['wagon'])}; "
                      f"{weak} Vlad card(s) Weakened; decks, Personal Reserves, Item sides, "
                      "trophies and Bites as they are.")
-    stdout.print(
-        Styled(
-            ("Next: ", "bold"), f"game {s['next_game']} begins with the Day Part (blood day next)."
-        )
-    )
+    stdout.print(Styled(("Next: ", "bold"),
+                        f"game {s['next_game']} begins with the Day Part (blood day next)."))
 
 
 def _vlad(catalog: Catalog, cid: str) -> str:

@@ -40,8 +40,7 @@ def check_args(args: list[str]) -> None:
 
 
 def extract_global_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:
-    """Take the global options out of argv: ({option name: value}, the remaining argv).
-    UsageExit when such an option is missing its value."""
+    """({global option: value}, the rest of argv); UsageExit for an option without a value."""
     found: dict[str, str] = {}
     rest: list[str] = []
     i = 0

@@ -38,8 +38,6 @@ from blood_companion.engine.words import entry_lines
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.store import CampaignStore
 
-_trouper = trouper_of
-
 
 def _card(store: CampaignStore, trouper: str, key: str) -> str:
     """A card of the Trouper's hand by position in hand (1-based), id, name, unique prefix or
@@ -136,7 +134,7 @@ def _held(store: CampaignStore, words: list[str], fields: dict[str, Any]) -> lis
 
 # Words a command's fields name, found in the state before the step (engine/actions.py ``Cli``).
 RESOLVE = {
-    "trouper": lambda store, word, _: _trouper(store, word),
+    "trouper": lambda store, word, _: trouper_of(store, word),
     "hand": lambda store, word, fields: _card(store, fields["trouper"], word),
     "held": lambda store, words, fields: _held(store, list(words), fields),
 }
@@ -234,7 +232,7 @@ def answer(who: list[str], draw: list[str], as_json: bool) -> None:
             return AnswerQuestion(cards=names)
         if [n.lower() for n in names] in ([], ["none"]):
             return AnswerQuestion(troupers=[])
-        return AnswerQuestion(troupers=[_trouper(store, n) for n in names])
+        return AnswerQuestion(troupers=[trouper_of(store, n) for n in names])
 
     _record(build, as_json, draw)
 

@@ -1,11 +1,6 @@
-"""`blood status`: the table at a glance, in 80 columns.
-
-By night the Night Board (Chain, Reaction Line, Threat track, Minions), the Nemesis and every
-Trouper; by day the Wagon, the reserves and what is affordable; at the End of the Night the
-rewards; always the phase and what comes next. The document is the engine's board
-(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/render.py``; the one
-stored after the last step (``cli/views.py``) is shown while the save is unchanged.
-"""
+"""`blood status`: the table at a glance, in 80 columns. The document is the engine's board
+(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/render.py``; the one stored
+after the last step (``cli/views.py``) is shown while the save is unchanged."""
 
 from __future__ import annotations
 
@@ -54,7 +49,6 @@ def status(as_json: bool = False, cards: bool = False) -> None:
 
 
 def show(doc: dict[str, Any], as_json: bool) -> None:
-    """Print the status document: as JSON, or drawn (cli/render.py)."""
     if as_json:
         print_json(doc)
     else:

@@ -56,18 +56,9 @@ def _show_faces(ts: TestState) -> None:
     stderr.print(f"Dice: {shown}")
 
 
-def run_interactive(
-    ts: TestState,
-    box: DiceBox,
-    rng: Chance,
-    *,
-    auto: bool,
-    physical: bool,
-    first_faces: str | None,
-    reroll_faces: list[str],
-    quiet: bool,
-    choices: list[str] | None = None,
-) -> TestResult:
+def run_interactive(ts: TestState, box: DiceBox, rng: Chance, *, auto: bool, physical: bool,
+                    first_faces: str | None, reroll_faces: list[str], quiet: bool,
+                    choices: list[str] | None = None) -> TestResult:
     """Steps 4-7 with the players, through the questions `blood play` asks of a Test
     (engine/rolls/night.py ``throws_ask``): the roll (or typed faces), Re-rolls chosen by them
     or by the optimal policy (--auto), then confirm."""
