@@ -27,7 +27,6 @@ from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
     KINDS,
-    Catalog,
     effective_overlay,
     load_catalog,
     load_layers,
@@ -41,11 +40,6 @@ from blood_companion.fileio import FileProblem, check_path, folder_problem
 from blood_companion.rules.loader import RulesDataError, load_index
 
 data_app, register = command_group("data")
-
-
-def catalog() -> Catalog:
-    """The catalog for the current command (shipped pack + --data-dir overlay)."""
-    return warn_data(load_catalog(settings().data_dir))
 
 
 @declare_command(
@@ -167,7 +161,7 @@ def _render_value(value: Any, indent: int = 0) -> list[str]:
 def show(kind: str, record_id: str | None = None, as_json: bool = False) -> None:
     """Show the records of a kind, or one record with its Effects in words."""
     key = resolve_kind(kind)
-    cat = catalog()
+    cat = warn_data(load_catalog(settings().data_dir))  # the shipped pack + --data-dir
     records = cat.all(key)
     if record_id is not None:
         rec = cat.get(key, record_id)

@@ -19,9 +19,9 @@ from blood_companion.display import _isatty, clean, colour_choice, colour_wanted
 from blood_companion.display import console as safe_console
 from blood_companion.errors import BloodError
 from blood_companion.matching import close_to, did_you_mean
+from blood_companion.rules import loader
 from blood_companion.rules.entry import KINDS, NAMED, RuleEntry
 from blood_companion.rules.index import RulesIndex
-from blood_companion.rules.loader import load_index
 
 USAGE = (
     "Usage: blood rules [OPTIONS] QUERY...\n"
@@ -307,7 +307,7 @@ def run(opts: Values, settings: Settings | None = None) -> int:
     as_json = opts.as_json
     try:
         data_dir = settings.data_path if settings is not None else None
-        ans = answer(opts, load_index(data_dir=data_dir))
+        ans = answer(opts, loader.load_index(data_dir=data_dir))
     except Usage as exc:
         return usage_exit(exc, as_json)
     except BloodError as exc:  # nothing found, or the loader's (bad YAML): no traceback

@@ -60,6 +60,7 @@ from blood_companion.content.transcribe import (
 from blood_companion.display import clean
 from blood_companion.errors import UsageError
 from blood_companion.fileio import FileProblem, check_path, folder_problem, is_inside, read_text
+from blood_companion.store import CampaignStore, saves
 
 HELP = """\
 Type what your card prints. Over a placeholder the card starts empty: Enter means "not on
@@ -331,8 +332,6 @@ def campaigns_table(folder: Path) -> list[tuple[list[str], list[str]]]:
     Only orders the queue, so anything unreadable is skipped, never an error."""
     out: list[tuple[list[str], list[str]]] = []
     try:
-        from blood_companion.store import CampaignStore, saves
-
         names = saves.campaign_names(folder)
     except Exception:  # noqa: BLE001 - the store may be mid-rewrite; the order is a nicety
         return out
