@@ -168,11 +168,9 @@ def show(kind: str, record_id: str | None = None, as_json: bool = False) -> None
         if rec is None:
             found = matching.find(record_id, [(r.id, r.name) for r in records])
             close = [found.id] if found.id else list(found.ambiguous or found.close)
-            raise BloodError(
-                f"no {key} record with id {record_id!r}",
-                hint=matching.did_you_mean(close[:8], {r.id: r.name for r in records})
-                or f"`blood data show {key}` lists them",
-            )
+            hint = matching.did_you_mean(close[:8], {r.id: r.name for r in records})
+            raise BloodError(f"no {key} record with id {record_id!r}",
+                             hint=hint or f"`blood data show {key}` lists them")
         if as_json:
             print_json(_record_json(rec))
             return
@@ -194,10 +192,8 @@ def show(kind: str, record_id: str | None = None, as_json: bool = False) -> None
         table.add_row(r.id, r.name, _summary(r), r.source)
     stdout.print(table)
     if any(r.source == "placeholder" for r in records):
-        stdout.print(
-            "placeholder = our own stand-in content; transcribe your box over it "
-            "(README, 'Transcribing your box')."
-        )
+        stdout.print("placeholder = our own stand-in content; transcribe your box over it "
+                     "(README, 'Transcribing your box').")
 
 
 @declare_command(

@@ -38,9 +38,8 @@ def parse_counts(text: str, option: str) -> dict[str, int]:
         try:
             n = int(value) if eq else 1
         except ValueError:
-            raise UsageError(
-                f"{option}: {part!r} is not NAME=NUMBER", hint=f"e.g. {option} coins=2,jewels=1"
-            ) from None
+            raise UsageError(f"{option}: {part!r} is not NAME=NUMBER",
+                             hint=f"e.g. {option} coins=2,jewels=1") from None
         out[name.strip()] = out.get(name.strip(), 0) + n
     return out
 

@@ -79,10 +79,8 @@ class Settings:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return (
-            f"Settings(saves_dir={self.saves_path!r}, data_dir={self.data_path!r}, "
-            f"campaign={self.campaign!r})"
-        )
+        return (f"Settings(saves_dir={self.saves_path!r}, data_dir={self.data_path!r}, "
+                f"campaign={self.campaign!r})")
 
     def _key(self) -> tuple[str, str | None, str | None]:
         return (self.saves_path, self.data_path, self.campaign)

@@ -153,10 +153,8 @@ def show_progress(as_json: bool) -> None:
             row(f"  {deck}", tally)
     row("all", total, "bold")
     stdout.print(table)
-    say(
-        f"Rulebook (printed in the rulebook, nothing to type): {total.rulebook}. "
-        f"Layers: {', '.join(_shown(p) for p in cat.layers)}"
-    )
+    say(f"Rulebook (printed in the rulebook, nothing to type): {total.rulebook}. "
+        f"Layers: {', '.join(_shown(p) for p in cat.layers)}")
     if total.placeholder:
         say("Next: `blood data transcribe` (or `blood data import-text FILE`).")
 
@@ -188,10 +186,8 @@ def export_text(kind: str, deck: str | None, out: Path | None, force: bool = Fal
                           "read as YAML cards", hint="write the text form elsewhere, e.g. "
                           "cards.txt")
     write_output(out, text, what="the output file", force=force)
-    say(
-        f"Wrote {len(records)} {key} cards to {out}. Type over them, then "
-        f"`blood data import-text {out} --replace`."
-    )
+    say(f"Wrote {len(records)} {key} cards to {out}. Type over them, then "
+        f"`blood data import-text {out} --replace`.")
 
 
 # --------------------------------------------------------------------------- import-text
@@ -502,10 +498,8 @@ class Loop:
         else:
             clear_draft(self.target)
             kept = "nothing was typed for this card"
-        say(
-            f"Stopped: {self.written} card(s) written this time; {kept}. "
-            "`blood data transcribe` resumes here."
-        )
+        say(f"Stopped: {self.written} card(s) written this time; {kept}. "
+            "`blood data transcribe` resumes here.")
 
     def write(self, card: Any, base: Any, session: Any, index: int) -> dict[str, Any] | None:
         record = session.record
