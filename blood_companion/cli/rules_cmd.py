@@ -58,13 +58,8 @@ HELP = "\n\n".join([
 
 
 def entry_doc(entry: RuleEntry, score: float | None = None, full: bool = True) -> dict:
-    doc: dict[str, object] = {
-        "id": entry.id,
-        "title": entry.title,
-        "section": entry.section,
-        "text": entry.text,
-        "kind": entry.kind,
-    }
+    doc: dict[str, object] = {"id": entry.id, "title": entry.title, "section": entry.section,
+                              "text": entry.text, "kind": entry.kind}
     if full:
         doc.update(steps=entry.steps, related=entry.related, aliases=entry.aliases,
             source=entry.source)
@@ -284,8 +279,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def usage_exit(exc: Usage, as_json: bool) -> int:
-    """Report a usage error: the usage lines and the error on stderr (with ``--json`` the JSON
-    error document on stdout); exit code 2."""
+    """Report a usage error with the usage lines (cli/failures.py ``usage_error``); exit 2."""
     sys.stderr.write(USAGE + "\n")
     return usage_error(str(exc), as_json)
 
