@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import inspect
-import sys
 from typing import Any
 
 import typer
@@ -83,7 +82,3 @@ def run(argv: list[str], settings: Settings | None = None) -> int:
     if is_version_request(argv):  # `--version`, `--version --json`, `--json --version`
         return print_version(argv, settings if settings is not None else current())
     return run_typer(app, argv, settings)
-
-
-if __name__ == "__main__":
-    sys.exit(run(sys.argv[1:]))

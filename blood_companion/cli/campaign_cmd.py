@@ -200,8 +200,7 @@ def start_action(name: str, troupers: str | None, players: int | None, mode: str
 def check_start(*options: Any) -> None:
     """Refuse a campaign that could not start (its name taken, an unknown Trouper or colour,
     a colour twice, a Leader nobody plays) before the players are asked who holds the decks:
-    the start (`options`: :func:`start_action`'s up to the Leader) is applied to an empty
-    table, nothing is written. Raises what `campaign new` would raise after the question."""
+    the start (:func:`start_action`'s `options` up to the Leader) on an empty table."""
     name, troupers, players, mode, seed, *rest = options
     start = start_action(name, troupers, players, mode, seed or 0, *rest)
     folder = session.saves_dir()
@@ -211,10 +210,9 @@ def check_start(*options: Any) -> None:
 
 
 def checklist(plan: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    """The physical Setup of a new campaign (:func:`table_setup`'s `plan`) as a short checklist
-    in our own words, ``[(title, [line, ...]), ...]``: one section per seat, the Leader, the
-    playing area, in the order of the rulebook's "Setup" ("Player Setup", then "Playing Area
-    Setup")."""
+    """The physical Setup of a new campaign (:func:`table_setup`'s `plan`) as a checklist in
+    our own words, ``[(title, [line, ...]), ...]``, in the order of the rulebook's "Setup"
+    ("Player Setup", then "Playing Area Setup")."""
     per = plan["per_colour"]
     sections: list[tuple[str, list[str]]] = []
     for s in plan["seats"]:

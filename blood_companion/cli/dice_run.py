@@ -1,5 +1,4 @@
-"""`blood roll` and `blood odds`: the engine's dice and odds over the data pack's cached records
-(``content/raw.py``; without a fresh cache the loader validates and writes one). :func:`register`
+"""`blood roll` and `blood odds`: the engine's dice and odds over the data pack. :func:`register`
 makes the typer commands of the options tables :data:`ROLL` / :data:`ODDS`, which call
 :func:`roll` and :func:`odds`. The notation: docs/dice-and-odds.md."""
 
@@ -18,7 +17,7 @@ from blood_companion.cli.render import View, _wrap, grid, print_view, width
 from blood_companion.cli.settings import Settings, current
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.views import print_doc
-from blood_companion.content.loader import Catalog, load_catalog
+from blood_companion.content.loader import load_catalog
 from blood_companion.display import clean
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
@@ -91,10 +90,14 @@ def _pool(ask: Values) -> str:
 
 
 class Pack:
-    """What the dice commands read from the data pack (shipped pack plus the overlay): the dice,
-    the rules options, the Insanity track and the Troupers' traits."""
+    """What the dice commands read from the data pack (the validated catalog: shipped pack plus
+    the overlay, whose files that belong to no kind are named on stderr): the dice, the rules
+    options, the Insanity track and the Troupers' traits."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, settings: Settings) -> None:
+        catalog = load_catalog(settings.data_dir)
+        for p in catalog.warnings:
+            sys.stderr.write(clean(f"Warning: {p}") + "\n")
         self.box = DiceBox.from_models(catalog.dice)
         self.placeholder = {d.letter for d in catalog.dice if d.source == "placeholder"}
         self.defeats_cancel = catalog.config.defeats_cancel_triumphs
@@ -103,23 +106,13 @@ class Pack:
         self.troupers = {t.id: dict(t.traits) for t in catalog.all("troupers")}
 
 
-def pack(settings: Settings) -> Pack:
-    """The pack's dice, rules options, Insanity track and Troupers' traits (the validated
-    catalog, through its cache). The overlay's files that belong to no kind are named on
-    stderr."""
-    catalog = load_catalog(settings.data_dir)
-    for p in catalog.warnings:
-        sys.stderr.write(clean(f"Warning: {p}") + "\n")
-    return Pack(catalog)
-
-
 # --------------------------------------------------------------------------- roll
 
 
 def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
     """Roll the pool (or read the physical dice): the JSON document and the lines to show.
     Raises BloodError (a DiceError for a bad pool or face, a UsageError for bad options)."""
-    data = pack(settings)
+    data = Pack(settings)
     pool = parse_pool(_pool(ask), data.box)
     if ask.dice is not None and ask.seed is not None:
         raise UsageError("give either --seed (digital dice) or --dice (your physical dice)")
@@ -170,7 +163,7 @@ def _exact(p: Fraction) -> str:
 
 def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
     """The exact odds asked: the JSON document and the lines to show. Raises BloodError."""
-    data = pack(settings)
+    data = Pack(settings)
     box = data.box
     text = _pool(ask)
     label = None
