@@ -6,16 +6,13 @@ from __future__ import annotations
 import os
 import platform
 import sys
+from typing import Any
 
 from blood_companion import __version__
+from blood_companion.cli.settings import Settings
 from blood_companion.content import raw
-from blood_companion.display import json_text
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from blood_companion.cli.settings import Settings
+from blood_companion.content.loader import load_layers
+from blood_companion.display import clean, json_text
 
 NAME = "blood-companion"
 
@@ -44,12 +41,8 @@ def version_doc(settings: Settings) -> dict[str, Any]:
     try:
         layers = raw.layers_for(settings.data_dir)
         doc["overlay"] = str(layers[1]) if len(layers) > 1 else None
-        from blood_companion.content.loader import load_layers
-
         doc["data_fingerprint"] = load_layers(layers).fingerprint()
     except Exception as exc:  # noqa: BLE001 - the version is answered whatever the pack holds
-        from blood_companion.display import clean
-
         message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         doc["data_error"] = clean(" ".join(str(message).split()), single_line=True)
     return doc

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import inspect
-import sys
 from typing import Any
 
 import typer
@@ -61,12 +60,11 @@ def main_callback(ctx: typer.Context, **given: Any) -> None:
 
 
 # Its parameters: --version, then the global options as cli/settings.py declares them.
-_VERSION = typer.Option(
-    False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
-)
 main_callback.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
     inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context),
-    inspect.Parameter("version", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=_VERSION),
+    inspect.Parameter("version", inspect.Parameter.KEYWORD_ONLY, annotation=bool,
+                      default=typer.Option(False, "--version", callback=_version, is_eager=True,
+                                           help="Show the version and exit.")),
     *typer_parameters(GLOBALS),
 ])
 app.callback()(main_callback)
@@ -84,7 +82,3 @@ def run(argv: list[str], settings: Settings | None = None) -> int:
     if is_version_request(argv):  # `--version`, `--version --json`, `--json --version`
         return print_version(argv, settings if settings is not None else current())
     return run_typer(app, argv, settings)
-
-
-if __name__ == "__main__":
-    sys.exit(run(sys.argv[1:]))

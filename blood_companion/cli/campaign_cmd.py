@@ -17,19 +17,16 @@ from rich.text import Text
 
 from blood_companion.cli import render, session, views
 from blood_companion.cli.common import (
-    Recorder,
-    add_command,
     add_recorder,
     command_group,
     declare_command,
     print_json,
-    recorders,
     settings,
     stderr,
     stdout,
 )
 from blood_companion.cli.decks import ask_holders
-from blood_companion.cli.flags import JSON, Opt, Values
+from blood_companion.cli.flags import JSON, Opt
 from blood_companion.cli.render import print_view, why_view, width
 from blood_companion.cli.view_docs import (
     LOG_LAST,
@@ -78,36 +75,6 @@ def _changed(
         stdout.print(message)
 
 
-def undo(given: Values) -> None:
-    """Take back the last N steps (they stay redo-able until a new action replaces them)."""
-    with session.open_session() as store:
-        before = store.head
-        if given.to is not None:
-            store.undo_to(given.to)
-        else:
-            store.undo(given.n)
-        _changed(store, given.as_json, f"Back to step {store.head} (was {before}); "
-                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
-
-
-def redo(given: Values) -> None:
-    """Re-apply N undone steps."""
-    with session.open_session() as store:
-        before = store.head
-        store.redo(given.n)
-        _changed(store, given.as_json, f"Redone to step {store.head} (was {before}).",
-                 redone=store.head - before)
-
-
-# The commands that are no action, by word: their options (cli/flags.py) and what they run.
-COMMANDS = {
-    "undo": ((Opt("n", kind="int", default=1, help="How many steps to take back."),
-              Opt("to", "--to", help="Jump to a step number or a mark instead."), JSON), undo),
-    "redo": ((Opt("n", kind="int", default=1, help="How many undone steps to re-apply."),
-              JSON), redo),
-}
-
-
 def _nothing_to_change(store: CampaignStore, action: Any, as_json: bool) -> Any:
     if isinstance(action, AdjustWagon) and not any(getattr(action, r) for r in RESOURCE_NAMES):
         raise UsageError("nothing to change", hint="e.g. `blood campaign wagon --coins 2`")
@@ -126,7 +93,6 @@ _act = session.recorder(
 
 
 def _decks_lines(state: Any) -> None:
-    """Who holds each deck."""
     for line in decks_lines(state):
         stdout.print(line, highlight=False)
 
@@ -161,9 +127,8 @@ def _trophies(changes: list[str]) -> dict[str, int]:
         except ValueError:
             n = None
         if not sep or not key.strip() or n is None:
-            raise UsageError(
-                f"{text!r} is not TOKEN=N", hint="e.g. `blood campaign trophies halls=+1`"
-            )
+            raise UsageError(f"{text!r} is not TOKEN=N",
+                             hint="e.g. `blood campaign trophies halls=+1`")
         parsed[key.strip().lower()] = parsed.get(key.strip().lower(), 0) + n
     return parsed
 
@@ -174,30 +139,12 @@ RESOLVE: dict[str, Any] = {
     "trophies": lambda store, words, _: _trophies(words),
     "holders": lambda store, words, _: _holders(words),
 }
-RECORDERS: list[Recorder] = [
-    Recorder(SetDecks, session.recorder(_decks_doc, lambda step: _decks_lines(step.after),
-                                        draws=False), RESOLVE, None, _decks_now),
-    *recorders(_act, RESOLVE, AddTrouper, RetireTrouper, SetLeader, AdjustWagon, AdjustTrophies,
-               NextSingleGame),
-]
-
-
 campaign_app, register = command_group("campaign")
 
 
-# ---------------------------------------------------------------------- commands
-
-
-def start_action(
-    name: str,
-    troupers: str | None,
-    players: int | None,
-    mode: str,
-    seed: int | None,
-    colours: str | None = None,
-    leader: str | None = None,
-    decks: str | None = None,
-) -> StartCampaign:
+def start_action(name: str, troupers: str | None, players: int | None, mode: str,
+                 seed: int | None, colours: str | None = None, leader: str | None = None,
+                 decks: str | None = None) -> StartCampaign:
     """The first action of a campaign from the options of `campaign new` / `play --new`.
 
     ``--troupers`` names the Troupers ("random" for a seat whose Trouper is drawn); ``--players
@@ -214,10 +161,8 @@ def start_action(
             raise UsageError(f"--troupers names {len(ids)} Troupers for {players} players")
         ids += ["random"] * (players - len(ids))
     if not ids:
-        raise UsageError(
-            "say who plays: --troupers A,B[,C,D], or --players N to draw the Troupers at random",
-            hint="e.g. --troupers aurel,zora or --players 2",
-        )
+        raise UsageError("say who plays: --troupers A,B[,C,D], or --players N to draw the "
+                         "Troupers at random", hint="e.g. --troupers aurel,zora or --players 2")
     seats = [Seat(trouper=None if t in ("random", "?") else t) for t in ids]
     random_colours = False
     if colours is not None:
@@ -241,10 +186,8 @@ def start_action(
         elif key in ids:
             lead = ids.index(key)
         else:
-            raise UsageError(
-                f"--leader {leader!r} is neither a seat number (1 to {len(seats)}), a Trouper "
-                "named by --troupers nor random"
-            )
+            raise UsageError(f"--leader {leader!r} is neither a seat number (1 to {len(seats)}), "
+                             "a Trouper named by --troupers nor random")
     if seed is None:
         seed = secrets.randbelow(10**9)
     held = _holders([decks], "--decks app, --decks table or --decks troupers=table,"
@@ -257,8 +200,7 @@ def start_action(
 def check_start(*options: Any) -> None:
     """Refuse a campaign that could not start (its name taken, an unknown Trouper or colour,
     a colour twice, a Leader nobody plays) before the players are asked who holds the decks:
-    the start (`options`: :func:`start_action`'s up to the Leader) is applied to an empty
-    table, nothing is written. Raises what `campaign new` would raise after the question."""
+    the start (:func:`start_action`'s `options` up to the Leader) on an empty table."""
     name, troupers, players, mode, seed, *rest = options
     start = start_action(name, troupers, players, mode, seed or 0, *rest)
     folder = session.saves_dir()
@@ -268,10 +210,9 @@ def check_start(*options: Any) -> None:
 
 
 def checklist(plan: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    """The physical Setup of a new campaign (:func:`table_setup`'s `plan`) as a short checklist
-    in our own words, ``[(title, [line, ...]), ...]``: one section per seat, the Leader, the
-    playing area, in the order of the rulebook's "Setup" ("Player Setup", then "Playing Area
-    Setup")."""
+    """The physical Setup of a new campaign (:func:`table_setup`'s `plan`) as a checklist in
+    our own words, ``[(title, [line, ...]), ...]``, in the order of the rulebook's "Setup"
+    ("Player Setup", then "Playing Area Setup")."""
     per = plan["per_colour"]
     sections: list[tuple[str, list[str]]] = []
     for s in plan["seats"]:
@@ -317,10 +258,8 @@ def checklist(plan: dict[str, Any]) -> list[tuple[str, list[str]]]:
     if plan["village"]:
         area.append("The Wagon beside the Village Card, every disk at 0.")
     else:
-        area.append(
-            "Single Game mode: Starting cards and Items only; the Village Card and the Wagon "
-            "stay in the box."
-        )
+        area.append("Single Game mode: Starting cards and Items only; the Village Card and the "
+                    "Wagon stay in the box.")
     sections.append(("Playing area", area))
     return sections
 
@@ -412,9 +351,8 @@ def list_(as_json: bool = False) -> None:
     for i in infos:
         star = "*" if i.name == last else ""
         if i.error:
-            table.add_row(
-                star, i.name, Text(f"unreadable: {i.error}", style="red"), "", "", "", i.modified
-            )
+            table.add_row(star, i.name, Text(f"unreadable: {i.error}", style="red"), "", "", "",
+                          i.modified)
         else:
             table.add_row(star, i.name, i.mode, str(i.game), i.part, str(i.log_length), i.modified)
     stdout.print(table)
@@ -499,8 +437,30 @@ def _told(store: CampaignStore, steps: list[int]) -> dict[int, list[dict[str, An
     return out
 
 
-for _word, (_table, _run) in COMMANDS.items():  # undo, redo, after log
-    add_command(campaign_app, _word, _table, _run)
+@declare_command(campaign_app, "undo",
+                 Opt("n", kind="int", default=1, help="How many steps to take back."),
+                 Opt("to", "--to", help="Jump to a step number or a mark instead."), JSON)
+def undo(n: int, to: str | None, as_json: bool) -> None:
+    """Take back the last N steps (they stay redo-able until a new action replaces them)."""
+    with session.open_session() as store:
+        before = store.head
+        if to is not None:
+            store.undo_to(to)
+        else:
+            store.undo(n)
+        _changed(store, as_json, f"Back to step {store.head} (was {before}); "
+                 f"{store.redo_available} step(s) can be redone.", undone=before - store.head)
+
+
+@declare_command(campaign_app, "redo",
+                 Opt("n", kind="int", default=1, help="How many undone steps to re-apply."), JSON)
+def redo(n: int, as_json: bool) -> None:
+    """Re-apply N undone steps."""
+    with session.open_session() as store:
+        before = store.head
+        store.redo(n)
+        _changed(store, as_json, f"Redone to step {store.head} (was {before}).",
+                 redone=store.head - before)
 
 
 @declare_command(campaign_app, "mark",
@@ -565,10 +525,8 @@ def delete(name: str, as_json: bool = False) -> None:
     if as_json:
         print_json({"ok": True, "deleted": name, "kept_copy": str(kept)})
         return
-    stdout.print(
-        f"Deleted {name!r}. A copy is kept in {kept}; "
-        f"`blood campaign recover --campaign {name}` restores it."
-    )
+    stdout.print(f"Deleted {name!r}. A copy is kept in {kept}; "
+                 f"`blood campaign recover --campaign {name}` restores it.")
 
 
 @declare_command(campaign_app, "verify", JSON)
@@ -590,10 +548,8 @@ def verify(as_json: bool = False) -> None:
     if as_json:
         print_json(doc)
         return
-    stdout.print(
-        f"{store.name}: all {report.steps} steps are stored intact; {report.replayed} recorded "
-        "with this app and data pack replay to the same state."
-    )
+    stdout.print(f"{store.name}: all {report.steps} steps are stored intact; {report.replayed} "
+                 "recorded with this app and data pack replay to the same state.")
     for line in report.kept:
         stdout.print(f"  {line}", markup=False)
 
@@ -661,5 +617,8 @@ def _runs(steps: tuple[int, ...]) -> str:
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in runs)
 
 
-for _step in RECORDERS:  # the campaign-level actions
-    add_recorder(campaign_app, *_step)
+# The campaign-level actions.
+add_recorder(campaign_app, SetDecks, session.recorder(
+    _decks_doc, lambda step: _decks_lines(step.after), draws=False), RESOLVE, None, _decks_now)
+for _cls in (AddTrouper, RetireTrouper, SetLeader, AdjustWagon, AdjustTrophies, NextSingleGame):
+    add_recorder(campaign_app, _cls, _act, RESOLVE, None)

@@ -22,7 +22,6 @@ def show(card: list[str], ids: bool = False, as_json: bool = False) -> None:
     """A card as printed: its kind, symbols and Effects (any card of the data pack)."""
     text = " ".join(card)
     cat = session.catalog()
-    state = None
     try:
         with session.open_session() as store:
             state = store.state

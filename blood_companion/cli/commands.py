@@ -1,11 +1,6 @@
-"""The engine's actions as the `blood ...` commands that record them: an option
-(engine/legal.py) or an action as its command line. Each action declares its command once
-(engine/actions.py: ``command`` and a ``Cli`` on each field it takes); this reads it.
-
-:func:`command` renders an option: known fields are filled in, the needs still to be answered
-appear as placeholders (``CARD``, ``TARGET``). :func:`for_refs` renders the ``see`` references
-of a refusal (``RuleError.see``) as commands for the hint line.
-"""
+"""The engine's actions as the `blood ...` commands that record them, read from each action's
+declaration (engine/actions.py: ``command`` and a ``Cli`` on each field): an option
+(engine/legal.py) with its needs as placeholders (``TARGET``), or a refusal's ``see``."""
 
 from __future__ import annotations
 

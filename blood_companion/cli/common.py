@@ -4,13 +4,13 @@ recording an action, made of the action's declaration (:func:`add_recorder`)."""
 from __future__ import annotations
 
 import inspect
-import sys
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
 import typer
+from pydantic import ValidationError
 from rich.markup import escape
 
 # typer carries its own copy of click; its parsing errors are these classes
@@ -38,12 +38,10 @@ stdout = console(highlight=False, soft_wrap=False, emoji=False)
 stderr = console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 print_json = print_doc  # one JSON document on stdout, "ok" first (cli/views.py)
 
-# The options a recording command takes after its action's fields (:func:`add_recorder`): the
-# `--draw` of a step that may draw from a deck the players hold (cli/draws.py), or the `--card`
-# of one that draws one card from a deck the players hold; then `--json`.
+# The `--card` of a recording command drawing one card from an Advanced Tactic deck the
+# players hold (`--draw`: any other deck they hold, cli/draws.py).
 CARD = Opt("draw", "--card", help="With the Advanced Tactic decks at the table: the card on top "
            "(its name or id; asked on a terminal when missing).")
-_DRAWS = {"DrawOpt": DRAW, "CardOpt": CARD}
 
 
 def command_group(name: str) -> tuple[typer.Typer, Callable[[typer.Typer], None]]:
@@ -75,29 +73,22 @@ def typer_parameters(table: Sequence[Opt]) -> list[Any]:
     return params
 
 
-def typer_command(table: Sequence[Opt], run: Callable[[Values], None]) -> Any:
-    """A function typer makes a command of: the parameters of ``table``; it calls ``run``
-    with their values (a list parameter not given: ``[]``)."""
+def add_command(app: Any, word: str, table: Sequence[Opt], run: Callable[[Values], None],
+                **options: Any) -> None:
+    """Register the command ``word`` on the typer ``app``: the parameters of ``table``, whose
+    values (a list not given: ``[]``) ``run`` gets; its help is ``run``'s docstring unless
+    ``options`` (typer's) say another."""
     def command(**given: object) -> None:
         run(Values((o.name, (given[o.name] or []) if o.kind in LISTS else given[o.name])
                    for o in table))
 
     command.__signature__ = inspect.Signature(typer_parameters(table))  # type: ignore[attr-defined]
-    return command
-
-
-def add_command(app: Any, word: str, table: Sequence[Opt], run: Callable[[Values], None],
-                **options: Any) -> None:
-    """Register the command ``word`` of ``table`` and ``run`` (:func:`typer_command`) on the
-    typer ``app``; its help is ``run``'s docstring unless ``options`` (typer's) say another."""
-    app.command(word, **{"help": run.__doc__, **options})(typer_command(table, run))
+    app.command(word, **{"help": run.__doc__, **options})(command)
 
 
 def declare_command(app: Any, word: str, *table: Opt, **options: Any
-             ) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """The command ``word`` of the typer ``app`` made of its options ``table``
-    (:func:`add_command`), as a decorator: the function takes each option's value by its
-    name, and its docstring is the command's help unless ``options`` (typer's) say another."""
+                    ) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """:func:`add_command` as a decorator: the function takes each option's value by its name."""
     def register(func: Callable[..., None]) -> Callable[..., None]:
         add_command(app, word, table, lambda values: func(**values),
                     **{"help": func.__doc__, **options})
@@ -114,21 +105,8 @@ def split_list(values: list[str] | None) -> list[str]:
 Resolver = Callable[[Any, str, Mapping[str, Any]], Any]
 
 
-class Recorder(NamedTuple):
-    """A command recording an action, as :func:`add_recorder` takes it:
-    ``draw`` is the name of its draw option (``"DrawOpt"``, ``"CardOpt"``) or None."""
-
-    cls: Any
-    record: Callable[..., None]
-    resolve: Mapping[str, Resolver]
-    draw: Any = "DrawOpt"
-    show: Callable[[bool], None] | None = None
-
-
 class Param(NamedTuple):
-    """One parameter of a recording command: the action class and field it fills (no field:
-    the class's ``picked_by`` flag), its ``Cli``, whether the field is a list, and its type,
-    default and usage name as typer takes it."""
+    """One parameter of a recording command (no field: the class's ``picked_by`` flag)."""
 
     cls: Any
     field: str
@@ -139,11 +117,8 @@ class Param(NamedTuple):
     metavar: str | None
 
 
-def step_params(cls: Any, show: Any = None) -> tuple[tuple[Any, ...], dict[str, Param]]:
-    """The actions a recording command records and its parameters by keyword, in order, from
-    their declaration (engine/actions.py ``Cli``): see :func:`add_recorder`."""
-    classes = cls if isinstance(cls, tuple) else (cls,)
-    several = len(classes) > 1 or show is not None
+def _params(classes: tuple[Any, ...], several: bool) -> dict[str, Param]:
+    """A recording command's parameters by keyword, in order."""
     params: dict[str, Param] = {}
     for c in classes:
         if c.picked_by is not None:
@@ -169,26 +144,24 @@ def step_params(cls: Any, show: Any = None) -> tuple[tuple[Any, ...], dict[str, 
             key = (cli.flag[2:].replace("-", "_") if several and cli.flag
                    else (metavar or field) if several else field)
             params[key] = Param(c, field, cli, listed, kind, default, metavar)
-    return classes, params
+    return params
 
 
 def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
-                 resolve: Mapping[str, Resolver], draw: Any = "DrawOpt",
+                 resolve: Mapping[str, Resolver], draw: Opt | None = DRAW,
                  show: Callable[[bool], None] | None = None) -> None:
-    """Add to `app` the command recording the action class `cls`, built from its declaration
-    (engine/actions.py): its help is ``cls.summary``; each field declared with a ``Cli`` is a
-    positional argument (no flag) or an option, with its help, completion and the field's
-    default, in field order; then `draw` (``--draw``, ``--card`` or None, by its name in
-    :data:`_DRAWS`) and ``--json``, from their ``Opt`` rows. A word a field ``names`` is typed
-    as text and found in the campaign open before the step (``resolve[names](store, word,
-    fields so far)``, skipped for None); `record(build, as_json, draws)` records it
-    (``session.recorder``).
+    """Add to `app` the command recording the action class `cls`, made of its declaration
+    (engine/actions.py): help ``cls.summary``; each field with a ``Cli`` an argument (no flag)
+    or an option, in field order; then `draw` (``DRAW``, :data:`CARD` or None) and ``--json``.
+    A word a field ``names`` is found in the campaign before the step (``resolve[names](store,
+    word, fields so far)``); `record(build, as_json, draws)` records it (``session.recorder``).
 
-    `cls` may be a tuple of the actions one command records (``day location``: the card chosen,
-    or the die rolled): the first's summary is the help, every field is optional, the action
-    recorded is the one whose fields are given (two: refused), else the one with a
-    ``picked_by`` flag. With `show`, the command given no field shows ``show(as_json)``."""
-    classes, where = step_params(cls, show)
+    A tuple `cls` is the actions one command records (``day location``: the card chosen, or
+    the die rolled): every field is optional, the one whose fields are given is recorded (two:
+    refused), else the one with a ``picked_by`` flag; with `show`, no field shows that."""
+    classes = cls if isinstance(cls, tuple) else (cls,)
+    several = len(classes) > 1 or show is not None
+    where = _params(classes, several)
     params = []
     for key, p in where.items():
         cli = p.cli
@@ -201,19 +174,7 @@ def add_recorder(app: typer.Typer, cls: Any, record: Callable[..., None],
                          **done))
         params.append(inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=p.default,
                                         annotation=Annotated[p.kind, spec]))
-    params += typer_parameters([_DRAWS[draw], JSON] if draw is not None else [JSON])
-    command = step_command(classes, where, record, resolve, show)
-    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    command.__doc__ = classes[0].summary
-    app.command(classes[0].command.split()[1])(command)
-
-
-def step_command(classes: tuple[Any, ...], where: Mapping[str, Param],
-                 record: Callable[..., None], resolve: Mapping[str, Resolver],
-                 show: Callable[[bool], None] | None = None) -> Callable[..., None]:
-    """The function a recording command runs, given its parameters' values by keyword (as
-    typer gives them): it builds the action and records it."""
-    several = len(classes) > 1 or show is not None
+    params += typer_parameters([draw, JSON] if draw is not None else [JSON])
 
     def command(**typed: Any) -> None:
         draws, as_json = typed.pop("draw", None), typed.pop("as_json")
@@ -253,20 +214,9 @@ def step_command(classes: tuple[Any, ...], where: Mapping[str, Param],
 
         record(build, as_json, [draws] if isinstance(draws, str) else draws)
 
-    return command
-
-
-def recorders(record: Callable[..., None], resolve: Mapping[str, Resolver], *actions: Any,
-              draw: Any = None, card: Any = None,
-              shows: Mapping[Any, Callable[[bool], None]] | None = None) -> list[Recorder]:
-    """The recording commands of these actions, in order (each made by :func:`add_recorder`):
-    a tuple is one command, for the card
-    chosen or drawn, and takes ``--draw``; the others take `draw`; the one drawing a card from
-    an Advanced Tactic deck at the table (`card`) takes ``--card``; a command in `shows` shows
-    that when given no field."""
-    return [Recorder(cls, record, resolve, "CardOpt" if cls is card else "DrawOpt"
-                     if isinstance(cls, tuple) else draw, (shows or {}).get(cls))
-            for cls in actions]
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__doc__ = classes[0].summary
+    app.command(classes[0].command.split()[1])(command)
 
 
 def resource(word: str) -> str:
@@ -309,15 +259,10 @@ def warn_data(catalog: Any) -> Any:
 
 def write_output(path: Any, text: str, *, what: str, force: bool, check_only: bool = False
                  ) -> bool:
-    """Write a file the user named (``--out``, an export) through the one file writer
-    (:func:`blood_companion.fileio.write_file`): never a save, a link or a file in the saves
-    folder; over an existing file only with ``--force``. False when it held ``text`` already."""
+    """Write a file the user named (``--out``) through the one file writer (fileio.py):
+    never a save or into the saves folder. False when it held ``text`` already."""
     return write_file(path, text.encode("utf-8"), what=what, force=force,
                       saves_dir=settings().saves_path, check_only=check_only)
-
-
-def wants_json(argv: list[str]) -> bool:
-    return "--json" in argv
 
 
 def hint_of(exc: Any) -> str | None:
@@ -333,7 +278,7 @@ def hint_of(exc: Any) -> str | None:
 def report(exc: Any, argv: list[str]) -> int:
     """Print a refused action or bad input clearly; return its exit code."""
     hint = hint_of(exc)
-    if wants_json(argv):
+    if "--json" in argv:
         doc = exc.to_json()
         if hint:
             doc["hint"] = hint
@@ -361,8 +306,7 @@ def command_path(app: typer.Typer, argv: list[str]) -> str:
 
 def run_typer(app: typer.Typer, argv: list[str], settings: Any = None) -> int:
     """Run the typer ``app`` on argv with ``settings`` (its ``ctx.obj``); return the exit code.
-    A usage error is shown with its usage lines (exit 2; with ``--json`` its JSON document on
-    stdout too), anything else a command raises through :func:`failed`."""
+    A usage error shows its usage lines (exit 2; ``--json``: its JSON document too)."""
     try:
         code = typer.main.get_command(app).main(
             args=argv, prog_name="blood", standalone_mode=False, obj=settings
@@ -371,7 +315,7 @@ def run_typer(app: typer.Typer, argv: list[str], settings: Any = None) -> int:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except click_exceptions.UsageError as exc:
-        if wants_json(argv):
+        if "--json" in argv:
             print_json(usage_doc(exc.format_message()))
         exc.show()  # usage, the hint to --help and the error, on stderr
         return 2
@@ -387,33 +331,24 @@ def run_typer(app: typer.Typer, argv: list[str], settings: Any = None) -> int:
 
 
 def failed(exc: BaseException, argv: list[str], command: Callable[[], str]) -> int:
-    """The exit code of a command that ``exc`` stopped (not typer's nor click's own), said
-    once: a refusal or bad input (:func:`report`), a value pydantic refused, an interrupt,
-    else the last line of defence naming ``command()`` (cli/failures.py ``unexpected``). A
-    closed pipe goes on to cli.entry, which stops quietly."""
-    pydantic = sys.modules.get("pydantic")  # its refusal, once a command module loaded it
+    """The exit code of a command that ``exc`` stopped, said once (the last line of defence
+    names ``command()``). A closed pipe goes on to cli.entry, which stops quietly."""
     if isinstance(exc, BloodError):
         return report(exc, argv)
-    if pydantic is not None and isinstance(exc, pydantic.ValidationError):
-        errors: list[dict[str, Any]] = exc.errors()
-        return report(BloodError(f"invalid input: {errors[0].get('msg', exc)}"), argv)
+    if isinstance(exc, ValidationError):
+        return report(BloodError(f"invalid input: {exc.errors()[0].get('msg', exc)}"), argv)
     if isinstance(exc, KeyboardInterrupt):
         stderr.print("Interrupted; nothing more was recorded.")
         return 130
     if isinstance(exc, BrokenPipeError):
         raise exc
-
-    return unexpected(command(), exc, wants_json(argv))
-
-
-# A position, a step count or a step number: no more digits than any of them needs.
-MAX_NUMBER_DIGITS = 9
+    return unexpected(command(), exc, "--json" in argv)
 
 
 def typed_number(text: str) -> int | None:
     """The whole number a player typed ("3", " 12 "), or None when `text` is not one: other
-    digit characters ("²"), a sign, or more digits than any count in the game."""
+    digit characters ("²"), a sign, or more digits (9) than any count in the game."""
     word = text.strip()
-    if word.isascii() and word.isdigit() and len(word) <= MAX_NUMBER_DIGITS:
+    if word.isascii() and word.isdigit() and len(word) <= 9:
         return int(word)
     return None

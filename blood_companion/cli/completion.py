@@ -1,45 +1,30 @@
 """Shell completion of the values a command takes (typer's ``autocompletion=`` callbacks).
 
 A callback takes ``(ctx: object, incomplete: str)`` (typer evaluates the annotations: built-ins
-only), is fast and never fails: campaign names are the saves folder's file names, data values
-come from the validated-catalog cache (``content/raw.py``), or one validation that writes it;
-what cannot be read gives no values. The folders are those of the line being completed
-(``--saves-dir`` / ``--data-dir`` before the command), else the invocation's settings. Nothing
-is imported at import time."""
+only) and never fails: what cannot be read gives no values. The folders are those of the line
+being completed (``--saves-dir`` / ``--data-dir`` before the command), else the settings."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
+from typing import Any
 
+from blood_companion.cli.settings import Settings, current
+from blood_companion.content.face import CARD_KINDS
+from blood_companion.content.loader import load_catalog
+from blood_companion.content.raw import KIND_NAMES
 from blood_companion.fileio import SAVE_SUFFIX
+from blood_companion.rules.entry import KINDS as RULES_KINDS
+from blood_companion.rules.entry import NAMED
+from blood_companion.rules.loader import load_index
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
-    from typing import Any
-
-    from blood_companion.cli.settings import Settings
-
-# The words of `blood rules` that name an entry instead of searching, the kinds each looks in
-# and what they are called in a hint (cli/rules_cmd.py).
-NAMED = {"keyword": (("keyword", "symbol"), "keywords and symbols"),
-         "phase": (("phase", "procedure"), "phases and procedures")}
-
-# The card kinds `blood card show` finds (content/face.py's CARD_KINDS, which imports the
-# models; tests/cli/test_cli_conventions_more.py checks the two agree).
-CARD_KINDS = (
-    "starting_tactics", "advanced_tactics", "special_tactics", "trouper_items", "special_items",
-    "reactions", "vlad_reactions", "weaknesses", "nemeses", "minions", "locations", "events",
-    "troupers",
-)
 # The named sides of two-sided cards (Vlad's Reaction cards, the Trouper Items).
 _SIDES = ("enhanced", "weakened", "starting", "advanced")
 MAX_VALUES = 200  # a shell shows no more usefully
 
 
 def _settings(ctx: Any) -> Settings:
-    from blood_companion.cli.settings import Settings, current
-
     root = ctx.find_root() if ctx is not None else None
     base = getattr(root, "obj", None)
     if not isinstance(base, Settings):
@@ -72,9 +57,6 @@ def _safe(fn: Callable[[], Iterable[str]], incomplete: str) -> list[str]:
         return []
 
 
-# ---------------------------------------------------------------------- the sources
-
-
 def campaign_names(saves_dir: str) -> list[str]:
     """The campaigns of a saves folder: its ``*.blood.db`` file names (none when unreadable)."""
     try:
@@ -88,15 +70,11 @@ def campaign_names(saves_dir: str) -> list[str]:
     )
 
 
-def pack_records(settings: Settings, kinds: Iterable[str] | None = None
-                 ) -> dict[str, list[dict[str, Any]]]:
-    """The validated records of the data pack (shipped plus overlay; only ``kinds``, when
-    given) as plain data, from the catalog (through its cache). Raises when the pack has
-    problems."""
-    from blood_companion.content.loader import load_catalog
-
-    catalog = load_catalog(settings.data_dir)  # raises ContentError for a pack with problems
-    return {k: [r.model_dump() for r in catalog.all(k)] for k in kinds or catalog.records}
+def pack_records(settings: Settings) -> dict[str, list[dict[str, Any]]]:
+    """The validated records of the data pack (shipped plus overlay) as plain data, from the
+    catalog (through its cache). Raises ContentError when the pack has problems."""
+    catalog = load_catalog(settings.data_dir)
+    return {k: [r.model_dump() for r in catalog.all(k)] for k in catalog.records}
 
 
 def _ids(ctx: Any, kind: str) -> list[str]:
@@ -115,14 +93,8 @@ def _card_names(ctx: Any) -> list[str]:
 
 
 def _rules_ids(ctx: Any, kinds: tuple[str, ...]) -> list[str]:
-    from blood_companion.rules.loader import load_index
-
-    data_dir = _settings(ctx).data_path
-    index = load_index(data_dir=data_dir)
+    index = load_index(data_dir=_settings(ctx).data_path)
     return [e.id for e in index.entries if e.kind in kinds]
-
-
-# ---------------------------------------------------------------------- the callbacks
 
 
 def _completer(values: Callable[[Any], Iterable[str]]) -> Callable[[object, str], list[str]]:
@@ -134,18 +106,6 @@ def _completer(values: Callable[[Any], Iterable[str]]) -> Callable[[object, str]
     return complete
 
 
-def _data_kinds() -> tuple[str, ...]:
-    from blood_companion.content.raw import KIND_NAMES
-
-    return KIND_NAMES
-
-
-def _rules_kinds() -> tuple[str, ...]:
-    from blood_companion.rules.entry import KINDS
-
-    return KINDS
-
-
 campaign = _completer(lambda ctx: campaign_names(_settings(ctx).saves_path))
 trouper = _completer(lambda ctx: _ids(ctx, "troupers"))
 nemesis = _completer(lambda ctx: _ids(ctx, "nemeses"))  # Vlad included
@@ -153,9 +113,9 @@ zone = _completer(lambda ctx: _ids(ctx, "zones"))
 # the Arts (Advanced Tactic decks) of the data pack
 art = _completer(lambda ctx: sorted({str(r["art"]) for r in pack_records(_settings(ctx)).get(
     "advanced_tactics", []) if isinstance(r.get("art"), str)}))
-kind = _completer(lambda ctx: _data_kinds())  # `blood data show KIND`
+kind = _completer(lambda ctx: KIND_NAMES)  # `blood data show KIND`
 card_kind = _completer(lambda ctx: CARD_KINDS)  # `blood data export-text KIND`, `transcribe`
-rules_kind = _completer(lambda ctx: _rules_kinds())  # `rules --kind`
+rules_kind = _completer(lambda ctx: RULES_KINDS)  # `rules --kind`
 
 
 def troupers(ctx: object, incomplete: str) -> list[str]:
@@ -203,4 +163,4 @@ def rules_words(ctx: Any) -> list[str]:
         return []
     if typed[0] in NAMED:
         return _rules_ids(ctx, NAMED[typed[0]][0])
-    return list(_rules_kinds()) if typed[0] == "list" else []
+    return list(RULES_KINDS) if typed[0] == "list" else []

@@ -23,12 +23,10 @@ from blood_companion.cli.common import (
     write_output,
 )
 from blood_companion.cli.flags import JSON, Opt
-from blood_companion.cli.transcribe_cmd import show_progress
 from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.loader import (
     KINDS,
-    Catalog,
     effective_overlay,
     load_catalog,
     load_layers,
@@ -42,11 +40,6 @@ from blood_companion.fileio import FileProblem, check_path, folder_problem
 from blood_companion.rules.loader import RulesDataError, load_index
 
 data_app, register = command_group("data")
-
-
-def catalog() -> Catalog:
-    """The catalog for the current command (shipped pack + --data-dir overlay)."""
-    return warn_data(load_catalog(settings().data_dir))
 
 
 @declare_command(
@@ -168,18 +161,16 @@ def _render_value(value: Any, indent: int = 0) -> list[str]:
 def show(kind: str, record_id: str | None = None, as_json: bool = False) -> None:
     """Show the records of a kind, or one record with its Effects in words."""
     key = resolve_kind(kind)
-    cat = catalog()
+    cat = warn_data(load_catalog(settings().data_dir))  # the shipped pack + --data-dir
     records = cat.all(key)
     if record_id is not None:
         rec = cat.get(key, record_id)
         if rec is None:
             found = matching.find(record_id, [(r.id, r.name) for r in records])
             close = [found.id] if found.id else list(found.ambiguous or found.close)
-            raise BloodError(
-                f"no {key} record with id {record_id!r}",
-                hint=matching.did_you_mean(close[:8], {r.id: r.name for r in records})
-                or f"`blood data show {key}` lists them",
-            )
+            hint = matching.did_you_mean(close[:8], {r.id: r.name for r in records})
+            raise BloodError(f"no {key} record with id {record_id!r}",
+                             hint=hint or f"`blood data show {key}` lists them")
         if as_json:
             print_json(_record_json(rec))
             return
@@ -201,10 +192,8 @@ def show(kind: str, record_id: str | None = None, as_json: bool = False) -> None
         table.add_row(r.id, r.name, _summary(r), r.source)
     stdout.print(table)
     if any(r.source == "placeholder" for r in records):
-        stdout.print(
-            "placeholder = our own stand-in content; transcribe your box over it "
-            "(README, 'Transcribing your box')."
-        )
+        stdout.print("placeholder = our own stand-in content; transcribe your box over it "
+                     "(README, 'Transcribing your box').")
 
 
 @declare_command(
@@ -243,35 +232,15 @@ def schema(out: Path | None = None, force: bool = False, as_json: bool = False) 
         stdout.print(f"Wrote {len(schemas)} schemas to {out}/ (e.g. {out}/reactions.schema.json).")
 
 
-# --------------------------------------------------------------------------- transcription
-# The loops and renderers live in cli/transcribe_cmd.py (imported when used).
-
-
-@declare_command(data_app, "progress", JSON)
-def progress(as_json: bool = False) -> None:
-    """How much of your box is typed in, per kind and deck.
-
-    Cards transcribed, still placeholder, and holding free-text Effects."""
-    show_progress(as_json)
-
-
-@declare_command(
+# The transcription commands (cli/transcribe_cmd.py: their help is their functions' docstring).
+declare_command(data_app, "progress", JSON)(transcribe_cmd.show_progress)
+declare_command(
     data_app, "transcribe",
     Opt("kind", metavar="[KIND]", help="Only this kind of card.", complete="card_kind"),
     Opt("record_id", metavar="[ID]", help="Start at this card."),
     Opt("deck", "--deck", help="Only this deck (a Trouper, Nemesis, Art or Zone id)."),
-)
-def transcribe(kind: str | None = None, record_id: str | None = None,
-               deck: str | None = None) -> None:
-    """Type your cards as printed, one question at a time, over the placeholders.
-
-    The Troupers and Nemeses of your campaigns come first. Each card is written to your data folder
-    (--data-dir, else the user data folder) when you confirm it; `undo` at any prompt; quit or
-    Ctrl-C at any time and run it again to resume."""
-    transcribe_cmd.transcribe(kind, record_id, deck)
-
-
-@declare_command(
+)(transcribe_cmd.transcribe)
+declare_command(
     data_app, "import-text",
     Opt("file", kind="path", help="A text file of cards (see `blood data export-text`).",
         required=True),
@@ -280,19 +249,8 @@ def transcribe(kind: str | None = None, record_id: str | None = None,
     Opt("dry_run", "--dry-run", kind="flag", default=False,
         help="Check the file; write nothing."),
     JSON,
-)
-def import_text(file: Path, replace: bool = False, dry_run: bool = False,
-                as_json: bool = False) -> None:
-    """Read cards typed in a text file and write them to your data folder.
-
-    One block per card: the name line, `field: value` lines, one Effect per line as printed;
-    a heading like `== Corvin ==` or `== Petru: Items ==` names the deck (or a `kind:` block).
-    Every problem of every card is reported as file:line [card name] and nothing is written
-    (exit code 1); a phrase stored in other words is said."""
-    transcribe_cmd.import_text(file, replace, dry_run, as_json)
-
-
-@declare_command(
+)(transcribe_cmd.import_text)
+declare_command(
     data_app, "export-text",
     Opt("kind", help="The kind of card, e.g. starting_tactics.", complete="card_kind",
         required=True),
@@ -300,8 +258,4 @@ def import_text(file: Path, replace: bool = False, dry_run: bool = False,
     Opt("out", "--out", kind="path", help="Write to this file instead of the screen."),
     Opt("force", "--force", kind="flag", default=False,
         help="Overwrite the --out file if it exists."),
-)
-def export_text(kind: str, deck: str | None = None, out: Path | None = None,
-                force: bool = False) -> None:
-    """The cards of a kind in the text form `import-text` reads: a template to type over."""
-    transcribe_cmd.export_text(kind, deck, out, force)
+)(transcribe_cmd.export_text)

@@ -3,34 +3,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from blood_companion.cli import common, render, session
 from blood_companion.cli.common import (
-    Recorder,
+    CARD,
     add_recorder,
     command_group,
     declare_command,
     print_json,
-    recorders,
     resource,
     stdout,
 )
-from blood_companion.cli.flags import JSON
+from blood_companion.cli.flags import DRAW, JSON
 from blood_companion.cli.render import levels_table, print_view, width
 from blood_companion.cli.view_docs import day_next_doc
 from blood_companion.display import Styled, styled
 from blood_companion.engine import day as d
 from blood_companion.engine.actions import Action
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.flow import action_class
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
 from blood_companion.engine.words import counted_all, drawn_lines, record_name
 from blood_companion.errors import UsageError
-
-# ---------------------------------------------------------------------- parsing
 
 
 def parse_counts(text: str, option: str) -> dict[str, int]:
@@ -43,9 +38,8 @@ def parse_counts(text: str, option: str) -> dict[str, int]:
         try:
             n = int(value) if eq else 1
         except ValueError:
-            raise UsageError(
-                f"{option}: {part!r} is not NAME=NUMBER", hint=f"e.g. {option} coins=2,jewels=1"
-            ) from None
+            raise UsageError(f"{option}: {part!r} is not NAME=NUMBER",
+                             hint=f"e.g. {option} coins=2,jewels=1") from None
         out[name.strip()] = out.get(name.strip(), 0) + n
     return out
 
@@ -60,34 +54,23 @@ def parse_pay(text: str | None) -> dict[str, int] | None:
     return pay
 
 
-# ---------------------------------------------------------------------- recording & output
-
-
 def _prepare(store: Any, action: Action, as_json: bool) -> Action:
     """The card their own die gave them, when the Location deck is at the table; the
     Difficulty Levels shown before one is chosen."""
     before = store.state
-    # (an action's type is read before its class: a class named imports its module)
-    if action.type == "day_choose_location" and isinstance(action, d.ChooseLocation) and \
-            at_table(before, "locations") and not (before.day and before.day.cartographer):
+    if isinstance(action, d.ChooseLocation) and at_table(before, "locations") and not (
+            before.day and before.day.cartographer):
         action = d.RollLocation(drawn={"locations": [action.location]})
-    if action.type == "day_difficulty" and not as_json and before.day and \
+    if isinstance(action, d.ChooseDifficulty) and not as_json and before.day and \
             before.day.step == "dusk_difficulty":
         print_view(levels_table(d.difficulty_levels(before, store.catalog), width()))
     return action
 
 
-def next_doc(store: Any) -> dict[str, Any]:
-    """The document of `blood day next` (cli/views.py ``BUILDERS``): what the table does next,
-    with the legal choices."""
-    return day_next_doc(store.state, store.catalog)
-
-
 def _doc(step: session.Step) -> dict[str, Any]:
     state, store, action = step.after, step.store, step.action
     extra = {}
-    if action.type == "day_buy_advanced" and isinstance(action, d.BuyAdvancedTactic):  # the
-        # card on top, before the step
+    if isinstance(action, d.BuyAdvancedTactic):  # the card on top, before the step
         extra["card"] = next(iter(step.before.advanced_decks.get(action.art) or []), None)
     return {
         "action": action.model_dump(mode="json"),
@@ -147,9 +130,6 @@ def _print_result(action: Action, state: CampaignState, cat: Any) -> None:
         stdout.print("Events on the Chain: " + (", ".join(day.events) or "none"))
     elif day.step == "purchases":
         stdout.print("Wagon: " + counted_all(state.wagon.as_dict(), zeros=True))
-
-
-# ---------------------------------------------------------------------- commands
 
 
 def _sleeved(store: Any, trouper: str, text: str) -> str:
@@ -235,47 +215,22 @@ def _levels(as_json: bool) -> None:
         print_view(levels_table(levels, width()))
 
 
-# The recorded steps, in the order `blood day --help` lists them (after `next`), by action
-# type (a pair: one command, for the card chosen or drawn); the one taking ``--card``; those
-# showing something when given no field. By type, so that a step imports its own module only.
-STEPS: tuple[str | tuple[str, str], ...] = (
-    "day_recover", "day_buy_building", "day_buy_advanced", "day_buy_card", "day_upgrade_item",
-    "day_swap_tactic", "day_swap_item", "day_zone", ("day_choose_location", "day_roll_location"),
-    ("day_choose_minions", "day_draw_minions"), "day_last_assault",
-    ("day_choose_nemesis", "day_draw_nemesis"), "day_difficulty", "day_place_events",
-    "day_equip", "day_end")
-CARD = "day_buy_advanced"
-SHOWS = {"day_difficulty": _levels}
-
-
-def _recorders(steps: Sequence[str | tuple[str, str]]) -> list[Recorder]:
-    """The recorded steps of these entries of :data:`STEPS` (their modules imported)."""
-    kinds = {k for s in steps for k in ((s,) if isinstance(s, str) else s)}
-    return recorders(
-        _record, RESOLVE, *(tuple(_class(k) for k in s) if isinstance(s, tuple) else _class(s)
-                            for s in steps),
-        card=_class(CARD) if CARD in kinds else None,
-        shows={_class(k): show for k, show in SHOWS.items() if k in kinds})
-
-
-def _class(kind: str) -> Any:
-    cls = action_class(kind)
-    if cls is None:  # pragma: no cover - STEPS names the day's actions (a test checks)
-        raise KeyError(kind)
-    return cls
-
-
-RECORDERS = _recorders(STEPS)  # every recorded Day step, in order
-
-
 day_app, register = command_group("day")
 
 
 @declare_command(day_app, "next", JSON)
 def next_(as_json: bool = False) -> None:
     """What the table does next, with the legal choices."""
-    session.view(next_doc, render.day_next, as_json)
+    session.view(lambda store: day_next_doc(store.state, store.catalog), render.day_next,
+                 as_json)
 
 
-for _step in RECORDERS:
-    add_recorder(day_app, *_step)
+# The recorded steps, in the order `blood day --help` lists them (after `next`); a pair is one
+# command, for the card chosen or drawn.
+for _cls in (d.Recover, d.BuyBuilding, d.BuyAdvancedTactic, d.BuySpecialCard, d.UpgradeItem,
+             d.SwapTactic, d.SwapItem, d.ChooseZone, (d.ChooseLocation, d.RollLocation),
+             (d.ChooseMinions, d.DrawMinions), d.LastAssault, (d.ChooseNemesis, d.DrawNemesis),
+             d.ChooseDifficulty, d.PlaceEvents, d.Equip, d.EndDay):
+    add_recorder(day_app, _cls, _record, RESOLVE,
+                 CARD if _cls is d.BuyAdvancedTactic else DRAW if isinstance(_cls, tuple) else None,
+                 _levels if _cls is d.ChooseDifficulty else None)

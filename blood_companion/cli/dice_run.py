@@ -1,23 +1,28 @@
-"""`blood roll` and `blood odds`: the engine's dice and odds over the data pack's cached records
-(``content/raw.py``; without a fresh cache the loader validates and writes one). :func:`register`
+"""`blood roll` and `blood odds`: the engine's dice and odds over the data pack. :func:`register`
 makes the typer commands of the options tables :data:`ROLL` / :data:`ODDS`, which call
 :func:`roll` and :func:`odds`. The notation: docs/dice-and-odds.md."""
 
 from __future__ import annotations
 
+import random
 import sys
+from fractions import Fraction
 from typing import Any
 
 from rich.text import Text
 
+from blood_companion.cli.common import add_command
 from blood_companion.cli.flags import JSON, Opt, Values
-from blood_companion.cli.render import View, grid
+from blood_companion.cli.render import View, _wrap, grid, print_view, width
+from blood_companion.cli.settings import Settings, current
+from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.cli.views import print_doc
+from blood_companion.content.loader import load_catalog
+from blood_companion.display import clean
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import (
     DIE_NAMES,
     DiceBox,
-    DieSpec,
-    Face,
     Pool,
     format_pool,
     parse_faces,
@@ -25,15 +30,16 @@ from blood_companion.engine.dice import (
     roll_pool,
     triumph_total,
 )
+from blood_companion.engine.odds import (
+    OddsResult,
+    apply_conditions,
+    check_odds_inputs,
+    insanity_bonuses,
+    trait_pool,
+)
+from blood_companion.engine.odds import odds as solve
 from blood_companion.errors import BloodError, UsageError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from fractions import Fraction
-
-    from blood_companion.cli.settings import Settings
-    from blood_companion.content.loader import Catalog
-    from blood_companion.engine.odds import OddsResult
+from blood_companion.matching import did_you_mean, find
 
 BAR_WIDTH = 32
 PLACEHOLDER_NOTE = (
@@ -43,11 +49,6 @@ PLACEHOLDER_NOTE = (
 
 
 POOL_HELP = 'Dice such as "R G B", "2R B" or 3B (R Red, G Grey, B Black).'
-ROLL_HELP = "Roll a pool of dice (or type in your physical dice) and count the Triumphs."
-ODDS_HELP = (
-    "Exact chance that a roll or Test reaches --target, and the Triumphs' distribution.\n\n"
-    "Re-rolls, Bonus Dice and the Insanity bonus are played as well as possible."
-)
 # What `blood roll` and `blood odds` take: their typer commands are made of these
 # (:func:`register`), which give :func:`roll` and :func:`odds` their values.
 ROLL = (
@@ -89,38 +90,20 @@ def _pool(ask: Values) -> str:
 
 
 class Pack:
-    """What the dice commands read from the data pack (shipped pack plus the overlay): the dice,
-    the rules options, the Insanity track and the Troupers' traits."""
+    """What the dice commands read from the data pack (the validated catalog: shipped pack plus
+    the overlay, whose files that belong to no kind are named on stderr): the dice, the rules
+    options, the Insanity track and the Troupers' traits."""
 
-    def __init__(self, catalog: Catalog) -> None:
-        self.box = DiceBox(tuple(
-            DieSpec(d.letter, d.name, tuple(Face(d.letter, f.triumphs, f.defeats, f.label)
-                                            for f in d.faces), d.count_in_box)
-            for d in catalog.dice  # the loader's checks: one die per letter, each with its faces
-        ))
+    def __init__(self, settings: Settings) -> None:
+        catalog = load_catalog(settings.data_dir)
+        for p in catalog.warnings:
+            sys.stderr.write(clean(f"Warning: {p}") + "\n")
+        self.box = DiceBox.from_models(catalog.dice)
         self.placeholder = {d.letter for d in catalog.dice if d.source == "placeholder"}
         self.defeats_cancel = catalog.config.defeats_cancel_triumphs
         self.insanity_reading = catalog.config.insanity_reroll_reading
         self.insanity_spaces = catalog.insanity.spaces
         self.troupers = {t.id: dict(t.traits) for t in catalog.all("troupers")}
-
-
-def pack(settings: Settings) -> Pack:
-    """The pack's dice, rules options, Insanity track and Troupers' traits (the validated
-    catalog, through its cache). The overlay's files that belong to no kind are named on
-    stderr."""
-    from blood_companion.content.loader import load_catalog
-
-    catalog = load_catalog(settings.data_dir)
-    _warn(catalog.warnings)
-    return Pack(catalog)
-
-
-def _warn(problems: list[Any]) -> None:
-    from blood_companion.display import clean
-
-    for p in problems:
-        sys.stderr.write(clean(f"Warning: {p}") + "\n")
 
 
 # --------------------------------------------------------------------------- roll
@@ -129,7 +112,7 @@ def _warn(problems: list[Any]) -> None:
 def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
     """Roll the pool (or read the physical dice): the JSON document and the lines to show.
     Raises BloodError (a DiceError for a bad pool or face, a UsageError for bad options)."""
-    data = pack(settings)
+    data = Pack(settings)
     pool = parse_pool(_pool(ask), data.box)
     if ask.dice is not None and ask.seed is not None:
         raise UsageError("give either --seed (digital dice) or --dice (your physical dice)")
@@ -139,8 +122,6 @@ def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
         source = "physical"
     else:
         if seed is None:
-            import random
-
             seed = random.SystemRandom().randrange(2**32)
         faces = roll_pool(pool, data.box, Chance.fresh(seed, 0))
         source = "digital"
@@ -170,8 +151,6 @@ def roll(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
 
 
 def _wrapped(text: str, style: str) -> View:
-    from blood_companion.cli.render import _wrap, width
-
     return [Text(t, style) for t in _wrap(text, width())]
 
 
@@ -184,10 +163,7 @@ def _exact(p: Fraction) -> str:
 
 def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
     """The exact odds asked: the JSON document and the lines to show. Raises BloodError."""
-    from blood_companion.engine.odds import apply_conditions, check_odds_inputs, trait_pool
-    from blood_companion.engine.odds import odds as solve
-
-    data = pack(settings)
+    data = Pack(settings)
     box = data.box
     text = _pool(ask)
     label = None
@@ -198,8 +174,6 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
             raise UsageError("--trouper and --trait go together")
         traits = data.troupers.get(ask.trouper)
         if traits is None:
-            from blood_companion.matching import did_you_mean, find
-
             found = find(ask.trouper, [(t, t) for t in data.troupers])
             close = did_you_mean(list(found.ambiguous or found.close))
             ids = ", ".join(data.troupers)
@@ -245,8 +219,6 @@ def odds(ask: Values, settings: Settings) -> tuple[dict[str, Any], View]:
 
 
 def _insanity(data: Pack, cube: int | None, reading: str | None) -> Any:
-    from blood_companion.engine.odds import insanity_bonuses
-
     if cube is None:
         if reading is not None:
             raise UsageError("--insanity-reading goes with --insanity N")
@@ -269,17 +241,8 @@ def _insanity_words(result: OddsResult) -> str:
     return " or ".join(bits)
 
 
-def _odds_lines(
-    pool: Pool,
-    ask: Values,
-    label: str | None,
-    bonus: Pool,
-    result: OddsResult,
-    notes: tuple[str, ...],
-    placeholder: bool,
-) -> View:
-    from fractions import Fraction
-
+def _odds_lines(pool: Pool, ask: Values, label: str | None, bonus: Pool, result: OddsResult,
+                notes: tuple[str, ...], placeholder: bool) -> View:
     p = result.probability
     asked = format_pool(pool)
     if label:
@@ -324,9 +287,6 @@ def _odds_lines(
 
 def show(doc: dict[str, Any], lines: View, as_json: bool) -> None:
     """Print a dice answer: its JSON document (``ok`` first) or its lines."""
-    from blood_companion.cli.render import print_view
-    from blood_companion.cli.views import print_doc
-
     if as_json:
         print_doc(doc)
     else:
@@ -335,11 +295,9 @@ def show(doc: dict[str, Any], lines: View, as_json: bool) -> None:
 
 def register(app: Any) -> None:
     """`blood roll` and `blood odds` in the typer app, made of :data:`ROLL` and :data:`ODDS`."""
-    from blood_companion.cli.common import add_command
-    from blood_companion.cli.settings import current
-    from blood_companion.cli.summaries import SUMMARIES
-
-    for name, table, text in (("roll", ROLL, ROLL_HELP), ("odds", ODDS, ODDS_HELP)):
+    odds_help = (SUMMARIES["odds"] + "\n\nRe-rolls, Bonus Dice and the Insanity bonus are played "
+                 "as well as possible.")
+    for name, table, text in (("roll", ROLL, SUMMARIES["roll"]), ("odds", ODDS, odds_help)):
         def run(ask: Values, name: str = name) -> None:
             doc, lines = (roll if name == "roll" else odds)(ask, current())
             show(doc, lines, ask.as_json)

@@ -3,13 +3,22 @@ comes next."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.table import Table
 
 from blood_companion.cli import commands, common, session
-from blood_companion.cli.common import Recorder, recorders, stdout
+from blood_companion.cli.common import (
+    CARD,
+    add_recorder,
+    command_group,
+    declare_command,
+    print_json,
+    stdout,
+)
+from blood_companion.cli.flags import JSON
 from blood_companion.content.face import trouper_name
+from blood_companion.content.loader import Catalog
 from blood_companion.content.models import ARTS
 from blood_companion.display import Styled, styled
 from blood_companion.engine.actions import Action
@@ -24,17 +33,15 @@ from blood_companion.engine.endgame import (
 from blood_companion.engine.flow import next_view
 from blood_companion.engine.history import finished_summary
 from blood_companion.engine.state import CampaignState
-from blood_companion.engine.words import counted_all, record_name
-
-if TYPE_CHECKING:
-    from blood_companion.content.loader import Catalog
-    from blood_companion.store import CampaignStore
-from blood_companion.cli.common import add_recorder, command_group, declare_command, print_json
-from blood_companion.cli.flags import JSON
 from blood_companion.engine.table import at_table
-from blood_companion.engine.words import drawn_lines, sentence, trophy_words
-
-# ---------------------------------------------------------------------- documents
+from blood_companion.engine.words import (
+    counted_all,
+    drawn_lines,
+    record_name,
+    sentence,
+    trophy_words,
+)
+from blood_companion.store import CampaignStore
 
 
 def _after(state: CampaignState) -> str:
@@ -50,9 +57,6 @@ def _after(state: CampaignState) -> str:
             return "The night is still going on (blood status)."
         return "The night is over: clear the board and read the rewards (blood end night)."
     return ""
-
-
-# ---------------------------------------------------------------------- rendering
 
 
 def _counts(d: dict[str, int], sign: bool = False) -> str:
@@ -82,10 +86,8 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
             for who, cards in rw.given.items())
         table.add_row("Advanced Tactic cards", str(rw.advanced_tactics), given or "-")
     owed = ", ".join(f"{p.dice} for {p.resource}" for p in rw.loot) or "-"
-    rolled = "; ".join(
-        f"{r.faces} = {r.gained} {r.resource}" + (" (physical)" if r.physical else "")
-        for r in rw.rolls
-    )
+    rolled = "; ".join(f"{r.faces} = {r.gained} {r.resource}"
+                       + (" (physical)" if r.physical else "") for r in rw.rolls)
     table.add_row("Loot rolls" if rw.result == "won" else "Defeat roll", owed, rolled or "-")
     stdout.print(table)
     choices = reward_choices(state, catalog)
@@ -94,11 +96,8 @@ def show_rewards(state: CampaignState, catalog: Catalog) -> None:
         stdout.print(f"Enhanced Vlad cards of {zone_name}: {cards}")
     if "arts" in choices:
         hidden = at_table(state, "advanced")
-        tops = ", ".join(
-            f"{a['art']}: {'(you see it)' if hidden else a['name'] or '-'}"
-            + (f" ({a['left']} left)" if a["left"] else "")
-            for a in choices["arts"]
-        )
+        tops = ", ".join(f"{a['art']}: {'(you see it)' if hidden else a['name'] or '-'}"
+                         + (f" ({a['left']} left)" if a["left"] else "") for a in choices["arts"])
         stdout.print(f"Tops of the Art decks: {tops}")
         names = ", ".join(trouper_name(catalog, t) for t in choices["troupers"])
         stdout.print(f"Troupers: {names}")
@@ -123,20 +122,14 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
                           "Tactic cards and Items, empty Personal Reserves and Wagon, no "
                           "trophies, every Vlad card on its Enhanced side, the Advanced Tactic "
                           "decks reshuffled. The campaign history stays.", style="green"))
+    vlads = len(catalog.all("vlad_reactions"))
     lines = [
         ("Wagon this game", _counts(s["wagon_delta"], sign=True)),
         ("Resources won / spent", f"{sum(s['earned'].values())} / {s['spent']}"),
         ("Trophy tokens won", _trophies(catalog, s["trophies"])),
-        (
-            "Vlad cards weakened",
-            (", ".join(_vlad(catalog, c) for c in s["vlad_weakened"]) or "-")
-            + (
-                " (the box was reset: every Vlad card is Enhanced again, 0 of "
-                f"{len(catalog.all('vlad_reactions'))} Weakened)"
-                if s["box_reset"]
-                else f" (now {s['vlad_weakened_total']} of {len(catalog.all('vlad_reactions'))})"
-            ),
-        ),
+        ("Vlad cards weakened", (", ".join(_vlad(catalog, c) for c in s["vlad_weakened"]) or "-")
+         + (f" (the box was reset: every Vlad card is Enhanced again, 0 of {vlads} Weakened)"
+            if s["box_reset"] else f" (now {s['vlad_weakened_total']} of {vlads})")),
     ]
     for who, cards in s["reserve"].items():
         names = ", ".join(record_name(catalog, c) for c in cards)
@@ -155,11 +148,8 @@ def show_summary(state: CampaignState, catalog: Catalog, s: dict[str, Any] | Non
         stdout.print(f"Everything carries over (Roguelite): Wagon {_counts(carried['wagon'])}; "
                      f"{weak} Vlad card(s) Weakened; decks, Personal Reserves, Item sides, "
                      "trophies and Bites as they are.")
-    stdout.print(
-        Styled(
-            ("Next: ", "bold"), f"game {s['next_game']} begins with the Day Part (blood day next)."
-        )
-    )
+    stdout.print(Styled(("Next: ", "bold"),
+                        f"game {s['next_game']} begins with the Day Part (blood day next)."))
 
 
 def _vlad(catalog: Catalog, cid: str) -> str:
@@ -171,9 +161,6 @@ def _vlad(catalog: Catalog, cid: str) -> str:
 
 def _trophies(catalog: Catalog, held: dict[str, int]) -> str:
     return ", ".join(f"{n} {trophy_words(catalog, k)}" for k, n in held.items() if n) or "-"
-
-
-# ---------------------------------------------------------------------- commands
 
 
 def _art(word: str) -> str:
@@ -228,14 +215,12 @@ _do = session.recorder(lambda step: {**_doc(step.store, step.action),
 RESOLVE: dict[str, Any] = {**common.RESOLVE, "art": lambda store, word, _: _art(word)}
 
 
-# The recorded steps, in the order `blood end --help` lists them (`next` after the first).
-RECORDERS: list[Recorder] = recorders(_do, RESOLVE, EndNight, WeakenVlad, TakeAdvancedTactic,
-                                      RollLoot, FinishGame, card=TakeAdvancedTactic)
-
-
 end_app, register = command_group("end")
+# The recorded steps, in the order `blood end --help` lists them (`next` after the first).
+add_recorder(end_app, EndNight, _do, RESOLVE, None)
 
 
+@declare_command(end_app, "next", JSON)
 def end_next(as_json: bool = False) -> None:
     """What the table does now at the End of the Night, with the choices."""
     with session.open_session() as store:
@@ -245,7 +230,5 @@ def end_next(as_json: bool = False) -> None:
             show_rewards(store.state, store.catalog)
 
 
-add_recorder(end_app, *RECORDERS[0])
-declare_command(end_app, "next", JSON)(end_next)
-for _step in RECORDERS[1:]:
-    add_recorder(end_app, *_step)
+for _cls in (WeakenVlad, TakeAdvancedTactic, RollLoot, FinishGame):
+    add_recorder(end_app, _cls, _do, RESOLVE, CARD if _cls is TakeAdvancedTactic else None)

@@ -4,16 +4,11 @@ Every command runs through the typer app of ``cli.app``, but one: `blood rules` 
 rule at the table) is answered by ``cli.rules_cmd`` without importing typer, pydantic or the
 data pack.
 
-The global options (``--saves-dir``, ``--data-dir``, ``--campaign``, anywhere on the command
-line; declared once in ``cli.settings.GLOBALS``, which the typer app's callback is made of too)
-are taken out here and read once, with their environment variables, into one
-:class:`~blood_companion.cli.settings.Settings` that every path receives; nothing writes the
-environment.
-
-It is also the border where typed text is checked once for every command (:func:`check_args`:
-valid UTF-8, no control characters, a sane length, digits a number can be made of) and the last
-line of defence (:func:`unexpected`): an exception nobody expected becomes one line naming the
-command and the exception type, exit code 1, never a traceback.
+The global options (``--saves-dir``, ``--data-dir``, ``--campaign``, anywhere on the line;
+``cli.settings.GLOBALS``) are taken out here and read once, with their environment variables,
+into one :class:`~blood_companion.cli.settings.Settings` that every path receives; nothing
+writes the environment. Typed text is checked here once for every command (:func:`check_args`),
+and an exception nobody expected becomes one line, exit code 1 (cli/failures.py ``unexpected``).
 """
 
 from __future__ import annotations
@@ -22,24 +17,17 @@ import os
 import sys
 from typing import NoReturn
 
-from blood_companion.cli.failures import unexpected as unexpected
-from blood_companion.cli.failures import usage_doc as usage_doc
-from blood_companion.cli.failures import usage_error as usage_error
-from blood_companion.cli.settings import (
-    GLOBAL_OPTIONS,
-    Settings,
-    argument_problem,
-    current,
-)
+from blood_companion.cli import rules_cmd
+from blood_companion.cli.failures import unexpected, usage_error
+from blood_companion.cli.settings import GLOBAL_OPTIONS, Settings, argument_problem
 
-__all__ = [
-    "GLOBAL_OPTIONS", "argument_problem", "check_args", "console", "dispatch", "main",
-    "unexpected",
-]
+
+class UsageExit(Exception):
+    """A usage error found before any command runs (exit code 2): its message."""
 
 
 def check_args(args: list[str]) -> None:
-    """Refuse (SystemExit 2, one clear line) arguments or BLOOD_* settings no command can take."""
+    """Refuse (UsageExit) arguments or BLOOD_* settings no command can take."""
     for n, arg in enumerate(args, 1):
         why = argument_problem(arg)
         if why:
@@ -51,19 +39,8 @@ def check_args(args: list[str]) -> None:
             raise UsageExit(f"{env} {why}.")
 
 
-class UsageExit(SystemExit):
-    """A usage error found before any command runs (exit code 2), with its message."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(2)
-        self.message = message
-
-
 def extract_global_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:
-    """Take the global options out of argv: ({option name: value}, the remaining argv).
-
-    Raises UsageExit when such an option is missing its value.
-    """
+    """({global option: value}, the rest of argv); UsageExit for an option without a value."""
     found: dict[str, str] = {}
     rest: list[str] = []
     i = 0
@@ -86,21 +63,6 @@ def extract_global_options(argv: list[str]) -> tuple[dict[str, str], list[str]]:
     return found, rest
 
 
-def settings_from(options: dict[str, str]) -> Settings:
-    """The settings of one invocation: its global options, else the environment."""
-    return Settings.resolve(
-        saves_dir=options.get("--saves-dir"),
-        data_dir=options.get("--data-dir"),
-        campaign=options.get("--campaign"),
-    )
-
-
-def command_word(args: list[str]) -> str:
-    """The command of argv for messages (its first word that is not an option)."""
-    word = next((a for a in args if not a.startswith("-")), "")
-    return word if word.isidentifier() and len(word) < 20 else "(command)"
-
-
 def console() -> NoReturn:
     """The `blood` console script: :func:`main` on the command line."""
     raise SystemExit(main())
@@ -109,7 +71,14 @@ def console() -> NoReturn:
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        return _main(args)
+        try:
+            check_args(args)
+            options, rest = extract_global_options(args)
+        except UsageExit as exc:
+            return usage_error(str(exc), "--json" in args)
+        return dispatch(rest, Settings.resolve(options.get("--saves-dir"),
+                                               options.get("--data-dir"),
+                                               options.get("--campaign")))
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")
         return 130
@@ -121,29 +90,18 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError):  # stdout is not a real file (tests, an embedding app)
             pass
         return 0
-    except Exception as exc:  # noqa: BLE001 - the last line of defence, see unexpected()
-        return unexpected(command_word(args), exc, "--json" in args)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence
+        word = next((a for a in args if not a.startswith("-")), "")  # the command, for messages
+        return unexpected(word if word.isidentifier() and len(word) < 20 else "(command)", exc,
+                          "--json" in args)
 
 
-def _main(args: list[str]) -> int:
-    try:
-        check_args(args)
-        options, args = extract_global_options(args)
-    except UsageExit as exc:
-        return usage_error(exc.message, "--json" in args)
-    return dispatch(args, settings_from(options))
-
-
-def dispatch(args: list[str], settings: Settings | None = None) -> int:
-    """Run a command whose global options are already taken out (``blood play`` runs `rules`
-    and `odds` typed at its prompt through here, with its own settings)."""
-    settings = settings if settings is not None else current()
+def dispatch(args: list[str], settings: Settings) -> int:
+    """Run a command whose global options are already taken out."""
     if args[:1] == ["rules"] and not ({"--help", "-h"} & set(args)) and not os.environ.get(
             "_BLOOD_COMPLETE"):
-        from blood_companion.cli import rules_cmd
-
         return rules_cmd.main(args[1:], settings)
-    from blood_companion.cli.app import run
+    from blood_companion.cli.app import run  # typer and the game: not for `blood rules`
 
     return run(args, settings)
 

@@ -8,9 +8,14 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from blood_companion.errors import BloodError
+from blood_companion.display import clean, json_text
+from blood_companion.errors import BloodError
+
+
+def _print_doc(doc: dict[str, object]) -> None:
+    """The JSON error document on stdout (as cli/views.py ``print_doc``; "ok" is in it)."""
+    sys.stdout.write(json_text(doc) + "\n")
+    sys.stdout.flush()
 
 
 def usage_doc(message: str) -> dict[str, object]:
@@ -22,9 +27,7 @@ def usage_error(message: str, as_json: bool) -> int:
     """Report a usage error: one line on stderr and, with ``--json``, the JSON error document
     on stdout (:func:`usage_doc`); return exit code 2."""
     if as_json:
-        from blood_companion.cli.views import print_doc
-
-        print_doc(usage_doc(message))
+        _print_doc(usage_doc(message))
     sys.stderr.write(f"Error: {message}\n")
     return 2
 
@@ -32,12 +35,8 @@ def usage_error(message: str, as_json: bool) -> int:
 def refused(exc: BloodError, as_json: bool) -> int:
     """Report a refusal without rich (`blood rules`): with ``--json`` its JSON error document on
     stdout; the message and its hint on stderr. Return its exit code."""
-    from blood_companion.display import clean
-
     if as_json:
-        from blood_companion.cli.views import print_doc
-
-        print_doc(exc.to_json())
+        _print_doc(exc.to_json())
     sys.stderr.write(clean(f"Error: {exc.message}") + "\n")
     if exc.hint:
         sys.stderr.write(clean(f"Hint: {exc.hint}") + "\n")
@@ -54,11 +53,9 @@ def unexpected(command: str, exc: BaseException, as_json: bool = False) -> int:
         "please report it with the command you ran and `blood --version`."
     )
     if as_json:
-        from blood_companion.cli.views import print_doc
-
-        print_doc({"ok": False, "error": message, "exception": name})
+        _print_doc({"ok": False, "error": message, "exception": name})
     if os.environ.get("BLOOD_DEBUG"):
-        import traceback
+        import traceback  # only then: `blood rules` starts without it
 
         traceback.print_exception(exc)
     sys.stderr.write(f"Error: {message}\n")

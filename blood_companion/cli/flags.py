@@ -4,14 +4,8 @@ before typer, its ``argparse`` reading (cli/rules_cmd.py). Standard library only
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
-JSON_HELP = "Print exactly one JSON document on stdout."
-DRAW_HELP = ("A card the players drew from a deck they hold (a Reaction card revealed, a Minion "
-             "summoned), by name or id; repeat in the order drawn. Asked on a terminal when "
-             "missing.")
 LISTS = ("list", "words")  # the kinds that take several values
 
 
@@ -20,8 +14,8 @@ class Opt:
     command's words, ``kind="words"``), ``kind`` (flag, int, str, path, list: repeatable,
     words), ``default``, ``help``, and for typer ``metavar``, ``envvar`` and ``complete`` (a
     callback of ``cli/completion.py``, by name); ``min`` and ``max`` for a number (both
-    included), ``required``. An int
-    without flags is a positional whole number (`blood campaign undo 3`)."""
+    included), ``required``. An int without flags is a positional whole number (`blood
+    campaign undo 3`)."""
 
     __slots__ = ("name", "flags", "kind", "default", "help", "metavar", "envvar", "complete",
                  "min", "max", "required")
@@ -36,8 +30,11 @@ class Opt:
         self.min, self.max, self.required = min, max, required
 
 
-JSON = Opt("as_json", "--json", kind="flag", default=False, help=JSON_HELP)
-DRAW = Opt("draw", "--draw", kind="list", metavar="CARD", help=DRAW_HELP)
+JSON = Opt("as_json", "--json", kind="flag", default=False,
+           help="Print exactly one JSON document on stdout.")
+DRAW = Opt("draw", "--draw", kind="list", metavar="CARD", help=(
+    "A card the players drew from a deck they hold (a Reaction card revealed, a Minion "
+    "summoned), by name or id; repeat in the order drawn. Asked on a terminal when missing."))
 
 
 class Values(dict):

@@ -5,12 +5,17 @@ what changed and what comes next (``--json``: one document ``{"ok", "action", "c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import typer
 
 from blood_companion import matching
 from blood_companion.cli import render, session
 from blood_companion.cli.common import (
-    Recorder,
+    add_recorder,
+    command_group,
+    declare_command,
+    print_json,
     split_list,
     stdout,
     trouper_of,
@@ -18,37 +23,20 @@ from blood_companion.cli.common import (
 )
 from blood_companion.cli.flags import DRAW, JSON, Opt
 from blood_companion.cli.render import night_next, print_view, width
+from blood_companion.cli.status_cmd import print_night
 from blood_companion.cli.view_docs import night_next_doc
 from blood_companion.display import styled
 from blood_companion.engine import why, words
+from blood_companion.engine.actions import Action
+from blood_companion.engine.box import NeedsDayPart
 from blood_companion.engine.chain import card_at
 from blood_companion.engine.flow import declared
-from blood_companion.engine.state import CampaignState
-from blood_companion.errors import BloodError, UsageError
-
-if TYPE_CHECKING:
-    from blood_companion.cli.flags import Values
-    from blood_companion.engine.actions import Action
-    from blood_companion.store import CampaignStore
-import typer
-
-from blood_companion.cli.common import (
-    add_command,
-    add_recorder,
-    command_group,
-    declare_command,
-    print_json,
-)
-from blood_companion.cli.status_cmd import print_night
-from blood_companion.engine.box import NeedsDayPart
 from blood_companion.engine.night import AnswerQuestion, NextPhase, SetupNight, board_view
+from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices
 from blood_companion.engine.words import entry_lines
-
-# ---------------------------------------------------------------------- helpers
-
-
-_trouper = trouper_of
+from blood_companion.errors import BloodError, UsageError
+from blood_companion.store import CampaignStore
 
 
 def _card(store: CampaignStore, trouper: str, key: str) -> str:
@@ -87,8 +75,7 @@ def _night_state(state: CampaignState) -> CampaignState:
 
 
 def next_doc(store: CampaignStore) -> dict[str, Any]:
-    """The document of `blood night next` (cli/views.py ``BUILDERS``): whose move, the
-    question waiting, the commands that fit; refused when no night is being played."""
+    """The document of `blood night next`; refused when no night is being played."""
     return night_next_doc(_night_state(store.state), store.catalog)
 
 
@@ -126,14 +113,6 @@ def _show(step: session.Step) -> None:
 _record = session.recorder(_doc, _show)
 
 
-# Words a command's fields name, found in the state before the step (engine/actions.py ``Cli``).
-RESOLVE = {
-    "trouper": lambda store, word, _: _trouper(store, word),
-    "hand": lambda store, word, fields: _card(store, fields["trouper"], word),
-    "held": lambda store, words, fields: _held(store, list(words), fields),
-}
-
-
 def _held(store: CampaignStore, words: list[str], fields: dict[str, Any]) -> list[str]:
     """Cards of the hand of the Trouper who pays (a Cost's or a Rest's discard), each by its
     position in hand, name or id (:func:`_card`): the Item's owner (``trouper``), the Quick
@@ -153,87 +132,41 @@ def _held(store: CampaignStore, words: list[str], fields: dict[str, Any]) -> lis
     return words if who is None else [_card(store, who, w) for w in words]
 
 
-
-def recorders() -> list[Recorder]:
-    """A recorded step for every night action declaring its command (``summary``), built from
-    the action's fields (cli/common.py ``add_recorder``), in the order of the game's definition
-    (engine/flow.py: the Night's moves)."""
-    return [Recorder(cls, _record, RESOLVE) for cls in declared("night")]
-
-
-def answer(given: Values) -> None:
-    """Answer the question the Nemesis or a Minion is waiting on."""
-    names = split_list(given.who)
-
-    def build(store: CampaignStore) -> Action:
-        state = store.state
-        night = state.night
-        if night is None or not night.pending:
-            raise BloodError("no question is waiting", hint="`blood night next`")
-        q = night.pending[0]
-        if q.kind in ("discard", "wound"):
-            t = state.troupers[q.trouper or 0].trouper
-            return AnswerQuestion(cards=[_card(store, t, c) for c in names])
-        if q.kind == "confirm":
-            said = " ".join(names).strip().lower()
-            if said not in ("yes", "y", "no", "n"):
-                raise UsageError("this question is answered yes or no",
-                                 hint="`blood night answer yes` or `blood night answer no`")
-            return AnswerQuestion(yes=said.startswith("y"))
-        if q.kind == "order":
-            return AnswerQuestion(cards=[_waiting_card(store, q.cards, c) for c in names])
-        if q.kind in ("bite", "token"):  # a side per Bite, or the side of the token moved
-            return AnswerQuestion(cards=names)
-        if [n.lower() for n in names] in ([], ["none"]):
-            return AnswerQuestion(troupers=[])
-        return AnswerQuestion(troupers=[_trouper(store, n) for n in names])
-
-    _record(build, given.as_json, given.draw)
-
-
-def setup(given: Values) -> None:
-    """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1).
-
-    A Roguelite night is prepared by the Day Part (`blood day`)."""
-    action = SetupNight(nemesis=given.nemesis.strip().lower(),
-                        location=given.location.strip().lower(),
-                        minions=split_list([given.minions]), difficulty=given.difficulty,
-                        events=split_list([given.events]) if given.events else None)
-    try:
-        _record(action, given.as_json, given.draw)
-    except NeedsDayPart as exc:
-        raise NeedsDayPart(
-            exc.message,
-            hint="play the Day Part: `blood day next` names each step (`blood day recover`, "
-            "`blood day zone ZONE`, ... `blood day end` lays the night out), or `blood play`",
-        ) from None
-
-
-# The commands that are no action's own declaration, by word: their options (cli/flags.py) and
-# what they run.
-COMMANDS = {
-    "setup": ((Opt("nemesis", "--nemesis", required=True,
-                   help="Nemesis id (lucilla, corvin, ...)."),
-               Opt("location", "--location", required=True, help="Location card id."),
-               Opt("minions", "--minions", required=True, help="Two Minion card ids: A,B."),
-               Opt("difficulty", "--difficulty", kind="int", default=1, help="Difficulty level."),
-               Opt("events", "--events", help="Event ids for the Chain [random]."), DRAW, JSON),
-              setup),
-    "answer": ((Opt("who", kind="words", help=(
-        "Troupers (id, colour or seat), 'none', the cards to discard or to take the Wounds, "
-        "yes or no, the cards in the order their Effects resolve, available or depleted for "
-        "each Bite, or intact or consumed for the token moved from the Map.")), DRAW, JSON),
-        answer),
+# Words a command's fields name, found in the state before the step (engine/actions.py ``Cli``).
+RESOLVE = {
+    "trouper": lambda store, word, _: trouper_of(store, word),
+    "hand": lambda store, word, fields: _card(store, fields["trouper"], word),
+    "held": lambda store, words, fields: _held(store, list(words), fields),
 }
 
 
 night_app, _add_group = command_group("night")
 
 
-# ---------------------------------------------------------------------- commands
+@declare_command(night_app, "setup",
+                 Opt("nemesis", "--nemesis", required=True,
+                     help="Nemesis id (lucilla, corvin, ...)."),
+                 Opt("location", "--location", required=True, help="Location card id."),
+                 Opt("minions", "--minions", required=True, help="Two Minion card ids: A,B."),
+                 Opt("difficulty", "--difficulty", kind="int", default=1,
+                     help="Difficulty level."),
+                 Opt("events", "--events", help="Event ids for the Chain [random]."), DRAW, JSON)
+def setup(nemesis: str, location: str, minions: str, difficulty: int, events: str | None,
+          draw: list[str], as_json: bool) -> None:
+    """Single Game mode: lay out a night and begin it (five cards each, Game Turn 1).
 
-
-add_command(night_app, "setup", *COMMANDS["setup"])  # first, as it was declared
+    A Roguelite night is prepared by the Day Part (`blood day`)."""
+    action = SetupNight(nemesis=nemesis.strip().lower(), location=location.strip().lower(),
+                        minions=split_list([minions]), difficulty=difficulty,
+                        events=split_list([events]) if events else None)
+    try:
+        _record(action, as_json, draw)
+    except NeedsDayPart as exc:
+        raise NeedsDayPart(
+            exc.message,
+            hint="play the Day Part: `blood day next` names each step (`blood day recover`, "
+            "`blood day zone ZONE`, ... `blood day end` lays the night out), or `blood play`",
+        ) from None
 
 
 @declare_command(night_app, "next", JSON)
@@ -270,7 +203,38 @@ def log(turn: int | None = None, as_json: bool = False) -> None:
         stdout.print(f"[{e.turn}] {text}", markup=False)
 
 
-add_command(night_app, "answer", *COMMANDS["answer"])  # after log, as declared
+@declare_command(night_app, "answer", Opt("who", kind="words", help=(
+    "Troupers (id, colour or seat), 'none', the cards to discard or to take the Wounds, "
+    "yes or no, the cards in the order their Effects resolve, available or depleted for "
+    "each Bite, or intact or consumed for the token moved from the Map.")), DRAW, JSON)
+def answer(who: list[str], draw: list[str], as_json: bool) -> None:
+    """Answer the question the Nemesis or a Minion is waiting on."""
+    names = split_list(who)
+
+    def build(store: CampaignStore) -> Action:
+        state = store.state
+        night = state.night
+        if night is None or not night.pending:
+            raise BloodError("no question is waiting", hint="`blood night next`")
+        q = night.pending[0]
+        if q.kind in ("discard", "wound"):
+            t = state.troupers[q.trouper or 0].trouper
+            return AnswerQuestion(cards=[_card(store, t, c) for c in names])
+        if q.kind == "confirm":
+            said = " ".join(names).strip().lower()
+            if said not in ("yes", "y", "no", "n"):
+                raise UsageError("this question is answered yes or no",
+                                 hint="`blood night answer yes` or `blood night answer no`")
+            return AnswerQuestion(yes=said.startswith("y"))
+        if q.kind == "order":
+            return AnswerQuestion(cards=[_waiting_card(store, q.cards, c) for c in names])
+        if q.kind in ("bite", "token"):  # a side per Bite, or the side of the token moved
+            return AnswerQuestion(cards=names)
+        if [n.lower() for n in names] in ([], ["none"]):
+            return AnswerQuestion(troupers=[])
+        return AnswerQuestion(troupers=[trouper_of(store, n) for n in names])
+
+    _record(build, as_json, draw)
 
 
 @declare_command(night_app, "phase", DRAW, JSON, hidden=True)
@@ -280,9 +244,11 @@ def phase(draw: list[str] | None = None, as_json: bool = False) -> None:
 
 
 def add_recorders(app: typer.Typer) -> None:
-    """A command for every night action declaring its command (:func:`recorders`)."""
-    for step in recorders():
-        add_recorder(app, *step)
+    """A command for every night action declaring its command (``summary``), built from its
+    fields (cli/common.py ``add_recorder``), in the order of the game's definition
+    (engine/flow.py: the Night's moves)."""
+    for cls in declared("night"):
+        add_recorder(app, cls, _record, RESOLVE)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,9 +1,6 @@
-"""The board's address as a QR code for the terminal (`blood board --serve --lan` prints it).
-
-segno encodes (error correction level M, the smallest version that holds the text); this module
-only caps the size at version 10 (57 modules: a URL with its token needs version 4) so the code
-fits an 80-column terminal, and draws it in half blocks.
-"""
+"""The board's address as a QR code for the terminal (`blood board --serve --lan` prints it):
+segno encodes (level M), capped at version 10 (57 modules; a URL with its token needs 4) so it
+fits an 80-column terminal, drawn in half blocks."""
 
 from __future__ import annotations
 

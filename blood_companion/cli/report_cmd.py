@@ -1,11 +1,6 @@
-"""`blood report [NAME]`: one file to attach to a bug report (blood_companion/report.py).
-
-The campaign's export (what `blood campaign export` writes, so `blood campaign import` reopens
-it) with the app and Python versions, the platform, the data fingerprint, the overlay files
-that differ from the shipped pack and the last log lines; no path of the user's machine. The
-file is written like every file the app writes (fileio.write_file: whole or not at all, never
-over an existing file without --force, never into the saves folder or over a save).
-"""
+"""`blood report [NAME]`: one file to attach to a bug report (blood_companion/report.py): the
+campaign's export (`blood campaign import` reopens it), the versions, the data fingerprint, the
+changed overlay files and the last log lines; no path of the user's machine."""
 
 from __future__ import annotations
 

@@ -2,27 +2,26 @@
 answered before typer (cli/entry.py), so that checking a rule at the table is quick. Its options
 are one table, :data:`OPTIONS`: :func:`main` reads a command line with ``argparse`` made of it,
 :func:`register` makes the typer command (``--help``, completion) of it; both call :func:`run`.
-The index loads with ``marshal``; rich is imported only for a person at a terminal."""
+The index loads with ``marshal``; rich and typer are imported only when they are used."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from blood_companion.cli.completion import NAMED
-from blood_companion.cli.failures import usage_error
+from blood_companion.cli.failures import refused, unexpected, usage_error
 from blood_companion.cli.flags import JSON, Opt, Values
+from blood_companion.cli.settings import Settings, current
+from blood_companion.cli.summaries import SUMMARIES
+from blood_companion.display import _isatty, clean, colour_choice, colour_wanted, json_text
+from blood_companion.display import console as safe_console
 from blood_companion.errors import BloodError
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
-if TYPE_CHECKING:
-    from typing import Any
-
-    from blood_companion.cli.settings import Settings
-    from blood_companion.rules.entry import RuleEntry
-    from blood_companion.rules.index import RulesIndex
+from blood_companion.matching import close_to, did_you_mean
+from blood_companion.rules import loader
+from blood_companion.rules.entry import KINDS, NAMED, RuleEntry
+from blood_companion.rules.index import RulesIndex
 
 USAGE = (
     "Usage: blood rules [OPTIONS] QUERY...\n"
@@ -59,13 +58,8 @@ HELP = "\n\n".join([
 
 
 def entry_doc(entry: RuleEntry, score: float | None = None, full: bool = True) -> dict:
-    doc: dict[str, object] = {
-        "id": entry.id,
-        "title": entry.title,
-        "section": entry.section,
-        "text": entry.text,
-        "kind": entry.kind,
-    }
+    doc: dict[str, object] = {"id": entry.id, "title": entry.title, "section": entry.section,
+                              "text": entry.text, "kind": entry.kind}
     if full:
         doc.update(steps=entry.steps, related=entry.related, aliases=entry.aliases,
             source=entry.source)
@@ -86,8 +80,6 @@ class Answer(NamedTuple):
 
 def answer(opts: Values, index: RulesIndex) -> Answer:
     """Resolve the words into an Answer; raises BloodError (nothing found) or Usage."""
-    from blood_companion.rules.entry import KINDS
-
     if opts.kind is not None and opts.kind not in KINDS:
         raise Usage(f"--kind must be one of {', '.join(KINDS)}")
     words = opts.words
@@ -99,8 +91,6 @@ def answer(opts: Values, index: RulesIndex) -> Answer:
             return Answer("list", head, [(e, None) for e in index.of_kinds(kinds)])
         entry = index.find(rest, kinds)
         if entry is None:
-            from blood_companion.matching import close_to, did_you_mean
-
             cands = [(e.id, e.title) for e in index.of_kinds(kinds)]
             names = ", ".join(e.id for e in index.of_kinds(kinds))
             close = did_you_mean(close_to(rest, cands), dict(cands))
@@ -137,10 +127,7 @@ def json_doc(ans: Answer, limit: int) -> dict:
 
 def decision_line(entry: RuleEntry) -> str:
     """The app's own addition to an entry, marked as not the rulebook's, with its link."""
-    return f"{DECISION_LABEL} {entry.decision} (see {entry.decision_link})"
-
-
-DECISION_LABEL = "The app's choice, not the rulebook's:"
+    return f"The app's choice, not the rulebook's: {entry.decision} (see {entry.decision_link})"
 
 
 def plain_entry(entry: RuleEntry) -> list[str]:
@@ -183,14 +170,11 @@ def plain_lines(ans: Answer, limit: int) -> list[str]:
 def print_rich(ans: Answer, limit: int) -> None:
     from rich.console import Group
     from rich.panel import Panel
+    from rich.table import Table
     from rich.text import Text
-
-    from blood_companion.display import console as safe_console
 
     console = safe_console(highlight=False)
     if ans.mode == "list":
-        from rich.table import Table
-
         table = Table.grid(padding=(0, 2))
         table.add_column(style="cyan", no_wrap=True)
         table.add_column()
@@ -207,8 +191,6 @@ def print_rich(ans: Answer, limit: int) -> None:
     first, _ = ans.results[0]
     parts: list = [Text(p) for p in first.text.split("\n\n")]
     if first.steps:
-        from rich.table import Table
-
         steps = Table.grid(padding=(0, 1))
         steps.add_column(justify="right", style="bold")
         steps.add_column()
@@ -250,8 +232,6 @@ def _wants_rich(opts: Values) -> bool:
     with NO_COLOR the panel stays, without colour."""
     if opts.plain or opts.as_json:
         return False
-    from blood_companion.display import _isatty, colour_choice, colour_wanted
-
     if colour_choice() is False:  # NO_COLOR: the panel on a terminal, in no colour
         return os.environ.get("TERM") != "dumb" and _isatty(sys.stdout)
     return colour_wanted(sys.stdout)
@@ -299,8 +279,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def usage_exit(exc: Usage, as_json: bool) -> int:
-    """Report a usage error: the usage lines and the error on stderr (with ``--json`` the JSON
-    error document on stdout); exit code 2."""
+    """Report a usage error with the usage lines (cli/failures.py ``usage_error``); exit 2."""
     sys.stderr.write(USAGE + "\n")
     return usage_error(str(exc), as_json)
 
@@ -321,54 +300,39 @@ def run(opts: Values, settings: Settings | None = None) -> int:
     """Answer ``blood rules`` with the values of :data:`OPTIONS`; return the exit code."""
     as_json = opts.as_json
     try:
-        from blood_companion.rules.loader import load_index
-
         data_dir = settings.data_path if settings is not None else None
-        ans = answer(opts, load_index(data_dir=data_dir))
+        ans = answer(opts, loader.load_index(data_dir=data_dir))
     except Usage as exc:
         return usage_exit(exc, as_json)
     except BloodError as exc:  # nothing found, or the loader's (bad YAML): no traceback
-        from blood_companion.cli.failures import refused
-
         return refused(exc, as_json)
-    except Exception as exc:  # noqa: BLE001 - the last line of defence (cli.entry.unexpected)
-        from blood_companion.cli.failures import unexpected
-
+    except Exception as exc:  # noqa: BLE001 - the last line of defence
         return unexpected("rules", exc, as_json)
     try:
         if as_json:
-            from blood_companion.display import json_text
-
             sys.stdout.write(json_text(json_doc(ans, opts.limit)) + "\n")
         elif _wants_rich(opts):
             print_rich(ans, opts.limit)
         else:
-            from blood_companion.display import clean
-
             sys.stdout.write(clean("\n".join(plain_lines(ans, opts.limit))) + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away: stop quietly, as other commands in a pipe do.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except Exception as exc:  # noqa: BLE001 - the last line of defence (cli.entry.unexpected)
-        from blood_companion.cli.failures import unexpected
-
+    except Exception as exc:  # noqa: BLE001 - the last line of defence
         return unexpected("rules", exc, as_json)
     return 0
 
 
 def register(app: Any) -> None:
     """`blood rules` in the typer app, made of :data:`OPTIONS`."""
-    from blood_companion.cli.common import add_command
-    from blood_companion.cli.summaries import SUMMARIES
+    from blood_companion.cli.common import add_command  # typer: not when answered before it
 
     add_command(app, "rules", OPTIONS, _typed, help=HELP, short_help=SUMMARIES["rules"])
 
 
 def _typed(opts: Values) -> None:
-    from blood_companion.cli.settings import current
-
     code = run(opts, current())
     if code:
         import typer

@@ -1,22 +1,20 @@
-"""The global options, read once per invocation into one :class:`Settings` value.
-
-``--saves-dir``, ``--data-dir``, ``--campaign`` (anywhere on the line), else ``BLOOD_SAVES_DIR``,
-``BLOOD_DATA_DIR``, ``BLOOD_CAMPAIGN``, else the defaults (:func:`default_saves_dir`).
-``cli.entry`` or the typer app's callback resolves them and makes them :func:`current` while the
-command runs; nothing writes the environment, so two invocations in one process never see each
-other's options. Standard library only (`blood rules` uses it before typer)."""
+"""The global options (``--saves-dir``, ``--data-dir``, ``--campaign``, else their ``BLOOD_*``
+variables, else the defaults), read once per invocation into one :class:`Settings` value that is
+:func:`current` while the command runs; nothing writes the environment, so two invocations in
+one process never see each other's options. Standard library only (`blood rules` uses it)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
 from blood_companion.cli.flags import Opt
+from blood_companion.dirs import user_data_dir
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import time counts)
-if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+if TYPE_CHECKING:  # pathlib is imported when a Path is asked for (`blood rules` needs none)
     from pathlib import Path
 
 # The global options, declared once: cli.entry takes them out of any command line, the typer
@@ -46,19 +44,15 @@ def default_saves_dir(env: Mapping[str, str] | None = None) -> tuple[str, str]:
     came from: ``./saves`` when the working folder has that folder (a checkout, a folder kept
     for the game), else ``saves`` in the platform's user data folder
     (``$XDG_DATA_HOME/blood-companion/saves``, ``~/.local/share/...``: :mod:`blood_companion.dirs`),
-    the same from any working folder. Standard library only; nothing is created here."""
+    the same from any working folder. Nothing is created here."""
     if os.path.isdir(DEFAULT_SAVES_DIR):
         return DEFAULT_SAVES_DIR, SAVES_FROM_CWD
-    from blood_companion.dirs import user_data_dir
-
     return os.path.join(user_data_dir(env), DEFAULT_SAVES_DIR), SAVES_FROM_USER
 
 
 class Settings:
-    """Where saves and the owner's data are, and which campaign a command acts on.
-
-    Immutable; the folders as given (``saves_path``, ``data_path``: text, for the light paths
-    that never import pathlib) and as :class:`~pathlib.Path` (``saves_dir``, ``data_dir``)."""
+    """Where saves and the owner's data are, and which campaign a command acts on. Immutable;
+    the folders as text (``saves_path``, ``data_path``) and as Paths (``saves_dir``...)."""
 
     __slots__ = ("saves_path", "data_path", "campaign", "saves_from")
     saves_path: str
@@ -66,13 +60,9 @@ class Settings:
     campaign: str | None
     saves_from: str  # where the saves folder came from: one of the SAVES_* words above
 
-    def __init__(
-        self,
-        saves_dir: str | os.PathLike[str] = DEFAULT_SAVES_DIR,
-        data_dir: str | os.PathLike[str] | None = None,
-        campaign: str | None = None,
-        saves_from: str = SAVES_GIVEN,
-    ) -> None:
+    def __init__(self, saves_dir: str | os.PathLike[str] = DEFAULT_SAVES_DIR,
+                 data_dir: str | os.PathLike[str] | None = None, campaign: str | None = None,
+                 saves_from: str = SAVES_GIVEN) -> None:
         set_ = object.__setattr__
         set_(self, "saves_path", os.fspath(saves_dir))
         set_(self, "data_path", os.fspath(data_dir) if data_dir is not None else None)
@@ -89,10 +79,8 @@ class Settings:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return (
-            f"Settings(saves_dir={self.saves_path!r}, data_dir={self.data_path!r}, "
-            f"campaign={self.campaign!r})"
-        )
+        return (f"Settings(saves_dir={self.saves_path!r}, data_dir={self.data_path!r}, "
+                f"campaign={self.campaign!r})")
 
     def _key(self) -> tuple[str, str | None, str | None]:
         return (self.saves_path, self.data_path, self.campaign)
@@ -110,13 +98,9 @@ class Settings:
         return Path(self.data_path) if self.data_path is not None else None
 
     @classmethod
-    def resolve(
-        cls,
-        saves_dir: str | os.PathLike[str] | None = None,
-        data_dir: str | os.PathLike[str] | None = None,
-        campaign: str | None = None,
-        env: Mapping[str, str] | None = None,
-    ) -> Settings:
+    def resolve(cls, saves_dir: str | os.PathLike[str] | None = None,
+                data_dir: str | os.PathLike[str] | None = None, campaign: str | None = None,
+                env: Mapping[str, str] | None = None) -> Settings:
         """Options given win; the environment fills the rest; then the defaults (the saves
         folder: :func:`default_saves_dir`)."""
         env = os.environ if env is None else env

@@ -1,15 +1,10 @@
-"""`blood status`: the table at a glance, in 80 columns.
-
-By night the Night Board (Chain, Reaction Line, Threat track, Minions), the Nemesis and every
-Trouper; by day the Wagon, the reserves and what is affordable; at the End of the Night the
-rewards; always the phase and what comes next. The document is the engine's board
-(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/render.py``; the one
-stored after the last step (``cli/views.py``) is shown while the save is unchanged.
-"""
+"""`blood status`: the table at a glance, in 80 columns. The document is the engine's board
+(``engine/board_view.py``; ``--json`` prints it), drawn by ``cli/render.py``; the one stored
+after the last step (``cli/views.py``) is shown while the save is unchanged."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import typer
 from rich.text import Text
@@ -20,17 +15,13 @@ from blood_companion.cli.flags import JSON, Opt
 from blood_companion.cli.render import print_view, reaction_cards, render, render_night, width
 from blood_companion.cli.summaries import SUMMARIES
 from blood_companion.cli.view_docs import status_doc
-
-if TYPE_CHECKING:
-    from blood_companion.engine.board_view import Board, NightBoard
-
-
-CARDS = Opt("cards", "--cards", kind="flag", default=False,
-            help="Also the Reaction Line with each card's text.")
+from blood_companion.engine.board_view import Board, NightBoard
 
 
 def register(app: typer.Typer) -> None:
-    declare_command(app, "status", JSON, CARDS, short_help=SUMMARIES["status"])(status)
+    cards = Opt("cards", "--cards", kind="flag", default=False,
+                help="Also the Reaction Line with each card's text.")
+    declare_command(app, "status", JSON, cards, short_help=SUMMARIES["status"])(status)
 
 
 def status(as_json: bool = False, cards: bool = False) -> None:
@@ -58,11 +49,10 @@ def status(as_json: bool = False, cards: bool = False) -> None:
 
 
 def show(doc: dict[str, Any], as_json: bool) -> None:
-    """Print the status document: as JSON, or drawn (cli/render.py)."""
     if as_json:
         print_json(doc)
     else:
-        print_view(render(cast("Board", doc), width()))
+        print_view(render(cast(Board, doc), width()))
 
 
 def print_night(view: NightBoard) -> None:

@@ -56,18 +56,9 @@ def _show_faces(ts: TestState) -> None:
     stderr.print(f"Dice: {shown}")
 
 
-def run_interactive(
-    ts: TestState,
-    box: DiceBox,
-    rng: Chance,
-    *,
-    auto: bool,
-    physical: bool,
-    first_faces: str | None,
-    reroll_faces: list[str],
-    quiet: bool,
-    choices: list[str] | None = None,
-) -> TestResult:
+def run_interactive(ts: TestState, box: DiceBox, rng: Chance, *, auto: bool, physical: bool,
+                    first_faces: str | None, reroll_faces: list[str], quiet: bool,
+                    choices: list[str] | None = None) -> TestResult:
     """Steps 4-7 with the players, through the questions `blood play` asks of a Test
     (engine/rolls/night.py ``throws_ask``): the roll (or typed faces), Re-rolls chosen by them
     or by the optimal policy (--auto), then confirm."""
@@ -171,10 +162,9 @@ def test(
         ts = prepare_test(setup, box)
         if not as_json:
             name = state.troupers[idx].trouper
-            stdout.print(
-                f"{name}: {setup.label} Test, {format_pool(chance.pool)} against {target} - "
-                f"chance {float(chance.probability):.1%} ({chance.probability})"
-            )
+            p = chance.probability
+            stdout.print(f"{name}: {setup.label} Test, {format_pool(chance.pool)} against "
+                         f"{target} - chance {float(p):.1%} ({p})")
             for note in ts.notes:
                 stdout.print(f"  note: {note}")
         result = run_interactive(ts, box, Chance.fresh(state.seed, store.head),
@@ -182,15 +172,9 @@ def test(
                                  reroll_faces=reroll_dice, quiet=quiet,
                                  choices=reroll or None)
         before = state.troupers[idx].insanity
-        new_state = session.record(
-            TakeTest(
-                trouper=state.troupers[idx].trouper,
-                trait=trait.lower() if trait else None,
-                dice=pool,
-                result=result,
-            ),
-            store,
-        )
+        taken = TakeTest(trouper=state.troupers[idx].trouper,
+                         trait=trait.lower() if trait else None, dice=pool, result=result)
+        new_state = session.record(taken, store)
     after = new_state.troupers[idx].insanity
     if as_json:
         print_json({
@@ -221,11 +205,8 @@ def test(
     stdout.print(table)
     extra = result.bonus_triumphs + result.insanity_triumphs
     verdict = "[bold green]Success[/]" if result.success else "[bold red]Failure[/]"
-    stdout.print(
-        f"Triumphs: {result.dice_triumphs}"
-        + (f" + {extra} bonus" if extra else "")
-        + f" = {result.total} against {target}: {verdict}"
-    )
+    stdout.print(f"Triumphs: {result.dice_triumphs}" + (f" + {extra} bonus" if extra else "")
+                 + f" = {result.total} against {target}: {verdict}")
     if after != before:
         stdout.print(f"Insanity cube moves right: space {before + 1} -> {after + 1}.")
     session.tell(state, new_state, catalog)

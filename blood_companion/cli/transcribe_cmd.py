@@ -60,6 +60,7 @@ from blood_companion.content.transcribe import (
 from blood_companion.display import clean
 from blood_companion.errors import UsageError
 from blood_companion.fileio import FileProblem, check_path, folder_problem, is_inside, read_text
+from blood_companion.store import CampaignStore, saves
 
 HELP = """\
 Type what your card prints. Over a placeholder the card starts empty: Enter means "not on
@@ -124,6 +125,9 @@ def _shown(path: Path) -> str:
 
 
 def show_progress(as_json: bool) -> None:
+    """How much of your box is typed in, per kind and deck.
+
+    Cards transcribed, still placeholder, and holding free-text Effects."""
     cat = _catalog(target_dir())
     if as_json:
         doc = progress_json(cat)
@@ -149,10 +153,8 @@ def show_progress(as_json: bool) -> None:
             row(f"  {deck}", tally)
     row("all", total, "bold")
     stdout.print(table)
-    say(
-        f"Rulebook (printed in the rulebook, nothing to type): {total.rulebook}. "
-        f"Layers: {', '.join(_shown(p) for p in cat.layers)}"
-    )
+    say(f"Rulebook (printed in the rulebook, nothing to type): {total.rulebook}. "
+        f"Layers: {', '.join(_shown(p) for p in cat.layers)}")
     if total.placeholder:
         say("Next: `blood data transcribe` (or `blood data import-text FILE`).")
 
@@ -161,6 +163,7 @@ def show_progress(as_json: bool) -> None:
 
 
 def export_text(kind: str, deck: str | None, out: Path | None, force: bool = False) -> None:
+    """The cards of a kind in the text form `import-text` reads: a template to type over."""
     key = resolve_kind(kind)
     cat = _catalog(target_dir())
     records = cat.all(key)
@@ -183,10 +186,8 @@ def export_text(kind: str, deck: str | None, out: Path | None, force: bool = Fal
                           "read as YAML cards", hint="write the text form elsewhere, e.g. "
                           "cards.txt")
     write_output(out, text, what="the output file", force=force)
-    say(
-        f"Wrote {len(records)} {key} cards to {out}. Type over them, then "
-        f"`blood data import-text {out} --replace`."
-    )
+    say(f"Wrote {len(records)} {key} cards to {out}. Type over them, then "
+        f"`blood data import-text {out} --replace`.")
 
 
 # --------------------------------------------------------------------------- import-text
@@ -209,6 +210,12 @@ def _known(cat: Catalog, target: Path) -> Any:
 
 
 def import_text(file: Path, replace: bool, dry_run: bool, as_json: bool) -> None:
+    """Read cards typed in a text file and write them to your data folder.
+
+    One block per card: the name line, `field: value` lines, one Effect per line as printed;
+    a heading like `== Corvin ==` or `== Petru: Items ==` names the deck (or a `kind:` block).
+    Every problem of every card is reported as file:line [card name] and nothing is written
+    (exit code 1); a phrase stored in other words is said."""
     shown = _shown(file)
     try:
         missing = not file.exists() and not file.is_symlink()
@@ -321,8 +328,6 @@ def campaigns_table(folder: Path) -> list[tuple[list[str], list[str]]]:
     Only orders the queue, so anything unreadable is skipped, never an error."""
     out: list[tuple[list[str], list[str]]] = []
     try:
-        from blood_companion.store import CampaignStore, saves
-
         names = saves.campaign_names(folder)
     except Exception:  # noqa: BLE001 - the store may be mid-rewrite; the order is a nicety
         return out
@@ -493,10 +498,8 @@ class Loop:
         else:
             clear_draft(self.target)
             kept = "nothing was typed for this card"
-        say(
-            f"Stopped: {self.written} card(s) written this time; {kept}. "
-            "`blood data transcribe` resumes here."
-        )
+        say(f"Stopped: {self.written} card(s) written this time; {kept}. "
+            "`blood data transcribe` resumes here.")
 
     def write(self, card: Any, base: Any, session: Any, index: int) -> dict[str, Any] | None:
         record = session.record
@@ -541,6 +544,11 @@ class Loop:
 
 
 def transcribe(kind: str | None, record_id: str | None, deck: str | None) -> None:
+    """Type your cards as printed, one question at a time, over the placeholders.
+
+    The Troupers and Nemeses of your campaigns come first. Each card is written to your data folder
+    (--data-dir, else the user data folder) when you confirm it; `undo` at any prompt; quit or
+    Ctrl-C at any time and run it again to resume."""
     key = resolve_kind(kind) if kind else None
     target = target_dir()
     target.mkdir(parents=True, exist_ok=True)

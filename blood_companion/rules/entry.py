@@ -18,6 +18,10 @@ KINDS = (
     "mode",  # a game mode
     "gap",  # a printed gap or contradiction, with the choice the app made
 )
+# The words of `blood rules` that name an entry instead of searching (`blood rules keyword
+# push`), the kinds each looks in and what they are called in a hint.
+NAMED = {"keyword": (("keyword", "symbol"), "keywords and symbols"),
+         "phase": (("phase", "procedure"), "phases and procedures")}
 SOURCES = ("rulebook", "placeholder")
 REQUIRED = ("id", "title", "section", "kind", "text")
 LIST_FIELDS = ("steps", "related", "aliases", "tags")

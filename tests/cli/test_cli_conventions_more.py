@@ -213,13 +213,6 @@ def test_values_not_file_names_for_every_kind_of_value(catalog: Any, tmp_path: P
     assert not {p.name for p in ROOT.iterdir()} & set(_complete(["card", "show"], ""))
 
 
-def test_card_kinds_agree_with_the_card_finder() -> None:
-    from blood_companion.cli import completion
-    from blood_companion.content.face import CARD_KINDS
-
-    assert completion.CARD_KINDS == CARD_KINDS
-
-
 # ---------------------------------------------------------------------- the saves folder
 
 

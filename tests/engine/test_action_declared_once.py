@@ -53,7 +53,7 @@ def test_a_declared_action_gets_its_typer_command(
     recorded: list[Any] = []
     monkeypatch.setattr(night_cmd, "_record", lambda build, as_json, draws: recorded.append(
         (build, as_json, draws)))
-    monkeypatch.setattr(night_cmd, "_trouper", lambda state, word: f"id-of-{word}")
+    monkeypatch.setattr(night_cmd, "trouper_of", lambda state, word: f"id-of-{word}")
     app = typer.Typer()
     night_cmd.add_recorders(app)
     runner = CliRunner()
