@@ -55,7 +55,7 @@ def typer_parameters(table: Sequence[Opt]) -> list[Any]:
     types = {"flag": bool, "int": int, "str": str, "path": Path, "list": str, "words": str}
     params = []
     for opt in table:
-        extra: dict[str, Any] = {"help": opt.help}
+        extra: dict[str, Any] = {"help": escape(opt.help)}
         for key in ("metavar", "envvar", "min", "max"):
             if getattr(opt, key) is not None:
                 extra[key] = getattr(opt, key)
