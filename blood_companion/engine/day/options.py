@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.face import trouper_name
-from blood_companion.content.models import ARTS, ResourceCost, TrophyCost
+from blood_companion.content.models import ARTS, ITEM_CATEGORIES, ResourceCost, TrophyCost
 from blood_companion.engine import leader
 from blood_companion.engine.day.core import day_of
 from blood_companion.engine.day.payments import (
@@ -190,6 +190,16 @@ def chosen_trouper(state: CampaignState, option: Option,
     """The Trouper an option's fields or answers name so far."""
     who = {**option.fields, **answers}.get("trouper")
     return state.troupers[state.trouper_index(who)] if who else None
+
+
+def sleeves_by_category(catalog: Catalog, t: TrouperState) -> dict[str, list[str]]:
+    """A Trouper's sleeved Items by category ("+": on its Advanced side)."""
+    by_cat: dict[str, list[str]] = {c: [] for c in ITEM_CATEGORIES}
+    for s in t.sleeves:
+        item = catalog.item(s.item)
+        if item is not None:
+            by_cat[item.category].append(s.item + ("+" if s.advanced else ""))
+    return by_cat
 
 
 def numbered(pairs: Iterable[tuple[str, Any]]) -> tuple[Pick, ...]:

@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.face import map_lines, trouper_name
-from blood_companion.content.models import ITEM_CATEGORIES
 from blood_companion.engine.board_view import DayBoard, DayTrouper
 from blood_companion.engine.day import dusk, selection, show
 from blood_companion.engine.day.core import (
@@ -18,7 +17,12 @@ from blood_companion.engine.day.core import (
     influence,
     unequipped,
 )
-from blood_companion.engine.day.options import _item_label, _name, purchase_choices
+from blood_companion.engine.day.options import (
+    _item_label,
+    _name,
+    purchase_choices,
+    sleeves_by_category,
+)
 from blood_companion.engine.day.steps import STEPS, purchases_open
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.legal import Next, Option, gathered
@@ -171,12 +175,7 @@ def _equipping_view(state: CampaignState, cat: Catalog, day: DayState,
     waiting = unequipped(state, day)
     choices: list[dict[str, Any]] = []
     for i, t in enumerate(state.troupers):
-        by_cat: dict[str, list[str]] = {c: [] for c in ITEM_CATEGORIES}
-        for s in t.sleeves:
-            item = cat.item(s.item)
-            if item is not None:
-                by_cat[item.category].append(s.item + ("+" if s.advanced else ""))
-        choices.append({"trouper": t.trouper, "sleeves": by_cat,
+        choices.append({"trouper": t.trouper, "sleeves": sleeves_by_category(cat, t),
                         "equipped": day.equipped.get(i, {})})
     if not waiting:
         # "Dusk Phase": the physical set-up, a line to tick each (engine/words/checklists.py)

@@ -1,10 +1,6 @@
-"""A Trouper's Test recorded in the campaign ("Tests", "Insanity").
-
-The CLI runs the seven steps with the players (digital rolls from an RNG derived from the
-campaign seed and the log position, or the faces of their physical dice) and records the whole
-:class:`TestResult`; applying the action checks that the record is what the rules allow for
-this Trouper now (Trait dice, Exhausted, Knocked Out, the Insanity bonuses at the cube), replays
-it, and moves the Insanity cube one space right after a Failure.
+"""A Trouper's Test recorded in the campaign ("Tests", "Insanity"): the CLI records the whole
+:class:`TestResult`; applying it checks the record against the Trouper now (Trait dice,
+Exhausted, Knocked Out, Insanity bonuses), replays it, and moves the cube after a Failure.
 """
 
 from __future__ import annotations

@@ -64,11 +64,7 @@ def name(catalog: Catalog | None, cid: Any, face: str | None = None) -> str:
 
 def who(catalog: Catalog | None, tid: Any) -> str:
     """A Trouper by name (the id, colour or seat the players typed when it names nobody)."""
-    if catalog is None:
-        return str(tid)
-    from blood_companion.content.face import trouper_name
-
-    return trouper_name(catalog, tid)
+    return str(tid) if catalog is None else trouper_name(catalog, tid)
 
 
 def names(catalog: Catalog | None, ids: Iterable[Any]) -> str:
