@@ -185,11 +185,8 @@ class Equip(DayAction):
             card = cat.item(iid)
             assert card is not None
             if card.category in gear:
-                raise RuleError(
-                    f"{dict(sleeved)[gear[card.category]]} and {card.name} are both "
-                    f"{card.category}s: "
-                    "one Item per category"
-                )
+                raise RuleError(f"{dict(sleeved)[gear[card.category]]} and {card.name} are "
+                                f"both {card.category}s: one Item per category")
             gear[card.category] = iid
         missing = [c for c in ITEM_CATEGORIES if c not in gear]
         if missing:

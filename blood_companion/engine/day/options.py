@@ -172,8 +172,7 @@ def drawn(state: CampaignState, kind: str, need: str, deck: str,
 def trouper_ask(state: CampaignState, catalog: Catalog, art: str | None,
                 holding: str | None = None, what: str = "it") -> Ask:
     """Who takes a card into their Personal Reserve (``art``: a warning for those who cannot
-    use it); with ``holding`` (an attribute: "bites", "reserve_cards"), only those who hold
-    some."""
+    use it); with ``holding`` ("bites", "reserve_cards"), only those who hold some."""
     picks, default = art_picks(state, catalog, art)
     if holding is not None:  # only those with a Bite to discard, or a Reserve to swap from
         picks = tuple(p for p, tr in zip(picks, state.troupers, strict=True)

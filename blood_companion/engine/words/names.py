@@ -90,11 +90,9 @@ def effect_of(catalog: Catalog, ref: Mapping[str, Any], k: int) -> m.Effect | No
 
 
 def effect_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
-    ref = args.get("job") or args
     k = args.get("effect")
-    effects = _effects_of(catalog, ref)
-    if isinstance(k, int) and 0 <= k < len(effects):
-        eff = effects[k]
+    eff = effect_of(catalog, args.get("job") or args, k) if isinstance(k, int) else None
+    if eff is not None:
         return eff.text or ", ".join(render_outcome(o) for o in eff.outcome)
     return str(args.get("effect_text", "(an Effect no longer in the data pack)"))
 
