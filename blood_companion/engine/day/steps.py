@@ -93,7 +93,7 @@ def advance(state: CampaignState, day: DayState, action: str, **choices: Any) ->
 
 def purchases_open(state: CampaignState) -> bool:
     """Whether the Day is at or before its Purchases, and plays them."""
-    day = state.day or DayState()
+    day = day_of(state)
     at = DAY_STEPS.index
     return not STEPS["purchases"].skip(state, day) and at(day.step) <= at("purchases")
 

@@ -28,7 +28,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import helps_test, weakness_on_attack
 from blood_companion.engine.legal import ROLL, Ask, Pick
 from blood_companion.engine.night_state import Bonus
-from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
+from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS, trait_pool
 from blood_companion.engine.rolls.procedure import (
     APP_ROLLED,
     TestResult,
@@ -45,7 +45,6 @@ from blood_companion.engine.rolls.procedure import (
     replay_throws,
     reroll_at_best,
     roll_test,
-    trait_pool,
     trouper_setup,
 )
 from blood_companion.engine.state import CampaignState

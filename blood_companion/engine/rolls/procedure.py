@@ -53,14 +53,11 @@ from blood_companion.engine.odds import (
     insanity_bonuses,
     odds,
     pool_dists,
-    trait_pool,
 )
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.state import TrouperState
-
-__all__ = ["trait_pool"]  # also read from here
 
 
 class _Model(BaseModel):

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Literal
 from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.dice import DiceBox, format_pool, parse_pool
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.odds import trait_pool
 from blood_companion.engine.rolls.procedure import (
     TestResult,
     TestSetup,
     cube_after_test,
     replay_test,
-    trait_pool,
     trouper_setup,
 )
 from blood_companion.engine.state import CampaignState, TrouperState
