@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, Face, parse_faces
 from blood_companion.engine.errors import DiceError, RuleError
-from blood_companion.engine.odds import InsanityBonuses, Substitution, insanity_bonuses
+from blood_companion.engine.odds import InsanityBonuses, Substitution, insanity_bonuses, trait_pool
 from blood_companion.engine.rolls import attack_target
 from blood_companion.engine.rolls.procedure import (
     TestSetup,
@@ -28,7 +28,6 @@ from blood_companion.engine.rolls.procedure import (
     reroll_test,
     roll_test,
     run_test,
-    trait_pool,
 )
 
 RGB = ("R", "G", "B")

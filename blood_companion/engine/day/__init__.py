@@ -4,10 +4,9 @@ Rulebook sections: "Day Part", "Show Phase" (Recovery, Purchases, Zone Selection
 Selection, Last Assault, Nemesis Selection), "Village Card" (the five Bran buildings),
 "Purchasing Tactic Cards and Item Cards", "Replacing a Tactic Card", "Replacing an Item Card",
 "Trouper Item Card" (upgrades), "Dusk Phase" (Map, Reaction deck, Difficulty Level, Event cards,
-Equipping) and "Single Game Mode". Readings of the rules are in docs/rules-decisions.md
-("Day Part"). The step table and its machine are in :mod:`.steps`; the actions in :mod:`.show`,
-:mod:`.selection` and :mod:`.dusk`; paying in :mod:`.payments`; each step's view and options in
-:mod:`.views`, their follow-up questions in :mod:`.options`. Pure: no I/O and no printing.
+Equipping) and "Single Game Mode" (readings: docs/rules-decisions.md). The steps in
+:mod:`.steps`, the actions in :mod:`.show`, :mod:`.selection`, :mod:`.dusk`, paying in
+:mod:`.payments`, views in :mod:`.views`, options in :mod:`.options`. Pure: no I/O.
 """
 
 from blood_companion.engine.day.core import (

@@ -28,9 +28,7 @@ class DayAction(Action):
 
 
 def match_id(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str:
-    """The id among ``(id, name)`` candidates that `text` names (the one matcher,
-    :func:`blood_companion.matching.match`: id, name, unique prefix or part, "did you mean").
-    Raises RuleError otherwise."""
+    """The id among ``(id, name)`` candidates that `text` names (:func:`matching.match`)."""
     return matching.match(text, candidates, what, error=RuleError)
 
 
@@ -163,7 +161,7 @@ def unequipped(state: CampaignState, day: DayState) -> list[str]:
 
 
 def day_of(state: CampaignState) -> DayState:
-    return state.day if state.day is not None else DayState()
+    return state.day or DayState()
 
 
 def with_day(state: CampaignState, day: DayState, **update: Any) -> CampaignState:

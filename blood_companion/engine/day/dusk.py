@@ -27,6 +27,7 @@ from blood_companion.engine.day.options import (
     chosen_trouper,
     drawn,
     numbered,
+    sleeves_by_category,
 )
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.errors import RuleError
@@ -35,6 +36,7 @@ from blood_companion.engine.night_setup import setup_night, table_events
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table
 from blood_companion.engine.words.checklists import checklist_ask
+from blood_companion.engine.words.sentences import names
 from blood_companion.engine.words.templates import SETUP
 
 if TYPE_CHECKING:
@@ -52,7 +54,6 @@ class ChooseDifficulty(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """A Difficulty Level each, at the Dusk."""
         if at_step(state, "dusk_difficulty") is None:
             return ()
         opts = []
@@ -89,7 +90,6 @@ class PlaceEvents(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """The Event cards drawn at random here, or named as the players drew them."""
         if at_step(state, "dusk_events") is None:
             return ()
         return drawn(state, "day_place_events", "events", "events",
@@ -131,7 +131,6 @@ class PlaceEvents(DayAction):
         return advance(state, day, self.type, events=chosen)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words.sentences import names
         return ("Event cards on the Chain (drawn at random)" if self.events is None
             else "Event cards on the Chain: " + names(c, self.events))
 
@@ -155,12 +154,7 @@ class Equip(DayAction):
         if not waiting:
             return ()
         who = waiting[0]
-        t = state.troupers[state.trouper_index(who)]
-        by_cat: dict[str, list[str]] = {c: [] for c in ITEM_CATEGORIES}
-        for s in t.sleeves:
-            item = catalog.item(s.item)
-            if item is not None:
-                by_cat[item.category].append(s.item + ("+" if s.advanced else ""))
+        by_cat = sleeves_by_category(catalog, state.troupers[state.trouper_index(who)])
         first = [ids[0].rstrip("+") for ids in by_cat.values() if ids]
         return (Option("1", "Equip " + ", ".join(_item_label(catalog, i) for i in first),
                        "day_equip", {"trouper": who, "items": first}),
@@ -191,11 +185,8 @@ class Equip(DayAction):
             card = cat.item(iid)
             assert card is not None
             if card.category in gear:
-                raise RuleError(
-                    f"{dict(sleeved)[gear[card.category]]} and {card.name} are both "
-                    f"{card.category}s: "
-                    "one Item per category"
-                )
+                raise RuleError(f"{dict(sleeved)[gear[card.category]]} and {card.name} are "
+                                f"both {card.category}s: one Item per category")
             gear[card.category] = iid
         missing = [c for c in ITEM_CATEGORIES if c not in gear]
         if missing:

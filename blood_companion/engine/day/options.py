@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.face import trouper_name
-from blood_companion.content.models import ARTS, ResourceCost, TrophyCost
+from blood_companion.content.models import ARTS, ITEM_CATEGORIES, ResourceCost, TrophyCost
 from blood_companion.engine import leader
 from blood_companion.engine.day.core import day_of
 from blood_companion.engine.day.payments import (
@@ -172,8 +172,7 @@ def drawn(state: CampaignState, kind: str, need: str, deck: str,
 def trouper_ask(state: CampaignState, catalog: Catalog, art: str | None,
                 holding: str | None = None, what: str = "it") -> Ask:
     """Who takes a card into their Personal Reserve (``art``: a warning for those who cannot
-    use it); with ``holding`` (an attribute: "bites", "reserve_cards"), only those who hold
-    some."""
+    use it); with ``holding`` ("bites", "reserve_cards"), only those who hold some."""
     picks, default = art_picks(state, catalog, art)
     if holding is not None:  # only those with a Bite to discard, or a Reserve to swap from
         picks = tuple(p for p, tr in zip(picks, state.troupers, strict=True)
@@ -190,6 +189,16 @@ def chosen_trouper(state: CampaignState, option: Option,
     """The Trouper an option's fields or answers name so far."""
     who = {**option.fields, **answers}.get("trouper")
     return state.troupers[state.trouper_index(who)] if who else None
+
+
+def sleeves_by_category(catalog: Catalog, t: TrouperState) -> dict[str, list[str]]:
+    """A Trouper's sleeved Items by category ("+": on its Advanced side)."""
+    by_cat: dict[str, list[str]] = {c: [] for c in ITEM_CATEGORIES}
+    for s in t.sleeves:
+        item = catalog.item(s.item)
+        if item is not None:
+            by_cat[item.category].append(s.item + ("+" if s.advanced else ""))
+    return by_cat
 
 
 def numbered(pairs: Iterable[tuple[str, Any]]) -> tuple[Pick, ...]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from blood_companion.content import models as m
 from blood_companion.engine.actions import Cli, Context
 from blood_companion.engine.day.core import (
     DayAction,
@@ -20,7 +19,7 @@ from blood_companion.engine.day.options import CARD_NAME, CARD_NAMES, at_step, d
 from blood_companion.engine.day.steps import advance
 from blood_companion.engine.dice import DiceBox, parse_faces, roll_pool
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.legal import Ask, Option
+from blood_companion.engine.legal import Ask, Option, Pick
 from blood_companion.engine.picks import faces_reader
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import at_table, named_draw
@@ -41,7 +40,6 @@ class ChooseZone(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """The Zones (done buying, the Zone is asked)."""
         if at_step(state, "purchases") is not None:
             return (Option("z", "Done buying: choose the Zone", "day_zone", needs=("zone",)),)
         if at_step(state, "zone") is None:
@@ -64,13 +62,6 @@ class ChooseZone(DayAction):
     words = "Zone: {zone:zone}"
 
 
-def location_for_face(catalog: Catalog, zone: str, label: str | None) -> m.Location:
-    for loc in catalog.locations_in(zone):
-        if loc.choice == label:
-            return loc
-    raise RuleError(f"no Location card of {zone} answers the face {label!r}")
-
-
 class RollLocation(DayAction):
     """Roll the Location die (``faces`` typed from a physical die, or None to roll digitally)
     and take the Zone's Location card that answers the face ("Zone Selection")."""
@@ -84,7 +75,6 @@ class RollLocation(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """The Location die: named by the card it gave, rolled here, or its face typed."""
         if at_step(state, "location") is None:
             return ()
         if at_table(state, "locations"):  # the players roll and take the card themselves
@@ -113,15 +103,18 @@ class RollLocation(DayAction):
             face = roll_pool(pool, box, ctx.chance)[0]
         else:
             face = parse_faces(self.faces, pool, box)[0]
-        loc = location_for_face(cat, day.zone, face.label)
+        locs = cat.locations_in(day.zone)
+        loc = next((c for c in locs if c.choice == face.label), None)
+        if loc is None:
+            raise RuleError(f"no Location card of {day.zone} answers the face {face.label!r}")
         if self.faces is None and at_table(state, "locations"):
             # The players rolled their own die and took the card it shows: the card they name.
             lid = named_draw(
-                ctx.chance, cat, "locations", [c.id for c in cat.locations_in(day.zone)],
+                ctx.chance, cat, "locations", [c.id for c in locs],
                 f"Roll the {pool[0]} die and take the Location card of "
                 f"{zone_name(cat, day.zone)} it shows: which card is it?",
             )
-            loc = next(c for c in cat.locations_in(day.zone) if c.id == lid)
+            loc = next(c for c in locs if c.id == lid)
             return advance(state, day, self.type, location=loc.id, location_roll=loc.choice)
         return advance(state, day, self.type, location=loc.id, location_roll=face.label)
 
@@ -143,7 +136,6 @@ class ChooseLocation(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """The Zone's Location cards, with the Cartographer's Office."""
         day = at_step(state, "location")
         if day is None or not day.cartographer:
             return ()
@@ -167,6 +159,10 @@ class ChooseLocation(DayAction):
     words = "Location card: {location:name} (Cartographer's Office)"
 
 
+def minion_picks(catalog: Catalog) -> tuple[Pick, ...]:
+    return numbered((f"{mn.name} ({mn.type})", mn.id) for mn in catalog.all("minions"))
+
+
 class DrawMinions(DayAction):
     """Minion Selection: reveal two Minion cards at random for spaces A and B (``minions``: the
     two cards the players drew from their own shuffled deck, A first)."""
@@ -180,7 +176,6 @@ class DrawMinions(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """Two Minion cards revealed at random, or named as drawn (not with the Hunting House)."""
         day = at_step(state, "minions")
         if day is None or day.hunting_house:
             return ()
@@ -193,9 +188,8 @@ class DrawMinions(DayAction):
                  answers: Mapping[str, Any], need: str) -> Ask | None:
         if need != "minions":
             return None
-        picks = numbered((f"{mn.name} ({mn.type})", mn.id) for mn in catalog.all("minions"))
         return Ask("minions", "Which two Minion cards did you draw (A first, then B)?",
-                   picks, many=(2, 2), free=CARD_NAMES)
+                   minion_picks(catalog), many=(2, 2), free=CARD_NAMES)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -232,7 +226,6 @@ class ChooseMinions(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """With the Hunting House, four Minion cards chosen."""
         day = at_step(state, "minions")
         if day is None or not day.hunting_house:
             return ()
@@ -244,8 +237,8 @@ class ChooseMinions(DayAction):
                  answers: Mapping[str, Any], need: str) -> Ask | None:
         if need != "minions":
             return None
-        picks = numbered((f"{mn.name} ({mn.type})", mn.id) for mn in catalog.all("minions"))
-        return Ask("minions", "Hunting House: which four Minion cards?", picks, many=(4, 4))
+        return Ask("minions", "Hunting House: which four Minion cards?", minion_picks(catalog),
+                   many=(4, 4))
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         day = day_of(state)
@@ -280,7 +273,6 @@ class LastAssault(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """Facing Vlad tonight or not (only Vlad once every lieutenant is defeated)."""
         if at_step(state, "last_assault") is None:
             return ()
         yes = Option("y", "Yes: face Vlad", "day_last_assault", {"face_vlad": True})
@@ -319,7 +311,6 @@ class DrawNemesis(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """The Nemesis revealed at random, or named as drawn (not with the Asylum)."""
         day = at_step(state, "nemesis")
         if day is None or day.asylum:
             return ()
@@ -371,7 +362,6 @@ class ChooseNemesis(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """With the Asylum, the available Nemeses."""
         day = at_step(state, "nemesis")
         if day is None or not day.asylum:
             return ()

@@ -58,7 +58,6 @@ class Recover(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """The Recovery."""
         if at_step(state, "recovery") is None:
             return ()
         return (Option("1", "Recover", "day_recover"),)
@@ -91,7 +90,6 @@ class BuyBuilding(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """The Village's buildings."""
         if at_step(state, "purchases") is None:
             return ()
         return tuple(building_offers(state, catalog)[1])
@@ -179,7 +177,6 @@ class BuyAdvancedTactic(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """The top card of each Art's Advanced Tactic deck."""
         if at_step(state, "purchases") is None:
             return ()
         return tuple(advanced_offers(state, catalog)[1])
@@ -225,7 +222,6 @@ class BuySpecialCard(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """The Location and Nemesis cards on offer."""
         if at_step(state, "purchases") is None:
             return ()
         return tuple(card_offers(state, catalog)[1])
@@ -278,7 +274,6 @@ class UpgradeItem(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """The sleeved Items that may be upgraded."""
         if at_step(state, "purchases") is None:
             return ()
         return tuple(upgrade_offers(state, catalog)[1])
@@ -318,7 +313,6 @@ class SwapTactic(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """A deck card swapped with one of the Personal Reserve."""
         if not swap_step(state) or not any(t.reserve_cards for t in state.troupers):
             return ()
         return (Option("st", "Swap a Tactic card with one of the Personal Reserve",
@@ -392,7 +386,6 @@ class SwapItem(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """A sleeved Item swapped with one of the Personal Reserve."""
         if not swap_step(state) or not any(t.reserve_items for t in state.troupers):
             return ()
         return (Option("si", "Swap an Item with one of the Personal Reserve", "day_swap_item",

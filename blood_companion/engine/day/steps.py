@@ -1,11 +1,9 @@
 """The Day Part's step machine as a table ("Day Part": the Show Phase, then the Dusk Phase).
 
-:data:`STEPS` lists the steps in order, each with its title, the actions the players may take
-in it (:func:`check_step`, called by ``engine/flow.py`` for every Day action, refuses one
-outside its step), those that finish it (``ends``), the step that follows (``next``) and when
-that one is left out (``skip``: the Purchases in "Single Game Mode", the Nemesis Selection when
-the players face Vlad, "Last Assault"), and its view (the step's ``Next``: ``day/views.py``)
-and follow-up questions (``day/options.py``). :func:`advance` is the one writer of ``step``.
+:data:`STEPS`: each step's title, the actions allowed in it (:func:`check_step` refuses others),
+those that end it, the next step and when that one is skipped (the Purchases in
+"Single Game Mode", the Nemesis Selection in the "Last Assault"). :func:`advance` is the one
+writer of ``step``.
 """
 
 from __future__ import annotations
@@ -95,7 +93,7 @@ def advance(state: CampaignState, day: DayState, action: str, **choices: Any) ->
 
 def purchases_open(state: CampaignState) -> bool:
     """Whether the Day is at or before its Purchases, and plays them."""
-    day = state.day or DayState()
+    day = day_of(state)
     at = DAY_STEPS.index
     return not STEPS["purchases"].skip(state, day) and at(day.step) <= at("purchases")
 

@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.face import map_lines, trouper_name
-from blood_companion.content.models import ITEM_CATEGORIES
 from blood_companion.engine.board_view import DayBoard, DayTrouper
 from blood_companion.engine.day import dusk, selection, show
 from blood_companion.engine.day.core import (
@@ -18,7 +17,12 @@ from blood_companion.engine.day.core import (
     influence,
     unequipped,
 )
-from blood_companion.engine.day.options import _item_label, _name, purchase_choices
+from blood_companion.engine.day.options import (
+    _item_label,
+    _name,
+    purchase_choices,
+    sleeves_by_category,
+)
 from blood_companion.engine.day.steps import STEPS, purchases_open
 from blood_companion.engine.day_state import DayState
 from blood_companion.engine.legal import Next, Option, gathered
@@ -31,10 +35,8 @@ if TYPE_CHECKING:
     from blood_companion.engine.board_view import PartBoard
 
 def day_next(state: CampaignState, catalog: Catalog) -> Next:
-    """What the players do next in the Day Part (pure): the view its step's spec names
-    (:data:`~blood_companion.engine.day.steps.STEPS`), the step in a sentence with its choices
-    and the options players pick from: those its actions offer (their ``options``, gathered in
-    :data:`MENU`'s order; their follow-ups are their ``question``)."""
+    """What the players do next in the Day Part: its step's view, with the options its actions
+    offer (gathered in :data:`MENU`'s order)."""
     if state.part != "day":
         if state.part == "night":
             sentence = "The Day Part is over and the night is set up."
@@ -171,12 +173,7 @@ def _equipping_view(state: CampaignState, cat: Catalog, day: DayState,
     waiting = unequipped(state, day)
     choices: list[dict[str, Any]] = []
     for i, t in enumerate(state.troupers):
-        by_cat: dict[str, list[str]] = {c: [] for c in ITEM_CATEGORIES}
-        for s in t.sleeves:
-            item = cat.item(s.item)
-            if item is not None:
-                by_cat[item.category].append(s.item + ("+" if s.advanced else ""))
-        choices.append({"trouper": t.trouper, "sleeves": by_cat,
+        choices.append({"trouper": t.trouper, "sleeves": sleeves_by_category(cat, t),
                         "equipped": day.equipped.get(i, {})})
     if not waiting:
         # "Dusk Phase": the physical set-up, a line to tick each (engine/words/checklists.py)
@@ -215,10 +212,11 @@ STEP_VIEWS: dict[str, Callable[[CampaignState, Catalog, DayState, tuple[Option, 
     "dusk_events": _dusk_events_view, "equipping": _equipping_view, "done": _done_view}
 
 
-def day_board(state: CampaignState, catalog: Catalog) -> DayBoard:
-    """The Day Part as the board shows it (engine/board_view.py): the step, the Wagon and the
-    trophies, what was bought and what is affordable now, tonight's choices so far and each
-    Trouper's deck, Reserve and Items, all named."""
+def day_part_board(state: CampaignState, catalog: Catalog, view: Next | None,
+                   commands: Callable[[Next | None], list[str]]) -> PartBoard:
+    """The Day's section of the board (``flow.board``, engine/board_view.py): the step, the
+    Wagon and the trophies, what was bought and is affordable now, tonight's choices so far and
+    each Trouper's deck, Reserve and Items, all named (``view``: the view of now when built)."""
     day = day_of(state)
     troupers: list[DayTrouper] = []
     for i, t in enumerate(state.troupers):
@@ -236,7 +234,7 @@ def day_board(state: CampaignState, catalog: Catalog) -> DayBoard:
         })
     buying = purchases_open(state)
     choices = purchase_choices(state, catalog) if buying else []
-    return {
+    board: DayBoard = {
         "step": day.step,
         "title": STEPS[day.step].title,
         "wagon": state.wagon.as_dict(),
@@ -257,13 +255,6 @@ def day_board(state: CampaignState, catalog: Catalog) -> DayBoard:
         },
         "troupers": troupers,
     }
-
-
-def day_part_board(state: CampaignState, catalog: Catalog, view: Next | None,
-                   commands: Callable[[Next | None], list[str]]) -> PartBoard:
-    """The Day's section of the board (``flow.board``): the Wagon, the purchases and the step
-    (``view``: the view of now when already built)."""
-    day = day_board(state, catalog)
     step = view if view is not None else day_next(state, catalog)
-    return "day", day, {"title": day["title"], "prompt": step.sentence,
-                        "commands": commands(step), "step": step.step}
+    return "day", board, {"title": board["title"], "prompt": step.sentence,
+                          "commands": commands(step), "step": step.step}

@@ -1,15 +1,7 @@
-"""Tests ("Tests"): the dice a Trouper rolls against a number of Triumphs, in one package.
-
-* :mod:`.procedure` — the seven steps of a Test, the notation of recorded throws and
-  Re-rolls (one parser), the Insanity bonus at a Trouper's cube and the cube's move after a
-  Test;
-* :mod:`.recorded` — ``take_test``, the Test `blood test` records on the log;
-* :mod:`.night` — a Trouper's Tests during the night (Effects, attacks, dodges, Quick Items),
-  and the same Test asked throw by throw for `blood play` and `night next`.
-
-The exact odds and the Insanity track's bonuses (``insanity_bonuses``) stay in engine/odds.py,
-which `blood odds` imports without pydantic. The Triumphs an Attack needs (:func:`attack_target`)
-are here, where the board reads them without importing a Test's machinery.
+"""Tests ("Tests"): :mod:`.procedure` the seven steps and the throws' notation, :mod:`.recorded`
+the Test `blood test` records, :mod:`.night` the night's Tests, asked throw by throw. The odds
+stay in engine/odds.py (`blood odds` imports it without pydantic); :func:`attack_target` is here
+for the board, without a Test's machinery.
 """
 
 from collections.abc import Sequence

@@ -28,7 +28,7 @@ from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import helps_test, weakness_on_attack
 from blood_companion.engine.legal import ROLL, Ask, Pick
 from blood_companion.engine.night_state import Bonus
-from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS
+from blood_companion.engine.odds import MAX_BONUS_TRIUMPHS, trait_pool
 from blood_companion.engine.rolls.procedure import (
     APP_ROLLED,
     TestResult,
@@ -45,7 +45,6 @@ from blood_companion.engine.rolls.procedure import (
     replay_throws,
     reroll_at_best,
     roll_test,
-    trait_pool,
     trouper_setup,
 )
 from blood_companion.engine.state import CampaignState
@@ -69,17 +68,13 @@ def find_item(state: CampaignState, catalog: Catalog, key: str, owner: int | Non
     low = key.strip().lower()
     hits = [iid for iid in ids if iid.startswith(low)]
     if len(hits) != 1:
-        hits = [iid for i, iid in held if low in {item_side(state, catalog, i, iid).name.lower(),
-                                                  *_card_name(catalog, iid)}]
+        hits = [iid for i, iid in held if low in {
+            item_side(state, catalog, i, iid).name.lower(),
+            *([card.name.lower()] if (card := catalog.item(iid)) is not None else [])}]
     if len(hits) != 1:
         who = "no single" if owner is None else f"{fx.name_of(state, catalog, owner)} has no"
         raise RuleError(f"{who} equipped Item {key!r}", hint="equipped: " + ", ".join(ids))
     return hits[0]
-
-
-def _card_name(catalog: Catalog, iid: str) -> list[str]:
-    card = catalog.item(iid)
-    return [card.name.lower()] if card is not None else []
 
 
 def test_item_owner(
@@ -126,7 +121,6 @@ def use_test_items(
     return state
 
 
-
 def effect_test(
     state: CampaignState, catalog: Catalog, rng: Chance, t: int, test: m.EffectTest,
     trait: str | None, dice: Sequence[str], reroll: Sequence[str], label: str,
@@ -144,16 +138,10 @@ def take_test(
     fixed_dice: str | None, target: int, trait: str | None, dice: Sequence[str],
     reroll: Sequence[str], bonus_triumphs: int = 0, label: str,
 ) -> tuple[CampaignState, TestResult]:
-    """One Trouper's Test, the seven steps of "Tests" (engine/rolls/procedure.py).
-
-    ``trait`` picks one of ``traits`` (the best odds when None); ``dice`` are the faces typed
-    in from physical dice (the roll first, then one entry per Re-roll whose dice ``reroll``
-    names, 1-based, e.g. "1,3"; "i:1,3" for the Insanity Re-roll), or rolled by the app while
-    the players chose their Re-rolls (:data:`APP_ROLLED`); without ``dice`` the app rolls and
-    plays Re-rolls at best.
-    Bonuses the Trouper gained for their next Test (Items, Supports) are spent here, and a
-    Failure moves the Insanity cube ("Insanity"). Raises RuleError/DiceError.
-    """
+    """One Trouper's Test, the seven steps of "Tests": ``trait`` one of ``traits`` (the best
+    odds when None); ``dice`` and ``reroll`` the throws as text (engine/rolls/procedure.py),
+    else the app rolls and re-rolls at best. Bonuses for the next Test are spent, and a Failure
+    moves the Insanity cube ("Insanity"). Raises RuleError/DiceError."""
     box = DiceBox.from_models(catalog.dice)
     tr = state.troupers[t]
     night = night_of(state)
@@ -206,21 +194,18 @@ def test_setups(
             bonus_triumphs=min(MAX_BONUS_TRIUMPHS, bonus.triumphs + bonus_triumphs),
             bonus_dice=tuple(bonus.dice))
 
-    options: list[tuple[str, TestSetup]] = []
     if trait is not None:
-        key = trait.lower()
-        if traits and key not in traits:
+        if traits and trait.lower() not in traits:
             raise RuleError(
                 f"this Test is taken with {' or '.join(x.capitalize() for x in traits)}, "
                 f"not {trait}")
         if not traits and fixed_dice:
             raise RuleError(f"this Test rolls the dice {fixed_dice}, not a Trait")
-        options.append((key, setup_for(trait_pool(card_traits, key, box), key.capitalize())))
-    else:
-        for key in traits:
-            options.append((key, setup_for(trait_pool(card_traits, key, box), key.capitalize())))
-        if fixed_dice:
-            options.append((fixed_dice, setup_for(parse_pool(fixed_dice, box), fixed_dice)))
+        traits, fixed_dice = [trait.lower()], None
+    options = [(key, setup_for(trait_pool(card_traits, key, box), key.capitalize()))
+               for key in traits]
+    if fixed_dice:
+        options.append((fixed_dice, setup_for(parse_pool(fixed_dice, box), fixed_dice)))
     if not options:
         raise RuleError("this Test names no Trait and no dice")
     if len(options) > 1:

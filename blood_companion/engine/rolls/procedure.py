@@ -1,26 +1,16 @@
 """The Test procedure ("Tests"), the Insanity track, Exhausted, Knocked Out and Attack targets.
 
-A Test runs the rulebook's seven steps in order:
+A Test runs the rulebook's seven steps, each a pure function from one :class:`TestState` to the
+next: 1. bonus Triumphs activated; 2. the dice taken (the Trait's or the Test's own; 3 Red dice
+when "Exhausted and Knocked Out"); 3. "Bonus Dice" placed before any roll; 4. the roll; 5. Re-rolls
+("Re-rolling the Dice") and the "Insanity" bonus; 6. "Bonus Triumphs" added; 7. Success when the
+target is reached. A Knocked Out Trouper uses no Bonus Dice, bonus Triumphs or Re-rolls, so no
+Insanity bonus either. Every throw is a :class:`RollRecord` (digital or physical), so a recorded
+Test replays exactly (:func:`replay_test`).
 
-1. bonus Triumphs from Effects are activated (``TestSetup.bonus_triumphs``);
-2. the dice are taken: the Trait's dice on the Trouper card or the Test's own pool
-   ("Exhausted and Knocked Out": 3 Red dice instead for an Exhausted or Knocked Out Trouper);
-3. Bonus Dice replace dice of the pool, chosen before any roll ("Bonus Dice");
-4. the dice are rolled;
-5. Re-rolls, each of any chosen dice, as many as Effects allow ("Re-rolling the Dice"); the
-   Insanity bonus may be taken after the roll, before confirming ("Insanity");
-6. the bonus Triumphs are added ("Bonus Triumphs");
-7. the result is confirmed: a Success when it reaches the target.
-
-A Knocked Out Trouper uses no Bonus Dice, bonus Triumphs or Re-rolls, from Effects or from
-game rules, so no Insanity bonus either. Each step is a pure function from one
-:class:`TestState` to the next; every roll is kept as a :class:`RollRecord` (digital or typed in
-from physical dice), so a recorded Test replays exactly (:func:`replay_test`).
-
-The night and `blood play` keep a Test's throws as text, the action's own fields: each throw's
-faces (``"2 x 1"``; marked :data:`APP_ROLLED` when the app rolled them) and each Re-roll's dice
-by position (``"1,3"``; ``"i:1,3"`` for the Insanity Re-roll), read by :func:`parse_reroll`
-and replayed by :func:`replay_throws`.
+The night and `blood play` keep the throws as text: faces (``"2 x 1"``, :data:`APP_ROLLED` when
+the app rolled them) and Re-rolls by position (``"1,3"``; ``"i:1,3"``: the Insanity Re-roll),
+read by :func:`parse_reroll` and replayed by :func:`replay_throws`.
 """
 
 from __future__ import annotations
@@ -63,14 +53,11 @@ from blood_companion.engine.odds import (
     insanity_bonuses,
     odds,
     pool_dists,
-    trait_pool,
 )
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.state import TrouperState
-
-__all__ = ["trait_pool"]  # also read from here
 
 
 class _Model(BaseModel):

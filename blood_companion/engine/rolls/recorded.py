@@ -1,10 +1,6 @@
-"""A Trouper's Test recorded in the campaign ("Tests", "Insanity").
-
-The CLI runs the seven steps with the players (digital rolls from an RNG derived from the
-campaign seed and the log position, or the faces of their physical dice) and records the whole
-:class:`TestResult`; applying the action checks that the record is what the rules allow for
-this Trouper now (Trait dice, Exhausted, Knocked Out, the Insanity bonuses at the cube), replays
-it, and moves the Insanity cube one space right after a Failure.
+"""A Trouper's Test recorded in the campaign ("Tests", "Insanity"): the CLI records the whole
+:class:`TestResult`; applying it checks the record against the Trouper now (Trait dice,
+Exhausted, Knocked Out, Insanity bonuses), replays it, and moves the cube after a Failure.
 """
 
 from __future__ import annotations
@@ -14,12 +10,12 @@ from typing import TYPE_CHECKING, Literal
 from blood_companion.engine.actions import Action, Context
 from blood_companion.engine.dice import DiceBox, format_pool, parse_pool
 from blood_companion.engine.errors import RuleError
+from blood_companion.engine.odds import trait_pool
 from blood_companion.engine.rolls.procedure import (
     TestResult,
     TestSetup,
     cube_after_test,
     replay_test,
-    trait_pool,
     trouper_setup,
 )
 from blood_companion.engine.state import CampaignState, TrouperState

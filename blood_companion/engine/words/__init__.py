@@ -1,16 +1,8 @@
-"""Every sentence players read, in one package: the one template table (:mod:`.templates`: each
-night log event's kind with its fields and its sentence, the movement instructions, the
-physical instructions' sentences), the one renderer (:func:`.text.fill`) and how each field is
-shown (:data:`.sentences.KINDS`). The engine imports the module it needs; the CLI and tests
-may use the names below.
-
-* :mod:`.text`: words without the data pack (counts, lists, percentages), the renderer;
-* :mod:`.templates`: the table, and the check of an event the engine logs;
-* :mod:`.names`: records by their names in the data pack (no state);
-* :mod:`.sentences`: names of pieces in a state, an action's ``words`` (:func:`say`,
-  :func:`sentence`), a log event's sentence (:func:`render`), movements;
-* :mod:`.checklists`: what a step drew, the set-up checklists;
-* :mod:`.lines`: cards, hands, decks and log entries as the table reads them, in lines.
+"""Every sentence players read, in one package: the template table (:mod:`.templates`), the one
+renderer (:func:`.text.fill`), records by name (:mod:`.names`), how each field is shown and an
+action's or log event's sentence (:mod:`.sentences`), what a step drew and the set-up
+checklists (:mod:`.checklists`), cards, hands and log entries in lines (:mod:`.lines`). The
+engine imports the module it needs; the CLI and tests may use the names below.
 """
 
 from __future__ import annotations

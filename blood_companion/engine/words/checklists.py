@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from blood_companion.content.face import map_lines, minion_miniatures, scenic_elements
 from blood_companion.engine.legal import Ask, Pick
 from blood_companion.engine.table import at_table
 from blood_companion.engine.words.names import faces_words
@@ -25,12 +26,6 @@ if TYPE_CHECKING:
     from blood_companion.engine.state import CampaignState
 
 # --------------------------------------------------------------------------- what a step drew
-
-
-def _minion_tiles(catalog: Catalog, zone: str | None, space: str) -> int:
-    from blood_companion.content.face import minion_miniatures
-
-    return minion_miniatures(catalog, zone or "", space)
 
 
 def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[str]:
@@ -46,14 +41,12 @@ def drawn_lines(before: CampaignState, after: CampaignState, catalog: Catalog) -
             out.append(f"Location card: {name(catalog, da.location)}{roll} — keep it beside the "
                        "Night Board; its Map is laid out at the Dusk.")
             if loc is not None:
-                from blood_companion.content.face import map_lines
-
                 out += ["  " + x for x in map_lines(list(loc.map))]
         if da.minions and (db is None or db.minions != da.minions):
             for space, mid in zip(("A", "B"), da.minions, strict=False):
                 card = catalog.get("minions", mid)
                 kind = f" ({card.type.capitalize()})" if card is not None else ""
-                n = _minion_tiles(catalog, da.zone, space)
+                n = minion_miniatures(catalog, da.zone or "", space)
                 tile = "hammer" if space == "A" else "pen"
                 out.append(  # the Dusk's step moves the card and Miniatures (told there)
                     f"Minion {space}: {name(catalog, mid)}{kind} — at the Dusk its card goes on "
@@ -121,8 +114,6 @@ def dusk_checklist(state: CampaignState, catalog: Catalog) -> list[str]:
 def scenic_line(catalog: Catalog, events: Iterable[str]) -> str:
     """The Scenic Elements the Event cards name, on their Tiles, and which Tiles that makes
     Impassable ("Scenic Elements", "Impassability"; ``unnamed_scenic_tiles`` for the rest)."""
-    from blood_companion.content.face import scenic_elements
-
     placed = []
     for s in scenic_elements(catalog, list(events)):
         where = {"L": "the L Tile", "S": "an S Tile"}.get(
@@ -177,8 +168,6 @@ def checklist_ask(state: CampaignState, catalog: Catalog, kind: str, title: str,
         day = state.day
         loc = catalog.get("locations", day.location or "") if day is not None else None
         if loc is not None:
-            from blood_companion.content.face import map_lines
-
             info = tuple(map_lines(list(loc.map)))
     if info and "the Map below" in lines[k]:  # drawn below the sentence pointing to it
         lines[k], info = "\n".join((lines[k], *info)), ()

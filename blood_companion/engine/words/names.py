@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content import models as m
 from blood_companion.content.face import trouper_name
 from blood_companion.content.render import render_outcome
+from blood_companion.engine.dice import DIE_NAMES
 from blood_companion.engine.words.text import listing
 
 if TYPE_CHECKING:
@@ -89,11 +90,9 @@ def effect_of(catalog: Catalog, ref: Mapping[str, Any], k: int) -> m.Effect | No
 
 
 def effect_text(catalog: Catalog, args: Mapping[str, Any]) -> str:
-    ref = args.get("job") or args
     k = args.get("effect")
-    effects = _effects_of(catalog, ref)
-    if isinstance(k, int) and 0 <= k < len(effects):
-        eff = effects[k]
+    eff = effect_of(catalog, args.get("job") or args, k) if isinstance(k, int) else None
+    if eff is not None:
         return eff.text or ", ".join(render_outcome(o) for o in eff.outcome)
     return str(args.get("effect_text", "(an Effect no longer in the data pack)"))
 
@@ -165,8 +164,6 @@ def miniature_name(catalog: Catalog, ref: Mapping[str, Any] | None) -> str:
 def faces_words(text: str) -> str:
     """Recorded faces spelled out: "R0x G1" -> "Red die: a Defeat; Grey die: 1 Triumph"
     (an entry it cannot read, a face label, stays as written)."""
-    from blood_companion.engine.dice import DIE_NAMES
-
     out = []
     for entry in text.split():
         found = re.fullmatch(r"([RGB]?):?(\d*)(?:/(\d+))?(x*)", entry)

@@ -64,11 +64,7 @@ def name(catalog: Catalog | None, cid: Any, face: str | None = None) -> str:
 
 def who(catalog: Catalog | None, tid: Any) -> str:
     """A Trouper by name (the id, colour or seat the players typed when it names nobody)."""
-    if catalog is None:
-        return str(tid)
-    from blood_companion.content.face import trouper_name
-
-    return trouper_name(catalog, tid)
+    return str(tid) if catalog is None else trouper_name(catalog, tid)
 
 
 def names(catalog: Catalog | None, ids: Iterable[Any]) -> str:
@@ -164,12 +160,6 @@ def actor_name(state: CampaignState | None, catalog: Catalog | None) -> str:
     return ""
 
 
-def paid_words(pay: Any) -> str:
-    if not pay:
-        return ""
-    return " (paid " + counted_all(dict(pay)) + ")"
-
-
 def trophy_words(catalog: Catalog | None, key: str) -> str:
     kind, _, of = key.rpartition(":")
     if not kind and catalog is not None:
@@ -229,7 +219,7 @@ KINDS: dict[str, Kind] = {
     "zone": lambda c, s, a, v: zone_name(c, v),
     "building": lambda c, s, a, v: building_name(c, v),
     "cap": lambda c, s, a, v: str(v).capitalize(),
-    "paid": lambda c, s, a, v: paid_words(v),
+    "paid": lambda c, s, a, v: f" (paid {counted_all(dict(v))})" if v else "",
     "side": lambda c, s, a, v: SIDE_WORDS.get(str(v), str(v)),
     "target": lambda c, s, a, v: target_name(c, s, v),
     "chain": lambda c, s, a, v: chain_card(s, c, v),
