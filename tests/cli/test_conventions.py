@@ -202,3 +202,15 @@ def test_a_model_refusing_input_is_one_clear_error(
     assert app_module.run(["roll", "R"]) == 1
     err = capsys.readouterr().err
     assert "invalid input" in err and "unexpected" not in err
+
+
+@pytest.mark.parametrize(("words", "shown"), [
+    (["campaign", "new"], ["[a new random one]", "A,B[,C,D]", "[seat 1]"]),
+    (["night", "setup"], ["[random]"]),
+    (["card", "hand"], ["[everyone]"]),
+])
+def test_an_options_help_keeps_its_bracketed_default(words: list[str], shown: list[str]) -> None:
+    # rich reads "[...]" as markup: an option's help is escaped so the default stays readable
+    page = " ".join(runner.invoke(app, [*words, "--help"], env={"COLUMNS": "200"}).output.split())
+    for text in shown:
+        assert text in page
