@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from blood_companion.content.loader import KINDS
+from blood_companion.rules.entry import json_schema
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -59,8 +60,6 @@ RULES = "rules"  # data/rules/*.yaml: the rules reference, checked by rules/entr
 def all_schemas() -> dict[str, dict[str, Any]]:
     """Every schema `blood data schema` exports: one per kind, and ``rules`` for the files of
     the rules reference (``data/rules/``)."""
-    from blood_companion.rules.entry import json_schema
-
     return {**kind_schemas(), RULES: json_schema()}
 
 
