@@ -353,8 +353,7 @@ def _read_card(
     if not name:
         say("the card's first line is its name")
         return None
-    looks_like = _field_line(first)
-    if looks_like and not match:
+    if not match and _field_line(first):
         say(f"a card starts with its name line, found {first!r}; a `kind:` block needs a blank "
             "line after it")
         return None
@@ -926,13 +925,9 @@ def card_text(kind: str, record: m.Record, shared: dict[str, Any] | None = None)
     shared = shared or {}
     lines = [f"{record.name} [{record.id}]"]
     side: str | None = None
-    specs = card_specs(model)
     implied = implied_values(kind, {(k,): getattr(record, k) for k in model.model_fields})
     # the card's own fields first, then its Effects and its sides (as printed, top to bottom)
-    specs = [s for s in specs if s.side is None and s.kind != "effects"] + [
-        s for s in specs if s.side is not None or s.kind == "effects"
-    ]
-    for spec in specs:
+    for spec in sorted(card_specs(model), key=lambda s: s.side is not None or s.kind == "effects"):
         if spec.side is not None and getattr(record, spec.side) is None:
             continue
         if spec.side != side:

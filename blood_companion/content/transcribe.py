@@ -3,11 +3,9 @@
 A :class:`CardSession` asks, in the card's order, for each field (over a placeholder the card
 starts empty: a placeholder's value is shown and taken only when accepted, a symbol not
 confirmed is absent; over an earlier transcription Enter keeps its value), then each Effect
-typed as printed, shown back in words for a yes/no,
-then the whole card for a last yes. It keeps only the answers it accepted; its state is a
-function of them, so ``undo`` replays all but the last, and a saved list of answers (the draft)
-resumes a card exactly where it stopped. The CLI (``cli/transcribe_cmd.py``) only prints the
-prompts, reads lines and writes the finished record.
+typed as printed, shown back in words for a yes/no, then the whole card for a last yes. Its
+state is a function of the answers it accepted, so ``undo`` replays all but the last, and a
+saved list of answers (the draft) resumes a card exactly where it stopped.
 
 :func:`queue` orders the cards still to transcribe the way an owner meets them at the table.
 """
