@@ -54,6 +54,7 @@ from blood_companion.content.cards import (
     sides_of,
     wants_structure,
 )
+from blood_companion.content.checks import CARD_KINDS
 from blood_companion.content.effect_text import SYMBOL_WORDS, EffectSyntaxError, parse_effect
 from blood_companion.content.errors import Problem
 from blood_companion.content.face import card_pairs, names_of
@@ -83,11 +84,6 @@ class TextCard:
     refused: set[Path_] = field(default_factory=set)  # fields whose typed line was refused
     # Effects the reader normalised: (line, typed phrase, the phrase as it is stored)
     notes: list[tuple[int, str, str]] = field(default_factory=list)
-
-    def label(self) -> str:
-        """How problems name the card: as it is printed, its name (before it is read, its
-        card line)."""
-        return self.name
 
     def set(self, path: Path_, value: Any, line: int) -> None:
         self.values[path] = value
@@ -268,8 +264,7 @@ def read_cards(
                 defaults = {}  # "== Corvin: Nemesis card ==": the card of the deck itself
         if not block:
             continue
-        first_line, first = block[0]
-        head = _field_line(first)
+        head = _field_line(block[0][1])
         if head and _key(head.key) == "kind":
             kind, defaults = _read_defaults(block, file, problems)
             own = None
@@ -288,7 +283,7 @@ def _read_deck_card(
 ) -> TextCard | None:
     """A card under a heading that names its deck but not its kind: read as the first kind of
     that deck its lines all fit (else as the one they fit best, with those problems)."""
-    fields = {name for name in defaults}
+    fields = set(defaults)
     match = _name_id(block[0][1])
     if kind is not None or not fields or (match and _ID.match(match[1])
                                           and kind_of_id(match[1])):
@@ -318,10 +313,9 @@ def _read_defaults(
     for number, line in block:
         match = _field_line(line)
         if not match:
-            problems.append(
-                Problem(file, number, None, f"expected 'field: value' in the kind: block, found "
-                        f"{line!r}; leave a blank line before the first card")
-            )
+            problems.append(Problem(file, number, None, "expected 'field: value' in the kind: "
+                                    f"block, found {line!r}; leave a blank line before the first "
+                                    "card"))
             continue
         key, value = _key(match.key), match.value.strip()
         if key == "kind":
@@ -330,9 +324,8 @@ def _read_defaults(
             except BloodError as exc:
                 problems.append(Problem(file, number, "kind", f"{exc.message} ({exc.hint})"))
         elif key == "source":
-            problems.append(
-                Problem(file, number, "source", "typed cards are always 'source: transcribed'")
-            )
+            problems.append(Problem(file, number, "source",
+                                    "typed cards are always 'source: transcribed'"))
         else:
             defaults[key] = (number, value)
     return kind, defaults
@@ -360,13 +353,12 @@ def _read_card(
     if not name:
         say("the card's first line is its name")
         return None
-    looks_like = _field_line(first)
-    if looks_like and not match:
+    if not match and _field_line(first):
         say(f"a card starts with its name line, found {first!r}; a `kind:` block needs a blank "
             "line after it")
         return None
     card.kind = kind or (kind_of_id(record_id) if record_id else None)
-    where = card.label()
+    where = card.name
     if card.kind is None:
         say("which kind of card is this? Put a heading like '== Petru ==' or '== Corvin: "
             "Reaction cards ==' (or a block like 'kind: starting_tactics') above the cards, or "
@@ -377,7 +369,7 @@ def _read_card(
     sides = sides_of(model)
     before = len(problems)
     _name_line(card, specs, file, problems)  # a problem of the card line: its lines still read
-    where = card.label()
+    where = card.name
     side: str | None = None
     for number, line in block[1:]:
         card.unread = len(problems) - before
@@ -534,24 +526,21 @@ def normalised(typed: str, effect: m.Effect) -> list[tuple[str, str]]:
     """Each phrase of ``typed`` the reader stores in other words: (as typed, as stored), e.g.
     ``('Condition: 2 Bite Tokens', 'Condition: 2+ Bites')``. Empty when the Effect is stored as
     it was typed (case, spaces and full stops aside)."""
-    stored = render_effect(effect)
-    mine, theirs = _sections(typed), _sections(stored)
+    mine, theirs = _sections(typed), _sections(render_effect(effect))
     out = []
     for label in dict.fromkeys([*mine, *theirs]):
         was, now = mine.get(label), theirs.get(label)
-        if _plain(was or "") == _plain(now or ""):
-            continue
-        name = LABEL_WORDS.get(label, "")
-        out.append((f"{name}{(was or '').strip()}".strip().rstrip(".") if was is not None
-                    else f"(no {name.rstrip(': ') or 'head'})",
-                    f"{name}{(now or '').strip()}".strip().rstrip(".") if now is not None
-                    else f"(no {name.rstrip(': ') or 'head'})"))
+        if _plain(was or "") != _plain(now or ""):
+            name = f"{label[:1].upper()}{label[1:]}: " if label else ""
+            out.append((_phrase(name, was), _phrase(name, now)))
     return out
 
 
-LABEL_WORDS = {"target": "Target: ", "cost": "Cost: ", "condition": "Condition: ",
-               "outcome": "Outcome: ", "on a failure": "On a failure: ",
-               "free text": "Free text: ", "": ""}
+def _phrase(name: str, words: str | None) -> str:
+    """A section as :func:`normalised` shows it (``name``: its label, ``Target: ``)."""
+    if words is None:
+        return f"(no {name.rstrip(': ') or 'head'})"
+    return f"{name}{words.strip()}".strip().rstrip(".")
 
 
 def _name_line(card: TextCard, specs: list[FieldSpec], file: str, problems: list[Problem]) -> bool:
@@ -578,7 +567,7 @@ def _name_line(card: TextCard, specs: list[FieldSpec], file: str, problems: list
         card.set(spec.path, value, card.line)
     if unread:
         forms = _mark_forms(own)
-        problems.append(Problem(file, card.line, card.label(), f"the card line reads "
+        problems.append(Problem(file, card.line, card.name, f"the card line reads "
                                 f"{', '.join(repr(p) for p in unread)} as none of the card's "
                                 f"marks; the card line is 'Name - {' - '.join(forms)}' (or give "
                                 "each as a 'field: value' line)"))
@@ -640,9 +629,8 @@ def _field_spec(specs: list[FieldSpec], side: str | None, match: _Field) -> Fiel
                 # "Cost: Deplete 1 Vigor. Outcome: ..." is an Effect; "cost: 2 coinz" an error
                 return None if _reads_as_effect(f"{match.key}: {value}") else spec
             return spec
-        if wants_structure(spec) and not (
-            value[:1] in ("{", "[") or value.casefold() in ("none", "-")
-        ):
+        if wants_structure(spec) and value[:1] not in ("{", "[") and value.casefold() not in (
+                "none", "-"):
             return None
         return spec
     return None
@@ -650,9 +638,8 @@ def _field_spec(specs: list[FieldSpec], side: str | None, match: _Field) -> Fiel
 
 def _in_scope(specs: list[FieldSpec], side: str | None) -> list[FieldSpec]:
     """A side's own fields first, then the card's."""
-    own = [s for s in specs if side is not None and s.side == side]
-    card = [s for s in specs if s.side is None]
-    return own + card
+    return [s for s in specs if side is not None and s.side == side] + [
+        s for s in specs if s.side is None]
 
 
 # --------------------------------------------------------------------------- planning
@@ -687,7 +674,7 @@ def plan_import(
         kind = card.kind
         model = KINDS[kind].model
         specs = card_specs(model)
-        where = card.label()
+        where = card.name
         values = dict(card.values)
         bad_default = False
         for key, (line, raw) in card.defaults.items():
@@ -812,9 +799,8 @@ def plan_import(
                 if before and not values.get(spec.path) and spec.path not in card.no_effects:
                     warnings.append(f"no Effect typed for {spec.label} (the card it replaces "
                                     f"had {len(before)}); write 'no Effects' if it prints none")
-        replaces = "new" if existing is None else (
-            "transcribed" if overlay_at is not None else existing.source
-        )
+        replaces = ("new" if existing is None else "transcribed" if overlay_at is not None
+                    else existing.source)
         planned.append(Planned(card, kind, record, replaces, inherited, warnings, fields_from))
     names = name_index(catalog) if planned else {}
     for pl in planned:
@@ -921,8 +907,6 @@ def _next_slot(
 
 
 def _other_kind(record_id: str, kind: str, catalog: Any) -> str | None:
-    from blood_companion.content.checks import CARD_KINDS
-
     if kind not in CARD_KINDS:
         return None
     for other in CARD_KINDS:
@@ -941,13 +925,9 @@ def card_text(kind: str, record: m.Record, shared: dict[str, Any] | None = None)
     shared = shared or {}
     lines = [f"{record.name} [{record.id}]"]
     side: str | None = None
-    specs = card_specs(model)
     implied = implied_values(kind, {(k,): getattr(record, k) for k in model.model_fields})
     # the card's own fields first, then its Effects and its sides (as printed, top to bottom)
-    specs = [s for s in specs if s.side is None and s.kind != "effects"] + [
-        s for s in specs if s.side is not None or s.kind == "effects"
-    ]
-    for spec in specs:
+    for spec in sorted(card_specs(model), key=lambda s: s.side is not None or s.kind == "effects"):
         if spec.side is not None and getattr(record, spec.side) is None:
             continue
         if spec.side != side:

@@ -7,12 +7,14 @@ Shared by the interactive transcription (``transcribe.py``), the text-file impor
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 import typing
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, NamedTuple
 
+import yaml
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
 
@@ -76,18 +78,13 @@ class FieldSpec(NamedTuple):
         return not self.info.is_required() and type(None) in typing.get_args(self.info.annotation)
 
 
-_ADAPTERS: dict[int, TypeAdapter[Any]] = {}
-
-
+@functools.cache
 def _adapter(info: FieldInfo) -> TypeAdapter[Any]:
-    """A validator for one field (FieldInfo objects live on their model class: cache by id)."""
-    cached = _ADAPTERS.get(id(info))
-    if cached is None:
-        annotation: Any = info.annotation
-        if info.metadata:
-            annotation = Annotated.__class_getitem__((annotation, *info.metadata))  # type: ignore[attr-defined]
-        cached = _ADAPTERS[id(info)] = TypeAdapter(annotation)
-    return cached
+    """A validator for one field (FieldInfo objects live on their model class, hashed by id)."""
+    annotation: Any = info.annotation
+    if info.metadata:
+        annotation = Annotated.__class_getitem__((annotation, *info.metadata))  # type: ignore[attr-defined]
+    return TypeAdapter(annotation)
 
 
 def _model_of(annotation: Any) -> type[BaseModel] | None:
@@ -170,7 +167,7 @@ def base_of(value: Any) -> Any:
 def format_value(value: Any) -> str:
     """A value as an owner types it: plain words and numbers, ``yes``/``no``, or a one-line YAML
     mapping/list for the structured fields (``{physical: 1}``)."""
-    printed = _printed().get(type(value))
+    printed = PRINTED.get(type(value))
     if printed is not None:
         return printed[0](value)
     if value is None:
@@ -182,20 +179,15 @@ def format_value(value: Any) -> str:
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json", exclude_defaults=True)
     elif isinstance(value, list):
-        value = [
-            v.model_dump(mode="json", exclude_defaults=True) if isinstance(v, BaseModel) else v
-            for v in value
-        ]
+        value = [v.model_dump(mode="json", exclude_defaults=True) if isinstance(v, BaseModel)
+                 else v for v in value]
     return flow_yaml(value)
 
 
 def flow_yaml(value: Any) -> str:
     """``value`` as one line of YAML (``{physical: 1}``)."""
-    import yaml  # here: a card's face is shown, and a step recorded, without YAML
-
-    text = yaml.safe_dump(
-        value, default_flow_style=True, width=1_000_000, sort_keys=False, allow_unicode=True
-    )
+    text = yaml.safe_dump(value, default_flow_style=True, width=1_000_000, sort_keys=False,
+                          allow_unicode=True)
     return text.strip().removesuffix("...").strip()
 
 
@@ -224,17 +216,13 @@ def parse_value(spec: FieldSpec, text: str) -> Any:
     adapter = _adapter(spec.info)
     candidates: list[Any] = []
     if raw[:1] in ("{", "[") or wants_structure(spec):
-        import yaml
-
         try:
             loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C one when built
             loaded = yaml.load(raw, Loader=loader)  # noqa: S506 - a safe loader
         except yaml.YAMLError as exc:
             problem = getattr(exc, "problem", None) or "not readable"
-            raise AnswerError(
-                f"{spec.label}: {problem}",
-                "write it on one line of YAML, like the default, e.g. {physical: 1, mind: 0}",
-            ) from None
+            raise AnswerError(f"{spec.label}: {problem}", "write it on one line of YAML, like the "
+                              "default, e.g. {physical: 1, mind: 0}") from None
         candidates.append(loaded)
     candidates.append(raw)
     if raw != raw.casefold().replace(" ", "_"):
@@ -251,18 +239,10 @@ def parse_value(spec: FieldSpec, text: str) -> Any:
     return _raise(spec, raw, f"{where + ': ' if where else ''}{err['msg']}")
 
 
-def _close_matches(word: str, choices: list[str], n: int, cutoff: float) -> list[str]:
-    """difflib's close matches, for a refusal's "did you mean" (difflib is imported only then:
-    ~1 ms on every command otherwise)."""
-    import difflib
-
-    return difflib.get_close_matches(word, choices, n=n, cutoff=cutoff)
-
-
 def _raise(spec: FieldSpec, raw: str, why: str) -> Any:
     choices = literal_choices(spec.info.annotation)
     if choices:
-        close = _close_matches(raw.casefold(), choices, n=1, cutoff=0.6)
+        close = difflib.get_close_matches(raw.casefold(), choices, n=1, cutoff=0.6)
         hint = (f"did you mean {close[0]!r}? " if close else "") + "one of: " + ", ".join(choices)
         raise AnswerError(f"{spec.label}: {raw!r} is not one of the choices", hint)
     forms = printed_forms(spec)
@@ -281,13 +261,8 @@ def plain_message(msg: str) -> str:
 def wants_structure(spec: FieldSpec) -> bool:
     """True when the field takes a mapping or list (typed as one line of YAML)."""
     ann = spec.info.annotation
-    for candidate in (ann, *typing.get_args(ann)):
-        origin = typing.get_origin(candidate)
-        if origin in (list, dict) or (isinstance(candidate, type) and issubclass(
-            candidate, BaseModel
-        )):
-            return True
-    return False
+    return any(typing.get_origin(c) in (list, dict) or _model_of(c) is not None
+               for c in (ann, *typing.get_args(ann)))
 
 
 def literal_choices(annotation: Any) -> list[str]:
@@ -303,11 +278,8 @@ def literal_choices(annotation: Any) -> list[str]:
 
 def deck_of(kind: str, record: Any) -> str | None:
     """The deck a card belongs to (its Trouper, Nemesis, Art or Zone), or None."""
-    for name in DECK_FIELDS.get(kind, ()):
-        value = getattr(record, name, None)
-        if value:
-            return str(value)
-    return None
+    return next((str(v) for name in DECK_FIELDS.get(kind, ())
+                 if (v := getattr(record, name, None))), None)
 
 
 def build_record(
@@ -326,13 +298,11 @@ def build_record(
 def implied_values(kind: str, values: dict[tuple[str, ...], Any]) -> dict[tuple[str, ...], Any]:
     """Fields the kind of file already says (a card in starting_tactics is a Starting card),
     so a typed card need not repeat them."""
-    card_kind = {
-        "starting_tactics": "starting", "advanced_tactics": "advanced", "trouper_items": "trouper",
-    }.get(kind)
+    card_kind = {"starting_tactics": "starting", "advanced_tactics": "advanced",
+                 "trouper_items": "trouper"}.get(kind)
     if kind in ("special_tactics", "special_items"):
-        card_kind = "location" if values.get(("location",)) else (
-            "nemesis" if values.get(("nemesis",)) else None
-        )
+        card_kind = ("location" if values.get(("location",))
+                     else "nemesis" if values.get(("nemesis",)) else None)
     return {("kind",): card_kind} if card_kind else {}
 
 
@@ -392,13 +362,13 @@ def format_check(c: m.CheckRule | None) -> str:
 
 def _printed_kind(spec: FieldSpec) -> type | None:
     ann = spec.info.annotation
-    return next((c for c in (ann, *typing.get_args(ann)) if c in _printed()), None)
+    return next((c for c in (ann, *typing.get_args(ann)) if c in PRINTED), None)
 
 
 def printed_forms(spec: FieldSpec) -> str | None:
     """The accepted forms of a field typed as printed, for prompts and errors."""
     kind = _printed_kind(spec)
-    return None if kind is None else _printed()[kind][1]
+    return None if kind is None else PRINTED[kind][1]
 
 
 def _parse_printed(spec: FieldSpec, kind: type, raw: str) -> Any:
@@ -432,7 +402,7 @@ def _parse_printed(spec: FieldSpec, kind: type, raw: str) -> Any:
             resource = _RESOURCE_READ.get(match.group(2)) if match else None
             if match is None or resource is None or resource in counts:
                 word = part.strip()
-                close = _close_matches(
+                close = difflib.get_close_matches(
                     (match.group(2) if match else word), list(_RESOURCE_READ), n=1, cutoff=0.6)
                 hint = (f"did you mean {close[0]!r}? " if close else "") + f"e.g. {COST_FORMS}"
                 raise AnswerError(f"{spec.label}: {word!r} is not a cost as printed", hint)
@@ -458,16 +428,14 @@ def _parse_printed(spec: FieldSpec, kind: type, raw: str) -> Any:
         if match:
             n = int(match.group(1)) if match.groups() and match.group(1) else 0
             return m.CheckRule(kind=check_kind, n=n, text=text)
-    close = _close_matches(
+    close = difflib.get_close_matches(
         head_key, [f.format(n=2).casefold() for f in CHECK_FORMS.values()], n=1, cutoff=0.5)
     raise AnswerError(f"{spec.label}: {raw!r} is not a Check as printed",
                       (f"did you mean {close[0]!r}? " if close else "") + CHECK_HELP)
 
 
-@functools.cache
-def _printed() -> dict[Any, tuple[Callable[[Any], str], str]]:
-    """Each model typed as printed: how it is written, and the forms it is read in."""
-    return {
-        m.Fatigue: (format_fatigue, FATIGUE_FORMS), m.ResourceCost: (format_cost, COST_FORMS),
-        m.CheckRule: (format_check, CHECK_HELP),
-    }
+# Each model typed as printed: how it is written, and the forms it is read in.
+PRINTED: dict[Any, tuple[Callable[[Any], str], str]] = {
+    m.Fatigue: (format_fatigue, FATIGUE_FORMS), m.ResourceCost: (format_cost, COST_FORMS),
+    m.CheckRule: (format_check, CHECK_HELP),
+}

@@ -8,8 +8,6 @@ counts match the box's Components list.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
@@ -24,17 +22,11 @@ CARD_KINDS = ("reactions", "vlad_reactions", "weaknesses", "starting_tactics", "
               "locations", "nemeses", "troupers", "zones")
 
 
-def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
+def cross_check(cat: Catalog) -> list[Problem]:
     problems: list[Problem] = []
 
-    def where(kind: str, rid: str) -> tuple[str, int | None]:
-        origin = cat.origins.get((kind, rid))
-        if origin is None:
-            return ("(data pack)", None)
-        return cat.origin_line(kind, rid)
-
     def add(kind: str, rid: str | None, field: str | None, message: str) -> None:
-        file, line = where(kind, rid) if rid else (f"(kind {kind})", None)
+        file, line = cat.origin_line(kind, rid) if rid else (f"(kind {kind})", None)
         problems.append(Problem(file, line, f"{rid}.{field}" if rid and field else field, message))
 
     # singletons ------------------------------------------------------------
@@ -71,27 +63,20 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         if letters[letter] != 1:
             add("dice", None, "letter", f"expected one die {letter}, found {letters[letter]}")
     try:
-        location_die = cat.die(config.location_die)
-        face_labels = [f.label for f in location_die.faces]
+        face_labels = [f.label for f in cat.die(config.location_die).faces]
     except KeyError:
         face_labels = []
 
     # zones, locations, events ---------------------------------------------------
     for z in cat.all("zones"):
         if z.tile_count() != config.tiles_per_zone:
-            add(
-                "zones", z.id, "tiles",
-                f"tiles add up to {z.tile_count()}, rules_config says "
-                f"{config.tiles_per_zone} per Zone",
-            )
+            add("zones", z.id, "tiles", f"tiles add up to {z.tile_count()}, rules_config says "
+                f"{config.tiles_per_zone} per Zone")
     for loc in cat.all("locations"):
         ref("locations", loc.id, "zone", loc.zone, zones, "zone")
         if loc.choice not in face_labels:
-            add(
-                "locations", loc.id, "choice",
-                f"{loc.choice!r} is not a face of the location die ({config.location_die}): "
-                f"{', '.join(str(x) for x in face_labels)}",
-            )
+            add("locations", loc.id, "choice", f"{loc.choice!r} is not a face of the location "
+                f"die ({config.location_die}): {', '.join(str(x) for x in face_labels)}")
         got = {r.level for r in loc.rewards}
         if got != levels:
             add("locations", loc.id, "rewards",
@@ -101,14 +86,9 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         for choice, n in choices.items():
             if n > 1:
                 add("zones", zone, None, f"{n} Location cards share the die result {choice!r}")
-        missing = [label for label in face_labels if label not in choices]
-        if missing:
-            add(
-                "zones", zone, "locations",
-                "no Location card for the die result(s) "
-                + ", ".join(str(x) for x in missing)
-                + " (one Location card per face)",
-            )
+        if missing := [str(label) for label in face_labels if label not in choices]:
+            add("zones", zone, "locations", "no Location card for the die result(s) "
+                f"{', '.join(missing)} (one Location card per face)")
     for e in cat.all("events"):
         ref("events", e.id, "zone", e.zone, zones, "zone")
 
@@ -121,11 +101,8 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         weak = cat.weaknesses_for(n.id)
         sides = Counter(w.side for w in weak)
         if len(weak) != 3 or any(sides[s] != 1 for s in m.SIDES):
-            add(
-                "nemeses", n.id, "weaknesses",
-                "needs exactly 3 Weakness cards, one per side "
-                f"(front, left, right); found {dict(sides) or 'none'}",
-            )
+            add("nemeses", n.id, "weaknesses", "needs exactly 3 Weakness cards, one per side "
+                f"(front, left, right); found {dict(sides) or 'none'}")
         if not n.vlad:
             count = len(cat.reactions_for(n.id))
             if count != 12:
@@ -165,11 +142,8 @@ def cross_check(cat: Catalog, display: Callable[[Path], str]) -> list[Problem]:
         items = cat.items_for(t.id)
         cats = Counter(i.category for i in items)
         if len(items) != 6 or any(cats[c] == 0 for c in m.ITEM_CATEGORIES):
-            add(
-                "troupers", t.id, "items",
-                "needs 6 Trouper Item cards covering protection, tool "
-                f"and artifact; found {dict(cats) or 'none'}",
-            )
+            add("troupers", t.id, "items", "needs 6 Trouper Item cards covering protection, tool "
+                f"and artifact; found {dict(cats) or 'none'}")
 
     for card in cat.all("advanced_tactics"):
         if card.kind != "advanced":

@@ -35,7 +35,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
@@ -175,11 +175,8 @@ _STOPS = re.compile(r'["()]|\.(?=\s|$)|(?<=\s)[ocfrtOCFRT]')
 
 @dataclass
 class EffectSyntaxError(ValueError):
-    """A typed Effect that could not be read.
-
-    ``column`` is 1-based; ``word`` is what was found there; ``suggestion`` (may be None) is a
-    close spelling or what to type instead.
-    """
+    """A typed Effect that could not be read: at ``column`` (1-based) ``word`` was found;
+    ``suggestion`` is a close spelling or what to type instead."""
 
     message: str
     column: int
@@ -197,9 +194,6 @@ class EffectSyntaxError(ValueError):
     def pointer(self) -> str:
         """The typed text with a caret line under the word (for a terminal)."""
         return f"{self.text}\n{' ' * (self.column - 1)}{'^' * max(1, len(self.word))}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if k != "text"}
 
 
 def _word_at(text: str, pos: int) -> str:
@@ -229,14 +223,11 @@ class _Parser:
         # the words after a Test bonus, read as the Effect's Condition (and where they are)
         self.bonus_condition: tuple[str, int] | None = None
 
-    def fail(
-        self, message: str, pos: int, suggestion: str | None = None, word: str | None = None
-    ) -> EffectSyntaxError:
+    def fail(self, message: str, pos: int, suggestion: str | None = None,
+             word: str | None = None) -> EffectSyntaxError:
         pos = max(0, min(pos, len(self.text)))
-        return EffectSyntaxError(
-            message, pos + 1, word if word is not None else _word_at(self.text, pos), suggestion,
-            self.text,
-        )
+        return EffectSyntaxError(message, pos + 1, _word_at(self.text, pos) if word is None
+                                 else word, suggestion, self.text)
 
     # -- scanning ------------------------------------------------------------
     def skip_ws(self, pos: int) -> int:
@@ -264,16 +255,13 @@ class _Parser:
         text = self.text
         pos = self.skip_ws(0)
         if pos >= len(text):
-            raise self.fail(
-                "the Effect is empty", 0,
-                "type it as printed, e.g. 'Target: Self. Outcome: Step 1.'",
-            )
+            raise self.fail("the Effect is empty", 0,
+                            "type it as printed, e.g. 'Target: Self. Outcome: Step 1.'")
         bare = text.strip().rstrip(".").casefold()
         if bare in CARD_SYMBOLS:
-            raise self.fail(
-                f"'{text.strip()}' is {CARD_SYMBOLS[bare]}, a mark of the card, not an Effect", pos,
-                f"it is one of the card's fields ({bare}), asked before the Effects",
-            )
+            raise self.fail(f"'{text.strip()}' is {CARD_SYMBOLS[bare]}, a mark of the card, not an "
+                            f"Effect", pos,
+                            f"it is one of the card's fields ({bare}), asked before the Effects")
         fields: dict[str, Any] = {}
         costs: list[m.Cost] = []
         pos = self.head(self.symbol_words(pos, fields, costs), fields, costs)
@@ -292,11 +280,9 @@ class _Parser:
             seen.add(label)
             if label == "Free text":
                 if len(seen) > 1:
-                    raise self.fail(
-                        "'Free text:' keeps a whole Effect as words; it cannot follow other "
-                        "sections",
-                        pos, "put 'Free text:' first and the whole printed Effect after it",
-                    )
+                    raise self.fail("'Free text:' keeps a whole Effect as words; it cannot "
+                                    "follow other sections", pos,
+                                    "put 'Free text:' first and the whole printed Effect after it")
                 fields["free_text"] = text[body:].strip()
                 if not fields["free_text"]:
                     raise self.fail("expected the printed words after 'Free text:'", body)
@@ -307,28 +293,24 @@ class _Parser:
         if self.bonus_condition is not None:
             words, at = self.bonus_condition
             if "condition" in fields:
-                raise self.fail(
-                    f"'{words}' after the Element is a Condition, and this Effect has one", at,
-                    "type both in the 'Condition:' section", word=words)
+                raise self.fail(f"'{words}' after the Element is a Condition, and this Effect has "
+                                "one", at, "type both in the 'Condition:' section", word=words)
             fields["condition"] = self.condition(words)
         if costs:
             fields["cost"] = costs + fields.get("cost", [])
         structured = {"target", "cost", "condition", "outcome", "test", "on_failure"}
         if "free_text" not in fields and not structured & fields.keys():
-            raise self.fail(
-                "found no Target, Cost, Condition or Outcome",
-                note_at if note_at is not None else self.skip_ws(0),
-                "check the section names, or type 'Free text: ' before the printed words to keep "
-                "them as they are (the table then resolves them)",
-            )
+            raise self.fail("found no Target, Cost, Condition or Outcome",
+                            note_at if note_at is not None else self.skip_ws(0),
+                            "check the section names, or type 'Free text: ' before the printed "
+                            "words to keep them as they are (the table then resolves them)")
         try:
             return m.Effect(**fields)
         except ValidationError as exc:
             err = exc.errors()[0]
             where = ".".join(str(x) for x in err["loc"])
-            raise self.fail(
-                f"not a valid Effect ({where}: {err['msg']})", self.skip_ws(0)
-            ) from None
+            raise self.fail(f"not a valid Effect ({where}: {err['msg']})",
+                            self.skip_ws(0)) from None
 
     def not_a_label(self, pos: int, structured: bool) -> None:
         """Text that is not a section: a typo'd label is an error, prose after the sections is
@@ -338,15 +320,12 @@ class _Parser:
         has_colon = bool(word_match and word_match.group(2) == ":")
         close = _close(word, SECTION_NAMES, cutoff=0.75)
         if close and (has_colon or not structured or word.casefold() == close.casefold()):
-            raise self.fail(
-                f"unknown section '{word}'", pos, f"did you mean '{close}:'?", word=word
-            )
+            raise self.fail(f"unknown section '{word}'", pos, f"did you mean '{close}:'?",
+                            word=word)
         if not structured:
-            raise self.fail(
-                f"expected a section ({EXPECTED_SECTIONS}), found '{word}'",
-                pos, "type 'Free text: ' before the printed words to keep them as they are",
-                word=word,
-            )
+            raise self.fail(f"expected a section ({EXPECTED_SECTIONS}), found '{word}'", pos,
+                            "type 'Free text: ' before the printed words to keep them as they are",
+                            word=word)
 
     def symbol_words(self, pos: int, fields: dict[str, Any], costs: list[m.Cost]) -> int:
         """The symbols printed in front of an Effect, typed as words with a full stop
@@ -400,14 +379,11 @@ class _Parser:
                     "Target: Self. Outcome: Step 1.'", word=word)
             close = _close(name, SECTION_NAMES, cutoff=0.75)
             if close:
-                raise self.fail(
-                    f"unknown section '{name}'", pos, f"did you mean '{close}:'?", word=name
-                )
-            raise self.fail(
-                f"expected {EXPECTED_SECTIONS} after '{name}:'", after,
-                "an Effect's name is followed by its sections; type 'Free text: ' before "
-                "words the app cannot structure",
-            )
+                raise self.fail(f"unknown section '{name}'", pos, f"did you mean '{close}:'?",
+                                word=name)
+            raise self.fail(f"expected {EXPECTED_SECTIONS} after '{name}:'", after,
+                            "an Effect's name is followed by its sections; type 'Free text: ' "
+                            "before words the app cannot structure")
         fields["name"] = name
         return after
 
@@ -449,31 +425,23 @@ class _Parser:
     def condition(self, body: str) -> m.Condition:
         """A Condition's words: a known one, else words the table judges (asked at the table)."""
         found = _read(" ".join(body.split()).casefold(), CONDITIONS) or ("text", None)
-        return m.Condition(
-            kind=found[0], **({"n": found[1]} if found[1] is not None else {}),
-            **({"text": body} if found[0] == "text" else {}),
-        )
+        return m.Condition(kind=found[0], **({"n": found[1]} if found[1] is not None else {}),
+                           **({"text": body} if found[0] == "text" else {}))
 
     def target(self, body: str, base: int) -> m.Target:
         match = _TARGET.match(body)
         if not match:
             word = _word_at(body, 0)
-            raise self.fail(
-                "expected a Target (Self, Trouper, Enemy, Nemesis, Minion, Tile or Event, or "
-                f"every Trouper, Minion or Enemy), found '{word}'",
-                base,
-                _mean(word, ["Self", "Trouper", "every Trouper", "Enemy", "every Enemy",
-                             "Nemesis", "Minion", "every Minion", "Tile", "Event"]),
-            )
+            raise self.fail("expected a Target (Self, Trouper, Enemy, Nemesis, Minion, Tile or "
+                            f"Event, or every Trouper, Minion or Enemy), found '{word}'", base,
+                            _mean(word, ["Self", "Trouper", "every Trouper", "Enemy", "every Enemy",
+                                         "Nemesis", "Minion", "every Minion", "Tile", "Event"]))
         what, every, word = match.group(0), match.group(1) is not None, match.group(3).casefold()
         if every and word.removesuffix("s") not in EVERY_KINDS:
-            raise self.fail(
-                f"'{what}' as one Target is read for Troupers, Minions and Enemies "
-                "('every Trouper', 'every Minion', 'every Enemy')",
-                base,
-                "for anything else type the Effect after 'Free text: ' (the table resolves it)",
-                word=what,
-            )
+            raise self.fail(f"'{what}' as one Target is read for Troupers, Minions and Enemies "
+                            "('every Trouper', 'every Minion', 'every Enemy')", base,
+                            "for anything else type the Effect after 'Free text: ' (the table "
+                            "resolves it)", word=what)
         fields: dict[str, Any] = {
             "kind": EVERY_KINDS[word.removesuffix("s")] if every else TARGET_KINDS[word]
         }
@@ -486,9 +454,8 @@ class _Parser:
             inner, inner_at = rest[3:].strip(), inner_at + 3
         elif rest.startswith("("):
             if not rest.endswith(")"):
-                raise self.fail(
-                    "expected ')' to close the Target's brackets", base + len(body), word=")"
-                )
+                raise self.fail("expected ')' to close the Target's brackets", base + len(body),
+                                word=")")
             inner, inner_at = rest[1:-1], inner_at + 1
         elif rest:
             raise self.fail(f"expected a Distance in brackets after '{what}'", inner_at,
@@ -505,18 +472,12 @@ class _Parser:
                                                                       inner)]
         parts = [(p, at + len(p) - len(p.lstrip())) for p, at in parts if p.strip()]
         words, first_at = parts[0][0].strip(), parts[0][1]
-        dist = re.fullmatch(
-            r"(?i)(?:distance\s+(\d+(?:\s*-\s*\d+)?|any|∞)|(any distance|∞)|"
-            r"(special area))((?:\s+-?\d+,-?\d+)*)",
-            words,
-        )
+        dist = re.fullmatch(r"(?i)(?:distance\s+(\d+(?:\s*-\s*\d+)?|any|∞)|(any distance|∞)|"
+                            r"(special area))((?:\s+-?\d+,-?\d+)*)", words)
         if dist is None:
-            raise self.fail(
-                f"expected a Distance after '{what}' ('Distance 0-1', 'any distance' or "
-                f"'Special Area'), found '{words.split()[0]}'",
-                first_at,
-                _mean(words.split()[0], ["Distance", "any distance", "Special Area"]),
-            )
+            raise self.fail(f"expected a Distance after '{what}' ('Distance 0-1', 'any distance' "
+                            f"or 'Special Area'), found '{words.split()[0]}'", first_at,
+                            _mean(words.split()[0], ["Distance", "any distance", "Special Area"]))
         if dist.group(1) and dist.group(1).casefold() not in ("any", "∞"):
             fields["distance"] = re.sub(r"\s+", "", dist.group(1))
         else:
@@ -530,12 +491,10 @@ class _Parser:
                 key = phrase.strip().casefold()
                 if key not in PRIORITIES:
                     names = list(PRIORITY_NAMES.values())
-                    raise self.fail(
-                        f"unknown Target Priority '{phrase.strip()}'",
-                        at + part.strip().find(phrase, offset),
-                        _mean(phrase, names, "priorities: " + ", ".join(names)),
-                        word=phrase.strip(),
-                    )
+                    raise self.fail(f"unknown Target Priority '{phrase.strip()}'",
+                                    at + part.strip().find(phrase, offset),
+                                    _mean(phrase, names, "priorities: " + ", ".join(names)),
+                                    word=phrase.strip())
                 offset = part.strip().find(phrase, offset) + len(phrase)
                 priorities.append(PRIORITIES[key])
         if priorities:
@@ -560,11 +519,8 @@ class _Parser:
             found = _read(key[times.end():] if times else key, COSTS)
             if found is None or (times and found[1] is not None):
                 close = _close(piece, COST_EXAMPLES, cutoff=0.5)
-                raise self.fail(
-                    f"unknown Cost '{piece}'", at,
-                    f"did you mean '{close}'?" if close else "costs: " + ", ".join(COST_EXAMPLES),
-                    word=piece,
-                )
+                raise self.fail(f"unknown Cost '{piece}'", at, f"did you mean '{close}'?" if close
+                                else "costs: " + ", ".join(COST_EXAMPLES), word=piece)
             n = found[1] if found[1] is not None else int(times.group(1)) if times else 1
             try:
                 out.append(m.Cost(kind=found[0], n=n))
@@ -583,19 +539,16 @@ class _Parser:
             if open_at is None:
                 raise self.fail("a ')' with no '(' before it", base + len(body) - 1, word=")")
             if not with_test:
-                raise self.fail(
-                    "a Test in brackets belongs on the Outcome line", base + open_at, word="("
-                )
+                raise self.fail("a Test in brackets belongs on the Outcome line", base + open_at,
+                                word="(")
             test = self.test(body[open_at + 1 : -1], base + open_at + 1)
             elements = body[:open_at].rstrip()
         # a movement's Target keeps its brackets: "Step 1 toward the Trouper (any distance)"
         bare = _GOAL_BRACKETS.sub(lambda mt: " " * len(mt.group(0)), _unquoted(elements))
         if "(" in bare or ")" in bare:
             at = bare.find("(") if "(" in bare else bare.find(")")
-            raise self.fail(
-                "brackets only hold the Test at the end of the Outcome", base + at,
-                "a Test comes last: 'Wound, Bite (Dexterity 4)'", word=elements[at],
-            )
+            raise self.fail("brackets only hold the Test at the end of the Outcome", base + at,
+                            "a Test comes last: 'Wound, Bite (Dexterity 4)'", word=elements[at])
         if not elements.strip():
             return [], test
         return [self.element(piece, at) for piece, at in self.split_top(elements, base)], test
@@ -624,19 +577,16 @@ class _Parser:
         if match:
             if match.group(2) is None:
                 word = match.group(1).capitalize()
-                raise self.fail(
-                    f"expected a number after '{word}'", at, f"e.g. '{word} 1'", word=word,
-                )
+                raise self.fail(f"expected a number after '{word}'", at, f"e.g. '{word} 1'",
+                                word=word)
             return {"kind": match.group(1), "n": int(match.group(2))}
         found = _read(key, NUMBERED)
         if found:
             return {"kind": found[0], "n": 1 if found[1] is None else found[1]}
         match = re.fullmatch(r"\+\s*(\d+) (\w+)", key)
         if match and match.group(2) in RESOURCE_WORDS:
-            return {
-                "kind": "gain_resource", "n": int(match.group(1)),
-                "resource": RESOURCE_WORDS[match.group(2)],
-            }
+            return {"kind": "gain_resource", "n": int(match.group(1)),
+                    "resource": RESOURCE_WORDS[match.group(2)]}
         # Elements with no number: a count other than one is written in front ("2x Wound")
         times = re.match(r"(\d+)\s*x\s+", key) or re.match(r"(\d+)\s+(?=\D)", key)
         n = int(times.group(1)) if times else 1
@@ -649,11 +599,9 @@ class _Parser:
         if match:
             kind = match.group(1)
             if kind and kind not in MINION_TYPE_WORDS:
-                raise self.fail(
-                    f"unknown Minion type '{kind}'", at + piece.casefold().rfind(kind),
-                    _mean(kind, [t.capitalize() for t in m.MINION_TYPES],
-                          "types: Undead, Aberration, Ghoul, Beast"),
-                )
+                raise self.fail(f"unknown Minion type '{kind}'", at + piece.casefold().rfind(kind),
+                                _mean(kind, [t.capitalize() for t in m.MINION_TYPES],
+                                      "types: Undead, Aberration, Ghoul, Beast"))
             return {"kind": "summon", "n": n} | (
                 {"minion_type": MINION_TYPE_WORDS[kind]} if kind else {})
         match = re.fullmatch(r"\+?\s*(?:1\s+)?(?:bonus\s+)?(grey|gray|black|red) (?:die|dice)", key)
@@ -672,20 +620,15 @@ class _Parser:
                 return lead_fields
             lines = [line for line in (self.retyped(piece, shown, rest),
                                        self.retyped(piece, f'"{piece}"', None)) if line]
-            raise self.fail(
-                f"unknown Outcome Element '{piece}'", at,
-                f"the Element reads as '{shown}'; the words after it ('{rest}') are not an "
-                "Element: " + ("type the line as " + " or as ".join(f"'{x}'" for x in lines)
-                               if lines else f"type '{shown}' and put the rest in 'Condition:' "
-                               "or the whole Element in double quotes"),
-                word=piece,
-            )
-        raise self.fail(
-            f"unknown Outcome Element '{piece}'", at,
-            (f"did you mean '{close}'? " if close else "")
-            + 'put words the app cannot structure in double quotes, e.g. "swap places"',
-            word=piece,
-        )
+            raise self.fail(f"unknown Outcome Element '{piece}'", at,
+                            f"the Element reads as '{shown}'; the words after it ('{rest}') are "
+                            "not an Element: " + ("type the line as " + " or as ".join(
+                                f"'{x}'" for x in lines) if lines else f"type '{shown}' and put "
+                                "the rest in 'Condition:' or the whole Element in double quotes"),
+                            word=piece)
+        raise self.fail(f"unknown Outcome Element '{piece}'", at,
+                        (f"did you mean '{close}'? " if close else "") + 'put words the app '
+                        'cannot structure in double quotes, e.g. "swap places"', word=piece)
 
     def leading_element(self, text: str) -> tuple[dict[str, Any], str, str] | None:
         """An Element read from the first words of ``text``, as written back, and the words
@@ -770,16 +713,13 @@ class _Parser:
                     dice, number = pool.group(1), pool.group(2)
                 else:
                     word = option.split()[0]
-                    raise self.fail(
-                        f"expected a Trait (Strength, Dexterity, Cunning, Madness) or dice like "
-                        f"'2G B' in the Test, found '{word}'",
-                        at, _mean(word, [t.capitalize() for t in m.TRAITS]), word=word,
-                    )
+                    raise self.fail("expected a Trait (Strength, Dexterity, Cunning, Madness) or "
+                                    f"dice like '2G B' in the Test, found '{word}'", at,
+                                    _mean(word, [t.capitalize() for t in m.TRAITS]), word=word)
                 if number is not None:
                     if target is not None and int(number) != target:
-                        raise self.fail(
-                            f"a Test has one target number; found {target} and {int(number)}", at
-                        )
+                        raise self.fail(f"a Test has one target number; found {target} and "
+                                        f"{int(number)}", at)
                     target = int(number)
         try:
             return m.EffectTest(traits=traits, dice=dice, target=target)

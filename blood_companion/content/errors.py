@@ -43,9 +43,8 @@ class ContentError(BloodError):
         )
 
     def to_json(self) -> dict[str, object]:
-        doc: dict[str, object] = {
-            "ok": False, "errors": [p.to_json() for p in self.problems[:LISTED_PROBLEMS]],
-        }
+        doc: dict[str, object] = {"ok": False,
+                                  "errors": [p.to_json() for p in self.problems[:LISTED_PROBLEMS]]}
         if len(self.problems) > LISTED_PROBLEMS:
             doc["more_errors"] = len(self.problems) - LISTED_PROBLEMS
         return doc
@@ -58,8 +57,6 @@ class ImportRefused(ContentError):
         super().__init__(problems)
         n = len(self.problems)
         lines = "\n".join(f"  {p}" for p in self.problems)
-        self.message = (
-            f"{file}: {n} problem{'s' if n != 1 else ''}; nothing was written:\n{lines}"
-        )
+        self.message = f"{file}: {n} problem{'s' if n != 1 else ''}; nothing was written:\n{lines}"
         self.hint = "fix the lines named above and run the same command again"
         self.args = (self.message,)

@@ -10,14 +10,12 @@ shows that mark wherever such content appears"). Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from blood_companion.content import models as m
 from blood_companion.content.cards import format_cost, format_fatigue
+from blood_companion.content.loader import Catalog
 from blood_companion.content.render import render_effect
-
-if TYPE_CHECKING:
-    from blood_companion.content.loader import Catalog
 
 # The Map notation of the Location cards (data/locations/*.yaml; "Zones" > "Tiles").
 MAP_LEGEND: tuple[tuple[str, str], ...] = (
@@ -56,16 +54,13 @@ def map_lines(rows: list[str]) -> list[str]:
 
 
 def kind_of(catalog: Catalog, cid: str) -> str | None:
-    for kind in CARD_KINDS:
-        if catalog.get(kind, cid) is not None:
-            return kind
-    return None
+    return next((kind for kind in CARD_KINDS if catalog.get(kind, cid) is not None), None)
 
 
 def named_sides(rec: Any) -> list[tuple[str, str | None]]:
     """A card's printed names, each with the side that prints it (None: a one-sided card)."""
     sides: list[tuple[str, str | None]]
-    if m.instance_of(rec, "VladReactionCard"):
+    if isinstance(rec, m.VladReactionCard):
         sides = [(rec.enhanced.name, "enhanced"), (rec.weakened.name, "weakened")]
     elif isinstance(rec, m.ItemCard) and rec.advanced is not None:
         sides = [(rec.starting.name, "starting"), (rec.advanced.name, "advanced")]
@@ -161,7 +156,7 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
     ident = f" [{rec.id}]" if with_id else ""
     lines: list[str] = []
     # whose card it is: a Trouper's, a Nemesis's (Reaction, Weakness), a Zone's (Location, Event)
-    nemesis = m.instance_of(rec, "ReactionCard", "WeaknessCard")
+    nemesis = isinstance(rec, (m.ReactionCard, m.WeaknessCard))
     nem = catalog.nemesis(rec.nemesis) if nemesis else None
     owner = (f" of {trouper_name(catalog, rec.trouper)}" if getattr(rec, "trouper", None)
              else f" of {nem.name}" if nem is not None else "")
@@ -186,21 +181,18 @@ def card_face(catalog: Catalog, cid: str, *, face: str | None = None,
             quick = " · Quick" if item_side.quick else ""
             lines.append(f" {label}: {item_side.name}{quick}")
             lines += _effects(item_side.effects)
-    elif m.instance_of(rec, "VladReactionCard"):
+    elif isinstance(rec, m.VladReactionCard):
         shown = rec.weakened if face == "weakened" else rec.enhanced
         side = "Weakened" if face == "weakened" else "Enhanced"
         lines = [f"{shown.name}{ident} — {what} ({side} side)", *_reaction_face(shown)]
         other = rec.enhanced if face == "weakened" else rec.weakened
         if other != shown:
             lines.append(f" Other side: {other.name}")
-    elif m.instance_of(rec, "ReactionCard"):
+    elif isinstance(rec, m.ReactionCard):
         lines = [f"{rec.name}{ident} — {what}{owner}", *_reaction_face(rec.face())]
     elif isinstance(rec, m.WeaknessCard):
-        mods = []
-        if rec.physical_modifier:
-            mods.append(f"Physical Defense {rec.physical_modifier:+d}")
-        if rec.mind_modifier:
-            mods.append(f"Mind Defense {rec.mind_modifier:+d}")
+        mods = [f"{label} Defense {n:+d}" for label, n in (("Physical", rec.physical_modifier),
+                                                            ("Mind", rec.mind_modifier)) if n]
         lines = [f"{rec.name}{ident} — {what}{owner}, {rec.side} side: {rec.effect_name}"]
         if mods:
             lines.append("  " + ", ".join(mods) + " on this side")

@@ -18,18 +18,25 @@ import pickle
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
+import pydantic
+import pydantic_core
+import yaml
 from pydantic import BaseModel, ValidationError
 
+from blood_companion import __version__, yamlio
 from blood_companion.content import models as m
 from blood_companion.content import raw as rawpack
+from blood_companion.content.checks import cross_check
 from blood_companion.content.errors import ContentError, Problem
 from blood_companion.content.paths import user_data_dir as user_data_dir
-from blood_companion.content.raw import _display, _fingerprint, kind_files
+from blood_companion.content.raw import _display, kind_files
 from blood_companion.content.raw import effective_overlay as effective_overlay
 from blood_companion.content.raw import shipped_data_dir as shipped_data_dir
+from blood_companion.dirs import user_cache_dir
 from blood_companion.display import excerpt
+from blood_companion.errors import UsageError
 from blood_companion.fileio import (
     FileProblem,
     check_path,
@@ -39,12 +46,6 @@ from blood_companion.fileio import (
     shown_path,
     write_atomic,
 )
-
-if TYPE_CHECKING:
-    import yaml
-
-# YAML is read only when a file is validated (the cache of a validated pack needs none of it):
-# the functions below import it when they run.
 
 # A data file larger than this is refused before it is parsed (the largest shipped file is
 # under 20 KB; a whole box of cards in one file fits many times over).
@@ -98,8 +99,6 @@ def resolve_kind(name: str) -> str:
     key = name.strip().lower().replace("-", "_")
     key = KIND_ALIASES.get(key, key)
     if key not in KINDS:
-        from blood_companion.errors import UsageError
-
         raise UsageError(f"unknown kind {name!r}", hint="kinds: " + ", ".join(KINDS))
     return key
 
@@ -119,10 +118,6 @@ class ParsedFile(NamedTuple):
 
 
 def _duplicate_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
-    import yaml
-
-    from blood_companion import yamlio
-
     for n in yamlio.nodes(node):  # each node once: aliases are not walked again
         if not isinstance(n, yaml.MappingNode):
             continue
@@ -130,13 +125,10 @@ def _duplicate_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> Non
         for key, _ in n.value:
             if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
                 if key.value in seen:
-                    problems.append(
-                        Problem(
-                            _display(path), key.start_mark.line + 1, key.value[:40],
-                            f"duplicate key {excerpt(key.value, 40)} (first on line "
-                            f"{seen[key.value]})",
-                        )
-                    )
+                    problems.append(Problem(
+                        _display(path), key.start_mark.line + 1, key.value[:40],
+                        f"duplicate key {excerpt(key.value, 40)} (first on line "
+                        f"{seen[key.value]})"))
                 else:
                     seen[key.value] = key.start_mark.line + 1
 
@@ -147,10 +139,6 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
     Only a regular file of at most :data:`MAX_DATA_FILE` bytes is read (a FIFO, a device or a
     dangling symlink is a problem, not a hang), and the YAML is parsed within bounds
     (:mod:`blood_companion.yamlio`: no alias bombs, no runaway nesting)."""
-    import yaml
-
-    from blood_companion import yamlio
-    from blood_companion.yamlio import SafeLoader
 
     def refuse(line: int | None, message: str) -> ParsedFile | None:
         return _refuse(problems, path, line, None, message)
@@ -166,7 +154,7 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
         return refuse(line, f"the file is not UTF-8 text (byte {exc.start})")
     if all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         return refuse(None, "the file is empty: expected a list of records")
-    loader = SafeLoader(text)
+    loader = yamlio.SafeLoader(text)
     try:
         node = yamlio.compose(loader)
         if node is None:
@@ -198,8 +186,6 @@ def _with_defaults(
 ) -> ParsedFile | None:
     """The file form ``defaults: {...}`` + ``records: [...]``: every record takes the default
     fields it does not set itself (a shallow merge: a record's own value wins whole)."""
-    import yaml
-
     nodes = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     unknown = [k for k in data if k not in ("defaults", "records")]
     if unknown or "records" not in data:
@@ -244,26 +230,18 @@ def _kind_of(value: object) -> str:
 
 def line_of(node: yaml.Node, loc: Sequence[int | str]) -> int:
     """The line of the deepest YAML node that `loc` (a pydantic error path) reaches."""
-    import yaml
-
     current = node
     for part in loc:
         if isinstance(current, yaml.SequenceNode) and isinstance(part, int):
-            if 0 <= part < len(current.value):
-                current = current.value[part]
-                continue
-            break
-        if isinstance(current, yaml.MappingNode):
-            found = None
-            for key, value in current.value:
-                if isinstance(key, yaml.ScalarNode) and key.value == str(part):
-                    found = value
-                    break
-            if found is None:
+            if not 0 <= part < len(current.value):
                 break
+            current = current.value[part]
+        elif isinstance(current, yaml.MappingNode) and (found := next(
+                (v for k, v in current.value if isinstance(k, yaml.ScalarNode)
+                 and k.value == str(part)), None)) is not None:
             current = found
-            continue
-        break
+        else:
+            break
     return current.start_mark.line + 1
 
 
@@ -332,10 +310,6 @@ class Catalog:
         text = json.dumps(self.record_prints(), separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def _values(self, kind: str, field: str) -> list[Any]:
-        """Each record's ``field``, in file order."""
-        return [getattr(r, field) for r in self.all(kind)]
-
     # generic -------------------------------------------------------------
     def all(self, kind: str) -> list[Any]:
         return self.records.get(kind, [])
@@ -358,41 +332,31 @@ class Catalog:
 
     def counts(self) -> dict[str, int]:
         """Records per kind (and a few totals)."""
-        out: dict[str, int] = {}
-        for k in KINDS.values():
-            if k.count_key:
-                out[k.count_key] = len(self._values(k.name, "id"))
-        out["village_buildings"] = sum(len(b) for b in self._values("village", "buildings"))
-        out["nemeses_lieutenants"] = sum(1 for vlad in self._values("nemeses", "vlad") if not vlad)
+        out = {k.count_key: len(self.all(k.name)) for k in KINDS.values() if k.count_key}
+        out["village_buildings"] = sum(len(v.buildings) for v in self.all("village"))
+        out["nemeses_lieutenants"] = len(self.lieutenants())
         out["tactic_cards_total"] = sum(
-            len(self._values(k, "id"))
-            for k in ("starting_tactics", "advanced_tactics", "special_tactics")
-        )
+            len(self.all(k)) for k in ("starting_tactics", "advanced_tactics", "special_tactics"))
         out["placeholder_records"] = sum(
-            1 for kind in self.records for s in self._values(kind, "source") if s == "placeholder"
-        )
+            r.source == "placeholder" for kind in self.records for r in self.all(kind))
         return dict(sorted(out.items()))
 
     # typed accessors -----------------------------------------------------
     @property
     def config(self) -> m.RulesConfig:
-        found: m.RulesConfig = self.all("rules_config")[0]
-        return found
+        return self.all("rules_config")[0]
 
     @property
     def board(self) -> m.NightBoard:
-        found: m.NightBoard = self.all("night_board")[0]
-        return found
+        return self.all("night_board")[0]
 
     @property
     def insanity(self) -> m.InsanityTrack:
-        found: m.InsanityTrack = self.all("insanity")[0]
-        return found
+        return self.all("insanity")[0]
 
     @property
     def village(self) -> m.Village:
-        found: m.Village = self.all("village")[0]
-        return found
+        return self.all("village")[0]
 
     @property
     def dice(self) -> list[m.Die]:
@@ -426,13 +390,10 @@ class Catalog:
         return self._where("advanced_tactics", "art", art)
 
     def tactic(self, id: str) -> m.TacticCard | None:
-        card: m.TacticCard | None = self.find(id, ("starting_tactics", "advanced_tactics",
-                                                   "special_tactics"))
-        return card
+        return self.find(id, ("starting_tactics", "advanced_tactics", "special_tactics"))
 
     def item(self, id: str) -> m.ItemCard | None:
-        card: m.ItemCard | None = self.find(id, ("trouper_items", "special_items"))
-        return card
+        return self.find(id, ("trouper_items", "special_items"))
 
     def locations_in(self, zone: str) -> list[m.Location]:
         return self._where("locations", "zone", zone)
@@ -453,9 +414,8 @@ class Catalog:
         """File and line where a record was defined (for messages)."""
         origin = self.origins.get((kind, id))
         if origin is None:
-            return ("?", None)
-        problems: list[Problem] = []
-        parsed = read_yaml_file(origin.file, problems)
+            return ("(data pack)", None)
+        parsed = read_yaml_file(origin.file, [])
         if parsed is None:
             return (_display(origin.file), None)
         return (_display(origin.file), line_of(parsed.node, [origin.index]))
@@ -464,8 +424,6 @@ class Catalog:
 def _error_line(parsed: ParsedFile, index: int, loc: list[int | str]) -> int:
     """The line of a validation error: in the record, or in the file's defaults when the
     record took that field from there."""
-    import yaml
-
     if loc and loc[0] in parsed.defaults and parsed.defaults_node is not None:
         own = parsed.node.value[index] if isinstance(parsed.node, yaml.SequenceNode) else None
         if not (
@@ -483,12 +441,8 @@ def _validate_file(
     shown = _display(parsed.path)
     for i, raw in enumerate(parsed.data):
         if not isinstance(raw, dict):
-            problems.append(
-                Problem(
-                    shown, line_of(parsed.node, [i]), f"[{i}]",
-                    f"expected a record (a mapping of fields), found {_kind_of(raw)}",
-                )
-            )
+            problems.append(Problem(shown, line_of(parsed.node, [i]), f"[{i}]", "expected a "
+                                    f"record (a mapping of fields), found {_kind_of(raw)}"))
             continue
         try:
             out.append((i, kind.model.model_validate(raw)))
@@ -499,9 +453,8 @@ def _validate_file(
                 field_name = _field_path(loc) or None
                 if rid and field_name:
                     field_name = f"{rid}.{field_name}"
-                problems.append(
-                    Problem(shown, _error_line(parsed, i, loc), field_name, _describe(err))
-                )
+                problems.append(Problem(shown, _error_line(parsed, i, loc), field_name,
+                                        _describe(err)))
     return out
 
 
@@ -510,7 +463,7 @@ def _load_layers(layers: Sequence[Path], problems: list[Problem]) -> Catalog:
     origins: dict[tuple[str, str], Origin] = {}
     for root in layers:
         for kind in KINDS.values():
-            in_layer: dict[str, tuple[Path, int]] = {}
+            in_layer: dict[str, Path] = {}  # id -> the file that holds it
             for path in kind_files(root, kind.name):
                 parsed = read_yaml_file(path, problems)
                 if parsed is None:
@@ -518,21 +471,15 @@ def _load_layers(layers: Sequence[Path], problems: list[Problem]) -> Catalog:
                 for index, rec in _validate_file(kind, parsed, problems):
                     rid = rec.id  # type: ignore[attr-defined]
                     if rid in in_layer:
-                        first, first_index = in_layer[rid]
-                        problems.append(
-                            Problem(
-                                _display(path), line_of(parsed.node, [index]), f"{rid}.id",
-                                f"duplicate id {rid!r} (also in {_display(first)})",
-                            )
-                        )
+                        problems.append(Problem(
+                            _display(path), line_of(parsed.node, [index]), f"{rid}.id",
+                            f"duplicate id {rid!r} (also in {_display(in_layer[rid])})"))
                         continue
-                    in_layer[rid] = (path, index)
+                    in_layer[rid] = path
                     records[kind.name][rid] = rec
                     origins[(kind.name, rid)] = Origin(path, index)
-    return Catalog(
-        records={k: list(v.values()) for k, v in records.items()}, origins=origins,
-        layers=list(layers),
-    )
+    return Catalog(records={k: list(v.values()) for k, v in records.items()}, origins=origins,
+                   layers=list(layers))
 
 
 def validate_layers(layers: Sequence[Path]) -> Catalog:
@@ -553,9 +500,7 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
         raise ContentError(problems)
     catalog = _load_layers(layers, problems)
     if not problems:
-        from blood_companion.content.checks import cross_check
-
-        problems.extend(cross_check(catalog, _display))
+        problems.extend(cross_check(catalog))
     if problems:
         raise ContentError(problems)
     catalog.warnings = rawpack.strays(layers)
@@ -564,18 +509,48 @@ def validate_layers(layers: Sequence[Path]) -> Catalog:
 
 # --------------------------------------------------------------------------- cache
 #
-# The validated catalog is kept as a pickle, one file per key (``content/raw.py``
-# ``_fingerprint``: what the pack holds, the models, the app and pydantic releases): its
+# The validated catalog is kept as a pickle, one file per key (:func:`_fingerprint`): its
 # records, their prints and each origin as (layer number, path within the layer), so that every
 # install of the same pack shares the file and reads its own files. A pickle runs code when it
 # is read: only a file of the user's own, that nobody else may write, is read. Whatever goes
 # wrong reading it, the pack is validated again (and the file written anew).
 
+CACHE_FORMAT = 5  # 5: a pickle of the validated records
+MAX_CACHE_FILE = 64 << 20
+KEEP_CACHES = 8  # cache files kept (the newest): one per pack and app version in use
+# The modules whose code decides what a cached record is: the data pack's models and the loader.
+SCHEMA_FILES = (m.__file__, __file__)
+
+
+def _fingerprint(layers: Iterable[Path]) -> str:
+    """The cache key of these layers: what they hold, never where they are, so that two
+    installs of one pack (a checkout and a wheel, two virtual environments) sharing one cache
+    folder share one cache file instead of evicting each other's (issue 29). It hashes the
+    cache format, the app's, pydantic's and pydantic-core's versions, the content of the models
+    and the loader (:data:`SCHEMA_FILES`: a checkout that changes them is a new key), and per
+    layer every data file's name within the layer and content. Raises OSError when a layer is
+    no folder, FileProblem when a file is no regular file of a data pack's size."""
+    h = hashlib.sha256(
+        f"{CACHE_FORMAT}|{__version__}|{pydantic.VERSION}|{pydantic_core.__version__}|".encode())
+    for name in SCHEMA_FILES:
+        with open(name, "rb") as f:
+            h.update(hashlib.sha256(f.read()).digest())
+    for root in layers:
+        if not root.is_dir():  # a named folder that is missing is the loader's error, no key
+            raise OSError(f"{root}: no such data folder")
+        h.update(b"|layer")
+        for kind in KINDS:
+            for path in kind_files(root, kind):
+                data = read_regular(path, limit=MAX_CACHE_FILE)
+                h.update(f"|{path.relative_to(root).as_posix()}|{len(data)}|".encode())
+                h.update(hashlib.sha256(data).digest())
+    return h.hexdigest()[:32]
+
 
 def _cache_blob(catalog: Catalog, key: str) -> bytes:
     origins = [(k, i, *_within_layer(o.file, catalog.layers), o.index)
                for (k, i), o in catalog.origins.items()]
-    return pickle.dumps((rawpack.CACHE_FORMAT, key, dict(catalog.records), origins,
+    return pickle.dumps((CACHE_FORMAT, key, dict(catalog.records), origins,
                          catalog.record_prints()), protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -597,8 +572,8 @@ def _cached(path: Path, key: str, layers: list[Path]) -> Catalog | None:
         if st.st_mode & 0o022 or st.st_uid != getattr(os, "getuid", lambda: st.st_uid)():
             return None
         fmt, found, records, origins, prints = pickle.loads(
-            read_regular(path, limit=rawpack.MAX_CACHE_FILE))
-        if fmt != rawpack.CACHE_FORMAT or found != key:
+            read_regular(path, limit=MAX_CACHE_FILE))
+        if fmt != CACHE_FORMAT or found != key:
             return None
         return Catalog(
             records=records, layers=list(layers), _prints=prints,
@@ -610,7 +585,7 @@ def _cached(path: Path, key: str, layers: list[Path]) -> Catalog | None:
 
 
 def _drop_old_caches(kept: Path) -> None:
-    """Keep the newest ``rawpack.KEEP_CACHES`` cache files (another install's pack is one in
+    """Keep the newest ``KEEP_CACHES`` cache files (another install's pack is one in
     use); remove the others, and those of earlier formats."""
     found = []
     for old in kept.parent.glob("catalog-*"):
@@ -619,7 +594,7 @@ def _drop_old_caches(kept: Path) -> None:
         except OSError:
             continue
     found.sort(reverse=True)
-    fresh = [p for _, p in found if p.suffix == kept.suffix][: rawpack.KEEP_CACHES]
+    fresh = [p for _, p in found if p.suffix == kept.suffix][: KEEP_CACHES]
     for _, old in found:
         if old not in fresh and old != kept:
             old.unlink(missing_ok=True)
@@ -640,24 +615,23 @@ def load_layers(layers: list[Path], *, use_cache: bool = True) -> Catalog:
         return validate_layers(layers)
     try:
         key = _fingerprint(layers)
-    except (OSError, ValueError, RuntimeError):  # unlistable, a symlink loop: validating says
-
+    except (OSError, ValueError, RuntimeError, FileProblem):  # validating names the problem
         return validate_layers(layers)
-    cache_file = rawpack.cache_file(key)
-    cached = _cached(cache_file, key, layers)
+    path = Path(user_cache_dir()) / f"catalog-{key}.pickle"
+    cached = _cached(path, key, layers)
     if cached is not None:
         cached.warnings = rawpack.strays(layers)  # said on every load, whatever the cache holds
         return cached
     catalog = validate_layers(layers)
     try:
         blob = _cache_blob(catalog, key)
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         # Partial files of a process killed while writing (ours are NAME.PID.tmp).
-        remove_stale_tmp(cache_file.parent)
-        cache_file.unlink(missing_ok=True)  # not read: written anew
-        write_atomic(cache_file, blob)
-        cache_file.chmod(0o644)  # only its owner may write it, whatever the umask
-        _drop_old_caches(cache_file)
+        remove_stale_tmp(path.parent)
+        path.unlink(missing_ok=True)  # not read: written anew
+        write_atomic(path, blob)
+        path.chmod(0o644)  # only its owner may write it, whatever the umask
+        _drop_old_caches(path)
     except (OSError, pickle.PicklingError, FileProblem):
         pass  # a read-only home folder only costs speed
     return catalog

@@ -7,16 +7,9 @@ silently ignored.
 """
 
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    WithJsonSchema,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator, model_validator
 
 
 def instance_of(value: object, *names: str) -> bool:
@@ -28,18 +21,18 @@ def instance_of(value: object, *names: str) -> bool:
 # `blood data import-text`); it replaces a placeholder record with the same id.
 Source = Literal["rulebook", "placeholder", "transcribed"]
 Trait = Literal["strength", "dexterity", "cunning", "madness"]
-TRAITS: tuple[Trait, ...] = ("strength", "dexterity", "cunning", "madness")
+TRAITS: tuple[Trait, ...] = get_args(Trait)
 Art = Literal["funambulism", "delirium", "alchemy", "juggling", "enchantment", "pacts"]
-ARTS: tuple[Art, ...] = ("funambulism", "delirium", "alchemy", "juggling", "enchantment", "pacts")
+ARTS: tuple[Art, ...] = get_args(Art)
 Resource = Literal["jewels", "coins", "trinkets", "scrolls"]
-RESOURCES: tuple[Resource, ...] = ("jewels", "coins", "trinkets", "scrolls")
+RESOURCES: tuple[Resource, ...] = get_args(Resource)
 Side = Literal["front", "left", "right"]
-SIDES: tuple[Side, ...] = ("front", "left", "right")
+SIDES: tuple[Side, ...] = get_args(Side)
 ItemCategory = Literal["protection", "tool", "artifact"]
-ITEM_CATEGORIES: tuple[ItemCategory, ...] = ("protection", "tool", "artifact")
+ITEM_CATEGORIES: tuple[ItemCategory, ...] = get_args(ItemCategory)
 # "Enemies - Minions" prints Abomination, "Summon" prints Aberration: see docs/rules-decisions.md.
 MinionType = Literal["undead", "aberration", "ghoul", "beast"]
-MINION_TYPES: tuple[MinionType, ...] = ("undead", "aberration", "ghoul", "beast")
+MINION_TYPES: tuple[MinionType, ...] = get_args(MinionType)
 DieLetter = Literal["R", "G", "B"]
 PoolText = Annotated[str, Field(pattern=r"^\s*(\d*\s*[RGBrgb]\s*)+$")]
 
@@ -65,18 +58,10 @@ class Target(Model):
                   "minions_all", "enemies_all"]
     # "0", "0-1", "1", "0-3", "any" (the infinity sign), or "area" for a Special Area.
     distance: Annotated[
-        str,
-        Field(pattern=r"^(any|area|\d+(-\d+)?)$"),
+        str, Field(pattern=r"^(any|area|\d+(-\d+)?)$"),
         # hand-written YAML may say `distance: 0` (an int): the editor's schema accepts it too
-        WithJsonSchema(
-            {
-                "anyOf": [
-                    {"type": "string", "pattern": r"^(any|area|\d+(-\d+)?)$"},
-                    {"type": "integer", "minimum": 0},
-                ],
-                "default": "any",
-            }
-        ),
+        WithJsonSchema({"anyOf": [{"type": "string", "pattern": r"^(any|area|\d+(-\d+)?)$"},
+                                  {"type": "integer", "minimum": 0}], "default": "any"}),
     ] = "any"
     # Tie breakers in order (Nemesis Target Priority); the Leader's Rule follows them all.
     priority: list[
@@ -115,17 +100,10 @@ class Condition(Model):
     """What must hold for an Effect ("Reading the Elements of a Condition")."""
 
     kind: Literal[
-        "bites_at_least",
-        "hand_below",
-        "wounds_at_least",
-        "exhausted",
-        "insanity_at_least",
+        "bites_at_least", "hand_below", "wounds_at_least", "exhausted", "insanity_at_least",
         "threat_at_least",
         # Trap and Whisper tokens ("Trouper Tokens"): where they lie is on the Map only
-        "target_on_intact_trap",
-        "target_on_trap",
-        "active_on_whisper",
-        "text",
+        "target_on_intact_trap", "target_on_trap", "active_on_whisper", "text",
     ]
     n: int = 0
     text: str | None = None
@@ -133,36 +111,14 @@ class Condition(Model):
 
 OutcomeKind = Literal[
     # movement keywords (Rules Compendium, "Elements - Keywords")
-    "step",
-    "run",
-    "fly",
-    "escape",
-    "push",
-    "attract",
-    "move",
+    "step", "run", "fly", "escape", "push", "attract", "move",
     # general keywords
-    "draw",
-    "discard",
-    "heal",
-    "deplete",
-    "rest",
-    "summon",
+    "draw", "discard", "heal", "deplete", "rest", "summon",
     # symbols and other elements
-    "wound",
-    "bite",
-    "exhausted",
-    "physical_attack",
-    "mind_attack",
-    "threat",
-    "bonus_triumphs",
-    "reroll",
-    "bonus_die",
-    "place_trap",
-    "place_whisper",
+    "wound", "bite", "exhausted", "physical_attack", "mind_attack", "threat", "bonus_triumphs",
+    "reroll", "bonus_die", "place_trap", "place_whisper",
     "place_cube",  # a Cube on a Tile (what it stands for: the Nemesis's `cube_name`)
-    "consume_trap",
-    "gain_resource",
-    "text",
+    "consume_trap", "gain_resource", "text",
 ]
 KEYWORDS_WITH_N = {"step", "escape", "push", "attract", "move", "draw", "discard", "heal"}
 # The movements an Outcome may direct toward (or away from) a Target of its own
@@ -439,8 +395,7 @@ class Trouper(Record):
     @field_validator("traits")
     @classmethod
     def _four_traits(cls, v: dict[str, str]) -> dict[str, str]:
-        missing = [t for t in TRAITS if t not in v]
-        if missing:
+        if missing := [t for t in TRAITS if t not in v]:
             raise ValueError(f"missing Trait(s): {', '.join(missing)}")
         return v
 
@@ -478,8 +433,7 @@ class NemesisLevel(Model):
     @field_validator("wounds")
     @classmethod
     def _three_sides(cls, v: dict[str, int]) -> dict[str, int]:
-        missing = [s for s in SIDES if s not in v]
-        if missing:
+        if missing := [s for s in SIDES if s not in v]:
             raise ValueError(f"wounds are given for every side; missing: {', '.join(missing)}")
         return v
 
@@ -577,7 +531,6 @@ class Zone(Record):
 
     def tile_count(self) -> int:
         return sum(g.count for g in self.tiles)
-
 
 
 class LootRoll(Model):

@@ -9,6 +9,7 @@ Schemas are copied beside the files (``<overlay>/schemas/``) for the editor mode
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +21,23 @@ from pydantic import BaseModel
 from blood_companion.content import models as m
 from blood_companion.content.cards import deck_of, flow_yaml
 from blood_companion.content.errors import ContentError, Problem
-from blood_companion.content.loader import MAX_DATA_FILE, kind_files, line_of, read_yaml_file
+from blood_companion.content.loader import (
+    MAX_DATA_FILE,
+    kind_files,
+    line_of,
+    read_yaml_file,
+    validate_layers,
+)
 from blood_companion.content.render import render_effect
 from blood_companion.content.schema import kind_schema, schema_line, schema_text
-from blood_companion.fileio import FileProblem, read_regular, read_text, write_atomic
+from blood_companion.fileio import (
+    FileProblem,
+    private_tmp_dir,
+    read_regular,
+    read_text,
+    size_text,
+    write_atomic,
+)
 from blood_companion.yamlio import SafeLoader
 
 SUFFIX = ".transcribed.yaml"
@@ -81,15 +95,13 @@ def _read_owned(path: Path) -> list[dict[str, Any]]:
         text = read_text(path, limit=MAX_DATA_FILE, what="the transcribed cards")
         data = yaml.load(text, Loader=SafeLoader)  # noqa: S506
     except (OSError, UnicodeDecodeError, yaml.YAMLError, FileProblem) as exc:
-        raise ContentError(
-            [Problem(str(path), None, None, f"cannot read the transcribed cards: {exc}")]
-        ) from exc
+        raise ContentError([Problem(str(path), None, None,
+                                    f"cannot read the transcribed cards: {exc}")]) from exc
     if data is None:
         return []
     if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
-        raise ContentError(
-            [Problem(str(path), None, None, "expected a list of records; fix or move the file")]
-        )
+        raise ContentError([Problem(str(path), None, None,
+                                    "expected a list of records; fix or move the file")])
     return data
 
 
@@ -136,8 +148,6 @@ def _write(path: Path, kind: str, records: list[dict[str, Any]], *, check_only: 
         text = head + yaml.safe_dump(records, sort_keys=False, allow_unicode=True, width=96)
     data = text.encode("utf-8")
     if len(data) > MAX_DATA_FILE:  # never a file every later command would refuse
-        from blood_companion.fileio import size_text
-
         raise ContentError([Problem(
             str(path), None, None,
             f"the cards would make this file {size_text(len(data))}; a data file is at most "
@@ -178,12 +188,8 @@ def _scalar(value: Any, indent: int, used: int) -> str:
 
 
 def _is_effects(key: str, value: Any) -> bool:
-    return (
-        isinstance(value, list)
-        and bool(value)
-        and all(isinstance(v, dict) for v in value)
-        and key in ("effects", "skills")
-    )
+    return (key in ("effects", "skills") and isinstance(value, list) and bool(value)
+            and all(isinstance(v, dict) for v in value))
 
 
 def _emit_record(data: dict[str, Any]) -> list[str]:
@@ -240,11 +246,6 @@ def check_records(layers: list[Path], records: list[tuple[str, m.Record]]) -> li
     """The problems the catalog would have with these records laid over ``layers`` (each
     record checked on its own and with the cross-checks: references, decks, ids unique across
     kinds). An empty list means they can be written."""
-    import shutil
-
-    from blood_companion.content.loader import validate_layers
-    from blood_companion.fileio import private_tmp_dir
-
     # Named with the PID: a run killed meanwhile leaves a folder the next run removes.
     root = Path(private_tmp_dir("blood-check-"))
     try:
@@ -258,13 +259,8 @@ def check_records(layers: list[Path], records: list[tuple[str, m.Record]]) -> li
         try:
             validate_layers([*layers, root])
         except ContentError as exc:
-            return [
-                Problem(
-                    "(the new cards)" if root.name in p.file else p.file,
-                    None if root.name in p.file else p.line, p.field, p.message,
-                )
-                for p in exc.problems
-            ]
+            return [Problem("(the new cards)", None, p.field, p.message) if root.name in p.file
+                    else p for p in exc.problems]
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return []

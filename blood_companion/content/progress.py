@@ -28,9 +28,6 @@ class Tally:
         self.free_text_effects += free
         self.free_text += free > 0
 
-    def to_json(self) -> dict[str, int]:
-        return asdict(self)
-
 
 @dataclass
 class KindProgress:
@@ -39,9 +36,9 @@ class KindProgress:
     decks: dict[str, Tally] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = self.tally.to_json()
+        out: dict[str, Any] = asdict(self.tally)
         if self.decks:
-            out["decks"] = {d: t.to_json() for d, t in self.decks.items()}
+            out["decks"] = {d: asdict(t) for d, t in self.decks.items()}
         return out
 
 
@@ -63,4 +60,4 @@ def progress(catalog: Any) -> tuple[list[KindProgress], Tally]:
 
 def progress_json(catalog: Any) -> dict[str, Any]:
     kinds, total = progress(catalog)
-    return {"kinds": {k.kind: k.to_json() for k in kinds}, "totals": total.to_json()}
+    return {"kinds": {k.kind: k.to_json() for k in kinds}, "totals": asdict(total)}

@@ -1,22 +1,15 @@
-"""The data pack's folders and the key of its validated cache, without pydantic (standard
-library only): where the pack's files are (the shipped pack, the owner's overlay, each kind's
-files), the files of an overlay that belong to no kind, and what the cache file of a pack is
-(``content/loader.py`` reads and writes it).
-"""
+"""The data pack's folders: the shipped pack, the owner's overlay, each kind's files, and the
+files of an overlay that belong to no kind (standard library only: shell completion reads the
+kinds without the models)."""
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import os
-import stat as statmod
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from blood_companion import __version__
 from blood_companion.content.errors import Problem
 from blood_companion.content.paths import user_data_dir
-from blood_companion.dirs import user_cache_dir
 from blood_companion.matching import close_to
 
 # The kinds, in loading order (content/loader.py's KINDS holds their models, in this order).
@@ -28,9 +21,6 @@ KIND_NAMES = (
 )
 # Folders of an overlay that are not kinds but are read by something else.
 OTHER_FOLDERS = ("rules", "schemas")
-CACHE_FORMAT = 5  # 5: a pickle of the validated records
-MAX_CACHE_FILE = 64 << 20
-_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def shipped_data_dir() -> Path:
@@ -146,80 +136,3 @@ def strays(layers: Sequence[Path]) -> list[Problem]:
     """Stray files of every layer but the shipped pack."""
     shipped = shipped_data_dir()
     return [p for root in layers if root != shipped for p in stray_files(root)]
-
-
-# --------------------------------------------------------------------------- the cache
-
-
-def _cache_dir() -> Path:
-    return Path(user_cache_dir())
-
-
-# The modules whose code decides what a cached record is: the data pack's models and the loader.
-SCHEMA_FILES = ("models.py", "loader.py")
-
-
-def _fingerprint(layers: Iterable[Path]) -> str:
-    """The cache key of these layers: what they hold, never where they are, so that two
-    installs of one pack (a checkout and a wheel, two virtual environments) sharing one cache
-    folder share one cache file instead of evicting each other's (issue 29). It hashes the
-    cache format, the app's version, the pydantic release (its ``version.py``), the content of
-    the models and the loader (:data:`SCHEMA_FILES`: a checkout that changes them is a new
-    key), and per layer every data file's name within the layer and content. Raises OSError
-    when a layer is no folder or a file cannot be read."""
-    h = hashlib.sha256(f"{CACHE_FORMAT}|{__version__}|".encode())
-    h.update(_pydantic_release())
-    for name in SCHEMA_FILES:
-        with open(os.path.join(_HERE, name), "rb") as f:
-            h.update(hashlib.sha256(f.read()).digest())
-    for root in layers:
-        if not root.is_dir():  # a named folder that is missing is the loader's error, no key
-            raise OSError(f"{root}: no such data folder")
-        h.update(b"|layer")
-        for kind in KIND_NAMES:
-            for path in kind_files(root, kind):
-                data = _regular_bytes(path)
-                h.update(f"|{path.relative_to(root).as_posix()}|{len(data)}|".encode())
-                h.update(hashlib.sha256(data).digest())
-    return h.hexdigest()[:32]
-
-
-def _regular_bytes(path: Path) -> bytes:
-    """A data file's bytes for the key. Raises ValueError for what is not a regular file of a
-    sane size (a FIFO is opened without blocking, never read), OSError when it cannot be read:
-    the loader then validates, which names the problem."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        st = os.fstat(fd)
-        if not statmod.S_ISREG(st.st_mode) or st.st_size > MAX_CACHE_FILE:
-            raise ValueError(f"{path}: not a regular file of a data pack's size")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read()
-    finally:
-        os.close(fd)
-
-
-def _pydantic_release() -> bytes:
-    """The installed pydantic's ``version.py`` (it names the release and the pydantic-core it
-    needs), read without importing pydantic; empty when it cannot be found."""
-    try:
-        spec = importlib.util.find_spec("pydantic")
-    except (ImportError, ValueError):
-        return b""
-    if spec is None or not spec.submodule_search_locations:
-        return b""
-    for folder in spec.submodule_search_locations:
-        try:
-            with open(os.path.join(folder, "version.py"), "rb") as f:
-                return f.read()
-        except OSError:
-            continue
-    return b""
-
-
-def cache_file(key: str) -> Path:
-    return _cache_dir() / f"catalog-{key}.pickle"
-
-
-# Cache files kept (the newest): one per pack and app version in use on this machine.
-KEEP_CACHES = 8

@@ -15,8 +15,6 @@ once per count, the count other than one in front (``2x Wound``).
 
 from __future__ import annotations
 
-from functools import cache
-
 from blood_companion.content import models as m
 
 # The Outcome Elements (Rules Compendium, "Elements"). The forms without a "{" are the symbols
@@ -68,10 +66,7 @@ def counted(form: str, n: int, **values: str) -> str:
     return times + form.format(n=n, s="s" if n != 1 else "", **values)
 
 
-@cache
-def _plain_self() -> m.Target:
-    """A Self Target with every other field at its default (built without Target's validator)."""
-    return m.Target.model_construct(kind="self")
+_PLAIN_SELF = m.Target.model_construct(kind="self")  # every other field at its default
 
 
 def render_target(t: m.Target) -> str:
@@ -80,7 +75,7 @@ def render_target(t: m.Target) -> str:
         kind = f"{t.minion_type.capitalize()} {kind}"
     if t.kind in EVERY_NAMES:
         kind = f"every {kind}"
-    if t.kind == "self" and t == _plain_self():
+    if t.kind == "self" and t == _PLAIN_SELF:
         return kind
     # "Reading Special Areas": the Tiles of the diagram as "q,r" offsets from the Trouper.
     parts = [" ".join([DISTANCE_NAMES.get(t.distance, f"Distance {t.distance}"), *(t.area or [])])]

@@ -1,12 +1,9 @@
 """JSON Schema of every kind's data file, for an editor to check YAML while someone types cards.
 
-A data file is either a list of records or a mapping with ``defaults:`` (fields every record of
-the file shares) and ``records:``; the second form's records may leave out what the defaults
-give, so their schema requires nothing. Shipped files point at these schemas with a
-``# yaml-language-server: $schema=...`` first line; ``data/schemas/`` holds them, regenerated
-with ``blood data schema --out data/schemas`` (a test checks they are current, and that the
-shipped files pass them: tests/cli/test_cli_conventions_more.py). The rules reference's files
-have one too (:func:`all_schemas`).
+A data file is a list of records, or a mapping with ``defaults:`` (fields every record shares)
+and ``records:`` (whose schema then requires nothing). Shipped files point at these schemas with
+a ``# yaml-language-server: $schema=...`` first line; ``data/schemas/`` holds them, regenerated
+with ``blood data schema --out data/schemas`` (a test checks they are current).
 """
 
 from __future__ import annotations
@@ -18,6 +15,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from blood_companion.content.loader import KINDS
+from blood_companion.rules.entry import json_schema
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -57,10 +55,7 @@ RULES = "rules"  # data/rules/*.yaml: the rules reference, checked by rules/entr
 
 
 def all_schemas() -> dict[str, dict[str, Any]]:
-    """Every schema `blood data schema` exports: one per kind, and ``rules`` for the files of
-    the rules reference (``data/rules/``)."""
-    from blood_companion.rules.entry import json_schema
-
+    """Every schema `blood data schema` exports: one per kind, and the rules reference's."""
     return {**kind_schemas(), RULES: json_schema()}
 
 

@@ -3,11 +3,9 @@
 A :class:`CardSession` asks, in the card's order, for each field (over a placeholder the card
 starts empty: a placeholder's value is shown and taken only when accepted, a symbol not
 confirmed is absent; over an earlier transcription Enter keeps its value), then each Effect
-typed as printed, shown back in words for a yes/no,
-then the whole card for a last yes. It keeps only the answers it accepted; its state is a
-function of them, so ``undo`` replays all but the last, and a saved list of answers (the draft)
-resumes a card exactly where it stopped. The CLI (``cli/transcribe_cmd.py``) only prints the
-prompts, reads lines and writes the finished record.
+typed as printed, shown back in words for a yes/no, then the whole card for a last yes. Its
+state is a function of the answers it accepted, so ``undo`` replays all but the last, and a
+saved list of answers (the draft) resumes a card exactly where it stopped.
 
 :func:`queue` orders the cards still to transcribe the way an owner meets them at the table.
 """
@@ -95,7 +93,6 @@ def long_line_problems(text: str, file: str) -> list[Problem]:
 # Fields asked only when the card being replaced has them.
 UNLESS_PRINTED = {"cost", "trophies", "upgrade_cost"}
 PromptKind = Literal["field", "effect", "confirm_effect", "confirm_card"]
-FREE = "free"
 
 
 class Prompt(NamedTuple):
@@ -128,10 +125,8 @@ class CardSession:
         # a placeholder is replaced from scratch: only where the card belongs is taken from it
         self.fresh = base.source == "placeholder"
         full = base_of(base)
-        self._start = (
-            {k: v for k, v in full.items() if k in STRUCTURAL or k == "id"} if self.fresh
-            else full
-        )
+        self._start = ({k: v for k, v in full.items() if k in STRUCTURAL or k == "id"}
+                       if self.fresh else full)
         self.answers: list[str] = []
         self.record: m.Record | None = None
         self._reset()
@@ -170,26 +165,19 @@ class CardSession:
         typed = self._effects.get(spec.path, [])
         where = "Effect" if spec.side is None else f"{spec.side.capitalize()} side Effect"
         if self._pending is not None:
-            return Prompt(
-                "confirm_effect", "Is that what the card says?", "yes",
-                ("Read as: " + render_effect(self._pending),)
-                + (
-                    ("(free text: the app will not resolve it; the table does)",)
-                    if self._pending.is_free_text
-                    else ()
-                ),
-                "yes, or no to type it again",
-            )
+            free = ("(free text: the app will not resolve it; the table does)",)
+            return Prompt("confirm_effect", "Is that what the card says?", "yes",
+                          ("Read as: " + render_effect(self._pending),
+                           *(free if self._pending.is_free_text else ())),
+                          "yes, or no to type it again")
         info: tuple[str, ...] = ()
         if not typed:
             before = get_path(self.base, spec.path) or []
             info = (f"{where}s on the card now ({self.base.source}):",) + tuple(
                 f"  {k}. {render_effect(e)}" for k, e in enumerate(before, start=1)
             ) if before else (f"No {where}s on the card now.",)
-        return Prompt(
-            "effect", f"{where} {len(typed) + 1}", None, info,
-            "type it as printed; an empty line when there are no more",
-        )
+        return Prompt("effect", f"{where} {len(typed) + 1}", None, info,
+                      "type it as printed; an empty line when there are no more")
 
     # A placeholder is not the card: nothing of it is taken without being shown with its value
     # and accepted, and a symbol the owner does not confirm is absent (issue 27).
@@ -306,12 +294,10 @@ class CardSession:
             if not text:
                 self._i += 1
             else:
-                if text.casefold() == FREE:
+                if text.casefold() == "free":
                     if self._failed is None:
-                        raise AnswerError(
-                            "'free' keeps the Effect you just typed as words; type the Effect "
-                            "first"
-                        )
+                        raise AnswerError("'free' keeps the Effect you just typed as words; type "
+                                          "the Effect first")
                     recorded = f"Free text: {self._failed}"
                     effect = free_text_effect(self._failed)
                 else:
@@ -322,12 +308,9 @@ class CardSession:
                         said = f"{exc.message} at column {exc.column}"
                         if exc.suggestion and "Free text" not in exc.suggestion:
                             said += f"; {exc.suggestion}"
-                        raise AnswerError(
-                            said,
-                            "type it again, or 'free' to keep these words as free text (the "
-                            "table resolves it at night)",
-                            exc.pointer(),
-                        ) from None
+                        raise AnswerError(said, "type it again, or 'free' to keep these words as "
+                                          "free text (the table resolves it at night)",
+                                          exc.pointer()) from None
                 crowded = too_many_items(effect)
                 if crowded:
                     raise AnswerError(f"that Effect is too long: {crowded}",
@@ -350,21 +333,16 @@ class CardSession:
         else:  # confirm_card
             key = text.casefold() or ("yes" if prompt.default else "")
             if key in NO:
-                raise AnswerError(
-                    "nothing written",
-                    "undo changes the last answer, restart starts the card again, skip leaves "
-                    "it as it is",
-                )
+                raise AnswerError("nothing written", "undo changes the last answer, restart "
+                                  "starts the card again, skip leaves it as it is")
             if key not in YES:
                 raise AnswerError("answer yes or no" if prompt.default else "the card does not "
                                   "hold yet", prompt.hint)
             try:
                 self.record = self._build()
             except ValidationError as exc:
-                raise AnswerError(
-                    "the card does not hold: " + "; ".join(_error_text(e) for e in exc.errors()),
-                    "undo to change an answer",
-                ) from None
+                raise AnswerError("the card does not hold: " + "; ".join(
+                    _error_text(e) for e in exc.errors()), "undo to change an answer") from None
         self.answers.append(recorded)
 
     def undo(self) -> bool:
@@ -389,17 +367,14 @@ class CardSession:
         except ValidationError as exc:
             mine = [e for e in exc.errors() if tuple(e["loc"][: len(spec.path)]) == spec.path]
             if mine:
-                said = "; ".join(
-                    _error_text({**e, "loc": e["loc"][len(spec.path) :]}) for e in mine
-                )
+                said = "; ".join(_error_text({**e, "loc": e["loc"][len(spec.path):]}) for e in mine)
                 raise AnswerError(f"{spec.label}: {said}", _value_hint(spec)) from None
 
     def _build(self, values: dict[tuple[str, ...], Any] | None = None) -> m.Record:
         values = dict(self._values if values is None else values)
         for spec in self.specs:
-            if spec.kind == "effects" and (
-                spec.path in self._effects or self._i > self.specs.index(spec)
-            ):
+            if spec.kind == "effects" and (spec.path in self._effects
+                                           or self._i > self.specs.index(spec)):
                 values[spec.path] = self._effects.get(spec.path, [])
         return build_record(self.model, self._start, values)
 

@@ -12,7 +12,6 @@ import pytest
 
 from blood_companion.content import loader
 from blood_companion.content import models as m
-from blood_companion.content import raw as rawpack
 from blood_companion.content.loader import load_catalog, shipped_data_dir, validate_layers
 from blood_companion.content.render import render_effect
 
@@ -260,11 +259,11 @@ def test_old_cache_files_are_removed_and_a_few_kept(
     (``catalog-*.marshal``) go."""
     monkeypatch.setenv("BLOOD_CACHE_DIR", str(tmp_path))
     old = tmp_path / "catalog-0123.marshal"
-    others = [tmp_path / f"catalog-{n:04}.pickle" for n in range(rawpack.KEEP_CACHES + 2)]
+    others = [tmp_path / f"catalog-{n:04}.pickle" for n in range(loader.KEEP_CACHES + 2)]
     for n, path in enumerate([old, *others]):
         path.write_bytes(b"x")
         os.utime(path, ns=(n * 10**9, n * 10**9))
     load_catalog(use_cache=True)
     kept = sorted(p.name for p in tmp_path.glob("catalog-*"))
-    assert old.name not in kept and len(kept) == rawpack.KEEP_CACHES
+    assert old.name not in kept and len(kept) == loader.KEEP_CACHES
     assert others[-1].name in kept and others[0].name not in kept

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from blood_companion.content import loader
-from blood_companion.content.raw import _fingerprint, shipped_data_dir
+from blood_companion.content.loader import _fingerprint
+from blood_companion.content.raw import shipped_data_dir
 
 
 def _install(where: Path) -> Path:
