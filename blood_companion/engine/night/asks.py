@@ -1,7 +1,8 @@
-"""The follow-up questions of the night's options (engine/legal.py: an option's needs asked
-one by one): which card, which Trouper, which target and side, which Trait, each throw of a
-Test, a Condition the table confirms, where a token goes. Registered for every night action
-that has needs."""
+"""What the night's Effect actions offer and ask (engine/legal.py: an option's needs asked
+one by one): :class:`EffectAction`, the base of the actions resolving an Effect (the Active
+card's, a Support, an Item, an Event, a Quick Effect), whose options :func:`effect_option`
+builds and whose questions are which target and side, which Trouper, which Trait, each throw
+of a Test, a Condition the table confirms, where a token goes."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -14,8 +15,13 @@ from blood_companion.engine import interpreter as interp
 from blood_companion.engine.bookkeeping import item_side, night_of
 from blood_companion.engine.interpreter import ATTACKS
 from blood_companion.engine.legal import Ask, Option, Pick
-from blood_companion.engine.night import enemy as ai
-from blood_companion.engine.night.core import box_of, card_name, event_card, tactic_card
+from blood_companion.engine.night.core import (
+    NightAction,
+    box_of,
+    card_name,
+    event_card,
+    tactic_card,
+)
 from blood_companion.engine.night.hands import actor, from_hand
 from blood_companion.engine.night.resolve import (
     attack_need,
@@ -26,13 +32,39 @@ from blood_companion.engine.night.resolve import (
     weakness_asks,
 )
 from blood_companion.engine.night.views import area_hits, attack_targets, wounds_needed
+from blood_companion.engine.rolls.night import TestSpec, setup_of, throw_ask
+from blood_companion.engine.rolls.procedure import odds_for_test, prepare_test
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import UNKNOWN, unseen
 from blood_companion.engine.words.text import percent
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-    from blood_companion.engine.rolls.night import TestSpec
+
+
+# What an Effect's option may ask, in this order: its Cost first (paid before the Effect), then
+# its target and its Test.
+NEEDS = ("confirm", "discard", "target", "side", "weakness", "recipient", "trait", "dice", "heal",
+         "token_flip")
+
+
+def effect_option(action: type[NightAction], key: str, label: str, fields: Mapping[str, Any],
+                  entry: Mapping[str, Any] | None, many: bool, **more: Any) -> Option:
+    """An option resolving an Effect (``entry``: as engine/night/views.py describes it) with
+    ``action``: it asks what the Effect needs among the fields the action declares (a
+    Support's Heal also with its attack); the throws are asked until the result is kept."""
+    e = entry or {}
+    kind = action.model_fields["type"].default
+    attack = bool(e.get("attack"))
+    wanted = {"confirm": e.get("confirm"), "discard": e.get("discard"), "target": attack,
+              "side": attack, "weakness": attack, "token_flip": e.get("token"),
+              "recipient": not attack and e.get("target") == "trouper" and many,
+              "trait": attack or e.get("traits") or e.get("test_dice") or e.get("test"),
+              "heal": e.get("heal") and (not attack or kind == "night_support")}
+    wanted["dice"] = wanted["trait"]
+    needs = tuple(n for n in NEEDS if wanted[n] and n in action.model_fields)
+    return Option(key, label, kind, fields, needs=needs, repeat=("dice",) if "dice" in needs
+                  else (), **more)
 
 
 def trait_name(t: str | None) -> str:
@@ -76,13 +108,6 @@ def test_spec(
 ) -> TestSpec | None:
     """The Test an option takes with the answers so far (None: it takes none, or its
     target is not named yet)."""
-    from blood_companion.engine.rolls.night import TestSpec  # the Test's machinery, when asked
-
-    night = night_of(state)
-    if option.kind == "night_roll":
-        q = night.pending[0]
-        return TestSpec(q.trouper or 0, tuple(q.traits), q.dice, q.target or 0, "dodge",
-                        against_enemy=True)
     eff = _effect_of(state, catalog, option)
     if eff is None:
         return None
@@ -111,9 +136,6 @@ def _trait_ask(state: CampaignState, catalog: Catalog, spec: TestSpec) -> Ask | 
     Test has one way only."""
     if len(spec.traits) <= 1:
         return None
-    from blood_companion.engine.rolls.night import setup_of
-    from blood_companion.engine.rolls.procedure import odds_for_test, prepare_test
-
     box = box_of(catalog)
     rows = []
     for trait in spec.traits:
@@ -145,26 +167,22 @@ def _hit_on(state: CampaignState, catalog: Catalog, eff: m.Effect | None, side: 
 _OF_EFFECT = frozenset({"confirm", "token_flip", "discard", "recipient", "heal", "target", "side"})
 
 
-def night_asker(
-    state: CampaignState, catalog: Catalog, option: Option, answers: Mapping[str, Any], need: str,
-) -> Ask | None:
+class EffectAction(NightAction):
+    """A night action resolving an Effect: its options (:func:`effect_option`) ask what the
+    Effect needs (:data:`NEEDS`)."""
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        return _effect_question(state, catalog, option, {**option.fields, **answers}, need)
+
+
+def _effect_question(state: CampaignState, catalog: Catalog, option: Option,
+                     fields: Mapping[str, Any], need: str) -> Ask | None:
     night = night_of(state)
     t = actor(state, option)
     who = fx.name_of(state, catalog, t)
-    fields = {**option.fields, **answers}
     eff = _effect_of(state, catalog, option) if need in _OF_EFFECT else None
-    if need == "cards" and night.pending and night.pending[0].kind == "order":
-        q = night.pending[0]
-        picks = tuple(Pick(str(i + 1), ai.waiting_name(state, catalog, c), c)
-                      for i, c in enumerate(q.cards))
-        return Ask("cards", "Type the cards in the order their Effects resolve, e.g. "
-                   + " ".join(p.key for p in reversed(picks)), picks,
-                   many=(len(picks), len(picks)), default=" ".join(p.key for p in picks))
-    if need == "cards":  # the discard question, or the cards that take the Wounds
-        q = night.pending[0]
-        n = min(q.n, len(state.troupers[q.trouper or 0].hand))
-        return from_hand(state, catalog, q.trouper or 0, "cards",
-                          f"{q.prompt}: type {n} number(s)", n)
     if need == "confirm":  # only the Map shows it: no default, the table says (issue 39)
         text = "; ".join(x for x in (_position(catalog, night, option, eff, who),
                                      interp.condition_text(eff) if eff is not None else "") if x)
@@ -183,16 +201,6 @@ def night_asker(
             Pick("y", f"On a Tile with one of your Consumed {word} tokens: it turns Intact",
                  True),
         ), default="n")
-    if need == "troupers":
-        q = night.pending[0]
-        picks = tuple(
-            Pick(str(k + 1), fx.name_of(state, catalog, i), state.troupers[i].trouper)
-            for k, i in enumerate(q.candidates))
-        least = 0 if q.kind == "in_range" else 1
-        spelled = "`all`" + (" or `none`" if least == 0 else "")
-        return Ask("troupers", q.prompt, picks, many=(least, len(picks)),
-                   info=(f"Look at the Map. Type the names or numbers (e.g. 1 2), {spelled}; "
-                         "Enter says nothing here.",))
     if need == "discard":  # a Cost: the cards the player discards
         n = discards(eff) if eff else 1
         return from_hand(state, catalog, t, "discard",
@@ -279,20 +287,11 @@ def night_asker(
                        Pick("y", "Yes: its Effect helps the Test", True),
                        Pick("n", "No: the Test is taken without it", False)))
     if need == "trait":
-        if option.kind == "night_roll":
-            return None  # chosen with the option
         spec = test_spec(state, catalog, option, fields)
         return _trait_ask(state, catalog, spec) if spec is not None else None
     if need == "dice":
         spec = test_spec(state, catalog, option, fields)
         if spec is None:
             return None
-        from blood_companion.engine.rolls.night import throw_ask
-
         return throw_ask(state, catalog, spec, fields)
     raise KeyError(need)  # pragma: no cover - every need above
-
-
-# The night's options that ask follow-up questions (engine/flow.py: the Night phase's askers).
-ASKED = ("night_answer", "night_attack", "night_effect", "night_event", "night_roll",
-         "night_item", "night_quick", "night_support")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content import models as m
 from blood_companion.content.render import TIMING_NAMES
 from blood_companion.engine import bookkeeping as fx
+from blood_companion.engine import chain as ch
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
@@ -250,6 +251,45 @@ def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:
     low, high = int(lo), int(hi or lo)
     if not low <= distance <= high:
         raise RuleError(f"{what} is at Distance {distance}; this Effect reaches Distance {d}")
+
+
+def support_legal(state: CampaignState, cat: Catalog, space: int, effect: int, *,
+                  target: str | None, distance: int | None = None,
+                  confirm: bool = True) -> tuple[int, int, m.Effect, str]:
+    """Refuse (RuleError) the Support at Chain ``space`` (``effect`` 0: the card's only one)
+    the Active Trouper may not use now (the menus ask this too, with ``confirm`` set); else its
+    Chain index, the Effect's index, the Effect and the card's id."""
+    night, act, _ = active(state)
+    k = ch.card_at(night.chain, space)
+    slot = night.chain[k]
+    if k >= act.slot:
+        raise RuleError("a Support is used from a card to the left of the Active card")
+    if slot.kind != "tactic" or slot.owner == act.trouper:
+        raise RuleError("a Support is used from another Trouper's Tactic card")
+    card = tactic_card(cat, slot.card)
+    supports = [j for j, e in enumerate(card.effects) if e.type == "support"]
+    if not supports:
+        raise RuleError(f"{card.name} has no Support Effect")
+    j = supports[0] if effect == 0 else effect - 1
+    if j not in supports:
+        raise RuleError(f"Effect {effect} of {card.name} is not a Support")
+    if j in slot.supports_used:
+        raise RuleError("that Support already has a Cube on it this turn")
+    eff = card.effects[j]
+    if slot.sacrificed and any(c.kind == "sacrifice" for c in eff.cost):
+        raise RuleError(f"{card.name} is already Sacrificed")
+    if target is None and any(o.kind in ATTACKS for o in eff.outcome):
+        raise RuleError("name the target of the Support's attack (--target)",
+                        see=("night_support",))
+    check_distance(eff, distance, "the target")
+    # its Condition reads the card owner's board (their tokens: "Support Effect"); its
+    # Cost is paid by the Active Trouper who uses it (a Sacrifice: on the Support's card)
+    owner = slot.owner if slot.owner is not None else act.trouper
+    check_cost_and_condition(state, cat, owner, eff.model_copy(update={"cost": []}),
+                             discard=(), confirmed=confirm)
+    check_cost_and_condition(state, cat, act.trouper, eff.model_copy(
+        update={"condition": None}), discard=())
+    return k, j, eff, card.id
 
 
 def aim(state: CampaignState, eff: m.Effect, t: int, act: Any, attack: str = "") -> int:
