@@ -27,13 +27,13 @@ from blood_companion.engine.rolls.night import (
 )
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.words.checklists import checklist_ask
+from blood_companion.engine.words.sentences import actor_name, names, who
 from blood_companion.engine.words.templates import SETUP
-from blood_companion.engine.words.text import percent
+from blood_companion.engine.words.text import listing, percent
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.night_state import Question
-
 
 
 def _map_options(state: CampaignState, q: Question, names: Mapping[int, str]
@@ -169,8 +169,6 @@ class AnswerQuestion(NightAction):
         return settle(state, cat, ctx.chance)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words.sentences import actor_name, names, who
-        from blood_companion.engine.words.text import listing
         if self.yes is not None:
             return "The table answers " + ("yes" if self.yes else "no")
         n = s.night if s is not None else None

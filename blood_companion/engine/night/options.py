@@ -30,6 +30,7 @@ from blood_companion.engine.night.tactic import (
     UseSupport,
 )
 from blood_companion.engine.night.views import activation_options, board_view
+from blood_companion.engine.rolls.night import test_options
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices, hidden_hand
 from blood_companion.engine.words.sentences import night_reason
@@ -91,8 +92,6 @@ def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) 
         q = night.pending[0]
         out["question"] = q.model_dump()
         if q.kind == "test":
-            from blood_companion.engine.rolls.night import test_options  # a Test waits
-
             out["test_options"] = test_options(state, catalog, q.trouper or 0, traits=q.traits,
                                                fixed_dice=q.dice, target=q.target or 0)
         return out

@@ -24,6 +24,7 @@ from blood_companion.engine.interpreter import (
 from blood_companion.engine.night.core import minion_card, tactic_card, trouper_index
 from blood_companion.engine.night_state import Activation, ChainSlot, NightState
 from blood_companion.engine.rolls import attack_target
+from blood_companion.engine.rolls.night import effect_test, take_test, use_test_items
 from blood_companion.engine.state import CampaignState
 
 # The moments whose Effects the app queues itself (engine/night/phases.py: queue_timed).
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.night.quick import UseQuick
     from blood_companion.engine.night.tactic import UseItem, UseSupport
-
 
 
 def check_cost_and_condition(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, *,
@@ -378,9 +378,6 @@ def weakness_asks(state: CampaignState, catalog: Catalog, t: int, side: str) -> 
     return ""
 
 
-
-
-
 def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.Effect, *,
            target: str, trait: str | None, dice: Sequence[str], reroll: Sequence[str], label: str,
            side: str | None = None, bonus_triumphs: int = 0, distance: int | None = None,
@@ -421,8 +418,6 @@ def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.E
         assert side is not None
         state = weakness_on_attack(state, catalog, rng, t, side, weakness)
     if same_test is None:
-        from blood_companion.engine.rolls.night import take_test  # the Test's machinery
-
         state, result = take_test(state, catalog, rng, t,
                                   traits=traits or list(m.TRAITS) if not fixed else traits,
                                   fixed_dice=fixed, target=need, trait=trait, dice=dice,
@@ -472,8 +467,6 @@ def take_effect_test(
     """Trouper ``t`` takes the attack (against ``said.target``; ``how`` as for :func:`attack`)
     or the Test of an Effect, with the Quick Items used during it (``said`` names them, the
     Trait and the dice); whether it succeeded (True when it has neither)."""
-    from blood_companion.engine.rolls.night import effect_test, use_test_items
-
     if not any(o.kind in ATTACKS for o in eff.outcome):
         if eff.test is None:
             return state, True

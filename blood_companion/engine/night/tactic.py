@@ -55,6 +55,7 @@ from blood_companion.engine.night.resolve import (
     update_slot,
 )
 from blood_companion.engine.night.views import (
+    active_now,
     attack_targets,
     card_entries,
     effect_entry,
@@ -64,14 +65,13 @@ from blood_companion.engine.night.views import (
     quick_items,
     support_entries,
 )
-from blood_companion.engine.night_state import Activation, NightState
+from blood_companion.engine.night_state import NightState
 from blood_companion.engine.rolls.night import find_item
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hidden_hand
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-
 
 
 class Attack(EffectAction):
@@ -475,15 +475,6 @@ def event_slot(night: NightState, key: str) -> int:
     if night.chain[found[0]].face_down:
         raise RuleError("that Event is already resolved")
     return found[0]
-
-
-def active_now(state: CampaignState) -> Activation | None:
-    """The activation the Tactic Phase's menu is about (None: nobody is Active, or a question
-    waits)."""
-    night = state.night
-    if night is None or night.pending or night.phase != "tactic":
-        return None
-    return night.activation
 
 
 class RestRedraw(NightAction):

@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 
-
 def effect_entry(state: CampaignState, t: int, eff: m.Effect, number: int) -> dict[str, Any]:
     attack = next((o.kind for o in eff.outcome if o.kind in ATTACKS), None)
     target = eff.target
@@ -129,10 +128,11 @@ def area_hits(act: Activation | None, k: int) -> list[str]:
     return list(act.area_hits.get(k, [])) if act is not None else []
 
 
-def _activation(state: CampaignState) -> Activation | None:
-    """The activation whose moves are offered (None: nobody is Active, or a question waits)."""
-    night = night_of(state)
-    if night.phase != "tactic" or night.pending or night.result is not None:
+def active_now(state: CampaignState) -> Activation | None:
+    """The activation the Tactic Phase's menu is about (None: nobody is Active, or a question
+    waits)."""
+    night = state.night
+    if night is None or night.phase != "tactic" or night.pending or night.result is not None:
         return None
     return night.activation
 
@@ -140,7 +140,7 @@ def _activation(state: CampaignState) -> Activation | None:
 def card_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
     """The Active card's Effects, each with whether it can be resolved now (and why not) and
     an attack's targets."""
-    act = _activation(state)
+    act = active_now(state)
     night = night_of(state)
     if act is None or night.chain[act.slot].kind != "tactic":
         return []
@@ -168,7 +168,7 @@ def card_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]
 
 def support_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
     """The Support Effects of the other Troupers' cards to the left of the Active card."""
-    act = _activation(state)
+    act = active_now(state)
     if act is None:
         return []
     night, t = night_of(state), act.trouper
@@ -202,7 +202,7 @@ def support_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, An
 
 def item_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
     """The Active Trouper's equipped Items, each with whether it can be used now."""
-    act = _activation(state)
+    act = active_now(state)
     if act is None:
         return []
     t = act.trouper
@@ -227,7 +227,7 @@ def item_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]
 
 def event_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
     """The open Event cards on the Chain and their Effects (one Event Effect per activation)."""
-    act = _activation(state)
+    act = active_now(state)
     if act is None or act.event_used:
         return []
     night = night_of(state)
@@ -248,7 +248,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
     Effects with whether each can be resolved now (and why not), the targets of attacks, the
     Supports to the left, the equipped Items and the open Event Effects. Empty when nobody is
     Active. Pure: it only asks the checks the actions themselves make."""
-    act = _activation(state)
+    act = active_now(state)
     if act is None:
         return {}
     night = night_of(state)
