@@ -174,124 +174,120 @@ class EffectAction(NightAction):
     @classmethod
     def question(cls, state: CampaignState, catalog: Catalog, option: Option,
                  answers: Mapping[str, Any], need: str) -> Ask | None:
-        return _effect_question(state, catalog, option, {**option.fields, **answers}, need)
-
-
-def _effect_question(state: CampaignState, catalog: Catalog, option: Option,
-                     fields: Mapping[str, Any], need: str) -> Ask | None:
-    night = night_of(state)
-    t = actor(state, option)
-    who = fx.name_of(state, catalog, t)
-    eff = _effect_of(state, catalog, option) if need in _OF_EFFECT else None
-    if need == "confirm":  # only the Map shows it: no default, the table says (issue 39)
-        text = "; ".join(x for x in (_position(catalog, night, option, eff, who),
-                                     interp.condition_text(eff) if eff is not None else "") if x)
-        return Ask("confirm", f"Does this hold at the table? {text[:1].upper()}{text[1:]}.", (
-            Pick("y", "Yes: it holds (look at the Map)", True),
-            Pick("n", "No: then this Effect cannot be resolved now", False, enabled=False,
-                 why="choose another Effect (`back`)"),
-        ), info=("Look at the Map: type y if it holds (Enter says nothing here).",))
-    if need == "token_flip":
-        kind = token_to_place(state, t, eff) if eff is not None else None
-        if kind is None:
-            return None
-        word = kind.capitalize()
-        return Ask("token_flip", f"Where does the new {word} token go?", (
-            Pick("n", f"On a Tile without one of your Consumed {word} tokens", False),
-            Pick("y", f"On a Tile with one of your Consumed {word} tokens: it turns Intact",
-                 True),
-        ), default="n")
-    if need == "discard":  # a Cost: the cards the player discards
-        n = discards(eff) if eff else 1
-        return from_hand(state, catalog, t, "discard",
-                          f"Which {n} card(s) does {who} discard to pay the Cost?", n)
-    if need == "recipient":
-        heals = eff is not None and any(o.kind == "heal" for o in eff.outcome)
-        dist = eff.target.distance if eff is not None and eff.target is not None else "any"
-        picks = tuple(
-            Pick(str(i + 1), fx.name_of(state, catalog, i)
-                 + (f" ({len(tr.wounds)} Wound(s))" if heals else ""), tr.trouper)
-            for i, tr in enumerate(state.troupers))
-        # a Heal: the most wounded Trouper, the acting one first among equals
-        chosen = min(range(len(state.troupers)),
-                     key=lambda i: (-len(state.troupers[i].wounds), i != t)) if heals else t
-        where = "" if dist == "any" else f" (at Distance {dist}: look at the Map)"
-        return Ask("recipient", f"Which Trouper does the Effect target{where}?", picks,
-                   default=str(chosen + 1))
-    if need == "heal":
-        healed = state.trouper_index(fields["recipient"]) if fields.get("recipient") else t
-        whose = fx.name_of(state, catalog, healed)
-        wounds = state.troupers[healed].wounds
-        if not wounds:
-            return None
-        known = [c for c in wounds if c != UNKNOWN]
-        picks = tuple(Pick(str(i + 1), card_name(catalog, c), c) for i, c in enumerate(known))
-        hidden = UNKNOWN in wounds
-        if hidden:  # the Trouper decks at the table: name the card going back
-            could = [c for c in unseen(state, healed) if c not in known]
-            picks += tuple(
-                Pick(str(len(picks) + k + 1), f"{card_name(catalog, c)} (if it is among the "
-                     "Wound cards)", c) for k, c in enumerate(could))
-        n = sum(o.n for o in eff.outcome if o.kind == "heal") if eff else 1
-        return Ask("heal", f"Heal {n}: which card(s) go from {whose}'s "
-                   "Wounds space to the Discard Pile?"
-                   + (" The Wounds space shows them: name them." if hidden else ""), picks,
-                   many=(0, min(n, len(picks), len(wounds))),
-                   most_why=f"Heal {n}; {whose} has {len(wounds)} Wound card(s)",
-                   # the players' own choice, the app sees the cards: as many as Heal allows
-                   default=None if hidden else
-                   "*" if len(picks) <= n else " ".join(p.key for p in picks[:n]))
-    if need == "target":
-        already = (area_hits(night.activation, int(option.fields["effect"]) - 1)
-                   if option.kind == "night_attack" else [])
-        targets = attack_targets(state, catalog, eff, already) if eff is not None else []
-        tpicks: list[Pick] = []
-        for tg in targets:
-            if tg["target"] == "nemesis":
-                needs = tg["needs"]
-                tpicks.append(Pick("n", f"{tg['name']} (Wounds still needed: "
-                                   + ", ".join(f"{s} {needs[s]}" for s in m.SIDES) + ")",
-                                   "nemesis"))
-            else:
-                tpicks.append(Pick(tg["target"].lower(), f"Minion {tg['target']}: {tg['name']} "
-                                   f"({tg['type']}, hit on {tg['defense']}+ Triumphs)",
-                                   tg["target"]))
-        want = eff.target.minion_type if eff is not None and eff.target is not None else None
-        reach = eff.target.distance if eff is not None and eff.target is not None else "any"
-        question = "Which target?" + (f" (a {want.capitalize()} Minion)" if want else "")
-        if reach != "any":  # only the Map shows what is in reach: the table names it
-            where = ("in the card's Special Area" if reach == "area"
-                     else f"at Distance {reach} from {who}")
-            return Ask("target", f"{question} Only a target {where}: look at the Map.",
-                       tuple(tpicks), info=("Type the target's key or name (Enter says nothing "
-                                            "here).",))
-        return Ask("target", question, tuple(tpicks), default=tpicks[0].key if tpicks else None)
-    if need == "side":
-        if fields.get("target") != "nemesis":
-            return None  # a Minion has no sides
-        still = wounds_needed(state, catalog)
-        spicks = tuple(Pick(side[0], f"{side.capitalize()} (still needs {still[side]}; hit on "
-                            f"{_hit_on(state, catalog, eff, side)} Triumphs)", side)
-                       for side in m.SIDES)
-        return Ask("side", "Which side of the Nemesis do you hit (where you stand)?", spicks,
-                   default=next((p.key for p in spicks if still[p.value]), "f"))
-    if need == "weakness":  # a Weakness Effect helping this attack, on a table Condition
-        hit_side = str(fields.get("side") or "")
-        if fields.get("target") != "nemesis" or not hit_side:
-            return None
-        text = weakness_asks(state, catalog, t, hit_side)
-        if not text:
-            return None
-        return Ask("weakness", f"The {hit_side.capitalize()} Weakness helps this attack if its "
-                   f"Condition holds: {text}. Does it hold at the table?", (
-                       Pick("y", "Yes: its Effect helps the Test", True),
-                       Pick("n", "No: the Test is taken without it", False)))
-    if need == "trait":
-        spec = test_spec(state, catalog, option, fields)
-        return _trait_ask(state, catalog, spec) if spec is not None else None
-    if need == "dice":
-        spec = test_spec(state, catalog, option, fields)
-        if spec is None:
-            return None
-        return throw_ask(state, catalog, spec, fields)
-    raise KeyError(need)  # pragma: no cover - every need above
+        night = night_of(state)
+        t = actor(state, option)
+        who = fx.name_of(state, catalog, t)
+        fields = {**option.fields, **answers}
+        eff = _effect_of(state, catalog, option) if need in _OF_EFFECT else None
+        if need == "confirm":  # only the Map shows it: no default, the table says (issue 39)
+            said = interp.condition_text(eff) if eff is not None else ""
+            text = "; ".join(x for x in (_position(catalog, night, option, eff, who), said) if x)
+            return Ask("confirm", f"Does this hold at the table? {text[:1].upper()}{text[1:]}.", (
+                Pick("y", "Yes: it holds (look at the Map)", True),
+                Pick("n", "No: then this Effect cannot be resolved now", False, enabled=False,
+                     why="choose another Effect (`back`)"),
+            ), info=("Look at the Map: type y if it holds (Enter says nothing here).",))
+        if need == "token_flip":
+            kind = token_to_place(state, t, eff) if eff is not None else None
+            if kind is None:
+                return None
+            word = kind.capitalize()
+            return Ask("token_flip", f"Where does the new {word} token go?", (
+                Pick("n", f"On a Tile without one of your Consumed {word} tokens", False),
+                Pick("y", f"On a Tile with one of your Consumed {word} tokens: it turns Intact",
+                     True),
+            ), default="n")
+        if need == "discard":  # a Cost: the cards the player discards
+            n = discards(eff) if eff else 1
+            return from_hand(state, catalog, t, "discard",
+                              f"Which {n} card(s) does {who} discard to pay the Cost?", n)
+        if need == "recipient":
+            heals = eff is not None and any(o.kind == "heal" for o in eff.outcome)
+            dist = eff.target.distance if eff is not None and eff.target is not None else "any"
+            picks = tuple(
+                Pick(str(i + 1), fx.name_of(state, catalog, i)
+                     + (f" ({len(tr.wounds)} Wound(s))" if heals else ""), tr.trouper)
+                for i, tr in enumerate(state.troupers))
+            # a Heal: the most wounded Trouper, the acting one first among equals
+            chosen = min(range(len(state.troupers)),
+                         key=lambda i: (-len(state.troupers[i].wounds), i != t)) if heals else t
+            where = "" if dist == "any" else f" (at Distance {dist}: look at the Map)"
+            return Ask("recipient", f"Which Trouper does the Effect target{where}?", picks,
+                       default=str(chosen + 1))
+        if need == "heal":
+            healed = state.trouper_index(fields["recipient"]) if fields.get("recipient") else t
+            whose = fx.name_of(state, catalog, healed)
+            wounds = state.troupers[healed].wounds
+            if not wounds:
+                return None
+            known = [c for c in wounds if c != UNKNOWN]
+            picks = tuple(Pick(str(i + 1), card_name(catalog, c), c) for i, c in enumerate(known))
+            hidden = UNKNOWN in wounds
+            if hidden:  # the Trouper decks at the table: name the card going back
+                could = [c for c in unseen(state, healed) if c not in known]
+                picks += tuple(
+                    Pick(str(len(picks) + k + 1), f"{card_name(catalog, c)} (if it is among the "
+                         "Wound cards)", c) for k, c in enumerate(could))
+            n = sum(o.n for o in eff.outcome if o.kind == "heal") if eff else 1
+            return Ask("heal", f"Heal {n}: which card(s) go from {whose}'s "
+                       "Wounds space to the Discard Pile?"
+                       + (" The Wounds space shows them: name them." if hidden else ""), picks,
+                       many=(0, min(n, len(picks), len(wounds))),
+                       most_why=f"Heal {n}; {whose} has {len(wounds)} Wound card(s)",
+                       # the players' own choice, the app sees the cards: as many as Heal allows
+                       default=None if hidden else
+                       "*" if len(picks) <= n else " ".join(p.key for p in picks[:n]))
+        if need == "target":
+            already = (area_hits(night.activation, int(option.fields["effect"]) - 1)
+                       if option.kind == "night_attack" else [])
+            targets = attack_targets(state, catalog, eff, already) if eff is not None else []
+            tpicks: list[Pick] = []
+            for tg in targets:
+                if tg["target"] == "nemesis":
+                    needs = tg["needs"]
+                    tpicks.append(Pick("n", f"{tg['name']} (Wounds still needed: "
+                                       + ", ".join(f"{s} {needs[s]}" for s in m.SIDES) + ")",
+                                       "nemesis"))
+                else:
+                    tpicks.append(Pick(tg["target"].lower(), f"Minion {tg['target']}: {tg['name']} "
+                                       f"({tg['type']}, hit on {tg['defense']}+ Triumphs)",
+                                       tg["target"]))
+            want = eff.target.minion_type if eff is not None and eff.target is not None else None
+            reach = eff.target.distance if eff is not None and eff.target is not None else "any"
+            question = "Which target?" + (f" (a {want.capitalize()} Minion)" if want else "")
+            if reach != "any":  # only the Map shows what is in reach: the table names it
+                where = ("in the card's Special Area" if reach == "area"
+                         else f"at Distance {reach} from {who}")
+                return Ask("target", f"{question} Only a target {where}: look at the Map.",
+                           tuple(tpicks), info=("Type the target's key or name (Enter says nothing "
+                                                "here).",))
+            return Ask("target", question, tuple(tpicks), default=tpicks[0].key if tpicks else None)
+        if need == "side":
+            if fields.get("target") != "nemesis":
+                return None  # a Minion has no sides
+            still = wounds_needed(state, catalog)
+            spicks = tuple(Pick(side[0], f"{side.capitalize()} (still needs {still[side]}; hit on "
+                                f"{_hit_on(state, catalog, eff, side)} Triumphs)", side)
+                           for side in m.SIDES)
+            return Ask("side", "Which side of the Nemesis do you hit (where you stand)?", spicks,
+                       default=next((p.key for p in spicks if still[p.value]), "f"))
+        if need == "weakness":  # a Weakness Effect helping this attack, on a table Condition
+            hit_side = str(fields.get("side") or "")
+            if fields.get("target") != "nemesis" or not hit_side:
+                return None
+            text = weakness_asks(state, catalog, t, hit_side)
+            if not text:
+                return None
+            return Ask("weakness", f"The {hit_side.capitalize()} Weakness helps this attack if its "
+                       f"Condition holds: {text}. Does it hold at the table?", (
+                           Pick("y", "Yes: its Effect helps the Test", True),
+                           Pick("n", "No: the Test is taken without it", False)))
+        if need == "trait":
+            spec = test_spec(state, catalog, option, fields)
+            return _trait_ask(state, catalog, spec) if spec is not None else None
+        if need == "dice":
+            spec = test_spec(state, catalog, option, fields)
+            if spec is None:
+                return None
+            return throw_ask(state, catalog, spec, fields)
+        raise KeyError(need)  # pragma: no cover - every need above
