@@ -120,9 +120,15 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str,
             f"{q.prompt}. {fx.name_of(state, catalog, t)} takes a {opts_text} Test, "
             f"{q.target}+ Triumphs.", who=state.troupers[t].trouper, options=options,
             default="r")
-    if q.kind in ("discard", "wound"):
-        return Next("night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
-                    options=options, default="1")
+    if q.kind in ("discard", "wound", "order", "token", "bite"):
+        prompt = q.prompt
+        if q.kind == "bite":
+            lay = vigor.layout(state.troupers[t], catalog.config.vigor_tokens)
+            prompt += (f" ({lay.available} Available and {lay.depleted} Depleted Vigor token(s) "
+                       "without a Bite; a Bite on an Available token stops it paying)")
+        return Next("night", night.phase, title, prompt,
+                    who=None if q.kind == "order" else state.troupers[t].trouper,
+                    options=options, default="c" if q.kind == "token" else "1")
     if q.kind == "confirm":
         # A Condition of an Enemy card the app cannot judge (only the Map shows it, or the
         # table judges it: issues 39 and 43) has no default: the table says; words the app
@@ -136,17 +142,6 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str,
             default=("y" if q.n else "n") if trophy else "y" if words else None,
             info=() if trophy or words else (
                 "Look at the Map: type y or n (Enter says nothing here).",))
-    if q.kind == "order":
-        return Next("night", night.phase, title, q.prompt, options=options, default="1")
-    if q.kind == "token":
-        return Next("night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
-                    options=options, default="c")
-    if q.kind == "bite":
-        lay = vigor.layout(state.troupers[t], catalog.config.vigor_tokens)
-        prompt = (f"{q.prompt} ({lay.available} Available and {lay.depleted} Depleted Vigor "
-                  "token(s) without a Bite; a Bite on an Available token stops it paying)")
-        return Next("night", night.phase, title, prompt, who=state.troupers[t].trouper,
-                    options=options, default="1")
     if q.kind == "leader":  # a free choice among several: no Enter default (issue 26)
         return Next("night", night.phase, title, q.prompt, options=options, default=None,
                     info=("A free choice: type a name or number (Enter says nothing here).",))
