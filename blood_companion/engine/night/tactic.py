@@ -212,8 +212,7 @@ def _card_options(cls: type[EffectAction], state: CampaignState, catalog: Catalo
                          else ""),
                       {"effect": e["effect"]}, e, many, enabled=e["open"], why=e["why"],
                       group="effect")
-        for e in card_entries(state, catalog)
-        if e["type"] not in ("support", "aura") and bool(e["attack"]) == attack)
+        for e in card_entries(state, catalog, attack))
 
 
 class UseSupport(EffectAction):

@@ -137,9 +137,11 @@ def active_now(state: CampaignState) -> Activation | None:
     return night.activation
 
 
-def card_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+def card_entries(state: CampaignState, catalog: Catalog,
+                 attack: bool | None = None) -> list[dict[str, Any]]:
     """The Active card's Effects, each with whether it can be resolved now (and why not) and
-    an attack's targets."""
+    an attack's targets; ``attack``: only its attacks (True) or its other Effects resolved
+    (False: neither Supports nor Auras)."""
     act = active_now(state)
     night = night_of(state)
     if act is None or night.chain[act.slot].kind != "tactic":
@@ -147,6 +149,9 @@ def card_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]
     slot, t = night.chain[act.slot], act.trouper
     out = []
     for k, eff in enumerate(tactic_card(catalog, slot.card).effects):
+        if attack is not None and (eff.type in ("support", "aura")
+                                   or attack != any(o.kind in ATTACKS for o in eff.outcome)):
+            continue
         entry = effect_entry(state, t, eff, k + 1)
         # a Special Area attack stays open for each other target in it ("Reading Special
         # Areas"): one Test per target, the Nemesis once
