@@ -266,8 +266,8 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str,
 
 
 # The night's actions whose options its views gather, in the order the menus show them (each
-# offers them when it may be played: the Planning Phase player's, the answers of the question
-# waiting, moving on, closing the night).
+# offers them when it may be played): the Planning Phase player's, the answers of the question
+# waiting, moving on, closing the night, the Active Trouper's, the Quick Effects (last).
 MENU = (PlayCard, Rest, PassCascade, RollTest, AnswerQuestion, NextPhase, EndNight, RestRedraw,
         Attack, ResolveEffect, UseSupport, UseQuick, UseItem, UseEvent, FinishActivation)
 
