@@ -34,7 +34,6 @@ from blood_companion.engine.day import views as day_views
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.legal import Ask, Asker, Next, Option, gathered
 from blood_companion.engine.night import answers, planning, quick, tactic
-from blood_companion.engine.night import asks as night_asks
 from blood_companion.engine.night import options as night_options
 from blood_companion.engine.night import phases as night_phases
 from blood_companion.engine.rolls import recorded
@@ -74,10 +73,6 @@ def _after_game(state: CampaignState) -> str:
     return "over" if state.mode == "single" else "end"
 
 
-def _askers(kinds: tuple[str, ...] | frozenset[str], asker: Asker) -> dict[str, Asker]:
-    return dict.fromkeys(sorted(kinds), asker)
-
-
 DAY = Phase(
     "day", "Day Part",
     moves=(dusk.ChooseDifficulty, dusk.PlaceEvents, dusk.Equip, dusk.EndDay,
@@ -107,7 +102,7 @@ NIGHT = Phase(
            quick.UseQuick,
            endgame.EndNight),  # the End of the Night
     view=night_options.night_view,
-    askers=_askers(night_asks.ASKED, night_asks.night_asker),
+    askers={},  # its actions ask their own questions
     board=night_options.night_board,
     shows=lambda state: state.night is not None and state.part in ("night", "over"),
     enter=night_setup.setup_night,
@@ -195,7 +190,7 @@ def _derived() -> tuple[dict[str, type[Action]], dict[str, Asker]]:
     for p in FLOW:
         found.update(p.askers)
         for cls in p.moves:
-            if "question" in vars(cls):
+            if next(c for c in cls.__mro__ if "question" in vars(c)) is not Action:
                 found[_tag(cls)] = cls.question
     return classes, found
 

@@ -39,7 +39,7 @@ from blood_companion.engine.night import (  # noqa: E402
     RestRedraw,
     SetupNight,
 )
-from blood_companion.engine.night.options import NEEDS  # noqa: E402
+from blood_companion.engine.night.asks import NEEDS  # noqa: E402
 from blood_companion.engine.night_state import Question  # noqa: E402
 from blood_companion.engine.state import CampaignState, Tokens  # noqa: E402
 from blood_companion.engine.table import UNKNOWN, DrawNeeded, hand_choices  # noqa: E402

@@ -12,21 +12,28 @@ from blood_companion.engine.actions import Bonus, Cli, Context, Dice, Items, Rer
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.legal import Ask, Option
+from blood_companion.engine.legal import Ask, Option, Pick
 from blood_companion.engine.night import enemy as ai
 from blood_companion.engine.night.asks import trait_name
 from blood_companion.engine.night.core import NightAction, trouper_index
+from blood_companion.engine.night.hands import from_hand
 from blood_companion.engine.night.phases import PHASES, begin_night, enter, settle
-from blood_companion.engine.rolls.night import take_test, test_options, use_test_items
+from blood_companion.engine.rolls.night import (
+    TestSpec,
+    take_test,
+    test_options,
+    throw_ask,
+    use_test_items,
+)
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.words.checklists import checklist_ask
+from blood_companion.engine.words.sentences import actor_name, names, who
 from blood_companion.engine.words.templates import SETUP
-from blood_companion.engine.words.text import percent
+from blood_companion.engine.words.text import listing, percent
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.night_state import Question
-
 
 
 def _map_options(state: CampaignState, q: Question, names: Mapping[int, str]
@@ -116,6 +123,33 @@ class AnswerQuestion(NightAction):
                          for k, i in enumerate(q.candidates))
         return _map_options(state, q, names)
 
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        """The cards (their order; those discarded or taking the Wounds), or the Troupers only
+        the Map shows."""
+        q = night_of(state).pending[0]
+        if need == "cards" and q.kind == "order":
+            picks = tuple(Pick(str(i + 1), ai.waiting_name(state, catalog, c), c)
+                          for i, c in enumerate(q.cards))
+            return Ask("cards", "Type the cards in the order their Effects resolve, e.g. "
+                       + " ".join(p.key for p in reversed(picks)), picks,
+                       many=(len(picks), len(picks)), default=" ".join(p.key for p in picks))
+        if need == "cards":  # the discard question, or the cards that take the Wounds
+            n = min(q.n, len(state.troupers[q.trouper or 0].hand))
+            return from_hand(state, catalog, q.trouper or 0, "cards",
+                             f"{q.prompt}: type {n} number(s)", n)
+        if need != "troupers":
+            raise KeyError(need)  # pragma: no cover - every need above
+        picks = tuple(
+            Pick(str(k + 1), fx.name_of(state, catalog, i), state.troupers[i].trouper)
+            for k, i in enumerate(q.candidates))
+        least = 0 if q.kind == "in_range" else 1
+        spelled = "`all`" + (" or `none`" if least == 0 else "")
+        return Ask("troupers", q.prompt, picks, many=(least, len(picks)),
+                   info=(f"Look at the Map. Type the names or numbers (e.g. 1 2), {spelled}; "
+                         "Enter says nothing here.",))
+
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
         q = ai.current_question(state)
@@ -135,8 +169,6 @@ class AnswerQuestion(NightAction):
         return settle(state, cat, ctx.chance)
 
     def said(self, c: Any, s: Any) -> str:
-        from blood_companion.engine.words.sentences import actor_name, names, who
-        from blood_companion.engine.words.text import listing
         if self.yes is not None:
             return "The table answers " + ("yes" if self.yes else "no")
         n = s.night if s is not None else None
@@ -219,6 +251,17 @@ class RollTest(NightAction):
                              f"{percent(o['probability'])} to reach {o['target']}", o)
                         for i, o in enumerate(opts)]
         return tuple(options)
+
+    @classmethod
+    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
+                 answers: Mapping[str, Any], need: str) -> Ask | None:
+        """Each throw of the dodge Test (its Trait is chosen with the option)."""
+        if need != "dice":
+            return None
+        q = night_of(state).pending[0]
+        spec = TestSpec(q.trouper or 0, tuple(q.traits), q.dice, q.target or 0, "dodge",
+                        against_enemy=True)
+        return throw_ask(state, catalog, spec, {**option.fields, **answers})
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog

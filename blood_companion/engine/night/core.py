@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from blood_companion.content import models as m
 from blood_companion.engine.actions import Action
+from blood_companion.engine.dice import DiceBox
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-    from blood_companion.engine.dice import DiceBox
 
 T = TypeVar("T")
 
@@ -76,7 +76,5 @@ def minion_card(catalog: Catalog, minion: str) -> m.Minion:
 
 
 def box_of(catalog: Catalog) -> DiceBox:
-    """The dice of the data pack (engine/dice.py is imported when a Test needs them)."""
-    from blood_companion.engine.dice import DiceBox
-
+    """The dice of the data pack."""
     return DiceBox.from_models(catalog.dice)

@@ -31,8 +31,6 @@ from blood_companion.engine.words.names import record_name
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-DISTANCE_PRIORITIES = interp.DISTANCE_PRIORITIES
-
 
 def job_effects(state: CampaignState, catalog: Catalog, job: EnemyJob) -> list[m.Effect]:
     if job.source == "reaction":
@@ -353,7 +351,7 @@ def _apply_priorities(
         while at < len(prios) and len(cands) > 1:
             p = prios[at]
             at += 1
-            if p in DISTANCE_PRIORITIES:
+            if p in interp.DISTANCE_PRIORITIES:
                 return ask("closest" if p == "closest" else "farthest",
                            f"{job.label}: which of {_names(state, catalog, cands)} "
                            f"{'is' if len(cands) == 1 else 'are'} {p} to {src}? "

@@ -44,16 +44,14 @@ def from_hand(state: CampaignState, catalog: Catalog, t: int, need: str, prompt:
 
 
 def actor(state: CampaignState, option: Option) -> int:
-    """The Trouper who acts for an option: the Item's owner, the Quick card's owner, the
-    Trouper a question waits on, or the Active one."""
+    """The Trouper who acts for an option: the Item's owner, the Quick card's owner, the Active
+    one, the Trouper a question waits on, or the Planning Phase player."""
     night = night_of(state)
     if option.kind == "night_item" and option.fields.get("trouper"):
         return state.trouper_index(str(option.fields["trouper"]))
     if option.kind == "night_quick":
         slot = night.chain[ch.card_at(night.chain, int(str(option.fields["slot"])))]
         return slot.owner or 0
-    if option.kind in ("night_roll", "night_answer") and night.pending:
-        return night.pending[0].trouper or 0
     if night.activation is not None:
         return night.activation.trouper
     if night.pending and night.pending[0].trouper is not None:

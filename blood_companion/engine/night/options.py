@@ -1,25 +1,22 @@
 """The night's legal actions as typed options (engine/legal.py), one per thing the table may
 do now: the question waiting, the Planning Phase player's cards, the Active Trouper's Effects,
-Supports, Items and Events, the Quick Effects usable now, or moving on. The actions in
-:data:`MENU` offer their own options and ask their own questions (``options``, ``question``);
-the Effects' options are built here and their ``needs`` asked by engine/night/asks.py.
+Supports, Items and Events, the Quick Effects usable now, or moving on: each action in
+:data:`MENU` offers its own options and asks its own questions (``options``, ``question``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.render import render_effect
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import vigor
-from blood_companion.engine.bookkeeping import item_side, night_of
+from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.endgame import EndNight
 from blood_companion.engine.legal import Next, Option, gathered
 from blood_companion.engine.night.answers import AnswerQuestion, NextPhase, RollTest
 from blood_companion.engine.night.asks import trait_name
-from blood_companion.engine.night.core import event_card
 from blood_companion.engine.night.phases import PHASES
 from blood_companion.engine.night.planning import PassCascade, PlayCard, Rest
 from blood_companion.engine.night.quick import UseQuick
@@ -32,14 +29,8 @@ from blood_companion.engine.night.tactic import (
     UseItem,
     UseSupport,
 )
-from blood_companion.engine.night.views import (
-    activation_options,
-    attack_targets,
-    board_view,
-    effect_entry,
-    no_target_why,
-    quick_now,
-)
+from blood_companion.engine.night.views import activation_options, board_view
+from blood_companion.engine.rolls.night import test_options
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hand_choices, hidden_hand
 from blood_companion.engine.words.sentences import night_reason
@@ -49,19 +40,27 @@ if TYPE_CHECKING:
     from blood_companion.engine.board_view import PartBoard
 
 
-
 def night_view(state: CampaignState, catalog: Catalog) -> Next:
     """What the table does now: the question waiting, else the phase's view (:data:`PHASE_VIEWS`,
-    else the common one), with the Quick Effects usable now."""
+    else the common one), each with the options :data:`MENU` offers; the Quick Effects usable
+    now ("Quick Effects") follow, never the default."""
     night = night_of(state)
     title = f"Turn {night.turn} · {PHASES[night.phase].title}"
-    if night.phase == "over":
-        return _phase_view(state, catalog, title)
+    offered = gathered(MENU, state, catalog)
+    # the Active card's Effects by number, an attack or not
+    effects = iter(sorted((o for o in offered if o.group == "effect"),
+                          key=lambda o: int(o.fields["effect"])))
+    options = tuple(next(effects) if o.group == "effect" else o
+                    for o in offered if o.group != "quick")
     view = _question_view if night.pending else PHASE_VIEWS.get(night.phase, _phase_view)
-    return _with_quick(state, catalog, view(state, catalog, title))
+    nxt = view(state, catalog, title, options)
+    taken = {o.key for o in options}
+    quick = tuple(o for o in offered if o.group == "quick" and o.key not in taken)
+    return nxt._replace(options=(*nxt.options, *quick)) if quick else nxt
 
 
-def _phase_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
+def _phase_view(state: CampaignState, catalog: Catalog, title: str,
+                options: tuple[Option, ...]) -> Next:
     """A phase without a player's choice: the End of the Night, the set-up of the Beginning of
     the Night, or ``continue`` (the Nemesis, the Minions and the Cleanup resolve inside)."""
     night = night_of(state)
@@ -71,13 +70,13 @@ def _phase_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             "night", "over", "End of the Night",
             f"The night is {night.result}: {night_reason(night, catalog)}. "
             "End of the Night: clear the board and read the rewards.",
-            options=gathered(MENU, state, catalog), default="1")
+            options=options, default="1")
     if night.phase == "beginning_of_night" and not night.started:
         return Next(
             "night", night.phase, title, "Set up the table for the night, then begin it.",
-            options=gathered(MENU, state, catalog), default="1")
+            options=options, default="1")
     return Next("night", night.phase, title, spec.done_text or f"The {spec.title} resolves.",
-                options=gathered(MENU, state, catalog), default="1")
+                options=options, default="1")
 
 
 def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -> dict[str, Any]:
@@ -93,8 +92,6 @@ def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) 
         q = night.pending[0]
         out["question"] = q.model_dump()
         if q.kind == "test":
-            from blood_companion.engine.rolls.night import test_options  # a Test waits
-
             out["test_options"] = test_options(state, catalog, q.trouper or 0, traits=q.traits,
                                                fixed_dice=q.dice, target=q.target or 0)
         return out
@@ -106,70 +103,15 @@ def whose_turn(state: CampaignState, catalog: Catalog, nxt: Next | None = None) 
     return out
 
 
-# --------------------------------------------------------------------------- Quick Effects
-
-
-# What an Effect's option may ask, in this order: its Cost first (paid before the Effect), then
-# its target and its Test.
-NEEDS = ("confirm", "discard", "target", "side", "weakness", "recipient", "trait", "dice", "heal",
-         "token_flip")
-
-
-# The actions an option resolving an Effect records, by kind.
-EFFECT_ACTIONS = {c.model_fields["type"].default: c
-                  for c in (Attack, ResolveEffect, UseSupport, UseItem, UseEvent, UseQuick)}
-
-
-def _effect_option(key: str, label: str, kind: str, fields: Mapping[str, Any],
-                   entry: Mapping[str, Any] | None, many: bool, **more: Any) -> Option:
-    """An option resolving an Effect (``entry``: of activation_options or quick_now) with the
-    action ``kind``: it asks what the Effect needs among the fields the action declares (a
-    Support's Heal also with its attack); the throws are asked until the result is kept."""
-    e = entry or {}
-    attack = bool(e.get("attack"))
-    wanted = {"confirm": e.get("confirm"), "discard": e.get("discard"), "target": attack,
-              "side": attack, "weakness": attack, "token_flip": e.get("token"),
-              "recipient": not attack and e.get("target") == "trouper" and many,
-              "trait": attack or e.get("traits") or e.get("test_dice") or e.get("test"),
-              "heal": e.get("heal") and (not attack or kind == "night_support")}
-    wanted["dice"] = wanted["trait"]
-    declared = EFFECT_ACTIONS[kind]
-    needs = tuple(n for n in NEEDS if wanted[n] and n in declared.model_fields)
-    return Option(key, label, kind, fields, needs=needs, repeat=("dice",) if "dice" in needs
-                  else (), **more)
-
-
-def _with_quick(state: CampaignState, catalog: Catalog, nxt: Next) -> Next:
-    """Every view also offers the Quick Effects and Quick Items usable now ("Quick
-    Effects"); none of them is ever the default."""
-    extra = []
-    many = len(state.troupers) > 1
-    taken = {o.key for o in nxt.options}
-    for q in quick_now(state, catalog):
-        if q["key"] in taken:
-            continue
-        if q["kind"] == "card":
-            label = f"{q['name']} ({q['owner_name']}, Chain space {q['space']}): {q['text']}"
-            kind, fields = "night_quick", {"slot": q["space"], "effect": q["effect"]}
-        else:
-            label = f"Quick Item: {q['owner_name']} uses {q['name']}: {q['text']}"
-            kind, fields = "night_item", {"trouper": q["owner"], "item": q["item"]}
-        extra.append(_effect_option(q["key"], label, kind, fields, q, many, group="quick",
-                                    enabled=q.get("open", True), why=q.get("why", "")))
-    if not extra:
-        return nxt
-    return nxt._replace(options=(*nxt.options, *extra))
-
-
 # --------------------------------------------------------------------------- questions
 
 
-def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
+def _question_view(state: CampaignState, catalog: Catalog, title: str,
+                   options: tuple[Option, ...]) -> Next:
     """The question waiting: its answers (:class:`AnswerQuestion`, :class:`RollTest`), its
     prompt, who answers and what Enter means."""
     night = night_of(state)
     q = night.pending[0]
-    options = gathered(MENU, state, catalog)
     t = q.trouper or 0
     if q.kind == "test":
         opts_text = " or ".join(trait_name(x) for x in q.traits) or (q.dice or "")
@@ -178,9 +120,15 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             f"{q.prompt}. {fx.name_of(state, catalog, t)} takes a {opts_text} Test, "
             f"{q.target}+ Triumphs.", who=state.troupers[t].trouper, options=options,
             default="r")
-    if q.kind in ("discard", "wound"):
-        return Next("night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
-                    options=options, default="1")
+    if q.kind in ("discard", "wound", "order", "token", "bite"):
+        prompt = q.prompt
+        if q.kind == "bite":
+            lay = vigor.layout(state.troupers[t], catalog.config.vigor_tokens)
+            prompt += (f" ({lay.available} Available and {lay.depleted} Depleted Vigor token(s) "
+                       "without a Bite; a Bite on an Available token stops it paying)")
+        return Next("night", night.phase, title, prompt,
+                    who=None if q.kind == "order" else state.troupers[t].trouper,
+                    options=options, default="c" if q.kind == "token" else "1")
     if q.kind == "confirm":
         # A Condition of an Enemy card the app cannot judge (only the Map shows it, or the
         # table judges it: issues 39 and 43) has no default: the table says; words the app
@@ -194,17 +142,6 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
             default=("y" if q.n else "n") if trophy else "y" if words else None,
             info=() if trophy or words else (
                 "Look at the Map: type y or n (Enter says nothing here).",))
-    if q.kind == "order":
-        return Next("night", night.phase, title, q.prompt, options=options, default="1")
-    if q.kind == "token":
-        return Next("night", night.phase, title, q.prompt, who=state.troupers[t].trouper,
-                    options=options, default="c")
-    if q.kind == "bite":
-        lay = vigor.layout(state.troupers[t], catalog.config.vigor_tokens)
-        prompt = (f"{q.prompt} ({lay.available} Available and {lay.depleted} Depleted Vigor "
-                  "token(s) without a Bite; a Bite on an Available token stops it paying)")
-        return Next("night", night.phase, title, prompt, who=state.troupers[t].trouper,
-                    options=options, default="1")
     if q.kind == "leader":  # a free choice among several: no Enter default (issue 26)
         return Next("night", night.phase, title, q.prompt, options=options, default=None,
                     info=("A free choice: type a name or number (Enter says nothing here).",))
@@ -222,7 +159,8 @@ def _question_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
 # --------------------------------------------------------------------------- Planning
 
 
-def _planning_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
+def _planning_view(state: CampaignState, catalog: Catalog, title: str,
+                   options: tuple[Option, ...]) -> Next:
     """The Planning Phase player's choices; a hand the app does not see (the Trouper decks at
     the table) plays the card the player names."""
     night = night_of(state)
@@ -234,7 +172,6 @@ def _planning_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     must_rest = len(tr.hand) == 1 and not tr.rested_this_turn
     can_rest = not tr.rested_this_turn
     hidden = hidden_hand(state, t)
-    options = list(gathered(MENU, state, catalog))
     if hidden:
         info: tuple[str, ...] = ("The app does not see this hand: it asks which card.",)
     else:
@@ -262,12 +199,12 @@ def _planning_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
         else:
             prompt = f"{who} plays a Tactic card or Rests ({free} Chain spaces free)."
         default = _planning_default(state, catalog, t, options)
-    return Next("night", "planning", title, prompt, who=tr.trouper, options=tuple(options),
+    return Next("night", "planning", title, prompt, who=tr.trouper, options=options,
                 default=default, info=info, details=details)
 
 
 def _planning_default(
-    state: CampaignState, catalog: Catalog, t: int, options: list[Option]
+    state: CampaignState, catalog: Catalog, t: int, options: tuple[Option, ...]
 ) -> str | None:
     """What Enter does in the Planning Phase: the choice that keeps a hand. Cards come back
     only through a Rest's draw (and Draw Effects), and a night with no card in any hand at the
@@ -301,64 +238,22 @@ def _blocks(catalog: Catalog, option: Option) -> bool:
 # --------------------------------------------------------------------------- Tactic Phase
 
 
-def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
+def _tactic_view(state: CampaignState, catalog: Catalog, title: str,
+                 options: tuple[Option, ...]) -> Next:
     """The Active Trouper's Effects, Supports, Items and Events; once every Chain card is
     resolved, ``continue``."""
     if night_of(state).activation is None:
-        return _phase_view(state, catalog, title)
+        return _phase_view(state, catalog, title, options)
     opt = activation_options(state, catalog)
-    who_id = opt["trouper"]
-    t = state.trouper_index(who_id)
-    who = fx.name_of(state, catalog, t)
-    many = len(state.troupers) > 1
-    options: list[Option] = list(gathered((RestRedraw,), state, catalog))
-    info: list[str] = []
+    who = fx.name_of(state, catalog, state.trouper_index(opt["trouper"]))
     if opt["rest"]:
         prompt = (f"{who} is Active with a Rest: discard any cards and draw up to "
                   f"{catalog.config.hand_size}, then finish.")
     else:
         prompt = (f"{who} is Active with {opt.get('card_name')} (Chain space {opt['space']}). "
                   "Resolve its Effects top to bottom, or skip them:")
-    for e in opt["effects"]:
-        info.append(f"{e['effect']}. {e['text']}" + ("" if e["open"] else f"  [{e['why']}]"))
-        if e["type"] in ("support", "aura"):
-            continue
-        more = " (again, on another target in the Special Area)" if e.get("again") else ""
-        options.append(_effect_option(
-            str(e["effect"]), f"Effect {e['effect']}: {e['text']}{more}",
-            "night_attack" if e["attack"] else "night_effect", {"effect": e["effect"]}, e, many,
-            enabled=e["open"], why=e["why"], group="effect"))
-    per_space = Counter(s["space"] for s in opt["supports"])
-    for s in opt["supports"]:  # added to the Active card: its attack or Test asks as the card's
-        owner = fx.name_of(state, catalog, state.trouper_index(s["owner"]))
-        options.append(_effect_option(
-            f"s{s['space']}" + (f".{s['effect']}" if per_space[s["space"]] > 1 else ""),
-            f"Use the Support of {s['name']} ({owner}): {s['text']}", "night_support",
-            {"slot": s["space"], "effect": s["effect"]}, s, many, enabled=s.get("open", True),
-            why=s.get("why", ""), group="support"))
-    for k, it in enumerate(opt["items"]):
-        options.append(_effect_option(
-            f"i{k + 1}", f"Use {it['name']}: {it['text']}", "night_item",
-            {"trouper": who_id, "item": it["item"]}, _item_entry(state, catalog, t, it["item"]),
-            many, enabled=it["open"], why=it["why"], group="item"))
-    for ev in opt["events"]:
-        for e in ev["effects"]:
-            key = f"e{ev['space']}" + (f".{e['effect']}" if len(ev["effects"]) > 1 else "")
-            enabled, why = True, ""
-            held = len(state.troupers[t].hand)
-            if e["discard"] > held:  # a Cost no answer can pay: shown, not offered
-                enabled, why = False, (
-                    f"the Cost discards {e['discard']} Tactic card(s); "
-                    f"{fx.name_of(state, catalog, t)} holds {held}")
-            elif e["attack"]:
-                eff = event_card(catalog, ev["event"]).effects[e["effect"] - 1]
-                if not attack_targets(state, catalog, eff):
-                    enabled, why = False, no_target_why(eff)
-            options.append(_effect_option(
-                key, f"Event {ev['name']}: {e['text']}", "night_event",
-                {"event": str(ev["space"]), "effect": e["effect"]}, e, many, enabled=enabled,
-                why=why, group="event"))
-    options += gathered((FinishActivation,), state, catalog)
+    info = tuple(f"{e['effect']}. {e['text']}" + ("" if e["open"] else f"  [{e['why']}]")
+                 for e in opt["effects"])
     # a Special Area Effect already resolved on a target is offered again, never the default
     again = {str(e["effect"]) for e in opt["effects"] if e.get("again")}
     preferred = [o.key for o in options
@@ -366,26 +261,19 @@ def _tactic_view(state: CampaignState, catalog: Catalog, title: str) -> Next:
     if opt["rest"] and not opt["rest_drawn"]:
         preferred = ["1"]
     default = next((k for k in preferred if any(o.key == k and o.enabled for o in options)), "d")
-    return Next("night", "tactic", title, prompt, who=who_id, options=tuple(options),
-                default=default, info=tuple(info), details={"activation": opt})
+    return Next("night", "tactic", title, prompt, who=opt["trouper"], options=options,
+                default=default, info=info, details={"activation": opt})
 
 
 # The night's actions whose options its views gather, in the order the menus show them (each
-# offers them when it may be played: the Planning Phase player's, the answers of the question
-# waiting, moving on, closing the night).
-MENU = (PlayCard, Rest, PassCascade, RollTest, AnswerQuestion, NextPhase, EndNight)
+# offers them when it may be played): the Planning Phase player's, the answers of the question
+# waiting, moving on, closing the night, the Active Trouper's, the Quick Effects (last).
+MENU = (PlayCard, Rest, PassCascade, RollTest, AnswerQuestion, NextPhase, EndNight, RestRedraw,
+        Attack, ResolveEffect, UseSupport, UseQuick, UseItem, UseEvent, FinishActivation)
 
 # The night's phases with a view of their own (the others: ``_phase_view``).
-PHASE_VIEWS: dict[str, Callable[[CampaignState, Catalog, str], Next]] = {
+PHASE_VIEWS: dict[str, Callable[[CampaignState, Catalog, str, tuple[Option, ...]], Next]] = {
     "planning": _planning_view, "tactic": _tactic_view}
-
-
-def _item_entry(state: CampaignState, catalog: Catalog, t: int, iid: str) -> dict[str, Any] | None:
-    side = item_side(state, catalog, t, iid)
-    if not side.effects:
-        return None
-    eff = side.effects[0]
-    return {**effect_entry(state, t, eff, 1), "test": eff.test is not None}
 
 
 def night_board(state: CampaignState, catalog: Catalog, view: Next | None,

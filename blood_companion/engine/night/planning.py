@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
 
-
 class SetupNight(Action):
     """Lay out a night (Single Game mode: every aspect chosen on the command line; also the
     way to play a night in Roguelite before the Day Part is done) and begin it."""

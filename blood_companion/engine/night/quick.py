@@ -3,10 +3,10 @@ Effect of a Tactic card on the Chain, and a Quick Item, may be resolved at any m
 night their Cost can be paid and their Condition holds, by paying that Cost.
 
 :class:`UseQuick` resolves a Quick Effect of a card on the Chain once per card (resolving it in
-the card's own activation counts too: ``ChainSlot.quick_used``); what may be used now is listed
-by the night's views (``night/views.py`` ``quick_now``). An Effect timed "right after a Wound"
-(``timing: on_wound``) is offered while its owner holds a Wound card: the table knows the
-moment (docs/rules-decisions.md, "Quick Effects").
+the card's own activation counts too: ``ChainSlot.quick_used``); what may be used now is its
+:meth:`UseQuick.options`. An Effect timed "right after a Wound" (``timing: on_wound``) is
+offered while its owner holds a Wound card: the table knows the moment
+(docs/rules-decisions.md, "Quick Effects").
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ from blood_companion.engine.actions import (
 )
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.night.core import NightAction, tactic_card
+from blood_companion.engine.legal import Option
+from blood_companion.engine.night.asks import EffectAction, effect_option
+from blood_companion.engine.night.core import tactic_card
 from blood_companion.engine.night.phases import settle
 from blood_companion.engine.night.resolve import (
     aim,
@@ -42,12 +44,13 @@ from blood_companion.engine.night.resolve import (
     pay_costs,
     test_then_elements,
 )
+from blood_companion.engine.night.views import quick_cards
 from blood_companion.engine.state import CampaignState
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-class UseQuick(NightAction):
+class UseQuick(EffectAction):
     """A Quick Effect of a Tactic card on the Chain, resolved outside its owner's activation
     (its owner resolves it, paying its Cost). An attack names its target (and side) and takes
     its Test like any attack; a Trouper target is named with ``recipient``."""
@@ -76,6 +79,15 @@ class UseQuick(NightAction):
     weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
     confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Quick Effects of the cards on the Chain usable now."""
+        return tuple(effect_option(
+            cls, q["key"], f"{q['name']} ({q['owner_name']}, Chain space {q['space']}): "
+            f"{q['text']}", {"slot": q["space"], "effect": q["effect"]}, q,
+            len(state.troupers) > 1, group="quick", enabled=q.get("open", True),
+            why=q.get("why", "")) for q in quick_cards(state, catalog))
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from blood_companion.content import models as m
 from blood_companion.content.render import TIMING_NAMES
 from blood_companion.engine import bookkeeping as fx
+from blood_companion.engine import chain as ch
 from blood_companion.engine import interpreter as interp
 from blood_companion.engine.bookkeeping import night_of
 from blood_companion.engine.chance import Chance
@@ -23,6 +24,7 @@ from blood_companion.engine.interpreter import (
 from blood_companion.engine.night.core import minion_card, tactic_card, trouper_index
 from blood_companion.engine.night_state import Activation, ChainSlot, NightState
 from blood_companion.engine.rolls import attack_target
+from blood_companion.engine.rolls.night import effect_test, take_test, use_test_items
 from blood_companion.engine.state import CampaignState
 
 # The moments whose Effects the app queues itself (engine/night/phases.py: queue_timed).
@@ -32,7 +34,6 @@ if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
     from blood_companion.engine.night.quick import UseQuick
     from blood_companion.engine.night.tactic import UseItem, UseSupport
-
 
 
 def check_cost_and_condition(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, *,
@@ -252,6 +253,45 @@ def check_distance(eff: m.Effect, distance: int | None, what: str) -> None:
         raise RuleError(f"{what} is at Distance {distance}; this Effect reaches Distance {d}")
 
 
+def support_legal(state: CampaignState, cat: Catalog, space: int, effect: int, *,
+                  target: str | None, distance: int | None = None,
+                  confirm: bool = True) -> tuple[int, int, m.Effect, str]:
+    """Refuse (RuleError) the Support at Chain ``space`` (``effect`` 0: the card's only one)
+    the Active Trouper may not use now (the menus ask this too, with ``confirm`` set); else its
+    Chain index, the Effect's index, the Effect and the card's id."""
+    night, act, _ = active(state)
+    k = ch.card_at(night.chain, space)
+    slot = night.chain[k]
+    if k >= act.slot:
+        raise RuleError("a Support is used from a card to the left of the Active card")
+    if slot.kind != "tactic" or slot.owner == act.trouper:
+        raise RuleError("a Support is used from another Trouper's Tactic card")
+    card = tactic_card(cat, slot.card)
+    supports = [j for j, e in enumerate(card.effects) if e.type == "support"]
+    if not supports:
+        raise RuleError(f"{card.name} has no Support Effect")
+    j = supports[0] if effect == 0 else effect - 1
+    if j not in supports:
+        raise RuleError(f"Effect {effect} of {card.name} is not a Support")
+    if j in slot.supports_used:
+        raise RuleError("that Support already has a Cube on it this turn")
+    eff = card.effects[j]
+    if slot.sacrificed and any(c.kind == "sacrifice" for c in eff.cost):
+        raise RuleError(f"{card.name} is already Sacrificed")
+    if target is None and any(o.kind in ATTACKS for o in eff.outcome):
+        raise RuleError("name the target of the Support's attack (--target)",
+                        see=("night_support",))
+    check_distance(eff, distance, "the target")
+    # its Condition reads the card owner's board (their tokens: "Support Effect"); its
+    # Cost is paid by the Active Trouper who uses it (a Sacrifice: on the Support's card)
+    owner = slot.owner if slot.owner is not None else act.trouper
+    check_cost_and_condition(state, cat, owner, eff.model_copy(update={"cost": []}),
+                             discard=(), confirmed=confirm)
+    check_cost_and_condition(state, cat, act.trouper, eff.model_copy(
+        update={"condition": None}), discard=())
+    return k, j, eff, card.id
+
+
 def aim(state: CampaignState, eff: m.Effect, t: int, act: Any, attack: str = "") -> int:
     """The Trouper an Effect of ``act`` lands on: the one named (``--for``) where it targets a
     Trouper, else ``t``. Refuses an attack (``attack`` names it) with no target named, and a
@@ -338,9 +378,6 @@ def weakness_asks(state: CampaignState, catalog: Catalog, t: int, side: str) -> 
     return ""
 
 
-
-
-
 def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.Effect, *,
            target: str, trait: str | None, dice: Sequence[str], reroll: Sequence[str], label: str,
            side: str | None = None, bonus_triumphs: int = 0, distance: int | None = None,
@@ -381,8 +418,6 @@ def attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, eff: m.E
         assert side is not None
         state = weakness_on_attack(state, catalog, rng, t, side, weakness)
     if same_test is None:
-        from blood_companion.engine.rolls.night import take_test  # the Test's machinery
-
         state, result = take_test(state, catalog, rng, t,
                                   traits=traits or list(m.TRAITS) if not fixed else traits,
                                   fixed_dice=fixed, target=need, trait=trait, dice=dice,
@@ -432,8 +467,6 @@ def take_effect_test(
     """Trouper ``t`` takes the attack (against ``said.target``; ``how`` as for :func:`attack`)
     or the Test of an Effect, with the Quick Items used during it (``said`` names them, the
     Trait and the dice); whether it succeeded (True when it has neither)."""
-    from blood_companion.engine.rolls.night import effect_test, use_test_items
-
     if not any(o.kind in ATTACKS for o in eff.outcome):
         if eff.test is None:
             return state, True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -29,7 +30,8 @@ from blood_companion.engine.box import gain_trophies
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.interpreter import ATTACKS, EVERY_ENEMY
 from blood_companion.engine.legal import Ask, Option
-from blood_companion.engine.night.core import NightAction, event_card, tactic_card, trouper_index
+from blood_companion.engine.night.asks import EffectAction, effect_option
+from blood_companion.engine.night.core import NightAction, event_card, trouper_index
 from blood_companion.engine.night.hands import actor, hand_picks, holds
 from blood_companion.engine.night.phases import activate_next, settle
 from blood_companion.engine.night.resolve import (
@@ -46,23 +48,33 @@ from blood_companion.engine.night.resolve import (
     mark_done,
     own_after_test,
     pay_costs,
+    support_legal,
     table_reads,
     take_effect_test,
     test_then_elements,
     update_slot,
 )
-from blood_companion.engine.night_state import Activation, NightState
+from blood_companion.engine.night.views import (
+    active_now,
+    attack_targets,
+    card_entries,
+    effect_entry,
+    event_entries,
+    item_entries,
+    no_target_why,
+    quick_items,
+    support_entries,
+)
+from blood_companion.engine.night_state import NightState
 from blood_companion.engine.rolls.night import find_item
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import hidden_hand
 
 if TYPE_CHECKING:
-    from blood_companion.content import models as m
     from blood_companion.content.loader import Catalog
 
 
-
-class Attack(NightAction):
+class Attack(EffectAction):
     """The Active Trouper resolves an attack Effect of their card: target ``nemesis`` (with
     the side hit) or a Minion space; the Test's Trait and dice (typed in, or rolled)."""
 
@@ -86,6 +98,11 @@ class Attack(NightAction):
     weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
     confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Active card's attack Effects."""
+        return _card_options(cls, state, catalog, attack=True)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -122,7 +139,7 @@ class Attack(NightAction):
     )
 
 
-class ResolveEffect(NightAction):
+class ResolveEffect(EffectAction):
     """The Active Trouper resolves a non-attack Effect of their card (Step, Heal, Draw, a
     Test for a bonus, ...): the app applies what it tracks and shows the movements."""
 
@@ -146,6 +163,11 @@ class ResolveEffect(NightAction):
     discard: Discard = []
     confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Active card's other Effects (Supports and Auras are not resolved)."""
+        return _card_options(cls, state, catalog, attack=False)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -181,7 +203,19 @@ class ResolveEffect(NightAction):
     )
 
 
-class UseSupport(NightAction):
+def _card_options(cls: type[EffectAction], state: CampaignState, catalog: Catalog,
+                  attack: bool) -> tuple[Option, ...]:
+    many = len(state.troupers) > 1
+    return tuple(
+        effect_option(cls, str(e["effect"]), f"Effect {e['effect']}: {e['text']}"
+                      + (" (again, on another target in the Special Area)" if e.get("again")
+                         else ""),
+                      {"effect": e["effect"]}, e, many, enabled=e["open"], why=e["why"],
+                      group="effect")
+        for e in card_entries(state, catalog, attack))
+
+
+class UseSupport(EffectAction):
     """The Active Trouper uses a Support Effect of another Trouper's card to the left on the
     Chain; a Cube marks it used for this turn ("Support Effect"). The Effect is added to the
     Active card's: a Support that attacks names its target (and the Nemesis side) and takes
@@ -214,46 +248,24 @@ class UseSupport(NightAction):
         "[ on {target:target}][ ({side:side})]{tested}"
     )
 
-    def legal(self, state: CampaignState, cat: Catalog) -> tuple[int, int, m.Effect, str]:
-        """Refuse (RuleError) a Support the Active Trouper may not use now (the menus ask
-        this too, with ``confirm`` set); else its Chain index, the Effect's index, the Effect
-        and the card's id."""
-        night, act, _ = active(state)
-        k = ch.card_at(night.chain, self.slot)
-        slot = night.chain[k]
-        if k >= act.slot:
-            raise RuleError("a Support is used from a card to the left of the Active card")
-        if slot.kind != "tactic" or slot.owner == act.trouper:
-            raise RuleError("a Support is used from another Trouper's Tactic card")
-        card = tactic_card(cat, slot.card)
-        supports = [j for j, e in enumerate(card.effects) if e.type == "support"]
-        if not supports:
-            raise RuleError(f"{card.name} has no Support Effect")
-        j = supports[0] if self.effect == 0 else self.effect - 1
-        if j not in supports:
-            raise RuleError(f"Effect {self.effect} of {card.name} is not a Support")
-        if j in slot.supports_used:
-            raise RuleError("that Support already has a Cube on it this turn")
-        eff = card.effects[j]
-        if slot.sacrificed and any(c.kind == "sacrifice" for c in eff.cost):
-            raise RuleError(f"{card.name} is already Sacrificed")
-        attacks = any(o.kind in ATTACKS for o in eff.outcome)
-        if attacks and self.target is None:
-            raise RuleError("name the target of the Support's attack (--target)",
-                            see=("night_support",))
-        check_distance(eff, self.distance, "the target")
-        # its Condition reads the card owner's board (their tokens: "Support Effect"); its
-        # Cost is paid by the Active Trouper who uses it (a Sacrifice: on the Support's card)
-        owner = slot.owner if slot.owner is not None else act.trouper
-        check_cost_and_condition(state, cat, owner, eff.model_copy(update={"cost": []}),
-                                 discard=(), confirmed=self.confirm)
-        check_cost_and_condition(state, cat, act.trouper, eff.model_copy(
-            update={"condition": None}), discard=())
-        return k, j, eff, card.id
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Supports to the left, added to the Active card: an attack or a Test asks as the
+        card's."""
+        supports = support_entries(state, catalog)
+        per_space = Counter(s["space"] for s in supports)
+        many = len(state.troupers) > 1
+        return tuple(effect_option(
+            cls, f"s{s['space']}" + (f".{s['effect']}" if per_space[s["space"]] > 1 else ""),
+            f"Use the Support of {s['name']} "
+            f"({fx.name_of(state, catalog, state.trouper_index(s['owner']))}): {s['text']}",
+            {"slot": s["space"], "effect": s["effect"]}, s, many, enabled=s.get("open", True),
+            why=s.get("why", ""), group="support") for s in supports)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
-        k, j, eff, cid = self.legal(state, cat)
+        k, j, eff, cid = support_legal(state, cat, self.slot, self.effect, target=self.target,
+                                       distance=self.distance, confirm=self.confirm)
         act = active(state)[1]
         state = pay_costs(state, cat, act.trouper, eff, discard=(), slot=k)
         state = update_slot(state, k, supports_used=[*night_of(state).chain[k].supports_used, j])
@@ -263,7 +275,7 @@ class UseSupport(NightAction):
         return settle(state, cat, ctx.chance)
 
 
-class UseItem(NightAction):
+class UseItem(EffectAction):
     """An equipped Item's Effect ("Using an Item"); a Quick Item also outside the owner's
     activation, e.g. during a dodge Test. Depleted until the Cleanup Phase. An Item that
     attacks names its target (and the Nemesis side) and takes its Test like a card's; one that
@@ -290,6 +302,24 @@ class UseItem(NightAction):
     weakness: Weakness = None  # the table's word on a Weakness Effect's Condition
     confirm: Confirm = False  # the table confirms a Condition only it can see (the Map)
     token_flip: Flip = False  # a placed Trap/Whisper turns one's Consumed one on that Tile
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The Active Trouper's Items, then the Quick Items usable now outside their owner's
+        activation ("Quick Effects")."""
+        many = len(state.troupers) > 1
+        act = active_now(state)
+        t = act.trouper if act is not None else 0
+        out = [effect_option(
+            cls, f"i{k + 1}", f"Use {it['name']}: {it['text']}",
+            {"trouper": state.troupers[t].trouper, "item": it["item"]},
+            _item_entry(state, catalog, t, it["item"]), many, enabled=it["open"], why=it["why"],
+            group="item") for k, it in enumerate(item_entries(state, catalog))]
+        out += [effect_option(
+            cls, q["key"], f"Quick Item: {q['owner_name']} uses {q['name']}: {q['text']}",
+            {"trouper": q["owner"], "item": q["item"]}, q, many, group="quick",
+            enabled=q.get("open", True), why=q.get("why", "")) for q in quick_items(state, catalog)]
+        return tuple(out)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -324,7 +354,15 @@ class UseItem(NightAction):
     words = "{trouper:who} uses {item:item}[ on {target:target}][ for {recipient:who}]{tested}"
 
 
-class UseEvent(NightAction):
+def _item_entry(state: CampaignState, catalog: Catalog, t: int, iid: str) -> dict[str, Any] | None:
+    side = item_side(state, catalog, t, iid)
+    if not side.effects:
+        return None
+    eff = side.effects[0]
+    return {**effect_entry(state, t, eff, 1), "test": eff.test is not None}
+
+
+class UseEvent(EffectAction):
     """One Event Effect per activation ("Event Effects"): Cost, Test, then Success (the Event
     turns face down, its reward and Outcome apply) or Failure (``on_failure`` on the Active
     Trouper)."""
@@ -350,6 +388,31 @@ class UseEvent(NightAction):
     words = (
         "[{actor}|The Active Trouper] attempts the Event {event:chain}[ on {target:target}]{tested}"
     )
+
+    @classmethod
+    def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
+        """The open Event Effects; a Cost no answer can pay, or an attack without a target, is
+        shown, not offered."""
+        act = active_now(state)
+        t = act.trouper if act is not None else 0
+        held = len(state.troupers[t].hand)
+        out = []
+        for ev in event_entries(state, catalog):
+            for e in ev["effects"]:
+                why = ""
+                if e["discard"] > held:
+                    why = (f"the Cost discards {e['discard']} Tactic card(s); "
+                           f"{fx.name_of(state, catalog, t)} holds {held}")
+                elif e["attack"]:
+                    eff = event_card(catalog, ev["event"]).effects[e["effect"] - 1]
+                    if not attack_targets(state, catalog, eff):
+                        why = no_target_why(eff)
+                out.append(effect_option(
+                    cls, f"e{ev['space']}" + (f".{e['effect']}" if len(ev["effects"]) > 1 else ""),
+                    f"Event {ev['name']}: {e['text']}",
+                    {"event": str(ev["space"]), "effect": e["effect"]}, e,
+                    len(state.troupers) > 1, enabled=not why, why=why, group="event"))
+        return tuple(out)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -411,15 +474,6 @@ def event_slot(night: NightState, key: str) -> int:
     if night.chain[found[0]].face_down:
         raise RuleError("that Event is already resolved")
     return found[0]
-
-
-def active_now(state: CampaignState) -> Activation | None:
-    """The activation the Tactic Phase's menu is about (None: nobody is Active, or a question
-    waits)."""
-    night = state.night
-    if night is None or night.pending or night.phase != "tactic":
-        return None
-    return night.activation
 
 
 class RestRedraw(NightAction):

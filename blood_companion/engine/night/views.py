@@ -39,6 +39,7 @@ from blood_companion.engine.night.resolve import (
     discards,
     event_position,
     is_area,
+    support_legal,
     token_to_place,
     usable,
 )
@@ -49,7 +50,6 @@ from blood_companion.engine.words.sentences import night_reason
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
-
 
 
 def effect_entry(state: CampaignState, t: int, eff: m.Effect, number: int) -> dict[str, Any]:
@@ -128,45 +128,56 @@ def area_hits(act: Activation | None, k: int) -> list[str]:
     return list(act.area_hits.get(k, [])) if act is not None else []
 
 
-def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
-    """The Active Trouper's legal moves as data (for menus such as `blood play`): the card's
-    Effects with whether each can be resolved now (and why not), the targets of attacks, the
-    Supports to the left, the equipped Items and the open Event Effects. Empty when nobody is
-    Active. Pure: it only asks the checks the actions themselves make."""
-    night = night_of(state)
-    act = night.activation
-    if night.phase != "tactic" or act is None or night.pending or night.result is not None:
-        return {}
-    slot = night.chain[act.slot]
-    t = act.trouper
-    tr = state.troupers[t]
-    out: dict[str, Any] = {
-        "trouper": tr.trouper, "space": ch.number(night.chain, act.slot),
-        "rest": slot.kind == "rest", "rest_drawn": act.rest_drawn,
-        "card": slot.card if slot.kind == "tactic" else None, "effects": [], "supports": [],
-        "items": [], "events": []}
-    if slot.kind == "tactic":
-        card = tactic_card(catalog, slot.card)
-        out["card_name"] = card.name
-        for k, eff in enumerate(card.effects):
-            entry = effect_entry(state, t, eff, k + 1)
-            # a Special Area attack stays open for each other target in it ("Reading Special
-            # Areas"): one Test per target, the Nemesis once
-            area = bool(is_area(eff) and entry["attack"] and act.done.get(k, 0) > 0)
-            try:
-                card_effect(catalog, act, slot, k + 1, area_target="minion" if area else None)
-                why, entry["confirm"] = usable(state, catalog, t, eff)
-                entry["open"], entry["why"] = not why, why
-            except RuleError as exc:
-                entry["open"], entry["why"] = False, exc.message
-            if entry["attack"]:
-                entry["targets"] = attack_targets(state, catalog, eff, area_hits(act, k))
-                entry["again"] = area  # for another target in the Special Area
-                if entry["open"] and not entry["targets"]:
-                    entry["open"], entry["why"] = False, no_target_why(eff)
-            out["effects"].append(entry)
-    from blood_companion.engine.night.tactic import UseSupport  # the actions, when asked
+def active_now(state: CampaignState) -> Activation | None:
+    """The activation the Tactic Phase's menu is about (None: nobody is Active, or a question
+    waits)."""
+    night = state.night
+    if night is None or night.phase != "tactic" or night.pending or night.result is not None:
+        return None
+    return night.activation
 
+
+def card_entries(state: CampaignState, catalog: Catalog,
+                 attack: bool | None = None) -> list[dict[str, Any]]:
+    """The Active card's Effects, each with whether it can be resolved now (and why not) and
+    an attack's targets; ``attack``: only its attacks (True) or its other Effects resolved
+    (False: neither Supports nor Auras)."""
+    act = active_now(state)
+    night = night_of(state)
+    if act is None or night.chain[act.slot].kind != "tactic":
+        return []
+    slot, t = night.chain[act.slot], act.trouper
+    out = []
+    for k, eff in enumerate(tactic_card(catalog, slot.card).effects):
+        if attack is not None and (eff.type in ("support", "aura")
+                                   or attack != any(o.kind in ATTACKS for o in eff.outcome)):
+            continue
+        entry = effect_entry(state, t, eff, k + 1)
+        # a Special Area attack stays open for each other target in it ("Reading Special
+        # Areas"): one Test per target, the Nemesis once
+        area = bool(is_area(eff) and entry["attack"] and act.done.get(k, 0) > 0)
+        try:
+            card_effect(catalog, act, slot, k + 1, area_target="minion" if area else None)
+            why, entry["confirm"] = usable(state, catalog, t, eff)
+            entry["open"], entry["why"] = not why, why
+        except RuleError as exc:
+            entry["open"], entry["why"] = False, exc.message
+        if entry["attack"]:
+            entry["targets"] = attack_targets(state, catalog, eff, area_hits(act, k))
+            entry["again"] = area  # for another target in the Special Area
+            if entry["open"] and not entry["targets"]:
+                entry["open"], entry["why"] = False, no_target_why(eff)
+        out.append(entry)
+    return out
+
+
+def support_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """The Support Effects of the other Troupers' cards to the left of the Active card."""
+    act = active_now(state)
+    if act is None:
+        return []
+    night, t = night_of(state), act.trouper
+    out = []
     for k, s in enumerate(night.chain[: act.slot]):
         if s.kind != "tactic" or s.owner == t:
             continue
@@ -175,8 +186,7 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             if eff.type == "support" and j not in s.supports_used:
                 space = ch.number(night.chain, k)
                 try:  # the action's own check, the target named for now
-                    UseSupport(slot=space, effect=j + 1, target="nemesis",
-                               confirm=True).legal(state, catalog)
+                    support_legal(state, catalog, space, j + 1, target="nemesis")
                     why = ""
                 except RuleError as exc:
                     why = exc.message
@@ -191,7 +201,18 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
                     entry["targets"] = attack_targets(state, catalog, eff)
                     if entry["open"] and not entry["targets"]:
                         entry["open"], entry["why"] = False, "no target on the board"
-                out["supports"].append(entry)
+                out.append(entry)
+    return out
+
+
+def item_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """The Active Trouper's equipped Items, each with whether it can be used now."""
+    act = active_now(state)
+    if act is None:
+        return []
+    t = act.trouper
+    tr = state.troupers[t]
+    out = []
     for iid in tr.equipped.values():
         side = item_side(state, catalog, t, iid)
         entry = {"item": iid, "name": side.name, "quick": side.quick, "open": True, "why": ""}
@@ -205,18 +226,46 @@ def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]
             why, entry["confirm"] = usable(state, catalog, t, eff, item=iid)
             entry["open"], entry["why"] = not why, why
             entry["token"] = token_to_place(state, t, eff)
-        out["items"].append(entry)
-    if not act.event_used:
-        for k, s in enumerate(night.chain):
-            if s.kind != "event" or s.face_down:
-                continue
-            ev = event_card(catalog, s.card)
-            out["events"].append({
-                "space": ch.number(night.chain, k),
-                "event": s.card,
-                "name": ev.name,
-                "effects": [
-                    _event_entry(state, t, ev, e, j + 1) for j, e in enumerate(ev.effects)]})
+        out.append(entry)
+    return out
+
+
+def event_entries(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """The open Event cards on the Chain and their Effects (one Event Effect per activation)."""
+    act = active_now(state)
+    if act is None or act.event_used:
+        return []
+    night = night_of(state)
+    out = []
+    for k, s in enumerate(night.chain):
+        if s.kind != "event" or s.face_down:
+            continue
+        ev = event_card(catalog, s.card)
+        out.append({
+            "space": ch.number(night.chain, k), "event": s.card, "name": ev.name,
+            "effects": [_event_entry(state, act.trouper, ev, e, j + 1)
+                        for j, e in enumerate(ev.effects)]})
+    return out
+
+
+def activation_options(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
+    """The Active Trouper's legal moves as data (for menus such as `blood play`): the card's
+    Effects with whether each can be resolved now (and why not), the targets of attacks, the
+    Supports to the left, the equipped Items and the open Event Effects. Empty when nobody is
+    Active. Pure: it only asks the checks the actions themselves make."""
+    act = active_now(state)
+    if act is None:
+        return {}
+    night = night_of(state)
+    slot = night.chain[act.slot]
+    out: dict[str, Any] = {
+        "trouper": state.troupers[act.trouper].trouper, "space": ch.number(night.chain, act.slot),
+        "rest": slot.kind == "rest", "rest_drawn": act.rest_drawn,
+        "card": slot.card if slot.kind == "tactic" else None,
+        "effects": card_entries(state, catalog), "supports": support_entries(state, catalog),
+        "items": item_entries(state, catalog), "events": event_entries(state, catalog)}
+    if slot.kind == "tactic":
+        out["card_name"] = tactic_card(catalog, slot.card).name
     return out
 
 
@@ -402,13 +451,19 @@ def _holds(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect,
     return usable(state, catalog, t, eff, item=item)[0]
 
 
-def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
-    """What may be resolved now outside an activation: Quick Effects of the cards on the Chain
-    and Quick Items (not those that only help a Test), each with what its questions need."""
+def _quick_open(state: CampaignState) -> bool:
+    """Whether Quick Effects may be resolved now: in the phases whose table allows them."""
+    night = night_of(state)
+    return night.result is None and bool(PHASES[night.phase].actions & QUICK)
+
+
+def quick_cards(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """The Quick Effects of the cards on the Chain that may be resolved now outside an
+    activation, each with what its questions need."""
     night = night_of(state)
     out: list[dict[str, Any]] = []
-    if night.result is not None or not PHASES[night.phase].actions & QUICK:
-        return out  # offered in the phases whose table allows them
+    if not _quick_open(state):
+        return out
     act = night.activation
     for k, slot in enumerate(night.chain):
         if slot.kind != "tactic" or slot.owner is None:
@@ -427,6 +482,16 @@ def quick_now(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
                 "space": ch.number(night.chain, k), "effect": j + 1, "card": card.id,
                 "name": card.name,
                 "key": f"q{ch.number(night.chain, k)}" + (f".{j + 1}" if len(quick) > 1 else "")}))
+    return out
+
+
+def quick_items(state: CampaignState, catalog: Catalog) -> list[dict[str, Any]]:
+    """The Quick Items that may be used now outside their owner's activation (not those that
+    only help a Test), each with what its questions need."""
+    out: list[dict[str, Any]] = []
+    if not _quick_open(state):
+        return out
+    act = night_of(state).activation
     for i, tr in enumerate(state.troupers):
         for cat_name, iid in sorted(tr.equipped.items()):
             side = item_side(state, catalog, i, iid)
