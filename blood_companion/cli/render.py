@@ -12,19 +12,17 @@ from __future__ import annotations
 import io
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from blood_companion.content.models import Side
 from blood_companion.display import console
+from blood_companion.engine.board_view import Board, DayBoard, NightBoard, NightTrouper
 from blood_companion.engine.words import counted_all
-
-if TYPE_CHECKING:
-    from blood_companion.content.models import Side
-    from blood_companion.engine.board_view import Board, DayBoard, NightBoard, NightTrouper
 
 View = list["Text | _Trimmed"]  # one Text per line, one table per table
 
