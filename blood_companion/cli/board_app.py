@@ -1,9 +1,6 @@
 """The HTTP side of the served board (docs/board-api.md): a Starlette app over a
-:class:`~blood_companion.cli.board_serve.Table`, served by uvicorn.
-
-Every request passes :class:`Guard` first (the Host check on 127.0.0.1, the size caps); each
-route then finds its seat (``?seat=TOKEN``, or ``"seat"`` in an answer's body) and takes from
-the seat's rate cap. The documents come from the table's current view, made for the seat."""
+:class:`~blood_companion.cli.board_serve.Table`, served by uvicorn. Every request passes
+:class:`Guard` (the Host check on 127.0.0.1, the size caps), then its route's ``admit``."""
 
 from __future__ import annotations
 
@@ -279,8 +276,7 @@ class Server(uvicorn.Server):
 
 
 def serve(table: Table, sock: Any, hosts: frozenset[str] | None) -> None:
-    """Serve ``table`` on the listening socket ``sock`` until Ctrl-C or SIGTERM (or until
-    ``table.stopping`` is set); the open streams end first."""
+    """Serve ``table`` on ``sock`` until Ctrl-C, SIGTERM or ``table.stopping``."""
     config = uvicorn.Config(make_app(table, hosts), log_level="warning", access_log=False,
                             lifespan="on", timeout_graceful_shutdown=2, server_header=False,
                             date_header=False, limit_concurrency=256, timeout_keep_alive=5,

@@ -35,8 +35,10 @@ from blood_companion.cli.play_cmd import DataChanged, Loop, undo_redo
 from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
 from blood_companion.cli.settings import using
 from blood_companion.cli.view_docs import status_doc
+from blood_companion.content.face import trouper_name
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.table import DrawNeeded
+from blood_companion.engine.words import record_name
 from blood_companion.errors import BloodError
 from blood_companion.store import CampaignStore, seats
 from blood_companion.store.errors import HeadMoved
@@ -162,13 +164,16 @@ def question_id(state_hash: str, fingerprint: str, screen: Any) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
-def screen_doc(screen: Any) -> Doc:
+def screen_doc(screen: Any, campaign: str, step: int, state_hash: str,
+               answers: list[str]) -> Doc:
     """A walker's screen as `blood play --json` prints it (its ``step`` kept as ``stage``: the
     served documents' ``step`` is the head), each choice marked ``default`` or not."""
     doc = screen.to_json()
     doc["stage"] = doc.pop("step")
     for c in doc["choices"]:
         c["default"] = c["key"] == screen.default
+    doc.update(campaign=campaign, log_length=step, state_hash=state_hash, answers=answers,
+               confirm=None)
     return doc
 
 
@@ -206,13 +211,8 @@ def with_hand_names(doc: Any, cat: Any) -> Any:
            for k, v in doc.items()}
     cards = doc.get("hand_cards")
     if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
-        out["hand_names"] = [_card_name(cat, c) for c in cards]
+        out["hand_names"] = [record_name(cat, c) for c in cards]
     return out
-
-
-def _card_name(cat: Any, card: str) -> str:
-    found = cat.tactic(card) if hasattr(cat, "tactic") else None
-    return str(getattr(found, "name", None) or card)
 
 
 def seat_doc(view: View, seat: Seat) -> Doc:
@@ -365,12 +365,10 @@ class Table:
         if screen is None or screen.end:
             question, qid, whose = None, "", None
         else:
-            question = screen_doc(screen)
-            question.update(campaign=store.name, log_length=store.head,
-                            state_hash=store.state_hash, answers=[], confirm=None)
+            question = screen_doc(screen, store.name, store.head, store.state_hash, [])
             qid = question_id(store.state_hash, cat.fingerprint(), screen)
             whose = screen.who
-        names = {t.trouper: _trouper_name(cat, t.trouper) for t in state.troupers}
+        names = {t.trouper: trouper_name(cat, t.trouper) for t in state.troupers}
         leader = state.troupers[state.leader].trouper if state.troupers else None
         written = store.drawn_from()
         by, told = self._by.get(written, ("", []))
@@ -552,9 +550,7 @@ class Table:
         """The question the lines so far lead to (the top one when none), for ``seat``."""
         if not answers and not extra:
             return question_for(view, seat)
-        doc = screen_doc(walk.screen())
-        doc.update(campaign=self.name, log_length=view.step, state_hash=view.state_hash,
-                   answers=list(answers), confirm=None)
+        doc = screen_doc(walk.screen(), self.name, view.step, view.state_hash, list(answers))
         return question_for(view._replace(question=doc), seat, extra)
 
     # ------------------------------------------------------------------ publishing
@@ -641,11 +637,6 @@ def said_into(out: io.StringIO) -> Any:
             yield out
     finally:
         stdout.width = width
-
-
-def _trouper_name(cat: Any, trouper: str) -> str:
-    found = cat.trouper(trouper) if hasattr(cat, "trouper") else None
-    return str(getattr(found, "name", None) or trouper)
 
 
 class Seated(Loop):

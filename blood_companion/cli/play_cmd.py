@@ -124,32 +124,23 @@ PLAY = (
 def _play(given: Values) -> None:
     """The guided companion: shows the board, asks what happens now, plays the Nemesis and
     the Minions, saves every answer. Resumes where you left off."""
-    play(**{**given, "answer": given.answer or None})  # no --answer: the loop at the keyboard
-
-
-def play(
-    new: str | None = None, troupers: str | None = None, players: int | None = None,
-    mode: str = "roguelite", seed: int | None = None, colours: str | None = None,
-    leader: str | None = None, decks: str | None = None, steps: int = 0, as_json: bool = False,
-    answer: list[str] | None = None,
-) -> None:
-    """`blood play` with its options as values (``answer`` None: at the keyboard)."""
+    new, decks, as_json = given.new, given.decks, given.as_json
     if new is not None:
+        start = {k: given[k] for k in ("troupers", "players", "mode", "seed", "colours", "leader")}
         if decks is None and not as_json:
-            check_start(new, troupers, players, mode, seed, colours, leader)
+            check_start(new, *start.values())
             decks = ask_holders()
             if decks is None:
                 say("No campaign started.", "dim")
                 return
         # with --json one document in all: the question, after a quiet start
         with contextlib.redirect_stdout(io.StringIO()) if as_json else contextlib.nullcontext():
-            new_campaign(name=new, troupers=troupers, players=players, mode=mode, seed=seed,
-                         colours=colours, leader=leader, decks=decks, as_json=as_json)
+            new_campaign(name=new, **start, decks=decks, as_json=as_json)
     name = new or session.campaign_name()
-    if answer is not None or as_json:
-        answered(name, answer or [], steps, as_json)
+    if given.answer or as_json:  # no --answer: the loop at the keyboard
+        answered(name, given.answer or [], given.steps, as_json)
         return
-    Loop(name=name, max_steps=steps).run()
+    Loop(name=name, max_steps=given.steps).run()
 
 
 def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
