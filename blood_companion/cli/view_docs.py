@@ -76,12 +76,8 @@ def _night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None) ->
         nxt = next_view(state, catalog) if state.part == "night" else night_view(state, catalog)
     doc = whose_turn(state, catalog, nxt)
     doc["commands"] = _commands(state, catalog, nxt)
-    cards = []
-    for c in doc.get("hand") or []:
-        card = catalog.tactic(c)
-        cards.append(
-            {"id": c, "name": card.name, "threat": card.threat} if card else {"id": c, "name": None}
-        )
+    cards = [{"id": c, "name": card.name, "threat": card.threat} if (card := catalog.tactic(c))
+             else {"id": c, "name": None} for c in doc.get("hand") or []]
     if cards:
         doc["hand_cards"] = cards
     if "?" in (doc.get("hand") or []):  # the players hold the Trouper decks: cards unseen
