@@ -1,9 +1,6 @@
 """The HTTP side of the served board (docs/board-api.md): a Starlette app over a
-:class:`~blood_companion.cli.board_serve.Table`, served by uvicorn.
-
-Every request passes :class:`Guard` first (the Host check on 127.0.0.1, the size caps); each
-route then finds its seat (``?seat=TOKEN``, or ``"seat"`` in an answer's body) and takes from
-the seat's rate cap. The documents come from the table's current view, made for the seat."""
+:class:`~blood_companion.cli.board_serve.Table`, served by uvicorn. Every request passes
+:class:`Guard` (the Host check on 127.0.0.1, the size caps), then its route's ``admit``."""
 
 from __future__ import annotations
 
@@ -114,29 +111,28 @@ def make_app(table: Table, hosts: frozenset[str] | None) -> ASGIApp:
     """The ASGI app of ``table``: the routes of docs/board-api.md behind :class:`Guard`."""
     page = page_template()
 
-    def seat_of(request: Request, token: str | None = None) -> Seat | None:
-        token = request.query_params.get("seat") if token is None else token
-        return table.seat(token, loopback_ok=hosts is not None)
-
-    def capped(request: Request, seat: Seat) -> bool:
+    def admit(request: Request, token: str | None = None, *, api: bool = True,
+              need_view: bool = True) -> Seat | Response:
+        """The request's seat (``token``: an answer's ``"seat"``, never the token-less watch
+        seat), or its refusal: 403 no seat, 429 over the seat's rate cap, 503 no view yet."""
+        seat = table.seat(request.query_params.get("seat") if token is None else token,
+                          loopback_ok=hosts is not None and token is None)
+        if seat is None:
+            text = "this board's address carries a seat's token (?seat=...)"
+            return _json(403, {"ok": False, "error": text}) if api else _plain(403, "403: " + text)
         client = request.client.host if request.client else "?"
-        return not table.allowed(seat.token or f"watch:{client}")
-
-    def forbidden(api: bool) -> Response:
-        text = "this board's address carries a seat's token (?seat=...)"
-        return _json(403, {"ok": False, "error": text}) if api else _plain(403, "403: " + text)
-
-    def too_many() -> Response:
-        r = _json(429, {"ok": False, "error": "too many requests from this seat: slow down"})
-        r.headers["Retry-After"] = "1"
-        return r
+        if not table.allowed(seat.token or f"watch:{client}"):
+            r = _json(429, {"ok": False, "error": "too many requests from this seat: slow down"})
+            r.headers["Retry-After"] = "1"
+            return r
+        if need_view and table.view is None:
+            return _json(503, {"ok": False, "error": "no board yet"})
+        return seat
 
     async def home(request: Request) -> Response:
-        seat = seat_of(request)
-        if seat is None:
-            return forbidden(False)
-        if capped(request, seat):
-            return too_many()
+        seat = admit(request, api=False, need_view=False)
+        if isinstance(seat, Response):
+            return seat
         view = table.view
         doc = None
         if view is not None:
@@ -147,28 +143,20 @@ def make_app(table: Table, hosts: frozenset[str] | None) -> ASGIApp:
                         media_type="text/html; charset=utf-8")
 
     async def board(request: Request) -> Response:
-        seat = seat_of(request)
-        if seat is None:
-            return forbidden(True)
-        if capped(request, seat):
-            return too_many()
-        view = table.view
-        if view is None:
-            return _json(503, {"ok": False, "error": "no board yet"})
+        seat, view = admit(request), table.view
+        if isinstance(seat, Response):
+            return seat
+        assert view is not None  # (admit: 503 without one)
         doc = board_for(view, seat)
         if request.url.path == "/board.json":  # the served document of issue 39
             doc["question"] = question_for(view, seat)
         return _json(200, doc)
 
     async def question(request: Request) -> Response:
-        seat = seat_of(request)
-        if seat is None:
-            return forbidden(True)
-        if capped(request, seat):
-            return too_many()
-        view = table.view
-        if view is None:
-            return _json(503, {"ok": False, "error": "no board yet"})
+        seat, view = admit(request), table.view
+        if isinstance(seat, Response):
+            return seat
+        assert view is not None  # (admit: 503 without one)
         doc = question_for(view, seat)
         if doc is None:
             doc = {"end": True, "question": None, "choices": [], "step": view.step,
@@ -190,11 +178,9 @@ def make_app(table: Table, hosts: frozenset[str] | None) -> ASGIApp:
             return _json(400, {"ok": False, "error": "the body is not JSON"})
         if not isinstance(body, dict) or not isinstance(body.get("seat"), str):
             return _json(400, {"ok": False, "error": 'the body is a JSON object with "seat"'})
-        seat = seat_of(request, body["seat"])
-        if seat is None or not body["seat"]:
-            return forbidden(True)
-        if capped(request, seat):
-            return too_many()
+        seat = admit(request, body["seat"], need_view=False)
+        if isinstance(seat, Response):
+            return seat
         problem = malformed(body)
         if problem:
             return _json(400, {"ok": False, "error": problem})
@@ -202,11 +188,9 @@ def make_app(table: Table, hosts: frozenset[str] | None) -> ASGIApp:
         return _json(reply.status, reply.body)
 
     async def events(request: Request) -> Response:
-        seat = seat_of(request)
-        if seat is None:
-            return forbidden(True)
-        if capped(request, seat):
-            return too_many()
+        seat = admit(request, need_view=False)
+        if isinstance(seat, Response):
+            return seat
         headers = {**SECURITY, "X-Accel-Buffering": "no"}
         if request.method == "HEAD":
             return Response(b"", 200, headers=headers, media_type="text/event-stream")
@@ -292,8 +276,7 @@ class Server(uvicorn.Server):
 
 
 def serve(table: Table, sock: Any, hosts: frozenset[str] | None) -> None:
-    """Serve ``table`` on the listening socket ``sock`` until Ctrl-C or SIGTERM (or until
-    ``table.stopping`` is set); the open streams end first."""
+    """Serve ``table`` on ``sock`` until Ctrl-C, SIGTERM or ``table.stopping``."""
     config = uvicorn.Config(make_app(table, hosts), log_level="warning", access_log=False,
                             lifespan="on", timeout_graceful_shutdown=2, server_header=False,
                             date_header=False, limit_concurrency=256, timeout_keep_alive=5,

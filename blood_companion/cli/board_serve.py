@@ -1,22 +1,14 @@
-"""The served board of `blood board --serve` (issues 28, 39, 42): an ASGI app (Starlette, served
-by uvicorn) through which every phone at the table plays its own seat.
+"""The served board of `blood board --serve` (issues 28, 39, 42): the table, its seats and
+their documents, behind the HTTP app of cli/board_app.py; the contract is docs/board-api.md.
 
-The contract scripts and the page use is ``docs/board-api.md``. In short: ``/`` is the page
-(``board_page.html``, shipped in the package) for the seat named by ``?seat=TOKEN``;
-``/api/board`` the board document, ``/api/question`` the question waiting now as `blood play
---json` prints it, both for that seat; ``POST /api/answer`` the lines a player typed, applied
-by `blood play`'s own walker and recorder (cli/play_cmd.py ``Loop.commit``) in one write
-transaction that checks the step they were made at; ``/events`` server-sent events, one per
-step, from a phone, the laptop or any `blood` command.
-
-One writer: every use of the save (answers, the watcher's look at the head, the documents) runs
-on one worker thread of the server; another process (`blood play` on the laptop) is kept out
-by the save's write transaction, where the head is checked (store/writer.py ``record(expect=)``).
-
-Safe by default: 127.0.0.1 unless ``lan``; on 127.0.0.1 only requests naming this host are
-answered (no DNS rebinding); seat tokens compared in constant time (store/seats.py); request
-size and per-seat rate caps; nothing a request carries reaches a file path; no access log
-(the URLs carry tokens); a page never holds another seat's token or hand.
+An answer is applied by `blood play`'s own walker and recorder (cli/play_cmd.py
+``Loop.commit``) in one write transaction that checks the step it was made at. One writer:
+every use of the save runs on one worker thread; another process (`blood play` on the laptop)
+is kept out by the save's write transaction, where the head is checked (store/writer.py
+``record(expect=)``). Safe by default: 127.0.0.1 unless ``lan``; seat tokens compared in
+constant time (store/seats.py); size and per-seat rate caps; nothing a request carries
+reaches a file path; no access log (the URLs carry tokens); a page never holds another seat's
+token or hand.
 """
 
 from __future__ import annotations
@@ -37,9 +29,21 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from blood_companion.cli.play_cmd import Loop
-from blood_companion.store import seats
+from blood_companion.cli import session, views
+from blood_companion.cli.common import stdout, typed_number
+from blood_companion.cli.play_cmd import DataChanged, Loop, undo_redo
+from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
+from blood_companion.cli.settings import using
+from blood_companion.cli.view_docs import status_doc
+from blood_companion.content.face import trouper_name
+from blood_companion.engine.errors import RuleError
+from blood_companion.engine.table import DrawNeeded
+from blood_companion.engine.words import record_name
+from blood_companion.errors import BloodError
+from blood_companion.store import CampaignStore, seats
+from blood_companion.store.errors import HeadMoved
 from blood_companion.store.peek import head_key
+from blood_companion.store.saves import save_path
 
 POLL = 0.1  # seconds between two looks at the save's head (steps recorded elsewhere)
 RETRY_MS = 1000  # how soon a page reconnects after the stream broke
@@ -58,24 +62,24 @@ Doc = dict[str, Any]
 T = TypeVar("T")
 
 
+def _setting(name: str, default: float, low: float, high: float) -> float:
+    try:
+        value = float(os.environ.get(name, default))
+    except ValueError:
+        return default
+    return min(max(value, low), high)
+
+
 def heartbeat() -> float:
     """Seconds between two comment lines on an idle event stream (``BLOOD_BOARD_HEARTBEAT``,
     default 15: under the idle timeouts of proxies and phones)."""
-    try:
-        value = float(os.environ.get("BLOOD_BOARD_HEARTBEAT", "15"))
-    except ValueError:
-        return 15.0
-    return min(max(value, 0.05), 60.0)
+    return _setting("BLOOD_BOARD_HEARTBEAT", 15.0, 0.05, 60.0)
 
 
 def rate() -> float:
     """Requests per second a seat may make, sustained (``BLOOD_BOARD_RATE``, default 50; twice
     as many at once)."""
-    try:
-        value = float(os.environ.get("BLOOD_BOARD_RATE", "50"))
-    except ValueError:
-        return 50.0
-    return min(max(value, 1.0), 10000.0)
+    return _setting("BLOOD_BOARD_RATE", 50.0, 1.0, 10000.0)
 
 
 class PortInUse(OSError):
@@ -160,20 +164,23 @@ def question_id(state_hash: str, fingerprint: str, screen: Any) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
-def screen_doc(screen: Any) -> Doc:
+def screen_doc(screen: Any, campaign: str, step: int, state_hash: str,
+               answers: list[str]) -> Doc:
     """A walker's screen as `blood play --json` prints it (its ``step`` kept as ``stage``: the
     served documents' ``step`` is the head), each choice marked ``default`` or not."""
     doc = screen.to_json()
     doc["stage"] = doc.pop("step")
     for c in doc["choices"]:
         c["default"] = c["key"] == screen.default
+    doc.update(campaign=campaign, log_length=step, state_hash=state_hash, answers=answers,
+               confirm=None)
     return doc
 
 
 def scrub_hands(doc: Any, mine: str | None) -> Any:
-    """``doc`` with every hand but ``mine``'s reduced to its count: a dict naming a Trouper
-    (``trouper`` or ``who``) other than ``mine`` loses ``hand_cards`` and its ``commands``
-    (which name the cards), and its ``hand`` list becomes a number. Copies what it changes."""
+    """``doc`` with every hand but ``mine``'s reduced to its count: a dict naming another
+    Trouper (``trouper`` or ``who``) loses its cards' names and ``commands`` (which name them),
+    its ``hand`` list becoming a number. Copies what it changes."""
     if isinstance(doc, list):
         return [scrub_hands(v, mine) for v in doc]
     if not isinstance(doc, dict):
@@ -194,9 +201,8 @@ def scrub_hands(doc: Any, mine: str | None) -> Any:
 
 
 def with_hand_names(doc: Any, cat: Any) -> Any:
-    """``doc`` with ``hand_names`` (the cards' names, in order) beside each ``hand_cards`` list
-    of card ids, for the page: a seat's own hand is shown by name (the others are left out
-    by :func:`scrub_hands`)."""
+    """``doc`` with ``hand_names`` (the cards' names) beside each ``hand_cards`` list of ids,
+    for the page (:func:`scrub_hands` drops the other seats')."""
     if isinstance(doc, list):
         return [with_hand_names(v, cat) for v in doc]
     if not isinstance(doc, dict):
@@ -205,13 +211,8 @@ def with_hand_names(doc: Any, cat: Any) -> Any:
            for k, v in doc.items()}
     cards = doc.get("hand_cards")
     if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
-        out["hand_names"] = [_card_name(cat, c) for c in cards]
+        out["hand_names"] = [record_name(cat, c) for c in cards]
     return out
-
-
-def _card_name(cat: Any, card: str) -> str:
-    found = cat.tactic(card) if hasattr(cat, "tactic") else None
-    return str(getattr(found, "name", None) or card)
 
 
 def seat_doc(view: View, seat: Seat) -> Doc:
@@ -255,8 +256,8 @@ def board_for(view: View, seat: Seat) -> Doc:
 
 
 def event_for(view: View, seat: Seat, since: int | None = None) -> Doc:
-    """One server-sent event's document for ``seat``; ``since`` (Last-Event-ID): the steps
-    after it that the page missed, from the board's log."""
+    """One server-sent event's document for ``seat``, with the steps missed ``since`` the
+    page's Last-Event-ID."""
     doc: Doc = {"step": view.step, "question": question_for(view, seat),
                 "board": board_for(view, seat), "by": view.by, "said": view.said}
     if since is not None:
@@ -340,9 +341,6 @@ class Table:
     # ------------------------------------------------------------------ on the worker
     def _open(self) -> Any:
         """The campaign's store, kept open on the worker thread (synced with the file)."""
-        from blood_companion.cli import session
-        from blood_companion.store import CampaignStore
-
         if self._store is None:
             self._store = CampaignStore.open(self.saves_dir, self.name, session.catalog)
         else:
@@ -357,11 +355,6 @@ class Table:
 
     def _build(self, store: Any, said: list[str] | None = None) -> View:
         """The view of the store's head (on the worker)."""
-        from blood_companion.cli import views
-        from blood_companion.cli.play_menu import Walk
-        from blood_companion.cli.view_docs import status_doc
-        from blood_companion.errors import BloodError
-
         state, cat = store.state, store.catalog
         board = with_hand_names(views.stored(store) or status_doc(store), cat)
         question: Doc | None
@@ -372,12 +365,10 @@ class Table:
         if screen is None or screen.end:
             question, qid, whose = None, "", None
         else:
-            question = screen_doc(screen)
-            question.update(campaign=store.name, log_length=store.head,
-                            state_hash=store.state_hash, answers=[], confirm=None)
+            question = screen_doc(screen, store.name, store.head, store.state_hash, [])
             qid = question_id(store.state_hash, cat.fingerprint(), screen)
             whose = screen.who
-        names = {t.trouper: _trouper_name(cat, t.trouper) for t in state.troupers}
+        names = {t.trouper: trouper_name(cat, t.trouper) for t in state.troupers}
         leader = state.troupers[state.leader].trouper if state.troupers else None
         written = store.drawn_from()
         by, told = self._by.get(written, ("", []))
@@ -391,9 +382,6 @@ class Table:
 
     def _look(self) -> View | None:
         """The watcher's look (on the worker): a new view when the save's head changed."""
-        from blood_companion.cli.settings import using
-        from blood_companion.store.saves import save_path
-
         key = head_key(save_path(self.saves_dir, self.name))
         view = self.view
         if key is None or (view is not None and (key[2], key[0]) == (view.step,
@@ -408,8 +396,6 @@ class Table:
 
     def first_view(self) -> View:
         """The view at the start (before serving: raises what opening the campaign raises)."""
-        from blood_companion.cli.settings import using
-
         def build() -> View:
             with using(self.settings):
                 return self._build(self._open())
@@ -419,14 +405,11 @@ class Table:
         return view
 
     def answer(self, seat: Seat, body: Doc) -> Reply:
-        """POST /api/answer (on the worker): the checks of docs/board-api.md, then the lines
-        through `blood play`'s walker and recorder."""
+        """POST /api/answer (on the worker); a tap id's first reply is given again."""
         tap = body.get("tap")
         tap_key = (seat.id, str(tap)) if tap is not None else None
         if tap_key is not None and tap_key in self._taps:
             return self._taps[tap_key]  # the first reply, never applied twice
-        from blood_companion.cli.settings import using
-
         with using(self.settings):
             reply = self._answer(seat, body)
         if tap_key is not None:
@@ -436,8 +419,6 @@ class Table:
         return reply
 
     def _answer(self, seat: Seat, body: Doc) -> Reply:
-        from blood_companion.errors import BloodError
-
         step, qid, lines = body["step"], body["question_id"], body["lines"]
         try:
             store = self._open()
@@ -480,10 +461,6 @@ class Table:
 
     def _undo_redo(self, store: Any, view: View, seat: Seat, words: list[str],
                    lines: list[str]) -> Reply:
-        from blood_companion.cli.common import typed_number
-        from blood_companion.errors import BloodError
-        from blood_companion.store.errors import HeadMoved
-
         what = words[0].lower()
         if seat.id != view.leader:
             leader = view.names.get(view.leader or "", "the Leader")
@@ -495,42 +472,19 @@ class Table:
         if k is None or k < 1:
             return refuse(400, f"{what} takes a number of steps, e.g. `{what} 2`",
                           step=view.step)
-        expect = (view.step, view.state_hash)
         try:
-            if what == "undo":
-                entries = {e.step: e.sentence for e in store.log()}
-                store.undo(k, expect=expect)
-                said = ["Took back: " + "; ".join(
-                    entries.get(s, f"step {s}") for s in range(view.step, store.head, -1))]
-            else:
-                store.redo(k, expect=expect)
-                entries = {e.step: e.sentence for e in store.log()}
-                said = ["Brought back: " + "; ".join(
-                    entries.get(s, f"step {s}") for s in range(view.step + 1, store.head + 1))]
-            from blood_companion.cli import session
-
-            session.refresh_status(store)
+            said = [undo_redo(store, what, k, expect=(view.step, view.state_hash))]
         except HeadMoved:
             return self._moved(self._publish(self._build(self._open())), seat, view.step)
         except BloodError as exc:
             return refuse(400, exc.message, step=view.step)
-        name = view.names.get(seat.id, seat.id)
-        self._by[store.drawn_from()] = (name, said)
-        seats.note_by(self.saves_dir, self.name, store.drawn_from(), name)
-        new = self._publish(self._build(store, said))
-        return Reply(200, {"ok": True, "step": new.step, "recorded": 0, "said": said,
-                           "question": question_for(new, seat)})
+        seats.note_by(self.saves_dir, self.name, store.drawn_from(),
+                      view.names.get(seat.id, seat.id))
+        return self._done(store, view, seat, said, 0)
 
     def _play(self, store: Any, view: View, seat: Seat, lines: list[str]) -> Reply:
-        """The lines through the walker from the top menu of the view's step; the action
-        they finish recorded by `blood play`'s own recorder (``Loop.commit``)."""
-        from blood_companion.cli.play_cmd import DataChanged
-        from blood_companion.cli.play_menu import Again, Confirm, Done, Walk
-        from blood_companion.engine.errors import RuleError
-        from blood_companion.engine.table import DrawNeeded
-        from blood_companion.errors import BloodError
-        from blood_companion.store.errors import HeadMoved
-
+        """The lines through the walker from the view's top menu; the action they finish
+        recorded by `blood play`'s recorder (``Loop.commit``)."""
         loop = Seated(self, store)
         loop.at_head, loop.digest = view.step, view.state_hash
         walk = Walk.start(store.state, store.catalog, store.head)
@@ -575,26 +529,28 @@ class Table:
             except (RuleError, BloodError) as exc:
                 return refuse(400, getattr(exc, "message", str(exc)), step=view.step, at=n)
             said = [ln.strip() for ln in out.getvalue().splitlines() if ln.strip()]
-            name = view.names.get(seat.id, seat.id)
-            self._by[store.drawn_from()] = (name, said)
-            if len(self._by) > 512:
-                self._by.pop(next(iter(self._by)))
-            new = self._publish(self._build(store, said))
-            return Reply(200, {"ok": True, "step": new.step, "recorded": 1, "said": said,
-                               "unused": lines[n + 1:], "question": question_for(new, seat)})
+            return self._done(store, view, seat, said, 1, unused=lines[n + 1:])
         # the lines stop inside a follow-up (or at "Take it anyway?"): nothing recorded
         extra = {"confirm": careful}
         return Reply(200, {"ok": True, "step": view.step, "recorded": 0, "said": [],
                            "question": self._follow_up(view, seat, walk, used, extra)})
+
+    def _done(self, store: Any, view: View, seat: Seat, said: list[str], recorded: int,
+              **more: Any) -> Reply:
+        """200: the step ``seat`` recorded (or took back) published, with what it said."""
+        self._by[store.drawn_from()] = (view.names.get(seat.id, seat.id), said)
+        if len(self._by) > 512:
+            self._by.pop(next(iter(self._by)))
+        new = self._publish(self._build(store, said))
+        return Reply(200, {"ok": True, "step": new.step, "recorded": recorded, "said": said,
+                           **more, "question": question_for(new, seat)})
 
     def _follow_up(self, view: View, seat: Seat, walk: Any, answers: list[str],
                    extra: Doc | None = None) -> Doc | None:
         """The question the lines so far lead to (the top one when none), for ``seat``."""
         if not answers and not extra:
             return question_for(view, seat)
-        doc = screen_doc(walk.screen())
-        doc.update(campaign=self.name, log_length=view.step, state_hash=view.state_hash,
-                   answers=list(answers), confirm=None)
+        doc = screen_doc(walk.screen(), self.name, view.step, view.state_hash, list(answers))
         return question_for(view._replace(question=doc), seat, extra)
 
     # ------------------------------------------------------------------ publishing
@@ -648,8 +604,8 @@ class Table:
         self.worker.shutdown(wait=True)
 
     async def changes(self, since_version: int) -> AsyncIterator[View | None]:
-        """The view each time it changes after ``since_version`` (None: time for a heartbeat);
-        ends when the server stops."""
+        """The view each time it changes after ``since_version`` (None: a heartbeat is due),
+        until the server stops."""
         version = since_version
         beat = heartbeat()
         while not self.stopping.is_set():
@@ -673,10 +629,7 @@ class Table:
 
 @contextlib.contextmanager
 def said_into(out: io.StringIO) -> Any:
-    """What `blood play` says while recording, into ``out``: one line per sentence (no
-    wrapping at a terminal's width)."""
-    from blood_companion.cli.common import stdout
-
+    """What `blood play` says while recording, into ``out``, unwrapped."""
     width = stdout.width
     stdout.width = 10_000
     try:
@@ -684,11 +637,6 @@ def said_into(out: io.StringIO) -> Any:
             yield out
     finally:
         stdout.width = width
-
-
-def _trouper_name(cat: Any, trouper: str) -> str:
-    found = cat.trouper(trouper) if hasattr(cat, "trouper") else None
-    return str(getattr(found, "name", None) or trouper)
 
 
 class Seated(Loop):

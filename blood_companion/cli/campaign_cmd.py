@@ -15,7 +15,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from blood_companion.cli import render, session, views
+from blood_companion.cli import render, session, view_docs, views
 from blood_companion.cli.common import (
     add_recorder,
     command_group,
@@ -68,7 +68,7 @@ def _changed(
     store: CampaignStore, as_json: bool, message: str, *, refresh: bool = True, **extra: Any
 ) -> None:
     if refresh:  # the views of the campaign as it is now (session.record stores them itself)
-        session.refresh_status(store)
+        view_docs.refresh(store)
     if as_json:
         print_json({"ok": True, **extra, **summary(store)})
     else:

@@ -15,7 +15,7 @@ import contextlib
 import io
 import sys
 import time
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import typer
 
@@ -32,7 +32,7 @@ from blood_companion.cli.common import (
 )
 from blood_companion.cli.decks import ask_holders
 from blood_companion.cli.end_cmd import show_summary
-from blood_companion.cli.flags import Opt
+from blood_companion.cli.flags import Opt, Values
 from blood_companion.cli.play_menu import Again, Confirm, Done, Walk, excerpt
 from blood_companion.cli.render import (
     _fit,
@@ -45,9 +45,10 @@ from blood_companion.cli.render import (
 )
 from blood_companion.cli.settings import GLOBAL_OPTIONS, argument_problem, current
 from blood_companion.cli.summaries import SUMMARIES
-from blood_companion.cli.view_docs import status_doc, why_doc
+from blood_companion.cli.view_docs import refresh, status_doc, why_doc
 from blood_companion.display import Styled, styled
 from blood_companion.engine import why
+from blood_companion.engine.board_view import Board
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night import board_view, whose_turn
 from blood_companion.engine.table import DrawNeeded, done_so_far
@@ -64,10 +65,6 @@ from blood_companion.engine.words import (
 from blood_companion.errors import BloodError
 from blood_companion.store import seats
 from blood_companion.store.errors import HeadMoved
-
-if TYPE_CHECKING:
-    from blood_companion.cli.flags import Values
-    from blood_companion.engine.board_view import Board
 
 HELP = """\
 Answer with the key of a choice (a number or letters) or its name; Enter takes the default
@@ -127,40 +124,29 @@ PLAY = (
 def _play(given: Values) -> None:
     """The guided companion: shows the board, asks what happens now, plays the Nemesis and
     the Minions, saves every answer. Resumes where you left off."""
-    play(**{**given, "answer": given.answer or None})  # no --answer: the loop at the keyboard
-
-
-def play(
-    new: str | None = None, troupers: str | None = None, players: int | None = None,
-    mode: str = "roguelite", seed: int | None = None, colours: str | None = None,
-    leader: str | None = None, decks: str | None = None, steps: int = 0, as_json: bool = False,
-    answer: list[str] | None = None,
-) -> None:
-    """`blood play` with its options as values (:data:`PLAY`; ``answer`` None: at the
-    keyboard)."""
+    new, decks, as_json = given.new, given.decks, given.as_json
     if new is not None:
+        start = {k: given[k] for k in ("troupers", "players", "mode", "seed", "colours", "leader")}
         if decks is None and not as_json:
-            check_start(new, troupers, players, mode, seed, colours, leader)
+            check_start(new, *start.values())
             decks = ask_holders()
             if decks is None:
                 say("No campaign started.", "dim")
                 return
         # with --json one document in all: the question, after a quiet start
         with contextlib.redirect_stdout(io.StringIO()) if as_json else contextlib.nullcontext():
-            new_campaign(name=new, troupers=troupers, players=players, mode=mode, seed=seed,
-                         colours=colours, leader=leader, decks=decks, as_json=as_json)
+            new_campaign(name=new, **start, decks=decks, as_json=as_json)
     name = new or session.campaign_name()
-    if answer is not None or as_json:
-        answered(name, answer or [], steps, as_json)
+    if given.answer or as_json:  # no --answer: the loop at the keyboard
+        answered(name, given.answer or [], given.steps, as_json)
         return
-    Loop(name=name, max_steps=steps).run()
+    Loop(name=name, max_steps=given.steps).run()
 
 
 def answered(name: str, answers: list[str], steps: int, as_json: bool) -> None:
-    """`--answer`: the very loop `blood play` runs, reading ``answers`` instead of the keyboard
-    (so it records what the same lines record typed). With ``--json``: one document, the
-    question waiting then (a follow-up's choices when the answers stop inside a choice, with
-    the answers that led there in ``answers``), what was said and how many steps recorded."""
+    """`--answer`: the very loop `blood play` runs, reading ``answers`` instead of the keyboard.
+    With ``--json``: one document, the question waiting then (inside a choice: with the
+    ``answers`` that led there), what was said and how many steps recorded."""
     loop = Scripted(name, answers, steps)
     if not as_json:
         loop.run()
@@ -204,7 +190,7 @@ DATA_CHANGED = ("Your data changed since this question was asked (a card edited 
 
 def shown_choices(screen: Any, every: bool = False) -> tuple[list[tuple[Any, str, str]], int]:
     """The choices a question shows, each with its line and mark (" *": the default), and how
-    many not possible now are summed up in one line instead (more than ``HIDE_CLOSED``)."""
+    many not possible now are summed up in one line instead (over ``HIDE_CLOSED``)."""
     closed = sum(not c.enabled for c in screen.choices)
     hide = not every and closed > HIDE_CLOSED
     rows = [(c, f"  {c.key:>3}. {c.label}" + ("" if c.enabled else f" [{c.why or 'not now'}]"),
@@ -240,8 +226,8 @@ class Loop:
 
     # ------------------------------------------------------------------ input
     def ask(self, prompt: str) -> str | None:
-        """One line from the players (None at the end of input). A line no command could take
-        (not UTF-8, control characters, thousands of characters) is answered and asked again."""
+        """One line from the players (None at the end of input); a line no command could take
+        (not UTF-8, control characters, too long) is refused and asked again."""
         while True:
             try:
                 line = input(prompt)
@@ -261,8 +247,7 @@ class Loop:
             self.not_used()
 
     def not_used(self) -> None:
-        """One more answer in a row that could not be used: past UNUSABLE_IN_A_ROW of them
-        from an input that is not a terminal, stop (exit 1) and say so."""
+        """One more answer in a row that could not be used (UNUSABLE_IN_A_ROW: exit 1)."""
         self.unusable += 1
         if self.echo and self.unusable >= UNUSABLE_IN_A_ROW:
             raise BloodError(
@@ -273,8 +258,7 @@ class Loop:
 
     # ------------------------------------------------------------------ screens
     def show_status(self, store: Any = None) -> None:
-        """The board (`blood status` without its commands) of ``store``, the campaign open
-        now (else opened here): its stored document while true, as `blood status` reads it."""
+        """The board (`blood status` without its commands) of ``store`` (else opened here)."""
         if store is None:
             with self.open() as store:
                 self.show_status(store)
@@ -283,8 +267,7 @@ class Loop:
         print_view(without_commands(render(cast("Board", doc), width())))
 
     def show_why(self) -> None:
-        """Why the app decided as it did for the Nemesis side: the decision records of the
-        latest step that made any (cli/view_docs.py ``why_doc``); nothing is recorded."""
+        """`why`: the decision records of the latest step that made any (``why_doc``)."""
         with self.open() as store:
             doc = why_doc(store)
         stdout.print()
@@ -401,18 +384,7 @@ class Loop:
     def undo_redo(self, what: str, k: int) -> None:
         try:
             with self.open() as store:
-                before = store.head
-                if what == "undo":
-                    entries = {e.step: e.sentence for e in store.log()}
-                    store.undo(k)
-                    taken = [entries.get(s, f"step {s}") for s in range(before, store.head, -1)]
-                    text = "Took back: " + "; ".join(taken)
-                else:
-                    store.redo(k)
-                    entries = {e.step: e.sentence for e in store.log()}
-                    done = [entries.get(s, f"step {s}") for s in range(before + 1, store.head + 1)]
-                    text = "Brought back: " + "; ".join(done)
-                session.refresh_status(store)
+                text = undo_redo(store, what, k)
         except BloodError as exc:
             refused(exc)
             return
@@ -523,8 +495,7 @@ class Loop:
                     return
 
     def already_answered(self, store: Any) -> None:
-        """Say that the question was answered meanwhile, and by whom (a seat's Trouper, the
-        laptop, a `blood` command); the question asked now follows."""
+        """Say that the question was answered meanwhile, and by whom."""
         by = seats.recorded_by(store.saves_dir, store.name, store.drawn_from())
         if by == seats.COMMAND:  # a seat notes its step just after its transaction: look again
             time.sleep(0.05)
@@ -533,8 +504,8 @@ class Loop:
         self.walk, self.pending = None, []
 
     def record(self, action: Any, digest: str) -> bool:
-        """Record the action; False (and the same question again) when refused. A card the
-        players drew from a deck they hold is asked first (the walk's draw question)."""
+        """Record the action; False (the same question again, or the card drawn asked first)
+        when not recorded."""
         try:
             self.commit(action, digest)
         except DataChanged:
@@ -565,10 +536,9 @@ class Loop:
 
     def commit(self, action: Any, digest: str, by: str = seats.LAPTOP) -> None:
         """Record the action at the step the question was asked (``digest``, ``at_head``:
-        checked inside the write transaction, so of a phone's answer and this one to the same
-        question one only is recorded) and tell the table what it did; ``by`` is noted as
-        who recorded it. Raises HeadMoved, DataChanged, DrawNeeded, RuleError, BloodError
-        (nothing recorded)."""
+        checked inside the write transaction: of a phone's answer and this one, one only is
+        recorded), noting ``by``, and tell the table what it did. Raises HeadMoved,
+        DataChanged, DrawNeeded, RuleError, BloodError (nothing recorded)."""
         with self.open() as store:
             if store.state_hash != digest:
                 raise HeadMoved(self.at_head, store.head, store.state_hash)
@@ -598,6 +568,21 @@ class Loop:
         session.tell(before, after, cat, indent="  ")
         if summary is not None:
             show_summary(after, cat, summary)
+
+
+def undo_redo(store: Any, what: str, k: int, expect: tuple[int, str] | None = None) -> str:
+    """Take back (``undo``) or bring back (``redo``) ``k`` steps; what they were, in words."""
+    before = store.head
+    if what == "undo":
+        entries = {e.step: e.sentence for e in store.log()}
+        store.undo(k, expect=expect)
+        steps, text = range(before, store.head, -1), "Took back: "
+    else:
+        store.redo(k, expect=expect)
+        entries = {e.step: e.sentence for e in store.log()}
+        steps, text = range(before + 1, store.head + 1), "Brought back: "
+    refresh(store)
+    return text + "; ".join(entries.get(s, f"step {s}") for s in steps)
 
 
 class DataChanged(BloodError):

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from blood_companion import matching
 from blood_companion.cli import commands
 from blood_companion.cli.draws import name_draw
+from blood_companion.content.loader import Catalog
 from blood_companion.engine import flow, legal
 from blood_companion.engine.actions import Action
 from blood_companion.engine.bookkeeping import said_name
@@ -25,9 +26,6 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.words import record_name, so_far_lines
 from blood_companion.errors import BloodError
-
-if TYPE_CHECKING:
-    from blood_companion.content.loader import Catalog
 
 MAX_ANSWER = 200  # longer answers are refused without being read
 EXCERPT = 24  # at most this much of a bad answer is echoed back
@@ -131,8 +129,8 @@ class Screen(NamedTuple):
 
 
 class Walk(NamedTuple):
-    """A position in `blood play`'s menus (see the module docstring). (This module's values are
-    NamedTuples: a frozen dataclass costs ~0.4 ms to create, on every `blood play`.)"""
+    """A position in `blood play`'s menus (see the module docstring). (NamedTuples here: a
+    frozen dataclass costs ~0.4 ms to create, on every `blood play`.)"""
 
     state: CampaignState
     catalog: Catalog
@@ -158,8 +156,7 @@ class Walk(NamedTuple):
         return game + self.nxt.title
 
     def drawing_for(self, action: Action, need: Any) -> Walk:
-        """The question "which card came up?" for a card the table drew (``need``: the
-        DrawNeeded the engine raised recording ``action``)."""
+        """The question "which card came up?" for the DrawNeeded ``need`` of ``action``."""
         return self._replace(drawing=action, draw=need)
 
     def _screen(self, question: str, choices: tuple[Choice, ...], default: str | None,
@@ -197,8 +194,7 @@ class Walk(NamedTuple):
                             free_hint=q.free, many=q.many, need=q.need, test=q.test)
 
     def context(self) -> str:
-        """What was chosen so far ("Effect 2 · target: Minion A · side: Front"), each answer
-        by the name of the choice it was (a card's name, never its id)."""
+        """What was chosen so far ("Effect 2 · target: Minion A · side: Front"), by name."""
         assert self.option is not None
         parts = [self.option.label.split(": ")[0]]
         said = self.answers.get(SAID) or {}
@@ -224,8 +220,7 @@ class Walk(NamedTuple):
 
     # ------------------------------------------------------------------ answering
     def answer(self, text: str, *, confirmed: bool = False) -> Done | Walk | Again | Confirm:
-        """What one typed answer leads to (see the module docstring). Never raises for what
-        the players type."""
+        """What one typed answer leads to (never raises for what the players type)."""
         if len(text) > MAX_ANSWER:
             return Again(f"that answer is {len(text)} characters long: type a key")
         text = clean_answer(text)
@@ -358,16 +353,14 @@ class Walk(NamedTuple):
         return picked
 
     def _roll(self, q: legal.Ask, answers: Mapping[str, Any]) -> Any:
-        """The app rolls for a ROLL pick: a stream of the step about to be recorded, one per
-        throw of the Test."""
+        """The app's roll for a ROLL pick (a stream of the step about to be recorded, per throw)."""
         if q.roll is None:  # pragma: no cover - a ROLL pick always comes with its roller
             raise ValueError("nothing to roll here")
         throws = len(answers.get("dice") or [])
         return q.roll(Chance.fresh(self.state.seed, self.index, f"play-throw-{throws}"))
 
     def _next(self, option: legal.Option, answers: dict[str, Any]) -> Done | Walk | Again | Confirm:
-        """The next question of ``option`` (answering those with nothing to decide), or the
-        finished action."""
+        """The next question of ``option`` (those with nothing to decide answered), or Done."""
         for _ in range(50):
             q = flow.ask(self.state, self.catalog, option, answers)
             if q is None:

@@ -1,10 +1,8 @@
 """The one terminal renderer: every view of the board and the campaign drawn with rich.
 
-The views are plain documents: the engine's typed board (``engine/board_view.py``, `blood
-status`) and the documents of ``cli/view_docs.py`` (`night next`, `day next`, `campaign show`,
-`campaign log`, `why`). Each function here draws one as a :data:`View`, a list of rich
-renderables (a ``Text`` per line, a ``Table`` per table) no wider than ``width``; :func:`show`
-prints it on the terminal, :func:`plain` gives its text (the Textual table's panes).
+Each function draws a document (the engine's typed board, `blood status`; the documents of
+``cli/view_docs.py``) as a :data:`View`, rich renderables no wider than ``width``;
+:func:`print_view` prints it, :func:`plain` gives its text (the Textual table's panes).
 """
 
 from __future__ import annotations
@@ -12,19 +10,18 @@ from __future__ import annotations
 import io
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+import textwrap
+from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from blood_companion.content.models import Side
 from blood_companion.display import console
+from blood_companion.engine.board_view import Board, DayBoard, NightBoard, NightTrouper
 from blood_companion.engine.words import counted_all
-
-if TYPE_CHECKING:
-    from blood_companion.content.models import Side
-    from blood_companion.engine.board_view import Board, DayBoard, NightBoard, NightTrouper
 
 View = list["Text | _Trimmed"]  # one Text per line, one table per table
 
@@ -46,8 +43,8 @@ def width() -> int:
 
 
 def print_view(view: View) -> None:
-    """Print a view: rich styles on a colour terminal (``display.colour_wanted``), plain text
-    in a pipe; a line is never wrapped (each is drawn to fit), a table fits ``width()``."""
+    """Print a view (styled on a colour terminal); a line is never wrapped (each is drawn to
+    fit), a table fits ``width()``."""
     out = console(highlight=False, width=width())
     for part in view:
         out.print(part, soft_wrap=isinstance(part, Text), crop=False)
@@ -72,9 +69,8 @@ def grid(
     styles: list[str] | None = None,
     width: int = 80,
 ) -> View:
-    """A table without borders: columns two spaces apart, a header line (dim), one line per
-    row (more when a cell is folded to fit ``width``: the widest column gives a column at a
-    time); ``right`` names the columns aligned right, ``styles`` a style per row."""
+    """A table without borders, columns two spaces apart, the widest column folded first to
+    fit ``width``; ``right``: the columns aligned right, ``styles``: a style per row."""
     if not rows:
         return []
     cols = len(headers)
@@ -96,9 +92,8 @@ def grid(
 
 
 class _Trimmed:
-    """A table drawn at its own ``width`` (a table asked for wider than the terminal is not
-    squeezed), without the spaces rich pads its last cells with (a line ends at its last
-    character, as the text views' lines do)."""
+    """A table drawn at its own ``width`` (never squeezed to the terminal's), each line ending
+    at its last character (rich pads the last cells with spaces)."""
 
     def __init__(self, table: Table, width: int) -> None:
         self.table = table
@@ -123,20 +118,19 @@ def _fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
 
+def _line(text: str, width: int, style: str = "") -> Text:
+    return Text(_fit(text, width), style)
+
+
+def _folded(text: str, width: int, style: str = "", lead: str = "", indent: str = "  ") -> View:
+    """``text`` folded to ``width`` after ``lead``, its next lines after ``lead + indent``."""
+    return [Text(lead + t, style) for t in _wrap(text, width - len(lead), indent)]
+
+
 def _wrap(text: str, width: int, indent: str = "") -> list[str]:
-    """Word-wrap without textwrap's import cost (small texts only)."""
-    out: list[str] = []
-    line = ""
-    for word in text.split():
-        cand = f"{line} {word}" if line else (indent if out else "") + word
-        if len(cand) > width and line:
-            out.append(line)
-            line = indent + word
-        else:
-            line = cand
-    if line:
-        out.append(line)
-    return out or [""]
+    """``text`` folded at spaces only (a long word or name stays whole), its spaces single."""
+    return textwrap.wrap(" ".join(text.split()), width, subsequent_indent=indent,
+                         break_long_words=False, break_on_hyphens=False) or [""]
 
 
 def _resources(res: dict[str, int]) -> str:
@@ -150,11 +144,11 @@ def track(value: int, length: int, alerts: list[int] | tuple[()] = (), sep: str 
 
 
 def render(doc: Board, width: int = 80) -> View:
-    """The whole status screen as (text, style) lines, none wider than ``width``."""
+    """The whole status screen, no line wider than ``width``."""
     width = max(40, width)
     lines: View = []
     where = f"game {doc['game']} · {doc['mode']}"
-    lines.append(Text(_fit(f"{doc['name']} · {where} · step {doc['step']}", width), "bold"))
+    lines.append(_line(f"{doc['name']} · {where} · step {doc['step']}", width, "bold"))
     if night := doc["night"]:
         lines += render_night(night, width)
     elif day := doc["day"]:
@@ -166,14 +160,13 @@ def render(doc: Board, width: int = 80) -> View:
     if doc["placeholder"]:
         text = ("Placeholder content: " + ", ".join(doc["placeholder"])
                 + " (transcribe your box: README, Transcribing your box)")
-        lines += [Text(t, "dim") for t in _wrap(text, width, "  ")]
+        lines += _folded(text, width, "dim")
     nxt = doc["next"]
     if prompt := nxt.get("prompt"):
         lines.append(Text("", ""))
-        for text in _wrap("Next: " + prompt, width, "  "):
-            lines.append(Text(text, "green"))
+        lines += _folded("Next: " + prompt, width, "green")
         for cmd in nxt.get("commands", [])[:3]:
-            lines.append(Text(_fit("  $ " + cmd, width), "dim"))
+            lines.append(_line("  $ " + cmd, width, "dim"))
     return lines
 
 
@@ -183,8 +176,8 @@ def _render_summary(doc: Board, width: int) -> View:
     for t in s["troupers"]:
         lead = " (leader)" if t["trouper"] == s["leader"] else ""
         text = f"  {t['seat']}. {t['trouper']}{lead}: {t['bites']} Bites, Insanity {t['insanity']}"
-        out.append(Text(_fit(text, width), ""))
-    out.append(Text(_fit("Wagon: " + _resources(s["wagon"]), width), ""))
+        out.append(_line(text, width))
+    out.append(_line("Wagon: " + _resources(s["wagon"]), width))
     return out
 
 
@@ -196,38 +189,35 @@ def render_night(v: NightBoard, width: int) -> View:
     head = f"Night · Turn {v['turn']} · {v['phase_name']}"
     if v["result"]:
         head += f" · night {v['result'].upper()}"
-    out.append(Text(_fit(head, width), "bold"))
+    out.append(_line(head, width, "bold"))
     if v["result"]:
         style = "red" if v["result"] == "lost" else "green"
-        out += [Text(t, style) for t in _wrap(f"  {v['reason']}", width, "  ")]
+        out += _folded(f"  {v['reason']}", width, style)
     # the Nemesis
-    out.append(Text(_fit(f"Nemesis {nem['name']} · level {nem['difficulty']} ({nem['level']})",
-                     width), "bold"))
+    out.append(_line(f"Nemesis {nem['name']} · level {nem['difficulty']} ({nem['level']})",
+                     width, "bold"))
     wounds = "  ".join(
         f"{s[0].upper()}{s[1:]} {nem['wounds'][s]}/{nem['wounds_needed'][s]}"
         + (" ✓" if nem["wounds"][s] >= nem["wounds_needed"][s] else "")
         for s in SIDES
     )
-    out.append(Text(_fit(f"  Wounds  {wounds}   deck {nem['deck']}, discard {nem['discard']}",
-                     width), ""))
+    out.append(_line(f"  Wounds  {wounds}   deck {nem['deck']}, discard {nem['discard']}", width))
     d, f, now = nem["defenses"], nem["fatigue"], nem["defense_after_fatigue"]
-    out.append(Text(_fit(f"  Defense Physical {d['physical']}-{f['physical']} = "
-                         f"{now['physical']}   "
+    out.append(_line(f"  Defense Physical {d['physical']}-{f['physical']} = {now['physical']}   "
                      f"Mind {d['mind']}-{f['mind']} = {now['mind']}   (Fatigue on the Line)",
-                     width), ""))
+                     width))
     for w in nem["weaknesses"]:
         wd = w["defense"]
         won = " ✓ won" if w["trophy_won"] else ""
         trophy = f" · Trophy: {w['trophy']}{won}" if w["trophy"] else ""
         text = (f"  {w['side'].capitalize()} Weakness {w['name']} ({w['effect_name']}): "
                 f"Defense P{wd['physical']} M{wd['mind']}{trophy}")
-        for part in _wrap(text, width - 2, "     "):
-            out.append(Text("  " + part, "dim"))
+        out += _folded(text, width, "dim", "  ", "     ")
     th = v["threat"]
     alerts = ", ".join(str(a) for a in th["alerts"])
-    out.append(Text(_fit(f"Threat {th['value']:>2}/{th['length']}  "
-                     + track(th["value"], th["length"], th["alerts"]), width), ""))
-    out.append(Text(_fit(f"           ● token  ! Alert ({alerts})", width), "dim"))
+    out.append(_line(f"Threat {th['value']:>2}/{th['length']}  "
+                     + track(th["value"], th["length"], th["alerts"]), width))
+    out.append(_line(f"           ● token  ! Alert ({alerts})", width, "dim"))
     # the Chain
     out.append(Text(f"Chain {len(v['chain'])}/{v['chain_spaces']}", "bold"))
     if not v["chain"]:
@@ -241,7 +231,7 @@ def render_night(v: NightBoard, width: int) -> View:
         name = _fit(s["name"], 30)
         thr = f"thr {s['threat']}" if s["kind"] != "event" else ""
         text = f"  {s['space']:>2} {name:<30} {owner:<8} {thr:<6} {', '.join(marks)}"
-        out.append(Text(_fit(text.rstrip(), width), "yellow" if s["active"] else ""))
+        out.append(_line(text.rstrip(), width, "yellow" if s["active"] else ""))
     # the Reaction Line
     line = v["reaction_line"]
     fat = f"Fatigue P{nem['fatigue']['physical']} M{nem['fatigue']['mind']}"
@@ -253,7 +243,7 @@ def render_night(v: NightBoard, width: int) -> View:
                                  ("Resolved", r["resolved"])) if on]
         fatigue = f"P{r['fatigue']['physical']} M{r['fatigue']['mind']}"
         text = f"  {r['space']:>2} {_fit(r['name'], 30):<30} {fatigue:<6} {', '.join(marks)}"
-        out.append(Text(_fit(text.rstrip(), width), "red" if r["check"] else ""))
+        out.append(_line(text.rstrip(), width, "red" if r["check"] else ""))
     # the Minions
     out.append(Text("Minions", "bold"))
     for mn in v["minions"]:
@@ -262,7 +252,7 @@ def render_night(v: NightBoard, width: int) -> View:
         summoned = " (summoned)" if mn["summoned"] else ""
         text = (f"  {mn['space']:>2} {_fit(mn['name'] + summoned, 30):<30} {mn['type']:<10} "
                 f"P{d['physical']} M{d['mind']}  {alive}")
-        out.append(Text(_fit(text, width), "dim" if not mn["alive"] else ""))
+        out.append(_line(text, width, "dim" if not mn["alive"] else ""))
     # the Troupers
     out.append(Text("Troupers", "bold"))
     for t in v["troupers"]:
@@ -271,23 +261,21 @@ def render_night(v: NightBoard, width: int) -> View:
         head = f"  {t['seat']}. {t['name']} ({t['colour']})"
         if flags:
             head += " · " + ", ".join(flags)
-        out.append(Text(_fit(head, width), "red" if t["knocked_out"] else ""))
+        out.append(_line(head, width, "red" if t["knocked_out"] else ""))
         ko, tokens = t["knock_out_at"], t["vigor_tokens"]
         ins = track(t["insanity"], t["insanity_max"], sep="")
         stats = (f"     Wounds {t['wounds']}/{ko}  Vigor {t['vigor']}/{tokens}  Bites {t['bites']}"
                  f"  Insanity {ins}  hand {t['hand']} deck {t['deck']} disc {t['discard']}")
-        out.append(Text(_fit(stats, width), ""))
+        out.append(_line(stats, width))
         items = ", ".join(i["name"] + (" (depleted)" if i["depleted"] else "")
                           for i in t["items"]) or "none"
-        for text in _wrap("Items: " + items, width - 5, "  "):
-            out.append(Text("     " + text, "dim"))
+        out += _folded("Items: " + items, width, "dim", "     ")
         if tokens_line := _tokens(t):
-            out.append(Text(_fit("     " + tokens_line, width), "dim"))
+            out.append(_line("     " + tokens_line, width, "dim"))
     if v["auras"]:
         out.append(Text("Auras in play", "bold"))
         for a in v["auras"]:
-            for text in _wrap(f"{a['source']}: {a['text']}", width - 2, "   "):
-                out.append(Text("  " + text, "dim"))
+            out += _folded(f"{a['source']}: {a['text']}", width, "dim", "  ", "   ")
     return out
 
 
@@ -302,23 +290,21 @@ def _tokens(t: NightTrouper) -> str:
 
 
 def _render_day(v: DayBoard, width: int) -> View:
-    out: View = [Text(_fit(f"Day Part · {v['title']}", width), "bold")]
-    out.append(Text(_fit("Wagon: " + _resources(v["wagon"]), width), ""))
+    out: View = [_line(f"Day Part · {v['title']}", width, "bold")]
+    out.append(_line("Wagon: " + _resources(v["wagon"]), width))
     trophies = ", ".join(f"{k} x{n}" for k, n in [*v["location_trophies"].items(),
                                                   *v["nemesis_trophies"].items()] if n)
     if trophies:
-        out.append(Text(_fit("Trophies: " + trophies, width), ""))
+        out.append(_line("Trophies: " + trophies, width))
     if v["bought"]:
-        for text in _wrap("Bought today: " + "; ".join(v["bought_names"]), width, "  "):
-            out.append(Text(text, "dim"))
+        out += _folded("Bought today: " + "; ".join(v["bought_names"]), width, "dim")
     sel = v["selection_names"]
     picked = [f"{label} {value}" for label, value in (
         ("Zone", sel["zone"]), ("Location", sel["location"]),
         ("Minions", ", ".join(sel["minions"])), ("Nemesis", sel["nemesis"]),
         ("Level", v["selection"]["difficulty"]), ("Events", ", ".join(sel["events"]))) if value]
     if picked:
-        for text in _wrap("Tonight: " + " · ".join(picked), width, "  "):
-            out.append(Text(text, ""))
+        out += _folded("Tonight: " + " · ".join(picked), width)
     if v["purchases_open"]:
         out.append(Text("Affordable now", "bold"))
         if not v["affordable"]:
@@ -328,45 +314,44 @@ def _render_day(v: DayBoard, width: int) -> View:
             who = f" ({c['trouper']})" if c.get("trouper") else ""
             art = f" [{c['art']}]" if c.get("art") else ""
             cost = c["cost"] + (f" + {c['trophies']}" if c.get("trophies") else "")
-            out.append(Text(_fit(f"  {what}{art}: {c['name']}{who} — {cost}", width), ""))
+            out.append(_line(f"  {what}{art}: {c['name']}{who} — {cost}", width))
     out.append(Text("Troupers", "bold"))
     for t in v["troupers"]:
         lead = " · Leader" if t["leader"] else ""
-        out.append(Text(_fit(f"  {t['seat']}. {t['name']} ({t['colour']}){lead}", width), ""))
-        out.append(Text(_fit(f"     Bites {t['bites']}  Insanity {t['insanity']}  deck {t['deck']} "
-                         "cards", width), ""))
+        out.append(_line(f"  {t['seat']}. {t['name']} ({t['colour']}){lead}", width))
+        out.append(_line(f"     Bites {t['bites']}  Insanity {t['insanity']}  deck {t['deck']} "
+                         "cards", width))
         if t["equipped"]:
-            out.append(Text(_fit("     Equipped: " + ", ".join(t["equipped_names"]), width), ""))
+            out.append(_line("     Equipped: " + ", ".join(t["equipped_names"]), width))
         text = "Reserve: " + (", ".join(t["reserve_names"]) or "empty")
-        for line in _wrap(text, width - 5, "  "):
-            out.append(Text("     " + line, "dim"))
+        out += _folded(text, width, "dim", "     ")
     return out
 
 
 def _render_rewards(doc: Board, width: int) -> View:
     rw = doc["rewards"] or {}
     title = "Victory" if rw["result"] == "won" else "Defeat"
-    out: View = [Text(_fit(f"End of the Night · {title} against {rw['nemesis']} "
-                             f"(level {rw['difficulty']})", width), "bold")]
+    out: View = [_line(f"End of the Night · {title} against {rw['nemesis']} "
+                       f"(level {rw['difficulty']})", width, "bold")]
     if rw["result"] == "won":
         done = ", ".join(rw.get("weakened", [])) or "-"
         text = f"  Vlad cards to weaken: {rw['vlad_cards']} (done: {done})"
-        out.append(Text(_fit(text, width), ""))
+        out.append(_line(text, width))
         trophies = ", ".join(f"{k} x{v}" for k, v in rw.get("trophies", {}).items()) or "-"
-        out.append(Text(_fit(f"  Trophy tokens: {trophies}", width), ""))
-        out.append(Text(_fit(f"  Advanced Tactic cards to take: {rw['advanced_tactics']} "
-                         f"(taken: {len(rw.get('tactics_taken', []))})", width), ""))
+        out.append(_line(f"  Trophy tokens: {trophies}", width))
+        out.append(_line(f"  Advanced Tactic cards to take: {rw['advanced_tactics']} "
+                         f"(taken: {len(rw.get('tactics_taken', []))})", width))
     loot = ", ".join(f"{p['dice']} for {p['resource']}" for p in rw.get("loot", [])) or "-"
-    out.append(Text(_fit(f"  Loot rolls left: {loot}", width), ""))
+    out.append(_line(f"  Loot rolls left: {loot}", width))
     gained = ", ".join(f"{v} {k}" for k, v in rw.get("gained", {}).items()) or "-"
-    out.append(Text(_fit(f"  Gained: {gained}", width), ""))
-    out.append(Text(_fit("Wagon: " + _resources(doc["wagon"]), width), ""))
+    out.append(_line(f"  Gained: {gained}", width))
+    out.append(_line("Wagon: " + _resources(doc["wagon"]), width))
     return out
 
 
 def reaction_cards(night: NightBoard | None, width: int = 0) -> list[str]:
-    """The Reaction Line, left to right, each card with its text as printed (`--cards`);
-    with a ``width``, each line folded to it."""
+    """The Reaction Line, left to right, each card with its text (`--cards`), folded to
+    ``width`` if given."""
     if night is None:
         return ["No night is being played: the Reaction Line is empty."]
     if not night["reaction_line"]:
@@ -395,7 +380,7 @@ def night_next(doc: dict[str, Any], width: int = 80) -> View:
     lines: View = [Text(f"Turn {doc.get('turn')} · {doc.get('phase_name', '')}", "bold")]
     lines += [Text(t, "green") for t in _wrap(str(doc.get("prompt", "")), width)]
     for effect in doc.get("effects", []):
-        lines += [Text("  " + t, "") for t in _wrap(str(effect), width - 2, "  ")]
+        lines += _folded(str(effect), width, "", "  ")
     cards = doc.get("hand_cards")
     if doc.get("hand_hidden"):
         lines.append(Text(f"  hand: {len(doc.get('hand') or [])} cards the app does not see "
@@ -404,7 +389,7 @@ def night_next(doc: dict[str, Any], width: int = 80) -> View:
         names = [
             f"{c['name']} (Threat {c['threat']})" if c.get("name") else "a card" for c in cards
         ]
-        lines += [Text("  " + t, "") for t in _wrap("hand: " + "; ".join(names), width - 2, "  ")]
+        lines += _folded("hand: " + "; ".join(names), width, "", "  ")
     elif doc.get("hand"):
         lines.append(Text("  hand: " + "; ".join(doc["hand"]), ""))
     lines += [Text("  $ " + cmd, "dim") for cmd in doc.get("commands", [])]
@@ -541,7 +526,7 @@ def campaign_show(doc: dict[str, Any], width: int = 80) -> View:
             for t in doc["set_aside"]
         ]
         text = "Set aside (rejoin with add-trouper): " + "; ".join(away)
-        lines += [Text(t, "") for t in _wrap(text, width, "  ")]
+        lines += _folded(text, width)
     lines.append(Text("Wagon: " + counted_all(doc["wagon"], zeros=True), ""))
     trophies = {**doc["location_trophies"], **doc["nemesis_trophies"]}
     if trophies:
@@ -617,8 +602,7 @@ def campaign_log(doc: dict[str, Any], width: int = 80) -> View:
         for k, text in enumerate(_wrap(body, width - len(head_text))):
             lines.append(Text((head_text if k == 0 else pad) + text, style))
         for result in e.get("results") or []:
-            for text in _wrap(result, width - len(pad), "  "):
-                lines.append(Text(pad + text, "dim"))
+            lines += _folded(result, width, "dim", pad)
     return lines
 
 
@@ -626,15 +610,14 @@ def campaign_log(doc: dict[str, Any], width: int = 80) -> View:
 
 
 def why_view(doc: dict[str, Any], width: int = 80) -> View:
-    """Why the app decided for the Nemesis side (``view_docs.why_doc``): the step, then each
-    decision record in words, wrapped under its own indent."""
+    """Why the app decided for the Nemesis side (``view_docs.why_doc``)."""
     lines: View = []
     step = doc.get("step")
     if step is not None:
         title = f"Why: step {step}" + (f" - {doc['sentence']}" if doc.get("sentence") else "")
         if doc.get("latest") and step != doc.get("head"):
             title += f" (the latest step that made a decision; the log is at step {doc['head']})"
-        lines += [Text(t, "bold") for t in _wrap(title, width, "  ")]
+        lines += _folded(title, width, "bold")
     for line in doc.get("lines") or []:
         indent = " " * (len(line) - len(line.lstrip(" ")))
         style = "" if indent else "cyan"

@@ -1,48 +1,37 @@
 """The one way CLI commands reach a campaign: open it, record an action, remember it.
 
-A command group declares how its recorded steps are printed once, and every command of the
-group records through it (the actions' own declarations make the commands, cli/common.py)::
-
-    _record = session.recorder(doc, show)   # open, build, record, print JSON or text
-
-`blood play` and the others record with ``session.record(action, store)`` in a session they
-opened (``session.open_session()``).
-
-The campaign is ``--campaign NAME`` / ``BLOOD_CAMPAIGN``, else the one used last, else the only
-one in the saves folder. The catalog is loaded lazily (reading commands never need it).
+A command group prints its recorded steps through one :func:`recorder`; `blood play` and the
+others call :func:`record` in a session they opened (:func:`open_session`). The campaign is
+``--campaign NAME`` / ``BLOOD_CAMPAIGN``, else the one used last, else the only one in the
+saves folder. The catalog is loaded when first needed (reading commands never need it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from blood_companion.cli.common import print_json, settings, stderr, stdout, warn_data
 from blood_companion.cli.draws import name_draw
-from blood_companion.cli.render import print_view, width
+from blood_companion.cli.render import View, print_view, width
 from blood_companion.cli.view_docs import refresh
 from blood_companion.content.errors import ContentError
-from blood_companion.content.loader import load_catalog
+from blood_companion.content.loader import Catalog, load_catalog
 from blood_companion.content.paths import overlay_stamp
 from blood_companion.display import Styled, styled
 from blood_companion.engine import physical
+from blood_companion.engine.actions import Action
 from blood_companion.engine.endgame import game_gains
 from blood_companion.engine.history import finished_summary
+from blood_companion.engine.state import CampaignState
 from blood_companion.engine.table import DrawNeeded
 from blood_companion.engine.words import sentence, so_far_lines
 from blood_companion.errors import BloodError, UsageError
 from blood_companion.store import CampaignStore, saves, seats
 from blood_companion.store.errors import StoreError
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from blood_companion.cli.render import View
-    from blood_companion.content.loader import Catalog
-    from blood_companion.engine.actions import Action
-    from blood_companion.engine.state import CampaignState
 
 
 def saves_dir() -> Path:
@@ -50,8 +39,8 @@ def saves_dir() -> Path:
 
 
 def catalog() -> Catalog:
-    """The validated catalog: shipped pack plus --data-dir (cached per data folder); the
-    overlay's files that belong to no kind are named on stderr once per command."""
+    """The validated catalog: shipped pack plus --data-dir (cached per data folder and its
+    files); the overlay's files of no kind are named on stderr once per command."""
     data_dir = settings().data_dir
     # keyed by the overlay's files too: a card transcribed while `blood play` waits reaches it
     found: Catalog = warn_data(_catalog_for(data_dir, overlay_stamp(data_dir)))
@@ -114,26 +103,20 @@ def record(
     action: Action, store: CampaignStore | None = None, draws: list[str] | None = None,
     expect: tuple[int, str] | None = None, by: str | None = None,
 ) -> CampaignState:
-    """Apply and store one action on the selected campaign (or on `store`); return the new
-    state. A refused action raises RuleError and leaves the save unchanged. The status of the
-    campaign is stored anew so that `blood status` need not build it again.
+    """Apply and store one action on the selected campaign (or on `store`), its status stored
+    anew; the new state. A refused action raises RuleError and leaves the save unchanged.
 
-    ``draws`` (a command's ``--draw`` values, possibly none) turns on the named draws of the
-    decks the players hold (engine/table.py): each card the action draws from such a deck is
-    taken from ``draws`` in order, or asked on a terminal; without either the command is
-    refused with what to draw and how to name it. ``None`` (`blood play`) lets
-    :class:`~blood_companion.engine.table.DrawNeeded` through to the caller.
-
-    ``expect`` (head, state hash): the step the action was chosen at (a phone's answer, the
-    laptop's): checked inside the write transaction; HeadMoved when the campaign moved.
-    ``by`` (a seat's Trouper name, "the laptop") is noted as who recorded the step, at once
-    (store/seats.py), so an answer refused for it can name them."""
+    ``draws`` (a command's ``--draw`` values) names the cards drawn from the decks the players
+    hold (engine/table.py), in order, else they are asked on a terminal, else refused with how
+    to name them; ``None`` (`blood play`) lets DrawNeeded through. ``expect`` (head, state
+    hash): checked inside the write transaction (HeadMoved). ``by`` (a seat's Trouper name,
+    "the laptop") is noted at once as who recorded the step (store/seats.py)."""
     with open_session() if store is None else nullcontext(store) as opened:
         data_notice(opened)
         state = _record(action, opened, draws, expect)
         if by is not None:
             seats.note_by(opened.saves_dir, opened.name, opened.drawn_from(), by)
-        refresh_status(opened)
+        refresh(opened)
         return state
 
 
@@ -160,8 +143,7 @@ def _record(action: Action, store: CampaignStore, draws: list[str] | None,
 
 
 class Step(NamedTuple):
-    """A recorded step as its command prints it: the open campaign, the state before the step,
-    the action recorded and the state after."""
+    """A recorded step as its command prints it."""
 
     store: CampaignStore
     before: CampaignState
@@ -187,10 +169,9 @@ def recorder(doc: Callable[[Step], dict[str, Any]], show: Callable[[Step], None]
              prepare: Callable[[CampaignStore, Action, bool], Action] | None = None,
              draws: bool = True) -> Callable[[Any, bool, list[str] | None], None]:
     """The one skeleton of a command recording a step: open the campaign, build the action
-    from the store as it is before the step (``build(store)``, or the action itself), let
-    ``prepare(store, action, as_json)`` settle it, record it (with `draws`, naming the cards
-    drawn from decks the players hold: :func:`record`), then print the JSON document
-    ``doc(step)`` or ``show(step)``."""
+    (``build(store)``, or the action itself), let ``prepare(store, action, as_json)`` settle
+    it, record it (``draws``: naming drawn cards, :func:`record`), print ``doc(step)`` as JSON
+    or ``show(step)``."""
 
     def run(build: Any, as_json: bool, named: list[str] | None = None) -> None:
         with open_session() as store:
@@ -210,8 +191,7 @@ def recorder(doc: Callable[[Step], dict[str, Any]], show: Callable[[Step], None]
 
 def view(build: Callable[[CampaignStore], dict[str, Any]],
          render: Callable[[dict[str, Any], int], View], as_json: bool) -> None:
-    """Print a view of the selected campaign: the document ``build(store)`` draws, as JSON or
-    as the lines ``render(doc, width)`` draws of it."""
+    """Print the document ``build(store)`` of the selected campaign, as JSON or rendered."""
     with open_session() as store:
         doc = build(store)
     if as_json:
@@ -221,14 +201,12 @@ def view(build: Callable[[CampaignStore], dict[str, Any]],
 
 
 def told(before: CampaignState, after: CampaignState, catalog: Catalog) -> list[dict[str, object]]:
-    """A recorded step's physical instructions as JSON (engine/physical.py): the
-    ``instructions`` list of a recorded step's ``--json`` document."""
+    """A recorded step's physical instructions (engine/physical.py) as its ``--json`` says."""
     return physical.as_json(physical.instructions(before, after, catalog))
 
 
 def tell(before: CampaignState, after: CampaignState, catalog: Catalog, indent: str = "") -> None:
-    """Print what the table moves after a recorded step, under "At the table:" (nothing when
-    the step moved no piece): where a command prints a recorded step's result."""
+    """Print what the table moves after a recorded step, under "At the table:" (if any)."""
     lines = physical.lines(before, after, catalog)
     if lines:
         stdout.print(styled(indent + "At the table:", style="bold"))
@@ -237,20 +215,13 @@ def tell(before: CampaignState, after: CampaignState, catalog: Catalog, indent: 
 
 
 def data_notice(store: CampaignStore) -> None:
-    """Say once, on stderr, that the data pack changed under this campaign (a transcription);
-    play goes on with the new texts. Never fails a command."""
+    """Say once, on stderr, that the data pack changed under this campaign (never fails)."""
     try:
         text = store.data_notice()
     except BloodError:
         return
     if text:
         stderr.print(Styled(("Note: ", "yellow"), text[0].upper() + text[1:] + "."))
-
-
-def refresh_status(store: CampaignStore) -> None:
-    """Store the status of a campaign after it changed (cli/view_docs.py), so the next look
-    is answered from it. Never fails a command."""
-    refresh(store)
 
 
 def game_summary(store: CampaignStore) -> dict[str, object]:

@@ -1,16 +1,14 @@
 """The full-screen table view of `blood table` (issue 28), built with Textual.
 
-Imported only by `blood table`, so no other command loads Textual. The panels read the board
-document (``view_docs.status_doc``, as `blood status --json` prints it); the question comes
-from `blood play`'s own ``Loop``, run in a worker thread whose ``ask`` waits for the Input and
-whose ``show`` fills the question panel, so every answer is recorded as `blood play` records
-it. A watcher reads the save's head every ``POLL`` seconds: a step recorded elsewhere redraws
-the board and asks the question again.
+The panels read the status document; the question comes from `blood play`'s own ``Loop``, run
+in a worker thread whose ``ask`` waits for the Input and whose ``show`` fills the question
+panel, so every answer is recorded as `blood play` records it. A watcher reads the save's head
+every ``POLL`` seconds: a step recorded elsewhere redraws the board and asks again.
 
 The question panel comes first (on the left, or on top in a small terminal) and scrolls on its
-own (PageUp/PageDown): what the last step told the table ("At the table"), the question with
-every option (labels wrap, never cut), then what a prompt command answered (`help`, `status`).
-The board's panels scroll beside or below it and give up their room first (issue 39).
+own (PageUp/PageDown): what the last step told the table, the question with every option
+(labels wrap, never cut), then what a prompt command answered. The board's panels scroll
+beside or below it and give up their room first (issue 39).
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ import contextlib
 import io
 import queue
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -36,11 +34,9 @@ from blood_companion.cli.render import SIDES, plain, render, track, why_view, wi
 from blood_companion.cli.session import saves_dir
 from blood_companion.cli.settings import Settings, argument_problem, current, using
 from blood_companion.cli.view_docs import status_doc, why_doc
-from blood_companion.cli.views import save_path
+from blood_companion.engine.board_view import Board, NightBoard
 from blood_companion.store.peek import head_key
-
-if TYPE_CHECKING:
-    from blood_companion.engine.board_view import Board, NightBoard
+from blood_companion.store.saves import save_path
 
 POLL = 0.25  # seconds between two looks at the save's head
 WIDE = (100, 30)  # from this size up the question and the board sit side by side
@@ -141,8 +137,7 @@ def log_text(doc: Board, last: int = LOG_LINES) -> str:
 
 
 def panels(doc: Board, width: int) -> dict[str, str]:
-    """Each panel's text, from the typed board. Outside the night one panel holds the status
-    view (the Day Part: the Wagon, the purchases, the step)."""
+    """Each panel's text; outside the night one panel holds the status view."""
     n = doc["night"]
     head = f"{doc['name']} · game {doc['game']} · step {doc['step']}\n"
     if not n:
@@ -167,8 +162,8 @@ def question_text(screen: Any, every: bool = False) -> str:
 
 
 def hanging(text: str, style: str = "") -> RenderableType:
-    """Lines of text whose continuation, when a line wraps, starts under its first word (after
-    its indent and its bullet), not at the panel's edge."""
+    """Lines of text whose wrapped continuation starts under the first word (after the indent
+    and bullet), not at the panel's edge."""
     parts: list[RenderableType] = []
     for line in text.splitlines():
         m = re.match(r"(\s*(?:[•✓] |\w{1,3}\. |\d+ )?)(.*)", line)
@@ -185,8 +180,7 @@ def hanging(text: str, style: str = "") -> RenderableType:
 
 
 def question_view(screen: Any, every: bool = False) -> RenderableType:
-    """The same question drawn for the panel: each option's label wraps under itself (a
-    hanging indent after its key), never cut with "…"."""
+    """The same question drawn for the panel: each label wraps under itself, never cut."""
     rows, hidden = shown_choices(screen, every)
     options = Table.grid(padding=(0, 1))
     options.add_column(justify="right", no_wrap=True)
@@ -237,17 +231,16 @@ class TableLoop(Loop):
                                   question_view(screen, every), self.app.feed.take())
 
     def record(self, action: Any, digest: str) -> bool:
-        """Record as `blood play` does; what the step told the table (the "✓" line, "At the
-        table", what changed) heads the question panel until the next step."""
+        """Record as `blood play` does; what the step told the table heads the question panel
+        until the next step."""
         done = super().record(action, digest)
         if done:
             self.app.call_from_thread(self.app.tell, self.app.feed.take())
         return done
 
     def show_status(self, store: Any = None) -> None:
-        """The loop's own look at the board (``store`` given: at the start, at a new turn)
-        redraws the panels; the `status` command also prints the whole board in the question
-        panel, below the question (the board's panels may be scrolled away)."""
+        """Redraw the panels; the `status` command (no ``store``) also prints the whole board
+        below the question (the board's panels may be scrolled away)."""
         self.app.call_from_thread(self.app.reload)
         if store is None:
             with self.open() as opened:
@@ -256,8 +249,7 @@ class TableLoop(Loop):
             self.app.feed.write(plain(without_commands(render(cast("Board", doc), width)), width))
 
     def show_why(self) -> None:
-        """`why`: the trace of the Nemesis side's decisions (the latest step that made any), in
-        the question panel below the question, as `blood play` prints it; nothing recorded."""
+        """`why`, as `blood play` prints it, below the question."""
         with self.open() as store:
             doc = why_doc(store)
         width = max(40, self.app.question_width())
@@ -265,8 +257,8 @@ class TableLoop(Loop):
 
 
 class _Feed(io.StringIO):
-    """A file for the shared console: what the loop prints is kept for the messages panel,
-    shown with the next question (one redraw, not one per line)."""
+    """What the loop prints, kept for the messages panel until the next question (one redraw,
+    not one per line)."""
 
     def take(self) -> str:
         text = self.getvalue()
@@ -423,8 +415,7 @@ class TableApp(App[None]):
             return head_key(save_path(saves_dir(), self.campaign))
 
     def watch_head(self) -> None:
-        """The save changed (this view's step, or another `blood` command's): redraw, and
-        ask the question again if it came from elsewhere."""
+        """The save changed: redraw, and ask again if the step came from elsewhere."""
         key = self.head_now()
         if key is None or key == self.head:
             return
@@ -443,7 +434,7 @@ class TableApp(App[None]):
     def show_question(self, text: str, view: RenderableType | None = None, said: str = ""
                       ) -> None:
         """The question (``text`` as `blood play` prints it; ``view`` drawn for the panel) and
-        what was said since the last question (a refusal, `help`, `status`) below it."""
+        below it what was said since the last question."""
         new = self.texts.get("question") != text
         if new:
             self.texts["question"] = text

@@ -9,26 +9,24 @@ the second.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from blood_companion.cli import views
 from blood_companion.cli.commands import for_next
 from blood_companion.content.face import map_legend
+from blood_companion.content.loader import Catalog
 from blood_companion.engine import why, words
 from blood_companion.engine.board_view import build
 from blood_companion.engine.day import STEP_TITLES, day_next
 from blood_companion.engine.day.options import _item_label
 from blood_companion.engine.flow import board, next_view
 from blood_companion.engine.history import campaign_totals, history_rows
+from blood_companion.engine.legal import Next
 from blood_companion.engine.night import night_view, whose_turn
 from blood_companion.engine.state import CampaignState
 from blood_companion.engine.words import result_lines
 from blood_companion.errors import BloodError
-
-if TYPE_CHECKING:
-    from blood_companion.content.loader import Catalog
-    from blood_companion.engine.legal import Next
-    from blood_companion.store import CampaignStore
+from blood_companion.store import CampaignStore
 
 LOG_LAST = 50  # steps `blood campaign log` shows unless asked for more
 STATUS_LOG_LAST = 8  # the last steps the status document carries (the served board shows them)
@@ -40,8 +38,7 @@ _last_commands: list[tuple[Next, Catalog, list[str]]] = []
 
 
 def _commands(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -> list[str]:
-    """The commands of the options open now (engine/legal.py, cli/commands.py); ``nxt``: the
-    view of now when already built (its commands are worked out once)."""
+    """The commands of the options open now (``nxt``: the view of now when already built)."""
     if nxt is None:
         return for_next(next_view(state, catalog), catalog)
     if not (_last_commands and _last_commands[0][0] is nxt and _last_commands[0][1] is catalog):
@@ -50,8 +47,7 @@ def _commands(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -
 
 
 def _now(state: CampaignState, catalog: Catalog) -> Next | None:
-    """The engine's view of now that both the board and the document of what comes next
-    show (engine/flow.py ``next_view``, by night or by day), or None in another part."""
+    """The engine's view of now by night or by day (``next_view``), else None."""
     if (state.part == "night" and state.night is not None) or (
             state.part == "day" and state.day is not None):
         return next_view(state, catalog)
@@ -65,9 +61,8 @@ _last_night_next: list[tuple[CampaignState, Catalog, dict[str, Any]]] = []
 
 def night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None = None
                    ) -> dict[str, Any]:
-    """`whose_turn` with the commands of the options open now and the hand's card names
-    (``nxt``: the night's view of now when already built). Read only: the same document
-    is handed out again for the same state and catalog."""
+    """`whose_turn` with the commands open now and the hand's card names (``nxt``: the view
+    of now when built). Read only: handed out again for the same state and catalog."""
     if _last_night_next and _last_night_next[0][0] is state and _last_night_next[0][1] is catalog:
         return _last_night_next[0][2]
     doc = _night_next_doc(state, catalog, nxt)
@@ -81,12 +76,8 @@ def _night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None) ->
         nxt = next_view(state, catalog) if state.part == "night" else night_view(state, catalog)
     doc = whose_turn(state, catalog, nxt)
     doc["commands"] = _commands(state, catalog, nxt)
-    cards = []
-    for c in doc.get("hand") or []:
-        card = catalog.tactic(c)
-        cards.append(
-            {"id": c, "name": card.name, "threat": card.threat} if card else {"id": c, "name": None}
-        )
+    cards = [{"id": c, "name": card.name, "threat": card.threat} if (card := catalog.tactic(c))
+             else {"id": c, "name": None} for c in doc.get("hand") or []]
     if cards:
         doc["hand_cards"] = cards
     if "?" in (doc.get("hand") or []):  # the players hold the Trouper decks: cards unseen
@@ -120,8 +111,7 @@ def day_next_doc(state: CampaignState, catalog: Catalog, *, names: bool = True,
 
 
 def summary(store: CampaignStore) -> dict[str, Any]:
-    """The `campaign show --json` document's head (also printed by commands that change the
-    campaign)."""
+    """The `campaign show --json` document's head (printed by the commands changing it too)."""
     st = store.state
     return {
         "name": store.name,
@@ -176,8 +166,7 @@ def show_doc(store: CampaignStore) -> dict[str, Any]:
 
 
 def show_names(doc: dict[str, Any], catalog: Catalog) -> dict[str, str]:
-    """The names as printed of the ids `campaign show` shows (Troupers, Items, Nemeses,
-    Locations, trophies): the players read names; ``--json`` keeps the ids."""
+    """The names of the ids `campaign show` shows (``--json`` keeps the ids)."""
     names: dict[str, str] = {}
     for t in [*doc["troupers"], *doc["set_aside"]]:
         names[t["trouper"]] = words.who(catalog, t["trouper"])
@@ -197,8 +186,7 @@ def show_names(doc: dict[str, Any], catalog: Catalog) -> dict[str, str]:
 
 
 def log_doc(store: CampaignStore, last: int = LOG_LAST) -> dict[str, Any]:
-    """`campaign log`: the last ``last`` steps (0: all) in sentences, the head, and how many
-    earlier steps are not shown."""
+    """`campaign log`: the last ``last`` steps (0: all), the head, how many earlier ones."""
     entries = store.log(last=last or None)
     length = store.log_length + store.redo_available
     return {"head": store.head, "entries": log_entries(store, entries),
@@ -206,8 +194,7 @@ def log_doc(store: CampaignStore, last: int = LOG_LAST) -> dict[str, Any]:
 
 
 def log_entries(store: CampaignStore, entries: list[Any]) -> list[dict[str, Any]]:
-    """Log entries as the log view shows them: each step's sentence, and below a done step
-    what it drew and did (engine/words/lines.py), in words."""
+    """Log entries: each step's sentence and, for a done step, what it drew and did."""
     steps = [e.step for e in entries if e.status == "done"]
     results = store.step_results(min(steps)) if steps else {}
     return [
@@ -223,10 +210,8 @@ WHY_LOOK_BACK = 400  # done steps `why` looks back through for the latest decisi
 
 def why_doc(store: CampaignStore, step: int | None = None) -> dict[str, Any]:
     """Why the app decided for the Nemesis side (engine/why.py): the decision records of
-    ``step``, else of the latest done step that made any (`why` in `blood play` and in
-    `blood table`). ``{"step", "sentence", "head", "latest", "decisions", "lines"}``; without
-    any decision found, ``step`` is None (or the step asked for) and ``lines`` says so. Raises
-    BloodError for a step the log does not have."""
+    ``step``, else of the latest done step that made any (``step`` None and ``lines`` saying
+    so when none). Raises BloodError for a step the log does not have."""
     head = store.head
     if step is None:
         step = _latest_decision_step(store)
@@ -252,8 +237,7 @@ def why_doc(store: CampaignStore, step: int | None = None) -> dict[str, Any]:
 
 
 def _latest_decision_step(store: CampaignStore) -> int | None:
-    """The latest done step whose recorded change holds a decision record, looking back
-    :data:`WHY_LOOK_BACK` steps at most (read from the stored deltas, as `campaign log`)."""
+    """The latest done step (of the last :data:`WHY_LOOK_BACK`) holding a decision record."""
     head = store.head
     results = store.step_results(max(1, head - WHY_LOOK_BACK + 1)) if head else {}
     for step in sorted((s for s in results if s <= head), reverse=True):
@@ -264,9 +248,8 @@ def _latest_decision_step(store: CampaignStore) -> int | None:
 
 
 def status_doc(store: CampaignStore, now: Next | None = None) -> dict[str, Any]:
-    """The status document of an open campaign (the board, engine/board_view.py, with the
-    commands of the options open now), stored for the next look (``cli/views.py``). ``now``:
-    the view of now (:func:`_now`) when already built."""
+    """The status document of an open campaign (the board with the commands open now),
+    stored for the next look (``cli/views.py``); ``now``: :func:`_now` when already built."""
     state, catalog = store.state, store.catalog
     part = board(state, catalog, now, lambda nxt: _commands(state, catalog, nxt))
     doc: dict[str, Any] = cast("dict[str, Any]", build(
@@ -281,12 +264,10 @@ def status_doc(store: CampaignStore, now: Next | None = None) -> dict[str, Any]:
 
 
 def refresh(store: CampaignStore) -> None:
-    """Store the status of a campaign that just changed, drawn from the head the store holds
-    (none when it does not know the file's revision: it could not be kept). What it may fairly
-    meet is let pass, since the stored status only buys speed and the action is recorded: the
-    data pack unreadable or refusing (a BloodError: ContentError, a RuleError from a view of a
-    state the pack no longer fits, a StoreError) or the cache folder unwritable (OSError).
-    Anything else is a bug in a view and is raised."""
+    """Store the status of a campaign that just changed. A BloodError (the data pack
+    refusing, a view of a state the pack no longer fits) or an OSError (the cache folder) is
+    let pass: the step is recorded, the stored status only buys speed. Anything else is a
+    bug in a view and is raised."""
     if store.drawn_from() is None:
         return
     with contextlib.suppress(BloodError, OSError):

@@ -3,9 +3,9 @@ with the sentences of the last steps), kept after every step so that the next lo
 table (`blood status`, `blood play`'s first board, the served board and `blood table` on a
 refresh) needs no rebuilding while the save is unchanged.
 
-The file is ``SAVES/.cache/NAME.status.json``, keyed by ``store.peek.head_key`` (a save the
-store would refuse or rebuild is never answered from here), the data folder and the app
-version; anything unusual reads as "none stored" and the document is built anew.
+The file is ``SAVES/.cache/NAME.status.json``, keyed by the head the open store drew it from
+(state hash, revision, step), the data folder and the app version; anything unusual reads as
+"none stored" and the document is built anew.
 """
 
 from __future__ import annotations
@@ -16,32 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from blood_companion import __version__
-from blood_companion.cli.completion import campaign_names
 from blood_companion.cli.settings import Settings, current
 from blood_companion.content.paths import overlay_stamp
 from blood_companion.display import json_text
 from blood_companion.errors import BloodError
-from blood_companion.fileio import (
-    SAVE_SUFFIX,
-    check_path,
-    read_text,
-    remove_stale_tmp,
-    write_atomic,
-)
-from blood_companion.names import campaign_name_problem
-from blood_companion.store.peek import head_key
+from blood_companion.fileio import read_text, remove_stale_tmp, write_atomic
 
 CACHE_DIR = ".cache"
 MAX_CACHE_BYTES = 4 << 20  # the document is a few KB
-STATUS = "status"
 
 
-def save_path(folder: Path, name: str) -> Path:
-    return folder / f"{name}{SAVE_SUFFIX}"
-
-
-def cache_path(folder: Path, name: str, view: str = STATUS) -> Path:
-    return folder / CACHE_DIR / f"{name}.{view}.json"
+def cache_path(folder: Path, name: str) -> Path:
+    return folder / CACHE_DIR / f"{name}.status.json"
 
 
 def cache_key(head: tuple[str, int, int], settings: Settings) -> dict[str, Any]:
@@ -89,55 +75,18 @@ def keep(store: Any, doc: dict[str, Any]) -> None:
         pass
 
 
-def campaign_of(folder: Path, settings: Settings) -> str | None:
-    """The campaign a command acts on, as session.campaign_name chooses it (or None)."""
-    if settings.campaign:
-        return settings.campaign
-    try:
-        last = read_text(folder / ".last-campaign", limit=4096).strip()
-    except BloodError:
-        last = ""
-    names = campaign_names(str(folder))
-    if last and last in names:
-        return last
-    return names[0] if len(names) == 1 else None
-
-
-def cached(view: str = STATUS, settings: Settings | None = None) -> dict[str, Any] | None:
-    """The stored status of the selected campaign, if it is still true (no store opened);
-    None for any other view (only the status is stored)."""
-    if view != STATUS:
-        return None
-    settings = settings if settings is not None else current()
-    folder = Path(settings.saves_path)
-    name = campaign_of(folder, settings)
-    if not name or campaign_name_problem(name) is not None:
-        return None  # the full command says what is wrong with it
-    try:
-        check_path(save_path(folder, name), "the save file")
-        head = head_key(save_path(folder, name))
-    except (BloodError, ValueError, RecursionError):
-        return None
-    return None if head is None else _read(folder, name, head, settings)
-
-
 def stored(store: Any) -> dict[str, Any] | None:
     """The stored status of the open campaign ``store`` while it is true of the head the
     store holds (as :func:`keep` keyed it), else None."""
     drawn = store.drawn_from()
-    return None if drawn is None else _read(store.saves_dir, store.name, drawn, current())
-
-
-def _read(folder: Path, name: str, head: tuple[str, int, int],
-          settings: Settings) -> dict[str, Any] | None:
-    path = cache_path(folder, name)
-    if path.parent.is_symlink():  # never read from wherever a link out of the saves folder goes
+    path = cache_path(store.saves_dir, store.name)
+    if drawn is None or path.parent.is_symlink():  # (never read where a link out points)
         return None
     try:
         data = json.loads(read_text(path, limit=MAX_CACHE_BYTES))
     except (BloodError, ValueError, RecursionError):
         return None
-    if not isinstance(data, dict) or data.get("key") != cache_key(head, settings):
+    if not isinstance(data, dict) or data.get("key") != cache_key(drawn, current()):
         return None
     doc = data.get("doc")
     return doc if isinstance(doc, dict) else None

@@ -8,11 +8,12 @@ import contextlib
 import http.client
 import json
 import os
+import select
 import signal
 import subprocess
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tests.cli.conftest import blood_exe
@@ -83,19 +84,17 @@ def token_of(url: str) -> str:
 
 
 @contextlib.contextmanager
-def serving(*args: str, port: int = 0, extra_env: dict[str, str] | None = None
-            ) -> Iterator[Served]:
-    """`blood board --serve --json` in its own process until the block ends (SIGINT)."""
+def running(*args: str, port: int = 0, extra_env: dict[str, str] | None = None
+            ) -> Iterator[subprocess.Popen[str]]:
+    """`blood board --serve --port PORT ARGS` in its own process until the block ends
+    (SIGINT, as Ctrl-C)."""
     p = subprocess.Popen(
-        [*blood_exe(), "board", "--serve", "--port", str(port), "--json", *args],
+        [*blood_exe(), "board", "--serve", "--port", str(port), *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=env(**(extra_env or {})), preexec_fn=_sigint_as_usual,
     )
     try:
-        assert p.stdout is not None
-        line = p.stdout.readline()
-        assert line.startswith("{"), (line, p.stderr.read() if p.stderr else "")
-        yield Served(p, json.loads(line))
+        yield p
     finally:
         if p.poll() is None:
             p.send_signal(signal.SIGINT)
@@ -108,6 +107,34 @@ def serving(*args: str, port: int = 0, extra_env: dict[str, str] | None = None
             for f in (p.stdout, p.stderr):
                 if f is not None:
                     f.close()
+
+
+@contextlib.contextmanager
+def serving(*args: str, port: int = 0, extra_env: dict[str, str] | None = None
+            ) -> Iterator[Served]:
+    """`blood board --serve --json` in its own process until the block ends."""
+    with running("--json", *args, port=port, extra_env=extra_env) as p:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        assert line.startswith("{"), (line, p.stderr.read() if p.stderr else "")
+        yield Served(p, json.loads(line))
+
+
+def read_until(p: subprocess.Popen[Any], done: Callable[[bytes], bool],
+               timeout: float = 60) -> bytes:
+    """What ``p`` wrote to its stdout (a pipe, read unbuffered) once ``done`` of it, or when
+    ``timeout`` s passed or the pipe closed."""
+    assert p.stdout is not None
+    got = b""
+    deadline = time.monotonic() + timeout
+    while not done(got) and time.monotonic() < deadline:
+        ready, _, _ = select.select([p.stdout], [], [], 0.5)
+        if ready:
+            chunk = os.read(p.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            got += chunk
+    return got
 
 
 class Stream:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import stat
 import subprocess
 import threading
@@ -19,7 +18,7 @@ from typing import Any
 import pytest
 
 from blood_companion.cli.board_serve import scrub_hands
-from tests.cli.board_client import Served, Stream, env, serving
+from tests.cli.board_client import Served, Stream, env, read_until, running, serving
 from tests.cli.conftest import blood_exe
 
 NIGHT = ["night", "setup", "--nemesis", "ilie", "--location", "catacombs-ossuary-gallery",
@@ -71,29 +70,12 @@ def test_one_seat_per_trouper_and_a_watch_seat_kept_private_and_reused(night: Pa
 
 
 def test_the_json_line_comes_first_and_alone(night: Path) -> None:
-    p = subprocess.Popen([*blood_exe(), "board", "--serve", "--port", "0", "--json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
-    try:
-        assert p.stdout is not None
-        got = b""
-        deadline = time.monotonic() + 60
-        while b"\n" not in got and time.monotonic() < deadline:
-            ready, _, _ = select.select([p.stdout], [], [], 0.5)
-            if ready:
-                chunk = os.read(p.stdout.fileno(), 65536)
-                if not chunk:
-                    break
-                got += chunk
+    with running("--json") as p:
+        got = read_until(p, lambda got: b"\n" in got)
         line, _, rest = got.partition(b"\n")
         doc = json.loads(line)
         assert rest == b"" and p.poll() is None  # flushed at start, the server runs on
         assert set(doc["seats"]) == set(FOUR)
-    finally:
-        p.terminate()
-        p.wait(timeout=20)
-        for f in (p.stdout, p.stderr):
-            if f is not None:
-                f.close()
 
 
 # ---------------------------------------------------------------------- reading
@@ -397,16 +379,7 @@ def _laptop_at_prompt() -> subprocess.Popen[bytes]:
     """`blood play` at the keyboard (its input a pipe), waiting at its first prompt."""
     p = subprocess.Popen([*blood_exe(), "play"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
-    assert p.stdout is not None
-    got = b""
-    deadline = time.monotonic() + 60
-    while not got.rstrip().endswith(b">") and time.monotonic() < deadline:
-        ready, _, _ = select.select([p.stdout], [], [], 0.5)
-        if ready:
-            chunk = os.read(p.stdout.fileno(), 65536)
-            if not chunk:
-                break
-            got += chunk
+    got = read_until(p, lambda got: got.rstrip().endswith(b">"))
     assert got.rstrip().endswith(b">"), got[-500:]
     return p
 

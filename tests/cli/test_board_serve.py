@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import select
 import shutil
 import signal
 import socket
@@ -27,6 +26,9 @@ from typing import Any
 import pytest
 
 from blood_companion.cli.board_serve import scrub_hands
+from tests.browser import CHROMIUM, FLAGS, Page
+from tests.cli import board_client
+from tests.cli.board_client import env, read_until, running
 from tests.cli.conftest import blood_exe
 
 NIGHT = ["night", "setup", "--nemesis", "ilie", "--location", "catacombs-ossuary-gallery",
@@ -45,24 +47,10 @@ def night(blood: Any, saves_dir: Path) -> Path:
     return saves_dir
 
 
-def _env() -> dict[str, str]:
-    return {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
-
-
-def _sigint_as_usual() -> None:
-    # a background job's shell hands its children SIGINT ignored; a terminal does not
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @contextlib.contextmanager
 def serving(*args: str, port: int = 0) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """`blood board --serve` in its own process; yields it and the URL it printed."""
-    p = subprocess.Popen(
-        [*blood_exe(), "board", "--serve", "--port", str(port), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
-        preexec_fn=_sigint_as_usual,
-    )
-    try:
+    """`blood board --serve` (its words, not --json); yields it and the URL it printed."""
+    with running(*args, port=port) as p:
         url = ""
         assert p.stdout is not None
         for _ in range(20):
@@ -74,17 +62,6 @@ def serving(*args: str, port: int = 0) -> Iterator[tuple[subprocess.Popen[str], 
                 break
         assert url, p.stderr.read() if p.stderr else ""
         yield p, url
-    finally:
-        if p.poll() is None:
-            p.terminate()
-        try:
-            p.wait(timeout=10)
-        finally:
-            if p.poll() is None:
-                p.kill()
-            for f in (p.stdout, p.stderr):
-                if f is not None:
-                    f.close()
 
 
 def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, Any, bytes]:
@@ -146,7 +123,7 @@ class Events:
 
 def record_wagon(coins: str = "1") -> None:
     r = subprocess.run([*blood_exe(), "campaign", "wagon", "--coins", coins],
-                       capture_output=True, text=True, env=_env(), timeout=120)
+                       capture_output=True, text=True, env=env(), timeout=120)
     assert r.returncode == 0, r.stderr
 
 
@@ -220,7 +197,7 @@ def test_a_step_recorded_by_another_command_reaches_the_stream_within_two_second
 
 def test_a_page_reconnecting_after_a_restart_gets_the_current_board(night: Path) -> None:
     with serving() as (_, url):
-        port = int(url.split(":")[2].split("/")[0])
+        port = _port(url)
     record_wagon("2")  # while no server runs
     with serving(port=port) as (_, again):
         assert again == url
@@ -346,17 +323,15 @@ def test_a_closed_tab_is_dropped_and_no_thread_is_left(
 
 # ---------------------------------------------------------------------- in a real browser
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+LIVE = "document.getElementById('conn').className === 'live'"
+LOST = "document.getElementById('conn').className === 'lost'"
 needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
 
 
 def chromium(tmp_path: Path, *args: str) -> str:
     assert CHROMIUM is not None
-    profile = tmp_path / "chromium-profile"
     r = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", f"--user-data-dir={profile}", *args],
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'chromium-profile'}", *args],
         capture_output=True, text=True, timeout=90,
     )
     assert r.returncode == 0, r.stderr[-2000:]
@@ -391,138 +366,17 @@ def test_the_browser_shows_the_board_and_a_fresh_load_the_next_step(
         assert "step 3" in text and "3 Coins" in text
 
 
-class DevTools:
-    """A page open in headless chromium, asked through the DevTools protocol (its websocket,
-    spoken here with the standard library: the page stays open and follows the board live)."""
-
-    def __init__(self, tmp_path: Path, url: str, *args: str) -> None:
-        assert CHROMIUM is not None
-        self.proc = subprocess.Popen(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-             "--no-first-run", "--disable-background-networking", "--disable-component-update",
-             "--disable-sync", f"--user-data-dir={tmp_path / 'devtools-profile'}",
-             "--remote-debugging-port=0", "--remote-allow-origins=*", *args, url],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )
-        self.sock: socket.socket | None = None
-        try:
-            self._connect(url)
-        except BaseException:
-            self.close()  # no browser is left running
-            raise
-        self.ids = 0
-
-    def _connect(self, url: str) -> None:
-        import re
-
-        assert self.proc.stderr is not None
-        found = None
-        for _ in range(200):
-            line = self.proc.stderr.readline()
-            found = re.search(r"ws://127\.0\.0\.1:(\d+)/", line)
-            if found or not line:
-                break
-        assert found, "chromium printed no DevTools address"
-        port = int(found.group(1))
-        deadline = time.monotonic() + 30
-        ws = ""
-        while not ws and time.monotonic() < deadline:
-            targets = json.loads(get(f"http://127.0.0.1:{port}/json/list")[2])
-            ws = next((t["webSocketDebuggerUrl"] for t in targets
-                       if t.get("type") == "page" and t.get("url", "").startswith(url)), "")
-            time.sleep(0.1)
-        assert ws
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        import base64
-
-        key = base64.b64encode(os.urandom(16)).decode()
-        path = ws.split(str(port), 1)[1]
-        self.sock.sendall(
-            (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-             "Sec-WebSocket-Version: 13\r\n\r\n").encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += self.sock.recv(1)
-        assert head.startswith(b"HTTP/1.1 101"), head
-
-    def _recv_exact(self, n: int) -> bytes:
-        assert self.sock is not None
-        data = b""
-        while len(data) < n:
-            chunk = self.sock.recv(n - len(data))
-            assert chunk, "DevTools closed the connection"
-            data += chunk
-        return data
-
-    def _recv_message(self) -> dict[str, Any]:
-        payload = b""
-        while True:
-            b0, b1 = self._recv_exact(2)
-            n = b1 & 0x7F
-            if n == 126:
-                n = int.from_bytes(self._recv_exact(2), "big")
-            elif n == 127:
-                n = int.from_bytes(self._recv_exact(8), "big")
-            payload += self._recv_exact(n)
-            if b0 & 0x80:  # the last frame of the message
-                doc: dict[str, Any] = json.loads(payload)
-                return doc
-
-    def evaluate(self, expression: str) -> Any:
-        """The value of a JavaScript expression in the page."""
-        return self.call("Runtime.evaluate", {"expression": expression,
-                                              "returnByValue": True})["result"].get("value")
-
-    def call(self, method: str, params: dict[str, Any]) -> Any:
-        """A DevTools protocol method's result."""
-        self.ids += 1
-        text = json.dumps({"id": self.ids, "method": method, "params": params})
-        data = text.encode()
-        mask = os.urandom(4)
-        n = len(data)
-        size = bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
-        assert self.sock is not None
-        self.sock.sendall(b"\x81" + size + mask + bytes(c ^ mask[i % 4]
-                                                         for i, c in enumerate(data)))
-        while True:
-            msg = self._recv_message()
-            if msg.get("id") == self.ids:
-                return msg["result"]
-
-    def close(self) -> None:
-        if self.sock is not None:
-            with contextlib.suppress(OSError):
-                self.sock.close()
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=20)
-        if self.proc.stderr is not None:
-            self.proc.stderr.close()
-
-
 @needs_browser
 def test_an_open_page_follows_a_step_recorded_by_another_command_within_two_seconds(
     night: Path, tmp_path: Path,
 ) -> None:
     with serving() as (_, url):
-        page = DevTools(tmp_path, url)
+        page = Page(tmp_path / "profile", url)
         try:
-            deadline = time.monotonic() + 30
-            while page.evaluate("document.body.dataset.step") != "2":
-                assert time.monotonic() < deadline, "the page never showed the board"
-                time.sleep(0.1)
-            while page.evaluate("document.getElementById('conn').className") != "live":
-                assert time.monotonic() < deadline, "the page never connected"
-                time.sleep(0.1)
+            page.wait("document.body.dataset.step === '2'", "the page never showed the board")
+            page.wait(LIVE, "the page never connected")
             record_wagon("7")
-            recorded = time.monotonic()
-            while page.evaluate("document.body.dataset.step") != "3":
-                assert time.monotonic() - recorded < 2, "the page did not follow within 2 s"
-                time.sleep(0.05)
+            page.wait("document.body.dataset.step === '3'", "the page did not follow", 2)
             text = page.evaluate("document.getElementById('status').textContent")
             assert "7 Coins" in text
         finally:
@@ -536,7 +390,7 @@ def test_the_page_reloaded_after_the_server_restarts_shows_the_current_board(
     with serving() as (_, url):
         assert "step 2" in page_text(chromium(tmp_path, "--dump-dom", url))
     record_wagon("4")
-    port = int(url.split(":")[2].split("/")[0])
+    port = _port(url)
     with serving(port=port) as (_, again):
         text = page_text(chromium(tmp_path, "--dump-dom", again))
     assert "step 3" in text and "4 Coins" in text and "Father Ilie" in text
@@ -559,7 +413,7 @@ def test_the_browser_shows_the_day_part(blood: Any, saves_dir: Path, tmp_path: P
 def test_a_phone_screenshot_of_the_page(night: Path, tmp_path: Path) -> None:
     shot = tmp_path / "phone.png"
     with serving() as (_, url):
-        chromium(tmp_path, "--hide-scrollbars", "--window-size=412,915",
+        chromium(tmp_path, "--window-size=412,915",
                  f"--screenshot={shot}", url)
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -646,24 +500,15 @@ def test_a_qr_scanner_reads_the_code_printed_with_lan(night: Path, tmp_path: Pat
 def test_an_open_page_reconnects_to_a_restarted_server_and_shows_the_current_board(
     night: Path, tmp_path: Path,
 ) -> None:
-    page: DevTools | None = None
+    page: Page | None = None
     try:
         with serving() as (_, url):
-            page = DevTools(tmp_path, url)
-            deadline = time.monotonic() + 30
-            while page.evaluate("document.getElementById('conn').className") != "live":
-                assert time.monotonic() < deadline, "the page never connected"
-                time.sleep(0.1)
-        while page.evaluate("document.getElementById('conn').className") != "lost":
-            assert time.monotonic() < deadline, "the page never noticed the server went away"
-            time.sleep(0.1)
+            page = Page(tmp_path / "profile", url)
+            page.wait(LIVE, "the page never connected")
+        page.wait(LOST, "the page never noticed the server went away")
         record_wagon("6")  # while no server runs
-        port = int(url.split(":")[2].split("/")[0])
-        with serving(port=port):
-            deadline = time.monotonic() + 15
-            while page.evaluate("document.body.dataset.step") != "3":
-                assert time.monotonic() < deadline, "the page did not reconnect"
-                time.sleep(0.1)
+        with serving(port=_port(url)):
+            page.wait("document.body.dataset.step === '3'", "the page did not reconnect", 15)
             assert "6 Coins" in page.evaluate("document.getElementById('status').textContent")
             assert page.evaluate("document.getElementById('conn').className") == "live"
     finally:
@@ -672,20 +517,11 @@ def test_an_open_page_reconnects_to_a_restarted_server_and_shows_the_current_boa
 
 
 def test_serve_with_json_prints_one_document_with_the_url(night: Path) -> None:
-    p = subprocess.Popen([*blood_exe(), "board", "--serve", "--port", "0", "--json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
-    try:
-        assert p.stdout is not None
-        doc = json.loads(p.stdout.readline())  # one line (issue 42)
+    with board_client.serving() as s:  # one line (issue 42)
+        doc = s.doc
         assert doc["ok"] is True and doc["campaign"] == "table" and doc["lan"] is False
         assert doc["url"] == f"http://127.0.0.1:{doc['port']}/"
         assert get(doc["url"])[0] == 200
-    finally:
-        p.terminate()
-        p.wait(timeout=20)
-        for f in (p.stdout, p.stderr):
-            if f is not None:
-                f.close()
 
 
 # ---------------------------------------------------------------------- issue 39
@@ -744,28 +580,10 @@ def test_the_served_document_carries_the_question_and_its_options(
 
 def test_the_url_line_arrives_on_a_pipe_before_the_server_exits(night: Path) -> None:
     for args in ((), ("--lan",)):
-        p = subprocess.Popen([*blood_exe(), "board", "--serve", "--port", "0", *args],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(),
-                             preexec_fn=_sigint_as_usual)
-        try:
-            assert p.stdout is not None
-            got = b""
-            deadline = time.monotonic() + 30
-            while b"http://" not in got and time.monotonic() < deadline:
-                ready, _, _ = select.select([p.stdout], [], [], 0.5)
-                if ready:
-                    chunk = os.read(p.stdout.fileno(), 4096)
-                    if not chunk:
-                        break
-                    got += chunk
+        with running(*args) as p:
+            got = read_until(p, lambda got: b"http://" in got, 30)
             assert b"http://" in got, (args, got)
             assert p.poll() is None  # still serving: the line was flushed at the start
-        finally:
-            p.send_signal(signal.SIGINT)
-            p.wait(timeout=20)
-            for f in (p.stdout, p.stderr):
-                if f is not None:
-                    f.close()
 
 
 def test_lan_keeps_its_tokens_per_campaign_and_new_tokens_replaces_them(
@@ -797,13 +615,6 @@ def test_lan_keeps_its_tokens_per_campaign_and_new_tokens_replaces_them(
     assert not kept.exists()  # the secrets go with their campaign
 
 
-def _wait(page: DevTools, expression: str, want: Any, what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while page.evaluate(expression) != want:
-        assert time.monotonic() < deadline, what
-        time.sleep(0.1)
-
-
 @needs_browser
 @pytest.mark.parametrize("troupers", ["aurel,ioana", "aurel,ioana,petru,zora"])
 def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_screens(
@@ -816,16 +627,14 @@ def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_scr
     q = tactic_question(blood)
     mine = q["who"] or "ioana"  # the seat whose question it is (its options: its own)
     with serving() as (_, url):
-        page = DevTools(tmp_path, seat_url(url, saves_dir, mine) + f"&trouper={mine}",
-                        "--hide-scrollbars")
+        page = Page(tmp_path / "profile", seat_url(url, saves_dir, mine) + f"&trouper={mine}",
+                    size=PHONE)  # a phone held upright
         try:
-            page.call("Emulation.setDeviceMetricsOverride", {  # a phone held upright
-                "width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
             page.call("Page.reload", {})
-            _wait(page, "window.innerWidth", PHONE[0], "not a phone's width")
-            _wait(page, "document.body.dataset.step", str(q["log_length"]), "no board")
-            _wait(page, "document.body.dataset.questionStep", str(q["log_length"]),
-                  "no question")
+            page.wait(f"window.innerWidth === {PHONE[0]}", "not a phone's width")
+            page.wait(f"document.body.dataset.step === '{q['log_length']}'", "no board")
+            page.wait(f"document.body.dataset.questionStep === '{q['log_length']}'",
+                      "no question")
             seen = page.evaluate("""(function () {
               var q = document.getElementById('question');
               var opts = Array.prototype.map.call(q.querySelectorAll('button.opt'), function (b) {
@@ -866,17 +675,16 @@ def test_a_phone_shows_the_question_and_its_options_first_and_all_within_two_scr
 def test_a_lan_page_open_across_a_restart_is_live_again_with_the_same_token(
     night: Path, tmp_path: Path
 ) -> None:
-    page: DevTools | None = None
+    page: Page | None = None
     try:
         with serving("--lan") as (_, url):
-            page = DevTools(tmp_path, _local(url))
-            _wait(page, "document.getElementById('conn').className", "live", "never live")
-        _wait(page, "document.getElementById('conn').className", "lost", "never noticed")
+            page = Page(tmp_path / "profile", _local(url))
+            page.wait(LIVE, "never live")
+        page.wait(LOST, "never noticed")
         record_wagon("8")  # while no server runs
         with serving("--lan", port=_port(url)) as (_, again):
             assert again == url  # the same address: no new scan
-            _wait(page, "document.body.dataset.step", "3", "the page did not come back",
-                  timeout=15)
+            page.wait("document.body.dataset.step === '3'", "the page did not come back", 15)
             assert page.evaluate("document.getElementById('conn').className") == "live"
             assert "8 Coins" in page.evaluate("document.getElementById('status').textContent")
     finally:

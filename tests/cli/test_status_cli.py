@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from blood_companion.cli import views
-from blood_companion.cli.settings import Settings
+from blood_companion.cli import session, views
+from blood_companion.store import CampaignStore
 
 
 def test_status_by_day_and_by_night(blood: Any, saves_dir: Path) -> None:
@@ -44,6 +44,12 @@ NIGHT = ["night", "setup", "--nemesis", "lucilla", "--location", "catacombs-ossu
          "--minions", "undead-bone-sentinel,ghoul-crypt-gnawer"]
 
 
+def kept_status(saves_dir: Path, name: str) -> dict[str, Any] | None:
+    """The status kept for campaign ``name`` (cli/views.py), as the next look reads it."""
+    with CampaignStore.open(saves_dir, name, session.catalog) as store:
+        return views.stored(store)
+
+
 @pytest.mark.parametrize("as_json", [False, True])
 def test_the_stored_status_prints_what_a_new_one_prints(
     blood: Any, saves_dir: Path, monkeypatch: pytest.MonkeyPatch, as_json: bool
@@ -55,7 +61,7 @@ def test_the_stored_status_prints_what_a_new_one_prints(
                  "--seed", "4").code == 0
     assert blood(*NIGHT).code == 0  # records, and stores the status of the new state
     args = ["status", "--json"] if as_json else ["status"]
-    assert views.cached("status", Settings.resolve()) is not None
+    assert kept_status(saves_dir, "v") is not None
     kept = blood(*args)
     for stored in (saves_dir / ".cache").glob("*.status.json"):
         stored.unlink()
@@ -71,7 +77,7 @@ def test_a_change_is_seen_at_once(blood: Any, saves_dir: Path) -> None:
     assert blood("day", "next").code == 0
     before = blood("campaign", "show", "--json").json()
     assert blood("campaign", "wagon", "--coins", "2").code == 0
-    assert views.cached("status", Settings.resolve())["wagon"]["coins"] == 2  # type: ignore[index]
+    assert kept_status(saves_dir, "w")["wagon"]["coins"] == 2  # type: ignore[index]
     assert blood("status", "--json").json()["wagon"]["coins"] == before["wagon"]["coins"] + 2
     after = blood("campaign", "show", "--json").json()
     assert after["wagon"]["coins"] == before["wagon"]["coins"] + 2

@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import re
-import signal
 import subprocess
 import urllib.request
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.browser import CHROMIUM, Page
+from tests.cli.board_client import running
 from tests.cli.conftest import blood_exe
 
 pytestmark = [pytest.mark.slow,
@@ -66,25 +66,11 @@ def log_of(saves: Path) -> list[dict[str, Any]]:
 def serving(saves: Path, port: int = 0) -> Iterator[dict[str, Any]]:
     """`blood board --serve --port PORT --json` in its own process; yields the line it
     printed."""
-    p = subprocess.Popen([*blood_exe(), "board", "--serve", "--port", str(port), "--json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=_env(saves),
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
+    with running("--json", port=port, extra_env={"BLOOD_SAVES_DIR": str(saves)}) as p:
         assert p.stdout is not None
         line = p.stdout.readline()
         assert line, p.stderr.read() if p.stderr else ""
         yield json.loads(line)
-    finally:
-        p.send_signal(signal.SIGINT)
-        try:
-            p.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-        for f in (p.stdout, p.stderr):
-            if f is not None:
-                f.close()
 
 
 def question(url: str) -> dict[str, Any]:
