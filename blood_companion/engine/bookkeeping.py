@@ -321,8 +321,7 @@ def heal(state: CampaignState, catalog: Catalog, i: int, n: int, cards: list[str
 
 
 def add_threat(state: CampaignState, catalog: Catalog, n: int, rng: Chance) -> CampaignState:
-    """Move the Threat token; each Alert space reached or passed reveals a Reaction card
-    ("Game Turns", "Threat")."""
+    """Move the Threat token, each Alert space passed revealing a card ("Game Turns", "Threat")."""
     night = night_of(state)
     track = catalog.board.threat_track
     new = max(0, min(track.length, night.threat + n))
@@ -355,7 +354,8 @@ def _reaction_deck(state: CampaignState, rng: Chance) -> tuple[CampaignState, li
 
 
 def take_reaction(state: CampaignState, rng: Chance) -> tuple[CampaignState, str | None]:
-    """The top card of the Nemesis deck (:func:`_reaction_deck`); None when both are empty."""
+    """The top card of the Nemesis deck ("Wounding a Nemesis"); None when it and the discard
+    pile are empty."""
     state, deck = _reaction_deck(state, rng)
     if not deck:
         return state, None
@@ -538,7 +538,8 @@ def weakness_trophy(state: CampaignState, catalog: Catalog, side: str, earned: b
 
 
 def check_victory(state: CampaignState, catalog: Catalog) -> CampaignState:
-    """The night is won when every side took the Wounds the Difficulty asks."""
+    """The night is won when every side took the Wounds the Difficulty asks ("Wounding a
+    Nemesis")."""
     night = night_of(state)
     if night.result is not None:
         return state

@@ -114,11 +114,6 @@ def trophies_within_box(state: CampaignState, catalog: Catalog) -> CampaignState
 # --------------------------------------------------------------------------- Single Game mode
 
 
-def box_start_troupers(catalog: Catalog, troupers: list[TrouperState]) -> list[TrouperState]:
-    """The same players in the same seats and colours, their Troupers as the box starts them."""
-    return [new_trouper(catalog, t.seat, t.trouper, t.colour) for t in troupers]
-
-
 def next_game(state: CampaignState, **more: Any) -> CampaignState:
     """The next game begins with its Day Part (``more``: other changes)."""
     return state.model_copy(update={"rewards": None, "game": state.game + 1, "part": "day",
@@ -126,10 +121,11 @@ def next_game(state: CampaignState, **more: Any) -> CampaignState:
 
 
 def box_start(state: CampaignState, catalog: Catalog, **more: Any) -> CampaignState:
-    """The next game with the box as it starts (those set aside start afresh too)."""
-    return next_game(state, troupers=box_start_troupers(catalog, state.troupers), set_aside=[],
-                     wagon=Wagon(), location_trophies={}, nemesis_trophies={}, vlad_weakened=[],
-                     **more)
+    """The next game with the box as it starts ("Player Setup"), the same players in the same
+    seats and colours (those set aside start afresh too)."""
+    troupers = [new_trouper(catalog, t.seat, t.trouper, t.colour) for t in state.troupers]
+    return next_game(state, troupers=troupers, set_aside=[], wagon=Wagon(), location_trophies={},
+                     nemesis_trophies={}, vlad_weakened=[], **more)
 
 
 class NeedsDayPart(RuleError):
@@ -137,8 +133,7 @@ class NeedsDayPart(RuleError):
 
 
 def require_single_game_setup(state: CampaignState, catalog: Catalog) -> CampaignState:
-    """The state a night laid out directly starts from ("Single Game Mode"; a finished game:
-    the box's starting state)."""
+    """The state a night laid out directly starts from ("Single Game Mode")."""
     if state.mode != "single":
         raise NeedsDayPart("a Roguelite night is prepared by the Day Part (Recovery, Purchases, "
                            "Zone, Minion and Nemesis Selection or the Last Assault, then the "

@@ -258,8 +258,7 @@ class AdjustWagon(Action):
 
 
 class AdjustTrophies(Action):
-    """Correct the Trophy tokens by hand (a table fix): ``changes`` maps a token to a signed
-    count."""
+    """Correct the Trophy tokens by hand (a table fix): ``changes``: token -> signed count."""
 
     type: Literal["adjust_trophies"] = "adjust_trophies"
     command = "campaign trophies"

@@ -140,7 +140,8 @@ def _pending(roll: LootRoll) -> PendingLoot:
 
 
 def _after_night(t: TrouperState) -> TrouperState:
-    """Cards back into the Trouper deck; Vigor, Bites and Insanity wait for the Recovery."""
+    """Cards back into the Trouper deck; Vigor, Bites and Insanity wait for the Recovery ("Show
+    Phase")."""
     return t.recovered().model_copy(update={
         "vigor_depleted": t.vigor_depleted, "bites_on_depleted": t.bites_on_depleted,
         "insanity": t.insanity})
@@ -410,8 +411,7 @@ def _still_owed(rw: RewardState) -> list[str]:
 
 
 def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) -> CampaignState:
-    """Vlad is defeated: "Roguelite Mode" returns the box to where it started, the table and the
-    history staying."""
+    """Vlad is defeated: "Roguelite Mode" returns the box to where it started (history stays)."""
     return box_start(state, ctx.catalog, history=history, **village_start(ctx),
                      vlad_defeats=state.vlad_defeats + 1)
 

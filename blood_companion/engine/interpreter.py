@@ -192,11 +192,9 @@ COSTS: dict[str, tuple[CostCheck, CostPay]] = {
 }
 
 
-def check_costs(
-    state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
-) -> None:
-    """Refuse when Trouper ``t`` cannot pay every Cost or the Condition fails (one only the
-    table sees must be confirmed)."""
+def check_costs(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
+                ) -> None:
+    """Refuse a Cost Trouper ``t`` cannot pay or a Condition not met (or not confirmed)."""
     holds = condition_holds(state, t, eff.condition)
     if holds is False:
         raise RuleError(f"the Condition is not met: {render_effect(eff)}")
@@ -209,9 +207,8 @@ def check_costs(
         COSTS[cost.kind][0](state, catalog, t, cost, pay)
 
 
-def pay_costs(
-    state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
-) -> CampaignState:
+def pay_costs(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
+              ) -> CampaignState:
     for cost in eff.cost:
         state = COSTS[cost.kind][1](state, catalog, t, cost, pay)
     return state
@@ -591,9 +588,8 @@ def every_act(
 # --------------------------------------------------------------------------- Nemesis Weaknesses
 
 
-def weakness_always(
-    state: CampaignState, catalog: Catalog, side: str
-) -> list[tuple[m.WeaknessCard, int, m.Effect]]:
+def weakness_always(state: CampaignState, catalog: Catalog, side: str
+                    ) -> list[tuple[m.WeaknessCard, int, m.Effect]]:
     """The always active Effects of the side's Weakness card ("Nemesis Weaknesses")."""
     w = fx.weakness(state, catalog, side)
     if w is None:

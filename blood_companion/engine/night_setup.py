@@ -1,5 +1,5 @@
 """Setting a night up: what the Dusk Phase and the Beginning of the Night put on the table (the
-Day Part's last step, or Single Game mode's direct setup)."""
+Day Part's last step, or the direct setup of "Single Game Mode")."""
 
 from __future__ import annotations
 
@@ -52,8 +52,9 @@ def setup_night(state: CampaignState, catalog: Catalog, rng: Chance, *, nemesis:
                 location: str, minions: list[str], difficulty: int,
                 events: list[str] | None = None,
                 equipped: Mapping[int, Mapping[str, str]] | None = None) -> CampaignState:
-    """Lay out the night and run the Beginning of the Night's draw. `events`: drawn from the
-    Zone when None; `equipped`: a Trouper's items by category (else the first of each)."""
+    """Lay out the night and run the Beginning of the Night's draw ("Minions": two different
+    cards). `events`: drawn from the Zone when None; `equipped`: a Trouper's items by category
+    (else the first of each)."""
     loc = catalog.get("locations", location)
     if loc is None:
         raise RuleError(f"unknown Location card {location!r}")

@@ -426,8 +426,7 @@ def substitution_options(pool: Sequence[str], bonus_dice: Sequence[str]
 def odds(pool: Sequence[str], box: DiceBox, target: int, *, rerolls: int = 0,
          bonus_triumphs: int = 0, bonus_dice: Sequence[str] = (),
          insanity: InsanityBonuses | None = None, defeats_cancel: bool = False) -> OddsResult:
-    """Exact chance that ``pool`` reaches ``target`` with the best Bonus Dice placement,
-    Re-roll policy and use of the Insanity bonus."""
+    """Exact chance that ``pool`` reaches ``target``, Bonus Dice, Re-rolls and Insanity at best."""
     check_odds_inputs(pool, box, target, rerolls, bonus_triumphs, bonus_dice, insanity)
     need = target - bonus_triumphs
 

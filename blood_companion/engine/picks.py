@@ -15,8 +15,7 @@ if TYPE_CHECKING:
 
 
 def faces_reader(catalog: Catalog, pool: str) -> Any:
-    """Free text -> the faces typed, checked against the dice of ``pool`` (DiceError: asked
-    again)."""
+    """Free text -> the faces typed, checked against the dice of ``pool`` (else asked again)."""
     box = DiceBox.from_models(catalog.dice)
     dice = parse_pool(pool, box)
 

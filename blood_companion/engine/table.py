@@ -201,8 +201,7 @@ def in_zones(state: CampaignState, i: int) -> list[str]:
 
 
 def unseen(state: CampaignState, i: int) -> list[str]:
-    """The cards of Trouper `i`'s deck the app cannot place, in deck order (an app deck: none
-    in a zone of the board)."""
+    """The cards of Trouper `i`'s deck the app cannot place in a zone, in deck order."""
     t = state.troupers[i]
     left = Counter(t.deck) - Counter(known(in_zones(state, i)))
     out = []

@@ -33,8 +33,7 @@ class VigorLayout(NamedTuple):
 
 
 def layout(t: TrouperState, tokens: int) -> VigorLayout:
-    """The board's Vigor space of ``t`` (counts set by hand that do not fit read the nearest way
-    the board allows)."""
+    """The board's Vigor space of ``t`` (counts set by hand read the nearest way it allows)."""
     down = min(t.vigor_depleted, tokens)
     up = tokens - down
     bites = min(t.bites, tokens)

@@ -103,8 +103,7 @@ def _is_target(entry: NightLogEntry | Mapping[str, Any]) -> bool:
 
 def open_decision(log: Sequence[NightLogEntry], key: tuple[Any, ...]
                   ) -> Mapping[str, Any] | None:
-    """The last record of the Target decision ``key`` while it waits for the table (None when
-    it was decided or never begun)."""
+    """The last record of the Target decision ``key`` while it waits for the table."""
     for entry in reversed(log):
         if _is_target(entry) and _key_of(entry.args) == key:
             return None if "chosen" in entry.args else entry.args
@@ -113,8 +112,7 @@ def open_decision(log: Sequence[NightLogEntry], key: tuple[Any, ...]
 
 def step(rule: str, by: str, kept: Iterable[str], values: Mapping[str, Any] | None = None
          ) -> dict[str, Any]:
-    """One rule of a Target decision: the Trouper ids it kept (``values``: what the app
-    compared)."""
+    """One rule of a Target decision: the Trouper ids it kept, the values the app compared."""
     out: dict[str, Any] = {"rule": rule, "kept": list(kept)}
     if by != "app":
         out["by"] = by
