@@ -149,7 +149,6 @@ def track(what: str, trouper: bool = False) -> Sentence:
 
 
 def tokens(what: str, more: str, fewer: str, trouper: bool = True) -> Sentence:
-
     def say(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
         o, n = _n(old), _n(new)
         if o == n:
@@ -166,7 +165,6 @@ def tokens(what: str, more: str, fewer: str, trouper: bool = True) -> Sentence:
 
 
 def flag(what: str, on: str, off: str, trouper: bool = True) -> Sentence:
-
     def say(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
         if bool(old) == bool(new):
             return []
@@ -182,7 +180,6 @@ def flag(what: str, on: str, off: str, trouper: bool = True) -> Sentence:
 
 
 def listed(what: str, on: str, off: str) -> Sentence:
-
     def say(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
         who = ctx.who(b["t"]) if "t" in b else ""
         out = []
