@@ -1,17 +1,10 @@
 """The board as the table sees it: one typed view, built once from the state and the data pack.
 
-:class:`Board` holds what the board shows in every Part (by night the Threat track, the Chain,
-the Reaction Line, the Nemesis, the Minions and each Trouper; by day the Wagon, the purchases
-and the step; the rewards at the End of the Night), what comes next and the last log lines;
-cards are named. It is a tree of ``TypedDict``s, so the typed view and its JSON document are
-one value: `blood status --json` prints it, the served page reads it, and `blood status` renders
-its stored copy (cli/views.py, drawn by cli/render.py). :func:`build` is the one place it is
-gathered; every surface renders it and adds nothing.
-
-Its annotations are objects, not postponed strings (no ``from __future__ import annotations``):
-a ``TypedDict`` turns each string annotation into a ``ForwardRef``, compiled once per field on
-every import (~1.5 ms for these two dozen dicts); the few names only a type checker imports are
-quoted.
+:class:`Board` holds what the board shows in every Part, what comes next and the last log lines,
+cards named. A tree of ``TypedDict``s, the typed view and its JSON document are one value
+(`blood status --json`, the served page, cli/views.py); :func:`build` is the one place it is
+gathered, every surface renders it and adds nothing. Its annotations are objects (no postponed
+strings), the names only a type checker imports quoted.
 """
 
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -283,8 +276,7 @@ PartBoard = tuple[str, Any, Next]
 
 def build(state: "CampaignState", catalog: "Catalog", *, name: str, head: int, state_hash: str,
           log: list[LogLine], part: PartBoard | None = None) -> Board:
-    """The board of ``state`` (pure): ``part`` is the section of the part being played, built
-    by its phase (``flow.board``), ``log`` the last steps of the save, as given."""
+    """The board of ``state``: ``part`` is the section its phase built (``flow.board``)."""
     night = day = rewards = None
     nxt: Next
     if part is not None:
@@ -297,39 +289,22 @@ def build(state: "CampaignState", catalog: "Catalog", *, name: str, head: int, s
         done = "The game is over." if state.part == "over" else "Nothing to do yet."
         nxt = {"title": state.part.capitalize(), "prompt": done, "commands": []}
     leader = state.troupers[state.leader].trouper if state.troupers else None
-    return {
-        "doc_version": DOC_VERSION,
-        "name": name,
-        "mode": state.mode,
-        "game": state.game,
-        "part": state.part,
-        "phase": state.phase,
-        "step": head,
-        "state_hash": state_hash,
-        "leader": leader,
-        "wagon": state.wagon.as_dict(),
-        "location_trophies": dict(state.location_trophies),
-        "nemesis_trophies": dict(state.nemesis_trophies),
-        "summary": {
-            "troupers": [{"seat": t.seat + 1, "trouper": t.trouper, "bites": t.bites,
-                          "insanity": t.insanity} for t in state.troupers],
-            "leader": leader,
-            "wagon": state.wagon.as_dict(),
+    seats: list[SeatSummary] = [{"seat": t.seat + 1, "trouper": t.trouper, "bites": t.bites,
+                                 "insanity": t.insanity} for t in state.troupers]
+    return {"doc_version": DOC_VERSION, "name": name, "mode": state.mode, "game": state.game,
+            "part": state.part, "phase": state.phase, "step": head, "state_hash": state_hash,
+            "leader": leader, "wagon": state.wagon.as_dict(),
             "location_trophies": dict(state.location_trophies),
             "nemesis_trophies": dict(state.nemesis_trophies),
-        },
-        "night": night,
-        "day": day,
-        "rewards": rewards,
-        "next": nxt,
-        "placeholder": placeholders(state, catalog),
-        "log": log,
-    }
+            "summary": {"troupers": seats, "leader": leader, "wagon": state.wagon.as_dict(),
+                        "location_trophies": dict(state.location_trophies),
+                        "nemesis_trophies": dict(state.nemesis_trophies)},
+            "night": night, "day": day, "rewards": rewards, "next": nxt,
+            "placeholder": placeholders(state, catalog), "log": log}
 
 
 def placeholders(state: "CampaignState", catalog: "Catalog") -> list[str]:
-    """Which cards on the table are our placeholder content, not the box's (DESIGN: the mark is
-    shown wherever such content appears)."""
+    """Which cards on the table are our placeholder content (DESIGN: marked wherever shown)."""
     found: list[str] = []
 
     def mark(label: str, records: list[Any]) -> None:

@@ -1,5 +1,5 @@
 """The bookkeeping the app tracks for the Night Part: Wounds, Bites, Threat, Summons, the
-Nemesis deck. Pure functions over :class:`CampaignState`; randomness from the caller's RNG.
+Nemesis deck.
 
 Rulebook sections: "Wounds" (Wounding a Trouper / a Nemesis / a Minion), "Threat",
 "Summon", "Elements - Symbols" (Bite, Exhausted), "Draw N", "Heal N", "Discard N",
@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from blood_companion.content import models as m
 from blood_companion.content.face import trouper_name
-from blood_companion.engine import vigor
+from blood_companion.engine import trophy, vigor
+from blood_companion.engine.box import gain_trophies
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_setup import draw, shuffled
@@ -58,8 +59,7 @@ def with_trouper(state: CampaignState, i: int, **update: Any) -> CampaignState:
 
 def log(state: CampaignState, kind: str, **args: Any) -> CampaignState:
     """Add an event to the night log: a ``kind`` of ``engine/words/templates.py`` with exactly
-    its declared fields (ids and numbers; checked here: anything else raises at once), its
-    sentence rendered when it is shown."""
+    its declared fields (checked here), rendered when it is shown."""
     check_event(kind, args)
     n = night_of(state)
     entry = NightLogEntry(turn=n.turn, phase=n.phase, kind=kind, args=args)
@@ -68,25 +68,21 @@ def log(state: CampaignState, kind: str, **args: Any) -> CampaignState:
 
 def ask(state: CampaignState, kind: str, prompt: str, i: int | None = None,
         **fields: Any) -> CampaignState:
-    """A :class:`Question` the table answers, after those already waiting (``i``: about the
-    cards or tokens of Trouper ``i``)."""
+    """A :class:`Question` the table answers, after those waiting (``i``: about Trouper ``i``)."""
     mine: dict[str, Any] = {"trouper": i, "candidates": [i]} if i is not None else {}
     question = Question(kind=kind, prompt=prompt, **mine, **fields)
     return with_night(state, pending=[*night_of(state).pending, question])
 
 
 def tid(state: CampaignState, i: int) -> str:
-    """The id of the Trouper at index ``i`` (what log events name)."""
     return state.troupers[i].trouper
 
 
 def face_arg(state: CampaignState, card: str) -> dict[str, str]:
-    """The ``face`` argument of a log event naming a Vlad Reaction card turned Weakened."""
     return {"face": "weakened"} if card in state.vlad_weakened else {}
 
 
 def job_arg(state: CampaignState, job: EnemyJob) -> dict[str, Any]:
-    """The ``job`` argument of a log event (``words.job_ref``)."""
     return job_ref(job, weakened=job.card in state.vlad_weakened)
 
 
@@ -98,8 +94,7 @@ def name_of(state: CampaignState, catalog: Catalog, i: int) -> str:
 
 
 def reaction_face(state: CampaignState, catalog: Catalog, card_id: str) -> m.ReactionFace:
-    """What a Reaction card shows: Vlad's use the Weakened face once turned ("Reaction Card -
-    Vlad"), every other card its only face."""
+    """What a Reaction card shows ("Reaction Card - Vlad": the Weakened face once turned)."""
     vlad = catalog.get("vlad_reactions", card_id)
     if vlad is not None:
         shown: m.ReactionFace = vlad.weakened if card_id in state.vlad_weakened else vlad.enhanced
@@ -122,9 +117,8 @@ def item_side(state: CampaignState, catalog: Catalog, owner: int, iid: str) -> m
 
 def said_name(state: CampaignState, catalog: Catalog, value: object, *,
               target: bool = False) -> str:
-    """What an answer names, in the words of the table: a Trouper's name, an Item by the side
-    it shows, a card by its printed name, and for an attack's ``target`` the Nemesis or the
-    Minion on a space (``b``: "Minion B: Castle Wolf"); anything else as it is."""
+    """What an answer names, in the words of the table (for an attack's ``target``: the
+    Nemesis, or "Minion B: Castle Wolf"); anything unknown as it is."""
     text = str(value)
     night = state.night
     if target and night is not None:
@@ -170,8 +164,7 @@ def weakness(state: CampaignState, catalog: Catalog, side: str) -> m.WeaknessCar
 
 
 def fatigue(state: CampaignState, catalog: Catalog) -> tuple[list[int], list[int]]:
-    """Physical and Mind Fatigue of every card on the Reaction Line ("Reaction Card": Fatigue
-    lowers the Nemesis's Defenses while the card is on the Line)."""
+    """Physical and Mind Fatigue of every card on the Reaction Line ("Reaction Card")."""
     line = [reaction_face(state, catalog, s.card).fatigue for s in night_of(state).reaction_line]
     return [f.physical for f in line], [f.mind for f in line]
 
@@ -179,14 +172,11 @@ def fatigue(state: CampaignState, catalog: Catalog) -> tuple[list[int], list[int
 # --------------------------------------------------------------------------- Troupers
 
 
-def wound_trouper(
-    state: CampaignState, catalog: Catalog, i: int, rng: Chance, n: int = 1
-) -> CampaignState:
-    """ "Wounding a Trouper": the top card of the deck goes to Wounds, the discard pile
-    reshuffled into a new deck when the deck is empty. With both empty the rulebook is silent
-    (docs/rules-decisions.md): the Wound takes a card from the hand, the player's choice (a
-    question when there is a choice), or, with no card at all or the ``unmarked`` setting, it is
-    kept as an unmarked Wound that counts towards Knocked Out. No Wound is ever lost."""
+def wound_trouper(state: CampaignState, catalog: Catalog, i: int, rng: Chance, n: int = 1
+                  ) -> CampaignState:
+    """ "Wounding a Trouper": the top card of the deck (the discard pile reshuffled when it is
+    empty) goes to Wounds. With both empty (docs/rules-decisions.md) a hand card of the player's
+    choice, else an unmarked Wound that counts towards Knocked Out: no Wound is ever lost."""
     for done in range(n):
         t = state.troupers[i]
         pile, discard = list(t.draw_pile), list(t.discard)
@@ -215,7 +205,6 @@ def _wound_without_deck(state: CampaignState, catalog: Catalog, i: int, n: int) 
 
 
 def wound_from_hand(state: CampaignState, i: int, cards: list[str]) -> CampaignState:
-    """Hand cards become Wound cards (a Wound with no deck left)."""
     t = state.troupers[i]
     hand = take_from_hand(state, None, i, cards)
     state = with_trouper(state, i, hand=hand, wounds=[*t.wounds, *cards])
@@ -238,10 +227,9 @@ def wound_count(t: TrouperState) -> int:
 
 
 def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> CampaignState:
-    """ "Bite": each Bite token covers one Vigor token without a Bite, Available or Depleted, the
-    player's choice (engine/vigor.py). Where the board leaves a choice the table is asked
-    (``bite_placement``: or the Bites go on Depleted tokens first); Bites still waiting for
-    that answer join it. With every token covered, no more Bites are placed."""
+    """ "Bite": each covers one uncovered Vigor token, Available or Depleted (engine/vigor.py);
+    where the board leaves a choice the table is asked (``bite_placement``), Bites still waiting
+    for that answer joining it."""
     tokens = catalog.config.vigor_tokens
     t = state.troupers[i]
     pending = list(state.night.pending) if state.night is not None else []
@@ -252,14 +240,9 @@ def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> 
     ask = len(options) > 1 and catalog.config.bite_placement == "ask" and state.night is not None
     if waiting is not None or ask:
         who = name_of(state, catalog, i)
-        question = Question(
-            kind="bite",
-            prompt=f"{who} gets {asked + placed} Bite(s): on which Vigor token(s), Available or "
-            "Depleted?",
-            trouper=i,
-            candidates=[i],
-            n=asked + placed,
-        )
+        question = Question(kind="bite", trouper=i, candidates=[i], n=asked + placed, prompt=(
+            f"{who} gets {asked + placed} Bite(s): on which Vigor token(s), Available or "
+            "Depleted?"))
         if waiting is None:
             pending.append(question)
         else:
@@ -272,11 +255,8 @@ def bite_trouper(state: CampaignState, catalog: Catalog, i: int, n: int = 1) -> 
     return state
 
 
-def place_bites(
-    state: CampaignState, catalog: Catalog, i: int, on_depleted: int, on_available: int
-) -> CampaignState:
-    """New Bites on Trouper ``i``'s uncovered Vigor tokens, so many on each side (each told
-    to the table)."""
+def place_bites(state: CampaignState, catalog: Catalog, i: int, on_depleted: int,
+                on_available: int) -> CampaignState:
     before = state.troupers[i]
     t = vigor.bite(before, catalog.config.vigor_tokens, on_available, on_depleted)
     state = with_trouper(state, i, bites=t.bites, bites_on_depleted=t.bites_on_depleted)
@@ -293,9 +273,8 @@ def exhaust(state: CampaignState, catalog: Catalog, i: int) -> CampaignState:
     return log(state, "exhausted", who=tid(state, i))
 
 
-def draw_cards(
-    state: CampaignState, catalog: Catalog, i: int, n: int, rng: Chance
-) -> CampaignState:
+def draw_cards(state: CampaignState, catalog: Catalog, i: int, n: int, rng: Chance
+               ) -> CampaignState:
     before = len(state.troupers[i].hand)
     t = draw(state.troupers[i], n, rng, table=at_table(state, "troupers"))
     state = with_trouper(state, i, draw_pile=t.draw_pile, hand=t.hand, discard=t.discard)
@@ -305,9 +284,8 @@ def draw_cards(
     return log(state, "draws", who=tid(state, i), n=len(t.hand) - before, **seen)
 
 
-def discard_cards(
-    state: CampaignState, catalog: Catalog, i: int, cards: list[str]
-) -> CampaignState:
+def discard_cards(state: CampaignState, catalog: Catalog, i: int, cards: list[str]
+                  ) -> CampaignState:
     t = state.troupers[i]
     if len(cards) > len(t.hand):
         raise RuleError(f"{len(cards)} cards to discard, but {name_of(state, catalog, i)} holds "
@@ -317,11 +295,9 @@ def discard_cards(
     return log(state, "discards", who=tid(state, i), n=len(cards))
 
 
-def heal(
-    state: CampaignState, catalog: Catalog, i: int, n: int, cards: list[str] | None = None
-) -> CampaignState:
-    """ "Heal N": N Wound cards of the player's choice (the oldest unless named) to the discard
-    pile."""
+def heal(state: CampaignState, catalog: Catalog, i: int, n: int, cards: list[str] | None = None
+         ) -> CampaignState:
+    """ "Heal N": N Wound cards of the player's choice (the oldest unless named) discarded."""
     t = state.troupers[i]
     # A Wound card the app did not see (the Trouper decks at the table, engine/table.py) is
     # named now: it goes to the discard pile face up, as the player says.
@@ -345,8 +321,7 @@ def heal(
 
 
 def add_threat(state: CampaignState, catalog: Catalog, n: int, rng: Chance) -> CampaignState:
-    """Move the Threat token; each Alert space reached or passed reveals a Reaction card
-    ("Game Turns", "Threat"). The token stops at the end of the track."""
+    """Move the Threat token, each Alert space passed revealing a card ("Game Turns", "Threat")."""
     night = night_of(state)
     track = catalog.board.threat_track
     new = max(0, min(track.length, night.threat + n))
@@ -367,8 +342,7 @@ def add_threat(state: CampaignState, catalog: Catalog, n: int, rng: Chance) -> C
 
 
 def _reaction_deck(state: CampaignState, rng: Chance) -> tuple[CampaignState, list[str]]:
-    """The Nemesis deck, the discard pile shuffled into a new deck first when the deck is empty
-    ("Wounding a Nemesis")."""
+    """The Nemesis deck, the discard pile shuffled in when it is empty ("Wounding a Nemesis")."""
     n = night_of(state)
     deck, discard = list(n.reaction_deck), list(n.reaction_discard)
     if not deck and discard:
@@ -380,8 +354,8 @@ def _reaction_deck(state: CampaignState, rng: Chance) -> tuple[CampaignState, li
 
 
 def take_reaction(state: CampaignState, rng: Chance) -> tuple[CampaignState, str | None]:
-    """The top card of the Nemesis deck, the discard pile shuffled into a new deck first when
-    the deck is empty ("Wounding a Nemesis"). None when both are empty."""
+    """The top card of the Nemesis deck ("Wounding a Nemesis"); None when it and the discard
+    pile are empty."""
     state, deck = _reaction_deck(state, rng)
     if not deck:
         return state, None
@@ -393,8 +367,7 @@ def take_named_reaction(
     state: CampaignState, catalog: Catalog, rng: Chance, prompt: str,
     candidates: list[str] | None = None,
 ) -> tuple[CampaignState, str | None]:
-    """The Reaction card the players revealed from the deck they hold (engine/table.py): the
-    discard pile is shuffled into a new deck first when the deck is empty, as the app would."""
+    """The Reaction card the players revealed from the deck they hold (engine/table.py)."""
     state, deck = _reaction_deck(state, rng)
     pool = [c for c in deck if candidates is None or c in candidates]
     if not pool:
@@ -405,8 +378,8 @@ def take_named_reaction(
 
 
 def reveal_reaction(state: CampaignState, catalog: Catalog, rng: Chance) -> CampaignState:
-    """An Alert: the top Reaction card to the leftmost free Reaction space; an Interruption is
-    queued to resolve at once. With the Line full, nothing is revealed (our reading)."""
+    """An Alert: the top Reaction card to the leftmost free space, an Interruption queued to
+    resolve at once; with the Line full, nothing (our reading)."""
     n = night_of(state)
     if len(n.reaction_line) >= catalog.board.reaction_spaces:
         return log(state, "line_full")
@@ -439,7 +412,6 @@ def reveal_reaction(state: CampaignState, catalog: Catalog, rng: Chance) -> Camp
 
 
 def timed_skills(state: CampaignState, catalog: Catalog, timing: str) -> list[EnemyJob]:
-    """The Nemesis's Skills that resolve at this moment, one job each."""
     nem = nemesis_card(state, catalog)
     return [
         EnemyJob(
@@ -452,10 +424,9 @@ def wound_nemesis(
     state: CampaignState, catalog: Catalog, side: str, n: int, rng: Chance,
     by: tuple[int, frozenset[str]] | None = None,
 ) -> CampaignState:
-    """ "Wounding a Nemesis": per Wound, reveal Reaction cards until one without Interruption,
-    put it under the side hit and shuffle the others back. On-wound Skills and the side's
-    Weakness Effects are queued. Ends the night when every side has its Wounds. ``by``: the
-    attacking Trouper and the attack's kinds (what the side's Weakness Trophy is judged on)."""
+    """ "Wounding a Nemesis": per Wound, the first Reaction card without Interruption goes under
+    the side hit, on-wound Skills and Weakness Effects queued. ``by``: the attacking Trouper and
+    the attack's kinds (for the side's Weakness Trophy)."""
     nem = nemesis_card(state, catalog)
     for _ in range(n):
         revealed: list[str] = []
@@ -486,12 +457,9 @@ def wound_nemesis(
         jobs = timed_skills(state, catalog, "on_wound")
         w = weakness(state, catalog, side)
         if w is not None and any(e.timing == "on_wound" for e in w.effects):
-            jobs.append(
-                EnemyJob(
-                    source="weakness", card=w.id, label=f"{w.name}: {w.effect_name}",
-                    effects=[k for k, e in enumerate(w.effects) if e.timing == "on_wound"],
-                )
-            )
+            jobs.append(EnemyJob(
+                source="weakness", card=w.id, label=f"{w.name}: {w.effect_name}",
+                effects=[k for k, e in enumerate(w.effects) if e.timing == "on_wound"]))
         state = with_night(state, queue=[*jobs, *night_of(state).queue])
         state = _ask_weakness_trophy(state, catalog, side, by)
         state = check_victory(state, catalog)
@@ -502,10 +470,8 @@ def wound_nemesis(
 
 def _table_wound_card(state: CampaignState, catalog: Catalog, rng: Chance, nemesis: str,
                       side: str) -> tuple[CampaignState, str | None]:
-    """ "Wounding a Nemesis" with the Reaction deck at the table: the players reveal cards
-    until one without the Interruption symbol and name that one (the others go back into the
-    deck, shuffled). The discard pile becomes the deck first when the deck holds no such card.
-    None when no card without Interruption is left anywhere."""
+    """ "Wounding a Nemesis" with the Reaction deck at the table: the card the players name
+    (the discard pile shuffled in first when the deck holds none without Interruption)."""
     def plain(cards: list[str]) -> list[str]:
         return [c for c in cards if not reaction_face(state, catalog, c).interruption]
 
@@ -530,12 +496,9 @@ def _table_wound_card(state: CampaignState, catalog: Catalog, rng: Chance, nemes
 
 def _ask_weakness_trophy(state: CampaignState, catalog: Catalog, side: str,
                          by: tuple[int, frozenset[str]] | None = None) -> CampaignState:
-    """ "Nemesis Weaknesses", "Nemesis Trophy": a Wound on a side whose Weakness card offers a
-    Nemesis Trophy judges its sentence against the app's state (engine/trophy.py): decided
-    when the state decides it (the Trophy given, or a "no Trophy" logged with why), else asked
-    of the table (``n=1``: the known clauses hold, the question defaults to yes)."""
-    from blood_companion.engine import trophy
-
+    """ "Nemesis Weaknesses", "Nemesis Trophy": a Wound on a side whose Weakness offers a
+    Trophy is judged on the state (engine/trophy.py), else asked of the table (``n=1``: the
+    known clauses hold, the question defaults to yes)."""
     w = weakness(state, catalog, side)
     night = night_of(state)
     if w is None or not w.trophy or side in night.weakness_trophies:
@@ -563,10 +526,7 @@ def _ask_weakness_trophy(state: CampaignState, catalog: Catalog, side: str,
 
 def weakness_trophy(state: CampaignState, catalog: Catalog, side: str, earned: bool
                     ) -> CampaignState:
-    """The table's answer about a Weakness's Nemesis Trophy: a token from the box (capped by
-    what the box holds) and the side marked as won for the night."""
-    from blood_companion.engine.box import gain_trophies
-
+    """A Weakness's Nemesis Trophy earned: a token from the box and the side marked won."""
     w = weakness(state, catalog, side)
     if not earned or w is None:
         return state
@@ -578,8 +538,8 @@ def weakness_trophy(state: CampaignState, catalog: Catalog, side: str, earned: b
 
 
 def check_victory(state: CampaignState, catalog: Catalog) -> CampaignState:
-    """The night is won when every side has taken the Wounds the Difficulty asks
-    ("Wounding a Nemesis")."""
+    """The night is won when every side took the Wounds the Difficulty asks ("Wounding a
+    Nemesis")."""
     night = night_of(state)
     if night.result is not None:
         return state
@@ -596,8 +556,7 @@ def goto(state: CampaignState, phase: str, **update: Any) -> CampaignState:
 
 
 def end_night(state: CampaignState, result: str, reason: str, **args: Any) -> CampaignState:
-    """The night is won or lost; ``reason`` is a code of ``words.REASONS`` (or
-    ``check_holds`` with the ``job`` whose Check card ended it)."""
+    """The night is won or lost (``reason``: a code of ``words.REASONS``)."""
     state = goto(state, "over", result=result, reason=reason, pending=[], queue=[], activation=None)
     return log(state, "night_over", result=result, reason=reason, **args)
 
@@ -626,8 +585,7 @@ def check_rule_holds(state: CampaignState, catalog: Catalog, rule: m.CheckRule) 
 
 
 def wound_minion(state: CampaignState, catalog: Catalog, space: str, n: int = 1) -> CampaignState:
-    """ "Wounding a Minion": one Miniature removed per Wound; a summoned Minion's card leaves
-    the board with its last Miniature (A and B stay)."""
+    """ "Wounding a Minion": a Miniature per Wound; a summoned card leaves with its last one."""
     night = night_of(state)
     slots = list(night.minions)
     idx = next((k for k, s in enumerate(slots) if s.space == space), None)
@@ -648,12 +606,9 @@ def summon(
     state: CampaignState, catalog: Catalog, rng: Chance, minion_type: str | None,
     place: Mapping[str, str] | None = None, src: str | None = None,
 ) -> CampaignState:
-    """ "Summon": a random unused Minion card (of the type when one is left, else any) on the
-    first free Minion space in Flow order; ignored when no space is free. Its Miniature goes
-    on the Tile the Effect names (``place``: ``{"distance": "2", "src": id}``, a Tile at that
-    Distance from the Effect's source, or ``{"who": trouper id}``, the Tile of the Trouper the
-    Effect targets), else on the Nemesis's Tile. ``src``: who summons (the Nemesis when not
-    said), for the decision record (engine/why.py)."""
+    """ "Summon": a random unused Minion card (of the type when one is left) on the first free
+    Minion space in Flow order, its Miniature on the Tile ``place`` names (a Distance from the
+    source, or a Trouper's Tile), else the Nemesis's. ``src``: who summons (engine/why.py)."""
     night = night_of(state)
     used = {s.minion for s in night.minions}
     taken = {s.space for s in night.minions}

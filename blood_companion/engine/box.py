@@ -1,19 +1,16 @@
-"""What the box holds and how a game starts from it, between the actions that change it: the
-Trophy tokens (how many the box holds, the tokens won), a Trouper as the box starts them, the
-Village Card's decks, the next game and the box's starting state, the check of a night laid out
-directly (Single Game mode) and the physical set-up of a table. The campaign's actions
-(engine/campaign.py) and the night's and the End's use it without importing every campaign
-action.
+"""What the box holds and how a game starts from it: the Trophy tokens, a Trouper as the box
+starts them, the Village Card's decks, the next game, the box's starting state and the physical
+set-up of a table.
 
-Rulebook sections: "Setup" (Player Setup, Playing Area Setup), "Components" (the Trophy tokens
-the box holds), "Game Modes" (Single Game). Readings of the rules are in docs/rules-decisions.md
-("Campaign and table").
+Rulebook sections: "Setup", "Components" (the Trophy tokens), "Game Modes" (Single Game);
+docs/rules-decisions.md ("Campaign and table").
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from blood_companion.content.face import trouper_name
 from blood_companion.content.models import ARTS
 from blood_companion.engine.day_state import DAY_STEPS, DayState
 from blood_companion.engine.errors import RuleError
@@ -24,6 +21,7 @@ from blood_companion.engine.state import (
     TrouperState,
     Wagon,
 )
+from blood_companion.engine.table import holders
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -53,9 +51,7 @@ def new_trouper(catalog: Catalog, seat: int, trouper: str, colour: str) -> Troup
 
 
 def village_start(ctx: Context) -> dict[str, Any]:
-    """The Village Card as "Playing Area Setup" lays it out: each Advanced Tactic deck shuffled
-    on its own; the Training and Crafting spaces hold the Location/Nemesis Tactic and Item
-    cards."""
+    """The Village Card as "Playing Area Setup" lays it out, each Advanced Tactic deck shuffled."""
     cat = ctx.catalog
     decks: dict[str, list[str]] = {}
     for art in ARTS:
@@ -70,8 +66,7 @@ def village_start(ctx: Context) -> dict[str, Any]:
 
 
 def trophy_cap(catalog: Catalog, kind: str, of: str) -> int:
-    """How many Trophy tokens of one Location (Zone) or Nemesis the box holds ("Components"):
-    the Zone's count (3), 3 per lieutenant, none for Vlad or an unknown id."""
+    """How many Trophy tokens of one Location (Zone) or Nemesis the box holds ("Components")."""
     if kind == "location":
         zone = catalog.get("zones", of)
         return zone.location_trophies if zone is not None else 0
@@ -80,8 +75,7 @@ def trophy_cap(catalog: Catalog, kind: str, of: str) -> int:
 
 
 def trophy_token(catalog: Catalog, key: str) -> tuple[str, str]:
-    """``(kind, of)`` for ``location:halls``, ``nemesis:lucilla`` or just ``halls`` /
-    ``lucilla``. Raises RuleError naming the tokens the box has."""
+    """``(kind, of)`` for ``location:halls``, ``nemesis:lucilla`` or just ``halls``."""
     kind, _, of = key.strip().lower().rpartition(":")
     zones = {z.id for z in catalog.all("zones")}
     nemeses = {n.id for n in catalog.all("nemeses")}
@@ -93,13 +87,9 @@ def trophy_token(catalog: Catalog, key: str) -> tuple[str, str]:
                     f"{', '.join(sorted(zones))}; Nemesis trophies: {', '.join(sorted(nemeses))}")
 
 
-def gain_trophies(
-    state: CampaignState, catalog: Catalog, kind: str, of: str, n: int
-) -> tuple[CampaignState, int]:
-    """The state after the players gain up to `n` Trophy tokens of one Location (Zone) or
-    Nemesis, and how many they got: never more than the box holds, so a token the box no longer
-    has is not won. Every gain of trophies goes through here (Location card rewards, Event
-    rewards, Weaknesses)."""
+def gain_trophies(state: CampaignState, catalog: Catalog, kind: str, of: str, n: int
+                  ) -> tuple[CampaignState, int]:
+    """Every gain of up to `n` Trophy tokens, and how many were got: never past the box's cap."""
     field = "location_trophies" if kind == "location" else "nemesis_trophies"
     holdings = dict(getattr(state, field))
     have = holdings.get(of, 0)
@@ -111,8 +101,7 @@ def gain_trophies(
 
 
 def trophies_within_box(state: CampaignState, catalog: Catalog) -> CampaignState:
-    """The holdings with any count past the box's cap brought back to it (a gain that skipped
-    :func:`gain_trophies`); the same state when nothing is over."""
+    """The holdings with any count past the box's cap brought back to it."""
     update: dict[str, dict[str, int]] = {}
     for kind, field in (("location", "location_trophies"), ("nemesis", "nemesis_trophies")):
         held: dict[str, int] = getattr(state, field)
@@ -125,45 +114,30 @@ def trophies_within_box(state: CampaignState, catalog: Catalog) -> CampaignState
 # --------------------------------------------------------------------------- Single Game mode
 
 
-def box_start_troupers(catalog: Catalog, troupers: list[TrouperState]) -> list[TrouperState]:
-    """The same players in the same seats and colours, their Troupers as the box starts them
-    ("Player Setup"): Starting Tactic cards, Starting Items on their white side, nothing else."""
-    return [new_trouper(catalog, t.seat, t.trouper, t.colour) for t in troupers]
-
-
 def next_game(state: CampaignState, **more: Any) -> CampaignState:
-    """The next game begins with its Day Part, at its first step (Recovery); ``more`` changes
-    besides."""
+    """The next game begins with its Day Part (``more``: other changes)."""
     return state.model_copy(update={"rewards": None, "game": state.game + 1, "part": "day",
                                     "phase": DAY_STEPS[0], "day": DayState(), **more})
 
 
 def box_start(state: CampaignState, catalog: Catalog, **more: Any) -> CampaignState:
-    """The next game with the box as it starts: the Troupers of :func:`box_start_troupers`
-    (those set aside start afresh too), no Wagon, no trophies, no Vlad card weakened."""
-    return next_game(state, troupers=box_start_troupers(catalog, state.troupers), set_aside=[],
-                     wagon=Wagon(), location_trophies={}, nemesis_trophies={}, vlad_weakened=[],
-                     **more)
+    """The next game with the box as it starts ("Player Setup"), the same players in the same
+    seats and colours (those set aside start afresh too)."""
+    troupers = [new_trouper(catalog, t.seat, t.trouper, t.colour) for t in state.troupers]
+    return next_game(state, troupers=troupers, set_aside=[], wagon=Wagon(), location_trophies={},
+                     nemesis_trophies={}, vlad_weakened=[], **more)
 
 
 class NeedsDayPart(RuleError):
-    """A Roguelite night laid out directly: the Day Part prepares it (the CLI names its
-    commands)."""
+    """A Roguelite night laid out directly: the Day Part prepares it."""
 
 
 def require_single_game_setup(state: CampaignState, catalog: Catalog) -> CampaignState:
-    """The state a night laid out directly (not by the Day Part) starts from.
-
-    "Single Game Mode" generates or chooses each aspect of the night; a Roguelite night comes
-    from the Day Part, whose steps (Recovery, Purchases, Zone, Minion and Nemesis Selection, the
-    Last Assault and its lieutenants, the Dusk) a direct setup would skip: RuleError.
-    After a finished Single game the next one starts from the box's starting state."""
+    """The state a night laid out directly starts from ("Single Game Mode")."""
     if state.mode != "single":
-        raise NeedsDayPart(
-            "a Roguelite night is prepared by the Day Part (Recovery, Purchases, Zone, Minion "
-            "and Nemesis Selection or the Last Assault, then the Dusk); laying a night out "
-            "directly is for Single Game mode"
-        )
+        raise NeedsDayPart("a Roguelite night is prepared by the Day Part (Recovery, Purchases, "
+                           "Zone, Minion and Nemesis Selection or the Last Assault, then the "
+                           "Dusk); laying a night out directly is for Single Game mode")
     if state.part == "over":
         return box_start(state, catalog, night=None)
     return state
@@ -182,36 +156,20 @@ def _per_player(catalog: Catalog, component: str, default: int) -> int:
 
 def table_setup(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
     """What the table lays out for a new campaign ("Setup": Player Setup, Playing Area Setup),
-    as data: who sits where with which Trouper, colour and material, who holds the Leader token,
-    and the Village Card's decks (Roguelite only: Single Game mode plays with the Starting cards
-    and Items). The CLI turns it into a checklist."""
-    from blood_companion.content.face import trouper_name
-    from blood_companion.engine.table import holders
-
-    seats = []
-    for i, t in enumerate(state.troupers):
-        seats.append(
-            {"seat": t.seat + 1, "trouper": t.trouper,
-             "name": trouper_name(catalog, t.trouper), "colour": t.colour,
-             "leader": i == state.leader, "starting_tactics": len(t.deck),
-             "trouper_items": len(t.sleeves), "vigor_tokens": catalog.config.vigor_tokens}
-        )
-    return {
-        "mode": state.mode,
-        "seats": seats,
-        "leader": state.troupers[state.leader].trouper if state.troupers else None,
-        "per_colour": {
-            "tactic_sleeves": len(state.troupers[0].deck) if state.troupers else 0,
-            "item_sleeves": len(state.troupers[0].sleeves) if state.troupers else 0,
-            "whisper_tokens": _per_player(catalog, "Whisper Tokens", 8),
-            "trap_tokens": _per_player(catalog, "Trap Tokens", 8),
-            "event_tokens": _per_player(catalog, "Event Tokens", 8),
-            "exhausted_tokens": _per_player(catalog, "Exhausted Tokens", 1),
-        },
-        "village": state.mode == "roguelite",
-        "advanced_decks": {art: len(deck) for art, deck in state.advanced_decks.items()},
-        "training": len(state.training),
-        "crafting": len(state.crafting),
-        "decks": holders(state),
-    }
+    as data the CLI turns into a checklist (the Village Card's decks: Roguelite only)."""
+    seats = [{"seat": t.seat + 1, "trouper": t.trouper, "name": trouper_name(catalog, t.trouper),
+              "colour": t.colour, "leader": i == state.leader, "starting_tactics": len(t.deck),
+              "trouper_items": len(t.sleeves), "vigor_tokens": catalog.config.vigor_tokens}
+             for i, t in enumerate(state.troupers)]
+    first = state.troupers[0] if state.troupers else None
+    per_colour = {"tactic_sleeves": len(first.deck) if first else 0,
+                  "item_sleeves": len(first.sleeves) if first else 0,
+                  **{f"{kind}_tokens": _per_player(catalog, f"{kind.capitalize()} Tokens", n)
+                     for kind, n in (("whisper", 8), ("trap", 8), ("event", 8), ("exhausted", 1))}}
+    return {"mode": state.mode, "seats": seats,
+            "leader": state.troupers[state.leader].trouper if state.troupers else None,
+            "per_colour": per_colour, "village": state.mode == "roguelite",
+            "advanced_decks": {art: len(deck) for art, deck in state.advanced_decks.items()},
+            "training": len(state.training), "crafting": len(state.crafting),
+            "decks": holders(state)}
 

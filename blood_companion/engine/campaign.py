@@ -1,10 +1,8 @@
 """Campaign-level actions: start a campaign, change the table, fix the Wagon and the trophies,
 start the next Single game, say who holds each deck (engine/table.py).
 
-Rulebook sections: "Setup" (Player Setup, Playing Area Setup), "Components" (the Trophy tokens
-the box holds), "Game Mode Presentation" and "Game Modes" (Roguelite, Single Game), "Roguelite
-Mode" (the number of players may change from game to game). Readings of the rules are in
-docs/rules-decisions.md ("Campaign and table").
+Rulebook sections: "Setup", "Components" (the Trophy tokens), "Game Mode Presentation", "Game
+Modes", "Roguelite Mode"; docs/rules-decisions.md ("Campaign and table").
 """
 
 from __future__ import annotations
@@ -32,7 +30,8 @@ from blood_companion.engine.state import (
     Wagon,
 )
 from blood_companion.engine.table import DECKS, deck_key, holders, normal_decks
-from blood_companion.engine.words.text import counted, counted_all
+from blood_companion.engine.words.sentences import who
+from blood_companion.engine.words.text import counted, counted_all, listing
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -75,12 +74,9 @@ def _free_colour(used: set[str]) -> str:
 
 
 class StartCampaign(Action):
-    """The first action of every log: the table, the mode and the seed.
-
-    "Player Setup" lets the players choose their Troupers, colours and the Leader by agreement or
-    at random: a seat without a Trouper draws one among those nobody named, ``random_colours``
-    draws each colour not named among the free ones, ``random_leader`` draws the Leader. The
-    draws are chance outcomes recorded with the step."""
+    """The first action of every log: the table, the mode and the seed. "Player Setup": what
+    nobody named (a seat's Trouper, a colour with ``random_colours``, the Leader with
+    ``random_leader``) is drawn at random."""
 
     type: Literal["start_campaign"] = "start_campaign"
     name: str
@@ -97,8 +93,6 @@ class StartCampaign(Action):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         if state.started:
             raise RuleError("this campaign has already started")
-        from blood_companion.engine.table import normal_decks
-
         held = normal_decks(self.decks or {})
         cat = ctx.catalog
         _check_seats(cat, self.seats, [])
@@ -115,26 +109,12 @@ class StartCampaign(Action):
         leader = self.leader
         if self.random_leader:
             leader = ctx.chance.randrange(len(self.seats), "setup:leader")
-        return state.model_copy(
-            update={
-                "name": self.name,
-                "mode": self.mode,
-                "seed": self.seed,
-                "started": True,
-                "troupers": [
-                    new_trouper(cat, i, t, c)
-                    for i, (t, c) in enumerate(zip(troupers, colours, strict=True))
-                ],
-                "leader": leader,
-                "wagon": Wagon(),
-                **village,
-                "game": 1,
-                "part": "day",
-                "phase": DAY_STEPS[0],  # the Day's first step
-                "day": DayState(),
-                "decks": held,
-            }
-        )
+        seated = [new_trouper(cat, i, t, c)
+                  for i, (t, c) in enumerate(zip(troupers, colours, strict=True))]
+        return state.model_copy(update={
+            "name": self.name, "mode": self.mode, "seed": self.seed, "started": True,
+            "troupers": seated, "leader": leader, "wagon": Wagon(), **village, "game": 1,
+            "part": "day", "phase": DAY_STEPS[0], "day": DayState(), "decks": held})
 
     def _draw_troupers(self, cat: Catalog, ctx: Context, named: list[str]) -> list[str]:
         missing = sum(1 for s in self.seats if s.trouper is None)
@@ -160,11 +140,6 @@ class StartCampaign(Action):
         return [s.colour if s.colour is not None else next(drawn) for s in self.seats]
 
     def said(self, c: Any, s: Any) -> str:
-        """The start in a sentence: the Troupers named, those drawn, the seed, the decks the
-        players hold."""
-        from blood_companion.engine.words.sentences import who
-        from blood_companion.engine.words.text import listing
-
         join = listing if c is not None else ", ".join
         named = [who(c, x.trouper) for x in self.seats if x.trouper is not None]
         if missing := len(self.seats) - len(named):
@@ -184,8 +159,7 @@ Reason = Annotated[str, Cli("--reason", "Why (shown in the log).")]
 
 
 class AddTrouper(Action):
-    """A player joins between games (Roguelite Mode allows a different table each game). A
-    Trouper set aside when its player left comes back with everything it owns."""
+    """A player joins between games ("Roguelite Mode"); a Trouper set aside comes back whole."""
 
     type: Literal["add_trouper"] = "add_trouper"
     command = "campaign add-trouper"
@@ -215,9 +189,8 @@ class AddTrouper(Action):
 
 
 class RetireTrouper(Action):
-    """A player leaves between games. Their Trouper is set aside with everything it owns (deck,
-    Personal Reserve, Items and their sides, Bites): "Roguelite Mode" keeps the status of the
-    materials whatever the number of players, and Tactic cards stay their owner's."""
+    """A player leaves between games, their Trouper set aside with everything it owns
+    ("Roguelite Mode" keeps the status of the materials whatever the number of players)."""
 
     type: Literal["retire_trouper"] = "retire_trouper"
     command = "campaign retire-trouper"
@@ -285,9 +258,7 @@ class AdjustWagon(Action):
 
 
 class AdjustTrophies(Action):
-    """Correct the Trophy tokens by hand (a table fix): ``changes`` maps a token
-    (``location:halls``, ``nemesis:lucilla`` or just the id) to a signed count. Never below zero
-    nor past what the box holds."""
+    """Correct the Trophy tokens by hand (a table fix): ``changes``: token -> signed count."""
 
     type: Literal["adjust_trophies"] = "adjust_trophies"
     command = "campaign trophies"
@@ -326,9 +297,8 @@ class AdjustTrophies(Action):
 
 class NextSingleGame(Action):
     """Start another game of a Single Game mode campaign once the last one is over: the box's
-    starting state, the same table, the next number in the history. A new game in "Single Game
-    Mode" has the Starting cards and Items only; nothing of the game before carries over
-    (Bites, Insanity, a Wagon or trophies fixed by hand)."""
+    starting state, the same table ("Single Game Mode": nothing of the game before carries
+    over)."""
 
     type: Literal["next_single_game"] = "next_single_game"
     command = "campaign next-game"
@@ -345,10 +315,8 @@ class NextSingleGame(Action):
 
 
 class SetDecks(Action):
-    """Who holds which deck, from now on (``decks``: deck -> ``app`` or ``table``; decks not
-    named keep their holder). The Trouper decks and the Reaction deck cannot change hands while
-    a night is being played: the app could not know hands and deck it never saw, nor hand back
-    an order the players shuffled."""
+    """Who holds which deck, from now on. The Trouper and Reaction decks keep their holder
+    during a night: the app could not know cards it never saw, nor an order the players made."""
 
     type: Literal["set_decks"] = "set_decks"
     command = "campaign decks"
@@ -365,18 +333,13 @@ class SetDecks(Action):
             raise RuleError("name at least one deck", hint="e.g. all=table or troupers=table")
         now = holders(state)
         new = dict(now)
-        for deck, who in self.decks.items():
-            if deck not in DECKS:
-                deck = deck_key(deck)
-            new[deck] = who
+        for deck, holder in self.decks.items():
+            new[deck if deck in DECKS else deck_key(deck)] = holder
         in_night = state.part == "night" and state.night is not None and state.night.result is None
         for deck in ("troupers", "reactions"):
             if in_night and new[deck] != now[deck]:
-                raise RuleError(
-                    f"{DECKS[deck]} are in play tonight: they change hands after the End of "
-                    "the Night",
-                    hint="the other decks may change now",
-                )
+                raise RuleError(f"{DECKS[deck]} are in play tonight: they change hands after "
+                                "the End of the Night", hint="the other decks may change now")
         return state.model_copy(update={"decks": normal_decks(new)})
 
     def describe(self) -> str:

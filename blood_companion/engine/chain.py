@@ -1,10 +1,7 @@
-"""The Chain's spaces as places on the Night Board ("Night Board", "Planning Phase").
-
-A card stays on its space until the Cleanup takes it away: an Event card left on the Chain keeps
-its space, and a new card goes on the leftmost free space, which may lie left of an Event.
-``NightState.chain`` lists the cards left to right; a :class:`ChainSlot` stores its 0-based
-``space`` only where it is not its place in the list (so a Chain with no gap keeps its hashes).
-:func:`number` and :func:`index_at` are the one way between list indexes and board spaces.
+"""The Chain's spaces as places on the Night Board ("Night Board", "Planning Phase"): a card
+stays on its space until the Cleanup (a new one goes on the leftmost free space, maybe left of
+an Event). A :class:`ChainSlot` stores its 0-based ``space`` only where it is not its place in
+the list; :func:`number` and :func:`index_at` are the one way between the two.
 """
 
 from __future__ import annotations
@@ -35,8 +32,7 @@ def index_at(chain: Sequence[ChainSlot], space: int) -> int | None:
 
 
 def card_at(chain: Sequence[ChainSlot], space: int) -> int:
-    """The list index of the card on Chain space ``space`` (1-based). Raises RuleError when the
-    space is free."""
+    """The list index of the card on Chain space ``space`` (1-based), which must hold one."""
     k = index_at(chain, space)
     if k is None:
         raise RuleError(f"no card on Chain space {space}")
@@ -58,15 +54,13 @@ def place(chain: Sequence[ChainSlot], slot: ChainSlot) -> tuple[list[ChainSlot],
 
 
 def keep(chain: Sequence[ChainSlot], kept: Sequence[int]) -> list[ChainSlot]:
-    """The Chain once the cards at the list indexes ``kept`` alone stay ("Cleanup Phase"):
-    each on the space it lay on."""
+    """The Chain once the cards at the list indexes ``kept`` alone stay ("Cleanup Phase")."""
     sp = spaces(chain)
     return on_spaces([(sp[k], chain[k]) for k in kept])
 
 
 def on_spaces(cards: Sequence[tuple[int, ChainSlot]]) -> list[ChainSlot]:
-    """The Chain of (0-based space, card) pairs, left to right, each card storing its space
-    only where it is not its place in the list."""
+    """The Chain of (0-based space, card) pairs, left to right."""
     out = []
     for k, (sp, s) in enumerate(cards):
         want = None if sp == k else sp

@@ -1,19 +1,12 @@
 """Chance: every shuffle, draw and die face an action causes, made by our own generator and
 recorded with the step (OpenSpiel's "chance outcomes as actions").
 
-An action gets a :class:`Chance` in its context. The engine asks it for ``shuffle``,
-``sample``, ``choice`` and ``randrange`` (the names of :class:`random.Random`, so engine code
-reads as before), each with a short ``label`` saying what is random ("reaction-deck",
-"die:R"). What it answered is kept in :attr:`Chance.outcomes`, a list of small JSON values the
-store writes beside the action.
-
-* **Fresh** (recording a new step): answers come from :class:`BloodRandom`.
-* **Replay** (``blood campaign verify``, import): answers come from the outcomes recorded with
-  the step, matched by kind and label in order, never from a generator. A reordered engine call
-  with another label still gets its own recorded answer; an answer that does not fit the
-  question (a shuffle of other cards) raises :class:`ChanceMismatch`.
-* **Legacy**: saves of app 0.1.0 drew from ``random.Random(f"blood:{seed}:{step}")``; migrating
-  such a save re-runs those steps with :class:`LegacyRandom`, which makes the same calls.
+An action's :class:`Chance` answers ``shuffle``, ``sample``, ``choice`` and ``randrange`` (as
+:class:`random.Random`), each with a ``label`` saying what is random ("die:R"), and keeps its
+answers in :attr:`Chance.outcomes`, stored beside the action. **Fresh**: from
+:class:`BloodRandom`. **Replay**: from the recorded outcomes, matched by kind and label in
+order (one that does not fit raises :class:`ChanceMismatch`). **Legacy**: app 0.1.0's
+``random.Random(f"blood:{seed}:{step}")`` (:class:`LegacyRandom`), for migrations.
 
 The generator (:class:`BloodRandom`), specified so that any version of Python (or another
 language) gives the same numbers:
@@ -125,31 +118,23 @@ class Chance:
     """What is random in one action: answers from a generator (fresh) or from the outcomes
     recorded with the step (replay); every answer is kept in :attr:`outcomes`."""
 
-    def __init__(
-        self, generator: Generator | None = None, recorded: Sequence[dict[str, Any]] | None = None
-    ) -> None:
+    def __init__(self, generator: Generator | None = None,
+                 recorded: Sequence[dict[str, Any]] | None = None) -> None:
         if (generator is None) == (recorded is None):
             raise ValueError("a Chance draws from a generator or from recorded outcomes")
         self._gen = generator
-        self._left: list[dict[str, Any]] | None = (
-            [dict(o) for o in recorded] if recorded is not None else None
-        )
+        self._left = [dict(o) for o in recorded] if recorded is not None else None
         self.outcomes: list[dict[str, Any]] = []
-        # Cards the table drew from decks it holds, as the action names them (deck -> cards in
-        # the order drawn); engine/table.py takes them in turn. Not kept in `outcomes`: the
-        # action itself records them, so any replay gives the same cards.
+        # Cards the table drew from decks it holds, as the action names and records them
+        # (deck -> cards in the order drawn); engine/table.py takes them in turn.
         self.named: dict[str, list[str]] = {}
 
     def name_draws(self, drawn: dict[str, list[str]]) -> None:
-        """The cards the action says the table drew (see :attr:`named`)."""
         self.named = {deck: list(cards) for deck, cards in drawn.items()}
 
     def take_named(self, deck: str) -> str | None:
-        """The next card the table named for `deck`, or None when none is left."""
         left = self.named.get(deck)
-        if not left:
-            return None
-        return left.pop(0)
+        return left.pop(0) if left else None
 
     def unnamed_left(self) -> dict[str, list[str]]:
         """Named cards no draw took (the action named more than happened)."""
@@ -183,7 +168,6 @@ class Chance:
         self.outcomes.append({"k": kind, "l": label, "v": _plain(value)})
 
     def shuffle(self, x: MutableSequence[Any], label: str = "shuffle") -> None:
-        """Shuffle `x` in place."""
         if self._left is not None:
             order = self._recorded("shuffle", label)
             if not isinstance(order, list) or sorted(map(repr, order)) != sorted(map(repr, x)):

@@ -1,8 +1,5 @@
-"""Dice: the box's Red, Grey and Black dice, pool notation (``"2R B"``, :func:`parse_pool`),
-seeded rolls and the faces players type in from physical dice (``"2 x 1/1"`` or ``"B3 R0 Gx"``,
-:func:`parse_faces`); the notation is documented for players in docs/dice-and-odds.md. Pure: no
-I/O, no printing; randomness only from the ``Chance`` the caller passes in.
-"""
+"""Dice: the box's Red, Grey and Black dice, pool notation (``"2R B"``), rolls and the faces
+players type in from physical dice (``"2 x 1/1"``, ``"B3 R0 Gx"``); docs/dice-and-odds.md."""
 
 from __future__ import annotations
 
@@ -11,6 +8,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import groupby
 from typing import Any, Literal, NamedTuple, TypeVar
+
+from pydantic_core import core_schema
 
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import DiceError
@@ -30,16 +29,9 @@ Pool = tuple[DieLetter, ...]
 _T = TypeVar("_T")
 
 
-# The dice and odds values are NamedTuples, so that `blood roll` and `blood odds` import nothing
-# heavy; ``_check`` refuses what no box or save holds, for values read from data.
-
-
 def in_models(cls: type[_T]) -> type[_T]:
-    """Let pydantic models hold ``cls`` (saves store Faces, Bonus Dice and Insanity bonuses):
-    validated from the dict of its fields (:func:`_made`), dumped as that dict in field order."""
+    """Let pydantic models hold ``cls``, validated from and dumped as the dict of its fields."""
     def schema(source: Any, handler: Any) -> Any:
-        from pydantic_core import core_schema
-
         return core_schema.no_info_plain_validator_function(
             lambda value: value if isinstance(value, cls) else _from_fields(cls, value),
             serialization=core_schema.plain_serializer_function_ser_schema(
@@ -62,7 +54,7 @@ def _from_fields(cls: Any, value: Any) -> Any:
 
 
 def _made(cls: Any, **fields: Any) -> Any:
-    """``cls(**fields)`` once its ``_check`` accepts it (a ValueError otherwise)."""
+    """``cls(**fields)`` once its ``_check`` (refusing what no box or save holds) accepts it."""
     value = cls(**fields)
     value._check()
     return value
@@ -110,13 +102,11 @@ class DieSpec(NamedTuple):
 
 
 class DiceBox(NamedTuple):
-    """The dice a game can roll, by letter. Build it with :meth:`from_models` or
-    :meth:`from_mapping`; the engine never reads files."""
+    """The dice a game can roll, by letter."""
 
     dice: tuple[DieSpec, ...]
 
     def die(self, letter: str) -> DieSpec:
-        """The die with this letter; raises DiceError when the box has no such die."""
         for spec in self.dice:
             if spec.letter == letter:
                 return spec
@@ -127,20 +117,16 @@ class DiceBox(NamedTuple):
 
     @classmethod
     def from_models(cls, dice: Iterable[Any]) -> DiceBox:
-        """From the content models (``blood_companion.content.models.Die``) or anything shaped
-        like them: ``letter``, ``name``, ``count_in_box`` and ``faces`` with ``triumphs``,
-        ``defeats`` and ``label``."""
+        """From the content models (``content.models.Die``) or anything shaped like them."""
         return cls._checked([DieSpec(
             letter=d.letter, name=d.name, count_in_box=d.count_in_box,
-            faces=tuple(Face(d.letter, f.triumphs, f.defeats, f.label) for f in d.faces),
-        ) for d in dice])
+            faces=tuple(Face(d.letter, f.triumphs, f.defeats, f.label) for f in d.faces))
+            for d in dice])
 
     @classmethod
-    def from_mapping(
-        cls, faces: Mapping[str, Sequence[Sequence[Any]]], counts: Mapping[str, int] | None = None,
-    ) -> DiceBox:
-        """From plain data: ``{"R": [(triumphs, defeats[, label]), ...], ...}``; every die
-        counts 3 in the box unless ``counts`` says otherwise."""
+    def from_mapping(cls, faces: Mapping[str, Sequence[Sequence[Any]]],
+                     counts: Mapping[str, int] | None = None) -> DiceBox:
+        """From ``{"R": [(triumphs, defeats[, label]), ...], ...}``, 3 of each unless counted."""
         def face(letter: str, row: Sequence[Any]) -> Face:
             t, d = int(row[0]), int(row[1]) if len(row) > 1 else 0
             label = str(row[2]) if len(row) > 2 else None
@@ -184,12 +170,8 @@ _POOL_TOKEN = re.compile(r"\s*(?P<count>\d+)?\s*(?P<word>[A-Za-z]+)?\s*(?P<sep>[
 
 
 def parse_pool(text: str, box: DiceBox | None = None, *, max_dice: int | None = None) -> Pool:
-    """Read a pool such as ``"R G B"``, ``"2R B"``, ``"3B"``, ``"RGB"`` or ``"2 black, red"``.
-
-    With ``box``, each colour is limited to the dice the box holds (``count_in_box``) and only
-    the box's letters are accepted; ``max_dice`` caps the total (a Test rolls 3).
-    Raises DiceError for an unknown die, a zero or huge count, or an empty pool.
-    """
+    """Read a pool such as ``"R G B"``, ``"2R B"``, ``"3B"``, ``"RGB"`` or ``"2 black, red"``
+    (with ``box``: only the dice it holds; ``max_dice`` caps the total)."""
     src = text.strip()
     if not src:
         raise DiceError("the dice pool is empty", hint='write it like "R G B", "2R B" or "3B"')
@@ -199,16 +181,14 @@ def parse_pool(text: str, box: DiceBox | None = None, *, max_dice: int | None = 
         m = _POOL_TOKEN.match(src, pos)
         if m is None or m.end() == pos:
             bad = src[pos:].split()[0] if src[pos:].split() else src[pos:]
-            raise DiceError(
-                f"cannot read {bad!r} in the dice pool {text!r}",
-                hint='counts are whole numbers from 1, e.g. "2R B"; ' + _letters_hint(box),
-            )
+            raise DiceError(f"cannot read {bad!r} in the dice pool {text!r}",
+                            hint='counts are whole numbers from 1, e.g. "2R B"; '
+                            + _letters_hint(box))
         pos = m.end()
         count_text, word = m.group("count"), m.group("word")
         if word is None:
-            raise DiceError(
-                f"the count {count_text} in {text!r} names no die", hint=_letters_hint(box)
-            )
+            raise DiceError(f"the count {count_text} in {text!r} names no die",
+                            hint=_letters_hint(box))
         count = int(count_text) if count_text is not None else 1
         letters = _word_letters(word, text, box)
         if count < 1:
@@ -231,38 +211,31 @@ def _word_letters(word: str, text: str, box: DiceBox | None) -> list[DieLetter]:
     out: list[DieLetter] = []
     for ch in word.upper():
         if ch not in LETTERS:
-            raise DiceError(
-                f"unknown die {word!r} in the dice pool {text!r}", hint=_letters_hint(box)
-            )
+            raise DiceError(f"unknown die {word!r} in the dice pool {text!r}",
+                            hint=_letters_hint(box))
         out.append(ch)
     return out
 
 
-def check_pool(
-    pool: Sequence[str], box: DiceBox | None = None, *, max_dice: int | None = None,
-    text: str | None = None,
-) -> None:
-    """Refuse a pool the box cannot roll: unknown letters, more dice of a colour than the box
-    holds, or more than ``max_dice`` dice. Raises DiceError."""
+def check_pool(pool: Sequence[str], box: DiceBox | None = None, *, max_dice: int | None = None,
+               text: str | None = None) -> None:
+    """Refuse a pool the box cannot roll (DiceError)."""
     shown = text if text is not None else format_pool(pool)
     if not pool:
         raise DiceError("the dice pool is empty", hint='write it like "R G B", "2R B" or "3B"')
     letters = box.letters() if box is not None else LETTERS
     for letter in pool:
         if letter not in letters:
-            raise DiceError(
-                f"unknown die {letter!r} in the dice pool {shown!r}", hint=_letters_hint(box)
-            )
+            raise DiceError(f"unknown die {letter!r} in the dice pool {shown!r}",
+                            hint=_letters_hint(box))
     if max_dice is not None and len(pool) > max_dice:
         raise DiceError(f"the pool {shown!r} has {len(pool)} dice; at most {max_dice} here")
     if box is not None:
         for letter, n in Counter(pool).items():
             have = box.die(letter).count_in_box
             if n > have:
-                raise DiceError(
-                    f"the pool {shown!r} needs {n} {DIE_NAMES.get(letter, letter)} dice; "
-                    f"the box has {have}"
-                )
+                raise DiceError(f"the pool {shown!r} needs {n} {DIE_NAMES.get(letter, letter)} "
+                                f"dice; the box has {have}")
 
 
 def format_pool(pool: Sequence[str]) -> str:
@@ -284,8 +257,7 @@ def roll_pool(pool: Sequence[str], box: DiceBox, rng: Chance) -> tuple[Face, ...
 
 
 def triumph_total(faces: Iterable[Face], *, defeats_cancel: bool = False) -> int:
-    """Triumphs shown by ``faces``. With ``defeats_cancel`` (a rules_config choice; no printed
-    rule says so) each Defeat cancels one Triumph, never going below zero."""
+    """Triumphs shown by ``faces`` (``defeats_cancel``, a rules_config choice: less Defeats)."""
     faces = list(faces)
     total = sum(f.triumphs for f in faces)
     if defeats_cancel:
@@ -314,45 +286,33 @@ def format_faces(faces: Sequence[Face]) -> str:
 
 
 def parse_faces(text: str, pool: Sequence[str], box: DiceBox) -> tuple[Face, ...]:
-    """Read the faces players see on their physical dice, one per die of ``pool``.
-
-    Each entry is ``N`` (N Triumphs), ``x`` (a Defeat; ``xx`` two), ``N/M`` (N Triumphs and M
-    Defeats) or a face label; entries are in pool order, or all prefixed by their die letter
-    (``B3 R0 Gx``, ``B:3``) in any order. Returns the faces in pool order. Raises DiceError for
-    a wrong number of entries or a face the die does not have.
-    """
+    """Read the faces players see on their physical dice, one per die of ``pool``: ``N``, ``x``,
+    ``N/M`` or a label each, in pool order or all prefixed by their die (``B3 R0 Gx``, ``B:3``)."""
     entries = [e for e in re.split(r"[\s,;]+", text.strip()) if e]
     check_pool(pool, box)
     if len(entries) != len(pool):
-        raise DiceError(
-            f"{len(entries)} face(s) typed for {len(pool)} dice ({format_pool(pool)})",
-            hint="one entry per die, in pool order, e.g. " + _example(pool),
-        )
+        raise DiceError(f"{len(entries)} face(s) typed for {len(pool)} dice ({format_pool(pool)})",
+                        hint="one entry per die, in pool order, e.g. " + _example(pool))
     prefixed = [_split_prefix(e, box) for e in entries]
     if all(p is None for p in prefixed):
         return tuple(_face_for(e, box.die(d), e) for e, d in zip(entries, pool, strict=True))
     if any(p is None for p in prefixed):
-        raise DiceError(
-            "either every face entry names its die (B3 R0 Gx) or none does (3 0 x)",
-            hint="one entry per die, in pool order, e.g. " + _example(pool),
-        )
+        raise DiceError("either every face entry names its die (B3 R0 Gx) or none does (3 0 x)",
+                        hint="one entry per die, in pool order, e.g. " + _example(pool))
     slots: list[Face | None] = [None] * len(pool)
     for entry, split in zip(entries, prefixed, strict=True):
         assert split is not None
         letter, value = split
         free = [i for i, d in enumerate(pool) if d == letter and slots[i] is None]
         if not free:
-            raise DiceError(
-                f"{entry!r} names a {DIE_NAMES.get(letter, letter)} die; the pool "
-                f"{format_pool(pool)!r} has no more of those"
-            )
+            raise DiceError(f"{entry!r} names a {DIE_NAMES.get(letter, letter)} die; the pool "
+                            f"{format_pool(pool)!r} has no more of those")
         slots[free[0]] = _face_for(value, box.die(letter), entry)
     return tuple(f for f in slots if f is not None)
 
 
 def _split_prefix(entry: str, box: DiceBox) -> tuple[DieLetter, str] | None:
-    """``B3``, ``Gx``, ``R1/1``, ``B:3`` or ``B:B-triple`` name their die; a bare label such as
-    ``B-triple`` does not."""
+    """``B3``, ``Gx``, ``R1/1``, ``B:3`` or ``B:B-triple`` name their die; ``B-triple`` not."""
     m = _PREFIXED.match(entry)
     if m is None:
         return None
@@ -372,20 +332,16 @@ def _face_for(value: str, spec: DieSpec, entry: str) -> Face:
             return f
     m = _COUNTS.match(value.strip())
     if m is None:
-        raise DiceError(
-            f"cannot read the face {entry!r} for the {spec.name}",
-            hint="type N Triumphs (2), x for a Defeat, N/M, or a label; this die shows "
-            + _face_menu(spec),
-        )
+        raise DiceError(f"cannot read the face {entry!r} for the {spec.name}",
+                        hint="type N Triumphs (2), x for a Defeat, N/M, or a label; this die "
+                        "shows " + _face_menu(spec))
     x = m.group("x")
     wanted = (0, len(x)) if x else (int(m.group("t")), int(m.group("d") or 0))
     for f in spec.faces:
         if f.counts == wanted:
             return f
-    raise DiceError(
-        f"the {spec.name} has no face {entry!r} ({wanted[0]} Triumph(s), {wanted[1]} Defeat(s))",
-        hint="its faces are " + _face_menu(spec),
-    )
+    raise DiceError(f"the {spec.name} has no face {entry!r} ({wanted[0]} Triumph(s), "
+                    f"{wanted[1]} Defeat(s))", hint="its faces are " + _face_menu(spec))
 
 
 def _face_menu(spec: DieSpec) -> str:

@@ -1,8 +1,8 @@
 """End of the Night: rewards, the campaign history, and the Roguelite loop to Vlad and back.
 
 Rulebook sections: "End of the Night", "The Players Were Defeated", "The Players Won",
-"Roguelite Mode", "Reaction Card - Vlad". Every roll may be physical (faces entered by the
-players and stored in the action) or digital (drawn from the action's derived RNG).
+"Roguelite Mode", "Reaction Card - Vlad". Every roll is physical (the faces the players typed)
+or digital.
 """
 
 from __future__ import annotations
@@ -80,7 +80,6 @@ class EndNight(Action):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        """Closing a night won or lost."""
         night = state.night
         if night is None or night.phase != "over":
             return ()
@@ -93,9 +92,8 @@ class EndNight(Action):
 
 
 def end_of_night(state: CampaignState, catalog: Catalog) -> CampaignState:
-    """ "End of the Night": close a won or lost night (the Night's end in engine/flow.py):
-    the board cleared, the game recorded, the Location card's reward column read for the End
-    (in Single Game mode the game simply ends)."""
+    """ "End of the Night" (the Night's end in engine/flow.py): the board cleared, the game
+    recorded, the Location card's reward column read (Single Game mode: the game ends)."""
     night = state.night
     if night is None or night.result is None:
         raise RuleError("the night is still going on: it ends when it is won or lost")
@@ -142,8 +140,8 @@ def _pending(roll: LootRoll) -> PendingLoot:
 
 
 def _after_night(t: TrouperState) -> TrouperState:
-    """Cards go back into the Trouper deck; the Vigor tokens, Bites and the Insanity cube stay
-    as they are until the Day's Recovery ("Show Phase")."""
+    """Cards back into the Trouper deck; Vigor, Bites and Insanity wait for the Recovery ("Show
+    Phase")."""
     return t.recovered().model_copy(update={
         "vigor_depleted": t.vigor_depleted, "bites_on_depleted": t.bites_on_depleted,
         "insanity": t.insanity})
@@ -151,8 +149,7 @@ def _after_night(t: TrouperState) -> TrouperState:
 
 def _take_trophies(state: CampaignState, catalog: Catalog, zone: str, nemesis: str,
                    column: LocationReward) -> tuple[CampaignState, dict[str, int]]:
-    """The column's Trophy tokens, limited by the box ("Components"): 3 per Location (Zone) and
-    3 per lieutenant; a token the box no longer holds is not won."""
+    """The column's Trophy tokens, limited by the box ("Components")."""
     taken: dict[str, int] = {}
     for kind, of, n in (("location", zone, column.location_trophies),
                         ("nemesis", nemesis, column.nemesis_trophies)):
@@ -187,10 +184,8 @@ class WeakenVlad(Action):
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         rw = _rewards(state)
         if rw.vlad_cards < len(self.cards):
-            raise RuleError(
-                f"the Location card lets you weaken {rw.vlad_cards} more Vlad card(s), "
-                f"not {len(self.cards)}"
-            )
+            raise RuleError(f"the Location card lets you weaken {rw.vlad_cards} more Vlad "
+                            f"card(s), not {len(self.cards)}")
         zone_cards = [(v.id, v.name) for v in ctx.catalog.vlad_reactions_in(rw.zone)]
         every = [(v.id, v.name) for v in ctx.catalog.all("vlad_reactions")]
         weakened = list(state.vlad_weakened)
@@ -329,19 +324,15 @@ class RollLoot(Action):
         resource = roll.resource
         if resource == "any":
             if self.resource is None:
-                raise RuleError(
-                    f"this roll ({roll.dice}) gives any Resource: choose one with --resource",
-                    hint="jewels, coins, trinkets or scrolls",
-                )
+                raise RuleError(f"this roll ({roll.dice}) gives any Resource: choose one with "
+                                "--resource", hint="jewels, coins, trinkets or scrolls")
             resource = self.resource.strip().lower()
         elif self.resource not in (None, resource):
             raise RuleError(f"this roll gives {resource}, not {self.resource}")
         if self.faces is None and at_table(state, "loot"):
-            raise RuleError(
-                f"the players roll the loot dice ({roll.dice}): type the faces they show",
-                hint="e.g. --dice \"2 1\" (one face per die, in order)",
-                see=("roll_loot",),
-            )
+            raise RuleError(f"the players roll the loot dice ({roll.dice}): type the faces "
+                            "they show", hint="e.g. --dice \"2 1\" (one face per die, in order)",
+                            see=("roll_loot",))
         faces = _roll(ctx.catalog, ctx, roll.dice, self.faces)
         n = sum(f.triumphs for f in faces)
         state = _gain(state, resource, n)
@@ -402,8 +393,7 @@ class FinishGame(Action):
 
 
 def owed_now(state: CampaignState) -> str | None:
-    """The step of the End of the Night: the reward taken now ("vlad_cards",
-    "advanced_tactics", "loot"), else "finish" (None: no rewards are owed)."""
+    """The step of the End of the Night: the reward taken now, else "finish" (None: none owed)."""
     rw = state.rewards
     if rw is None:
         return None
@@ -421,8 +411,7 @@ def _still_owed(rw: RewardState) -> list[str]:
 
 
 def _reset_box(state: CampaignState, ctx: Context, history: list[GameRecord]) -> CampaignState:
-    """Vlad is defeated: "Roguelite Mode" returns the box to where it started. The same players
-    keep their seats and colours with Starting decks and items; the history stays."""
+    """Vlad is defeated: "Roguelite Mode" returns the box to where it started (history stays)."""
     return box_start(state, ctx.catalog, history=history, **village_start(ctx),
                      vlad_defeats=state.vlad_defeats + 1)
 
@@ -451,8 +440,7 @@ def rewards_next(state: CampaignState, catalog: Catalog | None = None) -> str:
 
 
 def reward_choices(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
-    """The legal choices of the End of the Night: the Zone's Vlad cards with their side, the
-    top card of each Art deck, the Troupers, the loot rolls still to make."""
+    """The legal choices of the End of the Night, as data."""
     rw = state.rewards
     if state.part != "end" or rw is None:
         return {}
@@ -472,9 +460,7 @@ def reward_choices(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
 
 def game_gains(summary: dict[str, Any], start: CampaignState, end: CampaignState) -> dict[str, Any]:
     """The finished game's summary with everything the table won from the night's set-up
-    (``start``) to the finish (``end``, the state `finish_game` began from): Event rewards and
-    Weakness Trophies during the night as well as the End of the Night's loot and trophies, so
-    the summary's totals are what `campaign show`'s holdings gained."""
+    (``start``) to the finish (``end``), the night's Event rewards and Trophies included."""
     earned = {r: n for r in RESOURCE_NAMES
               if (n := getattr(end.wagon, r) - getattr(start.wagon, r)) > 0}
     trophies = {f"{kind}:{of}": n

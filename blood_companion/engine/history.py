@@ -1,8 +1,5 @@
 """The campaign history as players read it: one row per game, the totals, and what the last
-finished game changed ("Roguelite Mode"). Reads only the state (no catalog, no content models),
-so `blood campaign show` stays quick.
-
-The records are written by engine/endgame.py (EndNight adds the game, FinishGame its rewards).
+finished game changed ("Roguelite Mode"), from the records engine/endgame.py writes.
 """
 
 from __future__ import annotations
@@ -34,20 +31,16 @@ def history_rows(state: CampaignState) -> list[dict[str, Any]]:
         pending = k == len(state.history) - 1 and state.part == "end" and state.rewards is not None
         if pending and state.rewards is not None:
             live = state.rewards
-            rw = {
-                "resources": live.gained, "trophies": live.trophies, "vlad_weakened": live.weakened,
-                "advanced_tactics": live.tactics_taken, "given": live.given,
-            }
-        rows.append(
-            {
-                "game": g.number, "cycle": cycles[k], **g.model_dump(exclude={"number", "rewards"}),
-                "pending": pending, "resources": dict(rw.get("resources", {})),
-                "spent": rw.get("spent"), "trophies": dict(rw.get("trophies", {})),
-                "vlad_weakened": list(rw.get("vlad_weakened", [])),
-                "advanced_tactics": list(rw.get("advanced_tactics", [])),
-                "box_reset": bool(rw.get("box_reset", False)),
-            }
-        )
+            rw = {"resources": live.gained, "trophies": live.trophies,
+                  "vlad_weakened": live.weakened, "advanced_tactics": live.tactics_taken,
+                  "given": live.given}
+        rows.append({
+            "game": g.number, "cycle": cycles[k], **g.model_dump(exclude={"number", "rewards"}),
+            "pending": pending, "resources": dict(rw.get("resources", {})),
+            "spent": rw.get("spent"), "trophies": dict(rw.get("trophies", {})),
+            "vlad_weakened": list(rw.get("vlad_weakened", [])),
+            "advanced_tactics": list(rw.get("advanced_tactics", [])),
+            "box_reset": bool(rw.get("box_reset", False))})
     return rows
 
 
@@ -69,8 +62,7 @@ def campaign_totals(state: CampaignState, vlad_cards: int = VLAD_REACTION_CARDS)
         "vlad_weakened_now": len(state.vlad_weakened), "vlad_cards": vlad_cards,
         "vlad_defeats": state.vlad_defeats, "resources_earned": state.resources_earned,
         "resources_spent": state.resources_spent, "trophies_won": trophies,
-        "advanced_tactics_won": sum(len(r["advanced_tactics"]) for r in rows),
-    }
+        "advanced_tactics_won": sum(len(r["advanced_tactics"]) for r in rows)}
 
 
 def finished_summary(state: CampaignState) -> dict[str, Any]:
@@ -97,6 +89,4 @@ def finished_summary(state: CampaignState) -> dict[str, Any]:
             "nemesis_trophies": dict(state.nemesis_trophies),
             "vlad_weakened": list(state.vlad_weakened),
             "reserve_cards": {t.trouper: len(t.reserve_cards) for t in state.troupers},
-            "bites": {t.trouper: t.bites for t in state.troupers},
-        },
-    }
+            "bites": {t.trouper: t.bites for t in state.troupers}}}

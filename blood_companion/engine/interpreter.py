@@ -1,9 +1,7 @@
 """The one Effect interpreter: what every Condition, Cost, Target and Outcome element means,
-whoever's card it is printed on (a Tactic card, an Item, an Event, a Reaction card, a Minion, a
-Nemesis Skill or Weakness). One handler table per element, one entry per kind the data model
-allows (``content/models.py``; ``tests/engine/test_interpreter.py`` fails on a kind without one):
-:data:`CONDITIONS` (None: only the table knows), :data:`COSTS` (check, pay), :data:`TARGETS`
-and :data:`OUTCOMES` (what only the Map shows is written to the night log for the table).
+whoever's card it is printed on. One handler table per element kind of ``content/models.py``
+(``tests/engine/test_interpreter.py`` fails on a kind without one); what only the Map shows is
+written to the night log for the table.
 
 Rulebook sections: "Reading an Effect", "Reading the Elements of a Target/Cost/Condition",
 "Elements - Keywords", "Elements - Symbols".
@@ -15,12 +13,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from blood_companion.content import models as m
+from blood_companion.content.render import CONDITION_NAMES, render_effect
 from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import vigor
 from blood_companion.engine.chance import Chance
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.night_state import Bonus, EnemyJob
 from blood_companion.engine.state import CampaignState, TrouperState
+from blood_companion.engine.table import take_from_hand
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -33,18 +33,13 @@ TARGET_MOVES = ("push", "attract", "move")
 
 
 def helps_test(eff: m.Effect) -> bool:
-    """An Effect made only of Test bonuses (Bonus Triumphs, a Re-roll, a Bonus die): offered
-    inside the Test it helps."""
+    """An Effect made only of Test bonuses: offered inside the Test it helps."""
     return bool(eff.outcome) and all(o.kind in TEST_BONUS_KINDS for o in eff.outcome)
 
 
 class Act(NamedTuple):
-    """One Effect being resolved: who acts, on whom, and what the players named.
-
-    ``source`` is the id of who acts (a Trouper id, the Nemesis id or a Minion id) and
-    ``enemy`` says whether it is an Enemy; ``target`` is the index of the Trouper the Elements
-    apply to (None when the Effect targets no Trouper). ``heal`` and ``discard`` are the cards
-    the players named for Heal and Discard; ``tile`` the Distance of a Tile target."""
+    """One Effect being resolved: ``source`` (a Trouper, Nemesis or Minion id) acts on the
+    Trouper at index ``target``; ``heal``, ``discard`` and ``tile`` are what the players named."""
 
     catalog: Catalog
     chance: Chance
@@ -81,8 +76,7 @@ def _night_threat(state: CampaignState) -> int:
 
 
 def _on_map(count: int) -> bool | None:
-    """A token Condition: certainly False with none of the player's tokens on the Map, else
-    only the table sees where they lie (None: the players confirm)."""
+    """A token Condition: False with none of the player's tokens on the Map, else the table's."""
     return False if count == 0 else None
 
 
@@ -105,8 +99,7 @@ CONDITIONS: dict[str, ConditionCheck] = {
 
 
 def enemy_condition(state: CampaignState, cond: m.Condition) -> bool | None:
-    """An Enemy Effect's Condition: what the board shows (the Threat) is checked, the rest is
-    the table's to confirm (None)."""
+    """An Enemy Effect's Condition: the Threat is checked, the rest is the table's (None)."""
     if cond.kind == "threat_at_least":
         return _night_threat(state) >= cond.n
     return None
@@ -120,9 +113,6 @@ def condition_holds(state: CampaignState, t: int, cond: m.Condition | None) -> b
 
 
 def condition_text(eff: m.Effect) -> str:
-    """An Effect's Condition in words."""
-    from blood_companion.content.render import CONDITION_NAMES
-
     c = eff.condition
     if c is None:
         return ""
@@ -133,8 +123,7 @@ def condition_text(eff: m.Effect) -> str:
 
 
 class Payment(NamedTuple):
-    """What the players named to pay Costs: cards to discard, the Item used, the Chain space
-    of the card (for a Sacrifice)."""
+    """What the players named to pay Costs (``slot``: the card's Chain space, for a Sacrifice)."""
 
     discard: tuple[str, ...] = ()
     item: str | None = None
@@ -149,8 +138,6 @@ def _check_vigor(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Paymen
 def _check_discard(s: CampaignState, cat: Catalog, t: int, cost: m.Cost, p: Payment) -> None:
     if len(p.discard) != cost.n:
         raise RuleError(f"name the {cost.n} card(s) to discard for the Cost (--discard)")
-    from blood_companion.engine.table import take_from_hand
-
     take_from_hand(s, cat, t, list(p.discard))  # a hidden hand too (engine/table.py)
 
 
@@ -205,15 +192,11 @@ COSTS: dict[str, tuple[CostCheck, CostPay]] = {
 }
 
 
-def check_costs(
-    state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
-) -> None:
-    """Refuse (RuleError) when Trouper ``t`` cannot pay every Cost or the Condition fails. A
-    Condition only the table can see (the Map, or words) must be confirmed by the players."""
+def check_costs(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
+                ) -> None:
+    """Refuse a Cost Trouper ``t`` cannot pay or a Condition not met (or not confirmed)."""
     holds = condition_holds(state, t, eff.condition)
     if holds is False:
-        from blood_companion.content.render import render_effect
-
         raise RuleError(f"the Condition is not met: {render_effect(eff)}")
     if holds is None and not pay.confirmed:
         raise RuleError(
@@ -224,9 +207,8 @@ def check_costs(
         COSTS[cost.kind][0](state, catalog, t, cost, pay)
 
 
-def pay_costs(
-    state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
-) -> CampaignState:
+def pay_costs(state: CampaignState, catalog: Catalog, t: int, eff: m.Effect, pay: Payment
+              ) -> CampaignState:
     for cost in eff.cost:
         state = COSTS[cost.kind][1](state, catalog, t, cost, pay)
     return state
@@ -241,10 +223,7 @@ EVERY_ENEMY = ("minions_all", "enemies_all")
 
 
 class TargetRule(NamedTuple):
-    """How a Target kind designates its target: on a Trouper's card (``trouper``: the acting
-    Trouper, a Trouper the players choose, every Trouper, an Enemy attacked, every Minion or
-    Enemy, or nothing) and on an Enemy's card (``enemy``: no Trouper, one Trouper by the Nemesis
-    Target Priority, or every Trouper in range)."""
+    """How a Target kind designates its target on a Trouper's card and on an Enemy's card."""
 
     trouper: TrouperRule
     enemy: EnemyRule
@@ -296,8 +275,7 @@ def _on_trouper(
 
 
 def _discard(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
-    """ "Discard N": the cards the player chooses. Named cards are discarded; a hand of N or
-    fewer cards is discarded whole; otherwise the table is asked which cards."""
+    """ "Discard N": the cards named, a hand of N or fewer whole, else the table is asked."""
     hand = s.troupers[t].hand
     if a.discard:
         return fx.discard_cards(s, a.catalog, t, list(a.discard[: o.n]))
@@ -322,8 +300,7 @@ def _bonus(s: CampaignState, a: Act, o: m.Outcome, t: int) -> CampaignState:
 
 
 def _summon(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    """ "Summon": the Miniature goes on the Tile the Effect names (the Tile Target's Distance
-    from the source, or the targeted Trouper's Tile); with no such Tile, the Nemesis's."""
+    """ "Summon": the Miniature goes on the Tile the Effect names, else the Nemesis's."""
     place: dict[str, str] | None = None
     if a.enemy and a.target is not None:
         place = {"who": fx.tid(s, a.target)}
@@ -340,11 +317,9 @@ def _gain(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 
 
 def _place_token(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    """ "Trouper Tokens": a Trap or Whisper of the acting player's colour goes on a Tile without
-    one of their Intact tokens of that type. On a Tile with one of their Consumed ones, that one
-    turns Intact (``token_flip``); with the supply empty, one of theirs moves from the Map, an
-    Intact or a Consumed one, the player's choice ("Placing a Trap or Whisper Token"): asked
-    when both are on the Map."""
+    """ "Trouper Tokens": a Trap or Whisper of the acting player goes on a Tile, or turns one of
+    their Consumed ones Intact (``token_flip``); with the supply empty, one of theirs moves from
+    the Map ("Placing a Trap or Whisper Token"), asked when both sides are there."""
     kind = "traps" if o.kind == "place_trap" else "whispers"
     t = s.trouper_index(a.source)
     tok = getattr(s.troupers[t], kind)
@@ -369,9 +344,7 @@ def _place_token(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 
 
 def move_token(s: CampaignState, t: int, kind: str, side: str) -> CampaignState:
-    """One of Trouper ``t``'s ``kind`` tokens ("traps", "whispers") on the Map, of ``side``
-    ("intact", "consumed"), moves to the Tile an Effect places a token on, Intact side up.
-    Raises RuleError without such a token."""
+    """One of Trouper ``t``'s ``kind`` tokens on the Map, of ``side``, moves Intact side up."""
     tok = getattr(s.troupers[t], kind)
     if side not in ("intact", "consumed") or not getattr(tok, side):
         raise RuleError(f"no {side} token of that kind on the Map",
@@ -394,8 +367,7 @@ def _consume_trap(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 
 
 def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    """Movement is on the Map: the app writes the instruction the table carries out, naming
-    the Miniature that moves (words.movement_text adds the keyword's constraint)."""
+    """Movement is on the Map: the instruction the table carries out, naming who moves."""
     who = _target_id(s, a)
     args: dict[str, Any] = {"move": o.kind, "n": o.n}
     me = _miniature(s, a.source, a.enemy)
@@ -424,8 +396,7 @@ def _movement(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 
 
 def _place_cube(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    """ "Other Components": a Cube (what it stands for is the Nemesis's) goes on the Tile the
-    Effect targets; only the Map holds it, so the table is told where."""
+    """ "Other Components": a Cube goes on the Tile the Effect targets (the table is told)."""
     night = s.night
     return fx.log(s, "cube_placed", src=a.source, n=o.n,
                   **({"nemesis": night.nemesis} if night is not None else {}),
@@ -453,8 +424,7 @@ _MEASURES: dict[str, tuple[Callable[[TrouperState], int], int]] = {
 
 
 def priority_values(state: CampaignState, priority: str, cands: list[int]) -> dict[int, int]:
-    """What a Target Priority the app evaluates counts of each candidate (none for one only
-    the Map shows)."""
+    """What a Target Priority the app evaluates counts of each candidate."""
     measure = _MEASURES.get(priority)
     if measure is None:
         return {}
@@ -473,10 +443,8 @@ def tie_break(state: CampaignState, priority: str, cands: list[int]) -> list[int
 
 
 def goal(s: CampaignState, target: m.Target) -> dict[str, Any]:
-    """Where a movement toward a Target goes, as the table is told it: a Trouper chosen by the
-    Target's priorities the app can judge (its state); where only the Map can tell (closest,
-    farthest) with several left, those Troupers and the priority the table applies; the Nemesis;
-    the Minion or Enemy the Map shows; a Tile at the Target's Distance."""
+    """Where a movement toward a Target goes: a Trouper by the priorities the app can judge,
+    else the Troupers left and the priority the table applies; an Enemy; a Tile."""
     if target.kind == "trouper":
         cands = list(range(len(s.troupers)))
         for p in target.priority:
@@ -504,8 +472,7 @@ def _miniature(s: CampaignState, source: str, enemy: bool) -> dict[str, str]:
 
 
 def _attack(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    """A Trouper's attack is resolved by its Test (engine/rolls/night.py); an Enemy's attack on a
-    Trouper is read by the table."""
+    """A Trouper's attack is resolved by its Test (engine/rolls/night.py), an Enemy's is read."""
     if not a.enemy and a.skip_attacks:
         return s
     return _read(s, a, o)
@@ -547,9 +514,8 @@ OUTCOMES: dict[str, OutcomeHandler] = {
 
 
 def apply_outcomes(state: CampaignState, act: Act, outcomes: Sequence[m.Outcome]) -> CampaignState:
-    """Apply an Effect's Outcome elements in order (stopping if the night ends). On every
-    Minion / every Enemy (``act.every``), each Element that acts on the target
-    (:data:`PER_ENEMY`) applies to each of them in turn, the others once."""
+    """Apply an Effect's Outcome elements in order until the night ends; on every Enemy
+    (``act.every``) those of :data:`PER_ENEMY` apply to each one in turn."""
     for o in outcomes:
         if act.every is not None and o.kind in PER_ENEMY:
             for foe in act.every:
@@ -573,11 +539,9 @@ PER_ENEMY = (*TARGET_MOVES, "wound")
 def every_enemy(
     state: CampaignState, catalog: Catalog, target: m.Target, named: Sequence[str] | None = None
 ) -> list[dict[str, str]]:
-    """The Enemies an every-Minion / every-Enemy Target designates, in the order the Effect
-    applies to them (docs/rules-decisions.md): the Nemesis first (every Enemy), then each Minion
-    Miniature on the Night Board, space by space in the board's order (A, B, then the summon
-    spaces in Flow order), of the printed Minion type if any. ``named``: only those the players
-    said are within the Distance ("nemesis", Minion spaces); None: every one on the board."""
+    """The Enemies an every-Minion / every-Enemy Target designates, in order
+    (docs/rules-decisions.md): the Nemesis, then each Minion Miniature space by space.
+    ``named``: those the players said are within the Distance (None: all)."""
     night = state.night
     if night is None:
         return []
@@ -601,9 +565,8 @@ def every_enemy(
 
 
 def _wound_enemy(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
-    """A Wound an Effect deals to an Enemy without an attack: a Minion in reach is defeated
-    (its single Wound, "Wounds"); the Nemesis's side hit, or a Minion the table must see in
-    range, is for the players to apply (written to the log)."""
+    """A Wound without an attack: a Minion in reach is defeated ("Wounds"); the rest (the
+    Nemesis, a Minion only the table sees in range) is written for the players."""
     foe = a.foe or {}
     if "space" in foe and a.within is None:
         return fx.wound_minion(s, a.catalog, foe["space"], 1)
@@ -614,9 +577,8 @@ def _wound_enemy(s: CampaignState, a: Act, o: m.Outcome) -> CampaignState:
 def every_act(
     state: CampaignState, act: Act, target: m.Target | None, named: Sequence[str] | None = None
 ) -> Act:
-    """``act`` for an Effect on every Minion / every Enemy (``target``): the Enemies it applies
-    to (:func:`every_enemy`); with a Distance only the table sees and none named by the
-    players, that Distance goes with each one's Elements. Any other Target: ``act`` as is."""
+    """``act`` with the Enemies an every-Enemy ``target`` applies to (and the Distance only
+    the table sees, none being named); any other Target: ``act`` as is."""
     if target is None or target.kind not in EVERY_ENEMY:
         return act
     within = target.distance if target.distance != "any" and named is None else None
@@ -626,11 +588,9 @@ def every_act(
 # --------------------------------------------------------------------------- Nemesis Weaknesses
 
 
-def weakness_always(
-    state: CampaignState, catalog: Catalog, side: str
-) -> list[tuple[m.WeaknessCard, int, m.Effect]]:
-    """The Effects of the side's Weakness card that are always active ("Nemesis Weaknesses":
-    no timing, or ``always``), with their index on the card."""
+def weakness_always(state: CampaignState, catalog: Catalog, side: str
+                    ) -> list[tuple[m.WeaknessCard, int, m.Effect]]:
+    """The always active Effects of the side's Weakness card ("Nemesis Weaknesses")."""
     w = fx.weakness(state, catalog, side)
     if w is None:
         return []
@@ -639,11 +599,8 @@ def weakness_always(
 
 def weakness_on_attack(state: CampaignState, catalog: Catalog, rng: Chance, t: int, side: str,
                        holds: bool | None) -> CampaignState:
-    """ "Nemesis Weaknesses": the Effects of the Weakness card of the side attacked are always
-    active. Those made of Test bonuses (a Bonus Triumph, a Re-roll against that side) go to
-    Trouper ``t``'s attack Test when their Condition holds (``holds``: the table's word for a
-    Condition only it sees); the others resolve after the attack, as Enemy Effects. Raises
-    RuleError when the table's word is needed and missing."""
+    """ "Nemesis Weaknesses": the side's Test bonuses go to Trouper ``t``'s attack when their
+    Condition holds (``holds``: the table's word), the others resolve after it as Enemy Effects."""
     jobs: list[EnemyJob] = []
     for w, k, e in weakness_always(state, catalog, side):
         if e.is_free_text or not helps_test(e):

@@ -1,11 +1,7 @@
 """The Leader's Rule in the words of every question it settles ("Leader Rule").
 
 When a target cannot be clearly established, or the players cannot agree, the player holding
-the Leader token decides. Every question the Leader's Rule settles names that player, so the
-table never has to look for the token: a question the Leader decides says so
-(:func:`decides`), one the players settle by mutual agreement says who settles a disagreement
-(:func:`settles`), and one only the Map answers says who decides when it leaves a doubt
-(:func:`in_doubt`). Pure: no I/O.
+the Leader token decides: every such question names that player.
 """
 
 from __future__ import annotations

@@ -31,9 +31,8 @@ def named(text: str, cid: str, candidates: Sequence[tuple[str, str]]) -> str:
 
 def match(text: str, candidates: Iterable[tuple[str, str]], what: str,
           describe: Callable[[str, str], str] | None = None) -> str:
-    """The id among ``(id, name)`` candidates that `text` names (see the module docstring).
-    Raises RuleError naming the ambiguity (each candidate as ``describe(id, name)`` says it:
-    its name by default), or the closest names ("did you mean")."""
+    """The id among ``(id, name)`` candidates that `text` names, else RuleError naming the
+    ambiguity (each candidate as ``describe(id, name)`` says it) or the closest names."""
     cands = list(dict.fromkeys((str(c), str(n)) for c, n in candidates))
     if not text.strip():
         raise RuleError(f"no {what} given")
@@ -45,11 +44,9 @@ def match(text: str, candidates: Iterable[tuple[str, str]], what: str,
             raise RuleError(f"{text.strip()!r} could be several {what}s:\n" + "\n".join(
                 f"  {describe(h, named(text, h, cands))}" for h in hits[:8]),
                 hint="type its id (in brackets above)")
-        raise RuleError(
-            f"{text.strip()!r} could be several {what}s: "
-            + ", ".join(named(text, h, cands) for h in hits[:8]),
-            hint="type more of the name",
-        )
+        raise RuleError(f"{text.strip()!r} could be several {what}s: "
+                        + ", ".join(named(text, h, cands) for h in hits[:8]),
+                        hint="type more of the name")
     close = suggestions(text, cands)
     if close:
         hint = "did you mean " + " or ".join(close) + "?"

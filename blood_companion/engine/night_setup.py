@@ -1,8 +1,5 @@
-"""Setting a night up: what the Dusk Phase and the Beginning of the Night put on the table.
-
-Used by the Day Part's last step and by Single Game mode's direct setup ("Single Game Mode":
-each aspect of the night chosen or generated at random). Pure: the caller passes the RNG.
-"""
+"""Setting a night up: what the Dusk Phase and the Beginning of the Night put on the table (the
+Day Part's last step, or the direct setup of "Single Game Mode")."""
 
 from __future__ import annotations
 
@@ -33,17 +30,14 @@ def reaction_deck_ids(catalog: Catalog, nemesis: str) -> list[str]:
 
 
 def shuffled(t: TrouperState, cards: list[str], rng: Chance, table: bool) -> list[str]:
-    """``cards`` shuffled into a new Trouper deck; with the Trouper decks at the table
-    (``table``) the player shuffles: the app no longer sees the order (engine/table.py)."""
+    """``cards`` shuffled into a new Trouper deck (hidden when the ``table`` shuffles it)."""
     pile = list(cards)
     rng.shuffle(pile, f"trouper-deck:{t.trouper}")
     return hide(pile) if table else pile
 
 
 def draw(t: TrouperState, n: int, rng: Chance, *, table: bool = False) -> TrouperState:
-    """Draw N ("Draw N"): reshuffle the discard pile when the deck runs out; stop when both
-    are empty. With the Trouper decks at the table (``table``) the players shuffle: the app no
-    longer sees the cards of the new deck, nor those drawn (engine/table.py)."""
+    """ "Draw N": the discard pile reshuffled when the deck runs out, until both are empty."""
     pile, hand, discard = list(t.draw_pile), list(t.hand), list(t.discard)
     for _ in range(n):
         if not pile:
@@ -54,19 +48,13 @@ def draw(t: TrouperState, n: int, rng: Chance, *, table: bool = False) -> Troupe
     return t.model_copy(update={"draw_pile": pile, "hand": hand, "discard": discard})
 
 
-def setup_night(
-    state: CampaignState, catalog: Catalog, rng: Chance, *, nemesis: str, location: str,
-    minions: list[str], difficulty: int, events: list[str] | None = None,
-    equipped: Mapping[int, Mapping[str, str]] | None = None,
-) -> CampaignState:
-    """Lay out the night and run the Beginning of the Night's draw (five cards each).
-
-    `events` are the Event cards for the Chain (drawn at random from the Zone when None);
-    `equipped` maps a Trouper index to its three items (category -> item id); by default each
-    Trouper equips the first sleeve item of each category. Raises RuleError on unknown ids or a
-    difficulty the Nemesis card does not list, or unless two different Minion cards are given
-    ("Minions": two a game, on spaces A and B).
-    """
+def setup_night(state: CampaignState, catalog: Catalog, rng: Chance, *, nemesis: str,
+                location: str, minions: list[str], difficulty: int,
+                events: list[str] | None = None,
+                equipped: Mapping[int, Mapping[str, str]] | None = None) -> CampaignState:
+    """Lay out the night and run the Beginning of the Night's draw ("Minions": two different
+    cards). `events`: drawn from the Zone when None; `equipped`: a Trouper's items by category
+    (else the first of each)."""
     loc = catalog.get("locations", location)
     if loc is None:
         raise RuleError(f"unknown Location card {location!r}")
@@ -96,9 +84,8 @@ def setup_night(
         raise RuleError("the Events would fill the whole Chain")
     rng.shuffle(deck, "reaction-deck")
     chain = [ChainSlot(kind="event", card=e) for e in events]
-    slots = [
-        MinionSlot(space=space, minion=mid, alive=minion_miniatures(catalog, loc.zone, space))
-        for space, mid in zip(("A", "B"), minions, strict=True)]
+    slots = [MinionSlot(space=space, minion=mid, alive=minion_miniatures(catalog, loc.zone, space))
+             for space, mid in zip(("A", "B"), minions, strict=True)]
     hand_size = catalog.config.hand_size
     table = at_table(state, "troupers")
     troupers = []
@@ -120,8 +107,8 @@ def setup_night(
         nemesis=nemesis, vlad=nem.vlad, zone=loc.zone, location=location, difficulty=difficulty,
         turn=1, chain=chain, chain_spaces=board.chain_spaces, reaction_deck=deck, minions=slots,
         event_deck=[e for e in zone_events if e not in events], to_play=state.leader)
-    return state.model_copy(
-        update={"troupers": troupers, "part": "night", "phase": night.phase, "night": night})
+    return state.model_copy(update={"troupers": troupers, "part": "night", "phase": night.phase,
+                                    "night": night})
 
 
 def table_events(catalog: Catalog, rng: Chance, zone_events: list[str], n: int, zone: str

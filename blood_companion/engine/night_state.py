@@ -1,9 +1,5 @@
-"""The Night Board as state: Chain, Reaction Line, Threat, Minion spaces, the Nemesis deck.
-
-Only data lives here (no rules), so the Day Part can set a night up and the Night Part can play
-it without importing each other. Section names refer to the rulebook's "Night Part" and "Rules
-Compendium".
-"""
+"""The Night Board as state (data only): Chain, Reaction Line, Threat, Minion spaces, the
+Nemesis deck. Section names refer to the rulebook's "Night Part" and "Rules Compendium"."""
 
 from typing import Any, Literal, get_args
 
@@ -63,9 +59,8 @@ class MinionSlot(NightModel):
 
 
 class NightLogEntry(NightModel):
-    """One event of the night log: what happened, as data (a ``kind`` of
-    ``engine/words/templates.py`` and its ``args``: ids and numbers). Sentences are rendered from it
-    when shown (``words.render``), so wording and card names can change under old saves."""
+    """One event of the night log as data (a ``kind`` of ``engine/words/templates.py`` and its
+    ``args``), rendered when shown so wording and card names can change under old saves."""
 
     turn: int
     phase: str
@@ -74,24 +69,11 @@ class NightLogEntry(NightModel):
 
 
 class Question(NightModel):
-    """Something only the table knows, which the engine waits for before going on.
-
-    * ``in_range``: which of ``candidates`` are within the Effect's distance of the source
-      (answer: any subset, possibly none);
-    * ``closest`` / ``farthest``: which of ``candidates`` are the closest / farthest (a
-      non-empty subset; several when tied);
-    * ``leader``: the Leader's Rule picks exactly one of ``candidates``;
-    * ``test``: ``trouper`` takes the dodge Test (``traits`` or ``dice``, ``target``);
-    * ``discard``: ``trouper`` discards ``n`` cards of their choice from their hand;
-    * ``wound``: ``n`` cards of ``trouper``'s hand take Wounds (no deck or discard pile left);
-    * ``confirm``: does what only the Map (or the table) shows hold? (a Condition in words, a
-      Weakness's Trophy);
-    * ``order``: in which order the players resolve the timed Effects of ``cards``;
-    * ``bite``: ``trouper``'s ``n`` new Bites, each on an Available or a Depleted Vigor token
-      (answer: one side per Bite);
-    * ``token``: ``trouper``'s Reserve has no ``about`` token ("traps", "whispers") left: the
-      one moved from the Map is an Intact or a Consumed one (answer: one side).
-    """
+    """Something only the table knows, which the engine waits for: which ``candidates`` are
+    ``in_range`` (any subset), ``closest`` / ``farthest`` (several when tied), the ``leader``'s
+    pick (one); ``trouper``'s dodge ``test``, cards to ``discard`` or to take a ``wound`` from the
+    hand, the side of each new ``bite`` or of a ``token`` moved from the Map; ``confirm`` what
+    only the table sees; the ``order`` of the timed Effects of ``cards``."""
 
     kind: Literal[
         "in_range", "closest", "farthest", "leader", "test", "discard", "wound", "confirm",
@@ -112,15 +94,8 @@ class Question(NightModel):
 
 class EnemyJob(NightModel):
     """One Enemy card (or Skill) being resolved, with a cursor to resume after a question.
-
-    ``source``: ``reaction`` (a Reaction card on the Line, ``slot`` its index), ``minion`` (one
-    Miniature of the Minion card on ``space``), ``skill`` (a Nemesis Skill, ``effects`` names
-    which) or ``weakness`` (a Weakness card's Effects).
-
-    ``id`` names the job in the queue, so the engine always advances the job it is resolving,
-    whatever was queued in front of it meanwhile (an Interruption revealed by its Threat).
-    Several rules queue jobs; the queue runner (``engine/night/enemy.py``, :func:`number_jobs`)
-    numbers each one still at 0 before it resolves anything (saves from before ids included)."""
+    ``id`` names it in the queue whatever is queued in front of it meanwhile (numbered by
+    ``engine/night/enemy.py``'s :func:`number_jobs`, older saves included)."""
 
     id: int = 0
     source: Literal["reaction", "minion", "skill", "weakness", "trouper", "event"]

@@ -1,16 +1,11 @@
 """Exact odds of a roll or a Test, with the best Re-roll policy and Bonus Dice placement.
 
-Only a die's Triumph count matters to success (with ``defeats_cancel`` a Defeat counts -1), so
-each die becomes a small table of values and how many faces show each one. Every number below
-is an integer: a probability is a numerator over a power of the number of ways the pool can
-fall, turned into a ``Fraction`` only at the end. Pure: no I/O, no printing.
-
-Re-rolls ("Re-rolling the Dice"): a Re-roll lets the player roll again any dice they choose,
-after seeing the dice. With several Re-rolls the best play is sequential, so the engine solves
-it by dynamic programming over (dice showing, Re-rolls left, Insanity bonus unused): at each
-point it takes the best of confirming and every subset to re-roll. The Insanity track
-("Insanity") adds one bonus taken after the roll and before confirming: a Re-roll (of any dice,
-or of one die, per ``rules_config.insanity_reroll_reading``) or bonus Triumphs.
+Each die becomes a table of values (Triumphs, less Defeats with ``defeats_cancel``) and how many
+faces show each; probabilities stay integer numerators until the final ``Fraction``.
+"Re-rolling the Dice" is solved by dynamic programming over (dice showing, Re-rolls left,
+Insanity bonus unused), taking the best of confirming and every subset to re-roll; "Insanity"
+adds one bonus before confirming: a Re-roll (``rules_config.insanity_reroll_reading``) or
+bonus Triumphs.
 """
 
 from __future__ import annotations
@@ -49,12 +44,8 @@ MAX_TARGET = 99
 
 @in_models
 class InsanityBonuses(NamedTuple):
-    """What the Insanity track offers at (or before) the cube: the Trouper takes one of them.
-
-    ``triumphs`` is the best bonus-Triumph bonus reachable (0: none). ``reroll`` says a Re-roll
-    bonus is reachable; ``reroll_max_dice`` is ``None`` when it re-rolls any chosen dice (the
-    ``any_dice`` reading of "Re-roll 1") or the number of dice it may re-roll (``one_die``).
-    """
+    """What the Insanity track offers at (or before) the cube, the Trouper taking one of them
+    (``reroll_max_dice``: None re-rolls any dice, the ``any_dice`` reading of "Re-roll 1")."""
 
     triumphs: int = 0
     reroll: bool = False
@@ -97,12 +88,8 @@ class Decision(NamedTuple):
 
 
 class OddsResult(NamedTuple):
-    """The exact chance of reaching ``target`` and the Triumph distribution under the best play.
-
-    ``pool`` is the pool rolled, after the best Bonus Dice placement (``substitutions``);
-    ``given_pool`` is the pool asked about. ``distribution`` maps the final result (Triumphs
-    rolled plus every bonus) to its probability.
-    """
+    """The exact chance of reaching ``target`` and the final results' distribution under the
+    best play (``pool``: after the best Bonus Dice placement)."""
 
     given_pool: Pool
     pool: Pool
@@ -133,9 +120,8 @@ def face_value(face: Face, *, defeats_cancel: bool = False) -> int:
     return face.triumphs - face.defeats if defeats_cancel else face.triumphs
 
 
-def pool_dists(
-    pool: Sequence[str], box: DiceBox, *, defeats_cancel: bool = False
-) -> tuple[Dist, ...]:
+def pool_dists(pool: Sequence[str], box: DiceBox, *, defeats_cancel: bool = False
+               ) -> tuple[Dist, ...]:
     return tuple(value_dist(box.die(x), defeats_cancel=defeats_cancel) for x in pool)
 
 
@@ -162,10 +148,9 @@ def _convolve(dists: tuple[Dist, ...]) -> tuple[tuple[int, int], ...]:
 
 
 class _Space:
-    """Every way the dice of one (ordered) pool can show, numbered in mixed radix (die ``k``
-    showing its ``d``-th value adds ``d * stride[k]``), and for every subset of dice to re-roll:
-    the states with those dice at their first value ("bases", one per way the kept dice show)
-    and the offsets, with weights, that the re-rolled dice add to a base."""
+    """Every way the dice of one pool can show, numbered in mixed radix, and for every subset
+    to re-roll the "bases" (kept dice showing, re-rolled at their first value) and the weighted
+    offsets the re-rolled dice add to a base."""
 
     def __init__(self, dists: tuple[Dist, ...]) -> None:
         self.dists = dists
@@ -204,8 +189,7 @@ class _Space:
             self.rerolled_total[mask] = prod(self.face_totals[k] for k in rolled)
 
     def _combos(self, dice: list[int]) -> list[tuple[int, int]]:
-        """Every way ``dice`` can show: the number it adds to a state's, and how many ways
-        (faces) it falls so."""
+        """Every way ``dice`` can show: what it adds to a state id, and in how many ways."""
         out = [(0, 1)]
         for k in dice:
             out = [(o + d * self.strides[k], w * dw)
@@ -229,9 +213,8 @@ _Key = tuple[int, int]  # (Re-rolls left, Insanity bonus still unused 0/1)
 class _Solution:
     """Values (integer numerators over W ** moves) and best choices of every decision point."""
 
-    def __init__(
-        self, space: _Space, need: int, rerolls: int, ins_triumphs: int, ins_reroll: int | None
-    ) -> None:
+    def __init__(self, space: _Space, need: int, rerolls: int, ins_triumphs: int,
+                 ins_reroll: int | None) -> None:
         # ins_reroll: -1 no Insanity bonus at all, 0 an Insanity bonus without a Re-roll,
         # None a Re-roll of any dice, k >= 1 a Re-roll of at most k dice.
         self.space = space
@@ -332,9 +315,8 @@ class _Solution:
 
 
 @lru_cache(maxsize=4096)
-def _solution(
-    dists: tuple[Dist, ...], need: int, rerolls: int, ins_triumphs: int, ins_reroll: int | None
-) -> _Solution:
+def _solution(dists: tuple[Dist, ...], need: int, rerolls: int, ins_triumphs: int,
+              ins_reroll: int | None) -> _Solution:
     return _Solution(_space(dists), need, rerolls, ins_triumphs, ins_reroll)
 
 
@@ -348,8 +330,7 @@ def _ins_args(insanity: InsanityBonuses | None) -> tuple[int, int | None]:
 
 def success_probability(dists: Sequence[Dist], need: int, *, rerolls: int = 0,
                         insanity: InsanityBonuses | None = None) -> Fraction:
-    """Chance that the dice reach ``need`` Triumphs (target minus bonus Triumphs) with
-    ``rerolls`` Re-rolls and the Insanity bonus played as well as possible."""
+    """Chance that the dice reach ``need`` Triumphs, Re-rolls and Insanity played best."""
     if need <= 0:
         return Fraction(1)
     canon = tuple(sorted(dists))  # the order of the dice does not change the odds
@@ -362,8 +343,7 @@ def success_probability(dists: Sequence[Dist], need: int, *, rerolls: int = 0,
 
 def result_distribution(dists: Sequence[Dist], need: int, *, bonus: int = 0, rerolls: int = 0,
                         insanity: InsanityBonuses | None = None) -> dict[int, Fraction]:
-    """Distribution of the final result (dice plus ``bonus`` plus any Insanity Triumphs) when
-    the player plays for ``need`` Triumphs from the dice."""
+    """Distribution of the final result (with every bonus), playing for ``need`` Triumphs."""
     canon = tuple(sorted(dists))
     if rerolls == 0 and (insanity is None or not insanity.any):
         out: dict[int, Fraction] = {}
@@ -377,8 +357,7 @@ def result_distribution(dists: Sequence[Dist], need: int, *, bonus: int = 0, rer
 
 def advise(dists: Sequence[Dist], showing: Sequence[int], need: int, *, rerolls_left: int,
            insanity: InsanityBonuses | None = None) -> Decision:
-    """The best next move for dice in pool order showing the values ``showing``, with
-    ``rerolls_left`` Re-rolls and (if not ``None``) the Insanity bonus still to take."""
+    """The best next move for dice in pool order showing the values ``showing``."""
     ordered = tuple(dists)
     if len(showing) != len(ordered):
         raise DiceError(f"{len(showing)} values for {len(ordered)} dice")
@@ -398,17 +377,15 @@ def advise(dists: Sequence[Dist], showing: Sequence[int], need: int, *, rerolls_
         use = bool(key[1] and sol.ins_triumphs)
         return Decision(action="confirm", use_insanity_triumphs=use, probability=prob)
     slots = tuple(k for k in range(sp.n) if mask >> k & 1)
-    return Decision(
-        action="reroll" if kind == 1 else "insanity_reroll", slots=slots, probability=prob
-    )
+    return Decision(action="reroll" if kind == 1 else "insanity_reroll", slots=slots,
+                    probability=prob)
 
 
 # --------------------------------------------------------------------------- Bonus Dice
 
 
 def apply_substitutions(pool: Sequence[str], subs: Sequence[Substitution]) -> Pool:
-    """The pool after each Bonus Die replaced its slot. Raises DiceError for a slot that is
-    not in the pool, is used twice, or does not hold the die the substitution names."""
+    """The pool after each Bonus Die replaced its slot."""
     out = list(pool)
     used: set[int] = set()
     for s in subs:
@@ -423,22 +400,18 @@ def apply_substitutions(pool: Sequence[str], subs: Sequence[Substitution]) -> Po
     return cast(Pool, tuple(out))
 
 
-def substitution_options(
-    pool: Sequence[str], bonus_dice: Sequence[str]
-) -> list[tuple[Substitution, ...]]:
-    """Every distinct way to use some of the Bonus Dice, each replacing a different die of the
-    pool, fewest substitutions first (using none is the first option)."""
+def substitution_options(pool: Sequence[str], bonus_dice: Sequence[str]
+                         ) -> list[tuple[Substitution, ...]]:
+    """Every distinct way to use some of the Bonus Dice, fewest first (none is the first)."""
     seen: set[tuple[str, ...]] = set()
     found: list[tuple[Substitution, ...]] = []
     n = len(pool)
     for used in range(min(len(bonus_dice), n) + 1):
         for bonus_idx in itertools.combinations(range(len(bonus_dice)), used):
             for slots in itertools.permutations(range(n), used):
-                subs = tuple(
-                    Substitution(bonus=cast(DieLetter, bonus_dice[b]), slot=s,
-                                 replaced=cast(DieLetter, pool[s]))
-                    for b, s in zip(bonus_idx, slots, strict=True)
-                )
+                subs = tuple(Substitution(bonus=cast(DieLetter, bonus_dice[b]), slot=s,
+                                          replaced=cast(DieLetter, pool[s]))
+                             for b, s in zip(bonus_idx, slots, strict=True))
                 key = tuple(sorted(apply_substitutions(pool, subs)))
                 if key in seen:
                     continue
@@ -453,12 +426,7 @@ def substitution_options(
 def odds(pool: Sequence[str], box: DiceBox, target: int, *, rerolls: int = 0,
          bonus_triumphs: int = 0, bonus_dice: Sequence[str] = (),
          insanity: InsanityBonuses | None = None, defeats_cancel: bool = False) -> OddsResult:
-    """Exact chance that ``pool`` reaches ``target`` with the best Bonus Dice placement, the
-    best sequential Re-roll policy and the best use of the Insanity bonus.
-
-    Raises DiceError for a pool the box cannot roll, a negative target or count, or Test
-    options (Re-rolls, Bonus Dice, Insanity) on more than the 3 dice a Test rolls.
-    """
+    """Exact chance that ``pool`` reaches ``target``, Bonus Dice, Re-rolls and Insanity at best."""
     check_odds_inputs(pool, box, target, rerolls, bonus_triumphs, bonus_dice, insanity)
     need = target - bonus_triumphs
 
@@ -498,28 +466,22 @@ def check_odds_inputs(pool: Sequence[str], box: DiceBox, target: int, rerolls: i
         box.die(b)
     test_options = rerolls or bonus_dice or (insanity is not None and insanity.reroll)
     if test_options and len(pool) > TEST_DICE:
-        raise DiceError(
-            f"Re-rolls, Bonus Dice and Insanity belong to Tests, which roll {TEST_DICE} dice; "
-            f"this pool has {len(pool)}"
-        )
+        raise DiceError(f"Re-rolls, Bonus Dice and Insanity belong to Tests, which roll "
+                        f"{TEST_DICE} dice; this pool has {len(pool)}")
 
 
 # --------------------------------------------------------------------------- conditions, Insanity
 
-KNOCKED_OUT_NOTE = (
-    "Knocked Out: no Bonus Dice, bonus Triumphs, Re-rolls or Insanity bonus; 3 Red dice"
-)
+KNOCKED_OUT_NOTE = ("Knocked Out: no Bonus Dice, bonus Triumphs, Re-rolls or Insanity bonus; "
+                    "3 Red dice")
 EXHAUSTED_NOTE = "Exhausted: the Test uses 3 Red dice"
 CONDITION_POOL: Pool = ("R", "R", "R")
 
 
-def apply_conditions(
-    *, exhausted: bool, knocked_out: bool
-) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """What Exhausted or Knocked Out changes in a Test ("Exhausted and Knocked Out"), as the
-    setup fields to replace, and why. Exhausted: the pool becomes 3 Red dice (Bonus Dice may
-    still replace them). Knocked Out: 3 Red dice and no Bonus Dice, bonus Triumphs, Re-rolls or
-    Insanity bonus."""
+def apply_conditions(*, exhausted: bool, knocked_out: bool
+                     ) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """What Exhausted or Knocked Out changes in a Test ("Exhausted and Knocked Out"): the setup
+    fields to replace, and why (Bonus Dice may still replace an Exhausted Trouper's dice)."""
     if knocked_out:
         update: dict[str, Any] = {"pool": CONDITION_POOL, "bonus_dice": (), "bonus_triumphs": 0,
                                   "rerolls": 0, "insanity": None}
@@ -531,10 +493,8 @@ def apply_conditions(
 
 def insanity_bonuses(spaces: Sequence[Any], cube: int,
                      reading: Literal["any_dice", "one_die"] = "any_dice") -> InsanityBonuses:
-    """The bonuses a Trouper may pick from with the cube on space ``cube`` (0 = leftmost):
-    those at the cube or to its left ("Insanity"). ``spaces`` are the track's spaces, models or
-    their dicts (each with a ``bonus`` of ``kind`` reroll/bonus_triumphs and ``n``, or none).
-    Raises RuleError for a cube off the track."""
+    """The bonuses at the cube (space ``cube``, 0 = leftmost) or to its left ("Insanity");
+    ``spaces``: the track's spaces, models or dicts."""
     if not 0 <= cube < len(spaces):
         raise RuleError(f"the Insanity cube is on spaces 0 to {len(spaces) - 1}, not {cube}")
     bonuses = [dict(dict(space).get("bonus") or {}) for space in spaces[: cube + 1]]
@@ -546,8 +506,7 @@ def insanity_bonuses(spaces: Sequence[Any], cube: int,
 
 
 def trait_pool(traits: Mapping[str, str], trait: str, box: DiceBox | None = None) -> Pool:
-    """The dice a Trouper's Trait gives (the Trouper card). Raises RuleError for a Trait the
-    Trouper does not have, DiceError for a pool the box cannot roll."""
+    """The dice a Trouper's Trait gives (the Trouper card)."""
     key = trait.lower()
     if key not in traits:
         raise RuleError(f"no Trait {trait!r}", hint="Traits are " + ", ".join(sorted(traits)))

@@ -1,20 +1,13 @@
-"""What the table must move after a step: every change to the board as a physical instruction.
+"""What the table must move after a step: every change to the board as a physical instruction,
+read from the two states (DESIGN.md, "The app tells every change").
 
-The board a step changed is read from the two states, never written by the rule that changed
-it (DESIGN.md, "The app tells every change"). :func:`leaves` flattens a state document into
-``path -> value`` with the pieces' identities as keys (a Trouper by id, a Chain card by its
-space, a Minion card by its space); :data:`TABLE` maps every path that names something the
-table holds to the kind of piece it is and its sentence; :data:`QUIET` lists what the table
-does not hold (the engine's cursor, the log, the Day's choices). :func:`instructions` compares
-the leaves and renders one :class:`Instruction` per change; cards are followed from where they
-left to where they arrived, so a drawn card is one line ("Mad Waltz: Zora's deck → Zora's
-hand"). A changed path found in neither table is :func:`unmapped` (a test failure).
-
-Whoever holds the decks (engine/table.py), the moves are the table's: a card the app cannot
-see is still one of its owner's cards, named out of the hidden hand or Wounds space it was in
-once the players name it, moved by count while nobody does; a Trouper's deck space is one pile
-(:func:`deck_space`); no Tactic card of a Trouper's comes from or goes back to the box
-(docs/rules-decisions.md, "Where the box keeps the cards").
+:func:`leaves` flattens a state into ``path -> value`` keyed by the pieces' identities;
+:data:`TABLE` maps each path the table holds to its sentence, :data:`QUIET` lists what it does
+not hold (a path in neither is :func:`unmapped`, a test failure). :func:`instructions` renders
+one :class:`Instruction` per change, cards followed from where they left to where they arrived
+("Mad Waltz: Zora's deck → Zora's hand"). A card the app cannot see (engine/table.py) is still
+its owner's, moved by count until named; no Trouper's Tactic card comes from or goes back to
+the box (docs/rules-decisions.md, "Where the box keeps the cards").
 """
 
 from __future__ import annotations
@@ -23,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from blood_companion.engine.table import UNKNOWN, at_table
+from blood_companion.engine.table import UNKNOWN, at_table, in_zones, unseen
 from blood_companion.engine.words import templates
 from blood_companion.engine.words.sentences import name, who
 from blood_companion.engine.words.templates import PHYSICAL, SAID
@@ -38,10 +31,8 @@ BOX = "the box"  # where a card comes from or goes to when no zone of the board 
 
 
 class Instruction(NamedTuple):
-    """One physical move: ``what`` (a piece, by name) of ``trouper`` goes from ``frm`` to
-    ``to`` (``count`` of them). ``component`` is the kind of change (a :data:`TABLE` kind),
-    ``field`` the table pattern it tells; ``text`` is the sentence the table reads. (A named
-    tuple, not a dataclass: creating a frozen dataclass compiles six methods at import.)"""
+    """One physical move: ``count`` of ``what`` (of ``trouper``) go from ``frm`` to ``to``;
+    ``field`` is the :data:`TABLE` pattern it tells, ``text`` the sentence the table reads."""
 
     component: str
     what: str
@@ -59,16 +50,14 @@ class Instruction(NamedTuple):
 
 
 def leaves(state: CampaignState) -> dict[Path, Any]:
-    """The state document flattened: dicts by key, lists of records by their identity (a
-    Trouper's id, a Minion card's space, a Chain card's space), other lists as one value."""
+    """The state flattened: dicts by key, lists of records by their identity (a Trouper's id, a
+    Minion or Chain card's space), other lists as one value."""
     out: dict[Path, Any] = {}
     # The log and the history only grow and hold no piece: left out (a step stays cheap).
     _flat(state.model_dump(mode="json", exclude=_UNREAD), (), out)
     for i, t in enumerate(state.troupers):
-        # The deck space of a Trouper board: the draw pile, and the cards of the Trouper deck
-        # no other zone holds (the whole deck outside the night). ``deck`` in the state is
-        # which cards the Trouper owns, not a place: the night's draw pile and the deck put
-        # away are the same pile of cards on the same space ("Setup", "Beginning of the Night").
+        # ``deck`` in the state is which cards the Trouper owns, not a place: the night's draw
+        # pile and the deck put away are one pile ("Setup", "Beginning of the Night").
         base = ("troupers", t.trouper)
         out.pop((*base, "draw_pile"), None)
         space = deck_space(state, i)
@@ -81,21 +70,9 @@ def leaves(state: CampaignState) -> dict[Path, Any]:
 
 def deck_space(state: CampaignState, i: int) -> list[str]:
     """The cards on Trouper `i`'s deck space, top first: the draw pile, then the cards of the
-    Trouper deck that no hand, discard pile, Wounds space or Chain space holds (:data:`UNKNOWN`
-    for a card the app cannot see)."""
-    t = state.troupers[i]
-    placed = [*t.draw_pile, *t.hand, *t.discard, *t.wounds]
-    if state.night is not None:
-        placed += [s.card for s in state.night.chain
-                   if s.owner == i and s.kind in ("tactic", "rest")]
-    left = Counter(t.deck) - Counter(c for c in placed if c != UNKNOWN)
-    rest = []
-    for c in t.deck:
-        if left[c] > 0:
-            rest.append(c)
-            left[c] -= 1
-    hidden = sum(1 for c in placed if c == UNKNOWN)  # cards the app cannot place: not at rest
-    return [*t.draw_pile, *rest[hidden:]]
+    deck no zone holds, less as many as the hidden cards the app cannot place."""
+    hidden = in_zones(state, i).count(UNKNOWN)
+    return [*state.troupers[i].draw_pile, *unseen(state, i)[hidden:]]
 
 
 _UNREAD: Any = {"history": True, "night": {"log": True}}
@@ -152,7 +129,6 @@ Sentence = Callable[[Ctx, dict[str, str], Any, Any], list[Instruction]]
 
 
 def _n(v: Any) -> int:
-    """A count: a number, or how many marks a list holds (Cubes on a card's Effects)."""
     return len(v) if isinstance(v, list) else int(v) if isinstance(v, (int, bool)) else 0
 
 
@@ -173,8 +149,6 @@ def track(what: str, trouper: bool = False) -> Sentence:
 
 
 def tokens(what: str, more: str, fewer: str, trouper: bool = True) -> Sentence:
-    """A count of tokens: ``more``/``fewer`` say what to do with each one (``{n}``, ``{s}``)."""
-
     def say(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
         o, n = _n(old), _n(new)
         if o == n:
@@ -191,8 +165,6 @@ def tokens(what: str, more: str, fewer: str, trouper: bool = True) -> Sentence:
 
 
 def flag(what: str, on: str, off: str, trouper: bool = True) -> Sentence:
-    """A yes/no a token or a card side shows: ``on`` when it turns true, ``off`` when false."""
-
     def say(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
         if bool(old) == bool(new):
             return []
@@ -208,8 +180,6 @@ def flag(what: str, on: str, off: str, trouper: bool = True) -> Sentence:
 
 
 def listed(what: str, on: str, off: str) -> Sentence:
-    """A list of pieces turned or taken (``{name}``: each one's name): ``on`` for each added."""
-
     def say(ctx: Ctx, b: dict[str, str], old: Any, new: Any) -> list[Instruction]:
         who = ctx.who(b["t"]) if "t" in b else ""
         out = []
@@ -355,7 +325,6 @@ def unmapped(before: CampaignState, after: CampaignState) -> list[str]:
 
 def instructions(before: CampaignState, after: CampaignState,
                  catalog: Catalog | None) -> list[Instruction]:
-    """The physical moves that turn the board of ``before`` into that of ``after``."""
     ctx = Ctx(before, after, catalog)
     a, b = leaves(before), leaves(after)
     out: list[Instruction] = []
@@ -388,9 +357,7 @@ def instructions(before: CampaignState, after: CampaignState,
 
 
 class Piece(NamedTuple):
-    """A card that left or reached a zone: its id (:data:`UNKNOWN` when the app cannot see
-    it), the zone's label and table row, and the Trouper whose deck it belongs to (a card of
-    a hand, a deck, a discard pile, a Wounds space or a Trouper's Chain card), else ""."""
+    """A card that left or reached a zone (``owner``: the Trouper whose deck it is of, or "")."""
 
     card: str
     label: str
@@ -477,19 +444,12 @@ def _route(routes: Routes, src: Piece, dst: Piece) -> None:
 
 def _moves(gone: list[Piece], came: list[Piece], ctx: Ctx,
            shuffled: list[tuple[str, str]]) -> list[Instruction]:
-    """Pair each card that left a zone with where it arrived; group moves by route.
-
-    A card the app sees is followed by its id. A card it cannot see (a hidden hand or deck,
-    a Wound taken face down: engine/table.py) is still one of its owner's cards: a card the
-    players named leaves the hidden zone it was in ("Lunge from the Wire: Aurel's hand →
-    Chain space 2"); a card the app no longer sees went into its owner's deck, shuffled there
-    by the players; hidden cards move by count ("2 cards: Aurel's deck → Aurel's hand"). Only
-    what belongs to no Trouper comes from or goes back to the box. The moves are told in the
-    order the table makes them: the named cards, those put into a deck, the shuffles, then
-    the cards nobody named (drawn from a shuffled deck)."""
+    """Pair each card that left a zone with where it arrived, grouped by route, in the order
+    the table makes them: the named cards, those put into a deck, the shuffles, then the cards
+    nobody named ("2 cards: Aurel's deck → Aurel's hand")."""
     named: Routes = {}
     into_decks: Routes = {}
-    unseen: Routes = {}  # cards nobody named: told by count
+    by_count: Routes = {}  # cards nobody named: told by count
     shuffles = {label: (field, False) for label, field in shuffled}
     left, arrive = list(gone), list(came)
 
@@ -527,7 +487,7 @@ def _moves(gone: list[Piece], came: list[Piece], ctx: Ctx,
         left.remove(src)
         arrive.remove(dst)
         # gathered on the deck space, a card is not named: which hidden card it was, nobody knows
-        _route(unseen if dst.field == _DECK else named, src, dst._replace(
+        _route(by_count if dst.field == _DECK else named, src, dst._replace(
             card=UNKNOWN if dst.field == _DECK else dst.card))
     # 4. a card the app no longer sees went into its owner's deck, shuffled at the table
     budget = Counter(p.owner for p in arrive if hidden(p))
@@ -550,29 +510,28 @@ def _moves(gone: list[Piece], came: list[Piece], ctx: Ctx,
         if src is not None:
             left.remove(src)
             arrive.remove(dst)
-            _route(unseen, src, dst)
+            _route(by_count, src, dst)
     # 6. what no zone of the board gave or took: from its pile beside the board (a Minion
     # card), out of the box (a new campaign, a card bought) or back into it (the End of the
     # Night puts the Nemesis's cards away)
     for dst in arrive:
         src = Piece(dst.card, OFF_BOARD.get(dst.field, BOX), "", "")
-        _route(unseen if hidden(dst) else named, src, dst)
+        _route(by_count if hidden(dst) else named, src, dst)
     for src in left:
         dst = Piece(src.card, OFF_BOARD.get(src.field, BOX), "", "")
-        _route(unseen if hidden(src) else named, src, dst)
+        _route(by_count if hidden(src) else named, src, dst)
     drawn = _formed_again(named, shuffles, ctx)
     out = [_move(ctx, key, cards) for key, cards in (*named.items(), *into_decks.items())]
     out += [Instruction("shuffle", label, label, label, 0, field=field,
                         text=phrase(SAID["shuffle"], label=label),
                         hidden=blind) for label, (field, blind) in shuffles.items()]
-    out += [_move(ctx, key, cards) for key, cards in (*drawn.items(), *unseen.items())]
+    out += [_move(ctx, key, cards) for key, cards in (*drawn.items(), *by_count.items())]
     return out
 
 
 def _formed_again(named: Routes, shuffles: dict[str, tuple[str, bool]], ctx: Ctx) -> Routes:
-    """A deck the players hold formed again from its discard pile ("Wounding a Nemesis"): all
-    of the pile goes into it, they shuffle it, then draw from it. The cards the step took from
-    the pile are rerouted through the deck; returns those draws, told after the shuffle."""
+    """A deck the players hold formed again from its discard pile ("Wounding a Nemesis"): the
+    cards taken from the pile go through the deck; returns those draws, told after the shuffle."""
     drawn: Routes = {}
     for frm, to, fields in list(named):
         deck_field = fields.partition(">")[2]
@@ -589,8 +548,7 @@ def _formed_again(named: Routes, shuffles: dict[str, tuple[str, bool]], ctx: Ctx
 
 
 def _borrow(ctx: Ctx, owner: str, kinds: tuple[str, ...]) -> Piece | None:
-    """The hidden zone a named card left although as many cards lie there as before (a Rest's
-    discard, then its draw): the first of `kinds` that held a card the app could not see."""
+    """The hidden zone a named card left though as many cards lie there as before (a Rest)."""
     i = next((k for k, t in enumerate(ctx.before.troupers) if t.trouper == owner), None)
     if i is None:
         return None
@@ -620,7 +578,6 @@ def _move(ctx: Ctx, key: tuple[str, str, str], cards: list[str]) -> Instruction:
 
 
 def lines(before: CampaignState, after: CampaignState, catalog: Catalog | None) -> list[str]:
-    """The instructions' sentences, in order."""
     return [i.text for i in instructions(before, after, catalog)]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from blood_companion.content.face import trouper_name
+from blood_companion.engine.dice import DiceBox, parse_faces, parse_pool
 from blood_companion.engine.legal import Pick
 from blood_companion.engine.state import CampaignState
 
@@ -14,10 +15,7 @@ if TYPE_CHECKING:
 
 
 def faces_reader(catalog: Catalog, pool: str) -> Any:
-    """Free text -> the faces typed, checked against the dice of ``pool`` (DiceError, a
-    ValueError-like refusal, when a die lacks the face: the question is asked again)."""
-    from blood_companion.engine.dice import DiceBox, parse_faces, parse_pool
-
+    """Free text -> the faces typed, checked against the dice of ``pool`` (else asked again)."""
     box = DiceBox.from_models(catalog.dice)
     dice = parse_pool(pool, box)
 
@@ -34,12 +32,10 @@ def arts_of(catalog: Catalog, trouper: str) -> set[str]:
     return {str(b.art) for b in card.building} if card is not None else set()
 
 
-def art_picks(
-    state: CampaignState, catalog: Catalog, art: str | None, first: int = 0
-) -> tuple[tuple[Pick, ...], str | None]:
-    """Who takes a Tactic card of ``art`` into their Personal Reserve: every Trouper, with a
-    warning for those whose Building rule never uses that Art ("Replacing a Tactic Card"), and
-    the default: the first one who can use it, round the table from seat ``first``."""
+def art_picks(state: CampaignState, catalog: Catalog, art: str | None, first: int = 0
+              ) -> tuple[tuple[Pick, ...], str | None]:
+    """Who takes a Tactic card of ``art``: every Trouper, warned when their Building rule never
+    uses it ("Replacing a Tactic Card"), the first who can from seat ``first`` by default."""
     picks = []
     for i, t in enumerate(state.troupers):
         name = trouper_name(catalog, t.trouper)

@@ -1,8 +1,5 @@
-"""The campaign state: everything the box keeps between games, plus the current Part.
-
-Frozen pydantic models; engine functions return new states (``model_copy(update=...)``) and
-never mutate, so a refused action leaves the state exactly as it was.
-"""
+"""The campaign state: everything the box keeps between games, plus the current Part. Frozen:
+engine functions return new states, so a refused action leaves the state as it was."""
 
 import hashlib
 import json
@@ -95,9 +92,8 @@ class TrouperState(StateModel):
     @model_validator(mode="before")
     @classmethod
     def _bites_on_depleted(cls, data: Any) -> Any:
-        """Saves written before ``bites_on_depleted`` kept only the counts; their Bites are read
-        as lying on the Depleted tokens first (the reading the app used then, which keeps the
-        same Vigor usable; docs/rules-decisions.md, "Bites on Vigor tokens")."""
+        """Older saves' Bites lie on the Depleted tokens first (the reading the app used then;
+        docs/rules-decisions.md, "Bites on Vigor tokens")."""
         if isinstance(data, dict) and "bites_on_depleted" not in data:
             bites, down = data.get("bites", 0), data.get("vigor_depleted", 0)
             if isinstance(bites, int) and isinstance(down, int):
@@ -105,26 +101,12 @@ class TrouperState(StateModel):
         return data
 
     def recovered(self) -> "TrouperState":
-        """The board put away as the Day's Recovery puts it ("Show", Recovery; also a
-        Trouper set aside): Vigor available, the Insanity cube leftmost, the night's cards and
-        Items back with their owner. Deck, Reserve, sleeves and Bites stay."""
-        return self.model_copy(
-            update={
-                "vigor_depleted": 0,
-                "bites_on_depleted": 0,  # every token Available, the Bites back on them
-                "insanity": 0,
-                "draw_pile": [],
-                "hand": [],
-                "discard": [],
-                "wounds": [],
-                "unmarked_wounds": 0,
-                "exhausted": False,
-                "knocked_out": False,
-                "equipped": {},
-                "depleted_items": [],
-                "rested_this_turn": False,
-            }
-        )
+        """The board put away as the Day's Recovery puts it ("Show", Recovery): the night's
+        counters reset; deck, Reserve, sleeves and Bites (back on Available tokens) stay."""
+        return self.model_copy(update={
+            "vigor_depleted": 0, "bites_on_depleted": 0, "insanity": 0, "draw_pile": [],
+            "hand": [], "discard": [], "wounds": [], "unmarked_wounds": 0, "exhausted": False,
+            "knocked_out": False, "equipped": {}, "depleted_items": [], "rested_this_turn": False})
 
 
 class GameRecord(StateModel):
@@ -188,25 +170,20 @@ class CampaignState(StateModel):
         return data
 
     def trouper_index(self, who: str) -> int:
-        """Index of a Trouper by Trouper id, colour or 1-based seat number.
-
-        Raises RuleError (naming who is at the table) when nobody matches.
-        """
+        """Index of a Trouper by Trouper id, colour or 1-based seat number."""
         key = who.strip().lower()
         for i, t in enumerate(self.troupers):
             if key in (t.trouper, t.colour, str(t.seat + 1)):
                 return i
         names = ", ".join(f"{t.trouper} ({t.colour}, seat {t.seat + 1})" for t in self.troupers)
-        raise RuleError(
-            f"no Trouper {who!r} at the table", hint=f"at the table: {names or 'nobody'}"
-        )
+        raise RuleError(f"no Trouper {who!r} at the table",
+                        hint=f"at the table: {names or 'nobody'}")
 
 
 def canonical_json(state: BaseModel) -> str:
     """Canonical JSON of a state: equal states give byte-equal text."""
-    return json.dumps(
-        state.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    )
+    return json.dumps(state.model_dump(mode="json"), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False)
 
 
 def state_hash(state: BaseModel) -> str:

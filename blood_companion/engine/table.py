@@ -1,30 +1,16 @@
-"""Who holds each deck: the app, or the players at the table with the real cards.
+"""Who holds each deck (``CampaignState.decks``, changed by ``SetDecks``): the app, which
+shuffles, draws and names every card, or the players at the table with the real cards, who tell
+the app what came up. The action records the cards they named (``Action.drawn``), so any replay
+gives the same cards; a card nobody named yet raises :class:`DrawNeeded` and the CLI asks.
 
-A campaign setting (``CampaignState.decks``) says, for each deck of the box, who shuffles and
-draws it:
+Trouper decks at the table keep their hands hidden: the app keeps counts and what is known,
+writes :data:`UNKNOWN` for a card it cannot see and asks which card was played among those that
+can be in the hand (:func:`hand_choices`); which card a Wound took stays unknown ("Wounding a
+Trouper": face down).
 
-* ``app`` — the app shuffles and draws (as before this setting existed) and names every card
-  it draws as a physical instruction ("take Ricochet from your deck");
-* ``table`` — the players shuffle and draw the real cards and tell the app what came up. The
-  action records the cards they named (``Action.drawn``: deck -> cards in the order drawn), so
-  any replay gives the same cards; when an action draws a card nobody named yet the engine
-  raises :class:`DrawNeeded` (what to do at the table, and the cards it can be) and the CLI asks.
-
-The setting changes as a step of the log (``SetDecks``, engine/campaign.py: `blood campaign
-decks`).
-
-Trouper decks held at the table keep their hands hidden: the app keeps counts and what is
-known (the discard pile, the Chain, the Wounds it was told), writes :data:`UNKNOWN` for a card
-it cannot see, and asks which card was played, Rested or discarded among the cards that can be
-in the hand (:func:`hand_choices`). Which card a Wound took stays unknown; no rule of the app
-reads it ("Wounding a Trouper": the top card of the deck goes to the Wounds space face down).
-
-The physical components and what the rulebook says of them: "Setup" (Playing Area Setup: the
-decks), "Dusk Phase" (the Reaction deck shuffled, the Event cards drawn at random), "Show Phase"
-(the Location die, Minion and Nemesis cards revealed at random), "Beginning of the Night" (each
-player draws five cards), "Wounding a Trouper", "Wounding a Nemesis", "Summon", "End of the
-Night" (the Advanced Tactic cards taken, the loot rolls). Readings: docs/rules-decisions.md
-("Physical cards and the app").
+Rulebook sections: "Setup", "Dusk Phase", "Show Phase", "Beginning of the Night", "Wounding a
+Trouper", "Wounding a Nemesis", "Summon", "End of the Night"; docs/rules-decisions.md ("Physical
+cards and the app").
 """
 
 from __future__ import annotations
@@ -46,26 +32,15 @@ UNKNOWN = "?"  # a card the app cannot see (in a hand, a deck or a Wound of a ta
 
 # deck -> what players call it
 DECKS: dict[str, str] = {
-    "troupers": "the Trouper decks",
-    "reactions": "the Nemesis Reaction deck",
-    "minions": "the Minion cards",
-    "events": "the Event cards",
-    "locations": "the Location cards",
-    "nemeses": "the Nemesis cards",
-    "advanced": "the Advanced Tactic decks",
-    "loot": "the loot dice",
-}
+    "troupers": "the Trouper decks", "reactions": "the Nemesis Reaction deck",
+    "minions": "the Minion cards", "events": "the Event cards", "locations": "the Location cards",
+    "nemeses": "the Nemesis cards", "advanced": "the Advanced Tactic decks",
+    "loot": "the loot dice"}
 # what one card of the deck is called (for "which ... did you draw?")
 CARD_OF: dict[str, str] = {
-    "troupers": "Tactic card",
-    "reactions": "Reaction card",
-    "minions": "Minion card",
-    "events": "Event card",
-    "locations": "Location card",
-    "nemeses": "Nemesis card",
-    "advanced": "Advanced Tactic card",
-    "loot": "loot die",
-}
+    "troupers": "Tactic card", "reactions": "Reaction card", "minions": "Minion card",
+    "events": "Event card", "locations": "Location card", "nemeses": "Nemesis card",
+    "advanced": "Advanced Tactic card", "loot": "loot die"}
 # other words players may type for a deck
 ALIASES: dict[str, str] = {
     "trouper": "troupers", "tactics": "troupers", "hands": "troupers", "hand": "troupers",
@@ -102,16 +77,13 @@ def deck_key(word: str) -> str:
     if len(hit) == 1:
         return hit[0]
     close = naming.suggestions(low, cands)
-    raise RuleError(
-        f"no deck is called {word.strip()!r}",
-        hint=("did you mean " + " or ".join(close) + "? " if close else "")
-        + "decks: " + ", ".join(DECKS) + " (or all)",
-    )
+    raise RuleError(f"no deck is called {word.strip()!r}",
+                    hint=("did you mean " + " or ".join(close) + "? " if close else "")
+                    + "decks: " + ", ".join(DECKS) + " (or all)")
 
 
 def parse_holders(text: str) -> dict[str, str]:
-    """``table``, ``app``, ``all=table`` or ``troupers=table,reactions=table`` as a mapping
-    deck -> holder. RuleError for an unknown deck or holder."""
+    """``table``, ``app``, ``all=table`` or ``troupers=table,reactions=table`` as a mapping."""
     out: dict[str, str] = {}
     for part in (p.strip() for p in text.replace(";", ",").split(",")):
         if not part:
@@ -132,8 +104,7 @@ def parse_holders(text: str) -> dict[str, str]:
 
 
 def normal_decks(decks: Mapping[str, str]) -> dict[str, str]:
-    """The setting as stored: only the decks the table holds, in the order of :data:`DECKS`
-    (an empty mapping: the app holds every deck, as before the setting existed)."""
+    """The setting as stored: only the decks the table holds, in the order of :data:`DECKS`."""
     for deck, who in decks.items():
         if deck not in DECKS:
             raise RuleError(f"no deck is called {deck!r}", hint="decks: " + ", ".join(DECKS))
@@ -157,9 +128,8 @@ def holders_text(state: CampaignState) -> str:
 
 
 class DrawNeeded(RuleError):
-    """The action draws a card from a deck the table holds and nobody named it yet. ``prompt``
-    says what to do at the table and asks which card came up; ``candidates`` are the ids it
-    can be. The CLI asks, adds the answer to the action's ``drawn`` and records again."""
+    """The action draws a card from a deck the table holds and nobody named it yet: the CLI
+    asks ``prompt``, adds the answer to the action's ``drawn`` and records again."""
 
     def __init__(self, deck: str, candidates: Sequence[str], prompt: str,
                  names: Sequence[str] = (), state: CampaignState | None = None) -> None:
@@ -170,16 +140,13 @@ class DrawNeeded(RuleError):
         # The state as the step left it when it needed the card: what it already did (a roll,
         # a reshuffle, a card revealed) is told before the question ("told in table order").
         self.state = state
-        super().__init__(
-            prompt,
-            hint=f"name the {CARD_OF.get(deck, 'card')} ("
-            + ", ".join(self.names[:12]) + (" ..." if len(self.names) > 12 else "") + ")",
-        )
+        super().__init__(prompt, hint=f"name the {CARD_OF.get(deck, 'card')} ("
+                         + ", ".join(self.names[:12])
+                         + (" ..." if len(self.names) > 12 else "") + ")")
 
 
 def done_so_far(need: DrawNeeded, before: CampaignState) -> list[Any]:
-    """The night's log entries the step wrote before it needed the card (none without a
-    night, or when the step's state is not known)."""
+    """The night's log entries the step wrote before it needed the card."""
     after = need.state
     if after is None or after.night is None:
         return []
@@ -199,9 +166,8 @@ def card_label(catalog: Catalog | None, cid: str) -> str:
 
 def named_draw(rng: Chance, catalog: Catalog, deck: str, candidates: Sequence[str],
                prompt: str, state: CampaignState | None = None) -> str:
-    """The card the table drew from `deck` (a table deck): the next one the action named,
-    which must be one of `candidates`. Raises :class:`DrawNeeded` when none is named (with
-    `state`, the step's state so far)."""
+    """The card the table drew from `deck`: the next one the action named, one of `candidates`
+    (:class:`DrawNeeded` with `state`, the step's state so far, when none is)."""
     cands = list(dict.fromkeys(candidates))
     pairs = sorted(((c, card_label(catalog, c)) for c in cands), key=lambda p: p[1].lower())
     got = rng.take_named(deck)
@@ -226,15 +192,18 @@ def known(cards: Sequence[str]) -> list[str]:
     return [c for c in cards if c != UNKNOWN]
 
 
-def unseen(state: CampaignState, i: int) -> list[str]:
-    """The cards of Trouper `i`'s deck the app cannot place (in the hand, the draw pile or a
-    Wound it was not told), in deck order. For an app deck: the hand."""
+def in_zones(state: CampaignState, i: int) -> list[str]:
+    """Trouper `i`'s cards in a zone of the board (:data:`UNKNOWN` for those the app cannot see)."""
     t = state.troupers[i]
-    placed: Counter[str] = Counter(known([*t.hand, *t.draw_pile, *t.discard, *t.wounds]))
-    if state.night is not None:
-        placed.update(s.card for s in state.night.chain
-                      if s.owner == i and s.kind in ("tactic", "rest") and s.card != UNKNOWN)
-    left = Counter(t.deck) - placed
+    chain = state.night.chain if state.night is not None else []
+    return [*t.draw_pile, *t.hand, *t.discard, *t.wounds,
+            *(s.card for s in chain if s.owner == i and s.kind in ("tactic", "rest"))]
+
+
+def unseen(state: CampaignState, i: int) -> list[str]:
+    """The cards of Trouper `i`'s deck the app cannot place in a zone, in deck order."""
+    t = state.troupers[i]
+    left = Counter(t.deck) - Counter(known(in_zones(state, i)))
     out = []
     for c in t.deck:
         if left[c] > 0:
@@ -244,13 +213,11 @@ def unseen(state: CampaignState, i: int) -> list[str]:
 
 
 def hidden_hand(state: CampaignState, i: int) -> bool:
-    """Whether the app cannot see (all of) Trouper `i`'s hand."""
     return UNKNOWN in state.troupers[i].hand
 
 
 def hand_choices(state: CampaignState, i: int) -> list[str]:
-    """The cards Trouper `i` may name from the hand: the hand itself when the app sees it,
-    else the known cards in it and every card that can be among the unseen ones."""
+    """The cards Trouper `i` may name from the hand (a hidden one: every card it can hold)."""
     hand = state.troupers[i].hand
     if UNKNOWN not in hand:
         return list(dict.fromkeys(hand))
@@ -277,18 +244,15 @@ def where_is(state: CampaignState, catalog: Catalog | None, i: int, card: str) -
 
 def take_from_hand(state: CampaignState, catalog: Catalog | None, i: int, cards: Sequence[str]
                    ) -> list[str]:
-    """Trouper `i`'s hand without `cards` (played, Rested, discarded): each is a known card of
-    the hand or, with a hidden hand, one that can be among the unseen cards. RuleError names
-    where a card lies when it cannot be in the hand."""
+    """Trouper `i`'s hand without `cards` (:func:`take_cards`)."""
     return take_cards(state, i, state.troupers[i].hand, cards, lambda c: where_is(
         state, catalog, i, c) if c != UNKNOWN else "name the card from the hand")
 
 
 def take_cards(state: CampaignState, i: int, pile: Sequence[str], cards: Sequence[str],
                missing: Callable[[str], str]) -> list[str]:
-    """Trouper `i`'s `pile` (hand, Wounds) without `cards`: each a known card of it or, where
-    the pile holds cards the app did not see, one that can be among them. RuleError with
-    ``missing(card)`` for a card that cannot be in the pile."""
+    """Trouper `i`'s `pile` (hand, Wounds) without `cards`, each a known card of it or one that
+    can be among its unseen cards (else RuleError with ``missing(card)``)."""
     left = list(pile)
     could = Counter(unseen(state, i)) if UNKNOWN in left else Counter()
     for c in cards:
@@ -303,7 +267,6 @@ def take_cards(state: CampaignState, i: int, pile: Sequence[str], cards: Sequenc
 
 
 def hide(cards: Sequence[str]) -> list[str]:
-    """The same number of cards, none of them seen by the app."""
     return [UNKNOWN] * len(cards)
 
 
@@ -311,10 +274,8 @@ def hide(cards: Sequence[str]) -> list[str]:
 
 
 def table_view(state: CampaignState) -> dict[str, Any]:
-    """The campaign as the table sees it: the state with what is hidden (the order of shuffled
-    decks, the cards in hands and decks, which card a Wound took) reduced to counts, and the
-    setting itself left out. Two states the table cannot tell apart give equal views (the
-    proof that table decks and app decks play the same night)."""
+    """The campaign as the table sees it, what is hidden reduced to counts: two states the
+    table cannot tell apart give equal views (table decks and app decks play the same night)."""
     doc: dict[str, Any] = state.model_dump(mode="json")
     doc.pop("decks", None)
     for t in [*doc.get("troupers", []), *doc.get("set_aside", [])]:

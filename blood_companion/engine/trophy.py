@@ -1,10 +1,6 @@
-"""A Weakness card's Nemesis Trophy sentence read into clauses, and judged against the app's
-state at the moment of a Wound ("Weakness Cards", "Nemesis Trophy"; docs/rules-decisions.md,
-"Weakness Trophies decided from the app's state").
-
-Pure: :func:`read` turns the sentence into clauses; :func:`judge` says, from a :class:`Moment`,
-whether the Trophy is won (True/False) or only the table knows (None), why, and the default
-the question shows then.
+"""A Weakness card's Nemesis Trophy sentence read into clauses (:func:`read`) and judged against
+the app's state at the moment of a Wound (:func:`judge`) ("Weakness Cards", "Nemesis Trophy";
+docs/rules-decisions.md, "Weakness Trophies decided from the app's state").
 """
 
 from __future__ import annotations
@@ -19,9 +15,7 @@ _LINE = r"on (?:her|his|its|the) reaction line"
 
 @dataclass(frozen=True)
 class Clause:
-    """One condition of the sentence: ``kind`` is attack, bites_at_least, bites_at_most,
-    wounds_this_turn, fatigue_on_line, insanity_at_least, exhausted, not_exhausted, table (a
-    fact only the table knows) or unknown (words this reading does not recognise)."""
+    """One condition of the sentence (``kind``: one of :data:`_CLAUSES`, or ``unknown``)."""
 
     kind: str
     text: str
@@ -31,9 +25,7 @@ class Clause:
 
 @dataclass(frozen=True)
 class Moment:
-    """The app's state when the Wound lands: the attack's kinds (physical/mind), the attacking
-    Trouper, the Wounds the side took this Game Turn (this one included), and the Fatigue
-    (physical, mind) of each Reaction card on the Line."""
+    """The app's state when the Wound lands (``line``: each Reaction card's Fatigue)."""
 
     attack: frozenset[str]
     trouper: str
@@ -80,8 +72,7 @@ _NEXT = re.compile(r"\s+(?=while |with |during |at |without |using |in the )", r
 
 
 def read(text: str) -> list[Clause]:
-    """The clauses of a Trophy sentence, in order; words not recognised make an ``unknown``
-    clause (up to the next connective), so nothing of the sentence is lost."""
+    """The clauses of a Trophy sentence, words not recognised an ``unknown`` one each."""
     rest = text.strip().rstrip(".")
     clauses: list[Clause] = []
     head = _HEAD.match(rest)
@@ -118,8 +109,7 @@ def _bites(n: int) -> str:
 
 
 def check(c: Clause, at: Moment) -> tuple[bool | None, str]:
-    """Whether the app's state meets one clause (None: only the table knows), and the words
-    saying so."""
+    """Whether the app's state meets one clause (None: only the table knows), and why."""
     who = at.trouper
     if c.kind == "attack":
         kinds = " and ".join(k.title() for k in sorted(at.attack)) or "no"
@@ -155,9 +145,7 @@ def check(c: Clause, at: Moment) -> tuple[bool | None, str]:
 
 @dataclass(frozen=True)
 class Verdict:
-    """``earned``: True/False when the app's state decides, None when the table must say;
-    ``why``: the clauses' words; ``default``: the answer the question offers (what the known
-    clauses say)."""
+    """``earned``: None when the table must say; ``default``: the answer the question offers."""
 
     earned: bool | None
     why: str
@@ -165,9 +153,8 @@ class Verdict:
 
 
 def judge(text: str, at: Moment) -> Verdict:
-    """The Trophy sentence judged at a Wound: any clause the state contradicts means no Trophy;
-    every clause met means the Trophy; else the table is asked, the default being yes when
-    some clause the app judges holds (none says otherwise), no when it judges none."""
+    """The Trophy sentence judged at a Wound: no Trophy when a clause is not met, the Trophy when
+    all are, else the table is asked (yes by default when a clause the app judges holds)."""
     seen = [(c, *check(c, at)) for c in read(text)]
     against = [why for _, ok, why in seen if ok is False]
     if against:

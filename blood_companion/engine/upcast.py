@@ -29,19 +29,13 @@ class TooNew(ValueError):
 
 
 def _state_1_to_2(doc: Doc) -> Doc:
-    """App 0.1.0 kept the night log as English sentences; they become ``text`` events (the
-    sentence is kept as it was written)."""
+    """App 0.1.0 kept the night log as English sentences; they become ``text`` events."""
     night = doc.get("night")
     if isinstance(night, dict):
-        night["log"] = [
-            {
-                "turn": e.get("turn", 0), "phase": e.get("phase", ""), "kind": "text",
-                "args": {"text": e.get("text", "")},
-            }
-            if isinstance(e, dict) and "kind" not in e
-            else e
-            for e in night.get("log", [])
-        ]
+        night["log"] = [{"turn": e.get("turn", 0), "phase": e.get("phase", ""), "kind": "text",
+                         "args": {"text": e.get("text", "")}}
+                        if isinstance(e, dict) and "kind" not in e else e
+                        for e in night.get("log", [])]
     return doc
 
 

@@ -1,16 +1,9 @@
 """A Trouper's Vigor tokens and the Bite tokens lying on them: the one place that counts them.
 
-Rulebook: "Vigor Token" (six tokens, Available or Depleted side up), "Bite" (a Bite covers one
-Vigor token of the player's choice, face up or face down; a covered token cannot be depleted
-and counts for no prerequisite until the Bite leaves it; with every token covered a new Bite is
-not placed), "Using a Vigor Token" (a Cost in Vigor flips Available tokens with no Bite on
-them), "Show Phase" (Recovery: every token Available, then the Bites back on them).
-
-Vigor tokens are alike, so four counts say everything the board shows (a token-by-token
-list would only name which of equal tokens is which). :class:`TrouperState` keeps three of
-them: ``vigor_depleted`` (tokens Depleted side up, bitten or not), ``bites`` (every Bite
-token) and ``bites_on_depleted`` (the Bites lying on Depleted tokens); :func:`layout` reads
-them, and every change goes through a function here.
+Rulebook: "Vigor Token", "Bite" (a Bite covers one Vigor token of the player's choice, either
+side up; a covered token cannot be depleted), "Using a Vigor Token", "Show Phase" (Recovery).
+The tokens are alike, so counts say everything: :class:`TrouperState` keeps ``vigor_depleted``,
+``bites`` and ``bites_on_depleted``; :func:`layout` reads them, every change goes through here.
 """
 
 from __future__ import annotations
@@ -40,9 +33,7 @@ class VigorLayout(NamedTuple):
 
 
 def layout(t: TrouperState, tokens: int) -> VigorLayout:
-    """The board's Vigor space of ``t`` with ``tokens`` Vigor tokens. Counts set by hand that do
-    not fit together (more Bites on Available tokens than there are) are read the nearest way
-    the board allows: Bites beyond the Available tokens lie on Depleted ones."""
+    """The board's Vigor space of ``t`` (counts set by hand read the nearest way it allows)."""
     down = min(t.vigor_depleted, tokens)
     up = tokens - down
     bites = min(t.bites, tokens)
@@ -66,7 +57,7 @@ def check_deplete(t: TrouperState, tokens: int, n: int, who: str) -> None:
 
 
 def deplete(t: TrouperState, tokens: int, n: int, who: str) -> TrouperState:
-    """Pay ``n`` Vigor: that many uncovered Available tokens turn Depleted. Raises RuleError."""
+    """Pay ``n`` Vigor: that many uncovered Available tokens turn Depleted."""
     check_deplete(t, tokens, n, who)
     lay = layout(t, tokens)
     return _set(t, up_bitten=lay.available_bitten, down=lay.depleted + n,
@@ -74,9 +65,7 @@ def deplete(t: TrouperState, tokens: int, n: int, who: str) -> TrouperState:
 
 
 def bite_options(t: TrouperState, tokens: int, n: int) -> list[int]:
-    """How many of ``n`` new Bites may lie on Depleted tokens, each way the player could place
-    them (the rest on Available ones; Bites beyond the uncovered tokens are not placed). One
-    entry: the board leaves no choice."""
+    """Each number of ``n`` new Bites that may lie on Depleted tokens (one: no choice)."""
     lay = layout(t, tokens)
     placed = min(n, lay.uncovered)
     low = max(0, placed - lay.available)
@@ -94,10 +83,8 @@ def bite(t: TrouperState, tokens: int, on_available: int, on_depleted: int) -> T
 
 
 def remove_bites(t: TrouperState, tokens: int, n: int) -> TrouperState:
-    """``n`` Bites leave the board (a Cost, the Sanatorium). They come off Available tokens
-    first, which then pay again; a Bite taken off a Depleted token frees nothing before the
-    Recovery, where every Bite goes back on an Available token anyway (docs/rules-decisions.md,
-    "Bites on Vigor tokens"). Raises RuleError without ``n`` Bites."""
+    """``n`` Bites leave the board, off Available tokens first, which then pay again
+    (docs/rules-decisions.md, "Bites on Vigor tokens")."""
     if t.bites < n:
         raise RuleError(f"{t.bites} Bite token(s) to discard; {n} asked")
     lay = layout(t, tokens)
@@ -108,8 +95,6 @@ def remove_bites(t: TrouperState, tokens: int, n: int) -> TrouperState:
 
 
 def _set(t: TrouperState, *, up_bitten: int, down: int, down_bitten: int) -> TrouperState:
-    """The counts kept on the state from a layout (the uncovered Available tokens are the
-    rest of the tokens)."""
     return t.model_copy(update={
         "vigor_depleted": down + down_bitten, "bites": up_bitten + down_bitten,
         "bites_on_depleted": down_bitten})

@@ -1,11 +1,9 @@
 """Why the app decided for the Nemesis side: the decision records of a step, and their words.
 
-As the engine decides for the Enemy side it writes a ``decision`` event to the night log
-(``NightLogEntry``, kind :data:`DECISION`), so the record lives in the state the step produces:
-the store keeps it with the step, undo and redo restore it, a replay writes it again. A step
-recorded by an older version simply has none. The ordinary narration leaves these events out
-(:func:`told`); `blood campaign log --why STEP` and `why` at a prompt of `blood play` show them
-(:func:`lines`).
+As the engine decides for the Enemy side it writes a ``decision`` event to the night log, so
+the record lives in the state the step produces (a step of an older version has none). The
+narration leaves them out (:func:`told`); `blood campaign log --why STEP` and `why` at a prompt
+of `blood play` show them (:func:`lines`).
 
 The records (the event's ``args``: ids and numbers, as every night log event):
 
@@ -27,8 +25,6 @@ The records (the event's ``args``: ids and numbers, as every night log event):
   (``[card, Reaction Line space]``, rightmost first; written when two or more wait) or
   ``during: "minions"`` with ``spaces`` (``[space, minion]`` in the order A, B, then the Flow
   Arrow; written as the phase begins).
-
-Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -79,21 +75,15 @@ def target_record(job: Mapping[str, Any], effect: int, rep: int, distance: str,
                   priorities: list[str], rule: str, steps: list[dict[str, Any]], *,
                   asks: str = "", chosen: list[str] | None = None) -> dict[str, Any]:
     """The ``args`` of a Target decision's record (the module docstring), defaults left out."""
-    out: dict[str, Any] = {"about": "target", "job": dict(job), "effect": effect}
-    if rep:
-        out["rep"] = rep
-    if distance != "any":
-        out["distance"] = distance
-    if priorities:
-        out["priorities"] = list(priorities)
-    if rule != "priority":
-        out["rule"] = rule
-    out["steps"] = steps
-    if asks:
-        out["asks"] = asks
-    if chosen is not None:
-        out["chosen"] = chosen
-    return out
+    out: dict[str, Any] = {
+        "about": "target", "job": dict(job), "effect": effect, "rep": rep, "distance": distance,
+        "priorities": list(priorities), "rule": rule, "steps": steps, "asks": asks,
+        "chosen": chosen}
+    return {k: v for k, v in out.items() if k not in _DEFAULTS or v != _DEFAULTS[k]}
+
+
+_DEFAULTS: dict[str, Any] = {"rep": 0, "distance": "any", "priorities": [], "rule": "priority",
+                             "asks": "", "chosen": None}
 
 
 def target_key(job: EnemyJob, effect: int) -> tuple[Any, ...]:
@@ -113,9 +103,7 @@ def _is_target(entry: NightLogEntry | Mapping[str, Any]) -> bool:
 
 def open_decision(log: Sequence[NightLogEntry], key: tuple[Any, ...]
                   ) -> Mapping[str, Any] | None:
-    """The last record of the Target decision ``key`` when it is recorded in part this night
-    and still waits (an answer of the table goes on with it); None when it was decided or
-    never begun."""
+    """The last record of the Target decision ``key`` while it waits for the table."""
     for entry in reversed(log):
         if _is_target(entry) and _key_of(entry.args) == key:
             return None if "chosen" in entry.args else entry.args
@@ -124,8 +112,7 @@ def open_decision(log: Sequence[NightLogEntry], key: tuple[Any, ...]
 
 def step(rule: str, by: str, kept: Iterable[str], values: Mapping[str, Any] | None = None
          ) -> dict[str, Any]:
-    """One rule of a Target decision: the candidates (Trouper ids) it kept (``by``: ``app``,
-    ``table`` or ``leader``; ``values``: what the app compared)."""
+    """One rule of a Target decision: the Trouper ids it kept, the values the app compared."""
     out: dict[str, Any] = {"rule": rule, "kept": list(kept)}
     if by != "app":
         out["by"] = by
@@ -138,8 +125,7 @@ def step(rule: str, by: str, kept: Iterable[str], values: Mapping[str, Any] | No
 
 
 def told(entries: Iterable[NightLogEntry]) -> list[NightLogEntry]:
-    """The night log events the table is told as they happen: the decision records left out
-    (they answer `why`)."""
+    """The night log events the table is told as they happen (the decisions answer `why`)."""
     return [e for e in entries if e.kind != DECISION]
 
 
@@ -156,8 +142,7 @@ def _args(entry: NightLogEntry | Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _earlier_steps(earlier: Sequence[NightLogEntry | Mapping[str, Any]],
                    key: tuple[Any, ...]) -> list[dict[str, Any]]:
-    """The steps earlier steps recorded of the Target decision ``key`` (from its first
-    record on), when it was still waiting at the end of them."""
+    """What earlier steps recorded of the Target decision ``key`` still waiting after them."""
     out: list[dict[str, Any]] = []
     for entry in reversed(earlier):
         if not _is_target(entry) or _key_of(_args(entry)) != key:
@@ -175,10 +160,8 @@ def _earlier_steps(earlier: Sequence[NightLogEntry | Mapping[str, Any]],
 def decisions(entries: Iterable[NightLogEntry | Mapping[str, Any]],
               earlier: Sequence[NightLogEntry | Mapping[str, Any]] = ()
               ) -> list[dict[str, Any]]:
-    """The decisions among a step's night log events (as stored or as models), in the order
-    made, ``earlier`` the night's events before the step. The records of one Target decision
-    are joined into one, with its whole trace: the steps earlier steps recorded of it first
-    (a Target the table answered over several steps), then this step's."""
+    """The decisions among a step's night log events, in the order made, the records of one
+    Target decision joined with those ``earlier`` steps made of it."""
     out: list[dict[str, Any]] = []
     joined: dict[tuple[Any, ...], dict[str, Any]] = {}
     for e in entries:
@@ -360,8 +343,7 @@ def _order_lines(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
 
 
 def lines(found: Iterable[Mapping[str, Any]], catalog: Catalog) -> list[str]:
-    """The decision records in words: for each, the card and its Effect, each rule applied in
-    order with the candidates it kept, the outcome and the rulebook sections."""
+    """The decision records in words, each with the rulebook sections it follows."""
     out: list[str] = []
     for d in found:
         about = d.get("about")
