@@ -100,7 +100,6 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
 
 
 def create(conn: sqlite3.Connection) -> None:
-    """Create the current schema in an empty database (caller holds the transaction)."""
     for stmt in SCHEMA.split(";"):
         if stmt.strip():
             conn.execute(stmt)
@@ -109,8 +108,7 @@ def create(conn: sqlite3.Connection) -> None:
 
 
 def migrate(conn: sqlite3.Connection, version: int) -> int:
-    """Upgrade in SQL from `version` up to :data:`REBUILD_FROM` (caller holds the
-    transaction); the rebuild takes it from there."""
+    """Upgrade in SQL from `version` up to :data:`REBUILD_FROM` (then the rebuild)."""
     while version < REBUILD_FROM:
         step = MIGRATIONS.get(version)
         if step is None:  # pragma: no cover - every old version has a migration

@@ -35,15 +35,14 @@ Written = tuple[str, int, int]  # a store's drawn_from(): state hash, revision, 
 COMMAND = "a blood command"
 
 
-class Seats(NamedTuple):
-    """The tokens of a campaign's seats: ``troupers`` maps a Trouper id to its seat's token."""
+class Seats(NamedTuple):  # ``troupers``: a Trouper id -> its seat's token
 
     watch: str
     troupers: dict[str, str]
 
     def find(self, token: str) -> str | None:
-        """The seat a token opens: a Trouper id, ``""`` for the watch seat, None for none.
-        Every kept token is compared in constant time (no early exit on a match)."""
+        """The seat a token opens (a Trouper id, ``""`` to watch, None), every kept token
+        compared in constant time (no early exit)."""
         given = token.encode("utf-8", "surrogatepass")
         found: str | None = None
         for seat, kept in [("", self.watch), *self.troupers.items()]:
@@ -73,10 +72,9 @@ def _read(path: Path) -> Seats | None:
 
 def seat_tokens(saves_dir: Path, name: str, troupers: Iterable[str], *,
                 new: bool = False) -> Seats:
-    """The campaign's seat tokens, one per Trouper in ``troupers`` and one to watch: those kept
-    (``SAVES/.seats/NAME.json``, made private again if someone opened it to others), a token
-    made for a Trouper without one, all made anew with ``new``. Raises OSError when they
-    cannot be kept (the caller may still serve with them: a restart then needs new URLs)."""
+    """One token per Trouper and one to watch: those kept (made private again if opened to
+    others), new ones for the rest, all new with ``new``. Raises OSError when they cannot be
+    kept (the caller may still serve with them: a restart then needs new URLs)."""
     path = seats_path(saves_dir, name)
     ids = list(dict.fromkeys(troupers))
     kept = None if new else _read(path)
@@ -100,9 +98,7 @@ def seat_tokens(saves_dir: Path, name: str, troupers: Iterable[str], *,
 
 def note_by(saves_dir: Path, name: str, written: Written | None, by: str) -> None:
     """Note that ``by`` (a Trouper's name, :data:`LAPTOP`) made the write that left the save
-    at ``written`` (the store's ``drawn_from()``: state hash, revision, head step; the
-    revision tells this write from an earlier one that left the same head). Only while the
-    campaign has seats (its board was served); never fails the step it notes."""
+    at ``written`` (the store's ``drawn_from()``), while the campaign has seats; never fails."""
     if written is None:
         return
     with contextlib.suppress(OSError, ValueError, BloodError):
@@ -125,9 +121,7 @@ def note_by(saves_dir: Path, name: str, written: Written | None, by: str) -> Non
 
 
 def recorded_by(saves_dir: Path, name: str, written: Written | None) -> str:
-    """Who made the write that left the save at ``written`` (see :func:`note_by`): a seat's
-    Trouper name or :data:`LAPTOP` as noted, else :data:`COMMAND` (any other `blood`
-    command)."""
+    """Who made the write that left the save at ``written`` as noted, else :data:`COMMAND`."""
     if written is None:
         return COMMAND
     try:
