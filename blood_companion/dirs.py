@@ -1,17 +1,7 @@
 """Where the platform keeps an application's caches and user data (standard library only).
 
-The folders of ``platformdirs`` without its import cost (``blood rules`` loads this):
-
-=========  =======================================  =========================================
-platform   caches                                   user data
-=========  =======================================  =========================================
-Linux      ``$XDG_CACHE_HOME`` or ``~/.cache``      ``$XDG_DATA_HOME`` or ``~/.local/share``
-macOS      ``~/Library/Caches``                     ``~/Library/Application Support``
-Windows    ``%LOCALAPPDATA%\\...\\Cache``            ``%APPDATA%``
-=========  =======================================  =========================================
-
-each followed by ``blood-companion``. ``BLOOD_CACHE_DIR`` replaces the cache folder whole
-(tests and CI point it at a temporary folder).
+The folders of ``platformdirs`` without its import cost (``blood rules`` loads this).
+``BLOOD_CACHE_DIR`` replaces the cache folder whole (tests and CI point it at a temporary one).
 """
 
 from __future__ import annotations

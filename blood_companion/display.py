@@ -141,9 +141,6 @@ class Styled:
                 text.append(part[0], style=part[1])
         return text
 
-    def __repr__(self) -> str:  # pragma: no cover - a debugging aid
-        return f"Styled{self.parts!r}"
-
 
 def styled(text: str, style: str | None = None) -> Styled:
     return Styled((text, style))

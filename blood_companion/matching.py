@@ -81,9 +81,6 @@ class Found:
         self.ambiguous = tuple(ambiguous)
         self.close = tuple(close)
 
-    def __repr__(self) -> str:
-        return f"Found({self.id!r}, ambiguous={self.ambiguous!r}, close={self.close!r})"
-
 
 def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))

@@ -507,13 +507,7 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
             chance = None
     except ValueError:
         chance = None
-    delta_doc: Doc | None = None
-    try:
-        ops = load_json(row[5])
-        delta_doc = dl.patch(prev if prev is not None else {}, ops)
-        to_state(delta_doc)
-    except (ValueError, TypeError, dl.DeltaError, docs.BadState, RecursionError):
-        delta_doc = None
+    delta_doc = _doc_of(prev if prev is not None else {}, row)
     engine_doc: Doc | None = None
     chance_text: str | None = canon(chance) if chance else None
     current = catalog is not None and (app, fp) == (APP, catalog.fingerprint())

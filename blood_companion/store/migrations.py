@@ -45,19 +45,11 @@ from blood_companion.engine.words.sentences import night_reason, render
 from blood_companion.store import delta as dl
 from blood_companion.store import docs, schema
 from blood_companion.store import repository as repo
+from blood_companion.store import writer as wr
 from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
 from blood_companion.store.errors import DamagedSave, StoreError
 from blood_companion.store.files import build_file
 from blood_companion.store.repository import APP
-from blood_companion.store.writer import (
-    MAX_REOPEN,
-    UPGRADE_TIMEOUT,
-    Writer,
-    check_size,
-    file_ident,
-    kept_replacing,
-    read_only,
-)
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -66,15 +58,15 @@ LEGACY_APP = "0.1.0"
 LEGACY_AV = 1  # the action schema of its steps (kept with them: upcast when read)
 
 
-def open_current(store: Writer) -> None:
-    for _ in range(MAX_REOPEN):
+def open_current(store: wr.Writer) -> None:
+    for _ in range(wr.MAX_REOPEN):
         if not check_and_migrate(store):
             return
         store._reconnect()
-    raise kept_replacing(f"the campaign {store.name!r}")
+    raise wr.kept_replacing(f"the campaign {store.name!r}")
 
 
-def check_and_migrate(store: Writer) -> bool:
+def check_and_migrate(store: wr.Writer) -> bool:
     """Check the header and upgrade an older file; True when it was replaced (reopen it)."""
     version, state_schema = check_header(store)
     if version == schema.SCHEMA_VERSION and state_schema in (None, str(STATE_SCHEMA)):
@@ -88,14 +80,14 @@ def check_and_migrate(store: Writer) -> bool:
     return upgrade(store)
 
 
-def check_header(store: Writer) -> tuple[int, str | None]:
+def check_header(store: wr.Writer) -> tuple[int, str | None]:
     """The file's schema version and state schema (DamagedSave: not a save this app reads)."""
     if not store._conn.in_transaction:
         store._in_place()  # a file moved away since it was connected: the new one
         # Not under a lock: Python's open/close of the file would drop SQLite's locks
         # (POSIX locks belong to the process), so the size is checked before any is held.
         with store._errors():
-            check_size(store.path, store._conn, store._ident)
+            wr.check_size(store.path, store._conn, store._ident)
     with store._reading() as conn:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -150,18 +142,18 @@ def check_header(store: Writer) -> tuple[int, str | None]:
     return version, state_schema
 
 
-def upgrade(store: Writer) -> bool:
+def upgrade(store: wr.Writer) -> bool:
     """Upgrade an older file under its write lock (True: replaced, by us or another)."""
     conn = store._conn
     with store._errors():
-        conn.execute(f"PRAGMA busy_timeout = {int(max(store._timeout, UPGRADE_TIMEOUT) * 1000)}")
+        conn.execute(f"PRAGMA busy_timeout = {int(max(store._timeout, wr.UPGRADE_TIMEOUT) * 1000)}")
         try:
             conn.execute("BEGIN IMMEDIATE")
         finally:
             conn.execute(f"PRAGMA busy_timeout = {int(store._timeout * 1000)}")
         tmp: Path | None = None
         try:
-            if file_ident(store.path) != store._ident:
+            if wr.file_ident(store.path) != store._ident:
                 return True  # upgraded (or replaced) by another process meanwhile
             version, state_schema = check_header(store)
             if version == schema.SCHEMA_VERSION:
@@ -186,14 +178,14 @@ def upgrade(store: Writer) -> bool:
                     os.unlink(tmp)
 
 
-def rebuild_old(store: Writer, version: int) -> Path:
+def rebuild_old(store: wr.Writer, version: int) -> Path:
     """A file older than REBUILD_FROM, migrated in SQL in a scratch copy (never in place: a
     journal of it could meet the new file), then rebuilt."""
     scratch = store.saves_dir / f".{store.name}.{os.getpid()}.old"
     own = store._conn
     copy = sqlite3.connect(scratch, isolation_level=None)
     try:
-        src = read_only(store.path, store._timeout)
+        src = wr.read_only(store.path, store._timeout)
         try:
             src.backup(copy)
         finally:
@@ -359,7 +351,7 @@ def legacy_row(step: int, type_: str, data: str, recorded: str) -> Row:
     return Row(step, type_, data, LEGACY_AV, None, "[]", "", LEGACY_APP, "", recorded, 0)
 
 
-def _tables(store: Writer, *queries: str
+def _tables(store: wr.Writer, *queries: str
             ) -> tuple[dict[Any, Any], dict[Any, Any], list[list[Any]]]:
     with store._reading() as conn:
         return (dict(conn.execute("SELECT key, value FROM meta").fetchall()),
@@ -367,7 +359,7 @@ def _tables(store: Writer, *queries: str
                 [conn.execute(query).fetchall() for query in queries])
 
 
-def rebuild_v2(store: Writer) -> Path:
+def rebuild_v2(store: wr.Writer) -> Path:
     """An app 0.1.0 save rebuilt in a new temporary file (the caller holds the lock)."""
     meta, marks, (rows, kept_rows, gone) = _tables(
         store, "SELECT step, type, data, state_hash, recorded FROM actions ORDER BY step",
@@ -391,7 +383,7 @@ def rebuild_v2(store: Writer) -> Path:
     )
 
 
-def upcast_file(store: Writer) -> Path:
+def upcast_file(store: wr.Writer) -> Path:
     """A file of older state shapes rewritten in a new temporary file (the caller holds the
     lock)."""
     meta, marks, (rows, gone, packs) = _tables(

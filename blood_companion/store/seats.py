@@ -1,14 +1,7 @@
-"""The seats of a served board (`blood board --serve`, issue 42): one secret token per Trouper
-of the campaign and one for watching, kept with the campaign in the saves folder, and the notes
-of who recorded which step (a seat, the laptop), so a refused answer can say who was first.
-
-::
-
-    saves/.seats/tuesday.json   {"watch": TOKEN, "seats": {"aurel": TOKEN, ...}}   (0600)
-    saves/.seats/tuesday.by     one JSON line per step recorded by a seat or the laptop
-
-Tokens are made with :mod:`secrets` and compared in constant time; every path is built from a
-checked campaign name (store/saves.py ``seats_path``): nothing a request carries reaches a path.
+"""The seats of a served board (`blood board --serve`, issue 42): a secret token per Trouper and
+one to watch (``saves/.seats/NAME.json``, 0600), and who recorded which step (``NAME.by``, a
+JSON line each), so a refused answer can say who was first. Tokens come from :mod:`secrets`,
+compared in constant time; paths are built from checked campaign names only.
 """
 
 from __future__ import annotations

@@ -28,18 +28,11 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
 from blood_companion.fileio import unlinking
 from blood_companion.store import delta as dl
-from blood_companion.store import docs, saves
+from blood_companion.store import docs, migrations, saves
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
 from blood_companion.store.docs import Row, canon, hash_text, load_json, to_state
 from blood_companion.store.errors import BadNameError, ImportRefused, StoreError
 from blood_companion.store.files import build_file
-from blood_companion.store.migrations import (
-    LEGACY_APP,
-    LegacyStep,
-    legacy_row,
-    legacy_rows,
-    rebuild_steps,
-)
 from blood_companion.store.names import check_campaign_name, check_mark_name
 from blood_companion.store.repository import replay_one
 
@@ -341,7 +334,7 @@ def _stream_v2(file: Path, doc: _Doc, catalog: Catalog) -> Streamed | None:
             if not raw.get("started"):
                 raise _refuse(file, "the first step does not start a campaign")
             first = {"mode": raw.get("mode", ""), "seed": raw.get("seed", 0)}
-        legacy = legacy and s.app == LEGACY_APP and s.data == "" and not marker
+        legacy = legacy and s.app == migrations.LEGACY_APP and s.data == "" and not marker
         chance = canon(s.chance) if s.chance else None
         if marker or legacy or s.step == 1:
             try:
@@ -412,7 +405,7 @@ def _rebuild_v2_upcasting(file: Path, doc: _Doc, catalog: Catalog) -> Streamed:
         except docs.BadState as exc:
             raise _refuse(file, f"the state at step {s.step}: {exc}") from None
         chance = canon(s.chance) if s.chance else None
-        legacy = legacy and s.app == LEGACY_APP and s.data == "" and not marker
+        legacy = legacy and s.app == migrations.LEGACY_APP and s.data == "" and not marker
         exact = bool(s.exact or not legacy)  # a replayed step is exact
         if marker:
             exact = _kept_without_action(file, s, prev, now_doc)
@@ -499,23 +492,23 @@ def _kept_head(file: Path, doc: _DocV1) -> dict[str, Any]:
 
 def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
     """An app 0.1.0 export: its steps rebuilt like a 0.1.0 save (store/migrations.py)."""
-    steps: list[LegacyStep] = []
+    steps: list[migrations.LegacyStep] = []
     for s in doc.actions:
         data = _action_json(file, f"step {s.step}", s.action, 1)
-        steps.append(LegacyStep(str(s.action.get("type", "")), data, s.state_hash,
+        steps.append(migrations.LegacyStep(str(s.action.get("type", "")), data, s.state_hash,
                                 s.recorded or ""))
     if steps[0].type != "start_campaign":
         raise _refuse(file, "the first step does not start a campaign")
     kept = {doc.head: _kept_head(file, doc)} if doc.state is not None else {}
-    rebuilt = rebuild_steps(steps, kept, catalog)
+    rebuilt = migrations.rebuild_steps(steps, kept, catalog)
     if rebuilt[doc.head - 1].differs:  # today's rules play every step up to the head
         raise _refuse(file, f"the state kept at the head (step {doc.head}) is not the one its "
                             "steps rebuild to (edited by hand, or damaged)")
     if not any(r.exact for r in rebuilt):
         raise _refuse(file, "its steps cannot be rebuilt by this version of the rules")
-    rows, snaps = legacy_rows(steps, rebuilt, doc.head)
+    rows, snaps = migrations.legacy_rows(steps, rebuilt, doc.head)
     abandoned = [
-        (legacy_row(a.step, str(a.action.get("type", "")),
+        (migrations.legacy_row(a.step, str(a.action.get("type", "")),
                     _action_json(file, f"abandoned step {a.step}", a.action, 1), a.recorded or ""),
          a.abandoned or "", a.replaced_at or a.step)
         for a in doc.abandoned
