@@ -25,16 +25,13 @@ from blood_companion.store import writer as wr
 from blood_companion.store.errors import CampaignNotFound, StoreError
 from blood_companion.store.files import build_file, refuse_existing
 from blood_companion.store.names import check_campaign_name
-from blood_companion.store.repository import APP, LogEntry, VerifyReport, parse_stored, replay_one
+from blood_companion.store.repository import APP, LogEntry, VerifyReport, parse_stored
 from blood_companion.store.writer import BACKUP_EVERY, LOCK_TIMEOUT, Writer
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-__all__ = [
-    "APP", "BACKUP_EVERY", "LOCK_TIMEOUT", "CampaignStore", "LogEntry", "VerifyReport",
-    "parse_stored", "replay_one",
-]
+__all__ = ["APP", "BACKUP_EVERY", "CampaignStore", "LogEntry", "VerifyReport", "parse_stored"]
 
 
 class CampaignStore(Writer):

@@ -27,9 +27,10 @@ from blood_companion.store import delta as dl
 from blood_companion.store import docs, migrations, saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
 from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
-from blood_companion.store.errors import CampaignNotFound, SaveInUse, StoreError, disk_full
+from blood_companion.store.errors import CampaignNotFound, StoreError, disk_full
 from blood_companion.store.files import build_file, fill
 from blood_companion.store.names import check_mark_name
+from blood_companion.store.writer import in_use
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -247,11 +248,8 @@ def _held(path: Path) -> Iterator[sqlite3.Connection | None]:
             conn = None
             text = str(exc)
             if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
-                raise SaveInUse(
-                    f"the campaign {path.name.removesuffix(saves.SAVE_SUFFIX)!r} is in use by "
-                    f"another blood process (waited {LOCK_WAIT:g} s)",
-                    hint="try again when the other command has finished",
-                ) from None
+                raise in_use(f"the campaign {path.name.removesuffix(saves.SAVE_SUFFIX)!r} is in "
+                             f"use by another blood process (waited {LOCK_WAIT:g} s)") from None
     try:
         yield conn
     finally:

@@ -397,11 +397,8 @@ class Writer:
             text = str(exc)
             operational = isinstance(exc, sqlite3.OperationalError)
             if operational and ("locked" in text or "busy" in text):
-                raise SaveInUse(
-                    f"the campaign {self.name!r} is in use by another blood process "
-                    f"(waited {self._timeout:g} s)",
-                    hint="try again when the other command has finished",
-                ) from None
+                raise in_use(f"the campaign {self.name!r} is in use by another blood process "
+                             f"(waited {self._timeout:g} s)") from None
             if operational and ("readonly" in text or "read-only" in text):
                 raise StoreError(f"the save file {self.path} is read-only: {text}") from None
             if "disk is full" in text or (operational and "disk I/O" in text):
@@ -608,8 +605,11 @@ def connect_file(path: Path, timeout: float) -> tuple[sqlite3.Connection, tuple[
 
 
 def kept_replacing(what: str) -> SaveInUse:
-    return SaveInUse(f"{what} keeps being replaced by another blood process",
-                     hint="try again when the other command has finished")
+    return in_use(f"{what} keeps being replaced by another blood process")
+
+
+def in_use(message: str) -> SaveInUse:
+    return SaveInUse(message, hint="try again when the other command has finished")
 
 
 def read_only(path: Path, timeout: float) -> sqlite3.Connection:
