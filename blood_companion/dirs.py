@@ -1,19 +1,7 @@
 """Where the platform keeps an application's caches and user data (standard library only).
 
-The same folders as ``platformdirs.user_cache_dir("blood-companion", appauthor=False)`` and
-``user_data_dir(...)``, without its import cost (``blood rules``, answered before typer, loads
-this):
-
-=========  =======================================  =========================================
-platform   caches                                   user data
-=========  =======================================  =========================================
-Linux      ``$XDG_CACHE_HOME`` or ``~/.cache``      ``$XDG_DATA_HOME`` or ``~/.local/share``
-macOS      ``~/Library/Caches``                     ``~/Library/Application Support``
-Windows    ``%LOCALAPPDATA%\\...\\Cache``            ``%APPDATA%``
-=========  =======================================  =========================================
-
-each followed by ``blood-companion``. ``BLOOD_CACHE_DIR`` replaces the cache folder whole
-(tests and CI point it at a temporary folder).
+The folders of ``platformdirs`` without its import cost (``blood rules`` loads this).
+``BLOOD_CACHE_DIR`` replaces the cache folder whole (tests and CI point it at a temporary one).
 """
 
 from __future__ import annotations
@@ -33,7 +21,6 @@ def _home(*parts: str) -> str:
 
 
 def user_cache_dir() -> str:
-    """The folder for caches that can be deleted at any time (rebuilt on the next run)."""
     override = os.environ.get("BLOOD_CACHE_DIR")
     if override:
         return override
@@ -47,8 +34,7 @@ def user_cache_dir() -> str:
 
 
 def user_data_dir(env: Mapping[str, str] | None = None) -> str:
-    """The owner's own data folder (what `blood data transcribe` writes; the default saves
-    folder is ``saves`` inside it). ``env``: the environment to read (default os.environ)."""
+    """The owner's data folder (`blood data transcribe`, the default ``saves``)."""
     env = os.environ if env is None else env
     if sys.platform == "win32":
         base = env.get("APPDATA") or _home("AppData", "Roaming")

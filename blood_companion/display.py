@@ -1,10 +1,9 @@
 """Text that came from a user or a file, made safe to print: one helper for every renderer.
 
-A name in an import, a card text in an overlay or a line of a damaged cache may hold terminal
-control sequences, bidirectional overrides or lone surrogates. :func:`clean` removes them
-(newlines and tabs stay), :func:`json_text` escapes them in JSON, :func:`console` is a rich
-console that cleans every segment, :func:`excerpt` quotes a short piece of a value in an error
-message. It imports rich only to make a console: `blood rules` uses it without rich.
+A name in an import or a card text may hold terminal control sequences, bidirectional
+overrides or lone surrogates: :func:`clean` removes them (newlines and tabs stay),
+:func:`json_text` escapes them, :func:`console` cleans every segment. Rich is imported only to
+make a console: `blood rules` uses this module without it.
 """
 
 from __future__ import annotations
@@ -13,38 +12,25 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (import t
 if TYPE_CHECKING:
     from typing import Any
 
-# C0 controls except tab and newline, DEL, C1 controls, bidirectional embeddings, overrides
-# and isolates. Lone surrogates (undecodable bytes) become U+FFFD. The tables are built on first
-# use: `blood rules` imports this module and most of its text needs no cleaning.
-_CONTROLS = (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))
+# C0 controls but tab and newline, DEL, C1, bidi embeddings, overrides and isolates; lone
+# surrogates become U+FFFD. In JSON (whose encoder escapes C0) the rest are escaped the same way.
 _BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
 _SURROGATES = range(0xD800, 0xE000)
+_CLEAN: dict[int, Any] = {
+    **dict.fromkeys((*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0), *_BIDI)),
+    **dict.fromkeys(_SURROGATES, "\ufffd"),
+}
+_JSON = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), *_BIDI, *_SURROGATES)}
 _SINGLE_LINE = {ord("\n"): " ", ord("\t"): " "}
-_tables: dict[str, dict[int, Any]] = {}
-
-
-def _table(kind: str) -> dict[int, Any]:
-    if not _tables:
-        clean_table: dict[int, Any] = dict.fromkeys((*_CONTROLS, *_BIDI))
-        clean_table.update(dict.fromkeys(_SURROGATES, "\ufffd"))
-        _tables["clean"] = clean_table
-        # In JSON, C0 is already escaped by the encoder; escape the rest the same way.
-        _tables["json"] = {
-            c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), *_BIDI, *_SURROGATES)
-        }
-    return _tables[kind]
 
 
 def clean(text: str, *, single_line: bool = False) -> str:
-    """``text`` without control characters, bidi overrides or surrogates (see module doc).
-
-    ``single_line`` also turns newlines and tabs into spaces (for one-line messages)."""
-    out = text if text.isprintable() else text.translate(_table("clean"))
+    """``text`` cleaned (module doc); ``single_line`` also turns newlines and tabs to spaces."""
+    out = text if text.isprintable() else text.translate(_CLEAN)
     return out.translate(_SINGLE_LINE) if single_line else out
 
 
 def excerpt(value: Any, limit: int = 60) -> str:
-    """A short, printable quotation of ``value`` for a message: its repr, cut to ``limit``."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3000:
         return f"a number of about {int(value.bit_length() * 0.30103)} digits"
     try:
@@ -56,18 +42,15 @@ def excerpt(value: Any, limit: int = 60) -> str:
 
 
 def json_text(doc: Any, *, indent: int | None = 2) -> str:
-    """One JSON document as text, with every unsafe character escaped (still valid JSON)."""
     import json
 
     text = json.dumps(doc, ensure_ascii=False, indent=indent, default=str)
-    return text if text.isascii() else text.translate(_table("json"))
+    return text if text.isascii() else text.translate(_JSON)
 
 
 def colour_choice() -> bool | None:
-    """What the environment says about colour: False when ``NO_COLOR`` is set (and not
-    empty: no-color.org), True when ``FORCE_COLOR`` is (and not empty, whatever its value:
-    force-color.org), None when neither is (colour on a terminal only). ``NO_COLOR`` wins
-    when both are set: the reader's "no colour" is kept over a script's "colour"."""
+    """False when ``NO_COLOR`` is set (no-color.org; it wins: the reader's choice), True when
+    ``FORCE_COLOR`` is (force-color.org), None when neither is (colour on a terminal only)."""
     import os
 
     if os.environ.get("NO_COLOR"):
@@ -78,10 +61,8 @@ def colour_choice() -> bool | None:
 
 
 def colour_wanted(stream: Any = None) -> bool:
-    """Whether to write colour to ``stream`` (stdout by default): :func:`colour_choice`, else
-    when the stream is a terminal that is not ``TERM=dumb``. The one rule every command's
-    output follows (the rich consoles of :func:`console`, the plain-or-styled views of
-    ``cli/render.py``, `blood rules`)."""
+    """Whether to write colour to ``stream`` (stdout): :func:`colour_choice`, else a terminal
+    that is not ``TERM=dumb``; the one rule every command's output follows."""
     choice = colour_choice()
     if choice is not None:
         return choice
@@ -104,12 +85,9 @@ _console_class: Any = None
 
 
 def console(**kwargs: Any) -> Any:
-    """A ``rich.console.Console`` that cleans the text of every segment before writing it.
-
-    Styles and rich's own control codes are kept; only the characters of the text are cleaned,
-    so layout (measured in cells, where control characters take none) is unchanged. Colour
-    follows :func:`colour_choice`: ``FORCE_COLOR`` styles a pipe too, ``NO_COLOR`` wins over it
-    (rich alone would still write bold and dim codes into a pipe when both are set)."""
+    """A rich Console cleaning every segment's text (layout unchanged: control characters
+    take no cells). Colour follows :func:`colour_choice` (rich alone would still write bold
+    and dim codes into a pipe when both variables are set)."""
     choice = colour_choice()
     if choice is True:
         kwargs.setdefault("force_terminal", True)
@@ -141,9 +119,7 @@ def console(**kwargs: Any) -> Any:
 
 
 class Styled:
-    """Text in styled parts, as ``rich.text.Text.assemble(*parts)`` makes it: what the recorded
-    steps print. A part is a string or a ``(string, style)`` pair; rich draws it anywhere as its
-    own Text (``__rich__``)."""
+    """Text in parts (a string or a ``(string, style)`` pair), drawn as rich Text."""
 
     __slots__ = ("parts",)
 
@@ -165,10 +141,6 @@ class Styled:
                 text.append(part[0], style=part[1])
         return text
 
-    def __repr__(self) -> str:  # pragma: no cover - a debugging aid
-        return f"Styled{self.parts!r}"
-
 
 def styled(text: str, style: str | None = None) -> Styled:
-    """One piece of text in one style (``rich.text.Text(text, style=style)``)."""
     return Styled((text, style))

@@ -1,8 +1,4 @@
-"""The one error family the CLI turns into a clear message and an exit code.
-
-The engine, the content loader and the store raise subclasses of :class:`BloodError`; the CLI
-catches them in one place (``blood_companion.cli.common``) and prints them without a traceback.
-"""
+"""The one error family the CLI prints as a clear message and an exit code (cli/common.py)."""
 
 from __future__ import annotations
 

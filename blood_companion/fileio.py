@@ -1,21 +1,16 @@
 """Reading and writing the files users hand us, safely: one place for the checks.
 
-* :func:`check_path` refuses a path the operating system would refuse with a traceback: a name
-  longer than a file system takes (``OSError`` 36), a path longer than ``PATH_MAX``, bytes that
-  are not UTF-8, a NUL.
-* :func:`read_regular` reads a *regular* file with a size cap. A FIFO, ``/dev/zero``, a socket
-  or a folder (directly or through a symlink) is refused with a clear message instead of hanging
-  or filling the memory; a dangling symlink says so.
-* :func:`write_file` is the one way the app writes a file: whole or not at all (a temporary
-  file renamed over the name), never through a symlink or onto a hard link, a FIFO, a device or
-  a folder (refused without opening it, so nothing blocks), never onto a campaign save or into
-  the saves folder, and over an existing file only when asked (``--force``).
-  :func:`write_atomic` is the same for the app's own files (caches, drafts, transcribed cards),
-  which it replaces freely; :func:`remove_stale_tmp` clears the temporary files a killed
-  process left behind.
+* :func:`check_path` refuses a path the system would refuse with a traceback (a name or path
+  too long, bytes that are not UTF-8, a NUL).
+* :func:`read_regular` reads a *regular* file with a size cap: a FIFO, ``/dev/zero``, a socket
+  or a folder (even through a symlink) is refused clearly instead of hanging or filling memory.
+* :func:`write_file` is the one way the app writes a user's file: whole or not at all, never
+  through a symlink or onto a hard link, a FIFO, a device, a folder, a campaign save or into the
+  saves folder, over an existing file only with ``--force``. :func:`write_atomic` is the same
+  for the app's own files, which it replaces freely.
 
 Standard library only, and no ``pathlib`` or ``typing`` at import time: `blood rules`,
-answered before typer (cli/entry.py), uses it too (rules/loader.py).
+answered before typer, uses it too.
 """
 
 from __future__ import annotations
@@ -58,10 +53,7 @@ def shown_path(path: Path | str, limit: int = 80) -> str:
 
 
 def check_path(path: Path | str, what: str) -> Path:
-    """Return ``Path(path)`` if the operating system can take it; raise FileProblem if not.
-
-    ``what`` names the path in the message ("the saves folder", "the export file").
-    """
+    """``Path(path)`` if the system can take it, else FileProblem naming it as ``what``."""
     from pathlib import Path
 
     _check(os.fspath(path), what)
@@ -96,9 +88,8 @@ def _check(text: str, what: str) -> None:
 
 
 def check_file_path(path: Path | str, what: str) -> Path:
-    """:func:`check_path` for a path that must name a regular file (existing or not): not
-    empty, ``.``, ``..`` or ending in ``/``; if it exists, not a folder, FIFO or device (an
-    import of ``/dev/zero`` read until MemoryError). Raises FileProblem."""
+    """:func:`check_path` for a path that must name a regular file (existing or not): no
+    folder name, FIFO or device (an import of ``/dev/zero``). Raises FileProblem."""
     text = os.fspath(path)
     checked = check_path(text, what)
     if not text.strip() or text.endswith(("/", os.sep)) or checked.name in ("", ".", ".."):
@@ -113,7 +104,6 @@ def check_file_path(path: Path | str, what: str) -> Path:
 
 
 def describe_mode(mode: int) -> str:
-    """Why a file of this mode is not a regular file ("is a named pipe (FIFO), ...")."""
     if stat.S_ISDIR(mode):
         return "is a folder, not a file"
     if stat.S_ISFIFO(mode):
@@ -126,8 +116,7 @@ def describe_mode(mode: int) -> str:
 
 
 def folder_problem(path: Path | str) -> str | None:
-    """Why ``path`` cannot be used as a folder (a loop of symlinks, a file, a FIFO ...), or
-    None when it is one or does not exist yet (whoever makes it says what fails)."""
+    """Why ``path`` cannot be used as a folder, or None (a folder, or nothing yet)."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -156,11 +145,8 @@ def size_text(n: int) -> str:
 
 
 def read_regular(path: Path | str, *, limit: int, what: str = "the file") -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; raise FileProblem otherwise.
-
-    The file is opened without blocking (a FIFO would wait for a writer forever) and checked
-    on the open descriptor, so a symlink to a device or a file swapped meanwhile is refused too.
-    """
+    """The bytes of a regular file of at most ``limit`` bytes, else FileProblem: opened
+    without blocking and checked on the descriptor (a link to a device or a swap is refused)."""
     path = os.fspath(path)
     _check(path, what)
     try:
@@ -191,7 +177,6 @@ def read_regular(path: Path | str, *, limit: int, what: str = "the file") -> byt
 
 
 def read_text(path: Path | str, *, limit: int, what: str = "the file") -> str:
-    """:func:`read_regular` decoded as UTF-8; raise FileProblem for bytes that are not UTF-8."""
     raw = read_regular(path, limit=limit, what=what)
     try:
         return raw.decode("utf-8")
@@ -210,13 +195,9 @@ def write_file(
     path: Path | str, data: bytes, *, what: str = "the file", force: bool = False,
     saves_dir: Path | str | None = None, check_only: bool = False,
 ) -> bool:
-    """Write ``data`` to ``path`` for a user who named it (``--out``, an export): the checks of
-    :func:`write_atomic`, plus an existing file is replaced only with ``force`` (the same bytes
-    already there are no change) and nothing is written inside ``saves_dir``.
-
-    Returns False when the file already held exactly ``data`` (nothing written). Raises
-    FileProblem, for what the operating system refuses too (a missing folder, a full disk).
-    ``check_only`` makes every check and writes nothing (several files: all refusals first)."""
+    """Write ``data`` to a file a user named (``--out``, an export): :func:`write_atomic`'s
+    checks, over a file only with ``force``, never inside ``saves_dir``. False when it already
+    held ``data``. ``check_only``: the checks alone. Raises FileProblem (a full disk too)."""
     text = os.fspath(path)
     if saves_dir is not None and is_inside(text, os.fspath(saves_dir)):
         raise FileProblem(
@@ -233,16 +214,13 @@ def write_file(
 
 
 def write_atomic(path: Path | str, data: bytes) -> None:
-    """Write one of the app's own files (a cache, a draft, transcribed cards) whole or not at
-    all, replacing what is there. Raises FileProblem for a name that is a symlink, a hard link,
-    not a regular file or a campaign save; OSError for what the operating system refuses (no
-    partial file stays)."""
+    """Write one of the app's own files whole or not at all, replacing it. FileProblem for a
+    symlink, a hard link, not a regular file or a save; OSError (no partial file stays)."""
     _write(os.fspath(path), data, what="the file", replace=True)
 
 
 def is_inside(path: Path | str, folder: Path | str) -> bool:
-    """Whether ``path`` (or the folder it would be written in) is ``folder`` or inside it,
-    symlinks followed."""
+    """Whether ``path`` is ``folder`` or inside it, symlinks followed."""
     try:
         target = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(path)),
                                                os.path.basename(path) or "."))
@@ -306,8 +284,8 @@ def _write(path: str, data: bytes, *, what: str, replace: bool, check_only: bool
 def _refuse_existing(
     path: str, st: os.stat_result, data: bytes | None, *, what: str, replace: bool
 ) -> None:
-    """Raise FileProblem unless the existing ``path`` (lstat ``st``) may be replaced; with
-    ``replace`` False return only when it already holds ``data``."""
+    """FileProblem unless ``path`` (lstat ``st``) may be replaced, or (not ``replace``)
+    already holds ``data``."""
     if stat.S_ISLNK(st.st_mode):
         raise FileProblem(path, what, "is a symlink; the app does not write through links",
                           hint="name the file itself, or remove the link first")
@@ -332,8 +310,7 @@ def _refuse_existing(
 
 
 def _head(path: str, limit: int) -> bytes:
-    """Up to ``limit`` bytes from the start of a regular file (without blocking or following
-    a link); empty when it cannot be read."""
+    """Up to ``limit`` bytes of a regular file, not following a link (b"" when unreadable)."""
     try:
         fd = os.open(path, READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -347,7 +324,6 @@ def _head(path: str, limit: int) -> bytes:
 
 
 def _read_fd(fd: int, limit: int) -> bytes:
-    """Up to ``limit`` bytes from an open file, read in chunks of at most 1 MB."""
     chunks: list[bytes] = []
     total = 0
     while total < limit:
@@ -361,7 +337,6 @@ def _read_fd(fd: int, limit: int) -> bytes:
 
 @contextlib.contextmanager
 def unlinking(path: Path | str) -> Iterator[None]:
-    """Remove the temporary file ``path`` when the block ends, however it ends."""
     try:
         yield
     finally:
@@ -383,8 +358,8 @@ def pid_alive(pid: int) -> bool:
 
 def _stale_entries(folder: Path | str, pid_of: Callable[[str], str | None]
                    ) -> Iterator[tuple[str, os.stat_result]]:
-    """(path, lstat) of each entry of ``folder`` that ``pid_of`` reads a PID from (None: not
-    a leftover) and that is over an hour old or named with the PID of a process that is gone."""
+    """(path, lstat) of each leftover (``pid_of`` reads a PID) over an hour old or whose
+    process is gone."""
     now = time.time()
     try:
         entries = list(os.scandir(folder))
@@ -406,9 +381,7 @@ def _stale_entries(folder: Path | str, pid_of: Callable[[str], str | None]
 
 
 def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
-    """Delete ``NAME.PID.tmp`` files (and the ``NAME.PID.tmp-journal`` SQLite leaves beside a
-    temporary save) in ``folder`` left by a process that is gone (or that are over an hour
-    old). Never raises; returns how many were removed."""
+    """Delete the ``NAME.PID.tmp`` (and ``-journal``) files of gone processes; how many."""
 
     def pid_of(name: str) -> str | None:
         name = name.removesuffix("-journal")
@@ -426,9 +399,7 @@ def remove_stale_tmp(folder: Path | str, prefix: str = "") -> int:
 
 
 def private_tmp_dir(prefix: str) -> str:
-    """A new folder in the system temporary folder named ``PREFIX-PID-xxxx``, after removing
-    the ones of this prefix a killed process left there (see :func:`remove_stale_dirs`). The
-    caller removes it when done (``shutil.rmtree``)."""
+    """A new ``PREFIX-PID-xxxx`` temporary folder, after removing those of killed processes."""
     import tempfile
 
     base = tempfile.gettempdir()
@@ -437,9 +408,7 @@ def private_tmp_dir(prefix: str) -> str:
 
 
 def remove_stale_dirs(folder: Path | str, prefix: str) -> int:
-    """Delete ``PREFIX-PID-...`` folders in ``folder`` that are ours (same owner) and whose
-    process is gone, or that are over an hour old (an older version named them without the
-    PID). Never raises; returns how many were removed."""
+    """Delete our ``PREFIX-PID-...`` folders of gone processes (or over an hour old); how many."""
     import shutil
 
     def pid_of(name: str) -> str | None:

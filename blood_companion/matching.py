@@ -1,9 +1,8 @@
 """The one way a typed word picks a thing by id or name, with "did you mean ...?" (stdlib only).
 
-Every place a player names something (a card in hand or drawn at the table, a building, a
-Trouper's item, a rules keyword, a choice at a `blood play` prompt) hands :func:`find` or
-:func:`match` the candidates as ``(id, name)`` pairs (an id may come with several names). The
-word picks, in this order, the first rule that gives exactly one:
+Every place a player names something (a card, a building, an item, a rules keyword, a choice
+at a prompt) hands :func:`find` or :func:`match` ``(id, name)`` pairs (an id may have several
+names). The word picks, in this order, the first rule that gives exactly one:
 
 1. the exact id (any case);
 2. a position in the list, 1-based, when ``positions`` is set ("2" = the second card);
@@ -14,9 +13,8 @@ word picks, in this order, the first rule that gives exactly one:
    missing, doubled or swapped: "osuary galery"); never for a word typed as an id
    ("aurel-t01" never stands for "aurel-t02").
 
-A rule that gives several stops the search: the word is ambiguous (:attr:`Found.ambiguous`).
-Nothing found: :attr:`Found.close` names the nearest ids or names (``difflib``, imported only
-then), and :func:`match` raises with "did you mean ...?" and the choices.
+A rule that gives several stops the search (:attr:`Found.ambiguous`). Nothing found:
+:attr:`Found.close` names the nearest, and :func:`match` raises with "did you mean ...?".
 """
 
 from __future__ import annotations
@@ -32,7 +30,6 @@ SUGGEST = 0.55  # how alike a name must be to be suggested by :func:`suggestions
 
 
 def fold(text: str) -> str:
-    """Lower case, accents off, only letters, digits and single spaces."""
     import unicodedata
 
     text = unicodedata.normalize("NFKD", text)
@@ -42,13 +39,11 @@ def fold(text: str) -> str:
 
 
 def score(key: str, name: str) -> float:
-    """How close a folded word is to a name: the best ratio against the whole name or any run
-    of as many of its words ("Korvn" against "Corvin the Gravewarden")."""
+    """How close a folded word is to a name or any run of as many of its words ("Korvn")."""
     return _alike(key, fold(name))
 
 
 def _alike(key: str, folded: str) -> float:
-    """:func:`score` against a name already folded."""
     import difflib
 
     best = difflib.SequenceMatcher(None, key, folded).ratio()
@@ -67,7 +62,6 @@ def looks_like_id(text: str) -> bool:
 
 
 def suggestions(text: str, candidates: Candidates, n: int = 3) -> list[str]:
-    """The names closest to ``text`` (for a "did you mean" hint), best first."""
     key = fold(text)
     scored = [(score(key, name), name) for _, name in candidates if name]
     scored = [x for x in scored if x[0] >= SUGGEST]
@@ -87,9 +81,6 @@ class Found:
         self.ambiguous = tuple(ambiguous)
         self.close = tuple(close)
 
-    def __repr__(self) -> str:
-        return f"Found({self.id!r}, ambiguous={self.ambiguous!r}, close={self.close!r})"
-
 
 def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
@@ -98,8 +89,7 @@ def _unique(ids: Iterable[str]) -> list[str]:
 def find(
     text: str, candidates: Candidates, *, positions: bool = False, typos: bool = True
 ) -> Found:
-    """The candidate ``text`` names (see the module doc); never raises. ``typos=False`` leaves
-    out rule 6."""
+    """The candidate ``text`` names (module doc; ``typos=False``: no rule 6); never raises."""
     cands = list(dict.fromkeys((str(i), str(n or "")) for i, n in candidates))
     key = text.strip().casefold()
     folded = fold(text)
@@ -149,7 +139,6 @@ def find(
 
 
 def close_to(text: str, candidates: Candidates, n: int = 3) -> list[str]:
-    """The ids whose id or name is nearest to ``text`` (at most ``n``; maybe none)."""
     import difflib
 
     cands = list(candidates)
@@ -178,8 +167,8 @@ def match(
     text: str, candidates: Candidates, what: str, *, positions: bool = False,
     error: type[BloodError] = BloodError,
 ) -> str:
-    """The id ``text`` names among ``candidates``; raises ``error`` (a BloodError) naming what
-    was typed, the ids it could be, or the nearest ones ("did you mean ...?") and the choices."""
+    """The id ``text`` names among ``candidates``, else ``error`` with the ids it could be,
+    or "did you mean ...?" and the choices."""
     cands = list(dict.fromkeys((str(i), str(n or "")) for i, n in candidates))
     if not text.strip():
         raise error(f"no {what} given", hint=_choices(cands))

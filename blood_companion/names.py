@@ -1,14 +1,9 @@
 """The rules for campaign and mark names, as pure functions (standard library only).
 
-A campaign name becomes a file name, so it is checked before any path is built: no path
-separators, no ``..``, no control characters, nothing a common file system refuses, at most
-:data:`MAX_NAME` characters and :data:`MAX_NAME_BYTES` bytes of UTF-8 (the file, its backups
-folder and its status cache add their suffixes to it, and a file name holds 255 bytes). Mark
-names live inside the save, so only control characters, length and all-digit names (those are
-step numbers for ``undo --to``) are refused.
-
-``store/names.py`` raises these as errors; ``cli/views.py``, reading the stored status
-document, asks the same questions here.
+A campaign name becomes a file name: no path separators, ``..``, control characters or what a
+common file system refuses, at most :data:`MAX_NAME` characters and :data:`MAX_NAME_BYTES`
+bytes (suffixes are added, and a name holds 255). Mark names live inside the save: only control
+characters, length and all-digit names (step numbers for ``undo --to``) are refused.
 """
 
 from __future__ import annotations
@@ -28,7 +23,6 @@ CAMPAIGN_HINT = (
 
 
 def control_char(text: str) -> str | None:
-    """The first control, format, surrogate or private-use character of `text` as U+XXXX."""
     for ch in text:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
             return f"U+{ord(ch):04X}"
@@ -36,7 +30,6 @@ def control_char(text: str) -> str | None:
 
 
 def _common_problem(name: str, longest: int) -> str | None:
-    """What campaign and mark names both refuse: empty, too long, a control character."""
     if not name.strip():
         return "it is empty"
     if len(name) > longest:

@@ -1,15 +1,10 @@
 """A bug report in one file (`blood report`): the campaign's export with what a maintainer needs
 beside it, and no path of the reporter's machine.
 
-The file is the campaign's export document (the format `blood campaign export` writes and
-`blood campaign import` reads, which ignores keys it does not know) with one more key,
-``report``: the app and Python versions, the platform, the data pack's fingerprint, the overlay
-files that differ from the shipped pack, the campaign at a glance and the last log lines.
-
-Every string of the document goes through :func:`redact`: the saves folder, the data folders,
-the home folder (and any other absolute path) are replaced by placeholders (``<saves>``,
-``<data-dir>``, ``<shipped-data>``, ``~``, ``<path>``), so the file can be attached to a public
-issue. Standard library only.
+The file is the campaign's export (import ignores unknown keys) with one more key, ``report``:
+versions, platform, data fingerprint, overlay files that differ, the campaign at a glance and
+its last log lines. Every string goes through :func:`redact` (``<saves>``, ``<data-dir>``,
+``<shipped-data>``, ``~``, ``<path>``), so it can be attached to a public issue.
 """
 
 from __future__ import annotations
@@ -33,7 +28,6 @@ ABSOLUTE = re.compile(r"(?<![\w.~<>:/\\-])/[\w.@+-]+(?:/[\w.@+-]*)*|\b[A-Za-z]:[
 
 def places(saves: str | os.PathLike[str], shipped: str | os.PathLike[str],
            overlay: str | os.PathLike[str] | None) -> list[tuple[str, str]]:
-    """The folders a report names by placeholder, longest first (as typed and resolved)."""
     named = [(saves, "<saves>"), (shipped, "<shipped-data>")]
     if overlay is not None:
         named.append((overlay, "<data-dir>"))
@@ -48,8 +42,6 @@ def places(saves: str | os.PathLike[str], shipped: str | os.PathLike[str],
 
 
 def redact_text(text: str, where: list[tuple[str, str]]) -> str:
-    """``text`` with each known folder replaced by its placeholder and any other absolute path
-    by ``<path>``."""
     for folder, label in where:
         if folder in text:
             text = text.replace(folder, label)
@@ -62,27 +54,17 @@ def redact(value: Any, where: list[tuple[str, str]]) -> tuple[Any, int]:
         new = redact_text(value, where)
         return new, int(new != value)
     if isinstance(value, list):
-        out, n = [], 0
-        for item in value:
-            item, k = redact(item, where)
-            out.append(item)
-            n += k
-        return out, n
+        items = [redact(item, where) for item in value]
+        return [item for item, _ in items], sum(n for _, n in items)
     if isinstance(value, dict):
-        result: dict[str, Any] = {}
-        n = 0
-        for key, item in value.items():
-            new_key, k1 = redact(key, where)
-            result[new_key], k2 = redact(item, where)
-            n += k1 + k2
-        return result, n
+        pairs = [(redact(key, where), redact(item, where)) for key, item in value.items()]
+        return {k: v for (k, _), (v, _) in pairs}, sum(m + n for (_, m), (_, n) in pairs)
     return value, 0
 
 
 def overlay_changes(shipped: Path, overlay: Path) -> list[dict[str, str]]:
-    """The overlay's data files that differ from the shipped pack, by path inside the overlay:
-    ``added`` (no shipped file of that name), ``differs``, or ``unreadable`` with the reason.
-    Hidden files and folders are skipped, links are not followed."""
+    """The overlay's data files that are ``added``, ``differs`` or ``unreadable: why`` against
+    the shipped pack (hidden ones skipped, links not followed)."""
     changes: list[dict[str, str]] = []
     for root, dirs, files in os.walk(overlay):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -114,9 +96,8 @@ def _compare(mine: Path, theirs: Path) -> str:
 def assemble(export: dict[str, Any], about: dict[str, Any], campaign: dict[str, Any],
              overlay: list[dict[str, str]], log: list[str], created: str,
              where: list[tuple[str, str]]) -> tuple[dict[str, Any], dict[str, int]]:
-    """The report document: ``report`` first, then the export's keys; every string redacted.
-    Returns it with the number of strings redacted in the report and in the export (an export
-    changed by redaction may no longer import: the report says so)."""
+    """The report document, redacted, and how many strings of the report and of the export
+    were (an export changed may no longer import: the report says so)."""
     report: dict[str, Any] = {
         "kind": "blood-companion bug report",
         "created": created,

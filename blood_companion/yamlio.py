@@ -1,19 +1,10 @@
 """YAML written by users (data overlays, the rules reference), parsed within bounds.
 
-The safe loader never runs code, but a small file can still cost minutes: an alias bomb (each
-level a list of nine aliases of the one before) is a few hundred bytes whose *expansion* has
-hundreds of millions of values, and anything that walks the expansion (a duplicate-key check,
-validation) pays for all of them. Here:
-
-* :func:`nodes` walks a composed document visiting each node once, however often it is aliased;
-* :func:`bounds_problem` refuses a document whose aliases add more than
-  :data:`MAX_ALIAS_EXTRA` values to what is written, an alias that contains itself, and a
-  number too long to be a count;
-* :func:`safe_load` does the whole parse (compose, check, construct) and turns every way it can
-  fail (syntax, a tag, a value that cannot be built, nesting too deep) into :class:`YamlProblem`
-  with a line when one is known.
-
-The data loader (``content/loader.py``) and the rules loader (``rules/loader.py``) both use it.
+The safe loader never runs code, but an alias bomb (each level nine aliases of the one before)
+is a few hundred bytes whose *expansion* has hundreds of millions of values. :func:`nodes`
+visits each node once however often it is aliased; :func:`bounds_problem` refuses aliases
+adding more than :data:`MAX_ALIAS_EXTRA` values, an alias containing itself, and a number too
+long to be a count; :func:`safe_load` turns every failure into :class:`YamlProblem` with a line.
 """
 
 from __future__ import annotations
@@ -27,11 +18,6 @@ try:  # the C loader is much faster; fall back to the pure-Python safe loader
     from yaml import CSafeLoader as SafeLoader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader  # type: ignore[assignment]
-
-__all__ = [
-    "INT_TAG", "MAX_ALIAS_EXTRA", "MAX_NUMBER_CHARS", "SafeLoader", "YamlProblem",
-    "bounds_problem", "compose", "construct", "describe_error", "nodes", "safe_load",
-]
 
 MAX_ALIAS_EXTRA = 100_000  # values that aliases may add to those written in the file
 MAX_NUMBER_CHARS = 100  # no count in the game needs more digits
@@ -56,7 +42,6 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 
 
 def nodes(root: yaml.Node) -> Iterator[yaml.Node]:
-    """Every node of the document once (an aliased node is not visited again)."""
     seen: set[int] = set()
     stack = [root]
     while stack:
@@ -73,9 +58,7 @@ def _line(node: yaml.Node) -> int:
 
 
 def bounds_problem(root: yaml.Node) -> YamlProblem | None:
-    """What makes the document too costly to read (see the module doc), or None.
-
-    Linear in the number of distinct nodes: each node's expanded size is computed once."""
+    """What makes the document too costly to read, or None (linear in distinct nodes)."""
     size: dict[int, int] = {}
     open_nodes: set[int] = set()  # expanded, not finished: the ancestors of the current node
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
@@ -116,7 +99,6 @@ def bounds_problem(root: yaml.Node) -> YamlProblem | None:
 
 
 def describe_error(exc: yaml.YAMLError) -> YamlProblem:
-    """A parser or constructor error as a YamlProblem with its line."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line = mark.line + 1 if mark is not None else None
     if isinstance(exc, yaml.constructor.ConstructorError):
@@ -132,7 +114,6 @@ def describe_error(exc: yaml.YAMLError) -> YamlProblem:
 
 
 def compose(loader: Any) -> yaml.Node | None:
-    """The document's node graph from a loader, checked by :func:`bounds_problem`."""
     try:
         node: yaml.Node | None = loader.get_single_node()
     except yaml.YAMLError as exc:
@@ -147,7 +128,6 @@ def compose(loader: Any) -> yaml.Node | None:
 
 
 def construct(loader: Any, node: yaml.Node) -> Any:
-    """The Python data of a composed (and checked) document."""
     try:
         return loader.construct_document(node)
     except yaml.YAMLError as exc:
@@ -162,7 +142,7 @@ def construct(loader: Any, node: yaml.Node) -> Any:
 
 
 def safe_load(text: str) -> tuple[yaml.Node | None, Any]:
-    """Parse one YAML document safely: (node graph, data); raises YamlProblem."""
+    """(node graph, data) of one YAML document; raises YamlProblem."""
     loader = SafeLoader(text)
     try:
         node = compose(loader)

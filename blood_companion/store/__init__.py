@@ -1,11 +1,8 @@
 """Saves: one SQLite file per campaign; the only code that touches save files.
 
-* :class:`CampaignStore` — open/create a campaign, ``record(action)``, undo/redo/marks, log,
-  verify, ``backup(reason)``, ``export_doc()``: the front of :mod:`writer` (lock, transaction,
-  head), :mod:`repository` (the rows, read side) and :mod:`migrations` (older saves).
-* :mod:`transfer` — export/import as readable JSON; :mod:`manage` — list, delete, recover.
-* :mod:`schema` — tables, schema version and SQL migrations; :mod:`saves` — folder layout;
-  :mod:`peek` — a cheap read-only look at a save's head.
+:class:`CampaignStore` (the front of :mod:`writer`, :mod:`repository` and :mod:`migrations`),
+:mod:`transfer` (export/import), :mod:`manage` (list, delete, recover), :mod:`schema` (tables),
+:mod:`saves` (folder layout), :mod:`peek` (a cheap read-only look at a save's head).
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """CampaignStore: the engine-facing session over one campaign's SQLite save.
 
-Typical use (the CLI goes through ``blood_companion.cli.session``)::
-
-    store = CampaignStore.open(saves_dir, "tuesday", catalog)
-    state = store.record(AdjustWagon(coins=2))   # apply, then one small transaction
-    store.undo(); store.redo(); store.mark("before Lucilla"); store.undo_to("before Lucilla")
-
-The store is in three parts, and this class is their front:
-
-* store/writer.py — the connection, the lock, the transaction and the head: ``record``,
-  ``undo``/``redo``/``undo_to``, ``mark``, ``append_recorded``, ``backup``, ``remove``,
-  ``replace_file`` (how a write keeps games safe is told there);
-* store/repository.py — the rows, read side: the log, recorded states, ``verify``, export;
-* store/migrations.py — the checks of a file opened and the upgrade of older saves.
+``CampaignStore.open(saves_dir, "tuesday", catalog).record(AdjustWagon(coins=2))`` applies the
+action and stores it in one small transaction. The class is the front of the store's three
+parts: store/writer.py (the connection, the lock, the transaction and the head: how a write
+keeps games safe), store/repository.py (the rows, read side: log, states, verify, export) and
+store/migrations.py (the checks of a file opened and the upgrade of older saves).
 """
 
 from __future__ import annotations
@@ -33,40 +25,25 @@ from blood_companion.store import writer as wr
 from blood_companion.store.errors import CampaignNotFound, StoreError
 from blood_companion.store.files import build_file, refuse_existing
 from blood_companion.store.names import check_campaign_name
-from blood_companion.store.repository import (
-    APP,
-    LogEntry,
-    VerifyReport,
-    parse_stored,
-    replay_one,
-)
+from blood_companion.store.repository import APP, LogEntry, VerifyReport, parse_stored
 from blood_companion.store.writer import BACKUP_EVERY, LOCK_TIMEOUT, Writer
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
 
-__all__ = [
-    "APP", "BACKUP_EVERY", "LOCK_TIMEOUT", "CampaignStore", "LogEntry", "VerifyReport",
-    "parse_stored", "replay_one",
-]
+__all__ = ["APP", "BACKUP_EVERY", "CampaignStore", "LogEntry", "VerifyReport", "parse_stored"]
 
 
 class CampaignStore(Writer):
     """One open campaign save. Use :meth:`open` or :meth:`create`; close it (or use `with`)."""
-
-    # ------------------------------------------------------------------ opening
 
     @classmethod
     def open(
         cls, saves_dir: Path, name: str, catalog: Catalog | Callable[[], Catalog] | None = None, *,
         timeout: float = LOCK_TIMEOUT,
     ) -> CampaignStore:
-        """Open an existing campaign and load its state at the head.
-
-        Raises BadNameError, CampaignNotFound, DamagedSave (the file is left untouched) or
-        SaveInUse. A file of an older schema version is upgraded after a backup (a version 2
-        file needs the data pack to be rebuilt: without a catalog, StoreError says so).
-        """
+        """Open an existing campaign at its head, upgrading an older file after a backup.
+        Raises BadNameError, CampaignNotFound, DamagedSave (file untouched), SaveInUse."""
         path = saves.save_path(saves_dir, name)
         if not path.is_file():
             other = saves.same_name_different_case(saves_dir, name)
@@ -99,10 +76,8 @@ class CampaignStore(Writer):
     def create(
         cls, saves_dir: Path, name: str, start: Action, catalog: Catalog | Callable[[], Catalog],
     ) -> CampaignStore:
-        """Create campaign `name` whose log starts with `start` (a StartCampaign).
-
-        Raises BadNameError, CampaignExists or RuleError (nothing is written then).
-        """
+        """Create campaign `name` starting with `start` (a StartCampaign). Raises
+        BadNameError, CampaignExists or RuleError (nothing is written then)."""
         name = check_campaign_name(name)
         saves.ensure_dir(saves_dir)
         path = saves.save_path(saves_dir, name)
@@ -132,28 +107,21 @@ class CampaignStore(Writer):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # ------------------------------------------------------------------ reading
-
     def log(self, *, include_abandoned: bool = False, last: int | None = None
             ) -> list[LogEntry]:
-        """The log, step by step: done steps, then undone (redo-able) ones; abandoned if asked
-        (repository.log_entries)."""
         with self._reading(lenient=True) as conn:
             return repo.log_entries(conn, self, lambda: self.catalog,
                                     include_abandoned=include_abandoned, last=last)
 
     def actions(self) -> list[Action]:
-        """Every action in the log (done and undone), in order."""
         with self._reading() as conn:
             return repo.actions(conn, self)
 
     def step_types(self) -> list[str]:
-        """The type of every step's action (done and undone), in order."""
         with self._reading(lenient=True) as conn:
             return repo.step_types(conn)
 
     def step_results(self, first: int = 1) -> dict[int, dict[str, Any]]:
-        """Per step from ``first`` on, what its stored change added that players read about."""
         with self._reading(lenient=True) as conn:
             return repo.results(conn, first)
 
@@ -169,13 +137,10 @@ class CampaignStore(Writer):
             return repo.marks(conn)
 
     def verify(self) -> VerifyReport:
-        """Check the whole save (repository.verify): every recorded state, and a replay of the
-        steps recorded with this app and data pack."""
         catalog = self.catalog
         with self._reading(lenient=True) as conn:
             return repo.verify(conn, self, catalog, self._hash)
 
     def export_doc(self) -> dict[str, Any]:
-        """The readable JSON document `export` writes and `import` reads (store/transfer.py)."""
         with self._reading(lenient=True) as conn:
             return repo.export_doc(conn, self, self._hash, self._doc)

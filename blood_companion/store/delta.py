@@ -7,13 +7,10 @@ A delta is a list of operations, each a small JSON object:
 * ``{"p": path, "s": [start, removed], "v": items}`` — splice the list at ``path``: remove
   ``removed`` items from ``start`` and insert ``items`` there.
 
-``path`` is a list of keys (strings) and list indexes (integers) from the document's root; the
-empty path replaces the whole document. :func:`diff` gives the delta, :func:`patch` applies it
-to a copy. ``patch(a, diff(a, b)) == b`` for any two JSON documents (tested with hypothesis).
-
-Lists of dicts of the same length are compared item by item (a Trouper changed, the others not);
-other lists by their common start and end, so a card appended to a hand or a log event added is
-one small splice.
+``path`` is a list of keys and list indexes from the root (empty: the whole document).
+``patch(a, diff(a, b)) == b`` for any two JSON documents (tested with hypothesis). Lists of dicts
+of one length are compared item by item, other lists by their common start and end, so a card
+added to a hand or a log event is one small splice.
 """
 
 from __future__ import annotations
@@ -32,7 +29,6 @@ class DeltaError(ValueError):
 
 
 def diff(a: Json, b: Json) -> list[Op]:
-    """The operations that turn `a` into `b`."""
     ops: list[Op] = []
     _diff(a, b, [], ops)
     return ops
@@ -86,13 +82,11 @@ def _diff(a: Json, b: Json, path: list[Any], ops: list[Op]) -> None:
 
 
 def patch(doc: Json, ops: list[Op]) -> Json:
-    """`doc` with the operations applied (a copy; `doc` is left as it was). Raises DeltaError
-    when an operation does not fit the document."""
+    """A copy of `doc` with the operations applied (DeltaError: they do not fit)."""
     return patch_in_place(copy.deepcopy(doc), ops)
 
 
 def patch_in_place(doc: Json, ops: list[Op]) -> Json:
-    """Like :func:`patch` on a document the caller owns (no copy of it is made)."""
     for op in ops:
         doc = _apply(doc, op)
     return doc
@@ -133,8 +127,7 @@ def _apply(doc: Json, op: Op) -> Json:
 
 
 def _key(parent: Json, key: Any) -> Any:
-    """`key` when it can name a place in `parent`: a string in a dict, an integer (not a
-    bool) in a list. A JSON dict's keys are strings, so a damaged path must not add others."""
+    """`key` when it names a place in `parent`: a string in a dict, an int (no bool) in a list."""
     if isinstance(parent, dict) and isinstance(key, str):
         return key
     if isinstance(parent, list) and isinstance(key, int) and not isinstance(key, bool):
@@ -159,9 +152,7 @@ def _splice(target: Json, op: Op) -> Json:
 
 
 class CanonText:
-    """The canonical text (``docs.canon``: sorted keys, no spaces, not ASCII-escaped) of a
-    document patched in place, re-dumping only what the operations touched: each dict and list
-    keeps its text until an operation's path goes through it.
+    """``docs.canon`` of a document patched in place, re-dumping only what operations touched:
     ``text(doc)`` after ``touch(op)`` for every op applied equals ``canon(doc)`` (tested)."""
 
     def __init__(self) -> None:

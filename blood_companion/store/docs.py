@@ -22,7 +22,7 @@ from blood_companion.store.schema import SNAPSHOT_EVERY
 
 Doc = dict[str, Any]
 
-# The export document's format (store/transfer.py reads it; CampaignStore.export_doc writes it).
+# The export document's format (store/transfer.py)
 FORMAT = "blood-companion-campaign"
 FORMAT_VERSION = 2
 
@@ -48,8 +48,7 @@ class DeepJson(ValueError):
 
 
 def load_json(text: str | bytes | None) -> Any:
-    """Stored JSON text as a value. Raises ValueError (DeepJson for nesting past MAX_DEPTH)
-    for anything that is not JSON a save holds: never RecursionError or TypeError."""
+    """Stored JSON text as a value; ValueError (DeepJson past MAX_DEPTH) for anything else."""
     if not isinstance(text, (str, bytes)):
         raise ValueError("not JSON text")
     if _too_deep(text):
@@ -61,9 +60,8 @@ def load_json(text: str | bytes | None) -> Any:
 
 
 def _too_deep(text: str | bytes) -> bool:
-    """True when the brackets outside strings nest past MAX_DEPTH (or do not pair up). Linear
-    passes of regular expressions: the strings and all but the brackets are taken out, then
-    innermost pairs are removed once per level."""
+    """Whether the brackets outside strings nest past MAX_DEPTH (or do not pair up): linear
+    regular-expression passes, innermost pairs removed once per level."""
     raw = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
     if raw.count("[") + raw.count("{") <= MAX_DEPTH:
         return False
@@ -83,9 +81,8 @@ _PAIR = re.compile(r"(?:\[\]|\{\})+")
 
 
 def read_int(value: Any) -> int:
-    """A whole number as a save stores it: an SQLite integer, or text of the ASCII digits 0-9
-    (an optional leading minus). Raises ValueError for anything else: ``int()`` alone would
-    read ``'٢٥٠'`` (Arabic-Indic digits), ``' 25 '`` or ``'2_5'`` as numbers."""
+    """A whole number as a save stores it (an integer, or ASCII digits); ValueError else:
+    ``int()`` alone would read ``'٢٥٠'``, ``' 25 '`` or ``'2_5'``."""
     if type(value) is int:
         return value
     if isinstance(value, str) and _INT.fullmatch(value):
@@ -105,7 +102,6 @@ class BadState(ValueError):
 
 
 def to_state(doc: Doc) -> CampaignState:
-    """The state of a stored document, upcast to today's shape. Raises BadState."""
     try:
         return CampaignState.model_validate(upcast_state(doc))
     except TooNew as exc:
@@ -119,13 +115,10 @@ def to_state(doc: Doc) -> CampaignState:
 
 
 def is_checkpoint(step: int) -> bool:
-    """Steps whose whole state a file always keeps (besides the head)."""
     return step == 1 or step % SNAPSHOT_EVERY == 0
 
 
-class Row(NamedTuple):
-    """One step as stored (the ``actions`` table, or an export's step)."""
-
+class Row(NamedTuple):  # one step as the ``actions`` table stores it
     step: int
     type: str
     data: str  # the action's JSON
@@ -145,18 +138,15 @@ class Row(NamedTuple):
         )
 
 
-# The actions `campaign recover` stores for a step it keeps without its action (the ``type``
-# column and the action's ``"type"``): UNREADABLE, a step whose action no longer reads but whose
-# state the save proves (its change and hash, a snapshot or the next step); UNPROVEN, a step
-# recover could not prove at all, between two proven ones (its state is the one before it).
-# The step as it was stays in the damaged copy recover keeps. Never given to the engine.
+# The action types `recover` stores for a step kept without its action (never given to the
+# engine; the step as it was stays in the damaged copy): UNREADABLE, its action no longer reads
+# but its state is proven; UNPROVEN, not provable between two proven steps (the state before).
 UNREADABLE = "unreadable_step"
 UNPROVEN = "unproven_step"
 MARKERS = (UNREADABLE, UNPROVEN)
 
 
 def marker_data(kind: str, step: int, app: str = "") -> str:
-    """The stored action of a step `recover` kept without its action (see MARKERS)."""
     return canon({"type": kind, "step": step, "app": app})
 
 
@@ -166,9 +156,7 @@ INSERT_ABANDONED = (f"INSERT INTO abandoned ({ROW_COLUMNS}, abandoned, replaced_
                     f"VALUES ({','.join('?' * 13)})")
 
 
-class StepSource(NamedTuple):
-    """What is known of a step before its delta is computed."""
-
+class StepSource(NamedTuple):  # what is known of a step before its delta is computed
     type: str
     data: str
     av: int
@@ -182,9 +170,8 @@ class StepSource(NamedTuple):
 def chain_rows(
     sources: Sequence[StepSource], docs: Sequence[Doc], *, head: int, stamp: bool = True
 ) -> tuple[list[Row], dict[int, tuple[str, str]]]:
-    """Rows for steps 1..n whose states are `docs`, and the snapshots a file keeps (step 1,
-    every SNAPSHOT_EVERY and `head`) as (text, hash). With `stamp`, a step recorded at no
-    known time gets now."""
+    """Rows for steps 1..n whose states are `docs`, and the snapshots a file keeps as (text,
+    hash); with `stamp`, a step recorded at no known time gets now."""
     rows: list[Row] = []
     snaps: dict[int, tuple[str, str]] = {}
     prev: Doc | None = None

@@ -1,7 +1,4 @@
-"""Typed errors of the save store; each says what is wrong and how to recover.
-
-All are :class:`BloodError` subclasses, so the CLI prints them without a traceback (exit 1).
-"""
+"""Typed errors of the save store (BloodErrors): each says what is wrong and how to recover."""
 
 from __future__ import annotations
 
@@ -28,7 +25,6 @@ class CampaignExists(StoreError):
 
 
 def disk_full(what: str) -> StoreError:
-    """A write that found no room on the disk; ``what`` follows "the disk is full"."""
     return StoreError(f"the disk is full{what}", hint="free some space and run the command again")
 
 
@@ -37,9 +33,8 @@ class SaveInUse(StoreError):
 
 
 class HeadMoved(StoreError):
-    """An answer made at a step the campaign has left (issue 42): another seat, the laptop or
-    a command recorded, undid or redid first. Checked inside the write transaction, so of two
-    answers to one question exactly one is recorded; nothing is written for this one."""
+    """An answer made at a step the campaign has left (issue 42), checked inside the write
+    transaction: of two answers to one question exactly one is recorded."""
 
     def __init__(self, expected: int, head: int, state_hash: str) -> None:
         moved = "moved on" if head != expected else "changed"

@@ -39,8 +39,7 @@ def fill(
     marks: dict[str, int] | None = None, abandoned: Sequence[tuple[Row, str, int]] = (),
     datapacks: dict[str, tuple[dict[str, str], int]] | None = None,
 ) -> None:
-    """Write a whole save's rows into the empty tables of `conn` (the caller holds the
-    transaction): :func:`build_file`, and `recover` rewriting a save in place."""
+    """Write a whole save's rows into the empty tables of `conn` (in the caller's transaction)."""
     values = {
         "name": name, "mode": "", "seed": "0", "head": str(head), "revision": "0",
         "created": now(), "state_schema": str(STATE_SCHEMA), "data_fp": "", **meta,
@@ -73,13 +72,9 @@ def build_file(
     datapacks: dict[str, tuple[dict[str, str], int]] | None = None, install: bool = True,
     replace: bool = False,
 ) -> Path:
-    """Write a complete save in a temporary file, then move it into place atomically.
-
-    `snapshots` gives (canonical text, hash) of the states kept whole (at least step 1 and
-    `head`); `abandoned` holds (row, when abandoned, replaced at step). With ``replace`` an
-    existing file is replaced (the caller backs it up). Returns the installed path (or the
-    temporary one when ``install`` is false).
-    """
+    """Write a complete save in a temporary file (returned without ``install``), then move it
+    into place atomically (over an existing one with ``replace``). `snapshots`: (text, hash)
+    by step; `abandoned`: (row, when abandoned, replaced at step)."""
     saves.ensure_dir(saves_dir)
     path = saves.save_path(saves_dir, name)
     if install and not replace:  # the one name check of `campaign new` and `import`

@@ -27,9 +27,10 @@ from blood_companion.store import delta as dl
 from blood_companion.store import docs, migrations, saves, schema
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
 from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
-from blood_companion.store.errors import CampaignNotFound, SaveInUse, StoreError, disk_full
+from blood_companion.store.errors import CampaignNotFound, StoreError, disk_full
 from blood_companion.store.files import build_file, fill
 from blood_companion.store.names import check_mark_name
+from blood_companion.store.writer import in_use
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -57,7 +58,6 @@ class CampaignInfo:
 
 
 def list_campaigns(saves_dir: Path) -> list[CampaignInfo]:
-    """Every campaign in the folder, with a few facts; unreadable files carry an error."""
     out = []
     for name in saves.campaign_names(saves_dir):
         path = saves_dir / f"{name}{saves.SAVE_SUFFIX}"
@@ -79,7 +79,7 @@ def list_campaigns(saves_dir: Path) -> list[CampaignInfo]:
 
 
 def _move_aside(saves_dir: Path, name: str, path: Path, reason: str) -> Path:
-    """Move a save file (and any hot journal) into the backups folder; return the new path."""
+    """Move a save file (and any hot journal) into the backups folder."""
     dest = saves.new_backup_path(saves_dir, name, reason)
     journal = path.with_name(path.name + "-journal")
     if journal.exists():
@@ -89,8 +89,7 @@ def _move_aside(saves_dir: Path, name: str, path: Path, reason: str) -> Path:
 
 
 def delete_campaign(saves_dir: Path, name: str) -> Path:
-    """Delete a campaign; a copy is kept in its backups folder (returned), so `recover` can
-    bring it back."""
+    """Delete a campaign, keeping a copy in its backups folder (returned) for `recover`."""
     path = saves.save_path(saves_dir, name)
     if not path.is_file():
         raise CampaignNotFound(f"no campaign {name!r} in {saves_dir}",
@@ -125,12 +124,9 @@ class Recovery:
 
 
 def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int, int]:
-    """Bring back the damaged file's steps after the backup's, each derived as `recover` of a
-    chain derives it (:func:`_derive`: its change proven by its hash, or the rules rebuilding
-    it exactly). Steps that cannot be brought back exactly are kept as abandoned steps
-    (`blood campaign log --all` lists them), never silently dropped. Returns how many steps
-    came back into the log, how many rows no longer read (left in the damaged copy) and how
-    many steps were kept as abandoned steps."""
+    """Bring back the damaged file's steps after the backup's, each derived as :func:`_derive`
+    does; those that cannot be are kept as abandoned steps, never dropped. Returns how many
+    came back, how many rows no longer read (left in the damaged copy), how many abandoned."""
     src = _open_source(damaged, damaged=True)
     by_step = src.rows if src is not None else {}
     head = _head_of(src)
@@ -169,7 +165,7 @@ def _salvage(store: CampaignStore, damaged: Path) -> tuple[int, int, int]:
 
 
 def _clean_checks(saves_dir: Path, name: str) -> None:
-    """Remove the scratch folders of a `recover` that was killed (.check-PID, the PID gone)."""
+    """Remove the scratch folders (.check-PID) of a killed `recover`."""
     folder = saves.backup_dir(saves_dir, name)
     if not folder.is_dir():
         return
@@ -215,15 +211,11 @@ def recover_campaign(
     saves_dir: Path, name: str, catalog: Catalog | None, *, force: bool = False
 ) -> Recovery:
     """Bring a damaged campaign back, keeping every step the save and its backups prove
-    (:func:`provable_chain`): a step whose action no longer reads but whose state is proven is
-    kept without its action, a step that cannot be proven between two that are is kept as
-    unproven, and the steps after the last proven one become abandoned steps; each is listed
-    by step. The newest backup that opens and verifies is used only when no step 1 is left
-    anywhere (the damaged file's later steps are then salvaged onto it). A backup never
-    replaces rows that read. Everything happens under the save's write lock, so a step
-    another process records meanwhile is either in the file recover reads or recorded on the
-    recovered file. The damaged file is moved into the backups folder (never deleted). A
-    healthy file is left alone unless `force` (then rebuilt from its own rows)."""
+    (:func:`provable_chain`; unreadable and unproven steps kept as such, the steps after the
+    last proven one abandoned). The newest good backup is used only when no step 1 is left
+    (the file's later steps salvaged onto it). All under the save's write lock, so no step
+    recorded meanwhile is lost; the damaged file is kept in the backups folder. A healthy
+    file is left alone unless `force` (then rebuilt from its own rows)."""
     try:
         return _recover(saves_dir, name, catalog, force=force)
     except OSError as exc:
@@ -240,10 +232,9 @@ LOCK_WAIT = 30.0  # seconds recover waits for a writer's step before "in use"
 
 @contextlib.contextmanager
 def _held(path: Path) -> Iterator[sqlite3.Connection | None]:
-    """The save's write lock (``BEGIN IMMEDIATE``) for the whole of a recover: a writer
-    waiting for it then finds the file replaced and reopens the recovered one. None when the
-    file is missing or SQLite cannot lock it (it is not a database any more: nobody writes
-    it). Raises SaveInUse when a writer holds it longer than LOCK_WAIT."""
+    """The save's write lock for the whole of a recover (a waiting writer then reopens the
+    recovered file); None when the file is missing or not a database. SaveInUse past
+    LOCK_WAIT."""
     conn: sqlite3.Connection | None = None
     if path.is_file():
         try:
@@ -257,11 +248,8 @@ def _held(path: Path) -> Iterator[sqlite3.Connection | None]:
             conn = None
             text = str(exc)
             if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
-                raise SaveInUse(
-                    f"the campaign {path.name.removesuffix(saves.SAVE_SUFFIX)!r} is in use by "
-                    f"another blood process (waited {LOCK_WAIT:g} s)",
-                    hint="try again when the other command has finished",
-                ) from None
+                raise in_use(f"the campaign {path.name.removesuffix(saves.SAVE_SUFFIX)!r} is in "
+                             f"use by another blood process (waited {LOCK_WAIT:g} s)") from None
     try:
         yield conn
     finally:
@@ -272,9 +260,7 @@ def _held(path: Path) -> Iterator[sqlite3.Connection | None]:
 
 
 def _upgrade_older(saves_dir: Path, name: str, catalog: Catalog | None) -> None:
-    """Open the save once, before recover takes its lock: a save of an older release is
-    upgraded then (after its own backup, under its lock), so recover reads today's layout.
-    A damaged one is left as it is."""
+    """Open the save once before recover locks it, so an older one is upgraded first."""
     if catalog is not None:
         with contextlib.suppress(StoreError):
             CampaignStore.open(saves_dir, name, catalog, timeout=LOCK_WAIT).close()
@@ -282,8 +268,8 @@ def _upgrade_older(saves_dir: Path, name: str, catalog: Catalog | None) -> None:
 
 def _problems(saves_dir: Path, name: str, path: Path, conn: sqlite3.Connection,
               catalog: Catalog | None) -> list[str]:
-    """What is wrong with the save, read through the connection holding its lock (opening it
-    again would drop the lock: POSIX locks belong to the process, not the file handle)."""
+    """What is wrong with the save, read through the connection holding its lock (opening
+    it again would drop the lock: POSIX locks belong to the process)."""
     store = CampaignStore(saves_dir, name, path, conn, catalog)
     try:
         with store._errors():
@@ -345,9 +331,8 @@ def _recover_chain(saves_dir: Path, name: str, chain: Chain, path: Path, backups
 
 def _restore_backup(saves_dir: Path, name: str, path: Path, backups: list[Path],
                     catalog: Catalog | None) -> Recovery:
-    """No step 1 is left in the file: the newest backup that opens and verifies, with the
-    damaged file's later steps salvaged onto it (:func:`_salvage`) before it is moved into
-    place (the caller holds the save's lock)."""
+    """No step 1 is left: the newest good backup, with the file's later steps salvaged onto
+    it, moved into place (the caller holds the lock)."""
     for backup in backups:
         length = _good(backup, catalog)
         if length is None:
@@ -379,17 +364,13 @@ def _restore_backup(saves_dir: Path, name: str, path: Path, backups: list[Path],
 
 # ---------------------------------------------------------------------- recovering a chain
 #
-# `recover` of a damaged file keeps every step from step 1 that it can prove, taking each step
-# from the damaged file or, where the file has no row for it or a backup has the same step (its
-# recorded hash), from a backup (read in memory: no disk space is needed to check them); a
-# backup never replaces rows that read. A step whose action does not read is kept without it
-# when its state is proven, and past a step nothing proves recover goes on from the next step a
-# stored change or a snapshot proves (provable_chain). What a damaged
-# hash, delta or snapshot covered is derived again from what is intact: the delta gives the
-# state when the hash proves it; a snapshot when its checksum does; the rules engine replaying
-# the action (with its recorded chance, or the chance the step's seed gives) when it lands on the
-# recorded hash, or when the hash is damaged and the delta agrees. A step recorded with this app
-# and data pack is kept only if replaying it gives its state, so `verify` passes afterwards.
+# `recover` keeps every step from step 1 it can prove, from the damaged file or, where it has
+# no row or a backup has the same step (hash), from a backup (read in memory); a backup never
+# replaces rows that read. What a damaged hash, delta or snapshot covered is derived from what is
+# intact: the delta when the hash proves it; a snapshot when its checksum does; the rules
+# replaying the action (recorded chance, or the step's seed) when they land on the hash, or when
+# the hash is damaged and the delta agrees. A step of this app and data pack is kept only if it
+# replays to its state, so `verify` passes afterwards.
 
 
 @dataclass
@@ -450,9 +431,8 @@ def _mark_name(name: str) -> bool:
 
 
 def _open_source(path: Path, *, damaged: bool = False) -> _Source | None:
-    """A save file or backup read without writing anything anywhere (a compressed backup is
-    inflated in memory). None when it does not open or, unless it is the ``damaged`` save
-    (read leniently, whatever its layout), is not a save of today's layout."""
+    """A save or backup read without writing anything (a compressed one inflated in memory);
+    None when it does not open or, unless ``damaged``, is not of today's layout."""
     try:
         if path.name.endswith(saves.GZ):
             with gzip.open(path, "rb") as fh:
@@ -483,7 +463,6 @@ def _open_source(path: Path, *, damaged: bool = False) -> _Source | None:
 
 
 def _head_of(src: _Source | None) -> int | None:
-    """The head step a file's metadata names (None when it cannot be read)."""
     try:
         return docs.read_int(src.meta["head"]) if src is not None else None
     except (KeyError, ValueError):
@@ -509,8 +488,8 @@ def _clean(row: tuple[Any, ...]) -> bool:
 def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[str, str]],
             catalog: Catalog | None, nxt: list[tuple[Any, ...]]
             ) -> tuple[Doc, docs.StepSource] | None:
-    """The state after step `k` from one candidate row (and the snapshots of step k), as the
-    module comment says, with the step's source; None when the row cannot be trusted."""
+    """The state after step `k` from one candidate row (and step k's snapshots), as the comment
+    above says, with the step's source; None when the row cannot be trusted."""
     try:
         data, av = row[2], row[3]
         if type(data) is not str or type(av) is not int:
@@ -526,13 +505,7 @@ def _derive(k: int, prev: Doc | None, row: tuple[Any, ...], snaps: list[tuple[st
             chance = None
     except ValueError:
         chance = None
-    delta_doc: Doc | None = None
-    try:
-        ops = load_json(row[5])
-        delta_doc = dl.patch(prev if prev is not None else {}, ops)
-        to_state(delta_doc)
-    except (ValueError, TypeError, dl.DeltaError, docs.BadState, RecursionError):
-        delta_doc = None
+    delta_doc = _doc_of(prev if prev is not None else {}, row)
     engine_doc: Doc | None = None
     chance_text: str | None = canon(chance) if chance else None
     current = catalog is not None and (app, fp) == (APP, catalog.fingerprint())
@@ -600,7 +573,6 @@ def _proves(doc: Doc, later: tuple[Any, ...]) -> bool:
 
 @dataclass(frozen=True)
 class Chain:
-    """What :func:`provable_chain` kept: the steps' sources and states, and what it read."""
 
     sources: list[docs.StepSource]
     docs: list[Doc]
@@ -621,12 +593,10 @@ DELTA_REACH = 5
 
 def provable_chain(damaged: Path, backups: list[Path], catalog: Catalog | None, *,
                    conn: sqlite3.Connection | None = None) -> Chain:
-    """Every step from step 1 that the damaged file and the backups prove (see the comment
-    above), read through `conn` (the connection holding the save's lock) when given. Past a
-    step whose action does not read it keeps the step without it when its state is proven;
-    past a step it cannot prove at all it goes on from the next step a stored change or a
-    snapshot proves, keeping the steps between as unproven. A backup's row is used only where
-    the file has none for the step, or the same step (its recorded hash)."""
+    """Every step from step 1 the damaged file (through `conn`, holding its lock, if given)
+    and the backups prove. A step whose action does not read is kept without it when its
+    state is proven; past one nothing proves, the chain goes on from the next step a change
+    or a snapshot proves, the steps between kept as unproven."""
     if conn is not None:
         try:
             file = _read_source(conn, damaged)
@@ -682,8 +652,7 @@ def provable_chain(damaged: Path, backups: list[Path], catalog: Catalog | None, 
 
 
 def _pool(k: int, file: _Source, others: list[_Source]) -> list[_Source]:
-    """The file and the backups whose row of step k may stand for the file's: the file has
-    no row k, or the backup's is the same step (the same recorded hash)."""
+    """The file and the backups whose row k may stand for the file's (none, or the same hash)."""
     mine = file.rows.get(k)
     same = [s for s in others if k in s.rows and (
         mine is None or not isinstance(mine[6], str) or s.rows[k][6] == mine[6])]
@@ -701,15 +670,13 @@ def _text(value: Any) -> str:
 
 
 def _kept_source(kind: str, k: int, row: tuple[Any, ...] | None) -> docs.StepSource:
-    """A step kept without its action (docs.MARKERS): never replayed (exact 0)."""
     app, fp, when = (_text(row[7]), _text(row[8]), _text(row[9])) if row else ("", "", "")
     return docs.StepSource(kind, docs.marker_data(kind, k, app), ACTION_SCHEMA, None, app, fp,
                            when, 0)
 
 
 def _anchor_source(k: int, row: tuple[Any, ...]) -> docs.StepSource:
-    """The first step proven after unproven ones: its action if it reads, kept as recorded
-    (the state before it is not known, so it is not replayed)."""
+    """The first step proven after unproven ones, its action kept as recorded if it reads."""
     try:
         action = parse_stored(row[2], row[3]) if type(row[3]) is int else None
     except (RuleError, ValueError, TypeError):
@@ -726,7 +693,6 @@ def _anchor_source(k: int, row: tuple[Any, ...]) -> docs.StepSource:
 
 
 def _doc_of(prev: Doc, row: tuple[Any, ...]) -> Doc | None:
-    """The state `row`'s stored change gives after `prev` (None when it does not apply)."""
     try:
         doc = dl.patch(prev, load_json(row[5]))
         to_state(doc)
@@ -746,9 +712,8 @@ def _snap_doc(text: str) -> Doc | None:
 
 def _proven_state(k: int, prev: Doc, pool: list[_Source]) -> tuple[Doc, tuple[Any, ...] | None
                                                                   ] | None:
-    """The state after step k when the save proves it without the step's action: its change
-    gives its recorded hash, a snapshot of step k has it, or its change gives the state the
-    next step's change and hash prove. (None when nothing does.)"""
+    """The state after step k when proven without its action: by its change and hash, a
+    snapshot, or the next step's change and hash; else None."""
     rows = [s.rows[k] for s in pool if k in s.rows]
     snaps = [s.snaps[k] for s in pool if k in s.snaps]
     nxt = [s.rows[k + 1] for s in pool if k + 1 in s.rows]
@@ -771,9 +736,8 @@ def _proven_state(k: int, prev: Doc, pool: list[_Source]) -> tuple[Doc, tuple[An
 
 def _next_anchor(k: int, prev: Doc, file: _Source, others: list[_Source], top: int
                  ) -> tuple[int, Doc, tuple[Any, ...]] | None:
-    """The first step after k whose state is proven again: its stored change gives its
-    recorded hash from the last proven state (it sets all the unproven steps changed), or a
-    snapshot of it has its recorded hash."""
+    """The first step after k proven again: its change from the last proven state gives its
+    hash (it set all the unproven steps changed), or a snapshot of it has that hash."""
     for j in range(k + 1, top + 1):
         row = _row_of(j, file, others)
         if row is None or not isinstance(row[6], str):
@@ -803,9 +767,8 @@ def _take(k: int, prev: Doc | None, pool: list[_Source], catalog: Catalog | None
 
 
 def _rows_head(file: _Source, n: int) -> int:
-    """The head of the recovered log: the one the metadata names when the rows agree (the
-    state kept whole at it), else the step whose state the rows keep as the head's; never
-    after the last step kept."""
+    """The recovered head: the metadata's when the rows agree, else the one the rows keep;
+    never after the last step kept."""
     head = _head_of(file)
     odd = [s for s in file.snaps if not docs.is_checkpoint(s)]
     if head is not None and odd and odd != [head]:
@@ -816,12 +779,10 @@ def _rows_head(file: _Source, n: int) -> int:
 
 def _rewrite_in_place(saves_dir: Path, name: str, path: Path, conn: sqlite3.Connection,
                       file: _Source, tables: dict[str, Any]) -> Path | None:
-    """Copy the save as it is into the backups folder (through SQLite: the lock stays held),
-    then replace its rows in the transaction `conn` holds and commit: the save is never moved,
-    so no other process is left with a connection to a moved file (SQLite names a journal
-    after its file's path: a connection to a moved file takes a new file's journal for a hot
-    journal of its own). None, with nothing changed, when the file cannot be written so (its
-    tables damaged): the caller then moves a new file into place."""
+    """Copy the save into the backups folder (through SQLite: the lock stays held), then
+    replace its rows in `conn`'s transaction: the file is never moved, so no process keeps a
+    connection to a moved file (see Writer._in_place). None, nothing changed, when it cannot
+    be written so: the caller then moves a new file into place."""
     dest = saves.new_backup_path(saves_dir, name, "damaged")
     try:
         src = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
@@ -868,10 +829,8 @@ def _rewrite_in_place(saves_dir: Path, name: str, path: Path, conn: sqlite3.Conn
 
 def _install_chain(saves_dir: Path, name: str, chain: Chain, path: Path,
                    lock: sqlite3.Connection | None) -> Path:
-    """Write the kept chain as the campaign's save and return where the damaged copy went:
-    rewritten in place in the transaction of `lock` (the caller's write lock) after a copy of
-    the file as it was, or, when it cannot be written in place, a new file moved over it (the
-    damaged one moved into the backups folder)."""
+    """Write the kept chain as the save (in place under `lock`, else a new file moved over
+    it) and return where the damaged copy went."""
     file = chain.file
     meta = file.meta
     n = len(chain.docs)

@@ -1,18 +1,14 @@
 """Saves of older versions, brought to today's file layout (and the checks that tell them).
 
-Opening a save (:func:`open_current`) checks its header (:func:`check_header`: a Blood
-Companion save, of a schema and state schema this app reads) and upgrades an older one under
-its write lock: a backup, the rebuilt file written beside it, then moved over it while the lock
-is held (:func:`upgrade`). One upgrade per save, however many processes open it at once; the
-others wait for the lock and reopen the upgraded file.
+Opening a save (:func:`open_current`) checks its header (:func:`check_header`) and upgrades
+an older one under its write lock (:func:`upgrade`): a backup, the rebuilt file written beside
+it and moved over it. One upgrade per save; other processes wait and reopen the upgraded file.
 
-**Version 1 files** are migrated in SQL (store/schema.py) in a scratch copy, then rebuilt as
-version 2 files are (:func:`rebuild_old`).
+**Version 1 files** are migrated in SQL in a scratch copy, then rebuilt as version 2 files.
 
-**Version 2 files (app 0.1.0)** kept the log, a state hash per step, and whole states only every
-50 steps and at the head; their states held the night log as English sentences, and their
-chance came from ``random.Random`` in the order of the engine's calls. Today's files keep every
-step's state (as deltas), so :func:`rebuild_v2` works each step's state out once:
+**Version 2 files (app 0.1.0)** kept a state hash per step and whole states only every 50 steps
+and at the head; their night log held English sentences, and their chance came from
+``random.Random`` in the engine's call order. :func:`rebuild_v2` works each state out once:
 
 1. Every step is re-run with the rules engine and app 0.1.0's generator
    (:class:`~blood_companion.engine.chance.LegacyRandom`), which gives the same draws as then;
@@ -49,19 +45,11 @@ from blood_companion.engine.words.sentences import night_reason, render
 from blood_companion.store import delta as dl
 from blood_companion.store import docs, schema
 from blood_companion.store import repository as repo
+from blood_companion.store import writer as wr
 from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, to_state
 from blood_companion.store.errors import DamagedSave, StoreError
 from blood_companion.store.files import build_file
 from blood_companion.store.repository import APP
-from blood_companion.store.writer import (
-    MAX_REOPEN,
-    UPGRADE_TIMEOUT,
-    Writer,
-    check_size,
-    file_ident,
-    kept_replacing,
-    read_only,
-)
 
 if TYPE_CHECKING:
     from blood_companion.content.loader import Catalog
@@ -70,22 +58,16 @@ LEGACY_APP = "0.1.0"
 LEGACY_AV = 1  # the action schema of its steps (kept with them: upcast when read)
 
 
-# ---------------------------------------------------------------------- opening
-
-
-def open_current(store: Writer) -> None:
-    """Check the file just opened and upgrade it if it is older (one upgrade per save: under
-    its write lock, the others waiting and then reopening the upgraded file)."""
-    for _ in range(MAX_REOPEN):
+def open_current(store: wr.Writer) -> None:
+    for _ in range(wr.MAX_REOPEN):
         if not check_and_migrate(store):
             return
         store._reconnect()
-    raise kept_replacing(f"the campaign {store.name!r}")
+    raise wr.kept_replacing(f"the campaign {store.name!r}")
 
 
-def check_and_migrate(store: Writer) -> bool:
-    """Check the header and upgrade an older file (after a backup). True when the file
-    was replaced (by this process or another one: the connection must be reopened)."""
+def check_and_migrate(store: wr.Writer) -> bool:
+    """Check the header and upgrade an older file; True when it was replaced (reopen it)."""
     version, state_schema = check_header(store)
     if version == schema.SCHEMA_VERSION and state_schema in (None, str(STATE_SCHEMA)):
         return False
@@ -98,16 +80,15 @@ def check_and_migrate(store: Writer) -> bool:
     return upgrade(store)
 
 
-def check_header(store: Writer) -> tuple[int, str | None]:
-    """The file's schema version and state schema, after checking it is a save this app
-    reads (DamagedSave otherwise)."""
+def check_header(store: wr.Writer) -> tuple[int, str | None]:
+    """The file's schema version and state schema (DamagedSave: not a save this app reads)."""
     if not store._conn.in_transaction:
         store._in_place()  # a file moved away since it was connected: the new one
         # Not under a lock: Python's open/close of the file would drop SQLite's locks
         # (POSIX locks belong to the process), so the size is checked before any is held.
         with store._errors():
-            check_size(store.path, store._conn, store._ident)
-    with store._errors(), store._read() as conn:
+            wr.check_size(store.path, store._conn, store._ident)
+    with store._reading() as conn:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if app_id != schema.APPLICATION_ID:
@@ -161,20 +142,18 @@ def check_header(store: Writer) -> tuple[int, str | None]:
     return version, state_schema
 
 
-def upgrade(store: Writer) -> bool:
-    """Upgrade an older file under its write lock: a backup, the rebuilt file written
-    beside it, then moved over it while the lock is held. A process that waited for the
-    lock finds the file replaced and reopens it (True either way)."""
+def upgrade(store: wr.Writer) -> bool:
+    """Upgrade an older file under its write lock (True: replaced, by us or another)."""
     conn = store._conn
     with store._errors():
-        conn.execute(f"PRAGMA busy_timeout = {int(max(store._timeout, UPGRADE_TIMEOUT) * 1000)}")
+        conn.execute(f"PRAGMA busy_timeout = {int(max(store._timeout, wr.UPGRADE_TIMEOUT) * 1000)}")
         try:
             conn.execute("BEGIN IMMEDIATE")
         finally:
             conn.execute(f"PRAGMA busy_timeout = {int(store._timeout * 1000)}")
         tmp: Path | None = None
         try:
-            if file_ident(store.path) != store._ident:
+            if wr.file_ident(store.path) != store._ident:
                 return True  # upgraded (or replaced) by another process meanwhile
             version, state_schema = check_header(store)
             if version == schema.SCHEMA_VERSION:
@@ -199,14 +178,14 @@ def upgrade(store: Writer) -> bool:
                     os.unlink(tmp)
 
 
-def rebuild_old(store: Writer, version: int) -> Path:
-    """A file older than REBUILD_FROM: migrated in SQL in a scratch copy (the file itself
-    is never written: a journal of it could meet the new file), then rebuilt from it."""
+def rebuild_old(store: wr.Writer, version: int) -> Path:
+    """A file older than REBUILD_FROM, migrated in SQL in a scratch copy (never in place: a
+    journal of it could meet the new file), then rebuilt."""
     scratch = store.saves_dir / f".{store.name}.{os.getpid()}.old"
     own = store._conn
     copy = sqlite3.connect(scratch, isolation_level=None)
     try:
-        src = read_only(store.path, store._timeout)
+        src = wr.read_only(store.path, store._timeout)
         try:
             src.backup(copy)
         finally:
@@ -223,13 +202,8 @@ def rebuild_old(store: Writer, version: int) -> Path:
             scratch.unlink()
 
 
-# ---------------------------------------------------------------------- app 0.1.0 saves
-
-
 @dataclass(frozen=True)
-class LegacyStep:
-    """One step of an app 0.1.0 log."""
-
+class LegacyStep:  # one step of an app 0.1.0 log
     type: str
     data: str
     state_hash: str | None
@@ -282,7 +256,6 @@ _V1_TROUPER = ("traps", "whispers", "unmarked_wounds", "bites_on_depleted")
 
 
 def _v1_shape(doc: Doc) -> Doc:
-    """`doc` (changed in place) without the fields app 0.1.0 did not write."""
     for t in doc.get("troupers") or []:
         if isinstance(t, dict):
             for k in _V1_TROUPER:
@@ -302,8 +275,7 @@ def _v1_shape(doc: Doc) -> Doc:
 
 
 def _normal(doc: Doc) -> Doc:
-    """A state with what only the wording of the log (and fields app 0.1.0 did not have) can
-    change taken out."""
+    """A state without the log's wording and the fields app 0.1.0 did not have."""
     doc = copy.deepcopy(doc)
     night = doc.get("night")
     if isinstance(night, dict):
@@ -315,8 +287,7 @@ def _normal(doc: Doc) -> Doc:
 def rebuild_steps(
     steps: Sequence[LegacyStep], kept: dict[int, Doc], catalog: Catalog
 ) -> list[Rebuilt]:
-    """Every step's state of an app 0.1.0 log (see the module docstring). `kept` holds the
-    whole states 0.1.0 stored, by step, as it stored them."""
+    """Every step's state of an app 0.1.0 log (module doc); `kept`: its whole states by step."""
     view = _V1View(catalog)
     exact_docs = {s: upcast_state(d) for s, d in kept.items()}
     out: list[Rebuilt] = []
@@ -367,7 +338,6 @@ def rebuild_steps(
 
 def legacy_rows(steps: Sequence[LegacyStep], rebuilt: Sequence[Rebuilt], head: int
                 ) -> tuple[list[Row], dict[int, tuple[str, str]]]:
-    """The rows and snapshots of an app 0.1.0 log rebuilt by :func:`rebuild_steps`."""
     sources = [
         docs.StepSource(s.type, s.data, LEGACY_AV, r.chance, LEGACY_APP, "", s.recorded,
                    int(r.exact))
@@ -381,19 +351,16 @@ def legacy_row(step: int, type_: str, data: str, recorded: str) -> Row:
     return Row(step, type_, data, LEGACY_AV, None, "[]", "", LEGACY_APP, "", recorded, 0)
 
 
-def _tables(store: Writer, *queries: str
+def _tables(store: wr.Writer, *queries: str
             ) -> tuple[dict[Any, Any], dict[Any, Any], list[list[Any]]]:
-    """The save's meta and marks, and the rows of each query, read in one transaction."""
-    with store._errors(), store._read() as conn:
+    with store._reading() as conn:
         return (dict(conn.execute("SELECT key, value FROM meta").fetchall()),
                 dict(conn.execute("SELECT name, step FROM marks").fetchall()),
                 [conn.execute(query).fetchall() for query in queries])
 
 
-def rebuild_v2(store: Writer) -> Path:
-    """Rebuild an app 0.1.0 save (schema version 2) in today's layout, in a new temporary
-    file (returned); the caller holds the save's write lock, took a backup, and moves the file
-    into place."""
+def rebuild_v2(store: wr.Writer) -> Path:
+    """An app 0.1.0 save rebuilt in a new temporary file (the caller holds the lock)."""
     meta, marks, (rows, kept_rows, gone) = _tables(
         store, "SELECT step, type, data, state_hash, recorded FROM actions ORDER BY step",
         "SELECT step, state FROM snapshots",
@@ -416,9 +383,9 @@ def rebuild_v2(store: Writer) -> Path:
     )
 
 
-def upcast_file(store: Writer) -> Path:
-    """Every state of a today's-layout file written with an older state shape, rewritten in a
-    new temporary file (returned; the caller holds the lock and moves it into place)."""
+def upcast_file(store: wr.Writer) -> Path:
+    """A file of older state shapes rewritten in a new temporary file (the caller holds the
+    lock)."""
     meta, marks, (rows, gone, packs) = _tables(
         store, "SELECT step, type, data, av, chance, delta, app, data_fp, recorded, exact "
         "FROM actions ORDER BY step",

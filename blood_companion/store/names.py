@@ -10,16 +10,8 @@ from __future__ import annotations
 import unicodedata
 
 from blood_companion.display import excerpt
-from blood_companion.names import (
-    CAMPAIGN_HINT,
-    MAX_MARK,
-    MAX_NAME,
-    campaign_name_problem,
-    mark_name_problem,
-)
+from blood_companion.names import CAMPAIGN_HINT, campaign_name_problem, mark_name_problem
 from blood_companion.store.errors import BadNameError
-
-__all__ = ["MAX_MARK", "MAX_NAME", "check_campaign_name", "check_mark_name"]
 
 
 def check_campaign_name(name: str) -> str:

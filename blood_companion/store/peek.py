@@ -1,13 +1,9 @@
 """A cheap look at a save without opening it through the store (standard library only).
 
-`blood status` answers from a cached document when the save's head is unchanged; this module
-reads the head's state hash read-only, without locking or writing, after checking the file the
-way :class:`~blood_companion.store.CampaignStore` would: a regular file, SQLite's header, our
-application id and schema version, the size the header promises, the tables, the metadata, the
-head inside the log, a state shape this app reads and the head snapshot's checksum. It returns
-None for any save the store would refuse or rebuild, so a cached board is never shown for it.
-
-Part of the store package (the only code that opens saves); light to import on purpose.
+`blood status` answers from a cached document when the save's head is unchanged: this reads
+the head's state hash read-only after the checks CampaignStore makes (header, application id,
+schema, size, tables, metadata, head, state shape, checksum), and None for any save the store
+would refuse or rebuild, so a cached board is never shown for it.
 """
 
 from __future__ import annotations
@@ -28,7 +24,6 @@ _INT = re.compile(r"-?[0-9]{1,18}")  # a number as the store reads it (docs.read
 
 
 def _header_ok(path: Path) -> bool:
-    """SQLite's 100-byte header: ours, the current schema, and no shorter than it says."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
@@ -59,16 +54,9 @@ def _header_ok(path: Path) -> bool:
     )
 
 
-def head_hash(path: Path) -> str | None:
-    """The state hash at the save's head step, read without locking or writing, or None when
-    the file is not one the store would open as it is (see the module doc)."""
-    key = head_key(path)
-    return key[0] if key is not None else None
-
-
 def head_key(path: Path) -> tuple[str, int, int] | None:
-    """:func:`head_hash`, the save's revision (it changes with every write: a step, an undo,
-    a mark) and its head step, or None as for :func:`head_hash`."""
+    """The state hash at the save's head, its revision (changed by every write) and its head
+    step, read without locking or writing; None for a file the store would not open as it is."""
     if not _header_ok(path):
         return None
     try:

@@ -1,12 +1,8 @@
 """The rows of a campaign save, read side: the log, the recorded states, verify and export.
 
-Functions over an open ``sqlite3.Connection`` inside the caller's read transaction (the
-lock, the transaction and the head are store/writer.py's; opening and upgrading a file,
-store/migrations.py's). ``where`` is the save being read (its file and campaign name, for
-the errors' words): the :class:`~blood_companion.store.campaign_store.CampaignStore` itself.
-
-A recorded state is rebuilt from the nearest snapshot and the stored changes after it (the
-rules engine is not involved) and checked against the hash recorded with its step; ``verify``
+Functions over a connection inside the caller's read transaction; ``where`` (the store itself)
+names the file and campaign in errors. A recorded state is rebuilt from the nearest snapshot and
+the stored changes after it (no rules engine) and checked against its step's hash; ``verify``
 also replays the steps recorded with this app and data pack (:func:`replay_one`).
 """
 
@@ -30,17 +26,7 @@ from blood_companion.engine.upcast import STATE_SCHEMA, TooNew, upcast_action
 from blood_companion.engine.words.sentences import sentence as action_sentence
 from blood_companion.store import delta as dl
 from blood_companion.store import docs, schema
-from blood_companion.store.docs import (
-    MARKERS,
-    UNREADABLE,
-    Doc,
-    canon,
-    hash_text,
-    load_json,
-    now,
-    read_int,
-    to_state,
-)
+from blood_companion.store.docs import MARKERS, UNREADABLE, Doc, hash_text, load_json, to_state
 from blood_companion.store.errors import DamagedSave, NothingToUndo
 from blood_companion.store.peek import META_KEYS
 
@@ -51,8 +37,6 @@ APP = __version__
 
 
 class Where(Protocol):
-    """The save being read: its file and its campaign's name (for the errors' words)."""
-
     path: Path
     name: str
 
@@ -80,8 +64,7 @@ class LogEntry(NamedTuple):
 
 
 class VerifyReport(NamedTuple):
-    """What `campaign verify` found (a NamedTuple: a dataclass costs ~0.4 ms to create, on
-    every command that opens a campaign)."""
+    """What `campaign verify` found."""
 
     ok: bool
     steps: int
@@ -103,9 +86,8 @@ _DAY_FIELDS = ("location", "location_roll", "minions", "nemesis", "events")
 
 
 def step_results(ops: list[dict[str, Any]]) -> dict[str, Any]:
-    """What one step's stored change added that players read about: night log events, the
-    Day's draws (Location card, Minions, Nemesis, Events), loot rolls and Advanced Tactic cards
-    taken. Data only (ids); `campaign log` renders it."""
+    """What one step's stored change added that players read about (ids): night log events,
+    the Day's draws, loot rolls and Advanced Tactic cards taken."""
     out: dict[str, Any] = {}
     for op in ops:
         path = tuple(op.get("p") or ())
@@ -131,12 +113,10 @@ _ABSENT = object()  # no value at a path (a key a document does not hold)
 
 
 def _same_change(old: CampaignState, new: CampaignState, doc: Doc, ops: list[dl.Op]) -> bool:
-    """True when ``new``'s document is exactly ``doc`` (JSON types compared: 1, 1.0 and true
-    differ), given that ``old``'s document is exactly the one ``ops`` turned into ``doc``.
-    Outside the paths ``ops`` changed and the parts of ``new`` that are not ``old``'s own
-    objects (the engine returns new frozen states that share every part they keep), the two
-    documents are both the one before; only those places are dumped and compared. A list that
-    grew at its end (a night log) is compared by its new items and its length."""
+    """Whether ``new``'s document is exactly ``doc`` (1, 1.0 and true differ), given that
+    ``ops`` turned ``old``'s into ``doc``: only the paths ``ops`` changed and the parts of
+    ``new`` not shared with ``old`` (frozen states share what they keep) are dumped and
+    compared; a list grown at its end by its new items and its length."""
     places: list[tuple[Any, ...]] = []
     sizes: list[tuple[Any, ...]] = []
     for op in ops:
@@ -153,8 +133,7 @@ def _same_change(old: CampaignState, new: CampaignState, doc: Doc, ops: list[dl.
 
 
 def _spliced(doc: Doc, op: dl.Op, path: tuple[Any, ...]) -> list[tuple[Any, ...]] | None:
-    """The paths of the items a splice put in a list, when no item after them moved (it
-    replaced as many as it removed, or nothing follows them); None otherwise."""
+    """The paths of the items a splice put in a list when no item after them moved, else None."""
     if "s" not in op or not path:
         return None
     start, removed = op["s"]
@@ -167,8 +146,7 @@ def _spliced(doc: Doc, op: dl.Op, path: tuple[Any, ...]) -> list[tuple[Any, ...]
 
 def _changed(old: Any, new: Any, path: tuple[Any, ...], out: list[tuple[Any, ...]],
              sizes: list[tuple[Any, ...]]) -> None:
-    """Add to ``out`` the paths where ``new``'s dump may differ from ``old``'s (and to
-    ``sizes`` the lists whose length may differ, their items being in ``out``)."""
+    """Add the paths where ``new``'s dump may differ from ``old``'s (``sizes``: the lists)."""
     if old is new:
         return
     if isinstance(new, BaseModel) and type(old) is type(new):
@@ -188,7 +166,6 @@ def _changed(old: Any, new: Any, path: tuple[Any, ...], out: list[tuple[Any, ...
 
 
 def _doc_value(doc: Any, path: tuple[Any, ...]) -> Any:
-    """The value at ``path`` in a document (_ABSENT: none there)."""
     for key in path:
         if (type(doc) is dict and type(key) is str and key in doc) or (
                 type(doc) is list and type(key) is int and 0 <= key < len(doc)):
@@ -204,8 +181,7 @@ def _doc_len(doc: Any, path: tuple[Any, ...]) -> int:
 
 
 def _state_len(state: Any, path: tuple[Any, ...]) -> int:
-    """The length of the list at ``path`` in ``state`` (-1 when it is not one: the caller then
-    finds the two documents different and judges the step from the stored state)."""
+    """The length of the list at ``path`` in ``state`` (-1: not a list; then they differ)."""
     value = state
     for key in path:
         if isinstance(value, BaseModel) and type(key) is str and key in type(value).model_fields:
@@ -219,15 +195,13 @@ def _state_len(state: Any, path: tuple[Any, ...]) -> int:
 
 
 def _doc_at(doc: Any, path: tuple[Any, ...]) -> str | object:
-    """The canonical text of the value at ``path`` in a document (_ABSENT: none there)."""
     value = _doc_value(doc, path)
     return _ABSENT if value is _ABSENT else dl.ENCODE(value)
 
 
 def _state_at(state: Any, path: tuple[Any, ...]) -> str | object:
-    """The canonical text of the value at ``path`` in ``state``'s document: the model holding
-    it dumps only the field on the path (its serializer decides the key's shape); a model in
-    a list on the path is stepped into."""
+    """The canonical text at ``path`` in ``state``'s document, dumping only the field on the
+    path (its model's serializer decides the key's shape)."""
     i = 0
     while i < len(path):
         key = path[i]
@@ -250,12 +224,10 @@ def replay_one(
     catalog: Catalog, step: int, row: tuple[str, int, str | None], before: str,
     after: tuple[Doc, list[dl.Op]], digest: str, state: CampaignState | None,
 ) -> tuple[str | None, CampaignState | None]:
-    """(None, the replayed state) when the step (its action, action schema and chance:
-    ``row``) replays to the recorded state (``after``: its document and the stored change
-    that gave it) of hash ``digest``, else (the problem, None). It is replayed from
-    ``state``, the previous step's replay, whose document is exactly the one before the step,
-    when given and the two changes agree (:func:`_same_change`); else from the state stored
-    before the step (its canonical text ``before``), which decides. (`verify` and `import`.)"""
+    """(None, the replayed state) when the step (``row``: action, schema, chance) replays to
+    its recorded state (``after``: document and change; hash ``digest``), else (the problem,
+    None). Replayed from ``state`` (the previous replay) when the changes agree
+    (:func:`_same_change`), else from the stored state before it (``before``), which decides."""
 
     def run(start: CampaignState | None) -> CampaignState:
         data, av, chance = row
@@ -275,14 +247,13 @@ def replay_one(
         new = run(None)
     except (RuleError, docs.BadState, ValueError, TypeError, KeyError, IndexError) as exc:
         return f"step {step} no longer applies: {getattr(exc, 'message', str(exc))}", None
-    if hash_text(canon(docs.state_doc(new))) != digest:
+    if hash_text(docs.canon(docs.state_doc(new))) != digest:
         return f"step {step} does not replay to its recorded state", None
     return None, new
 
 
 def parse_stored(data: str, av: int) -> Action:
-    """An action from its stored JSON and action schema version (upcast to today's shape).
-    Raises RuleError when today's app cannot read it."""
+    """An action from its stored JSON and schema version, upcast (RuleError: unreadable)."""
     try:
         raw = load_json(data)
     except ValueError:
@@ -307,16 +278,14 @@ def marker_sentence(raw: Mapping[str, Any]) -> str:
             "before it, and the damaged copy in the backups folder keeps the step as it was")
 
 
-# The marks as read: a name that is text and a step that is an integer (a row of other types
-# is damage: `verify` names it, `recover` leaves it in the damaged copy, reads pass it by).
+# The marks as read (a row of other types is damage: `verify` names it, reads pass it by).
 MARKS = ("SELECT name, step FROM marks WHERE typeof(name) = 'text' AND typeof(step) = 'integer' "
          "AND step >= 1")
 
 
 def fields_ok(row: Sequence[Any], *, abandoned: bool = False) -> bool:
-    """Whether a stored step's columns (step, data, av, chance, delta, state_hash, app,
-    data_fp, recorded, exact[, abandoned, replaced_at]) hold the types the save keeps: a row
-    edited into other types (a number read from text, a BLOB) is damage, never a TypeError."""
+    """Whether a stored step's columns (docs.ROW_COLUMNS[, abandoned, replaced_at]) hold the
+    types the save keeps: other types (a BLOB) are damage, never a TypeError."""
     s, d, av, ch, de, h, app, fp, rec, ex = row[:10]
     optional = (de, h) if abandoned else ()
     ok = (type(s) is int and type(d) is str and type(av) is int and type(ex) is int
@@ -337,11 +306,7 @@ def damaged_hint(name: str) -> str:
 
 
 def damaged(where: Where, what: str) -> DamagedSave:
-    """A damaged save, with the hint to verify and recover it."""
     return DamagedSave(where.path, what, hint=damaged_hint(where.name))
-
-
-# ---------------------------------------------------------------------- the metadata
 
 
 def meta(conn: sqlite3.Connection, where: Where) -> dict[str, str]:
@@ -353,9 +318,8 @@ def meta(conn: sqlite3.Connection, where: Where) -> dict[str, str]:
 
 
 def meta_int(conn: sqlite3.Connection, where: Where, key: str) -> int:
-    """A number the metadata keeps (ASCII digits only: docs.read_int)."""
     try:
-        return read_int(meta(conn, where)[key])
+        return docs.read_int(meta(conn, where)[key])
     except ValueError:
         raise damaged(where, f"the metadata's {key!r} is not a number") from None
 
@@ -365,10 +329,8 @@ def max_step(conn: sqlite3.Connection) -> int:
 
 
 def head_problem(conn: sqlite3.Connection, head: int, top: int) -> str | None:
-    """Whether the head the metadata names agrees with the rows: inside the log (1..``top``),
-    and the state kept whole at it (every write keeps a snapshot at the head, and besides it
-    only at step 1 and every SNAPSHOT_EVERY steps). A head edited by hand would otherwise have
-    the next step abandon every step after it."""
+    """What is wrong with the metadata's head: outside 1..``top``, or not where the only
+    snapshot off the checkpoints is (a head edited by hand would abandon the steps after it)."""
     if not 1 <= head <= top:
         return f"the head ({head}) is outside the log (1..{top})"
     odd = [r[0] for r in conn.execute(
@@ -381,20 +343,12 @@ def head_problem(conn: sqlite3.Connection, head: int, top: int) -> str | None:
     return f"the head in its metadata (step {head}) disagrees with its rows ({where})"
 
 
-# ---------------------------------------------------------------------- recorded states
-
-
 def rebuild_state(
     conn: sqlite3.Connection, where: Where, step: int, start: tuple[int, str] | None = None,
 ) -> tuple[CampaignState, Doc, str, str]:
-    """The recorded state after `step`: the nearest snapshot at or before it, plus the
-    stored deltas up to it (the rules engine is not involved). Checks the result against
-    the hash recorded with the step. Returns (state, document, canonical text, hash).
-
-    ``start``: a step at or before `step` and the canonical text of its state, known to the
-    caller (the head it holds), to start from instead of a snapshot (redo then applies just
-    the redone steps' deltas).
-    """
+    """(state, document, canonical text, hash) after `step`: the nearest snapshot (or
+    ``start``: a step and its state's text the caller holds) plus the stored deltas, checked
+    against the step's recorded hash."""
     start_step = 0
     doc: Any = None
     if start is not None:
@@ -434,7 +388,7 @@ def rebuild_state(
         expected = digest
     if doc is None:
         raise DamagedSave(where.path, f"no state is stored for step {step}")
-    text = canon(doc)
+    text = docs.canon(doc)
     digest = hash_text(text)
     if expected is not None and digest != expected:
         raise damaged(where, f"the recorded state of step {step} does not rebuild from the save")
@@ -446,7 +400,6 @@ def rebuild_state(
 
 
 def resolve_target(conn: sqlite3.Connection, where: Where, target: int | str, top: int) -> int:
-    """The step a step number or a mark names (1..``top``), for `undo --to`."""
     if isinstance(target, str) and target.strip().isascii() and target.strip().isdigit():
         text = target.strip()
         if len(text) > 12:
@@ -474,11 +427,7 @@ def no_step(step: object, top: int, hint: str | None = None) -> NothingToUndo:
     return NothingToUndo(f"there is no step {step}; the log has steps 1 to {top}", hint=hint)
 
 
-# ---------------------------------------------------------------------- the log
-
-
 def sentence(action: Action, catalog: Callable[[], Catalog]) -> str:
-    """The action as a sentence, with the data pack's names when it loads (ids else)."""
     try:
         cat: Catalog | None = catalog()
     except Exception:  # noqa: BLE001 - a log is shown even without the data pack
@@ -493,8 +442,7 @@ def log_entries(
     conn: sqlite3.Connection, where: Where, catalog: Callable[[], Catalog], *,
     include_abandoned: bool = False, last: int | None = None,
 ) -> list[LogEntry]:
-    """The log, step by step: done steps, then undone (redo-able) ones; abandoned if asked.
-    ``last``: only the last N steps of the log (the others are not read)."""
+    """The log: done steps, then undone ones, then abandoned ones if asked; ``last``: N."""
     cols = "step, type, data, av, state_hash, recorded, app, data_fp"
     since = max(0, max_step(conn) - last) if last is not None else 0
     rows = conn.execute(
@@ -537,7 +485,6 @@ def log_entries(
 
 
 def actions(conn: sqlite3.Connection, where: Where) -> list[Action]:
-    """Every action in the log (done and undone), in order (DamagedSave: one does not read)."""
     out = []
     for step, data, av in conn.execute("SELECT step, data, av FROM actions ORDER BY step"):
         try:
@@ -548,14 +495,10 @@ def actions(conn: sqlite3.Connection, where: Where) -> list[Action]:
 
 
 def step_types(conn: sqlite3.Connection) -> list[str]:
-    """The type of every step's action (done and undone), in order; a step `recover` kept
-    without its action has its marker's type (docs.MARKERS)."""
     return [str(r[0]) for r in conn.execute("SELECT type FROM actions ORDER BY step")]
 
 
 def results(conn: sqlite3.Connection, first: int = 1) -> dict[int, dict[str, Any]]:
-    """Per done or undone step from ``first`` on, what its stored change added that players
-    read about (:func:`step_results`): for `campaign log`."""
     rows = conn.execute(
         "SELECT step, delta FROM actions WHERE step >= ? ORDER BY step", (first,)
     ).fetchall()
@@ -576,21 +519,11 @@ def marks(conn: sqlite3.Connection) -> dict[str, int]:
     return {n: s for n, s in conn.execute(MARKS + " ORDER BY step, name").fetchall()}
 
 
-# ---------------------------------------------------------------------- verify
-
-
 def verify(conn: sqlite3.Connection, where: Where, catalog: Catalog, held: str) -> VerifyReport:
-    """Check the whole save: every step's recorded state rebuilds from the deltas and
-    matches its hash and the snapshots, and its action reads; the steps recorded with this
-    app and data pack are replayed by the rules engine from the state before them (with
-    their recorded chance) and must give the same state. Older steps are reported as kept
-    as recorded. ``held``: the hash of the head's state the caller loaded.
-
-    The log is read a row at a time and the state patched in place (memory flat in the
-    log's length) and its canonical text re-dumped only where a step changed it; a replay
-    starts from the previous step's and is compared only where either changed something
-    (exactly, as JSON text: _same_change), else from the state stored before the step,
-    read from its canonical text, which its hash was checked on."""
+    """Check the whole save: every recorded state rebuilds from the deltas to its hash and
+    snapshots, every action reads, and the steps of this app and data pack replay to their
+    state (older ones are kept as recorded). ``held``: the head's hash the caller loaded.
+    Read a row at a time, patched in place and re-dumped where changed: memory flat."""
     problems: list[str] = []
     current = (APP, catalog.fingerprint())
     doc: Any = None
@@ -684,8 +617,7 @@ def verify(conn: sqlite3.Connection, where: Where, catalog: Catalog, held: str) 
 
 
 def bookkeeping_problems(conn: sqlite3.Connection, where: Where) -> list[str]:
-    """The marks, abandoned steps and metadata a save keeps besides its log, read with
-    their types: what `log --all`, `marks` and `export` would refuse or pass by."""
+    """What is damaged in the marks, abandoned steps and metadata besides the log."""
     problems = []
     top = max_step(conn)
     for name, step in conn.execute("SELECT name, step FROM marks"):
@@ -709,19 +641,15 @@ def bookkeeping_problems(conn: sqlite3.Connection, where: Where) -> list[str]:
     kept = meta(conn, where)
     for key in ("seed", "revision"):
         try:
-            read_int(kept[key])
+            docs.read_int(kept[key])
         except ValueError:
             problems.append(f"the metadata's {key!r} is not a number")
     return problems
 
 
-# ---------------------------------------------------------------------- export
-
-
 def export_doc(conn: sqlite3.Connection, where: Where, state_hash: str,
                state: Doc) -> dict[str, Any]:
-    """The readable JSON document `export` writes and `import` reads (store/transfer.py);
-    ``state_hash``/``state``: the head's, as the caller loaded it."""
+    """The JSON document `export` writes and `import` reads (store/transfer.py)."""
     cols = "step, data, av, chance, delta, state_hash, app, data_fp, recorded, exact"
     rows = conn.execute(f"SELECT {cols} FROM actions ORDER BY step").fetchall()
     gone = conn.execute(
@@ -751,7 +679,7 @@ def export_doc(conn: sqlite3.Connection, where: Where, state_hash: str,
         "format_version": docs.FORMAT_VERSION,
         "app_version": APP,
         "state_schema": STATE_SCHEMA,
-        "exported": now(),
+        "exported": docs.now(),
         "name": where.name,
         "mode": kept.get("mode", ""),
         "seed": seed,

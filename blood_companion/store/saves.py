@@ -7,13 +7,10 @@
       .last-campaign                   the name of the campaign used last (plain text)
       .backups/tuesday/20250101T201500123456-g000042-end-of-night.blood.db.gz
 
-Automatic backups are compressed copies numbered by generation and thinned so that their
-space stays bounded (:func:`prune_backups`); copies of deleted, damaged or replaced files are
-kept whole and never pruned.
-
-Every path is built from a checked name (:func:`names.check_campaign_name`) inside a checked
-folder (:func:`check_saves_dir`), so nothing is ever written outside the saves folder and no
-path is one the operating system refuses (a name too long is a clear error, not ``OSError``).
+Automatic backups are compressed copies numbered by generation and thinned (:func:`prune_backups`);
+copies of deleted, damaged or replaced files are kept whole and never pruned. Every path is a
+checked name inside a checked folder: nothing is written outside the saves folder, and a path
+the system would refuse is a clear error, not ``OSError``.
 """
 
 from __future__ import annotations
@@ -22,10 +19,8 @@ import contextlib
 import gzip
 import os
 import re
-import secrets
 import shutil
 import sqlite3
-import stat
 import zlib
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,8 +39,7 @@ from blood_companion.store.errors import SAVE_SUFFIX, StoreError
 from blood_companion.store.names import check_campaign_name
 
 LAST_USED = ".last-campaign"
-BOARD_TOKEN = ".board-token"  # `.NAME.board-token`: the served board's secret (--lan)
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,128}")
+BOARD_TOKEN = ".board-token"  # `.NAME.board-token`: a served board's secret (earlier versions)
 BACKUPS = ".backups"
 GZ = ".gz"  # automatic backups are gzip-compressed copies of the save file
 # Generational thinning (:func:`prune_backups`): of the backups whose generation number is a
@@ -63,8 +57,7 @@ _ROOM_BELOW = 2 * 255 + 20
 
 
 def check_saves_dir(saves_dir: Path) -> Path:
-    """Return `saves_dir`; raise StoreError when its path is one the system refuses (a name
-    longer than 255 bytes, or so deep that the files inside it would be too long)."""
+    """`saves_dir`, or StoreError when it (or the files inside it) would be too long a path."""
     hint = "pass --saves-dir DIR (or set BLOOD_SAVES_DIR) to a shorter path"
     try:
         check_path(saves_dir, "the saves folder")
@@ -84,7 +77,6 @@ def check_saves_dir(saves_dir: Path) -> Path:
 
 
 def ensure_dir(saves_dir: Path) -> Path:
-    """Create the saves folder if needed; raise StoreError when that is impossible."""
     check_saves_dir(saves_dir)
     try:
         saves_dir.mkdir(parents=True, exist_ok=True)
@@ -97,7 +89,6 @@ def ensure_dir(saves_dir: Path) -> Path:
 
 
 def save_path(saves_dir: Path, name: str) -> Path:
-    """The file of campaign `name` (checked) inside `saves_dir`."""
     name = check_campaign_name(name)
     check_saves_dir(saves_dir)
     path = saves_dir / f"{name}{SAVE_SUFFIX}"
@@ -115,7 +106,6 @@ def save_path(saves_dir: Path, name: str) -> Path:
 
 
 def campaign_names(saves_dir: Path) -> list[str]:
-    """Names of the campaign files in the folder, sorted (none when it cannot be listed)."""
     check_saves_dir(saves_dir)
     try:
         entries = list(saves_dir.iterdir())
@@ -138,10 +128,8 @@ def same_name_different_case(saves_dir: Path, name: str) -> str | None:
 
 
 def backup_dir(saves_dir: Path, name: str) -> Path:
-    """The campaign's backups folder, ``.backups/NAME`` in the saves folder. Raises StoreError
-    when ``.backups`` or ``.backups/NAME`` is a symbolic link or not a folder: backups (and
-    the damaged copies `recover` keeps) are written only inside the saves folder, never
-    wherever a link points."""
+    """``.backups/NAME`` in the saves folder; StoreError when a part is a symbolic link or not
+    a folder (backups are written only inside the saves folder, never where a link points)."""
     folder = check_saves_dir(saves_dir) / BACKUPS / check_campaign_name(name)
     for part in (folder.parent, folder):
         if part.is_symlink() or (os.path.lexists(part) and not part.is_dir()):
@@ -155,8 +143,8 @@ def backup_dir(saves_dir: Path, name: str) -> Path:
 
 
 def new_backup_path(saves_dir: Path, name: str, reason: str, *, compressed: bool = False) -> Path:
-    """A new file name in the campaign's backups folder (the folder is made). A compressed
-    automatic backup also carries the next generation number (not a protected copy)."""
+    """A new file name in the backups folder (made); an automatic backup's carries the next
+    generation number."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
     slug = re.sub(r"[^a-z0-9]+", "-", reason.lower()).strip("-")[:40] or "backup"
     folder = backup_dir(saves_dir, name)
@@ -174,19 +162,16 @@ def new_backup_path(saves_dir: Path, name: str, reason: str, *, compressed: bool
 
 
 def is_protected(reason: str) -> bool:
-    """A copy kept whatever the thinning: before deleting, replacing or migrating a file."""
     slug = re.sub(r"[^a-z0-9]+", "-", reason.lower()).strip("-")
     return bool(_PROTECTED.search("-" + slug))
 
 
 def generation(path: Path) -> int | None:
-    """The generation number of an automatic compressed backup (None for other copies)."""
     found = _GENERATION.match(path.name)
     return int(found.group(1)) if found and path.name.endswith(GZ) else None
 
 
 def list_backups(saves_dir: Path, name: str) -> list[Path]:
-    """The campaign's backup files (plain and compressed), newest first."""
     folder = backup_dir(saves_dir, name)
     try:
         files = [p for p in folder.iterdir()
@@ -218,7 +203,6 @@ def backups_to_keep(paths: list[Path]) -> set[Path]:
 
 
 def prune_backups(saves_dir: Path, name: str) -> None:
-    """Thin the automatic backups (generations); protected copies are never pruned."""
     paths = list_backups(saves_dir, name)
     keep = backups_to_keep(paths)
     for old in paths:
@@ -228,9 +212,8 @@ def prune_backups(saves_dir: Path, name: str) -> None:
 
 
 def write_backup(conn: sqlite3.Connection, target: Path) -> None:
-    """Copy the open save ``conn`` (SQLite's backup API: a consistent copy under its lock)
-    into ``target``, gzip-compressed when its name says so; written under a temporary name and
-    renamed, so a backup is whole or absent."""
+    """Copy the open save (SQLite's backup API) to ``target`` (gzip when its name says so),
+    under a temporary name renamed: a backup is whole or absent."""
     tmp = target.with_name(target.name + ".tmp")
     raw = target.with_name(target.name + ".raw.tmp")
     with unlinking(tmp), unlinking(raw):
@@ -243,9 +226,8 @@ def write_backup(conn: sqlite3.Connection, target: Path) -> None:
 
 
 def restore_copy(backup: Path, dest: Path) -> None:
-    """Write the save a backup holds into ``dest`` (a new file): a compressed backup is
-    inflated (refused past MAX_BACKUP_BYTES), a plain one copied with SQLite's backup API
-    read-only. Raises OSError, sqlite3.Error or StoreError."""
+    """Write the save a backup holds into the new file ``dest`` (inflated up to
+    MAX_BACKUP_BYTES). Raises OSError, sqlite3.Error or StoreError."""
     if backup.name.endswith(GZ):
         total = 0
         try:
@@ -264,7 +246,6 @@ def restore_copy(backup: Path, dest: Path) -> None:
 
 
 def read_last_used(saves_dir: Path) -> str | None:
-    """The name in ``.last-campaign`` (None when missing, unreadable, not a regular file)."""
     try:
         text = read_text(saves_dir / LAST_USED, limit=4096).strip()
     except BloodError:
@@ -273,7 +254,7 @@ def read_last_used(saves_dir: Path) -> str | None:
 
 
 def write_last_used(saves_dir: Path, name: str) -> None:
-    """Remember `name` as the campaign used last (atomic replace; failures only cost comfort)."""
+    """Remember `name` as used last (failures only cost comfort)."""
     if read_last_used(saves_dir) == name:
         return
     with contextlib.suppress(OSError, FileProblem):  # a link or a folder there: not ours
@@ -286,34 +267,9 @@ def forget_last_used(saves_dir: Path, name: str) -> None:
             (saves_dir / LAST_USED).unlink()
 
 
-def token_path(saves_dir: Path, name: str) -> Path:
-    return saves_dir / f".{name}{BOARD_TOKEN}"
-
-
-def board_token(saves_dir: Path, name: str, *, new: bool = False) -> str:
-    """The secret token of the campaign's served board (`blood board --serve --lan`), kept
-    beside its save so the address a phone opened stays valid when the server restarts;
-    readable and writable by its owner only (0600). ``new`` (or no usable token kept) makes
-    one with :mod:`secrets` and keeps it. Raises OSError when it cannot be kept."""
-    path = token_path(saves_dir, name)
-    if not new:
-        try:
-            kept = read_text(path, limit=256, what="the board's token").strip()
-        except FileProblem:
-            kept = ""
-        if _TOKEN.fullmatch(kept):
-            if stat.S_IMODE(os.lstat(path).st_mode) & 0o077:  # made readable by others
-                os.chmod(path, 0o600)
-            return kept
-    token = secrets.token_urlsafe(24)
-    write_private(path, (token + "\n").encode("ascii"))
-    return token
-
-
 def write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` whole to ``path`` (replacing it), readable and writable by its owner only
-    (0600) whatever the umask; a symlink in its place is replaced, never followed. Raises
-    OSError when it cannot be written (no partial file stays)."""
+    """Write ``data`` whole to ``path``, owner-only (0600) whatever the umask; a symlink there
+    is replaced, never followed. Raises OSError (no partial file stays)."""
     tmp = path.with_name(f".{path.name[:100]}.{os.getpid()}.tmp")
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()  # our own leftover (this PID)
@@ -339,16 +295,14 @@ SEATS = ".seats"  # `.seats/NAME.json`: the seat tokens of the served board (sto
 
 
 def seats_path(saves_dir: Path, name: str, suffix: str = ".json") -> Path:
-    """Where the campaign's seat tokens (``.json``) and its notes of who recorded which step
-    (``.by``) are kept: ``SAVES/.seats/NAME.json`` (a checked campaign name: no other path)."""
+    """``SAVES/.seats/NAME.json`` (seat tokens) or ``.by`` (who recorded which step)."""
     return saves_dir / SEATS / f"{check_campaign_name(name)}{suffix}"
 
 
 def forget_board_token(saves_dir: Path, name: str) -> None:
-    """The served board's secrets go with their campaign: the token of earlier versions, the
-    seat tokens and the notes of who recorded which step."""
+    """The served board's secrets (the token, the seats, their notes) go with the campaign."""
     with contextlib.suppress(OSError):
-        token_path(saves_dir, name).unlink()
+        (saves_dir / f".{name}{BOARD_TOKEN}").unlink()
     for suffix in (".json", ".by"):
         with contextlib.suppress(OSError, BloodError):
             seats_path(saves_dir, name, suffix).unlink()

@@ -1,31 +1,19 @@
 """The save file's tables, its schema version, and the migrations between versions.
 
-One SQLite file per campaign. ``PRAGMA application_id`` marks it as ours and
-``PRAGMA user_version`` holds :data:`SCHEMA_VERSION` (both live in the file header, so they are
-readable before any table is). Tables (version 3):
+One SQLite file per campaign; ``application_id`` marks it as ours and ``user_version`` holds
+:data:`SCHEMA_VERSION` (in the file header, readable before any table). Tables (version 3):
 
-* ``meta``      key/value: name, mode, seed, head (number of steps in effect), revision
-                (bumped by every write, so a process notices another one's changes), created,
-                ``state_schema`` (the shape of the stored states, engine/upcast.py) and
-                ``data_fp`` (the data pack fingerprint last seen, for the "your data changed"
-                notice).
-* ``actions``   the log, one row per step (1-based): the action as JSON (``av``: its action
-                schema version), the chance outcomes it drew (JSON, engine/chance.py), the
-                **delta** from the state before it to the state after it (store/delta.py; step 1
-                holds its whole state), the hash of the state after it, the app version and the
-                data pack fingerprint it was recorded with, when, and ``exact`` (0 for a step a
-                migration rebuilt without being able to check it). Steps after ``head`` are
-                undone and can be redone.
-* ``snapshots`` the whole state (canonical JSON) at step 1, every :data:`SNAPSHOT_EVERY` steps
-                and at the head: resume reads one row; any other step is the nearest snapshot
-                before it plus at most ``SNAPSHOT_EVERY - 1`` deltas. Undo, redo and resume never
-                run the rules engine.
-* ``marks``     named steps ("before Lucilla").
-* ``abandoned`` undone steps that a new action replaced: never silently lost.
-* ``datapacks`` the record fingerprints of each data pack seen (to say which records changed).
+* ``meta``: name, mode, seed, head (steps in effect), revision (bumped by every write, so a
+  process notices another's), created, ``state_schema`` (engine/upcast.py), ``data_fp``.
+* ``actions``: the log, one row per step (1-based): the action (``av``: its schema), its chance
+  outcomes, the **delta** from the state before (store/delta.py; step 1: the whole state), the
+  hash after, app, data pack, when, and ``exact`` (0: rebuilt by a migration without a check).
+  Steps after ``head`` are undone and can be redone.
+* ``snapshots``: whole states at step 1, every :data:`SNAPSHOT_EVERY` steps and the head.
+* ``marks`` (named steps), ``abandoned`` (undone steps a new action replaced: never lost),
+  ``datapacks`` (each pack's record fingerprints, to say which records changed).
 
-Migrations: version 1 -> 2 in SQL (:data:`MIGRATIONS`); version 2 -> 3 rebuilds the file
-(store/migrations.py), because version 2 kept only some states and English sentences inside them.
+Version 1 -> 2 is SQL (:data:`MIGRATIONS`); 2 -> 3 rebuilds the file (store/migrations.py).
 """
 
 from __future__ import annotations
@@ -100,7 +88,6 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
 
 
 def create(conn: sqlite3.Connection) -> None:
-    """Create the current schema in an empty database (caller holds the transaction)."""
     for stmt in SCHEMA.split(";"):
         if stmt.strip():
             conn.execute(stmt)
@@ -108,14 +95,9 @@ def create(conn: sqlite3.Connection) -> None:
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
-def migrate(conn: sqlite3.Connection, version: int) -> int:
-    """Upgrade in SQL from `version` up to :data:`REBUILD_FROM` (caller holds the
-    transaction); the rebuild takes it from there."""
-    while version < REBUILD_FROM:
-        step = MIGRATIONS.get(version)
-        if step is None:  # pragma: no cover - every old version has a migration
-            raise RuntimeError(f"no migration from save schema version {version}")
-        step(conn)
+def migrate(conn: sqlite3.Connection, version: int) -> None:
+    """Upgrade in SQL from `version` up to :data:`REBUILD_FROM` (then the rebuild)."""
+    while version < REBUILD_FROM:  # every old version has a migration (tested)
+        MIGRATIONS[version](conn)
         version += 1
         conn.execute(f"PRAGMA user_version = {version}")
-    return version

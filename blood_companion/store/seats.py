@@ -1,14 +1,7 @@
-"""The seats of a served board (`blood board --serve`, issue 42): one secret token per Trouper
-of the campaign and one for watching, kept with the campaign in the saves folder, and the notes
-of who recorded which step (a seat, the laptop), so a refused answer can say who was first.
-
-::
-
-    saves/.seats/tuesday.json   {"watch": TOKEN, "seats": {"aurel": TOKEN, ...}}   (0600)
-    saves/.seats/tuesday.by     one JSON line per step recorded by a seat or the laptop
-
-Tokens are made with :mod:`secrets` and compared in constant time; every path is built from a
-checked campaign name (store/saves.py ``seats_path``): nothing a request carries reaches a path.
+"""The seats of a served board (`blood board --serve`, issue 42): a secret token per Trouper and
+one to watch (``saves/.seats/NAME.json``, 0600), and who recorded which step (``NAME.by``, a
+JSON line each), so a refused answer can say who was first. Tokens come from :mod:`secrets`,
+compared in constant time; paths are built from checked campaign names only.
 """
 
 from __future__ import annotations
@@ -35,15 +28,14 @@ Written = tuple[str, int, int]  # a store's drawn_from(): state hash, revision, 
 COMMAND = "a blood command"
 
 
-class Seats(NamedTuple):
-    """The tokens of a campaign's seats: ``troupers`` maps a Trouper id to its seat's token."""
+class Seats(NamedTuple):  # ``troupers``: a Trouper id -> its seat's token
 
     watch: str
     troupers: dict[str, str]
 
     def find(self, token: str) -> str | None:
-        """The seat a token opens: a Trouper id, ``""`` for the watch seat, None for none.
-        Every kept token is compared in constant time (no early exit on a match)."""
+        """The seat a token opens (a Trouper id, ``""`` to watch, None), every kept token
+        compared in constant time (no early exit)."""
         given = token.encode("utf-8", "surrogatepass")
         found: str | None = None
         for seat, kept in [("", self.watch), *self.troupers.items()]:
@@ -73,10 +65,9 @@ def _read(path: Path) -> Seats | None:
 
 def seat_tokens(saves_dir: Path, name: str, troupers: Iterable[str], *,
                 new: bool = False) -> Seats:
-    """The campaign's seat tokens, one per Trouper in ``troupers`` and one to watch: those kept
-    (``SAVES/.seats/NAME.json``, made private again if someone opened it to others), a token
-    made for a Trouper without one, all made anew with ``new``. Raises OSError when they
-    cannot be kept (the caller may still serve with them: a restart then needs new URLs)."""
+    """One token per Trouper and one to watch: those kept (made private again if opened to
+    others), new ones for the rest, all new with ``new``. Raises OSError when they cannot be
+    kept (the caller may still serve with them: a restart then needs new URLs)."""
     path = seats_path(saves_dir, name)
     ids = list(dict.fromkeys(troupers))
     kept = None if new else _read(path)
@@ -100,9 +91,7 @@ def seat_tokens(saves_dir: Path, name: str, troupers: Iterable[str], *,
 
 def note_by(saves_dir: Path, name: str, written: Written | None, by: str) -> None:
     """Note that ``by`` (a Trouper's name, :data:`LAPTOP`) made the write that left the save
-    at ``written`` (the store's ``drawn_from()``: state hash, revision, head step; the
-    revision tells this write from an earlier one that left the same head). Only while the
-    campaign has seats (its board was served); never fails the step it notes."""
+    at ``written`` (the store's ``drawn_from()``), while the campaign has seats; never fails."""
     if written is None:
         return
     with contextlib.suppress(OSError, ValueError, BloodError):
@@ -125,9 +114,7 @@ def note_by(saves_dir: Path, name: str, written: Written | None, by: str) -> Non
 
 
 def recorded_by(saves_dir: Path, name: str, written: Written | None) -> str:
-    """Who made the write that left the save at ``written`` (see :func:`note_by`): a seat's
-    Trouper name or :data:`LAPTOP` as noted, else :data:`COMMAND` (any other `blood`
-    command)."""
+    """Who made the write that left the save at ``written`` as noted, else :data:`COMMAND`."""
     if written is None:
         return COMMAND
     try:

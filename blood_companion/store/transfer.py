@@ -1,19 +1,14 @@
 """Export and import: a campaign as one readable JSON document.
 
-The document (format version 2) holds every step of the log (done, undone and abandoned) with
-its action, the chance outcomes it drew, the change it made to the state (a delta, the first
-step the whole state), the state hash after it, and the app version and data pack it was
-recorded with; the head, the marks and, for people reading it, the state at the head.
+The document (format version 2) holds every step (done, undone, abandoned) with its action,
+chance outcomes, delta (step 1: the whole state), state hash, app version and data pack; the
+head, the marks and, for people reading it, the state at the head.
 
-Import validates the whole file before a single byte is stored (format, strict types, every
-action, step numbers, marks), rebuilds every step's state from the deltas and checks each one
-against its hash, and replays with the rules engine every step recorded with this app and data
-pack (a forged state there is refused). Older steps are kept as recorded, as in the save they
-came from. Files of format version 1 (app 0.1.0) are rebuilt like app 0.1.0 saves
-(store/migrations.py). The new save is written to a temporary file and moved into place.
-
-Bounds (docs/campaigns.md): a file of at most :data:`MAX_IMPORT_BYTES`, at most
-:data:`MAX_STEPS` steps, JSON nested at most a few hundred levels.
+Import validates the whole file before a byte is stored (format, strict types, actions, step
+numbers, marks), rebuilds every state from the deltas against its hash, and replays every step
+of this app and data pack (a forged state is refused); older steps are kept as recorded. Format
+1 files (app 0.1.0) are rebuilt like 0.1.0 saves (store/migrations.py). Bounds
+(docs/campaigns.md): :data:`MAX_IMPORT_BYTES`, :data:`MAX_STEPS`, JSON a few hundred deep.
 """
 
 from __future__ import annotations
@@ -33,18 +28,11 @@ from blood_companion.engine.state import CampaignState
 from blood_companion.engine.upcast import ACTION_SCHEMA, STATE_SCHEMA, upcast_state
 from blood_companion.fileio import unlinking
 from blood_companion.store import delta as dl
-from blood_companion.store import docs, saves
+from blood_companion.store import docs, migrations, saves
 from blood_companion.store.campaign_store import APP, CampaignStore, parse_stored
 from blood_companion.store.docs import Row, canon, hash_text, load_json, to_state
 from blood_companion.store.errors import BadNameError, ImportRefused, StoreError
 from blood_companion.store.files import build_file
-from blood_companion.store.migrations import (
-    LEGACY_APP,
-    LegacyStep,
-    legacy_row,
-    legacy_rows,
-    rebuild_steps,
-)
 from blood_companion.store.names import check_campaign_name, check_mark_name
 from blood_companion.store.repository import replay_one
 
@@ -71,9 +59,7 @@ class _AbandonedV1(_StepV1):
     replaced_at: StrictInt | None = Field(default=None, ge=1)
 
 
-class _Head(_Strict):
-    """What both export formats hold besides their steps."""
-
+class _Head(_Strict):  # what both export formats hold besides their steps
     format: str
     format_version: StrictInt
     name: str
@@ -118,9 +104,8 @@ class _Doc(_Head):
 
 
 def export_campaign(store: CampaignStore, file: Path, *, force: bool = False) -> Path:
-    """Write the campaign as readable JSON to `file` through the one file writer
-    (:func:`blood_companion.fileio.write_file`: atomic, never a save, a link or a file inside
-    the saves folder, over an existing file only with `force`). Raises StoreError."""
+    """Write the campaign as JSON to `file` through :func:`fileio.write_file` (atomic, never
+    into the saves folder, over a file only with `force`). Raises StoreError."""
     from blood_companion.fileio import FileProblem, write_file
 
     try:  # refused before the export is built (a large campaign takes a while)
@@ -143,7 +128,6 @@ def _refuse(file: Path, problem: str) -> ImportRefused:
 
 
 def _read_bytes(file: Path) -> bytes:
-    """A regular file's bytes, at most MAX_IMPORT_BYTES (never a device, FIFO or folder)."""
     try:
         info = file.stat()
     except FileNotFoundError:
@@ -172,7 +156,6 @@ def _read_bytes(file: Path) -> bytes:
 
 
 def read_import(file: Path) -> _Doc | _DocV1:
-    """Parse and structurally check an export file. Raises ImportRefused."""
     raw = _read_bytes(file)
     try:
         data = load_json(raw.decode("utf-8"))
@@ -224,8 +207,7 @@ def _check_common(file: Path, steps: list[int], head: int, marks_in: dict[str, i
 
 
 def _step_action(file: Path, s: _Step) -> tuple[bool, str]:
-    """One exported step's action as it is stored: (whether it is a recover marker, its JSON).
-    Refuses a first step that does not hold the whole state."""
+    """(whether it is a recover marker, the action's stored JSON) of an exported step."""
     marker = s.action.get("type") in docs.MARKERS and s.step > 1
     data = (json.dumps(s.action, ensure_ascii=False) if marker else
             _action_json(file, f"step {s.step}", s.action, s.action_schema))
@@ -235,7 +217,6 @@ def _step_action(file: Path, s: _Step) -> tuple[bool, str]:
 
 
 def _action_json(file: Path, where: str, action: dict[str, Any], av: int) -> str:
-    """The action as stored JSON, after checking today's app reads it."""
     data = json.dumps(action, ensure_ascii=False)
     try:
         parse_stored(data, av)
@@ -248,10 +229,9 @@ def import_campaign(
     saves_dir: Path, file: Path, catalog: Catalog, *, name: str | None = None,
     replace: bool = False,
 ) -> str:
-    """Validate `file` completely, rebuild and check it, then store it as campaign `name`
-    (default: the name in the file). With `replace`, an existing campaign is backed up and
-    replaced. Returns the campaign's name. Raises ImportRefused (nothing stored), BadNameError
-    or CampaignExists."""
+    """Validate, rebuild and check `file`, then store it as campaign `name` (default: the
+    file's); `replace` backs up and replaces an existing one. Returns the name. Raises
+    ImportRefused (nothing stored), BadNameError or CampaignExists."""
     doc = read_import(file)
     try:
         target = check_campaign_name(name if name is not None else doc.name)
@@ -271,7 +251,6 @@ def import_campaign(
                      marks=marks, abandoned=abandoned, install=not swap)
     if not swap:
         return target
-    # Replace: back the old campaign up first, then swap the new file in atomically.
     replaced = False
     with unlinking(tmp):
         try:
@@ -288,6 +267,7 @@ def import_campaign(
 
 
 Rebuilt = tuple[list[Row], dict[int, tuple[str, str]], list[tuple[Row, str, int]], dict[str, str]]
+Streamed = tuple[list[Row], dict[int, tuple[str, str]], dict[str, Any]]  # the first state
 
 
 def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
@@ -296,18 +276,44 @@ def _rebuild_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
                             f"{doc.state_schema}; this app, version {APP}, reads up to "
                             f"{STATE_SCHEMA})")
     streamed = _stream_v2(file, doc, catalog) if doc.state_schema == STATE_SCHEMA else None
-    return streamed if streamed is not None else _rebuild_v2_upcasting(file, doc, catalog)
+    rows, snaps, first = streamed or _rebuild_v2_upcasting(file, doc, catalog)
+    if doc.state_hash is not None and doc.state_hash != doc.actions[doc.head - 1].state_hash:
+        raise _refuse(file, "the state hash does not match the head of the log")
+    return rows, snaps, _abandoned_rows(file, doc), _meta(first, doc.actions[-1].data)
 
 
-def _stream_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt | None:
-    """:func:`_rebuild_v2` of a file whose states are all of today's shape, streamed: one state
-    patched in place step after step, its canonical text re-dumped only where a change touched
-    it (delta.CanonText), each step replayed from the previous step's replay and compared where
-    either changed something (repository.replay_one, as `verify` does), the file's own
-    changes stored, and whole states kept only where a save keeps them (step 1, every
-    SNAPSHOT_EVERY steps, the head): memory flat in the log's length. The checks and refusals
-    are :func:`_rebuild_v2_upcasting`'s (a step it cannot judge quickly is judged by
-    :func:`_revalidate`). None when a state of an older shape turns up (then that one)."""
+def _meta(first: dict[str, Any], data_fp: str) -> dict[str, str]:
+    return {"mode": str(first.get("mode", "")), "seed": str(first.get("seed", 0)),
+            "data_fp": data_fp}
+
+
+def _apply_step(file: Path, s: _Step, raw: Any, texts: dl.CanonText | None = None
+                ) -> tuple[Any, str]:
+    """The state after step `s` and its canonical text (patched in place when ``texts``
+    follows it); the file is refused when the change does not fit or gives another hash."""
+    try:
+        if texts is None:
+            raw = dl.patch(raw if raw is not None else {}, s.delta)
+            text = canon(raw)
+        else:
+            raw = dl.patch({}, s.delta) if raw is None else dl.patch_in_place(raw, s.delta)
+            for op in s.delta:
+                texts.touch(op)
+            text = texts.text(raw)
+    except dl.DeltaError as exc:
+        raise _refuse(file, f"step {s.step}: its change does not fit ({exc})") from None
+    except (TypeError, ValueError, RecursionError):
+        raise _refuse(file, f"step {s.step}: its change makes a state that is not "
+                            "JSON a save holds") from None
+    if hash_text(text) != s.state_hash:
+        raise _refuse(file, f"step {s.step}: its state does not match its hash (edited by "
+                            "hand, or damaged)")
+    return raw, text
+
+
+def _stream_v2(file: Path, doc: _Doc, catalog: Catalog) -> Streamed | None:
+    """:func:`_rebuild_v2` streamed, as `verify` reads (memory flat in the log's length), with
+    :func:`_rebuild_v2_upcasting`'s checks; None when a state of an older shape turns up."""
     rows: list[Row] = []
     snaps: dict[int, tuple[str, str]] = {}
     raw: Any = None
@@ -320,27 +326,15 @@ def _stream_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt | None:
         marker, data = _step_action(file, s)
         before = text
         held = _held(raw) if marker else ""
-        try:
-            raw = dl.patch({}, s.delta) if raw is None else dl.patch_in_place(raw, s.delta)
-            for op in s.delta:
-                texts.touch(op)
-            text = texts.text(raw)
-            own = hash_text(text)
-        except dl.DeltaError as exc:
-            raise _refuse(file, f"step {s.step}: its change does not fit ({exc})") from None
-        except (TypeError, ValueError, RecursionError):
-            raise _refuse(file, f"step {s.step}: its change makes a state that is not "
-                                "JSON a save holds") from None
-        if own != s.state_hash:
-            raise _refuse(file, f"step {s.step}: its state does not match its hash (edited by "
-                                "hand, or damaged)")
+        raw, text = _apply_step(file, s, raw, texts)
+        own = s.state_hash
         if not isinstance(raw, dict) or upcast_state(raw) is not raw:
             return None
         if s.step == 1:
             if not raw.get("started"):
                 raise _refuse(file, "the first step does not start a campaign")
             first = {"mode": raw.get("mode", ""), "seed": raw.get("seed", 0)}
-        legacy = legacy and s.app == LEGACY_APP and s.data == "" and not marker
+        legacy = legacy and s.app == migrations.LEGACY_APP and s.data == "" and not marker
         chance = canon(s.chance) if s.chance else None
         if marker or legacy or s.step == 1:
             try:
@@ -370,15 +364,10 @@ def _stream_v2(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt | None:
                         canon(s.delta), own, s.app, s.data, s.recorded or "", int(exact)))
         if docs.is_checkpoint(s.step) or s.step == doc.head:
             snaps[s.step] = (text, own)
-    if doc.state_hash is not None and doc.state_hash != doc.actions[doc.head - 1].state_hash:
-        raise _refuse(file, "the state hash does not match the head of the log")
-    meta = {"mode": str(first.get("mode", "")), "seed": str(first.get("seed", 0)),
-            "data_fp": doc.actions[-1].data}
-    return rows, snaps, _abandoned_rows(file, doc), meta
+    return rows, snaps, first
 
 
 def _held(doc: Any) -> str:
-    """The canonical text of what a campaign holds (HOLDINGS) in a state document."""
     return canon({k: doc.get(k) for k in HOLDINGS}) if isinstance(doc, dict) else ""
 
 
@@ -395,9 +384,8 @@ def _abandoned_rows(file: Path, doc: _Doc) -> list[tuple[Row, str, int]]:
     return abandoned
 
 
-def _rebuild_v2_upcasting(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
-    """:func:`_rebuild_v2` of a file holding states of an older shape: each state upcast to
-    today's and the changes between them worked out again."""
+def _rebuild_v2_upcasting(file: Path, doc: _Doc, catalog: Catalog) -> Streamed:
+    """:func:`_rebuild_v2` of older state shapes: each upcast, the changes worked out again."""
     sources: list[docs.StepSource] = []
     states: list[dict[str, Any]] = []
     raw: Any = None
@@ -406,17 +394,7 @@ def _rebuild_v2_upcasting(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
     legacy = True  # steps an app 0.1.0 save was rebuilt with come first, and only then
     for s in doc.actions:
         marker, data = _step_action(file, s)
-        try:
-            raw = dl.patch(raw if raw is not None else {}, s.delta)
-            own = hash_text(canon(raw))
-        except dl.DeltaError as exc:
-            raise _refuse(file, f"step {s.step}: its change does not fit ({exc})") from None
-        except (TypeError, ValueError, RecursionError):
-            raise _refuse(file, f"step {s.step}: its change makes a state that is not "
-                                "JSON a save holds") from None
-        if own != s.state_hash:
-            raise _refuse(file, f"step {s.step}: its state does not match its hash (edited by "
-                                "hand, or damaged)")
+        raw = _apply_step(file, s, raw)[0]
         now_doc = upcast_state(raw)
         if s.step == 1:
             if not isinstance(now_doc, dict) or not now_doc.get("started"):
@@ -427,7 +405,7 @@ def _rebuild_v2_upcasting(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
         except docs.BadState as exc:
             raise _refuse(file, f"the state at step {s.step}: {exc}") from None
         chance = canon(s.chance) if s.chance else None
-        legacy = legacy and s.app == LEGACY_APP and s.data == "" and not marker
+        legacy = legacy and s.app == migrations.LEGACY_APP and s.data == "" and not marker
         exact = bool(s.exact or not legacy)  # a replayed step is exact
         if marker:
             exact = _kept_without_action(file, s, prev, now_doc)
@@ -437,13 +415,8 @@ def _rebuild_v2_upcasting(file: Path, doc: _Doc, catalog: Catalog) -> Rebuilt:
                                   s.app, s.data, s.recorded or "", int(exact)))
         states.append(now_doc)
         prev = now_doc
-    if doc.state_hash is not None and doc.state_hash != doc.actions[doc.head - 1].state_hash:
-        raise _refuse(file, "the state hash does not match the head of the log")
     rows, snaps = docs.chain_rows(sources, states, head=doc.head, stamp=False)
-    abandoned = _abandoned_rows(file, doc)
-    meta = {"mode": str(first.get("mode", "")), "seed": str(first.get("seed", 0)),
-            "data_fp": doc.actions[-1].data}
-    return rows, snaps, abandoned, meta
+    return rows, snaps, first
 
 
 # Released versions before this one whose steps are kept as recorded where a rule fixed since
@@ -459,10 +432,8 @@ HOLDINGS = ("name", "mode", "seed", "started", "wagon", "location_trophies",
 
 def _kept_without_action(file: Path, s: _Step, prev: dict[str, Any] | None,
                          now_doc: dict[str, Any]) -> bool:
-    """A step `campaign recover` kept without its action (docs.MARKERS): nothing can replay
-    it, so it is taken only where it changes none of what the campaign holds
-    (:data:`HOLDINGS`), as a step of an earlier release is; else the file is refused (a
-    forged state could hide behind it). Returns False (never exact)."""
+    """A step `recover` kept without its action cannot be replayed: it is taken (never exact:
+    False) only when it changes none of :data:`HOLDINGS`; else a forged state could hide."""
     changed = [k for k in HOLDINGS if (prev or {}).get(k) != now_doc.get(k)]
     if changed:
         raise ImportRefused(
@@ -477,14 +448,10 @@ def _kept_without_action(file: Path, s: _Step, prev: dict[str, Any] | None,
 
 def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
                 now_doc: dict[str, Any], catalog: Catalog) -> bool:
-    """Replay step `s` with the rules engine and its recorded chance from the state before it
-    (step 1 from nothing) and refuse the file unless it gives the state the file records:
-    whatever data pack or "exact" mark the step claims. Only two kinds of step are kept as
-    recorded: those an app 0.1.0 save was rebuilt with (handled by the caller), and a step of
-    an earlier release (:data:`EARLIER_RELEASES`) whose replay gives another state because a
-    rule or the shipped pack changed since (its action must still be one the rules take in the
-    recorded state before it, and give the same :data:`HOLDINGS`), as `campaign verify` keeps
-    them. Returns whether the step replayed exactly. Raises ImportRefused."""
+    """Replay step `s` with its recorded chance from the state before it; refuse the file
+    unless it gives the recorded state, whatever pack or "exact" it claims. Only a step of
+    :data:`EARLIER_RELEASES` may differ (a rule changed since), keeping :data:`HOLDINGS`, as
+    `verify` keeps it. Returns whether it replayed exactly. Raises ImportRefused."""
     if s.app != APP and s.app not in EARLIER_RELEASES:
         raise _refuse(file, f"step {s.step} claims app {s.app[:20]!r}; this app ({APP}) can "
                             "check only its own steps and those of its earlier releases")
@@ -509,11 +476,8 @@ def _revalidate(file: Path, s: _Step, data: str, prev: dict[str, Any] | None,
 
 
 def _kept_head(file: Path, doc: _DocV1) -> dict[str, Any]:
-    """A format-1 export's state kept at the head, not taken on trust: it must match the hash
-    recorded with the head and read as a state; :func:`_rebuild_v1` then checks it is the state
-    today's rules give where they play every step up to the head (with app 0.1.0's generator,
-    the log's wording aside). Where the rules no longer play the log the kept state stands, as
-    it does for an app 0.1.0 save."""
+    """A format-1 export's head state, checked against the head's hash and as a state;
+    :func:`_rebuild_v1` then checks today's rules give it where they play every step."""
     assert doc.state is not None
     recorded = doc.actions[doc.head - 1].state_hash
     if recorded is not None and hash_text(canon(doc.state)) != recorded:
@@ -528,27 +492,25 @@ def _kept_head(file: Path, doc: _DocV1) -> dict[str, Any]:
 
 def _rebuild_v1(file: Path, doc: _DocV1, catalog: Catalog) -> Rebuilt:
     """An app 0.1.0 export: its steps rebuilt like a 0.1.0 save (store/migrations.py)."""
-    steps: list[LegacyStep] = []
+    steps: list[migrations.LegacyStep] = []
     for s in doc.actions:
         data = _action_json(file, f"step {s.step}", s.action, 1)
-        steps.append(LegacyStep(str(s.action.get("type", "")), data, s.state_hash,
+        steps.append(migrations.LegacyStep(str(s.action.get("type", "")), data, s.state_hash,
                                 s.recorded or ""))
     if steps[0].type != "start_campaign":
         raise _refuse(file, "the first step does not start a campaign")
     kept = {doc.head: _kept_head(file, doc)} if doc.state is not None else {}
-    rebuilt = rebuild_steps(steps, kept, catalog)
+    rebuilt = migrations.rebuild_steps(steps, kept, catalog)
     if rebuilt[doc.head - 1].differs:  # today's rules play every step up to the head
         raise _refuse(file, f"the state kept at the head (step {doc.head}) is not the one its "
                             "steps rebuild to (edited by hand, or damaged)")
     if not any(r.exact for r in rebuilt):
         raise _refuse(file, "its steps cannot be rebuilt by this version of the rules")
-    rows, snaps = legacy_rows(steps, rebuilt, doc.head)
+    rows, snaps = migrations.legacy_rows(steps, rebuilt, doc.head)
     abandoned = [
-        (legacy_row(a.step, str(a.action.get("type", "")),
+        (migrations.legacy_row(a.step, str(a.action.get("type", "")),
                     _action_json(file, f"abandoned step {a.step}", a.action, 1), a.recorded or ""),
          a.abandoned or "", a.replaced_at or a.step)
         for a in doc.abandoned
     ]
-    first = rebuilt[0].doc
-    return rows, snaps, abandoned, {"mode": str(first.get("mode", "")),
-                                    "seed": str(first.get("seed", 0)), "data_fp": ""}
+    return rows, snaps, abandoned, _meta(rebuilt[0].doc, "")

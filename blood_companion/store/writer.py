@@ -5,21 +5,17 @@ How it keeps games safe:
 * Every write is one SQLite transaction (``BEGIN IMMEDIATE`` … ``COMMIT``, ``synchronous=FULL``,
   rollback journal): a crash leaves the file as it was before or after the action, never between.
 * The state is computed *inside* the write lock from the file's current head, so two processes
-  recording at once queue up instead of overwriting each other; a process that waits longer than
-  ``timeout`` seconds gets :class:`SaveInUse`.
+  recording at once queue up; one that waits longer than ``timeout`` gets :class:`SaveInUse`.
 * The engine runs before anything is written: a refused action (RuleError) writes nothing.
-* **Saves outlive change.** Each step stores what it changed (a delta of the state document,
-  store/delta.py), the chance outcomes it drew, the app version and the data pack fingerprint.
-  Undo, redo, ``undo --to`` and resume *restore recorded states* (store/repository.py): they
-  never run the rules engine, so a new app version, a new Python or the owner's transcribed
-  cards cannot break them.
+* **Saves outlive change.** Each step stores its delta (store/delta.py), its chance outcomes, the
+  app version and the data pack fingerprint. Undo, redo, ``undo --to`` and resume *restore
+  recorded states*: they never run the rules engine, so no new version or card can break them.
 * Undo/redo move the ``head``; undone steps stay in ``actions`` (the redo stack) until a new
   action replaces them, and then they move to ``abandoned`` instead of disappearing.
-* Snapshots at step 1, every ``SNAPSHOT_EVERY`` steps and at the head keep every read flat in
-  the log's length.
+* Snapshots at step 1, every ``SNAPSHOT_EVERY`` steps and at the head keep reads flat.
 
 A file replaced while a writer waited for its lock (upgraded, recovered, imported over) is
-reopened and checked again (:meth:`Writer._open_current`: the front's, store/migrations.py).
+reopened and checked again (:meth:`Writer._open_current`).
 """
 
 from __future__ import annotations
@@ -41,16 +37,7 @@ from blood_companion.engine.upcast import ACTION_SCHEMA
 from blood_companion.store import delta as dl
 from blood_companion.store import docs, saves
 from blood_companion.store import repository as repo
-from blood_companion.store.docs import (
-    Doc,
-    Row,
-    canon,
-    hash_text,
-    load_json,
-    now,
-    read_int,
-    to_state,
-)
+from blood_companion.store.docs import Doc, Row, canon, hash_text, load_json, now, read_int
 from blood_companion.store.errors import (
     BadNameError,
     CampaignNotFound,
@@ -101,16 +88,13 @@ class Writer:
         self._ident: tuple[int, int] | None = None  # the file (device, inode) conn has open
 
     def _open_current(self) -> None:
-        """Check the file just (re)opened and upgrade it if it is older (CampaignStore does,
-        store/migrations.py); a bare writer takes the file as it is."""
+        """Check and upgrade the file just (re)opened: CampaignStore's (store/migrations.py)."""
 
     def _reconnect(self) -> None:
         with contextlib.suppress(sqlite3.Error):
             self._conn.close()
         self._conn, self._ident = connect_file(self.path, self._timeout)
         self._revision = -1
-
-    # ------------------------------------------------------------------ properties
 
     @property
     def catalog(self) -> Catalog:
@@ -123,7 +107,6 @@ class Writer:
 
     @property
     def state(self) -> CampaignState:
-        """The state at the head (as of the last operation of this store)."""
         return self._state
 
     @property
@@ -142,28 +125,24 @@ class Writer:
         return self._max_step - self._head
 
     def drawn_from(self) -> tuple[str, int, int] | None:
-        """(state hash, revision, head step) of the state this store holds, as the file had
-        them when the store last read or wrote it: the key of a view drawn from
-        :attr:`state` (None when the store does not know the file's revision)."""
+        """(state hash, revision, head) of :attr:`state` as last read or written: the key of a
+        view drawn from it (None when the revision is not known)."""
         if self._revision < 0 or not self._hash:
             return None
         return self._hash, self._revision, self._head
 
     def refresh(self) -> CampaignState:
         """Reload if another process changed the file since this store last looked."""
-        with self._errors(), self._read() as conn:
+        with self._reading() as conn:
             self._sync(conn)
         return self._state
 
     # ------------------------------------------------------------------ changing
 
     def record(self, action: Action, expect: tuple[int, str] | None = None) -> CampaignState:
-        """Apply `action` at the head and store it in one transaction; return the new state.
-
-        Undone steps after the head move to the abandoned table. Raises RuleError (nothing is
-        written), SaveInUse or DamagedSave. Takes a backup when the action ends a Part.
-        ``expect``: the (head, state hash) the action was chosen at; when the file's head is
-        no longer that, inside the transaction, HeadMoved is raised and nothing is written.
+        """Apply `action` at the head in one transaction (undone steps become abandoned);
+        return the new state. ``expect``: the (head, state hash) it was chosen at; HeadMoved,
+        writing nothing, when the file's head is no longer that. A backup at the end of a Part.
         """
         cat = self.catalog
         with self._write() as conn:
@@ -198,19 +177,25 @@ class Writer:
         return new
 
     def _expected(self, expect: tuple[int, str] | None) -> None:
-        """Inside a write transaction, after _sync: raise HeadMoved unless the head is
-        ``expect`` (head, state hash)."""
+        """Inside a write transaction, after _sync: HeadMoved unless the head is ``expect``."""
         if expect is not None and (self._head, self._hash) != tuple(expect):
             raise HeadMoved(expect[0], self._head, self._hash)
 
-    def undo(self, n: int = 1, expect: tuple[int, str] | None = None) -> CampaignState:
-        """Step back `n` actions (they stay redo-able). Raises NothingToUndo (and HeadMoved:
-        see :meth:`record`)."""
+    @contextlib.contextmanager
+    def _moving(self, n: int, expect: tuple[int, str] | None,
+                error: type[StoreError]) -> Iterator[sqlite3.Connection]:
+        """The write transaction of an undo or redo of `n` steps (HeadMoved: see record)."""
         if n < 1:
-            raise NothingToUndo(f"undo needs a positive number of steps, not {n}")
+            what = "undo" if error is NothingToUndo else "redo"
+            raise error(f"{what} needs a positive number of steps, not {n}")
         with self._write() as conn:
             self._sync(conn)
             self._expected(expect)
+            yield conn
+
+    def undo(self, n: int = 1, expect: tuple[int, str] | None = None) -> CampaignState:
+        """Step back `n` actions (they stay redo-able). Raises NothingToUndo."""
+        with self._moving(n, expect, NothingToUndo) as conn:
             can = self._head - 1
             if can <= 0:
                 raise NothingToUndo(
@@ -225,13 +210,8 @@ class Writer:
             return self._goto(conn, self._head - n)
 
     def redo(self, n: int = 1, expect: tuple[int, str] | None = None) -> CampaignState:
-        """Bring back `n` undone actions, as recorded. Raises NothingToRedo (and HeadMoved:
-        see :meth:`record`)."""
-        if n < 1:
-            raise NothingToRedo(f"redo needs a positive number of steps, not {n}")
-        with self._write() as conn:
-            self._sync(conn)
-            self._expected(expect)
+        """Bring back `n` undone actions, as recorded. Raises NothingToRedo."""
+        with self._moving(n, expect, NothingToRedo) as conn:
             can = self._max_step - self._head
             if can == 0:
                 replaced = conn.execute(
@@ -277,14 +257,9 @@ class Writer:
 
     def append_recorded(self, rows: Sequence[Sequence[Any]],
                         abandon: Sequence[Sequence[Any]] = ()) -> int:
-        """Append steps recorded elsewhere (rows of the ``actions`` table, in order, the first
-        one following the head; `recover` brings back a damaged file's later steps this way).
-
-        A row is taken when its stored change applies to the state before it and the result
-        has the hash recorded with it; from the first row that is not, the rows are kept as
-        abandoned steps, as are the rows of ``abandon`` (with an abandoned step's time and
-        ``replaced_at`` when they carry them). The engine is not run. Returns how many
-        steps joined the log."""
+        """Append rows of the ``actions`` table recorded elsewhere after the head (`recover`'s
+        salvage), without the engine: a row joins the log while its change gives its recorded
+        hash; the rest, and ``abandon``'s rows, become abandoned steps. Returns how many joined."""
         if self._max_step != self._head:
             raise StoreError("undone steps are waiting to be redone; redo or record first")
         with self._write() as conn:
@@ -297,7 +272,7 @@ class Writer:
                     if row.step != self._head + taken + 1:
                         raise ValueError("not the next step")
                     new = dl.patch(doc, load_json(row.delta))
-                    to_state(new)
+                    docs.to_state(new)
                 except (TypeError, ValueError, dl.DeltaError, docs.BadState):
                     break
                 if hash_text(step_text := canon(new)) != row.state_hash:
@@ -323,17 +298,17 @@ class Writer:
                 self._bump(conn)
         if taken:
             head = self._head + taken
-            self._after_write(head, head, to_state(doc), doc, text, digest)
+            self._after_write(head, head, docs.to_state(doc), doc, text, digest)
         else:
             self._revision += 1
         return taken
 
     def data_notice(self) -> str | None:
-        """Once per change of the data pack under this campaign: what changed, in words (None
-        when the pack is the one the campaign last saw). Notes the new pack as seen."""
+        """What changed in the data pack since the campaign last saw it, in words (once: the
+        new pack is noted as seen); None when nothing did."""
         cat = self.catalog
         fp = cat.fingerprint()
-        with self._errors(), self._read() as conn:
+        with self._reading() as conn:
             seen = repo.meta(conn, self).get("data_fp", "")
         if seen == fp:
             return None
@@ -363,13 +338,10 @@ class Writer:
             "from now on, and the steps before keep their recorded states"
         )
 
-    # ------------------------------------------------------------------ backups and removal
-
     def backup(self, reason: str) -> Path:
-        """A compressed copy of the whole save in the campaign's backups folder (automatic
-        backups are thinned by generation: store/saves.py)."""
-        # a copy kept for good (before a delete, an import, a migration) stays a plain save
-        # file that any version can open; the automatic ones are compressed and thinned
+        """A copy of the save in its backups folder: a protected one (before a delete, an
+        import, a migration) a plain file any version opens; automatic ones compressed and
+        thinned (store/saves.py)."""
         target = saves.new_backup_path(self.saves_dir, self.name, reason,
                                        compressed=not saves.is_protected(reason))
         with self._errors():
@@ -388,9 +360,8 @@ class Writer:
         return target
 
     def remove(self, reason: str) -> Path:
-        """Delete the campaign's file, keeping a copy in its backups folder (returned): both
-        under the file's write lock, so no step is committed between the copy and the removal
-        (a writer waiting for the lock then finds the file gone and records nothing)."""
+        """Delete the file after a backup (returned), both under its write lock: no step is
+        committed between them (a waiting writer finds the file gone and records nothing)."""
         with self._write():
             kept = self.backup(reason)
             try:
@@ -400,25 +371,21 @@ class Writer:
         return kept
 
     def replace_file(self, new_file: Path, reason: str) -> Path:
-        """Move `new_file` over the campaign's file (an import with --replace), after a
-        backup of the old one (returned), both under the old file's write lock."""
+        """Move `new_file` over the file (import --replace) after a backup (returned), both
+        under the old file's write lock."""
         with self._write():
             kept = self.backup(reason)
             os.replace(new_file, self.path)
         return kept
 
-    # ------------------------------------------------------------------ transactions
-
     @contextlib.contextmanager
     def _reading(self, *, lenient: bool = False) -> Iterator[sqlite3.Connection]:
-        """:meth:`_read`, its errors in the store's words (:meth:`_errors`)."""
         with self._errors(), self._read(lenient=lenient) as conn:
             yield conn
 
     @contextlib.contextmanager
     def _errors(self) -> Iterator[None]:
-        """Turn SQLite's errors into clear store errors naming the file (and a value nested
-        too deeply to read into a damaged save, never a RecursionError)."""
+        """SQLite's errors (and a RecursionError) as store errors naming the file."""
         try:
             yield
         except RecursionError:
@@ -430,11 +397,8 @@ class Writer:
             text = str(exc)
             operational = isinstance(exc, sqlite3.OperationalError)
             if operational and ("locked" in text or "busy" in text):
-                raise SaveInUse(
-                    f"the campaign {self.name!r} is in use by another blood process "
-                    f"(waited {self._timeout:g} s)",
-                    hint="try again when the other command has finished",
-                ) from None
+                raise in_use(f"the campaign {self.name!r} is in use by another blood process "
+                             f"(waited {self._timeout:g} s)") from None
             if operational and ("readonly" in text or "read-only" in text):
                 raise StoreError(f"the save file {self.path} is read-only: {text}") from None
             if "disk is full" in text or (operational and "disk I/O" in text):
@@ -443,20 +407,17 @@ class Writer:
             raise DamagedSave(self.path, explain_sqlite(exc)) from None
 
     def _in_place(self) -> None:
-        """Reopen the campaign's file when the one this store has open was moved away (by
-        recover, an import with --replace, an upgrade) before any lock is taken on it: SQLite
-        names a save's journal after its path, so a connection to the moved file would take
-        the journal of a step being written to the new file for a hot journal of its own, play
-        it back and delete it (the writer then failing with "disk I/O error")."""
+        """Reopen the file when the one open was moved away (recover, import, upgrade) before
+        any lock is taken: SQLite names a journal after its path, so a connection to the moved
+        file would take the new file's journal for a hot one of its own and play it back."""
         now_ident = file_ident(self.path)
         if self._ident is not None and now_ident is not None and now_ident != self._ident:
             self._reconnect()
 
     @contextlib.contextmanager
     def _read(self, *, lenient: bool = False) -> Iterator[sqlite3.Connection]:
-        """A read transaction on the campaign's file as it is now (:meth:`_in_place`). With
-        ``lenient``, damaged text is read as text (undecodable bytes replaced), so one damaged
-        row is reported by its step instead of stopping the whole read."""
+        """A read transaction on the file as it is now. ``lenient`` reads undecodable bytes
+        as U+FFFD, so a damaged row is reported by its step instead of stopping the read."""
         if not self._conn.in_transaction:
             self._in_place()
         conn = self._conn
@@ -477,9 +438,8 @@ class Writer:
             conn.text_factory = before
 
     def _begin_write(self) -> sqlite3.Connection:
-        """BEGIN IMMEDIATE on the campaign's file as it is now: a file replaced while this
-        store waited for the lock (upgraded, restored, imported over) is reopened, and a file
-        deleted meanwhile is refused (nothing is written into a file no longer in place)."""
+        """BEGIN IMMEDIATE on the file as it is now: one replaced while this store waited is
+        reopened, one deleted meanwhile refused (nothing is written into a file moved away)."""
         for _ in range(MAX_REOPEN):
             if file_ident(self.path) not in (None, self._ident):  # moved: no lock taken on it
                 self._reconnect()  # (see _in_place)
@@ -522,7 +482,6 @@ class Writer:
                 raise
 
     def _load_from(self, conn: sqlite3.Connection) -> None:
-        """Load the head's recorded state (and the metadata) from the file."""
         meta = repo.meta(conn, self)
         try:
             head = read_int(meta["head"])
@@ -542,7 +501,7 @@ class Writer:
         self._state, self._doc, self._text, self._hash = state, doc, text, digest
 
     def _sync(self, conn: sqlite3.Connection) -> None:
-        """Inside a transaction: reload when another process wrote since we last looked."""
+        """Inside a transaction: reload when another process wrote since."""
         row = conn.execute("SELECT value FROM meta WHERE key = 'revision'").fetchone()
         if row is None:
             raise DamagedSave(self.path, "the metadata lacks 'revision'")
@@ -588,8 +547,7 @@ class Writer:
         self._bump(conn)
 
     def _note_datapack(self, conn: sqlite3.Connection, cat: Catalog, step: int) -> str:
-        """The data pack's fingerprint; its record prints are stored the first time (they are
-        not written out again for every step played with the same pack)."""
+        """The data pack's fingerprint (its record prints stored the first time only)."""
         fp = cat.fingerprint()
         if conn.execute("SELECT 1 FROM datapacks WHERE fp = ?", (fp,)).fetchone() is None:
             conn.execute(
@@ -610,9 +568,6 @@ class Writer:
         self._revision += 1
 
 
-# ---------------------------------------------------------------------- files
-
-
 def chance_json(chance: Chance) -> str | None:
     return canon(chance.outcomes) if chance.outcomes else None
 
@@ -627,7 +582,6 @@ def explain_sqlite(exc: sqlite3.Error) -> str:
 
 
 def file_ident(path: Path) -> tuple[int, int] | None:
-    """(device, inode) of the file at `path` now (None when there is none)."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
@@ -636,8 +590,8 @@ def file_ident(path: Path) -> tuple[int, int] | None:
 
 
 def connect_file(path: Path, timeout: float) -> tuple[sqlite3.Connection, tuple[int, int]]:
-    """:func:`connect`, and the (device, inode) of the file the connection has open (the
-    same before and after connecting, so no replacement went unnoticed)."""
+    """:func:`connect`, and the (device, inode) of the file it has open (the same before and
+    after connecting: no replacement goes unnoticed)."""
     for _ in range(MAX_REOPEN):
         before = file_ident(path)
         conn = connect(path, timeout)
@@ -651,8 +605,11 @@ def connect_file(path: Path, timeout: float) -> tuple[sqlite3.Connection, tuple[
 
 
 def kept_replacing(what: str) -> SaveInUse:
-    return SaveInUse(f"{what} keeps being replaced by another blood process",
-                     hint="try again when the other command has finished")
+    return in_use(f"{what} keeps being replaced by another blood process")
+
+
+def in_use(message: str) -> SaveInUse:
+    return SaveInUse(message, hint="try again when the other command has finished")
 
 
 def read_only(path: Path, timeout: float) -> sqlite3.Connection:
@@ -660,7 +617,6 @@ def read_only(path: Path, timeout: float) -> sqlite3.Connection:
 
 
 def connect(path: Path, timeout: float) -> sqlite3.Connection:
-    """Open an existing file read-write (never create one) with our pragmas."""
     try:
         conn = sqlite3.connect(
             path.resolve().as_uri() + "?mode=rw", uri=True, timeout=timeout,
@@ -678,11 +634,9 @@ def connect(path: Path, timeout: float) -> sqlite3.Connection:
 
 def check_size(path: Path, conn: sqlite3.Connection,
                 ident: tuple[int, int] | None = None) -> None:
-    """A file shorter than its header says was truncated (called outside any transaction:
-    it opens the file, and closing it drops the process's SQLite locks on it). When the file
-    at `path` is no longer the one `conn` has open (`ident`: another process moved a new one
-    into place meanwhile, as recover and import do), nothing is judged: the caller finds the
-    replacement and reopens it."""
+    """DamagedSave when the file is shorter than its header says. Outside any transaction
+    (closing a file drops the process's SQLite locks on it); nothing is judged when `path` is
+    no longer the file `conn` has open (`ident`): the caller reopens the replacement."""
     page_size = conn.execute("PRAGMA page_size").fetchone()[0]
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     try:
