@@ -139,7 +139,7 @@ class CampaignStore(Writer):
     def verify(self) -> VerifyReport:
         catalog = self.catalog
         with self._reading(lenient=True) as conn:
-            return repo.verify(conn, self, catalog, self._hash)
+            return repo.verify(conn, self, catalog, (self._head, self._hash))
 
     def export_doc(self) -> dict[str, Any]:
         with self._reading(lenient=True) as conn:

@@ -519,10 +519,12 @@ def marks(conn: sqlite3.Connection) -> dict[str, int]:
     return {n: s for n, s in conn.execute(MARKS + " ORDER BY step, name").fetchall()}
 
 
-def verify(conn: sqlite3.Connection, where: Where, catalog: Catalog, held: str) -> VerifyReport:
+def verify(conn: sqlite3.Connection, where: Where, catalog: Catalog,
+           held: tuple[int, str]) -> VerifyReport:
     """Check the whole save: every recorded state rebuilds from the deltas to its hash and
     snapshots, every action reads, and the steps of this app and data pack replay to their
-    state (older ones are kept as recorded). ``held``: the head's hash the caller loaded.
+    state (older ones are kept as recorded). ``held``: the head's step and hash the caller
+    loaded, compared only while the head is still there (another process may record since).
     Read a row at a time, patched in place and re-dumped where changed: memory flat."""
     problems: list[str] = []
     current = (APP, catalog.fingerprint())
@@ -600,7 +602,7 @@ def verify(conn: sqlite3.Connection, where: Where, catalog: Catalog, held: str) 
                 kept[-1][1] = step
             else:
                 kept.append([step, step, app, fp])
-    if head_hash and head_hash != held and not problems:
+    if head_hash and head == held[0] and head_hash != held[1] and not problems:
         problems.append("the loaded state differs from the recorded one")
     kept_text = [
         (f"steps {a}–{b}" if a != b else f"step {a}")
@@ -612,7 +614,7 @@ def verify(conn: sqlite3.Connection, where: Where, catalog: Catalog, held: str) 
             f"step{'s' if len(unkept) > 1 else ''} {', '.join(map(str, unkept))}: kept by "
             "`campaign recover` without an action that reads (`campaign log` says which)")
     return VerifyReport(
-        not problems, steps, head, head_hash or held, problems, replayed, kept_text
+        not problems, steps, head, head_hash or held[1], problems, replayed, kept_text
     )
 
 

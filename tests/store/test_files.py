@@ -323,3 +323,18 @@ def test_verify_names_each_damage_of_a_long_log(
         "step 40 does not replay to its recorded state",
         "the snapshot at step 50 differs from the recorded state",
     ]
+
+
+def test_verify_after_another_writer_recorded_is_not_damage(
+    played: Path, saves_dir: Path, catalog: Any
+) -> None:
+    """A step recorded by another process between this store's load and its verify (recover
+    --force verifies its rebuilt file while the writers it waited for go on) is no damage:
+    the loaded state is compared with the recorded one only while the head is where it was
+    loaded."""
+    with CampaignStore.open(saves_dir, "tuesday", catalog) as store:
+        with CampaignStore.open(saves_dir, "tuesday", catalog) as other:
+            other.record(AdjustWagon(coins=1, reason="the other phone"))
+        report = store.verify()
+        assert report.ok, report.problems
+        assert report.steps == 62
