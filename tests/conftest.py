@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 # Never read or write the user's real cache from tests.
 os.environ.setdefault("BLOOD_CACHE_DIR", tempfile.mkdtemp(prefix="blood-cache-"))
@@ -15,6 +16,10 @@ os.environ.pop("BLOOD_DATA_DIR", None)
 # ...nor the cards an owner transcribed into their user data folder (the default overlay).
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="blood-userdata-")
 os.environ.pop("BLOOD_CAMPAIGN", None)
+# Two test workers on two cores (and a browser) make generating examples slow now and then:
+# how fast hypothesis generates is no behaviour of the app.
+settings.register_profile("blood", suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("blood")
 
 
 @pytest.fixture(scope="session")
