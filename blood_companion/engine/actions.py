@@ -10,7 +10,7 @@
   :class:`Cli` on each field it takes, from which the CLI derives the typer command, the command
   table and the legal options' templates (cli/commands.py); its log sentence is its ``words``;
   an action may offer its own menu options (:meth:`Action.options`) and ask their follow-up
-  questions (:meth:`Action.question`) beside its ``apply``.
+  questions (``asks``, by need, or :meth:`Action.question`) beside its ``apply``.
 """
 
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from blood_companion.content.loader import Catalog
-    from blood_companion.engine.legal import Ask, Option
+    from blood_companion.engine.legal import Ask, NeedAsker, Option
 
 
 class Cli(NamedTuple):
@@ -130,6 +130,8 @@ class Action(BaseModel):
     # plays {card:name}" (the kinds are words.sentences.KINDS; ``[...]`` groups: words/text.py
     # ``fill``). Empty: a ``said`` or ``describe`` of its own says it.
     words: ClassVar[str] = ""
+    # The follow-up questions of its own :meth:`options`, by need (see :meth:`question`).
+    asks: ClassVar["Mapping[str, NeedAsker]"] = {}
 
     @model_serializer(mode="wrap")
     def _shape(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -153,8 +155,10 @@ class Action(BaseModel):
     def question(cls, state: CampaignState, catalog: "Catalog", option: "Option",
                  answers: "Mapping[str, Any]", need: str) -> "Ask | None":
         """The follow-up question for ``need`` of one of its :meth:`options` (None: the need
-        does not apply to these answers). Only an action offering options of its own asks."""
-        raise KeyError(need)
+        does not apply to these answers): its ``asks``' for that need. An action whose questions
+        share their work overrides it instead."""
+        asker = cls.asks.get(need)
+        return asker(state, catalog, option, answers) if asker is not None else None
 
     def said(self, c: "Catalog | None", s: CampaignState | None) -> str | None:
         """The action in words with the names of catalog `c` (its ids without one), `s` the

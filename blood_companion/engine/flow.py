@@ -3,10 +3,9 @@
 Each :class:`Phase` lists its ``moves`` (the action classes played in it) and plain functions:
 ``enter`` (what opens it), ``end`` (what closes it), ``over`` (whether it is done) and ``next``
 (the part that follows), ``view`` (what the table may do now: engine/legal.py ``Next``),
-``askers`` (the follow-up questions of its options, by action type), ``check`` (its one
-legality check) and ``board`` (its section of the board, where ``shows``). :data:`FLOW` holds
-the three; :data:`ANYTIME` the actions of the campaign itself (setting it up, its Troupers, a
-Test taken at any moment).
+``check`` (its one legality check) and ``board`` (its section of the board, where ``shows``).
+:data:`FLOW` holds the three; :data:`ANYTIME` the actions of the campaign itself (setting it up,
+its Troupers, a Test taken at any moment).
 
 Everything the engine looks up by name is derived from it: an action class by its ``type``
 (:func:`action_class`, parsing a logged action: :func:`parse_action`), the check of the part
@@ -55,9 +54,7 @@ class Phase(NamedTuple):
     name: str  # the part: "day", "night", "end"
     title: str
     moves: tuple[type[Action], ...]  # the actions played in it, in the order commands list
-    view: View  # what the table may do now (its options)
-    askers: Mapping[str, Asker]  # action type -> the questions its view's options ask (the
-    # actions asking their own, ``Action.question``, need none)
+    view: View  # what the table may do now (its options; their questions: ``Action.question``)
     board: Board  # its section of the board
     shows: Callable[[CampaignState], bool]  # whether the board shows its section of a state
     enter: Callable[..., CampaignState]  # what opens it (from the part before)
@@ -82,7 +79,6 @@ DAY = Phase(
            show.Recover, show.BuyBuilding, show.BuyAdvancedTactic, show.BuySpecialCard,
            show.UpgradeItem, show.SwapTactic, show.SwapItem),
     view=day_views.day_next,
-    askers={},  # its actions ask their own questions
     board=day_views.day_part_board,
     shows=lambda state: state.part == "day" and state.day is not None,
     enter=next_game,
@@ -102,7 +98,6 @@ NIGHT = Phase(
            quick.UseQuick,
            endgame.EndNight),  # the End of the Night
     view=night_options.night_view,
-    askers={},  # its actions ask their own questions
     board=night_options.night_board,
     shows=lambda state: state.night is not None and state.part in ("night", "over"),
     enter=night_setup.setup_night,
@@ -117,7 +112,6 @@ END = Phase(
     moves=(endgame.WeakenVlad, endgame.TakeAdvancedTactic, endgame.RollLoot,
            endgame.FinishGame),
     view=end_options.end_view,
-    askers={},  # its actions ask their own questions
     board=end_options.end_board,
     shows=lambda state: state.part == "end" and state.rewards is not None,
     enter=endgame.end_of_night,
@@ -141,15 +135,13 @@ def phase(part: str) -> Phase | None:
     return next((p for p in FLOW if p.name == part), None)
 
 
-def extend(part: str, *added: type[Action],
-           askers: Mapping[str, Asker] | None = None) -> Callable[[], None]:
-    """Add moves to a phase: a new action is its class and this one row (its own options and
-    questions come with the class: ``Action.options``, ``Action.question``; ``askers`` adds
-    the questions of options the phase's view offers for it). Returns what undoes it."""
+def extend(part: str, *added: type[Action]) -> Callable[[], None]:
+    """Add moves to a phase: a new action is its class and this one row (its options and
+    questions come with the class: ``Action.options``, ``Action.question``). Returns what
+    undoes it."""
     global FLOW
     before = FLOW
-    FLOW = tuple(p._replace(moves=(*p.moves, *added), added=(*p.added, *added),
-                            askers={**p.askers, **(askers or {})})
+    FLOW = tuple(p._replace(moves=(*p.moves, *added), added=(*p.added, *added))
                  if p.name == part else p for p in FLOW)
 
     def undo() -> None:
@@ -179,19 +171,16 @@ def _tag(cls: type[Action]) -> str:
 
 @cache
 def _derived() -> tuple[dict[str, type[Action]], dict[str, Asker]]:
-    """Derived from the flow: every action class by its ``type``; every asker by option kind
-    (an action asking its own questions first)."""
+    """Derived from the flow: every action class by its ``type``; the question of every move
+    that asks any (its ``asks``, or a ``question`` of its own), by option kind."""
     classes: dict[str, type[Action]] = {}
     for cls in moves():
         tag = _tag(cls)
         if classes.setdefault(tag, cls) is not cls:
             raise TypeError(f"duplicate action type {tag!r}")
-    found: dict[str, Asker] = {}
-    for p in FLOW:
-        found.update(p.askers)
-        for cls in p.moves:
-            if next(c for c in cls.__mro__ if "question" in vars(c)) is not Action:
-                found[_tag(cls)] = cls.question
+    found: dict[str, Asker] = {
+        _tag(cls): cls.question for p in FLOW for cls in p.moves
+        if cls.asks or next(c for c in cls.__mro__ if "question" in vars(c)) is not Action}
     return classes, found
 
 

@@ -3,7 +3,7 @@
 :class:`Next` is what the table may do at any moment of a campaign (``flow.next_view``): the
 part and step, a sentence for the table, who acts, and the :class:`Option` list. An option is
 either a complete action (``needs`` empty) or a template whose ``needs`` are answered one by
-one; for each need, its phase's asker (``flow.ask``) gives the follow-up question
+one; for each need, its action's asker (``flow.ask``) gives the follow-up question
 (:class:`Ask`) with its :class:`Pick` answers, the default, and whether free text (e.g.
 physical dice faces) is accepted. The option becomes an action by ``flow.build``.
 
@@ -117,6 +117,8 @@ class Next(NamedTuple):
 # Option kind -> the follow-up question for a need, given the answers so far (None: the need
 # does not apply to these answers, e.g. the side of a Minion).
 Asker = Callable[[CampaignState, "Catalog", Option, Mapping[str, Any], str], "Ask | None"]
+# An action's question for one of its needs (``Action.asks``): the same, the need aside.
+NeedAsker = Callable[[CampaignState, "Catalog", Option, Mapping[str, Any]], "Ask | None"]
 
 
 def gathered(moves: "Iterable[type[Action]]", state: CampaignState,

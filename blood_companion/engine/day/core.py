@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from blood_companion import matching
 from blood_companion.content import models as m
@@ -25,6 +25,8 @@ class DayAction(Action):
     """An action of the Day Part (refused in the other parts)."""
 
     parts = ("day",)
+    # The Day step at which it offers its options (empty: its ``options`` say when).
+    offers_at: ClassVar[str] = ""
 
 
 def match_id(text: str, candidates: Iterable[tuple[str, str]], what: str) -> str:

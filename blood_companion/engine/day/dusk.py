@@ -50,12 +50,11 @@ class ChooseDifficulty(DayAction):
     command = "day difficulty"
     summary = "Dusk: see what each Difficulty Level means, then choose one."
     doing = "choosing the difficulty level"
+    offers_at = "dusk_difficulty"
     level: Annotated[int, Cli(help="The Difficulty Level (omit to see the table).")]
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        if at_step(state, "dusk_difficulty") is None:
-            return ()
         opts = []
         for lv in difficulty_levels(state, catalog):
             w = lv["wounds"]
@@ -85,13 +84,12 @@ class PlaceEvents(DayAction):
     command = "day events"
     summary = "Dusk: place the influence's number of Event cards on the Chain."
     doing = "placing the event cards"
+    offers_at = "dusk_events"
     events: Annotated[list[str] | None, Cli(help="Event cards drawn from your deck [random].",
                                             metavar="cards")] = None
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        if at_step(state, "dusk_events") is None:
-            return ()
         return drawn(state, "day_place_events", "events", "events",
                      ("Draw them at random here", "Name the Event cards you drew", ""))
 
@@ -207,6 +205,8 @@ class EndDay(DayAction):
     command = "day end"
     summary = "The Day Part ends: the night is set up."
     doing = "ending the day"
+    asks = {SETUP: lambda state, catalog, option, answers: checklist_ask(
+        state, catalog, "dusk", "Dusk set-up", answers)}
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
@@ -219,13 +219,6 @@ class EndDay(DayAction):
         if at_step(state, "done") is not None:
             return (Option("1", "End the Day", "day_end"),)
         return ()
-
-    @classmethod
-    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
-                 answers: Mapping[str, Any], need: str) -> Ask | None:
-        if need != SETUP:
-            return None
-        return checklist_ask(state, catalog, "dusk", "Dusk set-up", answers)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         day = day_of(state)  # everyone is equipped (the step's ``ready``: steps.py)

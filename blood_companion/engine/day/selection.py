@@ -37,6 +37,9 @@ class ChooseZone(DayAction):
     doing = "choosing the zone"
     zone: Annotated[str, Cli(help="catacombs, garden, graveyard or halls.", names="zone",
                              complete="zone")]
+    asks = {"zone": lambda state, catalog, option, answers: Ask(
+        "zone", "Zone Selection: where do you face the Nemesis tonight?",
+        numbered((z.name, z.id) for z in catalog.all("zones")), default="1")}
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
@@ -46,14 +49,6 @@ class ChooseZone(DayAction):
             return ()
         return tuple(Option(str(i + 1), z.name, "day_zone", {"zone": z.id})
                      for i, z in enumerate(catalog.all("zones")))
-
-    @classmethod
-    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
-                 answers: Mapping[str, Any], need: str) -> Ask | None:
-        if need != "zone":
-            return None
-        return Ask("zone", "Zone Selection: where do you face the Nemesis tonight?",
-                   numbered((z.name, z.id) for z in catalog.all("zones")), default="1")
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         zone = match_id(self.zone, [(z.id, z.name) for z in ctx.catalog.all("zones")], "Zone")
@@ -69,14 +64,13 @@ class RollLocation(DayAction):
     type: Literal["day_roll_location"] = "day_roll_location"
     command = "day location --roll"
     doing = "rolling for the location"
+    offers_at = "location"
     picked_by = Cli("--roll", "Roll the Location die digitally.")
     faces: Annotated[str | None, Cli("--dice",
                                      "The face of your physical die, e.g. 2 or x.")] = None
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        if at_step(state, "location") is None:
-            return ()
         if at_table(state, "locations"):  # the players roll and take the card themselves
             asked = Option("c", "Name the Location card your die gave", "day_roll_location")
         else:
@@ -173,6 +167,9 @@ class DrawMinions(DayAction):
     picked_by = Cli("--random", "Reveal two Minion cards at random.")
     minions: Annotated[list[str] | None, Cli(
         "--drawn", "The two Minion cards drawn from your own deck, A first (A,B).")] = None
+    asks = {"minions": lambda state, catalog, option, answers: Ask(
+        "minions", "Which two Minion cards did you draw (A first, then B)?",
+        minion_picks(catalog), many=(2, 2), free=CARD_NAMES)}
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
@@ -182,14 +179,6 @@ class DrawMinions(DayAction):
         return drawn(state, "day_draw_minions", "minions", "minions",
                      ("Reveal two at random", "Name the two Minion cards you drew",
                       " from your own deck"))
-
-    @classmethod
-    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
-                 answers: Mapping[str, Any], need: str) -> Ask | None:
-        if need != "minions":
-            return None
-        return Ask("minions", "Which two Minion cards did you draw (A first, then B)?",
-                   minion_picks(catalog), many=(2, 2), free=CARD_NAMES)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -223,6 +212,9 @@ class ChooseMinions(DayAction):
     doing = "choosing the minions"
     minions: Annotated[list[str], Cli(help="Hunting House: four Minion cards, comma-separated.",
                                       metavar="cards", names="minions")]
+    asks = {"minions": lambda state, catalog, option, answers: Ask(
+        "minions", "Hunting House: which four Minion cards?", minion_picks(catalog),
+        many=(4, 4))}
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
@@ -231,14 +223,6 @@ class ChooseMinions(DayAction):
             return ()
         return (Option("1", "Choose four Minion cards", "day_choose_minions",
                        needs=("minions",)),)
-
-    @classmethod
-    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
-                 answers: Mapping[str, Any], need: str) -> Ask | None:
-        if need != "minions":
-            return None
-        return Ask("minions", "Hunting House: which four Minion cards?", minion_picks(catalog),
-                   many=(4, 4))
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         day = day_of(state)
@@ -269,12 +253,11 @@ class LastAssault(DayAction):
     command = "day last-assault"
     summary = "Last Assault: face Vlad (--yes) or not (--no)."
     doing = "the last assault choice"
+    offers_at = "last_assault"
     face_vlad: Annotated[bool, Cli("--yes", "Face Vlad tonight?", off="--no", ask="face Vlad")]
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        if at_step(state, "last_assault") is None:
-            return ()
         yes = Option("y", "Yes: face Vlad", "day_last_assault", {"face_vlad": True})
         if not available_nemeses(state, catalog):
             return (yes,)

@@ -26,7 +26,6 @@ from blood_companion.engine.day.core import (
 from blood_companion.engine.day.options import (
     advanced_offers,
     art_of,
-    at_step,
     building_offers,
     card_offers,
     category_of,
@@ -55,11 +54,10 @@ class Recover(DayAction):
     command = "day recover"
     summary = "Show 1, Recovery: Vigor back, Insanity cubes to the left (Bites stay)."
     doing = "recovery"
+    offers_at = "recovery"
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        if at_step(state, "recovery") is None:
-            return ()
         return (Option("1", "Recover", "day_recover"),)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
@@ -76,6 +74,7 @@ class BuyBuilding(DayAction):
     command = "day buy"
     summary = "Use a Bran building, paying its cost from the Wagon."
     doing = "using a building"
+    offers_at = "purchases"
     building: Annotated[str, Cli(help="hunting-house, cartographer, sanatorium, ...",
                                  names="building")]
     pay: Pay = None
@@ -90,8 +89,6 @@ class BuyBuilding(DayAction):
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        if at_step(state, "purchases") is None:
-            return ()
         return tuple(building_offers(state, catalog)[1])
 
     @classmethod
@@ -170,24 +167,17 @@ class BuyAdvancedTactic(DayAction):
     command = "day buy-tactic"
     summary = "Buy the top card of an Advanced Tactic deck into a Trouper's Personal Reserve."
     doing = "buying a tactic card"
+    offers_at = "purchases"
     trouper: Who
     art: Annotated[str, Cli("--art", "The Advanced Tactic deck (an Art).", names="art",
                             complete="art")]
     pay: Pay = None
+    asks = {"trouper": lambda state, catalog, option, answers: trouper_ask(
+        state, catalog, str(option.fields.get("art")), what=f"the {option.fields.get('art')} card")}
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        if at_step(state, "purchases") is None:
-            return ()
         return tuple(advanced_offers(state, catalog)[1])
-
-    @classmethod
-    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
-                 answers: Mapping[str, Any], need: str) -> Ask | None:
-        if need != "trouper":
-            return None
-        art = str(option.fields.get("art"))
-        return trouper_ask(state, catalog, art, what=f"the {art} card")
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         idx = state.trouper_index(self.trouper)
@@ -213,25 +203,19 @@ class BuySpecialCard(DayAction):
     command = "day buy-card"
     summary = "Buy a Location or Nemesis card with Resources and Trophy tokens."
     doing = "buying a card"
+    offers_at = "purchases"
     trouper: Who
     card: Annotated[str, Cli(help="A Location/Nemesis Tactic or Item card (id or prefix).",
                              names="offer")]
     pay: Pay = None
     trophies: Annotated[dict[str, int] | None, Cli(
         "--trophies", "Trophy tokens spent, e.g. halls=1,lucilla=1.", names="trophies")] = None
+    asks = {"trouper": lambda state, catalog, option, answers: trouper_ask(
+        state, catalog, art_of(catalog, str(option.fields.get("card"))))}
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        if at_step(state, "purchases") is None:
-            return ()
         return tuple(card_offers(state, catalog)[1])
-
-    @classmethod
-    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
-                 answers: Mapping[str, Any], need: str) -> Ask | None:
-        if need != "trouper":
-            return None
-        return trouper_ask(state, catalog, art_of(catalog, str(option.fields.get("card"))))
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
@@ -268,14 +252,13 @@ class UpgradeItem(DayAction):
     command = "day upgrade"
     summary = "Turn a Trouper Item to its Advanced side, paying its upgrade cost."
     doing = "upgrading an item"
+    offers_at = "purchases"
     trouper: Who
     item: Annotated[str, Cli(help="A sleeved Trouper Item (id or prefix).", names="sleeved")]
     pay: Pay = None
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
-        if at_step(state, "purchases") is None:
-            return ()
         return tuple(upgrade_offers(state, catalog)[1])
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 def day_next(state: CampaignState, catalog: Catalog) -> Next:
     """What the players do next in the Day Part: its step's view, with the options its actions
-    offer (gathered in :data:`MENU`'s order)."""
+    offer (gathered in :data:`MENU`'s order, of those offering at its step)."""
     if state.part != "day":
         if state.part == "night":
             sentence = "The Day Part is over and the night is set up."
@@ -44,7 +44,8 @@ def day_next(state: CampaignState, catalog: Catalog) -> Next:
             sentence = f"The campaign is in the {state.part} part, not the Day."
         return Next(state.part, state.part, "Not the Day Part", sentence)
     day = day_of(state)
-    return STEP_VIEWS[day.step](state, catalog, day, gathered(MENU, state, catalog))
+    moves = [m for m in MENU if m.offers_at in ("", day.step)]
+    return STEP_VIEWS[day.step](state, catalog, day, gathered(moves, state, catalog))
 
 
 def _next(step: str, sentence: str, *options: Option, default: str | None = None,

@@ -290,6 +290,8 @@ class NextPhase(NightAction):
     doing = "moving on"
     command = "night continue"
     summary = "Move on to the next phase; the Nemesis, Minions and Cleanup resolve inside."
+    asks = {SETUP: lambda state, catalog, option, answers: checklist_ask(
+        state, catalog, "night", "Beginning of the Night", answers)}
 
     @classmethod
     def options(cls, state: CampaignState, catalog: Catalog) -> tuple[Option, ...]:
@@ -304,13 +306,6 @@ class NextPhase(NightAction):
             return (Option("1", "Begin the night: set up the table (a checklist, Enter ticks "
                            "each line)", "night_continue", needs=(SETUP,), repeat=(SETUP,)),)
         return (Option("1", "Continue", "night_continue"),)
-
-    @classmethod
-    def question(cls, state: CampaignState, catalog: Catalog, option: Option,
-                 answers: Mapping[str, Any], need: str) -> Ask | None:
-        if need != SETUP:
-            return None
-        return checklist_ask(state, catalog, "night", "Beginning of the Night", answers)
 
     def apply(self, state: CampaignState, ctx: Context) -> CampaignState:
         cat = ctx.catalog
