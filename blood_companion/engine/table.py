@@ -268,30 +268,3 @@ def take_cards(state: CampaignState, i: int, pile: Sequence[str], cards: Sequenc
 
 def hide(cards: Sequence[str]) -> list[str]:
     return [UNKNOWN] * len(cards)
-
-
-# --------------------------------------------------------------------------- what the table sees
-
-
-def table_view(state: CampaignState) -> dict[str, Any]:
-    """The campaign as the table sees it, what is hidden reduced to counts: two states the
-    table cannot tell apart give equal views (table decks and app decks play the same night)."""
-    doc: dict[str, Any] = state.model_dump(mode="json")
-    doc.pop("decks", None)
-    for t in [*doc.get("troupers", []), *doc.get("set_aside", [])]:
-        for key in ("hand", "draw_pile", "wounds", "discard"):
-            t[key] = len(t.get(key) or [])
-    night = doc.get("night")
-    if night:
-        night["reaction_deck"] = sorted(night.get("reaction_deck") or [])
-        for entry in night.get("log", []):  # the cards an app deck names, as a table sees them
-            args = entry["args"]
-            if entry["kind"] == "hand_dealt":
-                entry["kind"] = "hand_drawn"
-                entry["args"] = {"who": args.get("who"), "n": len(args.get("cards") or [])}
-            elif entry["kind"] == "draws":
-                args.pop("cards", None)
-            elif entry["kind"] == "wound":
-                args.pop("card", None)
-    doc["advanced_decks"] = {k: sorted(v) for k, v in (doc.get("advanced_decks") or {}).items()}
-    return doc

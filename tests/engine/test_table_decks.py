@@ -6,7 +6,7 @@ dice written into the actions). The same actions are then applied to a campaign 
 hold every deck: hands stay hidden (the players name each card they play), and each card a
 step draws (a Reaction card at an Alert or under a Wound, a Minion summoned, the Event cards)
 is named as the app drew it. After every step the two states must look the same to the table
-(``engine.table.table_view``: hidden hands and deck orders as counts), and the log, the Chain,
+(``table_view``: hidden hands and deck orders as counts), and the log, the Chain,
 the Reaction Line, the Wounds, the Minions and the result are equal.
 """
 
@@ -34,7 +34,6 @@ from blood_companion.engine.table import (  # noqa: E402
     UNKNOWN,
     DrawNeeded,
     hand_choices,
-    table_view,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -91,6 +90,30 @@ def _draws(before: CampaignState, after: CampaignState) -> dict[str, list[str]]:
         elif e.kind == "summon":
             out.setdefault("minions", []).append(str(e.args["minion"]))
     return out
+
+
+def table_view(state: CampaignState) -> dict[str, Any]:
+    """The campaign as the table sees it, what is hidden reduced to counts: two states the
+    table cannot tell apart give equal views (table decks and app decks play the same night)."""
+    doc: dict[str, Any] = state.model_dump(mode="json")
+    doc.pop("decks", None)
+    for t in [*doc.get("troupers", []), *doc.get("set_aside", [])]:
+        for key in ("hand", "draw_pile", "wounds", "discard"):
+            t[key] = len(t.get(key) or [])
+    night = doc.get("night")
+    if night:
+        night["reaction_deck"] = sorted(night.get("reaction_deck") or [])
+        for entry in night.get("log", []):  # the cards an app deck names, as a table sees them
+            args = entry["args"]
+            if entry["kind"] == "hand_dealt":
+                entry["kind"] = "hand_drawn"
+                entry["args"] = {"who": args.get("who"), "n": len(args.get("cards") or [])}
+            elif entry["kind"] == "draws":
+                args.pop("cards", None)
+            elif entry["kind"] == "wound":
+                args.pop("card", None)
+    doc["advanced_decks"] = {k: sorted(v) for k, v in (doc.get("advanced_decks") or {}).items()}
+    return doc
 
 
 def _same_for_the_table(app: CampaignState, table: CampaignState) -> None:
