@@ -2,12 +2,12 @@
 read from the two states (DESIGN.md, "The app tells every change").
 
 :func:`leaves` flattens a state into ``path -> value`` keyed by the pieces' identities;
-:data:`TABLE` maps each path the table holds to its sentence, :data:`QUIET` lists what it does
-not hold (a path in neither is :func:`unmapped`, a test failure). :func:`instructions` renders
-one :class:`Instruction` per change, cards followed from where they left to where they arrived
-("Mad Waltz: Zora's deck → Zora's hand"). A card the app cannot see (engine/table.py) is still
-its owner's, moved by count until named; no Trouper's Tactic card comes from or goes back to
-the box (docs/rules-decisions.md, "Where the box keeps the cards").
+:data:`TABLE` maps each path the table holds to its sentence (tests/engine/table_fields.py lists
+what it does not hold). :func:`instructions` renders one :class:`Instruction` per change, cards
+followed from where they left to where they arrived ("Mad Waltz: Zora's deck → Zora's hand").
+A card the app cannot see (engine/table.py) is still its owner's, moved by count until named; no
+Trouper's Tactic card comes from or goes back to the box (docs/rules-decisions.md, "Where the
+box keeps the cards").
 """
 
 from __future__ import annotations
@@ -264,26 +264,6 @@ MAKERS: dict[str, Callable[..., Sentence | tuple[str, str, bool]]] = {
 # The rows of :data:`words.templates.PHYSICAL`, each path with its sentence maker.
 TABLE: dict[Path, Sentence | tuple[str, str, bool]] = {
     path: MAKERS[how](*said) for path, (how, *said) in PHYSICAL.items()}
-# What the table does not hold: the engine's cursor and log, choices, identities.
-QUIET: tuple[Path, ...] = (
-    ("schema_version",), ("name",), ("mode",), ("seed",), ("started",), ("game",), ("part",),
-    ("phase",), ("history", "*"), ("day", "*"), ("rewards", "*"), ("resources_earned",),
-    ("resources_spent",), ("vlad_defeats",), ("decks", "*"), ("set_aside", "*"),
-    (*T, "seat"), (*T, "colour"), (*T, "trouper"), (*T, "rested_this_turn"),
-    ("night", "chain", "{i}", "kind"), ("night", "chain", "{i}", "owner"),
-    ("night", "chain", "{i}", "threat"), ("night", "chain", "{i}", "space"),
-    ("night", "reaction_line", "{i}", "interruption"), ("night", "minions", "{i}", "space"),
-    *[("night", k) for k in ("nemesis", "vlad", "zone", "location", "difficulty", "turn",
-                             "phase", "to_play", "passed", "cascade", "rightmost_player",
-                             "active", "event_used", "result", "reason", "phase_done",
-                             "after_play", "rest_exhaust", "activated", "started",
-                             # which Weakness cards gave their Trophy: the token itself is told
-                             # once, as the Nemesis Trophy it is ("nemesis_trophies")
-                             "weakness_trophies")],
-    ("night", "log", "*"), ("night", "pending", "*"), ("night", "queue", "*"),
-    ("night", "activation", "*"), ("night", "bonuses", "*"), ("night",), ("day",),
-    ("rewards",),
-)
 
 
 def _row(path: Path) -> tuple[Path, dict[str, str]] | None:
@@ -294,30 +274,9 @@ def _row(path: Path) -> tuple[Path, dict[str, str]] | None:
     return None
 
 
-def _quiet(path: Path) -> bool:
-    for pattern in QUIET:
-        if pattern[-1] == "*" and len(path) >= len(pattern) - 1:
-            if _match(pattern[:-1], path[: len(pattern) - 1]) is not None:
-                return True
-        elif _match(pattern, path) is not None:
-            return True
-    return False
-
-
-def changed(before: CampaignState, after: CampaignState) -> list[Path]:
-    """Every leaf path whose value the step changed (appeared, went or differs)."""
-    a, b = leaves(before), leaves(after)
-    return [p for p in {**a, **b} if not _same(a.get(p), b.get(p))]
-
-
 def _same(old: Any, new: Any) -> bool:
     # A piece absent before and the same piece at rest (0, no, none) are the same board.
     return old == new or (not old and not new)
-
-
-def unmapped(before: CampaignState, after: CampaignState) -> list[str]:
-    """The changed paths neither :data:`TABLE` nor :data:`QUIET` names (a test failure)."""
-    return sorted(".".join(p) for p in changed(before, after) if _row(p) is None and not _quiet(p))
 
 
 # --------------------------------------------------------------------------- instructions

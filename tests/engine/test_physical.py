@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from night_bot import new_table, step
+from table_fields import changed, unmapped
 
 from blood_companion.content.loader import Catalog
 from blood_companion.engine import physical as ph
@@ -164,11 +165,11 @@ def wrong_box_lines(before: CampaignState, after: CampaignState, items: list[ph.
 
 def told(before: CampaignState, after: CampaignState, items: list[ph.Instruction]) -> None:
     """Every changed board field has an instruction naming its table row."""
-    unmapped = ph.unmapped(before, after)
-    assert not unmapped, f"changed without a sentence: {unmapped}"
+    missing = unmapped(before, after)
+    assert not missing, f"changed without a sentence: {missing}"
     fields = {f for i in items for f in i.field.split(">") if f}
     a, b = ph.leaves(before), ph.leaves(after)
-    for path in ph.changed(before, after):
+    for path in changed(before, after):
         row = ph._row(path)
         if row is None:
             continue
@@ -227,10 +228,10 @@ def test_a_field_without_a_sentence_is_reported_by_its_path(catalog: Any) -> Non
     table = new_table(catalog, 1)
     after = table.state.model_copy(update={"troupers": [
         table.state.troupers[0].model_copy(update={"insanity": 2})]})
-    assert ph.unmapped(table.state, after) == []
+    assert unmapped(table.state, after) == []
     saved = ph.TABLE.pop(("troupers", "{t}", "insanity"))
     try:
-        assert ph.unmapped(table.state, after) == ["troupers.aurel.insanity"]
+        assert unmapped(table.state, after) == ["troupers.aurel.insanity"]
     finally:
         ph.TABLE[("troupers", "{t}", "insanity")] = saved
     assert ph.lines(table.state, after, catalog) == [

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 import pytest
 import typer
+from table_fields import unmapped
 from typer.testing import CliRunner
 
 from blood_companion.cli import night_cmd
@@ -148,7 +149,7 @@ def test_the_toy_has_its_sentence_and_its_physical_instruction(
     assert words.sentence(action, catalog, state) == (
         "Aurel, the Thread-Walker moves the Threat token 2 space(s) up")
     after = flow.apply(state, action, catalog, head)
-    assert physical.unmapped(state, after) == []
+    assert unmapped(state, after) == []
     told = physical.lines(state, after, catalog)
     threat = state.night.threat if state.night is not None else 0
     assert f"Threat token: {threat} → {threat + 2}" in told
