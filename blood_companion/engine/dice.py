@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import groupby
 from typing import Any, Literal, NamedTuple, TypeVar
 
@@ -124,22 +124,6 @@ class DiceBox(NamedTuple):
             for d in dice])
 
     @classmethod
-    def from_mapping(cls, faces: Mapping[str, Sequence[Sequence[Any]]],
-                     counts: Mapping[str, int] | None = None) -> DiceBox:
-        """From ``{"R": [(triumphs, defeats[, label]), ...], ...}``, 3 of each unless counted."""
-        def face(letter: str, row: Sequence[Any]) -> Face:
-            t, d = int(row[0]), int(row[1]) if len(row) > 1 else 0
-            label = str(row[2]) if len(row) > 2 else None
-            one: Face = _checked_value(Face, die=letter, triumphs=t, defeats=d, label=label)
-            return one
-
-        return cls._checked([_checked_value(
-            DieSpec, letter=letter, name=f"{DIE_NAMES.get(letter, letter)} Die",
-            faces=tuple(face(letter, row) for row in rows),
-            count_in_box=(counts or {}).get(letter, 3),
-        ) for letter, rows in faces.items()])
-
-    @classmethod
     def _checked(cls, specs: list[DieSpec]) -> DiceBox:
         seen = Counter(s.letter for s in specs)
         dup = [letter for letter, n in seen.items() if n > 1]
@@ -149,14 +133,6 @@ class DiceBox(NamedTuple):
         if empty:
             raise DiceError(f"the {empty[0]} die has no faces")
         return cls(dice=tuple(specs))
-
-
-def _checked_value(cls: Any, **fields: Any) -> Any:
-    """:func:`_made`, a bad value raised as DiceError."""
-    try:
-        return _made(cls, **fields)
-    except ValueError as exc:
-        raise DiceError(f"bad dice data: {exc}") from None
 
 
 def _letters_hint(box: DiceBox | None) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from dice_boxes import box_of
 
 from blood_companion.engine.dice import DiceBox
 
@@ -35,7 +36,7 @@ FIXED_FACES: dict[str, list[tuple[int, int, str]]] = {
 
 @pytest.fixture(scope="session")
 def box() -> DiceBox:
-    return DiceBox.from_mapping(FIXED_FACES)
+    return box_of(FIXED_FACES)
 
 
 @pytest.fixture(scope="session")

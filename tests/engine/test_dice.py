@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import pytest
+from dice_boxes import box_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -87,7 +88,7 @@ def test_parse_pool_caps_the_total(box: DiceBox) -> None:
 
 
 def test_a_box_without_a_die_refuses_it() -> None:
-    reds = DiceBox.from_mapping({"R": [(0, 0), (1, 0)]})
+    reds = box_of({"R": [(0, 0), (1, 0)]})
     with pytest.raises(DiceError, match="unknown die"):
         parse_pool("R B", reds)
     with pytest.raises(DiceError, match="no 'B' die"):
@@ -153,7 +154,7 @@ def test_parse_pool_never_crashes(text: str) -> None:
 
 @given(pools, st.integers(min_value=0, max_value=2**32))
 def test_roll_is_seeded_and_shows_faces_of_each_die(pool: list[str], seed: int) -> None:
-    box = DiceBox.from_mapping(
+    box = box_of(
         {"R": [(0, 0), (0, 1), (1, 0), (2, 0)], "G": [(0, 1), (1, 0), (2, 0)], "B": [(3, 0)]}
     )
     first = roll_pool(pool, box, Chance.fresh(seed, 0))
@@ -167,7 +168,7 @@ def test_roll_is_seeded_and_shows_faces_of_each_die(pool: list[str], seed: int) 
 @settings(max_examples=25)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_roll_uses_only_the_given_generator(seed: int) -> None:
-    box = DiceBox.from_mapping({"B": [(i, 0) for i in range(8)]})
+    box = box_of({"B": [(i, 0) for i in range(8)]})
     random.seed(1)
     a = roll_pool(["B"] * 3, box, Chance.fresh(seed, 0))
     random.seed(2)

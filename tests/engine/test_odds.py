@@ -12,6 +12,7 @@ from functools import cache
 from math import prod
 
 import pytest
+from dice_boxes import box_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -237,7 +238,7 @@ def test_bonus_dice_placed_optimally(
 
 def test_bonus_dice_left_unused_when_they_do_not_help() -> None:
     # A "Black" die that can only show 0: never worth taking.
-    box = DiceBox.from_mapping({"R": [(1, 0), (2, 0)], "B": [(0, 0)]})
+    box = box_of({"R": [(1, 0), (2, 0)], "B": [(0, 0)]})
     res = odds(("R", "R", "R"), box, 4, bonus_dice=("B",))
     assert res.substitutions == ()
     assert res.pool == ("R", "R", "R")
@@ -292,7 +293,7 @@ SMALL_CASES = [
 @pytest.mark.parametrize(("faces", "rerolls"), SMALL_CASES)
 def test_optimal_policy_beats_every_policy(faces: list[list[int]], rerolls: int) -> None:
     letters = ["R", "G", "B"][: len(faces)]
-    box = DiceBox.from_mapping(
+    box = box_of(
         {x: [(v, 0) for v in f] for x, f in zip(letters, faces, strict=True)}
     )
     n = len(faces)
@@ -457,7 +458,7 @@ def test_test_options_need_a_test_sized_pool(box: DiceBox) -> None:
     st.integers(0, 2),
 )
 def test_more_rerolls_never_hurt(pool: list[str], target: int, rerolls: int) -> None:
-    box = DiceBox.from_mapping(
+    box = box_of(
         {
             "R": [(0, 0), (0, 1), (1, 0), (2, 0)],
             "G": [(0, 1), (1, 0), (2, 0)],

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from dice_boxes import box_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -300,7 +301,7 @@ def test_run_test_is_seeded_and_replays(box: DiceBox) -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 8), st.integers(0, 2))
 def test_replay_of_any_seeded_test_is_exact(seed: int, target: int, rerolls: int) -> None:
-    box = DiceBox.from_mapping(
+    box = box_of(
         {
             "R": [(0, 0), (0, 1), (1, 0), (2, 0)],
             "G": [(0, 1), (1, 0), (2, 0)],
