@@ -184,11 +184,6 @@ def _derived() -> tuple[dict[str, type[Action]], dict[str, Asker]]:
     return classes, found
 
 
-def action_types() -> dict[str, type[Action]]:
-    """Every action class by its ``type``."""
-    return dict(_derived()[0])
-
-
 def action_class(tag: str) -> type[Action] | None:
     """The action class of a ``type`` (None for a type no action has)."""
     return _derived()[0].get(tag)

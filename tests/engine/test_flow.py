@@ -13,7 +13,9 @@ from blood_companion.engine.endgame import EndNight
 
 def test_every_action_is_a_move_of_one_phase_or_of_the_campaign() -> None:
     moves = flow.moves()
-    assert len(moves) == len(set(moves)) == len(flow.action_types())
+    tags = {cls.model_fields["type"].default for cls in moves}
+    assert len(moves) == len(set(moves)) == len(tags)
+    assert all(flow.action_class(cls.model_fields["type"].default) is cls for cls in moves)
     for phase in flow.FLOW:
         for cls in phase.moves:
             assert cls.parts is None or phase.name in cls.parts or cls.type == "night_setup", cls

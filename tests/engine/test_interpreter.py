@@ -14,7 +14,7 @@ from blood_companion.content import models as m
 from blood_companion.content.errors import ContentError
 from blood_companion.content.loader import shipped_data_dir, validate_layers
 from blood_companion.engine import interpreter as interp
-from blood_companion.engine.flow import action_types, apply
+from blood_companion.engine.flow import action_class, apply
 from blood_companion.engine.night import PHASES
 from blood_companion.engine.night.phases import NIGHT_ACTIONS, QUESTION_ACTIONS
 from blood_companion.engine.night_state import NIGHT_PHASES
@@ -77,7 +77,6 @@ def test_every_phase_of_the_table_is_reached_in_whole_nights(catalog: Any) -> No
 
 
 def _sample_actions() -> list[Any]:
-    types = action_types()
     samples: dict[str, dict[str, Any]] = {
         "night_play": {"trouper": "aurel", "card": "aurel-t01"},
         "night_rest": {"trouper": "aurel", "card": "aurel-t01"},
@@ -90,7 +89,7 @@ def _sample_actions() -> list[Any]:
         "night_quick": {"slot": 1, "effect": 1},
         "night_answer": {"troupers": ["aurel"]},
     }
-    return [types[t](**samples.get(t, {})) for t in sorted(NIGHT_ACTIONS)]
+    return [action_class(t)(**samples.get(t, {})) for t in sorted(NIGHT_ACTIONS)]
 
 
 def test_every_night_action_is_refused_outside_its_phases_with_the_state_unchanged(

@@ -17,7 +17,7 @@ from blood_companion.engine import bookkeeping as fx
 from blood_companion.engine import day as d
 from blood_companion.engine.day.steps import DAY_ACTIONS
 from blood_companion.engine.errors import RuleError
-from blood_companion.engine.flow import action_types, apply
+from blood_companion.engine.flow import action_class, apply
 from blood_companion.engine.night import PHASES, UseQuick
 from blood_companion.engine.state import state_hash
 
@@ -89,7 +89,8 @@ def test_a_quick_effect_outside_the_phases_that_allow_it_is_refused_by_the_table
 
 
 def _sample(kind: str) -> Any:
-    cls = action_types()[kind]
+    cls = action_class(kind)
+    assert cls is not None, kind
     values = {str: "aurel", int: 1, bool: False}
     fields = {k: values.get(f.annotation, []) for k, f in cls.model_fields.items()
               if f.is_required()}
