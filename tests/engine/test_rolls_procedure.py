@@ -17,18 +17,19 @@ from blood_companion.engine.errors import DiceError, RuleError
 from blood_companion.engine.odds import InsanityBonuses, Substitution, insanity_bonuses, trait_pool
 from blood_companion.engine.rolls import attack_target
 from blood_companion.engine.rolls.procedure import (
+    TestResult,
     TestSetup,
     TestState,
     advise_test,
-    apply_insanity_after_test,
     confirm_test,
-    effective_setup,
+    cube_after_test,
     odds_for_test,
     prepare_test,
     replay_test,
+    replay_throws,
+    reroll_at_best,
     reroll_test,
     roll_test,
-    run_test,
 )
 
 RGB = ("R", "G", "B")
@@ -36,6 +37,13 @@ RGB = ("R", "G", "B")
 
 def faces(box: DiceBox, text: str, pool: tuple[str, ...] = RGB) -> tuple[Face, ...]:
     return parse_faces(text, pool, box)
+
+
+def seeded(setup: TestSetup, box: DiceBox, seed: int) -> TestResult:
+    """A whole Test as the night takes it (rolls/night.py ``take_test``): rolled, re-rolled at
+    best, confirmed."""
+    rng = Chance.fresh(seed, 0)
+    return confirm_test(reroll_at_best(roll_test(prepare_test(setup, box), box, rng=rng), box, rng))
 
 
 # --------------------------------------------------------------------------- steps 1-3
@@ -58,10 +66,10 @@ def test_a_test_rolls_three_dice(box: DiceBox) -> None:
 
 def test_exhausted_rolls_three_red_dice_but_keeps_bonuses(box: DiceBox) -> None:
     setup = TestSetup(pool=("B", "B", "B"), target=3, exhausted=True, bonus_triumphs=1, rerolls=1)
-    eff, notes = effective_setup(setup)
+    eff = prepare_test(setup, box)
     assert eff.pool == ("R", "R", "R")
-    assert (eff.bonus_triumphs, eff.rerolls) == (1, 1)
-    assert notes and "Exhausted" in notes[0]
+    assert (eff.bonus_triumphs, eff.rerolls_left) == (1, 1)
+    assert eff.notes and "Exhausted" in eff.notes[0]
     state = prepare_test(setup.model_copy(update={"bonus_dice": ("B",)}), box)
     assert sorted(state.pool) == ["B", "R", "R"]  # a Bonus Die still replaces a Red die
 
@@ -244,12 +252,12 @@ def test_insanity_track_bonuses_at_or_before_the_cube(data_box: DiceBox, catalog
         insanity_bonuses(track, -1)
 
 
-def test_failed_test_moves_the_cube_right() -> None:
-    assert apply_insanity_after_test(2, success=False, track_length=7) == 3
-    assert apply_insanity_after_test(2, success=True, track_length=7) == 2
-    assert apply_insanity_after_test(6, success=False, track_length=7) == 6
-    with pytest.raises(RuleError):
-        apply_insanity_after_test(7, success=False, track_length=7)
+def test_failed_test_moves_the_cube_right(catalog: Any) -> None:
+    assert len(catalog.insanity.spaces) == 7
+    assert cube_after_test(catalog, 2, success=False) == 3
+    assert cube_after_test(catalog, 2, success=True) == 2
+    assert cube_after_test(catalog, 6, success=False) == 6
+    assert cube_after_test(catalog, 7, success=False) == 6  # past a shorter track: its last space
 
 
 def test_insanity_bonus_is_one_choice(box: DiceBox) -> None:
@@ -282,7 +290,7 @@ def test_one_die_reading_limits_the_insanity_reroll(box: DiceBox) -> None:
 # --------------------------------------------------------------------------- whole Tests
 
 
-def test_run_test_is_seeded_and_replays(box: DiceBox) -> None:
+def test_a_whole_test_is_seeded_and_replays(box: DiceBox) -> None:
     setup = TestSetup(
         pool=("R", "R", "G"),
         target=5,
@@ -290,8 +298,8 @@ def test_run_test_is_seeded_and_replays(box: DiceBox) -> None:
         rerolls=2,
         insanity=InsanityBonuses(reroll=True, triumphs=1),
     )
-    a = run_test(setup, box, Chance.fresh(42, 0))
-    b = run_test(setup, box, Chance.fresh(42, 0))
+    a = seeded(setup, box, 42)
+    b = seeded(setup, box, 42)
     assert a == b
     assert "B" in a.pool
     assert replay_test(a, box) == a
@@ -311,37 +319,22 @@ def test_replay_of_any_seeded_test_is_exact(seed: int, target: int, rerolls: int
     setup = TestSetup(
         pool=RGB, target=target, rerolls=rerolls, insanity=InsanityBonuses(reroll=True)
     )
-    result = run_test(setup, box, Chance.fresh(seed, 0))
+    result = seeded(setup, box, seed)
     assert replay_test(result, box) == result
     assert result.success == (result.total >= target)
     assert len(result.rolls) <= 1 + rerolls + 1
 
 
-def test_run_test_with_explicit_choices_and_physical_dice(box: DiceBox) -> None:
-    from blood_companion.engine.rolls.procedure import RerollChoice
-
+def test_a_test_with_explicit_choices_and_physical_dice(box: DiceBox) -> None:
     setup = TestSetup(pool=RGB, target=6, rerolls=1, insanity=InsanityBonuses(reroll=True))
-    result = run_test(
-        setup,
-        box,
-        None,
-        rerolls=[RerollChoice(slots=(0,)), RerollChoice(slots=(1,), insanity=True)],
-        physical=[faces(box, "0 0 3"), faces(box, "2", ("R",)), faces(box, "1", ("G",))],
-    )
+    start = prepare_test(setup, box)
+    result = confirm_test(replay_throws(start, box, ["0 0 3", "2", "1"], ["1", "i:2"], whole=True))
     assert result.total == 6 and result.success
     assert [r.kind for r in result.rolls] == ["roll", "reroll", "insanity_reroll"]
-    with pytest.raises(DiceError, match="fewer physical"):
-        run_test(
-            setup, box, None, rerolls=[RerollChoice(slots=(0,))], physical=[faces(box, "0 0 3")]
-        )
-    with pytest.raises(DiceError, match="more physical"):
-        run_test(
-            setup,
-            box,
-            None,
-            rerolls=[],
-            physical=[faces(box, "0 0 3"), faces(box, "2", ("R",))],
-        )
+    with pytest.raises(RuleError, match="each Re-roll needs"):  # fewer throws than Re-rolls
+        replay_throws(start, box, ["0 0 3"], ["1"], whole=True)
+    with pytest.raises(RuleError, match="each Re-roll needs"):  # more throws than Re-rolls
+        replay_throws(start, box, ["0 0 3", "2"], [], whole=True)
 
 
 def test_best_play_succeeds_exactly_as_often_as_the_odds_say(box: DiceBox) -> None:

@@ -9,7 +9,12 @@ from blood_companion.engine.chance import Chance
 from blood_companion.engine.dice import DiceBox, parse_faces
 from blood_companion.engine.errors import RuleError
 from blood_companion.engine.flow import apply, replay
-from blood_companion.engine.rolls.procedure import confirm_test, prepare_test, roll_test, run_test
+from blood_companion.engine.rolls.procedure import (
+    confirm_test,
+    prepare_test,
+    reroll_at_best,
+    roll_test,
+)
 from blood_companion.engine.rolls.recorded import TakeTest, setup_for_test
 
 
@@ -68,7 +73,9 @@ def test_exhausted_trouper_rolls_three_red(start, catalog) -> None:  # type: ign
     )
     _, setup = setup_for_test(tired, catalog, "aurel", target=2, trait="strength")
     box = DiceBox.from_models(catalog.dice)
-    result = run_test(setup, box, Chance.fresh(1, 0))
+    rng = Chance.fresh(1, 0)  # the Test as the night takes it: rolled, re-rolled at best
+    rolled = roll_test(prepare_test(setup, box), box, rng=rng)
+    result = confirm_test(reroll_at_best(rolled, box, rng))
     assert result.pool == ("R", "R", "R")
     action = TakeTest(trouper="aurel", trait="strength", result=result)
     apply(tired, action, catalog, 1)  # accepted

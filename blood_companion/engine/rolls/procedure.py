@@ -90,13 +90,6 @@ class RollRecord(_Model):
     source: Literal["digital", "physical"] = "digital"
 
 
-class RerollChoice(_Model):
-    """A player's Re-roll: the dice to roll again; ``insanity`` when it is the Insanity bonus."""
-
-    slots: tuple[int, ...]
-    insanity: bool = False
-
-
 class TestState(_Model):
     """A Test in progress (steps 1-5 done as far as ``faces`` and ``rolls`` show)."""
 
@@ -141,20 +134,11 @@ class TestResult(_Model):
 # --------------------------------------------------------------------------- steps 1-3
 
 
-def effective_setup(setup: TestSetup) -> tuple[TestSetup, tuple[str, ...]]:
-    """The setup as the rules let it be used ("Exhausted and Knocked Out"), and why it changed.
-
-    Exhausted: the pool becomes 3 Red dice (Bonus Dice may still replace them). Knocked Out:
-    3 Red dice and no Bonus Dice, bonus Triumphs, Re-rolls or Insanity bonus.
-    """
-    update, notes = apply_conditions(exhausted=setup.exhausted, knocked_out=setup.knocked_out)
-    return setup.model_copy(update=update), notes
-
-
 def odds_for_test(setup: TestSetup, box: DiceBox) -> OddsResult:
     """Exact odds of a Test before it is taken, with Exhausted/Knocked Out applied and the best
     Bonus Dice placement, Re-roll policy and Insanity bonus. Raises DiceError for bad input."""
-    eff, _ = effective_setup(setup)
+    eff = setup.model_copy(update=apply_conditions(
+        exhausted=setup.exhausted, knocked_out=setup.knocked_out)[0])
     return odds(
         eff.pool, box, eff.target, rerolls=eff.rerolls, bonus_triumphs=eff.bonus_triumphs,
         bonus_dice=eff.bonus_dice, insanity=eff.insanity, defeats_cancel=eff.defeats_cancel)
@@ -169,7 +153,8 @@ def prepare_test(
     an explicit list is checked against the Bonus Dice the setup grants. Raises DiceError when
     the pool is not 3 dice of the box, or for a substitution the setup does not allow.
     """
-    eff, notes = effective_setup(setup)
+    update, notes = apply_conditions(exhausted=setup.exhausted, knocked_out=setup.knocked_out)
+    eff = setup.model_copy(update=update)
     check_pool(eff.pool, box, max_dice=TEST_DICE)
     if len(eff.pool) != TEST_DICE:
         raise DiceError(
@@ -325,42 +310,6 @@ def confirm_test(state: TestState, *, use_insanity_triumphs: bool | None = None)
 # --------------------------------------------------------------------------- whole Tests
 
 
-def run_test(
-    setup: TestSetup, box: DiceBox, rng: Chance | None, *,
-    substitutions: Sequence[Substitution] | None = None,
-    rerolls: Sequence[RerollChoice] | None = None, physical: Sequence[Sequence[Face]] | None = None,
-    use_insanity_triumphs: bool | None = None,
-) -> TestResult:
-    """All seven steps at once.
-
-    ``substitutions``/``rerolls`` ``None`` play the best Bonus Dice placement and the best
-    sequential Re-roll policy (Insanity Re-roll included); explicit ``rerolls`` are taken in
-    order. ``physical`` gives the faces of every throw in order (the roll, then each Re-roll's
-    dice); otherwise ``rng`` rolls. Raises RuleError/DiceError for anything the rules refuse.
-    """
-    throws = list(physical) if physical is not None else None
-
-    def next_faces() -> Sequence[Face] | None:
-        if throws is None:
-            return None
-        if not throws:
-            raise DiceError("fewer physical throws were entered than the Test needs")
-        return throws.pop(0)
-
-    dice_rng = rng if throws is None else None
-    state = prepare_test(setup, box, substitutions)
-    state = roll_test(state, box, rng=dice_rng, faces=next_faces())
-    if rerolls is None:
-        state = reroll_at_best(state, box, dice_rng, next_faces)
-    else:
-        for choice in rerolls:
-            state = reroll_test(state, box, choice.slots, insanity=choice.insanity, rng=dice_rng,
-                                faces=next_faces())
-    if throws:
-        raise DiceError(f"{len(throws)} more physical throw(s) entered than the Test used")
-    return confirm_test(state, use_insanity_triumphs=use_insanity_triumphs)
-
-
 def reroll_at_best(
     state: TestState, box: DiceBox, rng: Chance | None,
     faces: Callable[[], Sequence[Face] | None] = lambda: None,
@@ -391,14 +340,6 @@ def replay_test(result: TestResult, box: DiceBox) -> TestResult:
 # --------------------------------------------------------------------------- Insanity track
 
 
-def apply_insanity_after_test(cube: int, success: bool, track_length: int) -> int:
-    """Where the Insanity cube stands after a Test: one space right after a Failure, never
-    past the last space ("Insanity")."""
-    if not 0 <= cube < track_length:
-        raise RuleError(f"the Insanity cube is on spaces 0 to {track_length - 1}, not {cube}")
-    return cube if success else min(cube + 1, track_length - 1)
-
-
 def trouper_setup(
     catalog: Catalog, trouper: TrouperState, pool: Pool, target: int, label: str, **bonus: Any
 ) -> TestSetup:
@@ -415,10 +356,10 @@ def trouper_setup(
 
 
 def cube_after_test(catalog: Catalog, cube: int, success: bool) -> int:
-    """Where a Trouper's Insanity cube stands after their Test (:func:`apply_insanity_after_test`
-    on the campaign's track)."""
-    track = len(catalog.insanity.spaces)
-    return apply_insanity_after_test(min(cube, track - 1), success, track)
+    """Where a Trouper's Insanity cube stands after their Test: one space right after a Failure,
+    never past the last space of the campaign's track ("Insanity")."""
+    last = len(catalog.insanity.spaces) - 1
+    return min(cube, last) if success else min(cube + 1, last)
 
 
 # --------------------------------------------------------------------------- throws as text
