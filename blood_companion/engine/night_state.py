@@ -1,14 +1,13 @@
 """The Night Board as state (data only): Chain, Reaction Line, Threat, Minion spaces, the
 Nemesis deck. Section names refer to the rulebook's "Night Part" and "Rules Compendium"."""
 
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 NightPhase = Literal[
     "beginning_of_night", "start_of_turn", "planning", "tactic", "nemesis", "minions", "cleanup",
     "over"]
-NIGHT_PHASES: tuple[str, ...] = get_args(NightPhase)
 
 
 class NightModel(BaseModel):

@@ -17,7 +17,7 @@ from blood_companion.engine import interpreter as interp
 from blood_companion.engine.flow import action_class, apply
 from blood_companion.engine.night import PHASES
 from blood_companion.engine.night.phases import NIGHT_ACTIONS, QUESTION_ACTIONS
-from blood_companion.engine.night_state import NIGHT_PHASES
+from blood_companion.engine.night_state import NightPhase
 from blood_companion.engine.state import state_hash
 
 
@@ -72,7 +72,7 @@ def _play_all_phases(catalog: Any) -> set[str]:
 
 
 def test_every_phase_of_the_table_is_reached_in_whole_nights(catalog: Any) -> None:
-    assert set(PHASES) == set(NIGHT_PHASES)
+    assert set(PHASES) == set(get_args(NightPhase))
     assert _play_all_phases(catalog) == set(PHASES)
 
 
