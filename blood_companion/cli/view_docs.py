@@ -32,18 +32,9 @@ LOG_LAST = 50  # steps `blood campaign log` shows unless asked for more
 STATUS_LOG_LAST = 8  # the last steps the status document carries (the served board shows them)
 
 
-# The commands of the last view of now asked for (the view, the catalog, its commands): a
-# refresh asks the same view for the status document and for the document of what comes next.
-_last_commands: list[tuple[Next, Catalog, list[str]]] = []
-
-
 def _commands(state: CampaignState, catalog: Catalog, nxt: Next | None = None) -> list[str]:
     """The commands of the options open now (``nxt``: the view of now when already built)."""
-    if nxt is None:
-        return for_next(next_view(state, catalog), catalog)
-    if not (_last_commands and _last_commands[0][0] is nxt and _last_commands[0][1] is catalog):
-        _last_commands[:] = [(nxt, catalog, for_next(nxt, catalog))]
-    return list(_last_commands[0][2])
+    return for_next(next_view(state, catalog) if nxt is None else nxt, catalog)
 
 
 def _now(state: CampaignState, catalog: Catalog) -> Next | None:
@@ -54,26 +45,10 @@ def _now(state: CampaignState, catalog: Catalog) -> Next | None:
     return None
 
 
-# The document of what comes next by night last built, with the state and catalog it was
-# built from (both immutable): a recorded step prints the document its refresh just stored.
-_last_night_next: list[tuple[CampaignState, Catalog, dict[str, Any]]] = []
-
-
-def night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None = None
-                   ) -> dict[str, Any]:
-    """`whose_turn` with the commands open now and the hand's card names (``nxt``: the view
-    of now when built). Read only: handed out again for the same state and catalog."""
-    if _last_night_next and _last_night_next[0][0] is state and _last_night_next[0][1] is catalog:
-        return _last_night_next[0][2]
-    doc = _night_next_doc(state, catalog, nxt)
-    _last_night_next[:] = [(state, catalog, doc)]
-    return doc
-
-
-def _night_next_doc(state: CampaignState, catalog: Catalog, nxt: Next | None) -> dict[str, Any]:
-    if nxt is None:
-        # built once, for the document and its commands
-        nxt = next_view(state, catalog) if state.part == "night" else night_view(state, catalog)
+def night_next_doc(state: CampaignState, catalog: Catalog) -> dict[str, Any]:
+    """`whose_turn` with the commands open now and the hand's card names."""
+    # built once, for the document and its commands
+    nxt = next_view(state, catalog) if state.part == "night" else night_view(state, catalog)
     doc = whose_turn(state, catalog, nxt)
     doc["commands"] = _commands(state, catalog, nxt)
     cards = [{"id": c, "name": card.name, "threat": card.threat} if (card := catalog.tactic(c))
