@@ -16,6 +16,11 @@ os.environ.pop("BLOOD_DATA_DIR", None)
 # ...nor the cards an owner transcribed into their user data folder (the default overlay).
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="blood-userdata-")
 os.environ.pop("BLOOD_CAMPAIGN", None)
+# A test worker of pytest-xdist starts with COLUMNS=80 and LINES=24 set; the console the app
+# makes at import would keep those 80 columns even where a test sets COLUMNS itself. Tests
+# run as in one process: the width is the test's COLUMNS, else the app's default.
+os.environ.pop("COLUMNS", None)
+os.environ.pop("LINES", None)
 # Two test workers on two cores (and a browser) make generating examples slow now and then:
 # how fast hypothesis generates is no behaviour of the app.
 settings.register_profile("blood", suppress_health_check=[HealthCheck.too_slow])
