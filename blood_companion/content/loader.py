@@ -46,6 +46,7 @@ from blood_companion.fileio import (
     shown_path,
     write_atomic,
 )
+from blood_companion.yamlio import SafeLoader
 
 # A data file larger than this is refused before it is parsed (the largest shipped file is
 # under 20 KB; a whole box of cards in one file fits many times over).
@@ -154,7 +155,7 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
         return refuse(line, f"the file is not UTF-8 text (byte {exc.start})")
     if all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         return refuse(None, "the file is empty: expected a list of records")
-    loader = yamlio.SafeLoader(text)
+    loader = SafeLoader(text)
     try:
         node = yamlio.compose(loader)
         if node is None:
@@ -344,19 +345,23 @@ class Catalog:
     # typed accessors -----------------------------------------------------
     @property
     def config(self) -> m.RulesConfig:
-        return self.all("rules_config")[0]
+        found: m.RulesConfig = self.all("rules_config")[0]
+        return found
 
     @property
     def board(self) -> m.NightBoard:
-        return self.all("night_board")[0]
+        found: m.NightBoard = self.all("night_board")[0]
+        return found
 
     @property
     def insanity(self) -> m.InsanityTrack:
-        return self.all("insanity")[0]
+        found: m.InsanityTrack = self.all("insanity")[0]
+        return found
 
     @property
     def village(self) -> m.Village:
-        return self.all("village")[0]
+        found: m.Village = self.all("village")[0]
+        return found
 
     @property
     def dice(self) -> list[m.Die]:
