@@ -141,9 +141,14 @@ def construct(loader: Any, node: yaml.Node) -> Any:
         raise YamlProblem(None, f"a value cannot be read ({excerpt(str(exc), 80)})") from None
 
 
+def new_loader(text: str) -> SafeLoader:
+    """A safe loader (the C one where PyYAML has it) reading ``text``."""
+    return SafeLoader(text)
+
+
 def safe_load(text: str) -> tuple[yaml.Node | None, Any]:
     """(node graph, data) of one YAML document; raises YamlProblem."""
-    loader = SafeLoader(text)
+    loader = new_loader(text)
     try:
         node = compose(loader)
         return node, (construct(loader, node) if node is not None else None)

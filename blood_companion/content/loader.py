@@ -46,7 +46,6 @@ from blood_companion.fileio import (
     shown_path,
     write_atomic,
 )
-from blood_companion.yamlio import SafeLoader
 
 # A data file larger than this is refused before it is parsed (the largest shipped file is
 # under 20 KB; a whole box of cards in one file fits many times over).
@@ -155,7 +154,7 @@ def read_yaml_file(path: Path, problems: list[Problem]) -> ParsedFile | None:
         return refuse(line, f"the file is not UTF-8 text (byte {exc.start})")
     if all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         return refuse(None, "the file is empty: expected a list of records")
-    loader = SafeLoader(text)
+    loader = yamlio.new_loader(text)
     try:
         node = yamlio.compose(loader)
         if node is None:
